@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The CLI runs the compiled source in build/ (made by `npm run build`, which `npm ci` runs as `prepare`).
+import { main } from '../build/cli/main.js'
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (typeof code === 'number') process.exitCode = code
+  },
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`)
+    process.exitCode = 1
+  },
+)

@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util'
+import { buildServer } from '../server/app.js'
+import { loadSeedFile } from '../server/seed/parse.js'
+
+export const serveHelp = `Usage: gitlab-actions serve [options]
+
+Runs the GitLab-compatible reference server (REST API v4 under /api/v4).
+
+Options:
+  --host H                 address to listen on (default 127.0.0.1)
+  --port P                 port; 0 picks a free one (default 8080)
+  --data DIR|:memory:      keep the store in DIR across restarts (default :memory:)
+  --seed FILE              YAML seed loaded into an empty store at start
+  --base-url URL           external URL used in the links the API hands out (default: the listening address)
+  --edition ee|ce          GitLab edition to behave as (default ee)
+  --gitlab-version X.Y.Z   GitLab release to report and behave as (default 18.6.0)
+  --allow-local-requests   let imports and export uploads reach local and private addresses
+  -h, --help               show this help
+`
+
+/** `gitlab-actions serve`: prints one line with the base URL once it accepts connections. */
+export async function serve(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '8080' },
+      data: { type: 'string', default: ':memory:' },
+      seed: { type: 'string' },
+      'base-url': { type: 'string' },
+      edition: { type: 'string', default: 'ee' },
+      'gitlab-version': { type: 'string' },
+      'allow-local-requests': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  })
+  if (values.help) {
+    process.stdout.write(serveHelp)
+    return 0
+  }
+  const port = Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.port}`)
+  if (values.edition !== 'ee' && values.edition !== 'ce') throw new Error(`--edition must be ee or ce, got ${values.edition}`)
+  const seed = values.seed ? await loadSeedFile(values.seed) : undefined
+  const server = await buildServer({
+    data: values.data,
+    seed,
+    baseUrl: values['base-url'],
+    edition: values.edition,
+    gitlabVersion: values['gitlab-version'],
+    allowLocalRequests: values['allow-local-requests'],
+  })
+  const url = await server.listen({ host: values.host, port })
+  process.stdout.write(`gitlab-actions serve: listening on ${url} (API at ${url}/api/v4)\n`)
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      server.close().then(resolve, (err) => {
+        process.stderr.write(`error while stopping: ${String(err)}\n`)
+        resolve()
+      })
+    }
+    process.once('SIGTERM', stop)
+    process.once('SIGINT', stop)
+  })
+  return 0
+}

@@ -1,0 +1,86 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Nullable, Timestamp, Visibility } from './common.js'
+
+/** The namespace embedded in a project (`NamespaceBasic`). */
+export const NamespaceBasic = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    path: Type.String(),
+    kind: Type.Union([Type.Literal('group'), Type.Literal('user')]),
+    full_path: Type.String(),
+    parent_id: Nullable(Type.Integer()),
+    avatar_url: Nullable(Type.String()),
+    web_url: Type.String(),
+  },
+  { title: 'NamespaceBasic' },
+)
+export type NamespaceBasic = Static<typeof NamespaceBasic>
+
+/** `GET /groups/:id` (the fields of GitLab's `Group` entity that clients read). */
+export const Group = Type.Object(
+  {
+    id: Type.Integer(),
+    web_url: Type.String(),
+    name: Type.String(),
+    path: Type.String(),
+    description: Type.String(),
+    visibility: Visibility,
+    full_name: Type.String(),
+    full_path: Type.String(),
+    created_at: Timestamp,
+    parent_id: Nullable(Type.Integer()),
+    avatar_url: Nullable(Type.String()),
+  },
+  { title: 'Group' },
+)
+export type Group = Static<typeof Group>
+
+/** `GET /projects/:id` (the fields of GitLab's `Project` entity that clients read first). */
+export const Project = Type.Object(
+  {
+    id: Type.Integer(),
+    description: Nullable(Type.String()),
+    name: Type.String(),
+    name_with_namespace: Type.String(),
+    path: Type.String(),
+    path_with_namespace: Type.String(),
+    created_at: Timestamp,
+    default_branch: Nullable(Type.String()),
+    tag_list: Type.Array(Type.String()),
+    topics: Type.Array(Type.String()),
+    ssh_url_to_repo: Type.String(),
+    http_url_to_repo: Type.String(),
+    web_url: Type.String(),
+    readme_url: Nullable(Type.String()),
+    avatar_url: Nullable(Type.String()),
+    forks_count: Type.Integer(),
+    star_count: Type.Integer(),
+    last_activity_at: Timestamp,
+    namespace: NamespaceBasic,
+    _links: Type.Object({
+      self: Type.String(),
+      issues: Type.String(),
+      merge_requests: Type.String(),
+      repo_branches: Type.String(),
+      labels: Type.String(),
+      events: Type.String(),
+      members: Type.String(),
+      cluster_agents: Type.String(),
+    }),
+    archived: Type.Boolean(),
+    visibility: Visibility,
+    issues_enabled: Type.Boolean(),
+    open_issues_count: Type.Integer(),
+    creator_id: Type.Integer(),
+    import_status: Type.String(),
+    permissions: Type.Optional(
+      Type.Object({
+        project_access: Nullable(Type.Object({ access_level: Type.Integer(), notification_level: Type.Integer() })),
+        group_access: Nullable(Type.Object({ access_level: Type.Integer(), notification_level: Type.Integer() })),
+      }),
+    ),
+  },
+  { title: 'Project' },
+)
+export type Project = Static<typeof Project>

@@ -1,0 +1,36 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+
+/*
+ * Request-parameter kinds that GitLab's Grape API coerces in its own way. They are plain JSON
+ * Schemas with an `x-grape` annotation, which the server's parameter parser reads
+ * (src/server/params.ts) and the OpenAPI document carries along.
+ */
+
+/** Grape Boolean: true/false, and the strings `1/0`, `t/f`, `true/false`, `y/n`, `yes/no`, `on/off`. */
+export const boolParam = (options: object = {}) => Type.Boolean(options)
+
+/** A list given as an array or as one comma-separated string (Grape's `CommaSeparatedToArray`). */
+export const csvParam = (options: object = {}) => Type.Array(Type.String(), { ...options, 'x-grape': 'csv' })
+
+/** Integers given as an array or a comma-separated string (`CommaSeparatedToIntegerArray`). */
+export const intArrayParam = (options: object = {}) => Type.Array(Type.Integer(), { ...options, 'x-grape': 'csv' })
+
+/** An integer, or the wildcards `None` / `Any` (GitLab's `IntegerNoneAny` validator). */
+export const integerNoneAny = (options: object = {}) =>
+  Type.Union([Type.Integer(), Type.String()], { ...options, 'x-grape': 'integer_none_any' })
+
+/** An ISO 8601 date-time; `allowBlank: false` refuses the empty string (`is empty`). */
+export const dateTimeParam = (options: { allowBlank?: boolean } = {}) =>
+  Type.String({
+    format: 'date-time',
+    'x-grape': 'datetime',
+    ...(options.allowBlank === false ? { 'x-allow-blank': false } : {}),
+  })
+
+/** A required string that must not be blank (Grape `allow_blank: false`). */
+export const nonBlankString = (options: object = {}) => Type.String({ ...options, 'x-allow-blank': false })
+
+/** A free-form hash of string keys (`variables[NAME]=value`, `override_params[...]`). */
+export const hashParam = (options: object = {}) => Type.Record(Type.String(), Type.Unknown(), options)
+
+export type ParamSchema = TSchema

@@ -1,0 +1,131 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import formbody from '@fastify/formbody'
+import qs from 'qs'
+import { authenticate } from './auth.js'
+import { GitLabError, handleError } from './gitlab-errors.js'
+import type { Instance } from './present/context.js'
+import { createAccess } from './services/access.js'
+import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
+import { issueService } from './services/issues.js'
+import { applySeed, resetStore } from './services/seed.js'
+import { openDb, isEmpty } from './store/db.js'
+import { createStore, type Store } from './store/index.js'
+import type { RouteDoc } from './routes/define.js'
+import type { ApiContext } from './routes/context.js'
+import { issueRoutes } from './routes/issues.js'
+import { metaRoutes } from './routes/meta.js'
+import { healthRoutes } from './routes/health.js'
+import { emulatorRoutes } from './routes/emulator.js'
+import { openapiRoutes } from './routes/openapi.js'
+import type { Seed } from '../schema/seed.js'
+
+export interface ServerOptions {
+  /** `:memory:` (default) or a directory that keeps the store across restarts. */
+  data?: string
+  /** A validated seed, applied when the store is empty (and again on reset). */
+  seed?: Seed
+  /** External URL used in every URL the API hands out; defaults to the listening address. */
+  baseUrl?: string
+  edition?: 'ce' | 'ee'
+  gitlabVersion?: string
+  allowLocalRequests?: boolean
+  clock?: Clock
+  logger?: boolean
+}
+
+export interface GitLabServer {
+  app: FastifyInstance
+  store: Store
+  instance: Instance
+  /** Starts listening; resolves to the base URL (`http://HOST:PORT`). */
+  listen(opts: { host?: string; port?: number }): Promise<string>
+  /** Stops accepting, waits for in-flight requests, closes the store. */
+  close(): Promise<void>
+}
+
+export const DEFAULT_GITLAB_VERSION = '18.6.0'
+const parseQuery = (text: string) => qs.parse(text, { depth: 5, arrayLimit: 1000, parameterLimit: 10_000 })
+
+/** Builds the reference server: store, services, routes and the one error handler. */
+export async function buildServer(options: ServerOptions = {}): Promise<GitLabServer> {
+  const clock = options.clock ?? systemClock
+  const db = openDb(options.data ?? ':memory:')
+  const store = createStore(db)
+  if (options.seed && isEmpty(db)) applySeed(store, options.seed, clock)
+
+  const instance: Instance = {
+    baseUrl: (options.baseUrl ?? 'http://localhost').replace(/\/+$/, ''),
+    edition: options.edition ?? 'ee',
+    version: options.gitlabVersion ?? DEFAULT_GITLAB_VERSION,
+  }
+  const access = createAccess(store)
+  const ctx: ServiceContext = { store, access, instance, clock }
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2000 },
+    bodyLimit: 8 * 1024 * 1024,
+    forceCloseConnections: false,
+  })
+  await app.register(formbody, { parser: parseQuery })
+  for (const type of ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'])
+    app.addContentTypeParser(type, { parseAs: 'string' }, (_req, body, done) => done(null, body))
+
+  app.decorateRequest('actor', null as never)
+  app.setErrorHandler(handleError)
+  app.addHook('preHandler', async (req) => {
+    req.actor = authenticate(store, req, isoNow(clock))
+  })
+  // GitLab answers `application/json` with no charset parameter (reference §0); some clients compare it exactly.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    const type = reply.getHeader('content-type')
+    if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', 'application/json')
+    reply.header('x-frame-options', 'SAMEORIGIN')
+    reply.header('x-content-type-options', 'nosniff')
+    return payload
+  })
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/v3/'))
+      return reply.code(410).type('application/json').send({ error: 'API V3 is no longer supported. Use API V4 instead.' })
+    return reply.code(404).type('application/json').send({ error: '404 Not Found' })
+  })
+
+  const registry: RouteDoc[] = []
+  const api: ApiContext = { app, registry, instance, access, ctx, services: { issues: issueService(ctx) } }
+  metaRoutes(api)
+  issueRoutes(api)
+  healthRoutes(api)
+  emulatorRoutes(api, {
+    reset: () => store.transaction(() => {
+      resetStore(store)
+      if (options.seed) applySeed(store, options.seed, clock)
+    }),
+    seed: (more: Seed) => store.transaction(() => applySeed(store, more, clock)),
+  })
+  openapiRoutes(api)
+
+  let closed = false
+  app.addHook('onClose', async () => {
+    closed = true
+    db.close()
+  })
+  return {
+    app,
+    store,
+    instance,
+    async listen({ host = '127.0.0.1', port = 0 }) {
+      await app.listen({ host, port })
+      const address = app.server.address()
+      const actual = typeof address === 'object' && address ? address.port : port
+      const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host
+      const url = `http://${shownHost}:${actual}`
+      if (!options.baseUrl) instance.baseUrl = url
+      return url
+    },
+    async close() {
+      if (!closed) await app.close()
+    },
+  }
+}
+
+export { GitLabError }

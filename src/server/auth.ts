@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify'
+import type { Store } from './store/index.js'
+import { Actor } from './services/access.js'
+import { unauthorized } from './gitlab-errors.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor
+  }
+}
+
+const first = (v: unknown) => (Array.isArray(v) ? v[0] : v)
+
+/** The token a request carries, in GitLab's order of precedence (reference §2). */
+export function requestToken(req: FastifyRequest): string | undefined {
+  const header = first(req.headers['private-token'])
+  if (typeof header === 'string' && header) return header
+  const auth = req.headers.authorization
+  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '')
+  const query = req.query as Record<string, unknown> | undefined
+  const body = req.body as Record<string, unknown> | undefined
+  for (const key of ['private_token', 'access_token']) {
+    const value = first(query?.[key]) ?? (body && typeof body === 'object' ? first(body[key]) : undefined)
+    if (typeof value === 'string' && value) return value
+  }
+  return undefined
+}
+
+/** Resolves the caller; a token that matches no active user is a 401, even on public routes. */
+export function authenticate(store: Store, req: FastifyRequest, now: string): Actor {
+  const token = requestToken(req)
+  if (token === undefined) return new Actor(null)
+  const user = store.users.byToken(token, now)
+  if (!user || user.state !== 'active') throw unauthorized()
+  return new Actor(user)
+}

@@ -1,0 +1,55 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+
+/**
+ * An error that renders as GitLab renders it: a status and the exact body of
+ * reference/gitlab-behaviour.md §1. Services throw these; one handler sends them.
+ */
+export class GitLabError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { message: unknown } | { error: string } | null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body === 'object' && body && 'message' in body ? JSON.stringify(body.message) : String(status))
+  }
+}
+
+/** `404 <Resource> Not Found`, or `404 Not Found` without a resource (`not_found!`). */
+export const notFound = (resource?: string) =>
+  new GitLabError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' })
+/** `404 Not found` with a lower-case f: what an ActiveRecord::RecordNotFound renders (§1.3). */
+export const recordNotFound = () => new GitLabError(404, { message: '404 Not found' })
+export const unauthorized = (reason?: string) =>
+  new GitLabError(401, { message: reason ? `401 Unauthorized - ${reason}` : '401 Unauthorized' })
+export const forbidden = (reason?: string) =>
+  new GitLabError(403, { message: reason ? `403 Forbidden - ${reason}` : '403 Forbidden' })
+export const badRequest = (reason?: string) =>
+  new GitLabError(400, { message: reason ? `400 Bad request - ${reason}` : '400 Bad request' })
+/** Grape parameter errors use the `error` key: `{"error":"title is missing"}`. */
+export const paramError = (text: string) => new GitLabError(400, { error: text })
+/** Model validation: `{"message":{"title":["can't be blank"]}}`. */
+export const validationError = (fields: Record<string, string[]>, status = 400) =>
+  new GitLabError(status, { message: fields })
+/** A bare message with a status, e.g. 409 `{"message":"Duplicated issue"}`. */
+export const messageError = (status: number, message: unknown) => new GitLabError(status, { message })
+export const notModified = () => new GitLabError(304, null)
+
+/**
+ * The one error handler. Anything that is not a GitLabError is a bug: logged, and answered as
+ * GitLab answers an unhandled exception, without a stack trace.
+ */
+export function handleError(err: FastifyError | GitLabError, req: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof GitLabError) {
+    reply.code(err.status).headers(err.headers)
+    return err.body === null ? reply.send() : reply.type('application/json').send(err.body)
+  }
+  // Fastify's own refusals of the raw request (bad JSON, body too large, bad content type).
+  const status = err.statusCode ?? 500
+  if (status === 413) return reply.code(413).type('application/json').send({ message: '413 Request Entity Too Large' })
+  if (status === 415) return reply.code(415).type('application/json').send({ message: '415 Unsupported Media Type' })
+  if (status >= 400 && status < 500) {
+    return reply.code(400).type('application/json').send({ error: 'The provided content-type is not supported or the body is invalid' })
+  }
+  req.log.error({ err }, 'unhandled error')
+  return reply.code(500).type('application/json').send({ message: '500 Internal Server Error' })
+}

@@ -1,0 +1,91 @@
+import type { FastifyReply } from 'fastify'
+
+/** Above this many rows GitLab stops counting: no X-Total, X-Total-Pages or rel="last" (reference §3.1). */
+export const MAX_COUNT = 10_000
+
+export interface Page {
+  page: number
+  perPage: number
+  offset: number
+}
+
+/** page defaults to 1, per_page to 20 and is capped at 100; non-positive values take the defaults. */
+export function pageOf(query: { page?: number | null; per_page?: number | null }): Page {
+  const page = query.page && query.page > 0 ? query.page : 1
+  const perPage = query.per_page && query.per_page > 0 ? Math.min(query.per_page, 100) : 20
+  return { page, perPage, offset: (page - 1) * perPage }
+}
+
+/** Tokens never travel into the links we hand out, even when a caller put one in the query. */
+const SECRET_PARAMS = new Set(['private_token', 'access_token', 'job_token', 'token'])
+
+/** Rails `Hash#to_query`: keys sorted, arrays as `k[]=v`, hashes as `k[sub]=v`, all escaped. */
+export function toQuery(params: Record<string, unknown>, prefix?: string): string {
+  const parts: string[] = []
+  for (const key of Object.keys(params).sort()) {
+    const value = params[key]
+    const name = prefix ? `${prefix}[${key}]` : key
+    if (value === undefined || (!prefix && SECRET_PARAMS.has(key))) continue
+    if (Array.isArray(value)) {
+      const enc = encodeURIComponent(`${name}[]`)
+      if (value.length === 0) parts.push(`${enc}=`)
+      for (const v of value) parts.push(`${enc}=${encodeURIComponent(String(v))}`)
+    } else if (value !== null && typeof value === 'object') {
+      const nested = toQuery(value as Record<string, unknown>, name)
+      if (nested) parts.push(nested)
+    } else {
+      parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value === null ? '' : String(value))}`)
+    }
+  }
+  return parts.join('&')
+}
+
+export interface LinkContext {
+  /** `--base-url` (scheme, host, port and any path prefix), without a trailing slash. */
+  baseUrl: string
+  /** The request path below the base URL, e.g. `/api/v4/projects/1/issues`. */
+  path: string
+  /** Every parameter of the request as Grape sees it (route params, defaults, given values). */
+  params: Record<string, unknown>
+}
+
+/**
+ * Sets GitLab's offset pagination headers (reference §3.1): X-Per-Page, X-Page, X-Next-Page,
+ * X-Prev-Page, Link (prev, next, first, last), and X-Total/X-Total-Pages while total <= 10,000.
+ * `total` undefined means "not counted": `hasMore` then decides whether there is a next page.
+ */
+export function setPageHeaders(
+  reply: FastifyReply,
+  link: LinkContext,
+  page: Page,
+  total: number | undefined,
+  hasMore = false,
+): void {
+  const counted = total !== undefined && total <= MAX_COUNT
+  const totalPages = counted ? Math.max(1, Math.ceil(total / page.perPage)) : undefined
+  const next = totalPages !== undefined ? (page.page < totalPages ? page.page + 1 : null) : hasMore ? page.page + 1 : null
+  const prev = page.page > 1 ? page.page - 1 : null
+  const href = (p: number) =>
+    `<${link.baseUrl}${link.path}?${toQuery({ ...link.params, page: p, per_page: page.perPage })}>`
+  const links: string[] = []
+  if (prev !== null) links.push(`${href(prev)}; rel="prev"`)
+  if (next !== null) links.push(`${href(next)}; rel="next"`)
+  links.push(`${href(1)}; rel="first"`)
+  if (totalPages !== undefined) links.push(`${href(totalPages)}; rel="last"`)
+  reply.header('x-per-page', String(page.perPage))
+  reply.header('x-page', String(page.page))
+  reply.header('x-next-page', next === null ? '' : String(next))
+  reply.header('x-prev-page', prev === null ? '' : String(prev))
+  reply.header('link', links.join(', '))
+  if (counted) {
+    reply.header('x-total', String(total))
+    reply.header('x-total-pages', String(totalPages))
+  }
+}
+
+/** Keyset pagination (reference §3.2): only a rel="next" Link while more rows exist. */
+export function setKeysetHeaders(reply: FastifyReply, link: LinkContext, perPage: number, cursor: string | null): void {
+  if (cursor === null) return
+  const query = toQuery({ ...link.params, cursor, per_page: perPage, pagination: 'keyset' })
+  reply.header('link', `<${link.baseUrl}${link.path}?${query}>; rel="next"`)
+}

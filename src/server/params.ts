@@ -1,0 +1,185 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox'
+import { paramError } from './gitlab-errors.js'
+
+/*
+ * Grape-style request parameters (reference/gitlab-behaviour.md §1.4): the route's TypeBox
+ * schema says what is declared; this module coerces strings as Grape does, and reports every
+ * failure in Grape's words, joined by ", ", as one 400 `{"error": ...}`. Undeclared keys are
+ * dropped, as Grape's `declared(params)` drops them.
+ */
+
+type Schema = TSchema & {
+  type?: string
+  anyOf?: Schema[]
+  items?: Schema
+  properties?: Record<string, Schema>
+  required?: string[]
+  const?: unknown
+  patternProperties?: Record<string, Schema>
+  'x-grape'?: string
+  'x-allow-blank'?: boolean
+  'x-mutually-exclusive'?: string[][]
+  'x-at-least-one-of'?: string[]
+  'x-exactly-one-of'?: string[]
+  minimum?: number
+}
+
+const TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes'])
+const FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no'])
+const INVALID = Symbol('invalid')
+type Coerced = unknown | typeof INVALID
+
+function coerceInteger(v: unknown): Coerced {
+  if (typeof v === 'number') return Number.isInteger(v) ? v : INVALID
+  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) {
+    const n = Number(v)
+    return Number.isSafeInteger(n) ? n : INVALID
+  }
+  return INVALID
+}
+
+function coerceBoolean(v: unknown): Coerced {
+  if (typeof v === 'boolean') return v
+  if (typeof v === 'number' && (v === 0 || v === 1)) return v === 1
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase()
+    if (TRUE.has(s)) return true
+    if (FALSE.has(s)) return false
+  }
+  return INVALID
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i
+
+function coerceDateTime(v: unknown): Coerced {
+  if (typeof v !== 'string' || !ISO_DATE_TIME.test(v.trim())) return INVALID
+  const t = Date.parse(v.trim())
+  return Number.isNaN(t) ? INVALID : new Date(t).toISOString()
+}
+
+function isBlank(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0)
+}
+
+function literalValues(schema: Schema): unknown[] | undefined {
+  if (schema.anyOf && schema.anyOf.every((s) => 'const' in s)) return schema.anyOf.map((s) => s.const)
+  return undefined
+}
+
+/** Coerces one value against its schema; pushes Grape messages for `name` into `errors`. */
+function coerce(name: string, schema: Schema, value: unknown, errors: string[]): unknown {
+  const grape = schema['x-grape']
+  if (schema['x-allow-blank'] === false && isBlank(value)) {
+    errors.push(`${name} is empty`)
+    return INVALID
+  }
+  if (grape === 'integer_none_any') {
+    if (typeof value === 'string' && ['none', 'any'].includes(value.trim().toLowerCase())) return value.trim()
+    const n = coerceInteger(value)
+    if (n === INVALID) errors.push(`${name} should be an integer, 'None' or 'Any'`)
+    return n
+  }
+  if (grape === 'datetime') {
+    if (value === '') return INVALID // Grape turns a blank into nil: treated as not given
+    const d = coerceDateTime(value)
+    if (d === INVALID) errors.push(`${name} is invalid`)
+    return d
+  }
+  const values = literalValues(schema)
+  if (values) {
+    const v = typeof value === 'number' ? String(value) : value
+    if (!values.includes(v)) {
+      errors.push(`${name} does not have a valid value`)
+      return INVALID
+    }
+    return v
+  }
+  switch (schema.type) {
+    case 'integer': {
+      if (value === '' || value === null) return null // Grape: blank -> nil
+      const n = coerceInteger(value)
+      if (n === INVALID) errors.push(`${name} is invalid`)
+      else if (schema.minimum !== undefined && (n as number) < schema.minimum)
+        errors.push(`${name} does not have a valid value`)
+      return n
+    }
+    case 'boolean': {
+      if (value === '') return INVALID
+      const b = coerceBoolean(value)
+      if (b === INVALID) errors.push(`${name} is invalid`)
+      return b
+    }
+    case 'string':
+      if (typeof value === 'string') return value
+      if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+      if (value === null) return null
+      errors.push(`${name} is invalid`)
+      return INVALID
+    case 'array': {
+      let list: unknown[]
+      if (Array.isArray(value)) list = value
+      else if (grape === 'csv' && (typeof value === 'string' || typeof value === 'number'))
+        list = String(value).split(',').map((s) => s.trim()).filter((s) => s !== '')
+      else if (value === '' || value === null) list = []
+      else {
+        errors.push(`${name} is invalid`)
+        return INVALID
+      }
+      if (grape === 'csv') list = list.flatMap((s) => (typeof s === 'string' ? s.split(',').map((x) => x.trim()).filter((x) => x !== '') : [s]))
+      const itemErrors: string[] = []
+      const out = list.map((item) => coerce(name, schema.items as Schema, item, itemErrors))
+      if (itemErrors.length > 0) {
+        errors.push(`${name} is invalid`)
+        return INVALID
+      }
+      return out
+    }
+    case 'object': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        errors.push(`${name} is invalid`)
+        return INVALID
+      }
+      if (schema.properties) return coerceObject(schema, value as Record<string, unknown>, errors, name)
+      return value
+    }
+    default:
+      return value
+  }
+}
+
+function coerceObject(schema: Schema, input: Record<string, unknown>, errors: string[], prefix?: string) {
+  const out: Record<string, unknown> = {}
+  const props = schema.properties ?? {}
+  const required = new Set(schema.required ?? [])
+  const label = (key: string) => (prefix ? `${prefix}[${key}]` : key)
+  for (const [key, prop] of Object.entries(props)) {
+    const raw = input[key]
+    if (raw === undefined) {
+      if (required.has(key)) errors.push(`${label(key)} is missing`)
+      continue
+    }
+    const v = coerce(label(key), prop, raw, errors)
+    if (v !== INVALID) out[key] = v
+  }
+  const present = (key: string) => input[key] !== undefined
+  for (const group of schema['x-mutually-exclusive'] ?? []) {
+    const given = group.filter(present)
+    if (given.length > 1) errors.push(`${given.map(label).join(', ')} are mutually exclusive`)
+  }
+  const atLeast = schema['x-at-least-one-of']
+  if (atLeast && !atLeast.some(present))
+    errors.push(`${atLeast.map(label).join(', ')} are missing, at least one parameter must be provided`)
+  return out
+}
+
+/**
+ * Parses request parameters against a route's schema, as Grape would.
+ * Throws 400 `{"error":"<name> is missing, <name> is invalid"}` on the first request with problems.
+ */
+export function parseParams<T extends TObject>(schema: T, input: unknown, extra: Partial<Schema> = {}): Static<T> {
+  const errors: string[] = []
+  const source = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {}
+  const out = coerceObject({ ...(schema as Schema), ...extra }, source, errors)
+  if (errors.length > 0) throw paramError(errors.join(', '))
+  return out as Static<T>
+}

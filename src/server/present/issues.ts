@@ -1,0 +1,199 @@
+import type { Issue, IssueType, LabelDetail, Milestone, UserBasic } from '../../schema/index.js'
+import type { Store } from '../store/index.js'
+import type { IssueRow } from '../store/issues.js'
+import type { LabelRow } from '../store/labels.js'
+import type { MilestoneRow } from '../store/milestones.js'
+import type { ProjectRow } from '../store/projects.js'
+import { formatDuration } from '../services/chronic-duration.js'
+import { apiUrl, type Instance } from './context.js'
+import { presentUser } from './users.js'
+
+/** Where a list was read from: `references.relative` is relative to it (reference §5.3). */
+export type ReferenceContext = { project: number } | { group: number } | 'global'
+
+export interface IssueView {
+  /** The caller, for `subscribed`; set `withSubscribed` on single-issue responses only (§5.1). */
+  userId: number | null
+  withSubscribed: boolean
+  withLabelDetails: boolean
+  from: ReferenceContext
+}
+
+/** GitLab's Taskable text (§5.2): "1 of 1 checklist item completed", "0 of 3 checklist items completed". */
+export function taskStatusText(done: number, total: number): string {
+  return `${done} of ${total} checklist ${total === 1 ? 'item' : 'items'} completed`
+}
+
+/** Counts Markdown checklist items (`- [ ]`, `* [x]`, `1. [X]`) outside code fences. */
+export function countTasks(description: string | null): { total: number; done: number } {
+  let total = 0
+  let done = 0
+  let fenced = false
+  for (const line of (description ?? '').split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
+    if (fenced) continue
+    const m = /^\s*(?:[-+*]|\d+[.)])\s+\[([ xX])\](?:\s|$)/.exec(line)
+    if (m) {
+      total++
+      if (m[1] !== ' ') done++
+    }
+  }
+  return { total, done }
+}
+
+const textColor = (color: string) => {
+  const hex = color.replace('#', '')
+  if (!/^[0-9a-f]{6}$/i.test(hex)) return '#FFFFFF'
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number]
+  return r * 0.299 + g * 0.587 + b * 0.114 > 186 ? '#1F1E24' : '#FFFFFF'
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
+
+export function presentLabel(row: LabelRow): LabelDetail {
+  return {
+    id: row.id,
+    name: row.title,
+    color: row.color,
+    description: row.description,
+    description_html: row.description ? escapeHtml(row.description) : '',
+    text_color: textColor(row.color),
+  }
+}
+
+export function presentMilestone(row: MilestoneRow, project: ProjectRow, instance: Instance, today: string): Milestone {
+  return {
+    id: row.id,
+    iid: row.iid,
+    project_id: row.project_id,
+    title: row.title,
+    description: row.description,
+    state: row.state,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    due_date: row.due_date,
+    start_date: row.start_date,
+    expired: row.due_date !== null && row.due_date < today,
+    web_url: `${instance.baseUrl}/${project.full_path}/-/milestones/${row.iid}`,
+  }
+}
+
+const human = (seconds: number) => (seconds === 0 ? null : formatDuration(seconds))
+
+/**
+ * Stored rows -> issue records (spec 2.5, reference §5), loading labels, assignees, users,
+ * milestones and merge-request counts for the whole batch at once.
+ */
+export function presentIssues(store: Store, instance: Instance, rows: IssueRow[], view: IssueView): Issue[] {
+  const ids = rows.map((r) => r.id)
+  const labels = new Map<number, LabelRow[]>()
+  for (const l of store.labels.ofIssues(ids)) labels.set(l.issue_id, [...(labels.get(l.issue_id) ?? []), l])
+  const assignees = new Map<number, number[]>()
+  for (const a of store.issues.assigneesOf(ids)) assignees.set(a.issue_id, [...(assignees.get(a.issue_id) ?? []), a.user_id])
+  const mrCounts = new Map(store.issues.mergeRequestCounts(ids).map((m) => [m.issue_id, m.n]))
+  const users = new Map<number, UserBasic | null>()
+  const user = (id: number | null): UserBasic | null => {
+    if (id === null) return null
+    if (!users.has(id)) {
+      const row = store.users.get(id)
+      users.set(id, row ? presentUser(row, instance) : null)
+    }
+    return users.get(id) ?? null
+  }
+  const projects = new Map<number, ProjectRow>()
+  const project = (id: number) => {
+    let p = projects.get(id)
+    if (!p) projects.set(id, (p = store.projects.get(id) as ProjectRow))
+    return p
+  }
+  const today = new Date().toISOString().slice(0, 10)
+  const api = apiUrl(instance)
+  const ee = instance.edition === 'ee'
+
+  return rows.map((row): Issue => {
+    const p = project(row.project_id)
+    const issueLabels = labels.get(row.id) ?? []
+    const assigned = (assignees.get(row.id) ?? []).map(user).filter((u): u is UserBasic => u !== null)
+    const milestoneRow = row.milestone_id === null ? undefined : store.milestones.get(row.milestone_id)
+    const full = `${p.full_path}#${row.iid}`
+    const from = view.from
+    const namespacePath = p.full_path.slice(0, p.full_path.length - p.path.length - 1)
+    const group = typeof from === 'object' && 'group' in from ? store.namespaces.get(from.group) : undefined
+    const relative =
+      typeof from === 'object' && 'project' in from && from.project === row.project_id
+        ? `#${row.iid}`
+        : group && group.full_path.toLowerCase() === namespacePath.toLowerCase()
+          ? `${p.path}#${row.iid}`
+          : full
+    const tasksPresent = row.tasks_total > 0
+    const self = `${api}/projects/${row.project_id}/issues/${row.iid}`
+    const issue: Issue = {
+      id: row.id,
+      iid: row.iid,
+      project_id: row.project_id,
+      title: row.title,
+      description: row.description,
+      state: row.state,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      closed_at: row.closed_at,
+      closed_by: user(row.closed_by_id),
+      labels: view.withLabelDetails ? issueLabels.map(presentLabel) : issueLabels.map((l) => l.title),
+      milestone: milestoneRow ? presentMilestone(milestoneRow, p, instance, today) : null,
+      assignees: assigned,
+      author: user(row.author_id) as UserBasic,
+      type: row.issue_type.toUpperCase(),
+      assignee: assigned[0] ?? null,
+      user_notes_count: row.user_notes_count,
+      merge_requests_count: mrCounts.get(row.id) ?? 0,
+      upvotes: row.upvotes,
+      downvotes: row.downvotes,
+      due_date: row.due_date,
+      confidential: row.confidential === 1,
+      discussion_locked: row.discussion_locked === null ? null : row.discussion_locked === 1,
+      issue_type: row.issue_type as IssueType,
+      web_url: `${instance.baseUrl}/${p.full_path}/-/issues/${row.iid}`,
+      time_stats: {
+        time_estimate: row.time_estimate,
+        total_time_spent: row.total_time_spent,
+        human_time_estimate: human(row.time_estimate),
+        human_total_time_spent: human(row.total_time_spent),
+      },
+      task_completion_status: { count: row.tasks_total, completed_count: row.tasks_done },
+      has_tasks: !tasksPresent,
+      _links: {
+        self,
+        notes: `${self}/notes`,
+        award_emoji: `${self}/award_emoji`,
+        project: `${api}/projects/${row.project_id}`,
+        closed_as_duplicate_of: null,
+      },
+      references: { short: `#${row.iid}`, relative, full },
+      severity: row.severity,
+      moved_to_id: row.moved_to_id,
+      imported: row.imported_from !== 'none',
+      imported_from: row.imported_from,
+      service_desk_reply_to: row.service_desk_reply_to,
+    }
+    // The has_tasks/task_status inversion of reference §5.2: the text only when there are no items.
+    if (!tasksPresent) issue.task_status = row.description ? taskStatusText(0, 0) : ''
+    if (ee) {
+      issue.weight = row.weight
+      issue.blocking_issues_count = 0
+      const epic = row.epic_id === null ? undefined : store.epics.get(row.epic_id)
+      issue.epic_iid = epic ? epic.iid : null
+      issue.epic = epic
+        ? { id: epic.id, iid: epic.iid, title: epic.title, url: `${instance.baseUrl}/groups/${epic.group_path}/-/epics/${epic.iid}`, group_id: epic.group_id }
+        : null
+      issue.iteration = null
+      issue.health_status = row.health_status
+    }
+    if (view.withSubscribed && view.userId !== null) {
+      issue.subscribed = store.issues.subscription(row.id, view.userId)?.subscribed === 1
+    } else if (view.withSubscribed) {
+      issue.subscribed = false
+    }
+    return issue
+  })
+}

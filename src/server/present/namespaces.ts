@@ -1,0 +1,86 @@
+import type { Group, NamespaceBasic, Project } from '../../schema/index.js'
+import type { NamespaceRow } from '../store/namespaces.js'
+import type { ProjectRow } from '../store/projects.js'
+import { apiUrl, type Instance } from './context.js'
+
+export function presentNamespace(ns: NamespaceRow, instance: Instance): NamespaceBasic {
+  return {
+    id: ns.id,
+    name: ns.name,
+    path: ns.path,
+    kind: ns.kind,
+    full_path: ns.full_path,
+    parent_id: ns.parent_id,
+    avatar_url: null,
+    web_url: ns.kind === 'group' ? `${instance.baseUrl}/groups/${ns.full_path}` : `${instance.baseUrl}/${ns.full_path}`,
+  }
+}
+
+/** `GET /groups/:id`. `fullName` is the names of the group and its ancestors joined by " / ". */
+export function presentGroup(ns: NamespaceRow, fullName: string, instance: Instance): Group {
+  return {
+    id: ns.id,
+    web_url: `${instance.baseUrl}/groups/${ns.full_path}`,
+    name: ns.name,
+    path: ns.path,
+    description: ns.description,
+    visibility: ns.visibility as Group['visibility'],
+    full_name: fullName,
+    full_path: ns.full_path,
+    created_at: ns.created_at,
+    parent_id: ns.parent_id,
+    avatar_url: null,
+  }
+}
+
+/** `GET /projects/:id`; `permissions` only where GitLab shows it (single reads by a signed-in user). */
+export function presentProject(
+  p: ProjectRow,
+  ns: NamespaceRow,
+  nameWithNamespace: string,
+  openIssues: number,
+  instance: Instance,
+  permissions?: Project['permissions'],
+): Project {
+  const web = `${instance.baseUrl}/${p.full_path}`
+  const self = `${apiUrl(instance)}/projects/${p.id}`
+  const host = new URL(instance.baseUrl).host
+  return {
+    id: p.id,
+    description: p.description,
+    name: p.name,
+    name_with_namespace: nameWithNamespace,
+    path: p.path,
+    path_with_namespace: p.full_path,
+    created_at: p.created_at,
+    default_branch: p.default_branch,
+    tag_list: [],
+    topics: [],
+    ssh_url_to_repo: `git@${host.replace(/:\d+$/, '')}:${p.full_path}.git`,
+    http_url_to_repo: `${web}.git`,
+    web_url: web,
+    readme_url: null,
+    avatar_url: null,
+    forks_count: 0,
+    star_count: 0,
+    last_activity_at: p.last_activity_at,
+    namespace: presentNamespace(ns, instance),
+    _links: {
+      self,
+      issues: `${self}/issues`,
+      merge_requests: `${self}/merge_requests`,
+      repo_branches: `${self}/repository/branches`,
+      labels: `${self}/labels`,
+      events: `${self}/events`,
+      members: `${self}/members`,
+      cluster_agents: `${self}/cluster_agents`,
+    },
+    archived: p.archived === 1,
+    visibility: p.visibility as Project['visibility'],
+    issues_enabled: true,
+    open_issues_count: openIssues,
+    creator_id: p.creator_id ?? 0,
+    import_status: 'none',
+    ...(permissions ? { permissions } : {}),
+  }
+}

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify'
+import type { Instance } from '../present/context.js'
+import type { Access } from '../services/access.js'
+import type { ServiceContext } from '../services/context.js'
+import type { IssueService } from '../services/issues.js'
+import type { RouteDoc } from './define.js'
+
+/** What route modules get: the app to register on, the services, and the OpenAPI registry. */
+export interface ApiContext {
+  app: FastifyInstance
+  registry: RouteDoc[]
+  instance: Instance
+  access: Access
+  ctx: ServiceContext
+  services: { issues: IssueService }
+}

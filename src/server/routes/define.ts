@@ -1,0 +1,73 @@
+import type { TObject, TSchema, Static } from '@sinclair/typebox'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
+import { parseParams } from '../params.js'
+import { unauthorized } from '../gitlab-errors.js'
+import type { Actor } from '../services/access.js'
+
+/** One route of the API, as the OpenAPI document describes it. */
+export interface RouteDoc {
+  method: HTTPMethods
+  url: string
+  summary: string
+  params?: TObject
+  query?: TObject
+  body?: TObject
+  response: Record<number, TSchema>
+}
+
+/** `required`: GitLab's `authenticate!`; `non_get`: `authenticate_non_get!`; `optional`: anonymous welcome. */
+export type AuthRule = 'required' | 'non_get' | 'optional'
+
+export interface Handled<P, Q> {
+  req: FastifyRequest
+  reply: FastifyReply
+  actor: Actor
+  /** Route path parameters, raw (ids stay strings: a number or a full path). */
+  path: Record<string, string>
+  /** Query and body merged, parsed against the route's schema as Grape does (src/server/params.ts). */
+  params: P
+  query: Q
+}
+
+/**
+ * Registers a route whose parameters are parsed by our Grape-style parser and whose responses
+ * are serialised through their schemas; the route is recorded for `/api/v4/openapi.json`.
+ */
+export function defineRoute<P extends TObject, Q extends TObject = TObject>(
+  app: FastifyInstance,
+  registry: RouteDoc[],
+  doc: Omit<RouteDoc, 'params' | 'query' | 'body'> & { input?: P; in?: 'query' | 'body'; pathParams?: TObject; auth?: AuthRule },
+  handler: (h: Handled<Static<P>, Static<Q>>) => unknown,
+): void {
+  const where = doc.in ?? (doc.method === 'GET' || doc.method === 'DELETE' ? 'query' : 'body')
+  registry.push({
+    method: doc.method,
+    url: doc.url,
+    summary: doc.summary,
+    ...(doc.pathParams ? { params: doc.pathParams } : {}),
+    ...(doc.input ? { [where]: doc.input } : {}),
+    response: doc.response,
+  })
+  app.route({
+    method: doc.method,
+    url: doc.url,
+    schema: { response: doc.response },
+    handler: async (req, reply) => {
+      const auth = doc.auth ?? 'optional'
+      if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && doc.method !== 'GET'))) throw unauthorized()
+      const merged = {
+        ...(req.query as Record<string, unknown>),
+        ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
+      }
+      const params = doc.input ? parseParams(doc.input, merged) : ({} as Static<P>)
+      return handler({
+        req,
+        reply,
+        actor: req.actor,
+        path: req.params as Record<string, string>,
+        params,
+        query: params as unknown as Static<Q>,
+      })
+    },
+  })
+}

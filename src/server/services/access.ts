@@ -1,0 +1,118 @@
+import type { Store } from '../store/index.js'
+import type { NamespaceRow } from '../store/namespaces.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { UserRow } from '../store/users.js'
+import { notFound } from '../gitlab-errors.js'
+import { accessLevels } from '../../schema/common.js'
+
+export const Level = accessLevels
+
+/** Who is calling: a user, or nobody (anonymous). Memberships are read once per request. */
+export class Actor {
+  private memberships?: Map<string, number>
+  constructor(readonly user: UserRow | null) {}
+  get admin(): boolean {
+    return this.user?.admin === 1
+  }
+  get id(): number | null {
+    return this.user?.id ?? null
+  }
+  /** Direct access level in a `namespace:<id>` or `project:<id>` source. */
+  direct(store: Store, key: string): number {
+    if (!this.user) return 0
+    if (!this.memberships) {
+      this.memberships = new Map()
+      for (const m of store.members.ofUser(this.user.id))
+        this.memberships.set(`${m.source_type}:${m.source_id}`, m.access_level)
+    }
+    return this.memberships.get(key) ?? 0
+  }
+}
+
+/**
+ * Visibility and roles (reference §2): private things answer 404 to those who may not see them,
+ * roles are inherited from ancestor groups, the owner of a personal namespace owns its projects.
+ */
+export function createAccess(store: Store) {
+  const ancestors = (namespaceId: number | null): NamespaceRow[] => {
+    const chain: NamespaceRow[] = []
+    for (let id = namespaceId; id !== null; ) {
+      const ns = store.namespaces.get(id)
+      if (!ns) break
+      chain.push(ns)
+      id = ns.parent_id
+    }
+    return chain
+  }
+
+  const groupLevel = (actor: Actor, group: NamespaceRow): number => {
+    if (!actor.user) return 0
+    let level = 0
+    for (const ns of ancestors(group.id)) {
+      if (ns.kind === 'user' && ns.owner_id === actor.user.id) level = Math.max(level, Level.owner)
+      level = Math.max(level, actor.direct(store, `namespace:${ns.id}`))
+    }
+    return level
+  }
+
+  const projectLevel = (actor: Actor, project: ProjectRow): number => {
+    if (!actor.user) return 0
+    const ns = store.namespaces.get(project.namespace_id)
+    const inherited = ns ? groupLevel(actor, ns) : 0
+    return Math.max(inherited, actor.direct(store, `project:${project.id}`))
+  }
+
+  const visible = (actor: Actor, visibility: string, level: number) =>
+    actor.admin || visibility === 'public' || (visibility === 'internal' && actor.user !== null) || level > 0
+
+  const canReadProject = (actor: Actor, project: ProjectRow) =>
+    visible(actor, project.visibility, projectLevel(actor, project))
+
+  const canReadGroup = (actor: Actor, group: NamespaceRow): boolean => {
+    if (visible(actor, group.visibility, groupLevel(actor, group))) return true
+    // Members of something inside a private group may see the group itself.
+    if (!actor.user) return false
+    const prefix = `${group.full_path.toLowerCase()}/`
+    return store.projects
+      .all()
+      .some((p) => p.full_path.toLowerCase().startsWith(prefix) && projectLevel(actor, p) > 0)
+  }
+
+  const byRef = <T>(ref: string, byId: (id: number) => T | undefined, byPath: (p: string) => T | undefined) =>
+    /^\d+$/.test(ref) ? byId(Number(ref)) : byPath(ref)
+
+  return {
+    projectLevel,
+    groupLevel,
+    canReadProject,
+    canReadGroup,
+    /** The project by id or full path; 404 `Project Not Found` when missing or hidden. */
+    project(actor: Actor, ref: string): ProjectRow {
+      const project = byRef(ref, store.projects.get, store.projects.byPath)
+      if (!project || !canReadProject(actor, project)) throw notFound('Project')
+      return project
+    },
+    /** The group by id or full path; 404 `Group Not Found` when missing or hidden. */
+    group(actor: Actor, ref: string): NamespaceRow {
+      const group = byRef(ref, store.namespaces.get, store.namespaces.byPath)
+      if (!group || group.kind !== 'group' || !canReadGroup(actor, group)) throw notFound('Group')
+      return group
+    },
+    /** True when the actor is an administrator or has at least `level` in the project. */
+    atLeast(actor: Actor, project: ProjectRow, level: number): boolean {
+      return actor.admin || projectLevel(actor, project) >= level
+    },
+    /** Projects (optionally below a group) the actor can read, with the actor's level in each. */
+    readableProjects(actor: Actor, under?: NamespaceRow): { project: ProjectRow; level: number }[] {
+      const prefix = under ? `${under.full_path.toLowerCase()}/` : ''
+      const out: { project: ProjectRow; level: number }[] = []
+      for (const project of store.projects.all()) {
+        if (prefix && !project.full_path.toLowerCase().startsWith(prefix)) continue
+        const level = projectLevel(actor, project)
+        if (visible(actor, project.visibility, level)) out.push({ project, level })
+      }
+      return out
+    },
+  }
+}
+export type Access = ReturnType<typeof createAccess>

@@ -1,0 +1,293 @@
+import type { Issue, IssueCreate, IssueListQuery, IssueUpdate } from '../../schema/index.js'
+import { forbidden, messageError, notFound, recordNotFound, unauthorized, validationError } from '../gitlab-errors.js'
+import { MAX_COUNT, pageOf, type Page } from '../pagination.js'
+import { countTasks, presentIssues, type IssueView, type ReferenceContext } from '../present/issues.js'
+import { issueQueries, KEYSET_ORDERS, type Cursor } from '../store/issue-query.js'
+import type { IssueChanges, IssueRow } from '../store/issues.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Actor, Level } from './access.js'
+import { isoNow, type ServiceContext } from './context.js'
+import { buildIssueQuery, type IssueListScope } from './issue-list.js'
+import { humanSize } from './human-size.js'
+
+const MAX_DESCRIPTION_BYTES = 1_048_576
+const MAX_TITLE = 255
+
+export interface IssuePage {
+  issues: Issue[]
+  page: Page
+  /** Rows matched, up to MAX_COUNT + 1; undefined for keyset pages. */
+  total?: number
+  /** Keyset: the cursor of the next page, or null at the end. */
+  nextCursor?: string | null
+}
+
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url')
+function decodeCursor(text: string | undefined): Cursor | null {
+  if (!text) return null
+  try {
+    const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor
+    return typeof c.value === 'string' && Number.isInteger(c.id) ? c : null
+  } catch {
+    return null
+  }
+}
+
+/** Issues: lists, reads, create, edit, delete (spec 4.2-4.3, reference §4-6). */
+export function issueService(ctx: ServiceContext) {
+  const { store, access } = ctx
+  const queries = issueQueries(store.db)
+  const present = (rows: IssueRow[], view: IssueView) => presentIssues(store, ctx.instance, rows, view)
+
+  /** The issue by iid, readable by the actor; 404 `404 Not found` otherwise (reference §6.1). */
+  const findIssue = (actor: Actor, project: ProjectRow, iid: number): IssueRow => {
+    const row = store.issues.byIid(project.id, iid)
+    if (!row || !canReadIssue(actor, project, row)) throw recordNotFound()
+    return row
+  }
+  const canReadIssue = (actor: Actor, project: ProjectRow, row: IssueRow) =>
+    row.confidential === 0 ||
+    access.atLeast(actor, project, Level.planner) ||
+    (actor.id !== null &&
+      (row.author_id === actor.id || store.issues.assigneesOf([row.id]).some((a) => a.user_id === actor.id)))
+  const single = (actor: Actor, row: IssueRow) =>
+    present([row], { userId: actor.id, withSubscribed: true, withLabelDetails: false, from: { project: row.project_id } })[0] as Issue
+  const requireUser = (actor: Actor) => {
+    if (!actor.user) throw unauthorized()
+    return actor.user
+  }
+
+  function validateText(title: string | undefined, description: string | undefined | null) {
+    if (title !== undefined && title.trim() === '') throw validationError({ title: ["can't be blank"] })
+    if (title !== undefined && [...title].length > MAX_TITLE)
+      throw validationError({ title: [`is too long (maximum is ${MAX_TITLE} characters)`] })
+    if (description) {
+      const bytes = Buffer.byteLength(description)
+      if (bytes > MAX_DESCRIPTION_BYTES)
+        throw validationError({
+          description: [`is too long (${humanSize(bytes)}). The maximum size is ${humanSize(MAX_DESCRIPTION_BYTES)}.`],
+        })
+    }
+  }
+
+  /** Label ids for titles, creating missing project labels when `create` is allowed (reference §6.4). */
+  function labelIds(project: ProjectRow, titles: string[], create: boolean, now: string): number[] {
+    const ids: number[] = []
+    for (const title of titles) {
+      const found = store.labels.byTitle(project.id, title)
+      if (found) ids.push(found.id)
+      else if (create) ids.push(store.labels.insert(project.id, title, '#6699cc', null, now))
+    }
+    return ids
+  }
+
+  /** Assignees that exist and can read the project; CE keeps only the first (reference §6.2). */
+  function assigneeIds(project: ProjectRow, ids: number[]): number[] {
+    const valid = ids
+      .filter((id) => id > 0)
+      .filter((id) => {
+        const user = store.users.get(id)
+        return user !== undefined && access.canReadProject(new Actor(user), project)
+      })
+    const unique = [...new Set(valid)]
+    return ctx.instance.edition === 'ce' ? unique.slice(0, 1) : unique
+  }
+
+  function epicFor(project: ProjectRow, epicId?: number, epicIid?: number): number | null | undefined {
+    if (ctx.instance.edition !== 'ee') return undefined
+    if (epicId === 0 || epicIid === 0) return null
+    const ns = store.namespaces.get(project.namespace_id)
+    if (epicId !== undefined) {
+      const epic = store.epics.get(epicId)
+      if (!epic) throw notFound('Epic')
+      return epic.id
+    }
+    if (epicIid !== undefined && ns) {
+      const epic = store.epics.byIid(ns.id, epicIid)
+      if (!epic) throw notFound('Epic')
+      return epic.id
+    }
+    return undefined
+  }
+
+  return {
+    findIssue,
+
+    /** One page of a list, with the total (capped) for the headers. */
+    list(actor: Actor, scope: IssueListScope, q: IssueListQuery): IssuePage {
+      if (scope.kind === 'global' && actor.user === null && (q.scope ?? 'created_by_me').replace(/-/g, '_') !== 'all')
+        throw unauthorized()
+      const query = buildIssueQuery(ctx, actor, scope, q)
+      const from: ReferenceContext =
+        scope.kind === 'project' ? { project: scope.project.id } : scope.kind === 'group' ? { group: scope.group.id } : 'global'
+      const view: IssueView = { userId: actor.id, withSubscribed: false, withLabelDetails: q.with_labels_details === true, from }
+      const page = pageOf(q)
+      if (scope.kind === 'project' && q.pagination === 'keyset' && KEYSET_ORDERS.has(query.order.by)) {
+        const rows = queries.keysetPage(query, page.perPage + 1, decodeCursor(q.cursor))
+        const more = rows.length > page.perPage
+        const shown = rows.slice(0, page.perPage)
+        const last = shown[shown.length - 1]
+        return {
+          issues: present(store.issues.getMany(shown.map((r) => r.id)), view),
+          page,
+          nextCursor: more && last ? encodeCursor({ value: last.key, id: last.id }) : null,
+        }
+      }
+      const total = queries.count(query, MAX_COUNT)
+      const ids = queries.page(query, page.perPage, page.offset)
+      return { issues: present(store.issues.getMany(ids), view), page, total }
+    },
+
+    get(actor: Actor, project: ProjectRow, iid: number): Issue {
+      return single(actor, findIssue(actor, project, iid))
+    },
+
+    /** `GET /issues/:id`: administrators only (spec 4.3). */
+    getById(actor: Actor, id: number): Issue {
+      requireUser(actor)
+      if (!actor.admin) throw forbidden()
+      const row = store.issues.get(id)
+      if (!row) throw recordNotFound()
+      return single(actor, row)
+    },
+
+    create(actor: Actor, project: ProjectRow, input: IssueCreate, client: { userAgent?: string; ip?: string }): Issue {
+      const user = requireUser(actor)
+      validateText(input.title, input.description)
+      const now = isoNow(ctx.clock)
+      const metadata = access.atLeast(actor, project, Level.planner)
+      const owner = access.atLeast(actor, project, Level.owner)
+      return store.transaction(() => {
+        const iid = owner && input.iid !== undefined ? input.iid : store.issues.nextIid(project.id)
+        if (store.issues.byIid(project.id, iid)) throw messageError(409, 'Duplicated issue')
+        const createdAt = owner && input.created_at ? input.created_at : now
+        const tasks = countTasks(input.description ?? null)
+        const milestone =
+          metadata && input.milestone_id ? store.milestones.get(input.milestone_id) : undefined
+        const position = store.issues.maxPosition(project.id)
+        const id = store.issues.insert({
+          iid,
+          project_id: project.id,
+          title: input.title,
+          description: input.description ?? null,
+          state: 'opened',
+          author_id: user.id,
+          created_at: createdAt,
+          updated_at: createdAt,
+          milestone_id: milestone && milestone.project_id === project.id ? milestone.id : null,
+          epic_id: epicFor(project, input.epic_id, input.epic_iid) ?? null,
+          confidential: input.confidential ? 1 : 0,
+          discussion_locked: metadata && input.discussion_locked !== undefined ? (input.discussion_locked ? 1 : 0) : null,
+          issue_type: input.issue_type ?? 'issue',
+          due_date: metadata ? validDate(input.due_date) : null,
+          time_estimate: 0,
+          total_time_spent: 0,
+          weight: ctx.instance.edition === 'ee' ? (input.weight ?? null) : null,
+          tasks_total: tasks.total,
+          tasks_done: tasks.done,
+          relative_position: (position ?? 0) + 1024,
+          closed_at: null,
+          closed_by_id: null,
+          user_agent: client.userAgent ?? null,
+          ip_address: client.ip ?? null,
+        })
+        if (metadata) {
+          const labels = [...(input.labels ?? []), ...(input.add_labels ?? [])]
+          store.issues.setLabels(id, labelIds(project, labels, true, now))
+          const wanted = input.assignee_ids ?? (input.assignee_id !== undefined ? [input.assignee_id] : [])
+          const assignees = assigneeIds(project, wanted)
+          store.issues.setAssignees(id, assignees)
+          for (const a of assignees) store.issues.setSubscription(id, a, true)
+        }
+        store.issues.setSubscription(id, user.id, true)
+        store.projects.touch(project.id, now)
+        return single(actor, store.issues.get(id) as IssueRow)
+      })
+    },
+
+    update(actor: Actor, project: ProjectRow, iid: number, input: IssueUpdate): Issue {
+      requireUser(actor)
+      const row = findIssue(actor, project, iid)
+      const metadata = access.atLeast(actor, project, Level.planner)
+      if (!metadata && row.author_id !== actor.id) throw forbidden()
+      validateText(input.title, input.description)
+      const owner = access.atLeast(actor, project, Level.owner)
+      const now = isoNow(ctx.clock)
+      if (input.issue_type && input.issue_type !== row.issue_type && (input.issue_type === 'task' || row.issue_type === 'task'))
+        throw validationError({ work_item_type_id: [`can not be changed to ${input.issue_type === 'task' ? 'Task' : 'Issue'}`] })
+      return store.transaction(() => {
+        const changes: IssueChanges = {}
+        if (input.title !== undefined) changes.title = input.title
+        if (input.description !== undefined) {
+          changes.description = input.description
+          const tasks = countTasks(input.description)
+          changes.tasks_total = tasks.total
+          changes.tasks_done = tasks.done
+        }
+        if (input.confidential !== undefined) changes.confidential = input.confidential ? 1 : 0
+        if (input.issue_type !== undefined) changes.issue_type = input.issue_type
+        if (input.state_event === 'close' && row.state === 'opened')
+          Object.assign(changes, { state: 'closed', closed_at: now, closed_by_id: actor.id })
+        if (input.state_event === 'reopen' && row.state === 'closed')
+          Object.assign(changes, { state: 'opened', closed_at: null, closed_by_id: null })
+        if (metadata) {
+          if (input.discussion_locked !== undefined) changes.discussion_locked = input.discussion_locked ? 1 : 0
+          if (input.due_date !== undefined) {
+            const due = input.due_date === '' ? null : validDate(input.due_date)
+            if (due !== null || input.due_date === '') changes.due_date = due
+          }
+          if (input.milestone_id !== undefined) {
+            if (!input.milestone_id) changes.milestone_id = null
+            else {
+              const m = store.milestones.get(input.milestone_id)
+              if (m && m.project_id === project.id) changes.milestone_id = m.id
+            }
+          }
+          const epic = epicFor(project, input.epic_id, input.epic_iid)
+          if (epic !== undefined) changes.epic_id = epic
+          if (input.weight !== undefined && ctx.instance.edition === 'ee') changes.weight = input.weight
+          if (input.labels !== undefined || input.add_labels || input.remove_labels) {
+            const current = store.labels.ofIssues([row.id]).map((l) => l.id)
+            let ids = input.labels !== undefined ? labelIds(project, input.labels, true, now) : current
+            if (input.add_labels) ids = [...ids, ...labelIds(project, input.add_labels, true, now)]
+            if (input.remove_labels) {
+              const drop = new Set(labelIds(project, input.remove_labels, false, now))
+              ids = ids.filter((id) => !drop.has(id))
+            }
+            store.issues.setLabels(row.id, [...new Set(ids)])
+            changes.updated_at = now
+          }
+          const wanted = input.assignee_ids ?? (input.assignee_id !== undefined ? [input.assignee_id] : undefined)
+          if (wanted !== undefined) {
+            const assignees = assigneeIds(project, wanted)
+            store.issues.setAssignees(row.id, assignees)
+            for (const a of assignees) store.issues.setSubscription(row.id, a, true)
+            changes.updated_at = now
+          }
+        }
+        if (Object.keys(changes).length > 0) changes.updated_at = now
+        if (input.updated_at && owner) changes.updated_at = input.updated_at
+        store.issues.update(row.id, changes)
+        store.projects.touch(project.id, now)
+        return single(actor, store.issues.get(row.id) as IssueRow)
+      })
+    },
+
+    /** Owners and administrators only; 404 `Issue Not Found` for a missing issue (reference §6.5). */
+    remove(actor: Actor, project: ProjectRow, iid: number): void {
+      requireUser(actor)
+      const row = store.issues.byIid(project.id, iid)
+      if (!row || !canReadIssue(actor, project, row)) throw notFound('Issue')
+      if (!access.atLeast(actor, project, Level.owner)) throw forbidden()
+      store.transaction(() => store.issues.remove(row.id))
+    },
+  }
+}
+export type IssueService = ReturnType<typeof issueService>
+
+/** A real calendar date `YYYY-MM-DD`, or null: GitLab ignores an invalid due date (reference §6.2). */
+function validDate(value: string | undefined): string | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null
+  const d = new Date(`${value}T00:00:00.000Z`)
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value ? value : null
+}

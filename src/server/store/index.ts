@@ -1,0 +1,27 @@
+import type { Db } from './db.js'
+import { epicTable } from './epics.js'
+import { issueTable } from './issues.js'
+import { labelTable } from './labels.js'
+import { memberTable } from './members.js'
+import { milestoneTable } from './milestones.js'
+import { namespaceTable } from './namespaces.js'
+import { projectTable } from './projects.js'
+import { userTable } from './users.js'
+
+/** The store facade: one module per table group, all over one connection. */
+export function createStore(db: Db) {
+  return {
+    db,
+    users: userTable(db),
+    namespaces: namespaceTable(db),
+    projects: projectTable(db),
+    members: memberTable(db),
+    labels: labelTable(db),
+    milestones: milestoneTable(db),
+    issues: issueTable(db),
+    epics: epicTable(db),
+    /** Runs `fn` in one transaction: it all lands or none of it does. */
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+  }
+}
+export type Store = ReturnType<typeof createStore>

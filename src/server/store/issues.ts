@@ -1,0 +1,166 @@
+import type { Statement } from 'better-sqlite3'
+import type { Db } from './db.js'
+
+export interface IssueRow {
+  id: number
+  iid: number
+  project_id: number
+  title: string
+  description: string | null
+  state: 'opened' | 'closed'
+  author_id: number
+  closed_by_id: number | null
+  closed_at: string | null
+  created_at: string
+  updated_at: string
+  milestone_id: number | null
+  epic_id: number | null
+  confidential: number
+  discussion_locked: number | null
+  issue_type: string
+  due_date: string | null
+  time_estimate: number
+  total_time_spent: number
+  relative_position: number | null
+  moved_to_id: number | null
+  upvotes: number
+  downvotes: number
+  user_notes_count: number
+  weight: number | null
+  health_status: string | null
+  severity: string
+  tasks_total: number
+  tasks_done: number
+  imported_from: string
+  service_desk_reply_to: string | null
+  user_agent: string | null
+  ip_address: string | null
+}
+
+/** Columns a create may set; the rest take their defaults. */
+export type NewIssue = Pick<
+  IssueRow,
+  | 'iid'
+  | 'project_id'
+  | 'title'
+  | 'description'
+  | 'state'
+  | 'author_id'
+  | 'created_at'
+  | 'updated_at'
+  | 'milestone_id'
+  | 'epic_id'
+  | 'confidential'
+  | 'discussion_locked'
+  | 'issue_type'
+  | 'due_date'
+  | 'time_estimate'
+  | 'total_time_spent'
+  | 'weight'
+  | 'tasks_total'
+  | 'tasks_done'
+  | 'relative_position'
+  | 'closed_at'
+  | 'closed_by_id'
+  | 'user_agent'
+  | 'ip_address'
+>
+
+/** Columns an edit may change. */
+export type IssueChanges = Partial<Omit<IssueRow, 'id' | 'iid' | 'project_id' | 'author_id'>>
+
+const editable = new Set<string>([
+  'title', 'description', 'state', 'closed_by_id', 'closed_at', 'created_at', 'updated_at', 'milestone_id',
+  'epic_id', 'confidential', 'discussion_locked', 'issue_type', 'due_date', 'time_estimate', 'total_time_spent',
+  'relative_position', 'moved_to_id', 'weight', 'health_status', 'tasks_total', 'tasks_done',
+])
+
+const placeholders = (n: number) => Array(n).fill('?').join(',')
+
+/** The issues table with its assignee, label and subscription links. */
+export function issueTable(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO issues (iid, project_id, title, description, state, author_id, created_at, updated_at, milestone_id,
+       epic_id, confidential, discussion_locked, issue_type, due_date, time_estimate, total_time_spent, weight,
+       tasks_total, tasks_done, relative_position, closed_at, closed_by_id, user_agent, ip_address)
+     VALUES (@iid, @project_id, @title, @description, @state, @author_id, @created_at, @updated_at, @milestone_id,
+       @epic_id, @confidential, @discussion_locked, @issue_type, @due_date, @time_estimate, @total_time_spent, @weight,
+       @tasks_total, @tasks_done, @relative_position, @closed_at, @closed_by_id, @user_agent, @ip_address)`,
+  )
+  const nextIid = db.prepare('SELECT COALESCE(MAX(iid), 0) + 1 AS iid FROM issues WHERE project_id = ?')
+  const byIid = db.prepare('SELECT * FROM issues WHERE project_id = ? AND iid = ?')
+  const byId = db.prepare('SELECT * FROM issues WHERE id = ?')
+  const remove = db.prepare('DELETE FROM issues WHERE id = ?')
+  const maxPosition = db.prepare('SELECT MAX(relative_position) AS p FROM issues WHERE project_id = ?')
+  const clearAssignees = db.prepare('DELETE FROM issue_assignees WHERE issue_id = ?')
+  const addAssignee = db.prepare('INSERT OR IGNORE INTO issue_assignees (issue_id, user_id, position) VALUES (?, ?, ?)')
+  const clearLabels = db.prepare('DELETE FROM issue_labels WHERE issue_id = ?')
+  const addLabel = db.prepare('INSERT OR IGNORE INTO issue_labels (issue_id, label_id) VALUES (?, ?)')
+  const subscription = db.prepare('SELECT subscribed FROM subscriptions WHERE issue_id = ? AND user_id = ?')
+  const subscribe = db.prepare(
+    `INSERT INTO subscriptions (issue_id, user_id, subscribed) VALUES (?, ?, ?)
+     ON CONFLICT (issue_id, user_id) DO UPDATE SET subscribed = excluded.subscribed`,
+  )
+  const many = new Map<string, Statement<unknown[]>>()
+  const manyStmt = (key: string, n: number, sql: (p: string) => string) => {
+    let stmt = many.get(`${key}:${n}`)
+    if (!stmt) many.set(`${key}:${n}`, (stmt = db.prepare<unknown[]>(sql(placeholders(n)))))
+    return stmt
+  }
+  return {
+    nextIid: (projectId: number) => (nextIid.get(projectId) as { iid: number }).iid,
+    insert: (issue: NewIssue) => Number(insert.run(issue).lastInsertRowid),
+    byIid: (projectId: number, iid: number) => byIid.get(projectId, iid) as IssueRow | undefined,
+    get: (id: number) => byId.get(id) as IssueRow | undefined,
+    /** Rows by id, in the order of `ids`. */
+    getMany: (ids: number[]): IssueRow[] => {
+      if (ids.length === 0) return []
+      const rows = manyStmt('rows', ids.length, (p) => `SELECT * FROM issues WHERE id IN (${p})`).all(
+        ...ids,
+      ) as IssueRow[]
+      const byKey = new Map(rows.map((r) => [r.id, r]))
+      return ids.map((id) => byKey.get(id)).filter((r): r is IssueRow => r !== undefined)
+    },
+    update: (id: number, changes: IssueChanges) => {
+      const keys = Object.keys(changes).filter((k) => editable.has(k))
+      if (keys.length === 0) return
+      db.prepare(`UPDATE issues SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({
+        ...changes,
+        id,
+      })
+    },
+    remove: (id: number) => remove.run(id),
+    maxPosition: (projectId: number) => (maxPosition.get(projectId) as { p: number | null }).p,
+    setAssignees: (issueId: number, userIds: number[]) => {
+      clearAssignees.run(issueId)
+      userIds.forEach((userId, position) => addAssignee.run(issueId, userId, position))
+    },
+    setLabels: (issueId: number, labelIds: number[]) => {
+      clearLabels.run(issueId)
+      for (const labelId of labelIds) addLabel.run(issueId, labelId)
+    },
+    /** `[issue_id, user_id]` pairs, in assignment order. */
+    assigneesOf: (issueIds: number[]) =>
+      issueIds.length === 0
+        ? []
+        : (manyStmt(
+            'assignees',
+            issueIds.length,
+            (p) => `SELECT issue_id, user_id FROM issue_assignees WHERE issue_id IN (${p}) ORDER BY position`,
+          ).all(...issueIds) as { issue_id: number; user_id: number }[]),
+    /** Merge requests that mention or close each issue. */
+    mergeRequestCounts: (issueIds: number[]) =>
+      issueIds.length === 0
+        ? []
+        : (manyStmt(
+            'mrs',
+            issueIds.length,
+            (p) =>
+              `SELECT issue_id, COUNT(*) AS n FROM merge_request_issues WHERE issue_id IN (${p}) GROUP BY issue_id`,
+          ).all(...issueIds) as { issue_id: number; n: number }[]),
+    subscription: (issueId: number, userId: number) =>
+      subscription.get(issueId, userId) as { subscribed: number } | undefined,
+    setSubscription: (issueId: number, userId: number, subscribed: boolean) =>
+      subscribe.run(issueId, userId, subscribed ? 1 : 0),
+  }
+}

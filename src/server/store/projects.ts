@@ -1,0 +1,47 @@
+import type { Db } from './db.js'
+
+export interface ProjectRow {
+  id: number
+  namespace_id: number
+  path: string
+  full_path: string
+  name: string
+  description: string | null
+  visibility: string
+  archived: number
+  default_branch: string | null
+  creator_id: number | null
+  ci_config: number
+  ci_jobs: string
+  ci_outcome: string
+  ci_job_duration_ms: number
+  created_at: string
+  last_activity_at: string
+}
+
+export type NewProject = Omit<ProjectRow, 'id'>
+
+/** The projects table and their refs (branches and tags that exist). */
+export function projectTable(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO projects (namespace_id, path, full_path, name, description, visibility, archived, default_branch,
+       creator_id, ci_config, ci_jobs, ci_outcome, ci_job_duration_ms, created_at, last_activity_at)
+     VALUES (@namespace_id, @path, @full_path, @name, @description, @visibility, @archived, @default_branch,
+       @creator_id, @ci_config, @ci_jobs, @ci_outcome, @ci_job_duration_ms, @created_at, @last_activity_at)`,
+  )
+  const byId = db.prepare('SELECT * FROM projects WHERE id = ?')
+  const byPath = db.prepare('SELECT * FROM projects WHERE full_path = ?')
+  const all = db.prepare('SELECT * FROM projects')
+  const insertRef = db.prepare('INSERT OR IGNORE INTO project_refs (project_id, name, sha) VALUES (?, ?, ?)')
+  const touch = db.prepare('UPDATE projects SET last_activity_at = ? WHERE id = ?')
+  const openIssues = db.prepare("SELECT COUNT(*) AS n FROM issues WHERE project_id = ? AND state = 'opened'")
+  return {
+    insert: (p: NewProject) => Number(insert.run(p).lastInsertRowid),
+    get: (id: number) => byId.get(id) as ProjectRow | undefined,
+    byPath: (fullPath: string) => byPath.get(fullPath) as ProjectRow | undefined,
+    all: () => all.all() as ProjectRow[],
+    addRef: (projectId: number, name: string, sha: string) => insertRef.run(projectId, name, sha),
+    touch: (projectId: number, now: string) => touch.run(now, projectId),
+    openIssuesCount: (projectId: number) => (openIssues.get(projectId) as { n: number }).n,
+  }
+}

@@ -1,0 +1,152 @@
+import { startServer, type TestServer } from '../../support/server.js'
+import { widgetsSeed } from '../../support/seeds.js'
+
+const ROOT = 'glpat-root-token'
+const ALICE = 'glpat-alice-token' // group maintainer
+const BOB = 'glpat-bob-token' // project developer
+const P = '/api/v4/projects/acme%2Fwidgets'
+let t: TestServer
+beforeEach(async () => {
+  t = await startServer(widgetsSeed)
+})
+afterEach(() => t.close())
+
+type Json = Record<string, unknown>
+const iids = async () =>
+  ((await t.http('GET', `${P}/issues`, { token: ROOT, query: 'per_page=100' })).body as Json[]).map((i) => i.iid)
+
+describe('POST /projects/:id/issues', () => {
+  it('creates with 201, creates unknown labels, subscribes the author', async () => {
+    const res = await t.http('POST', `${P}/issues`, {
+      token: BOB,
+      json: { title: 'New bug', description: 'It broke', labels: 'bug,regression', assignee_ids: [2, 3], due_date: '2026-12-24' },
+    })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({
+      iid: 6,
+      title: 'New bug',
+      state: 'opened',
+      labels: ['bug', 'regression'],
+      due_date: '2026-12-24',
+      subscribed: true,
+      closed_at: null,
+      user_notes_count: 0,
+      author: { username: 'bob' },
+    })
+    expect(((res.body as Json).assignees as Json[]).map((a) => a.username)).toEqual(['alice', 'bob'])
+    const again = await t.http('GET', `${P}/issues/6`, { token: BOB })
+    expect((again.body as Json).labels).toEqual(['bug', 'regression'])
+  })
+
+  it('accepts form fields as GitLab clients send them', async () => {
+    const res = await t.http('POST', `${P}/issues`, { token: BOB, form: 'title=From+a+form&confidential=yes&labels=docs' })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ title: 'From a form', confidential: true, labels: ['docs'] })
+  })
+
+  it.each([
+    [{ description: 'x' }, 400, { error: 'title is missing' }],
+    [{ title: '   ' }, 400, { message: { title: ["can't be blank"] } }],
+    [{ title: 'x'.repeat(256) }, 400, { message: { title: ['is too long (maximum is 255 characters)'] } }],
+    [{ title: 'ok', description: 'x'.repeat(1_048_577) }, 400, { message: { description: ['is too long (1 MiB). The maximum size is 1 MiB.'] } }],
+    [{ title: 'ok', confidential: 'foo' }, 400, { error: 'confidential is invalid' }],
+    [{ title: 'ok', issue_type: 'epic' }, 400, { error: 'issue_type does not have a valid value' }],
+  ])('refuses %j and creates nothing', async (json, status, body) => {
+    const res = await t.http('POST', `${P}/issues`, { token: BOB, json })
+    expect(res.status).toBe(status)
+    expect(res.body).toEqual(body)
+    expect(await iids()).toEqual([5, 4, 3, 2, 1])
+  })
+
+  it('honours iid and created_at for administrators only; a taken iid is 409', async () => {
+    const dev = await t.http('POST', `${P}/issues`, { token: BOB, json: { title: 'a', iid: 42, created_at: '2020-01-01T00:00:00Z' } })
+    expect(dev.body).toMatchObject({ iid: 6 })
+    expect((dev.body as Json).created_at).not.toBe('2020-01-01T00:00:00.000Z')
+    const admin = await t.http('POST', `${P}/issues`, { token: ROOT, json: { title: 'b', iid: 42, created_at: '2020-01-01T00:00:00Z' } })
+    expect(admin.body).toMatchObject({ iid: 42, created_at: '2020-01-01T00:00:00.000Z' })
+    const dup = await t.http('POST', `${P}/issues`, { token: ROOT, json: { title: 'c', iid: 42 } })
+    expect(dup.status).toBe(409)
+    expect(dup.body).toEqual({ message: 'Duplicated issue' })
+  })
+
+  it('401 without a token, 404 for a project the caller cannot see', async () => {
+    const anon = await t.http('POST', `${P}/issues`, { json: { title: 'x' } })
+    expect(anon.status).toBe(401) // the issues API authenticates every non-GET request first
+    expect(anon.body).toEqual({ message: '401 Unauthorized' })
+    const carol = await t.http('POST', `${P}/issues`, { token: 'glpat-carol-token', json: { title: 'x' } })
+    expect(carol.status).toBe(404)
+    expect(carol.body).toEqual({ message: '404 Project Not Found' })
+    expect(await iids()).toEqual([5, 4, 3, 2, 1])
+  })
+})
+
+describe('PUT /projects/:id/issues/:issue_iid', () => {
+  it('needs at least one parameter, in GitLab EE words', async () => {
+    const res = await t.http('PUT', `${P}/issues/1`, { token: ALICE, json: { updated_at: '2026-01-01T00:00:00Z' } })
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({
+      error:
+        'assignee_id, assignee_ids, confidential, created_at, description, discussion_locked, due_date, labels, add_labels, remove_labels, milestone_id, state_event, title, issue_type, weight, epic_id, epic_iid are missing, at least one parameter must be provided',
+    })
+  })
+
+  it('closes and reopens', async () => {
+    const closed = await t.http('PUT', `${P}/issues/1`, { token: ALICE, json: { state_event: 'close' } })
+    expect(closed.status).toBe(200)
+    expect(closed.body).toMatchObject({ state: 'closed', closed_by: { username: 'alice' }, subscribed: true })
+    expect((closed.body as Json).closed_at).toEqual(expect.any(String))
+    const reopened = await t.http('PUT', `${P}/issues/1`, { token: ALICE, form: 'state_event=reopen' })
+    expect(reopened.body).toMatchObject({ state: 'opened', closed_at: null, closed_by: null })
+    const bad = await t.http('PUT', `${P}/issues/1`, { token: ALICE, json: { state_event: 'explode' } })
+    expect(bad.body).toEqual({ error: 'state_event does not have a valid value' })
+  })
+
+  it('replaces, adds and removes labels; 0 unassigns and removes the milestone', async () => {
+    let res = await t.http('PUT', `${P}/issues/1`, { token: ALICE, json: { add_labels: 'feature,urgent', remove_labels: 'bug' } })
+    expect((res.body as Json).labels).toEqual(['feature', 'urgent'])
+    res = await t.http('PUT', `${P}/issues/1`, { token: ALICE, json: { labels: '' } })
+    expect((res.body as Json).labels).toEqual([])
+    res = await t.http('PUT', `${P}/issues/1`, { token: ALICE, json: { assignee_ids: [0], milestone_id: 0 } })
+    expect(res.body).toMatchObject({ assignees: [], assignee: null, milestone: null })
+  })
+
+  it('recounts tasks when the description changes', async () => {
+    const res = await t.http('PUT', `${P}/issues/2`, { token: ALICE, json: { description: '- [x] one\n* [ ] two\n1. [X] three' } })
+    expect(res.body).toMatchObject({ task_completion_status: { count: 3, completed_count: 2 }, has_tasks: false })
+    expect(res.body).not.toHaveProperty('task_status')
+  })
+
+  it('403 for someone who may read but not edit; 404 Not found for a missing issue', async () => {
+    // bob is a developer: he may edit; carol sees nothing at all.
+    const carol = await t.http('PUT', `${P}/issues/1`, { token: 'glpat-carol-token', json: { title: 'x' } })
+    expect(carol.status).toBe(404)
+    const missing = await t.http('PUT', `${P}/issues/999`, { token: ALICE, json: { title: 'x' } })
+    expect(missing.status).toBe(404)
+    expect(missing.body).toEqual({ message: '404 Not found' })
+  })
+})
+
+describe('DELETE /projects/:id/issues/:issue_iid', () => {
+  it('is for owners and administrators: 403 for a maintainer, 204 for root, then 404 Issue Not Found', async () => {
+    const maint = await t.http('DELETE', `${P}/issues/2`, { token: ALICE })
+    expect(maint.status).toBe(403)
+    expect(maint.body).toEqual({ message: '403 Forbidden' })
+    const root = await t.http('DELETE', `${P}/issues/2`, { token: ROOT })
+    expect(root.status).toBe(204)
+    expect(root.text).toBe('')
+    expect(await iids()).toEqual([5, 4, 3, 1])
+    const gone = await t.http('DELETE', `${P}/issues/2`, { token: ROOT })
+    expect(gone.status).toBe(404)
+    expect(gone.body).toEqual({ message: '404 Issue Not Found' })
+  })
+})
+
+describe('GET /issues/:id', () => {
+  it('is for administrators', async () => {
+    const first = ((await t.http('GET', `${P}/issues/1`, { token: ROOT })).body as Json).id
+    expect((await t.http('GET', `/api/v4/issues/${first}`, { token: ROOT })).body).toMatchObject({ iid: 1 })
+    expect((await t.http('GET', `/api/v4/issues/${first}`, { token: ALICE })).status).toBe(403)
+    expect((await t.http('GET', `/api/v4/issues/${first}`)).status).toBe(401)
+    expect((await t.http('GET', '/api/v4/issues/99999', { token: ROOT })).body).toEqual({ message: '404 Not found' })
+  })
+})

@@ -1,0 +1,111 @@
+/** Seeds for the tests, in the seed file format of DESIGN.md. */
+
+export const tokens = {
+  root: 'glpat-root-token',
+  owner: 'glpat-owner-token',
+  maintainer: 'glpat-maintainer-token',
+  developer: 'glpat-developer-token',
+  reporter: 'glpat-reporter-token',
+  guest: 'glpat-guest-token',
+  outsider: 'glpat-outsider-token',
+} as const
+export type Role = keyof typeof tokens
+
+/**
+ * `acme` (public group) holds one project of each visibility, with five members of the group at
+ * every role, and an outsider who belongs to nothing: the access matrix of the foundation issue.
+ */
+export const matrixSeed = `
+users:
+  - { username: root, name: Administrator, admin: true, token: ${tokens.root} }
+  - { username: olivia, name: Olivia Owner, token: ${tokens.owner} }
+  - { username: mark, name: Mark Maintainer, token: ${tokens.maintainer} }
+  - { username: dana, name: Dana Developer, token: ${tokens.developer} }
+  - { username: rita, name: Rita Reporter, token: ${tokens.reporter} }
+  - { username: gus, name: Gus Guest, token: ${tokens.guest} }
+  - { username: otto, name: Otto Outsider, token: ${tokens.outsider} }
+groups:
+  - path: acme
+    name: ACME
+    visibility: public
+    members: { olivia: owner, mark: maintainer, dana: developer, rita: reporter, gus: guest }
+projects:
+  - path: acme/private-proj
+    visibility: private
+    issues:
+      - { title: Private one, author: dana }
+  - path: acme/internal-proj
+    visibility: internal
+    issues:
+      - { title: Internal one, author: dana }
+  - path: acme/public-proj
+    visibility: public
+    issues:
+      - { title: Public one, author: dana }
+      - { title: Secret one, author: dana, confidential: true }
+`
+
+/** One private project with labels, milestones and varied issues, for filters and ordering. */
+export const widgetsSeed = `
+users:
+  - { username: root, name: Administrator, admin: true, token: glpat-root-token }
+  - { username: alice, name: Alice, token: glpat-alice-token }
+  - { username: bob, name: Bob, token: glpat-bob-token }
+  - { username: carol, name: Carol, token: glpat-carol-token }
+groups:
+  - path: acme
+    name: ACME
+    visibility: private
+    members: { alice: maintainer }
+  - path: acme/platform
+    name: Platform
+    visibility: private
+projects:
+  - path: acme/widgets
+    name: Widgets
+    visibility: private
+    members: { bob: developer }
+    labels:
+      - { name: bug, color: "#d9534f" }
+      - { name: feature, color: "#5cb85c" }
+      - { name: docs, color: "#f0ad4e", description: Documentation }
+    milestones:
+      - { title: v1.0, state: active, start_date: 2020-01-01, due_date: 2099-12-31 }
+      - { title: v2.0, state: active, start_date: 2099-01-01, due_date: 2100-06-30 }
+    issues:
+      - title: Crash on start
+        description: "- [x] reproduce\\n- [ ] fix"
+        author: alice
+        assignees: [bob]
+        labels: [bug]
+        milestone: v1.0
+        created_at: 2026-01-01T10:00:00.000Z
+        due_date: 2026-02-01
+        time_estimate: 3h 30m
+        time_spent: 1h
+      - title: Add dark mode
+        description: Users want a dark theme
+        author: bob
+        labels: [feature]
+        created_at: 2026-01-02T10:00:00.000Z
+      - title: Document the API
+        author: alice
+        labels: [docs, feature]
+        milestone: v2.0
+        state: closed
+        created_at: 2026-01-03T10:00:00.000Z
+      - title: Leaked credentials
+        author: bob
+        confidential: true
+        labels: [bug]
+        created_at: 2026-01-04T10:00:00.000Z
+      - title: Outage in production
+        author: alice
+        issue_type: incident
+        assignees: [alice]
+        created_at: 2026-01-05T10:00:00.000Z
+  - path: acme/platform/api
+    visibility: private
+    issues:
+      - { title: Platform issue, author: alice, labels: [] }
+`
