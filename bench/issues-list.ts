@@ -22,16 +22,30 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
   try {
     const sample = await request(`${reference.url}${PATH}`, { headers })
     const body = Buffer.from(await sample.body.arrayBuffer())
-    if (sample.statusCode !== 200) throw new Error(`reference answered ${sample.statusCode}: ${body.toString()}`)
+    if (sample.statusCode !== 200)
+      throw new Error(`reference answered ${sample.statusCode}: ${body.toString()}`)
     const keep = Object.fromEntries(
-      Object.entries(sample.headers).filter(([k]) => k.startsWith('x-') || k === 'link' || k === 'content-type'),
+      Object.entries(sample.headers).filter(
+        ([k]) => k.startsWith('x-') || k === 'link' || k === 'content-type',
+      ),
     )
-    writeFileSync(join(dir, 'response.json'), JSON.stringify({ headers: keep, body: body.toString('base64') }))
+    writeFileSync(
+      join(dir, 'response.json'),
+      JSON.stringify({ headers: keep, body: body.toString('base64') }),
+    )
     const baseline = await startChild(['baseline', join(dir, 'response.json')])
     try {
       await load(`${reference.url}${PATH}`, { connections: CONNECTIONS, seconds: 2, headers }) // warm-up
-      const ours = await load(`${reference.url}${PATH}`, { connections: CONNECTIONS, seconds: SECONDS, headers })
-      const bare = await load(`${baseline.url}${PATH}`, { connections: CONNECTIONS, seconds: SECONDS, headers })
+      const ours = await load(`${reference.url}${PATH}`, {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        headers,
+      })
+      const bare = await load(`${baseline.url}${PATH}`, {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        headers,
+      })
       const ratio = ours.rps / bare.rps
       const detail =
         `reference ${ours.rps.toFixed(0)} req/s (p50 ${ours.p50} ms, p99 ${ours.p99} ms, errors ${ours.errors + ours.non2xx}); ` +

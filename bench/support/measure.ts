@@ -14,7 +14,9 @@ export interface Started {
 
 /** Starts `server-child.ts` in its own Node process (through tsx) and waits for its READY line. */
 export async function startChild(args: string[]): Promise<Started> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let out = ''
   const ready = await new Promise<string>((resolve, reject) => {
     proc.stdout?.on('data', (d: Buffer) => {
@@ -45,8 +47,16 @@ export interface Load {
 }
 
 /** autocannon at `connections` keep-alive connections for `seconds`. */
-export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<Load> {
-  const result = await autocannon({ url, connections: opts.connections, duration: opts.seconds, headers: opts.headers })
+export async function load(
+  url: string,
+  opts: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<Load> {
+  const result = await autocannon({
+    url,
+    connections: opts.connections,
+    duration: opts.seconds,
+    headers: opts.headers,
+  })
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

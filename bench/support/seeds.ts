@@ -4,7 +4,11 @@ import type { Seed } from '../../src/schema/seed.js'
 export function issuesSeed(count: number): Seed {
   const users = ['root', 'alice', 'bob', 'carol']
   return {
-    users: users.map((username) => ({ username, token: `glpat-${username}-token`, admin: username === 'root' })),
+    users: users.map((username) => ({
+      username,
+      token: `glpat-${username}-token`,
+      admin: username === 'root',
+    })),
     groups: [{ path: 'bench', visibility: 'private', members: { alice: 'maintainer', bob: 'developer' } }],
     projects: [
       {

@@ -20,7 +20,10 @@ if (mode === 'reference') {
   process.stdout.write(`READY ${url} ${seedMs.toFixed(0)}\n`)
   process.once('SIGTERM', () => void server.close().then(() => process.exit(0)))
 } else if (mode === 'baseline') {
-  const recorded = JSON.parse(readFileSync(arg as string, 'utf8')) as { headers: Record<string, string>; body: string }
+  const recorded = JSON.parse(readFileSync(arg as string, 'utf8')) as {
+    headers: Record<string, string>
+    body: string
+  }
   const body = Buffer.from(recorded.body, 'base64')
   const server = createServer((_req, res) => {
     res.writeHead(200, { ...recorded.headers, 'content-length': body.length })

@@ -40,8 +40,10 @@ export async function serve(argv: string[]): Promise<number> {
     return 0
   }
   const port = Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.port}`)
-  if (values.edition !== 'ee' && values.edition !== 'ce') throw new Error(`--edition must be ee or ce, got ${values.edition}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0-65535, got ${values.port}`)
+  if (values.edition !== 'ee' && values.edition !== 'ce')
+    throw new Error(`--edition must be ee or ce, got ${values.edition}`)
   const seed = values.seed ? await loadSeedFile(values.seed) : undefined
   const server = await buildServer({
     data: values.data,

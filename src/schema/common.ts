@@ -12,7 +12,11 @@ export const DateString = Type.String({ description: 'YYYY-MM-DD' })
 export const ResourceRef = Type.Union([Type.Integer(), Type.String()])
 export type ResourceRef = Static<typeof ResourceRef>
 
-export const Visibility = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])
+export const Visibility = Type.Union([
+  Type.Literal('private'),
+  Type.Literal('internal'),
+  Type.Literal('public'),
+])
 export type Visibility = Static<typeof Visibility>
 
 /** Role names as the seed file spells them, with GitLab's numeric access levels in `accessLevels`. */

@@ -32,7 +32,11 @@ export type TimeStats = Static<typeof TimeStats>
 export const TaskCompletionStatus = Type.Object({ count: Type.Integer(), completed_count: Type.Integer() })
 
 /** reference §5.3 */
-export const IssueReferences = Type.Object({ short: Type.String(), relative: Type.String(), full: Type.String() })
+export const IssueReferences = Type.Object({
+  short: Type.String(),
+  relative: Type.String(),
+  full: Type.String(),
+})
 
 /** reference §5.4 */
 export const IssueLinks = Type.Object({
@@ -225,7 +229,9 @@ export type IssueListQuery = Static<typeof IssueListQuery>
 
 const issueWritable = {
   assignee_id: Type.Optional(Type.Integer({ description: 'deprecated single assignee; 0 unassigns' })),
-  assignee_ids: Type.Optional(intArrayParam({ description: '`[paid]` several assignees; 0 or empty unassigns' })),
+  assignee_ids: Type.Optional(
+    intArrayParam({ description: '`[paid]` several assignees; 0 or empty unassigns' }),
+  ),
   confidential: Type.Optional(boolParam()),
   description: Type.Optional(Type.String()),
   discussion_locked: Type.Optional(boolParam()),

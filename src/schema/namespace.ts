@@ -76,8 +76,12 @@ export const Project = Type.Object(
     import_status: Type.String(),
     permissions: Type.Optional(
       Type.Object({
-        project_access: Nullable(Type.Object({ access_level: Type.Integer(), notification_level: Type.Integer() })),
-        group_access: Nullable(Type.Object({ access_level: Type.Integer(), notification_level: Type.Integer() })),
+        project_access: Nullable(
+          Type.Object({ access_level: Type.Integer(), notification_level: Type.Integer() }),
+        ),
+        group_access: Nullable(
+          Type.Object({ access_level: Type.Integer(), notification_level: Type.Integer() }),
+        ),
       }),
     ),
   },

@@ -13,7 +13,8 @@ export const boolParam = (options: object = {}) => Type.Boolean(options)
 export const csvParam = (options: object = {}) => Type.Array(Type.String(), { ...options, 'x-grape': 'csv' })
 
 /** Integers given as an array or a comma-separated string (`CommaSeparatedToIntegerArray`). */
-export const intArrayParam = (options: object = {}) => Type.Array(Type.Integer(), { ...options, 'x-grape': 'csv' })
+export const intArrayParam = (options: object = {}) =>
+  Type.Array(Type.Integer(), { ...options, 'x-grape': 'csv' })
 
 /** An integer, or the wildcards `None` / `Any` (GitLab's `IntegerNoneAny` validator). */
 export const integerNoneAny = (options: object = {}) =>

@@ -5,7 +5,12 @@ export const Version = Type.Object(
   {
     version: Type.String(),
     revision: Type.String(),
-    kas: Type.Object({ enabled: Type.Boolean(), externalUrl: Type.Null(), externalK8sProxyUrl: Type.Null(), version: Type.Null() }),
+    kas: Type.Object({
+      enabled: Type.Boolean(),
+      externalUrl: Type.Null(),
+      externalK8sProxyUrl: Type.Null(),
+      version: Type.Null(),
+    }),
     enterprise: Type.Boolean(),
   },
   { title: 'Version' },

@@ -17,6 +17,10 @@ import { metaRoutes } from './routes/meta.js'
 import { healthRoutes } from './routes/health.js'
 import { emulatorRoutes } from './routes/emulator.js'
 import { openapiRoutes } from './routes/openapi.js'
+import { issueDetailRoutes } from './routes/issue-details.js'
+import { transferRoutes } from './routes/transfers.js'
+import { pipelineRoutes } from './routes/pipelines.js'
+import { aliasRoutes } from './routes/aliases.js'
 import type { Seed } from '../schema/seed.js'
 
 export interface ServerOptions {
@@ -79,34 +83,55 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   // GitLab answers `application/json` with no charset parameter (reference §0); some clients compare it exactly.
   app.addHook('onSend', async (_req, reply, payload) => {
     const type = reply.getHeader('content-type')
-    if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', 'application/json')
+    if (typeof type === 'string' && type.startsWith('application/json'))
+      reply.header('content-type', 'application/json')
     reply.header('x-frame-options', 'SAMEORIGIN')
     reply.header('x-content-type-options', 'nosniff')
     return payload
   })
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/v3/'))
-      return reply.code(410).type('application/json').send({ error: 'API V3 is no longer supported. Use API V4 instead.' })
+      return reply
+        .code(410)
+        .type('application/json')
+        .send({ error: 'API V3 is no longer supported. Use API V4 instead.' })
     return reply.code(404).type('application/json').send({ error: '404 Not Found' })
   })
 
   const registry: RouteDoc[] = []
-  const api: ApiContext = { app, registry, instance, access, ctx, services: { issues: issueService(ctx) } }
+  const closers: (() => Promise<void> | void)[] = []
+  const api: ApiContext = {
+    app,
+    registry,
+    instance,
+    access,
+    ctx,
+    services: { issues: issueService(ctx) },
+    settings: { data: options.data ?? ':memory:', allowLocalRequests: options.allowLocalRequests ?? false },
+    onClose: (fn) => void closers.push(fn),
+  }
   metaRoutes(api)
   issueRoutes(api)
+  issueDetailRoutes(api)
+  transferRoutes(api)
+  pipelineRoutes(api)
+  aliasRoutes(api)
   healthRoutes(api)
   emulatorRoutes(api, {
-    reset: () => store.transaction(() => {
-      resetStore(store)
-      if (options.seed) applySeed(store, options.seed, clock)
-    }),
+    reset: () =>
+      store.transaction(() => {
+        resetStore(store)
+        if (options.seed) applySeed(store, options.seed, clock)
+      }),
     seed: (more: Seed) => store.transaction(() => applySeed(store, more, clock)),
   })
   openapiRoutes(api)
 
   let closed = false
+  // Jobs and timers stop first (in reverse order of registration); the store closes last.
   app.addHook('onClose', async () => {
     closed = true
+    for (const close of closers.reverse()) await close()
     db.close()
   })
   return {

@@ -10,7 +10,9 @@ export class GitLabError extends Error {
     readonly body: { message: unknown } | { error: string } | null,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body === 'object' && body && 'message' in body ? JSON.stringify(body.message) : String(status))
+    super(
+      typeof body === 'object' && body && 'message' in body ? JSON.stringify(body.message) : String(status),
+    )
   }
 }
 
@@ -45,10 +47,15 @@ export function handleError(err: FastifyError | GitLabError, req: FastifyRequest
   }
   // Fastify's own refusals of the raw request (bad JSON, body too large, bad content type).
   const status = err.statusCode ?? 500
-  if (status === 413) return reply.code(413).type('application/json').send({ message: '413 Request Entity Too Large' })
-  if (status === 415) return reply.code(415).type('application/json').send({ message: '415 Unsupported Media Type' })
+  if (status === 413)
+    return reply.code(413).type('application/json').send({ message: '413 Request Entity Too Large' })
+  if (status === 415)
+    return reply.code(415).type('application/json').send({ message: '415 Unsupported Media Type' })
   if (status >= 400 && status < 500) {
-    return reply.code(400).type('application/json').send({ error: 'The provided content-type is not supported or the body is invalid' })
+    return reply
+      .code(400)
+      .type('application/json')
+      .send({ error: 'The provided content-type is not supported or the body is invalid' })
   }
   req.log.error({ err }, 'unhandled error')
   return reply.code(500).type('application/json').send({ message: '500 Internal Server Error' })

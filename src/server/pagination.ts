@@ -63,7 +63,14 @@ export function setPageHeaders(
 ): void {
   const counted = total !== undefined && total <= MAX_COUNT
   const totalPages = counted ? Math.max(1, Math.ceil(total / page.perPage)) : undefined
-  const next = totalPages !== undefined ? (page.page < totalPages ? page.page + 1 : null) : hasMore ? page.page + 1 : null
+  const next =
+    totalPages !== undefined
+      ? page.page < totalPages
+        ? page.page + 1
+        : null
+      : hasMore
+        ? page.page + 1
+        : null
   const prev = page.page > 1 ? page.page - 1 : null
   const href = (p: number) =>
     `<${link.baseUrl}${link.path}?${toQuery({ ...link.params, page: p, per_page: page.perPage })}>`
@@ -84,7 +91,12 @@ export function setPageHeaders(
 }
 
 /** Keyset pagination (reference §3.2): only a rel="next" Link while more rows exist. */
-export function setKeysetHeaders(reply: FastifyReply, link: LinkContext, perPage: number, cursor: string | null): void {
+export function setKeysetHeaders(
+  reply: FastifyReply,
+  link: LinkContext,
+  perPage: number,
+  cursor: string | null,
+): void {
   if (cursor === null) return
   const query = toQuery({ ...link.params, cursor, per_page: perPage, pagination: 'keyset' })
   reply.header('link', `<${link.baseUrl}${link.path}?${query}>; rel="next"`)

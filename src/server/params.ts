@@ -58,7 +58,12 @@ function coerceDateTime(v: unknown): Coerced {
 }
 
 function isBlank(v: unknown): boolean {
-  return v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0)
+  return (
+    v === null ||
+    v === undefined ||
+    (typeof v === 'string' && v.trim() === '') ||
+    (Array.isArray(v) && v.length === 0)
+  )
 }
 
 function literalValues(schema: Schema): unknown[] | undefined {
@@ -119,13 +124,24 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
       let list: unknown[]
       if (Array.isArray(value)) list = value
       else if (grape === 'csv' && (typeof value === 'string' || typeof value === 'number'))
-        list = String(value).split(',').map((s) => s.trim()).filter((s) => s !== '')
+        list = String(value)
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
       else if (value === '' || value === null) list = []
       else {
         errors.push(`${name} is invalid`)
         return INVALID
       }
-      if (grape === 'csv') list = list.flatMap((s) => (typeof s === 'string' ? s.split(',').map((x) => x.trim()).filter((x) => x !== '') : [s]))
+      if (grape === 'csv')
+        list = list.flatMap((s) =>
+          typeof s === 'string'
+            ? s
+                .split(',')
+                .map((x) => x.trim())
+                .filter((x) => x !== '')
+            : [s],
+        )
       const itemErrors: string[] = []
       const out = list.map((item) => coerce(name, schema.items as Schema, item, itemErrors))
       if (itemErrors.length > 0) {
@@ -176,9 +192,14 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
  * Parses request parameters against a route's schema, as Grape would.
  * Throws 400 `{"error":"<name> is missing, <name> is invalid"}` on the first request with problems.
  */
-export function parseParams<T extends TObject>(schema: T, input: unknown, extra: Partial<Schema> = {}): Static<T> {
+export function parseParams<T extends TObject>(
+  schema: T,
+  input: unknown,
+  extra: Partial<Schema> = {},
+): Static<T> {
   const errors: string[] = []
-  const source = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {}
+  const source =
+    input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {}
   const out = coerceObject({ ...(schema as Schema), ...extra }, source, errors)
   if (errors.length > 0) throw paramError(errors.join(', '))
   return out as Static<T>

@@ -23,7 +23,9 @@ function run(args: string[]): { child: ChildProcess; stdout: () => string; stder
 
 async function waitForLine(get: () => string, child: ChildProcess): Promise<string> {
   for (let i = 0; i < 200; i++) {
-    const line = get().split('\n').find((l) => /http:\/\/[^\s)]+/.test(l))
+    const line = get()
+      .split('\n')
+      .find((l) => /http:\/\/[^\s)]+/.test(l))
     if (line) return line
     if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`)
     await new Promise((r) => setTimeout(r, 50))
@@ -37,7 +39,9 @@ describe('gitlab-actions serve', () => {
     const line = await waitForLine(proc.stdout, proc.child)
     const baseUrl = (/http:\/\/[^\s)]+/.exec(line) as RegExpExecArray)[0]
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    const res = await request(`${baseUrl}/api/v4/projects/acme%2Fwidgets/issues`, { headers: { 'private-token': 'glpat-root-token' } })
+    const res = await request(`${baseUrl}/api/v4/projects/acme%2Fwidgets/issues`, {
+      headers: { 'private-token': 'glpat-root-token' },
+    })
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toBe('application/json')
     expect(((await res.body.json()) as unknown[]).length).toBeGreaterThan(0)
@@ -51,7 +55,10 @@ describe('gitlab-actions serve', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gla-seed-'))
     try {
       const file = join(dir, 'bad.yaml')
-      writeFileSync(file, 'users:\n  - username: root\nprojects:\n  - path: root/x\n    issues:\n      - title: t\n        state: sleeping\n')
+      writeFileSync(
+        file,
+        'users:\n  - username: root\nprojects:\n  - path: root/x\n    issues:\n      - title: t\n        state: sleeping\n',
+      )
       const proc = run(['serve', '--port', '0', '--seed', file])
       const [code] = await once(proc.child, 'exit')
       expect(code).not.toBe(0)

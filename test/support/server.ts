@@ -26,7 +26,10 @@ export interface TestServer {
 }
 
 /** Starts the real reference server on port 0 with a YAML seed. Close it in `afterAll`/`afterEach`. */
-export async function startServer(seedYaml: string, options: Omit<ServerOptions, 'seed'> = {}): Promise<TestServer> {
+export async function startServer(
+  seedYaml: string,
+  options: Omit<ServerOptions, 'seed'> = {},
+): Promise<TestServer> {
   const server = await buildServer({ ...options, seed: parseSeed(seedYaml, 'test-seed.yaml') })
   const baseUrl = await server.listen({ host: '127.0.0.1', port: 0 })
   return {
@@ -47,7 +50,8 @@ export async function startServer(seedYaml: string, options: Omit<ServerOptions,
       const res = await request(url, { method: method as 'GET', headers, body })
       const text = await res.body.text()
       const flat: Record<string, string> = {}
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v
       let parsed: unknown = undefined
       if (text && flat['content-type']?.startsWith('application/json')) parsed = JSON.parse(text)
       return { status: res.statusCode, headers: flat, body: parsed, text }

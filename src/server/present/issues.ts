@@ -49,7 +49,10 @@ const textColor = (color: string) => {
 }
 
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  )
 
 export function presentLabel(row: LabelRow): LabelDetail {
   return {
@@ -62,7 +65,12 @@ export function presentLabel(row: LabelRow): LabelDetail {
   }
 }
 
-export function presentMilestone(row: MilestoneRow, project: ProjectRow, instance: Instance, today: string): Milestone {
+export function presentMilestone(
+  row: MilestoneRow,
+  project: ProjectRow,
+  instance: Instance,
+  today: string,
+): Milestone {
   return {
     id: row.id,
     iid: row.iid,
@@ -90,7 +98,8 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
   const labels = new Map<number, LabelRow[]>()
   for (const l of store.labels.ofIssues(ids)) labels.set(l.issue_id, [...(labels.get(l.issue_id) ?? []), l])
   const assignees = new Map<number, number[]>()
-  for (const a of store.issues.assigneesOf(ids)) assignees.set(a.issue_id, [...(assignees.get(a.issue_id) ?? []), a.user_id])
+  for (const a of store.issues.assigneesOf(ids))
+    assignees.set(a.issue_id, [...(assignees.get(a.issue_id) ?? []), a.user_id])
   const mrCounts = new Map(store.issues.mergeRequestCounts(ids).map((m) => [m.issue_id, m.n]))
   const users = new Map<number, UserBasic | null>()
   const user = (id: number | null): UserBasic | null => {
@@ -184,7 +193,13 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
       const epic = row.epic_id === null ? undefined : store.epics.get(row.epic_id)
       issue.epic_iid = epic ? epic.iid : null
       issue.epic = epic
-        ? { id: epic.id, iid: epic.iid, title: epic.title, url: `${instance.baseUrl}/groups/${epic.group_path}/-/epics/${epic.iid}`, group_id: epic.group_id }
+        ? {
+            id: epic.id,
+            iid: epic.iid,
+            title: epic.title,
+            url: `${instance.baseUrl}/groups/${epic.group_path}/-/epics/${epic.iid}`,
+            group_id: epic.group_id,
+          }
         : null
       issue.iteration = null
       issue.health_status = row.health_status

@@ -12,7 +12,10 @@ export function presentNamespace(ns: NamespaceRow, instance: Instance): Namespac
     full_path: ns.full_path,
     parent_id: ns.parent_id,
     avatar_url: null,
-    web_url: ns.kind === 'group' ? `${instance.baseUrl}/groups/${ns.full_path}` : `${instance.baseUrl}/${ns.full_path}`,
+    web_url:
+      ns.kind === 'group'
+        ? `${instance.baseUrl}/groups/${ns.full_path}`
+        : `${instance.baseUrl}/${ns.full_path}`,
   }
 }
 

@@ -13,4 +13,8 @@ export interface ApiContext {
   access: Access
   ctx: ServiceContext
   services: { issues: IssueService }
+  /** Start-up settings that routes need: where files live, whether local URLs may be reached. */
+  settings: { data: string; allowLocalRequests: boolean }
+  /** Registers work to finish when the server closes (timers, jobs); runs before the store closes. */
+  onClose(fn: () => Promise<void> | void): void
 }

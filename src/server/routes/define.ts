@@ -36,7 +36,12 @@ export interface Handled<P, Q> {
 export function defineRoute<P extends TObject, Q extends TObject = TObject>(
   app: FastifyInstance,
   registry: RouteDoc[],
-  doc: Omit<RouteDoc, 'params' | 'query' | 'body'> & { input?: P; in?: 'query' | 'body'; pathParams?: TObject; auth?: AuthRule },
+  doc: Omit<RouteDoc, 'params' | 'query' | 'body'> & {
+    input?: P
+    in?: 'query' | 'body'
+    pathParams?: TObject
+    auth?: AuthRule
+  },
   handler: (h: Handled<Static<P>, Static<Q>>) => unknown,
 ): void {
   const where = doc.in ?? (doc.method === 'GET' || doc.method === 'DELETE' ? 'query' : 'body')
@@ -54,7 +59,8 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
     schema: { response: doc.response },
     handler: async (req, reply) => {
       const auth = doc.auth ?? 'optional'
-      if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && doc.method !== 'GET'))) throw unauthorized()
+      if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && doc.method !== 'GET')))
+        throw unauthorized()
       const merged = {
         ...(req.query as Record<string, unknown>),
         ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),

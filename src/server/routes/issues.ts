@@ -1,5 +1,11 @@
 import { Type } from '@sinclair/typebox'
-import { Issue, IssueCreate, IssueListQuery, IssueUpdate, issueUpdateRequiresOneOf } from '../../schema/index.js'
+import {
+  Issue,
+  IssueCreate,
+  IssueListQuery,
+  IssueUpdate,
+  issueUpdateRequiresOneOf,
+} from '../../schema/index.js'
 import { setKeysetHeaders, setPageHeaders } from '../pagination.js'
 import type { IssuePage } from '../services/issues.js'
 import type { ApiContext } from './context.js'
@@ -16,9 +22,14 @@ const LIST_DEFAULTS = { order_by: 'created_at', sort: 'desc', state: 'all', with
 /** spec 4.2-4.3: the issue lists, single reads, create, edit and delete. */
 export function issueRoutes(api: ApiContext) {
   const { app, registry, services, access } = api
-  const sendPage = (h: { reply: import('fastify').FastifyReply; req: import('fastify').FastifyRequest }, result: IssuePage, params: Record<string, unknown>) => {
+  const sendPage = (
+    h: { reply: import('fastify').FastifyReply; req: import('fastify').FastifyRequest },
+    result: IssuePage,
+    params: Record<string, unknown>,
+  ) => {
     const link = { baseUrl: api.instance.baseUrl, path: h.req.url.split('?')[0] as string, params }
-    if (result.nextCursor !== undefined) setKeysetHeaders(h.reply, link, result.page.perPage, result.nextCursor)
+    if (result.nextCursor !== undefined)
+      setKeysetHeaders(h.reply, link, result.page.perPage, result.nextCursor)
     else setPageHeaders(h.reply, link, result.page, result.total)
     return result.issues
   }
@@ -34,47 +45,146 @@ export function issueRoutes(api: ApiContext) {
       ],
     }) as typeof IssueUpdate
 
-  defineRoute(app, registry, { method: 'GET', url: '/api/v4/issues', summary: 'List issues visible to the caller', input: IssueListQuery, response: { 200: IssueList } }, (h) => {
-    const result = services.issues.list(h.actor, { kind: 'global' }, h.params)
-    return sendPage(h, result, { ...LIST_DEFAULTS, scope: 'created_by_me', non_archived: true, ...given(h.req) })
-  })
-
-  defineRoute(app, registry, { method: 'GET', url: '/api/v4/groups/:id/issues', summary: 'List issues of a group and its subgroups', pathParams: ProjectPath, input: IssueListQuery, response: { 200: IssueList } }, (h) => {
-    const group = access.group(h.actor, h.path.id as string)
-    const result = services.issues.list(h.actor, { kind: 'group', group }, h.params)
-    return sendPage(h, result, { ...LIST_DEFAULTS, id: h.path.id, non_archived: true, ...given(h.req) })
-  })
-
-  defineRoute(app, registry, { method: 'GET', url: '/api/v4/projects/:id/issues', summary: 'List issues of a project', pathParams: ProjectPath, input: IssueListQuery, response: { 200: IssueList } }, (h) => {
-    const project = access.project(h.actor, h.path.id as string)
-    const result = services.issues.list(h.actor, { kind: 'project', project }, h.params)
-    return sendPage(h, result, { ...LIST_DEFAULTS, id: h.path.id, ...given(h.req) })
-  })
-
-  defineRoute(app, registry, { method: 'GET', url: '/api/v4/issues/:id', summary: 'Read any issue by global id (administrators)', auth: 'required', pathParams: Type.Object({ id: Type.Integer() }), response: { 200: Issue } }, (h) =>
-    services.issues.getById(h.actor, iidOf(h.path.id)),
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/issues',
+      summary: 'List issues visible to the caller',
+      input: IssueListQuery,
+      response: { 200: IssueList },
+    },
+    (h) => {
+      const result = services.issues.list(h.actor, { kind: 'global' }, h.params)
+      return sendPage(h, result, {
+        ...LIST_DEFAULTS,
+        scope: 'created_by_me',
+        non_archived: true,
+        ...given(h.req),
+      })
+    },
   )
 
-  defineRoute(app, registry, { method: 'GET', url: '/api/v4/projects/:id/issues/:issue_iid', summary: 'Read one issue', pathParams: IssuePath, response: { 200: Issue } }, (h) => {
-    const project = access.project(h.actor, h.path.id as string)
-    return services.issues.get(h.actor, project, iidOf(h.path.issue_iid))
-  })
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/groups/:id/issues',
+      summary: 'List issues of a group and its subgroups',
+      pathParams: ProjectPath,
+      input: IssueListQuery,
+      response: { 200: IssueList },
+    },
+    (h) => {
+      const group = access.group(h.actor, h.path.id as string)
+      const result = services.issues.list(h.actor, { kind: 'group', group }, h.params)
+      return sendPage(h, result, { ...LIST_DEFAULTS, id: h.path.id, non_archived: true, ...given(h.req) })
+    },
+  )
 
-  defineRoute(app, registry, { method: 'POST', url: '/api/v4/projects/:id/issues', summary: 'Create an issue', auth: 'non_get', pathParams: ProjectPath, input: IssueCreate, response: { 201: Issue } }, (h) => {
-    const project = access.project(h.actor, h.path.id as string)
-    const ua = h.req.headers['user-agent']
-    const issue = services.issues.create(h.actor, project, h.params, { userAgent: ua, ip: h.req.ip })
-    return h.reply.code(201).send(issue)
-  })
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/issues',
+      summary: 'List issues of a project',
+      pathParams: ProjectPath,
+      input: IssueListQuery,
+      response: { 200: IssueList },
+    },
+    (h) => {
+      const project = access.project(h.actor, h.path.id as string)
+      const result = services.issues.list(h.actor, { kind: 'project', project }, h.params)
+      return sendPage(h, result, { ...LIST_DEFAULTS, id: h.path.id, ...given(h.req) })
+    },
+  )
 
-  defineRoute(app, registry, { method: 'PUT', url: '/api/v4/projects/:id/issues/:issue_iid', summary: 'Edit, close or reopen an issue', auth: 'non_get', pathParams: IssuePath, input: updateInput(), response: { 200: Issue } }, (h) => {
-    const project = access.project(h.actor, h.path.id as string)
-    return services.issues.update(h.actor, project, iidOf(h.path.issue_iid), h.params)
-  })
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/issues/:id',
+      summary: 'Read any issue by global id (administrators)',
+      auth: 'required',
+      pathParams: Type.Object({ id: Type.Integer() }),
+      response: { 200: Issue },
+    },
+    (h) => services.issues.getById(h.actor, iidOf(h.path.id)),
+  )
 
-  defineRoute(app, registry, { method: 'DELETE', url: '/api/v4/projects/:id/issues/:issue_iid', summary: 'Delete an issue (owners and administrators)', auth: 'non_get', pathParams: IssuePath, response: { 204: Type.Null() } }, (h) => {
-    const project = access.project(h.actor, h.path.id as string)
-    services.issues.remove(h.actor, project, iidOf(h.path.issue_iid))
-    return h.reply.code(204).send()
-  })
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/issues/:issue_iid',
+      summary: 'Read one issue',
+      pathParams: IssuePath,
+      response: { 200: Issue },
+    },
+    (h) => {
+      const project = access.project(h.actor, h.path.id as string)
+      return services.issues.get(h.actor, project, iidOf(h.path.issue_iid))
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/issues',
+      summary: 'Create an issue',
+      auth: 'non_get',
+      pathParams: ProjectPath,
+      input: IssueCreate,
+      response: { 201: Issue },
+    },
+    (h) => {
+      const project = access.project(h.actor, h.path.id as string)
+      const ua = h.req.headers['user-agent']
+      const issue = services.issues.create(h.actor, project, h.params, { userAgent: ua, ip: h.req.ip })
+      return h.reply.code(201).send(issue)
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'PUT',
+      url: '/api/v4/projects/:id/issues/:issue_iid',
+      summary: 'Edit, close or reopen an issue',
+      auth: 'non_get',
+      pathParams: IssuePath,
+      input: updateInput(),
+      response: { 200: Issue },
+    },
+    (h) => {
+      const project = access.project(h.actor, h.path.id as string)
+      return services.issues.update(h.actor, project, iidOf(h.path.issue_iid), h.params)
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'DELETE',
+      url: '/api/v4/projects/:id/issues/:issue_iid',
+      summary: 'Delete an issue (owners and administrators)',
+      auth: 'non_get',
+      pathParams: IssuePath,
+      response: { 204: Type.Null() },
+    },
+    (h) => {
+      const project = access.project(h.actor, h.path.id as string)
+      services.issues.remove(h.actor, project, iidOf(h.path.issue_iid))
+      return h.reply.code(204).send()
+    },
+  )
 }

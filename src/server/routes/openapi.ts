@@ -24,22 +24,32 @@ export function openapiRoutes(api: ApiContext) {
         parameters.push({ name, in: 'query', required: required.has(name), schema: plain(schema as TSchema) })
       const responses: Record<string, unknown> = {}
       for (const [status, schema] of Object.entries(route.response))
-        responses[status] = { description: route.summary, content: { 'application/json': { schema: plain(schema) } } }
+        responses[status] = {
+          description: route.summary,
+          content: { 'application/json': { schema: plain(schema) } },
+        }
       paths[path] = {
         ...paths[path],
         [route.method.toString().toLowerCase()]: {
           summary: route.summary,
           parameters,
-          ...(route.body ? { requestBody: { content: { 'application/json': { schema: plain(route.body) } } } } : {}),
+          ...(route.body
+            ? { requestBody: { content: { 'application/json': { schema: plain(route.body) } } } }
+            : {}),
           responses,
         },
       }
     }
     cached = {
       openapi: '3.1.0',
-      info: { title: 'GitLab REST API v4 (gitlab-actions reference server subset)', version: instance.version },
+      info: {
+        title: 'GitLab REST API v4 (gitlab-actions reference server subset)',
+        version: instance.version,
+      },
       servers: [{ url: `${instance.baseUrl}/api/v4` }],
-      components: { securitySchemes: { privateToken: { type: 'apiKey', in: 'header', name: 'PRIVATE-TOKEN' } } },
+      components: {
+        securitySchemes: { privateToken: { type: 'apiKey', in: 'header', name: 'PRIVATE-TOKEN' } },
+      },
       security: [{ privateToken: [] }],
       paths,
     }

@@ -36,7 +36,7 @@ export class Actor {
 export function createAccess(store: Store) {
   const ancestors = (namespaceId: number | null): NamespaceRow[] => {
     const chain: NamespaceRow[] = []
-    for (let id = namespaceId; id !== null; ) {
+    for (let id = namespaceId; id !== null;) {
       const ns = store.namespaces.get(id)
       if (!ns) break
       chain.push(ns)
@@ -78,8 +78,11 @@ export function createAccess(store: Store) {
       .some((p) => p.full_path.toLowerCase().startsWith(prefix) && projectLevel(actor, p) > 0)
   }
 
-  const byRef = <T>(ref: string, byId: (id: number) => T | undefined, byPath: (p: string) => T | undefined) =>
-    /^\d+$/.test(ref) ? byId(Number(ref)) : byPath(ref)
+  const byRef = <T>(
+    ref: string,
+    byId: (id: number) => T | undefined,
+    byPath: (p: string) => T | undefined,
+  ) => (/^\d+$/.test(ref) ? byId(Number(ref)) : byPath(ref))
 
   return {
     projectLevel,

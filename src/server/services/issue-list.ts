@@ -8,7 +8,8 @@ import { Level, type Actor } from './access.js'
 import { today as todayOf, type ServiceContext } from './context.js'
 
 /** Which list: `GET /issues`, `GET /groups/:id/issues` or `GET /projects/:id/issues` (spec 4.2). */
-export type IssueListScope = { kind: 'global' } | { kind: 'group'; group: NamespaceRow } | { kind: 'project'; project: ProjectRow }
+export type IssueListScope =
+  { kind: 'global' } | { kind: 'group'; group: NamespaceRow } | { kind: 'project'; project: ProjectRow }
 
 const isWord = (v: unknown, word: string) => typeof v === 'string' && v.toLowerCase() === word
 
@@ -20,7 +21,9 @@ function addDays(date: string, days: number): string {
 }
 function monthEnd(date: string, monthsAhead: number): string {
   const d = new Date(`${date}T00:00:00.000Z`)
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + monthsAhead + 1, 0)).toISOString().slice(0, 10)
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + monthsAhead + 1, 0))
+    .toISOString()
+    .slice(0, 10)
 }
 
 function dueDateCondition(value: string, today: string): Condition[] {
@@ -58,7 +61,10 @@ function searchWords(search: string): string[] {
 
 function searchColumns(inParam: string | undefined): string[] {
   if (!inParam) return ['title', 'description']
-  const cols = inParam.split(',').map((s) => s.trim()).filter((s) => s === 'title' || s === 'description')
+  const cols = inParam
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s === 'title' || s === 'description')
   return cols.length > 0 ? [...new Set(cols)] : ['title', 'description']
 }
 
@@ -67,12 +73,19 @@ function searchColumns(inParam: string | undefined): string[] {
  * readable projects; confidential issues for Planner+ members, authors and assignees), then
  * every filter of spec 4.2 with its None/Any wildcards and `not[...]` negations.
  */
-export function buildIssueQuery(ctx: ServiceContext, actor: Actor, scope: IssueListScope, q: IssueListQuery): IssueQuery {
+export function buildIssueQuery(
+  ctx: ServiceContext,
+  actor: Actor,
+  scope: IssueListScope,
+  q: IssueListQuery,
+): IssueQuery {
   const { store, access } = ctx
   const ee = ctx.instance.edition === 'ee'
   const today = todayOf(ctx.clock)
   if (!ee && q.assignee_username && q.assignee_username.length > 1)
-    throw paramError(`assignee_username allows one value, but found ${q.assignee_username.length}: ${q.assignee_username.join(', ')}`)
+    throw paramError(
+      `assignee_username allows one value, but found ${q.assignee_username.length}: ${q.assignee_username.join(', ')}`,
+    )
 
   const conds: Condition[] = []
   let projectIds: number[] | null
@@ -88,14 +101,19 @@ export function buildIssueQuery(ctx: ServiceContext, actor: Actor, scope: IssueL
     projectIds = actor.admin && scope.kind === 'global' ? null : readable.map((r) => r.project.id)
     confidential = actor.admin
       ? { all: true }
-      : { projectIds: readable.filter((r) => r.level >= Level.planner).map((r) => r.project.id), userId: actor.id }
+      : {
+          projectIds: readable.filter((r) => r.level >= Level.planner).map((r) => r.project.id),
+          userId: actor.id,
+        }
     if (q.non_archived !== false) conds.push(where.projectNotArchived())
   }
 
   const defaultScope = scope.kind === 'global' ? 'created_by_me' : 'all'
   const userScope = (q.scope ?? defaultScope).replace(/-/g, '_')
-  if (userScope === 'created_by_me') conds.push(actor.id === null ? where.none() : where.compare('author_id', '=', actor.id))
-  if (userScope === 'assigned_to_me') conds.push(actor.id === null ? where.none() : where.assignedTo(actor.id))
+  if (userScope === 'created_by_me')
+    conds.push(actor.id === null ? where.none() : where.compare('author_id', '=', actor.id))
+  if (userScope === 'assigned_to_me')
+    conds.push(actor.id === null ? where.none() : where.assignedTo(actor.id))
 
   if (q.state && q.state !== 'all') conds.push(where.state(q.state))
   if (q.iids) conds.push(where.inList('iid', q.iids))
@@ -137,7 +155,11 @@ export function buildIssueQuery(ctx: ServiceContext, actor: Actor, scope: IssueL
   const wildcardColumn = (column: string, value: number | string, negate: boolean): Condition[] => {
     if (isWord(value, 'none')) return [where.isNull(column, negate)]
     if (isWord(value, 'any')) return [where.isNull(column, !negate)]
-    return [negate ? where.raw(`(i.${column} IS NULL OR i.${column} != ?)`, value) : where.compare(column, '=', value)]
+    return [
+      negate
+        ? where.raw(`(i.${column} IS NULL OR i.${column} != ?)`, value)
+        : where.compare(column, '=', value),
+    ]
   }
 
   if (q.labels) conds.push(...labelConds(q.labels, false))

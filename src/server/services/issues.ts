@@ -1,5 +1,12 @@
 import type { Issue, IssueCreate, IssueListQuery, IssueUpdate } from '../../schema/index.js'
-import { forbidden, messageError, notFound, recordNotFound, unauthorized, validationError } from '../gitlab-errors.js'
+import {
+  forbidden,
+  messageError,
+  notFound,
+  recordNotFound,
+  unauthorized,
+  validationError,
+} from '../gitlab-errors.js'
 import { MAX_COUNT, pageOf, type Page } from '../pagination.js'
 import { countTasks, presentIssues, type IssueView, type ReferenceContext } from '../present/issues.js'
 import { issueQueries, KEYSET_ORDERS, type Cursor } from '../store/issue-query.js'
@@ -51,7 +58,12 @@ export function issueService(ctx: ServiceContext) {
     (actor.id !== null &&
       (row.author_id === actor.id || store.issues.assigneesOf([row.id]).some((a) => a.user_id === actor.id)))
   const single = (actor: Actor, row: IssueRow) =>
-    present([row], { userId: actor.id, withSubscribed: true, withLabelDetails: false, from: { project: row.project_id } })[0] as Issue
+    present([row], {
+      userId: actor.id,
+      withSubscribed: true,
+      withLabelDetails: false,
+      from: { project: row.project_id },
+    })[0] as Issue
   const requireUser = (actor: Actor) => {
     if (!actor.user) throw unauthorized()
     return actor.user
@@ -65,7 +77,9 @@ export function issueService(ctx: ServiceContext) {
       const bytes = Buffer.byteLength(description)
       if (bytes > MAX_DESCRIPTION_BYTES)
         throw validationError({
-          description: [`is too long (${humanSize(bytes)}). The maximum size is ${humanSize(MAX_DESCRIPTION_BYTES)}.`],
+          description: [
+            `is too long (${humanSize(bytes)}). The maximum size is ${humanSize(MAX_DESCRIPTION_BYTES)}.`,
+          ],
         })
     }
   }
@@ -115,12 +129,25 @@ export function issueService(ctx: ServiceContext) {
 
     /** One page of a list, with the total (capped) for the headers. */
     list(actor: Actor, scope: IssueListScope, q: IssueListQuery): IssuePage {
-      if (scope.kind === 'global' && actor.user === null && (q.scope ?? 'created_by_me').replace(/-/g, '_') !== 'all')
+      if (
+        scope.kind === 'global' &&
+        actor.user === null &&
+        (q.scope ?? 'created_by_me').replace(/-/g, '_') !== 'all'
+      )
         throw unauthorized()
       const query = buildIssueQuery(ctx, actor, scope, q)
       const from: ReferenceContext =
-        scope.kind === 'project' ? { project: scope.project.id } : scope.kind === 'group' ? { group: scope.group.id } : 'global'
-      const view: IssueView = { userId: actor.id, withSubscribed: false, withLabelDetails: q.with_labels_details === true, from }
+        scope.kind === 'project'
+          ? { project: scope.project.id }
+          : scope.kind === 'group'
+            ? { group: scope.group.id }
+            : 'global'
+      const view: IssueView = {
+        userId: actor.id,
+        withSubscribed: false,
+        withLabelDetails: q.with_labels_details === true,
+        from,
+      }
       const page = pageOf(q)
       if (scope.kind === 'project' && q.pagination === 'keyset' && KEYSET_ORDERS.has(query.order.by)) {
         const rows = queries.keysetPage(query, page.perPage + 1, decodeCursor(q.cursor))
@@ -151,7 +178,12 @@ export function issueService(ctx: ServiceContext) {
       return single(actor, row)
     },
 
-    create(actor: Actor, project: ProjectRow, input: IssueCreate, client: { userAgent?: string; ip?: string }): Issue {
+    create(
+      actor: Actor,
+      project: ProjectRow,
+      input: IssueCreate,
+      client: { userAgent?: string; ip?: string },
+    ): Issue {
       const user = requireUser(actor)
       validateText(input.title, input.description)
       const now = isoNow(ctx.clock)
@@ -177,7 +209,8 @@ export function issueService(ctx: ServiceContext) {
           milestone_id: milestone && milestone.project_id === project.id ? milestone.id : null,
           epic_id: epicFor(project, input.epic_id, input.epic_iid) ?? null,
           confidential: input.confidential ? 1 : 0,
-          discussion_locked: metadata && input.discussion_locked !== undefined ? (input.discussion_locked ? 1 : 0) : null,
+          discussion_locked:
+            metadata && input.discussion_locked !== undefined ? (input.discussion_locked ? 1 : 0) : null,
           issue_type: input.issue_type ?? 'issue',
           due_date: metadata ? validDate(input.due_date) : null,
           time_estimate: 0,
@@ -213,8 +246,14 @@ export function issueService(ctx: ServiceContext) {
       validateText(input.title, input.description)
       const owner = access.atLeast(actor, project, Level.owner)
       const now = isoNow(ctx.clock)
-      if (input.issue_type && input.issue_type !== row.issue_type && (input.issue_type === 'task' || row.issue_type === 'task'))
-        throw validationError({ work_item_type_id: [`can not be changed to ${input.issue_type === 'task' ? 'Task' : 'Issue'}`] })
+      if (
+        input.issue_type &&
+        input.issue_type !== row.issue_type &&
+        (input.issue_type === 'task' || row.issue_type === 'task')
+      )
+        throw validationError({
+          work_item_type_id: [`can not be changed to ${input.issue_type === 'task' ? 'Task' : 'Issue'}`],
+        })
       return store.transaction(() => {
         const changes: IssueChanges = {}
         if (input.title !== undefined) changes.title = input.title
@@ -231,7 +270,8 @@ export function issueService(ctx: ServiceContext) {
         if (input.state_event === 'reopen' && row.state === 'closed')
           Object.assign(changes, { state: 'opened', closed_at: null, closed_by_id: null })
         if (metadata) {
-          if (input.discussion_locked !== undefined) changes.discussion_locked = input.discussion_locked ? 1 : 0
+          if (input.discussion_locked !== undefined)
+            changes.discussion_locked = input.discussion_locked ? 1 : 0
           if (input.due_date !== undefined) {
             const due = input.due_date === '' ? null : validDate(input.due_date)
             if (due !== null || input.due_date === '') changes.due_date = due
@@ -257,7 +297,8 @@ export function issueService(ctx: ServiceContext) {
             store.issues.setLabels(row.id, [...new Set(ids)])
             changes.updated_at = now
           }
-          const wanted = input.assignee_ids ?? (input.assignee_id !== undefined ? [input.assignee_id] : undefined)
+          const wanted =
+            input.assignee_ids ?? (input.assignee_id !== undefined ? [input.assignee_id] : undefined)
           if (wanted !== undefined) {
             const assignees = assigneeIds(project, wanted)
             store.issues.setAssignees(row.id, assignees)

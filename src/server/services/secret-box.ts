@@ -6,7 +6,8 @@ import type { Db } from '../store/db.js'
  * AES-256-GCM under a key made once per store; lookups use a digest, never the plain text.
  */
 export function secretBox(db: Db) {
-  const row = db.prepare("SELECT value FROM emulator_meta WHERE key = 'secret_key'").get() as { value: string } | undefined
+  const row = db.prepare("SELECT value FROM emulator_meta WHERE key = 'secret_key'").get() as
+    { value: string } | undefined
   let key: Buffer
   if (row) key = Buffer.from(row.value, 'base64')
   else {

@@ -14,9 +14,24 @@ const duration = (text: string | undefined) => (text ? (parseDuration(text, { ke
 
 /** Tables in an order that deletes children before parents. */
 const TABLES = [
-  'project_aliases', 'triggers', 'merge_request_issues', 'merge_requests', 'award_emoji', 'subscriptions',
-  'issue_labels', 'issue_assignees', 'issues', 'epics', 'milestones', 'labels', 'members', 'project_refs',
-  'projects', 'namespaces', 'personal_access_tokens', 'users',
+  'project_aliases',
+  'triggers',
+  'merge_request_issues',
+  'merge_requests',
+  'award_emoji',
+  'subscriptions',
+  'issue_labels',
+  'issue_assignees',
+  'issues',
+  'epics',
+  'milestones',
+  'labels',
+  'members',
+  'project_refs',
+  'projects',
+  'namespaces',
+  'personal_access_tokens',
+  'users',
 ]
 
 /** Empties every table but the store's own key material (`POST /-/emulator/reset`). */
@@ -48,8 +63,15 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       created_at: now,
     })
     store.namespaces.insert({
-      kind: 'user', path: u.username, full_path: u.username, name: u.name ?? u.username, description: '',
-      parent_id: null, owner_id: id, visibility: 'public', created_at: now,
+      kind: 'user',
+      path: u.username,
+      full_path: u.username,
+      name: u.name ?? u.username,
+      description: '',
+      parent_id: null,
+      owner_id: id,
+      visibility: 'public',
+      created_at: now,
     })
     if (u.token) store.users.addToken(id, u.token, 'seed', now)
   }
@@ -61,8 +83,15 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       const parent = slash > 0 ? store.namespaces.byPath(g.path.slice(0, slash)) : undefined
       const path = g.path.slice(slash + 1)
       store.namespaces.insert({
-        kind: 'group', path, full_path: g.path, name: g.name ?? path, description: g.description ?? '',
-        parent_id: parent?.id ?? null, owner_id: null, visibility: g.visibility ?? 'private', created_at: now,
+        kind: 'group',
+        path,
+        full_path: g.path,
+        name: g.name ?? path,
+        description: g.description ?? '',
+        parent_id: parent?.id ?? null,
+        owner_id: null,
+        visibility: g.visibility ?? 'private',
+        created_at: now,
       })
       group = store.namespaces.byPath(g.path)
     }
@@ -71,46 +100,88 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
   }
 
   seed.projects?.forEach((p, index) => {
-    if (store.projects.byPath(p.path)) throw messageError(400, `seed: projects[${index}].path: ${p.path} already exists`)
+    if (store.projects.byPath(p.path))
+      throw messageError(400, `seed: projects[${index}].path: ${p.path} already exists`)
     const slash = p.path.lastIndexOf('/')
     const ns = store.namespaces.byPath(p.path.slice(0, slash))
-    if (!ns) throw messageError(400, `seed: projects[${index}].path: unknown namespace ${p.path.slice(0, slash)}`)
+    if (!ns)
+      throw messageError(400, `seed: projects[${index}].path: unknown namespace ${p.path.slice(0, slash)}`)
     const path = p.path.slice(slash + 1)
     const projectId = store.projects.insert({
-      namespace_id: ns.id, path, full_path: p.path, name: p.name ?? path, description: p.description ?? null,
-      visibility: p.visibility ?? 'private', archived: p.archived ? 1 : 0, default_branch: p.default_branch ?? 'main',
-      creator_id: ns.owner_id, ci_config: p.ci_config === false ? 0 : 1, ci_jobs: JSON.stringify(p.ci_jobs ?? ['build']),
-      ci_outcome: p.ci_outcome ?? 'success', ci_job_duration_ms: duration(p.ci_job_duration ?? '2s') * 1000 || 2000,
-      created_at: now, last_activity_at: now,
+      namespace_id: ns.id,
+      path,
+      full_path: p.path,
+      name: p.name ?? path,
+      description: p.description ?? null,
+      visibility: p.visibility ?? 'private',
+      archived: p.archived ? 1 : 0,
+      default_branch: p.default_branch ?? 'main',
+      creator_id: ns.owner_id,
+      ci_config: p.ci_config === false ? 0 : 1,
+      ci_jobs: JSON.stringify(p.ci_jobs ?? ['build']),
+      ci_outcome: p.ci_outcome ?? 'success',
+      ci_job_duration_ms: duration(p.ci_job_duration ?? '2s') * 1000 || 2000,
+      created_at: now,
+      last_activity_at: now,
     })
     for (const ref of new Set([p.default_branch ?? 'main', ...(p.refs ?? [])]))
       store.projects.addRef(projectId, ref, fakeSha(`${p.path}@${ref}`))
     for (const [username, role] of Object.entries(p.members ?? {}))
       store.members.set('project', projectId, userId(username), accessLevels[role], now)
-    for (const l of p.labels ?? []) store.labels.insert(projectId, l.name, l.color ?? '#6699cc', l.description ?? null, now)
+    for (const l of p.labels ?? [])
+      store.labels.insert(projectId, l.name, l.color ?? '#6699cc', l.description ?? null, now)
     for (const m of p.milestones ?? [])
       store.milestones.insert({
-        project_id: projectId, title: m.title, description: m.description ?? null, state: m.state ?? 'active',
-        start_date: m.start_date ?? null, due_date: m.due_date ?? null, created_at: now, updated_at: now,
+        project_id: projectId,
+        title: m.title,
+        description: m.description ?? null,
+        state: m.state ?? 'active',
+        start_date: m.start_date ?? null,
+        due_date: m.due_date ?? null,
+        created_at: now,
+        updated_at: now,
       })
     const issueIds: number[] = []
     p.issues?.forEach((i, n) => {
-      const authorId = i.author ? userId(i.author) : (ns.owner_id ?? userId(seed.users?.[0]?.username ?? 'root'))
+      const authorId = i.author
+        ? userId(i.author)
+        : (ns.owner_id ?? userId(seed.users?.[0]?.username ?? 'root'))
       const created = i.created_at ? new Date(i.created_at).toISOString() : now
       const tasks = countTasks(i.description ?? null)
       const closed = i.state === 'closed'
       const id = store.issues.insert({
-        iid: n + 1, project_id: projectId, title: i.title, description: i.description ?? null,
-        state: closed ? 'closed' : 'opened', author_id: authorId, created_at: created, updated_at: created,
+        iid: n + 1,
+        project_id: projectId,
+        title: i.title,
+        description: i.description ?? null,
+        state: closed ? 'closed' : 'opened',
+        author_id: authorId,
+        created_at: created,
+        updated_at: created,
         milestone_id: i.milestone ? (store.milestones.byTitle(projectId, i.milestone)?.id ?? null) : null,
-        epic_id: null, confidential: i.confidential ? 1 : 0, discussion_locked: i.discussion_locked === undefined ? null : i.discussion_locked ? 1 : 0,
-        issue_type: i.issue_type ?? 'issue', due_date: i.due_date ?? null,
-        time_estimate: duration(i.time_estimate), total_time_spent: duration(i.time_spent),
-        weight: i.weight ?? null, tasks_total: tasks.total, tasks_done: tasks.done, relative_position: (n + 1) * 1024,
-        closed_at: closed ? created : null, closed_by_id: closed ? authorId : null, user_agent: null, ip_address: null,
+        epic_id: null,
+        confidential: i.confidential ? 1 : 0,
+        discussion_locked: i.discussion_locked === undefined ? null : i.discussion_locked ? 1 : 0,
+        issue_type: i.issue_type ?? 'issue',
+        due_date: i.due_date ?? null,
+        time_estimate: duration(i.time_estimate),
+        total_time_spent: duration(i.time_spent),
+        weight: i.weight ?? null,
+        tasks_total: tasks.total,
+        tasks_done: tasks.done,
+        relative_position: (n + 1) * 1024,
+        closed_at: closed ? created : null,
+        closed_by_id: closed ? authorId : null,
+        user_agent: null,
+        ip_address: null,
       })
       issueIds.push(id)
-      store.issues.setLabels(id, (i.labels ?? []).map((t) => store.labels.byTitle(projectId, t)?.id).filter((x): x is number => x !== undefined))
+      store.issues.setLabels(
+        id,
+        (i.labels ?? [])
+          .map((t) => store.labels.byTitle(projectId, t)?.id)
+          .filter((x): x is number => x !== undefined),
+      )
       const assignees = (i.assignees ?? []).map(userId)
       store.issues.setAssignees(id, assignees)
       for (const uid of new Set([authorId, ...assignees])) store.issues.setSubscription(id, uid, true)
@@ -122,10 +193,24 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
           `INSERT INTO merge_requests (iid, project_id, title, description, state, author_id, source_branch, target_branch,
              created_at, updated_at, merged_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(n + 1, projectId, m.title, m.description ?? null, m.state ?? 'opened', authorId, m.source_branch ?? `mr-${n + 1}`,
-          m.target_branch ?? p.default_branch ?? 'main', now, now, m.state === 'merged' ? now : null, m.state === 'closed' ? now : null)
+        .run(
+          n + 1,
+          projectId,
+          m.title,
+          m.description ?? null,
+          m.state ?? 'opened',
+          authorId,
+          m.source_branch ?? `mr-${n + 1}`,
+          m.target_branch ?? p.default_branch ?? 'main',
+          now,
+          now,
+          m.state === 'merged' ? now : null,
+          m.state === 'closed' ? now : null,
+        )
       const mrId = Number(info.lastInsertRowid)
-      const link = store.db.prepare('INSERT OR REPLACE INTO merge_request_issues (merge_request_id, issue_id, closes) VALUES (?, ?, ?)')
+      const link = store.db.prepare(
+        'INSERT OR REPLACE INTO merge_request_issues (merge_request_id, issue_id, closes) VALUES (?, ?, ?)',
+      )
       for (const iid of m.mentions_issues ?? []) link.run(mrId, issueIds[iid - 1], 0)
       for (const iid of m.closes_issues ?? []) link.run(mrId, issueIds[iid - 1], 1)
     })
@@ -136,8 +221,16 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
           `INSERT INTO triggers (project_id, owner_id, description, token_digest, token_hint, token_encrypted, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(projectId, t.owner ? userId(t.owner) : null, t.description ?? '', tokenDigest(token),
-          token.replace(/^glptt-/, '').slice(0, 4), box.seal(token), now, now)
+        .run(
+          projectId,
+          t.owner ? userId(t.owner) : null,
+          t.description ?? '',
+          tokenDigest(token),
+          token.replace(/^glptt-/, '').slice(0, 4),
+          box.seal(token),
+          now,
+          now,
+        )
     }
   })
 

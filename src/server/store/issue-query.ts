@@ -44,14 +44,25 @@ export const where = {
   reacted: (userId: number, name?: string) =>
     name === undefined
       ? cond('EXISTS (SELECT 1 FROM award_emoji e WHERE e.issue_id = i.id AND e.user_id = ?)', userId)
-      : cond('EXISTS (SELECT 1 FROM award_emoji e WHERE e.issue_id = i.id AND e.user_id = ? AND e.name = ?)', userId, name),
+      : cond(
+          'EXISTS (SELECT 1 FROM award_emoji e WHERE e.issue_id = i.id AND e.user_id = ? AND e.name = ?)',
+          userId,
+          name,
+        ),
   notReacted: (userId: number, name?: string) =>
     name === undefined
       ? cond('NOT EXISTS (SELECT 1 FROM award_emoji e WHERE e.issue_id = i.id AND e.user_id = ?)', userId)
-      : cond('NOT EXISTS (SELECT 1 FROM award_emoji e WHERE e.issue_id = i.id AND e.user_id = ? AND e.name = ?)', userId, name),
+      : cond(
+          'NOT EXISTS (SELECT 1 FROM award_emoji e WHERE e.issue_id = i.id AND e.user_id = ? AND e.name = ?)',
+          userId,
+          name,
+        ),
   milestoneTitle: (title: string, negate = false) =>
     negate
-      ? cond('(i.milestone_id IS NULL OR i.milestone_id NOT IN (SELECT id FROM milestones WHERE title = ?))', title)
+      ? cond(
+          '(i.milestone_id IS NULL OR i.milestone_id NOT IN (SELECT id FROM milestones WHERE title = ?))',
+          title,
+        )
       : cond('i.milestone_id IN (SELECT id FROM milestones WHERE title = ?)', title),
   /** The nearest milestone with a future due date, per project. */
   milestoneUpcoming: (today: string, negate = false) =>
@@ -85,7 +96,8 @@ export const where = {
   projectNotArchived: () => cond('i.project_id IN (SELECT id FROM projects WHERE archived = 0)'),
 }
 
-const labelPriority = '(SELECT MIN(l.priority) FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id)'
+const labelPriority =
+  '(SELECT MIN(l.priority) FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id)'
 const milestoneDue = '(SELECT m.due_date FROM milestones m WHERE m.id = i.milestone_id)'
 
 /** ORDER BY for each `order_by` (reference §4.2): NULLs last where GitLab puts them last, id DESC to break ties. */
@@ -144,7 +156,10 @@ export function issueQueries(db: Db) {
         args.push(...c.projectIds)
       }
       if (c.userId !== null) {
-        ors.push('i.author_id = ?', 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)')
+        ors.push(
+          'i.author_id = ?',
+          'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)',
+        )
         args.push(c.userId, c.userId)
       }
       parts.push(cond(`(${ors.join(' OR ')})`, ...args))
@@ -155,9 +170,9 @@ export function issueQueries(db: Db) {
     /** Counts matching rows, stopping at `cap` + 1 so that huge lists stay cheap. */
     count(q: IssueQuery, cap: number): number {
       const f = filter(q)
-      const row = prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM issues i WHERE ${f.sql} LIMIT ${cap + 1})`).get(
-        ...f.args,
-      ) as { n: number }
+      const row = prepare(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM issues i WHERE ${f.sql} LIMIT ${cap + 1})`,
+      ).get(...f.args) as { n: number }
       return row.n
     },
     /** Ids of one offset page. */

@@ -70,9 +70,27 @@ export type NewIssue = Pick<
 export type IssueChanges = Partial<Omit<IssueRow, 'id' | 'iid' | 'project_id' | 'author_id'>>
 
 const editable = new Set<string>([
-  'title', 'description', 'state', 'closed_by_id', 'closed_at', 'created_at', 'updated_at', 'milestone_id',
-  'epic_id', 'confidential', 'discussion_locked', 'issue_type', 'due_date', 'time_estimate', 'total_time_spent',
-  'relative_position', 'moved_to_id', 'weight', 'health_status', 'tasks_total', 'tasks_done',
+  'title',
+  'description',
+  'state',
+  'closed_by_id',
+  'closed_at',
+  'created_at',
+  'updated_at',
+  'milestone_id',
+  'epic_id',
+  'confidential',
+  'discussion_locked',
+  'issue_type',
+  'due_date',
+  'time_estimate',
+  'total_time_spent',
+  'relative_position',
+  'moved_to_id',
+  'weight',
+  'health_status',
+  'tasks_total',
+  'tasks_done',
 ])
 
 const placeholders = (n: number) => Array(n).fill('?').join(',')
@@ -93,7 +111,9 @@ export function issueTable(db: Db) {
   const remove = db.prepare('DELETE FROM issues WHERE id = ?')
   const maxPosition = db.prepare('SELECT MAX(relative_position) AS p FROM issues WHERE project_id = ?')
   const clearAssignees = db.prepare('DELETE FROM issue_assignees WHERE issue_id = ?')
-  const addAssignee = db.prepare('INSERT OR IGNORE INTO issue_assignees (issue_id, user_id, position) VALUES (?, ?, ?)')
+  const addAssignee = db.prepare(
+    'INSERT OR IGNORE INTO issue_assignees (issue_id, user_id, position) VALUES (?, ?, ?)',
+  )
   const clearLabels = db.prepare('DELETE FROM issue_labels WHERE issue_id = ?')
   const addLabel = db.prepare('INSERT OR IGNORE INTO issue_labels (issue_id, label_id) VALUES (?, ?)')
   const subscription = db.prepare('SELECT subscribed FROM subscriptions WHERE issue_id = ? AND user_id = ?')

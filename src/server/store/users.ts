@@ -29,8 +29,13 @@ export function userTable(db: Db) {
      WHERE t.token_digest = ? AND t.revoked = 0 AND (t.expires_at IS NULL OR t.expires_at > ?)`,
   )
   return {
-    insert: (u: { username: string; name: string; email: string | null; admin: boolean; created_at: string }) =>
-      Number(insert.run({ ...u, admin: u.admin ? 1 : 0 }).lastInsertRowid),
+    insert: (u: {
+      username: string
+      name: string
+      email: string | null
+      admin: boolean
+      created_at: string
+    }) => Number(insert.run({ ...u, admin: u.admin ? 1 : 0 }).lastInsertRowid),
     get: (id: number) => byId.get(id) as UserRow | undefined,
     byUsername: (username: string) => byUsername.get(username) as UserRow | undefined,
     addToken: (userId: number, token: string, name: string, now: string) =>

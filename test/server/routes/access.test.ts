@@ -2,13 +2,25 @@ import { startServer, type TestServer } from '../../support/server.js'
 import { matrixSeed, tokens, type Role } from '../../support/seeds.js'
 
 type Who = Role | 'anonymous'
-const everyone: Who[] = ['anonymous', 'outsider', 'guest', 'reporter', 'developer', 'maintainer', 'owner', 'root']
+const everyone: Who[] = [
+  'anonymous',
+  'outsider',
+  'guest',
+  'reporter',
+  'developer',
+  'maintainer',
+  'owner',
+  'root',
+]
 const projects = ['private', 'internal', 'public'] as const
 const members: Who[] = ['guest', 'reporter', 'developer', 'maintainer', 'owner']
 
 /** GitLab's rule (reference §2): who may see a project of each visibility. */
 const canSee = (who: Who, visibility: (typeof projects)[number]) =>
-  visibility === 'public' || who === 'root' || members.includes(who) || (visibility === 'internal' && who !== 'anonymous')
+  visibility === 'public' ||
+  who === 'root' ||
+  members.includes(who) ||
+  (visibility === 'internal' && who !== 'anonymous')
 
 let t: TestServer
 beforeAll(async () => {
@@ -82,7 +94,9 @@ describe('authentication', () => {
   })
 
   it('accepts Authorization: Bearer and the private_token parameter', async () => {
-    const bearer = await t.http('GET', '/api/v4/user', { headers: { authorization: `Bearer ${tokens.guest}` } })
+    const bearer = await t.http('GET', '/api/v4/user', {
+      headers: { authorization: `Bearer ${tokens.guest}` },
+    })
     expect(bearer.body).toMatchObject({ username: 'gus', is_admin: false })
     const param = await t.http('GET', '/api/v4/user', { query: `private_token=${tokens.root}` })
     expect(param.body).toMatchObject({ username: 'root', is_admin: true })

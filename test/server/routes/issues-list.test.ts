@@ -32,7 +32,12 @@ describe('GET /projects/:id/issues', () => {
       confidential: false,
       discussion_locked: null,
       merge_requests_count: 0,
-      time_stats: { time_estimate: 12600, total_time_spent: 3600, human_time_estimate: '3h 30m', human_total_time_spent: '1h' },
+      time_stats: {
+        time_estimate: 12600,
+        total_time_spent: 3600,
+        human_time_estimate: '3h 30m',
+        human_total_time_spent: '1h',
+      },
       task_completion_status: { count: 2, completed_count: 1 },
       has_tasks: false,
       references: { short: '#1', relative: '#1', full: 'acme/widgets#1' },
@@ -45,7 +50,16 @@ describe('GET /projects/:id/issues', () => {
     expect(crash).not.toHaveProperty('task_status')
     expect((crash.assignee as { username: string }).username).toBe('bob')
     expect((crash.milestone as { title: string }).title).toBe('v1.0')
-    expect(Object.keys(crash).slice(0, 8)).toEqual(['id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at'])
+    expect(Object.keys(crash).slice(0, 8)).toEqual([
+      'id',
+      'iid',
+      'project_id',
+      'title',
+      'description',
+      'state',
+      'created_at',
+      'updated_at',
+    ])
     const dark = res.issues.find((i) => i.iid === 2) as IssueJson
     expect(dark).toMatchObject({ has_tasks: true, task_status: '0 of 0 checklist items completed' })
     expect((res.issues.find((i) => i.iid === 3) as IssueJson).labels).toEqual(['docs', 'feature'])
@@ -53,7 +67,7 @@ describe('GET /projects/:id/issues', () => {
 
   it('finds the project by numeric id as by full path', async () => {
     const byPath = await list('')
-    const id = (byPath.issues[0] as { project_id: number }).project_id
+    const id = byPath.issues[0]?.project_id as number
     const byId = await list('', ROOT, `/api/v4/projects/${id}/issues`)
     expect(byId.iids).toEqual(byPath.iids)
   })
@@ -108,8 +122,22 @@ describe('GET /projects/:id/issues', () => {
   it('gives label details with with_labels_details=true', async () => {
     const res = await list('iids[]=3&with_labels_details=true')
     expect(res.issues[0]?.labels).toEqual([
-      { id: expect.any(Number), name: 'docs', color: '#f0ad4e', description: 'Documentation', description_html: 'Documentation', text_color: '#1F1E24' },
-      { id: expect.any(Number), name: 'feature', color: '#5cb85c', description: null, description_html: '', text_color: '#FFFFFF' },
+      {
+        id: expect.any(Number),
+        name: 'docs',
+        color: '#f0ad4e',
+        description: 'Documentation',
+        description_html: 'Documentation',
+        text_color: '#1F1E24',
+      },
+      {
+        id: expect.any(Number),
+        name: 'feature',
+        color: '#5cb85c',
+        description: null,
+        description_html: '',
+        text_color: '#FFFFFF',
+      },
     ])
   })
 
@@ -145,7 +173,9 @@ describe('GET /groups/:id/issues', () => {
     const res = await list('', ROOT, '/api/v4/groups/acme/issues')
     expect(res.status).toBe(200)
     expect(res.issues).toHaveLength(6)
-    const refs = Object.fromEntries(res.issues.map((i) => [i.title, (i.references as { relative: string }).relative]))
+    const refs = Object.fromEntries(
+      res.issues.map((i) => [i.title, (i.references as { relative: string }).relative]),
+    )
     expect(refs['Crash on start']).toBe('widgets#1')
     expect(refs['Platform issue']).toBe('acme/platform/api#1')
   })
@@ -180,7 +210,10 @@ describe('GET /issues', () => {
   it('refuses several assignee_username values on the community edition', async () => {
     const ce = await startServer(widgetsSeed, { edition: 'ce' })
     try {
-      const res = await ce.http('GET', '/api/v4/issues', { token: ROOT, query: 'assignee_username[]=a&assignee_username[]=b' })
+      const res = await ce.http('GET', '/api/v4/issues', {
+        token: ROOT,
+        query: 'assignee_username[]=a&assignee_username[]=b',
+      })
       expect(res.status).toBe(400)
       expect(res.body).toEqual({ error: 'assignee_username allows one value, but found 2: a, b' })
     } finally {

@@ -13,13 +13,21 @@ afterEach(() => t.close())
 
 type Json = Record<string, unknown>
 const iids = async () =>
-  ((await t.http('GET', `${P}/issues`, { token: ROOT, query: 'per_page=100' })).body as Json[]).map((i) => i.iid)
+  ((await t.http('GET', `${P}/issues`, { token: ROOT, query: 'per_page=100' })).body as Json[]).map(
+    (i) => i.iid,
+  )
 
 describe('POST /projects/:id/issues', () => {
   it('creates with 201, creates unknown labels, subscribes the author', async () => {
     const res = await t.http('POST', `${P}/issues`, {
       token: BOB,
-      json: { title: 'New bug', description: 'It broke', labels: 'bug,regression', assignee_ids: [2, 3], due_date: '2026-12-24' },
+      json: {
+        title: 'New bug',
+        description: 'It broke',
+        labels: 'bug,regression',
+        assignee_ids: [2, 3],
+        due_date: '2026-12-24',
+      },
     })
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({
@@ -39,7 +47,10 @@ describe('POST /projects/:id/issues', () => {
   })
 
   it('accepts form fields as GitLab clients send them', async () => {
-    const res = await t.http('POST', `${P}/issues`, { token: BOB, form: 'title=From+a+form&confidential=yes&labels=docs' })
+    const res = await t.http('POST', `${P}/issues`, {
+      token: BOB,
+      form: 'title=From+a+form&confidential=yes&labels=docs',
+    })
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({ title: 'From a form', confidential: true, labels: ['docs'] })
   })
@@ -48,7 +59,11 @@ describe('POST /projects/:id/issues', () => {
     [{ description: 'x' }, 400, { error: 'title is missing' }],
     [{ title: '   ' }, 400, { message: { title: ["can't be blank"] } }],
     [{ title: 'x'.repeat(256) }, 400, { message: { title: ['is too long (maximum is 255 characters)'] } }],
-    [{ title: 'ok', description: 'x'.repeat(1_048_577) }, 400, { message: { description: ['is too long (1 MiB). The maximum size is 1 MiB.'] } }],
+    [
+      { title: 'ok', description: 'x'.repeat(1_048_577) },
+      400,
+      { message: { description: ['is too long (1 MiB). The maximum size is 1 MiB.'] } },
+    ],
     [{ title: 'ok', confidential: 'foo' }, 400, { error: 'confidential is invalid' }],
     [{ title: 'ok', issue_type: 'epic' }, 400, { error: 'issue_type does not have a valid value' }],
   ])('refuses %j and creates nothing', async (json, status, body) => {
@@ -59,10 +74,16 @@ describe('POST /projects/:id/issues', () => {
   })
 
   it('honours iid and created_at for administrators only; a taken iid is 409', async () => {
-    const dev = await t.http('POST', `${P}/issues`, { token: BOB, json: { title: 'a', iid: 42, created_at: '2020-01-01T00:00:00Z' } })
+    const dev = await t.http('POST', `${P}/issues`, {
+      token: BOB,
+      json: { title: 'a', iid: 42, created_at: '2020-01-01T00:00:00Z' },
+    })
     expect(dev.body).toMatchObject({ iid: 6 })
     expect((dev.body as Json).created_at).not.toBe('2020-01-01T00:00:00.000Z')
-    const admin = await t.http('POST', `${P}/issues`, { token: ROOT, json: { title: 'b', iid: 42, created_at: '2020-01-01T00:00:00Z' } })
+    const admin = await t.http('POST', `${P}/issues`, {
+      token: ROOT,
+      json: { title: 'b', iid: 42, created_at: '2020-01-01T00:00:00Z' },
+    })
     expect(admin.body).toMatchObject({ iid: 42, created_at: '2020-01-01T00:00:00.000Z' })
     const dup = await t.http('POST', `${P}/issues`, { token: ROOT, json: { title: 'c', iid: 42 } })
     expect(dup.status).toBe(409)
@@ -82,7 +103,10 @@ describe('POST /projects/:id/issues', () => {
 
 describe('PUT /projects/:id/issues/:issue_iid', () => {
   it('needs at least one parameter, in GitLab EE words', async () => {
-    const res = await t.http('PUT', `${P}/issues/1`, { token: ALICE, json: { updated_at: '2026-01-01T00:00:00Z' } })
+    const res = await t.http('PUT', `${P}/issues/1`, {
+      token: ALICE,
+      json: { updated_at: '2026-01-01T00:00:00Z' },
+    })
     expect(res.status).toBe(400)
     expect(res.body).toEqual({
       error:
@@ -102,7 +126,10 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
   })
 
   it('replaces, adds and removes labels; 0 unassigns and removes the milestone', async () => {
-    let res = await t.http('PUT', `${P}/issues/1`, { token: ALICE, json: { add_labels: 'feature,urgent', remove_labels: 'bug' } })
+    let res = await t.http('PUT', `${P}/issues/1`, {
+      token: ALICE,
+      json: { add_labels: 'feature,urgent', remove_labels: 'bug' },
+    })
     expect((res.body as Json).labels).toEqual(['feature', 'urgent'])
     res = await t.http('PUT', `${P}/issues/1`, { token: ALICE, json: { labels: '' } })
     expect((res.body as Json).labels).toEqual([])
@@ -111,8 +138,14 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
   })
 
   it('recounts tasks when the description changes', async () => {
-    const res = await t.http('PUT', `${P}/issues/2`, { token: ALICE, json: { description: '- [x] one\n* [ ] two\n1. [X] three' } })
-    expect(res.body).toMatchObject({ task_completion_status: { count: 3, completed_count: 2 }, has_tasks: false })
+    const res = await t.http('PUT', `${P}/issues/2`, {
+      token: ALICE,
+      json: { description: '- [x] one\n* [ ] two\n1. [X] three' },
+    })
+    expect(res.body).toMatchObject({
+      task_completion_status: { count: 3, completed_count: 2 },
+      has_tasks: false,
+    })
     expect(res.body).not.toHaveProperty('task_status')
   })
 
@@ -147,6 +180,8 @@ describe('GET /issues/:id', () => {
     expect((await t.http('GET', `/api/v4/issues/${first}`, { token: ROOT })).body).toMatchObject({ iid: 1 })
     expect((await t.http('GET', `/api/v4/issues/${first}`, { token: ALICE })).status).toBe(403)
     expect((await t.http('GET', `/api/v4/issues/${first}`)).status).toBe(401)
-    expect((await t.http('GET', '/api/v4/issues/99999', { token: ROOT })).body).toEqual({ message: '404 Not found' })
+    expect((await t.http('GET', '/api/v4/issues/99999', { token: ROOT })).body).toEqual({
+      message: '404 Not found',
+    })
   })
 })

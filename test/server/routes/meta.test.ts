@@ -36,7 +36,11 @@ describe('the calls clients make first', () => {
 
   it('GET /groups/:id for nested groups', async () => {
     const res = await t.http('GET', '/api/v4/groups/acme%2Fplatform', { token: ROOT })
-    expect(res.body).toMatchObject({ full_path: 'acme/platform', full_name: 'ACME / Platform', visibility: 'private' })
+    expect(res.body).toMatchObject({
+      full_path: 'acme/platform',
+      full_name: 'ACME / Platform',
+      visibility: 'private',
+    })
   })
 
   it('unknown routes and API v3 answer as GitLab does', async () => {
@@ -54,10 +58,15 @@ describe('the calls clients make first', () => {
 
   it('publishes an OpenAPI document built from the route schemas', async () => {
     const res = await t.http('GET', '/api/v4/openapi.json')
-    const doc = res.body as { openapi: string; paths: Record<string, Record<string, { parameters: { name: string }[] }>> }
+    const doc = res.body as {
+      openapi: string
+      paths: Record<string, Record<string, { parameters: { name: string }[] }>>
+    }
     expect(doc.openapi).toBe('3.1.0')
     const list = doc.paths['/projects/{id}/issues']?.get
-    expect(list?.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['id', 'labels', 'not', 'order_by', 'per_page']))
+    expect(list?.parameters.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['id', 'labels', 'not', 'order_by', 'per_page']),
+    )
     expect(doc.paths['/projects/{id}/issues/{issue_iid}']).toHaveProperty('put')
   })
 })

@@ -10,18 +10,31 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const links = (header: string | undefined) =>
-  Object.fromEntries((header ?? '').split(', ').filter(Boolean).map((part) => {
-    const m = /^<([^>]+)>; rel="(\w+)"$/.exec(part)
-    return [m?.[2], m?.[1]]
-  }))
+  Object.fromEntries(
+    (header ?? '')
+      .split(', ')
+      .filter(Boolean)
+      .map((part) => {
+        const m = /^<([^>]+)>; rel="(\w+)"$/.exec(part)
+        return [m?.[2], m?.[1]]
+      }),
+  )
 
 describe('offset pagination (reference §3.1)', () => {
   it('page 2 of 3 carries every header and links on --base-url with sorted, complete queries', async () => {
-    const res = await t.http('GET', P, { token: ROOT, query: 'per_page=2&page=2&labels=bug,feature&state=all' })
+    const res = await t.http('GET', P, {
+      token: ROOT,
+      query: 'per_page=2&page=2&labels=bug,feature&state=all',
+    })
     expect(res.status).toBe(200)
     expect(res.headers).toMatchObject({ 'x-page': '2', 'x-per-page': '2', 'x-prev-page': '1' })
     const all = await t.http('GET', P, { token: ROOT, query: 'per_page=2&page=2' })
-    expect(all.headers).toMatchObject({ 'x-total': '5', 'x-total-pages': '3', 'x-next-page': '3', 'x-prev-page': '1' })
+    expect(all.headers).toMatchObject({
+      'x-total': '5',
+      'x-total-pages': '3',
+      'x-next-page': '3',
+      'x-prev-page': '1',
+    })
     expect((all.body as { iid: number }[]).map((i) => i.iid)).toEqual([3, 2])
     const l = links(all.headers.link)
     expect(Object.keys(l)).toEqual(['prev', 'next', 'first', 'last'])
@@ -37,16 +50,29 @@ describe('offset pagination (reference §3.1)', () => {
     expect(Object.keys(links(last.headers.link))).toEqual(['prev', 'first', 'last'])
     const none = await t.http('GET', P, { token: ROOT, query: 'labels=nothing-like-this' })
     expect(none.body).toEqual([])
-    expect(none.headers).toMatchObject({ 'x-total': '0', 'x-total-pages': '1', 'x-page': '1', 'x-prev-page': '' })
+    expect(none.headers).toMatchObject({
+      'x-total': '0',
+      'x-total-pages': '1',
+      'x-page': '1',
+      'x-prev-page': '',
+    })
   })
 
   it('caps per_page at 100 and treats nonsense as the defaults', async () => {
-    expect((await t.http('GET', P, { token: ROOT, query: 'per_page=1000' })).headers['x-per-page']).toBe('100')
-    expect((await t.http('GET', P, { token: ROOT, query: 'per_page=0&page=-3' })).headers).toMatchObject({ 'x-per-page': '20', 'x-page': '1' })
+    expect((await t.http('GET', P, { token: ROOT, query: 'per_page=1000' })).headers['x-per-page']).toBe(
+      '100',
+    )
+    expect((await t.http('GET', P, { token: ROOT, query: 'per_page=0&page=-3' })).headers).toMatchObject({
+      'x-per-page': '20',
+      'x-page': '1',
+    })
   })
 
   it('keeps array and hash filters in the links, as Rails to_query writes them', async () => {
-    const res = await t.http('GET', P, { token: ROOT, query: 'per_page=1&iids[]=1&iids[]=2&not[labels]=docs' })
+    const res = await t.http('GET', P, {
+      token: ROOT,
+      query: 'per_page=1&iids[]=1&iids[]=2&not[labels]=docs',
+    })
     expect(links(res.headers.link).next).toContain('iids%5B%5D=1&iids%5B%5D=2&not%5Blabels%5D=docs')
   })
 
