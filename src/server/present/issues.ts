@@ -41,11 +41,13 @@ export function countTasks(description: string | null): { total: number; done: n
   return { total, done }
 }
 
+/** GitLab's `Gitlab::Color#contrast`: dark text when the RGB components add up to more than 500. */
 const textColor = (color: string) => {
-  const hex = color.replace('#', '')
-  if (!/^[0-9a-f]{6}$/i.test(hex)) return '#FFFFFF'
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number]
-  return r * 0.299 + g * 0.587 + b * 0.114 > 186 ? '#1F1E24' : '#FFFFFF'
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim())
+  if (!m) return '#FFFFFF'
+  const hex = (m[1] as string).length === 3 ? [...(m[1] as string)].map((c) => c + c).join('') : (m[1] as string)
+  const sum = [0, 2, 4].reduce((total, i) => total + parseInt(hex.slice(i, i + 2), 16), 0)
+  return sum > 500 ? '#1F1E24' : '#FFFFFF'
 }
 
 const escapeHtml = (s: string) =>

@@ -82,7 +82,7 @@ export const where = {
   /** Every word matches in one of `columns`, case-insensitively (LIKE on ASCII, as GitLab's ILIKE). */
   search: (words: string[], columns: string[], negate = false) => {
     const esc = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    const one = `(${columns.map((c) => `i.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`
+    const one = `(${columns.map((c) => `COALESCE(i.${c}, '') LIKE ? ESCAPE '\\'`).join(' OR ')})`
     const sql = words.map(() => one).join(' AND ') || '1'
     const args = words.flatMap((w) => columns.map(() => esc(w)))
     return cond(negate ? `NOT (${sql})` : sql, ...args)

@@ -128,7 +128,7 @@ describe('GET /projects/:id/issues', () => {
         color: '#f0ad4e',
         description: 'Documentation',
         description_html: 'Documentation',
-        text_color: '#1F1E24',
+        text_color: '#FFFFFF',
       },
       {
         id: expect.any(Number),
