@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import formbody from '@fastify/formbody'
 import qs from 'qs'
 import { authenticate } from './auth.js'
+import { responseCache } from './response-cache.js'
 import { GitLabError, handleError } from './gitlab-errors.js'
 import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
@@ -76,6 +77,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     app.addContentTypeParser(type, { parseAs: 'string' }, (_req, body, done) => done(null, body))
 
   app.decorateRequest('actor', null as never)
+  app.decorate('responseCache', responseCache(db))
   app.setErrorHandler(handleError)
   app.addHook('preHandler', async (req) => {
     req.actor = authenticate(store, req, isoNow(clock))

@@ -3,6 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { parseParams } from '../params.js'
 import { unauthorized } from '../gitlab-errors.js'
 import type { Actor } from '../services/access.js'
+import type { ResponseCache } from '../response-cache.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    responseCache: ResponseCache
+  }
+}
 
 /** One route of the API, as the OpenAPI document describes it. */
 export interface RouteDoc {
@@ -41,6 +48,8 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
     in?: 'query' | 'body'
     pathParams?: TObject
     auth?: AuthRule
+    /** Serve repeated GETs from the response cache while the store is unchanged (lists). */
+    cached?: boolean
   },
   handler: (h: Handled<Static<P>, Static<Q>>) => unknown,
 ): void {
@@ -61,12 +70,19 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
       const auth = doc.auth ?? 'optional'
       if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && doc.method !== 'GET')))
         throw unauthorized()
+      // A cached answer was made for this caller, URL and day from the same store generation,
+      // so its parameter and access checks have passed already (errors are never cached).
+      const cache = doc.cached ? app.responseCache : undefined
+      const generation = cache?.generation() ?? 0
+      const key = cache ? `${req.actor.id ?? 0}|${new Date().toISOString().slice(0, 10)}|${req.url}` : ''
+      const hit = cache?.get(key, generation)
+      if (hit) return reply.headers(hit.headers).type('application/json').send(hit.body)
       const merged = {
         ...(req.query as Record<string, unknown>),
         ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
       }
       const params = doc.input ? parseParams(doc.input, merged) : ({} as Static<P>)
-      return handler({
+      const result = await handler({
         req,
         reply,
         actor: req.actor,
@@ -74,6 +90,13 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
         params,
         query: params as unknown as Static<Q>,
       })
+      if (!cache || reply.sent) return result
+      const body = reply.serialize(result) as string
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined && name !== 'content-type') headers[name] = String(value)
+      cache.set(key, generation, { body, headers })
+      return reply.type('application/json').send(body)
     },
   })
 }

@@ -9,7 +9,19 @@ import {
 import { setKeysetHeaders, setPageHeaders } from '../pagination.js'
 import type { IssuePage } from '../services/issues.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
+import { defineRoute, type Handled } from './define.js'
+import { responseCache } from '../response-cache.js'
+import { today } from '../services/context.js'
+
+const PAGE_HEADERS = [
+  'x-page',
+  'x-per-page',
+  'x-next-page',
+  'x-prev-page',
+  'x-total',
+  'x-total-pages',
+  'link',
+]
 
 const IssueList = Type.Array(Issue)
 const ProjectPath = Type.Object({ id: Type.String() })
@@ -22,11 +34,7 @@ const LIST_DEFAULTS = { order_by: 'created_at', sort: 'desc', state: 'all', with
 /** spec 4.2-4.3: the issue lists, single reads, create, edit and delete. */
 export function issueRoutes(api: ApiContext) {
   const { app, registry, services, access } = api
-  const sendPage = (
-    h: { reply: import('fastify').FastifyReply; req: import('fastify').FastifyRequest },
-    result: IssuePage,
-    params: Record<string, unknown>,
-  ) => {
+  const sendPage = (h: Handled<unknown, unknown>, result: IssuePage, params: Record<string, unknown>) => {
     const link = { baseUrl: api.instance.baseUrl, path: h.req.url.split('?')[0] as string, params }
     if (result.nextCursor !== undefined)
       setKeysetHeaders(h.reply, link, result.page.perPage, result.nextCursor)
@@ -52,12 +60,12 @@ export function issueRoutes(api: ApiContext) {
       method: 'GET',
       url: '/api/v4/issues',
       summary: 'List issues visible to the caller',
+      cached: true,
       input: IssueListQuery,
       response: { 200: IssueList },
     },
     (h) => {
-      const result = services.issues.list(h.actor, { kind: 'global' }, h.params)
-      return sendPage(h, result, {
+      return sendPage(h, services.issues.list(h.actor, { kind: 'global' }, h.params), {
         ...LIST_DEFAULTS,
         scope: 'created_by_me',
         non_archived: true,
@@ -73,14 +81,19 @@ export function issueRoutes(api: ApiContext) {
       method: 'GET',
       url: '/api/v4/groups/:id/issues',
       summary: 'List issues of a group and its subgroups',
+      cached: true,
       pathParams: ProjectPath,
       input: IssueListQuery,
       response: { 200: IssueList },
     },
     (h) => {
       const group = access.group(h.actor, h.path.id as string)
-      const result = services.issues.list(h.actor, { kind: 'group', group }, h.params)
-      return sendPage(h, result, { ...LIST_DEFAULTS, id: h.path.id, non_archived: true, ...given(h.req) })
+      return sendPage(h, services.issues.list(h.actor, { kind: 'group', group }, h.params), {
+        ...LIST_DEFAULTS,
+        id: h.path.id,
+        non_archived: true,
+        ...given(h.req),
+      })
     },
   )
 
@@ -91,14 +104,18 @@ export function issueRoutes(api: ApiContext) {
       method: 'GET',
       url: '/api/v4/projects/:id/issues',
       summary: 'List issues of a project',
+      cached: true,
       pathParams: ProjectPath,
       input: IssueListQuery,
       response: { 200: IssueList },
     },
     (h) => {
       const project = access.project(h.actor, h.path.id as string)
-      const result = services.issues.list(h.actor, { kind: 'project', project }, h.params)
-      return sendPage(h, result, { ...LIST_DEFAULTS, id: h.path.id, ...given(h.req) })
+      return sendPage(h, services.issues.list(h.actor, { kind: 'project', project }, h.params), {
+        ...LIST_DEFAULTS,
+        id: h.path.id,
+        ...given(h.req),
+      })
     },
   )
 

@@ -10,7 +10,7 @@ import { isoNow, type Clock } from './context.js'
 import { secretBox } from './secret-box.js'
 
 const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')
-const duration = (text: string | undefined) => (text ? (parseDuration(text, { keepZero: true }) ?? 0) : 0)
+const duration = (text: string | undefined) => (text ? Math.trunc(parseDuration(text, { keepZero: true }) ?? 0) : 0)
 
 /** Tables in an order that deletes children before parents. */
 const TABLES = [

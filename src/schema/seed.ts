@@ -1,0 +1,213 @@
+import { CloneType, Type, type Static, type TSchema } from '@sinclair/typebox'
+import { DateString, Role, Timestamp, Visibility } from './common.js'
+import { IssueState, IssueType } from './issue.js'
+import { MilestoneState } from './milestone.js'
+
+/*
+ * The seed file of DESIGN.md ("Seed file (YAML)"), a contract that outside tests rely on: every
+ * object is closed, every key but `username`/`path`/`title` (and an alias's `name`/`project`) is
+ * optional. The `default` annotations document what the loader (src/server/services/seed.ts)
+ * fills in; the schema itself fills nothing. Checks a schema cannot express (real dates, durations,
+ * references, uniqueness) live in src/server/seed/parse.ts. `x-expected` words the pattern errors.
+ */
+
+const closed = { additionalProperties: false } as const
+
+/** The shared enum itself, annotated with the loader's default. */
+const withDefault = <T extends TSchema>(schema: T, value: Static<T>) => CloneType(schema, { default: value })
+
+/** One path segment: GitLab's path characters, not starting with `.` or `-` (stricter than GitLab). */
+const SEGMENT = '[A-Za-z0-9_][A-Za-z0-9_.-]*'
+
+/** A username; the seed compares usernames and namespace paths case-insensitively, as GitLab does. */
+export const SeedUsername = Type.String({
+  pattern: `^${SEGMENT}$`,
+  'x-expected': 'a username (letters, digits, _ . -)',
+})
+
+/** A duration in GitLab's time-tracking syntax (reference §9): `3h 30m`, `1w`; a bare number is hours. */
+export const SeedDuration = Type.String({
+  description: 'GitLab duration, e.g. 3h 30m; a bare number is hours',
+})
+
+/** `members: { alice: maintainer }`: username -> role. */
+export const SeedMembers = Type.Record(Type.String(), Role)
+
+export const SeedUser = Type.Object(
+  {
+    username: SeedUsername,
+    name: Type.Optional(Type.String({ description: 'default: the username' })),
+    email: Type.Optional(Type.String({ description: 'default: <username>@example.com' })),
+    admin: Type.Optional(Type.Boolean({ default: false })),
+    token: Type.Optional(
+      Type.String({ minLength: 1, description: 'personal access token (PRIVATE-TOKEN or Bearer)' }),
+    ),
+  },
+  { ...closed, title: 'SeedUser' },
+)
+export type SeedUser = Static<typeof SeedUser>
+
+export const SeedGroup = Type.Object(
+  {
+    path: Type.String({
+      pattern: `^${SEGMENT}(/${SEGMENT})*$`,
+      'x-expected': 'a group path like acme or acme/platform',
+    }),
+    name: Type.Optional(Type.String({ description: 'default: the last path segment' })),
+    visibility: Type.Optional(withDefault(Visibility, 'private')),
+    members: Type.Optional(SeedMembers),
+    description: Type.Optional(Type.String()),
+  },
+  { ...closed, title: 'SeedGroup' },
+)
+export type SeedGroup = Static<typeof SeedGroup>
+
+export const SeedLabel = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    color: Type.Optional(
+      Type.String({
+        pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$',
+        'x-expected': 'a colour like #d9534f',
+        default: '#6699cc',
+      }),
+    ),
+    description: Type.Optional(Type.String()),
+  },
+  { ...closed, title: 'SeedLabel' },
+)
+export type SeedLabel = Static<typeof SeedLabel>
+
+export const SeedMilestone = Type.Object(
+  {
+    title: Type.String({ minLength: 1 }),
+    state: Type.Optional(withDefault(MilestoneState, 'active')),
+    start_date: Type.Optional(DateString),
+    due_date: Type.Optional(DateString),
+    description: Type.Optional(Type.String()),
+  },
+  { ...closed, title: 'SeedMilestone' },
+)
+export type SeedMilestone = Static<typeof SeedMilestone>
+
+/** Issue iids follow list order from 1. */
+export const SeedIssue = Type.Object(
+  {
+    title: Type.String({ minLength: 1 }),
+    description: Type.Optional(Type.String()),
+    author: Type.Optional(
+      Type.String({ description: "default: the namespace's owner, else the first user" }),
+    ),
+    assignees: Type.Optional(Type.Array(Type.String())),
+    labels: Type.Optional(Type.Array(Type.String(), { description: "names from the project's labels" })),
+    milestone: Type.Optional(Type.String({ description: "a title from the project's milestones" })),
+    state: Type.Optional(withDefault(IssueState, 'opened')),
+    confidential: Type.Optional(Type.Boolean({ default: false })),
+    issue_type: Type.Optional(withDefault(IssueType, 'issue')),
+    due_date: Type.Optional(DateString),
+    created_at: Type.Optional(Timestamp),
+    time_estimate: Type.Optional(SeedDuration),
+    time_spent: Type.Optional(SeedDuration),
+    weight: Type.Optional(Type.Integer({ minimum: 0 })),
+    discussion_locked: Type.Optional(Type.Boolean()),
+  },
+  { ...closed, title: 'SeedIssue' },
+)
+export type SeedIssue = Static<typeof SeedIssue>
+
+/** Merge request states (spec: `opened`, `merged`, `closed`); the seed is their only user so far. */
+export const MergeRequestState = Type.Union([
+  Type.Literal('opened'),
+  Type.Literal('merged'),
+  Type.Literal('closed'),
+])
+export type MergeRequestState = Static<typeof MergeRequestState>
+
+const issueIids = (description: string) => Type.Array(Type.Integer({ minimum: 1 }), { description })
+
+export const SeedMergeRequest = Type.Object(
+  {
+    title: Type.String({ minLength: 1 }),
+    author: Type.Optional(Type.String()),
+    source_branch: Type.Optional(Type.String({ minLength: 1 })),
+    target_branch: Type.Optional(Type.String({ minLength: 1, description: 'default: the default branch' })),
+    state: Type.Optional(withDefault(MergeRequestState, 'opened')),
+    closes_issues: Type.Optional(issueIids('iids of issues the merge request closes when merged')),
+    mentions_issues: Type.Optional(issueIids('iids of issues the merge request mentions')),
+    description: Type.Optional(Type.String()),
+  },
+  { ...closed, title: 'SeedMergeRequest' },
+)
+export type SeedMergeRequest = Static<typeof SeedMergeRequest>
+
+export const SeedTrigger = Type.Object(
+  {
+    description: Type.Optional(Type.String()),
+    owner: Type.Optional(Type.String()),
+    token: Type.Optional(Type.String({ minLength: 1, description: 'glptt-...; default: generated' })),
+  },
+  { ...closed, title: 'SeedTrigger' },
+)
+export type SeedTrigger = Static<typeof SeedTrigger>
+
+/** How every simulated pipeline of a project ends (a subset of GitLab's pipeline statuses). */
+export const CiOutcome = Type.Union([
+  Type.Literal('success'),
+  Type.Literal('failed'),
+  Type.Literal('canceled'),
+  Type.Literal('manual'),
+])
+export type CiOutcome = Static<typeof CiOutcome>
+
+export const SeedProject = Type.Object(
+  {
+    path: Type.String({
+      pattern: `^${SEGMENT}(/${SEGMENT})+$`,
+      'x-expected': 'a namespace path and a project path like acme/widgets',
+    }),
+    name: Type.Optional(Type.String({ description: 'default: the last path segment' })),
+    description: Type.Optional(Type.String()),
+    visibility: Type.Optional(withDefault(Visibility, 'private')),
+    archived: Type.Optional(Type.Boolean({ default: false })),
+    members: Type.Optional(SeedMembers),
+    default_branch: Type.Optional(Type.String({ minLength: 1, default: 'main' })),
+    refs: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'branches and tags' })),
+    ci_config: Type.Optional(Type.Boolean({ default: true })),
+    ci_jobs: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { default: ['build'] })),
+    ci_outcome: Type.Optional(withDefault(CiOutcome, 'success')),
+    ci_job_duration: Type.Optional(
+      Type.String({
+        default: '2s',
+        description: 'wall-clock time per job; give a unit (a bare number is hours)',
+      }),
+    ),
+    labels: Type.Optional(Type.Array(SeedLabel)),
+    milestones: Type.Optional(Type.Array(SeedMilestone)),
+    issues: Type.Optional(Type.Array(SeedIssue)),
+    merge_requests: Type.Optional(Type.Array(SeedMergeRequest)),
+    triggers: Type.Optional(Type.Array(SeedTrigger)),
+  },
+  { ...closed, title: 'SeedProject' },
+)
+export type SeedProject = Static<typeof SeedProject>
+
+export const SeedAlias = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    project: Type.String({ minLength: 1, description: 'full path of a project in the seed' }),
+  },
+  { ...closed, title: 'SeedAlias' },
+)
+export type SeedAlias = Static<typeof SeedAlias>
+
+/** The whole seed file (DESIGN.md "Seed file (YAML)"); src/server/seed/parse.ts reads and checks it. */
+export const Seed = Type.Object(
+  {
+    users: Type.Optional(Type.Array(SeedUser)),
+    groups: Type.Optional(Type.Array(SeedGroup)),
+    projects: Type.Optional(Type.Array(SeedProject)),
+    aliases: Type.Optional(Type.Array(SeedAlias)),
+  },
+  { ...closed, title: 'Seed' },
+)
+export type Seed = Static<typeof Seed>

@@ -1,0 +1,216 @@
+import type { Seed, SeedIssue, SeedMergeRequest, SeedProject } from '../../schema/seed.js'
+import { parseDuration } from '../services/chronic-duration.js'
+import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
+
+/** GitLab's cap on an issue's total time spent (reference §9): 4 years of 365.25 days. */
+const MAX_TIME_SPENT = 126_230_400
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/
+
+/** Largest hour, minute, second, zone hour and zone minute. */
+const TIME_LIMITS = [23, 59, 59, 23, 59]
+
+/** `YYYY-MM-DD` naming a day that exists. */
+export function isDate(text: string): boolean {
+  const m = DATE.exec(text)
+  if (!m) return false
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+/** ISO 8601 date and time with a zone (`Z` or `+01:00`), seconds and fraction optional. */
+export function isTimestamp(text: string): boolean {
+  const m = TIMESTAMP.exec(text)
+  if (!m || !isDate(m[1] ?? '')) return false
+  const fields = [m[2], m[3], m[4], m[5], m[6]].map((v) => Number(v ?? 0))
+  if (fields.some((v, i) => v > (TIME_LIMITS[i] ?? 0))) return false
+  return !Number.isNaN(Date.parse(text))
+}
+
+/** Usernames and namespace/project paths compare case-insensitively, as the store does (COLLATE NOCASE). */
+const fold = (name: string) => name.toLowerCase()
+
+/**
+ * Every rule the schema cannot express, in no particular order (the caller sorts by position):
+ * users named anywhere are listed; usernames, group paths, project paths, label names and milestone
+ * titles (per project), alias names and tokens are unique; a nested group follows its parent; a
+ * project lives in a listed group or user; issue labels and milestones come from the project;
+ * merge request issue iids exist; dates are real; durations parse (reference §9) and are not negative.
+ */
+export function ruleProblems(seed: Seed): SeedProblem[] {
+  const problems: SeedProblem[] = []
+  const report = (path: SeedPath, message: string) => problems.push({ path, message })
+
+  const users = new Set<string>()
+  const userTokens = new Map<string, number>()
+  seed.users?.forEach((user, i) => {
+    if (users.has(fold(user.username)))
+      report(['users', i, 'username'], `duplicate username ${user.username}`)
+    users.add(fold(user.username))
+    if (user.token === undefined) return
+    const first = userTokens.get(user.token)
+    if (first !== undefined) report(['users', i, 'token'], `duplicate token (same as users[${first}].token)`)
+    else userTokens.set(user.token, i)
+  })
+  const checkUser = (path: SeedPath, username: string | undefined) => {
+    if (username !== undefined && !users.has(fold(username))) report(path, `unknown user ${username}`)
+  }
+  const checkMembers = (path: SeedPath, members: Record<string, unknown> | undefined) => {
+    for (const username of Object.keys(members ?? {})) checkUser([...path, 'members', username], username)
+  }
+
+  const allGroups = new Set((seed.groups ?? []).map((g) => fold(g.path)))
+  const groups = new Set<string>()
+  seed.groups?.forEach((group, i) => {
+    const path: SeedPath = ['groups', i, 'path']
+    const key = fold(group.path)
+    const slash = group.path.lastIndexOf('/')
+    const parent = group.path.slice(0, Math.max(slash, 0))
+    if (groups.has(key)) report(path, `duplicate path ${group.path}`)
+    else if (users.has(key)) report(path, `duplicate path ${group.path} (a user's namespace)`)
+    else if (slash > 0 && !groups.has(fold(parent)))
+      report(
+        path,
+        allGroups.has(fold(parent))
+          ? `parent group ${parent} must be listed before ${group.path}`
+          : `unknown parent group ${parent}`,
+      )
+    groups.add(key)
+    checkMembers(['groups', i], group.members)
+  })
+
+  const projects = new Set<string>()
+  const triggerTokens = new Map<string, SeedPath>()
+  seed.projects?.forEach((project, i) => {
+    const at: SeedPath = ['projects', i]
+    const key = fold(project.path)
+    const namespace = project.path.slice(0, project.path.lastIndexOf('/'))
+    if (projects.has(key)) report([...at, 'path'], `duplicate path ${project.path}`)
+    else if (groups.has(key)) report([...at, 'path'], `duplicate path ${project.path} (a group)`)
+    else if (!groups.has(fold(namespace)) && !users.has(fold(namespace)))
+      report([...at, 'path'], `unknown namespace ${namespace} (not a listed group or user)`)
+    projects.add(key)
+    checkMembers(at, project.members)
+    checkDuration(report, [...at, 'ci_job_duration'], project.ci_job_duration)
+    duplicates(report, project.ci_jobs, [...at, 'ci_jobs'], 'job')
+    checkProject(report, at, project, checkUser)
+    project.triggers?.forEach((trigger, t) => {
+      const path: SeedPath = [...at, 'triggers', t]
+      checkUser([...path, 'owner'], trigger.owner)
+      if (trigger.token === undefined) return
+      const first = triggerTokens.get(trigger.token)
+      if (first) report([...path, 'token'], `duplicate trigger token (same as ${formatPath(first)})`)
+      else triggerTokens.set(trigger.token, [...path, 'token'])
+    })
+  })
+
+  const aliases = new Set<string>()
+  seed.aliases?.forEach((alias, i) => {
+    if (aliases.has(alias.name)) report(['aliases', i, 'name'], `duplicate alias ${alias.name}`)
+    aliases.add(alias.name)
+    if (!projects.has(fold(alias.project)))
+      report(['aliases', i, 'project'], `unknown project ${alias.project}`)
+  })
+  return problems
+}
+
+type Report = (path: SeedPath, message: string) => void
+type CheckUser = (path: SeedPath, username: string | undefined) => void
+
+/** Reports every repeat in a list of names: `labels[2]: duplicate label bug`. */
+function duplicates(report: Report, names: string[] | undefined, path: SeedPath, what: string) {
+  const seen = new Set<string>()
+  names?.forEach((name, i) => {
+    if (seen.has(name)) report([...path, i], `duplicate ${what} ${name}`)
+    seen.add(name)
+  })
+}
+
+function checkDate(report: Report, path: SeedPath, text: string | undefined) {
+  if (text !== undefined && !isDate(text)) report(path, `invalid date ${text} (expected YYYY-MM-DD)`)
+}
+
+function checkDuration(report: Report, path: SeedPath, text: string | undefined, max = Infinity) {
+  if (text === undefined) return
+  const seconds = parseDuration(text, { keepZero: true })
+  if (seconds === null) report(path, `invalid duration ${JSON.stringify(text)} (expected e.g. 3h 30m)`)
+  else if (seconds < 0) report(path, `duration ${text} must not be negative`)
+  else if (seconds > max) report(path, `duration ${text} exceeds 4 years`)
+}
+
+/** Labels, milestones, issues and merge requests of one project. */
+function checkProject(report: Report, at: SeedPath, project: SeedProject, checkUser: CheckUser) {
+  const labels = new Set<string>()
+  project.labels?.forEach((label, l) => {
+    if (labels.has(label.name)) report([...at, 'labels', l, 'name'], `duplicate label ${label.name}`)
+    labels.add(label.name)
+  })
+  const milestones = new Set<string>()
+  project.milestones?.forEach((milestone, m) => {
+    const path: SeedPath = [...at, 'milestones', m]
+    if (milestones.has(milestone.title)) report([...path, 'title'], `duplicate milestone ${milestone.title}`)
+    milestones.add(milestone.title)
+    checkDate(report, [...path, 'start_date'], milestone.start_date)
+    checkDate(report, [...path, 'due_date'], milestone.due_date)
+    const { start_date: start, due_date: due } = milestone
+    if (start && due && isDate(start) && isDate(due) && due < start)
+      report([...path, 'due_date'], `due date ${due} is before start date ${start}`)
+  })
+  const context = { report, at, labels, milestones, checkUser }
+  project.issues?.forEach((issue, n) => checkIssue(context, n, issue))
+  const issueCount = project.issues?.length ?? 0
+  project.merge_requests?.forEach((mr, n) => checkMergeRequest(report, at, n, mr, issueCount, checkUser))
+}
+
+interface ProjectContext {
+  report: Report
+  at: SeedPath
+  labels: Set<string>
+  milestones: Set<string>
+  checkUser: CheckUser
+}
+
+function checkIssue(
+  { report, at, labels, milestones, checkUser }: ProjectContext,
+  n: number,
+  issue: SeedIssue,
+) {
+  const path: SeedPath = [...at, 'issues', n]
+  const where = formatPath(at)
+  checkUser([...path, 'author'], issue.author)
+  issue.assignees?.forEach((username, a) => checkUser([...path, 'assignees', a], username))
+  duplicates(report, issue.assignees, [...path, 'assignees'], 'assignee')
+  issue.labels?.forEach((name, l) => {
+    if (!labels.has(name)) report([...path, 'labels', l], `unknown label ${name} (not in ${where}.labels)`)
+  })
+  duplicates(report, issue.labels, [...path, 'labels'], 'label')
+  if (issue.milestone !== undefined && !milestones.has(issue.milestone))
+    report([...path, 'milestone'], `unknown milestone ${issue.milestone} (not in ${where}.milestones)`)
+  checkDate(report, [...path, 'due_date'], issue.due_date)
+  if (issue.created_at !== undefined && !isTimestamp(issue.created_at))
+    report(
+      [...path, 'created_at'],
+      `invalid timestamp ${issue.created_at} (expected ISO 8601 like 2026-11-02T10:00:00.000Z)`,
+    )
+  checkDuration(report, [...path, 'time_estimate'], issue.time_estimate)
+  checkDuration(report, [...path, 'time_spent'], issue.time_spent, MAX_TIME_SPENT)
+}
+
+function checkMergeRequest(
+  report: Report,
+  at: SeedPath,
+  n: number,
+  mr: SeedMergeRequest,
+  issueCount: number,
+  checkUser: CheckUser,
+) {
+  const path: SeedPath = [...at, 'merge_requests', n]
+  checkUser([...path, 'author'], mr.author)
+  for (const key of ['closes_issues', 'mentions_issues'] as const)
+    mr[key]?.forEach((iid, k) => {
+      if (iid > issueCount)
+        report([...path, key, k], `unknown issue iid ${iid} (${formatPath(at)} has ${issueCount} issues)`)
+    })
+}
