@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody'
 import qs from 'qs'
 import { authenticate } from './auth.js'
 import { responseCache } from './response-cache.js'
-import { GitLabError, handleError } from './gitlab-errors.js'
+import { GitLabError, handleError, invalidJsonBody } from './gitlab-errors.js'
 import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
 import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
@@ -73,6 +73,17 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     forceCloseConnections: false,
   })
   await app.register(formbody, { parser: parseQuery })
+  // Grape reads an empty JSON body as no parameters, and answers bad JSON with its own words.
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim()
+    if (text === '') return done(null, {})
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      done(invalidJsonBody(), undefined)
+    }
+  })
   for (const type of ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'])
     app.addContentTypeParser(type, { parseAs: 'string' }, (_req, body, done) => done(null, body))
 

@@ -36,6 +36,12 @@ export const validationError = (fields: Record<string, string[]>, status = 400) 
 export const messageError = (status: number, message: unknown) => new GitLabError(status, { message })
 export const notModified = () => new GitLabError(304, null)
 
+/** Grape's words for a body that is not the JSON its content type promises. */
+export const invalidJsonBody = () =>
+  paramError(
+    '\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying application/json as content-type, you must pass valid application/json content',
+  )
+
 /**
  * The one error handler. Anything that is not a GitLabError is a bug: logged, and answered as
  * GitLab answers an unhandled exception, without a stack trace.
@@ -45,18 +51,15 @@ export function handleError(err: FastifyError | GitLabError, req: FastifyRequest
     reply.code(err.status).headers(err.headers)
     return err.body === null ? reply.send() : reply.type('application/json').send(err.body)
   }
-  // Fastify's own refusals of the raw request (bad JSON, body too large, bad content type).
+  // Fastify's own refusals of the raw request: size, media type, a body that does not parse.
   const status = err.statusCode ?? 500
-  if (status === 413)
-    return reply.code(413).type('application/json').send({ message: '413 Request Entity Too Large' })
+  const json = (code: number, body: unknown) => reply.code(code).type('application/json').send(body)
+  if (status === 413) return json(413, { message: '413 Request Entity Too Large' })
   if (status === 415)
-    return reply.code(415).type('application/json').send({ message: '415 Unsupported Media Type' })
-  if (status >= 400 && status < 500) {
-    return reply
-      .code(400)
-      .type('application/json')
-      .send({ error: 'The provided content-type is not supported or the body is invalid' })
-  }
+    return json(415, {
+      error: `The provided content-type '${req.headers['content-type'] ?? ''}' is not supported.`,
+    })
+  if (status >= 400 && status < 500) return json(400, invalidJsonBody().body)
   req.log.error({ err }, 'unhandled error')
-  return reply.code(500).type('application/json').send({ message: '500 Internal Server Error' })
+  return json(500, { message: '500 Internal Server Error' })
 }

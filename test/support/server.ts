@@ -43,7 +43,7 @@ export async function startServer(
         headers['content-type'] = 'application/json'
         body = JSON.stringify(options.json)
       } else if (options.form !== undefined) {
-        headers['content-type'] = 'application/x-www-form-urlencoded'
+        headers['content-type'] ??= 'application/x-www-form-urlencoded'
         body = options.form
       }
       const url = `${baseUrl}${path}${options.query ? `?${options.query}` : ''}`

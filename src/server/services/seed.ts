@@ -10,7 +10,8 @@ import { isoNow, type Clock } from './context.js'
 import { secretBox } from './secret-box.js'
 
 const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')
-const duration = (text: string | undefined) => (text ? Math.trunc(parseDuration(text, { keepZero: true }) ?? 0) : 0)
+const duration = (text: string | undefined) =>
+  text ? Math.trunc(parseDuration(text, { keepZero: true }) ?? 0) : 0
 
 /** Tables in an order that deletes children before parents. */
 const TABLES = [
@@ -120,7 +121,9 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       ci_config: p.ci_config === false ? 0 : 1,
       ci_jobs: JSON.stringify(p.ci_jobs ?? ['build']),
       ci_outcome: p.ci_outcome ?? 'success',
-      ci_job_duration_ms: duration(p.ci_job_duration ?? '2s') * 1000 || 2000,
+      ci_job_duration_ms: Math.round(
+        (parseDuration(p.ci_job_duration ?? '2s', { keepZero: true }) ?? 2) * 1000,
+      ),
       created_at: now,
       last_activity_at: now,
     })

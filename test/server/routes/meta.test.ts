@@ -69,4 +69,48 @@ describe('the calls clients make first', () => {
     )
     expect(doc.paths['/projects/{id}/issues/{issue_iid}']).toHaveProperty('put')
   })
+
+  it('answers a body that is not JSON in Grape words, an empty one as no parameters, and never a 500', async () => {
+    const path = '/api/v4/projects/acme%2Fwidgets/issues'
+    const headers = { 'content-type': 'application/json' }
+    const bad = await t.http('POST', path, { token: ROOT, headers, form: '{"title": ' })
+    expect(bad.status).toBe(400)
+    expect((bad.body as { error: string }).error).toContain('message body does not match declared format')
+    const empty = await t.http('POST', path, { token: ROOT, headers, form: '' })
+    expect(empty.body).toEqual({ error: 'title is missing' })
+    const xml = await t.http('POST', path, {
+      token: ROOT,
+      headers: { 'content-type': 'text/xml' },
+      form: '<x/>',
+    })
+    expect(xml.status).toBe(415)
+    const list = await t.http('GET', path, { token: ROOT })
+    expect(list.headers['x-total']).toBe('5')
+  })
+
+  it('POST /-/emulator/seed adds to a running instance (administrators only)', async () => {
+    const more =
+      'users: [{ username: root }, { username: dave, token: glpat-dave-token }]\nprojects: [{ path: dave/notes, issues: [{ title: Hello, author: dave }] }]\n'
+    const denied = await t.http('POST', '/-/emulator/seed', {
+      token: 'glpat-bob-token',
+      headers: { 'content-type': 'application/yaml' },
+      form: more,
+    })
+    expect(denied.status).toBe(403)
+    const ok = await t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      headers: { 'content-type': 'application/yaml' },
+      form: more,
+    })
+    expect(ok.body).toEqual({ message: 'seeded' })
+    expect(ok.status).toBe(201)
+    const issues = await t.http('GET', '/api/v4/projects/dave%2Fnotes/issues', { token: 'glpat-dave-token' })
+    expect((issues.body as { title: string }[]).map((i) => i.title)).toEqual(['Hello'])
+    const bad = await t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      json: { users: [{ name: 'no username' }] },
+    })
+    expect(bad.status).toBe(400)
+    expect((bad.body as { message: string }).message).toContain('users[0]')
+  })
 })
