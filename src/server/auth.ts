@@ -7,6 +7,20 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor
   }
+  interface FastifyInstance {
+    /** Set by the pipeline routes: CI/CD job tokens, on the routes that accept them. */
+    jobTokenAuth?: JobTokenAuth
+  }
+}
+
+/**
+ * CI/CD job tokens (`JOB-TOKEN` header or `job_token` parameter) count only on routes GitLab
+ * declares `job_token_allowed` (reference §2); elsewhere they are ignored, as GitLab ignores them.
+ */
+export interface JobTokenAuth {
+  allows(req: FastifyRequest): boolean
+  /** The job's user with the job's token scope; throws 401 unless the job is running. */
+  resolve(token: string): Actor
 }
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v)
@@ -29,7 +43,12 @@ export function requestToken(req: FastifyRequest): string | undefined {
 /** Resolves the caller; a token that matches no active user is a 401, even on public routes. */
 export function authenticate(store: Store, req: FastifyRequest, now: string): Actor {
   const token = requestToken(req)
-  if (token === undefined) return new Actor(null)
+  if (token === undefined) {
+    const job = first(req.headers['job-token']) ?? first((req.query as Record<string, unknown>)?.job_token)
+    const jobs = req.server.jobTokenAuth
+    if (typeof job === 'string' && job && jobs?.allows(req)) return jobs.resolve(job)
+    return new Actor(null)
+  }
   const user = store.users.byToken(token, now)
   if (!user || user.state !== 'active') throw unauthorized()
   return new Actor(user)

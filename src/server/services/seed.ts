@@ -4,10 +4,10 @@ import { accessLevels } from '../../schema/common.js'
 import { messageError } from '../gitlab-errors.js'
 import { countTasks } from '../present/issues.js'
 import type { Store } from '../store/index.js'
-import { tokenDigest } from '../store/users.js'
 import { parseDuration } from './chronic-duration.js'
 import { isoNow, type Clock } from './context.js'
 import { secretBox } from './secret-box.js'
+import { sealTrigger } from './triggers.js'
 
 const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')
 const duration = (text: string | undefined) =>
@@ -15,6 +15,9 @@ const duration = (text: string | undefined) =>
 
 /** Tables in an order that deletes children before parents. */
 const TABLES = [
+  'pipeline_variables',
+  'ci_builds',
+  'pipelines',
   'project_aliases',
   'triggers',
   'merge_request_issues',
@@ -217,29 +220,19 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       for (const iid of m.mentions_issues ?? []) link.run(mrId, issueIds[iid - 1], 0)
       for (const iid of m.closes_issues ?? []) link.run(mrId, issueIds[iid - 1], 1)
     })
-    for (const t of p.triggers ?? []) {
-      const token = t.token ?? `glptt-${fakeSha(`${p.path}:${t.description}:${now}`)}`
-      store.db
-        .prepare(
-          `INSERT INTO triggers (project_id, owner_id, description, token_digest, token_hint, token_encrypted, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          projectId,
-          t.owner ? userId(t.owner) : null,
-          t.description ?? '',
-          tokenDigest(token),
-          token.replace(/^glptt-/, '').slice(0, 4),
-          box.seal(token),
-          now,
-          now,
-        )
-    }
+    for (const t of p.triggers ?? [])
+      store.triggers.insert({
+        project_id: projectId,
+        owner_id: t.owner ? userId(t.owner) : null,
+        description: t.description ?? '',
+        created_at: now,
+        ...sealTrigger(box, t.token ?? `glptt-${fakeSha(`${p.path}:${t.description}:${now}`)}`),
+      })
   })
 
   for (const a of seed.aliases ?? []) {
     const project = store.projects.byPath(a.project)
     if (!project) throw messageError(400, `seed: alias ${a.name}: unknown project ${a.project}`)
-    store.db.prepare('INSERT INTO project_aliases (project_id, name) VALUES (?, ?)').run(project.id, a.name)
+    store.aliases.insert(project.id, a.name)
   }
 }

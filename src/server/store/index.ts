@@ -7,6 +7,9 @@ import { milestoneTable } from './milestones.js'
 import { namespaceTable } from './namespaces.js'
 import { projectTable } from './projects.js'
 import { userTable } from './users.js'
+import { triggerTable } from './triggers.js'
+import { pipelineTable } from './pipelines.js'
+import { aliasTable } from './aliases.js'
 
 /** The store facade: one module per table group, all over one connection. */
 export function createStore(db: Db) {
@@ -20,6 +23,9 @@ export function createStore(db: Db) {
     milestones: milestoneTable(db),
     issues: issueTable(db),
     epics: epicTable(db),
+    triggers: triggerTable(db),
+    pipelines: pipelineTable(db),
+    aliases: aliasTable(db),
     /** Runs `fn` in one transaction: it all lands or none of it does. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   }

@@ -1,0 +1,208 @@
+import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox'
+import { Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
+import { dateTimeParam, boolParam } from './params.js'
+
+const oneOf = <T extends string>(values: readonly T[], options: object = {}): TUnion<TLiteral<T>[]> =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  )
+
+/** GitLab's pipeline and job statuses (`Ci::HasStatus::AVAILABLE_STATUSES`, reference §12.4). */
+export const PipelineStatus = oneOf([
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'waiting_for_callback',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceling',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+] as const)
+export type PipelineStatus = Static<typeof PipelineStatus>
+
+/** `Ci::Pipeline.sources`: `trigger` for trigger tokens, `pipeline` for CI/CD job tokens. */
+export const PipelineSource = oneOf([
+  'unknown',
+  'push',
+  'web',
+  'trigger',
+  'schedule',
+  'api',
+  'external',
+  'pipeline',
+  'chat',
+  'webide',
+  'merge_request_event',
+  'external_pull_request_event',
+  'parent_pipeline',
+  'ondemand_dast_scan',
+  'ondemand_dast_validation',
+  'security_orchestration_policy',
+  'container_registry_push',
+  'duo_workflow',
+  'pipeline_execution_policy_schedule',
+] as const)
+export type PipelineSource = Static<typeof PipelineSource>
+
+/** `DetailedStatusEntity`: how GitLab's UI would draw the status. */
+export const DetailedStatus = Type.Object(
+  {
+    icon: Type.String(),
+    text: Type.String(),
+    label: Type.String(),
+    group: Type.String(),
+    tooltip: Type.String(),
+    has_details: Type.Boolean(),
+    details_path: Type.String(),
+    illustration: Nullable(Type.Unknown()),
+    favicon: Type.String(),
+  },
+  { title: 'DetailedStatus' },
+)
+export type DetailedStatus = Static<typeof DetailedStatus>
+
+const basic = {
+  id: Type.Integer(),
+  iid: Type.Integer(),
+  project_id: Type.Integer(),
+  sha: Type.String(),
+  ref: Type.String(),
+  status: PipelineStatus,
+  source: PipelineSource,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  web_url: Type.String(),
+}
+const details = {
+  before_sha: Type.String(),
+  tag: Type.Boolean(),
+  yaml_errors: Nullable(Type.String()),
+  user: Nullable(UserBasic),
+  started_at: Nullable(Timestamp),
+  finished_at: Nullable(Timestamp),
+  committed_at: Nullable(Timestamp),
+  duration: Nullable(Type.Integer({ description: 'seconds' })),
+  queued_duration: Nullable(Type.Number({ description: 'seconds' })),
+  coverage: Nullable(Type.String()),
+  detailed_status: DetailedStatus,
+}
+
+/** `Entities::Ci::PipelineBasic`, embedded in jobs. */
+export const PipelineBasic = Type.Object(basic, { title: 'PipelineBasic' })
+export type PipelineBasic = Static<typeof PipelineBasic>
+/** List items of `GET /projects/:id/pipelines` (`PipelineBasicWithMetadata`). */
+export const PipelineListItem = Type.Object(
+  { ...basic, name: Nullable(Type.String()) },
+  { title: 'PipelineListItem' },
+)
+export type PipelineListItem = Static<typeof PipelineListItem>
+/** spec 2.14: the trigger, cancel and retry responses (`Entities::Ci::Pipeline`). */
+export const Pipeline = Type.Object({ ...basic, ...details }, { title: 'Pipeline' })
+export type Pipeline = Static<typeof Pipeline>
+/** `GET /projects/:id/pipelines/:pipeline_id` (`PipelineWithMetadata`). */
+export const PipelineWithMetadata = Type.Object(
+  { ...basic, ...details, name: Nullable(Type.String()) },
+  { title: 'PipelineWithMetadata' },
+)
+export type PipelineWithMetadata = Static<typeof PipelineWithMetadata>
+
+/** `Entities::Ci::Variable` as pipeline variables show it. */
+export const PipelineVariable = Type.Object(
+  { variable_type: Type.String(), key: Type.String(), value: Type.String() },
+  { title: 'PipelineVariable' },
+)
+export type PipelineVariable = Static<typeof PipelineVariable>
+
+/** `Entities::Commit`, as jobs embed it. */
+export const JobCommit = Type.Object(
+  {
+    id: Type.String(),
+    short_id: Type.String(),
+    created_at: Timestamp,
+    parent_ids: Type.Array(Type.String()),
+    title: Type.String(),
+    message: Type.String(),
+    author_name: Type.String(),
+    author_email: Type.String(),
+    authored_date: Timestamp,
+    committer_name: Type.String(),
+    committer_email: Type.String(),
+    committed_date: Timestamp,
+    web_url: Type.String(),
+  },
+  { title: 'JobCommit' },
+)
+
+/** `Entities::Ci::Job` (`GET .../pipelines/:pipeline_id/jobs`); `failure_reason` only on failed jobs. */
+export const Job = Type.Object(
+  {
+    id: Type.Integer(),
+    status: PipelineStatus,
+    stage: Type.String(),
+    name: Type.String(),
+    ref: Type.String(),
+    tag: Type.Boolean(),
+    coverage: Nullable(Type.Number()),
+    allow_failure: Type.Boolean(),
+    created_at: Timestamp,
+    started_at: Nullable(Timestamp),
+    finished_at: Nullable(Timestamp),
+    erased_at: Nullable(Timestamp),
+    duration: Nullable(Type.Number()),
+    queued_duration: Nullable(Type.Number()),
+    user: Nullable(UserBasic),
+    commit: JobCommit,
+    pipeline: PipelineBasic,
+    failure_reason: Type.Optional(Type.String()),
+    web_url: Type.String(),
+    project: Type.Object({ ci_job_token_scope_enabled: Type.Boolean() }),
+    artifacts: Type.Array(Type.Unknown()),
+    runner: Nullable(Type.Unknown()),
+    runner_manager: Nullable(Type.Unknown()),
+    artifacts_expire_at: Nullable(Timestamp),
+    archived: Type.Boolean(),
+    tag_list: Type.Array(Type.String()),
+  },
+  { title: 'Job' },
+)
+export type Job = Static<typeof Job>
+
+/** `GET /projects/:id/pipelines` (the basic filters of `lib/api/ci/pipelines.rb`). */
+export const PipelineListQuery = Type.Object({
+  ...PageQuery.properties,
+  scope: Type.Optional(oneOf(['running', 'pending', 'finished', 'branches', 'tags'] as const)),
+  status: Type.Optional(PipelineStatus),
+  ref: Type.Optional(Type.String()),
+  sha: Type.Optional(Type.String()),
+  yaml_errors: Type.Optional(boolParam()),
+  username: Type.Optional(Type.String()),
+  updated_before: Type.Optional(dateTimeParam()),
+  updated_after: Type.Optional(dateTimeParam()),
+  created_before: Type.Optional(dateTimeParam()),
+  created_after: Type.Optional(dateTimeParam()),
+  order_by: Type.Optional(
+    oneOf(['id', 'status', 'ref', 'updated_at', 'user_id'] as const, { default: 'id' }),
+  ),
+  sort: Type.Optional(oneOf(['asc', 'desc'] as const, { default: 'desc' })),
+  source: Type.Optional(PipelineSource),
+  name: Type.Optional(Type.String()),
+})
+export type PipelineListQuery = Static<typeof PipelineListQuery>
+
+/** `GET .../pipelines/:pipeline_id/jobs`: `scope` is one status or a list of them. */
+export const JobListQuery = Type.Object({
+  ...PageQuery.properties,
+  include_retried: Type.Optional(boolParam({ default: false })),
+  scope: Type.Optional(Type.Union([PipelineStatus, Type.Array(PipelineStatus)])),
+})
+export type JobListQuery = Static<typeof JobListQuery>
+
+/** Body of the emulator control `PUT /-/emulator/projects/:id/pipelines/:pipeline_id` (DESIGN.md). */
+export const EmulatorPipelineUpdate = Type.Object({ status: PipelineStatus })
+export type EmulatorPipelineUpdate = Static<typeof EmulatorPipelineUpdate>

@@ -1,0 +1,160 @@
+import type {
+  DetailedStatus,
+  Job,
+  Pipeline,
+  PipelineBasic,
+  PipelineListItem,
+  PipelineSource,
+  PipelineStatus,
+  PipelineWithMetadata,
+} from '../../schema/index.js'
+import type { Store } from '../store/index.js'
+import type { JobRow, PipelineRow } from '../store/pipelines.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { Instance } from './context.js'
+import { presentUser } from './users.js'
+
+/** icon suffix, text, label and group of each status (`Gitlab::Ci::Status::*`; pipelines say Blocked/Delayed). */
+const LOOKS: Record<string, [string, string, string, string]> = {
+  created: ['created', 'Created', 'created', 'created'],
+  waiting_for_resource: ['pending', 'Waiting', 'waiting for resource', 'waiting-for-resource'],
+  preparing: ['preparing', 'Preparing', 'preparing', 'preparing'],
+  waiting_for_callback: ['pending', 'Waiting', 'waiting for callback', 'waiting-for-callback'],
+  pending: ['pending', 'Pending', 'pending', 'pending'],
+  running: ['running', 'Running', 'running', 'running'],
+  success: ['success', 'Passed', 'passed', 'success'],
+  failed: ['failed', 'Failed', 'failed', 'failed'],
+  canceling: ['canceled', 'Canceling', 'canceling', 'canceling'],
+  canceled: ['canceled', 'Canceled', 'canceled', 'canceled'],
+  skipped: ['skipped', 'Skipped', 'skipped', 'skipped'],
+  manual: ['manual', 'Blocked', 'waiting for manual action', 'manual'],
+  scheduled: ['scheduled', 'Delayed', 'waiting for delayed job', 'scheduled'],
+}
+
+const ms = (a: string | null, b: string | null) => (a && b ? Date.parse(b) - Date.parse(a) : null)
+
+/**
+ * Shapes pipelines and jobs (reference §12.4). Favicons are our short asset paths (GitLab's carry
+ * a content digest); pipelines are never tags and have no coverage, name or YAML errors.
+ */
+export function pipelinePresenter(store: Store, instance: Instance) {
+  const webBase = (project: ProjectRow) => `${instance.baseUrl}/${project.full_path}`
+  const user = (id: number | null) => {
+    const row = id === null ? undefined : store.users.get(id)
+    return row ? presentUser(row, instance) : null
+  }
+
+  function detailedStatus(project: ProjectRow, row: PipelineRow): DetailedStatus {
+    const [icon, text, label, group] =
+      LOOKS[row.status] ?? (LOOKS.created as [string, string, string, string])
+    return {
+      icon: `status_${icon}`,
+      text,
+      label,
+      group,
+      tooltip: label,
+      has_details: true,
+      details_path: `/${project.full_path}/-/pipelines/${row.id}`,
+      illustration: null,
+      favicon: `/assets/ci_favicons/favicon_status_${icon}.png`,
+    }
+  }
+
+  function basic(project: ProjectRow, row: PipelineRow): PipelineBasic {
+    return {
+      id: row.id,
+      iid: row.iid,
+      project_id: row.project_id,
+      sha: row.sha,
+      ref: row.ref,
+      status: row.status as PipelineStatus,
+      source: row.source as PipelineSource,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      web_url: `${webBase(project)}/-/pipelines/${row.id}`,
+    }
+  }
+
+  function full(project: ProjectRow, row: PipelineRow): Pipeline {
+    const duration = row.finished_at ? ms(row.started_at, row.finished_at) : null
+    const queued = ms(row.created_at, row.started_at)
+    return {
+      ...basic(project, row),
+      before_sha: '0000000000000000000000000000000000000000',
+      tag: row.tag === 1,
+      yaml_errors: null,
+      user: user(row.user_id),
+      started_at: row.started_at,
+      finished_at: row.finished_at,
+      committed_at: null,
+      duration: duration === null ? null : Math.round(duration / 1000),
+      queued_duration: queued === null ? null : queued / 1000,
+      coverage: null,
+      detailed_status: detailedStatus(project, row),
+    }
+  }
+
+  return {
+    basic,
+    full,
+    listItem: (project: ProjectRow, row: PipelineRow): PipelineListItem => ({
+      ...basic(project, row),
+      name: null,
+    }),
+    withMetadata: (project: ProjectRow, row: PipelineRow): PipelineWithMetadata => ({
+      ...full(project, row),
+      name: null,
+    }),
+    /** A job; running and pending durations are measured up to `now`, as GitLab measures them. */
+    job(project: ProjectRow, pipeline: PipelineRow, job: JobRow, now: string): Job {
+      const end = job.finished_at ?? now
+      const running = job.started_at ? ms(job.started_at, end) : null
+      const queued = job.queued_at ? ms(job.queued_at, job.started_at ?? now) : null
+      const author = user(pipeline.user_id)
+      const commitUser = author ?? { name: 'Administrator', username: 'root' }
+      return {
+        id: job.id,
+        status: job.status as PipelineStatus,
+        stage: job.stage,
+        name: job.name,
+        ref: pipeline.ref,
+        tag: pipeline.tag === 1,
+        coverage: null,
+        allow_failure: false,
+        created_at: job.created_at,
+        started_at: job.started_at,
+        finished_at: job.finished_at,
+        erased_at: null,
+        duration: running === null ? null : running / 1000,
+        queued_duration: queued === null ? null : queued / 1000,
+        user: author,
+        commit: {
+          id: pipeline.sha,
+          short_id: pipeline.sha.slice(0, 8),
+          created_at: project.created_at,
+          parent_ids: [],
+          title: `Commit at ${pipeline.ref}`,
+          message: `Commit at ${pipeline.ref}`,
+          author_name: commitUser.name,
+          author_email: `${commitUser.username}@example.com`,
+          authored_date: project.created_at,
+          committer_name: commitUser.name,
+          committer_email: `${commitUser.username}@example.com`,
+          committed_date: project.created_at,
+          web_url: `${webBase(project)}/-/commit/${pipeline.sha}`,
+        },
+        pipeline: basic(project, pipeline),
+        ...(job.status === 'failed' ? { failure_reason: job.failure_reason ?? 'unknown_failure' } : {}),
+        web_url: `${webBase(project)}/-/jobs/${job.id}`,
+        project: { ci_job_token_scope_enabled: false },
+        artifacts: [],
+        runner: null,
+        runner_manager: null,
+        artifacts_expire_at: null,
+        archived: false,
+        tag_list: [],
+      }
+    },
+  }
+}
+export type PipelinePresenter = ReturnType<typeof pipelinePresenter>

@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify'
+import { EmulatorPipelineUpdate } from '../../schema/index.js'
+import { forbidden, unauthorized } from '../gitlab-errors.js'
+import { parseParams } from '../params.js'
+import type { PipelineService } from '../services/pipelines.js'
+import { pipelineIdOf } from '../services/pipelines.js'
+import type { ApiContext } from './context.js'
+
+const URL = '/-/emulator/projects/:id/pipelines/:pipeline_id'
+
+/**
+ * Emulator controls for pipelines (DESIGN.md "Emulator control"), administrators only:
+ * `PUT` with `{"status": "<any GitLab pipeline status>"}` drives the pipeline and its unfinished
+ * jobs there and answers 200 with the pipeline record; `GET` (ours) shows the pipeline with its jobs
+ * and the CI/CD job token of each running job, which GitLab only ever hands to runners.
+ */
+export function pipelineEmulatorRoutes(api: ApiContext, pipelines: PipelineService) {
+  const target = (req: FastifyRequest) => {
+    if (!req.actor.user) throw unauthorized()
+    if (!req.actor.admin) throw forbidden()
+    const path = req.params as Record<string, string>
+    const id = pipelineIdOf(path.pipeline_id)
+    return { id, project: pipelines.project(req.actor, path.id as string) }
+  }
+  api.app.put(URL, async (req) => {
+    if (!req.actor.user) throw unauthorized()
+    if (!req.actor.admin) throw forbidden()
+    const { status } = parseParams(EmulatorPipelineUpdate, {
+      ...(req.query as Record<string, unknown>),
+      ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
+    })
+    const { id, project } = target(req)
+    return pipelines.force(project, id, status)
+  })
+  api.app.get(URL, async (req) => {
+    const { id, project } = target(req)
+    return pipelines.inspect(project, id)
+  })
+}

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify'
+import type { JobTokenAuth } from '../auth.js'
+import { unauthorized } from '../gitlab-errors.js'
+import { EXECUTING } from '../jobs/composite-status.js'
+import type { PipelineRunner } from '../jobs/pipeline-runner.js'
+import type { Store } from '../store/index.js'
+import type { UserRow } from '../store/users.js'
+import { Actor } from './access.js'
+
+/**
+ * A caller authenticated by a CI/CD job token: the job's user, limited to the job's own project.
+ * Our choice: the emulator keeps no job token allowlists, so other projects stay hidden (404).
+ */
+export class JobTokenActor extends Actor {
+  constructor(
+    user: UserRow,
+    readonly job: { id: number; projectId: number },
+  ) {
+    super(user)
+  }
+}
+
+/** The running job a token belongs to, with its pipeline's project and user; undefined otherwise. */
+export function runningJob(store: Store, runner: PipelineRunner, token: string) {
+  runner.catchUp()
+  const job = store.pipelines.jobByToken(token)
+  if (!job) return undefined
+  const pipeline = store.pipelines.byId(job.pipeline_id)
+  const user = pipeline?.user_id ? store.users.get(pipeline.user_id) : undefined
+  return pipeline ? { job, pipeline, user, running: EXECUTING.has(job.status) } : undefined
+}
+
+/**
+ * `JOB-TOKEN` authentication (reference §2): only on the routes listed with `allow(method, url)`;
+ * a token of no job, of a job that is not running, or of a blocked user is a 401.
+ */
+export function jobTokenAuth(store: Store, runner: PipelineRunner) {
+  const routes = new Set<string>()
+  const auth: JobTokenAuth & { allow(method: string, url: string): void } = {
+    allow: (method, url) => void routes.add(`${method} ${url}`),
+    allows: (req: FastifyRequest) => routes.has(`${req.method} ${req.routeOptions.url ?? ''}`),
+    resolve(token: string) {
+      const found = runningJob(store, runner, token)
+      if (!found?.running || !found.user || found.user.state !== 'active') throw unauthorized()
+      return new JobTokenActor(found.user, { id: found.job.id, projectId: found.pipeline.project_id })
+    },
+  }
+  return auth
+}

@@ -1,0 +1,296 @@
+import type {
+  Job,
+  JobListQuery,
+  Pipeline,
+  PipelineListItem,
+  PipelineListQuery,
+  PipelineStatus,
+  PipelineVariable,
+  PipelineWithMetadata,
+} from '../../schema/index.js'
+import { PipelineStatus as StatusSchema, literals } from '../../schema/index.js'
+import { forbidden, notFound, paramError, recordNotFound, unauthorized } from '../gitlab-errors.js'
+import { CANCELABLE, COMPLETED } from '../jobs/composite-status.js'
+import { CREATED_MS, type PipelineRunner } from '../jobs/pipeline-runner.js'
+import { MAX_COUNT, pageOf, type Page } from '../pagination.js'
+import { pipelinePresenter } from '../present/pipelines.js'
+import type { PipelineFilter, PipelineRow, VariableRow } from '../store/pipelines.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Level, type Actor } from './access.js'
+import { isoNow, type ServiceContext } from './context.js'
+import { JobTokenActor } from './job-tokens.js'
+
+const STATUSES = new Set<string>(literals(StatusSchema))
+const SCOPES: Record<string, string[]> = {
+  running: ['running'],
+  pending: ['pending'],
+  finished: [...COMPLETED],
+}
+
+export interface NewPipelineInput {
+  project: ProjectRow
+  ref: string
+  sha: string
+  userId: number | null
+  source: 'trigger' | 'pipeline'
+  triggerId?: number
+  upstream?: { pipelineId: number; jobId: number }
+  variables: VariableRow[]
+}
+
+/** Parses a `:pipeline_id` path segment as Grape's `Integer` does: 400 `pipeline_id is invalid`. */
+export function pipelineIdOf(raw: string | undefined): number {
+  if (!/^\s*[+-]?\d+\s*$/.test(raw ?? '') || !Number.isSafeInteger(Number(raw)))
+    throw paramError('pipeline_id is invalid')
+  return Number(raw)
+}
+
+/**
+ * Pipelines (issue 5, `lib/api/ci/pipelines.rb`): whoever may read the project reads its pipelines
+ * and jobs (GitLab's "public pipelines" default); variables, cancel and retry need Developer.
+ * Every call first lets the runner catch up with the clock.
+ */
+export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
+  const { store, access } = ctx
+  const present = pipelinePresenter(store, ctx.instance)
+
+  /** The project as the caller may see it; a job token sees only its own project. */
+  function project(actor: Actor, ref: string): ProjectRow {
+    const found = access.project(actor, ref)
+    if (actor instanceof JobTokenActor && actor.job.projectId !== found.id) throw notFound('Project')
+    runner.catchUp()
+    return found
+  }
+  const find = (p: ProjectRow, id: number): PipelineRow => {
+    const row = store.pipelines.get(p.id, id)
+    if (!row) throw recordNotFound()
+    return row
+  }
+  const requireDeveloper = (actor: Actor, p: ProjectRow) => {
+    if (!access.atLeast(actor, p, Level.developer)) throw forbidden()
+  }
+
+  return {
+    project,
+
+    /** Creates a pipeline in `created` with the project's jobs; the first moves after CREATED_MS. */
+    create(input: NewPipelineInput): Pipeline {
+      const now = isoNow(ctx.clock)
+      const { project: p } = input
+      const row = store.transaction(() => {
+        const id = store.pipelines.insert({
+          project_id: p.id,
+          ref: input.ref,
+          sha: input.sha,
+          tag: 0,
+          status: 'created',
+          source: input.source,
+          user_id: input.userId,
+          trigger_id: input.triggerId ?? null,
+          upstream_pipeline_id: input.upstream?.pipelineId ?? null,
+          upstream_job_id: input.upstream?.jobId ?? null,
+          created_at: now,
+          updated_at: now,
+        })
+        store.pipelines.addVariables(id, input.variables)
+        const names = JSON.parse(p.ci_jobs) as string[]
+        names.forEach((name, n) =>
+          store.pipelines.insertJob({
+            pipeline_id: id,
+            name,
+            stage: name,
+            position: n,
+            status: 'created',
+            outcome: n === names.length - 1 ? p.ci_outcome : 'success',
+            duration_ms: p.ci_job_duration_ms,
+            ...runner.newJobToken(),
+            created_at: now,
+            queued_at: null,
+            started_at: null,
+            finished_at: null,
+            due_at: n === 0 ? new Date(Date.parse(now) + CREATED_MS).toISOString() : null,
+          }),
+        )
+        return store.pipelines.byId(id) as PipelineRow
+      })
+      runner.poke()
+      return present.full(p, row)
+    },
+
+    /** `GET /projects/:id/pipelines`: one page and the (capped) total. */
+    list(
+      actor: Actor,
+      p: ProjectRow,
+      q: PipelineListQuery,
+    ): { items: PipelineListItem[]; page: Page; total: number } {
+      const user = q.username !== undefined ? store.users.byUsername(q.username) : undefined
+      const filter: PipelineFilter = {
+        projectId: p.id,
+        ref: q.ref,
+        sha: q.sha,
+        source: q.source,
+        userId: user?.id,
+        updatedBefore: q.updated_before,
+        updatedAfter: q.updated_after,
+        createdBefore: q.created_before,
+        createdAfter: q.created_after,
+        // The emulator's pipelines never have YAML errors, names or tags.
+        none:
+          q.yaml_errors === true ||
+          q.name !== undefined ||
+          q.scope === 'tags' ||
+          (q.username !== undefined && !user),
+        latestPerRef: q.scope === 'branches',
+        order: q.order_by ?? 'id',
+        sort: q.sort ?? 'desc',
+      }
+      const scoped = q.scope ? SCOPES[q.scope] : undefined
+      if (scoped || q.status)
+        filter.statuses = (scoped ?? [...STATUSES]).filter((s) => !q.status || s === q.status)
+      const page = pageOf(q)
+      const total = store.pipelines.count(filter)
+      const rows = store.pipelines.page(filter, page.perPage, page.offset)
+      return { items: rows.map((r) => present.listItem(p, r)), page, total: Math.min(total, MAX_COUNT + 1) }
+    },
+
+    get: (p: ProjectRow, id: number): PipelineWithMetadata => present.withMetadata(p, find(p, id)),
+
+    /** `GET .../jobs`: current jobs (and retried ones on request), filtered by `scope`. */
+    jobs(p: ProjectRow, id: number, q: JobListQuery): { items: Job[]; page: Page; total: number } {
+      const pipeline = find(p, id)
+      const scope = q.scope === undefined ? undefined : Array.isArray(q.scope) ? q.scope : [q.scope]
+      if (scope?.some((s) => typeof s !== 'string' || !STATUSES.has(s)))
+        throw paramError('scope does not have a valid value')
+      const now = isoNow(ctx.clock)
+      const all = store.pipelines
+        .jobs(pipeline.id)
+        .filter(
+          (j) =>
+            (q.include_retried === true || j.retried === 0) &&
+            (!scope || scope.includes(j.status as PipelineStatus)),
+        )
+        .sort((a, b) => b.id - a.id)
+      const page = pageOf(q)
+      const items = all
+        .slice(page.offset, page.offset + page.perPage)
+        .map((j) => present.job(p, pipeline, j, now))
+      return { items, page, total: all.length }
+    },
+
+    variables(actor: Actor, p: ProjectRow, id: number): PipelineVariable[] {
+      const pipeline = find(p, id)
+      requireDeveloper(actor, p)
+      return store.pipelines.variables(pipeline.id)
+    },
+
+    /** `POST .../cancel`: cancels every cancelable job; 200 with the pipeline even when nothing was. */
+    cancel(actor: Actor, p: ProjectRow, id: number): Pipeline {
+      if (!actor.user) throw unauthorized()
+      const pipeline = find(p, id)
+      requireDeveloper(actor, p)
+      const now = isoNow(ctx.clock)
+      const row = store.transaction(() => {
+        for (const job of store.pipelines.jobs(pipeline.id))
+          if (job.retried === 0 && CANCELABLE.has(job.status))
+            store.pipelines.setJob({ ...job, status: 'canceled', finished_at: now, due_at: null })
+        return runner.refresh(pipeline, now)
+      })
+      return present.full(p, row)
+    },
+
+    /**
+     * `POST .../retry`: failed and canceled jobs are replaced by new ones (the old ones become
+     * `retried`), skipped ones run again. Our choice: a retried job succeeds.
+     */
+    retry(actor: Actor, p: ProjectRow, id: number): Pipeline {
+      if (!actor.user) throw unauthorized()
+      const pipeline = find(p, id)
+      requireDeveloper(actor, p)
+      const now = isoNow(ctx.clock)
+      const row = store.transaction(() => {
+        const again: number[] = []
+        for (const job of store.pipelines.jobs(pipeline.id)) {
+          if (job.retried !== 0) continue
+          const fresh = {
+            queued_at: null,
+            started_at: null,
+            finished_at: null,
+            failure_reason: null,
+            due_at: null,
+          }
+          if (job.status === 'skipped') {
+            store.pipelines.setJob({ ...job, ...fresh, status: 'created', outcome: 'success' })
+            again.push(job.position)
+          } else if (job.status === 'failed' || job.status === 'canceled') {
+            store.pipelines.setJob({ ...job, retried: 1, due_at: null })
+            store.pipelines.insertJob({
+              ...job,
+              ...fresh,
+              ...runner.newJobToken(),
+              status: 'created',
+              outcome: 'success',
+              created_at: now,
+            })
+            again.push(job.position)
+          }
+        }
+        if (again.length === 0) return pipeline
+        const first = Math.min(...again)
+        const [next] = store.pipelines
+          .jobs(pipeline.id)
+          .filter((j) => j.retried === 0 && j.position === first)
+        if (next) store.pipelines.setJob({ ...next, due_at: now })
+        return runner.refresh({ ...pipeline, finished_at: null }, now)
+      })
+      runner.catchUp()
+      runner.poke()
+      return present.full(p, store.pipelines.byId(row.id) ?? row)
+    },
+
+    /**
+     * Emulator control (DESIGN.md): the pipeline and its unfinished jobs take `status` and stay
+     * there (our choice: they leave the automatic schedule until retried).
+     */
+    force(p: ProjectRow, id: number, status: PipelineStatus): Pipeline {
+      const pipeline = find(p, id)
+      const now = isoNow(ctx.clock)
+      const done = COMPLETED.has(status)
+      store.transaction(() => {
+        for (const job of store.pipelines.jobs(pipeline.id)) {
+          if (job.retried !== 0 || COMPLETED.has(job.status)) continue
+          store.pipelines.setJob({
+            ...job,
+            status,
+            due_at: null,
+            queued_at: job.queued_at ?? (status === 'created' ? null : now),
+            started_at: job.started_at ?? (['running', 'canceling'].includes(status) || done ? now : null),
+            finished_at: done ? now : null,
+            failure_reason: status === 'failed' ? 'script_failure' : null,
+          })
+        }
+        store.pipelines.setState({
+          id: pipeline.id,
+          status,
+          started_at: pipeline.started_at ?? (status === 'running' || done ? now : null),
+          finished_at: done ? now : null,
+          updated_at: now,
+        })
+      })
+      return present.full(p, find(p, id))
+    },
+
+    /** Emulator view: the pipeline and its jobs, with the token of each job that is running. */
+    inspect(p: ProjectRow, id: number) {
+      const pipeline = find(p, id)
+      const jobs = store.pipelines.jobs(pipeline.id).map((j) => ({
+        id: j.id,
+        name: j.name,
+        status: j.status,
+        retried: j.retried === 1,
+        token: ['running', 'canceling'].includes(j.status) ? runner.openJobToken(j) : null,
+      }))
+      return { pipeline: present.full(p, pipeline), jobs }
+    },
+  }
+}
+export type PipelineService = ReturnType<typeof pipelineService>

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto'
+import type { Pipeline, Trigger, TriggerPipeline } from '../../schema/index.js'
+import { forbidden, messageError, notFound, recordNotFound, unauthorized } from '../gitlab-errors.js'
+import type { PipelineRunner } from '../jobs/pipeline-runner.js'
+import { presentUser } from '../present/users.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { TriggerRow } from '../store/triggers.js'
+import type { UserRow } from '../store/users.js'
+import { Actor, Level } from './access.js'
+import { isoNow, type ServiceContext } from './context.js'
+import { runningJob } from './job-tokens.js'
+import type { PipelineService } from './pipelines.js'
+import { secretBox } from './secret-box.js'
+
+/** `glptt-` + 40 lower-case hex characters (reference §12.1). */
+export const newTriggerToken = () => `glptt-${randomBytes(20).toString('hex')}`
+
+/** What the store keeps of a token: its hint (4 characters after the prefix) and a sealed copy. */
+export function sealTrigger(box: ReturnType<typeof secretBox>, token: string) {
+  return { token, token_hint: token.replace(/^glptt-/, '').slice(0, 4), token_encrypted: box.seal(token) }
+}
+
+const base = (message: string) => messageError(400, { base: [message] })
+
+/**
+ * Trigger tokens (reference §12.2, `lib/api/ci/triggers.rb`): Maintainers list, read, create and
+ * delete them; only the owner (or an administrator) edits one or sees it whole.
+ */
+export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipelines: PipelineService) {
+  const { store, access } = ctx
+  const box = secretBox(store.db)
+
+  const requireUser = (actor: Actor) => {
+    if (!actor.user) throw unauthorized()
+  }
+  const maintainer = (actor: Actor, p: ProjectRow) => access.atLeast(actor, p, Level.maintainer)
+  /** `admin_trigger`: the owner while still a Maintainer, or an administrator. */
+  const owns = (actor: Actor, p: ProjectRow, t: TriggerRow) =>
+    actor.admin || (t.owner_id !== null && t.owner_id === actor.id && maintainer(actor, p))
+  const find = (p: ProjectRow, id: number) => {
+    const row = store.triggers.get(p.id, id)
+    if (!row) throw recordNotFound()
+    return row
+  }
+  const present = (actor: Actor, p: ProjectRow, t: TriggerRow): Trigger => {
+    const owner = t.owner_id === null ? undefined : store.users.get(t.owner_id)
+    return {
+      id: t.id,
+      token: owns(actor, p, t) ? box.open(t.token_encrypted) : t.token_hint,
+      description: t.description,
+      created_at: t.created_at,
+      updated_at: t.updated_at,
+      last_used: t.last_used,
+      expires_at: t.expires_at,
+      owner: owner ? presentUser(owner, ctx.instance) : null,
+    }
+  }
+  /** `create_pipeline`: Developer or more in a project that is not archived. */
+  const mayCreatePipeline = (user: UserRow | undefined, p: ProjectRow) =>
+    user !== undefined &&
+    user.state === 'active' &&
+    p.archived === 0 &&
+    access.atLeast(new Actor(user), p, Level.developer)
+
+  return {
+    list(actor: Actor, p: ProjectRow, limit: number, offset: number) {
+      requireUser(actor)
+      if (!maintainer(actor, p)) throw forbidden()
+      const rows = store.triggers.ofProject(p.id, limit, offset)
+      return { items: rows.map((t) => present(actor, p, t)), total: store.triggers.count(p.id) }
+    },
+
+    get(actor: Actor, p: ProjectRow, id: number): Trigger {
+      requireUser(actor)
+      if (!maintainer(actor, p)) throw forbidden()
+      return present(actor, p, find(p, id))
+    },
+
+    create(actor: Actor, p: ProjectRow, description: string): Trigger {
+      requireUser(actor)
+      if (!maintainer(actor, p)) throw forbidden()
+      const now = isoNow(ctx.clock)
+      const id = store.triggers.insert({
+        project_id: p.id,
+        owner_id: actor.id,
+        description,
+        created_at: now,
+        ...sealTrigger(box, newTriggerToken()),
+      })
+      return present(actor, p, find(p, id))
+    },
+
+    /** Only the owner edits: 403 with GitLab's sentence for everyone else who can see the project. */
+    update(actor: Actor, p: ProjectRow, id: number, description: string | undefined): Trigger {
+      requireUser(actor)
+      const row = find(p, id)
+      if (!owns(actor, p, row))
+        throw forbidden('The current user is not authorized to update the pipeline trigger token')
+      if (description !== undefined) store.triggers.update(row.id, description, isoNow(ctx.clock))
+      return present(actor, p, find(p, id))
+    },
+
+    /** Any Maintainer deletes; `If-Unmodified-Since` older than the last change is a 412. */
+    remove(actor: Actor, p: ProjectRow, id: number, unmodifiedSince?: string): void {
+      requireUser(actor)
+      if (!maintainer(actor, p)) throw forbidden()
+      const row = find(p, id)
+      const since = unmodifiedSince ? Date.parse(unmodifiedSince) : NaN
+      if (!Number.isNaN(since) && Math.floor(Date.parse(row.updated_at) / 1000) * 1000 > since)
+        throw messageError(412, '412 Precondition Failed')
+      store.triggers.remove(row.id)
+    },
+
+    /**
+     * `POST /projects/:id/trigger/pipeline` after parameter checks (reference §12.3): a trigger token
+     * of this project, or the job token of a running job whose user can see the project; then the
+     * owner's right to create pipelines, the ref and the CI configuration, in GitLab's order.
+     * `payload` is the request's parameters without the token (`TRIGGER_PAYLOAD`).
+     */
+    trigger(projectRef: string, input: TriggerPipeline, payload: Record<string, unknown>): Pipeline {
+      const p = /^\d+$/.test(projectRef)
+        ? store.projects.get(Number(projectRef))
+        : store.projects.byPath(projectRef)
+      if (!p) throw notFound()
+      const trigger = store.triggers.byToken(input.token)
+      let user: UserRow | undefined
+      let upstream: { pipelineId: number; jobId: number } | undefined
+      if (trigger) {
+        if (trigger.project_id !== p.id) throw notFound()
+        if (trigger.expires_at && trigger.expires_at <= isoNow(ctx.clock)) throw notFound()
+        user = trigger.owner_id === null ? undefined : store.users.get(trigger.owner_id)
+      } else {
+        const found = runningJob(store, runner, input.token)
+        if (!found) throw notFound()
+        if (!found.running) throw messageError(401, 'Job is not running')
+        user = found.user
+        if (!user || !access.canReadProject(new Actor(user), p)) throw notFound()
+        upstream = { pipelineId: found.pipeline.id, jobId: found.job.id }
+      }
+      if (!mayCreatePipeline(user, p)) throw base('Insufficient permissions to create a new pipeline')
+      const sha = store.pipelines.refSha(p.id, input.ref)
+      if (sha === undefined) throw base('Reference not found')
+      if (p.ci_config === 0) throw base('Missing CI config file')
+      const variables = Object.entries(input.variables ?? {}).map(([key, value]) => ({
+        key,
+        value: String(value),
+        variable_type: 'env_var',
+      }))
+      variables.push({ key: 'TRIGGER_PAYLOAD', value: JSON.stringify(payload), variable_type: 'file' })
+      return pipelines.create({
+        project: p,
+        ref: input.ref,
+        sha,
+        userId: user?.id ?? null,
+        source: trigger ? 'trigger' : 'pipeline',
+        ...(trigger ? { triggerId: trigger.id } : {}),
+        ...(upstream ? { upstream } : {}),
+        variables,
+      })
+    },
+  }
+}
+export type TriggerService = ReturnType<typeof triggerService>

@@ -1,0 +1,163 @@
+import type { Db } from './db.js'
+import { tokenDigest } from './users.js'
+
+export interface PipelineRow {
+  id: number
+  iid: number
+  project_id: number
+  ref: string
+  sha: string
+  tag: number
+  status: string
+  source: string
+  user_id: number | null
+  trigger_id: number | null
+  upstream_pipeline_id: number | null
+  upstream_job_id: number | null
+  created_at: string
+  updated_at: string
+  started_at: string | null
+  finished_at: string | null
+}
+export type NewPipeline = Omit<PipelineRow, 'id' | 'iid' | 'started_at' | 'finished_at'>
+
+export interface JobRow {
+  id: number
+  pipeline_id: number
+  name: string
+  stage: string
+  position: number
+  status: string
+  /** What the job ends as when it runs out its time: success, failed, canceled or manual. */
+  outcome: string
+  duration_ms: number
+  token_digest: string
+  token_encrypted: string
+  retried: number
+  failure_reason: string | null
+  created_at: string
+  queued_at: string | null
+  started_at: string | null
+  finished_at: string | null
+  due_at: string | null
+}
+export type NewJob = Omit<JobRow, 'id' | 'token_digest' | 'retried' | 'failure_reason'> & { token: string }
+
+export interface VariableRow {
+  key: string
+  value: string
+  variable_type: string
+}
+
+/** Filters of `GET /projects/:id/pipelines`, already checked; `order` is a whitelisted column. */
+export interface PipelineFilter {
+  projectId: number
+  statuses?: string[]
+  ref?: string
+  sha?: string
+  source?: string
+  userId?: number
+  tag?: boolean
+  updatedBefore?: string
+  updatedAfter?: string
+  createdBefore?: string
+  createdAfter?: string
+  latestPerRef?: boolean
+  none?: boolean
+  order: 'id' | 'status' | 'ref' | 'updated_at' | 'user_id'
+  sort: 'asc' | 'desc'
+}
+
+function where(f: PipelineFilter): { sql: string; args: unknown[] } {
+  const parts = ['project_id = ?']
+  const args: unknown[] = [f.projectId]
+  const add = (sql: string, ...values: unknown[]) => {
+    parts.push(sql)
+    args.push(...values)
+  }
+  if (f.none) add('0')
+  if (f.statuses) add(`status IN (${f.statuses.map(() => '?').join(',')})`, ...f.statuses)
+  if (f.ref !== undefined) add('ref = ?', f.ref)
+  if (f.sha !== undefined) add('sha = ?', f.sha)
+  if (f.source !== undefined) add('source = ?', f.source)
+  if (f.userId !== undefined) add('user_id = ?', f.userId)
+  if (f.tag !== undefined) add('tag = ?', f.tag ? 1 : 0)
+  if (f.updatedBefore) add('updated_at < ?', f.updatedBefore)
+  if (f.updatedAfter) add('updated_at > ?', f.updatedAfter)
+  if (f.createdBefore) add('created_at < ?', f.createdBefore)
+  if (f.createdAfter) add('created_at > ?', f.createdAfter)
+  if (f.latestPerRef)
+    add('id IN (SELECT MAX(id) FROM pipelines WHERE project_id = ? GROUP BY ref)', f.projectId)
+  return { sql: parts.join(' AND '), args }
+}
+
+/** Pipelines, their variables and their jobs (`ci_builds`); rows in and out, no rules. */
+export function pipelineTable(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO pipelines (iid, project_id, ref, sha, tag, status, source, user_id, trigger_id, upstream_pipeline_id,
+       upstream_job_id, created_at, updated_at)
+     VALUES ((SELECT COALESCE(MAX(iid), 0) + 1 FROM pipelines WHERE project_id = @project_id), @project_id, @ref, @sha,
+       @tag, @status, @source, @user_id, @trigger_id, @upstream_pipeline_id, @upstream_job_id, @created_at, @updated_at)`,
+  )
+  const byId = db.prepare('SELECT * FROM pipelines WHERE project_id = ? AND id = ?')
+  const setState = db.prepare(
+    'UPDATE pipelines SET status = ?, started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?',
+  )
+  const insertVar = db.prepare(
+    'INSERT INTO pipeline_variables (pipeline_id, position, key, value, variable_type) VALUES (?, ?, ?, ?, ?)',
+  )
+  const varsOf = db.prepare(
+    'SELECT key, value, variable_type FROM pipeline_variables WHERE pipeline_id = ? ORDER BY position',
+  )
+  const insertJob = db.prepare(
+    `INSERT INTO ci_builds (pipeline_id, name, stage, position, status, outcome, duration_ms, token_digest,
+       token_encrypted, created_at, queued_at, started_at, finished_at, due_at)
+     VALUES (@pipeline_id, @name, @stage, @position, @status, @outcome, @duration_ms, @token_digest,
+       @token_encrypted, @created_at, @queued_at, @started_at, @finished_at, @due_at)`,
+  )
+  const jobsOf = db.prepare('SELECT * FROM ci_builds WHERE pipeline_id = ? ORDER BY position, id')
+  const jobByDigest = db.prepare('SELECT * FROM ci_builds WHERE token_digest = ?')
+  const nextDue = db.prepare('SELECT * FROM ci_builds WHERE due_at IS NOT NULL ORDER BY due_at, id LIMIT 1')
+  const pipelineOf = db.prepare('SELECT * FROM pipelines WHERE id = ?')
+  const setJob = db.prepare(
+    `UPDATE ci_builds SET status = @status, outcome = @outcome, retried = @retried, failure_reason = @failure_reason,
+       queued_at = @queued_at, started_at = @started_at, finished_at = @finished_at, due_at = @due_at WHERE id = @id`,
+  )
+  const refSha = db.prepare('SELECT sha FROM project_refs WHERE project_id = ? AND name = ?').pluck()
+  return {
+    /** The commit a ref (branch or tag) of a project points at, if the ref exists. */
+    refSha: (projectId: number, ref: string) => refSha.get(projectId, ref) as string | undefined,
+    insert: (p: NewPipeline) => Number(insert.run(p).lastInsertRowid),
+    get: (projectId: number, id: number) => byId.get(projectId, id) as PipelineRow | undefined,
+    byId: (id: number) => pipelineOf.get(id) as PipelineRow | undefined,
+    setState: (p: Pick<PipelineRow, 'id' | 'status' | 'started_at' | 'finished_at' | 'updated_at'>) =>
+      setState.run(p.status, p.started_at, p.finished_at, p.updated_at, p.id),
+    count: (f: PipelineFilter) => {
+      const w = where(f)
+      return db
+        .prepare(`SELECT COUNT(*) FROM pipelines WHERE ${w.sql}`)
+        .pluck()
+        .get(...w.args) as number
+    },
+    page: (f: PipelineFilter, limit: number, offset: number) => {
+      const w = where(f)
+      const dir = f.sort === 'asc' ? 'ASC' : 'DESC'
+      return db
+        .prepare(
+          `SELECT * FROM pipelines WHERE ${w.sql} ORDER BY ${f.order} ${dir}, id ${dir} LIMIT ? OFFSET ?`,
+        )
+        .all(...w.args, limit, offset) as PipelineRow[]
+    },
+    addVariables: (pipelineId: number, vars: VariableRow[]) =>
+      vars.forEach((v, n) => insertVar.run(pipelineId, n, v.key, v.value, v.variable_type)),
+    variables: (pipelineId: number) => varsOf.all(pipelineId) as VariableRow[],
+    insertJob: ({ token, ...job }: NewJob) =>
+      Number(insertJob.run({ ...job, token_digest: tokenDigest(token) }).lastInsertRowid),
+    jobs: (pipelineId: number) => jobsOf.all(pipelineId) as JobRow[],
+    jobByToken: (token: string) => jobByDigest.get(tokenDigest(token)) as JobRow | undefined,
+    /** The job whose automatic move comes first, due or not. */
+    nextDue: () => nextDue.get() as JobRow | undefined,
+    setJob: (job: JobRow) => setJob.run(job),
+  }
+}
+export type PipelineTable = ReturnType<typeof pipelineTable>
