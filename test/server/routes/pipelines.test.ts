@@ -1,0 +1,294 @@
+import { startServer, type TestServer } from '../../support/server.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+
+const ROOT = 'glpat-root-token'
+const MARK = 'glpat-mark-token'
+const DANA = 'glpat-dana-token' // developer
+const GUS = 'glpat-gus-token' // guest
+const OTTO = 'glpat-otto-token' // outsider
+const P = '/api/v4/projects/acme%2Fapp'
+type Json = Record<string, unknown>
+let t: TestServer
+let clock: ReturnType<typeof manualClock>
+beforeEach(async () => {
+  clock = manualClock()
+  t = await startServer(pipelineSeed, { clock })
+})
+afterEach(() => t.close())
+
+const triggerIn = async (project: string, token = MARK_TRIGGER) => {
+  const res = await t.http('POST', `/api/v4/projects/${encodeURIComponent(project)}/trigger/pipeline`, {
+    form: `ref=main&token=${token}`,
+  })
+  expect(res.status).toBe(201)
+  return (res.body as Json).id as number
+}
+const pipeline = async (id: number, project = 'acme/app') =>
+  (await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines/${id}`, { token: ROOT }))
+    .body as Json
+const jobs = async (id: number, project = 'acme/app', query = '') =>
+  (
+    (
+      await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines/${id}/jobs`, {
+        token: ROOT,
+        query,
+      })
+    ).body as Json[]
+  ).map((j) => `${j.name}:${j.status}`)
+/** Follows a pipeline as a polling client would, one clock step at a time, until it stops moving. */
+const follow = async (id: number, project = 'acme/app') => {
+  const seen: string[] = []
+  for (let step = 0; step < 40; step++) {
+    const status = (await pipeline(id, project)).status as string
+    if (seen[seen.length - 1] !== status) seen.push(status)
+    clock.advance(250)
+  }
+  return seen
+}
+const emulate = (project: string, id: number, body: unknown, token = ROOT) =>
+  t.http('PUT', `/-/emulator/projects/${encodeURIComponent(project)}/pipelines/${id}`, { token, json: body })
+
+describe('pipelines move through GitLab statuses on the clock', () => {
+  it('success: created, pending, running, success; jobs run in order', async () => {
+    const id = await triggerIn('acme/app')
+    expect(await jobs(id)).toEqual(['test:created', 'build:created'])
+    clock.advance(1000)
+    expect(await jobs(id)).toEqual(['test:created', 'build:running'])
+    expect(await follow(id)).toEqual(['running', 'success'])
+    expect(await jobs(id)).toEqual(['test:success', 'build:success'])
+    const done = await pipeline(id)
+    expect(done).toMatchObject({ duration: 5, queued_duration: 1, finished_at: '2026-03-01T10:00:05.500Z' })
+    expect(done.detailed_status).toMatchObject({ text: 'Passed', group: 'success', icon: 'status_success' })
+  })
+
+  it('a fresh follow sees every status', async () => {
+    expect(await follow(await triggerIn('acme/app'))).toEqual(['created', 'pending', 'running', 'success'])
+  })
+
+  it.each([
+    ['acme/failing', 'failed', ['deploy:failed', 'test:success', 'build:success']],
+    ['acme/canceled', 'canceled', ['build:canceled']],
+    ['acme/manual', 'manual', ['release:manual', 'build:success']],
+  ])('%s ends %s as its seed says', async (project, end, finalJobs) => {
+    const pid = await rootTrigger(project)
+    const seen = await follow(pid, project)
+    expect(seen[seen.length - 1]).toBe(end)
+    expect(await jobs(pid, project)).toEqual(finalJobs)
+  })
+})
+
+/** Root makes a trigger in a project and starts a pipeline with it. */
+async function rootTrigger(project: string) {
+  const made = await t.http('POST', `/api/v4/projects/${encodeURIComponent(project)}/triggers`, {
+    token: ROOT,
+    json: { description: 'root' },
+  })
+  return triggerIn(project, (made.body as Json).token as string)
+}
+
+describe('reading pipelines', () => {
+  it('lists with filters, order and pagination headers', async () => {
+    const a = await triggerIn('acme/app')
+    clock.advance(10_000)
+    await t.http('POST', `${P}/ref/develop/trigger/pipeline`, { form: `token=${MARK_TRIGGER}` })
+    const b = 2
+    const all = await t.http('GET', `${P}/pipelines`, { token: GUS, query: 'per_page=1' })
+    expect(all.status).toBe(200)
+    expect((all.body as Json[]).map((p) => p.id)).toEqual([b])
+    expect(all.headers).toMatchObject({ 'x-total': '2', 'x-total-pages': '2', 'x-next-page': '2' })
+    expect(all.headers.link).toContain('order_by=id')
+    const q = async (query: string) =>
+      ((await t.http('GET', `${P}/pipelines`, { token: ROOT, query })).body as Json[]).map((p) => p.id)
+    expect(await q('sort=asc')).toEqual([a, b])
+    expect(await q('ref=develop')).toEqual([b])
+    expect(await q('status=success')).toEqual([a])
+    expect(await q('scope=finished')).toEqual([a])
+    expect(await q('scope=running')).toEqual([])
+    expect(await q('source=trigger&username=mark')).toEqual([b, a])
+    expect(await q('source=push')).toEqual([])
+    expect(await q('order_by=ref&sort=asc')).toEqual([b, a])
+    const bad = await t.http('GET', `${P}/pipelines`, { token: ROOT, query: 'status=nope&order_by=sha' })
+    expect([bad.status, bad.body]).toEqual([
+      400,
+      { error: 'status does not have a valid value, order_by does not have a valid value' },
+    ])
+  })
+
+  it('answers 404 for hidden projects and missing pipelines, 400 for a bad id', async () => {
+    const id = await triggerIn('acme/app')
+    for (const token of [undefined, OTTO]) {
+      const res = await t.http('GET', `${P}/pipelines/${id}`, { token })
+      expect([res.status, res.body]).toEqual([404, { message: '404 Project Not Found' }])
+    }
+    const missing = await t.http('GET', `${P}/pipelines/999`, { token: GUS })
+    expect([missing.status, missing.body]).toEqual([404, { message: '404 Not found' }])
+    const bad = await t.http('GET', `${P}/pipelines/x1/jobs`, { token: GUS })
+    expect([bad.status, bad.body]).toEqual([400, { error: 'pipeline_id is invalid' }])
+    expect((await t.http('GET', `${P}/pipelines/${id}`, { token: GUS })).status).toBe(200)
+  })
+
+  it('shows variables to developers only', async () => {
+    const id = await triggerIn('acme/app')
+    expect((await t.http('GET', `${P}/pipelines/${id}/variables`, { token: GUS })).status).toBe(403)
+    expect((await t.http('GET', `${P}/pipelines/${id}/variables`, { token: DANA })).status).toBe(200)
+  })
+
+  it('filters jobs by scope and hides retried ones unless asked', async () => {
+    const id = await triggerIn('acme/failing', await tokenFor('acme/failing'))
+    await follow(id, 'acme/failing')
+    expect(await jobs(id, 'acme/failing', 'scope[]=failed')).toEqual(['deploy:failed'])
+    expect(await jobs(id, 'acme/failing', 'scope=success')).toEqual(['test:success', 'build:success'])
+    const bad = await t.http('GET', `/api/v4/projects/acme%2Ffailing/pipelines/${id}/jobs`, {
+      token: ROOT,
+      query: 'scope=nope',
+    })
+    expect([bad.status, bad.body]).toEqual([400, { error: 'scope does not have a valid value' }])
+  })
+})
+
+async function tokenFor(project: string) {
+  const made = await t.http('POST', `/api/v4/projects/${encodeURIComponent(project)}/triggers`, {
+    token: MARK,
+    json: { description: 'mark' },
+  })
+  return (made.body as Json).token as string
+}
+
+describe('cancel and retry', () => {
+  it('cancel: developers cancel unfinished jobs (200); guests 403, anonymous 401, and nothing changes', async () => {
+    const id = await triggerIn('acme/app')
+    clock.advance(1000)
+    const anon = await t.http('POST', `${P}/pipelines/${id}/cancel`)
+    expect([anon.status, anon.body]).toEqual([401, { message: '401 Unauthorized' }])
+    const guest = await t.http('POST', `${P}/pipelines/${id}/cancel`, { token: GUS })
+    expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(await jobs(id)).toEqual(['test:created', 'build:running'])
+    const res = await t.http('POST', `${P}/pipelines/${id}/cancel`, { token: DANA })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ status: 'canceled', finished_at: expect.any(String) })
+    clock.advance(60_000)
+    expect(await jobs(id)).toEqual(['test:canceled', 'build:canceled'])
+    expect((await pipeline(id)).status).toBe('canceled')
+  })
+
+  it('retry: failed jobs are replaced and the pipeline runs again to success (201)', async () => {
+    const id = await triggerIn('acme/failing', await tokenFor('acme/failing'))
+    await follow(id, 'acme/failing')
+    const guest = await t.http('POST', `/api/v4/projects/acme%2Ffailing/pipelines/${id}/retry`, {
+      token: GUS,
+    })
+    expect(guest.status).toBe(403)
+    expect((await pipeline(id, 'acme/failing')).status).toBe('failed')
+    const res = await t.http('POST', `/api/v4/projects/acme%2Ffailing/pipelines/${id}/retry`, { token: DANA })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ status: 'running', finished_at: null })
+    expect(await follow(id, 'acme/failing')).toEqual(['running', 'success'])
+    expect(await jobs(id, 'acme/failing', 'include_retried=true')).toEqual([
+      'deploy:success',
+      'deploy:failed',
+      'test:success',
+      'build:success',
+    ])
+  })
+})
+
+describe('CI/CD job tokens', () => {
+  const running = async (id: number) => {
+    clock.advance(1000)
+    const view = await t.http('GET', `/-/emulator/projects/acme%2Fapp/pipelines/${id}`, { token: ROOT })
+    return ((view.body as Json).jobs as Json[]).find((j) => j.status === 'running')?.token as string
+  }
+
+  it('reads jobs of its own project while running, with JOB-TOKEN or job_token', async () => {
+    const id = await triggerIn('acme/app')
+    const token = await running(id)
+    expect(token).toMatch(/^glcbt-/)
+    const jobsUrl = `${P}/pipelines/${id}/jobs`
+    expect((await t.http('GET', jobsUrl, { headers: { 'job-token': token } })).status).toBe(200)
+    expect((await t.http('GET', jobsUrl, { query: `job_token=${token}` })).status).toBe(200)
+    // Not on routes GitLab does not open to job tokens, nor other projects.
+    const list = await t.http('GET', `${P}/pipelines`, { headers: { 'job-token': token } })
+    expect([list.status, list.body]).toEqual([404, { message: '404 Project Not Found' }])
+    const other = await t.http('GET', `/api/v4/projects/acme%2Ffailing/pipelines/1/jobs`, {
+      headers: { 'job-token': token },
+    })
+    expect([other.status, other.body]).toEqual([404, { message: '404 Project Not Found' }])
+    const cancel = await t.http('POST', `${P}/pipelines/${id}/cancel`, { headers: { 'job-token': token } })
+    expect(cancel.status).toBe(401)
+    // Once the job has finished its token is worthless.
+    clock.advance(60_000)
+    const late = await t.http('GET', jobsUrl, { headers: { 'job-token': token } })
+    expect([late.status, late.body]).toEqual([401, { message: '401 Unauthorized' }])
+    const trigger = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=main&token=${token}` })
+    expect([trigger.status, trigger.body]).toEqual([401, { message: 'Job is not running' }])
+    const bogus = await t.http('GET', jobsUrl, { headers: { 'job-token': 'glcbt-bogus' } })
+    expect(bogus.status).toBe(401)
+  })
+
+  it('triggers a downstream pipeline as the job user with source pipeline', async () => {
+    const id = await triggerIn('acme/app')
+    const token = await running(id)
+    const res = await t.http('POST', '/api/v4/projects/acme%2Fpublic/trigger/pipeline', {
+      form: `ref=main&token=${token}`,
+    })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ source: 'pipeline', status: 'created', user: { username: 'mark' } })
+    const row = t.server.store.db
+      .prepare('SELECT upstream_pipeline_id FROM pipelines WHERE id = ?')
+      .get((res.body as Json).id)
+    expect(row).toEqual({ upstream_pipeline_id: id })
+  })
+})
+
+describe('PUT /-/emulator/projects/:id/pipelines/:pipeline_id', () => {
+  it('drives the pipeline and its unfinished jobs to any status, and holds them there', async () => {
+    const id = await triggerIn('acme/app')
+    clock.advance(1000)
+    const res = await emulate('acme/app', id, { status: 'failed' })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ id, status: 'failed', finished_at: expect.any(String) })
+    clock.advance(60_000)
+    expect((await pipeline(id)).status).toBe('failed')
+    expect(await jobs(id)).toEqual(['test:failed', 'build:failed'])
+    expect((await emulate('acme/app', id, { status: 'skipped' })).body).toMatchObject({ status: 'skipped' })
+  })
+
+  it('is for administrators and checks its input; refusals change nothing', async () => {
+    const id = await triggerIn('acme/app')
+    expect((await emulate('acme/app', id, { status: 'failed' }, MARK)).status).toBe(403)
+    expect(
+      (await t.http('PUT', `/-/emulator/projects/acme%2Fapp/pipelines/${id}`, { json: { status: 'failed' } }))
+        .status,
+    ).toBe(401)
+    const bad = await emulate('acme/app', id, { status: 'exploded' })
+    expect([bad.status, bad.body]).toEqual([400, { error: 'status does not have a valid value' }])
+    expect((await emulate('acme/app', id, {})).body).toEqual({ error: 'status is missing' })
+    expect((await emulate('acme/app', 999, { status: 'failed' })).status).toBe(404)
+    expect((await emulate('acme/nope', id, { status: 'failed' })).body).toEqual({
+      message: '404 Project Not Found',
+    })
+    expect((await pipeline(id)).status).toBe('created')
+  })
+})
+
+it('a server on its own timer progresses without any request', async () => {
+  jest.useFakeTimers({ advanceTimers: true })
+  try {
+    const own = manualClock()
+    const server = await startServer(pipelineSeed, { clock: own })
+    const res = await server.http('POST', '/api/v4/projects/1/trigger/pipeline', {
+      json: { ref: 'main', token: MARK_TRIGGER },
+    })
+    expect(res.status).toBe(201)
+    const status = () =>
+      server.server.store.db.prepare('SELECT status FROM pipelines WHERE id = 1').pluck().get()
+    for (let n = 0; n < 20; n++) {
+      own.advance(500)
+      jest.advanceTimersByTime(60_000)
+    }
+    expect(status()).toBe('success')
+    await server.close()
+  } finally {
+    jest.useRealTimers()
+  }
+})

@@ -1,0 +1,43 @@
+import type { Clock } from '../../src/server/services/context.js'
+
+/** A clock that only moves when a test moves it: pipelines progress without sleeping. */
+export function manualClock(start = '2026-03-01T10:00:00.000Z') {
+  let now = Date.parse(start)
+  const clock: Clock & { advance(ms: number): void } = {
+    now: () => new Date(now),
+    advance: (ms: number) => void (now += ms),
+  }
+  return clock
+}
+
+export const MARK_TRIGGER = `glptt-${'ab12'.repeat(10)}`
+
+/** Maintainers mark and maya, developer dana, guest gus, outsider otto; projects per CI outcome. */
+export const pipelineSeed = `
+users:
+  - { username: root, name: Administrator, admin: true, token: glpat-root-token }
+  - { username: mark, name: Mark Maintainer, token: glpat-mark-token }
+  - { username: maya, name: Maya Maintainer, token: glpat-maya-token }
+  - { username: dana, name: Dana Developer, token: glpat-dana-token }
+  - { username: gus, name: Gus Guest, token: glpat-gus-token }
+  - { username: otto, name: Otto Outsider, token: glpat-otto-token }
+groups:
+  - path: acme
+    visibility: private
+    members: { mark: maintainer, maya: maintainer, dana: developer, gus: guest }
+projects:
+  - path: acme/app
+    refs: [main, develop, feature/x]
+    ci_jobs: [build, test]
+    ci_job_duration: 2s
+    triggers: [ { description: deploy, owner: mark, token: ${MARK_TRIGGER} } ]
+  - { path: acme/failing, ci_outcome: failed, ci_jobs: [build, test, deploy] }
+  - { path: acme/canceled, ci_outcome: canceled }
+  - { path: acme/manual, ci_outcome: manual, ci_jobs: [build, release] }
+  - path: acme/nocfg
+    ci_config: false
+    triggers: [ { description: x, owner: mark, token: glptt-${'ef56'.repeat(10)} } ]
+  - { path: acme/other, triggers: [ { description: other, owner: mark, token: glptt-${'cd34'.repeat(10)} } ] }
+  - { path: acme/public, visibility: public }
+aliases: [ { name: app, project: acme/app } ]
+`
