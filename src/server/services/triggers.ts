@@ -76,14 +76,15 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
       return present(actor, p, find(p, id))
     },
 
-    create(actor: Actor, p: ProjectRow, description: string): Trigger {
+    /** A JSON `null` description is stored as an empty one (our choice). */
+    create(actor: Actor, p: ProjectRow, description: string | null): Trigger {
       requireUser(actor)
       if (!maintainer(actor, p)) throw forbidden()
       const now = isoNow(ctx.clock)
       const id = store.triggers.insert({
         project_id: p.id,
         owner_id: actor.id,
-        description,
+        description: description ?? '',
         created_at: now,
         ...sealTrigger(box, newTriggerToken()),
       })
@@ -91,12 +92,12 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
     },
 
     /** Only the owner edits: 403 with GitLab's sentence for everyone else who can see the project. */
-    update(actor: Actor, p: ProjectRow, id: number, description: string | undefined): Trigger {
+    update(actor: Actor, p: ProjectRow, id: number, description: string | null | undefined): Trigger {
       requireUser(actor)
       const row = find(p, id)
       if (!owns(actor, p, row))
         throw forbidden('The current user is not authorized to update the pipeline trigger token')
-      if (description !== undefined) store.triggers.update(row.id, description, isoNow(ctx.clock))
+      if (description !== undefined) store.triggers.update(row.id, description ?? '', isoNow(ctx.clock))
       return present(actor, p, find(p, id))
     },
 

@@ -98,6 +98,8 @@ describe('trigger token CRUD', () => {
     const mark = await t.http('PUT', `${P}/triggers/1`, { token: MARK, form: 'description=ship+it' })
     expect(mark.status).toBe(200)
     expect(mark.body).toMatchObject({ id: 1, description: 'ship it', token: MARK_TRIGGER })
+    const blank = await t.http('PUT', `${P}/triggers/1`, { token: MARK, json: { description: null } })
+    expect([blank.status, (blank.body as Json).description]).toEqual([200, ''])
   })
 
   it('lets any maintainer delete (204, then 404); a developer may not', async () => {
