@@ -45,7 +45,8 @@ export function countTasks(description: string | null): { total: number; done: n
 const textColor = (color: string) => {
   const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim())
   if (!m) return '#FFFFFF'
-  const hex = (m[1] as string).length === 3 ? [...(m[1] as string)].map((c) => c + c).join('') : (m[1] as string)
+  const hex =
+    (m[1] as string).length === 3 ? [...(m[1] as string)].map((c) => c + c).join('') : (m[1] as string)
   const sum = [0, 2, 4].reduce((total, i) => total + parseInt(hex.slice(i, i + 2), 16), 0)
   return sum > 500 ? '#1F1E24' : '#FFFFFF'
 }

@@ -10,18 +10,6 @@ import { setKeysetHeaders, setPageHeaders } from '../pagination.js'
 import type { IssuePage } from '../services/issues.js'
 import type { ApiContext } from './context.js'
 import { defineRoute, type Handled } from './define.js'
-import { responseCache } from '../response-cache.js'
-import { today } from '../services/context.js'
-
-const PAGE_HEADERS = [
-  'x-page',
-  'x-per-page',
-  'x-next-page',
-  'x-prev-page',
-  'x-total',
-  'x-total-pages',
-  'link',
-]
 
 const IssueList = Type.Array(Issue)
 const ProjectPath = Type.Object({ id: Type.String() })
