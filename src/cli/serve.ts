@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { buildServer } from '../server/app.js'
+import { supportedVersion } from '../server/releases.js'
 import { loadSeedFile } from '../server/seed/parse.js'
 
 export const serveHelp = `Usage: gitlab-actions serve [options]
@@ -13,7 +14,7 @@ Options:
   --seed FILE              YAML seed loaded into an empty store at start
   --base-url URL           external URL used in the links the API hands out (default: the listening address)
   --edition ee|ce          GitLab edition to behave as (default ee)
-  --gitlab-version X.Y.Z   GitLab release to report and behave as (default 18.6.0)
+  --gitlab-version X.Y.Z   GitLab release to report and behave as, 13.0.0 to 18.x (default 18.6.0)
   --allow-local-requests   let imports and export uploads reach local and private addresses
   -h, --help               show this help
 `
@@ -44,13 +45,21 @@ export async function serve(argv: string[]): Promise<number> {
     throw new Error(`--port must be 0-65535, got ${values.port}`)
   if (values.edition !== 'ee' && values.edition !== 'ce')
     throw new Error(`--edition must be ee or ce, got ${values.edition}`)
+  const version = values['gitlab-version']
+  if (version !== undefined) {
+    try {
+      supportedVersion(version)
+    } catch (err) {
+      throw new Error(`--gitlab-version: ${(err as Error).message}`)
+    }
+  }
   const seed = values.seed ? await loadSeedFile(values.seed) : undefined
   const server = await buildServer({
     data: values.data,
     seed,
     baseUrl: values['base-url'],
     edition: values.edition,
-    gitlabVersion: values['gitlab-version'],
+    gitlabVersion: version,
     allowLocalRequests: values['allow-local-requests'],
   })
   const url = await server.listen({ host: values.host, port })

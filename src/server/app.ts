@@ -22,6 +22,7 @@ import { issueDetailRoutes } from './routes/issue-details.js'
 import { transferRoutes } from './routes/transfers.js'
 import { pipelineRoutes } from './routes/pipelines.js'
 import { aliasRoutes } from './routes/aliases.js'
+import { runnerRoutes } from './routes/runners.js'
 import type { Seed } from '../schema/seed.js'
 
 export interface ServerOptions {
@@ -129,6 +130,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   transferRoutes(api)
   pipelineRoutes(api)
   aliasRoutes(api)
+  runnerRoutes(api)
   healthRoutes(api)
   emulatorRoutes(api, {
     reset: () =>

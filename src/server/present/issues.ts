@@ -5,6 +5,7 @@ import type { LabelRow } from '../store/labels.js'
 import type { MilestoneRow } from '../store/milestones.js'
 import type { ProjectRow } from '../store/projects.js'
 import { formatDuration } from '../services/chronic-duration.js'
+import { taskStatusNoun } from '../releases.js'
 import { apiUrl, type Instance } from './context.js'
 import { presentUser } from './users.js'
 
@@ -19,9 +20,12 @@ export interface IssueView {
   from: ReferenceContext
 }
 
-/** GitLab's Taskable text (§5.2): "1 of 1 checklist item completed", "0 of 3 checklist items completed". */
-export function taskStatusText(done: number, total: number): string {
-  return `${done} of ${total} checklist ${total === 1 ? 'item' : 'items'} completed`
+/**
+ * GitLab's Taskable text (§5.2): "1 of 1 checklist item completed", "0 of 3 checklist items completed";
+ * "0 of 0 tasks completed" before the release of RELEASE_RULES.checklistItemsWording (src/server/releases.ts).
+ */
+export function taskStatusText(done: number, total: number, version: string): string {
+  return `${done} of ${total} ${taskStatusNoun(version, total)} completed`
 }
 
 /** Counts Markdown checklist items (`- [ ]`, `* [x]`, `1. [X]`) outside code fences. */
@@ -189,7 +193,7 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
       service_desk_reply_to: row.service_desk_reply_to,
     }
     // The has_tasks/task_status inversion of reference §5.2: the text only when there are no items.
-    if (!tasksPresent) issue.task_status = row.description ? taskStatusText(0, 0) : ''
+    if (!tasksPresent) issue.task_status = row.description ? taskStatusText(0, 0, instance.version) : ''
     if (ee) {
       issue.weight = row.weight
       issue.blocking_issues_count = 0

@@ -2,9 +2,10 @@ import foundation from './migrations/001-foundation.js'
 import issueDetails from './migrations/002-issue-details.js'
 import transfers from './migrations/003-transfers.js'
 import pipelines from './migrations/004-pipelines.js'
+import runners from './migrations/005-runners.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
  * `PRAGMA user_version` records the last one applied. Append, never edit, a released migration.
  */
-export const migrations: string[] = [foundation, issueDetails, transfers, pipelines]
+export const migrations: string[] = [foundation, issueDetails, transfers, pipelines, runners]

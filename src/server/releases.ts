@@ -1,0 +1,129 @@
+import { accessLevels } from '../schema/common.js'
+
+/*
+ * GitLab releases: the `--gitlab-version` the server behaves as, and the release-tied rules of
+ * spec §9 that touch our surface. Rules ask `atLeast(version, 'X.Y')`; nothing else compares
+ * versions, so every boundary is in RELEASE_RULES below.
+ */
+
+/** A parsed `X.Y.Z` release. */
+export interface Release {
+  major: number
+  minor: number
+  patch: number
+}
+
+/** The releases the server can behave as: 13.0.0 up to the last 18.x. */
+export const SUPPORTED_RANGE = { from: '13.0', through: '18.x' } as const
+const FIRST = { major: 13, minor: 0 }
+const LAST_MAJOR = 18
+
+const VERSION = /^(0|[1-9]\d{0,3})\.(0|[1-9]\d{0,3})\.(0|[1-9]\d{0,3})$/
+const BOUNDARY = /^(0|[1-9]\d{0,3})\.(0|[1-9]\d{0,3})$/
+
+/**
+ * Parses `X.Y.Z` (digits only, no leading zeros, no `-ee` suffix: the edition is `--edition`).
+ * Throws an Error naming the expected form when `text` is anything else.
+ */
+export function parseVersion(text: string): Release {
+  const m = VERSION.exec(text)
+  if (!m) throw new Error(`GitLab version must look like X.Y.Z (for example 17.11.2), got '${text}'`)
+  return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]) }
+}
+
+/**
+ * Parses a version and checks it lies in SUPPORTED_RANGE; throws an Error naming the range
+ * otherwise. What `--gitlab-version` and the route modules call at start-up.
+ */
+export function supportedVersion(text: string): Release {
+  const release = parseVersion(text)
+  const tooOld = release.major < FIRST.major || (release.major === FIRST.major && release.minor < FIRST.minor)
+  if (tooOld || release.major > LAST_MAJOR)
+    throw new Error(
+      `GitLab version ${text} is not supported: the server behaves as GitLab ${SUPPORTED_RANGE.from} to ${SUPPORTED_RANGE.through}`,
+    )
+  return release
+}
+
+/**
+ * True when `version` (`X.Y.Z`) is release `boundary` (`X.Y`) or later: `atLeast('18.0.0', '18.0')`.
+ * Throws on a malformed version or boundary (a programming error, caught at start-up).
+ */
+export function atLeast(version: string, boundary: string): boolean {
+  const release = parseVersion(version)
+  const m = BOUNDARY.exec(boundary)
+  if (!m) throw new Error(`release boundary must look like X.Y, got '${boundary}'`)
+  const major = Number(m[1])
+  return release.major !== major ? release.major > major : release.minor >= Number(m[2])
+}
+
+/** One release-tied change: from which release, what changes, and where the server applies it. */
+export interface ReleaseRule {
+  since: string
+  change: string
+  /** The helper or route that applies it. */
+  where: string
+}
+
+/**
+ * The release-tied rules of spec §9 (and reference §5.2) that touch our surface, one place for
+ * every boundary the server uses. Rules of §9 outside our surface (deployments, environments,
+ * release links, approvals, ci/lint, /users pagination, packages) are not listed.
+ */
+export const RELEASE_RULES = {
+  /** spec §8/§9: the default `max_import_size` was 50 MB, then 0 (unlimited). */
+  importSizeUnlimited: {
+    since: '13.8',
+    change: 'default max_import_size 50 MB -> 0 (unlimited)',
+    where: 'defaultMaxImportSize',
+  },
+  /** spec §9: importing into a group needs Maintainer instead of Developer. */
+  importNeedsMaintainer: {
+    since: '16.0',
+    change: 'importing into a group needs Maintainer (was Developer)',
+    where: 'importRoleFor',
+  },
+  /**
+   * reference §5.2: Taskable's wording "N of M tasks completed" became "checklist items". The
+   * release is unverified: GitLab's source shows both texts but not the release that switched,
+   * so we keep 16.0 (the reference's "≤16").
+   */
+  checklistItemsWording: {
+    since: '16.0',
+    change: 'task_status says "checklist items" (was "tasks")',
+    where: 'taskStatusNoun',
+  },
+  /** spec §9: registration-token support of `POST /runners` answers 410. */
+  runnerRegistrationTokenGone: {
+    since: '17.0',
+    change: 'POST /runners with a registration token answers 410',
+    where: 'src/server/routes/runners.ts',
+  },
+  /** spec §7, §9: the three reset-registration-token endpoints answer 410. */
+  resetRegistrationTokenGone: {
+    since: '18.0',
+    change: 'POST {/,/projects/:id/,/groups/:id/}runners/reset_registration_token answer 410',
+    where: 'src/server/routes/runners.ts',
+  },
+} as const satisfies Record<string, ReleaseRule>
+export type ReleaseRuleName = keyof typeof RELEASE_RULES
+
+/** True when the rule `name` of RELEASE_RULES applies to `version`. */
+export const applies = (version: string, name: ReleaseRuleName): boolean =>
+  atLeast(version, RELEASE_RULES[name].since)
+
+/** Bytes: the default `max_import_size`: 50 MB before 13.8, then 0 meaning unlimited (spec §8). */
+export function defaultMaxImportSize(version: string): number {
+  return applies(version, 'importSizeUnlimited') ? 0 : 50 * 1024 * 1024
+}
+
+/** The access level importing into a group needs: Developer (30) before 16.0, Maintainer (40) from it. */
+export function importRoleFor(version: string): number {
+  return applies(version, 'importNeedsMaintainer') ? accessLevels.maintainer : accessLevels.developer
+}
+
+/** Taskable's noun for `count` items: `task`/`tasks` before the switch, `checklist item(s)` after. */
+export function taskStatusNoun(version: string, count: number): string {
+  const noun = applies(version, 'checklistItemsWording') ? 'checklist item' : 'task'
+  return count === 1 ? noun : `${noun}s`
+}

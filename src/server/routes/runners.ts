@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox'
+import { RegistrationTokenReset, RunnerRegister, RunnerRegistration } from '../../schema/index.js'
+import { supportedVersion } from '../releases.js'
+import { runnerService } from '../services/runners.js'
+import type { ApiContext } from './context.js'
+import { defineRoute } from './define.js'
+
+const IdPath = Type.Object({ id: Type.String() })
+
+/**
+ * The deprecated runner registration-token endpoints (spec §7, §9; issue 10): the three
+ * reset-registration-token calls (410 from 18.0) and `POST /runners` with a registration token
+ * (410 from 17.0). Checks the instance's version at start-up: a malformed or unsupported
+ * `gitlabVersion` makes `buildServer` fail instead of answering 500 later.
+ */
+export function runnerRoutes(api: ApiContext) {
+  const { app, registry } = api
+  supportedVersion(api.instance.version)
+  const runners = runnerService(api.ctx)
+  const created = { 201: RegistrationTokenReset }
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/v4/runners/reset_registration_token',
+      summary: "Reset the instance's runner registration token (administrators; 410 from GitLab 18.0)",
+      auth: 'required',
+      response: created,
+    },
+    (h) => h.reply.code(201).send(runners.resetInstance(h.actor)),
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/runners/reset_registration_token',
+      summary: "Reset a project's runner registration token (Maintainer; 410 from GitLab 18.0)",
+      auth: 'required',
+      pathParams: IdPath,
+      response: created,
+    },
+    (h) => h.reply.code(201).send(runners.resetProject(h.actor, h.path.id as string)),
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/v4/groups/:id/runners/reset_registration_token',
+      summary: "Reset a group's runner registration token (Owner; 410 from GitLab 18.0)",
+      auth: 'required',
+      pathParams: IdPath,
+      response: created,
+    },
+    (h) => h.reply.code(201).send(runners.resetGroup(h.actor, h.path.id as string)),
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/v4/runners',
+      summary: 'Register a runner with a registration token (410 from GitLab 17.0)',
+      input: RunnerRegister,
+      response: { 201: RunnerRegistration },
+    },
+    (h) => h.reply.code(201).send(runners.register(h.params)),
+  )
+}
