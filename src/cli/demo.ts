@@ -1,0 +1,73 @@
+import { fileURLToPath } from 'node:url'
+import { createClient } from '../api/client.js'
+import { buildServer } from '../server/app.js'
+import { loadSeedFile } from '../server/seed/parse.js'
+
+const seedPath = fileURLToPath(new URL('../../examples/seed.yaml', import.meta.url))
+const step = (text: string) => process.stdout.write(`\n== ${text}\n`)
+const say = (text: string) => process.stdout.write(`   ${text}\n`)
+
+/**
+ * `npm run demo`: the reference server in-process with examples/seed.yaml, driven through the
+ * typed client as a user's script would drive GitLab. Prints what it does; exits 0 on success.
+ */
+export async function demo(_argv: string[]): Promise<number> {
+  const server = await buildServer({ seed: await loadSeedFile(seedPath) })
+  const baseUrl = await server.listen({ host: '127.0.0.1', port: 0 })
+  try {
+    say(`reference server listening on ${baseUrl} (seed: examples/seed.yaml)`)
+    const root = createClient({ baseUrl, token: 'glpat-root-token' })
+    const alice = createClient({ baseUrl, token: 'glpat-alice-token' })
+    const carol = createClient({ baseUrl, token: 'glpat-carol-token' })
+
+    step('Who am I, and which GitLab is this?')
+    const version = await root.version()
+    const me = await alice.users.current()
+    say(`GitLab ${version.version}, signed in as ${me.username} (${me.name})`)
+
+    step('Open bugs of acme/widgets, newest first (GET /projects/:id/issues?labels=bug&state=opened)')
+    for await (const issue of alice.issues.list('acme/widgets', { labels: ['bug'], state: 'opened' }))
+      say(`#${issue.iid} ${issue.title}  [${(issue.labels as string[]).join(', ')}]  ${issue.web_url}`)
+
+    step('File a new issue; unknown labels are created on first use')
+    const created = await alice.issues.create('acme/widgets', {
+      title: 'Widgets wobble at high speed',
+      description: '- [ ] reproduce\n- [ ] fix',
+      labels: ['bug', 'performance'],
+    })
+    say(`created #${created.iid} "${created.title}" labels=${JSON.stringify(created.labels)}`)
+    say(
+      `task_completion_status=${JSON.stringify(created.task_completion_status)} subscribed=${created.subscribed}`,
+    )
+
+    step('Edit it: assign, add a label, then close it')
+    const bob = (await alice.issues.get('acme/widgets', 1)).assignees[0]
+    await alice.issues.update('acme/widgets', created.iid, {
+      assignee_ids: bob ? [bob.id] : [],
+      add_labels: ['triage'],
+    })
+    const closed = await alice.issues.update('acme/widgets', created.iid, { state_event: 'close' })
+    say(`#${closed.iid} is ${closed.state}, closed by ${closed.closed_by?.username} at ${closed.closed_at}`)
+
+    step('Private projects stay invisible to outsiders (404, as GitLab answers)')
+    try {
+      await carol.issues.get('acme/widgets', 1)
+      say('unexpected: carol could read a private project')
+      return 1
+    } catch (err) {
+      say(`carol gets: ${err instanceof Error ? err.message : String(err)}`)
+    }
+
+    step('Every issue of every project root can see, 100 per page, lazily')
+    let count = 0
+    for await (const issue of root.issues.listAll({ scope: 'all' })) {
+      count++
+      if (count <= 3) say(`${issue.references.full}  ${issue.title}`)
+    }
+    say(`... ${count} issues in all`)
+    step('Done')
+    return 0
+  } finally {
+    await server.close()
+  }
+}
