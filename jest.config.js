@@ -1,5 +1,6 @@
 /**
- * Tests are TypeScript, compiled by SWC to CommonJS for Jest's runtime (the source itself is ESM).
+ * Tests are TypeScript, compiled to CommonJS by ts-jest for Jest's runtime (the source itself is ESM).
+ * Type-checking is `npm run typecheck`'s job, so ts-jest only transpiles (fast).
  * Relative imports keep their `.js` suffix in the source, as NodeNext requires; the mapper strips it.
  */
 export default {
@@ -8,10 +9,11 @@ export default {
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': [
-      '@swc/jest',
+      'ts-jest',
       {
-        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-        module: { type: 'commonjs' },
+        isolatedModules: true,
+        tsconfig: { module: 'commonjs', moduleResolution: 'node', target: 'es2022', isolatedModules: true },
+        diagnostics: false,
       },
     ],
   },

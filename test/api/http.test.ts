@@ -44,7 +44,7 @@ describe('the client over a socket', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       seen.push({ url: req.url ?? '', headers: req.headers })
-      if (req.url?.startsWith('/api/v4/slow')) return setTimeout(() => res.end('[]'), 2000)
+      if (req.url?.startsWith('/api/v4/slow')) return void setTimeout(() => res.end('[]'), 2000).unref()
       const page = Number(new URL(req.url ?? '', 'http://x').searchParams.get('page') ?? '1')
       const headers: Record<string, string> = { 'content-type': 'application/json', 'x-total': '5' }
       // The server names a host we must not follow.
@@ -57,7 +57,10 @@ describe('the client over a socket', () => {
     const address = server.address()
     base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
   })
-  afterAll(() => new Promise((resolve) => server.close(resolve)))
+  afterAll(() => {
+    server.closeAllConnections()
+    return new Promise((resolve) => server.close(resolve))
+  })
 
   it('walks every page on our own host, with the token in a header only', async () => {
     const client = createClient({ baseUrl: base, token: 'glpat-secret' })
