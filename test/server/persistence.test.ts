@@ -37,11 +37,20 @@ describe('POST /-/emulator/reset', () => {
     const t = await startServer(widgetsSeed)
     try {
       await t.http('POST', P, { token: ROOT, json: { title: 'temporary' } })
+      const trigger = await t.http('POST', '/api/v4/projects/acme%2Fwidgets/triggers', {
+        token: ROOT,
+        json: { description: 'temp' },
+      })
+      expect(trigger.status).toBe(201)
       const denied = await t.http('POST', '/-/emulator/reset', { token: 'glpat-alice-token' })
       expect(denied.status).toBe(403)
       expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
       const list = await t.http('GET', P, { token: ROOT })
       expect((list.body as { iid: number }[]).map((i) => i.iid)).toEqual([5, 4, 3, 2, 1])
+      // Every area's tables are emptied, not only the foundation's.
+      expect((await t.http('GET', '/api/v4/projects/acme%2Fwidgets/triggers', { token: ROOT })).body).toEqual(
+        [],
+      )
     } finally {
       await t.close()
     }

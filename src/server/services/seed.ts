@@ -13,34 +13,20 @@ const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')
 const duration = (text: string | undefined) =>
   text ? Math.trunc(parseDuration(text, { keepZero: true }) ?? 0) : 0
 
-/** Tables in an order that deletes children before parents. */
-const TABLES = [
-  'pipeline_variables',
-  'ci_builds',
-  'pipelines',
-  'project_aliases',
-  'triggers',
-  'merge_request_issues',
-  'merge_requests',
-  'award_emoji',
-  'subscriptions',
-  'issue_labels',
-  'issue_assignees',
-  'issues',
-  'epics',
-  'milestones',
-  'labels',
-  'members',
-  'project_refs',
-  'projects',
-  'namespaces',
-  'personal_access_tokens',
-  'users',
-]
-
-/** Empties every table but the store's own key material (`POST /-/emulator/reset`). */
+/**
+ * Empties every table but the store's own key material (`POST /-/emulator/reset`). Tables are
+ * read from the schema, so a new migration needs no change here; foreign keys are checked at
+ * commit, when everything is gone.
+ */
 export function resetStore(store: Store): void {
-  for (const table of TABLES) store.db.prepare(`DELETE FROM ${table}`).run()
+  const tables = store.db
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'emulator_meta'",
+    )
+    .pluck()
+    .all() as string[]
+  store.db.pragma('defer_foreign_keys = ON')
+  for (const table of tables) store.db.prepare(`DELETE FROM "${table}"`).run()
 }
 
 /**
