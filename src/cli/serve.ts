@@ -16,6 +16,7 @@ Options:
   --edition ee|ce          GitLab edition to behave as (default ee)
   --gitlab-version X.Y.Z   GitLab release to report and behave as, 13.0.0 to 18.x (default 18.6.0)
   --allow-local-requests   let imports and export uploads reach local and private addresses
+  --issues-create-limit N  issue creations allowed per project and user per minute (default 300, 0 = off)
   -h, --help               show this help
 `
 
@@ -32,6 +33,7 @@ export async function serve(argv: string[]): Promise<number> {
       edition: { type: 'string', default: 'ee' },
       'gitlab-version': { type: 'string' },
       'allow-local-requests': { type: 'boolean', default: false },
+      'issues-create-limit': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -53,6 +55,9 @@ export async function serve(argv: string[]): Promise<number> {
       throw new Error(`--gitlab-version: ${(err as Error).message}`)
     }
   }
+  const limit = values['issues-create-limit']
+  if (limit !== undefined && !/^\d+$/.test(limit))
+    throw new Error(`--issues-create-limit must be a whole number, got ${limit}`)
   const seed = values.seed ? await loadSeedFile(values.seed) : undefined
   const server = await buildServer({
     data: values.data,
@@ -61,6 +66,7 @@ export async function serve(argv: string[]): Promise<number> {
     edition: values.edition,
     gitlabVersion: version,
     allowLocalRequests: values['allow-local-requests'],
+    issuesCreateLimit: limit === undefined ? undefined : Number(limit),
   })
   const url = await server.listen({ host: values.host, port })
   process.stdout.write(`gitlab-actions serve: listening on ${url} (API at ${url}/api/v4)\n`)

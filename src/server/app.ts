@@ -9,6 +9,7 @@ import { createAccess } from './services/access.js'
 import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
 import { issueService } from './services/issues.js'
 import { applySeed, resetStore } from './services/seed.js'
+import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { openDb, isEmpty } from './store/db.js'
 import { createStore, type Store } from './store/index.js'
 import type { RouteDoc } from './routes/define.js'
@@ -35,6 +36,8 @@ export interface ServerOptions {
   edition?: 'ce' | 'ee'
   gitlabVersion?: string
   allowLocalRequests?: boolean
+  /** Issue creations allowed per project and user per minute (GitLab's `issues_create_limit`, default 300; 0 = off). */
+  issuesCreateLimit?: number
   clock?: Clock
   logger?: boolean
 }
@@ -112,6 +115,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     return reply.code(404).type('application/json').send({ error: '404 Not Found' })
   })
 
+  const createLimit = fixedWindowLimiter(clock, options.issuesCreateLimit ?? DEFAULT_ISSUES_CREATE_LIMIT)
   const registry: RouteDoc[] = []
   const closers: (() => Promise<void> | void)[] = []
   const api: ApiContext = {
@@ -120,7 +124,11 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     instance,
     access,
     ctx,
-    services: { issues: issueService(ctx) },
+    services: {
+      issues: issueService(ctx, {
+        beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
+      }),
+    },
     settings: { data: options.data ?? ':memory:', allowLocalRequests: options.allowLocalRequests ?? false },
     onClose: (fn) => void closers.push(fn),
   }

@@ -1,4 +1,185 @@
+import { Type } from '@sinclair/typebox'
+import {
+  Issue,
+  IssueMove,
+  IssueReorder,
+  MergeRequest,
+  MergeRequestBasic,
+  PageQuery,
+  Todo,
+  UserAgentDetail,
+  UserBasic,
+} from '../../schema/index.js'
+import { issueMoveService } from '../services/issue-moves.js'
+import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
+import { issueRelationService } from '../services/issue-relations.js'
+import { todoService } from '../services/todos.js'
 import type { ApiContext } from './context.js'
+import { defineRoute } from './define.js'
+import { sendArrayPage } from './issue-pages.js'
+import { issueNoteRoutes } from './issue-notes.js'
+import { timeTrackingRoutes } from './issue-time-tracking.js'
+import { metricImageRoutes } from './metric-images.js'
 
-/** Routes for issue sub-resources: reorder, move, subscriptions, to-dos, notes, time tracking, relations, metric images (issue 3): not implemented yet. */
-export function issueDetailRoutes(_api: ApiContext): void {}
+const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
+const BASE = '/api/v4/projects/:id/issues/:issue_iid'
+
+/**
+ * Issue sub-resources (issue 3; spec 4.3-4.6, reference §7-11): reorder, move, subscriptions,
+ * to-dos and relations here; notes, time tracking and metric images in their own modules.
+ * `:issue_iid` is Grape's Integer: anything else is 400 `issue_iid is invalid`.
+ */
+export function issueDetailRoutes(api: ApiContext): void {
+  const { app, registry, access } = api
+  const deps: IssueDeps = { ctx: api.ctx, issues: api.services.issues }
+  const moves = issueMoveService(deps)
+  const todos = todoService(deps)
+  const relations = issueRelationService(deps)
+  /** Path parameters first (Grape validates them before the endpoint runs), then the project. */
+  const target = (path: Record<string, string>, actor: Parameters<typeof access.project>[0]) => {
+    const iid = iidParam(path.issue_iid)
+    return { iid, project: access.project(actor, path.id as string) }
+  }
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'PUT',
+      url: `${BASE}/reorder`,
+      summary: 'Reorder an issue (relative position)',
+      auth: 'non_get',
+      pathParams: IssuePath,
+      input: IssueReorder,
+      response: { 200: Issue },
+    },
+    (h) => {
+      const { iid, project } = target(h.path, h.actor)
+      return moves.reorder(h.actor, project, iid, h.params)
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: `${BASE}/move`,
+      summary: 'Move an issue to another project',
+      auth: 'non_get',
+      pathParams: IssuePath,
+      input: IssueMove,
+      response: { 201: Issue },
+    },
+    (h) => {
+      const { iid, project } = target(h.path, h.actor)
+      return h.reply.code(201).send(moves.move(h.actor, project, iid, h.params))
+    },
+  )
+
+  for (const [verb, subscribe] of [
+    ['subscribe', true],
+    ['unsubscribe', false],
+  ] as const)
+    defineRoute(
+      app,
+      registry,
+      {
+        method: 'POST',
+        url: `${BASE}/${verb}`,
+        summary: `${subscribe ? 'Subscribe to' : 'Unsubscribe from'} an issue (304 when nothing changes)`,
+        auth: 'required',
+        pathParams: IssuePath,
+        response: { 201: Issue, 304: Type.Null() },
+      },
+      (h) => {
+        const { iid, project } = target(h.path, h.actor)
+        return h.reply.code(201).send(todos.setSubscription(h.actor, project, iid, subscribe))
+      },
+    )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: `${BASE}/todo`,
+      summary: 'Create a to-do item for the caller (304 when one is pending)',
+      auth: 'required',
+      pathParams: IssuePath,
+      response: { 201: Todo, 304: Type.Null() },
+    },
+    (h) => {
+      const { iid, project } = target(h.path, h.actor)
+      return h.reply.code(201).send(todos.mark(h.actor, project, iid))
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: `${BASE}/related_merge_requests`,
+      summary: 'Merge requests that mention or close the issue',
+      pathParams: IssuePath,
+      input: PageQuery,
+      response: { 200: Type.Array(MergeRequest) },
+    },
+    (h) => {
+      const { iid, project } = target(h.path, h.actor)
+      return sendArrayPage(api, h, relations.related(h.actor, project, iid))
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: `${BASE}/closed_by`,
+      summary: 'Merge requests that close the issue when merged',
+      pathParams: IssuePath,
+      input: PageQuery,
+      response: { 200: Type.Array(MergeRequestBasic) },
+    },
+    (h) => {
+      const { iid, project } = target(h.path, h.actor)
+      return sendArrayPage(api, h, relations.closedBy(h.actor, project, iid))
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: `${BASE}/participants`,
+      summary: 'Participants of an issue',
+      pathParams: IssuePath,
+      input: PageQuery,
+      response: { 200: Type.Array(UserBasic) },
+    },
+    (h) => {
+      const { iid, project } = target(h.path, h.actor)
+      return sendArrayPage(api, h, relations.participants(h.actor, project, iid))
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: `${BASE}/user_agent_detail`,
+      summary: 'User agent and IP that created the issue (administrators)',
+      pathParams: IssuePath,
+      response: { 200: UserAgentDetail },
+    },
+    (h) => relations.userAgent(h.actor, h.path.id as string, iidParam(h.path.issue_iid)),
+  )
+
+  issueNoteRoutes(api, deps)
+  timeTrackingRoutes(api, deps)
+  metricImageRoutes(api, deps)
+}

@@ -40,8 +40,14 @@ function decodeCursor(text: string | undefined): Cursor | null {
   }
 }
 
+/** Hooks other services plug into issue creation. */
+export interface IssueServiceOptions {
+  /** Runs before an issue is created (after authentication): the `issues_create` rate limit (reference §16). */
+  beforeCreate?: (actor: Actor, project: ProjectRow) => void
+}
+
 /** Issues: lists, reads, create, edit, delete (spec 4.2-4.3, reference §4-6). */
-export function issueService(ctx: ServiceContext) {
+export function issueService(ctx: ServiceContext, options: IssueServiceOptions = {}) {
   const { store, access } = ctx
   const queries = issueQueries(store.db)
   const present = (rows: IssueRow[], view: IssueView) => presentIssues(store, ctx.instance, rows, view)
@@ -126,6 +132,7 @@ export function issueService(ctx: ServiceContext) {
 
   return {
     findIssue,
+    canReadIssue,
 
     /** One page of a list, with the total (capped) for the headers. */
     list(actor: Actor, scope: IssueListScope, q: IssueListQuery): IssuePage {
@@ -185,6 +192,7 @@ export function issueService(ctx: ServiceContext) {
       client: { userAgent?: string; ip?: string },
     ): Issue {
       const user = requireUser(actor)
+      options.beforeCreate?.(actor, project)
       validateText(input.title, input.description)
       const now = isoNow(ctx.clock)
       const metadata = access.atLeast(actor, project, Level.planner)

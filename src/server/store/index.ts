@@ -10,6 +10,7 @@ import { userTable } from './users.js'
 import { triggerTable } from './triggers.js'
 import { pipelineTable } from './pipelines.js'
 import { aliasTable } from './aliases.js'
+import { issueDetailTables } from './issue-details.js'
 
 /** The store facade: one module per table group, all over one connection. */
 export function createStore(db: Db) {
@@ -26,6 +27,7 @@ export function createStore(db: Db) {
     triggers: triggerTable(db),
     pipelines: pipelineTable(db),
     aliases: aliasTable(db),
+    ...issueDetailTables(db),
     /** Runs `fn` in one transaction: it all lands or none of it does. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   }

@@ -1,0 +1,36 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Nullable, Timestamp, UserBasic } from './common.js'
+import { Issue } from './issue.js'
+
+/** `Entities::ProjectIdentity`: the project embedded in a to-do. */
+export const ProjectIdentity = Type.Object(
+  {
+    id: Type.Integer(),
+    description: Nullable(Type.String()),
+    name: Type.String(),
+    name_with_namespace: Type.String(),
+    path: Type.String(),
+    path_with_namespace: Type.String(),
+    created_at: Timestamp,
+  },
+  { title: 'ProjectIdentity' },
+)
+
+/** spec 2.9, reference §8.2: a to-do item; `target` is the issue. */
+export const Todo = Type.Object(
+  {
+    id: Type.Integer(),
+    project: ProjectIdentity,
+    author: UserBasic,
+    action_name: Type.String({ description: 'marked for POST .../todo' }),
+    target_type: Type.String({ description: 'Issue' }),
+    target: Issue,
+    target_url: Type.String(),
+    body: Type.String(),
+    state: Type.Union([Type.Literal('pending'), Type.Literal('done')]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Todo' },
+)
+export type Todo = Static<typeof Todo>

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto'
+import type { MergeRequest, MergeRequestBasic, UserBasic } from '../../schema/index.js'
+import type { Store } from '../store/index.js'
+import type { MergeRequestRow } from '../store/merge-requests.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { Instance } from './context.js'
+import { countTasks } from './issues.js'
+import { presentUser } from './users.js'
+
+/** A stable stand-in commit id: seeded merge requests carry no commits. */
+const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')
+
+/**
+ * `Entities::MergeRequestBasic` (reference §10) of a seeded merge request. Chosen where the seed
+ * says nothing: the author merged or closed it, it is mergeable while open, it has no pipeline,
+ * labels, milestone, assignees or reviewers.
+ */
+export function presentMergeRequestBasic(
+  store: Store,
+  instance: Instance,
+  row: MergeRequestRow,
+  project: ProjectRow,
+  ee: boolean,
+): MergeRequestBasic {
+  const authorRow = store.users.get(row.author_id)
+  if (!authorRow) throw new Error(`merge request ${row.id}: author ${row.author_id} is missing`)
+  const author: UserBasic = presentUser(authorRow, instance)
+  const tasks = countTasks(row.description)
+  const merged = row.state === 'merged'
+  return {
+    id: row.id,
+    iid: row.iid,
+    project_id: row.project_id,
+    title: row.title,
+    description: row.description,
+    state: row.state,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    merged_by: merged ? author : null,
+    merge_user: merged ? author : null,
+    merged_at: row.merged_at,
+    closed_by: row.state === 'closed' ? author : null,
+    closed_at: row.closed_at,
+    target_branch: row.target_branch,
+    source_branch: row.source_branch,
+    user_notes_count: 0,
+    upvotes: 0,
+    downvotes: 0,
+    author,
+    assignees: [],
+    assignee: null,
+    reviewers: [],
+    source_project_id: row.project_id,
+    target_project_id: row.project_id,
+    labels: [],
+    draft: false,
+    work_in_progress: false,
+    milestone: null,
+    merge_when_pipeline_succeeds: false,
+    merge_status: 'can_be_merged',
+    detailed_merge_status: row.state === 'opened' ? 'mergeable' : 'not_open',
+    sha: fakeSha(`mr:${row.id}:head`),
+    merge_commit_sha: merged ? fakeSha(`mr:${row.id}:merge`) : null,
+    squash_commit_sha: null,
+    discussion_locked: null,
+    should_remove_source_branch: null,
+    force_remove_source_branch: null,
+    prepared_at: row.created_at,
+    ...(ee ? { approvals_before_merge: null } : {}),
+    reference: `!${row.iid}`,
+    references: { short: `!${row.iid}`, relative: `!${row.iid}`, full: `${project.full_path}!${row.iid}` },
+    web_url: `${instance.baseUrl}/${project.full_path}/-/merge_requests/${row.iid}`,
+    time_stats: {
+      time_estimate: 0,
+      total_time_spent: 0,
+      human_time_estimate: null,
+      human_total_time_spent: null,
+    },
+    squash: false,
+    squash_on_merge: false,
+    task_completion_status: { count: tasks.total, completed_count: tasks.done },
+    has_conflicts: false,
+    blocking_discussions_resolved: true,
+    imported: false,
+    imported_from: 'none',
+  }
+}
+
+/** `Entities::MergeRequest` (spec 2.8): the basic record plus what single reads add. */
+export function presentMergeRequest(
+  store: Store,
+  instance: Instance,
+  row: MergeRequestRow,
+  project: ProjectRow,
+  viewer: { subscribed: boolean; canMerge: boolean },
+  ee: boolean,
+): MergeRequest {
+  const basic = presentMergeRequestBasic(store, instance, row, project, ee)
+  const base = store.mergeRequests.refSha(project.id, row.target_branch) ?? fakeSha(`mr:${row.id}:base`)
+  return {
+    ...basic,
+    subscribed: viewer.subscribed,
+    changes_count: '0',
+    latest_build_started_at: null,
+    latest_build_finished_at: null,
+    first_deployed_to_production_at: null,
+    pipeline: null,
+    head_pipeline: null,
+    diff_refs: { base_sha: base, head_sha: basic.sha, start_sha: base },
+    merge_error: null,
+    first_contribution: false,
+    user: { can_merge: viewer.canMerge },
+  }
+}

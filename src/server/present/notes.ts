@@ -1,0 +1,37 @@
+import type { Note } from '../../schema/index.js'
+import type { Store } from '../store/index.js'
+import type { NoteRow } from '../store/notes.js'
+import type { Instance } from './context.js'
+import { presentUser } from './users.js'
+
+/** spec 2.10 (`Entities::Note`, reference §8.3): an issue note; issue notes are never resolvable. */
+export function presentNote(
+  store: Store,
+  instance: Instance,
+  row: NoteRow,
+  issue: { id: number; iid: number; project_id: number },
+  commands: Note['commands_changes'] = {},
+): Note {
+  const author = store.users.get(row.author_id)
+  if (!author) throw new Error(`note ${row.id}: author ${row.author_id} is missing`)
+  return {
+    id: row.id,
+    type: null,
+    body: row.body,
+    attachment: null,
+    author: presentUser(author, instance),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    system: row.system === 1,
+    noteable_id: issue.id,
+    noteable_type: 'Issue',
+    project_id: issue.project_id,
+    resolvable: false,
+    confidential: row.internal === 1,
+    internal: row.internal === 1,
+    imported: false,
+    imported_from: 'none',
+    noteable_iid: issue.iid,
+    commands_changes: commands,
+  }
+}

@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox'
+import { Note, NoteCommands, NoteCreate, NoteListQuery } from '../../schema/index.js'
+import { setPageHeaders } from '../pagination.js'
+import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
+import { noteService } from '../services/notes.js'
+import type { ApiContext } from './context.js'
+import { defineRoute } from './define.js'
+import { pathOf } from './issue-pages.js'
+
+const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
+const URL = '/api/v4/projects/:id/issues/:issue_iid/notes'
+
+/** Issue notes (spec 4.3, reference §8.3): list, and create with `/promote` on EE. */
+export function issueNoteRoutes(api: ApiContext, deps: IssueDeps): void {
+  const { app, registry, access } = api
+  const notes = noteService(deps)
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: URL,
+      summary: 'List the notes of an issue',
+      auth: 'required',
+      pathParams: IssuePath,
+      input: NoteListQuery,
+      response: { 200: Type.Array(Note) },
+    },
+    (h) => {
+      const iid = iidParam(h.path.issue_iid)
+      const project = access.project(h.actor, h.path.id as string)
+      const result = notes.list(h.actor, project, iid, h.params)
+      const params = { order_by: 'created_at', sort: 'desc', ...(h.req.query as object) }
+      setPageHeaders(
+        h.reply,
+        { baseUrl: api.instance.baseUrl, path: pathOf(h.req), params },
+        result.page,
+        result.total,
+      )
+      return result.notes
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: URL,
+      summary: 'Comment on an issue; `/promote` promotes it to an epic (EE)',
+      auth: 'required',
+      pathParams: IssuePath,
+      input: NoteCreate,
+      response: { 201: Note, 202: NoteCommands },
+    },
+    (h) => {
+      const iid = iidParam(h.path.issue_iid)
+      const project = access.project(h.actor, h.path.id as string)
+      const result = notes.create(h.actor, project, iid, h.params)
+      return h.reply.code('id' in result ? 201 : 202).send(result)
+    },
+  )
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto'
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { extname, join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import multipart from '@fastify/multipart'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { MetricImage, MetricImageFields } from '../../schema/index.js'
+import { badRequest, paramError } from '../gitlab-errors.js'
+import { parseParams } from '../params.js'
+import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
+import { METRIC_IMAGE_MAX_BYTES, metricImageService, type Upload } from '../services/metric-images.js'
+import type { ApiContext } from './context.js'
+import { defineRoute } from './define.js'
+
+const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
+const ImagePath = Type.Object({
+  id: Type.String(),
+  issue_iid: Type.Integer(),
+  metric_image_id: Type.Integer(),
+})
+const BASE = '/api/v4/projects/:id/issues/:issue_iid/metric_images'
+const TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.bmp': 'image/bmp',
+  '.tiff': 'image/tiff',
+  '.ico': 'image/vnd.microsoft.icon',
+  '.webp': 'image/webp',
+}
+
+/** The request's text fields and its `file` part, streamed to `dir`; other file parts are drained. */
+async function readUpload(req: FastifyRequest, dir: string) {
+  const fields: Record<string, unknown> = { ...(req.query as Record<string, unknown>) }
+  let file: (Upload & { truncated: boolean }) | undefined
+  if (!req.isMultipart()) {
+    Object.assign(fields, req.body && typeof req.body === 'object' ? req.body : {})
+    return { fields, file }
+  }
+  for await (const part of req.parts()) {
+    if (part.type === 'file' && part.fieldname === 'file' && !file) {
+      const path = join(dir, `upload-${randomUUID()}`)
+      file = { path, filename: part.filename, truncated: false }
+      await pipeline(part.file, createWriteStream(path))
+      file.truncated = part.file.truncated
+    } else if (part.type === 'file') part.file.resume()
+    else fields[part.fieldname] = part.value
+  }
+  return { fields, file }
+}
+
+/**
+ * Incident metric images (EE only; spec 4.6, reference §11) and the download of their files at
+ * `file_path`. Files are kept under `<data>/uploads/metric_images`, or a temporary folder for
+ * `:memory:` that is removed when the server closes.
+ */
+export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
+  if (api.instance.edition !== 'ee') return
+  const { registry, access } = api
+  const memory = api.settings.data === ':memory:'
+  const dir = memory
+    ? mkdtempSync(join(tmpdir(), 'gitlab-actions-uploads-'))
+    : join(api.settings.data, 'uploads', 'metric_images')
+  mkdirSync(dir, { recursive: true })
+  if (memory) api.onClose(() => rmSync(dir, { recursive: true, force: true }))
+  const images = metricImageService(deps, dir, api.settings.allowLocalRequests)
+  const imageIdOf = (raw: string | undefined) => iidParam(raw, 'metric_image_id')
+
+  api.app.get('/uploads/-/system/issuable_metric_image/file/:image_id/:filename', (req, reply) => {
+    const { image_id: id, filename } = req.params as Record<string, string>
+    const path = /^\d+$/.test(id ?? '') ? images.file(req.actor, Number(id), filename ?? '') : undefined
+    if (!path) return reply.code(404).type('application/json').send({ message: '404 Not Found' })
+    const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream'
+    return reply.type(type).send(createReadStream(path))
+  })
+
+  api.app.register(async (scope: FastifyInstance) => {
+    await scope.register(multipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: METRIC_IMAGE_MAX_BYTES },
+    })
+    defineRoute(
+      scope,
+      registry,
+      {
+        method: 'POST',
+        url: BASE,
+        summary: 'Upload a metric image to an incident (multipart: file, url, url_text)',
+        auth: 'non_get',
+        pathParams: IssuePath,
+        response: { 201: MetricImage },
+      },
+      async (h) => {
+        const { fields, file } = await readUpload(h.req, dir)
+        try {
+          const iid = iidParam(h.path.issue_iid)
+          if (!file) throw paramError(fields.file === undefined ? 'file is missing' : 'file is invalid')
+          const params = parseParams(MetricImageFields, fields)
+          if (file.truncated) throw badRequest('File is too large')
+          const project = access.project(h.actor, h.path.id as string)
+          return h.reply.code(201).send(images.upload(h.actor, project, iid, file, params))
+        } finally {
+          if (file) rmSync(file.path, { force: true })
+        }
+      },
+    )
+  })
+
+  defineRoute(
+    api.app,
+    registry,
+    {
+      method: 'GET',
+      url: BASE,
+      summary: 'List the metric images of an incident',
+      pathParams: IssuePath,
+      response: { 200: Type.Array(MetricImage) },
+    },
+    (h) => {
+      const iid = iidParam(h.path.issue_iid)
+      return images.list(h.actor, access.project(h.actor, h.path.id as string), iid)
+    },
+  )
+
+  defineRoute(
+    api.app,
+    registry,
+    {
+      method: 'PUT',
+      url: `${BASE}/:metric_image_id`,
+      summary: 'Update the url and url_text of a metric image',
+      auth: 'non_get',
+      pathParams: ImagePath,
+      input: MetricImageFields,
+      response: { 200: MetricImage },
+    },
+    (h) => {
+      const [iid, imageId] = [iidParam(h.path.issue_iid), imageIdOf(h.path.metric_image_id)]
+      const project = access.project(h.actor, h.path.id as string)
+      return images.update(h.actor, project, iid, imageId, h.params)
+    },
+  )
+
+  defineRoute(
+    api.app,
+    registry,
+    {
+      method: 'DELETE',
+      url: `${BASE}/:metric_image_id`,
+      summary: 'Delete a metric image',
+      auth: 'non_get',
+      pathParams: ImagePath,
+      response: { 204: Type.Null() },
+    },
+    (h) => {
+      const [iid, imageId] = [iidParam(h.path.issue_iid), imageIdOf(h.path.metric_image_id)]
+      images.remove(h.actor, access.project(h.actor, h.path.id as string), iid, imageId)
+      return h.reply.code(204).send()
+    },
+  )
+}

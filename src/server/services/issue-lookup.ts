@@ -1,0 +1,53 @@
+import type { Issue } from '../../schema/index.js'
+import { paramError, unauthorized } from '../gitlab-errors.js'
+import { presentIssues } from '../present/issues.js'
+import type { IssueRow } from '../store/issues.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { UserRow } from '../store/users.js'
+import { Level, type Actor } from './access.js'
+import type { ServiceContext } from './context.js'
+import type { IssueService } from './issues.js'
+
+/** What the issue sub-resource services share: the service context and the issue service. */
+export interface IssueDeps {
+  ctx: ServiceContext
+  issues: IssueService
+}
+
+/** Parses `:issue_iid` as Grape's `Integer` does; 400 `issue_iid is invalid` otherwise. */
+export function iidParam(raw: string | undefined, name = 'issue_iid'): number {
+  if (!/^\s*[+-]?\d+\s*$/.test(raw ?? '') || !Number.isSafeInteger(Number(raw)))
+    throw paramError(`${name} is invalid`)
+  return Number(raw)
+}
+
+/** The caller's user; 401 `401 Unauthorized` for anonymous callers. */
+export function requireUser(actor: Actor): UserRow {
+  if (!actor.user) throw unauthorized()
+  return actor.user
+}
+
+/** GitLab's `admin_issue`: Planner, Reporter and up, and administrators (reference §9). */
+export const canAdminIssues = (deps: IssueDeps, actor: Actor, project: ProjectRow) =>
+  deps.ctx.access.atLeast(actor, project, Level.planner)
+
+/** GitLab's `update_issue`: `admin_issue`, or the author of a readable issue (reference §6.3). */
+export const canUpdateIssue = (deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueRow) =>
+  deps.issues.canReadIssue(actor, project, row) &&
+  (canAdminIssues(deps, actor, project) || (actor.id !== null && row.author_id === actor.id))
+
+/** The single-issue record (with `subscribed`), `references.relative` relative to `fromProject`. */
+export function presentIssue(
+  deps: IssueDeps,
+  actor: Actor,
+  row: IssueRow,
+  fromProject = row.project_id,
+): Issue {
+  const [issue] = presentIssues(deps.ctx.store, deps.ctx.instance, [row], {
+    userId: actor.id,
+    withSubscribed: true,
+    withLabelDetails: false,
+    from: { project: fromProject },
+  })
+  return issue as Issue
+}

@@ -1,0 +1,114 @@
+import type { SpentTimeInput, TimeEstimateInput, TimeStats } from '../../schema/index.js'
+import { badRequest, forbidden, validationError } from '../gitlab-errors.js'
+import { formatDuration, parseDuration } from './chronic-duration.js'
+import type { IssueRow } from '../store/issues.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { Actor } from './access.js'
+import { isoNow } from './context.js'
+import { canAdminIssues, requireUser, type IssueDeps } from './issue-lookup.js'
+
+/** GitLab stores seconds in 32-bit integer columns. */
+const MAX_INT = 2_147_483_647
+/** `Timelog`: the total may not pass four 365.25-day years (reference §9). */
+const MAX_TOTAL = 4 * 31_557_600
+const MAX_SUMMARY = 255
+
+const human = (seconds: number) => (seconds === 0 ? null : formatDuration(seconds))
+
+/** spec 2.7: the time stats of an issue row. */
+export const timeStatsOf = (row: IssueRow): TimeStats => ({
+  time_estimate: row.time_estimate,
+  total_time_spent: row.total_time_spent,
+  human_time_estimate: human(row.time_estimate),
+  human_total_time_spent: human(row.total_time_spent),
+})
+
+/** Time tracking on issues (spec 4.4, reference §9); every change needs `admin_issue` (403 otherwise). */
+export function timeTrackingService(deps: IssueDeps) {
+  const { store } = deps.ctx
+
+  /** The issue, readable (404) and administrable (403) by a signed-in caller. */
+  const writable = (actor: Actor, project: ProjectRow, iid: number) => {
+    requireUser(actor)
+    const row = deps.issues.findIssue(actor, project, iid)
+    if (!canAdminIssues(deps, actor, project)) throw forbidden()
+    return row
+  }
+  const save = (row: IssueRow, changes: Partial<IssueRow>) =>
+    store.transaction(() => {
+      const now = isoNow(deps.ctx.clock)
+      store.issues.update(row.id, { ...changes, updated_at: now })
+      return timeStatsOf(store.issues.get(row.id) as IssueRow)
+    })
+
+  return {
+    /** `GET .../time_stats`: anyone who can read the issue. */
+    stats(actor: Actor, project: ProjectRow, iid: number): TimeStats {
+      return timeStatsOf(deps.issues.findIssue(actor, project, iid))
+    },
+
+    /**
+     * `POST .../time_estimate`: 0 is allowed; a negative or unreadable duration is GitLab's 400
+     * `400 Bad request - {:reason=>"Time estimate must have ..."}` (reference §9, Ruby 3.3 inspect).
+     * Chosen: an estimate past 2^31-1 seconds, which GitLab's column cannot hold, is refused the same way.
+     */
+    setEstimate(actor: Actor, project: ProjectRow, iid: number, input: TimeEstimateInput): TimeStats {
+      const row = writable(actor, project, iid)
+      const parsed = parseDuration(input.duration, { keepZero: true })
+      const seconds = parsed === null ? null : Math.trunc(parsed)
+      if (seconds === null || seconds < 0 || seconds > MAX_INT)
+        throw badRequest(
+          '{:reason=>"Time estimate must have a valid format and be greater than or equal to zero."}',
+        )
+      return save(row, { time_estimate: seconds })
+    },
+
+    resetEstimate(actor: Actor, project: ProjectRow, iid: number): TimeStats {
+      return save(writable(actor, project, iid), { time_estimate: 0 })
+    },
+
+    /**
+     * `POST .../add_spent_time`: adds a timelog (negative subtracts). Errors as GitLab's model
+     * validation renders them: `{"base":["Time to subtract exceeds the total time spent"]}`; an
+     * unreadable or zero duration, or a summary over 255 characters, makes the timelog invalid
+     * (`{"timelogs":["is invalid"]}`, reference §9). Chosen: a total past four years is
+     * `{"base":["Total time spent cannot exceed 4 years."]}`.
+     */
+    addSpent(actor: Actor, project: ProjectRow, iid: number, input: SpentTimeInput): TimeStats {
+      const row = writable(actor, project, iid)
+      const parsed = parseDuration(input.duration)
+      const seconds = parsed === null ? 0 : Math.trunc(parsed)
+      if (seconds === 0 || [...(input.summary ?? '')].length > MAX_SUMMARY)
+        throw validationError({ timelogs: ['is invalid'] })
+      if (seconds < 0 && -seconds > row.total_time_spent)
+        throw validationError({ base: ['Time to subtract exceeds the total time spent'] })
+      if (row.total_time_spent + seconds > MAX_TOTAL)
+        throw validationError({ base: ['Total time spent cannot exceed 4 years.'] })
+      return this.log(actor, row, seconds, input.summary ?? null)
+    },
+
+    /** `POST .../reset_spent_time`: a negative timelog of the whole total (none when it is 0). */
+    resetSpent(actor: Actor, project: ProjectRow, iid: number): TimeStats {
+      const row = writable(actor, project, iid)
+      if (row.total_time_spent === 0) return timeStatsOf(row)
+      return this.log(actor, row, -row.total_time_spent, null)
+    },
+
+    /** Records a timelog and moves the issue's total with it. */
+    log(actor: Actor, row: IssueRow, seconds: number, summary: string | null): TimeStats {
+      const now = isoNow(deps.ctx.clock)
+      return store.transaction(() => {
+        store.timelogs.insert({
+          issue_id: row.id,
+          user_id: actor.id as number,
+          time_spent: seconds,
+          summary,
+          spent_at: now,
+          created_at: now,
+        })
+        return save(row, { total_time_spent: row.total_time_spent + seconds })
+      })
+    },
+  }
+}
+export type TimeTrackingService = ReturnType<typeof timeTrackingService>

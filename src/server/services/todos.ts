@@ -1,0 +1,60 @@
+import type { Issue, Todo } from '../../schema/index.js'
+import { notModified } from '../gitlab-errors.js'
+import { presentTodo } from '../present/todos.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { Actor } from './access.js'
+import { isoNow } from './context.js'
+import { presentIssue, requireUser, type IssueDeps } from './issue-lookup.js'
+
+/** Subscriptions and to-dos on issues (spec 4.3, reference §8.1-8.2). */
+export function todoService(deps: IssueDeps) {
+  const { store } = deps.ctx
+
+  /** Whether the user follows the issue: an explicit choice, else being a participant (GitLab's `subscribed?`). */
+  const subscribed = (issueId: number, userId: number) =>
+    store.issues.subscription(issueId, userId)?.subscribed === 1
+
+  return {
+    /**
+     * `POST .../subscribe` / `.../unsubscribe`: 201 with the issue (`subscribed` set), 304 with no
+     * body when the caller already is (or is not) subscribed, 404 `Not found` for a hidden issue.
+     */
+    setSubscription(actor: Actor, project: ProjectRow, iid: number, subscribe: boolean): Issue {
+      const user = requireUser(actor)
+      const row = deps.issues.findIssue(actor, project, iid)
+      if (subscribed(row.id, user.id) === subscribe) throw notModified()
+      store.transaction(() => store.issues.setSubscription(row.id, user.id, subscribe))
+      return presentIssue(deps, actor, row)
+    },
+
+    /**
+     * `POST .../todo` (reference §8.2): a pending `marked` to-do for the caller, 201; 304 when the
+     * caller already has a pending to-do on the issue. Anyone who can read the issue may mark it.
+     */
+    mark(actor: Actor, project: ProjectRow, iid: number): Todo {
+      const user = requireUser(actor)
+      const row = deps.issues.findIssue(actor, project, iid)
+      if (store.todos.pending(user.id, row.id)) throw notModified()
+      const now = isoNow(deps.ctx.clock)
+      const id = store.transaction(() =>
+        store.todos.insert({
+          user_id: user.id,
+          author_id: user.id,
+          project_id: project.id,
+          issue_id: row.id,
+          action: 'marked',
+          state: 'pending',
+          body: row.title,
+          created_at: now,
+          updated_at: now,
+        }),
+      )
+      const todo = store.todos.get(id)
+      if (!todo) throw new Error('to-do vanished')
+      // GitLab renders the target without the caller (`Entities::Todo`), so `subscribed` is false there.
+      const target = { ...presentIssue(deps, actor, row), subscribed: false }
+      return presentTodo(store, deps.ctx.instance, todo, project, target)
+    },
+  }
+}
+export type TodoService = ReturnType<typeof todoService>

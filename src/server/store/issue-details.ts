@@ -1,0 +1,19 @@
+import type { Db } from './db.js'
+import { issueMoveTable } from './issue-moves.js'
+import { mergeRequestTable } from './merge-requests.js'
+import { metricImageTable } from './metric-images.js'
+import { noteTable } from './notes.js'
+import { timelogTable } from './timelogs.js'
+import { todoTable } from './todos.js'
+
+/** The tables of issue 3 (notes, to-dos, timelogs, metric images, merge requests, moves), for `createStore`. */
+export function issueDetailTables(db: Db) {
+  return {
+    notes: noteTable(db),
+    todos: todoTable(db),
+    timelogs: timelogTable(db),
+    metricImages: metricImageTable(db),
+    mergeRequests: mergeRequestTable(db),
+    issueMoves: issueMoveTable(db),
+  }
+}

@@ -1,0 +1,39 @@
+import type { Db } from './db.js'
+
+export interface MergeRequestRow {
+  id: number
+  iid: number
+  project_id: number
+  title: string
+  description: string | null
+  state: 'opened' | 'merged' | 'closed'
+  author_id: number
+  source_branch: string
+  target_branch: string
+  created_at: string
+  updated_at: string
+  merged_at: string | null
+  closed_at: string | null
+}
+
+/** Merge requests (seeded) and the issues they mention or close. */
+export function mergeRequestTable(db: Db) {
+  const related = db.prepare(
+    `SELECT m.* FROM merge_requests m JOIN merge_request_issues l ON l.merge_request_id = m.id
+     WHERE l.issue_id = ? ORDER BY m.project_id, m.iid`,
+  )
+  const closing = db.prepare(
+    `SELECT m.* FROM merge_requests m JOIN merge_request_issues l ON l.merge_request_id = m.id
+     WHERE l.issue_id = ? AND l.closes = 1 ORDER BY m.created_at DESC, m.id DESC`,
+  )
+  const refSha = db.prepare('SELECT sha FROM project_refs WHERE project_id = ? AND name = ?')
+  return {
+    /** The commit a branch or tag of the project points at, if the project has that ref. */
+    refSha: (projectId: number, ref: string) =>
+      (refSha.get(projectId, ref) as { sha: string } | undefined)?.sha,
+    /** Merge requests that mention or close the issue, by project and iid. */
+    relatedTo: (issueId: number) => related.all(issueId) as MergeRequestRow[],
+    /** Merge requests that close the issue when merged, newest first. */
+    closing: (issueId: number) => closing.all(issueId) as MergeRequestRow[],
+  }
+}
