@@ -1,10 +1,12 @@
 /* `npm run bench`: runs every benchmark in bench/ and prints one table of ratios measured in this run. */
 import { cpus, totalmem } from 'node:os'
 import { run as issuesList } from './issues-list.js'
+import { run as clientList } from './client-list.js'
 
-const benches = [issuesList]
-const rows: { name: string; ratio: number; detail: string }[] = []
-for (const bench of benches) rows.push(await bench())
+type Row = { name: string; ratio: number; detail: string }
+const benches: (() => Promise<Row | Row[]>)[] = [issuesList, clientList]
+const rows: Row[] = []
+for (const bench of benches) rows.push(...[await bench()].flat())
 
 console.log(
   `\nmachine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,

@@ -1,0 +1,76 @@
+/*
+ * bench/client-list: list all 10,000 issues of a project from the reference server with our typed
+ * client, with @gitbeaker/rest, and with python-gitlab (Debian's python3-gitlab, installed here
+ * when missing), each in its own process, in the same run. Prints each one's time and peak RSS and
+ * the ratios (target: ours at least 2x faster than each, memory flat in the number of issues).
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { startChild } from './support/measure.js'
+
+const ISSUES = Number(process.env.BENCH_ISSUES ?? 10_000)
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
+const PYTHON = '/usr/bin/python3'
+
+function ensurePythonGitlab(): boolean {
+  const probe = spawnSync(PYTHON, ['-c', 'import gitlab'], { stdio: 'ignore' })
+  if (probe.status === 0) return true
+  try {
+    execFileSync('apt-get', ['install', '-y', 'python3-gitlab'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
+  } catch {
+    return false
+  }
+  return spawnSync(PYTHON, ['-c', 'import gitlab'], { stdio: 'ignore' }).status === 0
+}
+
+function run(cmd: string, args: string[]): { ms: number; count: number; rssMb: number } {
+  const out = execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 20 })
+    .trim()
+    .split('\n')
+    .pop() as string
+  const [ms, count, rss] = out.split(' ').map(Number) as [number, number, number]
+  return { ms, count, rssMb: rss / 1024 }
+}
+
+const median = <T extends { ms: number }>(runs: T[]) =>
+  [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)] as T
+
+export async function run_(): Promise<{ name: string; ratio: number; detail: string }[]> {
+  const server = await startChild(['reference', String(ISSUES)])
+  try {
+    const node = (script: string) => () =>
+      run(process.execPath, ['--import', 'tsx', here(script), server.url])
+    const measures: Record<string, () => { ms: number; count: number; rssMb: number }> = {
+      ours: node('./support/list-ours.ts'),
+      gitbeaker: node('./support/list-gitbeaker.ts'),
+    }
+    if (existsSync(PYTHON) && ensurePythonGitlab())
+      measures['python-gitlab'] = () => run(PYTHON, [here('./support/list_python_gitlab.py'), server.url])
+    const results: Record<string, { ms: number; count: number; rssMb: number }> = {}
+    for (const [name, measure] of Object.entries(measures)) {
+      measure() // warm-up (server caches, page cache)
+      results[name] = median([measure(), measure(), measure()])
+      if (results[name].count !== ISSUES)
+        throw new Error(`${name} listed ${results[name].count} of ${ISSUES} issues`)
+    }
+    const ours = results.ours as { ms: number; rssMb: number }
+    return Object.entries(results)
+      .filter(([name]) => name !== 'ours')
+      .map(([name, r]) => ({
+        name: `client-list: ${name} time / ours (target >= 2)`,
+        ratio: r.ms / ours.ms,
+        detail: `ours ${ours.ms.toFixed(0)} ms, peak RSS ${ours.rssMb.toFixed(0)} MB; ${name} ${r.ms.toFixed(0)} ms, peak RSS ${r.rssMb.toFixed(0)} MB; ${ISSUES} issues, 100 per page`,
+      }))
+  } finally {
+    await server.stop()
+  }
+}
+export { run_ as run }
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const r of await run_()) console.log(`${r.name}: ${r.ratio.toFixed(2)}\n  ${r.detail}`)
+}
