@@ -2,9 +2,10 @@
 import { cpus, totalmem } from 'node:os'
 import { run as issuesList } from './issues-list.js'
 import { run as clientList } from './client-list.js'
+import { run as coldStart } from './cold-start.js'
 
 type Row = { name: string; ratio: number; detail: string }
-const benches: (() => Promise<Row | Row[]>)[] = [issuesList, clientList]
+const benches: (() => Promise<Row | Row[]>)[] = [issuesList, clientList, coldStart]
 const rows: Row[] = []
 for (const bench of benches) rows.push(...[await bench()].flat())
 

@@ -1,0 +1,73 @@
+/*
+ * bench/cold-start: `gitlab-actions serve --port 0 --seed <1,000 issues>` from process start to
+ * the first answered API call, against a bare `node:http` server's start to first answer, in the
+ * same run. Target: under 500 ms.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import { request } from 'undici'
+import { stringify } from 'yaml'
+import { issuesSeed } from './support/seeds.js'
+
+const bin = fileURLToPath(new URL('../bin/gitlab-actions.js', import.meta.url))
+const BARE = `require('node:http').createServer((q, s) => s.end('[]')).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port) })`
+
+/** Milliseconds from spawn to the first 200 on `path`. */
+async function timeToFirstAnswer(
+  args: string[],
+  path: string,
+  headers: Record<string, string>,
+): Promise<number> {
+  const started = performance.now()
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString()
+        const m = /http:\/\/[\d.]+:\d+/.exec(out)
+        if (m) resolve(m[0])
+      })
+      child.once('exit', (code) => reject(new Error(`exited with ${code}`)))
+    })
+    const res = await request(`${url}${path}`, { headers })
+    await res.body.dump()
+    if (res.statusCode !== 200) throw new Error(`first answer was ${res.statusCode}`)
+    return performance.now() - started
+  } finally {
+    child.kill('SIGTERM')
+  }
+}
+
+export async function run(): Promise<{ name: string; ratio: number; detail: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'gla-cold-'))
+  try {
+    const seed = join(dir, 'seed.yaml')
+    writeFileSync(seed, stringify(issuesSeed(1000)))
+    const path = '/api/v4/projects/bench%2Fissues/issues?per_page=20'
+    const headers = { 'private-token': 'glpat-root-token' }
+    const ours: number[] = []
+    const bare: number[] = []
+    for (let i = 0; i < 5; i++) {
+      ours.push(await timeToFirstAnswer([bin, 'serve', '--port', '0', '--seed', seed], path, headers))
+      bare.push(await timeToFirstAnswer(['-e', BARE], '/', {}))
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[2] as number
+    return {
+      name: 'cold-start: serve with a 1,000-issue seed / bare node:http, to first answer (target < 500 ms)',
+      ratio: med(ours) / med(bare),
+      detail: `serve ${med(ours).toFixed(0)} ms, bare node:http ${med(bare).toFixed(0)} ms (medians of 5)`,
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await run()
+  console.log(`${r.name}: ${r.ratio.toFixed(2)}\n  ${r.detail}`)
+}
