@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify'
+import fastJson from 'fast-json-stringify'
 import formbody from '@fastify/formbody'
 import qs from 'qs'
 import { authenticate } from './auth.js'
@@ -91,6 +92,13 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   for (const type of ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'])
     app.addContentTypeParser(type, { parseAs: 'string' }, (_req, body, done) => done(null, body))
 
+  // Many routes answer with the same record schema: compile each schema object once (start-up time).
+  const serializers = new WeakMap<object, (data: unknown) => string>()
+  app.setSerializerCompiler(({ schema }) => {
+    let serialize = serializers.get(schema as object)
+    if (!serialize) serializers.set(schema as object, (serialize = fastJson(schema as object)))
+    return serialize
+  })
   app.decorateRequest('actor', null as never)
   app.decorate('responseCache', responseCache(db))
   app.setErrorHandler(handleError)
