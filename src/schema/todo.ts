@@ -2,8 +2,8 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, Timestamp, UserBasic } from './common.js'
 import { Issue } from './issue.js'
 
-/** `Entities::ProjectIdentity`: the project embedded in a to-do. */
-export const ProjectIdentity = Type.Object(
+/** GitLab's `Entities::ProjectIdentity` as a to-do embeds it. */
+export const TodoProject = Type.Object(
   {
     id: Type.Integer(),
     description: Nullable(Type.String()),
@@ -13,14 +13,14 @@ export const ProjectIdentity = Type.Object(
     path_with_namespace: Type.String(),
     created_at: Timestamp,
   },
-  { title: 'ProjectIdentity' },
+  { title: 'TodoProject' },
 )
 
 /** spec 2.9, reference §8.2: a to-do item; `target` is the issue. */
 export const Todo = Type.Object(
   {
     id: Type.Integer(),
-    project: ProjectIdentity,
+    project: TodoProject,
     author: UserBasic,
     action_name: Type.String({ description: 'marked for POST .../todo' }),
     target_type: Type.String({ description: 'Issue' }),
