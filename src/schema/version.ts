@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { Nullable } from './common.js'
 
 /** `GET /version` */
 export const Version = Type.Object(
