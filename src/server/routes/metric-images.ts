@@ -32,8 +32,20 @@ const TYPES: Record<string, string> = {
   '.webp': 'image/webp',
 }
 
-/** The request's text fields and its `file` part, streamed to `dir`; other file parts are drained. */
-async function readUpload(req: FastifyRequest, dir: string) {
+/**
+ * The request's text fields and its `file` part, streamed to `dir` (every path written is pushed to
+ * `written`, for the caller to clean up); other file parts are drained. A body that is not valid
+ * multipart is 400 `400 Bad request` (chosen: GitLab's Workhorse refuses it before Rails sees it).
+ */
+async function readUpload(req: FastifyRequest, dir: string, written: string[]) {
+  try {
+    return await readParts(req, dir, written)
+  } catch {
+    throw badRequest()
+  }
+}
+
+async function readParts(req: FastifyRequest, dir: string, written: string[]) {
   const fields: Record<string, unknown> = { ...(req.query as Record<string, unknown>) }
   let file: (Upload & { truncated: boolean }) | undefined
   if (!req.isMultipart()) {
@@ -43,6 +55,7 @@ async function readUpload(req: FastifyRequest, dir: string) {
   for await (const part of req.parts()) {
     if (part.type === 'file' && part.fieldname === 'file' && !file) {
       const path = join(dir, `upload-${randomUUID()}`)
+      written.push(path)
       file = { path, filename: part.filename, truncated: false }
       await pipeline(part.file, createWriteStream(path))
       file.truncated = part.file.truncated
@@ -94,8 +107,9 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
         response: { 201: MetricImage },
       },
       async (h) => {
-        const { fields, file } = await readUpload(h.req, dir)
+        const written: string[] = []
         try {
+          const { fields, file } = await readUpload(h.req, dir, written)
           const iid = iidParam(h.path.issue_iid)
           if (!file) throw paramError(fields.file === undefined ? 'file is missing' : 'file is invalid')
           const params = parseParams(MetricImageFields, fields)
@@ -103,7 +117,7 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
           const project = access.project(h.actor, h.path.id as string)
           return h.reply.code(201).send(images.upload(h.actor, project, iid, file, params))
         } finally {
-          if (file) rmSync(file.path, { force: true })
+          for (const path of written) rmSync(path, { force: true })
         }
       },
     )

@@ -117,6 +117,23 @@ describe('metric images', () => {
     expect(await list()).toEqual([])
   })
 
+  it.each([
+    ['no boundary', 'multipart/form-data', ''],
+    [
+      'a cut-off body',
+      'multipart/form-data; boundary=XX',
+      '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc',
+    ],
+  ])('answers a malformed multipart body (%s) with 400 and stores nothing', async (_what, type, body) => {
+    const res = await request(`${t.baseUrl}${P}/issues/3/metric_images`, {
+      method: 'POST',
+      headers: { 'private-token': T.reporter, 'content-type': type },
+      body,
+    })
+    expect([res.statusCode, JSON.parse(await res.body.text())]).toEqual([400, { message: '400 Bad request' }])
+    expect(await list()).toEqual([])
+  })
+
   it('updates url and url_text (200); 404 for an unknown image; 400 when invalid; 403 for guests', async () => {
     const id = (await upload(3, T.reporter, { file: [PNG, 'a.png'] })).body?.id as number
     const url = `${P}/issues/3/metric_images/${id}`
