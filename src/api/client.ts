@@ -1,55 +1,95 @@
-import type { Dispatcher } from 'undici'
+/*
+ * The typed GitLab client (DESIGN.md "Layout and layers", STYLE.md 8.3): one core (http.ts) over
+ * a composed transport (transport.ts, retry.ts), and one small module per resource group.
+ */
+import { Agent, type Dispatcher } from 'undici'
+import { groups } from './groups.js'
 import { Http } from './http.js'
 import { issues } from './issues.js'
-import { groups, projects } from './projects.js'
+import { version } from './meta.js'
+import { pipelines } from './pipelines.js'
+import { projects } from './projects.js'
 import { retry, type RetryPolicy } from './retry.js'
-import { auth, compose, undiciSend, userAgent, type Send, type TokenKind } from './transport.js'
-import { users, version } from './users.js'
+import { apiRoot, auth, compose, undiciSend, userAgent, type Send, type TokenType } from './transport.js'
+import { triggers } from './triggers.js'
+import { users } from './users.js'
 
 export interface ClientOptions {
-  /** GitLab's URL (`https://gitlab.example.com`, with any path prefix); `/api/v4` is added. */
+  /**
+   * GitLab's URL, with any path prefix (`https://gitlab.example.com/gitlab`); `/api/v4` is
+   * appended (and accepted if already there). Throws TypeError when it is not an http(s) URL.
+   */
   baseUrl: string
+  /** Personal, project, group, job or OAuth token; only ever sent in a header. None: anonymous. */
   token?: string
-  /** `private` (PRIVATE-TOKEN, default), `job` (JOB-TOKEN) or `oauth` (Authorization: Bearer). */
-  tokenType?: TokenKind
+  /** `private` (PRIVATE-TOKEN, the default), `job` (JOB-TOKEN) or `oauth` (Authorization: Bearer). */
+  tokenType?: TokenType
+  /** Overrides of the retry policy (retry.ts: 3 retries, 500 ms doubling to 30 s, full jitter). */
   retry?: Partial<RetryPolicy>
-  /** Per-request timeout in milliseconds (default 60 s; 0 for none). */
+  /** Per-attempt timeout in ms (default 60,000; 0 for none). A call may override it. */
   timeoutMs?: number
+  /** `User-Agent` (default `gitlab-actions`). */
   userAgent?: string
-  /** undici dispatcher (an Agent or a Pool); one keep-alive Agent per client by default. */
+  /** Check response bodies against the schemas (GitLabResponseError on a mismatch); default false. */
+  validate?: boolean
+  /** undici dispatcher to send through (default: one keep-alive Agent per client, closed by `close`). */
   dispatcher?: Dispatcher
-  /** Replaces the network layer entirely (transport tests). */
+  /** Replaces the network layer (the layers above still run): a fake for transport unit tests. */
   send?: Send
 }
 
 /**
- * The typed GitLab client: one module per resource group over one small core
- * (transport -> user agent -> retry -> auth -> undici).
+ * Creates a client. Layers, outermost first: user agent -> retry -> auth -> network, so every
+ * retry re-runs auth, and the timeout applies to each attempt. Throws TypeError for a bad `baseUrl`.
+ *
+ * - `issues`, `projects`, `groups`, `users`, `version()`: the typed resource groups.
+ * - `request(method, path, options)`: any other call below `/api/v4` (use the `path` template).
+ * - `paginate(path, options)` / `pages(path, options)`: any other list, lazily, by item or by page.
+ * - `raw(method, path, options)`: the unread response, for streams and unusual statuses.
+ * - `close()`: closes the client's own Agent (not a `dispatcher` passed in).
  */
 export function createClient(options: ClientOptions) {
-  const base = options.send ?? undiciSend(options.baseUrl, options.dispatcher)
-  const timeoutMs = options.timeoutMs ?? 60_000
-  const withTimeout =
-    (next: Send): Send =>
-    (req) =>
-      next(timeoutMs && !req.timeoutMs ? { ...req, timeoutMs } : req)
+  const root = apiRoot(options.baseUrl) // validates early, also when `send` is given
+  const owned = options.send || options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 30_000 })
+  const base = options.send ?? undiciSend(root, options.dispatcher ?? owned)
   const send = compose(
     base,
     userAgent(options.userAgent ?? 'gitlab-actions'),
     retry(options.retry),
-    withTimeout,
     auth(options.token, options.tokenType),
   )
-  const http = new Http(send)
+  const http = new Http(send, {
+    timeoutMs: options.timeoutMs ?? 60_000,
+    validate: options.validate ?? false,
+    secrets: options.token ? [options.token] : [],
+  })
   return {
+    /** The API root calls go to, e.g. `https://gitlab.example.com/gitlab/api/v4`. */
+    apiRoot: root,
     http,
+    request: http.request.bind(http),
+    raw: http.raw.bind(http),
+    paginate: http.paginate.bind(http),
+    pages: http.pages.bind(http),
     issues: issues(http),
     projects: projects(http),
     groups: groups(http),
     users: users(http),
+    pipelines: pipelines(http),
+    triggers: triggers(http),
     version: version(http),
+    close: async (): Promise<void> => {
+      await owned?.close()
+    },
   }
 }
+
+/** The client createClient returns. */
 export type GitLabClient = ReturnType<typeof createClient>
-export { GitLabApiError, GitLabTimeoutError } from './errors.js'
-export { collect, NOT_MODIFIED } from './http.js'
+
+export { GitLabApiError, GitLabResponseError, GitLabTimeoutError } from './errors.js'
+export { NOT_MODIFIED, type CallOptions, type NotModified } from './http.js'
+export { collect, type Page, type PageOptions } from './paginate.js'
+export { path } from './path.js'
+export type { RetryPolicy } from './retry.js'
+export type { TokenType } from './transport.js'

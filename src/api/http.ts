@@ -1,66 +1,66 @@
+/*
+ * The core every resource module calls (STYLE.md 8.3): JSON in and out below the API root,
+ * GitLab's errors as GitLabApiError, optional schema checks, and lazy pagination (paginate.ts).
+ */
 import type { Readable } from 'node:stream'
-import { GitLabApiError, pathOnly } from './errors.js'
+import type { TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { GitLabApiError, GitLabResponseError, redact } from './errors.js'
+import { pages, paginate, type Page, type PageOptions } from './paginate.js'
 import { withQuery, type QueryValue } from './query.js'
 import type { ApiResponse, HttpMethod, Send } from './transport.js'
 
+/** Query parameters, serialised as Rails reads them (query.ts). */
 export type Query = Record<string, QueryValue>
 
+/** Options of one call. Every field is optional. */
 export interface CallOptions {
+  /** Query parameters (query.ts); never put a token here. */
   query?: Query
-  /** A JSON body (sent as `application/json`). */
+  /** A JSON body, sent as `application/json` (POST/PUT). */
   json?: unknown
-  /** A raw body with its content type (multipart uploads, archives). */
+  /** A raw body with its content type (uploads); a stream body is never retried. */
   body?: { data: string | Buffer | Readable; contentType: string; length?: number }
   headers?: Record<string, string>
+  /** The caller's cancellation: the call rejects with `signal.reason`. */
   signal?: AbortSignal
+  /** This call's timeout in ms, per attempt (default: the client's `timeoutMs`). */
   timeoutMs?: number
+  /** The schema a 2xx body must match; checked only when the client has `validate: true`. */
+  response?: TSchema
 }
 
-export interface Page<T> {
-  items: T[]
-  /** X-Total etc. as GitLab sent them; absent above 10,000 rows and on keyset pages. */
-  total?: number
-  totalPages?: number
-  next?: string
+/** Settings of the core, from createClient. */
+export interface HttpOptions {
+  /** Default per-attempt timeout in ms (0 for none). */
+  timeoutMs?: number
+  /** Check 2xx bodies against the calls' schemas and throw GitLabResponseError on a mismatch. */
+  validate?: boolean
+  /** Strings (the token) scrubbed from error bodies in case something echoes them. */
+  secrets?: readonly string[]
 }
 
-/** The value GitLab's 304 Not Modified answers stand for (already subscribed, to-do exists). */
-export const NOT_MODIFIED = Symbol('304 Not Modified')
+/**
+ * What a 304 Not Modified resolves to (spec 4.3: unsubscribe when not subscribed, a to-do that
+ * already exists). It is not an error: test with `result === NOT_MODIFIED`.
+ */
+export const NOT_MODIFIED: unique symbol = Symbol('304 Not Modified')
 export type NotModified = typeof NOT_MODIFIED
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)
 
-/** The `rel="next"` target of a Link header, or undefined. */
-export function nextLink(link: string | undefined): string | undefined {
-  for (const part of (link ?? '').split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part)
-    if (m) return m[1]
-  }
-  return undefined
-}
-
-/**
- * A Link target re-based onto our API root: only the part after `/api/v4` is kept, so the
- * client never follows a host (or scheme, or port) the server names (GitLab builds links from
- * its own configured host, which behind proxies is often not the one we reach it by).
- */
-export function rebase(link: string): string {
-  let url: URL
-  try {
-    url = new URL(link, 'http://placeholder')
-  } catch {
-    throw new Error(`unusable pagination link: ${pathOnly(link)}`)
-  }
-  const at = url.pathname.indexOf('/api/v4/')
-  const rest = at >= 0 ? url.pathname.slice(at + '/api/v4'.length) : url.pathname
-  return `${rest}${url.search}`
-}
-
-/** Calls below the API root: JSON in and out, GitLab's errors as GitLabApiError, lazy pagination. */
+/** The core client: calls below the API root, through the composed `Send` (transport.ts). */
 export class Http {
-  constructor(readonly send: Send) {}
+  constructor(
+    readonly send: Send,
+    readonly options: HttpOptions = {},
+  ) {}
 
-  /** The response as it came: status not checked, body not read. The caller must consume or dump it. */
+  /**
+   * Sends one call and returns the response as it came: status not checked, body unread (the
+   * caller must read or `dump()` it). Sends `Accept: application/json`, and JSON bodies as
+   * `Content-Type: application/json`.
+   */
   async raw(method: HttpMethod, path: string, options: CallOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
     let body: string | Buffer | Readable | undefined
@@ -78,59 +78,59 @@ export class Http {
       headers,
       body,
       signal: options.signal,
-      timeoutMs: options.timeoutMs,
+      timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
     })
   }
 
-  /** Parsed JSON of a 2xx; `undefined` for 204; NOT_MODIFIED for 304; GitLabApiError otherwise. */
+  /**
+   * One call, read whole: the parsed JSON of a 2xx (text when GitLab did not answer JSON),
+   * `undefined` for 204 and HEAD, NOT_MODIFIED for 304. `T` is the caller's promise about the body;
+   * with `response` and `validate` on it is checked. Throws GitLabApiError for 4xx/5xx (after
+   * retries, retry.ts), GitLabTimeoutError, GitLabResponseError, or the caller's abort reason.
+   */
   async request<T>(method: HttpMethod, path: string, options: CallOptions = {}): Promise<T> {
     const res = await this.raw(method, path, options)
-    return (await this.read(method, path, res)) as T
+    return (await this.read(method, path, res, options.response)) as T
   }
 
-  async read(method: HttpMethod, path: string, res: ApiResponse): Promise<unknown> {
-    if (res.status === 304) {
+  /** Reads a response as `request` does (for callers of `raw`). */
+  async read(method: HttpMethod, path: string, res: ApiResponse, schema?: TSchema): Promise<unknown> {
+    if (res.status === 304 || res.status === 204 || method === 'HEAD') {
       await res.body.dump()
-      return NOT_MODIFIED
+      return res.status === 304 ? NOT_MODIFIED : undefined
     }
     const text = await res.body.text()
     const type = first(res.headers['content-type']) ?? ''
-    const parsed = text && type.includes('json') ? safeJson(text) : text || undefined
+    const parsed = text && /[/+]json\b/i.test(type) ? safeJson(text) : text || undefined
     if (res.status >= 400) {
-      const retryAfter = Number(first(res.headers['retry-after']))
+      const retryAfter = first(res.headers['retry-after'])
       throw new GitLabApiError(
         res.status,
         method,
-        pathOnly(path),
-        parsed,
-        Number.isFinite(retryAfter) ? retryAfter : undefined,
+        path,
+        redact(parsed, this.options.secrets ?? []),
+        retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined,
       )
     }
-    return res.status === 204 ? undefined : parsed
+    if (schema) this.check(method, path, schema, parsed)
+    return parsed
   }
 
-  /** One page at a time, following `rel="next"` (offset or keyset) re-based onto our root. */
-  async *pages<T>(path: string, options: CallOptions & { perPage?: number } = {}): AsyncGenerator<Page<T>> {
-    let next: string | undefined = withQuery(path, { per_page: options.perPage ?? 100, ...options.query })
-    while (next) {
-      const res = await this.raw('GET', next, { ...options, query: undefined })
-      const items = (await this.read('GET', next, res)) as T[]
-      const total = first(res.headers['x-total'])
-      const totalPages = first(res.headers['x-total-pages'])
-      const link = nextLink(first(res.headers.link))
-      yield {
-        items: Array.isArray(items) ? items : [],
-        total: total ? Number(total) : undefined,
-        totalPages: totalPages ? Number(totalPages) : undefined,
-        next: link,
-      }
-      next = link ? rebase(link) : undefined
-    }
+  /** Throws GitLabResponseError when `validate` is on and `value` does not match `schema`. */
+  check(method: HttpMethod, path: string, schema: TSchema, value: unknown): void {
+    if (!this.options.validate || Value.Check(schema, value)) return
+    const error = Value.Errors(schema, value).First()
+    throw new GitLabResponseError(method, path, error ? `${error.path || '/'} ${error.message}` : 'invalid')
   }
 
-  /** Every item, lazily: one page in memory at a time (100 per page unless `perPage` says otherwise). */
-  async *paginate<T>(path: string, options: CallOptions & { perPage?: number } = {}): AsyncGenerator<T> {
-    for await (const page of this.pages<T>(path, options)) yield* page.items
+  /** One page at a time (paginate.ts `pages`). */
+  pages<T>(path: string, options: PageOptions = {}): AsyncGenerator<Page<T>> {
+    return pages<T>(this, path, options)
+  }
+
+  /** Every item, lazily, one page in memory (paginate.ts `paginate`). */
+  paginate<T>(path: string, options: PageOptions = {}): AsyncGenerator<T> {
+    return paginate<T>(this, path, options)
   }
 }
 
@@ -140,15 +140,4 @@ function safeJson(text: string): unknown {
   } catch {
     return text
   }
-}
-
-/** Gathers at most `limit` items of a lazy list (all of them without a limit). */
-export async function collect<T>(items: AsyncIterable<T>, options: { limit?: number } = {}): Promise<T[]> {
-  const out: T[] = []
-  if (options.limit === 0) return out
-  for await (const item of items) {
-    out.push(item)
-    if (options.limit !== undefined && out.length >= options.limit) break
-  }
-  return out
 }

@@ -1,55 +1,103 @@
-import type { Issue, IssueCreate, IssueListQuery, IssueUpdate, ResourceRef } from '../schema/index.js'
+/*
+ * Issues (spec/gitlab-api-subset.md 4.2-4.3): lists of a project, a group or the caller, and one
+ * issue's read, create, edit and delete. Shapes come from src/schema/issue.ts, written once.
+ */
+import type { TObject, TSchema } from '@sinclair/typebox'
+import type { ResourceRef } from '../schema/common.js'
+import {
+  Issue,
+  IssueCreate,
+  IssueListQuery,
+  IssueNotFilters,
+  IssueUpdate,
+  type Issue as IssueRecord,
+} from '../schema/issue.js'
 import type { CallOptions, Http, Query } from './http.js'
+import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
 import type { QueryValue } from './query.js'
 
-/** List parameters without the pagination ones, which the iterator owns. */
-export type IssueListParams = Omit<IssueListQuery, 'page' | 'per_page' | 'cursor'>
+/** List filters (spec 4.2) without `page` and `cursor`, which the iterator owns; `per_page` is allowed. */
+export type IssueListParams = Omit<IssueListQuery, 'page' | 'cursor'>
+/** Options of a list call: cancellation, timeout and headers (the query is the filters argument). */
+export type IssueListOptions = Omit<PageOptions, 'query' | 'item'>
 
-/** Comma-separated in GitLab's documentation: sent as `labels=a,b`, the form every release reads. */
-const CSV_KEYS = new Set(['labels', 'add_labels', 'remove_labels'])
+/**
+ * Parameters GitLab documents as comma-separated strings (`labels=bug,ui`), read from the schemas'
+ * `x-grape: csv` list-of-strings marks so that the list is not kept twice. Integer lists such as
+ * `iids` and `assignee_ids` go as Rails arrays (`iids[]=1&iids[]=2`).
+ */
+const csvKeys = new Set(
+  [IssueListQuery, IssueNotFilters, IssueCreate, IssueUpdate].flatMap((schema: TObject) =>
+    Object.entries(schema.properties as Record<string, TSchema>)
+      .filter(([, s]) => s['x-grape'] === 'csv' && (s.items as TSchema | undefined)?.type === 'string')
+      .map(([key]) => key),
+  ),
+)
 
+/** GitLab's wire form of typed parameters: string lists joined with commas, `not` kept a hash. */
 function encode(params: object): Query {
   const out: Query = {}
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue
-    if (CSV_KEYS.has(key) && Array.isArray(value)) out[key] = value.join(',')
-    else if (key === 'not' && value && typeof value === 'object') out[key] = encode(value)
+    if (csvKeys.has(key) && Array.isArray(value)) out[key] = value.join(',')
+    else if (key === 'not' && value && typeof value === 'object' && !Array.isArray(value))
+      out[key] = encode(value)
     else out[key] = value as QueryValue
   }
   return out
 }
 
-/** spec 4.2-4.3: issues of projects and groups. */
+/**
+ * The issues group of the client. Lists are lazy async iterators, 100 per page, one page in memory
+ * (paginate.ts); single calls resolve with the issue record. Every call throws GitLabApiError with
+ * GitLab's status and body (a private project the caller cannot see is a 404, reference §2).
+ */
 export function issues(http: Http) {
+  const list = (route: string, query: IssueListParams, options: IssueListOptions) =>
+    http.paginate<IssueRecord>(route, { ...options, query: encode(query), item: Issue })
   return {
-    /** `GET /projects/:id/issues`, lazily, 100 per page. Keyset pagination with `{ pagination: 'keyset' }`. */
-    list: (project: ResourceRef, query: IssueListParams = {}, options: CallOptions = {}) =>
-      http.paginate<Issue>(path`/projects/${project}/issues`, { ...options, query: encode(query) }),
-    /** `GET /groups/:id/issues` (the group and its subgroups), lazily. */
-    listGroup: (group: ResourceRef, query: IssueListParams = {}, options: CallOptions = {}) =>
-      http.paginate<Issue>(path`/groups/${group}/issues`, { ...options, query: encode(query) }),
-    /** `GET /issues`: the caller's issues (`scope` defaults to `created_by_me` on GitLab), lazily. */
-    listAll: (query: IssueListParams = {}, options: CallOptions = {}) =>
-      http.paginate<Issue>('/issues', { ...options, query: encode(query) }),
-    /** `GET /projects/:id/issues/:issue_iid`. Throws GitLabApiError 404 when missing or hidden. */
+    /**
+     * `GET /projects/:id/issues` (spec 4.2). Offset pages by default; `{ pagination: 'keyset',
+     * order_by: 'created_at' }` walks keyset cursors (GitLab 18.3+, reference §3.2).
+     */
+    list: (project: ResourceRef, query: IssueListParams = {}, options: IssueListOptions = {}) =>
+      list(path`/projects/${project}/issues`, query, options),
+    /** `GET /groups/:id/issues`: the group's and its subgroups' issues (spec 4.2; scope defaults to all). */
+    listGroup: (group: ResourceRef, query: IssueListParams = {}, options: IssueListOptions = {}) =>
+      list(path`/groups/${group}/issues`, query, options),
+    /** `GET /issues`: issues the caller can see; GitLab's default scope is `created_by_me` (spec 4.2). */
+    listAll: (query: IssueListParams = {}, options: IssueListOptions = {}) => list('/issues', query, options),
+    /** `GET /projects/:id/issues/:issue_iid` (spec 4.3). 404 when missing or not visible. */
     get: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
-      http.request<Issue>('GET', path`/projects/${project}/issues/${iid}`, options),
-    /** `GET /issues/:id` by global id (administrators). */
+      http.request<IssueRecord>('GET', path`/projects/${project}/issues/${iid}`, {
+        ...options,
+        response: Issue,
+      }),
+    /** `GET /issues/:id` by global id, administrators only (spec 4.3). */
     getById: (id: number, options: CallOptions = {}) =>
-      http.request<Issue>('GET', path`/issues/${id}`, options),
-    /** `POST /projects/:id/issues`. Not retried except on 429, so it never creates twice. */
+      http.request<IssueRecord>('GET', path`/issues/${id}`, { ...options, response: Issue }),
+    /**
+     * `POST /projects/:id/issues` -> 201 (spec 4.3). Retried only on 429 (retry.ts), so a proxy
+     * error never files the issue twice; 400 `{"error":"title is missing"}` and the like otherwise.
+     */
     create: (project: ResourceRef, body: IssueCreate, options: CallOptions = {}) =>
-      http.request<Issue>('POST', path`/projects/${project}/issues`, { ...options, json: encode(body) }),
-    /** `PUT /projects/:id/issues/:issue_iid`: edit, or close/reopen with `state_event`. */
-    update: (project: ResourceRef, iid: number, body: IssueUpdate, options: CallOptions = {}) =>
-      http.request<Issue>('PUT', path`/projects/${project}/issues/${iid}`, {
+      http.request<IssueRecord>('POST', path`/projects/${project}/issues`, {
         ...options,
         json: encode(body),
+        response: Issue,
       }),
-    /** `DELETE /projects/:id/issues/:issue_iid` (owners and administrators). */
-    remove: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
+    /** `PUT /projects/:id/issues/:issue_iid` (spec 4.3): edit, or close/reopen with `state_event`. */
+    update: (project: ResourceRef, iid: number, body: IssueUpdate, options: CallOptions = {}) =>
+      http.request<IssueRecord>('PUT', path`/projects/${project}/issues/${iid}`, {
+        ...options,
+        json: encode(body),
+        response: Issue,
+      }),
+    /** `DELETE /projects/:id/issues/:issue_iid` -> 204, administrators and owners (spec 4.3). */
+    remove: (project: ResourceRef, iid: number, options: CallOptions = {}): Promise<void> =>
       http.request<void>('DELETE', path`/projects/${project}/issues/${iid}`, options),
   }
 }
+/** The type of `client.issues`. */
 export type IssuesApi = ReturnType<typeof issues>

@@ -1,10 +1,18 @@
 /**
- * A path template that URL-encodes every interpolated value, so that a project's full path
- * becomes one segment: path`/projects/${'acme/widgets'}/issues` -> `/projects/acme%2Fwidgets/issues`.
+ * A path template that encodes every interpolated value with encodeURIComponent, so that a full
+ * path is one segment (STYLE.md 5c): path`/projects/${'acme/widgets'}/issues/${3}` ->
+ * `/projects/acme%2Fwidgets/issues/3`. Numbers go in as they are.
+ *
+ * Throws TypeError for an empty value and for `.` or `..`, which a URL parser would collapse into
+ * another path (`/projects/../users`), whatever the encoding.
  */
 export function path(strings: TemplateStringsArray, ...values: (string | number)[]): string {
-  return strings.reduce(
-    (out, part, i) => out + part + (i < values.length ? encodeURIComponent(String(values[i])) : ''),
-    '',
-  )
+  let out = strings[0] ?? ''
+  values.forEach((value, i) => {
+    const text = String(value)
+    if (text === '' || text === '.' || text === '..')
+      throw new TypeError(`path segment ${i + 1} must not be ${text === '' ? 'empty' : `'${text}'`}`)
+    out += encodeURIComponent(text) + (strings[i + 1] ?? '')
+  })
+  return out
 }

@@ -1,15 +1,13 @@
-import type { Group, Project, ResourceRef } from '../schema/index.js'
+import type { ResourceRef } from '../schema/common.js'
+import { Project } from '../schema/namespace.js'
 import type { CallOptions, Http } from './http.js'
 import { path } from './path.js'
 
-/** `GET /projects/:id` (by id or full path). */
+/** The projects group of the client (spec 2; reference §2). */
 export const projects = (http: Http) => ({
+  /** `GET /projects/:id`, by numeric id or full path. 404 `404 Project Not Found` when not visible. */
   get: (project: ResourceRef, options: CallOptions = {}) =>
-    http.request<Project>('GET', path`/projects/${project}`, options),
+    http.request<Project>('GET', path`/projects/${project}`, { ...options, response: Project }),
 })
-
-/** `GET /groups/:id` (by id or full path). */
-export const groups = (http: Http) => ({
-  get: (group: ResourceRef, options: CallOptions = {}) =>
-    http.request<Group>('GET', path`/groups/${group}`, options),
-})
+/** The type of `client.projects`. */
+export type ProjectsApi = ReturnType<typeof projects>

@@ -1,38 +1,79 @@
+/*
+ * The transport contract and its layers (STYLE.md 5a, 8.3): a `Send` takes one call below the API
+ * root and resolves with the response head and an unread body; a `Layer` wraps a `Send` in another.
+ * The bottom `Send` is undici over one keep-alive Agent; tests put a fake `Send` there instead.
+ */
 import type { Readable } from 'node:stream'
 import { Agent, request, type Dispatcher } from 'undici'
-import { GitLabTimeoutError, pathOnly } from './errors.js'
+import { GitLabTimeoutError } from './errors.js'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS'
 
-/** One call, below the API root (`/projects/1/issues?page=2`). */
+/** One call below the API root: `path` is `/projects/1/issues?page=2`, already encoded. */
 export interface ApiRequest {
   method: HttpMethod
   path: string
   headers: Record<string, string>
+  /** A string or Buffer can be sent again on retry; a stream cannot (retry.ts never resends it). */
   body?: string | Buffer | Readable
+  /** The caller's signal: aborting rejects the call with `signal.reason`. */
   signal?: AbortSignal
+  /** Per-attempt timeout in milliseconds (0 or absent for none); see GitLabTimeoutError. */
   timeoutMs?: number
 }
 
+/** What a layer needs of a body: read it as text, stream it, or throw it away to free the socket. */
+export interface ResponseBody extends AsyncIterable<Uint8Array | string> {
+  text(): Promise<string>
+  dump(): Promise<void>
+}
+
+/** The response head as it came (header names lower-case) and the unread body. */
 export interface ApiResponse {
   status: number
   headers: Record<string, string | string[] | undefined>
-  body: Dispatcher.ResponseData['body']
+  body: ResponseBody
 }
 
 export type Send = (req: ApiRequest) => Promise<ApiResponse>
 export type Layer = (next: Send) => Send
 
-/** compose(base, a, b): `a` wraps `b` wraps `base`, so a retry (outer) re-runs auth (inner). */
-export const compose = (base: Send, ...layers: Layer[]): Send =>
-  layers.reduceRight<Send>((next, layer) => layer(next), base)
-
-/** The API root for a GitLab URL: `https://host/gitlab` -> `https://host/gitlab/api/v4`. */
-export const apiRoot = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '').replace(/\/api\/v4$/, '')}/api/v4`
+/**
+ * `compose(base, a, b)`: `a` wraps `b` wraps `base`, so an outer retry re-runs the inner layers
+ * (auth) on every attempt. Throws TypeError for a layer that is not a function, as undici does.
+ */
+export function compose(base: Send, ...layers: Layer[]): Send {
+  for (const layer of layers)
+    if (typeof layer !== 'function')
+      throw new TypeError(`invalid layer, expected function received ${typeof layer}`)
+  return layers.reduceRight<Send>((next, layer) => layer(next), base)
+}
 
 /**
- * The bottom of the stack: undici over one keep-alive Agent. A per-request timeout aborts the
- * call and surfaces as GitLabTimeoutError; a caller's AbortSignal aborts it as well.
+ * The API root of a GitLab URL: `https://host/gitlab` -> `https://host/gitlab/api/v4` (a trailing
+ * slash or an `/api/v4` already there is accepted). Throws TypeError unless it is an http(s) URL
+ * without credentials, query or fragment; the message never repeats the URL (it may hold secrets).
+ */
+export function apiRoot(baseUrl: string): string {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    throw new TypeError('baseUrl must be an absolute http(s) URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`baseUrl must be an http(s) URL, not ${url.protocol}`)
+  if (url.username || url.password) throw new TypeError('baseUrl must not carry credentials; use token')
+  if (url.search || url.hash) throw new TypeError('baseUrl must not have a query string or fragment')
+  const prefix = url.pathname.replace(/\/+$/, '').replace(/\/api\/v4$/, '')
+  return `${url.origin}${prefix}/api/v4`
+}
+
+/**
+ * The bottom of the stack: undici `request` over one keep-alive Agent, against `apiRoot(baseUrl)`.
+ * `req.timeoutMs` covers the whole exchange, body included, and rejects with GitLabTimeoutError;
+ * the caller's `req.signal` rejects with its own reason. Network errors pass through unchanged
+ * (undici's `code`s: `UND_ERR_SOCKET`, `ECONNRESET`, ...) for retry.ts to classify.
  */
 export function undiciSend(
   baseUrl: string,
@@ -42,6 +83,9 @@ export function undiciSend(
   return async (req) => {
     const timeout = req.timeoutMs ? AbortSignal.timeout(req.timeoutMs) : undefined
     const signal = timeout && req.signal ? AbortSignal.any([timeout, req.signal]) : (timeout ?? req.signal)
+    const timedOut = () => timeout?.aborted === true && !req.signal?.aborted
+    const asTimeout = (err: unknown) =>
+      timedOut() ? new GitLabTimeoutError(req.method, req.path, req.timeoutMs ?? 0) : err
     try {
       const res = await request(`${root}${req.path}`, {
         method: req.method,
@@ -50,32 +94,44 @@ export function undiciSend(
         signal,
         dispatcher,
       })
-      return { status: res.statusCode, headers: res.headers, body: res.body }
+      const body = res.body
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        body: {
+          text: () => body.text().catch((err: unknown) => Promise.reject(asTimeout(err))),
+          dump: () => body.dump(),
+          [Symbol.asyncIterator]: () => body[Symbol.asyncIterator](),
+        },
+      }
     } catch (err) {
-      if (timeout?.aborted && !req.signal?.aborted)
-        throw new GitLabTimeoutError(req.method, pathOnly(req.path), req.timeoutMs ?? 0)
-      throw err
+      throw asTimeout(err)
     }
   }
 }
 
-export type TokenKind = 'private' | 'job' | 'oauth'
+/** How the token is sent: `private` -> `PRIVATE-TOKEN`, `job` -> `JOB-TOKEN`, `oauth` -> `Bearer`. */
+export type TokenType = 'private' | 'job' | 'oauth'
 
-/** Puts the token in the header GitLab expects for its kind; never in the URL. */
+/**
+ * Puts the token in the header GitLab reads for its kind (reference/gitlab-behaviour.md §2),
+ * never in the URL. Without a token the call goes out anonymous.
+ */
 export const auth =
-  (token: string | undefined, kind: TokenKind = 'private'): Layer =>
+  (token: string | undefined, type: TokenType = 'private'): Layer =>
   (next) =>
   (req) => {
     if (!token) return next(req)
     const header: Record<string, string> =
-      kind === 'job'
+      type === 'job'
         ? { 'job-token': token }
-        : kind === 'oauth'
+        : type === 'oauth'
           ? { authorization: `Bearer ${token}` }
           : { 'private-token': token }
     return next({ ...req, headers: { ...req.headers, ...header } })
   }
 
+/** Sets `User-Agent` (a caller's own header wins). */
 export const userAgent =
   (ua: string): Layer =>
   (next) =>

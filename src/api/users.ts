@@ -1,13 +1,11 @@
-import type { CurrentUser, Version } from '../schema/index.js'
+import { CurrentUser } from '../schema/user.js'
 import type { CallOptions, Http } from './http.js'
 
-/** `GET /user`: who the token belongs to. */
+/** The users group of the client. */
 export const users = (http: Http) => ({
-  current: (options: CallOptions = {}) => http.request<CurrentUser>('GET', '/user', options),
+  /** `GET /user`: who the token belongs to. 401 `{"message":"401 Unauthorized"}` without a valid token. */
+  current: (options: CallOptions = {}) =>
+    http.request<CurrentUser>('GET', '/user', { ...options, response: CurrentUser }),
 })
-
-/** `GET /version`. */
-export const version =
-  (http: Http) =>
-  (options: CallOptions = {}) =>
-    http.request<Version>('GET', '/version', options)
+/** The type of `client.users`. */
+export type UsersApi = ReturnType<typeof users>

@@ -1,14 +1,19 @@
 import { createClient, GitLabApiError, collect, type GitLabClient } from '../../src/api/client.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { widgetsSeed } from '../support/seeds.js'
+import { scripted } from './fake-send.js'
 
 let t: TestServer
 let alice: GitLabClient
 beforeAll(async () => {
   t = await startServer(widgetsSeed)
-  alice = createClient({ baseUrl: t.baseUrl, token: 'glpat-alice-token' })
+  // validate: every body is checked against src/schema, so server and schema cannot drift apart unseen.
+  alice = createClient({ baseUrl: t.baseUrl, token: 'glpat-alice-token', validate: true })
 })
-afterAll(() => t.close())
+afterAll(async () => {
+  await alice.close()
+  await t.close()
+})
 
 describe('issues through the typed client', () => {
   it('lists lazily with typed filters (CSV labels, not[...], iids[])', async () => {
@@ -63,5 +68,41 @@ describe('issues through the typed client', () => {
     expect((await alice.groups.get('acme')).full_path).toBe('acme')
     expect((await alice.users.current()).username).toBe('alice')
     expect((await alice.version()).version).toMatch(/^\d+\.\d+\.\d+/)
+  })
+})
+
+describe('issues on the wire (fake Send)', () => {
+  const emptyList = { status: 200, headers: { 'content-type': 'application/json' }, body: '[]' }
+
+  it('lists 100 per page, string lists comma-joined, integer lists as iids[], not as a hash', async () => {
+    const { send, calls } = scripted([emptyList, emptyList, emptyList])
+    const client = createClient({ baseUrl: 'http://gitlab.test', send })
+    await collect(
+      client.issues.list('acme/widgets', { labels: ['bug', 'ui'], iids: [1, 2], not: { labels: ['docs'] } }),
+    )
+    await collect(client.issues.listGroup('acme/platform', { state: 'closed', confidential: true }))
+    await collect(client.issues.listAll({ scope: 'all', per_page: 5 }))
+    const shown = (p: string) => p.replace(/\?.*/, (q) => decodeURIComponent(q))
+    expect(calls.map((c) => shown(c.path))).toEqual([
+      '/projects/acme%2Fwidgets/issues?per_page=100&labels=bug,ui&iids[]=1&iids[]=2&not[labels]=docs',
+      '/groups/acme%2Fplatform/issues?per_page=100&state=closed&confidential=true',
+      '/issues?per_page=5&scope=all',
+    ])
+  })
+
+  it('sends create and update as JSON with labels comma-joined, and remove as DELETE', async () => {
+    const issue = { status: 201, headers: { 'content-type': 'application/json' }, body: '{"iid":7}' }
+    const { send, calls } = scripted([issue, { ...issue, status: 200 }, { status: 204 }])
+    const client = createClient({ baseUrl: 'http://gitlab.test', send })
+    expect(await client.issues.create(12, { title: 'T', labels: ['a', 'b'], assignee_ids: [3] })).toEqual({
+      iid: 7,
+    })
+    await client.issues.update(12, 7, { add_labels: ['c'], state_event: 'close' })
+    await client.issues.remove(12, 7)
+    expect(calls.map((c) => [c.method, c.path, c.body])).toEqual([
+      ['POST', '/projects/12/issues', '{"title":"T","labels":"a,b","assignee_ids":[3]}'],
+      ['PUT', '/projects/12/issues/7', '{"add_labels":"c","state_event":"close"}'],
+      ['DELETE', '/projects/12/issues/7', undefined],
+    ])
   })
 })

@@ -1,0 +1,129 @@
+/*
+ * Lazy pagination over GitLab's `Link` header (reference/gitlab-behaviour.md §3; STYLE.md 5b, 8.3):
+ * one page in memory, the next page asked for only when the caller wants more items.
+ */
+import type { TSchema } from '@sinclair/typebox'
+import { GitLabResponseError } from './errors.js'
+import type { CallOptions, Http } from './http.js'
+import { withQuery } from './query.js'
+
+/** Options of a paginated read: those of a call (no body), the page size and the item schema. */
+export interface PageOptions extends Omit<CallOptions, 'json' | 'body' | 'response'> {
+  /** `per_page` of the first request (default 100, GitLab's maximum); `query.per_page` wins. */
+  perPage?: number
+  /** The schema each item must match; checked only when the client has `validate: true`. */
+  item?: TSchema
+}
+
+/** One page and what GitLab said about the others (reference §3.1). */
+export interface Page<T> {
+  items: T[]
+  /** `X-Total`: rows in all pages. Absent on keyset pages and above 10,000 rows. */
+  total?: number
+  /** `X-Total-Pages`, absent as `total` is. */
+  totalPages?: number
+  /** `X-Page` and `X-Per-Page` (offset pagination only). */
+  page?: number
+  perPage?: number
+  /** The next page's path and query below the API root, already re-based; undefined on the last. */
+  next?: string
+}
+
+/** The `rel="next"` target of a Link header (entries in any order, any quoting), or undefined. */
+export function nextLink(link: string | undefined): string | undefined {
+  for (const part of (link ?? '').split(/,(?=\s*<)/)) {
+    const m = /^\s*<([^>]*)>(.*)$/.exec(part)
+    if (m && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?\s*(;|$)/i.test(m[2] ?? '')) return m[1]
+  }
+  return undefined
+}
+
+/**
+ * A Link target re-based onto our own API root: only the path after `/api/v4` and the query are
+ * kept, and the client's base URL supplies scheme, host, port and any path prefix. GitLab builds
+ * links from its own configured URL, which behind a proxy or in a container is often not the one we
+ * reach it by, and a client must never follow a host the server names (it would send the token
+ * there). A link with no `/api/v4` segment is taken as below the API root already.
+ *
+ * `https://elsewhere:8443/gitlab/api/v4/projects/1/issues?page=2` -> `/projects/1/issues?page=2`.
+ * Throws Error for a target that is not a URL or a path (the message shows no query string).
+ */
+export function rebase(link: string): string {
+  let url: URL
+  try {
+    url = new URL(link, 'http://relative.invalid/')
+  } catch {
+    throw new Error(`unusable pagination link: ${link.split('?')[0]}`)
+  }
+  const at = url.pathname.indexOf('/api/v4/')
+  const rest = at >= 0 ? url.pathname.slice(at + '/api/v4'.length) : url.pathname
+  return `${rest}${url.search}`
+}
+
+const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
+  const v = headers[name]
+  const text = Array.isArray(v) ? v.join(', ') : v
+  return text === undefined || text === '' ? undefined : text
+}
+const numberHeader = (headers: Record<string, string | string[] | undefined>, name: string) => {
+  const text = header(headers, name)
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined
+}
+
+/**
+ * Pages of a GitLab list, lazily: `GET path?per_page=100&...query`, then each `rel="next"` link,
+ * re-based (`rebase`), until a page has none. Works for offset pagination and for keyset
+ * (`query: { pagination: 'keyset', order_by }`: the next link carries the `cursor`; reference §3.2).
+ * Throws what `Http.request` throws, GitLabResponseError for a page that is not a JSON array, and
+ * Error if a next link points at the page just read (a server bug that would loop forever).
+ */
+export async function* pages<T>(
+  http: Http,
+  path: string,
+  options: PageOptions = {},
+): AsyncGenerator<Page<T>> {
+  const { query, perPage, item, ...call } = options
+  let url: string | undefined = withQuery(path, { per_page: perPage ?? 100, ...query })
+  while (url) {
+    const res = await http.raw('GET', url, call)
+    const body = await http.read('GET', url, res)
+    if (!Array.isArray(body))
+      throw new GitLabResponseError('GET', url, `expected a JSON array, got ${typeof body}`)
+    if (item) for (const row of body) http.check('GET', url, item, row)
+    const link = nextLink(header(res.headers, 'link'))
+    const next = link === undefined ? undefined : rebase(link)
+    if (next === url) throw new Error(`GET ${url.split('?')[0]}: the next-page link repeats the current page`)
+    yield {
+      items: body as T[],
+      total: numberHeader(res.headers, 'x-total'),
+      totalPages: numberHeader(res.headers, 'x-total-pages'),
+      page: numberHeader(res.headers, 'x-page'),
+      perPage: numberHeader(res.headers, 'x-per-page'),
+      next,
+    }
+    url = next
+  }
+}
+
+/**
+ * Every item of a GitLab list, one at a time, with one page in memory (`pages`). Stop early with
+ * `break` or `collect(..., { limit })`: no further page is requested.
+ */
+export async function* paginate<T>(http: Http, path: string, options: PageOptions = {}): AsyncGenerator<T> {
+  for await (const page of pages<T>(http, path, options)) yield* page.items
+}
+
+/**
+ * Gathers the items of a lazy list into an array: all of them, or at most `limit` (then the
+ * iterator is closed and no further page is fetched). Throws what the iterator throws.
+ */
+export async function collect<T>(items: AsyncIterable<T>, options: { limit?: number } = {}): Promise<T[]> {
+  const out: T[] = []
+  const { limit } = options
+  if (limit !== undefined && limit <= 0) return out
+  for await (const item of items) {
+    out.push(item)
+    if (limit !== undefined && out.length >= limit) break
+  }
+  return out
+}
