@@ -8,9 +8,9 @@ export const Version = Type.Object(
     revision: Type.String(),
     kas: Type.Object({
       enabled: Type.Boolean(),
-      externalUrl: Type.Null(),
-      externalK8sProxyUrl: Type.Null(),
-      version: Type.Null(),
+      externalUrl: Nullable(Type.String()),
+      externalK8sProxyUrl: Nullable(Type.String()),
+      version: Nullable(Type.String()),
     }),
     enterprise: Type.Boolean(),
   },
