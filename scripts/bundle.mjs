@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `npm run bundle`: one ncc bundle per action entry (src/actions/<name>/main.ts -> dist/<name>/index.js),
+// as actions/cache builds one per entry. tsc compiles the entries (and only what they import) into
+// build/bundle-src first, so a type error elsewhere in the tree cannot block or leak into a bundle;
+// ncc then bundles the JavaScript with every dependency and writes the licences beside it.
+// Fails when a bundle pulls in src/server (better-sqlite3 is native and must never ship).
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const bin = (name) => join(root, 'node_modules', '.bin', name)
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' })
+
+const only = process.argv.slice(2)
+const names = readdirSync(join(root, 'src/actions'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(root, 'src/actions', d.name, 'main.ts')))
+  .map((d) => d.name)
+  .filter((name) => only.length === 0 || only.includes(name))
+  .sort()
+
+rmSync(join(root, 'build/bundle-src'), { recursive: true, force: true })
+run(bin('tsc'), ['-p', 'tsconfig.actions.json'])
+if (existsSync(join(root, 'build/bundle-src/server')))
+  throw new Error('an action imports src/server (better-sqlite3 is native): bundles must not contain it')
+
+for (const name of names) {
+  const out = join(root, 'dist', name)
+  rmSync(out, { recursive: true, force: true })
+  run(bin('ncc'), [
+    'build',
+    `build/bundle-src/actions/${name}/main.js`,
+    '-o',
+    `dist/${name}`,
+    '--license',
+    'licenses.txt',
+    '--quiet',
+  ])
+  const text = readFileSync(join(out, 'index.js'), 'utf8')
+  if (text.includes('better-sqlite3') || text.includes('better_sqlite3'))
+    throw new Error(`dist/${name}/index.js contains better-sqlite3`)
+  process.stdout.write(`dist/${name}/index.js  ${(text.length / 1024).toFixed(0)} KiB\n`)
+}

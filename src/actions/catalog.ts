@@ -1,0 +1,39 @@
+/*
+ * The actions of this repository as data: name, purpose, input table, outputs, and extra wiring
+ * steps of their action.yml. The CLI (commands, `--help`), the action.yml generator and the README
+ * tables all read this list. To add an action (sync-issues): give it `src/actions/<name>/inputs.ts`
+ * with `inputs` and `outputs`, and append one entry here; `npm run docs` writes its action.yml.
+ * Imports no `@actions/*` and no runner code: the CLI loads it.
+ */
+import type { InputTable } from './inputs.js'
+import * as trigger from './trigger-pipeline/inputs.js'
+
+/** A step of a composite action, as YAML would hold it. */
+export type Step = Record<string, unknown>
+
+export interface ActionEntry {
+  name: string
+  /** One sentence for action.yml's `description` and the CLI's command list. */
+  description: string
+  inputs: InputTable
+  outputs: Record<string, string>
+  /** Steps before the node step (e.g. download-artifact); `if:` conditions on inputs. */
+  before?: Step[]
+  /** Steps after the node step (e.g. upload-artifact). */
+  after?: Step[]
+}
+
+export const catalog: ActionEntry[] = [
+  {
+    name: 'trigger-pipeline',
+    description:
+      'Trigger a GitLab pipeline with a trigger or job token, wait for it, and fail when it fails; cancels it when the job is cancelled',
+    inputs: trigger.inputs,
+    outputs: trigger.outputs,
+  },
+]
+
+/** Commands the root action.yml dispatches to, including those whose entry lives elsewhere. */
+export const COMMANDS = ['trigger-pipeline', 'export-project', 'import-project', 'sync-issues'] as const
+
+export const actionNamed = (name: string) => catalog.find((a) => a.name === name)

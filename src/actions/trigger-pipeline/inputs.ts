@@ -1,0 +1,76 @@
+import {
+  gitlabUrl,
+  optionalTokenInput,
+  pollIntervalInput,
+  projectInput,
+  timeoutInput,
+  tokenInput,
+} from '../connection.js'
+import { bool, oneOf, parseInputs, stringMap, type InputSource, type InputTable } from '../inputs.js'
+
+/** The inputs of trigger-pipeline: one table for the runner, the CLI, `--help`, action.yml and the README. */
+export const inputs = {
+  'gitlab-url': gitlabUrl,
+  project: projectInput(' (the project whose pipeline runs)'),
+  ref: { description: 'Branch or tag to run the pipeline for', default: 'main' },
+  token: tokenInput(
+    'Trigger token (glptt-...) or CI/CD job token; sent in the request body, never in a URL',
+    ['CI_JOB_TOKEN'],
+  ),
+  variables: {
+    description: 'Pipeline variables: NAME=value lines, or a YAML or JSON map',
+    parse: stringMap,
+  },
+  wait: {
+    description: 'Wait for the pipeline to finish, and fail unless it succeeds',
+    default: 'true',
+    parse: bool,
+  },
+  'access-token': optionalTokenInput(
+    'Token with read_api (Developer to cancel) used to read the pipeline while waiting, and to cancel it; required when wait is true',
+    ['GITLAB_TOKEN'],
+  ),
+  'on-manual': {
+    description: 'When the pipeline stops at a manual job: fail, pass, or wait for someone to run it',
+    default: 'fail',
+    parse: oneOf(['fail', 'pass', 'wait'] as const),
+  },
+  timeout: timeoutInput('1h', 'the pipeline'),
+  'poll-interval': { ...pollIntervalInput, default: '10s' },
+  'cancel-on-abort': {
+    description: 'Cancel the GitLab pipeline when the workflow job is cancelled while waiting',
+    default: 'true',
+    parse: bool,
+  },
+} satisfies InputTable
+
+/** Output names (a rename is one edit here). */
+export const Outputs = {
+  PipelineId: 'pipeline-id',
+  PipelineIid: 'pipeline-iid',
+  WebUrl: 'web-url',
+  Status: 'status',
+  Sha: 'sha',
+} as const
+
+/** Output descriptions, for action.yml and the README. */
+export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
+  'pipeline-id': 'Id of the triggered pipeline',
+  'pipeline-iid': 'Project-level id (iid) of the pipeline',
+  'web-url': 'Address of the pipeline on GitLab',
+  status: "The pipeline's last status (created when not waiting)",
+  sha: 'Commit the pipeline runs for',
+}
+
+export type Settings = ReturnType<typeof readInputs>
+
+/** Parses and checks every input (tokens masked first). Throws InputError naming the input. */
+export function readInputs(source: InputSource) {
+  const settings = parseInputs(inputs, source)
+  if (settings.wait && !settings.accessToken)
+    throw new Error(
+      "Input 'access-token' is required when 'wait' is true: a trigger token cannot read the pipeline. " +
+        "Give a token with read_api (a project access token is enough), or set 'wait: false'.",
+    )
+  return settings
+}

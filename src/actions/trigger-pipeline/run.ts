@@ -1,0 +1,179 @@
+import { collect, GitLabApiError, type GitLabClient } from '../../api/client.js'
+import type { WaitResult } from '../../api/pipelines.js'
+import type { Job, Pipeline, PipelineWithMetadata } from '../../schema/pipeline.js'
+import { actionClient, formatDuration, projectRef } from '../connection.js'
+import type { ActionIO } from '../io.js'
+import { Outputs, readInputs, type Settings } from './inputs.js'
+import { renderSummary } from './summary.js'
+
+export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
+
+/** What happened, for outputs and the summary. `failure` set means the step fails with it. */
+export interface TriggerResult {
+  pipeline: Pipeline | PipelineWithMetadata
+  waited: boolean
+  ended?: WaitResult['ended'] | 'aborted'
+  elapsedMs?: number
+  failedJobs: Job[]
+  failure?: string
+  canceledOnAbort?: boolean
+}
+
+/** Test seams: time and sleeping (defaults: the real ones). */
+export interface Clock {
+  now?: () => number
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+}
+
+/** The trigger's errors in words a person can act on (the token is never part of them). */
+function triggerError(err: unknown, s: Settings): Error {
+  if (!(err instanceof GitLabApiError)) return err instanceof Error ? err : new Error(String(err))
+  const where = `project '${s.project}' on ${s.gitlabUrl}`
+  if (err.status === 404)
+    return new Error(
+      `GitLab answered 404 to the trigger: ${where} does not exist, or 'token' is not a trigger token of this ` +
+        'project (nor the CI/CD job token of a running job allowed to reach it). Check both.',
+    )
+  if (err.status === 401 || err.status === 403)
+    return new Error(`GitLab refused the trigger token (${err.status} ${err.gitlabMessage}) for ${where}`)
+  if (err.status === 400)
+    return new Error(
+      `GitLab did not create the pipeline for ref '${s.ref}' of ${where}: ${err.gitlabMessage}`,
+    )
+  return new Error(`Triggering the pipeline failed: ${err.message}`)
+}
+
+/** The reading side's errors: the access token cannot see or read the pipeline. */
+function readError(err: unknown, s: Settings): unknown {
+  if (!(err instanceof GitLabApiError)) return err
+  if (err.status === 401) return new Error(`GitLab refused 'access-token' (401 ${err.gitlabMessage})`)
+  if (err.status === 403 || err.status === 404)
+    return new Error(
+      `'access-token' cannot read pipelines of project '${s.project}' (${err.status} ${err.gitlabMessage}): ` +
+        'it needs read_api and at least Reporter on the project',
+    )
+  return err
+}
+
+const failedJobsOf = async (reader: GitLabClient, s: Settings, id: number) =>
+  (
+    await collect(reader.pipelines.jobs(projectRef(s.project), id, { scope: ['failed'] }), { limit: 100 })
+  ).filter((j) => !j.allow_failure)
+
+/** Why a finished pipeline counts as a failure, or undefined when it does not. */
+function verdict(result: TriggerResult, s: Settings): string | undefined {
+  const p = result.pipeline
+  const url = p.web_url
+  if (result.ended === 'timeout')
+    return `Pipeline ${p.id} was still ${p.status} after ${formatDuration(s.timeout)} ('timeout'); it keeps running on GitLab: ${url}`
+  if (result.ended === 'manual')
+    return s.onManual === 'fail'
+      ? `Pipeline ${p.id} stopped at a manual job and waits for someone to run it ('on-manual: fail'): ${url}`
+      : undefined
+  if (p.status === 'failed') {
+    const jobs = result.failedJobs.map((j) => `'${j.name}' (${j.failure_reason ?? 'failed'})`)
+    return `Pipeline ${p.id} failed${jobs.length ? `: job ${jobs.join(', job ')}` : ''}. ${url}`
+  }
+  if (p.status === 'canceled') return `Pipeline ${p.id} was canceled on GitLab: ${url}`
+  if (p.status === 'skipped') return `Pipeline ${p.id} was skipped: every job was skipped. ${url}`
+  return undefined
+}
+
+/**
+ * Triggers the pipeline and, with `wait`, follows it to a final status, logging each change with
+ * the elapsed time. When `signal` aborts while waiting and `cancel-on-abort` holds, the GitLab
+ * pipeline is canceled before returning. Throws for a refused trigger or unreadable pipeline.
+ */
+export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSignal, clock: Clock = {}) {
+  const project = projectRef(s.project)
+  const trigger = actionClient(s.gitlabUrl, undefined, 'trigger-pipeline')
+  const reader = s.accessToken ? actionClient(s.gitlabUrl, s.accessToken, 'trigger-pipeline') : undefined
+  try {
+    const names = Object.keys(s.variables ?? {})
+    log.info(
+      `Triggering a pipeline for '${s.ref}' of ${s.project} on ${s.gitlabUrl}` +
+        (names.length ? ` with variables ${names.join(', ')}` : ''),
+    )
+    let pipeline: Pipeline
+    try {
+      pipeline = await trigger.pipelines.trigger(
+        project,
+        { ref: s.ref, token: s.token, variables: s.variables },
+        { signal },
+      )
+    } catch (err) {
+      throw triggerError(err, s)
+    }
+    log.info(
+      `Pipeline ${pipeline.id} (#${pipeline.iid}) created for ${pipeline.sha.slice(0, 8)}: ${pipeline.web_url}`,
+    )
+    const result: TriggerResult = { pipeline, waited: false, failedJobs: [] }
+    if (!s.wait || !reader) return result
+
+    result.waited = true
+    const now = clock.now ?? Date.now
+    let lastLog = now()
+    const stamp = (ms: number) => `[${formatDuration(ms)}]`
+    try {
+      const waited = await reader.pipelines.waitForPipeline(project, pipeline.id, {
+        timeoutMs: s.timeout,
+        intervalMs: s.pollInterval,
+        onManual: s.onManual === 'wait' ? 'wait' : 'return',
+        signal,
+        now,
+        sleep: clock.sleep,
+        onChange: (p, ms) => {
+          lastLog = now()
+          log.info(`${stamp(ms)} pipeline ${p.id}: ${p.status}`)
+        },
+        onPoll: (p, ms) => {
+          if (now() - lastLog < 60_000) return
+          lastLog = now()
+          log.info(`${stamp(ms)} pipeline ${p.id}: still ${p.status}`)
+        },
+        onTransientError: (err, ms) =>
+          log.warning(`${stamp(ms)} reading the pipeline failed, will retry: ${err.message}`),
+      })
+      Object.assign(result, { pipeline: waited.pipeline, ended: waited.ended, elapsedMs: waited.elapsedMs })
+    } catch (err) {
+      if (!signal?.aborted) throw readError(err, s)
+      result.ended = 'aborted'
+      result.failure = `Stopped waiting for pipeline ${pipeline.id}: ${String((signal.reason as Error)?.message ?? signal.reason)}`
+      if (s.cancelOnAbort) {
+        try {
+          result.pipeline = await reader.pipelines.cancel(project, pipeline.id, { timeoutMs: 5000 })
+          result.canceledOnAbort = true
+          log.info(`Canceled GitLab pipeline ${pipeline.id} ('cancel-on-abort'): ${pipeline.web_url}`)
+        } catch (cancelErr) {
+          log.warning(`Could not cancel GitLab pipeline ${pipeline.id}: ${(cancelErr as Error).message}`)
+        }
+      } else
+        log.info(
+          `Pipeline ${pipeline.id} keeps running on GitLab ('cancel-on-abort: false'): ${pipeline.web_url}`,
+        )
+      return result
+    }
+    if (result.pipeline.status === 'failed') result.failedJobs = await failedJobsOf(reader, s, pipeline.id)
+    result.failure = verdict(result, s)
+    log.info(
+      `Pipeline ${pipeline.id} ended ${result.pipeline.status} after ${formatDuration(result.elapsedMs ?? 0)}`,
+    )
+    return result
+  } finally {
+    await Promise.all([trigger.close(), reader?.close()])
+  }
+}
+
+/** The whole action: inputs -> trigger (and wait) -> outputs -> summary -> verdict. */
+export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {}): Promise<void> {
+  const settings = readInputs(io)
+  const result = await triggerPipeline(settings, io, signal, clock)
+  const p = result.pipeline
+  io.setOutput(Outputs.PipelineId, String(p.id))
+  io.setOutput(Outputs.PipelineIid, String(p.iid))
+  io.setOutput(Outputs.WebUrl, p.web_url)
+  io.setOutput(Outputs.Status, p.status)
+  io.setOutput(Outputs.Sha, p.sha)
+  await io.summary(renderSummary(settings, result))
+  if (result.failure) io.fail(result.failure)
+}

@@ -1,0 +1,213 @@
+import type { ChildProcess } from 'node:child_process'
+import { startServer, type TestServer } from '../support/server.js'
+import { manualClock } from '../support/pipeline-seed.js'
+import { runBundle, whileRunning } from '../support/action-run.js'
+
+const tok = (n: string) => `glptt-${n.repeat(40 / n.length)}`
+const T = { app: tok('a1'), failing: tok('b2'), canceled: tok('c3'), manual: tok('d4') }
+const MARK = 'glpat-mark-token'
+const seed = `
+users:
+  - { username: root, admin: true, token: glpat-root-token }
+  - { username: mark, token: ${MARK} }
+  - { username: gus, token: glpat-gus-token }
+groups:
+  - { path: acme, visibility: private, members: { mark: maintainer, gus: guest } }
+projects:
+  - { path: acme/app, refs: [main, develop], ci_jobs: [build, test], triggers: [ { description: d, owner: mark, token: ${T.app} } ] }
+  - { path: acme/failing, ci_outcome: failed, ci_jobs: [build, test, deploy], triggers: [ { description: d, owner: mark, token: ${T.failing} } ] }
+  - { path: acme/canceled, ci_outcome: canceled, triggers: [ { description: d, owner: mark, token: ${T.canceled} } ] }
+  - { path: acme/manual, ci_outcome: manual, ci_jobs: [build, release], triggers: [ { description: d, owner: mark, token: ${T.manual} } ] }
+`
+type Json = Record<string, unknown>
+let t: TestServer
+let clock: ReturnType<typeof manualClock>
+beforeEach(async () => {
+  clock = manualClock()
+  t = await startServer(seed, { clock })
+})
+afterEach(() => t.close())
+
+const base = (project: string, token: string, more: Record<string, string> = {}) => ({
+  'gitlab-url': t.baseUrl,
+  project,
+  token,
+  'access-token': MARK,
+  'poll-interval': '50ms',
+  ...more,
+})
+/** Moves the server's clock on while the action waits, so pipelines progress without sleeping. */
+const pump = (child: ChildProcess) => whileRunning(child, () => clock.advance(400))
+const pipelineOf = async (project: string, id: string) =>
+  (await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines/${id}`, { token: MARK }))
+    .body as Json
+/** The log as the runner shows it: `::add-mask::` commands are consumed by the runner, never printed. */
+const shown = (log: string) =>
+  log
+    .split('\n')
+    .filter((l) => !l.startsWith('::add-mask::'))
+    .join('\n')
+const expectNoSecrets = (log: string) => {
+  for (const secret of [...Object.values(T), MARK]) expect(shown(log)).not.toContain(secret)
+}
+
+describe('trigger-pipeline bundle', () => {
+  it('triggers with variables, waits for success, sets every output and writes a summary', async () => {
+    const run = await runBundle(
+      'trigger-pipeline',
+      base('acme/app', T.app, { ref: 'develop', variables: 'DEPLOY_ENV=staging\nNOTE=a=b' }),
+      { during: pump },
+    )
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatchObject({ status: 'success', 'pipeline-iid': '1' })
+    expect(Object.keys(run.outputs).sort()).toEqual([
+      'pipeline-id',
+      'pipeline-iid',
+      'sha',
+      'status',
+      'web-url',
+    ])
+    const p = await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)
+    expect(p).toMatchObject({
+      status: 'success',
+      ref: 'develop',
+      sha: run.outputs.sha,
+      web_url: run.outputs['web-url'],
+    })
+    const vars = await t.http('GET', `/api/v4/projects/acme%2Fapp/pipelines/${p.id}/variables`, {
+      token: MARK,
+    })
+    expect(vars.body).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'DEPLOY_ENV', value: 'staging' }),
+        expect.objectContaining({ key: 'NOTE', value: 'a=b' }),
+      ]),
+    )
+    expect(run.log).toMatch(/\[\d+(ms|s)\] pipeline \d+: running/)
+    expect(run.log).toContain('with variables DEPLOY_ENV, NOTE')
+    expect(run.log).not.toContain('staging')
+    expect(run.summary).toContain(`<a href="${run.outputs['web-url']}">`)
+    expect(run.summary).toContain('success')
+    expectNoSecrets(run.log)
+    expect(run.summary).not.toContain(T.app)
+  })
+
+  it('with wait: false returns right after triggering, without an access token', async () => {
+    const inputs: Record<string, string> = {
+      ...base('acme/app', T.app, { wait: 'false', variables: '{"A": 1}' }),
+    }
+    delete inputs['access-token']
+    const run = await runBundle('trigger-pipeline', inputs)
+    expect(run.code).toBe(0)
+    expect(run.outputs.status).toBe('created')
+    expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('created')
+  })
+
+  it('fails on a failed pipeline, naming the failed job and its reason', async () => {
+    const run = await runBundle('trigger-pipeline', base('acme/failing', T.failing), { during: pump })
+    expect(run.code).toBe(1)
+    expect(run.outputs.status).toBe('failed')
+    expect(run.log).toMatch(/::error::Pipeline \d+ failed: job 'deploy' \(script_failure\)/)
+    expect(run.summary).toContain('<th>Failed job</th>')
+    expectNoSecrets(run.log)
+  })
+
+  it('fails on a canceled pipeline', async () => {
+    const run = await runBundle('trigger-pipeline', base('acme/canceled', T.canceled), { during: pump })
+    expect(run.code).toBe(1)
+    expect(run.outputs.status).toBe('canceled')
+    expect(run.log).toMatch(/::error::Pipeline \d+ was canceled on GitLab/)
+  })
+
+  it('on-manual: fail fails, pass passes', async () => {
+    const fail = await runBundle('trigger-pipeline', base('acme/manual', T.manual), { during: pump })
+    expect(fail.code).toBe(1)
+    expect(fail.outputs.status).toBe('manual')
+    expect(fail.log).toContain("stopped at a manual job and waits for someone to run it ('on-manual: fail')")
+    const pass = await runBundle('trigger-pipeline', base('acme/manual', T.manual, { 'on-manual': 'pass' }), {
+      during: pump,
+    })
+    expect(pass.code).toBe(0)
+    expect(pass.outputs.status).toBe('manual')
+  })
+
+  it('stops at the timeout and says the pipeline keeps running', async () => {
+    const run = await runBundle('trigger-pipeline', base('acme/app', T.app, { timeout: '1s' }))
+    expect(run.code).toBe(1)
+    expect(run.log).toMatch(
+      /::error::Pipeline \d+ was still created after 1s \('timeout'\); it keeps running on GitLab/,
+    )
+    expect(run.outputs.status).toBe('created')
+  })
+
+  it('refuses a bad trigger token and a missing project with a message to act on', async () => {
+    const bad = await runBundle('trigger-pipeline', base('acme/app', tok('ff')))
+    expect(bad.code).toBe(1)
+    expect(bad.log).toContain("::error::GitLab answered 404 to the trigger: project 'acme/app' on")
+    expect(bad.outputs).toEqual({})
+    expectNoSecrets(bad.log)
+    expect(shown(bad.log)).not.toContain(tok('ff'))
+    const missing = await runBundle('trigger-pipeline', base('acme/nope', T.app))
+    expect(missing.code).toBe(1)
+    expect(missing.log).toContain("project 'acme/nope' on")
+  })
+
+  it('checks inputs before calling GitLab', async () => {
+    const yes = await runBundle('trigger-pipeline', base('acme/app', T.app, { wait: 'yes' }))
+    expect(yes.code).toBe(1)
+    expect(yes.log).toContain("::error::Input 'wait' must be true or false, got 'yes'")
+    const noRead = await runBundle('trigger-pipeline', base('acme/app', T.app, { 'access-token': '' }))
+    expect(noRead.log).toContain("::error::Input 'access-token' is required when 'wait' is true")
+    const none = await runBundle('trigger-pipeline', { 'gitlab-url': t.baseUrl, project: 'acme/app' })
+    expect(none.log).toContain('::error::Input required and not supplied: token')
+    const pipelines = await t.http('GET', '/api/v4/projects/acme%2Fapp/pipelines', { token: MARK })
+    expect(pipelines.body).toEqual([])
+  })
+
+  it('reports an access token that cannot read the pipeline', async () => {
+    const run = await runBundle(
+      'trigger-pipeline',
+      base('acme/app', T.app, { 'access-token': 'glpat-nobody' }),
+    )
+    expect(run.code).toBe(1)
+    expect(run.log).toContain("::error::GitLab refused 'access-token' (401")
+  })
+
+  const untilStarted = (child: ChildProcess, log: () => string) =>
+    whileRunning(
+      child,
+      () => undefined,
+      20,
+      () => /pipeline \d+: created/.test(log()),
+    )
+
+  it('cancels the GitLab pipeline on SIGTERM while waiting', async () => {
+    let seen = ''
+    const run = await runBundle('trigger-pipeline', base('acme/app', T.app), {
+      during: async (child) => {
+        child.stdout?.on('data', (d: Buffer) => (seen += d.toString()))
+        await untilStarted(child, () => seen)
+        child.kill('SIGTERM')
+      },
+    })
+    expect(run.code).toBe(1)
+    expect(run.log).toContain('Received SIGTERM: stopping')
+    expect(run.log).toMatch(/Canceled GitLab pipeline \d+ \('cancel-on-abort'\)/)
+    expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('canceled')
+    expect(run.outputs.status).toBe('canceled')
+  })
+
+  it('leaves the pipeline running on SIGINT with cancel-on-abort: false', async () => {
+    let seen = ''
+    const run = await runBundle('trigger-pipeline', base('acme/app', T.app, { 'cancel-on-abort': 'false' }), {
+      during: async (child) => {
+        child.stdout?.on('data', (d: Buffer) => (seen += d.toString()))
+        await untilStarted(child, () => seen)
+        child.kill('SIGINT')
+      },
+    })
+    expect(run.code).toBe(1)
+    expect(run.log).toContain("keeps running on GitLab ('cancel-on-abort: false')")
+    expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('created')
+  })
+})
