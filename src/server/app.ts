@@ -25,6 +25,7 @@ import { transferRoutes } from './routes/transfers.js'
 import { pipelineRoutes } from './routes/pipelines.js'
 import { aliasRoutes } from './routes/aliases.js'
 import { runnerRoutes } from './routes/runners.js'
+import { groupProjectRoutes } from './routes/group-projects.js'
 import type { Seed } from '../schema/seed.js'
 
 export interface ServerOptions {
@@ -147,6 +148,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   pipelineRoutes(api)
   aliasRoutes(api)
   runnerRoutes(api)
+  groupProjectRoutes(api)
   healthRoutes(api)
   emulatorRoutes(api, {
     reset: () =>

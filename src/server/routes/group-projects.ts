@@ -1,0 +1,92 @@
+import { Type } from '@sinclair/typebox'
+import { GroupProjectsQuery } from '../../schema/group-projects.js'
+import { Project } from '../../schema/index.js'
+import { pageOf, setPageHeaders } from '../pagination.js'
+import { presentProject } from '../present/namespaces.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { ApiContext } from './context.js'
+import { defineRoute } from './define.js'
+
+const byCreated = (p: ProjectRow) => p.created_at
+const sortKey: Record<string, (p: ProjectRow) => string | number> = {
+  id: (p) => p.id,
+  name: (p) => p.name.toLowerCase(),
+  path: (p) => p.path.toLowerCase(),
+  created_at: byCreated,
+  updated_at: (p) => p.last_activity_at,
+  last_activity_at: (p) => p.last_activity_at,
+}
+
+/**
+ * `GET /groups/:id/projects` (issue 6, for export-project's group backups), as GitLab's
+ * `lib/api/groups.rb` answers it: 404 `Group Not Found` for a group the caller cannot see; only
+ * projects the caller can read (public, internal when signed in, private when a member or admin);
+ * the group's own projects, or its whole subtree with `include_subgroups=true`; archived ones
+ * included unless `archived` says otherwise; `created_at desc` by default, ties broken by id.
+ */
+export function groupProjectRoutes(api: ApiContext): void {
+  const { app, registry, access, instance } = api
+  const { store } = api.ctx
+
+  const nameOf = (namespaceId: number): string[] => {
+    const names: string[] = []
+    for (let id: number | null = namespaceId; id !== null;) {
+      const ns = store.namespaces.get(id)
+      if (!ns) break
+      names.unshift(ns.name)
+      id = ns.parent_id
+    }
+    return names
+  }
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/groups/:id/projects',
+      summary: "List a group's projects (with include_subgroups, its whole subtree) that the caller can read",
+      pathParams: Type.Object({ id: Type.String() }),
+      input: GroupProjectsQuery,
+      response: { 200: Type.Array(Project) },
+    },
+    (h) => {
+      const group = access.group(h.actor, h.path.id as string)
+      const q = h.params
+      const search = q.search?.toLowerCase()
+      const rows = access
+        .readableProjects(h.actor, group)
+        .map((r) => r.project)
+        .filter((p) => q.include_subgroups || p.namespace_id === group.id)
+        .filter((p) => q.archived === undefined || (p.archived === 1) === q.archived)
+        .filter((p) => !q.visibility || p.visibility === q.visibility)
+        .filter(
+          (p) => !search || p.name.toLowerCase().includes(search) || p.path.toLowerCase().includes(search),
+        )
+      const key = sortKey[q.order_by ?? 'created_at'] ?? byCreated
+      const dir = q.sort === 'asc' ? 1 : -1
+      rows.sort((a, b) => {
+        const x = key(a)
+        const y = key(b)
+        return (x < y ? -1 : x > y ? 1 : 0) * dir || (a.id - b.id) * dir
+      })
+      const page = pageOf(q)
+      setPageHeaders(
+        h.reply,
+        {
+          baseUrl: instance.baseUrl,
+          path: h.req.url.split('?')[0] as string,
+          params: { ...(h.req.query as Record<string, unknown>), id: h.path.id },
+        },
+        page,
+        rows.length,
+      )
+      return rows.slice(page.offset, page.offset + page.perPage).map((p) => {
+        const ns = store.namespaces.get(p.namespace_id)
+        if (!ns) throw new Error(`project ${p.id} has no namespace`)
+        const full = [...nameOf(ns.id), p.name].join(' / ')
+        return presentProject(p, ns, full, store.projects.openIssuesCount(p.id), instance)
+      })
+    },
+  )
+}
