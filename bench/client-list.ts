@@ -3,6 +3,7 @@
  * client, with @gitbeaker/rest, and with python-gitlab (Debian's python3-gitlab, installed here
  * when missing), each in its own process, in the same run. Prints each one's time and peak RSS and
  * the ratios (target: ours at least 2x faster than each, memory flat in the number of issues).
+ * Our client runs compiled (build/, `npm run build`), as users run it.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -45,8 +46,8 @@ export async function run_(): Promise<{ name: string; ratio: number; detail: str
     const node = (script: string) => () =>
       run(process.execPath, ['--import', 'tsx', here(script), server.url])
     const measures: Record<string, () => { ms: number; count: number; rssMb: number }> = {
-      ours: node('./support/list-ours.ts'),
-      gitbeaker: node('./support/list-gitbeaker.ts'),
+      ours: node('./support/list-ours.mjs'),
+      gitbeaker: node('./support/list-gitbeaker.mjs'),
     }
     if (existsSync(PYTHON) && ensurePythonGitlab())
       measures['python-gitlab'] = () => run(PYTHON, [here('./support/list_python_gitlab.py'), server.url])

@@ -1,10 +1,11 @@
 /*
  * Lazy pagination over GitLab's `Link` header (reference/gitlab-behaviour.md §3; STYLE.md 5b, 8.3):
- * one page in memory, the next page asked for only when the caller wants more items.
+ * the page being read and at most one page ahead in memory.
  */
 import type { TSchema } from '@sinclair/typebox'
 import { GitLabResponseError } from './errors.js'
 import type { CallOptions, Http } from './http.js'
+import type { ApiResponse } from './transport.js'
 import { withQuery } from './query.js'
 
 /** Options of a paginated read: those of a call (no body), the page size and the item schema. */
@@ -74,6 +75,9 @@ const numberHeader = (headers: Record<string, string | string[] | undefined>, na
  * Pages of a GitLab list, lazily: `GET path?per_page=100&...query`, then each `rel="next"` link,
  * re-based (`rebase`), until a page has none. Works for offset pagination and for keyset
  * (`query: { pagination: 'keyset', order_by }`: the next link carries the `cursor`; reference §3.2).
+ * Reads one page ahead: the next request starts as soon as the current page's headers name it,
+ * so the server prepares page n+1 while the caller works through page n; memory stays bounded by
+ * two pages. Stopping early (`break`) drains the page read ahead and asks for nothing more.
  * Throws what `Http.request` throws, GitLabResponseError for a page that is not a JSON array, and
  * Error if a next link points at the page just read (a server bug that would loop forever).
  */
@@ -84,30 +88,45 @@ export async function* pages<T>(
 ): AsyncGenerator<Page<T>> {
   const { query, perPage, item, ...call } = options
   let url: string | undefined = withQuery(path, { per_page: perPage ?? 100, ...query })
-  while (url) {
-    const res = await http.raw('GET', url, call)
-    const body = await http.read('GET', url, res)
-    if (!Array.isArray(body))
-      throw new GitLabResponseError('GET', url, `expected a JSON array, got ${typeof body}`)
-    if (item) for (const row of body) http.check('GET', url, item, row)
-    const link = nextLink(header(res.headers, 'link'))
-    const next = link === undefined ? undefined : rebase(link)
-    if (next === url) throw new Error(`GET ${url.split('?')[0]}: the next-page link repeats the current page`)
-    yield {
-      items: body as T[],
-      total: numberHeader(res.headers, 'x-total'),
-      totalPages: numberHeader(res.headers, 'x-total-pages'),
-      page: numberHeader(res.headers, 'x-page'),
-      perPage: numberHeader(res.headers, 'x-per-page'),
-      next,
+  let pending: Promise<ApiResponse> | undefined = http.raw('GET', url, call)
+  try {
+    while (url && pending) {
+      const res: ApiResponse = await pending
+      pending = undefined
+      const link = nextLink(header(res.headers, 'link'))
+      const next = link === undefined ? undefined : rebase(link)
+      if (next === url) {
+        await res.body.dump()
+        throw new Error(`GET ${url.split('?')[0]}: the next-page link repeats the current page`)
+      }
+      // Read ahead only after a successful answer: an error page ends the list anyway.
+      if (next && res.status < 300) {
+        pending = http.raw('GET', next, call)
+        pending.catch(() => undefined) // surfaced when awaited; never an unhandled rejection
+      }
+      const body = await http.read('GET', url, res)
+      if (!Array.isArray(body))
+        throw new GitLabResponseError('GET', url, `expected a JSON array, got ${typeof body}`)
+      if (item) for (const row of body) http.check('GET', url, item, row)
+      yield {
+        items: body as T[],
+        total: numberHeader(res.headers, 'x-total'),
+        totalPages: numberHeader(res.headers, 'x-total-pages'),
+        page: numberHeader(res.headers, 'x-page'),
+        perPage: numberHeader(res.headers, 'x-per-page'),
+        next,
+      }
+      url = next
     }
-    url = next
+  } finally {
+    // The caller stopped early or a page failed: free the socket of the page read ahead.
+    if (pending) await pending.then((res) => res.body.dump()).catch(() => undefined)
   }
 }
 
 /**
- * Every item of a GitLab list, one at a time, with one page in memory (`pages`). Stop early with
- * `break` or `collect(..., { limit })`: no further page is requested.
+ * Every item of a GitLab list, one at a time, with at most two pages in memory (`pages`). Stop
+ * early with `break` or `collect(..., { limit })`: nothing beyond the page read ahead is requested.
  */
 export async function* paginate<T>(http: Http, path: string, options: PageOptions = {}): AsyncGenerator<T> {
   for await (const page of pages<T>(http, path, options)) yield* page.items

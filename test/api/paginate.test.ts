@@ -112,7 +112,9 @@ describe('pagination over a socket', () => {
   it('a query per_page wins over the default, other parameters are sent as given', async () => {
     const client = createClient({ baseUrl: canned.origin })
     await collect(client.paginate('/items', { query: { per_page: 2, state: 'opened' } }), { limit: 1 })
-    expect(canned.seen.map((s) => s.url)).toEqual(['/api/v4/items?per_page=2&state=opened'])
+    // The first request as given, then at most the one page read ahead.
+    expect(canned.seen[0]?.url).toBe('/api/v4/items?per_page=2&state=opened')
+    expect(canned.seen.length).toBeLessThanOrEqual(2)
     await client.close()
   })
 
@@ -150,12 +152,13 @@ describe('pagination over a socket', () => {
     await client.close()
   })
 
-  it('is lazy: collect with a limit reads only the pages it needs, and limit 0 reads none', async () => {
+  it('is lazy: collect with a limit reads the pages it needs and one ahead, and limit 0 reads none', async () => {
     const client = createClient({ baseUrl: canned.origin })
-    expect(await collect(client.paginate<number>('/items'), { limit: 3 })).toEqual([10, 11, 20])
-    expect(canned.seen).toHaveLength(2)
+    expect(await collect(client.paginate<number>('/items', { perPage: 2 }), { limit: 1 })).toEqual([10])
+    expect(canned.seen).toHaveLength(2) // page 1, and page 2 read ahead
+    canned.seen.length = 0
     expect(await collect(client.paginate<number>('/items'), { limit: 0 })).toEqual([])
-    expect(canned.seen).toHaveLength(2)
+    expect(canned.seen).toHaveLength(0)
     await client.close()
   })
 
