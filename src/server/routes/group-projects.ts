@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { GroupProjectsQuery } from '../../schema/group-projects.js'
 import { Project } from '../../schema/index.js'
 import { pageOf, setPageHeaders } from '../pagination.js'
-import { presentProject } from '../present/namespaces.js'
+import { namespaceNames, presentProject } from '../present/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
@@ -27,17 +27,6 @@ const sortKey: Record<string, (p: ProjectRow) => string | number> = {
 export function groupProjectRoutes(api: ApiContext): void {
   const { app, registry, access, instance } = api
   const { store } = api.ctx
-
-  const nameOf = (namespaceId: number): string[] => {
-    const names: string[] = []
-    for (let id: number | null = namespaceId; id !== null;) {
-      const ns = store.namespaces.get(id)
-      if (!ns) break
-      names.unshift(ns.name)
-      id = ns.parent_id
-    }
-    return names
-  }
 
   defineRoute(
     app,
@@ -84,7 +73,7 @@ export function groupProjectRoutes(api: ApiContext): void {
       return rows.slice(page.offset, page.offset + page.perPage).map((p) => {
         const ns = store.namespaces.get(p.namespace_id)
         if (!ns) throw new Error(`project ${p.id} has no namespace`)
-        const full = [...nameOf(ns.id), p.name].join(' / ')
+        const full = [...namespaceNames(store, ns.id), p.name].join(' / ')
         return presentProject(p, ns, full, store.projects.openIssuesCount(p.id), instance)
       })
     },

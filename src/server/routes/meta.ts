@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { CurrentUser, Group, Project, Version } from '../../schema/index.js'
 import { unauthorized } from '../gitlab-errors.js'
-import { presentGroup, presentProject } from '../present/namespaces.js'
+import { namespaceNames, presentGroup, presentProject } from '../present/namespaces.js'
 import { presentCurrentUser } from '../present/users.js'
 import { Level } from '../services/access.js'
 import type { ApiContext } from './context.js'
@@ -52,17 +52,6 @@ export function metaRoutes(api: ApiContext) {
     },
   )
 
-  const namesOf = (namespaceId: number | null): string[] => {
-    const names: string[] = []
-    for (let id = namespaceId; id !== null;) {
-      const ns = store.namespaces.get(id)
-      if (!ns) break
-      names.unshift(ns.name)
-      id = ns.parent_id
-    }
-    return names
-  }
-
   defineRoute(
     app,
     registry,
@@ -86,7 +75,7 @@ export function metaRoutes(api: ApiContext) {
             group_access: group ? { access_level: group, notification_level: 3 } : null,
           }
         : undefined
-      const fullName = [...namesOf(ns.id), project.name].join(' / ')
+      const fullName = [...namespaceNames(store, ns.id), project.name].join(' / ')
       return presentProject(
         project,
         ns,
@@ -110,7 +99,7 @@ export function metaRoutes(api: ApiContext) {
     },
     (h) => {
       const group = access.group(h.actor, h.path.id as string)
-      return presentGroup(group, namesOf(group.id).join(' / '), instance)
+      return presentGroup(group, namespaceNames(store, group.id).join(' / '), instance)
     },
   )
 }
