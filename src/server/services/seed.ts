@@ -180,31 +180,24 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
     })
     p.merge_requests?.forEach((m, n) => {
       const authorId = m.author ? userId(m.author) : (ns.owner_id ?? 1)
-      const info = store.db
-        .prepare(
-          `INSERT INTO merge_requests (iid, project_id, title, description, state, author_id, source_branch, target_branch,
-             created_at, updated_at, merged_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          n + 1,
-          projectId,
-          m.title,
-          m.description ?? null,
-          m.state ?? 'opened',
-          authorId,
-          m.source_branch ?? `mr-${n + 1}`,
-          m.target_branch ?? p.default_branch ?? 'main',
-          now,
-          now,
-          m.state === 'merged' ? now : null,
-          m.state === 'closed' ? now : null,
-        )
-      const mrId = Number(info.lastInsertRowid)
-      const link = store.db.prepare(
-        'INSERT OR REPLACE INTO merge_request_issues (merge_request_id, issue_id, closes) VALUES (?, ?, ?)',
-      )
-      for (const iid of m.mentions_issues ?? []) link.run(mrId, issueIds[iid - 1], 0)
-      for (const iid of m.closes_issues ?? []) link.run(mrId, issueIds[iid - 1], 1)
+      const mrId = store.mergeRequests.insert({
+        iid: n + 1,
+        project_id: projectId,
+        title: m.title,
+        description: m.description ?? null,
+        state: m.state ?? 'opened',
+        author_id: authorId,
+        source_branch: m.source_branch ?? `mr-${n + 1}`,
+        target_branch: m.target_branch ?? p.default_branch ?? 'main',
+        created_at: now,
+        updated_at: now,
+        merged_at: m.state === 'merged' ? now : null,
+        closed_at: m.state === 'closed' ? now : null,
+      })
+      for (const iid of m.mentions_issues ?? [])
+        store.mergeRequests.link(mrId, issueIds[iid - 1] as number, false)
+      for (const iid of m.closes_issues ?? [])
+        store.mergeRequests.link(mrId, issueIds[iid - 1] as number, true)
     })
     for (const t of p.triggers ?? [])
       store.triggers.insert({

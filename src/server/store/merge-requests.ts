@@ -27,7 +27,20 @@ export function mergeRequestTable(db: Db) {
      WHERE l.issue_id = ? AND l.closes = 1 ORDER BY m.created_at DESC, m.id DESC`,
   )
   const refSha = db.prepare('SELECT sha FROM project_refs WHERE project_id = ? AND name = ?')
+  const insert = db.prepare(
+    `INSERT INTO merge_requests (iid, project_id, title, description, state, author_id, source_branch, target_branch,
+       created_at, updated_at, merged_at, closed_at)
+     VALUES (@iid, @project_id, @title, @description, @state, @author_id, @source_branch, @target_branch,
+       @created_at, @updated_at, @merged_at, @closed_at)`,
+  )
+  const link = db.prepare(
+    'INSERT OR REPLACE INTO merge_request_issues (merge_request_id, issue_id, closes) VALUES (?, ?, ?)',
+  )
   return {
+    insert: (mr: Omit<MergeRequestRow, 'id'>) => Number(insert.run(mr).lastInsertRowid),
+    /** Records that the merge request mentions the issue, or closes it when merged. */
+    link: (mergeRequestId: number, issueId: number, closes: boolean) =>
+      link.run(mergeRequestId, issueId, closes ? 1 : 0),
     /** The commit a branch or tag of the project points at, if the project has that ref. */
     refSha: (projectId: number, ref: string) =>
       (refSha.get(projectId, ref) as { sha: string } | undefined)?.sha,
