@@ -19,6 +19,17 @@ export function pageOf(query: { page?: number | null; per_page?: number | null }
 /** Tokens never travel into the links we hand out, even when a caller put one in the query. */
 const SECRET_PARAMS = new Set(['private_token', 'access_token', 'job_token', 'token'])
 
+/**
+ * The link parameters GitLab would carry: the route's declared ones (Grape's `declared(params)`),
+ * so that undeclared query keys can neither appear in nor inflate the `Link` header.
+ */
+function declaredOnly(reply: FastifyReply, params: Record<string, unknown>): Record<string, unknown> {
+  const declared = (reply.request.routeOptions.config as { declared?: string[] }).declared
+  if (!declared) return params
+  const keep = new Set([...declared, 'page', 'per_page', 'cursor', 'pagination'])
+  return Object.fromEntries(Object.entries(params).filter(([k]) => keep.has(k)))
+}
+
 /** Rails `Hash#to_query`: keys sorted, arrays as `k[]=v`, hashes as `k[sub]=v`, all escaped. */
 export function toQuery(params: Record<string, unknown>, prefix?: string): string {
   const parts: string[] = []
@@ -72,8 +83,9 @@ export function setPageHeaders(
         ? page.page + 1
         : null
   const prev = page.page > 1 ? page.page - 1 : null
+  const params = declaredOnly(reply, link.params)
   const href = (p: number) =>
-    `<${link.baseUrl}${link.path}?${toQuery({ ...link.params, page: p, per_page: page.perPage })}>`
+    `<${link.baseUrl}${link.path}?${toQuery({ ...params, page: p, per_page: page.perPage })}>`
   const links: string[] = []
   if (prev !== null) links.push(`${href(prev)}; rel="prev"`)
   if (next !== null) links.push(`${href(next)}; rel="next"`)
@@ -98,6 +110,11 @@ export function setKeysetHeaders(
   cursor: string | null,
 ): void {
   if (cursor === null) return
-  const query = toQuery({ ...link.params, cursor, per_page: perPage, pagination: 'keyset' })
+  const query = toQuery({
+    ...declaredOnly(reply, link.params),
+    cursor,
+    per_page: perPage,
+    pagination: 'keyset',
+  })
   reply.header('link', `<${link.baseUrl}${link.path}?${query}>; rel="next"`)
 }

@@ -66,6 +66,13 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
     method: doc.method,
     url: doc.url,
     schema: { response: doc.response },
+    // Pagination links carry declared parameters only (reference §3.1), never whatever a caller adds.
+    config: {
+      declared: [
+        ...Object.keys(doc.pathParams?.properties ?? {}),
+        ...Object.keys(doc.input?.properties ?? {}),
+      ],
+    },
     handler: async (req, reply) => {
       const auth = doc.auth ?? 'optional'
       if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && doc.method !== 'GET')))
