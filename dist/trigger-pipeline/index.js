@@ -84748,6 +84748,15 @@ function path(strings, ...values) {
 const groups = (http) => ({
     /** `GET /groups/:id`, by numeric id or full path (`acme/platform`). 404 when not visible. */
     get: (group, options = {}) => http.request('GET', path `/groups/${group}`, { ...options, response: Group }),
+    /**
+     * `GET /groups/:id/projects`, lazily: the projects the caller can read, the group's own or (with
+     * `include_subgroups: true`) its whole subtree. 404 when the group is not visible.
+     */
+    projects: (group, query = {}, options = {}) => http.paginate(path `/groups/${group}/projects`, {
+        ...options,
+        query: query,
+        item: Project,
+    }),
 });
 
 ;// CONCATENATED MODULE: ./node_modules/@sinclair/typebox/build/esm/value/deref/deref.mjs
@@ -86422,38 +86431,57 @@ const numberHeader = (headers, name) => {
  * Pages of a GitLab list, lazily: `GET path?per_page=100&...query`, then each `rel="next"` link,
  * re-based (`rebase`), until a page has none. Works for offset pagination and for keyset
  * (`query: { pagination: 'keyset', order_by }`: the next link carries the `cursor`; reference §3.2).
+ * Reads one page ahead: the next request starts as soon as the current page's headers name it,
+ * so the server prepares page n+1 while the caller works through page n; memory stays bounded by
+ * two pages. Stopping early (`break`) drains the page read ahead and asks for nothing more.
  * Throws what `Http.request` throws, GitLabResponseError for a page that is not a JSON array, and
  * Error if a next link points at the page just read (a server bug that would loop forever).
  */
 async function* pages(http, path, options = {}) {
     const { query, perPage, item, ...call } = options;
     let url = withQuery(path, { per_page: perPage ?? 100, ...query });
-    while (url) {
-        const res = await http.raw('GET', url, call);
-        const body = await http.read('GET', url, res);
-        if (!Array.isArray(body))
-            throw new GitLabResponseError('GET', url, `expected a JSON array, got ${typeof body}`);
-        if (item)
-            for (const row of body)
-                http.check('GET', url, item, row);
-        const link = nextLink(header(res.headers, 'link'));
-        const next = link === undefined ? undefined : rebase(link);
-        if (next === url)
-            throw new Error(`GET ${url.split('?')[0]}: the next-page link repeats the current page`);
-        yield {
-            items: body,
-            total: numberHeader(res.headers, 'x-total'),
-            totalPages: numberHeader(res.headers, 'x-total-pages'),
-            page: numberHeader(res.headers, 'x-page'),
-            perPage: numberHeader(res.headers, 'x-per-page'),
-            next,
-        };
-        url = next;
+    let pending = http.raw('GET', url, call);
+    try {
+        while (url && pending) {
+            const res = await pending;
+            pending = undefined;
+            const link = nextLink(header(res.headers, 'link'));
+            const next = link === undefined ? undefined : rebase(link);
+            if (next === url) {
+                await res.body.dump();
+                throw new Error(`GET ${url.split('?')[0]}: the next-page link repeats the current page`);
+            }
+            // Read ahead only after a successful answer: an error page ends the list anyway.
+            if (next && res.status < 300) {
+                pending = http.raw('GET', next, call);
+                pending.catch(() => undefined); // surfaced when awaited; never an unhandled rejection
+            }
+            const body = await http.read('GET', url, res);
+            if (!Array.isArray(body))
+                throw new GitLabResponseError('GET', url, `expected a JSON array, got ${typeof body}`);
+            if (item)
+                for (const row of body)
+                    http.check('GET', url, item, row);
+            yield {
+                items: body,
+                total: numberHeader(res.headers, 'x-total'),
+                totalPages: numberHeader(res.headers, 'x-total-pages'),
+                page: numberHeader(res.headers, 'x-page'),
+                perPage: numberHeader(res.headers, 'x-per-page'),
+                next,
+            };
+            url = next;
+        }
+    }
+    finally {
+        // The caller stopped early or a page failed: free the socket of the page read ahead.
+        if (pending)
+            await pending.then((res) => res.body.dump()).catch(() => undefined);
     }
 }
 /**
- * Every item of a GitLab list, one at a time, with one page in memory (`pages`). Stop early with
- * `break` or `collect(..., { limit })`: no further page is requested.
+ * Every item of a GitLab list, one at a time, with at most two pages in memory (`pages`). Stop
+ * early with `break` or `collect(..., { limit })`: nothing beyond the page read ahead is requested.
  */
 async function* paginate(http, path, options = {}) {
     for await (const page of pages(http, path, options))
@@ -86963,15 +86991,16 @@ function issues(http) {
 
 ;// CONCATENATED MODULE: ./build/bundle-src/schema/version.js
 
+
 /** `GET /version` */
 const Version = Type.Object({
     version: Type.String(),
     revision: Type.String(),
     kas: Type.Object({
         enabled: Type.Boolean(),
-        externalUrl: Type.Null(),
-        externalK8sProxyUrl: Type.Null(),
-        version: Type.Null(),
+        externalUrl: Nullable(Type.String()),
+        externalK8sProxyUrl: Nullable(Type.String()),
+        version: Nullable(Type.String()),
     }),
     enterprise: Type.Boolean(),
 }, { title: 'Version' });
@@ -87205,6 +87234,184 @@ function pipelines(http) {
     };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: ./build/bundle-src/api/project-exports.js
+
+
+
+
+
+
+const project_exports_header = (v) => (Array.isArray(v) ? v[0] : v);
+/** The file name of a Content-Disposition header (`filename*=UTF-8''...` preferred), or undefined. */
+function dispositionFilename(value) {
+    if (!value)
+        return undefined;
+    const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(value);
+    if (star) {
+        try {
+            return decodeURIComponent(star[1]);
+        }
+        catch {
+            // fall through to the plain form
+        }
+    }
+    const plain = /filename\s*=\s*"?([^";]+)"?/.exec(value);
+    return plain?.[1];
+}
+/**
+ * When GitLab made an export, from its file name (`2026-01-20_12-34-789_acme_widgets_export.tar.gz`:
+ * date, hour, minute, milliseconds; GitLab writes no seconds, reference/export-format.md §1), as
+ * epoch ms of the start of that minute (UTC), or undefined when the name does not carry it.
+ */
+function exportTimeOf(filename) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})-\d{3}_/.exec(filename ?? '');
+    if (!m)
+        return undefined;
+    const [, y, mo, d, h, mi] = m.map(Number);
+    return Date.UTC(y, mo - 1, d, h, mi);
+}
+/** spec 4.1: project export. Status describes only the latest export (no `failed` on older GitLab). */
+function projectExports(http) {
+    async function download(project, options = {}) {
+        const p = path `/projects/${project}/export/download`;
+        const res = await http.raw('GET', p, { ...options, headers: { accept: '*/*', ...options.headers } });
+        if (res.status >= 300)
+            await http.read('GET', p, res); // throws GitLabApiError with GitLab's message
+        const length = Number(project_exports_header(res.headers['content-length']));
+        return {
+            body: external_node_stream_.Readable.from(res.body),
+            filename: dispositionFilename(project_exports_header(res.headers['content-disposition'])),
+            length: Number.isFinite(length) ? length : undefined,
+        };
+    }
+    return {
+        /** `POST /projects/:id/export` (Maintainer): 202 `{"message":"202 Accepted"}`. Retried only on 429. */
+        schedule: (project, params = {}, options = {}) => http.request('POST', path `/projects/${project}/export`, {
+            ...options,
+            json: params,
+        }),
+        /** `GET /projects/:id/export`: the latest export's status (`_links` only when finished). */
+        status: (project, options = {}) => http.request('GET', path `/projects/${project}/export`, options),
+        /**
+         * `GET /projects/:id/export/download` as a stream: the caller must consume or destroy `body`.
+         * A 429 (GitLab allows 1 download per minute per user by default) is retried by the client's
+         * retry layer after `Retry-After`. Throws GitLabApiError 404 when no finished export exists.
+         */
+        download,
+        /**
+         * Streams the archive into `file` (written as `file.part`, renamed when complete), hashing as
+         * it goes: memory stays flat whatever the size. Throws, leaving no file, when the body ends
+         * short of `Content-Length` or the connection breaks.
+         */
+        async downloadTo(project, file, options = {}) {
+            const got = await download(project, options);
+            const hash = (0,external_node_crypto_.createHash)('sha256');
+            let size = 0;
+            const tap = new external_node_stream_.Transform({
+                transform(chunk, _enc, done) {
+                    hash.update(chunk);
+                    size += chunk.length;
+                    done(null, chunk);
+                },
+            });
+            const part = `${file}.part`;
+            try {
+                await (0,external_node_stream_promises_namespaceObject.pipeline)(got.body, tap, (0,external_node_fs_namespaceObject.createWriteStream)(part), { signal: options.signal });
+                if (got.length !== undefined && size !== got.length)
+                    throw new Error(`download ended after ${size} of ${got.length} bytes`);
+                await (0,promises_.rename)(part, file);
+            }
+            catch (err) {
+                await (0,promises_.rm)(part, { force: true });
+                throw err;
+            }
+            return { path: file, size, sha256: hash.digest('hex'), filename: got.filename };
+        },
+    };
+}
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./build/bundle-src/api/project-imports.js
+
+
+
+
+
+
+/** The form fields of an import, `override_params[key]` as Rails reads nested hashes. */
+function fieldsOf(target) {
+    const out = [['path', target.path]];
+    if (target.name !== undefined)
+        out.push(['name', target.name]);
+    if (target.namespace !== undefined)
+        out.push(['namespace', String(target.namespace)]);
+    if (target.overwrite !== undefined)
+        out.push(['overwrite', String(target.overwrite)]);
+    for (const [k, v] of Object.entries(target.override_params ?? {}))
+        out.push([`override_params[${k}]`, String(v)]);
+    return out;
+}
+const quote = (s) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c));
+/**
+ * A multipart/form-data body whose file part streams from disk: its exact length is known up front
+ * (text parts + file size), so it goes out with `Content-Length` and is never held in memory
+ * (unlike go-gitlab's bytes.Buffer or a Blob; peers.md §0.5). Returns the body, its length and type.
+ */
+async function multipartFromFile(fields, fileField, file, filename = (0,external_node_path_.basename)(file)) {
+    const size = (await (0,promises_.stat)(file)).size;
+    const boundary = `----gitlab-actions-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
+    const head = Buffer.from(fields
+        .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`)
+        .join('') +
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(fileField)}"; filename="${quote(filename)}"\r\n` +
+        'Content-Type: application/gzip\r\n\r\n');
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    async function* parts() {
+        yield head;
+        yield* (0,external_node_fs_namespaceObject.createReadStream)(file);
+        yield tail;
+    }
+    return {
+        data: external_node_stream_.Readable.from(parts(), { objectMode: false }),
+        contentType: `multipart/form-data; boundary=${boundary}`,
+        length: head.length + size + tail.length,
+    };
+}
+/** spec 4.1: project imports from an uploaded file, a URL or S3, and their status. */
+const projectImports = (http) => ({
+    /**
+     * `POST /projects/import` (multipart): uploads `file` as a stream with a known length. A streamed
+     * body is never retried by the client, so a 429 reaches the caller (who may open the file again).
+     */
+    fromFile: async (file, target, options = {}) => http.request('POST', '/projects/import', {
+        ...options,
+        body: await multipartFromFile(fieldsOf(target), 'file', file),
+    }),
+    /** `POST /projects/remote-import`: GitLab fetches the archive from `url` (gzip, Content-Length, <= 10 GB). */
+    fromUrl: (url, target, options = {}) => http.request('POST', '/projects/remote-import', {
+        ...options,
+        json: { ...target, url },
+    }),
+    /** `POST /projects/remote-import-s3` (`remote-import-s3`, not `remote-import` as gitbeaker sends it). */
+    fromS3: (source, target, options = {}) => http.request('POST', '/projects/remote-import-s3', {
+        ...options,
+        json: { ...target, ...source },
+    }),
+    /** `GET /projects/:id/import`: `import_status`, `import_error`, up to 100 `failed_relations`. */
+    status: (project, options = {}) => http.request('GET', path `/projects/${project}/import`, options),
+});
+
 ;// CONCATENATED MODULE: ./build/bundle-src/api/projects.js
 
 
@@ -87416,6 +87623,8 @@ const users = (http) => ({
 
 
 
+
+
 /**
  * Creates a client. Layers, outermost first: user agent -> retry -> auth -> network, so every
  * retry re-runs auth, and the timeout applies to each attempt. Throws TypeError for a bad `baseUrl`.
@@ -87450,6 +87659,8 @@ function createClient(options) {
         users: users(http),
         pipelines: pipelines(http),
         triggers: triggers(http),
+        projectExports: projectExports(http),
+        projectImports: projectImports(http),
         version: version(http),
         close: async () => {
             await owned?.close();
@@ -87685,8 +87896,10 @@ function formatBytes(n) {
     const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
     let v = n;
     let u = 0;
-    while (v >= 1024 && u < units.length - 1)
-        ((v /= 1024), u++);
+    while (v >= 1024 && u < units.length - 1) {
+        v /= 1024;
+        u++;
+    }
     return u === 0 ? `${n} B` : `${v.toFixed(1)} ${units[u]}`;
 }
 

@@ -6,6 +6,8 @@
  * Imports no `@actions/*` and no runner code: the CLI loads it.
  */
 import type { InputTable } from './inputs.js'
+import * as exporter from './export-project/inputs.js'
+import * as importer from './import-project/inputs.js'
 import * as trigger from './trigger-pipeline/inputs.js'
 
 /** A step of a composite action, as YAML would hold it. */
@@ -30,6 +32,40 @@ export const catalog: ActionEntry[] = [
       'Trigger a GitLab pipeline with a trigger or job token, wait for it, and fail when it fails; cancels it when the job is cancelled',
     inputs: trigger.inputs,
     outputs: trigger.outputs,
+  },
+  {
+    name: 'export-project',
+    description:
+      'Export GitLab projects (one, a list, or a whole group) and download the archives, verified and hashed, or have GitLab upload them',
+    inputs: exporter.inputs,
+    outputs: exporter.outputs,
+    after: [
+      {
+        name: 'Upload the archives as an artifact',
+        if: "${{ inputs.artifact-name != '' }}",
+        uses: 'actions/upload-artifact@v4',
+        with: {
+          name: '${{ inputs.artifact-name }}',
+          path: "${{ inputs.download-dir || 'gitlab-exports' }}",
+          'if-no-files-found': 'error',
+        },
+      },
+    ],
+  },
+  {
+    name: 'import-project',
+    description:
+      'Import a GitLab project export from a file, a URL or S3, wait for it, and report the relations that failed',
+    inputs: importer.inputs,
+    outputs: importer.outputs,
+    before: [
+      {
+        name: 'Download the archive artifact',
+        if: "${{ inputs.artifact-name != '' }}",
+        uses: 'actions/download-artifact@v4',
+        with: { name: '${{ inputs.artifact-name }}', path: "${{ inputs.artifact-dir || 'gitlab-imports' }}" },
+      },
+    ],
   },
 ]
 

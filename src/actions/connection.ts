@@ -79,6 +79,9 @@ export function formatBytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
   let v = n
   let u = 0
-  while (v >= 1024 && u < units.length - 1) ((v /= 1024), u++)
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024
+    u++
+  }
   return u === 0 ? `${n} B` : `${v.toFixed(1)} ${units[u]}`
 }

@@ -8,6 +8,8 @@ import { Http } from './http.js'
 import { issues } from './issues.js'
 import { version } from './meta.js'
 import { pipelines } from './pipelines.js'
+import { projectExports } from './project-exports.js'
+import { projectImports } from './project-imports.js'
 import { projects } from './projects.js'
 import { retry, type RetryPolicy } from './retry.js'
 import { apiRoot, auth, compose, undiciSend, userAgent, type Send, type TokenType } from './transport.js'
@@ -77,6 +79,8 @@ export function createClient(options: ClientOptions) {
     users: users(http),
     pipelines: pipelines(http),
     triggers: triggers(http),
+    projectExports: projectExports(http),
+    projectImports: projectImports(http),
     version: version(http),
     close: async (): Promise<void> => {
       await owned?.close()

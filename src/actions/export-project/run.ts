@@ -1,0 +1,210 @@
+import { mkdir } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { collect, GitLabApiError, type GitLabClient } from '../../api/client.js'
+import { exportTimeOf } from '../../api/project-exports.js'
+import { defaultSleep } from '../../api/retry.js'
+import type { ExportStatusValue } from '../../schema/project-export.js'
+import { actionClient, formatBytes, formatDuration, projectRef } from '../connection.js'
+import type { ActionIO } from '../io.js'
+import { mapBounded, pacer } from '../pacer.js'
+import { Outputs, readInputs, type Settings } from './inputs.js'
+import { renderSummary } from './summary.js'
+import { verifyExportArchive } from './verify.js'
+
+export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
+export interface Clock {
+  now?: () => number
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+}
+
+/** One project's outcome. */
+export interface ExportResult {
+  project: string
+  status: 'finished' | 'failed'
+  path?: string
+  size?: number
+  sha256?: string
+  uploaded?: boolean
+  elapsedMs: number
+  error?: string
+}
+
+const IN_PROGRESS: ReadonlySet<ExportStatusValue> = new Set(['queued', 'started', 'regeneration_in_progress'])
+/** How many reads of `none` in a row, with no progress seen, mean the export never started. */
+const NONE_LIMIT = 5
+
+const fileNameOf = (project: string) => `${project.replace(/\//g, '_')}_export.tar.gz`
+
+function explain(err: unknown, project: string): string {
+  if (err instanceof GitLabApiError) {
+    if (err.status === 404) return `project '${project}' not found, or the token cannot see it (404)`
+    if (err.status === 403) return `the token may not export '${project}': exports need Maintainer (403)`
+    if (err.status === 401) return `GitLab refused the token (401 ${err.gitlabMessage})`
+    if (err.status === 429) return `GitLab's rate limit held after retries (429): lower the per-minute inputs`
+    return err.message
+  }
+  return err instanceof Error ? err.message : String(err)
+}
+
+/** The projects to export: the list given, or the group's (paths, in GitLab's order). */
+export async function resolveProjects(gitlab: GitLabClient, s: Settings): Promise<string[]> {
+  if (!s.group) return s.project ?? []
+  try {
+    const found = await collect(
+      gitlab.groups.projects(projectRef(s.group), {
+        include_subgroups: s.includeSubgroups,
+        ...(s.includeArchived ? {} : { archived: false }),
+        order_by: 'path',
+        sort: 'asc',
+      }),
+    )
+    return found.map((p) => p.path_with_namespace).sort()
+  } catch (err) {
+    if (err instanceof GitLabApiError && err.status === 404)
+      throw new Error(`Group '${s.group}' not found on ${s.gitlabUrl}, or the token cannot see it (404)`)
+    throw err
+  }
+}
+
+/**
+ * Exports every project (at most `concurrency` at once, paced per minute), waits for each with the
+ * freshness guard, then downloads (streamed, hashed, verified) or lets GitLab upload. Never throws
+ * for one project's failure: it is reported in its result.
+ */
+export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal, clock: Clock = {}) {
+  const now = clock.now ?? Date.now
+  const sleep = clock.sleep ?? defaultSleep
+  const gitlab = actionClient(s.gitlabUrl, s.token, 'export-project', { retry: { sleep } })
+  const scheduleSlot = pacer(s.exportsPerMinute, now, sleep)
+  const downloadSlot = pacer(s.downloadsPerMinute, now, sleep)
+  const dir = resolve(s.downloadDir)
+  try {
+    const projects = await resolveProjects(gitlab, s)
+    if (s.listOnly || projects.length === 0) return { projects, results: [] as ExportResult[] }
+    if (!s.uploadUrl) await mkdir(dir, { recursive: true })
+    log.info(`Exporting ${projects.length} project(s) from ${s.gitlabUrl}, ${s.concurrency} at a time`)
+
+    const one = async (project: string): Promise<ExportResult> => {
+      const start = now()
+      const stamp = () => `[${formatDuration(now() - start)}] ${project}:`
+      const ref = projectRef(project)
+      const before = (await gitlab.projectExports.status(ref, { signal })).export_status
+      const waited = await scheduleSlot(signal)
+      if (waited > 0) log.info(`${stamp()} waited ${formatDuration(waited)} for an export slot (rate limit)`)
+      const scheduledAt = now()
+      const upload = s.uploadUrl ? { url: s.uploadUrl, http_method: s.uploadMethod } : undefined
+      await gitlab.projectExports.schedule(ref, upload ? { upload } : {}, { signal })
+      log.info(
+        `${stamp()} export scheduled${before === 'finished' ? ' (an earlier export exists; waiting for the new one)' : ''}`,
+      )
+
+      // Freshness guard: GitLab's status describes only the latest export and has no export time
+      // (peers.md §0.4). A `finished` counts once this export was seen in progress, or when no
+      // finished export existed before we asked; otherwise the download's file name must carry a
+      // time no earlier than the minute we scheduled in.
+      let seenProgress = false
+      let nones = 0
+      let gap = s.pollInterval
+      let last: ExportStatusValue | undefined
+      for (;;) {
+        if (now() - start > s.timeout)
+          throw new Error(`still ${last ?? 'unknown'} after ${formatDuration(s.timeout)} ('timeout')`)
+        await sleep(gap, signal)
+        const status = (await gitlab.projectExports.status(ref, { signal })).export_status
+        if (status !== last) log.info(`${stamp()} ${status}`)
+        gap = status === last ? Math.min(gap * 1.5, s.pollInterval * 4) : s.pollInterval
+        last = status
+        if (IN_PROGRESS.has(status)) seenProgress = true
+        else if (status === 'failed' || (status === 'none' && seenProgress))
+          throw new Error(
+            'GitLab reports the export failed (its status fell back to none); see its Sidekiq logs',
+          )
+        else if (status === 'none' && ++nones >= NONE_LIMIT)
+          throw new Error(`the export never started (status none ${NONE_LIMIT} times)`)
+        else if (status === 'finished') break
+      }
+      if (s.uploadUrl) {
+        log.info(`${stamp()} finished; GitLab uploaded the archive with ${s.uploadMethod}`)
+        return { project, status: 'finished', uploaded: true, elapsedMs: now() - start }
+      }
+      const waitedDl = await downloadSlot(signal)
+      if (waitedDl > 0)
+        log.info(`${stamp()} waited ${formatDuration(waitedDl)} for a download slot (rate limit)`)
+      const file = join(dir, fileNameOf(project))
+      const saved = await gitlab.projectExports.downloadTo(ref, file, { signal, timeoutMs: 0 })
+      const madeAt = exportTimeOf(saved.filename)
+      if (!seenProgress && before === 'finished' && madeAt !== undefined && madeAt < scheduledAt - 60_000)
+        throw new Error(`GitLab served an export made before this run asked for one (${saved.filename})`)
+      const check = await verifyExportArchive(file)
+      log.info(
+        `${stamp()} downloaded ${formatBytes(saved.size)} to ${file} (VERSION ${check.version}, ${check.entries} entries, sha256 ${saved.sha256})`,
+      )
+      return {
+        project,
+        status: 'finished',
+        path: file,
+        size: saved.size,
+        sha256: saved.sha256,
+        elapsedMs: now() - start,
+      }
+    }
+
+    const settled = await mapBounded(projects, s.concurrency, async (project) => {
+      const start = now()
+      try {
+        return await one(project)
+      } catch (err) {
+        if (signal?.aborted) throw err
+        const error = explain(err, project)
+        log.warning(`${project}: ${error}`)
+        return { project, status: 'failed' as const, elapsedMs: now() - start, error }
+      }
+    })
+    if (signal?.aborted) throw signal.reason
+    const results = settled.map((r) =>
+      r.status === 'fulfilled'
+        ? r.value
+        : { project: '?', status: 'failed' as const, elapsedMs: 0, error: String(r.reason) },
+    )
+    return { projects, results }
+  } finally {
+    await gitlab.close()
+  }
+}
+
+/** The whole action: inputs -> exports -> outputs -> summary -> verdict. */
+export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {}): Promise<void> {
+  const s = readInputs(io)
+  const { projects, results } = await exportProjects(s, io, signal, clock)
+  io.setOutput(Outputs.Matrix, JSON.stringify(projects))
+  if (s.listOnly) {
+    io.info(`${projects.length} project(s): ${projects.join(', ')}`)
+    await io.summary(renderSummary(s, projects, results))
+    return
+  }
+  const first = results[0]
+  const failed = results.filter((r) => r.status === 'failed')
+  io.setOutput(Outputs.ArchivePath, first?.path ?? '')
+  io.setOutput(Outputs.ArchiveSize, first?.size === undefined ? '' : String(first.size))
+  io.setOutput(Outputs.Sha256, first?.sha256 ?? '')
+  io.setOutput(Outputs.ExportStatus, failed.length || results.length === 0 ? 'failed' : 'finished')
+  io.setOutput(
+    Outputs.Archives,
+    JSON.stringify(
+      results.map(({ project, status, path, size, sha256, error }) => ({
+        project,
+        status,
+        path,
+        size,
+        sha256,
+        error,
+      })),
+    ),
+  )
+  await io.summary(renderSummary(s, projects, results))
+  if (results.length === 0) io.fail(`Group '${s.group}' has no project the token can read: nothing exported`)
+  else if (failed.length)
+    io.fail(
+      `${failed.length} of ${results.length} export(s) failed: ${failed.map((r) => `${r.project} (${r.error})`).join('; ')}`,
+    )
+}

@@ -1,0 +1,145 @@
+import { GitLabApiError } from '../../api/client.js'
+import type { ImportTarget } from '../../api/project-imports.js'
+import { defaultSleep } from '../../api/retry.js'
+import type { ProjectImportStatus } from '../../schema/project-import.js'
+import { actionClient, formatDuration } from '../connection.js'
+import type { ActionIO } from '../io.js'
+import { Outputs, readInputs, type Settings } from './inputs.js'
+import { renderSummary } from './summary.js'
+
+export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
+export interface Clock {
+  now?: () => number
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+}
+
+export interface ImportResult {
+  record: ProjectImportStatus
+  waited: boolean
+  elapsedMs: number
+  timedOut?: boolean
+}
+
+/** Uploads of a file are streams, which the client never retries: 429s are retried here, re-reading the file. */
+const UPLOAD_TRIES = 3
+const FINAL = new Set(['finished', 'failed'])
+
+function explain(err: unknown, s: Settings): Error {
+  if (!(err instanceof GitLabApiError)) return err instanceof Error ? err : new Error(String(err))
+  const into = s.namespace ? `namespace '${s.namespace}'` : "the token user's namespace"
+  if (err.status === 401) return new Error(`GitLab refused the token (401 ${err.gitlabMessage})`)
+  if (err.status === 403 || err.status === 404)
+    return new Error(
+      `GitLab refused the import into ${into} (${err.status} ${err.gitlabMessage}): the token needs Maintainer on the group`,
+    )
+  if (err.status === 400 || err.status === 422)
+    return new Error(`GitLab refused the import of '${s.path}' (${err.status}): ${err.gitlabMessage}`)
+  return new Error(`The import request failed: ${err.message}`)
+}
+
+/** Starts the import from the one source given, waits (with `wait`) for a final status. */
+export async function importProject(
+  s: Settings,
+  log: Log,
+  signal?: AbortSignal,
+  clock: Clock = {},
+): Promise<ImportResult> {
+  const now = clock.now ?? Date.now
+  const sleep = clock.sleep ?? defaultSleep
+  const gitlab = actionClient(s.gitlabUrl, s.token, 'import-project', { retry: { sleep } })
+  const start = now()
+  const target: ImportTarget = {
+    path: s.path,
+    ...(s.name !== undefined ? { name: s.name } : {}),
+    ...(s.namespace !== undefined ? { namespace: s.namespace } : {}),
+    overwrite: s.overwrite,
+    ...(s.overrideParams ? { override_params: s.overrideParams } : {}),
+  }
+  try {
+    let record: ProjectImportStatus
+    try {
+      if (s.archive !== undefined) {
+        log.info(`Uploading ${s.archive} to ${s.gitlabUrl} as '${s.path}'`)
+        for (let attempt = 1; ; attempt++) {
+          try {
+            record = await gitlab.projectImports.fromFile(s.archive, target, { signal, timeoutMs: 0 })
+            break
+          } catch (err) {
+            if (!(err instanceof GitLabApiError) || err.status !== 429 || attempt >= UPLOAD_TRIES) throw err
+            const wait = Math.min((err.retryAfterSeconds ?? 60) * 1000, 360_000)
+            log.info(`GitLab's import rate limit (429): trying again in ${formatDuration(wait)}`)
+            await sleep(wait, signal)
+          }
+        }
+      } else if (s.url !== undefined) {
+        log.info(`Asking ${s.gitlabUrl} to import '${s.path}' from a URL`)
+        record = await gitlab.projectImports.fromUrl(s.url, target, { signal })
+      } else {
+        log.info(`Asking ${s.gitlabUrl} to import '${s.path}' from s3://${s.s3Bucket}/${s.s3Key}`)
+        record = await gitlab.projectImports.fromS3(
+          {
+            region: s.s3Region as string,
+            bucket_name: s.s3Bucket as string,
+            file_key: s.s3Key as string,
+            access_key_id: s.s3AccessKeyId as string,
+            secret_access_key: s.s3SecretAccessKey as string,
+          },
+          target,
+          { signal },
+        )
+      }
+    } catch (err) {
+      throw explain(err, s)
+    }
+    log.info(`Project ${record.path_with_namespace} (id ${record.id}): import ${record.import_status}`)
+    if (!s.wait) return { record, waited: false, elapsedMs: now() - start }
+
+    let gap = s.pollInterval
+    let last = record.import_status as string
+    while (!FINAL.has(record.import_status)) {
+      if (now() - start >= s.timeout)
+        return { record, waited: true, elapsedMs: now() - start, timedOut: true }
+      await sleep(Math.min(gap, Math.max(1, s.timeout - (now() - start))), signal)
+      record = await gitlab.projectImports.status(record.id, { signal })
+      if (record.import_status !== last) {
+        log.info(`[${formatDuration(now() - start)}] import ${record.import_status}`)
+        gap = s.pollInterval
+      } else gap = Math.min(gap * 1.5, s.pollInterval * 4)
+      last = record.import_status
+    }
+    return { record, waited: true, elapsedMs: now() - start }
+  } finally {
+    await gitlab.close()
+  }
+}
+
+/** Why the step fails, or undefined. */
+export function verdict(s: Settings, r: ImportResult): string | undefined {
+  const p = r.record
+  if (r.timedOut)
+    return `The import of ${p.path_with_namespace} was still ${p.import_status} after ${formatDuration(s.timeout)} ('timeout'); GitLab may still finish it: check before importing again`
+  if (p.import_status === 'failed')
+    return `The import of ${p.path_with_namespace} failed: ${p.import_error ?? 'no error given'}`
+  if (p.failed_relations.length && s.failOnFailedRelations)
+    return `The import of ${p.path_with_namespace} finished, but ${p.failed_relations.length} relation(s) failed ('fail-on-failed-relations')`
+  return undefined
+}
+
+/** The whole action: inputs -> import (and wait) -> outputs -> summary -> verdict. */
+export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {}): Promise<void> {
+  const s = readInputs(io)
+  const r = await importProject(s, io, signal, clock)
+  const p = r.record
+  io.setOutput(Outputs.ProjectId, String(p.id))
+  io.setOutput(Outputs.ProjectPath, p.path_with_namespace)
+  io.setOutput(Outputs.ImportStatus, p.import_status)
+  io.setOutput(Outputs.ImportError, p.import_error ?? '')
+  io.setOutput(Outputs.FailedRelations, String(p.failed_relations.length))
+  if (p.failed_relations.length)
+    io.warning(
+      `${p.failed_relations.length} relation(s) failed to import: ${[...new Set(p.failed_relations.map((f) => f.relation_name))].join(', ')}`,
+    )
+  const failure = verdict(s, r)
+  await io.summary(renderSummary(s, r, failure))
+  if (failure) io.fail(failure)
+}

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { rename, rm } from 'node:fs/promises'
+import { Readable, Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { ResourceRef } from '../schema/common.js'
+import type { ProjectExportStatus } from '../schema/project-export.js'
+import type { CallOptions, Http } from './http.js'
+import { path } from './path.js'
+
+/** `POST /projects/:id/export` parameters (spec 4.1). */
+export interface ExportParams {
+  description?: string
+  /** Have GitLab PUT (or POST) the archive to this URL (pre-signed; must sign `Content-Type: application/gzip`). */
+  upload?: { url: string; http_method?: 'PUT' | 'POST' }
+}
+
+/** A download in progress: the body as a stream (never buffered) and what the headers said. */
+export interface ExportDownload {
+  body: Readable
+  /** The suggested file name of `Content-Disposition` (GitLab: `<time>_<path>_export.tar.gz`). */
+  filename?: string
+  /** `Content-Length` when sent. */
+  length?: number
+}
+
+/** A downloaded archive: where it is, how big, and its SHA-256 (hex). */
+export interface SavedArchive {
+  path: string
+  size: number
+  sha256: string
+  filename?: string
+}
+
+const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)
+
+/** The file name of a Content-Disposition header (`filename*=UTF-8''...` preferred), or undefined. */
+export function dispositionFilename(value: string | undefined): string | undefined {
+  if (!value) return undefined
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(value)
+  if (star) {
+    try {
+      return decodeURIComponent(star[1] as string)
+    } catch {
+      // fall through to the plain form
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(value)
+  return plain?.[1]
+}
+
+/**
+ * When GitLab made an export, from its file name (`2026-01-20_12-34-789_acme_widgets_export.tar.gz`:
+ * date, hour, minute, milliseconds; GitLab writes no seconds, reference/export-format.md §1), as
+ * epoch ms of the start of that minute (UTC), or undefined when the name does not carry it.
+ */
+export function exportTimeOf(filename: string | undefined): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})-\d{3}_/.exec(filename ?? '')
+  if (!m) return undefined
+  const [, y, mo, d, h, mi] = m.map(Number) as number[]
+  return Date.UTC(y as number, (mo as number) - 1, d, h, mi)
+}
+
+/** spec 4.1: project export. Status describes only the latest export (no `failed` on older GitLab). */
+export function projectExports(http: Http) {
+  async function download(project: ResourceRef, options: CallOptions = {}): Promise<ExportDownload> {
+    const p = path`/projects/${project}/export/download`
+    const res = await http.raw('GET', p, { ...options, headers: { accept: '*/*', ...options.headers } })
+    if (res.status >= 300) await http.read('GET', p, res) // throws GitLabApiError with GitLab's message
+    const length = Number(header(res.headers['content-length']))
+    return {
+      body: Readable.from(res.body),
+      filename: dispositionFilename(header(res.headers['content-disposition'])),
+      length: Number.isFinite(length) ? length : undefined,
+    }
+  }
+
+  return {
+    /** `POST /projects/:id/export` (Maintainer): 202 `{"message":"202 Accepted"}`. Retried only on 429. */
+    schedule: (project: ResourceRef, params: ExportParams = {}, options: CallOptions = {}) =>
+      http.request<{ message: string }>('POST', path`/projects/${project}/export`, {
+        ...options,
+        json: params,
+      }),
+    /** `GET /projects/:id/export`: the latest export's status (`_links` only when finished). */
+    status: (project: ResourceRef, options: CallOptions = {}) =>
+      http.request<ProjectExportStatus>('GET', path`/projects/${project}/export`, options),
+    /**
+     * `GET /projects/:id/export/download` as a stream: the caller must consume or destroy `body`.
+     * A 429 (GitLab allows 1 download per minute per user by default) is retried by the client's
+     * retry layer after `Retry-After`. Throws GitLabApiError 404 when no finished export exists.
+     */
+    download,
+    /**
+     * Streams the archive into `file` (written as `file.part`, renamed when complete), hashing as
+     * it goes: memory stays flat whatever the size. Throws, leaving no file, when the body ends
+     * short of `Content-Length` or the connection breaks.
+     */
+    async downloadTo(project: ResourceRef, file: string, options: CallOptions = {}): Promise<SavedArchive> {
+      const got = await download(project, options)
+      const hash = createHash('sha256')
+      let size = 0
+      const tap = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk)
+          size += chunk.length
+          done(null, chunk)
+        },
+      })
+      const part = `${file}.part`
+      try {
+        await pipeline(got.body, tap, createWriteStream(part), { signal: options.signal })
+        if (got.length !== undefined && size !== got.length)
+          throw new Error(`download ended after ${size} of ${got.length} bytes`)
+        await rename(part, file)
+      } catch (err) {
+        await rm(part, { force: true })
+        throw err
+      }
+      return { path: file, size, sha256: hash.digest('hex'), filename: got.filename }
+    },
+  }
+}
+export type ProjectExportsApi = ReturnType<typeof projectExports>
