@@ -34,6 +34,8 @@ export async function serve(argv: string[]): Promise<number> {
       'gitlab-version': { type: 'string' },
       'allow-local-requests': { type: 'boolean', default: false },
       'issues-create-limit': { type: 'string' },
+      // Hidden (not in the help): an S3-compatible endpoint for remote-import-s3, for tests.
+      's3-endpoint': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -58,6 +60,9 @@ export async function serve(argv: string[]): Promise<number> {
   const limit = values['issues-create-limit']
   if (limit !== undefined && !/^\d+$/.test(limit))
     throw new Error(`--issues-create-limit must be a whole number, got ${limit}`)
+  const s3 = values['s3-endpoint']
+  if (s3 !== undefined && !/^https?:\/\/[^/]+/.test(s3))
+    throw new Error(`--s3-endpoint must be an http(s) URL, got ${s3}`)
   const seed = values.seed ? await loadSeedFile(values.seed) : undefined
   const server = await buildServer({
     data: values.data,
@@ -67,6 +72,7 @@ export async function serve(argv: string[]): Promise<number> {
     gitlabVersion: version,
     allowLocalRequests: values['allow-local-requests'],
     issuesCreateLimit: limit === undefined ? undefined : Number(limit),
+    transfers: s3 ? { s3Endpoint: s3 } : undefined,
   })
   const url = await server.listen({ host: values.host, port })
   process.stdout.write(`gitlab-actions serve: listening on ${url} (API at ${url}/api/v4)\n`)

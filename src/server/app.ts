@@ -21,7 +21,7 @@ import { healthRoutes } from './routes/health.js'
 import { emulatorRoutes } from './routes/emulator.js'
 import { openapiRoutes } from './routes/openapi.js'
 import { issueDetailRoutes } from './routes/issue-details.js'
-import { transferRoutes } from './routes/transfers.js'
+import { transferRoutes, type TransferOptions } from './routes/transfers.js'
 import { pipelineRoutes } from './routes/pipelines.js'
 import { aliasRoutes } from './routes/aliases.js'
 import { runnerRoutes } from './routes/runners.js'
@@ -42,6 +42,8 @@ export interface ServerOptions {
   issuesCreateLimit?: number
   clock?: Clock
   logger?: boolean
+  /** Export and import settings: S3 endpoint (hidden `--s3-endpoint`), size and rate limits. */
+  transfers?: TransferOptions
 }
 
 export interface GitLabServer {
@@ -144,7 +146,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   metaRoutes(api)
   issueRoutes(api)
   issueDetailRoutes(api)
-  transferRoutes(api)
+  transferRoutes(api, options.transfers)
   pipelineRoutes(api)
   aliasRoutes(api)
   runnerRoutes(api)

@@ -1,4 +1,82 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import multipart from '@fastify/multipart'
+import { DEFAULT_EXTRACT_LIMITS } from '../archive/safe-extract.js'
+import { jobQueue } from '../jobs/export-queue.js'
+import { defaultMaxImportSize } from '../releases.js'
+import { exportService } from '../services/exports.js'
+import { importService } from '../services/imports.js'
+import { fixedWindowLimiter } from '../services/rate-limits.js'
 import type { ApiContext } from './context.js'
+import { projectExportRoutes } from './project-export.js'
+import { projectImportRoutes } from './project-import.js'
 
-/** Routes for project export and import (issue 4): not implemented yet. */
-export function transferRoutes(_api: ApiContext): void {}
+/** Start-up settings of exports and imports (ServerOptions.transfers); all optional. */
+export interface TransferOptions {
+  /** S3-compatible endpoint for `remote-import-s3` (path-style `<endpoint>/<bucket>/<key>`); hidden `--s3-endpoint`. */
+  s3Endpoint?: string
+  /** Bytes an archive may decompress to (GitLab's `max_decompressed_archive_size`, default 25 GiB; 0 = none). */
+  maxDecompressedArchiveSize?: number
+  /** Bytes an uploaded archive may have (`max_import_size`; default per release: 50 MB before 13.8, then 0 = none). */
+  maxImportSize?: number
+  /** Requests per minute (GitLab's defaults: export 6, download 1, import 6; 0 turns a limit off). */
+  rateLimits?: { project_export?: number; project_download_export?: number; project_import?: number }
+}
+
+/**
+ * Routes for project export and import (issue 4). Files live in `<data>/transfers` with a
+ * persistent store, else in a temporary folder removed at close; jobs still running at close are
+ * told to stop and awaited. A restart marks exports and imports that were under way as failed.
+ */
+export function transferRoutes(api: ApiContext, options: TransferOptions = {}): void {
+  const { store } = api.ctx
+  const memory = api.settings.data === ':memory:'
+  const workDir = memory
+    ? mkdtempSync(join(tmpdir(), 'gitlab-actions-transfers-'))
+    : join(api.settings.data, 'transfers')
+  mkdirSync(workDir, { recursive: true })
+  const now = api.ctx.clock.now().toISOString()
+  for (const row of store.exports.unfinished()) store.exports.setStatus(row.id, 'failed', 'interrupted', now)
+  for (const row of store.imports.unfinished())
+    store.imports.setStatus(row.project_id, 'failed', 'Import interrupted: the server stopped', now)
+
+  const queue = jobQueue()
+  const limits = options.rateLimits ?? {}
+  const limiters = {
+    project_export: fixedWindowLimiter(api.ctx.clock, limits.project_export ?? 6),
+    project_download_export: fixedWindowLimiter(api.ctx.clock, limits.project_download_export ?? 1),
+    project_import: fixedWindowLimiter(api.ctx.clock, limits.project_import ?? 6),
+  }
+  const env = {
+    workDir,
+    allowLocal: api.settings.allowLocalRequests,
+    queue,
+    limit: (name: keyof typeof limiters, key: string) => limiters[name](key),
+  }
+  const maxImportSize = options.maxImportSize ?? defaultMaxImportSize(api.instance.version)
+  void api.app.register(multipart, {
+    limits: {
+      files: 10,
+      fields: 100,
+      fieldSize: 1024 * 1024,
+      fileSize: maxImportSize > 0 ? maxImportSize : Infinity,
+    },
+  })
+  projectExportRoutes(api, exportService(api.ctx, env))
+  const imports = importService(api.ctx, {
+    ...env,
+    limits: {
+      ...DEFAULT_EXTRACT_LIMITS,
+      ...(options.maxDecompressedArchiveSize !== undefined
+        ? { maxDecompressedBytes: options.maxDecompressedArchiveSize }
+        : {}),
+    },
+    s3Endpoint: options.s3Endpoint,
+  })
+  projectImportRoutes(api, imports, { uploadDir: workDir, s3Endpoint: options.s3Endpoint })
+  api.onClose(async () => {
+    await queue.close()
+    if (memory) rmSync(workDir, { recursive: true, force: true })
+  })
+}

@@ -11,6 +11,8 @@ import { triggerTable } from './triggers.js'
 import { pipelineTable } from './pipelines.js'
 import { aliasTable } from './aliases.js'
 import { issueDetailTables } from './issue-details.js'
+import { exportTable } from './exports.js'
+import { importTable } from './imports.js'
 
 /** The store facade: one module per table group, all over one connection. */
 export function createStore(db: Db) {
@@ -28,6 +30,8 @@ export function createStore(db: Db) {
     pipelines: pipelineTable(db),
     aliases: aliasTable(db),
     ...issueDetailTables(db),
+    exports: exportTable(db),
+    imports: importTable(db),
     /** Runs `fn` in one transaction: it all lands or none of it does. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   }

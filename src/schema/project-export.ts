@@ -1,0 +1,53 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Nullable, Timestamp } from './common.js'
+
+/**
+ * `export_status` (spec 3.1, reference §13.1). `failed` is GitLab's current `Project#export_status`
+ * value for a failed export job (the spec's list predates it); we answer it rather than `none`.
+ */
+export const ExportStatusValue = Type.Union([
+  Type.Literal('none'),
+  Type.Literal('queued'),
+  Type.Literal('started'),
+  Type.Literal('finished'),
+  Type.Literal('regeneration_in_progress'),
+  Type.Literal('failed'),
+])
+export type ExportStatusValue = Static<typeof ExportStatusValue>
+
+/** The project fields GitLab's `ProjectIdentity` entity exposes (reference §13.1). */
+export const ProjectIdentity = {
+  id: Type.Integer(),
+  description: Nullable(Type.String()),
+  name: Type.String(),
+  name_with_namespace: Type.String(),
+  path: Type.String(),
+  path_with_namespace: Type.String(),
+  created_at: Timestamp,
+}
+
+/** spec 2.1: `GET /projects/:id/export`; `_links` only while `finished`. */
+export const ProjectExportStatus = Type.Object(
+  {
+    ...ProjectIdentity,
+    export_status: ExportStatusValue,
+    _links: Type.Optional(Type.Object({ api_url: Type.String(), web_url: Type.String() })),
+  },
+  { title: 'ProjectExportStatus' },
+)
+export type ProjectExportStatus = Static<typeof ProjectExportStatus>
+
+/** spec 4.1: `POST /projects/:id/export` parameters; `upload[http_method]` defaults to PUT. */
+export const ProjectExportParams = Type.Object({
+  description: Type.Optional(Type.String()),
+  upload: Type.Optional(
+    Type.Object({
+      url: Type.String(),
+      http_method: Type.Optional(Type.Union([Type.Literal('PUT'), Type.Literal('POST')])),
+    }),
+  ),
+})
+export type ProjectExportParams = Static<typeof ProjectExportParams>
+
+/** `{"message":"202 Accepted"}`: the answer to a scheduled export. */
+export const AcceptedMessage = Type.Object({ message: Type.String() })

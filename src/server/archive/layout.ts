@@ -1,0 +1,24 @@
+/*
+ * GitLab's export archive layout (../shared/reference/export-format.md §0-§2): the constants the
+ * writer and the reader share.
+ */
+
+/** `Gitlab::ImportExport.version`, written without a newline and required on import (§3). */
+export const EXPORT_VERSION = '0.2.4'
+/** What `GITLAB_REVISION` says: GitLab writes an 11-character short SHA; ours names the emulator. */
+export const EMULATOR_REVISION = 'emulator000'
+/** `MAX_JSON_DOCUMENT_SIZE` (§4): the cap on `tree/project.json` and on one ndjson line. */
+export const MAX_JSON_DOCUMENT_SIZE = 50 * 1024 * 1024
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+/**
+ * `Gitlab::ImportExport#export_filename` (§1): `%Y-%m-%d_%H-%M-%3N` (milliseconds, no seconds) and
+ * the full path with `/` turned into `_`, cut to 51 characters, then `_export.tar.gz`. UTC.
+ */
+export function exportFileName(now: Date, fullPath: string): string {
+  const stamp =
+    `${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())}_` +
+    `${pad(now.getUTCHours())}-${pad(now.getUTCMinutes())}-${pad(now.getUTCMilliseconds(), 3)}`
+  return `${`${stamp}_${fullPath.replaceAll('/', '_')}`.slice(0, 51)}_export.tar.gz`
+}

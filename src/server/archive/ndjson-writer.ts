@@ -1,0 +1,32 @@
+import { createWriteStream, type WriteStream } from 'node:fs'
+import { once } from 'node:events'
+
+/**
+ * Writes one relation file of the export tree (reference export-format §4): one compact JSON
+ * document per line, each ending in `\n`, honouring back-pressure so that memory stays flat
+ * however many rows pass through. `close()` resolves once the file is on disk.
+ */
+export class NdjsonWriter {
+  private readonly out: WriteStream
+  private failure: Error | undefined
+  lines = 0
+  constructor(path: string) {
+    this.out = createWriteStream(path)
+    this.out.on('error', (err) => (this.failure = err))
+  }
+  /** Appends one line; waits when the file's buffer is full. */
+  async write(value: unknown): Promise<void> {
+    if (this.failure) throw this.failure
+    this.lines++
+    if (!this.out.write(`${JSON.stringify(value)}\n`)) await once(this.out, 'drain')
+  }
+  /** Writes a single-relation file: the value (or `null`) without a newline. */
+  async single(value: unknown): Promise<void> {
+    this.out.write(JSON.stringify(value ?? null))
+  }
+  async close(): Promise<void> {
+    if (this.failure) throw this.failure
+    this.out.end()
+    await once(this.out, 'finish')
+  }
+}

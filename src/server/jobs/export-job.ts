@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdir, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { request } from 'undici'
+import { exportFileName } from '../archive/layout.js'
+import { writeExportTree } from '../archive/export-tree.js'
+import { packDirectory } from '../archive/tar-gz-writer.js'
+import type { ServiceContext } from '../services/context.js'
+import { outboundAgent } from '../services/outbound-url.js'
+import { exportReader } from '../store/exports.js'
+
+export interface ExportJobEnv {
+  ctx: ServiceContext
+  workDir: string
+  allowLocal: boolean
+  aborted: () => boolean
+}
+
+/**
+ * `WebUploadStrategy` (reference §13.2): streams the archive to the URL with `Content-Type:
+ * application/gzip` and its `Content-Length`; a non-2xx answer fails the export with
+ * `Error uploading the project. Code <code>: <body>`. Redirects are not followed.
+ */
+async function upload(env: ExportJobEnv, file: string, url: string, method: string): Promise<void> {
+  const { size } = await stat(file)
+  const agent = outboundAgent(env.allowLocal)
+  try {
+    const res = await request(url, {
+      method: method === 'POST' ? 'POST' : 'PUT',
+      headers: { 'content-type': 'application/gzip', 'content-length': String(size) },
+      body: createReadStream(file),
+      dispatcher: agent,
+    })
+    const body = (await res.body.text()).slice(0, 1000)
+    if (res.statusCode < 200 || res.statusCode > 299)
+      throw new Error(`Error uploading the project. Code ${res.statusCode}: ${body}`)
+  } finally {
+    await agent.close()
+  }
+}
+
+/**
+ * Runs one export (issue 4): `queued` -> `started`, the tree written from the store in batches,
+ * packed to `<workDir>/<id>-<random>.tar.gz`, then either kept for download (`finished`) or
+ * uploaded and removed (GitLab deletes the file after a web upload, so the status then reads
+ * `none`). Any failure leaves the export `failed` with its message and no file. Never throws.
+ */
+export async function runExport(env: ExportJobEnv, exportId: number): Promise<void> {
+  const { store, clock, instance } = env.ctx
+  const now = () => clock.now().toISOString()
+  const base = join(env.workDir, `export-${exportId}-${randomBytes(6).toString('hex')}`)
+  const file = `${base}.tar.gz`
+  let keep = false
+  try {
+    const row = store.exports.get(exportId)
+    const project = row && store.projects.get(row.project_id)
+    if (!row || !project || row.status !== 'queued') return
+    store.exports.setStatus(exportId, 'started', null, now())
+    const namespaceIds: number[] = []
+    for (let ns = store.namespaces.get(project.namespace_id); ns;) {
+      namespaceIds.push(ns.id)
+      ns = ns.parent_id ? store.namespaces.get(ns.parent_id) : undefined
+    }
+    await mkdir(base, { recursive: true })
+    await writeExportTree(base, {
+      reader: exportReader(store.db),
+      project,
+      namespaceIds,
+      description: row.description,
+      gitlabVersion: instance.version,
+      aborted: env.aborted,
+    })
+    await packDirectory(base, file, clock.now())
+    if (env.aborted()) return
+    if (row.upload_url) {
+      await upload(env, file, row.upload_url, row.upload_method ?? 'PUT')
+      store.exports.setFile(exportId, null, null, now())
+    } else {
+      store.exports.setFile(exportId, file, exportFileName(clock.now(), project.full_path), now())
+      keep = true
+    }
+    store.exports.setStatus(exportId, 'finished', null, now())
+  } catch (err) {
+    if (env.aborted()) return
+    try {
+      store.exports.setStatus(exportId, 'failed', (err as Error).message, now())
+    } catch {
+      /* the export row is gone (reset): nothing to record */
+    }
+  } finally {
+    await rm(base, { recursive: true, force: true })
+    if (!keep) await rm(file, { force: true })
+  }
+}

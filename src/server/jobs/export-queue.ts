@@ -1,0 +1,30 @@
+/**
+ * The background runner of exports and imports: each job starts on a later turn of the event loop
+ * (never inside the request that scheduled it) and runs to its end; `close()` tells running jobs
+ * to stop (`aborted()`) and waits for them, so nothing touches the store after it closes.
+ */
+export function jobQueue() {
+  const running = new Set<Promise<void>>()
+  let closing = false
+  return {
+    aborted: () => closing,
+    /** Runs `job` soon, in the background; `job` must not throw (jobs record their own failures). */
+    run(job: () => Promise<void>): void {
+      if (closing) return
+      const p: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(job)
+        .catch(() => undefined)
+        .finally(() => running.delete(p))
+      running.add(p)
+    },
+    /** Resolves when every job started so far has ended. */
+    idle: async () => {
+      while (running.size > 0) await Promise.allSettled([...running])
+    },
+    async close(): Promise<void> {
+      closing = true
+      await Promise.allSettled([...running])
+    },
+  }
+}
+export type JobQueue = ReturnType<typeof jobQueue>

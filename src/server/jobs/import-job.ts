@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { mkdir, readFile, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { request } from 'undici'
+import { ArchiveError, extractArchive, type ExtractLimits } from '../archive/safe-extract.js'
+import { EXPORT_VERSION } from '../archive/layout.js'
+import { TreeError } from '../archive/ndjson-reader.js'
+import { outboundAgent } from '../services/outbound-url.js'
+import { Actor, Level } from '../services/access.js'
+import type { ServiceContext } from '../services/context.js'
+import { importWriter } from '../store/imports.js'
+import { restoreTree } from './import-restore.js'
+import { s3ObjectUrl, signV4 } from './import-s3.js'
+
+/** Where the archive of one import comes from; the file of an upload is removed after the job. */
+export type ImportSource =
+  | { kind: 'file'; file: string }
+  | { kind: 'url'; url: string }
+  | {
+      kind: 's3'
+      region: string
+      bucket: string
+      key: string
+      accessKeyId: string
+      secretAccessKey: string
+      endpoint?: string
+    }
+
+export interface ImportJobEnv {
+  ctx: ServiceContext
+  workDir: string
+  allowLocal: boolean
+  limits: ExtractLimits
+  /** Bytes a download may bring (remote imports: 10 GiB). */
+  maxDownloadBytes: number
+  aborted: () => boolean
+}
+
+/** `Projects::ImportErrorFilter`: every whitespace-delimited token holding a `/` becomes `[FILTERED]`. */
+export const filterMessage = (message: string) =>
+  message
+    .split(/(\s+)/)
+    .map((t) => (t.includes('/') ? '[FILTERED]' : t))
+    .join('')
+
+/** Streams a remote archive to `file`, refusing more than `max` bytes. Throws on non-2xx. */
+async function download(
+  env: ImportJobEnv,
+  url: URL,
+  headers: Record<string, string>,
+  file: string,
+  allowLocal: boolean,
+) {
+  const agent = outboundAgent(allowLocal)
+  try {
+    const res = await request(url, { method: 'GET', headers, dispatcher: agent, maxRedirections: 0 } as never)
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      await res.body.dump()
+      throw new Error(`Failed to download the archive: HTTP ${res.statusCode}`)
+    }
+    let seen = 0
+    const cap = new Transform({
+      transform(chunk: Buffer, _e, done) {
+        seen += chunk.length
+        done(seen > env.maxDownloadBytes ? new Error('Content length is too big') : null, chunk)
+      },
+    })
+    await pipeline(res.body, cap, createWriteStream(file))
+  } finally {
+    await agent.close()
+  }
+}
+
+/** `VersionChecker` (reference export-format §3). */
+async function checkVersion(dir: string): Promise<void> {
+  const text = await readFile(join(dir, 'VERSION'), 'utf8').catch(() => {
+    throw new TreeError('No such file or directory @ rb_sysopen - [FILTERED]')
+  })
+  const first = text.split('\n')[0]!.trim()
+  if (!/^\d+\.\d+\.\d+$/.test(first)) throw new TreeError('Incorrect VERSION format')
+  if (first !== EXPORT_VERSION)
+    throw new TreeError(`Import version mismatch: Required ${EXPORT_VERSION} but was ${first}`)
+}
+
+/**
+ * Runs one import (issue 4): `scheduled` -> `started`, the archive fetched (upload, URL or S3,
+ * streamed to disk), extracted safely, `VERSION` checked, the tree restored, an `overwrite`
+ * applied; then `finished`, or `failed` with GitLab's filtered message in `import_error`.
+ * Work files are removed whatever happens. Never throws.
+ */
+export async function runImport(env: ImportJobEnv, projectId: number, source: ImportSource): Promise<void> {
+  const { store } = env.ctx
+  const now = () => env.ctx.clock.now().toISOString()
+  const dir = join(env.workDir, `import-${projectId}-${randomBytes(6).toString('hex')}`)
+  const archive = source.kind === 'file' ? source.file : `${dir}.tar.gz`
+  try {
+    const row = store.imports.byProject(projectId)
+    const importer = row && store.users.get(row.user_id)
+    if (!row || !importer) return
+    store.imports.setStatus(projectId, 'started', null, now())
+    if (source.kind === 'url') await download(env, new URL(source.url), {}, archive, env.allowLocal)
+    if (source.kind === 's3') {
+      const url = s3ObjectUrl(source.bucket, source.region, source.key, source.endpoint)
+      // Signed with the wall clock, not the injected one: S3 refuses requests signed far from its time.
+      const headers = signV4({ method: 'GET', url, ...source, now: new Date() })
+      await download(env, url, headers, archive, env.allowLocal || source.endpoint !== undefined)
+    }
+    if ((await stat(archive)).size === 0)
+      throw new ArchiveError('Decompressed archive size validation failed.')
+    await mkdir(dir, { recursive: true })
+    await extractArchive(archive, dir, env.limits)
+    await checkVersion(dir)
+    if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())
+      throw new TreeError('invalid import format')
+    await restoreTree({
+      store,
+      gitlabVersion: env.ctx.instance.version,
+      projectId,
+      importer,
+      correlationId: row.correlation_id,
+      treeDir: join(dir, 'tree'),
+      overrideParams: JSON.parse(row.override_params) as Record<string, unknown>,
+      now,
+      aborted: env.aborted,
+    })
+    if (env.aborted()) return
+    const finalId = row.overwrite_path ? overwrite(env, projectId, row.overwrite_path, importer) : projectId
+    store.imports.setStatus(finalId, 'finished', null, now())
+  } catch (err) {
+    if (env.aborted()) return
+    const message =
+      err instanceof ArchiveError || err instanceof TreeError ? err.message : (err as Error).message
+    try {
+      store.imports.setStatus(projectId, 'failed', filterMessage(message), now())
+    } catch {
+      /* the project is gone (reset): nothing to record */
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+    await rm(archive, { force: true })
+  }
+}
+
+/**
+ * `overwrite=true` (reference §14.1): the import ran in a project at a temporary path; the project
+ * at the wanted path is removed and the new one takes its path. The importer must be able to
+ * admin the old project (Maintainer+), else GitLab's `cannot overwrite` error. Returns the id the
+ * import record now belongs to.
+ */
+function overwrite(
+  env: ImportJobEnv,
+  projectId: number,
+  fullPath: string,
+  importer: { id: number; username: string },
+) {
+  const { store, access } = env.ctx
+  const writer = importWriter(store.db)
+  const old = store.projects.byPath(fullPath)
+  const user = store.users.get(importer.id)!
+  const ns = fullPath.slice(0, fullPath.lastIndexOf('/'))
+  store.transaction(() => {
+    if (old) {
+      store.db.pragma('defer_foreign_keys = ON')
+      if (!access.atLeast(new Actor(user), old, Level.maintainer))
+        throw new TreeError(`User ${importer.username} (${importer.id}) cannot overwrite a project in ${ns}`)
+      writer.removeProject(old.id)
+    }
+    writer.renameProject(projectId, fullPath.slice(fullPath.lastIndexOf('/') + 1), fullPath)
+  })
+  return projectId
+}

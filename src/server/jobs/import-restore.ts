@@ -1,0 +1,119 @@
+import { join } from 'node:path'
+import { isFile, readNdjson, readProjectJson, TreeError } from '../archive/ndjson-reader.js'
+import { atLeast } from '../releases.js'
+import type { Store } from '../store/index.js'
+import { importWriter } from '../store/imports.js'
+import type { UserRow } from '../store/users.js'
+import {
+  RelationError,
+  restoreIssue,
+  restoreLabel,
+  restoreMergeRequest,
+  restoreMilestone,
+  type RestoreContext,
+} from './import-relations.js'
+import { mapMembers } from './import-users.js'
+
+const VISIBILITY: Record<number, string> = { 0: 'private', 10: 'internal', 20: 'public' }
+const VISIBILITIES = new Set(['private', 'internal', 'public'])
+
+/** The relations we restore, in GitLab's tree order (members are read first, for user mapping). */
+const RELATIONS: [string, (c: RestoreContext, line: unknown) => unknown][] = [
+  ['labels', restoreLabel],
+  ['milestones', restoreMilestone],
+  ['issues', restoreIssue],
+  ['merge_requests', restoreMergeRequest],
+]
+
+export interface RestoreJob {
+  store: Store
+  gitlabVersion: string
+  projectId: number
+  importer: UserRow
+  correlationId: string
+  /** The extracted archive's `tree/` folder. */
+  treeDir: string
+  overrideParams: Record<string, unknown>
+  now: () => string
+  aborted: () => boolean
+}
+
+/**
+ * `Project::TreeRestorer` (reference export-format §4-§9): project attributes from `project.json`
+ * with `override_params` on top, members mapped first, then each relation file line by line, one
+ * transaction per line. A line that cannot be saved is recorded as a failed relation (source
+ * `process_relation_item!`) and skipped with everything nested in it; a line that is not JSON
+ * throws TreeError and fails the import (lines saved before it stay). Missing, empty and `null`
+ * relation files are skipped. Unknown relation files are ignored.
+ */
+export async function restoreTree(job: RestoreJob): Promise<void> {
+  const { store } = job
+  const writer = importWriter(store.db)
+  const attrs = await readProjectJson(join(job.treeDir, 'project.json'))
+  applyProjectAttributes(job, writer, attrs)
+  const rel = (name: string) => join(job.treeDir, 'project', `${name}.ndjson`)
+  const users = await mapMembers(
+    store,
+    writer,
+    rel('project_members'),
+    job.projectId,
+    job.importer,
+    job.now(),
+  )
+  const ctx: RestoreContext = {
+    store,
+    writer,
+    users,
+    projectId: job.projectId,
+    now: job.now(),
+    modernAttribution: atLeast(job.gitlabVersion, '17.1'),
+  }
+  for (const [name, restore] of RELATIONS) {
+    if (!(await isFile(rel(name)))) continue
+    for await (const { value, index } of readNdjson(rel(name))) {
+      if (job.aborted()) throw new TreeError('Import aborted: the server is closing')
+      try {
+        store.transaction(() => restore(ctx, value))
+      } catch (err) {
+        const known = err instanceof RelationError
+        store.imports.addFailure({
+          project_id: job.projectId,
+          correlation_id: job.correlationId,
+          relation_key: name,
+          relation_index: index,
+          exception_class: known ? err.exceptionClass : 'StandardError',
+          exception_message: (err as Error).message.slice(0, 255),
+          source: 'process_relation_item!',
+          created_at: job.now(),
+        })
+      }
+    }
+  }
+}
+
+/** Archive attributes, then non-blank `override_params` on top (`update_params!`). */
+function applyProjectAttributes(
+  job: RestoreJob,
+  writer: ReturnType<typeof importWriter>,
+  attrs: Record<string, unknown>,
+) {
+  const project = job.store.projects.get(job.projectId)
+  if (!project) throw new TreeError('Project was removed during the import')
+  const given = Object.fromEntries(
+    Object.entries(job.overrideParams).filter(([, v]) => v !== null && v !== undefined && v !== ''),
+  )
+  const merged: Record<string, unknown> = { ...attrs, ...given }
+  const visibility =
+    typeof merged.visibility === 'string' && VISIBILITIES.has(merged.visibility)
+      ? merged.visibility
+      : (VISIBILITY[merged.visibility_level as number] ?? project.visibility)
+  writer.setProject({
+    id: project.id,
+    description: typeof merged.description === 'string' ? merged.description : project.description,
+    visibility,
+    archived: merged.archived === true || merged.archived === 'true' ? 1 : 0,
+    default_branch:
+      typeof merged.default_branch === 'string' ? merged.default_branch : project.default_branch,
+    name: typeof given.name === 'string' ? given.name : project.name,
+  })
+}

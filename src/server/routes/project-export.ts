@@ -1,0 +1,76 @@
+import { open } from 'node:fs/promises'
+import { Type } from '@sinclair/typebox'
+import { AcceptedMessage, ProjectExportParams, ProjectExportStatus } from '../../schema/index.js'
+import { messageError } from '../gitlab-errors.js'
+import type { ExportService } from '../services/exports.js'
+import type { ApiContext } from './context.js'
+import { defineRoute } from './define.js'
+
+const ProjectPath = Type.Object({ id: Type.String() })
+
+/** spec 4.1, reference §13: schedule an export, read its status, download the archive. */
+export function projectExportRoutes(api: ApiContext, exports: ExportService) {
+  const { app, registry } = api
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/export',
+      summary: 'Schedule an export of the project (Maintainer+)',
+      auth: 'required',
+      pathParams: ProjectPath,
+      input: ProjectExportParams,
+      response: { 202: AcceptedMessage },
+    },
+    (h) => {
+      exports.schedule(h.actor, h.path.id as string, h.params)
+      return h.reply.code(202).send({ message: '202 Accepted' })
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/export',
+      summary: "The caller's export status of the project (Maintainer+)",
+      auth: 'required',
+      pathParams: ProjectPath,
+      response: { 200: ProjectExportStatus },
+    },
+    (h) => exports.status(h.actor, h.path.id as string),
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/export/download',
+      summary: "Download the caller's finished export archive (Maintainer+)",
+      auth: 'required',
+      pathParams: ProjectPath,
+      response: { 200: Type.String({ format: 'binary' }) },
+    },
+    async (h) => {
+      const { file, name } = exports.download(h.actor, h.path.id as string)
+      // Opened before answering: a new export removing the file cannot break a download under way.
+      const handle = await open(file).catch(() => {
+        throw messageError(404, '404 Not found or has expired')
+      })
+      const { size } = await handle.stat()
+      return h.reply
+        .header('content-type', 'application/octet-stream')
+        .header(
+          'content-disposition',
+          `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+        )
+        .header('content-transfer-encoding', 'binary')
+        .header('content-length', String(size))
+        .send(handle.createReadStream())
+    },
+  )
+}

@@ -1,0 +1,110 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
+import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { Agent, buildConnector } from 'undici'
+
+/**
+ * Outbound requests to URLs users give us (export uploads, remote imports): GitLab's
+ * `Gitlab::UrlBlocker` rules. Only the allowed schemes; no loopback, private, link-local,
+ * shared, multicast or cloud-metadata addresses unless local requests are allowed. The address
+ * check runs on the addresses a host resolves to **when connecting** (a custom `lookup` on the
+ * dispatcher), so a name that re-resolves to a private address after validation is still refused.
+ */
+
+/** Why a URL may not be fetched; `message` is UrlBlocker's sentence (`Requests to localhost are not allowed`). */
+export class BlockedUrlError extends Error {}
+
+const loopback = new BlockList()
+loopback.addSubnet('127.0.0.0', 8, 'ipv4')
+loopback.addAddress('::1', 'ipv6')
+loopback.addSubnet('0.0.0.0', 8, 'ipv4')
+loopback.addAddress('::', 'ipv6')
+const linkLocal = new BlockList()
+linkLocal.addSubnet('169.254.0.0', 16, 'ipv4')
+linkLocal.addSubnet('fe80::', 10, 'ipv6')
+const local = new BlockList()
+for (const [net, bits] of [
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['100.64.0.0', 10],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  local.addSubnet(net, bits, 'ipv4')
+local.addSubnet('fc00::', 7, 'ipv6')
+local.addSubnet('ff00::', 8, 'ipv6')
+
+/** Throws BlockedUrlError when `address` (an IP literal) is one GitLab refuses without allow-local. */
+export function checkAddress(address: string): void {
+  let ip = address.replace(/^\[|\]$/g, '')
+  let family: 'ipv4' | 'ipv6' = isIP(ip) === 6 ? 'ipv6' : 'ipv4'
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
+  if (mapped) [ip, family] = [mapped[1]!, 'ipv4']
+  if (loopback.check(ip, family)) throw new BlockedUrlError('Requests to localhost are not allowed')
+  if (linkLocal.check(ip, family))
+    throw new BlockedUrlError('Requests to the link local network are not allowed')
+  if (local.check(ip, family)) throw new BlockedUrlError('Requests to the local network are not allowed')
+}
+
+/**
+ * Parses and checks a URL before anything is fetched: scheme in `schemes`, a host, and, unless
+ * `allowLocal`, not `localhost` nor a refused IP literal (names are checked again at connect time).
+ * Returns the URL; throws BlockedUrlError with UrlBlocker's sentence.
+ */
+export function checkUrl(raw: string, schemes: string[], allowLocal: boolean): URL {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new BlockedUrlError('URI is invalid')
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1)))
+    throw new BlockedUrlError(`Only allowed schemes are ${schemes.join(', ')}`)
+  if (!url.hostname) throw new BlockedUrlError('URI is invalid')
+  if (url.username || url.password) throw new BlockedUrlError('URI is invalid')
+  if (allowLocal) return url
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    throw new BlockedUrlError('Requests to localhost are not allowed')
+  if (host === 'metadata.google.internal')
+    throw new BlockedUrlError('Requests to the local network are not allowed')
+  if (isIP(host)) checkAddress(host)
+  return url
+}
+
+/** A `lookup` for sockets that refuses every resolved address UrlBlocker would refuse. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+    if (err) return callback(err, '', 0)
+    try {
+      for (const a of addresses) checkAddress(a.address)
+    } catch (blocked) {
+      return callback(blocked as Error, '', 0)
+    }
+    if ((options as { all?: boolean }).all)
+      return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses)
+    const first = addresses[0]!
+    callback(null, first.address, first.family)
+  })
+}
+
+/**
+ * An undici dispatcher for user-given URLs: every connection's addresses are checked as they
+ * are resolved, and an IP-literal host is checked before connecting. With `allowLocal`, plain.
+ * Redirects are never followed (undici's default). Close it after use.
+ */
+export function outboundAgent(allowLocal: boolean, connectTimeoutMs = 10_000): Agent {
+  if (allowLocal) return new Agent({ connect: { timeout: connectTimeoutMs } })
+  const connector = buildConnector({ lookup: guardedLookup, timeout: connectTimeoutMs })
+  return new Agent({
+    connect: (opts, callback) => {
+      try {
+        if (isIP(opts.hostname.replace(/^\[|\]$/g, ''))) checkAddress(opts.hostname)
+      } catch (err) {
+        callback(err as Error, null)
+        return
+      }
+      connector(opts, callback)
+    },
+  })
+}

@@ -1,0 +1,135 @@
+import type { Statement } from 'better-sqlite3'
+import type { Db } from './db.js'
+
+export interface ExportRow {
+  id: number
+  project_id: number
+  user_id: number
+  status: 'queued' | 'started' | 'finished' | 'failed'
+  file: string | null
+  file_name: string | null
+  description: string | null
+  upload_url: string | null
+  upload_method: string | null
+  error: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** Project exports, one per project and user (GitLab's `ProjectExportJob` + `ImportExportUpload`). */
+export function exportTable(db: Db) {
+  const byUser = db.prepare('SELECT * FROM project_exports WHERE project_id = ? AND user_id = ?')
+  const byId = db.prepare('SELECT * FROM project_exports WHERE id = ?')
+  const upsert = db.prepare(
+    `INSERT INTO project_exports (project_id, user_id, status, description, upload_url, upload_method, created_at, updated_at)
+     VALUES (@project_id, @user_id, 'queued', @description, @upload_url, @upload_method, @now, @now)
+     ON CONFLICT (project_id, user_id) DO UPDATE SET status = 'queued', description = excluded.description,
+       upload_url = excluded.upload_url, upload_method = excluded.upload_method, error = NULL,
+       updated_at = excluded.updated_at`,
+  )
+  const setStatus = db.prepare(
+    'UPDATE project_exports SET status = ?, error = ?, updated_at = ? WHERE id = ?',
+  )
+  const setFile = db.prepare(
+    'UPDATE project_exports SET file = ?, file_name = ?, updated_at = ? WHERE id = ?',
+  )
+  const unfinished = db.prepare("SELECT * FROM project_exports WHERE status IN ('queued', 'started')")
+  const files = db.prepare('SELECT file FROM project_exports WHERE file IS NOT NULL')
+  return {
+    byUser: (projectId: number, userId: number) => byUser.get(projectId, userId) as ExportRow | undefined,
+    get: (id: number) => byId.get(id) as ExportRow | undefined,
+    /** Queues the user's export (the row is reused: one per project and user); returns its id. */
+    queue: (row: {
+      project_id: number
+      user_id: number
+      description: string | null
+      upload_url: string | null
+      upload_method: string | null
+      now: string
+    }) => {
+      upsert.run(row)
+      return (byUser.get(row.project_id, row.user_id) as ExportRow).id
+    },
+    setStatus: (id: number, status: ExportRow['status'], error: string | null, now: string) =>
+      setStatus.run(status, error, now, id),
+    setFile: (id: number, file: string | null, fileName: string | null, now: string) =>
+      setFile.run(file, fileName, now, id),
+    /** Exports a stopped server left queued or started. */
+    unfinished: () => unfinished.all() as ExportRow[],
+    /** Every archive file the table points at. */
+    files: () => (files.pluck().all() as string[]).slice(),
+  }
+}
+
+/** One row of any table, as SQLite returns it. */
+export type Row = Record<string, unknown>
+
+/**
+ * Read-only queries the exporter streams a project through: keyset batches (never a whole table at
+ * once) and the children of one batch of issues. Tables that a migration has not created yet are
+ * reported as empty, so the exporter writes what exists.
+ */
+export function exportReader(db: Db) {
+  const tables = new Set(
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
+  )
+  const has = (table: string) => tables.has(table)
+  const cache = new Map<string, Statement<unknown[]>>()
+  const stmt = (sql: string) => {
+    let s = cache.get(sql)
+    if (!s) cache.set(sql, (s = db.prepare<unknown[]>(sql)))
+    return s
+  }
+  const marks = (n: number) => Array(n).fill('?').join(',')
+  const children = (table: string, column: string, ids: number[], order = 'id') =>
+    !has(table) || ids.length === 0
+      ? []
+      : (stmt(`SELECT * FROM ${table} WHERE ${column} IN (${marks(ids.length)}) ORDER BY ${order}`).all(
+          ...ids,
+        ) as Row[])
+  return {
+    has,
+    /** Rows of `table` in `project_id`, by id, after `afterId`. */
+    batch: (table: string, projectId: number, afterId: number, limit: number) =>
+      has(table)
+        ? (stmt(`SELECT * FROM ${table} WHERE project_id = ? AND id > ? ORDER BY id LIMIT ?`).all(
+            projectId,
+            afterId,
+            limit,
+          ) as Row[])
+        : [],
+    /** Issues by `relative_position` (nulls last), then id, after the key of the previous batch. */
+    issues: (projectId: number, after: [number, number, number], limit: number) =>
+      stmt(
+        `SELECT * FROM issues WHERE project_id = ?
+           AND (relative_position IS NULL, COALESCE(relative_position, 0), id) > (?, ?, ?)
+         ORDER BY relative_position IS NULL, COALESCE(relative_position, 0), id LIMIT ?`,
+      ).all(projectId, ...after, limit) as Row[],
+    labelLinks: (issueIds: number[]) =>
+      issueIds.length === 0
+        ? []
+        : (stmt(
+            `SELECT il.issue_id, l.* FROM issue_labels il JOIN labels l ON l.id = il.label_id
+             WHERE il.issue_id IN (${marks(issueIds.length)}) ORDER BY l.title`,
+          ).all(...issueIds) as Row[]),
+    assignees: (issueIds: number[]) => children('issue_assignees', 'issue_id', issueIds, 'position'),
+    notes: (issueIds: number[]) => children('notes', 'issue_id', issueIds),
+    timelogs: (issueIds: number[]) => children('timelogs', 'issue_id', issueIds),
+    awardEmoji: (issueIds: number[]) => children('award_emoji', 'issue_id', issueIds),
+    /** Resource events (`resource_state_events`, ...) of the issues, when the table exists. */
+    events: (table: string, issueIds: number[]) => children(table, 'issue_id', issueIds),
+    milestone: (id: number) => stmt('SELECT * FROM milestones WHERE id = ?').get(id) as Row | undefined,
+    label: (id: number) => stmt('SELECT * FROM labels WHERE id = ?').get(id) as Row | undefined,
+    user: (id: number) =>
+      stmt('SELECT id, username, name, email FROM users WHERE id = ?').get(id) as Row | undefined,
+    /** Direct members of the project and of its ancestor groups, highest level per user. */
+    members: (projectId: number, namespaceIds: number[]) =>
+      stmt(
+        `SELECT user_id, MAX(access_level) AS access_level, MIN(created_at) AS created_at FROM members
+         WHERE (source_type = 'project' AND source_id = ?)
+            OR (source_type = 'namespace' AND source_id IN (${marks(Math.max(namespaceIds.length, 1))}))
+         GROUP BY user_id ORDER BY user_id`,
+      ).all(projectId, ...(namespaceIds.length ? namespaceIds : [-1])) as Row[],
+  }
+}
+export type ExportReader = ReturnType<typeof exportReader>
