@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { createClient } from '../api/client.js'
 import { buildServer } from '../server/app.js'
 import { loadSeedFile } from '../server/seed/parse.js'
+import { demoActions } from './demo-actions.js'
 
 const seedPath = fileURLToPath(new URL('../../examples/seed.yaml', import.meta.url))
 const step = (text: string) => process.stdout.write(`\n== ${text}\n`)
@@ -65,6 +66,7 @@ export async function demo(_argv: string[]): Promise<number> {
       if (count <= 3) say(`${issue.references.full}  ${issue.title}`)
     }
     say(`... ${count} issues in all`)
+    if (!(await demoActions(baseUrl, step, say))) return 1
     step('Done')
     return 0
   } finally {
