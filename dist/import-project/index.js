@@ -87010,6 +87010,75 @@ const Version = Type.Object({
 /** `GET /version`: GitLab's version and revision (any signed-in user). */
 const version = (http) => (options = {}) => http.request('GET', '/version', { ...options, response: Version });
 
+;// CONCATENATED MODULE: ./build/bundle-src/schema/note.js
+
+
+
+/** Quick-action effects reported with a note (reference §8.3); empty for a plain comment. */
+const NoteCommandsChanges = Type.Object({ promote_to_epic: Type.Optional(Type.Boolean()) }, { title: 'NoteCommandsChanges' });
+/** spec 2.10, reference §8.3 (`Entities::Note`): a comment or system note on an issue, in GitLab's key order. */
+const Note = Type.Object({
+    id: Type.Integer(),
+    type: Nullable(Type.String()),
+    body: Type.String(),
+    attachment: Nullable(Type.String()),
+    author: UserBasic,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    system: Type.Boolean(),
+    noteable_id: Type.Integer(),
+    noteable_type: Type.String({ description: 'Issue' }),
+    project_id: Type.Integer(),
+    resolvable: Type.Boolean(),
+    confidential: Type.Boolean(),
+    internal: Type.Boolean(),
+    imported: Type.Boolean(),
+    imported_from: Type.String(),
+    noteable_iid: Type.Integer(),
+    commands_changes: NoteCommandsChanges,
+}, { title: 'Note' });
+/** reference §8.3: the 202 answer to a note made only of quick actions (`Entities::NoteCommands`). */
+const NoteCommands = Type.Object({ commands_changes: NoteCommandsChanges, summary: Type.Array(Type.String()) }, { title: 'NoteCommands' });
+/** spec 4.3 `POST /projects/:id/issues/:issue_iid/notes`. */
+const NoteCreate = Type.Object({
+    body: Type.String(),
+    confidential: Type.Optional(boolParam({ deprecated: true, description: 'use internal' })),
+    internal: Type.Optional(boolParam()),
+    created_at: Type.Optional(dateTimeParam()),
+}, { title: 'NoteCreate' });
+/** `GET /projects/:id/issues/:issue_iid/notes`: GitLab's sort options and pagination. */
+const NoteListQuery = Type.Object({
+    order_by: Type.Optional(Type.Union([Type.Literal('created_at'), Type.Literal('updated_at')])),
+    sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    activity_filter: Type.Optional(Type.Union([Type.Literal('all_notes'), Type.Literal('only_comments'), Type.Literal('only_activity')])),
+    page: Type.Optional(Type.Integer()),
+    per_page: Type.Optional(Type.Integer()),
+}, { title: 'NoteListQuery' });
+
+;// CONCATENATED MODULE: ./build/bundle-src/api/notes.js
+
+
+/** The notes group of the client. Every call throws GitLabApiError with GitLab's status and body. */
+const notes = (http) => ({
+    /**
+     * `GET /projects/:id/issues/:issue_iid/notes`, lazily, 100 per page. GitLab's default order is
+     * newest first (`created_at desc`); pass `{ sort: 'asc' }` for oldest first. System notes included.
+     */
+    list: (project, iid, query = {}, options = {}) => http.paginate(path `/projects/${project}/issues/${iid}/notes`, {
+        ...options,
+        query: query,
+        item: Note,
+    }),
+    /**
+     * `POST /projects/:id/issues/:issue_iid/notes` -> 201 with the note. A body made only of quick
+     * actions answers 202 with `NoteCommands` instead (reference §8.3). Retried only on 429.
+     */
+    create: (project, iid, body, options = {}) => http.request('POST', path `/projects/${project}/issues/${iid}/notes`, {
+        ...options,
+        json: body,
+    }),
+});
+
 ;// CONCATENATED MODULE: ./build/bundle-src/api/retry.js
 /** A timer that an AbortSignal cancels (rejecting with the signal's reason). */
 const defaultSleep = (ms, signal) => new Promise((resolve, reject) => {
@@ -87625,6 +87694,7 @@ const users = (http) => ({
 
 
 
+
 /**
  * Creates a client. Layers, outermost first: user agent -> retry -> auth -> network, so every
  * retry re-runs auth, and the timeout applies to each attempt. Throws TypeError for a bad `baseUrl`.
@@ -87654,6 +87724,7 @@ function createClient(options) {
         paginate: http.paginate.bind(http),
         pages: http.pages.bind(http),
         issues: issues(http),
+        notes: notes(http),
         projects: projects(http),
         groups: groups(http),
         users: users(http),
