@@ -93,7 +93,12 @@ export function projectImportRoutes(
     response: { 201: ProjectImportStatus },
   })
   app.post('/api/v4/projects/import', async (req, reply) => {
-    if (!req.actor.user) throw unauthorized()
+    if (!req.actor.user) {
+      // Refused without storing anything: the body is read to nowhere, so the client sees the 401.
+      if (!req.raw.readableEnded)
+        await new Promise((done) => req.raw.on('end', done).on('error', done).resume())
+      throw unauthorized()
+    }
     const upload = await readUpload(req, opts.uploadDir)
     try {
       const errors: string[] = []
@@ -196,9 +201,15 @@ export function projectImportRoutes(
           [p.secret_access_key, 'Secret access key'],
         ] as const)
           if (value.trim() === '') throw messageError(400, `${label} can't be blank`)
-        const url = s3ObjectUrl(p.bucket_name, p.region, p.file_key, opts.s3Endpoint)
-        const headers = signV4({ method: 'HEAD', url, ...source, now: new Date() })
         const failed = `Failed to open '${p.file_key}' in '${p.bucket_name}': `
+        let url: URL
+        try {
+          url = s3ObjectUrl(p.bucket_name, p.region, p.file_key, opts.s3Endpoint)
+        } catch {
+          // A region or bucket that cannot form a host name: the client's mistake, not a 500.
+          throw messageError(400, `${failed}invalid region or bucket name`)
+        }
+        const headers = signV4({ method: 'HEAD', url, ...source, now: new Date() })
         const head = await headOf(url, headers, allowLocal || opts.s3Endpoint !== undefined).catch((err) =>
           remoteError(err, failed),
         )
