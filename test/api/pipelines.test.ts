@@ -1,0 +1,132 @@
+import { collect, createClient, GitLabApiError } from '../../src/api/client.js'
+import { apiRoot, undiciSend, type Send } from '../../src/api/transport.js'
+import { fakeBody } from './fake-send.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
+import { startServer, type TestServer } from '../support/server.js'
+
+let t: TestServer
+let clock: ReturnType<typeof manualClock>
+beforeEach(async () => {
+  clock = manualClock()
+  t = await startServer(pipelineSeed, { clock })
+})
+afterEach(() => t.close())
+
+/** Sleeping moves the server's clock instead of waiting: the wait runs at full speed. */
+const sleeper = () => {
+  const slept: number[] = []
+  return {
+    slept,
+    sleep: async (ms: number) => {
+      slept.push(ms)
+      clock.advance(ms)
+    },
+  }
+}
+const client = (token?: string, send?: Send) =>
+  createClient({ baseUrl: t.baseUrl, token, send, retry: { sleep: async () => undefined, maxRetries: 1 } })
+
+describe('pipelines client', () => {
+  it('triggers with the token in the form body and variables, reads, lists and lists jobs', async () => {
+    const seen: string[] = []
+    const base = undiciSend(apiRoot(t.baseUrl))
+    const spy: Send = (req) => (seen.push(`${req.path} ${String(req.body)}`), base(req))
+    const p = await client(undefined, spy).pipelines.trigger('acme/app', {
+      ref: 'develop',
+      token: MARK_TRIGGER,
+      variables: { A: '1', 'B C': 'x&y' },
+    })
+    expect(p).toMatchObject({ status: 'created', ref: 'develop', source: 'trigger' })
+    expect(seen[0]).toBe(
+      `/projects/acme%2Fapp/trigger/pipeline ref=develop&token=${MARK_TRIGGER}&variables%5BA%5D=1&variables%5BB+C%5D=x%26y`,
+    )
+    const mark = client('glpat-mark-token')
+    expect((await mark.pipelines.get('acme/app', p.id)).id).toBe(p.id)
+    expect((await collect(mark.pipelines.list('acme/app'))).map((x) => x.id)).toEqual([p.id])
+    expect((await collect(mark.pipelines.jobs('acme/app', p.id))).map((j) => j.name).sort()).toEqual([
+      'build',
+      'test',
+    ])
+    expect(await mark.pipelines.variables('acme/app', p.id)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: 'B C', value: 'x&y' })]),
+    )
+  })
+
+  it('waitForPipeline follows the statuses to success, backing off while nothing changes', async () => {
+    const p = await client().pipelines.trigger('acme/app', { ref: 'main', token: MARK_TRIGGER })
+    const changes: string[] = []
+    const { slept, sleep } = sleeper()
+    const r = await client('glpat-mark-token').pipelines.waitForPipeline('acme/app', p.id, {
+      intervalMs: 200,
+      sleep,
+      now: () => clock.now().getTime(),
+      onChange: (x) => changes.push(x.status),
+    })
+    expect(r).toMatchObject({ ended: 'final', pipeline: { status: 'success' } })
+    expect(changes).toEqual(['created', 'pending', 'running', 'success'])
+    expect(Math.max(...slept)).toBeGreaterThan(200)
+    expect(Math.max(...slept)).toBeLessThanOrEqual(800)
+  })
+
+  it('returns at the timeout, and rides out 503s and 429s; a trigger token of another project is refused', async () => {
+    const manual = await client()
+      .pipelines.trigger('acme/manual', { ref: 'main', token: MARK_TRIGGER })
+      .catch((e) => e)
+    expect(manual).toBeInstanceOf(GitLabApiError) // the token belongs to acme/app
+    const p = await client().pipelines.trigger('acme/app', { ref: 'main', token: MARK_TRIGGER })
+    const { sleep } = sleeper()
+    const stopped = await client('glpat-mark-token').pipelines.waitForPipeline('acme/app', p.id, {
+      intervalMs: 100,
+      timeoutMs: 300,
+      sleep: async () => undefined, // the server's clock stands still: the pipeline stays created
+    })
+    expect(stopped).toMatchObject({ ended: 'timeout', pipeline: { status: 'created' } })
+
+    let broken = 4
+    const base = undiciSend(apiRoot(t.baseUrl))
+    const flaky: Send = async (req) => {
+      if (req.method === 'GET' && broken-- > 0)
+        return { status: broken % 2 ? 503 : 429, headers: { 'retry-after': '0' }, body: fakeBody('') }
+      return base(req)
+    }
+    const transient: string[] = []
+    const r = await client('glpat-mark-token', flaky).pipelines.waitForPipeline('acme/app', p.id, {
+      intervalMs: 100,
+      sleep,
+      now: () => clock.now().getTime(),
+      onTransientError: (e) => transient.push((e as GitLabApiError).status.toString()),
+    })
+    expect(r.pipeline.status).toBe('success')
+    expect(transient.length).toBeGreaterThan(0)
+  })
+
+  it('stops on 404 and on abort; cancel and retry', async () => {
+    const p = await client().pipelines.trigger('acme/app', { ref: 'main', token: MARK_TRIGGER })
+    await expect(
+      client('glpat-otto-token').pipelines.waitForPipeline('acme/app', p.id),
+    ).rejects.toMatchObject({
+      status: 404,
+    })
+    const controller = new AbortController()
+    controller.abort(new Error('job cancelled'))
+    await expect(
+      client('glpat-mark-token').pipelines.waitForPipeline('acme/app', p.id, { signal: controller.signal }),
+    ).rejects.toThrow('job cancelled')
+    const mark = client('glpat-mark-token')
+    expect((await mark.pipelines.cancel('acme/app', p.id)).status).toBe('canceled')
+    expect((await mark.pipelines.retry('acme/app', p.id)).status).not.toBe('canceled')
+  })
+})
+
+describe('triggers client', () => {
+  it('creates, reads, lists, updates and removes trigger tokens', async () => {
+    const mark = client('glpat-mark-token')
+    const created = await mark.triggers.create('acme/app', 'from the client')
+    expect(created.token).toMatch(/^glptt-[0-9a-f]{40}$/)
+    expect((await mark.triggers.get('acme/app', created.id)).description).toBe('from the client')
+    expect((await collect(mark.triggers.list('acme/app'))).map((x) => x.id)).toContain(created.id)
+    expect((await mark.triggers.update('acme/app', created.id, 'renamed')).description).toBe('renamed')
+    await mark.triggers.remove('acme/app', created.id)
+    await expect(mark.triggers.get('acme/app', created.id)).rejects.toMatchObject({ status: 404 })
+  })
+})
