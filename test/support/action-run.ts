@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path'
 
 export const ROOT = resolve(__dirname, '../..')
 export const bundlePath = (name: string) => join(ROOT, 'dist', name, 'index.js')
+/** The node that runs bundles: this one, or `BUNDLE_NODE` (e.g. a Node 24 binary, to check the bundles there). */
+const NODE = process.env.BUNDLE_NODE || process.execPath
 
 export interface BundleRun {
   code: number | null
@@ -60,7 +62,7 @@ export async function runBundle(
     ...options.env,
   }
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v
-  const child = spawn(process.execPath, [bundlePath(name)], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(NODE, [bundlePath(name)], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let log = ''
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()))
