@@ -1,0 +1,263 @@
+/*
+ * The planner (STYLE.md 8.4): pure and deterministic, no network, no clock. Given both sides'
+ * issues it returns the writes that bring them in step, and nothing when they already are.
+ *
+ * The rule for `both` (issue 7): the mirror's marker keeps, per field, a digest of each side's value
+ * at the last sync. A field that changed on one side only flows from that side. A field changed on
+ * both sides goes to the side whose issue was updated last (`updated_at`; a tie goes to the origin,
+ * the side the issue was first written on). Fields changed nowhere are left alone. A marker without
+ * digests (first pairing) makes the origin win. One-way directions always copy from the source.
+ */
+import { mapField, same } from './mapping.js'
+import {
+  FIELDS,
+  other,
+  type FieldName,
+  type Fields,
+  type IssueWrite,
+  type Op,
+  type Side,
+  type SideComment,
+  type SideIssue,
+  type Skip,
+  type SyncOptions,
+} from './model.js'
+import { keyOf, originMarker, pairIssues, type Pair } from './pairs.js'
+import {
+  canonical,
+  commentBody,
+  issueHeader,
+  mirrorBody,
+  originBody,
+  readBody,
+  withMarker,
+} from './render.js'
+import { digest, formatMarker, parseMarker } from './text.js'
+
+/** Limits planning to some GitHub issues (event mode); other issues are neither created nor reported. */
+export interface Scope {
+  github: number[]
+}
+
+export interface Plan {
+  ops: Op[]
+  skips: Skip[]
+  /** Pairs (and unpaired issues the direction ignores) with nothing to write. */
+  unchanged: number
+}
+
+const sorted = (v: string[]) => [...new Set(v)].sort()
+
+/** The comparable fields of an issue (a mirror's body without its link and marker). */
+export function fieldsOf(issue: SideIssue, mirror: boolean): Fields {
+  return {
+    title: issue.title.replace(/\s+/g, ' ').trim(),
+    body: readBody(issue.side, issue.body, mirror),
+    state: issue.state,
+    labels: sorted(issue.labels),
+    assignees: sorted(issue.assignees),
+    milestone: issue.milestone,
+  }
+}
+
+const flows = (direction: SyncOptions['direction'], from: Side) =>
+  direction === 'both' || direction === `${from}-to-${other(from)}`
+
+const placeOf = (side: Side, opts: SyncOptions) =>
+  side === 'github' ? opts.places.github.repo : opts.places.gitlab.project
+
+/** Comment marker of a mirrored comment. */
+const commentMarker = (side: Side, id: number) => formatMarker({ v: 1, comment: `${side}:${id}` })
+
+/** Whether a comment is one of our mirrors: a live comment marker, written by the sync's user when known. */
+function mirroredId(c: SideComment, side: Side, opts: SyncOptions): string | undefined {
+  const m = parseMarker(c.body)
+  if (!m?.comment) return undefined
+  const me = opts.identity[side]
+  return me === undefined || me === c.author ? m.comment : undefined
+}
+
+/** `comments=GH.GL` of a marker: the comment counts both sides had after the last sync. */
+const counts = (marker: Record<string, string>) => marker.comments
+
+/**
+ * Whether the planner needs a pair's comments: comments are on, someone commented, and the counts
+ * differ from those the marker recorded. Adapters call it to read as little as the APIs allow.
+ */
+export function needsComments(
+  gh: SideIssue,
+  gl: SideIssue | undefined,
+  marker: Record<string, string> | undefined,
+  opts: SyncOptions,
+) {
+  if (!opts.comments) return false
+  if (gh.comment_count === 0 && (gl?.comment_count ?? 0) === 0) return false
+  return !marker || counts(marker) !== `${gh.comment_count}.${gl?.comment_count ?? 0}`
+}
+
+/** The comment ops that mirror `source`'s comments onto `target` (oldest first), once each. */
+function commentOps(
+  key: string,
+  source: SideIssue,
+  target: SideIssue | undefined,
+  targetSide: Side,
+  opts: SyncOptions,
+): Op[] {
+  const done = new Set((target?.comments ?? []).flatMap((c) => mirroredId(c, targetSide, opts) ?? []))
+  return [...(source.comments ?? [])]
+    .filter((c) => mirroredId(c, source.side, opts) === undefined && !done.has(`${source.side}:${c.id}`))
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id)
+    .map((c) => ({
+      kind: 'comment' as const,
+      key,
+      side: targetSide,
+      number: target?.number,
+      from: { side: source.side, number: source.number, comment: c.id, url: c.url },
+      body: commentBody(targetSide, c, source.side, commentMarker(source.side, c.id)),
+    }))
+}
+
+const digestsOf = (gh: Fields, gl: Fields) =>
+  Object.fromEntries(FIELDS.map((f) => [f, `${digest(gh[f])}.${digest(gl[f])}`])) as Record<FieldName, string>
+
+/** A new mirror of `origin` on the other side, with its comments. */
+function planCreate(origin: SideIssue, opts: SyncOptions): Op[] {
+  const to = other(origin.side)
+  const key = keyOf(origin)
+  const src = fieldsOf(origin, false)
+  const empty: Fields = { title: '', body: '', state: 'open', labels: [], assignees: [], milestone: null }
+  const target = { ...empty }
+  for (const f of FIELDS) (target as Record<FieldName, unknown>)[f] = mapField(f, src[f], empty[f], to, opts)
+  const header = issueHeader(origin, placeOf(origin.side, opts))
+  const body = mirrorBody(to, header, src.body)
+  target.body = readBody(to, body, true)
+  const comments =
+    opts.comments && flows(opts.direction, origin.side) ? commentOps(key, origin, undefined, to, opts) : []
+  const [gh, gl] = origin.side === 'github' ? [src, target] : [target, src]
+  const read = origin.comments !== undefined || origin.comment_count === 0
+  const pairCounts =
+    origin.side === 'github'
+      ? [origin.comment_count, comments.length]
+      : [comments.length, origin.comment_count]
+  const n = opts.comments && read ? { comments: pairCounts.join('.') } : {}
+  const marker = originMarker(origin, opts.places, { ...digestsOf(gh, gl), ...n })
+  const from = { side: origin.side, number: origin.number, url: origin.url, title: origin.title }
+  return [
+    { kind: 'create', key, side: to, from, set: { ...target, body: withMarker(body, marker) } },
+    ...comments,
+  ]
+}
+
+/** Which side's value of `field` wins (undefined: leave both). */
+function winner(
+  field: FieldName,
+  pair: Pair,
+  now: Record<Side, Fields>,
+  opts: SyncOptions,
+): Side | undefined {
+  if (opts.direction !== 'both') return opts.direction === 'github-to-gitlab' ? 'github' : 'gitlab'
+  const origin = other(pair.mirror)
+  const base = pair.marker[field]?.split('.')
+  if (!base || base.length !== 2) return origin
+  const changed = (side: Side) => digest(now[side][field]) !== base[side === 'github' ? 0 : 1]
+  const gh = changed('github')
+  const gl = changed('gitlab')
+  if (gh !== gl) return gh ? 'github' : 'gitlab'
+  if (!gh) return undefined
+  const t = (side: Side) => Date.parse(pair[side].updated_at) || 0
+  return t('github') > t('gitlab') ? 'github' : t('gitlab') > t('github') ? 'gitlab' : origin
+}
+
+/** The writes of one pair: changed fields each way, comments, and the mirror's marker. */
+function planPair(pair: Pair, opts: SyncOptions): Op[] {
+  const now: Record<Side, Fields> = {
+    github: fieldsOf(pair.github, pair.mirror === 'github'),
+    gitlab: fieldsOf(pair.gitlab, pair.mirror === 'gitlab'),
+  }
+  const next: Record<Side, Fields> = { github: { ...now.github }, gitlab: { ...now.gitlab } }
+  const changed: Record<Side, FieldName[]> = { github: [], gitlab: [] }
+  for (const f of FIELDS) {
+    const from = winner(f, pair, now, opts)
+    if (!from) continue
+    const to = other(from)
+    const value = mapField(f, now[from][f], now[to][f], to, opts)
+    if (same(value, now[to][f])) continue
+    ;(next[to] as Record<FieldName, unknown>)[f] = value
+    changed[to].push(f)
+  }
+  const ops: Op[] = []
+  let n = pair.marker.comments
+  if (opts.comments && pair.github.comments && pair.gitlab.comments) {
+    const toGl = flows(opts.direction, 'github')
+      ? commentOps(pair.key, pair.github, pair.gitlab, 'gitlab', opts)
+      : []
+    const toGh = flows(opts.direction, 'gitlab')
+      ? commentOps(pair.key, pair.gitlab, pair.github, 'github', opts)
+      : []
+    ops.push(...toGh, ...toGl)
+    n = `${pair.github.comment_count + toGh.length}.${pair.gitlab.comment_count + toGl.length}`
+  } else if (opts.comments && pair.github.comment_count === 0 && pair.gitlab.comment_count === 0) n = '0.0'
+  // Raw bodies, then what each side will read back (the digests describe stored values).
+  const raw: Partial<Record<Side, string>> = {}
+  const origin = other(pair.mirror)
+  if (changed[origin].includes('body')) {
+    raw[origin] = originBody(origin, next[origin].body)
+    next[origin].body = readBody(origin, raw[origin], false)
+  }
+  const header = issueHeader(pair[origin], placeOf(origin, opts))
+  const mirrorText = mirrorBody(pair.mirror, header, next[pair.mirror].body)
+  next[pair.mirror].body = readBody(pair.mirror, mirrorText, true)
+  const marker = originMarker(pair[origin], opts.places, {
+    ...digestsOf(next.github, next.gitlab),
+    comments: n,
+  })
+  const mirrorRaw = withMarker(mirrorText, marker)
+  if (canonical(mirrorRaw) !== canonical(pair[pair.mirror].body)) raw[pair.mirror] = mirrorRaw
+  const from = (side: Side) => {
+    const src = pair[other(side)]
+    return { side: src.side, number: src.number, url: src.url, title: src.title }
+  }
+  const updates: Op[] = []
+  for (const side of ['github', 'gitlab'] as const) {
+    const set: IssueWrite = {}
+    for (const f of changed[side]) if (f !== 'body') (set as Record<string, unknown>)[f] = next[side][f]
+    if (raw[side] !== undefined) set.body = raw[side]
+    if (Object.keys(set).length > 0)
+      updates.push({
+        kind: 'update',
+        key: pair.key,
+        side,
+        number: pair[side].number,
+        from: from(side),
+        set,
+        changed: changed[side],
+      })
+  }
+  // Comments first: a failed comment stops the pair before its marker records the new counts.
+  return [...ops, ...updates]
+}
+
+/**
+ * Plans a sync. Pure: the same issues and options give the same ops, in the same order (pairs by
+ * GitHub number, then creates by side and number). Issues of `scope` only, when given.
+ */
+export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions, scope?: Scope): Plan {
+  const inScope = scope ? new Set(scope.github) : undefined
+  const { pairs, unpaired, skips } = pairIssues(github, gitlab, opts, inScope !== undefined)
+  const ops: Op[] = []
+  let unchanged = 0
+  for (const pair of [...pairs].sort((a, b) => a.github.number - b.github.number)) {
+    if (inScope && !inScope.has(pair.github.number)) continue
+    const planned = planPair(pair, opts)
+    if (planned.length === 0) unchanged++
+    ops.push(...planned)
+  }
+  const order = (i: SideIssue) => (i.side === 'github' ? 0 : 1)
+  for (const issue of [...unpaired].sort((a, b) => order(a) - order(b) || a.number - b.number)) {
+    if (inScope && !(issue.side === 'github' && inScope.has(issue.number))) continue
+    if (flows(opts.direction, issue.side)) ops.push(...planCreate(issue, opts))
+  }
+  const shown = (s: Skip) =>
+    !inScope || [s.key, s.origin].some((k) => [...inScope].some((n) => k === `github#${n}`))
+  return { ops, skips: skips.filter(shown), unchanged }
+}
