@@ -145,6 +145,21 @@ export async function writeExportTree(dir: string, src: TreeSource): Promise<voi
   await members.close()
 }
 
+/**
+ * The issue's timelogs; when they do not add up to `total_time_spent` (seeded time carries no
+ * timelog), one more entry by the author at creation holds the rest, so the total survives an
+ * import (GitLab's total is always the sum of its timelogs). Our choice.
+ */
+function withRemainder(issue: Row, logs: Row[]): Row[] {
+  const rest = (issue.total_time_spent as number) - logs.reduce((n, t) => n + (t.time_spent as number), 0)
+  if (rest === 0) return logs
+  const at = issue.created_at
+  return [
+    ...logs,
+    { time_spent: rest, user_id: issue.author_id, spent_at: at, summary: null, created_at: at },
+  ]
+}
+
 async function writeIssues(rel: string, src: TreeSource, check: () => void): Promise<void> {
   const { reader, project } = src
   const out = new NdjsonWriter(join(rel, 'issues.ndjson'))
@@ -190,7 +205,7 @@ async function writeIssues(rel: string, src: TreeSource, check: () => void): Pro
         state: i.state,
         work_item_type: { base_type: i.issue_type },
         events: [],
-        timelogs: (timelogs.get(id) ?? []).map((t) => ({
+        timelogs: withRemainder(i, timelogs.get(id) ?? []).map((t) => ({
           time_spent: t.time_spent,
           user_id: t.user_id,
           spent_at: t.spent_at,

@@ -65,6 +65,9 @@ export async function extractArchive(source: string | Readable, dest: string, li
   })
   const extract = tar.extract()
   extract.on('entry', (header, stream, next) => {
+    // The entry stream is destroyed with the error we hand to `next`; without a listener that
+    // would be an unhandled 'error' event (a crash), so swallow it here: `pipeline` reports it.
+    stream.on('error', () => undefined)
     const fail = (err: Error) => {
       stream.resume()
       next(err)

@@ -1,0 +1,442 @@
+import { execFileSync } from 'node:child_process'
+import {
+  cpSync,
+  mkdtempSync,
+  openAsBlob,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import tar from 'tar-stream'
+import { FormData, request } from 'undici'
+import { startServer, type TestServer } from '../../support/server.js'
+import { widgetsSeed } from '../../support/seeds.js'
+import type { ServerOptions } from '../../../src/server/app.js'
+
+const ROOT = 'glpat-root-token'
+const ALICE = 'glpat-alice-token' // maintainer of group acme
+const BOB = 'glpat-bob-token' // developer of acme/widgets only
+const CAROL = 'glpat-carol-token'
+const FIXTURES = resolve(__dirname, '../../../../shared/fixtures/gitlab-export')
+type Json = Record<string, unknown>
+
+const clock = { t: Date.parse('2026-03-01T12:00:00.000Z'), now: () => new Date(clock.t) }
+let t: TestServer
+let tmp: string
+const start = async (options: Omit<ServerOptions, 'seed'> = {}) => {
+  t = await startServer(widgetsSeed, { clock, ...options })
+}
+beforeEach(() => {
+  clock.t = Date.parse('2026-03-01T12:00:00.000Z')
+  tmp = mkdtempSync(join(tmpdir(), 'import-test-'))
+})
+afterEach(async () => {
+  await t.close()
+  rmSync(tmp, { recursive: true, force: true })
+})
+
+/** `tar -czf x.tar.gz -C dir .`, as GitLab builds its archives. */
+function tgz(dir: string, name = 'x.tar.gz'): string {
+  const out = join(tmp, name)
+  execFileSync('tar', ['-czf', out, '-C', dir, '.'])
+  return out
+}
+/** A folder with VERSION and a tree; `issues` are ndjson lines. */
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmp, 'tree-'))
+  const all = { VERSION: '0.2.4', 'tree/project.json': '{}', ...files }
+  for (const [name, body] of Object.entries(all)) {
+    execFileSync('mkdir', ['-p', join(dir, name, '..')])
+    writeFileSync(join(dir, name), body)
+  }
+  return dir
+}
+async function importFile(file: string, fields: Record<string, string>, token = ROOT, filename = 'x.tar.gz') {
+  const form = new FormData()
+  for (const [k, v] of Object.entries(fields)) form.append(k, v)
+  form.append('file', await openAsBlob(file), filename)
+  const res = await request(`${t.baseUrl}/api/v4/projects/import`, {
+    method: 'POST',
+    headers: token ? { 'private-token': token } : {},
+    body: form,
+  })
+  const text = await res.body.text()
+  return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : undefined }
+}
+async function settled(id: unknown, token = ROOT): Promise<Json> {
+  for (let i = 0; i < 1000; i++) {
+    const res = await t.http('GET', `/api/v4/projects/${String(id)}/import`, { token })
+    const status = (res.body as Json).import_status
+    if (status === 'finished' || status === 'failed') return res.body as Json
+  }
+  throw new Error('import did not settle')
+}
+const list = async (path: string, token = ROOT, query = '') =>
+  (await t.http('GET', path, { token, query: `per_page=100${query}` })).body as Json[]
+
+describe('POST /projects/import: round trip', () => {
+  beforeEach(() => start())
+
+  it('imports an exported project: issues, labels, milestones, notes, time tracking', async () => {
+    const P = '/api/v4/projects/acme%2Fwidgets'
+    await t.http('POST', `${P}/issues/1/notes`, { token: ALICE, json: { body: 'A comment' } })
+    await t.http('POST', `${P}/export`, { token: ROOT })
+    for (let i = 0; i < 500; i++) {
+      const s = await t.http('GET', `${P}/export`, { token: ROOT })
+      if ((s.body as Json).export_status === 'finished') break
+    }
+    const dl = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': ROOT } })
+    const archive = join(tmp, 'export.tar.gz')
+    writeFileSync(archive, Buffer.from(await dl.body.arrayBuffer()))
+
+    const res = await importFile(archive, { path: 'widgets-copy', namespace: 'acme' })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({
+      path: 'widgets-copy',
+      name: 'widgets-copy',
+      path_with_namespace: 'acme/widgets-copy',
+      import_status: 'scheduled',
+      import_type: 'gitlab_project',
+      correlation_id: expect.any(String),
+      failed_relations: [],
+      import_error: null,
+    })
+    const done = await settled(res.body!.id)
+    expect(done).toMatchObject({ import_status: 'finished', failed_relations: [], import_error: null })
+
+    const keep = (i: Json) => ({
+      iid: i.iid,
+      title: i.title,
+      description: i.description,
+      state: i.state,
+      labels: i.labels,
+      milestone: (i.milestone as Json | null)?.title ?? null,
+      confidential: i.confidential,
+      due_date: i.due_date,
+      issue_type: i.issue_type,
+      author: (i.author as Json).username,
+      assignees: (i.assignees as Json[]).map((a) => a.username),
+      time_stats: i.time_stats,
+      user_notes_count: i.user_notes_count,
+      created_at: i.created_at,
+      closed_at: i.closed_at,
+    })
+    const before = (await list(`${P}/issues`)).map(keep)
+    const after = (await list('/api/v4/projects/acme%2Fwidgets-copy/issues')).map(keep)
+    expect(after).toEqual(before)
+    const notes = await list('/api/v4/projects/acme%2Fwidgets-copy/issues/1/notes')
+    expect(notes.map((n) => n.body)).toContain('A comment')
+    const labels = await list('/api/v4/projects/acme%2Fwidgets-copy/labels')
+    if (Array.isArray(labels)) expect(labels.map((l) => l.name).sort()).toEqual(['bug', 'docs', 'feature'])
+  })
+
+  it('a non-administrator import attributes everything to the importer and notes say who wrote them', async () => {
+    const dir = tree({
+      'tree/project/issues.ndjson': `${JSON.stringify({
+        iid: 7,
+        title: 'From elsewhere',
+        author_id: 99,
+        state: 'opened',
+        notes: [
+          {
+            note: 'Hi',
+            author_id: 99,
+            author: { name: 'Ann Other' },
+            updated_at: '2024-03-29T01:51:11.769Z',
+          },
+        ],
+        issue_assignees: [{ user_id: 99 }, { user_id: 98 }],
+      })}\n`,
+    })
+    const res = await importFile(tgz(dir), { path: 'elsewhere', namespace: 'acme' }, ALICE)
+    expect(res.status).toBe(201)
+    expect(await settled(res.body!.id, ALICE)).toMatchObject({ import_status: 'finished' })
+    const [issue] = await list('/api/v4/projects/acme%2Felsewhere/issues', ALICE)
+    expect(issue).toMatchObject({ iid: 7, author: { username: 'alice' }, assignees: [{ username: 'alice' }] })
+    const notes = await list('/api/v4/projects/acme%2Felsewhere/issues/7/notes', ALICE)
+    expect(notes.map((n) => n.body)).toContain('Hi\n\n *By Ann Other on 2024-03-29T01:51:11*')
+  })
+})
+
+describe('POST /projects/import: real GitLab archives', () => {
+  beforeEach(() => start())
+  const folders = [
+    ...readdirSync(join(FIXTURES, 'real-exports')).map((f) => join(FIXTURES, 'real-exports', f)),
+    ...readdirSync(join(FIXTURES, 'gitlab-spec-fixtures')).map((f) =>
+      join(FIXTURES, 'gitlab-spec-fixtures', f),
+    ),
+  ]
+  const lines = (file: string) =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() && l !== 'null')
+          .map((l) => JSON.parse(l) as Json)
+      : []
+
+  it.each(folders)('imports %s', async (folder) => {
+    let dir = folder
+    if (!existsSync(join(folder, 'VERSION'))) {
+      // GitLab's spec fixtures are bare trees: add the VERSION a real archive carries (in a temp copy).
+      dir = mkdtempSync(join(tmp, 'fixture-'))
+      cpSync(folder, dir, { recursive: true })
+      writeFileSync(join(dir, 'VERSION'), '0.2.4')
+    }
+    const res = await importFile(tgz(dir), { path: 'imported', namespace: 'acme' })
+    expect(res.status).toBe(201)
+    const done = await settled(res.body!.id)
+    expect(done).toMatchObject({ import_status: 'finished', import_error: null })
+    const failed = (done.failed_relations as Json[]).filter((f) => f.relation_name === 'issues')
+    const issues = lines(join(dir, 'tree/project/issues.ndjson'))
+    const got = await list('/api/v4/projects/acme%2Fimported/issues', ROOT, '&state=all')
+    expect(got.length + failed.length).toBe(issues.length)
+    const titles = new Set(got.map((i) => i.title))
+    const failedLines = new Set(failed.map((f) => f.line_number))
+    issues.forEach((i, n) => failedLines.has(n) || expect(titles.has(String(i.title).trim())).toBe(true))
+    const { db } = t.server.store
+    const projectId = done.id as number
+    const titlesIn = (table: string) =>
+      new Set(
+        db.prepare(`SELECT title FROM ${table} WHERE project_id = ?`).pluck().all(projectId) as string[],
+      )
+    for (const l of lines(join(dir, 'tree/project/labels.ndjson')))
+      expect(titlesIn('labels').has(String(l.title))).toBe(true)
+    for (const m of lines(join(dir, 'tree/project/milestones.ndjson')))
+      expect(titlesIn('milestones').has(String(m.title))).toBe(true)
+    const members = db
+      .prepare("SELECT user_id, access_level FROM members WHERE source_type = 'project' AND source_id = ?")
+      .all(projectId)
+    expect(members).toEqual([{ user_id: 1, access_level: 40 }])
+    for (const issue of got) {
+      const source = issues.find((i) => i.iid === issue.iid)!
+      expect([issue.iid, issue.state]).toEqual([source.iid, source.state === 'closed' ? 'closed' : 'opened'])
+    }
+  })
+})
+
+describe('POST /projects/import: refusals', () => {
+  beforeEach(() => start())
+  const projects = () => t.server.store.projects.all().length
+  const good = () => tgz(tree({}))
+
+  it.each([
+    ['no token', {}, '', 401, { message: '401 Unauthorized' }],
+    ['path missing', {}, ROOT, 400, { error: 'path is missing' }],
+    [
+      'namespace missing',
+      { path: 'p', namespace: 'nope' },
+      ROOT,
+      404,
+      { message: '404 Namespace Not Found' },
+    ],
+    ['hidden group', { path: 'p', namespace: 'acme' }, CAROL, 404, { message: '404 Namespace Not Found' }],
+    [
+      "another user's namespace",
+      { path: 'p', namespace: 'alice' },
+      BOB,
+      400,
+      { message: 'Namespace is not valid' },
+    ],
+    [
+      'path taken',
+      { path: 'widgets', namespace: 'acme' },
+      ROOT,
+      400,
+      { message: 'Path has already been taken' },
+    ],
+  ])('%s: %d, creates nothing', async (_what, fields, token, status, body) => {
+    const before = projects()
+    const res = await importFile(good(), fields as Record<string, string>, token as string)
+    expect([res.status, res.body]).toEqual([status, body])
+    expect(projects()).toBe(before)
+  })
+
+  it('needs the file part: missing or not a file', async () => {
+    const missing = await t.http('POST', '/api/v4/projects/import', { token: ROOT, json: { path: 'p' } })
+    expect([missing.status, missing.body]).toEqual([400, { error: 'file is missing' }])
+    const both = await t.http('POST', '/api/v4/projects/import', { token: ROOT, json: {} })
+    expect(both.body).toEqual({ error: 'path is missing, file is missing' })
+    const form = new FormData()
+    form.append('path', 'p')
+    form.append('file', 'not a file')
+    const res = await request(`${t.baseUrl}/api/v4/projects/import`, {
+      method: 'POST',
+      headers: { 'private-token': ROOT },
+      body: form,
+    })
+    expect([res.statusCode, await res.body.json()]).toEqual([400, { error: 'file is invalid' }])
+  })
+
+  it('refuses a file not ending in .gz with 422', async () => {
+    const res = await importFile(good(), { path: 'p' }, ROOT, 'x.zip')
+    expect([res.status, res.body]).toEqual([
+      422,
+      { message: { error: 'You need to upload a GitLab project export archive (ending in .gz).' } },
+    ])
+    expect(t.server.store.projects.byPath('root/p')).toBeUndefined()
+  })
+
+  it('needs Maintainer on the target group from 16.0, Developer before', async () => {
+    const dir = tree({})
+    const seed = widgetsSeed.replace(
+      'members: { alice: maintainer }',
+      'members: { alice: maintainer, bob: developer }',
+    )
+    await t.close()
+    t = await startServer(seed, { clock })
+    const refused = await importFile(tgz(dir), { path: 'p', namespace: 'acme' }, BOB)
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { message: 'User is not allowed to import projects' },
+    ])
+    await t.close()
+    t = await startServer(seed, { clock, gitlabVersion: '15.11.0' })
+    const accepted = await importFile(tgz(dir), { path: 'p', namespace: 'acme' }, BOB)
+    expect(accepted.status).toBe(201)
+  })
+
+  it("imports into the caller's own namespace by default, and allows 6 per minute", async () => {
+    for (let i = 0; i < 6; i++) expect((await importFile(good(), { path: `p${i}` }, ALICE)).status).toBe(201)
+    const res = await importFile(good(), { path: 'p7' }, ALICE)
+    expect(res.status).toBe(429)
+    expect(t.server.store.projects.byPath('alice/p0')).toBeDefined()
+  })
+})
+
+/** Crafted archives: tar-stream entries, gzipped. */
+async function crafted(
+  entries: {
+    name: string
+    type?: 'file' | 'symlink' | 'link' | 'directory'
+    body?: string
+    linkname?: string
+  }[],
+) {
+  const pack = tar.pack()
+  const chunks: Buffer[] = []
+  pack.on('data', (c: unknown) => void chunks.push(c as Buffer))
+  const done = new Promise((r) => pack.on('end', () => r(undefined)))
+  for (const e of entries)
+    if (e.type && e.type !== 'file') pack.entry({ name: e.name, type: e.type, linkname: e.linkname })
+    else pack.entry({ name: e.name, type: 'file' }, e.body ?? '')
+  pack.finalize()
+  await done
+  const file = join(tmp, `crafted-${Math.random()}.tar.gz`)
+  writeFileSync(file, gzipSync(Buffer.concat(chunks)))
+  return file
+}
+
+describe('hostile and broken archives fail the import cleanly', () => {
+  beforeEach(() => start({ transfers: { maxDecompressedArchiveSize: 64 * 1024 } }))
+  const base = [
+    { name: './VERSION', body: '0.2.4' },
+    { name: './tree/project.json', body: '{}' },
+  ]
+  it.each([
+    [
+      'symlink',
+      [...base, { name: './tree/project/issues.ndjson', type: 'symlink' as const, linkname: '/etc/passwd' }],
+      'Archive contains a symbolic link',
+    ],
+    [
+      'hard link',
+      [...base, { name: './x', type: 'link' as const, linkname: 'VERSION' }],
+      'File shares hard link',
+    ],
+    ['..', [...base, { name: '../escaped', body: 'x' }], 'Invalid archive member: path traversal'],
+    [
+      'absolute path',
+      [...base, { name: '/tmp/escaped-abs', body: 'x' }],
+      'Invalid archive member: absolute or malformed path',
+    ],
+    [
+      'oversize',
+      [...base, { name: './big', body: 'x'.repeat(100 * 1024) }],
+      'Decompressed archive size validation failed.',
+    ],
+    [
+      'wrong VERSION',
+      [{ name: './VERSION', body: '0.2.3' }, base[1]!],
+      'Import version mismatch: Required 0.2.4 but was 0.2.3',
+    ],
+    ['bad VERSION', [{ name: './VERSION', body: 'abc' }, base[1]!], 'Incorrect VERSION format'],
+    ['no tree', [base[0]!], 'invalid import format'],
+    [
+      'bad JSON line',
+      [...base, { name: './tree/project/issues.ndjson', body: '{"iid":1,\n' }],
+      'Incorrect JSON format',
+    ],
+  ])('%s', async (_what, entries, error) => {
+    const res = await importFile(await crafted(entries), { path: 'evil' })
+    expect(res.status).toBe(201)
+    expect(await settled(res.body!.id)).toMatchObject({ import_status: 'failed', import_error: error })
+    expect(existsSync(join(tmp, '..', 'escaped'))).toBe(false)
+    expect(existsSync('/tmp/escaped-abs')).toBe(false)
+    expect((await t.http('GET', '/api/v4/version', { token: ROOT })).status).toBe(200)
+  })
+
+  it('broken gzip', async () => {
+    const file = join(tmp, 'broken.tar.gz')
+    writeFileSync(file, Buffer.concat([gzipSync(Buffer.alloc(4096)).subarray(0, 30), Buffer.from('garbage')]))
+    const res = await importFile(file, { path: 'broken' })
+    expect(await settled(res.body!.id)).toMatchObject({
+      import_status: 'failed',
+      import_error: 'Decompressed archive size validation failed.',
+    })
+  })
+
+  it('records bad lines as failed relations, at most 100, exception_message null', async () => {
+    const bad = Array.from({ length: 120 }, (_, n) => JSON.stringify({ iid: n + 10, title: '' })).join('\n')
+    const dir = tree({ 'tree/project/issues.ndjson': `${JSON.stringify({ iid: 1, title: 'ok' })}\n${bad}\n` })
+    const res = await importFile(tgz(dir), { path: 'partial' })
+    const done = await settled(res.body!.id)
+    expect(done.import_status).toBe('finished')
+    const failed = done.failed_relations as Json[]
+    expect(failed).toHaveLength(100)
+    expect(failed[0]).toEqual({
+      id: expect.any(Number),
+      created_at: expect.any(String),
+      exception_class: 'ActiveRecord::RecordInvalid',
+      exception_message: null,
+      source: 'process_relation_item!',
+      relation_name: 'issues',
+      line_number: 120,
+    })
+    expect((await list('/api/v4/projects/root%2Fpartial/issues')).map((i) => i.title)).toEqual(['ok'])
+  })
+})
+
+describe('GET /projects/:id/import', () => {
+  beforeEach(() => start())
+  it('answers none for a project never imported; 401 anonymous; 404 hidden', async () => {
+    const res = await t.http('GET', '/api/v4/projects/acme%2Fwidgets/import', { token: BOB })
+    expect(res.body).toMatchObject({
+      import_status: 'none',
+      import_type: null,
+      failed_relations: [],
+      import_error: null,
+    })
+    expect((await t.http('GET', '/api/v4/projects/acme%2Fwidgets/import')).status).toBe(401)
+    expect((await t.http('GET', '/api/v4/projects/acme%2Fwidgets/import', { token: CAROL })).status).toBe(404)
+  })
+
+  it('overwrite=true replaces the project at the path once the import finishes', async () => {
+    const dir = tree({
+      'tree/project/issues.ndjson': `${JSON.stringify({ iid: 1, title: 'replacement' })}\n`,
+    })
+    const res = await importFile(tgz(dir), { path: 'widgets', namespace: 'acme', overwrite: 'true' })
+    expect(res.status).toBe(201)
+    expect(await settled(res.body!.id)).toMatchObject({
+      import_status: 'finished',
+      path_with_namespace: 'acme/widgets',
+    })
+    expect((await list('/api/v4/projects/acme%2Fwidgets/issues')).map((i) => i.title)).toEqual([
+      'replacement',
+    ])
+  })
+})
