@@ -1,0 +1,434 @@
+import { startServer, type Reply, type TestServer } from '../support/server.js'
+import { manualClock } from '../support/pipeline-seed.js'
+import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
+import { loadOperations, type Operation } from '../support/fuzz-openapi.js'
+
+/*
+ * Issue 9, item 6: every endpoint of `/api/v4/openapi.json` by every role by every visibility.
+ * The expected rule of each endpoint is the table RULES below (GitLab's policies, reference §2 and
+ * the permissions page); a route with no rule fails the test, so new routes must state theirs.
+ * For every cell:
+ *   - a project (or group) the role may not see answers exactly what a project that does not exist
+ *     answers (status, body): no 403-versus-404 and no error text tells them apart;
+ *   - a visible one answers 403 below the rule's role (or 404 where GitLab hides the feature),
+ *     and never 401/403/404 at or above it;
+ *   - anonymous callers get 401 where GitLab authenticates.
+ * Lists are checked for leaks: every item listed is readable by the caller on its own, and
+ * X-Total counts exactly what the caller may see.
+ */
+
+const TOKENS = {
+  anonymous: '',
+  outsider: 'glpat-outsider-token',
+  guest: 'glpat-guest-token',
+  reporter: 'glpat-reporter-token',
+  developer: 'glpat-developer-token',
+  maintainer: 'glpat-maintainer-token',
+  owner: 'glpat-owner-token',
+  admin: 'glpat-root-token',
+} as const
+type Role = keyof typeof TOKENS
+const ROLES = Object.keys(TOKENS) as Role[]
+const RANK: Record<Role, number> = {
+  anonymous: 0,
+  outsider: 1,
+  guest: 10,
+  reporter: 20,
+  developer: 30,
+  maintainer: 40,
+  owner: 50,
+  admin: 100,
+}
+const VISIBILITIES = ['private', 'internal', 'public'] as const
+type Visibility = (typeof VISIBILITIES)[number]
+const TRIGGER = { private: 'a1', internal: 'b2', public: 'c3' } as const
+const triggerToken = (v: Visibility) => `glptt-${TRIGGER[v].repeat(20)}`
+
+const groupBlock = (v: Visibility) => `
+  - path: ${v}-group
+    visibility: ${v}
+    members: { olivia: owner, mark: maintainer, dana: developer, rita: reporter, gus: guest }`
+const projectBlock = (v: Visibility) => `
+  - path: ${v}-group/proj
+    visibility: ${v}
+    refs: [main]
+    labels: [ { name: bug, color: "#d9534f" } ]
+    milestones: [ { title: v1.0 } ]
+    triggers: [ { description: deploy, owner: mark, token: ${triggerToken(v)} } ]
+    issues:
+      - { title: Open one, author: dana, labels: [bug] }
+      - { title: Confidential one, author: dana, confidential: true }
+      - { title: Incident, author: dana, issue_type: incident }`
+const seed = `
+users:
+  - { username: root, admin: true, token: ${TOKENS.admin} }
+  - { username: olivia, token: ${TOKENS.owner} }
+  - { username: mark, token: ${TOKENS.maintainer} }
+  - { username: dana, token: ${TOKENS.developer} }
+  - { username: rita, token: ${TOKENS.reporter} }
+  - { username: gus, token: ${TOKENS.guest} }
+  - { username: otto, token: ${TOKENS.outsider} }
+groups:${VISIBILITIES.map(groupBlock).join('')}
+projects:${VISIBILITIES.map(projectBlock).join('')}
+aliases: [ { name: pub, project: public-group/proj } ]
+`
+
+/**
+ * The rule of one endpoint. `min`: the least role that may use it on a project (or group) it can
+ * see (`reader`: whoever can see it; `user`: any signed-in reader; `admin`: administrators only).
+ * `auth`: anonymous callers get 401 (GitLab's `authenticate!`). `scope`: what the path's `{id}`
+ * names (`none`: instance-level, no visibility dimension). `denied`: the status below `min`
+ * (403 unless GitLab hides the feature with 404). `ok`: statuses that count as success besides
+ * 2xx (304 for subscribe twice, 410 for endpoints a release removed).
+ */
+interface Rule {
+  min: 'reader' | 'user' | 'guest' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'admin' | 'any'
+  auth?: boolean
+  scope?: 'project' | 'group' | 'none'
+  denied?: number
+  ok?: number[]
+  /** Exactly these roles may use it (a rule finer than a least role). */
+  roles?: Role[]
+  /** The issue iid `{issue_iid}` names (default 1). */
+  issue?: string
+  /** Send the body as a multipart upload with a small PNG as `file`. */
+  multipart?: boolean
+  body?: (v: Visibility) => Record<string, unknown>
+}
+const RULES: Record<string, Rule> = {
+  'GET /version': { min: 'user', auth: true, scope: 'none' },
+  'GET /user': { min: 'user', auth: true, scope: 'none' },
+  'GET /issues': { min: 'user', auth: true, scope: 'none' },
+  'GET /issues/{id}': { min: 'admin', auth: true, scope: 'none', denied: 403 },
+  'GET /users': { min: 'reader', scope: 'none' },
+  'GET /projects/{id}': { min: 'reader' },
+  'GET /groups/{id}': { min: 'reader', scope: 'group' },
+  'GET /groups/{id}/issues': { min: 'reader', scope: 'group' },
+  'GET /groups/{id}/projects': { min: 'reader', scope: 'group' },
+  'GET /projects/{id}/labels': { min: 'reader' },
+  'GET /projects/{id}/milestones': { min: 'reader' },
+  'GET /projects/{id}/issues': { min: 'reader' },
+  'POST /projects/{id}/issues': { min: 'user', auth: true, body: () => ({ title: 'From the matrix' }) },
+  'GET /projects/{id}/issues/{issue_iid}': { min: 'reader' },
+  'PUT /projects/{id}/issues/{issue_iid}': { min: 'reporter', auth: true, body: () => ({ title: 'Edited' }) },
+  'DELETE /projects/{id}/issues/{issue_iid}': { min: 'owner', auth: true },
+  'PUT /projects/{id}/issues/{issue_iid}/reorder': {
+    min: 'reporter',
+    auth: true,
+    body: () => ({ move_after_id: 'ISSUE2' }),
+  },
+  // MoveService's own refusal: 400 `Cannot move issue due to insufficient permissions!` (lib/api/issues.rb).
+  'POST /projects/{id}/issues/{issue_iid}/move': {
+    min: 'reporter',
+    denied: 400,
+    auth: true,
+    body: () => ({ to_project_id: 'OTHER' }),
+  },
+  'POST /projects/{id}/issues/{issue_iid}/subscribe': { min: 'user', auth: true, ok: [304] },
+  'POST /projects/{id}/issues/{issue_iid}/unsubscribe': { min: 'user', auth: true, ok: [304] },
+  'POST /projects/{id}/issues/{issue_iid}/todo': { min: 'user', auth: true, ok: [304] },
+  'GET /projects/{id}/issues/{issue_iid}/related_merge_requests': { min: 'reader' },
+  'GET /projects/{id}/issues/{issue_iid}/closed_by': { min: 'reader' },
+  'GET /projects/{id}/issues/{issue_iid}/participants': { min: 'reader' },
+  // `authenticated_as_admin!` comes first (403 for everyone else); none is recorded for a seeded issue.
+  'GET /projects/{id}/issues/{issue_iid}/user_agent_detail': { min: 'admin', auth: true, ok: [404] },
+  'GET /projects/{id}/issues/{issue_iid}/notes': { min: 'user', auth: true },
+  'POST /projects/{id}/issues/{issue_iid}/notes': { min: 'user', auth: true, body: () => ({ body: 'Hi' }) },
+  'POST /projects/{id}/issues/{issue_iid}/time_estimate': {
+    min: 'reporter',
+    auth: true,
+    body: () => ({ duration: '1h' }),
+  },
+  'POST /projects/{id}/issues/{issue_iid}/reset_time_estimate': { min: 'reporter', auth: true },
+  'POST /projects/{id}/issues/{issue_iid}/add_spent_time': {
+    min: 'reporter',
+    auth: true,
+    body: () => ({ duration: '1h' }),
+  },
+  'POST /projects/{id}/issues/{issue_iid}/reset_spent_time': { min: 'reporter', auth: true },
+  'GET /projects/{id}/issues/{issue_iid}/time_stats': { min: 'reader' },
+  // Metric images live on incidents (issue 3); reset() uploads one to each. Reporters may upload,
+  // guests get 403 `Not allowed!` (reference §11).
+  'GET /projects/{id}/issues/{issue_iid}/metric_images': { min: 'reader', issue: '3' },
+  'POST /projects/{id}/issues/{issue_iid}/metric_images': {
+    min: 'reporter',
+    auth: true,
+    issue: '3',
+    multipart: true,
+  },
+  'PUT /projects/{id}/issues/{issue_iid}/metric_images/{metric_image_id}': {
+    min: 'reporter',
+    auth: true,
+    issue: '3',
+    body: () => ({ url_text: 'Graph' }),
+  },
+  'DELETE /projects/{id}/issues/{issue_iid}/metric_images/{metric_image_id}': {
+    min: 'reporter',
+    auth: true,
+    issue: '3',
+  },
+  // Authenticated by the trigger token in the body, whoever calls.
+  'POST /projects/{id}/trigger/pipeline': {
+    min: 'any',
+    body: (v) => ({ ref: 'main', token: triggerToken(v) }),
+  },
+  'POST /projects/{id}/ref/*': { min: 'any', body: (v) => ({ token: triggerToken(v) }) },
+  'GET /projects/{id}/triggers': { min: 'maintainer', auth: true },
+  'POST /projects/{id}/triggers': { min: 'maintainer', auth: true, body: () => ({ description: 'x' }) },
+  'GET /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
+  // Only the token's owner (mark, a maintainer) may change it (GitLab's TriggerPolicy), or an administrator.
+  'PUT /projects/{id}/triggers/{trigger_id}': {
+    min: 'maintainer',
+    roles: ['maintainer', 'admin'],
+    auth: true,
+    body: () => ({ description: 'y' }),
+  },
+  'DELETE /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
+  'GET /projects/{id}/pipelines': { min: 'reader' },
+  'GET /projects/{id}/pipelines/{pipeline_id}': { min: 'reader' },
+  'GET /projects/{id}/pipelines/{pipeline_id}/jobs': { min: 'reader' },
+  // `authorize! :read_pipeline_variable`, no `authenticate!`: anonymous callers get 403 on a public project.
+  'GET /projects/{id}/pipelines/{pipeline_id}/variables': { min: 'developer' },
+  'POST /projects/{id}/pipelines/{pipeline_id}/cancel': { min: 'developer', auth: true },
+  'POST /projects/{id}/pipelines/{pipeline_id}/retry': { min: 'developer', auth: true },
+  'GET /project_aliases': { min: 'admin', auth: true, scope: 'none', denied: 403 },
+  'POST /project_aliases': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    denied: 403,
+    body: () => ({ project_id: 'OTHER', name: 'matrix' }),
+  },
+  'GET /project_aliases/{name}': { min: 'admin', auth: true, scope: 'none', denied: 403 },
+  'DELETE /project_aliases/{name}': { min: 'admin', auth: true, scope: 'none', denied: 403 },
+  // Removed in GitLab 18.0 (the default release): 410 for every signed-in caller, hidden or not.
+  'POST /runners/reset_registration_token': { min: 'user', auth: true, scope: 'none', ok: [410] },
+  'POST /projects/{id}/runners/reset_registration_token': { min: 'user', auth: true, ok: [410] },
+  'POST /groups/{id}/runners/reset_registration_token': {
+    min: 'user',
+    auth: true,
+    scope: 'group',
+    ok: [410],
+  },
+  'POST /runners': { min: 'any', scope: 'none', ok: [410] },
+  'POST /projects/{id}/export': { min: 'maintainer', auth: true },
+  'GET /projects/{id}/export': { min: 'maintainer', auth: true },
+  'GET /projects/{id}/export/download': { min: 'maintainer', auth: true, ok: [404] },
+  'GET /projects/{id}/import': { min: 'reader', auth: true },
+  // Namespace-scoped creation; the namespace rules are the import tests' (test/server/routes).
+  'POST /projects/import': { min: 'user', auth: true, scope: 'none', ok: [400] },
+  'POST /projects/remote-import': { min: 'user', auth: true, scope: 'none', ok: [400] },
+  'POST /projects/remote-import-s3': { min: 'user', auth: true, scope: 'none', ok: [400] },
+}
+
+/** True when `role` may see a project or group of visibility `v` (reference §2). */
+const canSee = (role: Role, v: Visibility) =>
+  role === 'admin' || v === 'public' || (v === 'internal' && role !== 'anonymous') || RANK[role] >= 10
+
+function allowed(rule: Rule, role: Role): boolean {
+  if (rule.roles) return rule.roles.includes(role)
+  switch (rule.min) {
+    case 'any':
+    case 'reader':
+      return true
+    case 'user':
+      return role !== 'anonymous'
+    case 'admin':
+      return role === 'admin'
+    default:
+      return RANK[role] >= RANK[rule.min]
+  }
+}
+
+describe('access matrix: every endpoint by every role by every visibility', () => {
+  let t: TestServer
+  let ops: Operation[]
+  let guard: NetworkGuard
+  beforeAll(async () => {
+    guard = installNetworkGuard()
+    t = await startServer(seed, { clock: manualClock('2026-06-01T10:00:00.000Z') })
+    ops = await loadOperations(t.baseUrl)
+  })
+  afterAll(async () => {
+    await t.close()
+    guard.uninstall()
+  })
+
+  const key = (op: Operation) => `${op.method} ${op.path}`
+  const one = (sql: string, ...args: unknown[]) =>
+    t.server.store.db
+      .prepare(sql)
+      .pluck()
+      .get(...args) as number | undefined
+  const projectId = (v: Visibility) =>
+    one('SELECT id FROM projects WHERE full_path = ?', `${v}-group/proj`) as number
+  const BOUNDARY = 'matrixboundary'
+  const PNG = '\x89PNG\r\n\x1a\n'
+  const multipartBody = `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="graph.png"\r\ncontent-type: image/png\r\n\r\n${PNG}\r\n--${BOUNDARY}--\r\n`
+  const send = (
+    method: string,
+    path: string,
+    role: Role,
+    body?: Record<string, unknown>,
+    multipart = false,
+  ): Promise<Reply> =>
+    t.http(method, `/api/v4${path}`, {
+      ...(TOKENS[role] ? { token: TOKENS[role] } : {}),
+      ...(body ? { json: body } : {}),
+      ...(multipart
+        ? { form: multipartBody, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } }
+        : {}),
+    })
+
+  /** Back to the seed (plus one pipeline per project) after anything may have changed it. */
+  let dirty = true
+  async function reset(): Promise<void> {
+    if (!dirty) return
+    expect((await t.http('POST', '/-/emulator/reset', { token: TOKENS.admin })).status).toBe(200)
+    for (const v of VISIBILITIES) {
+      const res = await t.http('POST', `/api/v4/projects/${projectId(v)}/trigger/pipeline`, {
+        form: `ref=main&token=${triggerToken(v)}`,
+      })
+      expect(res.status).toBe(201)
+      const image = await send(
+        'POST',
+        `/projects/${projectId(v)}/issues/3/metric_images`,
+        'admin',
+        undefined,
+        true,
+      )
+      expect(image.status).toBe(201)
+    }
+    dirty = false
+  }
+  const ref = (scope: string, v: Visibility) =>
+    scope === 'group' ? `${v}-group` : scope === 'project' ? String(projectId(v)) : ''
+  /** The path of `op` with `{id}` = `target` and every other parameter naming a real record of `v`. */
+  const fillPath = (op: Operation, v: Visibility, target: string, issue = '1') => {
+    const pid = projectId(v)
+    const values: Record<string, string> = {
+      id: target || String(one('SELECT id FROM issues WHERE project_id = ? AND iid = 1', pid)),
+      issue_iid: issue,
+      trigger_id: String(one('SELECT id FROM triggers WHERE project_id = ?', pid)),
+      pipeline_id: String(one('SELECT id FROM pipelines WHERE project_id = ?', pid)),
+      metric_image_id: String(
+        one(
+          'SELECT m.id FROM metric_images m JOIN issues i ON i.id = m.issue_id WHERE i.project_id = ?',
+          pid,
+        ),
+      ),
+      name: 'pub',
+    }
+    return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x').replace('*', 'main')
+  }
+  /** `OTHER` in a body names another project: the public one, or the internal one from the public. */
+  const resolveBody = (body: Record<string, unknown>, v: Visibility) =>
+    Object.fromEntries(
+      Object.entries(body).map(([k, val]) => [
+        k,
+        val === 'OTHER'
+          ? projectId(v === 'public' ? 'internal' : 'public')
+          : val === 'ISSUE2'
+            ? one('SELECT id FROM issues WHERE project_id = ? AND iid = 2', projectId(v))
+            : val,
+      ]),
+    )
+
+  it('has a rule for every endpoint the server publishes', () => {
+    const missing = ops.map(key).filter((k) => !(k in RULES))
+    expect(missing).toEqual([])
+  })
+
+  it('answers each cell as GitLab would, and hidden things look like missing things', async () => {
+    const problems: string[] = []
+    for (const op of ops) {
+      const rule = RULES[key(op)]
+      if (!rule) continue
+      const scope =
+        rule.scope ??
+        (op.path.startsWith('/groups/') ? 'group' : op.path.includes('{id}') ? 'project' : 'none')
+      for (const visibility of scope === 'none' ? (['public'] as const) : VISIBILITIES)
+        for (const role of ROLES) {
+          await reset()
+          const fill = (target: string) => fillPath(op, visibility, target, rule.issue)
+          const body = rule.body?.(visibility)
+          const res = await send(
+            op.method,
+            fill(ref(scope, visibility)),
+            role,
+            body && resolveBody(body, visibility),
+            rule.multipart,
+          )
+          if (op.method !== 'GET') dirty = true
+          const cell = `${key(op)} [${visibility}, ${role}] -> ${res.status} ${res.text.slice(0, 160)}`
+          const hidden = scope !== 'none' && !canSee(role, visibility)
+          if (res.status >= 500) {
+            problems.push(`5xx: ${cell}`)
+            continue
+          }
+          if (rule.auth && role === 'anonymous') {
+            if (res.status !== 401) problems.push(`expected 401: ${cell}`)
+            continue
+          }
+          if (rule.min === 'any') continue
+          if (hidden) {
+            // Indistinguishable from a project or group that does not exist.
+            const missing = await send(
+              op.method,
+              fill(scope === 'group' ? 'no-such-group' : 'no-such%2Fproject'),
+              role,
+              body && resolveBody(body, visibility),
+              rule.multipart,
+            )
+            const success = res.status >= 200 && res.status < 300
+            if (success || missing.status !== res.status || missing.text !== res.text)
+              problems.push(
+                `leak (hidden ${res.status} ${res.text} vs missing ${missing.status} ${missing.text}): ${cell}`,
+              )
+            continue
+          }
+          const ok = (res.status >= 200 && res.status < 300) || (rule.ok ?? []).includes(res.status)
+          if (allowed(rule, role)) {
+            if (!ok && [401, 403, 404].includes(res.status)) problems.push(`expected success: ${cell}`)
+          } else if (res.status !== (rule.denied ?? 403))
+            problems.push(`expected ${rule.denied ?? 403}: ${cell}`)
+        }
+    }
+    expect(problems).toEqual([])
+  })
+
+  it('lists show only what the caller may read, and X-Total counts only that', async () => {
+    await reset()
+    const problems: string[] = []
+    const lists = [
+      '/issues?scope=all',
+      ...VISIBILITIES.flatMap((v) => [
+        `/projects/${projectId(v)}/issues`,
+        `/groups/${v}-group/issues`,
+        `/groups/${v}-group/projects`,
+        `/projects/${projectId(v)}/pipelines`,
+      ]),
+    ]
+    for (const role of ROLES)
+      for (const list of lists) {
+        const res = await send('GET', `${list}${list.includes('?') ? '&' : '?'}per_page=100`, role)
+        if (res.status !== 200) continue
+        const items = res.body as { id: number; iid?: number; project_id?: number; confidential?: boolean }[]
+        if (res.headers['x-total'] !== undefined && Number(res.headers['x-total']) !== items.length)
+          problems.push(`${list} [${role}]: X-Total ${res.headers['x-total']} but ${items.length} items`)
+        for (const item of items) {
+          // Each listed issue must be readable on its own by the same caller.
+          if (item.iid === undefined || item.project_id === undefined || list.includes('/pipelines')) continue
+          const single = await send('GET', `/projects/${item.project_id}/issues/${item.iid}`, role)
+          if (single.status !== 200)
+            problems.push(
+              `${list} [${role}] lists issue ${item.project_id}#${item.iid} it cannot read (${single.status})`,
+            )
+        }
+        const confidential = items.filter((i) => i.confidential).length
+        if (confidential > 0 && RANK[role] < RANK.reporter && role !== 'admin')
+          problems.push(`${list} [${role}] shows ${confidential} confidential issue(s)`)
+      }
+    expect(problems).toEqual([])
+  })
+})
