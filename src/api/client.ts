@@ -7,6 +7,7 @@ import { groups } from './groups.js'
 import { Http } from './http.js'
 import { issues } from './issues.js'
 import { version } from './meta.js'
+import { notes } from './notes.js'
 import { pipelines } from './pipelines.js'
 import { projectExports } from './project-exports.js'
 import { projectImports } from './project-imports.js'
@@ -74,6 +75,7 @@ export function createClient(options: ClientOptions) {
     paginate: http.paginate.bind(http),
     pages: http.pages.bind(http),
     issues: issues(http),
+    notes: notes(http),
     projects: projects(http),
     groups: groups(http),
     users: users(http),

@@ -26,6 +26,8 @@ import { pipelineRoutes } from './routes/pipelines.js'
 import { aliasRoutes } from './routes/aliases.js'
 import { runnerRoutes } from './routes/runners.js'
 import { groupProjectRoutes } from './routes/group-projects.js'
+import { projectLabelRoutes } from './routes/project-labels.js'
+import { userLookupRoutes } from './routes/user-lookup.js'
 import type { Seed } from '../schema/seed.js'
 
 export interface ServerOptions {
@@ -151,6 +153,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   aliasRoutes(api)
   runnerRoutes(api)
   groupProjectRoutes(api)
+  projectLabelRoutes(api)
+  userLookupRoutes(api)
   healthRoutes(api)
   emulatorRoutes(api, {
     reset: () =>

@@ -1,0 +1,100 @@
+import { Type } from '@sinclair/typebox'
+import { LabelDetail, Milestone } from '../../schema/index.js'
+import { pageOf, setPageHeaders } from '../pagination.js'
+import { presentLabel, presentMilestone } from '../present/issues.js'
+import { today } from '../services/context.js'
+import type { MilestoneRow } from '../store/milestones.js'
+import type { ApiContext } from './context.js'
+import { defineRoute } from './define.js'
+
+const IdPath = Type.Object({ id: Type.String() })
+const Paging = { page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) }
+const LabelQuery = Type.Object(
+  { search: Type.Optional(Type.String()), ...Paging },
+  { title: 'LabelListQuery' },
+)
+const MilestoneQuery = Type.Object(
+  {
+    title: Type.Optional(Type.String()),
+    search: Type.Optional(Type.String()),
+    state: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('closed')])),
+    ...Paging,
+  },
+  { title: 'MilestoneListQuery' },
+)
+
+/**
+ * `GET /projects/:id/labels` and `GET /projects/:id/milestones` (issue 7: sync-issues maps labels
+ * and milestones by name). Labels are ordered by title, milestones by due date then id as GitLab
+ * orders them; `title` matches exactly, `search` case-insensitively inside title. Paginated with
+ * GitLab's headers. Labels here are the project's own (group labels are not modelled).
+ */
+export function projectLabelRoutes(api: ApiContext): void {
+  const { app, registry, access, instance } = api
+  const { store, clock } = api.ctx
+  // The milestones store module has no project list yet; the one query lives here until it does.
+  const milestonesOf = store.db.prepare('SELECT * FROM milestones WHERE project_id = ? ORDER BY id')
+
+  const page = <T>(
+    h: { reply: Parameters<typeof setPageHeaders>[0]; req: { url: string; query: unknown } },
+    q: { page?: number; per_page?: number },
+    rows: T[],
+    id: string,
+  ) => {
+    const p = pageOf(q)
+    const params = { ...(h.req.query as Record<string, unknown>), id }
+    setPageHeaders(
+      h.reply,
+      { baseUrl: instance.baseUrl, path: h.req.url.split('?')[0] as string, params },
+      p,
+      rows.length,
+    )
+    return rows.slice(p.offset, p.offset + p.perPage)
+  }
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/labels',
+      summary: "List a project's labels",
+      pathParams: IdPath,
+      input: LabelQuery,
+      response: { 200: Type.Array(LabelDetail) },
+    },
+    (h) => {
+      const project = access.project(h.actor, h.path.id as string)
+      const search = h.params.search?.toLowerCase()
+      const rows = store.labels
+        .ofProject(project.id)
+        .filter((l) => !search || l.title.toLowerCase().includes(search))
+        .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id))
+      return page(h, h.params, rows, h.path.id as string).map(presentLabel)
+    },
+  )
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/milestones',
+      summary: "List a project's milestones",
+      pathParams: IdPath,
+      input: MilestoneQuery,
+      response: { 200: Type.Array(Milestone) },
+    },
+    (h) => {
+      const project = access.project(h.actor, h.path.id as string)
+      const q = h.params
+      const search = q.search?.toLowerCase()
+      const rows = (milestonesOf.all(project.id) as MilestoneRow[])
+        .filter((m) => q.title === undefined || m.title === q.title)
+        .filter((m) => !search || m.title.toLowerCase().includes(search))
+        .filter((m) => !q.state || m.state === q.state)
+      const day = today(clock)
+      return page(h, q, rows, h.path.id as string).map((m) => presentMilestone(m, project, instance, day))
+    },
+  )
+}
