@@ -1,0 +1,196 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { Agent, request } from 'undici'
+
+/*
+ * Issue 9, item 1: the real CLI (`gitlab-actions serve --data DIR`, compiled in build/) under
+ * concurrent creates and edits, killed with SIGKILL at a random moment, restarted, for N cycles:
+ *   - every write that got a 2xx is there after the restart (an edit in flight at the kill may or
+ *     may not have landed, but then wholly);
+ *   - nothing half-written is visible: each issue has both labels it was created with, and its
+ *     title and description (always written together) agree;
+ *   - `PRAGMA integrity_check` says ok on the file the killed server left behind.
+ * GLA_DURABILITY_CYCLES sets N: CI runs 5; the full run is GLA_DURABILITY_CYCLES=20.
+ */
+const CYCLES = Number(process.env.GLA_DURABILITY_CYCLES ?? 5)
+const WRITERS = 8
+const ROOT = 'glpat-root-token'
+const PROJECT = '/api/v4/projects/acme%2Fwidgets/issues'
+const BIN = join(__dirname, '..', '..', 'bin', 'gitlab-actions.js')
+const seed = `
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+groups:
+  - { path: acme, visibility: private }
+projects:
+  - path: acme/widgets
+    labels: [ { name: bug, color: "#d9534f" }, { name: feature, color: "#5cb85c" } ]
+`
+
+interface Expected {
+  /** The last acknowledged version of title/description (`v0` = as created). */
+  acked: string
+  /** A version sent but not acknowledged when the server died: it may have landed. */
+  pending?: string
+}
+
+async function startServe(data: string, seedFile: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--data', data, '--port', '0', '--seed', seedFile, '--issues-create-limit', '0'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    let err = ''
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 20_000)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const m = /http:\/\/[\d.]+:\d+/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[0])
+      }
+    })
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()))
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`serve exited with ${code}: ${err}`))
+    })
+  })
+  return { child, url }
+}
+
+const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGKILL')
+  })
+
+describe('durability: SIGKILL at random moments under concurrent writes', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gla-durability-'))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it(
+    `keeps every acknowledged write across ${CYCLES} kill-and-restart cycles`,
+    async () => {
+      const data = join(dir, 'data')
+      const seedFile = join(dir, 'seed.yaml')
+      writeFileSync(seedFile, seed)
+      const expected = new Map<number, Expected>()
+      const owner = new Map<number, number>() // iid -> writer
+      let acknowledgedCreates = 0
+
+      for (let cycle = 0; cycle < CYCLES; cycle++) {
+        const { child, url } = await startServe(data, seedFile)
+        const agent = new Agent({ connections: WRITERS * 2 })
+        let stop = false
+        const call = async (method: 'POST' | 'PUT', path: string, body: unknown) => {
+          const res = await request(`${url}${path}`, {
+            method,
+            headers: { 'private-token': ROOT, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+            dispatcher: agent,
+          })
+          const text = await res.body.text()
+          return {
+            status: res.statusCode,
+            json: res.statusCode < 300 ? (JSON.parse(text) as { iid: number }) : null,
+          }
+        }
+        const writer = async (w: number) => {
+          for (let n = 0; !stop; n++) {
+            const mine = [...owner].filter(([, o]) => o === w).map(([iid]) => iid)
+            const iid = mine[n % Math.max(1, mine.length)]
+            if (n % 2 === 0 || iid === undefined) {
+              const token = `c${cycle}-w${w}-n${n}`
+              try {
+                const res = await call('POST', PROJECT, {
+                  title: token,
+                  description: token,
+                  labels: 'bug,feature',
+                })
+                if (res.status !== 201 || !res.json) throw new Error(`create answered ${res.status}`)
+                expected.set(res.json.iid, { acked: token })
+                owner.set(res.json.iid, w)
+                acknowledgedCreates++
+              } catch {
+                return // the server died with this create in flight: it may or may not exist
+              }
+            } else {
+              const entry = expected.get(iid) as Expected
+              const token = `c${cycle}-w${w}-n${n}-edit`
+              entry.pending = token
+              try {
+                const res = await call('PUT', `${PROJECT}/${iid}`, { title: token, description: token })
+                if (res.status !== 200) throw new Error(`edit answered ${res.status}`)
+                entry.acked = token
+                delete entry.pending
+              } catch {
+                return
+              }
+            }
+          }
+        }
+        const writers = Array.from({ length: WRITERS }, (_, w) => writer(w))
+        await new Promise((r) => setTimeout(r, 150 + Math.random() * 600))
+        await killed(child)
+        stop = true
+        await Promise.all(writers)
+        await agent.close()
+
+        // The file the killed server left: whole, with its WAL.
+        const db = new Database(join(data, 'gitlab.sqlite3'), { readonly: true, fileMustExist: true })
+        try {
+          expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+        } finally {
+          db.close()
+        }
+      }
+
+      // Restart once more and read everything back through the API.
+      const { child, url } = await startServe(data, seedFile)
+      try {
+        const seen = new Map<number, { title: string; description: string | null; labels: string[] }>()
+        for (let page = 1; ; page++) {
+          const res = await request(`${url}${PROJECT}?per_page=100&page=${page}`, {
+            headers: { 'private-token': ROOT },
+          })
+          const items = (await res.body.json()) as {
+            iid: number
+            title: string
+            description: string | null
+            labels: string[]
+          }[]
+          for (const i of items) seen.set(i.iid, i)
+          if (items.length < 100) break
+        }
+        const problems: string[] = []
+        for (const [iid, want] of expected) {
+          const got = seen.get(iid)
+          if (!got) problems.push(`#${iid} acknowledged but missing`)
+          else if (got.title !== want.acked && got.title !== want.pending)
+            problems.push(`#${iid} title ${got.title}, acknowledged ${want.acked} (pending ${want.pending})`)
+        }
+        for (const [iid, got] of seen) {
+          if (got.title !== got.description)
+            problems.push(`#${iid} half-written: ${got.title} / ${got.description}`)
+          if ([...got.labels].sort().join(',') !== 'bug,feature')
+            problems.push(`#${iid} labels ${got.labels}`)
+        }
+        expect(problems).toEqual([])
+        expect(acknowledgedCreates).toBeGreaterThan(CYCLES)
+      } finally {
+        await killed(child)
+      }
+    },
+    60_000 + CYCLES * 15_000,
+  )
+})
