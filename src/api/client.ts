@@ -3,16 +3,20 @@
  * a composed transport (transport.ts, retry.ts), and one small module per resource group.
  */
 import { Agent, type Dispatcher } from 'undici'
+import { aliases } from './aliases.js'
 import { groups } from './groups.js'
 import { Http } from './http.js'
+import { issueActions } from './issue-actions.js'
 import { issues } from './issues.js'
 import { version } from './meta.js'
+import { metricImages } from './metric-images.js'
 import { notes } from './notes.js'
 import { pipelines } from './pipelines.js'
 import { projectExports } from './project-exports.js'
 import { projectImports } from './project-imports.js'
 import { projects } from './projects.js'
 import { retry, type RetryPolicy } from './retry.js'
+import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, undiciSend, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
 import { users } from './users.js'
@@ -75,6 +79,10 @@ export function createClient(options: ClientOptions) {
     paginate: http.paginate.bind(http),
     pages: http.pages.bind(http),
     issues: issues(http),
+    issueActions: issueActions(http),
+    timeTracking: timeTracking(http),
+    metricImages: metricImages(http),
+    aliases: aliases(http),
     notes: notes(http),
     projects: projects(http),
     groups: groups(http),
