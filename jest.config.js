@@ -11,7 +11,6 @@ export default {
     '^.+\\.ts$': [
       'ts-jest',
       {
-        isolatedModules: true,
         tsconfig: { module: 'commonjs', moduleResolution: 'node', target: 'es2022', isolatedModules: true },
         diagnostics: false,
       },
