@@ -54,7 +54,10 @@ async function members(archive: Buffer): Promise<Map<string, { type: string; bod
 }
 
 async function download(token = ALICE) {
-  const res = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': token } })
+  const res = await request(`${t.baseUrl}${P}/export/download`, {
+    headers: { 'private-token': token },
+    reset: true,
+  })
   return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) }
 }
 

@@ -90,7 +90,10 @@ describe('POST /projects/import: round trip', () => {
       const s = await t.http('GET', `${P}/export`, { token: ROOT })
       if ((s.body as Json).export_status === 'finished') break
     }
-    const dl = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': ROOT } })
+    const dl = await request(`${t.baseUrl}${P}/export/download`, {
+      headers: { 'private-token': ROOT },
+      reset: true,
+    })
     const archive = join(tmp, 'export.tar.gz')
     writeFileSync(archive, Buffer.from(await dl.body.arrayBuffer()))
 
