@@ -2,11 +2,15 @@
  * Issue notes (spec 4.3, reference §8.3): list and create. The reference server has no
  * `PUT .../notes/:note_id` yet, so there is no update here (sync-issues leaves comment edits alone).
  */
+import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
 import { Note, NoteCommands, type NoteCreate, type NoteListQuery } from '../schema/note.js'
 import type { CallOptions, Http, Query } from './http.js'
 import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
+
+/** What `create` answers: the note (201), or the quick actions' effects (202). */
+const NoteOrCommands = Type.Union([Note, NoteCommands])
 
 /** List parameters without `page`, which the iterator owns. */
 export type NoteListParams = Omit<NoteListQuery, 'page'>
@@ -36,6 +40,7 @@ export const notes = (http: Http) => ({
     http.request<Note | NoteCommands>('POST', path`/projects/${project}/issues/${iid}/notes`, {
       ...options,
       json: body,
+      response: NoteOrCommands,
     }),
 })
 /** The type of `client.notes`. */

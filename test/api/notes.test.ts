@@ -1,0 +1,96 @@
+import { collect, createClient, GitLabApiError, type GitLabClient } from '../../src/api/client.js'
+import { detailSeed, T } from '../server/routes/issue-details-seed.js'
+import { startServer, type TestServer } from '../support/server.js'
+
+const W = 'acme/widgets'
+let t: TestServer
+const clients: GitLabClient[] = []
+/** A client that checks every body against src/schema (`validate`), closed after each test. */
+const as = (token?: string) => {
+  const c = createClient({ baseUrl: t.baseUrl, token, validate: true, retry: { maxRetries: 0 } })
+  clients.push(c)
+  return c
+}
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()))
+  await t.close()
+})
+const failure = async (p: Promise<unknown>) => {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(err).toBeInstanceOf(GitLabApiError)
+  return err as GitLabApiError
+}
+
+describe('issue notes through the client (EE)', () => {
+  beforeEach(async () => {
+    t = await startServer(detailSeed)
+  })
+
+  it('creates a comment (the note record) and lists lazily, newest first or oldest first', async () => {
+    const gus = as(T.guest)
+    const note = await gus.notes.create(W, 2, { body: 'one' })
+    if (!('id' in note)) throw new Error('expected a note')
+    expect(note).toMatchObject({
+      body: 'one',
+      author: { username: 'gus' },
+      system: false,
+      noteable_type: 'Issue',
+      noteable_iid: 2,
+      commands_changes: {},
+    })
+    await gus.notes.create(W, 2, { body: 'two' })
+    await gus.notes.create(W, 2, { body: 'three' })
+    expect((await collect(gus.notes.list(W, 2))).map((n) => n.body)).toEqual(['three', 'two', 'one'])
+    const asc = await collect(gus.notes.list(W, 2, { sort: 'asc' }, { perPage: 2 }))
+    expect(asc.map((n) => n.body)).toEqual(['one', 'two', 'three'])
+    expect((await gus.issues.get(W, 2)).user_notes_count).toBe(3)
+  })
+
+  it('a body of only /promote answers 202 {commands_changes, summary}: the issue becomes an epic', async () => {
+    const rita = as(T.reporter)
+    const result = await rita.notes.create(W, 2, { body: '/promote' })
+    expect(result).toEqual({
+      commands_changes: { promote_to_epic: true },
+      summary: ['Promoted issue to an epic.'],
+    })
+    expect(await rita.issues.get(W, 2)).toMatchObject({ state: 'closed', user_notes_count: 0 })
+    const system = await collect(rita.notes.list(W, 2))
+    expect(system.map((n) => [n.body, n.system])).toEqual([['promoted to epic &1', true]])
+  })
+
+  it('/promote with text: the note, with commands_changes.promote_to_epic', async () => {
+    const note = await as(T.reporter).notes.create(W, 1, { body: 'Too big.\n/promote\nSee the epic.' })
+    expect(note).toMatchObject({
+      body: 'Too big.\nSee the epic.',
+      commands_changes: { promote_to_epic: true },
+    })
+  })
+
+  it("surfaces GitLab's 400, 401 and 403 as GitLabApiError; nothing stored", async () => {
+    const gus = as(T.guest)
+    const blank = await failure(gus.notes.create(W, 2, { body: '  ' }))
+    expect(blank).toMatchObject({
+      status: 400,
+      method: 'POST',
+      path: '/projects/acme%2Fwidgets/issues/2/notes',
+      body: { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' },
+    })
+    const anon = await failure(as().notes.create('acme/public', 1, { body: 'hi' }))
+    expect(anon.status).toBe(401)
+    const anonList = await failure(collect(as().notes.list('acme/public', 1)))
+    expect(anonList.status).toBe(401)
+    await as(T.root).issues.update('acme/public', 1, { discussion_locked: true })
+    const locked = await failure(as(T.outsider).notes.create('acme/public', 1, { body: 'x' }))
+    expect(locked).toMatchObject({ status: 403, body: { message: '403 Forbidden' } })
+    expect(await collect(gus.notes.list(W, 2))).toEqual([])
+  })
+})
+
+it('/promote stays text on CE (201 with the note)', async () => {
+  t = await startServer(detailSeed, { edition: 'ce' })
+  const note = await as(T.reporter).notes.create(W, 2, { body: '/promote' })
+  expect(note).toMatchObject({ body: '/promote', commands_changes: {} })
+})
