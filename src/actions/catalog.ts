@@ -8,6 +8,7 @@
 import type { InputTable } from './inputs.js'
 import * as exporter from './export-project/inputs.js'
 import * as importer from './import-project/inputs.js'
+import * as syncer from './sync-issues/inputs.js'
 import * as trigger from './trigger-pipeline/inputs.js'
 
 /** A step of a composite action, as YAML would hold it. */
@@ -66,6 +67,13 @@ export const catalog: ActionEntry[] = [
         with: { name: '${{ inputs.artifact-name }}', path: "${{ inputs.artifact-dir || 'gitlab-imports' }}" },
       },
     ],
+  },
+  {
+    name: 'sync-issues',
+    description:
+      'Keep GitLab issues in step with GitHub issues (or the other way, or both), idempotently: identity by hidden markers, comments once, no echoes',
+    inputs: syncer.inputs,
+    outputs: syncer.outputs,
   },
 ]
 

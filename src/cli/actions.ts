@@ -22,6 +22,7 @@ export const runners: Record<string, () => Promise<Runner>> = {
   'trigger-pipeline': async () => (await import('../actions/trigger-pipeline/run.js')).run,
   'export-project': async () => (await import('../actions/export-project/run.js')).run,
   'import-project': async () => (await import('../actions/import-project/run.js')).run,
+  'sync-issues': async () => (await import('../actions/sync-issues/run.js')).run,
 }
 
 /** The commands this CLI can run, with their one-line descriptions (for the top-level usage). */

@@ -33,7 +33,7 @@ beforeEach(async () => {
   })
   gh = await startFakeGitHub('acme', 'widgets', 'sync-bot')
   gh.milestones.push({ number: 1, title: 'v1.0', state: 'open' })
-  gitlab = createClient({ baseUrl: t.baseUrl, token: GL_TOKEN, retry: { retries: 0 } })
+  gitlab = createClient({ baseUrl: t.baseUrl, token: GL_TOKEN, retry: { maxRetries: 0 } })
   waits.length = 0
 })
 afterEach(async () => {

@@ -1,0 +1,112 @@
+import { gitlabUrl, projectInput, tokenInput } from '../connection.js'
+import {
+  bool,
+  duration,
+  InputError,
+  oneOf,
+  parseInputs,
+  stringMap,
+  type InputSource,
+  type InputTable,
+} from '../inputs.js'
+
+/** `owner/name`, as GitHub spells repositories. */
+function repository(text: string, name: string): string {
+  if (/^[\w.-]+\/[\w.-]+$/.test(text)) return text
+  throw new InputError(`Input '${name}' must be owner/name, got '${text.slice(0, 60)}'`)
+}
+
+/** The inputs of sync-issues: one table for the runner, the CLI, `--help`, action.yml and the README. */
+export const inputs = {
+  'gitlab-url': gitlabUrl,
+  token: tokenInput(
+    'GitLab token with the api scope (Planner or Developer on the project to write issues and notes)',
+    ['GITLAB_TOKEN'],
+  ),
+  project: projectInput(' (where the issues are mirrored)'),
+  'github-token': {
+    description:
+      "GitHub token with issues read/write; the workflow's token by default (outside Actions: $GITHUB_TOKEN)",
+    default: '${{ github.token }}',
+    secret: true,
+  },
+  repository: {
+    description: 'GitHub repository owner/name; empty: the current one ($GITHUB_REPOSITORY)',
+    env: ['GITHUB_REPOSITORY'],
+    required: true,
+    parse: repository,
+  },
+  direction: {
+    description:
+      'github-to-gitlab, gitlab-to-github, or both (each field from the side that changed it last)',
+    default: 'github-to-gitlab',
+    parse: oneOf(['github-to-gitlab', 'gitlab-to-github', 'both'] as const),
+  },
+  mode: {
+    description:
+      'event (only the issue of an issues/issue_comment event), full (every issue), or auto (event for those events, else full)',
+    default: 'auto',
+    parse: oneOf(['auto', 'event', 'full'] as const),
+  },
+  labels: {
+    description: 'Label names mapped from GitHub to GitLab: GitHub=GitLab lines, or a YAML or JSON map',
+    parse: stringMap,
+  },
+  'label-prefix': {
+    description:
+      'Prefix of GitLab labels that mirror GitHub labels (e.g. gh:); other GitLab labels are left alone',
+  },
+  'user-map': {
+    description:
+      'GitHub login to GitLab username (YAML or JSON map, or login=username lines); unmapped users are not assigned',
+    parse: stringMap,
+  },
+  comments: {
+    description: 'Mirror comments (GitHub comments <-> GitLab notes) as the direction allows',
+    default: 'false',
+    parse: bool,
+  },
+  'dry-run': { description: 'Print the plan and change nothing', default: 'false', parse: bool },
+  'github-write-gap': {
+    description: "Pause between two GitHub writes (GitHub's secondary rate limits); 90s, 1s, 500ms",
+    default: '1s',
+    parse: duration,
+  },
+} satisfies InputTable
+
+/** Output names (a rename is one edit here). */
+export const Outputs = {
+  Created: 'created',
+  Updated: 'updated',
+  Closed: 'closed',
+  Reopened: 'reopened',
+  Commented: 'commented',
+  Unchanged: 'unchanged',
+  Failed: 'failed',
+} as const
+
+/** Output descriptions, for action.yml and the README. */
+export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
+  created: 'Issues created (on either side)',
+  updated: 'Issues updated (fields or sync marker)',
+  closed: 'Issues closed',
+  reopened: 'Issues reopened',
+  commented: 'Comments mirrored',
+  unchanged: 'Issue pairs already in step',
+  failed: 'Writes that failed (the step fails when this is not 0)',
+}
+
+export type Settings = ReturnType<typeof readInputs>
+
+/** Parses and checks every input (tokens masked first). Throws InputError naming the input. */
+export function readInputs(source: InputSource) {
+  const settings = parseInputs(inputs, source)
+  let githubToken = settings.githubToken
+  if (githubToken.startsWith('${{')) githubToken = source.getEnv('GITHUB_TOKEN') ?? ''
+  if (!githubToken)
+    throw new InputError(
+      'Input required and not supplied: github-token (outside GitHub Actions, set GITHUB_TOKEN or pass it)',
+    )
+  source.setSecret(githubToken)
+  return { ...settings, githubToken }
+}

@@ -1,0 +1,57 @@
+import type { Op, SyncReport } from '../../sync/model.js'
+import { code, facts, heading, join, link, para, table, type Cell } from '../summary.js'
+import type { Settings } from './inputs.js'
+
+const MAX_ROWS = 200
+const FORGE = { github: 'GitHub', gitlab: 'GitLab' } as const
+
+const what = (op: Op): Cell => {
+  if (op.kind === 'create') return `create${op.set.state === 'closed' ? ' (closed)' : ''}`
+  if (op.kind === 'comment') return 'comment'
+  const fields = Object.keys(op.set).map((k) => (k === 'body' && !op.changed.includes('body') ? 'marker' : k))
+  return `update: ${fields.join(', ')}`
+}
+const target = (op: Op): Cell =>
+  op.kind === 'create' ? `${FORGE[op.side]} (new)` : `${FORGE[op.side]} #${op.number ?? '(new)'}`
+const source = (op: Op): Cell =>
+  link(`${FORGE[op.from.side]} #${op.from.number}${op.kind === 'comment' ? ' comment' : ''}`, op.from.url)
+
+/** The job summary of sync-issues: counts, then the plan (dry run) or what was written, then failures. Escaped. */
+export function renderSummary(s: Settings, mode: string, r: SyncReport): string {
+  const rows = r.planned.slice(0, MAX_ROWS).map((op) => [what(op), target(op), source(op)])
+  return join(
+    heading(`${r.failed.length ? '⚠️' : '✅'} sync-issues${r.dryRun ? ' (dry run: nothing written)' : ''}`),
+    facts([
+      ['GitHub', code(s.repository)],
+      ['GitLab', link(s.project, `${s.gitlabUrl}/${s.project}`)],
+      ['Direction', s.direction],
+      ['Mode', mode],
+    ]),
+    table(
+      ['created', 'updated', 'closed', 'reopened', 'commented', 'unchanged', 'failed'],
+      [
+        [
+          r.created.length,
+          r.updated.length,
+          r.closed.length,
+          r.reopened.length,
+          r.commented.length,
+          r.unchanged,
+          r.failed.length,
+        ],
+      ],
+    ),
+    rows.length > 0 && table([r.dryRun ? 'Planned' : 'Write', 'On', 'From'], rows),
+    r.planned.length > MAX_ROWS && para(`… and ${r.planned.length - MAX_ROWS} more`),
+    r.failed.length > 0 &&
+      table(
+        ['Failed', 'On', 'Error'],
+        r.failed.map((f) => [what(f.op), target(f.op), f.error]),
+      ),
+    r.skipped.length > 0 &&
+      table(
+        ['Left alone', 'Why'],
+        r.skipped.map((k) => [k.key, k.reason]),
+      ),
+  )
+}

@@ -1,0 +1,175 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ActionIO } from '../../src/actions/io.js'
+import { run } from '../../src/actions/sync-issues/run.js'
+import { runBundle } from '../support/action-run.js'
+import { octokitFor, startFakeGitHub, type FakeGitHub } from '../support/fake-github.js'
+import { startServer, type TestServer } from '../support/server.js'
+
+const GL_TOKEN = 'glpat-syncbot-secret-0001'
+const GH_TOKEN = 'ghp_github-secret-0002'
+const seed = `
+users:
+  - { username: root, admin: true, token: glpat-root-token }
+  - { username: syncbot, token: ${GL_TOKEN} }
+  - { username: alice }
+groups:
+  - { path: acme }
+projects:
+  - path: acme/widgets
+    members: { syncbot: maintainer, alice: developer }
+`
+let t: TestServer
+let gh: FakeGitHub
+const glWrites = { n: 0 }
+beforeEach(async () => {
+  t = await startServer(seed)
+  glWrites.n = 0
+  t.server.app.server.on('request', (req: { method?: string }) => void (req.method !== 'GET' && glWrites.n++))
+  gh = await startFakeGitHub('acme', 'widgets', 'sync-bot')
+  gh.addIssue({ title: 'Crash', body: 'Steps\n/close', labels: ['bug'], assignees: ['octocat'] })
+  gh.addIssue({ title: 'A pull request', pull_request: true })
+  gh.addIssue({ title: 'Docs', state: 'closed' })
+  gh.comment(1, 'Me too')
+})
+afterEach(async () => {
+  await gh.close()
+  await t.close()
+})
+const ghWrites = () => Object.entries(gh.counts).reduce((n, [m, c]) => n + (m === 'GET' ? 0 : c), 0)
+
+/** A recording ActionIO over INPUT_-style values (STYLE.md 8.8: no module mocks). */
+function recordingIO(values: Record<string, string>, env: Record<string, string> = {}) {
+  const log: string[] = []
+  const outputs: Record<string, string> = {}
+  const state: { summary: string; failed?: string; secrets: string[] } = { summary: '', secrets: [] }
+  const io: ActionIO = {
+    getInput: (name) => values[name] ?? '',
+    getEnv: (name) => env[name] || undefined,
+    setSecret: (v) => void state.secrets.push(v),
+    setOutput: (name, value) => void (outputs[name] = value),
+    info: (m) => void log.push(m),
+    warning: (m) => void log.push(`warning: ${m}`),
+    debug: (m) => void log.push(`debug: ${m}`),
+    summary: async (html) => void (state.summary += html),
+    fail: (err) => void (state.failed = err instanceof Error ? err.message : String(err)),
+  }
+  return { io, log, outputs, state }
+}
+const inputs = (more: Record<string, string> = {}) => ({
+  'gitlab-url': t.baseUrl,
+  token: GL_TOKEN,
+  project: 'acme/widgets',
+  'github-token': GH_TOKEN,
+  repository: 'acme/widgets',
+  comments: 'true',
+  'user-map': 'octocat: alice',
+  'label-prefix': 'gh:',
+  'github-write-gap': '0',
+  ...more,
+})
+const runIO = async (values: Record<string, string>, env: Record<string, string> = {}) => {
+  const r = recordingIO(values, env)
+  await run(r.io, undefined, { octokit: octokitFor(gh.url, GH_TOKEN), sleep: async () => undefined })
+  return r
+}
+
+describe('sync-issues action', () => {
+  it('full sync sets every output and a summary; the second run writes nothing; tokens stay out of logs', async () => {
+    const first = await runIO(inputs())
+    expect(first.state.failed).toBeUndefined()
+    expect(first.outputs).toEqual({
+      created: '2',
+      updated: '0',
+      closed: '0',
+      reopened: '0',
+      commented: '1',
+      unchanged: '0',
+      failed: '0',
+    })
+    expect(first.state.secrets).toEqual(expect.arrayContaining([GL_TOKEN, GH_TOKEN]))
+    expect(first.state.summary).toContain('GitHub #1')
+    glWrites.n = 0
+    gh.resetCounts()
+    const second = await runIO(inputs())
+    expect(second.outputs).toMatchObject({
+      created: '0',
+      updated: '0',
+      commented: '0',
+      unchanged: '2',
+      failed: '0',
+    })
+    expect([glWrites.n, ghWrites()]).toEqual([0, 0])
+    const text = [...first.log, ...second.log, first.state.summary, second.state.summary].join('\n')
+    for (const secret of [GL_TOKEN, GH_TOKEN]) expect(text).not.toContain(secret)
+  })
+
+  it('event mode syncs only the issue of the event; a pull request event does nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-sync-event-'))
+    const event = join(dir, 'event.json')
+    writeFileSync(event, JSON.stringify({ action: 'edited', issue: { number: 3 } }))
+    const r = await runIO(inputs(), { GITHUB_EVENT_NAME: 'issues', GITHUB_EVENT_PATH: event })
+    expect(r.outputs).toMatchObject({ created: '1', failed: '0' })
+    const listed = await t.http('GET', '/api/v4/projects/acme%2Fwidgets/issues', { token: GL_TOKEN })
+    expect((listed.body as { title: string }[]).map((i) => i.title)).toEqual(['Docs'])
+    writeFileSync(event, JSON.stringify({ action: 'created', issue: { number: 2, pull_request: {} } }))
+    await expect(
+      runIO(inputs(), { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_EVENT_PATH: event }),
+    ).rejects.toThrow('mode is event, but #2 is a pull request; nothing to sync')
+  })
+
+  it('dry run reports the plan and writes nothing', async () => {
+    const r = await runIO(inputs({ 'dry-run': 'true' }))
+    expect(r.log.filter((l) => l.startsWith('plan: '))).toHaveLength(3)
+    expect(r.state.summary).toContain('dry run: nothing written')
+    expect([glWrites.n, ghWrites()]).toEqual([0, 0])
+  })
+
+  it('a failing issue is reported, fails the step, and does not stop the others', async () => {
+    await runIO(inputs({ direction: 'both' }))
+    await t.http('PUT', '/api/v4/projects/acme%2Fwidgets/issues/1', {
+      token: GL_TOKEN,
+      json: { title: 'Renamed 1' },
+    })
+    await t.http('PUT', '/api/v4/projects/acme%2Fwidgets/issues/2', {
+      token: GL_TOKEN,
+      json: { title: 'Renamed 3' },
+    })
+    gh.failIssue(1, 502)
+    const r = await runIO(inputs({ direction: 'both' }))
+    // Issue 1: the GitHub write failed, so its marker write on GitLab was not tried (both count).
+    expect(r.outputs).toMatchObject({ failed: '2', updated: '2' })
+    expect(r.state.failed).toBe('2 of 4 writes failed; the others were applied')
+    expect(r.log.filter((l) => l.startsWith('warning: failed: '))).toEqual([
+      expect.stringContaining('502'),
+      expect.stringContaining('not tried: an earlier write for this issue failed'),
+    ])
+    expect(gh.issues.find((i) => i.number === 3)!.title).toBe('Renamed 3')
+  })
+
+  it('bad inputs name the input', async () => {
+    await expect(runIO(inputs({ direction: 'sideways' }))).rejects.toThrow(
+      "Input 'direction' must be one of github-to-gitlab, gitlab-to-github, both, got 'sideways'",
+    )
+    await expect(runIO(inputs({ 'github-token': '' }))).rejects.toThrow('github-token')
+  })
+
+  it('the bundle runs with the real Octokit against the fake GitHub, twice, idempotently', async () => {
+    const env = { GITHUB_API_URL: gh.url, GITHUB_EVENT_NAME: 'schedule' }
+    const first = await runBundle('sync-issues', inputs(), { env })
+    expect(first.code).toBe(0)
+    expect(first.outputs).toMatchObject({ created: '2', commented: '1', failed: '0' })
+    glWrites.n = 0
+    gh.resetCounts()
+    const second = await runBundle('sync-issues', inputs(), { env })
+    expect(second.outputs).toMatchObject({ created: '0', unchanged: '2', failed: '0' })
+    expect([glWrites.n, ghWrites()]).toEqual([0, 0])
+    expect(gh.tokens).toEqual(new Set([`token ${GH_TOKEN}`]))
+    const shown = `${first.log}${second.log}`
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n')
+    for (const secret of [GL_TOKEN, GH_TOKEN]) expect(shown).not.toContain(secret)
+  })
+})
