@@ -1,0 +1,126 @@
+/*
+ * bench/action-startup: each action bundle (dist/<name>/index.js, `npm run bundle`) run as a runner
+ * runs it (INPUT_*, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), from process start to its first HTTP
+ * request, which a tiny node:http server on port 0 in this process records on arrival (and answers
+ * 404, so the action stops). Baseline, in the same run: `node -e ''` from start to exit. Also
+ * prints each bundle's size. Target: under 150 ms to the first request.
+ */
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+
+const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7)
+const dist = fileURLToPath(new URL('../dist/', import.meta.url))
+
+/** Inputs that make each action's first step an HTTP request to `url`. */
+function inputsFor(name: string, url: string, dir: string): Record<string, string> {
+  const common = { 'gitlab-url': url, token: 'glpat-bench-token' }
+  switch (name) {
+    case 'trigger-pipeline':
+      return { ...common, project: 'bench/issues', token: 'glptt-bench-token', wait: 'false' }
+    case 'export-project':
+      return { ...common, project: 'bench/issues', 'download-dir': join(dir, 'downloads') }
+    case 'import-project':
+      return { ...common, archive: join(dir, 'archive.tar.gz'), path: 'restored' }
+    case 'sync-issues':
+      return {
+        ...common,
+        project: 'bench/issues',
+        'github-token': 'ghp_bench',
+        repository: 'bench/issues',
+        mode: 'full',
+      }
+    default:
+      return { ...common, project: 'bench/issues' }
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+
+export async function run(): Promise<{ name: string; ratio: number; detail: string }[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'gla-startup-'))
+  let arrived: (() => void) | undefined
+  const server = createServer((req, res) => {
+    arrived?.()
+    req.resume()
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"404 Project Not Found"}')
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  try {
+    writeFileSync(join(dir, 'archive.tar.gz'), Buffer.alloc(1024))
+    writeFileSync(join(dir, 'output'), '')
+    writeFileSync(join(dir, 'summary'), '')
+
+    /** Milliseconds from spawn to the first request (or to exit when `toExit`). */
+    const once_ = async (args: string[], env: Record<string, string>, toExit: boolean) => {
+      const started = performance.now()
+      const child = spawn(process.execPath, args, { env, stdio: 'ignore' })
+      const exited = once(child, 'exit')
+      try {
+        if (toExit) await exited
+        else
+          await Promise.race([
+            new Promise<void>((resolve) => (arrived = resolve)),
+            exited.then(() => {
+              throw new Error(`${args.join(' ')} exited before making a request`)
+            }),
+          ])
+        return performance.now() - started
+      } finally {
+        arrived = undefined
+        if (child.exitCode === null) {
+          child.kill('SIGKILL')
+          await exited
+        }
+      }
+    }
+
+    const bare: number[] = []
+    for (let i = 0; i < RUNS; i++) bare.push(await once_(['-e', ''], { PATH: process.env.PATH ?? '' }, true))
+    const nodeMs = median(bare)
+
+    const names = readdirSync(dist)
+      .filter((n) => existsSync(join(dist, n, 'index.js')))
+      .sort()
+    if (names.length === 0) throw new Error('no bundles in dist/: run `npm run bundle` first')
+    const rows = []
+    for (const name of names) {
+      const bundle = join(dist, name, 'index.js')
+      const env: Record<string, string> = {
+        PATH: process.env.PATH ?? '',
+        GITHUB_OUTPUT: join(dir, 'output'),
+        GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+        GITHUB_API_URL: url, // sync-issues: GitHub's side goes to the same recorder
+      }
+      for (const [k, v] of Object.entries(inputsFor(name, url, dir))) env[`INPUT_${k.toUpperCase()}`] = v
+      await once_([bundle], env, false) // warm-up (page cache)
+      const times: number[] = []
+      for (let i = 0; i < RUNS; i++) times.push(await once_([bundle], env, false))
+      const ms = median(times)
+      rows.push({
+        name: `action-startup: ${name} to first request / node -e '' (target < 150 ms)`,
+        ratio: ms / nodeMs,
+        detail:
+          `${ms.toFixed(0)} ms to first request (${(ms - nodeMs).toFixed(0)} ms over node's own start), ` +
+          `node -e '' ${nodeMs.toFixed(0)} ms; bundle ${(statSync(bundle).size / 2 ** 20).toFixed(2)} MB; medians of ${RUNS}` +
+          (ms >= 150 ? '; MISSES the 150 ms target' : ''),
+      })
+    }
+    return rows
+  } finally {
+    server.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const r of await run()) console.log(`${r.name}: ${r.ratio.toFixed(2)}\n  ${r.detail}`)
+}
