@@ -67,6 +67,24 @@ export async function demo(_argv: string[]): Promise<number> {
     }
     say(`... ${count} issues in all`)
     if (!(await demoActions(baseUrl, step, say))) return 1
+
+    step(`Time tracking on #${created.iid}: estimate, spent time with a summary, time_stats`)
+    const estimated = await alice.timeTracking.setEstimate('acme/widgets', created.iid, '1d 2h')
+    say(`POST .../time_estimate duration=1d 2h -> time_estimate=${estimated.time_estimate}s (1d = 8h)`)
+    await alice.timeTracking.addSpent('acme/widgets', created.iid, '3h30m', 'Reproduced the wobble')
+    say('POST .../add_spent_time duration=3h30m summary="Reproduced the wobble"')
+    const stats = await alice.timeTracking.stats('acme/widgets', created.iid)
+    say(`time_stats: ${JSON.stringify(stats)}`)
+    say(`in GitLab's words: estimate ${stats.human_time_estimate}, spent ${stats.human_total_time_spent}`)
+
+    step('Move acme/widgets#4 to opensource/toolkit (POST .../move); labels follow by name')
+    const toolkit = await alice.projects.get('opensource/toolkit')
+    const before = await alice.issues.get('acme/widgets', 4)
+    const moved = await alice.issueActions.move('acme/widgets', 4, { to_project_id: toolkit.id })
+    say(`${before.references.full} "${before.title}" [${before.labels.join(', ')}]`)
+    say(`  -> ${moved.references.full} (id ${moved.id}) [${moved.labels.join(', ')}] ${moved.web_url}`)
+    const original = await alice.issues.get('acme/widgets', 4)
+    say(`the original is ${original.state}, moved_to_id=${original.moved_to_id}`)
     step('Done')
     return 0
   } finally {
