@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
-import { basename } from 'node:path'
-import { Readable } from 'node:stream'
 import type { ResourceRef } from '../schema/common.js'
 import type { ProjectImportStatus } from '../schema/project-import.js'
 import type { CallOptions, Http } from './http.js'
+import { streamedMultipart, type FormField } from './multipart.js'
 import { path } from './path.js'
 
 /** Parameters every import takes (spec 4.1). */
@@ -29,55 +25,15 @@ export interface S3Source {
   secret_access_key: string
 }
 
-type Field = [name: string, value: string]
-
 /** The form fields of an import, `override_params[key]` as Rails reads nested hashes. */
-function fieldsOf(target: ImportTarget): Field[] {
-  const out: Field[] = [['path', target.path]]
+function fieldsOf(target: ImportTarget): FormField[] {
+  const out: FormField[] = [['path', target.path]]
   if (target.name !== undefined) out.push(['name', target.name])
   if (target.namespace !== undefined) out.push(['namespace', String(target.namespace)])
   if (target.overwrite !== undefined) out.push(['overwrite', String(target.overwrite)])
   for (const [k, v] of Object.entries(target.override_params ?? {}))
     out.push([`override_params[${k}]`, String(v)])
   return out
-}
-
-const quote = (s: string) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c))
-
-/**
- * A multipart/form-data body whose file part streams from disk: its exact length is known up front
- * (text parts + file size), so it goes out with `Content-Length` and is never held in memory
- * (unlike go-gitlab's bytes.Buffer or a Blob; peers.md §0.5). Returns the body, its length and type.
- */
-export async function multipartFromFile(
-  fields: Field[],
-  fileField: string,
-  file: string,
-  filename = basename(file),
-) {
-  const size = (await stat(file)).size
-  const boundary = `----gitlab-actions-${randomBytes(12).toString('hex')}`
-  const head = Buffer.from(
-    fields
-      .map(
-        ([name, value]) =>
-          `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`,
-      )
-      .join('') +
-      `--${boundary}\r\nContent-Disposition: form-data; name="${quote(fileField)}"; filename="${quote(filename)}"\r\n` +
-      'Content-Type: application/gzip\r\n\r\n',
-  )
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`)
-  async function* parts() {
-    yield head
-    yield* createReadStream(file)
-    yield tail
-  }
-  return {
-    data: Readable.from(parts(), { objectMode: false }),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-    length: head.length + size + tail.length,
-  }
 }
 
 /** spec 4.1: project imports from an uploaded file, a URL or S3, and their status. */
@@ -89,7 +45,11 @@ export const projectImports = (http: Http) => ({
   fromFile: async (file: string, target: ImportTarget, options: CallOptions = {}) =>
     http.request<ProjectImportStatus>('POST', '/projects/import', {
       ...options,
-      body: await multipartFromFile(fieldsOf(target), 'file', file),
+      body: await streamedMultipart(fieldsOf(target), {
+        field: 'file',
+        path: file,
+        contentType: 'application/gzip',
+      }),
     }),
   /** `POST /projects/remote-import`: GitLab fetches the archive from `url` (gzip, Content-Length, <= 10 GB). */
   fromUrl: (url: string, target: ImportTarget, options: CallOptions = {}) =>

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { createClient } from '../../src/api/client.js'
 import { dispositionFilename, exportTimeOf } from '../../src/api/project-exports.js'
-import { multipartFromFile } from '../../src/api/project-imports.js'
+import { streamedMultipart } from '../../src/api/multipart.js'
 import { startServer, type TestServer } from '../support/server.js'
 
 const seed = `
@@ -69,13 +69,12 @@ describe('project exports and imports through the client', () => {
   it('multipart bodies stream the file with an exact Content-Length', async () => {
     const file = join(dir, 'a.tar.gz')
     writeFileSync(file, Buffer.alloc(70_000, 7))
-    const body = await multipartFromFile(
+    const body = await streamedMultipart(
       [
         ['path', 'p'],
         ['override_params[name]', 'N'],
       ],
-      'file',
-      file,
+      { field: 'file', path: file, contentType: 'application/gzip' },
     )
     const chunks: Buffer[] = []
     for await (const c of body.data as Readable) chunks.push(Buffer.from(c as Buffer))
