@@ -80,7 +80,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     logger: options.logger ?? false,
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2000 },
     bodyLimit: 8 * 1024 * 1024,
-    forceCloseConnections: false,
+    // On close: idle keep-alive sockets go at once, requests in flight finish (graceful SIGTERM).
+    forceCloseConnections: 'idle',
   })
   await app.register(formbody, { parser: parseQuery })
   // Grape reads an empty JSON body as no parameters, and answers bad JSON with its own words.
