@@ -36,16 +36,24 @@ export const Group = Type.Object(
 )
 export type Group = Static<typeof Group>
 
+/** GitLab's `ProjectIdentity` entity: the fields every project-shaped record starts with, in order. */
+export const projectIdentityFields = {
+  id: Type.Integer(),
+  description: Nullable(Type.String()),
+  name: Type.String(),
+  name_with_namespace: Type.String(),
+  path: Type.String(),
+  path_with_namespace: Type.String(),
+  created_at: Timestamp,
+}
+/** `ProjectIdentity` on its own, as a to-do embeds it (reference §8.2). */
+export const ProjectIdentity = Type.Object(projectIdentityFields, { title: 'ProjectIdentity' })
+export type ProjectIdentity = Static<typeof ProjectIdentity>
+
 /** `GET /projects/:id` (the fields of GitLab's `Project` entity that clients read first). */
 export const Project = Type.Object(
   {
-    id: Type.Integer(),
-    description: Nullable(Type.String()),
-    name: Type.String(),
-    name_with_namespace: Type.String(),
-    path: Type.String(),
-    path_with_namespace: Type.String(),
-    created_at: Timestamp,
+    ...projectIdentityFields,
     default_branch: Nullable(Type.String()),
     tag_list: Type.Array(Type.String()),
     topics: Type.Array(Type.String()),

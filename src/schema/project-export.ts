@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Timestamp } from './common.js'
+import { projectIdentityFields } from './namespace.js'
 
 /**
  * `export_status` (spec 3.1, reference §13.1). `failed` is GitLab's current `Project#export_status`
@@ -15,21 +15,10 @@ export const ExportStatusValue = Type.Union([
 ])
 export type ExportStatusValue = Static<typeof ExportStatusValue>
 
-/** The project fields GitLab's `ProjectIdentity` entity exposes (reference §13.1). */
-export const ProjectIdentity = {
-  id: Type.Integer(),
-  description: Nullable(Type.String()),
-  name: Type.String(),
-  name_with_namespace: Type.String(),
-  path: Type.String(),
-  path_with_namespace: Type.String(),
-  created_at: Timestamp,
-}
-
 /** spec 2.1: `GET /projects/:id/export`; `_links` only while `finished`. */
 export const ProjectExportStatus = Type.Object(
   {
-    ...ProjectIdentity,
+    ...projectIdentityFields,
     export_status: ExportStatusValue,
     _links: Type.Optional(Type.Object({ api_url: Type.String(), web_url: Type.String() })),
   },

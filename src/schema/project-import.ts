@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, Timestamp } from './common.js'
-import { ProjectIdentity } from './project-export.js'
+import { projectIdentityFields } from './namespace.js'
 
 /** spec 2.3, reference §14.4: one failed relation; `exception_message` is always null in the API. */
 export const FailedRelation = Type.Object(
@@ -29,7 +29,7 @@ export type ImportStatusValue = Static<typeof ImportStatusValue>
 /** spec 2.2, reference §14.1/§14.4: the import record (`ProjectImportStatus`). */
 export const ProjectImportStatus = Type.Object(
   {
-    ...ProjectIdentity,
+    ...projectIdentityFields,
     import_status: ImportStatusValue,
     import_type: Nullable(Type.String()),
     correlation_id: Nullable(Type.String()),

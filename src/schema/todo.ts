@@ -1,26 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Timestamp, UserBasic } from './common.js'
+import { Timestamp, UserBasic } from './common.js'
 import { Issue } from './issue.js'
-
-/** GitLab's `Entities::ProjectIdentity` as a to-do embeds it. */
-export const TodoProject = Type.Object(
-  {
-    id: Type.Integer(),
-    description: Nullable(Type.String()),
-    name: Type.String(),
-    name_with_namespace: Type.String(),
-    path: Type.String(),
-    path_with_namespace: Type.String(),
-    created_at: Timestamp,
-  },
-  { title: 'TodoProject' },
-)
+import { ProjectIdentity } from './namespace.js'
 
 /** spec 2.9, reference §8.2: a to-do item; `target` is the issue. */
 export const Todo = Type.Object(
   {
     id: Type.Integer(),
-    project: TodoProject,
+    project: ProjectIdentity,
     author: UserBasic,
     action_name: Type.String({ description: 'marked for POST .../todo' }),
     target_type: Type.String({ description: 'Issue' }),
