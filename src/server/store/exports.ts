@@ -98,13 +98,27 @@ export function exportReader(db: Db) {
             limit,
           ) as Row[])
         : [],
-    /** Issues by `relative_position` (nulls last), then id, after the key of the previous batch. */
-    issues: (projectId: number, after: [number, number, number], limit: number) =>
-      stmt(
-        `SELECT * FROM issues WHERE project_id = ?
-           AND (relative_position IS NULL, COALESCE(relative_position, 0), id) > (?, ?, ?)
-         ORDER BY relative_position IS NULL, COALESCE(relative_position, 0), id LIMIT ?`,
-      ).all(projectId, ...after, limit) as Row[],
+    /**
+     * Issues by `relative_position` (nulls last), then id, after the key `[isNull, position, id]`
+     * of the previous batch. Two seeks on `issues_by_project_position` (positioned issues, then
+     * the unpositioned by id), so each batch costs its own rows, not a scan and sort of the project.
+     */
+    issues: (projectId: number, after: [number, number, number], limit: number) => {
+      const [isNull, position, id] = after
+      const positioned =
+        isNull === 0
+          ? (stmt(
+              `SELECT * FROM issues WHERE project_id = ? AND relative_position IS NOT NULL
+                 AND (relative_position, id) > (?, ?) ORDER BY relative_position, id LIMIT ?`,
+            ).all(projectId, position, id, limit) as Row[])
+          : []
+      if (positioned.length === limit) return positioned
+      const unpositioned = stmt(
+        `SELECT * FROM issues WHERE project_id = ? AND relative_position IS NULL AND id > ?
+         ORDER BY id LIMIT ?`,
+      ).all(projectId, isNull === 0 ? 0 : id, limit - positioned.length) as Row[]
+      return [...positioned, ...unpositioned]
+    },
     labelLinks: (issueIds: number[]) =>
       issueIds.length === 0
         ? []

@@ -3,9 +3,17 @@ import issueDetails from './migrations/002-issue-details.js'
 import transfers from './migrations/003-transfers.js'
 import pipelines from './migrations/004-pipelines.js'
 import runners from './migrations/005-runners.js'
+import issuePositionIndex from './migrations/006-issue-position-index.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
  * `PRAGMA user_version` records the last one applied. Append, never edit, a released migration.
  */
-export const migrations: string[] = [foundation, issueDetails, transfers, pipelines, runners]
+export const migrations: string[] = [
+  foundation,
+  issueDetails,
+  transfers,
+  pipelines,
+  runners,
+  issuePositionIndex,
+]
