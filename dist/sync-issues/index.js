@@ -85064,8 +85064,8 @@ const Group = Type.Object({
     parent_id: Nullable(Type.Integer()),
     avatar_url: Nullable(Type.String()),
 }, { title: 'Group' });
-/** `GET /projects/:id` (the fields of GitLab's `Project` entity that clients read first). */
-const Project = Type.Object({
+/** GitLab's `ProjectIdentity` entity: the fields every project-shaped record starts with, in order. */
+const projectIdentityFields = {
     id: Type.Integer(),
     description: Nullable(Type.String()),
     name: Type.String(),
@@ -85073,6 +85073,12 @@ const Project = Type.Object({
     path: Type.String(),
     path_with_namespace: Type.String(),
     created_at: Timestamp,
+};
+/** `ProjectIdentity` on its own, as a to-do embeds it (reference §8.2). */
+const ProjectIdentity = Type.Object(projectIdentityFields, { title: 'ProjectIdentity' });
+/** `GET /projects/:id` (the fields of GitLab's `Project` entity that clients read first). */
+const Project = Type.Object({
+    ...projectIdentityFields,
     default_branch: Nullable(Type.String()),
     tag_list: Type.Array(Type.String()),
     topics: Type.Array(Type.String()),
@@ -87370,20 +87376,11 @@ const MergeRequest = Type.Object({
 
 
 
-/** GitLab's `Entities::ProjectIdentity` as a to-do embeds it. */
-const TodoProject = Type.Object({
-    id: Type.Integer(),
-    description: Nullable(Type.String()),
-    name: Type.String(),
-    name_with_namespace: Type.String(),
-    path: Type.String(),
-    path_with_namespace: Type.String(),
-    created_at: Timestamp,
-}, { title: 'TodoProject' });
+
 /** spec 2.9, reference §8.2: a to-do item; `target` is the issue. */
 const Todo = Type.Object({
     id: Type.Integer(),
-    project: TodoProject,
+    project: ProjectIdentity,
     author: UserBasic,
     action_name: Type.String({ description: 'marked for POST .../todo' }),
     target_type: Type.String({ description: 'Issue' }),
@@ -87746,8 +87743,15 @@ const NoteListQuery = Type.Object({
 }, { title: 'NoteListQuery' });
 
 ;// CONCATENATED MODULE: ./build/bundle-src/api/notes.js
+/*
+ * Issue notes (spec 4.3, reference §8.3): list and create. The reference server has no
+ * `PUT .../notes/:note_id` yet, so there is no update here (sync-issues leaves comment edits alone).
+ */
 
 
+
+/** What `create` answers: the note (201), or the quick actions' effects (202). */
+const NoteOrCommands = Type.Union([Note, NoteCommands]);
 /** The notes group of the client. Every call throws GitLabApiError with GitLab's status and body. */
 const notes = (http) => ({
     /**
@@ -87766,6 +87770,7 @@ const notes = (http) => ({
     create: (project, iid, body, options = {}) => http.request('POST', path `/projects/${project}/issues/${iid}/notes`, {
         ...options,
         json: body,
+        response: NoteOrCommands,
     }),
 });
 
@@ -88094,10 +88099,6 @@ function projectExports(http) {
 ;// CONCATENATED MODULE: ./build/bundle-src/api/project-imports.js
 
 
-
-
-
-
 /** The form fields of an import, `override_params[key]` as Rails reads nested hashes. */
 function fieldsOf(target) {
     const out = [['path', target.path]];
@@ -88111,32 +88112,6 @@ function fieldsOf(target) {
         out.push([`override_params[${k}]`, String(v)]);
     return out;
 }
-const project_imports_quote = (s) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c));
-/**
- * A multipart/form-data body whose file part streams from disk: its exact length is known up front
- * (text parts + file size), so it goes out with `Content-Length` and is never held in memory
- * (unlike go-gitlab's bytes.Buffer or a Blob; peers.md §0.5). Returns the body, its length and type.
- */
-async function multipartFromFile(fields, fileField, file, filename = (0,external_node_path_.basename)(file)) {
-    const size = (await (0,promises_.stat)(file)).size;
-    const boundary = `----gitlab-actions-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
-    const head = Buffer.from(fields
-        .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${project_imports_quote(name)}"\r\n\r\n${value}\r\n`)
-        .join('') +
-        `--${boundary}\r\nContent-Disposition: form-data; name="${project_imports_quote(fileField)}"; filename="${project_imports_quote(filename)}"\r\n` +
-        'Content-Type: application/gzip\r\n\r\n');
-    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    async function* parts() {
-        yield head;
-        yield* (0,external_node_fs_namespaceObject.createReadStream)(file);
-        yield tail;
-    }
-    return {
-        data: external_node_stream_.Readable.from(parts(), { objectMode: false }),
-        contentType: `multipart/form-data; boundary=${boundary}`,
-        length: head.length + size + tail.length,
-    };
-}
 /** spec 4.1: project imports from an uploaded file, a URL or S3, and their status. */
 const projectImports = (http) => ({
     /**
@@ -88145,7 +88120,11 @@ const projectImports = (http) => ({
      */
     fromFile: async (file, target, options = {}) => http.request('POST', '/projects/import', {
         ...options,
-        body: await multipartFromFile(fieldsOf(target), 'file', file),
+        body: await streamedMultipart(fieldsOf(target), {
+            field: 'file',
+            path: file,
+            contentType: 'application/gzip',
+        }),
     }),
     /** `POST /projects/remote-import`: GitLab fetches the archive from `url` (gzip, Content-Length, <= 10 GB). */
     fromUrl: (url, target, options = {}) => http.request('POST', '/projects/remote-import', {
