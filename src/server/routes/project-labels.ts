@@ -3,7 +3,6 @@ import { LabelDetail, Milestone } from '../../schema/index.js'
 import { pageOf, setPageHeaders } from '../pagination.js'
 import { presentLabel, presentMilestone } from '../present/issues.js'
 import { today } from '../services/context.js'
-import type { MilestoneRow } from '../store/milestones.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
 
@@ -32,8 +31,6 @@ const MilestoneQuery = Type.Object(
 export function projectLabelRoutes(api: ApiContext): void {
   const { app, registry, access, instance } = api
   const { store, clock } = api.ctx
-  // The milestones store module has no project list yet; the one query lives here until it does.
-  const milestonesOf = store.db.prepare('SELECT * FROM milestones WHERE project_id = ? ORDER BY id')
 
   const page = <T>(
     h: { reply: Parameters<typeof setPageHeaders>[0]; req: { url: string; query: unknown } },
@@ -89,7 +86,8 @@ export function projectLabelRoutes(api: ApiContext): void {
       const project = access.project(h.actor, h.path.id as string)
       const q = h.params
       const search = q.search?.toLowerCase()
-      const rows = (milestonesOf.all(project.id) as MilestoneRow[])
+      const rows = store.milestones
+        .ofProject(project.id)
         .filter((m) => q.title === undefined || m.title === q.title)
         .filter((m) => !search || m.title.toLowerCase().includes(search))
         .filter((m) => !q.state || m.state === q.state)

@@ -22,7 +22,10 @@ export function milestoneTable(db: Db) {
   const nextIid = db.prepare('SELECT COALESCE(MAX(iid), 0) + 1 AS iid FROM milestones WHERE project_id = ?')
   const byId = db.prepare('SELECT * FROM milestones WHERE id = ?')
   const byTitle = db.prepare('SELECT * FROM milestones WHERE project_id = ? AND title = ?')
+  const ofProject = db.prepare('SELECT * FROM milestones WHERE project_id = ? ORDER BY id')
   return {
+    /** A project's milestones, oldest first. */
+    ofProject: (projectId: number) => ofProject.all(projectId) as MilestoneRow[],
     insert: (m: Omit<MilestoneRow, 'id' | 'iid'>) =>
       Number(insert.run({ ...m, iid: (nextIid.get(m.project_id) as { iid: number }).iid }).lastInsertRowid),
     get: (id: number) => byId.get(id) as MilestoneRow | undefined,
