@@ -84587,6 +84587,62 @@ const Type = type_type_namespaceObject;
 
 
 
+;// CONCATENATED MODULE: ./build/bundle-src/schema/alias.js
+
+/** spec 2.15, reference §15: a project alias (EE, administrators). */
+const ProjectAlias = Type.Object({ id: Type.Integer(), project_id: Type.Integer(), name: Type.String() }, { title: 'ProjectAlias' });
+/** `POST /project_aliases`: `project_id` is an id or a full path. */
+const ProjectAliasCreate = Type.Object({
+    project_id: Type.Union([Type.Integer(), Type.String()]),
+    name: Type.String(),
+});
+
+;// CONCATENATED MODULE: ./build/bundle-src/api/path.js
+/**
+ * A path template that encodes every interpolated value with encodeURIComponent, so that a full
+ * path is one segment (STYLE.md 5c): path`/projects/${'acme/widgets'}/issues/${3}` ->
+ * `/projects/acme%2Fwidgets/issues/3`. Numbers go in as they are.
+ *
+ * Throws TypeError for an empty value and for `.` or `..`, which a URL parser would collapse into
+ * another path (`/projects/../users`), whatever the encoding.
+ */
+function path(strings, ...values) {
+    let out = strings[0] ?? '';
+    values.forEach((value, i) => {
+        const text = String(value);
+        if (text === '' || text === '.' || text === '..')
+            throw new TypeError(`path segment ${i + 1} must not be ${text === '' ? 'empty' : `'${text}'`}`);
+        out += encodeURIComponent(text) + (strings[i + 1] ?? '');
+    });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./build/bundle-src/api/aliases.js
+/*
+ * Project aliases (spec 4.8, reference §15): GitLab EE, administrators only. Non-administrators
+ * get 403 `403 Forbidden`, anonymous callers 401; on CE the routes do not exist (404).
+ */
+
+
+/** The aliases group of the client. Every call throws GitLabApiError with GitLab's status and body. */
+const aliases = (http) => ({
+    /** `GET /project_aliases`, lazily, 100 per page. */
+    list: (options = {}) => http.paginate('/project_aliases', { ...options, item: ProjectAlias }),
+    /** `GET /project_aliases/:name`; 404 `404 Not found` when there is none. */
+    get: (name, options = {}) => http.request('GET', path `/project_aliases/${name}`, { ...options, response: ProjectAlias }),
+    /**
+     * `POST /project_aliases` -> 201; `project_id` is an id or a full path. 400 `{"message":{"name":
+     * ["has already been taken"]}}` and GitLab's format text; 404 `404 Project Not Found`.
+     */
+    create: (body, options = {}) => http.request('POST', '/project_aliases', {
+        ...options,
+        json: body,
+        response: ProjectAlias,
+    }),
+    /** `DELETE /project_aliases/:name` -> 204; 404 `404 Not found` when there is none. */
+    remove: (name, options = {}) => http.request('DELETE', path `/project_aliases/${name}`, options),
+});
+
 ;// CONCATENATED MODULE: ./build/bundle-src/schema/common.js
 
 /** `T` or JSON `null`. */
@@ -84678,8 +84734,8 @@ const Group = Type.Object({
     parent_id: Nullable(Type.Integer()),
     avatar_url: Nullable(Type.String()),
 }, { title: 'Group' });
-/** `GET /projects/:id` (the fields of GitLab's `Project` entity that clients read first). */
-const Project = Type.Object({
+/** GitLab's `ProjectIdentity` entity: the fields every project-shaped record starts with, in order. */
+const projectIdentityFields = {
     id: Type.Integer(),
     description: Nullable(Type.String()),
     name: Type.String(),
@@ -84687,6 +84743,12 @@ const Project = Type.Object({
     path: Type.String(),
     path_with_namespace: Type.String(),
     created_at: Timestamp,
+};
+/** `ProjectIdentity` on its own, as a to-do embeds it (reference §8.2). */
+const ProjectIdentity = Type.Object(projectIdentityFields, { title: 'ProjectIdentity' });
+/** `GET /projects/:id` (the fields of GitLab's `Project` entity that clients read first). */
+const Project = Type.Object({
+    ...projectIdentityFields,
     default_branch: Nullable(Type.String()),
     tag_list: Type.Array(Type.String()),
     topics: Type.Array(Type.String()),
@@ -84720,26 +84782,6 @@ const Project = Type.Object({
         group_access: Nullable(Type.Object({ access_level: Type.Integer(), notification_level: Type.Integer() })),
     })),
 }, { title: 'Project' });
-
-;// CONCATENATED MODULE: ./build/bundle-src/api/path.js
-/**
- * A path template that encodes every interpolated value with encodeURIComponent, so that a full
- * path is one segment (STYLE.md 5c): path`/projects/${'acme/widgets'}/issues/${3}` ->
- * `/projects/acme%2Fwidgets/issues/3`. Numbers go in as they are.
- *
- * Throws TypeError for an empty value and for `.` or `..`, which a URL parser would collapse into
- * another path (`/projects/../users`), whatever the encoding.
- */
-function path(strings, ...values) {
-    let out = strings[0] ?? '';
-    values.forEach((value, i) => {
-        const text = String(value);
-        if (text === '' || text === '.' || text === '..')
-            throw new TypeError(`path segment ${i + 1} must not be ${text === '' ? 'empty' : `'${text}'`}`);
-        out += encodeURIComponent(text) + (strings[i + 1] ?? '');
-    });
-    return out;
-}
 
 ;// CONCATENATED MODULE: ./build/bundle-src/api/groups.js
 
@@ -86919,6 +86961,182 @@ const IssueUpdate = Type.Object({
 /** Path parameters of single-issue routes. */
 const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() });
 
+;// CONCATENATED MODULE: ./build/bundle-src/schema/merge-request.js
+
+
+
+
+const basic = {
+    id: Type.Integer(),
+    iid: Type.Integer(),
+    project_id: Type.Integer(),
+    title: Type.String(),
+    description: Nullable(Type.String()),
+    state: Type.String({ description: 'opened, merged, closed' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    merged_by: Nullable(UserBasic),
+    merge_user: Nullable(UserBasic),
+    merged_at: Nullable(Timestamp),
+    closed_by: Nullable(UserBasic),
+    closed_at: Nullable(Timestamp),
+    target_branch: Type.String(),
+    source_branch: Type.String(),
+    user_notes_count: Type.Integer(),
+    upvotes: Type.Integer(),
+    downvotes: Type.Integer(),
+    author: UserBasic,
+    assignees: Type.Array(UserBasic),
+    assignee: Nullable(UserBasic),
+    reviewers: Type.Array(UserBasic),
+    source_project_id: Type.Integer(),
+    target_project_id: Type.Integer(),
+    labels: Type.Array(Type.String()),
+    draft: Type.Boolean(),
+    work_in_progress: Type.Boolean(),
+    milestone: Nullable(Milestone),
+    merge_when_pipeline_succeeds: Type.Boolean(),
+    merge_status: Type.String(),
+    detailed_merge_status: Type.String(),
+    sha: Nullable(Type.String()),
+    merge_commit_sha: Nullable(Type.String()),
+    squash_commit_sha: Nullable(Type.String()),
+    discussion_locked: Nullable(Type.Boolean()),
+    should_remove_source_branch: Nullable(Type.Boolean()),
+    force_remove_source_branch: Nullable(Type.Boolean()),
+    prepared_at: Nullable(Timestamp),
+    approvals_before_merge: Type.Optional(Nullable(Type.Integer({ description: '`[paid]`' }))),
+    reference: Type.String(),
+    references: IssueReferences,
+    web_url: Type.String(),
+    time_stats: TimeStats,
+    squash: Type.Boolean(),
+    squash_on_merge: Type.Boolean(),
+    task_completion_status: TaskCompletionStatus,
+    has_conflicts: Type.Boolean(),
+    blocking_discussions_resolved: Type.Boolean(),
+    imported: Type.Boolean(),
+    imported_from: Type.String(),
+};
+/** reference §10 (`Entities::MergeRequestBasic`): the records of `GET .../closed_by`. */
+const MergeRequestBasic = Type.Object(basic, { title: 'MergeRequestBasic' });
+/** `Entities::DiffRefs`. */
+const DiffRefs = Type.Object({
+    base_sha: Nullable(Type.String()),
+    head_sha: Nullable(Type.String()),
+    start_sha: Nullable(Type.String()),
+});
+/** spec 2.8 (`Entities::MergeRequest`): the records of `GET .../related_merge_requests`. */
+const MergeRequest = Type.Object({
+    ...basic,
+    subscribed: Type.Boolean(),
+    changes_count: Nullable(Type.String()),
+    latest_build_started_at: Nullable(Timestamp),
+    latest_build_finished_at: Nullable(Timestamp),
+    first_deployed_to_production_at: Nullable(Timestamp),
+    pipeline: Nullable(Type.Object({}, { additionalProperties: true })),
+    head_pipeline: Nullable(Type.Object({}, { additionalProperties: true })),
+    diff_refs: DiffRefs,
+    merge_error: Nullable(Type.String()),
+    first_contribution: Type.Boolean(),
+    user: Type.Object({ can_merge: Type.Boolean() }),
+}, { title: 'MergeRequest' });
+
+;// CONCATENATED MODULE: ./build/bundle-src/schema/todo.js
+
+
+
+
+/** spec 2.9, reference §8.2: a to-do item; `target` is the issue. */
+const Todo = Type.Object({
+    id: Type.Integer(),
+    project: ProjectIdentity,
+    author: UserBasic,
+    action_name: Type.String({ description: 'marked for POST .../todo' }),
+    target_type: Type.String({ description: 'Issue' }),
+    target: Issue,
+    target_url: Type.String(),
+    body: Type.String(),
+    state: Type.Union([Type.Literal('pending'), Type.Literal('done')]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+}, { title: 'Todo' });
+
+;// CONCATENATED MODULE: ./build/bundle-src/schema/user-agent-detail.js
+
+/** spec 2.11, reference §10: what the issue's creation request carried. */
+const UserAgentDetail = Type.Object({ user_agent: Type.String(), ip_address: Type.String(), akismet_submitted: Type.Boolean() }, { title: 'UserAgentDetail' });
+
+;// CONCATENATED MODULE: ./build/bundle-src/api/issue-actions.js
+/*
+ * What one does to an issue besides editing it (spec 4.3, 4.5; reference §7, §8, §10): reorder,
+ * move, subscriptions, to-dos, and the lists around it. Shapes come from src/schema, written once.
+ */
+
+
+
+
+
+
+/**
+ * The issue-actions group of the client. Lists are lazy async iterators (paginate.ts); every call
+ * throws GitLabApiError with GitLab's status and body (404 `404 Issue Not Found`, 403, 400 ...).
+ */
+function issueActions(http) {
+    const base = (project, iid) => path `/projects/${project}/issues/${iid}`;
+    /** POSTs that answer 201 with a record, or 304 when nothing changed. */
+    const post304 = (route, schema, options) => http.request('POST', route, { ...options, response: schema });
+    return {
+        /**
+         * `PUT .../reorder` -> 200 with the issue: places it below `move_before_id` and above
+         * `move_after_id` (global issue ids); give at least one. `order_by=relative_position`
+         * lists the new order.
+         */
+        reorder: (project, iid, body, options = {}) => http.request('PUT', `${base(project, iid)}/reorder`, {
+            ...options,
+            json: body,
+            response: Issue,
+        }),
+        /**
+         * `POST .../move` -> 201 with the new issue in `to_project_id` (the original is closed and its
+         * `moved_to_id` names the new one). 400 `Cannot move issue to project it originates from!` and
+         * `Cannot move issue due to insufficient permissions!`; 404 for a target the caller cannot see.
+         * Retried only on 429, so an issue is never moved twice.
+         */
+        move: (project, iid, body, options = {}) => http.request('POST', `${base(project, iid)}/move`, {
+            ...options,
+            json: body,
+            response: Issue,
+        }),
+        /** `POST .../subscribe` -> the issue (`subscribed: true`), or NOT_MODIFIED when already subscribed. */
+        subscribe: (project, iid, options = {}) => post304(`${base(project, iid)}/subscribe`, Issue, options),
+        /** `POST .../unsubscribe` -> the issue (`subscribed: false`), or NOT_MODIFIED when not subscribed. */
+        unsubscribe: (project, iid, options = {}) => post304(`${base(project, iid)}/unsubscribe`, Issue, options),
+        /** `POST .../todo` -> the caller's new pending to-do, or NOT_MODIFIED when one is pending already. */
+        todo: (project, iid, options = {}) => post304(`${base(project, iid)}/todo`, Todo, options),
+        /** `GET .../participants`, lazily: the author, the assignees and authors of user notes. */
+        participants: (project, iid, options = {}) => http.paginate(`${base(project, iid)}/participants`, { ...options, item: UserBasic }),
+        /** `GET .../related_merge_requests`, lazily: merge requests that mention or close the issue. */
+        relatedMergeRequests: (project, iid, options = {}) => http.paginate(`${base(project, iid)}/related_merge_requests`, {
+            ...options,
+            item: MergeRequest,
+        }),
+        /** `GET .../closed_by`, lazily: merge requests that close the issue when merged. */
+        closedBy: (project, iid, options = {}) => http.paginate(`${base(project, iid)}/closed_by`, {
+            ...options,
+            item: MergeRequestBasic,
+        }),
+        /**
+         * `GET .../user_agent_detail`, administrators only (403 otherwise): the user agent and IP that
+         * created the issue; 404 `404 UserAgentDetail Not Found` when it was not created through the API.
+         */
+        userAgentDetail: (project, iid, options = {}) => http.request('GET', `${base(project, iid)}/user_agent_detail`, {
+            ...options,
+            response: UserAgentDetail,
+        }),
+    };
+}
+
 ;// CONCATENATED MODULE: ./build/bundle-src/api/issues.js
 
 
@@ -87010,6 +87228,147 @@ const Version = Type.Object({
 /** `GET /version`: GitLab's version and revision (any signed-in user). */
 const version = (http) => (options = {}) => http.request('GET', '/version', { ...options, response: Version });
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./build/bundle-src/schema/metric-image.js
+
+
+/** spec 2.12, reference §11: an incident's metric image; `file_path` downloads the file from the server. */
+const MetricImage = Type.Object({
+    id: Type.Integer(),
+    created_at: Timestamp,
+    filename: Type.String(),
+    file_path: Type.String(),
+    url: Nullable(Type.String()),
+    url_text: Nullable(Type.String()),
+}, { title: 'MetricImage' });
+/** The text fields of an upload (multipart, besides `file`) and of `PUT .../metric_images/:metric_image_id`. */
+const MetricImageFields = Type.Object({
+    url: Type.Optional(Type.String({ description: 'link to the original graph, http(s), at most 255 characters' })),
+    url_text: Type.Optional(Type.String({ description: 'description of the link, at most 128 characters' })),
+}, { title: 'MetricImageFields' });
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
+;// CONCATENATED MODULE: ./build/bundle-src/api/multipart.js
+/*
+ * multipart/form-data bodies whose file part streams from disk (STYLE.md 8.3): the exact length is
+ * known before anything is sent (text parts + file size), so the body goes out with
+ * `Content-Length` and is never held in memory.
+ */
+
+
+
+
+
+/** A field name or file name made safe for a quoted `Content-Disposition` parameter. */
+const quote = (s) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c));
+/**
+ * A multipart body of `fields` and then the file, for `CallOptions.body`: `{data, contentType,
+ * length}`. The file is `stat`ed now (rejects when it is missing) and read only while sending.
+ * A stream body is never retried by the client (retry.ts).
+ */
+async function streamedMultipart(fields, file) {
+    const size = (await (0,promises_.stat)(file.path)).size;
+    const boundary = `----gitlab-actions-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
+    const head = Buffer.from(fields
+        .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`)
+        .join('') +
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; ` +
+        `filename="${quote(file.filename ?? (0,external_node_path_.basename)(file.path))}"\r\n` +
+        `Content-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    async function* parts() {
+        yield head;
+        yield* (0,external_node_fs_namespaceObject.createReadStream)(file.path);
+        yield tail;
+    }
+    return {
+        data: external_node_stream_.Readable.from(parts(), { objectMode: false }),
+        contentType: `multipart/form-data; boundary=${boundary}`,
+        length: head.length + size + tail.length,
+    };
+}
+
+;// CONCATENATED MODULE: ./build/bundle-src/api/metric-images.js
+/*
+ * Incident metric images (spec 4.6, reference §11): GitLab EE, issues of type `incident` only.
+ * Uploads stream the file from disk with its length (multipart.ts); they are never read whole.
+ */
+
+
+
+
+/** Image types GitLab accepts for metric images, by extension (the part's Content-Type). */
+const IMAGE_TYPES = {
+    '.png': 'image/png',
+    '.jpg': 'image/jpeg',
+    '.jpeg': 'image/jpeg',
+    '.gif': 'image/gif',
+    '.bmp': 'image/bmp',
+    '.tiff': 'image/tiff',
+    '.ico': 'image/vnd.microsoft.icon',
+    '.webp': 'image/webp',
+};
+/** The metric-images group of the client. Every call throws GitLabApiError with GitLab's status and body. */
+function metricImages(http) {
+    const base = (project, iid) => path `/projects/${project}/issues/${iid}/metric_images`;
+    return {
+        /**
+         * `POST .../metric_images` (multipart `file`, `url`, `url_text`) -> 201 with the image; its
+         * `file_path` downloads the file. The file streams from disk with a known length (rejects
+         * before sending when it is missing). 403 `Not allowed!` for an issue that is not an incident or
+         * a caller below Reporter; 403 `Validation failed: ...` for a file of another type or a bad
+         * `url`; 400 `400 Bad request - File is too large` above GitLab's 1 MB.
+         * A streamed body is never retried (a 429 reaches the caller).
+         */
+        upload: async (project, iid, file, fields = {}, options = {}) => {
+            const { filename, ...call } = options;
+            const form = [];
+            if (fields.url !== undefined)
+                form.push(['url', fields.url]);
+            if (fields.url_text !== undefined)
+                form.push(['url_text', fields.url_text]);
+            const name = filename ?? file;
+            const body = await streamedMultipart(form, {
+                field: 'file',
+                path: file,
+                filename,
+                contentType: IMAGE_TYPES[(0,external_node_path_.extname)(name).toLowerCase()] ?? 'application/octet-stream',
+            });
+            return http.request('POST', base(project, iid), { ...call, body, response: MetricImage });
+        },
+        /** `GET .../metric_images`: every image of the incident, oldest first (GitLab does not paginate it). */
+        list: async (project, iid, options = {}) => {
+            const route = base(project, iid);
+            const images = await http.request('GET', route, options);
+            for (const image of images)
+                http.check('GET', route, MetricImage, image);
+            return images;
+        },
+        /**
+         * `PUT .../metric_images/:metric_image_id`: changes `url` and `url_text`. 404 `Metric image not
+         * found`; 400 `Metric image could not be updated` for a bad `url` or an over-long text.
+         */
+        update: (project, iid, imageId, fields, options = {}) => http.request('PUT', path `/projects/${project}/issues/${iid}/metric_images/${imageId}`, {
+            ...options,
+            json: fields,
+            response: MetricImage,
+        }),
+        /**
+         * `DELETE .../metric_images/:metric_image_id` -> 204. 404 `Metric image not found`; 400 `Metric
+         * image could not be deleted` when GitLab cannot remove the file.
+         */
+        remove: (project, iid, imageId, options = {}) => http.request('DELETE', path `/projects/${project}/issues/${iid}/metric_images/${imageId}`, options),
+    };
+}
+
 ;// CONCATENATED MODULE: ./build/bundle-src/schema/note.js
 
 
@@ -87056,8 +87415,15 @@ const NoteListQuery = Type.Object({
 }, { title: 'NoteListQuery' });
 
 ;// CONCATENATED MODULE: ./build/bundle-src/api/notes.js
+/*
+ * Issue notes (spec 4.3, reference §8.3): list and create. The reference server has no
+ * `PUT .../notes/:note_id` yet, so there is no update here (sync-issues leaves comment edits alone).
+ */
 
 
+
+/** What `create` answers: the note (201), or the quick actions' effects (202). */
+const NoteOrCommands = Type.Union([Note, NoteCommands]);
 /** The notes group of the client. Every call throws GitLabApiError with GitLab's status and body. */
 const notes = (http) => ({
     /**
@@ -87076,6 +87442,7 @@ const notes = (http) => ({
     create: (project, iid, body, options = {}) => http.request('POST', path `/projects/${project}/issues/${iid}/notes`, {
         ...options,
         json: body,
+        response: NoteOrCommands,
     }),
 });
 
@@ -87303,14 +87670,6 @@ function pipelines(http) {
     };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(7075);
 ;// CONCATENATED MODULE: external "node:stream/promises"
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: ./build/bundle-src/api/project-exports.js
@@ -87409,13 +87768,7 @@ function projectExports(http) {
     };
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./build/bundle-src/api/project-imports.js
-
-
-
-
 
 
 /** The form fields of an import, `override_params[key]` as Rails reads nested hashes. */
@@ -87431,32 +87784,6 @@ function fieldsOf(target) {
         out.push([`override_params[${k}]`, String(v)]);
     return out;
 }
-const quote = (s) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c));
-/**
- * A multipart/form-data body whose file part streams from disk: its exact length is known up front
- * (text parts + file size), so it goes out with `Content-Length` and is never held in memory
- * (unlike go-gitlab's bytes.Buffer or a Blob; peers.md §0.5). Returns the body, its length and type.
- */
-async function multipartFromFile(fields, fileField, file, filename = (0,external_node_path_.basename)(file)) {
-    const size = (await (0,promises_.stat)(file)).size;
-    const boundary = `----gitlab-actions-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
-    const head = Buffer.from(fields
-        .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`)
-        .join('') +
-        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(fileField)}"; filename="${quote(filename)}"\r\n` +
-        'Content-Type: application/gzip\r\n\r\n');
-    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    async function* parts() {
-        yield head;
-        yield* (0,external_node_fs_namespaceObject.createReadStream)(file);
-        yield tail;
-    }
-    return {
-        data: external_node_stream_.Readable.from(parts(), { objectMode: false }),
-        contentType: `multipart/form-data; boundary=${boundary}`,
-        length: head.length + size + tail.length,
-    };
-}
 /** spec 4.1: project imports from an uploaded file, a URL or S3, and their status. */
 const projectImports = (http) => ({
     /**
@@ -87465,7 +87792,11 @@ const projectImports = (http) => ({
      */
     fromFile: async (file, target, options = {}) => http.request('POST', '/projects/import', {
         ...options,
-        body: await multipartFromFile(fieldsOf(target), 'file', file),
+        body: await streamedMultipart(fieldsOf(target), {
+            field: 'file',
+            path: file,
+            contentType: 'application/gzip',
+        }),
     }),
     /** `POST /projects/remote-import`: GitLab fetches the archive from `url` (gzip, Content-Length, <= 10 GB). */
     fromUrl: (url, target, options = {}) => http.request('POST', '/projects/remote-import', {
@@ -87489,6 +87820,44 @@ const projects = (http) => ({
     /** `GET /projects/:id`, by numeric id or full path. 404 `404 Project Not Found` when not visible. */
     get: (project, options = {}) => http.request('GET', path `/projects/${project}`, { ...options, response: Project }),
 });
+
+;// CONCATENATED MODULE: ./build/bundle-src/api/time-tracking.js
+
+
+/**
+ * The time-tracking group of the client. Every call throws GitLabApiError with GitLab's status
+ * and body; changes need Reporter (planner) rights or more (403 otherwise).
+ */
+function timeTracking(http) {
+    const call = (method, project, iid, verb, options) => http.request(method, `${path `/projects/${project}/issues/${iid}`}/${verb}`, {
+        ...options,
+        response: TimeStats,
+    });
+    return {
+        /**
+         * `POST .../time_estimate` with `duration`. 0 is allowed; a negative or unreadable duration is
+         * 400 `400 Bad request - {:reason=>"Time estimate must have a valid format and be greater than
+         * or equal to zero."}`.
+         */
+        setEstimate: (project, iid, duration, options = {}) => call('POST', project, iid, 'time_estimate', { ...options, json: { duration } }),
+        /** `POST .../reset_time_estimate`: the estimate back to 0. */
+        resetEstimate: (project, iid, options = {}) => call('POST', project, iid, 'reset_time_estimate', options),
+        /**
+         * `POST .../add_spent_time` -> 201: logs `duration` (a leading `-` subtracts, never below zero)
+         * with an optional `summary` (at most 255 characters). 400 `{"message":{"timelogs":["is
+         * invalid"]}}` for an unreadable or zero duration; `{"message":{"base":["Time to subtract
+         * exceeds the total time spent"]}}`. Retried only on 429, so time is never logged twice.
+         */
+        addSpent: (project, iid, duration, summary, options = {}) => {
+            const json = summary === undefined ? { duration } : { duration, summary };
+            return call('POST', project, iid, 'add_spent_time', { ...options, json });
+        },
+        /** `POST .../reset_spent_time`: logs minus the whole total, so that it is 0. */
+        resetSpent: (project, iid, options = {}) => call('POST', project, iid, 'reset_spent_time', options),
+        /** `GET .../time_stats`: anyone who can read the issue. */
+        stats: (project, iid, options = {}) => call('GET', project, iid, 'time_stats', options),
+    };
+}
 
 ;// CONCATENATED MODULE: ./build/bundle-src/api/transport.js
 
@@ -87695,6 +88064,10 @@ const users = (http) => ({
 
 
 
+
+
+
+
 /**
  * Creates a client. Layers, outermost first: user agent -> retry -> auth -> network, so every
  * retry re-runs auth, and the timeout applies to each attempt. Throws TypeError for a bad `baseUrl`.
@@ -87724,6 +88097,10 @@ function createClient(options) {
         paginate: http.paginate.bind(http),
         pages: http.pages.bind(http),
         issues: issues(http),
+        issueActions: issueActions(http),
+        timeTracking: timeTracking(http),
+        metricImages: metricImages(http),
+        aliases: aliases(http),
         notes: notes(http),
         projects: projects(http),
         groups: groups(http),
