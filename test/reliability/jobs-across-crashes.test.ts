@@ -11,7 +11,8 @@ import { FormData, request } from 'undici'
  * or failed with a status a client can act on (`export_status` finished/failed/none, never stuck
  * in `queued`/`started`; `import_status` finished, or failed with an `import_error`), and a new
  * export or import then runs to its end. The kill lands at a random moment after the 2xx, while
- * the job works through a project big enough to take a while.
+ * the job works through a project big enough to take a while (the status read just before the kill
+ * must show a running job in at least one cycle, or the test proves nothing).
  * GLA_CRASH_CYCLES sets the kills per kind: CI runs 3; the full run is GLA_CRASH_CYCLES=10.
  */
 const CYCLES = Number(process.env.GLA_CRASH_CYCLES ?? 3)
@@ -92,8 +93,10 @@ async function until(
 async function archive(issues: number): Promise<Buffer> {
   const pack = tar.pack()
   const chunks: Buffer[] = []
-  pack.on('data', (c: Buffer) => chunks.push(c))
-  const ended = new Promise((r) => pack.on('end', r))
+  pack.on('data', (c: unknown) => {
+    chunks.push(c as Buffer)
+  })
+  const ended = new Promise<void>((resolve) => pack.on('end', () => resolve()))
   const add = (name: string, text: string) =>
     new Promise<void>((resolve, reject) =>
       pack.entry({ name }, text, (err) => (err ? reject(err) : resolve())),
@@ -146,7 +149,7 @@ describe('jobs across crashes', () => {
         const first = await startServe(data, seedFile)
         const started = await api(first.url, 'POST', '/projects/acme%2Fbig/export')
         expect(started.status).toBe(202)
-        await new Promise((r) => setTimeout(r, Math.random() * 400))
+        await new Promise((r) => setTimeout(r, Math.random() * 30))
         seen.add(String((await api(first.url, 'GET', '/projects/acme%2Fbig/export')).body.export_status))
         await kill(first.child)
 
@@ -184,7 +187,7 @@ describe('jobs across crashes', () => {
         const first = await startServe(data, seedFile)
         const started = await startImport(first.url, `imported-${cycle}`, file)
         expect(started.status).toBe(201)
-        await new Promise((r) => setTimeout(r, Math.random() * 300))
+        await new Promise((r) => setTimeout(r, Math.random() * 30))
         seen.add(
           String(
             (await api(first.url, 'GET', `/projects/acme%2Fimported-${cycle}/import`)).body.import_status,
