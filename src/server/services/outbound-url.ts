@@ -63,7 +63,8 @@ export function checkUrl(raw: string, schemes: string[], allowLocal: boolean): U
   if (!url.hostname) throw new BlockedUrlError('URI is invalid')
   if (url.username || url.password) throw new BlockedUrlError('URI is invalid')
   if (allowLocal) return url
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  // `localhost.` (a fully qualified name) is `localhost`.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase()
   if (host === 'localhost' || host.endsWith('.localhost'))
     throw new BlockedUrlError('Requests to localhost are not allowed')
   if (host === 'metadata.google.internal')
