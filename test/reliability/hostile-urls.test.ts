@@ -1,0 +1,161 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { startServer, type TestServer } from '../support/server.js'
+import { widgetsSeed } from '../support/seeds.js'
+import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
+
+/*
+ * Issue 9, item 5: hostile URLs for `POST /projects/remote-import` and the export's `upload[url]`.
+ * Without --allow-local-requests every loopback, private, link-local, metadata or otherwise
+ * local target (literal, odd spelling, or a name resolving to one) is refused with GitLab's 400
+ * body, nothing is created, and nothing is connected to: the network guard records every
+ * connection attempt and answers DNS from a fake hosts table, and a loopback listener stands in
+ * for the loopback targets. With local requests allowed, a lying or oversize Content-Length is
+ * caught.
+ */
+const ROOT = 'glpat-root-token'
+const ALICE = 'glpat-alice-token' // maintainer of acme/widgets
+const P = '/api/v4/projects/acme%2Fwidgets'
+type Json = Record<string, unknown>
+
+const LOCALHOST = 'Requests to localhost are not allowed'
+const LOCAL_NET = 'Requests to the local network are not allowed'
+const LINK_LOCAL = 'Requests to the link local network are not allowed'
+
+let guard: NetworkGuard
+let standIn: Server
+let hits: IncomingMessage[]
+let port: number
+let strict: TestServer
+
+beforeAll(async () => {
+  guard = installNetworkGuard({
+    'intranet.test': ['10.0.0.7'],
+    'metadata.test': ['169.254.169.254'],
+    'loop.test': ['127.0.0.1'],
+    'mixed.test': ['93.184.216.34', '192.168.1.20'],
+    'v6local.test': ['fd00:ec2::254'],
+  })
+  hits = []
+  standIn = createServer((req, res) => {
+    hits.push(req)
+    res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': '10' }).end('0123456789')
+  })
+  await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve))
+  port = (standIn.address() as AddressInfo).port
+  strict = await startServer(widgetsSeed, {
+    transfers: { rateLimits: { project_export: 0, project_import: 0 } },
+  })
+})
+afterAll(async () => {
+  await strict?.close()
+  await new Promise<void>((resolve) => standIn.close(() => resolve()))
+  guard.uninstall()
+})
+
+let mark = 0
+beforeEach(() => {
+  mark = guard.attempts.length
+})
+/** Connection attempts of this test other than its own requests to `server`. */
+const outbound = (server: TestServer) => {
+  const own = `connect 127.0.0.1:${new URL(server.baseUrl).port}`
+  return guard.attempts.slice(mark).filter((a) => a.startsWith('connect ') && a !== own)
+}
+
+/** Every hostile target: [url template with PORT, UrlBlocker's sentence]. */
+const TARGETS: [string, string][] = [
+  ['://127.0.0.1:PORT/x.tar.gz', LOCALHOST],
+  ['://127.1.2.3:PORT/x.tar.gz', LOCALHOST],
+  ['://[::1]:PORT/x.tar.gz', LOCALHOST],
+  ['://localhost:PORT/x.tar.gz', LOCALHOST],
+  ['://LOCALHOST.:PORT/x.tar.gz', LOCALHOST],
+  ['://app.localhost:PORT/x.tar.gz', LOCALHOST],
+  ['://0.0.0.0:PORT/x.tar.gz', LOCALHOST],
+  ['://0:PORT/x.tar.gz', LOCALHOST],
+  ['://[::]:PORT/x.tar.gz', LOCALHOST],
+  ['://[::ffff:127.0.0.1]:PORT/x.tar.gz', LOCALHOST],
+  ['://[::ffff:7f00:1]:PORT/x.tar.gz', LOCALHOST],
+  ['://2130706433:PORT/x.tar.gz', LOCALHOST],
+  ['://0x7f.0.0.1:PORT/x.tar.gz', LOCALHOST],
+  ['://0177.0.0.1:PORT/x.tar.gz', LOCALHOST],
+  ['://0x7f000001:PORT/x.tar.gz', LOCALHOST],
+  ['://127.1:PORT/x.tar.gz', LOCALHOST],
+  ['://10.0.0.1:PORT/x.tar.gz', LOCAL_NET],
+  ['://172.16.0.1:PORT/x.tar.gz', LOCAL_NET],
+  ['://172.31.255.254:PORT/x.tar.gz', LOCAL_NET],
+  ['://192.168.0.1:PORT/x.tar.gz', LOCAL_NET],
+  ['://0xc0a80001:PORT/x.tar.gz', LOCAL_NET],
+  ['://100.64.0.1:PORT/x.tar.gz', LOCAL_NET],
+  ['://[fd00:ec2::254]:PORT/x.tar.gz', LOCAL_NET],
+  ['://[::ffff:10.0.0.1]:PORT/x.tar.gz', LOCAL_NET],
+  ['://metadata.google.internal/computeMetadata/v1/', LOCAL_NET],
+  ['://169.254.1.1:PORT/x.tar.gz', LINK_LOCAL],
+  ['://169.254.169.254/latest/meta-data/', LINK_LOCAL],
+  ['://2852039166/latest/meta-data/', LINK_LOCAL],
+  ['://[fe80::1]:PORT/x.tar.gz', LINK_LOCAL],
+]
+/** Names the fake resolver maps to refused addresses. */
+const NAMES: [string, string][] = [
+  ['://loop.test:PORT/x.tar.gz', LOCALHOST],
+  ['://intranet.test:PORT/x.tar.gz', LOCAL_NET],
+  ['://metadata.test/latest/meta-data/', LINK_LOCAL],
+  ['://mixed.test:PORT/x.tar.gz', LOCAL_NET],
+  ['://v6local.test:PORT/x.tar.gz', LOCAL_NET],
+]
+const url = (scheme: string, template: string) => `${scheme}${template.replace('PORT', String(port))}`
+
+describe('POST /projects/remote-import without --allow-local-requests', () => {
+  it.each(TARGETS)(
+    'refuses https%s with 400, creates nothing and connects nowhere',
+    async (template, why) => {
+      const hitsBefore = hits.length
+      const res = await strict.http('POST', '/api/v4/projects/remote-import', {
+        token: ROOT,
+        json: { url: url('https', template), path: 'hostile', namespace: 'acme' },
+      })
+      expect([res.status, res.body]).toEqual([400, { message: `File url is blocked: ${why}` }])
+      expect(strict.server.store.projects.byPath('acme/hostile')).toBeUndefined()
+      expect(outbound(strict)).toEqual([])
+      expect(hits.length).toBe(hitsBefore)
+    },
+  )
+})
+
+describe('POST /projects/:id/export upload[url] without --allow-local-requests', () => {
+  it.each(TARGETS)('refuses http%s with 400 and queues no export', async (template, why) => {
+    const hitsBefore = hits.length
+    const res = await strict.http('POST', `${P}/export`, {
+      token: ALICE,
+      json: { upload: { url: url('http', template) } },
+    })
+    expect([res.status, res.body]).toEqual([400, { message: { url: [`is blocked: ${why}`] } }])
+    const status = await strict.http('GET', `${P}/export`, { token: ALICE })
+    expect((status.body as Json).export_status).toBe('none')
+    expect(outbound(strict)).toEqual([])
+    expect(hits.length).toBe(hitsBefore)
+  })
+})
+
+/*
+ * Names resolving to refused addresses: the server checks them only when connecting (a `lookup`
+ * on its dispatcher), while the guard refuses any connect to a non-literal host before that
+ * lookup runs, so under the guard we can assert only that the request is refused, nothing is
+ * created and no socket ever reaches the resolved address (not GitLab's exact sentence).
+ */
+describe('remote-import of a name that resolves to a refused address', () => {
+  it.each(NAMES)('refuses https%s and never connects to its address', async (template) => {
+    const hitsBefore = hits.length
+    const target = url('https', template)
+    const res = await strict.http('POST', '/api/v4/projects/remote-import', {
+      token: ROOT,
+      json: { url: target, path: 'hostile', namespace: 'acme' },
+    })
+    expect(res.status).toBe(400)
+    expect(typeof (res.body as Json).message).toBe('string')
+    expect(strict.server.store.projects.byPath('acme/hostile')).toBeUndefined()
+    const addresses = guard.hosts[new URL(target).hostname] ?? []
+    for (const a of addresses) expect(outbound(strict).some((c) => c.includes(a))).toBe(false)
+    expect(hits.length).toBe(hitsBefore)
+  })
+})
