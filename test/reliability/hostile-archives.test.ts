@@ -1,0 +1,282 @@
+import { createWriteStream, mkdtempSync, openAsBlob, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { once } from 'node:events'
+import type { Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { createGzip } from 'node:zlib'
+import tar from 'tar-stream'
+import { FormData, request } from 'undici'
+import { startServer, type TestServer } from '../support/server.js'
+import { widgetsSeed } from '../support/seeds.js'
+import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
+import { DEFAULT_EXTRACT_LIMITS } from '../../src/server/archive/safe-extract.js'
+
+/*
+ * Issue 9, item 4: hostile archives the import route test (test/server/routes/project-import.test.ts)
+ * does not already cover: a character device, a gzip bomb, a tar bomb, a huge ndjson line,
+ * invalid JSON among valid lines, and the same path twice. For each: the import settles with an
+ * `import_error` a client can act on, nothing is left in the server's data folder (or next to
+ * it), the server stays healthy (readiness and an issue create), and the in-process RSS does
+ * not grow by more than 200 MB. Archives are generated as streams, never held inflated in memory.
+ *
+ * Scale with: GLA_GZIP_BOMB_MB (inflated size of the bomb, 1024), GLA_TAR_BOMB_ENTRIES (20,000;
+ * above 100,000 it must hit the entry limit), GLA_HUGE_LINE_MB (60; GitLab's cap is 50 MB).
+ */
+const GZIP_BOMB_MB = Number(process.env.GLA_GZIP_BOMB_MB ?? 1024)
+const TAR_BOMB_ENTRIES = Number(process.env.GLA_TAR_BOMB_ENTRIES ?? 20_000)
+const HUGE_LINE_MB = Number(process.env.GLA_HUGE_LINE_MB ?? 60)
+const LIMIT = 256 * 1024 * 1024 // the server's decompressed-size limit in this file
+const MB = 1024 * 1024
+const RSS_GROWTH = 200 * MB
+
+const ROOT = 'glpat-root-token'
+type Json = Record<string, unknown>
+
+let t: TestServer
+let guard: NetworkGuard
+let parent: string // holds the server's data folder and nothing else
+let data: string
+let work: string // where the test builds its archives
+let n = 0
+
+beforeAll(async () => {
+  guard = installNetworkGuard()
+  parent = mkdtempSync(join(tmpdir(), 'hostile-parent-'))
+  data = join(parent, 'data')
+  work = mkdtempSync(join(tmpdir(), 'hostile-work-'))
+  t = await startServer(widgetsSeed, {
+    data,
+    transfers: { maxDecompressedArchiveSize: LIMIT, rateLimits: { project_import: 0 } },
+  })
+})
+afterAll(async () => {
+  await t?.close()
+  guard?.uninstall()
+  rmSync(parent, { recursive: true, force: true })
+  rmSync(work, { recursive: true, force: true })
+})
+
+/** Writes `chunk` to `out`, waiting for 'drain' when asked to. */
+async function write(out: Writable, chunk: Buffer | string) {
+  if (!out.write(chunk)) await once(out, 'drain')
+}
+
+/**
+ * Streams a tar.gz to a file: `fill` adds entries to the pack while it is being gzipped to disk.
+ * Nothing but the compressed output and one chunk at a time is ever in memory.
+ */
+async function archive(fill: (pack: tar.Pack) => Promise<void>, level = 1): Promise<string> {
+  const file = join(work, `hostile-${++n}.tar.gz`)
+  const pack = tar.pack()
+  const done = pipeline(pack, createGzip({ level }), createWriteStream(file))
+  await fill(pack)
+  pack.finalize()
+  await done
+  return file
+}
+/** A small entry with a body. */
+function small(pack: tar.Pack, name: string, body: string) {
+  return new Promise<void>((resolve, reject) =>
+    pack.entry({ name, type: 'file' }, body, (err) => (err ? reject(err) : resolve())),
+  )
+}
+/** An entry of `size` bytes written by `produce` chunk by chunk. */
+async function streamed(
+  pack: tar.Pack,
+  name: string,
+  size: number,
+  produce: (out: Writable) => Promise<void>,
+) {
+  const entry = pack.entry({ name, type: 'file', size })
+  const finished = new Promise<void>((resolve, reject) => {
+    entry.on('finish', () => resolve())
+    entry.on('error', reject)
+  })
+  await produce(entry)
+  entry.end()
+  await finished
+}
+const base = async (pack: tar.Pack) => {
+  await small(pack, './VERSION', '0.2.4')
+  await small(pack, './tree/project.json', '{}')
+}
+
+async function importFile(file: string, path: string) {
+  const form = new FormData()
+  form.append('path', path)
+  form.append('file', await openAsBlob(file), 'x.tar.gz')
+  const res = await request(`${t.baseUrl}/api/v4/projects/import`, {
+    method: 'POST',
+    headers: { 'private-token': ROOT },
+    body: form,
+  })
+  const text = await res.body.text()
+  return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : undefined }
+}
+async function settled(id: unknown): Promise<Json> {
+  const deadline = Date.now() + 45_000
+  while (Date.now() < deadline) {
+    const res = await t.http('GET', `/api/v4/projects/${String(id)}/import`, { token: ROOT })
+    const status = (res.body as Json).import_status
+    if (status === 'finished' || status === 'failed') return res.body as Json
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error('import did not settle (stuck)')
+}
+
+/** Everything below `dir`, relative, sorted. */
+function listing(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).map(String).sort()
+}
+const STORE_FILES = /^(gitlab\.sqlite3?|.*\.(db|sqlite3?)(-wal|-shm|-journal)?)$/
+
+/**
+ * Imports `file` as project `path`, and checks the properties every case shares; returns the
+ * settled import status for the case's own expectations.
+ */
+async function hostileImport(file: string, path: string): Promise<Json> {
+  const parentBefore = listing(parent)
+  global.gc?.()
+  const rssBefore = process.memoryUsage().rss
+  let peak = rssBefore
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
+  try {
+    const res = await importFile(file, path)
+    expect(res.status).toBe(201)
+    const done = await settled(res.body!.id)
+    // Settled: the import's folder and the upload are removed (just after the status is written:
+    // allow a moment); only the store and the empty folders made at start remain.
+    const transfers = join(data, 'transfers')
+    for (let i = 0; i < 250 && readdirSync(transfers).length > 0; i++)
+      await new Promise((r) => setTimeout(r, 20))
+    expect(readdirSync(transfers)).toEqual([])
+    const stray = listing(data).filter((f) => !STORE_FILES.test(f) && !statSync(join(data, f)).isDirectory())
+    expect(stray).toEqual([])
+    expect(listing(parent).filter((f) => !f.startsWith('data'))).toEqual(
+      parentBefore.filter((f) => !f.startsWith('data')),
+    )
+    // Healthy: readiness, and a normal write.
+    const ready = await t.http('GET', '/-/readiness')
+    expect(ready.status).toBe(200)
+    expect(ready.body).toMatchObject({ status: 'ok' })
+    const issue = await t.http('POST', '/api/v4/projects/acme%2Fwidgets/issues', {
+      token: ROOT,
+      json: { title: `after ${path}` },
+    })
+    expect(issue.status).toBe(201)
+    peak = Math.max(peak, process.memoryUsage().rss)
+    expect(peak - rssBefore).toBeLessThan(RSS_GROWTH)
+    return done
+  } finally {
+    clearInterval(sampler)
+    // Nothing this file does talks to anything but loopback.
+    expect(
+      guard.attempts.filter((a) => a.startsWith('connect') && !/127\.0\.0\.1|localhost/.test(a)),
+    ).toEqual([])
+  }
+}
+
+describe('hostile archives (issue 9, item 4)', () => {
+  jest.setTimeout(60_000)
+
+  it('a character device entry fails the import', async () => {
+    const file = await archive(async (pack) => {
+      await base(pack)
+      pack.entry({ name: './tree/project/issues.ndjson', type: 'character-device', devmajor: 1, devminor: 3 })
+    })
+    expect(await hostileImport(file, 'device')).toMatchObject({
+      import_status: 'failed',
+      import_error: 'Archive contains an unsupported member type: character-device',
+    })
+  })
+
+  it(`a gzip bomb (${GZIP_BOMB_MB} MB inflated, limit ${LIMIT / MB} MB) fails on the size limit`, async () => {
+    const zeros = Buffer.alloc(MB)
+    const file = await archive(async (pack) => {
+      await base(pack)
+      await streamed(pack, './bomb', GZIP_BOMB_MB * MB, async (out) => {
+        for (let i = 0; i < GZIP_BOMB_MB; i++) await write(out, zeros)
+      })
+    }, 9)
+    expect(await hostileImport(file, 'gzip-bomb')).toMatchObject({
+      import_status: 'failed',
+      import_error: 'Decompressed archive size validation failed.',
+    })
+  })
+
+  it(`a tar bomb (${TAR_BOMB_ENTRIES} tiny entries) is refused or fails, and is cleaned up`, async () => {
+    const file = await archive(async (pack) => {
+      await small(pack, './VERSION', '0.2.4')
+      for (let i = 0; i < TAR_BOMB_ENTRIES; i++) await small(pack, `./junk/${i}`, 'x')
+      await small(pack, './tree/project.json', '{}')
+    })
+    // Over the entry limit it is refused at that entry; under it, everything is extracted and the
+    // import still fails (`tree/project.json` comes after the flood, but no `tree/project/` and
+    // nothing importable is wrong: the flood itself is what must not hurt).
+    const done = await hostileImport(file, 'tar-bomb')
+    if (TAR_BOMB_ENTRIES + 2 > DEFAULT_EXTRACT_LIMITS.maxEntries)
+      expect(done).toMatchObject({ import_status: 'failed', import_error: 'Too many files in the archive' })
+    else expect(done).toMatchObject({ import_status: 'finished', import_error: null })
+  })
+
+  it(`an ndjson line of ${HUGE_LINE_MB} MB is refused as GitLab's Incorrect JSON format`, async () => {
+    const prefix = '{"iid":1,"title":"huge","description":"'
+    const suffix = '"}\n'
+    const size = HUGE_LINE_MB * MB
+    const chunk = Buffer.alloc(MB, 'a')
+    const file = await archive(async (pack) => {
+      await base(pack)
+      await streamed(pack, './tree/project/issues.ndjson', size, async (out) => {
+        await write(out, prefix)
+        let left = size - prefix.length - suffix.length
+        while (left > 0) {
+          const part = chunk.subarray(0, Math.min(left, chunk.length))
+          await write(out, part)
+          left -= part.length
+        }
+        await write(out, suffix)
+      })
+    })
+    const done = await hostileImport(file, 'huge-line')
+    if (size > 50 * MB)
+      expect(done).toMatchObject({ import_status: 'failed', import_error: 'Incorrect JSON format' })
+    else expect(done).toMatchObject({ import_status: 'finished', import_error: null })
+  })
+
+  it('invalid JSON lines among valid ones: GitLab aborts at the first, lines before it stay', async () => {
+    const lines = [
+      JSON.stringify({ iid: 1, title: 'before' }),
+      JSON.stringify({ iid: 2, title: '' }), // valid JSON, invalid issue: a failed relation
+      '{"iid":3,"title":"broken"',
+      JSON.stringify({ iid: 4, title: 'after' }),
+      'not json at all',
+    ]
+    const file = await archive(async (pack) => {
+      await base(pack)
+      await small(pack, './tree/project/issues.ndjson', `${lines.join('\n')}\n`)
+    })
+    const done = await hostileImport(file, 'bad-json')
+    // `NdjsonReader` raises `Incorrect JSON format` on a line that is not JSON: the import fails;
+    // what was saved before stays, and the unsaveable line before it is a failed relation.
+    expect(done).toMatchObject({ import_status: 'failed', import_error: 'Incorrect JSON format' })
+    expect(done.failed_relations).toEqual([
+      expect.objectContaining({ relation_name: 'issues', line_number: 1, source: 'process_relation_item!' }),
+    ])
+    const issues = await t.http('GET', '/api/v4/projects/root%2Fbad-json/issues', { token: ROOT })
+    expect(issues.status).toBe(200)
+    expect((issues.body as Json[]).map((i) => i.title)).toEqual(['before'])
+  })
+
+  it('the same path twice fails the import', async () => {
+    const file = await archive(async (pack) => {
+      await base(pack)
+      await small(pack, './tree/project/issues.ndjson', `${JSON.stringify({ iid: 1, title: 'one' })}\n`)
+      await small(pack, './tree/project/issues.ndjson', `${JSON.stringify({ iid: 1, title: 'two' })}\n`)
+    })
+    expect(await hostileImport(file, 'duplicate')).toMatchObject({
+      import_status: 'failed',
+      import_error: 'Archive contains a file twice',
+    })
+  })
+})
