@@ -2,6 +2,8 @@
  * The typed GitLab client (DESIGN.md "Layout and layers", STYLE.md 8.3): one core (http.ts) over
  * a composed transport (transport.ts, retry.ts), and one small module per resource group.
  */
+import { processWarning, releaseGuard } from './releases.js'
+import { runners } from './runners.js'
 import { Agent, type Dispatcher } from 'undici'
 import { aliases } from './aliases.js'
 import { groups } from './groups.js'
@@ -43,6 +45,11 @@ export interface ClientOptions {
   dispatcher?: Dispatcher
   /** Replaces the network layer (the layers above still run): a fake for transport unit tests. */
   send?: Send
+  /**
+   * Called once per feature when the caller uses something the server's release has removed
+   * (read from `GET /version` on first such use); a Node process warning by default.
+   */
+  onDeprecation?: (message: string) => void
 }
 
 /**
@@ -89,6 +96,7 @@ export function createClient(options: ClientOptions) {
     users: users(http),
     pipelines: pipelines(http),
     triggers: triggers(http),
+    runners: runners(http, releaseGuard(http, options.onDeprecation ?? processWarning)),
     projectExports: projectExports(http),
     projectImports: projectImports(http),
     version: version(http),

@@ -17,6 +17,28 @@ import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
 import type { QueryValue } from './query.js'
 
+/**
+ * The issue record as the client types it: the same schema, with GitLab's deprecated fields marked
+ * so that editors strike them through (spec §9; GitLab keeps both until API v5).
+ */
+export type ClientIssue = Omit<IssueRecord, 'assignee' | 'epic_iid'> & {
+  /** @deprecated The first of `assignees`; read `assignees`. */
+  assignee: IssueRecord['assignee']
+  /** @deprecated Read `epic.iid`. */
+  epic_iid?: IssueRecord['epic_iid']
+}
+
+/** Create parameters (spec 4.3), `epic_iid` marked deprecated. */
+export type IssueCreateParams = Omit<IssueCreate, 'epic_iid'> & {
+  /** @deprecated Send `epic_id`. */
+  epic_iid?: number
+}
+/** Edit parameters (spec 4.3), `epic_iid` marked deprecated. */
+export type IssueUpdateParams = Omit<IssueUpdate, 'epic_iid'> & {
+  /** @deprecated Send `epic_id`. */
+  epic_iid?: number
+}
+
 /** List filters (spec 4.2) without `page` and `cursor`, which the iterator owns; `per_page` is allowed. */
 export type IssueListParams = Omit<IssueListQuery, 'page' | 'cursor'>
 /** Options of a list call: cancellation, timeout and headers (the query is the filters argument). */
@@ -55,7 +77,7 @@ function encode(params: object): Query {
  */
 export function issues(http: Http) {
   const list = (route: string, query: IssueListParams, options: IssueListOptions) =>
-    http.paginate<IssueRecord>(route, { ...options, query: encode(query), item: Issue })
+    http.paginate<ClientIssue>(route, { ...options, query: encode(query), item: Issue })
   return {
     /**
      * `GET /projects/:id/issues` (spec 4.2). Offset pages by default; `{ pagination: 'keyset',
@@ -70,26 +92,26 @@ export function issues(http: Http) {
     listAll: (query: IssueListParams = {}, options: IssueListOptions = {}) => list('/issues', query, options),
     /** `GET /projects/:id/issues/:issue_iid` (spec 4.3). 404 when missing or not visible. */
     get: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
-      http.request<IssueRecord>('GET', path`/projects/${project}/issues/${iid}`, {
+      http.request<ClientIssue>('GET', path`/projects/${project}/issues/${iid}`, {
         ...options,
         response: Issue,
       }),
     /** `GET /issues/:id` by global id, administrators only (spec 4.3). */
     getById: (id: number, options: CallOptions = {}) =>
-      http.request<IssueRecord>('GET', path`/issues/${id}`, { ...options, response: Issue }),
+      http.request<ClientIssue>('GET', path`/issues/${id}`, { ...options, response: Issue }),
     /**
      * `POST /projects/:id/issues` -> 201 (spec 4.3). Retried only on 429 (retry.ts), so a proxy
      * error never files the issue twice; 400 `{"error":"title is missing"}` and the like otherwise.
      */
-    create: (project: ResourceRef, body: IssueCreate, options: CallOptions = {}) =>
-      http.request<IssueRecord>('POST', path`/projects/${project}/issues`, {
+    create: (project: ResourceRef, body: IssueCreateParams, options: CallOptions = {}) =>
+      http.request<ClientIssue>('POST', path`/projects/${project}/issues`, {
         ...options,
         json: encode(body),
         response: Issue,
       }),
     /** `PUT /projects/:id/issues/:issue_iid` (spec 4.3): edit, or close/reopen with `state_event`. */
-    update: (project: ResourceRef, iid: number, body: IssueUpdate, options: CallOptions = {}) =>
-      http.request<IssueRecord>('PUT', path`/projects/${project}/issues/${iid}`, {
+    update: (project: ResourceRef, iid: number, body: IssueUpdateParams, options: CallOptions = {}) =>
+      http.request<ClientIssue>('PUT', path`/projects/${project}/issues/${iid}`, {
         ...options,
         json: encode(body),
         response: Issue,
