@@ -18,7 +18,8 @@ import { s3ObjectUrl, signV4 } from './import-s3.js'
 /** Where the archive of one import comes from; the file of an upload is removed after the job. */
 export type ImportSource =
   | { kind: 'file'; file: string }
-  | { kind: 'url'; url: string }
+  /** `maxBytes`: the Content-Length its HEAD announced; the download may bring no more. */
+  | { kind: 'url'; url: string; maxBytes?: number }
   | {
       kind: 's3'
       region: string
@@ -53,6 +54,7 @@ async function download(
   headers: Record<string, string>,
   file: string,
   allowLocal: boolean,
+  max = env.maxDownloadBytes,
 ) {
   const agent = outboundAgent(allowLocal)
   try {
@@ -65,7 +67,7 @@ async function download(
     const cap = new Transform({
       transform(chunk: Buffer, _e, done) {
         seen += chunk.length
-        done(seen > env.maxDownloadBytes ? new Error('Content length is too big') : null, chunk)
+        done(seen > max ? new Error('Content length is too big') : null, chunk)
       },
     })
     await pipeline(res.body, cap, createWriteStream(file))
@@ -101,7 +103,15 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     const importer = row && store.users.get(row.user_id)
     if (!row || !importer) return
     store.imports.setStatus(projectId, 'started', null, now())
-    if (source.kind === 'url') await download(env, new URL(source.url), {}, archive, env.allowLocal)
+    if (source.kind === 'url')
+      await download(
+        env,
+        new URL(source.url),
+        {},
+        archive,
+        env.allowLocal,
+        Math.min(env.maxDownloadBytes, source.maxBytes ?? Infinity),
+      )
     if (source.kind === 's3') {
       const url = s3ObjectUrl(source.bucket, source.region, source.key, source.endpoint)
       // Signed with the wall clock, not the injected one: S3 refuses requests signed far from its time.

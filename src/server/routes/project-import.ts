@@ -141,31 +141,28 @@ export function projectImportRoutes(
       response: { 201: ProjectImportStatus },
     },
     async (h) => {
-      const record = await imports.create(
-        h.actor,
-        h.params,
-        'gitlab_project',
-        { kind: 'url', url: h.params.url },
-        async () => {
-          let url: URL
-          try {
-            url = checkUrl(h.params.url, allowLocal ? ['http', 'https'] : ['https'], allowLocal)
-          } catch (err) {
-            return remoteError(err, '')
-          }
-          const head = await headOf(url, {}, allowLocal).catch((err) =>
-            remoteError(err, 'Failed to retrive headers: '),
-          )
-          if (head.headers.server === 'AmazonS3' && head.headers['x-amz-request-id'])
-            throw messageError(400, 'To import from AWS S3 use `projects/remote-import-s3`')
-          try {
-            validateRemoteFile(head.headers)
-          } catch (err) {
-            if (err instanceof RemoteFileError) throw messageError(400, err.message)
-            throw err
-          }
-        },
-      )
+      const source: { kind: 'url'; url: string; maxBytes?: number } = { kind: 'url', url: h.params.url }
+      const record = await imports.create(h.actor, h.params, 'gitlab_project', source, async () => {
+        let url: URL
+        try {
+          url = checkUrl(h.params.url, allowLocal ? ['http', 'https'] : ['https'], allowLocal)
+        } catch (err) {
+          return remoteError(err, '')
+        }
+        const head = await headOf(url, {}, allowLocal).catch((err) =>
+          remoteError(err, 'Failed to retrive headers: '),
+        )
+        if (head.headers.server === 'AmazonS3' && head.headers['x-amz-request-id'])
+          throw messageError(400, 'To import from AWS S3 use `projects/remote-import-s3`')
+        try {
+          validateRemoteFile(head.headers)
+        } catch (err) {
+          if (err instanceof RemoteFileError) throw messageError(400, err.message)
+          throw err
+        }
+        // A GET bringing more than its HEAD announced is cut off while streaming.
+        source.maxBytes = Number(head.headers['content-length'])
+      })
       return h.reply.code(201).send({ ...record, import_error: null })
     },
   )
