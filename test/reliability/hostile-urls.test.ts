@@ -1,5 +1,8 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startServer, type TestServer } from '../support/server.js'
 import { widgetsSeed } from '../support/seeds.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
@@ -157,5 +160,86 @@ describe('remote-import of a name that resolves to a refused address', () => {
     const addresses = guard.hosts[new URL(target).hostname] ?? []
     for (const a of addresses) expect(outbound(strict).some((c) => c.includes(a))).toBe(false)
     expect(hits.length).toBe(hitsBefore)
+  })
+})
+
+/*
+ * With --allow-local-requests and a loopback file host: the HEAD's Content-Length is what the
+ * download may bring. A GET that streams far more than the HEAD announced (chunked, no length)
+ * is cut off while streaming; a HEAD announcing more than 10 GiB is refused before any GET.
+ */
+describe('remote-import of a file whose size lies', () => {
+  const HUGE = 256 * 1024 * 1024
+  let data: string
+  let local: TestServer
+  let host: Server
+  let sent: number
+  let methods: string[]
+  let headLength: string
+  beforeEach(async () => {
+    data = mkdtempSync(join(tmpdir(), 'hostile-urls-'))
+    sent = 0
+    methods = []
+    headLength = '1024'
+    host = createServer((req, res) => {
+      methods.push(req.method ?? '')
+      if (req.method === 'HEAD')
+        return res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': headLength }).end()
+      res.writeHead(200, { 'content-type': 'application/gzip' })
+      const chunk = Buffer.alloc(1024 * 1024, 0x1f)
+      const pump = () => {
+        while (sent < HUGE && !res.destroyed) {
+          sent += chunk.length
+          if (!res.write(chunk)) return void res.once('drain', pump)
+        }
+        if (!res.destroyed) res.end()
+      }
+      res.on('close', () => res.destroy())
+      pump()
+    })
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+    local = await startServer(widgetsSeed, { allowLocalRequests: true, data })
+  })
+  afterEach(async () => {
+    await local.close()
+    host.closeAllConnections()
+    await new Promise<void>((resolve) => host.close(() => resolve()))
+    rmSync(data, { recursive: true, force: true })
+  })
+  const fileUrl = () => `http://127.0.0.1:${(host.address() as AddressInfo).port}/x.tar.gz`
+
+  it('cuts a GET that streams past the announced length off while streaming', async () => {
+    const res = await local.http('POST', '/api/v4/projects/remote-import', {
+      token: ROOT,
+      json: { url: fileUrl(), path: 'liar', namespace: 'acme' },
+    })
+    expect(res.status).toBe(201)
+    const id = (res.body as Json).id
+    let status: Json = {}
+    for (let i = 0; i < 2000; i++) {
+      status = (await local.http('GET', `/api/v4/projects/${String(id)}/import`, { token: ROOT }))
+        .body as Json
+      if (status.import_status === 'finished' || status.import_status === 'failed') break
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(status.import_status).toBe('failed')
+    expect(methods).toEqual(['HEAD', 'GET'])
+    expect(sent).toBeLessThan(HUGE / 4)
+    expect((await local.http('GET', '/api/v4/version', { token: ROOT })).status).toBe(200)
+    expect(readdirSync(join(data, 'transfers'))).toEqual([])
+  })
+
+  it('refuses a HEAD announcing one byte over 10 GiB before any GET', async () => {
+    headLength = String(10 * 1024 ** 3 + 1)
+    const res = await local.http('POST', '/api/v4/projects/remote-import', {
+      token: ROOT,
+      json: { url: fileUrl(), path: 'liar', namespace: 'acme' },
+    })
+    expect([res.status, res.body]).toEqual([
+      400,
+      { message: 'Content length is too big (should be at most 10 GiB)' },
+    ])
+    expect(methods).toEqual(['HEAD'])
+    expect(local.server.store.projects.byPath('acme/liar')).toBeUndefined()
   })
 })
