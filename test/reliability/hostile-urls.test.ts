@@ -243,3 +243,76 @@ describe('remote-import of a file whose size lies', () => {
     expect(local.server.store.projects.byPath('acme/liar')).toBeUndefined()
   })
 })
+
+/*
+ * Redirects are never followed: with --allow-local-requests (the guard cannot make a loopback
+ * listener pass for a public address), a file host or upload target answering 3xx towards the
+ * metadata address or another loopback listener fails cleanly and the target gets nothing.
+ */
+describe('redirects are not followed', () => {
+  let local: TestServer
+  let redirector: Server
+  let second: Server
+  let secondHits: number
+  let location: string
+  let headOk: boolean
+  beforeEach(async () => {
+    secondHits = 0
+    headOk = false
+    second = createServer((_req, res) => {
+      secondHits++
+      res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': '10' }).end('0123456789')
+    })
+    redirector = createServer((req, res) => {
+      req.resume()
+      req.on('end', () =>
+        headOk && req.method === 'HEAD'
+          ? res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': '10' }).end()
+          : res.writeHead(302, { location }).end(),
+      )
+    })
+    await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve))
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve))
+    local = await startServer(widgetsSeed, { allowLocalRequests: true })
+  })
+  afterEach(async () => {
+    await local.close()
+    await new Promise<void>((resolve) => redirector.close(() => resolve()))
+    await new Promise<void>((resolve) => second.close(() => resolve()))
+  })
+  const at = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/x.tar.gz`
+  const targets = () => [at(second), 'http://169.254.169.254/latest/meta-data/', 'ftp://127.0.0.1/x.tar.gz']
+
+  it.each([0, 1, 2])('remote-import refuses a file host redirecting (target %d)', async (n) => {
+    location = targets()[n]!
+    const res = await local.http('POST', '/api/v4/projects/remote-import', {
+      token: ROOT,
+      json: { url: at(redirector), path: 'redirected', namespace: 'acme' },
+    })
+    expect(res.status).toBe(400)
+    expect(local.server.store.projects.byPath('acme/redirected')).toBeUndefined()
+    expect(secondHits).toBe(0)
+    expect(outbound(local)).not.toContainEqual(expect.stringContaining('169.254.169.254'))
+  })
+
+  it.each([0, 1])(
+    'an export upload answered by a redirect fails, the target gets nothing (target %d)',
+    async (n) => {
+      location = targets()[n]!
+      const res = await local.http('POST', `${P}/export`, {
+        token: ALICE,
+        json: { upload: { url: at(redirector) } },
+      })
+      expect(res.status).toBe(202)
+      let status: Json = {}
+      for (let i = 0; i < 2000; i++) {
+        status = (await local.http('GET', `${P}/export`, { token: ALICE })).body as Json
+        if (status.export_status !== 'queued' && status.export_status !== 'started') break
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      expect(status.export_status).toBe('failed')
+      expect(secondHits).toBe(0)
+      expect(outbound(local)).not.toContainEqual(expect.stringContaining('169.254.169.254'))
+    },
+  )
+})

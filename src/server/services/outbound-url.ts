@@ -64,7 +64,10 @@ export function checkUrl(raw: string, schemes: string[], allowLocal: boolean): U
   if (url.username || url.password) throw new BlockedUrlError('URI is invalid')
   if (allowLocal) return url
   // `localhost.` (a fully qualified name) is `localhost`.
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase()
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase()
   if (host === 'localhost' || host.endsWith('.localhost'))
     throw new BlockedUrlError('Requests to localhost are not allowed')
   if (host === 'metadata.google.internal')
