@@ -7,12 +7,16 @@ import net from 'node:net'
  * loopback literal or `localhost` is refused before any packet leaves (ECONNREFUSED on the
  * socket), and `dns.lookup` answers from `hosts` (a fake resolver: name -> addresses) or
  * ENOTFOUND, so no DNS query is ever sent. Every attempt is recorded in `attempts`.
+ * `reroute` lets a test stand a loopback listener in for a public address: a connection to a
+ * key (an IP literal) goes to 127.0.0.1 on the same port, so nothing leaves the machine.
  */
 export interface NetworkGuard {
   /** `connect host:port` and `lookup name` entries, refused or not, in order. */
   attempts: string[]
   /** Names the fake resolver knows, e.g. `{ 'intranet.test': ['10.0.0.7'] }`. */
   hosts: Record<string, string[]>
+  /** Public IP literals answered by a loopback listener on the same port. */
+  reroute: Set<string>
   uninstall(): void
 }
 
@@ -32,7 +36,10 @@ function targetOf(args: ConnectArgs): { host?: string; port?: unknown; path?: st
   return { port: first, host: typeof args[1] === 'string' ? args[1] : 'localhost' }
 }
 
-export function installNetworkGuard(hosts: Record<string, string[]> = {}): NetworkGuard {
+export function installNetworkGuard(
+  hosts: Record<string, string[]> = {},
+  reroute: Iterable<string> = [],
+): NetworkGuard {
   const attempts: string[] = []
   const originalConnect = net.Socket.prototype.connect
   const originalLookup = dns.lookup
@@ -43,6 +50,13 @@ export function installNetworkGuard(hosts: Record<string, string[]> = {}): Netwo
     if (target.path === undefined) {
       const host = target.host ?? 'localhost'
       attempts.push(`connect ${host}:${String(target.port)}`)
+      if (guard.reroute.has(host)) {
+        // Rewritten in place: net.connect's normalised array carries a marker Socket#connect reads.
+        if (Array.isArray(args[0])) args[0][0] = { ...target, host: '127.0.0.1' }
+        else if (typeof args[0] === 'object') args[0] = { ...target, host: '127.0.0.1' }
+        else args[1] = '127.0.0.1'
+        return (originalConnect as (...a: ConnectArgs) => net.Socket).apply(this, args)
+      }
       if (!isLoopback(host)) {
         const err = Object.assign(new Error(`network guard: refused to connect to ${host}`), {
           code: 'ECONNREFUSED',
@@ -94,6 +108,7 @@ export function installNetworkGuard(hosts: Record<string, string[]> = {}): Netwo
   const guard: NetworkGuard = {
     attempts,
     hosts,
+    reroute: new Set(reroute),
     uninstall() {
       net.Socket.prototype.connect = originalConnect
       ;(dns as { lookup: unknown }).lookup = originalLookup

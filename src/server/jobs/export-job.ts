@@ -20,7 +20,8 @@ export interface ExportJobEnv {
 /**
  * `WebUploadStrategy` (reference §13.2): streams the archive to the URL with `Content-Type:
  * application/gzip` and its `Content-Length`; a non-2xx answer fails the export with
- * `Error uploading the project. Code <code>: <body>`. Redirects are not followed.
+ * `Error uploading the project. Code <code>: <body>`. Redirects are not followed (HTTParty would
+ * replay a redirected PUT as a bodiless GET and call that success).
  */
 async function upload(env: ExportJobEnv, file: string, url: string, method: string): Promise<void> {
   const { size } = await stat(file)

@@ -8,7 +8,7 @@ import { request } from 'undici'
 import { ArchiveError, extractArchive, type ExtractLimits } from '../archive/safe-extract.js'
 import { EXPORT_VERSION } from '../archive/layout.js'
 import { TreeError } from '../archive/ndjson-reader.js'
-import { outboundAgent } from '../services/outbound-url.js'
+import { followingRedirects, outboundAgent } from '../services/outbound-url.js'
 import { Actor, Level } from '../services/access.js'
 import type { ServiceContext } from '../services/context.js'
 import { importWriter } from '../store/imports.js'
@@ -58,7 +58,7 @@ async function download(
 ) {
   const agent = outboundAgent(allowLocal)
   try {
-    const res = await request(url, { method: 'GET', headers, dispatcher: agent, maxRedirections: 0 } as never)
+    const res = await request(url, { method: 'GET', headers, dispatcher: followingRedirects(agent) })
     if (res.statusCode < 200 || res.statusCode > 299) {
       await res.body.dump()
       throw new Error(`Failed to download the archive: HTTP ${res.statusCode}`)
@@ -98,6 +98,8 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
   const now = () => env.ctx.clock.now().toISOString()
   const dir = join(env.workDir, `import-${projectId}-${randomBytes(6).toString('hex')}`)
   const archive = source.kind === 'file' ? source.file : `${dir}.tar.gz`
+  // Work files go before the final status is recorded: a client seeing it finds nothing left over.
+  const cleanUp = () => Promise.all([rm(dir, { recursive: true, force: true }), rm(archive, { force: true })])
   try {
     const row = store.imports.byProject(projectId)
     const importer = row && store.users.get(row.user_id)
@@ -138,19 +140,20 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     })
     if (env.aborted()) return
     const finalId = row.overwrite_path ? overwrite(env, projectId, row.overwrite_path, importer) : projectId
+    await cleanUp()
     store.imports.setStatus(finalId, 'finished', null, now())
   } catch (err) {
     if (env.aborted()) return
     const message =
       err instanceof ArchiveError || err instanceof TreeError ? err.message : (err as Error).message
+    await cleanUp()
     try {
       store.imports.setStatus(projectId, 'failed', filterMessage(message), now())
     } catch {
       /* the project is gone (reset): nothing to record */
     }
   } finally {
-    await rm(dir, { recursive: true, force: true })
-    await rm(archive, { force: true })
+    await cleanUp()
   }
 }
 

@@ -1,6 +1,6 @@
 import { request } from 'undici'
 import { humanSize } from '../services/human-size.js'
-import { outboundAgent } from '../services/outbound-url.js'
+import { followingRedirects, outboundAgent } from '../services/outbound-url.js'
 
 /** `RemoteFileValidator`'s allowed types (reference §14.2). */
 export const ALLOWED_TYPES = ['application/gzip', 'application/x-tar', 'application/x-gzip']
@@ -18,7 +18,12 @@ export async function headOf(
 ): Promise<{ status: number; headers: Record<string, string> }> {
   const agent = outboundAgent(allowLocal, 1000)
   try {
-    const res = await request(url, { method: 'HEAD', headers, dispatcher: agent, headersTimeout: 1000 })
+    const res = await request(url, {
+      method: 'HEAD',
+      headers,
+      dispatcher: followingRedirects(agent),
+      headersTimeout: 1000,
+    })
     await res.body.dump()
     const flat: Record<string, string> = {}
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = String(v)

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { BlockList, isIP, type LookupFunction } from 'node:net'
-import { Agent, buildConnector } from 'undici'
+import { Agent, buildConnector, interceptors, type Dispatcher } from 'undici'
 
 /**
  * Outbound requests to URLs users give us (export uploads, remote imports): GitLab's
@@ -95,7 +95,7 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 /**
  * An undici dispatcher for user-given URLs: every connection's addresses are checked as they
  * are resolved, and an IP-literal host is checked before connecting. With `allowLocal`, plain.
- * Redirects are never followed (undici's default). Close it after use.
+ * It follows no redirect by itself (see `followingRedirects`). Close it after use.
  */
 export function outboundAgent(allowLocal: boolean, connectTimeoutMs = 10_000): Agent {
   if (allowLocal) return new Agent({ connect: { timeout: connectTimeoutMs } })
@@ -112,3 +112,17 @@ export function outboundAgent(allowLocal: boolean, connectTimeoutMs = 10_000): A
     },
   })
 }
+
+/** `Gitlab::HTTP` (HTTParty) follows at most this many redirects. */
+export const REDIRECT_LIMIT = 5
+
+/**
+ * `agent` following redirects as `Gitlab::HTTP` does: each hop is a new request through `agent`,
+ * so its address is checked again when connecting (undici refuses a Location that is not http(s)).
+ */
+export const followingRedirects = (agent: Agent): Dispatcher =>
+  agent.compose(
+    interceptors.redirect({ maxRedirections: REDIRECT_LIMIT }),
+    // Past the limit, an error (HTTParty's RedirectionTooDeep) rather than the last 3xx.
+    (dispatch) => (opts, handler) => dispatch({ ...opts, throwOnMaxRedirect: true } as typeof opts, handler),
+  )
