@@ -80216,8 +80216,48 @@ function githubSide(octokit, repository, pacing = {}) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./build/bundle-src/api/releases.js
+/** `18.2.1-ee` -> [18, 2, 1]; anything unreadable -> undefined. */
+function parts(version) {
+    const m = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(version);
+    return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
+}
+/** True when `version` is `since` or later (both `X.Y[.Z]`). */
+function releaseAtLeast(version, since) {
+    const a = parts(version);
+    const b = parts(since);
+    if (!a)
+        return true; // unknown: assume current
+    for (let i = 0; i < 3; i++)
+        if (a[i] !== b[i])
+            return a[i] > b[i];
+    return true;
+}
+/**
+ * Reads the server's release once (`GET /version`, only when a release-tied call is made) and
+ * warns once per feature when the caller uses something that release no longer has (spec §9).
+ * The warning never stops the call: GitLab's own answer (e.g. 410) still reaches the caller.
+ */
+function releaseGuard(http, warn) {
+    let version;
+    const warned = new Set();
+    return {
+        /** Warns once if the server is at `removedIn` or later for `feature`. */
+        async removedIn(feature, removedIn, instead) {
+            if (warned.has(feature))
+                return;
+            version ??= http.request('GET', '/version').then((v) => v.version, () => undefined);
+            const v = await version;
+            if (v !== undefined && releaseAtLeast(v, removedIn) && !warned.has(feature)) {
+                warned.add(feature);
+                warn(`${feature} was removed in GitLab ${removedIn} (this server runs ${v}); ${instead}`);
+            }
+        },
+    };
+}
+/** The default warning channel: a Node process warning, shown once per feature. */
+const processWarning = (message) => process.emitWarning(message, 'GitLabDeprecationWarning');
+
 ;// CONCATENATED MODULE: ./node_modules/@sinclair/typebox/build/esm/value/guard/guard.mjs
 // --------------------------------------------------------------------------
 // Iterators
@@ -84917,62 +84957,6 @@ const Type = type_type_namespaceObject;
 
 
 
-;// CONCATENATED MODULE: ./build/bundle-src/schema/alias.js
-
-/** spec 2.15, reference §15: a project alias (EE, administrators). */
-const ProjectAlias = Type.Object({ id: Type.Integer(), project_id: Type.Integer(), name: Type.String() }, { title: 'ProjectAlias' });
-/** `POST /project_aliases`: `project_id` is an id or a full path. */
-const ProjectAliasCreate = Type.Object({
-    project_id: Type.Union([Type.Integer(), Type.String()]),
-    name: Type.String(),
-});
-
-;// CONCATENATED MODULE: ./build/bundle-src/api/path.js
-/**
- * A path template that encodes every interpolated value with encodeURIComponent, so that a full
- * path is one segment (STYLE.md 5c): path`/projects/${'acme/widgets'}/issues/${3}` ->
- * `/projects/acme%2Fwidgets/issues/3`. Numbers go in as they are.
- *
- * Throws TypeError for an empty value and for `.` or `..`, which a URL parser would collapse into
- * another path (`/projects/../users`), whatever the encoding.
- */
-function path(strings, ...values) {
-    let out = strings[0] ?? '';
-    values.forEach((value, i) => {
-        const text = String(value);
-        if (text === '' || text === '.' || text === '..')
-            throw new TypeError(`path segment ${i + 1} must not be ${text === '' ? 'empty' : `'${text}'`}`);
-        out += encodeURIComponent(text) + (strings[i + 1] ?? '');
-    });
-    return out;
-}
-
-;// CONCATENATED MODULE: ./build/bundle-src/api/aliases.js
-/*
- * Project aliases (spec 4.8, reference §15): GitLab EE, administrators only. Non-administrators
- * get 403 `403 Forbidden`, anonymous callers 401; on CE the routes do not exist (404).
- */
-
-
-/** The aliases group of the client. Every call throws GitLabApiError with GitLab's status and body. */
-const aliases = (http) => ({
-    /** `GET /project_aliases`, lazily, 100 per page. */
-    list: (options = {}) => http.paginate('/project_aliases', { ...options, item: ProjectAlias }),
-    /** `GET /project_aliases/:name`; 404 `404 Not found` when there is none. */
-    get: (name, options = {}) => http.request('GET', path `/project_aliases/${name}`, { ...options, response: ProjectAlias }),
-    /**
-     * `POST /project_aliases` -> 201; `project_id` is an id or a full path. 400 `{"message":{"name":
-     * ["has already been taken"]}}` and GitLab's format text; 404 `404 Project Not Found`.
-     */
-    create: (body, options = {}) => http.request('POST', '/project_aliases', {
-        ...options,
-        json: body,
-        response: ProjectAlias,
-    }),
-    /** `DELETE /project_aliases/:name` -> 204; 404 `404 Not found` when there is none. */
-    remove: (name, options = {}) => http.request('DELETE', path `/project_aliases/${name}`, options),
-});
-
 ;// CONCATENATED MODULE: ./build/bundle-src/schema/common.js
 
 /** `T` or JSON `null`. */
@@ -85035,6 +85019,177 @@ const KeysetQuery = Type.Object({
 function literals(schema) {
     return schema.anyOf.map((s) => s.const);
 }
+
+;// CONCATENATED MODULE: ./build/bundle-src/schema/params.js
+
+/*
+ * Request-parameter kinds that GitLab's Grape API coerces in its own way. They are plain JSON
+ * Schemas with an `x-grape` annotation, which the server's parameter parser reads
+ * (src/server/params.ts) and the OpenAPI document carries along.
+ */
+/** Grape Boolean: true/false, and the strings `1/0`, `t/f`, `true/false`, `y/n`, `yes/no`, `on/off`. */
+const boolParam = (options = {}) => Type.Boolean(options);
+/** A list given as an array or as one comma-separated string (Grape's `CommaSeparatedToArray`). */
+const csvParam = (options = {}) => Type.Array(Type.String(), { ...options, 'x-grape': 'csv' });
+/** Integers given as an array or a comma-separated string (`CommaSeparatedToIntegerArray`). */
+const intArrayParam = (options = {}) => Type.Array(Type.Integer(), { ...options, 'x-grape': 'csv' });
+/** An integer, or the wildcards `None` / `Any` (GitLab's `IntegerNoneAny` validator). */
+const integerNoneAny = (options = {}) => Type.Union([Type.Integer(), Type.String()], { ...options, 'x-grape': 'integer_none_any' });
+/** An ISO 8601 date-time; `allowBlank: false` refuses the empty string (`is empty`). */
+const dateTimeParam = (options = {}) => Type.String({
+    format: 'date-time',
+    'x-grape': 'datetime',
+    ...(options.allowBlank === false ? { 'x-allow-blank': false } : {}),
+});
+/** A required string that must not be blank (Grape `allow_blank: false`). */
+const nonBlankString = (options = {}) => Type.String({ ...options, 'x-allow-blank': false });
+/** A free-form hash of string keys (`variables[NAME]=value`, `override_params[...]`). */
+const hashParam = (options = {}) => Type.Record(Type.String(), Type.Unknown(), options);
+
+;// CONCATENATED MODULE: ./build/bundle-src/schema/runner.js
+
+
+
+/**
+ * `POST /runners/reset_registration_token` and its project and group forms: GitLab's
+ * `Entities::Ci::ResetTokenResult`, whose `token_expires_at` is exposed only for expirable tokens;
+ * registration tokens never expire, so the body is `{"token": ...}` alone.
+ */
+const RegistrationTokenReset = Type.Object({ token: Type.String() }, { title: 'RegistrationTokenReset' });
+/** `POST /runners`: GitLab's `Entities::Ci::RunnerRegistrationDetails`. */
+const RunnerRegistration = Type.Object({ id: Type.Integer(), token: Type.String(), token_expires_at: Nullable(Timestamp) }, { title: 'RunnerRegistration' });
+const deprecated = (description) => ({ description, deprecated: true });
+/**
+ * `POST /runners` parameters (GitLab's `lib/api/ci/runner.rb`): `token` is a registration token.
+ * Deprecated since 15.6; the registration-token flow answers 410 from 17.0 (spec §9).
+ */
+const RunnerRegister = Type.Object({
+    token: Type.String({ description: 'registration token (instance, group or project)' }),
+    description: Type.Optional(Type.String()),
+    maintainer_note: Type.Optional(Type.String(deprecated('use maintenance_note'))),
+    maintenance_note: Type.Optional(Type.String()),
+    info: Type.Optional(Type.Object({
+        name: Type.Optional(Type.String()),
+        version: Type.Optional(Type.String()),
+        revision: Type.Optional(Type.String()),
+        platform: Type.Optional(Type.String()),
+        architecture: Type.Optional(Type.String()),
+    })),
+    active: Type.Optional(Type.Boolean(deprecated('use paused'))),
+    paused: Type.Optional(Type.Boolean()),
+    locked: Type.Optional(Type.Boolean()),
+    access_level: Type.Optional(Type.Union([Type.Literal('not_protected'), Type.Literal('ref_protected')])),
+    run_untagged: Type.Optional(Type.Boolean()),
+    tag_list: Type.Optional(csvParam()),
+    maximum_timeout: Type.Optional(Type.Integer()),
+}, {
+    title: 'RunnerRegister',
+    'x-mutually-exclusive': [
+        ['maintainer_note', 'maintenance_note'],
+        ['active', 'paused'],
+    ],
+});
+
+;// CONCATENATED MODULE: ./build/bundle-src/api/path.js
+/**
+ * A path template that encodes every interpolated value with encodeURIComponent, so that a full
+ * path is one segment (STYLE.md 5c): path`/projects/${'acme/widgets'}/issues/${3}` ->
+ * `/projects/acme%2Fwidgets/issues/3`. Numbers go in as they are.
+ *
+ * Throws TypeError for an empty value and for `.` or `..`, which a URL parser would collapse into
+ * another path (`/projects/../users`), whatever the encoding.
+ */
+function path(strings, ...values) {
+    let out = strings[0] ?? '';
+    values.forEach((value, i) => {
+        const text = String(value);
+        if (text === '' || text === '.' || text === '..')
+            throw new TypeError(`path segment ${i + 1} must not be ${text === '' ? 'empty' : `'${text}'`}`);
+        out += encodeURIComponent(text) + (strings[i + 1] ?? '');
+    });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./build/bundle-src/api/runners.js
+
+
+const RESET = 'Resetting a runner registration token';
+const RESET_INSTEAD = 'create runners with authentication tokens (POST /user/runners) instead';
+/**
+ * The deprecated runner registration-token flow (spec §9): reset a registration token, register a
+ * runner with one. Each call warns once (releases.ts) when the server's release has removed it:
+ * the reset endpoints answer 410 from GitLab 18.0, registration with a token from 17.0.
+ */
+function runners(http, guard) {
+    const reset = async (route, options) => {
+        await guard.removedIn(RESET, '18.0', RESET_INSTEAD);
+        return http.request('POST', route, {
+            ...options,
+            response: RegistrationTokenReset,
+        });
+    };
+    return {
+        /**
+         * @deprecated GitLab removed it in 18.0 (410). `POST /runners/reset_registration_token`
+         * (administrators) -> the new instance registration token.
+         */
+        resetInstanceRegistrationToken: (options = {}) => reset('/runners/reset_registration_token', options),
+        /** @deprecated GitLab removed it in 18.0 (410). Project form (Maintainer). */
+        resetProjectRegistrationToken: (project, options = {}) => reset(path `/projects/${project}/runners/reset_registration_token`, options),
+        /** @deprecated GitLab removed it in 18.0 (410). Group form (Owner). */
+        resetGroupRegistrationToken: (group, options = {}) => reset(path `/groups/${group}/runners/reset_registration_token`, options),
+        /**
+         * @deprecated GitLab answers 410 from 17.0. `POST /runners` with a registration token ->
+         * the new runner's id and authentication token.
+         */
+        register: async (body, options = {}) => {
+            await guard.removedIn('Registering a runner with a registration token', '17.0', RESET_INSTEAD);
+            return http.request('POST', '/runners', {
+                ...options,
+                json: body,
+                response: RunnerRegistration,
+            });
+        },
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./build/bundle-src/schema/alias.js
+
+/** spec 2.15, reference §15: a project alias (EE, administrators). */
+const ProjectAlias = Type.Object({ id: Type.Integer(), project_id: Type.Integer(), name: Type.String() }, { title: 'ProjectAlias' });
+/** `POST /project_aliases`: `project_id` is an id or a full path. */
+const ProjectAliasCreate = Type.Object({
+    project_id: Type.Union([Type.Integer(), Type.String()]),
+    name: Type.String(),
+});
+
+;// CONCATENATED MODULE: ./build/bundle-src/api/aliases.js
+/*
+ * Project aliases (spec 4.8, reference §15): GitLab EE, administrators only. Non-administrators
+ * get 403 `403 Forbidden`, anonymous callers 401; on CE the routes do not exist (404).
+ */
+
+
+/** The aliases group of the client. Every call throws GitLabApiError with GitLab's status and body. */
+const aliases = (http) => ({
+    /** `GET /project_aliases`, lazily, 100 per page. */
+    list: (options = {}) => http.paginate('/project_aliases', { ...options, item: ProjectAlias }),
+    /** `GET /project_aliases/:name`; 404 `404 Not found` when there is none. */
+    get: (name, options = {}) => http.request('GET', path `/project_aliases/${name}`, { ...options, response: ProjectAlias }),
+    /**
+     * `POST /project_aliases` -> 201; `project_id` is an id or a full path. 400 `{"message":{"name":
+     * ["has already been taken"]}}` and GitLab's format text; 404 `404 Project Not Found`.
+     */
+    create: (body, options = {}) => http.request('POST', '/project_aliases', {
+        ...options,
+        json: body,
+        response: ProjectAlias,
+    }),
+    /** `DELETE /project_aliases/:name` -> 204; 404 `404 Not found` when there is none. */
+    remove: (name, options = {}) => http.request('DELETE', path `/project_aliases/${name}`, options),
+});
 
 ;// CONCATENATED MODULE: ./build/bundle-src/schema/namespace.js
 
@@ -87008,32 +87163,6 @@ const LabelDetail = Type.Object({
     text_color: Type.String(),
 }, { title: 'LabelDetail' });
 
-;// CONCATENATED MODULE: ./build/bundle-src/schema/params.js
-
-/*
- * Request-parameter kinds that GitLab's Grape API coerces in its own way. They are plain JSON
- * Schemas with an `x-grape` annotation, which the server's parameter parser reads
- * (src/server/params.ts) and the OpenAPI document carries along.
- */
-/** Grape Boolean: true/false, and the strings `1/0`, `t/f`, `true/false`, `y/n`, `yes/no`, `on/off`. */
-const boolParam = (options = {}) => Type.Boolean(options);
-/** A list given as an array or as one comma-separated string (Grape's `CommaSeparatedToArray`). */
-const csvParam = (options = {}) => Type.Array(Type.String(), { ...options, 'x-grape': 'csv' });
-/** Integers given as an array or a comma-separated string (`CommaSeparatedToIntegerArray`). */
-const intArrayParam = (options = {}) => Type.Array(Type.Integer(), { ...options, 'x-grape': 'csv' });
-/** An integer, or the wildcards `None` / `Any` (GitLab's `IntegerNoneAny` validator). */
-const integerNoneAny = (options = {}) => Type.Union([Type.Integer(), Type.String()], { ...options, 'x-grape': 'integer_none_any' });
-/** An ISO 8601 date-time; `allowBlank: false` refuses the empty string (`is empty`). */
-const dateTimeParam = (options = {}) => Type.String({
-    format: 'date-time',
-    'x-grape': 'datetime',
-    ...(options.allowBlank === false ? { 'x-allow-blank': false } : {}),
-});
-/** A required string that must not be blank (Grape `allow_blank: false`). */
-const nonBlankString = (options = {}) => Type.String({ ...options, 'x-allow-blank': false });
-/** A free-form hash of string keys (`variables[NAME]=value`, `override_params[...]`). */
-const hashParam = (options = {}) => Type.Record(Type.String(), Type.Unknown(), options);
-
 ;// CONCATENATED MODULE: ./build/bundle-src/schema/issue.js
 
 
@@ -88396,6 +88525,8 @@ const users = (http) => ({
 
 
 
+
+
 /**
  * Creates a client. Layers, outermost first: user agent -> retry -> auth -> network, so every
  * retry re-runs auth, and the timeout applies to each attempt. Throws TypeError for a bad `baseUrl`.
@@ -88435,6 +88566,7 @@ function createClient(options) {
         users: users(http),
         pipelines: pipelines(http),
         triggers: triggers(http),
+        runners: runners(http, releaseGuard(http, options.onDeprecation ?? processWarning)),
         projectExports: projectExports(http),
         projectImports: projectImports(http),
         version: version(http),
