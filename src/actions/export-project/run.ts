@@ -9,7 +9,6 @@ import type { ActionIO } from '../io.js'
 import { mapBounded, pacer } from '../pacer.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import { renderSummary } from './summary.js'
-import { verifyExportArchive } from './verify.js'
 
 export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
 export interface Clock {
@@ -135,6 +134,8 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
       const madeAt = exportTimeOf(saved.filename)
       if (!seenProgress && before === 'finished' && madeAt !== undefined && madeAt < scheduledAt - 60_000)
         throw new Error(`GitLab served an export made before this run asked for one (${saved.filename})`)
+      // Loaded here, not at start-up: tar-stream is needed only once an archive is on disk.
+      const { verifyExportArchive } = await import('./verify.js')
       const check = await verifyExportArchive(file)
       log.info(
         `${stamp()} downloaded ${formatBytes(saved.size)} to ${file} (VERSION ${check.version}, ${check.entries} entries, sha256 ${saved.sha256})`,
