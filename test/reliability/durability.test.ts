@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { Agent, request } from 'undici'
+import { killed, startServe } from '../support/serve-child.js'
 
 /*
  * Issue 9, item 1: the real CLI (`gitlab-actions serve --data DIR`, compiled in build/) under
@@ -19,7 +19,6 @@ const CYCLES = Number(process.env.GLA_DURABILITY_CYCLES ?? 5)
 const WRITERS = 8
 const ROOT = 'glpat-root-token'
 const PROJECT = '/api/v4/projects/acme%2Fwidgets/issues'
-const BIN = join(__dirname, '..', '..', 'bin', 'gitlab-actions.js')
 const seed = `
 users:
   - { username: root, admin: true, token: ${ROOT} }
@@ -36,40 +35,6 @@ interface Expected {
   /** A version sent but not acknowledged when the server died: it may have landed. */
   pending?: string
 }
-
-async function startServe(data: string, seedFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--data', data, '--port', '0', '--seed', seedFile, '--issues-create-limit', '0'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    let err = ''
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 20_000)
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const m = /http:\/\/[\d.]+:\d+/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve(m[0])
-      }
-    })
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()))
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`serve exited with ${code}: ${err}`))
-    })
-  })
-  return { child, url }
-}
-
-const killed = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once('exit', () => resolve())
-    child.kill('SIGKILL')
-  })
 
 describe('durability: SIGKILL at random moments under concurrent writes', () => {
   let dir: string
@@ -89,7 +54,7 @@ describe('durability: SIGKILL at random moments under concurrent writes', () => 
       let acknowledgedCreates = 0
 
       for (let cycle = 0; cycle < CYCLES; cycle++) {
-        const { child, url } = await startServe(data, seedFile)
+        const { child, url } = await startServe(data, seedFile, ['--issues-create-limit', '0'])
         const agent = new Agent({ connections: WRITERS * 2 })
         let stop = false
         const call = async (method: 'POST' | 'PUT', path: string, body: unknown) => {
@@ -156,7 +121,7 @@ describe('durability: SIGKILL at random moments under concurrent writes', () => 
       }
 
       // Restart once more and read everything back through the API.
-      const { child, url } = await startServe(data, seedFile)
+      const { child, url } = await startServe(data, seedFile, ['--issues-create-limit', '0'])
       try {
         const seen = new Map<number, { title: string; description: string | null; labels: string[] }>()
         for (let page = 1; ; page++) {

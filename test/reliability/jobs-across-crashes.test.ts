@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import tar from 'tar-stream'
 import { FormData, request } from 'undici'
+import { killed, startServe } from '../support/serve-child.js'
 
 /*
  * Issue 9, item 2: an export or an import interrupted by SIGKILL ends, after a restart, finished
@@ -17,7 +17,6 @@ import { FormData, request } from 'undici'
  */
 const CYCLES = Number(process.env.GLA_CRASH_CYCLES ?? 3)
 const ROOT = 'glpat-root-token'
-const BIN = join(__dirname, '..', '..', 'bin', 'gitlab-actions.js')
 const ISSUES = 800
 const seed = `
 users:
@@ -30,38 +29,6 @@ projects:
     issues:
 ${Array.from({ length: ISSUES }, (_, i) => `      - { title: "Issue ${i} ${'x'.repeat(200)}", labels: [bug], description: "${'d'.repeat(500)}" }`).join('\n')}
 `
-
-async function startServe(data: string, seedFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data', data, '--port', '0', '--seed', seedFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    let err = ''
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000)
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const m = /http:\/\/[\d.]+:\d+/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve(m[0])
-      }
-    })
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()))
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`serve exited with ${code}: ${err}`))
-    })
-  })
-  return { child, url }
-}
-
-const kill = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once('exit', () => resolve())
-    child.kill('SIGKILL')
-  })
 
 async function api(url: string, method: string, path: string, body?: unknown) {
   const res = await request(`${url}/api/v4${path}`, {
@@ -151,7 +118,7 @@ describe('jobs across crashes', () => {
         expect(started.status).toBe(202)
         await new Promise((r) => setTimeout(r, Math.random() * 30))
         seen.add(String((await api(first.url, 'GET', '/projects/acme%2Fbig/export')).body.export_status))
-        await kill(first.child)
+        await killed(first.child)
 
         const second = await startServe(data, seedFile)
         try {
@@ -166,7 +133,7 @@ describe('jobs across crashes', () => {
             (b) => b.export_status === 'finished',
           )
         } finally {
-          await kill(second.child)
+          await killed(second.child)
         }
       }
       // The kills must have hit running exports, or the test proves nothing.
@@ -193,7 +160,7 @@ describe('jobs across crashes', () => {
             (await api(first.url, 'GET', `/projects/acme%2Fimported-${cycle}/import`)).body.import_status,
           ),
         )
-        await kill(first.child)
+        await killed(first.child)
 
         const second = await startServe(data, seedFile)
         try {
@@ -211,7 +178,7 @@ describe('jobs across crashes', () => {
             (b) => b.import_status === 'finished' || b.import_status === 'failed',
           ).then((b) => expect(b).toMatchObject({ import_status: 'finished' }))
         } finally {
-          await kill(second.child)
+          await killed(second.child)
         }
       }
       expect([...seen].some((s) => s === 'scheduled' || s === 'started')).toBe(true)

@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+
+/*
+ * `gitlab-actions serve` as a child process, for the suites that kill it (durability, jobs across
+ * crashes): an in-process server cannot be SIGKILLed without killing the test.
+ */
+const BIN = join(__dirname, '..', '..', 'bin', 'gitlab-actions.js')
+
+/** Starts `serve --data DIR --port 0 --seed FILE ...extra`; resolves with its base URL once it listens. */
+export async function startServe(
+  data: string,
+  seedFile: string,
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--data', data, '--port', '0', '--seed', seedFile, ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    let err = ''
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const m = /http:\/\/[\d.]+:\d+/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[0])
+      }
+    })
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()))
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`serve exited with ${code}: ${err}`))
+    })
+  })
+  return { child, url }
+}
+
+/** SIGKILLs the child (if still running) and resolves once it has exited. */
+export const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGKILL')
+  })
