@@ -1,12 +1,7 @@
-import {
-  collect,
-  createClient,
-  GitLabApiError,
-  NOT_MODIFIED,
-  type GitLabClient,
-} from '../../src/api/client.js'
+import { collect, createClient, NOT_MODIFIED, type GitLabClient } from '../../src/api/client.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { detailSeed, T } from '../server/routes/issue-details-seed.js'
+import { apiFailure } from '../support/client-pool.js'
 
 const W = 'acme/widgets'
 let t: TestServer
@@ -26,14 +21,6 @@ afterEach(async () => {
 })
 
 /** The error a call rejects with (fails the test when it resolves). */
-const failure = async (p: Promise<unknown>) => {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(GitLabApiError)
-  return err as GitLabApiError
-}
 
 describe('reorder', () => {
   it('places the issue below move_before_id and above move_after_id; relative_position lists follow', async () => {
@@ -49,9 +36,9 @@ describe('reorder', () => {
   })
 
   it('surfaces GitLab errors: 403 for a guest, 404 for a missing issue', async () => {
-    const err = await failure(as(T.guest).issueActions.reorder(W, 2, { move_before_id: 1 }))
+    const err = await apiFailure(as(T.guest).issueActions.reorder(W, 2, { move_before_id: 1 }))
     expect(err).toMatchObject({ status: 403, method: 'PUT', body: { message: '403 Forbidden' } })
-    const missing = await failure(as(T.reporter).issueActions.reorder(W, 99, { move_before_id: 1 }))
+    const missing = await apiFailure(as(T.reporter).issueActions.reorder(W, 99, { move_before_id: 1 }))
     expect(missing).toMatchObject({ status: 404, body: { message: '404 Issue Not Found' } })
   })
 })
@@ -77,7 +64,7 @@ describe('move', () => {
   it("answers GitLab's 400 texts for the same project and for missing rights; the issue stays", async () => {
     const mark = as(T.maintainer)
     const widgets = await mark.projects.get(W)
-    const same = await failure(mark.issueActions.move(W, 2, { to_project_id: widgets.id }))
+    const same = await apiFailure(mark.issueActions.move(W, 2, { to_project_id: widgets.id }))
     expect(same).toMatchObject({
       status: 400,
       method: 'POST',
@@ -89,12 +76,12 @@ describe('move', () => {
     )
     const other = await mark.projects.get('acme/other')
     const dana = as(T.dev) // developer of acme/widgets only: cannot see acme/other
-    const denied = await failure(dana.issueActions.move(W, 2, { to_project_id: other.id }))
+    const denied = await apiFailure(dana.issueActions.move(W, 2, { to_project_id: other.id }))
     expect(denied).toMatchObject({
       status: 400,
       body: { message: 'Cannot move issue due to insufficient permissions!' },
     })
-    const nowhere = await failure(mark.issueActions.move(W, 2, { to_project_id: 9999 }))
+    const nowhere = await apiFailure(mark.issueActions.move(W, 2, { to_project_id: 9999 }))
     expect(nowhere).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } })
     expect(await mark.issues.get(W, 2)).toMatchObject({ state: 'opened', moved_to_id: null })
   })
@@ -127,9 +114,9 @@ describe('subscriptions and to-dos', () => {
   })
 
   it('401 anonymous, 404 for an issue the caller cannot read', async () => {
-    const anon = await failure(as(undefined).issueActions.subscribe('acme/public', 1))
+    const anon = await apiFailure(as(undefined).issueActions.subscribe('acme/public', 1))
     expect(anon.status).toBe(401)
-    const hidden = await failure(as(T.outsider).issueActions.todo(W, 1))
+    const hidden = await apiFailure(as(T.outsider).issueActions.todo(W, 1))
     expect(hidden).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } })
   })
 })
@@ -153,7 +140,7 @@ describe('lists around an issue', () => {
     expect(closing.map((m) => m.iid)).toEqual([1])
     expect(closing[0]).not.toHaveProperty('diff_refs')
     expect(await collect(rita.issueActions.closedBy(W, 2))).toEqual([])
-    const err = await failure(collect(rita.issueActions.closedBy(W, 99)))
+    const err = await apiFailure(collect(rita.issueActions.closedBy(W, 99)))
     expect(err).toMatchObject({ status: 404, body: { message: '404 Not found' } })
   })
 
@@ -165,9 +152,9 @@ describe('lists around an issue', () => {
       ip_address: '127.0.0.1',
       akismet_submitted: false,
     })
-    const owner = await failure(as(T.owner).issueActions.userAgentDetail(W, created.iid))
+    const owner = await apiFailure(as(T.owner).issueActions.userAgentDetail(W, created.iid))
     expect(owner).toMatchObject({ status: 403, body: { message: '403 Forbidden' } })
-    const seeded = await failure(root.issueActions.userAgentDetail(W, 1))
+    const seeded = await apiFailure(root.issueActions.userAgentDetail(W, 1))
     expect(seeded).toMatchObject({ status: 404, body: { message: '404 UserAgentDetail Not Found' } })
   })
 })

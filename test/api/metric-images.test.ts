@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { Agent, request } from 'undici'
-import { createClient, GitLabApiError, type GitLabClient } from '../../src/api/client.js'
+import { createClient, type GitLabClient } from '../../src/api/client.js'
 import { apiRoot, undiciSend, type ApiRequest } from '../../src/api/transport.js'
 import { detailSeed, T } from '../server/routes/issue-details-seed.js'
 import { startServer, type TestServer } from '../support/server.js'
+import { apiFailure } from '../support/client-pool.js'
 
 const W = 'acme/widgets'
 const INCIDENT = 3 // the seed's incident in acme/widgets
@@ -45,14 +46,6 @@ afterEach(async () => {
   await t.close()
   await rm(dir, { recursive: true, force: true })
 })
-const failure = async (p: Promise<unknown>) => {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(GitLabApiError)
-  return err as GitLabApiError
-}
 const stored = async () => as(T.root).metricImages.list(W, INCIDENT)
 
 describe('metric images through the client', () => {
@@ -101,24 +94,24 @@ describe('metric images through the client', () => {
 
   it("surfaces GitLab's refusals as GitLabApiError, and stores nothing", async () => {
     const rita = as(T.reporter)
-    const plain = await failure(rita.metricImages.upload(W, 2, png))
+    const plain = await apiFailure(rita.metricImages.upload(W, 2, png))
     expect(plain).toMatchObject({ status: 403, method: 'POST', body: { message: 'Not allowed!' } })
-    const guest = await failure(as(T.guest).metricImages.upload(W, INCIDENT, png))
+    const guest = await apiFailure(as(T.guest).metricImages.upload(W, INCIDENT, png))
     expect(guest).toMatchObject({ status: 403, body: { message: 'Not allowed!' } })
     const text = join(dir, 'notes.txt')
     await writeFile(text, 'not an image')
-    const type = await failure(rita.metricImages.upload(W, INCIDENT, text))
+    const type = await apiFailure(rita.metricImages.upload(W, INCIDENT, text))
     expect(type.status).toBe(403)
     expect(type.gitlabMessage).toMatch(/^Validation failed: File does not have a supported extension/)
     const big = join(dir, 'big.png')
     await writeFile(big, Buffer.alloc(1024 * 1024 + 1))
-    const tooBig = await failure(rita.metricImages.upload(W, INCIDENT, big))
+    const tooBig = await apiFailure(rita.metricImages.upload(W, INCIDENT, big))
     expect(tooBig).toMatchObject({ status: 400, body: { message: '400 Bad request - File is too large' } })
-    const local = await failure(rita.metricImages.upload(W, INCIDENT, png, { url: 'http://127.0.0.1/x' }))
+    const local = await apiFailure(rita.metricImages.upload(W, INCIDENT, png, { url: 'http://127.0.0.1/x' }))
     expect(local.gitlabMessage).toBe(
       'Validation failed: Url is blocked: Requests to localhost are not allowed',
     )
-    const anon = await failure(as().metricImages.upload(W, INCIDENT, png))
+    const anon = await apiFailure(as().metricImages.upload(W, INCIDENT, png))
     expect(anon.status).toBe(401)
     expect(await stored()).toEqual([])
   })
@@ -134,15 +127,17 @@ describe('metric images through the client', () => {
   it('404 for an unknown image, 400 for an invalid update, 403 for a guest; the image stays', async () => {
     const rita = as(T.reporter)
     const image = await rita.metricImages.upload(W, INCIDENT, png, { url: 'https://example.com/a' })
-    const unknown = await failure(rita.metricImages.remove(W, INCIDENT, image.id + 100))
+    const unknown = await apiFailure(rita.metricImages.remove(W, INCIDENT, image.id + 100))
     expect(unknown).toMatchObject({
       status: 404,
       method: 'DELETE',
       body: { message: 'Metric image not found' },
     })
-    const bad = await failure(rita.metricImages.update(W, INCIDENT, image.id, { url: 'ftp://example.com' }))
+    const bad = await apiFailure(
+      rita.metricImages.update(W, INCIDENT, image.id, { url: 'ftp://example.com' }),
+    )
     expect(bad).toMatchObject({ status: 400, body: { message: 'Metric image could not be updated' } })
-    const guest = await failure(as(T.guest).metricImages.remove(W, INCIDENT, image.id))
+    const guest = await apiFailure(as(T.guest).metricImages.remove(W, INCIDENT, image.id))
     expect(guest.status).toBe(403)
     expect(await stored()).toEqual([image])
   })
@@ -150,7 +145,7 @@ describe('metric images through the client', () => {
   it('is 404 on CE, where GitLab has no metric images', async () => {
     await t.close()
     t = await startServer(detailSeed, { edition: 'ce' })
-    const err = await failure(as(T.reporter).metricImages.upload(W, INCIDENT, png))
+    const err = await apiFailure(as(T.reporter).metricImages.upload(W, INCIDENT, png))
     expect(err.status).toBe(404)
   })
 })

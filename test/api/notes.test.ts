@@ -1,28 +1,15 @@
-import { collect, createClient, GitLabApiError, type GitLabClient } from '../../src/api/client.js'
+import { collect } from '../../src/api/client.js'
 import { detailSeed, T } from '../server/routes/issue-details-seed.js'
 import { startServer, type TestServer } from '../support/server.js'
+import { apiFailure, clientPool } from '../support/client-pool.js'
 
 const W = 'acme/widgets'
 let t: TestServer
-const clients: GitLabClient[] = []
-/** A client that checks every body against src/schema (`validate`), closed after each test. */
-const as = (token?: string) => {
-  const c = createClient({ baseUrl: t.baseUrl, token, validate: true, retry: { maxRetries: 0 } })
-  clients.push(c)
-  return c
-}
+const { as, closeAll } = clientPool(() => t.baseUrl)
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()))
+  await closeAll()
   await t.close()
 })
-const failure = async (p: Promise<unknown>) => {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(GitLabApiError)
-  return err as GitLabApiError
-}
 
 describe('issue notes through the client (EE)', () => {
   beforeEach(async () => {
@@ -71,19 +58,19 @@ describe('issue notes through the client (EE)', () => {
 
   it("surfaces GitLab's 400, 401 and 403 as GitLabApiError; nothing stored", async () => {
     const gus = as(T.guest)
-    const blank = await failure(gus.notes.create(W, 2, { body: '  ' }))
+    const blank = await apiFailure(gus.notes.create(W, 2, { body: '  ' }))
     expect(blank).toMatchObject({
       status: 400,
       method: 'POST',
       path: '/projects/acme%2Fwidgets/issues/2/notes',
       body: { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' },
     })
-    const anon = await failure(as().notes.create('acme/public', 1, { body: 'hi' }))
+    const anon = await apiFailure(as().notes.create('acme/public', 1, { body: 'hi' }))
     expect(anon.status).toBe(401)
-    const anonList = await failure(collect(as().notes.list('acme/public', 1)))
+    const anonList = await apiFailure(collect(as().notes.list('acme/public', 1)))
     expect(anonList.status).toBe(401)
     await as(T.root).issues.update('acme/public', 1, { discussion_locked: true })
-    const locked = await failure(as(T.outsider).notes.create('acme/public', 1, { body: 'x' }))
+    const locked = await apiFailure(as(T.outsider).notes.create('acme/public', 1, { body: 'x' }))
     expect(locked).toMatchObject({ status: 403, body: { message: '403 Forbidden' } })
     expect(await collect(gus.notes.list(W, 2))).toEqual([])
   })

@@ -1,6 +1,7 @@
-import { createClient, GitLabApiError, type GitLabClient } from '../../src/api/client.js'
+import { createClient, type GitLabClient } from '../../src/api/client.js'
 import { detailSeed, T } from '../server/routes/issue-details-seed.js'
 import { startServer, type TestServer } from '../support/server.js'
+import { apiFailure } from '../support/client-pool.js'
 
 const W = 'acme/widgets'
 /** Issue 1 of the seed: 1h estimated, 30m spent. */
@@ -20,14 +21,6 @@ afterEach(async () => {
   await rita.close()
   await t.close()
 })
-const failure = async (p: Promise<unknown>) => {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(GitLabApiError)
-  return err as GitLabApiError
-}
 
 describe('time tracking through the client', () => {
   it('reads the stats; the issue record carries the same', async () => {
@@ -65,7 +58,7 @@ describe('time tracking through the client', () => {
   })
 
   it("surfaces GitLab's 400s and keeps the stored stats", async () => {
-    const foo = await failure(rita.timeTracking.setEstimate(W, 1, 'foo'))
+    const foo = await apiFailure(rita.timeTracking.setEstimate(W, 1, 'foo'))
     expect(foo).toMatchObject({
       status: 400,
       method: 'POST',
@@ -75,14 +68,14 @@ describe('time tracking through the client', () => {
           '400 Bad request - {:reason=>"Time estimate must have a valid format and be greater than or equal to zero."}',
       },
     })
-    const tooMuch = await failure(rita.timeTracking.addSpent(W, 1, '-2h'))
+    const tooMuch = await apiFailure(rita.timeTracking.addSpent(W, 1, '-2h'))
     expect(tooMuch).toMatchObject({
       status: 400,
       body: { message: { base: ['Time to subtract exceeds the total time spent'] } },
     })
-    const zero = await failure(rita.timeTracking.addSpent(W, 1, '0m'))
+    const zero = await apiFailure(rita.timeTracking.addSpent(W, 1, '0m'))
     expect(zero).toMatchObject({ status: 400, body: { message: { timelogs: ['is invalid'] } } })
-    const long = await failure(rita.timeTracking.addSpent(W, 1, '1h', 'x'.repeat(256)))
+    const long = await apiFailure(rita.timeTracking.addSpent(W, 1, '1h', 'x'.repeat(256)))
     expect(long.status).toBe(400)
     expect(await rita.timeTracking.stats(W, 1)).toEqual(SEEDED)
   })
@@ -91,10 +84,10 @@ describe('time tracking through the client', () => {
     const gus = createClient({ baseUrl: t.baseUrl, token: T.guest })
     const otto = createClient({ baseUrl: t.baseUrl, token: T.outsider })
     try {
-      const err = await failure(gus.timeTracking.addSpent(W, 1, '1h'))
+      const err = await apiFailure(gus.timeTracking.addSpent(W, 1, '1h'))
       expect(err).toMatchObject({ status: 403, body: { message: '403 Forbidden' } })
       expect(await gus.timeTracking.stats(W, 1)).toEqual(SEEDED)
-      expect((await failure(otto.timeTracking.stats(W, 1))).status).toBe(404)
+      expect((await apiFailure(otto.timeTracking.stats(W, 1))).status).toBe(404)
     } finally {
       await Promise.all([gus.close(), otto.close()])
     }
