@@ -2,9 +2,8 @@
  * Incident metric images (spec 4.6, reference §11): GitLab EE, issues of type `incident` only.
  * Uploads stream the file from disk with its length (multipart.ts); they are never read whole.
  */
-import { extname } from 'node:path'
 import type { ResourceRef } from '../schema/common.js'
-import { MetricImage, type MetricImageFields } from '../schema/metric-image.js'
+import { imageType, MetricImage, type MetricImageFields } from '../schema/metric-image.js'
 import type { CallOptions, Http } from './http.js'
 import { streamedMultipart, type FormField } from './multipart.js'
 import { path } from './path.js'
@@ -12,18 +11,6 @@ import { path } from './path.js'
 /** Options of an upload: those of a call, and the file name to send (default: the file's own). */
 export interface MetricImageUploadOptions extends Omit<CallOptions, 'json' | 'body'> {
   filename?: string
-}
-
-/** Image types GitLab accepts for metric images, by extension (the part's Content-Type). */
-const IMAGE_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.bmp': 'image/bmp',
-  '.tiff': 'image/tiff',
-  '.ico': 'image/vnd.microsoft.icon',
-  '.webp': 'image/webp',
 }
 
 /** The metric-images group of the client. Every call throws GitLabApiError with GitLab's status and body. */
@@ -54,7 +41,7 @@ export function metricImages(http: Http) {
         field: 'file',
         path: file,
         filename,
-        contentType: IMAGE_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream',
+        contentType: imageType(name),
       })
       return http.request<MetricImage>('POST', base(project, iid), { ...call, body, response: MetricImage })
     },

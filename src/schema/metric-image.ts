@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { extname } from 'node:path'
 import { Nullable, Timestamp } from './common.js'
 
 /** spec 2.12, reference §11: an incident's metric image; `file_path` downloads the file from the server. */
@@ -26,3 +27,19 @@ export const MetricImageFields = Type.Object(
   { title: 'MetricImageFields' },
 )
 export type MetricImageFields = Static<typeof MetricImageFields>
+
+/** Image types GitLab accepts for metric images, by extension: the upload's and the download's Content-Type. */
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.bmp': 'image/bmp',
+  '.tiff': 'image/tiff',
+  '.ico': 'image/vnd.microsoft.icon',
+  '.webp': 'image/webp',
+}
+
+/** The Content-Type of a metric image file named `name` (`application/octet-stream` when unknown). */
+export const imageType = (name: string): string =>
+  IMAGE_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream'

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { extname, join } from 'node:path'
+import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import multipart from '@fastify/multipart'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { MetricImage, MetricImageFields } from '../../schema/index.js'
+import { imageType, MetricImage, MetricImageFields } from '../../schema/index.js'
 import { badRequest, paramError } from '../gitlab-errors.js'
 import { parseParams } from '../params.js'
 import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
@@ -21,17 +21,6 @@ const ImagePath = Type.Object({
   metric_image_id: Type.Integer(),
 })
 const BASE = '/api/v4/projects/:id/issues/:issue_iid/metric_images'
-const TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.bmp': 'image/bmp',
-  '.tiff': 'image/tiff',
-  '.ico': 'image/vnd.microsoft.icon',
-  '.webp': 'image/webp',
-}
-
 /**
  * The request's text fields and its `file` part, streamed to `dir` (every path written is pushed to
  * `written`, for the caller to clean up); other file parts are drained. A body that is not valid
@@ -86,7 +75,7 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
     const { image_id: id, filename } = req.params as Record<string, string>
     const path = /^\d+$/.test(id ?? '') ? images.file(req.actor, Number(id), filename ?? '') : undefined
     if (!path) return reply.code(404).type('application/json').send({ message: '404 Not Found' })
-    const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream'
+    const type = imageType(path)
     return reply.type(type).send(createReadStream(path))
   })
 
