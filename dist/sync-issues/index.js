@@ -59603,6 +59603,7 @@ var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./build/bundle-src/schema/metric-image.js
 
 
+
 /** spec 2.12, reference §11: an incident's metric image; `file_path` downloads the file from the server. */
 const MetricImage = Type.Object({
     id: Type.Integer(),
@@ -59617,6 +59618,19 @@ const MetricImageFields = Type.Object({
     url: Type.Optional(Type.String({ description: 'link to the original graph, http(s), at most 255 characters' })),
     url_text: Type.Optional(Type.String({ description: 'description of the link, at most 128 characters' })),
 }, { title: 'MetricImageFields' });
+/** Image types GitLab accepts for metric images, by extension: the upload's and the download's Content-Type. */
+const IMAGE_TYPES = {
+    '.png': 'image/png',
+    '.jpg': 'image/jpeg',
+    '.jpeg': 'image/jpeg',
+    '.gif': 'image/gif',
+    '.bmp': 'image/bmp',
+    '.tiff': 'image/tiff',
+    '.ico': 'image/vnd.microsoft.icon',
+    '.webp': 'image/webp',
+};
+/** The Content-Type of a metric image file named `name` (`application/octet-stream` when unknown). */
+const imageType = (name) => IMAGE_TYPES[(0,external_node_path_.extname)(name).toLowerCase()] ?? 'application/octet-stream';
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
@@ -59665,25 +59679,9 @@ async function streamedMultipart(fields, file) {
 }
 
 ;// CONCATENATED MODULE: ./build/bundle-src/api/metric-images.js
-/*
- * Incident metric images (spec 4.6, reference §11): GitLab EE, issues of type `incident` only.
- * Uploads stream the file from disk with its length (multipart.ts); they are never read whole.
- */
 
 
 
-
-/** Image types GitLab accepts for metric images, by extension (the part's Content-Type). */
-const IMAGE_TYPES = {
-    '.png': 'image/png',
-    '.jpg': 'image/jpeg',
-    '.jpeg': 'image/jpeg',
-    '.gif': 'image/gif',
-    '.bmp': 'image/bmp',
-    '.tiff': 'image/tiff',
-    '.ico': 'image/vnd.microsoft.icon',
-    '.webp': 'image/webp',
-};
 /** The metric-images group of the client. Every call throws GitLabApiError with GitLab's status and body. */
 function metricImages(http) {
     const base = (project, iid) => path `/projects/${project}/issues/${iid}/metric_images`;
@@ -59708,7 +59706,7 @@ function metricImages(http) {
                 field: 'file',
                 path: file,
                 filename,
-                contentType: IMAGE_TYPES[(0,external_node_path_.extname)(name).toLowerCase()] ?? 'application/octet-stream',
+                contentType: imageType(name),
             });
             return http.request('POST', base(project, iid), { ...call, body, response: MetricImage });
         },
