@@ -28,6 +28,7 @@ import { runnerRoutes } from './routes/runners.js'
 import { groupProjectRoutes } from './routes/group-projects.js'
 import { projectLabelRoutes } from './routes/project-labels.js'
 import { userLookupRoutes } from './routes/user-lookup.js'
+import { serializerSchema } from './serializer-schema.js'
 import type { Seed } from '../schema/seed.js'
 
 export interface ServerOptions {
@@ -98,12 +99,18 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   for (const type of ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'])
     app.addContentTypeParser(type, { parseAs: 'string' }, (_req, body, done) => done(null, body))
 
-  // Many routes answer with the same record schema: compile each schema object once (start-up time).
+  // Start-up time: many routes answer with the same record schema, so each schema object compiles
+  // once, and only when a route first answers with it (most routes of a short run never do), in
+  // the form fast-json-stringify writes without validating (src/server/serializer-schema.ts).
   const serializers = new WeakMap<object, (data: unknown) => string>()
   app.setSerializerCompiler(({ schema }) => {
-    let serialize = serializers.get(schema as object)
-    if (!serialize) serializers.set(schema as object, (serialize = fastJson(schema as object)))
-    return serialize
+    let serialize: ((data: unknown) => string) | undefined
+    return (data) => {
+      serialize ??= serializers.get(schema as object)
+      if (!serialize)
+        serializers.set(schema as object, (serialize = fastJson(serializerSchema(schema) as object)))
+      return serialize(data)
+    }
   })
   app.decorateRequest('actor', null as never)
   app.decorate('responseCache', responseCache(db))
