@@ -1,7 +1,7 @@
-import { actionCommands, runActionCommand, runners } from './actions.js'
-import { serve, serveHelp } from './serve.js'
-
-const usage = `Usage: gitlab-actions <command> [options]
+// Each command loads only its own modules: `serve` starts without the client, undici or the actions.
+const usage = async () => {
+  const { actionCommands } = await import('./actions.js')
+  return `Usage: gitlab-actions <command> [options]
 
 Commands:
   serve              run the GitLab-compatible reference server
@@ -12,14 +12,16 @@ ${actionCommands()
 
 Run 'gitlab-actions <command> --help' for a command's options.
 `
+}
 
 /** CLI entry: returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
-  if (command !== undefined && command in runners) return runActionCommand(command, rest)
   switch (command) {
-    case 'serve':
+    case 'serve': {
+      const { serve } = await import('./serve.js')
       return serve(rest)
+    }
     case 'demo': {
       const { demo } = await import('./demo.js')
       return demo(rest)
@@ -28,12 +30,11 @@ export async function main(argv: string[]): Promise<number> {
     case '-h':
     case '--help':
     case 'help':
-      process.stdout.write(usage)
+      process.stdout.write(await usage())
       return command === undefined ? 1 : 0
-    default:
-      process.stderr.write(`Unknown command '${command}'.\n\n${usage}`)
-      return 1
   }
+  const { runActionCommand, runners } = await import('./actions.js')
+  if (command in runners) return runActionCommand(command, rest)
+  process.stderr.write(`Unknown command '${command}'.\n\n${await usage()}`)
+  return 1
 }
-
-export { serveHelp }

@@ -8,7 +8,7 @@ import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../support/server.js'
 import { widgetsSeed } from '../support/seeds.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
-import { DEFAULT_EXTRACT_LIMITS } from '../../src/server/archive/safe-extract.js'
+import { DEFAULT_EXTRACT_LIMITS } from '../../src/server/archive/extract-limits.js'
 
 /*
  * Issue 9, item 4: hostile archives the import route test (test/server/routes/project-import.test.ts)

@@ -5,21 +5,10 @@ import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import tar from 'tar-stream'
+import type { ExtractLimits } from './extract-limits.js'
 
 /** Why an archive was refused; `message` is the text that becomes the import's `import_error`. */
 export class ArchiveError extends Error {}
-
-export interface ExtractLimits {
-  /** Bytes after decompression (GitLab's `max_decompressed_archive_size`, default 25 GiB; 0 = none). */
-  maxDecompressedBytes: number
-  /** Members allowed in one archive (our guard against entry floods; GitLab has none). */
-  maxEntries: number
-}
-
-export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
-  maxDecompressedBytes: 25_600 * 1024 * 1024,
-  maxEntries: 100_000,
-}
 
 /** GitLab's words (reference export-format §9.2-§9.3). */
 export const SIZE_FAILED = 'Decompressed archive size validation failed.'

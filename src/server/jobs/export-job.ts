@@ -7,7 +7,7 @@ import { exportFileName } from '../archive/layout.js'
 import { writeExportTree } from '../archive/export-tree.js'
 import { packDirectory } from '../archive/tar-gz-writer.js'
 import type { ServiceContext } from '../services/context.js'
-import { outboundAgent } from '../services/outbound-url.js'
+import { outboundAgent } from '../services/outbound-agent.js'
 import { exportReader } from '../store/exports.js'
 
 export interface ExportJobEnv {

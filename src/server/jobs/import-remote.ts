@@ -1,6 +1,6 @@
 import { request } from 'undici'
 import { humanSize } from '../services/human-size.js'
-import { followingRedirects, outboundAgent } from '../services/outbound-url.js'
+import { followingRedirects, outboundAgent } from '../services/outbound-agent.js'
 
 /** `RemoteFileValidator`'s allowed types (reference §14.2). */
 export const ALLOWED_TYPES = ['application/gzip', 'application/x-tar', 'application/x-gzip']

@@ -13,7 +13,6 @@ import {
   S3ImportParams,
 } from '../../schema/index.js'
 import { GitLabError, messageError, paramError, unauthorized } from '../gitlab-errors.js'
-import { headOf, RemoteFileError, validateRemoteFile } from '../jobs/import-remote.js'
 import { s3ObjectUrl, signV4 } from '../jobs/import-s3.js'
 import { parseParams } from '../params.js'
 import type { ImportService } from '../services/imports.js'
@@ -23,6 +22,8 @@ import { defineRoute } from './define.js'
 
 const ProjectPath = Type.Object({ id: Type.String() })
 const NOT_GZ = { error: 'You need to upload a GitLab project export archive (ending in .gz).' }
+/** The HEAD checks of remote imports, with undici: loaded on the first remote import, not at start-up. */
+const remoteFile = () => import('../jobs/import-remote.js')
 
 interface Upload {
   fields: Record<string, unknown>
@@ -149,6 +150,7 @@ export function projectImportRoutes(
         } catch (err) {
           return remoteError(err, '')
         }
+        const { headOf, validateRemoteFile, RemoteFileError } = await remoteFile()
         const head = await headOf(url, {}, allowLocal).catch((err) =>
           remoteError(err, 'Failed to retrive headers: '),
         )
@@ -207,6 +209,7 @@ export function projectImportRoutes(
           throw messageError(400, `${failed}invalid region or bucket name`)
         }
         const headers = signV4({ method: 'HEAD', url, ...source, now: new Date() })
+        const { headOf, validateRemoteFile, RemoteFileError } = await remoteFile()
         const head = await headOf(url, headers, allowLocal || opts.s3Endpoint !== undefined).catch((err) =>
           remoteError(err, failed),
         )

@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises'
 import type { ExportStatusValue, ProjectExportParams, ProjectExportStatus } from '../../schema/index.js'
 import { messageError, validationError } from '../gitlab-errors.js'
-import { runExport } from '../jobs/export-job.js'
 import type { JobQueue } from '../jobs/export-queue.js'
 import type { ExportRow } from '../store/exports.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -113,8 +112,12 @@ export function exportService(ctx: ServiceContext, env: TransferEnv) {
           now: ctx.clock.now().toISOString(),
         })
       })
-      env.queue.run(() =>
-        runExport({ ctx, workDir: env.workDir, allowLocal: env.allowLocal, aborted: env.queue.aborted }, id),
+      // The job's modules (undici, tar-stream) load with the first export, not at start-up.
+      env.queue.run(async () =>
+        (await import('../jobs/export-job.js')).runExport(
+          { ctx, workDir: env.workDir, allowLocal: env.allowLocal, aborted: env.queue.aborted },
+          id,
+        ),
       )
     },
 

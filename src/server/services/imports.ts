@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import type { ProjectImportParams, ProjectImportStatus } from '../../schema/index.js'
 import { messageError, notFound } from '../gitlab-errors.js'
-import { runImport, type ImportSource } from '../jobs/import-job.js'
-import type { ExtractLimits } from '../archive/safe-extract.js'
+import type { ImportSource } from '../jobs/import-job.js'
+import type { ExtractLimits } from '../archive/extract-limits.js'
 import { importRoleFor } from '../releases.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import { Level, type Actor } from './access.js'
@@ -118,8 +118,9 @@ export function importService(ctx: ServiceContext, env: ImportEnv) {
         })
         return id
       })
-      env.queue.run(() =>
-        runImport(
+      // The job's modules (undici, tar-stream) load with the first import, not at start-up.
+      env.queue.run(async () =>
+        (await import('../jobs/import-job.js')).runImport(
           {
             ctx,
             workDir: env.workDir,

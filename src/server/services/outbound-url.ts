@@ -1,13 +1,12 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
-import { BlockList, isIP, type LookupFunction } from 'node:net'
-import { Agent, buildConnector, interceptors, type Dispatcher } from 'undici'
+import { BlockList, isIP } from 'node:net'
 
 /**
  * Outbound requests to URLs users give us (export uploads, remote imports): GitLab's
  * `Gitlab::UrlBlocker` rules. Only the allowed schemes; no loopback, private, link-local,
  * shared, multicast or cloud-metadata addresses unless local requests are allowed. The address
  * check runs on the addresses a host resolves to **when connecting** (a custom `lookup` on the
- * dispatcher), so a name that re-resolves to a private address after validation is still refused.
+ * dispatcher, src/server/services/outbound-agent.ts), so a name that re-resolves to a private
+ * address after validation is still refused.
  */
 
 /** Why a URL may not be fetched; `message` is UrlBlocker's sentence (`Requests to localhost are not allowed`). */
@@ -75,54 +74,3 @@ export function checkUrl(raw: string, schemes: string[], allowLocal: boolean): U
   if (isIP(host)) checkAddress(host)
   return url
 }
-
-/** A `lookup` for sockets that refuses every resolved address UrlBlocker would refuse. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-    if (err) return callback(err, '', 0)
-    try {
-      for (const a of addresses) checkAddress(a.address)
-    } catch (blocked) {
-      return callback(blocked as Error, '', 0)
-    }
-    if ((options as { all?: boolean }).all)
-      return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses)
-    const first = addresses[0]!
-    callback(null, first.address, first.family)
-  })
-}
-
-/**
- * An undici dispatcher for user-given URLs: every connection's addresses are checked as they
- * are resolved, and an IP-literal host is checked before connecting. With `allowLocal`, plain.
- * It follows no redirect by itself (see `followingRedirects`). Close it after use.
- */
-export function outboundAgent(allowLocal: boolean, connectTimeoutMs = 10_000): Agent {
-  if (allowLocal) return new Agent({ connect: { timeout: connectTimeoutMs } })
-  const connector = buildConnector({ lookup: guardedLookup, timeout: connectTimeoutMs })
-  return new Agent({
-    connect: (opts, callback) => {
-      try {
-        if (isIP(opts.hostname.replace(/^\[|\]$/g, ''))) checkAddress(opts.hostname)
-      } catch (err) {
-        callback(err as Error, null)
-        return
-      }
-      connector(opts, callback)
-    },
-  })
-}
-
-/** `Gitlab::HTTP` (HTTParty) follows at most this many redirects. */
-export const REDIRECT_LIMIT = 5
-
-/**
- * `agent` following redirects as `Gitlab::HTTP` does: each hop is a new request through `agent`,
- * so its address is checked again when connecting (undici refuses a Location that is not http(s)).
- */
-export const followingRedirects = (agent: Agent): Dispatcher =>
-  agent.compose(
-    interceptors.redirect({ maxRedirections: REDIRECT_LIMIT }),
-    // Past the limit, an error (HTTParty's RedirectionTooDeep) rather than the last 3xx.
-    (dispatch) => (opts, handler) => dispatch({ ...opts, throwOnMaxRedirect: true } as typeof opts, handler),
-  )
