@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The CLI runs the compiled source in build/ (made by `npm run build`, which `npm ci` runs as `prepare`).
-import { main } from '../build/cli/main.js'
+// The CLI runs the bundled build in build/cli-bundle/ (made by `npm run build`, which `npm ci` runs
+// as `prepare`; see scripts/bundle-cli.mjs).
+import { main } from '../build/cli-bundle/main.js'
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,6 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import fc from 'fast-check'
+import { parseDocument, stringify } from 'yaml'
 import { loadSeedFile, parseSeed, SeedError } from '../../../src/server/seed/parse.js'
 import { designSeed } from './fixtures.js'
 
@@ -377,6 +379,88 @@ describe('parseSeed', () => {
       const text = `projects: [ { path: acme/w, members: { bob: developer } } ]\n${users}`
       expect(problem(text)).toBe('ok')
     })
+  })
+})
+
+// parseSeed reads most seeds with js-yaml (start-up time) and falls back to `yaml`; the result must
+// always be what `yaml` reads.
+describe('parseSeed reads every seed as the yaml library does', () => {
+  const yamlReads = (text: string) => parseDocument(text).toJS() as unknown
+
+  it('honours a %YAML 1.1 directive, which js-yaml would ignore', () => {
+    const text = `%YAML 1.1\n---\n${issues('{ title: Leak, confidential: yes }')}`
+    expect(parseSeed(text, 'seed.yaml').projects?.[0]?.issues?.[0]?.confidential).toBe(true)
+    expect(problem(`%YAML 1.1\n---\n${issues('{ title: yes }')}`)).toBe(
+      'seed.yaml: projects[0].issues[0].title: expected a string, got true',
+    )
+  })
+
+  it('reads tags and null keys as yaml does', () => {
+    expect(problem(issues('{ title: Weighty, weight: !!str 3 }'))).toBe(
+      'seed.yaml: projects[0].issues[0].weight: expected an integer, got "3"',
+    )
+    // js-yaml would read the key `null` as the user "null"; yaml reads the empty string.
+    const nullKey = `users: [ { username: "null" }, { username: alice } ]\ngroups: [ { path: g, members: { null: developer } } ]\n`
+    expect(problem(nullKey)).toBe(problem(nullKey.replace('{ null:', '{ "":')))
+    expect(problem(nullKey)).not.toBe('ok')
+  })
+
+  it('gives the value yaml reads for generated titles, descriptions and labels', () => {
+    const tricky = fc.constantFrom(
+      'yes',
+      'no',
+      'on',
+      'null',
+      '~',
+      '0o17',
+      '017',
+      '0x1F',
+      '1_000',
+      '.inf',
+      '.NaN',
+      '2026-11-01',
+      '12:30:00',
+      '1e3',
+      '+12',
+      '-0',
+      'a: b',
+      'a #c',
+      '- x',
+      '"q"',
+      "'q'",
+      '@x',
+      '`x',
+      '%x',
+      '* x',
+      '? x',
+    )
+    const text = fc.oneof(
+      tricky,
+      fc.string({ unit: 'grapheme', maxLength: 30 }),
+      fc.string({ maxLength: 30 }),
+    )
+    const issue = fc.record({
+      title: text.filter((t) => t.trim() !== ''),
+      description: fc.option(text, { nil: undefined }),
+      labels: fc.option(fc.subarray(['bug', 'docs']), { nil: undefined }),
+    })
+    fc.assert(
+      fc.property(fc.array(issue, { minLength: 1, maxLength: 5 }), fc.boolean(), (list, flow) => {
+        const seed = {
+          groups: [{ path: 'acme' }],
+          projects: [{ path: 'acme/widgets', labels: [{ name: 'bug' }, { name: 'docs' }], issues: list }],
+        }
+        const written = stringify(seed, flow ? { collectionStyle: 'flow' } : {})
+        const read = yamlReads(written) as typeof seed
+        expect(parseSeed(written, 'seed.yaml')).toEqual(read)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it("gives the value yaml reads for DESIGN.md's example and the demo seed", async () => {
+    const demo = await readFile('examples/seed.yaml', 'utf8')
+    for (const text of [designSeed, demo]) expect(parseSeed(text, 'seed.yaml')).toEqual(yamlReads(text))
   })
 })
 
