@@ -168,6 +168,15 @@ async function writeIssues(rel: string, src: TreeSource, check: () => void): Pro
     if (!names.has(id)) names.set(id, String(reader.user(id)?.name ?? 'Ghost User'))
     return names.get(id)
   }
+  // A project has few milestones and many issues: read and shape each milestone once.
+  const milestones = new Map<number, ReturnType<typeof milestoneLine> | undefined>()
+  const milestoneOf = (id: number) => {
+    if (!milestones.has(id)) {
+      const row = reader.milestone(id)
+      milestones.set(id, row ? milestoneLine(row) : undefined)
+    }
+    return milestones.get(id)
+  }
   let key: [number, number, number] = [0, Number.MIN_SAFE_INTEGER, 0]
   for (let rows = reader.issues(project.id, key, BATCH); rows.length > 0;) {
     const ids = rows.map((r) => r.id as number)
@@ -179,7 +188,7 @@ async function writeIssues(rel: string, src: TreeSource, check: () => void): Pro
     const events = EVENT_TABLES.map((t) => [t, group(reader.events(t, ids))] as const)
     for (const i of rows) {
       const id = i.id as number
-      const milestone = i.milestone_id ? reader.milestone(i.milestone_id as number) : undefined
+      const milestone = i.milestone_id ? milestoneOf(i.milestone_id as number) : undefined
       await out.write({
         title: i.title,
         author_id: i.author_id,
@@ -236,7 +245,7 @@ async function writeIssues(rel: string, src: TreeSource, check: () => void): Pro
           updated_at: l.created_at,
           label: labelLine(l),
         })),
-        ...(milestone ? { milestone: milestoneLine(milestone) } : {}),
+        ...(milestone ? { milestone } : {}),
         ...Object.fromEntries(events.map(([t, m]) => [t, m.get(id) ?? []])),
         designs: [],
         design_versions: [],

@@ -1,6 +1,9 @@
 import { createWriteStream, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
 
+/** Lines are gathered up to this many characters before one write (a write per line was most of an export's time). */
+const CHUNK = 64 * 1024
+
 /**
  * Writes one relation file of the export tree (reference export-format §4): one compact JSON
  * document per line, each ending in `\n`, honouring back-pressure so that memory stays flat
@@ -9,6 +12,7 @@ import { once } from 'node:events'
 export class NdjsonWriter {
   private readonly out: WriteStream
   private failure: Error | undefined
+  private pending = ''
   lines = 0
   constructor(path: string) {
     this.out = createWriteStream(path)
@@ -18,15 +22,23 @@ export class NdjsonWriter {
   async write(value: unknown): Promise<void> {
     if (this.failure) throw this.failure
     this.lines++
-    if (!this.out.write(`${JSON.stringify(value)}\n`)) await once(this.out, 'drain')
+    this.pending += `${JSON.stringify(value)}\n`
+    if (this.pending.length >= CHUNK) await this.flush()
   }
   /** Writes a single-relation file: the value (or `null`) without a newline. */
   async single(value: unknown): Promise<void> {
-    this.out.write(JSON.stringify(value ?? null))
+    this.pending += JSON.stringify(value ?? null)
   }
   async close(): Promise<void> {
+    await this.flush()
     if (this.failure) throw this.failure
     this.out.end()
     await once(this.out, 'finish')
+  }
+  private async flush(): Promise<void> {
+    if (this.pending === '') return
+    const chunk = this.pending
+    this.pending = ''
+    if (!this.out.write(chunk)) await once(this.out, 'drain')
   }
 }
