@@ -43,8 +43,7 @@ const median = <T extends { ms: number }>(runs: T[]) =>
 export async function run_(): Promise<{ name: string; ratio: number; detail: string }[]> {
   const server = await startChild(['reference', String(ISSUES)])
   try {
-    const node = (script: string) => () =>
-      run(process.execPath, ['--import', 'tsx', here(script), server.url])
+    const node = (script: string) => () => run(process.execPath, [here(script), server.url])
     const measures: Record<string, () => { ms: number; count: number; rssMb: number }> = {
       ours: node('./support/list-ours.mjs'),
       gitbeaker: node('./support/list-gitbeaker.mjs'),
