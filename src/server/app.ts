@@ -103,14 +103,14 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   // once, and only when a route first answers with it (most routes of a short run never do), in
   // the form fast-json-stringify writes without validating (src/server/serializer-schema.ts).
   const serializers = new WeakMap<object, (data: unknown) => string>()
+  const compiled = (schema: object) => {
+    let serialize = serializers.get(schema)
+    if (!serialize) serializers.set(schema, (serialize = fastJson(serializerSchema(schema) as object)))
+    return serialize
+  }
   app.setSerializerCompiler(({ schema }) => {
     let serialize: ((data: unknown) => string) | undefined
-    return (data) => {
-      serialize ??= serializers.get(schema as object)
-      if (!serialize)
-        serializers.set(schema as object, (serialize = fastJson(serializerSchema(schema) as object)))
-      return serialize(data)
-    }
+    return (data) => (serialize ??= compiled(schema as object))(data)
   })
   app.decorateRequest('actor', null as never)
   app.decorate('responseCache', responseCache(db))

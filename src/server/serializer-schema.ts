@@ -42,19 +42,27 @@ function plain(schema: Schema, type: string): Schema {
   return out
 }
 
+/**
+ * The serializer form of a union without its `null` branch; undefined where only the empty
+ * schema fits (fast-json-stringify then writes the value with JSON.stringify, null included).
+ */
+function unionSchema(schema: Schema, branches: Schema[]): Schema | undefined {
+  const literal = literalType(branches)
+  if (literal) return plain(schema, literal)
+  if (branches.length === 1) return serializerSchema(branches[0]) as Schema
+  const types = primitiveTypes(branches)
+  // Otherwise the presenters build each branch exactly; JSON.stringify writes it as it is.
+  return types ? { type: types } : undefined
+}
+
 export function serializerSchema(schema: unknown): unknown {
   if (!isSchema(schema)) return schema
   const union = schema.anyOf
   if (Array.isArray(union) && union.every(isSchema)) {
     const nonNull = union.filter((b) => !isNull(b))
     const nullable = nonNull.length < union.length
-    let out: Schema
-    const literal = literalType(nonNull)
-    const types = primitiveTypes(nonNull)
-    if (literal) out = plain(schema, literal)
-    else if (nonNull.length === 1) out = serializerSchema(nonNull[0]) as Schema
-    else if (types) out = { type: types }
-    else return {} // the presenters build each branch exactly; JSON.stringify writes it as it is
+    const out = unionSchema(schema, nonNull)
+    if (!out) return {}
     return nullable ? { ...out, nullable: true } : out
   }
   const out: Schema = { ...schema }

@@ -25,6 +25,17 @@ const NOT_GZ = { error: 'You need to upload a GitLab project export archive (end
 /** The HEAD checks of remote imports, with undici: loaded on the first remote import, not at start-up. */
 const remoteFile = () => import('../jobs/import-remote.js')
 
+/** `RemoteFileValidator` on a HEAD's headers: a refused file is GitLab's 400 with its message. */
+async function acceptRemoteFile(headers: Record<string, string>): Promise<void> {
+  const { validateRemoteFile, RemoteFileError } = await remoteFile()
+  try {
+    validateRemoteFile(headers)
+  } catch (err) {
+    if (err instanceof RemoteFileError) throw messageError(400, err.message)
+    throw err
+  }
+}
+
 interface Upload {
   fields: Record<string, unknown>
   file?: { path: string; filename: string }
@@ -150,18 +161,13 @@ export function projectImportRoutes(
         } catch (err) {
           return remoteError(err, '')
         }
-        const { headOf, validateRemoteFile, RemoteFileError } = await remoteFile()
+        const { headOf } = await remoteFile()
         const head = await headOf(url, {}, allowLocal).catch((err) =>
           remoteError(err, 'Failed to retrive headers: '),
         )
         if (head.headers.server === 'AmazonS3' && head.headers['x-amz-request-id'])
           throw messageError(400, 'To import from AWS S3 use `projects/remote-import-s3`')
-        try {
-          validateRemoteFile(head.headers)
-        } catch (err) {
-          if (err instanceof RemoteFileError) throw messageError(400, err.message)
-          throw err
-        }
+        await acceptRemoteFile(head.headers)
         // A GET bringing more than its HEAD announced is cut off while streaming.
         source.maxBytes = Number(head.headers['content-length'])
       })
@@ -209,19 +215,14 @@ export function projectImportRoutes(
           throw messageError(400, `${failed}invalid region or bucket name`)
         }
         const headers = signV4({ method: 'HEAD', url, ...source, now: new Date() })
-        const { headOf, validateRemoteFile, RemoteFileError } = await remoteFile()
+        const { headOf } = await remoteFile()
         const head = await headOf(url, headers, allowLocal || opts.s3Endpoint !== undefined).catch((err) =>
           remoteError(err, failed),
         )
         if (head.status === 404)
           throw messageError(400, `File not found '${p.file_key}' in '${p.bucket_name}'`)
         if (head.status < 200 || head.status > 299) throw messageError(400, `${failed}HTTP ${head.status}`)
-        try {
-          validateRemoteFile(head.headers)
-        } catch (err) {
-          if (err instanceof RemoteFileError) throw messageError(400, err.message)
-          throw err
-        }
+        await acceptRemoteFile(head.headers)
       })
       return h.reply.code(201).send(record)
     },
