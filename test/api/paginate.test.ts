@@ -1,6 +1,6 @@
 import { createClient } from '../../src/api/client.js'
 import { GitLabResponseError } from '../../src/api/errors.js'
-import { collect, nextLink, rebase } from '../../src/api/paginate.js'
+import { collect, nextLink, pageLink, rebase } from '../../src/api/paginate.js'
 import { cannedServer, json, type Canned } from './canned-server.js'
 
 describe('nextLink', () => {
@@ -43,9 +43,26 @@ describe('rebase', () => {
   })
 })
 
+describe('pageLink', () => {
+  it('changes only the page value, keeping the other parameters and their order', () => {
+    expect(pageLink('/projects/1/issues?id=1&page=2&per_page=100&state=opened', 1, 5)).toBe(
+      '/projects/1/issues?id=1&page=5&per_page=100&state=opened',
+    )
+  })
+
+  it('refuses links without the expected page: keyset cursors, another page, look-alike names', () => {
+    expect(pageLink('/issues?cursor=abc&per_page=2', 1, 3)).toBeUndefined()
+    expect(pageLink('/issues?page=4&per_page=2', 1, 3)).toBeUndefined()
+    expect(pageLink('/issues?per_page=2&subpage=2', 1, 3)).toBeUndefined()
+    expect(pageLink('/issues', 1, 3)).toBeUndefined()
+  })
+})
+
 describe('pagination over a socket', () => {
   let canned: Canned
   let linkHost = 'http://elsewhere.invalid:9999/other-prefix'
+  let inFlight = 0
+  let maxInFlight = 0
   beforeAll(async () => {
     // Canned pages of 2: [10, 11], [20, 21], [30]; under any path prefix; the Link names another host.
     canned = await cannedServer((req, res) => {
@@ -73,6 +90,23 @@ describe('pagination over a socket', () => {
           headers.link = `<${linkHost}/api/v4/keyset?cursor=${n}&order_by=id&pagination=keyset&per_page=2>; rel="next"`
         return json(res, 200, rows[at] ?? [], headers)
       }
+      if (route === '/many' || route === '/uncounted' || route === '/shifting') {
+        // Six pages of two, answered after 15 ms so that requests overlap; `/uncounted` omits the
+        // totals as GitLab does above 10,000 rows; on `/shifting`, page 2 links to page 4 (rows
+        // moved while listing), so a page 3 requested ahead must not be used.
+        const page = Number(url.searchParams.get('page') ?? '1')
+        const headers: Record<string, string> = { 'x-page': String(page), 'x-per-page': '2' }
+        if (route !== '/uncounted') Object.assign(headers, { 'x-total': '12', 'x-total-pages': '6' })
+        const to = route === '/shifting' && page === 2 ? 4 : page + 1
+        if (page < 6) headers.link = `<${linkHost}/api/v4${route}?page=${to}&per_page=2>; rel="next"`
+        inFlight++
+        maxInFlight = Math.max(maxInFlight, inFlight)
+        setTimeout(() => {
+          inFlight--
+          json(res, 200, [page * 10, page * 10 + 1], headers)
+        }, 15)
+        return
+      }
       if (route === '/loop')
         return json(res, 200, [1], { link: `<${linkHost}/api/v4/loop?per_page=100>; rel="next"` })
       if (route === '/not-a-list') return json(res, 200, { id: 1 })
@@ -82,16 +116,19 @@ describe('pagination over a socket', () => {
   afterAll(() => canned.close())
   beforeEach(() => {
     canned.seen.length = 0
+    maxInFlight = 0
     linkHost = 'http://elsewhere.invalid:9999/other-prefix'
   })
+  const seenUrls = () => canned.seen.map((s) => s.url).sort()
 
   it('walks every page on our own host and sends per_page=100 by default', async () => {
     const client = createClient({ baseUrl: canned.origin, token: 'glpat-secret' })
     expect(await collect(client.paginate<number>('/items'))).toEqual([10, 11, 20, 21, 30])
-    expect(canned.seen.map((s) => s.url)).toEqual([
-      '/api/v4/items?per_page=100',
+    // Page 3 may be requested by number before page 2 answers, so the order is not fixed.
+    expect(seenUrls()).toEqual([
       '/api/v4/items?page=2&per_page=2',
       '/api/v4/items?page=3&per_page=2',
+      '/api/v4/items?per_page=100',
     ])
     expect(canned.seen.every((s) => s.headers['private-token'] === 'glpat-secret')).toBe(true)
     expect(canned.seen.every((s) => s.headers.host === canned.origin.replace('http://', ''))).toBe(true)
@@ -101,10 +138,10 @@ describe('pagination over a socket', () => {
   it('re-bases next links onto a base URL with a path prefix', async () => {
     const client = createClient({ baseUrl: `${canned.origin}/gitlab/` })
     expect(await collect(client.paginate<number>('/items', { perPage: 2 }))).toEqual([10, 11, 20, 21, 30])
-    expect(canned.seen.map((s) => s.url)).toEqual([
-      '/gitlab/api/v4/items?per_page=2',
+    expect(seenUrls()).toEqual([
       '/gitlab/api/v4/items?page=2&per_page=2',
       '/gitlab/api/v4/items?page=3&per_page=2',
+      '/gitlab/api/v4/items?per_page=2',
     ])
     await client.close()
   })
@@ -159,6 +196,51 @@ describe('pagination over a socket', () => {
     canned.seen.length = 0
     expect(await collect(client.paginate<number>('/items'), { limit: 0 })).toEqual([])
     expect(canned.seen).toHaveLength(0)
+    await client.close()
+  })
+
+  it('requests offset pages by number ahead of their links, each once, at most four at a time', async () => {
+    const client = createClient({ baseUrl: canned.origin })
+    expect(await collect(client.paginate<number>('/many', { perPage: 2 }))).toEqual([
+      10, 11, 20, 21, 30, 31, 40, 41, 50, 51, 60, 61,
+    ])
+    expect(seenUrls()).toEqual([
+      '/api/v4/many?page=2&per_page=2',
+      '/api/v4/many?page=3&per_page=2',
+      '/api/v4/many?page=4&per_page=2',
+      '/api/v4/many?page=5&per_page=2',
+      '/api/v4/many?page=6&per_page=2',
+      '/api/v4/many?per_page=2',
+    ])
+    expect(maxInFlight).toBeGreaterThan(1)
+    expect(maxInFlight).toBeLessThanOrEqual(4)
+    await client.close()
+  })
+
+  it('follows only the links when pages are not counted', async () => {
+    const client = createClient({ baseUrl: canned.origin })
+    expect(await collect(client.paginate<number>('/uncounted', { perPage: 2 }))).toHaveLength(12)
+    expect(canned.seen).toHaveLength(6)
+    expect(maxInFlight).toBe(1)
+    await client.close()
+  })
+
+  it('drops a page requested by number when the links lead elsewhere, and follows the links', async () => {
+    const client = createClient({ baseUrl: canned.origin })
+    expect(await collect(client.paginate<number>('/shifting', { perPage: 2 }))).toEqual([
+      10, 11, 20, 21, 40, 41, 50, 51, 60, 61,
+    ])
+    await client.close()
+  })
+
+  it('stops early without requesting past what was in flight', async () => {
+    const client = createClient({ baseUrl: canned.origin })
+    const firstTwoPages = await collect(client.paginate<number>('/many', { perPage: 2 }), { limit: 4 })
+    expect(firstTwoPages).toEqual([10, 11, 20, 21])
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Pages 1 and 2, then (on resuming for page 2) pages 3 to 5 by number; never page 6.
+    expect(canned.seen.map((s) => s.url)).not.toContain('/api/v4/many?page=6&per_page=2')
+    expect(canned.seen.length).toBeLessThanOrEqual(5)
     await client.close()
   })
 
