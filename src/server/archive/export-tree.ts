@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { ExportReader, Row } from '../store/exports.js'
 import type { ProjectRow } from '../store/projects.js'
 import { EMULATOR_REVISION, EXPORT_VERSION } from './layout.js'
 import { NdjsonWriter } from './ndjson-writer.js'
+import type { TarGzWriter } from './tar-gz-writer.js'
 
 /** Rows read from the store per query (GitLab's `StreamingSerializer` uses batches of 100 too). */
 const BATCH = 100
@@ -57,43 +56,31 @@ const group = (rows: Row[], key = 'issue_id') => {
 }
 
 /**
- * Writes the `tree/` of an export and the top-level files (reference export-format §2, §5-§8) under
- * `dir`, reading the store in batches: labels, milestones, issues (label links, milestone, assignees,
- * notes, timelogs, award emoji, resource events where their tables exist), merge requests and
- * project members (inherited group members included, as GitLab's presenter exports them).
+ * Writes an export into `archive` (reference export-format §2, §5-§8): the top-level files, then
+ * `tree/`, reading the store in batches: labels, milestones, issues (label links, milestone,
+ * assignees, notes, timelogs, award emoji, resource events where their tables exist), merge
+ * requests and project members (inherited group members included, as GitLab's presenter exports
+ * them). Members come in the order `tar -czf` of the sorted tree would give them.
  * Choices where the reference is silent: `public_email` is written null (our users have no public
  * email); notes' `discussion_id` is a SHA-1 of the note id.
  */
-export async function writeExportTree(dir: string, src: TreeSource): Promise<void> {
+export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Promise<void> {
   const { reader, project } = src
-  const rel = join(dir, 'tree', 'project')
-  await mkdir(rel, { recursive: true })
-  await writeFile(join(dir, 'VERSION'), EXPORT_VERSION)
-  await writeFile(join(dir, 'GITLAB_VERSION'), src.gitlabVersion)
-  await writeFile(join(dir, 'GITLAB_REVISION'), EMULATOR_REVISION)
-  await writeFile(join(dir, 'lfs-objects.json'), '{}')
-  await writeFile(
-    join(dir, 'tree', 'project.json'),
-    JSON.stringify({
-      description: src.description ?? project.description,
-      visibility_level: VISIBILITY_LEVEL[project.visibility] ?? 0,
-      archived: bool(project.archived),
-      issues_enabled: true,
-      merge_requests_enabled: true,
-      wiki_enabled: true,
-      snippets_enabled: true,
-      default_branch: project.default_branch,
-      squash_option: 'default_off',
-      merge_commit_template: null,
-      squash_commit_template: null,
-    }),
-  )
+  archive.directory('./')
+  archive.file('./GITLAB_REVISION', EMULATOR_REVISION)
+  archive.file('./GITLAB_VERSION', src.gitlabVersion)
+  archive.file('./VERSION', EXPORT_VERSION)
+  archive.file('./lfs-objects.json', '{}')
+  archive.directory('./tree/')
+  archive.directory('./tree/project/')
+  const relation = async (name: string) =>
+    new NdjsonWriter(await archive.stream(`./tree/project/${name}.ndjson`))
   const check = () => {
     if (src.aborted()) throw new Error('export aborted: the server is closing')
   }
 
   const plain = async (name: string, table: string, line: (r: Row) => unknown) => {
-    const out = new NdjsonWriter(join(rel, `${name}.ndjson`))
+    const out = await relation(name)
     for (let after = 0, rows = reader.batch(table, project.id, 0, BATCH); rows.length > 0;) {
       for (const r of rows) await out.write(line(r))
       after = rows[rows.length - 1]!.id as number
@@ -102,9 +89,8 @@ export async function writeExportTree(dir: string, src: TreeSource): Promise<voi
     }
     await out.close()
   }
+  await writeIssues(await relation('issues'), src, check)
   await plain('labels', 'labels', labelLine)
-  await plain('milestones', 'milestones', milestoneLine)
-  await writeIssues(rel, src, check)
   await plain('merge_requests', 'merge_requests', (m) => ({
     iid: m.iid,
     title: m.title,
@@ -123,7 +109,9 @@ export async function writeExportTree(dir: string, src: TreeSource): Promise<voi
     label_links: [],
   }))
 
-  const members = new NdjsonWriter(join(rel, 'project_members.ndjson'))
+  await plain('milestones', 'milestones', milestoneLine)
+
+  const members = await relation('project_members')
   for (const m of reader.members(project.id, src.namespaceIds)) {
     const user = reader.user(m.user_id as number)
     if (!user) continue
@@ -143,6 +131,23 @@ export async function writeExportTree(dir: string, src: TreeSource): Promise<voi
     })
   }
   await members.close()
+
+  archive.file(
+    './tree/project.json',
+    JSON.stringify({
+      description: src.description ?? project.description,
+      visibility_level: VISIBILITY_LEVEL[project.visibility] ?? 0,
+      archived: bool(project.archived),
+      issues_enabled: true,
+      merge_requests_enabled: true,
+      wiki_enabled: true,
+      snippets_enabled: true,
+      default_branch: project.default_branch,
+      squash_option: 'default_off',
+      merge_commit_template: null,
+      squash_commit_template: null,
+    }),
+  )
 }
 
 /**
@@ -160,70 +165,84 @@ function withRemainder(issue: Row, logs: Row[]): Row[] {
   ]
 }
 
-async function writeIssues(rel: string, src: TreeSource, check: () => void): Promise<void> {
+/** The JSON of a relation list, `[]` without a stringify call for the usual empty one. */
+const list = <T>(rows: T[] | undefined, shape: (row: T) => unknown) =>
+  rows && rows.length > 0 ? JSON.stringify(rows.map(shape)) : '[]'
+
+/**
+ * `issues.ndjson`: each line is the issue's own fields as SQLite shaped them (`reader.issues`),
+ * with its relations appended. Labels and milestones repeat across issues, so each is shaped once;
+ * notes, timelogs, award emoji and assignees are read only for the issues that have some.
+ */
+async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void): Promise<void> {
   const { reader, project } = src
-  const out = new NdjsonWriter(join(rel, 'issues.ndjson'))
   const names = new Map<number, string>()
   const authorName = (id: number) => {
     if (!names.has(id)) names.set(id, String(reader.user(id)?.name ?? 'Ghost User'))
     return names.get(id)
   }
-  // A project has few milestones and many issues: read and shape each milestone once.
-  const milestones = new Map<number, ReturnType<typeof milestoneLine> | undefined>()
-  const milestoneOf = (id: number) => {
-    if (!milestones.has(id)) {
-      const row = reader.milestone(id)
-      milestones.set(id, row ? milestoneLine(row) : undefined)
+  const once = <T>(make: (id: number) => T) => {
+    const made = new Map<number, T>()
+    return (id: number) => {
+      if (!made.has(id)) made.set(id, make(id))
+      return made.get(id) as T
     }
-    return milestones.get(id)
   }
+  const milestoneOf = once((id) => {
+    const row = reader.milestone(id)
+    return row ? `,"milestone":${JSON.stringify(milestoneLine(row))}` : ''
+  })
+  const labelLinkOf = once((id) => {
+    const l = reader.label(id)
+    return l
+      ? JSON.stringify({
+          target_type: 'Issue',
+          created_at: l.created_at,
+          updated_at: l.created_at,
+          label: labelLine(l),
+        })
+      : undefined
+  })
+  const events = EVENT_TABLES.filter((t) => reader.has(t))
   let key: [number, number, number] = [0, Number.MIN_SAFE_INTEGER, 0]
   for (let rows = reader.issues(project.id, key, BATCH); rows.length > 0;) {
-    const ids = rows.map((r) => r.id as number)
-    const labels = group(reader.labelLinks(ids))
-    const assignees = group(reader.assignees(ids))
-    const notes = group(reader.notes(ids))
-    const timelogs = group(reader.timelogs(ids))
-    const awards = group(reader.awardEmoji(ids))
-    const events = EVENT_TABLES.map((t) => [t, group(reader.events(t, ids))] as const)
-    for (const i of rows) {
-      const id = i.id as number
-      const milestone = i.milestone_id ? milestoneOf(i.milestone_id as number) : undefined
-      await out.write({
-        title: i.title,
-        author_id: i.author_id,
-        project_id: i.project_id,
-        created_at: i.created_at,
-        updated_at: i.updated_at,
-        description: i.description,
-        iid: i.iid,
-        updated_by_id: null,
-        confidential: bool(i.confidential),
-        closed_at: i.closed_at,
-        closed_by_id: i.closed_by_id,
-        due_date: i.due_date,
-        lock_version: 0,
-        weight: i.weight,
-        time_estimate: i.time_estimate,
-        relative_position: i.relative_position,
-        external_author: null,
-        last_edited_at: null,
-        last_edited_by_id: null,
-        discussion_locked: i.discussion_locked === null ? null : bool(i.discussion_locked),
-        health_status: i.health_status,
-        state: i.state,
-        work_item_type: { base_type: i.issue_type },
-        events: [],
-        timelogs: withRemainder(i, timelogs.get(id) ?? []).map((t) => ({
+    const withChildren = rows.filter((r) => r[7] === 1).map((r) => r[0])
+    const assignees = group(reader.assignees(withChildren))
+    const notes = group(reader.notes(withChildren))
+    const timelogs = group(reader.timelogs(withChildren))
+    const awards = group(reader.awardEmoji(withChildren))
+    const eventRows = events.map(
+      (t) =>
+        [
+          t,
+          group(
+            reader.events(
+              t,
+              rows.map((r) => r[0]),
+            ),
+          ),
+        ] as const,
+    )
+    for (const [id, position, milestoneId, authorId, createdAt, spent, labelIds, , head] of rows) {
+      const links = labelIds ? labelIds.split(',').map((l) => labelLinkOf(Number(l))) : []
+      const logs = withRemainder(
+        { total_time_spent: spent, author_id: authorId, created_at: createdAt },
+        timelogs.get(id) ?? [],
+      )
+      const resourceEvents = EVENT_TABLES.map((t) => {
+        const found = eventRows.find(([table]) => table === t)?.[1].get(id)
+        return `,"${t}":${found && found.length > 0 ? JSON.stringify(found) : '[]'}`
+      }).join('')
+      await out.writeJson(
+        `${head.slice(0, -1)},"timelogs":${list(logs, (t) => ({
           time_spent: t.time_spent,
           user_id: t.user_id,
           spent_at: t.spent_at,
           summary: t.summary,
-          project_id: i.project_id,
+          project_id: project.id,
           created_at: t.created_at,
           updated_at: t.created_at,
-        })),
-        notes: (notes.get(id) ?? []).map((n) => ({
+        }))},"notes":${list(notes.get(id), (n) => ({
           note: n.body,
           noteable_type: 'Issue',
           author_id: n.author_id,
@@ -238,34 +257,20 @@ async function writeIssues(rel: string, src: TreeSource, check: () => void): Pro
           author: { name: authorName(n.author_id as number) },
           award_emoji: [],
           events: [],
-        })),
-        label_links: (labels.get(id) ?? []).map((l) => ({
-          target_type: 'Issue',
-          created_at: l.created_at,
-          updated_at: l.created_at,
-          label: labelLine(l),
-        })),
-        ...(milestone ? { milestone } : {}),
-        ...Object.fromEntries(events.map(([t, m]) => [t, m.get(id) ?? []])),
-        designs: [],
-        design_versions: [],
-        issue_assignees: (assignees.get(id) ?? []).map((a) => ({ user_id: a.user_id })),
-        zoom_meetings: [],
-        award_emoji: (awards.get(id) ?? []).map((a) => ({
-          name: a.name,
-          user_id: a.user_id,
-          awardable_type: 'Issue',
-          created_at: a.created_at,
-          updated_at: a.created_at,
-        })),
-      })
+        }))},"label_links":[${links.filter(Boolean).join(',')}]${milestoneId ? milestoneOf(milestoneId) : ''}` +
+          `${resourceEvents},"designs":[],"design_versions":[],"issue_assignees":${list(
+            assignees.get(id),
+            (a) => ({ user_id: a.user_id }),
+          )},"zoom_meetings":[],"award_emoji":${list(awards.get(id), (a) => ({
+            name: a.name,
+            user_id: a.user_id,
+            awardable_type: 'Issue',
+            created_at: a.created_at,
+            updated_at: a.created_at,
+          }))}}`,
+      )
+      key = [position === null ? 1 : 0, position ?? 0, id]
     }
-    const last = rows[rows.length - 1]!
-    key = [
-      last.relative_position === null ? 1 : 0,
-      (last.relative_position as number | null) ?? 0,
-      last.id as number,
-    ]
     check()
     rows = reader.issues(project.id, key, BATCH)
   }

@@ -1,28 +1,32 @@
-import { createWriteStream, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
+import { finished } from 'node:stream/promises'
+import type { Writable } from 'node:stream'
 
 /** Lines are gathered up to this many characters before one write (a write per line was most of an export's time). */
 const CHUNK = 64 * 1024
 
 /**
- * Writes one relation file of the export tree (reference export-format §4): one compact JSON
- * document per line, each ending in `\n`, honouring back-pressure so that memory stays flat
- * however many rows pass through. `close()` resolves once the file is on disk.
+ * Writes one relation file of the export tree (reference export-format §4) to `out` (an archive
+ * entry, `TarGzWriter.stream`, or a file): one compact JSON document per line, each ending in `\n`,
+ * honouring back-pressure so that memory stays flat however many rows pass through. `close()`
+ * resolves once `out` has finished.
  */
 export class NdjsonWriter {
-  private readonly out: WriteStream
   private failure: Error | undefined
   private pending = ''
   lines = 0
-  constructor(path: string) {
-    this.out = createWriteStream(path)
+  constructor(private readonly out: Writable) {
     this.out.on('error', (err) => (this.failure = err))
   }
   /** Appends one line; waits when the file's buffer is full. */
-  async write(value: unknown): Promise<void> {
+  write(value: unknown): Promise<void> {
+    return this.writeJson(JSON.stringify(value))
+  }
+  /** Appends one line already serialised as compact JSON (no newline in it); waits as `write` does. */
+  async writeJson(json: string): Promise<void> {
     if (this.failure) throw this.failure
     this.lines++
-    this.pending += `${JSON.stringify(value)}\n`
+    this.pending += `${json}\n`
     if (this.pending.length >= CHUNK) await this.flush()
   }
   /** Writes a single-relation file: the value (or `null`) without a newline. */
@@ -33,7 +37,7 @@ export class NdjsonWriter {
     await this.flush()
     if (this.failure) throw this.failure
     this.out.end()
-    await once(this.out, 'finish')
+    await finished(this.out)
   }
   private async flush(): Promise<void> {
     if (this.pending === '') return

@@ -1,56 +1,207 @@
-import { createReadStream, createWriteStream } from 'node:fs'
-import { lstat, readdir } from 'node:fs/promises'
-import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import { createGzip } from 'node:zlib'
-import tar from 'tar-stream'
+/*
+ * A `.tar.gz` written while its entries are still being produced (reference export-format §1).
+ * `tar -czf` needs every file whole on disk before it starts; here a large entry is compressed as it
+ * is written, on libuv's thread pool, while the exporter builds the next lines on the main thread.
+ *
+ * The file is one ordinary gzip member, as GitLab's: a header, one DEFLATE stream, CRC-32 and size.
+ * The DEFLATE stream is made of segments, each compressed on its own and ended with a sync flush
+ * (byte-aligned, not final), which decoders read as one stream; only the last segment is final.
+ * A streamed entry's tar header holds its size, known only at the end, so a stored (uncompressed)
+ * block of fixed length is reserved for it and filled in when the entry closes.
+ */
+import { open, type FileHandle } from 'node:fs/promises'
+import { Writable } from 'node:stream'
+import { promisify } from 'node:util'
+import { constants, crc32, deflateRaw, deflateRawSync, type InputType, type ZlibOptions } from 'node:zlib'
+import { crc32Combine } from './crc32-combine.js'
 
-/** Regular files and directories under `dir`, depth first, names sorted, as `./a`, `./a/b`. */
-async function* walk(
-  dir: string,
-  prefix = '.',
-): AsyncGenerator<{ name: string; path: string; dir: boolean }> {
-  const names = (await readdir(dir)).sort()
-  for (const entry of names) {
-    const path = join(dir, entry)
-    const info = await lstat(path)
-    const name = `${prefix}/${entry}`
-    if (info.isDirectory()) {
-      yield { name, path, dir: true }
-      yield* walk(path, name)
-    } else if (info.isFile()) yield { name, path, dir: false }
+const BLOCK = 512
+/** A streamed entry is compressed in pieces of this size, each on its own (pigz uses 128 KiB). */
+const SEGMENT = 1024 * 1024
+/** Pieces compressing at once on libuv's thread pool (4 threads by default). */
+const PARALLEL = 3
+/** Not final (sync flush: byte-aligned, so the next segment can follow); output in few chunks. */
+const SEGMENT_OPTIONS: ZlibOptions = { finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 256 * 1024 }
+const deflateRawAsync = promisify<InputType, ZlibOptions, Buffer>(deflateRaw)
+const END_OF_ARCHIVE = Buffer.alloc(2 * BLOCK)
+/** gzip header: magic, DEFLATE, no flags, no mtime, no extra flags, OS Unix (as zlib writes it). */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])
+/** A stored block holding one tar header: BFINAL 0, BTYPE 00, then LEN and its complement. */
+const STORED_HEADER_BLOCK = Buffer.from([0, BLOCK & 0xff, BLOCK >> 8, ~BLOCK & 0xff, (~BLOCK >> 8) & 0xff])
+
+export interface TarEntry {
+  /** Member name, ASCII, at most 100 bytes: `./tree/project/issues.ndjson`, `./tree/` for a directory. */
+  name: string
+  type: 'file' | 'directory'
+  size: number
+}
+
+/** `n` in octal, zero-padded to `digits`, then a space: the field format tar-stream writes. */
+const octal = (n: number, digits: number) => `${n.toString(8).padStart(digits, '0')} `
+
+/**
+ * A ustar header as tar-stream writes it (mode 644 for files, 755 for directories, owner 0). Sizes
+ * beyond 11 octal digits (8 GiB) use the base-256 form GNU tar reads. Throws for a name that is not
+ * short ASCII; export member names always are.
+ */
+export function ustarHeader(entry: TarEntry, mtime: Date): Buffer {
+  if (entry.name.length > 100 || !/^[\x20-\x7e]+$/.test(entry.name))
+    throw new Error(`tar member name not supported: ${entry.name}`)
+  const header = Buffer.alloc(BLOCK)
+  header.write(entry.name, 0, 'ascii')
+  header.write(octal(entry.type === 'directory' ? 0o755 : 0o644, 6), 100, 'ascii')
+  header.write(octal(0, 6), 108, 'ascii') // uid
+  header.write(octal(0, 6), 116, 'ascii') // gid
+  if (entry.size.toString(8).length <= 11) header.write(octal(entry.size, 11), 124, 'ascii')
+  else {
+    header[124] = 0x80
+    for (let i = 11, n = entry.size; i > 0; i--, n = Math.floor(n / 256)) header[124 + i] = n % 256
   }
+  header.write(octal(Math.floor(mtime.getTime() / 1000), 11), 136, 'ascii')
+  header.write(entry.type === 'directory' ? '5' : '0', 156, 'ascii')
+  header.write('ustar\x0000', 257, 'ascii')
+  header.write(octal(0, 6), 329, 'ascii') // devmajor
+  header.write(octal(0, 6), 337, 'ascii') // devminor
+  let sum = 8 * 0x20 // the checksum field counts as spaces
+  for (let i = 0; i < BLOCK; i++) if (i < 148 || i >= 156) sum += header[i] as number
+  header.write(octal(sum, 6), 148, 'ascii')
+  return header
 }
 
 /**
- * Packs `dir` into a gzip'd tar at `file` the way GitLab's `tar -czf <file> -C <dir> .` does
- * (reference export-format §1): a `./` entry first, members named `./...`, regular files and
- * directories only. Streams each file from disk; never holds an archive in memory. `mtime` is the
- * time written in the headers (the job's clock). Throws what the file system throws.
+ * Writes `file` as a tar.gz, entries in the order they are added. Small entries (`directory`,
+ * `file`) are gathered and compressed together; `stream` opens a large one that is compressed as it
+ * is written. Only one streamed entry may be open, and nothing else is added meanwhile. Never holds
+ * more than the gathered small entries and zlib's buffers in memory. Call `close` to finish the file
+ * or `destroy` to give it up (the caller removes it).
  */
-export async function packDirectory(dir: string, file: string, mtime: Date): Promise<void> {
-  const pack = tar.pack()
-  const done = pipeline(pack, createGzip(), createWriteStream(file))
-  const add = (header: Parameters<tar.Pack['entry']>[0], body?: NodeJS.ReadableStream) =>
-    new Promise<void>((resolve, reject) => {
-      const sink = pack.entry(header, (err) => (err ? reject(err) : resolve()))
-      if (body) {
-        body.on('error', reject)
-        body.pipe(sink)
-      }
-    })
-  try {
-    await add({ name: './', type: 'directory', mode: 0o755, mtime })
-    for await (const entry of walk(dir)) {
-      if (entry.dir) await add({ name: `${entry.name}/`, type: 'directory', mode: 0o755, mtime })
-      else {
-        const { size } = await lstat(entry.path)
-        await add({ name: entry.name, type: 'file', mode: 0o644, size, mtime }, createReadStream(entry.path))
-      }
-    }
-    pack.finalize()
-  } catch (err) {
-    pack.destroy(err as Error)
+export class TarGzWriter {
+  private crc = 0
+  private size = 0
+  private position = GZIP_HEADER.length
+  private gathered: Buffer[] = []
+  private streaming = false
+
+  private constructor(
+    private readonly out: FileHandle,
+    private readonly mtime: Date,
+  ) {}
+
+  /** Creates (or truncates) `path` and writes the gzip header. Throws what the file system throws. */
+  static async create(path: string, mtime: Date): Promise<TarGzWriter> {
+    const out = await open(path, 'w')
+    await out.write(GZIP_HEADER, 0, GZIP_HEADER.length, 0)
+    return new TarGzWriter(out, mtime)
   }
-  await done
+
+  directory(name: string): void {
+    this.gather(ustarHeader({ name, type: 'directory', size: 0 }, this.mtime))
+  }
+
+  file(name: string, content: string | Buffer): void {
+    const body = typeof content === 'string' ? Buffer.from(content) : content
+    this.gather(
+      ustarHeader({ name, type: 'file', size: body.length }, this.mtime),
+      body,
+      padding(body.length),
+    )
+  }
+
+  /**
+   * Opens a file entry whose content is written to the returned stream (back-pressure honoured).
+   * Content is cut into SEGMENT-sized pieces, each compressed on the thread pool while more is
+   * written, up to PARALLEL at a time, and appended in order. Its header is written once the
+   * stream finishes: wait for the stream's 'finish' before adding anything else.
+   */
+  async stream(name: string): Promise<Writable> {
+    this.idle()
+    await this.flushGathered()
+    this.streaming = true
+    const slot = this.position
+    this.position += STORED_HEADER_BLOCK.length + BLOCK
+    let crc = 0
+    let size = 0
+    let pieces: Buffer[] = []
+    let pieceBytes = 0
+    const compressing: Promise<Buffer>[] = []
+    /** Starts compressing what is gathered; appends finished segments while `limit` are running. */
+    const compress = async (limit: number) => {
+      if (pieceBytes > 0) {
+        const segment = deflateRawAsync(Buffer.concat(pieces, pieceBytes), SEGMENT_OPTIONS)
+        segment.catch(() => undefined) // awaited below, in order
+        compressing.push(segment)
+        pieces = []
+        pieceBytes = 0
+      }
+      while (compressing.length > limit) await this.append(await (compressing.shift() as Promise<Buffer>))
+    }
+    return new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        crc = crc32(chunk, crc)
+        size += chunk.length
+        pieces.push(chunk)
+        pieceBytes += chunk.length
+        if (pieceBytes < SEGMENT) done()
+        else compress(PARALLEL - 1).then(() => done(), done)
+      },
+      final: (done) => {
+        compress(0)
+          .then(async () => {
+            const header = ustarHeader({ name, type: 'file', size }, this.mtime)
+            const block = Buffer.concat([STORED_HEADER_BLOCK, header])
+            await this.out.write(block, 0, block.length, slot)
+            this.crc = crc32Combine(crc32(header, this.crc), crc, size)
+            this.size += header.length + size
+            this.streaming = false
+            this.gathered.push(padding(size))
+          })
+          .then(() => done(), done)
+      },
+    })
+  }
+
+  /** Writes what is gathered, the end-of-archive blocks, the gzip trailer, and closes the file. */
+  async close(): Promise<void> {
+    this.idle()
+    this.gathered.push(END_OF_ARCHIVE)
+    await this.flushGathered(true)
+    const trailer = Buffer.alloc(8)
+    trailer.writeUInt32LE(this.crc, 0)
+    trailer.writeUInt32LE(this.size % 2 ** 32, 4)
+    await this.out.write(trailer, 0, trailer.length, this.position)
+    await this.out.close()
+  }
+
+  /** Closes the file without finishing it. */
+  async destroy(): Promise<void> {
+    await this.out.close().catch(() => undefined)
+  }
+
+  private idle(): void {
+    if (this.streaming) throw new Error('a streamed tar entry is still open')
+  }
+
+  private gather(...parts: Buffer[]): void {
+    this.idle()
+    this.gathered.push(...parts)
+  }
+
+  /** Compresses the gathered bytes as one segment: sync-flushed, or final at the end. */
+  private async flushGathered(last = false): Promise<void> {
+    const bytes = Buffer.concat(this.gathered)
+    this.gathered = []
+    if (bytes.length === 0 && !last) return
+    this.crc = crc32(bytes, this.crc)
+    this.size += bytes.length
+    await this.append(deflateRawSync(bytes, last ? {} : { finishFlush: constants.Z_SYNC_FLUSH }))
+  }
+
+  /** Appends a compressed segment at the end of the file. */
+  private async append(segment: Buffer): Promise<void> {
+    await this.out.write(segment, 0, segment.length, this.position)
+    this.position += segment.length
+  }
 }
+
+/** Zero bytes that round `size` up to a whole tar block. */
+const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK)

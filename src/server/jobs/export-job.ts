@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { mkdir, rm, stat } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { request } from 'undici'
 import { exportFileName } from '../archive/layout.js'
 import { writeExportTree } from '../archive/export-tree.js'
-import { packDirectory } from '../archive/tar-gz-writer.js'
+import { TarGzWriter } from '../archive/tar-gz-writer.js'
 import type { ServiceContext } from '../services/context.js'
 import { outboundAgent } from '../services/outbound-agent.js'
 import { exportReader } from '../store/exports.js'
@@ -42,16 +42,15 @@ async function upload(env: ExportJobEnv, file: string, url: string, method: stri
 }
 
 /**
- * Runs one export (issue 4): `queued` -> `started`, the tree written from the store in batches,
- * packed to `<workDir>/<id>-<random>.tar.gz`, then either kept for download (`finished`) or
- * uploaded and removed (GitLab deletes the file after a web upload, so the status then reads
+ * Runs one export (issue 4): `queued` -> `started`, the tree written from the store in batches
+ * straight into `<workDir>/export-<id>-<random>.tar.gz` (compressed as it is written), then
+ * either kept for download (`finished`) or uploaded and removed (GitLab deletes the file after a web upload, so the status then reads
  * `none`). Any failure leaves the export `failed` with its message and no file. Never throws.
  */
 export async function runExport(env: ExportJobEnv, exportId: number): Promise<void> {
   const { store, clock, instance } = env.ctx
   const now = () => clock.now().toISOString()
-  const base = join(env.workDir, `export-${exportId}-${randomBytes(6).toString('hex')}`)
-  const file = `${base}.tar.gz`
+  const file = join(env.workDir, `export-${exportId}-${randomBytes(6).toString('hex')}.tar.gz`)
   let keep = false
   try {
     const row = store.exports.get(exportId)
@@ -63,16 +62,21 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
       namespaceIds.push(ns.id)
       ns = ns.parent_id ? store.namespaces.get(ns.parent_id) : undefined
     }
-    await mkdir(base, { recursive: true })
-    await writeExportTree(base, {
-      reader: exportReader(store.db),
-      project,
-      namespaceIds,
-      description: row.description,
-      gitlabVersion: instance.version,
-      aborted: env.aborted,
-    })
-    await packDirectory(base, file, clock.now())
+    const archive = await TarGzWriter.create(file, clock.now())
+    try {
+      await writeExportTree(archive, {
+        reader: exportReader(store.db),
+        project,
+        namespaceIds,
+        description: row.description,
+        gitlabVersion: instance.version,
+        aborted: env.aborted,
+      })
+      await archive.close()
+    } catch (err) {
+      await archive.destroy()
+      throw err
+    }
     if (env.aborted()) return
     if (row.upload_url) {
       await upload(env, file, row.upload_url, row.upload_method ?? 'PUT')
@@ -90,7 +94,6 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
       /* the export row is gone (reset): nothing to record */
     }
   } finally {
-    await rm(base, { recursive: true, force: true })
     if (!keep) await rm(file, { force: true })
   }
 }

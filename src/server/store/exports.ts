@@ -65,6 +65,42 @@ export function exportTable(db: Db) {
 export type Row = Record<string, unknown>
 
 /**
+ * An issue as the exporter reads it: `[id, relative_position, milestone_id, author_id, created_at,
+ * total_time_spent, label ids by title ("3,1" or null), has notes, timelogs, award emoji or
+ * assignees (0/1), the export line's own fields as a JSON object]`.
+ */
+export type IssueLineRow = [
+  number,
+  number | null,
+  number | null,
+  number,
+  string,
+  number,
+  string | null,
+  number,
+  string,
+]
+
+const bool = (column: string) => `json(CASE WHEN ${column} = 1 THEN 'true' ELSE 'false' END)`
+/** The columns of IssueLineRow; the JSON keys in the order of GitLab's `project.json` tree. */
+const ISSUE_LINE = `id, relative_position, milestone_id, author_id, created_at, total_time_spent,
+  (SELECT group_concat(il.label_id, ',' ORDER BY l.title, l.id) FROM issue_labels il
+     JOIN labels l ON l.id = il.label_id WHERE il.issue_id = issues.id),
+  EXISTS (SELECT 1 FROM notes WHERE issue_id = issues.id)
+    OR EXISTS (SELECT 1 FROM timelogs WHERE issue_id = issues.id)
+    OR EXISTS (SELECT 1 FROM award_emoji WHERE issue_id = issues.id)
+    OR EXISTS (SELECT 1 FROM issue_assignees WHERE issue_id = issues.id),
+  json_object('title', title, 'author_id', author_id, 'project_id', project_id,
+    'created_at', created_at, 'updated_at', updated_at, 'description', description, 'iid', iid,
+    'updated_by_id', NULL, 'confidential', ${bool('confidential')}, 'closed_at', closed_at,
+    'closed_by_id', closed_by_id, 'due_date', due_date, 'lock_version', 0, 'weight', weight,
+    'time_estimate', time_estimate, 'relative_position', relative_position, 'external_author', NULL,
+    'last_edited_at', NULL, 'last_edited_by_id', NULL,
+    'discussion_locked', CASE WHEN discussion_locked IS NULL THEN NULL ELSE ${bool('discussion_locked')} END,
+    'health_status', health_status, 'state', state,
+    'work_item_type', json_object('base_type', issue_type), 'events', json('[]'))`
+
+/**
  * Read-only queries the exporter streams a project through: keyset batches (never a whole table at
  * once) and the children of one batch of issues. Tables that a migration has not created yet are
  * reported as empty, so the exporter writes what exists.
@@ -102,30 +138,29 @@ export function exportReader(db: Db) {
      * Issues by `relative_position` (nulls last), then id, after the key `[isNull, position, id]`
      * of the previous batch. Two seeks on `issues_by_project_position` (positioned issues, then
      * the unpositioned by id), so each batch costs its own rows, not a scan and sort of the project.
+     * Each row comes as an array (`IssueLineRow`): SQLite shapes the line's own fields as JSON,
+     * which is several times faster than reading every column into an object and stringifying it.
      */
-    issues: (projectId: number, after: [number, number, number], limit: number) => {
+    issues: (projectId: number, after: [number, number, number], limit: number): IssueLineRow[] => {
       const [isNull, position, id] = after
       const positioned =
         isNull === 0
           ? (stmt(
-              `SELECT * FROM issues WHERE project_id = ? AND relative_position IS NOT NULL
+              `SELECT ${ISSUE_LINE} FROM issues WHERE project_id = ? AND relative_position IS NOT NULL
                  AND (relative_position, id) > (?, ?) ORDER BY relative_position, id LIMIT ?`,
-            ).all(projectId, position, id, limit) as Row[])
+            )
+              .raw()
+              .all(projectId, position, id, limit) as IssueLineRow[])
           : []
       if (positioned.length === limit) return positioned
       const unpositioned = stmt(
-        `SELECT * FROM issues WHERE project_id = ? AND relative_position IS NULL AND id > ?
+        `SELECT ${ISSUE_LINE} FROM issues WHERE project_id = ? AND relative_position IS NULL AND id > ?
          ORDER BY id LIMIT ?`,
-      ).all(projectId, isNull === 0 ? 0 : id, limit - positioned.length) as Row[]
+      )
+        .raw()
+        .all(projectId, isNull === 0 ? 0 : id, limit - positioned.length) as IssueLineRow[]
       return [...positioned, ...unpositioned]
     },
-    labelLinks: (issueIds: number[]) =>
-      issueIds.length === 0
-        ? []
-        : (stmt(
-            `SELECT il.issue_id, l.* FROM issue_labels il JOIN labels l ON l.id = il.label_id
-             WHERE il.issue_id IN (${marks(issueIds.length)}) ORDER BY l.title`,
-          ).all(...issueIds) as Row[]),
     assignees: (issueIds: number[]) => children('issue_assignees', 'issue_id', issueIds, 'position'),
     notes: (issueIds: number[]) => children('notes', 'issue_id', issueIds),
     timelogs: (issueIds: number[]) => children('timelogs', 'issue_id', issueIds),

@@ -1,3 +1,4 @@
+import { createWriteStream } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +13,7 @@ describe('NdjsonWriter', () => {
 
   it('writes every line, in order, across many buffered chunks', async () => {
     const path = join(dir, 'issues.ndjson')
-    const out = new NdjsonWriter(path)
+    const out = new NdjsonWriter(createWriteStream(path))
     const rows = Array.from({ length: 20_000 }, (_, i) => ({
       iid: i + 1,
       title: `Issue ${i + 1} ✓`,
@@ -32,18 +33,18 @@ describe('NdjsonWriter', () => {
   })
 
   it('writes a single-relation file as one value with no newline, null for none', async () => {
-    const one = new NdjsonWriter(join(dir, 'project_feature.ndjson'))
+    const one = new NdjsonWriter(createWriteStream(join(dir, 'project_feature.ndjson')))
     await one.single({ issues_access_level: 20 })
     await one.close()
     expect(await readFile(join(dir, 'project_feature.ndjson'), 'utf8')).toBe('{"issues_access_level":20}')
-    const none = new NdjsonWriter(join(dir, 'ci_cd_settings.ndjson'))
+    const none = new NdjsonWriter(createWriteStream(join(dir, 'ci_cd_settings.ndjson')))
     await none.single(undefined)
     await none.close()
     expect(await readFile(join(dir, 'ci_cd_settings.ndjson'), 'utf8')).toBe('null')
   })
 
   it('reports a file that cannot be written', async () => {
-    const out = new NdjsonWriter(join(dir, 'missing', 'x.ndjson'))
+    const out = new NdjsonWriter(createWriteStream(join(dir, 'missing', 'x.ndjson')))
     await out.write({ a: 1 })
     await expect(out.close()).rejects.toThrow(/ENOENT/)
   })

@@ -1,0 +1,263 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
+import tar from 'tar-stream'
+import { buildServer, type GitLabServer } from '../../../src/server/app.js'
+import { writeExportTree } from '../../../src/server/archive/export-tree.js'
+import { TarGzWriter } from '../../../src/server/archive/tar-gz-writer.js'
+import { parseSeed } from '../../../src/server/seed/parse.js'
+import { exportReader } from '../../../src/server/store/exports.js'
+import { widgetsSeed } from '../../support/seeds.js'
+
+const TRICKY_TITLE = 'Tricky "quoted" \\ back\nslash\t\u0001 \u2028 é 😀 </script>'
+const at = (day: number) => `2026-01-0${day}T00:00:00.000Z`
+const SEEDED = '2026-03-01T12:00:00.000Z'
+
+/** The members of a .tar.gz, by name, in archive order (test-sized archives only). */
+async function members(archive: Buffer): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  const extract = tar.extract()
+  extract.on('entry', (header, stream, next) => {
+    const chunks: Buffer[] = []
+    stream.on('data', (c: unknown) => void chunks.push(c as Buffer))
+    stream.on('end', () => {
+      out.set(header.name, Buffer.concat(chunks).toString('utf8'))
+      next()
+    })
+  })
+  const done = new Promise((resolve, reject) =>
+    extract.on('finish', () => resolve(undefined)).on('error', reject),
+  )
+  extract.end(gunzipSync(archive))
+  await done
+  return out
+}
+
+describe('writeExportTree', () => {
+  let server: GitLabServer
+  let dir: string
+  let files: Map<string, string>
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'export-tree-'))
+    server = await buildServer({
+      seed: parseSeed(widgetsSeed, 'widgets.yaml'),
+      clock: { now: () => new Date(SEEDED) },
+    })
+    const db = server.store.db
+    const project = server.store.projects.byPath('acme/widgets')!
+    const ids = db
+      .prepare('SELECT id FROM issues WHERE project_id = ? ORDER BY iid')
+      .pluck()
+      .all(project.id) as number[]
+    const [first, second, third, fourth] = ids as [number, number, number, number]
+    // Every relation an issue line carries, on issue 1; the booleans both ways on issues 1 and 2.
+    db.prepare(
+      `UPDATE issues SET title = ?, description = ?, discussion_locked = 1, weight = 3, health_status = 'at_risk',
+         total_time_spent = 5400, relative_position = -5 WHERE id = ?`,
+    ).run(TRICKY_TITLE, 'multi\r\nline \u007f \u00ad', first)
+    db.prepare(
+      'UPDATE issues SET discussion_locked = 0, confidential = 1, relative_position = 1000 WHERE id = ?',
+    ).run(second)
+    const timelog = db.prepare(
+      'INSERT INTO timelogs (issue_id, user_id, time_spent, spent_at, summary, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    timelog.run(first, 2, 1800, at(2), 'first hour', at(2))
+    timelog.run(third, 3, 600, at(3), null, at(3))
+    db.prepare('UPDATE issues SET total_time_spent = 600 WHERE id = ?').run(third)
+    const note = db.prepare(
+      'INSERT INTO notes (issue_id, author_id, body, system, internal, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
+    note.run(first, 2, 'a note with "quotes"', 0, 0, at(4), at(5))
+    note.run(first, 1, 'changed the description', 1, 0, at(6), at(6))
+    const award = db.prepare(
+      'INSERT INTO award_emoji (issue_id, user_id, name, created_at) VALUES (?, ?, ?, ?)',
+    )
+    award.run(first, 3, 'thumbsup', at(7))
+    award.run(first, 2, 'tada', at(7))
+    db.prepare('INSERT INTO issue_assignees (issue_id, user_id, position) VALUES (?, ?, ?)').run(first, 2, 1)
+    db.prepare(
+      'INSERT OR IGNORE INTO issue_labels (issue_id, label_id) SELECT ?, id FROM labels WHERE project_id = ?',
+    ).run(fourth, project.id)
+    const file = join(dir, 'export.tar.gz')
+    const archive = await TarGzWriter.create(file, new Date(SEEDED))
+    await writeExportTree(archive, {
+      reader: exportReader(db),
+      project,
+      namespaceIds: [project.namespace_id],
+      gitlabVersion: '18.6.0',
+      aborted: () => false,
+    })
+    await archive.close()
+    files = await members(await readFile(file))
+  })
+  afterAll(async () => {
+    await server.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+  const issueLines = () => files.get('./tree/project/issues.ndjson')!.split('\n').filter(Boolean)
+
+  it('writes the members in the order tar -czf gives the sorted tree', () => {
+    expect([...files.keys()]).toEqual([
+      './',
+      './GITLAB_REVISION',
+      './GITLAB_VERSION',
+      './VERSION',
+      './lfs-objects.json',
+      './tree/',
+      './tree/project/',
+      './tree/project/issues.ndjson',
+      './tree/project/labels.ndjson',
+      './tree/project/merge_requests.ndjson',
+      './tree/project/milestones.ndjson',
+      './tree/project/project_members.ndjson',
+      './tree/project.json',
+    ])
+  })
+
+  it('writes an issue with every relation as GitLab lays it out, key for key and byte for byte', () => {
+    const label = {
+      title: 'bug',
+      color: '#d9534f',
+      description: '',
+      type: 'ProjectLabel',
+      project_id: 1,
+      group_id: null,
+      template: false,
+      created_at: SEEDED,
+      updated_at: SEEDED,
+      priorities: [],
+    }
+    const expected = {
+      title: TRICKY_TITLE,
+      author_id: 2,
+      project_id: 1,
+      created_at: '2026-01-01T10:00:00.000Z',
+      updated_at: '2026-01-01T10:00:00.000Z',
+      description: 'multi\r\nline \u007f \u00ad',
+      iid: 1,
+      updated_by_id: null,
+      confidential: false,
+      closed_at: null,
+      closed_by_id: null,
+      due_date: '2026-02-01',
+      lock_version: 0,
+      weight: 3,
+      time_estimate: 12600,
+      relative_position: -5,
+      external_author: null,
+      last_edited_at: null,
+      last_edited_by_id: null,
+      discussion_locked: true,
+      health_status: 'at_risk',
+      state: 'opened',
+      work_item_type: { base_type: 'issue' },
+      events: [],
+      timelogs: [
+        {
+          time_spent: 1800,
+          user_id: 2,
+          spent_at: at(2),
+          summary: 'first hour',
+          project_id: 1,
+          created_at: at(2),
+          updated_at: at(2),
+        },
+        // The seeded rest of total_time_spent, as one entry by the author at creation.
+        {
+          time_spent: 3600,
+          user_id: 2,
+          spent_at: '2026-01-01T10:00:00.000Z',
+          summary: null,
+          project_id: 1,
+          created_at: '2026-01-01T10:00:00.000Z',
+          updated_at: '2026-01-01T10:00:00.000Z',
+        },
+      ],
+      notes: [
+        {
+          note: 'a note with "quotes"',
+          noteable_type: 'Issue',
+          author_id: 2,
+          system: false,
+          internal: false,
+          discussion_id: expect.stringMatching(/^[0-9a-f]{40}$/),
+          type: null,
+          created_at: at(4),
+          updated_at: at(5),
+          author: { name: 'Alice' },
+          award_emoji: [],
+          events: [],
+        },
+        {
+          note: 'changed the description',
+          noteable_type: 'Issue',
+          author_id: 1,
+          system: true,
+          internal: false,
+          discussion_id: expect.stringMatching(/^[0-9a-f]{40}$/),
+          type: null,
+          created_at: at(6),
+          updated_at: at(6),
+          author: { name: 'Administrator' },
+          award_emoji: [],
+          events: [],
+        },
+      ],
+      label_links: [{ target_type: 'Issue', created_at: SEEDED, updated_at: SEEDED, label }],
+      milestone: {
+        iid: 1,
+        title: 'v1.0',
+        description: null,
+        state: 'active',
+        start_date: '2020-01-01',
+        due_date: '2099-12-31',
+        project_id: 1,
+        group_id: null,
+        created_at: SEEDED,
+        updated_at: SEEDED,
+        events: [],
+      },
+      resource_label_events: [],
+      resource_milestone_events: [],
+      resource_state_events: [],
+      designs: [],
+      design_versions: [],
+      issue_assignees: [{ user_id: 3 }, { user_id: 2 }],
+      zoom_meetings: [],
+      award_emoji: [
+        { name: 'thumbsup', user_id: 3, awardable_type: 'Issue', created_at: at(7), updated_at: at(7) },
+        { name: 'tada', user_id: 2, awardable_type: 'Issue', created_at: at(7), updated_at: at(7) },
+      ],
+    }
+    const line = issueLines()[0]!
+    const parsed = JSON.parse(line) as Record<string, unknown>
+    expect(parsed).toEqual(expected)
+    expect(Object.keys(parsed)).toEqual(Object.keys(expected))
+    // Compact JSON, escaped as JSON.stringify escapes it.
+    expect(line).toBe(JSON.stringify(parsed))
+  })
+
+  it('writes the booleans both ways, labels by title, and empty relations as []', () => {
+    const [, second, third, fourth] = issueLines().map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(second).toMatchObject({ confidential: true, discussion_locked: false, timelogs: [], notes: [] })
+    expect(third!.timelogs).toEqual([
+      {
+        time_spent: 600,
+        user_id: 3,
+        spent_at: at(3),
+        summary: null,
+        project_id: 1,
+        created_at: at(3),
+        updated_at: at(3),
+      },
+    ])
+    expect((fourth!.label_links as { label: { title: string } }[]).map((l) => l.label.title)).toEqual([
+      'bug',
+      'docs',
+      'feature',
+    ])
+    expect(fourth).toMatchObject({ discussion_locked: null, issue_assignees: [], award_emoji: [], notes: [] })
+    expect(fourth).not.toHaveProperty('milestone')
+  })
+})
