@@ -58535,61 +58535,100 @@ const numberHeader = (headers, name) => {
     const text = header(headers, name);
     return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
 };
+/** Offset pages in flight at most, counting the one the current page's link names. */
+const AHEAD = 4;
+/**
+ * The link to page `n`, made from `next`, the link to page `current + 1`, by changing only its
+ * `page` value: the link GitLab writes on page `n - 1`, as it keeps the other parameters and their
+ * order. Undefined when `next` has no such `page` parameter (keyset links carry a cursor instead).
+ */
+function pageLink(next, current, n) {
+    const [path = '', search] = next.split('?', 2);
+    if (search === undefined)
+        return undefined;
+    const params = search.split('&');
+    const at = params.indexOf(`page=${current + 1}`);
+    if (at < 0)
+        return undefined;
+    params[at] = `page=${n}`;
+    return `${path}?${params.join('&')}`;
+}
 /**
  * Pages of a GitLab list, lazily: `GET path?per_page=100&...query`, then each `rel="next"` link,
  * re-based (`rebase`), until a page has none. Works for offset pagination and for keyset
  * (`query: { pagination: 'keyset', order_by }`: the next link carries the `cursor`; reference §3.2).
- * Reads one page ahead: the next request starts as soon as the current page's headers name it,
- * so the server prepares page n+1 while the caller works through page n; memory stays bounded by
- * two pages. Stopping early (`break`) drains the page read ahead and asks for nothing more.
+ *
+ * Reads ahead so that the server prepares pages while the caller works. The next page is requested
+ * as soon as the current page's headers name it. When the caller resumes for it, offset pages after
+ * it are requested by number too (`pageLink`), up to AHEAD in flight and never past `X-Total-Pages`
+ * (so not above 10,000 rows, nor on keyset pages). A page requested by number is used only if it is
+ * exactly the link its predecessor names; otherwise it and those after it are dropped and the real
+ * link is followed, so the pages are always the ones the links lead to. Memory holds the page being
+ * read plus what undici buffers of those in flight. Stopping early (`break`) drains what is in
+ * flight and asks for nothing more.
  * Throws what `Http.request` throws, GitLabResponseError for a page that is not a JSON array, and
  * Error if a next link points at the page just read (a server bug that would loop forever).
  */
 async function* pages(http, path, options = {}) {
     const { query, perPage, item, ...call } = options;
-    let url = withQuery(path, { per_page: perPage ?? 100, ...query });
-    let pending = http.raw('GET', url, call);
+    const get = (url) => {
+        const res = http.raw('GET', url, call);
+        res.catch(() => undefined); // surfaced when awaited; never an unhandled rejection
+        return { url, res };
+    };
+    const drop = (dropped) => Promise.all(dropped.map(({ res }) => res.then((r) => r.body.dump()).catch(() => undefined)));
+    // Requests in flight, in page order; only the first is known to be on the chain of links.
+    const ahead = [get(withQuery(path, { per_page: perPage ?? 100, ...query }))];
     try {
-        while (url && pending) {
-            const res = await pending;
-            pending = undefined;
+        for (let head = ahead.shift(); head; head = ahead.shift()) {
+            const { url } = head;
+            const res = await head.res;
             const link = nextLink(header(res.headers, 'link'));
             const next = link === undefined ? undefined : rebase(link);
             if (next === url) {
                 await res.body.dump();
                 throw new Error(`GET ${url.split('?')[0]}: the next-page link repeats the current page`);
             }
-            // Read ahead only after a successful answer: an error page ends the list anyway.
-            if (next && res.status < 300) {
-                pending = http.raw('GET', next, call);
-                pending.catch(() => undefined); // surfaced when awaited; never an unhandled rejection
-            }
+            // Keep what was requested ahead only while it follows the links; an error page ends the list.
+            if (!next || res.status >= 300 || ahead[0]?.url !== next)
+                void drop(ahead.splice(0));
+            if (next && res.status < 300 && ahead.length === 0)
+                ahead.push(get(next));
             const body = await http.read('GET', url, res);
             if (!Array.isArray(body))
                 throw new GitLabResponseError('GET', url, `expected a JSON array, got ${typeof body}`);
             if (item)
                 for (const row of body)
                     http.check('GET', url, item, row);
+            const page = numberHeader(res.headers, 'x-page');
+            const totalPages = numberHeader(res.headers, 'x-total-pages');
             yield {
                 items: body,
                 total: numberHeader(res.headers, 'x-total'),
-                totalPages: numberHeader(res.headers, 'x-total-pages'),
-                page: numberHeader(res.headers, 'x-page'),
+                totalPages,
+                page,
                 perPage: numberHeader(res.headers, 'x-per-page'),
                 next,
             };
-            url = next;
+            // The caller wants the next page: request offset pages after it by number.
+            if (!next || page === undefined || totalPages === undefined)
+                continue;
+            for (let n = page + 1 + ahead.length; ahead.length < AHEAD && n <= totalPages; n++) {
+                const url = pageLink(next, page, n);
+                if (url === undefined)
+                    break;
+                ahead.push(get(url));
+            }
         }
     }
     finally {
-        // The caller stopped early or a page failed: free the socket of the page read ahead.
-        if (pending)
-            await pending.then((res) => res.body.dump()).catch(() => undefined);
+        // The caller stopped early or a page failed: free the sockets of the pages read ahead.
+        await drop(ahead.splice(0));
     }
 }
 /**
- * Every item of a GitLab list, one at a time, with at most two pages in memory (`pages`). Stop
- * early with `break` or `collect(..., { limit })`: nothing beyond the page read ahead is requested.
+ * Every item of a GitLab list, one at a time, reading ahead as `pages` does. Stop early with
+ * `break` or `collect(..., { limit })`: what is in flight is drained and nothing more is requested.
  */
 async function* paginate(http, path, options = {}) {
     for await (const page of pages(http, path, options))
