@@ -108,9 +108,10 @@ export class TarGzWriter {
   }
 
   /**
-   * Opens a file entry whose content is written to the returned stream (back-pressure honoured).
-   * Content is cut into SEGMENT-sized pieces, each compressed on the thread pool while more is
-   * written, up to PARALLEL at a time, and appended in order. Its header is written once the
+   * Opens a file entry whose content is written to the returned stream (strings or Buffers;
+   * back-pressure honoured). Content is copied into SEGMENT-sized buffers, each compressed on the
+   * thread pool once full while more is written, up to PARALLEL at a time, appended in order, and
+   * reused: memory stays at a few segments whatever the size. Its header is written once the
    * stream finishes: wait for the stream's 'finish' before adding anything else.
    */
   async stream(name: string): Promise<Writable> {
@@ -121,31 +122,55 @@ export class TarGzWriter {
     this.position += STORED_HEADER_BLOCK.length + BLOCK
     let crc = 0
     let size = 0
-    let pieces: Buffer[] = []
-    let pieceBytes = 0
-    const compressing: Promise<Buffer>[] = []
-    /** Starts compressing what is gathered; appends finished segments while `limit` are running. */
-    const compress = async (limit: number) => {
-      if (pieceBytes > 0) {
-        const segment = deflateRawAsync(Buffer.concat(pieces, pieceBytes), SEGMENT_OPTIONS)
-        segment.catch(() => undefined) // awaited below, in order
-        compressing.push(segment)
-        pieces = []
-        pieceBytes = 0
+    let segment: Buffer = Buffer.allocUnsafe(SEGMENT)
+    let used = 0
+    const spare: Buffer[] = []
+    const compressing: { input: Buffer; reuse: boolean; output: Promise<Buffer> }[] = []
+    const start = (input: Buffer, reuse: boolean, length: number) => {
+      const bytes = input.subarray(0, length)
+      crc = crc32(bytes, crc)
+      size += length
+      const output = deflateRawAsync(bytes, SEGMENT_OPTIONS)
+      output.catch(() => undefined) // awaited in order by `settle`
+      compressing.push({ input, reuse, output })
+    }
+    /** Appends finished segments, in order, until at most `limit` are compressing. */
+    const settle = async (limit: number) => {
+      while (compressing.length > limit) {
+        const { input, reuse, output } = compressing.shift() as (typeof compressing)[number]
+        await this.append(await output)
+        if (reuse) spare.push(input)
       }
-      while (compressing.length > limit) await this.append(await (compressing.shift() as Promise<Buffer>))
+    }
+    /** Starts compressing the current segment and takes a free one. */
+    const cut = async () => {
+      if (used === 0) return
+      start(segment, true, used)
+      segment = spare.pop() ?? Buffer.allocUnsafe(SEGMENT)
+      used = 0
+      await settle(PARALLEL - 1)
+    }
+    const take = async (chunk: string | Buffer) => {
+      // A string takes at most 3 UTF-8 bytes per UTF-16 unit: a bound that spares measuring it.
+      const bound = typeof chunk === 'string' ? 3 * chunk.length : chunk.length
+      if (used + bound > SEGMENT) await cut()
+      if (bound <= SEGMENT)
+        used += typeof chunk === 'string' ? segment.write(chunk, used) : chunk.copy(segment, used)
+      else {
+        // Compressed in place, so done before the caller may reuse its Buffer.
+        const whole = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+        start(whole, false, whole.length)
+        await settle(0)
+      }
     }
     return new Writable({
-      write: (chunk: Buffer, _encoding, done) => {
-        crc = crc32(chunk, crc)
-        size += chunk.length
-        pieces.push(chunk)
-        pieceBytes += chunk.length
-        if (pieceBytes < SEGMENT) done()
-        else compress(PARALLEL - 1).then(() => done(), done)
+      decodeStrings: false,
+      write: (chunk: string | Buffer, _encoding, done) => {
+        take(chunk).then(() => done(), done)
       },
       final: (done) => {
-        compress(0)
+        cut()
+          .then(() => settle(0))
           .then(async () => {
             const header = ustarHeader({ name, type: 'file', size }, this.mtime)
             const block = Buffer.concat([STORED_HEADER_BLOCK, header])

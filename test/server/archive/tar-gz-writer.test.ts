@@ -37,7 +37,7 @@ describe('TarGzWriter', () => {
   })
   afterAll(() => rm(dir, { recursive: true, force: true }))
 
-  // 3.5 MiB of lines, so the streamed entry spans several compressed segments.
+  // 1.6 MB of lines, with multi-byte characters, so the streamed entry spans several segments.
   const lines = Array.from({ length: 40_000 }, (_, i) => `{"iid":${i},"title":"Issue ${i} ✓"}\n`)
   const big = Buffer.from(lines.join(''))
 
@@ -47,7 +47,10 @@ describe('TarGzWriter', () => {
     archive.file('./VERSION', '0.2.4')
     archive.directory('./tree/')
     const issues = await archive.stream('./tree/issues.ndjson')
-    for (let i = 0; i < lines.length; i += 1000) issues.write(lines.slice(i, i + 1000).join(''))
+    // Strings, a Buffer, and one string too long to be copied into a 1 MiB segment.
+    for (let i = 0; i < 20_000; i += 1000) issues.write(lines.slice(i, i + 1000).join(''))
+    issues.write(Buffer.from(lines.slice(20_000, 21_000).join('')))
+    issues.write(lines.slice(21_000, 40_000).join(''))
     issues.end()
     await finished(issues)
     const empty = await archive.stream('./tree/labels.ndjson')
