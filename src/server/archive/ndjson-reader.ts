@@ -18,11 +18,13 @@ export async function isFile(path: string): Promise<boolean> {
 
 /**
  * Reads one relation file line by line (never the whole file): yields each JSON document with
- * its 0-based line index. A `null` document (GitLab's empty single relation) and a blank last
+ * its 0-based line index and the line's length in characters. A `null` document (GitLab's empty single relation) and a blank last
  * line are skipped; anything that is not JSON, or a line over 50 MB, throws TreeError
  * `Incorrect JSON format`, as GitLab's `NdjsonReader` does.
  */
-export async function* readNdjson(path: string): AsyncGenerator<{ value: unknown; index: number }> {
+export async function* readNdjson(
+  path: string,
+): AsyncGenerator<{ value: unknown; index: number; chars: number }> {
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })
   let index = -1
   try {
@@ -37,7 +39,7 @@ export async function* readNdjson(path: string): AsyncGenerator<{ value: unknown
         throw new TreeError(INCORRECT_JSON)
       }
       if (value === null) continue
-      yield { value, index }
+      yield { value, index, chars: line.length }
     }
   } finally {
     lines.close()
