@@ -1,43 +1,22 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { gunzipSync } from 'node:zlib'
-import tar from 'tar-stream'
 import { buildServer, type GitLabServer } from '../../../src/server/app.js'
 import { writeExportTree } from '../../../src/server/archive/export-tree.js'
 import { TarGzWriter } from '../../../src/server/archive/tar-gz-writer.js'
 import { parseSeed } from '../../../src/server/seed/parse.js'
 import { exportReader } from '../../../src/server/store/exports.js'
 import { widgetsSeed } from '../../support/seeds.js'
+import { tarGzMembers } from '../../support/archive-members.js'
 
 const TRICKY_TITLE = 'Tricky "quoted" \\ back\nslash\t\u0001 \u2028 é 😀 </script>'
 const at = (day: number) => `2026-01-0${day}T00:00:00.000Z`
 const SEEDED = '2026-03-01T12:00:00.000Z'
 
-/** The members of a .tar.gz, by name, in archive order (test-sized archives only). */
-async function members(archive: Buffer): Promise<Map<string, string>> {
-  const out = new Map<string, string>()
-  const extract = tar.extract()
-  extract.on('entry', (header, stream, next) => {
-    const chunks: Buffer[] = []
-    stream.on('data', (c: unknown) => void chunks.push(c as Buffer))
-    stream.on('end', () => {
-      out.set(header.name, Buffer.concat(chunks).toString('utf8'))
-      next()
-    })
-  })
-  const done = new Promise((resolve, reject) =>
-    extract.on('finish', () => resolve(undefined)).on('error', reject),
-  )
-  extract.end(gunzipSync(archive))
-  await done
-  return out
-}
-
 describe('writeExportTree', () => {
   let server: GitLabServer
   let dir: string
-  let files: Map<string, string>
+  let files: Map<string, { type: string; body: string }>
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'export-tree-'))
     server = await buildServer({
@@ -89,13 +68,13 @@ describe('writeExportTree', () => {
       aborted: () => false,
     })
     await archive.close()
-    files = await members(await readFile(file))
+    files = await tarGzMembers(await readFile(file))
   })
   afterAll(async () => {
     await server.close()
     await rm(dir, { recursive: true, force: true })
   })
-  const issueLines = () => files.get('./tree/project/issues.ndjson')!.split('\n').filter(Boolean)
+  const issueLines = () => files.get('./tree/project/issues.ndjson')!.body.split('\n').filter(Boolean)
 
   it('writes the members in the order tar -czf gives the sorted tree', () => {
     expect([...files.keys()]).toEqual([

@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { gunzipSync } from 'node:zlib'
-import tar from 'tar-stream'
 import { request } from 'undici'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
+import { tarGzMembers } from '../../support/archive-members.js'
 
 const ROOT = 'glpat-root-token'
 const ALICE = 'glpat-alice-token' // group maintainer
@@ -31,26 +30,6 @@ async function settled(token = ALICE): Promise<Json> {
       return res.body as Json
   }
   throw new Error('export did not settle')
-}
-
-/** The members of a .tar.gz, by name (test-sized archives only). */
-async function members(archive: Buffer): Promise<Map<string, { type: string; body: string }>> {
-  const out = new Map<string, { type: string; body: string }>()
-  const extract = tar.extract()
-  extract.on('entry', (header, stream, next) => {
-    const chunks: Buffer[] = []
-    stream.on('data', (c: unknown) => void chunks.push(c as Buffer))
-    stream.on('end', () => {
-      out.set(header.name, { type: header.type ?? 'file', body: Buffer.concat(chunks).toString('utf8') })
-      next()
-    })
-  })
-  const done = new Promise((resolve, reject) =>
-    extract.on('finish', () => resolve(undefined)).on('error', reject),
-  )
-  extract.end(gunzipSync(archive))
-  await done
-  return out
 }
 
 async function download(token = ALICE) {
@@ -173,7 +152,7 @@ describe('GET /projects/:id/export/download', () => {
     )
     expect(res.headers['content-type']).toBe('application/octet-stream')
     expect(Number(res.headers['content-length'])).toBe(res.body.length)
-    const files = await members(res.body)
+    const files = await tarGzMembers(res.body)
     expect([...files.keys()][0]).toBe('./')
     expect(files.get('./VERSION')?.body).toBe('0.2.4')
     expect(files.get('./GITLAB_VERSION')?.body).toBe('18.6.0')
@@ -230,7 +209,7 @@ describe('GET /projects/:id/export/download', () => {
     clock.t += 60_000
     await t.http('POST', `${P}/export`, { token: ALICE, json: { description: 'second' } })
     expect((await settled()).export_status).toBe('finished')
-    const files = await members((await download()).body)
+    const files = await tarGzMembers((await download()).body)
     expect(JSON.parse(files.get('./tree/project.json')!.body).description).toBe('second')
   })
 })
@@ -272,7 +251,7 @@ describe('export upload', () => {
       expect(received).toHaveLength(1)
       const [got] = received
       expect(got).toMatchObject({ method, type: 'application/gzip', length: String(got!.body.length) })
-      expect((await members(got!.body)).get('./VERSION')?.body).toBe('0.2.4')
+      expect((await tarGzMembers(got!.body)).get('./VERSION')?.body).toBe('0.2.4')
       expect((await download()).status).toBe(404)
     },
   )
