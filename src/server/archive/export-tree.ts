@@ -165,6 +165,15 @@ function withRemainder(issue: Row, logs: Row[]): Row[] {
   ]
 }
 
+/** `make`, remembered per id: users, labels and milestones repeat across a project's issues. */
+function once<T>(make: (id: number) => T): (id: number) => T {
+  const made = new Map<number, T>()
+  return (id) => {
+    if (!made.has(id)) made.set(id, make(id))
+    return made.get(id) as T
+  }
+}
+
 /** The JSON of a relation list, `[]` without a stringify call for the usual empty one. */
 const list = <T>(rows: T[] | undefined, shape: (row: T) => unknown) =>
   rows && rows.length > 0 ? JSON.stringify(rows.map(shape)) : '[]'
@@ -176,18 +185,7 @@ const list = <T>(rows: T[] | undefined, shape: (row: T) => unknown) =>
  */
 async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void): Promise<void> {
   const { reader, project } = src
-  const names = new Map<number, string>()
-  const authorName = (id: number) => {
-    if (!names.has(id)) names.set(id, String(reader.user(id)?.name ?? 'Ghost User'))
-    return names.get(id)
-  }
-  const once = <T>(make: (id: number) => T) => {
-    const made = new Map<number, T>()
-    return (id: number) => {
-      if (!made.has(id)) made.set(id, make(id))
-      return made.get(id) as T
-    }
-  }
+  const authorName = once((id) => String(reader.user(id)?.name ?? 'Ghost User'))
   const milestoneOf = once((id) => {
     const row = reader.milestone(id)
     return row ? `,"milestone":${JSON.stringify(milestoneLine(row))}` : ''

@@ -44,8 +44,9 @@ async function upload(env: ExportJobEnv, file: string, url: string, method: stri
 /**
  * Runs one export (issue 4): `queued` -> `started`, the tree written from the store in batches
  * straight into `<workDir>/export-<id>-<random>.tar.gz` (compressed as it is written), then
- * either kept for download (`finished`) or uploaded and removed (GitLab deletes the file after a web upload, so the status then reads
- * `none`). Any failure leaves the export `failed` with its message and no file. Never throws.
+ * either kept for download (`finished`) or uploaded and removed (GitLab deletes the file after a
+ * web upload, so the status then reads `none`). Any failure leaves the export `failed` with its
+ * message and no file. Never throws.
  */
 export async function runExport(env: ExportJobEnv, exportId: number): Promise<void> {
   const { store, clock, instance } = env.ctx
