@@ -6,6 +6,7 @@ import { namespaceNames, presentProject } from '../present/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
+import { IdPath } from './paths.js'
 
 const byCreated = (p: ProjectRow) => p.created_at
 const sortKey: Record<string, (p: ProjectRow) => string | number> = {
@@ -35,7 +36,7 @@ export function groupProjectRoutes(api: ApiContext): void {
       method: 'GET',
       url: '/api/v4/groups/:id/projects',
       summary: "List a group's projects (with include_subgroups, its whole subtree) that the caller can read",
-      pathParams: Type.Object({ id: Type.String() }),
+      pathParams: IdPath,
       input: GroupProjectsQuery,
       response: { 200: Type.Array(Project) },
     },

@@ -20,8 +20,8 @@ import { sendArrayPage } from './issue-pages.js'
 import { issueNoteRoutes } from './issue-notes.js'
 import { timeTrackingRoutes } from './issue-time-tracking.js'
 import { metricImageRoutes } from './metric-images.js'
+import { IssuePath, issueTarget } from './paths.js'
 
-const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
 const BASE = '/api/v4/projects/:id/issues/:issue_iid'
 
 /**
@@ -35,11 +35,6 @@ export function issueDetailRoutes(api: ApiContext): void {
   const moves = issueMoveService(deps)
   const todos = todoService(deps)
   const relations = issueRelationService(deps)
-  /** Path parameters first (Grape validates them before the endpoint runs), then the project. */
-  const target = (path: Record<string, string>, actor: Parameters<typeof access.project>[0]) => {
-    const iid = iidParam(path.issue_iid)
-    return { iid, project: access.project(actor, path.id as string) }
-  }
 
   defineRoute(
     app,
@@ -54,7 +49,7 @@ export function issueDetailRoutes(api: ApiContext): void {
       response: { 200: Issue },
     },
     (h) => {
-      const { iid, project } = target(h.path, h.actor)
+      const { iid, project } = issueTarget(access, h.path, h.actor)
       return moves.reorder(h.actor, project, iid, h.params)
     },
   )
@@ -72,7 +67,7 @@ export function issueDetailRoutes(api: ApiContext): void {
       response: { 201: Issue },
     },
     (h) => {
-      const { iid, project } = target(h.path, h.actor)
+      const { iid, project } = issueTarget(access, h.path, h.actor)
       return h.reply.code(201).send(moves.move(h.actor, project, iid, h.params))
     },
   )
@@ -93,7 +88,7 @@ export function issueDetailRoutes(api: ApiContext): void {
         response: { 201: Issue, 304: Type.Null() },
       },
       (h) => {
-        const { iid, project } = target(h.path, h.actor)
+        const { iid, project } = issueTarget(access, h.path, h.actor)
         return h.reply.code(201).send(todos.setSubscription(h.actor, project, iid, subscribe))
       },
     )
@@ -110,7 +105,7 @@ export function issueDetailRoutes(api: ApiContext): void {
       response: { 201: Todo, 304: Type.Null() },
     },
     (h) => {
-      const { iid, project } = target(h.path, h.actor)
+      const { iid, project } = issueTarget(access, h.path, h.actor)
       return h.reply.code(201).send(todos.mark(h.actor, project, iid))
     },
   )
@@ -127,7 +122,7 @@ export function issueDetailRoutes(api: ApiContext): void {
       response: { 200: Type.Array(MergeRequest) },
     },
     (h) => {
-      const { iid, project } = target(h.path, h.actor)
+      const { iid, project } = issueTarget(access, h.path, h.actor)
       return sendArrayPage(api, h, relations.related(h.actor, project, iid))
     },
   )
@@ -144,7 +139,7 @@ export function issueDetailRoutes(api: ApiContext): void {
       response: { 200: Type.Array(MergeRequestBasic) },
     },
     (h) => {
-      const { iid, project } = target(h.path, h.actor)
+      const { iid, project } = issueTarget(access, h.path, h.actor)
       return sendArrayPage(api, h, relations.closedBy(h.actor, project, iid))
     },
   )
@@ -161,7 +156,7 @@ export function issueDetailRoutes(api: ApiContext): void {
       response: { 200: Type.Array(UserBasic) },
     },
     (h) => {
-      const { iid, project } = target(h.path, h.actor)
+      const { iid, project } = issueTarget(access, h.path, h.actor)
       return sendArrayPage(api, h, relations.participants(h.actor, project, iid))
     },
   )

@@ -6,8 +6,8 @@ import { noteService } from '../services/notes.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
 import { pathOf } from './issue-pages.js'
+import { IssuePath } from './paths.js'
 
-const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
 const URL = '/api/v4/projects/:id/issues/:issue_iid/notes'
 
 /** Issue notes (spec 4.3, reference §8.3): list, and create with `/promote` on EE. */

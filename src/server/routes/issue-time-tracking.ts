@@ -1,11 +1,10 @@
-import { Type } from '@sinclair/typebox'
 import { SpentTimeInput, TimeEstimateInput, TimeStats } from '../../schema/index.js'
 import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
 import { timeTrackingService } from '../services/time-tracking.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
+import { IssuePath } from './paths.js'
 
-const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
 const BASE = '/api/v4/projects/:id/issues/:issue_iid'
 
 /** Time tracking (spec 4.4, reference §9): 200 for estimates, resets and reads, 201 for added time. */

@@ -10,11 +10,11 @@ import { setKeysetHeaders, setPageHeaders } from '../pagination.js'
 import type { IssuePage } from '../services/issues.js'
 import type { ApiContext } from './context.js'
 import { defineRoute, type Handled } from './define.js'
+import { IdPath, IssuePath, issueTarget } from './paths.js'
 
 const IssueList = Type.Array(Issue)
-const ProjectPath = Type.Object({ id: Type.String() })
-const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
-const iidOf = (raw: string | undefined) => (/^\d+$/.test(raw ?? '') ? Number(raw) : -1)
+/** `/issues/:id` of an administrator: anything but digits names no issue (404). */
+const globalId = (raw: string | undefined) => (/^\d+$/.test(raw ?? '') ? Number(raw) : -1)
 
 /** Defaults Grape fills in, which GitLab's pagination links carry along (reference §3.1). */
 const LIST_DEFAULTS = { order_by: 'created_at', sort: 'desc', state: 'all', with_labels_details: false }
@@ -22,6 +22,7 @@ const LIST_DEFAULTS = { order_by: 'created_at', sort: 'desc', state: 'all', with
 /** spec 4.2-4.3: the issue lists, single reads, create, edit and delete. */
 export function issueRoutes(api: ApiContext) {
   const { app, registry, services, access } = api
+  const target = (h: Handled<unknown, unknown>) => issueTarget(access, h.path, h.actor)
   const sendPage = (h: Handled<unknown, unknown>, result: IssuePage, params: Record<string, unknown>) => {
     const link = { baseUrl: api.instance.baseUrl, path: h.req.url.split('?')[0] as string, params }
     if (result.nextCursor !== undefined)
@@ -70,7 +71,7 @@ export function issueRoutes(api: ApiContext) {
       url: '/api/v4/groups/:id/issues',
       summary: 'List issues of a group and its subgroups',
       cached: true,
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       input: IssueListQuery,
       response: { 200: IssueList },
     },
@@ -93,7 +94,7 @@ export function issueRoutes(api: ApiContext) {
       url: '/api/v4/projects/:id/issues',
       summary: 'List issues of a project',
       cached: true,
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       input: IssueListQuery,
       response: { 200: IssueList },
     },
@@ -118,7 +119,7 @@ export function issueRoutes(api: ApiContext) {
       pathParams: Type.Object({ id: Type.Integer() }),
       response: { 200: Issue },
     },
-    (h) => services.issues.getById(h.actor, iidOf(h.path.id)),
+    (h) => services.issues.getById(h.actor, globalId(h.path.id)),
   )
 
   defineRoute(
@@ -132,8 +133,8 @@ export function issueRoutes(api: ApiContext) {
       response: { 200: Issue },
     },
     (h) => {
-      const project = access.project(h.actor, h.path.id as string)
-      return services.issues.get(h.actor, project, iidOf(h.path.issue_iid))
+      const { project, iid } = target(h)
+      return services.issues.get(h.actor, project, iid)
     },
   )
 
@@ -145,7 +146,7 @@ export function issueRoutes(api: ApiContext) {
       url: '/api/v4/projects/:id/issues',
       summary: 'Create an issue',
       auth: 'non_get',
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       input: IssueCreate,
       response: { 201: Issue },
     },
@@ -170,8 +171,8 @@ export function issueRoutes(api: ApiContext) {
       response: { 200: Issue },
     },
     (h) => {
-      const project = access.project(h.actor, h.path.id as string)
-      return services.issues.update(h.actor, project, iidOf(h.path.issue_iid), h.params)
+      const { project, iid } = target(h)
+      return services.issues.update(h.actor, project, iid, h.params)
     },
   )
 
@@ -187,8 +188,8 @@ export function issueRoutes(api: ApiContext) {
       response: { 204: Type.Null() },
     },
     (h) => {
-      const project = access.project(h.actor, h.path.id as string)
-      services.issues.remove(h.actor, project, iidOf(h.path.issue_iid))
+      const { project, iid } = target(h)
+      services.issues.remove(h.actor, project, iid)
       return h.reply.code(204).send()
     },
   )

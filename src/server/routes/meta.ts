@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox'
 import { CurrentUser, Group, Project, Version } from '../../schema/index.js'
 import { unauthorized } from '../gitlab-errors.js'
 import { namespaceNames, presentGroup, presentProject } from '../present/namespaces.js'
@@ -6,8 +5,7 @@ import { presentCurrentUser } from '../present/users.js'
 import { Level } from '../services/access.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
-
-const IdPath = Type.Object({ id: Type.String() })
+import { IdPath } from './paths.js'
 
 /** The calls a client makes first: version, current user, project and group reads. */
 export function metaRoutes(api: ApiContext) {

@@ -13,8 +13,8 @@ import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
 import { METRIC_IMAGE_MAX_BYTES, metricImageService, type Upload } from '../services/metric-images.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
+import { IssuePath } from './paths.js'
 
-const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
 const ImagePath = Type.Object({
   id: Type.String(),
   issue_iid: Type.Integer(),

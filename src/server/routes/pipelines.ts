@@ -17,6 +17,7 @@ import type { ApiContext } from './context.js'
 import { defineRoute, type Handled } from './define.js'
 import { pipelineEmulatorRoutes } from './pipeline-emulator.js'
 import { triggerRoutes } from './triggers.js'
+import { IdPath } from './paths.js'
 
 const PipelinePath = Type.Object({ id: Type.String(), pipeline_id: Type.Integer() })
 const JOBS_URL = '/api/v4/projects/:id/pipelines/:pipeline_id/jobs'
@@ -53,7 +54,7 @@ export function pipelineRoutes(api: ApiContext): void {
       method: 'GET',
       url: '/api/v4/projects/:id/pipelines',
       summary: 'List pipelines of a project',
-      pathParams: Type.Object({ id: Type.String() }),
+      pathParams: IdPath,
       input: PipelineListQuery,
       response: { 200: Type.Array(PipelineListItem) },
     },

@@ -5,8 +5,7 @@ import { messageError } from '../gitlab-errors.js'
 import type { ExportService } from '../services/exports.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
-
-const ProjectPath = Type.Object({ id: Type.String() })
+import { IdPath } from './paths.js'
 
 /** spec 4.1, reference §13: schedule an export, read its status, download the archive. */
 export function projectExportRoutes(api: ApiContext, exports: ExportService) {
@@ -20,7 +19,7 @@ export function projectExportRoutes(api: ApiContext, exports: ExportService) {
       url: '/api/v4/projects/:id/export',
       summary: 'Schedule an export of the project (Maintainer+)',
       auth: 'required',
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       input: ProjectExportParams,
       response: { 202: AcceptedMessage },
     },
@@ -38,7 +37,7 @@ export function projectExportRoutes(api: ApiContext, exports: ExportService) {
       url: '/api/v4/projects/:id/export',
       summary: "The caller's export status of the project (Maintainer+)",
       auth: 'required',
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       response: { 200: ProjectExportStatus },
     },
     (h) => exports.status(h.actor, h.path.id as string),
@@ -52,7 +51,7 @@ export function projectExportRoutes(api: ApiContext, exports: ExportService) {
       url: '/api/v4/projects/:id/export/download',
       summary: "Download the caller's finished export archive (Maintainer+)",
       auth: 'required',
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       response: { 200: Type.String({ format: 'binary' }) },
     },
     async (h) => {

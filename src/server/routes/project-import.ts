@@ -19,8 +19,8 @@ import type { ImportService } from '../services/imports.js'
 import { BlockedUrlError, checkUrl } from '../services/outbound-url.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
+import { IdPath } from './paths.js'
 
-const ProjectPath = Type.Object({ id: Type.String() })
 const NOT_GZ = { error: 'You need to upload a GitLab project export archive (ending in .gz).' }
 /** The HEAD checks of remote imports, with undici: loaded on the first remote import, not at start-up. */
 const remoteFile = () => import('../jobs/import-remote.js')
@@ -236,7 +236,7 @@ export function projectImportRoutes(
       url: '/api/v4/projects/:id/import',
       summary: 'The import status of a project',
       auth: 'required',
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       response: { 200: ProjectImportStatus },
     },
     (h) => imports.status(h.actor, h.path.id as string),

@@ -5,8 +5,8 @@ import { presentLabel, presentMilestone } from '../present/issues.js'
 import { today } from '../services/context.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
+import { IdPath } from './paths.js'
 
-const IdPath = Type.Object({ id: Type.String() })
 const Paging = { page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) }
 const LabelQuery = Type.Object(
   { search: Type.Optional(Type.String()), ...Paging },

@@ -1,11 +1,9 @@
-import { Type } from '@sinclair/typebox'
 import { RegistrationTokenReset, RunnerRegister, RunnerRegistration } from '../../schema/index.js'
 import { supportedVersion } from '../releases.js'
 import { runnerService } from '../services/runners.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
-
-const IdPath = Type.Object({ id: Type.String() })
+import { IdPath } from './paths.js'
 
 /**
  * The deprecated runner registration-token endpoints (spec §7, §9; issue 10): the three

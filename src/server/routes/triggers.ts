@@ -15,8 +15,8 @@ import type { Actor } from '../services/access.js'
 import type { TriggerService } from '../services/triggers.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
+import { IdPath } from './paths.js'
 
-const ProjectPath = Type.Object({ id: Type.String() })
 const TriggerPath = Type.Object({ id: Type.String(), trigger_id: Type.Integer() })
 const TRIGGER_SUFFIX = '/trigger/pipeline'
 
@@ -64,7 +64,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       method: 'POST',
       url: '/api/v4/projects/:id/trigger/pipeline',
       summary: 'Trigger a pipeline with a trigger token or a CI/CD job token',
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       input: TriggerPipeline,
       response: { 201: Pipeline },
     },
@@ -79,7 +79,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       url: '/api/v4/projects/:id/ref/*',
       summary:
         'Trigger a pipeline on the ref in the path (`/ref/:ref/trigger/pipeline`; the ref may hold slashes)',
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       input: TriggerPipelineAtRef,
       response: { 201: Pipeline },
     },
@@ -98,7 +98,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       method: 'GET',
       url: '/api/v4/projects/:id/triggers',
       summary: 'List trigger tokens (Maintainer)',
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       input: PageQuery,
       response: { 200: Type.Array(Trigger) },
     },
@@ -142,7 +142,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       method: 'POST',
       url: '/api/v4/projects/:id/triggers',
       summary: 'Create a trigger token owned by the caller (Maintainer)',
-      pathParams: ProjectPath,
+      pathParams: IdPath,
       input: TriggerCreate,
       response: { 201: Trigger },
     },

@@ -174,6 +174,27 @@ describe('DELETE /projects/:id/issues/:issue_iid', () => {
   })
 })
 
+describe('/projects/:id/issues/:issue_iid that is not an integer', () => {
+  it("is Grape's 400 on read, edit and delete, before the project is looked up; 401 first for writes", async () => {
+    const invalid = [400, { error: 'issue_iid is invalid' }]
+    const answer = async (method: string, path: string, token?: string) => {
+      const res = await t.http(method, path, { token, ...(method === 'PUT' ? { json: { title: 'x' } } : {}) })
+      return [res.status, res.body]
+    }
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      expect(await answer(method, `${P}/issues/first`, ROOT)).toEqual(invalid)
+      expect(await answer(method, `${P}/issues/1.5`, ALICE)).toEqual(invalid)
+      // Even on a project the caller cannot see: the path is checked first.
+      expect(await answer(method, `${P}/issues/x`, 'glpat-carol-token')).toEqual(invalid)
+    }
+    expect(await answer('PUT', `${P}/issues/x`)).toEqual([401, { message: '401 Unauthorized' }])
+    expect(await answer('DELETE', `${P}/issues/x`)).toEqual([401, { message: '401 Unauthorized' }])
+    // Grape's Integer takes a sign and surrounding blanks.
+    expect((await t.http('GET', `${P}/issues/%2B1`, { token: ROOT })).body).toMatchObject({ iid: 1 })
+    expect(await iids()).toEqual([5, 4, 3, 2, 1])
+  })
+})
+
 describe('GET /issues/:id', () => {
   it('is for administrators', async () => {
     const first = ((await t.http('GET', `${P}/issues/1`, { token: ROOT })).body as Json).id
