@@ -139,6 +139,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   const createLimit = fixedWindowLimiter(clock, options.issuesCreateLimit ?? DEFAULT_ISSUES_CREATE_LIMIT)
   const registry: RouteDoc[] = []
   const closers: (() => Promise<void> | void)[] = []
+  const resetters: (() => void)[] = []
   const api: ApiContext = {
     app,
     registry,
@@ -152,6 +153,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     },
     settings: { data: options.data ?? ':memory:', allowLocalRequests: options.allowLocalRequests ?? false },
     onClose: (fn) => void closers.push(fn),
+    onReset: (fn) => void resetters.push(fn),
   }
   metaRoutes(api)
   issueRoutes(api)
@@ -167,6 +169,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   emulatorRoutes(api, {
     reset: () =>
       store.transaction(() => {
+        for (const reset of resetters) reset()
         resetStore(store)
         if (options.seed) applySeed(store, options.seed, clock)
       }),

@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer } from '../support/server.js'
+import { FormData, request } from 'undici'
 import { widgetsSeed } from '../support/seeds.js'
+import { detailSeed, T } from './routes/issue-details-seed.js'
 
 const ROOT = 'glpat-root-token'
 const P = '/api/v4/projects/acme%2Fwidgets/issues'
@@ -53,6 +55,44 @@ describe('POST /-/emulator/reset', () => {
       )
     } finally {
       await t.close()
+    }
+  })
+
+  it('removes the files the store pointed at: metric images and export archives', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-reset-'))
+    const t = await startServer(detailSeed, { data: dir })
+    const project = '/api/v4/projects/acme%2Fwidgets'
+    const filesIn = (...path: string[]) => readdirSync(join(dir, ...path), { recursive: true })
+    try {
+      const form = new FormData()
+      form.append('file', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')]), 'graph.png')
+      const uploaded = await request(`${t.baseUrl}${project}/issues/3/metric_images`, {
+        method: 'POST',
+        body: form,
+        headers: { 'private-token': T.root },
+      })
+      expect(uploaded.statusCode).toBe(201)
+      await uploaded.body.dump()
+      expect((await t.http('POST', `${project}/export`, { token: T.root })).status).toBe(202)
+      let status = ''
+      for (let i = 0; i < 500 && status !== 'finished'; i++)
+        status = (
+          (await t.http('GET', `${project}/export`, { token: T.root })).body as { export_status: string }
+        ).export_status
+      expect(status).toBe('finished')
+      expect(filesIn('uploads', 'metric_images').length).toBeGreaterThan(0)
+      expect(filesIn('transfers').filter((f) => String(f).endsWith('.tar.gz'))).toHaveLength(1)
+
+      expect((await t.http('POST', '/-/emulator/reset', { token: T.root })).status).toBe(200)
+      expect(filesIn('uploads', 'metric_images')).toEqual([])
+      expect(filesIn('transfers').filter((f) => String(f).endsWith('.tar.gz'))).toEqual([])
+      expect((await t.http('GET', `${project}/export`, { token: T.root })).body).toMatchObject({
+        export_status: 'none',
+      })
+      expect((await t.http('GET', `${project}/issues/3/metric_images`, { token: T.root })).body).toEqual([])
+    } finally {
+      await t.close()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

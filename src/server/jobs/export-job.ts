@@ -83,8 +83,9 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
       await upload(env, file, row.upload_url, row.upload_method ?? 'PUT')
       store.exports.setFile(exportId, null, null, now())
     } else {
-      store.exports.setFile(exportId, file, exportFileName(clock.now(), project.full_path), now())
-      keep = true
+      // Kept only while its row exists: an emulator reset during the export removed the row.
+      const name = exportFileName(clock.now(), project.full_path)
+      keep = store.exports.setFile(exportId, file, name, now()).changes > 0
     }
     store.exports.setStatus(exportId, 'finished', null, now())
   } catch (err) {

@@ -17,4 +17,6 @@ export interface ApiContext {
   settings: { data: string; allowLocalRequests: boolean }
   /** Registers work to finish when the server closes (timers, jobs); runs before the store closes. */
   onClose(fn: () => Promise<void> | void): void
+  /** Registers what an emulator reset must also undo outside the store (files); runs before it empties. */
+  onReset(fn: () => void): void
 }

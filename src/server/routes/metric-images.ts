@@ -68,6 +68,10 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
     : join(api.settings.data, 'uploads', 'metric_images')
   mkdirSync(dir, { recursive: true })
   if (memory) api.onClose(() => rmSync(dir, { recursive: true, force: true }))
+  api.onReset(() => {
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(dir, { recursive: true })
+  })
   const images = metricImageService(deps, dir, api.settings.allowLocalRequests)
   const imageIdOf = (raw: string | undefined) => iidParam(raw, 'metric_image_id')
 

@@ -41,6 +41,11 @@ export function transferRoutes(api: ApiContext, options: TransferOptions = {}): 
   for (const row of store.imports.unfinished())
     store.imports.setStatus(row.project_id, 'failed', 'Import interrupted: the server stopped', now)
 
+  // The archives of finished exports go with their rows; jobs under way remove their own files.
+  api.onReset(() => {
+    for (const file of store.exports.files()) rmSync(file, { force: true })
+  })
+
   const queue = jobQueue()
   const limits = options.rateLimits ?? {}
   const limiters = {
