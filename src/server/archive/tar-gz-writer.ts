@@ -69,10 +69,10 @@ export function ustarHeader(entry: TarEntry, mtime: Date): Buffer {
 }
 
 /**
- * Writes `file` as a tar.gz, entries in the order they are added. Small entries (`directory`,
- * `file`) are gathered and compressed together; `stream` opens a large one that is compressed as it
- * is written. Only one streamed entry may be open, and nothing else is added meanwhile. Never holds
- * more than the gathered small entries and zlib's buffers in memory. Call `close` to finish the file
+ * Writes a tar.gz, entries in the order they are added. Small entries (`directory`, `file`) are
+ * gathered and compressed together; `stream` opens a large one that is compressed as it is
+ * written. Only one streamed entry may be open, and nothing else is added meanwhile. Holds at most
+ * the gathered small entries and a few SEGMENT buffers in memory. Call `close` to finish the file
  * or `destroy` to give it up (the caller removes it).
  */
 export class TarGzWriter {
