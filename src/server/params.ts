@@ -151,7 +151,8 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
       return out
     }
     case 'object': {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      if (value === null) return null // Grape's Hash coercion: nil stays nil (a parameter not given)
+      if (typeof value !== 'object' || Array.isArray(value)) {
         errors.push(`${name} is invalid`)
         return INVALID
       }

@@ -203,6 +203,13 @@ describe('GET /projects/:id/export/download', () => {
     expect((await download()).status).toBe(200)
   })
 
+  it('takes JSON upload: null as no upload: the archive is kept for download', async () => {
+    const res = await t.http('POST', `${P}/export`, { token: ALICE, json: { upload: null } })
+    expect(res.status).toBe(202)
+    expect((await settled()).export_status).toBe('finished')
+    expect((await download()).status).toBe(200)
+  })
+
   it('a new export replaces the finished one of the same user', async () => {
     await t.http('POST', `${P}/export`, { token: ALICE })
     await settled()

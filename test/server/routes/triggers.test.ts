@@ -154,6 +154,21 @@ describe('POST /projects/:id/trigger/pipeline', () => {
     expect(trigger.last_used).toBe((json.body as Json).created_at)
   })
 
+  it('takes JSON variables: null as no variables, as Grape does', async () => {
+    const res = await t.http('POST', `${P}/trigger/pipeline`, {
+      json: { ref: 'main', token: MARK_TRIGGER, variables: null },
+    })
+    expect(res.status).toBe(201)
+    const vars = await t.http('GET', `${P}/pipelines/${(res.body as Json).id}/variables`, { token: DANA })
+    expect(vars.body).toEqual([
+      {
+        variable_type: 'file',
+        key: 'TRIGGER_PAYLOAD',
+        value: '{"ref":"main","variables":{},"id":"acme/app"}',
+      },
+    ])
+  })
+
   it('takes the ref from the path form, slashes included', async () => {
     const res = await t.http('POST', `${P}/ref/feature/x/trigger/pipeline`, { form: `token=${MARK_TRIGGER}` })
     expect([res.status, (res.body as Json).ref]).toEqual([201, 'feature/x'])
