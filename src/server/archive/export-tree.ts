@@ -188,7 +188,7 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
   const authorName = once((id) => String(reader.user(id)?.name ?? 'Ghost User'))
   const milestoneOf = once((id) => {
     const row = reader.milestone(id)
-    return row ? `,"milestone":${JSON.stringify(milestoneLine(row))}` : ''
+    return row ? JSON.stringify(milestoneLine(row)) : undefined
   })
   const labelLinkOf = once((id) => {
     const l = reader.label(id)
@@ -201,72 +201,70 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
         })
       : undefined
   })
+  const timelogLine = (t: Row) => ({
+    time_spent: t.time_spent,
+    user_id: t.user_id,
+    spent_at: t.spent_at,
+    summary: t.summary,
+    project_id: project.id,
+    created_at: t.created_at,
+    updated_at: t.created_at,
+  })
+  const noteLine = (n: Row) => ({
+    note: n.body,
+    noteable_type: 'Issue',
+    author_id: n.author_id,
+    system: bool(n.system),
+    internal: bool(n.internal),
+    discussion_id: createHash('sha1')
+      .update(`note-${String(n.id)}`)
+      .digest('hex'),
+    type: null,
+    created_at: n.created_at,
+    updated_at: n.updated_at,
+    author: { name: authorName(n.author_id as number) },
+    award_emoji: [],
+    events: [],
+  })
+  const awardLine = (a: Row) => ({
+    name: a.name,
+    user_id: a.user_id,
+    awardable_type: 'Issue',
+    created_at: a.created_at,
+    updated_at: a.created_at,
+  })
   const events = EVENT_TABLES.filter((t) => reader.has(t))
   let key: [number, number, number] = [0, Number.MIN_SAFE_INTEGER, 0]
   for (let rows = reader.issues(project.id, key, BATCH); rows.length > 0;) {
+    const ids = rows.map((r) => r[0])
     const withChildren = rows.filter((r) => r[7] === 1).map((r) => r[0])
     const assignees = group(reader.assignees(withChildren))
     const notes = group(reader.notes(withChildren))
     const timelogs = group(reader.timelogs(withChildren))
     const awards = group(reader.awardEmoji(withChildren))
-    const eventRows = events.map(
-      (t) =>
-        [
-          t,
-          group(
-            reader.events(
-              t,
-              rows.map((r) => r[0]),
-            ),
-          ),
-        ] as const,
-    )
+    const eventsOf = new Map(events.map((t) => [t, group(reader.events(t, ids))]))
     for (const [id, position, milestoneId, authorId, createdAt, spent, labelIds, , head] of rows) {
-      const links = labelIds ? labelIds.split(',').map((l) => labelLinkOf(Number(l))) : []
       const logs = withRemainder(
         { total_time_spent: spent, author_id: authorId, created_at: createdAt },
         timelogs.get(id) ?? [],
       )
-      const resourceEvents = EVENT_TABLES.map((t) => {
-        const found = eventRows.find(([table]) => table === t)?.[1].get(id)
-        return `,"${t}":${found && found.length > 0 ? JSON.stringify(found) : '[]'}`
-      }).join('')
-      await out.writeJson(
-        `${head.slice(0, -1)},"timelogs":${list(logs, (t) => ({
-          time_spent: t.time_spent,
-          user_id: t.user_id,
-          spent_at: t.spent_at,
-          summary: t.summary,
-          project_id: project.id,
-          created_at: t.created_at,
-          updated_at: t.created_at,
-        }))},"notes":${list(notes.get(id), (n) => ({
-          note: n.body,
-          noteable_type: 'Issue',
-          author_id: n.author_id,
-          system: bool(n.system),
-          internal: bool(n.internal),
-          discussion_id: createHash('sha1')
-            .update(`note-${String(n.id)}`)
-            .digest('hex'),
-          type: null,
-          created_at: n.created_at,
-          updated_at: n.updated_at,
-          author: { name: authorName(n.author_id as number) },
-          award_emoji: [],
-          events: [],
-        }))},"label_links":[${links.filter(Boolean).join(',')}]${milestoneId ? milestoneOf(milestoneId) : ''}` +
-          `${resourceEvents},"designs":[],"design_versions":[],"issue_assignees":${list(
-            assignees.get(id),
-            (a) => ({ user_id: a.user_id }),
-          )},"zoom_meetings":[],"award_emoji":${list(awards.get(id), (a) => ({
-            name: a.name,
-            user_id: a.user_id,
-            awardable_type: 'Issue',
-            created_at: a.created_at,
-            updated_at: a.created_at,
-          }))}}`,
-      )
+      const links = labelIds ? labelIds.split(',').map((l) => labelLinkOf(Number(l))) : []
+      const milestone = milestoneId ? milestoneOf(milestoneId) : undefined
+      // The relations after the issue's own fields, in GitLab's key order; JSON text each.
+      const relations: [string, string | undefined][] = [
+        ['timelogs', list(logs, timelogLine)],
+        ['notes', list(notes.get(id), noteLine)],
+        ['label_links', `[${links.filter(Boolean).join(',')}]`],
+        ['milestone', milestone],
+        ...EVENT_TABLES.map((t): [string, string] => [t, list(eventsOf.get(t)?.get(id), (e) => e)]),
+        ['designs', '[]'],
+        ['design_versions', '[]'],
+        ['issue_assignees', list(assignees.get(id), (a) => ({ user_id: a.user_id }))],
+        ['zoom_meetings', '[]'],
+        ['award_emoji', list(awards.get(id), awardLine)],
+      ]
+      const tail = relations.map(([name, json]) => (json === undefined ? '' : `,"${name}":${json}`)).join('')
+      await out.writeJson(`${head.slice(0, -1)}${tail}}`)
       key = [position === null ? 1 : 0, position ?? 0, id]
     }
     check()

@@ -18,9 +18,9 @@ export async function isFile(path: string): Promise<boolean> {
 
 /**
  * Reads one relation file line by line (never the whole file): yields each JSON document with
- * its 0-based line index and the line's length in characters. A `null` document (GitLab's empty single relation) and a blank last
- * line are skipped; anything that is not JSON, or a line over 50 MB, throws TreeError
- * `Incorrect JSON format`, as GitLab's `NdjsonReader` does.
+ * its 0-based line index and the line's length in characters. A `null` document (GitLab's empty
+ * single relation) and a blank last line are skipped; anything that is not JSON, or a line over
+ * 50 MB, throws TreeError `Incorrect JSON format`, as GitLab's `NdjsonReader` does.
  */
 export async function* readNdjson(
   path: string,

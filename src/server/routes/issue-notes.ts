@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox'
 import { Note, NoteCommands, NoteCreate, NoteListQuery } from '../../schema/index.js'
 import { setPageHeaders } from '../pagination.js'
-import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
+import type { IssueDeps } from '../services/issue-lookup.js'
 import { noteService } from '../services/notes.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
 import { pathOf } from './issue-pages.js'
-import { IssuePath } from './paths.js'
+import { IssuePath, issueTarget } from './paths.js'
 
 const URL = '/api/v4/projects/:id/issues/:issue_iid/notes'
 
@@ -28,8 +28,7 @@ export function issueNoteRoutes(api: ApiContext, deps: IssueDeps): void {
       response: { 200: Type.Array(Note) },
     },
     (h) => {
-      const iid = iidParam(h.path.issue_iid)
-      const project = access.project(h.actor, h.path.id as string)
+      const { iid, project } = issueTarget(access, h.path, h.actor)
       const result = notes.list(h.actor, project, iid, h.params)
       const params = { order_by: 'created_at', sort: 'desc', ...(h.req.query as object) }
       setPageHeaders(
@@ -55,8 +54,7 @@ export function issueNoteRoutes(api: ApiContext, deps: IssueDeps): void {
       response: { 201: Note, 202: NoteCommands },
     },
     (h) => {
-      const iid = iidParam(h.path.issue_iid)
-      const project = access.project(h.actor, h.path.id as string)
+      const { iid, project } = issueTarget(access, h.path, h.actor)
       const result = notes.create(h.actor, project, iid, h.params)
       return h.reply.code('id' in result ? 201 : 202).send(result)
     },

@@ -1,9 +1,9 @@
 import { SpentTimeInput, TimeEstimateInput, TimeStats } from '../../schema/index.js'
-import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
+import type { IssueDeps } from '../services/issue-lookup.js'
 import { timeTrackingService } from '../services/time-tracking.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
-import { IssuePath } from './paths.js'
+import { IssuePath, issueTarget } from './paths.js'
 
 const BASE = '/api/v4/projects/:id/issues/:issue_iid'
 
@@ -11,17 +11,13 @@ const BASE = '/api/v4/projects/:id/issues/:issue_iid'
 export function timeTrackingRoutes(api: ApiContext, deps: IssueDeps): void {
   const { app, registry, access } = api
   const time = timeTrackingService(deps)
-  const target = (path: Record<string, string>, actor: Parameters<typeof access.project>[0]) => {
-    const iid = iidParam(path.issue_iid)
-    return { iid, project: access.project(actor, path.id as string) }
-  }
   const post = (
     verb: string,
     summary: string,
     status: 200 | 201,
     input: typeof TimeEstimateInput | typeof SpentTimeInput | undefined,
     run: (
-      t: ReturnType<typeof target>,
+      t: ReturnType<typeof issueTarget>,
       actor: Parameters<typeof access.project>[0],
       params: never,
     ) => TimeStats,
@@ -38,7 +34,7 @@ export function timeTrackingRoutes(api: ApiContext, deps: IssueDeps): void {
         ...(input ? { input } : {}),
         response: { [status]: TimeStats },
       },
-      (h) => h.reply.code(status).send(run(target(h.path, h.actor), h.actor, h.params as never)),
+      (h) => h.reply.code(status).send(run(issueTarget(access, h.path, h.actor), h.actor, h.params as never)),
     )
 
   post(
@@ -73,7 +69,7 @@ export function timeTrackingRoutes(api: ApiContext, deps: IssueDeps): void {
       response: { 200: TimeStats },
     },
     (h) => {
-      const t = target(h.path, h.actor)
+      const t = issueTarget(access, h.path, h.actor)
       return time.stats(h.actor, t.project, t.iid)
     },
   )

@@ -22,7 +22,6 @@ const LIST_DEFAULTS = { order_by: 'created_at', sort: 'desc', state: 'all', with
 /** spec 4.2-4.3: the issue lists, single reads, create, edit and delete. */
 export function issueRoutes(api: ApiContext) {
   const { app, registry, services, access } = api
-  const target = (h: Handled<unknown, unknown>) => issueTarget(access, h.path, h.actor)
   const sendPage = (h: Handled<unknown, unknown>, result: IssuePage, params: Record<string, unknown>) => {
     const link = { baseUrl: api.instance.baseUrl, path: h.req.url.split('?')[0] as string, params }
     if (result.nextCursor !== undefined)
@@ -133,7 +132,7 @@ export function issueRoutes(api: ApiContext) {
       response: { 200: Issue },
     },
     (h) => {
-      const { project, iid } = target(h)
+      const { project, iid } = issueTarget(access, h.path, h.actor)
       return services.issues.get(h.actor, project, iid)
     },
   )
@@ -171,7 +170,7 @@ export function issueRoutes(api: ApiContext) {
       response: { 200: Issue },
     },
     (h) => {
-      const { project, iid } = target(h)
+      const { project, iid } = issueTarget(access, h.path, h.actor)
       return services.issues.update(h.actor, project, iid, h.params)
     },
   )
@@ -188,7 +187,7 @@ export function issueRoutes(api: ApiContext) {
       response: { 204: Type.Null() },
     },
     (h) => {
-      const { project, iid } = target(h)
+      const { project, iid } = issueTarget(access, h.path, h.actor)
       services.issues.remove(h.actor, project, iid)
       return h.reply.code(204).send()
     },

@@ -13,7 +13,7 @@ import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
 import { METRIC_IMAGE_MAX_BYTES, metricImageService, type Upload } from '../services/metric-images.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
-import { IssuePath } from './paths.js'
+import { IssuePath, issueTarget } from './paths.js'
 
 const ImagePath = Type.Object({
   id: Type.String(),
@@ -127,8 +127,8 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
       response: { 200: Type.Array(MetricImage) },
     },
     (h) => {
-      const iid = iidParam(h.path.issue_iid)
-      return images.list(h.actor, access.project(h.actor, h.path.id as string), iid)
+      const { iid, project } = issueTarget(access, h.path, h.actor)
+      return images.list(h.actor, project, iid)
     },
   )
 
