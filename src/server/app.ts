@@ -139,7 +139,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   const createLimit = fixedWindowLimiter(clock, options.issuesCreateLimit ?? DEFAULT_ISSUES_CREATE_LIMIT)
   const registry: RouteDoc[] = []
   const closers: (() => Promise<void> | void)[] = []
-  const resetters: (() => void)[] = []
+  const resetters: (() => (() => void) | void)[] = []
   const api: ApiContext = {
     app,
     registry,
@@ -167,12 +167,15 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   userLookupRoutes(api)
   healthRoutes(api)
   emulatorRoutes(api, {
-    reset: () =>
-      store.transaction(() => {
-        for (const reset of resetters) reset()
+    reset: () => {
+      const afterCommit = store.transaction(() => {
+        const after = resetters.map((reset) => reset())
         resetStore(store)
         if (options.seed) applySeed(store, options.seed, clock)
-      }),
+        return after
+      })
+      for (const after of afterCommit) after?.()
+    },
     seed: (more: Seed) => store.transaction(() => applySeed(store, more, clock)),
   })
   openapiRoutes(api)

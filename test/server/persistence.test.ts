@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,39 +59,69 @@ describe('POST /-/emulator/reset', () => {
     }
   })
 
+  /** A persistent server with a metric image uploaded and a finished export: files outside the store. */
+  async function withFiles(dir: string) {
+    const t = await startServer(detailSeed, { data: dir })
+    const form = new FormData()
+    form.append('file', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')]), 'graph.png')
+    const uploaded = await request(`${t.baseUrl}${project}/issues/3/metric_images`, {
+      method: 'POST',
+      body: form,
+      headers: { 'private-token': T.root },
+    })
+    expect(uploaded.statusCode).toBe(201)
+    await uploaded.body.dump()
+    expect((await t.http('POST', `${project}/export`, { token: T.root })).status).toBe(202)
+    let status = ''
+    for (let i = 0; i < 500 && status !== 'finished'; i++)
+      status = (
+        (await t.http('GET', `${project}/export`, { token: T.root })).body as { export_status: string }
+      ).export_status
+    expect(status).toBe('finished')
+    return t
+  }
+  const project = '/api/v4/projects/acme%2Fwidgets'
+  const images = (dir: string) => readdirSync(join(dir, 'uploads', 'metric_images'), { recursive: true })
+  const archives = (dir: string) =>
+    readdirSync(join(dir, 'transfers'), { recursive: true }).filter((f) => String(f).endsWith('.tar.gz'))
+
   it('removes the files the store pointed at: metric images and export archives', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gla-reset-'))
-    const t = await startServer(detailSeed, { data: dir })
-    const project = '/api/v4/projects/acme%2Fwidgets'
-    const filesIn = (...path: string[]) => readdirSync(join(dir, ...path), { recursive: true })
+    const t = await withFiles(dir)
     try {
-      const form = new FormData()
-      form.append('file', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')]), 'graph.png')
-      const uploaded = await request(`${t.baseUrl}${project}/issues/3/metric_images`, {
-        method: 'POST',
-        body: form,
-        headers: { 'private-token': T.root },
-      })
-      expect(uploaded.statusCode).toBe(201)
-      await uploaded.body.dump()
-      expect((await t.http('POST', `${project}/export`, { token: T.root })).status).toBe(202)
-      let status = ''
-      for (let i = 0; i < 500 && status !== 'finished'; i++)
-        status = (
-          (await t.http('GET', `${project}/export`, { token: T.root })).body as { export_status: string }
-        ).export_status
-      expect(status).toBe('finished')
-      expect(filesIn('uploads', 'metric_images').length).toBeGreaterThan(0)
-      expect(filesIn('transfers').filter((f) => String(f).endsWith('.tar.gz'))).toHaveLength(1)
+      expect(images(dir).length).toBeGreaterThan(0)
+      expect(archives(dir)).toHaveLength(1)
 
       expect((await t.http('POST', '/-/emulator/reset', { token: T.root })).status).toBe(200)
-      expect(filesIn('uploads', 'metric_images')).toEqual([])
-      expect(filesIn('transfers').filter((f) => String(f).endsWith('.tar.gz'))).toEqual([])
+      expect(images(dir)).toEqual([])
+      expect(archives(dir)).toEqual([])
       expect((await t.http('GET', `${project}/export`, { token: T.root })).body).toMatchObject({
         export_status: 'none',
       })
       expect((await t.http('GET', `${project}/issues/3/metric_images`, { token: T.root })).body).toEqual([])
     } finally {
+      await t.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('removes no file when the reset fails and its transaction rolls back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-reset-'))
+    const t = await withFiles(dir)
+    // A second connection makes emptying the store fail, as a broken store would.
+    const other = new Database(join(dir, 'gitlab.sqlite3'))
+    try {
+      other.exec("CREATE TRIGGER keep_issues BEFORE DELETE ON issues BEGIN SELECT RAISE(ABORT, 'kept'); END")
+      const before = { images: images(dir), archives: archives(dir) }
+      expect((await t.http('POST', '/-/emulator/reset', { token: T.root })).status).toBe(500)
+      expect({ images: images(dir), archives: archives(dir) }).toEqual(before)
+      const download = await t.http('GET', `${project}/export/download`, { token: T.root })
+      expect(download.status).toBe(200)
+      expect((await t.http('GET', `${project}/issues/3/metric_images`, { token: T.root })).body).toHaveLength(
+        1,
+      )
+    } finally {
+      other.close()
       await t.close()
       rmSync(dir, { recursive: true, force: true })
     }

@@ -17,6 +17,10 @@ export interface ApiContext {
   settings: { data: string; allowLocalRequests: boolean }
   /** Registers work to finish when the server closes (timers, jobs); runs before the store closes. */
   onClose(fn: () => Promise<void> | void): void
-  /** Registers what an emulator reset must also undo outside the store (files); runs before it empties. */
-  onReset(fn: () => void): void
+  /**
+   * Registers what an emulator reset must also undo outside the store (files). `fn` runs inside the
+   * reset's transaction, before the store empties, so it can still read the rows; what it returns
+   * runs only once that transaction has committed, so a failed reset removes no file.
+   */
+  onReset(fn: () => (() => void) | void): void
 }

@@ -68,7 +68,7 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
     : join(api.settings.data, 'uploads', 'metric_images')
   mkdirSync(dir, { recursive: true })
   if (memory) api.onClose(() => rmSync(dir, { recursive: true, force: true }))
-  api.onReset(() => {
+  api.onReset(() => () => {
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(dir, { recursive: true })
   })

@@ -43,7 +43,10 @@ export function transferRoutes(api: ApiContext, options: TransferOptions = {}): 
 
   // The archives of finished exports go with their rows; jobs under way remove their own files.
   api.onReset(() => {
-    for (const file of store.exports.files()) rmSync(file, { force: true })
+    const files = store.exports.files()
+    return () => {
+      for (const file of files) rmSync(file, { force: true })
+    }
   })
 
   const queue = jobQueue()
