@@ -38,6 +38,24 @@ function coerceInteger(v: unknown): Coerced {
   return INVALID
 }
 
+/**
+ * The messages of a route's path parameters, as Grape checks them before the query and body:
+ * `:issue_iid` declared `Type.Integer()` must read as Grape's Integer (`issue_iid is invalid`).
+ */
+export function pathErrors(schema: TObject, path: Record<string, string | undefined>): string[] {
+  const errors: string[] = []
+  for (const [key, prop] of Object.entries((schema as Schema).properties ?? {}))
+    if (prop.type === 'integer' && coerceInteger(path[key]) === INVALID) errors.push(`${key} is invalid`)
+  return errors
+}
+
+/** A path id as Grape's `Integer` reads it (`+1` and ` 1 ` too); 400 `<name> is invalid` otherwise. */
+export function pathInteger(raw: string | undefined, name: string): number {
+  const n = coerceInteger(raw)
+  if (n === INVALID) throw paramError(`${name} is invalid`)
+  return n as number
+}
+
 function coerceBoolean(v: unknown): Coerced {
   if (typeof v === 'boolean') return v
   if (typeof v === 'number' && (v === 0 || v === 1)) return v === 1
@@ -190,15 +208,17 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
 }
 
 /**
- * Parses request parameters against a route's schema, as Grape would.
+ * Parses request parameters against a route's schema, as Grape would, after the messages `leading`
+ * holds (the path's, from `pathErrors`): Grape checks every parameter of a route in one pass.
  * Throws 400 `{"error":"<name> is missing, <name> is invalid"}` on the first request with problems.
  */
 export function parseParams<T extends TObject>(
   schema: T,
   input: unknown,
   extra: Partial<Schema> = {},
+  leading: string[] = [],
 ): Static<T> {
-  const errors: string[] = []
+  const errors = [...leading]
   const source =
     input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {}
   const out = coerceObject({ ...(schema as Schema), ...extra }, source, errors)

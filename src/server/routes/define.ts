@@ -1,6 +1,6 @@
-import type { TObject, TSchema, Static } from '@sinclair/typebox'
+import { Type, type TObject, type TSchema, type Static } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
-import { parseParams } from '../params.js'
+import { parseParams, pathErrors } from '../params.js'
 import { unauthorized } from '../gitlab-errors.js'
 import type { Actor } from '../services/access.js'
 import type { ResponseCache } from '../response-cache.js'
@@ -22,6 +22,8 @@ export interface RouteDoc {
   response: Record<number, TSchema>
 }
 
+const NO_PARAMS = Type.Object({})
+
 /** `required`: GitLab's `authenticate!`; `non_get`: `authenticate_non_get!`; `optional`: anonymous welcome. */
 export type AuthRule = 'required' | 'non_get' | 'optional'
 
@@ -29,7 +31,10 @@ export interface Handled<P, Q> {
   req: FastifyRequest
   reply: FastifyReply
   actor: Actor
-  /** Route path parameters, raw (ids stay strings: a number or a full path). */
+  /**
+   * Route path parameters, raw (ids stay strings: a number or a full path). Those `pathParams`
+   * declares `Type.Integer()` have been checked already; read them with `pathInteger`.
+   */
   path: Record<string, string>
   /** Query and body merged, parsed against the route's schema as Grape does (src/server/params.ts). */
   params: P
@@ -88,7 +93,14 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
         ...(req.query as Record<string, unknown>),
         ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
       }
-      const params = doc.input ? parseParams(doc.input, merged) : ({} as Static<P>)
+      // Grape checks the path's integers and the declared parameters in one pass, path first.
+      const pathProblems = doc.pathParams
+        ? pathErrors(doc.pathParams, req.params as Record<string, string>)
+        : []
+      const params =
+        doc.input || pathProblems.length > 0
+          ? parseParams(doc.input ?? NO_PARAMS, merged, {}, pathProblems)
+          : ({} as Static<P>)
       const result = await handler({
         req,
         reply,

@@ -11,7 +11,8 @@ import {
   UserBasic,
 } from '../../schema/index.js'
 import { issueMoveService } from '../services/issue-moves.js'
-import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
+import type { IssueDeps } from '../services/issue-lookup.js'
+import { pathInteger } from '../params.js'
 import { issueRelationService } from '../services/issue-relations.js'
 import { todoService } from '../services/todos.js'
 import type { ApiContext } from './context.js'
@@ -171,7 +172,7 @@ export function issueDetailRoutes(api: ApiContext): void {
       pathParams: IssuePath,
       response: { 200: UserAgentDetail },
     },
-    (h) => relations.userAgent(h.actor, h.path.id as string, iidParam(h.path.issue_iid)),
+    (h) => relations.userAgent(h.actor, h.path.id as string, pathInteger(h.path.issue_iid, 'issue_iid')),
   )
 
   issueNoteRoutes(api, deps)

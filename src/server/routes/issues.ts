@@ -14,7 +14,15 @@ import { IdPath, IssuePath, issueTarget } from './paths.js'
 
 const IssueList = Type.Array(Issue)
 /** `/issues/:id` of an administrator: anything but digits names no issue (404). */
-const globalId = (raw: string | undefined) => (/^\d+$/.test(raw ?? '') ? Number(raw) : -1)
+/**
+ * `GET /issues/:id` declares `:id` a String and runs `Issue.find(id)`, which casts it as Ruby's
+ * `to_i` does: leading blanks and digits (with `_` between them) count, the rest is ignored, and
+ * what has no digits is 0, which finds nothing (404, never Grape's 400).
+ */
+const globalId = (raw: string | undefined) => {
+  const digits = /^\s*\+?(\d+(?:_\d+)*)/.exec(raw ?? '')?.[1]
+  return digits === undefined ? 0 : Number(digits.replaceAll('_', ''))
+}
 
 /** Defaults Grape fills in, which GitLab's pagination links carry along (reference §3.1). */
 const LIST_DEFAULTS = { order_by: 'created_at', sort: 'desc', state: 'all', with_labels_details: false }
@@ -115,7 +123,7 @@ export function issueRoutes(api: ApiContext) {
       url: '/api/v4/issues/:id',
       summary: 'Read any issue by global id (administrators)',
       auth: 'required',
-      pathParams: Type.Object({ id: Type.Integer() }),
+      pathParams: IdPath,
       response: { 200: Issue },
     },
     (h) => services.issues.getById(h.actor, globalId(h.path.id)),

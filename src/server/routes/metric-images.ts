@@ -8,8 +8,8 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { imageType, MetricImage, MetricImageFields } from '../../schema/index.js'
 import { badRequest, paramError } from '../gitlab-errors.js'
-import { parseParams } from '../params.js'
-import { iidParam, type IssueDeps } from '../services/issue-lookup.js'
+import { parseParams, pathInteger } from '../params.js'
+import type { IssueDeps } from '../services/issue-lookup.js'
 import { METRIC_IMAGE_MAX_BYTES, metricImageService, type Upload } from '../services/metric-images.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
@@ -73,7 +73,6 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
     mkdirSync(dir, { recursive: true })
   })
   const images = metricImageService(deps, dir, api.settings.allowLocalRequests)
-  const imageIdOf = (raw: string | undefined) => iidParam(raw, 'metric_image_id')
 
   api.app.get('/uploads/-/system/issuable_metric_image/file/:image_id/:filename', (req, reply) => {
     const { image_id: id, filename } = req.params as Record<string, string>
@@ -103,7 +102,7 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
         const written: string[] = []
         try {
           const { fields, file } = await readUpload(h.req, dir, written)
-          const iid = iidParam(h.path.issue_iid)
+          const iid = pathInteger(h.path.issue_iid, 'issue_iid')
           if (!file) throw paramError(fields.file === undefined ? 'file is missing' : 'file is invalid')
           const params = parseParams(MetricImageFields, fields)
           if (file.truncated) throw badRequest('File is too large')
@@ -145,7 +144,10 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
       response: { 200: MetricImage },
     },
     (h) => {
-      const [iid, imageId] = [iidParam(h.path.issue_iid), imageIdOf(h.path.metric_image_id)]
+      const [iid, imageId] = [
+        pathInteger(h.path.issue_iid, 'issue_iid'),
+        pathInteger(h.path.metric_image_id, 'metric_image_id'),
+      ]
       const project = access.project(h.actor, h.path.id as string)
       return images.update(h.actor, project, iid, imageId, h.params)
     },
@@ -163,7 +165,10 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
       response: { 204: Type.Null() },
     },
     (h) => {
-      const [iid, imageId] = [iidParam(h.path.issue_iid), imageIdOf(h.path.metric_image_id)]
+      const [iid, imageId] = [
+        pathInteger(h.path.issue_iid, 'issue_iid'),
+        pathInteger(h.path.metric_image_id, 'metric_image_id'),
+      ]
       images.remove(h.actor, access.project(h.actor, h.path.id as string), iid, imageId)
       return h.reply.code(204).send()
     },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { Access, Actor } from '../services/access.js'
-import { iidParam } from '../services/issue-lookup.js'
+import { pathInteger } from '../params.js'
 import type { ProjectRow } from '../store/projects.js'
 
 /*
@@ -11,14 +11,14 @@ export const IdPath = Type.Object({ id: Type.String() })
 export const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
 
 /**
- * The issue a route's path names: `:issue_iid` parsed as Grape's Integer first (400 `issue_iid is
- * invalid`: Grape validates before the endpoint runs), then the project (404 when hidden).
+ * The issue a route's path names: `:issue_iid` (defineRoute has checked it, as Grape validates
+ * before the endpoint runs), then the project (404 when hidden).
  */
 export function issueTarget(
   access: Access,
   path: Record<string, string>,
   actor: Actor,
 ): { iid: number; project: ProjectRow } {
-  const iid = iidParam(path.issue_iid)
+  const iid = pathInteger(path.issue_iid, 'issue_iid')
   return { iid, project: access.project(actor, path.id as string) }
 }

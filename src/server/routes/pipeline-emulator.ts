@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 import { EmulatorPipelineUpdate } from '../../schema/index.js'
 import { forbidden, unauthorized } from '../gitlab-errors.js'
-import { parseParams } from '../params.js'
+import { parseParams, pathInteger } from '../params.js'
 import type { PipelineService } from '../services/pipelines.js'
-import { pipelineIdOf } from '../services/pipelines.js'
 import type { ApiContext } from './context.js'
 
 const URL = '/-/emulator/projects/:id/pipelines/:pipeline_id'
@@ -19,7 +18,7 @@ export function pipelineEmulatorRoutes(api: ApiContext, pipelines: PipelineServi
     if (!req.actor.user) throw unauthorized()
     if (!req.actor.admin) throw forbidden()
     const path = req.params as Record<string, string>
-    const id = pipelineIdOf(path.pipeline_id)
+    const id = pathInteger(path.pipeline_id, 'pipeline_id')
     return { id, project: pipelines.project(req.actor, path.id as string) }
   }
   api.app.put(URL, async (req) => {

@@ -11,7 +11,8 @@ import {
 import { pipelineRunner } from '../jobs/pipeline-runner.js'
 import { setPageHeaders } from '../pagination.js'
 import { jobTokenAuth } from '../services/job-tokens.js'
-import { pipelineIdOf, pipelineService } from '../services/pipelines.js'
+import { pathInteger } from '../params.js'
+import { pipelineService } from '../services/pipelines.js'
 import { triggerService } from '../services/triggers.js'
 import type { ApiContext } from './context.js'
 import { defineRoute, type Handled } from './define.js'
@@ -43,7 +44,7 @@ export function pipelineRoutes(api: ApiContext): void {
     params: { ...defaults, ...(h.req.query as Record<string, unknown>), id: h.path.id },
   })
   const target = (h: Handled<unknown, unknown>) => {
-    const id = pipelineIdOf(h.path.pipeline_id)
+    const id = pathInteger(h.path.pipeline_id, 'pipeline_id')
     return { project: pipelines.project(h.actor, h.path.id as string), id }
   }
 

@@ -9,8 +9,9 @@ import {
   TriggerPipelineAtRef,
   TriggerUpdate,
 } from '../../schema/index.js'
-import { forbidden, GitLabError, messageError, paramError, unauthorized } from '../gitlab-errors.js'
+import { forbidden, GitLabError, messageError, unauthorized } from '../gitlab-errors.js'
 import { pageOf, setPageHeaders } from '../pagination.js'
+import { pathInteger } from '../params.js'
 import type { Actor } from '../services/access.js'
 import type { TriggerService } from '../services/triggers.js'
 import type { ApiContext } from './context.js'
@@ -20,12 +21,6 @@ import { IdPath } from './paths.js'
 const TriggerPath = Type.Object({ id: Type.String(), trigger_id: Type.Integer() })
 const TRIGGER_SUFFIX = '/trigger/pipeline'
 
-/** Grape's `Integer` for `:trigger_id`. */
-const triggerIdOf = (raw: string | undefined) => {
-  if (!/^\s*[+-]?\d+\s*$/.test(raw ?? '') || !Number.isSafeInteger(Number(raw)))
-    throw paramError('trigger_id is invalid')
-  return Number(raw)
-}
 const requireUser = (actor: Actor) => {
   if (!actor.user) throw unauthorized()
 }
@@ -129,7 +124,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       response: { 200: Trigger },
     },
     (h) => {
-      const id = triggerIdOf(h.path.trigger_id)
+      const id = pathInteger(h.path.trigger_id, 'trigger_id')
       requireUser(h.actor)
       return triggers.get(h.actor, access.project(h.actor, h.path.id as string), id)
     },
@@ -165,7 +160,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       response: { 200: Trigger },
     },
     (h) => {
-      const id = triggerIdOf(h.path.trigger_id)
+      const id = pathInteger(h.path.trigger_id, 'trigger_id')
       requireUser(h.actor)
       return triggers.update(h.actor, access.project(h.actor, h.path.id as string), id, h.params.description)
     },
@@ -182,7 +177,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       response: { 204: Type.Null() },
     },
     (h) => {
-      const id = triggerIdOf(h.path.trigger_id)
+      const id = pathInteger(h.path.trigger_id, 'trigger_id')
       requireUser(h.actor)
       const project = access.project(h.actor, h.path.id as string)
       const since = h.req.headers['if-unmodified-since']

@@ -1,5 +1,5 @@
 import type { Issue } from '../../schema/index.js'
-import { paramError, unauthorized } from '../gitlab-errors.js'
+import { unauthorized } from '../gitlab-errors.js'
 import { presentIssues } from '../present/issues.js'
 import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -12,13 +12,6 @@ import type { IssueService } from './issues.js'
 export interface IssueDeps {
   ctx: ServiceContext
   issues: IssueService
-}
-
-/** Parses `:issue_iid` as Grape's `Integer` does; 400 `issue_iid is invalid` otherwise. */
-export function iidParam(raw: string | undefined, name = 'issue_iid'): number {
-  if (!/^\s*[+-]?\d+\s*$/.test(raw ?? '') || !Number.isSafeInteger(Number(raw)))
-    throw paramError(`${name} is invalid`)
-  return Number(raw)
 }
 
 /** The caller's user; 401 `401 Unauthorized` for anonymous callers. */

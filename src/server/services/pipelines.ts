@@ -38,13 +38,6 @@ export interface NewPipelineInput {
   variables: VariableRow[]
 }
 
-/** Parses a `:pipeline_id` path segment as Grape's `Integer` does: 400 `pipeline_id is invalid`. */
-export function pipelineIdOf(raw: string | undefined): number {
-  if (!/^\s*[+-]?\d+\s*$/.test(raw ?? '') || !Number.isSafeInteger(Number(raw)))
-    throw paramError('pipeline_id is invalid')
-  return Number(raw)
-}
-
 /**
  * Pipelines (issue 5, `lib/api/ci/pipelines.rb`): whoever may read the project reads its pipelines
  * and jobs (GitLab's "public pipelines" default); variables, cancel and retry need Developer.

@@ -193,6 +193,18 @@ describe('/projects/:id/issues/:issue_iid that is not an integer', () => {
     expect((await t.http('GET', `${P}/issues/%2B1`, { token: ROOT })).body).toMatchObject({ iid: 1 })
     expect(await iids()).toEqual([5, 4, 3, 2, 1])
   })
+
+  it('is reported with the other parameter problems in one 400, path first, as Grape validates them together', async () => {
+    const fieldless = await t.http('PUT', `${P}/issues/1`, { token: ROOT, json: {} })
+    const { error } = fieldless.body as { error: string }
+    expect(error).toMatch(/ are missing, at least one parameter must be provided$/)
+    const res = await t.http('PUT', `${P}/issues/x`, { token: ROOT, json: {} })
+    expect([res.status, res.body]).toEqual([400, { error: `issue_iid is invalid, ${error}` }])
+    const note = await t.http('POST', `${P}/issues/x/notes`, { token: ROOT, json: {} })
+    expect([note.status, note.body]).toEqual([400, { error: 'issue_iid is invalid, body is missing' }])
+    const spent = await t.http('POST', `${P}/issues/1.5/add_spent_time`, { token: ROOT, json: {} })
+    expect([spent.status, spent.body]).toEqual([400, { error: 'issue_iid is invalid, duration is missing' }])
+  })
 })
 
 describe('GET /issues/:id', () => {
@@ -204,5 +216,15 @@ describe('GET /issues/:id', () => {
     expect((await t.http('GET', '/api/v4/issues/99999', { token: ROOT })).body).toEqual({
       message: '404 Not found',
     })
+  })
+
+  it("reads `:id` as a String cast by Ruby's to_i, as Issue.find does: no Grape 400, and no digits finds nothing", async () => {
+    const first = ((await t.http('GET', `${P}/issues/1`, { token: ROOT })).body as Json).id
+    const abc = await t.http('GET', '/api/v4/issues/abc', { token: ROOT })
+    expect([abc.status, abc.body]).toEqual([404, { message: '404 Not found' }])
+    expect((await t.http('GET', `/api/v4/issues/%2B${first}`, { token: ROOT })).body).toMatchObject({
+      iid: 1,
+    })
+    expect((await t.http('GET', '/api/v4/issues/abc')).status).toBe(401)
   })
 })
