@@ -29,10 +29,6 @@ export class NdjsonWriter {
     this.pending += `${json}\n`
     if (this.pending.length >= CHUNK) await this.flush()
   }
-  /** Writes a single-relation file: the value (or `null`) without a newline. */
-  async single(value: unknown): Promise<void> {
-    this.pending += JSON.stringify(value ?? null)
-  }
   async close(): Promise<void> {
     await this.flush()
     if (this.failure) throw this.failure

@@ -32,17 +32,6 @@ describe('NdjsonWriter', () => {
     ).toEqual(rows)
   })
 
-  it('writes a single-relation file as one value with no newline, null for none', async () => {
-    const one = new NdjsonWriter(createWriteStream(join(dir, 'project_feature.ndjson')))
-    await one.single({ issues_access_level: 20 })
-    await one.close()
-    expect(await readFile(join(dir, 'project_feature.ndjson'), 'utf8')).toBe('{"issues_access_level":20}')
-    const none = new NdjsonWriter(createWriteStream(join(dir, 'ci_cd_settings.ndjson')))
-    await none.single(undefined)
-    await none.close()
-    expect(await readFile(join(dir, 'ci_cd_settings.ndjson'), 'utf8')).toBe('null')
-  })
-
   it('reports a file that cannot be written', async () => {
     const out = new NdjsonWriter(createWriteStream(join(dir, 'missing', 'x.ndjson')))
     await out.write({ a: 1 })
