@@ -16,6 +16,7 @@ import { Actor, Level } from './access.js'
 import { isoNow, type ServiceContext } from './context.js'
 import { buildIssueQuery, type IssueListScope } from './issue-list.js'
 import { humanSize } from './human-size.js'
+import { addSystemNote, systemNoteBody } from './system-notes.js'
 
 const MAX_DESCRIPTION_BYTES = 1_048_576
 const MAX_TITLE = 255
@@ -264,6 +265,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         })
       return store.transaction(() => {
         const changes: IssueChanges = {}
+        let assigneeNote: string | undefined
         if (input.title !== undefined) changes.title = input.title
         if (input.description !== undefined) {
           changes.description = input.description
@@ -308,15 +310,35 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           const wanted =
             input.assignee_ids ?? (input.assignee_id !== undefined ? [input.assignee_id] : undefined)
           if (wanted !== undefined) {
+            const before = store.issues.assigneesOf([row.id]).map((a) => a.user_id)
             const assignees = assigneeIds(project, wanted)
             store.issues.setAssignees(row.id, assignees)
             for (const a of assignees) store.issues.setSubscription(row.id, a, true)
             changes.updated_at = now
+            const names = (ids: number[]) => ids.map((id) => store.users.get(id)?.username ?? `${id}`)
+            assigneeNote = systemNoteBody.assignees(
+              names(assignees.filter((id) => !before.includes(id))),
+              names(before.filter((id) => !assignees.includes(id))),
+            )
           }
         }
         if (Object.keys(changes).length > 0) changes.updated_at = now
         if (input.updated_at && owner) changes.updated_at = input.updated_at
         store.issues.update(row.id, changes)
+        // GitLab's order: the common notes (description, discussion lock), then assignees and confidentiality.
+        const notes = [
+          changes.description !== undefined && changes.description !== row.description
+            ? systemNoteBody.description()
+            : undefined,
+          changes.discussion_locked !== undefined && changes.discussion_locked !== row.discussion_locked
+            ? systemNoteBody.discussionLock(changes.discussion_locked === 1)
+            : undefined,
+          assigneeNote,
+          changes.confidential !== undefined && changes.confidential !== row.confidential
+            ? systemNoteBody.confidential(changes.confidential === 1)
+            : undefined,
+        ]
+        for (const body of notes) if (body) addSystemNote(store, row.id, actor.id as number, body, now)
         store.projects.touch(project.id, now)
         return single(actor, store.issues.get(row.id) as IssueRow)
       })

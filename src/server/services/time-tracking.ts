@@ -6,6 +6,7 @@ import type { ProjectRow } from '../store/projects.js'
 import type { Actor } from './access.js'
 import { isoNow } from './context.js'
 import { canAdminIssues, requireUser, type IssueDeps } from './issue-lookup.js'
+import { addSystemNote, systemNoteBody } from './system-notes.js'
 
 /** GitLab stores seconds in 32-bit integer columns. */
 const MAX_INT = 2_147_483_647
@@ -40,6 +41,20 @@ export function timeTrackingService(deps: IssueDeps) {
       store.issues.update(row.id, { ...changes, updated_at: now })
       return timeStatsOf(store.issues.get(row.id) as IssueRow)
     })
+  /** A new estimate with GitLab's system note; an unchanged one changes nothing (no note, same `updated_at`). */
+  const estimate = (actor: Actor, row: IssueRow, seconds: number) => {
+    if (seconds === row.time_estimate) return timeStatsOf(row)
+    return store.transaction(() => {
+      addSystemNote(
+        store,
+        row.id,
+        actor.id as number,
+        systemNoteBody.timeEstimate(seconds),
+        isoNow(deps.ctx.clock),
+      )
+      return save(row, { time_estimate: seconds })
+    })
+  }
 
   return {
     /** `GET .../time_stats`: anyone who can read the issue. */
@@ -60,11 +75,11 @@ export function timeTrackingService(deps: IssueDeps) {
         throw badRequest(
           '{:reason=>"Time estimate must have a valid format and be greater than or equal to zero."}',
         )
-      return save(row, { time_estimate: seconds })
+      return estimate(actor, row, seconds)
     },
 
     resetEstimate(actor: Actor, project: ProjectRow, iid: number): TimeStats {
-      return save(writable(actor, project, iid), { time_estimate: 0 })
+      return estimate(actor, writable(actor, project, iid), 0)
     },
 
     /**
@@ -84,20 +99,21 @@ export function timeTrackingService(deps: IssueDeps) {
         throw validationError({ base: ['Time to subtract exceeds the total time spent'] })
       if (row.total_time_spent + seconds > MAX_TOTAL)
         throw validationError({ base: ['Total time spent cannot exceed 4 years.'] })
-      return this.log(actor, row, seconds, input.summary ?? null)
+      return this.log(actor, row, seconds, input.summary ?? null, systemNoteBody.timeSpent(seconds))
     },
 
     /** `POST .../reset_spent_time`: a negative timelog of the whole total (none when it is 0). */
     resetSpent(actor: Actor, project: ProjectRow, iid: number): TimeStats {
       const row = writable(actor, project, iid)
       if (row.total_time_spent === 0) return timeStatsOf(row)
-      return this.log(actor, row, -row.total_time_spent, null)
+      return this.log(actor, row, -row.total_time_spent, null, systemNoteBody.timeSpent('reset'))
     },
 
-    /** Records a timelog and moves the issue's total with it. */
-    log(actor: Actor, row: IssueRow, seconds: number, summary: string | null): TimeStats {
+    /** Records a timelog, moves the issue's total with it, and leaves GitLab's system note `note`. */
+    log(actor: Actor, row: IssueRow, seconds: number, summary: string | null, note: string): TimeStats {
       const now = isoNow(deps.ctx.clock)
       return store.transaction(() => {
+        addSystemNote(store, row.id, actor.id as number, note, now)
         store.timelogs.insert({
           issue_id: row.id,
           user_id: actor.id as number,

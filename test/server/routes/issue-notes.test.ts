@@ -142,7 +142,9 @@ describe('notes', () => {
     await t.http('PUT', `${PUBLIC}/issues/1`, { token: T.root, json: { discussion_locked: true } })
     const otto = await t.http('POST', `${PUBLIC}/issues/1/notes`, { token: T.outsider, json: { body: 'x' } })
     expect([otto.status, otto.body]).toEqual([403, { message: '403 Forbidden' }])
-    expect(((await get(`${PUBLIC}/issues/1/notes`)) as unknown as Json[]).length).toBe(0)
+    // Nothing was stored but the system note of the lock itself.
+    const left = (await get(`${PUBLIC}/issues/1/notes`)) as unknown as Json[]
+    expect(left.map((n) => [n.system, n.body])).toEqual([[true, 'locked the discussion in this issue']])
   })
 
   it('hides internal notes from guests', async () => {
@@ -206,5 +208,71 @@ describe('/promote', () => {
     } finally {
       await ce.close()
     }
+  })
+})
+
+describe('system notes', () => {
+  const userId = async (username: string) =>
+    (
+      (await t.http('GET', '/api/v4/users', { token: T.root, query: `username=${username}` })).body as Json[]
+    )[0]?.id as number
+  const system = async (iid: number) =>
+    (await notes(iid)).filter((n) => n.system).map((n) => [(n.author as Json).username, n.body])
+
+  it("are GitLab's words for description, discussion lock, assignee and confidentiality changes, once per change", async () => {
+    const [mark, rita, pam] = [await userId('mark'), await userId('rita'), await userId('pam')]
+    const put = (json: Json) => t.http('PUT', `${P}/issues/2`, { token: T.maintainer, json })
+    expect((await put({ assignee_ids: [mark] })).status).toBe(200)
+    const edit = {
+      description: 'new words',
+      discussion_locked: true,
+      assignee_ids: [rita, pam],
+      confidential: true,
+    }
+    expect((await put(edit)).status).toBe(200)
+    // The same values again change nothing, so they leave no note.
+    expect((await put(edit)).status).toBe(200)
+    expect((await put({ assignee_ids: [], confidential: false, discussion_locked: false })).status).toBe(200)
+    expect(await system(2)).toEqual([
+      ['mark', 'assigned to @mark'],
+      ['mark', 'changed the description'],
+      ['mark', 'locked the discussion in this issue'],
+      ['mark', 'assigned to @rita and @pam and unassigned @mark'],
+      ['mark', 'made the issue confidential'],
+      ['mark', 'unlocked the discussion in this issue'],
+      ['mark', 'unassigned @rita and @pam'],
+      ['mark', 'made the issue visible to everyone'],
+    ])
+    // System notes are not comments: they do not count, and only_comments leaves them out.
+    expect((await get(`${P}/issues/2`)).user_notes_count).toBe(0)
+    const comments = await t.http('GET', `${P}/issues/2/notes`, {
+      token: T.root,
+      query: 'activity_filter=only_comments',
+    })
+    expect(comments.body).toEqual([])
+  })
+
+  it('record time tracking: estimates, time spent added and subtracted, and resets', async () => {
+    const post = (action: string, json?: Json) =>
+      t.http('POST', `${P}/issues/2/${action}`, { token: T.reporter, ...(json ? { json } : {}) })
+    expect((await post('time_estimate', { duration: '3h30m' })).status).toBe(200)
+    const updated = (await get(`${P}/issues/2`)).updated_at
+    // An unchanged estimate is no change: no note, and the issue keeps its updated_at.
+    expect((await post('time_estimate', { duration: '210m' })).status).toBe(200)
+    expect((await get(`${P}/issues/2`)).updated_at).toBe(updated)
+    expect((await post('add_spent_time', { duration: '1d2h' })).status).toBe(201)
+    expect((await post('add_spent_time', { duration: '-30m' })).status).toBe(201)
+    expect((await post('reset_spent_time')).status).toBe(200)
+    expect((await post('reset_time_estimate')).status).toBe(200)
+    // Nothing left to reset: no timelog and no note.
+    expect((await post('reset_spent_time')).status).toBe(200)
+    expect((await post('reset_time_estimate')).status).toBe(200)
+    expect(await system(2)).toEqual([
+      ['rita', 'changed time estimate to 3h 30m'],
+      ['rita', 'added 1d 2h of time spent'],
+      ['rita', 'subtracted 30m of time spent'],
+      ['rita', 'removed time spent'],
+      ['rita', 'removed time estimate'],
+    ])
   })
 })
