@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import fastJson from 'fast-json-stringify'
 import formbody from '@fastify/formbody'
-import qs from 'qs'
+import { parseQuery } from './form-params.js'
 import { authenticate } from './auth.js'
 import { responseCache } from './response-cache.js'
 import { GitLabError, handleError, invalidJsonBody } from './gitlab-errors.js'
@@ -60,7 +60,6 @@ export interface GitLabServer {
 }
 
 export const DEFAULT_GITLAB_VERSION = '18.6.0'
-const parseQuery = (text: string) => qs.parse(text, { depth: 5, arrayLimit: 1000, parameterLimit: 10_000 })
 
 /** Builds the reference server: store, services, routes and the one error handler. */
 export async function buildServer(options: ServerOptions = {}): Promise<GitLabServer> {

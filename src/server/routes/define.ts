@@ -1,7 +1,8 @@
 import { Type, type TObject, type TSchema, type Static } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 import { parseParams, pathErrors } from '../params.js'
-import { unauthorized } from '../gitlab-errors.js'
+import { multipartParams } from '../form-params.js'
+import { GitLabError, badRequest, messageError, unauthorized } from '../gitlab-errors.js'
 import type { Actor } from '../services/access.js'
 import type { ResponseCache } from '../response-cache.js'
 
@@ -55,6 +56,8 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
     auth?: AuthRule
     /** Serve repeated GETs from the response cache while the store is unchanged (lists). */
     cached?: boolean
+    /** The handler reads a multipart body's parts itself (file uploads); others get its fields as params. */
+    readsParts?: boolean
   },
   handler: (h: Handled<Static<P>, Static<Q>>) => unknown,
 ): void {
@@ -89,6 +92,8 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
       const key = cache ? `${req.actor.id ?? 0}|${new Date().toISOString().slice(0, 10)}|${req.url}` : ''
       const hit = cache?.get(key, generation)
       if (hit) return reply.headers(hit.headers).type('application/json').send(hit.body)
+      // Clients such as gitbeaker send forms as multipart/form-data; Rack reads its fields as params.
+      if (!doc.readsParts && req.isMultipart?.()) req.body = await formFields(req)
       const merged = {
         ...(req.query as Record<string, unknown>),
         ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
@@ -118,4 +123,16 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
       return reply.type('application/json').send(body)
     },
   })
+}
+
+/** A multipart body's fields (files drained); a body over the limits is 413, a broken one 400. */
+async function formFields(req: FastifyRequest): Promise<Record<string, unknown>> {
+  try {
+    return await multipartParams(req)
+  } catch (err) {
+    if (err instanceof GitLabError) throw err
+    if ((err as { statusCode?: number }).statusCode === 413)
+      throw messageError(413, '413 Request Entity Too Large')
+    throw badRequest()
+  }
 }

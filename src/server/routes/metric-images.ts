@@ -96,6 +96,7 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
         summary: 'Upload a metric image to an incident (multipart: file, url, url_text)',
         auth: 'non_get',
         pathParams: IssuePath,
+        readsParts: true,
         response: { 201: MetricImage },
       },
       async (h) => {

@@ -5,13 +5,13 @@ import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
-import qs from 'qs'
 import {
   ProjectImportParams,
   ProjectImportStatus,
   RemoteImportParams,
   S3ImportParams,
 } from '../../schema/index.js'
+import { multipartParams } from '../form-params.js'
 import { GitLabError, messageError, paramError, unauthorized } from '../gitlab-errors.js'
 import { s3ObjectUrl, signV4 } from '../jobs/import-s3.js'
 import { parseParams } from '../params.js'
@@ -48,25 +48,22 @@ interface Upload {
  * A file over the size limit throws 413. The caller removes `file` when it refuses the request.
  */
 async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
-  const flat = new URLSearchParams()
   const out: Upload = { fields: {}, fileInvalid: false }
   if (!req.isMultipart()) {
     const body = { ...(req.query as object), ...(req.body && typeof req.body === 'object' ? req.body : {}) }
     return { fields: body, fileInvalid: 'file' in body }
   }
   try {
-    for await (const part of req.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || out.file) {
-          part.file.resume()
-          continue
-        }
-        const path = join(dir, `upload-${randomBytes(8).toString('hex')}.part`)
-        out.file = { path, filename: part.filename }
-        await pipeline(part.file, createWriteStream(path))
-        if (part.file.truncated) throw messageError(413, '413 Request Entity Too Large')
-      } else flat.append(part.fieldname, String(part.value))
-    }
+    out.fields = await multipartParams(req, async (part) => {
+      if (part.fieldname !== 'file' || out.file) {
+        part.file.resume()
+        return
+      }
+      const path = join(dir, `upload-${randomBytes(8).toString('hex')}.part`)
+      out.file = { path, filename: part.filename }
+      await pipeline(part.file, createWriteStream(path))
+      if (part.file.truncated) throw messageError(413, '413 Request Entity Too Large')
+    })
   } catch (err) {
     if (out.file) await rm(out.file.path, { force: true })
     if (err instanceof GitLabError) throw err
@@ -74,8 +71,7 @@ async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
       throw messageError(413, '413 Request Entity Too Large')
     throw paramError('file is invalid')
   }
-  if (flat.has('file') && !out.file) out.fileInvalid = true
-  out.fields = { ...(req.query as object), ...qs.parse(flat.toString(), { depth: 5 }) }
+  if ('file' in out.fields && !out.file) out.fileInvalid = true
   return out
 }
 

@@ -1,3 +1,4 @@
+import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
 
@@ -152,6 +153,26 @@ describe('POST /projects/:id/trigger/pipeline', () => {
     ])
     const trigger = (await t.http('GET', `${P}/triggers/1`, { token: MARK })).body as Json
     expect(trigger.last_used).toBe((json.body as Json).created_at)
+  })
+
+  it('reads a multipart/form-data body as a form, as Rack does (gitbeaker sends its forms so)', async () => {
+    const form = new FormData()
+    form.append('ref', 'main')
+    form.append('token', MARK_TRIGGER)
+    form.append('variables[DEPLOY]', 'yes')
+    const res = await request(`${t.baseUrl}${P}/trigger/pipeline`, { method: 'POST', body: form })
+    expect(res.statusCode).toBe(201)
+    const { id } = (await res.body.json()) as Json
+    const vars = await t.http('GET', `${P}/pipelines/${id}/variables`, { token: DANA })
+    expect((vars.body as Json[])[0]).toEqual({ variable_type: 'env_var', key: 'DEPLOY', value: 'yes' })
+    // A file where a string is declared is Rack's upload hash, which Grape refuses.
+    const before = await pipelineCount()
+    const withFile = new FormData()
+    withFile.append('ref', new Blob(['main']), 'ref.txt')
+    withFile.append('token', MARK_TRIGGER)
+    const refused = await request(`${t.baseUrl}${P}/trigger/pipeline`, { method: 'POST', body: withFile })
+    expect([refused.statusCode, await refused.body.json()]).toEqual([400, { error: 'ref is invalid' }])
+    expect(await pipelineCount()).toBe(before)
   })
 
   it('takes JSON variables: null as no variables, as Grape does', async () => {

@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify'
+import type { MultipartFile } from '@fastify/multipart'
+import qs from 'qs'
+
+/*
+ * Form parameters as Rack reads them into Grape's params: names with brackets nest
+ * (`variables[A]=1` -> `{ variables: { A: '1' } }`, `labels[]=a` -> `{ labels: ['a'] }`), whether
+ * they come in the query string, an urlencoded body or a multipart body.
+ */
+
+/** A query string or urlencoded body, nested as Rack nests it (bounded, as Rack bounds it). */
+export const parseQuery = (text: string) =>
+  qs.parse(text, { depth: 5, arrayLimit: 1000, parameterLimit: 10_000 })
+
+/**
+ * The parameters of a multipart/form-data request: its query and its fields, nested by
+ * `parseQuery`. Each file part goes to `onFile`, which must consume or drain its stream; by
+ * default it is drained and stands as `{ filename }`, a Hash, which Grape refuses where a string
+ * is declared (`is invalid`), as it refuses Rack's upload hash.
+ */
+export async function multipartParams(
+  req: FastifyRequest,
+  onFile?: (part: MultipartFile) => Promise<void>,
+): Promise<Record<string, unknown>> {
+  const flat = new URLSearchParams()
+  const files: Record<string, { filename: string }> = {}
+  for await (const part of req.parts()) {
+    if (part.type !== 'file') flat.append(part.fieldname, String(part.value))
+    else if (onFile) await onFile(part)
+    else {
+      part.file.resume()
+      files[part.fieldname] = { filename: part.filename }
+    }
+  }
+  return { ...(req.query as object), ...parseQuery(flat.toString()), ...files }
+}
