@@ -37,6 +37,19 @@ for (const name of names) {
     'licenses.txt',
     '--quiet',
   ])
+  // Minified after ncc: an action loads its whole bundle at every start, and V8 reads a third of
+  // the bytes faster (ncc's own -m fails on this output). Chunks loaded later stay as ncc wrote them.
+  run(bin('esbuild'), [
+    join(out, 'index.js'),
+    '--minify',
+    '--keep-names',
+    '--format=esm',
+    '--platform=node',
+    '--target=node20',
+    `--outfile=${join(out, 'index.js')}`,
+    '--allow-overwrite',
+    '--log-level=warning',
+  ])
   const text = readFileSync(join(out, 'index.js'), 'utf8')
   if (text.includes('better-sqlite3') || text.includes('better_sqlite3'))
     throw new Error(`dist/${name}/index.js contains better-sqlite3`)
