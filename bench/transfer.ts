@@ -4,7 +4,8 @@
  * (`gitlab-actions serve --data`, compiled code, as users run it) starts from a finished store and
  * its peak RSS (/proc/<pid>/status VmHWM) is what serving costs. Each phase runs our typed client
  * (compiled) in its own process, which reports its time and peak RSS. The baseline, in the same run:
- * `tar -czf` over the very tree the export packed (the downloaded archive, extracted to disk).
+ * `tar -czf` over the very tree the export packed (the downloaded archive, extracted to disk); the
+ * ratio takes the medians of three exports and three `tar -czf` runs, alternating.
  * Targets: server and client RSS under 200 MB; export time within 2x of `tar -czf`.
  */
 import { execFile, spawn } from 'node:child_process'
@@ -27,6 +28,10 @@ function memoryOf(pid: number): { hwm: number; rss: number } {
   const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN)
   return { hwm: kib('VmHWM'), rss: kib('VmRSS') }
 }
+
+/** Export and `tar -czf` runs behind the ratio (exports stay under GitLab's 6 a minute). */
+const RATIO_ROUNDS = 3
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 async function timed(cmd: string, args: string[]): Promise<number> {
   const started = performance.now()
@@ -91,7 +96,14 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
       const tree = join(dir, 'tree')
       mkdirSync(tree)
       await exec('tar', ['-xzf', archive, '-C', tree])
-      const tarMs = await timed('tar', ['-czf', join(dir, 'tar.tar.gz'), '-C', tree, '.'])
+      // The ratio compares medians of alternating rounds, so that a busy moment favours neither side.
+      const exportRuns = [exported.ms]
+      const tarRuns: number[] = []
+      for (let round = 0; round < RATIO_ROUNDS; round++) {
+        tarRuns.push(await timed('tar', ['-czf', join(dir, 'tar.tar.gz'), '-C', tree, '.']))
+        if (round > 0) exportRuns.push((await phase('export')).ms)
+      }
+      const [exportMs, tarMs] = [median(exportRuns), median(tarRuns)]
       const { stdout: treeSize } = await exec('du', ['-sk', tree])
 
       const serverPeak = Math.max(exported.serverHwmKib, downloaded.serverHwmKib, imported.serverHwmKib)
@@ -103,9 +115,9 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
       return [
         {
           name: 'transfer: export time / tar -czf of the same tree (target <= 2)',
-          ratio: exported.ms / tarMs,
+          ratio: exportMs / tarMs,
           detail:
-            `${phases}; tar -czf ${tarMs.toFixed(0)} ms over ${(Number(treeSize.split('\t')[0]) / 1024).toFixed(0)} MB of ndjson; ` +
+            `${phases}; export ${exportMs.toFixed(0)} ms and tar -czf ${tarMs.toFixed(0)} ms (medians of ${RATIO_ROUNDS}) over ${(Number(treeSize.split('\t')[0]) / 1024).toFixed(0)} MB of ndjson; ` +
             `${ISSUES} issues (seeded in ${(seedMs / 1000).toFixed(0)} s, server idle at ${mb(startHwm)})`,
         },
         {
