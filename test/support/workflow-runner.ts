@@ -1,0 +1,228 @@
+/*
+ * Runs the local-action steps of a GitHub workflow job the way a runner does, so that tests can
+ * check what users write (`uses: ./actions/<name>` and `uses: ./`) against the real composite
+ * action.yml files and bundles. What it implements of GitHub's runner, and no more:
+ * - expressions `${{ ... }}` over `inputs`, `env`, `steps.<id>.outputs`, `github` and `runner`,
+ *   with string literals, `==` and `!=` (strings compared case-insensitively), `!`, `&&`, `||`
+ *   (each giving an operand, as GitHub's do) and parentheses;
+ * - composite actions: inputs with their defaults, `if:` conditions, `run:` steps in bash with
+ *   their `env:`, `$GITHUB_ACTION_PATH`, and outputs read from `$GITHUB_OUTPUT`;
+ * - in the job: the local-action steps, and `run:` steps that are `test` assertions. Setup steps
+ *   (checkout, setup-node, installing, starting the server) are the caller's: it passes the server.
+ * A remote action (`uses: owner/repo@v`) whose condition holds inside a composite action throws.
+ */
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parse } from 'yaml'
+
+type Scope = Record<string, unknown>
+
+interface Step {
+  id?: string
+  name?: string
+  if?: string
+  uses?: string
+  run?: string
+  with?: Record<string, unknown>
+  env?: Record<string, unknown>
+}
+
+interface ActionYml {
+  inputs?: Record<string, { default?: string; required?: boolean }>
+  outputs?: Record<string, { value: string }>
+  runs: { using: string; steps: Step[] }
+}
+
+/** One step of the job as it ran: its outputs, exit code and what it printed. */
+export interface StepRun {
+  label: string
+  code: number
+  outputs: Record<string, string>
+  log: string
+}
+
+const truthy = (v: unknown) => v !== '' && v !== false && v !== null && v !== undefined && v !== 0
+
+/** Evaluates one expression (the text inside `${{ }}`) in `scope`. */
+export function evaluate(expr: string, scope: Scope): unknown {
+  const tokens =
+    expr.match(/'(?:[^']|'')*'|==|!=|&&|\|\||[!()]|[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*|\S/g) ?? []
+  let at = 0
+  const peek = () => tokens[at]
+  const next = () => tokens[at++]
+  const primary = (): unknown => {
+    const t = next()
+    if (t === undefined) throw new Error(`unexpected end of ${expr}`)
+    if (t === '(') {
+      const v = or()
+      if (next() !== ')') throw new Error(`missing ) in ${expr}`)
+      return v
+    }
+    if (t === '!') return !truthy(primary())
+    if (t.startsWith("'")) return t.slice(1, -1).replaceAll("''", "'")
+    if (t === 'true' || t === 'false') return t === 'true'
+    if (!/^[A-Za-z_]/.test(t)) throw new Error(`unsupported token ${t} in ${expr}`)
+    let v: unknown = scope
+    for (const key of t.split('.')) v = v && typeof v === 'object' ? (v as Scope)[key] : undefined
+    return v ?? ''
+  }
+  const equality = (): unknown => {
+    let v = primary()
+    while (peek() === '==' || peek() === '!=') {
+      const op = next()
+      const rhs = primary()
+      const same = String(v).toLowerCase() === String(rhs).toLowerCase()
+      v = op === '==' ? same : !same
+    }
+    return v
+  }
+  const and = (): unknown => {
+    let v = equality()
+    while (peek() === '&&') {
+      next()
+      const rhs = equality()
+      v = truthy(v) ? rhs : v
+    }
+    return v
+  }
+  const or = (): unknown => {
+    let v = and()
+    while (peek() === '||') {
+      next()
+      const rhs = and()
+      v = truthy(v) ? v : rhs
+    }
+    return v
+  }
+  const value = or()
+  if (at !== tokens.length) throw new Error(`unexpected ${tokens[at]} in ${expr}`)
+  return value
+}
+
+/** Replaces every `${{ expr }}` in `text`. */
+export const interpolate = (text: string, scope: Scope) =>
+  text.replace(/\$\{\{(.*?)\}\}/g, (_m, expr: string) => String(evaluate(expr, scope)))
+
+/** An `if:` condition, with or without its `${{ }}`; absent means run. */
+const holds = (condition: string | undefined, scope: Scope) =>
+  condition === undefined || truthy(evaluate(condition.replace(/^\s*\$\{\{(.*)\}\}\s*$/, '$1'), scope))
+
+/** `$GITHUB_OUTPUT` as @actions/core writes it: `name=value` or `name<<DELIMITER` blocks. */
+function readOutputs(file: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const lines = readFileSync(file, 'utf8').split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string
+    const block = /^([^=<]+)<<(.+)$/.exec(line)
+    if (block) {
+      const body: string[] = []
+      for (i++; i < lines.length && lines[i] !== block[2]; i++) body.push(lines[i] as string)
+      out[block[1] as string] = body.join('\n')
+    } else if (line.includes('=')) out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1)
+  }
+  return out
+}
+
+/**
+ * Runs a bash script as a runner runs a `run:` step (`bash -e`), in `cwd` with `env` added.
+ * Asynchronous: the server under test may live in this very process.
+ */
+async function bash(script: string, env: Record<string, string>, cwd: string) {
+  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let log = ''
+  child.stdout.on('data', (d: Buffer) => (log += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (log += d.toString()))
+  const [code] = (await once(child, 'close')) as [number | null]
+  return { code: code ?? 1, log }
+}
+
+/** Runs a local composite action (`dir` holds its action.yml) with `given` inputs. */
+async function runComposite(dir: string, given: Record<string, string>, job: { temp: string; cwd: string }) {
+  const yml = parse(readFileSync(join(dir, 'action.yml'), 'utf8')) as ActionYml
+  if (yml.runs.using !== 'composite') throw new Error(`${dir}: not a composite action`)
+  const inputs: Record<string, string> = {}
+  for (const [name, spec] of Object.entries(yml.inputs ?? {}))
+    inputs[name] = given[name] ?? spec.default ?? ''
+  for (const name of Object.keys(given))
+    if (!(name in (yml.inputs ?? {}))) throw new Error(`${dir}: unexpected input ${name}`)
+  const steps: Record<string, { outputs: Record<string, string> }> = {}
+  const scope = () => ({ inputs, steps, github: { action_path: dir, token: '' }, runner: { temp: job.temp } })
+  let log = ''
+  for (const step of yml.runs.steps) {
+    if (!holds(step.if, scope())) continue
+    if (step.uses) throw new Error(`${dir}: step ${step.name ?? step.uses} needs ${step.uses}`)
+    const outputFile = join(job.temp, `output-${Math.random().toString(36).slice(2)}`)
+    writeFileSync(outputFile, '')
+    writeFileSync(join(job.temp, 'summary.md'), '', { flag: 'a' })
+    const env: Record<string, string> = {
+      GITHUB_ACTION_PATH: dir,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: join(job.temp, 'summary.md'),
+      RUNNER_TEMP: job.temp,
+    }
+    for (const [k, v] of Object.entries(step.env ?? {})) env[k] = interpolate(String(v), scope())
+    const ran = await bash(interpolate(step.run ?? '', scope()), env, job.cwd)
+    log += ran.log
+    if (ran.code !== 0) return { code: ran.code, outputs: {}, log }
+    if (step.id) steps[step.id] = { outputs: readOutputs(outputFile) }
+  }
+  const outputs: Record<string, string> = {}
+  for (const [name, spec] of Object.entries(yml.outputs ?? {}))
+    outputs[name] = interpolate(spec.value, scope())
+  return { code: 0, outputs, log }
+}
+
+/**
+ * Runs job `jobName` of the workflow at `workflowPath` (repository `root`): its local-action steps
+ * and its `test` assertions, in order, with `env` over the workflow's and the job's own. Stops at
+ * the first step that fails. Returns every step that ran.
+ */
+export async function runJob(
+  root: string,
+  workflowPath: string,
+  jobName: string,
+  env: Record<string, string> = {},
+): Promise<StepRun[]> {
+  const workflow = parse(readFileSync(join(root, workflowPath), 'utf8')) as {
+    env?: Record<string, string>
+    jobs: Record<string, { env?: Record<string, string>; steps: Step[] }>
+  }
+  const job = workflow.jobs[jobName]
+  if (!job) throw new Error(`${workflowPath}: no job ${jobName}`)
+  const temp = mkdtempSync(join(tmpdir(), 'gla-runner-'))
+  const steps: Record<string, { outputs: Record<string, string> }> = {}
+  const scope = () => ({
+    env: { ...workflow.env, ...job.env, ...env },
+    steps,
+    runner: { temp },
+    github: { workspace: root },
+  })
+  const ran: StepRun[] = []
+  try {
+    for (const step of job.steps) {
+      if (!holds(step.if, scope())) continue
+      const label = step.name ?? step.id ?? step.uses ?? step.run ?? '?'
+      let result: { code: number; outputs: Record<string, string>; log: string } | undefined
+      if (step.uses?.startsWith('./')) {
+        const given: Record<string, string> = {}
+        for (const [k, v] of Object.entries(step.with ?? {})) given[k] = interpolate(String(v), scope())
+        result = await runComposite(resolve(root, step.uses), given, { temp, cwd: root })
+      } else if (step.run && /^test\s/.test(step.run.trim())) {
+        result = { ...(await bash(interpolate(step.run, scope()), {}, root)), outputs: {} }
+      } else continue
+      ran.push({ label, ...result })
+      if (step.id) steps[step.id] = { outputs: result.outputs }
+      if (result.code !== 0) break
+    }
+    return ran
+  } finally {
+    rmSync(temp, { recursive: true, force: true })
+  }
+}
