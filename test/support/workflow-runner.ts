@@ -17,6 +17,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parse } from 'yaml'
+import { parseOutputFile } from './action-run.js'
 
 type Scope = Record<string, unknown>
 
@@ -110,22 +111,6 @@ export const interpolate = (text: string, scope: Scope) =>
 const holds = (condition: string | undefined, scope: Scope) =>
   condition === undefined || truthy(evaluate(condition.replace(/^\s*\$\{\{(.*)\}\}\s*$/, '$1'), scope))
 
-/** `$GITHUB_OUTPUT` as @actions/core writes it: `name=value` or `name<<DELIMITER` blocks. */
-function readOutputs(file: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const lines = readFileSync(file, 'utf8').split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string
-    const block = /^([^=<]+)<<(.+)$/.exec(line)
-    if (block) {
-      const body: string[] = []
-      for (i++; i < lines.length && lines[i] !== block[2]; i++) body.push(lines[i] as string)
-      out[block[1] as string] = body.join('\n')
-    } else if (line.includes('=')) out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1)
-  }
-  return out
-}
-
 /**
  * Runs a bash script as a runner runs a `run:` step (`bash -e`), in `cwd` with `env` added.
  * Asynchronous: the server under test may live in this very process.
@@ -171,7 +156,7 @@ async function runComposite(dir: string, given: Record<string, string>, job: { t
     const ran = await bash(interpolate(step.run ?? '', scope()), env, job.cwd)
     log += ran.log
     if (ran.code !== 0) return { code: ran.code, outputs: {}, log }
-    if (step.id) steps[step.id] = { outputs: readOutputs(outputFile) }
+    if (step.id) steps[step.id] = { outputs: parseOutputFile(readFileSync(outputFile, 'utf8')) }
   }
   const outputs: Record<string, string> = {}
   for (const [name, spec] of Object.entries(yml.outputs ?? {}))
