@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 import { startServer, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
 import { runBundle, whileRunning } from '../support/action-run.js'
@@ -49,6 +50,31 @@ const shown = (log: string) =>
     .join('\n')
 const expectNoSecrets = (log: string) => {
   for (const secret of [...Object.values(T), MARK]) expect(shown(log)).not.toContain(secret)
+}
+
+/** A TCP relay to `target` that holds every answer back `delayMs`, as a slow network would. */
+async function slowLink(target: URL, delayMs: number) {
+  const sockets = new Set<Socket>()
+  const relay = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname)
+    for (const s of [client, upstream]) {
+      sockets.add(s)
+      s.on('error', () => s.destroy())
+      s.on('close', () => sockets.delete(s))
+    }
+    client.pipe(upstream)
+    upstream.on('data', (chunk: Buffer) => setTimeout(() => client.write(chunk), delayMs))
+    upstream.on('end', () => setTimeout(() => client.end(), delayMs))
+  })
+  await new Promise<void>((done) => relay.listen(0, '127.0.0.1', done))
+  const { port } = relay.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const s of sockets) s.destroy()
+      return new Promise<void>((done) => relay.close(() => done()))
+    },
+  }
 }
 
 describe('trigger-pipeline bundle', () => {
@@ -195,6 +221,36 @@ describe('trigger-pipeline bundle', () => {
     expect(run.log).toMatch(/Canceled GitLab pipeline \d+ \('cancel-on-abort'\)/)
     expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('canceled')
     expect(run.outputs.status).toBe('canceled')
+  })
+
+  it('cancels the pipeline when the job is cancelled while the trigger request is still under way', async () => {
+    // A slow link: GitLab has created the pipeline, its answer is still on the way.
+    const link = await slowLink(new URL(t.baseUrl), 800)
+    const count = () => t.server.store.db.prepare('SELECT COUNT(*) FROM pipelines').pluck().get() as number
+    const before = count()
+    try {
+      const run = await runBundle(
+        'trigger-pipeline',
+        { ...base('acme/app', T.app), 'gitlab-url': link.url },
+        {
+          during: async (child) => {
+            await whileRunning(
+              child,
+              () => undefined,
+              10,
+              () => count() > before,
+            )
+            child.kill('SIGINT')
+          },
+        },
+      )
+      expect(run.log).toContain('Received SIGINT: stopping')
+      expect(run.log).toMatch(/Canceled GitLab pipeline \d+ \('cancel-on-abort'\)/)
+      expect(run.code).toBe(1)
+      expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('canceled')
+    } finally {
+      await link.close()
+    }
   })
 
   it('leaves the pipeline running on SIGINT with cancel-on-abort: false', async () => {

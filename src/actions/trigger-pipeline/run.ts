@@ -80,12 +80,47 @@ function verdict(result: TriggerResult, s: Settings): string | undefined {
 }
 
 /**
+ * How long GitLab's answer to a trigger is still awaited after the job is cancelled: the runner
+ * kills the step 10 s after its SIGINT, and canceling the pipeline needs its id.
+ */
+const TRIGGER_GRACE_MS = 5000
+
+/** A signal that aborts `ms` after `signal` does (with its reason); undefined without one. */
+function graceAfter(signal: AbortSignal | undefined, ms: number): AbortSignal | undefined {
+  if (!signal) return undefined
+  const later = new AbortController()
+  const fire = () => setTimeout(() => later.abort(signal.reason), ms).unref()
+  if (signal.aborted) fire()
+  else signal.addEventListener('abort', fire, { once: true })
+  return later.signal
+}
+
+/**
  * Triggers the pipeline and, with `wait`, follows it to a final status, logging each change with
- * the elapsed time. When `signal` aborts while waiting and `cancel-on-abort` holds, the GitLab
- * pipeline is canceled before returning. Throws for a refused trigger or unreadable pipeline.
+ * the elapsed time. When `signal` aborts while waiting, or while the trigger request is under way
+ * and waiting was asked for, and `cancel-on-abort` holds, the GitLab pipeline is canceled before
+ * returning. Throws for a refused trigger or unreadable pipeline.
  */
 export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSignal, clock: Clock = {}) {
   const project = projectRef(s.project)
+  /** The job was cancelled while (or just before) waiting: cancel the pipeline if 'cancel-on-abort' holds. */
+  const stopped = async (result: TriggerResult, reader: GitLabClient, aborted: AbortSignal) => {
+    const { id, web_url } = result.pipeline
+    result.ended = 'aborted'
+    result.failure = `Stopped waiting for pipeline ${id}: ${String((aborted.reason as Error)?.message ?? aborted.reason)}`
+    if (!s.cancelOnAbort) {
+      log.info(`Pipeline ${id} keeps running on GitLab ('cancel-on-abort: false'): ${web_url}`)
+      return result
+    }
+    try {
+      result.pipeline = await reader.pipelines.cancel(project, id, { timeoutMs: 5000 })
+      result.canceledOnAbort = true
+      log.info(`Canceled GitLab pipeline ${id} ('cancel-on-abort'): ${web_url}`)
+    } catch (cancelErr) {
+      log.warning(`Could not cancel GitLab pipeline ${id}: ${(cancelErr as Error).message}`)
+    }
+    return result
+  }
   const trigger = actionClient(s.gitlabUrl, undefined, 'trigger-pipeline')
   const reader = s.accessToken ? actionClient(s.gitlabUrl, s.accessToken, 'trigger-pipeline') : undefined
   try {
@@ -96,10 +131,12 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
     )
     let pipeline: Pipeline
     try {
+      // A trigger on its way cannot be called back: on an abort, GitLab's answer is still awaited a
+      // little, so that the pipeline it created is canceled below rather than left running.
       pipeline = await trigger.pipelines.trigger(
         project,
         { ref: s.ref, token: s.token, variables: s.variables },
-        { signal },
+        { signal: graceAfter(signal, TRIGGER_GRACE_MS) },
       )
     } catch (err) {
       throw triggerError(err, s)
@@ -109,6 +146,7 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
     )
     const result: TriggerResult = { pipeline, waited: false, failedJobs: [] }
     if (!s.wait || !reader) return result
+    if (signal?.aborted) return await stopped(result, reader, signal)
 
     result.waited = true
     const now = clock.now ?? Date.now
@@ -137,21 +175,7 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
       Object.assign(result, { pipeline: waited.pipeline, ended: waited.ended, elapsedMs: waited.elapsedMs })
     } catch (err) {
       if (!signal?.aborted) throw readError(err, s)
-      result.ended = 'aborted'
-      result.failure = `Stopped waiting for pipeline ${pipeline.id}: ${String((signal.reason as Error)?.message ?? signal.reason)}`
-      if (s.cancelOnAbort) {
-        try {
-          result.pipeline = await reader.pipelines.cancel(project, pipeline.id, { timeoutMs: 5000 })
-          result.canceledOnAbort = true
-          log.info(`Canceled GitLab pipeline ${pipeline.id} ('cancel-on-abort'): ${pipeline.web_url}`)
-        } catch (cancelErr) {
-          log.warning(`Could not cancel GitLab pipeline ${pipeline.id}: ${(cancelErr as Error).message}`)
-        }
-      } else
-        log.info(
-          `Pipeline ${pipeline.id} keeps running on GitLab ('cancel-on-abort: false'): ${pipeline.web_url}`,
-        )
-      return result
+      return await stopped(result, reader, signal)
     }
     if (result.pipeline.status === 'failed') result.failedJobs = await failedJobsOf(reader, s, pipeline.id)
     result.failure = verdict(result, s)
