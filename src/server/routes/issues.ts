@@ -34,7 +34,7 @@ export function issueRoutes(api: ApiContext) {
     const link = { baseUrl: api.instance.baseUrl, path: h.req.url.split('?')[0] as string, params }
     if (result.nextCursor !== undefined)
       setKeysetHeaders(h.reply, link, result.page.perPage, result.nextCursor)
-    else setPageHeaders(h.reply, link, result.page, result.total)
+    else setPageHeaders(h.reply, link, result.page, result.total, result.hasMore)
     return result.issues
   }
   const given = (req: import('fastify').FastifyRequest) => ({

@@ -26,6 +26,8 @@ export interface IssuePage {
   page: Page
   /** Rows matched, up to MAX_COUNT + 1; undefined for keyset pages. */
   total?: number
+  /** Past MAX_COUNT rows, where nothing is counted: whether a page follows this one. */
+  hasMore?: boolean
   /** Keyset: the cursor of the next page, or null at the end. */
   nextCursor?: string | null
 }
@@ -169,8 +171,11 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         }
       }
       const total = queries.count(query, MAX_COUNT)
-      const ids = queries.page(query, page.perPage, page.offset)
-      return { issues: present(store.issues.getMany(ids), view), page, total }
+      // Uncounted, GitLab still names the next page when one more row exists (Kaminari's without_count).
+      const uncounted = total > MAX_COUNT
+      const ids = queries.page(query, page.perPage + (uncounted ? 1 : 0), page.offset)
+      const hasMore = uncounted && ids.length > page.perPage
+      return { issues: present(store.issues.getMany(ids.slice(0, page.perPage)), view), page, total, hasMore }
     },
 
     get(actor: Actor, project: ProjectRow, iid: number): Issue {

@@ -97,3 +97,54 @@ describe('keyset pagination (reference §3.2)', () => {
     expect(seen).toEqual([5, 4, 3, 2, 1])
   })
 })
+
+describe('offset pagination past 10,000 rows', () => {
+  const BIG = '/api/v4/projects/acme%2Fbig/issues'
+  let big: TestServer
+  beforeAll(async () => {
+    const issues = Array.from(
+      { length: 10_050 },
+      (_, n) => `      - { title: Issue ${n + 1}, author: alice }`,
+    )
+    big = await startServer(
+      [
+        'users:',
+        '  - { username: alice, token: glpat-alice-token }',
+        'groups:',
+        '  - { path: acme }',
+        'projects:',
+        '  - path: acme/big',
+        '    members: { alice: maintainer }',
+        '    issues:',
+        ...issues,
+      ].join('\n'),
+    )
+  })
+  afterAll(() => big.close())
+  const get = (query: string) => big.http('GET', BIG, { token: 'glpat-alice-token', query })
+
+  it('drops X-Total, X-Total-Pages and rel="last" but still names the next page while one exists', async () => {
+    const first = await get('per_page=100')
+    expect(first.headers).toMatchObject({ 'x-page': '1', 'x-next-page': '2', 'x-prev-page': '' })
+    expect(first.headers).not.toHaveProperty('x-total')
+    expect(first.headers).not.toHaveProperty('x-total-pages')
+    expect(Object.keys(links(first.headers.link))).toEqual(['next', 'first'])
+    const beforeLast = await get('per_page=100&page=100')
+    expect(beforeLast.headers['x-next-page']).toBe('101')
+    const last = await get('per_page=100&page=101')
+    expect((last.body as unknown[]).length).toBe(50)
+    expect(last.headers).toMatchObject({ 'x-next-page': '', 'x-prev-page': '100' })
+    expect(Object.keys(links(last.headers.link))).toEqual(['prev', 'first'])
+  })
+
+  it('lets a client follow rel="next" to the very last issue', async () => {
+    let seen = 0
+    let url: string | undefined = `${BIG}?per_page=100`
+    for (let guard = 0; url && guard < 200; guard++) {
+      const res = await big.http('GET', url.replace(big.baseUrl, ''), { token: 'glpat-alice-token' })
+      seen += (res.body as unknown[]).length
+      url = links(res.headers.link).next
+    }
+    expect(seen).toBe(10_050)
+  })
+})
