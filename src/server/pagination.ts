@@ -63,14 +63,15 @@ export interface LinkContext {
 /**
  * Sets GitLab's offset pagination headers (reference §3.1): X-Per-Page, X-Page, X-Next-Page,
  * X-Prev-Page, Link (prev, next, first, last), and X-Total/X-Total-Pages while total <= 10,000.
- * `total` undefined means "not counted": `hasMore` then decides whether there is a next page.
+ * Past that GitLab counts nothing but still names the next page while one exists: `hasMore` says
+ * so where `total` is capped (or undefined, not counted); otherwise an exact `total` does.
  */
 export function setPageHeaders(
   reply: FastifyReply,
   link: LinkContext,
   page: Page,
   total: number | undefined,
-  hasMore = false,
+  hasMore?: boolean,
 ): void {
   const counted = total !== undefined && total <= MAX_COUNT
   const totalPages = counted ? Math.max(1, Math.ceil(total / page.perPage)) : undefined
@@ -79,7 +80,7 @@ export function setPageHeaders(
       ? page.page < totalPages
         ? page.page + 1
         : null
-      : hasMore
+      : (hasMore ?? (total !== undefined && page.offset + page.perPage < total))
         ? page.page + 1
         : null
   const prev = page.page > 1 ? page.page - 1 : null

@@ -12,7 +12,7 @@ import { PipelineStatus as StatusSchema, literals } from '../../schema/index.js'
 import { forbidden, notFound, paramError, recordNotFound, unauthorized } from '../gitlab-errors.js'
 import { CANCELABLE, COMPLETED } from '../jobs/composite-status.js'
 import { CREATED_MS, type PipelineRunner } from '../jobs/pipeline-runner.js'
-import { MAX_COUNT, pageOf, type Page } from '../pagination.js'
+import { pageOf, type Page } from '../pagination.js'
 import { pipelinePresenter } from '../present/pipelines.js'
 import type { PipelineFilter, PipelineRow, VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -143,7 +143,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       const page = pageOf(q)
       const total = store.pipelines.count(filter)
       const rows = store.pipelines.page(filter, page.perPage, page.offset)
-      return { items: rows.map((r) => present.listItem(p, r)), page, total: Math.min(total, MAX_COUNT + 1) }
+      return { items: rows.map((r) => present.listItem(p, r)), page, total }
     },
 
     get: (p: ProjectRow, id: number): PipelineWithMetadata => present.withMetadata(p, find(p, id)),
