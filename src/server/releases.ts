@@ -93,6 +93,15 @@ export const RELEASE_RULES = {
     change: 'task_status says "checklist items" (was "tasks")',
     where: 'taskStatusNoun',
   },
+  /**
+   * reference §3.2: project issue lists take `pagination=keyset` (and `cursor`) from 18.3 (MR 199887);
+   * before, the parameters are undeclared, so ignored: offset pagination, and no trace in the links.
+   */
+  issuesKeyset: {
+    since: '18.3',
+    change: 'GET /projects/:id/issues pages by keyset on pagination=keyset',
+    where: 'src/server/routes/issues.ts',
+  },
   /** spec §9: registration-token support of `POST /runners` answers 410. */
   runnerRegistrationTokenGone: {
     since: '17.0',

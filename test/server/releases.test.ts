@@ -10,6 +10,8 @@ import {
 } from '../../src/server/releases.js'
 import { serve } from '../../src/cli/serve.js'
 import { buildServer } from '../../src/server/app.js'
+import { startServer } from '../support/server.js'
+import { widgetsSeed } from '../support/seeds.js'
 
 describe('GitLab release numbers', () => {
   it('parses X.Y.Z', () => {
@@ -99,5 +101,35 @@ describe('start-up with a version', () => {
     await expect(buildServer({ gitlabVersion: '19.1.0' })).rejects.toThrow(/13\.0 to 18\.x/)
     const server = await buildServer({ gitlabVersion: '13.0.0' })
     await server.close()
+  })
+})
+
+describe('keyset pagination of project issues, from 18.3', () => {
+  it('before 18.3 ignores pagination=keyset and cursor (offset pages, nothing of them in the links); from 18.3 pages by cursor', async () => {
+    const query = 'pagination=keyset&per_page=2&order_by=created_at&cursor=abc'
+    for (const [version, keyset] of [
+      ['18.2.0', false],
+      ['18.3.0', true],
+    ] as const) {
+      const t = await startServer(widgetsSeed, { gitlabVersion: version })
+      try {
+        const res = await t.http('GET', '/api/v4/projects/acme%2Fwidgets/issues', {
+          token: 'glpat-root-token',
+          query: keyset ? 'pagination=keyset&per_page=2&order_by=created_at' : query,
+        })
+        expect([version, res.status]).toEqual([version, 200])
+        expect((res.body as unknown[]).length).toBe(2)
+        if (keyset) {
+          expect(res.headers).not.toHaveProperty('x-page')
+          expect(res.headers.link).toMatch(/cursor=[^&>]+.*rel="next"/)
+        } else {
+          expect(res.headers).toMatchObject({ 'x-page': '1', 'x-next-page': '2' })
+          expect(res.headers).toHaveProperty('x-total')
+          expect(res.headers.link).not.toMatch(/pagination=|cursor=/)
+        }
+      } finally {
+        await t.close()
+      }
+    }
   })
 })

@@ -7,6 +7,7 @@ import {
   issueUpdateRequiresOneOf,
 } from '../../schema/index.js'
 import { setKeysetHeaders, setPageHeaders } from '../pagination.js'
+import { applies } from '../releases.js'
 import type { IssuePage } from '../services/issues.js'
 import type { ApiContext } from './context.js'
 import { defineRoute, type Handled } from './define.js'
@@ -107,10 +108,18 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const project = access.project(h.actor, h.path.id as string)
-      return sendPage(h, services.issues.list(h.actor, { kind: 'project', project }, h.params), {
+      const query = { ...given(h.req) }
+      const params = { ...h.params }
+      // Before keyset paging the two parameters are undeclared: Grape drops them.
+      if (!applies(api.instance.version, 'issuesKeyset'))
+        for (const key of ['pagination', 'cursor'] as const) {
+          delete query[key]
+          delete params[key]
+        }
+      return sendPage(h, services.issues.list(h.actor, { kind: 'project', project }, params), {
         ...LIST_DEFAULTS,
         id: h.path.id,
-        ...given(h.req),
+        ...query,
       })
     },
   )
