@@ -96,10 +96,12 @@ export function pageLink(next: string, current: number, n: number): string | und
  *
  * Reads ahead so that the server prepares pages while the caller works. The next page is requested
  * as soon as the current page's headers name it. When the caller resumes for it, offset pages after
- * it are requested by number too (`pageLink`), up to AHEAD in flight and never past `X-Total-Pages`
- * (so not above 10,000 rows, nor on keyset pages). A page requested by number is used only if it is
- * exactly the link its predecessor names; otherwise it and those after it are dropped and the real
- * link is followed, so the pages are always the ones the links lead to. Memory holds the page being
+ * it are requested by number too (`pageLink`), up to AHEAD in flight and never past `X-Total-Pages`;
+ * above 10,000 rows, where GitLab sends no totals, up to AHEAD as well, so that at most AHEAD - 1
+ * requests past the last page are wasted (keyset pages carry no page number and are never guessed).
+ * A page requested by number is used only if it is exactly the link its predecessor names; otherwise
+ * it and those after it are dropped and the real link is followed, so the pages are always the ones
+ * the links lead to. Memory holds the page being
  * read plus what undici buffers of those in flight. Stopping early (`break`) drains what is in
  * flight and asks for nothing more.
  * Throws what `Http.request` throws, GitLabResponseError for a page that is not a JSON array, and
@@ -148,8 +150,12 @@ export async function* pages<T>(
         next,
       }
       // The caller wants the next page: request offset pages after it by number.
-      if (!next || page === undefined || totalPages === undefined) continue
-      for (let n = page + 1 + ahead.length; ahead.length < AHEAD && n <= totalPages; n++) {
+      if (!next || page === undefined) continue
+      for (
+        let n = page + 1 + ahead.length;
+        ahead.length < AHEAD && (totalPages === undefined || n <= totalPages);
+        n++
+      ) {
         const url = pageLink(next, page, n)
         if (url === undefined) break
         ahead.push(get(url))

@@ -103,7 +103,7 @@ describe('pagination over a socket', () => {
         maxInFlight = Math.max(maxInFlight, inFlight)
         setTimeout(() => {
           inFlight--
-          json(res, 200, [page * 10, page * 10 + 1], headers)
+          json(res, 200, page <= 6 ? [page * 10, page * 10 + 1] : [], headers)
         }, 15)
         return
       }
@@ -217,11 +217,18 @@ describe('pagination over a socket', () => {
     await client.close()
   })
 
-  it('follows only the links when pages are not counted', async () => {
+  it('reads uncounted pages ahead too, and drops the few requested past the last link', async () => {
     const client = createClient({ baseUrl: canned.origin })
-    expect(await collect(client.paginate<number>('/uncounted', { perPage: 2 }))).toHaveLength(12)
-    expect(canned.seen).toHaveLength(6)
-    expect(maxInFlight).toBe(1)
+    expect(await collect(client.paginate<number>('/uncounted', { perPage: 2 }))).toEqual([
+      10, 11, 20, 21, 30, 31, 40, 41, 50, 51, 60, 61,
+    ])
+    expect(maxInFlight).toBeGreaterThan(1)
+    expect(maxInFlight).toBeLessThanOrEqual(4)
+    // Pages 1 to 6, and at most three past the end (AHEAD - 1), each asked once.
+    const urls = canned.seen.map((s) => s.url)
+    expect(new Set(urls).size).toBe(urls.length)
+    expect(urls.length).toBeGreaterThanOrEqual(6)
+    expect(urls.length).toBeLessThanOrEqual(9)
     await client.close()
   })
 

@@ -1,3 +1,5 @@
+import { createClient } from '../../../src/api/client.js'
+import { collect } from '../../../src/api/paginate.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 
@@ -146,5 +148,17 @@ describe('offset pagination past 10,000 rows', () => {
       url = links(res.headers.link).next
     }
     expect(seen).toBe(10_050)
+  })
+
+  it('is read whole by the typed client, which reads uncounted pages ahead by number', async () => {
+    const client = createClient({ baseUrl: big.baseUrl, token: 'glpat-alice-token' })
+    try {
+      const iids = (await collect(client.issues.list('acme/big'))).map((i) => i.iid)
+      expect(iids).toHaveLength(10_050)
+      expect(new Set(iids).size).toBe(10_050)
+      expect(iids[0]).toBe(10_050)
+    } finally {
+      await client.close()
+    }
   })
 })
