@@ -101,9 +101,8 @@ export function pageLink(next: string, current: number, n: number): string | und
  * requests past the last page are wasted (keyset pages carry no page number and are never guessed).
  * A page requested by number is used only if it is exactly the link its predecessor names; otherwise
  * it and those after it are dropped and the real link is followed, so the pages are always the ones
- * the links lead to. Memory holds the page being
- * read plus what undici buffers of those in flight. Stopping early (`break`) drains what is in
- * flight and asks for nothing more.
+ * the links lead to. Memory holds the page being read plus what undici buffers of those in flight.
+ * Stopping early (`break`) drains what is in flight and asks for nothing more.
  * Throws what `Http.request` throws, GitLabResponseError for a page that is not a JSON array, and
  * Error if a next link points at the page just read (a server bug that would loop forever).
  */

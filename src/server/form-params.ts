@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { MultipartFile } from '@fastify/multipart'
 import qs from 'qs'
+import { GitLabError, messageError } from './gitlab-errors.js'
 
 /*
  * Form parameters as Rack reads them into Grape's params: names with brackets nest
@@ -16,7 +17,7 @@ export const parseQuery = (text: string) =>
  * The parameters of a multipart/form-data request: its query and its fields, nested by
  * `parseQuery`. Each file part goes to `onFile`, which must consume or drain its stream; by
  * default it is drained and stands as `{ filename }`, a Hash, which Grape refuses where a string
- * is declared (`is invalid`), as it refuses Rack's upload hash.
+ * is declared (`is invalid`), as it refuses Rack's upload hash. A body over the limits throws 413.
  */
 export async function multipartParams(
   req: FastifyRequest,
@@ -24,13 +25,20 @@ export async function multipartParams(
 ): Promise<Record<string, unknown>> {
   const flat = new URLSearchParams()
   const files: Record<string, { filename: string }> = {}
-  for await (const part of req.parts()) {
-    if (part.type !== 'file') flat.append(part.fieldname, String(part.value))
-    else if (onFile) await onFile(part)
-    else {
-      part.file.resume()
-      files[part.fieldname] = { filename: part.filename }
+  try {
+    for await (const part of req.parts()) {
+      if (part.type !== 'file') flat.append(part.fieldname, String(part.value))
+      else if (onFile) await onFile(part)
+      else {
+        part.file.resume()
+        files[part.fieldname] = { filename: part.filename }
+      }
     }
+  } catch (err) {
+    // @fastify/multipart's limit errors carry 413; GitLab's body for them is its own.
+    if (!(err instanceof GitLabError) && (err as { statusCode?: number }).statusCode === 413)
+      throw messageError(413, '413 Request Entity Too Large')
+    throw err
   }
   return { ...(req.query as object), ...parseQuery(flat.toString()), ...files }
 }

@@ -2,7 +2,7 @@ import { Type, type TObject, type TSchema, type Static } from '@sinclair/typebox
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 import { parseParams, pathErrors } from '../params.js'
 import { multipartParams } from '../form-params.js'
-import { GitLabError, badRequest, messageError, unauthorized } from '../gitlab-errors.js'
+import { GitLabError, badRequest, unauthorized } from '../gitlab-errors.js'
 import type { Actor } from '../services/access.js'
 import type { ResponseCache } from '../response-cache.js'
 
@@ -102,10 +102,7 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
       const pathProblems = doc.pathParams
         ? pathErrors(doc.pathParams, req.params as Record<string, string>)
         : []
-      const params =
-        doc.input || pathProblems.length > 0
-          ? parseParams(doc.input ?? NO_PARAMS, merged, {}, pathProblems)
-          : ({} as Static<P>)
+      const params = parseParams(doc.input ?? NO_PARAMS, merged, {}, pathProblems) as Static<P>
       const result = await handler({
         req,
         reply,
@@ -130,9 +127,6 @@ async function formFields(req: FastifyRequest): Promise<Record<string, unknown>>
   try {
     return await multipartParams(req)
   } catch (err) {
-    if (err instanceof GitLabError) throw err
-    if ((err as { statusCode?: number }).statusCode === 413)
-      throw messageError(413, '413 Request Entity Too Large')
-    throw badRequest()
+    throw err instanceof GitLabError ? err : badRequest()
   }
 }

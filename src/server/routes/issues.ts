@@ -14,7 +14,6 @@ import { defineRoute, type Handled } from './define.js'
 import { IdPath, IssuePath, issueTarget } from './paths.js'
 
 const IssueList = Type.Array(Issue)
-/** `/issues/:id` of an administrator: anything but digits names no issue (404). */
 /**
  * `GET /issues/:id` declares `:id` a String and runs `Issue.find(id)`, which casts it as Ruby's
  * `to_i` does: leading blanks and digits (with `_` between them) count, the rest is ignored, and

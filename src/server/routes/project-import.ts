@@ -66,10 +66,7 @@ async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
     })
   } catch (err) {
     if (out.file) await rm(out.file.path, { force: true })
-    if (err instanceof GitLabError) throw err
-    if ((err as { statusCode?: number }).statusCode === 413)
-      throw messageError(413, '413 Request Entity Too Large')
-    throw paramError('file is invalid')
+    throw err instanceof GitLabError ? err : paramError('file is invalid')
   }
   if ('file' in out.fields && !out.file) out.fileInvalid = true
   return out

@@ -6,6 +6,7 @@ import type { ProjectRow } from '../store/projects.js'
 import { Actor } from './access.js'
 import { isoNow } from './context.js'
 import { canAdminIssues, canUpdateIssue, presentIssue, type IssueDeps } from './issue-lookup.js'
+import { addSystemNote } from './system-notes.js'
 
 const GAP = 1024
 /** Issue types GitLab can move (`supports_move_and_clone?`). */
@@ -133,15 +134,7 @@ export function issueMoveService(deps: IssueDeps) {
         store.issues.setAssignees(id, assignees)
         store.issueMoves.copyChildren(row.id, id)
         const note = (issueId: number, body: string) =>
-          store.notes.insert({
-            issue_id: issueId,
-            author_id: actor.id as number,
-            body,
-            system: 1,
-            internal: 0,
-            created_at: now,
-            updated_at: now,
-          })
+          addSystemNote(store, issueId, actor.id as number, body, now)
         note(id, `moved from ${issueReference(row, project, target)}`)
         note(row.id, `moved to ${issueReference({ iid: newIid }, target, project)}`)
         store.issues.update(row.id, {

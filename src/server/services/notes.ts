@@ -7,6 +7,7 @@ import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { isoNow } from './context.js'
 import { canAdminIssues, requireUser, type IssueDeps } from './issue-lookup.js'
+import { addSystemNote } from './system-notes.js'
 
 const MAX_NOTE = 1_000_000
 /** `/promote` at the start of a line; arguments after it are ignored, as for every argument-less command. */
@@ -67,15 +68,7 @@ export function noteService(deps: IssueDeps) {
       updated_at: now,
       ...(row.state === 'opened' ? { state: 'closed', closed_at: now, closed_by_id: actor.id } : {}),
     })
-    store.notes.insert({
-      issue_id: row.id,
-      author_id: actor.id as number,
-      body: `promoted to epic &${epic?.iid ?? epicId}`,
-      system: 1,
-      internal: 0,
-      created_at: now,
-      updated_at: now,
-    })
+    addSystemNote(store, row.id, actor.id as number, `promoted to epic &${epic?.iid ?? epicId}`, now)
   }
 
   return {
