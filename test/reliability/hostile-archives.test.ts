@@ -1,4 +1,6 @@
-import { mkdtempSync, openAsBlob, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FormData, request } from 'undici'
@@ -212,13 +214,22 @@ describe('hostile archives (issue 9, item 4)', () => {
     expect((issues.body as Json[]).map((i) => i.title)).toEqual(['before'])
   })
 
-  it(`a line of ${DEEP_LINE_MB} MB of '[' (no newline) fails as Incorrect JSON format, the lines before it kept`, async () => {
-    // Under the line cap, but JSON.parse would build ~70 bytes of arrays per '[': GitLab's parser
-    // stops at 100 levels, and so do we, before parsing.
+  it(`a ${DEEP_LINE_MB} MB line of nested arrays fails as Incorrect JSON format, the lines before it kept`, async () => {
+    // Valid JSON under the line cap, but JSON.parse would build millions of nested arrays (and
+    // ~70 bytes per level for an unclosed '[[[...'): GitLab's parser stops at 100 levels, and so
+    // do we, before parsing. (test/reliability/import-memory.test.ts bounds the memory it takes.)
+    const half = (DEEP_LINE_MB * MB) / 2
+    const first = `${JSON.stringify({ title: 'kept', color: '#ff0000' })}\n`
     const file = await archive(async (pack) => {
       await base(pack)
-      const first = `${JSON.stringify({ title: 'kept', color: '#ff0000' })}\n`
-      await repeated(pack, './tree/project/labels.ndjson', DEEP_LINE_MB * MB, '[', first)
+      await streamed(pack, './tree/project/labels.ndjson', first.length + 2 * half + 1, async (out) => {
+        await write(out, first)
+        for (const bracket of ['[', ']']) {
+          const chunk = Buffer.alloc(MB, bracket)
+          for (let left = half; left > 0; left -= MB) await write(out, chunk.subarray(0, Math.min(left, MB)))
+        }
+        await write(out, '\n')
+      })
       await small(
         pack,
         './tree/project/issues.ndjson',
@@ -260,5 +271,74 @@ describe('hostile archives (issue 9, item 4)', () => {
       import_status: 'failed',
       import_error: 'Archive contains a file twice',
     })
+  })
+})
+
+describe('concurrent imports', () => {
+  jest.setTimeout(60_000)
+  let c: TestServer
+  let origin: Server
+  let body: Buffer
+  /** The GETs of the archive the origin holds open, in arrival order, each with its release. */
+  const gets: (() => void)[] = []
+  let holding = true
+
+  beforeAll(async () => {
+    const file = await archive(async (pack) => {
+      await base(pack)
+      await small(pack, './tree/project/issues.ndjson', `${JSON.stringify({ iid: 1, title: 'one' })}\n`)
+    })
+    body = readFileSync(file)
+    origin = createServer((req, res) => {
+      const send = () => {
+        if (res.headersSent) return
+        res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': body.length })
+        res.end(req.method === 'HEAD' ? undefined : body)
+      }
+      if (req.method === 'HEAD' || !holding) send()
+      else gets.push(send)
+    })
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve))
+    c = await startServer(widgetsSeed, {
+      allowLocalRequests: true,
+      transfers: { rateLimits: { project_import: 0 } },
+    })
+  })
+  afterAll(async () => {
+    holding = false
+    for (const release of gets) release()
+    await c?.close()
+    origin?.closeAllConnections()
+    await new Promise((resolve) => origin?.close(resolve))
+  })
+
+  const status = async (path: string) =>
+    ((await c.http('GET', `/api/v4/projects/root%2F${path}/import`, { token: ROOT })).body as Json)
+      .import_status
+  async function until(done: () => Promise<boolean> | boolean) {
+    for (let i = 0; i < 500 && !(await done()); i++) await new Promise((r) => setTimeout(r, 20))
+    expect(await done()).toBe(true)
+  }
+
+  it('run two at a time: a third stays scheduled (fetching nothing) until one ends', async () => {
+    const { port } = origin.address() as AddressInfo
+    const paths = ['queued-1', 'queued-2', 'queued-3']
+    for (const path of paths) {
+      const res = await c.http('POST', '/api/v4/projects/remote-import', {
+        token: ROOT,
+        json: { path, url: `http://127.0.0.1:${port}/${path}.tar.gz` },
+      })
+      expect(res.status).toBe(201)
+    }
+    await until(() => gets.length === 2)
+    // Given every chance to start: the third neither downloads nor leaves `scheduled`.
+    for (let i = 0; i < 25; i++) await new Promise((r) => setTimeout(r, 20))
+    expect(gets).toHaveLength(2)
+    expect(await Promise.all(paths.map(status))).toEqual(['started', 'started', 'scheduled'])
+    gets[0]!()
+    await until(() => gets.length === 3)
+    gets[1]!()
+    gets[2]!()
+    await until(async () => (await Promise.all(paths.map(status))).every((s) => s === 'finished'))
   })
 })
