@@ -4,7 +4,8 @@ import formbody from '@fastify/formbody'
 import { parseQuery } from './form-params.js'
 import { authenticate } from './auth.js'
 import { responseCache } from './response-cache.js'
-import { GitLabError, handleError, invalidJsonBody } from './gitlab-errors.js'
+import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gitlab-errors.js'
+import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
 import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
 import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
@@ -84,11 +85,13 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     forceCloseConnections: 'idle',
   })
   await app.register(formbody, { parser: parseQuery })
-  // Grape reads an empty JSON body as no parameters, and answers bad JSON with its own words.
+  // Grape reads an empty JSON body as no parameters, and answers bad JSON with its own words;
+  // GitLab's JSON validation middleware refuses a body nested too deeply before that.
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim()
     if (text === '') return done(null, {})
+    if (nestedDeeperThan(text, MAX_BODY_DEPTH)) return done(nestedTooDeeply(), undefined)
     try {
       done(null, JSON.parse(text))
     } catch {

@@ -43,6 +43,12 @@ export const invalidJsonBody = () =>
   )
 
 /**
+ * `Gitlab::Middleware::JsonValidation`'s answer to a JSON body nested too deeply, given before
+ * any route or authentication (`Gitlab::Json::StreamValidator.user_facing_error_message`).
+ */
+export const nestedTooDeeply = () => paramError('Parameters nested too deeply')
+
+/**
  * The one error handler. Anything that is not a GitLabError is a bug: logged, and answered as
  * GitLab answers an unhandled exception, without a stack trace.
  */

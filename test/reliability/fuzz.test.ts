@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import fc from 'fast-check'
 import qs from 'qs'
@@ -13,6 +16,8 @@ import {
 import type { Db } from '../../src/server/store/db.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
 import { diffSnapshots, snapshotStore } from '../support/fuzz-store.js'
+import { archive, base, repeated, small } from '../support/hostile-archive.js'
+import { MAX_BODY_DEPTH } from '../../src/server/json-depth.js'
 
 /*
  * Issue 9, item 3: a property-based fuzzer over every route the server publishes in
@@ -30,6 +35,52 @@ const RUNS = Number(process.env.GLA_FUZZ_RUNS ?? 3000)
 const SEED = process.env.GLA_FUZZ_SEED === undefined ? undefined : Number(process.env.GLA_FUZZ_SEED)
 /** The store goes back to the seed this often, so that deletions do not starve later requests. */
 const RESET_EVERY = 300
+
+/** Hostile export archives (built in beforeAll) that fuzzed imports upload, with the error each must give. */
+const HOSTILE_ARCHIVES: Buffer[] = []
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+const HOSTILE_CASES: { name: string; error: string; fill: Parameters<typeof archive>[1] }[] = [
+  {
+    name: 'a relation line nested 101 deep',
+    error: 'Incorrect JSON format',
+    fill: async (pack) => {
+      await base(pack)
+      await small(pack, './tree/project/labels.ndjson', `${nested(101)}\n`)
+    },
+  },
+  {
+    name: "2 MB of '[' with no newline",
+    error: 'Incorrect JSON format',
+    fill: async (pack) => {
+      await base(pack)
+      await repeated(pack, './tree/project/issues.ndjson', 2 * 1024 * 1024, '[')
+    },
+  },
+  {
+    name: 'project.json nested 150 deep',
+    error: 'Incorrect JSON format',
+    fill: async (pack) => {
+      await small(pack, './VERSION', '0.2.4')
+      await small(pack, './tree/project.json', `{"a":${nested(149)}}`)
+    },
+  },
+  {
+    name: 'a member outside the folder',
+    error: 'Invalid archive member: path traversal',
+    fill: async (pack) => {
+      await base(pack)
+      await small(pack, '../escape.ndjson', '{}')
+    },
+  },
+  {
+    name: 'a symbolic link',
+    error: 'Archive contains a symbolic link',
+    fill: async (pack) => {
+      await base(pack)
+      pack.entry({ name: './tree/project/issues.ndjson', type: 'symlink', linkname: '/etc/passwd' })
+    },
+  },
+]
 
 const TOKENS = {
   root: 'glpat-root-token',
@@ -249,6 +300,10 @@ type BodySpec =
   | { kind: 'garbage'; bytes: number[]; contentType?: string }
   | { kind: 'gzip'; value: unknown; valid: boolean }
   | { kind: 'big'; size: number; contentType: string }
+  /** `depth` arrays or objects inside one another, closed or not, maybe padded with strings of brackets. */
+  | { kind: 'deep'; depth: number; open: '[' | '{"a":'; closed: boolean; decoy: boolean }
+  /** A multipart import of one of HOSTILE_ARCHIVES. */
+  | { kind: 'archive'; index: number; path: string }
 
 function bodyFor(op: Operation): fc.Arbitrary<BodySpec> {
   const props = op.body?.properties ?? {}
@@ -326,6 +381,26 @@ function bodyFor(op: Operation): fc.Arbitrary<BodySpec> {
           fc.constantFrom('application/json', 'application/x-www-form-urlencoded'),
         )
         .map(([size, contentType]): BodySpec => ({ kind: 'big', size, contentType })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({
+          depth: fc.oneof(
+            fc.integer({ min: 1, max: 40 }),
+            fc.constantFrom(MAX_BODY_DEPTH + 1, 1000, 100_000),
+          ),
+          open: fc.constantFrom<'[' | '{"a":'>('[', '{"a":'),
+          closed: fc.boolean(),
+          decoy: fc.boolean(),
+        })
+        .map((deep): BodySpec => ({ kind: 'deep', ...deep })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ index: fc.nat(), path: fc.constantFrom('hostile', 'widgets', 'public-proj') })
+        .map((a): BodySpec => ({ kind: 'archive', ...a })),
     },
   )
 }
@@ -509,26 +584,52 @@ function encodeBody(spec: BodySpec): { body?: Buffer; headers: Record<string, st
           : `title=${filler}`
       return { body: Buffer.from(body), headers: { 'content-type': spec.contentType } }
     }
-    case 'multipart': {
-      const boundary = '----glafuzz'
-      const parts = Object.entries(spec.fields).map(
-        ([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
-      )
-      const chunks = [Buffer.from(parts.join(''))]
-      if (spec.file)
-        chunks.push(
-          Buffer.from(
-            `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${spec.file.name}"\r\ncontent-type: image/png\r\n\r\n`,
-          ),
-          Buffer.alloc(spec.file.size, 0x89),
-          Buffer.from('\r\n'),
-        )
-      chunks.push(Buffer.from(`--${boundary}--\r\n`))
-      return {
-        body: Buffer.concat(chunks),
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-      }
+    case 'deep': {
+      // A decoy is a string full of brackets at every level: it must not count as nesting.
+      const decoy = spec.decoy ? '"[[{{\\"[",' : ''
+      const open = spec.open === '[' ? `[${decoy}` : `{"a":`
+      const close = spec.open === '[' ? ']' : '}'
+      const body = `${open.repeat(spec.depth)}1${spec.closed ? close.repeat(spec.depth) : ''}`
+      return { body: Buffer.from(body), headers: { 'content-type': 'application/json' } }
     }
+    case 'archive':
+      return multipartBody(
+        { path: spec.path },
+        {
+          name: 'hostile.tar.gz',
+          type: 'application/gzip',
+          bytes: HOSTILE_ARCHIVES[spec.index % HOSTILE_ARCHIVES.length]!,
+        },
+      )
+    case 'multipart':
+      return multipartBody(
+        spec.fields,
+        spec.file && { name: spec.file.name, type: 'image/png', bytes: Buffer.alloc(spec.file.size, 0x89) },
+      )
+  }
+}
+
+function multipartBody(
+  fields: Record<string, string>,
+  file?: { name: string; type: string; bytes: Buffer },
+): { body: Buffer; headers: Record<string, string> } {
+  const boundary = '----glafuzz'
+  const parts = Object.entries(fields).map(
+    ([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+  )
+  const chunks: Buffer[] = [Buffer.from(parts.join(''))]
+  if (file)
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: ${file.type}\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    )
+  chunks.push(Buffer.from(`--${boundary}--\r\n`))
+  return {
+    body: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   }
 }
 
@@ -539,8 +640,8 @@ function encodeBody(spec: BodySpec): { body?: Buffer; headers: Record<string, st
  */
 const dispatcher = new Agent({ maxHeaderSize: 128 * 1024 })
 
-async function send(baseUrl: string, req: Req) {
-  const { body, headers } = encodeBody(req.body)
+async function send(baseUrl: string, req: Req, encoded = encodeBody(req.body)) {
+  const { body, headers } = encoded
   const withBody = req.method !== 'GET' && req.method !== 'HEAD'
   const res = await request(`${baseUrl}${req.path}${req.query ? `?${req.query}` : ''}`, {
     method: req.method as 'GET',
@@ -575,6 +676,9 @@ describe('fuzzing every route of the OpenAPI document', () => {
     guard = installNetworkGuard()
     t = await startServer(seed, { clock: manualClock('2026-06-01T10:00:00.000Z') })
     ops = await loadOperations(t.baseUrl)
+    const work = mkdtempSync(join(tmpdir(), 'fuzz-archives-'))
+    for (const c of HOSTILE_CASES) HOSTILE_ARCHIVES.push(readFileSync(await archive(work, c.fill)))
+    rmSync(work, { recursive: true, force: true })
   })
   afterAll(async () => {
     await t.close()
@@ -584,6 +688,38 @@ describe('fuzzing every route of the OpenAPI document', () => {
 
   it('lists the routes it fuzzes', () => {
     expect(ops.length).toBeGreaterThan(40)
+  })
+
+  it("refuses an anonymous 8 MB '[[[...' body on every POST route with GitLab's 400, before the route", async () => {
+    const body = Buffer.alloc(8 * 1024 * 1024 - 1, '[')
+    const posts = ops.filter((op) => op.method === 'POST')
+    expect(posts.length).toBeGreaterThan(10)
+    for (const op of posts) {
+      const path = op.path.replace(/\{[^}]+\}/g, '1')
+      const res = await send(
+        t.baseUrl,
+        { op: op.path, method: 'POST', path, query: '', headers: {}, body: { kind: 'none' } },
+        { body, headers: { 'content-type': 'application/json' } },
+      )
+      expect([path, res.status, res.text]).toEqual([path, 400, '{"error":"Parameters nested too deeply"}'])
+    }
+  })
+
+  it('imports each hostile archive to a failed status with its error, the server answering after', async () => {
+    const owner = { 'private-token': TOKENS.owner }
+    for (const [i, c] of HOSTILE_CASES.entries()) {
+      const req = { op: 'import', method: 'POST', path: '/api/v4/projects/import', query: '', headers: owner }
+      const res = await send(t.baseUrl, { ...req, body: { kind: 'archive', index: i, path: `hostile-${i}` } })
+      expect([c.name, res.status]).toEqual([c.name, 201])
+      await settle(t.server.store.db)
+      const id = (JSON.parse(res.text) as { id: number }).id
+      const done = await t.http('GET', `/api/v4/projects/${id}/import`, { token: TOKENS.owner })
+      expect([c.name, done.body]).toEqual([
+        c.name,
+        expect.objectContaining({ import_status: 'failed', import_error: c.error }),
+      ])
+    }
+    expect((await t.http('GET', '/-/readiness')).status).toBe(200)
   })
 
   it(
@@ -621,6 +757,14 @@ describe('fuzzing every route of the OpenAPI document', () => {
             }
             if (!isGitLabErrorBody(parsed)) throw new Error(`error body not GitLab's shape: ${where}`)
           }
+          if (
+            req.body.kind === 'deep' &&
+            req.body.depth > MAX_BODY_DEPTH &&
+            ['POST', 'PUT', 'PATCH'].includes(req.method) &&
+            res.status !== 404 &&
+            (res.status !== 400 || res.text !== '{"error":"Parameters nested too deeply"}')
+          )
+            throw new Error(`a body nested too deeply got through: ${where}`)
           if (res.status >= 400) {
             const changed = diffSnapshots(before, snapshotStore(db))
             if (changed.length)

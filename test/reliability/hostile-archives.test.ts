@@ -1,29 +1,31 @@
-import { createWriteStream, mkdtempSync, openAsBlob, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import { createGzip } from 'node:zlib'
-import tar from 'tar-stream'
 import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../support/server.js'
 import { widgetsSeed } from '../support/seeds.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/server/archive/extract-limits.js'
+import { archive as archiveIn, base, repeated, small, streamed, write } from '../support/hostile-archive.js'
 
 /*
  * Issue 9, item 4: hostile archives the import route test (test/server/routes/project-import.test.ts)
  * does not already cover: a character device, a gzip bomb, a tar bomb, a huge ndjson line,
- * invalid JSON among valid lines, and the same path twice. For each: the import settles with an
+ * invalid JSON among valid lines, a line nested too deeply, and the same path twice. For each: the import settles with an
  * `import_error` a client can act on, nothing is left in the server's data folder (or next to
  * it), the server stays healthy (readiness and an issue create), and the in-process RSS does
  * not grow by more than 200 MB. Archives are generated as streams, never held inflated in memory.
  *
  * Scale with: GLA_GZIP_BOMB_MB (inflated size of the bomb, 1024), GLA_TAR_BOMB_ENTRIES (20,000;
- * above 100,000 it must hit the entry limit), GLA_HUGE_LINE_MB (60; GitLab's cap is 50 MB).
+ * above 100,000 it must hit the entry limit), GLA_HUGE_LINE_MB (60; GitLab's cap is 50 MB),
+ * GLA_DEEP_LINE_MB (8: a line of '[' under the cap; the review's 40 took 2.8 GB before the fix).
  */
 const GZIP_BOMB_MB = Number(process.env.GLA_GZIP_BOMB_MB ?? 1024)
 const TAR_BOMB_ENTRIES = Number(process.env.GLA_TAR_BOMB_ENTRIES ?? 20_000)
 const HUGE_LINE_MB = Number(process.env.GLA_HUGE_LINE_MB ?? 60)
+const DEEP_LINE_MB = Number(process.env.GLA_DEEP_LINE_MB ?? 8)
 const MB = 1024 * 1024
 /** The server's decompressed-size limit in this file: above the huge line, below the bomb. */
 const LIMIT = Math.max(256, HUGE_LINE_MB + 64) * MB
@@ -37,7 +39,8 @@ let guard: NetworkGuard
 let parent: string // holds the server's data folder and nothing else
 let data: string
 let work: string // where the test builds its archives
-let n = 0
+const archive: (fill: Parameters<typeof archiveIn>[1], level?: number) => Promise<string> = (fill, level) =>
+  archiveIn(work, fill, level)
 
 beforeAll(async () => {
   guard = installNetworkGuard()
@@ -55,51 +58,6 @@ afterAll(async () => {
   rmSync(parent, { recursive: true, force: true })
   rmSync(work, { recursive: true, force: true })
 })
-
-/** What the generators write to: a tar entry (a streamx Writable). */
-interface Out {
-  write(chunk: Buffer | string): boolean
-  once(event: 'drain', listener: () => void): unknown
-}
-/** Writes `chunk` to `out`, waiting for 'drain' when asked to. */
-async function write(out: Out, chunk: Buffer | string) {
-  if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve))
-}
-
-/**
- * Streams a tar.gz to a file: `fill` adds entries to the pack while it is being gzipped to disk.
- * Nothing but the compressed output and one chunk at a time is ever in memory.
- */
-async function archive(fill: (pack: tar.Pack) => Promise<void>, level = 1): Promise<string> {
-  const file = join(work, `hostile-${++n}.tar.gz`)
-  const pack = tar.pack()
-  const done = pipeline(pack, createGzip({ level }), createWriteStream(file))
-  await fill(pack)
-  pack.finalize()
-  await done
-  return file
-}
-/** A small entry with a body. */
-function small(pack: tar.Pack, name: string, body: string) {
-  return new Promise<void>((resolve, reject) =>
-    pack.entry({ name, type: 'file' }, body, (err) => (err ? reject(err) : resolve())),
-  )
-}
-/** An entry of `size` bytes written by `produce` chunk by chunk. */
-async function streamed(pack: tar.Pack, name: string, size: number, produce: (out: Out) => Promise<void>) {
-  const entry = pack.entry({ name, type: 'file', size })
-  const finished = new Promise<void>((resolve, reject) => {
-    entry.on('finish', () => resolve())
-    entry.on('error', reject)
-  })
-  await produce(entry)
-  ;(entry as unknown as { end(): void }).end()
-  await finished
-}
-const base = async (pack: tar.Pack) => {
-  await small(pack, './VERSION', '0.2.4')
-  await small(pack, './tree/project.json', '{}')
-}
 
 async function importFile(file: string, path: string) {
   const form = new FormData()
@@ -220,22 +178,11 @@ describe('hostile archives (issue 9, item 4)', () => {
   })
 
   it(`an ndjson line of ${HUGE_LINE_MB} MB is refused as GitLab's Incorrect JSON format`, async () => {
-    const prefix = '{"iid":1,"title":"huge","description":"'
-    const suffix = '"}\n'
     const size = HUGE_LINE_MB * MB
-    const chunk = Buffer.alloc(MB, 'a')
     const file = await archive(async (pack) => {
       await base(pack)
-      await streamed(pack, './tree/project/issues.ndjson', size, async (out) => {
-        await write(out, prefix)
-        let left = size - prefix.length - suffix.length
-        while (left > 0) {
-          const part = chunk.subarray(0, Math.min(left, chunk.length))
-          await write(out, part)
-          left -= part.length
-        }
-        await write(out, suffix)
-      })
+      const head = '{"iid":1,"title":"huge","description":"'
+      await repeated(pack, './tree/project/issues.ndjson', size, 'a', head, '"}\n')
     })
     const done = await hostileImport(file, 'huge-line')
     if (size > 50 * MB)
@@ -267,6 +214,53 @@ describe('hostile archives (issue 9, item 4)', () => {
     expect((issues.body as Json[]).map((i) => i.title)).toEqual(['before'])
   })
 
+  it(`a ${DEEP_LINE_MB} MB line of nested arrays fails as Incorrect JSON format, the lines before it kept`, async () => {
+    // Valid JSON under the line cap, but JSON.parse would build millions of nested arrays (and
+    // ~70 bytes per level for an unclosed '[[[...'): GitLab's parser stops at 100 levels, and so
+    // do we, before parsing. (test/reliability/import-memory.test.ts bounds the memory it takes.)
+    const half = (DEEP_LINE_MB * MB) / 2
+    const first = `${JSON.stringify({ title: 'kept', color: '#ff0000' })}\n`
+    const file = await archive(async (pack) => {
+      await base(pack)
+      await streamed(pack, './tree/project/labels.ndjson', first.length + 2 * half + 1, async (out) => {
+        await write(out, first)
+        for (const bracket of ['[', ']']) {
+          const chunk = Buffer.alloc(MB, bracket)
+          for (let left = half; left > 0; left -= MB) await write(out, chunk.subarray(0, Math.min(left, MB)))
+        }
+        await write(out, '\n')
+      })
+      await small(
+        pack,
+        './tree/project/issues.ndjson',
+        `${JSON.stringify({ iid: 1, title: 'never read' })}\n`,
+      )
+    }, 9)
+    const done = await hostileImport(file, 'deep-line')
+    expect(done).toMatchObject({ import_status: 'failed', import_error: 'Incorrect JSON format' })
+    const labels = await t.http('GET', '/api/v4/projects/root%2Fdeep-line/labels', { token: ROOT })
+    expect((labels.body as Json[]).map((l) => l.name)).toEqual(['kept'])
+    const issues = await t.http('GET', '/api/v4/projects/root%2Fdeep-line/issues', { token: ROOT })
+    expect(issues.body).toEqual([])
+  })
+
+  it('valid JSON nested 101 deep is refused; 100 deep, and brackets inside strings, are read', async () => {
+    const nest = (depth: number) => `${'{"a":'.repeat(depth - 1)}{"title":"x"}${'}'.repeat(depth - 1)}`
+    const lines = [
+      JSON.stringify({ title: '[[[[{{{{ not nesting', color: '#00ff00' }), // brackets in a string
+      `{"title":"deep ok","description":${nest(99)}}`, // 100 levels: read (description ignored)
+      `{"title":"too deep","description":${nest(100)}}`, // 101 levels: Incorrect JSON format
+    ]
+    const file = await archive(async (pack) => {
+      await base(pack)
+      await small(pack, './tree/project/labels.ndjson', `${lines.join('\n')}\n`)
+    })
+    const done = await hostileImport(file, 'nesting-limit')
+    expect(done).toMatchObject({ import_status: 'failed', import_error: 'Incorrect JSON format' })
+    const labels = await t.http('GET', '/api/v4/projects/root%2Fnesting-limit/labels', { token: ROOT })
+    expect((labels.body as Json[]).map((l) => l.name).sort()).toEqual(['[[[[{{{{ not nesting', 'deep ok'])
+  })
+
   it('the same path twice fails the import', async () => {
     const file = await archive(async (pack) => {
       await base(pack)
@@ -277,5 +271,74 @@ describe('hostile archives (issue 9, item 4)', () => {
       import_status: 'failed',
       import_error: 'Archive contains a file twice',
     })
+  })
+})
+
+describe('concurrent imports', () => {
+  jest.setTimeout(60_000)
+  let c: TestServer
+  let origin: Server
+  let body: Buffer
+  /** The GETs of the archive the origin holds open, in arrival order, each with its release. */
+  const gets: (() => void)[] = []
+  let holding = true
+
+  beforeAll(async () => {
+    const file = await archive(async (pack) => {
+      await base(pack)
+      await small(pack, './tree/project/issues.ndjson', `${JSON.stringify({ iid: 1, title: 'one' })}\n`)
+    })
+    body = readFileSync(file)
+    origin = createServer((req, res) => {
+      const send = () => {
+        if (res.headersSent) return
+        res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': body.length })
+        res.end(req.method === 'HEAD' ? undefined : body)
+      }
+      if (req.method === 'HEAD' || !holding) send()
+      else gets.push(send)
+    })
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve))
+    c = await startServer(widgetsSeed, {
+      allowLocalRequests: true,
+      transfers: { rateLimits: { project_import: 0 } },
+    })
+  })
+  afterAll(async () => {
+    holding = false
+    for (const release of gets) release()
+    await c?.close()
+    origin?.closeAllConnections()
+    await new Promise((resolve) => origin?.close(resolve))
+  })
+
+  const status = async (path: string) =>
+    ((await c.http('GET', `/api/v4/projects/root%2F${path}/import`, { token: ROOT })).body as Json)
+      .import_status
+  async function until(done: () => Promise<boolean> | boolean) {
+    for (let i = 0; i < 500 && !(await done()); i++) await new Promise((r) => setTimeout(r, 20))
+    expect(await done()).toBe(true)
+  }
+
+  it('run two at a time: a third stays scheduled (fetching nothing) until one ends', async () => {
+    const { port } = origin.address() as AddressInfo
+    const paths = ['queued-1', 'queued-2', 'queued-3']
+    for (const path of paths) {
+      const res = await c.http('POST', '/api/v4/projects/remote-import', {
+        token: ROOT,
+        json: { path, url: `http://127.0.0.1:${port}/${path}.tar.gz` },
+      })
+      expect(res.status).toBe(201)
+    }
+    await until(() => gets.length === 2)
+    // Given every chance to start: the third neither downloads nor leaves `scheduled`.
+    for (let i = 0; i < 25; i++) await new Promise((r) => setTimeout(r, 20))
+    expect(gets).toHaveLength(2)
+    expect(await Promise.all(paths.map(status))).toEqual(['started', 'started', 'scheduled'])
+    gets[0]!()
+    await until(() => gets.length === 3)
+    gets[1]!()
+    gets[2]!()
+    await until(async () => (await Promise.all(paths.map(status))).every((s) => s === 'finished'))
   })
 })

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
-import { createInterface } from 'node:readline'
+import { MAX_DOCUMENT_DEPTH, nestedDeeperThan } from '../json-depth.js'
 import { MAX_JSON_DOCUMENT_SIZE } from './layout.js'
 
 /** GitLab's error for a document that is not JSON (reference export-format §4): it aborts the import. */
@@ -16,46 +16,83 @@ export async function isFile(path: string): Promise<boolean> {
   )
 }
 
+const NEWLINE = 0x0a
+const CARRIAGE_RETURN = 0x0d
+
 /**
- * Reads one relation file line by line (never the whole file): yields each JSON document with
- * its 0-based line index and the line's length in characters. A `null` document (GitLab's empty
- * single relation) and a blank last line are skipped; anything that is not JSON, or a line over
- * 50 MB, throws TreeError `Incorrect JSON format`, as GitLab's `NdjsonReader` does.
+ * The lines of a file as Buffers, split while streaming (readline would build a line of any
+ * length before we could look at it: a 700 MB line ends in `RangeError: Invalid string length`).
+ * Bytes are counted as they arrive; a line over `maxBytes` throws at once, never held whole, as
+ * GitLab's `File.foreach(path, MAX_JSON_DOCUMENT_SIZE)` never reads past the cap. A `\r` before
+ * the `\n` is dropped; a missing last newline is allowed.
+ */
+async function* splitLines(path: string, maxBytes: number): AsyncGenerator<Buffer> {
+  const input = createReadStream(path, { highWaterMark: 1024 * 1024 })
+  let parts: Buffer[] = []
+  let size = 0
+  const line = () => {
+    const whole = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)
+    parts = []
+    size = 0
+    return whole.at(-1) === CARRIAGE_RETURN ? whole.subarray(0, -1) : whole
+  }
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      for (let start = 0; start < chunk.length;) {
+        const newline = chunk.indexOf(NEWLINE, start)
+        const end = newline === -1 ? chunk.length : newline
+        size += end - start
+        if (size > maxBytes) throw new TreeError(INCORRECT_JSON)
+        if (end > start) parts.push(chunk.subarray(start, end))
+        if (newline === -1) break
+        yield line()
+        start = newline + 1
+      }
+    }
+    if (size > 0) yield line()
+  } finally {
+    input.destroy()
+  }
+}
+
+/** JSON.parse behind the nesting check; anything refused is TreeError `Incorrect JSON format`. */
+function parseDocument(text: string): unknown {
+  if (nestedDeeperThan(text, MAX_DOCUMENT_DEPTH)) throw new TreeError(INCORRECT_JSON)
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new TreeError(INCORRECT_JSON)
+  }
+}
+
+/**
+ * Reads one relation file line by line (never the whole file, never a line past the cap): yields
+ * each JSON document with its 0-based line index and the line's length in characters. A `null`
+ * document (GitLab's empty single relation) and blank lines are skipped. A line that is not JSON,
+ * is nested deeper than 100, or is over 50 MB throws TreeError `Incorrect JSON format`: in GitLab
+ * `NdjsonReader#json_decode` raises it outside `process_relation_item!`, so the import fails and
+ * the lines saved before it stay (lib/gitlab/import_export/group/relation_tree_restorer.rb).
  */
 export async function* readNdjson(
   path: string,
 ): AsyncGenerator<{ value: unknown; index: number; chars: number }> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })
   let index = -1
-  try {
-    for await (const line of lines) {
-      index++
-      if (line.length > MAX_JSON_DOCUMENT_SIZE) throw new TreeError(INCORRECT_JSON)
-      if (line.trim() === '') continue
-      let value: unknown
-      try {
-        value = JSON.parse(line)
-      } catch {
-        throw new TreeError(INCORRECT_JSON)
-      }
-      if (value === null) continue
-      yield { value, index, chars: line.length }
-    }
-  } finally {
-    lines.close()
+  for await (const bytes of splitLines(path, MAX_JSON_DOCUMENT_SIZE)) {
+    index++
+    const line = bytes.toString('utf8')
+    if (line.trim() === '') continue
+    const value = parseDocument(line)
+    if (value === null) continue
+    yield { value, index, chars: line.length }
   }
 }
 
-/** Reads `tree/project.json` (one object, at most 50 MB). Throws TreeError on anything else. */
+/** Reads `tree/project.json` (one object, at most 50 MB, nested at most 100 deep). Throws TreeError on anything else. */
 export async function readProjectJson(path: string): Promise<Record<string, unknown>> {
   const info = await stat(path).catch(() => undefined)
   if (!info?.isFile()) throw new TreeError('No such file or directory @ rb_sysopen - [FILTERED]')
   if (info.size > MAX_JSON_DOCUMENT_SIZE) throw new TreeError(INCORRECT_JSON)
-  try {
-    const value: unknown = JSON.parse(await readFile(path, 'utf8'))
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
-  } catch {
-    /* fall through */
-  }
+  const value = parseDocument(await readFile(path, 'utf8'))
+  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
   throw new TreeError(INCORRECT_JSON)
 }

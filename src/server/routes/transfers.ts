@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import multipart from '@fastify/multipart'
 import { DEFAULT_EXTRACT_LIMITS } from '../archive/extract-limits.js'
 import { jobQueue } from '../jobs/export-queue.js'
@@ -25,6 +25,17 @@ export interface TransferOptions {
 }
 
 /**
+ * Removes what jobs of an earlier run left when the process died (a crash, SIGKILL): `.part`
+ * uploads, import folders and downloads, export archives no record points to. Every job under
+ * way then was just marked failed, so nothing here is still in use.
+ */
+function sweepAbandoned(workDir: string, kept: string[]) {
+  const keep = new Set(kept.map((file) => basename(file)))
+  for (const name of readdirSync(workDir))
+    if (!keep.has(name)) rmSync(join(workDir, name), { recursive: true, force: true })
+}
+
+/**
  * Routes for project export and import (issue 4). Files live in `<data>/transfers` with a
  * persistent store, else in a temporary folder removed at close; jobs still running at close are
  * told to stop and awaited. A restart marks exports and imports that were under way as failed.
@@ -40,6 +51,7 @@ export function transferRoutes(api: ApiContext, options: TransferOptions = {}): 
   for (const row of store.exports.unfinished()) store.exports.setStatus(row.id, 'failed', 'interrupted', now)
   for (const row of store.imports.unfinished())
     store.imports.setStatus(row.project_id, 'failed', 'Import interrupted: the server stopped', now)
+  if (!memory) sweepAbandoned(workDir, store.exports.files())
 
   // The archives of finished exports go with their rows; jobs under way remove their own files.
   api.onReset(() => {

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises'
 import type { ProjectImportParams, ProjectImportStatus } from '../../schema/index.js'
 import { messageError, notFound } from '../gitlab-errors.js'
 import type { ImportSource } from '../jobs/import-job.js'
+import { jobSlots } from '../jobs/job-slots.js'
 import type { ExtractLimits } from '../archive/extract-limits.js'
 import { importRoleFor } from '../releases.js'
 import type { NamespaceRow } from '../store/namespaces.js'
@@ -17,6 +18,11 @@ const PATH_MESSAGE =
 const MASKED_ERROR = 'Ask a maintainer to check the import status for more details.'
 /** `failed_relations` holds at most this many (spec §8). */
 const FAILED_RELATIONS_LIMIT = 100
+/**
+ * Imports that run at once; the others stay `scheduled` until a slot frees, as they wait in
+ * GitLab's Sidekiq queue. Each may decompress up to `limits.maxDecompressedBytes` (25 GiB).
+ */
+export const CONCURRENT_IMPORTS = 2
 
 export interface ImportEnv extends TransferEnv {
   limits: ExtractLimits
@@ -39,6 +45,7 @@ const correlationId = () => randomBytes(16).toString('base64url').slice(0, 22)
 export function importService(ctx: ServiceContext, env: ImportEnv) {
   const { store, access } = ctx
   const now = () => ctx.clock.now().toISOString()
+  const slots = jobSlots(CONCURRENT_IMPORTS)
 
   const namespaceFor = (actor: Actor, ref: string | undefined): NamespaceRow => {
     const byRef = ref === undefined || ref === '' ? undefined : ref
@@ -119,19 +126,25 @@ export function importService(ctx: ServiceContext, env: ImportEnv) {
         return id
       })
       // The job's modules (undici, tar-stream) load with the first import, not at start-up.
-      env.queue.run(async () =>
-        (await import('../jobs/import-job.js')).runImport(
-          {
-            ctx,
-            workDir: env.workDir,
-            allowLocal: env.allowLocal,
-            limits: env.limits,
-            maxDownloadBytes: 10 * 1024 * 1024 * 1024,
-            aborted: env.queue.aborted,
-          },
-          projectId,
-          source,
-        ),
+      env.queue.run(() =>
+        slots.run(async () => {
+          // Closing while it waited: it stays `scheduled`, and the next start marks it failed.
+          if (env.queue.aborted()) return
+          await (
+            await import('../jobs/import-job.js')
+          ).runImport(
+            {
+              ctx,
+              workDir: env.workDir,
+              allowLocal: env.allowLocal,
+              limits: env.limits,
+              maxDownloadBytes: 10 * 1024 * 1024 * 1024,
+              aborted: env.queue.aborted,
+            },
+            projectId,
+            source,
+          )
+        }),
       )
       return this.record(actor, store.projects.get(projectId)!.id)
     },

@@ -1,0 +1,175 @@
+import { mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ChildProcess } from 'node:child_process'
+import { FormData, request } from 'undici'
+import { killed, startServe } from '../support/serve-child.js'
+import { archive, base, repeated } from '../support/hostile-archive.js'
+
+/*
+ * The review's memory attacks on `serve` as a child process, its peak resident memory (VmHWM)
+ * read from /proc after each: an ndjson line far over the 50 MB cap with no newline (a 700 MB
+ * one crashed the process with `RangeError: Invalid string length`; any long one was held whole
+ * before the cap was checked), a line of '[' under the cap (JSON.parse built ~70 bytes of arrays
+ * per '['), and anonymous 8 MB '[[[...' JSON bodies. The server must stay within 200 MB, answer
+ * afterwards, and record the imports as failed as GitLab does. Then a SIGKILL and a restart: what
+ * a dead import leaves in DATA/transfers is swept, a finished export's archive is kept.
+ *
+ * Scale with GLA_LONG_LINE_MB (160) and GLA_DEEP_LINE_MB (8).
+ */
+const LONG_LINE_MB = Number(process.env.GLA_LONG_LINE_MB ?? 160)
+const DEEP_LINE_MB = Number(process.env.GLA_DEEP_LINE_MB ?? 8)
+const MB = 1024 * 1024
+const PEAK_LIMIT = 200 * MB
+const ROOT = 'glpat-root-token'
+const seed = `
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+groups:
+  - { path: acme, visibility: private }
+projects:
+  - path: acme/widgets
+    issues: [ { title: First } ]
+`
+type Json = Record<string, unknown>
+
+let work: string
+let data: string
+let seedFile: string
+let child: ChildProcess | undefined
+let url: string
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'import-memory-'))
+  data = join(work, 'data')
+  seedFile = join(work, 'seed.yml')
+  writeFileSync(seedFile, seed)
+  ;({ child, url } = await startServe(data, seedFile))
+})
+afterAll(async () => {
+  if (child) await killed(child)
+  rmSync(work, { recursive: true, force: true })
+})
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+  const res = await request(`${url}/api/v4${path}`, {
+    method: method as 'GET',
+    headers: { 'private-token': ROOT, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+  const text = await res.body.text()
+  return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : {} }
+}
+async function until(read: () => Promise<Json>, done: (b: Json) => boolean): Promise<Json> {
+  const end = Date.now() + 60_000
+  let last: Json = {}
+  while (Date.now() < end) {
+    last = await read()
+    if (done(last)) return last
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`still not done: ${JSON.stringify(last).slice(0, 300)}`)
+}
+async function importArchive(file: string, path: string): Promise<Json> {
+  const form = new FormData()
+  form.append('path', path)
+  form.append('file', await openAsBlob(file), 'x.tar.gz')
+  const res = await request(`${url}/api/v4/projects/import`, {
+    method: 'POST',
+    headers: { 'private-token': ROOT },
+    body: form,
+  })
+  const created = (await res.body.json()) as Json
+  expect(res.statusCode).toBe(201)
+  const read = async () => (await api('GET', `/projects/${String(created.id)}/import`)).body
+  return until(read, (b) => b.import_status === 'finished' || b.import_status === 'failed')
+}
+/** The child's peak resident set size so far (`VmHWM`, in bytes). */
+function peakMemory(pid: number): number {
+  const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return Number(m![1]) * 1024
+}
+async function healthy() {
+  const ready = await request(`${url}/-/readiness`)
+  expect(ready.statusCode).toBe(200)
+  await ready.body.dump()
+  expect((await api('POST', '/projects/acme%2Fwidgets/issues', { title: 'still here' })).status).toBe(201)
+}
+
+describe('serve under the review memory attacks', () => {
+  jest.setTimeout(120_000)
+
+  it(`a ${LONG_LINE_MB} MB ndjson line with no newline: import failed, peak under 200 MB`, async () => {
+    const file = await archive(work, async (pack) => {
+      await base(pack)
+      const head = '{"iid":1,"title":"long","description":"'
+      await repeated(pack, './tree/project/issues.ndjson', LONG_LINE_MB * MB, 'a', head)
+    })
+    expect(await importArchive(file, 'long-line')).toMatchObject({
+      import_status: 'failed',
+      import_error: 'Incorrect JSON format',
+    })
+    await healthy()
+    expect(peakMemory(child!.pid!)).toBeLessThan(PEAK_LIMIT)
+  })
+
+  it(`a ${DEEP_LINE_MB} MB line of '[': import failed, peak under 200 MB`, async () => {
+    const file = await archive(
+      work,
+      async (pack) => {
+        await base(pack)
+        await repeated(pack, './tree/project/labels.ndjson', DEEP_LINE_MB * MB, '[')
+      },
+      9,
+    )
+    expect(await importArchive(file, 'deep-line')).toMatchObject({
+      import_status: 'failed',
+      import_error: 'Incorrect JSON format',
+    })
+    await healthy()
+    expect(peakMemory(child!.pid!)).toBeLessThan(PEAK_LIMIT)
+  })
+
+  it("anonymous 8 MB '[[[...' bodies get GitLab's 400, peak under 200 MB", async () => {
+    const body = Buffer.alloc(8 * MB - 1, '[')
+    for (const path of [
+      '/api/v4/projects/1/issues',
+      '/api/v4/projects/import',
+      '/api/v4/projects/remote-import',
+    ]) {
+      const res = await request(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+      expect(res.statusCode).toBe(400)
+      expect(await res.body.json()).toEqual({ error: 'Parameters nested too deeply' })
+    }
+    await healthy()
+    expect(peakMemory(child!.pid!)).toBeLessThan(PEAK_LIMIT)
+  })
+
+  it('a restart after SIGKILL sweeps what dead imports left in DATA/transfers, keeping finished exports', async () => {
+    expect((await api('POST', '/projects/acme%2Fwidgets/export')).status).toBe(202)
+    await until(
+      async () => (await api('GET', '/projects/acme%2Fwidgets/export')).body,
+      (b) => b.export_status === 'finished',
+    )
+    await killed(child!)
+    // What a process killed mid-import leaves: the upload, the extraction and a download.
+    const transfers = join(data, 'transfers')
+    const kept = readdirSync(transfers)
+    expect(kept).toHaveLength(1)
+    writeFileSync(join(transfers, 'upload-0123456789abcdef.part'), 'x'.repeat(1000))
+    mkdirSync(join(transfers, 'import-9-abcdef012345', 'tree', 'project'), { recursive: true })
+    writeFileSync(join(transfers, 'import-9-abcdef012345', 'tree', 'project', 'issues.ndjson'), '{}\n')
+    writeFileSync(join(transfers, 'import-9-abcdef012345.tar.gz'), 'x')
+    ;({ child, url } = await startServe(data, seedFile))
+    expect(readdirSync(transfers)).toEqual(kept)
+    const download = await request(`${url}/api/v4/projects/acme%2Fwidgets/export/download`, {
+      headers: { 'private-token': ROOT },
+    })
+    expect(download.statusCode).toBe(200)
+    await download.body.dump()
+  })
+})
