@@ -221,4 +221,39 @@ describe('an export GitLab imports without losing data', () => {
       listHeads(files.get('./project.bundle')!.bytes),
     )
   })
+
+  it('restores the branches and tags of a bundle git made; an archive whose bundle is broken fails', async () => {
+    const withBundle = async (make: (bundle: string) => void, name: string) => {
+      const dir = mkdtempSync(join(tmp, 'archive-'))
+      execFileSync('tar', ['-xzf', archive, '-C', dir])
+      make(join(dir, 'project.bundle'))
+      const file = join(tmp, `${name}.tar.gz`)
+      execFileSync('tar', ['-czf', file, '-C', dir, '.'])
+      return importArchive(file, name)
+    }
+    const tagged = await withBundle((bundle) => {
+      const repo = mkdtempSync(join(tmp, 'tagged-'))
+      git(repo, 'init', '-q', '-b', 'trunk')
+      writeFileSync(join(repo, 'README.md'), 'hello\n')
+      git(repo, 'add', 'README.md')
+      git(repo, '-c', 'user.name=A', '-c', 'user.email=a@example.com', 'commit', '-q', '-m', 'first')
+      git(repo, 'tag', 'v1.0')
+      git(repo, 'bundle', 'create', '-q', bundle, '--all')
+    }, 'app-tagged')
+    expect(tagged).toMatchObject({ import_status: 'finished' })
+    // The copy has no CI configuration (its commits hold no .gitlab-ci.yml): a ref it has says so.
+    const has = 'Missing CI config file'
+    const lacks = 'Reference not found'
+    expect(
+      Object.values(await refShas('/api/v4/projects/acme%2Fapp-tagged', ['trunk', 'v1.0', 'main'])).map(
+        (r) => (String(r).includes(has) ? has : String(r).includes(lacks) ? lacks : r),
+      ),
+    ).toEqual([has, has, lacks])
+
+    const broken = await withBundle((bundle) => writeFileSync(bundle, 'not a bundle'), 'app-broken')
+    expect(broken).toMatchObject({
+      import_status: 'failed',
+      import_error: expect.stringContaining('repository'),
+    })
+  })
 })
