@@ -81,11 +81,13 @@ const group = (rows: Row[], key = 'issue_id') => {
 }
 
 /**
- * Writes an export into `archive` (reference export-format §2, §5-§8): the top-level files, then
- * `tree/`, reading the store in batches: labels, milestones, issues (label links, milestone,
- * assignees, notes, timelogs, award emoji, resource events where their tables exist), merge
- * requests and project members (inherited group members included, as GitLab's presenter exports
- * them). Members come in the order `tar -czf` of the sorted tree would give them.
+ * Writes an export into `archive` as GitLab's `Projects::ImportExport::ExportService` does: the
+ * top-level files, `project.bundle` (`writeRepositoryBundle`), then `tree/`
+ * (`lib/gitlab/import_export/project/tree_saver.rb`), reading the store in batches: labels,
+ * milestones, issues (label links, milestone, assignees, notes, timelogs, award emoji, resource
+ * events where their tables exist), merge requests, project members (inherited group members
+ * included, as GitLab's presenter exports them), protected branches and the settings relations.
+ * Members come in the order `tar -czf` of the sorted tree would give them.
  * Choices where the reference is silent: `public_email` is written null (our users have no public
  * email); notes' `discussion_id` is a SHA-1 of the note id.
  */
