@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { ExportReader, Row } from '../store/exports.js'
 import type { ProjectRow } from '../store/projects.js'
+import { mergeRequestLine } from './export-merge-requests.js'
+import { writeRepositoryBundle } from './export-repository.js'
+import { ciCdSettings, projectFeature, protectedBranches } from './export-settings.js'
 import { EMULATOR_REVISION, EXPORT_VERSION } from './layout.js'
 import { NdjsonWriter } from './ndjson-writer.js'
 import type { TarGzWriter } from './tar-gz-writer.js'
@@ -8,8 +11,29 @@ import type { TarGzWriter } from './tar-gz-writer.js'
 /** Rows read from the store per query (GitLab's `StreamingSerializer` uses batches of 100 too). */
 const BATCH = 100
 const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 }
-/** Resource-event relations of an issue, written when a migration has created their table. */
-const EVENT_TABLES = ['resource_label_events', 'resource_milestone_events', 'resource_state_events']
+/**
+ * Resource-event relations of an issue, written when a migration has created their table, with
+ * the attributes `import_export.yml` permits for each (anything else is dropped on import).
+ */
+const EVENT_ATTRIBUTES: Record<string, string[]> = {
+  resource_label_events: ['action', 'user_id', 'created_at'],
+  resource_milestone_events: ['user_id', 'action', 'created_at', 'state'],
+  resource_state_events: [
+    'user_id',
+    'state',
+    'created_at',
+    'source_commit',
+    'close_after_error_tracking_resolve',
+    'close_auto_resolve_prometheus_alert',
+  ],
+}
+const EVENT_TABLES = Object.keys(EVENT_ATTRIBUTES)
+/** Boolean columns of the event tables: SQLite stores 0/1, GitLab writes true/false. */
+const EVENT_BOOLEANS = new Set(['close_after_error_tracking_resolve', 'close_auto_resolve_prometheus_alert'])
+const eventLine = (table: string) => (e: Row) =>
+  Object.fromEntries(
+    EVENT_ATTRIBUTES[table]!.filter((k) => k in e).map((k) => [k, EVENT_BOOLEANS.has(k) ? bool(e[k]) : e[k]]),
+  )
 
 export interface TreeSource {
   reader: ExportReader
@@ -18,6 +42,7 @@ export interface TreeSource {
   namespaceIds: number[]
   /** `description` of the export request, overriding the project's. */
   description?: string | null
+  /** `Gitlab::VERSION`: `18.6.0`, or `18.6.0-ee` on Enterprise Edition. */
   gitlabVersion: string
   /** Checked between batches: a closing server stops the export. */
   aborted: () => boolean
@@ -56,28 +81,31 @@ const group = (rows: Row[], key = 'issue_id') => {
 }
 
 /**
- * Writes an export into `archive` (reference export-format §2, §5-§8): the top-level files, then
- * `tree/`, reading the store in batches: labels, milestones, issues (label links, milestone,
- * assignees, notes, timelogs, award emoji, resource events where their tables exist), merge
- * requests and project members (inherited group members included, as GitLab's presenter exports
- * them). Members come in the order `tar -czf` of the sorted tree would give them.
+ * Writes an export into `archive` as GitLab's `Projects::ImportExport::ExportService` does: the
+ * top-level files, `project.bundle` (`writeRepositoryBundle`), then `tree/`
+ * (`lib/gitlab/import_export/project/tree_saver.rb`), reading the store in batches: labels,
+ * milestones, issues (label links, milestone, assignees, notes, timelogs, award emoji, resource
+ * events where their tables exist), merge requests, project members (inherited group members
+ * included, as GitLab's presenter exports them), protected branches and the settings relations.
+ * Members come in the order `tar -czf` of the sorted tree would give them.
  * Choices where the reference is silent: `public_email` is written null (our users have no public
  * email); notes' `discussion_id` is a SHA-1 of the note id.
  */
 export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Promise<void> {
   const { reader, project } = src
+  const check = () => {
+    if (src.aborted()) throw new Error('export aborted: the server is closing')
+  }
   archive.directory('./')
   archive.file('./GITLAB_REVISION', EMULATOR_REVISION)
   archive.file('./GITLAB_VERSION', src.gitlabVersion)
   archive.file('./VERSION', EXPORT_VERSION)
   archive.file('./lfs-objects.json', '{}')
+  await writeRepositoryBundle(archive, reader, project, check)
   archive.directory('./tree/')
   archive.directory('./tree/project/')
   const relation = async (name: string) =>
     new NdjsonWriter(await archive.stream(`./tree/project/${name}.ndjson`))
-  const check = () => {
-    if (src.aborted()) throw new Error('export aborted: the server is closing')
-  }
 
   const plain = async (name: string, table: string, line: (r: Row) => unknown) => {
     const out = await relation(name)
@@ -89,27 +117,12 @@ export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Pr
     }
     await out.close()
   }
+  archive.file('./tree/project/ci_cd_settings.ndjson', ciCdSettings())
   await writeIssues(await relation('issues'), src, check)
   await plain('labels', 'labels', labelLine)
-  await plain('merge_requests', 'merge_requests', (m) => ({
-    iid: m.iid,
-    title: m.title,
-    description: m.description,
-    state: m.state,
-    author_id: m.author_id,
-    source_branch: m.source_branch,
-    target_branch: m.target_branch,
-    source_project_id: m.project_id,
-    target_project_id: m.project_id,
-    created_at: m.created_at,
-    updated_at: m.updated_at,
-    merge_when_pipeline_succeeds: false,
-    metrics: { merged_at: m.merged_at, latest_closed_at: m.closed_at },
-    notes: [],
-    label_links: [],
-  }))
-
+  await plain('merge_requests', 'merge_requests', mergeRequestLine(reader, project))
   await plain('milestones', 'milestones', milestoneLine)
+  archive.file('./tree/project/project_feature.ndjson', projectFeature(project))
 
   const members = await relation('project_members')
   for (const m of reader.members(project.id, src.namespaceIds)) {
@@ -131,6 +144,16 @@ export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Pr
     })
   }
   await members.close()
+  // Like an empty array relation in GitLab 16.11+, no protected branch means no file.
+  const protections = protectedBranches(
+    project,
+    reader.refs(project.id).map((r) => r.name),
+  )
+  if (protections.length > 0) {
+    const out = await relation('protected_branches')
+    for (const line of protections) await out.write(line)
+    await out.close()
+  }
 
   archive.file(
     './tree/project.json',
@@ -215,7 +238,9 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
     noteable_type: 'Issue',
     author_id: n.author_id,
     system: bool(n.system),
-    internal: bool(n.internal),
+    // GitLab exports the flag as `confidential` (`included_attributes.notes`); `Note#set_internal_flag`
+    // copies it to `internal` on import (`app/models/note.rb`). An `internal` key would be dropped.
+    confidential: bool(n.internal),
     discussion_id: createHash('sha1')
       .update(`note-${String(n.id)}`)
       .digest('hex'),
@@ -256,7 +281,7 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
         ['notes', list(notes.get(id), noteLine)],
         ['label_links', `[${links.filter(Boolean).join(',')}]`],
         ['milestone', milestone],
-        ...EVENT_TABLES.map((t): [string, string] => [t, list(eventsOf.get(t)?.get(id), (e) => e)]),
+        ...EVENT_TABLES.map((t): [string, string] => [t, list(eventsOf.get(t)?.get(id), eventLine(t))]),
         ['designs', '[]'],
         ['design_versions', '[]'],
         ['issue_assignees', list(assignees.get(id), (a) => ({ user_id: a.user_id }))],

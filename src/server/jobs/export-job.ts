@@ -70,7 +70,8 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
         project,
         namespaceIds,
         description: row.description,
-        gitlabVersion: instance.version,
+        // `Gitlab::VERSION` reads `18.6.0-ee` on Enterprise Edition, as `GET /version` does.
+        gitlabVersion: `${instance.version}${instance.edition === 'ee' ? '-ee' : ''}`,
         aborted: env.aborted,
       })
       await archive.close()

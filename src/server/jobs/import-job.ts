@@ -13,6 +13,7 @@ import { followingRedirects, outboundAgent } from '../services/outbound-agent.js
 import { Actor, Level } from '../services/access.js'
 import type { ServiceContext } from '../services/context.js'
 import { importWriter } from '../store/imports.js'
+import { restoreRepository } from './import-repository.js'
 import { restoreTree } from './import-restore.js'
 import { s3ObjectUrl, signV4 } from './import-s3.js'
 
@@ -128,6 +129,8 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     await checkVersion(dir)
     if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())
       throw new TreeError('invalid import format')
+    // GitLab's importer restores the repository first (`Gitlab::ImportExport::Importer#restorers`).
+    await restoreRepository(store, projectId, join(dir, 'project.bundle'))
     await restoreTree({
       store,
       gitlabVersion: env.ctx.instance.version,

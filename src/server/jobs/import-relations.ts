@@ -164,7 +164,9 @@ export function restoreIssue(c: RestoreContext, raw: unknown): void {
       author_id: c.users.user(n.author_id),
       body: noteBody(c, n),
       system: bit(n.system),
-      internal: bit(n.internal ?? n.confidential),
+      // GitLab writes `confidential` (`included_attributes.notes`); this server's earlier exports
+      // wrote `internal`. Either one marks the note internal.
+      internal: n.confidential === true || n.internal === true ? 1 : 0,
       created_at: time(n.created_at, created),
       updated_at: time(n.updated_at, created),
     })

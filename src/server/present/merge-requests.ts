@@ -1,14 +1,15 @@
-import { createHash } from 'node:crypto'
 import type { MergeRequest, MergeRequestBasic, UserBasic } from '../../schema/index.js'
 import type { Store } from '../store/index.js'
 import type { MergeRequestRow } from '../store/merge-requests.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Instance } from './context.js'
+import { mergeRequestCommits } from '../git/objects.js'
 import { countTasks } from './issues.js'
 import { presentUser } from './users.js'
 
-/** A stable stand-in commit id: seeded merge requests carry no commits. */
-const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')
+/** The merge request's commits (real git objects, written to `project.bundle` on export). */
+const commitsOf = (store: Store, row: MergeRequestRow) =>
+  mergeRequestCommits(row, store.mergeRequests.refSha(row.project_id, row.target_branch))
 
 /**
  * `Entities::MergeRequestBasic` (reference §10) of a seeded merge request. Chosen where the seed
@@ -27,6 +28,7 @@ export function presentMergeRequestBasic(
   const author: UserBasic = presentUser(authorRow, instance)
   const tasks = countTasks(row.description)
   const merged = row.state === 'merged'
+  const commits = commitsOf(store, row)
   return {
     id: row.id,
     iid: row.iid,
@@ -59,8 +61,8 @@ export function presentMergeRequestBasic(
     merge_when_pipeline_succeeds: false,
     merge_status: 'can_be_merged',
     detailed_merge_status: row.state === 'opened' ? 'mergeable' : 'not_open',
-    sha: fakeSha(`mr:${row.id}:head`),
-    merge_commit_sha: merged ? fakeSha(`mr:${row.id}:merge`) : null,
+    sha: commits.head.sha,
+    merge_commit_sha: commits.merge?.sha ?? null,
     squash_commit_sha: null,
     discussion_locked: null,
     should_remove_source_branch: null,
@@ -96,7 +98,7 @@ export function presentMergeRequest(
   ee: boolean,
 ): MergeRequest {
   const basic = presentMergeRequestBasic(store, instance, row, project, ee)
-  const base = store.mergeRequests.refSha(project.id, row.target_branch) ?? fakeSha(`mr:${row.id}:base`)
+  const { base } = commitsOf(store, row)
   return {
     ...basic,
     subscribed: viewer.subscribed,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Seed } from '../../schema/seed.js'
 import { accessLevels } from '../../schema/common.js'
 import { messageError } from '../gitlab-errors.js'
+import { refCommit } from '../git/objects.js'
 import { countTasks } from '../present/issues.js'
 import type { Store } from '../store/index.js'
 import { parseDuration } from './chronic-duration.js'
@@ -116,8 +117,11 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       created_at: now,
       last_activity_at: now,
     })
-    for (const ref of new Set([p.default_branch ?? 'main', ...(p.refs ?? [])]))
-      store.projects.addRef(projectId, ref, fakeSha(`${p.path}@${ref}`))
+    for (const ref of new Set([p.default_branch ?? 'main', ...(p.refs ?? [])])) {
+      const commit = refCommit(p.path, ref)
+      store.gitObjects.put(commit)
+      store.projects.addRef(projectId, ref, commit.sha)
+    }
     for (const [username, role] of Object.entries(p.members ?? {}))
       store.members.set('project', projectId, userId(username), accessLevels[role], now)
     for (const l of p.labels ?? [])

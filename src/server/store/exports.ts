@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3'
+import type { GitObjectType } from '../git/objects.js'
 import type { Db } from './db.js'
 
 export interface ExportRow {
@@ -167,6 +168,18 @@ export function exportReader(db: Db) {
     awardEmoji: (issueIds: number[]) => children('award_emoji', 'issue_id', issueIds),
     /** Resource events (`resource_state_events`, ...) of the issues, when the table exists. */
     events: (table: string, issueIds: number[]) => children(table, 'issue_id', issueIds),
+    /** The project's refs (branches; tags once the refs table tells them apart), by name. */
+    refs: (projectId: number) =>
+      stmt('SELECT name, sha FROM project_refs WHERE project_id = ? ORDER BY name').all(projectId) as {
+        name: string
+        sha: string
+      }[],
+    /** A git object behind a ref (migration 7), if the store has it. */
+    gitObject: (sha: string) =>
+      has('git_objects')
+        ? (stmt('SELECT sha, type, body FROM git_objects WHERE sha = ?').get(sha) as
+            { sha: string; type: GitObjectType; body: Buffer } | undefined)
+        : undefined,
     milestone: (id: number) => stmt('SELECT * FROM milestones WHERE id = ?').get(id) as Row | undefined,
     label: (id: number) => stmt('SELECT * FROM labels WHERE id = ?').get(id) as Row | undefined,
     user: (id: number) =>

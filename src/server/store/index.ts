@@ -13,6 +13,7 @@ import { aliasTable } from './aliases.js'
 import { issueDetailTables } from './issue-details.js'
 import { exportTable } from './exports.js'
 import { importTable } from './imports.js'
+import { gitObjectTable } from './git-objects.js'
 
 /** The store facade: one module per table group, all over one connection. */
 export function createStore(db: Db) {
@@ -32,6 +33,7 @@ export function createStore(db: Db) {
     ...issueDetailTables(db),
     exports: exportTable(db),
     imports: importTable(db),
+    gitObjects: gitObjectTable(db),
     /** Runs `fn` in one transaction: it all lands or none of it does. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   }

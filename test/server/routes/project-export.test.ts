@@ -155,7 +155,8 @@ describe('GET /projects/:id/export/download', () => {
     const files = await tarGzMembers(res.body)
     expect([...files.keys()][0]).toBe('./')
     expect(files.get('./VERSION')?.body).toBe('0.2.4')
-    expect(files.get('./GITLAB_VERSION')?.body).toBe('18.6.0')
+    // The test server is EE, and `Gitlab::VERSION` says so.
+    expect(files.get('./GITLAB_VERSION')?.body).toBe('18.6.0-ee')
     expect(files.has('./GITLAB_REVISION')).toBe(true)
     expect(JSON.parse(files.get('./tree/project.json')!.body)).toMatchObject({
       description: 'Exported copy',

@@ -1,0 +1,85 @@
+import { BundleWriter } from '../git/bundle.js'
+import { EMPTY_TREE, mergeRequestCommits, type GitObject } from '../git/objects.js'
+import type { ExportReader, Row } from '../store/exports.js'
+import { mergeRequestRefs } from './export-merge-requests.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { TarGzWriter } from './tar-gz-writer.js'
+
+const BATCH = 100
+
+/** Parent SHAs of a commit body (`parent <sha>` header lines). */
+const parentsOf = (body: Buffer) =>
+  [...body.toString('utf8', 0, body.indexOf('\n\n')).matchAll(/^parent ([0-9a-f]{40})$/gm)].map((m) => m[1]!)
+const treeOf = (body: Buffer) => /^tree ([0-9a-f]{40})$/m.exec(body.toString('utf8', 0, 46))?.[1]
+
+/**
+ * The commits a ref needs in the bundle: its commit and every ancestor, all of the empty tree.
+ * Undefined when one is missing from the store (a repository imported from GitLab keeps only its
+ * whole commits): such a ref is left out rather than written into a bundle git refuses.
+ */
+function history(reader: ExportReader, sha: string, into: Map<string, GitObject>): boolean {
+  const pending = [sha]
+  const found = new Map<string, GitObject>()
+  while (pending.length > 0) {
+    const next = pending.pop()!
+    if (into.has(next) || found.has(next)) continue
+    const object = reader.gitObject(next)
+    if (!object || object.type !== 'commit' || treeOf(object.body) !== EMPTY_TREE.sha) return false
+    found.set(next, object)
+    pending.push(...parentsOf(object.body))
+  }
+  for (const [key, object] of found) into.set(key, object)
+  return true
+}
+
+/** The project's merge requests, by id, in batches. */
+function* mergeRequests(reader: ExportReader, projectId: number, check: () => void): Generator<Row> {
+  for (let rows = reader.batch('merge_requests', projectId, 0, BATCH); rows.length > 0;) {
+    yield* rows
+    check()
+    rows = reader.batch('merge_requests', projectId, rows[rows.length - 1]!.id as number, BATCH)
+  }
+}
+
+/**
+ * `project.bundle` (`RepoSaver`; restored by `lib/gitlab/import_export/repo_restorer.rb`): every
+ * branch at the commit the server reports for it, `HEAD` at the default branch, each merge
+ * request's head as `refs/merge-requests/<iid>/head` and a merged one's merge commit as
+ * `refs/keep-around/<sha>`, the refs GitLab's own repository keeps for them. The objects are the
+ * empty tree and the refs' commits. Written only when there is a ref (GitLab writes no bundle for
+ * an empty repository). Merge requests are read twice, in batches: once for the header (where the
+ * object count is needed), once for the objects.
+ */
+export async function writeRepositoryBundle(
+  archive: TarGzWriter,
+  reader: ExportReader,
+  project: ProjectRow,
+  check: () => void,
+): Promise<void> {
+  const commits = new Map<string, GitObject>()
+  const branches = reader.refs(project.id).filter((r) => history(reader, r.sha, commits))
+  if (branches.length === 0) return
+  commits.delete(EMPTY_TREE.sha)
+  const shaOf = new Map(branches.map((b) => [b.name, b.sha]))
+  const commitsOf = (m: Row) => mergeRequestCommits(mergeRequestRefs(m), shaOf.get(m.target_branch as string))
+  const bundle = new BundleWriter(await archive.stream('./project.bundle'))
+  const head = project.default_branch === null ? undefined : shaOf.get(project.default_branch)
+  if (head) await bundle.ref({ name: 'HEAD', sha: head })
+  for (const b of branches) await bundle.ref({ name: `refs/heads/${b.name}`, sha: b.sha })
+  let count = 1 + commits.size
+  for (const m of mergeRequests(reader, project.id, check)) {
+    const c = commitsOf(m)
+    await bundle.ref({ name: `refs/merge-requests/${String(m.iid)}/head`, sha: c.head.sha })
+    if (c.merge) await bundle.ref({ name: `refs/keep-around/${c.merge.sha}`, sha: c.merge.sha })
+    count += c.merge ? 2 : 1
+  }
+  await bundle.startPack(count)
+  await bundle.add(EMPTY_TREE)
+  for (const commit of commits.values()) await bundle.add(commit)
+  for (const m of mergeRequests(reader, project.id, check)) {
+    const c = commitsOf(m)
+    await bundle.add(c.head)
+    if (c.merge) await bundle.add(c.merge)
+  }
+  await bundle.end()
+}
