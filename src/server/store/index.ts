@@ -33,7 +33,7 @@ export function createStore(db: Db) {
     exports: exportTable(db),
     imports: importTable(db),
     /** Runs `fn` in one transaction: it all lands or none of it does. */
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    transaction: <T>(fn: () => T): T => db.transaction(fn),
   }
 }
 export type Store = ReturnType<typeof createStore>
