@@ -93,8 +93,7 @@ export class Connection {
   readonly #rollbackTo: StatementSync
 
   constructor(file: string) {
-    // Named parameters are written `@name` and bound from `{ name }`; rows may carry extra fields.
-    this.#db = new DatabaseSync(file, { allowBareNamedParameters: true, allowUnknownNamedParameters: true })
+    this.#db = new DatabaseSync(file)
     this.#begin = this.#db.prepare('BEGIN')
     this.#commit = this.#db.prepare('COMMIT')
     this.#rollback = this.#db.prepare('ROLLBACK')
@@ -104,7 +103,11 @@ export class Connection {
   }
 
   prepare(sql: string): Statement {
-    return new Statement(this.#db.prepare(sql))
+    const stmt = this.#db.prepare(sql)
+    // Named parameters are written `@name` and bound from `{ name }` (bare names are node:sqlite's
+    // default); the row may carry fields the statement does not use.
+    stmt.setAllowUnknownNamedParameters(true)
+    return new Statement(stmt)
   }
 
   /** Runs SQL without results (DDL, PRAGMA settings); several statements may be given at once. */
