@@ -8,7 +8,8 @@ export type { Statement } from './sqlite.js'
 
 /**
  * Opens the store: `:memory:` keeps nothing, a directory keeps `gitlab.sqlite3` in it.
- * WAL journal, foreign keys on, and every pending migration applied.
+ * WAL journal, foreign keys on, and every pending migration applied. The page cache is 16 MB,
+ * better-sqlite3's default (node:sqlite keeps SQLite's 2 MB, less than a 10,000-issue store).
  */
 export function openDb(data: string): Db {
   let file = ':memory:'
@@ -20,7 +21,8 @@ export function openDb(data: string): Db {
   db.exec(`PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;
     PRAGMA foreign_keys = ON;
-    PRAGMA busy_timeout = 5000;`)
+    PRAGMA busy_timeout = 5000;
+    PRAGMA cache_size = -16000;`)
   migrate(db)
   return db
 }
