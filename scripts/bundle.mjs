@@ -3,7 +3,7 @@
 // as actions/cache builds one per entry. tsc compiles the entries (and only what they import) into
 // build/bundle-src first, so a type error elsewhere in the tree cannot block or leak into a bundle;
 // ncc then bundles the JavaScript with every dependency and writes the licences beside it.
-// Fails when a bundle pulls in src/server (better-sqlite3 is native and must never ship).
+// Fails when a bundle pulls in src/server (the reference server and its store never ship in an action).
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -23,7 +23,7 @@ const names = readdirSync(join(root, 'src/actions'), { withFileTypes: true })
 rmSync(join(root, 'build/bundle-src'), { recursive: true, force: true })
 run(bin('tsc'), ['-p', 'tsconfig.actions.json'])
 if (existsSync(join(root, 'build/bundle-src/server')))
-  throw new Error('an action imports src/server (better-sqlite3 is native): bundles must not contain it')
+  throw new Error('an action imports src/server (the reference server): bundles must not contain it')
 
 for (const name of names) {
   const out = join(root, 'dist', name)
@@ -45,13 +45,12 @@ for (const name of names) {
     '--keep-names',
     '--format=esm',
     '--platform=node',
-    '--target=node20',
+    '--target=node24',
     `--outfile=${join(out, 'index.js')}`,
     '--allow-overwrite',
     '--log-level=warning',
   ])
   const text = readFileSync(join(out, 'index.js'), 'utf8')
-  if (text.includes('better-sqlite3') || text.includes('better_sqlite3'))
-    throw new Error(`dist/${name}/index.js contains better-sqlite3`)
+  if (text.includes('node:sqlite')) throw new Error(`dist/${name}/index.js contains the store (node:sqlite)`)
   process.stdout.write(`dist/${name}/index.js  ${(text.length / 1024).toFixed(0)} KiB\n`)
 }

@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { startServer } from '../support/server.js'
 import { FormData, request } from 'undici'
 import { widgetsSeed } from '../support/seeds.js'
@@ -109,7 +109,7 @@ describe('POST /-/emulator/reset', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gla-reset-'))
     const t = await withFiles(dir)
     // A second connection makes emptying the store fail, as a broken store would.
-    const other = new Database(join(dir, 'gitlab.sqlite3'))
+    const other = new DatabaseSync(join(dir, 'gitlab.sqlite3'))
     try {
       other.exec("CREATE TRIGGER keep_issues BEFORE DELETE ON issues BEGIN SELECT RAISE(ABORT, 'kept'); END")
       const before = { images: images(dir), archives: archives(dir) }

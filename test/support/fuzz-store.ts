@@ -16,13 +16,17 @@ export function snapshotStore(db: Db, ignore: string[] = []): Snapshot {
   const out: Snapshot = {}
   for (const table of tables) {
     if (ignore.includes(table)) continue
-    const rows = db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).raw(true).all() as unknown[][]
+    const rows = db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).raw().all() as unknown[][]
     const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]
     const skip = new Set(columns.flatMap((c, i) => (ignore.includes(`${table}.${c}`) ? [i] : [])))
     const hash = createHash('sha1')
     for (const row of rows)
       hash.update(
-        JSON.stringify(row.map((v, i) => (skip.has(i) ? null : Buffer.isBuffer(v) ? v.toString('hex') : v))),
+        JSON.stringify(
+          row.map((v, i) =>
+            skip.has(i) ? null : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v,
+          ),
+        ),
       )
     out[table] = `${rows.length}:${hash.digest('hex').slice(0, 12)}`
   }

@@ -180,7 +180,7 @@ function overwrite(
   const ns = fullPath.slice(0, fullPath.lastIndexOf('/'))
   store.transaction(() => {
     if (old) {
-      store.db.pragma('defer_foreign_keys = ON')
+      store.db.exec('PRAGMA defer_foreign_keys = ON')
       if (!access.atLeast(new Actor(user), old, Level.maintainer))
         throw new TreeError(`User ${importer.username} (${importer.id}) cannot overwrite a project in ${ns}`)
       writer.removeProject(old.id)

@@ -1,6 +1,7 @@
 import { countTasks } from '../present/issues.js'
 import type { Store } from '../store/index.js'
 import type { ImportWriter } from '../store/imports.js'
+import { isConstraintError } from '../store/sqlite.js'
 import type { UserMap } from './import-users.js'
 
 /** A line that could not be saved: becomes a failed relation (reference export-format §9.5). */
@@ -202,8 +203,7 @@ export function restoreMergeRequest(c: RestoreContext, raw: unknown): void {
       closed_at: state === 'closed' ? time(metrics.latest_closed_at, created) : null,
     })
   } catch (err) {
-    if ((err as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT'))
-      throw new RelationError('ActiveRecord::RecordNotUnique', 'iid taken')
+    if (isConstraintError(err)) throw new RelationError('ActiveRecord::RecordNotUnique', 'iid taken')
     throw err
   }
 }

@@ -26,7 +26,7 @@ export function resetStore(store: Store): void {
     )
     .pluck()
     .all() as string[]
-  store.db.pragma('defer_foreign_keys = ON')
+  store.db.exec('PRAGMA defer_foreign_keys = ON')
   for (const table of tables) store.db.prepare(`DELETE FROM "${table}"`).run()
 }
 

@@ -1,13 +1,15 @@
-import Database from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { migrations } from './migrations.js'
+import { Connection } from './sqlite.js'
 
-export type Db = Database.Database
+export type Db = Connection
+export type { Statement } from './sqlite.js'
 
 /**
  * Opens the store: `:memory:` keeps nothing, a directory keeps `gitlab.sqlite3` in it.
- * WAL journal, foreign keys on, and every pending migration applied.
+ * WAL journal, foreign keys on, and every pending migration applied. The page cache is 16 MB,
+ * better-sqlite3's default (node:sqlite keeps SQLite's 2 MB, less than a 10,000-issue store).
  */
 export function openDb(data: string): Db {
   let file = ':memory:'
@@ -15,22 +17,23 @@ export function openDb(data: string): Db {
     mkdirSync(data, { recursive: true })
     file = join(data, 'gitlab.sqlite3')
   }
-  const db = new Database(file)
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = NORMAL')
-  db.pragma('foreign_keys = ON')
-  db.pragma('busy_timeout = 5000')
+  const db = new Connection(file)
+  db.exec(`PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = NORMAL;
+    PRAGMA foreign_keys = ON;
+    PRAGMA busy_timeout = 5000;
+    PRAGMA cache_size = -16000;`)
   migrate(db)
   return db
 }
 
 function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number
+  const current = db.prepare('PRAGMA user_version').pluck().get() as number
   for (let version = current; version < migrations.length; version++) {
     db.transaction(() => {
       db.exec(migrations[version] as string)
-      db.pragma(`user_version = ${version + 1}`)
-    })()
+      db.exec(`PRAGMA user_version = ${version + 1}`)
+    })
   }
 }
 

@@ -1,6 +1,5 @@
-import type { Statement } from 'better-sqlite3'
 import type { GitObjectType } from '../git/objects.js'
-import type { Db } from './db.js'
+import type { Db, Statement } from './db.js'
 
 export interface ExportRow {
   id: number
@@ -111,10 +110,10 @@ export function exportReader(db: Db) {
     db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
   )
   const has = (table: string) => tables.has(table)
-  const cache = new Map<string, Statement<unknown[]>>()
+  const cache = new Map<string, Statement>()
   const stmt = (sql: string) => {
     let s = cache.get(sql)
-    if (!s) cache.set(sql, (s = db.prepare<unknown[]>(sql)))
+    if (!s) cache.set(sql, (s = db.prepare(sql)))
     return s
   }
   const marks = (n: number) => Array(n).fill('?').join(',')

@@ -35,7 +35,7 @@ export function createStore(db: Db) {
     imports: importTable(db),
     gitObjects: gitObjectTable(db),
     /** Runs `fn` in one transaction: it all lands or none of it does. */
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    transaction: <T>(fn: () => T): T => db.transaction(fn),
   }
 }
 export type Store = ReturnType<typeof createStore>

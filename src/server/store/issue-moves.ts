@@ -10,7 +10,7 @@ export interface PositionRow {
 export function issueMoveTable(db: Db) {
   const inProjects = (ids: number[]) =>
     db
-      .prepare<unknown[]>(
+      .prepare(
         `SELECT id, relative_position FROM issues WHERE project_id IN (${ids.map(() => '?').join(',')}) ORDER BY relative_position, id`,
       )
       .all(...ids) as PositionRow[]

@@ -1,5 +1,4 @@
-import type { Statement } from 'better-sqlite3'
-import type { Db } from './db.js'
+import type { Db, Statement } from './db.js'
 
 /**
  * SQL for the issue lists (reference §4.3 filters, §4.2 orders). The service decides who may see
@@ -135,12 +134,12 @@ export interface Cursor {
 
 /** Compiles and runs issue list queries; statements are cached by SQL text. */
 export function issueQueries(db: Db) {
-  const cache = new Map<string, Statement<unknown[]>>()
+  const cache = new Map<string, Statement>()
   const prepare = (sql: string) => {
     let stmt = cache.get(sql)
     if (!stmt) {
       if (cache.size > 500) cache.clear()
-      cache.set(sql, (stmt = db.prepare<unknown[]>(sql)))
+      cache.set(sql, (stmt = db.prepare(sql)))
     }
     return stmt
   }

@@ -1,5 +1,4 @@
-import type { Statement } from 'better-sqlite3'
-import type { Db } from './db.js'
+import type { Db, Statement } from './db.js'
 
 export interface IssueRow {
   id: number
@@ -121,10 +120,10 @@ export function issueTable(db: Db) {
     `INSERT INTO subscriptions (issue_id, user_id, subscribed) VALUES (?, ?, ?)
      ON CONFLICT (issue_id, user_id) DO UPDATE SET subscribed = excluded.subscribed`,
   )
-  const many = new Map<string, Statement<unknown[]>>()
+  const many = new Map<string, Statement>()
   const manyStmt = (key: string, n: number, sql: (p: string) => string) => {
     let stmt = many.get(`${key}:${n}`)
-    if (!stmt) many.set(`${key}:${n}`, (stmt = db.prepare<unknown[]>(sql(placeholders(n)))))
+    if (!stmt) many.set(`${key}:${n}`, (stmt = db.prepare(sql(placeholders(n)))))
     return stmt
   }
   return {

@@ -1,0 +1,146 @@
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite'
+
+/** `run()`'s result: rows changed and the last inserted rowid. */
+export interface RunResult {
+  changes: number | bigint
+  lastInsertRowid: number | bigint
+}
+
+/** SQLite's primary result code of a constraint violation (`SQLITE_CONSTRAINT`). */
+const SQLITE_CONSTRAINT = 19
+
+/** True for a UNIQUE, FOREIGN KEY, NOT NULL or CHECK violation (node:sqlite's `errcode` is the extended code). */
+export function isConstraintError(err: unknown): boolean {
+  const code = (err as { errcode?: unknown } | null)?.errcode
+  return typeof code === 'number' && (code & 0xff) === SQLITE_CONSTRAINT
+}
+
+/**
+ * node:sqlite refuses `undefined`, which the store has always bound as NULL (optional fields of a
+ * row); mapped here, copying only when one is present, so most calls pass their arguments as they are.
+ */
+function bindable(params: unknown[]): SQLInputValue[] {
+  // One plain object is a row of named parameters (node:sqlite's overloads take it first).
+  if (
+    params.length === 1 &&
+    typeof params[0] === 'object' &&
+    params[0] !== null &&
+    !ArrayBuffer.isView(params[0])
+  ) {
+    const named = params[0] as Record<string, unknown>
+    for (const key in named)
+      if (named[key] === undefined) return [withNulls(named) as unknown as SQLInputValue]
+    return params as SQLInputValue[]
+  }
+  return (
+    params.includes(undefined) ? params.map((p) => (p === undefined ? null : p)) : params
+  ) as SQLInputValue[]
+}
+
+function withNulls(named: Record<string, unknown>): Record<string, SQLInputValue> {
+  const out: Record<string, SQLInputValue> = {}
+  for (const key in named) out[key] = (named[key] ?? null) as SQLInputValue
+  return out
+}
+
+/**
+ * A prepared statement. Rows come as objects, or as arrays after `raw()`, or as their first column
+ * after `pluck()` (both switch the statement for good, as they did with better-sqlite3).
+ */
+export class Statement {
+  #plucked = false
+  constructor(readonly stmt: StatementSync) {}
+
+  /** Each row as an array of column values, in SELECT order. */
+  raw(): this {
+    this.stmt.setReturnArrays(true)
+    return this
+  }
+
+  /** Each row as its first column's value. */
+  pluck(): this {
+    this.#plucked = true
+    return this.raw()
+  }
+
+  get(...params: unknown[]): unknown {
+    const row = this.stmt.get(...bindable(params))
+    return this.#plucked ? (row as unknown as unknown[] | undefined)?.[0] : row
+  }
+
+  all(...params: unknown[]): unknown[] {
+    const rows = this.stmt.all(...bindable(params))
+    return this.#plucked ? rows.map((row) => (row as unknown as unknown[])[0]) : rows
+  }
+
+  run(...params: unknown[]): RunResult {
+    return this.stmt.run(...bindable(params))
+  }
+}
+
+/**
+ * The store's one connection, over Node's built-in `node:sqlite`: prepared statements, plain SQL,
+ * and transactions that nest as savepoints (an import saves each line in its own savepoint, so a
+ * bad line is rolled back alone inside its batch's transaction).
+ */
+export class Connection {
+  readonly #db: DatabaseSync
+  readonly #begin: StatementSync
+  readonly #commit: StatementSync
+  readonly #rollback: StatementSync
+  readonly #savepoint: StatementSync
+  readonly #release: StatementSync
+  readonly #rollbackTo: StatementSync
+
+  constructor(file: string) {
+    this.#db = new DatabaseSync(file)
+    this.#begin = this.#db.prepare('BEGIN')
+    this.#commit = this.#db.prepare('COMMIT')
+    this.#rollback = this.#db.prepare('ROLLBACK')
+    this.#savepoint = this.#db.prepare('SAVEPOINT nested')
+    this.#release = this.#db.prepare('RELEASE nested')
+    this.#rollbackTo = this.#db.prepare('ROLLBACK TO nested')
+  }
+
+  prepare(sql: string): Statement {
+    const stmt = this.#db.prepare(sql)
+    // Named parameters are written `@name` and bound from `{ name }` (bare names are node:sqlite's
+    // default); the row may carry fields the statement does not use.
+    stmt.setAllowUnknownNamedParameters(true)
+    return new Statement(stmt)
+  }
+
+  /** Runs SQL without results (DDL, PRAGMA settings); several statements may be given at once. */
+  exec(sql: string): void {
+    this.#db.exec(sql)
+  }
+
+  /**
+   * Runs `fn` in a transaction, or in a savepoint when one is already open: it all lands or none of
+   * it does, and the error is rethrown. A COMMIT that fails (a deferred foreign key) rolls back too.
+   */
+  transaction<T>(fn: () => T): T {
+    const nested = this.#db.isTransaction
+    if (nested) this.#savepoint.run()
+    else this.#begin.run()
+    try {
+      const result = fn()
+      if (nested) this.#release.run()
+      else this.#commit.run()
+      return result
+    } catch (err) {
+      // SQLite may have rolled the whole transaction back itself (out of disk, say).
+      if (this.#db.isTransaction) {
+        if (nested) {
+          this.#rollbackTo.run()
+          this.#release.run()
+        } else this.#rollback.run()
+      }
+      throw err
+    }
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close()
+  }
+}
