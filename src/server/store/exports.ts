@@ -1,4 +1,4 @@
-import type { GitObjectType } from '../git/objects.js'
+import { gitObjectOf } from './git-objects.js'
 import type { Db, Statement } from './db.js'
 
 export interface ExportRow {
@@ -176,8 +176,11 @@ export function exportReader(db: Db) {
     /** A git object behind a ref (migration 7), if the store has it. */
     gitObject: (sha: string) =>
       has('git_objects')
-        ? (stmt('SELECT sha, type, body FROM git_objects WHERE sha = ?').get(sha) as
-            { sha: string; type: GitObjectType; body: Buffer } | undefined)
+        ? gitObjectOf(
+            stmt('SELECT sha, type, body FROM git_objects WHERE sha = ?').get(sha) as Parameters<
+              typeof gitObjectOf
+            >[0],
+          )
         : undefined,
     milestone: (id: number) => stmt('SELECT * FROM milestones WHERE id = ?').get(id) as Row | undefined,
     label: (id: number) => stmt('SELECT * FROM labels WHERE id = ?').get(id) as Row | undefined,
