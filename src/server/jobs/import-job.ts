@@ -13,6 +13,7 @@ import { followingRedirects, outboundAgent } from '../services/outbound-agent.js
 import { Actor, Level } from '../services/access.js'
 import type { ServiceContext } from '../services/context.js'
 import { importWriter } from '../store/imports.js'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js'
 import { restoreTree } from './import-restore.js'
 import { s3ObjectUrl, signV4 } from './import-s3.js'
 
@@ -71,7 +72,7 @@ async function download(
         done(seen > max ? new Error('Content length is too big') : null, chunk)
       },
     })
-    await pipeline(res.body, cap, createWriteStream(file))
+    await pipeline(res.body, cap, createWriteStream(file, { mode: PRIVATE_FILE_MODE }))
   } finally {
     await agent.close()
   }
@@ -123,7 +124,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     }
     if ((await stat(archive)).size === 0)
       throw new ArchiveError('Decompressed archive size validation failed.')
-    await mkdir(dir, { recursive: true })
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
     await extractArchive(archive, dir, env.limits)
     await checkVersion(dir)
     if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import multipart from '@fastify/multipart'
@@ -8,6 +8,7 @@ import { defaultMaxImportSize } from '../releases.js'
 import { exportService } from '../services/exports.js'
 import { importService } from '../services/imports.js'
 import { fixedWindowLimiter } from '../services/rate-limits.js'
+import { privateDir } from '../store/private-files.js'
 import type { ApiContext } from './context.js'
 import { projectExportRoutes } from './project-export.js'
 import { projectImportRoutes } from './project-import.js'
@@ -35,7 +36,7 @@ export function transferRoutes(api: ApiContext, options: TransferOptions = {}): 
   const workDir = memory
     ? mkdtempSync(join(tmpdir(), 'gitlab-actions-transfers-'))
     : join(api.settings.data, 'transfers')
-  mkdirSync(workDir, { recursive: true })
+  privateDir(workDir)
   const now = api.ctx.clock.now().toISOString()
   for (const row of store.exports.unfinished()) store.exports.setStatus(row.id, 'failed', 'interrupted', now)
   for (const row of store.imports.unfinished())

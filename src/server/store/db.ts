@@ -1,19 +1,20 @@
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { migrations } from './migrations.js'
+import { privateDir, privateFile } from './private-files.js'
 
 export type Db = Database.Database
 
 /**
  * Opens the store: `:memory:` keeps nothing, a directory keeps `gitlab.sqlite3` in it.
- * WAL journal, foreign keys on, and every pending migration applied.
+ * WAL journal, foreign keys on, and every pending migration applied. The directory is made 0700
+ * and the database, WAL and shared-memory files 0600.
  */
 export function openDb(data: string): Db {
   let file = ':memory:'
   if (data !== ':memory:') {
-    mkdirSync(data, { recursive: true })
-    file = join(data, 'gitlab.sqlite3')
+    file = join(privateDir(data), 'gitlab.sqlite3')
+    privateFile(file, [`${file}-wal`, `${file}-shm`])
   }
   const db = new Database(file)
   db.pragma('journal_mode = WAL')

@@ -244,6 +244,8 @@ describe('export upload', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   })
   afterEach(() => new Promise<void>((resolve) => receiver.close(() => resolve())))
+  /** The stored upload URLs: a pre-signed URL carries its signature, so none outlives its upload. */
+  const storedUrls = () => t.server.store.db.prepare('SELECT upload_url FROM project_exports').all()
   const url = () => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bucket/x.tar.gz?sig=1`
 
   it.each(['PUT', 'POST'])(
@@ -260,6 +262,7 @@ describe('export upload', () => {
       expect(got).toMatchObject({ method, type: 'application/gzip', length: String(got!.body.length) })
       expect((await tarGzMembers(got!.body)).get('./VERSION')?.body).toBe('0.2.4')
       expect((await download()).status).toBe(404)
+      expect(storedUrls()).toEqual([{ upload_url: null }])
     },
   )
 
@@ -267,6 +270,7 @@ describe('export upload', () => {
     answer = 403
     await t.http('POST', `${P}/export`, { token: ALICE, json: { upload: { url: url() } } })
     expect((await settled()).export_status).toBe('failed')
+    expect(storedUrls()).toEqual([{ upload_url: null }])
   })
 })
 
