@@ -67,7 +67,14 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   const clock = options.clock ?? systemClock
   const data = options.data ?? ':memory:'
   const db = openDb(data)
-  const store = createStore(db, loadDbKeyBase(data, db))
+  let dbKeyBase: Buffer
+  try {
+    dbKeyBase = loadDbKeyBase(data, db)
+  } catch (err) {
+    db.close()
+    throw err
+  }
+  const store = createStore(db, dbKeyBase)
   if (options.seed && isEmpty(db)) applySeed(store, options.seed, clock)
 
   const instance: Instance = {

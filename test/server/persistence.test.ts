@@ -126,6 +126,19 @@ describe('secrets in the data dir', () => {
     expect(secretBox(Buffer.from(file.db_key_base!, 'hex')).open(sealed)).toBe(token)
   })
 
+  it('does not start without the key file when the database holds sealed tokens', async () => {
+    const first = await startServer(widgetsSeed, { data: data() })
+    expect((await first.http('POST', triggers, { token: ROOT, json: { description: 'ci' } })).status).toBe(
+      201,
+    )
+    await first.close()
+    rmSync(join(data(), 'gitlab-secrets.json'))
+    await expect(startServer(widgetsSeed, { data: data() })).rejects.toThrow(
+      `${join(data(), 'gitlab-secrets.json')} is missing: the tokens sealed in the database cannot be opened without it`,
+    )
+    expect(existsSync(join(data(), 'gitlab-secrets.json'))).toBe(false)
+  })
+
   it('moves a key an older release kept in the database to the key file', async () => {
     const first = await startServer(widgetsSeed, { data: data() })
     const created = await first.http('POST', triggers, { token: ROOT, json: { description: 'ci' } })

@@ -21,7 +21,8 @@ export const SECRETS_FILE = 'gitlab-secrets.json'
  * own, apart from the database, so that a copy of `gitlab.sqlite3` alone opens nothing. Our format:
  * `{"db_key_base": "<64 hex>"}`, the AES-256 key itself (GitLab derives its 32-byte key from a
  * longer string, `Settings.attr_encrypted_db_key_base_32`). A key that older releases kept in
- * `emulator_meta.secret_key` moves to the file, then leaves the table. `:memory:` keeps it in memory.
+ * `emulator_meta.secret_key` moves to the file, then leaves the table; a store with sealed tokens
+ * and no key anywhere does not start. `:memory:` keeps the key in memory.
  */
 export function loadDbKeyBase(data: string, db: Db): Buffer {
   if (data === ':memory:') return randomBytes(32)
@@ -30,6 +31,9 @@ export function loadDbKeyBase(data: string, db: Db): Buffer {
   const path = join(data, SECRETS_FILE)
   let key = existsSync(path) ? readKey(path) : undefined
   if (!key) {
+    // A new key would leave every sealed token unreadable: refuse to start, as GitLab does.
+    if (!legacy && db.prepare('SELECT 1 FROM triggers UNION ALL SELECT 1 FROM ci_builds LIMIT 1').get())
+      throw new Error(`${path} is missing: the tokens sealed in the database cannot be opened without it`)
     key = legacy ? Buffer.from(legacy.value, 'base64') : randomBytes(32)
     writeKey(path, key)
   }

@@ -205,13 +205,13 @@ describe('POST /projects/remote-import-s3', () => {
 })
 
 describe('a remote file that arrives a byte every 2 s', () => {
-  it('fails the import on the minimum rate, with a clear import_error', async () => {
+  // Limits of a second here (defaults: 10 KiB per 30 s, 4 h in all), so each case takes about a second.
+  it.each([
+    ['minimum rate', { minBytes: 1024, windowMs: 1000 }, 'less than 1 KiB moved in 1 s'],
+    ['deadline', { deadlineMs: 1500, minBytes: 0 }, 'it took longer than 1.5 s'],
+  ])('fails the import on the %s, with a clear import_error', async (_, transferLimits, why) => {
     const drip = await dripServer()
-    // At least 1 KiB per second here (default: 10 KiB per 30 s), so the test takes about a second.
-    const slow = await startServer(widgetsSeed, {
-      allowLocalRequests: true,
-      transfers: { transferLimits: { minBytes: 1024, windowMs: 1000 } },
-    })
+    const slow = await startServer(widgetsSeed, { allowLocalRequests: true, transfers: { transferLimits } })
     try {
       const res = await slow.http('POST', '/api/v4/projects/remote-import', {
         token: ROOT,
@@ -225,7 +225,7 @@ describe('a remote file that arrives a byte every 2 s', () => {
         ).body as Json
       expect(status).toMatchObject({
         import_status: 'failed',
-        import_error: 'The download was stopped: less than 1 KiB moved in 1 s',
+        import_error: `The download was stopped: ${why}`,
       })
       expect(drip.requests()).toBe(1)
     } finally {
