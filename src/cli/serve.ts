@@ -17,6 +17,9 @@ Options:
   --gitlab-version X.Y.Z   GitLab release to report and behave as, 13.0.0 to 18.x (default 18.6.0)
   --allow-local-requests   let imports and export uploads reach local and private addresses
   --issues-create-limit N  issue creations allowed per project and user per minute (default 300, 0 = off)
+  --transfer-timeout S     longest a remote import's download or an export's upload may take, in seconds
+                           (default 14400, 0 = off)
+  --transfer-min-rate N    bytes such a transfer must move in every 30 s, or it fails (default 10240, 0 = off)
   -h, --help               show this help
 `
 
@@ -34,6 +37,8 @@ export async function serve(argv: string[]): Promise<number> {
       'gitlab-version': { type: 'string' },
       'allow-local-requests': { type: 'boolean', default: false },
       'issues-create-limit': { type: 'string' },
+      'transfer-timeout': { type: 'string' },
+      'transfer-min-rate': { type: 'string' },
       // Hidden (not in the help): an S3-compatible endpoint for remote-import-s3, for tests.
       's3-endpoint': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -57,9 +62,15 @@ export async function serve(argv: string[]): Promise<number> {
       throw new Error(`--gitlab-version: ${(err as Error).message}`)
     }
   }
-  const limit = values['issues-create-limit']
-  if (limit !== undefined && !/^\d+$/.test(limit))
-    throw new Error(`--issues-create-limit must be a whole number, got ${limit}`)
+  const whole = (name: 'issues-create-limit' | 'transfer-timeout' | 'transfer-min-rate') => {
+    const value = values[name]
+    if (value !== undefined && !/^\d+$/.test(value))
+      throw new Error(`--${name} must be a whole number, got ${value}`)
+    return value === undefined ? undefined : Number(value)
+  }
+  const limit = whole('issues-create-limit')
+  const timeout = whole('transfer-timeout')
+  const minRate = whole('transfer-min-rate')
   const s3 = values['s3-endpoint']
   if (s3 !== undefined && !/^https?:\/\/[^/]+/.test(s3))
     throw new Error(`--s3-endpoint must be an http(s) URL, got ${s3}`)
@@ -71,8 +82,14 @@ export async function serve(argv: string[]): Promise<number> {
     edition: values.edition,
     gitlabVersion: version,
     allowLocalRequests: values['allow-local-requests'],
-    issuesCreateLimit: limit === undefined ? undefined : Number(limit),
-    transfers: s3 ? { s3Endpoint: s3 } : undefined,
+    issuesCreateLimit: limit,
+    transfers: {
+      ...(s3 ? { s3Endpoint: s3 } : {}),
+      transferLimits: {
+        ...(timeout === undefined ? {} : { deadlineMs: timeout * 1000 }),
+        ...(minRate === undefined ? {} : { minBytes: minRate }),
+      },
+    },
   })
   const url = await server.listen({ host: values.host, port })
   process.stdout.write(`gitlab-actions serve: listening on ${url} (API at ${url}/api/v4)\n`)

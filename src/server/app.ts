@@ -14,6 +14,7 @@ import { applySeed, resetStore } from './services/seed.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { openDb, isEmpty } from './store/db.js'
 import { createStore, type Store } from './store/index.js'
+import { loadDbKeyBase } from './store/secrets-file.js'
 import type { RouteDoc } from './routes/define.js'
 import type { ApiContext } from './routes/context.js'
 import { issueRoutes } from './routes/issues.js'
@@ -65,8 +66,16 @@ export const DEFAULT_GITLAB_VERSION = '18.6.0'
 /** Builds the reference server: store, services, routes and the one error handler. */
 export async function buildServer(options: ServerOptions = {}): Promise<GitLabServer> {
   const clock = options.clock ?? systemClock
-  const db = openDb(options.data ?? ':memory:')
-  const store = createStore(db)
+  const data = options.data ?? ':memory:'
+  const db = openDb(data)
+  let dbKeyBase: Buffer
+  try {
+    dbKeyBase = loadDbKeyBase(data, db)
+  } catch (err) {
+    db.close()
+    throw err
+  }
+  const store = createStore(db, dbKeyBase)
   if (options.seed && isEmpty(db)) applySeed(store, options.seed, clock)
 
   const instance: Instance = {

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { Agent, request } from 'undici'
+import { secretBox } from '../../src/server/services/secret-box.js'
 import { killed, startServe } from '../support/serve-child.js'
 
 /*
@@ -12,12 +13,15 @@ import { killed, startServe } from '../support/serve-child.js'
  *     may not have landed, but then wholly);
  *   - nothing half-written is visible: each issue has both labels it was created with, and its
  *     title and description (always written together) agree;
- *   - `PRAGMA integrity_check` says ok on the file the killed server left behind.
+ *   - `PRAGMA integrity_check` says ok on the file the killed server left behind;
+ *   - that file (and its WAL) holds no plain token, and no key that opens the sealed ones: the key is
+ *     in `gitlab-secrets.json`; the data dir is 0700 and every file in it 0600.
  * GLA_DURABILITY_CYCLES sets N: CI runs 5; the full run is GLA_DURABILITY_CYCLES=20.
  */
 const CYCLES = Number(process.env.GLA_DURABILITY_CYCLES ?? 5)
 const WRITERS = 8
 const ROOT = 'glpat-root-token'
+const TRIGGER = `glptt-${'d1ce'.repeat(10)}`
 const PROJECT = '/api/v4/projects/acme%2Fwidgets/issues'
 const seed = `
 users:
@@ -27,7 +31,56 @@ groups:
 projects:
   - path: acme/widgets
     labels: [ { name: bug, color: "#d9534f" }, { name: feature, color: "#5cb85c" } ]
+    refs: [main]
+    ci_jobs: [build]
+    ci_job_duration: 1h
+    triggers: [ { description: deploy, owner: root, token: ${TRIGGER} } ]
 `
+
+/**
+ * What a copy of the data dir gives away: the modes of the dir and its files, plain tokens found in
+ * the database or its WAL, and the sealed tokens that any value kept in the database decrypts.
+ */
+function exposure(data: string, db: DatabaseSync) {
+  const modes = ['.', ...readdirSync(data, { recursive: true }).map(String)]
+    .map((f) => {
+      const st = statSync(join(data, f))
+      return `${f} ${st.isDirectory() ? 'dir' : 'file'} ${(st.mode & 0o777).toString(8)}`
+    })
+    .sort()
+  const bytes = Buffer.concat(
+    ['gitlab.sqlite3', 'gitlab.sqlite3-wal']
+      .filter((f) => readdirSync(data).includes(f))
+      .map((f) => readFileSync(join(data, f))),
+  )
+  const plain = [ROOT, TRIGGER].filter((token) => bytes.includes(token))
+  const sealed = db
+    .prepare('SELECT token_encrypted AS s FROM triggers UNION ALL SELECT token_encrypted FROM ci_builds')
+    .all() as { s: string }[]
+  const candidates = (db.prepare('SELECT value FROM emulator_meta').all() as { value: string }[]).flatMap(
+    (r) => [Buffer.from(r.value, 'base64'), Buffer.from(r.value, 'hex')].filter((k) => k.length === 32),
+  )
+  const opens = (key: Buffer) =>
+    sealed.filter(({ s }) => {
+      try {
+        return secretBox(key).open(s).length > 0
+      } catch {
+        return false
+      }
+    }).length
+  const keyFile = join(data, 'gitlab-secrets.json')
+  const file = readdirSync(data).includes('gitlab-secrets.json')
+    ? (JSON.parse(readFileSync(keyFile, 'utf8')) as { db_key_base: string })
+    : undefined
+  return {
+    modes,
+    plain,
+    openedWithDatabaseKeys: candidates.reduce((n, key) => n + opens(key), 0),
+    /** The real key does open them: the check above has something to find. */
+    openedWithKeyFile:
+      !!file && opens(Buffer.from(file.db_key_base, 'hex')) === sealed.length && sealed.length > 1,
+  }
+}
 
 interface Expected {
   /** The last acknowledged version of title/description (`v0` = as created). */
@@ -56,6 +109,15 @@ describe('durability: SIGKILL at random moments under concurrent writes', () => 
       for (let cycle = 0; cycle < CYCLES; cycle++) {
         const { child, url } = await startServe(data, seedFile, ['--issues-create-limit', '0'])
         const agent = new Agent({ connections: WRITERS * 2 })
+        // A pipeline per cycle: its job's token is sealed in ci_builds.
+        const triggered = await request(`${url}/api/v4/projects/acme%2Fwidgets/trigger/pipeline`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `ref=main&token=${TRIGGER}`,
+          dispatcher: agent,
+        })
+        expect(triggered.statusCode).toBe(201)
+        await triggered.body.dump()
         let stop = false
         const call = async (method: 'POST' | 'PUT', path: string, body: unknown) => {
           const res = await request(`${url}${path}`, {
@@ -115,6 +177,18 @@ describe('durability: SIGKILL at random moments under concurrent writes', () => 
         const db = new DatabaseSync(join(data, 'gitlab.sqlite3'), { readOnly: true })
         try {
           expect(db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' })
+          const seen = exposure(data, db)
+          expect(seen).toEqual({
+            modes: expect.arrayContaining([
+              '. dir 700',
+              'gitlab-secrets.json file 600',
+              'gitlab.sqlite3 file 600',
+            ]),
+            plain: [],
+            openedWithDatabaseKeys: 0,
+            openedWithKeyFile: true,
+          })
+          expect(seen.modes.filter((m) => !/ (dir 700|file 600)$/.test(m))).toEqual([])
         } finally {
           db.close()
         }

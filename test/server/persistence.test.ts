@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { secretBox } from '../../src/server/services/secret-box.js'
 import { startServer } from '../support/server.js'
 import { FormData, request } from 'undici'
 import { widgetsSeed } from '../support/seeds.js'
@@ -35,6 +36,140 @@ describe('--data DIR', () => {
   })
 })
 
+/** A persistent server with a metric image uploaded and a finished export: files outside the store. */
+async function withFiles(dir: string) {
+  const t = await startServer(detailSeed, { data: dir })
+  const form = new FormData()
+  form.append('file', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')]), 'graph.png')
+  const uploaded = await request(`${t.baseUrl}${project}/issues/3/metric_images`, {
+    method: 'POST',
+    body: form,
+    headers: { 'private-token': T.root },
+  })
+  expect(uploaded.statusCode).toBe(201)
+  await uploaded.body.dump()
+  expect((await t.http('POST', `${project}/export`, { token: T.root })).status).toBe(202)
+  let status = ''
+  for (let i = 0; i < 500 && status !== 'finished'; i++)
+    status = ((await t.http('GET', `${project}/export`, { token: T.root })).body as { export_status: string })
+      .export_status
+  expect(status).toBe('finished')
+  return t
+}
+const project = '/api/v4/projects/acme%2Fwidgets'
+const images = (dir: string) => readdirSync(join(dir, 'uploads', 'metric_images'), { recursive: true })
+const archives = (dir: string) =>
+  readdirSync(join(dir, 'transfers'), { recursive: true }).filter((f) => String(f).endsWith('.tar.gz'))
+
+/** `path mode` of the data dir and of everything in it, e.g. `transfers 700`. */
+const modes = (dir: string) =>
+  ['.', ...readdirSync(dir, { recursive: true }).map(String)]
+    .map((f) => `${f} ${(statSync(join(dir, f)).mode & 0o777).toString(8)}`)
+    .sort()
+
+describe('secrets in the data dir', () => {
+  let dir: string
+  let umask: number
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gla-secrets-'))
+    umask = process.umask(0o022) // the usual umask, under which files would be 0644
+  })
+  afterEach(() => {
+    process.umask(umask)
+    rmSync(dir, { recursive: true, force: true })
+  })
+  const data = () => join(dir, 'data')
+  const triggers = '/api/v4/projects/acme%2Fwidgets/triggers'
+
+  it('keeps the data dir 0700 and every file in it 0600: database, WAL, archives, images, key', async () => {
+    const t = await withFiles(data())
+    try {
+      const all = modes(data())
+      expect(all).toEqual(
+        expect.arrayContaining([
+          '. 700',
+          'gitlab-secrets.json 600',
+          'gitlab.sqlite3 600',
+          'gitlab.sqlite3-wal 600',
+          'gitlab.sqlite3-shm 600',
+          'transfers 700',
+          'uploads 700',
+          'uploads/metric_images 700',
+        ]),
+      )
+      expect(all.filter((m) => m.endsWith('.tar.gz 600'))).toHaveLength(1)
+      expect(all.filter((m) => m.endsWith('.png 600'))).toHaveLength(1)
+      expect(all.filter((m) => !/ (600|700)$/.test(m))).toEqual([])
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('keeps the key in gitlab-secrets.json, never in the database', async () => {
+    const t = await startServer(widgetsSeed, { data: data() })
+    const created = await t.http('POST', triggers, { token: ROOT, json: { description: 'ci' } })
+    await t.close()
+    const token = (created.body as { token: string }).token
+    expect(token).toMatch(/^glptt-/)
+
+    const db = new DatabaseSync(join(data(), 'gitlab.sqlite3'), { readOnly: true })
+    const meta = db.prepare('SELECT key FROM emulator_meta').all()
+    const { token_encrypted: sealed } = db.prepare('SELECT token_encrypted FROM triggers').get() as {
+      token_encrypted: string
+    }
+    db.close()
+    expect(meta).toEqual([])
+    expect(readFileSync(join(data(), 'gitlab.sqlite3')).includes(token)).toBe(false)
+    const file = JSON.parse(readFileSync(join(data(), 'gitlab-secrets.json'), 'utf8')) as Record<
+      string,
+      string
+    >
+    expect(Object.keys(file)).toEqual(['db_key_base'])
+    expect(secretBox(Buffer.from(file.db_key_base!, 'hex')).open(sealed)).toBe(token)
+  })
+
+  it('does not start without the key file when the database holds sealed tokens', async () => {
+    const first = await startServer(widgetsSeed, { data: data() })
+    expect((await first.http('POST', triggers, { token: ROOT, json: { description: 'ci' } })).status).toBe(
+      201,
+    )
+    await first.close()
+    rmSync(join(data(), 'gitlab-secrets.json'))
+    await expect(startServer(widgetsSeed, { data: data() })).rejects.toThrow(
+      `${join(data(), 'gitlab-secrets.json')} is missing: the tokens sealed in the database cannot be opened without it`,
+    )
+    expect(existsSync(join(data(), 'gitlab-secrets.json'))).toBe(false)
+  })
+
+  it('moves a key an older release kept in the database to the key file', async () => {
+    const first = await startServer(widgetsSeed, { data: data() })
+    const created = await first.http('POST', triggers, { token: ROOT, json: { description: 'ci' } })
+    await first.close()
+    // The older layout: the key (base64) in emulator_meta, no key file.
+    const keyFile = join(data(), 'gitlab-secrets.json')
+    const hex = (JSON.parse(readFileSync(keyFile, 'utf8')) as { db_key_base: string }).db_key_base
+    rmSync(keyFile)
+    const db = new DatabaseSync(join(data(), 'gitlab.sqlite3'))
+    db.prepare("INSERT INTO emulator_meta (key, value) VALUES ('secret_key', ?)").run(
+      Buffer.from(hex, 'hex').toString('base64'),
+    )
+    db.close()
+
+    const second = await startServer(widgetsSeed, { data: data() })
+    try {
+      const id = (created.body as { id: number }).id
+      const read = await second.http('GET', `${triggers}/${id}`, { token: ROOT })
+      expect(read.body).toMatchObject({ token: (created.body as { token: string }).token })
+      expect(readFileSync(keyFile, 'utf8')).toContain(hex)
+      expect(modes(data())).toContain('gitlab-secrets.json 600')
+      expect(second.server.store.db.prepare('SELECT key FROM emulator_meta').all()).toEqual([])
+    } finally {
+      await second.close()
+    }
+    expect(existsSync(keyFile)).toBe(true)
+  })
+})
+
 describe('POST /-/emulator/reset', () => {
   it('is for administrators and brings back the seed', async () => {
     const t = await startServer(widgetsSeed)
@@ -58,32 +193,6 @@ describe('POST /-/emulator/reset', () => {
       await t.close()
     }
   })
-
-  /** A persistent server with a metric image uploaded and a finished export: files outside the store. */
-  async function withFiles(dir: string) {
-    const t = await startServer(detailSeed, { data: dir })
-    const form = new FormData()
-    form.append('file', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')]), 'graph.png')
-    const uploaded = await request(`${t.baseUrl}${project}/issues/3/metric_images`, {
-      method: 'POST',
-      body: form,
-      headers: { 'private-token': T.root },
-    })
-    expect(uploaded.statusCode).toBe(201)
-    await uploaded.body.dump()
-    expect((await t.http('POST', `${project}/export`, { token: T.root })).status).toBe(202)
-    let status = ''
-    for (let i = 0; i < 500 && status !== 'finished'; i++)
-      status = (
-        (await t.http('GET', `${project}/export`, { token: T.root })).body as { export_status: string }
-      ).export_status
-    expect(status).toBe('finished')
-    return t
-  }
-  const project = '/api/v4/projects/acme%2Fwidgets'
-  const images = (dir: string) => readdirSync(join(dir, 'uploads', 'metric_images'), { recursive: true })
-  const archives = (dir: string) =>
-    readdirSync(join(dir, 'transfers'), { recursive: true }).filter((f) => String(f).endsWith('.tar.gz'))
 
   it('removes the files the store pointed at: metric images and export archives', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gla-reset-'))

@@ -5,6 +5,7 @@ import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import tar from 'tar-stream'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js'
 import type { ExtractLimits } from './extract-limits.js'
 
 /** Why an archive was refused; `message` is the text that becomes the import's `import_error`. */
@@ -70,15 +71,15 @@ export async function extractArchive(source: string | Readable, dest: string, li
         throw new ArchiveError(`Archive contains an unsupported member type: ${header.type ?? 'unknown'}`)
       if (rel === null || header.type === 'directory') {
         const dir = rel === null ? dest : join(dest, rel)
-        mkdir(dir, { recursive: true }).then(() => {
+        mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE }).then(() => {
           stream.resume()
           stream.on('end', () => next())
         }, fail)
         return
       }
       const target = join(dest, rel)
-      mkdir(dirname(target), { recursive: true })
-        .then(() => pipeline(stream, createWriteStream(target, { flags: 'wx', mode: 0o600 })))
+      mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE })
+        .then(() => pipeline(stream, createWriteStream(target, { flags: 'wx', mode: PRIVATE_FILE_MODE })))
         .then(() => next(), fail)
     } catch (err) {
       fail(err as Error)

@@ -10,6 +10,7 @@
  * block of fixed length is reserved for it and filled in when the entry closes.
  */
 import { open, type FileHandle } from 'node:fs/promises'
+import { PRIVATE_FILE_MODE } from '../store/private-files.js'
 import { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import { constants, crc32, deflateRaw, deflateRawSync, type InputType, type ZlibOptions } from 'node:zlib'
@@ -89,7 +90,7 @@ export class TarGzWriter {
 
   /** Creates (or truncates) `path` and writes the gzip header. Throws what the file system throws. */
   static async create(path: string, mtime: Date): Promise<TarGzWriter> {
-    const out = await open(path, 'w')
+    const out = await open(path, 'w', PRIVATE_FILE_MODE)
     await out.write(GZIP_HEADER, 0, GZIP_HEADER.length, 0)
     return new TarGzWriter(out, mtime)
   }

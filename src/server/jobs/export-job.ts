@@ -2,19 +2,26 @@ import { randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pipeline } from 'node:stream'
+import { text } from 'node:stream/consumers'
 import { request } from 'undici'
 import { exportFileName } from '../archive/layout.js'
 import { writeExportTree } from '../archive/export-tree.js'
 import { TarGzWriter } from '../archive/tar-gz-writer.js'
 import type { ServiceContext } from '../services/context.js'
 import { outboundAgent } from '../services/outbound-agent.js'
+import { guardedTransfer, type TransferLimits } from '../services/transfer-guard.js'
 import { exportReader } from '../store/exports.js'
 
 export interface ExportJobEnv {
   ctx: ServiceContext
   workDir: string
   allowLocal: boolean
+  /** Deadline and minimum rate of the upload. */
+  transfer: TransferLimits
   aborted: () => boolean
+  /** Aborts when the server shuts down: an upload under way stops. */
+  stop: AbortSignal
 }
 
 /**
@@ -27,15 +34,19 @@ async function upload(env: ExportJobEnv, file: string, url: string, method: stri
   const { size } = await stat(file)
   const agent = outboundAgent(env.allowLocal)
   try {
-    const res = await request(url, {
-      method: method === 'POST' ? 'POST' : 'PUT',
-      headers: { 'content-type': 'application/gzip', 'content-length': String(size) },
-      body: createReadStream(file),
-      dispatcher: agent,
+    await guardedTransfer('upload', env.transfer, env.stop, async (guard) => {
+      // Progress is what leaves (the archive) and what comes back (the answer).
+      const res = await request(url, {
+        method: method === 'POST' ? 'POST' : 'PUT',
+        headers: { 'content-type': 'application/gzip', 'content-length': String(size) },
+        body: pipeline(createReadStream(file), guard.meter(), () => undefined),
+        dispatcher: agent,
+        signal: guard.signal,
+      })
+      const body = (await text(pipeline(res.body, guard.meter(), () => undefined))).slice(0, 1000)
+      if (res.statusCode < 200 || res.statusCode > 299)
+        throw new Error(`Error uploading the project. Code ${res.statusCode}: ${body}`)
     })
-    const body = (await res.body.text()).slice(0, 1000)
-    if (res.statusCode < 200 || res.statusCode > 299)
-      throw new Error(`Error uploading the project. Code ${res.statusCode}: ${body}`)
   } finally {
     await agent.close()
   }
@@ -90,7 +101,7 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
     }
     store.exports.setStatus(exportId, 'finished', null, now())
   } catch (err) {
-    if (env.aborted()) return
+    // Also when the server is closing: the store is still open, and the job says why it stopped.
     try {
       store.exports.setStatus(exportId, 'failed', (err as Error).message, now())
     } catch {

@@ -1,13 +1,16 @@
 /**
  * The background runner of exports and imports: each job starts on a later turn of the event loop
  * (never inside the request that scheduled it) and runs to its end; `close()` tells running jobs
- * to stop (`aborted()`) and waits for them, so nothing touches the store after it closes.
+ * to stop (`aborted()`, and `signal` for transfers under way) and waits for them, so nothing
+ * touches the store after it closes.
  */
 export function jobQueue() {
   const running = new Set<Promise<void>>()
+  const stop = new AbortController()
   let closing = false
   return {
     aborted: () => closing,
+    signal: stop.signal,
     /** Runs `job` soon, in the background; `job` must not throw (jobs record their own failures). */
     run(job: () => Promise<void>): void {
       if (closing) return
@@ -23,6 +26,7 @@ export function jobQueue() {
     },
     async close(): Promise<void> {
       closing = true
+      stop.abort()
       await Promise.allSettled([...running])
     },
   }

@@ -14,6 +14,8 @@ import { Actor, Level } from '../services/access.js'
 import type { ServiceContext } from '../services/context.js'
 import { importWriter } from '../store/imports.js'
 import { restoreRepository } from './import-repository.js'
+import { guardedTransfer, type TransferLimits } from '../services/transfer-guard.js'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js'
 import { restoreTree } from './import-restore.js'
 import { s3ObjectUrl, signV4 } from './import-s3.js'
 
@@ -39,7 +41,11 @@ export interface ImportJobEnv {
   limits: ExtractLimits
   /** Bytes a download may bring (remote imports: 10 GiB). */
   maxDownloadBytes: number
+  /** Deadline and minimum rate of the download. */
+  transfer: TransferLimits
   aborted: () => boolean
+  /** Aborts when the server shuts down: a download under way stops. */
+  stop: AbortSignal
 }
 
 /** `Projects::ImportErrorFilter`: every whitespace-delimited token holding a `/` becomes `[FILTERED]`. */
@@ -49,7 +55,10 @@ export const filterMessage = (message: string) =>
     .map((t) => (t.includes('/') ? '[FILTERED]' : t))
     .join('')
 
-/** Streams a remote archive to `file`, refusing more than `max` bytes. Throws on non-2xx. */
+/**
+ * Streams a remote archive to `file`, refusing more than `max` bytes, within the deadline and
+ * minimum rate of `env.transfer` (TransferError otherwise). Throws on non-2xx.
+ */
 async function download(
   env: ImportJobEnv,
   url: URL,
@@ -60,19 +69,26 @@ async function download(
 ) {
   const agent = outboundAgent(allowLocal)
   try {
-    const res = await request(url, { method: 'GET', headers, dispatcher: followingRedirects(agent) })
-    if (res.statusCode < 200 || res.statusCode > 299) {
-      await res.body.dump()
-      throw new Error(`Failed to download the archive: HTTP ${res.statusCode}`)
-    }
-    let seen = 0
-    const cap = new Transform({
-      transform(chunk: Buffer, _e, done) {
-        seen += chunk.length
-        done(seen > max ? new Error('Content length is too big') : null, chunk)
-      },
+    await guardedTransfer('download', env.transfer, env.stop, async (guard) => {
+      const res = await request(url, {
+        method: 'GET',
+        headers,
+        dispatcher: followingRedirects(agent),
+        signal: guard.signal,
+      })
+      if (res.statusCode < 200 || res.statusCode > 299) {
+        await res.body.dump()
+        throw new Error(`Failed to download the archive: HTTP ${res.statusCode}`)
+      }
+      let seen = 0
+      const cap = new Transform({
+        transform(chunk: Buffer, _e, done) {
+          seen += chunk.length
+          done(seen > max ? new Error('Content length is too big') : null, chunk)
+        },
+      })
+      await pipeline(res.body, guard.meter(), cap, createWriteStream(file, { mode: PRIVATE_FILE_MODE }))
     })
-    await pipeline(res.body, cap, createWriteStream(file))
   } finally {
     await agent.close()
   }
@@ -124,7 +140,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     }
     if ((await stat(archive)).size === 0)
       throw new ArchiveError('Decompressed archive size validation failed.')
-    await mkdir(dir, { recursive: true })
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
     await extractArchive(archive, dir, env.limits)
     await checkVersion(dir)
     if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())
@@ -147,7 +163,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     await cleanUp()
     store.imports.setStatus(finalId, 'finished', null, now())
   } catch (err) {
-    if (env.aborted()) return
+    // Also when the server is closing: the store is still open, and the job says why it stopped.
     const message =
       err instanceof ArchiveError || err instanceof TreeError ? err.message : (err as Error).message
     await cleanUp()

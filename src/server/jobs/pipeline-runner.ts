@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import type { Clock } from '../services/context.js'
-import { secretBox } from '../services/secret-box.js'
 import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import { COMPLETED, compositeStatus } from './composite-status.js'
@@ -28,7 +27,7 @@ const at = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOStri
  * person and leaves the pipeline `manual`); a job that does not succeed skips the jobs after it.
  */
 export function pipelineRunner(store: Store, clock: Clock) {
-  const box = secretBox(store.db)
+  const box = store.secrets
   let timer: NodeJS.Timeout | undefined
   let stopped = false
 

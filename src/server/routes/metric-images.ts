@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
@@ -11,6 +11,7 @@ import { badRequest, paramError } from '../gitlab-errors.js'
 import { parseParams, pathInteger } from '../params.js'
 import type { IssueDeps } from '../services/issue-lookup.js'
 import { METRIC_IMAGE_MAX_BYTES, metricImageService, type Upload } from '../services/metric-images.js'
+import { PRIVATE_FILE_MODE, privateDir } from '../store/private-files.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
 import { IssuePath, issueTarget } from './paths.js'
@@ -46,7 +47,7 @@ async function readParts(req: FastifyRequest, dir: string, written: string[]) {
       const path = join(dir, `upload-${randomUUID()}`)
       written.push(path)
       file = { path, filename: part.filename, truncated: false }
-      await pipeline(part.file, createWriteStream(path))
+      await pipeline(part.file, createWriteStream(path, { mode: PRIVATE_FILE_MODE }))
       file.truncated = part.file.truncated
     } else if (part.type === 'file') part.file.resume()
     else fields[part.fieldname] = part.value
@@ -66,11 +67,12 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
   const dir = memory
     ? mkdtempSync(join(tmpdir(), 'gitlab-actions-uploads-'))
     : join(api.settings.data, 'uploads', 'metric_images')
-  mkdirSync(dir, { recursive: true })
+  if (!memory) privateDir(join(api.settings.data, 'uploads'))
+  privateDir(dir)
   if (memory) api.onClose(() => rmSync(dir, { recursive: true, force: true }))
   api.onReset(() => () => {
     rmSync(dir, { recursive: true, force: true })
-    mkdirSync(dir, { recursive: true })
+    privateDir(dir)
   })
   const images = metricImageService(deps, dir, api.settings.allowLocalRequests)
 

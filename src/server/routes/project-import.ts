@@ -12,6 +12,7 @@ import {
   S3ImportParams,
 } from '../../schema/index.js'
 import { multipartParams } from '../form-params.js'
+import { PRIVATE_FILE_MODE } from '../store/private-files.js'
 import { GitLabError, messageError, paramError, unauthorized } from '../gitlab-errors.js'
 import { s3ObjectUrl, signV4 } from '../jobs/import-s3.js'
 import { parseParams } from '../params.js'
@@ -61,7 +62,7 @@ async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
       }
       const path = join(dir, `upload-${randomBytes(8).toString('hex')}.part`)
       out.file = { path, filename: part.filename }
-      await pipeline(part.file, createWriteStream(path))
+      await pipeline(part.file, createWriteStream(path, { mode: PRIVATE_FILE_MODE }))
       if (part.file.truncated) throw messageError(413, '413 Request Entity Too Large')
     })
   } catch (err) {

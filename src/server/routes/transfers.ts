@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import multipart from '@fastify/multipart'
@@ -8,6 +8,8 @@ import { defaultMaxImportSize } from '../releases.js'
 import { exportService } from '../services/exports.js'
 import { importService } from '../services/imports.js'
 import { fixedWindowLimiter } from '../services/rate-limits.js'
+import { privateDir } from '../store/private-files.js'
+import { DEFAULT_TRANSFER_LIMITS, type TransferLimits } from '../services/transfer-guard.js'
 import type { ApiContext } from './context.js'
 import { projectExportRoutes } from './project-export.js'
 import { projectImportRoutes } from './project-import.js'
@@ -22,6 +24,11 @@ export interface TransferOptions {
   maxImportSize?: number
   /** Requests per minute (GitLab's defaults: export 6, download 1, import 6; 0 turns a limit off). */
   rateLimits?: { project_export?: number; project_download_export?: number; project_import?: number }
+  /**
+   * Bounds on downloads (remote and S3 imports) and export uploads: `deadlineMs` in all (default 4 h),
+   * at least `minBytes` every `windowMs` (default 10 KiB per 30 s); 0 turns either off.
+   */
+  transferLimits?: Partial<TransferLimits>
 }
 
 /**
@@ -46,7 +53,7 @@ export function transferRoutes(api: ApiContext, options: TransferOptions = {}): 
   const workDir = memory
     ? mkdtempSync(join(tmpdir(), 'gitlab-actions-transfers-'))
     : join(api.settings.data, 'transfers')
-  mkdirSync(workDir, { recursive: true })
+  privateDir(workDir)
   const now = api.ctx.clock.now().toISOString()
   for (const row of store.exports.unfinished()) store.exports.setStatus(row.id, 'failed', 'interrupted', now)
   for (const row of store.imports.unfinished())
@@ -72,6 +79,7 @@ export function transferRoutes(api: ApiContext, options: TransferOptions = {}): 
     workDir,
     allowLocal: api.settings.allowLocalRequests,
     queue,
+    transfer: { ...DEFAULT_TRANSFER_LIMITS, ...options.transferLimits },
     limit: (name: keyof typeof limiters, key: string) => limiters[name](key),
   }
   const maxImportSize = options.maxImportSize ?? defaultMaxImportSize(api.instance.version)

@@ -7,11 +7,14 @@ import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { BlockedUrlError, checkUrl } from './outbound-url.js'
+import type { TransferLimits } from './transfer-guard.js'
 
 export interface TransferEnv {
   workDir: string
   allowLocal: boolean
   queue: JobQueue
+  /** Deadline and minimum rate of downloads and uploads. */
+  transfer: TransferLimits
   /** Called before a counted request (GitLab's rate limits); throws 429. */
   limit: (name: 'project_export' | 'project_download_export' | 'project_import', key: string) => void
 }
@@ -115,7 +118,14 @@ export function exportService(ctx: ServiceContext, env: TransferEnv) {
       // The job's modules (undici, tar-stream) load with the first export, not at start-up.
       env.queue.run(async () =>
         (await import('../jobs/export-job.js')).runExport(
-          { ctx, workDir: env.workDir, allowLocal: env.allowLocal, aborted: env.queue.aborted },
+          {
+            ctx,
+            workDir: env.workDir,
+            allowLocal: env.allowLocal,
+            transfer: env.transfer,
+            aborted: env.queue.aborted,
+            stop: env.queue.signal,
+          },
           id,
         ),
       )

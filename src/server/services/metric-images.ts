@@ -1,10 +1,11 @@
-import { mkdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs'
+import { renameSync, rmdirSync, unlinkSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
 import type { MetricImage, MetricImageFields } from '../../schema/index.js'
 import { forbidden, messageError } from '../gitlab-errors.js'
 import { presentMetricImage } from '../present/metric-images.js'
 import type { MetricImageRow } from '../store/metric-images.js'
+import { privateDir } from '../store/private-files.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { isoNow } from './context.js'
@@ -134,7 +135,7 @@ export function metricImageService(deps: IssueDeps, dir: string, allowLocalReque
           created_at: now,
         })
         const row = store.metricImages.get(id) as MetricImageRow
-        mkdirSync(join(dir, String(id)), { recursive: true })
+        privateDir(join(dir, String(id)))
         renameSync(file.path, fileOf(row))
         return presentMetricImage(instance, row)
       })

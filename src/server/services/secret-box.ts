@@ -1,19 +1,12 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
-import type { Db } from '../store/db.js'
 
 /**
- * Encrypts secrets that must be shown again later (trigger tokens to their owner) with
- * AES-256-GCM under a key made once per store; lookups use a digest, never the plain text.
+ * Encrypts secrets that must be shown again later (trigger tokens to their owner, running jobs'
+ * tokens to administrators) with AES-256-GCM, as GitLab's `attr_encrypted` does for
+ * `Ci::Trigger#encrypted_token` and `Ci::Build#token_encrypted`. The key lives apart from the
+ * database (src/server/store/secrets-file.ts); lookups use a digest, never the plain text.
  */
-export function secretBox(db: Db) {
-  const row = db.prepare("SELECT value FROM emulator_meta WHERE key = 'secret_key'").get() as
-    { value: string } | undefined
-  let key: Buffer
-  if (row) key = Buffer.from(row.value, 'base64')
-  else {
-    key = randomBytes(32)
-    db.prepare("INSERT INTO emulator_meta (key, value) VALUES ('secret_key', ?)").run(key.toString('base64'))
-  }
+export function secretBox(key: Buffer) {
   return {
     seal(plain: string): string {
       const iv = randomBytes(12)
@@ -29,3 +22,4 @@ export function secretBox(db: Db) {
     },
   }
 }
+export type SecretBox = ReturnType<typeof secretBox>

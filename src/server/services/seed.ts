@@ -7,7 +7,6 @@ import { countTasks } from '../present/issues.js'
 import type { Store } from '../store/index.js'
 import { parseDuration } from './chronic-duration.js'
 import { isoNow, type Clock } from './context.js'
-import { secretBox } from './secret-box.js'
 import { sealTrigger } from './triggers.js'
 
 const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')
@@ -15,7 +14,7 @@ const duration = (text: string | undefined) =>
   text ? Math.trunc(parseDuration(text, { keepZero: true }) ?? 0) : 0
 
 /**
- * Empties every table but the store's own key material (`POST /-/emulator/reset`). Tables are
+ * Empties every table but `emulator_meta` (`POST /-/emulator/reset`). Tables are
  * read from the schema, so a new migration needs no change here; foreign keys are checked at
  * commit, when everything is gone.
  */
@@ -37,7 +36,7 @@ export function resetStore(store: Store): void {
  */
 export function applySeed(store: Store, seed: Seed, clock: Clock): void {
   const now = isoNow(clock)
-  const box = secretBox(store.db)
+  const box = store.secrets
   const userId = (username: string) => {
     const user = store.users.byUsername(username)
     if (!user) throw messageError(400, `seed: unknown user ${username}`)

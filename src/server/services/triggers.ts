@@ -10,13 +10,13 @@ import { Actor, Level } from './access.js'
 import { isoNow, type ServiceContext } from './context.js'
 import { runningJob } from './job-tokens.js'
 import type { PipelineService } from './pipelines.js'
-import { secretBox } from './secret-box.js'
+import type { SecretBox } from './secret-box.js'
 
 /** `glptt-` + 40 lower-case hex characters (reference §12.1). */
 export const newTriggerToken = () => `glptt-${randomBytes(20).toString('hex')}`
 
 /** What the store keeps of a token: its hint (4 characters after the prefix) and a sealed copy. */
-export function sealTrigger(box: ReturnType<typeof secretBox>, token: string) {
+export function sealTrigger(box: SecretBox, token: string) {
   return { token, token_hint: token.replace(/^glptt-/, '').slice(0, 4), token_encrypted: box.seal(token) }
 }
 
@@ -28,7 +28,7 @@ const base = (message: string) => messageError(400, { base: [message] })
  */
 export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipelines: PipelineService) {
   const { store, access } = ctx
-  const box = secretBox(store.db)
+  const box = store.secrets
 
   const requireUser = (actor: Actor) => {
     if (!actor.user) throw unauthorized()

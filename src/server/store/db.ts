@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { migrations } from './migrations.js'
+import { privateDir, privateFile } from './private-files.js'
 import { Connection } from './sqlite.js'
 
 export type Db = Connection
@@ -10,12 +10,13 @@ export type { Statement } from './sqlite.js'
  * Opens the store: `:memory:` keeps nothing, a directory keeps `gitlab.sqlite3` in it.
  * WAL journal, foreign keys on, and every pending migration applied. The page cache is 16 MB,
  * better-sqlite3's default (node:sqlite keeps SQLite's 2 MB, less than a 10,000-issue store).
+ * The directory is made 0700 and the database, WAL and shared-memory files 0600.
  */
 export function openDb(data: string): Db {
   let file = ':memory:'
   if (data !== ':memory:') {
-    mkdirSync(data, { recursive: true })
-    file = join(data, 'gitlab.sqlite3')
+    file = join(privateDir(data), 'gitlab.sqlite3')
+    privateFile(file, [`${file}-wal`, `${file}-shm`])
   }
   const db = new Connection(file)
   db.exec(`PRAGMA journal_mode = WAL;

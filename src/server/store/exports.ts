@@ -27,8 +27,10 @@ export function exportTable(db: Db) {
        upload_url = excluded.upload_url, upload_method = excluded.upload_method, error = NULL,
        updated_at = excluded.updated_at`,
   )
+  // The pre-signed upload URL (signature included) is kept only while the export may still use it.
   const setStatus = db.prepare(
-    'UPDATE project_exports SET status = ?, error = ?, updated_at = ? WHERE id = ?',
+    `UPDATE project_exports SET status = ?, error = ?, updated_at = ?,
+       upload_url = CASE WHEN ? IN ('finished', 'failed') THEN NULL ELSE upload_url END WHERE id = ?`,
   )
   const setFile = db.prepare(
     'UPDATE project_exports SET file = ?, file_name = ?, updated_at = ? WHERE id = ?',
@@ -50,8 +52,9 @@ export function exportTable(db: Db) {
       upsert.run(row)
       return (byUser.get(row.project_id, row.user_id) as ExportRow).id
     },
+    /** Sets the status; `finished` and `failed` also forget the upload URL. */
     setStatus: (id: number, status: ExportRow['status'], error: string | null, now: string) =>
-      setStatus.run(status, error, now, id),
+      setStatus.run(status, error, now, status, id),
     setFile: (id: number, file: string | null, fileName: string | null, now: string) =>
       setFile.run(file, fileName, now, id),
     /** Exports a stopped server left queued or started. */

@@ -14,11 +14,16 @@ import { issueDetailTables } from './issue-details.js'
 import { exportTable } from './exports.js'
 import { importTable } from './imports.js'
 import { gitObjectTable } from './git-objects.js'
+import { secretBox } from '../services/secret-box.js'
 
-/** The store facade: one module per table group, all over one connection. */
-export function createStore(db: Db) {
+/**
+ * The store facade: one module per table group, all over one connection; `secrets` seals and
+ * opens stored secrets with `dbKeyBase`, the key kept outside the database (secrets-file.ts).
+ */
+export function createStore(db: Db, dbKeyBase: Buffer) {
   return {
     db,
+    secrets: secretBox(dbKeyBase),
     users: userTable(db),
     namespaces: namespaceTable(db),
     projects: projectTable(db),

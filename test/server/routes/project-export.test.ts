@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { request } from 'undici'
+import { dripServer } from '../../support/drip-server.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 import { tarGzMembers } from '../../support/archive-members.js'
@@ -245,6 +246,8 @@ describe('export upload', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   })
   afterEach(() => new Promise<void>((resolve) => receiver.close(() => resolve())))
+  /** The stored upload URLs: a pre-signed URL carries its signature, so none outlives its upload. */
+  const storedUrls = () => t.server.store.db.prepare('SELECT upload_url FROM project_exports').all()
   const url = () => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bucket/x.tar.gz?sig=1`
 
   it.each(['PUT', 'POST'])(
@@ -261,6 +264,7 @@ describe('export upload', () => {
       expect(got).toMatchObject({ method, type: 'application/gzip', length: String(got!.body.length) })
       expect((await tarGzMembers(got!.body)).get('./VERSION')?.body).toBe('0.2.4')
       expect((await download()).status).toBe(404)
+      expect(storedUrls()).toEqual([{ upload_url: null }])
     },
   )
 
@@ -268,6 +272,36 @@ describe('export upload', () => {
     answer = 403
     await t.http('POST', `${P}/export`, { token: ALICE, json: { upload: { url: url() } } })
     expect((await settled()).export_status).toBe('failed')
+    expect(storedUrls()).toEqual([{ upload_url: null }])
+  })
+})
+
+describe('export upload to a host that answers a byte every 2 s', () => {
+  it('fails the export on the minimum rate and forgets the URL', async () => {
+    const drip = await dripServer()
+    // At least 1 KiB per second here (default: 10 KiB per 30 s), so the test takes a second or two.
+    const slow = await startServer(widgetsSeed, {
+      allowLocalRequests: true,
+      transfers: { transferLimits: { minBytes: 1024, windowMs: 1000 } },
+    })
+    try {
+      const res = await slow.http('POST', `${P}/export`, {
+        token: ALICE,
+        json: { upload: { url: `${drip.url}/bucket/x.tar.gz?sig=1` } },
+      })
+      expect(res.status).toBe(202)
+      let status: unknown
+      while (status !== 'failed' && status !== 'none')
+        status = ((await slow.http('GET', `${P}/export`, { token: ALICE })).body as Json).export_status
+      expect(status).toBe('failed')
+      expect(slow.server.store.db.prepare('SELECT error, upload_url FROM project_exports').all()).toEqual([
+        { error: 'The upload was stopped: less than 1 KiB moved in 1 s', upload_url: null },
+      ])
+      expect(drip.requests()).toBe(1)
+    } finally {
+      await slow.close()
+      await drip.close()
+    }
   })
 })
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { signV4 } from '../../../src/server/jobs/import-s3.js'
+import { dripServer } from '../../support/drip-server.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 
@@ -200,5 +201,36 @@ describe('POST /projects/remote-import-s3', () => {
       error:
         'region is missing, bucket_name is missing, file_key is missing, access_key_id is missing, secret_access_key is missing',
     })
+  })
+})
+
+describe('a remote file that arrives a byte every 2 s', () => {
+  // Limits of a second here (defaults: 10 KiB per 30 s, 4 h in all), so each case takes about a second.
+  it.each([
+    ['minimum rate', { minBytes: 1024, windowMs: 1000 }, 'less than 1 KiB moved in 1 s'],
+    ['deadline', { deadlineMs: 1500, minBytes: 0 }, 'it took longer than 1.5 s'],
+  ])('fails the import on the %s, with a clear import_error', async (_, transferLimits, why) => {
+    const drip = await dripServer()
+    const slow = await startServer(widgetsSeed, { allowLocalRequests: true, transfers: { transferLimits } })
+    try {
+      const res = await slow.http('POST', '/api/v4/projects/remote-import', {
+        token: ROOT,
+        json: { url: `${drip.url}/x.tar.gz`, path: 'dripped' },
+      })
+      expect(res.status).toBe(201)
+      let status: Json = {}
+      while (status.import_status !== 'failed' && status.import_status !== 'finished')
+        status = (
+          await slow.http('GET', `/api/v4/projects/${String((res.body as Json).id)}/import`, { token: ROOT })
+        ).body as Json
+      expect(status).toMatchObject({
+        import_status: 'failed',
+        import_error: `The download was stopped: ${why}`,
+      })
+      expect(drip.requests()).toBe(1)
+    } finally {
+      await slow.close()
+      await drip.close()
+    }
   })
 })
