@@ -41,6 +41,7 @@ export function presentIssue(
     withSubscribed: true,
     withLabelDetails: false,
     from: { project: fromProject },
+    canReadEpic: (epic) => deps.issues.canReadEpic(actor, epic),
   })
   return issue as Issue
 }
