@@ -19,6 +19,16 @@ import { forbidden } from './gitlab-errors.js'
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1']
 
+/** The serialised origin (`http://host:port`, default port dropped); null for `null` or garbage. */
+function originOf(text: string): string | null {
+  try {
+    const origin = new URL(text).origin
+    return origin === 'null' ? null : origin
+  } catch {
+    return null
+  }
+}
+
 /** A hostname as compared here: lower case, no IPv6 brackets, no trailing dot; null if unparsable. */
 function hostnameOf(authority: string): string | null {
   try {
@@ -64,7 +74,8 @@ export function browserGuard(baseUrl: () => string, allowedHosts: string[] = [])
     const origins = [new URL(baseUrl()).origin]
     if (listen) origins.push(listen.origin)
     // Same origin as the request itself (the Host passed the check above): e.g. a port mapping.
-    if (req.headers.host) origins.push(`${req.protocol}://${req.headers.host}`.toLowerCase())
+    const own = req.headers.host ? originOf(`${req.protocol}://${req.headers.host}`) : null
+    if (own) origins.push(own)
     return origins
   }
 
@@ -87,7 +98,8 @@ export function browserGuard(baseUrl: () => string, allowedHosts: string[] = [])
       if (!UNSAFE_METHODS.has(req.method)) return
       const origin = req.headers.origin
       if (origin !== undefined) {
-        if (!ownOrigins(req).includes(origin.toLowerCase()))
+        const from = originOf(origin)
+        if (from === null || !ownOrigins(req).includes(from))
           throw forbidden(
             `cross-origin ${req.method} from '${origin}' refused (CSRF protection): the emulator accepts changes only from its own origin or from non-browser clients`,
           )
