@@ -13,6 +13,9 @@ Options:
   --data DIR|:memory:      keep the store in DIR across restarts (default :memory:)
   --seed FILE              YAML seed loaded into an empty store at start
   --base-url URL           external URL used in the links the API hands out (default: the listening address)
+  --allowed-host H         another name clients may reach the server by (the Host header); repeatable.
+                           Always allowed: the listening address, localhost when on loopback, the
+                           base URL's host; on 0.0.0.0 or :: any name unless this option is given
   --edition ee|ce          GitLab edition to behave as (default ee)
   --gitlab-version X.Y.Z   GitLab release to report and behave as, 13.0.0 to 18.x (default 18.6.0)
   --allow-local-requests   let imports and export uploads reach local and private addresses
@@ -33,6 +36,7 @@ export async function serve(argv: string[]): Promise<number> {
       data: { type: 'string', default: ':memory:' },
       seed: { type: 'string' },
       'base-url': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
       edition: { type: 'string', default: 'ee' },
       'gitlab-version': { type: 'string' },
       'allow-local-requests': { type: 'boolean', default: false },
@@ -79,6 +83,7 @@ export async function serve(argv: string[]): Promise<number> {
     data: values.data,
     seed,
     baseUrl: values['base-url'],
+    allowedHosts: values['allowed-host'],
     edition: values.edition,
     gitlabVersion: version,
     allowLocalRequests: values['allow-local-requests'],

@@ -3,6 +3,7 @@ import fastJson from 'fast-json-stringify'
 import formbody from '@fastify/formbody'
 import { parseQuery } from './form-params.js'
 import { authenticate } from './auth.js'
+import { browserGuard } from './browser-guard.js'
 import { responseCache } from './response-cache.js'
 import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gitlab-errors.js'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
@@ -49,6 +50,11 @@ export interface ServerOptions {
   logger?: boolean
   /** Export and import settings: S3 endpoint (hidden `--s3-endpoint`), size and rate limits. */
   transfers?: TransferOptions
+  /**
+   * More names the Host header may carry (`--allowed-host`), besides the listening address, its
+   * loopback names and the base URL's host; listening on 0.0.0.0 or ::, a list restricts any Host.
+   */
+  allowedHosts?: string[]
 }
 
 export interface GitLabServer {
@@ -126,6 +132,9 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   app.decorateRequest('actor', null as never)
   app.decorate('responseCache', responseCache(db))
   app.setErrorHandler(handleError)
+  // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
+  const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
+  app.addHook('onRequest', guard.check)
   app.addHook('preHandler', async (req) => {
     req.actor = authenticate(store, req, isoNow(clock))
   })
@@ -209,6 +218,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
       const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host
       const url = `http://${shownHost}:${actual}`
       if (!options.baseUrl) instance.baseUrl = url
+      guard.listening(host, url)
       return url
     },
     async close() {

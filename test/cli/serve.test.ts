@@ -75,5 +75,26 @@ describe('gitlab-actions serve', () => {
     const [code] = await once(proc.child, 'exit')
     expect(code).toBe(0)
     expect(proc.stdout()).toContain('--allow-local-requests')
+    expect(proc.stdout()).toContain('--allowed-host H')
+  })
+
+  it('--allowed-host (repeatable) adds names the Host header may carry; others get 403', async () => {
+    const proc = run(['serve', '--port', '0', '--allowed-host', 'emulator.internal', '--allowed-host', 'gl'])
+    try {
+      const line = await waitForLine(proc.stdout, proc.child)
+      const baseUrl = (/http:\/\/[^\s)]+/.exec(line) as RegExpExecArray)[0]
+      const status = async (host: string) => {
+        const res = await request(`${baseUrl}/api/v4/version`, { headers: { host } })
+        await res.body.dump()
+        return res.statusCode
+      }
+      expect([await status('emulator.internal'), await status('gl:80'), await status('localhost')]).toEqual([
+        401, 401, 401,
+      ])
+      expect(await status('evil.example')).toBe(403)
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
+    }
   })
 })

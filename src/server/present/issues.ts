@@ -1,4 +1,5 @@
 import type { Issue, IssueType, LabelDetail, Milestone, UserBasic } from '../../schema/index.js'
+import type { EpicRow } from '../store/epics.js'
 import type { Store } from '../store/index.js'
 import type { IssueRow } from '../store/issues.js'
 import type { LabelRow } from '../store/labels.js'
@@ -18,6 +19,8 @@ export interface IssueView {
   withSubscribed: boolean
   withLabelDetails: boolean
   from: ReferenceContext
+  /** `read_epic` for the caller: an epic it may not read shows as null (EE). */
+  canReadEpic: (epic: EpicRow) => boolean
 }
 
 /**
@@ -197,7 +200,8 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
     if (ee) {
       issue.weight = row.weight
       issue.blocking_issues_count = 0
-      const epic = row.epic_id === null ? undefined : store.epics.get(row.epic_id)
+      const linked = row.epic_id === null ? undefined : store.epics.get(row.epic_id)
+      const epic = linked && view.canReadEpic(linked) ? linked : undefined
       issue.epic_iid = epic ? epic.iid : null
       issue.epic = epic
         ? {

@@ -127,12 +127,13 @@ export function buildIssueQuery(
   if (q.search) conds.push(where.search(searchWords(q.search), searchColumns(q.in)))
 
   const userId = (username: string) => store.users.byUsername(username)?.id ?? -1
+  const userIds = (usernames: string[]) => [...new Set(usernames)].map(userId)
   const labelConds = (labels: string[], negate: boolean): Condition[] => {
     if (labels.some((l) => isWord(l, 'none') || l === 'No+Label' || l === 'No Label'))
       return [negate ? where.someLabel() : where.noLabels()]
     if (labels.some((l) => isWord(l, 'any'))) return [negate ? where.noLabels() : where.someLabel()]
-    if (negate) return [where.noLabelOf(labels.flatMap((l) => store.labels.idsByTitle(l)))]
-    return where.allLabels(labels.map((l) => store.labels.idsByTitle(l)))
+    const titles = [...new Set(labels)]
+    return [negate ? where.noLabelOf(titles) : where.allLabels(titles)]
   }
   const milestoneConds = (value: string, negate: boolean): Condition[] => {
     if (isWord(value, 'none')) return [where.isNull('milestone_id', negate)]
@@ -168,7 +169,7 @@ export function buildIssueQuery(
   if (q.author_id !== undefined) conds.push(where.compare('author_id', '=', q.author_id))
   if (q.author_username) conds.push(where.compare('author_id', '=', userId(q.author_username)))
   if (q.assignee_id !== undefined) conds.push(...assigneeIdConds(q.assignee_id, false))
-  for (const name of q.assignee_username ?? []) conds.push(where.assignedTo(userId(name)))
+  if (q.assignee_username) conds.push(where.assignedToAll(userIds(q.assignee_username)))
   if (q.my_reaction_emoji) conds.push(...reactionConds(q.my_reaction_emoji, false))
   if (ee) {
     if (q.weight !== undefined) conds.push(...wildcardColumn('weight', q.weight, false))
@@ -187,7 +188,7 @@ export function buildIssueQuery(
   if (not.author_id !== undefined) conds.push(where.compare('author_id', '!=', not.author_id))
   if (not.author_username) conds.push(where.compare('author_id', '!=', userId(not.author_username)))
   if (not.assignee_id !== undefined) conds.push(...assigneeIdConds(not.assignee_id, true))
-  for (const name of not.assignee_username ?? []) conds.push(where.notAssignedTo(userId(name)))
+  if (not.assignee_username) conds.push(where.assignedToNone(userIds(not.assignee_username)))
   if (not.my_reaction_emoji) conds.push(...reactionConds(not.my_reaction_emoji, true))
   if (not.search) conds.push(where.search(searchWords(not.search), searchColumns(not.in), true))
   if (ee) {

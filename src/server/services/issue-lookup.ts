@@ -24,6 +24,10 @@ export function requireUser(actor: Actor): UserRow {
 export const canAdminIssues = (deps: IssueDeps, actor: Actor, project: ProjectRow) =>
   deps.ctx.access.atLeast(actor, project, Level.planner)
 
+/** GitLab's `read_internal_note`: Planner, Reporter and up, and administrators (`app/policies/project_policy.rb`). */
+export const canReadInternalNotes = (deps: IssueDeps, actor: Actor, project: ProjectRow) =>
+  deps.ctx.access.atLeast(actor, project, Level.planner)
+
 /** GitLab's `update_issue`: `admin_issue`, or the author of a readable issue (reference §6.3). */
 export const canUpdateIssue = (deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueRow) =>
   deps.issues.canReadIssue(actor, project, row) &&
@@ -41,6 +45,7 @@ export function presentIssue(
     withSubscribed: true,
     withLabelDetails: false,
     from: { project: fromProject },
+    canReadEpic: (epic) => deps.issues.canReadEpic(actor, epic),
   })
   return issue as Issue
 }

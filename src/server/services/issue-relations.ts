@@ -5,7 +5,7 @@ import { presentUser } from '../present/users.js'
 import type { MergeRequestRow } from '../store/merge-requests.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Actor, Level } from './access.js'
-import { requireUser, type IssueDeps } from './issue-lookup.js'
+import { canReadInternalNotes, requireUser, type IssueDeps } from './issue-lookup.js'
 
 /** Merge requests, participants and the user agent of an issue (spec 4.5, reference §10). */
 export function issueRelationService(deps: IssueDeps) {
@@ -52,14 +52,15 @@ export function issueRelationService(deps: IssueDeps) {
     /**
      * `GET .../participants`: the author, the assignees, then the authors of user notes in the
      * order they first commented, each once, leaving out users who cannot read the issue
-     * (GitLab's `visible_participants`).
+     * (GitLab's `visible_participants`). Like `Participable`, notes the caller may not read add
+     * nobody: internal notes count for Planners, Reporters and up only (`read_internal_note`).
      */
     participants(actor: Actor, project: ProjectRow, iid: number): UserBasic[] {
       const issue = deps.issues.findIssue(actor, project, iid)
       const ids = [
         issue.author_id,
         ...store.issues.assigneesOf([issue.id]).map((a) => a.user_id),
-        ...store.notes.authorsOf(issue.id),
+        ...store.notes.authorsOf(issue.id, canReadInternalNotes(deps, actor, project)),
       ]
       const users: UserBasic[] = []
       for (const id of new Set(ids)) {

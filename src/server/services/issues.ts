@@ -14,6 +14,7 @@ import type { IssueChanges, IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Actor, Level } from './access.js'
 import { isoNow, type ServiceContext } from './context.js'
+import { epicLinks } from './epic-links.js'
 import { buildIssueQuery, type IssueListScope } from './issue-list.js'
 import { humanSize } from './human-size.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
@@ -53,6 +54,7 @@ export interface IssueServiceOptions {
 export function issueService(ctx: ServiceContext, options: IssueServiceOptions = {}) {
   const { store, access } = ctx
   const queries = issueQueries(store.db)
+  const epics = epicLinks(ctx)
   const present = (rows: IssueRow[], view: IssueView) => presentIssues(store, ctx.instance, rows, view)
 
   /** The issue by iid, readable by the actor; 404 `404 Not found` otherwise (reference §6.1). */
@@ -72,6 +74,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       withSubscribed: true,
       withLabelDetails: false,
       from: { project: row.project_id },
+      canReadEpic: (epic) => epics.canRead(actor, epic),
     })[0] as Issue
   const requireUser = (actor: Actor) => {
     if (!actor.user) throw unauthorized()
@@ -116,26 +119,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     return ctx.instance.edition === 'ce' ? unique.slice(0, 1) : unique
   }
 
-  function epicFor(project: ProjectRow, epicId?: number, epicIid?: number): number | null | undefined {
-    if (ctx.instance.edition !== 'ee') return undefined
-    if (epicId === 0 || epicIid === 0) return null
-    const ns = store.namespaces.get(project.namespace_id)
-    if (epicId !== undefined) {
-      const epic = store.epics.get(epicId)
-      if (!epic) throw notFound('Epic')
-      return epic.id
-    }
-    if (epicIid !== undefined && ns) {
-      const epic = store.epics.byIid(ns.id, epicIid)
-      if (!epic) throw notFound('Epic')
-      return epic.id
-    }
-    return undefined
-  }
-
   return {
     findIssue,
     canReadIssue,
+    canReadEpic: epics.canRead,
 
     /** One page of a list, with the total (capped) for the headers. */
     list(actor: Actor, scope: IssueListScope, q: IssueListQuery): IssuePage {
@@ -157,6 +144,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         withSubscribed: false,
         withLabelDetails: q.with_labels_details === true,
         from,
+        canReadEpic: (epic) => epics.canRead(actor, epic),
       }
       const page = pageOf(q)
       if (scope.kind === 'project' && q.pagination === 'keyset' && KEYSET_ORDERS.has(query.order.by)) {
@@ -199,6 +187,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     ): Issue {
       const user = requireUser(actor)
       options.beforeCreate?.(actor, project)
+      // GitLab looks the epic up before the model validates, and refuses the whole request.
+      const epicId = epics.forIssue(actor, project, input.epic_id, input.epic_iid)
       validateText(input.title, input.description)
       const now = isoNow(ctx.clock)
       const metadata = access.atLeast(actor, project, Level.planner)
@@ -221,7 +211,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           created_at: createdAt,
           updated_at: createdAt,
           milestone_id: milestone && milestone.project_id === project.id ? milestone.id : null,
-          epic_id: epicFor(project, input.epic_id, input.epic_iid) ?? null,
+          epic_id: epicId ?? null,
           confidential: input.confidential ? 1 : 0,
           discussion_locked:
             metadata && input.discussion_locked !== undefined ? (input.discussion_locked ? 1 : 0) : null,
@@ -257,6 +247,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const row = findIssue(actor, project, iid)
       const metadata = access.atLeast(actor, project, Level.planner)
       if (!metadata && row.author_id !== actor.id) throw forbidden()
+      const epic = epics.forIssue(actor, project, input.epic_id, input.epic_iid)
       validateText(input.title, input.description)
       const owner = access.atLeast(actor, project, Level.owner)
       const now = isoNow(ctx.clock)
@@ -270,6 +261,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         })
       return store.transaction(() => {
         const changes: IssueChanges = {}
+        if (epic !== undefined) changes.epic_id = epic
         let assigneeNote: string | undefined
         if (input.title !== undefined) changes.title = input.title
         if (input.description !== undefined) {
@@ -298,8 +290,6 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
               if (m && m.project_id === project.id) changes.milestone_id = m.id
             }
           }
-          const epic = epicFor(project, input.epic_id, input.epic_iid)
-          if (epic !== undefined) changes.epic_id = epic
           if (input.weight !== undefined && ctx.instance.edition === 'ee') changes.weight = input.weight
           if (input.labels !== undefined || input.add_labels || input.remove_labels) {
             const current = store.labels.ofIssues([row.id]).map((l) => l.id)

@@ -6,7 +6,7 @@ import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { isoNow } from './context.js'
-import { canAdminIssues, requireUser, type IssueDeps } from './issue-lookup.js'
+import { canAdminIssues, canReadInternalNotes, requireUser, type IssueDeps } from './issue-lookup.js'
 import { addSystemNote } from './system-notes.js'
 
 const MAX_NOTE = 1_000_000
@@ -38,7 +38,7 @@ export interface NotePage {
 /** Issue notes and the `/promote` quick action (spec 4.3, reference §8.3). */
 export function noteService(deps: IssueDeps) {
   const { store, access, instance } = deps.ctx
-  const canReadInternal = (actor: Actor, project: ProjectRow) => access.atLeast(actor, project, Level.planner)
+  const canReadInternal = (actor: Actor, project: ProjectRow) => canReadInternalNotes(deps, actor, project)
 
   /** GitLab's `/promote` condition: EE, a group project, an unpromoted issue, `admin_issue` and `create_epic`. */
   function canPromote(actor: Actor, project: ProjectRow, row: IssueRow) {

@@ -20,24 +20,58 @@ export interface Condition {
 
 const cond = (sql: string, ...args: unknown[]): Condition => ({ sql, args })
 const list = (n: number) => Array(n).fill('?').join(',')
-const hasLabel = (ids: number[]) =>
-  `EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (${list(ids.length) || 'NULL'}))`
+
+/** Lists up to this long are inlined as `?` placeholders, where the planner sees every value. */
+const INLINE_MAX = 50
+/**
+ * `expr IN (values)` for a list of any length: short lists inline, longer ones bound as one JSON
+ * array read with `json_each`, so thousands of values stay within SQLite's limits on variables
+ * and expression size (GitLab caps none of its list filters).
+ */
+const inSet = (expr: string, values: unknown[], negate = false): Condition => {
+  const op = negate ? 'NOT IN' : 'IN'
+  if (values.length > INLINE_MAX)
+    return cond(`${expr} ${op} (SELECT value FROM json_each(?))`, JSON.stringify(values))
+  return cond(`${expr} ${op} (${list(values.length) || 'NULL'})`, ...values)
+}
+/** Every value of the list passes `test` (SQL over `v.value`): one condition, whatever the length. */
+const everyOf = (values: unknown[], test: string): Condition =>
+  cond(`NOT EXISTS (SELECT 1 FROM json_each(?) v WHERE NOT (${test}))`, JSON.stringify(values))
+
+const labelTitled = (title: string) =>
+  `EXISTS (SELECT 1 FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id AND l.title = ${title})`
+const assignee = (user: string) =>
+  `EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ${user})`
 
 /** Filter building blocks, each a self-contained SQL condition over `issues i`. */
 export const where = {
   raw: cond,
   none: () => cond('0'),
   state: (state: string) => cond('i.state = ?', state),
-  /** The issue has every one of these label groups (each group: label ids sharing one title). */
-  allLabels: (groups: number[][]) => groups.map((ids) => cond(hasLabel(ids), ...ids)),
-  anyLabelOf: (ids: number[]) => cond(hasLabel(ids), ...ids),
-  noLabelOf: (ids: number[]) => cond(`NOT ${hasLabel(ids)}`, ...ids),
+  /** The issue has a label of each of these titles. */
+  allLabels: (titles: string[]) => everyOf(titles, labelTitled('v.value')),
+  /** The issue has no label of any of these titles. */
+  noLabelOf: (titles: string[]) => {
+    const titled = inSet('l.title', titles)
+    return cond(
+      `NOT EXISTS (SELECT 1 FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id AND ${titled.sql})`,
+      ...titled.args,
+    )
+  },
   noLabels: () => cond('NOT EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)'),
   someLabel: () => cond('EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)'),
-  assignedTo: (userId: number) =>
-    cond('EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)', userId),
-  notAssignedTo: (userId: number) =>
-    cond('NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)', userId),
+  assignedTo: (userId: number) => cond(assignee('?'), userId),
+  notAssignedTo: (userId: number) => cond(`NOT ${assignee('?')}`, userId),
+  /** Assigned to every one of these users. */
+  assignedToAll: (userIds: number[]) => everyOf(userIds, assignee('v.value')),
+  /** Assigned to none of these users. */
+  assignedToNone: (userIds: number[]) => {
+    const among = inSet('a.user_id', userIds)
+    return cond(
+      `NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND ${among.sql})`,
+      ...among.args,
+    )
+  },
   unassigned: () => cond('NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)'),
   assigned: () => cond('EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)'),
   reacted: (userId: number, name?: string) =>
@@ -86,8 +120,7 @@ export const where = {
     const args = words.flatMap((w) => columns.map(() => esc(w)))
     return cond(negate ? `NOT (${sql})` : sql, ...args)
   },
-  inList: (column: string, values: unknown[], negate = false) =>
-    cond(`i.${column} ${negate ? 'NOT IN' : 'IN'} (${list(values.length) || 'NULL'})`, ...values),
+  inList: (column: string, values: unknown[], negate = false) => inSet(`i.${column}`, values, negate),
   compare: (column: string, op: '=' | '<' | '<=' | '>' | '>=' | '!=', value: unknown) =>
     cond(`i.${column} ${op} ?`, value),
   isNull: (column: string, negate = false) => cond(`i.${column} IS ${negate ? 'NOT ' : ''}NULL`),
@@ -151,8 +184,9 @@ export function issueQueries(db: Db) {
       const ors = ['i.confidential = 0']
       const args: unknown[] = []
       if (c.projectIds.length > 0) {
-        ors.push(`i.project_id IN (${list(c.projectIds.length)})`)
-        args.push(...c.projectIds)
+        const mine = inSet('i.project_id', c.projectIds)
+        ors.push(mine.sql)
+        args.push(...mine.args)
       }
       if (c.userId !== null) {
         ors.push(

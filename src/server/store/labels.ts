@@ -16,7 +16,6 @@ export function labelTable(db: Db) {
     'INSERT INTO labels (project_id, title, color, description, created_at) VALUES (?, ?, ?, ?, ?)',
   )
   const byTitle = db.prepare('SELECT * FROM labels WHERE project_id = ? AND title = ?')
-  const idsByTitle = db.prepare('SELECT id FROM labels WHERE title = ?')
   const ofProject = db.prepare('SELECT * FROM labels WHERE project_id = ?')
   const ofIssues = (n: number) =>
     db.prepare(
@@ -29,7 +28,6 @@ export function labelTable(db: Db) {
       Number(insert.run(projectId, title, color, description, now).lastInsertRowid),
     byTitle: (projectId: number, title: string) => byTitle.get(projectId, title) as LabelRow | undefined,
     /** Ids of every label with this exact title, in any project (list filters match by title). */
-    idsByTitle: (title: string) => (idsByTitle.all(title) as { id: number }[]).map((r) => r.id),
     ofProject: (projectId: number) => ofProject.all(projectId) as LabelRow[],
     /** Labels of many issues at once, sorted by title (GitLab sorts issue labels alphabetically). */
     ofIssues: (issueIds: number[]) => {

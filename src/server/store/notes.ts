@@ -23,7 +23,8 @@ export function noteTable(db: Db) {
   const byId = db.prepare('SELECT * FROM notes WHERE id = ?')
   const ofIssue = db.prepare('SELECT * FROM notes WHERE issue_id = ? ORDER BY id')
   const authors = db.prepare(
-    'SELECT author_id FROM notes WHERE issue_id = ? AND system = 0 GROUP BY author_id ORDER BY MIN(id)',
+    `SELECT author_id FROM notes WHERE issue_id = ? AND system = 0 AND (internal = 0 OR ?)
+     GROUP BY author_id ORDER BY MIN(id)`,
   )
   return {
     /** Inserts a note; a user (non-system) note bumps the issue's `user_notes_count`. */
@@ -35,7 +36,8 @@ export function noteTable(db: Db) {
     get: (id: number) => byId.get(id) as NoteRow | undefined,
     /** Every note of an issue, oldest first. */
     ofIssue: (issueId: number) => ofIssue.all(issueId) as NoteRow[],
-    /** Authors of user notes, in the order they first commented. */
-    authorsOf: (issueId: number) => (authors.all(issueId) as { author_id: number }[]).map((r) => r.author_id),
+    /** Authors of user notes, in the order they first commented; internal notes only when asked. */
+    authorsOf: (issueId: number, withInternal: boolean) =>
+      (authors.all(issueId, withInternal ? 1 : 0) as { author_id: number }[]).map((r) => r.author_id),
   }
 }

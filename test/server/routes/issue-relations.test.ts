@@ -84,6 +84,19 @@ describe('participants', () => {
     })
   })
 
+  it('authors of internal notes only to Planners, Reporters and up (read_internal_note)', async () => {
+    const note = (token: string, json: Json) => t.http('POST', `${PUBLIC}/issues/1/notes`, { token, json })
+    expect((await note(T.reporter, { body: 'between us', internal: true })).status).toBe(201)
+    expect((await note(T.planner, { body: 'in the open' })).status).toBe(201)
+    const names = async (token?: string) =>
+      ((await t.http('GET', `${PUBLIC}/issues/1/participants`, { token })).body as Json[]).map(
+        (u) => u.username,
+      )
+    for (const token of [undefined, T.outsider, T.guest]) expect(await names(token)).toEqual(['mark', 'pam'])
+    for (const token of [T.planner, T.reporter, T.root])
+      expect(await names(token)).toEqual(['mark', 'rita', 'pam'])
+  })
+
   it('anonymous on a public project; 404 for a private one', async () => {
     expect((await t.http('GET', `${PUBLIC}/issues/1/participants`)).body).toMatchObject([
       { username: 'mark' },

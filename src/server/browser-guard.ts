@@ -1,0 +1,114 @@
+import type { FastifyRequest } from 'fastify'
+import { forbidden } from './gitlab-errors.js'
+
+/*
+ * Protections of a local server against the browser of the developer who runs it:
+ * - DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 reaches the server
+ *   with `Host: evil.example`, and may read what it answers. Only the server's own names pass.
+ * - Cross-site requests: a form or a `text/plain` fetch needs no CORS preflight, and a token in the
+ *   query (`private_token`) or a cookie-less form still acts. Browsers mark such requests with
+ *   `Origin` (or `Sec-Fetch-Site`); state-changing ones from another origin are refused.
+ * Non-browser clients send neither header and are unaffected (`private_token` in the query works,
+ * as on GitLab).
+ *
+ * A wrong Host answers 403, not 421 Misdirected Request: 421 tells a client to retry on another
+ * connection (browsers do so on their own), which cannot help here, while 403 with GitLab's error
+ * body is what every GitLab client already understands as a refusal.
+ */
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1']
+
+/** The serialised origin (`http://host:port`, default port dropped); null for `null` or garbage. */
+function originOf(text: string): string | null {
+  try {
+    const origin = new URL(text).origin
+    return origin === 'null' ? null : origin
+  } catch {
+    return null
+  }
+}
+
+/** A hostname as compared here: lower case, no IPv6 brackets, no trailing dot; null if unparsable. */
+function hostnameOf(authority: string): string | null {
+  try {
+    return new URL(`http://${authority}`).hostname
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '')
+  } catch {
+    return null
+  }
+}
+
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === ''
+
+export interface BrowserGuard {
+  /** Called once the server listens: its address joins the allowed names and origins. */
+  listening(host: string, url: string): void
+  /** Fastify `onRequest` hook: refuses a foreign Host, then a cross-site state-changing request. */
+  check(req: FastifyRequest): Promise<void>
+}
+
+/**
+ * `baseUrl()`: the external URL (read on each request: it is set at listen when not configured).
+ * `allowedHosts`: more names for the Host header (`--allowed-host`).
+ */
+export function browserGuard(baseUrl: () => string, allowedHosts: string[] = []): BrowserGuard {
+  const extra = allowedHosts.map((h) => hostnameOf(h)).filter((h): h is string => h !== null)
+  let listen: { host: string; origin: string } | undefined
+
+  const hostAllowed = (name: string): boolean => {
+    if (!listen) return true // not reachable over the network yet
+    if (name === hostnameOf(new URL(baseUrl()).host) || extra.includes(name)) return true
+    if (name === listen.host) return true
+    if ((isLoopback(listen.host) || isWildcard(listen.host)) && LOOPBACK_NAMES.includes(name)) return true
+    // Listening on every interface, the server is reached by names it cannot know (a container by
+    // its service name, a machine by any of its addresses): any Host, unless a list is given.
+    return isWildcard(listen.host) && extra.length === 0
+  }
+
+  const ownOrigins = (req: FastifyRequest) => {
+    const origins = [new URL(baseUrl()).origin]
+    if (listen) origins.push(listen.origin)
+    // Same origin as the request itself (the Host passed the check above): e.g. a port mapping.
+    const own = req.headers.host ? originOf(`${req.protocol}://${req.headers.host}`) : null
+    if (own) origins.push(own)
+    return origins
+  }
+
+  return {
+    listening(host, url) {
+      listen = {
+        host: hostnameOf(host.includes(':') ? `[${host}]` : host) ?? host,
+        origin: new URL(url).origin,
+      }
+    },
+    async check(req) {
+      const host = req.headers.host
+      if (host !== undefined) {
+        const name = hostnameOf(host)
+        if (name === null || !hostAllowed(name))
+          throw forbidden(
+            `Host '${host}' is not allowed (DNS rebinding protection); start the server with --allowed-host to allow it`,
+          )
+      }
+      if (!UNSAFE_METHODS.has(req.method)) return
+      const origin = req.headers.origin
+      if (origin !== undefined) {
+        const from = originOf(origin)
+        if (from === null || !ownOrigins(req).includes(from))
+          throw forbidden(
+            `cross-origin ${req.method} from '${origin}' refused (CSRF protection): the emulator accepts changes only from its own origin or from non-browser clients`,
+          )
+        return
+      }
+      if (req.headers['sec-fetch-site'] === 'cross-site')
+        throw forbidden(
+          `cross-site ${req.method} refused (CSRF protection): the emulator accepts changes only from its own origin or from non-browser clients`,
+        )
+    },
+  }
+}
