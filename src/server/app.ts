@@ -3,6 +3,7 @@ import fastJson from 'fast-json-stringify'
 import formbody from '@fastify/formbody'
 import { parseQuery } from './form-params.js'
 import { authenticate } from './auth.js'
+import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
 import { responseCache } from './response-cache.js'
 import { GitLabError, handleError, invalidJsonBody } from './gitlab-errors.js'
 import type { Instance } from './present/context.js'
@@ -80,6 +81,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     logger: options.logger ?? false,
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2000 },
     bodyLimit: 8 * 1024 * 1024,
+    frameworkErrors,
     // On close: idle keep-alive sockets go at once, requests in flight finish (graceful SIGTERM).
     forceCloseConnections: 'idle',
   })
@@ -114,6 +116,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   app.decorateRequest('actor', null as never)
   app.decorate('responseCache', responseCache(db))
   app.setErrorHandler(handleError)
+  // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400.
+  malformedStringGuard(app)
   app.addHook('preHandler', async (req) => {
     req.actor = authenticate(store, req, isoNow(clock))
   })
