@@ -116,8 +116,11 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       created_at: now,
       last_activity_at: now,
     })
-    for (const ref of new Set([p.default_branch ?? 'main', ...(p.refs ?? [])]))
-      store.projects.addRef(projectId, ref, fakeSha(`${p.path}@${ref}`))
+    // `refs:` is the older name of `branches:`; a name may be both a branch and a tag.
+    for (const ref of new Set([p.default_branch ?? 'main', ...(p.branches ?? []), ...(p.refs ?? [])]))
+      store.projects.addRef(projectId, 'branch', ref, fakeSha(`${p.path}@${ref}`))
+    for (const tag of new Set(p.tags ?? []))
+      store.projects.addRef(projectId, 'tag', tag, fakeSha(`${p.path}@${tag}`))
     for (const [username, role] of Object.entries(p.members ?? {}))
       store.members.set('project', projectId, userId(username), accessLevels[role], now)
     for (const l of p.labels ?? [])

@@ -4,6 +4,7 @@ import transfers from './migrations/003-transfers.js'
 import pipelines from './migrations/004-pipelines.js'
 import runners from './migrations/005-runners.js'
 import issuePositionIndex from './migrations/006-issue-position-index.js'
+import refKinds from './migrations/007-ref-kinds.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -16,4 +17,5 @@ export const migrations: string[] = [
   pipelines,
   runners,
   issuePositionIndex,
+  refKinds,
 ]
