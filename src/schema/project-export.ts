@@ -26,12 +26,17 @@ export const ProjectExportStatus = Type.Object(
 )
 export type ProjectExportStatus = Static<typeof ProjectExportStatus>
 
-/** spec 4.1: `POST /projects/:id/export` parameters; `upload[http_method]` defaults to PUT. */
+/**
+ * spec 4.1: `POST /projects/:id/export` parameters (lib/api/project_export.rb). `upload` and both
+ * its keys are optional: go-gitlab sends `"upload": {}` on every export, and an upload without a
+ * `url` (`upload[http_method]` alone) is no upload, the export is kept for download. A given
+ * `upload[http_method]` must still be PUT or POST (defaults to PUT).
+ */
 export const ProjectExportParams = Type.Object({
   description: Type.Optional(Type.String()),
   upload: Type.Optional(
     Type.Object({
-      url: Type.String(),
+      url: Type.Optional(Type.String()),
       http_method: Type.Optional(Type.Union([Type.Literal('PUT'), Type.Literal('POST')])),
     }),
   ),

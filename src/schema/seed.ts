@@ -171,7 +171,26 @@ export const SeedProject = Type.Object(
     archived: Type.Optional(Type.Boolean({ default: false })),
     members: Type.Optional(SeedMembers),
     default_branch: Type.Optional(Type.String({ minLength: 1, default: 'main' })),
-    refs: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'branches and tags' })),
+    branches: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description:
+          'branch names besides default_branch (always a branch); pipelines on them report tag: false, ' +
+          'and merge requests target them',
+      }),
+    ),
+    tags: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description:
+          'tag names; a pipeline triggered on a tag reports tag: true. A name that is also a branch is ' +
+          'ambiguous: a pipeline on its short name is refused with "Ref is ambiguous", as GitLab does; ' +
+          'refs/heads/NAME or refs/tags/NAME picks one',
+      }),
+    ),
+    refs: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description: 'older name of branches (kept for existing seeds): every ref listed here is a branch',
+      }),
+    ),
     ci_config: Type.Optional(Type.Boolean({ default: true })),
     ci_jobs: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { default: ['build'] })),
     ci_outcome: Type.Optional(withDefault(CiOutcome, 'success')),

@@ -4,6 +4,7 @@ import formbody from '@fastify/formbody'
 import { parseQuery } from './form-params.js'
 import { authenticate } from './auth.js'
 import { browserGuard } from './browser-guard.js'
+import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
 import { responseCache } from './response-cache.js'
 import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gitlab-errors.js'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
@@ -96,6 +97,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     logger: options.logger ?? false,
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2000 },
     bodyLimit: 8 * 1024 * 1024,
+    frameworkErrors,
     // On close: idle keep-alive sockets go at once, requests in flight finish (graceful SIGTERM).
     forceCloseConnections: 'idle',
   })
@@ -132,6 +134,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   app.decorateRequest('actor', null as never)
   app.decorate('responseCache', responseCache(db))
   app.setErrorHandler(handleError)
+  // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400.
+  malformedStringGuard(app)
   // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
   const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
   app.addHook('onRequest', guard.check)

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { MultipartFile } from '@fastify/multipart'
 import qs from 'qs'
 import { GitLabError, messageError } from './gitlab-errors.js'
+import { multipartField } from './malformed-strings.js'
 
 /*
  * Form parameters as Rack reads them into Grape's params: names with brackets nest
@@ -17,7 +18,8 @@ export const parseQuery = (text: string) =>
  * The parameters of a multipart/form-data request: its query and its fields, nested by
  * `parseQuery`. Each file part goes to `onFile`, which must consume or drain its stream; by
  * default it is drained and stands as `{ filename }`, a Hash, which Grape refuses where a string
- * is declared (`is invalid`), as it refuses Rack's upload hash. A body over the limits throws 413.
+ * is declared (`is invalid`), as it refuses Rack's upload hash. A body over the limits throws 413;
+ * a field with a NUL or invalid UTF-8 throws GitLab's plain 400 (src/server/malformed-strings.ts).
  */
 export async function multipartParams(
   req: FastifyRequest,
@@ -27,7 +29,7 @@ export async function multipartParams(
   const files: Record<string, { filename: string }> = {}
   try {
     for await (const part of req.parts()) {
-      if (part.type !== 'file') flat.append(part.fieldname, String(part.value))
+      if (part.type !== 'file') flat.append(...multipartField(part.fieldname, String(part.value)))
       else if (onFile) await onFile(part)
       else {
         part.file.resume()

@@ -7,7 +7,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 export class GitLabError extends Error {
   constructor(
     readonly status: number,
-    readonly body: { message: unknown } | { error: string } | null,
+    /** A string is sent as `text/plain` (Rack middleware answers), an object as JSON. */
+    readonly body: { message: unknown } | { error: string } | string | null,
     readonly headers: Record<string, string> = {},
   ) {
     super(
@@ -35,6 +36,8 @@ export const validationError = (fields: Record<string, string[]>, status = 400) 
 /** A bare message with a status, e.g. 409 `{"message":"Duplicated issue"}`. */
 export const messageError = (status: number, message: unknown) => new GitLabError(status, { message })
 export const notModified = () => new GitLabError(304, null)
+/** Rack middleware's plain-text refusal (lib/gitlab/middleware/handle_malformed_strings.rb). */
+export const malformedRequest = () => new GitLabError(400, 'Bad Request')
 
 /** Grape's words for a body that is not the JSON its content type promises. */
 export const invalidJsonBody = () =>
@@ -55,7 +58,9 @@ export const nestedTooDeeply = () => paramError('Parameters nested too deeply')
 export function handleError(err: FastifyError | GitLabError, req: FastifyRequest, reply: FastifyReply) {
   if (err instanceof GitLabError) {
     reply.code(err.status).headers(err.headers)
-    return err.body === null ? reply.send() : reply.type('application/json').send(err.body)
+    if (err.body === null) return reply.send()
+    if (typeof err.body === 'string') return reply.type('text/plain').send(err.body)
+    return reply.type('application/json').send(err.body)
   }
   // Fastify's own refusals of the raw request: size, media type, a body that does not parse.
   const status = err.statusCode ?? 500

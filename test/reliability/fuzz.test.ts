@@ -24,7 +24,9 @@ import { MAX_BODY_DEPTH } from '../../src/server/json-depth.js'
  * `/api/v4/openapi.json`, with generated path ids, query and body parameters (JSON, form,
  * multipart, garbage, gzip), headers, tokens and sizes. Properties, for every request:
  *   - no 5xx;
- *   - every 4xx carries GitLab's body (`{"message": ...}` or `{"error": ...}`; a 304 is empty);
+ *   - every 4xx carries GitLab's body (`{"message": ...}` or `{"error": ...}`, or the malformed-string
+ *     guard's plain `Bad Request`; a 304 is empty);
+ *   - a NUL or invalid UTF-8 in the path, credentials or any parameter is that plain 400;
  *   - a refused request (>= 400) changes nothing in the store (row counts and a hash per table).
  *
  * GLA_FUZZ_RUNS sets the number of requests: CI runs 3,000 (about 20 s); the full run the issue
@@ -412,6 +414,8 @@ interface Req {
   query: string
   headers: Record<string, string>
   body: BodySpec
+  /** Holds a NUL or invalid UTF-8 where GitLab's malformed-string guard looks: a plain 400. */
+  malformed?: string
 }
 
 const tokenHeaders = fc.oneof(
@@ -547,6 +551,118 @@ function wellFormed(op: Operation): fc.Arbitrary<Req> {
       return Object.assign(req, { [fc.toStringMethod]: () => JSON.stringify(req).slice(0, 2000) })
     })
 }
+
+/*
+ * lib/gitlab/middleware/handle_malformed_strings.rb: a NUL byte or invalid UTF-8 in the path, the
+ * credentials, or a parameter (query, form, multipart, JSON; in hashes and arrays down to the depth
+ * the middleware walks) is `400 text/plain Bad Request` before any API code runs, whatever else
+ * the request holds. A broken percent-escape in the query is refused the same way.
+ */
+const BAD_ESCAPES = ['%00', 'nul%00byte', '%C0%80', '%FF%FE', '%ED%A0%80', '%E0%A4%A', 'a%']
+const BAD_BYTES: { name: string; bytes: number[] }[] = [
+  { name: 'NUL', bytes: [0x6e, 0x75, 0x6c, 0x00] },
+  { name: 'overlong', bytes: [0xc0, 0x80] },
+  { name: 'stray continuation', bytes: [0x80] },
+  { name: 'truncated', bytes: [0xe2, 0x82] },
+  { name: 'surrogate', bytes: [0xed, 0xa0, 0x80] },
+]
+/** Parameter names that put a value 0, 1 or 2 hashes or arrays down (the middleware's reach). */
+const NESTINGS = ['title', 'labels[]', 'variables[KEY]', 'a[b][c]', 'a[][b]']
+const MARK = '\u0001MARK\u0001'
+
+/** A JSON text with `bad` as raw bytes (or a `\u0000` escape) at `depth` under `name`. */
+function jsonWith(body: Record<string, unknown>, depth: number, bad: number[] | 'escape'): number[] {
+  let value: unknown = MARK
+  for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { k: value }
+  const text = JSON.stringify({ ...body, poison: value })
+  const mark = JSON.stringify(MARK).slice(1, -1)
+  const [head, tail] = text.split(mark) as [string, string]
+  const middle = bad === 'escape' ? Buffer.from('nul\\u0000') : Buffer.from(bad)
+  return [...Buffer.concat([Buffer.from(head), middle, Buffer.from(tail)])]
+}
+
+function multipartWith(name: string, bad: number[]): number[] {
+  const b = '----glafuzz'
+  return [
+    ...Buffer.concat([
+      Buffer.from(`--${b}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n`),
+      Buffer.from(bad),
+      Buffer.from(`\r\n--${b}--\r\n`),
+    ]),
+  ]
+}
+
+/** A well-formed request with one malformed string put where the guard looks. */
+function malformed(op: Operation): fc.Arbitrary<Req> {
+  const withBody = op.method !== 'GET' && op.method !== 'DELETE'
+  return fc
+    .record({
+      req: wellFormed(op),
+      place: fc.constantFrom(
+        'path',
+        'query',
+        'basic',
+        'authorization',
+        ...(withBody ? (['form', 'json', 'multipart'] as const) : []),
+      ),
+      escape: fc.constantFrom(...BAD_ESCAPES),
+      bytes: fc.constantFrom(...BAD_BYTES),
+      nesting: fc.constantFrom(...NESTINGS),
+      depth: fc.integer({ min: 0, max: 2 }),
+      jsonEscape: fc.boolean(),
+    })
+    .map(({ req, place, escape, bytes, nesting, depth, jsonEscape }) => {
+      const out: Req = { ...req, headers: { ...req.headers }, malformed: place }
+      const latin1 = Buffer.from(bytes.bytes).toString('latin1')
+      const declared = req.body.kind === 'json' || req.body.kind === 'form' ? req.body.value : {}
+      switch (place) {
+        case 'path':
+          out.path = `${req.path}${escape.startsWith('%E0') ? '%E0%A4' : escape.replace(/^a/, '')}`
+          break
+        case 'query':
+          out.query = `${req.query}${req.query ? '&' : ''}${nesting}=${escape}`
+          break
+        case 'basic':
+          out.headers = {
+            authorization: `Basic ${Buffer.from(`root:${latin1}`, 'latin1').toString('base64')}`,
+          }
+          break
+        case 'authorization':
+          out.headers = { authorization: `Bearer glpat-${latin1.replace('\u0000', '\u00c0')}` }
+          break
+        case 'form':
+          out.body = {
+            kind: 'garbage',
+            bytes: [...Buffer.from(`${qs.stringify(declared)}&${nesting}=${escape}`)],
+            contentType: 'application/x-www-form-urlencoded',
+          }
+          break
+        case 'json':
+          out.body = {
+            kind: 'garbage',
+            // A raw NUL in a JSON string is not JSON at all: NUL goes in as its `\\u0000` escape.
+            bytes: jsonWith(
+              declared as Record<string, unknown>,
+              depth,
+              jsonEscape || bytes.name === 'NUL' ? 'escape' : bytes.bytes,
+            ),
+            contentType: 'application/json',
+          }
+          break
+        case 'multipart':
+          out.body = {
+            kind: 'garbage',
+            bytes: multipartWith(nesting, bytes.bytes),
+            contentType: 'multipart/form-data; boundary=----glafuzz',
+          }
+          break
+      }
+      return Object.assign(out, { [fc.toStringMethod]: () => JSON.stringify(out).slice(0, 2000) })
+    })
+}
+
+const isPlainBadRequest = (res: { status: number; contentType: string; text: string }) =>
+  res.status === 400 && res.contentType === 'text/plain' && res.text === 'Bad Request'
 
 // ---------------------------------------------------------------- sending
 
@@ -731,7 +847,11 @@ describe('fuzzing every route of the OpenAPI document', () => {
       const arb = fc
         .constantFrom(...ops)
         .chain((op) =>
-          fc.oneof({ weight: 3, arbitrary: requestFor(op) }, { weight: 2, arbitrary: wellFormed(op) }),
+          fc.oneof(
+            { weight: 3, arbitrary: requestFor(op) },
+            { weight: 2, arbitrary: wellFormed(op) },
+            { weight: 1, arbitrary: malformed(op) },
+          ),
         )
       await fc.assert(
         fc.asyncProperty(arb, async (req) => {
@@ -745,8 +865,10 @@ describe('fuzzing every route of the OpenAPI document', () => {
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
           const where = `${req.method} ${req.path.slice(0, 200)}?${req.query.slice(0, 200)} -> ${res.status} ${res.text.slice(0, 300)}`
           if (res.status >= 500) throw new Error(`5xx: ${where}`)
+          if (req.malformed && !isPlainBadRequest(res))
+            throw new Error(`malformed ${req.malformed} not refused as GitLab refuses it: ${where}`)
           if (res.status === 304 && res.text !== '') throw new Error(`304 with a body: ${where}`)
-          if (res.status >= 400 && req.method !== 'HEAD') {
+          if (res.status >= 400 && req.method !== 'HEAD' && !isPlainBadRequest(res)) {
             if (res.contentType !== 'application/json')
               throw new Error(`error not JSON (${res.contentType}): ${where}`)
             let parsed: unknown

@@ -57,15 +57,16 @@ export async function writeRepositoryBundle(
   check: () => void,
 ): Promise<void> {
   const commits = new Map<string, GitObject>()
-  const branches = reader.refs(project.id).filter((r) => history(reader, r.sha, commits))
-  if (branches.length === 0) return
+  const refs = reader.refs(project.id).filter((r) => history(reader, r.sha, commits))
+  if (refs.length === 0) return
   commits.delete(EMPTY_TREE.sha)
-  const shaOf = new Map(branches.map((b) => [b.name, b.sha]))
+  const shaOf = new Map(refs.filter((r) => r.kind === 'branch').map((b) => [b.name, b.sha]))
   const commitsOf = (m: Row) => mergeRequestCommits(mergeRequestRefs(m), shaOf.get(m.target_branch as string))
   const bundle = new BundleWriter(await archive.stream('./project.bundle'))
   const head = project.default_branch === null ? undefined : shaOf.get(project.default_branch)
   if (head) await bundle.ref({ name: 'HEAD', sha: head })
-  for (const b of branches) await bundle.ref({ name: `refs/heads/${b.name}`, sha: b.sha })
+  for (const r of refs)
+    await bundle.ref({ name: `refs/${r.kind === 'tag' ? 'tags' : 'heads'}/${r.name}`, sha: r.sha })
   let count = 1 + commits.size
   for (const m of mergeRequests(reader, project.id, check)) {
     const c = commitsOf(m)

@@ -35,8 +35,8 @@ export async function restoreRepository(store: Store, projectId: number, bundle:
   store.transaction(() => {
     for (const object of contents.objects) store.gitObjects.put(object)
     for (const { name, sha } of contents.refs) {
-      const ref = /^refs\/(?:heads|tags)\/(.+)$/.exec(name)?.[1]
-      if (ref) store.projects.addRef(projectId, ref, sha)
+      const ref = /^refs\/(heads|tags)\/(.+)$/.exec(name)
+      if (ref) store.projects.addRef(projectId, ref[1] === 'tags' ? 'tag' : 'branch', ref[2]!, sha)
     }
   })
 }

@@ -35,7 +35,7 @@ const ms = (a: string | null, b: string | null) => (a && b ? Date.parse(b) - Dat
 
 /**
  * Shapes pipelines and jobs (reference §12.4). Favicons are our short asset paths (GitLab's carry
- * a content digest); pipelines are never tags and have no coverage, name or YAML errors.
+ * a content digest); pipelines have no coverage, name or YAML errors.
  */
 export function pipelinePresenter(store: Store, instance: Instance) {
   const webBase = (project: ProjectRow) => `${instance.baseUrl}/${project.full_path}`

@@ -81,6 +81,12 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
         ...Object.keys(doc.input?.properties ?? {}),
       ],
     },
+    // Clients such as gitbeaker send forms as multipart/form-data; Rack reads its fields as params
+    // before any API code runs, so a malformed field is refused before authentication and access
+    // hooks (src/server/malformed-strings.ts).
+    preValidation: async (req) => {
+      if (!doc.readsParts && req.isMultipart?.()) req.body = await formFields(req)
+    },
     handler: async (req, reply) => {
       const auth = doc.auth ?? 'optional'
       if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && doc.method !== 'GET')))
@@ -92,8 +98,6 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
       const key = cache ? `${req.actor.id ?? 0}|${new Date().toISOString().slice(0, 10)}|${req.url}` : ''
       const hit = cache?.get(key, generation)
       if (hit) return reply.headers(hit.headers).type('application/json').send(hit.body)
-      // Clients such as gitbeaker send forms as multipart/form-data; Rack reads its fields as params.
-      if (!doc.readsParts && req.isMultipart?.()) req.body = await formFields(req)
       const merged = {
         ...(req.query as Record<string, unknown>),
         ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),

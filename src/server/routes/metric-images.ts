@@ -7,8 +7,9 @@ import multipart from '@fastify/multipart'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { imageType, MetricImage, MetricImageFields } from '../../schema/index.js'
-import { badRequest, paramError } from '../gitlab-errors.js'
+import { GitLabError, badRequest, paramError } from '../gitlab-errors.js'
 import { parseParams, pathInteger } from '../params.js'
+import { multipartField, RAW_MULTIPART_FIELDS } from '../malformed-strings.js'
 import type { IssueDeps } from '../services/issue-lookup.js'
 import { METRIC_IMAGE_MAX_BYTES, metricImageService, type Upload } from '../services/metric-images.js'
 import { PRIVATE_FILE_MODE, privateDir } from '../store/private-files.js'
@@ -30,8 +31,8 @@ const BASE = '/api/v4/projects/:id/issues/:issue_iid/metric_images'
 async function readUpload(req: FastifyRequest, dir: string, written: string[]) {
   try {
     return await readParts(req, dir, written)
-  } catch {
-    throw badRequest()
+  } catch (err) {
+    throw err instanceof GitLabError ? err : badRequest()
   }
 }
 
@@ -50,7 +51,10 @@ async function readParts(req: FastifyRequest, dir: string, written: string[]) {
       await pipeline(part.file, createWriteStream(path, { mode: PRIVATE_FILE_MODE }))
       file.truncated = part.file.truncated
     } else if (part.type === 'file') part.file.resume()
-    else fields[part.fieldname] = part.value
+    else {
+      const [name, value] = multipartField(part.fieldname, String(part.value))
+      fields[name] = value
+    }
   }
   return { fields, file }
 }
@@ -86,6 +90,7 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
 
   api.app.register(async (scope: FastifyInstance) => {
     await scope.register(multipart, {
+      ...RAW_MULTIPART_FIELDS,
       throwFileSizeLimit: false,
       limits: { fileSize: METRIC_IMAGE_MAX_BYTES },
     })

@@ -112,7 +112,13 @@ export function projectImportRoutes(
       try {
         params = parseParams(ProjectImportParams, upload.fields)
       } catch (err) {
-        if (!(err instanceof GitLabError) || !err.body || !('error' in err.body)) throw err
+        if (
+          !(err instanceof GitLabError) ||
+          typeof err.body !== 'object' ||
+          !err.body ||
+          !('error' in err.body)
+        )
+          throw err
         errors.push(...err.body.error.split(', '))
       }
       const fileError = upload.fileInvalid ? 'file is invalid' : upload.file ? undefined : 'file is missing'

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import multipart from '@fastify/multipart'
+import { RAW_MULTIPART_FIELDS } from '../malformed-strings.js'
 import { DEFAULT_EXTRACT_LIMITS } from '../archive/extract-limits.js'
 import { jobQueue } from '../jobs/export-queue.js'
 import { defaultMaxImportSize } from '../releases.js'
@@ -84,6 +85,7 @@ export function transferRoutes(api: ApiContext, options: TransferOptions = {}): 
   }
   const maxImportSize = options.maxImportSize ?? defaultMaxImportSize(api.instance.version)
   void api.app.register(multipart, {
+    ...RAW_MULTIPART_FIELDS,
     limits: {
       files: 10,
       fields: 100,

@@ -89,10 +89,11 @@ export function exportService(ctx: ServiceContext, env: TransferEnv) {
     schedule(actor: Actor, ref: string, params: ProjectExportParams): void {
       const project = admin(actor, ref)
       env.limit('project_export', String(actor.id))
-      const upload = params.upload
-      if (upload?.url) {
+      // An upload strategy only when `upload[url]` is present (Ruby's `present?`: not blank).
+      const url = params.upload?.url?.trim() ? params.upload.url : undefined
+      if (url) {
         try {
-          checkUrl(upload.url, ['http', 'https'], env.allowLocal)
+          checkUrl(url, ['http', 'https'], env.allowLocal)
         } catch (err) {
           if (err instanceof BlockedUrlError) throw validationError({ url: [`is blocked: ${err.message}`] })
           throw err
@@ -110,8 +111,8 @@ export function exportService(ctx: ServiceContext, env: TransferEnv) {
           project_id: project.id,
           user_id: actor.id!,
           description: params.description ?? null,
-          upload_url: upload?.url || null,
-          upload_method: upload?.url ? (upload.http_method ?? 'PUT') : null,
+          upload_url: url ?? null,
+          upload_method: url ? (params.upload?.http_method ?? 'PUT') : null,
           now: ctx.clock.now().toISOString(),
         })
       })

@@ -31,6 +31,8 @@ export interface NewPipelineInput {
   project: ProjectRow
   ref: string
   sha: string
+  /** The ref is a tag (`Chain::Build`: `tag: @command.tag_exists?`). */
+  tag: boolean
   userId: number | null
   source: 'trigger' | 'pipeline'
   triggerId?: number
@@ -75,7 +77,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
           project_id: p.id,
           ref: input.ref,
           sha: input.sha,
-          tag: 0,
+          tag: input.tag ? 1 : 0,
           status: 'created',
           source: input.source,
           user_id: input.userId,
@@ -127,13 +129,12 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
         updatedAfter: q.updated_after,
         createdBefore: q.created_before,
         createdAfter: q.created_after,
-        // The emulator's pipelines never have YAML errors, names or tags.
-        none:
-          q.yaml_errors === true ||
-          q.name !== undefined ||
-          q.scope === 'tags' ||
-          (q.username !== undefined && !user),
-        latestPerRef: q.scope === 'branches',
+        // The emulator's pipelines never have YAML errors or names.
+        none: q.yaml_errors === true || q.name !== undefined || (q.username !== undefined && !user),
+        // PipelinesFinder#by_scope: the latest pipeline of each branch name, or of each tag name.
+        ...(q.scope === 'branches' || q.scope === 'tags'
+          ? { latestPerRef: q.scope === 'branches' ? ('branch' as const) : ('tag' as const) }
+          : {}),
         order: q.order_by ?? 'id',
         sort: q.sort ?? 'desc',
       }

@@ -116,10 +116,18 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       created_at: now,
       last_activity_at: now,
     })
-    for (const ref of new Set([p.default_branch ?? 'main', ...(p.refs ?? [])])) {
+    // `refs:` is the older name of `branches:`; a name may be both a branch and a tag. Each ref
+    // points at a real (empty) git commit, which the export's project.bundle carries.
+    const refs = [
+      ...[...new Set([p.default_branch ?? 'main', ...(p.branches ?? []), ...(p.refs ?? [])])].map(
+        (name) => ['branch', name] as const,
+      ),
+      ...[...new Set(p.tags ?? [])].map((name) => ['tag', name] as const),
+    ]
+    for (const [kind, ref] of refs) {
       const commit = refCommit(p.path, ref)
       store.gitObjects.put(commit)
-      store.projects.addRef(projectId, ref, commit.sha)
+      store.projects.addRef(projectId, kind, ref, commit.sha)
     }
     for (const [username, role] of Object.entries(p.members ?? {}))
       store.members.set('project', projectId, userId(username), accessLevels[role], now)

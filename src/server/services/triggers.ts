@@ -11,6 +11,7 @@ import { isoNow, type ServiceContext } from './context.js'
 import { runningJob } from './job-tokens.js'
 import type { PipelineService } from './pipelines.js'
 import type { SecretBox } from './secret-box.js'
+import { resolveRef } from './refs.js'
 
 /** `glptt-` + 40 lower-case hex characters (reference §12.1). */
 export const newTriggerToken = () => `glptt-${randomBytes(20).toString('hex')}`
@@ -139,8 +140,9 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
         upstream = { pipelineId: found.pipeline.id, jobId: found.job.id }
       }
       if (!mayCreatePipeline(user, p)) throw base('Insufficient permissions to create a new pipeline')
-      const sha = store.pipelines.refSha(p.id, input.ref)
-      if (sha === undefined) throw base('Reference not found')
+      const ref = resolveRef(store, p.id, input.ref)
+      if (ref === 'ambiguous') throw base('Ref is ambiguous')
+      if (ref === undefined) throw base('Reference not found')
       if (p.ci_config === 0) throw base('Missing CI config file')
       const variables = Object.entries(input.variables ?? {}).map(([key, value]) => ({
         key,
@@ -150,8 +152,9 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
       variables.push({ key: 'TRIGGER_PAYLOAD', value: JSON.stringify(payload), variable_type: 'file' })
       return pipelines.create({
         project: p,
-        ref: input.ref,
-        sha,
+        ref: ref.name,
+        sha: ref.sha,
+        tag: ref.kind === 'tag',
         userId: user?.id ?? null,
         source: trigger ? 'trigger' : 'pipeline',
         ...(trigger ? { triggerId: trigger.id } : {}),

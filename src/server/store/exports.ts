@@ -170,12 +170,11 @@ export function exportReader(db: Db) {
     awardEmoji: (issueIds: number[]) => children('award_emoji', 'issue_id', issueIds),
     /** Resource events (`resource_state_events`, ...) of the issues, when the table exists. */
     events: (table: string, issueIds: number[]) => children(table, 'issue_id', issueIds),
-    /** The project's refs (branches; tags once the refs table tells them apart), by name. */
+    /** The project's branches and tags, by name. */
     refs: (projectId: number) =>
-      stmt('SELECT name, sha FROM project_refs WHERE project_id = ? ORDER BY name').all(projectId) as {
-        name: string
-        sha: string
-      }[],
+      stmt('SELECT kind, name, sha FROM project_refs WHERE project_id = ? ORDER BY kind, name').all(
+        projectId,
+      ) as { kind: 'branch' | 'tag'; name: string; sha: string }[],
     /** A git object behind a ref (migration 7), if the store has it. */
     gitObject: (sha: string) =>
       has('git_objects')

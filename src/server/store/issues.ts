@@ -167,7 +167,10 @@ export function issueTable(db: Db) {
             issueIds.length,
             (p) => `SELECT issue_id, user_id FROM issue_assignees WHERE issue_id IN (${p}) ORDER BY position`,
           ).all(...issueIds) as { issue_id: number; user_id: number }[]),
-    /** Merge requests that mention or close each issue. */
+    /**
+     * `merge_requests_count`: the merge requests that close each issue, not those that mention it
+     * (`MergeRequestsClosingIssues.count_for_collection`, lib/gitlab/issuable_metadata.rb).
+     */
     mergeRequestCounts: (issueIds: number[]) =>
       issueIds.length === 0
         ? []
@@ -175,7 +178,7 @@ export function issueTable(db: Db) {
             'mrs',
             issueIds.length,
             (p) =>
-              `SELECT issue_id, COUNT(*) AS n FROM merge_request_issues WHERE issue_id IN (${p}) GROUP BY issue_id`,
+              `SELECT issue_id, COUNT(*) AS n FROM merge_request_issues WHERE closes = 1 AND issue_id IN (${p}) GROUP BY issue_id`,
           ).all(...issueIds) as { issue_id: number; n: number }[]),
     subscription: (issueId: number, userId: number) =>
       subscription.get(issueId, userId) as { subscribed: number } | undefined,

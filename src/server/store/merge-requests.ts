@@ -26,7 +26,9 @@ export function mergeRequestTable(db: Db) {
     `SELECT m.* FROM merge_requests m JOIN merge_request_issues l ON l.merge_request_id = m.id
      WHERE l.issue_id = ? AND l.closes = 1 ORDER BY m.created_at DESC, m.id DESC`,
   )
-  const refSha = db.prepare('SELECT sha FROM project_refs WHERE project_id = ? AND name = ?')
+  const refSha = db.prepare(
+    "SELECT sha FROM project_refs WHERE project_id = ? AND kind = 'branch' AND name = ?",
+  )
   const insert = db.prepare(
     `INSERT INTO merge_requests (iid, project_id, title, description, state, author_id, source_branch, target_branch,
        created_at, updated_at, merged_at, closed_at)
@@ -41,7 +43,7 @@ export function mergeRequestTable(db: Db) {
     /** Records that the merge request mentions the issue, or closes it when merged. */
     link: (mergeRequestId: number, issueId: number, closes: boolean) =>
       link.run(mergeRequestId, issueId, closes ? 1 : 0),
-    /** The commit a branch or tag of the project points at, if the project has that ref. */
+    /** The commit a branch of the project points at, if the project has that branch. */
     refSha: (projectId: number, ref: string) =>
       (refSha.get(projectId, ref) as { sha: string } | undefined)?.sha,
     /** Merge requests that mention or close the issue, by project and iid. */

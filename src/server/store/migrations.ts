@@ -5,6 +5,7 @@ import pipelines from './migrations/004-pipelines.js'
 import runners from './migrations/005-runners.js'
 import issuePositionIndex from './migrations/006-issue-position-index.js'
 import gitObjects from './migrations/007-git-objects.js'
+import refKinds from './migrations/008-ref-kinds.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -18,4 +19,5 @@ export const migrations: string[] = [
   runners,
   issuePositionIndex,
   gitObjects,
+  refKinds,
 ]

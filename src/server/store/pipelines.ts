@@ -1,5 +1,6 @@
 import type { Db } from './db.js'
 import { tokenDigest } from './users.js'
+import type { RefKind } from './projects.js'
 
 export interface PipelineRow {
   id: number
@@ -62,7 +63,8 @@ export interface PipelineFilter {
   updatedAfter?: string
   createdBefore?: string
   createdAfter?: string
-  latestPerRef?: boolean
+  /** The latest pipeline of each branch or each tag of the project (`scope=branches|tags`). */
+  latestPerRef?: RefKind
   none?: boolean
   order: 'id' | 'status' | 'ref' | 'updated_at' | 'user_id'
   sort: 'asc' | 'desc'
@@ -87,7 +89,13 @@ function where(f: PipelineFilter): { sql: string; args: unknown[] } {
   if (f.createdBefore) add('created_at < ?', f.createdBefore)
   if (f.createdAfter) add('created_at > ?', f.createdAfter)
   if (f.latestPerRef)
-    add('id IN (SELECT MAX(id) FROM pipelines WHERE project_id = ? GROUP BY ref)', f.projectId)
+    add(
+      `id IN (SELECT MAX(id) FROM pipelines WHERE project_id = ? AND ref IN
+         (SELECT name FROM project_refs WHERE project_id = ? AND kind = ?) GROUP BY ref)`,
+      f.projectId,
+      f.projectId,
+      f.latestPerRef,
+    )
   return { sql: parts.join(' AND '), args }
 }
 
@@ -123,10 +131,11 @@ export function pipelineTable(db: Db) {
     `UPDATE ci_builds SET status = @status, outcome = @outcome, retried = @retried, failure_reason = @failure_reason,
        queued_at = @queued_at, started_at = @started_at, finished_at = @finished_at, due_at = @due_at WHERE id = @id`,
   )
-  const refSha = db.prepare('SELECT sha FROM project_refs WHERE project_id = ? AND name = ?').pluck()
+  const refsNamed = db.prepare('SELECT kind, name, sha FROM project_refs WHERE project_id = ? AND name = ?')
   return {
-    /** The commit a ref (branch or tag) of a project points at, if the ref exists. */
-    refSha: (projectId: number, ref: string) => refSha.get(projectId, ref) as string | undefined,
+    /** The branch and the tag of a project with this name (none, one or both). */
+    refsNamed: (projectId: number, name: string) =>
+      refsNamed.all(projectId, name) as { kind: RefKind; name: string; sha: string }[],
     insert: (p: NewPipeline) => Number(insert.run(p).lastInsertRowid),
     get: (projectId: number, id: number) => byId.get(projectId, id) as PipelineRow | undefined,
     byId: (id: number) => pipelineOf.get(id) as PipelineRow | undefined,

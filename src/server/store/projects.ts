@@ -20,6 +20,7 @@ export interface ProjectRow {
 }
 
 export type NewProject = Omit<ProjectRow, 'id'>
+export type RefKind = 'branch' | 'tag'
 
 /** The projects table and their refs (branches and tags that exist). */
 export function projectTable(db: Db) {
@@ -32,7 +33,9 @@ export function projectTable(db: Db) {
   const byId = db.prepare('SELECT * FROM projects WHERE id = ?')
   const byPath = db.prepare('SELECT * FROM projects WHERE full_path = ?')
   const all = db.prepare('SELECT * FROM projects')
-  const insertRef = db.prepare('INSERT OR IGNORE INTO project_refs (project_id, name, sha) VALUES (?, ?, ?)')
+  const insertRef = db.prepare(
+    'INSERT OR IGNORE INTO project_refs (project_id, kind, name, sha) VALUES (?, ?, ?, ?)',
+  )
   const touch = db.prepare('UPDATE projects SET last_activity_at = ? WHERE id = ?')
   const openIssues = db.prepare("SELECT COUNT(*) AS n FROM issues WHERE project_id = ? AND state = 'opened'")
   return {
@@ -40,7 +43,8 @@ export function projectTable(db: Db) {
     get: (id: number) => byId.get(id) as ProjectRow | undefined,
     byPath: (fullPath: string) => byPath.get(fullPath) as ProjectRow | undefined,
     all: () => all.all() as ProjectRow[],
-    addRef: (projectId: number, name: string, sha: string) => insertRef.run(projectId, name, sha),
+    addRef: (projectId: number, kind: RefKind, name: string, sha: string) =>
+      insertRef.run(projectId, kind, name, sha),
     touch: (projectId: number, now: string) => touch.run(now, projectId),
     openIssuesCount: (projectId: number) => (openIssues.get(projectId) as { n: number }).n,
   }

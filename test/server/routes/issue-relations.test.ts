@@ -43,6 +43,22 @@ describe('related_merge_requests and closed_by', () => {
     expect((await t.http('GET', `${P}/issues/2/closed_by`, { token: T.reporter })).body).toEqual([])
   })
 
+  it('merge_requests_count counts the closing merge requests only, in every answer', async () => {
+    // Issue 1 is closed by !1 and mentioned by !2 (lib/gitlab/issuable_metadata.rb).
+    const count = (res: { body: unknown }) => (res.body as Json).merge_requests_count
+    const list = await t.http('GET', `${P}/issues`, { token: T.reporter, query: 'iids[]=1' })
+    expect((list.body as Json[]).map((i) => i.merge_requests_count)).toEqual([1])
+    const all = await t.http('GET', '/api/v4/issues', { token: T.reporter, query: 'scope=all&search=First' })
+    expect((all.body as Json[]).map((i) => [i.title, i.merge_requests_count])).toEqual([['First', 1]])
+    expect(count(await t.http('GET', `${P}/issues/1`, { token: T.reporter }))).toBe(1)
+    expect(
+      count(await t.http('PUT', `${P}/issues/1`, { token: T.maintainer, json: { title: 'Edited' } })),
+    ).toBe(1)
+    expect(count(await t.http('POST', `${P}/issues`, { token: T.maintainer, json: { title: 'New' } }))).toBe(
+      0,
+    )
+  })
+
   it('hides merge requests of a private project from guests; 404 for hidden issues', async () => {
     expect((await t.http('GET', `${P}/issues/1/related_merge_requests`, { token: T.guest })).body).toEqual([])
     expect((await t.http('GET', `${P}/issues/1/closed_by`, { token: T.outsider })).status).toBe(404)

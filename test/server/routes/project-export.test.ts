@@ -103,7 +103,6 @@ describe('POST /projects/:id/export', () => {
       400,
       { message: { url: ['is blocked: Only allowed schemes are http, https'] } },
     ],
-    [{ upload: { http_method: 'PUT' } }, 400, { error: 'upload[url] is missing' }],
     [
       { upload: { url: 'https://example.com/x', http_method: 'GET' } },
       400,
@@ -117,6 +116,17 @@ describe('POST /projects/:id/export', () => {
       export_status: 'none',
     })
   })
+
+  // lib/api/project_export.rb declares `upload[url]` optional; no URL means no upload strategy.
+  it.each([{ upload: {} }, { upload: { http_method: 'POST' } }, { upload: { url: '' } }])(
+    'accepts %j (go-gitlab sends an empty upload hash) and keeps the export for download',
+    async (json) => {
+      const res = await t.http('POST', `${P}/export`, { token: ALICE, json })
+      expect([res.status, res.body]).toEqual([202, { message: '202 Accepted' }])
+      expect((await settled()).export_status).toBe('finished')
+      expect((await download()).status).toBe(200)
+    },
+  )
 
   it('allows 6 exports per minute and user, then 429', async () => {
     for (let i = 0; i < 6; i++)

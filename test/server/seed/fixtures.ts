@@ -23,7 +23,9 @@ projects:
     archived: false
     members: { bob: developer }      # inherited group membership applies too
     default_branch: main
-    refs: [main, develop, v1.0.0]    # branches and tags that exist
+    branches: [main, develop]        # branches that exist (besides default_branch)
+    refs: [hotfix]                   # the older name of branches:
+    tags: [v1.0.0]                   # tags that exist: pipelines on them report tag: true
     ci_config: true                  # the project has a CI configuration at its refs
     ci_jobs: [build, test]           # jobs of every pipeline (default [build])
     ci_outcome: success              # success | failed | canceled | manual (default success)

@@ -1,0 +1,142 @@
+import { request } from 'undici'
+import { startServer, type TestServer } from '../../support/server.js'
+import { snapshotStore } from '../../support/fuzz-store.js'
+import { tokens } from '../../support/seeds.js'
+
+/*
+ * lib/gitlab/middleware/handle_malformed_strings.rb: a NUL byte or invalid UTF-8 in the path, the
+ * credentials or a parameter (query, form, multipart, JSON, nested two levels down) is a plain-text
+ * `400 Bad Request` before any API code runs, and changes nothing.
+ */
+const seed = `
+users:
+  - { username: root, admin: true, token: ${tokens.root} }
+  - { username: mark, token: ${tokens.maintainer} }
+groups:
+  - { path: acme, visibility: public, members: { mark: maintainer } }
+projects:
+  - path: acme/app
+    visibility: public
+    issues: [ { title: First, author: mark } ]
+`
+
+let t: TestServer
+beforeAll(async () => {
+  t = await startServer(seed)
+})
+afterAll(() => t.close())
+
+interface Raw {
+  method?: 'GET' | 'POST' | 'PUT'
+  query?: string
+  headers?: Record<string, string>
+  body?: Buffer | string
+}
+
+/** Sends raw bytes: the test controls every byte of path, query, headers and body. */
+async function send(path: string, raw: Raw = {}) {
+  const res = await request(`${t.baseUrl}${path}${raw.query ? `?${raw.query}` : ''}`, {
+    method: raw.method ?? 'POST',
+    headers: { 'private-token': tokens.maintainer, ...raw.headers },
+    body: raw.body,
+  })
+  return { status: res.statusCode, type: String(res.headers['content-type']), text: await res.body.text() }
+}
+
+const json = (text: string) => ({ headers: { 'content-type': 'application/json' }, body: Buffer.from(text) })
+const form = (body: Buffer | string) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body,
+})
+function multipart(name: string, value: Buffer) {
+  const b = 'xyzzy'
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${b}` },
+    body: Buffer.concat([
+      Buffer.from(`--${b}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n`),
+      value,
+      Buffer.from(`\r\n--${b}--\r\n`),
+    ]),
+  }
+}
+const ISSUES = '/api/v4/projects/acme%2Fapp/issues'
+
+describe("GitLab's malformed-string guard", () => {
+  const refused: [string, string, Raw][] = [
+    ['a NUL in the query', ISSUES, { query: 'title=nul%00byte' }],
+    ['invalid UTF-8 in the query', ISSUES, { query: 'title=%C0%80' }],
+    ['a broken percent-escape in the query', ISSUES, { query: 'title=a%E0%A4%A' }],
+    ['a NUL two hashes down in the query', ISSUES, { query: 'title=x&a[b][c]=%00' }],
+    ['a NUL in an array in the query', ISSUES, { query: 'title=x&labels[]=%00' }],
+    ['invalid UTF-8 in a form body', ISSUES, form('title=%FF%FE')],
+    [
+      'raw invalid UTF-8 bytes in a form body',
+      ISSUES,
+      form(Buffer.from([0x74, 0x69, 0x74, 0x6c, 0x65, 0x3d, 0xc0, 0x80])),
+    ],
+    ['a NUL in a form body', ISSUES, form('title=nul%00byte')],
+    ['a JSON \\u0000 escape', ISSUES, json('{"title":"nul\\u0000byte"}')],
+    ['a NUL two levels down in JSON', ISSUES, json('{"title":"x","a":{"b":["\\u0000"]}}')],
+    ['a lone surrogate in JSON', ISSUES, json('{"title":"\\ud800"}')],
+    [
+      'raw invalid UTF-8 in a JSON body',
+      ISSUES,
+      {
+        ...json(''),
+        body: Buffer.from([
+          0x7b, 0x22, 0x74, 0x69, 0x74, 0x6c, 0x65, 0x22, 0x3a, 0x22, 0xc0, 0x80, 0x22, 0x7d,
+        ]),
+      },
+    ],
+    ['a NUL in a multipart field', ISSUES, multipart('title', Buffer.from('nul\u0000byte'))],
+    ['invalid UTF-8 in a multipart field', ISSUES, multipart('title', Buffer.from([0xc0, 0x80]))],
+    ['a NUL in the path', '/api/v4/projects/acme%2Fapp%00/issues', {}],
+    ['invalid UTF-8 in the path', '/api/v4/projects/%C0%AF/issues', {}],
+    [
+      'a NUL in Basic credentials',
+      ISSUES,
+      { headers: { authorization: `Basic ${Buffer.from('mark:a\u0000b').toString('base64')}` } },
+    ],
+    [
+      'invalid UTF-8 in the Authorization header',
+      ISSUES,
+      { headers: { authorization: 'Bearer \u00c0\u0080' } },
+    ],
+  ]
+
+  it.each(refused)('refuses %s with a plain 400 and changes nothing', async (_what, path, raw) => {
+    const before = snapshotStore(t.server.store.db)
+    const res = await send(path, { query: 'title=ok', ...raw })
+    expect(res).toEqual({ status: 400, type: 'text/plain', text: 'Bad Request' })
+    expect(snapshotStore(t.server.store.db)).toEqual(before)
+  })
+
+  it('answers GETs the same way, before authentication and routing', async () => {
+    for (const path of ['/api/v4/version', '/api/v4/nowhere'])
+      expect(
+        await send(path, { method: 'GET', query: 'x=%00', headers: { 'private-token': 'bad' } }),
+      ).toEqual({
+        status: 400,
+        type: 'text/plain',
+        text: 'Bad Request',
+      })
+  })
+
+  it('lets a NUL deeper than the middleware looks through to the API', async () => {
+    const res = await send(ISSUES, json('{"title":"Deep","a":{"b":{"c":["\\u0000"]}}}'))
+    expect(res.status).toBe(201)
+  })
+
+  it('keeps valid UTF-8 everywhere, in multipart fields too', async () => {
+    const res = await send(ISSUES, multipart('title', Buffer.from('Grüße 🙂')))
+    expect(res.status).toBe(201)
+    expect(JSON.parse(res.text)).toMatchObject({ title: 'Grüße 🙂' })
+    const query = await send(ISSUES, { query: `title=${encodeURIComponent('Ünïcode ✓')}` })
+    expect(JSON.parse(query.text)).toMatchObject({ title: 'Ünïcode ✓' })
+  })
+
+  it('treats a PRIVATE-TOKEN with invalid bytes as an unknown token, as GitLab does', async () => {
+    const res = await send(ISSUES, { query: 'title=x', headers: { 'private-token': 'glpat-\u00c0\u0080' } })
+    expect(res.status).toBe(401)
+  })
+})

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startServer, type TestServer } from '../../support/server.js'
+import { manualClock } from '../../support/pipeline-seed.js'
+import { DatabaseSync } from 'node:sqlite'
+
+/*
+ * Branches and tags (lib/gitlab/ci/pipeline/chain/build.rb: `tag: @command.tag_exists?`;
+ * lib/gitlab/ci/pipeline/chain/validate/repository.rb: a short name that is both is
+ * `Ref is ambiguous`; app/finders/ci/pipelines_finder.rb: scope=branches|tags by ref names).
+ */
+const TOKEN = `glptt-${'ef56'.repeat(10)}`
+const MARK = 'glpat-mark-token'
+const P = '/api/v4/projects/acme%2Fapp'
+const seed = `
+users:
+  - { username: mark, token: ${MARK} }
+groups:
+  - { path: acme, visibility: private, members: { mark: maintainer } }
+projects:
+  - path: acme/app
+    branches: [develop, release]
+    refs: [legacy]
+    tags: [v1.0, v2.0, release]
+    triggers: [ { description: ci, owner: mark, token: ${TOKEN} } ]
+`
+type Json = Record<string, unknown>
+
+let t: TestServer
+afterEach(() => t.close())
+
+const trigger = (ref: string) =>
+  t.http('POST', `${P}/trigger/pipeline`, { form: `token=${TOKEN}&ref=${encodeURIComponent(ref)}` })
+const pipelineCount = () =>
+  t.server.store.db.prepare('SELECT COUNT(*) FROM pipelines').pluck().get() as number
+
+describe('pipelines on branches and tags', () => {
+  beforeEach(async () => {
+    t = await startServer(seed, { clock: manualClock() })
+  })
+
+  it('a pipeline on a tag reports tag: true, in the answer and when read back', async () => {
+    const res = await trigger('v1.0')
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ ref: 'v1.0', tag: true })
+    const read = await t.http('GET', `${P}/pipelines/${(res.body as Json).id}`, { token: MARK })
+    expect(read.body).toMatchObject({ ref: 'v1.0', tag: true })
+  })
+
+  it.each(['main', 'develop', 'legacy'])('a pipeline on the branch %s reports tag: false', async (ref) => {
+    const res = await trigger(ref)
+    expect([res.status, (res.body as Json).ref, (res.body as Json).tag]).toEqual([201, ref, false])
+  })
+
+  it('refuses a short name that is both a branch and a tag, and creates nothing', async () => {
+    const res = await trigger('release')
+    expect([res.status, res.body]).toEqual([400, { message: { base: ['Ref is ambiguous'] } }])
+    expect(pipelineCount()).toBe(0)
+  })
+
+  it('takes the full name of either, recording the short name', async () => {
+    const tag = await trigger('refs/tags/release')
+    expect([tag.status, tag.body]).toMatchObject([201, { ref: 'release', tag: true }])
+    const branch = await trigger('refs/heads/release')
+    expect([branch.status, branch.body]).toMatchObject([201, { ref: 'release', tag: false }])
+    const wrongKind = await trigger('refs/tags/develop')
+    expect([wrongKind.status, wrongKind.body]).toEqual([400, { message: { base: ['Reference not found'] } }])
+  })
+
+  it('scope=tags and scope=branches list the latest pipeline of each tag or branch name', async () => {
+    const ids: Record<string, number> = {}
+    for (const ref of ['v1.0', 'v1.0', 'v2.0', 'develop', 'develop', 'main'])
+      ids[ref] = ((await trigger(ref)).body as Json).id as number
+    const scoped = async (scope: string) =>
+      ((await t.http('GET', `${P}/pipelines`, { token: MARK, query: `scope=${scope}` })).body as Json[]).map(
+        (p) => [p.ref, p.id],
+      )
+    expect(await scoped('tags')).toEqual([
+      ['v2.0', ids['v2.0']],
+      ['v1.0', ids['v1.0']],
+    ])
+    expect(await scoped('branches')).toEqual([
+      ['main', ids.main],
+      ['develop', ids.develop],
+    ])
+  })
+})
+
+describe('a store from before branches and tags', () => {
+  it('keeps its refs as branches (migration 8)', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'gla-refs-'))
+    try {
+      t = await startServer(seed, { data })
+      await t.close()
+      // Back to the table of migration 1: one kind of ref, named once per project.
+      const db = new DatabaseSync(join(data, 'gitlab.sqlite3'))
+      db.exec(`
+        CREATE TABLE old_refs (project_id INTEGER NOT NULL, name TEXT NOT NULL, sha TEXT NOT NULL,
+          PRIMARY KEY (project_id, name));
+        INSERT OR IGNORE INTO old_refs SELECT project_id, name, sha FROM project_refs;
+        DROP TABLE project_refs;
+        ALTER TABLE old_refs RENAME TO project_refs;
+        PRAGMA user_version = 7;`)
+      db.close()
+      t = await startServer(seed, { data })
+      const kinds = t.server.store.db.prepare('SELECT DISTINCT kind FROM project_refs').pluck().all()
+      expect(kinds).toEqual(['branch'])
+      expect((await trigger('v1.0')).body).toMatchObject({ ref: 'v1.0', tag: false })
+    } finally {
+      rmSync(data, { recursive: true, force: true })
+    }
+  })
+})
