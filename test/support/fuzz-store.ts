@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Db } from '../../src/server/store/db.js'
 
-/** Table name -> `rows:hash` of its content, in rowid order: equal snapshots mean an unchanged store. */
+/** Table name -> `rows:hash` of its content, in rowid (or primary key) order: equal snapshots mean an unchanged store. */
 export type Snapshot = Record<string, string>
 
 /**
@@ -16,7 +16,10 @@ export function snapshotStore(db: Db, ignore: string[] = []): Snapshot {
   const out: Snapshot = {}
   for (const table of tables) {
     if (ignore.includes(table)) continue
-    const rows = db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).raw().all() as unknown[][]
+    // A WITHOUT ROWID table (git objects) is read in its primary key's order.
+    const withoutRowid = db.prepare('SELECT wr FROM pragma_table_list(?)').pluck().get(table) === 1
+    const order = withoutRowid ? '' : ' ORDER BY rowid'
+    const rows = db.prepare(`SELECT * FROM "${table}"${order}`).raw().all() as unknown[][]
     const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]
     const skip = new Set(columns.flatMap((c, i) => (ignore.includes(`${table}.${c}`) ? [i] : [])))
     const hash = createHash('sha1')
