@@ -85,7 +85,9 @@ describe('gitlab-actions serve', () => {
     const proc = run(['serve', '--port', '0'])
     const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
     try {
-      const token = /token (glpat-\S+)/.exec(proc.stdout().split('\n')[1] ?? '')?.[1]
+      const second = () => proc.stdout().split('\n')[1] ?? ''
+      while (!second().endsWith(')')) await once(proc.child.stdout!, 'data')
+      const token = /token (glpat-\S+)/.exec(second())?.[1]
       expect(token).toBe('glpat-emulator-root-token')
       expect(await get(`${baseUrl}/api/v4/user`, token!)).toMatchObject({
         status: 200,
