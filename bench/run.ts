@@ -11,6 +11,7 @@ import { run as transfer } from './transfer.js'
 import { run as coldStart } from './cold-start.js'
 import { run as actionStartup } from './action-startup.js'
 import { run as syncNoop } from './sync-noop.js'
+import { run as reset } from './reset.js'
 
 type Row = { name: string; ratio: number; detail: string }
 const benches: [string, () => Promise<Row | Row[]>][] = [
@@ -21,6 +22,7 @@ const benches: [string, () => Promise<Row | Row[]>][] = [
   ['cold-start', coldStart],
   ['action-startup', actionStartup],
   ['sync-noop', syncNoop],
+  ['reset', reset],
 ]
 const only = process.argv.slice(2)
 const rows: Row[] = []

@@ -10,7 +10,7 @@ ${actionCommands()
   .map((a) => `  ${a.name.padEnd(18)} ${a.description}`)
   .join('\n')}
 
-Run 'gitlab-actions <command> --help' for a command's options.
+Run 'gitlab-actions <command> --help' for a command's options, 'gitlab-actions --version' for the version.
 `
 }
 
@@ -25,6 +25,12 @@ export async function main(argv: string[]): Promise<number> {
     case 'demo': {
       const { demo } = await import('./demo.js')
       return demo(rest)
+    }
+    case '-v':
+    case '--version': {
+      const { VERSION } = await import('./version.js')
+      process.stdout.write(`${VERSION}\n`)
+      return 0
     }
     case undefined:
     case '-h':

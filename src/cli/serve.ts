@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
-import { buildServer } from '../server/app.js'
 import { supportedVersion } from '../server/releases.js'
-import { loadSeedFile } from '../server/seed/parse.js'
+import { DEFAULT_ROOT_TOKEN, defaultSeed } from '../server/seed/default.js'
+import { startServer } from '../server/start.js'
 
 export const serveHelp = `Usage: gitlab-actions serve [options]
 
@@ -11,7 +11,8 @@ Options:
   --host H                 address to listen on (default 127.0.0.1)
   --port P                 port; 0 picks a free one (default 8080)
   --data DIR|:memory:      keep the store in DIR across restarts (default :memory:)
-  --seed FILE              YAML seed loaded into an empty store at start
+  --seed FILE|none         YAML seed loaded into an empty store at start (default: a built-in
+                           seed with an administrator root, whose token is printed; none: empty)
   --base-url URL           external URL used in the links the API hands out (default: the listening address)
   --allowed-host H         another name clients may reach the server by (the Host header); repeatable.
                            Always allowed: the listening address, localhost when on loopback, the
@@ -26,7 +27,10 @@ Options:
   -h, --help               show this help
 `
 
-/** `gitlab-actions serve`: prints one line with the base URL once it accepts connections. */
+/**
+ * `gitlab-actions serve`, a thin wrapper over `startServer`: prints one line with the address it
+ * listens on once it accepts connections (and, with the default seed, one with root's token).
+ */
 export async function serve(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -78,10 +82,11 @@ export async function serve(argv: string[]): Promise<number> {
   const s3 = values['s3-endpoint']
   if (s3 !== undefined && !/^https?:\/\/[^/]+/.test(s3))
     throw new Error(`--s3-endpoint must be an http(s) URL, got ${s3}`)
-  const seed = values.seed ? await loadSeedFile(values.seed) : undefined
-  const server = await buildServer({
+  const running = await startServer({
+    seed: values.seed ?? defaultSeed,
+    host: values.host,
+    port,
     data: values.data,
-    seed,
     baseUrl: values['base-url'],
     allowedHosts: values['allowed-host'],
     edition: values.edition,
@@ -96,17 +101,48 @@ export async function serve(argv: string[]): Promise<number> {
       },
     },
   })
-  const url = await server.listen({ host: values.host, port })
-  process.stdout.write(`gitlab-actions serve: listening on ${url} (API at ${url}/api/v4)\n`)
+  const { instance } = running.server
+  process.stdout.write(
+    `gitlab-actions serve: listening on ${running.address} (API at ${instance.baseUrl}/api/v4)\n`,
+  )
+  if (values.seed === undefined)
+    process.stdout.write(
+      `gitlab-actions serve: default seed: administrator root, token ${DEFAULT_ROOT_TOKEN} (--seed FILE or --seed none to change)\n`,
+    )
+  if (!running.seeded && values.seed !== undefined)
+    process.stderr.write(
+      `gitlab-actions serve: --seed ${values.seed} not applied: ${values.data} already holds data (reset returns to the seed it was first given)\n`,
+    )
   await new Promise<void>((resolve) => {
+    let stopping = false
     const stop = () => {
-      server.close().then(resolve, (err) => {
+      if (stopping) return
+      stopping = true
+      running.close().then(resolve, (err) => {
         process.stderr.write(`error while stopping: ${String(err)}\n`)
         resolve()
       })
     }
     process.once('SIGTERM', stop)
     process.once('SIGINT', stop)
+    stopWithNpx(stop)
   })
   return 0
+}
+
+/**
+ * `npx gitlab-actions serve` runs us under `sh -c`, and npm forwards SIGTERM and SIGINT to that
+ * shell only: dash exits without passing them on, and we would hold the port as an orphan. Under
+ * `npx`, the shell going away stops the server as a signal would. (Not for other parents: a
+ * server started in the background by a script that then exits must keep running.)
+ */
+function stopWithNpx(stop: () => void) {
+  if (process.env.npm_lifecycle_event !== 'npx') return
+  const parent = process.ppid
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(timer)
+    stop()
+  }, 200)
+  timer.unref()
 }

@@ -4,7 +4,7 @@ import { IssueState, IssueType } from './issue.js'
 import { MilestoneState } from './milestone.js'
 
 /*
- * The seed file of DESIGN.md ("Seed file (YAML)"), a contract that outside tests rely on: every
+ * The seed file (docs/seed.md; schema/seed.schema.json is made from this), a contract that outside tests rely on: every
  * object is closed, every key but `username`/`path`/`title` (and an alias's `name`/`project`) is
  * optional. The `default` annotations document what the loader (src/server/services/seed.ts)
  * fills in; the schema itself fills nothing. Checks a schema cannot express (real dates, durations,
@@ -25,7 +25,7 @@ export const SeedUsername = Type.String({
   'x-expected': 'a username (letters, digits, _ . -)',
 })
 
-/** A duration in GitLab's time-tracking syntax (reference §9): `3h 30m`, `1w`; a bare number is hours. */
+/** A duration in GitLab's time-tracking syntax (lib/gitlab/time_tracking_formatter.rb): `3h 30m`, `1w`; a bare number is hours. */
 export const SeedDuration = Type.String({
   description: 'GitLab duration, e.g. 3h 30m; a bare number is hours',
 })
@@ -219,7 +219,7 @@ export const SeedAlias = Type.Object(
 )
 export type SeedAlias = Static<typeof SeedAlias>
 
-/** The whole seed file (DESIGN.md "Seed file (YAML)"); src/server/seed/parse.ts reads and checks it. */
+/** The whole seed file (docs/seed.md); src/server/seed/parse.ts reads and checks it. */
 export const Seed = Type.Object(
   {
     users: Type.Optional(Type.Array(SeedUser)),

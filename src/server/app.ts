@@ -12,11 +12,12 @@ import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
 import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
 import { issueService } from './services/issues.js'
-import { applySeed, resetStore } from './services/seed.js'
+import { applySeed, rememberSeed, rememberedSeed, resetStore } from './services/seed.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { openDb, isEmpty } from './store/db.js'
 import { createStore, type Store } from './store/index.js'
 import { loadDbKeyBase } from './store/secrets-file.js'
+import { storeSnapshot } from './store/snapshot.js'
 import type { RouteDoc } from './routes/define.js'
 import type { ApiContext } from './routes/context.js'
 import { issueRoutes } from './routes/issues.js'
@@ -38,7 +39,10 @@ import type { Seed } from '../schema/seed.js'
 export interface ServerOptions {
   /** `:memory:` (default) or a directory that keeps the store across restarts. */
   data?: string
-  /** A validated seed, applied when the store is empty (and again on reset). */
+  /**
+   * A validated seed, applied when the store is empty and then remembered in the store, so that a
+   * reset returns to it, also after a restart of a `data` directory (see `GitLabServer.seeded`).
+   */
   seed?: Seed
   /** External URL used in every URL the API hands out; defaults to the listening address. */
   baseUrl?: string
@@ -62,8 +66,19 @@ export interface GitLabServer {
   app: FastifyInstance
   store: Store
   instance: Instance
-  /** Starts listening; resolves to the base URL (`http://HOST:PORT`). */
+  /**
+   * False when `options.seed` was not applied because the store already held data (a `data`
+   * directory keeps what it was first seeded with).
+   */
+  seeded: boolean
+  /** Starts listening; resolves to the base URL (`http://HOST:PORT`, a reachable host). */
   listen(opts: { host?: string; port?: number }): Promise<string>
+  /** The address really bound, `http://0.0.0.0:PORT` for a wildcard host; set by `listen`. */
+  readonly address: string
+  /** `POST /-/emulator/reset`: back to the seed the store was first given, in one transaction. */
+  reset(): void
+  /** `POST /-/emulator/seed`: adds a validated seed, whole or not at all. */
+  seed(more: Seed): void
   /** Stops accepting, waits for in-flight requests, closes the store. */
   close(): Promise<void>
 }
@@ -83,7 +98,14 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     throw err
   }
   const store = createStore(db, dbKeyBase)
-  if (options.seed && isEmpty(db)) applySeed(store, options.seed, clock)
+  const empty = isEmpty(db)
+  if (options.seed && empty)
+    store.transaction(() => {
+      applySeed(store, options.seed!, clock)
+      rememberSeed(db, options.seed!)
+    })
+  // A directory seeded before seeds were remembered resets to the seed it is started with.
+  const resetSeed = rememberedSeed(db) ?? options.seed
 
   const instance: Instance = {
     baseUrl: (options.baseUrl ?? 'http://localhost').replace(/\/+$/, ''),
@@ -190,18 +212,24 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   projectLabelRoutes(api)
   userLookupRoutes(api)
   healthRoutes(api)
-  emulatorRoutes(api, {
-    reset: () => {
-      const afterCommit = store.transaction(() => {
-        const after = resetters.map((reset) => reset())
+  // The first reset seeds again and keeps the result; later ones copy it back (src/server/store/snapshot.ts).
+  const snapshot = storeSnapshot(db)
+  const reset = () => {
+    if (!snapshot.taken) snapshot.attach()
+    const afterCommit = store.transaction(() => {
+      const after = resetters.map((fn) => fn())
+      if (snapshot.taken) snapshot.restore()
+      else {
         resetStore(store)
-        if (options.seed) applySeed(store, options.seed, clock)
-        return after
-      })
-      for (const after of afterCommit) after?.()
-    },
-    seed: (more: Seed) => store.transaction(() => applySeed(store, more, clock)),
-  })
+        if (resetSeed) applySeed(store, resetSeed, clock)
+        after.push(snapshot.take())
+      }
+      return after
+    })
+    for (const after of afterCommit) after?.()
+  }
+  const seed = (more: Seed) => store.transaction(() => applySeed(store, more, clock))
+  emulatorRoutes(api, { reset, seed })
   openapiRoutes(api)
 
   let closed = false
@@ -211,24 +239,36 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     for (const close of closers.reverse()) await close()
     db.close()
   })
+  let address = ''
   return {
     app,
     store,
     instance,
+    seeded: options.seed === undefined || empty,
+    get address() {
+      return address
+    },
     async listen({ host = '127.0.0.1', port = 0 }) {
       await app.listen({ host, port })
-      const address = app.server.address()
-      const actual = typeof address === 'object' && address ? address.port : port
-      const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host
-      const url = `http://${shownHost}:${actual}`
+      const bound = app.server.address()
+      const actual = typeof bound === 'object' && bound ? bound.port : port
+      address = `http://${bracketed(host)}:${actual}`
+      // A wildcard address accepts connections but is no address to send them to: links name the loopback.
+      const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host
+      const url = `http://${bracketed(reachable)}:${actual}`
       if (!options.baseUrl) instance.baseUrl = url
       guard.listening(host, url)
       return url
     },
+    reset,
+    seed,
     async close() {
       if (!closed) await app.close()
     },
   }
 }
+
+/** An IPv6 address goes in brackets in a URL. */
+const bracketed = (host: string) => (host.includes(':') ? `[${host}]` : host)
 
 export { GitLabError }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { request } from 'undici'
@@ -9,16 +10,43 @@ import { request } from 'undici'
  * The `serve` contract of DESIGN.md, through the real bin as users run it (`npx gitlab-actions serve`):
  * `npm test` builds first (pretest), so build/ is current.
  */
-const bin = resolve(__dirname, '../../bin/gitlab-actions.js')
-const seedFile = resolve(__dirname, '../../examples/seed.yaml')
+const root = resolve(__dirname, '../..')
+const bin = resolve(root, 'bin/gitlab-actions.js')
+const seedFile = resolve(root, 'examples/seed.yaml')
 
-function run(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string } {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+type Run = { child: ChildProcess; stdout: () => string; stderr: () => string }
+
+function run(args: string[]): Run {
+  return watch(spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }))
+}
+
+function watch(child: ChildProcess): Run {
   let out = ''
   let err = ''
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()))
   return { child, stdout: () => out, stderr: () => err }
+}
+
+const urlIn = (line: string) => (/http:\/\/[^\s)]+/.exec(line) as RegExpExecArray)[0]
+
+async function get(url: string, token: string) {
+  const res = await request(url, { headers: { 'private-token': token } })
+  return { status: res.statusCode, body: (await res.body.json()) as unknown }
+}
+
+/** Resolves once `port` can be bound again: nothing holds it any more. */
+async function portFreed(port: number): Promise<boolean> {
+  for (let i = 0; i < 200; i++) {
+    const free = await new Promise<boolean>((done) => {
+      const probe = createServer()
+      probe.once('error', () => done(false))
+      probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)))
+    })
+    if (free) return true
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return false
 }
 
 async function waitForLine(get: () => string, child: ChildProcess): Promise<string> {
@@ -37,8 +65,9 @@ describe('gitlab-actions serve', () => {
   it('--port 0 prints one line with its base URL, answers GitLab calls, and stops cleanly on SIGTERM', async () => {
     const proc = run(['serve', '--port', '0', '--seed', seedFile])
     const line = await waitForLine(proc.stdout, proc.child)
-    const baseUrl = (/http:\/\/[^\s)]+/.exec(line) as RegExpExecArray)[0]
+    const baseUrl = urlIn(line)
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(line).toContain(`(API at ${baseUrl}/api/v4)`)
     const res = await request(`${baseUrl}/api/v4/projects/acme%2Fwidgets/issues`, {
       headers: { 'private-token': 'glpat-root-token' },
     })
@@ -49,6 +78,101 @@ describe('gitlab-actions serve', () => {
     const [code] = await once(proc.child, 'exit')
     expect(code).toBe(0)
     expect(proc.stdout().trim().split('\n')).toHaveLength(1)
+    expect(await portFreed(Number(new URL(baseUrl).port))).toBe(true)
+  })
+
+  it("with no --seed loads the built-in seed and prints root's token on the next line", async () => {
+    const proc = run(['serve', '--port', '0'])
+    const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
+    try {
+      const second = () => proc.stdout().split('\n')[1] ?? ''
+      while (!second().endsWith(')')) await once(proc.child.stdout!, 'data')
+      const token = /token (glpat-\S+)/.exec(second())?.[1]
+      expect(token).toBe('glpat-emulator-root-token')
+      expect(await get(`${baseUrl}/api/v4/user`, token!)).toMatchObject({
+        status: 200,
+        body: { username: 'root' },
+      })
+      const issues = await get(`${baseUrl}/api/v4/projects/demo%2Fapp/issues`, token!)
+      expect(issues.body).toHaveLength(3)
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
+    }
+  })
+
+  it('--seed none starts empty: no token is printed and none is accepted', async () => {
+    const proc = run(['serve', '--port', '0', '--seed', 'none'])
+    const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
+    try {
+      expect(proc.stdout().trim().split('\n')).toHaveLength(1)
+      expect((await get(`${baseUrl}/api/v4/user`, 'glpat-emulator-root-token')).status).toBe(401)
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
+    }
+  })
+
+  it('--host 0.0.0.0 prints the address it is bound to, and the API URL its links use', async () => {
+    const proc = run(['serve', '--port', '0', '--host', '0.0.0.0', '--seed', seedFile])
+    const line = await waitForLine(proc.stdout, proc.child)
+    try {
+      const bound = urlIn(line)
+      expect(bound).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/)
+      const port = new URL(bound).port
+      expect(line).toContain(`(API at http://127.0.0.1:${port}/api/v4)`)
+      const project = await get(`http://127.0.0.1:${port}/api/v4/projects/acme%2Fwidgets`, 'glpat-root-token')
+      expect(project.body).toMatchObject({ web_url: `http://127.0.0.1:${port}/acme/widgets` })
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
+    }
+  })
+
+  it('a --data directory keeps its data and says on stderr that --seed is not applied again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-data-'))
+    try {
+      for (const expected of ['', `--seed ${seedFile} not applied: ${dir} already holds data`]) {
+        const proc = run(['serve', '--port', '0', '--data', dir, '--seed', seedFile])
+        await waitForLine(proc.stdout, proc.child)
+        proc.child.kill('SIGTERM')
+        await once(proc.child, 'exit')
+        if (expected === '') expect(proc.stderr()).toBe('')
+        else expect(proc.stderr().trim().split('\n')).toEqual([expect.stringContaining(expected)])
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('npx gitlab-actions serve stops on SIGTERM to npx and frees its port', async () => {
+    // A project that depends on gitlab-actions, as a user's does: npx runs the bin under `sh -c`.
+    const project = mkdtempSync(join(tmpdir(), 'gla-npx-'))
+    let npx: Run | undefined
+    try {
+      mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true })
+      writeFileSync(join(project, 'package.json'), '{"name":"user-project","private":true}')
+      symlinkSync(root, join(project, 'node_modules', 'gitlab-actions'))
+      symlinkSync(
+        '../gitlab-actions/bin/gitlab-actions.js',
+        join(project, 'node_modules', '.bin', 'gitlab-actions'),
+      )
+      npx = watch(
+        spawn('npx', ['--offline', 'gitlab-actions', 'serve', '--port', '0', '--seed', 'none'], {
+          cwd: project,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      )
+      const port = Number(new URL(urlIn(await waitForLine(npx.stdout, npx.child))).port)
+      npx.child.kill('SIGTERM')
+      await once(npx.child, 'exit')
+      expect(await portFreed(port)).toBe(true)
+    } finally {
+      // An orphaned server would keep these pipes, and Jest, open.
+      npx?.child.stdout?.destroy()
+      npx?.child.stderr?.destroy()
+      rmSync(project, { recursive: true, force: true })
+    }
   })
 
   it('a bad seed stops start-up with a message naming the file, the entry and the problem', async () => {
@@ -68,6 +192,14 @@ describe('gitlab-actions serve', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('--version prints the package version', async () => {
+    const proc = run(['--version'])
+    const [code] = await once(proc.child, 'exit')
+    expect(code).toBe(0)
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+    expect(proc.stdout()).toBe(`${version}\n`)
   })
 
   it('--help lists the options', async () => {

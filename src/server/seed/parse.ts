@@ -14,7 +14,7 @@ const checker = () => (compiled ??= TypeCompiler.Compile(Seed))
 
 /**
  * Reads a seed file's text (YAML 1.2, so JSON too) and checks it against `src/schema/seed.ts` and
- * then against the rules of DESIGN.md "Seed file (YAML)" (src/server/seed/rules.ts).
+ * then against the rules of docs/seed.md (src/server/seed/rules.ts).
  *
  * Returns the seed exactly as written: it fills in **no** defaults; the loader
  * (src/server/services/seed.ts) does, as the schema's `default` annotations document. An empty

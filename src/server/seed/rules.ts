@@ -2,7 +2,7 @@ import type { Seed, SeedIssue, SeedMergeRequest, SeedProject } from '../../schem
 import { parseDuration } from '../services/chronic-duration.js'
 import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
 
-/** GitLab's cap on an issue's total time spent (reference §9): 4 years of 365.25 days. */
+/** GitLab's cap on an issue's total time spent (`Timelog::MAX_TOTAL_TIME_SPENT`, app/models/timelog.rb): 4 years of 365.25 days. */
 const MAX_TIME_SPENT = 126_230_400
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
@@ -37,7 +37,7 @@ const fold = (name: string) => name.toLowerCase()
  * users named anywhere are listed; usernames, group paths, project paths, label names and milestone
  * titles (per project), alias names and tokens are unique; a nested group follows its parent; a
  * project lives in a listed group or user; issue labels and milestones come from the project;
- * merge request issue iids exist; dates are real; durations parse (reference §9) and are not negative.
+ * merge request issue iids exist; dates are real; durations parse (lib/gitlab/time_tracking_formatter.rb) and are not negative.
  */
 export function ruleProblems(seed: Seed): SeedProblem[] {
   const problems: SeedProblem[] = []

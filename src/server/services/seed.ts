@@ -4,6 +4,7 @@ import { accessLevels } from '../../schema/common.js'
 import { messageError } from '../gitlab-errors.js'
 import { refCommit } from '../git/objects.js'
 import { countTasks } from '../present/issues.js'
+import type { Db } from '../store/db.js'
 import type { Store } from '../store/index.js'
 import { parseDuration } from './chronic-duration.js'
 import { isoNow, type Clock } from './context.js'
@@ -27,6 +28,21 @@ export function resetStore(store: Store): void {
     .all() as string[]
   store.db.exec('PRAGMA defer_foreign_keys = ON')
   for (const table of tables) store.db.prepare(`DELETE FROM "${table}"`).run()
+}
+
+/**
+ * Keeps the seed a store was first given in `emulator_meta` (as JSON), so that a reset of a `data`
+ * directory returns to it even when the server is restarted with another seed or none.
+ */
+export function rememberSeed(db: Db, seed: Seed): void {
+  db.prepare("INSERT OR REPLACE INTO emulator_meta (key, value) VALUES ('seed', ?)").run(JSON.stringify(seed))
+}
+
+/** The seed `rememberSeed` kept, if any. */
+export function rememberedSeed(db: Db): Seed | undefined {
+  const row = db.prepare("SELECT value FROM emulator_meta WHERE key = 'seed'").get() as
+    { value: string } | undefined
+  return row ? (JSON.parse(row.value) as Seed) : undefined
 }
 
 /**

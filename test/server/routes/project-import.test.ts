@@ -1,20 +1,12 @@
 import { execFileSync } from 'node:child_process'
-import {
-  cpSync,
-  mkdtempSync,
-  openAsBlob,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  existsSync,
-} from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import tar from 'tar-stream'
 import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../../support/server.js'
+import { importFile as importArchive, settled as settledImport, tgz as tgzIn } from '../../support/imports.js'
 import { widgetsSeed } from '../../support/seeds.js'
 import type { ServerOptions } from '../../../src/server/app.js'
 
@@ -22,7 +14,6 @@ const ROOT = 'glpat-root-token'
 const ALICE = 'glpat-alice-token' // maintainer of group acme
 const BOB = 'glpat-bob-token' // developer of acme/widgets only
 const CAROL = 'glpat-carol-token'
-const FIXTURES = resolve(__dirname, '../../../../shared/fixtures/gitlab-export')
 type Json = Record<string, unknown>
 
 const clock = { t: Date.parse('2026-03-01T12:00:00.000Z'), now: () => new Date(clock.t) }
@@ -40,12 +31,7 @@ afterEach(async () => {
   rmSync(tmp, { recursive: true, force: true })
 })
 
-/** `tar -czf x.tar.gz -C dir .`, as GitLab builds its archives. */
-function tgz(dir: string, name = 'x.tar.gz'): string {
-  const out = join(tmp, name)
-  execFileSync('tar', ['-czf', out, '-C', dir, '.'])
-  return out
-}
+const tgz = (dir: string, name?: string) => tgzIn(dir, tmp, name)
 /** A folder with VERSION and a tree; `issues` are ndjson lines. */
 function tree(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmp, 'tree-'))
@@ -56,26 +42,9 @@ function tree(files: Record<string, string>): string {
   }
   return dir
 }
-async function importFile(file: string, fields: Record<string, string>, token = ROOT, filename = 'x.tar.gz') {
-  const form = new FormData()
-  for (const [k, v] of Object.entries(fields)) form.append(k, v)
-  form.append('file', await openAsBlob(file), filename)
-  const res = await request(`${t.baseUrl}/api/v4/projects/import`, {
-    method: 'POST',
-    headers: token ? { 'private-token': token } : {},
-    body: form,
-  })
-  const text = await res.body.text()
-  return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : undefined }
-}
-async function settled(id: unknown, token = ROOT): Promise<Json> {
-  for (let i = 0; i < 1000; i++) {
-    const res = await t.http('GET', `/api/v4/projects/${String(id)}/import`, { token })
-    const status = (res.body as Json).import_status
-    if (status === 'finished' || status === 'failed') return res.body as Json
-  }
-  throw new Error('import did not settle')
-}
+const importFile = (file: string, fields: Record<string, string>, token = ROOT, filename = 'x.tar.gz') =>
+  importArchive(t, file, fields, token, filename)
+const settled = (id: unknown, token = ROOT) => settledImport(t, id, token)
 const list = async (path: string, token = ROOT, query = '') =>
   (await t.http('GET', path, { token, query: `per_page=100${query}` })).body as Json[]
 
@@ -163,62 +132,6 @@ describe('POST /projects/import: round trip', () => {
     expect(issue).toMatchObject({ iid: 7, author: { username: 'alice' }, assignees: [{ username: 'alice' }] })
     const notes = await list('/api/v4/projects/acme%2Felsewhere/issues/7/notes', ALICE)
     expect(notes.map((n) => n.body)).toContain('Hi\n\n *By Ann Other on 2024-03-29T01:51:11*')
-  })
-})
-
-describe('POST /projects/import: real GitLab archives', () => {
-  beforeEach(() => start())
-  const folders = [
-    ...readdirSync(join(FIXTURES, 'real-exports')).map((f) => join(FIXTURES, 'real-exports', f)),
-    ...readdirSync(join(FIXTURES, 'gitlab-spec-fixtures')).map((f) =>
-      join(FIXTURES, 'gitlab-spec-fixtures', f),
-    ),
-  ]
-  const lines = (file: string) =>
-    existsSync(file)
-      ? readFileSync(file, 'utf8')
-          .split('\n')
-          .filter((l) => l.trim() && l !== 'null')
-          .map((l) => JSON.parse(l) as Json)
-      : []
-
-  it.each(folders)('imports %s', async (folder) => {
-    let dir = folder
-    if (!existsSync(join(folder, 'VERSION'))) {
-      // GitLab's spec fixtures are bare trees: add the VERSION a real archive carries (in a temp copy).
-      dir = mkdtempSync(join(tmp, 'fixture-'))
-      cpSync(folder, dir, { recursive: true })
-      writeFileSync(join(dir, 'VERSION'), '0.2.4')
-    }
-    const res = await importFile(tgz(dir), { path: 'imported', namespace: 'acme' })
-    expect(res.status).toBe(201)
-    const done = await settled(res.body!.id)
-    expect(done).toMatchObject({ import_status: 'finished', import_error: null })
-    const failed = (done.failed_relations as Json[]).filter((f) => f.relation_name === 'issues')
-    const issues = lines(join(dir, 'tree/project/issues.ndjson'))
-    const got = await list('/api/v4/projects/acme%2Fimported/issues', ROOT, '&state=all')
-    expect(got.length + failed.length).toBe(issues.length)
-    const titles = new Set(got.map((i) => i.title))
-    const failedLines = new Set(failed.map((f) => f.line_number))
-    issues.forEach((i, n) => failedLines.has(n) || expect(titles.has(String(i.title).trim())).toBe(true))
-    const { db } = t.server.store
-    const projectId = done.id as number
-    const titlesIn = (table: string) =>
-      new Set(
-        db.prepare(`SELECT title FROM ${table} WHERE project_id = ?`).pluck().all(projectId) as string[],
-      )
-    for (const l of lines(join(dir, 'tree/project/labels.ndjson')))
-      expect(titlesIn('labels').has(String(l.title))).toBe(true)
-    for (const m of lines(join(dir, 'tree/project/milestones.ndjson')))
-      expect(titlesIn('milestones').has(String(m.title))).toBe(true)
-    const members = db
-      .prepare("SELECT user_id, access_level FROM members WHERE source_type = 'project' AND source_id = ?")
-      .all(projectId)
-    expect(members).toEqual([{ user_id: 1, access_level: 40 }])
-    for (const issue of got) {
-      const source = issues.find((i) => i.iid === issue.iid)!
-      expect([issue.iid, issue.state]).toEqual([source.iid, source.state === 'closed' ? 'closed' : 'opened'])
-    }
   })
 })
 

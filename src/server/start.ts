@@ -1,0 +1,122 @@
+import { buildServer, type GitLabServer } from './app.js'
+import type { TransferOptions } from './routes/transfers.js'
+import { defaultSeed } from './seed/default.js'
+import { loadSeedFile, parseSeed } from './seed/parse.js'
+import type { Seed } from '../schema/seed.js'
+
+export type { Seed } from '../schema/seed.js'
+export { SeedError } from './seed/parse.js'
+export { DEFAULT_ROOT_TOKEN } from './seed/default.js'
+
+/**
+ * A seed, in the format of docs/seed.md: an object, `'none'` for an empty store, a path to a YAML
+ * (or JSON) file, or YAML text. A string of one line is a path unless it starts with `{`; YAML text
+ * has several lines (or is one flow mapping, `{ users: [...] }`).
+ */
+export type SeedSource = Seed | string
+
+/** Options of {@link startServer}; all optional. */
+export interface StartOptions {
+  /** The seed loaded into an empty store at start and restored by `reset()`. Default: the built-in seed (`root` with `DEFAULT_ROOT_TOKEN`, group `demo`, project `demo/app` with three issues). */
+  seed?: SeedSource
+  /** Port to listen on; `0` (the default) picks a free one. */
+  port?: number
+  /** Address to listen on (default `127.0.0.1`); `0.0.0.0` accepts connections from other machines. */
+  host?: string
+  /** `:memory:` (default) keeps nothing; a directory keeps the store across restarts, and a seed is applied only while it is empty. */
+  data?: string
+  /** External URL used in every URL the API hands out (`web_url`, pagination links); default: `url`. */
+  baseUrl?: string
+  /** GitLab release to report and behave as, `13.0.0` to `18.x` (default `18.6.0`). */
+  gitlabVersion?: string
+  /** GitLab edition to behave as: `ee` (default) or `ce`. */
+  edition?: 'ee' | 'ce'
+  /** Let imports and export uploads reach local and private addresses (default false, as GitLab). */
+  allowLocalRequests?: boolean
+  /**
+   * More names the Host header may carry, besides the listening address, its loopback names and
+   * the base URL's host (DNS-rebinding protection); listening on 0.0.0.0 or ::, a list restricts any Host.
+   */
+  allowedHosts?: string[]
+  /** Issue creations allowed per project and user per minute (default 300; 0 turns the limit off). */
+  issuesCreateLimit?: number
+  /** Fastify's request log on stdout (default false). */
+  logger?: boolean
+  /** @internal Export and import settings (an S3 endpoint, size and rate limits), for tests. */
+  transfers?: TransferOptions
+}
+
+/** A running emulator, from {@link startServer}. */
+export interface RunningServer {
+  /** Where to send requests: `http://127.0.0.1:PORT` (the loopback for a wildcard `host`). */
+  url: string
+  /** The REST API base: `url` + `/api/v4`. */
+  apiUrl: string
+  /** The address really bound, e.g. `http://0.0.0.0:PORT`. */
+  address: string
+  /** The token of the start-up seed's first administrator that has one (`root`'s in the default seed). */
+  token: string | undefined
+  /** False when a `data` directory already held data, so `seed` was not applied. */
+  seeded: boolean
+  /** Back to the start-up seed (of a `data` directory: the seed it was first given), as `POST /-/emulator/reset`. */
+  reset(): Promise<void>
+  /** Adds more seed, whole or not at all, as `POST /-/emulator/seed`; rejects with a `SeedError` on a bad one. */
+  seed(more: SeedSource): Promise<void>
+  /** Stops accepting, finishes requests in flight, closes the store. */
+  close(): Promise<void>
+  /** The underlying server (store, Fastify app), for tests of the project itself. */
+  server: GitLabServer
+}
+
+/**
+ * Starts the GitLab emulator for a test suite:
+ *
+ * ```ts
+ * const gitlab = await startServer({ seed: 'test/seed.yaml' })
+ * beforeEach(() => gitlab.reset())
+ * afterAll(() => gitlab.close())
+ * ```
+ *
+ * Rejects with a `SeedError` (`seed.yaml: projects[0].path: unknown namespace x`) on a bad seed.
+ */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const seed = await resolveSeed(options.seed ?? defaultSeed)
+  const server = await buildServer({
+    data: options.data,
+    seed,
+    baseUrl: options.baseUrl,
+    edition: options.edition,
+    gitlabVersion: options.gitlabVersion,
+    allowLocalRequests: options.allowLocalRequests,
+    allowedHosts: options.allowedHosts,
+    issuesCreateLimit: options.issuesCreateLimit,
+    logger: options.logger,
+    transfers: options.transfers,
+  })
+  let url: string
+  try {
+    url = await server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 })
+  } catch (err) {
+    await server.close()
+    throw err
+  }
+  return {
+    url,
+    apiUrl: `${url}/api/v4`,
+    address: server.address,
+    token: seed.users?.find((u) => u.admin && u.token)?.token,
+    seeded: server.seeded,
+    reset: async () => server.reset(),
+    seed: async (more) => server.seed(await resolveSeed(more)),
+    close: () => server.close(),
+    server,
+  }
+}
+
+/** A checked seed from any `SeedSource`; `'none'` is the empty seed. */
+export async function resolveSeed(source: SeedSource): Promise<Seed> {
+  if (typeof source !== 'string') return parseSeed(JSON.stringify(source), 'seed')
+  if (source === 'none') return {}
+  if (/\n|^\s*\{/.test(source)) return parseSeed(source, 'seed')
+  return loadSeedFile(source)
+}

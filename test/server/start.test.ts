@@ -1,0 +1,173 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { request } from 'undici'
+import { DEFAULT_ROOT_TOKEN, startServer, type RunningServer } from '../../src/server/start.js'
+import { widgetsSeed } from '../support/seeds.js'
+
+/* `startServer`, the programmatic emulator of `gitlab-actions/server`, as a test suite uses it. */
+
+const examples = resolve(__dirname, '../../examples/seed.yaml')
+
+async function get(server: RunningServer, path: string, token: string | undefined = server.token) {
+  const res = await request(`${server.apiUrl}${path}`, { headers: token ? { 'private-token': token } : {} })
+  return { status: res.statusCode, body: (await res.body.json()) as unknown }
+}
+/** `iid title` of every issue of a project, by iid. */
+const titles = async (server: RunningServer, project: string, token = server.token) => {
+  const { body } = await get(server, `/projects/${encodeURIComponent(project)}/issues?state=all`, token)
+  return (body as { iid: number; title: string }[])
+    .sort((a, b) => a.iid - b.iid)
+    .map((i) => `${i.iid} ${i.title}`)
+}
+const post = (server: RunningServer, path: string, json: unknown) =>
+  request(`${server.apiUrl}${path}`, {
+    method: 'POST',
+    headers: { 'private-token': server.token ?? '', 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  }).then(async (res) => ({
+    status: res.statusCode,
+    body: (await res.body.json()) as Record<string, unknown>,
+  }))
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gla-start-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('startServer', () => {
+  it('with no seed loads the built-in one: root with the known token, a group, a project and issues', async () => {
+    const server = await startServer()
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(server.apiUrl).toBe(`${server.url}/api/v4`)
+      expect(server.token).toBe(DEFAULT_ROOT_TOKEN)
+      expect(await get(server, '/user')).toMatchObject({
+        status: 200,
+        body: { username: 'root', is_admin: true },
+      })
+      expect(await titles(server, 'demo/app')).toEqual([
+        '1 Crash on start',
+        '2 Add a dark mode',
+        '3 Write the README',
+      ])
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('reset() restores the start-up seed, with the same ids, and drops what seed(more) added', async () => {
+    const server = await startServer({ seed: examples })
+    try {
+      const before = await titles(server, 'acme/widgets')
+      const project = (await get(server, '/projects/acme%2Fwidgets')).body as { id: number }
+      expect((await post(server, '/projects/acme%2Fwidgets/issues', { title: 'temporary' })).status).toBe(201)
+      await server.seed({ users: [{ username: 'dave', token: 'glpat-dave-token' }] })
+      expect((await get(server, '/user', 'glpat-dave-token')).status).toBe(200)
+      for (let i = 0; i < 2; i++) {
+        await server.reset()
+        expect(await titles(server, 'acme/widgets')).toEqual(before)
+        expect(await get(server, '/projects/acme%2Fwidgets')).toMatchObject({ body: { id: project.id } })
+        expect((await get(server, '/user', 'glpat-dave-token')).status).toBe(401)
+        await post(server, '/projects/acme%2Fwidgets/issues', { title: 'again' })
+      }
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('takes a seed as YAML text or as an object', async () => {
+    const fromText = await startServer({ seed: widgetsSeed })
+    const fromObject = await startServer({
+      seed: { users: [{ username: 'ann', admin: true, token: 'glpat-ann' }], projects: [{ path: 'ann/x' }] },
+    })
+    try {
+      expect(fromText.token).toBe('glpat-root-token')
+      expect((await titles(fromText, 'acme/widgets')).length).toBeGreaterThan(0)
+      expect(fromObject.token).toBe('glpat-ann')
+      expect(await get(fromObject, '/projects/ann%2Fx')).toMatchObject({ status: 200 })
+    } finally {
+      await fromText.close()
+      await fromObject.close()
+    }
+  })
+
+  it("'none' starts empty and reset keeps it empty", async () => {
+    const server = await startServer({ seed: 'none' })
+    try {
+      expect(server.token).toBeUndefined()
+      expect(server.server.store.db.prepare('SELECT * FROM users').all()).toEqual([])
+      await server.seed({ users: [{ username: 'ann', admin: true, token: 'glpat-ann' }] })
+      await server.reset()
+      expect((await get(server, '/user', 'glpat-ann')).status).toBe(401)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('rejects a bad seed, at start or in seed(more), with the message the CLI prints', async () => {
+    const file = join(dir, 'bad.yaml')
+    writeFileSync(
+      file,
+      'users:\n  - username: root\nprojects:\n  - path: root/x\n    issues:\n      - title: t\n        state: sleeping\n',
+    )
+    await expect(startServer({ seed: file })).rejects.toThrow(
+      `${file}: projects[0].issues[0].state: expected opened or closed`,
+    )
+    await expect(startServer({ seed: join(dir, 'missing.yaml') })).rejects.toThrow(
+      'cannot read the file (ENOENT)',
+    )
+    const server = await startServer()
+    try {
+      await expect(server.seed({ projects: [{ path: 'nobody/x' }] })).rejects.toThrow(
+        'seed: projects[0].path: unknown namespace nobody (not a listed group or user)',
+      )
+      await expect(server.seed('users:\n  - username: [\n')).rejects.toThrow(/^seed: line 3, column 1: /)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('startServer on a data directory', () => {
+  it('resets to the seed the directory was first given, also after a restart with another seed', async () => {
+    const first = await startServer({ seed: widgetsSeed, data: dir })
+    await first.close()
+    const second = await startServer({ data: dir })
+    try {
+      expect(second.seeded).toBe(false)
+      const reset = await request(`${second.url}/-/emulator/reset`, {
+        method: 'POST',
+        headers: { 'private-token': 'glpat-root-token' },
+      })
+      expect(reset.statusCode).toBe(200)
+      await reset.body.dump()
+      expect((await get(second, '/user', 'glpat-root-token')).status).toBe(200)
+      expect((await get(second, '/user', DEFAULT_ROOT_TOKEN)).status).toBe(401)
+      expect(await titles(second, 'acme/widgets', 'glpat-root-token')).toContain('1 Crash on start')
+    } finally {
+      await second.close()
+    }
+  })
+
+  it('started without a seed, a reset keeps the administrator, also after a restart', async () => {
+    const first = await startServer({ data: dir })
+    const reset = await request(`${first.url}/-/emulator/reset`, {
+      method: 'POST',
+      headers: { 'private-token': DEFAULT_ROOT_TOKEN },
+    })
+    expect(reset.statusCode).toBe(200)
+    await reset.body.dump()
+    expect((await get(first, '/user', DEFAULT_ROOT_TOKEN)).status).toBe(200)
+    await first.close()
+    const second = await startServer({ data: dir })
+    try {
+      expect((await get(second, '/user', DEFAULT_ROOT_TOKEN)).status).toBe(200)
+      await second.reset()
+      expect((await get(second, '/user', DEFAULT_ROOT_TOKEN)).status).toBe(200)
+    } finally {
+      await second.close()
+    }
+  })
+})
