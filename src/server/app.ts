@@ -102,10 +102,10 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   if (options.seed && empty)
     store.transaction(() => {
       applySeed(store, options.seed!, clock)
-      rememberSeed(db, options.seed!)
+      rememberSeed(store, options.seed!)
     })
   // A directory seeded before seeds were remembered resets to the seed it is started with.
-  const resetSeed = rememberedSeed(db) ?? options.seed
+  const resetSeed = rememberedSeed(store) ?? options.seed
 
   const instance: Instance = {
     baseUrl: (options.baseUrl ?? 'http://localhost').replace(/\/+$/, ''),

@@ -118,7 +118,8 @@ describe('secrets in the data dir', () => {
       token_encrypted: string
     }
     db.close()
-    expect(meta).toEqual([])
+    // No key in the database; the remembered seed (which holds tokens) is sealed too.
+    expect(meta).toEqual([{ key: 'seed_encrypted' }])
     expect(readFileSync(join(data(), 'gitlab.sqlite3')).includes(token)).toBe(false)
     const file = JSON.parse(readFileSync(join(data(), 'gitlab-secrets.json'), 'utf8')) as Record<
       string,
@@ -162,7 +163,9 @@ describe('secrets in the data dir', () => {
       expect(read.body).toMatchObject({ token: (created.body as { token: string }).token })
       expect(readFileSync(keyFile, 'utf8')).toContain(hex)
       expect(modes(data())).toContain('gitlab-secrets.json 600')
-      expect(second.server.store.db.prepare('SELECT key FROM emulator_meta').all()).toEqual([])
+      expect(second.server.store.db.prepare('SELECT key FROM emulator_meta').all()).toEqual([
+        { key: 'seed_encrypted' },
+      ])
     } finally {
       await second.close()
     }

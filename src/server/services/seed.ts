@@ -4,7 +4,6 @@ import { accessLevels } from '../../schema/common.js'
 import { messageError } from '../gitlab-errors.js'
 import { refCommit } from '../git/objects.js'
 import { countTasks } from '../present/issues.js'
-import type { Db } from '../store/db.js'
 import type { Store } from '../store/index.js'
 import { parseDuration } from './chronic-duration.js'
 import { isoNow, type Clock } from './context.js'
@@ -31,18 +30,21 @@ export function resetStore(store: Store): void {
 }
 
 /**
- * Keeps the seed a store was first given in `emulator_meta` (as JSON), so that a reset of a `data`
+ * Keeps the seed a store was first given in `emulator_meta`, sealed with the store's key (a seed
+ * holds tokens, and a copy of the database alone must open none), so that a reset of a `data`
  * directory returns to it even when the server is restarted with another seed or none.
  */
-export function rememberSeed(db: Db, seed: Seed): void {
-  db.prepare("INSERT OR REPLACE INTO emulator_meta (key, value) VALUES ('seed', ?)").run(JSON.stringify(seed))
+export function rememberSeed(store: Store, seed: Seed): void {
+  store.db
+    .prepare("INSERT OR REPLACE INTO emulator_meta (key, value) VALUES ('seed_encrypted', ?)")
+    .run(store.secrets.seal(JSON.stringify(seed)))
 }
 
 /** The seed `rememberSeed` kept, if any. */
-export function rememberedSeed(db: Db): Seed | undefined {
-  const row = db.prepare("SELECT value FROM emulator_meta WHERE key = 'seed'").get() as
+export function rememberedSeed(store: Store): Seed | undefined {
+  const row = store.db.prepare("SELECT value FROM emulator_meta WHERE key = 'seed_encrypted'").get() as
     { value: string } | undefined
-  return row ? (JSON.parse(row.value) as Seed) : undefined
+  return row ? (JSON.parse(store.secrets.open(row.value)) as Seed) : undefined
 }
 
 /**
