@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { collect, GitLabApiError, type GitLabClient } from '../../api/client.js'
 import { exportTimeOf } from '../../api/project-exports.js'
 import { defaultSleep } from '../../api/retry.js'
@@ -7,6 +7,7 @@ import type { ExportStatusValue } from '../../schema/project-export.js'
 import { actionClient, formatBytes, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { mapBounded, pacer } from '../pacer.js'
+import { pathInside, safeFileName } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import { renderSummary } from './summary.js'
 
@@ -32,7 +33,8 @@ const IN_PROGRESS: ReadonlySet<ExportStatusValue> = new Set(['queued', 'started'
 /** How many reads of `none` in a row, with no progress seen, mean the export never started. */
 const NONE_LIMIT = 5
 
-const fileNameOf = (project: string) => `${project.replace(/\//g, '_')}_export.tar.gz`
+/** The archive's file name: the project path (server text when it came from a group) made safe everywhere. */
+export const fileNameOf = (project: string) => `${safeFileName(project, 180)}_export.tar.gz`
 
 function explain(err: unknown, project: string): string {
   if (err instanceof GitLabApiError) {
@@ -129,7 +131,7 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
       const waitedDl = await downloadSlot(signal)
       if (waitedDl > 0)
         log.info(`${stamp()} waited ${formatDuration(waitedDl)} for a download slot (rate limit)`)
-      const file = join(dir, fileNameOf(project))
+      const file = pathInside(dir, fileNameOf(project))
       const saved = await gitlab.projectExports.downloadTo(ref, file, { signal, timeoutMs: 0 })
       const madeAt = exportTimeOf(saved.filename)
       if (!seenProgress && before === 'finished' && madeAt !== undefined && madeAt < scheduledAt - 60_000)
