@@ -10,6 +10,7 @@ import { mapBounded, pacer } from '../pacer.js'
 import { pathInside, safeFileName } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import { renderSummary } from './summary.js'
+import { checkUpload } from './upload-check.js'
 
 export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
 export interface Clock {
@@ -25,6 +26,8 @@ export interface ExportResult {
   size?: number
   sha256?: string
   uploaded?: boolean
+  /** What the upload target answered to a HEAD after the upload (never fails the export). */
+  uploadCheck?: string
   elapsedMs: number
   error?: string
 }
@@ -115,7 +118,11 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
         if (status !== last) log.info(`${stamp()} ${status}`)
         gap = status === last ? Math.min(gap * 1.5, s.pollInterval * 4) : s.pollInterval
         last = status
+        // With upload: GitLab deletes the archive once it uploaded it (WebUploadStrategy#strategy_execute
+        // calls remove_exported_project_file; a failed upload raises before), so `none` after an
+        // upload export is the upload done, however fast it went.
         if (IN_PROGRESS.has(status)) seenProgress = true
+        else if (status === 'none' && upload) break
         else if (status === 'failed' || (status === 'none' && seenProgress))
           throw new Error(
             'GitLab reports the export failed (its status fell back to none); see its Sidekiq logs',
@@ -125,8 +132,9 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
         else if (status === 'finished') break
       }
       if (s.uploadUrl) {
-        log.info(`${stamp()} finished; GitLab uploaded the archive with ${s.uploadMethod}`)
-        return { project, status: 'finished', uploaded: true, elapsedMs: now() - start }
+        const uploadCheck = await checkUpload(s.uploadUrl, signal)
+        log.info(`${stamp()} finished; GitLab uploaded the archive with ${s.uploadMethod}; ${uploadCheck}`)
+        return { project, status: 'finished', uploaded: true, uploadCheck, elapsedMs: now() - start }
       }
       const waitedDl = await downloadSlot(signal)
       if (waitedDl > 0)
