@@ -69,6 +69,7 @@ describe('a hostile server', () => {
     expect(injected(run)).toEqual([])
     expect(run.log).toContain('::add-mask::Pipeline') // shown, escaped, inside an info line
     expect(run.outputs['web-url']).toBeUndefined()
+    expect(run.summary).not.toContain('<a href=')
     expect(run.log).toContain(
       `::warning::Output 'web-url' not set: GitLab's web_url is not a plain http(s) address on ${new URL(gitlab.origin).host}`,
     )
