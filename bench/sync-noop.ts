@@ -33,6 +33,7 @@ const settings: SyncSettings = {
   labelPrefix: 'gh:',
   userMap: {},
   dryRun: false,
+  includeConfidential: false,
 }
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)

@@ -5,6 +5,7 @@
  * Anything that is not the runner's business (HTTP, GitLab) stays out of this interface.
  */
 import * as core from '@actions/core'
+import { oneLine } from './server-text.js'
 
 /** What an action may do to the runner. Every method is synchronous except `summary`. */
 export interface ActionIO {
@@ -29,7 +30,9 @@ export interface ActionIO {
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /**
- * The runner's IO through the Actions toolkit. `summary` is skipped with a debug line when the
+ * The runner's IO through the Actions toolkit. Every log line goes through `oneLine`: messages
+ * carry server text (paths, titles, errors), and no line of it may start a workflow command.
+ * `summary` is skipped with a debug line when the
  * runner gave no summary file (local runs), instead of failing the step.
  */
 export function actionsIO(env: NodeJS.ProcessEnv = process.env): ActionIO {
@@ -40,13 +43,13 @@ export function actionsIO(env: NodeJS.ProcessEnv = process.env): ActionIO {
       if (value) core.setSecret(value)
     },
     setOutput: (name, value) => core.setOutput(name, value),
-    info: (message) => core.info(message),
-    warning: (message) => core.warning(message),
-    debug: (message) => core.debug(message),
+    info: (message) => core.info(oneLine(message)),
+    warning: (message) => core.warning(oneLine(message)),
+    debug: (message) => core.debug(oneLine(message)),
     summary: async (html) => {
       if (!env.GITHUB_STEP_SUMMARY) return core.debug('no GITHUB_STEP_SUMMARY: job summary skipped')
       await core.summary.addRaw(html, true).write()
     },
-    fail: (error) => core.setFailed(messageOf(error)),
+    fail: (error) => core.setFailed(oneLine(messageOf(error))),
   }
 }

@@ -11,6 +11,7 @@
 import { actionNamed, catalog, type ActionEntry } from '../actions/catalog.js'
 import { InputError, type InputTable } from '../actions/inputs.js'
 import type { ActionIO } from '../actions/io.js'
+import { oneLine } from '../actions/server-text.js'
 
 type Runner = (io: ActionIO, signal?: AbortSignal) => Promise<void>
 
@@ -97,7 +98,8 @@ function terminalIO(values: Record<string, string>, env: NodeJS.ProcessEnv, quie
   const mask = (text: string) => secrets.reduce((t, s) => t.split(s).join('***'), text)
   const outputs: Record<string, string> = {}
   const state: { error?: string } = {}
-  const log = (prefix: string) => (m: string) => void process.stderr.write(`${prefix}${mask(m)}\n`)
+  // oneLine: server text must not write terminal control sequences (ESC) or fake lines.
+  const log = (prefix: string) => (m: string) => void process.stderr.write(`${prefix}${mask(oneLine(m))}\n`)
   const io: ActionIO = {
     getInput: (name) => values[name] ?? env[`INPUT_${name.toUpperCase()}`] ?? '',
     getEnv: (name) => env[name] || undefined,
@@ -156,8 +158,8 @@ export async function runActionCommand(name: string, argv: string[], env = proce
   if (controller.signal.aborted) code = 130
   if (flags.json) process.stdout.write(`${JSON.stringify({ ok: code === 0, outputs, error: state.error })}\n`)
   else {
-    for (const [k, v] of Object.entries(outputs)) process.stdout.write(`${k}: ${v}\n`)
-    if (state.error) process.stderr.write(`error: ${state.error}\n`)
+    for (const [k, v] of Object.entries(outputs)) process.stdout.write(`${k}: ${oneLine(v)}\n`)
+    if (state.error) process.stderr.write(`error: ${oneLine(state.error)}\n`)
   }
   return code
 }

@@ -3,7 +3,7 @@
  * outcome as data. Ops of one issue pair run in order and stop at the pair's first failure (the
  * rest are reported as skipped), so a marker never records work that did not happen.
  */
-import type { Fields, IssueWrite, Op, Side, Skip, SyncReport } from './model.js'
+import type { Confidential, Fields, IssueWrite, Op, Side, Skip, SyncReport } from './model.js'
 
 /** What apply needs of each side (the adapters in github.ts and gitlab.ts). */
 export interface SideWriter {
@@ -38,6 +38,7 @@ export const emptyReport = (
   skipped: Skip[],
   unchanged: number,
   dryRun: boolean,
+  confidential: Confidential = { issues: 0, notes: 0 },
 ): SyncReport => ({
   created: [],
   updated: [],
@@ -47,6 +48,7 @@ export const emptyReport = (
   failed: [],
   unchanged,
   skipped,
+  confidential,
   planned,
   dryRun,
 })
@@ -55,10 +57,10 @@ export const emptyReport = (
 export async function apply(
   ops: Op[],
   sides: Record<Side, SideWriter>,
-  base: { skipped: Skip[]; unchanged: number },
+  base: { skipped: Skip[]; unchanged: number; confidential?: Confidential },
   progress: Progress = () => undefined,
 ): Promise<SyncReport> {
-  const report = emptyReport(ops, base.skipped, base.unchanged, false)
+  const report = emptyReport(ops, base.skipped, base.unchanged, false, base.confidential)
   const created = new Map<string, number>()
   const broken = new Set<string>()
   for (const op of ops) {

@@ -22,6 +22,7 @@ const toIssue = (i: Issue): SideIssue => ({
   url: i.web_url,
   updated_at: i.updated_at,
   comment_count: i.user_notes_count,
+  confidential: i.confidential,
 })
 
 /** The GitLab adapter for one project (id or full path). Methods throw GitLabApiError. */
@@ -119,6 +120,7 @@ export function gitlabSide(client: GitLabClient, project: string | number) {
           author: note.author.username,
           created_at: note.created_at,
           url: `${issueUrl}#note_${note.id}`,
+          internal: note.internal,
         })
       }
       return out

@@ -17,6 +17,8 @@ export interface SideComment {
   author: string
   created_at: string
   url: string
+  /** A GitLab internal note (`internal`), visible to project members only. */
+  internal?: boolean
 }
 
 /** One issue of either side, as the adapters read it. `number` is GitHub's number or GitLab's iid. */
@@ -36,6 +38,8 @@ export interface SideIssue {
   author: string
   url: string
   updated_at: string
+  /** A confidential GitLab issue (`confidential`), visible to project members only. */
+  confidential?: boolean
   /** GitHub's `comments`, GitLab's `user_notes_count`: user comments, mirrored ones included. */
   comment_count: number
   /** Loaded only when the planner asks for them (needsComments); undefined means "not read". */
@@ -80,6 +84,8 @@ export interface SyncOptions {
   milestones: { github: readonly string[]; gitlab: readonly string[] }
   /** The tokens' own users (GitHub login, GitLab username), to tell our mirrors from people's text. */
   identity: { github?: string; gitlab?: string }
+  /** Mirror confidential GitLab issues and internal notes to GitHub too (off: they never leave GitLab). */
+  includeConfidential: boolean
 }
 
 /** The values an issue is created or updated with. */
@@ -125,6 +131,12 @@ export interface Skip {
   reason: string
 }
 
+/** What was kept off GitHub because GitLab shows it to project members only. */
+export interface Confidential {
+  issues: number
+  notes: number
+}
+
 /** What apply did: plain data, rendered by src/actions/sync-issues/summary.ts. */
 export interface SyncReport {
   created: Op[]
@@ -136,6 +148,8 @@ export interface SyncReport {
   /** Pairs with nothing to write. */
   unchanged: number
   skipped: Skip[]
+  /** Confidential GitLab issues and internal notes kept off GitHub (`include-confidential` off). */
+  confidential: Confidential
   /** Every planned op, in order (also when nothing was applied: dry run). */
   planned: Op[]
   dryRun: boolean

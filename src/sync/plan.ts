@@ -12,6 +12,7 @@ import { mapField, same } from './mapping.js'
 import {
   FIELDS,
   other,
+  type Confidential,
   type FieldName,
   type Fields,
   type IssueWrite,
@@ -42,6 +43,8 @@ export interface Scope {
 export interface Plan {
   ops: Op[]
   skips: Skip[]
+  /** Confidential GitLab issues and internal notes that were not mirrored. */
+  confidential: Confidential
   /** Pairs (and unpaired issues the direction ignores) with nothing to write. */
   unchanged: number
 }
@@ -65,6 +68,16 @@ const flows = (direction: SyncOptions['direction'], from: Side) =>
 
 const placeOf = (side: Side, opts: SyncOptions) =>
   side === 'github' ? opts.places.github.repo : opts.places.gitlab.project
+
+/**
+ * Whether `issue` is a confidential GitLab issue that stays off GitHub. GitLab shows confidential
+ * issues and internal notes to project members only (`app/policies/issue_policy.rb`,
+ * `app/policies/note_policy.rb`) and sends them only to hooks that subscribe to
+ * `confidential_issues_events` / `confidential_note_events` (`app/models/hooks/project_hook.rb`);
+ * a mirror on a public GitHub repository would publish them.
+ */
+const hidden = (issue: SideIssue, opts: SyncOptions) =>
+  issue.side === 'gitlab' && issue.confidential === true && !opts.includeConfidential
 
 /** Comment marker of a mirrored comment. */
 const commentMarker = (side: Side, id: number) => formatMarker({ v: 1, comment: `${side}:${id}` })
@@ -102,10 +115,18 @@ function commentOps(
   target: SideIssue | undefined,
   targetSide: Side,
   opts: SyncOptions,
+  kept: Confidential,
 ): Op[] {
   const done = new Set((target?.comments ?? []).flatMap((c) => mirroredId(c, targetSide, opts) ?? []))
+  const internal = (c: SideComment) =>
+    source.side === 'gitlab' && c.internal === true && !opts.includeConfidential
   return [...(source.comments ?? [])]
     .filter((c) => mirroredId(c, source.side, opts) === undefined && !done.has(`${source.side}:${c.id}`))
+    .filter((c) => {
+      if (!internal(c)) return true
+      kept.notes++
+      return false
+    })
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id)
     .map((c) => ({
       kind: 'comment' as const,
@@ -121,7 +142,7 @@ const digestsOf = (gh: Fields, gl: Fields) =>
   Object.fromEntries(FIELDS.map((f) => [f, `${digest(gh[f])}.${digest(gl[f])}`])) as Record<FieldName, string>
 
 /** A new mirror of `origin` on the other side, with its comments. */
-function planCreate(origin: SideIssue, opts: SyncOptions): Op[] {
+function planCreate(origin: SideIssue, opts: SyncOptions, kept: Confidential): Op[] {
   const to = other(origin.side)
   const key = keyOf(origin)
   const src = fieldsOf(origin, false)
@@ -132,7 +153,9 @@ function planCreate(origin: SideIssue, opts: SyncOptions): Op[] {
   const body = mirrorBody(to, header, src.body)
   target.body = readBody(to, body, true)
   const comments =
-    opts.comments && flows(opts.direction, origin.side) ? commentOps(key, origin, undefined, to, opts) : []
+    opts.comments && flows(opts.direction, origin.side)
+      ? commentOps(key, origin, undefined, to, opts, kept)
+      : []
   const [gh, gl] = origin.side === 'github' ? [src, target] : [target, src]
   const read = origin.comments !== undefined || origin.comment_count === 0
   const pairCounts =
@@ -168,8 +191,11 @@ function winner(
   return t('github') > t('gitlab') ? 'github' : t('gitlab') > t('github') ? 'gitlab' : origin
 }
 
-/** The writes of one pair: changed fields each way, comments, and the mirror's marker. */
-function planPair(pair: Pair, opts: SyncOptions): Op[] {
+/**
+ * The writes of one pair: changed fields each way, comments, and the mirror's marker. Nothing
+ * of a confidential GitLab issue flows to GitHub (the caller leaves GitLab-born ones alone).
+ */
+function planPair(pair: Pair, opts: SyncOptions, kept: Confidential): Op[] {
   const now: Record<Side, Fields> = {
     github: fieldsOf(pair.github, pair.mirror === 'github'),
     gitlab: fieldsOf(pair.gitlab, pair.mirror === 'gitlab'),
@@ -178,7 +204,7 @@ function planPair(pair: Pair, opts: SyncOptions): Op[] {
   const changed: Record<Side, FieldName[]> = { github: [], gitlab: [] }
   for (const f of FIELDS) {
     const from = winner(f, pair, now, opts)
-    if (!from) continue
+    if (!from || (from === 'gitlab' && hidden(pair.gitlab, opts))) continue
     const to = other(from)
     const value = mapField(f, now[from][f], now[to][f], to, opts)
     if (same(value, now[to][f])) continue
@@ -189,11 +215,12 @@ function planPair(pair: Pair, opts: SyncOptions): Op[] {
   let n = pair.marker.comments
   if (opts.comments && pair.github.comments && pair.gitlab.comments) {
     const toGl = flows(opts.direction, 'github')
-      ? commentOps(pair.key, pair.github, pair.gitlab, 'gitlab', opts)
+      ? commentOps(pair.key, pair.github, pair.gitlab, 'gitlab', opts, kept)
       : []
-    const toGh = flows(opts.direction, 'gitlab')
-      ? commentOps(pair.key, pair.gitlab, pair.github, 'github', opts)
-      : []
+    const toGh =
+      flows(opts.direction, 'gitlab') && !hidden(pair.gitlab, opts)
+        ? commentOps(pair.key, pair.gitlab, pair.github, 'github', opts, kept)
+        : []
     ops.push(...toGh, ...toGl)
     n = `${pair.github.comment_count + toGh.length}.${pair.gitlab.comment_count + toGl.length}`
   } else if (opts.comments && pair.github.comment_count === 0 && pair.gitlab.comment_count === 0) n = '0.0'
@@ -245,19 +272,32 @@ export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions
   const inScope = scope ? new Set(scope.github) : undefined
   const { pairs, unpaired, skips } = pairIssues(github, gitlab, opts, inScope !== undefined)
   const ops: Op[] = []
+  const kept: Confidential = { issues: 0, notes: 0 }
+  const held: Skip[] = []
   let unchanged = 0
   for (const pair of [...pairs].sort((a, b) => a.github.number - b.github.number)) {
     if (inScope && !inScope.has(pair.github.number)) continue
-    const planned = planPair(pair, opts)
+    // Made confidential after it was mirrored: its GitHub mirror keeps what it had, nothing new.
+    if (pair.mirror === 'github' && hidden(pair.gitlab, opts)) {
+      kept.issues++
+      held.push({
+        key: keyOf(pair.gitlab),
+        reason: `confidential on GitLab: its GitHub mirror #${pair.github.number} is no longer updated ('include-confidential' is off)`,
+      })
+      continue
+    }
+    const planned = planPair(pair, opts, kept)
     if (planned.length === 0) unchanged++
     ops.push(...planned)
   }
   const order = (i: SideIssue) => (i.side === 'github' ? 0 : 1)
   for (const issue of [...unpaired].sort((a, b) => order(a) - order(b) || a.number - b.number)) {
     if (inScope && !(issue.side === 'github' && inScope.has(issue.number))) continue
-    if (flows(opts.direction, issue.side)) ops.push(...planCreate(issue, opts))
+    if (!flows(opts.direction, issue.side)) continue
+    if (hidden(issue, opts)) kept.issues++
+    else ops.push(...planCreate(issue, opts, kept))
   }
   const shown = (s: Skip) =>
     !inScope || [s.key, s.origin].some((k) => [...inScope].some((n) => k === `github#${n}`))
-  return { ops, skips: skips.filter(shown), unchanged }
+  return { ops, skips: [...skips.filter(shown), ...held], confidential: kept, unchanged }
 }

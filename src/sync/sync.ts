@@ -32,6 +32,8 @@ export interface SyncSettings {
   labelPrefix: string
   userMap: Record<string, string>
   dryRun: boolean
+  /** Mirror confidential GitLab issues and internal notes to GitHub (off: they stay on GitLab). */
+  includeConfidential: boolean
   /** Event mode: only this GitHub issue (from GITHUB_EVENT_PATH); undefined: every issue. */
   only?: number
 }
@@ -121,11 +123,12 @@ export async function syncIssues(
   }
   const scope: Scope | undefined = settings.only === undefined ? undefined : { github: [settings.only] }
   const planned = plan(read.github, read.gitlab, opts, scope)
-  if (settings.dryRun) return emptyReport(planned.ops, planned.skips, planned.unchanged, true)
+  if (settings.dryRun)
+    return emptyReport(planned.ops, planned.skips, planned.unchanged, true, planned.confidential)
   return apply(
     planned.ops,
     { github, gitlab },
-    { skipped: planned.skips, unchanged: planned.unchanged },
+    { skipped: planned.skips, unchanged: planned.unchanged, confidential: planned.confidential },
     progress,
   )
 }

@@ -3,6 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer, type TestServer } from '../support/server.js'
+import S3rver from 's3rver'
+import { request } from 'undici'
+import { formatBytes } from '../../src/actions/connection.js'
+import { cannedServer } from '../api/canned-server.js'
 import { runBundle } from '../support/action-run.js'
 
 const ROOT_TOKEN = 'glpat-root-token'
@@ -125,6 +129,69 @@ describe('export-project bundle', () => {
     const both = await runBundle('export-project', exportInputs({ group: 'acme', project: 'acme/x' }))
     expect(both.log).toContain("::error::Give either 'project' or 'group', not both")
     noSecrets(bad.log + missing.log)
+  })
+})
+
+describe('export-project with upload-url', () => {
+  let s3: S3rver
+  let s3Port: number
+  let local: TestServer
+  beforeEach(async () => {
+    s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: join(dir, 's3'),
+      configureBuckets: [{ name: 'backups', configs: [] }],
+    })
+    s3Port = (await s3.run()).port
+    local = await startServer(seed, { allowLocalRequests: true })
+  })
+  afterEach(async () => {
+    await local.close()
+    await s3.close()
+  })
+
+  it('GitLab uploads the archive (its status falls back to none) and the step reports what the target holds', async () => {
+    const target = `http://127.0.0.1:${s3Port}/backups/nightly/widgets.tar.gz?X-Amz-Signature=abc`
+    const run = await runBundle(
+      'export-project',
+      exportInputs({ 'gitlab-url': local.baseUrl, project: 'acme/widgets', 'upload-url': target }),
+    )
+    expect(run.log).not.toContain('::error::')
+    expect(run.code).toBe(0)
+    expect(run.outputs['export-status']).toBe('finished')
+    const held = await request(target.replace(/\?.*/, ''))
+    const body = Buffer.from(await held.body.arrayBuffer())
+    expect([held.statusCode, body.subarray(0, 2).toString('hex')]).toEqual([200, '1f8b'])
+    const size = formatBytes(body.length)
+    expect(run.log).toContain(
+      `GitLab uploaded the archive with PUT; the upload target holds ${size} at that address (HEAD 200)`,
+    )
+    expect(run.summary).toContain(`uploaded by GitLab; the upload target holds ${size}`)
+    const shown = run.log.split('\n').filter((l) => !l.startsWith('::add-mask::'))
+    expect(shown.join('\n')).not.toContain('X-Amz-Signature=abc')
+  })
+
+  it('a target that refuses HEAD (a URL signed for PUT only) is reported, and the export still counts', async () => {
+    const target = await cannedServer((req, res) => res.writeHead(req.method === 'PUT' ? 200 : 403).end())
+    try {
+      const run = await runBundle(
+        'export-project',
+        exportInputs({
+          'gitlab-url': local.baseUrl,
+          project: 'acme/widgets',
+          'upload-url': `${target.origin}/x?sig=1`,
+        }),
+      )
+      expect(run.code).toBe(0)
+      expect(target.seen.map((r) => r.method)).toEqual(['PUT', 'HEAD'])
+      expect(run.log).toContain(
+        'the upload target could not be checked (HEAD answered 403; pre-signed URLs are often signed for one method only)',
+      )
+    } finally {
+      await target.close()
+    }
   })
 })
 

@@ -9,6 +9,7 @@ import {
   stringMap,
   type InputTable,
 } from '../../src/actions/inputs.js'
+import { catalog } from '../../src/actions/catalog.js'
 import { escapeHtml, link, table } from '../../src/actions/summary.js'
 
 const source = (inputs: Record<string, string>, env: Record<string, string> = {}) => {
@@ -80,6 +81,17 @@ describe('parseInputs', () => {
     })
     expect(s.masked).toEqual(['abc'])
     expect(parseInputs(table, source({ token: 'x' })).url).toBe('https://gitlab.com')
+  })
+
+  it('every token, key and signed-URL input of every action is masked', () => {
+    const credentials = /token|secret|access-key|^url$|upload-url/
+    const named = catalog.flatMap((e) =>
+      Object.entries(e.inputs)
+        .filter(([name]) => credentials.test(name))
+        .map(([name, spec]) => [`${e.name}.${name}`, spec.secret === true]),
+    )
+    expect(named.length).toBeGreaterThanOrEqual(9)
+    expect(named.filter(([, masked]) => !masked)).toEqual([])
   })
 
   it('names a missing required input and hides secret values in parse errors', () => {

@@ -87,6 +87,7 @@ describe('sync-issues action', () => {
       commented: '1',
       unchanged: '0',
       failed: '0',
+      'skipped-confidential': '0',
     })
     expect(first.state.secrets).toEqual(expect.arrayContaining([GL_TOKEN, GH_TOKEN]))
     expect(first.state.summary).toContain('GitHub #1')
@@ -146,6 +147,77 @@ describe('sync-issues action', () => {
       expect.stringContaining('not tried: an earlier write for this issue failed'),
     ])
     expect(gh.issues.find((i) => i.number === 3)!.title).toBe('Renamed 3')
+  })
+
+  describe('confidential GitLab issues and internal notes', () => {
+    const P = '/api/v4/projects/acme%2Fwidgets'
+    const glIssue = async (json: Record<string, unknown>) =>
+      (await t.http('POST', `${P}/issues`, { token: GL_TOKEN, json })).body as { iid: number }
+    const glNote = async (iid: number, json: Record<string, unknown>) =>
+      expect((await t.http('POST', `${P}/issues/${iid}/notes`, { token: GL_TOKEN, json })).status).toBe(201)
+    const published = () =>
+      JSON.stringify(gh.issues.map((i) => [i.title, i.body, i.comments.map((c) => c.body)]))
+
+    it('stay on GitLab unless include-confidential says otherwise, and are counted', async () => {
+      const open = await glIssue({ title: 'Public bug', description: 'Anyone may read this' })
+      await glNote(open.iid, { body: 'A public note' })
+      await glNote(open.iid, { body: 'Internal: the customer is ACME', internal: true })
+      const secret = await glIssue({
+        title: 'Security: RCE in the importer',
+        description: 'Exploit steps',
+        confidential: true,
+      })
+      await glNote(secret.iid, { body: 'Patch under embargo' })
+      const r = await runIO(inputs({ direction: 'gitlab-to-github' }))
+      expect(r.state.failed).toBeUndefined()
+      expect(r.outputs).toMatchObject({ created: '1', commented: '1', 'skipped-confidential': '2' })
+      const text = published()
+      expect(text).toContain('Public bug')
+      expect(text).toContain('A public note')
+      for (const hidden of ['RCE', 'Exploit steps', 'embargo', 'ACME']) expect(text).not.toContain(hidden)
+      expect(r.log).toContain(
+        "1 confidential GitLab issue(s) and 1 internal note(s) not mirrored to GitHub ('include-confidential' is off)",
+      )
+      expect(r.state.summary).toContain('1 confidential issue(s) and 1 internal note(s)')
+
+      const all = await runIO(inputs({ direction: 'gitlab-to-github', 'include-confidential': 'true' }))
+      expect(all.outputs).toMatchObject({ created: '1', 'skipped-confidential': '0' })
+      expect(published()).toContain('Exploit steps')
+    })
+
+    it('an issue made confidential after it was mirrored keeps its old mirror, and says so', async () => {
+      const issue = await glIssue({ title: 'Slow start', description: 'Takes 10 s' })
+      await runIO(inputs({ direction: 'both' }))
+      const mirror = gh.issues.find((i) => i.title === 'Slow start')!
+      await t.http('PUT', `${P}/issues/${issue.iid}`, {
+        token: GL_TOKEN,
+        json: {
+          confidential: true,
+          title: 'Security: token leak at start',
+          description: 'The token is logged',
+        },
+      })
+      await glNote(issue.iid, { body: 'Reproduced with the admin token' })
+      gh.resetCounts()
+      const r = await runIO(inputs({ direction: 'both' }))
+      expect(r.outputs).toMatchObject({ 'skipped-confidential': '1', failed: '0' })
+      expect(ghWrites()).toBe(0)
+      expect([mirror.title, mirror.body]).not.toContain('Security: token leak at start')
+      expect(published()).not.toMatch(/token leak|is logged|admin token/)
+      expect(r.log).toContain(
+        `warning: gitlab#${issue.iid}: confidential on GitLab: its GitHub mirror #${mirror.number} is no longer updated ('include-confidential' is off)`,
+      )
+    })
+
+    it('a GitHub issue mirrored into GitLab stays mirrored when it is made confidential there', async () => {
+      await runIO(inputs())
+      await t.http('PUT', `${P}/issues/1`, { token: GL_TOKEN, json: { confidential: true } })
+      gh.issues[0]!.title = 'Crash on start'
+      const r = await runIO(inputs())
+      expect(r.outputs).toMatchObject({ updated: '1', 'skipped-confidential': '0', failed: '0' })
+      const got = await t.http('GET', `${P}/issues/1`, { token: GL_TOKEN })
+      expect(got.body).toMatchObject({ title: 'Crash on start', confidential: true })
+    })
   })
 
   it('bad inputs name the input', async () => {

@@ -33,13 +33,13 @@ describe('.github/workflows/ci.yml, job actions', () => {
     expect(failed ? `${failed.label}:\n${failed.log}` : '').toBe('')
     expect(steps.map((s) => s.label)).toEqual([
       'trigger',
-      'test "${{ steps.trigger.outputs.status }}" = success',
+      'test "$STATUS" = success',
       'export',
-      'test -s "${{ steps.export.outputs.archive-path }}"',
+      'test -s "$ARCHIVE"',
       'import',
-      'test "${{ steps.import.outputs.import-status }}" = finished',
+      'test "$STATUS" = finished',
       'The root action, dispatching on command',
-      'test -n "${{ steps.dispatched.outputs.pipeline-id }}"',
+      'test -n "$PIPELINE_ID"',
     ])
     const [trigger, , exported, , imported, , dispatched] = steps
     expect(trigger?.outputs).toMatchObject({

@@ -200,7 +200,9 @@ export async function runJob(
         for (const [k, v] of Object.entries(step.with ?? {})) given[k] = interpolate(String(v), scope())
         result = await runComposite(resolve(root, step.uses), given, { temp, cwd: root })
       } else if (step.run && /^test\s/.test(step.run.trim())) {
-        result = { ...(await bash(interpolate(step.run, scope()), {}, root)), outputs: {} }
+        const stepEnv: Record<string, string> = {}
+        for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = interpolate(String(v), scope())
+        result = { ...(await bash(interpolate(step.run, scope()), stepEnv, root)), outputs: {} }
       } else continue
       ran.push({ label, ...result })
       if (step.id) steps[step.id] = { outputs: result.outputs }

@@ -55,6 +55,7 @@ const settings = (more: Partial<SyncSettings> = {}): SyncSettings => ({
   labelPrefix: 'gh:',
   userMap: { octocat: 'alice' },
   dryRun: false,
+  includeConfidential: false,
   ...more,
 })
 const run = (more: Partial<SyncSettings> = {}) =>

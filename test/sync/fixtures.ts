@@ -11,6 +11,7 @@ export const options = (more: Partial<SyncOptions> = {}): SyncOptions => ({
   gitlabUsers: [],
   milestones: { github: [], gitlab: [] },
   identity: { github: 'sync-bot', gitlab: 'sync-bot' },
+  includeConfidential: false,
   ...more,
 })
 

@@ -213,6 +213,43 @@ describe('plan: both directions, conflicts and echoes', () => {
     expect(all.map((c) => c.body.split('\n').at(-3) ?? c.body)).toHaveLength(4)
   })
 
+  it('a confidential GitLab copy of a GitHub issue still follows GitHub, but sends nothing back', () => {
+    const s = synced()
+    const gitlab = s.gitlab.map((i) =>
+      i.number === 1
+        ? {
+            ...i,
+            confidential: true,
+            state: 'closed' as const,
+            comment_count: 1,
+            comments: [comment(31, 'secret detail', 'alice')],
+          }
+        : i,
+    )
+    const github = [{ ...s.github[0]!, title: 'GitHub title', comments: [] }]
+    const p = plan(github, gitlab, opts)
+    expect(p.ops.filter((o) => o.side === 'github')).toEqual([])
+    expect(p.ops).toEqual([expect.objectContaining({ kind: 'update', side: 'gitlab', changed: ['title'] })])
+    const shared = plan(github, gitlab, { ...opts, includeConfidential: true })
+    expect(summary(shared)).toEqual([
+      'comment github from gitlab:31',
+      'update github#1 state',
+      'update gitlab#1 title,body',
+    ])
+  })
+
+  it('internal notes are not mirrored to GitHub, and are counted', () => {
+    const notes = [
+      comment(41, 'public note', 'alice'),
+      { ...comment(42, 'internal note', 'alice'), internal: true },
+    ]
+    const p = plan([], [gl(4, { comment_count: 2, comments: notes })], opts)
+    expect(summary(p)).toEqual(['create github from gitlab#4', 'comment github from gitlab:41'])
+    expect(p.confidential).toEqual({ issues: 0, notes: 1 })
+    const hidden = plan([], [gl(5, { confidential: true })], opts)
+    expect([hidden.ops, hidden.confidential]).toEqual([[], { issues: 1, notes: 0 }])
+  })
+
   it('without its digests a pair is settled by its origin', () => {
     const s = synced()
     const mirror = s.gitlab.find((i) => i.number === 1)!

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { collect, GitLabApiError, type GitLabClient } from '../../api/client.js'
 import { exportTimeOf } from '../../api/project-exports.js'
 import { defaultSleep } from '../../api/retry.js'
@@ -7,8 +7,10 @@ import type { ExportStatusValue } from '../../schema/project-export.js'
 import { actionClient, formatBytes, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { mapBounded, pacer } from '../pacer.js'
+import { pathInside, safeFileName } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import { renderSummary } from './summary.js'
+import { checkUpload } from './upload-check.js'
 
 export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
 export interface Clock {
@@ -24,6 +26,8 @@ export interface ExportResult {
   size?: number
   sha256?: string
   uploaded?: boolean
+  /** What the upload target answered to a HEAD after the upload (never fails the export). */
+  uploadCheck?: string
   elapsedMs: number
   error?: string
 }
@@ -32,7 +36,8 @@ const IN_PROGRESS: ReadonlySet<ExportStatusValue> = new Set(['queued', 'started'
 /** How many reads of `none` in a row, with no progress seen, mean the export never started. */
 const NONE_LIMIT = 5
 
-const fileNameOf = (project: string) => `${project.replace(/\//g, '_')}_export.tar.gz`
+/** The archive's file name: the project path (server text when it came from a group) made safe everywhere. */
+export const fileNameOf = (project: string) => `${safeFileName(project, 180)}_export.tar.gz`
 
 function explain(err: unknown, project: string): string {
   if (err instanceof GitLabApiError) {
@@ -113,7 +118,11 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
         if (status !== last) log.info(`${stamp()} ${status}`)
         gap = status === last ? Math.min(gap * 1.5, s.pollInterval * 4) : s.pollInterval
         last = status
+        // With upload: GitLab deletes the archive once it uploaded it (WebUploadStrategy#strategy_execute
+        // calls remove_exported_project_file; a failed upload raises before), so `none` after an
+        // upload export is the upload done, however fast it went.
         if (IN_PROGRESS.has(status)) seenProgress = true
+        else if (status === 'none' && upload) break
         else if (status === 'failed' || (status === 'none' && seenProgress))
           throw new Error(
             'GitLab reports the export failed (its status fell back to none); see its Sidekiq logs',
@@ -123,13 +132,14 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
         else if (status === 'finished') break
       }
       if (s.uploadUrl) {
-        log.info(`${stamp()} finished; GitLab uploaded the archive with ${s.uploadMethod}`)
-        return { project, status: 'finished', uploaded: true, elapsedMs: now() - start }
+        const uploadCheck = await checkUpload(s.uploadUrl, signal)
+        log.info(`${stamp()} finished; GitLab uploaded the archive with ${s.uploadMethod}; ${uploadCheck}`)
+        return { project, status: 'finished', uploaded: true, uploadCheck, elapsedMs: now() - start }
       }
       const waitedDl = await downloadSlot(signal)
       if (waitedDl > 0)
         log.info(`${stamp()} waited ${formatDuration(waitedDl)} for a download slot (rate limit)`)
-      const file = join(dir, fileNameOf(project))
+      const file = pathInside(dir, fileNameOf(project))
       const saved = await gitlab.projectExports.downloadTo(ref, file, { signal, timeoutMs: 0 })
       const madeAt = exportTimeOf(saved.filename)
       if (!seenProgress && before === 'finished' && madeAt !== undefined && madeAt < scheduledAt - 60_000)

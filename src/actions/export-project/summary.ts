@@ -26,7 +26,7 @@ export function renderSummary(s: Settings, projects: string[], results: ExportRe
         r.size === undefined ? '' : formatBytes(r.size),
         r.sha256 ? code(r.sha256.slice(0, 16)) : '',
         formatDuration(r.elapsedMs),
-        r.error ?? (r.uploaded ? 'uploaded by GitLab' : r.path ? code(r.path) : ''),
+        r.error ?? (r.uploaded ? `uploaded by GitLab; ${r.uploadCheck}` : r.path ? code(r.path) : ''),
       ]),
     ),
     s.group !== undefined &&

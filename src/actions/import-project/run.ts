@@ -4,6 +4,7 @@ import { defaultSleep } from '../../api/retry.js'
 import type { ProjectImportStatus } from '../../schema/project-import.js'
 import { actionClient, formatDuration } from '../connection.js'
 import type { ActionIO } from '../io.js'
+import { oneLine } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import { renderSummary } from './summary.js'
 
@@ -131,9 +132,9 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
   const r = await importProject(s, io, signal, clock)
   const p = r.record
   io.setOutput(Outputs.ProjectId, String(p.id))
-  io.setOutput(Outputs.ProjectPath, p.path_with_namespace)
-  io.setOutput(Outputs.ImportStatus, p.import_status)
-  io.setOutput(Outputs.ImportError, p.import_error ?? '')
+  io.setOutput(Outputs.ProjectPath, oneLine(p.path_with_namespace))
+  io.setOutput(Outputs.ImportStatus, oneLine(p.import_status))
+  io.setOutput(Outputs.ImportError, oneLine(p.import_error))
   io.setOutput(Outputs.FailedRelations, String(p.failed_relations.length))
   if (p.failed_relations.length)
     io.warning(

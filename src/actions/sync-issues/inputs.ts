@@ -66,6 +66,12 @@ export const inputs = {
     default: 'false',
     parse: bool,
   },
+  'include-confidential': {
+    description:
+      'Also mirror confidential GitLab issues and internal notes to GitHub (off: they are counted and left on GitLab)',
+    default: 'false',
+    parse: bool,
+  },
   'dry-run': { description: 'Print the plan and change nothing', default: 'false', parse: bool },
   'github-write-gap': {
     description: "Pause between two GitHub writes (GitHub's secondary rate limits); 90s, 1s, 500ms",
@@ -83,6 +89,7 @@ export const Outputs = {
   Commented: 'commented',
   Unchanged: 'unchanged',
   Failed: 'failed',
+  SkippedConfidential: 'skipped-confidential',
 } as const
 
 /** Output descriptions, for action.yml and the README. */
@@ -94,6 +101,8 @@ export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   commented: 'Comments mirrored',
   unchanged: 'Issue pairs already in step',
   failed: 'Writes that failed (the step fails when this is not 0)',
+  'skipped-confidential':
+    "Confidential GitLab issues and internal notes not mirrored to GitHub ('include-confidential' off)",
 }
 
 export type Settings = ReturnType<typeof readInputs>

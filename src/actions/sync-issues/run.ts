@@ -65,6 +65,7 @@ export async function run(io: ActionIO, _signal?: AbortSignal, deps: Deps = {}):
         labelPrefix: s.labelPrefix ?? '',
         userMap: s.userMap ?? {},
         dryRun: s.dryRun,
+        includeConfidential: s.includeConfidential,
         only,
       },
       (line) => io.info(line),
@@ -82,6 +83,12 @@ export async function run(io: ActionIO, _signal?: AbortSignal, deps: Deps = {}):
   io.setOutput(Outputs.Commented, String(report.commented.length))
   io.setOutput(Outputs.Unchanged, String(report.unchanged))
   io.setOutput(Outputs.Failed, String(report.failed.length))
+  const { issues, notes } = report.confidential
+  io.setOutput(Outputs.SkippedConfidential, String(issues + notes))
+  if (issues + notes > 0)
+    io.info(
+      `${issues} confidential GitLab issue(s) and ${notes} internal note(s) not mirrored to GitHub ('include-confidential' is off)`,
+    )
   await io.summary(renderSummary(s, mode, report))
   if (report.failed.length > 0)
     io.fail(`${report.failed.length} of ${report.planned.length} writes failed; the others were applied`)

@@ -41,6 +41,10 @@ export function renderSummary(s: Settings, mode: string, r: SyncReport): string 
         ],
       ],
     ),
+    r.confidential.issues + r.confidential.notes > 0 &&
+      para(
+        `Kept on GitLab: ${r.confidential.issues} confidential issue(s) and ${r.confidential.notes} internal note(s) (include-confidential is off).`,
+      ),
     rows.length > 0 && table([r.dryRun ? 'Planned' : 'Write', 'On', 'From'], rows),
     r.planned.length > MAX_ROWS && para(`… and ${r.planned.length - MAX_ROWS} more`),
     r.failed.length > 0 &&

@@ -3,6 +3,7 @@ import type { WaitResult } from '../../api/pipelines.js'
 import type { Job, Pipeline, PipelineWithMetadata } from '../../schema/pipeline.js'
 import { actionClient, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
+import { oneLine, urlOnHost } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import { renderSummary } from './summary.js'
 
@@ -195,9 +196,14 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
   const p = result.pipeline
   io.setOutput(Outputs.PipelineId, String(p.id))
   io.setOutput(Outputs.PipelineIid, String(p.iid))
-  io.setOutput(Outputs.WebUrl, p.web_url)
-  io.setOutput(Outputs.Status, p.status)
-  io.setOutput(Outputs.Sha, p.sha)
+  const webUrl = urlOnHost(p.web_url, settings.gitlabUrl)
+  if (webUrl) io.setOutput(Outputs.WebUrl, webUrl)
+  else
+    io.warning(
+      `Output 'web-url' not set: GitLab's web_url is not a plain http(s) address on ${new URL(settings.gitlabUrl).host}`,
+    )
+  io.setOutput(Outputs.Status, oneLine(p.status))
+  io.setOutput(Outputs.Sha, oneLine(p.sha))
   await io.summary(renderSummary(settings, result))
   if (result.failure) io.fail(result.failure)
 }

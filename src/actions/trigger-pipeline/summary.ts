@@ -1,4 +1,5 @@
 import { formatDuration } from '../connection.js'
+import { urlOnHost } from '../server-text.js'
 import { code, facts, heading, join, link, para, table } from '../summary.js'
 import type { Settings } from './inputs.js'
 import type { TriggerResult } from './run.js'
@@ -21,12 +22,14 @@ export function renderSummary(s: Settings, r: TriggerResult): string {
         ? 'canceled (job cancelled)'
         : 'left running (job cancelled)'
       : p.status
+  // Links only to the configured GitLab: a hostile answer must not plant another address here.
+  const url = (href: string) => urlOnHost(href, s.gitlabUrl)
   return join(
     heading(`${ICON[p.status] ?? '⏳'} GitLab pipeline ${p.id}: ${outcome}`),
     facts([
-      ['Project', link(s.project, p.web_url.replace(/\/-\/pipelines\/\d+$/, ''))],
+      ['Project', link(s.project, url(p.web_url.replace(/\/-\/pipelines\/\d+$/, '')))],
       ['Ref', code(s.ref)],
-      ['Pipeline', link(`#${p.iid} (id ${p.id})`, p.web_url)],
+      ['Pipeline', link(`#${p.iid} (id ${p.id})`, url(p.web_url))],
       ['Commit', code(p.sha.slice(0, 12))],
       ['Status', p.status],
       ['Waited', r.waited ? formatDuration(r.elapsedMs ?? 0) : 'no (wait: false)'],
@@ -35,7 +38,7 @@ export function renderSummary(s: Settings, r: TriggerResult): string {
     r.failedJobs.length > 0 &&
       table(
         ['Failed job', 'Stage', 'Reason'],
-        r.failedJobs.map((j) => [link(j.name, j.web_url), j.stage, j.failure_reason ?? 'failed']),
+        r.failedJobs.map((j) => [link(j.name, url(j.web_url)), j.stage, j.failure_reason ?? 'failed']),
       ),
     r.failure !== undefined && para(r.failure),
   )

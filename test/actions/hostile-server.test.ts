@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { cannedServer, json, type Canned } from '../api/canned-server.js'
+import { runBundle, type BundleRun } from '../support/action-run.js'
+
+/*
+ * A hostile GitLab: fields the reference server builds itself (`web_url`, `path_with_namespace`,
+ * a group's project paths, `import_error`) carry workflow commands. A canned third-party server is
+ * the only way to send them; the actions must log and output them as inert single lines.
+ */
+const HOSTILE = '\n::warning file=x::injected\n::add-mask::Pipeline\n::stop-commands::TOKEN\n'
+const TOKEN = 'glpat-hostile-test-token'
+
+let gitlab: Canned
+let dir: string
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'gla-hostile-'))
+  gitlab = await cannedServer((req, res) => {
+    const url = req.url ?? ''
+    const at = (path: string) => url.split('?')[0] === `/api/v4${path}`
+    if (req.method === 'POST' && at('/projects/acme%2Fapp/trigger/pipeline'))
+      return json(res, 201, {
+        id: 7,
+        iid: 3,
+        project_id: 1,
+        sha: 'a'.repeat(40),
+        ref: 'main',
+        status: 'created',
+        source: 'trigger',
+        created_at: '2026-01-01T00:00:00Z',
+        updated_at: '2026-01-01T00:00:00Z',
+        web_url: `${gitlab.origin}/acme/app/-/pipelines/7${HOSTILE}`,
+      })
+    if (req.method === 'POST' && at('/projects/import'))
+      return json(res, 201, {
+        id: 9,
+        path: 'x',
+        path_with_namespace: `acme/x${HOSTILE}`,
+        import_status: 'failed',
+        import_error: `Import failed${HOSTILE}`,
+        failed_relations: [],
+      })
+    if (req.method === 'GET' && at('/groups/acme/projects'))
+      return json(res, 200, [{ id: 1, path: 'x', path_with_namespace: `acme/x${HOSTILE}` }])
+    json(res, 404, { message: '404 Not Found' })
+  })
+})
+afterEach(async () => {
+  await gitlab.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** Lines the runner would take as workflow commands that the server, not the action, wrote. */
+const injected = (run: BundleRun) =>
+  run.log.split(/\r\n|\r|\n/).filter((l) => /^\s*::(warning file=x|add-mask::Pipeline|stop-commands)/.test(l))
+const singleLines = (outputs: Record<string, string>) =>
+  Object.entries(outputs).filter(([, v]) => /[\r\n]/.test(v))
+
+describe('a hostile server', () => {
+  it('trigger-pipeline: web_url injects no command, and is not an output', async () => {
+    const run = await runBundle('trigger-pipeline', {
+      'gitlab-url': gitlab.origin,
+      project: 'acme/app',
+      token: 'glptt-hostile',
+      wait: 'false',
+    })
+    expect(run.code).toBe(0)
+    expect(injected(run)).toEqual([])
+    expect(run.log).toContain('::add-mask::Pipeline') // shown, escaped, inside an info line
+    expect(run.outputs['web-url']).toBeUndefined()
+    expect(run.summary).not.toContain('<a href=')
+    expect(run.log).toContain(
+      `::warning::Output 'web-url' not set: GitLab's web_url is not a plain http(s) address on ${new URL(gitlab.origin).host}`,
+    )
+    expect(singleLines(run.outputs)).toEqual([])
+  })
+
+  it('import-project: path_with_namespace and import_error inject no command, and outputs are one line', async () => {
+    const archive = join(dir, 'a.tar.gz')
+    writeFileSync(archive, 'archive')
+    const run = await runBundle('import-project', {
+      'gitlab-url': gitlab.origin,
+      token: TOKEN,
+      archive,
+      path: 'x',
+      wait: 'false',
+    })
+    expect(injected(run)).toEqual([])
+    expect(run.outputs['project-path']).toBe(
+      'acme/x\\n::warning file=x::injected\\n::add-mask::Pipeline\\n::stop-commands::TOKEN\\n',
+    )
+    expect(run.outputs['import-error']).toMatch(/^Import failed\\n::warning/)
+    expect(singleLines(run.outputs)).toEqual([])
+  })
+
+  it("export-project: a group's project paths inject no command in list-only", async () => {
+    const run = await runBundle('export-project', {
+      'gitlab-url': gitlab.origin,
+      token: TOKEN,
+      group: 'acme',
+      'list-only': 'true',
+      'download-dir': dir,
+    })
+    expect(run.code).toBe(0)
+    expect(injected(run)).toEqual([])
+    expect(JSON.parse(run.outputs.matrix as string)).toEqual([`acme/x${HOSTILE}`])
+  })
+})

@@ -1,0 +1,48 @@
+import { join, resolve } from 'node:path'
+import { fileNameOf } from '../../src/actions/export-project/run.js'
+import { oneLine, pathInside, safeFileName, urlOnHost } from '../../src/actions/server-text.js'
+
+describe('server text', () => {
+  it('oneLine: no line break, no control character, no leading ::', () => {
+    expect(oneLine('a\r\n::add-mask::x\u2028\u001b[31m\u0085b\tc')).toBe(
+      'a\\r\\n::add-mask::x\\u2028\\u001b[31m\\u0085b\\tc',
+    )
+    expect(oneLine('  ::stop-commands::TOKEN')).toBe('  \\::stop-commands::TOKEN')
+    expect(oneLine('acme/widgets')).toBe('acme/widgets')
+    expect(oneLine(undefined)).toBe('')
+  })
+
+  it('urlOnHost: only plain http(s) addresses on the configured GitLab host', () => {
+    const base = 'https://gitlab.example.com/gitlab'
+    const ok = 'https://gitlab.example.com/gitlab/acme/app/-/pipelines/7'
+    expect(urlOnHost(ok, base)).toBe(ok)
+    for (const bad of [
+      `${ok}\n::add-mask::x`,
+      'https://evil.example.com/acme/app/-/pipelines/7',
+      'javascript:alert(1)',
+      'https://gitlab.example.com/$(curl evil.example.com)',
+      'https://gitlab.example.com/a";rm -rf ~;"',
+      'https://user:pw@gitlab.example.com/x',
+      'ftp://gitlab.example.com/x',
+      42,
+    ])
+      expect(urlOnHost(bad, base)).toBeUndefined()
+  })
+
+  it('archive names are safe on every platform and stay inside download-dir', () => {
+    expect(fileNameOf('acme/widgets')).toBe('acme_widgets_export.tar.gz')
+    expect(fileNameOf('..\\..\\evil')).toBe('______evil_export.tar.gz')
+    expect(fileNameOf('../../evil')).toBe('______evil_export.tar.gz')
+    expect(fileNameOf('acme/x\n::warning::y')).toBe('acme_x___warning__y_export.tar.gz')
+    expect(fileNameOf('a<b>c:d"e|f?g*h')).toBe('a_b_c_d_e_f_g_h_export.tar.gz')
+    expect(safeFileName('CON')).toBe('_CON')
+    expect(safeFileName('lpt1.txt')).toBe('_lpt1.txt')
+    expect(safeFileName('..')).toBe('__')
+    expect(safeFileName('name. ')).toBe('name_')
+    expect(safeFileName('x'.repeat(300))).toHaveLength(200)
+    const dir = resolve('/tmp/downloads')
+    expect(pathInside(dir, 'a_export.tar.gz')).toBe(join(dir, 'a_export.tar.gz'))
+    expect(() => pathInside(dir, '../evil')).toThrow(`refusing to write outside ${dir}`)
+    expect(() => pathInside(dir, '/etc/passwd')).toThrow('refusing to write outside')
+  })
+})
