@@ -16,6 +16,7 @@ import { Actor, Level } from './access.js'
 import { isoNow, type ServiceContext } from './context.js'
 import { buildIssueQuery, type IssueListScope } from './issue-list.js'
 import { humanSize } from './human-size.js'
+import { descriptionQuickActions } from './quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
 
 const MAX_DESCRIPTION_BYTES = 1_048_576
@@ -199,6 +200,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     ): Issue {
       const user = requireUser(actor)
       options.beforeCreate?.(actor, project)
+      const commands = descriptionQuickActions({ ctx, issues: this }).onCreate(actor, project, input)
+      input = commands.input
       validateText(input.title, input.description)
       const now = isoNow(ctx.clock)
       const metadata = access.atLeast(actor, project, Level.planner)
@@ -248,6 +251,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         }
         store.issues.setSubscription(id, user.id, true)
         store.projects.touch(project.id, now)
+        commands.after(store.issues.get(id) as IssueRow)
         return single(actor, store.issues.get(id) as IssueRow)
       })
     },
@@ -257,6 +261,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const row = findIssue(actor, project, iid)
       const metadata = access.atLeast(actor, project, Level.planner)
       if (!metadata && row.author_id !== actor.id) throw forbidden()
+      const commands = descriptionQuickActions({ ctx, issues: this }).onUpdate(actor, project, row, input)
+      input = commands.input
       validateText(input.title, input.description)
       const owner = access.atLeast(actor, project, Level.owner)
       const now = isoNow(ctx.clock)
@@ -345,6 +351,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         ]
         for (const body of notes) if (body) addSystemNote(store, row.id, actor.id as number, body, now)
         store.projects.touch(project.id, now)
+        commands.after(store.issues.get(row.id) as IssueRow)
         return single(actor, store.issues.get(row.id) as IssueRow)
       })
     },
