@@ -69,7 +69,8 @@ export function noteService(deps: IssueDeps) {
       if (row.discussion_locked === 1 && !actor.admin && access.projectLevel(actor, project) < Level.guest)
         throw forbidden()
       if (input.body.trim() === '') throw noteError("can't be blank")
-      if ([...input.body].length > MAX_NOTE) throw noteError(`is too long (maximum is ${MAX_NOTE} characters)`)
+      if ([...input.body].length > MAX_NOTE)
+        throw noteError(`is too long (maximum is ${MAX_NOTE} characters)`)
       const commands = interpret(deps, actor, project, row, input.body)
       const onlyCommands = commands.content === ''
       const changes = commandsChanges(commands.updates)

@@ -103,13 +103,7 @@ export function timeTrackingService(deps: IssueDeps) {
      * `spentAt` (ISO) dates it, as `/spend 1h 2024-01-31` does, and its day is named in the system
      * note unless it is today (`SystemNotes::TimeTrackingService#change_time_spent`).
      */
-    spend(
-      actor: Actor,
-      row: IssueRow,
-      seconds: number,
-      summary: string | null,
-      spentAt?: string,
-    ): TimeStats {
+    spend(actor: Actor, row: IssueRow, seconds: number, summary: string | null, spentAt?: string): TimeStats {
       if (seconds < 0 && -seconds > row.total_time_spent)
         throw validationError({ base: ['Time to subtract exceeds the total time spent'] })
       if (row.total_time_spent + seconds > MAX_TOTAL)

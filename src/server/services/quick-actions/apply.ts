@@ -55,7 +55,13 @@ function promote(deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueR
  * "marked this issue as a duplicate of #1") and the duplicate closed. Chosen: no issue link is
  * made (this server has no related-issue links).
  */
-function markDuplicate(deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueRow, canonicalId: number) {
+function markDuplicate(
+  deps: IssueDeps,
+  actor: Actor,
+  project: ProjectRow,
+  row: IssueRow,
+  canonicalId: number,
+) {
   const { store } = deps.ctx
   const canonical = store.issues.get(canonicalId)
   const canonicalProject = canonical && store.projects.get(canonical.project_id)

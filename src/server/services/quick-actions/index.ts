@@ -78,7 +78,8 @@ export function descriptionQuickActions(deps: IssueDeps) {
       if (found.executed === 0) return none(input)
       const before = interpret(deps, actor, project, row, row.description ?? '').updates
       const updates = withoutOriginal(found.updates, before)
-      const edit = updates.canonical_issue_id !== undefined ? { ...updates, state_event: 'close' as const } : updates
+      const edit =
+        updates.canonical_issue_id !== undefined ? { ...updates, state_event: 'close' as const } : updates
       return {
         input: merge(deps, project, input, found.content, edit),
         after: (saved) => applyUpdates(deps, actor, project, saved, updates, { edit: false }),

@@ -23,7 +23,9 @@ function parseDue(ctx: QuickActionContext, arg: string): string | undefined {
   if (iso) {
     const [y, m, d] = iso.slice(1).map(Number) as [number, number, number]
     const date = new Date(Date.UTC(y, m - 1, d))
-    return date.getUTCMonth() === m - 1 && date.getUTCDate() === d ? date.toISOString().slice(0, 10) : undefined
+    return date.getUTCMonth() === m - 1 && date.getUTCDate() === d
+      ? date.toISOString().slice(0, 10)
+      : undefined
   }
   const base = Date.parse(`${today(ctx.deps.ctx.clock)}T00:00:00Z`)
   const shift = { today: 0, tomorrow: 1, yesterday: -1 }[text]
@@ -104,7 +106,8 @@ export const issueActions: CommandDefinition[] = [
       const { store, access } = ctx.deps.ctx
       const target = path === undefined ? undefined : store.projects.byPath(path.trim())
       let message: string
-      if (!target) message = "Unable to move. Target project or group doesn't exist or doesn't support this item type."
+      if (!target)
+        message = "Unable to move. Target project or group doesn't exist or doesn't support this item type."
       else if (access.canReadProject(ctx.actor, target) && access.atLeast(ctx.actor, target, Level.planner)) {
         ctx.updates.target_container = target
         message = `Moved this item to ${path}.`

@@ -71,7 +71,9 @@ export const issueAndMergeRequestActions: CommandDefinition[] = [
       const users = multipleAssignees(ctx) ? findUsers(ctx, arg) : []
       if (users.length > 0) {
         const drop = new Set(users.map((u) => u.id))
-        ctx.updates.assignee_ids = (ctx.updates.assignee_ids ?? assigneeIds(ctx)).filter((id) => !drop.has(id))
+        ctx.updates.assignee_ids = (ctx.updates.assignee_ids ?? assigneeIds(ctx)).filter(
+          (id) => !drop.has(id),
+        )
       } else ctx.updates.assignee_ids = []
     },
     message(ctx, arg) {

@@ -43,8 +43,7 @@ export function findUsers(ctx: QuickActionContext, param?: string): UserRow[] {
   const users: UserRow[] = []
   for (const word of (param ?? '').split(/[\s,]+/)) {
     if (word === '' || word === 'and') continue
-    const user =
-      word === 'me' ? ctx.actor.user : ctx.deps.ctx.store.users.byUsername(word.replace(/^@/, ''))
+    const user = word === 'me' ? ctx.actor.user : ctx.deps.ctx.store.users.byUsername(word.replace(/^@/, ''))
     if (user && !users.some((u) => u.id === user.id)) users.push(user)
   }
   return users
@@ -64,8 +63,7 @@ export function findMilestone(ctx: QuickActionContext, param: string): Milestone
 }
 
 /** `Milestone#to_reference`: `%"v1.0"` (the iid when the title holds a double quote). */
-export const milestoneReference = (m: MilestoneRow) =>
-  m.title.includes('"') ? `%${m.iid}` : `%"${m.title}"`
+export const milestoneReference = (m: MilestoneRow) => (m.title.includes('"') ? `%${m.iid}` : `%"${m.title}"`)
 
 /**
  * An issue the caller can read: `#3` in this project, `group/project#3`, or its web URL
