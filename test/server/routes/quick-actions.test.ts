@@ -251,6 +251,11 @@ describe('subscriptions, to-dos, duplicates and moves', () => {
     expect(move.body).toEqual({ commands_changes: {}, summary: ['Moved this item to acme/other.'] })
     expect(await issue(1)).toMatchObject({ state: 'closed', moved_to_id: expect.any(Number) })
     expect(await issue(2, OTHER)).toMatchObject({ title: 'First' })
+    // a test case cannot move (`move_issue` needs a type that supports it)
+    expect((await note(5, '/move acme/other')).body).toEqual({
+      commands_changes: {},
+      summary: ['Could not apply move command.'],
+    })
     const nowhere = await note(2, '/move acme/none')
     expect((nowhere.body as Json).summary).toEqual([
       "Unable to move. Target project or group doesn't exist or doesn't support this item type.",

@@ -1,5 +1,6 @@
 import { Level } from '../access.js'
 import { today } from '../context.js'
+import { MOVABLE } from '../issue-moves.js'
 import type { CommandDefinition, QuickActionContext } from './definition.js'
 import { canAdmin, canSetMetadata, canUpdate } from './permissions.js'
 import { findIssue } from './references.js'
@@ -99,9 +100,10 @@ export const issueActions: CommandDefinition[] = [
     },
   },
   {
+    // `move_issue` (`app/policies/issue_policy.rb`): `admin_issue` on a type that can move.
     names: ['move'],
     takesArg: 'required',
-    available: (ctx) => ctx.issue !== null && canAdmin(ctx),
+    available: (ctx) => ctx.issue !== null && MOVABLE.has(ctx.issue.issue_type) && canAdmin(ctx),
     run(ctx, path) {
       const { store, access } = ctx.deps.ctx
       const target = path === undefined ? undefined : store.projects.byPath(path.trim())
