@@ -113,8 +113,10 @@ export const issuableActions: CommandDefinition[] = [
     message: () => 'Unsubscribed from notifications.',
   },
   {
-    // Only incidents support a severity (`supports_severity?`), and this server stores none:
-    // on an issue GitLab answers "Could not apply severity command.", and so does this server.
+    // Only incidents support a severity (`supports_severity?`); on an issue GitLab answers
+    // "Could not apply severity command.". Chosen: incidents answer the same here, as this
+    // server's store cannot change a severity yet (GitLab: "Severity updated to Critical." and
+    // the note "changed the severity to **Critical - S1**", `SystemNotes::IncidentService`).
     names: ['severity'],
     takesArg: 'required',
     available: (ctx) => ctx.issue === null,
