@@ -2,9 +2,39 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, Timestamp, UserBasic } from './common.js'
 import { boolParam, dateTimeParam } from './params.js'
 
-/** Quick-action effects reported with a note (reference §8.3); empty for a plain comment. */
+const Ids = Type.Array(Type.Integer())
+
+/**
+ * The changes a note's quick actions made, under GitLab's update parameter names
+ * (`Notes::CreateService#do_commands`); empty for a plain comment.
+ */
 export const NoteCommandsChanges = Type.Object(
-  { promote_to_epic: Type.Optional(Type.Boolean()) },
+  {
+    state_event: Type.Optional(Type.String()),
+    title: Type.Optional(Type.String()),
+    label_ids: Type.Optional(Ids),
+    add_label_ids: Type.Optional(Ids),
+    remove_label_ids: Type.Optional(Ids),
+    assignee_ids: Type.Optional(Ids),
+    milestone_id: Type.Optional(Nullable(Type.Integer())),
+    time_estimate: Type.Optional(Type.Integer()),
+    spend_time: Type.Optional(
+      Type.Object({
+        duration: Type.Union([Type.Integer(), Type.Literal('reset')]),
+        user_id: Type.Integer(),
+        spent_at: Type.Optional(Type.String()),
+        category: Type.Optional(Type.Null()),
+      }),
+    ),
+    due_date: Type.Optional(Nullable(Type.String())),
+    discussion_locked: Type.Optional(Type.Boolean()),
+    confidential: Type.Optional(Type.Boolean()),
+    subscription_event: Type.Optional(Type.String()),
+    todo_event: Type.Optional(Type.String()),
+    canonical_issue_id: Type.Optional(Type.Integer()),
+    weight: Type.Optional(Nullable(Type.Integer())),
+    promote_to_epic: Type.Optional(Type.Boolean()),
+  },
   { title: 'NoteCommandsChanges' },
 )
 
@@ -34,7 +64,7 @@ export const Note = Type.Object(
 )
 export type Note = Static<typeof Note>
 
-/** reference §8.3: the 202 answer to a note made only of quick actions (`Entities::NoteCommands`). */
+/** The 202 answer to a note made only of quick actions (`Entities::NoteCommands`, `lib/api/notes.rb`). */
 export const NoteCommands = Type.Object(
   { commands_changes: NoteCommandsChanges, summary: Type.Array(Type.String()) },
   { title: 'NoteCommands' },

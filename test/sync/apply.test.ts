@@ -141,6 +141,26 @@ describe('sync against the reference server and the fake GitHub', () => {
     expect(writes(glCounts) + writes(gh.counts)).toBe(0)
   })
 
+  it('quick actions mirrored from GitHub stay inert on a server that runs them, in edits and comments', async () => {
+    seedGitHub()
+    await run()
+    const issue = gh.issues[0]!
+    issue.body = 'It crashes.\n/close\n/label ~backend'
+    gh.comment(1, '/close')
+    const report = await run()
+    expect(report.failed).toEqual([])
+    const [mirror] = await glIssues()
+    expect(mirror).toMatchObject({ state: 'opened', labels: ['gh:bug'] })
+    expect(mirror!.description).toContain('\\/close\n\\/label ~backend')
+    expect((await glNotes(mirror!.iid as number)).at(-1)!.body).toContain('\\/close')
+    // the control: the same text unescaped is run by this server
+    const raw = await t.http('PUT', `/api/v4/projects/acme%2Fwidgets/issues/${mirror!.iid}`, {
+      token: GL_TOKEN,
+      json: { description: 'It crashes.\n/close' },
+    })
+    expect(raw.body).toMatchObject({ state: 'closed', description: 'It crashes.' })
+  })
+
   it('event mode touches only its issue', async () => {
     seedGitHub()
     const report = await run({ only: 3 })

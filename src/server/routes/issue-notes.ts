@@ -10,7 +10,7 @@ import { IssuePath, issueTarget } from './paths.js'
 
 const URL = '/api/v4/projects/:id/issues/:issue_iid/notes'
 
-/** Issue notes (spec 4.3, reference §8.3): list, and create with `/promote` on EE. */
+/** Issue notes (spec 4.3): list, and create with quick actions. */
 export function issueNoteRoutes(api: ApiContext, deps: IssueDeps): void {
   const { app, registry, access } = api
   const notes = noteService(deps)
@@ -47,7 +47,7 @@ export function issueNoteRoutes(api: ApiContext, deps: IssueDeps): void {
     {
       method: 'POST',
       url: URL,
-      summary: 'Comment on an issue; `/promote` promotes it to an epic (EE)',
+      summary: 'Comment on an issue; quick actions in the body run',
       auth: 'required',
       pathParams: IssuePath,
       input: NoteCreate,

@@ -10,7 +10,7 @@ import { addSystemNote } from './system-notes.js'
 
 const GAP = 1024
 /** Issue types GitLab can move (`supports_move_and_clone?`). */
-const MOVABLE = new Set(['issue', 'incident'])
+export const MOVABLE = new Set(['issue', 'incident'])
 const rootOf = (p: ProjectRow) => (p.full_path.split('/')[0] as string).toLowerCase()
 const unprocessable = () => messageError(422, { error: 'Unprocessable Entity' })
 const namespaceOf = (p: ProjectRow) =>

@@ -17,6 +17,7 @@ import { isoNow, type ServiceContext } from './context.js'
 import { epicLinks } from './epic-links.js'
 import { buildIssueQuery, type IssueListScope } from './issue-list.js'
 import { humanSize } from './human-size.js'
+import { descriptionQuickActions } from './quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
 
 const MAX_DESCRIPTION_BYTES = 1_048_576
@@ -189,6 +190,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       options.beforeCreate?.(actor, project)
       // GitLab looks the epic up before the model validates, and refuses the whole request.
       const epicId = epics.forIssue(actor, project, input.epic_id, input.epic_iid)
+      const commands = descriptionQuickActions({ ctx, issues: this }).onCreate(actor, project, input)
+      input = commands.input
       validateText(input.title, input.description)
       const now = isoNow(ctx.clock)
       const metadata = access.atLeast(actor, project, Level.planner)
@@ -238,6 +241,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         }
         store.issues.setSubscription(id, user.id, true)
         store.projects.touch(project.id, now)
+        commands.after(store.issues.get(id) as IssueRow)
         return single(actor, store.issues.get(id) as IssueRow)
       })
     },
@@ -248,6 +252,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const metadata = access.atLeast(actor, project, Level.planner)
       if (!metadata && row.author_id !== actor.id) throw forbidden()
       const epic = epics.forIssue(actor, project, input.epic_id, input.epic_iid)
+      const commands = descriptionQuickActions({ ctx, issues: this }).onUpdate(actor, project, row, input)
+      input = commands.input
       validateText(input.title, input.description)
       const owner = access.atLeast(actor, project, Level.owner)
       const now = isoNow(ctx.clock)
@@ -335,6 +341,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         ]
         for (const body of notes) if (body) addSystemNote(store, row.id, actor.id as number, body, now)
         store.projects.touch(project.id, now)
+        commands.after(store.issues.get(row.id) as IssueRow)
         return single(actor, store.issues.get(row.id) as IssueRow)
       })
     },

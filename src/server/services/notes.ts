@@ -2,32 +2,16 @@ import type { Note, NoteCommands, NoteCreate, NoteListQuery } from '../../schema
 import { badRequest, forbidden } from '../gitlab-errors.js'
 import { pageOf, type Page } from '../pagination.js'
 import { presentNote } from '../present/notes.js'
-import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { isoNow } from './context.js'
-import { canAdminIssues, canReadInternalNotes, requireUser, type IssueDeps } from './issue-lookup.js'
-import { addSystemNote } from './system-notes.js'
+import { canReadInternalNotes, requireUser, type IssueDeps } from './issue-lookup.js'
+import { applyUpdates, commandsChanges, interpret } from './quick-actions/index.js'
 
 const MAX_NOTE = 1_000_000
-/** `/promote` at the start of a line; arguments after it are ignored, as for every argument-less command. */
-const PROMOTE = /^\/promote(?:[ \t][^\n]*)?$/
 
 /** Rails' `errors.messages` inspected by Ruby 3.x, as `bad_request!("Note #{...}")` prints it. */
 const noteError = (text: string) => badRequest(`Note {:note=>[${JSON.stringify(text)}]}`)
-
-/** Lines of a note outside code fences that are a `/promote` command, and the text without them. */
-function extractPromote(body: string): { found: boolean; rest: string } {
-  let fenced = false
-  let found = false
-  const kept: string[] = []
-  for (const line of body.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
-    if (!fenced && PROMOTE.test(line)) found = true
-    else kept.push(line)
-  }
-  return { found, rest: kept.join('\n').trim() }
-}
 
 export interface NotePage {
   notes: Note[]
@@ -35,41 +19,10 @@ export interface NotePage {
   total: number
 }
 
-/** Issue notes and the `/promote` quick action (spec 4.3, reference §8.3). */
+/** Issue notes and their quick actions (spec 4.3). */
 export function noteService(deps: IssueDeps) {
   const { store, access, instance } = deps.ctx
   const canReadInternal = (actor: Actor, project: ProjectRow) => canReadInternalNotes(deps, actor, project)
-
-  /** GitLab's `/promote` condition: EE, a group project, an unpromoted issue, `admin_issue` and `create_epic`. */
-  function canPromote(actor: Actor, project: ProjectRow, row: IssueRow) {
-    const group = store.namespaces.get(project.namespace_id)
-    return (
-      instance.edition === 'ee' &&
-      group?.kind === 'group' &&
-      row.issue_type === 'issue' &&
-      store.issueMoves.promotedTo(row.id) === null &&
-      canAdminIssues(deps, actor, project) &&
-      (actor.admin || access.groupLevel(actor, group) >= Level.planner)
-    )
-  }
-
-  /** Creates the epic, closes the issue and leaves GitLab's system note on it. */
-  function promote(actor: Actor, project: ProjectRow, row: IssueRow, now: string) {
-    const epicId = store.epics.insert(
-      project.namespace_id,
-      row.title,
-      row.description,
-      actor.id as number,
-      now,
-    )
-    const epic = store.epics.get(epicId)
-    store.issueMoves.setPromoted(row.id, epicId)
-    store.issues.update(row.id, {
-      updated_at: now,
-      ...(row.state === 'opened' ? { state: 'closed', closed_at: now, closed_by_id: actor.id } : {}),
-    })
-    addSystemNote(store, row.id, actor.id as number, `promoted to epic &${epic?.iid ?? epicId}`, now)
-  }
 
   return {
     /**
@@ -102,10 +55,12 @@ export function noteService(deps: IssueDeps) {
     },
 
     /**
-     * `POST .../notes`: 201 with the note; a body that is only `/promote` (when the caller may
-     * promote) is 202 with the command's changes and no note. Blank or over-long bodies are 400
-     * `400 Bad request - Note {...}`; a locked discussion is 403 for non-members. Without the right
-     * to promote (or on CE) `/promote` stays in the text, as GitLab leaves unavailable commands.
+     * `POST .../notes` (`lib/api/notes.rb`, `Notes::CreateService`): the body is checked as written
+     * (blank or over-long: 400 `400 Bad request - Note {...}`; a locked discussion is 403 for
+     * non-members), then its quick actions are read: the note keeps the rest of the text, 201,
+     * with the commands' `commands_changes`. A body made only of commands makes no note: 202 with
+     * `commands_changes` and `summary` (the execution messages, one string), or 400
+     * `400 Bad request - Failed to apply commands.` when they have nothing to say.
      * Chosen: `internal` from a caller below Planner is ignored, not refused.
      */
     create(actor: Actor, project: ProjectRow, iid: number, input: NoteCreate): Note | NoteCommands {
@@ -113,35 +68,41 @@ export function noteService(deps: IssueDeps) {
       const row = deps.issues.findIssue(actor, project, iid)
       if (row.discussion_locked === 1 && !actor.admin && access.projectLevel(actor, project) < Level.guest)
         throw forbidden()
-      const command = canPromote(actor, project, row)
-        ? extractPromote(input.body)
-        : { found: false, rest: '' }
-      const body = command.found ? command.rest : input.body
-      if (!command.found && body.trim() === '') throw noteError("can't be blank")
-      if ([...body].length > MAX_NOTE) throw noteError(`is too long (maximum is ${MAX_NOTE} characters)`)
+      if (input.body.trim() === '') throw noteError("can't be blank")
+      if ([...input.body].length > MAX_NOTE)
+        throw noteError(`is too long (maximum is ${MAX_NOTE} characters)`)
+      const commands = interpret(deps, actor, project, row, input.body)
+      const onlyCommands = commands.content === ''
+      const changes = commandsChanges(commands.updates)
       const now = isoNow(deps.ctx.clock)
       const createdAt =
         input.created_at && access.atLeast(actor, project, Level.owner) ? input.created_at : now
       return store.transaction(() => {
-        if (command.found) promote(actor, project, row, now)
-        if (command.found && body === '')
-          return { commands_changes: { promote_to_epic: true }, summary: ['Promoted issue to an epic.'] }
-        const id = store.notes.insert({
-          issue_id: row.id,
-          author_id: user.id,
-          body,
-          system: 0,
-          internal: (input.internal ?? input.confidential) && canReadInternal(actor, project) ? 1 : 0,
-          created_at: createdAt,
-          updated_at: createdAt,
-        })
-        // Commenters become participants: subscribed unless they chose otherwise.
-        if (!store.issues.subscription(row.id, user.id)) store.issues.setSubscription(row.id, user.id, true)
-        store.issues.update(row.id, { updated_at: now })
-        store.projects.touch(project.id, now)
-        const note = store.notes.get(id)
+        const id = onlyCommands
+          ? undefined
+          : store.notes.insert({
+              issue_id: row.id,
+              author_id: user.id,
+              body: commands.content,
+              system: 0,
+              internal: (input.internal ?? input.confidential) && canReadInternal(actor, project) ? 1 : 0,
+              created_at: createdAt,
+              updated_at: createdAt,
+            })
+        if (id !== undefined) {
+          // Commenters become participants: subscribed unless they chose otherwise.
+          if (!store.issues.subscription(row.id, user.id)) store.issues.setSubscription(row.id, user.id, true)
+          store.issues.update(row.id, { updated_at: now })
+          store.projects.touch(project.id, now)
+        }
+        if (commands.executed > 0) applyUpdates(deps, actor, project, row, commands.updates)
+        if (onlyCommands) {
+          if (commands.message.trim() === '') throw badRequest('Failed to apply commands.')
+          return { commands_changes: changes, summary: [commands.message] }
+        }
+        const note = store.notes.get(id as number)
         if (!note) throw new Error('note vanished')
-        return presentNote(store, instance, note, row, command.found ? { promote_to_epic: true } : {})
+        return presentNote(store, instance, note, store.issues.get(row.id) ?? row, changes)
       })
     },
   }

@@ -8,7 +8,7 @@ import { formatDuration } from './chronic-duration.js'
  */
 
 /** Ruby's `Array#to_sentence` with Rails' English connectors: `a`, `a and b`, `a, b, and c`. */
-function toSentence(words: string[]): string {
+export function toSentence(words: string[]): string {
   if (words.length <= 2) return words.join(' and ')
   return `${words.slice(0, -1).join(', ')}, and ${words.at(-1)}`
 }

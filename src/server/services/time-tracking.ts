@@ -4,7 +4,7 @@ import { formatDuration, parseDuration } from './chronic-duration.js'
 import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Actor } from './access.js'
-import { isoNow } from './context.js'
+import { isoNow, today } from './context.js'
 import { canAdminIssues, requireUser, type IssueDeps } from './issue-lookup.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
 
@@ -95,11 +95,28 @@ export function timeTrackingService(deps: IssueDeps) {
       const seconds = parsed === null ? 0 : Math.trunc(parsed)
       if (seconds === 0 || [...(input.summary ?? '')].length > MAX_SUMMARY)
         throw validationError({ timelogs: ['is invalid'] })
+      return this.spend(actor, row, seconds, input.summary ?? null)
+    },
+
+    /**
+     * A timelog of `seconds` on a writable issue, checked as GitLab's `Timelog` validates it;
+     * `spentAt` (ISO) dates it, as `/spend 1h 2024-01-31` does, and its day is named in the system
+     * note unless it is today (`SystemNotes::TimeTrackingService#change_time_spent`).
+     */
+    spend(actor: Actor, row: IssueRow, seconds: number, summary: string | null, spentAt?: string): TimeStats {
       if (seconds < 0 && -seconds > row.total_time_spent)
         throw validationError({ base: ['Time to subtract exceeds the total time spent'] })
       if (row.total_time_spent + seconds > MAX_TOTAL)
         throw validationError({ base: ['Total time spent cannot exceed 4 years.'] })
-      return this.log(actor, row, seconds, input.summary ?? null, systemNoteBody.timeSpent(seconds))
+      const day = spentAt?.slice(0, 10)
+      const dated = day !== undefined && day !== today(deps.ctx.clock)
+      const note = `${systemNoteBody.timeSpent(seconds)}${dated ? ` at ${day}` : ''}`
+      return this.log(actor, row, seconds, summary, note, spentAt)
+    },
+
+    /** A new estimate (no change, no note) for a caller already allowed to set it. */
+    estimate(actor: Actor, row: IssueRow, seconds: number): TimeStats {
+      return estimate(actor, row, seconds)
     },
 
     /** `POST .../reset_spent_time`: a negative timelog of the whole total (none when it is 0). */
@@ -110,7 +127,14 @@ export function timeTrackingService(deps: IssueDeps) {
     },
 
     /** Records a timelog, moves the issue's total with it, and leaves GitLab's system note `note`. */
-    log(actor: Actor, row: IssueRow, seconds: number, summary: string | null, note: string): TimeStats {
+    log(
+      actor: Actor,
+      row: IssueRow,
+      seconds: number,
+      summary: string | null,
+      note: string,
+      spentAt?: string,
+    ): TimeStats {
       const now = isoNow(deps.ctx.clock)
       return store.transaction(() => {
         addSystemNote(store, row.id, actor.id as number, note, now)
@@ -119,7 +143,7 @@ export function timeTrackingService(deps: IssueDeps) {
           user_id: actor.id as number,
           time_spent: seconds,
           summary,
-          spent_at: now,
+          spent_at: spentAt ?? now,
           created_at: now,
         })
         return save(row, { total_time_spent: row.total_time_spent + seconds })

@@ -1,0 +1,106 @@
+import type { IssueUpdate } from '../../../schema/index.js'
+import type { IssueRow } from '../../store/issues.js'
+import type { ProjectRow } from '../../store/projects.js'
+import type { Actor } from '../access.js'
+import { isoNow } from '../context.js'
+import type { IssueDeps } from '../issue-lookup.js'
+import { issueMoveService, issueReference } from '../issue-moves.js'
+import { addSystemNote } from '../system-notes.js'
+import { timeTrackingService } from '../time-tracking.js'
+import { todoService } from '../todos.js'
+import type { QuickActionUpdates } from './definition.js'
+
+/*
+ * Carries out the commands' changes through the services of the equivalent API calls, so each
+ * has the same effect, system notes and checks: the issue edit, time tracking, subscriptions,
+ * to-dos, the move, and EE's promotion (`Notes::QuickActionsService#apply_updates`, which hands
+ * them to `Issues::UpdateService`).
+ */
+
+/** The parameters of the issue edit (`PUT .../issues/:iid`) the changes amount to. */
+export function issueEditOf(deps: IssueDeps, project: ProjectRow, updates: QuickActionUpdates): IssueUpdate {
+  const { store } = deps.ctx
+  const titles = (ids: number[] | undefined) =>
+    ids?.map((id) => store.labels.ofProject(project.id).find((l) => l.id === id)?.title ?? '')
+  const edit: IssueUpdate = {}
+  if (updates.state_event) edit.state_event = updates.state_event
+  if (updates.title !== undefined) edit.title = updates.title
+  if (updates.label_ids) edit.labels = titles(updates.label_ids)
+  if (updates.add_label_ids) edit.add_labels = titles(updates.add_label_ids)
+  if (updates.remove_label_ids) edit.remove_labels = titles(updates.remove_label_ids)
+  if (updates.assignee_ids) edit.assignee_ids = updates.assignee_ids
+  if (updates.milestone_id !== undefined) edit.milestone_id = updates.milestone_id ?? 0
+  if (updates.due_date !== undefined) edit.due_date = updates.due_date ?? ''
+  if (updates.discussion_locked !== undefined) edit.discussion_locked = updates.discussion_locked
+  if (updates.confidential !== undefined) edit.confidential = updates.confidential
+  if (typeof updates.weight === 'number') edit.weight = updates.weight
+  return edit
+}
+
+/** `Epics::IssuePromoteService`: the epic, the issue closed, GitLab's system note on it. */
+function promote(deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueRow, now: string) {
+  const { store } = deps.ctx
+  const epicId = store.epics.insert(project.namespace_id, row.title, row.description, actor.id as number, now)
+  const epic = store.epics.get(epicId)
+  store.issueMoves.setPromoted(row.id, epicId)
+  store.issues.update(row.id, {
+    updated_at: now,
+    ...(row.state === 'opened' ? { state: 'closed', closed_at: now, closed_by_id: actor.id } : {}),
+  })
+  addSystemNote(store, row.id, actor.id as number, `promoted to epic &${epic?.iid ?? epicId}`, now)
+}
+
+/**
+ * `Issues::DuplicateService`: notes on both issues ("marked #2 as a duplicate of this issue",
+ * "marked this issue as a duplicate of #1") and the duplicate closed. Chosen: no issue link is
+ * made (this server has no related-issue links).
+ */
+function markDuplicate(
+  deps: IssueDeps,
+  actor: Actor,
+  project: ProjectRow,
+  row: IssueRow,
+  canonicalId: number,
+) {
+  const { store } = deps.ctx
+  const canonical = store.issues.get(canonicalId)
+  const canonicalProject = canonical && store.projects.get(canonical.project_id)
+  if (!canonical || !canonicalProject) return
+  const now = isoNow(deps.ctx.clock)
+  const note = (issueId: number, body: string) => addSystemNote(store, issueId, actor.id as number, body, now)
+  note(canonical.id, `marked ${issueReference(row, project, canonicalProject)} as a duplicate of this issue`)
+  note(row.id, `marked this issue as a duplicate of ${issueReference(canonical, canonicalProject, project)}`)
+}
+
+/** Applies the changes to an existing issue, in `Issues::UpdateService`'s order; the move comes last. */
+export function applyUpdates(
+  deps: IssueDeps,
+  actor: Actor,
+  project: ProjectRow,
+  row: IssueRow,
+  updates: QuickActionUpdates,
+  options: { edit: boolean } = { edit: true },
+): void {
+  const { store } = deps.ctx
+  const current = () => store.issues.get(row.id) as IssueRow
+  if (updates.canonical_issue_id !== undefined) {
+    markDuplicate(deps, actor, project, row, updates.canonical_issue_id)
+    updates = { ...updates, state_event: 'close' }
+  }
+  const edit = issueEditOf(deps, project, updates)
+  if (options.edit && Object.keys(edit).length > 0) deps.issues.update(actor, project, row.iid, edit)
+  if (updates.weight === null)
+    store.issues.update(row.id, { weight: null, updated_at: isoNow(deps.ctx.clock) })
+  const time = timeTrackingService(deps)
+  if (updates.time_estimate !== undefined) time.estimate(actor, current(), updates.time_estimate)
+  const spend = updates.spend_time
+  if (spend?.duration === 'reset') time.resetSpent(actor, project, row.iid)
+  else if (spend) time.spend(actor, current(), spend.duration, null, spend.spent_at)
+  const todos = todoService(deps)
+  if (updates.subscription_event)
+    todos.setSubscription(actor, project, row.iid, updates.subscription_event === 'subscribe')
+  if (updates.todo_event) todos.mark(actor, project, row.iid)
+  if (updates.promote_to_epic) promote(deps, actor, project, current(), isoNow(deps.ctx.clock))
+  if (updates.target_container)
+    issueMoveService(deps).move(actor, project, row.iid, { to_project_id: updates.target_container.id })
+}

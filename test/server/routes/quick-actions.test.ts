@@ -1,0 +1,298 @@
+import { startServer, type TestServer } from '../../support/server.js'
+import { detailSeed, OTHER, P, T } from './issue-details-seed.js'
+
+/*
+ * Quick actions in notes and descriptions, against the real server (GitLab's
+ * `QuickActions::InterpretService`, `lib/api/notes.rb`). Seed: acme/widgets issue 1 has labels
+ * bug and only-here, milestone v1.0, assignee rita, a 1h estimate and 30m spent; issue 2 is
+ * bare (author rita); issue 6 has its discussion locked. Rita is a Reporter, Gus a Guest.
+ */
+
+let t: TestServer
+beforeEach(async () => {
+  t = await startServer(detailSeed)
+})
+afterEach(() => t.close())
+
+type Json = Record<string, unknown>
+const note = (iid: number, body: string, token: string = T.reporter) =>
+  t.http('POST', `${P}/issues/${iid}/notes`, { token, json: { body } })
+const issue = async (iid: number, path = P) =>
+  (await t.http('GET', `${path}/issues/${iid}`, { token: T.root })).body as Json
+const notes = async (iid: number) =>
+  (
+    (await t.http('GET', `${P}/issues/${iid}/notes`, { token: T.root, query: 'sort=asc' })).body as Json[]
+  ).map((n) => [n.body, n.system])
+const labelId = (title: string) => {
+  const store = t.server.store
+  return store.labels.byTitle(store.projects.byPath('acme/widgets')!.id, title)!.id
+}
+
+describe('a note made only of commands', () => {
+  it('202 with commands_changes and the summary; the change is made and no comment is left', async () => {
+    const res = await note(2, '/close')
+    expect([res.status, res.body]).toEqual([
+      202,
+      { commands_changes: { state_event: 'close' }, summary: ['Closed this issue.'] },
+    ])
+    expect(await issue(2)).toMatchObject({ state: 'closed', user_notes_count: 0 })
+    expect(await notes(2)).toEqual([])
+  })
+
+  it('several commands: one summary string, the messages joined by spaces, in the order written', async () => {
+    const res = await note(2, '/label ~bug\n/assign @pam\n/due 2030-01-31\n/lock')
+    expect(res.status).toBe(202)
+    expect(res.body).toEqual({
+      commands_changes: {
+        add_label_ids: [labelId('bug')],
+        assignee_ids: [5],
+        due_date: '2030-01-31',
+        discussion_locked: true,
+      },
+      summary: [
+        'Added ~"bug" label. Assigned @pam. Set the due date to Jan 31, 2030. Locked the discussion.',
+      ],
+    })
+    expect(await issue(2)).toMatchObject({
+      labels: ['bug'],
+      assignees: [expect.objectContaining({ username: 'pam' })],
+      due_date: '2030-01-31',
+      discussion_locked: true,
+    })
+    // the system notes of the equivalent edit
+    expect(await notes(2)).toEqual([
+      ['locked the discussion in this issue', true],
+      ['assigned to @pam', true],
+    ])
+  })
+
+  it('an unavailable command is taken out and answers "Could not apply"; nothing changes', async () => {
+    // a Guest may not close someone else's issue; issue 1 is not closed, so /reopen is unavailable
+    const guest = await note(2, '/close', T.guest)
+    expect([guest.status, guest.body]).toEqual([
+      202,
+      { commands_changes: {}, summary: ['Could not apply close command.'] },
+    ])
+    const reopen = await note(1, '/reopen')
+    expect(reopen.body).toEqual({ commands_changes: {}, summary: ['Could not apply reopen command.'] })
+    // /type is for work items only
+    expect((await note(1, '/type task')).body).toEqual({
+      commands_changes: {},
+      summary: ['Could not apply type command.'],
+    })
+    expect(await issue(2)).toMatchObject({ state: 'opened' })
+  })
+
+  it('commands with nothing to say are 400 "Failed to apply commands."', async () => {
+    const res = await note(2, '/title')
+    expect([res.status, res.body]).toEqual([400, { message: '400 Bad request - Failed to apply commands.' }])
+    const unknown = await note(2, '/label ~nope')
+    expect(unknown.body).toEqual({ message: '400 Bad request - Failed to apply commands.' })
+    expect(await issue(2)).toMatchObject({ title: 'Second', labels: [] })
+  })
+})
+
+describe('a note with text and commands', () => {
+  it('201: the comment keeps the text without the command lines, commands_changes says what changed', async () => {
+    const res = await note(1, 'Taking this.\n/unassign\n/title Renamed first\n\nSee you.')
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({
+      body: 'Taking this.\nSee you.',
+      commands_changes: { assignee_ids: [], title: 'Renamed first' },
+    })
+    expect(await issue(1)).toMatchObject({ title: 'Renamed first', assignees: [], user_notes_count: 1 })
+  })
+
+  it('commands inside code blocks, inline code and >>> quotes are text, and are not run', async () => {
+    const bodies = [
+      '```\n/close\n```',
+      '`\n/close\n`',
+      '>>>\n/close\n>>>',
+      'use `/close`',
+      ' /close',
+      '/closed',
+    ]
+    for (const body of bodies) {
+      const res = await note(2, body)
+      expect([res.status, (res.body as Json).body]).toEqual([201, body])
+    }
+    // the same body with a command outside the fence: only that one runs
+    const mixed = await note(2, '```\n/close\n```\n/label ~bug')
+    expect([mixed.status, (mixed.body as Json).body]).toEqual([201, '```\n/close\n```'])
+    expect(await issue(2)).toMatchObject({ state: 'opened', labels: ['bug'] })
+  })
+
+  it('undefined commands stay text: /award, /done, and EE commands on CE', async () => {
+    const award = await note(2, '/award :thumbsup:\n/done\n/close')
+    expect([award.status, (award.body as Json).body]).toEqual([201, '/award :thumbsup:\n/done'])
+    const ce = await startServer(detailSeed, { edition: 'ce' })
+    try {
+      const res = await ce.http('POST', `${P}/issues/2/notes`, {
+        token: T.reporter,
+        json: { body: '/weight 3' },
+      })
+      expect([res.status, (res.body as Json).body]).toEqual([201, '/weight 3'])
+    } finally {
+      await ce.close()
+    }
+  })
+})
+
+describe('labels, milestones and metadata', () => {
+  it('/unlabel one, /relabel, /remove_milestone, /copy_metadata', async () => {
+    const unlabel = await note(1, '/unlabel ~only-here')
+    expect(unlabel.body).toEqual({
+      commands_changes: { remove_label_ids: [labelId('only-here')] },
+      summary: ['Removed ~"only-here" label.'],
+    })
+    expect((await issue(1)).labels).toEqual(['bug'])
+    await note(1, '/relabel only-here')
+    expect((await issue(1)).labels).toEqual(['only-here'])
+    const removed = await note(1, '/remove_milestone')
+    expect(removed.body).toEqual({
+      commands_changes: { milestone_id: null },
+      summary: ['Removed %"v1.0" milestone.'],
+    })
+    expect((await issue(1)).milestone).toBeNull()
+    const copy = await note(2, '/copy_metadata #1')
+    expect((copy.body as Json).summary).toEqual(['Copied labels and milestone from #1.'])
+    expect(await issue(2)).toMatchObject({ labels: ['only-here'], milestone: null })
+    const milestone = await note(2, '/milestone %"v1.0"')
+    expect((milestone.body as Json).summary).toEqual(['Set the milestone to %"v1.0".'])
+    expect((await issue(2)).milestone).toMatchObject({ title: 'v1.0' })
+  })
+
+  it('/confidential, /unlock, /remove_due_date, and EE /reassign, /weight, /clear_weight', async () => {
+    expect((await note(2, '/confidential')).body).toEqual({
+      commands_changes: { confidential: true },
+      summary: ['Made this issue confidential.'],
+    })
+    expect((await note(6, '/unlock')).body).toMatchObject({ summary: ['Unlocked the discussion.'] })
+    await note(2, '/due 2030-01-01')
+    expect((await note(2, '/remove_due_date')).body).toMatchObject({ summary: ['Removed the due date.'] })
+    expect((await note(1, '/reassign @pam @gus')).body).toEqual({
+      commands_changes: { assignee_ids: [5, 6] },
+      summary: ['Changed assignee(s).'],
+    })
+    expect((await note(2, '/weight 3')).body).toMatchObject({ summary: ['Set weight to 3.'] })
+    expect((await issue(2)).weight).toBe(3)
+    expect((await note(2, '/clear_weight')).body).toMatchObject({ summary: ['Cleared weight.'] })
+    expect(await issue(1)).toMatchObject({ assignees: [{ username: 'pam' }, { username: 'gus' }] })
+    expect(await issue(2)).toMatchObject({ confidential: true, due_date: null, weight: null })
+    expect(await issue(6)).toMatchObject({ discussion_locked: false })
+  })
+
+  it('metadata commands are unavailable below Planner: a Guest gets "Could not apply"', async () => {
+    const res = await note(2, '/label ~bug\n/assign me', T.guest)
+    expect(res.body).toEqual({
+      commands_changes: {},
+      summary: ['Could not apply label command. Could not apply assign command.'],
+    })
+  })
+})
+
+describe('time tracking', () => {
+  it('/estimate, /spend with a date, /remove_estimate, /remove_time_spent, with their system notes', async () => {
+    const res = await note(2, '/estimate 2h\n/spend 30m 2020-01-02')
+    expect(res.status).toBe(202)
+    expect(res.body).toMatchObject({
+      commands_changes: {
+        time_estimate: 7200,
+        spend_time: { duration: 1800, user_id: 4, spent_at: '2020-01-02T12:00:00.000Z' },
+      },
+      summary: ['Set time estimate to 2h. Added 30m spent time.'],
+    })
+    expect((await issue(2)).time_stats).toMatchObject({ time_estimate: 7200, total_time_spent: 1800 })
+    expect(await notes(2)).toEqual([
+      ['changed time estimate to 2h', true],
+      ['added 30m of time spent at 2020-01-02', true],
+    ])
+    const future = await note(2, '/spend 1h 2999-01-01')
+    expect(future.body).toEqual({ message: '400 Bad request - Failed to apply commands.' })
+    await note(2, '/remove_estimate\n/remove_time_spent')
+    expect((await issue(2)).time_stats).toMatchObject({ time_estimate: 0, total_time_spent: 0 })
+  })
+})
+
+describe('subscriptions, to-dos, duplicates and moves', () => {
+  it('/subscribe, /unsubscribe and /todo act for the caller', async () => {
+    expect((await note(2, '/subscribe', T.guest)).body).toEqual({
+      commands_changes: { subscription_event: 'subscribe' },
+      summary: ['Subscribed to notifications.'],
+    })
+    expect((await t.http('GET', `${P}/issues/2`, { token: T.guest })).body).toMatchObject({
+      subscribed: true,
+    })
+    expect((await note(2, '/unsubscribe', T.guest)).body).toMatchObject({
+      summary: ['Unsubscribed from notifications.'],
+    })
+    expect((await note(2, '/todo', T.guest)).body).toMatchObject({ summary: ['Added a to-do item.'] })
+    expect(t.server.store.todos.ofUser(6)).toHaveLength(1)
+    expect((await note(2, '/todo', T.guest)).body).toMatchObject({
+      summary: ['Could not apply todo command.'],
+    })
+  })
+
+  it('/duplicate closes the issue and notes both; /move moves it as the move API does', async () => {
+    const dup = await note(2, '/duplicate #1')
+    expect(dup.body).toEqual({
+      commands_changes: { canonical_issue_id: expect.any(Number) },
+      summary: [
+        `Closed this Issue. Marked as related to, and a duplicate of, ${t.server.instance.baseUrl}/acme/widgets/-/issues/1.`,
+      ],
+    })
+    expect(await issue(2)).toMatchObject({ state: 'closed' })
+    expect(await notes(2)).toEqual([['marked this issue as a duplicate of #1', true]])
+    expect((await notes(1)).at(-1)).toEqual(['marked #2 as a duplicate of this issue', true])
+    const self = await note(1, '/duplicate #1')
+    expect((self.body as Json).summary).toEqual(['Failed to mark the Issue as duplicate of itself.'])
+
+    const move = await note(1, '/move acme/other')
+    expect(move.body).toEqual({ commands_changes: {}, summary: ['Moved this item to acme/other.'] })
+    expect(await issue(1)).toMatchObject({ state: 'closed', moved_to_id: expect.any(Number) })
+    expect(await issue(2, OTHER)).toMatchObject({ title: 'First' })
+    // a test case cannot move (`move_issue` needs a type that supports it)
+    expect((await note(5, '/move acme/other')).body).toEqual({
+      commands_changes: {},
+      summary: ['Could not apply move command.'],
+    })
+    const nowhere = await note(2, '/move acme/none')
+    expect((nowhere.body as Json).summary).toEqual([
+      "Unable to move. Target project or group doesn't exist or doesn't support this item type.",
+    ])
+  })
+})
+
+describe('descriptions', () => {
+  it('on create: the commands are taken out and applied; those that need a saved issue are not', async () => {
+    const res = await t.http('POST', `${P}/issues`, {
+      token: T.reporter,
+      json: { title: 'New', description: 'Body\n/label ~bug\n/estimate 2h\n/close' },
+    })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({
+      description: 'Body',
+      labels: ['bug'],
+      state: 'opened',
+      time_stats: { time_estimate: 7200 },
+    })
+  })
+
+  it('on edit: /close and /lock run, the stored description loses them, the edit leaves its notes', async () => {
+    const res = await t.http('PUT', `${P}/issues/2`, {
+      token: T.reporter,
+      json: { description: 'Now with text\n/close\n/lock' },
+    })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ description: 'Now with text', state: 'closed', discussion_locked: true })
+    expect(await notes(2)).toEqual([
+      ['changed the description', true],
+      ['locked the discussion in this issue', true],
+    ])
+  })
+
+  it('an edit without a description runs nothing', async () => {
+    const res = await t.http('PUT', `${P}/issues/2`, { token: T.reporter, json: { title: '/close' } })
+    expect(res.body).toMatchObject({ title: '/close', state: 'opened' })
+  })
+})
