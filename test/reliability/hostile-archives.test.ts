@@ -86,7 +86,7 @@ async function settled(id: unknown): Promise<Json> {
 function listing(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).map(String).sort()
 }
-const STORE_FILES = /^(gitlab\.sqlite3?|.*\.(db|sqlite3?)(-wal|-shm|-journal)?)$/
+const STORE_FILES = /^(gitlab-secrets\.json|gitlab\.sqlite3?|.*\.(db|sqlite3?)(-wal|-shm|-journal)?)$/
 
 /**
  * Imports `file` as project `path`, and checks the properties every case shares; returns the

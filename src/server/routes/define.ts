@@ -102,10 +102,13 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
         ...(req.query as Record<string, unknown>),
         ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
       }
-      // Grape checks the path's integers and the declared parameters in one pass, path first.
-      const pathProblems = doc.pathParams
-        ? pathErrors(doc.pathParams, req.params as Record<string, string>)
-        : []
+      // Grape checks the path's integers and the declared parameters in one pass, path first. A
+      // handler that reads its parts itself checks its path after them: the malformed-string guard
+      // reads every field before Grape validates anything.
+      const pathProblems =
+        doc.pathParams && !doc.readsParts
+          ? pathErrors(doc.pathParams, req.params as Record<string, string>)
+          : []
       const params = parseParams(doc.input ?? NO_PARAMS, merged, {}, pathProblems) as Static<P>
       const result = await handler({
         req,
