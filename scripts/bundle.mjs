@@ -4,10 +4,14 @@
 // build/bundle-src first, so a type error elsewhere in the tree cannot block or leak into a bundle;
 // ncc then bundles the JavaScript with every dependency and writes the licences beside it.
 // Fails when a bundle pulls in src/server (the reference server and its store never ship in an action).
+// Then dist/serve/index.js, the one-file server of actions/serve and the container: esbuild bundles
+// the CLI's `serve` with every dependency into one ES module that needs only Node 24's built-ins.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
@@ -20,10 +24,12 @@ const names = readdirSync(join(root, 'src/actions'), { withFileTypes: true })
   .filter((name) => only.length === 0 || only.includes(name))
   .sort()
 
-rmSync(join(root, 'build/bundle-src'), { recursive: true, force: true })
-run(bin('tsc'), ['-p', 'tsconfig.actions.json'])
-if (existsSync(join(root, 'build/bundle-src/server')))
-  throw new Error('an action imports src/server (the reference server): bundles must not contain it')
+if (names.length > 0) {
+  rmSync(join(root, 'build/bundle-src'), { recursive: true, force: true })
+  run(bin('tsc'), ['-p', 'tsconfig.actions.json'])
+  if (existsSync(join(root, 'build/bundle-src/server')))
+    throw new Error('an action imports src/server (the reference server): bundles must not contain it')
+}
 
 for (const name of names) {
   const out = join(root, 'dist', name)
@@ -54,4 +60,34 @@ for (const name of names) {
   // build/bundle-src/server check above is what keeps the store out.)
   const text = readFileSync(join(out, 'index.js'), 'utf8')
   process.stdout.write(`dist/${name}/index.js  ${(text.length / 1024).toFixed(0)} KiB\n`)
+}
+
+if (only.length === 0 || only.includes('serve')) {
+  const outfile = join(root, 'dist/serve/index.js')
+  rmSync(dirname(outfile), { recursive: true, force: true })
+  const { metafile } = await build({
+    entryPoints: [join(root, 'src/cli/one-file-server.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    minify: true,
+    keepNames: true,
+    legalComments: 'eof',
+    // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    metafile: true,
+    logLevel: 'warning',
+  })
+  const builtin = (path) => path.startsWith('node:') || builtinModules.includes(path.split('/')[0])
+  const outside = Object.values(metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((i) => i.external && !builtin(i.path))
+    .map((i) => i.path)
+  if (outside.length > 0)
+    throw new Error(`dist/serve/index.js leaves out ${[...new Set(outside)].join(', ')}`)
+  process.stdout.write(`dist/serve/index.js  ${(readFileSync(outfile).length / 1024).toFixed(0)} KiB\n`)
 }

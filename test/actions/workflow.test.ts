@@ -1,19 +1,32 @@
 /*
  * .github/workflows/ci.yml, job `actions`: the actions as users call them (`uses: ./actions/<name>`
  * and the root `uses: ./`), through their composite action.yml files and committed bundles, against
- * the reference server seeded with examples/seed.yaml, as the workflow starts it on GitHub.
+ * the reference server that the job starts with ./actions/serve (examples/seed.yaml) on a free port.
+ * Needs dist/serve/index.js (`npm run bundle`, which CI runs before the tests); built here if absent.
  */
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { startServer, type TestServer } from '../support/server.js'
-import { evaluate, runJob } from '../support/workflow-runner.js'
+import { evaluate, runJob, type StepRun } from '../support/workflow-runner.js'
 
 const root = resolve(__dirname, '../..')
-let t: TestServer
-beforeAll(async () => {
-  t = await startServer(readFileSync(resolve(root, 'examples/seed.yaml'), 'utf8'))
+const started: number[] = []
+beforeAll(() => {
+  if (!existsSync(resolve(root, 'dist/serve/index.js')))
+    execFileSync(process.execPath, ['scripts/bundle.mjs', 'serve'], { cwd: root })
+}, 60_000)
+afterAll(() => {
+  for (const pid of started) process.kill(pid, 'SIGTERM')
 })
-afterAll(() => t.close())
+
+/** Runs a job whose first step starts the server with actions/serve; the server is stopped after the tests. */
+async function runServedJob(workflowPath: string, job: string) {
+  const steps = await runJob(root, workflowPath, job, { GITLAB_PORT: '0' })
+  const pid = steps[0]?.outputs.pid
+  if (pid) started.push(Number(pid))
+  const failed = steps.find((s: StepRun) => s.code !== 0)
+  return { steps, failed: failed ? `${failed.label}:\n${failed.log}` : '' }
+}
 
 describe('the workflow runner', () => {
   it("evaluates GitHub's expression operators as GitHub does", () => {
@@ -27,11 +40,11 @@ describe('the workflow runner', () => {
 })
 
 describe('.github/workflows/ci.yml, job actions', () => {
-  it('triggers and waits, exports, imports and dispatches through the root action: every step passes', async () => {
-    const steps = await runJob(root, '.github/workflows/ci.yml', 'actions', { GITLAB_URL: t.baseUrl })
-    const failed = steps.find((s) => s.code !== 0)
-    expect(failed ? `${failed.label}:\n${failed.log}` : '').toBe('')
+  it('starts the server, triggers and waits, exports, imports and dispatches through the root action: every step passes', async () => {
+    const { steps, failed } = await runServedJob('.github/workflows/ci.yml', 'actions')
+    expect(failed).toBe('')
     expect(steps.map((s) => s.label)).toEqual([
+      'Start the reference server (examples/seed.yaml)',
       'trigger',
       'test "$STATUS" = success',
       'export',
@@ -41,7 +54,7 @@ describe('.github/workflows/ci.yml, job actions', () => {
       'The root action, dispatching on command',
       'test -n "$PIPELINE_ID"',
     ])
-    const [trigger, , exported, , imported, , dispatched] = steps
+    const [served, trigger, , exported, , imported, , dispatched] = steps
     expect(trigger?.outputs).toMatchObject({
       status: 'success',
       'pipeline-iid': expect.stringMatching(/^\d+$/),
@@ -56,9 +69,29 @@ describe('.github/workflows/ci.yml, job actions', () => {
       'pipeline-id': expect.stringMatching(/^\d+$/),
     })
     // What the actions did is in the store, not only in their outputs.
-    const restored = await t.http('GET', '/api/v4/projects/alice%2Fwidgets-restored', {
-      token: 'glpat-alice-token',
+    const restored = await fetch(`${served?.outputs['api-url']}/projects/alice%2Fwidgets-restored`, {
+      headers: { 'private-token': 'glpat-alice-token' },
     })
     expect(restored.status).toBe(200)
+  }, 60_000)
+})
+
+describe("README's recipe for testing workflows", () => {
+  it("runs as written, with the repository's actions and examples/seed.yaml in place of yours", async () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8')
+    const recipe = /### Testing your workflows[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? ''
+    expect(recipe).toContain('uses: owner/gitlab-actions/actions/serve@v1')
+    const workflow = recipe
+      .replace(/owner\/gitlab-actions\/(actions\/[\w-]+)@v1/g, './$1')
+      .replace('.github/gitlab-seed.yaml', 'examples/seed.yaml')
+      .replace('glptt-...', 'glptt-89afb65ccbd38a36957b51b04b10e21005c7c8dc')
+      .replace('glpat-...', 'glpat-alice-token')
+      .replace('with: { seed:', 'with: { port: "${{ env.GITLAB_PORT }}", seed:')
+    mkdirSync(resolve(root, 'build'), { recursive: true })
+    writeFileSync(resolve(root, 'build/readme-workflow.yml'), workflow)
+    const { steps, failed } = await runServedJob('build/readme-workflow.yml', 'test')
+    expect(failed).toBe('')
+    expect(steps.map((s) => s.label)).toEqual(['gitlab', './actions/trigger-pipeline'])
+    expect(steps[1]?.outputs.status).toBe('success')
   }, 60_000)
 })

@@ -128,8 +128,15 @@ async function bash(script: string, env: Record<string, string>, cwd: string) {
   return { code: code ?? 1, log }
 }
 
-/** Runs a local composite action (`dir` holds its action.yml) with `given` inputs. */
-async function runComposite(dir: string, given: Record<string, string>, job: { temp: string; cwd: string }) {
+/**
+ * Runs a local composite action (`dir` holds its action.yml) with `given` inputs, as a job step in
+ * `job.cwd` (the workspace); its steps share `job.temp` as `RUNNER_TEMP`, where `summary.md` is the job summary.
+ */
+export async function runComposite(
+  dir: string,
+  given: Record<string, string>,
+  job: { temp: string; cwd: string },
+) {
   const yml = parse(readFileSync(join(dir, 'action.yml'), 'utf8')) as ActionYml
   if (yml.runs.using !== 'composite') throw new Error(`${dir}: not a composite action`)
   const inputs: Record<string, string> = {}

@@ -10,7 +10,7 @@ export function jobQueue() {
   let closing = false
   return {
     aborted: () => closing,
-    signal: stop.signal,
+    signal: stop.signal as AbortSignal, // named, so that the emitted .d.ts can refer to it
     /** Runs `job` soon, in the background; `job` must not throw (jobs record their own failures). */
     run(job: () => Promise<void>): void {
       if (closing) return

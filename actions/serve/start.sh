@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# actions/serve: starts dist/serve/index.js (the one-file server, no node_modules) in the background,
+# detached from the step so that the step can end, and waits for GitLab's /-/readiness. Everything
+# the server prints goes to one log file, printed when it fails to start and named in the job summary.
+set -euo pipefail
+
+log="${RUNNER_TEMP:-/tmp}/gitlab-actions-serve.log"
+: > "$log" # made (or emptied) now: the server's own redirection may come after the first read below
+echo "log=$log" >> "$GITHUB_OUTPUT"
+echo "The reference server's log (stdout and stderr): \`$log\`" >> "$GITHUB_STEP_SUMMARY"
+
+fail() {
+  echo "::error title=gitlab-actions serve::$1"
+  if [ -s "$log" ]; then
+    echo "::group::$log"
+    cat "$log"
+    echo "::endgroup::"
+  fi
+  exit 1
+}
+
+[[ "$INPUT_TIMEOUT" =~ ^[0-9]+$ ]] || fail "Input 'timeout' must be a whole number of seconds, got '$INPUT_TIMEOUT'"
+command -v node > /dev/null || fail "node is not on PATH: add actions/setup-node with node-version: 24 before this step"
+major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$major" -ge 24 ] || fail "the server needs Node 24 or later (node:sqlite), this is $(node --version): use actions/setup-node with node-version: 24"
+
+args=(serve --port "$INPUT_PORT" --host "$INPUT_HOST" --edition "$INPUT_EDITION")
+[ -z "$INPUT_SEED" ] || args+=(--seed "$INPUT_SEED")
+[ -z "$INPUT_DATA" ] || args+=(--data "$INPUT_DATA")
+[ -z "$INPUT_GITLAB_VERSION" ] || args+=(--gitlab-version "$INPUT_GITLAB_VERSION")
+
+# nohup and no inherited stdio: the server outlives this step and the shell that started it. Without
+# npm_lifecycle_event: under `npx` serve stops when its parent goes (src/cli/serve.ts), and this parent goes now.
+nohup env -u npm_lifecycle_event node "$SERVE_BUNDLE" "${args[@]}" > "$log" 2>&1 < /dev/null &
+pid=$!
+echo "pid=$pid" >> "$GITHUB_OUTPUT"
+
+ready() {
+  node -e 'fetch(process.argv[1] + "/-/readiness").then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$1"
+}
+
+deadline=$((SECONDS + INPUT_TIMEOUT))
+url=''
+while :; do
+  if ! kill -0 "$pid" 2> /dev/null; then
+    wait "$pid" && code=0 || code=$?
+    fail "the server exited with $code before it was ready: $(grep -v '^$' "$log" | tail -n 1)"
+  fi
+  # The first line says where it listens: "... listening on ADDRESS (API at URL/api/v4)".
+  [ -n "$url" ] || url=$(sed -n 's|.*listening on .* (API at \(http[^ ]*\)/api/v4).*|\1|p' "$log" | head -n 1)
+  if [ -n "$url" ] && ready "$url"; then break; fi
+  [ "$SECONDS" -lt "$deadline" ] || fail "not ready after ${INPUT_TIMEOUT}s"
+  sleep 0.2
+done
+
+token=''
+[ -n "$INPUT_SEED" ] || token=$(sed -n 's|.*default seed: administrator root, token \([^ ]*\) .*|\1|p' "$log" | head -n 1)
+{
+  echo "url=$url"
+  echo "api-url=$url/api/v4"
+  echo "token=$token"
+} >> "$GITHUB_OUTPUT"
+echo "GitLab reference server ready at $url (pid $pid), log in $log"

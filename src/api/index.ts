@@ -1,0 +1,12 @@
+/*
+ * The package's main entry (`import { createClient, GitLabApiError } from 'gitlab-actions'`): the
+ * client, its errors and helpers, and the types of the records and parameters it sends and returns.
+ * The schemas themselves stay internal: only their types are exported.
+ */
+export * from './client.js'
+export type { ClientIssue, IssueCreateParams, IssueListParams, IssueUpdateParams } from './issues.js'
+export type { NoteListParams } from './notes.js'
+export type { ExportDownload, ExportParams, SavedArchive } from './project-exports.js'
+export type { ImportTarget, S3Source } from './project-imports.js'
+export type { OnManual, TriggerParams, WaitOptions, WaitResult } from './pipelines.js'
+export type * from '../schema/index.js'
