@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 // The CLI runs the bundled build in build/cli-bundle/ (made by `npm run build`, which `npm ci` runs
-// as `prepare`; see scripts/bundle-cli.mjs).
-import { main } from '../build/cli-bundle/main.js'
+// as `prepare`; see scripts/bundle-cli.mjs). The reference server's store is Node's built-in
+// node:sqlite, so an older Node is told what to install instead of failing on a missing module.
+const major = Number(process.versions.node.split('.')[0])
+if (major < 24) {
+  process.stderr.write(`gitlab-actions needs Node.js 24 or later; this is ${process.version}\n`)
+  process.exit(2)
+}
+const { main } = await import('../build/cli-bundle/main.js')
 
 main(process.argv.slice(2)).then(
   (code) => {
