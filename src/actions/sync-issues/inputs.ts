@@ -114,7 +114,9 @@ export function readInputs(source: InputSource) {
   if (githubToken.startsWith('${{')) githubToken = source.getEnv('GITHUB_TOKEN') ?? ''
   if (!githubToken)
     throw new InputError(
-      'Input required and not supplied: github-token (outside GitHub Actions, set GITHUB_TOKEN or pass it)',
+      source.getEnv('GITHUB_ACTIONS') === 'true'
+        ? "Input required and not supplied: github-token (it was empty: pass 'github-token: ${{ github.token }}' or a token with issues read/write)"
+        : 'Input required and not supplied: github-token (outside GitHub Actions, set GITHUB_TOKEN or pass --github-token)',
     )
   source.setSecret(githubToken)
   return { ...settings, githubToken }
