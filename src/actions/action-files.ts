@@ -127,7 +127,10 @@ export function rootActionYml(entries: ActionEntry[] = catalog): string {
             `  ${COMMANDS.join('|')}) ;;`,
             `  *) echo "::error::Input 'command' must be one of ${COMMANDS.join(', ')}, got '$GITLAB_ACTIONS_COMMAND'"; exit 1 ;;`,
             'esac',
-            runLine('$GITHUB_ACTION_PATH/actions/node.sh', '$GITHUB_ACTION_PATH/dist/$GITLAB_ACTIONS_COMMAND/index.js'),
+            runLine(
+              '$GITHUB_ACTION_PATH/actions/node.sh',
+              '$GITHUB_ACTION_PATH/dist/$GITLAB_ACTIONS_COMMAND/index.js',
+            ),
             '',
           ].join('\n'),
           env,
