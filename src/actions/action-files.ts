@@ -34,13 +34,25 @@ function inputsYml(entry: ActionEntry) {
   )
 }
 
+/**
+ * The shell line that runs a bundle: actions/node.sh finds a Node >= 24 (PATH, else the runner's own
+ * node24, else one clear error) and execs it, so the runner's SIGINT/SIGTERM reach the action.
+ */
+export const runLine = (nodeSh: string, script: string) => `exec bash "${nodeSh}" "${script}"`
+
 const nodeStep = (script: string, env: Record<string, string>): Step => ({
   id: 'run',
   shell: 'bash',
-  // exec: node replaces bash, so the runner's SIGINT/SIGTERM reach it (peers.md §5.4).
-  run: `exec node "${script}"`,
+  run: runLine('${{ github.action_path }}/../node.sh', script),
   env,
 })
+
+/**
+ * A default the root action.yml can carry too: a `${{ github.* }}` expression (sync-issues'
+ * `github-token`) means the same whichever command runs, and without it the root action would
+ * run without the workflow's token.
+ */
+const contextDefault = (dflt: string | undefined) => (dflt?.startsWith('${{ github.') ? dflt : undefined)
 
 /** The action.yml of one action, as text. */
 export function actionYml(entry: ActionEntry): string {
@@ -70,16 +82,18 @@ export function actionYml(entry: ActionEntry): string {
 
 /** The root action.yml: `command` picks the action; every input of every action is accepted. */
 export function rootActionYml(entries: ActionEntry[] = catalog): string {
-  const inputs: Record<string, { description: string; required: boolean }> = {
+  const inputs: Record<string, { description: string; required: boolean; default?: string }> = {
     command: { description: `The action to run: ${COMMANDS.join(', ')}`, required: true },
   }
   const outputs: Record<string, { description: string; value: string }> = {}
   for (const entry of entries) {
     for (const [name, spec] of Object.entries(entry.inputs)) {
       const owners = entries.filter((e) => name in e.inputs).map((e) => e.name)
+      const shared = contextDefault(spec.default)
       inputs[name] ??= {
-        description: `${owners.join(', ')}: see actions/${owners[0]}/action.yml${spec.default && !spec.env ? ` (default there: ${spec.default})` : ''}`,
+        description: `${owners.join(', ')}: see actions/${owners[0]}/action.yml${spec.default && !spec.env && !shared ? ` (default there: ${spec.default})` : ''}`,
         required: false,
+        ...(shared ? { default: shared } : {}),
       }
     }
     for (const [name, description] of Object.entries(entry.outputs))
@@ -113,7 +127,10 @@ export function rootActionYml(entries: ActionEntry[] = catalog): string {
             `  ${COMMANDS.join('|')}) ;;`,
             `  *) echo "::error::Input 'command' must be one of ${COMMANDS.join(', ')}, got '$GITLAB_ACTIONS_COMMAND'"; exit 1 ;;`,
             'esac',
-            'exec node "$GITHUB_ACTION_PATH/dist/$GITLAB_ACTIONS_COMMAND/index.js"',
+            runLine(
+              '$GITHUB_ACTION_PATH/actions/node.sh',
+              '$GITHUB_ACTION_PATH/dist/$GITLAB_ACTIONS_COMMAND/index.js',
+            ),
             '',
           ].join('\n'),
           env,

@@ -16,6 +16,8 @@ export interface InputSpec<T = unknown> {
   required?: boolean
   /** A secret: masked with setSecret before anything is logged, and never echoed in errors. */
   secret?: boolean
+  /** With an expression `default` (`${{ github.token }}`): what stands in for it outside Actions (for `--help`). */
+  cliDefault?: string
   /** Environment variables read, in order, when the input is empty (before the default). */
   env?: readonly string[]
   parse?: (text: string, name: string) => T

@@ -109,7 +109,13 @@ export function createClient(options: ClientOptions) {
 /** The client createClient returns. */
 export type GitLabClient = ReturnType<typeof createClient>
 
-export { GitLabApiError, GitLabResponseError, GitLabTimeoutError } from './errors.js'
+export {
+  GitLabApiError,
+  GitLabConnectionError,
+  GitLabResponseError,
+  GitLabTimeoutError,
+  statusText,
+} from './errors.js'
 export { NOT_MODIFIED, type CallOptions, type NotModified } from './http.js'
 export { collect, type Page, type PageOptions } from './paginate.js'
 export { path } from './path.js'

@@ -50,6 +50,53 @@ export class GitLabTimeoutError extends Error {
   }
 }
 
+/** What to check for each way a connection fails, by the error's `code`. */
+function connectionHint(code: string): string {
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return 'the host name did not resolve: check the URL and DNS'
+  if (code === 'ECONNREFUSED')
+    return 'the connection was refused: check the host and port, and that GitLab is up'
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+    return 'the connection timed out: check the address, firewalls and proxies'
+  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return 'TLS failed: check the certificate (a private CA goes in NODE_EXTRA_CA_CERTS)'
+  return 'the connection broke: a proxy, a load balancer or a restart may have cut it'
+}
+
+/**
+ * GitLab could not be reached, or the connection broke before an answer came: DNS, a refused or
+ * timed-out connection, TLS, a reset. Names the URL (the API root, no path or query) and what to
+ * check. `code` is the network error's (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...), so retry.ts still
+ * classifies it; `cause` is the error undici threw.
+ */
+export class GitLabConnectionError extends Error {
+  override readonly name = 'GitLabConnectionError'
+  readonly path: string
+  constructor(
+    readonly method: string,
+    path: string,
+    /** The API root the call went to, e.g. `https://gitlab.example.com/api/v4`. */
+    readonly url: string,
+    readonly code: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `${method} ${pathOnly(path)}: could not reach GitLab at ${url} (${code}): ${connectionHint(code)}`,
+      options,
+    )
+    this.path = pathOnly(path)
+  }
+}
+
+/**
+ * `401 Unauthorized` for a GitLab error whose message already starts with its status (GitLab's
+ * `{"message":"401 Unauthorized"}`), else `status message`: for sentences that name both once.
+ */
+export const statusText = (err: GitLabApiError): string => {
+  const message = err.gitlabMessage
+  return message.startsWith(String(err.status)) ? message : `${err.status} ${message}`
+}
+
 /**
  * A 2xx answer whose body does not match the schema the call expects; raised only when the client
  * was created with `validate: true` (the lead's contract tests turn it on; STYLE.md 8.1 "check
@@ -76,6 +123,8 @@ export class GitLabResponseError extends Error {
  */
 export function describeBody(body: unknown): string {
   if (body === undefined || body === null || body === '') return 'no body'
+  if (typeof body === 'string' && /^\s*<(!doctype|html|head|body|\?xml)/i.test(body))
+    return `not GitLab's JSON but a page (a proxy's?): "${excerpt(body)}"`
   if (typeof body === 'string') return body.trim().slice(0, 500)
   if (typeof body === 'object' && !Array.isArray(body)) {
     const b = body as Record<string, unknown>
@@ -94,6 +143,17 @@ export function describeBody(body: unknown): string {
     }
   }
   return JSON.stringify(body).slice(0, 500)
+}
+
+/** The text of an HTML page, tags and scripts dropped, in at most 120 characters. */
+function excerpt(html: string): string {
+  const text = html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text
 }
 
 /** Only the path of a path-and-query: query strings may carry secrets and never reach a message. */

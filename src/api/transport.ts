@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream'
 import { Agent, request, type Dispatcher } from 'undici'
-import { GitLabTimeoutError } from './errors.js'
+import { GitLabConnectionError, GitLabTimeoutError } from './errors.js'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS'
 
@@ -72,8 +72,8 @@ export function apiRoot(baseUrl: string): string {
 /**
  * The bottom of the stack: undici `request` over one keep-alive Agent, against `apiRoot(baseUrl)`.
  * `req.timeoutMs` covers the whole exchange, body included, and rejects with GitLabTimeoutError;
- * the caller's `req.signal` rejects with its own reason. Network errors pass through unchanged
- * (undici's `code`s: `UND_ERR_SOCKET`, `ECONNRESET`, ...) for retry.ts to classify.
+ * the caller's `req.signal` rejects with its own reason. Network errors become GitLabConnectionError,
+ * keeping their `code` (`UND_ERR_SOCKET`, `ECONNRESET`, ...) for retry.ts to classify.
  */
 export function undiciSend(
   baseUrl: string,
@@ -84,8 +84,12 @@ export function undiciSend(
     const timeout = req.timeoutMs ? AbortSignal.timeout(req.timeoutMs) : undefined
     const signal = timeout && req.signal ? AbortSignal.any([timeout, req.signal]) : (timeout ?? req.signal)
     const timedOut = () => timeout?.aborted === true && !req.signal?.aborted
-    const asTimeout = (err: unknown) =>
-      timedOut() ? new GitLabTimeoutError(req.method, req.path, req.timeoutMs ?? 0) : err
+    const asTimeout = (err: unknown) => {
+      if (timedOut()) return new GitLabTimeoutError(req.method, req.path, req.timeoutMs ?? 0)
+      const code = networkCode(err)
+      if (code === undefined || req.signal?.aborted) return err
+      return new GitLabConnectionError(req.method, req.path, root, code, { cause: err })
+    }
     try {
       const res = await request(`${root}${req.path}`, {
         method: req.method,
@@ -108,6 +112,22 @@ export function undiciSend(
       throw asTimeout(err)
     }
   }
+}
+
+/** The system or undici error code of a network failure (on the error or its cause), else undefined. */
+function networkCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 3; depth++) {
+    const code = (e as { code?: unknown }).code
+    if (
+      typeof code === 'string' &&
+      /^(E[A-Z_]+|UND_ERR_(SOCKET|CLOSED|CONNECT_TIMEOUT)|ERR_TLS_\w+|ERR_SSL_\w+|[A-Z_]*CERT[A-Z_]*|UNABLE_TO_\w+)$/.test(
+        code,
+      )
+    )
+      return code
+    e = (e as { cause?: unknown }).cause
+  }
+  return undefined
 }
 
 /** How the token is sent: `private` -> `PRIVATE-TOKEN`, `job` -> `JOB-TOKEN`, `oauth` -> `Bearer`. */

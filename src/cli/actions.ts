@@ -41,9 +41,12 @@ export function actionHelp(entry: ActionEntry): string {
   const bools = boolInputs(entry.inputs)
   const rows = Object.entries(entry.inputs).map(([name, spec]) => {
     const flag = bools.has(name) ? `--[no-]${name}` : `--${name} VALUE`
+    // An expression default (`${{ github.token }}`) means nothing in a terminal: say what stands in for it.
+    const expression = spec.default?.startsWith('${{')
     const notes = [
       spec.required ? 'required' : undefined,
-      spec.default !== undefined ? `default ${spec.default}` : undefined,
+      spec.default !== undefined && !expression ? `default ${spec.default}` : undefined,
+      expression ? `in GitHub Actions default ${spec.default}; here ${spec.cliDefault ?? 'none'}` : undefined,
       spec.env?.length ? `env ${spec.env.join(', ')}` : undefined,
     ].filter(Boolean)
     return `  ${flag.padEnd(34)} ${spec.description}${notes.length ? ` (${notes.join('; ')})` : ''}`
@@ -58,6 +61,7 @@ export function actionHelp(entry: ActionEntry): string {
     ...rows,
     `  ${'--json'.padEnd(34)} print the outputs (or the error) as one JSON object on stdout`,
     `  ${'-h, --help'.padEnd(34)} show this help`,
+    `  ${'-v, --version'.padEnd(34)} print the version`,
     '',
     'Outputs:',
     ...outputs,
@@ -73,10 +77,12 @@ export function parseFlags(table: InputTable, argv: string[]) {
   const bools = boolInputs(table)
   let json = false
   let help = false
+  let version = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
     if (arg === '--json') json = true
     else if (arg === '-h' || arg === '--help') help = true
+    else if (arg === '-v' || arg === '--version') version = true
     else if (arg.startsWith('--no-') && bools.has(arg.slice(5))) values[arg.slice(5)] = 'false'
     else if (arg.startsWith('--')) {
       const eq = arg.indexOf('=')
@@ -89,7 +95,7 @@ export function parseFlags(table: InputTable, argv: string[]) {
       else values[name] = argv[++i] as string
     } else throw new InputError(`Unexpected argument '${arg}'`)
   }
-  return { values, json, help }
+  return { values, json, help, version }
 }
 
 /** An ActionIO for a terminal: logs to stderr with secrets masked, outputs collected, no summary file. */
@@ -114,6 +120,19 @@ function terminalIO(values: Record<string, string>, env: NodeJS.ProcessEnv, quie
   return { io, outputs, state, mask }
 }
 
+/**
+ * An input error as a terminal user meets it: inputs are flags here, so `Input 'ref' ...` reads
+ * `Option '--ref' ...` and a missing required input names its flag.
+ */
+export const asFlags = (message: string) =>
+  message
+    .replace(
+      /^Input required and not supplied: ([\w-]+)/,
+      "Option '--$1' is required (or set INPUT_$1 or its variable)",
+    )
+    .replace(/^Input '([\w-]+)'/, "Option '--$1'")
+    .replace(/Input '([\w-]+)'/g, "'--$1'")
+
 /** Runs one action command; returns the exit code. */
 export async function runActionCommand(name: string, argv: string[], env = process.env): Promise<number> {
   const entry = actionNamed(name)
@@ -130,6 +149,11 @@ export async function runActionCommand(name: string, argv: string[], env = proce
   }
   if (flags.help) {
     process.stdout.write(actionHelp(entry))
+    return 0
+  }
+  if (flags.version) {
+    const { VERSION } = await import('./version.js')
+    process.stdout.write(`${VERSION}\n`)
     return 0
   }
   const { io, outputs, state, mask } = terminalIO(flags.values, env, false)
@@ -151,6 +175,7 @@ export async function runActionCommand(name: string, argv: string[], env = proce
   } catch (err) {
     state.error = mask(err instanceof Error ? err.message : String(err))
     code = err instanceof InputError || /^Input /.test(state.error) ? 2 : 1
+    if (code === 2) state.error = asFlags(state.error)
   } finally {
     process.off('SIGINT', stop)
     process.off('SIGTERM', stop)

@@ -24,7 +24,7 @@ describe('action.yml files and README tables', () => {
   })
 
   it.each(catalog.map((a) => [a.name, a] as const))(
-    '%s: inputs equal the table, each passed as INPUT_<NAME>, run with exec node',
+    '%s: inputs equal the table, each passed as INPUT_<NAME>, run through actions/node.sh',
     (name, entry) => {
       const yml = parse(read(`actions/${name}/action.yml`)) as Yml
       expect(Object.keys(yml.inputs)).toEqual(Object.keys(entry.inputs))
@@ -33,7 +33,9 @@ describe('action.yml files and README tables', () => {
         expect([input, yml.inputs[input]?.required]).toEqual([input, spec.required === true])
       const step = yml.runs.steps.find((s) => s.id === 'run')
       expect(yml.runs.using).toBe('composite')
-      expect(step?.run).toBe(`exec node "\${{ github.action_path }}/../../dist/${name}/index.js"`)
+      expect(step?.run).toBe(
+        `exec bash "\${{ github.action_path }}/../node.sh" "\${{ github.action_path }}/../../dist/${name}/index.js"`,
+      )
       expect(step?.env).toEqual(
         Object.fromEntries(
           Object.keys(entry.inputs).map((i) => [`INPUT_${i.toUpperCase()}`, `\${{ inputs.${i} }}`]),
@@ -47,7 +49,9 @@ describe('action.yml files and README tables', () => {
     for (const entry of catalog)
       for (const input of Object.keys(entry.inputs)) expect(yml.inputs).toHaveProperty([input])
     const step = yml.runs.steps.find((s) => s.id === 'run')
-    expect(step?.run).toContain('exec node "$GITHUB_ACTION_PATH/dist/$GITLAB_ACTIONS_COMMAND/index.js"')
+    expect(step?.run).toContain(
+      'exec bash "$GITHUB_ACTION_PATH/actions/node.sh" "$GITHUB_ACTION_PATH/dist/$GITLAB_ACTIONS_COMMAND/index.js"',
+    )
     expect(step?.run).toContain('trigger-pipeline|export-project|import-project|sync-issues)')
   })
 })

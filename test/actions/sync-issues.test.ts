@@ -88,6 +88,7 @@ describe('sync-issues action', () => {
       unchanged: '0',
       failed: '0',
       'skipped-confidential': '0',
+      planned: '3',
     })
     expect(first.state.secrets).toEqual(expect.arrayContaining([GL_TOKEN, GH_TOKEN]))
     expect(first.state.summary).toContain('GitHub #1')
@@ -124,6 +125,9 @@ describe('sync-issues action', () => {
     const r = await runIO(inputs({ 'dry-run': 'true' }))
     expect(r.log.filter((l) => l.startsWith('plan: '))).toHaveLength(3)
     expect(r.state.summary).toContain('dry run: nothing written')
+    // The counts of writes made stay 0; 'planned' and a log line say what would have been applied.
+    expect(r.outputs).toMatchObject({ created: '0', planned: '3' })
+    expect(r.log).toContain('Dry run: 3 write(s) planned, nothing applied (created, updated, ... stay 0)')
     expect([glWrites.n, ghWrites()]).toEqual([0, 0])
   })
 

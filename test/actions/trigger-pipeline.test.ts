@@ -157,13 +157,46 @@ describe('trigger-pipeline bundle', () => {
     expect(pass.outputs.status).toBe('manual')
   })
 
-  it('stops at the timeout and says the pipeline keeps running', async () => {
+  it('stops at the timeout, cancels the pipeline, and says so', async () => {
     const run = await runBundle('trigger-pipeline', base('acme/app', T.app, { timeout: '1s' }))
     expect(run.code).toBe(1)
     expect(run.log).toMatch(
-      /::error::Pipeline \d+ was still created after 1s \('timeout'\); it keeps running on GitLab/,
+      /::error::Pipeline \d+ was still created after 1s \('timeout'\); pipeline \d+ was canceled \('cancel-on-abort'\)/,
     )
-    expect(run.outputs.status).toBe('created')
+    expect(run.outputs.status).toBe('canceled')
+    expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('canceled')
+    expect(run.summary).toContain('canceled (timeout)')
+  })
+
+  it('a bad access-token triggers nothing, and says which token failed and why', async () => {
+    const before = await t.http('GET', '/api/v4/projects/acme%2Fapp/pipelines', { token: MARK })
+    const run = await runBundle(
+      'trigger-pipeline',
+      base('acme/app', T.app, { 'access-token': 'glpat-wrong' }),
+    )
+    expect(run.code).toBe(1)
+    expect(shown(run.log)).toContain(
+      "::error::Nothing was triggered: GitLab refused 'access-token' (401 Unauthorized): it is wrong, expired or revoked. Waiting for the pipeline and cancelling it need 'access-token'",
+    )
+    const after = await t.http('GET', '/api/v4/projects/acme%2Fapp/pipelines', { token: MARK })
+    expect(after.body).toEqual(before.body)
+    // The 401 is named once, not as '401 401 Unauthorized'.
+    expect(run.log).not.toContain('401 401')
+  })
+
+  it('GitLab unreachable: the error names the URL and what to check', async () => {
+    const closed = createServer()
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((r) => closed.close(r))
+    const run = await runBundle('trigger-pipeline', {
+      ...base('acme/app', T.app),
+      'gitlab-url': `http://127.0.0.1:${port}`,
+    })
+    expect(run.code).toBe(1)
+    expect(run.log).toContain(
+      `could not reach GitLab at http://127.0.0.1:${port}/api/v4 (ECONNREFUSED): the connection was refused: check the host and port, and that GitLab is up`,
+    )
   })
 
   it('refuses a bad trigger token and a missing project with a message to act on', async () => {
@@ -175,7 +208,9 @@ describe('trigger-pipeline bundle', () => {
     expect(shown(bad.log)).not.toContain(tok('ff'))
     const missing = await runBundle('trigger-pipeline', base('acme/nope', T.app))
     expect(missing.code).toBe(1)
-    expect(missing.log).toContain("project 'acme/nope' on")
+    expect(missing.log).toContain(
+      "::error::Nothing was triggered: 'access-token' cannot read pipelines of project 'acme/nope' (404",
+    )
   })
 
   it('checks inputs before calling GitLab', async () => {
@@ -196,7 +231,7 @@ describe('trigger-pipeline bundle', () => {
       base('acme/app', T.app, { 'access-token': 'glpat-nobody' }),
     )
     expect(run.code).toBe(1)
-    expect(run.log).toContain("::error::GitLab refused 'access-token' (401")
+    expect(run.log).toContain("::error::Nothing was triggered: GitLab refused 'access-token' (401")
   })
 
   const untilStarted = (child: ChildProcess, log: () => string) =>

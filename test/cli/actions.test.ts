@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -95,10 +97,57 @@ describe('gitlab-actions <action>', () => {
       })
       expect([input.code, input.err.trim()]).toEqual([
         2,
-        "error: Input 'concurrency' must be a whole number of at least 1, got '0'",
+        "error: Option '--concurrency' must be a whole number of at least 1, got '0'",
       ])
     } finally {
       rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('exit codes and messages a terminal user can act on', async () => {
+    // A missing archive is bad input (2), named as the flag, before anything is sent.
+    const missing = await cli(['import-project', '--archive', 'nope.tar.gz', '--path', 'x'], {
+      GITLAB_URL: t.baseUrl,
+      GITLAB_TOKEN: 'glpat-mark-token',
+    })
+    expect(missing.code).toBe(2)
+    expect(missing.err).toMatch(
+      /^error: Option '--archive' must be the path of an export archive; there is no file at 'nope.tar.gz'/m,
+    )
+    // A required input left out is named as its flag.
+    const noProject = await cli(['trigger-pipeline', '--no-wait'], {
+      GITLAB_URL: t.baseUrl,
+      CI_JOB_TOKEN: TRIGGER,
+    })
+    expect(noProject.code).toBe(2)
+    expect(noProject.err).toContain("error: Option '--project' is required")
+    // --version works on every command.
+    for (const command of ['trigger-pipeline', 'sync-issues']) {
+      const v = await cli([command, '--version'])
+      expect([v.code, v.out.trim()]).toEqual([0, expect.stringMatching(/^\d+\.\d+\.\d+/)])
+    }
+    // An expression default says what it means outside Actions.
+    const help = await cli(['sync-issues', '--help'])
+    expect(help.out).toContain('in GitHub Actions default ${{ github.token }}; here $GITHUB_TOKEN')
+  })
+
+  it("a proxy's HTML error page is shown as its status and a short excerpt, not dumped", async () => {
+    const page = `<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{color:red}</style></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center>${'<!-- padding -->'.repeat(200)}</body></html>`
+    const proxy = createServer((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end(page))
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+      const r = await cli(['trigger-pipeline', '--project', 'acme/app', '--no-wait'], {
+        GITLAB_URL: url,
+        CI_JOB_TOKEN: TRIGGER,
+      })
+      expect(r.code).toBe(1)
+      expect(r.err).toContain(
+        `error: Triggering the pipeline failed: POST /projects/acme%2Fapp/trigger/pipeline -> 502: not GitLab's JSON but a page (a proxy's?): "502 Bad Gateway 502 Bad Gateway nginx"`,
+      )
+      expect(r.err).not.toContain('<')
+    } finally {
+      await new Promise((r) => proxy.close(r))
     }
   })
 })

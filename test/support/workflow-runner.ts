@@ -115,8 +115,13 @@ const holds = (condition: string | undefined, scope: Scope) =>
  * Runs a bash script as a runner runs a `run:` step (`bash -e`), in `cwd` with `env` added.
  * Asynchronous: the server under test may live in this very process.
  */
-async function bash(script: string, env: Record<string, string>, cwd: string) {
-  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+async function bash(script: string, env: Record<string, string>, cwd: string, launcher?: string) {
+  const args = ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script]
+  // `launcher`: a program (a shell) that starts the step's bash as its child, as Runner.Worker does.
+  const [command, argv] = launcher
+    ? [launcher, ['-c', 'bash "$@"; exit $?', 'launcher', ...args]]
+    : ['bash', args]
+  const child = spawn(command, argv, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -131,21 +136,36 @@ async function bash(script: string, env: Record<string, string>, cwd: string) {
 /**
  * Runs a local composite action (`dir` holds its action.yml) with `given` inputs, as a job step in
  * `job.cwd` (the workspace); its steps share `job.temp` as `RUNNER_TEMP`, where `summary.md` is the job summary.
+ * `job.github` adds to the `github` context (`token`), `job.env` to every step's environment (a PATH of the
+ * runner under test), `job.launcher` starts each step's bash (a stand-in for Runner.Worker).
  */
 export async function runComposite(
   dir: string,
   given: Record<string, string>,
-  job: { temp: string; cwd: string },
+  job: {
+    temp: string
+    cwd: string
+    github?: Record<string, string>
+    env?: Record<string, string>
+    launcher?: string
+  },
 ) {
   const yml = parse(readFileSync(join(dir, 'action.yml'), 'utf8')) as ActionYml
   if (yml.runs.using !== 'composite') throw new Error(`${dir}: not a composite action`)
   const inputs: Record<string, string> = {}
+  const github = { action_path: dir, token: '', ...job.github }
+  // Defaults are expressions too (`${{ github.token }}`), evaluated as the runner does.
   for (const [name, spec] of Object.entries(yml.inputs ?? {}))
-    inputs[name] = given[name] ?? spec.default ?? ''
+    inputs[name] = given[name] ?? interpolate(spec.default ?? '', { github })
   for (const name of Object.keys(given))
     if (!(name in (yml.inputs ?? {}))) throw new Error(`${dir}: unexpected input ${name}`)
   const steps: Record<string, { outputs: Record<string, string> }> = {}
-  const scope = () => ({ inputs, steps, github: { action_path: dir, token: '' }, runner: { temp: job.temp } })
+  const scope = () => ({
+    inputs,
+    steps,
+    github,
+    runner: { temp: job.temp },
+  })
   let log = ''
   for (const step of yml.runs.steps) {
     if (!holds(step.if, scope())) continue
@@ -154,13 +174,14 @@ export async function runComposite(
     writeFileSync(outputFile, '')
     writeFileSync(join(job.temp, 'summary.md'), '', { flag: 'a' })
     const env: Record<string, string> = {
+      ...job.env,
       GITHUB_ACTION_PATH: dir,
       GITHUB_OUTPUT: outputFile,
       GITHUB_STEP_SUMMARY: join(job.temp, 'summary.md'),
       RUNNER_TEMP: job.temp,
     }
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = interpolate(String(v), scope())
-    const ran = await bash(interpolate(step.run ?? '', scope()), env, job.cwd)
+    const ran = await bash(interpolate(step.run ?? '', scope()), env, job.cwd, job.launcher)
     log += ran.log
     if (ran.code !== 0) return { code: ran.code, outputs: {}, log }
     if (step.id) steps[step.id] = { outputs: parseOutputFile(readFileSync(outputFile, 'utf8')) }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { collect, GitLabApiError, type GitLabClient } from '../../api/client.js'
+import { collect, GitLabApiError, type GitLabClient, statusText } from '../../api/client.js'
 import { exportTimeOf } from '../../api/project-exports.js'
 import { defaultSleep } from '../../api/retry.js'
 import type { ExportStatusValue } from '../../schema/project-export.js'
@@ -43,7 +43,7 @@ function explain(err: unknown, project: string): string {
   if (err instanceof GitLabApiError) {
     if (err.status === 404) return `project '${project}' not found, or the token cannot see it (404)`
     if (err.status === 403) return `the token may not export '${project}': exports need Maintainer (403)`
-    if (err.status === 401) return `GitLab refused the token (401 ${err.gitlabMessage})`
+    if (err.status === 401) return `GitLab refused the token (${statusText(err)})`
     if (err.status === 429) return `GitLab's rate limit held after retries (429): lower the per-minute inputs`
     return err.message
   }

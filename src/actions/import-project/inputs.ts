@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import { gitlabUrl, pollIntervalInput, timeoutInput, tokenInput } from '../connection.js'
 import {
   anyUrl,
@@ -10,10 +11,28 @@ import {
 } from '../inputs.js'
 
 /** The inputs of import-project: one table for the runner, the CLI, `--help`, action.yml and the README. */
+/** A path to a regular file that exists (checked before anything is sent to GitLab). */
+function readableFile(text: string, name: string): string {
+  let file: ReturnType<typeof statSync> | undefined
+  try {
+    file = statSync(text)
+  } catch {
+    file = undefined
+  }
+  if (!file?.isFile())
+    throw new InputError(
+      `Input '${name}' must be the path of an export archive; there is ${file ? 'a directory, not a file,' : 'no file'} at '${text}' (relative to ${process.cwd()})`,
+    )
+  return text
+}
+
 export const inputs = {
   'gitlab-url': gitlabUrl,
   token: tokenInput('Token with api scope (Maintainer on the target group)', ['GITLAB_TOKEN']),
-  archive: { description: 'Export archive (.tar.gz) to upload; or give url, or the s3-* inputs' },
+  archive: {
+    description: 'Export archive (.tar.gz) to upload; or give url, or the s3-* inputs',
+    parse: readableFile,
+  },
   url: {
     description:
       'Have GitLab fetch the archive from this URL (gzip, with Content-Length); treated as a secret',

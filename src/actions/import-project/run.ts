@@ -1,4 +1,4 @@
-import { GitLabApiError } from '../../api/client.js'
+import { GitLabApiError, statusText } from '../../api/client.js'
 import type { ImportTarget } from '../../api/project-imports.js'
 import { defaultSleep } from '../../api/retry.js'
 import type { ProjectImportStatus } from '../../schema/project-import.js'
@@ -28,10 +28,10 @@ const FINAL = new Set(['finished', 'failed'])
 function explain(err: unknown, s: Settings): Error {
   if (!(err instanceof GitLabApiError)) return err instanceof Error ? err : new Error(String(err))
   const into = s.namespace ? `namespace '${s.namespace}'` : "the token user's namespace"
-  if (err.status === 401) return new Error(`GitLab refused the token (401 ${err.gitlabMessage})`)
+  if (err.status === 401) return new Error(`GitLab refused the token (${statusText(err)})`)
   if (err.status === 403 || err.status === 404)
     return new Error(
-      `GitLab refused the import into ${into} (${err.status} ${err.gitlabMessage}): the token needs Maintainer on the group`,
+      `GitLab refused the import into ${into} (${statusText(err)}): the token needs Maintainer on the group`,
     )
   if (err.status === 400 || err.status === 422)
     return new Error(`GitLab refused the import of '${s.path}' (${err.status}): ${err.gitlabMessage}`)

@@ -28,6 +28,7 @@ export const inputs = {
     description:
       "GitHub token with issues read/write; the workflow's token by default (outside Actions: $GITHUB_TOKEN)",
     default: '${{ github.token }}',
+    cliDefault: '$GITHUB_TOKEN',
     secret: true,
   },
   repository: {
@@ -90,6 +91,7 @@ export const Outputs = {
   Unchanged: 'unchanged',
   Failed: 'failed',
   SkippedConfidential: 'skipped-confidential',
+  Planned: 'planned',
 } as const
 
 /** Output descriptions, for action.yml and the README. */
@@ -103,6 +105,7 @@ export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   failed: 'Writes that failed (the step fails when this is not 0)',
   'skipped-confidential':
     "Confidential GitLab issues and internal notes not mirrored to GitHub ('include-confidential' off)",
+  planned: "Writes planned; with 'dry-run' none of them was applied (the other counts stay 0)",
 }
 
 export type Settings = ReturnType<typeof readInputs>
@@ -114,7 +117,9 @@ export function readInputs(source: InputSource) {
   if (githubToken.startsWith('${{')) githubToken = source.getEnv('GITHUB_TOKEN') ?? ''
   if (!githubToken)
     throw new InputError(
-      'Input required and not supplied: github-token (outside GitHub Actions, set GITHUB_TOKEN or pass it)',
+      source.getEnv('GITHUB_ACTIONS') === 'true'
+        ? "Input required and not supplied: github-token (it was empty: pass 'github-token: ${{ github.token }}' or a token with issues read/write)"
+        : 'Input required and not supplied: github-token (outside GitHub Actions, set GITHUB_TOKEN or pass --github-token)',
     )
   source.setSecret(githubToken)
   return { ...settings, githubToken }

@@ -73,7 +73,13 @@ export async function run(io: ActionIO, _signal?: AbortSignal, deps: Deps = {}):
   } finally {
     await gitlab.close()
   }
-  if (report.dryRun) for (const op of report.planned) io.info(`plan: ${describe(op)}`)
+  if (report.dryRun) {
+    for (const op of report.planned) io.info(`plan: ${describe(op)}`)
+    io.info(
+      `Dry run: ${report.planned.length} write(s) planned, nothing applied (created, updated, ... stay 0)`,
+    )
+  }
+  io.setOutput(Outputs.Planned, String(report.planned.length))
   for (const skip of report.skipped) io.warning(`${skip.key}: ${skip.reason}`)
   for (const f of report.failed) io.warning(`failed: ${describe(f.op)}: ${f.error}`)
   io.setOutput(Outputs.Created, String(report.created.length))

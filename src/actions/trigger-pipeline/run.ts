@@ -1,4 +1,4 @@
-import { collect, GitLabApiError, type GitLabClient } from '../../api/client.js'
+import { collect, GitLabApiError, type GitLabClient, statusText } from '../../api/client.js'
 import type { WaitResult } from '../../api/pipelines.js'
 import type { Job, Pipeline, PipelineWithMetadata } from '../../schema/pipeline.js'
 import { actionClient, formatDuration, projectRef } from '../connection.js'
@@ -36,7 +36,7 @@ function triggerError(err: unknown, s: Settings): Error {
         'project (nor the CI/CD job token of a running job allowed to reach it). Check both.',
     )
   if (err.status === 401 || err.status === 403)
-    return new Error(`GitLab refused the trigger token (${err.status} ${err.gitlabMessage}) for ${where}`)
+    return new Error(`GitLab refused the trigger token (${statusText(err)}) for ${where}`)
   if (err.status === 400)
     return new Error(
       `GitLab did not create the pipeline for ref '${s.ref}' of ${where}: ${err.gitlabMessage}`,
@@ -47,10 +47,11 @@ function triggerError(err: unknown, s: Settings): Error {
 /** The reading side's errors: the access token cannot see or read the pipeline. */
 function readError(err: unknown, s: Settings): unknown {
   if (!(err instanceof GitLabApiError)) return err
-  if (err.status === 401) return new Error(`GitLab refused 'access-token' (401 ${err.gitlabMessage})`)
+  if (err.status === 401)
+    return new Error(`GitLab refused 'access-token' (${statusText(err)}): it is wrong, expired or revoked`)
   if (err.status === 403 || err.status === 404)
     return new Error(
-      `'access-token' cannot read pipelines of project '${s.project}' (${err.status} ${err.gitlabMessage}): ` +
+      `'access-token' cannot read pipelines of project '${s.project}' (${statusText(err)}): ` +
         'it needs read_api and at least Reporter on the project',
     )
   return err
@@ -65,8 +66,6 @@ const failedJobsOf = async (reader: GitLabClient, s: Settings, id: number) =>
 function verdict(result: TriggerResult, s: Settings): string | undefined {
   const p = result.pipeline
   const url = p.web_url
-  if (result.ended === 'timeout')
-    return `Pipeline ${p.id} was still ${p.status} after ${formatDuration(s.timeout)} ('timeout'); it keeps running on GitLab: ${url}`
   if (result.ended === 'manual')
     return s.onManual === 'fail'
       ? `Pipeline ${p.id} stopped at a manual job and waits for someone to run it ('on-manual: fail'): ${url}`
@@ -122,9 +121,41 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
     }
     return result
   }
+  /**
+   * The wait failed after the trigger (GitLab unreachable for good, a token that stopped working, the
+   * timeout): cancel the pipeline when 'cancel-on-abort' holds, so that nothing runs unwatched, and
+   * say in the failure what was left behind.
+   */
+  const abandoned = async (result: TriggerResult, reader: GitLabClient, why: string) => {
+    const { id, web_url } = result.pipeline
+    if (!s.cancelOnAbort) {
+      result.failure = `${why}; pipeline ${id} keeps running on GitLab ('cancel-on-abort: false'): ${web_url}`
+      return result
+    }
+    try {
+      result.pipeline = await reader.pipelines.cancel(project, id, { timeoutMs: 5000 })
+      result.canceledOnAbort = true
+      result.failure = `${why}; pipeline ${id} was canceled ('cancel-on-abort'): ${web_url}`
+    } catch (cancelErr) {
+      result.failure = `${why}; pipeline ${id} could not be canceled (${(cancelErr as Error).message}) and may still be running: ${web_url}`
+    }
+    log.info(result.failure)
+    return result
+  }
   const trigger = actionClient(s.gitlabUrl, undefined, 'trigger-pipeline')
   const reader = s.accessToken ? actionClient(s.gitlabUrl, s.accessToken, 'trigger-pipeline') : undefined
   try {
+    // Waiting and cancelling need 'access-token': it is tried (by reading the project's pipelines)
+    // before anything is triggered, so that a bad one leaves no pipeline running unwatched.
+    if (reader && s.wait) {
+      try {
+        for await (const _ of reader.pipelines.list(project, {}, { signal })) break
+      } catch (err) {
+        throw new Error(
+          `Nothing was triggered: ${(readError(err, s) as Error).message}. Waiting for the pipeline and cancelling it need 'access-token'`,
+        )
+      }
+    }
     const names = Object.keys(s.variables ?? {})
     log.info(
       `Triggering a pipeline for '${s.ref}' of ${s.project} on ${s.gitlabUrl}` +
@@ -175,9 +206,20 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
       })
       Object.assign(result, { pipeline: waited.pipeline, ended: waited.ended, elapsedMs: waited.elapsedMs })
     } catch (err) {
-      if (!signal?.aborted) throw readError(err, s)
-      return await stopped(result, reader, signal)
+      if (signal?.aborted) return await stopped(result, reader, signal)
+      result.ended = 'aborted'
+      return await abandoned(
+        result,
+        reader,
+        `Waiting for pipeline ${pipeline.id} failed: ${(readError(err, s) as Error).message}`,
+      )
     }
+    if (result.ended === 'timeout')
+      return await abandoned(
+        result,
+        reader,
+        `Pipeline ${pipeline.id} was still ${result.pipeline.status} after ${formatDuration(s.timeout)} ('timeout')`,
+      )
     if (result.pipeline.status === 'failed') result.failedJobs = await failedJobsOf(reader, s, pipeline.id)
     result.failure = verdict(result, s)
     log.info(

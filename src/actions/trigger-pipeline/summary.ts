@@ -17,10 +17,8 @@ export function renderSummary(s: Settings, r: TriggerResult): string {
   const p = r.pipeline
   const names = Object.keys(s.variables ?? {})
   const outcome =
-    r.ended === 'aborted'
-      ? r.canceledOnAbort
-        ? 'canceled (job cancelled)'
-        : 'left running (job cancelled)'
+    r.ended === 'aborted' || r.ended === 'timeout'
+      ? `${r.canceledOnAbort ? 'canceled' : 'left running'} (${r.ended === 'timeout' ? 'timeout' : 'stopped waiting'})`
       : p.status
   // Links only to the configured GitLab: a hostile answer must not plant another address here.
   const url = (href: string) => urlOnHost(href, s.gitlabUrl)
