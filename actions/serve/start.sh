@@ -20,9 +20,10 @@ fail() {
 }
 
 [[ "$INPUT_TIMEOUT" =~ ^[0-9]+$ ]] || fail "Input 'timeout' must be a whole number of seconds, got '$INPUT_TIMEOUT'"
-command -v node > /dev/null || fail "node is not on PATH: add actions/setup-node with node-version: 24 before this step"
-major=$(node -p 'process.versions.node.split(".")[0]')
-[ "$major" -ge 24 ] || fail "the server needs Node 24 or later (node:sqlite), this is $(node --version): use actions/setup-node with node-version: 24"
+# The same Node the other actions use (actions/node.sh: a Node >= 24 on PATH, else the runner's own
+# node24); it says what is missing when there is none.
+node=(bash "$(dirname "$0")/../node.sh")
+"${node[@]}" -e 0 || exit 1
 
 args=(serve --port "$INPUT_PORT" --host "$INPUT_HOST" --edition "$INPUT_EDITION")
 [ -z "$INPUT_SEED" ] || args+=(--seed "$INPUT_SEED")
@@ -31,12 +32,12 @@ args=(serve --port "$INPUT_PORT" --host "$INPUT_HOST" --edition "$INPUT_EDITION"
 
 # nohup and no inherited stdio: the server outlives this step and the shell that started it. Without
 # npm_lifecycle_event: under `npx` serve stops when its parent goes (src/cli/serve.ts), and this parent goes now.
-nohup env -u npm_lifecycle_event node "$SERVE_BUNDLE" "${args[@]}" > "$log" 2>&1 < /dev/null &
+nohup env -u npm_lifecycle_event "${node[@]}" "$SERVE_BUNDLE" "${args[@]}" > "$log" 2>&1 < /dev/null &
 pid=$!
 echo "pid=$pid" >> "$GITHUB_OUTPUT"
 
 ready() {
-  node -e 'fetch(process.argv[1] + "/-/readiness").then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$1"
+  "${node[@]}" -e 'fetch(process.argv[1] + "/-/readiness").then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$1"
 }
 
 deadline=$((SECONDS + INPUT_TIMEOUT))
