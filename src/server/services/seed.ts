@@ -67,6 +67,7 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       username: u.username,
       name: u.name ?? u.username,
       email: u.email ?? `${u.username}@example.com`,
+      state: u.state ?? 'active',
       admin: u.admin ?? false,
       created_at: now,
     })
