@@ -176,7 +176,7 @@ const RULES: Record<string, Rule> = {
     min: 'any',
     body: (v) => ({ ref: 'main', token: triggerToken(v) }),
   },
-  'POST /projects/{id}/ref/*': { min: 'any', body: (v) => ({ token: triggerToken(v) }) },
+  'POST /projects/{id}/ref/{ref}/trigger/pipeline': { min: 'any', body: (v) => ({ token: triggerToken(v) }) },
   'GET /projects/{id}/triggers': { min: 'maintainer', auth: true },
   'POST /projects/{id}/triggers': { min: 'maintainer', auth: true, body: () => ({ description: 'x' }) },
   'GET /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
@@ -322,8 +322,9 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         ),
       ),
       name: 'pub',
+      ref: 'main',
     }
-    return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x').replace('*', 'main')
+    return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x')
   }
   /** `OTHER` in a body names another project: the public one, or the internal one from the public. */
   const resolveBody = (body: Record<string, unknown>, v: Visibility) =>

@@ -35,6 +35,7 @@ export function projectListRoutes(api: ApiContext): void {
       url: '/api/v4/projects',
       summary: 'List the projects the caller can see',
       input: ProjectListQuery,
+      errors: [405],
       response: { 200: Type.Array(Type.Union([Project, BasicProjectDetails])) },
     },
     (h) => {
