@@ -20,8 +20,8 @@ const keysetUnavailable = () =>
  * path) filter; `order_by`/`sort` default to `created_at desc`, ties broken by id. Signed-in callers
  * get `ProjectWithAccess` (with `permissions`); anonymous ones and `simple=true` `BasicProjectDetails`. Keyset pages
  * (`pagination=keyset`) exist for `order_by=id` only (lib/gitlab/pagination/keyset.rb); others are
- * 405. Their next link carries `id_after` (asc) or `id_before` (desc), the filters GitLab's keyset
- * pager for projects writes, and no totals.
+ * 405 (lib/api/helpers/pagination_strategies.rb). Their next link carries `id_after` (asc) or
+ * `id_before` (desc), the bounds lib/gitlab/pagination/keyset/request_context.rb reads, and no totals.
  */
 export function projectListRoutes(api: ApiContext): void {
   const { app, registry, access, instance } = api
