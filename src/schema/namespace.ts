@@ -50,22 +50,30 @@ export const projectIdentityFields = {
 export const ProjectIdentity = Type.Object(projectIdentityFields, { title: 'ProjectIdentity' })
 export type ProjectIdentity = Static<typeof ProjectIdentity>
 
+/** GitLab's `BasicProjectDetails` entity (lib/api/entities/basic_project_details.rb), fields in order. */
+const basicProjectDetailsFields = {
+  ...projectIdentityFields,
+  default_branch: Nullable(Type.String()),
+  tag_list: Type.Array(Type.String()),
+  topics: Type.Array(Type.String()),
+  ssh_url_to_repo: Type.String(),
+  http_url_to_repo: Type.String(),
+  web_url: Type.String(),
+  readme_url: Nullable(Type.String()),
+  avatar_url: Nullable(Type.String()),
+  forks_count: Type.Integer(),
+  star_count: Type.Integer(),
+  last_activity_at: Timestamp,
+  namespace: NamespaceBasic,
+}
+/** `GET /projects?simple=true`: `BasicProjectDetails` alone. */
+export const BasicProjectDetails = Type.Object(basicProjectDetailsFields, { title: 'BasicProjectDetails' })
+export type BasicProjectDetails = Static<typeof BasicProjectDetails>
+
 /** `GET /projects/:id` (the fields of GitLab's `Project` entity that clients read first). */
 export const Project = Type.Object(
   {
-    ...projectIdentityFields,
-    default_branch: Nullable(Type.String()),
-    tag_list: Type.Array(Type.String()),
-    topics: Type.Array(Type.String()),
-    ssh_url_to_repo: Type.String(),
-    http_url_to_repo: Type.String(),
-    web_url: Type.String(),
-    readme_url: Nullable(Type.String()),
-    avatar_url: Nullable(Type.String()),
-    forks_count: Type.Integer(),
-    star_count: Type.Integer(),
-    last_activity_at: Timestamp,
-    namespace: NamespaceBasic,
+    ...basicProjectDetailsFields,
     _links: Type.Object({
       self: Type.String(),
       issues: Type.String(),

@@ -39,6 +39,12 @@ export const SeedUser = Type.Object(
     name: Type.Optional(Type.String({ description: 'default: the username' })),
     email: Type.Optional(Type.String({ description: 'default: <username>@example.com' })),
     admin: Type.Optional(Type.Boolean({ default: false })),
+    state: Type.Optional(
+      Type.Union([Type.Literal('active'), Type.Literal('blocked')], {
+        default: 'active',
+        description: 'a blocked user cannot sign in and is listed to administrators only',
+      }),
+    ),
     token: Type.Optional(
       Type.String({ minLength: 1, description: 'personal access token (PRIVATE-TOKEN or Bearer)' }),
     ),

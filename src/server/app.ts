@@ -33,6 +33,8 @@ import { runnerRoutes } from './routes/runners.js'
 import { groupProjectRoutes } from './routes/group-projects.js'
 import { projectLabelRoutes } from './routes/project-labels.js'
 import { userLookupRoutes } from './routes/user-lookup.js'
+import { projectListRoutes } from './routes/project-list.js'
+import { groupListRoutes } from './routes/group-list.js'
 import { serializerSchema } from './serializer-schema.js'
 import type { Seed } from '../schema/seed.js'
 
@@ -211,6 +213,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   groupProjectRoutes(api)
   projectLabelRoutes(api)
   userLookupRoutes(api)
+  projectListRoutes(api)
+  groupListRoutes(api)
   healthRoutes(api)
   // The first reset seeds again and keeps the result; later ones copy it back (src/server/store/snapshot.ts).
   const snapshot = storeSnapshot(db)

@@ -19,6 +19,8 @@ declare module 'fastify' {
  */
 export interface JobTokenAuth {
   allows(req: FastifyRequest): boolean
+  /** Whether the route `method url` (as registered) accepts job tokens: for the OpenAPI document. */
+  accepts(method: string, url: string): boolean
   /** The job's user with the job's token scope; throws 401 unless the job is running. */
   resolve(token: string): Actor
 }

@@ -103,7 +103,7 @@ export function setPageHeaders(
   }
 }
 
-/** Keyset pagination (reference §3.2): only a rel="next" Link while more rows exist. */
+/** Keyset pagination: only a rel="next" Link while more rows exist, carrying `cursor`. */
 export function setKeysetHeaders(
   reply: FastifyReply,
   link: LinkContext,
@@ -111,11 +111,11 @@ export function setKeysetHeaders(
   cursor: string | null,
 ): void {
   if (cursor === null) return
-  const query = toQuery({
-    ...declaredOnly(reply, link.params),
-    cursor,
-    per_page: perPage,
-    pagination: 'keyset',
-  })
+  setKeysetLink(reply, link, { cursor, per_page: perPage, pagination: 'keyset' })
+}
+
+/** The rel="next" Link of a keyset page: the declared parameters with `next` (the cursor or id bound). */
+export function setKeysetLink(reply: FastifyReply, link: LinkContext, next: Record<string, unknown>): void {
+  const query = toQuery({ ...declaredOnly(reply, link.params), ...next })
   reply.header('link', `<${link.baseUrl}${link.path}?${query}>; rel="next"`)
 }

@@ -2,6 +2,8 @@ import { buildServer, type GitLabServer } from './app.js'
 import type { TransferOptions } from './routes/transfers.js'
 import { defaultSeed } from './seed/default.js'
 import { loadSeedFile, parseSeed } from './seed/parse.js'
+import type { ExistingRecords } from './seed/rules.js'
+import { existingRecords } from './services/seed.js'
 import type { Seed } from '../schema/seed.js'
 
 export type { Seed } from '../schema/seed.js'
@@ -107,16 +109,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     token: seed.users?.find((u) => u.admin && u.token)?.token,
     seeded: server.seeded,
     reset: async () => server.reset(),
-    seed: async (more) => server.seed(await resolveSeed(more)),
+    seed: async (more) => server.seed(await resolveSeed(more, existingRecords(server.store))),
     close: () => server.close(),
     server,
   }
 }
 
 /** A checked seed from any `SeedSource`; `'none'` is the empty seed. */
-export async function resolveSeed(source: SeedSource): Promise<Seed> {
-  if (typeof source !== 'string') return parseSeed(JSON.stringify(source), 'seed')
+export async function resolveSeed(source: SeedSource, existing?: ExistingRecords): Promise<Seed> {
+  if (typeof source !== 'string') return parseSeed(JSON.stringify(source), 'seed', existing)
   if (source === 'none') return {}
-  if (/\n|^\s*\{/.test(source)) return parseSeed(source, 'seed')
-  return loadSeedFile(source)
+  if (/\n|^\s*\{/.test(source)) return parseSeed(source, 'seed', existing)
+  return loadSeedFile(source, existing)
 }

@@ -100,7 +100,11 @@ const RULES: Record<string, Rule> = {
   'GET /user': { min: 'user', auth: true, scope: 'none' },
   'GET /issues': { min: 'user', auth: true, scope: 'none' },
   'GET /issues/{id}': { min: 'admin', auth: true, scope: 'none', denied: 403 },
-  'GET /users': { min: 'reader', scope: 'none' },
+  // lib/api/users.rb: anonymous callers must name a `username` (403 otherwise).
+  'GET /users': { min: 'user', scope: 'none' },
+  'GET /projects': { min: 'reader', scope: 'none' },
+  'GET /groups': { min: 'reader', scope: 'none' },
+  'GET /namespaces': { min: 'user', auth: true, scope: 'none' },
   'GET /projects/{id}': { min: 'reader' },
   'GET /groups/{id}': { min: 'reader', scope: 'group' },
   'GET /groups/{id}/issues': { min: 'reader', scope: 'group' },
@@ -172,7 +176,7 @@ const RULES: Record<string, Rule> = {
     min: 'any',
     body: (v) => ({ ref: 'main', token: triggerToken(v) }),
   },
-  'POST /projects/{id}/ref/*': { min: 'any', body: (v) => ({ token: triggerToken(v) }) },
+  'POST /projects/{id}/ref/{ref}/trigger/pipeline': { min: 'any', body: (v) => ({ token: triggerToken(v) }) },
   'GET /projects/{id}/triggers': { min: 'maintainer', auth: true },
   'POST /projects/{id}/triggers': { min: 'maintainer', auth: true, body: () => ({ description: 'x' }) },
   'GET /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
@@ -318,8 +322,9 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         ),
       ),
       name: 'pub',
+      ref: 'main',
     }
-    return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x').replace('*', 'main')
+    return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x')
   }
   /** `OTHER` in a body names another project: the public one, or the internal one from the public. */
   const resolveBody = (body: Record<string, unknown>, v: Visibility) =>
@@ -428,6 +433,36 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         const confidential = items.filter((i) => i.confidential).length
         if (confidential > 0 && RANK[role] < RANK.reporter && role !== 'admin')
           problems.push(`${list} [${role}] shows ${confidential} confidential issue(s)`)
+      }
+    expect(problems).toEqual([])
+  })
+
+  it('the project and group lists show only what the caller may read on its own', async () => {
+    await reset()
+    const problems: string[] = []
+    for (const role of ROLES)
+      for (const [list, single] of [
+        ['/projects', '/projects/'],
+        ['/groups?all_available=true', '/groups/'],
+        ['/namespaces', '/namespaces/'],
+      ] as const) {
+        const res = await send('GET', `${list}${list.includes('?') ? '&' : '?'}per_page=100`, role)
+        if (res.status !== 200) continue
+        const items = res.body as { id: number; kind?: string }[]
+        if (Number(res.headers['x-total']) !== items.length)
+          problems.push(`${list} [${role}]: X-Total ${res.headers['x-total']} but ${items.length} items`)
+        for (const item of items) {
+          // Namespaces have no single read here: a group among them must be readable as a group.
+          if (item.kind === 'user') continue
+          const read = await send('GET', `${item.kind ? '/groups/' : single}${item.id}`, role)
+          if (read.status !== 200)
+            problems.push(`${list} [${role}] lists ${item.id} it cannot read (${read.status})`)
+        }
+        if (role === 'anonymous' || role === 'outsider') {
+          const privateOnes = items.filter((i) => (i as { visibility?: string }).visibility === 'private')
+          if (privateOnes.length > 0)
+            problems.push(`${list} [${role}] shows private ${privateOnes.map((i) => i.id)}`)
+        }
       }
     expect(problems).toEqual([])
   })

@@ -470,7 +470,7 @@ const extraHeaders = fc.dictionary(
 function requestFor(op: Operation): fc.Arbitrary<Req> {
   const pathArb = fc.tuple(
     ...op.pathParams.map((p) =>
-      p === '*' ? fc.constantFrom('main', 'feature%2Fx', 'nope', '..') : idSegment,
+      p === 'ref' ? fc.constantFrom('main', 'feature%2Fx', 'nope', '..') : idSegment,
     ),
   )
   const queryProps = Object.fromEntries(op.query.map((q) => [q.name, q.schema]))
@@ -528,7 +528,9 @@ function wellFormed(op: Operation): fc.Arbitrary<Req> {
   const queryProps = Object.fromEntries(op.query.map((q) => [q.name, q.schema]))
   return fc
     .record({
-      segments: fc.tuple(...op.pathParams.map((p) => (p === '*' ? fc.constantFrom('main', 'develop') : ids))),
+      segments: fc.tuple(
+        ...op.pathParams.map((p) => (p === 'ref' ? fc.constantFrom('main', 'develop') : ids)),
+      ),
       query: paramsFor(queryProps, true).map((q) => qs.stringify(q)),
       token: fc.constantFrom(...Object.values(TOKENS)),
       body: paramsFor(op.body?.properties ?? {}, true, op.body?.required ?? []),

@@ -41,8 +41,11 @@ export async function loadOperations(baseUrl: string): Promise<Operation[]> {
     >
   }
   const ops: Operation[] = []
-  for (const [path, methods] of Object.entries(doc.paths))
-    for (const [method, op] of Object.entries(methods))
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    // The emulator's own controls (`/-/emulator/*`, at the server root) are no GitLab API.
+    if (path.startsWith('/-/')) continue
+    for (const [method, op] of Object.entries(methods)) {
+      if (method === 'servers') continue
       ops.push({
         method: method.toUpperCase(),
         path,
@@ -50,6 +53,8 @@ export async function loadOperations(baseUrl: string): Promise<Operation[]> {
         query: op.parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema })),
         body: op.requestBody?.content['application/json']?.schema,
       })
+    }
+  }
   return ops
 }
 

@@ -21,6 +21,12 @@ export interface RouteDoc {
   query?: TObject
   body?: TObject
   response: Record<number, TSchema>
+  /** Who may call it: `optional` routes take anonymous callers too. */
+  auth?: AuthRule
+  /** 4xx statuses besides those every route may answer (400, 401, 403, 404), e.g. 405, 409, 429. */
+  errors?: number[]
+  /** The path as the OpenAPI document names it, where the router needs a wildcard (`/ref/*`). */
+  docUrl?: string
 }
 
 const NO_PARAMS = Type.Object({})
@@ -69,6 +75,9 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
     ...(doc.pathParams ? { params: doc.pathParams } : {}),
     ...(doc.input ? { [where]: doc.input } : {}),
     response: doc.response,
+    auth: doc.auth ?? 'optional',
+    ...(doc.errors ? { errors: doc.errors } : {}),
+    ...(doc.docUrl ? { docUrl: doc.docUrl } : {}),
   })
   app.route({
     method: doc.method,

@@ -1,8 +1,10 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { parseSeed } from '../seed/parse.js'
 import { forbidden, messageError, unauthorized } from '../gitlab-errors.js'
 import type { Seed } from '../../schema/seed.js'
 import type { ApiContext } from './context.js'
 import type { Actor } from '../services/access.js'
+import { existingRecords } from '../services/seed.js'
 
 export interface EmulatorControls {
   reset(): void
@@ -14,27 +16,58 @@ const requireAdmin = (actor: Actor) => {
   if (!actor.admin) throw forbidden()
 }
 
+const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i
+/** `name=value` pairs joined by `&`, no spaces or line breaks: a form, not a YAML document. */
+const FORM_BODY = /^[\w.%+\-[\]]+=[^&\s]*(&[\w.%+\-[\]]+=[^&\s]*)*$/
+
 /**
- * Controls GitLab has no equivalent for (DESIGN.md "Emulator control"), administrators only:
- * `POST /-/emulator/reset` back to the start-up seed, `POST /-/emulator/seed` to load more.
+ * The seed body's text. `application/json`, `application/yaml`, `application/x-yaml`, `text/yaml`
+ * and `text/plain` bodies are the seed itself (YAML 1.2 reads JSON too); so is a form-encoded one
+ * that is not a form (`curl --data-binary @seed.yaml` sends YAML as
+ * `application/x-www-form-urlencoded`). A real form has no seed in it: 400.
+ */
+function seedText(req: FastifyRequest): string {
+  if (typeof req.body !== 'string') return JSON.stringify(req.body ?? {})
+  if (FORM_TYPE.test(req.headers['content-type'] ?? '') && FORM_BODY.test(req.body.trim()))
+    throw messageError(
+      400,
+      'request body: a form is no seed; send YAML or JSON (Content-Type: application/yaml)',
+    )
+  return req.body
+}
+
+/**
+ * Controls GitLab has no equivalent for, administrators only: `POST /-/emulator/reset` back to
+ * the start-up seed, `POST /-/emulator/seed` to add more to what exists (src/server/seed/rules.ts
+ * `ExistingRecords`: users, groups and projects that exist count as listed).
  */
 export function emulatorRoutes(api: ApiContext, controls: EmulatorControls) {
   const { app } = api
+  const { store } = api.ctx
   app.post('/-/emulator/reset', async (req, reply) => {
     requireAdmin(req.actor)
     controls.reset()
     return reply.code(200).send({ message: 'reset' })
   })
-  app.post('/-/emulator/seed', async (req, reply) => {
-    requireAdmin(req.actor)
-    const text = typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? {})
-    let seed: Seed
-    try {
-      seed = parseSeed(text, 'request body')
-    } catch (err) {
-      throw messageError(400, err instanceof Error ? err.message : String(err))
-    }
-    controls.seed(seed)
-    return reply.code(201).send({ message: 'seeded' })
+  // Its own context, so that a form-encoded body reaches the route as text (the API parses forms).
+  void app.register(async (scope: FastifyInstance) => {
+    scope.removeContentTypeParser('application/x-www-form-urlencoded')
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, body, done) => done(null, body),
+    )
+    scope.post('/-/emulator/seed', async (req, reply) => {
+      requireAdmin(req.actor)
+      const text = seedText(req)
+      let seed: Seed
+      try {
+        seed = parseSeed(text, 'request body', existingRecords(store))
+      } catch (err) {
+        throw messageError(400, err instanceof Error ? err.message : String(err))
+      }
+      controls.seed(seed)
+      return reply.code(201).send({ message: 'seeded' })
+    })
   })
 }

@@ -3,20 +3,10 @@ import { GroupProjectsQuery } from '../../schema/group-projects.js'
 import { Project } from '../../schema/index.js'
 import { pageOf, setPageHeaders } from '../pagination.js'
 import { namespaceNames, presentProject } from '../present/namespaces.js'
-import type { ProjectRow } from '../store/projects.js'
+import { sortProjects } from '../present/projects.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
-
-const byCreated = (p: ProjectRow) => p.created_at
-const sortKey: Record<string, (p: ProjectRow) => string | number> = {
-  id: (p) => p.id,
-  name: (p) => p.name.toLowerCase(),
-  path: (p) => p.path.toLowerCase(),
-  created_at: byCreated,
-  updated_at: (p) => p.last_activity_at,
-  last_activity_at: (p) => p.last_activity_at,
-}
 
 /**
  * `GET /groups/:id/projects` (issue 6, for export-project's group backups), as GitLab's
@@ -53,13 +43,7 @@ export function groupProjectRoutes(api: ApiContext): void {
         .filter(
           (p) => !search || p.name.toLowerCase().includes(search) || p.path.toLowerCase().includes(search),
         )
-      const key = sortKey[q.order_by ?? 'created_at'] ?? byCreated
-      const dir = q.sort === 'asc' ? 1 : -1
-      rows.sort((a, b) => {
-        const x = key(a)
-        const y = key(b)
-        return (x < y ? -1 : x > y ? 1 : 0) * dir || (a.id - b.id) * dir
-      })
+      sortProjects(rows, q.order_by, q.sort)
       const page = pageOf(q)
       setPageHeaders(
         h.reply,

@@ -61,6 +61,7 @@ export function issueDetailRoutes(api: ApiContext): void {
     {
       method: 'POST',
       url: `${BASE}/move`,
+      errors: [422],
       summary: 'Move an issue to another project',
       auth: 'non_get',
       pathParams: IssuePath,

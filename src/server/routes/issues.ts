@@ -160,6 +160,7 @@ export function issueRoutes(api: ApiContext) {
       method: 'POST',
       url: '/api/v4/projects/:id/issues',
       summary: 'Create an issue',
+      errors: [409, 429],
       auth: 'non_get',
       pathParams: IdPath,
       input: IssueCreate,

@@ -1,8 +1,8 @@
 import { CurrentUser, Group, Project, Version } from '../../schema/index.js'
 import { unauthorized } from '../gitlab-errors.js'
-import { namespaceNames, presentGroup, presentProject } from '../present/namespaces.js'
+import { namespaceNames, presentGroup } from '../present/namespaces.js'
+import { projectFor } from '../present/projects.js'
 import { presentCurrentUser } from '../present/users.js'
-import { Level } from '../services/access.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
@@ -60,29 +60,7 @@ export function metaRoutes(api: ApiContext) {
       pathParams: IdPath,
       response: { 200: Project },
     },
-    (h) => {
-      const project = access.project(h.actor, h.path.id as string)
-      const ns = store.namespaces.get(project.namespace_id)
-      if (!ns) throw new Error(`project ${project.id} has no namespace`)
-      const direct = h.actor.direct(store, `project:${project.id}`)
-      const group =
-        ns.kind === 'group' ? access.groupLevel(h.actor, ns) : ns.owner_id === h.actor.id ? Level.owner : 0
-      const permissions = h.actor.user
-        ? {
-            project_access: direct ? { access_level: direct, notification_level: 3 } : null,
-            group_access: group ? { access_level: group, notification_level: 3 } : null,
-          }
-        : undefined
-      const fullName = [...namespaceNames(store, ns.id), project.name].join(' / ')
-      return presentProject(
-        project,
-        ns,
-        fullName,
-        store.projects.openIssuesCount(project.id),
-        instance,
-        permissions,
-      )
-    },
+    (h) => projectFor({ store, access, instance }, h.actor, access.project(h.actor, h.path.id as string)),
   )
 
   defineRoute(

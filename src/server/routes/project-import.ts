@@ -94,6 +94,7 @@ export function projectImportRoutes(
   registry.push({
     method: 'POST',
     url: '/api/v4/projects/import',
+    errors: [413, 422],
     summary: 'Import a project from an uploaded export archive (multipart/form-data)',
     body: Type.Object({ ...ProjectImportParams.properties, file: Type.String({ format: 'binary' }) }),
     response: { 201: ProjectImportStatus },
@@ -147,6 +148,7 @@ export function projectImportRoutes(
     {
       method: 'POST',
       url: '/api/v4/projects/remote-import',
+      errors: [422],
       summary: 'Import a project from an archive at a URL',
       auth: 'required',
       input: RemoteImportParams,
@@ -181,6 +183,7 @@ export function projectImportRoutes(
     {
       method: 'POST',
       url: '/api/v4/projects/remote-import-s3',
+      errors: [422],
       summary: 'Import a project from an archive in an S3 bucket',
       auth: 'required',
       input: S3ImportParams,

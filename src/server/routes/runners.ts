@@ -23,6 +23,7 @@ export function runnerRoutes(api: ApiContext) {
     {
       method: 'POST',
       url: '/api/v4/runners/reset_registration_token',
+      errors: [410],
       summary: "Reset the instance's runner registration token (administrators; 410 from GitLab 18.0)",
       auth: 'required',
       response: created,
@@ -36,6 +37,7 @@ export function runnerRoutes(api: ApiContext) {
     {
       method: 'POST',
       url: '/api/v4/projects/:id/runners/reset_registration_token',
+      errors: [410],
       summary: "Reset a project's runner registration token (Maintainer; 410 from GitLab 18.0)",
       auth: 'required',
       pathParams: IdPath,
@@ -50,6 +52,7 @@ export function runnerRoutes(api: ApiContext) {
     {
       method: 'POST',
       url: '/api/v4/groups/:id/runners/reset_registration_token',
+      errors: [410],
       summary: "Reset a group's runner registration token (Owner; 410 from GitLab 18.0)",
       auth: 'required',
       pathParams: IdPath,
@@ -64,6 +67,7 @@ export function runnerRoutes(api: ApiContext) {
     {
       method: 'POST',
       url: '/api/v4/runners',
+      errors: [410],
       summary: 'Register a runner with a registration token (410 from GitLab 17.0)',
       input: RunnerRegister,
       response: { 201: RunnerRegistration },

@@ -72,8 +72,8 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
     {
       method: 'POST',
       url: '/api/v4/projects/:id/ref/*',
-      summary:
-        'Trigger a pipeline on the ref in the path (`/ref/:ref/trigger/pipeline`; the ref may hold slashes)',
+      docUrl: '/api/v4/projects/:id/ref/:ref/trigger/pipeline',
+      summary: 'Trigger a pipeline on the ref in the path (the ref may hold slashes)',
       pathParams: IdPath,
       input: TriggerPipelineAtRef,
       response: { 201: Pipeline },
@@ -173,6 +173,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       method: 'DELETE',
       url: '/api/v4/projects/:id/triggers/:trigger_id',
       summary: 'Delete a trigger token (any Maintainer)',
+      errors: [412],
       pathParams: TriggerPath,
       response: { 204: Type.Null() },
     },

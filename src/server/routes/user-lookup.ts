@@ -1,15 +1,30 @@
 import { Type } from '@sinclair/typebox'
-import { UserBasic } from '../../schema/index.js'
-import { presentUser } from '../present/users.js'
+import { CurrentUser, UserBasic, UserListQuery } from '../../schema/index.js'
+import { forbidden } from '../gitlab-errors.js'
+import { pageOf, setPageHeaders } from '../pagination.js'
+import { presentCurrentUser, presentUser } from '../present/users.js'
+import type { UserRow } from '../store/users.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
 
-const UserQuery = Type.Object({ username: Type.Optional(Type.String()) }, { title: 'UserListQuery' })
+/** `User::FORBIDDEN_SEARCH_STATES` (app/models/user.rb): hidden from all but administrators. */
+const FORBIDDEN_STATES = new Set(['blocked', 'banned', 'ldap_blocked'])
+
+const userSortKey: Record<string, (u: UserRow) => string | number> = {
+  id: (u) => u.id,
+  name: (u) => u.name.toLowerCase(),
+  username: (u) => u.username.toLowerCase(),
+  created_at: (u) => u.created_at,
+  updated_at: (u) => u.created_at,
+}
 
 /**
- * `GET /users?username=NAME` (issue 7: sync-issues turns a user map's usernames into ids): an
- * array with the one active user of that username (case-insensitive, as GitLab matches it), or
- * `[]`. Without `username` the answer is `[]`: listing every user is not modelled.
+ * `GET /users` as lib/api/users.rb and app/finders/users_finder.rb answer it: anonymous callers
+ * must give `username` (else 403 `Not authorized to access /api/v4/users`); administrators see
+ * every user as `UserWithAdmin`, others `UserBasic` of users not blocked or banned. `username`
+ * matches exactly (case-insensitively), `search` a part of the name or username (and, for
+ * administrators, the email), `active` and `blocked` keep those states. Newest first (`id desc`);
+ * `order_by`/`sort` count for administrators only, GitLab drops them for others.
  */
 export function userLookupRoutes(api: ApiContext): void {
   const { app, registry, instance } = api
@@ -20,15 +35,50 @@ export function userLookupRoutes(api: ApiContext): void {
     {
       method: 'GET',
       url: '/api/v4/users',
-      summary: 'Find a user by username',
-      input: UserQuery,
-      response: { 200: Type.Array(UserBasic) },
+      summary: 'List users (administrators see all, others the active ones)',
+      input: UserListQuery,
+      response: { 200: Type.Array(Type.Union([CurrentUser, UserBasic])) },
     },
     (h) => {
-      const name = h.params.username
-      if (!name) return []
-      const row = store.users.byUsername(name) ?? store.users.byUsername(name.toLowerCase())
-      return row ? [presentUser(row, instance)] : []
+      const q = h.params
+      if (!h.actor.user && !q.username) throw forbidden('Not authorized to access /api/v4/users')
+      const admin = h.actor.admin
+      const username = q.username?.toLowerCase()
+      const search = q.search?.toLowerCase()
+      const rows = store.users
+        .all()
+        .filter((u) => admin || !FORBIDDEN_STATES.has(u.state))
+        .filter((u) => username === undefined || u.username.toLowerCase() === username)
+        .filter(
+          (u) =>
+            !search ||
+            u.username.toLowerCase().includes(search) ||
+            u.name.toLowerCase().includes(search) ||
+            (admin && (u.email ?? '').toLowerCase().includes(search)),
+        )
+        .filter((u) => !q.active || u.state === 'active')
+        .filter((u) => !q.blocked || u.state === 'blocked')
+      const key = userSortKey[(admin && q.order_by) || 'id'] ?? userSortKey.id!
+      const dir = admin && q.sort === 'asc' ? 1 : -1
+      rows.sort((a, b) => {
+        const x = key(a)
+        const y = key(b)
+        return (x < y ? -1 : x > y ? 1 : 0) * dir || (a.id - b.id) * dir
+      })
+      const page = pageOf(q)
+      setPageHeaders(
+        h.reply,
+        {
+          baseUrl: instance.baseUrl,
+          path: h.req.url.split('?')[0] as string,
+          params: { ...(h.req.query as object) },
+        },
+        page,
+        rows.length,
+      )
+      return rows
+        .slice(page.offset, page.offset + page.perPage)
+        .map((u) => (admin ? presentCurrentUser(u, instance) : presentUser(u, instance)))
     },
   )
 }

@@ -5,7 +5,7 @@ import { load as loadYaml } from 'js-yaml'
 import { isNode, parseDocument, type Document, type YAMLError } from 'yaml'
 import { Seed } from '../../schema/seed.js'
 import { formatPath, SeedError, type SeedPath, type SeedProblem } from './problem.js'
-import { ruleProblems } from './rules.js'
+import { ruleProblems, type ExistingRecords } from './rules.js'
 
 export { SeedError } from './problem.js'
 
@@ -24,8 +24,9 @@ const checker = () => (compiled ??= TypeCompiler.Compile(Seed))
  * `seed.yaml: projects[0].issues[2].state: expected opened or closed`. YAML syntax errors name the
  * line and column instead. Of several problems, the one earliest in the file is reported; shape
  * problems (unknown key, missing key, wrong type or value) come before reference problems.
+ * `existing` is what a running server holds, for a seed that adds to it (src/server/seed/rules.ts).
  */
-export function parseSeed(text: string, fileName: string): Seed {
+export function parseSeed(text: string, fileName: string, existing?: ExistingRecords): Seed {
   const source = text.replace(/^\uFEFF/, '')
   // Start-up time: js-yaml reads a 1,000-issue seed about four times faster than `yaml`, cold. A
   // seed it reads and that passes every check is used as it is; anything else goes through `yaml`,
@@ -38,9 +39,10 @@ export function parseSeed(text: string, fileName: string): Seed {
     } catch {
       value = undefined
     }
-    if (checker().Check(value) && !hasNullKey(value) && ruleProblems(value).length === 0) return value
+    if (checker().Check(value) && !hasNullKey(value) && ruleProblems(value, existing).length === 0)
+      return value
   }
-  return parseWithPositions(source, fileName)
+  return parseWithPositions(source, fileName, existing)
 }
 
 /** `%YAML 1.1` (js-yaml reads 1.2 regardless) and tags (`!!float 1` is a string to `yaml`). */
@@ -55,7 +57,7 @@ function hasNullKey(value: unknown): boolean {
 }
 
 /** `parseSeed` with `yaml`'s document: throws the first problem, naming its place. */
-function parseWithPositions(source: string, fileName: string): Seed {
+function parseWithPositions(source: string, fileName: string, existing?: ExistingRecords): Seed {
   const doc = parseDocument(source)
   const syntax = doc.errors[0]
   if (syntax) throw syntaxError(fileName, syntax)
@@ -66,7 +68,7 @@ function parseWithPositions(source: string, fileName: string): Seed {
     throw new SeedError(fileName, '', err instanceof Error ? err.message : String(err))
   }
   if (!checker().Check(value)) throw firstProblem(fileName, doc, schemaProblems(value))
-  const problems = ruleProblems(value)
+  const problems = ruleProblems(value, existing)
   if (problems.length > 0) throw firstProblem(fileName, doc, problems)
   return value
 }
@@ -75,7 +77,7 @@ function parseWithPositions(source: string, fileName: string): Seed {
  * Reads and checks a seed file (`gitlab-actions serve --seed FILE`), see `parseSeed`; messages name
  * the file as `path` gives it. Throws `SeedError`, also when the file cannot be read.
  */
-export async function loadSeedFile(path: string): Promise<Seed> {
+export async function loadSeedFile(path: string, existing?: ExistingRecords): Promise<Seed> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -83,7 +85,7 @@ export async function loadSeedFile(path: string): Promise<Seed> {
     const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : String(err)
     throw new SeedError(path, '', `cannot read the file (${code})`)
   }
-  return parseSeed(text, path)
+  return parseSeed(text, path, existing)
 }
 
 function syntaxError(fileName: string, error: YAMLError): SeedError {

@@ -33,13 +33,35 @@ export function isTimestamp(text: string): boolean {
 const fold = (name: string) => name.toLowerCase()
 
 /**
+ * What a running server already holds, for a seed that adds to it (`POST /-/emulator/seed`): its
+ * users, groups and users' namespaces, and projects with their label names and milestone titles.
+ */
+export interface ExistingRecords {
+  user(username: string): boolean
+  namespace(path: string): 'group' | 'user' | undefined
+  project(path: string): { labels: Set<string>; milestones: Set<string> } | undefined
+}
+
+const NOTHING: ExistingRecords = {
+  user: () => false,
+  namespace: () => undefined,
+  project: () => undefined,
+}
+
+/** What a seed entry may add to a project that exists; its other keys describe a new project. */
+const ADDABLE_TO_EXISTING = new Set(['path', 'members', 'labels', 'milestones', 'issues'])
+
+/**
  * Every rule the schema cannot express, in no particular order (the caller sorts by position):
  * users named anywhere are listed; usernames, group paths, project paths, label names and milestone
  * titles (per project), alias names and tokens are unique; a nested group follows its parent; a
  * project lives in a listed group or user; issue labels and milestones come from the project;
  * merge request issue iids exist; dates are real; durations parse (lib/gitlab/time_tracking_formatter.rb) and are not negative.
+ * With `existing`, users, groups, users' namespaces and projects that exist count as listed: a
+ * project may go in an existing namespace, an existing project may get members, labels,
+ * milestones and issues (and nothing else), and a group that exists gets the members listed.
  */
-export function ruleProblems(seed: Seed): SeedProblem[] {
+export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): SeedProblem[] {
   const problems: SeedProblem[] = []
   const report = (path: SeedPath, message: string) => problems.push({ path, message })
 
@@ -55,7 +77,8 @@ export function ruleProblems(seed: Seed): SeedProblem[] {
     else userTokens.set(user.token, i)
   })
   const checkUser = (path: SeedPath, username: string | undefined) => {
-    if (username !== undefined && !users.has(fold(username))) report(path, `unknown user ${username}`)
+    if (username !== undefined && !users.has(fold(username)) && !existing.user(username))
+      report(path, `unknown user ${username}`)
   }
   const checkMembers = (path: SeedPath, members: Record<string, unknown> | undefined) => {
     for (const username of Object.keys(members ?? {})) checkUser([...path, 'members', username], username)
@@ -68,9 +91,11 @@ export function ruleProblems(seed: Seed): SeedProblem[] {
     const key = fold(group.path)
     const slash = group.path.lastIndexOf('/')
     const parent = group.path.slice(0, Math.max(slash, 0))
+    const there = existing.namespace(group.path)
     if (groups.has(key)) report(path, `duplicate path ${group.path}`)
-    else if (users.has(key)) report(path, `duplicate path ${group.path} (a user's namespace)`)
-    else if (slash > 0 && !groups.has(fold(parent)))
+    else if (users.has(key) || there === 'user')
+      report(path, `duplicate path ${group.path} (a user's namespace)`)
+    else if (slash > 0 && !there && !groups.has(fold(parent)) && existing.namespace(parent) !== 'group')
       report(
         path,
         allGroups.has(fold(parent))
@@ -87,15 +112,24 @@ export function ruleProblems(seed: Seed): SeedProblem[] {
     const at: SeedPath = ['projects', i]
     const key = fold(project.path)
     const namespace = project.path.slice(0, project.path.lastIndexOf('/'))
+    const there = existing.project(project.path)
     if (projects.has(key)) report([...at, 'path'], `duplicate path ${project.path}`)
-    else if (groups.has(key)) report([...at, 'path'], `duplicate path ${project.path} (a group)`)
-    else if (!groups.has(fold(namespace)) && !users.has(fold(namespace)))
+    else if (groups.has(key) || existing.namespace(project.path))
+      report([...at, 'path'], `duplicate path ${project.path} (a group)`)
+    else if (!groups.has(fold(namespace)) && !users.has(fold(namespace)) && !existing.namespace(namespace))
       report([...at, 'path'], `unknown namespace ${namespace} (not a listed group or user)`)
     projects.add(key)
+    if (there)
+      for (const name of Object.keys(project))
+        if (!ADDABLE_TO_EXISTING.has(name))
+          report(
+            [...at, name],
+            `project ${project.path} exists: only members, labels, milestones and issues can be added`,
+          )
     checkMembers(at, project.members)
     checkDuration(report, [...at, 'ci_job_duration'], project.ci_job_duration)
     duplicates(report, project.ci_jobs, [...at, 'ci_jobs'], 'job')
-    checkProject(report, at, project, checkUser)
+    checkProject(report, at, project, checkUser, there)
     project.triggers?.forEach((trigger, t) => {
       const path: SeedPath = [...at, 'triggers', t]
       checkUser([...path, 'owner'], trigger.owner)
@@ -110,7 +144,7 @@ export function ruleProblems(seed: Seed): SeedProblem[] {
   seed.aliases?.forEach((alias, i) => {
     if (aliases.has(alias.name)) report(['aliases', i, 'name'], `duplicate alias ${alias.name}`)
     aliases.add(alias.name)
-    if (!projects.has(fold(alias.project)))
+    if (!projects.has(fold(alias.project)) && !existing.project(alias.project))
       report(['aliases', i, 'project'], `unknown project ${alias.project}`)
   })
   return problems
@@ -141,13 +175,19 @@ function checkDuration(report: Report, path: SeedPath, text: string | undefined,
 }
 
 /** Labels, milestones, issues and merge requests of one project. */
-function checkProject(report: Report, at: SeedPath, project: SeedProject, checkUser: CheckUser) {
-  const labels = new Set<string>()
+function checkProject(
+  report: Report,
+  at: SeedPath,
+  project: SeedProject,
+  checkUser: CheckUser,
+  existing?: { labels: Set<string>; milestones: Set<string> },
+) {
+  const labels = new Set<string>(existing?.labels)
   project.labels?.forEach((label, l) => {
     if (labels.has(label.name)) report([...at, 'labels', l, 'name'], `duplicate label ${label.name}`)
     labels.add(label.name)
   })
-  const milestones = new Set<string>()
+  const milestones = new Set<string>(existing?.milestones)
   project.milestones?.forEach((milestone, m) => {
     const path: SeedPath = [...at, 'milestones', m]
     if (milestones.has(milestone.title)) report([...path, 'title'], `duplicate milestone ${milestone.title}`)

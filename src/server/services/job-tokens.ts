@@ -39,6 +39,7 @@ export function jobTokenAuth(store: Store, runner: PipelineRunner) {
   const auth: JobTokenAuth & { allow(method: string, url: string): void } = {
     allow: (method, url) => void routes.add(`${method} ${url}`),
     allows: (req: FastifyRequest) => routes.has(`${req.method} ${req.routeOptions.url ?? ''}`),
+    accepts: (method, url) => routes.has(`${method} ${url}`),
     resolve(token: string) {
       const found = runningJob(store, runner, token)
       if (!found?.running || !found.user || found.user.state !== 'active') throw unauthorized()

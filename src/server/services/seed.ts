@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto'
-import type { Seed } from '../../schema/seed.js'
+import type { Seed, SeedProject } from '../../schema/seed.js'
 import { accessLevels } from '../../schema/common.js'
 import { messageError } from '../gitlab-errors.js'
 import { refCommit } from '../git/objects.js'
 import { countTasks } from '../present/issues.js'
 import type { Store } from '../store/index.js'
+import type { NamespaceRow } from '../store/namespaces.js'
+import type { ExistingRecords } from '../seed/rules.js'
 import { parseDuration } from './chronic-duration.js'
 import { isoNow, type Clock } from './context.js'
 import { sealTrigger } from './triggers.js'
@@ -48,9 +50,11 @@ export function rememberedSeed(store: Store): Seed | undefined {
 }
 
 /**
- * Writes a validated seed (src/server/seed/parse.ts checked it) into the store. Users and groups
- * that already exist are reused, so that `POST /-/emulator/seed` can add to a running instance; a
- * project path that exists is an error. Run inside one transaction: the seed lands whole or not at all.
+ * Writes a validated seed (src/server/seed/parse.ts checked it) into the store. Users, groups and
+ * projects that already exist are reused, so that `POST /-/emulator/seed` can add to a running
+ * instance: members of a group, a project in a group or user namespace, and members, labels,
+ * milestones and issues (iids continuing) of a project. Run inside one transaction: the seed lands
+ * whole or not at all.
  */
 export function applySeed(store: Store, seed: Seed, clock: Clock): void {
   const now = isoNow(clock)
@@ -67,6 +71,7 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       username: u.username,
       name: u.name ?? u.username,
       email: u.email ?? `${u.username}@example.com`,
+      state: u.state ?? 'active',
       admin: u.admin ?? false,
       created_at: now,
     })
@@ -108,12 +113,80 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
   }
 
   seed.projects?.forEach((p, index) => {
-    if (store.projects.byPath(p.path))
-      throw messageError(400, `seed: projects[${index}].path: ${p.path} already exists`)
     const slash = p.path.lastIndexOf('/')
     const ns = store.namespaces.byPath(p.path.slice(0, slash))
     if (!ns)
       throw messageError(400, `seed: projects[${index}].path: unknown namespace ${p.path.slice(0, slash)}`)
+    const existing = store.projects.byPath(p.path)
+    const projectId = existing?.id ?? newProject(p, ns)
+    for (const [username, role] of Object.entries(p.members ?? {}))
+      store.members.set('project', projectId, userId(username), accessLevels[role], now)
+    for (const l of p.labels ?? [])
+      store.labels.insert(projectId, l.name, l.color ?? '#6699cc', l.description ?? null, now)
+    for (const m of p.milestones ?? [])
+      store.milestones.insert({
+        project_id: projectId,
+        title: m.title,
+        description: m.description ?? null,
+        state: m.state ?? 'active',
+        start_date: m.start_date ?? null,
+        due_date: m.due_date ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+    // Added to a project that exists, issues continue its iids, as GitLab's next iid would.
+    const firstIid = store.issues.nextIid(projectId)
+    const issueIds: number[] = []
+    p.issues?.forEach((i, n) => {
+      const authorId = i.author
+        ? userId(i.author)
+        : (ns.owner_id ?? userId(seed.users?.[0]?.username ?? 'root'))
+      const created = i.created_at ? new Date(i.created_at).toISOString() : now
+      const tasks = countTasks(i.description ?? null)
+      const closed = i.state === 'closed'
+      const id = store.issues.insert({
+        iid: firstIid + n,
+        project_id: projectId,
+        title: i.title,
+        description: i.description ?? null,
+        state: closed ? 'closed' : 'opened',
+        author_id: authorId,
+        created_at: created,
+        updated_at: created,
+        milestone_id: i.milestone ? (store.milestones.byTitle(projectId, i.milestone)?.id ?? null) : null,
+        epic_id: null,
+        confidential: i.confidential ? 1 : 0,
+        discussion_locked: i.discussion_locked === undefined ? null : i.discussion_locked ? 1 : 0,
+        issue_type: i.issue_type ?? 'issue',
+        due_date: i.due_date ?? null,
+        time_estimate: duration(i.time_estimate),
+        total_time_spent: duration(i.time_spent),
+        weight: i.weight ?? null,
+        tasks_total: tasks.total,
+        tasks_done: tasks.done,
+        relative_position: (firstIid + n) * 1024,
+        closed_at: closed ? created : null,
+        closed_by_id: closed ? authorId : null,
+        user_agent: null,
+        ip_address: null,
+      })
+      issueIds.push(id)
+      store.issues.setLabels(
+        id,
+        (i.labels ?? [])
+          .map((t) => store.labels.byTitle(projectId, t)?.id)
+          .filter((x): x is number => x !== undefined),
+      )
+      const assignees = (i.assignees ?? []).map(userId)
+      store.issues.setAssignees(id, assignees)
+      for (const uid of new Set([authorId, ...assignees])) store.issues.setSubscription(id, uid, true)
+    })
+    if (!existing) projectExtras(p, ns, projectId, issueIds)
+  })
+
+  /** A project the seed describes, with its refs (each at a real, empty git commit). */
+  function newProject(p: SeedProject, ns: NamespaceRow): number {
+    const slash = p.path.lastIndexOf('/')
     const path = p.path.slice(slash + 1)
     const projectId = store.projects.insert({
       namespace_id: ns.id,
@@ -147,66 +220,11 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       store.gitObjects.put(commit)
       store.projects.addRef(projectId, kind, ref, commit.sha)
     }
-    for (const [username, role] of Object.entries(p.members ?? {}))
-      store.members.set('project', projectId, userId(username), accessLevels[role], now)
-    for (const l of p.labels ?? [])
-      store.labels.insert(projectId, l.name, l.color ?? '#6699cc', l.description ?? null, now)
-    for (const m of p.milestones ?? [])
-      store.milestones.insert({
-        project_id: projectId,
-        title: m.title,
-        description: m.description ?? null,
-        state: m.state ?? 'active',
-        start_date: m.start_date ?? null,
-        due_date: m.due_date ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-    const issueIds: number[] = []
-    p.issues?.forEach((i, n) => {
-      const authorId = i.author
-        ? userId(i.author)
-        : (ns.owner_id ?? userId(seed.users?.[0]?.username ?? 'root'))
-      const created = i.created_at ? new Date(i.created_at).toISOString() : now
-      const tasks = countTasks(i.description ?? null)
-      const closed = i.state === 'closed'
-      const id = store.issues.insert({
-        iid: n + 1,
-        project_id: projectId,
-        title: i.title,
-        description: i.description ?? null,
-        state: closed ? 'closed' : 'opened',
-        author_id: authorId,
-        created_at: created,
-        updated_at: created,
-        milestone_id: i.milestone ? (store.milestones.byTitle(projectId, i.milestone)?.id ?? null) : null,
-        epic_id: null,
-        confidential: i.confidential ? 1 : 0,
-        discussion_locked: i.discussion_locked === undefined ? null : i.discussion_locked ? 1 : 0,
-        issue_type: i.issue_type ?? 'issue',
-        due_date: i.due_date ?? null,
-        time_estimate: duration(i.time_estimate),
-        total_time_spent: duration(i.time_spent),
-        weight: i.weight ?? null,
-        tasks_total: tasks.total,
-        tasks_done: tasks.done,
-        relative_position: (n + 1) * 1024,
-        closed_at: closed ? created : null,
-        closed_by_id: closed ? authorId : null,
-        user_agent: null,
-        ip_address: null,
-      })
-      issueIds.push(id)
-      store.issues.setLabels(
-        id,
-        (i.labels ?? [])
-          .map((t) => store.labels.byTitle(projectId, t)?.id)
-          .filter((x): x is number => x !== undefined),
-      )
-      const assignees = (i.assignees ?? []).map(userId)
-      store.issues.setAssignees(id, assignees)
-      for (const uid of new Set([authorId, ...assignees])) store.issues.setSubscription(id, uid, true)
-    })
+    return projectId
+  }
+
+  /** What only a new project's seed entry holds: merge requests (naming its issues) and trigger tokens. */
+  function projectExtras(p: SeedProject, ns: NamespaceRow, projectId: number, issueIds: number[]): void {
     p.merge_requests?.forEach((m, n) => {
       const authorId = m.author ? userId(m.author) : (ns.owner_id ?? 1)
       const mrId = store.mergeRequests.insert({
@@ -236,11 +254,27 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
         created_at: now,
         ...sealTrigger(box, t.token ?? `glptt-${fakeSha(`${p.path}:${t.description}:${now}`)}`),
       })
-  })
+  }
 
   for (const a of seed.aliases ?? []) {
     const project = store.projects.byPath(a.project)
     if (!project) throw messageError(400, `seed: alias ${a.name}: unknown project ${a.project}`)
     store.aliases.insert(project.id, a.name)
+  }
+}
+
+/** What the store holds, for checking a seed that adds to it (src/server/seed/rules.ts). */
+export function existingRecords(store: Store): ExistingRecords {
+  return {
+    user: (username) => store.users.byUsername(username) !== undefined,
+    namespace: (path) => store.namespaces.byPath(path)?.kind,
+    project: (path) => {
+      const project = store.projects.byPath(path)
+      if (!project) return undefined
+      return {
+        labels: new Set(store.labels.ofProject(project.id).map((l) => l.title)),
+        milestones: new Set(store.milestones.ofProject(project.id).map((m) => m.title)),
+      }
+    },
   }
 }

@@ -17,10 +17,11 @@ export const tokenDigest = (token: string) => createHash('sha256').update(token)
 /** The users and personal access tokens tables. */
 export function userTable(db: Db) {
   const insert = db.prepare(
-    'INSERT INTO users (username, name, email, admin, created_at) VALUES (@username, @name, @email, @admin, @created_at)',
+    'INSERT INTO users (username, name, email, state, admin, created_at) VALUES (@username, @name, @email, @state, @admin, @created_at)',
   )
   const byId = db.prepare('SELECT * FROM users WHERE id = ?')
   const byUsername = db.prepare('SELECT * FROM users WHERE username = ?')
+  const all = db.prepare('SELECT * FROM users ORDER BY id')
   const insertToken = db.prepare(
     'INSERT INTO personal_access_tokens (user_id, token_digest, name, created_at) VALUES (?, ?, ?, ?)',
   )
@@ -33,11 +34,13 @@ export function userTable(db: Db) {
       username: string
       name: string
       email: string | null
+      state?: string
       admin: boolean
       created_at: string
-    }) => Number(insert.run({ ...u, admin: u.admin ? 1 : 0 }).lastInsertRowid),
+    }) => Number(insert.run({ state: 'active', ...u, admin: u.admin ? 1 : 0 }).lastInsertRowid),
     get: (id: number) => byId.get(id) as UserRow | undefined,
     byUsername: (username: string) => byUsername.get(username) as UserRow | undefined,
+    all: () => all.all() as UserRow[],
     addToken: (userId: number, token: string, name: string, now: string) =>
       insertToken.run(userId, tokenDigest(token), name, now),
     /** The active user a personal access token belongs to. */

@@ -1,0 +1,135 @@
+import { startServer as startPublic } from '../../../src/server/start.js'
+import { startServer, type TestServer } from '../../support/server.js'
+
+const seed = `
+users:
+  - { username: root, admin: true, token: glpat-root-token }
+  - { username: alice, token: glpat-alice-token }
+  - { username: dave, token: glpat-dave-token }
+groups:
+  - { path: acme, visibility: private, members: { alice: owner } }
+projects:
+  - path: acme/widgets
+    visibility: private
+    labels: [ { name: bug } ]
+    issues: [ { title: One, author: alice }, { title: Two, author: alice } ]
+`
+type Json = Record<string, unknown>
+const ROOT = 'glpat-root-token'
+let t: TestServer
+beforeEach(async () => {
+  t = await startServer(seed)
+})
+afterEach(() => t.close())
+
+const post = (body: string, type = 'application/yaml') =>
+  t.http('POST', '/-/emulator/seed', { token: ROOT, headers: { 'content-type': type }, form: body })
+const issues = async (project: string) =>
+  (
+    (
+      await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/issues`, {
+        token: ROOT,
+      })
+    ).body as Json[]
+  )
+    .sort((a, b) => (a.iid as number) - (b.iid as number))
+    .map((i) => [i.iid, i.title, i.labels])
+
+describe('POST /-/emulator/seed adds to what exists', () => {
+  it('puts a project in an existing group and in an existing user namespace', async () => {
+    const res = await post(
+      'projects:\n  - { path: acme/gadgets, members: { dave: developer } }\n  - { path: dave/notes }\n',
+    )
+    expect(res.status).toBe(201)
+    const gadgets = await t.http('GET', '/api/v4/projects/acme%2Fgadgets', { token: 'glpat-dave-token' })
+    expect(gadgets.status).toBe(200)
+    expect((gadgets.body as { namespace: Json }).namespace.full_path).toBe('acme')
+    expect((await t.http('GET', '/api/v4/projects/dave%2Fnotes', { token: ROOT })).status).toBe(200)
+  })
+
+  it('adds issues to an existing project, iids continuing, with its existing labels', async () => {
+    const res = await post(
+      'projects:\n  - path: acme/widgets\n    labels: [ { name: ui } ]\n    issues:\n      - { title: Three, labels: [bug], author: alice }\n      - { title: Four, labels: [ui], author: alice }\n',
+    )
+    expect(res.status).toBe(201)
+    expect(await issues('acme/widgets')).toEqual([
+      [1, 'One', []],
+      [2, 'Two', []],
+      [3, 'Three', ['bug']],
+      [4, 'Four', ['ui']],
+    ])
+  })
+
+  it('adds members to an existing group', async () => {
+    expect((await t.http('GET', '/api/v4/groups/acme', { token: 'glpat-dave-token' })).status).toBe(404)
+    expect((await post('groups:\n  - { path: acme, members: { dave: reporter } }\n')).status).toBe(201)
+    expect((await t.http('GET', '/api/v4/groups/acme', { token: 'glpat-dave-token' })).status).toBe(200)
+    expect(
+      (await t.http('GET', '/api/v4/projects/acme%2Fwidgets', { token: 'glpat-dave-token' })).status,
+    ).toBe(200)
+  })
+
+  it('refuses what cannot be added, and changes nothing', async () => {
+    const cases: [string, string][] = [
+      [
+        'projects:\n  - { path: acme/widgets, visibility: public }\n',
+        'request body: projects[0].visibility: project acme/widgets exists: only members, labels, milestones and issues can be added',
+      ],
+      [
+        'projects:\n  - { path: nowhere/x }\n',
+        'request body: projects[0].path: unknown namespace nowhere (not a listed group or user)',
+      ],
+      [
+        'projects:\n  - { path: acme/widgets, labels: [ { name: bug } ] }\n',
+        'request body: projects[0].labels[0].name: duplicate label bug',
+      ],
+      [
+        'groups:\n  - { path: dave }\n',
+        "request body: groups[0].path: duplicate path dave (a user's namespace)",
+      ],
+      [
+        'projects:\n  - { path: acme/widgets, members: { erin: guest } }\n',
+        'request body: projects[0].members.erin: unknown user erin',
+      ],
+    ]
+    for (const [body, message] of cases) {
+      const res = await post(body)
+      expect([res.status, res.body]).toEqual([400, { message }])
+    }
+    expect(await issues('acme/widgets')).toHaveLength(2)
+  })
+
+  it('reads YAML as application/yaml, text/yaml, and a form-encoded body that is no form (curl --data-binary)', async () => {
+    const body = (n: number) =>
+      `projects:\n  - path: acme/widgets\n    issues: [ { title: "Via ${n}", author: alice } ]\n`
+    for (const [n, type] of ['application/yaml', 'text/yaml', 'application/x-www-form-urlencoded'].entries())
+      expect((await post(body(n), type)).status).toBe(201)
+    expect((await issues('acme/widgets')).map(([, title]) => title)).toEqual([
+      'One',
+      'Two',
+      'Via 0',
+      'Via 1',
+      'Via 2',
+    ])
+    const form = await post('users=alice&projects=x', 'application/x-www-form-urlencoded')
+    expect(form.status).toBe(400)
+    expect(form.body).toEqual({
+      message: 'request body: a form is no seed; send YAML or JSON (Content-Type: application/yaml)',
+    })
+  })
+})
+
+describe("startServer's seed() adds to what exists too", () => {
+  it('takes a project in the built-in seed group', async () => {
+    const server = await startPublic({ port: 0 })
+    try {
+      await server.seed({ projects: [{ path: 'demo/more', issues: [{ title: 'Added' }] }] })
+      const res = await fetch(`${server.apiUrl}/projects/demo%2Fmore/issues`, {
+        headers: { 'private-token': server.token! },
+      })
+      expect(((await res.json()) as Json[]).map((i) => i.title)).toEqual(['Added'])
+    } finally {
+      await server.close()
+    }
+  })
+})

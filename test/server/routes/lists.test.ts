@@ -1,0 +1,239 @@
+import { startServer, type TestServer } from '../../support/server.js'
+
+const seed = `
+users:
+  - { username: root, admin: true, token: glpat-root-token }
+  - { username: alice, name: Alice Liddell, token: glpat-alice-token }
+  - { username: bob, token: glpat-bob-token }
+  - { username: carol, state: blocked }
+groups:
+  - { path: acme, visibility: private, members: { alice: owner } }
+  - { path: acme/platform, visibility: private }
+  - { path: open, visibility: public }
+  - { path: inner, visibility: internal, members: { bob: developer } }
+  - { path: hidden, visibility: private }
+projects:
+  - { path: acme/secret, visibility: private }
+  - { path: acme/platform/api, visibility: private }
+  - { path: open/site, visibility: public }
+  - { path: open/old, visibility: public, archived: true }
+  - { path: inner/tool, visibility: internal }
+  - { path: hidden/vault, visibility: private, members: { bob: reporter } }
+  - { path: alice/notes, visibility: private }
+`
+type Json = Record<string, unknown>
+let t: TestServer
+beforeAll(async () => {
+  t = await startServer(seed)
+})
+afterAll(() => t.close())
+
+const ALICE = 'glpat-alice-token'
+const BOB = 'glpat-bob-token'
+const ROOT = 'glpat-root-token'
+
+const list = async (path: string, query = '', token?: string) => {
+  const res = await t.http('GET', path, { query, token })
+  expect(res.status).toBe(200)
+  return res
+}
+const field = async (path: string, key: string, query = '', token?: string) =>
+  ((await list(path, query, token)).body as Json[]).map((r) => r[key])
+
+describe('GET /projects', () => {
+  const paths = (query = '', token?: string) => field('/api/v4/projects', 'path_with_namespace', query, token)
+
+  it('shows each caller only what it may read: public anonymously, internal to users, private to members', async () => {
+    expect((await paths('', undefined)).sort()).toEqual(['open/old', 'open/site'])
+    expect((await paths('', BOB)).sort()).toEqual(['hidden/vault', 'inner/tool', 'open/old', 'open/site'])
+    expect((await paths('', ALICE)).sort()).toEqual([
+      'acme/platform/api',
+      'acme/secret',
+      'alice/notes',
+      'inner/tool',
+      'open/old',
+      'open/site',
+    ])
+    expect(await paths('', ROOT)).toHaveLength(7)
+  })
+
+  it('filters by membership, owned, search, visibility and archived', async () => {
+    expect((await paths('membership=true', BOB)).sort()).toEqual(['hidden/vault', 'inner/tool'])
+    expect((await paths('owned=true', ALICE)).sort()).toEqual([
+      'acme/platform/api',
+      'acme/secret',
+      'alice/notes',
+    ])
+    expect((await paths('owned=true', BOB)).sort()).toEqual([])
+    expect(await paths('search=SIT', ALICE)).toEqual(['open/site'])
+    expect((await paths('visibility=internal', BOB)).sort()).toEqual(['inner/tool'])
+    expect(await paths('archived=true', BOB)).toEqual(['open/old'])
+    expect(await paths('archived=false&visibility=public', BOB)).toEqual(['open/site'])
+    // Anonymous callers have no memberships: GitLab's finder ignores the two filters for them.
+    expect((await paths('membership=true')).sort()).toEqual(['open/old', 'open/site'])
+  })
+
+  it('orders by created_at desc by default, ties by id, and by order_by/sort', async () => {
+    const ids = (await field('/api/v4/projects', 'id', '', ROOT)) as number[]
+    expect(ids).toEqual([...ids].sort((a, b) => b - a))
+    // By the project's own path, not the full path.
+    expect(await paths('order_by=path&sort=asc', BOB)).toEqual([
+      'open/old',
+      'open/site',
+      'inner/tool',
+      'hidden/vault',
+    ])
+  })
+
+  it('pages with offset headers', async () => {
+    const res = await list('/api/v4/projects', 'per_page=2&page=2&order_by=id&sort=asc', ROOT)
+    expect((res.body as Json[]).map((p) => p.id)).toEqual([3, 4])
+    expect(res.headers['x-total']).toBe('7')
+    expect(res.headers['x-total-pages']).toBe('4')
+    expect(res.headers['x-next-page']).toBe('3')
+    expect(res.headers.link).toContain('rel="next"')
+  })
+
+  it('pages by keyset on order_by=id, following the next link to the end; other orders are 405', async () => {
+    const seen: number[] = []
+    let url: string | undefined =
+      `${t.baseUrl}/api/v4/projects?pagination=keyset&order_by=id&sort=asc&per_page=3`
+    while (url) {
+      const res = await t.http('GET', url.slice(t.baseUrl.length), { token: ROOT })
+      expect(res.status).toBe(200)
+      expect(res.headers['x-total']).toBeUndefined()
+      seen.push(...(res.body as Json[]).map((p) => p.id as number))
+      url = /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1]
+      if (url) expect(url).toContain('id_after=')
+    }
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7])
+    const desc = await list('/api/v4/projects', 'pagination=keyset&order_by=id&per_page=2', ROOT)
+    expect((desc.body as Json[]).map((p) => p.id)).toEqual([7, 6])
+    expect(desc.headers.link).toContain('id_before=6')
+    const refused = await t.http('GET', '/api/v4/projects', { query: 'pagination=keyset', token: ROOT })
+    expect(refused.status).toBe(405)
+    expect(refused.body).toEqual({ error: 'Keyset pagination is not yet available for this type of request' })
+  })
+
+  it('answers ProjectWithAccess to users, BasicProjectDetails anonymously and with simple=true', async () => {
+    const [full] = (await list('/api/v4/projects', 'search=vault', BOB)).body as Json[]
+    expect(full!.permissions).toEqual({
+      project_access: { access_level: 20, notification_level: 3 },
+      group_access: null,
+    })
+    expect(full!.visibility).toBe('private')
+    const [simple] = (await list('/api/v4/projects', 'search=vault&simple=true', BOB)).body as Json[]
+    expect(simple!.visibility).toBeUndefined()
+    expect(simple!.path_with_namespace).toBe('hidden/vault')
+    expect(Object.keys(simple!)).toContain('namespace')
+    const [anon] = (await list('/api/v4/projects', 'search=site')).body as Json[]
+    expect(anon!.permissions).toBeUndefined()
+    expect(anon!._links).toBeUndefined()
+  })
+
+  it('refuses a bad parameter with Grape’s error', async () => {
+    const res = await t.http('GET', '/api/v4/projects', { query: 'order_by=stars', token: BOB })
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ error: 'order_by does not have a valid value' })
+  })
+})
+
+describe('GET /users', () => {
+  const usernames = (query = '', token?: string) => field('/api/v4/users', 'username', query, token)
+
+  it('is 403 anonymously without username, and finds one user by username', async () => {
+    const res = await t.http('GET', '/api/v4/users')
+    expect(res.status).toBe(403)
+    expect(res.body).toEqual({ message: '403 Forbidden - Not authorized to access /api/v4/users' })
+    expect(await usernames('username=ALICE')).toEqual(['alice'])
+    expect(await usernames('username=nobody')).toEqual([])
+  })
+
+  it('lists active users newest first to users, everyone to administrators', async () => {
+    expect(await usernames('', BOB)).toEqual(['bob', 'alice', 'root'])
+    expect(await usernames('', ROOT)).toEqual(['carol', 'bob', 'alice', 'root'])
+    expect(await usernames('blocked=true', ROOT)).toEqual(['carol'])
+    expect(await usernames('blocked=true', BOB)).toEqual([])
+    expect(await usernames('active=true', ROOT)).toEqual(['bob', 'alice', 'root'])
+  })
+
+  it('searches names and usernames; order_by counts for administrators only', async () => {
+    expect(await usernames('search=liddell', BOB)).toEqual(['alice'])
+    expect(await usernames('search=example.com', BOB)).toEqual([])
+    expect(await usernames('search=alice@example', ROOT)).toEqual(['alice'])
+    expect(await usernames('order_by=username&sort=asc', ROOT)).toEqual(['alice', 'bob', 'carol', 'root'])
+    expect(await usernames('order_by=username&sort=asc', BOB)).toEqual(['bob', 'alice', 'root'])
+  })
+
+  it('gives administrators the UserWithAdmin entity, others UserBasic, with page headers', async () => {
+    const [adminView] = (await list('/api/v4/users', 'username=alice', ROOT)).body as Json[]
+    expect(adminView).toMatchObject({ username: 'alice', email: 'alice@example.com', is_admin: false })
+    const [userView] = (await list('/api/v4/users', 'username=alice', BOB)).body as Json[]
+    expect(userView!.email).toBeUndefined()
+    const res = await list('/api/v4/users', 'per_page=1&page=2', BOB)
+    expect(res.headers['x-total']).toBe('3')
+    expect((res.body as Json[]).map((u) => u.username)).toEqual(['alice'])
+  })
+})
+
+describe('GET /groups', () => {
+  const paths = (query = '', token?: string) => field('/api/v4/groups', 'full_path', query, token)
+
+  it('lists public groups anonymously, own groups to users, all to administrators, by name', async () => {
+    expect(await paths()).toEqual(['open'])
+    expect(await paths('', ALICE)).toEqual(['acme', 'acme/platform'])
+    expect(await paths('all_available=true', ALICE)).toEqual(['acme', 'inner', 'open', 'acme/platform'])
+    expect(await paths('', BOB)).toEqual(['hidden', 'inner'])
+    expect(await paths('', ROOT)).toEqual(['acme', 'hidden', 'inner', 'open', 'acme/platform'])
+  })
+
+  it('filters by owned, search, visibility and top_level_only', async () => {
+    expect(await paths('owned=true', ALICE)).toEqual(['acme', 'acme/platform'])
+    expect(await paths('owned=true', BOB)).toEqual([])
+    expect(await paths('search=plat', ROOT)).toEqual(['acme/platform'])
+    expect(await paths('visibility=internal', ROOT)).toEqual(['inner'])
+    expect(await paths('top_level_only=true&order_by=id&sort=desc', ROOT)).toEqual([
+      'hidden',
+      'inner',
+      'open',
+      'acme',
+    ])
+  })
+
+  it('answers the Group entity with page headers', async () => {
+    const res = await list('/api/v4/groups', 'per_page=1', ROOT)
+    expect(res.body).toEqual([
+      expect.objectContaining({ full_path: 'acme', full_name: 'acme', visibility: 'private' }),
+    ])
+    expect(res.headers['x-total']).toBe('5')
+  })
+})
+
+describe('GET /namespaces', () => {
+  const paths = (query = '', token?: string) => field('/api/v4/namespaces', 'full_path', query, token)
+
+  it('is 401 anonymously', async () => {
+    const res = await t.http('GET', '/api/v4/namespaces')
+    expect(res.status).toBe(401)
+    expect(res.body).toEqual({ message: '401 Unauthorized' })
+  })
+
+  it("lists the caller's own namespace and direct groups; administrators see all", async () => {
+    expect(await paths('', ALICE)).toEqual(['alice', 'acme'])
+    expect(await paths('', BOB)).toEqual(['bob', 'inner'])
+    expect(await paths('owned_only=true', BOB)).toEqual(['bob'])
+    expect(await paths('', ROOT)).toHaveLength(9)
+    expect(await paths('search=plat&top_level_only=true', ROOT)).toEqual([])
+    const [ns] = (await list('/api/v4/namespaces', 'search=acme', ALICE)).body as Json[]
+    expect(ns).toEqual({
+      id: expect.any(Number),
+      name: 'acme',
+      path: 'acme',
+      kind: 'group',
+      full_path: 'acme',
+      parent_id: null,
+      avatar_url: null,
+      web_url: `${t.baseUrl}/groups/acme`,
+    })
+  })
+})
