@@ -113,7 +113,8 @@ export function multipartField(name: string, latin1Value: string): [string, stri
 export const RAW_MULTIPART_FIELDS = { defCharset: 'latin1' } as const
 
 const RAW_BODY = Symbol('raw body')
-type WithRawBody = FastifyRequest & { [RAW_BODY]?: Buffer[] }
+const MALFORMED = Symbol('malformed, refused once the body is read')
+type WithRawBody = FastifyRequest & { [RAW_BODY]?: Buffer[]; [MALFORMED]?: boolean }
 
 const isJson = (type: string) => /^application\/json\b/i.test(type)
 const isForm = (type: string) => /^application\/x-www-form-urlencoded\b/i.test(type)
@@ -138,9 +139,16 @@ export function malformedStringGuard(app: FastifyInstance): void {
     const url = req.raw.url ?? ''
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
-    if (malformedPath(path)) throw malformedRequest()
-    if (malformedCredentials(req.headers.authorization)) throw malformedRequest()
-    if (q >= 0 && malformedForm(bytesOf(url.slice(q + 1)))) throw malformedRequest()
+    const malformed =
+      malformedPath(path) ||
+      malformedCredentials(req.headers.authorization) ||
+      (q >= 0 && malformedForm(bytesOf(url.slice(q + 1))))
+    if (!malformed) return
+    // GitLab's JsonValidation middleware reads a JSON body before anything parses parameters, so
+    // a body nested too deeply is refused first (its 400 comes from the body parser): the refusal
+    // waits for the body to be read.
+    if (isJson(req.headers['content-type'] ?? '')) (req as WithRawBody)[MALFORMED] = true
+    else throw malformedRequest()
   })
   app.addHook('preParsing', async (req, _reply, payload) => {
     const type = req.headers['content-type'] ?? ''
@@ -152,6 +160,7 @@ export function malformedStringGuard(app: FastifyInstance): void {
     return payload.pipe(copy)
   })
   app.addHook('preValidation', async (req) => {
+    if ((req as WithRawBody)[MALFORMED]) throw malformedRequest()
     // Routes read multipart fields through `multipartField`; a body no route reads is read here
     // (one that does not parse is left to the 404).
     if (req.is404 && req.isMultipart?.()) await checkUnroutedParts(req)
