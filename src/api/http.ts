@@ -1,5 +1,5 @@
 /*
- * The core every resource module calls (STYLE.md 8.3): JSON in and out below the API root,
+ * The core every resource module calls: JSON in and out below the API root,
  * GitLab's errors as GitLabApiError, optional schema checks, and lazy pagination (paginate.ts).
  */
 import type { Readable } from 'node:stream'

@@ -1,5 +1,5 @@
 /*
- * Lazy pagination over GitLab's `Link` header (reference/gitlab-behaviour.md §3; STYLE.md 5b, 8.3):
+ * Lazy pagination over GitLab's `Link` header (`lib/gitlab/pagination/offset_header_builder.rb`):
  * the page being read in memory, and a few pages in flight ahead of it.
  */
 import type { TSchema } from '@sinclair/typebox'
@@ -16,7 +16,7 @@ export interface PageOptions extends Omit<CallOptions, 'json' | 'body' | 'respon
   item?: TSchema
 }
 
-/** One page and what GitLab said about the others (reference §3.1). */
+/** One page and what GitLab said about the others (`X-Total`, `X-Next-Page`, `Link`). */
 export interface Page<T> {
   items: T[]
   /** `X-Total`: rows in all pages. Absent on keyset pages and above 10,000 rows. */
@@ -92,7 +92,8 @@ export function pageLink(next: string, current: number, n: number): string | und
 /**
  * Pages of a GitLab list, lazily: `GET path?per_page=100&...query`, then each `rel="next"` link,
  * re-based (`rebase`), until a page has none. Works for offset pagination and for keyset
- * (`query: { pagination: 'keyset', order_by }`: the next link carries the `cursor`; reference §3.2).
+ * (`query: { pagination: 'keyset', order_by }`: the next link carries the `cursor`;
+ * `lib/gitlab/pagination/keyset/header_builder.rb`).
  *
  * Reads ahead so that the server prepares pages while the caller works. The next page is requested
  * as soon as the current page's headers name it. When the caller resumes for it, offset pages after

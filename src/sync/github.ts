@@ -1,8 +1,8 @@
 /*
  * The GitHub side, over REST through an Octokit-shaped object that src/actions/ injects (only it
  * may import @actions/github). The interface is Octokit's `request(route, params)`, nothing more.
- * Pull requests are left out. Writes are spaced (GitHub's secondary limits on content creation,
- * peers.md §3.2) and a 403/429 rate-limit answer is waited out (`Retry-After`, else
+ * Pull requests are left out. Writes are spaced (GitHub's secondary limits on content
+ * creation) and a 403/429 rate-limit answer is waited out (`Retry-After`, else
  * `x-ratelimit-reset`) and retried.
  */
 import type { Fields, IssueWrite, SideComment, SideIssue } from './model.js'

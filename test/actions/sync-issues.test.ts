@@ -39,7 +39,7 @@ afterEach(async () => {
 })
 const ghWrites = () => Object.entries(gh.counts).reduce((n, [m, c]) => n + (m === 'GET' ? 0 : c), 0)
 
-/** A recording ActionIO over INPUT_-style values (STYLE.md 8.8: no module mocks). */
+/** A recording ActionIO over INPUT_-style values (no module mocks). */
 function recordingIO(values: Record<string, string>, env: Record<string, string> = {}) {
   const log: string[] = []
   const outputs: Record<string, string> = {}
@@ -139,7 +139,7 @@ describe('sync-issues action', () => {
     })
     gh.failIssue(1, 502)
     const r = await runIO(inputs({ direction: 'both' }))
-    // Issue 1: the GitHub write failed, so its marker write on GitLab was not tried (both count).
+    // Issue #1: the GitHub write failed, so its marker write on GitLab was not tried (both count).
     expect(r.outputs).toMatchObject({ failed: '2', updated: '2' })
     expect(r.state.failed).toBe('2 of 4 writes failed; the others were applied')
     expect(r.log.filter((l) => l.startsWith('warning: failed: '))).toEqual([

@@ -103,7 +103,7 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
       )
 
       // Freshness guard: GitLab's status describes only the latest export and has no export time
-      // (peers.md §0.4). A `finished` counts once this export was seen in progress, or when no
+      // (`app/models/project.rb`). A `finished` counts once this export was seen in progress, or when no
       // finished export existed before we asked; otherwise the download's file name must carry a
       // time no earlier than the minute we scheduled in.
       let seenProgress = false

@@ -15,7 +15,7 @@ const requireAdmin = (actor: Actor) => {
 }
 
 /**
- * Controls GitLab has no equivalent for (DESIGN.md "Emulator control"), administrators only:
+ * Controls GitLab has no equivalent for, administrators only:
  * `POST /-/emulator/reset` back to the start-up seed, `POST /-/emulator/seed` to load more.
  */
 export function emulatorRoutes(api: ApiContext, controls: EmulatorControls) {

@@ -7,7 +7,7 @@ import { defineRoute } from './define.js'
 const UserQuery = Type.Object({ username: Type.Optional(Type.String()) }, { title: 'UserListQuery' })
 
 /**
- * `GET /users?username=NAME` (issue 7: sync-issues turns a user map's usernames into ids): an
+ * `GET /users?username=NAME` (sync-issues turns a user map's usernames into ids): an
  * array with the one active user of that username (case-insensitive, as GitLab matches it), or
  * `[]`. Without `username` the answer is `[]`: listing every user is not modelled.
  */

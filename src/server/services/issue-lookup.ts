@@ -20,7 +20,7 @@ export function requireUser(actor: Actor): UserRow {
   return actor.user
 }
 
-/** GitLab's `admin_issue`: Planner, Reporter and up, and administrators (reference §9). */
+/** GitLab's `admin_issue`: Planner, Reporter and up, and administrators (`app/policies/issue_policy.rb`). */
 export const canAdminIssues = (deps: IssueDeps, actor: Actor, project: ProjectRow) =>
   deps.ctx.access.atLeast(actor, project, Level.planner)
 
@@ -28,7 +28,9 @@ export const canAdminIssues = (deps: IssueDeps, actor: Actor, project: ProjectRo
 export const canReadInternalNotes = (deps: IssueDeps, actor: Actor, project: ProjectRow) =>
   deps.ctx.access.atLeast(actor, project, Level.planner)
 
-/** GitLab's `update_issue`: `admin_issue`, or the author of a readable issue (reference §6.3). */
+/**
+ * GitLab's `update_issue`: `admin_issue`, or the author of a readable issue (`app/policies/issue_policy.rb`).
+ */
 export const canUpdateIssue = (deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueRow) =>
   deps.issues.canReadIssue(actor, project, row) &&
   (canAdminIssues(deps, actor, project) || (actor.id !== null && row.author_id === actor.id))
