@@ -4,9 +4,16 @@
  */
 import type { TSchema } from '@sinclair/typebox'
 import { GitLabResponseError } from './errors.js'
-import type { CallOptions, Http } from './http.js'
-import type { ApiResponse } from './transport.js'
+import type { CallOptions } from './call-options.js'
+import type { ApiResponse, HttpMethod } from './transport.js'
 import { withQuery } from './query.js'
+
+/** What pagination needs of the core (http.ts's Http): a raw GET, its body read, an item checked. */
+export interface PageSource {
+  raw(method: HttpMethod, path: string, options?: CallOptions): Promise<ApiResponse>
+  read(method: HttpMethod, path: string, res: ApiResponse): Promise<unknown>
+  check(method: HttpMethod, path: string, schema: TSchema, value: unknown): void
+}
 
 /** Options of a paginated read: those of a call (no body), the page size and the item schema. */
 export interface PageOptions extends Omit<CallOptions, 'json' | 'body' | 'response'> {
@@ -108,7 +115,7 @@ export function pageLink(next: string, current: number, n: number): string | und
  * Error if a next link points at the page just read (a server bug that would loop forever).
  */
 export async function* pages<T>(
-  http: Http,
+  http: PageSource,
   path: string,
   options: PageOptions = {},
 ): AsyncGenerator<Page<T>> {
@@ -171,7 +178,11 @@ export async function* pages<T>(
  * Every item of a GitLab list, one at a time, reading ahead as `pages` does. Stop early with
  * `break` or `collect(..., { limit })`: what is in flight is drained and nothing more is requested.
  */
-export async function* paginate<T>(http: Http, path: string, options: PageOptions = {}): AsyncGenerator<T> {
+export async function* paginate<T>(
+  http: PageSource,
+  path: string,
+  options: PageOptions = {},
+): AsyncGenerator<T> {
   for await (const page of pages<T>(http, path, options)) yield* page.items
 }
 

@@ -1,17 +1,28 @@
-import type { Issue } from '../../schema/index.js'
+import type { Issue, IssueUpdate } from '../../schema/index.js'
 import { unauthorized } from '../gitlab-errors.js'
 import { presentIssues } from '../present/issues.js'
+import type { EpicRow } from '../store/epics.js'
 import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import type { IssueService } from './issues.js'
+
+/**
+ * What the sub-resource services use of the issue service (issues.ts). Declared here, not imported:
+ * issues.ts runs the quick actions, which use these helpers.
+ */
+export interface IssueAccess {
+  findIssue(actor: Actor, project: ProjectRow, iid: number): IssueRow
+  canReadIssue(actor: Actor, project: ProjectRow, row: IssueRow): boolean
+  canReadEpic(actor: Actor, epic: EpicRow): boolean
+  update(actor: Actor, project: ProjectRow, iid: number, input: IssueUpdate): Issue
+}
 
 /** What the issue sub-resource services share: the service context and the issue service. */
 export interface IssueDeps {
   ctx: ServiceContext
-  issues: IssueService
+  issues: IssueAccess
 }
 
 /** The caller's user; 401 `401 Unauthorized` for anonymous callers. */
