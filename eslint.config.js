@@ -1,4 +1,6 @@
 import js from '@eslint/js'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import { importX } from 'eslint-plugin-import-x'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
@@ -14,13 +16,41 @@ export default tseslint.config(
     },
   },
   {
-    // DESIGN.md's arrows: the server never imports the client, the client never imports the server,
-    // and only src/actions/ touches the Actions toolkit.
-    files: ['src/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**', '@actions/*'] }] },
+    // No import cycles in src: a module's dependencies load before it. The resolver maps the
+    // `.js` suffixes of the sources to their `.ts` files, as tsc does.
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
-  {
-    files: ['src/api/**/*.ts', 'src/schema/**/*.ts', 'src/sync/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**', '@actions/*'] }] },
-  },
+  // The layers: src/schema is the bottom (no project imports); src/api (the client) and src/server
+  // (the reference server) share only src/schema; src/sync builds on src/api; src/actions and
+  // src/cli sit on top, and only they touch the Actions toolkit (docs/architecture.md).
+  layer('src/schema', ['../**'], 'src/schema imports nothing else from src'),
+  layer(
+    'src/api',
+    ['**/server/**', '**/actions/**', '**/cli/**', '**/sync/**'],
+    'the client (src/api) stands alone: no server, sync, actions or cli',
+  ),
+  layer(
+    'src/server',
+    ['**/api/**', '**/actions/**', '**/sync/**'],
+    'the server never imports the client (src/api), src/sync or src/actions',
+  ),
+  layer('src/sync', ['**/actions/**'], 'src/sync never imports src/actions'),
 )
+
+/**
+ * `no-restricted-imports` for the files of `folder`: the `forbidden` paths, and `@actions/*`
+ * (only src/actions and src/cli may use the Actions toolkit).
+ */
+function layer(folder, forbidden, message) {
+  const toolkit = { group: ['@actions/*'], message: 'only src/actions and src/cli import @actions/*' }
+  return {
+    files: [`${folder}/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message }, toolkit] }] },
+  }
+}

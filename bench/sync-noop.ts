@@ -64,10 +64,7 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
     }
     const once = () =>
       syncIssues(
-        githubSide(octokitFor(gh.url, 'ghp_bench-token'), 'bench/issues', {
-          writeGapMs: 0,
-          sleep: async () => undefined,
-        }),
+        githubSide(octokitFor(gh.url, 'ghp_bench-token'), 'bench/issues'),
         gitlabSide(gitlab, 'bench/issues'),
         settings,
       )

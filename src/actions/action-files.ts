@@ -1,6 +1,6 @@
 /*
  * Generates `actions/<name>/action.yml`, the root `action.yml` and the README's inputs/outputs
- * tables from the catalog (STYLE.md 8.5, 8.10: checkout's generate-docs). `npm run docs` writes
+ * tables from the catalog (as actions/checkout's generate-docs does). `npm run docs` writes
  * them; test/actions/action-files.test.ts fails when a committed file differs from what this makes.
  * The README tables are made from the action.yml files' text, so they show what users get.
  */

@@ -1,5 +1,5 @@
 /*
- * The inputs every GitLab action shares (issue 6 "Common inputs") and the client built from them.
+ * The inputs every GitLab action shares and the client built from them.
  * Tables compose these specs (`{ ...connection, ref: {...} }`) so names, defaults and wording stay
  * the same across actions. Tokens are `secret: true`: parseInputs masks them before anything else.
  */

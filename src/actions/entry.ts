@@ -1,6 +1,6 @@
 /*
  * What every bundle entry does around its action: the runner's IO, cancellation on SIGINT/SIGTERM
- * (GitHub sends SIGINT, then SIGTERM 7.5 s later, then kills; peers.md §0.2), and a definite exit.
+ * (GitHub sends SIGINT, then SIGTERM 7.5 s later, then kills), and a definite exit.
  */
 import { actionsIO, type ActionIO } from './io.js'
 

@@ -1,5 +1,5 @@
 /*
- * Inputs as data (STYLE.md 8.5): each action declares one table of its inputs (description,
+ * Inputs as data: each action declares one table of its inputs (description,
  * default, required, parser). The same table parses the runner's `INPUT_*`, the CLI's flags,
  * prints `--help`, is checked against `action.yml`, and generates the README's tables.
  * Every parser rejects a bad value with a message naming the input and the expected form; there

@@ -1,5 +1,5 @@
 /*
- * The seam between an action and the runner (STYLE.md 8.5): the ONLY module that imports
+ * The seam between an action and the runner: the ONLY module that imports
  * `@actions/core`. Actions take an `ActionIO`; the bundles pass `actionsIO()`, tests pass a
  * recording one (test/support/action-io.ts), and the CLI its own (src/cli/action-io.ts).
  * Anything that is not the runner's business (HTTP, GitLab) stays out of this interface.

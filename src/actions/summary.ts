@@ -1,7 +1,8 @@
 /*
  * Job summary building blocks. Everything that came from GitLab or GitHub (names, titles, URLs,
- * error messages) goes through `escapeHtml` here, unlike the toolkit's `summary.wrap()` (STYLE.md 3,
- * 8.5). The builders return HTML strings; an action joins them and hands them to `io.summary` once.
+ * error messages) goes through `escapeHtml` here, unlike the toolkit's `summary.wrap()`,
+ * which does not escape. The builders return HTML strings; an action joins them and hands them to
+ * `io.summary` once.
  */
 
 const ENTITIES: Record<string, string> = {

@@ -1,5 +1,5 @@
 /*
- * Project aliases (spec 4.8, reference §15): GitLab EE, administrators only. Non-administrators
+ * Project aliases (`ee/lib/api/project_aliases.rb`): GitLab EE, administrators only. Non-administrators
  * get 403 `403 Forbidden`, anonymous callers 401; on CE the routes do not exist (404).
  */
 import { ProjectAlias, type ProjectAliasCreate } from '../schema/alias.js'

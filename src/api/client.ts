@@ -1,5 +1,5 @@
 /*
- * The typed GitLab client (DESIGN.md "Layout and layers", STYLE.md 8.3): one core (http.ts) over
+ * The typed GitLab client: one core (http.ts) over
  * a composed transport (transport.ts, retry.ts), and one small module per resource group.
  */
 import { processWarning, releaseGuard } from './releases.js'

@@ -1,7 +1,7 @@
 /*
- * The client's errors, rendered in one place (STYLE.md 7.4, 8.3). Each carries the method and the
+ * The client's errors, rendered in one place. Each carries the method and the
  * path of the call, never a token and never a query string (where access logs and GitLab's own
- * links would put secrets, STYLE.md 8.11).
+ * links would put secrets).
  */
 
 /**
@@ -99,8 +99,8 @@ export const statusText = (err: GitLabApiError): string => {
 
 /**
  * A 2xx answer whose body does not match the schema the call expects; raised only when the client
- * was created with `validate: true` (the lead's contract tests turn it on; STYLE.md 8.1 "check
- * unknown against a schema at the boundary"). `problem` names the first failing field.
+ * was created with `validate: true` (the contract tests turn it on: unknown
+ * data is checked against a schema at the boundary). `problem` names the first failing field.
  */
 export class GitLabResponseError extends Error {
   override readonly name = 'GitLabResponseError'
@@ -116,7 +116,7 @@ export class GitLabResponseError extends Error {
 }
 
 /**
- * GitLab's error body as one line of text (reference §1.1): `{"message":"404 Project Not Found"}` ->
+ * GitLab's error body as one line of text (`lib/api/helpers.rb`): `{"message":"404 Project Not Found"}` ->
  * `404 Project Not Found`; `{"message":{"title":["can't be blank"]}}` -> `title can't be blank`;
  * `{"message":{"error":"..."}}` -> `...`; `{"error":"invalid_token","error_description":"..."}` ->
  * `invalid_token: ...`; plain text as is (cut at 500 characters); nothing -> `no body`.

@@ -1,34 +1,17 @@
 /*
- * The core every resource module calls (STYLE.md 8.3): JSON in and out below the API root,
+ * The core every resource module calls: JSON in and out below the API root,
  * GitLab's errors as GitLabApiError, optional schema checks, and lazy pagination (paginate.ts).
  */
 import type { Readable } from 'node:stream'
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import type { CallOptions } from './call-options.js'
 import { GitLabApiError, GitLabResponseError, redact } from './errors.js'
 import { pages, paginate, type Page, type PageOptions } from './paginate.js'
-import { withQuery, type QueryValue } from './query.js'
+import { withQuery } from './query.js'
 import type { ApiResponse, HttpMethod, Send } from './transport.js'
 
-/** Query parameters, serialised as Rails reads them (query.ts). */
-export type Query = Record<string, QueryValue>
-
-/** Options of one call. Every field is optional. */
-export interface CallOptions {
-  /** Query parameters (query.ts); never put a token here. */
-  query?: Query
-  /** A JSON body, sent as `application/json` (POST/PUT). */
-  json?: unknown
-  /** A raw body with its content type (uploads); a stream body is never retried. */
-  body?: { data: string | Buffer | Readable; contentType: string; length?: number }
-  headers?: Record<string, string>
-  /** The caller's cancellation: the call rejects with `signal.reason`. */
-  signal?: AbortSignal
-  /** This call's timeout in ms, per attempt (default: the client's `timeoutMs`). */
-  timeoutMs?: number
-  /** The schema a 2xx body must match; checked only when the client has `validate: true`. */
-  response?: TSchema
-}
+export type { CallOptions, Query } from './call-options.js'
 
 /** Settings of the core, from createClient. */
 export interface HttpOptions {

@@ -1,5 +1,5 @@
 /*
- * What one does to an issue besides editing it (spec 4.3, 4.5; reference §7, §8, §10): reorder,
+ * What one does to an issue besides editing it (`lib/api/issues.rb`, `lib/api/subscriptions.rb`): reorder,
  * move, subscriptions, to-dos, and the lists around it. Shapes come from src/schema, written once.
  */
 import { UserBasic, type ResourceRef } from '../schema/common.js'

@@ -73,7 +73,7 @@ function encode(params: object): Query {
 /**
  * The issues group of the client. Lists are lazy async iterators, 100 per page, one page in memory
  * (paginate.ts); single calls resolve with the issue record. Every call throws GitLabApiError with
- * GitLab's status and body (a private project the caller cannot see is a 404, reference §2).
+ * GitLab's status and body (a private project the caller cannot see is a 404).
  */
 export function issues(http: Http) {
   const list = (route: string, query: IssueListParams, options: IssueListOptions) =>
@@ -81,7 +81,8 @@ export function issues(http: Http) {
   return {
     /**
      * `GET /projects/:id/issues` (spec 4.2). Offset pages by default; `{ pagination: 'keyset',
-     * order_by: 'created_at' }` walks keyset cursors (GitLab 18.3+, reference §3.2).
+     * order_by: 'created_at' }` walks keyset cursors (GitLab 18.3+,
+     * `lib/gitlab/pagination/keyset/header_builder.rb`).
      */
     list: (project: ResourceRef, query: IssueListParams = {}, options: IssueListOptions = {}) =>
       list(path`/projects/${project}/issues`, query, options),

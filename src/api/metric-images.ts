@@ -1,5 +1,5 @@
 /*
- * Incident metric images (spec 4.6, reference §11): GitLab EE, issues of type `incident` only.
+ * Incident metric images (`ee/lib/ee/api/issues.rb`): GitLab EE, issues of type `incident` only.
  * Uploads stream the file from disk with its length (multipart.ts); they are never read whole.
  */
 import type { ResourceRef } from '../schema/common.js'

@@ -1,5 +1,5 @@
 /*
- * multipart/form-data bodies whose file part streams from disk (STYLE.md 8.3): the exact length is
+ * multipart/form-data bodies whose file part streams from disk: the exact length is
  * known before anything is sent (text parts + file size), so the body goes out with
  * `Content-Length` and is never held in memory.
  */

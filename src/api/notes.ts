@@ -1,5 +1,5 @@
 /*
- * Issue notes (spec 4.3, reference §8.3): list and create. The reference server has no
+ * Issue notes (`lib/api/notes.rb`): list and create. The reference server has no
  * `PUT .../notes/:note_id` yet, so there is no update here (sync-issues leaves comment edits alone).
  */
 import { Type } from '@sinclair/typebox'
@@ -34,7 +34,7 @@ export const notes = (http: Http) => ({
     }),
   /**
    * `POST /projects/:id/issues/:issue_iid/notes` -> 201 with the note. A body made only of quick
-   * actions answers 202 with `NoteCommands` instead (reference §8.3). Retried only on 429.
+   * actions answers 202 with `NoteCommands` instead (`lib/api/notes.rb`). Retried only on 429.
    */
   create: (project: ResourceRef, iid: number, body: NoteCreate, options: CallOptions = {}) =>
     http.request<Note | NoteCommands>('POST', path`/projects/${project}/issues/${iid}/notes`, {

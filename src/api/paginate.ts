@@ -1,12 +1,19 @@
 /*
- * Lazy pagination over GitLab's `Link` header (reference/gitlab-behaviour.md §3; STYLE.md 5b, 8.3):
+ * Lazy pagination over GitLab's `Link` header (`lib/gitlab/pagination/offset_header_builder.rb`):
  * the page being read in memory, and a few pages in flight ahead of it.
  */
 import type { TSchema } from '@sinclair/typebox'
 import { GitLabResponseError } from './errors.js'
-import type { CallOptions, Http } from './http.js'
-import type { ApiResponse } from './transport.js'
+import type { CallOptions } from './call-options.js'
+import type { ApiResponse, HttpMethod } from './transport.js'
 import { withQuery } from './query.js'
+
+/** What pagination needs of the core (http.ts's Http): a raw GET, its body read, an item checked. */
+export interface PageSource {
+  raw(method: HttpMethod, path: string, options?: CallOptions): Promise<ApiResponse>
+  read(method: HttpMethod, path: string, res: ApiResponse): Promise<unknown>
+  check(method: HttpMethod, path: string, schema: TSchema, value: unknown): void
+}
 
 /** Options of a paginated read: those of a call (no body), the page size and the item schema. */
 export interface PageOptions extends Omit<CallOptions, 'json' | 'body' | 'response'> {
@@ -16,7 +23,7 @@ export interface PageOptions extends Omit<CallOptions, 'json' | 'body' | 'respon
   item?: TSchema
 }
 
-/** One page and what GitLab said about the others (reference §3.1). */
+/** One page and what GitLab said about the others (`X-Total`, `X-Next-Page`, `Link`). */
 export interface Page<T> {
   items: T[]
   /** `X-Total`: rows in all pages. Absent on keyset pages and above 10,000 rows. */
@@ -92,7 +99,8 @@ export function pageLink(next: string, current: number, n: number): string | und
 /**
  * Pages of a GitLab list, lazily: `GET path?per_page=100&...query`, then each `rel="next"` link,
  * re-based (`rebase`), until a page has none. Works for offset pagination and for keyset
- * (`query: { pagination: 'keyset', order_by }`: the next link carries the `cursor`; reference §3.2).
+ * (`query: { pagination: 'keyset', order_by }`: the next link carries the `cursor`;
+ * `lib/gitlab/pagination/keyset/header_builder.rb`).
  *
  * Reads ahead so that the server prepares pages while the caller works. The next page is requested
  * as soon as the current page's headers name it. When the caller resumes for it, offset pages after
@@ -107,7 +115,7 @@ export function pageLink(next: string, current: number, n: number): string | und
  * Error if a next link points at the page just read (a server bug that would loop forever).
  */
 export async function* pages<T>(
-  http: Http,
+  http: PageSource,
   path: string,
   options: PageOptions = {},
 ): AsyncGenerator<Page<T>> {
@@ -170,7 +178,11 @@ export async function* pages<T>(
  * Every item of a GitLab list, one at a time, reading ahead as `pages` does. Stop early with
  * `break` or `collect(..., { limit })`: what is in flight is drained and nothing more is requested.
  */
-export async function* paginate<T>(http: Http, path: string, options: PageOptions = {}): AsyncGenerator<T> {
+export async function* paginate<T>(
+  http: PageSource,
+  path: string,
+  options: PageOptions = {},
+): AsyncGenerator<T> {
   for await (const page of pages<T>(http, path, options)) yield* page.items
 }
 

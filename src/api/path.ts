@@ -1,6 +1,6 @@
 /**
  * A path template that encodes every interpolated value with encodeURIComponent, so that a full
- * path is one segment (STYLE.md 5c): path`/projects/${'acme/widgets'}/issues/${3}` ->
+ * path is one segment: path`/projects/${'acme/widgets'}/issues/${3}` ->
  * `/projects/acme%2Fwidgets/issues/3`. Numbers go in as they are.
  *
  * Throws TypeError for an empty value and for `.` or `..`, which a URL parser would collapse into

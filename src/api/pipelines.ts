@@ -72,7 +72,10 @@ const form = (params: TriggerParams) => {
   return body.toString()
 }
 
-/** spec 4.7, reference §12: triggering, reading, cancelling and retrying pipelines. */
+/**
+ * `lib/api/ci/triggers.rb`, `lib/api/ci/pipelines.rb`: triggering, reading, cancelling and retrying
+ * pipelines.
+ */
 export function pipelines(http: Http) {
   const get = (project: ResourceRef, id: number, options: CallOptions = {}) =>
     http.request<PipelineWithMetadata>('GET', path`/projects/${project}/pipelines/${id}`, options)

@@ -3,7 +3,7 @@ import { Project } from '../schema/namespace.js'
 import type { CallOptions, Http } from './http.js'
 import { path } from './path.js'
 
-/** The projects group of the client (spec 2; reference §2). */
+/** The projects group of the client. */
 export const projects = (http: Http) => ({
   /** `GET /projects/:id`, by numeric id or full path. 404 `404 Project Not Found` when not visible. */
   get: (project: ResourceRef, options: CallOptions = {}) =>

@@ -1,5 +1,5 @@
 /*
- * Retries as undici's RetryHandler does, not as clients that retry everything (STYLE.md 5a, 5c, 8.3).
+ * Retries as undici's RetryHandler does, not as clients that retry everything.
  * The policy is data; time and chance are injected so tests never wait.
  */
 import type { ApiRequest, ApiResponse, HttpMethod, Layer } from './transport.js'
@@ -64,7 +64,7 @@ const header = (res: ApiResponse, name: string) => {
 
 /**
  * The wait a 429 or 503 asks for, in ms: `Retry-After` (seconds or an HTTP date), else
- * `RateLimit-Reset` (epoch seconds), else `RateLimit-ResetTime` (an HTTP date); reference §1.6.
+ * `RateLimit-Reset` (epoch seconds), else `RateLimit-ResetTime` (an HTTP date); `lib/gitlab/rack_attack.rb`.
  * Undefined when the response names none; never negative.
  */
 export function serverDelayMs(res: ApiResponse, now: number): number | undefined {

@@ -1,5 +1,6 @@
 /*
- * Issue time tracking (spec 4.4, reference §9). Durations are GitLab's strings (`3h30m`, `1w 2d`,
+ * Issue time tracking (`lib/api/time_tracking_endpoints.rb`). Durations are GitLab's strings (`3h30m`, `1w
+ * 2d`,
  * `-30m`; 1mo = 20d, 1w = 5d, 1d = 8h, a bare number is hours); every call answers the issue's
  * `time_stats`, with GitLab's `human_*` forms (null at zero).
  */

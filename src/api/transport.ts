@@ -1,5 +1,5 @@
 /*
- * The transport contract and its layers (STYLE.md 5a, 8.3): a `Send` takes one call below the API
+ * The transport contract and its layers: a `Send` takes one call below the API
  * root and resolves with the response head and an unread body; a `Layer` wraps a `Send` in another.
  * The bottom `Send` is undici over one keep-alive Agent; tests put a fake `Send` there instead.
  */

@@ -5,7 +5,7 @@ import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
 
 /**
- * spec 4.7, reference §12.2: a project's pipeline trigger tokens (Maintainer). `token` is whole
+ * `lib/api/ci/triggers.rb`: a project's pipeline trigger tokens (Maintainer). `token` is whole
  * for its owner, four characters for everyone else.
  */
 export const triggers = (http: Http) => ({

@@ -7,7 +7,7 @@ const TRIGGER = 'glptt-89afb65ccbd38a36957b51b04b10e21005c7c8dc' // examples/see
 const ALICE = 'glpat-alice-token'
 
 /**
- * The demo's second half (issue 6): each action's committed bundle, run as a GitHub runner runs
+ * The demo's second half: each action's committed bundle, run as a GitHub runner runs
  * it, against the in-process server: trigger a pipeline and wait, export a project and download
  * it, import the archive as a new project. Returns false when any step fails.
  */

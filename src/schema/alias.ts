@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 
-/** spec 2.15, reference §15: a project alias (EE, administrators). */
+/** `ee/lib/ee/api/entities/project_alias.rb`: a project alias (EE, administrators). */
 export const ProjectAlias = Type.Object(
   { id: Type.Integer(), project_id: Type.Integer(), name: Type.String() },
   { title: 'ProjectAlias' },

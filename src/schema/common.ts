@@ -38,7 +38,7 @@ export const accessLevels: Record<Role, number> = {
   owner: 50,
 }
 
-/** spec 2.4 (UserBasic in reference §5.1): the user object embedded in other records. */
+/** `Entities::UserBasic` (`lib/api/entities/user_basic.rb`): the user object embedded in other records. */
 export const UserBasic = Type.Object(
   {
     id: Type.Integer(),
@@ -54,7 +54,10 @@ export const UserBasic = Type.Object(
 )
 export type UserBasic = Static<typeof UserBasic>
 
-/** GitLab's error bodies (reference §1.1): Grape validation uses `error`, everything else `message`. */
+/**
+ * GitLab's error bodies (`lib/api/helpers.rb`, `lib/api/api.rb`): Grape validation uses `error`, everything
+ * else `message`.
+ */
 export const ErrorBody = Type.Union(
   [
     Type.Object({ error: Type.String(), error_description: Type.Optional(Type.String()) }),
@@ -64,14 +67,19 @@ export const ErrorBody = Type.Union(
 )
 export type ErrorBody = Static<typeof ErrorBody>
 
-/** Offset pagination parameters (reference §3.1); per_page above 100 is capped, not refused. */
+/**
+ * Offset pagination parameters (`lib/api/helpers/pagination_params.rb`); per_page above 100 is capped, not
+ * refused.
+ */
 export const PageQuery = Type.Object({
   page: Type.Optional(Type.Integer({ default: 1 })),
   per_page: Type.Optional(Type.Integer({ default: 20 })),
 })
 export type PageQuery = Static<typeof PageQuery>
 
-/** Keyset pagination parameters, where an endpoint supports them (reference §3.2). */
+/**
+ * Keyset pagination parameters, where an endpoint supports them (`lib/api/helpers/pagination_strategies.rb`).
+ */
 export const KeysetQuery = Type.Object({
   pagination: Type.Optional(Type.Union([Type.Literal('keyset'), Type.Literal('offset')])),
   cursor: Type.Optional(Type.String()),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 
-/** spec 4.3, reference §7.1: `PUT .../reorder`, global issue ids; at least one is required. */
+/** `PUT .../reorder` (`lib/api/issues.rb`), global issue ids; at least one is required. */
 export const IssueReorder = Type.Object(
   {
     move_after_id: Type.Optional(Type.Integer({ description: 'the issue to place after (below) this one' })),
@@ -12,7 +12,7 @@ export const IssueReorder = Type.Object(
 )
 export type IssueReorder = Static<typeof IssueReorder>
 
-/** spec 4.3, reference §7.2: `POST .../move`. */
+/** `POST .../move` (`lib/api/issues.rb`). */
 export const IssueMove = Type.Object({ to_project_id: Type.Integer() }, { title: 'IssueMove' })
 export type IssueMove = Static<typeof IssueMove>
 

@@ -17,7 +17,10 @@ export const IssueType = Type.Union([
 ])
 export type IssueType = Static<typeof IssueType>
 
-/** spec 2.7 (reference §9): seconds, and GitLab's short human form, null at zero. */
+/**
+ * `Entities::IssuableTimeStats` (`lib/api/entities/issuable_time_stats.rb`): seconds, and GitLab's short
+ * human form, null at zero.
+ */
 export const TimeStats = Type.Object(
   {
     time_estimate: Type.Integer(),
@@ -31,14 +34,14 @@ export type TimeStats = Static<typeof TimeStats>
 
 export const TaskCompletionStatus = Type.Object({ count: Type.Integer(), completed_count: Type.Integer() })
 
-/** reference §5.3 */
+/** `references` of the issue record (`lib/api/entities/issue_basic.rb`). */
 export const IssueReferences = Type.Object({
   short: Type.String(),
   relative: Type.String(),
   full: Type.String(),
 })
 
-/** reference §5.4 */
+/** `_links` of the issue record (`lib/api/entities/issue.rb`). */
 export const IssueLinks = Type.Object({
   self: Type.String(),
   notes: Type.String(),
@@ -73,9 +76,10 @@ export const IssueIteration = Type.Object({
 })
 
 /**
- * spec 2.5, reference §5.1: the issue record, properties in GitLab's order (serialisation keeps it).
- * Optional keys are the ones GitLab leaves out: `subscribed` in lists, `task_status` when the
- * description has checklist items (§5.2), and the `[paid]` keys on the `ce` edition.
+ * `Entities::IssueBasic` + `Entities::Issue` (`lib/api/entities/issue.rb`): the issue record, properties in
+ * GitLab's order (serialisation keeps it). Optional keys are the ones GitLab leaves out: `subscribed` in
+ * lists, `task_status` when the description has checklist items (§5.2), and the `[paid]` keys on the `ce`
+ * edition.
  */
 export const Issue = Type.Object(
   {
@@ -127,7 +131,7 @@ export const Issue = Type.Object(
 )
 export type Issue = Static<typeof Issue>
 
-/** `order_by` values of the issue lists (reference §4.1). */
+/** `order_by` values of the issue lists (`lib/api/issues.rb`). */
 export const IssueOrderBy = Type.Union([
   Type.Literal('created_at'),
   Type.Literal('updated_at'),
@@ -176,7 +180,7 @@ export const IssueNotFilters = Type.Object({
 
 /**
  * spec 4.2: parameters of `GET /issues`, `GET /groups/:id/issues` and `GET /projects/:id/issues`
- * (reference §4.1). `mutuallyExclusive` pairs are checked as Grape's `mutually_exclusive`.
+ * (`lib/api/issues.rb`). `mutuallyExclusive` pairs are checked as Grape's `mutually_exclusive`.
  */
 export const IssueListQuery = Type.Object(
   {
@@ -260,7 +264,9 @@ export const IssueCreate = Type.Object(
 )
 export type IssueCreate = Static<typeof IssueCreate>
 
-/** The at-least-one list of `PUT /projects/:id/issues/:issue_iid`, in GitLab's order (reference §6.3). */
+/**
+ * The at-least-one list of `PUT /projects/:id/issues/:issue_iid`, in GitLab's order (`lib/api/issues.rb`).
+ */
 export const issueUpdateRequiresOneOf = {
   ce: [
     'assignee_id',

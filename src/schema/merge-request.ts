@@ -56,7 +56,10 @@ const basic = {
   imported_from: Type.String(),
 }
 
-/** reference §10 (`Entities::MergeRequestBasic`): the records of `GET .../closed_by`. */
+/**
+ * `Entities::MergeRequestBasic` (`lib/api/entities/merge_request_basic.rb`): the records of `GET
+ * .../closed_by`.
+ */
 export const MergeRequestBasic = Type.Object(basic, { title: 'MergeRequestBasic' })
 export type MergeRequestBasic = Static<typeof MergeRequestBasic>
 

@@ -2,7 +2,10 @@ import { Type, type Static } from '@sinclair/typebox'
 import { extname } from 'node:path'
 import { Nullable, Timestamp } from './common.js'
 
-/** spec 2.12, reference §11: an incident's metric image; `file_path` downloads the file from the server. */
+/**
+ * `ee/lib/api/entities/issuable/metric_image.rb`: an incident's metric image; `file_path` downloads the file
+ * from the server.
+ */
 export const MetricImage = Type.Object(
   {
     id: Type.Integer(),

@@ -3,7 +3,7 @@ import { DateString, Nullable, Timestamp } from './common.js'
 
 export const MilestoneState = Type.Union([Type.Literal('active'), Type.Literal('closed')])
 
-/** spec 2.6, reference §5.1: the milestone embedded in issues. */
+/** `Entities::Milestone` (`lib/api/entities/milestone.rb`): the milestone embedded in issues. */
 export const Milestone = Type.Object(
   {
     id: Type.Integer(),

@@ -46,7 +46,7 @@ export const projectIdentityFields = {
   path_with_namespace: Type.String(),
   created_at: Timestamp,
 }
-/** `ProjectIdentity` on its own, as a to-do embeds it (reference §8.2). */
+/** `ProjectIdentity` on its own, as a to-do embeds it (`lib/api/entities/project_identity.rb`). */
 export const ProjectIdentity = Type.Object(projectIdentityFields, { title: 'ProjectIdentity' })
 export type ProjectIdentity = Static<typeof ProjectIdentity>
 

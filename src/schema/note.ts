@@ -38,7 +38,9 @@ export const NoteCommandsChanges = Type.Object(
   { title: 'NoteCommandsChanges' },
 )
 
-/** spec 2.10, reference §8.3 (`Entities::Note`): a comment or system note on an issue, in GitLab's key order. */
+/**
+ * `Entities::Note` (`lib/api/entities/note.rb`): a comment or system note on an issue, in GitLab's key order.
+ */
 export const Note = Type.Object(
   {
     id: Type.Integer(),

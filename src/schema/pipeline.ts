@@ -8,7 +8,10 @@ const oneOf = <T extends string>(values: readonly T[], options: object = {}): TU
     options,
   )
 
-/** GitLab's pipeline and job statuses (`Ci::HasStatus::AVAILABLE_STATUSES`, reference §12.4). */
+/**
+ * GitLab's pipeline and job statuses (`Ci::HasStatus::AVAILABLE_STATUSES`,
+ * `app/models/concerns/ci/has_status.rb`).
+ */
 export const PipelineStatus = oneOf([
   'created',
   'waiting_for_resource',
@@ -203,6 +206,6 @@ export const JobListQuery = Type.Object({
 })
 export type JobListQuery = Static<typeof JobListQuery>
 
-/** Body of the emulator control `PUT /-/emulator/projects/:id/pipelines/:pipeline_id` (DESIGN.md). */
+/** Body of the emulator control `PUT /-/emulator/projects/:id/pipelines/:pipeline_id`. */
 export const EmulatorPipelineUpdate = Type.Object({ status: PipelineStatus })
 export type EmulatorPipelineUpdate = Static<typeof EmulatorPipelineUpdate>

@@ -2,8 +2,9 @@ import { Type, type Static } from '@sinclair/typebox'
 import { projectIdentityFields } from './namespace.js'
 
 /**
- * `export_status` (spec 3.1, reference §13.1). `failed` is GitLab's current `Project#export_status`
- * value for a failed export job (the spec's list predates it); we answer it rather than `none`.
+ * `export_status` (`lib/api/entities/project_export_status.rb`). `failed` is GitLab's current
+ * `Project#export_status` value for a failed export job (the spec's list predates it); we answer it rather
+ * than `none`.
  */
 export const ExportStatusValue = Type.Union([
   Type.Literal('none'),

@@ -2,7 +2,10 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, Timestamp } from './common.js'
 import { projectIdentityFields } from './namespace.js'
 
-/** spec 2.3, reference §14.4: one failed relation; `exception_message` is always null in the API. */
+/**
+ * `lib/api/entities/project_import_failed_relation.rb`: one failed relation; `exception_message` is always
+ * null in the API.
+ */
 export const FailedRelation = Type.Object(
   {
     id: Type.Integer(),
@@ -26,7 +29,7 @@ export const ImportStatusValue = Type.Union([
 ])
 export type ImportStatusValue = Static<typeof ImportStatusValue>
 
-/** spec 2.2, reference §14.1/§14.4: the import record (`ProjectImportStatus`). */
+/** `lib/api/entities/project_import_status.rb`: the import record (`ProjectImportStatus`). */
 export const ProjectImportStatus = Type.Object(
   {
     ...projectIdentityFields,
@@ -57,7 +60,7 @@ export type ProjectImportParams = Static<typeof ProjectImportParams>
 export const RemoteImportParams = Type.Object({ url: Type.String(), ...common })
 export type RemoteImportParams = Static<typeof RemoteImportParams>
 
-/** spec 4.1, reference §14.3: `POST /projects/remote-import-s3`. */
+/** `POST /projects/remote-import-s3` (`lib/api/project_import.rb`). */
 export const S3ImportParams = Type.Object({
   region: Type.String(),
   bucket_name: Type.String(),

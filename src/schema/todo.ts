@@ -3,7 +3,7 @@ import { Timestamp, UserBasic } from './common.js'
 import { Issue } from './issue.js'
 import { ProjectIdentity } from './namespace.js'
 
-/** spec 2.9, reference §8.2: a to-do item; `target` is the issue. */
+/** `Entities::Todo` (`lib/api/entities/todo.rb`): a to-do item; `target` is the issue. */
 export const Todo = Type.Object(
   {
     id: Type.Integer(),

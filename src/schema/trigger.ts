@@ -3,8 +3,8 @@ import { Nullable, Timestamp, UserBasic } from './common.js'
 import { hashParam, nonBlankString } from './params.js'
 
 /**
- * spec 2.13, reference §12.2: a pipeline trigger token. `token` is whole (`glptt-` + 40 hex) for
- * its owner and administrators, GitLab's four-character short form for everyone else.
+ * `Entities::Trigger` (`lib/api/entities/trigger.rb`): a pipeline trigger token. `token` is whole (`glptt-` +
+ * 40 hex) for its owner and administrators, GitLab's four-character short form for everyone else.
  */
 export const Trigger = Type.Object(
   {
@@ -32,7 +32,7 @@ export type TriggerUpdate = Static<typeof TriggerUpdate>
 /** Variables of a triggered pipeline: `variables[NAME]=value` in a form or query, or a JSON object. */
 const variables = Type.Optional(hashParam({ description: 'variables[NAME]=value' }))
 
-/** `POST /projects/:id/trigger/pipeline` (spec 4.7, reference §12.3). */
+/** `POST /projects/:id/trigger/pipeline` (`lib/api/ci/triggers.rb`). */
 export const TriggerPipeline = Type.Object({
   ref: nonBlankString({ description: 'branch or tag' }),
   token: Type.String({ description: 'a trigger token or a CI/CD job token of a running job' }),

@@ -166,7 +166,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   app.addHook('preHandler', async (req) => {
     req.actor = authenticate(store, req, isoNow(clock))
   })
-  // GitLab answers `application/json` with no charset parameter (reference §0); some clients compare it exactly.
+  // GitLab answers `application/json` with no charset parameter (Grape's JSON formatter in `lib/api/api.rb`);
+  // some clients compare it exactly.
   app.addHook('onSend', async (_req, reply, payload) => {
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('application/json'))

@@ -15,7 +15,7 @@ declare module 'fastify' {
 
 /**
  * CI/CD job tokens (`JOB-TOKEN` header or `job_token` parameter) count only on routes GitLab
- * declares `job_token_allowed` (reference §2); elsewhere they are ignored, as GitLab ignores them.
+ * declares `job_token_allowed` (`lib/api/api_guard.rb`); elsewhere they are ignored, as GitLab ignores them.
  */
 export interface JobTokenAuth {
   allows(req: FastifyRequest): boolean
@@ -27,7 +27,7 @@ export interface JobTokenAuth {
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v)
 
-/** The token a request carries, in GitLab's order of precedence (reference §2). */
+/** The token a request carries, in GitLab's order of precedence (`lib/gitlab/auth/auth_finders.rb`). */
 export function requestToken(req: FastifyRequest): string | undefined {
   const header = first(req.headers['private-token'])
   if (typeof header === 'string' && header) return header

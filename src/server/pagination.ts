@@ -1,6 +1,9 @@
 import type { FastifyReply } from 'fastify'
 
-/** Above this many rows GitLab stops counting: no X-Total, X-Total-Pages or rel="last" (reference §3.1). */
+/**
+ * Above this many rows GitLab stops counting: no X-Total, X-Total-Pages or rel="last"
+ * (`lib/gitlab/pagination/offset_header_builder.rb`).
+ */
 export const MAX_COUNT = 10_000
 
 export interface Page {
@@ -61,10 +64,10 @@ export interface LinkContext {
 }
 
 /**
- * Sets GitLab's offset pagination headers (reference §3.1): X-Per-Page, X-Page, X-Next-Page,
- * X-Prev-Page, Link (prev, next, first, last), and X-Total/X-Total-Pages while total <= 10,000.
- * Past that GitLab counts nothing but still names the next page while one exists: `hasMore` says
- * so where `total` is capped (or undefined, not counted); otherwise an exact `total` does.
+ * Sets GitLab's offset pagination headers (`lib/gitlab/pagination/offset_header_builder.rb`): X-Per-Page,
+ * X-Page, X-Next-Page, X-Prev-Page, Link (prev, next, first, last), and X-Total/X-Total-Pages while total <=
+ * 10,000. Past that GitLab counts nothing but still names the next page while one exists: `hasMore` says so
+ * where `total` is capped (or undefined, not counted); otherwise an exact `total` does.
  */
 export function setPageHeaders(
   reply: FastifyReply,
@@ -103,7 +106,10 @@ export function setPageHeaders(
   }
 }
 
-/** Keyset pagination: only a rel="next" Link while more rows exist, carrying `cursor`. */
+/**
+ * Keyset pagination (`lib/gitlab/pagination/keyset/header_builder.rb`): only a rel="next" Link while more
+ * rows exist, carrying `cursor`.
+ */
 export function setKeysetHeaders(
   reply: FastifyReply,
   link: LinkContext,

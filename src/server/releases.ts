@@ -66,9 +66,9 @@ export interface ReleaseRule {
 }
 
 /**
- * The release-tied rules of spec §9 (and reference §5.2) that touch our surface, one place for
- * every boundary the server uses. Rules of §9 outside our surface (deployments, environments,
- * release links, approvals, ci/lint, /users pagination, packages) are not listed.
+ * The release-tied rules of GitLab's deprecations (`doc/update/deprecations.md`) that touch our surface, one
+ * place for every boundary the server uses. Rules outside our surface (deployments, environments, release
+ * links, approvals, ci/lint, /users pagination, packages) are not listed.
  */
 export const RELEASE_RULES = {
   /** spec §8/§9: the default `max_import_size` was 50 MB, then 0 (unlimited). */
@@ -84,9 +84,9 @@ export const RELEASE_RULES = {
     where: 'importRoleFor',
   },
   /**
-   * reference §5.2: Taskable's wording "N of M tasks completed" became "checklist items". The
-   * release is unverified: GitLab's source shows both texts but not the release that switched,
-   * so we keep 16.0 (the reference's "≤16").
+   * `app/models/concerns/taskable.rb`: Taskable's wording "N of M tasks completed" became "checklist items".
+   * The release is unverified: GitLab's source shows both texts but not the release that switched, so we keep
+   * 16.0 (it happened in 16.0 or before).
    */
   checklistItemsWording: {
     since: '16.0',
@@ -94,7 +94,7 @@ export const RELEASE_RULES = {
     where: 'taskStatusNoun',
   },
   /**
-   * reference §3.2: project issue lists take `pagination=keyset` (and `cursor`) from 18.3 (MR 199887);
+   * `lib/api/issues.rb`: project issue lists take `pagination=keyset` (and `cursor`) from 18.3 (MR 199887);
    * before, the parameters are undeclared, so ignored: offset pagination, and no trace in the links.
    */
   issuesKeyset: {

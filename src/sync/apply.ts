@@ -1,5 +1,5 @@
 /*
- * Applies a plan (STYLE.md 8.4): every op in order, continuing past a failure, and reports each
+ * Applies a plan: every op in order, continuing past a failure, and reports each
  * outcome as data. Ops of one issue pair run in order and stop at the pair's first failure (the
  * rest are reported as skipped), so a marker never records work that did not happen.
  */

@@ -1,9 +1,8 @@
 /*
- * The GitHub side, over REST through an Octokit-shaped object that src/actions/ injects (only it
- * may import @actions/github). The interface is Octokit's `request(route, params)`, nothing more.
- * Pull requests are left out. Writes are spaced (GitHub's secondary limits on content creation,
- * peers.md §3.2) and a 403/429 rate-limit answer is waited out (`Retry-After`, else
- * `x-ratelimit-reset`) and retried.
+ * The GitHub side, over REST through an Octokit that src/actions/ injects (only it may import
+ * @actions/github). The interface is Octokit's `request(route, params)` and `paginate.iterator`,
+ * nothing more; rate limits and the spacing of writes are the Octokit's (src/actions/sync-issues/
+ * octokit.ts: @octokit/plugin-throttling). Pull requests are left out.
  */
 import type { Fields, IssueWrite, SideComment, SideIssue } from './model.js'
 
@@ -13,9 +12,12 @@ export interface GitHubResponse {
   headers: Record<string, string | number | undefined>
   data: unknown
 }
-/** The slice of Octokit we use: `octokit.request('GET /repos/{owner}/{repo}/issues', params)`. */
+/** The slice of Octokit we use: `request` and `paginate.iterator` (pages of `Link: rel="next"`). */
 export interface GitHubRequest {
   request(route: string, params?: Record<string, unknown>): Promise<GitHubResponse>
+  paginate: {
+    iterator(route: string, params?: Record<string, unknown>): AsyncIterable<GitHubResponse>
+  }
 }
 
 interface GhUser {
@@ -43,73 +45,15 @@ interface GhComment {
   html_url: string
 }
 
-/** Pacing settings; time is injected for tests. */
-export interface Pacing {
-  /** Gap between two writes (default 1,000 ms; GitHub asks for at least one second). */
-  writeGapMs?: number
-  /** Retries of one call after a rate-limit answer (default 3). */
-  retries?: number
-  /** Longest single wait for a limit (default 15 min); a longer one fails the call. */
-  maxWaitMs?: number
-  now?: () => number
-  sleep?: (ms: number) => Promise<void>
-}
-
-const header = (h: Record<string, string | number | undefined> | undefined, name: string) =>
-  h?.[name] === undefined ? undefined : String(h[name])
-
-/** Whether `err` is a GitHub rate-limit answer, and how long to wait (ms) before retrying. */
-export function rateLimitWait(err: unknown, now: number): number | undefined {
-  const e = err as {
-    status?: number
-    message?: string
-    response?: { headers?: Record<string, string | number | undefined> }
-  }
-  if (e?.status !== 403 && e?.status !== 429) return undefined
-  const h = e.response?.headers
-  const after = header(h, 'retry-after')
-  if (after && /^\d+$/.test(after)) return Number(after) * 1000
-  if (header(h, 'x-ratelimit-remaining') === '0') {
-    const reset = Number(header(h, 'x-ratelimit-reset'))
-    return Number.isFinite(reset) ? Math.max(0, reset * 1000 - now) + 1000 : 60_000
-  }
-  return /secondary rate limit|rate limit/i.test(e.message ?? '') ? 60_000 : undefined
-}
-
 /** The GitHub adapter for `owner/repo`. Every method throws Octokit's RequestError on failure. */
-export function githubSide(octokit: GitHubRequest, repository: string, pacing: Pacing = {}) {
+export function githubSide(octokit: GitHubRequest, repository: string) {
   const [owner, repo] = repository.split('/') as [string, string]
-  const now = pacing.now ?? Date.now
-  const sleep = pacing.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
-  const gap = pacing.writeGapMs ?? 1000
-  let lastWrite = -Infinity
-  let resetAt = 0
 
-  async function call(route: string, params: Record<string, unknown> = {}): Promise<GitHubResponse> {
-    const write = !route.startsWith('GET ')
-    for (let attempt = 0; ; attempt++) {
-      if (resetAt > now()) await sleep(resetAt - now())
-      if (write && now() - lastWrite < gap) await sleep(gap - (now() - lastWrite))
-      if (write) lastWrite = now()
-      try {
-        const res = await octokit.request(route, { owner, repo, ...params })
-        if (header(res.headers, 'x-ratelimit-remaining') === '0')
-          resetAt = Number(header(res.headers, 'x-ratelimit-reset')) * 1000 || 0
-        return res
-      } catch (err) {
-        const wait = rateLimitWait(err, now())
-        if (wait === undefined || attempt >= (pacing.retries ?? 3) || wait > (pacing.maxWaitMs ?? 900_000))
-          throw err
-        await sleep(wait)
-      }
-    }
-  }
+  const call = (route: string, params: Record<string, unknown> = {}): Promise<GitHubResponse> =>
+    octokit.request(route, { owner, repo, ...params })
   async function* pages<T>(route: string, params: Record<string, unknown> = {}): AsyncGenerator<T> {
-    for (let page = 1; ; page++) {
-      const res = await call(route, { per_page: 100, ...params, page })
+    for await (const res of octokit.paginate.iterator(route, { owner, repo, per_page: 100, ...params }))
       yield* res.data as T[]
-      if (!/rel="next"/.test(header(res.headers, 'link') ?? '')) return
-    }
   }
   const toIssue = (i: GhIssue): SideIssue => ({
     side: 'github',

@@ -1,5 +1,5 @@
 /*
- * The issue-sync engine's data (STYLE.md 8.4): both forges' issues in one neutral shape, the
+ * The issue-sync engine's data: both forges' issues in one neutral shape, the
  * settings, the plan's operations and the report. Plain data only: no I/O, no clock, no @actions.
  */
 

@@ -1,5 +1,5 @@
 /*
- * Identity (peers.md §3: never by title): which GitHub issue and GitLab issue are one. A mirror
+ * Identity (never by title): which GitHub issue and GitLab issue are one. A mirror
  * carries a marker naming its origin (repository id and name, issue number); renames of issues
  * change nothing, and a renamed repository or project is still matched by its id.
  */

@@ -1,8 +1,8 @@
 /*
- * The planner (STYLE.md 8.4): pure and deterministic, no network, no clock. Given both sides'
+ * The planner: pure and deterministic, no network, no clock. Given both sides'
  * issues it returns the writes that bring them in step, and nothing when they already are.
  *
- * The rule for `both` (issue 7): the mirror's marker keeps, per field, a digest of each side's value
+ * The rule for `both`: the mirror's marker keeps, per field, a digest of each side's value
  * at the last sync. A field that changed on one side only flows from that side. A field changed on
  * both sides goes to the side whose issue was updated last (`updated_at`; a tie goes to the origin,
  * the side the issue was first written on). Fields changed nowhere are left alone. A marker without

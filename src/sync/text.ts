@@ -1,5 +1,5 @@
 /*
- * Text rules of the sync (peers.md §3): hidden markers, GitLab quick-action escaping, size limits,
+ * Text rules of the sync: hidden markers, GitLab quick-action escaping, size limits,
  * normalisation and hashing. Pure functions; the same input always gives the same output.
  */
 import { createHash } from 'node:crypto'
@@ -74,10 +74,10 @@ function fencedLines(lines: string[]): Set<number> {
 }
 
 /**
- * Makes GitLab quick actions inert (peers.md §3.1, OpenTubeX): every line outside closed code fences
- * that starts with `/` (after any backslashes) gets one more backslash, so `/close` becomes `\/close`
- * (Markdown still shows "/close"; GitLab's extractor needs `/` in column 0). `unescapeQuickActions`
- * is its exact inverse, so text can round-trip; `\/x` written by a person becomes `\\/x`.
+ * Makes GitLab quick actions inert (`lib/gitlab/quick_actions/extractor.rb`): every line outside closed code
+ * fences that starts with `/` (after any backslashes) gets one more backslash, so `/close` becomes `\/close`
+ * (Markdown still shows "/close"; GitLab's extractor needs `/` in column 0). `unescapeQuickActions` is its
+ * exact inverse, so text can round-trip; `\/x` written by a person becomes `\\/x`.
  */
 export function escapeQuickActions(text: string): string {
   const lines = text.split('\n')

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { ActionIO } from '../../src/actions/io.js'
 import { run } from '../../src/actions/sync-issues/run.js'
 import { runBundle } from '../support/action-run.js'
-import { octokitFor, startFakeGitHub, type FakeGitHub } from '../support/fake-github.js'
+import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js'
 import { startServer, type TestServer } from '../support/server.js'
 
 const GL_TOKEN = 'glpat-syncbot-secret-0001'
@@ -39,7 +39,7 @@ afterEach(async () => {
 })
 const ghWrites = () => Object.entries(gh.counts).reduce((n, [m, c]) => n + (m === 'GET' ? 0 : c), 0)
 
-/** A recording ActionIO over INPUT_-style values (STYLE.md 8.8: no module mocks). */
+/** A recording ActionIO over INPUT_-style values (no module mocks). */
 function recordingIO(values: Record<string, string>, env: Record<string, string> = {}) {
   const log: string[] = []
   const outputs: Record<string, string> = {}
@@ -70,8 +70,8 @@ const inputs = (more: Record<string, string> = {}) => ({
   ...more,
 })
 const runIO = async (values: Record<string, string>, env: Record<string, string> = {}) => {
-  const r = recordingIO(values, env)
-  await run(r.io, undefined, { octokit: octokitFor(gh.url, GH_TOKEN), sleep: async () => undefined })
+  const r = recordingIO(values, { GITHUB_API_URL: gh.url, ...env })
+  await run(r.io, undefined, { github: { msPerSecond: 1 } })
   return r
 }
 
@@ -143,7 +143,7 @@ describe('sync-issues action', () => {
     })
     gh.failIssue(1, 502)
     const r = await runIO(inputs({ direction: 'both' }))
-    // Issue 1: the GitHub write failed, so its marker write on GitLab was not tried (both count).
+    // Issue #1: the GitHub write failed, so its marker write on GitLab was not tried (both count).
     expect(r.outputs).toMatchObject({ failed: '2', updated: '2' })
     expect(r.state.failed).toBe('2 of 4 writes failed; the others were applied')
     expect(r.log.filter((l) => l.startsWith('warning: failed: '))).toEqual([
@@ -151,6 +151,22 @@ describe('sync-issues action', () => {
       expect.stringContaining('not tried: an earlier write for this issue failed'),
     ])
     expect(gh.issues.find((i) => i.number === 3)!.title).toBe('Renamed 3')
+  })
+
+  it("GitHub's secondary rate limit is waited out, logged, and the writes go through", async () => {
+    await runIO(inputs())
+    await t.http('PUT', '/api/v4/projects/acme%2Fwidgets/issues/1', {
+      token: GL_TOKEN,
+      json: { title: 'Renamed on GitLab' },
+    })
+    gh.limitNextWrites(2, 7)
+    const r = await runIO(inputs({ direction: 'both' }))
+    expect(r.outputs).toMatchObject({ failed: '0' })
+    expect(gh.issues[0]!.title).toBe('Renamed on GitLab')
+    expect(r.log.filter((l) => l.startsWith('GitHub '))).toEqual([
+      'GitHub secondary rate limit on PATCH /repos/{owner}/{repo}/issues/{issue_number}: waiting 7 s (retry 1 of 3)',
+      'GitHub secondary rate limit on PATCH /repos/{owner}/{repo}/issues/{issue_number}: waiting 7 s (retry 2 of 3)',
+    ])
   })
 
   describe('confidential GitLab issues and internal notes', () => {

@@ -2,7 +2,7 @@ import { createClient } from '../../src/api/client.js'
 import { describeBody, GitLabApiError, GitLabTimeoutError, pathOnly, redact } from '../../src/api/errors.js'
 import { scripted } from './fake-send.js'
 
-describe('describeBody (reference §1.1 shapes)', () => {
+describe('describeBody (GitLab error body shapes)', () => {
   it.each([
     [{ message: '404 Project Not Found' }, '404 Project Not Found'],
     [{ error: 'title is missing' }, 'title is missing'],

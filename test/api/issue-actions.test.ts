@@ -94,7 +94,7 @@ describe('subscriptions and to-dos', () => {
     expect(await gus.issueActions.subscribe(W, 2)).toBe(NOT_MODIFIED)
     expect(await gus.issueActions.unsubscribe(W, 2)).toMatchObject({ iid: 2, subscribed: false })
     expect(await gus.issueActions.unsubscribe(W, 2)).toBe(NOT_MODIFIED)
-    // the author of issue 1 is subscribed already
+    // the author of issue #1 is subscribed already
     expect(await as(T.maintainer).issueActions.subscribe(W, 1)).toBe(NOT_MODIFIED)
   })
 

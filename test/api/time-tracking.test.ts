@@ -4,7 +4,7 @@ import { startServer, type TestServer } from '../support/server.js'
 import { apiFailure } from '../support/client-pool.js'
 
 const W = 'acme/widgets'
-/** Issue 1 of the seed: 1h estimated, 30m spent. */
+/** Issue #1 of the seed: 1h estimated, 30m spent. */
 const SEEDED = {
   time_estimate: 3600,
   total_time_spent: 1800,

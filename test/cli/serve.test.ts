@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path'
 import { request } from 'undici'
 
 /*
- * The `serve` contract of DESIGN.md, through the real bin as users run it (`npx gitlab-actions serve`):
+ * The `serve` contract, through the real bin as users run it (`npx gitlab-actions serve`):
  * `npm test` builds first (pretest), so build/ is current.
  */
 const root = resolve(__dirname, '../..')

@@ -4,10 +4,10 @@ import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-
 import { loadOperations, type Operation } from '../support/fuzz-openapi.js'
 
 /*
- * Issue 9, item 6: every endpoint of `/api/v4/openapi.json` by every role by every visibility.
- * The expected rule of each endpoint is the table RULES below (GitLab's policies, reference §2 and
- * the permissions page); a route with no rule fails the test, so new routes must state theirs.
- * For every cell:
+ * Every endpoint of `/api/v4/openapi.json` by every role by every visibility.
+ * The expected rule of each endpoint is the table RULES below (GitLab's policies,
+ * `app/policies/project_policy.rb` and the permissions page); a route with no rule fails the test, so new
+ * routes must state theirs. For every cell:
  *   - a project (or group) the role may not see answers exactly what a project that does not exist
  *     answers (status, body): no 403-versus-404 and no error text tells them apart;
  *   - a visible one answers 403 below the rule's role (or 404 where GitLab hides the feature),
@@ -151,8 +151,8 @@ const RULES: Record<string, Rule> = {
   },
   'POST /projects/{id}/issues/{issue_iid}/reset_spent_time': { min: 'reporter', auth: true },
   'GET /projects/{id}/issues/{issue_iid}/time_stats': { min: 'reader' },
-  // Metric images live on incidents (issue 3); reset() uploads one to each. Reporters may upload,
-  // guests get 403 `Not allowed!` (reference §11).
+  // Metric images live on incidents; reset() uploads one to each. Reporters may upload,
+  // guests get 403 `Not allowed!` (`ee/lib/ee/api/issues.rb`).
   'GET /projects/{id}/issues/{issue_iid}/metric_images': { min: 'reader', issue: '3' },
   'POST /projects/{id}/issues/{issue_iid}/metric_images': {
     min: 'reporter',
@@ -225,7 +225,7 @@ const RULES: Record<string, Rule> = {
   'POST /projects/remote-import-s3': { min: 'user', auth: true, scope: 'none', ok: [400] },
 }
 
-/** True when `role` may see a project or group of visibility `v` (reference §2). */
+/** True when `role` may see a project or group of visibility `v` (`app/policies/project_policy.rb`). */
 const canSee = (role: Role, v: Visibility) =>
   role === 'admin' || v === 'public' || (v === 'internal' && role !== 'anonymous') || RANK[role] >= 10
 

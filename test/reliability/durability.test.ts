@@ -7,7 +7,7 @@ import { secretBox } from '../../src/server/services/secret-box.js'
 import { killed, startServe } from '../support/serve-child.js'
 
 /*
- * Issue 9, item 1: the real CLI (`gitlab-actions serve --data DIR`, compiled in build/) under
+ * The real CLI (`gitlab-actions serve --data DIR`, compiled in build/) under
  * concurrent creates and edits, killed with SIGKILL at a random moment, restarted, for N cycles:
  *   - every write that got a 2xx is there after the restart (an edit in flight at the kill may or
  *     may not have landed, but then wholly);

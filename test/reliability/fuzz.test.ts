@@ -20,7 +20,7 @@ import { archive, base, repeated, small } from '../support/hostile-archive.js'
 import { MAX_BODY_DEPTH } from '../../src/server/json-depth.js'
 
 /*
- * Issue 9, item 3: a property-based fuzzer over every route the server publishes in
+ * A property-based fuzzer over every route the server publishes in
  * `/api/v4/openapi.json`, with generated path ids, query and body parameters (JSON, form,
  * multipart, garbage, gzip), headers, tokens and sizes. Properties, for every request:
  *   - no 5xx;

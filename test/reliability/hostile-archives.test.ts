@@ -11,7 +11,7 @@ import { DEFAULT_EXTRACT_LIMITS } from '../../src/server/archive/extract-limits.
 import { archive as archiveIn, base, repeated, small, streamed, write } from '../support/hostile-archive.js'
 
 /*
- * Issue 9, item 4: hostile archives the import route test (test/server/routes/project-import.test.ts)
+ * Hostile archives the import route test (test/server/routes/project-import.test.ts)
  * does not already cover: a character device, a gzip bomb, a tar bomb, a huge ndjson line,
  * invalid JSON among valid lines, a line nested too deeply, and the same path twice. For each: the import settles with an
  * `import_error` a client can act on, nothing is left in the server's data folder (or next to
@@ -134,7 +134,7 @@ async function hostileImport(file: string, path: string): Promise<Json> {
   }
 }
 
-describe('hostile archives (issue 9, item 4)', () => {
+describe('hostile archives', () => {
   jest.setTimeout(60_000)
 
   it('a character device entry fails the import', async () => {

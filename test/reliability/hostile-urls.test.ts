@@ -9,7 +9,7 @@ import { headOf } from '../../src/server/jobs/import-remote.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
 
 /*
- * Issue 9, item 5: hostile URLs for `POST /projects/remote-import` and the export's `upload[url]`.
+ * Hostile URLs for `POST /projects/remote-import` and the export's `upload[url]`.
  * Without --allow-local-requests every loopback, private, link-local, metadata or otherwise
  * local target (literal, odd spelling, or a name resolving to one) is refused with GitLab's 400
  * body, nothing is created, and nothing is connected to: the network guard records every

@@ -7,7 +7,7 @@ import { FormData, request } from 'undici'
 import { killed, startServe } from '../support/serve-child.js'
 
 /*
- * Issue 9, item 2: an export or an import interrupted by SIGKILL ends, after a restart, finished
+ * An export or an import interrupted by SIGKILL ends, after a restart, finished
  * or failed with a status a client can act on (`export_status` finished/failed/none, never stuck
  * in `queued`/`started`; `import_status` finished, or failed with an `import_error`), and a new
  * export or import then runs to its end. The kill lands at a random moment after the 2xx, while

@@ -17,8 +17,8 @@ import {
 } from '../../src/schema/seed.js'
 import { designSeed } from '../server/seed/fixtures.js'
 
-describe('Seed schema (DESIGN.md "Seed file (YAML)")', () => {
-  it("accepts DESIGN.md's example", () => {
+describe('Seed schema (docs/seed.md)', () => {
+  it('accepts the full example seed', () => {
     expect(Value.Errors(Seed, parse(designSeed)).First()).toBeUndefined()
   })
 

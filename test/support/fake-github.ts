@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { octokit, type GitHubOptions } from '../../src/actions/sync-issues/octokit.js'
 
 type Json = Record<string, unknown>
 export interface FakeIssue {
@@ -307,43 +308,9 @@ export async function startFakeGitHub(
 }
 
 /**
- * An Octokit-shaped `request(route, params)` over real HTTP, for jest (the real Octokit is ESM-only
- * and runs in the bundle tests): `{param}` placeholders filled from params, the rest as the query
- * of a GET or the JSON body otherwise; failures throw `{ status, message, response }` as Octokit's
- * RequestError does.
+ * The product's Octokit (@actions/github with @octokit/plugin-throttling) pointed at the fake, with
+ * no gap between writes and rate-limit waits of a millisecond per second asked.
  */
-export function octokitFor(baseUrl: string, token: string) {
-  return {
-    async request(route: string, params: Record<string, unknown> = {}) {
-      const [method, template] = route.split(' ') as [string, string]
-      const rest: Record<string, unknown> = { ...params }
-      const path = template.replace(/\{(\w+)\}/g, (_m, k: string) => {
-        const v = rest[k]
-        delete rest[k]
-        return encodeURIComponent(String(v))
-      })
-      const url = new URL(path, baseUrl)
-      if (method === 'GET') for (const [k, v] of Object.entries(rest)) url.searchParams.set(k, String(v))
-      const res = await fetch(url, {
-        method,
-        headers: {
-          authorization: `token ${token}`,
-          accept: 'application/vnd.github+json',
-          'content-type': 'application/json',
-        },
-        body: method === 'GET' ? undefined : JSON.stringify(rest),
-      })
-      const headers = Object.fromEntries(res.headers.entries())
-      const text = await res.text()
-      const data: unknown = text ? JSON.parse(text) : undefined
-      if (res.status >= 400) {
-        const message = (data as { message?: string } | undefined)?.message ?? `HTTP ${res.status}`
-        throw Object.assign(new Error(message), {
-          status: res.status,
-          response: { status: res.status, headers, data },
-        })
-      }
-      return { status: res.status, headers, data }
-    },
-  }
+export function octokitFor(baseUrl: string, token: string, more: GitHubOptions = {}) {
+  return octokit(token, { baseUrl, writeGapMs: 0, msPerSecond: 1, ...more })
 }

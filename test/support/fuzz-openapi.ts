@@ -58,7 +58,10 @@ export async function loadOperations(baseUrl: string): Promise<Operation[]> {
   return ops
 }
 
-/** `{"message": ...}` or `{"error": ...}`: the two bodies GitLab answers a refusal with (reference §1.1). */
+/**
+ * `{"message": ...}` or `{"error": ...}`: the two bodies GitLab answers a refusal with
+ * (`lib/api/helpers.rb`).
+ */
 export function isGitLabErrorBody(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
   return 'message' in body || 'error' in body

@@ -1,4 +1,4 @@
-/** Seeds for the tests, in the seed file format of DESIGN.md. */
+/** Seeds for the tests, in the seed file format of docs/seed.md. */
 
 export const tokens = {
   root: 'glpat-root-token',

@@ -60,10 +60,10 @@ const settings = (more: Partial<SyncSettings> = {}): SyncSettings => ({
 })
 const run = (more: Partial<SyncSettings> = {}) =>
   syncIssues(
-    githubSide(octokitFor(gh.url, GH_TOKEN), 'acme/widgets', {
-      writeGapMs: 0,
-      sleep: async (ms) => void waits.push(ms),
-    }),
+    githubSide(
+      octokitFor(gh.url, GH_TOKEN, { onWait: (w) => void waits.push(w.seconds * 1000) }),
+      'acme/widgets',
+    ),
     gitlabSide(gitlab, 'acme/widgets'),
     settings(more),
   )

@@ -18,7 +18,7 @@ export const options = (more: Partial<SyncOptions> = {}): SyncOptions => ({
 export const gh = (number: number, more: Partial<SideIssue> = {}): SideIssue => ({
   side: 'github',
   number,
-  title: `Issue ${number}`,
+  title: `Issue #${number}`,
   body: `Body ${number}`,
   state: 'open',
   labels: [],

@@ -86,7 +86,7 @@ describe('plan: creates, updates, closes and no-ops', () => {
         labels: ['bug', 'gh:ui'],
         assignees: ['alice'],
         milestone: 'v1',
-        title: 'Issue 1',
+        title: 'Issue #1',
       },
     })
   })
@@ -122,7 +122,7 @@ describe('plan: creates, updates, closes and no-ops', () => {
     const gitlab = [{ ...s.gitlab[0]!, title: 'Edited on GitLab' }]
     expect(plan(s.github, gitlab, options()).ops[0]).toMatchObject({
       side: 'gitlab',
-      set: { title: 'Issue 1' },
+      set: { title: 'Issue #1' },
     })
   })
 
@@ -259,7 +259,7 @@ describe('plan: both directions, conflicts and echoes', () => {
     )
     const gitlab = s.gitlab.map((i) => (i === mirror ? { ...i, body: bare, title: 'changed on GitLab' } : i))
     const ops = plan(s.github, gitlab, opts).ops
-    expect(ops[0]).toMatchObject({ side: 'gitlab', set: { title: 'Issue 1' } })
+    expect(ops[0]).toMatchObject({ side: 'gitlab', set: { title: 'Issue #1' } })
   })
 })
 

@@ -9,6 +9,7 @@ import type { ActionIO } from '../io.js'
 import { mapBounded, pacer } from '../pacer.js'
 import { pathInside, safeFileName } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
+import type { ExportResult } from './result.js'
 import { renderSummary } from './summary.js'
 import { checkUpload } from './upload-check.js'
 
@@ -16,20 +17,6 @@ export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
 export interface Clock {
   now?: () => number
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
-}
-
-/** One project's outcome. */
-export interface ExportResult {
-  project: string
-  status: 'finished' | 'failed'
-  path?: string
-  size?: number
-  sha256?: string
-  uploaded?: boolean
-  /** What the upload target answered to a HEAD after the upload (never fails the export). */
-  uploadCheck?: string
-  elapsedMs: number
-  error?: string
 }
 
 const IN_PROGRESS: ReadonlySet<ExportStatusValue> = new Set(['queued', 'started', 'regeneration_in_progress'])
@@ -103,7 +90,7 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
       )
 
       // Freshness guard: GitLab's status describes only the latest export and has no export time
-      // (peers.md §0.4). A `finished` counts once this export was seen in progress, or when no
+      // (`app/models/project.rb`). A `finished` counts once this export was seen in progress, or when no
       // finished export existed before we asked; otherwise the download's file name must carry a
       // time no earlier than the minute we scheduled in.
       let seenProgress = false

@@ -1,7 +1,7 @@
 import { formatBytes, formatDuration } from '../connection.js'
 import { code, heading, join, para, table } from '../summary.js'
 import type { Settings } from './inputs.js'
-import type { ExportResult } from './run.js'
+import type { ExportResult } from './result.js'
 
 /** The job summary of export-project: one row per project. Escaped. */
 export function renderSummary(s: Settings, projects: string[], results: ExportResult[]): string {

@@ -6,19 +6,13 @@ import { actionClient, formatDuration } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { oneLine } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
+import type { ImportResult } from './result.js'
 import { renderSummary } from './summary.js'
 
 export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
 export interface Clock {
   now?: () => number
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
-}
-
-export interface ImportResult {
-  record: ProjectImportStatus
-  waited: boolean
-  elapsedMs: number
-  timedOut?: boolean
 }
 
 /** Uploads of a file are streams, which the client never retries: 429s are retried here, re-reading the file. */

@@ -1,7 +1,7 @@
 import { formatDuration } from '../connection.js'
 import { code, facts, heading, join, link, para, table } from '../summary.js'
 import type { Settings } from './inputs.js'
-import type { ImportResult } from './run.js'
+import type { ImportResult } from './result.js'
 
 /** The job summary of import-project: the new project, its status, and the failed relations. Escaped. */
 export function renderSummary(s: Settings, r: ImportResult, failure: string | undefined): string {

@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs'
 import { describe } from '../../sync/apply.js'
-import { githubSide, type GitHubRequest, type Pacing } from '../../sync/github.js'
+import { githubSide } from '../../sync/github.js'
 import { gitlabSide } from '../../sync/gitlab.js'
 import type { SyncReport } from '../../sync/model.js'
 import { syncIssues } from '../../sync/sync.js'
 import { actionClient, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
+import type { GitHubOptions } from './octokit.js'
 import { renderSummary } from './summary.js'
 
-/** Test seams: the GitHub client and time (defaults: @actions/github's Octokit, the real clock). */
+/** Test seams: options of the GitHub client over those of the inputs (tests shorten the waits). */
 export interface Deps {
-  octokit?: GitHubRequest
-  sleep?: Pacing['sleep']
+  github?: GitHubOptions
 }
 
 /** What event mode works on: the GitHub issue of an `issues`/`issue_comment` event, or why none. */
@@ -48,15 +48,21 @@ export async function run(io: ActionIO, _signal?: AbortSignal, deps: Deps = {}):
     only = found.number
   }
   const gitlab = actionClient(s.gitlabUrl, s.token, 'sync-issues')
-  const octokit =
-    deps.octokit ?? (await import('./octokit.js')).octokit(s.githubToken, io.getEnv('GITHUB_API_URL'))
+  // Loaded on demand: Octokit and its undici stay out of the bundle's first chunk.
+  const { describeWait, octokit } = await import('./octokit.js')
+  const github = octokit(s.githubToken, {
+    baseUrl: io.getEnv('GITHUB_API_URL'),
+    writeGapMs: s.githubWriteGap,
+    onWait: (w) => io.info(describeWait(w)),
+    ...deps.github,
+  })
   io.info(
     `sync-issues: ${s.repository} ${s.direction} ${s.project} (${mode}${only ? ` #${only}` : ''}${s.dryRun ? ', dry run' : ''})`,
   )
   let report: SyncReport
   try {
     report = await syncIssues(
-      githubSide(octokit, s.repository, { writeGapMs: s.githubWriteGap, sleep: deps.sleep }),
+      githubSide(github, s.repository),
       gitlabSide(gitlab, projectRef(s.project)),
       {
         direction: s.direction,

@@ -1,24 +1,13 @@
 import { collect, GitLabApiError, type GitLabClient, statusText } from '../../api/client.js'
-import type { WaitResult } from '../../api/pipelines.js'
-import type { Job, Pipeline, PipelineWithMetadata } from '../../schema/pipeline.js'
+import type { Pipeline } from '../../schema/pipeline.js'
 import { actionClient, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { oneLine, urlOnHost } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
+import type { TriggerResult } from './result.js'
 import { renderSummary } from './summary.js'
 
 export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
-
-/** What happened, for outputs and the summary. `failure` set means the step fails with it. */
-export interface TriggerResult {
-  pipeline: Pipeline | PipelineWithMetadata
-  waited: boolean
-  ended?: WaitResult['ended'] | 'aborted'
-  elapsedMs?: number
-  failedJobs: Job[]
-  failure?: string
-  canceledOnAbort?: boolean
-}
 
 /** Test seams: time and sleeping (defaults: the real ones). */
 export interface Clock {

@@ -2,7 +2,7 @@ import { formatDuration } from '../connection.js'
 import { urlOnHost } from '../server-text.js'
 import { code, facts, heading, join, link, para, table } from '../summary.js'
 import type { Settings } from './inputs.js'
-import type { TriggerResult } from './run.js'
+import type { TriggerResult } from './result.js'
 
 const ICON: Record<string, string> = {
   success: '✅',

@@ -1,6 +1,6 @@
 /*
- * GitLab's export archive layout (../shared/reference/export-format.md §0-§2): the constants the
- * writer and the reader share.
+ * GitLab's export archive layout (`lib/gitlab/import_export.rb`, `lib/gitlab/import_export/saver.rb`): the
+ * constants the writer and the reader share.
  */
 
 /** `Gitlab::ImportExport.version`, written without a newline and required on import (§3). */

@@ -34,7 +34,7 @@ export function memberPath(name: string): string | null {
  * Extracts a gzip'd tar into `dest` (which must exist and be empty), streaming: the archive is
  * never held in memory. Only regular files and directories are written; a symbolic link, hard
  * link, device or FIFO fails the extraction (GitLab deletes symlinks silently and fails on hard
- * links; we fail on every kind, as issue 4 asks). Counting decompressed bytes as they pass, a
+ * links; we fail on every kind). Counting decompressed bytes as they pass, a
  * stream over `maxDecompressedBytes` or one that is not gzip fails with GitLab's
  * `Decompressed archive size validation failed.`. Throws ArchiveError; the caller removes `dest`.
  */

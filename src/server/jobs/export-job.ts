@@ -25,9 +25,9 @@ export interface ExportJobEnv {
 }
 
 /**
- * `WebUploadStrategy` (reference §13.2): streams the archive to the URL with `Content-Type:
- * application/gzip` and its `Content-Length`; a non-2xx answer fails the export with
- * `Error uploading the project. Code <code>: <body>`. Redirects are not followed (HTTParty would
+ * `WebUploadStrategy` (`lib/gitlab/import_export/after_export_strategies/web_upload_strategy.rb`): streams
+ * the archive to the URL with `Content-Type: application/gzip` and its `Content-Length`; a non-2xx answer
+ * fails the export with `Error uploading the project. Code <code>: <body>`. Redirects are not followed (HTTParty would
  * replay a redirected PUT as a bodiless GET and call that success).
  */
 async function upload(env: ExportJobEnv, file: string, url: string, method: string): Promise<void> {
@@ -53,7 +53,7 @@ async function upload(env: ExportJobEnv, file: string, url: string, method: stri
 }
 
 /**
- * Runs one export (issue 4): `queued` -> `started`, the tree written from the store in batches
+ * Runs one export: `queued` -> `started`, the tree written from the store in batches
  * straight into `<workDir>/export-<id>-<random>.tar.gz` (compressed as it is written), then
  * either kept for download (`finished`) or uploaded and removed (GitLab deletes the file after a
  * web upload, so the status then reads `none`). Any failure leaves the export `failed` with its

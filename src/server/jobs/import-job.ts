@@ -106,7 +106,7 @@ async function checkVersion(dir: string): Promise<void> {
 }
 
 /**
- * Runs one import (issue 4): `scheduled` -> `started`, the archive fetched (upload, URL or S3,
+ * Runs one import: `scheduled` -> `started`, the archive fetched (upload, URL or S3,
  * streamed to disk), extracted safely, `VERSION` checked, the tree restored, an `overwrite`
  * applied; then `finished`, or `failed` with GitLab's filtered message in `import_error`.
  * Work files are removed whatever happens. Never throws.
@@ -178,10 +178,10 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
 }
 
 /**
- * `overwrite=true` (reference §14.1): the import ran in a project at a temporary path; the project
- * at the wanted path is removed and the new one takes its path. The importer must be able to
- * admin the old project (Maintainer+), else GitLab's `cannot overwrite` error. Returns the id the
- * import record now belongs to.
+ * `overwrite=true` (`lib/api/project_import.rb`): the import ran in a project at a temporary path; the
+ * project at the wanted path is removed and the new one takes its path. The importer must be able to admin
+ * the old project (Maintainer+), else GitLab's `cannot overwrite` error. Returns the id the import record now
+ * belongs to.
  */
 function overwrite(
   env: ImportJobEnv,

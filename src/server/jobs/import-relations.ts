@@ -85,7 +85,10 @@ export function restoreMilestone(c: RestoreContext, raw: unknown): number {
   })
 }
 
-/** Note body with GitLab's attribution when the author was not mapped (reference §8.5). */
+/**
+ * Note body with GitLab's attribution when the author was not mapped (`set_note_author` in
+ * `lib/gitlab/import_export/base/relation_factory.rb`).
+ */
 function noteBody(c: RestoreContext, n: Obj): string {
   const body = text(n.note) ?? ''
   if (c.users.mapped(n.author_id)) return body

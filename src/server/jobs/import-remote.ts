@@ -2,7 +2,9 @@ import { request } from 'undici'
 import { humanSize } from '../services/human-size.js'
 import { followingRedirects, outboundAgent } from '../services/outbound-agent.js'
 
-/** `RemoteFileValidator`'s allowed types (reference §14.2). */
+/**
+ * `RemoteFileValidator`'s allowed types (`app/validators/import/gitlab_projects/remote_file_validator.rb`).
+ */
 export const ALLOWED_TYPES = ['application/gzip', 'application/x-tar', 'application/x-gzip']
 /** `FILE_SIZE_LIMIT` / default `max_import_remote_file_size`: 10 GiB. */
 export const REMOTE_FILE_LIMIT = 10 * 1024 * 1024 * 1024
@@ -34,7 +36,7 @@ export async function headOf(
 }
 
 /**
- * `RemoteFileValidator` (reference §14.2): `Content-Length` numeric and above 0, at most 10 GiB;
+ * `RemoteFileValidator`: `Content-Length` numeric and above 0, at most 10 GiB;
  * `Content-Type` (parameters ignored) one of ALLOWED_TYPES. Throws RemoteFileError.
  */
 export function validateRemoteFile(headers: Record<string, string>): void {

@@ -7,7 +7,10 @@ import type { UserRow } from '../store/users.js'
 /** Old (source instance) user id -> our user id, and whether a given old id was mapped. */
 export interface UserMap {
   importerId: number
-  /** The user to write for a source user id: the mapped user, else the importer (reference §8.4). */
+  /**
+   * The user to write for a source user id: the mapped user, else the importer
+   * (`lib/gitlab/import_export/members_mapper.rb`).
+   */
   user(oldId: unknown): number
   mapped(oldId: unknown): boolean
 }

@@ -13,7 +13,7 @@ const MAX_TIMER_MS = 60_000
 const at = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString()
 
 /**
- * Runs the emulator's pipelines (DESIGN.md "Emulator control"): every job carries the time of its
+ * Runs the emulator's pipelines: every job carries the time of its
  * next move (`due_at`), and `catchUp()` applies every move due by `clock.now()` in time order,
  * so the state is a function of the clock and of the requests made, never of when we looked.
  * Services call `catchUp()` before they read or change a pipeline (tests drive a manual clock and

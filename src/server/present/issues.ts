@@ -10,7 +10,9 @@ import { taskStatusNoun } from '../releases.js'
 import { apiUrl, type Instance } from './context.js'
 import { presentUser } from './users.js'
 
-/** Where a list was read from: `references.relative` is relative to it (reference §5.3). */
+/**
+ * Where a list was read from: `references.relative` is relative to it (`lib/api/entities/issue_basic.rb`).
+ */
 export type ReferenceContext = { project: number } | { group: number } | 'global'
 
 export interface IssueView {
@@ -100,7 +102,7 @@ export function presentMilestone(
 const human = (seconds: number) => (seconds === 0 ? null : formatDuration(seconds))
 
 /**
- * Stored rows -> issue records (spec 2.5, reference §5), loading labels, assignees, users,
+ * Stored rows -> issue records (`lib/api/entities/issue.rb`), loading labels, assignees, users,
  * milestones and merge-request counts for the whole batch at once.
  */
 export function presentIssues(store: Store, instance: Instance, rows: IssueRow[], view: IssueView): Issue[] {
@@ -195,7 +197,8 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
       imported_from: row.imported_from,
       service_desk_reply_to: row.service_desk_reply_to,
     }
-    // The has_tasks/task_status inversion of reference §5.2: the text only when there are no items.
+    // GitLab's has_tasks/task_status inversion (`lib/api/entities/issue.rb`): the text only when there are no
+    // items.
     if (!tasksPresent) issue.task_status = row.description ? taskStatusText(0, 0, instance.version) : ''
     if (ee) {
       issue.weight = row.weight

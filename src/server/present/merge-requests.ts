@@ -12,9 +12,9 @@ const commitsOf = (store: Store, row: MergeRequestRow) =>
   mergeRequestCommits(row, store.mergeRequests.refSha(row.project_id, row.target_branch))
 
 /**
- * `Entities::MergeRequestBasic` (reference §10) of a seeded merge request. Chosen where the seed
- * says nothing: the author merged or closed it, it is mergeable while open, it has no pipeline,
- * labels, milestone, assignees or reviewers.
+ * `Entities::MergeRequestBasic` (`lib/api/entities/merge_request_basic.rb`) of a seeded merge request. Chosen
+ * where the seed says nothing: the author merged or closed it, it is mergeable while open, it has no
+ * pipeline, labels, milestone, assignees or reviewers.
  */
 export function presentMergeRequestBasic(
   store: Store,

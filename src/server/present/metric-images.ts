@@ -6,7 +6,7 @@ import type { Instance } from './context.js'
 export const metricImagePath = (instance: Instance, row: { id: number; filename: string }) =>
   `${new URL(instance.baseUrl).pathname.replace(/\/+$/, '')}/uploads/-/system/issuable_metric_image/file/${row.id}/${encodeURIComponent(row.filename)}`
 
-/** spec 2.12, reference §11 (`Entities::IssuableMetricImage`). */
+/** `Entities::IssuableMetricImage` (`ee/lib/api/entities/issuable/metric_image.rb`). */
 export function presentMetricImage(instance: Instance, row: MetricImageRow): MetricImage {
   return {
     id: row.id,

@@ -4,7 +4,7 @@ import type { NoteRow } from '../store/notes.js'
 import type { Instance } from './context.js'
 import { presentUser } from './users.js'
 
-/** spec 2.10 (`Entities::Note`, reference §8.3): an issue note; issue notes are never resolvable. */
+/** `Entities::Note` (`lib/api/entities/note.rb`): an issue note; issue notes are never resolvable. */
 export function presentNote(
   store: Store,
   instance: Instance,

@@ -34,8 +34,8 @@ const LOOKS: Record<string, [string, string, string, string]> = {
 const ms = (a: string | null, b: string | null) => (a && b ? Date.parse(b) - Date.parse(a) : null)
 
 /**
- * Shapes pipelines and jobs (reference §12.4). Favicons are our short asset paths (GitLab's carry
- * a content digest); pipelines have no coverage, name or YAML errors.
+ * Shapes pipelines and jobs (`lib/api/entities/ci/pipeline.rb`, `lib/api/entities/ci/job.rb`). Favicons are
+ * our short asset paths (GitLab's carry a content digest); pipelines have no coverage, name or YAML errors.
  */
 export function pipelinePresenter(store: Store, instance: Instance) {
   const webBase = (project: ProjectRow) => `${instance.baseUrl}/${project.full_path}`

@@ -5,7 +5,7 @@ import type { TodoRow } from '../store/todos.js'
 import type { Instance } from './context.js'
 import { presentUser } from './users.js'
 
-/** spec 2.9 (`Entities::Todo`, reference §8.2): the to-do with its project identity and issue. */
+/** `Entities::Todo` (`lib/api/entities/todo.rb`): the to-do with its project identity and issue. */
 export function presentTodo(
   store: Store,
   instance: Instance,

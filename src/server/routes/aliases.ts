@@ -9,7 +9,7 @@ const NamePath = Type.Object({ name: Type.String() })
 const PREFIX = '/api/v4/project_aliases'
 
 /**
- * Project aliases (spec 4.8, reference §15). EE only: GitLab CE has no such routes, so on `ce`
+ * Project aliases (`ee/lib/api/project_aliases.rb`). EE only: GitLab CE has no such routes, so on `ce`
  * they are not registered and answer the router's 404. Administrators only, checked before the
  * parameters as GitLab's `before` block does.
  */

@@ -83,7 +83,8 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
     method: doc.method,
     url: doc.url,
     schema: { response: doc.response },
-    // Pagination links carry declared parameters only (reference §3.1), never whatever a caller adds.
+    // Pagination links carry declared parameters only (`lib/gitlab/pagination/offset_header_builder.rb`),
+    // never whatever a caller adds.
     config: {
       declared: [
         ...Object.keys(doc.pathParams?.properties ?? {}),

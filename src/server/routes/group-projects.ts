@@ -9,7 +9,7 @@ import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
 /**
- * `GET /groups/:id/projects` (issue 6, for export-project's group backups), as GitLab's
+ * `GET /groups/:id/projects` (for export-project's group backups), as GitLab's
  * `lib/api/groups.rb` answers it: 404 `Group Not Found` for a group the caller cannot see; only
  * projects the caller can read (public, internal when signed in, private when a member or admin);
  * the group's own projects, or its whole subtree with `include_subgroups=true`; archived ones

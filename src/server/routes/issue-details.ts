@@ -26,7 +26,7 @@ import { IssuePath, issueTarget } from './paths.js'
 const BASE = '/api/v4/projects/:id/issues/:issue_iid'
 
 /**
- * Issue sub-resources (issue 3; spec 4.3-4.6, reference §7-11): reorder, move, subscriptions,
+ * Issue sub-resources (`lib/api/issues.rb`, `lib/api/subscriptions.rb`): reorder, move, subscriptions,
  * to-dos and relations here; notes, time tracking and metric images in their own modules.
  * `:issue_iid` is Grape's Integer: anything else is 400 `issue_iid is invalid`.
  */

@@ -7,7 +7,10 @@ import { IssuePath, issueTarget } from './paths.js'
 
 const BASE = '/api/v4/projects/:id/issues/:issue_iid'
 
-/** Time tracking (spec 4.4, reference §9): 200 for estimates, resets and reads, 201 for added time. */
+/**
+ * Time tracking (`lib/api/time_tracking_endpoints.rb`): 200 for estimates, resets and reads, 201 for added
+ * time.
+ */
 export function timeTrackingRoutes(api: ApiContext, deps: IssueDeps): void {
   const { app, registry, access } = api
   const time = timeTrackingService(deps)

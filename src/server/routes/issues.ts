@@ -24,7 +24,10 @@ const globalId = (raw: string | undefined) => {
   return digits === undefined ? 0 : Number(digits.replaceAll('_', ''))
 }
 
-/** Defaults Grape fills in, which GitLab's pagination links carry along (reference §3.1). */
+/**
+ * Defaults Grape fills in, which GitLab's pagination links carry along
+ * (`lib/gitlab/pagination/offset_header_builder.rb`).
+ */
 const LIST_DEFAULTS = { order_by: 'created_at', sort: 'desc', state: 'all', with_labels_details: false }
 
 /** spec 4.2-4.3: the issue lists, single reads, create, edit and delete. */

@@ -60,7 +60,7 @@ async function readParts(req: FastifyRequest, dir: string, written: string[]) {
 }
 
 /**
- * Incident metric images (EE only; spec 4.6, reference §11) and the download of their files at
+ * Incident metric images (EE only; `ee/lib/ee/api/issues.rb`) and the download of their files at
  * `file_path`. Files are kept under `<data>/uploads/metric_images`, or a temporary folder for
  * `:memory:` that is removed when the server closes.
  */

@@ -8,7 +8,7 @@ import type { ApiContext } from './context.js'
 const URL = '/-/emulator/projects/:id/pipelines/:pipeline_id'
 
 /**
- * Emulator controls for pipelines (DESIGN.md "Emulator control"), administrators only:
+ * Emulator controls for pipelines, administrators only:
  * `PUT` with `{"status": "<any GitLab pipeline status>"}` drives the pipeline and its unfinished
  * jobs there and answers 200 with the pipeline record; `GET` (ours) shows the pipeline with its jobs
  * and the CI/CD job token of each running job, which GitLab only ever hands to runners.

@@ -24,7 +24,7 @@ const PipelinePath = Type.Object({ id: Type.String(), pipeline_id: Type.Integer(
 const JOBS_URL = '/api/v4/projects/:id/pipelines/:pipeline_id/jobs'
 
 /**
- * Trigger tokens, triggering, pipelines and jobs (issue 5). Starts the pipeline runner (stopped
+ * Trigger tokens, triggering, pipelines and jobs. Starts the pipeline runner (stopped
  * when the server closes) and installs `JOB-TOKEN` authentication for the routes that take it.
  */
 export function pipelineRoutes(api: ApiContext): void {

@@ -7,7 +7,7 @@ import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
-/** spec 4.1, reference §13: schedule an export, read its status, download the archive. */
+/** `lib/api/project_export.rb`: schedule an export, read its status, download the archive. */
 export function projectExportRoutes(api: ApiContext, exports: ExportService) {
   const { app, registry } = api
 

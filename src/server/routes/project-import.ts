@@ -73,7 +73,7 @@ async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
   return out
 }
 
-/** spec 4.1, reference §14: the three ways to import a project, and the import status. */
+/** `lib/api/project_import.rb`: the three ways to import a project, and the import status. */
 export function projectImportRoutes(
   api: ApiContext,
   imports: ImportService,

@@ -23,7 +23,7 @@ const MilestoneQuery = Type.Object(
 )
 
 /**
- * `GET /projects/:id/labels` and `GET /projects/:id/milestones` (issue 7: sync-issues maps labels
+ * `GET /projects/:id/labels` and `GET /projects/:id/milestones` (sync-issues maps labels
  * and milestones by name). Labels are ordered by title, milestones by due date then id as GitLab
  * orders them; `title` matches exactly, `search` case-insensitively inside title. Paginated with
  * GitLab's headers. Labels here are the project's own (group labels are not modelled).

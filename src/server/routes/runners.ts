@@ -6,9 +6,9 @@ import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
 /**
- * The deprecated runner registration-token endpoints (spec §7, §9; issue 10): the three
- * reset-registration-token calls (410 from 18.0) and `POST /runners` with a registration token
- * (410 from 17.0). Checks the instance's version at start-up: a malformed or unsupported
+ * The deprecated runner registration-token endpoints (`lib/api/ci/runners.rb`, `lib/api/ci/runner.rb`): the
+ * three reset-registration-token calls (410 from 18.0) and `POST /runners` with a registration token (410
+ * from 17.0). Checks the instance's version at start-up: a malformed or unsupported
  * `gitlabVersion` makes `buildServer` fail instead of answering 500 later.
  */
 export function runnerRoutes(api: ApiContext) {

@@ -44,7 +44,7 @@ function sweepAbandoned(workDir: string, kept: string[]) {
 }
 
 /**
- * Routes for project export and import (issue 4). Files live in `<data>/transfers` with a
+ * Routes for project export and import. Files live in `<data>/transfers` with a
  * persistent store, else in a temporary folder removed at close; jobs still running at close are
  * told to stop and awaited. A restart marks exports and imports that were under way as failed.
  */

@@ -30,7 +30,7 @@ const rawParams = (req: FastifyRequest): Record<string, unknown> => ({
   ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
 })
 
-/** spec 4.7, reference §12: trigger token CRUD and `trigger/pipeline` (both path forms). */
+/** `lib/api/ci/triggers.rb`: trigger token CRUD and `trigger/pipeline` (both path forms). */
 export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
   const { app, registry, access } = api
 

@@ -30,8 +30,9 @@ export class Actor {
 }
 
 /**
- * Visibility and roles (reference §2): private things answer 404 to those who may not see them,
- * roles are inherited from ancestor groups, the owner of a personal namespace owns its projects.
+ * Visibility and roles (`app/policies/project_policy.rb`, `lib/api/helpers.rb`): private things answer 404 to
+ * those who may not see them, roles are inherited from ancestor groups, the owner of a personal namespace
+ * owns its projects.
  */
 export function createAccess(store: Store) {
   const ancestors = (namespaceId: number | null): NamespaceRow[] => {

@@ -11,14 +11,17 @@ import type { Store } from '../store/index.js'
 import type { AliasRow } from '../store/aliases.js'
 import type { Actor } from './access.js'
 
-/** `Gitlab::PathRegex.project_path_format_regex` and its message (reference §15). */
+/** `Gitlab::PathRegex.project_path_format_regex` and its message (`lib/gitlab/path_regex.rb`). */
 const NAME_FORMAT = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/
 const FORMAT_MESSAGE =
   "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"
 
 const present = (row: AliasRow): ProjectAlias => ({ id: row.id, project_id: row.project_id, name: row.name })
 
-/** Project aliases (EE): administrators only, anonymous 401, everyone else 403 (reference §15). */
+/**
+ * Project aliases (EE): administrators only, anonymous 401, everyone else 403
+ * (`ee/lib/api/project_aliases.rb`).
+ */
 export function aliasService(store: Store) {
   const find = (name: string) => {
     const row = store.aliases.byName(name)

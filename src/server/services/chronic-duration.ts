@@ -1,8 +1,9 @@
 /*
- * GitLab's time-tracking durations (reference §9): `Gitlab::TimeTrackingFormatter` over GitLab's
- * vendored `ChronicDuration` (gitlab-chronic-duration 0.12), with GitLab's settings: 8-hour days,
- * 20-day months, so a week (a quarter month) is 5 days, and a year is 31,557,600 s (365.25 days).
- * Written from the documented behaviour, not translated.
+ * GitLab's time-tracking durations (`lib/gitlab/time_tracking_formatter.rb`,
+ * `lib/gitlab/chronic_duration.rb`): `Gitlab::TimeTrackingFormatter` over GitLab's vendored `ChronicDuration`
+ * (gitlab-chronic-duration 0.12), with GitLab's settings: 8-hour days, 20-day months, so a week (a quarter
+ * month) is 5 days, and a year is 31,557,600 s (365.25 days). Written from the documented behaviour, not
+ * translated.
  */
 
 const MINUTE = 60
@@ -133,7 +134,7 @@ export interface ParseDurationOptions {
 }
 
 /**
- * Parses a GitLab time-tracking duration into seconds (reference §9, `TimeTrackingFormatter.parse`):
+ * Parses a GitLab time-tracking duration into seconds (`TimeTrackingFormatter.parse`):
  * `3h 30m` -> 12600, `1w` -> 144000, `2` -> 7200 (bare numbers are hours), `1h 30` -> 5400,
  * `3:30` -> 210, `-1h` -> -3600. Unknown words are dropped. Text with no number and no unit word
  * (`foo`, `''`) gives null; a zero result gives null, or 0 with `keepZero`. Never throws.
@@ -144,7 +145,7 @@ export interface ParseDurationOptions {
 export function parseDuration(text: string, options: ParseDurationOptions = {}): number | null {
   const negative = text.startsWith('-')
   const words = tokenize(negative ? text.slice(1) : text)
-  if (words.length === 0) return null // nothing to read: null even with keepZero (reference §9: `foo`)
+  if (words.length === 0) return null // nothing to read: null even with keepZero (GitLab: `foo`)
   const total = sumWords(words)
   if (!Number.isFinite(total)) return null
   if (total === 0 && !options.keepZero) return null
@@ -161,7 +162,7 @@ export interface FormatDurationOptions {
 const decimals = (n: number) => (Number.isInteger(n) ? 0 : (String(n).split('.')[1]?.length ?? 0))
 
 /**
- * GitLab's short human form of a duration in seconds (reference §9, `TimeTrackingFormatter.output`):
+ * GitLab's short human form of a duration in seconds (`TimeTrackingFormatter.output`):
  * parts `y mo w d h m s`, zero parts left out, joined by single spaces: 12600 -> `3h 30m`,
  * 201600 -> `1w 2d`, 1080000 -> `3w 1h`; four weeks or more roll into 20-day months; from a year
  * (31,557,600 s) up, when that leaves less over than months would, years and months without weeks.

@@ -20,7 +20,7 @@ export interface TransferEnv {
 }
 
 /**
- * `Project#export_status(user)` (reference §13.1), from the job's status and whether its file
+ * `Project#export_status(user)` (`app/models/project.rb`), from the job's status and whether its file
  * exists: regeneration_in_progress, queued, started, finished, failed, none, in that order.
  */
 export function exportStatus(row: ExportRow | undefined): ExportStatusValue {
@@ -32,7 +32,10 @@ export function exportStatus(row: ExportRow | undefined): ExportStatusValue {
   return row.status === 'failed' ? 'failed' : 'none'
 }
 
-/** `ProjectIdentity` (reference §13.1): `name_with_namespace` joins the ancestors' names with ` / `. */
+/**
+ * `ProjectIdentity` (`lib/api/entities/project_identity.rb`): `name_with_namespace` joins the ancestors'
+ * names with ` / `.
+ */
 export function projectIdentity(ctx: ServiceContext, p: ProjectRow) {
   const names: string[] = []
   for (let ns = ctx.store.namespaces.get(p.namespace_id); ns;) {
@@ -51,7 +54,7 @@ export function projectIdentity(ctx: ServiceContext, p: ProjectRow) {
 }
 
 /**
- * Project export (spec 4.1, reference §13): Maintainer+ on every route (`authorize_admin_project`,
+ * Project export (`lib/api/project_export.rb`): Maintainer+ on every route (`authorize_admin_project`,
  * 403 below it; 404 when the project is hidden), per-user exports run by the job queue.
  */
 export function exportService(ctx: ServiceContext, env: TransferEnv) {

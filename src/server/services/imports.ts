@@ -35,7 +35,7 @@ export type ImportPlan = ImportSource
 const correlationId = () => randomBytes(16).toString('base64url').slice(0, 22)
 
 /**
- * Project import (spec 4.1, reference §14): the target namespace and rights checked, the project
+ * Project import (`lib/api/project_import.rb`): the target namespace and rights checked, the project
  * created at once with its import record `scheduled`, and the job queued. GitLab's errors:
  * `404 Namespace Not Found` (missing or hidden), 400 `Namespace is not valid` (no right to create
  * projects there), 400 `User is not allowed to import projects` (a group role below the import role:

@@ -13,7 +13,9 @@ export type IssueListScope =
 
 const isWord = (v: unknown, word: string) => typeof v === 'string' && v.toLowerCase() === word
 
-/** Date window helpers for `due_date` (reference §4.3); weeks start on Monday, as Rails'. */
+/**
+ * Date window helpers for `due_date` (`app/finders/issuable_finder.rb`); weeks start on Monday, as Rails'.
+ */
 function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00.000Z`)
   d.setUTCDate(d.getUTCDate() + days)

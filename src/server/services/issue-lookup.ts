@@ -1,17 +1,28 @@
-import type { Issue } from '../../schema/index.js'
+import type { Issue, IssueUpdate } from '../../schema/index.js'
 import { unauthorized } from '../gitlab-errors.js'
 import { presentIssues } from '../present/issues.js'
+import type { EpicRow } from '../store/epics.js'
 import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import type { IssueService } from './issues.js'
+
+/**
+ * What the sub-resource services use of the issue service (issues.ts). Declared here, not imported:
+ * issues.ts runs the quick actions, which use these helpers.
+ */
+export interface IssueAccess {
+  findIssue(actor: Actor, project: ProjectRow, iid: number): IssueRow
+  canReadIssue(actor: Actor, project: ProjectRow, row: IssueRow): boolean
+  canReadEpic(actor: Actor, epic: EpicRow): boolean
+  update(actor: Actor, project: ProjectRow, iid: number, input: IssueUpdate): Issue
+}
 
 /** What the issue sub-resource services share: the service context and the issue service. */
 export interface IssueDeps {
   ctx: ServiceContext
-  issues: IssueService
+  issues: IssueAccess
 }
 
 /** The caller's user; 401 `401 Unauthorized` for anonymous callers. */
@@ -20,7 +31,7 @@ export function requireUser(actor: Actor): UserRow {
   return actor.user
 }
 
-/** GitLab's `admin_issue`: Planner, Reporter and up, and administrators (reference §9). */
+/** GitLab's `admin_issue`: Planner, Reporter and up, and administrators (`app/policies/issue_policy.rb`). */
 export const canAdminIssues = (deps: IssueDeps, actor: Actor, project: ProjectRow) =>
   deps.ctx.access.atLeast(actor, project, Level.planner)
 
@@ -28,7 +39,9 @@ export const canAdminIssues = (deps: IssueDeps, actor: Actor, project: ProjectRo
 export const canReadInternalNotes = (deps: IssueDeps, actor: Actor, project: ProjectRow) =>
   deps.ctx.access.atLeast(actor, project, Level.planner)
 
-/** GitLab's `update_issue`: `admin_issue`, or the author of a readable issue (reference §6.3). */
+/**
+ * GitLab's `update_issue`: `admin_issue`, or the author of a readable issue (`app/policies/issue_policy.rb`).
+ */
 export const canUpdateIssue = (deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueRow) =>
   deps.issues.canReadIssue(actor, project, row) &&
   (canAdminIssues(deps, actor, project) || (actor.id !== null && row.author_id === actor.id))

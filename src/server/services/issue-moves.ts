@@ -24,7 +24,7 @@ export const issueReference = (issue: { iid: number }, of: ProjectRow, from: Pro
       ? `${of.path}#${issue.iid}`
       : `${of.full_path}#${issue.iid}`
 
-/** Reorder and move (spec 4.3, reference §7). */
+/** Reorder and move (`lib/api/issues.rb`). */
 export function issueMoveService(deps: IssueDeps) {
   const { store, access } = deps.ctx
 
@@ -48,9 +48,9 @@ export function issueMoveService(deps: IssueDeps) {
 
   return {
     /**
-     * `PUT .../reorder` (reference §7.1): `move_before_id` ends up above the issue, `move_after_id`
-     * below it, in the relative order of the root namespace. 404 `Issue Not Found`, 403 without
-     * `update_issue`, 422 `{"error":"Unprocessable Entity"}` when no given id names an issue of
+     * `PUT .../reorder` (`app/services/issues/reorder_service.rb`): `move_before_id` ends up above the issue,
+     * `move_after_id` below it, in the relative order of the root namespace. 404 `Issue Not Found`, 403
+     * without `update_issue`, 422 `{"error":"Unprocessable Entity"}` when no given id names an issue of
      * that root namespace. Positions are respread (gaps of 1024) when two neighbours touch.
      */
     reorder(actor: Actor, project: ProjectRow, iid: number, input: IssueReorder): Issue {
@@ -80,10 +80,10 @@ export function issueMoveService(deps: IssueDeps) {
     },
 
     /**
-     * `POST .../move` (reference §7.2): a new issue in the target project (next iid there, labels
-     * and milestone matched by title, notes, award emoji, subscriptions and time logs copied), the
-     * original closed with `moved_to_id`. 400 texts in GitLab's order: type, permissions, same
-     * project. A target the caller cannot see is "insufficient permissions", as GitLab's
+     * `POST .../move` (`app/services/issues/move_service.rb`): a new issue in the target project (next iid
+     * there, labels and milestone matched by title, notes, award emoji, subscriptions and time logs copied),
+     * the original closed with `moved_to_id`. 400 texts in GitLab's order: type, permissions, same project. A
+     * target the caller cannot see is "insufficient permissions", as GitLab's
      * `Project.find_by(id:)` does; only a missing one is 404 `Project Not Found`.
      */
     move(actor: Actor, project: ProjectRow, iid: number, input: IssueMove): Issue {

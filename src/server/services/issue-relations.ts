@@ -7,7 +7,7 @@ import type { ProjectRow } from '../store/projects.js'
 import { Actor, Level } from './access.js'
 import { canReadInternalNotes, requireUser, type IssueDeps } from './issue-lookup.js'
 
-/** Merge requests, participants and the user agent of an issue (spec 4.5, reference §10). */
+/** Merge requests, participants and the user agent of an issue (`lib/api/issues.rb`). */
 export function issueRelationService(deps: IssueDeps) {
   const { store, access, instance } = deps.ctx
   const ee = instance.edition === 'ee'

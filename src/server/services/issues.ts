@@ -47,18 +47,24 @@ function decodeCursor(text: string | undefined): Cursor | null {
 
 /** Hooks other services plug into issue creation. */
 export interface IssueServiceOptions {
-  /** Runs before an issue is created (after authentication): the `issues_create` rate limit (reference §16). */
+  /**
+   * Runs before an issue is created (after authentication): the `issues_create` rate limit
+   * (`lib/gitlab/application_rate_limiter.rb`).
+   */
   beforeCreate?: (actor: Actor, project: ProjectRow) => void
 }
 
-/** Issues: lists, reads, create, edit, delete (spec 4.2-4.3, reference §4-6). */
+/** Issues: lists, reads, create, edit, delete (`lib/api/issues.rb`). */
 export function issueService(ctx: ServiceContext, options: IssueServiceOptions = {}) {
   const { store, access } = ctx
   const queries = issueQueries(store.db)
   const epics = epicLinks(ctx)
   const present = (rows: IssueRow[], view: IssueView) => presentIssues(store, ctx.instance, rows, view)
 
-  /** The issue by iid, readable by the actor; 404 `404 Not found` otherwise (reference §6.1). */
+  /**
+   * The issue by iid, readable by the actor; 404 `404 Not found` otherwise (`find_project_issue` in
+   * `lib/api/helpers/issues_helpers.rb`).
+   */
   const findIssue = (actor: Actor, project: ProjectRow, iid: number): IssueRow => {
     const row = store.issues.byIid(project.id, iid)
     if (!row || !canReadIssue(actor, project, row)) throw recordNotFound()
@@ -97,7 +103,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     }
   }
 
-  /** Label ids for titles, creating missing project labels when `create` is allowed (reference §6.4). */
+  /**
+   * Label ids for titles, creating missing project labels when `create` is allowed
+   * (`app/services/issuable_base_service.rb`).
+   */
   function labelIds(project: ProjectRow, titles: string[], create: boolean, now: string): number[] {
     const ids: number[] = []
     for (const title of titles) {
@@ -108,7 +117,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     return ids
   }
 
-  /** Assignees that exist and can read the project; CE keeps only the first (reference §6.2). */
+  /**
+   * Assignees that exist and can read the project; CE keeps only the first
+   * (`app/services/issuable_base_service.rb`).
+   */
   function assigneeIds(project: ProjectRow, ids: number[]): number[] {
     const valid = ids
       .filter((id) => id > 0)
@@ -346,7 +358,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       })
     },
 
-    /** Owners and administrators only; 404 `Issue Not Found` for a missing issue (reference §6.5). */
+    /** Owners and administrators only; 404 `Issue Not Found` for a missing issue (`lib/api/issues.rb`). */
     remove(actor: Actor, project: ProjectRow, iid: number): void {
       requireUser(actor)
       const row = store.issues.byIid(project.id, iid)
@@ -358,7 +370,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
 }
 export type IssueService = ReturnType<typeof issueService>
 
-/** A real calendar date `YYYY-MM-DD`, or null: GitLab ignores an invalid due date (reference §6.2). */
+/**
+ * A real calendar date `YYYY-MM-DD`, or null: GitLab ignores an invalid due date
+ * (`app/models/concerns/issuable.rb`).
+ */
 function validDate(value: string | undefined): string | null {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null
   const d = new Date(`${value}T00:00:00.000Z`)

@@ -31,8 +31,8 @@ export function runningJob(store: Store, runner: PipelineRunner, token: string) 
 }
 
 /**
- * `JOB-TOKEN` authentication (reference §2): only on the routes listed with `allow(method, url)`;
- * a token of no job, of a job that is not running, or of a blocked user is a 401.
+ * `JOB-TOKEN` authentication (`lib/gitlab/auth/auth_finders.rb`): only on the routes listed with
+ * `allow(method, url)`; a token of no job, of a job that is not running, or of a blocked user is a 401.
  */
 export function jobTokenAuth(store: Store, runner: PipelineRunner) {
   const routes = new Set<string>()

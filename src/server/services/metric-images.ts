@@ -11,7 +11,7 @@ import { Level, type Actor } from './access.js'
 import { isoNow } from './context.js'
 import { requireUser, type IssueDeps } from './issue-lookup.js'
 
-/** GitLab's `IssuableMetricImage` rules (reference §11). */
+/** GitLab's `IssuableMetricImage` rules (`ee/app/models/issuable_metric_image.rb`). */
 export const METRIC_IMAGE_MAX_BYTES = 1024 * 1024
 const EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'ico', 'webp']
 const MAX_URL = 255
@@ -40,7 +40,7 @@ export interface Upload {
   filename: string
 }
 
-/** Incident metric images (spec 4.6, reference §11); files live in `dir/<id>/<filename>`. */
+/** Incident metric images (`ee/lib/ee/api/issues.rb`); files live in `dir/<id>/<filename>`. */
 export function metricImageService(deps: IssueDeps, dir: string, allowLocalRequests: boolean) {
   const { store, access, instance } = deps.ctx
   const fileOf = (row: MetricImageRow) => join(dir, String(row.id), row.filename)

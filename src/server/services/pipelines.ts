@@ -41,7 +41,7 @@ export interface NewPipelineInput {
 }
 
 /**
- * Pipelines (issue 5, `lib/api/ci/pipelines.rb`): whoever may read the project reads its pipelines
+ * Pipelines (`lib/api/ci/pipelines.rb`): whoever may read the project reads its pipelines
  * and jobs (GitLab's "public pipelines" default); variables, cancel and retry need Developer.
  * Every call first lets the runner catch up with the clock.
  */
@@ -242,7 +242,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     },
 
     /**
-     * Emulator control (DESIGN.md): the pipeline and its unfinished jobs take `status` and stay
+     * Emulator control: the pipeline and its unfinished jobs take `status` and stay
      * there (our choice: they leave the automatic schedule until retried).
      */
     force(p: ProjectRow, id: number, status: PipelineStatus): Pipeline {

@@ -1,10 +1,16 @@
 import { messageError } from '../gitlab-errors.js'
 import type { Clock } from './context.js'
 
-/** GitLab's default `issues_create_limit` (reference §16): requests per minute; 0 turns the limit off. */
+/**
+ * GitLab's default `issues_create_limit` (`lib/gitlab/application_rate_limiter.rb`): requests per minute; 0
+ * turns the limit off.
+ */
 export const DEFAULT_ISSUES_CREATE_LIMIT = 300
 
-/** reference §1.6: what `RateLimitedService::RateLimitedError` renders; no Retry-After for this limit. */
+/**
+ * What `RateLimitedService::RateLimitedError` renders (`app/services/concerns/rate_limited_service.rb`); no
+ * Retry-After for this limit.
+ */
 export const tooManyRequests = () =>
   messageError(429, { error: 'This endpoint has been requested too many times. Try again later.' })
 

@@ -10,7 +10,7 @@ import { addSystemNote, systemNoteBody } from './system-notes.js'
 
 /** GitLab stores seconds in 32-bit integer columns. */
 const MAX_INT = 2_147_483_647
-/** `Timelog`: the total may not pass four 365.25-day years (reference §9). */
+/** `Timelog`: the total may not pass four 365.25-day years (`app/models/timelog.rb`). */
 const MAX_TOTAL = 4 * 31_557_600
 const MAX_SUMMARY = 255
 
@@ -24,7 +24,10 @@ export const timeStatsOf = (row: IssueRow): TimeStats => ({
   human_total_time_spent: human(row.total_time_spent),
 })
 
-/** Time tracking on issues (spec 4.4, reference §9); every change needs `admin_issue` (403 otherwise). */
+/**
+ * Time tracking on issues (`lib/api/time_tracking_endpoints.rb`); every change needs `admin_issue` (403
+ * otherwise).
+ */
 export function timeTrackingService(deps: IssueDeps) {
   const { store } = deps.ctx
 
@@ -64,8 +67,9 @@ export function timeTrackingService(deps: IssueDeps) {
 
     /**
      * `POST .../time_estimate`: 0 is allowed; a negative or unreadable duration is GitLab's 400
-     * `400 Bad request - {:reason=>"Time estimate must have ..."}` (reference §9, Ruby 3.3 inspect).
-     * Chosen: an estimate past 2^31-1 seconds, which GitLab's column cannot hold, is refused the same way.
+     * `400 Bad request - {:reason=>"Time estimate must have ..."}` (`lib/api/time_tracking_endpoints.rb`,
+     * Ruby 3.3 inspect). Chosen: an estimate past 2^31-1 seconds, which GitLab's column cannot hold, is
+     * refused the same way.
      */
     setEstimate(actor: Actor, project: ProjectRow, iid: number, input: TimeEstimateInput): TimeStats {
       const row = writable(actor, project, iid)
@@ -86,7 +90,7 @@ export function timeTrackingService(deps: IssueDeps) {
      * `POST .../add_spent_time`: adds a timelog (negative subtracts). Errors as GitLab's model
      * validation renders them: `{"base":["Time to subtract exceeds the total time spent"]}`; an
      * unreadable or zero duration, or a summary over 255 characters, makes the timelog invalid
-     * (`{"timelogs":["is invalid"]}`, reference §9). Chosen: a total past four years is
+     * (`{"timelogs":["is invalid"]}`, `app/models/timelog.rb`). Chosen: a total past four years is
      * `{"base":["Total time spent cannot exceed 4 years."]}`.
      */
     addSpent(actor: Actor, project: ProjectRow, iid: number, input: SpentTimeInput): TimeStats {

@@ -6,7 +6,7 @@ import type { Actor } from './access.js'
 import { isoNow } from './context.js'
 import { presentIssue, requireUser, type IssueDeps } from './issue-lookup.js'
 
-/** Subscriptions and to-dos on issues (spec 4.3, reference §8.1-8.2). */
+/** Subscriptions and to-dos on issues (`lib/api/subscriptions.rb`, `lib/api/issues.rb`). */
 export function todoService(deps: IssueDeps) {
   const { store } = deps.ctx
 
@@ -28,7 +28,7 @@ export function todoService(deps: IssueDeps) {
     },
 
     /**
-     * `POST .../todo` (reference §8.2): a pending `marked` to-do for the caller, 201; 304 when the
+     * `POST .../todo` (`lib/api/issues.rb`): a pending `marked` to-do for the caller, 201; 304 when the
      * caller already has a pending to-do on the issue. Anyone who can read the issue may mark it.
      */
     mark(actor: Actor, project: ProjectRow, iid: number): Todo {

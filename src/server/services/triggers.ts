@@ -13,7 +13,7 @@ import type { PipelineService } from './pipelines.js'
 import type { SecretBox } from './secret-box.js'
 import { resolveRef } from './refs.js'
 
-/** `glptt-` + 40 lower-case hex characters (reference §12.1). */
+/** `glptt-` + 40 lower-case hex characters (`app/models/ci/trigger.rb`). */
 export const newTriggerToken = () => `glptt-${randomBytes(20).toString('hex')}`
 
 /** What the store keeps of a token: its hint (4 characters after the prefix) and a sealed copy. */
@@ -24,7 +24,7 @@ export function sealTrigger(box: SecretBox, token: string) {
 const base = (message: string) => messageError(400, { base: [message] })
 
 /**
- * Trigger tokens (reference §12.2, `lib/api/ci/triggers.rb`): Maintainers list, read, create and
+ * Trigger tokens (`lib/api/ci/triggers.rb`): Maintainers list, read, create and
  * delete them; only the owner (or an administrator) edits one or sees it whole.
  */
 export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipelines: PipelineService) {
@@ -114,9 +114,10 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
     },
 
     /**
-     * `POST /projects/:id/trigger/pipeline` after parameter checks (reference §12.3): a trigger token
-     * of this project, or the job token of a running job whose user can see the project; then the
-     * owner's right to create pipelines, the ref and the CI configuration, in GitLab's order.
+     * `POST /projects/:id/trigger/pipeline` after parameter checks
+     * (`app/services/ci/pipeline_trigger_service.rb`): a trigger token of this project, or the job token of a
+     * running job whose user can see the project; then the owner's right to create pipelines, the ref and the
+     * CI configuration, in GitLab's order.
      * `payload` is the request's parameters without the token (`TRIGGER_PAYLOAD`).
      */
     trigger(projectRef: string, input: TriggerPipeline, payload: Record<string, unknown>): Pipeline {

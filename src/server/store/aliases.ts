@@ -6,7 +6,7 @@ export interface AliasRow {
   name: string
 }
 
-/** Project aliases (reference §15): names unique instance-wide. */
+/** Project aliases (`ee/app/models/project_alias.rb`): names unique instance-wide. */
 export function aliasTable(db: Db) {
   const insert = db.prepare('INSERT INTO project_aliases (project_id, name) VALUES (?, ?)')
   const page = db.prepare('SELECT * FROM project_aliases ORDER BY id LIMIT ? OFFSET ?')

@@ -6,7 +6,10 @@ import { noteTable } from './notes.js'
 import { timelogTable } from './timelogs.js'
 import { todoTable } from './todos.js'
 
-/** The tables of issue 3 (notes, to-dos, timelogs, metric images, merge requests, moves), for `createStore`. */
+/**
+ * The tables of issue details (notes, to-dos, timelogs, metric images, merge requests, moves), for
+ * `createStore`.
+ */
 export function issueDetailTables(db: Db) {
   return {
     notes: noteTable(db),

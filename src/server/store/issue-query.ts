@@ -1,8 +1,9 @@
 import type { Db, Statement } from './db.js'
 
 /**
- * SQL for the issue lists (reference §4.3 filters, §4.2 orders). The service decides who may see
- * what and hands over plain data; this module only turns it into one parameterised query.
+ * SQL for the issue lists (filters of `app/finders/issues_finder.rb`, orders of `app/models/issue.rb`). The
+ * service decides who may see what and hands over plain data; this module only turns it into one
+ * parameterised query.
  */
 export interface IssueQuery {
   /** Projects the caller can read; `null` means every project (administrators). */
@@ -132,7 +133,10 @@ const labelPriority =
   '(SELECT MIN(l.priority) FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id)'
 const milestoneDue = '(SELECT m.due_date FROM milestones m WHERE m.id = i.milestone_id)'
 
-/** ORDER BY for each `order_by` (reference §4.2): NULLs last where GitLab puts them last, id DESC to break ties. */
+/**
+ * ORDER BY for each `order_by` (`Issue.sort_by_attribute`, `app/models/issue.rb`): NULLs last where GitLab
+ * puts them last, id DESC to break ties.
+ */
 function orderSql(by: string, dir: 'asc' | 'desc'): string {
   const d = dir.toUpperCase()
   const nullsLast = (expr: string) => `${expr} IS NULL, ${expr} ${d}`

@@ -30,7 +30,7 @@ describe('writeExportTree', () => {
       .pluck()
       .all(project.id) as number[]
     const [first, second, third, fourth] = ids as [number, number, number, number]
-    // Every relation an issue line carries, on issue 1; the booleans both ways on issues 1 and 2.
+    // Every relation an issue line carries, on issue #1; the booleans both ways on issues #1 and #2.
     db.prepare(
       `UPDATE issues SET title = ?, description = ?, discussion_locked = 1, weight = 3, health_status = 'at_risk',
          total_time_spent = 5400, relative_position = -5 WHERE id = ?`,

@@ -15,7 +15,7 @@ const everyone: Who[] = [
 const projects = ['private', 'internal', 'public'] as const
 const members: Who[] = ['guest', 'reporter', 'developer', 'maintainer', 'owner']
 
-/** GitLab's rule (reference §2): who may see a project of each visibility. */
+/** GitLab's rule (`app/policies/project_policy.rb`): who may see a project of each visibility. */
 const canSee = (who: Who, visibility: (typeof projects)[number]) =>
   visibility === 'public' ||
   who === 'root' ||

@@ -1,4 +1,4 @@
-/** The seed of the issue sub-resource tests (issue 3): one role per member, two projects to move between. */
+/** The seed of the issue sub-resource tests: one role per member, two projects to move between. */
 
 export const T = {
   root: 'glpat-root-token',

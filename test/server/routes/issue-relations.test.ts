@@ -44,7 +44,7 @@ describe('related_merge_requests and closed_by', () => {
   })
 
   it('merge_requests_count counts the closing merge requests only, in every answer', async () => {
-    // Issue 1 is closed by !1 and mentioned by !2 (lib/gitlab/issuable_metadata.rb).
+    // Issue #1 is closed by !1 and mentioned by !2 (lib/gitlab/issuable_metadata.rb).
     const count = (res: { body: unknown }) => (res.body as Json).merge_requests_count
     const list = await t.http('GET', `${P}/issues`, { token: T.reporter, query: 'iids[]=1' })
     expect((list.body as Json[]).map((i) => i.merge_requests_count)).toEqual([1])

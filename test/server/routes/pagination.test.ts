@@ -22,7 +22,7 @@ const links = (header: string | undefined) =>
       }),
   )
 
-describe('offset pagination (reference §3.1)', () => {
+describe('offset pagination', () => {
   it('page 2 of 3 carries every header and links on --base-url with sorted, complete queries', async () => {
     const res = await t.http('GET', P, {
       token: ROOT,
@@ -85,7 +85,7 @@ describe('offset pagination (reference §3.1)', () => {
   })
 })
 
-describe('keyset pagination (reference §3.2)', () => {
+describe('keyset pagination', () => {
   it('walks every issue through rel="next" cursors without totals', async () => {
     const seen: number[] = []
     let query: string | undefined = 'pagination=keyset&per_page=2&order_by=created_at&sort=desc'

@@ -3,9 +3,9 @@ import { detailSeed, OTHER, P, T } from './issue-details-seed.js'
 
 /*
  * Quick actions in notes and descriptions, against the real server (GitLab's
- * `QuickActions::InterpretService`, `lib/api/notes.rb`). Seed: acme/widgets issue 1 has labels
- * bug and only-here, milestone v1.0, assignee rita, a 1h estimate and 30m spent; issue 2 is
- * bare (author rita); issue 6 has its discussion locked. Rita is a Reporter, Gus a Guest.
+ * `QuickActions::InterpretService`, `lib/api/notes.rb`). Seed: acme/widgets issue #1 has labels
+ * bug and only-here, milestone v1.0, assignee rita, a 1h estimate and 30m spent; issue #2 is
+ * bare (author rita); issue #6 has its discussion locked. Rita is a Reporter, Gus a Guest.
  */
 
 let t: TestServer
@@ -67,7 +67,7 @@ describe('a note made only of commands', () => {
   })
 
   it('an unavailable command is taken out and answers "Could not apply"; nothing changes', async () => {
-    // a Guest may not close someone else's issue; issue 1 is not closed, so /reopen is unavailable
+    // a Guest may not close someone else's issue; issue #1 is not closed, so /reopen is unavailable
     const guest = await note(2, '/close', T.guest)
     expect([guest.status, guest.body]).toEqual([
       202,

@@ -1,4 +1,4 @@
-/** DESIGN.md "Seed file (YAML)", verbatim: the contract outside tests rely on. */
+/** A seed using every field docs/seed.md describes, with its comments: the contract outside tests rely on. */
 export const designSeed = `
 users:
   - username: root          # required, unique

@@ -37,7 +37,7 @@ ${body}`
 const issues = (...list: string[]) => project(`    issues:\n${list.map((i) => `      - ${i}\n`).join('')}`)
 
 describe('parseSeed', () => {
-  it("parses DESIGN.md's example into the typed seed, filling no defaults", () => {
+  it('parses the full example seed into the typed seed, filling no defaults', () => {
     const seed = parseSeed(designSeed, 'seed.yaml')
     expect(seed.users?.map((u) => u.username)).toEqual(['root', 'alice', 'bob'])
     expect(seed.users?.[1]).toEqual({ username: 'alice', token: 'glpat-alice-token' })
@@ -458,7 +458,7 @@ describe('parseSeed reads every seed as the yaml library does', () => {
     )
   })
 
-  it("gives the value yaml reads for DESIGN.md's example and the demo seed", async () => {
+  it('gives the value yaml reads for the full example seed and the demo seed', async () => {
     const demo = await readFile('examples/seed.yaml', 'utf8')
     for (const text of [designSeed, demo]) expect(parseSeed(text, 'seed.yaml')).toEqual(yamlReads(text))
   })

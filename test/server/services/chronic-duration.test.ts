@@ -5,7 +5,7 @@ const DAY = 8 * HOUR
 const WEEK = 5 * DAY
 const MONTH = 20 * DAY
 
-describe('parseDuration (reference §9, GitLab settings: 8h days, 5d weeks, 20d months)', () => {
+describe('parseDuration (GitLab settings: 8h days, 5d weeks, 20d months)', () => {
   it.each<[string, number]>([
     ['3h 30m', 12_600],
     ['3h30m', 12_600],
@@ -76,7 +76,7 @@ describe('parseDuration (reference §9, GitLab settings: 8h days, 5d weeks, 20d 
   })
 })
 
-describe('formatDuration (reference §9: short form, weeks, 20-day months)', () => {
+describe('formatDuration (short form, weeks, 20-day months)', () => {
   it.each<[number, string]>([
     [12_600, '3h 30m'],
     [201_600, '1w 2d'],

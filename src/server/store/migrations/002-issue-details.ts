@@ -1,5 +1,5 @@
 /**
- * Migration 2: what hangs off an issue (issue 3): notes, to-dos, timelogs, incident metric images,
+ * Migration 2: what hangs off an issue: notes, to-dos, timelogs, incident metric images,
  * and the epic an issue was promoted to. Every child row goes with its issue (ON DELETE CASCADE),
  * so deleting an issue or resetting the store leaves nothing behind.
  */

@@ -1,5 +1,5 @@
 /**
- * Migration 3: project exports and imports (issue 4). One export per project and user, as GitLab
+ * Migration 3: project exports and imports. One export per project and user, as GitLab
  * keeps them; one import record per project; failed relations per import run (`correlation_id`).
  */
 export default `

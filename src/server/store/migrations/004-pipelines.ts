@@ -1,5 +1,5 @@
 /**
- * Migration 4: pipelines, their jobs (`ci_builds`, GitLab's table name) and variables (issue 5).
+ * Migration 4: pipelines, their jobs (`ci_builds`, GitLab's table name) and variables.
  * A job's `due_at` is when the emulator moves it next on its own (src/server/jobs/); NULL when it
  * waits for nothing (finished, manual, or held where `PUT /-/emulator/...` put it).
  */

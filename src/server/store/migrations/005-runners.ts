@@ -1,5 +1,5 @@
 /**
- * Migration 5: runner registration tokens and the runners registered with them (issue 10).
+ * Migration 5: runner registration tokens and the runners registered with them.
  * A registration token belongs to the instance (both ids NULL), a project or a group; only its
  * digest is kept, since GitLab shows it once, in the reset answer. Rows of projects and groups go
  * with them; instance rows are kept by `POST /-/emulator/reset` (src/server/services/seed.ts lists

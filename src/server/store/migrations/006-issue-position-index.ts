@@ -1,5 +1,5 @@
 /**
- * Migration 6: issues indexed by project and `relative_position` (performance only, issue 8). The
+ * Migration 6: issues indexed by project and `relative_position` (performance only). The
  * exporter walks a project's issues in position order and issue creation reads the project's
  * highest position; without the index both scanned every issue of the project (the export of
  * 100,000 issues was quadratic: one full scan and sort per batch of 100).
