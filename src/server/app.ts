@@ -106,8 +106,9 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
       applySeed(store, options.seed!, clock)
       rememberSeed(store, options.seed!)
     })
-  // A directory seeded before seeds were remembered resets to the seed it is started with.
-  const resetSeed = rememberedSeed(store) ?? options.seed
+  // Read only when a reset needs it (a large seed kept in memory for nothing costs the server its
+  // footprint). A directory seeded before seeds were remembered resets to the seed it is started with.
+  const resetSeed = () => rememberedSeed(store) ?? options.seed
 
   const instance: Instance = {
     baseUrl: (options.baseUrl ?? 'http://localhost').replace(/\/+$/, ''),
@@ -226,7 +227,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
       if (snapshot.taken) snapshot.restore()
       else {
         resetStore(store)
-        if (resetSeed) applySeed(store, resetSeed, clock)
+        const startSeed = resetSeed()
+        if (startSeed) applySeed(store, startSeed, clock)
         after.push(snapshot.take())
       }
       return after
