@@ -1,4 +1,4 @@
-import type { Issue, IssueCreate, IssueListQuery, IssueUpdate } from '../../schema/index.js'
+import type { Issue, IssueCreate, IssueListQuery, IssueType, IssueUpdate } from '../../schema/index.js'
 import {
   forbidden,
   messageError,
@@ -83,6 +83,17 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       from: { project: row.project_id },
       canReadEpic: (epic) => epics.canRead(actor, epic),
     })[0] as Issue
+  /**
+   * Whether the actor may give an issue this type (`Issues::IssueTypeHelpers#create_issue_type_allowed?`):
+   * an incident needs Reporter, a test case Planner or Reporter on EE. `Issues::BaseService#filter_params`
+   * drops a type the actor may not give, on create and on edit alike.
+   */
+  const mayGiveType = (actor: Actor, project: ProjectRow, type: IssueType): boolean => {
+    if (type === 'incident') return access.atLeast(actor, project, Level.reporter)
+    if (type === 'test_case')
+      return ctx.instance.edition === 'ee' && access.atLeast(actor, project, Level.planner)
+    return true
+  }
   const requireUser = (actor: Actor) => {
     if (!actor.user) throw unauthorized()
     return actor.user
@@ -230,11 +241,13 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           confidential: input.confidential ? 1 : 0,
           discussion_locked:
             metadata && input.discussion_locked !== undefined ? (input.discussion_locked ? 1 : 0) : null,
-          issue_type: input.issue_type ?? 'issue',
+          issue_type:
+            input.issue_type && mayGiveType(actor, project, input.issue_type) ? input.issue_type : 'issue',
           due_date: metadata ? validDate(input.due_date) : null,
           time_estimate: 0,
           total_time_spent: 0,
-          weight: ctx.instance.edition === 'ee' ? (input.weight ?? null) : null,
+          // EE::IssuableBaseService#filter_params drops the weight of those who cannot admin the issue.
+          weight: ctx.instance.edition === 'ee' && metadata ? (input.weight ?? null) : null,
           tasks_total: tasks.total,
           tasks_done: tasks.done,
           relative_position: (position ?? 0) + 1024,
@@ -289,7 +302,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           changes.tasks_done = tasks.done
         }
         if (input.confidential !== undefined) changes.confidential = input.confidential ? 1 : 0
-        if (input.issue_type !== undefined) changes.issue_type = input.issue_type
+        if (input.issue_type !== undefined && mayGiveType(actor, project, input.issue_type))
+          changes.issue_type = input.issue_type
         if (input.state_event === 'close' && row.state === 'opened')
           Object.assign(changes, { state: 'closed', closed_at: now, closed_by_id: actor.id })
         if (input.state_event === 'reopen' && row.state === 'closed')

@@ -1,5 +1,5 @@
 import { startServer, type TestServer } from '../../support/server.js'
-import { widgetsSeed } from '../../support/seeds.js'
+import { matrixSeed, tokens, widgetsSeed } from '../../support/seeds.js'
 
 const ROOT = 'glpat-root-token'
 const ALICE = 'glpat-alice-token' // group maintainer
@@ -98,6 +98,41 @@ describe('POST /projects/:id/issues', () => {
     expect(carol.status).toBe(404)
     expect(carol.body).toEqual({ message: '404 Project Not Found' })
     expect(await iids()).toEqual([5, 4, 3, 2, 1])
+  })
+})
+
+describe('what a guest may set on an issue', () => {
+  const MP = '/api/v4/projects/acme%2Fprivate-proj'
+  let m: TestServer
+  beforeEach(async () => {
+    m = await startServer(matrixSeed)
+  })
+  afterEach(() => m.close())
+
+  it("drops a guest's weight, due date and incident type on create, as GitLab's filter_params does", async () => {
+    const json = { title: 'From a guest', weight: 3, due_date: '2026-12-24', issue_type: 'incident' }
+    const res = await m.http('POST', `${MP}/issues`, { token: tokens.guest, json })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ weight: null, due_date: null, issue_type: 'issue', type: 'ISSUE' })
+    const stored = await m.http('GET', `${MP}/issues/${(res.body as Json).iid}`, { token: tokens.root })
+    expect(stored.body).toMatchObject({ weight: null, due_date: null, issue_type: 'issue' })
+  })
+
+  it('keeps them for a reporter', async () => {
+    const json = { title: 'From a reporter', weight: 3, due_date: '2026-12-24', issue_type: 'incident' }
+    const res = await m.http('POST', `${MP}/issues`, { token: tokens.reporter, json })
+    expect(res.body).toMatchObject({ weight: 3, due_date: '2026-12-24', issue_type: 'incident' })
+  })
+
+  it("leaves the type of a guest's own issue unchanged when the guest asks for an incident", async () => {
+    const made = await m.http('POST', `${MP}/issues`, { token: tokens.guest, json: { title: 'Mine' } })
+    const iid = (made.body as Json).iid
+    const res = await m.http('PUT', `${MP}/issues/${iid}`, {
+      token: tokens.guest,
+      json: { issue_type: 'incident', title: 'Still mine' },
+    })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ title: 'Still mine', issue_type: 'issue' })
   })
 })
 
