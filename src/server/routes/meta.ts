@@ -1,7 +1,8 @@
-import { CurrentUser, Group, Project, Version } from '../../schema/index.js'
+import { Type } from '@sinclair/typebox'
+import { BasicProjectDetails, CurrentUser, Group, Project, Version } from '../../schema/index.js'
 import { unauthorized } from '../gitlab-errors.js'
 import { namespaceNames, presentGroup } from '../present/namespaces.js'
-import { projectFor } from '../present/projects.js'
+import { basicProjectDetails, projectFor } from '../present/projects.js'
 import { presentCurrentUser } from '../present/users.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
@@ -58,9 +59,18 @@ export function metaRoutes(api: ApiContext) {
       url: '/api/v4/projects/:id',
       summary: 'Read a project',
       pathParams: IdPath,
-      response: { 200: Project },
+      response: { 200: Type.Union([Project, BasicProjectDetails]) },
     },
-    (h) => projectFor({ store, access, instance }, h.actor, access.project(h.actor, h.path.id as string)),
+    (h) => {
+      const full = projectFor(
+        { store, access, instance },
+        h.actor,
+        access.project(h.actor, h.path.id as string),
+      )
+      // Anonymous callers get `ProjectDetails`: BasicProjectDetails' fields, plus the fork source that is
+      // not modelled here (lib/api/projects.rb `get ":id"`, lib/api/entities/project_details.rb).
+      return h.actor.user ? full : basicProjectDetails(full)
+    },
   )
 
   defineRoute(

@@ -131,6 +131,16 @@ describe('GET /projects', () => {
     expect(anon!._links).toBeUndefined()
   })
 
+  it('answers GET /projects/:id anonymously with BasicProjectDetails, and with permissions to users', async () => {
+    const [simple] = (await list('/api/v4/projects', 'search=site&simple=true', BOB)).body as Json[]
+    const anon = await t.http('GET', '/api/v4/projects/open%2Fsite')
+    expect(anon.status).toBe(200)
+    expect(anon.body).toMatchObject({ path_with_namespace: 'open/site', namespace: { path: 'open' } })
+    expect(Object.keys(anon.body as Json)).toEqual(Object.keys(simple!))
+    const signedIn = await t.http('GET', '/api/v4/projects/open%2Fsite', { token: BOB })
+    expect(signedIn.body).toMatchObject({ visibility: 'public', permissions: expect.any(Object) })
+  })
+
   it('refuses a bad parameter with Grape’s error', async () => {
     const res = await t.http('GET', '/api/v4/projects', { query: 'order_by=stars', token: BOB })
     expect(res.status).toBe(400)
