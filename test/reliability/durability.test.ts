@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { Agent, request } from 'undici'
 import { secretBox } from '../../src/server/services/secret-box.js'
 import { killed, startServe } from '../support/serve-child.js'
+import { rootAndAcme } from '../support/seeds.js'
 
 /*
  * The real CLI (`gitlab-actions serve --data DIR`, compiled in build/) under
@@ -23,11 +24,7 @@ const WRITERS = 8
 const ROOT = 'glpat-root-token'
 const TRIGGER = `glptt-${'d1ce'.repeat(10)}`
 const PROJECT = '/api/v4/projects/acme%2Fwidgets/issues'
-const seed = `
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-groups:
-  - { path: acme, visibility: private }
+const seed = rootAndAcme(`
 projects:
   - path: acme/widgets
     labels: [ { name: bug, color: "#d9534f" }, { name: feature, color: "#5cb85c" } ]
@@ -35,7 +32,7 @@ projects:
     ci_jobs: [build]
     ci_job_duration: 1h
     triggers: [ { description: deploy, owner: root, token: ${TRIGGER} } ]
-`
+`)
 
 /**
  * What a copy of the data dir gives away: the modes of the dir and its files, plain tokens found in

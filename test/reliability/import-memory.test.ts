@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process'
 import { FormData, request } from 'undici'
 import { killed, startServe } from '../support/serve-child.js'
 import { archive, base, repeated } from '../support/hostile-archive.js'
+import { rootAndAcme } from '../support/seeds.js'
 
 /*
  * The review's memory attacks on `serve` as a child process, its peak resident memory (VmHWM)
@@ -22,15 +23,11 @@ const DEEP_LINE_MB = Number(process.env.GLA_DEEP_LINE_MB ?? 8)
 const MB = 1024 * 1024
 const PEAK_LIMIT = 200 * MB
 const ROOT = 'glpat-root-token'
-const seed = `
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-groups:
-  - { path: acme, visibility: private }
+const seed = rootAndAcme(`
 projects:
   - path: acme/widgets
     issues: [ { title: First } ]
-`
+`)
 type Json = Record<string, unknown>
 
 let work: string

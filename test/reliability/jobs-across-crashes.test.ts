@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib'
 import tar from 'tar-stream'
 import { FormData, request } from 'undici'
 import { killed, startServe } from '../support/serve-child.js'
+import { rootAndAcme } from '../support/seeds.js'
 
 /*
  * An export or an import interrupted by SIGKILL ends, after a restart, finished
@@ -18,17 +19,13 @@ import { killed, startServe } from '../support/serve-child.js'
 const CYCLES = Number(process.env.GLA_CRASH_CYCLES ?? 3)
 const ROOT = 'glpat-root-token'
 const ISSUES = 800
-const seed = `
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-groups:
-  - { path: acme, visibility: private }
+const seed = rootAndAcme(`
 projects:
   - path: acme/big
     labels: [ { name: bug, color: "#d9534f" } ]
     issues:
 ${Array.from({ length: ISSUES }, (_, i) => `      - { title: "Issue ${i} ${'x'.repeat(200)}", labels: [bug], description: "${'d'.repeat(500)}" }`).join('\n')}
-`
+`)
 
 async function api(url: string, method: string, path: string, body?: unknown) {
   const res = await request(`${url}/api/v4${path}`, {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { request } from 'undici'
 import { dripServer } from '../support/drip-server.js'
 import { killed, startServe } from '../support/serve-child.js'
+import { rootAndAcme } from '../support/seeds.js'
 
 /*
  * SIGTERM while a remote import downloads from a host that sends a byte every 2 s (the whole file
@@ -11,12 +12,7 @@ import { killed, startServe } from '../support/serve-child.js'
  * exits, and after a restart the import reads failed with the reason.
  */
 const ROOT = 'glpat-root-token'
-const seed = `
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-groups:
-  - { path: acme, visibility: private }
-`
+const seed = rootAndAcme()
 /** Liveness bound only: far less than the drip's half hour, far more than a prompt exit needs. */
 const EXIT_BOUND_MS = 60_000
 

@@ -12,6 +12,17 @@ export const tokens = {
 export type Role = keyof typeof tokens
 
 /**
+ * The administrator `root` (token `glpat-root-token`) and a private group `acme`, followed by
+ * `rest`: more top-level seed keys, usually `projects:`. The preamble of the crash and transfer tests.
+ */
+export const rootAndAcme = (rest = '') => `
+users:
+  - { username: root, admin: true, token: ${tokens.root} }
+groups:
+  - { path: acme, visibility: private }
+${rest}`
+
+/**
  * `acme` (public group) holds one project of each visibility, with five members of the group at
  * every role, and an outsider who belongs to nothing: the access matrix of the foundation issue.
  */
