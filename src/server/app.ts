@@ -5,6 +5,7 @@ import { parseQuery } from './form-params.js'
 import { authenticate } from './auth.js'
 import { browserGuard } from './browser-guard.js'
 import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
+import { clientErrors } from './client-errors.js'
 import { responseCache } from './response-cache.js'
 import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gitlab-errors.js'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
@@ -123,6 +124,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2000 },
     bodyLimit: 8 * 1024 * 1024,
     frameworkErrors,
+    clientErrorHandler: clientErrors,
     // On close: idle keep-alive sockets go at once, requests in flight finish (graceful SIGTERM).
     forceCloseConnections: 'idle',
   })

@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { request } from 'undici'
 import { startServer, type TestServer } from '../../support/server.js'
 import { snapshotStore } from '../../support/fuzz-store.js'
@@ -133,6 +134,27 @@ describe("GitLab's malformed-string guard", () => {
     expect(JSON.parse(res.text)).toMatchObject({ title: 'Grüße 🙂' })
     const query = await send(ISSUES, { query: `title=${encodeURIComponent('Ünïcode ✓')}` })
     expect(JSON.parse(query.text)).toMatchObject({ title: 'Ünïcode ✓' })
+  })
+
+  it("answers a NUL byte in a header, which Node's parser refuses, with the same plain 400", async () => {
+    const before = snapshotStore(t.server.store.db)
+    const url = new URL(t.baseUrl)
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.write(
+          `POST ${ISSUES}?title=nul HTTP/1.1\r\nHost: ${url.host}\r\nPrivate-Token: glpat-\u0000x\r\nContent-Length: 0\r\n\r\n`,
+        ),
+      )
+      let text = ''
+      socket.on('data', (d: Buffer) => (text += d.toString('latin1')))
+      socket.on('close', () => resolve(text))
+      socket.on('error', reject)
+    })
+    const [head, body] = answer.split('\r\n\r\n')
+    expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request')
+    expect(head).toMatch(/^content-type: text\/plain$/im)
+    expect(body).toBe('Bad Request')
+    expect(snapshotStore(t.server.store.db)).toEqual(before)
   })
 
   it('treats a PRIVATE-TOKEN with invalid bytes as an unknown token, as GitLab does', async () => {
