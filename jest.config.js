@@ -24,7 +24,7 @@ export default {
     ],
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@octokit|universal-user-agent|before-after-hook|json-with-bigint|content-type|fast-content-type-parse)/)',
+    '/node_modules/(?!(@octokit|universal-user-agent|before-after-hook|json-with-bigint|content-type|fast-content-type-parse|gemoji)/)',
   ],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30000,

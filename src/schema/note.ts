@@ -31,6 +31,7 @@ export const NoteCommandsChanges = Type.Object(
     confidential: Type.Optional(Type.Boolean()),
     subscription_event: Type.Optional(Type.String()),
     todo_event: Type.Optional(Type.String()),
+    emoji_award: Type.Optional(Type.String()),
     canonical_issue_id: Type.Optional(Type.Integer()),
     weight: Type.Optional(Nullable(Type.Integer())),
     promote_to_epic: Type.Optional(Type.Boolean()),

@@ -23,6 +23,8 @@ export interface IssueView {
   from: ReferenceContext
   /** `read_epic` for the caller: an epic it may not read shows as null (EE). */
   canReadEpic: (epic: EpicRow) => boolean
+  /** `read_issue` for the caller: a duplicate links its canonical issue only when it may read it. */
+  canReadIssue: (row: IssueRow) => boolean
 }
 
 /**
@@ -149,6 +151,8 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
           : full
     const tasksPresent = row.tasks_total > 0
     const self = `${api}/projects/${row.project_id}/issues/${row.iid}`
+    const canonical = row.duplicated_to_id === null ? undefined : store.issues.get(row.duplicated_to_id)
+    const duplicateOf = canonical && view.canReadIssue(canonical) ? canonical : undefined
     const issue: Issue = {
       id: row.id,
       iid: row.iid,
@@ -188,7 +192,9 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
         notes: `${self}/notes`,
         award_emoji: `${self}/award_emoji`,
         project: `${api}/projects/${row.project_id}`,
-        closed_as_duplicate_of: null,
+        closed_as_duplicate_of: duplicateOf
+          ? `${api}/projects/${duplicateOf.project_id}/issues/${duplicateOf.iid}`
+          : null,
       },
       references: { short: `#${row.iid}`, relative, full },
       severity: row.severity,

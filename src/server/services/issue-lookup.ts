@@ -59,6 +59,14 @@ export function presentIssue(
     withLabelDetails: false,
     from: { project: fromProject },
     canReadEpic: (epic) => deps.issues.canReadEpic(actor, epic),
+    canReadIssue: (canonical) => {
+      const project = deps.ctx.store.projects.get(canonical.project_id)
+      return (
+        project !== undefined &&
+        deps.ctx.access.canReadProject(actor, project) &&
+        deps.issues.canReadIssue(actor, project, canonical)
+      )
+    },
   })
   return issue as Issue
 }

@@ -75,6 +75,11 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     access.atLeast(actor, project, Level.planner) ||
     (actor.id !== null &&
       (row.author_id === actor.id || store.issues.assigneesOf([row.id]).some((a) => a.user_id === actor.id)))
+  /** `read_issue` on an issue of any project (the canonical issue of a duplicate). */
+  const canReadAnyIssue = (actor: Actor) => (row: IssueRow) => {
+    const project = store.projects.get(row.project_id)
+    return project !== undefined && access.canReadProject(actor, project) && canReadIssue(actor, project, row)
+  }
   const single = (actor: Actor, row: IssueRow) =>
     present([row], {
       userId: actor.id,
@@ -82,6 +87,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       withLabelDetails: false,
       from: { project: row.project_id },
       canReadEpic: (epic) => epics.canRead(actor, epic),
+      canReadIssue: canReadAnyIssue(actor),
     })[0] as Issue
   /**
    * Whether the actor may give an issue this type (`Issues::IssueTypeHelpers#create_issue_type_allowed?`):
@@ -169,6 +175,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         withLabelDetails: q.with_labels_details === true,
         from,
         canReadEpic: (epic) => epics.canRead(actor, epic),
+        canReadIssue: canReadAnyIssue(actor),
       }
       const page = pageOf(q)
       if (scope.kind === 'project' && q.pagination === 'keyset' && KEYSET_ORDERS.has(query.order.by)) {

@@ -1,3 +1,4 @@
+import { awardEmojiTable } from './award-emoji.js'
 import type { Db } from './db.js'
 import { issueMoveTable } from './issue-moves.js'
 import { mergeRequestTable } from './merge-requests.js'
@@ -7,13 +8,14 @@ import { timelogTable } from './timelogs.js'
 import { todoTable } from './todos.js'
 
 /**
- * The tables of issue details (notes, to-dos, timelogs, metric images, merge requests, moves), for
+ * The tables of issue details (notes, to-dos, award emoji, timelogs, metric images, merge requests, moves), for
  * `createStore`.
  */
 export function issueDetailTables(db: Db) {
   return {
     notes: noteTable(db),
     todos: todoTable(db),
+    awardEmoji: awardEmojiTable(db),
     timelogs: timelogTable(db),
     metricImages: metricImageTable(db),
     mergeRequests: mergeRequestTable(db),

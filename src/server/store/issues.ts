@@ -22,6 +22,7 @@ export interface IssueRow {
   total_time_spent: number
   relative_position: number | null
   moved_to_id: number | null
+  duplicated_to_id: number | null
   upvotes: number
   downvotes: number
   user_notes_count: number
@@ -86,8 +87,10 @@ const editable = new Set<string>([
   'total_time_spent',
   'relative_position',
   'moved_to_id',
+  'duplicated_to_id',
   'weight',
   'health_status',
+  'severity',
   'tasks_total',
   'tasks_done',
 ])

@@ -6,6 +6,7 @@ import runners from './migrations/005-runners.js'
 import issuePositionIndex from './migrations/006-issue-position-index.js'
 import gitObjects from './migrations/007-git-objects.js'
 import refKinds from './migrations/008-ref-kinds.js'
+import duplicates from './migrations/009-duplicates.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -20,4 +21,5 @@ export const migrations: string[] = [
   issuePositionIndex,
   gitObjects,
   refKinds,
+  duplicates,
 ]

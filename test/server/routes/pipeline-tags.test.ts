@@ -93,9 +93,11 @@ describe('a store from before branches and tags', () => {
     try {
       t = await startServer(seed, { data })
       await t.close()
-      // Back to the table of migration 1: one kind of ref, named once per project.
+      // Back to the table of migration 1: one kind of ref, named once per project; and before
+      // migration 9's column, so that it applies again.
       const db = new DatabaseSync(join(data, 'gitlab.sqlite3'))
       db.exec(`
+        ALTER TABLE issues DROP COLUMN duplicated_to_id;
         CREATE TABLE old_refs (project_id INTEGER NOT NULL, name TEXT NOT NULL, sha TEXT NOT NULL,
           PRIMARY KEY (project_id, name));
         INSERT OR IGNORE INTO old_refs SELECT project_id, name, sha FROM project_refs;

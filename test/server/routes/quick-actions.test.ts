@@ -122,9 +122,9 @@ describe('a note with text and commands', () => {
     expect(await issue(2)).toMatchObject({ state: 'opened', labels: ['bug'] })
   })
 
-  it('undefined commands stay text: /award, /done, and EE commands on CE', async () => {
-    const award = await note(2, '/award :thumbsup:\n/done\n/close')
-    expect([award.status, (award.body as Json).body]).toEqual([201, '/award :thumbsup:\n/done'])
+  it('undefined commands stay text: unknown names, and EE commands on CE', async () => {
+    const unknown = await note(2, '/nonsense :thumbsup:\n/close')
+    expect([unknown.status, (unknown.body as Json).body]).toEqual([201, '/nonsense :thumbsup:'])
     const ce = await startServer(detailSeed, { edition: 'ce' })
     try {
       const res = await ce.http('POST', `${P}/issues/2/notes`, {
@@ -241,9 +241,21 @@ describe('subscriptions, to-dos, duplicates and moves', () => {
         `Closed this Issue. Marked as related to, and a duplicate of, ${t.server.instance.baseUrl}/acme/widgets/-/issues/1.`,
       ],
     })
-    expect(await issue(2)).toMatchObject({ state: 'closed' })
-    expect(await notes(2)).toEqual([['marked this issue as a duplicate of #1', true]])
-    expect((await notes(1)).at(-1)).toEqual(['marked #2 as a duplicate of this issue', true])
+    const first = await issue(1)
+    expect(await issue(2)).toMatchObject({
+      state: 'closed',
+      _links: expect.objectContaining({ closed_as_duplicate_of: (first._links as Json).self }),
+    })
+    expect(first._links).toMatchObject({ closed_as_duplicate_of: null })
+    // GitLab also relates the two issues (`IssueLinks::CreateService`), with a note on each
+    expect(await notes(2)).toEqual([
+      ['marked this issue as a duplicate of #1', true],
+      ['marked this issue as related to #1', true],
+    ])
+    expect((await notes(1)).slice(-2)).toEqual([
+      ['marked #2 as a duplicate of this issue', true],
+      ['marked this issue as related to #2', true],
+    ])
     const self = await note(1, '/duplicate #1')
     expect((self.body as Json).summary).toEqual(['Failed to mark the Issue as duplicate of itself.'])
 
@@ -263,6 +275,105 @@ describe('subscriptions, to-dos, duplicates and moves', () => {
   })
 })
 
+describe('/duplicate across projects', () => {
+  it('the canonical issue is linked only for callers who can read it', async () => {
+    const PUBLIC = '/api/v4/projects/acme%2Fpublic'
+    const dup = await t.http('POST', `${PUBLIC}/issues/1/notes`, {
+      token: T.root,
+      json: { body: '/duplicate acme/widgets#1' },
+    })
+    expect(dup.status).toBe(202)
+    const link = (await issue(1))._links as Json
+    expect(((await issue(1, PUBLIC))._links as Json).closed_as_duplicate_of).toBe(link.self)
+    const outsider = await t.http('GET', `${PUBLIC}/issues/1`, { token: T.outsider })
+    expect(outsider.body).toMatchObject({
+      state: 'closed',
+      _links: expect.objectContaining({ closed_as_duplicate_of: null }),
+    })
+    const canonical = (
+      (await t.http('GET', `${P}/issues/1/notes`, { token: T.root, query: 'sort=asc' })).body as Json[]
+    ).map((n) => n.body)
+    expect(canonical.slice(-2)).toEqual([
+      'marked public#1 as a duplicate of this issue',
+      'marked this issue as related to public#1',
+    ])
+  })
+})
+
+describe('/done, /award and /severity', () => {
+  it("/done marks the caller's pending to-do done; the issue can be marked again", async () => {
+    expect((await note(2, '/done', T.guest)).body).toEqual({
+      commands_changes: {},
+      summary: ['Could not apply done command.'],
+    })
+    await note(2, '/todo', T.guest)
+    const done = await note(2, '/done', T.guest)
+    expect([done.status, done.body]).toEqual([
+      202,
+      { commands_changes: { todo_event: 'done' }, summary: ['Marked to-do item as done.'] },
+    ])
+    expect(t.server.store.todos.ofUser(6).map((todo) => todo.state)).toEqual(['done'])
+    // with no pending to-do left, the to-do API makes a new one (304 while one is pending)
+    const again = await t.http('POST', `${P}/issues/2/todo`, { token: T.guest })
+    expect(again.status).toBe(201)
+    expect(t.server.store.todos.ofUser(6).map((todo) => todo.state)).toEqual(['done', 'pending'])
+  })
+
+  it("/award toggles the caller's emoji; thumbs up and down are the issue's upvotes and downvotes", async () => {
+    const up = await note(2, '/award :thumbsup:')
+    expect([up.status, up.body]).toEqual([
+      202,
+      { commands_changes: { emoji_award: 'thumbsup' }, summary: ['Toggled :thumbsup: emoji reaction.'] },
+    ])
+    // `:-1:` is `thumbsdown`; `/react` is the same command
+    await note(2, '/react :-1:', T.guest)
+    expect(await issue(2)).toMatchObject({ upvotes: 1, downvotes: 1 })
+    await note(2, '/award :thumbsup:')
+    expect(await issue(2)).toMatchObject({ upvotes: 0, downvotes: 1 })
+    // an award with text: the comment keeps the text; an award marks the caller's to-dos done
+    await note(2, '/todo', T.guest)
+    const tada = await note(2, 'Nice.\n/award :tada:', T.guest)
+    expect([tada.status, (tada.body as Json).body]).toEqual([201, 'Nice.'])
+    expect(t.server.store.awardEmoji.ofIssue(2)).toEqual([
+      { user_id: 6, name: 'thumbsdown' },
+      { user_id: 6, name: 'tada' },
+    ])
+    expect(t.server.store.todos.ofUser(6).map((todo) => todo.state)).toEqual(['done'])
+    // not an emoji name: nothing to say, nothing stored
+    const unknown = await note(2, '/award :not-an-emoji:')
+    expect([unknown.status, unknown.body]).toEqual([
+      400,
+      { message: '400 Bad request - Failed to apply commands.' },
+    ])
+    expect(t.server.store.awardEmoji.ofIssue(2)).toHaveLength(2)
+  })
+
+  it('/severity sets the severity of an incident with its note; issues answer "Could not apply"', async () => {
+    const res = await note(3, '/severity S1')
+    expect([res.status, res.body]).toEqual([
+      202,
+      { commands_changes: {}, summary: ['Severity updated to Critical.'] },
+    ])
+    expect(await issue(3)).toMatchObject({ severity: 'CRITICAL' })
+    await note(3, '/severity critical')
+    expect(await notes(3)).toEqual([['changed the severity to **Critical - S1**', true]])
+    expect((await note(3, '/severity 9')).body).toEqual({
+      commands_changes: {},
+      summary: ['No severity matches the provided parameter'],
+    })
+    // `admin_issue` only: a Guest is told the same but nothing changes (`filter_severity`)
+    expect((await note(3, '/severity low', T.guest)).body).toMatchObject({
+      summary: ['Severity updated to Low.'],
+    })
+    expect(await issue(3)).toMatchObject({ severity: 'CRITICAL' })
+    expect((await note(2, '/severity 1')).body).toEqual({
+      commands_changes: {},
+      summary: ['Could not apply severity command.'],
+    })
+    expect(await issue(2)).toMatchObject({ severity: 'UNKNOWN' })
+  })
+})
+
 describe('descriptions', () => {
   it('on create: the commands are taken out and applied; those that need a saved issue are not', async () => {
     const res = await t.http('POST', `${P}/issues`, {
@@ -276,6 +387,14 @@ describe('descriptions', () => {
       state: 'opened',
       time_stats: { time_estimate: 7200 },
     })
+  })
+
+  it('on create: /severity sets the severity of a new incident', async () => {
+    const res = await t.http('POST', `${P}/issues`, {
+      token: T.reporter,
+      json: { title: 'Down', issue_type: 'incident', description: 'Paged\n/severity high' },
+    })
+    expect(res.body).toMatchObject({ description: 'Paged', severity: 'HIGH' })
   })
 
   it('on edit: /close and /lock run, the stored description loses them, the edit leaves its notes', async () => {

@@ -9,12 +9,14 @@ import { addSystemNote } from '../system-notes.js'
 import { timeTrackingService } from '../time-tracking.js'
 import { todoService } from '../todos.js'
 import type { QuickActionUpdates } from './definition.js'
+import { normalizeEmojiName } from './emoji.js'
+import { changeSeverity } from './severity.js'
 
 /*
  * Carries out the commands' changes through the services of the equivalent API calls, so each
- * has the same effect, system notes and checks: the issue edit, time tracking, subscriptions,
- * to-dos, the move, and EE's promotion (`Notes::QuickActionsService#apply_updates`, which hands
- * them to `Issues::UpdateService`).
+ * has the same effect, system notes and checks: severity, the issue edit, time tracking,
+ * subscriptions, to-dos, award emoji, the move, and EE's promotion
+ * (`Notes::QuickActionsService#apply_updates`, which hands them to `Issues::UpdateService`).
  */
 
 /** The parameters of the issue edit (`PUT .../issues/:iid`) the changes amount to. */
@@ -51,9 +53,12 @@ function promote(deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueR
 }
 
 /**
- * `Issues::DuplicateService`: notes on both issues ("marked #2 as a duplicate of this issue",
- * "marked this issue as a duplicate of #1") and the duplicate closed. Chosen: no issue link is
- * made (this server has no related-issue links).
+ * `Issues::DuplicateService` (`app/services/issues/duplicate_service.rb`): notes on both issues
+ * ("marked #2 as a duplicate of this issue", "marked this issue as a duplicate of #1"), the
+ * duplicate closed (by the caller's edit) and linked to its canonical issue (`duplicated_to`),
+ * then the two related (`IssueLinks::CreateService`), which notes both ("marked this issue as
+ * related to #1"). Chosen: the related link itself is not stored (this server has no issue links),
+ * only its notes.
  */
 function markDuplicate(
   deps: IssueDeps,
@@ -70,6 +75,27 @@ function markDuplicate(
   const note = (issueId: number, body: string) => addSystemNote(store, issueId, actor.id as number, body, now)
   note(canonical.id, `marked ${issueReference(row, project, canonicalProject)} as a duplicate of this issue`)
   note(row.id, `marked this issue as a duplicate of ${issueReference(canonical, canonicalProject, project)}`)
+  store.issues.update(row.id, { duplicated_to_id: canonical.id })
+  note(row.id, `marked this issue as related to ${issueReference(canonical, canonicalProject, project)}`)
+  note(canonical.id, `marked this issue as related to ${issueReference(row, project, canonicalProject)}`)
+}
+
+/**
+ * `IssuableBaseService#change_todo` (`done`: the caller's first pending to-do on the issue) and
+ * `#toggle_award`: `AwardEmojis::ToggleService`, where a new award also marks the caller's
+ * pending to-dos on the issue done (`TodoService#new_award_emoji`).
+ */
+function todosAndAwards(deps: IssueDeps, actor: Actor, row: IssueRow, updates: QuickActionUpdates) {
+  const { store } = deps.ctx
+  const userId = actor.id as number
+  const now = isoNow(deps.ctx.clock)
+  if (updates.todo_event === 'done') {
+    const todo = store.todos.pending(userId, row.id)
+    if (todo) store.todos.resolve(todo.id, now)
+  }
+  if (updates.emoji_award === undefined) return
+  const added = store.awardEmoji.toggle(row.id, userId, normalizeEmojiName(updates.emoji_award), now)
+  if (added) store.todos.resolveAll(userId, row.id, now)
 }
 
 /** Applies the changes to an existing issue, in `Issues::UpdateService`'s order; the move comes last. */
@@ -83,6 +109,7 @@ export function applyUpdates(
 ): void {
   const { store } = deps.ctx
   const current = () => store.issues.get(row.id) as IssueRow
+  if (updates.severity !== undefined) changeSeverity(deps, actor, project, current(), updates.severity)
   if (updates.canonical_issue_id !== undefined) {
     markDuplicate(deps, actor, project, row, updates.canonical_issue_id)
     updates = { ...updates, state_event: 'close' }
@@ -99,7 +126,8 @@ export function applyUpdates(
   const todos = todoService(deps)
   if (updates.subscription_event)
     todos.setSubscription(actor, project, row.iid, updates.subscription_event === 'subscribe')
-  if (updates.todo_event) todos.mark(actor, project, row.iid)
+  if (updates.todo_event === 'add') todos.mark(actor, project, row.iid)
+  todosAndAwards(deps, actor, row, updates)
   if (updates.promote_to_epic) promote(deps, actor, project, current(), isoNow(deps.ctx.clock))
   if (updates.target_container)
     issueMoveService(deps).move(actor, project, row.iid, { to_project_id: updates.target_container.id })

@@ -21,12 +21,19 @@ export interface QuickActionUpdates {
   discussion_locked?: boolean
   confidential?: boolean
   subscription_event?: 'subscribe' | 'unsubscribe'
-  todo_event?: 'add'
+  todo_event?: 'add' | 'done'
+  /** `/award`: the emoji name as written, toggled for the caller. */
+  emoji_award?: string
   canonical_issue_id?: number
   /** `/move`: the target project (GitLab's `target_container`; not reported in `commands_changes`). */
   target_container?: ProjectRow
   weight?: number | null
   promote_to_epic?: true
+  /**
+   * `/severity`: GitLab updates it while reading the command, so it is not in `commands_changes`;
+   * lower case, one of `IssuableSeverity::SEVERITY_LABELS`.
+   */
+  severity?: string
 }
 
 /** What a command sees: the caller, the project, the issue (null while it is being created). */

@@ -33,7 +33,7 @@ const definitionsFor = (deps: IssueDeps): CommandDefinition[] => [
  * is taken out of the text, available or not (`Gitlab::QuickActions::Extractor` matches all
  * names): an unavailable one changes nothing and says "Could not apply X command."
  * (`CommandDefinition#execute_message`). A command given no argument runs only when it needs
- * none. Undefined commands (`/award`, `/done`, `/weight` on CE, ...) stay in the text.
+ * none. Undefined commands (`/shrug`, `/weight` on CE, ...) stay in the text.
  */
 export function interpret(
   deps: IssueDeps,
@@ -66,8 +66,8 @@ export function interpret(
   return { content, updates: ctx.updates, message, executed: commands.length }
 }
 
-/** The changes as the notes API reports them in `commands_changes` (the move target left out). */
+/** The changes as the notes API reports them in `commands_changes` (the move target and severity left out). */
 export function commandsChanges(updates: QuickActionUpdates): Record<string, unknown> {
-  const { target_container: _target, ...changes } = updates
+  const { target_container: _target, severity: _severity, ...changes } = updates
   return changes
 }

@@ -1,18 +1,22 @@
 import type { CommandDefinition, QuickActionContext } from './definition.js'
 import { pluralize } from './definition.js'
+import { emojiName } from './emoji.js'
 import { canSetMetadata, canUpdate } from './permissions.js'
 import { findLabels, labelReference } from './references.js'
+import { findSeverity } from './severity.js'
 
 /*
  * The commands of every issuable (`lib/gitlab/quick_actions/issuable_actions.rb`), with their
- * conditions and execution messages. Not here: `/done` and `/award` (`/react`), which need
- * to-do and emoji writes this server does not have, so they stay text; `/shrug` and
- * `/tableflip`, which are substitutions.
+ * conditions and execution messages. Not here: `/shrug` and `/tableflip`, which are substitutions.
  */
 
 const persisted = (ctx: QuickActionContext) => ctx.issue !== null
 const hasLabels = (ctx: QuickActionContext) =>
   ctx.issue !== null && ctx.deps.ctx.store.labels.ofIssues([ctx.issue.id]).length > 0
+const hasPendingTodo = (ctx: QuickActionContext) =>
+  ctx.issue !== null &&
+  ctx.actor.id !== null &&
+  ctx.deps.ctx.store.todos.pending(ctx.actor.id, ctx.issue.id) !== undefined
 const isSubscribed = (ctx: QuickActionContext) =>
   ctx.issue !== null &&
   ctx.actor.id !== null &&
@@ -91,12 +95,17 @@ export const issuableActions: CommandDefinition[] = [
   {
     names: ['todo'],
     takesArg: 'none',
-    available: (ctx) =>
-      persisted(ctx) &&
-      ctx.actor.id !== null &&
-      !ctx.deps.ctx.store.todos.pending(ctx.actor.id, (ctx.issue as { id: number }).id),
+    available: (ctx) => persisted(ctx) && ctx.actor.id !== null && !hasPendingTodo(ctx),
     run: (ctx) => void (ctx.updates.todo_event = 'add'),
     message: () => 'Added a to-do item.',
+  },
+  {
+    // `TodoService#todo_exist?`: the caller has a pending to-do on the issue.
+    names: ['done'],
+    takesArg: 'none',
+    available: hasPendingTodo,
+    run: (ctx) => void (ctx.updates.todo_event = 'done'),
+    message: () => 'Marked to-do item as done.',
   },
   {
     names: ['subscribe'],
@@ -113,14 +122,43 @@ export const issuableActions: CommandDefinition[] = [
     message: () => 'Unsubscribed from notifications.',
   },
   {
+    // `user_can_award?` (`award_emoji`: anyone who can read the issue and comment); an unknown
+    // name runs nothing and says nothing. The message names the emoji as written.
+    names: ['react', 'award'],
+    takesArg: 'required',
+    available: persisted,
+    run(ctx, arg) {
+      const name = arg === undefined ? undefined : emojiName(arg)
+      const issue = ctx.issue
+      if (
+        name &&
+        issue &&
+        ctx.actor.id !== null &&
+        ctx.deps.issues.canReadIssue(ctx.actor, ctx.project, issue)
+      )
+        ctx.updates.emoji_award = name
+    },
+    message(_ctx, arg) {
+      const name = arg === undefined ? undefined : emojiName(arg)
+      return name ? `Toggled :${name}: emoji reaction.` : undefined
+    },
+  },
+  {
     // Only incidents support a severity (`supports_severity?`); on an issue GitLab answers
-    // "Could not apply severity command.". Chosen: incidents answer the same here, as this
-    // server's store cannot change a severity yet (GitLab: "Severity updated to Critical." and
-    // the note "changed the severity to **Critical - S1**", `SystemNotes::IncidentService`).
+    // "Could not apply severity command.". A new issue may take one (applied if it is an incident).
     names: ['severity'],
     takesArg: 'required',
-    available: (ctx) => ctx.issue === null,
-    run: () => undefined,
+    available: (ctx) => ctx.issue === null || ctx.issue.issue_type === 'incident',
+    run(ctx, arg) {
+      const severity = arg === undefined ? undefined : findSeverity(arg)
+      if (!severity) {
+        if (ctx.issue) ctx.messages.set('severity', 'No severity matches the provided parameter')
+        return
+      }
+      ctx.updates.severity = severity
+      const capitalized = severity.charAt(0).toUpperCase() + severity.slice(1)
+      ctx.messages.set('severity', `Severity updated to ${capitalized}.`)
+    },
   },
   {
     names: ['confidential'],
