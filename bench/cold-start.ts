@@ -6,14 +6,14 @@
  * that one's.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 import { stringify } from 'yaml'
-import { beforeBuild } from './support/measure.js'
+import { assertBuilt, beforeBuild } from './support/measure.js'
 import { issuesSeed } from './support/seeds.js'
 
 const bin = fileURLToPath(new URL('../bin/gitlab-actions.js', import.meta.url))
@@ -52,8 +52,7 @@ type Row = { name: string; ratio: number; detail: string }
 export async function run(): Promise<Row[]> {
   const other = beforeBuild()
   const otherBin = other && join(other.dir, 'bin/gitlab-actions.js')
-  if (other && !existsSync(join(other.dir, 'build/cli-bundle/main.js')))
-    throw new Error(`BENCH_BEFORE_DIR ${other.dir} is not built: run \`npm run build\` there`)
+  if (other) assertBuilt(other)
   const dir = mkdtempSync(join(tmpdir(), 'gla-cold-'))
   try {
     const seed = join(dir, 'seed.yaml')

@@ -49,6 +49,12 @@ export function beforeBuild(): OtherBuild | undefined {
   return { dir, node, label: `${commit} on Node ${version}` }
 }
 
+/** Throws unless `build` has its CLI built (the rows that start `bin/gitlab-actions.js` need it). */
+export function assertBuilt(build: OtherBuild): void {
+  if (!existsSync(join(build.dir, 'build/cli-bundle/main.js')))
+    throw new Error(`BENCH_BEFORE_DIR ${build.dir} is not built: run \`npm run build\` there`)
+}
+
 /**
  * Starts `server-child.ts` in its own Node process (through tsx) and waits for its READY line;
  * with `build`, that build's server-child.ts, run by its Node from its directory.
