@@ -50,7 +50,11 @@ export function ensureWrk(): void {
     if (process.getuid?.() !== 0)
       throw new Error('the load rows need wrk: install it with `sudo apt-get install -y wrk` and rerun')
     console.error('wrk not found: running apt-get install -y wrk')
-    execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'inherit' })
+    // A fresh image may have no package lists yet: update them only when the install fails.
+    execFileSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
     if (!runs()) throw new Error('apt-get installed wrk, but it still does not run')
   }
   checked = true
