@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 import { stringify } from 'yaml'
-import { assertBuilt, beforeBuild } from './support/measure.js'
+import { assertBuilt, beforeBuild, median } from './support/measure.js'
 import { issuesSeed } from './support/seeds.js'
 
 const bin = fileURLToPath(new URL('../bin/gitlab-actions.js', import.meta.url))
@@ -69,19 +69,18 @@ export async function run(): Promise<Row[]> {
       ours.push(await timeToFirstAnswer(process.execPath, [bin, ...serve], path, headers))
       bare.push(await timeToFirstAnswer(process.execPath, ['-e', BARE], '/', {}))
     }
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[2] as number
     const rows: Row[] = [
       {
         name: 'cold-start: serve with a 1,000-issue seed / bare node:http, to first answer (target < 500 ms)',
-        ratio: med(ours) / med(bare),
-        detail: `serve ${med(ours).toFixed(0)} ms, bare node:http ${med(bare).toFixed(0)} ms (medians of 5, alternating)`,
+        ratio: median(ours) / median(bare),
+        detail: `serve ${median(ours).toFixed(0)} ms, bare node:http ${median(bare).toFixed(0)} ms (medians of 5, alternating)`,
       },
     ]
     if (other)
       rows.push({
         name: 'cold-start: this build / the build in BENCH_BEFORE_DIR, to first answer',
-        ratio: med(ours) / med(before),
-        detail: `this build ${med(ours).toFixed(0)} ms, before (${other.label}) ${med(before).toFixed(0)} ms (medians of 5, alternating)`,
+        ratio: median(ours) / median(before),
+        detail: `this build ${median(ours).toFixed(0)} ms, before (${other.label}) ${median(before).toFixed(0)} ms (medians of 5, alternating)`,
       })
     return rows
   } finally {

@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { assertBuilt, beforeBuild, type OtherBuild } from './support/measure.js'
+import { assertBuilt, beforeBuild, median, type OtherBuild } from './support/measure.js'
 
 const ISSUES = Number(process.env.BENCH_TRANSFER_ISSUES ?? 100_000)
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
@@ -35,7 +35,6 @@ function memoryOf(pid: number): { hwm: number; rss: number } {
 
 /** Export and `tar -czf` runs behind the ratio (exports stay under GitLab's 6 a minute). */
 const RATIO_ROUNDS = 3
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 async function timed(cmd: string, args: string[]): Promise<number> {
   const started = performance.now()

@@ -87,7 +87,8 @@ export async function startChild(args: string[], build?: OtherBuild): Promise<St
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+/** The middle value (the upper one of an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 /**
  * Measures each side in turn, round after round (A, B, C, A, B, C...), so that a busy moment of the
@@ -131,12 +132,8 @@ export const figures = (l: Load) =>
   `${l.rps.toFixed(0)} req/s (p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, errors ${l.errors + l.non2xx})`
 
 /**
- * Is the load generator the bottleneck? The bare server is measured at N and at 2N connections: if
- * N connections already drive it to its ceiling (of the server, or of wrk and the server sharing the
- * cores), 2N gives the same rate; if 2N gives more than 10% more (or less), the figures at N were set
- * by the instrument's connection count, not by the server, and the ratios against bare mean nothing.
- * The CPU each process used is printed next to it: wrk near its thread count of cores while the server
- * idles would point at wrk. Returns the text for the row; throws (failing the row) when the check fails.
+ * The generator check of the header: throws (failing the row, with `detail`) when the bare server's
+ * rates at N and 2N connections differ by more than 10%; else returns its text for the row.
  */
 export function generatorCheck(n: number, atN: Load, at2N: Load, detail: string): string {
   const change = at2N.rps / atN.rps - 1
