@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
+import { median } from './support/measure.js'
 
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7)
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
@@ -40,8 +41,6 @@ function inputsFor(name: string, url: string, dir: string): Record<string, strin
       return { ...common, project: 'bench/issues' }
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 export async function run(): Promise<{ name: string; ratio: number; detail: string }[]> {
   const dir = mkdtempSync(join(tmpdir(), 'gla-startup-'))

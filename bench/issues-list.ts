@@ -1,67 +1,103 @@
 /*
  * bench/issues-list: GET /projects/:id/issues?per_page=20&labels=bug&state=opened on a 10,000-issue
- * project at 32 keep-alive connections, against a bare node:http server answering the very same
- * bytes, side by side in one run. Prints requests per second, p50/p99 latency and the ratio
- * (target: at least 0.5), and how long the 10,000-issue seed took to load (target: under 2 s).
+ * project at 32 keep-alive connections (wrk), against a bare node:http server answering the very same
+ * bytes, measured alternately (BENCH_ROUNDS rounds of BENCH_SECONDS each, medians), with the generator
+ * check (the bare server at 64 connections too). Prints requests per second, p50/p99 latency and the
+ * ratio (target: at least 0.5), and how long the 10,000-issue seed took to load (target: under 2 s).
+ * With BENCH_BEFORE_DIR, the reference server of that build joins the rounds, and a second row gives
+ * this build's rate over that one's.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request } from 'undici'
-import { load, startChild } from './support/measure.js'
+import {
+  alternate,
+  beforeBuild,
+  figures,
+  generatorCheck,
+  ROUNDS,
+  startChild,
+  type Started,
+} from './support/measure.js'
+import { wrk, type Load } from './support/wrk.js'
 
 const ISSUES = Number(process.env.BENCH_ISSUES ?? 10_000)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const CONNECTIONS = 32
 const PATH = '/api/v4/projects/bench%2Fissues/issues?per_page=20&labels=bug&state=opened'
 const headers = { 'private-token': 'glpat-root-token' }
 
-export async function run(): Promise<{ name: string; ratio: number; detail: string }> {
+type Row = { name: string; ratio: number; detail: string }
+
+/** The answer to PATH, failing unless it is a 200. */
+async function sample(server: Started): Promise<{ headers: Record<string, string>; body: Buffer }> {
+  const res = await request(`${server.url}${PATH}`, { headers })
+  const body = Buffer.from(await res.body.arrayBuffer())
+  if (res.statusCode !== 200) throw new Error(`reference answered ${res.statusCode}: ${body.toString()}`)
+  const keep = Object.entries(res.headers).filter(
+    ([k]) => k.startsWith('x-') || k === 'link' || k === 'content-type',
+  )
+  return { headers: Object.fromEntries(keep) as Record<string, string>, body }
+}
+
+export async function run(): Promise<Row[]> {
+  const other = beforeBuild()
   const reference = await startChild(['reference', String(ISSUES)])
+  const before = other ? await startChild(['reference', String(ISSUES)], other) : undefined
   const dir = mkdtempSync(join(tmpdir(), 'gla-bench-'))
   try {
-    const sample = await request(`${reference.url}${PATH}`, { headers })
-    const body = Buffer.from(await sample.body.arrayBuffer())
-    if (sample.statusCode !== 200)
-      throw new Error(`reference answered ${sample.statusCode}: ${body.toString()}`)
-    const keep = Object.fromEntries(
-      Object.entries(sample.headers).filter(
-        ([k]) => k.startsWith('x-') || k === 'link' || k === 'content-type',
-      ),
-    )
+    const answer = await sample(reference)
+    if (before) await sample(before)
     writeFileSync(
       join(dir, 'response.json'),
-      JSON.stringify({ headers: keep, body: body.toString('base64') }),
+      JSON.stringify({ headers: answer.headers, body: answer.body.toString('base64') }),
     )
     const baseline = await startChild(['baseline', join(dir, 'response.json')])
     try {
-      await load(`${reference.url}${PATH}`, { connections: CONNECTIONS, seconds: 2, headers }) // warm-up
-      const ours = await load(`${reference.url}${PATH}`, {
-        connections: CONNECTIONS,
-        seconds: SECONDS,
-        headers,
-      })
-      const bare = await load(`${baseline.url}${PATH}`, {
-        connections: CONNECTIONS,
-        seconds: SECONDS,
-        headers,
-      })
-      const ratio = ours.rps / bare.rps
+      const at =
+        (server: Started, connections = CONNECTIONS, seconds = SECONDS) =>
+        () =>
+          wrk(`${server.url}${PATH}`, { connections, seconds, headers, serverPid: server.proc.pid as number })
+      await at(reference, CONNECTIONS, 2)() // warm-up
+      if (before) await at(before, CONNECTIONS, 2)()
+      const m = await alternate('issues-list', {
+        ...(before ? { before: at(before) } : {}),
+        ours: at(reference),
+        bare: at(baseline),
+        bare2N: at(baseline, 2 * CONNECTIONS),
+      } as Record<'before' | 'ours' | 'bare' | 'bare2N', () => Promise<Load>>)
       const detail =
-        `reference ${ours.rps.toFixed(0)} req/s (p50 ${ours.p50} ms, p99 ${ours.p99} ms, errors ${ours.errors + ours.non2xx}); ` +
-        `bare node:http ${bare.rps.toFixed(0)} req/s (p50 ${bare.p50} ms, p99 ${bare.p99} ms); ` +
-        `${ISSUES} issues seeded in ${reference.seedMs} ms; response ${body.length} bytes`
-      return { name: 'issues-list: reference / bare node:http (target >= 0.5)', ratio, detail }
+        `reference ${figures(m.ours)}; bare node:http ${figures(m.bare)}; ` +
+        `${ISSUES} issues seeded in ${reference.seedMs} ms; response ${answer.body.length} bytes; ` +
+        `wrk, ${CONNECTIONS} connections, medians of ${ROUNDS} alternating runs of ${SECONDS} s`
+      const check = generatorCheck(CONNECTIONS, m.bare, m.bare2N, detail)
+      const rows: Row[] = [
+        {
+          name: 'issues-list: reference / bare node:http (target >= 0.5)',
+          ratio: m.ours.rps / m.bare.rps,
+          detail: `${detail}; ${check}`,
+        },
+      ]
+      if (before && other)
+        rows.push({
+          name: 'issues-list: this build / the build in BENCH_BEFORE_DIR, req/s',
+          ratio: m.ours.rps / m.before.rps,
+          detail:
+            `this build ${figures(m.ours)}; before (${other.label}) ${figures(m.before)}, ` +
+            `${ISSUES} issues seeded in ${before.seedMs} ms; the same rounds as the row above`,
+        })
+      return rows
     } finally {
       await baseline.stop()
     }
   } finally {
+    await before?.stop()
     await reference.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await run()
-  console.log(`${r.name}: ${r.ratio.toFixed(2)}\n  ${r.detail}`)
+  for (const r of await run()) console.log(`${r.name}: ${r.ratio.toFixed(2)}\n  ${r.detail}`)
 }

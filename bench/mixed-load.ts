@@ -1,26 +1,39 @@
 /*
- * bench/mixed-load: the reference server under a mixed load at 64 keep-alive connections for 30 s
- * (BENCH_MIXED_SECONDS): each connection cycles through filtered lists, single reads, a create, an
- * edit, time tracking (add spent time) and a time-stats read, on random issues of a 10,000-issue
- * project (BENCH_ISSUES). Against a bare node:http server answering each kind of request with the
- * bytes the reference server answered it with, in the same run. Prints throughput, p50/p99 and
- * errors; any error or non-2xx answer makes the row throw (errors must be 0).
+ * bench/mixed-load: the reference server under a mixed load at 64 keep-alive connections
+ * (BENCH_MIXED_CONNECTIONS), driven by wrk with bench/wrk/mixed.lua: each wrk thread cycles through
+ * 3 filtered lists, 3 single reads, a create, an edit, time tracking (add spent time) and a
+ * time-stats read per 10 requests, on random issues of a 10,000-issue project (BENCH_ISSUES).
+ * Against a bare node:http server answering each kind of request with the bytes the reference server
+ * answered it with, measured alternately (BENCH_ROUNDS runs of BENCH_MIXED_SECONDS each, medians),
+ * with the generator check (the bare server at 128 connections too). Prints throughput, p50/p99 and
+ * errors; any error or non-2xx answer on any side makes the row throw (errors must be 0).
+ * With BENCH_BEFORE_DIR, the reference server of that build joins the rounds, and a second row gives
+ * this build's rate over that one's.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import autocannon from 'autocannon'
 import { request } from 'undici'
-import { startChild } from './support/measure.js'
+import {
+  alternate,
+  beforeBuild,
+  figures,
+  generatorCheck,
+  ROUNDS,
+  startChild,
+  type Started,
+} from './support/measure.js'
+import { wrk, wrkScript, type Load } from './support/wrk.js'
 import type { RecordedAnswer } from './support/server-child.js'
 
 const ISSUES = Number(process.env.BENCH_ISSUES ?? 10_000)
-const SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 30)
+const SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_MIXED_CONNECTIONS ?? 64)
 const P = '/api/v4/projects/bench%2Fissues/issues'
 const headers = { 'private-token': 'glpat-alice-token', 'content-type': 'application/json' }
 const iid = () => 1 + Math.floor(Math.random() * ISSUES)
 
+/** The kinds of request of bench/wrk/mixed.lua, to record the answers the baseline replays. */
 interface Kind {
   name: string
   method: 'GET' | 'POST' | 'PUT'
@@ -63,55 +76,6 @@ const kinds: Record<string, Kind> = {
   stats: { name: 'stats', method: 'GET', pattern: '/time_stats$', path: () => `${P}/${iid()}/time_stats` },
 }
 
-/** One connection's cycle: 3 lists, 3 reads, 1 create, 1 edit, 1 spend, 1 stats. */
-const cycle: Kind[] = [
-  'list',
-  'read',
-  'edit',
-  'read',
-  'list',
-  'spend',
-  'read',
-  'create',
-  'list',
-  'stats',
-].map((k) => kinds[k] as Kind)
-
-interface Mixed {
-  rps: number
-  p50: number
-  p99: number
-  errors: number
-  non2xx: number
-  total: number
-}
-
-async function mixedLoad(url: string, seconds: number): Promise<Mixed> {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers,
-    requests: cycle.map((k) => ({
-      method: k.method,
-      setupRequest: (req: autocannon.Request) => ({
-        ...req,
-        method: k.method,
-        path: k.path(),
-        ...(k.body ? { body: k.body() } : {}),
-      }),
-    })),
-  })
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    total: result.requests.total,
-  }
-}
-
 /** Each kind's answer from the reference server, for the baseline to replay (most specific first). */
 async function record(base: string): Promise<RecordedAnswer[]> {
   const order = ['spend', 'stats', 'list', 'create', 'edit', 'read']
@@ -134,40 +98,77 @@ async function record(base: string): Promise<RecordedAnswer[]> {
   return out
 }
 
-export async function run(): Promise<{ name: string; ratio: number; detail: string }> {
+type Row = { name: string; ratio: number; detail: string }
+
+/** wrk running bench/wrk/mixed.lua (the same mix as `cycle`) against `server`. */
+const mixed =
+  (server: Started, connections = CONNECTIONS, seconds = SECONDS) =>
+  (): Promise<Load> =>
+    wrk(server.url, {
+      connections,
+      seconds,
+      headers,
+      script: wrkScript('mixed.lua'),
+      scriptArgs: [String(ISSUES)],
+      serverPid: server.proc.pid as number,
+    })
+
+export async function run(): Promise<Row[]> {
+  const other = beforeBuild()
   const reference = await startChild(['reference', String(ISSUES), 'open'])
+  const before = other ? await startChild(['reference', String(ISSUES), 'open'], other) : undefined
   const dir = mkdtempSync(join(tmpdir(), 'gla-mixed-'))
   try {
     writeFileSync(join(dir, 'answers.json'), JSON.stringify(await record(reference.url)))
+    if (before) await record(before.url)
     const baseline = await startChild(['baseline-multi', join(dir, 'answers.json')])
     try {
-      await mixedLoad(reference.url, 2) // warm-up
-      const ours = await mixedLoad(reference.url, SECONDS)
-      const bare = await mixedLoad(baseline.url, SECONDS)
-      const bad = ours.errors + ours.non2xx
-      if (bad > 0 || bare.errors + bare.non2xx > 0)
+      await mixed(reference, CONNECTIONS, 2)() // warm-up
+      if (before) await mixed(before, CONNECTIONS, 2)()
+      const m = await alternate('mixed-load', {
+        ...(before ? { before: mixed(before) } : {}),
+        ours: mixed(reference),
+        bare: mixed(baseline),
+        bare2N: mixed(baseline, 2 * CONNECTIONS),
+      } as Record<'before' | 'ours' | 'bare' | 'bare2N', () => Promise<Load>>)
+      const bad = (Object.entries(m) as [string, Load][]).filter(([, l]) => l.errors + l.non2xx > 0)
+      if (bad.length > 0)
         throw new Error(
-          `mixed-load: ${ours.errors} errors and ${ours.non2xx} non-2xx answers of ${ours.total} requests ` +
-            `(baseline: ${bare.errors + bare.non2xx}); errors must be 0`,
+          bad
+            .map(
+              ([side, l]) =>
+                `${side}: ${l.errors} errors and ${l.non2xx} non-2xx answers of ${l.total} requests`,
+            )
+            .join('; ') + '; errors must be 0',
         )
-      return {
-        name: `mixed-load: reference / bare node:http, ${CONNECTIONS} connections (errors must be 0)`,
-        ratio: ours.rps / bare.rps,
-        detail:
-          `reference ${ours.rps.toFixed(0)} req/s (p50 ${ours.p50} ms, p99 ${ours.p99} ms, ${ours.total} requests, errors 0); ` +
-          `bare node:http ${bare.rps.toFixed(0)} req/s (p50 ${bare.p50} ms, p99 ${bare.p99} ms); ` +
-          `${SECONDS} s each; mix per 10: 3 lists, 3 reads, create, edit, add_spent_time, time_stats; ${ISSUES} issues`,
-      }
+      const detail =
+        `reference ${figures(m.ours)}, ${m.ours.total} requests; bare node:http ${figures(m.bare)}; ` +
+        `wrk, medians of ${ROUNDS} alternating runs of ${SECONDS} s; mix per 10: 3 lists, 3 reads, create, edit, add_spent_time, time_stats; ${ISSUES} issues`
+      const check = generatorCheck(CONNECTIONS, m.bare, m.bare2N, detail)
+      const rows: Row[] = [
+        {
+          name: `mixed-load: reference / bare node:http, ${CONNECTIONS} connections (errors must be 0)`,
+          ratio: m.ours.rps / m.bare.rps,
+          detail: `${detail}; ${check}`,
+        },
+      ]
+      if (before && other)
+        rows.push({
+          name: 'mixed-load: this build / the build in BENCH_BEFORE_DIR, req/s',
+          ratio: m.ours.rps / m.before.rps,
+          detail: `this build ${figures(m.ours)}; before (${other.label}) ${figures(m.before)}; the same rounds as the row above`,
+        })
+      return rows
     } finally {
       await baseline.stop()
     }
   } finally {
+    await before?.stop()
     await reference.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await run()
-  console.log(`${r.name}: ${r.ratio.toFixed(2)}\n  ${r.detail}`)
+  for (const r of await run()) console.log(`${r.name}: ${r.ratio.toFixed(2)}\n  ${r.detail}`)
 }

@@ -1,9 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+/*
+ * What the load rows share: starting server children (this build's, or another build's for a
+ * before/after comparison), measuring sides alternately with medians, and the generator check.
+ * The generator check measures the bare server at N and at 2N connections and fails the row when they
+ * differ by more than 10%: then N connections did not drive even the bare server to its ceiling, so
+ * the ratios at N measure the instrument. Agreement shows N saturates the machine (server, or wrk and
+ * server sharing the 2 cores), not that wrk has headroom, so each process's CPU use is printed too.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
+import type { Load } from './wrk.js'
 
 const child = fileURLToPath(new URL('./server-child.ts', import.meta.url))
+
+/** Rounds of an alternating measurement (BENCH_ROUNDS); the figures are their medians. */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 
 export interface Started {
   url: string
@@ -12,11 +25,47 @@ export interface Started {
   stop(): Promise<void>
 }
 
-/** Starts `server-child.ts` in its own Node process (through tsx) and waits for its READY line. */
-export async function startChild(args: string[]): Promise<Started> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+/**
+ * Another build of this repository to measure with the same instrument: a checkout in
+ * BENCH_BEFORE_DIR (with its own node_modules) run by BENCH_BEFORE_NODE (default: this Node).
+ */
+export interface OtherBuild {
+  dir: string
+  node: string
+  /** `<short commit> on Node <version>`, for the figures. */
+  label: string
+}
+
+/** The build named by BENCH_BEFORE_DIR / BENCH_BEFORE_NODE, or undefined when unset. */
+export function beforeBuild(): OtherBuild | undefined {
+  const dirEnv = process.env.BENCH_BEFORE_DIR
+  if (!dirEnv) return undefined
+  const dir = resolve(dirEnv)
+  const node = process.env.BENCH_BEFORE_NODE ?? process.execPath
+  if (!existsSync(join(dir, 'bench/support/server-child.ts')))
+    throw new Error(`BENCH_BEFORE_DIR ${dir} has no bench/support/server-child.ts`)
+  const commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
+  return { dir, node, label: `${commit} on Node ${version}` }
+}
+
+/** Throws unless `build` has its CLI built (the rows that start `bin/gitlab-actions.js` need it). */
+export function assertBuilt(build: OtherBuild): void {
+  if (!existsSync(join(build.dir, 'build/cli-bundle/main.js')))
+    throw new Error(`BENCH_BEFORE_DIR ${build.dir} is not built: run \`npm run build\` there`)
+}
+
+/**
+ * Starts `server-child.ts` in its own Node process (through tsx) and waits for its READY line;
+ * with `build`, that build's server-child.ts, run by its Node from its directory.
+ */
+export async function startChild(args: string[], build?: OtherBuild): Promise<Started> {
+  const proc = build
+    ? spawn(build.node, ['--import', 'tsx', 'bench/support/server-child.ts', ...args], {
+        cwd: build.dir,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+    : spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   const ready = await new Promise<string>((resolve, reject) => {
     proc.stdout?.on('data', (d: Buffer) => {
@@ -38,30 +87,65 @@ export async function startChild(args: string[]): Promise<Started> {
   }
 }
 
-export interface Load {
-  rps: number
-  p50: number
-  p99: number
-  errors: number
-  non2xx: number
+/** The middle value (the upper one of an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+
+/**
+ * Measures each side in turn, round after round (A, B, C, A, B, C...), so that a busy moment of the
+ * shared machine favours no side; returns each side's medians (errors and counts are summed). Each
+ * run is printed on stderr as it ends, so a failed row still shows every side's figures.
+ */
+export async function alternate<K extends string>(
+  row: string,
+  sides: Record<K, () => Promise<Load>>,
+  rounds = ROUNDS,
+): Promise<Record<K, Load>> {
+  const runs = Object.fromEntries(Object.keys(sides).map((k) => [k, [] as Load[]])) as Record<K, Load[]>
+  for (let round = 0; round < rounds; round++)
+    for (const [k, measure] of Object.entries(sides) as [K, () => Promise<Load>][]) {
+      const load = await measure()
+      console.error(
+        `${row} round ${round + 1}/${rounds}, ${k}: ${figures(load)}, wrk ${load.wrkCpu.toFixed(2)} cores, server ${load.serverCpu.toFixed(2)}`,
+      )
+      runs[k].push(load)
+    }
+  const out = {} as Record<K, Load>
+  for (const [k, loads] of Object.entries(runs) as [K, Load[]][]) {
+    const of = (f: (l: Load) => number) => median(loads.map(f))
+    const sum = (f: (l: Load) => number) => loads.reduce((n, l) => n + f(l), 0)
+    out[k] = {
+      rps: of((l) => l.rps),
+      p50: of((l) => l.p50),
+      p99: of((l) => l.p99),
+      errors: sum((l) => l.errors),
+      non2xx: sum((l) => l.non2xx),
+      total: sum((l) => l.total),
+      wrkCpu: of((l) => l.wrkCpu),
+      serverCpu: of((l) => l.serverCpu),
+    }
+  }
+  return out
 }
 
-/** autocannon at `connections` keep-alive connections for `seconds`. */
-export async function load(
-  url: string,
-  opts: { connections: number; seconds: number; headers?: Record<string, string> },
-): Promise<Load> {
-  const result = await autocannon({
-    url,
-    connections: opts.connections,
-    duration: opts.seconds,
-    headers: opts.headers,
-  })
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+/** `1234 req/s (p50 1.2 ms, p99 5.0 ms, errors 0)` */
+export const figures = (l: Load) =>
+  `${l.rps.toFixed(0)} req/s (p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, errors ${l.errors + l.non2xx})`
+
+/**
+ * The generator check of the header: throws (failing the row, with `detail`) when the bare server's
+ * rates at N and 2N connections differ by more than 10%; else returns its text for the row.
+ */
+export function generatorCheck(n: number, atN: Load, at2N: Load, detail: string): string {
+  const change = at2N.rps / atN.rps - 1
+  const text =
+    `generator check: bare at ${n} connections ${atN.rps.toFixed(0)} req/s, at ${2 * n} ${at2N.rps.toFixed(0)} req/s ` +
+    `(${change >= 0 ? '+' : ''}${(change * 100).toFixed(0)}%, limit 10%); during the bare run wrk used ` +
+    `${atN.wrkCpu.toFixed(2)} cores, the server ${atN.serverCpu.toFixed(2)}`
+  if (Math.abs(change) > 0.1) {
+    console.error(
+      `\n!!!!! ${text}: FAILED, the load generator's figures are not the server's ceiling !!!!!\n`,
+    )
+    throw new Error(`${text}: FAILED; ${detail}`)
   }
+  return text
 }
