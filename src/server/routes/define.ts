@@ -129,7 +129,7 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
         query: params as unknown as Static<Q>,
       })
       if (!cache || reply.sent) return result
-      const body = reply.serialize(result) as string
+      const body = Buffer.from(reply.serialize(result) as string)
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined && name !== 'content-type') headers[name] = String(value)
