@@ -164,8 +164,9 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
   const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
   app.addHook('onRequest', guard.check)
+  const now = () => isoNow(clock)
   app.addHook('preHandler', async (req) => {
-    req.actor = authenticate(store, req, isoNow(clock))
+    req.actor = authenticate(store, req, now)
   })
   // GitLab answers `application/json` with no charset parameter (Grape's JSON formatter in `lib/api/api.rb`);
   // some clients compare it exactly.

@@ -42,8 +42,11 @@ export function requestToken(req: FastifyRequest): string | undefined {
   return undefined
 }
 
-/** Resolves the caller; a token that matches no active user is a 401, even on public routes. */
-export function authenticate(store: Store, req: FastifyRequest, now: string): Actor {
+/**
+ * Resolves the caller; a token that matches no active user is a 401, even on public routes.
+ * `now` is read only when a token has to be checked.
+ */
+export function authenticate(store: Store, req: FastifyRequest, now: () => string): Actor {
   const token = requestToken(req)
   if (token === undefined) {
     const job = first(req.headers['job-token']) ?? first((req.query as Record<string, unknown>)?.job_token)
@@ -51,7 +54,7 @@ export function authenticate(store: Store, req: FastifyRequest, now: string): Ac
     if (typeof job === 'string' && job && jobs?.allows(req)) return jobs.resolve(job)
     return new Actor(null)
   }
-  const user = store.users.byToken(token, now)
+  const user = store.users.byToken(token, now())
   if (!user || user.state !== 'active') throw unauthorized()
   return new Actor(user)
 }
