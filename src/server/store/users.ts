@@ -49,17 +49,14 @@ export function userTable(db: Db) {
     all: () => all.all() as UserRow[],
     addToken: (userId: number, token: string, name: string, now: string) =>
       insertToken.run(userId, tokenDigest(token), name, now),
-    /** The user an unrevoked, unexpired personal access token belongs to (whatever the user's state). */
-    byToken: (token: string, now: string) => {
-      const found = tokens(token)
-      return found && (found.expiresAt === null || found.expiresAt > now) ? found.user : undefined
-    },
+    /** The user an unrevoked personal access token belongs to, and when the token expires. */
+    tokenOwner: tokens,
   }
 }
 
-interface TokenOwner {
+export interface TokenOwner {
   user: Readonly<UserRow>
-  /** Compared on every use: a token expires without any write to the store. */
+  /** To compare on every use: a token expires without any write to the store. */
   expiresAt: string | null
 }
 
