@@ -63,8 +63,8 @@ const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host
 export interface BrowserGuard {
   /** Called once the server listens: its address joins the allowed names and origins. */
   listening(host: string, url: string): void
-  /** Fastify `onRequest` hook: refuses a foreign Host, then a cross-site state-changing request. */
-  check(req: FastifyRequest): Promise<void>
+  /** Throws 403 for a foreign Host, then for a cross-site state-changing request (an `onRequest` hook). */
+  check(req: FastifyRequest): void
 }
 
 /**
@@ -107,7 +107,7 @@ export function browserGuard(baseUrl: () => string, allowedHosts: string[] = [])
         origin: new URL(url).origin,
       }
     },
-    async check(req) {
+    check(req) {
       const host = req.headers.host
       if (host !== undefined) {
         const name = cachedHostnameOf(host)
