@@ -7,6 +7,7 @@ import { browserGuard } from './browser-guard.js'
 import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
 import { clientErrors } from './client-errors.js'
 import { responseCache } from './response-cache.js'
+import { syncHook } from './sync-hook.js'
 import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gitlab-errors.js'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
 import type { Instance } from './present/context.js'
@@ -165,19 +166,23 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   malformedStringGuard(app)
   // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
   const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
-  app.addHook('onRequest', guard.check)
-  app.addHook('preHandler', async (req) => {
-    req.actor = authenticate(store, req, isoNow(clock))
-  })
+  app.addHook('onRequest', syncHook(guard.check))
+  const now = () => isoNow(clock)
+  app.addHook(
+    'preHandler',
+    syncHook((req) => {
+      req.actor = authenticate(store, req, now)
+    }),
+  )
   // GitLab answers `application/json` with no charset parameter (Grape's JSON formatter in `lib/api/api.rb`);
   // some clients compare it exactly.
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('application/json'))
       reply.header('content-type', 'application/json')
     reply.header('x-frame-options', 'SAMEORIGIN')
     reply.header('x-content-type-options', 'nosniff')
-    return payload
+    done(null, payload)
   })
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/v3/'))

@@ -42,8 +42,11 @@ export function requestToken(req: FastifyRequest): string | undefined {
   return undefined
 }
 
-/** Resolves the caller; a token that matches no active user is a 401, even on public routes. */
-export function authenticate(store: Store, req: FastifyRequest, now: string): Actor {
+/**
+ * Resolves the caller; a token that matches no active user is a 401, even on public routes.
+ * `now` is read only for a token that has an expiry time.
+ */
+export function authenticate(store: Store, req: FastifyRequest, now: () => string): Actor {
   const token = requestToken(req)
   if (token === undefined) {
     const job = first(req.headers['job-token']) ?? first((req.query as Record<string, unknown>)?.job_token)
@@ -51,7 +54,8 @@ export function authenticate(store: Store, req: FastifyRequest, now: string): Ac
     if (typeof job === 'string' && job && jobs?.allows(req)) return jobs.resolve(job)
     return new Actor(null)
   }
-  const user = store.users.byToken(token, now)
-  if (!user || user.state !== 'active') throw unauthorized()
-  return new Actor(user)
+  const owner = store.users.tokenOwner(token)
+  if (!owner || (owner.expiresAt !== null && owner.expiresAt <= now()) || owner.user.state !== 'active')
+    throw unauthorized()
+  return new Actor(owner.user)
 }

@@ -12,7 +12,26 @@ import { multipartField } from './malformed-strings.js'
 
 /** A query string or urlencoded body, nested as Rack nests it (bounded, as Rack bounds it). */
 export const parseQuery = (text: string) =>
-  qs.parse(text, { depth: 5, arrayLimit: 1000, parameterLimit: 10_000 })
+  flatQuery(text) ?? qs.parse(text, { depth: 5, arrayLimit: 1000, parameterLimit: 10_000 })
+
+const FLAT_PAIR = /^(\w+)=([\w.,~*-]*)$/
+
+/**
+ * Most queries are `name=value&...` with nothing to decode or nest, each name once: read here as
+ * qs reads them, without its walk (qs was 5% of a cached list request). Anything else (brackets,
+ * escapes, `+`, a repeated name, a name qs refuses such as `constructor`) is left to qs.
+ */
+function flatQuery(text: string): Record<string, string> | undefined {
+  const out: Record<string, string> = {}
+  for (const pair of text.split('&')) {
+    const match = FLAT_PAIR.exec(pair)
+    if (!match) return undefined
+    const [, name, value] = match as unknown as [string, string, string]
+    if (name in out || name in Object.prototype) return undefined
+    out[name] = value
+  }
+  return out
+}
 
 /**
  * The parameters of a multipart/form-data request: its query and its fields, nested by

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer'
 import { PassThrough } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { GitLabError, malformedRequest } from './gitlab-errors.js'
+import { syncHook } from './sync-hook.js'
 
 /*
  * GitLab's malformed-string guard (lib/gitlab/middleware/handle_malformed_strings.rb): before any
@@ -66,6 +67,12 @@ export function malformedForm(raw: Buffer): boolean {
   return false
 }
 
+/**
+ * Printable ASCII whose escapes decode to ASCII other than NUL (`%2F`): no NUL, no invalid UTF-8
+ * and no broken escape anywhere. Most requests are such, and pass without a copy of their bytes.
+ */
+const plainAscii = (text: string) => !/[^\x21-\x7e]/.test(text) && !/%(?![1-7][\da-f]|0[1-9a-f])/i.test(text)
+
 /** The path as `Rack::Utils.unescape` reads it. */
 export function malformedPath(rawPath: string): boolean {
   const bytes = unescapeBytes(bytesOf(rawPath))
@@ -129,46 +136,56 @@ async function checkUnroutedParts(req: FastifyRequest) {
   }
 }
 
+/** A JSON or urlencoded body, from the raw bytes `preParsing` kept: throws GitLab's 400. */
+function checkBody(req: FastifyRequest): void {
+  const chunks = (req as WithRawBody)[RAW_BODY]
+  if (!chunks) return
+  const raw = Buffer.concat(chunks)
+  const type = req.headers['content-type'] ?? ''
+  if (isJson(type) ? malformedJson(raw, req.body) : malformedForm(raw)) throw malformedRequest()
+}
+
 /**
  * Installs the guard: path, query and credentials on arrival (before routing, as the middleware
  * runs before Grape); JSON and urlencoded bodies from their raw bytes once parsed. Multipart
  * fields are checked as they are read (`multipartField`).
  */
 export function malformedStringGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req) => {
-    const url = req.raw.url ?? ''
-    const q = url.indexOf('?')
-    const path = q < 0 ? url : url.slice(0, q)
-    const malformed =
-      malformedPath(path) ||
-      malformedCredentials(req.headers.authorization) ||
-      (q >= 0 && malformedForm(bytesOf(url.slice(q + 1))))
-    if (!malformed) return
-    // GitLab's JsonValidation middleware reads a JSON body before anything parses parameters, so
-    // a body nested too deeply is refused first (its 400 comes from the body parser): the refusal
-    // waits for the body to be read.
-    if (isJson(req.headers['content-type'] ?? '')) (req as WithRawBody)[MALFORMED] = true
-    else throw malformedRequest()
-  })
-  app.addHook('preParsing', async (req, _reply, payload) => {
+  app.addHook(
+    'onRequest',
+    syncHook((req) => {
+      const url = req.raw.url ?? ''
+      if (plainAscii(url) && !malformedCredentials(req.headers.authorization)) return
+      const q = url.indexOf('?')
+      const path = q < 0 ? url : url.slice(0, q)
+      const malformed =
+        malformedPath(path) ||
+        malformedCredentials(req.headers.authorization) ||
+        (q >= 0 && malformedForm(bytesOf(url.slice(q + 1))))
+      if (!malformed) return
+      // GitLab's JsonValidation middleware reads a JSON body before anything parses parameters, so
+      // a body nested too deeply is refused first (its 400 comes from the body parser): the refusal
+      // waits for the body to be read.
+      if (isJson(req.headers['content-type'] ?? '')) (req as WithRawBody)[MALFORMED] = true
+      else throw malformedRequest()
+    }),
+  )
+  app.addHook('preParsing', (req, _reply, payload, done) => {
     const type = req.headers['content-type'] ?? ''
-    if (!isJson(type) && !isForm(type)) return payload
+    if (!isJson(type) && !isForm(type)) return done(null, payload)
     const chunks: Buffer[] = ((req as WithRawBody)[RAW_BODY] = [])
     const copy = new PassThrough()
     payload.on('data', (chunk: Buffer) => chunks.push(chunk))
     payload.on('error', (err) => copy.destroy(err))
-    return payload.pipe(copy)
+    done(null, payload.pipe(copy))
   })
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     if ((req as WithRawBody)[MALFORMED]) throw malformedRequest()
     // Routes read multipart fields through `multipartField`; a body no route reads is read here
     // (one that does not parse is left to the 404).
-    if (req.is404 && req.isMultipart?.()) await checkUnroutedParts(req)
-    const chunks = (req as WithRawBody)[RAW_BODY]
-    if (!chunks) return
-    const raw = Buffer.concat(chunks)
-    const type = req.headers['content-type'] ?? ''
-    if (isJson(type) ? malformedJson(raw, req.body) : malformedForm(raw)) throw malformedRequest()
+    if (req.is404 && req.isMultipart?.()) return void checkUnroutedParts(req).then(() => done(), done)
+    checkBody(req)
+    done()
   })
 }
 

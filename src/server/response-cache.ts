@@ -1,7 +1,8 @@
 import type { Db } from './store/db.js'
 
 export interface CachedResponse {
-  body: string
+  /** UTF-8 bytes: a socket takes a Buffer as it is, while a string is encoded again on every write. */
+  body: Buffer
   headers: Record<string, string>
 }
 

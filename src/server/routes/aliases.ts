@@ -4,6 +4,7 @@ import { pageOf, setPageHeaders } from '../pagination.js'
 import { aliasService } from '../services/aliases.js'
 import type { ApiContext } from './context.js'
 import { defineRoute } from './define.js'
+import { syncHook } from '../sync-hook.js'
 
 const NamePath = Type.Object({ name: Type.String() })
 const PREFIX = '/api/v4/project_aliases'
@@ -17,10 +18,13 @@ export function aliasRoutes(api: ApiContext): void {
   if (api.instance.edition !== 'ee') return
   const { app, registry } = api
   const aliases = aliasService(api.ctx.store)
-  app.addHook('preHandler', async (req) => {
-    const url = req.routeOptions.url ?? ''
-    if (url === PREFIX || url.startsWith(`${PREFIX}/`)) aliases.requireAdmin(req.actor)
-  })
+  app.addHook(
+    'preHandler',
+    syncHook((req) => {
+      const url = req.routeOptions.url ?? ''
+      if (url === PREFIX || url.startsWith(`${PREFIX}/`)) aliases.requireAdmin(req.actor)
+    }),
+  )
 
   defineRoute(
     app,

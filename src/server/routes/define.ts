@@ -94,8 +94,12 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
     // Clients such as gitbeaker send forms as multipart/form-data; Rack reads its fields as params
     // before any API code runs, so a malformed field is refused before authentication and access
     // hooks (src/server/malformed-strings.ts).
-    preValidation: async (req) => {
-      if (!doc.readsParts && req.isMultipart?.()) req.body = await formFields(req)
+    preValidation: (req, _reply, done) => {
+      if (doc.readsParts || !req.isMultipart?.()) return done()
+      formFields(req).then((fields) => {
+        req.body = fields
+        done()
+      }, done)
     },
     handler: async (req, reply) => {
       const auth = doc.auth ?? 'optional'
@@ -129,7 +133,7 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
         query: params as unknown as Static<Q>,
       })
       if (!cache || reply.sent) return result
-      const body = reply.serialize(result) as string
+      const body = Buffer.from(reply.serialize(result) as string)
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined && name !== 'content-type') headers[name] = String(value)

@@ -26,9 +26,15 @@ export function userTable(db: Db) {
     'INSERT INTO personal_access_tokens (user_id, token_digest, name, created_at) VALUES (?, ?, ?, ?)',
   )
   const byToken = db.prepare(
-    `SELECT u.* FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.token_digest = ? AND t.revoked = 0 AND (t.expires_at IS NULL OR t.expires_at > ?)`,
+    `SELECT t.expires_at AS token_expires_at, u.* FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
+     WHERE t.token_digest = ? AND t.revoked = 0`,
   )
+  const tokens = tokenCache(db, (token) => {
+    const row = byToken.get(tokenDigest(token)) as (UserRow & { token_expires_at: string | null }) | undefined
+    if (!row) return undefined
+    const { token_expires_at: expiresAt, ...user } = row
+    return { user: Object.freeze(user), expiresAt }
+  })
   return {
     insert: (u: {
       username: string
@@ -43,7 +49,44 @@ export function userTable(db: Db) {
     all: () => all.all() as UserRow[],
     addToken: (userId: number, token: string, name: string, now: string) =>
       insertToken.run(userId, tokenDigest(token), name, now),
-    /** The active user a personal access token belongs to. */
-    byToken: (token: string, now: string) => byToken.get(tokenDigest(token), now) as UserRow | undefined,
+    /** The user an unrevoked personal access token belongs to, and when the token expires. */
+    tokenOwner: tokens,
+  }
+}
+
+export interface TokenOwner {
+  user: Readonly<UserRow>
+  /** To compare on every use: a token expires without any write to the store. */
+  expiresAt: string | null
+}
+
+/** Tokens remembered at most; past that the cache starts over (a flood of new tokens gains nothing). */
+const MAX_TOKENS = 1000
+
+/**
+ * Every request of a client carries the same token: its owner is looked up (a SHA-256 and a join)
+ * once while the store is unchanged. The store's generation is SQLite's `total_changes()` on our
+ * one connection, so revoking a token, giving it an expiry date, blocking or deleting its user
+ * (any write) empties the cache before the next request is authenticated. Unknown tokens are not
+ * remembered.
+ */
+function tokenCache(db: Db, lookup: (token: string) => TokenOwner | undefined) {
+  const generation = db.prepare('SELECT total_changes()').pluck()
+  const owners = new Map<string, TokenOwner>()
+  let seen = -1
+  return (token: string): TokenOwner | undefined => {
+    const current = generation.get() as number
+    if (current !== seen) {
+      owners.clear()
+      seen = current
+    }
+    let owner = owners.get(token)
+    if (!owner) {
+      owner = lookup(token)
+      if (!owner) return undefined
+      if (owners.size >= MAX_TOKENS) owners.clear()
+      owners.set(token, owner)
+    }
+    return owner
   }
 }

@@ -67,6 +67,7 @@ describe("GitLab's malformed-string guard", () => {
     ['a NUL in the query', ISSUES, { query: 'title=nul%00byte' }],
     ['invalid UTF-8 in the query', ISSUES, { query: 'title=%C0%80' }],
     ['a broken percent-escape in the query', ISSUES, { query: 'title=a%E0%A4%A' }],
+    ['a percent-escape cut short in the query', ISSUES, { query: 'title=a%2' }],
     ['a NUL two hashes down in the query', ISSUES, { query: 'title=x&a[b][c]=%00' }],
     ['a NUL in an array in the query', ISSUES, { query: 'title=x&labels[]=%00' }],
     ['invalid UTF-8 in a form body', ISSUES, form('title=%FF%FE')],
