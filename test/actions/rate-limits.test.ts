@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createClient } from '../../src/api/client.js'
 import type { TransferOptions } from '../../src/server/routes/transfers.js'
 import { runBundle, whileRunning } from '../support/action-run.js'
 import { manualClock } from '../support/pipeline-seed.js'
@@ -93,5 +94,31 @@ describe('export-project waits out GitLab’s per-minute limits', () => {
     expect(second.log).toContain("acme/widgets: waiting 2 s for GitLab's export limit (429)")
     expect(second.code).toBe(0)
     expect(second.outputs.sha256).toBe(sha256Of(join(dir, 'acme_widgets_export.tar.gz')))
+  }, 90_000)
+})
+
+describe('import-project waits out GitLab’s import limit', () => {
+  it('a second import within the minute waits, then both projects exist', async () => {
+    const url = await serve({ project_import: 1 })
+    const gitlab = createClient({ baseUrl: url, token: ALICE })
+    await gitlab.projectExports.schedule('acme/widgets')
+    await gitlab.projectExports.waitForExport('acme/widgets', { intervalMs: 20 })
+    const archive = join(dir, 'widgets.tar.gz')
+    await gitlab.projectExports.downloadTo('acme/widgets', archive)
+    const importAs = (path: string, during?: (child: ChildProcess) => Promise<void>) =>
+      runBundle(
+        'import-project',
+        { 'gitlab-url': url, token: ALICE, archive, path, namespace: 'acme', 'poll-interval': '50ms' },
+        { during, killAfterMs: 40_000 },
+      )
+    expect((await importAs('one')).code).toBe(0)
+    const second = await importAs('two', nextMinuteWhenWaiting(/waiting \d+ s for GitLab's import limit/))
+    expect(second.log).not.toContain('::error::')
+    expect(second.log).toContain("waiting 2 s for GitLab's import limit (429)")
+    expect(second.code).toBe(0)
+    expect(second.outputs['import-status']).toBe('finished')
+    for (const path of ['acme/one', 'acme/two'])
+      expect((await gitlab.projects.get(path)).path_with_namespace).toBe(path)
+    await gitlab.close()
   }, 90_000)
 })
