@@ -3,8 +3,9 @@ import { defaultSleep } from '../api/retry.js'
 /**
  * Client-side pacing for GitLab's per-user rate limits (export 6/min, export download 1/min by
  * default, `lib/gitlab/application_rate_limiter.rb`): `take()` resolves when a call may start so that no more
- * than `perMinute` start in any 60-second window. 0 turns pacing off. A 429 that gets through anyway is
- * retried by the client after `Retry-After`. Time is injected for tests.
+ * than `perMinute` start in any 60-second window. 0 turns pacing off. A 429 that gets through anyway (an
+ * earlier run's calls count too) is waited out by the action (`waitOutRateLimits`, src/api/poll.ts).
+ * Time is injected for tests.
  */
 export function pacer(
   perMinute: number,

@@ -5,10 +5,17 @@
  */
 
 /**
+ * The response headers an error keeps, to know when to try again (`serverDelayMs` in retry.ts, the
+ * rate-limit waits in poll.ts): `Date` dates GitLab's fixed rate-limit windows. Cookies and the rest stay out.
+ */
+export const WAIT_HEADERS = ['retry-after', 'ratelimit-reset', 'ratelimit-resettime', 'date'] as const
+
+/**
  * A GitLab API call answered with a status of 400 or above: the HTTP status, the method and path
  * (without the query string), and GitLab's body as it was sent (reference/gitlab-behaviour.md §1.1:
  * `{message}` whose value is a string or a hash, `{error[, error_description]}`, or Rack::Attack's
- * plain text). `retryAfterSeconds` is GitLab's `Retry-After` when it sent a number of seconds.
+ * plain text). `retryAfterSeconds` is GitLab's `Retry-After` when it sent a number of seconds;
+ * `timing` keeps the headers that say when to try again (see `WAIT_HEADERS`), and no others.
  */
 export class GitLabApiError extends Error {
   override readonly name = 'GitLabApiError'
@@ -20,6 +27,7 @@ export class GitLabApiError extends Error {
     path: string,
     readonly body: unknown,
     readonly retryAfterSeconds?: number,
+    readonly timing: Readonly<Record<string, string>> = {},
   ) {
     super(`${method} ${pathOnly(path)} -> ${status}: ${describeBody(body)}`)
     this.path = pathOnly(path)

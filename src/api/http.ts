@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream'
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { CallOptions } from './call-options.js'
-import { GitLabApiError, GitLabResponseError, redact } from './errors.js'
+import { GitLabApiError, GitLabResponseError, redact, WAIT_HEADERS } from './errors.js'
 import { pages, paginate, type Page, type PageOptions } from './paginate.js'
 import { withQuery } from './query.js'
 import type { ApiResponse, HttpMethod, Send } from './transport.js'
@@ -87,12 +87,18 @@ export class Http {
     const parsed = text && /[/+]json\b/i.test(type) ? safeJson(text) : text || undefined
     if (res.status >= 400) {
       const retryAfter = first(res.headers['retry-after'])
+      const timing: Record<string, string> = {}
+      for (const name of WAIT_HEADERS) {
+        const value = first(res.headers[name])
+        if (value !== undefined) timing[name] = value
+      }
       throw new GitLabApiError(
         res.status,
         method,
         path,
         redact(parsed, this.options.secrets ?? []),
         retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined,
+        timing,
       )
     }
     if (schema) this.check(method, path, schema, parsed)

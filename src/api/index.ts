@@ -6,7 +6,14 @@
 export * from './client.js'
 export type { ClientIssue, IssueCreateParams, IssueListParams, IssueUpdateParams } from './issues.js'
 export type { NoteListParams } from './notes.js'
-export type { ExportDownload, ExportParams, SavedArchive } from './project-exports.js'
-export type { ImportTarget, S3Source } from './project-imports.js'
+export type {
+  ExportDownload,
+  ExportParams,
+  ExportWaitOptions,
+  ExportWaitResult,
+  SavedArchive,
+} from './project-exports.js'
+export type { ImportTarget, ImportWaitOptions, ImportWaitResult, S3Source } from './project-imports.js'
+export type { PollTiming } from './poll.js'
 export type { OnManual, TriggerParams, WaitOptions, WaitResult } from './pipelines.js'
 export type * from '../schema/index.js'

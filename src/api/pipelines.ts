@@ -9,10 +9,9 @@ import type {
   PipelineWithMetadata,
 } from '../schema/pipeline.js'
 import type { ResourceRef } from '../schema/common.js'
-import { GitLabApiError, GitLabTimeoutError } from './errors.js'
 import type { CallOptions, Http, Query } from './http.js'
 import { path } from './path.js'
-import { defaultSleep, errorCode } from './retry.js'
+import { poll, type PollTiming } from './poll.js'
 
 /** Statuses a pipeline never leaves on its own (`Ci::HasStatus::COMPLETED_STATUSES` without `manual`). */
 export const FINAL_STATUSES: ReadonlySet<PipelineStatus> = new Set([
@@ -32,25 +31,13 @@ export interface TriggerParams {
 /** What waitForPipeline does when the pipeline stops at `manual` (a job waits for a person). */
 export type OnManual = 'return' | 'wait'
 
-export interface WaitOptions {
-  /** Give up after this long (ms); the result then says `timedOut`. Default: wait for ever. */
-  timeoutMs?: number
-  /** First gap between reads (default 5 s); grows by half while nothing changes, up to `maxIntervalMs`. */
-  intervalMs?: number
-  /** Largest gap (default 4x `intervalMs`, at most 60 s unless intervalMs is larger). */
-  maxIntervalMs?: number
-  /** Aborting stops the wait; the call rejects with the signal's reason. */
-  signal?: AbortSignal
+export interface WaitOptions extends PollTiming {
   /** Called on the first read and whenever the status changes. */
   onChange?: (pipeline: PipelineWithMetadata, elapsedMs: number) => void
   /** Called after every read (progress lines, heartbeats). */
   onPoll?: (pipeline: PipelineWithMetadata, elapsedMs: number) => void
-  /** Called when a read failed in a way a later read may not (429/5xx after retries, timeouts, resets). */
-  onTransientError?: (error: Error, elapsedMs: number) => void
   /** `return` (default) or `wait` when the pipeline is `manual`. */
   onManual?: OnManual
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
-  now?: () => number
 }
 
 export interface WaitResult {
@@ -58,12 +45,6 @@ export interface WaitResult {
   /** Why the wait ended: a final status, a `manual` pipeline, or the timeout. */
   ended: 'final' | 'manual' | 'timeout'
   elapsedMs: number
-}
-
-/** A read error that a later read may not meet: worth polling on. Others (401, 404) stop the wait. */
-export function isTransient(err: unknown): err is Error {
-  if (err instanceof GitLabApiError) return err.status === 429 || err.status >= 500
-  return err instanceof GitLabTimeoutError || errorCode(err) !== undefined
 }
 
 const form = (params: TriggerParams) => {
@@ -81,11 +62,11 @@ export function pipelines(http: Http) {
     http.request<PipelineWithMetadata>('GET', path`/projects/${project}/pipelines/${id}`, options)
 
   /**
-   * Polls `GET /projects/:id/pipelines/:pipeline_id` until the pipeline reaches a final status
-   * (success, failed, canceled, skipped), stops at `manual` (unless `onManual: 'wait'`), or
-   * `timeoutMs` passes. Each read goes through the client's retry layer (429 with Retry-After,
-   * 502-504); a read that still fails that way is reported to `onTransientError` and the wait goes
-   * on. Other errors (401, 403, 404) are thrown. The gap between reads starts at `intervalMs`,
+   * Polls `GET /projects/:id/pipelines/:pipeline_id` (poll.ts) until the pipeline reaches a final
+   * status (success, failed, canceled, skipped), stops at `manual` (unless `onManual: 'wait'`), or
+   * `timeoutMs` passes. A read that fails transiently (502-504, a broken connection, a timeout, a
+   * 429, after the client's own retries) is reported to `onTransientError` once per kind and the wait
+   * goes on; other errors (401, 403, 404) are thrown. The gap between reads starts at `intervalMs`,
    * grows by half while the status stays the same, and returns to `intervalMs` on a change.
    */
   async function waitForPipeline(
@@ -93,40 +74,24 @@ export function pipelines(http: Http) {
     id: number,
     options: WaitOptions = {},
   ): Promise<WaitResult> {
-    const now = options.now ?? Date.now
-    const sleep = options.sleep ?? defaultSleep
-    const base = Math.max(1, options.intervalMs ?? 5000)
-    const cap = options.maxIntervalMs ?? Math.max(base, Math.min(base * 4, 60_000))
-    const start = now()
-    const deadline = options.timeoutMs === undefined ? Infinity : start + options.timeoutMs
-    let gap = base
-    let last: PipelineWithMetadata | undefined
-    for (;;) {
-      options.signal?.throwIfAborted()
-      try {
-        const current = await get(project, id, { signal: options.signal })
-        const elapsed = now() - start
-        if (last?.status !== current.status) {
-          gap = base
-          options.onChange?.(current, elapsed)
-        } else gap = Math.min(cap, Math.round(gap * 1.5))
-        last = current
-        options.onPoll?.(current, elapsed)
-        if (FINAL_STATUSES.has(current.status))
-          return { pipeline: current, ended: 'final', elapsedMs: elapsed }
-        if (current.status === 'manual' && options.onManual !== 'wait')
-          return { pipeline: current, ended: 'manual', elapsedMs: elapsed }
-      } catch (err) {
-        if (options.signal?.aborted || !isTransient(err)) throw err
-        options.onTransientError?.(err, now() - start)
-      }
-      const left = deadline - now()
-      if (left <= 0) {
-        const pipeline = last ?? (await get(project, id, { signal: options.signal }))
-        return { pipeline, ended: 'timeout', elapsedMs: now() - start }
-      }
-      await sleep(Math.min(gap, left), options.signal)
+    const { onChange, onPoll, onManual, ...timing } = options
+    const r = await poll({
+      ...timing,
+      read: (signal) => get(project, id, { signal }),
+      key: (p) => p.status,
+      onRead: (p, elapsed, changed) => {
+        if (changed) onChange?.(p, elapsed)
+        onPoll?.(p, elapsed)
+      },
+      done: (p) => FINAL_STATUSES.has(p.status) || (p.status === 'manual' && onManual !== 'wait'),
+    })
+    if (r.ended === 'timeout') {
+      const pipeline = r.value ?? (await get(project, id, { signal: options.signal }))
+      return { pipeline, ended: 'timeout', elapsedMs: r.elapsedMs }
     }
+    const pipeline = r.value as PipelineWithMetadata
+    const ended = FINAL_STATUSES.has(pipeline.status) ? 'final' : 'manual'
+    return { pipeline, ended, elapsedMs: r.elapsedMs }
   }
 
   return {

@@ -4,9 +4,10 @@ import { rename, rm } from 'node:fs/promises'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ResourceRef } from '../schema/common.js'
-import type { ProjectExportStatus } from '../schema/project-export.js'
+import type { ExportStatusValue, ProjectExportStatus } from '../schema/project-export.js'
 import type { CallOptions, Http } from './http.js'
 import { path } from './path.js'
+import { poll, type PollTiming } from './poll.js'
 
 /** `POST /projects/:id/export` parameters (spec 4.1). */
 export interface ExportParams {
@@ -31,6 +32,31 @@ export interface SavedArchive {
   sha256: string
   filename?: string
 }
+
+/** How waitForExport is paced and what it reports. */
+export interface ExportWaitOptions extends PollTiming {
+  /**
+   * The export was asked to upload its archive: GitLab deletes its copy once uploaded
+   * (`WebUploadStrategy#strategy_execute` calls `remove_exported_project_file`; a failed upload raises
+   * before), so `none` after the schedule is the upload done, however fast it went.
+   */
+  upload?: boolean
+  /** Called on the first read and whenever the status changes. */
+  onChange?: (status: ExportStatusValue, elapsedMs: number) => void
+}
+
+export interface ExportWaitResult {
+  /** `finished`, `none` (an upload done), or at the timeout the last status read (if any). */
+  status: ExportStatusValue | undefined
+  ended: 'done' | 'timeout'
+  /** The export was seen queued or running: a `finished` read after that is this export's. */
+  seenProgress: boolean
+  elapsedMs: number
+}
+
+const IN_PROGRESS: ReadonlySet<ExportStatusValue> = new Set(['queued', 'started', 'regeneration_in_progress'])
+/** How many reads of `none` in a row, with no progress seen, mean the export never started. */
+const NONE_LIMIT = 5
 
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)
 
@@ -75,6 +101,44 @@ export function projectExports(http: Http) {
     }
   }
 
+  const status = (project: ResourceRef, options: CallOptions = {}) =>
+    http.request<ProjectExportStatus>('GET', path`/projects/${project}/export`, options)
+
+  /**
+   * Waits for the export just scheduled (poll.ts: backoff, transient errors ridden out): resolves at
+   * `finished` (or `none` after an upload, see `upload`) or the timeout. Throws when GitLab reports
+   * the export failed (`failed`, or `none` after it was seen in progress: older GitLab has no
+   * `failed`) or never started it (`none` 5 times). The first read comes one interval after the call.
+   * GitLab's status describes only the latest export: `seenProgress` tells the caller whether a
+   * `finished` may be an earlier export's.
+   */
+  async function waitForExport(
+    project: ResourceRef,
+    options: ExportWaitOptions = {},
+  ): Promise<ExportWaitResult> {
+    const { upload, onChange, ...timing } = options
+    let seenProgress = false
+    let nones = 0
+    const r = await poll({
+      ...timing,
+      waitFirst: true,
+      read: async (signal) => (await status(project, { signal })).export_status,
+      onRead: (s, elapsed, changed) => changed && onChange?.(s, elapsed),
+      done: (s) => {
+        if (IN_PROGRESS.has(s)) seenProgress = true
+        else if (s === 'none' && upload) return true
+        else if (s === 'failed' || (s === 'none' && seenProgress))
+          throw new Error(
+            'GitLab reports the export failed (its status fell back to none); see its Sidekiq logs',
+          )
+        else if (s === 'none' && ++nones >= NONE_LIMIT)
+          throw new Error(`the export never started (status none ${NONE_LIMIT} times)`)
+        return s === 'finished'
+      },
+    })
+    return { status: r.value, ended: r.ended, seenProgress, elapsedMs: r.elapsedMs }
+  }
+
   return {
     /** `POST /projects/:id/export` (Maintainer): 202 `{"message":"202 Accepted"}`. Retried only on 429. */
     schedule: (project: ResourceRef, params: ExportParams = {}, options: CallOptions = {}) =>
@@ -83,8 +147,8 @@ export function projectExports(http: Http) {
         json: params,
       }),
     /** `GET /projects/:id/export`: the latest export's status (`_links` only when finished). */
-    status: (project: ResourceRef, options: CallOptions = {}) =>
-      http.request<ProjectExportStatus>('GET', path`/projects/${project}/export`, options),
+    status,
+    waitForExport,
     /**
      * `GET /projects/:id/export/download` as a stream: the caller must consume or destroy `body`.
      * A 429 (GitLab allows 1 download per minute per user by default) is retried by the client's

@@ -3,6 +3,7 @@ import type { ProjectImportStatus } from '../schema/project-import.js'
 import type { CallOptions, Http } from './http.js'
 import { streamedMultipart, type FormField } from './multipart.js'
 import { path } from './path.js'
+import { poll, type PollTiming } from './poll.js'
 
 /** Parameters every import takes (spec 4.1). */
 export interface ImportTarget {
@@ -25,6 +26,22 @@ export interface S3Source {
   secret_access_key: string
 }
 
+/** How waitForImport is paced and what it reports. */
+export interface ImportWaitOptions extends PollTiming {
+  /** Called whenever the status changes (not for the record the wait starts from). */
+  onChange?: (record: ProjectImportStatus, elapsedMs: number) => void
+}
+
+export interface ImportWaitResult {
+  /** The last record read: `finished` or `failed`, or at the timeout whatever it was. */
+  record: ProjectImportStatus
+  ended: 'done' | 'timeout'
+  elapsedMs: number
+}
+
+/** The statuses of `ImportStatusValue` an import never leaves. */
+const FINAL: ReadonlySet<string> = new Set(['finished', 'failed'])
+
 /** The form fields of an import, `override_params[key]` as Rails reads nested hashes. */
 function fieldsOf(target: ImportTarget): FormField[] {
   const out: FormField[] = [['path', target.path]]
@@ -37,34 +54,65 @@ function fieldsOf(target: ImportTarget): FormField[] {
 }
 
 /** spec 4.1: project imports from an uploaded file, a URL or S3, and their status. */
-export const projectImports = (http: Http) => ({
+export function projectImports(http: Http) {
+  const status = (project: ResourceRef, options: CallOptions = {}) =>
+    http.request<ProjectImportStatus>('GET', path`/projects/${project}/import`, options)
+
   /**
-   * `POST /projects/import` (multipart): uploads `file` as a stream with a known length. A streamed
-   * body is never retried by the client, so a 429 reaches the caller (who may open the file again).
+   * Waits for the import that `started` describes (the answer of `fromFile`, `fromUrl` or `fromS3`)
+   * to end `finished` or `failed` (poll.ts: backoff, transient errors ridden out), or for the
+   * timeout. The first read comes one interval after the call; a `started` already final is returned.
    */
-  fromFile: async (file: string, target: ImportTarget, options: CallOptions = {}) =>
-    http.request<ProjectImportStatus>('POST', '/projects/import', {
-      ...options,
-      body: await streamedMultipart(fieldsOf(target), {
-        field: 'file',
-        path: file,
-        contentType: 'application/gzip',
+  async function waitForImport(
+    started: ProjectImportStatus,
+    options: ImportWaitOptions = {},
+  ): Promise<ImportWaitResult> {
+    if (FINAL.has(started.import_status)) return { record: started, ended: 'done', elapsedMs: 0 }
+    const { onChange, ...timing } = options
+    let last = started.import_status as string
+    const r = await poll({
+      ...timing,
+      waitFirst: true,
+      read: (signal) => status(started.id, { signal }),
+      key: (record) => record.import_status,
+      onRead: (record, elapsed) => {
+        if (record.import_status !== last) onChange?.(record, elapsed)
+        last = record.import_status
+      },
+      done: (record) => FINAL.has(record.import_status),
+    })
+    return { record: r.value ?? started, ended: r.ended, elapsedMs: r.elapsedMs }
+  }
+
+  return {
+    /**
+     * `POST /projects/import` (multipart): uploads `file` as a stream with a known length. A streamed
+     * body is never retried by the client, so a 429 reaches the caller (who may open the file again).
+     */
+    fromFile: async (file: string, target: ImportTarget, options: CallOptions = {}) =>
+      http.request<ProjectImportStatus>('POST', '/projects/import', {
+        ...options,
+        body: await streamedMultipart(fieldsOf(target), {
+          field: 'file',
+          path: file,
+          contentType: 'application/gzip',
+        }),
       }),
-    }),
-  /** `POST /projects/remote-import`: GitLab fetches the archive from `url` (gzip, Content-Length, <= 10 GB). */
-  fromUrl: (url: string, target: ImportTarget, options: CallOptions = {}) =>
-    http.request<ProjectImportStatus>('POST', '/projects/remote-import', {
-      ...options,
-      json: { ...target, url },
-    }),
-  /** `POST /projects/remote-import-s3` (`remote-import-s3`, not `remote-import` as gitbeaker sends it). */
-  fromS3: (source: S3Source, target: ImportTarget, options: CallOptions = {}) =>
-    http.request<ProjectImportStatus>('POST', '/projects/remote-import-s3', {
-      ...options,
-      json: { ...target, ...source },
-    }),
-  /** `GET /projects/:id/import`: `import_status`, `import_error`, up to 100 `failed_relations`. */
-  status: (project: ResourceRef, options: CallOptions = {}) =>
-    http.request<ProjectImportStatus>('GET', path`/projects/${project}/import`, options),
-})
+    /** `POST /projects/remote-import`: GitLab fetches the archive from `url` (gzip, Content-Length, <= 10 GB). */
+    fromUrl: (url: string, target: ImportTarget, options: CallOptions = {}) =>
+      http.request<ProjectImportStatus>('POST', '/projects/remote-import', {
+        ...options,
+        json: { ...target, url },
+      }),
+    /** `POST /projects/remote-import-s3` (`remote-import-s3`, not `remote-import` as gitbeaker sends it). */
+    fromS3: (source: S3Source, target: ImportTarget, options: CallOptions = {}) =>
+      http.request<ProjectImportStatus>('POST', '/projects/remote-import-s3', {
+        ...options,
+        json: { ...target, ...source },
+      }),
+    /** `GET /projects/:id/import`: `import_status`, `import_error`, up to 100 `failed_relations`. */
+    status,
+    waitForImport,
+  }
+}
 export type ProjectImportsApi = ReturnType<typeof projectImports>

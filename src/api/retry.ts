@@ -57,7 +57,7 @@ export const CONNECTION_ERRORS: ReadonlySet<string> = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ])
 
-const header = (res: ApiResponse, name: string) => {
+const header = (res: Pick<ApiResponse, 'headers'>, name: string) => {
   const v = res.headers[name]
   return Array.isArray(v) ? v[0] : v
 }
@@ -67,7 +67,7 @@ const header = (res: ApiResponse, name: string) => {
  * `RateLimit-Reset` (epoch seconds), else `RateLimit-ResetTime` (an HTTP date); `lib/gitlab/rack_attack.rb`.
  * Undefined when the response names none; never negative.
  */
-export function serverDelayMs(res: ApiResponse, now: number): number | undefined {
+export function serverDelayMs(res: Pick<ApiResponse, 'headers'>, now: number): number | undefined {
   const retryAfter = header(res, 'retry-after')?.trim()
   if (retryAfter) {
     if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter) * 1000

@@ -55,6 +55,10 @@ export interface ServerOptions {
   allowLocalRequests?: boolean
   /** Issue creations allowed per project and user per minute (GitLab's `issues_create_limit`, default 300; 0 = off). */
   issuesCreateLimit?: number
+  /**
+   * The server's time (default: the system clock): timestamps, jobs, the rate limits' one-minute
+   * windows and the `Date` header, so that a client can tell from an answer when a window ends.
+   */
   clock?: Clock
   logger?: boolean
   /** Export and import settings: S3 endpoint (hidden `--s3-endpoint`), size and rate limits. */
@@ -175,11 +179,12 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     }),
   )
   // GitLab answers `application/json` with no charset parameter (Grape's JSON formatter in `lib/api/api.rb`);
-  // some clients compare it exactly.
+  // some clients compare it exactly. `Date` follows the injected clock (rate-limit windows are read from it).
   app.addHook('onSend', (_req, reply, payload, done) => {
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('application/json'))
       reply.header('content-type', 'application/json')
+    reply.header('date', clock.now().toUTCString())
     reply.header('x-frame-options', 'SAMEORIGIN')
     reply.header('x-content-type-options', 'nosniff')
     done(null, payload)

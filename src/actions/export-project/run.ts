@@ -2,8 +2,8 @@ import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { collect, GitLabApiError, type GitLabClient, statusText } from '../../api/client.js'
 import { exportTimeOf } from '../../api/project-exports.js'
+import { waitOutRateLimits } from '../../api/poll.js'
 import { defaultSleep } from '../../api/retry.js'
-import type { ExportStatusValue } from '../../schema/project-export.js'
 import { actionClient, formatBytes, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { mapBounded, pacer } from '../pacer.js'
@@ -19,10 +19,6 @@ export interface Clock {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
 }
 
-const IN_PROGRESS: ReadonlySet<ExportStatusValue> = new Set(['queued', 'started', 'regeneration_in_progress'])
-/** How many reads of `none` in a row, with no progress seen, mean the export never started. */
-const NONE_LIMIT = 5
-
 /** The archive's file name: the project path (server text when it came from a group) made safe everywhere. */
 export const fileNameOf = (project: string) => `${safeFileName(project, 180)}_export.tar.gz`
 
@@ -31,7 +27,8 @@ function explain(err: unknown, project: string): string {
     if (err.status === 404) return `project '${project}' not found, or the token cannot see it (404)`
     if (err.status === 403) return `the token may not export '${project}': exports need Maintainer (403)`
     if (err.status === 401) return `GitLab refused the token (${statusText(err)})`
-    if (err.status === 429) return `GitLab's rate limit held after retries (429): lower the per-minute inputs`
+    if (err.status === 429)
+      return `GitLab's rate limit (429) would still hold at 'timeout': raise 'timeout' or lower the per-minute inputs`
     return err.message
   }
   return err instanceof Error ? err.message : String(err)
@@ -79,45 +76,44 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
       const start = now()
       const stamp = () => `[${formatDuration(now() - start)}] ${project}:`
       const ref = projectRef(project)
+      const deadline = start + s.timeout
+      /** A 429 on scheduling or downloading is waited out (GitLab counts per minute) until 'timeout'. */
+      const limit = (what: string) => ({
+        deadline,
+        signal,
+        sleep,
+        now,
+        onWait: (ms: number) =>
+          log.info(`${stamp()} waiting ${Math.ceil(ms / 1000)} s for GitLab's ${what} limit (429)`),
+      })
       const before = (await gitlab.projectExports.status(ref, { signal })).export_status
       const waited = await scheduleSlot(signal)
       if (waited > 0) log.info(`${stamp()} waited ${formatDuration(waited)} for an export slot (rate limit)`)
-      const scheduledAt = now()
       const upload = s.uploadUrl ? { url: s.uploadUrl, http_method: s.uploadMethod } : undefined
-      await gitlab.projectExports.schedule(ref, upload ? { upload } : {}, { signal })
+      let scheduledAt = now()
+      await waitOutRateLimits(() => {
+        scheduledAt = now()
+        return gitlab.projectExports.schedule(ref, upload ? { upload } : {}, { signal })
+      }, limit('export'))
       log.info(
         `${stamp()} export scheduled${before === 'finished' ? ' (an earlier export exists; waiting for the new one)' : ''}`,
       )
 
-      // Freshness guard: GitLab's status describes only the latest export and has no export time
-      // (`app/models/project.rb`). A `finished` counts once this export was seen in progress, or when no
-      // finished export existed before we asked; otherwise the download's file name must carry a
-      // time no earlier than the minute we scheduled in.
-      let seenProgress = false
-      let nones = 0
-      let gap = s.pollInterval
-      let last: ExportStatusValue | undefined
-      for (;;) {
-        if (now() - start > s.timeout)
-          throw new Error(`still ${last ?? 'unknown'} after ${formatDuration(s.timeout)} ('timeout')`)
-        await sleep(gap, signal)
-        const status = (await gitlab.projectExports.status(ref, { signal })).export_status
-        if (status !== last) log.info(`${stamp()} ${status}`)
-        gap = status === last ? Math.min(gap * 1.5, s.pollInterval * 4) : s.pollInterval
-        last = status
-        // With upload: GitLab deletes the archive once it uploaded it (WebUploadStrategy#strategy_execute
-        // calls remove_exported_project_file; a failed upload raises before), so `none` after an
-        // upload export is the upload done, however fast it went.
-        if (IN_PROGRESS.has(status)) seenProgress = true
-        else if (status === 'none' && upload) break
-        else if (status === 'failed' || (status === 'none' && seenProgress))
-          throw new Error(
-            'GitLab reports the export failed (its status fell back to none); see its Sidekiq logs',
-          )
-        else if (status === 'none' && ++nones >= NONE_LIMIT)
-          throw new Error(`the export never started (status none ${NONE_LIMIT} times)`)
-        else if (status === 'finished') break
-      }
+      const waitedFor = await gitlab.projectExports.waitForExport(ref, {
+        upload: upload !== undefined,
+        timeoutMs: Math.max(0, deadline - now()),
+        intervalMs: s.pollInterval,
+        signal,
+        sleep,
+        now,
+        onChange: (status) => log.info(`${stamp()} ${status}`),
+        onTransientError: (err, _ms, kind) =>
+          log.warning(`${stamp()} reading the export status failed (${kind}); still waiting: ${err.message}`),
+      })
+      if (waitedFor.ended === 'timeout')
+        throw new Error(
+          `still ${waitedFor.status ?? 'unknown'} after ${formatDuration(s.timeout)} ('timeout')`,
+        )
       if (s.uploadUrl) {
         const uploadCheck = await checkUpload(s.uploadUrl, signal)
         log.info(`${stamp()} finished; GitLab uploaded the archive with ${s.uploadMethod}; ${uploadCheck}`)
@@ -127,9 +123,21 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
       if (waitedDl > 0)
         log.info(`${stamp()} waited ${formatDuration(waitedDl)} for a download slot (rate limit)`)
       const file = pathInside(dir, fileNameOf(project))
-      const saved = await gitlab.projectExports.downloadTo(ref, file, { signal, timeoutMs: 0 })
+      const saved = await waitOutRateLimits(
+        () => gitlab.projectExports.downloadTo(ref, file, { signal, timeoutMs: 0 }),
+        limit('export download'),
+      )
+      // Freshness guard: GitLab's status describes only the latest export and has no export time
+      // (`app/models/project.rb`). A `finished` counts once this export was seen in progress, or when no
+      // finished export existed before we asked; otherwise the download's file name must carry a
+      // time no earlier than the minute we scheduled in.
       const madeAt = exportTimeOf(saved.filename)
-      if (!seenProgress && before === 'finished' && madeAt !== undefined && madeAt < scheduledAt - 60_000)
+      if (
+        !waitedFor.seenProgress &&
+        before === 'finished' &&
+        madeAt !== undefined &&
+        madeAt < scheduledAt - 60_000
+      )
         throw new Error(`GitLab served an export made before this run asked for one (${saved.filename})`)
       // Loaded here, not at start-up: tar-stream is needed only once an archive is on disk.
       const { verifyExportArchive } = await import('./verify.js')

@@ -1,5 +1,6 @@
 import { GitLabApiError, statusText } from '../../api/client.js'
 import type { ImportTarget } from '../../api/project-imports.js'
+import { waitOutRateLimits } from '../../api/poll.js'
 import { defaultSleep } from '../../api/retry.js'
 import type { ProjectImportStatus } from '../../schema/project-import.js'
 import { actionClient, formatDuration } from '../connection.js'
@@ -15,10 +16,6 @@ export interface Clock {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
 }
 
-/** Uploads of a file are streams, which the client never retries: 429s are retried here, re-reading the file. */
-const UPLOAD_TRIES = 3
-const FINAL = new Set(['finished', 'failed'])
-
 function explain(err: unknown, s: Settings): Error {
   if (!(err instanceof GitLabApiError)) return err instanceof Error ? err : new Error(String(err))
   const into = s.namespace ? `namespace '${s.namespace}'` : "the token user's namespace"
@@ -26,6 +23,10 @@ function explain(err: unknown, s: Settings): Error {
   if (err.status === 403 || err.status === 404)
     return new Error(
       `GitLab refused the import into ${into} (${statusText(err)}): the token needs Maintainer on the group`,
+    )
+  if (err.status === 429)
+    return new Error(
+      `GitLab's import limit (429) would still hold at 'timeout': raise 'timeout' or import later`,
     )
   if (err.status === 400 || err.status === 422)
     return new Error(`GitLab refused the import of '${s.path}' (${err.status}): ${err.gitlabMessage}`)
@@ -51,36 +52,40 @@ export async function importProject(
     ...(s.overrideParams ? { override_params: s.overrideParams } : {}),
   }
   try {
+    // GitLab's import limit (6 a minute per user by default) refuses before reading the archive: a
+    // 429 is waited out until 'timeout' and the call made again (an upload opens the file again).
+    const limit = {
+      deadline: start + s.timeout,
+      signal,
+      sleep,
+      now,
+      onWait: (ms: number) => log.info(`waiting ${Math.ceil(ms / 1000)} s for GitLab's import limit (429)`),
+    }
     let record: ProjectImportStatus
     try {
       if (s.archive !== undefined) {
         log.info(`Uploading ${s.archive} to ${s.gitlabUrl} as '${s.path}'`)
-        for (let attempt = 1; ; attempt++) {
-          try {
-            record = await gitlab.projectImports.fromFile(s.archive, target, { signal, timeoutMs: 0 })
-            break
-          } catch (err) {
-            if (!(err instanceof GitLabApiError) || err.status !== 429 || attempt >= UPLOAD_TRIES) throw err
-            const wait = Math.min((err.retryAfterSeconds ?? 60) * 1000, 360_000)
-            log.info(`GitLab's import rate limit (429): trying again in ${formatDuration(wait)}`)
-            await sleep(wait, signal)
-          }
-        }
+        const archive = s.archive
+        record = await waitOutRateLimits(
+          () => gitlab.projectImports.fromFile(archive, target, { signal, timeoutMs: 0 }),
+          limit,
+        )
       } else if (s.url !== undefined) {
         log.info(`Asking ${s.gitlabUrl} to import '${s.path}' from a URL`)
-        record = await gitlab.projectImports.fromUrl(s.url, target, { signal })
+        const url = s.url
+        record = await waitOutRateLimits(() => gitlab.projectImports.fromUrl(url, target, { signal }), limit)
       } else {
         log.info(`Asking ${s.gitlabUrl} to import '${s.path}' from s3://${s.s3Bucket}/${s.s3Key}`)
-        record = await gitlab.projectImports.fromS3(
-          {
-            region: s.s3Region as string,
-            bucket_name: s.s3Bucket as string,
-            file_key: s.s3Key as string,
-            access_key_id: s.s3AccessKeyId as string,
-            secret_access_key: s.s3SecretAccessKey as string,
-          },
-          target,
-          { signal },
+        const source = {
+          region: s.s3Region as string,
+          bucket_name: s.s3Bucket as string,
+          file_key: s.s3Key as string,
+          access_key_id: s.s3AccessKeyId as string,
+          secret_access_key: s.s3SecretAccessKey as string,
+        }
+        record = await waitOutRateLimits(
+          () => gitlab.projectImports.fromS3(source, target, { signal }),
+          limit,
         )
       }
     } catch (err) {
@@ -89,19 +94,20 @@ export async function importProject(
     log.info(`Project ${record.path_with_namespace} (id ${record.id}): import ${record.import_status}`)
     if (!s.wait) return { record, waited: false, elapsedMs: now() - start }
 
-    let gap = s.pollInterval
-    let last = record.import_status as string
-    while (!FINAL.has(record.import_status)) {
-      if (now() - start >= s.timeout)
-        return { record, waited: true, elapsedMs: now() - start, timedOut: true }
-      await sleep(Math.min(gap, Math.max(1, s.timeout - (now() - start))), signal)
-      record = await gitlab.projectImports.status(record.id, { signal })
-      if (record.import_status !== last) {
-        log.info(`[${formatDuration(now() - start)}] import ${record.import_status}`)
-        gap = s.pollInterval
-      } else gap = Math.min(gap * 1.5, s.pollInterval * 4)
-      last = record.import_status
-    }
+    const waited = await gitlab.projectImports.waitForImport(record, {
+      timeoutMs: Math.max(0, s.timeout - (now() - start)),
+      intervalMs: s.pollInterval,
+      signal,
+      sleep,
+      now,
+      onChange: (r) => log.info(`[${formatDuration(now() - start)}] import ${r.import_status}`),
+      onTransientError: (err, _ms, kind) =>
+        log.warning(
+          `[${formatDuration(now() - start)}] reading the import status failed (${kind}); still waiting: ${err.message}`,
+        ),
+    })
+    record = waited.record
+    if (waited.ended === 'timeout') return { record, waited: true, elapsedMs: now() - start, timedOut: true }
     return { record, waited: true, elapsedMs: now() - start }
   } finally {
     await gitlab.close()

@@ -190,8 +190,8 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
           lastLog = now()
           log.info(`${stamp(ms)} pipeline ${p.id}: still ${p.status}`)
         },
-        onTransientError: (err, ms) =>
-          log.warning(`${stamp(ms)} reading the pipeline failed, will retry: ${err.message}`),
+        onTransientError: (err, ms, kind) =>
+          log.warning(`${stamp(ms)} reading the pipeline failed (${kind}); still waiting: ${err.message}`),
       })
       Object.assign(result, { pipeline: waited.pipeline, ended: waited.ended, elapsedMs: waited.elapsedMs })
     } catch (err) {
