@@ -15,6 +15,15 @@ const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')
 const duration = (text: string | undefined) =>
   text ? Math.trunc(parseDuration(text, { keepZero: true }) ?? 0) : 0
 
+/** `lookup` answering each key once. */
+function memo<T>(lookup: (key: string) => T): (key: string) => T {
+  const known = new Map<string, T>()
+  return (key) => {
+    if (!known.has(key)) known.set(key, lookup(key))
+    return known.get(key) as T
+  }
+}
+
 /**
  * Empties every table but `emulator_meta` (`POST /-/emulator/reset`). Tables are
  * read from the schema, so a new migration needs no change here; foreign keys are checked at
@@ -59,11 +68,12 @@ export function rememberedSeed(store: Store): Seed | undefined {
 export function applySeed(store: Store, seed: Seed, clock: Clock): void {
   const now = isoNow(clock)
   const box = store.secrets
-  const userId = (username: string) => {
+  // Issues name the same few users, labels and milestones over and over: each is looked up once.
+  const userId = memo((username: string) => {
     const user = store.users.byUsername(username)
     if (!user) throw messageError(400, `seed: unknown user ${username}`)
     return user.id
-  }
+  })
 
   for (const u of seed.users ?? []) {
     if (store.users.byUsername(u.username)) continue
@@ -136,6 +146,8 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       })
     // Added to a project that exists, issues continue its iids, as GitLab's next iid would.
     const firstIid = store.issues.nextIid(projectId)
+    const labelIds = memo((title: string) => store.labels.byTitle(projectId, title)?.id)
+    const milestoneIds = memo((title: string) => store.milestones.byTitle(projectId, title)?.id ?? null)
     const issueIds: number[] = []
     p.issues?.forEach((i, n) => {
       const authorId = i.author
@@ -153,7 +165,7 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
         author_id: authorId,
         created_at: created,
         updated_at: created,
-        milestone_id: i.milestone ? (store.milestones.byTitle(projectId, i.milestone)?.id ?? null) : null,
+        milestone_id: i.milestone ? milestoneIds(i.milestone) : null,
         epic_id: null,
         confidential: i.confidential ? 1 : 0,
         discussion_locked: i.discussion_locked === undefined ? null : i.discussion_locked ? 1 : 0,
@@ -173,9 +185,7 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
       issueIds.push(id)
       store.issues.setLabels(
         id,
-        (i.labels ?? [])
-          .map((t) => store.labels.byTitle(projectId, t)?.id)
-          .filter((x): x is number => x !== undefined),
+        (i.labels ?? []).map(labelIds).filter((x): x is number => x !== undefined),
       )
       const assignees = (i.assignees ?? []).map(userId)
       store.issues.setAssignees(id, assignees)
