@@ -164,7 +164,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     return (data) => (serialize ??= compiled(schema as object))(data)
   })
   app.decorateRequest('actor', null as never)
-  app.decorate('responseCache', responseCache(db))
+  app.decorate('responseCache', responseCache(store.changes))
   app.setErrorHandler(handleError)
   // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400.
   malformedStringGuard(app)

@@ -1,4 +1,4 @@
-import type { Db } from './store/db.js'
+import type { StoreChanges } from './store/changes.js'
 
 export interface CachedResponse {
   /** UTF-8 bytes: a socket takes a Buffer as it is, while a string is encoded again on every write. */
@@ -7,15 +7,19 @@ export interface CachedResponse {
 }
 
 /**
- * Remembers serialised list responses until the store changes. The store's generation is
- * SQLite's `total_changes()` on our one connection: every insert, update or delete (API,
- * jobs, seed) moves it, so a cached answer can never outlive the data it was made from.
- * Keys must hold everything else an answer depends on (caller, URL, day). Bounded by total
- * size, least recently used out first.
+ * Remembers serialised list responses until what they were made from changes. Each entry keeps
+ * the store's version it was made at and the scopes it reads (`project:<id>`, `group:<path>`,
+ * `*`; src/server/store/changes.ts): a write to one project drops that project's lists and the
+ * group and global lists above it, nothing else; a change no write describes drops everything.
+ * Keys must hold everything else an answer depends on (caller, URL, day). Bounded by total size,
+ * least recently used out first.
  */
-export function responseCache(db: Db, maxBytes = 64 * 1024 * 1024, maxEntryBytes = 4 * 1024 * 1024) {
-  const generation = db.prepare('SELECT total_changes() AS n').pluck()
-  const entries = new Map<string, { generation: number; response: CachedResponse }>()
+export function responseCache(
+  changes: StoreChanges,
+  maxBytes = 64 * 1024 * 1024,
+  maxEntryBytes = 4 * 1024 * 1024,
+) {
+  const entries = new Map<string, { generation: number; scopes: string[]; response: CachedResponse }>()
   let bytes = 0
   const drop = (key: string) => {
     const entry = entries.get(key)
@@ -24,11 +28,12 @@ export function responseCache(db: Db, maxBytes = 64 * 1024 * 1024, maxEntryBytes
     entries.delete(key)
   }
   return {
-    generation: () => generation.get() as number,
-    get(key: string, current: number): CachedResponse | undefined {
+    /** The store's version: take it before the handler reads the store. */
+    generation: () => changes.version(),
+    get(key: string, _current?: number): CachedResponse | undefined {
       const hit = entries.get(key)
       if (!hit) return undefined
-      if (hit.generation !== current) {
+      if (!changes.unchangedSince(hit.generation, hit.scopes)) {
         drop(key)
         return undefined
       }
@@ -36,12 +41,13 @@ export function responseCache(db: Db, maxBytes = 64 * 1024 * 1024, maxEntryBytes
       entries.set(key, hit)
       return hit.response
     },
-    set(key: string, current: number, response: CachedResponse): void {
+    /** `scopes`: what the answer read; `*` (any project) when the route did not say. */
+    set(key: string, current: number, response: CachedResponse, scopes: string[] = ['*']): void {
       if (response.body.length > maxEntryBytes) return
       drop(key)
       while (bytes + response.body.length > maxBytes && entries.size > 0)
         drop(entries.keys().next().value as string)
-      entries.set(key, { generation: current, response })
+      entries.set(key, { generation: current, scopes, response })
       bytes += response.body.length
     },
   }

@@ -46,6 +46,11 @@ export interface Handled<P, Q> {
   /** Query and body merged, parsed against the route's schema as Grape does (src/server/params.ts). */
   params: P
   query: Q
+  /**
+   * A cached route's answer reads only these scopes (`project:<id>`, `group:<path>`;
+   * src/server/store/changes.ts), so writes elsewhere keep it; unsaid, any write drops it.
+   */
+  cachedUnder(scopes: string[]): void
 }
 
 /**
@@ -124,6 +129,7 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
           ? pathErrors(doc.pathParams, req.params as Record<string, string>)
           : []
       const params = parseParams(doc.input ?? NO_PARAMS, merged, {}, pathProblems) as Static<P>
+      let scopes: string[] | undefined
       const result = await handler({
         req,
         reply,
@@ -131,13 +137,16 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
         path: req.params as Record<string, string>,
         params,
         query: params as unknown as Static<Q>,
+        cachedUnder: (s) => {
+          scopes = s
+        },
       })
       if (!cache || reply.sent) return result
       const body = Buffer.from(reply.serialize(result) as string)
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined && name !== 'content-type') headers[name] = String(value)
-      cache.set(key, generation, { body, headers })
+      cache.set(key, generation, { body, headers }, scopes)
       return reply.type('application/json').send(body)
     },
   })

@@ -87,6 +87,7 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const group = access.group(h.actor, h.path.id as string)
+      h.cachedUnder([`group:${group.full_path.toLowerCase()}`])
       return sendPage(h, services.issues.list(h.actor, { kind: 'group', group }, h.params), {
         ...LIST_DEFAULTS,
         id: h.path.id,
@@ -110,6 +111,7 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const project = access.project(h.actor, h.path.id as string)
+      h.cachedUnder([`project:${project.id}`])
       const query = { ...given(h.req) }
       const params = { ...h.params }
       // Before keyset paging the two parameters are undeclared: Grape drops them.

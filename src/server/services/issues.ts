@@ -10,6 +10,7 @@ import {
 import { MAX_COUNT, pageOf, type Page } from '../pagination.js'
 import { countTasks, presentIssues, type IssueView, type ReferenceContext } from '../present/issues.js'
 import { issueQueries, KEYSET_ORDERS, type Cursor } from '../store/issue-query.js'
+import type { IssueWrite } from '../store/changes.js'
 import type { IssueChanges, IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Actor, Level } from './access.js'
@@ -17,6 +18,7 @@ import { isoNow, type ServiceContext } from './context.js'
 import { epicLinks } from './epic-links.js'
 import { buildIssueQuery, type IssueListScope } from './issue-list.js'
 import { humanSize } from './human-size.js'
+import { keptIssueCounts } from './issue-counts.js'
 import { descriptionQuickActions } from './quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
 
@@ -58,6 +60,7 @@ export interface IssueServiceOptions {
 export function issueService(ctx: ServiceContext, options: IssueServiceOptions = {}) {
   const { store, access } = ctx
   const queries = issueQueries(store.db)
+  const counts = keptIssueCounts(store)
   const epics = epicLinks(ctx)
   const present = (rows: IssueRow[], view: IssueView) => presentIssues(store, ctx.instance, rows, view)
 
@@ -100,6 +103,12 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       return ctx.instance.edition === 'ee' && access.atLeast(actor, project, Level.planner)
     return true
   }
+  /**
+   * An edit in one transaction, told to the caches as a write to these issues only; with quick
+   * actions, whose `after` may reach any issue, as a change to everything.
+   */
+  const issueWrite = <T>(commands: { executed: boolean }, written: IssueWrite, fn: () => T): T =>
+    commands.executed ? store.transaction(fn) : store.changes.issueWrite(written, () => store.transaction(fn))
   const requireUser = (actor: Actor) => {
     if (!actor.user) throw unauthorized()
     return actor.user
@@ -189,7 +198,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           nextCursor: more && last ? encodeCursor({ value: last.key, id: last.id }) : null,
         }
       }
-      const total = queries.count(query, MAX_COUNT)
+      const total = counts.count(query, MAX_COUNT)
       // Uncounted, GitLab still names the next page when one more row exists (Kaminari's without_count).
       const uncounted = total > MAX_COUNT
       const ids = queries.page(query, page.perPage + (uncounted ? 1 : 0), page.offset)
@@ -226,7 +235,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const now = isoNow(ctx.clock)
       const metadata = access.atLeast(actor, project, Level.planner)
       const owner = access.atLeast(actor, project, Level.owner)
-      return store.transaction(() => {
+      const written: IssueWrite = { projectId: project.id, issues: [] }
+      return issueWrite(commands, written, () => {
         const iid = owner && input.iid !== undefined ? input.iid : store.issues.nextIid(project.id)
         if (store.issues.byIid(project.id, iid)) throw messageError(409, 'Duplicated issue')
         const createdAt = owner && input.created_at ? input.created_at : now
@@ -263,6 +273,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           user_agent: client.userAgent ?? null,
           ip_address: client.ip ?? null,
         })
+        written.issues.push(id)
         if (metadata) {
           const labels = [...(input.labels ?? []), ...(input.add_labels ?? [])]
           store.issues.setLabels(id, labelIds(project, labels, true, now))
@@ -297,7 +308,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         throw validationError({
           work_item_type_id: [`can not be changed to ${input.issue_type === 'task' ? 'Task' : 'Issue'}`],
         })
-      return store.transaction(() => {
+      return issueWrite(commands, { projectId: project.id, issues: [row.id] }, () => {
         const changes: IssueChanges = {}
         if (epic !== undefined) changes.epic_id = epic
         let assigneeNote: string | undefined

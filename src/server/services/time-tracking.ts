@@ -47,16 +47,19 @@ export function timeTrackingService(deps: IssueDeps) {
   /** A new estimate with GitLab's system note; an unchanged one changes nothing (no note, same `updated_at`). */
   const estimate = (actor: Actor, row: IssueRow, seconds: number) => {
     if (seconds === row.time_estimate) return timeStatsOf(row)
-    return store.transaction(() => {
-      addSystemNote(
-        store,
-        row.id,
-        actor.id as number,
-        systemNoteBody.timeEstimate(seconds),
-        isoNow(deps.ctx.clock),
-      )
-      return save(row, { time_estimate: seconds })
-    })
+    const written = { projectId: row.project_id, issues: [row.id] }
+    return store.changes.issueWrite(written, () =>
+      store.transaction(() => {
+        addSystemNote(
+          store,
+          row.id,
+          actor.id as number,
+          systemNoteBody.timeEstimate(seconds),
+          isoNow(deps.ctx.clock),
+        )
+        return save(row, { time_estimate: seconds })
+      }),
+    )
   }
 
   return {
@@ -140,18 +143,21 @@ export function timeTrackingService(deps: IssueDeps) {
       spentAt?: string,
     ): TimeStats {
       const now = isoNow(deps.ctx.clock)
-      return store.transaction(() => {
-        addSystemNote(store, row.id, actor.id as number, note, now)
-        store.timelogs.insert({
-          issue_id: row.id,
-          user_id: actor.id as number,
-          time_spent: seconds,
-          summary,
-          spent_at: spentAt ?? now,
-          created_at: now,
-        })
-        return save(row, { total_time_spent: row.total_time_spent + seconds })
-      })
+      const written = { projectId: row.project_id, issues: [row.id] }
+      return store.changes.issueWrite(written, () =>
+        store.transaction(() => {
+          addSystemNote(store, row.id, actor.id as number, note, now)
+          store.timelogs.insert({
+            issue_id: row.id,
+            user_id: actor.id as number,
+            time_spent: seconds,
+            summary,
+            spent_at: spentAt ?? now,
+            created_at: now,
+          })
+          return save(row, { total_time_spent: row.total_time_spent + seconds })
+        }),
+      )
     },
   }
 }

@@ -14,6 +14,7 @@ import { issueDetailTables } from './issue-details.js'
 import { exportTable } from './exports.js'
 import { importTable } from './imports.js'
 import { gitObjectTable } from './git-objects.js'
+import { storeChanges } from './changes.js'
 import { secretBox } from '../services/secret-box.js'
 
 /**
@@ -23,6 +24,7 @@ import { secretBox } from '../services/secret-box.js'
 export function createStore(db: Db, dbKeyBase: Buffer) {
   return {
     db,
+    changes: storeChanges(db),
     secrets: secretBox(dbKeyBase),
     users: userTable(db),
     namespaces: namespaceTable(db),

@@ -204,6 +204,17 @@ export function issueQueries(db: Db) {
     return { sql: parts.map((p) => `(${p.sql})`).join(' AND ') || '1', args: parts.flatMap((p) => p.args) }
   }
   return {
+    /** The query's filter as text: equal for two queries that match the same rows. */
+    filterKey(q: IssueQuery): string {
+      const f = filter(q)
+      return `${f.sql}\n${JSON.stringify(f.args)}`
+    },
+    /** Whether the issue `id` passes the query's filter (one row, looked up by id). */
+    matches(q: IssueQuery, id: number): boolean {
+      const f = filter(q)
+      const sql = `SELECT EXISTS (SELECT 1 FROM issues i WHERE i.id = ? AND ${f.sql}) AS n`
+      return (prepare(sql).get(id, ...f.args) as { n: number }).n === 1
+    },
     /** Counts matching rows, stopping at `cap` + 1 so that huge lists stay cheap. */
     count(q: IssueQuery, cap: number): number {
       const f = filter(q)

@@ -13,6 +13,8 @@ export { commandsChanges, interpret, type Interpretation } from './interpret.js'
 /** The issue edit a description's commands merge into, and what is left for after the save. */
 export interface DescriptionCommands<T> {
   input: T
+  /** Commands ran: `after` may reach other issues and projects (moves, duplicates, clones). */
+  executed: boolean
   /** Applies what the edit cannot carry (time tracking, subscriptions, to-dos, duplicates, moves). */
   after(row: IssueRow): void
 }
@@ -53,7 +55,7 @@ function withoutOriginal(updates: QuickActionUpdates, original: QuickActionUpdat
  * on create, so the commands that need a saved issue are not available there.
  */
 export function descriptionQuickActions(deps: IssueDeps) {
-  const none = <T>(input: T): DescriptionCommands<T> => ({ input, after: () => undefined })
+  const none = <T>(input: T): DescriptionCommands<T> => ({ input, executed: false, after: () => undefined })
   return {
     onCreate(actor: Actor, project: ProjectRow, input: IssueCreate): DescriptionCommands<IssueCreate> {
       if (input.description === undefined) return none(input)
@@ -63,6 +65,7 @@ export function descriptionQuickActions(deps: IssueDeps) {
       const { state_event: _state, ...creatable } = updates
       return {
         input: merge(deps, project, input, content, creatable),
+        executed: true,
         after: (row) => applyUpdates(deps, actor, project, row, updates, { edit: false }),
       }
     },
@@ -82,6 +85,7 @@ export function descriptionQuickActions(deps: IssueDeps) {
         updates.canonical_issue_id !== undefined ? { ...updates, state_event: 'close' as const } : updates
       return {
         input: merge(deps, project, input, found.content, edit),
+        executed: true,
         after: (saved) => applyUpdates(deps, actor, project, saved, updates, { edit: false }),
       }
     },

@@ -1,0 +1,64 @@
+import { issueQueries, type IssueQuery } from '../store/issue-query.js'
+import type { IssueWrite } from '../store/changes.js'
+import type { Store } from '../store/index.js'
+
+type Kept = { query: IssueQuery; n: number; cap: number }
+
+/**
+ * The capped counts behind a list's `X-Total`, kept per filter and moved along by each write to
+ * single issues (src/server/store/changes.ts): before and after the write, each touched issue is
+ * checked against every kept filter that covers its project, one row each, instead of counting up
+ * to `cap` + 1 rows again. A change no write describes drops them all. At most `max` filters are
+ * kept, least recently used out first.
+ */
+export function keptIssueCounts(store: Store, max = 64) {
+  const queries = issueQueries(store.db)
+  const kept = new Map<string, Kept>()
+  /** For the write under way: which of its issues each kept filter matched before it. */
+  let matchedBefore = new Map<Kept, Set<number>>()
+  const covers = (q: IssueQuery, write: IssueWrite) =>
+    q.projectIds === null || q.projectIds.includes(write.projectId)
+  store.changes.listen({
+    before(write) {
+      matchedBefore = new Map()
+      for (const k of kept.values())
+        if (covers(k.query, write))
+          matchedBefore.set(k, new Set(write.issues.filter((id) => queries.matches(k.query, id))))
+    },
+    after(write) {
+      for (const [key, k] of kept) {
+        const before = matchedBefore.get(k)
+        if (!before) continue
+        let delta = 0
+        for (const id of new Set(write.issues))
+          delta += (queries.matches(k.query, id) ? 1 : 0) - (before.has(id) ? 1 : 0)
+        // Past the cap the true count is unknown: only a fresh count can say where it went.
+        if (delta !== 0 && k.n > k.cap) kept.delete(key)
+        else k.n = Math.min(k.n + delta, k.cap + 1)
+      }
+      matchedBefore = new Map()
+    },
+    reset() {
+      kept.clear()
+      matchedBefore = new Map()
+    },
+  })
+  return {
+    /** As `issueQueries(db).count`: matching rows, up to `cap` + 1. */
+    count(q: IssueQuery, cap: number): number {
+      store.changes.version() // notes changes made outside any write first
+      const key = `${cap}\n${queries.filterKey(q)}`
+      const hit = kept.get(key)
+      if (hit) {
+        kept.delete(key) // re-insert: the Map's order is our LRU order
+        kept.set(key, hit)
+        return hit.n
+      }
+      const n = queries.count(q, cap)
+      if (kept.size >= max) kept.delete(kept.keys().next().value as string)
+      kept.set(key, { query: q, n, cap })
+      return n
+    },
+  }
+}
+export type KeptIssueCounts = ReturnType<typeof keptIssueCounts>

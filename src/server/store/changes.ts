@@ -1,0 +1,105 @@
+import type { Db } from './db.js'
+
+/** A write to one project's issues: `issues` lists the ids it changed (a created issue's id once it exists). */
+export interface IssueWrite {
+  projectId: number
+  issues: number[]
+}
+
+/** What a cache that can follow single writes hears from the tracker. */
+export interface ChangeListener {
+  /** Before `write` runs: the rows it names are still as they were. */
+  before(write: IssueWrite): void
+  /** After it ran (committed or rolled back). */
+  after(write: IssueWrite): void
+  /** Something changed that no write described: everything may be stale. */
+  reset(): void
+}
+
+/**
+ * Tells caches what changed in the store, so that a write to one project leaves the others'
+ * entries alone. Writes wrapped in `issueWrite` name their project; any other change is seen
+ * through SQLite's `total_changes()` on our one connection (API, jobs, seed, reset) and counts as
+ * a change to everything, so an unwrapped write can never leave a cache stale.
+ *
+ * Versions are one counter: `version()` is the store's state now, and a scope (`project:<id>`,
+ * `group:<full path>`, `*` for every project) is unchanged since `v` when its last write is older.
+ */
+export function storeChanges(db: Db) {
+  const totalChanges = db.prepare('SELECT total_changes() AS n').pluck()
+  const pathOf = db.prepare('SELECT full_path FROM projects WHERE id = ?').pluck()
+  let seen = totalChanges.get() as number
+  let version = 0
+  let everythingAt = 0
+  const scopeAt = new Map<string, number>()
+  const listeners: ChangeListener[] = []
+  let depth = 0
+  let nested = false
+  /** Notes changes made since we last looked as changes to everything. */
+  const catchUp = () => {
+    const n = totalChanges.get() as number
+    if (n === seen) return
+    seen = n
+    everythingAt = ++version
+    scopeAt.clear()
+    for (const l of listeners) l.reset()
+  }
+  return {
+    /** The store's version now; an answer made from it stays valid while its scopes are unchanged. */
+    version(): number {
+      catchUp()
+      return version
+    },
+    /** True when nothing under these scopes changed after version `since`. */
+    unchangedSince(since: number, scopes: readonly string[]): boolean {
+      catchUp()
+      if (everythingAt > since) return false
+      return scopes.every((s) => (scopeAt.get(s) ?? 0) <= since)
+    },
+    listen(listener: ChangeListener): void {
+      listeners.push(listener)
+    },
+    /**
+     * Runs `fn`, a write that changes only these issues of one project (their rows, labels,
+     * assignees, notes, timelogs): caches of other projects keep their entries. A write that may
+     * reach further (quick actions, moves) must not use it.
+     */
+    issueWrite<T>(write: IssueWrite, fn: () => T): T {
+      // One inside another: the outer one's account would miss the inner's rows, so the pair is
+      // left to `total_changes()` and counts as a change to everything.
+      if (depth > 0) {
+        nested = true
+        return fn()
+      }
+      catchUp()
+      for (const l of listeners) l.before(write)
+      depth++
+      try {
+        return fn()
+      } finally {
+        depth--
+        const path = pathOf.get(write.projectId) as string | undefined
+        if (nested || path === undefined) {
+          nested = false
+          seen = -1
+          catchUp()
+        } else {
+          seen = totalChanges.get() as number
+          const at = ++version
+          for (const scope of issueScopes(write.projectId, path)) scopeAt.set(scope, at)
+          for (const l of listeners) l.after(write)
+        }
+      }
+    },
+  }
+}
+export type StoreChanges = ReturnType<typeof storeChanges>
+
+/**
+ * The lists that hold a project's issues: its own, each ancestor group's (a group's list takes
+ * the projects under its path, as `readableProjects` does) and the global one.
+ */
+export function issueScopes(projectId: number, fullPath: string): string[] {
+  const parts = fullPath.toLowerCase().split('/').slice(0, -1)
+  return ['*', `project:${projectId}`, ...parts.map((_, i) => `group:${parts.slice(0, i + 1).join('/')}`)]
+}

@@ -1,0 +1,162 @@
+import { startServer, type TestServer } from '../../support/server.js'
+import { widgetsSeed } from '../../support/seeds.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+
+/*
+ * Every list answers a write made just before it: each test reads a list (so that the response
+ * cache and the kept counts hold it), writes through the API, and reads the same URL again.
+ */
+const ROOT = 'glpat-root-token'
+const ALICE = 'glpat-alice-token'
+const W = '/api/v4/projects/acme%2Fwidgets'
+const API = '/api/v4/projects/acme%2Fplatform%2Fapi'
+type Json = Record<string, unknown>
+
+let t: TestServer
+beforeEach(async () => {
+  t = await startServer(widgetsSeed)
+})
+afterEach(() => t.close())
+
+const read = async (path: string, query: string, token = ROOT) => {
+  const res = await t.http('GET', path, { token, query })
+  expect(res.status).toBe(200)
+  const items = res.body as Json[]
+  return { total: Number(res.headers['x-total']), items, iids: items.map((i) => i.iid), res }
+}
+const created = async (path: string, json: Json, token = ROOT) => {
+  const res = await t.http('POST', `${path}/issues`, { token, json })
+  expect(res.status).toBe(201)
+  return res.body as Json
+}
+
+describe.each([
+  ['project issues', `${W}/issues`, W],
+  ['group issues, a project of the group', '/api/v4/groups/acme/issues', W],
+  ['group issues, a project of a subgroup', '/api/v4/groups/acme/issues', API],
+  ['global issues', '/api/v4/issues', W],
+])('%s', (_name, list, project) => {
+  const q = 'scope=all&labels=bug&state=opened&per_page=2'
+
+  it('shows a created issue and counts it', async () => {
+    const before = await read(list, q)
+    const issue = await created(project, { title: 'New bug', labels: 'bug' })
+    const after = await read(list, q)
+    expect(after.total).toBe(before.total + 1)
+    expect(after.items[0]).toMatchObject({ id: issue.id, title: 'New bug' })
+  })
+
+  it('follows an edit out of and back into the filter, and a closed issue out of it', async () => {
+    const issue = await created(project, { title: 'Filtered', labels: 'bug' })
+    const before = await read(list, q)
+    const edit = (json: Json) =>
+      t.http('PUT', `${project}/issues/${issue.iid}`, { token: ROOT, json }).then((r) => r.status)
+    expect(await edit({ remove_labels: 'bug' })).toBe(200)
+    const out = await read(list, q)
+    expect(out.total).toBe(before.total - 1)
+    expect(out.items.map((i) => i.id)).not.toContain(issue.id)
+    expect(await edit({ add_labels: 'bug', title: 'Back in' })).toBe(200)
+    const back = await read(list, q)
+    expect(back.total).toBe(before.total)
+    expect(back.items[0]).toMatchObject({ id: issue.id, title: 'Back in' })
+    expect(await edit({ state_event: 'close' })).toBe(200)
+    expect((await read(list, q)).total).toBe(before.total - 1)
+  })
+
+  it('shows time spent on an issue in the list', async () => {
+    const issue = await created(project, { title: 'Timed', labels: 'bug' })
+    expect((await read(list, q)).items[0]).toMatchObject({ time_stats: { total_time_spent: 0 } })
+    const spend = await t.http('POST', `${project}/issues/${issue.iid}/add_spent_time`, {
+      token: ROOT,
+      json: { duration: '1h' },
+    })
+    expect(spend.status).toBe(201)
+    expect((await read(list, q)).items[0]).toMatchObject({ time_stats: { total_time_spent: 3600 } })
+  })
+
+  it('follows a quick action in a note and a deleted issue', async () => {
+    await created(project, { title: 'Makes sure the label exists', labels: 'bug' })
+    const issue = await created(project, { title: 'Labelled by a note' })
+    const before = await read(list, q)
+    const note = await t.http('POST', `${project}/issues/${issue.iid}/notes`, {
+      token: ROOT,
+      json: { body: '/label ~bug' },
+    })
+    expect(note.status).toBe(202) // a note of commands only is not kept
+    const labelled = await read(list, q)
+    expect(labelled.total).toBe(before.total + 1)
+    expect(labelled.items[0]).toMatchObject({ id: issue.id })
+    expect((await t.http('DELETE', `${project}/issues/${issue.iid}`, { token: ROOT })).status).toBe(204)
+    expect((await read(list, q)).total).toBe(before.total)
+  })
+})
+
+describe('lists of other projects', () => {
+  it('keep their answers across a write elsewhere, and still show their own writes', async () => {
+    const q = 'labels=bug&per_page=5'
+    const widgets = await read(`${W}/issues`, q)
+    await created(API, { title: 'Elsewhere', labels: 'bug' })
+    expect((await read(`${W}/issues`, q)).res.text).toBe(widgets.res.text)
+    const mine = await created(W, { title: 'Here', labels: 'bug' })
+    const after = await read(`${W}/issues`, q)
+    expect(after.total).toBe(widgets.total + 1)
+    expect(after.items[0]).toMatchObject({ id: mine.id })
+  })
+
+  it('a description with quick actions on create is counted', async () => {
+    const q = 'labels=bug'
+    const before = await read(`${W}/issues`, q, ALICE)
+    await created(W, { title: 'By command', description: '/label ~bug' }, ALICE)
+    const after = await read(`${W}/issues`, q, ALICE)
+    expect(after.total).toBe(before.total + 1)
+    expect(after.items[0]).toMatchObject({ title: 'By command', labels: ['bug'] })
+  })
+})
+
+describe('notes and projects', () => {
+  it('lists a note just added to an issue', async () => {
+    const notes = `${W}/issues/1/notes`
+    const before = await read(notes, 'sort=desc')
+    const res = await t.http('POST', notes, { token: ROOT, json: { body: 'Seen it' } })
+    expect(res.status).toBe(201)
+    const after = await read(notes, 'sort=desc')
+    expect(after.total).toBe(before.total + 1)
+    expect(after.items[0]).toMatchObject({ body: 'Seen it' })
+  })
+
+  it('lists a project just seeded', async () => {
+    const before = await read('/api/v4/projects', 'per_page=100')
+    const seed = await t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      headers: { 'content-type': 'application/yaml' },
+      form: 'projects:\n  - { path: acme/gadgets, visibility: private }\n',
+    })
+    expect(seed.status).toBeLessThan(300)
+    const after = await read('/api/v4/projects', 'per_page=100')
+    expect(after.total).toBe(before.total + 1)
+    expect(after.items.map((p) => p.path_with_namespace)).toContain('acme/gadgets')
+  })
+})
+
+describe('pipelines', () => {
+  it('lists a pipeline just triggered', async () => {
+    const p = await startServer(pipelineSeed, { clock: manualClock() })
+    try {
+      const path = '/api/v4/projects/acme%2Fapp/pipelines'
+      const list = async () => {
+        const res = await p.http('GET', path, { token: ROOT })
+        return { total: Number(res.headers['x-total']), ids: (res.body as Json[]).map((x) => x.id) }
+      }
+      const before = await list()
+      const run = await p.http('POST', '/api/v4/projects/acme%2Fapp/trigger/pipeline', {
+        form: `ref=main&token=${MARK_TRIGGER}`,
+      })
+      expect(run.status).toBe(201)
+      const after = await list()
+      expect(after.total).toBe(before.total + 1)
+      expect(after.ids[0]).toBe((run.body as Json).id)
+    } finally {
+      await p.close()
+    }
+  })
+})
