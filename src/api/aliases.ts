@@ -14,13 +14,13 @@ export const aliases = (http: Http) => ({
     http.paginate<ProjectAlias>('/project_aliases', { ...options, item: ProjectAlias }),
   /** `GET /project_aliases/:name`; 404 `404 Not found` when there is none. */
   get: (name: string, options: CallOptions = {}) =>
-    http.request<ProjectAlias>('GET', path`/project_aliases/${name}`, { ...options, response: ProjectAlias }),
+    http.request('GET', path`/project_aliases/${name}`, { ...options, response: ProjectAlias }),
   /**
    * `POST /project_aliases` -> 201; `project_id` is an id or a full path. 400 `{"message":{"name":
    * ["has already been taken"]}}` and GitLab's format text; 404 `404 Project Not Found`.
    */
   create: (body: ProjectAliasCreate, options: CallOptions = {}) =>
-    http.request<ProjectAlias>('POST', '/project_aliases', {
+    http.request('POST', '/project_aliases', {
       ...options,
       json: body,
       response: ProjectAlias,

@@ -81,7 +81,8 @@ export function createClient(options: ClientOptions) {
     /** The API root calls go to, e.g. `https://gitlab.example.com/gitlab/api/v4`. */
     apiRoot: root,
     http,
-    request: http.request.bind(http),
+    // bind() would keep only the last overload of request.
+    request: http.request.bind(http) as Http['request'],
     raw: http.raw.bind(http),
     paginate: http.paginate.bind(http),
     pages: http.pages.bind(http),

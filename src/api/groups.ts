@@ -9,7 +9,7 @@ import { path } from './path.js'
 export const groups = (http: Http) => ({
   /** `GET /groups/:id`, by numeric id or full path (`acme/platform`). 404 when not visible. */
   get: (group: ResourceRef, options: CallOptions = {}) =>
-    http.request<Group>('GET', path`/groups/${group}`, { ...options, response: Group }),
+    http.request('GET', path`/groups/${group}`, { ...options, response: Group }),
   /**
    * `GET /groups/:id/projects`, lazily: the projects the caller can read, the group's own or (with
    * `include_subgroups: true`) its whole subtree. 404 when the group is not visible.

@@ -3,7 +3,7 @@
  * GitLab's errors as GitLabApiError, optional schema checks, and lazy pagination (paginate.ts).
  */
 import type { Readable } from 'node:stream'
-import type { TSchema } from '@sinclair/typebox'
+import type { Static, TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { CallOptions } from './call-options.js'
 import { GitLabApiError, GitLabResponseError, redact, WAIT_HEADERS } from './errors.js'
@@ -67,13 +67,20 @@ export class Http {
 
   /**
    * One call, read whole: the parsed JSON of a 2xx (text when GitLab did not answer JSON),
-   * `undefined` for 204 and HEAD, NOT_MODIFIED for 304. `T` is the caller's promise about the body;
-   * with `response` and `validate` on it is checked. Throws GitLabApiError for 4xx/5xx (after
-   * retries, retry.ts), GitLabTimeoutError, GitLabResponseError, or the caller's abort reason.
+   * `undefined` for 204 and HEAD, NOT_MODIFIED for 304. With a `response` schema the result is typed
+   * by it (so type and check cannot drift) and, with `validate` on, checked against it; without one
+   * `T` is the caller's promise about the body. Throws GitLabApiError for 4xx/5xx (after retries,
+   * retry.ts), GitLabTimeoutError, GitLabResponseError, or the caller's abort reason.
    */
-  async request<T>(method: HttpMethod, path: string, options: CallOptions = {}): Promise<T> {
+  request<S extends TSchema>(
+    method: HttpMethod,
+    path: string,
+    options: Omit<CallOptions, 'response'> & { response: S },
+  ): Promise<Static<S>>
+  request<T = unknown>(method: HttpMethod, path: string, options?: Omit<CallOptions, 'response'>): Promise<T>
+  async request(method: HttpMethod, path: string, options: CallOptions = {}): Promise<unknown> {
     const res = await this.raw(method, path, options)
-    return (await this.read(method, path, res, options.response)) as T
+    return this.read(method, path, res, options.response)
   }
 
   /** Reads a response as `request` does (for callers of `raw`). */

@@ -2,6 +2,7 @@
  * What one does to an issue besides editing it (`lib/api/issues.rb`, `lib/api/subscriptions.rb`): reorder,
  * move, subscriptions, to-dos, and the lists around it. Shapes come from src/schema, written once.
  */
+import type { Static, TSchema } from '@sinclair/typebox'
 import { UserBasic, type ResourceRef } from '../schema/common.js'
 import type { IssueMove, IssueReorder } from '../schema/issue-actions.js'
 import { Issue } from '../schema/issue.js'
@@ -21,9 +22,12 @@ export type IssueActionListOptions = Omit<PageOptions, 'item'>
  */
 export function issueActions(http: Http) {
   const base = (project: ResourceRef, iid: number) => path`/projects/${project}/issues/${iid}`
-  /** POSTs that answer 201 with a record, or 304 when nothing changed. */
-  const post304 = <T>(route: string, schema: typeof Issue | typeof Todo, options: CallOptions) =>
-    http.request<T | NotModified>('POST', route, { ...options, response: schema })
+  /** POSTs that answer 201 with a record, or 304 (NOT_MODIFIED) when nothing changed. */
+  const post304 = <S extends TSchema>(
+    route: string,
+    schema: S,
+    options: CallOptions,
+  ): Promise<Static<S> | NotModified> => http.request('POST', route, { ...options, response: schema })
   return {
     /**
      * `PUT .../reorder` -> 200 with the issue: places it below `move_before_id` and above
@@ -31,7 +35,7 @@ export function issueActions(http: Http) {
      * lists the new order.
      */
     reorder: (project: ResourceRef, iid: number, body: IssueReorder, options: CallOptions = {}) =>
-      http.request<Issue>('PUT', `${base(project, iid)}/reorder`, {
+      http.request('PUT', `${base(project, iid)}/reorder`, {
         ...options,
         json: body,
         response: Issue,
@@ -43,20 +47,20 @@ export function issueActions(http: Http) {
      * Retried only on 429, so an issue is never moved twice.
      */
     move: (project: ResourceRef, iid: number, body: IssueMove, options: CallOptions = {}) =>
-      http.request<Issue>('POST', `${base(project, iid)}/move`, {
+      http.request('POST', `${base(project, iid)}/move`, {
         ...options,
         json: body,
         response: Issue,
       }),
     /** `POST .../subscribe` -> the issue (`subscribed: true`), or NOT_MODIFIED when already subscribed. */
     subscribe: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
-      post304<Issue>(`${base(project, iid)}/subscribe`, Issue, options),
+      post304(`${base(project, iid)}/subscribe`, Issue, options),
     /** `POST .../unsubscribe` -> the issue (`subscribed: false`), or NOT_MODIFIED when not subscribed. */
     unsubscribe: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
-      post304<Issue>(`${base(project, iid)}/unsubscribe`, Issue, options),
+      post304(`${base(project, iid)}/unsubscribe`, Issue, options),
     /** `POST .../todo` -> the caller's new pending to-do, or NOT_MODIFIED when one is pending already. */
     todo: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
-      post304<Todo>(`${base(project, iid)}/todo`, Todo, options),
+      post304(`${base(project, iid)}/todo`, Todo, options),
     /** `GET .../participants`, lazily: the author, the assignees and authors of user notes. */
     participants: (project: ResourceRef, iid: number, options: IssueActionListOptions = {}) =>
       http.paginate<UserBasic>(`${base(project, iid)}/participants`, { ...options, item: UserBasic }),
@@ -77,7 +81,7 @@ export function issueActions(http: Http) {
      * created the issue; 404 `404 UserAgentDetail Not Found` when it was not created through the API.
      */
     userAgentDetail: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
-      http.request<UserAgentDetail>('GET', `${base(project, iid)}/user_agent_detail`, {
+      http.request('GET', `${base(project, iid)}/user_agent_detail`, {
         ...options,
         response: UserAgentDetail,
       }),

@@ -93,26 +93,26 @@ export function issues(http: Http) {
     listAll: (query: IssueListParams = {}, options: IssueListOptions = {}) => list('/issues', query, options),
     /** `GET /projects/:id/issues/:issue_iid` (spec 4.3). 404 when missing or not visible. */
     get: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
-      http.request<ClientIssue>('GET', path`/projects/${project}/issues/${iid}`, {
+      http.request('GET', path`/projects/${project}/issues/${iid}`, {
         ...options,
         response: Issue,
       }),
     /** `GET /issues/:id` by global id, administrators only (spec 4.3). */
     getById: (id: number, options: CallOptions = {}) =>
-      http.request<ClientIssue>('GET', path`/issues/${id}`, { ...options, response: Issue }),
+      http.request('GET', path`/issues/${id}`, { ...options, response: Issue }),
     /**
      * `POST /projects/:id/issues` -> 201 (spec 4.3). Retried only on 429 (retry.ts), so a proxy
      * error never files the issue twice; 400 `{"error":"title is missing"}` and the like otherwise.
      */
     create: (project: ResourceRef, body: IssueCreateParams, options: CallOptions = {}) =>
-      http.request<ClientIssue>('POST', path`/projects/${project}/issues`, {
+      http.request('POST', path`/projects/${project}/issues`, {
         ...options,
         json: encode(body),
         response: Issue,
       }),
     /** `PUT /projects/:id/issues/:issue_iid` (spec 4.3): edit, or close/reopen with `state_event`. */
     update: (project: ResourceRef, iid: number, body: IssueUpdateParams, options: CallOptions = {}) =>
-      http.request<ClientIssue>('PUT', path`/projects/${project}/issues/${iid}`, {
+      http.request('PUT', path`/projects/${project}/issues/${iid}`, {
         ...options,
         json: encode(body),
         response: Issue,

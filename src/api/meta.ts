@@ -5,4 +5,4 @@ import type { CallOptions, Http } from './http.js'
 export const version =
   (http: Http) =>
   (options: CallOptions = {}): Promise<Version> =>
-    http.request<Version>('GET', '/version', { ...options, response: Version })
+    http.request('GET', '/version', { ...options, response: Version })

@@ -2,6 +2,7 @@
  * Incident metric images (`ee/lib/ee/api/issues.rb`): GitLab EE, issues of type `incident` only.
  * Uploads stream the file from disk with its length (multipart.ts); they are never read whole.
  */
+import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
 import { imageType, MetricImage, type MetricImageFields } from '../schema/metric-image.js'
 import type { CallOptions, Http } from './http.js'
@@ -43,15 +44,11 @@ export function metricImages(http: Http) {
         filename,
         contentType: imageType(name),
       })
-      return http.request<MetricImage>('POST', base(project, iid), { ...call, body, response: MetricImage })
+      return http.request('POST', base(project, iid), { ...call, body, response: MetricImage })
     },
     /** `GET .../metric_images`: every image of the incident, oldest first (GitLab does not paginate it). */
-    list: async (project: ResourceRef, iid: number, options: CallOptions = {}) => {
-      const route = base(project, iid)
-      const images = await http.request<MetricImage[]>('GET', route, options)
-      for (const image of images) http.check('GET', route, MetricImage, image)
-      return images
-    },
+    list: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
+      http.request('GET', base(project, iid), { ...options, response: Type.Array(MetricImage) }),
     /**
      * `PUT .../metric_images/:metric_image_id`: changes `url` and `url_text`. 404 `Metric image not
      * found`; 400 `Metric image could not be updated` for a bad `url` or an over-long text.
@@ -63,7 +60,7 @@ export function metricImages(http: Http) {
       fields: MetricImageFields,
       options: CallOptions = {},
     ) =>
-      http.request<MetricImage>('PUT', path`/projects/${project}/issues/${iid}/metric_images/${imageId}`, {
+      http.request('PUT', path`/projects/${project}/issues/${iid}/metric_images/${imageId}`, {
         ...options,
         json: fields,
         response: MetricImage,

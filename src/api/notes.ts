@@ -37,7 +37,7 @@ export const notes = (http: Http) => ({
    * actions answers 202 with `NoteCommands` instead (`lib/api/notes.rb`). Retried only on 429.
    */
   create: (project: ResourceRef, iid: number, body: NoteCreate, options: CallOptions = {}) =>
-    http.request<Note | NoteCommands>('POST', path`/projects/${project}/issues/${iid}/notes`, {
+    http.request('POST', path`/projects/${project}/issues/${iid}/notes`, {
       ...options,
       json: body,
       response: NoteOrCommands,

@@ -1,25 +1,22 @@
-import type {
-  Job,
-  JobListQuery,
+import { Type } from '@sinclair/typebox'
+import {
+  COMPLETED_STATUSES,
   Pipeline,
-  PipelineListItem,
-  PipelineListQuery,
-  PipelineStatus,
   PipelineVariable,
   PipelineWithMetadata,
+  type Job,
+  type JobListQuery,
+  type PipelineListItem,
+  type PipelineListQuery,
+  type PipelineStatus,
 } from '../schema/pipeline.js'
 import type { ResourceRef } from '../schema/common.js'
 import type { CallOptions, Http, Query } from './http.js'
 import { path } from './path.js'
 import { poll, type PollTiming } from './poll.js'
 
-/** Statuses a pipeline never leaves on its own (`Ci::HasStatus::COMPLETED_STATUSES` without `manual`). */
-export const FINAL_STATUSES: ReadonlySet<PipelineStatus> = new Set([
-  'success',
-  'failed',
-  'canceled',
-  'skipped',
-])
+/** Statuses a pipeline never leaves on its own (`COMPLETED_STATUSES`; `manual` waits for a person). */
+export const FINAL_STATUSES: ReadonlySet<PipelineStatus> = new Set(COMPLETED_STATUSES)
 
 export interface TriggerParams {
   ref: string
@@ -59,7 +56,10 @@ const form = (params: TriggerParams) => {
  */
 export function pipelines(http: Http) {
   const get = (project: ResourceRef, id: number, options: CallOptions = {}) =>
-    http.request<PipelineWithMetadata>('GET', path`/projects/${project}/pipelines/${id}`, options)
+    http.request('GET', path`/projects/${project}/pipelines/${id}`, {
+      ...options,
+      response: PipelineWithMetadata,
+    })
 
   /**
    * Polls `GET /projects/:id/pipelines/:pipeline_id` (poll.ts) until the pipeline reaches a final
@@ -101,9 +101,10 @@ export function pipelines(http: Http) {
      * Use a client without a token of its own: the trigger token is the credential.
      */
     trigger: (project: ResourceRef, params: TriggerParams, options: CallOptions = {}) =>
-      http.request<Pipeline>('POST', path`/projects/${project}/trigger/pipeline`, {
+      http.request('POST', path`/projects/${project}/trigger/pipeline`, {
         ...options,
         body: { data: form(params), contentType: 'application/x-www-form-urlencoded' },
+        response: Pipeline,
       }),
     /** `GET /projects/:id/pipelines/:pipeline_id`. */
     get,
@@ -130,13 +131,22 @@ export function pipelines(http: Http) {
       }),
     /** `GET /projects/:id/pipelines/:pipeline_id/variables` (Developer). */
     variables: (project: ResourceRef, id: number, options: CallOptions = {}) =>
-      http.request<PipelineVariable[]>('GET', path`/projects/${project}/pipelines/${id}/variables`, options),
+      http.request('GET', path`/projects/${project}/pipelines/${id}/variables`, {
+        ...options,
+        response: Type.Array(PipelineVariable),
+      }),
     /** `POST .../cancel` (Developer): cancels every unfinished job; answers with the pipeline. */
     cancel: (project: ResourceRef, id: number, options: CallOptions = {}) =>
-      http.request<Pipeline>('POST', path`/projects/${project}/pipelines/${id}/cancel`, options),
+      http.request('POST', path`/projects/${project}/pipelines/${id}/cancel`, {
+        ...options,
+        response: Pipeline,
+      }),
     /** `POST .../retry` (Developer): reruns failed and canceled jobs. */
     retry: (project: ResourceRef, id: number, options: CallOptions = {}) =>
-      http.request<Pipeline>('POST', path`/projects/${project}/pipelines/${id}/retry`, options),
+      http.request('POST', path`/projects/${project}/pipelines/${id}/retry`, {
+        ...options,
+        response: Pipeline,
+      }),
     waitForPipeline,
   }
 }

@@ -4,7 +4,7 @@ import { rename, rm } from 'node:fs/promises'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ResourceRef } from '../schema/common.js'
-import type { ExportStatusValue, ProjectExportStatus } from '../schema/project-export.js'
+import { AcceptedMessage, ProjectExportStatus, type ExportStatusValue } from '../schema/project-export.js'
 import type { CallOptions, Http } from './http.js'
 import { path } from './path.js'
 import { poll, type PollTiming } from './poll.js'
@@ -102,7 +102,7 @@ export function projectExports(http: Http) {
   }
 
   const status = (project: ResourceRef, options: CallOptions = {}) =>
-    http.request<ProjectExportStatus>('GET', path`/projects/${project}/export`, options)
+    http.request('GET', path`/projects/${project}/export`, { ...options, response: ProjectExportStatus })
 
   /**
    * Waits for the export just scheduled (poll.ts: backoff, transient errors ridden out): resolves at
@@ -142,9 +142,10 @@ export function projectExports(http: Http) {
   return {
     /** `POST /projects/:id/export` (Maintainer): 202 `{"message":"202 Accepted"}`. Retried only on 429. */
     schedule: (project: ResourceRef, params: ExportParams = {}, options: CallOptions = {}) =>
-      http.request<{ message: string }>('POST', path`/projects/${project}/export`, {
+      http.request('POST', path`/projects/${project}/export`, {
         ...options,
         json: params,
+        response: AcceptedMessage,
       }),
     /** `GET /projects/:id/export`: the latest export's status (`_links` only when finished). */
     status,

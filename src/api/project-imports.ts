@@ -1,5 +1,5 @@
 import type { ResourceRef } from '../schema/common.js'
-import type { ProjectImportStatus } from '../schema/project-import.js'
+import { ProjectImportStatus } from '../schema/project-import.js'
 import type { CallOptions, Http } from './http.js'
 import { streamedMultipart, type FormField } from './multipart.js'
 import { path } from './path.js'
@@ -56,7 +56,7 @@ function fieldsOf(target: ImportTarget): FormField[] {
 /** spec 4.1: project imports from an uploaded file, a URL or S3, and their status. */
 export function projectImports(http: Http) {
   const status = (project: ResourceRef, options: CallOptions = {}) =>
-    http.request<ProjectImportStatus>('GET', path`/projects/${project}/import`, options)
+    http.request('GET', path`/projects/${project}/import`, { ...options, response: ProjectImportStatus })
 
   /**
    * Waits for the import that `started` describes (the answer of `fromFile`, `fromUrl` or `fromS3`)
@@ -90,25 +90,28 @@ export function projectImports(http: Http) {
      * body is never retried by the client, so a 429 reaches the caller (who may open the file again).
      */
     fromFile: async (file: string, target: ImportTarget, options: CallOptions = {}) =>
-      http.request<ProjectImportStatus>('POST', '/projects/import', {
+      http.request('POST', '/projects/import', {
         ...options,
         body: await streamedMultipart(fieldsOf(target), {
           field: 'file',
           path: file,
           contentType: 'application/gzip',
         }),
+        response: ProjectImportStatus,
       }),
     /** `POST /projects/remote-import`: GitLab fetches the archive from `url` (gzip, Content-Length, <= 10 GB). */
     fromUrl: (url: string, target: ImportTarget, options: CallOptions = {}) =>
-      http.request<ProjectImportStatus>('POST', '/projects/remote-import', {
+      http.request('POST', '/projects/remote-import', {
         ...options,
         json: { ...target, url },
+        response: ProjectImportStatus,
       }),
     /** `POST /projects/remote-import-s3` (`remote-import-s3`, not `remote-import` as gitbeaker sends it). */
     fromS3: (source: S3Source, target: ImportTarget, options: CallOptions = {}) =>
-      http.request<ProjectImportStatus>('POST', '/projects/remote-import-s3', {
+      http.request('POST', '/projects/remote-import-s3', {
         ...options,
         json: { ...target, ...source },
+        response: ProjectImportStatus,
       }),
     /** `GET /projects/:id/import`: `import_status`, `import_error`, up to 100 `failed_relations`. */
     status,

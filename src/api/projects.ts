@@ -7,7 +7,7 @@ import { path } from './path.js'
 export const projects = (http: Http) => ({
   /** `GET /projects/:id`, by numeric id or full path. 404 `404 Project Not Found` when not visible. */
   get: (project: ResourceRef, options: CallOptions = {}) =>
-    http.request<Project>('GET', path`/projects/${project}`, { ...options, response: Project }),
+    http.request('GET', path`/projects/${project}`, { ...options, response: Project }),
 })
 /** The type of `client.projects`. */
 export type ProjectsApi = ReturnType<typeof projects>

@@ -1,4 +1,4 @@
-import type { Version } from '../schema/version.js'
+import { Version } from '../schema/version.js'
 import type { Http } from './http.js'
 
 /** `18.2.1-ee` -> [18, 2, 1]; anything unreadable -> undefined. */
@@ -28,7 +28,7 @@ export function releaseGuard(http: Http, warn: (message: string) => void) {
     /** Warns once if the server is at `removedIn` or later for `feature`. */
     async removedIn(feature: string, removedIn: string, instead: string): Promise<void> {
       if (warned.has(feature)) return
-      version ??= http.request<Version>('GET', '/version').then(
+      version ??= http.request('GET', '/version', { response: Version }).then(
         (v) => v.version,
         () => undefined, // no version (anonymous, old proxy): no warning rather than a failure
       )

@@ -15,7 +15,7 @@ const RESET_INSTEAD = 'create runners with authentication tokens (POST /user/run
 export function runners(http: Http, guard: ReleaseGuard) {
   const reset = async (route: string, options: CallOptions) => {
     await guard.removedIn(RESET, '18.0', RESET_INSTEAD)
-    return http.request<RegistrationTokenReset>('POST', route, {
+    return http.request('POST', route, {
       ...options,
       response: RegistrationTokenReset,
     })
@@ -39,7 +39,7 @@ export function runners(http: Http, guard: ReleaseGuard) {
      */
     register: async (body: RunnerRegister, options: CallOptions = {}) => {
       await guard.removedIn('Registering a runner with a registration token', '17.0', RESET_INSTEAD)
-      return http.request<RunnerRegistration>('POST', '/runners', {
+      return http.request('POST', '/runners', {
         ...options,
         json: body,
         response: RunnerRegistration,

@@ -22,7 +22,7 @@ export function timeTracking(http: Http) {
     verb: string,
     options: CallOptions,
   ) =>
-    http.request<TimeStats>(method, `${path`/projects/${project}/issues/${iid}`}/${verb}`, {
+    http.request(method, `${path`/projects/${project}/issues/${iid}`}/${verb}`, {
       ...options,
       response: TimeStats,
     })

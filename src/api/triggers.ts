@@ -14,20 +14,20 @@ export const triggers = (http: Http) => ({
     http.paginate<Trigger>(path`/projects/${project}/triggers`, { ...options, item: Trigger }),
   /** `GET /projects/:id/triggers/:trigger_id`. */
   get: (project: ResourceRef, id: number, options: CallOptions = {}) =>
-    http.request<Trigger>('GET', path`/projects/${project}/triggers/${id}`, {
+    http.request('GET', path`/projects/${project}/triggers/${id}`, {
       ...options,
       response: Trigger,
     }),
   /** `POST /projects/:id/triggers`: a new token owned by the caller (retried only on 429). */
   create: (project: ResourceRef, description: string, options: CallOptions = {}) =>
-    http.request<Trigger>('POST', path`/projects/${project}/triggers`, {
+    http.request('POST', path`/projects/${project}/triggers`, {
       ...options,
       json: { description },
       response: Trigger,
     }),
   /** `PUT /projects/:id/triggers/:trigger_id`: a new description (its owner only). */
   update: (project: ResourceRef, id: number, description: string, options: CallOptions = {}) =>
-    http.request<Trigger>('PUT', path`/projects/${project}/triggers/${id}`, {
+    http.request('PUT', path`/projects/${project}/triggers/${id}`, {
       ...options,
       json: { description },
       response: Trigger,

@@ -299,6 +299,3 @@ export const IssueUpdate = Type.Object(
   { title: 'IssueUpdate' },
 )
 export type IssueUpdate = Static<typeof IssueUpdate>
-
-/** Path parameters of single-issue routes. */
-export const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })

@@ -29,6 +29,32 @@ export const PipelineStatus = oneOf([
 ] as const)
 export type PipelineStatus = Static<typeof PipelineStatus>
 
+/**
+ * Whether a job or pipeline in each status is completed, moves no more on its own
+ * (`Ci::HasStatus::COMPLETED_STATUSES`, `app/models/concerns/ci/has_status.rb`). Keyed by the whole
+ * union, so that a new status cannot be added without deciding.
+ */
+const completed: Record<PipelineStatus, boolean> = {
+  created: false,
+  waiting_for_resource: false,
+  preparing: false,
+  waiting_for_callback: false,
+  pending: false,
+  running: false,
+  success: true,
+  failed: true,
+  canceling: false,
+  canceled: true,
+  skipped: true,
+  manual: false,
+  scheduled: false,
+}
+
+/** The completed statuses: success, failed, canceled, skipped. */
+export const COMPLETED_STATUSES: readonly PipelineStatus[] = PipelineStatus.anyOf
+  .map((literal) => literal.const)
+  .filter((status) => completed[status])
+
 /** `Ci::Pipeline.sources`: `trigger` for trigger tokens, `pipeline` for CI/CD job tokens. */
 export const PipelineSource = oneOf([
   'unknown',

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify'
+import { toQueryString } from '../schema/query-string.js'
 
 /**
  * Above this many rows GitLab stops counting: no X-Total, X-Total-Pages or rel="last"
@@ -33,25 +34,10 @@ function declaredOnly(reply: FastifyReply, params: Record<string, unknown>): Rec
   return Object.fromEntries(Object.entries(params).filter(([k]) => keep.has(k)))
 }
 
-/** Rails `Hash#to_query`: keys sorted, arrays as `k[]=v`, hashes as `k[sub]=v`, all escaped. */
-export function toQuery(params: Record<string, unknown>, prefix?: string): string {
-  const parts: string[] = []
-  for (const key of Object.keys(params).sort()) {
-    const value = params[key]
-    const name = prefix ? `${prefix}[${key}]` : key
-    if (value === undefined || (!prefix && SECRET_PARAMS.has(key))) continue
-    if (Array.isArray(value)) {
-      const enc = encodeURIComponent(`${name}[]`)
-      if (value.length === 0) parts.push(`${enc}=`)
-      for (const v of value) parts.push(`${enc}=${encodeURIComponent(String(v))}`)
-    } else if (value !== null && typeof value === 'object') {
-      const nested = toQuery(value as Record<string, unknown>, name)
-      if (nested) parts.push(nested)
-    } else {
-      parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value === null ? '' : String(value))}`)
-    }
-  }
-  return parts.join('&')
+/** A link's query: Rails `Hash#to_query` of the parameters, tokens left out (query-string.ts). */
+function linkQuery(params: Record<string, unknown>): string {
+  const shown = Object.fromEntries(Object.entries(params).filter(([key]) => !SECRET_PARAMS.has(key)))
+  return toQueryString(shown, { hashToQuery: true })
 }
 
 export interface LinkContext {
@@ -89,7 +75,7 @@ export function setPageHeaders(
   const prev = page.page > 1 ? page.page - 1 : null
   const params = declaredOnly(reply, link.params)
   const href = (p: number) =>
-    `<${link.baseUrl}${link.path}?${toQuery({ ...params, page: p, per_page: page.perPage })}>`
+    `<${link.baseUrl}${link.path}?${linkQuery({ ...params, page: p, per_page: page.perPage })}>`
   const links: string[] = []
   if (prev !== null) links.push(`${href(prev)}; rel="prev"`)
   if (next !== null) links.push(`${href(next)}; rel="next"`)
@@ -122,6 +108,6 @@ export function setKeysetHeaders(
 
 /** The rel="next" Link of a keyset page: the declared parameters with `next` (the cursor or id bound). */
 export function setKeysetLink(reply: FastifyReply, link: LinkContext, next: Record<string, unknown>): void {
-  const query = toQuery({ ...declaredOnly(reply, link.params), ...next })
+  const query = linkQuery({ ...declaredOnly(reply, link.params), ...next })
   reply.header('link', `<${link.baseUrl}${link.path}?${query}>; rel="next"`)
 }

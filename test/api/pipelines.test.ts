@@ -1,4 +1,4 @@
-import { collect, createClient, GitLabApiError } from '../../src/api/client.js'
+import { collect, createClient, GitLabApiError, GitLabResponseError } from '../../src/api/client.js'
 import { apiRoot, undiciSend, type Send } from '../../src/api/transport.js'
 import { fakeBody } from './fake-send.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
@@ -115,6 +115,39 @@ describe('pipelines client', () => {
     const mark = client('glpat-mark-token')
     expect((await mark.pipelines.cancel('acme/app', p.id)).status).toBe('canceled')
     expect((await mark.pipelines.retry('acme/app', p.id)).status).not.toBe('canceled')
+  })
+})
+
+describe('pipelines client with validate', () => {
+  /** The real server's answers, with `status` rewritten as a proxy or a newer GitLab might send it. */
+  const tampered: Send = async (req) => {
+    const res = await undiciSend(apiRoot(t.baseUrl))(req)
+    if (req.method !== 'GET' || !/\/pipelines\/\d+$/.test(req.path)) return res
+    const record = JSON.parse(await res.body.text()) as Record<string, unknown>
+    return { ...res, body: fakeBody(JSON.stringify({ ...record, status: 'exploded' })) }
+  }
+
+  it('checks a pipeline answer against its schema: a bad status is a GitLabResponseError', async () => {
+    const p = await client().pipelines.trigger('acme/app', { ref: 'main', token: MARK_TRIGGER })
+    const strict = createClient({
+      baseUrl: t.baseUrl,
+      token: 'glpat-mark-token',
+      send: tampered,
+      validate: true,
+    })
+    const err = await strict.pipelines.get('acme/app', p.id).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(GitLabResponseError)
+    expect((err as Error).message).toMatch(
+      `GET /projects/acme%2Fapp/pipelines/${p.id}: unexpected response: /status`,
+    )
+    const loose = createClient({ baseUrl: t.baseUrl, token: 'glpat-mark-token', send: tampered })
+    expect(await loose.pipelines.get('acme/app', p.id)).toMatchObject({ id: p.id, status: 'exploded' })
+    const honest = createClient({ baseUrl: t.baseUrl, token: 'glpat-mark-token', validate: true })
+    expect(await honest.pipelines.get('acme/app', p.id)).toMatchObject({ id: p.id, status: 'created' })
+    expect(await honest.pipelines.variables('acme/app', p.id)).toEqual([
+      expect.objectContaining({ key: 'TRIGGER_PAYLOAD', variable_type: 'file' }),
+    ])
+    expect(await honest.pipelines.cancel('acme/app', p.id)).toMatchObject({ id: p.id, status: 'canceled' })
   })
 })
 

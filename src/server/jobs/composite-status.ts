@@ -1,5 +1,7 @@
-/** Statuses after which a job or pipeline moves no more (`Ci::HasStatus::COMPLETED_STATUSES`). */
-export const COMPLETED = new Set(['success', 'failed', 'canceled', 'skipped'])
+import { COMPLETED_STATUSES } from '../../schema/pipeline.js'
+
+/** Statuses after which a job or pipeline moves no more (src/schema/pipeline.ts). */
+export const COMPLETED: ReadonlySet<string> = new Set(COMPLETED_STATUSES)
 /** Job statuses that `POST .../cancel` cancels (`Ci::HasStatus::CANCELABLE_STATUSES`). */
 export const CANCELABLE = new Set([
   'created',

@@ -1,4 +1,5 @@
-import { toQueryString, withQuery } from '../../src/api/query.js'
+import { withQuery } from '../../src/api/query.js'
+import { toQueryString } from '../../src/schema/query-string.js'
 
 const decoded = (qs: string) => decodeURIComponent(qs)
 
@@ -31,6 +32,26 @@ describe('toQueryString (Rails style)', () => {
   it('sends null as an empty value (GitLab reads it as "clear") and an empty object as nothing', () => {
     expect(toQueryString({ milestone_id: null, not: {} })).toBe('milestone_id=')
     expect(toQueryString(undefined)).toBe('')
+  })
+})
+
+describe('toQueryString for requests (keys in the given order)', () => {
+  it('sends nothing for an empty list, which Grape would read as [""]', () => {
+    expect(toQueryString({ iids: [], state: 'opened' })).toBe('state=opened')
+  })
+})
+
+describe('toQueryString with hashToQuery (the links GitLab writes)', () => {
+  const rails = (params: Record<string, unknown>) => decoded(toQueryString(params, { hashToQuery: true }))
+
+  it('sorts keys at every depth, as Hash#to_query does', () => {
+    expect(rails({ per_page: 20, labels: 'bug', not: { milestone: 'v1', labels: 'ui' } })).toBe(
+      'labels=bug&not[labels]=ui&not[milestone]=v1&per_page=20',
+    )
+  })
+
+  it('keeps an empty list as k[]= and sends null items as empty values', () => {
+    expect(rails({ iids: [], b: [null, 2] })).toBe('b[]=&b[]=2&iids[]=')
   })
 })
 
