@@ -3,6 +3,9 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import { importX } from 'eslint-plugin-import-x'
 import tseslint from 'typescript-eslint'
 
+const SERVER_FORBIDDEN = ['**/api/**', '**/actions/**', '**/sync/**']
+const SERVER_MESSAGE = 'the server never imports the client (src/api), src/sync or src/actions'
+
 export default tseslint.config(
   { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**'] },
   js.configs.recommended,
@@ -35,22 +38,29 @@ export default tseslint.config(
     ['**/server/**', '**/actions/**', '**/cli/**', '**/sync/**'],
     'the client (src/api) stands alone: no server, sync, actions or cli',
   ),
-  layer(
-    'src/server',
-    ['**/api/**', '**/actions/**', '**/sync/**'],
-    'the server never imports the client (src/api), src/sync or src/actions',
-  ),
+  {
+    ...layer('src/server', SERVER_FORBIDDEN, SERVER_MESSAGE, [
+      {
+        group: ['**/store/db.js', '**/store/sqlite.js', '**/store/inspect.js'],
+        message: 'the connection stays inside src/server/store: use the store facade (store/index.ts)',
+      },
+    ]),
+    ignores: ['src/server/store/**'],
+  },
+  layer('src/server/store', SERVER_FORBIDDEN, SERVER_MESSAGE),
   layer('src/sync', ['**/actions/**'], 'src/sync never imports src/actions'),
 )
 
 /**
- * `no-restricted-imports` for the files of `folder`: the `forbidden` paths, and `@actions/*`
- * (only src/actions and src/cli may use the Actions toolkit).
+ * `no-restricted-imports` for the files of `folder`: the `forbidden` paths, `@actions/*` (only
+ * src/actions and src/cli may use the Actions toolkit), and any `more` patterns.
  */
-function layer(folder, forbidden, message) {
+function layer(folder, forbidden, message, more = []) {
   const toolkit = { group: ['@actions/*'], message: 'only src/actions and src/cli import @actions/*' }
   return {
     files: [`${folder}/**/*.ts`],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message }, toolkit] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message }, toolkit, ...more] }],
+    },
   }
 }

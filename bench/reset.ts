@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { buildServer } from '../src/server/app.js'
 import { loadSeedFile } from '../src/server/seed/parse.js'
+import { inspectDb } from '../src/server/store/inspect.js'
 
 const seedFile = fileURLToPath(new URL('../examples/seed.yaml', import.meta.url))
 const ROUNDS = 50
@@ -27,7 +28,7 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
   const server = await buildServer({ seed })
   try {
     const first = await timed(() => server.reset())
-    const change = server.store.db.prepare("UPDATE issues SET title = 'changed by a test'")
+    const change = inspectDb(server.store).prepare("UPDATE issues SET title = 'changed by a test'")
     const resets: number[] = []
     for (let i = 0; i < ROUNDS; i++) {
       change.run()

@@ -9,6 +9,7 @@ import {
 import { startServer, type TestServer } from '../test/support/server.js'
 import { widgetsSeed } from '../test/support/seeds.js'
 import { FIXTURES } from './fixtures-dir.js'
+import { inspectDb } from '../src/server/store/inspect.js'
 
 /*
  * Real GitLab export archives and GitLab's own spec fixtures, imported through the API
@@ -71,7 +72,7 @@ describe('POST /projects/import: real GitLab archives', () => {
     const titles = new Set(got.map((i) => i.title))
     const failedLines = new Set(failed.map((f) => f.line_number))
     issues.forEach((i, n) => failedLines.has(n) || expect(titles.has(String(i.title).trim())).toBe(true))
-    const { db } = t.server.store
+    const db = inspectDb(t.server.store)
     const projectId = done.id as number
     const titlesIn = (table: string) =>
       new Set(

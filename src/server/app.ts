@@ -14,12 +14,9 @@ import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
 import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
 import { issueService } from './services/issues.js'
-import { applySeed, rememberSeed, rememberedSeed, resetStore } from './services/seed.js'
+import { applySeed, rememberSeed, rememberedSeed } from './services/seed.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
-import { openDb, isEmpty } from './store/db.js'
-import { createStore, type Store } from './store/index.js'
-import { loadDbKeyBase } from './store/secrets-file.js'
-import { storeSnapshot } from './store/snapshot.js'
+import { openStore, type Store } from './store/index.js'
 import type { RouteDoc } from './routes/define.js'
 import type { ApiContext } from './routes/context.js'
 import { issueRoutes } from './routes/issues.js'
@@ -97,16 +94,8 @@ export const DEFAULT_GITLAB_VERSION = '18.6.0'
 export async function buildServer(options: ServerOptions = {}): Promise<GitLabServer> {
   const clock = options.clock ?? systemClock
   const data = options.data ?? ':memory:'
-  const db = openDb(data)
-  let dbKeyBase: Buffer
-  try {
-    dbKeyBase = loadDbKeyBase(data, db)
-  } catch (err) {
-    db.close()
-    throw err
-  }
-  const store = createStore(db, dbKeyBase)
-  const empty = isEmpty(db)
+  const store = openStore(data)
+  const empty = store.isEmpty()
   if (options.seed && empty)
     store.transaction(() => {
       applySeed(store, options.seed!, clock)
@@ -231,14 +220,14 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   groupListRoutes(api)
   healthRoutes(api)
   // The first reset seeds again and keeps the result; later ones copy it back (src/server/store/snapshot.ts).
-  const snapshot = storeSnapshot(db)
+  const { snapshot } = store
   const reset = () => {
     if (!snapshot.taken) snapshot.attach()
     const afterCommit = store.transaction(() => {
       const after = resetters.map((fn) => fn())
       if (snapshot.taken) snapshot.restore()
       else {
-        resetStore(store)
+        store.emptyDataTables()
         const startSeed = resetSeed()
         if (startSeed) applySeed(store, startSeed, clock)
         after.push(snapshot.take())
@@ -256,7 +245,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   app.addHook('onClose', async () => {
     closed = true
     for (const close of closers.reverse()) await close()
-    db.close()
+    store.close()
   })
   let address = ''
   return {

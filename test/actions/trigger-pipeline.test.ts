@@ -3,6 +3,7 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 import { startServer, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
 import { runBundle, whileRunning } from '../support/action-run.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 const tok = (n: string) => `glptt-${n.repeat(40 / n.length)}`
 const T = { app: tok('a1'), failing: tok('b2'), canceled: tok('c3'), manual: tok('d4') }
@@ -261,7 +262,8 @@ describe('trigger-pipeline bundle', () => {
   it('cancels the pipeline when the job is cancelled while the trigger request is still under way', async () => {
     // A slow link: GitLab has created the pipeline, its answer is still on the way.
     const link = await slowLink(new URL(t.baseUrl), 800)
-    const count = () => t.server.store.db.prepare('SELECT COUNT(*) FROM pipelines').pluck().get() as number
+    const count = () =>
+      inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM pipelines').pluck().get() as number
     const before = count()
     try {
       const run = await runBundle(

@@ -2,6 +2,7 @@ import { startServer, type Reply, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
 import { loadOperations, type Operation } from '../support/fuzz-openapi.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 /*
  * Every endpoint of `/api/v4/openapi.json` by every role by every visibility.
@@ -260,7 +261,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
 
   const key = (op: Operation) => `${op.method} ${op.path}`
   const one = (sql: string, ...args: unknown[]) =>
-    t.server.store.db
+    inspectDb(t.server.store)
       .prepare(sql)
       .pluck()
       .get(...args) as number | undefined

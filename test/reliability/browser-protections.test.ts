@@ -2,6 +2,7 @@ import { request } from 'undici'
 import { buildServer, type GitLabServer } from '../../src/server/app.js'
 import { parseSeed } from '../../src/server/seed/parse.js'
 import { startServer, type TestServer } from '../support/server.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 /*
  * A web page the developer visits must not write to the local emulator (CSRF: forms and
@@ -17,7 +18,7 @@ const MALLORY_SEED = 'users:\n  - { username: mallory, admin: true, token: glpat
 const CSRF =
   /^403 Forbidden - cross-(origin POST from 'http:\/\/evil\.example'|site POST) refused \(CSRF protection\)/
 const issueCount = (t: TestServer) =>
-  (t.server.store.db.prepare('SELECT COUNT(*) AS n FROM issues').get() as { n: number }).n
+  (inspectDb(t.server.store).prepare('SELECT COUNT(*) AS n FROM issues').get() as { n: number }).n
 
 describe('state-changing requests from a browser', () => {
   let t: TestServer

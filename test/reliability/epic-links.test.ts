@@ -1,4 +1,5 @@
 import { startServer, type TestServer } from '../support/server.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 /*
  * Linking an issue to an epic (EE) must not reveal epics the caller may not read: GitLab finds the
@@ -26,7 +27,8 @@ projects:
 let t: TestServer
 const epics: Record<string, number> = {}
 const issuesPath = '/api/v4/projects/pub%2Fproj/issues'
-const issueCount = () => t.server.store.db.prepare('SELECT COUNT(*) AS n FROM issues').get() as { n: number }
+const issueCount = () =>
+  inspectDb(t.server.store).prepare('SELECT COUNT(*) AS n FROM issues').get() as { n: number }
 
 beforeAll(async () => {
   t = await startServer(seed)

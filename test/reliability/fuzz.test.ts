@@ -18,6 +18,7 @@ import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-
 import { diffSnapshots, snapshotStore } from '../support/fuzz-store.js'
 import { archive, base, repeated, small } from '../support/hostile-archive.js'
 import { MAX_BODY_DEPTH } from '../../src/server/json-depth.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 /*
  * A property-based fuzzer over every route the server publishes in
@@ -838,7 +839,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
       const req = { op: 'import', method: 'POST', path: '/api/v4/projects/import', query: '', headers: owner }
       const res = await send(t.baseUrl, { ...req, body: { kind: 'archive', index: i, path: `hostile-${i}` } })
       expect([c.name, res.status]).toEqual([c.name, 201])
-      await settle(t.server.store.db)
+      await settle(inspectDb(t.server.store))
       const id = (JSON.parse(res.text) as { id: number }).id
       const done = await t.http('GET', `/api/v4/projects/${id}/import`, { token: TOKENS.owner })
       expect([c.name, done.body]).toEqual([
@@ -852,7 +853,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
   it(
     `answers ${RUNS} generated requests without a 5xx, with GitLab's error bodies, and refusals change nothing`,
     async () => {
-      const db = t.server.store.db
+      const db = inspectDb(t.server.store)
       let count = 0
       const statuses = new Map<number, number>()
       const arb = fc

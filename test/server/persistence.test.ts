@@ -7,6 +7,7 @@ import { startServer } from '../support/server.js'
 import { FormData, request } from 'undici'
 import { widgetsSeed } from '../support/seeds.js'
 import { detailSeed, T } from './routes/issue-details-seed.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 const ROOT = 'glpat-root-token'
 const P = '/api/v4/projects/acme%2Fwidgets/issues'
@@ -163,7 +164,7 @@ describe('secrets in the data dir', () => {
       expect(read.body).toMatchObject({ token: (created.body as { token: string }).token })
       expect(readFileSync(keyFile, 'utf8')).toContain(hex)
       expect(modes(data())).toContain('gitlab-secrets.json 600')
-      expect(second.server.store.db.prepare('SELECT key FROM emulator_meta').all()).toEqual([
+      expect(inspectDb(second.server.store).prepare('SELECT key FROM emulator_meta').all()).toEqual([
         { key: 'seed_encrypted' },
       ])
     } finally {

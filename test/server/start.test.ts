@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { request } from 'undici'
 import { DEFAULT_ROOT_TOKEN, startServer, type RunningServer } from '../../src/server/start.js'
 import { widgetsSeed } from '../support/seeds.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 /* `startServer`, the programmatic emulator of `gitlab-actions/server`, as a test suite uses it. */
 
@@ -97,7 +98,7 @@ describe('startServer', () => {
     const server = await startServer({ seed: 'none' })
     try {
       expect(server.token).toBeUndefined()
-      expect(server.server.store.db.prepare('SELECT * FROM users').all()).toEqual([])
+      expect(inspectDb(server.server.store).prepare('SELECT * FROM users').all()).toEqual([])
       await server.seed({ users: [{ username: 'ann', admin: true, token: 'glpat-ann' }] })
       await server.reset()
       expect((await get(server, '/user', 'glpat-ann')).status).toBe(401)

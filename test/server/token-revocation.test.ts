@@ -1,5 +1,6 @@
 import { startServer, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 /*
  * Token owners are remembered between requests (src/server/store/users.ts): a token revoked or
@@ -35,7 +36,7 @@ const list = async () => {
   const res = await t.http('GET', LIST, { token: 'glpat-alice-token' })
   return { status: res.status, body: res.status === 200 ? 'issues' : res.body }
 }
-const sql = (text: string) => t.server.store.db.prepare(text).run()
+const sql = (text: string) => inspectDb(t.server.store).prepare(text).run()
 const ALICE = "user_id = (SELECT id FROM users WHERE username = 'alice')"
 
 it.each([

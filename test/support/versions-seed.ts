@@ -1,4 +1,3 @@
-import { runnerTable } from '../../src/server/store/runners.js'
 import type { TestServer } from './server.js'
 
 /** Tokens of the versions seed: a private group `acme` with one member at each role, and an outsider. */
@@ -41,7 +40,7 @@ export type ResetScope = keyof typeof RESET
 /** The stored digest of a scope's registration token (undefined before the first reset). */
 export function storedToken(t: TestServer, scope: ResetScope): string | undefined {
   const { store } = t.server
-  const runners = runnerTable(store.db)
+  const runners = store.runners
   if (scope === 'instance') return runners.registrationToken({ kind: 'instance' })?.token_digest
   if (scope === 'project')
     return runners.registrationToken({ kind: 'project', id: store.projects.byPath('acme/widgets')!.id })
@@ -50,4 +49,4 @@ export function storedToken(t: TestServer, scope: ResetScope): string | undefine
 }
 
 /** How many runners the store holds. */
-export const runnerCount = (t: TestServer) => runnerTable(t.server.store.db).runnerCount()
+export const runnerCount = (t: TestServer) => t.server.store.runners.runnerCount()

@@ -1,13 +1,14 @@
 import { EMULATOR_SIGNATURE, mergeRequestCommits, type MergeRequestRefs } from '../git/objects.js'
-import type { ExportReader, Row } from '../store/exports.js'
+import type { ExportReader } from '../store/exports.js'
+import type { MergeRequestRow } from '../store/merge-requests.js'
 import type { ProjectRow } from '../store/projects.js'
 
 /** What the commits of a merge request row depend on (`mergeRequestCommits`). */
-export const mergeRequestRefs = (m: Row): MergeRequestRefs => ({
-  iid: m.iid as number,
-  source_branch: m.source_branch as string,
-  target_branch: m.target_branch as string,
-  state: m.state as string,
+export const mergeRequestRefs = (m: MergeRequestRow): MergeRequestRefs => ({
+  iid: m.iid,
+  source_branch: m.source_branch,
+  target_branch: m.target_branch,
+  state: m.state,
 })
 
 /**
@@ -18,7 +19,7 @@ export const mergeRequestRefs = (m: Row): MergeRequestRefs => ({
  * drops the diff (`MergeRequestParser#parse!` keeps only a valid `merge_request_diff`).
  * `merge_when_pipeline_succeeds` is not written: GitLab's import forces it to false.
  */
-export function mergeRequestLine(reader: ExportReader, project: ProjectRow): (m: Row) => unknown {
+export function mergeRequestLine(reader: ExportReader, project: ProjectRow): (m: MergeRequestRow) => unknown {
   const shaOf = new Map(reader.refs(project.id).map((r) => [r.name, r.sha]))
   return (m) => {
     const mr = mergeRequestRefs(m)

@@ -1,6 +1,7 @@
 import { BundleWriter } from '../git/bundle.js'
 import { EMPTY_TREE, mergeRequestCommits, type GitObject } from '../git/objects.js'
-import type { ExportReader, Row } from '../store/exports.js'
+import type { ExportReader } from '../store/exports.js'
+import type { MergeRequestRow } from '../store/merge-requests.js'
 import { mergeRequestRefs } from './export-merge-requests.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { TarGzWriter } from './tar-gz-writer.js'
@@ -33,11 +34,15 @@ function history(reader: ExportReader, sha: string, into: Map<string, GitObject>
 }
 
 /** The project's merge requests, by id, in batches. */
-function* mergeRequests(reader: ExportReader, projectId: number, check: () => void): Generator<Row> {
-  for (let rows = reader.batch('merge_requests', projectId, 0, BATCH); rows.length > 0;) {
+function* mergeRequests(
+  reader: ExportReader,
+  projectId: number,
+  check: () => void,
+): Generator<MergeRequestRow> {
+  for (let rows = reader.mergeRequests(projectId, 0, BATCH); rows.length > 0;) {
     yield* rows
     check()
-    rows = reader.batch('merge_requests', projectId, rows[rows.length - 1]!.id as number, BATCH)
+    rows = reader.mergeRequests(projectId, rows[rows.length - 1]!.id, BATCH)
   }
 }
 
@@ -61,7 +66,8 @@ export async function writeRepositoryBundle(
   if (refs.length === 0) return
   commits.delete(EMPTY_TREE.sha)
   const shaOf = new Map(refs.filter((r) => r.kind === 'branch').map((b) => [b.name, b.sha]))
-  const commitsOf = (m: Row) => mergeRequestCommits(mergeRequestRefs(m), shaOf.get(m.target_branch as string))
+  const commitsOf = (m: MergeRequestRow) =>
+    mergeRequestCommits(mergeRequestRefs(m), shaOf.get(m.target_branch))
   const bundle = new BundleWriter(await archive.stream('./project.bundle'))
   const head = project.default_branch === null ? undefined : shaOf.get(project.default_branch)
   if (head) await bundle.ref({ name: 'HEAD', sha: head })

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto'
-import type { ExportReader, Row } from '../store/exports.js'
+import type { ExportAwardEmoji, ExportReader, ExportResourceEvent, IssueLine } from '../store/exports.js'
+import type { LabelRow } from '../store/labels.js'
+import type { MilestoneRow } from '../store/milestones.js'
+import type { NoteRow } from '../store/notes.js'
+import type { TimelogRow } from '../store/timelogs.js'
 import type { ProjectRow } from '../store/projects.js'
 import { mergeRequestLine } from './export-merge-requests.js'
 import { writeRepositoryBundle } from './export-repository.js'
@@ -30,7 +34,7 @@ const EVENT_ATTRIBUTES: Record<string, string[]> = {
 const EVENT_TABLES = Object.keys(EVENT_ATTRIBUTES)
 /** Boolean columns of the event tables: SQLite stores 0/1, GitLab writes true/false. */
 const EVENT_BOOLEANS = new Set(['close_after_error_tracking_resolve', 'close_auto_resolve_prometheus_alert'])
-const eventLine = (table: string) => (e: Row) =>
+const eventLine = (table: string) => (e: ExportResourceEvent) =>
   Object.fromEntries(
     EVENT_ATTRIBUTES[table]!.filter((k) => k in e).map((k) => [k, EVENT_BOOLEANS.has(k) ? bool(e[k]) : e[k]]),
   )
@@ -49,7 +53,7 @@ export interface TreeSource {
 }
 
 const bool = (v: unknown) => v === 1 || v === true
-const labelLine = (l: Row) => ({
+const labelLine = (l: LabelRow) => ({
   title: l.title,
   color: l.color,
   description: l.description ?? '',
@@ -61,7 +65,7 @@ const labelLine = (l: Row) => ({
   updated_at: l.created_at,
   priorities: [],
 })
-const milestoneLine = (m: Row) => ({
+const milestoneLine = (m: MilestoneRow) => ({
   iid: m.iid,
   title: m.title,
   description: m.description,
@@ -74,9 +78,9 @@ const milestoneLine = (m: Row) => ({
   updated_at: m.updated_at,
   events: [],
 })
-const group = (rows: Row[], key = 'issue_id') => {
-  const out = new Map<number, Row[]>()
-  for (const r of rows) out.set(r[key] as number, [...(out.get(r[key] as number) ?? []), r])
+const group = <T extends { issue_id: number }>(rows: T[]) => {
+  const out = new Map<number, T[]>()
+  for (const r of rows) out.set(r.issue_id, [...(out.get(r.issue_id) ?? []), r])
   return out
 }
 
@@ -107,26 +111,34 @@ export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Pr
   const relation = async (name: string) =>
     new NdjsonWriter(await archive.stream(`./tree/project/${name}.ndjson`))
 
-  const plain = async (name: string, table: string, line: (r: Row) => unknown) => {
+  /** A relation of the project's own rows, read by id in batches (`read` takes the last id). */
+  const plain = async <T extends { id: number }>(
+    name: string,
+    read: (afterId: number) => T[],
+    line: (r: T) => unknown,
+  ) => {
     const out = await relation(name)
-    for (let after = 0, rows = reader.batch(table, project.id, 0, BATCH); rows.length > 0;) {
+    for (let rows = read(0); rows.length > 0;) {
       for (const r of rows) await out.write(line(r))
-      after = rows[rows.length - 1]!.id as number
       check()
-      rows = reader.batch(table, project.id, after, BATCH)
+      rows = read(rows[rows.length - 1]!.id)
     }
     await out.close()
   }
   archive.file('./tree/project/ci_cd_settings.ndjson', ciCdSettings())
   await writeIssues(await relation('issues'), src, check)
-  await plain('labels', 'labels', labelLine)
-  await plain('merge_requests', 'merge_requests', mergeRequestLine(reader, project))
-  await plain('milestones', 'milestones', milestoneLine)
+  await plain('labels', (after) => reader.labels(project.id, after, BATCH), labelLine)
+  await plain(
+    'merge_requests',
+    (after) => reader.mergeRequests(project.id, after, BATCH),
+    mergeRequestLine(reader, project),
+  )
+  await plain('milestones', (after) => reader.milestones(project.id, after, BATCH), milestoneLine)
   archive.file('./tree/project/project_feature.ndjson', projectFeature(project))
 
   const members = await relation('project_members')
   for (const m of reader.members(project.id, src.namespaceIds)) {
-    const user = reader.user(m.user_id as number)
+    const user = reader.user(m.user_id)
     if (!user) continue
     await members.write({
       access_level: m.access_level,
@@ -173,19 +185,19 @@ export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Pr
   )
 }
 
+/** A timelog as exported: a stored one, or the remainder `withRemainder` adds. */
+type TimelogEntry = Pick<TimelogRow, 'time_spent' | 'user_id' | 'spent_at' | 'summary' | 'created_at'>
+
 /**
  * The issue's timelogs; when they do not add up to `total_time_spent` (seeded time carries no
  * timelog), one more entry by the author at creation holds the rest, so the total survives an
  * import (GitLab's total is always the sum of its timelogs). Our choice.
  */
-function withRemainder(issue: Row, logs: Row[]): Row[] {
-  const rest = (issue.total_time_spent as number) - logs.reduce((n, t) => n + (t.time_spent as number), 0)
+function withRemainder(issue: IssueLine, logs: TimelogEntry[]): TimelogEntry[] {
+  const rest = issue.totalTimeSpent - logs.reduce((n, t) => n + t.time_spent, 0)
   if (rest === 0) return logs
-  const at = issue.created_at
-  return [
-    ...logs,
-    { time_spent: rest, user_id: issue.author_id, spent_at: at, summary: null, created_at: at },
-  ]
+  const at = issue.createdAt
+  return [...logs, { time_spent: rest, user_id: issue.authorId, spent_at: at, summary: null, created_at: at }]
 }
 
 /** `make`, remembered per id: users, labels and milestones repeat across a project's issues. */
@@ -208,7 +220,7 @@ const list = <T>(rows: T[] | undefined, shape: (row: T) => unknown) =>
  */
 async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void): Promise<void> {
   const { reader, project } = src
-  const authorName = once((id) => String(reader.user(id)?.name ?? 'Ghost User'))
+  const authorName = once((id) => reader.user(id)?.name ?? 'Ghost User')
   const milestoneOf = once((id) => {
     const row = reader.milestone(id)
     return row ? JSON.stringify(milestoneLine(row)) : undefined
@@ -224,7 +236,7 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
         })
       : undefined
   })
-  const timelogLine = (t: Row) => ({
+  const timelogLine = (t: TimelogEntry) => ({
     time_spent: t.time_spent,
     user_id: t.user_id,
     spent_at: t.spent_at,
@@ -233,7 +245,7 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
     created_at: t.created_at,
     updated_at: t.created_at,
   })
-  const noteLine = (n: Row) => ({
+  const noteLine = (n: NoteRow) => ({
     note: n.body,
     noteable_type: 'Issue',
     author_id: n.author_id,
@@ -247,11 +259,11 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
     type: null,
     created_at: n.created_at,
     updated_at: n.updated_at,
-    author: { name: authorName(n.author_id as number) },
+    author: { name: authorName(n.author_id) },
     award_emoji: [],
     events: [],
   })
-  const awardLine = (a: Row) => ({
+  const awardLine = (a: ExportAwardEmoji) => ({
     name: a.name,
     user_id: a.user_id,
     awardable_type: 'Issue',
@@ -261,18 +273,16 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
   const events = EVENT_TABLES.filter((t) => reader.has(t))
   let key: [number, number, number] = [0, Number.MIN_SAFE_INTEGER, 0]
   for (let rows = reader.issues(project.id, key, BATCH); rows.length > 0;) {
-    const ids = rows.map((r) => r[0])
-    const withChildren = rows.filter((r) => r[7] === 1).map((r) => r[0])
+    const ids = rows.map((r) => r.id)
+    const withChildren = rows.filter((r) => r.hasChildren).map((r) => r.id)
     const assignees = group(reader.assignees(withChildren))
     const notes = group(reader.notes(withChildren))
     const timelogs = group(reader.timelogs(withChildren))
     const awards = group(reader.awardEmoji(withChildren))
     const eventsOf = new Map(events.map((t) => [t, group(reader.events(t, ids))]))
-    for (const [id, position, milestoneId, authorId, createdAt, spent, labelIds, , head] of rows) {
-      const logs = withRemainder(
-        { total_time_spent: spent, author_id: authorId, created_at: createdAt },
-        timelogs.get(id) ?? [],
-      )
+    for (const issue of rows) {
+      const { id, milestoneId, labelIds } = issue
+      const logs = withRemainder(issue, timelogs.get(id) ?? [])
       const links = labelIds ? labelIds.split(',').map((l) => labelLinkOf(Number(l))) : []
       const milestone = milestoneId ? milestoneOf(milestoneId) : undefined
       // The relations after the issue's own fields, in GitLab's key order; JSON text each.
@@ -289,8 +299,8 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
         ['award_emoji', list(awards.get(id), awardLine)],
       ]
       const tail = relations.map(([name, json]) => (json === undefined ? '' : `,"${name}":${json}`)).join('')
-      await out.writeJson(`${head.slice(0, -1)}${tail}}`)
-      key = [position === null ? 1 : 0, position ?? 0, id]
+      await out.writeJson(`${issue.json.slice(0, -1)}${tail}}`)
+      key = [issue.relativePosition === null ? 1 : 0, issue.relativePosition ?? 0, id]
     }
     check()
     rows = reader.issues(project.id, key, BATCH)

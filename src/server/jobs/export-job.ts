@@ -11,7 +11,6 @@ import { TarGzWriter } from '../archive/tar-gz-writer.js'
 import type { ServiceContext } from '../services/context.js'
 import { outboundAgent } from '../services/outbound-agent.js'
 import { guardedTransfer, type TransferLimits } from '../services/transfer-guard.js'
-import { exportReader } from '../store/exports.js'
 
 export interface ExportJobEnv {
   ctx: ServiceContext
@@ -77,7 +76,7 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
     const archive = await TarGzWriter.create(file, clock.now())
     try {
       await writeExportTree(archive, {
-        reader: exportReader(store.db),
+        reader: store.exportReader(),
         project,
         namespaceIds,
         description: row.description,

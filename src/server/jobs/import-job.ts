@@ -12,7 +12,6 @@ import { TreeError } from '../archive/ndjson-reader.js'
 import { followingRedirects, outboundAgent } from '../services/outbound-agent.js'
 import { Actor, Level } from '../services/access.js'
 import type { ServiceContext } from '../services/context.js'
-import { importWriter } from '../store/imports.js'
 import { restoreRepository } from './import-repository.js'
 import { guardedTransfer, type TransferLimits } from '../services/transfer-guard.js'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js'
@@ -190,13 +189,13 @@ function overwrite(
   importer: { id: number; username: string },
 ) {
   const { store, access } = env.ctx
-  const writer = importWriter(store.db)
+  const writer = store.importWriter()
   const old = store.projects.byPath(fullPath)
   const user = store.users.get(importer.id)!
   const ns = fullPath.slice(0, fullPath.lastIndexOf('/'))
   store.transaction(() => {
     if (old) {
-      store.db.exec('PRAGMA defer_foreign_keys = ON')
+      store.deferForeignKeys()
       if (!access.atLeast(new Actor(user), old, Level.maintainer))
         throw new TreeError(`User ${importer.username} (${importer.id}) cannot overwrite a project in ${ns}`)
       writer.removeProject(old.id)

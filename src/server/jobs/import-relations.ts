@@ -1,7 +1,6 @@
 import { countTasks } from '../present/issues.js'
-import type { Store } from '../store/index.js'
 import type { ImportWriter } from '../store/imports.js'
-import { isConstraintError } from '../store/sqlite.js'
+import { isConstraintError, type Store } from '../store/index.js'
 import type { UserMap } from './import-users.js'
 
 /** A line that could not be saved: becomes a failed relation (reference export-format §9.5). */

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { isFile, readNdjson, readProjectJson, TreeError } from '../archive/ndjson-reader.js'
 import { atLeast } from '../releases.js'
 import type { Store } from '../store/index.js'
-import { importWriter } from '../store/imports.js'
+import type { ImportWriter } from '../store/imports.js'
 import type { UserRow } from '../store/users.js'
 import {
   RelationError,
@@ -48,7 +48,7 @@ export interface RestoreJob {
  */
 export async function restoreTree(job: RestoreJob): Promise<void> {
   const { store } = job
-  const writer = importWriter(store.db)
+  const writer = store.importWriter()
   const attrs = await readProjectJson(join(job.treeDir, 'project.json'))
   applyProjectAttributes(job, writer, attrs)
   const rel = (name: string) => join(job.treeDir, 'project', `${name}.ndjson`)
@@ -124,11 +124,7 @@ function saveLine(job: RestoreJob, name: string, index: number, restore: () => u
 }
 
 /** Archive attributes, then non-blank `override_params` on top (`update_params!`). */
-function applyProjectAttributes(
-  job: RestoreJob,
-  writer: ReturnType<typeof importWriter>,
-  attrs: Record<string, unknown>,
-) {
+function applyProjectAttributes(job: RestoreJob, writer: ImportWriter, attrs: Record<string, unknown>) {
   const project = job.store.projects.get(job.projectId)
   if (!project) throw new TreeError('Project was removed during the import')
   const given = Object.fromEntries(

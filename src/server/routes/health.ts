@@ -3,13 +3,13 @@ import type { ApiContext } from './context.js'
 /** GitLab's health checks (`/-/health`, `/-/readiness`, `/-/liveness`) answer as GitLab's do. */
 export function healthRoutes(api: ApiContext) {
   const { app } = api
-  const { db } = api.ctx.store
+  const { store } = api.ctx
   app.get('/-/health', async (_req, reply) => reply.type('text/plain; charset=utf-8').send('GitLab OK'))
   app.get('/-/liveness', async () => ({ status: 'ok' }))
   app.get('/-/readiness', async (_req, reply) => {
     let ok = true
     try {
-      db.prepare('SELECT 1').get()
+      store.ping()
     } catch {
       ok = false
     }

@@ -1,4 +1,4 @@
-import { issueQueries, type IssueQuery } from '../store/issue-query.js'
+import type { IssueQuery } from '../store/issue-query.js'
 import type { IssueWrite } from '../store/changes.js'
 import type { Store } from '../store/index.js'
 
@@ -12,7 +12,7 @@ type Kept = { query: IssueQuery; n: number; cap: number }
  * kept, least recently used out first.
  */
 export function keptIssueCounts(store: Store, max = 64) {
-  const queries = issueQueries(store.db)
+  const queries = store.issueQueries
   const kept = new Map<string, Kept>()
   /** For the write under way: which of its issues each kept filter matched before it. */
   let matchedBefore = new Map<Kept, Set<number>>()
@@ -44,7 +44,7 @@ export function keptIssueCounts(store: Store, max = 64) {
     },
   })
   return {
-    /** As `issueQueries(db).count`: matching rows, up to `cap` + 1. */
+    /** As `store.issueQueries.count`: matching rows, up to `cap` + 1. */
     count(q: IssueQuery, cap: number): number {
       store.changes.version() // notes changes made outside any write first
       const key = `${cap}\n${queries.filterKey(q)}`

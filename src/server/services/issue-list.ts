@@ -158,11 +158,7 @@ export function buildIssueQuery(
   const wildcardColumn = (column: string, value: number | string, negate: boolean): Condition[] => {
     if (isWord(value, 'none')) return [where.isNull(column, negate)]
     if (isWord(value, 'any')) return [where.isNull(column, !negate)]
-    return [
-      negate
-        ? where.raw(`(i.${column} IS NULL OR i.${column} != ?)`, value)
-        : where.compare(column, '=', value),
-    ]
+    return [negate ? where.differs(column, value) : where.compare(column, '=', value)]
   }
 
   if (q.labels) conds.push(...labelConds(q.labels, false))

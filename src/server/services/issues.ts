@@ -9,7 +9,7 @@ import {
 } from '../gitlab-errors.js'
 import { MAX_COUNT, pageOf, type Page } from '../pagination.js'
 import { countTasks, presentIssues, type IssueView, type ReferenceContext } from '../present/issues.js'
-import { issueQueries, KEYSET_ORDERS, type Cursor } from '../store/issue-query.js'
+import { KEYSET_ORDERS, type Cursor } from '../store/issue-query.js'
 import type { IssueWrite } from '../store/changes.js'
 import type { IssueChanges, IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -59,7 +59,7 @@ export interface IssueServiceOptions {
 /** Issues: lists, reads, create, edit, delete (`lib/api/issues.rb`). */
 export function issueService(ctx: ServiceContext, options: IssueServiceOptions = {}) {
   const { store, access } = ctx
-  const queries = issueQueries(store.db)
+  const queries = store.issueQueries
   const counts = keptIssueCounts(store)
   const epics = epicLinks(ctx)
   const present = (rows: IssueRow[], view: IssueView) => presentIssues(store, ctx.instance, rows, view)

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { RunnerRegister, RunnerRegistration } from '../../schema/runner.js'
 import { forbidden, messageError, unauthorized, validationError } from '../gitlab-errors.js'
 import { applies } from '../releases.js'
-import { runnerTable, type RunnerScope } from '../store/runners.js'
+import type { RunnerScope } from '../store/runners.js'
 import { Level, type Actor } from './access.js'
 import { isoNow, type ServiceContext } from './context.js'
 
@@ -29,7 +29,7 @@ export const goneReset = () => messageError(410, '410 Gone')
  */
 export function runnerService(ctx: ServiceContext) {
   const { access, store } = ctx
-  const runners = runnerTable(store.db)
+  const runners = store.runners
   const version = () => ctx.instance.version
 
   /** Authentication, then removal (from 18.0), then the caller's right; GitLab's order. */

@@ -24,21 +24,7 @@ function memo<T>(lookup: (key: string) => T): (key: string) => T {
   }
 }
 
-/**
- * Empties every table but `emulator_meta` (`POST /-/emulator/reset`). Tables are
- * read from the schema, so a new migration needs no change here; foreign keys are checked at
- * commit, when everything is gone.
- */
-export function resetStore(store: Store): void {
-  const tables = store.db
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'emulator_meta'",
-    )
-    .pluck()
-    .all() as string[]
-  store.db.exec('PRAGMA defer_foreign_keys = ON')
-  for (const table of tables) store.db.prepare(`DELETE FROM "${table}"`).run()
-}
+const SEED_KEY = 'seed_encrypted'
 
 /**
  * Keeps the seed a store was first given in `emulator_meta`, sealed with the store's key (a seed
@@ -46,16 +32,13 @@ export function resetStore(store: Store): void {
  * directory returns to it even when the server is restarted with another seed or none.
  */
 export function rememberSeed(store: Store, seed: Seed): void {
-  store.db
-    .prepare("INSERT OR REPLACE INTO emulator_meta (key, value) VALUES ('seed_encrypted', ?)")
-    .run(store.secrets.seal(JSON.stringify(seed)))
+  store.meta.set(SEED_KEY, store.secrets.seal(JSON.stringify(seed)))
 }
 
 /** The seed `rememberSeed` kept, if any. */
 export function rememberedSeed(store: Store): Seed | undefined {
-  const row = store.db.prepare("SELECT value FROM emulator_meta WHERE key = 'seed_encrypted'").get() as
-    { value: string } | undefined
-  return row ? (JSON.parse(store.secrets.open(row.value)) as Seed) : undefined
+  const sealed = store.meta.get(SEED_KEY)
+  return sealed ? (JSON.parse(store.secrets.open(sealed)) as Seed) : undefined
 }
 
 /**

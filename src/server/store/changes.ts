@@ -25,10 +25,9 @@ export interface ChangeListener {
  * Versions are one counter: `version()` is the store's state now, and a scope (`project:<id>`,
  * `group:<full path>`, `*` for every project) is unchanged since `v` when its last write is older.
  */
-export function storeChanges(db: Db) {
-  const totalChanges = db.prepare('SELECT total_changes() AS n').pluck()
+export function storeChanges(db: Db, changeCount: () => number) {
   const pathOf = db.prepare('SELECT full_path FROM projects WHERE id = ?').pluck()
-  let seen = totalChanges.get() as number
+  let seen = changeCount()
   let version = 0
   let everythingAt = 0
   const scopeAt = new Map<string, number>()
@@ -37,7 +36,7 @@ export function storeChanges(db: Db) {
   let nested = false
   /** Notes changes made since we last looked as changes to everything. */
   const catchUp = () => {
-    const n = totalChanges.get() as number
+    const n = changeCount()
     if (n === seen) return
     seen = n
     everythingAt = ++version
@@ -84,7 +83,7 @@ export function storeChanges(db: Db) {
           seen = -1
           catchUp()
         } else {
-          seen = totalChanges.get() as number
+          seen = changeCount()
           const at = ++version
           for (const scope of issueScopes(write.projectId, path)) scopeAt.set(scope, at)
           for (const l of listeners) l.after(write)
@@ -94,6 +93,15 @@ export function storeChanges(db: Db) {
   }
 }
 export type StoreChanges = ReturnType<typeof storeChanges>
+
+/**
+ * SQLite's `total_changes()` on the store's one connection: rows written so far by anything (API,
+ * jobs, seed, reset). Caches compare it to tell whether the store may have changed since they looked.
+ */
+export function changeCounter(db: Db): () => number {
+  const totalChanges = db.prepare('SELECT total_changes()').pluck()
+  return () => totalChanges.get() as number
+}
 
 /**
  * The lists that hold a project's issues: its own, each ancestor group's (a group's list takes

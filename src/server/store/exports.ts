@@ -1,5 +1,10 @@
 import { gitObjectOf } from './git-objects.js'
 import type { Db, Statement } from './db.js'
+import type { LabelRow } from './labels.js'
+import type { MergeRequestRow } from './merge-requests.js'
+import type { MilestoneRow } from './milestones.js'
+import type { NoteRow } from './notes.js'
+import type { TimelogRow } from './timelogs.js'
 
 export interface ExportRow {
   id: number
@@ -64,15 +69,24 @@ export function exportTable(db: Db) {
   }
 }
 
-/** One row of any table, as SQLite returns it. */
-export type Row = Record<string, unknown>
+/** An issue as the exporter reads it: what its relations need, and the line's own fields as JSON. */
+export interface IssueLine {
+  id: number
+  relativePosition: number | null
+  milestoneId: number | null
+  authorId: number
+  createdAt: string
+  totalTimeSpent: number
+  /** The ids of its labels, by title (`"3,1"`), or null. */
+  labelIds: string | null
+  /** It has notes, timelogs, award emoji or assignees. */
+  hasChildren: boolean
+  /** The export line's own fields, a JSON object in GitLab's key order. */
+  json: string
+}
 
-/**
- * An issue as the exporter reads it: `[id, relative_position, milestone_id, author_id, created_at,
- * total_time_spent, label ids by title ("3,1" or null), has notes, timelogs, award emoji or
- * assignees (0/1), the export line's own fields as a JSON object]`.
- */
-export type IssueLineRow = [
+/** The columns of `ISSUE_LINE`, in SELECT order (read as arrays: see `issues`). */
+type IssueLineColumns = [
   number,
   number | null,
   number | null,
@@ -83,9 +97,59 @@ export type IssueLineRow = [
   number,
   string,
 ]
+const issueLine = ([
+  id,
+  position,
+  milestone,
+  author,
+  created,
+  spent,
+  labels,
+  children,
+  json,
+]: IssueLineColumns) => ({
+  id,
+  relativePosition: position,
+  milestoneId: milestone,
+  authorId: author,
+  createdAt: created,
+  totalTimeSpent: spent,
+  labelIds: labels,
+  hasChildren: children === 1,
+  json,
+})
+
+export interface ExportAssignee {
+  issue_id: number
+  user_id: number
+  position: number
+}
+export interface ExportAwardEmoji {
+  issue_id: number
+  user_id: number
+  name: string
+  created_at: string
+}
+/** A row of a resource-event table (`resource_state_events`, ...): its columns vary by table. */
+export interface ExportResourceEvent {
+  issue_id: number
+  [column: string]: unknown
+}
+export interface ExportUser {
+  id: number
+  username: string
+  name: string
+  email: string
+}
+/** A direct member of the project or of one of its ancestor groups, highest level per user. */
+export interface ExportMember {
+  user_id: number
+  access_level: number
+  created_at: string
+}
 
 const bool = (column: string) => `json(CASE WHEN ${column} = 1 THEN 'true' ELSE 'false' END)`
-/** The columns of IssueLineRow; the JSON keys in the order of GitLab's `project.json` tree. */
+/** The columns of IssueLineColumns; the JSON keys in the order of GitLab's `project.json` tree. */
 const ISSUE_LINE = `id, relative_position, milestone_id, author_id, created_at, total_time_spent,
   (SELECT group_concat(il.label_id, ',' ORDER BY l.title, l.id) FROM issue_labels il
      JOIN labels l ON l.id = il.label_id WHERE il.issue_id = issues.id),
@@ -120,31 +184,40 @@ export function exportReader(db: Db) {
     return s
   }
   const marks = (n: number) => Array(n).fill('?').join(',')
-  const children = (table: string, column: string, ids: number[], order = 'id') =>
+  const children = <T>(table: string, column: string, ids: number[], order = 'id') =>
     !has(table) || ids.length === 0
       ? []
       : (stmt(`SELECT * FROM ${table} WHERE ${column} IN (${marks(ids.length)}) ORDER BY ${order}`).all(
           ...ids,
-        ) as Row[])
+        ) as T[])
+  /** Rows of `table` in `project_id`, by id, after `afterId`. */
+  const batch = <T>(table: string, projectId: number, afterId: number, limit: number) =>
+    has(table)
+      ? (stmt(`SELECT * FROM ${table} WHERE project_id = ? AND id > ? ORDER BY id LIMIT ?`).all(
+          projectId,
+          afterId,
+          limit,
+        ) as T[])
+      : []
   return {
     has,
-    /** Rows of `table` in `project_id`, by id, after `afterId`. */
-    batch: (table: string, projectId: number, afterId: number, limit: number) =>
-      has(table)
-        ? (stmt(`SELECT * FROM ${table} WHERE project_id = ? AND id > ? ORDER BY id LIMIT ?`).all(
-            projectId,
-            afterId,
-            limit,
-          ) as Row[])
-        : [],
+    /** The project's labels, by id, after `afterId`. */
+    labels: (projectId: number, afterId: number, limit: number) =>
+      batch<LabelRow>('labels', projectId, afterId, limit),
+    /** The project's milestones, by id, after `afterId`. */
+    milestones: (projectId: number, afterId: number, limit: number) =>
+      batch<MilestoneRow>('milestones', projectId, afterId, limit),
+    /** The project's merge requests, by id, after `afterId`. */
+    mergeRequests: (projectId: number, afterId: number, limit: number) =>
+      batch<MergeRequestRow>('merge_requests', projectId, afterId, limit),
     /**
      * Issues by `relative_position` (nulls last), then id, after the key `[isNull, position, id]`
      * of the previous batch. Two seeks on `issues_by_project_position` (positioned issues, then
      * the unpositioned by id), so each batch costs its own rows, not a scan and sort of the project.
-     * Each row comes as an array (`IssueLineRow`): SQLite shapes the line's own fields as JSON,
-     * which is several times faster than reading every column into an object and stringifying it.
+     * SQLite shapes the line's own fields as JSON, which is several times faster than reading every
+     * column into an object and stringifying it; the few other columns come as an array.
      */
-    issues: (projectId: number, after: [number, number, number], limit: number): IssueLineRow[] => {
+    issues: (projectId: number, after: [number, number, number], limit: number): IssueLine[] => {
       const [isNull, position, id] = after
       const positioned =
         isNull === 0
@@ -153,23 +226,24 @@ export function exportReader(db: Db) {
                  AND (relative_position, id) > (?, ?) ORDER BY relative_position, id LIMIT ?`,
             )
               .raw()
-              .all(projectId, position, id, limit) as IssueLineRow[])
+              .all(projectId, position, id, limit) as IssueLineColumns[])
           : []
-      if (positioned.length === limit) return positioned
+      if (positioned.length === limit) return positioned.map(issueLine)
       const unpositioned = stmt(
         `SELECT ${ISSUE_LINE} FROM issues WHERE project_id = ? AND relative_position IS NULL AND id > ?
          ORDER BY id LIMIT ?`,
       )
         .raw()
-        .all(projectId, isNull === 0 ? 0 : id, limit - positioned.length) as IssueLineRow[]
-      return [...positioned, ...unpositioned]
+        .all(projectId, isNull === 0 ? 0 : id, limit - positioned.length) as IssueLineColumns[]
+      return [...positioned, ...unpositioned].map(issueLine)
     },
-    assignees: (issueIds: number[]) => children('issue_assignees', 'issue_id', issueIds, 'position'),
-    notes: (issueIds: number[]) => children('notes', 'issue_id', issueIds),
-    timelogs: (issueIds: number[]) => children('timelogs', 'issue_id', issueIds),
-    awardEmoji: (issueIds: number[]) => children('award_emoji', 'issue_id', issueIds),
+    assignees: (issueIds: number[]) =>
+      children<ExportAssignee>('issue_assignees', 'issue_id', issueIds, 'position'),
+    notes: (issueIds: number[]) => children<NoteRow>('notes', 'issue_id', issueIds),
+    timelogs: (issueIds: number[]) => children<TimelogRow>('timelogs', 'issue_id', issueIds),
+    awardEmoji: (issueIds: number[]) => children<ExportAwardEmoji>('award_emoji', 'issue_id', issueIds),
     /** Resource events (`resource_state_events`, ...) of the issues, when the table exists. */
-    events: (table: string, issueIds: number[]) => children(table, 'issue_id', issueIds),
+    events: (table: string, issueIds: number[]) => children<ExportResourceEvent>(table, 'issue_id', issueIds),
     /** The project's branches and tags, by name. */
     refs: (projectId: number) =>
       stmt('SELECT kind, name, sha FROM project_refs WHERE project_id = ? ORDER BY kind, name').all(
@@ -184,10 +258,11 @@ export function exportReader(db: Db) {
             >[0],
           )
         : undefined,
-    milestone: (id: number) => stmt('SELECT * FROM milestones WHERE id = ?').get(id) as Row | undefined,
-    label: (id: number) => stmt('SELECT * FROM labels WHERE id = ?').get(id) as Row | undefined,
+    milestone: (id: number) =>
+      stmt('SELECT * FROM milestones WHERE id = ?').get(id) as MilestoneRow | undefined,
+    label: (id: number) => stmt('SELECT * FROM labels WHERE id = ?').get(id) as LabelRow | undefined,
     user: (id: number) =>
-      stmt('SELECT id, username, name, email FROM users WHERE id = ?').get(id) as Row | undefined,
+      stmt('SELECT id, username, name, email FROM users WHERE id = ?').get(id) as ExportUser | undefined,
     /** Direct members of the project and of its ancestor groups, highest level per user. */
     members: (projectId: number, namespaceIds: number[]) =>
       stmt(
@@ -195,7 +270,7 @@ export function exportReader(db: Db) {
          WHERE (source_type = 'project' AND source_id = ?)
             OR (source_type = 'namespace' AND source_id IN (${marks(Math.max(namespaceIds.length, 1))}))
          GROUP BY user_id ORDER BY user_id`,
-      ).all(projectId, ...(namespaceIds.length ? namespaceIds : [-1])) as Row[],
+      ).all(projectId, ...(namespaceIds.length ? namespaceIds : [-1])) as ExportMember[],
   }
 }
 export type ExportReader = ReturnType<typeof exportReader>

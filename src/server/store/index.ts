@@ -1,4 +1,4 @@
-import type { Db } from './db.js'
+import { openDb, isEmpty, type Db } from './db.js'
 import { epicTable } from './epics.js'
 import { issueTable } from './issues.js'
 import { labelTable } from './labels.js'
@@ -11,38 +11,85 @@ import { triggerTable } from './triggers.js'
 import { pipelineTable } from './pipelines.js'
 import { aliasTable } from './aliases.js'
 import { issueDetailTables } from './issue-details.js'
-import { exportTable } from './exports.js'
-import { importTable } from './imports.js'
+import { exportReader, exportTable } from './exports.js'
+import { importTable, importWriter, type ImportWriter } from './imports.js'
 import { gitObjectTable } from './git-objects.js'
-import { storeChanges } from './changes.js'
+import { changeCounter, storeChanges } from './changes.js'
+import { issueQueries } from './issue-query.js'
+import { runnerTable } from './runners.js'
+import { metaTable } from './meta.js'
+import { emptyDataTables, storeSnapshot } from './snapshot.js'
+import { loadDbKeyBase } from './secrets-file.js'
+import { keepConnection } from './inspect.js'
 import { secretBox } from '../services/secret-box.js'
+
+export { isConstraintError } from './sqlite.js'
+
+/**
+ * Opens the store of `data` (`:memory:` or a directory, see db.ts) with its key (secrets-file.ts).
+ * The connection stays inside: everything else reaches the database through the facade.
+ */
+export function openStore(data: string): Store {
+  const db = openDb(data)
+  let dbKeyBase: Buffer
+  try {
+    dbKeyBase = loadDbKeyBase(data, db)
+  } catch (err) {
+    db.close()
+    throw err
+  }
+  const store = createStore(db, dbKeyBase)
+  keepConnection(store, db)
+  return store
+}
 
 /**
  * The store facade: one module per table group, all over one connection; `secrets` seals and
  * opens stored secrets with `dbKeyBase`, the key kept outside the database (secrets-file.ts).
  */
-export function createStore(db: Db, dbKeyBase: Buffer) {
+function createStore(db: Db, dbKeyBase: Buffer) {
+  const changeCount = changeCounter(db)
+  let writer: ImportWriter | undefined
   return {
-    db,
-    changes: storeChanges(db),
+    changes: storeChanges(db, changeCount),
+    /** Rows written so far (SQLite's `total_changes()`): unchanged means nothing was written. */
+    changeCount,
     secrets: secretBox(dbKeyBase),
-    users: userTable(db),
+    users: userTable(db, changeCount),
     namespaces: namespaceTable(db),
     projects: projectTable(db),
     members: memberTable(db),
     labels: labelTable(db),
     milestones: milestoneTable(db),
     issues: issueTable(db),
+    issueQueries: issueQueries(db),
     epics: epicTable(db),
     triggers: triggerTable(db),
     pipelines: pipelineTable(db),
+    runners: runnerTable(db),
     aliases: aliasTable(db),
     ...issueDetailTables(db),
     exports: exportTable(db),
+    /** A reader for one export (it sees the tables that exist when it is made). */
+    exportReader: () => exportReader(db),
     imports: importTable(db),
+    /** The import's writer, made on first use (most servers never import). */
+    importWriter: () => (writer ??= importWriter(db)),
     gitObjects: gitObjectTable(db),
+    meta: metaTable(db),
+    /** The seeded state kept for fast resets (snapshot.ts). */
+    snapshot: storeSnapshot(db),
+    /** True when the store holds no users yet (so a seed may be applied). */
+    isEmpty: () => isEmpty(db),
+    /** Empties every table but `emulator_meta`; inside a transaction. */
+    emptyDataTables: () => emptyDataTables(db),
+    /** Foreign keys of the open transaction are checked at its commit, not at each statement. */
+    deferForeignKeys: () => db.exec('PRAGMA defer_foreign_keys = ON'),
+    /** Throws when the database cannot answer a query (readiness checks). */
+    ping: () => void db.prepare('SELECT 1').get(),
     /** Runs `fn` in one transaction: it all lands or none of it does. */
     transaction: <T>(fn: () => T): T => db.transaction(fn),
+    close: () => db.close(),
   }
 }
 export type Store = ReturnType<typeof createStore>

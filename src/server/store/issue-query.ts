@@ -46,7 +46,6 @@ const assignee = (user: string) =>
 
 /** Filter building blocks, each a self-contained SQL condition over `issues i`. */
 export const where = {
-  raw: cond,
   none: () => cond('0'),
   state: (state: string) => cond('i.state = ?', state),
   /** The issue has a label of each of these titles. */
@@ -125,6 +124,8 @@ export const where = {
   compare: (column: string, op: '=' | '<' | '<=' | '>' | '>=' | '!=', value: unknown) =>
     cond(`i.${column} ${op} ?`, value),
   isNull: (column: string, negate = false) => cond(`i.${column} IS ${negate ? 'NOT ' : ''}NULL`),
+  /** The column is NULL or holds another value (GitLab's `not[weight]=3` keeps issues without one). */
+  differs: (column: string, value: unknown) => cond(`(i.${column} IS NULL OR i.${column} != ?)`, value),
   between: (column: string, from: string, to: string) => cond(`i.${column} BETWEEN ? AND ?`, from, to),
   projectNotArchived: () => cond('i.project_id IN (SELECT id FROM projects WHERE archived = 0)'),
 }

@@ -3,6 +3,18 @@ import type { Db } from './db.js'
 /** Every table of the main database but the store's own key material and the seed it remembers. */
 const TABLES =
   "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'emulator_meta'"
+const dataTables = (db: Db) => db.prepare(TABLES).pluck().all() as string[]
+
+/**
+ * Empties every table but `emulator_meta` (`POST /-/emulator/reset`); inside a transaction. Tables
+ * are read from the schema, so a new migration needs no change here; foreign keys are checked at
+ * commit, when everything is gone.
+ */
+export function emptyDataTables(db: Db): void {
+  const tables = dataTables(db)
+  db.exec('PRAGMA defer_foreign_keys = ON')
+  for (const table of tables) db.prepare(`DELETE FROM "${table}"`).run()
+}
 
 /**
  * The seeded state of the store, copied into an in-memory database attached to the same
@@ -25,7 +37,7 @@ export function storeSnapshot(db: Db) {
     },
     /** Copies the main tables into the snapshot; inside the transaction that seeded them. */
     take(): () => void {
-      const names = db.prepare(TABLES).pluck().all() as string[]
+      const names = dataTables(db)
       for (const name of names) {
         db.exec(`DROP TABLE IF EXISTS seeded."${name}"`)
         db.exec(`CREATE TABLE seeded."${name}" AS SELECT * FROM main."${name}"`)

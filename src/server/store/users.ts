@@ -15,7 +15,7 @@ export interface UserRow {
 export const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /** The users and personal access tokens tables. */
-export function userTable(db: Db) {
+export function userTable(db: Db, changeCount: () => number) {
   const insert = db.prepare(
     'INSERT INTO users (username, name, email, state, admin, created_at) VALUES (@username, @name, @email, @state, @admin, @created_at)',
   )
@@ -29,7 +29,7 @@ export function userTable(db: Db) {
     `SELECT t.expires_at AS token_expires_at, u.* FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
      WHERE t.token_digest = ? AND t.revoked = 0`,
   )
-  const tokens = tokenCache(db, (token) => {
+  const tokens = tokenCache(changeCount, (token) => {
     const row = byToken.get(tokenDigest(token)) as (UserRow & { token_expires_at: string | null }) | undefined
     if (!row) return undefined
     const { token_expires_at: expiresAt, ...user } = row
@@ -65,17 +65,16 @@ const MAX_TOKENS = 1000
 
 /**
  * Every request of a client carries the same token: its owner is looked up (a SHA-256 and a join)
- * once while the store is unchanged. The store's generation is SQLite's `total_changes()` on our
- * one connection, so revoking a token, giving it an expiry date, blocking or deleting its user
+ * once while the store is unchanged. The store's generation is `changeCount` (SQLite's
+ * `total_changes()` on our one connection, changes.ts), so revoking a token, giving it an expiry date, blocking or deleting its user
  * (any write) empties the cache before the next request is authenticated. Unknown tokens are not
  * remembered.
  */
-function tokenCache(db: Db, lookup: (token: string) => TokenOwner | undefined) {
-  const generation = db.prepare('SELECT total_changes()').pluck()
+function tokenCache(changeCount: () => number, lookup: (token: string) => TokenOwner | undefined) {
   const owners = new Map<string, TokenOwner>()
   let seen = -1
   return (token: string): TokenOwner | undefined => {
-    const current = generation.get() as number
+    const current = changeCount()
     if (current !== seen) {
       owners.clear()
       seen = current

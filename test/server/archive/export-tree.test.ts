@@ -5,9 +5,9 @@ import { buildServer, type GitLabServer } from '../../../src/server/app.js'
 import { writeExportTree } from '../../../src/server/archive/export-tree.js'
 import { TarGzWriter } from '../../../src/server/archive/tar-gz-writer.js'
 import { parseSeed } from '../../../src/server/seed/parse.js'
-import { exportReader } from '../../../src/server/store/exports.js'
 import { widgetsSeed } from '../../support/seeds.js'
 import { tarGzMembers } from '../../support/archive-members.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const TRICKY_TITLE = 'Tricky "quoted" \\ back\nslash\t\u0001 \u2028 é 😀 </script>'
 const at = (day: number) => `2026-01-0${day}T00:00:00.000Z`
@@ -23,7 +23,7 @@ describe('writeExportTree', () => {
       seed: parseSeed(widgetsSeed, 'widgets.yaml'),
       clock: { now: () => new Date(SEEDED) },
     })
-    const db = server.store.db
+    const db = inspectDb(server.store)
     const project = server.store.projects.byPath('acme/widgets')!
     const ids = db
       .prepare('SELECT id FROM issues WHERE project_id = ? ORDER BY iid')
@@ -61,7 +61,7 @@ describe('writeExportTree', () => {
     const file = join(dir, 'export.tar.gz')
     const archive = await TarGzWriter.create(file, new Date(SEEDED))
     await writeExportTree(archive, {
-      reader: exportReader(db),
+      reader: server.store.exportReader(),
       project,
       namespaceIds: [project.namespace_id],
       gitlabVersion: '18.6.0',

@@ -3,6 +3,7 @@ import { request } from 'undici'
 import { startServer, type TestServer } from '../../support/server.js'
 import { snapshotStore } from '../../support/fuzz-store.js'
 import { tokens } from '../../support/seeds.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 /*
  * lib/gitlab/middleware/handle_malformed_strings.rb: a NUL byte or invalid UTF-8 in the path, the
@@ -107,10 +108,10 @@ describe("GitLab's malformed-string guard", () => {
   ]
 
   it.each(refused)('refuses %s with a plain 400 and changes nothing', async (_what, path, raw) => {
-    const before = snapshotStore(t.server.store.db)
+    const before = snapshotStore(inspectDb(t.server.store))
     const res = await send(path, { query: 'title=ok', ...raw })
     expect(res).toEqual({ status: 400, type: 'text/plain', text: 'Bad Request' })
-    expect(snapshotStore(t.server.store.db)).toEqual(before)
+    expect(snapshotStore(inspectDb(t.server.store))).toEqual(before)
   })
 
   it('answers GETs the same way, before authentication and routing', async () => {
@@ -138,7 +139,7 @@ describe("GitLab's malformed-string guard", () => {
   })
 
   it("answers a NUL byte in a header, which Node's parser refuses, with the same plain 400", async () => {
-    const before = snapshotStore(t.server.store.db)
+    const before = snapshotStore(inspectDb(t.server.store))
     const url = new URL(t.baseUrl)
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(url.port), url.hostname, () =>
@@ -155,7 +156,7 @@ describe("GitLab's malformed-string guard", () => {
     expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request')
     expect(head).toMatch(/^content-type: text\/plain$/im)
     expect(body).toBe('Bad Request')
-    expect(snapshotStore(t.server.store.db)).toEqual(before)
+    expect(snapshotStore(inspectDb(t.server.store))).toEqual(before)
   })
 
   it('treats a PRIVATE-TOKEN with invalid bytes as an unknown token, as GitLab does', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { DatabaseSync } from 'node:sqlite'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 /*
  * Branches and tags (lib/gitlab/ci/pipeline/chain/build.rb: `tag: @command.tag_exists?`;
@@ -33,7 +34,7 @@ afterEach(() => t.close())
 const trigger = (ref: string) =>
   t.http('POST', `${P}/trigger/pipeline`, { form: `token=${TOKEN}&ref=${encodeURIComponent(ref)}` })
 const pipelineCount = () =>
-  t.server.store.db.prepare('SELECT COUNT(*) FROM pipelines').pluck().get() as number
+  inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM pipelines').pluck().get() as number
 
 describe('pipelines on branches and tags', () => {
   beforeEach(async () => {
@@ -106,7 +107,7 @@ describe('a store from before branches and tags', () => {
         PRAGMA user_version = 7;`)
       db.close()
       t = await startServer(seed, { data })
-      const kinds = t.server.store.db.prepare('SELECT DISTINCT kind FROM project_refs').pluck().all()
+      const kinds = inspectDb(t.server.store).prepare('SELECT DISTINCT kind FROM project_refs').pluck().all()
       expect(kinds).toEqual(['branch'])
       expect((await trigger('v1.0')).body).toMatchObject({ ref: 'v1.0', tag: false })
     } finally {

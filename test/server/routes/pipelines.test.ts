@@ -1,5 +1,6 @@
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const ROOT = 'glpat-root-token'
 const MARK = 'glpat-mark-token'
@@ -233,7 +234,7 @@ describe('CI/CD job tokens', () => {
     })
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({ source: 'pipeline', status: 'created', user: { username: 'mark' } })
-    const row = t.server.store.db
+    const row = inspectDb(t.server.store)
       .prepare('SELECT upstream_pipeline_id FROM pipelines WHERE id = ?')
       .get((res.body as Json).id)
     expect(row).toEqual({ upstream_pipeline_id: id })
@@ -281,7 +282,7 @@ it('a server on its own timer progresses without any request', async () => {
     })
     expect(res.status).toBe(201)
     const status = () =>
-      server.server.store.db.prepare('SELECT status FROM pipelines WHERE id = 1').pluck().get()
+      inspectDb(server.server.store).prepare('SELECT status FROM pipelines WHERE id = 1').pluck().get()
     for (let n = 0; n < 20; n++) {
       own.advance(500)
       jest.advanceTimersByTime(60_000)

@@ -5,6 +5,7 @@ import { dripServer } from '../../support/drip-server.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 import { tarGzMembers } from '../../support/archive-members.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const ROOT = 'glpat-root-token'
 const ALICE = 'glpat-alice-token' // group maintainer
@@ -257,7 +258,7 @@ describe('export upload', () => {
   })
   afterEach(() => new Promise<void>((resolve) => receiver.close(() => resolve())))
   /** The stored upload URLs: a pre-signed URL carries its signature, so none outlives its upload. */
-  const storedUrls = () => t.server.store.db.prepare('SELECT upload_url FROM project_exports').all()
+  const storedUrls = () => inspectDb(t.server.store).prepare('SELECT upload_url FROM project_exports').all()
   const url = () => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bucket/x.tar.gz?sig=1`
 
   it.each(['PUT', 'POST'])(
@@ -304,9 +305,9 @@ describe('export upload to a host that answers a byte every 2 s', () => {
       while (status !== 'failed' && status !== 'none')
         status = ((await slow.http('GET', `${P}/export`, { token: ALICE })).body as Json).export_status
       expect(status).toBe('failed')
-      expect(slow.server.store.db.prepare('SELECT error, upload_url FROM project_exports').all()).toEqual([
-        { error: 'The upload was stopped: less than 1 KiB moved in 1 s', upload_url: null },
-      ])
+      expect(
+        inspectDb(slow.server.store).prepare('SELECT error, upload_url FROM project_exports').all(),
+      ).toEqual([{ error: 'The upload was stopped: less than 1 KiB moved in 1 s', upload_url: null }])
       expect(drip.requests()).toBe(1)
     } finally {
       await slow.close()

@@ -7,6 +7,7 @@ import {
   vt,
   type ResetScope,
 } from '../../support/versions-seed.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 /** Permission rules of the deprecated runner endpoints, on a release that still has them all. */
 let t: TestServer
@@ -87,7 +88,7 @@ describe('POST /runners with a registration token before 17.0', () => {
   ])('the %s token registers a %s runner', async (scope, type) => {
     const res = await register({ token: await tokenOf(scope), paused: true, info: { name: 'gitlab-runner' } })
     expect(res.status).toBe(201)
-    const row = t.server.store.db
+    const row = inspectDb(t.server.store)
       .prepare('SELECT * FROM ci_runners WHERE id = ?')
       .get((res.body as Json).id) as Json
     expect(row).toMatchObject({ runner_type: type, active: 0, name: 'gitlab-runner' })

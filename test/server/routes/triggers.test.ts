@@ -1,6 +1,7 @@
 import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const MARK = 'glpat-mark-token' // maintainer, owns the seeded trigger
 const MAYA = 'glpat-maya-token' // another maintainer
@@ -17,7 +18,7 @@ afterEach(() => t.close())
 const stored = async () =>
   ((await t.http('GET', `${P}/triggers`, { token: MARK })).body as Json[]).map((x) => [x.id, x.description])
 const pipelineCount = async () =>
-  t.server.store.db.prepare('SELECT COUNT(*) FROM pipelines').pluck().get() as number
+  inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM pipelines').pluck().get() as number
 
 describe('trigger token CRUD', () => {
   it('creates a glptt- token with 201; the owner sees it whole, another maintainer its 4-character short form', async () => {
@@ -50,7 +51,7 @@ describe('trigger token CRUD', () => {
   })
 
   it('keeps only a digest and a sealed copy at rest', async () => {
-    const row = t.server.store.db
+    const row = inspectDb(t.server.store)
       .prepare('SELECT * FROM triggers WHERE description = ?')
       .get('deploy') as Json
     expect(JSON.stringify(row)).not.toContain(MARK_TRIGGER)
@@ -245,7 +246,7 @@ describe('POST /projects/:id/trigger/pipeline', () => {
   })
 
   it('refuses a trigger whose owner may no longer create pipelines', async () => {
-    t.server.store.db
+    inspectDb(t.server.store)
       .prepare(
         "UPDATE members SET access_level = 10 WHERE user_id = (SELECT id FROM users WHERE username = 'mark')",
       )
