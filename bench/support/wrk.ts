@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
 const exec = promisify(execFile)
-const THREADS = Number(process.env.BENCH_WRK_THREADS ?? cpus().length)
+/** wrk's threads (BENCH_WRK_THREADS): each can keep at most one core busy. */
+export const THREADS = Number(process.env.BENCH_WRK_THREADS ?? cpus().length)
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const TICKS = 100
 
