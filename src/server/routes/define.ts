@@ -6,7 +6,7 @@ import { GitLabError, badRequest, paramError, unauthorized } from '../gitlab-err
 import { linkDefaults, setPageLinks, type PageOut } from '../pagination.js'
 import type { Instance } from '../present/context.js'
 import type { Actor } from '../services/access.js'
-import type { Clock } from '../services/context.js'
+import { today, type Clock } from '../services/context.js'
 import type { ResponseCache } from '../response-cache.js'
 
 declare module 'fastify' {
@@ -167,7 +167,7 @@ function register<P extends TObject, Path extends TObject>(
       // so its parameter and access checks have passed already (errors are never cached).
       const cache = spec.cached ? app.responseCache : undefined
       const generation = cache?.generation() ?? 0
-      const key = cache ? `${req.actor.id ?? 0}|${new Date().toISOString().slice(0, 10)}|${req.url}` : ''
+      const key = cache ? `${req.actor.id ?? 0}|${today(clock)}|${req.url}` : ''
       const hit = cache?.get(key, generation)
       if (hit) return reply.headers(hit.headers).type('application/json').send(hit.body)
       const merged = {
