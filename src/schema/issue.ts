@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { CloneType, Type, type Static } from '@sinclair/typebox'
 import { DateString, Nullable, Timestamp, UserBasic } from './common.js'
 import { Milestone } from './milestone.js'
 import { LabelDetail } from './label.js'
@@ -178,16 +178,28 @@ export const IssueNotFilters = Type.Object({
   health_status: Type.Optional(Type.String()),
 })
 
+const issueListOptions = {
+  title: 'IssueListQuery',
+  'x-mutually-exclusive': [
+    ['milestone_id', 'milestone'],
+    ['author_id', 'author_username'],
+    ['assignee_id', 'assignee_username'],
+    ['iteration_id', 'iteration_title'],
+  ],
+}
+
 /**
  * spec 4.2: parameters of `GET /issues`, `GET /groups/:id/issues` and `GET /projects/:id/issues`
  * (`lib/api/issues.rb`). `mutuallyExclusive` pairs are checked as Grape's `mutually_exclusive`.
  */
 export const IssueListQuery = Type.Object(
   {
-    state: Type.Optional(Type.Union([Type.Literal('opened'), Type.Literal('closed'), Type.Literal('all')])),
-    order_by: Type.Optional(IssueOrderBy),
-    sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-    with_labels_details: Type.Optional(boolParam()),
+    state: Type.Optional(
+      Type.Union([Type.Literal('opened'), Type.Literal('closed'), Type.Literal('all')], { default: 'all' }),
+    ),
+    order_by: Type.Optional(CloneType(IssueOrderBy, { default: 'created_at' })),
+    sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+    with_labels_details: Type.Optional(boolParam({ default: false })),
     due_date: Type.Optional(DueDateFilter),
     issue_type: Type.Optional(IssueType),
     labels: Type.Optional(csvParam()),
@@ -219,17 +231,21 @@ export const IssueListQuery = Type.Object(
     pagination: Type.Optional(Type.Union([Type.Literal('keyset'), Type.Literal('offset')])),
     cursor: Type.Optional(Type.String()),
   },
-  {
-    title: 'IssueListQuery',
-    'x-mutually-exclusive': [
-      ['milestone_id', 'milestone'],
-      ['author_id', 'author_username'],
-      ['assignee_id', 'assignee_username'],
-      ['iteration_id', 'iteration_title'],
-    ],
-  },
+  issueListOptions,
 )
 export type IssueListQuery = Static<typeof IssueListQuery>
+
+/** `GET /groups/:id/issues`: archived projects' issues stay out unless asked for. */
+export const GroupIssueListQuery = Type.Object(
+  { ...IssueListQuery.properties, non_archived: Type.Optional(boolParam({ default: true })) },
+  issueListOptions,
+)
+
+/** `GET /issues`: the caller's own issues unless another scope is asked for. */
+export const GlobalIssueListQuery = Type.Object(
+  { ...GroupIssueListQuery.properties, scope: Type.Optional(Type.String({ default: 'created_by_me' })) },
+  issueListOptions,
+)
 
 const issueWritable = {
   assignee_id: Type.Optional(Type.Integer({ description: 'deprecated single assignee; 0 unassigns' })),

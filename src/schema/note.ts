@@ -89,8 +89,10 @@ export type NoteCreate = Static<typeof NoteCreate>
 /** `GET /projects/:id/issues/:issue_iid/notes`: GitLab's sort options and pagination. */
 export const NoteListQuery = Type.Object(
   {
-    order_by: Type.Optional(Type.Union([Type.Literal('created_at'), Type.Literal('updated_at')])),
-    sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    order_by: Type.Optional(
+      Type.Union([Type.Literal('created_at'), Type.Literal('updated_at')], { default: 'created_at' }),
+    ),
+    sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
     activity_filter: Type.Optional(
       Type.Union([Type.Literal('all_notes'), Type.Literal('only_comments'), Type.Literal('only_activity')]),
     ),

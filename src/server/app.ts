@@ -17,23 +17,10 @@ import { issueService } from './services/issues.js'
 import { applySeed, rememberSeed, rememberedSeed } from './services/seed.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { openStore, type Store } from './store/index.js'
-import type { RouteDoc } from './routes/define.js'
+import { routeTable, type RouteDoc } from './routes/define.js'
 import type { ApiContext } from './routes/context.js'
-import { issueRoutes } from './routes/issues.js'
-import { metaRoutes } from './routes/meta.js'
-import { healthRoutes } from './routes/health.js'
-import { emulatorRoutes } from './routes/emulator.js'
-import { openapiRoutes } from './routes/openapi.js'
-import { issueDetailRoutes } from './routes/issue-details.js'
-import { transferRoutes, type TransferOptions } from './routes/transfers.js'
-import { pipelineRoutes } from './routes/pipelines.js'
-import { aliasRoutes } from './routes/aliases.js'
-import { runnerRoutes } from './routes/runners.js'
-import { groupProjectRoutes } from './routes/group-projects.js'
-import { projectLabelRoutes } from './routes/project-labels.js'
-import { userLookupRoutes } from './routes/user-lookup.js'
-import { projectListRoutes } from './routes/project-list.js'
-import { groupListRoutes } from './routes/group-list.js'
+import { registerRoutes } from './routes/index.js'
+import type { TransferOptions } from './routes/transfers.js'
 import { serializerSchema } from './serializer-schema.js'
 import type { Seed } from '../schema/seed.js'
 
@@ -188,12 +175,11 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   })
 
   const createLimit = fixedWindowLimiter(clock, options.issuesCreateLimit ?? DEFAULT_ISSUES_CREATE_LIMIT)
-  const registry: RouteDoc[] = []
   const closers: (() => Promise<void> | void)[] = []
   const resetters: (() => (() => void) | void)[] = []
   const api: ApiContext = {
     app,
-    registry,
+    route: routeTable(app, instance, clock),
     instance,
     access,
     ctx,
@@ -206,19 +192,6 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     onClose: (fn) => void closers.push(fn),
     onReset: (fn) => void resetters.push(fn),
   }
-  metaRoutes(api)
-  issueRoutes(api)
-  issueDetailRoutes(api)
-  transferRoutes(api, options.transfers)
-  pipelineRoutes(api)
-  aliasRoutes(api)
-  runnerRoutes(api)
-  groupProjectRoutes(api)
-  projectLabelRoutes(api)
-  userLookupRoutes(api)
-  projectListRoutes(api)
-  groupListRoutes(api)
-  healthRoutes(api)
   // The first reset seeds again and keeps the result; later ones copy it back (src/server/store/snapshot.ts).
   const { snapshot } = store
   const reset = () => {
@@ -237,8 +210,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     for (const after of afterCommit) after?.()
   }
   const seed = (more: Seed) => store.transaction(() => applySeed(store, more, clock))
-  emulatorRoutes(api, { reset, seed })
-  openapiRoutes(api)
+  registerRoutes(api, { transfers: options.transfers, emulator: { reset, seed } })
 
   let closed = false
   // Jobs and timers stop first (in reverse order of registration); the store closes last.

@@ -1,3 +1,4 @@
+import type { TObject, TSchema } from '@sinclair/typebox'
 import type { FastifyReply } from 'fastify'
 import { toQueryString } from '../schema/query-string.js'
 
@@ -25,13 +26,23 @@ const SECRET_PARAMS = new Set(['private_token', 'access_token', 'job_token', 'to
 
 /**
  * The link parameters GitLab would carry: the route's declared ones (Grape's `declared(params)`),
- * so that undeclared query keys can neither appear in nor inflate the `Link` header.
+ * so that undeclared query keys can neither appear in nor inflate the `Link` header. `pagination`
+ * and `cursor` count only where the route declares them (not `GET /projects/:id/issues` before 18.3).
  */
-function declaredOnly(reply: FastifyReply, params: Record<string, unknown>): Record<string, unknown> {
-  const declared = (reply.request.routeOptions.config as { declared?: string[] }).declared
-  if (!declared) return params
-  const keep = new Set([...declared, 'page', 'per_page', 'cursor', 'pagination'])
+function declaredOnly(declared: string[], params: Record<string, unknown>): Record<string, unknown> {
+  const keep = new Set([...declared, 'page', 'per_page'])
   return Object.fromEntries(Object.entries(params).filter(([k]) => keep.has(k)))
+}
+
+/**
+ * The defaults Grape fills into a route's params, which its links carry along: each `default` of
+ * the route's parameter schema but the page's own (`page`, `per_page` are the link's to set).
+ */
+export function linkDefaults(input: TObject): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {}
+  for (const [key, prop] of Object.entries(input.properties as Record<string, TSchema>))
+    if (prop.default !== undefined && key !== 'page' && key !== 'per_page') defaults[key] = prop.default
+  return defaults
 }
 
 /** A link's query: Rails `Hash#to_query` of the parameters, tokens left out (query-string.ts). */
@@ -50,12 +61,41 @@ export interface LinkContext {
 }
 
 /**
+ * One page of a list as a route hands it out: an offset page (`items` already cut to `page`, `total`
+ * and `hasMore` as `setPageHeaders` reads them), or a keyset page whose `next` holds what the
+ * rel="next" link adds (the cursor or the id bound, `per_page`, `pagination`), null on the last page.
+ */
+export type PageOut<T> =
+  | { items: T[]; page: Page; total: number | undefined; hasMore?: boolean }
+  | { items: T[]; next: Record<string, unknown> | null }
+
+/** The page `page` of a whole list held in memory, its total counted. */
+export function slicePage<T>(all: T[], page: Page): PageOut<T> {
+  return { items: all.slice(page.offset, page.offset + page.perPage), page, total: all.length }
+}
+
+/** Sets the headers of a page, offset or keyset, with links of the declared parameters; returns its items. */
+export function setPageLinks<T>(
+  reply: FastifyReply,
+  link: LinkContext,
+  declared: string[],
+  out: PageOut<T>,
+): T[] {
+  const params = declaredOnly(declared, link.params)
+  if ('next' in out) {
+    if (out.next)
+      reply.header('link', `<${link.baseUrl}${link.path}?${linkQuery({ ...params, ...out.next })}>; rel="next"`)
+  } else setPageHeaders(reply, { ...link, params }, out.page, out.total, out.hasMore)
+  return out.items
+}
+
+/**
  * Sets GitLab's offset pagination headers (`lib/gitlab/pagination/offset_header_builder.rb`): X-Per-Page,
  * X-Page, X-Next-Page, X-Prev-Page, Link (prev, next, first, last), and X-Total/X-Total-Pages while total <=
  * 10,000. Past that GitLab counts nothing but still names the next page while one exists: `hasMore` says so
  * where `total` is capped (or undefined, not counted); otherwise an exact `total` does.
  */
-export function setPageHeaders(
+function setPageHeaders(
   reply: FastifyReply,
   link: LinkContext,
   page: Page,
@@ -73,7 +113,7 @@ export function setPageHeaders(
         ? page.page + 1
         : null
   const prev = page.page > 1 ? page.page - 1 : null
-  const params = declaredOnly(reply, link.params)
+  const { params } = link
   const href = (p: number) =>
     `<${link.baseUrl}${link.path}?${linkQuery({ ...params, page: p, per_page: page.perPage })}>`
   const links: string[] = []
@@ -90,24 +130,4 @@ export function setPageHeaders(
     reply.header('x-total', String(total))
     reply.header('x-total-pages', String(totalPages))
   }
-}
-
-/**
- * Keyset pagination (`lib/gitlab/pagination/keyset/header_builder.rb`): only a rel="next" Link while more
- * rows exist, carrying `cursor`.
- */
-export function setKeysetHeaders(
-  reply: FastifyReply,
-  link: LinkContext,
-  perPage: number,
-  cursor: string | null,
-): void {
-  if (cursor === null) return
-  setKeysetLink(reply, link, { cursor, per_page: perPage, pagination: 'keyset' })
-}
-
-/** The rel="next" Link of a keyset page: the declared parameters with `next` (the cursor or id bound). */
-export function setKeysetLink(reply: FastifyReply, link: LinkContext, next: Record<string, unknown>): void {
-  const query = linkQuery({ ...declaredOnly(reply, link.params), ...next })
-  reply.header('link', `<${link.baseUrl}${link.path}?${query}>; rel="next"`)
 }

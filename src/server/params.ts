@@ -39,14 +39,24 @@ function coerceInteger(v: unknown): Coerced {
 }
 
 /**
- * The messages of a route's path parameters, as Grape checks them before the query and body:
- * `:issue_iid` declared `Type.Integer()` must read as Grape's Integer (`issue_iid is invalid`).
+ * A route's path parameters as Grape checks them, before the query and body: those declared
+ * `Type.Integer()` (`:issue_iid`) must read as Grape's Integer and come back as numbers; the
+ * others stay as given (an `:id` is a number or a URL-encoded full path). `errors` names the
+ * ones that do not read (`issue_iid is invalid`).
  */
-export function pathErrors(schema: TObject, path: Record<string, string | undefined>): string[] {
+export function parsePath<T extends TObject>(
+  schema: T,
+  raw: Record<string, string | undefined>,
+): { path: Static<T>; errors: string[] } {
   const errors: string[] = []
-  for (const [key, prop] of Object.entries((schema as Schema).properties ?? {}))
-    if (prop.type === 'integer' && coerceInteger(path[key]) === INVALID) errors.push(`${key} is invalid`)
-  return errors
+  const path: Record<string, unknown> = { ...raw }
+  for (const [key, prop] of Object.entries((schema as Schema).properties ?? {})) {
+    if (prop.type !== 'integer') continue
+    const n = coerceInteger(raw[key])
+    if (n === INVALID) errors.push(`${key} is invalid`)
+    else path[key] = n
+  }
+  return { path: path as Static<T>, errors }
 }
 
 /** A path id as Grape's `Integer` reads it (`+1` and ` 1 ` too); 400 `<name> is invalid` otherwise. */
@@ -209,7 +219,7 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
 
 /**
  * Parses request parameters against a route's schema, as Grape would, after the messages `leading`
- * holds (the path's, from `pathErrors`): Grape checks every parameter of a route in one pass.
+ * holds (the path's, from `parsePath`): Grape checks every parameter of a route in one pass.
  * Throws 400 `{"error":"<name> is missing, <name> is invalid"}` on the first request with problems.
  */
 export function parseParams<T extends TObject>(

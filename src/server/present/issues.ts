@@ -105,9 +105,16 @@ const human = (seconds: number) => (seconds === 0 ? null : formatDuration(second
 
 /**
  * Stored rows -> issue records (`lib/api/entities/issue.rb`), loading labels, assignees, users,
- * milestones and merge-request counts for the whole batch at once.
+ * milestones and merge-request counts for the whole batch at once. `today` is the server clock's
+ * day (`YYYY-MM-DD`): a milestone due before it is `expired`.
  */
-export function presentIssues(store: Store, instance: Instance, rows: IssueRow[], view: IssueView): Issue[] {
+export function presentIssues(
+  store: Store,
+  instance: Instance,
+  today: string,
+  rows: IssueRow[],
+  view: IssueView,
+): Issue[] {
   const ids = rows.map((r) => r.id)
   const labels = new Map<number, LabelRow[]>()
   for (const l of store.labels.ofIssues(ids)) labels.set(l.issue_id, [...(labels.get(l.issue_id) ?? []), l])
@@ -130,7 +137,6 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
     if (!p) projects.set(id, (p = store.projects.get(id) as ProjectRow))
     return p
   }
-  const today = new Date().toISOString().slice(0, 10)
   const api = apiUrl(instance)
   const ee = instance.edition === 'ee'
 

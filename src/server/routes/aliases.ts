@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { PageQuery, ProjectAlias, ProjectAliasCreate } from '../../schema/index.js'
-import { pageOf, setPageHeaders } from '../pagination.js'
+import { pageOf } from '../pagination.js'
 import { aliasService } from '../services/aliases.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 import { syncHook } from '../sync-hook.js'
 
 const NamePath = Type.Object({ name: Type.String() })
@@ -16,7 +15,7 @@ const PREFIX = '/api/v4/project_aliases'
  */
 export function aliasRoutes(api: ApiContext): void {
   if (api.instance.edition !== 'ee') return
-  const { app, registry } = api
+  const { app, route } = api
   const aliases = aliasService(api.ctx.store)
   app.addHook(
     'preHandler',
@@ -26,12 +25,10 @@ export function aliasRoutes(api: ApiContext): void {
     }),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
-      url: PREFIX,
+      url: '/api/v4/project_aliases',
       summary: 'List project aliases (administrators)',
       input: PageQuery,
       response: { 200: Type.Array(ProjectAlias) },
@@ -39,31 +36,25 @@ export function aliasRoutes(api: ApiContext): void {
     (h) => {
       const page = pageOf(h.params)
       const { items, total } = aliases.list(page.perPage, page.offset)
-      const link = { baseUrl: api.instance.baseUrl, path: PREFIX, params: { ...(h.req.query as object) } }
-      setPageHeaders(h.reply, link, page, total)
-      return items
+      return h.sendPage({ items, page, total })
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
-      url: `${PREFIX}/:name`,
+      url: '/api/v4/project_aliases/:name',
       summary: 'Read a project alias (administrators)',
       pathParams: NamePath,
       response: { 200: ProjectAlias },
     },
-    (h) => aliases.get(h.path.name as string),
+    (h) => aliases.get(h.path.name),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
-      url: PREFIX,
+      url: '/api/v4/project_aliases',
       summary: 'Create a project alias (administrators)',
       input: ProjectAliasCreate,
       response: { 201: ProjectAlias },
@@ -71,18 +62,16 @@ export function aliasRoutes(api: ApiContext): void {
     (h) => h.reply.code(201).send(aliases.create(h.params)),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'DELETE',
-      url: `${PREFIX}/:name`,
+      url: '/api/v4/project_aliases/:name',
       summary: 'Delete a project alias (administrators)',
       pathParams: NamePath,
       response: { 204: Type.Null() },
     },
     (h) => {
-      aliases.remove(h.path.name as string)
+      aliases.remove(h.path.name)
       return h.reply.code(204).send()
     },
   )

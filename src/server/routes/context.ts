@@ -3,12 +3,15 @@ import type { Instance } from '../present/context.js'
 import type { Access } from '../services/access.js'
 import type { ServiceContext } from '../services/context.js'
 import type { IssueService } from '../services/issues.js'
-import type { RouteDoc } from './define.js'
+import type { RouteTable } from './define.js'
 
-/** What route modules get: the app to register on, the services, and the OpenAPI registry. */
+/**
+ * What route modules get: `route(spec, handler)` to declare their routes with, the app for hooks and
+ * routes served by hand, and the services.
+ */
 export interface ApiContext {
   app: FastifyInstance
-  registry: RouteDoc[]
+  route: RouteTable
   instance: Instance
   access: Access
   ctx: ServiceContext

@@ -1,9 +1,12 @@
 import { Type, type TObject, type TSchema, type Static } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
-import { parseParams, pathErrors } from '../params.js'
+import { parseParams, parsePath } from '../params.js'
 import { multipartParams } from '../form-params.js'
-import { GitLabError, badRequest, unauthorized } from '../gitlab-errors.js'
+import { GitLabError, badRequest, paramError, unauthorized } from '../gitlab-errors.js'
+import { linkDefaults, setPageLinks, type PageOut } from '../pagination.js'
+import type { Instance } from '../present/context.js'
 import type { Actor } from '../services/access.js'
+import { today, type Clock } from '../services/context.js'
 import type { ResponseCache } from '../response-cache.js'
 
 declare module 'fastify' {
@@ -34,87 +37,137 @@ const NO_PARAMS = Type.Object({})
 /** `required`: GitLab's `authenticate!`; `non_get`: `authenticate_non_get!`; `optional`: anonymous welcome. */
 export type AuthRule = 'required' | 'non_get' | 'optional'
 
-export interface Handled<P, Q> {
+/** A route as its module declares it: the documented parts, the parameters' schemas and how it is served. */
+export interface RouteSpec<P extends TObject, Path extends TObject> extends Omit<
+  RouteDoc,
+  'params' | 'query' | 'body'
+> {
+  input?: P
+  in?: 'query' | 'body'
+  pathParams?: Path
+  /** Serve repeated GETs from the response cache while the store is unchanged (lists). */
+  cached?: boolean
+  /** The handler reads a multipart body's parts itself (file uploads); others get its fields as params. */
+  readsParts?: boolean
+  /**
+   * What this route's pagination links leave out that GitLab's carry (`offset_header_builder.rb`
+   * merges Grape's `params`: the defaults it filled in and the path's parameters). Kept as these
+   * routes have always answered, until a change of their links is made on purpose.
+   */
+  linksOmit?: ('defaults' | 'path')[]
+}
+
+export interface Handled<P, Path> {
   req: FastifyRequest
   reply: FastifyReply
   actor: Actor
   /**
-   * Route path parameters, raw (ids stay strings: a number or a full path). Those `pathParams`
-   * declares `Type.Integer()` have been checked already; read them with `pathInteger`.
+   * The path parameters `pathParams` declares: its `Type.Integer()` ones as numbers, checked as Grape
+   * checks them; the others as given (an `:id` is a number or a URL-encoded full path). A route that
+   * reads its parts itself has its path checked when it first reads it, after the parts.
    */
-  path: Record<string, string>
+  path: Path
   /** Query and body merged, parsed against the route's schema as Grape does (src/server/params.ts). */
   params: P
-  query: Q
   /**
    * A cached route's answer reads only these scopes (`project:<id>`, `group:<path>`;
    * src/server/store/changes.ts), so writes elsewhere keep it; unsaid, any write drops it.
    */
   cachedUnder(scopes: string[]): void
+  /**
+   * Sets the page's headers (X-Page and the others, or a keyset `Link`) with links carrying the
+   * route's declared parameters as Grape sees them, and returns the page's items.
+   */
+  sendPage<T>(page: PageOut<T>): T[]
+}
+
+/** Registers one route on the API (see `routeTable`). */
+export type Route = <P extends TObject = typeof NO_PARAMS, Path extends TObject = typeof NO_PARAMS>(
+  spec: RouteSpec<P, Path>,
+  handler: (h: Handled<Static<P>, Static<Path>>) => unknown,
+) => void
+
+export interface RouteTable extends Route {
+  /** Registers on an encapsulated scope (one with its own multipart settings), documented all the same. */
+  within(scope: FastifyInstance): Route
+  /** Documents a route its module serves by hand (a streamed upload). */
+  document(doc: RouteDoc): void
+  /** Every route, in the order registered, for `/api/v4/openapi.json`. */
+  readonly docs: readonly RouteDoc[]
 }
 
 /**
- * Registers a route whose parameters are parsed by our Grape-style parser and whose responses
- * are serialised through their schemas; the route is recorded for `/api/v4/openapi.json`.
+ * The `route(spec, handler)` that route modules register with: parameters parsed by our Grape-style
+ * parser, responses serialised through their schemas, each route recorded for the OpenAPI document.
  */
-export function defineRoute<P extends TObject, Q extends TObject = TObject>(
-  app: FastifyInstance,
-  registry: RouteDoc[],
-  doc: Omit<RouteDoc, 'params' | 'query' | 'body'> & {
-    input?: P
-    in?: 'query' | 'body'
-    pathParams?: TObject
-    auth?: AuthRule
-    /** Serve repeated GETs from the response cache while the store is unchanged (lists). */
-    cached?: boolean
-    /** The handler reads a multipart body's parts itself (file uploads); others get its fields as params. */
-    readsParts?: boolean
-  },
-  handler: (h: Handled<Static<P>, Static<Q>>) => unknown,
-): void {
-  const where = doc.in ?? (doc.method === 'GET' || doc.method === 'DELETE' ? 'query' : 'body')
-  registry.push({
-    method: doc.method,
-    url: doc.url,
-    summary: doc.summary,
-    ...(doc.pathParams ? { params: doc.pathParams } : {}),
-    ...(doc.input ? { [where]: doc.input } : {}),
-    response: doc.response,
-    auth: doc.auth ?? 'optional',
-    ...(doc.errors ? { errors: doc.errors } : {}),
-    ...(doc.docUrl ? { docUrl: doc.docUrl } : {}),
+export function routeTable(app: FastifyInstance, instance: Instance, clock: Clock): RouteTable {
+  const docs: RouteDoc[] = []
+  const on =
+    (scope: FastifyInstance): Route =>
+    (spec, handler) => {
+      docs.push(docOf(spec))
+      register(scope, app, instance, clock, spec, handler)
+    }
+  return Object.assign(on(app), {
+    within: on,
+    document: (doc: RouteDoc) => void docs.push(doc),
+    docs,
   })
-  app.route({
-    method: doc.method,
-    url: doc.url,
-    schema: { response: doc.response },
-    // Pagination links carry declared parameters only (`lib/gitlab/pagination/offset_header_builder.rb`),
-    // never whatever a caller adds.
-    config: {
-      declared: [
-        ...Object.keys(doc.pathParams?.properties ?? {}),
-        ...Object.keys(doc.input?.properties ?? {}),
-      ],
-    },
+}
+
+function docOf(spec: RouteSpec<TObject, TObject>): RouteDoc {
+  const where = spec.in ?? (spec.method === 'GET' || spec.method === 'DELETE' ? 'query' : 'body')
+  return {
+    method: spec.method,
+    url: spec.url,
+    summary: spec.summary,
+    ...(spec.pathParams ? { params: spec.pathParams } : {}),
+    ...(spec.input ? { [where]: spec.input } : {}),
+    response: spec.response,
+    auth: spec.auth ?? 'optional',
+    ...(spec.errors ? { errors: spec.errors } : {}),
+    ...(spec.docUrl ? { docUrl: spec.docUrl } : {}),
+  }
+}
+
+function register<P extends TObject, Path extends TObject>(
+  scope: FastifyInstance,
+  app: FastifyInstance,
+  instance: Instance,
+  clock: Clock,
+  spec: RouteSpec<P, Path>,
+  handler: (h: Handled<Static<P>, Static<Path>>) => unknown,
+): void {
+  const pathSchema = spec.pathParams ?? NO_PARAMS
+  const input = spec.input ?? NO_PARAMS
+  const omit = new Set(spec.linksOmit)
+  const defaults = omit.has('defaults') ? {} : linkDefaults(input)
+  // Pagination links carry declared parameters only (`lib/gitlab/pagination/offset_header_builder.rb`),
+  // never whatever a caller adds.
+  const declared = [...Object.keys(pathSchema.properties), ...Object.keys(input.properties)]
+  scope.route({
+    method: spec.method,
+    url: spec.url,
+    schema: { response: spec.response },
     // Clients such as gitbeaker send forms as multipart/form-data; Rack reads its fields as params
     // before any API code runs, so a malformed field is refused before authentication and access
     // hooks (src/server/malformed-strings.ts).
     preValidation: (req, _reply, done) => {
-      if (doc.readsParts || !req.isMultipart?.()) return done()
+      if (spec.readsParts || !req.isMultipart?.()) return done()
       formFields(req).then((fields) => {
         req.body = fields
         done()
       }, done)
     },
     handler: async (req, reply) => {
-      const auth = doc.auth ?? 'optional'
-      if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && doc.method !== 'GET')))
+      const auth = spec.auth ?? 'optional'
+      if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && spec.method !== 'GET')))
         throw unauthorized()
       // A cached answer was made for this caller, URL and day from the same store generation,
       // so its parameter and access checks have passed already (errors are never cached).
-      const cache = doc.cached ? app.responseCache : undefined
+      const cache = spec.cached ? app.responseCache : undefined
       const generation = cache?.generation() ?? 0
-      const key = cache ? `${req.actor.id ?? 0}|${new Date().toISOString().slice(0, 10)}|${req.url}` : ''
+      const key = cache ? `${req.actor.id ?? 0}|${today(clock)}|${req.url}` : ''
       const hit = cache?.get(key, generation)
       if (hit) return reply.headers(hit.headers).type('application/json').send(hit.body)
       const merged = {
@@ -124,23 +177,39 @@ export function defineRoute<P extends TObject, Q extends TObject = TObject>(
       // Grape checks the path's integers and the declared parameters in one pass, path first. A
       // handler that reads its parts itself checks its path after them: the malformed-string guard
       // reads every field before Grape validates anything.
-      const pathProblems =
-        doc.pathParams && !doc.readsParts
-          ? pathErrors(doc.pathParams, req.params as Record<string, string>)
-          : []
-      const params = parseParams(doc.input ?? NO_PARAMS, merged, {}, pathProblems) as Static<P>
+      const path = parsePath(pathSchema, req.params as Record<string, string>)
+      const params = parseParams(input, merged, {}, spec.readsParts ? [] : path.errors)
       let scopes: string[] | undefined
-      const result = await handler({
+      const handled: Handled<Static<P>, Static<Path>> = {
         req,
         reply,
         actor: req.actor,
-        path: req.params as Record<string, string>,
+        path: path.path,
         params,
-        query: params as unknown as Static<Q>,
         cachedUnder: (s) => {
           scopes = s
         },
-      })
+        sendPage: (page) => {
+          const link = {
+            baseUrl: instance.baseUrl,
+            path: req.url.split('?')[0] as string,
+            params: {
+              ...defaults,
+              ...(req.query as Record<string, unknown>),
+              ...(omit.has('path') ? {} : path.path),
+            },
+          }
+          return setPageLinks(reply, link, declared, page)
+        },
+      }
+      if (spec.readsParts)
+        Object.defineProperty(handled, 'path', {
+          get: () => {
+            if (path.errors.length > 0) throw paramError(path.errors.join(', '))
+            return path.path
+          },
+        })
+      const result = await handler(handled)
       if (!cache || reply.sent) return result
       const body = Buffer.from(reply.serialize(result) as string)
       const headers: Record<string, string> = {}

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { Group, GroupListQuery, NamespaceBasic, NamespaceListQuery } from '../../schema/index.js'
-import { pageOf, setPageHeaders } from '../pagination.js'
+import { pageOf, slicePage } from '../pagination.js'
 import { namespaceNames, presentGroup, presentNamespace } from '../present/namespaces.js'
 import { Level, type Actor } from '../services/access.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ApiContext } from './context.js'
-import { defineRoute, type Handled } from './define.js'
 
 const groupSortKey: Record<string, (g: NamespaceRow) => string | number> = {
   id: (g) => g.id,
@@ -20,24 +19,8 @@ const matches = (ns: NamespaceRow, search: string | undefined) =>
 
 /** `GET /groups` and `GET /namespaces`, the two namespace lists. */
 export function groupListRoutes(api: ApiContext): void {
-  const { app, registry, access, instance } = api
+  const { route, access, instance } = api
   const { store } = api.ctx
-
-  /** Offset headers for `rows`, then the page of them. */
-  const page = <T>(h: Handled<unknown, unknown>, query: { page?: number; per_page?: number }, rows: T[]) => {
-    const p = pageOf(query)
-    setPageHeaders(
-      h.reply,
-      {
-        baseUrl: instance.baseUrl,
-        path: h.req.url.split('?')[0] as string,
-        params: { ...(h.req.query as object) },
-      },
-      p,
-      rows.length,
-    )
-    return rows.slice(p.offset, p.offset + p.perPage)
-  }
 
   /**
    * A group the caller belongs to, GroupsFinder's "authorized groups" and their hierarchy: a
@@ -51,14 +34,13 @@ export function groupListRoutes(api: ApiContext): void {
     return access.readableProjects(actor, group).some(({ level }) => level > 0)
   }
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/groups',
       summary: 'List the groups the caller can see',
       input: GroupListQuery,
+      linksOmit: ['defaults'],
       response: { 200: Type.Array(Group) },
     },
     /**
@@ -92,19 +74,20 @@ export function groupListRoutes(api: ApiContext): void {
         const y = key(b)
         return (x < y ? -1 : x > y ? 1 : 0) * dir || a.id - b.id
       })
-      return page(h, q, rows).map((g) => presentGroup(g, namespaceNames(store, g.id).join(' / '), instance))
+      return h
+        .sendPage(slicePage(rows, pageOf(q)))
+        .map((g) => presentGroup(g, namespaceNames(store, g.id).join(' / '), instance))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/namespaces',
       summary: "List the caller's namespaces (administrators: all)",
       auth: 'required',
       input: NamespaceListQuery,
+      linksOmit: ['defaults'],
       response: { 200: Type.Array(NamespaceBasic) },
     },
     /**
@@ -126,7 +109,7 @@ export function groupListRoutes(api: ApiContext): void {
         .filter((ns) => !q.top_level_only || ns.parent_id === null)
         .filter((ns) => matches(ns, q.search))
         .sort((a, b) => a.id - b.id)
-      return page(h, q, rows).map((ns) => presentNamespace(ns, instance))
+      return h.sendPage(slicePage(rows, pageOf(q))).map((ns) => presentNamespace(ns, instance))
     },
   )
 }

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { GroupProjectsQuery } from '../../schema/group-projects.js'
 import { Project } from '../../schema/index.js'
-import { pageOf, setPageHeaders } from '../pagination.js'
+import { pageOf, slicePage } from '../pagination.js'
 import { namespaceNames, presentProject } from '../present/namespaces.js'
 import { sortProjects } from '../present/projects.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
 /**
@@ -16,22 +15,21 @@ import { IdPath } from './paths.js'
  * included unless `archived` says otherwise; `created_at desc` by default, ties broken by id.
  */
 export function groupProjectRoutes(api: ApiContext): void {
-  const { app, registry, access, instance } = api
+  const { route, access, instance } = api
   const { store } = api.ctx
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/groups/:id/projects',
       summary: "List a group's projects (with include_subgroups, its whole subtree) that the caller can read",
       pathParams: IdPath,
       input: GroupProjectsQuery,
+      linksOmit: ['defaults'],
       response: { 200: Type.Array(Project) },
     },
     (h) => {
-      const group = access.group(h.actor, h.path.id as string)
+      const group = access.group(h.actor, h.path.id)
       const q = h.params
       const search = q.search?.toLowerCase()
       const rows = access
@@ -44,18 +42,7 @@ export function groupProjectRoutes(api: ApiContext): void {
           (p) => !search || p.name.toLowerCase().includes(search) || p.path.toLowerCase().includes(search),
         )
       sortProjects(rows, q.order_by, q.sort)
-      const page = pageOf(q)
-      setPageHeaders(
-        h.reply,
-        {
-          baseUrl: instance.baseUrl,
-          path: h.req.url.split('?')[0] as string,
-          params: { ...(h.req.query as Record<string, unknown>), id: h.path.id },
-        },
-        page,
-        rows.length,
-      )
-      return rows.slice(page.offset, page.offset + page.perPage).map((p) => {
+      return h.sendPage(slicePage(rows, pageOf(q))).map((p) => {
         const ns = store.namespaces.get(p.namespace_id)
         if (!ns) throw new Error(`project ${p.id} has no namespace`)
         const full = [...namespaceNames(store, ns.id), p.name].join(' / ')

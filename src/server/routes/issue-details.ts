@@ -12,37 +12,27 @@ import {
 } from '../../schema/index.js'
 import { issueMoveService } from '../services/issue-moves.js'
 import type { IssueDeps } from '../services/issue-lookup.js'
-import { pathInteger } from '../params.js'
 import { issueRelationService } from '../services/issue-relations.js'
 import { todoService } from '../services/todos.js'
+import { pageOf, slicePage } from '../pagination.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
-import { sendArrayPage } from './issue-pages.js'
-import { issueNoteRoutes } from './issue-notes.js'
-import { timeTrackingRoutes } from './issue-time-tracking.js'
-import { metricImageRoutes } from './metric-images.js'
 import { IssuePath, issueTarget } from './paths.js'
-
-const BASE = '/api/v4/projects/:id/issues/:issue_iid'
 
 /**
  * Issue sub-resources (`lib/api/issues.rb`, `lib/api/subscriptions.rb`): reorder, move, subscriptions,
  * to-dos and relations here; notes, time tracking and metric images in their own modules.
  * `:issue_iid` is Grape's Integer: anything else is 400 `issue_iid is invalid`.
  */
-export function issueDetailRoutes(api: ApiContext): void {
-  const { app, registry, access } = api
-  const deps: IssueDeps = { ctx: api.ctx, issues: api.services.issues }
+export function issueDetailRoutes(api: ApiContext, deps: IssueDeps): void {
+  const { route, access } = api
   const moves = issueMoveService(deps)
   const todos = todoService(deps)
   const relations = issueRelationService(deps)
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'PUT',
-      url: `${BASE}/reorder`,
+      url: '/api/v4/projects/:id/issues/:issue_iid/reorder',
       summary: 'Reorder an issue (relative position)',
       auth: 'non_get',
       pathParams: IssuePath,
@@ -55,12 +45,10 @@ export function issueDetailRoutes(api: ApiContext): void {
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
-      url: `${BASE}/move`,
+      url: '/api/v4/projects/:id/issues/:issue_iid/move',
       errors: [422],
       summary: 'Move an issue to another project',
       auth: 'non_get',
@@ -74,33 +62,40 @@ export function issueDetailRoutes(api: ApiContext): void {
     },
   )
 
-  for (const [verb, subscribe] of [
-    ['subscribe', true],
-    ['unsubscribe', false],
-  ] as const)
-    defineRoute(
-      app,
-      registry,
-      {
-        method: 'POST',
-        url: `${BASE}/${verb}`,
-        summary: `${subscribe ? 'Subscribe to' : 'Unsubscribe from'} an issue (304 when nothing changes)`,
-        auth: 'required',
-        pathParams: IssuePath,
-        response: { 201: Issue, 304: Type.Null() },
-      },
-      (h) => {
-        const { iid, project } = issueTarget(access, h.path, h.actor)
-        return h.reply.code(201).send(todos.setSubscription(h.actor, project, iid, subscribe))
-      },
-    )
-
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
-      url: `${BASE}/todo`,
+      url: '/api/v4/projects/:id/issues/:issue_iid/subscribe',
+      summary: 'Subscribe to an issue (304 when nothing changes)',
+      auth: 'required',
+      pathParams: IssuePath,
+      response: { 201: Issue, 304: Type.Null() },
+    },
+    (h) => {
+      const { iid, project } = issueTarget(access, h.path, h.actor)
+      return h.reply.code(201).send(todos.setSubscription(h.actor, project, iid, true))
+    },
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/issues/:issue_iid/unsubscribe',
+      summary: 'Unsubscribe from an issue (304 when nothing changes)',
+      auth: 'required',
+      pathParams: IssuePath,
+      response: { 201: Issue, 304: Type.Null() },
+    },
+    (h) => {
+      const { iid, project } = issueTarget(access, h.path, h.actor)
+      return h.reply.code(201).send(todos.setSubscription(h.actor, project, iid, false))
+    },
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/issues/:issue_iid/todo',
       summary: 'Create a to-do item for the caller (304 when one is pending)',
       auth: 'required',
       pathParams: IssuePath,
@@ -112,71 +107,62 @@ export function issueDetailRoutes(api: ApiContext): void {
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
-      url: `${BASE}/related_merge_requests`,
+      url: '/api/v4/projects/:id/issues/:issue_iid/related_merge_requests',
       summary: 'Merge requests that mention or close the issue',
       pathParams: IssuePath,
       input: PageQuery,
+      linksOmit: ['path'],
       response: { 200: Type.Array(MergeRequest) },
     },
     (h) => {
       const { iid, project } = issueTarget(access, h.path, h.actor)
-      return sendArrayPage(api, h, relations.related(h.actor, project, iid))
+      return h.sendPage(slicePage(relations.related(h.actor, project, iid), pageOf(h.params)))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
-      url: `${BASE}/closed_by`,
+      url: '/api/v4/projects/:id/issues/:issue_iid/closed_by',
       summary: 'Merge requests that close the issue when merged',
       pathParams: IssuePath,
       input: PageQuery,
+      linksOmit: ['path'],
       response: { 200: Type.Array(MergeRequestBasic) },
     },
     (h) => {
       const { iid, project } = issueTarget(access, h.path, h.actor)
-      return sendArrayPage(api, h, relations.closedBy(h.actor, project, iid))
+      return h.sendPage(slicePage(relations.closedBy(h.actor, project, iid), pageOf(h.params)))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
-      url: `${BASE}/participants`,
+      url: '/api/v4/projects/:id/issues/:issue_iid/participants',
       summary: 'Participants of an issue',
       pathParams: IssuePath,
       input: PageQuery,
+      linksOmit: ['path'],
       response: { 200: Type.Array(UserBasic) },
     },
     (h) => {
       const { iid, project } = issueTarget(access, h.path, h.actor)
-      return sendArrayPage(api, h, relations.participants(h.actor, project, iid))
+      return h.sendPage(slicePage(relations.participants(h.actor, project, iid), pageOf(h.params)))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
-      url: `${BASE}/user_agent_detail`,
+      url: '/api/v4/projects/:id/issues/:issue_iid/user_agent_detail',
       summary: 'User agent and IP that created the issue (administrators)',
       pathParams: IssuePath,
       response: { 200: UserAgentDetail },
     },
-    (h) => relations.userAgent(h.actor, h.path.id as string, pathInteger(h.path.issue_iid, 'issue_iid')),
+    (h) => relations.userAgent(h.actor, h.path.id, h.path.issue_iid),
   )
-
-  issueNoteRoutes(api, deps)
-  timeTrackingRoutes(api, deps)
-  metricImageRoutes(api, deps)
 }

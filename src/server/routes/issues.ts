@@ -2,15 +2,16 @@ import { Type } from '@sinclair/typebox'
 import {
   Issue,
   IssueCreate,
+  GlobalIssueListQuery,
+  GroupIssueListQuery,
   IssueListQuery,
   IssueUpdate,
   issueUpdateRequiresOneOf,
 } from '../../schema/index.js'
-import { setKeysetHeaders, setPageHeaders } from '../pagination.js'
+import type { PageOut } from '../pagination.js'
 import { applies } from '../releases.js'
 import type { IssuePage } from '../services/issues.js'
 import type { ApiContext } from './context.js'
-import { defineRoute, type Handled } from './define.js'
 import { IdPath, IssuePath, issueTarget } from './paths.js'
 
 const IssueList = Type.Array(Issue)
@@ -24,25 +25,22 @@ const globalId = (raw: string | undefined) => {
   return digits === undefined ? 0 : Number(digits.replaceAll('_', ''))
 }
 
-/**
- * Defaults Grape fills in, which GitLab's pagination links carry along
- * (`lib/gitlab/pagination/offset_header_builder.rb`).
- */
-const LIST_DEFAULTS = { order_by: 'created_at', sort: 'desc', state: 'all', with_labels_details: false }
+/** An issue list's page: keyset pages link to the next cursor, offset pages as usual. */
+function issuePage(result: IssuePage): PageOut<Issue> {
+  const { issues: items, page, total, hasMore, nextCursor } = result
+  if (nextCursor === undefined) return { items, page, total, hasMore }
+  return {
+    items,
+    next: nextCursor ? { cursor: nextCursor, per_page: page.perPage, pagination: 'keyset' } : null,
+  }
+}
+
+/** Before keyset paging (`issuesKeyset`) `pagination` and `cursor` are undeclared: Grape drops them. */
+const OffsetIssueListQuery = Type.Omit(IssueListQuery, ['pagination', 'cursor'])
 
 /** spec 4.2-4.3: the issue lists, single reads, create, edit and delete. */
 export function issueRoutes(api: ApiContext) {
-  const { app, registry, services, access } = api
-  const sendPage = (h: Handled<unknown, unknown>, result: IssuePage, params: Record<string, unknown>) => {
-    const link = { baseUrl: api.instance.baseUrl, path: h.req.url.split('?')[0] as string, params }
-    if (result.nextCursor !== undefined)
-      setKeysetHeaders(h.reply, link, result.page.perPage, result.nextCursor)
-    else setPageHeaders(h.reply, link, result.page, result.total, result.hasMore)
-    return result.issues
-  }
-  const given = (req: import('fastify').FastifyRequest) => ({
-    ...(req.query as Record<string, unknown>),
-  })
+  const { route, services, access } = api
   const updateInput = () =>
     ({
       ...IssueUpdate,
@@ -52,85 +50,53 @@ export function issueRoutes(api: ApiContext) {
       ],
     }) as typeof IssueUpdate
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/issues',
       summary: 'List issues visible to the caller',
       cached: true,
-      input: IssueListQuery,
+      input: GlobalIssueListQuery,
       response: { 200: IssueList },
     },
-    (h) => {
-      return sendPage(h, services.issues.list(h.actor, { kind: 'global' }, h.params), {
-        ...LIST_DEFAULTS,
-        scope: 'created_by_me',
-        non_archived: true,
-        ...given(h.req),
-      })
-    },
+    (h) => h.sendPage(issuePage(services.issues.list(h.actor, { kind: 'global' }, h.params))),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/groups/:id/issues',
       summary: 'List issues of a group and its subgroups',
       cached: true,
       pathParams: IdPath,
-      input: IssueListQuery,
+      input: GroupIssueListQuery,
       response: { 200: IssueList },
     },
     (h) => {
-      const group = access.group(h.actor, h.path.id as string)
+      const group = access.group(h.actor, h.path.id)
       h.cachedUnder([`group:${group.full_path.toLowerCase()}`])
-      return sendPage(h, services.issues.list(h.actor, { kind: 'group', group }, h.params), {
-        ...LIST_DEFAULTS,
-        id: h.path.id,
-        non_archived: true,
-        ...given(h.req),
-      })
+      return h.sendPage(issuePage(services.issues.list(h.actor, { kind: 'group', group }, h.params)))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/issues',
       summary: 'List issues of a project',
       cached: true,
       pathParams: IdPath,
-      input: IssueListQuery,
+      input: applies(api.instance.version, 'issuesKeyset') ? IssueListQuery : OffsetIssueListQuery,
       response: { 200: IssueList },
     },
     (h) => {
-      const project = access.project(h.actor, h.path.id as string)
+      const project = access.project(h.actor, h.path.id)
       h.cachedUnder([`project:${project.id}`])
-      const query = { ...given(h.req) }
-      const params = { ...h.params }
-      // Before keyset paging the two parameters are undeclared: Grape drops them.
-      if (!applies(api.instance.version, 'issuesKeyset'))
-        for (const key of ['pagination', 'cursor'] as const) {
-          delete query[key]
-          delete params[key]
-        }
-      return sendPage(h, services.issues.list(h.actor, { kind: 'project', project }, params), {
-        ...LIST_DEFAULTS,
-        id: h.path.id,
-        ...query,
-      })
+      return h.sendPage(issuePage(services.issues.list(h.actor, { kind: 'project', project }, h.params)))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/issues/:id',
@@ -142,9 +108,7 @@ export function issueRoutes(api: ApiContext) {
     (h) => services.issues.getById(h.actor, globalId(h.path.id)),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/issues/:issue_iid',
@@ -158,9 +122,7 @@ export function issueRoutes(api: ApiContext) {
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/issues',
@@ -172,16 +134,14 @@ export function issueRoutes(api: ApiContext) {
       response: { 201: Issue },
     },
     (h) => {
-      const project = access.project(h.actor, h.path.id as string)
+      const project = access.project(h.actor, h.path.id)
       const ua = h.req.headers['user-agent']
       const issue = services.issues.create(h.actor, project, h.params, { userAgent: ua, ip: h.req.ip })
       return h.reply.code(201).send(issue)
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'PUT',
       url: '/api/v4/projects/:id/issues/:issue_iid',
@@ -197,9 +157,7 @@ export function issueRoutes(api: ApiContext) {
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'DELETE',
       url: '/api/v4/projects/:id/issues/:issue_iid',

@@ -5,17 +5,14 @@ import { namespaceNames, presentGroup } from '../present/namespaces.js'
 import { basicProjectDetails, projectFor } from '../present/projects.js'
 import { presentCurrentUser } from '../present/users.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
 /** The calls a client makes first: version, current user, project and group reads. */
 export function metaRoutes(api: ApiContext) {
-  const { app, registry, access, instance } = api
+  const { route, access, instance } = api
   const { store } = api.ctx
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/version',
@@ -35,9 +32,7 @@ export function metaRoutes(api: ApiContext) {
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/user',
@@ -51,9 +46,7 @@ export function metaRoutes(api: ApiContext) {
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id',
@@ -62,20 +55,14 @@ export function metaRoutes(api: ApiContext) {
       response: { 200: Type.Union([Project, BasicProjectDetails]) },
     },
     (h) => {
-      const full = projectFor(
-        { store, access, instance },
-        h.actor,
-        access.project(h.actor, h.path.id as string),
-      )
+      const full = projectFor({ store, access, instance }, h.actor, access.project(h.actor, h.path.id))
       // Anonymous callers get `ProjectDetails`: BasicProjectDetails' fields, plus the fork source that is
       // not modelled here (lib/api/projects.rb `get ":id"`, lib/api/entities/project_details.rb).
       return h.actor.user ? full : basicProjectDetails(full)
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/groups/:id',
@@ -84,7 +71,7 @@ export function metaRoutes(api: ApiContext) {
       response: { 200: Group },
     },
     (h) => {
-      const group = access.group(h.actor, h.path.id as string)
+      const group = access.group(h.actor, h.path.id)
       return presentGroup(group, namespaceNames(store, group.id).join(' / '), instance)
     },
   )

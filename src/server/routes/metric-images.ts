@@ -8,13 +8,12 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { imageType, MetricImage, MetricImageFields } from '../../schema/index.js'
 import { GitLabError, badRequest, paramError } from '../gitlab-errors.js'
-import { parseParams, pathInteger } from '../params.js'
+import { parseParams } from '../params.js'
 import { multipartField, RAW_MULTIPART_FIELDS } from '../malformed-strings.js'
 import type { IssueDeps } from '../services/issue-lookup.js'
 import { METRIC_IMAGE_MAX_BYTES, metricImageService, type Upload } from '../services/metric-images.js'
 import { PRIVATE_FILE_MODE, privateDir } from '../store/private-files.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 import { IssuePath, issueTarget } from './paths.js'
 
 const ImagePath = Type.Object({
@@ -22,7 +21,6 @@ const ImagePath = Type.Object({
   issue_iid: Type.Integer(),
   metric_image_id: Type.Integer(),
 })
-const BASE = '/api/v4/projects/:id/issues/:issue_iid/metric_images'
 /**
  * The request's text fields and its `file` part, streamed to `dir` (every path written is pushed to
  * `written`, for the caller to clean up); other file parts are drained. A body that is not valid
@@ -66,7 +64,7 @@ async function readParts(req: FastifyRequest, dir: string, written: string[]) {
  */
 export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
   if (api.instance.edition !== 'ee') return
-  const { registry, access } = api
+  const { route, access } = api
   const memory = api.settings.data === ':memory:'
   const dir = memory
     ? mkdtempSync(join(tmpdir(), 'gitlab-actions-uploads-'))
@@ -94,12 +92,10 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
       throwFileSizeLimit: false,
       limits: { fileSize: METRIC_IMAGE_MAX_BYTES },
     })
-    defineRoute(
-      scope,
-      registry,
+    api.route.within(scope)(
       {
         method: 'POST',
-        url: BASE,
+        url: '/api/v4/projects/:id/issues/:issue_iid/metric_images',
         summary: 'Upload a metric image to an incident (multipart: file, url, url_text)',
         auth: 'non_get',
         pathParams: IssuePath,
@@ -110,11 +106,11 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
         const written: string[] = []
         try {
           const { fields, file } = await readUpload(h.req, dir, written)
-          const iid = pathInteger(h.path.issue_iid, 'issue_iid')
+          const iid = h.path.issue_iid
           if (!file) throw paramError(fields.file === undefined ? 'file is missing' : 'file is invalid')
           const params = parseParams(MetricImageFields, fields)
           if (file.truncated) throw badRequest('File is too large')
-          const project = access.project(h.actor, h.path.id as string)
+          const project = access.project(h.actor, h.path.id)
           return h.reply.code(201).send(images.upload(h.actor, project, iid, file, params))
         } finally {
           for (const path of written) rmSync(path, { force: true })
@@ -123,12 +119,10 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
     )
   })
 
-  defineRoute(
-    api.app,
-    registry,
+  route(
     {
       method: 'GET',
-      url: BASE,
+      url: '/api/v4/projects/:id/issues/:issue_iid/metric_images',
       summary: 'List the metric images of an incident',
       pathParams: IssuePath,
       response: { 200: Type.Array(MetricImage) },
@@ -139,12 +133,10 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
     },
   )
 
-  defineRoute(
-    api.app,
-    registry,
+  route(
     {
       method: 'PUT',
-      url: `${BASE}/:metric_image_id`,
+      url: '/api/v4/projects/:id/issues/:issue_iid/metric_images/:metric_image_id',
       summary: 'Update the url and url_text of a metric image',
       auth: 'non_get',
       pathParams: ImagePath,
@@ -152,32 +144,22 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
       response: { 200: MetricImage },
     },
     (h) => {
-      const [iid, imageId] = [
-        pathInteger(h.path.issue_iid, 'issue_iid'),
-        pathInteger(h.path.metric_image_id, 'metric_image_id'),
-      ]
-      const project = access.project(h.actor, h.path.id as string)
-      return images.update(h.actor, project, iid, imageId, h.params)
+      const project = access.project(h.actor, h.path.id)
+      return images.update(h.actor, project, h.path.issue_iid, h.path.metric_image_id, h.params)
     },
   )
 
-  defineRoute(
-    api.app,
-    registry,
+  route(
     {
       method: 'DELETE',
-      url: `${BASE}/:metric_image_id`,
+      url: '/api/v4/projects/:id/issues/:issue_iid/metric_images/:metric_image_id',
       summary: 'Delete a metric image',
       auth: 'non_get',
       pathParams: ImagePath,
       response: { 204: Type.Null() },
     },
     (h) => {
-      const [iid, imageId] = [
-        pathInteger(h.path.issue_iid, 'issue_iid'),
-        pathInteger(h.path.metric_image_id, 'metric_image_id'),
-      ]
-      images.remove(h.actor, access.project(h.actor, h.path.id as string), iid, imageId)
+      images.remove(h.actor, access.project(h.actor, h.path.id), h.path.issue_iid, h.path.metric_image_id)
       return h.reply.code(204).send()
     },
   )

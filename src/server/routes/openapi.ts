@@ -147,12 +147,12 @@ function operation(route: RouteDoc, path: string, jobToken: boolean): Record<str
  * `PRIVATE-TOKEN`, `Authorization: Bearer`, and `JOB-TOKEN` where a route accepts job tokens.
  */
 export function openapiRoutes(api: ApiContext) {
-  const { app, registry, instance } = api
+  const { app, route: routes, instance } = api
   let cached: unknown
   app.get('/api/v4/openapi.json', async () => {
     if (cached) return cached
     const paths: Record<string, Record<string, unknown>> = {}
-    for (const route of registry) {
+    for (const route of routes.docs) {
       const path = (route.docUrl ?? route.url).replace(/^\/api\/v4/, '').replace(/:(\w+)/g, '{$1}')
       const jobToken = app.jobTokenAuth?.accepts(route.method.toString(), route.url) ?? false
       paths[path] = {

@@ -1,24 +1,19 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import type { Access, Actor } from '../services/access.js'
-import { pathInteger } from '../params.js'
 import type { ProjectRow } from '../store/projects.js'
 
 /*
- * Path parameters, as the OpenAPI document shows them. Handlers read them raw (an `:id` is a
- * number or a URL-encoded full path); `issueTarget` reads an issue's.
+ * Path parameters, as the OpenAPI document shows them and handlers read them: an `:id` as given
+ * (a number or a URL-encoded full path), integers as numbers; `issueTarget` reads an issue's.
  */
 export const IdPath = Type.Object({ id: Type.String() })
 export const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
 
-/**
- * The issue a route's path names: `:issue_iid` (defineRoute has checked it, as Grape validates
- * before the endpoint runs), then the project (404 when hidden).
- */
+/** The issue a route's path names (404 when its project is hidden from the caller). */
 export function issueTarget(
   access: Access,
-  path: Record<string, string>,
+  path: Static<typeof IssuePath>,
   actor: Actor,
 ): { iid: number; project: ProjectRow } {
-  const iid = pathInteger(path.issue_iid, 'issue_iid')
-  return { iid, project: access.project(actor, path.id as string) }
+  return { iid: path.issue_iid, project: access.project(actor, path.id) }
 }

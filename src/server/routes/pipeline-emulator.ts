@@ -5,8 +5,6 @@ import { parseParams, pathInteger } from '../params.js'
 import type { PipelineService } from '../services/pipelines.js'
 import type { ApiContext } from './context.js'
 
-const URL = '/-/emulator/projects/:id/pipelines/:pipeline_id'
-
 /**
  * Emulator controls for pipelines, administrators only:
  * `PUT` with `{"status": "<any GitLab pipeline status>"}` drives the pipeline and its unfinished
@@ -21,7 +19,7 @@ export function pipelineEmulatorRoutes(api: ApiContext, pipelines: PipelineServi
     const id = pathInteger(path.pipeline_id, 'pipeline_id')
     return { id, project: pipelines.project(req.actor, path.id as string) }
   }
-  api.app.put(URL, async (req) => {
+  api.app.put('/-/emulator/projects/:id/pipelines/:pipeline_id', async (req) => {
     if (!req.actor.user) throw unauthorized()
     if (!req.actor.admin) throw forbidden()
     const { status } = parseParams(EmulatorPipelineUpdate, {
@@ -31,7 +29,7 @@ export function pipelineEmulatorRoutes(api: ApiContext, pipelines: PipelineServi
     const { id, project } = target(req)
     return pipelines.force(project, id, status)
   })
-  api.app.get(URL, async (req) => {
+  api.app.get('/-/emulator/projects/:id/pipelines/:pipeline_id', async (req) => {
     const { id, project } = target(req)
     return pipelines.inspect(project, id)
   })

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import {
   Job,
   JobListQuery,
@@ -9,48 +9,40 @@ import {
   PipelineWithMetadata,
 } from '../../schema/index.js'
 import { pipelineRunner } from '../jobs/pipeline-runner.js'
-import { setPageHeaders } from '../pagination.js'
 import { jobTokenAuth } from '../services/job-tokens.js'
-import { pathInteger } from '../params.js'
-import { pipelineService } from '../services/pipelines.js'
-import { triggerService } from '../services/triggers.js'
+import type { Actor } from '../services/access.js'
+import { pipelineService, type PipelineService } from '../services/pipelines.js'
+import { triggerService, type TriggerService } from '../services/triggers.js'
 import type { ApiContext } from './context.js'
-import { defineRoute, type Handled } from './define.js'
-import { pipelineEmulatorRoutes } from './pipeline-emulator.js'
-import { triggerRoutes } from './triggers.js'
 import { IdPath } from './paths.js'
 
 const PipelinePath = Type.Object({ id: Type.String(), pipeline_id: Type.Integer() })
-const JOBS_URL = '/api/v4/projects/:id/pipelines/:pipeline_id/jobs'
 
 /**
- * Trigger tokens, triggering, pipelines and jobs. Starts the pipeline runner (stopped
- * when the server closes) and installs `JOB-TOKEN` authentication for the routes that take it.
+ * The CI services the pipeline, trigger and emulator routes share: starts the pipeline runner
+ * (stopped when the server closes) and installs `JOB-TOKEN` authentication for the routes that
+ * take it (the jobs list).
  */
-export function pipelineRoutes(api: ApiContext): void {
-  const { app, registry, ctx } = api
+export function ciServices(api: ApiContext): { pipelines: PipelineService; triggers: TriggerService } {
+  const { ctx } = api
   const runner = pipelineRunner(ctx.store, ctx.clock)
   api.onClose(runner.start())
   const pipelines = pipelineService(ctx, runner)
   const jobTokens = jobTokenAuth(ctx.store, runner)
-  jobTokens.allow('GET', JOBS_URL)
-  app.decorate('jobTokenAuth', jobTokens)
-  triggerRoutes(api, triggerService(ctx, runner, pipelines))
-  pipelineEmulatorRoutes(api, pipelines)
+  jobTokens.allow('GET', '/api/v4/projects/:id/pipelines/:pipeline_id/jobs')
+  api.app.decorate('jobTokenAuth', jobTokens)
+  return { pipelines, triggers: triggerService(ctx, runner, pipelines) }
+}
 
-  const linkOf = (h: Handled<unknown, unknown>, defaults: Record<string, unknown>) => ({
-    baseUrl: api.instance.baseUrl,
-    path: h.req.url.split('?')[0] as string,
-    params: { ...defaults, ...(h.req.query as Record<string, unknown>), id: h.path.id },
+/** Pipelines and their jobs (`lib/api/ci/pipelines.rb`). */
+export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): void {
+  const { route } = api
+  const target = (h: { actor: Actor; path: Static<typeof PipelinePath> }) => ({
+    project: pipelines.project(h.actor, h.path.id),
+    id: h.path.pipeline_id,
   })
-  const target = (h: Handled<unknown, unknown>) => {
-    const id = pathInteger(h.path.pipeline_id, 'pipeline_id')
-    return { project: pipelines.project(h.actor, h.path.id as string), id }
-  }
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/pipelines',
@@ -60,16 +52,12 @@ export function pipelineRoutes(api: ApiContext): void {
       response: { 200: Type.Array(PipelineListItem) },
     },
     (h) => {
-      const project = pipelines.project(h.actor, h.path.id as string)
-      const { items, page, total } = pipelines.list(h.actor, project, h.params)
-      setPageHeaders(h.reply, linkOf(h, { order_by: 'id', sort: 'desc' }), page, total)
-      return items
+      const project = pipelines.project(h.actor, h.path.id)
+      return h.sendPage(pipelines.list(h.actor, project, h.params))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/pipelines/:pipeline_id',
@@ -83,12 +71,10 @@ export function pipelineRoutes(api: ApiContext): void {
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
-      url: JOBS_URL,
+      url: '/api/v4/projects/:id/pipelines/:pipeline_id/jobs',
       summary: "List a pipeline's jobs (also with a CI/CD job token of the same project)",
       pathParams: PipelinePath,
       input: JobListQuery,
@@ -96,15 +82,11 @@ export function pipelineRoutes(api: ApiContext): void {
     },
     (h) => {
       const { project, id } = target(h)
-      const { items, page, total } = pipelines.jobs(project, id, h.params)
-      setPageHeaders(h.reply, linkOf(h, { include_retried: false, pipeline_id: id }), page, total)
-      return items
+      return h.sendPage(pipelines.jobs(project, id, h.params))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/pipelines/:pipeline_id/variables',
@@ -118,9 +100,7 @@ export function pipelineRoutes(api: ApiContext): void {
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/pipelines/:pipeline_id/cancel',
@@ -135,9 +115,7 @@ export function pipelineRoutes(api: ApiContext): void {
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/pipelines/:pipeline_id/retry',

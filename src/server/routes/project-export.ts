@@ -4,16 +4,13 @@ import { AcceptedMessage, ProjectExportParams, ProjectExportStatus } from '../..
 import { messageError } from '../gitlab-errors.js'
 import type { ExportService } from '../services/exports.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
 /** `lib/api/project_export.rb`: schedule an export, read its status, download the archive. */
 export function projectExportRoutes(api: ApiContext, exports: ExportService) {
-  const { app, registry } = api
+  const { route } = api
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/export',
@@ -24,14 +21,12 @@ export function projectExportRoutes(api: ApiContext, exports: ExportService) {
       response: { 202: AcceptedMessage },
     },
     (h) => {
-      exports.schedule(h.actor, h.path.id as string, h.params)
+      exports.schedule(h.actor, h.path.id, h.params)
       return h.reply.code(202).send({ message: '202 Accepted' })
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/export',
@@ -40,12 +35,10 @@ export function projectExportRoutes(api: ApiContext, exports: ExportService) {
       pathParams: IdPath,
       response: { 200: ProjectExportStatus },
     },
-    (h) => exports.status(h.actor, h.path.id as string),
+    (h) => exports.status(h.actor, h.path.id),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/export/download',
@@ -55,7 +48,7 @@ export function projectExportRoutes(api: ApiContext, exports: ExportService) {
       response: { 200: Type.String({ format: 'binary' }) },
     },
     async (h) => {
-      const { file, name } = exports.download(h.actor, h.path.id as string)
+      const { file, name } = exports.download(h.actor, h.path.id)
       // Opened before answering: a new export removing the file cannot break a download under way.
       const handle = await open(file).catch(() => {
         throw messageError(404, '404 Not found or has expired')

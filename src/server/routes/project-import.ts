@@ -19,7 +19,6 @@ import { parseParams } from '../params.js'
 import type { ImportService } from '../services/imports.js'
 import { BlockedUrlError, checkUrl } from '../services/outbound-url.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
 const NOT_GZ = { error: 'You need to upload a GitLab project export archive (ending in .gz).' }
@@ -79,7 +78,7 @@ export function projectImportRoutes(
   imports: ImportService,
   opts: { uploadDir: string; s3Endpoint?: string },
 ) {
-  const { app, registry } = api
+  const { app, route } = api
   const allowLocal = api.settings.allowLocalRequests
   const remoteError = (err: unknown, prefix: string): never => {
     const cause = (err as { cause?: unknown }).cause
@@ -91,7 +90,7 @@ export function projectImportRoutes(
     throw messageError(400, `${prefix}${(err as Error).message}`)
   }
 
-  registry.push({
+  api.route.document({
     method: 'POST',
     url: '/api/v4/projects/import',
     errors: [413, 422],
@@ -142,9 +141,7 @@ export function projectImportRoutes(
     }
   })
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/remote-import',
@@ -177,9 +174,7 @@ export function projectImportRoutes(
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/remote-import-s3',
@@ -231,9 +226,7 @@ export function projectImportRoutes(
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/import',
@@ -242,6 +235,6 @@ export function projectImportRoutes(
       pathParams: IdPath,
       response: { 200: ProjectImportStatus },
     },
-    (h) => imports.status(h.actor, h.path.id as string),
+    (h) => imports.status(h.actor, h.path.id),
   )
 }

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox'
 import { LabelDetail, Milestone } from '../../schema/index.js'
-import { pageOf, setPageHeaders } from '../pagination.js'
+import { pageOf, slicePage } from '../pagination.js'
 import { presentLabel, presentMilestone } from '../present/issues.js'
 import { today } from '../services/context.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
 const Paging = { page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) }
@@ -29,29 +28,10 @@ const MilestoneQuery = Type.Object(
  * GitLab's headers. Labels here are the project's own (group labels are not modelled).
  */
 export function projectLabelRoutes(api: ApiContext): void {
-  const { app, registry, access, instance } = api
+  const { route, access, instance } = api
   const { store, clock } = api.ctx
 
-  const page = <T>(
-    h: { reply: Parameters<typeof setPageHeaders>[0]; req: { url: string; query: unknown } },
-    q: { page?: number; per_page?: number },
-    rows: T[],
-    id: string,
-  ) => {
-    const p = pageOf(q)
-    const params = { ...(h.req.query as Record<string, unknown>), id }
-    setPageHeaders(
-      h.reply,
-      { baseUrl: instance.baseUrl, path: h.req.url.split('?')[0] as string, params },
-      p,
-      rows.length,
-    )
-    return rows.slice(p.offset, p.offset + p.perPage)
-  }
-
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/labels',
@@ -61,19 +41,17 @@ export function projectLabelRoutes(api: ApiContext): void {
       response: { 200: Type.Array(LabelDetail) },
     },
     (h) => {
-      const project = access.project(h.actor, h.path.id as string)
+      const project = access.project(h.actor, h.path.id)
       const search = h.params.search?.toLowerCase()
       const rows = store.labels
         .ofProject(project.id)
         .filter((l) => !search || l.title.toLowerCase().includes(search))
         .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id))
-      return page(h, h.params, rows, h.path.id as string).map(presentLabel)
+      return h.sendPage(slicePage(rows, pageOf(h.params))).map(presentLabel)
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/milestones',
@@ -83,7 +61,7 @@ export function projectLabelRoutes(api: ApiContext): void {
       response: { 200: Type.Array(Milestone) },
     },
     (h) => {
-      const project = access.project(h.actor, h.path.id as string)
+      const project = access.project(h.actor, h.path.id)
       const q = h.params
       const search = q.search?.toLowerCase()
       const rows = store.milestones
@@ -92,7 +70,7 @@ export function projectLabelRoutes(api: ApiContext): void {
         .filter((m) => !search || m.title.toLowerCase().includes(search))
         .filter((m) => !q.state || m.state === q.state)
       const day = today(clock)
-      return page(h, q, rows, h.path.id as string).map((m) => presentMilestone(m, project, instance, day))
+      return h.sendPage(slicePage(rows, pageOf(q))).map((m) => presentMilestone(m, project, instance, day))
     },
   )
 }

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { BasicProjectDetails, Project, ProjectListQuery } from '../../schema/index.js'
 import { GitLabError } from '../gitlab-errors.js'
-import { pageOf, setKeysetLink, setPageHeaders } from '../pagination.js'
+import { pageOf, slicePage, type PageOut } from '../pagination.js'
 import { basicProjectDetails, projectFor, sortProjects } from '../present/projects.js'
 import { Level } from '../services/access.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 
 /** lib/api/helpers/pagination_strategies.rb, where `Gitlab::Pagination::Keyset.available?` says no. */
 const keysetUnavailable = () =>
@@ -24,18 +23,17 @@ const keysetUnavailable = () =>
  * `id_before` (desc), the bounds lib/gitlab/pagination/keyset/request_context.rb reads, and no totals.
  */
 export function projectListRoutes(api: ApiContext): void {
-  const { app, registry, access, instance } = api
+  const { route, access, instance } = api
   const { store } = api.ctx
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects',
       summary: 'List the projects the caller can see',
       input: ProjectListQuery,
       errors: [405],
+      linksOmit: ['defaults'],
       response: { 200: Type.Array(Type.Union([Project, BasicProjectDetails])) },
     },
     (h) => {
@@ -62,26 +60,28 @@ export function projectListRoutes(api: ApiContext): void {
         .filter((p) => q.id_before === undefined || p.id < q.id_before)
       sortProjects(rows, q.order_by, q.sort)
       const page = pageOf(q)
-      const link = {
-        baseUrl: instance.baseUrl,
-        path: h.req.url.split('?')[0] as string,
-        params: { ...(h.req.query as Record<string, unknown>) },
-      }
-      const shown = keyset ? rows.slice(0, page.perPage) : rows.slice(page.offset, page.offset + page.perPage)
-      if (keyset) {
-        const last = shown.at(-1)
-        const more = rows.length > page.perPage && last !== undefined
-        const next = q.sort === 'asc' ? { id_after: last?.id } : { id_before: last?.id }
-        if (more) {
-          delete link.params.id_after
-          delete link.params.id_before
-          setKeysetLink(h.reply, link, { ...next, per_page: page.perPage, pagination: 'keyset' })
-        }
-      } else setPageHeaders(h.reply, link, page, rows.length)
+      const shown = h.sendPage(keyset ? keysetPage(rows, page.perPage, q.sort) : slicePage(rows, page))
       return shown.map((p) => {
         const full = projectFor({ store, access, instance }, h.actor, p)
         return q.simple || !signedIn ? basicProjectDetails(full) : full
       })
     },
   )
+}
+
+/**
+ * The first `perPage` of `rows` (already past the caller's id bound), linking on with the last id
+ * shown as the next bound, in place of the one given (`lib/gitlab/pagination/keyset/pager.rb`).
+ */
+function keysetPage<T extends { id: number }>(
+  rows: T[],
+  perPage: number,
+  sort: string | undefined,
+): PageOut<T> {
+  const items = rows.slice(0, perPage)
+  const last = items.at(-1)
+  if (rows.length <= perPage || !last) return { items, next: null }
+  const bound =
+    sort === 'asc' ? { id_after: last.id, id_before: undefined } : { id_before: last.id, id_after: undefined }
+  return { items, next: { ...bound, per_page: perPage, pagination: 'keyset' } }
 }

@@ -2,7 +2,6 @@ import { RegistrationTokenReset, RunnerRegister, RunnerRegistration } from '../.
 import { supportedVersion } from '../releases.js'
 import { runnerService } from '../services/runners.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
 /**
@@ -12,14 +11,12 @@ import { IdPath } from './paths.js'
  * `gitlabVersion` makes `buildServer` fail instead of answering 500 later.
  */
 export function runnerRoutes(api: ApiContext) {
-  const { app, registry } = api
+  const { route } = api
   supportedVersion(api.instance.version)
   const runners = runnerService(api.ctx)
   const created = { 201: RegistrationTokenReset }
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/runners/reset_registration_token',
@@ -31,9 +28,7 @@ export function runnerRoutes(api: ApiContext) {
     (h) => h.reply.code(201).send(runners.resetInstance(h.actor)),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/runners/reset_registration_token',
@@ -43,12 +38,10 @@ export function runnerRoutes(api: ApiContext) {
       pathParams: IdPath,
       response: created,
     },
-    (h) => h.reply.code(201).send(runners.resetProject(h.actor, h.path.id as string)),
+    (h) => h.reply.code(201).send(runners.resetProject(h.actor, h.path.id)),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/groups/:id/runners/reset_registration_token',
@@ -58,12 +51,10 @@ export function runnerRoutes(api: ApiContext) {
       pathParams: IdPath,
       response: created,
     },
-    (h) => h.reply.code(201).send(runners.resetGroup(h.actor, h.path.id as string)),
+    (h) => h.reply.code(201).send(runners.resetGroup(h.actor, h.path.id)),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/runners',

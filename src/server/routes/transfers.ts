@@ -6,14 +6,12 @@ import { RAW_MULTIPART_FIELDS } from '../malformed-strings.js'
 import { DEFAULT_EXTRACT_LIMITS } from '../archive/extract-limits.js'
 import { jobQueue } from '../jobs/export-queue.js'
 import { defaultMaxImportSize } from '../releases.js'
-import { exportService } from '../services/exports.js'
-import { importService } from '../services/imports.js'
+import { exportService, type ExportService } from '../services/exports.js'
+import { importService, type ImportService } from '../services/imports.js'
 import { fixedWindowLimiter } from '../services/rate-limits.js'
 import { privateDir } from '../store/private-files.js'
 import { DEFAULT_TRANSFER_LIMITS, type TransferLimits } from '../services/transfer-guard.js'
 import type { ApiContext } from './context.js'
-import { projectExportRoutes } from './project-export.js'
-import { projectImportRoutes } from './project-import.js'
 
 /** Start-up settings of exports and imports (ServerOptions.transfers); all optional. */
 export interface TransferOptions {
@@ -43,12 +41,21 @@ function sweepAbandoned(workDir: string, kept: string[]) {
     if (!keep.has(name)) rmSync(join(workDir, name), { recursive: true, force: true })
 }
 
+/** What the export and import routes share: their services, where uploads go, the S3 endpoint. */
+export interface Transfers {
+  exports: ExportService
+  imports: ImportService
+  uploadDir: string
+  s3Endpoint?: string
+}
+
 /**
- * Routes for project export and import. Files live in `<data>/transfers` with a
- * persistent store, else in a temporary folder removed at close; jobs still running at close are
- * told to stop and awaited. A restart marks exports and imports that were under way as failed.
+ * The services of project export and import, and the multipart settings of their uploads. Files
+ * live in `<data>/transfers` with a persistent store, else in a temporary folder removed at close;
+ * jobs still running at close are told to stop and awaited. A restart marks exports and imports
+ * that were under way as failed.
  */
-export function transferRoutes(api: ApiContext, options: TransferOptions = {}): void {
+export function transferServices(api: ApiContext, options: TransferOptions = {}): Transfers {
   const { store } = api.ctx
   const memory = api.settings.data === ':memory:'
   const workDir = memory
@@ -93,7 +100,7 @@ export function transferRoutes(api: ApiContext, options: TransferOptions = {}): 
       fileSize: maxImportSize > 0 ? maxImportSize : Infinity,
     },
   })
-  projectExportRoutes(api, exportService(api.ctx, env))
+  const exports = exportService(api.ctx, env)
   const imports = importService(api.ctx, {
     ...env,
     limits: {
@@ -104,9 +111,9 @@ export function transferRoutes(api: ApiContext, options: TransferOptions = {}): 
     },
     s3Endpoint: options.s3Endpoint,
   })
-  projectImportRoutes(api, imports, { uploadDir: workDir, s3Endpoint: options.s3Endpoint })
   api.onClose(async () => {
     await queue.close()
     if (memory) rmSync(workDir, { recursive: true, force: true })
   })
+  return { exports, imports, uploadDir: workDir, s3Endpoint: options.s3Endpoint }
 }

@@ -10,12 +10,10 @@ import {
   TriggerUpdate,
 } from '../../schema/index.js'
 import { forbidden, GitLabError, messageError, unauthorized } from '../gitlab-errors.js'
-import { pageOf, setPageHeaders } from '../pagination.js'
-import { pathInteger } from '../params.js'
+import { pageOf } from '../pagination.js'
 import type { Actor } from '../services/access.js'
 import type { TriggerService } from '../services/triggers.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 import { IdPath } from './paths.js'
 
 const TriggerPath = Type.Object({ id: Type.String(), trigger_id: Type.Integer() })
@@ -32,7 +30,7 @@ const rawParams = (req: FastifyRequest): Record<string, unknown> => ({
 
 /** `lib/api/ci/triggers.rb`: trigger token CRUD and `trigger/pipeline` (both path forms). */
 export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
-  const { app, registry, access } = api
+  const { route, access } = api
 
   const trigger = (
     req: FastifyRequest,
@@ -52,9 +50,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
     return triggers.trigger(projectRef, { ...params, variables }, payload)
   }
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/trigger/pipeline',
@@ -63,12 +59,10 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       input: TriggerPipeline,
       response: { 201: Pipeline },
     },
-    (h) => h.reply.code(201).send(trigger(h.req, h.path.id as string, h.params)),
+    (h) => h.reply.code(201).send(trigger(h.req, h.path.id, h.params)),
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/ref/*',
@@ -79,16 +73,15 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       response: { 201: Pipeline },
     },
     (h) => {
-      const rest = h.path['*'] ?? ''
+      // The router's wildcard: the ref and `/trigger/pipeline` after it.
+      const rest = (h.req.params as { '*'?: string })['*'] ?? ''
       const ref = rest.endsWith(TRIGGER_SUFFIX) ? rest.slice(0, -TRIGGER_SUFFIX.length) : ''
       if (ref === '') throw new GitLabError(404, { error: '404 Not Found' })
-      return h.reply.code(201).send(trigger(h.req, h.path.id as string, { ...h.params, ref }, ref))
+      return h.reply.code(201).send(trigger(h.req, h.path.id, { ...h.params, ref }, ref))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/triggers',
@@ -99,23 +92,14 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
     },
     (h) => {
       requireUser(h.actor)
-      const project = access.project(h.actor, h.path.id as string)
+      const project = access.project(h.actor, h.path.id)
       const page = pageOf(h.params)
       const { items, total } = triggers.list(h.actor, project, page.perPage, page.offset)
-      const path = h.req.url.split('?')[0] as string
-      setPageHeaders(
-        h.reply,
-        { baseUrl: api.instance.baseUrl, path, params: { ...rawParams(h.req), id: h.path.id } },
-        page,
-        total,
-      )
-      return items
+      return h.sendPage({ items, page, total })
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/triggers/:trigger_id',
@@ -124,15 +108,12 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       response: { 200: Trigger },
     },
     (h) => {
-      const id = pathInteger(h.path.trigger_id, 'trigger_id')
       requireUser(h.actor)
-      return triggers.get(h.actor, access.project(h.actor, h.path.id as string), id)
+      return triggers.get(h.actor, access.project(h.actor, h.path.id), h.path.trigger_id)
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/triggers',
@@ -143,14 +124,12 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
     },
     (h) => {
       requireUser(h.actor)
-      const project = access.project(h.actor, h.path.id as string)
+      const project = access.project(h.actor, h.path.id)
       return h.reply.code(201).send(triggers.create(h.actor, project, h.params.description))
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'PUT',
       url: '/api/v4/projects/:id/triggers/:trigger_id',
@@ -160,15 +139,13 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       response: { 200: Trigger },
     },
     (h) => {
-      const id = pathInteger(h.path.trigger_id, 'trigger_id')
       requireUser(h.actor)
-      return triggers.update(h.actor, access.project(h.actor, h.path.id as string), id, h.params.description)
+      const project = access.project(h.actor, h.path.id)
+      return triggers.update(h.actor, project, h.path.trigger_id, h.params.description)
     },
   )
 
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'DELETE',
       url: '/api/v4/projects/:id/triggers/:trigger_id',
@@ -178,11 +155,10 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       response: { 204: Type.Null() },
     },
     (h) => {
-      const id = pathInteger(h.path.trigger_id, 'trigger_id')
       requireUser(h.actor)
-      const project = access.project(h.actor, h.path.id as string)
+      const project = access.project(h.actor, h.path.id)
       const since = h.req.headers['if-unmodified-since']
-      triggers.remove(h.actor, project, id, typeof since === 'string' ? since : undefined)
+      triggers.remove(h.actor, project, h.path.trigger_id, typeof since === 'string' ? since : undefined)
       return h.reply.code(204).send()
     },
   )

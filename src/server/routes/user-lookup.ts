@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { CurrentUser, UserBasic, UserListQuery } from '../../schema/index.js'
 import { forbidden } from '../gitlab-errors.js'
-import { pageOf, setPageHeaders } from '../pagination.js'
+import { pageOf, slicePage } from '../pagination.js'
 import { presentCurrentUser, presentUser } from '../present/users.js'
 import type { UserRow } from '../store/users.js'
 import type { ApiContext } from './context.js'
-import { defineRoute } from './define.js'
 
 /** `User::FORBIDDEN_SEARCH_STATES` (app/models/user.rb): hidden from all but administrators. */
 const FORBIDDEN_STATES = new Set(['blocked', 'banned', 'ldap_blocked'])
@@ -27,16 +26,15 @@ const userSortKey: Record<string, (u: UserRow) => string | number> = {
  * `order_by`/`sort` count for administrators only, GitLab drops them for others.
  */
 export function userLookupRoutes(api: ApiContext): void {
-  const { app, registry, instance } = api
+  const { route, instance } = api
   const { store } = api.ctx
-  defineRoute(
-    app,
-    registry,
+  route(
     {
       method: 'GET',
       url: '/api/v4/users',
       summary: 'List users (administrators see all, others the active ones)',
       input: UserListQuery,
+      linksOmit: ['defaults'],
       response: { 200: Type.Array(Type.Union([CurrentUser, UserBasic])) },
     },
     (h) => {
@@ -65,19 +63,8 @@ export function userLookupRoutes(api: ApiContext): void {
         const y = key(b)
         return (x < y ? -1 : x > y ? 1 : 0) * dir || (a.id - b.id) * dir
       })
-      const page = pageOf(q)
-      setPageHeaders(
-        h.reply,
-        {
-          baseUrl: instance.baseUrl,
-          path: h.req.url.split('?')[0] as string,
-          params: { ...(h.req.query as object) },
-        },
-        page,
-        rows.length,
-      )
-      return rows
-        .slice(page.offset, page.offset + page.perPage)
+      return h
+        .sendPage(slicePage(rows, pageOf(q)))
         .map((u) => (admin ? presentCurrentUser(u, instance) : presentUser(u, instance)))
     },
   )

@@ -6,7 +6,7 @@ import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Level, type Actor } from './access.js'
-import type { ServiceContext } from './context.js'
+import { today, type ServiceContext } from './context.js'
 
 /**
  * What the sub-resource services use of the issue service (issues.ts). Declared here, not imported:
@@ -53,7 +53,7 @@ export function presentIssue(
   row: IssueRow,
   fromProject = row.project_id,
 ): Issue {
-  const [issue] = presentIssues(deps.ctx.store, deps.ctx.instance, [row], {
+  const [issue] = presentIssues(deps.ctx.store, deps.ctx.instance, today(deps.ctx.clock), [row], {
     userId: actor.id,
     withSubscribed: true,
     withLabelDetails: false,

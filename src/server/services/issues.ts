@@ -14,7 +14,7 @@ import type { IssueWrite } from '../store/changes.js'
 import type { IssueChanges, IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Actor, Level } from './access.js'
-import { isoNow, type ServiceContext } from './context.js'
+import { isoNow, today, type ServiceContext } from './context.js'
 import { epicLinks } from './epic-links.js'
 import { buildIssueQuery, type IssueListScope } from './issue-list.js'
 import { humanSize } from './human-size.js'
@@ -62,7 +62,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const queries = store.issueQueries
   const counts = keptIssueCounts(store)
   const epics = epicLinks(ctx)
-  const present = (rows: IssueRow[], view: IssueView) => presentIssues(store, ctx.instance, rows, view)
+  const present = (rows: IssueRow[], view: IssueView) =>
+    presentIssues(store, ctx.instance, today(ctx.clock), rows, view)
 
   /**
    * The issue by iid, readable by the actor; 404 `404 Not found` otherwise (`find_project_issue` in

@@ -83,6 +83,30 @@ describe('GET /api/v4/openapi.json', () => {
     expect(jobs).toContainEqual({ jobToken: [] })
   })
 
+  it('states the defaults Grape fills into the issue and note lists', () => {
+    const defaults = (path: string) =>
+      Object.fromEntries(
+        (doc.paths[path]?.get?.parameters ?? [])
+          .map((p) => [p.name, (p as { schema?: { default?: unknown } }).schema?.default])
+          .filter(([, value]) => value !== undefined),
+      )
+    const issueList = { state: 'all', order_by: 'created_at', sort: 'desc', with_labels_details: false }
+    expect(defaults('/projects/{id}/issues')).toEqual({ ...issueList })
+    expect(defaults('/groups/{id}/issues')).toEqual({
+      ...issueList,
+      non_archived: true,
+    })
+    expect(defaults('/issues')).toEqual({
+      ...issueList,
+      non_archived: true,
+      scope: 'created_by_me',
+    })
+    expect(defaults('/projects/{id}/issues/{issue_iid}/notes')).toMatchObject({
+      order_by: 'created_at',
+      sort: 'desc',
+    })
+  })
+
   it('names the ref of the trigger path as a real path template', () => {
     expect(doc.paths['/projects/{id}/ref/*']).toBeUndefined()
     const op = doc.paths['/projects/{id}/ref/{ref}/trigger/pipeline']?.post

@@ -162,3 +162,25 @@ describe('offset pagination past 10,000 rows', () => {
     }
   })
 })
+
+describe('link parameters', () => {
+  it('carry pagination and cursor only where the route declares them, as any undeclared parameter', async () => {
+    const res = await t.http('GET', '/api/v4/groups', {
+      token: ROOT,
+      query: 'per_page=1&pagination=keyset&cursor=abc&junk=1',
+    })
+    expect(res.status).toBe(200)
+    expect(links(res.headers.link).first).toBe('https://gitlab.example.com/api/v4/groups?page=1&per_page=1')
+  })
+
+  it('carry the defaults of the notes list and of the global issue list', async () => {
+    const notes = await t.http('GET', `${P}/1/notes`, { token: ROOT, query: 'per_page=1' })
+    expect(links(notes.headers.link).first).toBe(
+      `https://gitlab.example.com${P}/1/notes?order_by=created_at&page=1&per_page=1&sort=desc`,
+    )
+    const issues = await t.http('GET', '/api/v4/issues', { token: ROOT, query: 'per_page=1&labels=bug' })
+    expect(links(issues.headers.link).first).toBe(
+      'https://gitlab.example.com/api/v4/issues?labels=bug&non_archived=true&order_by=created_at&page=1&per_page=1&scope=created_by_me&sort=desc&state=all&with_labels_details=false',
+    )
+  })
+})

@@ -160,3 +160,32 @@ describe('pipelines', () => {
     }
   })
 })
+
+describe('the response cache and the server clock', () => {
+  it("answers a cached list anew on the server clock's next day (a milestone due yesterday is expired)", async () => {
+    const clock = { at: Date.parse('2026-03-01T23:00:00Z'), now: () => new Date(clock.at) }
+    const s = await startServer(
+      `
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+projects:
+  - path: root/app
+    milestones: [{ title: v1, due_date: '2026-03-01' }]
+    issues: [{ title: Ship it, milestone: v1 }]
+`,
+      { clock },
+    )
+    try {
+      const expired = async () => {
+        const res = await s.http('GET', '/api/v4/projects/root%2Fapp/issues', { token: ROOT })
+        expect(res.status).toBe(200)
+        return ((res.body as Json[])[0]!.milestone as Json).expired
+      }
+      expect(await expired()).toBe(false)
+      clock.at = Date.parse('2026-03-02T01:00:00Z')
+      expect(await expired()).toBe(true)
+    } finally {
+      await s.close()
+    }
+  })
+})
