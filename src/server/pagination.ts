@@ -84,7 +84,10 @@ export function setPageLinks<T>(
   const params = declaredOnly(declared, link.params)
   if ('next' in out) {
     if (out.next)
-      reply.header('link', `<${link.baseUrl}${link.path}?${linkQuery({ ...params, ...out.next })}>; rel="next"`)
+      reply.header(
+        'link',
+        `<${link.baseUrl}${link.path}?${linkQuery({ ...params, ...out.next })}>; rel="next"`,
+      )
   } else setPageHeaders(reply, { ...link, params }, out.page, out.total, out.hasMore)
   return out.items
 }
