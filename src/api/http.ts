@@ -24,7 +24,7 @@ export interface HttpOptions {
 }
 
 /**
- * What a 304 Not Modified resolves to (spec 4.3: unsubscribe when not subscribed, a to-do that
+ * What a 304 Not Modified resolves to (GitLab's doc/api/issues.md: unsubscribe when not subscribed, a to-do that
  * already exists). It is not an error: test with `result === NOT_MODIFIED`.
  */
 export const NOT_MODIFIED: unique symbol = Symbol('304 Not Modified')

@@ -19,7 +19,7 @@ import type { QueryValue } from './query.js'
 
 /**
  * The issue record as the client types it: the same schema, with GitLab's deprecated fields marked
- * so that editors strike them through (spec §9; GitLab keeps both until API v5).
+ * so that editors strike them through (GitLab keeps both until API v5: doc/api/rest/deprecations.md).
  */
 export type ClientIssue = Omit<IssueRecord, 'assignee' | 'epic_iid'> & {
   /** @deprecated The first of `assignees`; read `assignees`. */
@@ -28,18 +28,18 @@ export type ClientIssue = Omit<IssueRecord, 'assignee' | 'epic_iid'> & {
   epic_iid?: IssueRecord['epic_iid']
 }
 
-/** Create parameters (spec 4.3), `epic_iid` marked deprecated. */
+/** Create parameters (GitLab's doc/api/issues.md), `epic_iid` marked deprecated. */
 export type IssueCreateParams = Omit<IssueCreate, 'epic_iid'> & {
   /** @deprecated Send `epic_id`. */
   epic_iid?: number
 }
-/** Edit parameters (spec 4.3), `epic_iid` marked deprecated. */
+/** Edit parameters (GitLab's doc/api/issues.md), `epic_iid` marked deprecated. */
 export type IssueUpdateParams = Omit<IssueUpdate, 'epic_iid'> & {
   /** @deprecated Send `epic_id`. */
   epic_iid?: number
 }
 
-/** List filters (spec 4.2) without `page` and `cursor`, which the iterator owns; `per_page` is allowed. */
+/** List filters (GitLab's doc/api/issues.md) without `page` and `cursor`, which the iterator owns; `per_page` is allowed. */
 export type IssueListParams = Omit<IssueListQuery, 'page' | 'cursor'>
 /** Options of a list call: cancellation, timeout and headers (the query is the filters argument). */
 export type IssueListOptions = Omit<PageOptions, 'query' | 'item'>
@@ -80,28 +80,28 @@ export function issues(http: Http) {
     http.paginate<ClientIssue>(route, { ...options, query: encode(query), item: Issue })
   return {
     /**
-     * `GET /projects/:id/issues` (spec 4.2). Offset pages by default; `{ pagination: 'keyset',
+     * `GET /projects/:id/issues` (GitLab's doc/api/issues.md). Offset pages by default; `{ pagination: 'keyset',
      * order_by: 'created_at' }` walks keyset cursors (GitLab 18.3+,
      * `lib/gitlab/pagination/keyset/header_builder.rb`).
      */
     list: (project: ResourceRef, query: IssueListParams = {}, options: IssueListOptions = {}) =>
       list(path`/projects/${project}/issues`, query, options),
-    /** `GET /groups/:id/issues`: the group's and its subgroups' issues (spec 4.2; scope defaults to all). */
+    /** `GET /groups/:id/issues`: the group's and its subgroups' issues (GitLab's doc/api/issues.md; scope defaults to all). */
     listGroup: (group: ResourceRef, query: IssueListParams = {}, options: IssueListOptions = {}) =>
       list(path`/groups/${group}/issues`, query, options),
-    /** `GET /issues`: issues the caller can see; GitLab's default scope is `created_by_me` (spec 4.2). */
+    /** `GET /issues`: issues the caller can see; GitLab's default scope is `created_by_me` (GitLab's doc/api/issues.md). */
     listAll: (query: IssueListParams = {}, options: IssueListOptions = {}) => list('/issues', query, options),
-    /** `GET /projects/:id/issues/:issue_iid` (spec 4.3). 404 when missing or not visible. */
+    /** `GET /projects/:id/issues/:issue_iid` (GitLab's doc/api/issues.md). 404 when missing or not visible. */
     get: (project: ResourceRef, iid: number, options: CallOptions = {}) =>
       http.request('GET', path`/projects/${project}/issues/${iid}`, {
         ...options,
         response: Issue,
       }),
-    /** `GET /issues/:id` by global id, administrators only (spec 4.3). */
+    /** `GET /issues/:id` by global id, administrators only (GitLab's doc/api/issues.md). */
     getById: (id: number, options: CallOptions = {}) =>
       http.request('GET', path`/issues/${id}`, { ...options, response: Issue }),
     /**
-     * `POST /projects/:id/issues` -> 201 (spec 4.3). Retried only on 429 (retry.ts), so a proxy
+     * `POST /projects/:id/issues` -> 201 (GitLab's doc/api/issues.md). Retried only on 429 (retry.ts), so a proxy
      * error never files the issue twice; 400 `{"error":"title is missing"}` and the like otherwise.
      */
     create: (project: ResourceRef, body: IssueCreateParams, options: CallOptions = {}) =>
@@ -110,14 +110,14 @@ export function issues(http: Http) {
         json: encode(body),
         response: Issue,
       }),
-    /** `PUT /projects/:id/issues/:issue_iid` (spec 4.3): edit, or close/reopen with `state_event`. */
+    /** `PUT /projects/:id/issues/:issue_iid` (GitLab's doc/api/issues.md): edit, or close/reopen with `state_event`. */
     update: (project: ResourceRef, iid: number, body: IssueUpdateParams, options: CallOptions = {}) =>
       http.request('PUT', path`/projects/${project}/issues/${iid}`, {
         ...options,
         json: encode(body),
         response: Issue,
       }),
-    /** `DELETE /projects/:id/issues/:issue_iid` -> 204, administrators and owners (spec 4.3). */
+    /** `DELETE /projects/:id/issues/:issue_iid` -> 204, administrators and owners (GitLab's doc/api/issues.md). */
     remove: (project: ResourceRef, iid: number, options: CallOptions = {}): Promise<void> =>
       http.request<void>('DELETE', path`/projects/${project}/issues/${iid}`, options),
   }

@@ -9,7 +9,7 @@ import type { CallOptions, Http } from './http.js'
 import { path } from './path.js'
 import { poll, type PollTiming } from './poll.js'
 
-/** `POST /projects/:id/export` parameters (spec 4.1). */
+/** `POST /projects/:id/export` parameters (GitLab's doc/api/project_import_export.md). */
 export interface ExportParams {
   description?: string
   /** Have GitLab PUT (or POST) the archive to this URL (pre-signed; must sign `Content-Type: application/gzip`). */
@@ -87,7 +87,7 @@ export function exportTimeOf(filename: string | undefined): number | undefined {
   return Date.UTC(y as number, (mo as number) - 1, d, h, mi)
 }
 
-/** spec 4.1: project export. Status describes only the latest export (no `failed` on older GitLab). */
+/** GitLab's doc/api/project_import_export.md: project export. Status describes only the latest export (no `failed` on older GitLab). */
 export function projectExports(http: Http) {
   async function download(project: ResourceRef, options: CallOptions = {}): Promise<ExportDownload> {
     const p = path`/projects/${project}/export/download`

@@ -5,7 +5,7 @@ import { streamedMultipart, type FormField } from './multipart.js'
 import { path } from './path.js'
 import { poll, type PollTiming } from './poll.js'
 
-/** Parameters every import takes (spec 4.1). */
+/** Parameters every import takes (GitLab's doc/api/project_import_export.md). */
 export interface ImportTarget {
   /** Path of the new project (required by GitLab). */
   path: string
@@ -53,7 +53,7 @@ function fieldsOf(target: ImportTarget): FormField[] {
   return out
 }
 
-/** spec 4.1: project imports from an uploaded file, a URL or S3, and their status. */
+/** GitLab's doc/api/project_import_export.md: project imports from an uploaded file, a URL or S3, and their status. */
 export function projectImports(http: Http) {
   const status = (project: ResourceRef, options: CallOptions = {}) =>
     http.request('GET', path`/projects/${project}/import`, { ...options, response: ProjectImportStatus })

@@ -18,7 +18,7 @@ export function releaseAtLeast(version: string, since: string): boolean {
 
 /**
  * Reads the server's release once (`GET /version`, only when a release-tied call is made) and
- * warns once per feature when the caller uses something that release no longer has (spec §9).
+ * warns once per feature when the caller uses something that release no longer has (GitLab's doc/api/runners.md).
  * The warning never stops the call: GitLab's own answer (e.g. 410) still reaches the caller.
  */
 export function releaseGuard(http: Http, warn: (message: string) => void) {

@@ -8,7 +8,7 @@ const RESET = 'Resetting a runner registration token'
 const RESET_INSTEAD = 'create runners with authentication tokens (POST /user/runners) instead'
 
 /**
- * The deprecated runner registration-token flow (spec §9): reset a registration token, register a
+ * The deprecated runner registration-token flow (deprecated in GitLab 15.6, 410 from 17.0: doc/api/runners.md): reset a registration token, register a
  * runner with one. Each call warns once (releases.ts) when the server's release has removed it:
  * the reset endpoints answer 410 from GitLab 18.0, registration with a token from 17.0.
  */

@@ -3,7 +3,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 /** `T` or JSON `null`. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
-/** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-02T10:00:00.000Z` (spec intro). */
+/** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-02T10:00:00.000Z`. */
 export const Timestamp = Type.String({ description: 'ISO 8601 UTC timestamp with milliseconds' })
 /** A calendar date, `YYYY-MM-DD`. */
 export const DateString = Type.String({ description: 'YYYY-MM-DD' })

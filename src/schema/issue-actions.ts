@@ -16,14 +16,14 @@ export type IssueReorder = Static<typeof IssueReorder>
 export const IssueMove = Type.Object({ to_project_id: Type.Integer() }, { title: 'IssueMove' })
 export type IssueMove = Static<typeof IssueMove>
 
-/** spec 4.4: `POST .../time_estimate`. */
+/** GitLab's doc/api/issues.md: `POST .../time_estimate`. */
 export const TimeEstimateInput = Type.Object(
   { duration: Type.String({ description: 'GitLab duration, e.g. 3h30m' }) },
   { title: 'TimeEstimateInput' },
 )
 export type TimeEstimateInput = Static<typeof TimeEstimateInput>
 
-/** spec 4.4: `POST .../add_spent_time`; a leading `-` subtracts. */
+/** GitLab's doc/api/issues.md: `POST .../add_spent_time`; a leading `-` subtracts. */
 export const SpentTimeInput = Type.Object(
   {
     duration: Type.String({ description: 'GitLab duration, e.g. 1h or -30m' }),

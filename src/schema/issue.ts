@@ -4,11 +4,11 @@ import { Milestone } from './milestone.js'
 import { LabelDetail } from './label.js'
 import { boolParam, csvParam, dateTimeParam, integerNoneAny, intArrayParam } from './params.js'
 
-/** spec 3.3: issue states. */
+/** GitLab's doc/api/issues.md: issue states. */
 export const IssueState = Type.Union([Type.Literal('opened'), Type.Literal('closed')])
 export type IssueState = Static<typeof IssueState>
 
-/** spec 2.5: issue kinds; `type` on the record is the upper-cased form. */
+/** GitLab's doc/api/issues.md: issue kinds; `type` on the record is the upper-cased form. */
 export const IssueType = Type.Union([
   Type.Literal('issue'),
   Type.Literal('incident'),
@@ -50,7 +50,7 @@ export const IssueLinks = Type.Object({
   closed_as_duplicate_of: Nullable(Type.String()),
 })
 
-/** spec 2.5 `[paid]` epic embedding. */
+/** GitLab's doc/api/issues.md `[paid]` epic embedding. */
 export const IssueEpic = Type.Object({
   id: Type.Integer(),
   iid: Type.Integer(),
@@ -59,7 +59,7 @@ export const IssueEpic = Type.Object({
   group_id: Type.Integer(),
 })
 
-/** spec 2.5 `[paid]` iteration embedding. */
+/** GitLab's doc/api/issues.md `[paid]` iteration embedding. */
 export const IssueIteration = Type.Object({
   id: Type.Integer(),
   iid: Type.Integer(),
@@ -158,7 +158,7 @@ export const DueDateFilter = Type.Union([
   Type.Literal(''),
 ])
 
-/** The negatable filters (`not[...]`, spec 4.2). */
+/** The negatable filters (`not[...]`, GitLab's doc/api/issues.md). */
 export const IssueNotFilters = Type.Object({
   labels: Type.Optional(csvParam()),
   milestone: Type.Optional(Type.String()),
@@ -189,7 +189,7 @@ const issueListOptions = {
 }
 
 /**
- * spec 4.2: parameters of `GET /issues`, `GET /groups/:id/issues` and `GET /projects/:id/issues`
+ * GitLab's doc/api/issues.md: parameters of `GET /issues`, `GET /groups/:id/issues` and `GET /projects/:id/issues`
  * (`lib/api/issues.rb`). `mutuallyExclusive` pairs are checked as Grape's `mutually_exclusive`.
  */
 export const IssueListQuery = Type.Object(
@@ -266,7 +266,7 @@ const issueWritable = {
   weight: Type.Optional(Type.Integer({ minimum: 0 })),
 }
 
-/** spec 4.3 `POST /projects/:id/issues`. */
+/** GitLab's doc/api/issues.md `POST /projects/:id/issues`. */
 export const IssueCreate = Type.Object(
   {
     title: Type.String(),
@@ -303,7 +303,7 @@ export const issueUpdateRequiresOneOf = {
   ee: ['weight', 'epic_id', 'epic_iid'],
 }
 
-/** spec 4.3 `PUT /projects/:id/issues/:issue_iid`. */
+/** GitLab's doc/api/issues.md `PUT /projects/:id/issues/:issue_iid`. */
 export const IssueUpdate = Type.Object(
   {
     title: Type.Optional(Type.String()),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable } from './common.js'
 
-/** spec 2.5: a label as `with_labels_details=true` shows it. */
+/** GitLab's doc/api/issues.md: a label as `with_labels_details=true` shows it. */
 export const LabelDetail = Type.Object(
   {
     id: Type.Integer(),

@@ -70,7 +70,7 @@ export const DiffRefs = Type.Object({
   start_sha: Nullable(Type.String()),
 })
 
-/** spec 2.8 (`Entities::MergeRequest`): the records of `GET .../related_merge_requests`. */
+/** GitLab's doc/api/issues.md (`Entities::MergeRequest`): the records of `GET .../related_merge_requests`. */
 export const MergeRequest = Type.Object(
   {
     ...basic,

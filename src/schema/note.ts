@@ -74,7 +74,7 @@ export const NoteCommands = Type.Object(
 )
 export type NoteCommands = Static<typeof NoteCommands>
 
-/** spec 4.3 `POST /projects/:id/issues/:issue_iid/notes`. */
+/** GitLab's doc/api/issues.md `POST /projects/:id/issues/:issue_iid/notes`. */
 export const NoteCreate = Type.Object(
   {
     body: Type.String(),

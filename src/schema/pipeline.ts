@@ -131,7 +131,7 @@ export const PipelineListItem = Type.Object(
   { title: 'PipelineListItem' },
 )
 export type PipelineListItem = Static<typeof PipelineListItem>
-/** spec 2.14: the trigger, cancel and retry responses (`Entities::Ci::Pipeline`). */
+/** GitLab's doc/api/pipeline_triggers.md: the trigger, cancel and retry responses (`Entities::Ci::Pipeline`). */
 export const Pipeline = Type.Object({ ...basic, ...details }, { title: 'Pipeline' })
 export type Pipeline = Static<typeof Pipeline>
 /** `GET /projects/:id/pipelines/:pipeline_id` (`PipelineWithMetadata`). */

@@ -16,7 +16,7 @@ export const ExportStatusValue = Type.Union([
 ])
 export type ExportStatusValue = Static<typeof ExportStatusValue>
 
-/** spec 2.1: `GET /projects/:id/export`; `_links` only while `finished`. */
+/** GitLab's doc/api/project_import_export.md: `GET /projects/:id/export`; `_links` only while `finished`. */
 export const ProjectExportStatus = Type.Object(
   {
     ...projectIdentityFields,
@@ -28,7 +28,7 @@ export const ProjectExportStatus = Type.Object(
 export type ProjectExportStatus = Static<typeof ProjectExportStatus>
 
 /**
- * spec 4.1: `POST /projects/:id/export` parameters (lib/api/project_export.rb). `upload` and both
+ * GitLab's doc/api/project_import_export.md: `POST /projects/:id/export` parameters (lib/api/project_export.rb). `upload` and both
  * its keys are optional: go-gitlab sends `"upload": {}` on every export, and an upload without a
  * `url` (`upload[http_method]` alone) is no upload, the export is kept for download. A given
  * `upload[http_method]` must still be PUT or POST (defaults to PUT).

@@ -52,11 +52,11 @@ const common = {
   override_params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 }
 
-/** spec 4.1: the fields of `POST /projects/import` besides the `file` part (multipart). */
+/** GitLab's doc/api/project_import_export.md: the fields of `POST /projects/import` besides the `file` part (multipart). */
 export const ProjectImportParams = Type.Object(common)
 export type ProjectImportParams = Static<typeof ProjectImportParams>
 
-/** spec 4.1: `POST /projects/remote-import`. */
+/** GitLab's doc/api/project_import_export.md: `POST /projects/remote-import`. */
 export const RemoteImportParams = Type.Object({ url: Type.String(), ...common })
 export type RemoteImportParams = Static<typeof RemoteImportParams>
 

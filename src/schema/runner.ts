@@ -24,7 +24,7 @@ const deprecated = (description: string) => ({ description, deprecated: true })
 
 /**
  * `POST /runners` parameters (GitLab's `lib/api/ci/runner.rb`): `token` is a registration token.
- * Deprecated since 15.6; the registration-token flow answers 410 from 17.0 (spec §9).
+ * Deprecated since 15.6; the registration-token flow answers 410 from 17.0 (GitLab's doc/api/runners.md).
  */
 export const RunnerRegister = Type.Object(
   {

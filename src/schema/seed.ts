@@ -121,7 +121,7 @@ export const SeedIssue = Type.Object(
 )
 export type SeedIssue = Static<typeof SeedIssue>
 
-/** Merge request states (spec: `opened`, `merged`, `closed`); the seed is their only user so far. */
+/** Merge request states (GitLab's doc/api/merge_requests.md: `opened`, `merged`, `closed`); the seed is their only user so far. */
 export const MergeRequestState = Type.Union([
   Type.Literal('opened'),
   Type.Literal('merged'),

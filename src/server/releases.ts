@@ -2,7 +2,7 @@ import { accessLevels } from '../schema/common.js'
 
 /*
  * GitLab releases: the `--gitlab-version` the server behaves as, and the release-tied rules of
- * spec §9 that touch our surface. Rules ask `atLeast(version, 'X.Y')`; nothing else compares
+ * GitLab's REST API deprecations (doc/api/rest/deprecations.md) that touch our surface. Rules ask `atLeast(version, 'X.Y')`; nothing else compares
  * versions, so every boundary is in RELEASE_RULES below.
  */
 
@@ -71,13 +71,16 @@ export interface ReleaseRule {
  * links, approvals, ci/lint, /users pagination, packages) are not listed.
  */
 export const RELEASE_RULES = {
-  /** spec §8/§9: the default `max_import_size` was 50 MB, then 0 (unlimited). */
+  /**
+   * GitLab 13.8: the default `max_import_size` was 50 MB, then 0 (unlimited)
+   * (doc/administration/settings/import_and_export_settings.md).
+   */
   importSizeUnlimited: {
     since: '13.8',
     change: 'default max_import_size 50 MB -> 0 (unlimited)',
     where: 'defaultMaxImportSize',
   },
-  /** spec §9: importing into a group needs Maintainer instead of Developer. */
+  /** GitLab 16.0: importing into a group needs Maintainer instead of Developer (doc/api/project_import_export.md). */
   importNeedsMaintainer: {
     since: '16.0',
     change: 'importing into a group needs Maintainer (was Developer)',
@@ -102,13 +105,13 @@ export const RELEASE_RULES = {
     change: 'GET /projects/:id/issues pages by keyset on pagination=keyset',
     where: 'src/server/routes/issues.ts',
   },
-  /** spec §9: registration-token support of `POST /runners` answers 410. */
+  /** GitLab 17.0 (doc/api/runners.md): registration-token support of `POST /runners` answers 410. */
   runnerRegistrationTokenGone: {
     since: '17.0',
     change: 'POST /runners with a registration token answers 410',
     where: 'src/server/routes/runners.ts',
   },
-  /** spec §7, §9: the three reset-registration-token endpoints answer 410. */
+  /** GitLab 18.0 (doc/api/runners.md): the three reset-registration-token endpoints answer 410. */
   resetRegistrationTokenGone: {
     since: '18.0',
     change: 'POST {/,/projects/:id/,/groups/:id/}runners/reset_registration_token answer 410',
@@ -121,7 +124,7 @@ export type ReleaseRuleName = keyof typeof RELEASE_RULES
 export const applies = (version: string, name: ReleaseRuleName): boolean =>
   atLeast(version, RELEASE_RULES[name].since)
 
-/** Bytes: the default `max_import_size`: 50 MB before 13.8, then 0 meaning unlimited (spec §8). */
+/** Bytes: the default `max_import_size`: 50 MB before 13.8, then 0 meaning unlimited (GitLab's doc/administration/settings/import_and_export_settings.md). */
 export function defaultMaxImportSize(version: string): number {
   return applies(version, 'importSizeUnlimited') ? 0 : 50 * 1024 * 1024
 }

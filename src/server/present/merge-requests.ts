@@ -88,7 +88,7 @@ export function presentMergeRequestBasic(
   }
 }
 
-/** `Entities::MergeRequest` (spec 2.8): the basic record plus what single reads add. */
+/** `Entities::MergeRequest` (GitLab's doc/api/issues.md): the basic record plus what single reads add. */
 export function presentMergeRequest(
   store: Store,
   instance: Instance,

@@ -2,7 +2,7 @@ import type { CurrentUser, UserBasic } from '../../schema/index.js'
 import type { UserRow } from '../store/users.js'
 import type { Instance } from './context.js'
 
-/** spec 2.4: the embedded user. */
+/** GitLab's doc/api/users.md: the embedded user. */
 export function presentUser(row: UserRow, instance: Instance): UserBasic {
   return {
     id: row.id,

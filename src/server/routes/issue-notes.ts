@@ -5,7 +5,7 @@ import { noteService } from '../services/notes.js'
 import type { ApiContext } from './context.js'
 import { IssuePath, issueTarget } from './paths.js'
 
-/** Issue notes (spec 4.3): list, and create with quick actions. */
+/** Issue notes (GitLab's doc/api/issues.md): list, and create with quick actions. */
 export function issueNoteRoutes(api: ApiContext, deps: IssueDeps): void {
   const { route, access } = api
   const notes = noteService(deps)

@@ -38,7 +38,7 @@ function issuePage(result: IssuePage): PageOut<Issue> {
 /** Before keyset paging (`issuesKeyset`) `pagination` and `cursor` are undeclared: Grape drops them. */
 const OffsetIssueListQuery = Type.Omit(IssueListQuery, ['pagination', 'cursor'])
 
-/** spec 4.2-4.3: the issue lists, single reads, create, edit and delete. */
+/** GitLab's doc/api/issues.md: the issue lists, single reads, create, edit and delete. */
 export function issueRoutes(api: ApiContext) {
   const { route, services, access } = api
   const updateInput = () =>

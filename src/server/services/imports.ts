@@ -16,7 +16,7 @@ const PATH = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/
 const PATH_MESSAGE =
   "Path can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"
 const MASKED_ERROR = 'Ask a maintainer to check the import status for more details.'
-/** `failed_relations` holds at most this many (spec §8). */
+/** `failed_relations` holds at most this many (GitLab's doc/api/project_import_export.md). */
 const FAILED_RELATIONS_LIMIT = 100
 /**
  * Imports that run at once; the others stay `scheduled` until a slot frees, as they wait in

@@ -7,7 +7,7 @@ import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { today as todayOf, type ServiceContext } from './context.js'
 
-/** Which list: `GET /issues`, `GET /groups/:id/issues` or `GET /projects/:id/issues` (spec 4.2). */
+/** Which list: `GET /issues`, `GET /groups/:id/issues` or `GET /projects/:id/issues` (GitLab's doc/api/issues.md). */
 export type IssueListScope =
   { kind: 'global' } | { kind: 'group'; group: NamespaceRow } | { kind: 'project'; project: ProjectRow }
 
@@ -73,7 +73,7 @@ function searchColumns(inParam: string | undefined): string[] {
 /**
  * Turns validated list parameters into an IssueQuery for the store: visibility first (only
  * readable projects; confidential issues for Planner+ members, authors and assignees), then
- * every filter of spec 4.2 with its None/Any wildcards and `not[...]` negations.
+ * every filter of GitLab's doc/api/issues.md with its None/Any wildcards and `not[...]` negations.
  */
 export function buildIssueQuery(
   ctx: ServiceContext,

@@ -211,7 +211,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       return single(actor, findIssue(actor, project, iid))
     },
 
-    /** `GET /issues/:id`: administrators only (spec 4.3). */
+    /** `GET /issues/:id`: administrators only (GitLab's doc/api/issues.md). */
     getById(actor: Actor, id: number): Issue {
       requireUser(actor)
       if (!actor.admin) throw forbidden()

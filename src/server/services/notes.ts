@@ -19,7 +19,7 @@ export interface NotePage {
   total: number
 }
 
-/** Issue notes and their quick actions (spec 4.3). */
+/** Issue notes and their quick actions (GitLab's doc/api/issues.md). */
 export function noteService(deps: IssueDeps) {
   const { store, access, instance } = deps.ctx
   const canReadInternal = (actor: Actor, project: ProjectRow) => canReadInternalNotes(deps, actor, project)

@@ -25,7 +25,7 @@ export const goneReset = () => messageError(410, '410 Gone')
 
 /**
  * Runner registration tokens and the deprecated registration-token flow of `POST /runners`
- * (spec §7, §9; GitLab's `lib/api/ci/runners.rb` and `lib/api/ci/runner.rb`).
+ * (GitLab's doc/api/runners.md; GitLab's `lib/api/ci/runners.rb` and `lib/api/ci/runner.rb`).
  */
 export function runnerService(ctx: ServiceContext) {
   const { access, store } = ctx

@@ -16,7 +16,7 @@ const MAX_SUMMARY = 255
 
 const human = (seconds: number) => (seconds === 0 ? null : formatDuration(seconds))
 
-/** spec 2.7: the time stats of an issue row. */
+/** GitLab's doc/api/issues.md: the time stats of an issue row. */
 export const timeStatsOf = (row: IssueRow): TimeStats => ({
   time_estimate: row.time_estimate,
   total_time_spent: row.total_time_spent,

@@ -30,7 +30,7 @@ export interface NewTrigger {
 const SELECT = `SELECT t.*, (SELECT MAX(p.created_at) FROM pipelines p WHERE p.trigger_id = t.id) AS last_used
   FROM triggers t`
 
-/** Pipeline trigger tokens of projects (spec 2.13); tokens are stored as digests and sealed copies. */
+/** Pipeline trigger tokens of projects (GitLab's doc/api/pipeline_triggers.md); tokens are stored as digests and sealed copies. */
 export function triggerTable(db: Db) {
   const insert = db.prepare(
     `INSERT INTO triggers (project_id, owner_id, description, token_digest, token_hint, token_encrypted, created_at, updated_at)
