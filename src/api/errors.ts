@@ -12,7 +12,7 @@ export const WAIT_HEADERS = ['retry-after', 'ratelimit-reset', 'ratelimit-resett
 
 /**
  * A GitLab API call answered with a status of 400 or above: the HTTP status, the method and path
- * (without the query string), and GitLab's body as it was sent (reference/gitlab-behaviour.md §1.1:
+ * (without the query string), and GitLab's body as it was sent (`lib/api/helpers.rb`:
  * `{message}` whose value is a string or a hash, `{error[, error_description]}`, or Rack::Attack's
  * plain text). `retryAfterSeconds` is GitLab's `Retry-After` when it sent a number of seconds;
  * `timing` keeps the headers that say when to try again (see `WAIT_HEADERS`), and no others.

@@ -77,8 +77,8 @@ export function dispositionFilename(value: string | undefined): string | undefin
 
 /**
  * When GitLab made an export, from its file name (`2026-01-20_12-34-789_acme_widgets_export.tar.gz`:
- * date, hour, minute, milliseconds; GitLab writes no seconds, reference/export-format.md §1), as
- * epoch ms of the start of that minute (UTC), or undefined when the name does not carry it.
+ * date, hour, minute, milliseconds; no seconds, see `export_filename` in `lib/gitlab/import_export.rb`),
+ * as epoch ms of the start of that minute (UTC), or undefined when the name does not carry it.
  */
 export function exportTimeOf(filename: string | undefined): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})-\d{3}_/.exec(filename ?? '')

@@ -134,7 +134,7 @@ function networkCode(err: unknown): string | undefined {
 export type TokenType = 'private' | 'job' | 'oauth'
 
 /**
- * Puts the token in the header GitLab reads for its kind (reference/gitlab-behaviour.md §2),
+ * Puts the token in the header GitLab reads for its kind (`lib/gitlab/auth/auth_finders.rb`),
  * never in the URL. Without a token the call goes out anonymous.
  */
 export const auth =

@@ -78,8 +78,8 @@ export const IssueIteration = Type.Object({
 /**
  * `Entities::IssueBasic` + `Entities::Issue` (`lib/api/entities/issue.rb`): the issue record, properties in
  * GitLab's order (serialisation keeps it). Optional keys are the ones GitLab leaves out: `subscribed` in
- * lists, `task_status` when the description has checklist items (§5.2), and the `[paid]` keys on the `ce`
- * edition.
+ * lists, `task_status` when the description has checklist items (exposed only `unless tasks?`), and the
+ * `[paid]` keys on the `ce` edition.
  */
 export const Issue = Type.Object(
   {

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 
 /**
- * An error that renders as GitLab renders it: a status and the exact body of
- * reference/gitlab-behaviour.md §1. Services throw these; one handler sends them.
+ * An error that renders as GitLab renders it: a status and the exact body of GitLab's
+ * helpers (`lib/api/helpers.rb`, `lib/api/api.rb`). Services throw these; one handler sends them.
  */
 export class GitLabError extends Error {
   constructor(
@@ -20,7 +20,7 @@ export class GitLabError extends Error {
 /** `404 <Resource> Not Found`, or `404 Not Found` without a resource (`not_found!`). */
 export const notFound = (resource?: string) =>
   new GitLabError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' })
-/** `404 Not found` with a lower-case f: what an ActiveRecord::RecordNotFound renders (§1.3). */
+/** `404 Not found`, lower-case f: what ActiveRecord::RecordNotFound renders (`lib/api/api.rb`). */
 export const recordNotFound = () => new GitLabError(404, { message: '404 Not found' })
 export const unauthorized = (reason?: string) =>
   new GitLabError(401, { message: reason ? `401 Unauthorized - ${reason}` : '401 Unauthorized' })

@@ -2,7 +2,7 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import { paramError } from './gitlab-errors.js'
 
 /*
- * Grape-style request parameters (reference/gitlab-behaviour.md §1.4): the route's TypeBox
+ * Grape-style request parameters (messages from Grape's `lib/grape/locale/en.yml`): the route's TypeBox
  * schema says what is declared; this module coerces strings as Grape does, and reports every
  * failure in Grape's words, joined by ", ", as one 400 `{"error": ...}`. Undeclared keys are
  * dropped, as Grape's `declared(params)` drops them.

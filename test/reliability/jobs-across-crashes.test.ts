@@ -53,7 +53,7 @@ async function until(
   throw new Error(`still not done: ${JSON.stringify(last).slice(0, 300)}`)
 }
 
-/** A GitLab export archive (reference export-format §11) with `issues` issues. */
+/** A minimal GitLab export archive with `issues` issues. */
 async function archive(issues: number): Promise<Buffer> {
   const pack = tar.pack()
   const chunks: Buffer[] = []

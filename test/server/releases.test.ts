@@ -55,7 +55,7 @@ describe('GitLab release numbers', () => {
   })
 })
 
-describe('release-tied rules (spec §9)', () => {
+describe('release-tied rules', () => {
   it('every rule names a valid X.Y boundary', () => {
     for (const rule of Object.values(RELEASE_RULES)) expect(rule.since).toMatch(/^\d+\.\d+$/)
     expect(applies('16.11.0', 'runnerRegistrationTokenGone')).toBe(false)

@@ -12,7 +12,7 @@ export interface ArchiveCheck {
 
 /**
  * Reads the archive once, as a stream: it must be gzip (complete: gunzip fails on a cut file), a
- * tar that ends properly, and hold a `VERSION` entry (reference/export-format.md §0: required).
+ * tar that ends properly, and hold a `VERSION` entry (GitLab's importer requires it).
  * Throws an Error saying what is wrong. Entries are drained, never kept.
  */
 export async function verifyExportArchive(file: string): Promise<ArchiveCheck> {

@@ -3,12 +3,12 @@ import { readFile, stat } from 'node:fs/promises'
 import { MAX_DOCUMENT_DEPTH, nestedDeeperThan } from '../json-depth.js'
 import { MAX_JSON_DOCUMENT_SIZE } from './layout.js'
 
-/** GitLab's error for a document that is not JSON (reference export-format §4): it aborts the import. */
+/** GitLab's error for a non-JSON document (`lib/gitlab/import_export/json/ndjson_reader.rb`): it aborts. */
 export const INCORRECT_JSON = 'Incorrect JSON format'
 
 export class TreeError extends Error {}
 
-/** True when `path` is a regular file (a relation file that is missing is skipped, §4). */
+/** True when `path` is a regular file (a relation file that is missing is skipped). */
 export async function isFile(path: string): Promise<boolean> {
   return stat(path).then(
     (s) => s.isFile(),

@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream'
 const CHUNK = 64 * 1024
 
 /**
- * Writes one relation file of the export tree (reference export-format §4) to `out` (an archive
+ * Writes one relation file of the export tree (as GitLab's `json/ndjson_writer.rb`) to `out` (an archive
  * entry, `TarGzWriter.stream`, or a file): one compact JSON document per line, each ending in `\n`,
  * honouring back-pressure so that memory stays flat however many rows pass through. `close()`
  * resolves once `out` has finished.

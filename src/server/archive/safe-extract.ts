@@ -11,7 +11,7 @@ import type { ExtractLimits } from './extract-limits.js'
 /** Why an archive was refused; `message` is the text that becomes the import's `import_error`. */
 export class ArchiveError extends Error {}
 
-/** GitLab's words (reference export-format §9.2-§9.3). */
+/** GitLab's words (`lib/gitlab/import_export/decompressed_archive_size_validator.rb`, `file_importer.rb`). */
 export const SIZE_FAILED = 'Decompressed archive size validation failed.'
 export const HARD_LINK = 'File shares hard link'
 

@@ -1,7 +1,8 @@
 /*
- * A `.tar.gz` written while its entries are still being produced (reference export-format §1).
- * `tar -czf` needs every file whole on disk before it starts; here a large entry is compressed as it
- * is written, on libuv's thread pool, while the exporter builds the next lines on the main thread.
+ * A `.tar.gz` written while its entries are still being produced. GitLab's `tar -czf`
+ * (`lib/gitlab/import_export/command_line_util.rb`) needs every file whole on disk before it starts; here a
+ * large entry is compressed as it is written, on libuv's thread pool, while the exporter builds the next
+ * lines on the main thread.
  *
  * The file is one ordinary gzip member, as GitLab's: a header, one DEFLATE stream, CRC-32 and size.
  * The DEFLATE stream is made of segments, each compressed on its own and ended with a sync flush

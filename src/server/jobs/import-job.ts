@@ -93,7 +93,7 @@ async function download(
   }
 }
 
-/** `VersionChecker` (reference export-format §3). */
+/** `VersionChecker` (`lib/gitlab/import_export/version_checker.rb`). */
 async function checkVersion(dir: string): Promise<void> {
   const text = await readFile(join(dir, 'VERSION'), 'utf8').catch(() => {
     throw new TreeError('No such file or directory @ rb_sysopen - [FILTERED]')

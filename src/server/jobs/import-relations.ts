@@ -3,7 +3,7 @@ import type { ImportWriter } from '../store/imports.js'
 import { isConstraintError, type Store } from '../store/index.js'
 import type { UserMap } from './import-users.js'
 
-/** A line that could not be saved: becomes a failed relation (reference export-format §9.5). */
+/** An unsaved line becomes a failed relation (`lib/gitlab/import_export/import_failure_service.rb`). */
 export class RelationError extends Error {
   constructor(
     readonly exceptionClass: string,
@@ -55,7 +55,7 @@ export interface RestoreContext {
   modernAttribution: boolean
 }
 
-/** A label by title in the project, created from the exported value when missing (§7). */
+/** A label by title in the project, created from the exported value when missing (`ObjectBuilder`). */
 export function restoreLabel(c: RestoreContext, raw: unknown): number {
   const l = obj(raw)
   const t = title(l.title)
@@ -65,7 +65,7 @@ export function restoreLabel(c: RestoreContext, raw: unknown): number {
   return c.store.labels.insert(c.projectId, t, color, text(l.description) || null, time(l.created_at, c.now))
 }
 
-/** A milestone by title, created (keeping its iid when free) when missing (§7). */
+/** A milestone by title, created (keeping its iid when free) when missing (`ObjectBuilder`). */
 export function restoreMilestone(c: RestoreContext, raw: unknown): number {
   const m = obj(raw)
   const t = title(m.title)
@@ -98,10 +98,10 @@ function noteBody(c: RestoreContext, n: Obj): string {
 }
 
 /**
- * One issue line with its label links, milestone, assignees, notes, timelogs and award emoji
- * (reference export-format §7). The iid is kept (taken twice -> RecordNotUnique); the work item
- * type comes from `work_item_type.base_type`, `.name` or legacy `issue_type`, and an unknown type
- * falls back to `issue` with an `imported:<type>` label; `relative_position` is reset (newest GitLab).
+ * One issue line with its label links, milestone, assignees, notes, timelogs and award emoji (`issues` in
+ * `lib/gitlab/import_export/project/import_export.yml`). The iid is kept (taken twice -> RecordNotUnique);
+ * the work item type comes from `work_item_type.base_type`, `.name` or legacy `issue_type`, and an unknown
+ * type falls back to `issue` with an `imported:<type>` label; `relative_position` is reset (newest GitLab).
  */
 export function restoreIssue(c: RestoreContext, raw: unknown): void {
   const i = obj(raw)

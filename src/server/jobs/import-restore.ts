@@ -39,12 +39,11 @@ export interface RestoreJob {
 }
 
 /**
- * `Project::TreeRestorer` (reference export-format §4-§9): project attributes from `project.json`
- * with `override_params` on top, members mapped first, then each relation file line by line, one
- * savepoint per line inside transactions of up to 100 lines. A line that cannot be saved is a
- * failed relation (`saveLine`); a line that is not JSON throws TreeError and fails the import
- * (lines saved before it stay). Missing, empty and `null` relation files are skipped. Unknown
- * relation files are ignored.
+ * `Project::TreeRestorer` (`lib/gitlab/import_export/project/tree_restorer.rb`): project attributes from
+ * `project.json` with `override_params` on top, members mapped first, then each relation file line by line,
+ * one savepoint per line inside transactions of up to 100 lines. A line that cannot be saved is a failed
+ * relation (`saveLine`); a line that is not JSON throws TreeError and fails the import (lines saved before it
+ * stay). Missing, empty and `null` relation files are skipped. Unknown relation files are ignored.
  */
 export async function restoreTree(job: RestoreJob): Promise<void> {
   const { store } = job

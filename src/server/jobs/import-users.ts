@@ -16,12 +16,12 @@ export interface UserMap {
 }
 
 /**
- * GitLab's `MembersMapper` (reference export-format §8): the importer becomes a Maintainer of the
- * new project; only an administrator's import maps the exported members, by `public_email` (or the
- * older `email`) and, our addition, by `username` when no email matches (our exports write no
- * public email). Mapped members join with min(level, Maintainer): Owners become Maintainers.
- * Unmatched users are not created. Relation-level problems are ignored here; a line that is not
- * JSON throws (and fails the import, as GitLab's reader does).
+ * GitLab's `MembersMapper` (`lib/gitlab/import_export/members_mapper.rb`): the importer becomes a Maintainer
+ * of the new project; only an administrator's import maps the exported members, by `public_email` (or the
+ * older `email`) and, our addition, by `username` when no email matches (our exports write no public email).
+ * Mapped members join with min(level, Maintainer): Owners become Maintainers. Unmatched users are not
+ * created. Relation-level problems are ignored here; a line that is not JSON throws (and fails the import, as
+ * GitLab's reader does).
  */
 export async function mapMembers(
   store: Store,

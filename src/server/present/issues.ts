@@ -16,7 +16,10 @@ import { presentUser } from './users.js'
 export type ReferenceContext = { project: number } | { group: number } | 'global'
 
 export interface IssueView {
-  /** The caller, for `subscribed`; set `withSubscribed` on single-issue responses only (§5.1). */
+  /**
+   * The caller, for `subscribed`; set `withSubscribed` on single-issue responses only (lists pass
+   * `include_subscribed: false` in `lib/api/issues.rb`).
+   */
   userId: number | null
   withSubscribed: boolean
   withLabelDetails: boolean
@@ -28,7 +31,8 @@ export interface IssueView {
 }
 
 /**
- * GitLab's Taskable text (§5.2): "1 of 1 checklist item completed", "0 of 3 checklist items completed";
+ * GitLab's Taskable text (`app/models/concerns/taskable.rb`): "1 of 1 checklist item completed",
+ * "0 of 3 checklist items completed";
  * "0 of 0 tasks completed" before the release of RELEASE_RULES.checklistItemsWording (src/server/releases.ts).
  */
 export function taskStatusText(done: number, total: number, version: string): string {
