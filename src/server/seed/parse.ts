@@ -50,9 +50,14 @@ const READ_DIFFERENTLY = /^%|!/m
 
 /** A key js-yaml reads as `null` (`~:`, `null:`), which `yaml` reads as the empty string. */
 function hasNullKey(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasNullKey)
   if (typeof value !== 'object' || value === null) return false
-  for (const [key, inner] of Object.entries(value)) if (key === 'null' || hasNullKey(inner)) return true
+  // Plain loops, no [key, value] pairs: this walks every seed once at start-up, before it is optimised.
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasNullKey(item)) return true
+    return false
+  }
+  const record = value as Record<string, unknown>
+  for (const key of Object.keys(record)) if (key === 'null' || hasNullKey(record[key])) return true
   return false
 }
 
