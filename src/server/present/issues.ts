@@ -130,7 +130,14 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
     if (!p) projects.set(id, (p = store.projects.get(id) as ProjectRow))
     return p
   }
+  // A page's issues mostly share a few milestones: each is read once.
+  const milestones = new Map<number, MilestoneRow | undefined>()
+  const milestone = (id: number) => {
+    if (!milestones.has(id)) milestones.set(id, store.milestones.get(id))
+    return milestones.get(id)
+  }
   const today = new Date().toISOString().slice(0, 10)
+  const noTasks = taskStatusText(0, 0, instance.version)
   const api = apiUrl(instance)
   const ee = instance.edition === 'ee'
 
@@ -138,7 +145,7 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
     const p = project(row.project_id)
     const issueLabels = labels.get(row.id) ?? []
     const assigned = (assignees.get(row.id) ?? []).map(user).filter((u): u is UserBasic => u !== null)
-    const milestoneRow = row.milestone_id === null ? undefined : store.milestones.get(row.milestone_id)
+    const milestoneRow = row.milestone_id === null ? undefined : milestone(row.milestone_id)
     const full = `${p.full_path}#${row.iid}`
     const from = view.from
     const namespacePath = p.full_path.slice(0, p.full_path.length - p.path.length - 1)
@@ -205,7 +212,7 @@ export function presentIssues(store: Store, instance: Instance, rows: IssueRow[]
     }
     // GitLab's has_tasks/task_status inversion (`lib/api/entities/issue.rb`): the text only when there are no
     // items.
-    if (!tasksPresent) issue.task_status = row.description ? taskStatusText(0, 0, instance.version) : ''
+    if (!tasksPresent) issue.task_status = row.description ? noTasks : ''
     if (ee) {
       issue.weight = row.weight
       issue.blocking_issues_count = 0
