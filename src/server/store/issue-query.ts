@@ -1,4 +1,5 @@
 import type { Db, Statement } from './db.js'
+import type { IssueRow } from './issues.js'
 
 /**
  * SQL for the issue lists (filters of `app/finders/issues_finder.rb`, orders of `app/models/issue.rb`). The
@@ -230,11 +231,14 @@ export function issueQueries(db: Db) {
       ).get(...f.args) as { n: number }
       return row.n
     },
-    /** Ids of one offset page. */
-    page(q: IssueQuery, limit: number, offset: number): number[] {
+    /**
+     * Rows of one offset page. Whole rows in the same query: SQLite reads a row only once it passes
+     * the filter and the offset, so this costs less than ids first and the rows by id after.
+     */
+    page(q: IssueQuery, limit: number, offset: number): IssueRow[] {
       const f = filter(q)
-      const sql = `SELECT i.id FROM issues i WHERE ${f.sql} ORDER BY ${orderSql(q.order.by, q.order.dir)} LIMIT ? OFFSET ?`
-      return (prepare(sql).all(...f.args, limit, offset) as { id: number }[]).map((r) => r.id)
+      const sql = `SELECT i.* FROM issues i WHERE ${f.sql} ORDER BY ${orderSql(q.order.by, q.order.dir)} LIMIT ? OFFSET ?`
+      return prepare(sql).all(...f.args, limit, offset) as IssueRow[]
     },
     /** Ids of one keyset page after `after`, plus the key of the last row. */
     keysetPage(q: IssueQuery, limit: number, after: Cursor | null): { id: number; key: string }[] {
