@@ -141,6 +141,13 @@ export function presentIssues(
     if (!p) projects.set(id, (p = store.projects.get(id) as ProjectRow))
     return p
   }
+  // A page's issues mostly share a few milestones: each is read once.
+  const milestones = new Map<number, MilestoneRow | undefined>()
+  const milestone = (id: number) => {
+    if (!milestones.has(id)) milestones.set(id, store.milestones.get(id))
+    return milestones.get(id)
+  }
+  const noTasks = taskStatusText(0, 0, instance.version)
   const api = apiUrl(instance)
   const ee = instance.edition === 'ee'
 
@@ -148,7 +155,7 @@ export function presentIssues(
     const p = project(row.project_id)
     const issueLabels = labels.get(row.id) ?? []
     const assigned = (assignees.get(row.id) ?? []).map(user).filter((u): u is UserBasic => u !== null)
-    const milestoneRow = row.milestone_id === null ? undefined : store.milestones.get(row.milestone_id)
+    const milestoneRow = row.milestone_id === null ? undefined : milestone(row.milestone_id)
     const full = `${p.full_path}#${row.iid}`
     const from = view.from
     const namespacePath = p.full_path.slice(0, p.full_path.length - p.path.length - 1)
@@ -215,7 +222,7 @@ export function presentIssues(
     }
     // GitLab's has_tasks/task_status inversion (`lib/api/entities/issue.rb`): the text only when there are no
     // items.
-    if (!tasksPresent) issue.task_status = row.description ? taskStatusText(0, 0, instance.version) : ''
+    if (!tasksPresent) issue.task_status = row.description ? noTasks : ''
     if (ee) {
       issue.weight = row.weight
       issue.blocking_issues_count = 0

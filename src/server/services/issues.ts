@@ -202,9 +202,9 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const total = counts.count(query, MAX_COUNT)
       // Uncounted, GitLab still names the next page when one more row exists (Kaminari's without_count).
       const uncounted = total > MAX_COUNT
-      const ids = queries.page(query, page.perPage + (uncounted ? 1 : 0), page.offset)
-      const hasMore = uncounted && ids.length > page.perPage
-      return { issues: present(store.issues.getMany(ids.slice(0, page.perPage)), view), page, total, hasMore }
+      const rows = queries.page(query, page.perPage + (uncounted ? 1 : 0), page.offset)
+      const hasMore = uncounted && rows.length > page.perPage
+      return { issues: present(rows.slice(0, page.perPage), view), page, total, hasMore }
     },
 
     get(actor: Actor, project: ProjectRow, iid: number): Issue {

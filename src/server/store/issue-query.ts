@@ -1,4 +1,5 @@
 import type { Db, Statement } from './db.js'
+import type { IssueRow } from './issues.js'
 
 /**
  * SQL for the issue lists (filters of `app/finders/issues_finder.rb`, orders of `app/models/issue.rb`). The
@@ -48,8 +49,14 @@ const assignee = (user: string) =>
 export const where = {
   none: () => cond('0'),
   state: (state: string) => cond('i.state = ?', state),
-  /** The issue has a label of each of these titles. */
-  allLabels: (titles: string[]) => everyOf(titles, labelTitled('v.value')),
+  /**
+   * The issue has a label of each of these titles. A short list is one EXISTS per title, which
+   * SQLite runs as one index probe per row; the json_each form costs about twice as much per row.
+   */
+  allLabels: (titles: string[]): Condition => {
+    if (titles.length > INLINE_MAX) return everyOf(titles, labelTitled('v.value'))
+    return cond(titles.map(() => labelTitled('?')).join(' AND ') || '1', ...titles)
+  },
   /** The issue has no label of any of these titles. */
   noLabelOf: (titles: string[]) => {
     const titled = inSet('l.title', titles)
@@ -224,11 +231,14 @@ export function issueQueries(db: Db) {
       ).get(...f.args) as { n: number }
       return row.n
     },
-    /** Ids of one offset page. */
-    page(q: IssueQuery, limit: number, offset: number): number[] {
+    /**
+     * Rows of one offset page. Whole rows in the same query: SQLite reads a row only once it passes
+     * the filter and the offset, so this costs less than ids first and the rows by id after.
+     */
+    page(q: IssueQuery, limit: number, offset: number): IssueRow[] {
       const f = filter(q)
-      const sql = `SELECT i.id FROM issues i WHERE ${f.sql} ORDER BY ${orderSql(q.order.by, q.order.dir)} LIMIT ? OFFSET ?`
-      return (prepare(sql).all(...f.args, limit, offset) as { id: number }[]).map((r) => r.id)
+      const sql = `SELECT i.* FROM issues i WHERE ${f.sql} ORDER BY ${orderSql(q.order.by, q.order.dir)} LIMIT ? OFFSET ?`
+      return prepare(sql).all(...f.args, limit, offset) as IssueRow[]
     },
     /** Ids of one keyset page after `after`, plus the key of the last row. */
     keysetPage(q: IssueQuery, limit: number, after: Cursor | null): { id: number; key: string }[] {

@@ -122,6 +122,7 @@ export function issueTable(db: Db) {
      ON CONFLICT (issue_id, user_id) DO UPDATE SET subscribed = excluded.subscribed`,
   )
   const many = new Map<string, Statement>()
+  const updates = new Map<string, Statement>()
   const manyStmt = (key: string, n: number, sql: (p: string) => string) => {
     let stmt = many.get(`${key}:${n}`)
     if (!stmt) many.set(`${key}:${n}`, (stmt = db.prepare(sql(placeholders(n)))))
@@ -145,10 +146,15 @@ export function issueTable(db: Db) {
     update: (id: number, changes: IssueChanges) => {
       const keys = Object.keys(changes).filter((k) => editable.has(k))
       if (keys.length === 0) return
-      db.prepare(`UPDATE issues SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({
-        ...changes,
-        id,
-      })
+      // One statement per set of columns, bound by position (see `insert`): preparing it on every
+      // edit cost about as much as the UPDATE itself.
+      let stmt = updates.get(keys.join(','))
+      if (!stmt) {
+        if (updates.size > 200) updates.clear()
+        stmt = db.prepare(`UPDATE issues SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`)
+        updates.set(keys.join(','), stmt)
+      }
+      stmt.run(...keys.map((k) => changes[k as keyof IssueChanges]), id)
     },
     remove: (id: number) => remove.run(id),
     maxPosition: (projectId: number) => (maxPosition.get(projectId) as { p: number | null }).p,

@@ -7,6 +7,7 @@ import issuePositionIndex from './migrations/006-issue-position-index.js'
 import gitObjects from './migrations/007-git-objects.js'
 import refKinds from './migrations/008-ref-kinds.js'
 import duplicates from './migrations/009-duplicates.js'
+import issueStateIndex from './migrations/010-issue-state-index.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -22,4 +23,5 @@ export const migrations: string[] = [
   gitObjects,
   refKinds,
   duplicates,
+  issueStateIndex,
 ]
