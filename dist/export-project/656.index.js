@@ -18,7 +18,7 @@ export const modules = {
 
 /**
  * Reads the archive once, as a stream: it must be gzip (complete: gunzip fails on a cut file), a
- * tar that ends properly, and hold a `VERSION` entry (reference/export-format.md §0: required).
+ * tar that ends properly, and hold a `VERSION` entry (GitLab's importer requires it).
  * Throws an Error saying what is wrong. Entries are drained, never kept.
  */
 async function verifyExportArchive(file) {
