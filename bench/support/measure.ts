@@ -1,9 +1,10 @@
 /*
  * What the load rows share: starting server children (this build's, or another build's for a
  * before/after comparison), measuring sides alternately with medians, and the generator check.
- * The generator check measures the bare server at N and at 2N connections and fails the row when they
- * differ by more than 10%: then N connections did not drive even the bare server to its ceiling, so
- * the ratios at N measure the instrument. Agreement shows N saturates the machine (server, or wrk and
+ * The generator check measures the bare server at N and at 2N connections and fails the row when 2N
+ * gets more than 10% more: then N connections did not drive even the bare server to its ceiling, so
+ * the ratios at N measure the instrument. (2N getting less only says the ceiling was reached at N and
+ * more connections cost more; on a shared machine it is noise, so it is printed, not failed.) Agreement shows N saturates the machine (server, or wrk and
  * server sharing the 2 cores), not that wrk has headroom; so the check also fails when wrk's own CPU
  * reached 90% of what its threads can use (a saturated generator), and prints both processes' CPU.
  */
@@ -134,16 +135,16 @@ export const figures = (l: Load) =>
 
 /**
  * The generator check of the header: throws (failing the row, with `detail`) when the bare server's
- * rates at N and 2N connections differ by more than 10%, or wrk used 90% of its threads' CPU; else
+ * rate at 2N connections beats N's by more than 10%, or wrk used 90% of its threads' CPU; else
  * returns its text for the row.
  */
 export function generatorCheck(n: number, atN: Load, at2N: Load, detail: string): string {
   const change = at2N.rps / atN.rps - 1
   const text =
     `generator check: bare at ${n} connections ${atN.rps.toFixed(0)} req/s, at ${2 * n} ${at2N.rps.toFixed(0)} req/s ` +
-    `(${change >= 0 ? '+' : ''}${(change * 100).toFixed(0)}%, limit 10%); during the bare run wrk used ` +
+    `(${change >= 0 ? '+' : ''}${(change * 100).toFixed(0)}%, limit +10%); during the bare run wrk used ` +
     `${atN.wrkCpu.toFixed(2)} cores of its ${THREADS} threads' ${THREADS}, the server ${atN.serverCpu.toFixed(2)}`
-  if (Math.abs(change) > 0.1 || atN.wrkCpu >= 0.9 * THREADS) {
+  if (change > 0.1 || atN.wrkCpu >= 0.9 * THREADS) {
     console.error(
       `\n!!!!! ${text}: FAILED, the load generator's figures are not the server's ceiling !!!!!\n`,
     )
