@@ -13,14 +13,12 @@ import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
 import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
 import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
-import { issueService } from './services/issues.js'
 import { applySeed, rememberSeed, rememberedSeed } from './services/seed.js'
-import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { openStore, type Store } from './store/index.js'
 import { routeTable } from './routes/define.js'
 import type { ApiContext } from './routes/context.js'
 import { registerRoutes } from './routes/index.js'
-import type { TransferOptions } from './routes/transfers.js'
+import { composeServices, type TransferOptions } from './compose.js'
 import { serializerSchema } from './serializer-schema.js'
 import type { Seed } from '../schema/seed.js'
 
@@ -174,24 +172,21 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     return reply.code(404).type('application/json').send({ error: '404 Not Found' })
   })
 
-  const createLimit = fixedWindowLimiter(clock, options.issuesCreateLimit ?? DEFAULT_ISSUES_CREATE_LIMIT)
   const closers: (() => Promise<void> | void)[] = []
   const resetters: (() => (() => void) | void)[] = []
-  const api: ApiContext = {
+  const assembly = {
     app,
-    route: routeTable(app, instance, clock),
     instance,
-    access,
     ctx,
-    services: {
-      issues: issueService(ctx, {
-        beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
-      }),
-    },
     settings: { data: options.data ?? ':memory:', allowLocalRequests: options.allowLocalRequests ?? false },
-    onClose: (fn) => void closers.push(fn),
-    onReset: (fn) => void resetters.push(fn),
+    onClose: (fn: () => Promise<void> | void) => void closers.push(fn),
+    onReset: (fn: () => (() => void) | void) => void resetters.push(fn),
   }
+  const services = composeServices(assembly, {
+    issuesCreateLimit: options.issuesCreateLimit,
+    transfers: options.transfers,
+  })
+  const api: ApiContext = { ...assembly, route: routeTable(app, instance, clock), access, services }
   // The first reset seeds again and keeps the result; later ones copy it back (src/server/store/snapshot.ts).
   const { snapshot } = store
   const reset = () => {
@@ -210,7 +205,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     for (const after of afterCommit) after?.()
   }
   const seed = (more: Seed) => store.transaction(() => applySeed(store, more, clock))
-  registerRoutes(api, { transfers: options.transfers, emulator: { reset, seed } })
+  registerRoutes(api, { emulator: { reset, seed } })
 
   let closed = false
   // Jobs and timers stop first (in reverse order of registration); the store closes last.

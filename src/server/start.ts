@@ -1,5 +1,5 @@
 import { buildServer, type GitLabServer } from './app.js'
-import type { TransferOptions } from './routes/transfers.js'
+import type { TransferOptions } from './compose.js'
 import { defaultSeed } from './seed/default.js'
 import { loadSeedFile, parseSeed } from './seed/parse.js'
 import type { ExistingRecords } from './seed/rules.js'

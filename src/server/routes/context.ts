@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Instance } from '../present/context.js'
 import type { Access } from '../services/access.js'
 import type { ServiceContext } from '../services/context.js'
-import type { IssueService } from '../services/issues.js'
+import type { Services } from '../compose.js'
 import type { RouteTable } from './define.js'
 
 /**
@@ -15,7 +15,7 @@ export interface ApiContext {
   instance: Instance
   access: Access
   ctx: ServiceContext
-  services: { issues: IssueService }
+  services: Services
   /** Start-up settings that routes need: where files live, whether local URLs may be reached. */
   settings: { data: string; allowLocalRequests: boolean }
   /** Registers work to finish when the server closes (timers, jobs); runs before the store closes. */

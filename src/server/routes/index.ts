@@ -13,13 +13,12 @@ import { metaRoutes } from './meta.js'
 import { metricImageRoutes } from './metric-images.js'
 import { openapiRoutes } from './openapi.js'
 import { pipelineEmulatorRoutes } from './pipeline-emulator.js'
-import { ciServices, pipelineRoutes } from './pipelines.js'
+import { pipelineRoutes } from './pipelines.js'
 import { projectExportRoutes } from './project-export.js'
 import { projectImportRoutes } from './project-import.js'
 import { projectLabelRoutes } from './project-labels.js'
 import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
-import { transferServices, type TransferOptions } from './transfers.js'
 import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
 
@@ -27,10 +26,7 @@ import { userLookupRoutes } from './user-lookup.js'
  * Every route module, once, in the order the OpenAPI document lists them, with the services that
  * several modules share.
  */
-export function registerRoutes(
-  api: ApiContext,
-  options: { transfers?: TransferOptions; emulator: EmulatorControls },
-): void {
+export function registerRoutes(api: ApiContext, options: { emulator: EmulatorControls }): void {
   const issueDeps: IssueDeps = { ctx: api.ctx, issues: api.services.issues }
 
   metaRoutes(api)
@@ -40,13 +36,13 @@ export function registerRoutes(
   timeTrackingRoutes(api, issueDeps)
   metricImageRoutes(api, issueDeps)
   // In this order: the uploads' multipart settings register after the metric images' own scope.
-  const transfers = transferServices(api, options.transfers)
+  const { transfers, pipelines, triggers } = api.services
+  transfers.registerUploads()
   projectExportRoutes(api, transfers.exports)
   projectImportRoutes(api, transfers.imports, transfers)
-  const ci = ciServices(api)
-  triggerRoutes(api, ci.triggers)
-  pipelineEmulatorRoutes(api, ci.pipelines)
-  pipelineRoutes(api, ci.pipelines)
+  triggerRoutes(api, triggers)
+  pipelineEmulatorRoutes(api, pipelines)
+  pipelineRoutes(api, pipelines)
   aliasRoutes(api)
   runnerRoutes(api)
   groupProjectRoutes(api)

@@ -8,31 +8,12 @@ import {
   PipelineVariable,
   PipelineWithMetadata,
 } from '../../schema/index.js'
-import { pipelineRunner } from '../jobs/pipeline-runner.js'
-import { jobTokenAuth } from '../services/job-tokens.js'
 import type { Actor } from '../services/access.js'
-import { pipelineService, type PipelineService } from '../services/pipelines.js'
-import { triggerService, type TriggerService } from '../services/triggers.js'
+import type { PipelineService } from '../services/pipelines.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
 const PipelinePath = Type.Object({ id: Type.String(), pipeline_id: Type.Integer() })
-
-/**
- * The CI services the pipeline, trigger and emulator routes share: starts the pipeline runner
- * (stopped when the server closes) and installs `JOB-TOKEN` authentication for the routes that
- * take it (the jobs list).
- */
-export function ciServices(api: ApiContext): { pipelines: PipelineService; triggers: TriggerService } {
-  const { ctx } = api
-  const runner = pipelineRunner(ctx.store, ctx.clock)
-  api.onClose(runner.start())
-  const pipelines = pipelineService(ctx, runner)
-  const jobTokens = jobTokenAuth(ctx.store, runner)
-  jobTokens.allow('GET', '/api/v4/projects/:id/pipelines/:pipeline_id/jobs')
-  api.app.decorate('jobTokenAuth', jobTokens)
-  return { pipelines, triggers: triggerService(ctx, runner, pipelines) }
-}
 
 /** Pipelines and their jobs (`lib/api/ci/pipelines.rb`). */
 export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): void {

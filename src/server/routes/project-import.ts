@@ -212,6 +212,7 @@ export function projectImportRoutes(
           // A region or bucket that cannot form a host name: the client's mistake, not a 500.
           throw messageError(400, `${failed}invalid region or bucket name`)
         }
+        // The wall clock, not the server's: S3 checks a signature's time against its own.
         const headers = signV4({ method: 'HEAD', url, ...source, now: new Date() })
         const { headOf } = await remoteFile()
         const head = await headOf(url, headers, allowLocal || opts.s3Endpoint !== undefined).catch((err) =>

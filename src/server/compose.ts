@@ -2,16 +2,77 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import multipart from '@fastify/multipart'
-import { RAW_MULTIPART_FIELDS } from '../malformed-strings.js'
-import { DEFAULT_EXTRACT_LIMITS } from '../archive/extract-limits.js'
-import { jobQueue } from '../jobs/export-queue.js'
-import { defaultMaxImportSize } from '../releases.js'
-import { exportService, type ExportService } from '../services/exports.js'
-import { importService, type ImportService } from '../services/imports.js'
-import { fixedWindowLimiter } from '../services/rate-limits.js'
-import { privateDir } from '../store/private-files.js'
-import { DEFAULT_TRANSFER_LIMITS, type TransferLimits } from '../services/transfer-guard.js'
-import type { ApiContext } from './context.js'
+import type { FastifyInstance } from 'fastify'
+import { RAW_MULTIPART_FIELDS } from './malformed-strings.js'
+import { DEFAULT_EXTRACT_LIMITS } from './archive/extract-limits.js'
+import { jobQueue } from './jobs/export-queue.js'
+import { pipelineRunner } from './jobs/pipeline-runner.js'
+import type { Instance } from './present/context.js'
+import { defaultMaxImportSize } from './releases.js'
+import type { ServiceContext } from './services/context.js'
+import { exportService, type ExportService } from './services/exports.js'
+import { importService, type ImportService } from './services/imports.js'
+import { issueService, type IssueService } from './services/issues.js'
+import { jobTokenAuth } from './services/job-tokens.js'
+import { pipelineService, type PipelineService } from './services/pipelines.js'
+import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
+import { DEFAULT_TRANSFER_LIMITS, type TransferLimits } from './services/transfer-guard.js'
+import { triggerService, type TriggerService } from './services/triggers.js'
+import { privateDir } from './store/private-files.js'
+
+/*
+ * The composition root of the server's long-lived parts, built once, in order, before any route:
+ * the issue service with its creation limit, the CI pipeline runner (started here, stopped when the
+ * server closes) with the services over it, and the export and import services with their start-up
+ * recovery. Route modules receive what this builds: they start no job and recover nothing.
+ */
+
+/** What the composition needs from the server being built. */
+export interface Assembly {
+  app: FastifyInstance
+  ctx: ServiceContext
+  instance: Instance
+  settings: { data: string; allowLocalRequests: boolean }
+  onClose(fn: () => Promise<void> | void): void
+  onReset(fn: () => (() => void) | void): void
+}
+
+/** The services route modules share. */
+export interface Services {
+  issues: IssueService
+  pipelines: PipelineService
+  triggers: TriggerService
+  transfers: Transfers
+}
+
+export function composeServices(
+  api: Assembly,
+  options: { issuesCreateLimit?: number; transfers?: TransferOptions },
+): Services {
+  const createLimit = fixedWindowLimiter(
+    api.ctx.clock,
+    options.issuesCreateLimit ?? DEFAULT_ISSUES_CREATE_LIMIT,
+  )
+  const issues = issueService(api.ctx, {
+    beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
+  })
+  return { issues, ...ciServices(api), transfers: transferServices(api, options.transfers) }
+}
+
+/**
+ * The CI services: starts the pipeline runner (stopped when the server closes) and installs
+ * `JOB-TOKEN` authentication for the routes that take it (the jobs list).
+ */
+function ciServices(api: Assembly): { pipelines: PipelineService; triggers: TriggerService } {
+  const { ctx } = api
+  const runner = pipelineRunner(ctx.store, ctx.clock)
+  api.onClose(runner.start())
+  const pipelines = pipelineService(ctx, runner)
+  const jobTokens = jobTokenAuth(ctx.store, runner)
+  jobTokens.allow('GET', '/api/v4/projects/:id/pipelines/:pipeline_id/jobs')
+  api.app.decorate('jobTokenAuth', jobTokens)
+  return { pipelines, triggers: triggerService(ctx, runner, pipelines) }
+}
 
 /** Start-up settings of exports and imports (ServerOptions.transfers); all optional. */
 export interface TransferOptions {
@@ -47,6 +108,11 @@ export interface Transfers {
   imports: ImportService
   uploadDir: string
   s3Endpoint?: string
+  /**
+   * Registers the uploads' multipart parser. The route table calls it after the metric images'
+   * own multipart scope exists (a parser registered first would be inherited by that scope).
+   */
+  registerUploads(): void
 }
 
 /**
@@ -55,7 +121,7 @@ export interface Transfers {
  * jobs still running at close are told to stop and awaited. A restart marks exports and imports
  * that were under way as failed.
  */
-export function transferServices(api: ApiContext, options: TransferOptions = {}): Transfers {
+function transferServices(api: Assembly, options: TransferOptions = {}): Transfers {
   const { store } = api.ctx
   const memory = api.settings.data === ':memory:'
   const workDir = memory
@@ -91,15 +157,16 @@ export function transferServices(api: ApiContext, options: TransferOptions = {})
     limit: (name: keyof typeof limiters, key: string) => limiters[name](key),
   }
   const maxImportSize = options.maxImportSize ?? defaultMaxImportSize(api.instance.version)
-  void api.app.register(multipart, {
-    ...RAW_MULTIPART_FIELDS,
-    limits: {
-      files: 10,
-      fields: 100,
-      fieldSize: 1024 * 1024,
-      fileSize: maxImportSize > 0 ? maxImportSize : Infinity,
-    },
-  })
+  const registerUploads = () =>
+    void api.app.register(multipart, {
+      ...RAW_MULTIPART_FIELDS,
+      limits: {
+        files: 10,
+        fields: 100,
+        fieldSize: 1024 * 1024,
+        fileSize: maxImportSize > 0 ? maxImportSize : Infinity,
+      },
+    })
   const exports = exportService(api.ctx, env)
   const imports = importService(api.ctx, {
     ...env,
@@ -115,5 +182,5 @@ export function transferServices(api: ApiContext, options: TransferOptions = {})
     await queue.close()
     if (memory) rmSync(workDir, { recursive: true, force: true })
   })
-  return { exports, imports, uploadDir: workDir, s3Endpoint: options.s3Endpoint }
+  return { exports, imports, uploadDir: workDir, s3Endpoint: options.s3Endpoint, registerUploads }
 }
