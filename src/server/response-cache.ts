@@ -30,7 +30,7 @@ export function responseCache(
   return {
     /** The store's version: take it before the handler reads the store. */
     generation: () => changes.version(),
-    get(key: string, _current?: number): CachedResponse | undefined {
+    get(key: string): CachedResponse | undefined {
       const hit = entries.get(key)
       if (!hit) return undefined
       if (!changes.unchangedSince(hit.generation, hit.scopes)) {

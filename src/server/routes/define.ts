@@ -166,10 +166,11 @@ function register<P extends TObject, Path extends TObject>(
       // A cached answer was made for this caller, URL and day from the same store generation,
       // so its parameter and access checks have passed already (errors are never cached).
       const cache = spec.cached ? app.responseCache : undefined
-      const generation = cache?.generation() ?? 0
       const key = cache ? `${req.actor.id ?? 0}|${today(clock)}|${req.url}` : ''
-      const hit = cache?.get(key, generation)
+      const hit = cache?.get(key)
       if (hit) return reply.headers(hit.headers).type('application/json').send(hit.body)
+      // Taken on a miss only, before the handler reads the store: a hit checks its own entry.
+      const generation = cache?.generation() ?? 0
       const merged = {
         ...(req.query as Record<string, unknown>),
         ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
