@@ -13,12 +13,12 @@ import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
 import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
 import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
-import { applySeed, rememberSeed, rememberedSeed } from './services/seed.js'
+import { applySeed, existingRecords, rememberSeed, rememberedSeed } from './services/seed.js'
 import { openStore, type Store } from './store/index.js'
 import { routeTable } from './routes/define.js'
 import type { ApiContext } from './routes/context.js'
-import { registerRoutes } from './routes/index.js'
-import { composeServices, type TransferOptions } from './compose.js'
+import { registerRoutes, scopedRoutes } from './routes/index.js'
+import { composeServices, registerBodyParsers, type TransferOptions } from './compose.js'
 import { serializerSchema } from './serializer-schema.js'
 import type { Seed } from '../schema/seed.js'
 
@@ -205,7 +205,9 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     for (const after of afterCommit) after?.()
   }
   const seed = (more: Seed) => store.transaction(() => applySeed(store, more, clock))
-  registerRoutes(api, { emulator: { reset, seed } })
+  const emulator = { reset, seed, existing: () => existingRecords(store) }
+  registerBodyParsers(api, scopedRoutes(api, { emulator }))
+  registerRoutes(api, { emulator })
 
   let closed = false
   // Jobs and timers stop first (in reverse order of registration); the store closes last.

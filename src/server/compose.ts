@@ -8,14 +8,28 @@ import { DEFAULT_EXTRACT_LIMITS } from './archive/extract-limits.js'
 import { jobQueue } from './jobs/export-queue.js'
 import { pipelineRunner } from './jobs/pipeline-runner.js'
 import type { Instance } from './present/context.js'
-import { defaultMaxImportSize } from './releases.js'
+import type { Route, RouteTable } from './routes/define.js'
+import { defaultMaxImportSize, supportedVersion } from './releases.js'
 import type { ServiceContext } from './services/context.js'
+import { aliasService, type AliasService } from './services/aliases.js'
 import { exportService, type ExportService } from './services/exports.js'
 import { importService, type ImportService } from './services/imports.js'
+import type { IssueDeps } from './services/issue-lookup.js'
+import { issueMoveService, type IssueMoveService } from './services/issue-moves.js'
+import { issueRelationService, type IssueRelationService } from './services/issue-relations.js'
 import { issueService, type IssueService } from './services/issues.js'
 import { jobTokenAuth } from './services/job-tokens.js'
+import {
+  METRIC_IMAGE_MAX_BYTES,
+  metricImageService,
+  type MetricImageService,
+} from './services/metric-images.js'
+import { noteService, type NoteService } from './services/notes.js'
 import { pipelineService, type PipelineService } from './services/pipelines.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
+import { runnerService, type RunnerService } from './services/runners.js'
+import { timeTrackingService, type TimeTrackingService } from './services/time-tracking.js'
+import { todoService, type TodoService } from './services/todos.js'
 import { DEFAULT_TRANSFER_LIMITS, type TransferLimits } from './services/transfer-guard.js'
 import { triggerService, type TriggerService } from './services/triggers.js'
 import { privateDir } from './store/private-files.js'
@@ -37,9 +51,18 @@ export interface Assembly {
   onReset(fn: () => (() => void) | void): void
 }
 
-/** The services route modules share. */
+/** Every service of the server; route modules reach the store only through these. */
 export interface Services {
   issues: IssueService
+  issueMoves: IssueMoveService
+  issueRelations: IssueRelationService
+  todos: TodoService
+  notes: NoteService
+  timeTracking: TimeTrackingService
+  /** EE only: undefined on `ce`, where the routes do not exist. */
+  metricImages?: MetricImageService
+  aliases: AliasService
+  runners: RunnerService
   pipelines: PipelineService
   triggers: TriggerService
   transfers: Transfers
@@ -56,7 +79,50 @@ export function composeServices(
   const issues = issueService(api.ctx, {
     beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
   })
-  return { issues, ...ciServices(api), transfers: transferServices(api, options.transfers) }
+  // A malformed or unsupported `gitlabVersion` fails here, not as a 500 of the first runner call.
+  supportedVersion(api.instance.version)
+  return {
+    ...issueServices(api.ctx, issues),
+    metricImages:
+      api.instance.edition === 'ee' ? metricImageServices(api, { ctx: api.ctx, issues }) : undefined,
+    aliases: aliasService(api.ctx.store),
+    runners: runnerService(api.ctx),
+    ...ciServices(api),
+    transfers: transferServices(api, options.transfers),
+  }
+}
+
+/** The issue service and those of an issue's sub-resources, which work through it. */
+function issueServices(ctx: ServiceContext, issues: IssueService) {
+  const deps: IssueDeps = { ctx, issues }
+  return {
+    issues,
+    issueMoves: issueMoveService(deps),
+    issueRelations: issueRelationService(deps),
+    todos: todoService(deps),
+    notes: noteService(deps),
+    timeTracking: timeTrackingService(deps),
+  }
+}
+
+/**
+ * Incident metric images (EE). Files live under `<data>/uploads/metric_images`, or a temporary
+ * folder for `:memory:` that is removed when the server closes; a reset empties the folder.
+ */
+function metricImageServices(api: Assembly, deps: IssueDeps): MetricImageService {
+  const { data } = api.settings
+  const memory = data === ':memory:'
+  const dir = memory
+    ? mkdtempSync(join(tmpdir(), 'gitlab-actions-uploads-'))
+    : join(data, 'uploads', 'metric_images')
+  if (!memory) privateDir(join(data, 'uploads'))
+  privateDir(dir)
+  if (memory) api.onClose(() => rmSync(dir, { recursive: true, force: true }))
+  api.onReset(() => () => {
+    rmSync(dir, { recursive: true, force: true })
+    privateDir(dir)
+  })
+  return metricImageService(deps, dir, api.settings.allowLocalRequests)
 }
 
 /**
@@ -108,11 +174,8 @@ export interface Transfers {
   imports: ImportService
   uploadDir: string
   s3Endpoint?: string
-  /**
-   * Registers the uploads' multipart parser. The route table calls it after the metric images'
-   * own multipart scope exists (a parser registered first would be inherited by that scope).
-   */
-  registerUploads(): void
+  /** Bytes an uploaded archive may have; 0 = no limit. */
+  maxImportSize: number
 }
 
 /**
@@ -157,16 +220,6 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
     limit: (name: keyof typeof limiters, key: string) => limiters[name](key),
   }
   const maxImportSize = options.maxImportSize ?? defaultMaxImportSize(api.instance.version)
-  const registerUploads = () =>
-    void api.app.register(multipart, {
-      ...RAW_MULTIPART_FIELDS,
-      limits: {
-        files: 10,
-        fields: 100,
-        fieldSize: 1024 * 1024,
-        fileSize: maxImportSize > 0 ? maxImportSize : Infinity,
-      },
-    })
   const exports = exportService(api.ctx, env)
   const imports = importService(api.ctx, {
     ...env,
@@ -182,5 +235,54 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
     await queue.close()
     if (memory) rmSync(workDir, { recursive: true, force: true })
   })
-  return { exports, imports, uploadDir: workDir, s3Endpoint: options.s3Endpoint, registerUploads }
+  return { exports, imports, uploadDir: workDir, s3Endpoint: options.s3Endpoint, maxImportSize }
+}
+
+/** Route tables served under a body parser of their own (see `registerBodyParsers`). */
+export interface ScopedRoutes {
+  /** Under the metric images' multipart limits: 1 MiB files, an oversized one truncated, not 413. */
+  metricImageUploads(route: Route): void
+  /** With form-encoded bodies kept as text (the emulator's seed route reads YAML sent as a form). */
+  textForms(scope: FastifyInstance): void
+}
+
+/**
+ * The body parsers, in the order they must register: a scope inherits the parsers its parent has
+ * when the scope is made, so the metric images' own multipart scope comes before the root's
+ * multipart parser (uploaded archives and multipart forms everywhere else), and the text-form scope
+ * after it. Registrations run when the server starts, after every route of the flat tables.
+ */
+export function registerBodyParsers(
+  api: { app: FastifyInstance; route: RouteTable; services: Services },
+  scoped: ScopedRoutes,
+): void {
+  const { app } = api
+  if (api.services.metricImages)
+    void app.register(async (scope: FastifyInstance) => {
+      await scope.register(multipart, {
+        ...RAW_MULTIPART_FIELDS,
+        throwFileSizeLimit: false,
+        limits: { fileSize: METRIC_IMAGE_MAX_BYTES },
+      })
+      scoped.metricImageUploads(api.route.within(scope))
+    })
+  const { maxImportSize } = api.services.transfers
+  void app.register(multipart, {
+    ...RAW_MULTIPART_FIELDS,
+    limits: {
+      files: 10,
+      fields: 100,
+      fieldSize: 1024 * 1024,
+      fileSize: maxImportSize > 0 ? maxImportSize : Infinity,
+    },
+  })
+  void app.register(async (scope: FastifyInstance) => {
+    scope.removeContentTypeParser('application/x-www-form-urlencoded')
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, body, done) => done(null, body),
+    )
+    scoped.textForms(scope)
+  })
 }

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { PageQuery, ProjectAlias, ProjectAliasCreate } from '../../schema/index.js'
 import { pageOf } from '../pagination.js'
-import { aliasService } from '../services/aliases.js'
 import type { ApiContext } from './context.js'
 import { syncHook } from '../sync-hook.js'
 
@@ -16,7 +15,7 @@ const PREFIX = '/api/v4/project_aliases'
 export function aliasRoutes(api: ApiContext): void {
   if (api.instance.edition !== 'ee') return
   const { app, route } = api
-  const aliases = aliasService(api.ctx.store)
+  const { aliases } = api.services
   app.addHook(
     'preHandler',
     syncHook((req) => {

@@ -4,11 +4,13 @@ import { forbidden, messageError, unauthorized } from '../gitlab-errors.js'
 import type { Seed } from '../../schema/seed.js'
 import type { ApiContext } from './context.js'
 import type { Actor } from '../services/access.js'
-import { existingRecords } from '../services/seed.js'
+import type { ExistingRecords } from '../seed/rules.js'
 
 export interface EmulatorControls {
   reset(): void
   seed(more: Seed): void
+  /** What already exists, which a seed added later may refer to. */
+  existing(): ExistingRecords
 }
 
 const requireAdmin = (actor: Actor) => {
@@ -42,32 +44,28 @@ function seedText(req: FastifyRequest): string {
  * `ExistingRecords`: users, groups and projects that exist count as listed).
  */
 export function emulatorRoutes(api: ApiContext, controls: EmulatorControls) {
-  const { app } = api
-  const { store } = api.ctx
-  app.post('/-/emulator/reset', async (req, reply) => {
+  api.app.post('/-/emulator/reset', async (req, reply) => {
     requireAdmin(req.actor)
     controls.reset()
     return reply.code(200).send({ message: 'reset' })
   })
-  // Its own context, so that a form-encoded body reaches the route as text (the API parses forms).
-  void app.register(async (scope: FastifyInstance) => {
-    scope.removeContentTypeParser('application/x-www-form-urlencoded')
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_req, body, done) => done(null, body),
-    )
-    scope.post('/-/emulator/seed', async (req, reply) => {
-      requireAdmin(req.actor)
-      const text = seedText(req)
-      let seed: Seed
-      try {
-        seed = parseSeed(text, 'request body', existingRecords(store))
-      } catch (err) {
-        throw messageError(400, err instanceof Error ? err.message : String(err))
-      }
-      controls.seed(seed)
-      return reply.code(201).send({ message: 'seeded' })
-    })
+}
+
+/**
+ * `POST /-/emulator/seed`, on a scope whose form-encoded bodies reach the route as text (the API
+ * parses forms; compose.ts `registerBodyParsers`).
+ */
+export function emulatorSeedRoutes(scope: FastifyInstance, controls: EmulatorControls) {
+  scope.post('/-/emulator/seed', async (req, reply) => {
+    requireAdmin(req.actor)
+    const text = seedText(req)
+    let seed: Seed
+    try {
+      seed = parseSeed(text, 'request body', controls.existing())
+    } catch (err) {
+      throw messageError(400, err instanceof Error ? err.message : String(err))
+    }
+    controls.seed(seed)
+    return reply.code(201).send({ message: 'seeded' })
   })
 }

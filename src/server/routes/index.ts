@@ -1,7 +1,7 @@
-import type { IssueDeps } from '../services/issue-lookup.js'
+import type { ScopedRoutes } from '../compose.js'
 import { aliasRoutes } from './aliases.js'
 import type { ApiContext } from './context.js'
-import { emulatorRoutes, type EmulatorControls } from './emulator.js'
+import { emulatorRoutes, emulatorSeedRoutes, type EmulatorControls } from './emulator.js'
 import { groupListRoutes } from './group-list.js'
 import { groupProjectRoutes } from './group-projects.js'
 import { healthRoutes } from './health.js'
@@ -10,7 +10,7 @@ import { issueNoteRoutes } from './issue-notes.js'
 import { timeTrackingRoutes } from './issue-time-tracking.js'
 import { issueRoutes } from './issues.js'
 import { metaRoutes } from './meta.js'
-import { metricImageRoutes } from './metric-images.js'
+import { metricImageRoutes, metricImageUploadRoutes } from './metric-images.js'
 import { openapiRoutes } from './openapi.js'
 import { pipelineEmulatorRoutes } from './pipeline-emulator.js'
 import { pipelineRoutes } from './pipelines.js'
@@ -23,21 +23,17 @@ import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
 
 /**
- * Every route module, once, in the order the OpenAPI document lists them, with the services that
- * several modules share.
+ * Every route module, once, in the order the OpenAPI document lists them. The routes that need a
+ * body parser of their own are in `scopedRoutes`.
  */
 export function registerRoutes(api: ApiContext, options: { emulator: EmulatorControls }): void {
-  const issueDeps: IssueDeps = { ctx: api.ctx, issues: api.services.issues }
-
+  const { transfers, pipelines, triggers } = api.services
   metaRoutes(api)
   issueRoutes(api)
-  issueDetailRoutes(api, issueDeps)
-  issueNoteRoutes(api, issueDeps)
-  timeTrackingRoutes(api, issueDeps)
-  metricImageRoutes(api, issueDeps)
-  // In this order: the uploads' multipart settings register after the metric images' own scope.
-  const { transfers, pipelines, triggers } = api.services
-  transfers.registerUploads()
+  issueDetailRoutes(api)
+  issueNoteRoutes(api)
+  timeTrackingRoutes(api)
+  metricImageRoutes(api)
   projectExportRoutes(api, transfers.exports)
   projectImportRoutes(api, transfers.imports, transfers)
   triggerRoutes(api, triggers)
@@ -53,4 +49,12 @@ export function registerRoutes(api: ApiContext, options: { emulator: EmulatorCon
   healthRoutes(api)
   emulatorRoutes(api, options.emulator)
   openapiRoutes(api)
+}
+
+/** The route tables compose.ts `registerBodyParsers` mounts under their own body parsers. */
+export function scopedRoutes(api: ApiContext, options: { emulator: EmulatorControls }): ScopedRoutes {
+  return {
+    metricImageUploads: (route) => metricImageUploadRoutes(api, route),
+    textForms: (scope) => emulatorSeedRoutes(scope, options.emulator),
+  }
 }

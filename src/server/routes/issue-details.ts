@@ -10,10 +10,6 @@ import {
   UserAgentDetail,
   UserBasic,
 } from '../../schema/index.js'
-import { issueMoveService } from '../services/issue-moves.js'
-import type { IssueDeps } from '../services/issue-lookup.js'
-import { issueRelationService } from '../services/issue-relations.js'
-import { todoService } from '../services/todos.js'
 import { pageOf, slicePage } from '../pagination.js'
 import type { ApiContext } from './context.js'
 import { IssuePath, issueTarget } from './paths.js'
@@ -23,11 +19,9 @@ import { IssuePath, issueTarget } from './paths.js'
  * to-dos and relations here; notes, time tracking and metric images in their own modules.
  * `:issue_iid` is Grape's Integer: anything else is 400 `issue_iid is invalid`.
  */
-export function issueDetailRoutes(api: ApiContext, deps: IssueDeps): void {
+export function issueDetailRoutes(api: ApiContext): void {
   const { route, access } = api
-  const moves = issueMoveService(deps)
-  const todos = todoService(deps)
-  const relations = issueRelationService(deps)
+  const { issueMoves: moves, todos, issueRelations: relations } = api.services
 
   route(
     {

@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox'
 import { Note, NoteCommands, NoteCreate, NoteListQuery } from '../../schema/index.js'
-import type { IssueDeps } from '../services/issue-lookup.js'
-import { noteService } from '../services/notes.js'
 import type { ApiContext } from './context.js'
 import { IssuePath, issueTarget } from './paths.js'
 
 /** Issue notes (GitLab's doc/api/issues.md): list, and create with quick actions. */
-export function issueNoteRoutes(api: ApiContext, deps: IssueDeps): void {
+export function issueNoteRoutes(api: ApiContext): void {
   const { route, access } = api
-  const notes = noteService(deps)
+  const { notes } = api.services
 
   route(
     {

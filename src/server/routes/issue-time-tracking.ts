@@ -1,6 +1,4 @@
 import { SpentTimeInput, TimeEstimateInput, TimeStats } from '../../schema/index.js'
-import type { IssueDeps } from '../services/issue-lookup.js'
-import { timeTrackingService } from '../services/time-tracking.js'
 import type { ApiContext } from './context.js'
 import { IssuePath, issueTarget } from './paths.js'
 
@@ -8,9 +6,9 @@ import { IssuePath, issueTarget } from './paths.js'
  * Time tracking (`lib/api/time_tracking_endpoints.rb`): 200 for estimates, resets and reads, 201 for added
  * time.
  */
-export function timeTrackingRoutes(api: ApiContext, deps: IssueDeps): void {
+export function timeTrackingRoutes(api: ApiContext): void {
   const { route, access } = api
-  const time = timeTrackingService(deps)
+  const time = api.services.timeTracking
 
   route(
     {

@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto'
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createReadStream, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import multipart from '@fastify/multipart'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { imageType, MetricImage, MetricImageFields } from '../../schema/index.js'
 import { GitLabError, badRequest, paramError } from '../gitlab-errors.js'
 import { parseParams } from '../params.js'
-import { multipartField, RAW_MULTIPART_FIELDS } from '../malformed-strings.js'
-import type { IssueDeps } from '../services/issue-lookup.js'
-import { METRIC_IMAGE_MAX_BYTES, metricImageService, type Upload } from '../services/metric-images.js'
-import { PRIVATE_FILE_MODE, privateDir } from '../store/private-files.js'
+import { multipartField } from '../malformed-strings.js'
+import type { Upload } from '../services/metric-images.js'
+import { writeUpload } from '../upload-files.js'
 import type { ApiContext } from './context.js'
+import type { Route } from './define.js'
 import { IssuePath, issueTarget } from './paths.js'
 
 const ImagePath = Type.Object({
@@ -46,7 +43,7 @@ async function readParts(req: FastifyRequest, dir: string, written: string[]) {
       const path = join(dir, `upload-${randomUUID()}`)
       written.push(path)
       file = { path, filename: part.filename, truncated: false }
-      await pipeline(part.file, createWriteStream(path, { mode: PRIVATE_FILE_MODE }))
+      await writeUpload(part.file, path)
       file.truncated = part.file.truncated
     } else if (part.type === 'file') part.file.resume()
     else {
@@ -59,24 +56,12 @@ async function readParts(req: FastifyRequest, dir: string, written: string[]) {
 
 /**
  * Incident metric images (EE only; `ee/lib/ee/api/issues.rb`) and the download of their files at
- * `file_path`. Files are kept under `<data>/uploads/metric_images`, or a temporary folder for
- * `:memory:` that is removed when the server closes.
+ * `file_path`. The upload is in `metricImageUploadRoutes`, served under its own multipart limits.
  */
-export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
-  if (api.instance.edition !== 'ee') return
+export function metricImageRoutes(api: ApiContext): void {
+  const images = api.services.metricImages
+  if (!images) return
   const { route, access } = api
-  const memory = api.settings.data === ':memory:'
-  const dir = memory
-    ? mkdtempSync(join(tmpdir(), 'gitlab-actions-uploads-'))
-    : join(api.settings.data, 'uploads', 'metric_images')
-  if (!memory) privateDir(join(api.settings.data, 'uploads'))
-  privateDir(dir)
-  if (memory) api.onClose(() => rmSync(dir, { recursive: true, force: true }))
-  api.onReset(() => () => {
-    rmSync(dir, { recursive: true, force: true })
-    privateDir(dir)
-  })
-  const images = metricImageService(deps, dir, api.settings.allowLocalRequests)
 
   api.app.get('/uploads/-/system/issuable_metric_image/file/:image_id/:filename', (req, reply) => {
     const { image_id: id, filename } = req.params as Record<string, string>
@@ -84,39 +69,6 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
     if (!path) return reply.code(404).type('application/json').send({ message: '404 Not Found' })
     const type = imageType(path)
     return reply.type(type).send(createReadStream(path))
-  })
-
-  api.app.register(async (scope: FastifyInstance) => {
-    await scope.register(multipart, {
-      ...RAW_MULTIPART_FIELDS,
-      throwFileSizeLimit: false,
-      limits: { fileSize: METRIC_IMAGE_MAX_BYTES },
-    })
-    api.route.within(scope)(
-      {
-        method: 'POST',
-        url: '/api/v4/projects/:id/issues/:issue_iid/metric_images',
-        summary: 'Upload a metric image to an incident (multipart: file, url, url_text)',
-        auth: 'non_get',
-        pathParams: IssuePath,
-        readsParts: true,
-        response: { 201: MetricImage },
-      },
-      async (h) => {
-        const written: string[] = []
-        try {
-          const { fields, file } = await readUpload(h.req, dir, written)
-          const iid = h.path.issue_iid
-          if (!file) throw paramError(fields.file === undefined ? 'file is missing' : 'file is invalid')
-          const params = parseParams(MetricImageFields, fields)
-          if (file.truncated) throw badRequest('File is too large')
-          const project = access.project(h.actor, h.path.id)
-          return h.reply.code(201).send(images.upload(h.actor, project, iid, file, params))
-        } finally {
-          for (const path of written) rmSync(path, { force: true })
-        }
-      },
-    )
   })
 
   route(
@@ -161,6 +113,38 @@ export function metricImageRoutes(api: ApiContext, deps: IssueDeps): void {
     (h) => {
       images.remove(h.actor, access.project(h.actor, h.path.id), h.path.issue_iid, h.path.metric_image_id)
       return h.reply.code(204).send()
+    },
+  )
+}
+
+/** `POST …/metric_images`: a multipart upload, its file streamed to the service's upload folder. */
+export function metricImageUploadRoutes(api: ApiContext, route: Route): void {
+  const images = api.services.metricImages
+  if (!images) return
+  const { access } = api
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/issues/:issue_iid/metric_images',
+      summary: 'Upload a metric image to an incident (multipart: file, url, url_text)',
+      auth: 'non_get',
+      pathParams: IssuePath,
+      readsParts: true,
+      response: { 201: MetricImage },
+    },
+    async (h) => {
+      const written: string[] = []
+      try {
+        const { fields, file } = await readUpload(h.req, images.uploadDir, written)
+        const iid = h.path.issue_iid
+        if (!file) throw paramError(fields.file === undefined ? 'file is missing' : 'file is invalid')
+        const params = parseParams(MetricImageFields, fields)
+        if (file.truncated) throw badRequest('File is too large')
+        const project = access.project(h.actor, h.path.id)
+        return h.reply.code(201).send(images.upload(h.actor, project, iid, file, params))
+      } finally {
+        for (const path of written) rmSync(path, { force: true })
+      }
     },
   )
 }

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import {
@@ -12,10 +10,10 @@ import {
   S3ImportParams,
 } from '../../schema/index.js'
 import { multipartParams } from '../form-params.js'
-import { PRIVATE_FILE_MODE } from '../store/private-files.js'
 import { GitLabError, messageError, paramError, unauthorized } from '../gitlab-errors.js'
 import { s3ObjectUrl, signV4 } from '../jobs/import-s3.js'
 import { parseParams } from '../params.js'
+import { writeUpload } from '../upload-files.js'
 import type { ImportService } from '../services/imports.js'
 import { BlockedUrlError, checkUrl } from '../services/outbound-url.js'
 import type { ApiContext } from './context.js'
@@ -61,7 +59,7 @@ async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
       }
       const path = join(dir, `upload-${randomBytes(8).toString('hex')}.part`)
       out.file = { path, filename: part.filename }
-      await pipeline(part.file, createWriteStream(path, { mode: PRIVATE_FILE_MODE }))
+      await writeUpload(part.file, path)
       if (part.file.truncated) throw messageError(413, '413 Request Entity Too Large')
     })
   } catch (err) {

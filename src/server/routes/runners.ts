@@ -1,19 +1,15 @@
 import { RegistrationTokenReset, RunnerRegister, RunnerRegistration } from '../../schema/index.js'
-import { supportedVersion } from '../releases.js'
-import { runnerService } from '../services/runners.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
 /**
  * The deprecated runner registration-token endpoints (`lib/api/ci/runners.rb`, `lib/api/ci/runner.rb`): the
  * three reset-registration-token calls (410 from 18.0) and `POST /runners` with a registration token (410
- * from 17.0). Checks the instance's version at start-up: a malformed or unsupported
- * `gitlabVersion` makes `buildServer` fail instead of answering 500 later.
+ * from 17.0).
  */
 export function runnerRoutes(api: ApiContext) {
   const { route } = api
-  supportedVersion(api.instance.version)
-  const runners = runnerService(api.ctx)
+  const { runners } = api.services
   const created = { 201: RegistrationTokenReset }
 
   route(

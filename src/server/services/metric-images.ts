@@ -82,6 +82,8 @@ export function metricImageService(deps: IssueDeps, dir: string, allowLocalReque
   }
 
   return {
+    /** Where the upload route streams a file before `upload` moves it into place. */
+    uploadDir: dir,
     /** The image's file on disk, when the actor may read its issue; undefined otherwise. */
     file(actor: Actor, imageId: number, filename: string): string | undefined {
       const image = store.metricImages.get(imageId)
