@@ -6,14 +6,19 @@ import type { FastifyInstance } from 'fastify'
 import { RAW_MULTIPART_FIELDS } from './malformed-strings.js'
 import { DEFAULT_EXTRACT_LIMITS } from './archive/extract-limits.js'
 import { jobQueue } from './jobs/export-queue.js'
+import { jobSlots } from './jobs/job-slots.js'
+import { s3ObjectUrl, signV4 } from './jobs/import-s3.js'
 import { pipelineRunner } from './jobs/pipeline-runner.js'
 import type { Instance } from './present/context.js'
 import type { Route, RouteTable } from './routes/define.js'
 import { defaultMaxImportSize, supportedVersion } from './releases.js'
-import type { ServiceContext } from './services/context.js'
+import { systemClock, type ServiceContext } from './services/context.js'
 import { aliasService, type AliasService } from './services/aliases.js'
 import { exportService, type ExportService } from './services/exports.js'
-import { importService, type ImportService } from './services/imports.js'
+import { groupService, type GroupService } from './services/groups.js'
+import { healthService, type HealthService } from './services/health.js'
+import { importSources, type ImportSources, type RemoteFiles } from './services/import-sources.js'
+import { CONCURRENT_IMPORTS, importService, type ImportService } from './services/imports.js'
 import type { IssueDeps } from './services/issue-lookup.js'
 import { issueMoveService, type IssueMoveService } from './services/issue-moves.js'
 import { issueRelationService, type IssueRelationService } from './services/issue-relations.js'
@@ -26,11 +31,14 @@ import {
 } from './services/metric-images.js'
 import { noteService, type NoteService } from './services/notes.js'
 import { pipelineService, type PipelineService } from './services/pipelines.js'
+import { projectLabelService, type ProjectLabelService } from './services/project-labels.js'
+import { projectService, type ProjectService } from './services/projects.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { runnerService, type RunnerService } from './services/runners.js'
 import { timeTrackingService, type TimeTrackingService } from './services/time-tracking.js'
 import { todoService, type TodoService } from './services/todos.js'
-import { DEFAULT_TRANSFER_LIMITS, type TransferLimits } from './services/transfer-guard.js'
+import { userService, type UserService } from './services/users.js'
+import { DEFAULT_TRANSFER_LIMITS, type TransferLimits } from './outbound/transfer-guard.js'
 import { triggerService, type TriggerService } from './services/triggers.js'
 import { privateDir } from './store/private-files.js'
 
@@ -61,8 +69,13 @@ export interface Services {
   timeTracking: TimeTrackingService
   /** EE only: undefined on `ce`, where the routes do not exist. */
   metricImages?: MetricImageService
+  projects: ProjectService
+  projectLabels: ProjectLabelService
+  groups: GroupService
+  users: UserService
   aliases: AliasService
   runners: RunnerService
+  health: HealthService
   pipelines: PipelineService
   triggers: TriggerService
   transfers: Transfers
@@ -85,8 +98,13 @@ export function composeServices(
     ...issueServices(api.ctx, issues),
     metricImages:
       api.instance.edition === 'ee' ? metricImageServices(api, { ctx: api.ctx, issues }) : undefined,
+    projects: projectService(api.ctx),
+    projectLabels: projectLabelService(api.ctx),
+    groups: groupService(api.ctx),
+    users: userService(api.ctx),
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx),
+    health: healthService(api.ctx.store),
     ...ciServices(api),
     transfers: transferServices(api, options.transfers),
   }
@@ -168,12 +186,34 @@ function sweepAbandoned(workDir: string, kept: string[]) {
     if (!keep.has(name)) rmSync(join(workDir, name), { recursive: true, force: true })
 }
 
+/** The HEAD checks of remote imports, with undici: loaded on the first remote import, not at start-up. */
+const remoteFile = () => import('./jobs/import-remote.js')
+
+/** The import jobs' HTTP helpers, as the source checks of services/import-sources.ts use them. */
+const remoteFiles: RemoteFiles = {
+  head: async (url, headers, allowLocal) => (await remoteFile()).headOf(url, headers, allowLocal),
+  async refusal(headers) {
+    const { validateRemoteFile, RemoteFileError } = await remoteFile()
+    try {
+      validateRemoteFile(headers)
+    } catch (err) {
+      if (err instanceof RemoteFileError) return err.message
+      throw err
+    }
+    return undefined
+  },
+  s3Url: s3ObjectUrl,
+  // The wall clock, not the server's: S3 checks a signature's time against its own.
+  signHead: (url, source) => signV4({ method: 'HEAD', url, ...source, now: systemClock.now() }),
+}
+
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */
 export interface Transfers {
   exports: ExportService
   imports: ImportService
   uploadDir: string
-  s3Endpoint?: string
+  /** The sources of remote and S3 imports, checked before an import is created. */
+  sources: ImportSources
   /** Bytes an uploaded archive may have; 0 = no limit. */
   maxImportSize: number
 }
@@ -230,12 +270,17 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
         : {}),
     },
     s3Endpoint: options.s3Endpoint,
+    slots: jobSlots(CONCURRENT_IMPORTS),
   })
   api.onClose(async () => {
     await queue.close()
     if (memory) rmSync(workDir, { recursive: true, force: true })
   })
-  return { exports, imports, uploadDir: workDir, s3Endpoint: options.s3Endpoint, maxImportSize }
+  const sources = importSources(remoteFiles, {
+    allowLocal: api.settings.allowLocalRequests,
+    s3Endpoint: options.s3Endpoint,
+  })
+  return { exports, imports, uploadDir: workDir, sources, maxImportSize }
 }
 
 /** Route tables served under a body parser of their own (see `registerBodyParsers`). */

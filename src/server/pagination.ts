@@ -74,6 +74,12 @@ export function slicePage<T>(all: T[], page: Page): PageOut<T> {
   return { items: all.slice(page.offset, page.offset + page.perPage), page, total: all.length }
 }
 
+/** The same page with its items mapped (presented). */
+export const mapPage = <T, U>(page: PageOut<T>, fn: (item: T) => U): PageOut<U> => ({
+  ...page,
+  items: page.items.map(fn),
+})
+
 /** Sets the headers of a page, offset or keyset, with links of the declared parameters; returns its items. */
 export function setPageLinks<T>(
   reply: FastifyReply,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { Agent, request } from 'undici'
-import { secretBox } from '../../src/server/services/secret-box.js'
+import { secretBox } from '../../src/server/store/secret-box.js'
 import { killed, startServe } from '../support/serve-child.js'
 import { rootAndAcme } from '../support/seeds.js'
 

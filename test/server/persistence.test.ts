@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-import { secretBox } from '../../src/server/services/secret-box.js'
+import { secretBox } from '../../src/server/store/secret-box.js'
 import { startServer } from '../support/server.js'
 import { FormData, request } from 'undici'
 import { widgetsSeed } from '../support/seeds.js'

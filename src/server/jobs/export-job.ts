@@ -9,8 +9,8 @@ import { exportFileName } from '../archive/layout.js'
 import { writeExportTree } from '../archive/export-tree.js'
 import { TarGzWriter } from '../archive/tar-gz-writer.js'
 import type { ServiceContext } from '../services/context.js'
-import { outboundAgent } from '../services/outbound-agent.js'
-import { guardedTransfer, type TransferLimits } from '../services/transfer-guard.js'
+import { outboundAgent } from '../outbound/outbound-agent.js'
+import { guardedTransfer, type TransferLimits } from '../outbound/transfer-guard.js'
 
 export interface ExportJobEnv {
   ctx: ServiceContext

@@ -9,11 +9,11 @@ import type { ExtractLimits } from '../archive/extract-limits.js'
 import { ArchiveError, extractArchive } from '../archive/safe-extract.js'
 import { EXPORT_VERSION } from '../archive/layout.js'
 import { TreeError } from '../archive/ndjson-reader.js'
-import { followingRedirects, outboundAgent } from '../services/outbound-agent.js'
-import { Actor, Level } from '../services/access.js'
+import { followingRedirects, outboundAgent } from '../outbound/outbound-agent.js'
+import { accessLevels } from '../../schema/common.js'
 import type { ServiceContext } from '../services/context.js'
 import { restoreRepository } from './import-repository.js'
-import { guardedTransfer, type TransferLimits } from '../services/transfer-guard.js'
+import { guardedTransfer, type TransferLimits } from '../outbound/transfer-guard.js'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js'
 import { restoreTree } from './import-restore.js'
 import { s3ObjectUrl, signV4 } from './import-s3.js'
@@ -196,7 +196,7 @@ function overwrite(
   store.transaction(() => {
     if (old) {
       store.deferForeignKeys()
-      if (!access.atLeast(new Actor(user), old, Level.maintainer))
+      if (!access.userAtLeast(user, old, accessLevels.maintainer))
         throw new TreeError(`User ${importer.username} (${importer.id}) cannot overwrite a project in ${ns}`)
       writer.removeProject(old.id)
     }

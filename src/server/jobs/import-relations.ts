@@ -1,4 +1,4 @@
-import { countTasks } from '../present/issues.js'
+import { countTasks } from '../domain/tasks.js'
 import type { ImportWriter } from '../store/imports.js'
 import { isConstraintError, type Store } from '../store/index.js'
 import type { UserMap } from './import-users.js'

@@ -1,6 +1,6 @@
 import { request } from 'undici'
-import { humanSize } from '../services/human-size.js'
-import { followingRedirects, outboundAgent } from '../services/outbound-agent.js'
+import { humanSize } from '../domain/human-size.js'
+import { followingRedirects, outboundAgent } from '../outbound/outbound-agent.js'
 
 /**
  * `RemoteFileValidator`'s allowed types (`app/validators/import/gitlab_projects/remote_file_validator.rb`).

@@ -23,3 +23,4 @@ export function jobSlots(limit: number) {
     },
   }
 }
+export type JobSlots = ReturnType<typeof jobSlots>

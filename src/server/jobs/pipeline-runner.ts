@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto'
 import type { Clock } from '../services/context.js'
 import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
-import { COMPLETED, compositeStatus } from './composite-status.js'
+import { COMPLETED, compositeStatus } from '../domain/composite-status.js'
+import { CREATED_MS, QUEUE_MS } from '../domain/pipeline-schedule.js'
 
-/** How long a new pipeline stays `created`, and each job `pending`, before it moves on. */
-export const CREATED_MS = 500
-export const QUEUE_MS = 500
 /** Longest wait of the background timer; a far-off job is looked at again after this. */
 const MAX_TIMER_MS = 60_000
 

@@ -5,8 +5,8 @@ import type { IssueRow } from '../store/issues.js'
 import type { LabelRow } from '../store/labels.js'
 import type { MilestoneRow } from '../store/milestones.js'
 import type { ProjectRow } from '../store/projects.js'
-import { formatDuration } from '../services/chronic-duration.js'
-import { taskStatusNoun } from '../releases.js'
+import { formatDuration } from '../domain/chronic-duration.js'
+import { taskStatusText } from '../domain/tasks.js'
 import { apiUrl, type Instance } from './context.js'
 import { presentUser } from './users.js'
 
@@ -28,32 +28,6 @@ export interface IssueView {
   canReadEpic: (epic: EpicRow) => boolean
   /** `read_issue` for the caller: a duplicate links its canonical issue only when it may read it. */
   canReadIssue: (row: IssueRow) => boolean
-}
-
-/**
- * GitLab's Taskable text (`app/models/concerns/taskable.rb`): "1 of 1 checklist item completed",
- * "0 of 3 checklist items completed";
- * "0 of 0 tasks completed" before the release of RELEASE_RULES.checklistItemsWording (src/server/releases.ts).
- */
-export function taskStatusText(done: number, total: number, version: string): string {
-  return `${done} of ${total} ${taskStatusNoun(version, total)} completed`
-}
-
-/** Counts Markdown checklist items (`- [ ]`, `* [x]`, `1. [X]`) outside code fences. */
-export function countTasks(description: string | null): { total: number; done: number } {
-  let total = 0
-  let done = 0
-  let fenced = false
-  for (const line of (description ?? '').split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
-    if (fenced) continue
-    const m = /^\s*(?:[-+*]|\d+[.)])\s+\[([ xX])\](?:\s|$)/.exec(line)
-    if (m) {
-      total++
-      if (m[1] !== ' ') done++
-    }
-  }
-  return { total, done }
 }
 
 /** GitLab's `Gitlab::Color#contrast`: dark text when the RGB components add up to more than 500. */

@@ -4,7 +4,7 @@ import type { MergeRequestRow } from '../store/merge-requests.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Instance } from './context.js'
 import { mergeRequestCommits } from '../git/objects.js'
-import { countTasks } from './issues.js'
+import { countTasks } from '../domain/tasks.js'
 import { presentUser } from './users.js'
 
 /** The merge request's commits (real git objects, written to `project.bundle` on export). */

@@ -1,7 +1,6 @@
 import type { Group, NamespaceBasic, Project } from '../../schema/index.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
-import type { Store } from '../store/index.js'
 import { apiUrl, type Instance } from './context.js'
 
 export function presentNamespace(ns: NamespaceRow, instance: Instance): NamespaceBasic {
@@ -87,16 +86,4 @@ export function presentProject(
     import_status: 'none',
     ...(permissions ? { permissions } : {}),
   }
-}
-
-/** The names of a namespace and its ancestors, outermost first (for `name_with_namespace`, `full_name`). */
-export function namespaceNames(store: Store, namespaceId: number | null): string[] {
-  const names: string[] = []
-  for (let id = namespaceId; id !== null;) {
-    const ns = store.namespaces.get(id)
-    if (!ns) break
-    names.unshift(ns.name)
-    id = ns.parent_id
-  }
-  return names
 }

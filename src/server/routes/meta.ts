@@ -1,16 +1,14 @@
 import { Type } from '@sinclair/typebox'
 import { BasicProjectDetails, CurrentUser, Group, Project, Version } from '../../schema/index.js'
 import { unauthorized } from '../gitlab-errors.js'
-import { namespaceNames, presentGroup } from '../present/namespaces.js'
-import { basicProjectDetails, projectFor } from '../present/projects.js'
 import { presentCurrentUser } from '../present/users.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
 /** The calls a client makes first: version, current user, project and group reads. */
 export function metaRoutes(api: ApiContext) {
-  const { route, access, instance } = api
-  const { store } = api.ctx
+  const { route, instance } = api
+  const { projects, groups } = api.services
 
   route(
     {
@@ -54,12 +52,7 @@ export function metaRoutes(api: ApiContext) {
       pathParams: IdPath,
       response: { 200: Type.Union([Project, BasicProjectDetails]) },
     },
-    (h) => {
-      const full = projectFor({ store, access, instance }, h.actor, access.project(h.actor, h.path.id))
-      // Anonymous callers get `ProjectDetails`: BasicProjectDetails' fields, plus the fork source that is
-      // not modelled here (lib/api/projects.rb `get ":id"`, lib/api/entities/project_details.rb).
-      return h.actor.user ? full : basicProjectDetails(full)
-    },
+    (h) => projects.get(h.actor, h.path.id),
   )
 
   route(
@@ -70,9 +63,6 @@ export function metaRoutes(api: ApiContext) {
       pathParams: IdPath,
       response: { 200: Group },
     },
-    (h) => {
-      const group = access.group(h.actor, h.path.id)
-      return presentGroup(group, namespaceNames(store, group.id).join(' / '), instance)
-    },
+    (h) => groups.get(h.actor, h.path.id),
   )
 }

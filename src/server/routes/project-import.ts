@@ -11,28 +11,14 @@ import {
 } from '../../schema/index.js'
 import { multipartParams } from '../form-params.js'
 import { GitLabError, messageError, paramError, unauthorized } from '../gitlab-errors.js'
-import { s3ObjectUrl, signV4 } from '../jobs/import-s3.js'
 import { parseParams } from '../params.js'
 import { writeUpload } from '../upload-files.js'
 import type { ImportService } from '../services/imports.js'
-import { BlockedUrlError, checkUrl } from '../services/outbound-url.js'
+import type { ImportSources } from '../services/import-sources.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
 const NOT_GZ = { error: 'You need to upload a GitLab project export archive (ending in .gz).' }
-/** The HEAD checks of remote imports, with undici: loaded on the first remote import, not at start-up. */
-const remoteFile = () => import('../jobs/import-remote.js')
-
-/** `RemoteFileValidator` on a HEAD's headers: a refused file is GitLab's 400 with its message. */
-async function acceptRemoteFile(headers: Record<string, string>): Promise<void> {
-  const { validateRemoteFile, RemoteFileError } = await remoteFile()
-  try {
-    validateRemoteFile(headers)
-  } catch (err) {
-    if (err instanceof RemoteFileError) throw messageError(400, err.message)
-    throw err
-  }
-}
 
 interface Upload {
   fields: Record<string, unknown>
@@ -74,19 +60,9 @@ async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
 export function projectImportRoutes(
   api: ApiContext,
   imports: ImportService,
-  opts: { uploadDir: string; s3Endpoint?: string },
+  opts: { uploadDir: string; sources: ImportSources },
 ) {
   const { app, route } = api
-  const allowLocal = api.settings.allowLocalRequests
-  const remoteError = (err: unknown, prefix: string): never => {
-    const cause = (err as { cause?: unknown }).cause
-    if (err instanceof BlockedUrlError || cause instanceof BlockedUrlError)
-      throw messageError(
-        400,
-        `File url is blocked: ${(err instanceof BlockedUrlError ? err : (cause as Error)).message}`,
-      )
-    throw messageError(400, `${prefix}${(err as Error).message}`)
-  }
 
   api.route.document({
     method: 'POST',
@@ -150,24 +126,8 @@ export function projectImportRoutes(
       response: { 201: ProjectImportStatus },
     },
     async (h) => {
-      const source: { kind: 'url'; url: string; maxBytes?: number } = { kind: 'url', url: h.params.url }
-      const record = await imports.create(h.actor, h.params, 'gitlab_project', source, async () => {
-        let url: URL
-        try {
-          url = checkUrl(h.params.url, allowLocal ? ['http', 'https'] : ['https'], allowLocal)
-        } catch (err) {
-          return remoteError(err, '')
-        }
-        const { headOf } = await remoteFile()
-        const head = await headOf(url, {}, allowLocal).catch((err) =>
-          remoteError(err, 'Failed to retrive headers: '),
-        )
-        if (head.headers.server === 'AmazonS3' && head.headers['x-amz-request-id'])
-          throw messageError(400, 'To import from AWS S3 use `projects/remote-import-s3`')
-        await acceptRemoteFile(head.headers)
-        // A GET bringing more than its HEAD announced is cut off while streaming.
-        source.maxBytes = Number(head.headers['content-length'])
-      })
+      const { source, check } = opts.sources.url(h.params)
+      const record = await imports.create(h.actor, h.params, 'gitlab_project', source, check)
       return h.reply.code(201).send({ ...record, import_error: null })
     },
   )
@@ -183,44 +143,8 @@ export function projectImportRoutes(
       response: { 201: ProjectImportStatus },
     },
     async (h) => {
-      const p = h.params
-      const source = {
-        kind: 's3' as const,
-        region: p.region,
-        bucket: p.bucket_name,
-        key: p.file_key,
-        accessKeyId: p.access_key_id,
-        secretAccessKey: p.secret_access_key,
-        endpoint: opts.s3Endpoint,
-      }
-      const record = await imports.create(h.actor, p, 'gitlab_project', source, async () => {
-        for (const [value, label] of [
-          [p.region, 'Region'],
-          [p.bucket_name, 'Bucket name'],
-          [p.file_key, 'File key'],
-          [p.access_key_id, 'Access key id'],
-          [p.secret_access_key, 'Secret access key'],
-        ] as const)
-          if (value.trim() === '') throw messageError(400, `${label} can't be blank`)
-        const failed = `Failed to open '${p.file_key}' in '${p.bucket_name}': `
-        let url: URL
-        try {
-          url = s3ObjectUrl(p.bucket_name, p.region, p.file_key, opts.s3Endpoint)
-        } catch {
-          // A region or bucket that cannot form a host name: the client's mistake, not a 500.
-          throw messageError(400, `${failed}invalid region or bucket name`)
-        }
-        // The wall clock, not the server's: S3 checks a signature's time against its own.
-        const headers = signV4({ method: 'HEAD', url, ...source, now: new Date() })
-        const { headOf } = await remoteFile()
-        const head = await headOf(url, headers, allowLocal || opts.s3Endpoint !== undefined).catch((err) =>
-          remoteError(err, failed),
-        )
-        if (head.status === 404)
-          throw messageError(400, `File not found '${p.file_key}' in '${p.bucket_name}'`)
-        if (head.status < 200 || head.status > 299) throw messageError(400, `${failed}HTTP ${head.status}`)
-        await acceptRemoteFile(head.headers)
-      })
+      const { source, check } = opts.sources.s3(h.params)
+      const record = await imports.create(h.actor, h.params, 'gitlab_project', source, check)
       return h.reply.code(201).send(record)
     },
   )

@@ -1,5 +1,5 @@
 import type { Seed, SeedIssue, SeedMergeRequest, SeedProject } from '../../schema/seed.js'
-import { parseDuration } from '../services/chronic-duration.js'
+import { parseDuration } from '../domain/chronic-duration.js'
 import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
 
 /** GitLab's cap on an issue's total time spent (`Timelog::MAX_TOTAL_TIME_SPENT`, app/models/timelog.rb): 4 years of 365.25 days. */

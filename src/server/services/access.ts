@@ -106,6 +106,11 @@ export function createAccess(store: Store) {
     atLeast(actor: Actor, project: ProjectRow, level: number): boolean {
       return actor.admin || projectLevel(actor, project) >= level
     },
+    /** `atLeast` for a user outside a request (a job acting for the user who started it). */
+    userAtLeast(user: UserRow, project: ProjectRow, level: number): boolean {
+      const actor = new Actor(user)
+      return actor.admin || projectLevel(actor, project) >= level
+    },
     /** Projects (optionally below a group) the actor can read, with the actor's level in each. */
     readableProjects(actor: Actor, under?: NamespaceRow): { project: ProjectRow; level: number }[] {
       const prefix = under ? `${under.full_path.toLowerCase()}/` : ''

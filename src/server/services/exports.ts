@@ -6,8 +6,8 @@ import type { ExportRow } from '../store/exports.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import { BlockedUrlError, checkUrl } from './outbound-url.js'
-import type { TransferLimits } from './transfer-guard.js'
+import { BlockedUrlError, checkUrl } from '../outbound/outbound-url.js'
+import type { TransferLimits } from '../outbound/transfer-guard.js'
 
 export interface TransferEnv {
   workDir: string

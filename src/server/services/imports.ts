@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises'
 import type { ProjectImportParams, ProjectImportStatus } from '../../schema/index.js'
 import { messageError, notFound } from '../gitlab-errors.js'
 import type { ImportSource } from '../jobs/import-job.js'
-import { jobSlots } from '../jobs/job-slots.js'
+import type { JobSlots } from '../jobs/job-slots.js'
 import type { ExtractLimits } from '../archive/extract-limits.js'
 import { importRoleFor } from '../releases.js'
 import type { NamespaceRow } from '../store/namespaces.js'
@@ -26,6 +26,8 @@ export const CONCURRENT_IMPORTS = 2
 
 export interface ImportEnv extends TransferEnv {
   limits: ExtractLimits
+  /** CONCURRENT_IMPORTS slots that imports wait for. */
+  slots: JobSlots
   s3Endpoint?: string
 }
 
@@ -45,7 +47,7 @@ const correlationId = () => randomBytes(16).toString('base64url').slice(0, 22)
 export function importService(ctx: ServiceContext, env: ImportEnv) {
   const { store, access } = ctx
   const now = () => ctx.clock.now().toISOString()
-  const slots = jobSlots(CONCURRENT_IMPORTS)
+  const { slots } = env
 
   const namespaceFor = (actor: Actor, ref: string | undefined): NamespaceRow => {
     const byRef = ref === undefined || ref === '' ? undefined : ref

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { JobTokenAuth } from '../auth.js'
 import { unauthorized } from '../gitlab-errors.js'
-import { EXECUTING } from '../jobs/composite-status.js'
+import { EXECUTING } from '../domain/composite-status.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { Store } from '../store/index.js'
 import type { UserRow } from '../store/users.js'

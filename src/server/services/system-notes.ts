@@ -1,5 +1,5 @@
 import type { Store } from '../store/index.js'
-import { formatDuration } from './chronic-duration.js'
+import { formatDuration } from '../domain/chronic-duration.js'
 
 /*
  * The system notes GitLab writes on an issue when it changes (`SystemNotes::IssuablesService`,

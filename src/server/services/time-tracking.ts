@@ -1,6 +1,6 @@
 import type { SpentTimeInput, TimeEstimateInput, TimeStats } from '../../schema/index.js'
 import { badRequest, forbidden, validationError } from '../gitlab-errors.js'
-import { formatDuration, parseDuration } from './chronic-duration.js'
+import { formatDuration, parseDuration } from '../domain/chronic-duration.js'
 import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Actor } from './access.js'

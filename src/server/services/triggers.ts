@@ -10,7 +10,7 @@ import { Actor, Level } from './access.js'
 import { isoNow, type ServiceContext } from './context.js'
 import { runningJob } from './job-tokens.js'
 import type { PipelineService } from './pipelines.js'
-import type { SecretBox } from './secret-box.js'
+import type { SecretBox } from '../store/secret-box.js'
 import { resolveRef } from './refs.js'
 
 /** `glptt-` + 40 lower-case hex characters (`app/models/ci/trigger.rb`). */

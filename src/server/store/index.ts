@@ -21,7 +21,7 @@ import { metaTable } from './meta.js'
 import { emptyDataTables, storeSnapshot } from './snapshot.js'
 import { loadDbKeyBase } from './secrets-file.js'
 import { keepConnection } from './inspect.js'
-import { secretBox } from '../services/secret-box.js'
+import { secretBox } from './secret-box.js'
 
 export { isConstraintError } from './sqlite.js'
 

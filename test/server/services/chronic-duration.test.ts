@@ -1,4 +1,4 @@
-import { formatDuration, parseDuration } from '../../../src/server/services/chronic-duration.js'
+import { formatDuration, parseDuration } from '../../../src/server/domain/chronic-duration.js'
 
 const HOUR = 3600
 const DAY = 8 * HOUR

@@ -1,4 +1,4 @@
-import { formatDuration, parseDuration } from '../chronic-duration.js'
+import { formatDuration, parseDuration } from '../../domain/chronic-duration.js'
 import { isoNow, today } from '../context.js'
 import { toSentence } from '../system-notes.js'
 import type { CommandDefinition, QuickActionContext } from './definition.js'

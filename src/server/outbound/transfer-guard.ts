@@ -1,5 +1,5 @@
 import { Transform } from 'node:stream'
-import { humanSize } from './human-size.js'
+import { humanSize } from '../domain/human-size.js'
 
 /**
  * Bounds on every outbound transfer (remote and S3 imports, export uploads): undici's body timeout

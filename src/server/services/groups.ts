@@ -1,0 +1,107 @@
+import type { Group, GroupListQuery, NamespaceBasic, NamespaceListQuery } from '../../schema/index.js'
+import { mapPage, pageOf, slicePage, type PageOut } from '../pagination.js'
+import { presentGroup, presentNamespace } from '../present/namespaces.js'
+import type { Store } from '../store/index.js'
+import type { NamespaceRow } from '../store/namespaces.js'
+import { Level, type Actor } from './access.js'
+import type { ServiceContext } from './context.js'
+
+/** The names of a namespace and its ancestors, outermost first (for `name_with_namespace`, `full_name`). */
+export function namespaceNames(store: Store, namespaceId: number | null): string[] {
+  const names: string[] = []
+  for (let id = namespaceId; id !== null;) {
+    const ns = store.namespaces.get(id)
+    if (!ns) break
+    names.unshift(ns.name)
+    id = ns.parent_id
+  }
+  return names
+}
+
+const groupSortKey: Record<string, (g: NamespaceRow) => string | number> = {
+  id: (g) => g.id,
+  name: (g) => g.name.toLowerCase(),
+  path: (g) => g.path.toLowerCase(),
+}
+
+const matches = (ns: NamespaceRow, search: string | undefined) =>
+  !search ||
+  ns.name.toLowerCase().includes(search.toLowerCase()) ||
+  ns.path.toLowerCase().includes(search.toLowerCase())
+
+/** Groups and namespaces: `GET /groups/:id`, `GET /groups` and `GET /namespaces`. */
+export function groupService(ctx: ServiceContext) {
+  const { store, access, instance } = ctx
+  const present = (group: NamespaceRow) =>
+    presentGroup(group, namespaceNames(store, group.id).join(' / '), instance)
+
+  /**
+   * A group the caller belongs to, GroupsFinder's "authorized groups" and their hierarchy: a
+   * membership in it or an ancestor, in a group below it, or in a project below it.
+   */
+  const related = (actor: Actor, group: NamespaceRow, all: NamespaceRow[]): boolean => {
+    if (access.groupLevel(actor, group) > 0) return true
+    const prefix = `${group.full_path.toLowerCase()}/`
+    const below = all.filter((ns) => ns.kind === 'group' && ns.full_path.toLowerCase().startsWith(prefix))
+    if (below.some((ns) => actor.direct(store, `namespace:${ns.id}`) > 0)) return true
+    return access.readableProjects(actor, group).some(({ level }) => level > 0)
+  }
+
+  return {
+    /** One group the caller can see (404 `Group Not Found` otherwise). */
+    get: (actor: Actor, id: string): Group => present(access.group(actor, id)),
+
+    /**
+     * lib/api/groups.rb `find_groups` with app/finders/groups_finder.rb: `all_available` defaults
+     * to true for administrators only. Administrators with it see every group; signed-in callers
+     * see the groups they belong to (with their ancestors and descendants), and with it also the
+     * public and internal ones; anonymous callers see public groups. `owned` keeps groups the
+     * caller owns; `search` (name or path), `visibility` and `top_level_only` filter; `name asc`
+     * by default, ties by id ascending. Private groups stay hidden from non-members throughout.
+     */
+    list(actor: Actor, q: GroupListQuery): PageOut<Group> {
+      const allAvailable = q.all_available ?? actor.admin
+      const all = store.namespaces.all()
+      const rows = all
+        .filter((g) => g.kind === 'group' && access.canReadGroup(actor, g))
+        .filter((g) => {
+          if (!actor.user) return g.visibility === 'public'
+          if (actor.admin && allAvailable) return true
+          return related(actor, g, all) || (allAvailable && g.visibility !== 'private')
+        })
+        .filter((g) => !q.owned || (actor.user !== null && access.groupLevel(actor, g) >= Level.owner))
+        .filter((g) => matches(g, q.search))
+        .filter((g) => !q.visibility || g.visibility === q.visibility)
+        .filter((g) => !q.top_level_only || g.parent_id === null)
+      const key = groupSortKey[q.order_by ?? 'name'] ?? groupSortKey.name!
+      const dir = q.sort === 'desc' ? -1 : 1
+      rows.sort((a, b) => {
+        const x = key(a)
+        const y = key(b)
+        return (x < y ? -1 : x > y ? 1 : 0) * dir || a.id - b.id
+      })
+      return mapPage(slicePage(rows, pageOf(q)), present)
+    },
+
+    /**
+     * lib/api/namespaces.rb: signed-in callers only (`authenticate!`); administrators get every
+     * namespace, others `User#namespaces`: their own and the groups they are direct members of
+     * (`owned_only`: that they own). `top_level_only` and `search` (name or path) filter; by id.
+     */
+    namespaces(actor: Actor, q: NamespaceListQuery): PageOut<NamespaceBasic> {
+      const rows = store.namespaces
+        .all()
+        .filter((ns) => {
+          if (actor.admin) return true
+          if (ns.kind === 'user') return ns.owner_id === actor.id
+          const level = actor.direct(store, `namespace:${ns.id}`)
+          return q.owned_only ? level >= Level.owner : level > 0
+        })
+        .filter((ns) => !q.top_level_only || ns.parent_id === null)
+        .filter((ns) => matches(ns, q.search))
+        .sort((a, b) => a.id - b.id)
+      return mapPage(slicePage(rows, pageOf(q)), (ns) => presentNamespace(ns, instance))
+    },
+  }
+}
+export type GroupService = ReturnType<typeof groupService>
