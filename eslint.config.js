@@ -48,6 +48,39 @@ export default tseslint.config(
     ignores: ['src/server/store/**'],
   },
   layer('src/server/store', SERVER_FORBIDDEN, SERVER_MESSAGE),
+  // The server's own layers (docs/architecture.md): compose.ts builds services over the store and
+  // the jobs, and hands route modules the services; presenters only shape what services loaded.
+  // Type-only imports of the interfaces a layer receives (row types, a job's handle) are allowed.
+  serverLayer('src/server/routes', [
+    forbid(['**/store/**'], 'routes reach data through services (api.services), never the store'),
+    forbid(['**/jobs/**'], 'routes never import jobs: services start them'),
+  ]),
+  serverLayer('src/server/services', [
+    forbid(['**/routes/**', '**/compose.js'], 'services know nothing of routes or the composition'),
+    forbid(['**/jobs/**'], 'services use jobs only through the interfaces compose.ts hands them', true),
+  ]),
+  serverLayer('src/server/present', [
+    forbid(['**/store/index.js'], 'presenters do no I/O: the service loads the records and passes them in'),
+    forbid(
+      ['**/store/**', '!**/store/index.js'],
+      'presenters do no I/O: only the row types of the store',
+      true,
+    ),
+    forbid(
+      ['**/services/**', '**/jobs/**', '**/routes/**', '**/outbound/**'],
+      'presenters import only domain/ and schema',
+    ),
+  ]),
+  serverLayer('src/server/jobs', [
+    forbid(['**/services/**'], 'jobs use services only through the interfaces they receive', true),
+    forbid(['**/routes/**', '**/present/**', '**/compose.js'], 'jobs never import routes or presenters'),
+  ]),
+  serverLayer('src/server/domain', [
+    forbid(
+      ['**/store/**', '**/services/**', '**/jobs/**', '**/routes/**', '**/present/**', '**/outbound/**'],
+      'domain/ holds rules with no I/O: it imports only schema and other domain rules',
+    ),
+  ]),
   layer('src/sync', ['**/actions/**'], 'src/sync never imports src/actions'),
 )
 
@@ -62,5 +95,21 @@ function layer(folder, forbidden, message, more = []) {
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message }, toolkit, ...more] }],
     },
+  }
+}
+
+/** One restricted group for `serverLayer`; `types` allows `import type` from it. */
+function forbid(group, message, types = false) {
+  return { group, message, ...(types ? { allowTypeImports: true } : {}) }
+}
+
+/**
+ * The imports a folder of src/server may not make, as `@typescript-eslint/no-restricted-imports`
+ * (it tells type-only imports apart, and leaves the server-wide `no-restricted-imports` in force).
+ */
+function serverLayer(folder, patterns) {
+  return {
+    files: [`${folder}/**/*.ts`],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
   }
 }

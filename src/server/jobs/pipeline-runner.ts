@@ -3,7 +3,7 @@ import type { Clock } from '../services/context.js'
 import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import { COMPLETED, compositeStatus } from '../domain/composite-status.js'
-import { CREATED_MS, QUEUE_MS } from '../domain/pipeline-schedule.js'
+import { QUEUE_MS } from '../domain/pipeline-schedule.js'
 
 /** Longest wait of the background timer; a far-off job is looked at again after this. */
 const MAX_TIMER_MS = 60_000

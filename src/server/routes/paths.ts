@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { Access, Actor } from '../services/access.js'
-import type { ProjectRow } from '../store/projects.js'
 
 /*
  * Path parameters, as the OpenAPI document shows them and handlers read them: an `:id` as given
@@ -14,6 +13,6 @@ export function issueTarget(
   access: Access,
   path: Static<typeof IssuePath>,
   actor: Actor,
-): { iid: number; project: ProjectRow } {
+): { iid: number; project: ReturnType<Access['project']> } {
   return { iid: path.issue_iid, project: access.project(actor, path.id) }
 }
