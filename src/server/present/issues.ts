@@ -1,10 +1,11 @@
 import type { Issue, IssueType, LabelDetail, Milestone, UserBasic } from '../../schema/index.js'
 import type { EpicRow } from '../store/epics.js'
-import type { Store } from '../store/index.js'
 import type { IssueRow } from '../store/issues.js'
 import type { LabelRow } from '../store/labels.js'
 import type { MilestoneRow } from '../store/milestones.js'
+import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
+import type { UserRow } from '../store/users.js'
 import { formatDuration } from '../domain/chronic-duration.js'
 import { taskStatusText } from '../domain/tasks.js'
 import { apiUrl, type Instance } from './context.js'
@@ -82,58 +83,60 @@ export function presentMilestone(
 const human = (seconds: number) => (seconds === 0 ? null : formatDuration(seconds))
 
 /**
- * Stored rows -> issue records (`lib/api/entities/issue.rb`), loading labels, assignees, users,
- * milestones and merge-request counts for the whole batch at once. `today` is the server clock's
- * day (`YYYY-MM-DD`): a milestone due before it is `expired`.
+ * What an issue page's records show besides their rows, loaded by the service once per page (one
+ * read per relation, or per distinct record, never per row: services/issue-records.ts).
  */
+export interface IssueRecords {
+  /** The server clock's day (`YYYY-MM-DD`): a milestone due before it is `expired`. */
+  today: string
+  labels: Map<number, LabelRow[]>
+  /** Assignee user ids by issue id, in order. */
+  assignees: Map<number, number[]>
+  mergeRequestCounts: Map<number, number>
+  users: Map<number, UserRow | undefined>
+  projects: Map<number, ProjectRow>
+  milestones: Map<number, MilestoneRow | undefined>
+  /** The epics the caller may read, by id (EE). */
+  epics: Map<number, EpicRow>
+  /** The canonical issues the caller may read, by id (`closed_as_duplicate_of`). */
+  duplicates: Map<number, IssueRow>
+  /** The group a group list was read from (`references.relative`). */
+  group: NamespaceRow | undefined
+  /** Issues the caller subscribes to; set with `withSubscribed`. */
+  subscribed?: Set<number>
+}
+
+/** Stored rows -> issue records (`lib/api/entities/issue.rb`), shaped from the rows and `records`. */
 export function presentIssues(
-  store: Store,
   instance: Instance,
-  today: string,
   rows: IssueRow[],
   view: IssueView,
+  records: IssueRecords,
 ): Issue[] {
-  const ids = rows.map((r) => r.id)
-  const labels = new Map<number, LabelRow[]>()
-  for (const l of store.labels.ofIssues(ids)) labels.set(l.issue_id, [...(labels.get(l.issue_id) ?? []), l])
-  const assignees = new Map<number, number[]>()
-  for (const a of store.issues.assigneesOf(ids))
-    assignees.set(a.issue_id, [...(assignees.get(a.issue_id) ?? []), a.user_id])
-  const mrCounts = new Map(store.issues.mergeRequestCounts(ids).map((m) => [m.issue_id, m.n]))
+  const { labels, assignees, today } = records
   const users = new Map<number, UserBasic | null>()
   const user = (id: number | null): UserBasic | null => {
     if (id === null) return null
     if (!users.has(id)) {
-      const row = store.users.get(id)
+      const row = records.users.get(id)
       users.set(id, row ? presentUser(row, instance) : null)
     }
     return users.get(id) ?? null
   }
-  const projects = new Map<number, ProjectRow>()
-  const project = (id: number) => {
-    let p = projects.get(id)
-    if (!p) projects.set(id, (p = store.projects.get(id) as ProjectRow))
-    return p
-  }
-  // A page's issues mostly share a few milestones: each is read once.
-  const milestones = new Map<number, MilestoneRow | undefined>()
-  const milestone = (id: number) => {
-    if (!milestones.has(id)) milestones.set(id, store.milestones.get(id))
-    return milestones.get(id)
-  }
+  const project = (id: number) => records.projects.get(id) as ProjectRow
   const noTasks = taskStatusText(0, 0, instance.version)
   const api = apiUrl(instance)
   const ee = instance.edition === 'ee'
+  const group = records.group
 
   return rows.map((row): Issue => {
     const p = project(row.project_id)
     const issueLabels = labels.get(row.id) ?? []
     const assigned = (assignees.get(row.id) ?? []).map(user).filter((u): u is UserBasic => u !== null)
-    const milestoneRow = row.milestone_id === null ? undefined : milestone(row.milestone_id)
+    const milestoneRow = row.milestone_id === null ? undefined : records.milestones.get(row.milestone_id)
     const full = `${p.full_path}#${row.iid}`
     const from = view.from
     const namespacePath = p.full_path.slice(0, p.full_path.length - p.path.length - 1)
-    const group = typeof from === 'object' && 'group' in from ? store.namespaces.get(from.group) : undefined
     const relative =
       typeof from === 'object' && 'project' in from && from.project === row.project_id
         ? `#${row.iid}`
@@ -142,8 +145,8 @@ export function presentIssues(
           : full
     const tasksPresent = row.tasks_total > 0
     const self = `${api}/projects/${row.project_id}/issues/${row.iid}`
-    const canonical = row.duplicated_to_id === null ? undefined : store.issues.get(row.duplicated_to_id)
-    const duplicateOf = canonical && view.canReadIssue(canonical) ? canonical : undefined
+    const duplicateOf =
+      row.duplicated_to_id === null ? undefined : records.duplicates.get(row.duplicated_to_id)
     const issue: Issue = {
       id: row.id,
       iid: row.iid,
@@ -162,7 +165,7 @@ export function presentIssues(
       type: row.issue_type.toUpperCase(),
       assignee: assigned[0] ?? null,
       user_notes_count: row.user_notes_count,
-      merge_requests_count: mrCounts.get(row.id) ?? 0,
+      merge_requests_count: records.mergeRequestCounts.get(row.id) ?? 0,
       upvotes: row.upvotes,
       downvotes: row.downvotes,
       due_date: row.due_date,
@@ -200,8 +203,7 @@ export function presentIssues(
     if (ee) {
       issue.weight = row.weight
       issue.blocking_issues_count = 0
-      const linked = row.epic_id === null ? undefined : store.epics.get(row.epic_id)
-      const epic = linked && view.canReadEpic(linked) ? linked : undefined
+      const epic = row.epic_id === null ? undefined : records.epics.get(row.epic_id)
       issue.epic_iid = epic ? epic.iid : null
       issue.epic = epic
         ? {
@@ -215,11 +217,7 @@ export function presentIssues(
       issue.iteration = null
       issue.health_status = row.health_status
     }
-    if (view.withSubscribed && view.userId !== null) {
-      issue.subscribed = store.issues.subscription(row.id, view.userId)?.subscribed === 1
-    } else if (view.withSubscribed) {
-      issue.subscribed = false
-    }
+    if (view.withSubscribed) issue.subscribed = records.subscribed?.has(row.id) === true
     return issue
   })
 }

@@ -1,15 +1,21 @@
 import type { MergeRequest, MergeRequestBasic, UserBasic } from '../../schema/index.js'
-import type { Store } from '../store/index.js'
 import type { MergeRequestRow } from '../store/merge-requests.js'
 import type { ProjectRow } from '../store/projects.js'
+import type { UserRow } from '../store/users.js'
 import type { Instance } from './context.js'
 import { mergeRequestCommits } from '../git/objects.js'
 import { countTasks } from '../domain/tasks.js'
 import { presentUser } from './users.js'
 
+/** What the service loads for a merge request: its author, and the SHA its target branch points to. */
+export interface MergeRequestRecords {
+  author: UserRow | undefined
+  targetSha: string | undefined
+}
+
 /** The merge request's commits (real git objects, written to `project.bundle` on export). */
-const commitsOf = (store: Store, row: MergeRequestRow) =>
-  mergeRequestCommits(row, store.mergeRequests.refSha(row.project_id, row.target_branch))
+const commitsOf = (row: MergeRequestRow, loaded: MergeRequestRecords) =>
+  mergeRequestCommits(row, loaded.targetSha)
 
 /**
  * `Entities::MergeRequestBasic` (`lib/api/entities/merge_request_basic.rb`) of a seeded merge request. Chosen
@@ -17,18 +23,18 @@ const commitsOf = (store: Store, row: MergeRequestRow) =>
  * pipeline, labels, milestone, assignees or reviewers.
  */
 export function presentMergeRequestBasic(
-  store: Store,
   instance: Instance,
   row: MergeRequestRow,
   project: ProjectRow,
   ee: boolean,
+  loaded: MergeRequestRecords,
 ): MergeRequestBasic {
-  const authorRow = store.users.get(row.author_id)
+  const authorRow = loaded.author
   if (!authorRow) throw new Error(`merge request ${row.id}: author ${row.author_id} is missing`)
   const author: UserBasic = presentUser(authorRow, instance)
   const tasks = countTasks(row.description)
   const merged = row.state === 'merged'
-  const commits = commitsOf(store, row)
+  const commits = commitsOf(row, loaded)
   return {
     id: row.id,
     iid: row.iid,
@@ -90,15 +96,15 @@ export function presentMergeRequestBasic(
 
 /** `Entities::MergeRequest` (GitLab's doc/api/issues.md): the basic record plus what single reads add. */
 export function presentMergeRequest(
-  store: Store,
   instance: Instance,
   row: MergeRequestRow,
   project: ProjectRow,
   viewer: { subscribed: boolean; canMerge: boolean },
   ee: boolean,
+  loaded: MergeRequestRecords,
 ): MergeRequest {
-  const basic = presentMergeRequestBasic(store, instance, row, project, ee)
-  const { base } = commitsOf(store, row)
+  const basic = presentMergeRequestBasic(instance, row, project, ee, loaded)
+  const { base } = commitsOf(row, loaded)
   return {
     ...basic,
     subscribed: viewer.subscribed,

@@ -1,18 +1,17 @@
 import type { Note } from '../../schema/index.js'
-import type { Store } from '../store/index.js'
 import type { NoteRow } from '../store/notes.js'
+import type { UserRow } from '../store/users.js'
 import type { Instance } from './context.js'
 import { presentUser } from './users.js'
 
 /** `Entities::Note` (`lib/api/entities/note.rb`): an issue note; issue notes are never resolvable. */
 export function presentNote(
-  store: Store,
   instance: Instance,
   row: NoteRow,
   issue: { id: number; iid: number; project_id: number },
+  author: UserRow | undefined,
   commands: Note['commands_changes'] = {},
 ): Note {
-  const author = store.users.get(row.author_id)
   if (!author) throw new Error(`note ${row.id}: author ${row.author_id} is missing`)
   return {
     id: row.id,

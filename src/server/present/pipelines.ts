@@ -8,9 +8,9 @@ import type {
   PipelineStatus,
   PipelineWithMetadata,
 } from '../../schema/index.js'
-import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
+import type { UserRow } from '../store/users.js'
 import type { Instance } from './context.js'
 import { presentUser } from './users.js'
 
@@ -36,13 +36,11 @@ const ms = (a: string | null, b: string | null) => (a && b ? Date.parse(b) - Dat
 /**
  * Shapes pipelines and jobs (`lib/api/entities/ci/pipeline.rb`, `lib/api/entities/ci/job.rb`). Favicons are
  * our short asset paths (GitLab's carry a content digest); pipelines have no coverage, name or YAML errors.
+ * `user` is the pipeline's user, which the service loads.
  */
-export function pipelinePresenter(store: Store, instance: Instance) {
+export function pipelinePresenter(instance: Instance) {
   const webBase = (project: ProjectRow) => `${instance.baseUrl}/${project.full_path}`
-  const user = (id: number | null) => {
-    const row = id === null ? undefined : store.users.get(id)
-    return row ? presentUser(row, instance) : null
-  }
+  const present = (row: UserRow | undefined) => (row ? presentUser(row, instance) : null)
 
   function detailedStatus(project: ProjectRow, row: PipelineRow): DetailedStatus {
     const [icon, text, label, group] =
@@ -75,7 +73,7 @@ export function pipelinePresenter(store: Store, instance: Instance) {
     }
   }
 
-  function full(project: ProjectRow, row: PipelineRow): Pipeline {
+  function full(project: ProjectRow, row: PipelineRow, user: UserRow | undefined): Pipeline {
     const duration = row.finished_at ? ms(row.started_at, row.finished_at) : null
     const queued = ms(row.created_at, row.started_at)
     return {
@@ -83,7 +81,7 @@ export function pipelinePresenter(store: Store, instance: Instance) {
       before_sha: '0000000000000000000000000000000000000000',
       tag: row.tag === 1,
       yaml_errors: null,
-      user: user(row.user_id),
+      user: present(user),
       started_at: row.started_at,
       finished_at: row.finished_at,
       committed_at: null,
@@ -101,16 +99,26 @@ export function pipelinePresenter(store: Store, instance: Instance) {
       ...basic(project, row),
       name: null,
     }),
-    withMetadata: (project: ProjectRow, row: PipelineRow): PipelineWithMetadata => ({
-      ...full(project, row),
+    withMetadata: (
+      project: ProjectRow,
+      row: PipelineRow,
+      user: UserRow | undefined,
+    ): PipelineWithMetadata => ({
+      ...full(project, row, user),
       name: null,
     }),
     /** A job; running and pending durations are measured up to `now`, as GitLab measures them. */
-    job(project: ProjectRow, pipeline: PipelineRow, job: JobRow, now: string): Job {
+    job(
+      project: ProjectRow,
+      pipeline: PipelineRow,
+      user: UserRow | undefined,
+      job: JobRow,
+      now: string,
+    ): Job {
       const end = job.finished_at ?? now
       const running = job.started_at ? ms(job.started_at, end) : null
       const queued = job.queued_at ? ms(job.queued_at, job.started_at ?? now) : null
-      const author = user(pipeline.user_id)
+      const author = present(user)
       const commitUser = author ?? { name: 'Administrator', username: 'root' }
       return {
         id: job.id,

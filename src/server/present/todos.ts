@@ -1,25 +1,22 @@
 import type { Issue, Todo } from '../../schema/index.js'
-import type { Store } from '../store/index.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { TodoRow } from '../store/todos.js'
+import type { UserRow } from '../store/users.js'
 import type { Instance } from './context.js'
 import { presentUser } from './users.js'
 
-/** `Entities::Todo` (`lib/api/entities/todo.rb`): the to-do with its project identity and issue. */
+/**
+ * `Entities::Todo` (`lib/api/entities/todo.rb`): the to-do with its project identity and issue;
+ * `nameWithNamespace` is the project's full name, `author` the to-do's author (both loaded by the service).
+ */
 export function presentTodo(
-  store: Store,
   instance: Instance,
   row: TodoRow,
   project: ProjectRow,
   target: Issue,
+  loaded: { nameWithNamespace: string; author: UserRow | undefined },
 ): Todo {
-  const names: string[] = [project.name]
-  let ns = store.namespaces.get(project.namespace_id)
-  while (ns) {
-    names.unshift(ns.name)
-    ns = ns.parent_id === null ? undefined : store.namespaces.get(ns.parent_id)
-  }
-  const author = store.users.get(row.author_id)
+  const { author } = loaded
   if (!author) throw new Error(`to-do ${row.id}: author ${row.author_id} is missing`)
   return {
     id: row.id,
@@ -27,7 +24,7 @@ export function presentTodo(
       id: project.id,
       description: project.description,
       name: project.name,
-      name_with_namespace: names.join(' / '),
+      name_with_namespace: loaded.nameWithNamespace,
       path: project.path,
       path_with_namespace: project.full_path,
       created_at: project.created_at,

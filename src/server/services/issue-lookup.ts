@@ -1,12 +1,12 @@
 import type { Issue, IssueUpdate } from '../../schema/index.js'
 import { unauthorized } from '../gitlab-errors.js'
-import { presentIssues } from '../present/issues.js'
 import type { EpicRow } from '../store/epics.js'
 import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Level, type Actor } from './access.js'
-import { today, type ServiceContext } from './context.js'
+import type { ServiceContext } from './context.js'
+import { presentIssueBatch } from './issue-records.js'
 
 /**
  * What the sub-resource services use of the issue service (issues.ts). Declared here, not imported:
@@ -53,7 +53,7 @@ export function presentIssue(
   row: IssueRow,
   fromProject = row.project_id,
 ): Issue {
-  const [issue] = presentIssues(deps.ctx.store, deps.ctx.instance, today(deps.ctx.clock), [row], {
+  const [issue] = presentIssueBatch(deps.ctx, [row], {
     userId: actor.id,
     withSubscribed: true,
     withLabelDetails: false,

@@ -1,6 +1,10 @@
 import type { MergeRequest, MergeRequestBasic, UserAgentDetail, UserBasic } from '../../schema/index.js'
 import { forbidden, notFound } from '../gitlab-errors.js'
-import { presentMergeRequest, presentMergeRequestBasic } from '../present/merge-requests.js'
+import {
+  presentMergeRequest,
+  presentMergeRequestBasic,
+  type MergeRequestRecords,
+} from '../present/merge-requests.js'
 import { presentUser } from '../present/users.js'
 import type { MergeRequestRow } from '../store/merge-requests.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -17,6 +21,12 @@ export function issueRelationService(deps: IssueDeps) {
     access.canReadProject(actor, project) &&
     (project.visibility !== 'private' || access.atLeast(actor, project, Level.reporter))
 
+  /** What a merge request's record shows besides its row. */
+  const recordsOf = (row: MergeRequestRow): MergeRequestRecords => ({
+    author: store.users.get(row.author_id),
+    targetSha: store.mergeRequests.refSha(row.project_id, row.target_branch),
+  })
+
   const visible = (actor: Actor, rows: MergeRequestRow[]) =>
     rows
       .map((row) => ({ row, project: store.projects.get(row.project_id) as ProjectRow }))
@@ -28,7 +38,6 @@ export function issueRelationService(deps: IssueDeps) {
       const issue = deps.issues.findIssue(actor, project, iid)
       return visible(actor, store.mergeRequests.relatedTo(issue.id)).map(({ row, project: p }) =>
         presentMergeRequest(
-          store,
           instance,
           row,
           p,
@@ -37,6 +46,7 @@ export function issueRelationService(deps: IssueDeps) {
             canMerge: row.state === 'opened' && access.atLeast(actor, p, Level.developer),
           },
           ee,
+          recordsOf(row),
         ),
       )
     },
@@ -45,7 +55,7 @@ export function issueRelationService(deps: IssueDeps) {
     closedBy(actor: Actor, project: ProjectRow, iid: number): MergeRequestBasic[] {
       const issue = deps.issues.findIssue(actor, project, iid)
       return visible(actor, store.mergeRequests.closing(issue.id)).map(({ row, project: p }) =>
-        presentMergeRequestBasic(store, instance, row, p, ee),
+        presentMergeRequestBasic(instance, row, p, ee, recordsOf(row)),
       )
     },
 

@@ -9,15 +9,16 @@ import {
 } from '../gitlab-errors.js'
 import { MAX_COUNT, pageOf, type Page } from '../pagination.js'
 import { countTasks } from '../domain/tasks.js'
-import { presentIssues, type IssueView, type ReferenceContext } from '../present/issues.js'
+import type { IssueView, ReferenceContext } from '../present/issues.js'
 import { KEYSET_ORDERS, type Cursor } from '../store/issue-query.js'
 import type { IssueWrite } from '../store/changes.js'
 import type { IssueChanges, IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Actor, Level } from './access.js'
-import { isoNow, today, type ServiceContext } from './context.js'
+import { isoNow, type ServiceContext } from './context.js'
 import { epicLinks } from './epic-links.js'
 import { buildIssueQuery, type IssueListScope } from './issue-list.js'
+import { presentIssueBatch } from './issue-records.js'
 import { humanSize } from '../domain/human-size.js'
 import { keptIssueCounts } from './issue-counts.js'
 import { descriptionQuickActions } from './quick-actions/index.js'
@@ -63,8 +64,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const queries = store.issueQueries
   const counts = keptIssueCounts(store)
   const epics = epicLinks(ctx)
-  const present = (rows: IssueRow[], view: IssueView) =>
-    presentIssues(store, ctx.instance, today(ctx.clock), rows, view)
+  const present = (rows: IssueRow[], view: IssueView) => presentIssueBatch(ctx, rows, view)
 
   /**
    * The issue by iid, readable by the actor; 404 `404 Not found` otherwise (`find_project_issue` in

@@ -48,9 +48,10 @@ export function noteService(deps: IssueDeps) {
         )
         .sort((a, b) => dir * (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : a.id - b.id))
       const page = pageOf(q)
-      const notes = rows
-        .slice(page.offset, page.offset + page.perPage)
-        .map((n) => presentNote(store, instance, n, row))
+      const shown = rows.slice(page.offset, page.offset + page.perPage)
+      // Each author of the page read once.
+      const authors = new Map(shown.map((n) => [n.author_id, store.users.get(n.author_id)]))
+      const notes = shown.map((n) => presentNote(instance, n, row, authors.get(n.author_id)))
       return { notes, page, total: rows.length }
     },
 
@@ -102,7 +103,13 @@ export function noteService(deps: IssueDeps) {
         }
         const note = store.notes.get(id as number)
         if (!note) throw new Error('note vanished')
-        return presentNote(store, instance, note, store.issues.get(row.id) ?? row, changes)
+        return presentNote(
+          instance,
+          note,
+          store.issues.get(row.id) ?? row,
+          store.users.get(note.author_id),
+          changes,
+        )
       })
     },
   }

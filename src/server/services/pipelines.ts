@@ -48,7 +48,9 @@ export interface NewPipelineInput {
  */
 export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   const { store, access } = ctx
-  const present = pipelinePresenter(store, ctx.instance)
+  const present = pipelinePresenter(ctx.instance)
+  /** The pipeline's user, whom its records show. */
+  const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
 
   /** The project as the caller may see it; a job token sees only its own project. */
   function project(actor: Actor, ref: string): ProjectRow {
@@ -110,7 +112,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
         return store.pipelines.byId(id) as PipelineRow
       })
       runner.poke()
-      return present.full(p, row)
+      return present.full(p, row, userOf(row))
     },
 
     /** `GET /projects/:id/pipelines`: one page and the (capped) total. */
@@ -148,7 +150,10 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       return { items: rows.map((r) => present.listItem(p, r)), page, total }
     },
 
-    get: (p: ProjectRow, id: number): PipelineWithMetadata => present.withMetadata(p, find(p, id)),
+    get: (p: ProjectRow, id: number): PipelineWithMetadata => {
+      const pipeline = find(p, id)
+      return present.withMetadata(p, pipeline, userOf(pipeline))
+    },
 
     /** `GET .../jobs`: current jobs (and retried ones on request), filtered by `scope`. */
     jobs(p: ProjectRow, id: number, q: JobListQuery): { items: Job[]; page: Page; total: number } {
@@ -166,9 +171,10 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
         )
         .sort((a, b) => b.id - a.id)
       const page = pageOf(q)
+      const user = userOf(pipeline)
       const items = all
         .slice(page.offset, page.offset + page.perPage)
-        .map((j) => present.job(p, pipeline, j, now))
+        .map((j) => present.job(p, pipeline, user, j, now))
       return { items, page, total: all.length }
     },
 
@@ -190,7 +196,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
             store.pipelines.setJob({ ...job, status: 'canceled', finished_at: now, due_at: null })
         return runner.refresh(pipeline, now)
       })
-      return present.full(p, row)
+      return present.full(p, row, userOf(row))
     },
 
     /**
@@ -239,7 +245,8 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       })
       runner.catchUp()
       runner.poke()
-      return present.full(p, store.pipelines.byId(row.id) ?? row)
+      const current = store.pipelines.byId(row.id) ?? row
+      return present.full(p, current, userOf(current))
     },
 
     /**
@@ -271,7 +278,8 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
           updated_at: now,
         })
       })
-      return present.full(p, find(p, id))
+      const forced = find(p, id)
+      return present.full(p, forced, userOf(forced))
     },
 
     /** Emulator view: the pipeline and its jobs, with the token of each job that is running. */
@@ -284,7 +292,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
         retried: j.retried === 1,
         token: ['running', 'canceling'].includes(j.status) ? runner.openJobToken(j) : null,
       }))
-      return { pipeline: present.full(p, pipeline), jobs }
+      return { pipeline: present.full(p, pipeline, userOf(pipeline)), jobs }
     },
   }
 }

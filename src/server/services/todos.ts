@@ -4,6 +4,7 @@ import { presentTodo } from '../present/todos.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Actor } from './access.js'
 import { isoNow } from './context.js'
+import { namespaceNames } from './groups.js'
 import { presentIssue, requireUser, type IssueDeps } from './issue-lookup.js'
 
 /** Subscriptions and to-dos on issues (`lib/api/subscriptions.rb`, `lib/api/issues.rb`). */
@@ -53,7 +54,10 @@ export function todoService(deps: IssueDeps) {
       if (!todo) throw new Error('to-do vanished')
       // GitLab renders the target without the caller (`Entities::Todo`), so `subscribed` is false there.
       const target = { ...presentIssue(deps, actor, row), subscribed: false }
-      return presentTodo(store, deps.ctx.instance, todo, project, target)
+      return presentTodo(deps.ctx.instance, todo, project, target, {
+        nameWithNamespace: [...namespaceNames(store, project.namespace_id), project.name].join(' / '),
+        author: store.users.get(todo.author_id),
+      })
     },
   }
 }
