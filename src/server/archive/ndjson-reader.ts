@@ -55,7 +55,7 @@ async function* splitLines(path: string, maxBytes: number): AsyncGenerator<strin
       const { bytesRead } = await file.read(chunk, 0, READ_SIZE, null)
       if (bytesRead === 0) break
       const read = chunk.subarray(0, bytesRead)
-      for (let start = 0; start < bytesRead; ) {
+      for (let start = 0; start < bytesRead;) {
         const newline = read.indexOf(NEWLINE, start)
         const end = newline === -1 ? bytesRead : newline
         size += end - start
