@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs'
-import { readFile, stat } from 'node:fs/promises'
+import { open, readFile, stat } from 'node:fs/promises'
 import { MAX_DOCUMENT_DEPTH, nestedDeeperThan } from '../json-depth.js'
 import { MAX_JSON_DOCUMENT_SIZE } from './layout.js'
 
@@ -19,39 +18,60 @@ export async function isFile(path: string): Promise<boolean> {
 const NEWLINE = 0x0a
 const CARRIAGE_RETURN = 0x0d
 
+/** Bytes read at a time, into one buffer reused for the whole file. */
+const READ_SIZE = 1024 * 1024
+
 /**
- * The lines of a file as Buffers, split while streaming (readline would build a line of any
- * length before we could look at it: a 700 MB line ends in `RangeError: Invalid string length`).
- * Bytes are counted as they arrive; a line over `maxBytes` throws at once, never held whole, as
- * GitLab's `File.foreach(path, MAX_JSON_DOCUMENT_SIZE)` never reads past the cap. A `\r` before
- * the `\n` is dropped; a missing last newline is allowed.
+ * The lines of a file as strings, split while streaming (readline would build a line of any length
+ * before we could look at it: a 700 MB line ends in `RangeError: Invalid string length`). Bytes are
+ * counted as they arrive; a line over `maxBytes` throws at once, never held whole, as GitLab's
+ * `File.foreach(path, MAX_JSON_DOCUMENT_SIZE)` never reads past the cap. A `\r` before the `\n` is
+ * dropped; a missing last newline is allowed. The file is read into one buffer, reused: a read
+ * stream's fresh buffer per chunk is off-heap garbage that a small JavaScript heap collects late,
+ * and the allocator keeps the pages it grew for it (only a line cut by a read is copied).
  */
-async function* splitLines(path: string, maxBytes: number): AsyncGenerator<Buffer> {
-  const input = createReadStream(path, { highWaterMark: 1024 * 1024 })
+async function* splitLines(path: string, maxBytes: number): AsyncGenerator<string> {
+  const file = await open(path, 'r')
+  const chunk = Buffer.allocUnsafe(READ_SIZE)
   let parts: Buffer[] = []
   let size = 0
-  const line = () => {
-    const whole = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)
+  // A line's bytes end at `end` of `chunk`, after any `parts` carried from earlier reads.
+  const line = (start: number, end: number) => {
+    let text: string
+    if (parts.length === 0) {
+      if (end > start && chunk[end - 1] === CARRIAGE_RETURN) end--
+      text = chunk.toString('utf8', start, end)
+    } else {
+      parts.push(chunk.subarray(start, end))
+      const whole = Buffer.concat(parts, size)
+      text = whole.toString('utf8', 0, whole.at(-1) === CARRIAGE_RETURN ? size - 1 : size)
+    }
     parts = []
     size = 0
-    return whole.at(-1) === CARRIAGE_RETURN ? whole.subarray(0, -1) : whole
+    return text
   }
   try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      for (let start = 0; start < chunk.length;) {
-        const newline = chunk.indexOf(NEWLINE, start)
-        const end = newline === -1 ? chunk.length : newline
+    for (;;) {
+      const { bytesRead } = await file.read(chunk, 0, READ_SIZE, null)
+      if (bytesRead === 0) break
+      const read = chunk.subarray(0, bytesRead)
+      for (let start = 0; start < bytesRead;) {
+        const newline = read.indexOf(NEWLINE, start)
+        const end = newline === -1 ? bytesRead : newline
         size += end - start
         if (size > maxBytes) throw new TreeError(INCORRECT_JSON)
-        if (end > start) parts.push(chunk.subarray(start, end))
-        if (newline === -1) break
-        yield line()
+        if (newline === -1) {
+          // The next read overwrites the buffer: the cut line's start is copied.
+          if (end > start) parts.push(Buffer.from(chunk.subarray(start, end)))
+          break
+        }
+        yield line(start, end)
         start = newline + 1
       }
     }
-    if (size > 0) yield line()
+    if (size > 0) yield line(0, 0)
   } finally {
-    input.destroy()
+    await file.close()
   }
 }
 
@@ -77,9 +97,8 @@ export async function* readNdjson(
   path: string,
 ): AsyncGenerator<{ value: unknown; index: number; chars: number }> {
   let index = -1
-  for await (const bytes of splitLines(path, MAX_JSON_DOCUMENT_SIZE)) {
+  for await (const line of splitLines(path, MAX_JSON_DOCUMENT_SIZE)) {
     index++
-    const line = bytes.toString('utf8')
     if (line.trim() === '') continue
     const value = parseDocument(line)
     if (value === null) continue

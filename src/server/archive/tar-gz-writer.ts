@@ -22,8 +22,13 @@ const BLOCK = 512
 const SEGMENT = 1024 * 1024
 /** Pieces compressing at once on libuv's thread pool (4 threads by default). */
 const PARALLEL = 3
-/** Not final (sync flush: byte-aligned, so the next segment can follow); output in few chunks. */
-const SEGMENT_OPTIONS: ZlibOptions = { finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 256 * 1024 }
+/**
+ * Not final (sync flush: byte-aligned, so the next segment can follow). zlib allocates a fresh
+ * output buffer of `chunkSize` per segment, dead once the result is joined; a segment of export
+ * lines compresses to some 30 KiB, so a larger buffer only adds off-heap garbage, which piles up
+ * between collections and grows the allocator's arenas.
+ */
+const SEGMENT_OPTIONS: ZlibOptions = { finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 32 * 1024 }
 const deflateRawAsync = promisify<InputType, ZlibOptions, Buffer>(deflateRaw)
 const END_OF_ARCHIVE = Buffer.alloc(2 * BLOCK)
 /** gzip header: magic, DEFLATE, no flags, no mtime, no extra flags, OS Unix (as zlib writes it). */
