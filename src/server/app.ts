@@ -8,6 +8,7 @@ import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
 import { clientErrors } from './client-errors.js'
 import { responseCache } from './response-cache.js'
 import { syncHook } from './sync-hook.js'
+import { requestTurns } from './request-turns.js'
 import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gitlab-errors.js'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
 import type { Instance } from './present/context.js'
@@ -146,6 +147,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
   app.addHook('onRequest', syncHook(guard.check))
   const now = () => isoNow(clock)
+  // Before any handler reads the store: a busy turn of the event loop hands later requests to the next.
+  app.addHook('preHandler', requestTurns())
   app.addHook(
     'preHandler',
     syncHook((req) => {
