@@ -49,6 +49,15 @@ export function storeChanges(db: Db, changeCount: () => number) {
       catchUp()
       return version
     },
+    /**
+     * Moves with every change but the issue writes `issueWrite` ran: what those leave alone (users,
+     * tokens, groups, memberships, projects but for their `touch`) is valid while it stays.
+     */
+    structureVersion(): number {
+      // Inside an issue write the rows it has written so far are its own, not a change to everything.
+      if (depth === 0) catchUp()
+      return everythingAt
+    },
     /** True when nothing under these scopes changed after version `since`. */
     unchangedSince(since: number, scopes: readonly string[]): boolean {
       catchUp()
