@@ -13,7 +13,7 @@ import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gi
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
 import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
-import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
+import { systemClock, httpDate, isoNow, type Clock, type ServiceContext } from './services/context.js'
 import { applySeed, rememberSeed, rememberedSeed } from './services/seed.js'
 import { openStore, type Store } from './store/index.js'
 import { routeTable } from './routes/define.js'
@@ -161,7 +161,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('application/json'))
       reply.header('content-type', 'application/json')
-    reply.header('date', clock.now().toUTCString())
+    reply.header('date', httpDate(clock))
     reply.header('x-frame-options', 'SAMEORIGIN')
     reply.header('x-content-type-options', 'nosniff')
     done(null, payload)
