@@ -5,6 +5,7 @@
  * the next read. Each access check reads the project, its namespace chain and the caller's
  * memberships; under a load of issue writes they were read again on every request. Rows come back
  * frozen: callers share them. Misses are not remembered; past `max` rows the cache starts over.
+ * A NaN version (an open transaction) reads the store and remembers nothing.
  */
 export function rowCache<K, V extends object>(
   version: () => number,
@@ -15,6 +16,7 @@ export function rowCache<K, V extends object>(
   let seen = -1
   const get = (key: K): V | undefined => {
     const current = version()
+    if (Number.isNaN(current)) return load(key)
     if (current !== seen) {
       rows.clear()
       seen = current
