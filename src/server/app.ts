@@ -8,11 +8,12 @@ import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
 import { clientErrors } from './client-errors.js'
 import { responseCache } from './response-cache.js'
 import { syncHook } from './sync-hook.js'
+import { requestTurns } from './request-turns.js'
 import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gitlab-errors.js'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
 import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
-import { systemClock, isoNow, type Clock, type ServiceContext } from './services/context.js'
+import { systemClock, httpDate, isoNow, type Clock, type ServiceContext } from './services/context.js'
 import { applySeed, existingRecords, rememberSeed, rememberedSeed } from './services/seed.js'
 import { openStore, type Store } from './store/index.js'
 import { routeTable } from './routes/define.js'
@@ -146,6 +147,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
   app.addHook('onRequest', syncHook(guard.check))
   const now = () => isoNow(clock)
+  // Before any handler reads the store: a busy turn of the event loop hands later requests to the next.
+  app.addHook('preHandler', requestTurns())
   app.addHook(
     'preHandler',
     syncHook((req) => {
@@ -158,7 +161,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('application/json'))
       reply.header('content-type', 'application/json')
-    reply.header('date', clock.now().toUTCString())
+    reply.header('date', httpDate(clock))
     reply.header('x-frame-options', 'SAMEORIGIN')
     reply.header('x-content-type-options', 'nosniff')
     done(null, payload)

@@ -9,7 +9,7 @@ export const Level = accessLevels
 
 /** Who is calling: a user, or nobody (anonymous). Memberships are read once per request. */
 export class Actor {
-  private memberships?: Map<string, number>
+  private memberships?: ReadonlyMap<string, number>
   constructor(readonly user: UserRow | null) {}
   get admin(): boolean {
     return this.user?.admin === 1
@@ -20,11 +20,7 @@ export class Actor {
   /** Direct access level in a `namespace:<id>` or `project:<id>` source. */
   direct(store: Store, key: string): number {
     if (!this.user) return 0
-    if (!this.memberships) {
-      this.memberships = new Map()
-      for (const m of store.members.ofUser(this.user.id))
-        this.memberships.set(`${m.source_type}:${m.source_id}`, m.access_level)
-    }
+    this.memberships ??= store.members.levelsOf(this.user.id)
     return this.memberships.get(key) ?? 0
   }
 }

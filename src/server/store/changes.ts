@@ -34,6 +34,8 @@ export function storeChanges(db: Db, changeCount: () => number) {
   const listeners: ChangeListener[] = []
   let depth = 0
   let nested = false
+  /** The issue write under way began with no transaction open (its reads see only committed rows). */
+  let writeOutsideTransaction = false
   /** Notes changes made since we last looked as changes to everything. */
   const catchUp = () => {
     const n = changeCount()
@@ -48,6 +50,19 @@ export function storeChanges(db: Db, changeCount: () => number) {
     version(): number {
       catchUp()
       return version
+    },
+    /**
+     * Moves with every change but the issue writes `issueWrite` ran: what those leave alone (users,
+     * tokens, groups, memberships, projects but for their `touch`) is valid while it stays. NaN
+     * inside any other open transaction: what it reads there may yet be rolled back, which
+     * `total_changes()` never shows, so it must not be remembered.
+     */
+    structureVersion(): number {
+      // Inside an issue write the rows it has written so far are its own, not a change to everything.
+      if (depth > 0) return writeOutsideTransaction ? everythingAt : NaN
+      if (db.inTransaction) return NaN
+      catchUp()
+      return everythingAt
     },
     /** True when nothing under these scopes changed after version `since`. */
     unchangedSince(since: number, scopes: readonly string[]): boolean {
@@ -72,6 +87,7 @@ export function storeChanges(db: Db, changeCount: () => number) {
       }
       catchUp()
       for (const l of listeners) l.before(write)
+      writeOutsideTransaction = !db.inTransaction
       depth++
       try {
         return fn()

@@ -49,16 +49,17 @@ export function openStore(data: string): Store {
  */
 function createStore(db: Db, dbKeyBase: Buffer) {
   const changeCount = changeCounter(db)
+  const changes = storeChanges(db, changeCount)
   let writer: ImportWriter | undefined
   return {
-    changes: storeChanges(db, changeCount),
+    changes,
     /** Rows written so far (SQLite's `total_changes()`): unchanged means nothing was written. */
     changeCount,
     secrets: secretBox(dbKeyBase),
-    users: userTable(db, changeCount),
-    namespaces: namespaceTable(db),
-    projects: projectTable(db),
-    members: memberTable(db),
+    users: userTable(db, changes.structureVersion),
+    namespaces: namespaceTable(db, changes.structureVersion),
+    projects: projectTable(db, changes.structureVersion),
+    members: memberTable(db, changes.structureVersion),
     labels: labelTable(db),
     milestones: milestoneTable(db),
     issues: issueTable(db),

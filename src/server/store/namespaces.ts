@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { rowCache } from './row-cache.js'
 
 export interface NamespaceRow {
   id: number
@@ -14,7 +15,8 @@ export interface NamespaceRow {
 }
 
 /** Groups (nested) and users' personal namespaces share one table, as in GitLab. */
-export function namespaceTable(db: Db) {
+/** `version`: changes.ts `structureVersion`; reads by id and path are remembered while it stays. */
+export function namespaceTable(db: Db, version: () => number) {
   const insert = db.prepare(
     `INSERT INTO namespaces (kind, path, full_path, name, description, parent_id, owner_id, visibility, created_at)
      VALUES (@kind, @path, @full_path, @name, @description, @parent_id, @owner_id, @visibility, @created_at)`,
@@ -24,8 +26,8 @@ export function namespaceTable(db: Db) {
   const all = db.prepare('SELECT * FROM namespaces')
   return {
     insert: (n: Omit<NamespaceRow, 'id'>) => Number(insert.run(n).lastInsertRowid),
-    get: (id: number) => byId.get(id) as NamespaceRow | undefined,
-    byPath: (fullPath: string) => byPath.get(fullPath) as NamespaceRow | undefined,
+    get: rowCache(version, (id: number) => byId.get(id) as NamespaceRow | undefined),
+    byPath: rowCache(version, (fullPath: string) => byPath.get(fullPath) as NamespaceRow | undefined),
     all: () => all.all() as NamespaceRow[],
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { rowCache } from './row-cache.js'
 
 export interface ProjectRow {
   id: number
@@ -22,8 +23,12 @@ export interface ProjectRow {
 export type NewProject = Omit<ProjectRow, 'id'>
 export type RefKind = 'branch' | 'tag'
 
-/** The projects table and their refs (branches and tags that exist). */
-export function projectTable(db: Db) {
+/**
+ * The projects table and their refs (branches and tags that exist). `version`: changes.ts
+ * `structureVersion`; reads by id and path are remembered while it stays (`touch`, which issue
+ * writes run, drops the project's).
+ */
+export function projectTable(db: Db, version: () => number) {
   const insert = db.prepare(
     `INSERT INTO projects (namespace_id, path, full_path, name, description, visibility, archived, default_branch,
        creator_id, ci_config, ci_jobs, ci_outcome, ci_job_duration_ms, created_at, last_activity_at)
@@ -38,14 +43,21 @@ export function projectTable(db: Db) {
   )
   const touch = db.prepare('UPDATE projects SET last_activity_at = ? WHERE id = ?')
   const openIssues = db.prepare("SELECT COUNT(*) AS n FROM issues WHERE project_id = ? AND state = 'opened'")
+  const get = rowCache(version, (id: number) => byId.get(id) as ProjectRow | undefined)
+  const getByPath = rowCache(version, (fullPath: string) => byPath.get(fullPath) as ProjectRow | undefined)
   return {
     insert: (p: NewProject) => Number(insert.run(p).lastInsertRowid),
-    get: (id: number) => byId.get(id) as ProjectRow | undefined,
-    byPath: (fullPath: string) => byPath.get(fullPath) as ProjectRow | undefined,
+    get,
+    byPath: getByPath,
     all: () => all.all() as ProjectRow[],
     addRef: (projectId: number, kind: RefKind, name: string, sha: string) =>
       insertRef.run(projectId, kind, name, sha),
-    touch: (projectId: number, now: string) => touch.run(now, projectId),
+    touch: (projectId: number, now: string) => {
+      touch.run(now, projectId)
+      const touched = (p: ProjectRow) => p.id === projectId
+      get.forget(touched)
+      getByPath.forget(touched)
+    },
     openIssuesCount: (projectId: number) => (openIssues.get(projectId) as { n: number }).n,
   }
 }

@@ -140,6 +140,11 @@ export class Connection {
     }
   }
 
+  /** True while a transaction (or savepoint) is open on the connection. */
+  get inTransaction(): boolean {
+    return this.#db.isTransaction
+  }
+
   close(): void {
     if (this.#db.isOpen) this.#db.close()
   }

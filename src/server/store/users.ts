@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Db } from './db.js'
+import { rowCache } from './row-cache.js'
 
 export interface UserRow {
   id: number
@@ -14,8 +15,11 @@ export interface UserRow {
 /** Tokens are kept as SHA-256 digests: a stolen store file reveals no usable token. */
 export const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex')
 
-/** The users and personal access tokens tables. */
-export function userTable(db: Db, changeCount: () => number) {
+/**
+ * The users and personal access tokens tables. `version`: changes.ts `structureVersion`; users by
+ * id and name, and token owners, are remembered while it stays.
+ */
+export function userTable(db: Db, version: () => number) {
   const insert = db.prepare(
     'INSERT INTO users (username, name, email, state, admin, created_at) VALUES (@username, @name, @email, @state, @admin, @created_at)',
   )
@@ -29,7 +33,9 @@ export function userTable(db: Db, changeCount: () => number) {
     `SELECT t.expires_at AS token_expires_at, u.* FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
      WHERE t.token_digest = ? AND t.revoked = 0`,
   )
-  const tokens = tokenCache(changeCount, (token) => {
+  // Every request of a client carries the same token: its owner (a SHA-256 and a join) is looked up
+  // once while `version` stays, which any revoke, expiry date, block or deletion moves.
+  const tokens = rowCache(version, (token: string): TokenOwner | undefined => {
     const row = byToken.get(tokenDigest(token)) as (UserRow & { token_expires_at: string | null }) | undefined
     if (!row) return undefined
     const { token_expires_at: expiresAt, ...user } = row
@@ -44,8 +50,8 @@ export function userTable(db: Db, changeCount: () => number) {
       admin: boolean
       created_at: string
     }) => Number(insert.run({ state: 'active', ...u, admin: u.admin ? 1 : 0 }).lastInsertRowid),
-    get: (id: number) => byId.get(id) as UserRow | undefined,
-    byUsername: (username: string) => byUsername.get(username) as UserRow | undefined,
+    get: rowCache(version, (id: number) => byId.get(id) as UserRow | undefined),
+    byUsername: rowCache(version, (username: string) => byUsername.get(username) as UserRow | undefined),
     all: () => all.all() as UserRow[],
     addToken: (userId: number, token: string, name: string, now: string) =>
       insertToken.run(userId, tokenDigest(token), name, now),
@@ -58,34 +64,4 @@ export interface TokenOwner {
   user: Readonly<UserRow>
   /** To compare on every use: a token expires without any write to the store. */
   expiresAt: string | null
-}
-
-/** Tokens remembered at most; past that the cache starts over (a flood of new tokens gains nothing). */
-const MAX_TOKENS = 1000
-
-/**
- * Every request of a client carries the same token: its owner is looked up (a SHA-256 and a join)
- * once while the store is unchanged. The store's generation is `changeCount` (SQLite's
- * `total_changes()` on our one connection, changes.ts), so revoking a token, giving it an expiry date, blocking or deleting its user
- * (any write) empties the cache before the next request is authenticated. Unknown tokens are not
- * remembered.
- */
-function tokenCache(changeCount: () => number, lookup: (token: string) => TokenOwner | undefined) {
-  const owners = new Map<string, TokenOwner>()
-  let seen = -1
-  return (token: string): TokenOwner | undefined => {
-    const current = changeCount()
-    if (current !== seen) {
-      owners.clear()
-      seen = current
-    }
-    let owner = owners.get(token)
-    if (!owner) {
-      owner = lookup(token)
-      if (!owner) return undefined
-      if (owners.size >= MAX_TOKENS) owners.clear()
-      owners.set(token, owner)
-    }
-    return owner
-  }
 }
