@@ -3,8 +3,16 @@
  * `@actions/core`. Actions take an `ActionIO`; the bundles pass `actionsIO()`, tests pass a
  * recording one (test/support/action-io.ts), and the CLI its own (src/cli/action-io.ts).
  * Anything that is not the runner's business (HTTP, GitLab) stays out of this interface.
+ *
+ * Only the toolkit's command, file-command and summary modules are loaded: its entry
+ * (`lib/core.js`) also loads its OIDC client (@actions/http-client and the whole of undici) and
+ * @actions/exec, which every bundle would compile at start for nothing. The few lines of
+ * `lib/core.js` these actions use are below, as the toolkit writes them.
  */
-import * as core from '@actions/core'
+import { EOL } from 'node:os'
+import { issueCommand } from '@actions/core/lib/command.js'
+import { issueFileCommand, prepareKeyValueMessage } from '@actions/core/lib/file-command.js'
+import { summary } from '@actions/core/lib/summary.js'
 import { oneLine } from './server-text.js'
 
 /** What an action may do to the runner. Every method is synchronous except `summary`. */
@@ -36,20 +44,32 @@ export const messageOf = (error: unknown): string => (error instanceof Error ? e
  * runner gave no summary file (local runs), instead of failing the step.
  */
 export function actionsIO(env: NodeJS.ProcessEnv = process.env): ActionIO {
+  const debug = (message: string) => issueCommand('debug', {}, message)
   return {
-    getInput: (name) => core.getInput(name),
+    // core.getInput (process.env, as the toolkit reads it)
+    getInput: (name) => (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '').trim(),
     getEnv: (name) => env[name] || undefined,
+    // core.setSecret
     setSecret: (value) => {
-      if (value) core.setSecret(value)
+      if (value) issueCommand('add-mask', {}, value)
     },
-    setOutput: (name, value) => core.setOutput(name, value),
-    info: (message) => core.info(oneLine(message)),
-    warning: (message) => core.warning(oneLine(message)),
-    debug: (message) => core.debug(oneLine(message)),
+    // core.setOutput: the GITHUB_OUTPUT file, or the old stdout command without one
+    setOutput: (name, value) => {
+      if (process.env.GITHUB_OUTPUT) return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value))
+      process.stdout.write(EOL)
+      issueCommand('set-output', { name }, value)
+    },
+    info: (message) => void process.stdout.write(oneLine(message) + EOL),
+    warning: (message) => issueCommand('warning', {}, oneLine(message)),
+    debug: (message) => debug(oneLine(message)),
     summary: async (html) => {
-      if (!env.GITHUB_STEP_SUMMARY) return core.debug('no GITHUB_STEP_SUMMARY: job summary skipped')
-      await core.summary.addRaw(html, true).write()
+      if (!env.GITHUB_STEP_SUMMARY) return debug('no GITHUB_STEP_SUMMARY: job summary skipped')
+      await summary.addRaw(html, true).write()
     },
-    fail: (error) => core.setFailed(oneLine(messageOf(error))),
+    // core.setFailed: exit code 1 and an error annotation
+    fail: (error) => {
+      process.exitCode = 1
+      issueCommand('error', {}, oneLine(messageOf(error)))
+    },
   }
 }

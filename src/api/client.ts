@@ -4,7 +4,7 @@
  */
 import { processWarning, releaseGuard } from './releases.js'
 import { runners } from './runners.js'
-import { Agent, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import { aliases } from './aliases.js'
 import { groups } from './groups.js'
 import { Http } from './http.js'
@@ -21,6 +21,7 @@ import { retry, type RetryPolicy } from './retry.js'
 import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, undiciSend, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
+import { Agent } from './undici.js'
 import { users } from './users.js'
 
 export interface ClientOptions {

@@ -4,8 +4,9 @@
  * The bottom `Send` is undici over one keep-alive Agent; tests put a fake `Send` there instead.
  */
 import type { Readable } from 'node:stream'
-import { Agent, request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import { GitLabConnectionError, GitLabTimeoutError } from './errors.js'
+import { Agent, request } from './undici.js'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS'
 

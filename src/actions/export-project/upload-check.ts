@@ -3,12 +3,13 @@
  * Pre-signed URLs are often signed for PUT only, so a refusal says nothing about the upload; the
  * answer is reported, never a reason to fail. The URL is a secret and is never part of the text.
  */
-import { request } from 'undici'
 import { formatBytes } from '../connection.js'
 
 /** One line on what the target answered to HEAD. */
 export async function checkUpload(url: string, signal?: AbortSignal): Promise<string> {
   try {
+    // Loaded here, after the export: the whole of undici (the client loads only its Agent) for one HEAD.
+    const { request } = await import('undici')
     const res = await request(url, {
       method: 'HEAD',
       signal,
