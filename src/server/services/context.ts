@@ -18,29 +18,24 @@ export interface ServiceContext {
 
 /** ISO timestamp with milliseconds, as GitLab prints them. */
 export const isoNow = (clock: Clock) => clock.now().toISOString()
-/** `YYYY-MM-DD` (UTC) of the clock's time; every cached list's key holds it, so it is made once a day. */
-export const today = (clock: Clock) => dayOf(clock.now().getTime())
-const DAY_MS = 86_400_000
-let lastDay = NaN
-let lastDayText = ''
-function dayOf(ms: number): string {
-  const day = Math.floor(ms / DAY_MS)
-  if (day !== lastDay) {
-    lastDay = day
-    lastDayText = new Date(day * DAY_MS).toISOString().slice(0, 10)
+/**
+ * `format` of the start of the clock's current period of `periodMs`, made again only when the clock
+ * enters another period: every cached list's key holds the day, every answer the `Date` header.
+ */
+function perPeriod(periodMs: number, format: (start: Date) => string) {
+  let last = NaN
+  let text = ''
+  return (clock: Clock): string => {
+    const period = Math.floor(clock.now().getTime() / periodMs)
+    if (period !== last) {
+      last = period
+      text = format(new Date(period * periodMs))
+    }
+    return text
   }
-  return lastDayText
 }
 
-/** The HTTP `Date` header's text for the clock's time, made once a second. */
-export const httpDate = (clock: Clock) => secondOf(clock.now().getTime())
-let lastSecond = NaN
-let lastSecondText = ''
-function secondOf(ms: number): string {
-  const second = Math.floor(ms / 1000)
-  if (second !== lastSecond) {
-    lastSecond = second
-    lastSecondText = new Date(second * 1000).toUTCString()
-  }
-  return lastSecondText
-}
+/** `YYYY-MM-DD` (UTC) of the clock's time. */
+export const today = perPeriod(86_400_000, (day) => day.toISOString().slice(0, 10))
+/** The HTTP `Date` header's text for the clock's time. */
+export const httpDate = perPeriod(1000, (second) => second.toUTCString())
