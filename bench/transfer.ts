@@ -9,7 +9,7 @@
  * Targets: server and client RSS under 200 MB; export time within 2x of `tar -czf`.
  * With BENCH_BEFORE_DIR (a built checkout, run by BENCH_BEFORE_NODE), that build seeds and serves its
  * own store too, goes through the same phases with our client, its exports alternate with ours, and
- * two rows give this build's export and import times over that one's.
+ * three rows give this build's export time, import time and server peak RSS over that one's.
  */
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -201,6 +201,13 @@ export async function run(): Promise<Row[]> {
             `this build ${imported.ms.toFixed(0)} ms (server peak ${mb(serverPeak)}), before ${b.imported.ms.toFixed(0)} ms ` +
             `(${b.imported.detail} failed relations; server peak ${mb(beforePeak)}), one import each; ` +
             `seeding: this build ${(ours.seedMs / 1000).toFixed(1)} s, before ${(before.seedMs / 1000).toFixed(1)} s`,
+        },
+        {
+          name: 'transfer: this build / the build in BENCH_BEFORE_DIR, server peak RSS',
+          ratio: serverPeak / beforePeak,
+          detail:
+            `this build ${mb(serverPeak)} (export ${mb(exported.serverHwmKib)}, import ${mb(imported.serverHwmKib)}, idle ${mb(ours.startHwm)}), ` +
+            `before ${mb(beforePeak)} (export ${mb(b.exported.serverHwmKib)}, import ${mb(b.imported.serverHwmKib)}, idle ${mb(before.startHwm)}); VmHWM over all phases`,
         },
       )
     }
