@@ -32,6 +32,11 @@ export function storeChanges(db: Db, changeCount: () => number) {
   let everythingAt = 0
   const scopeAt = new Map<string, number>()
   const listeners: ChangeListener[] = []
+  // A rollback may undo what a finished issue write told the listeners (a write inside an outer
+  // transaction that fails later), or what a cache read inside the transaction: everything is stale.
+  db.onRollback(() => {
+    seen = -1
+  })
   let depth = 0
   let nested = false
   /** The issue write under way began with no transaction open (its reads see only committed rows). */

@@ -91,6 +91,7 @@ export class Connection {
   readonly #savepoint: StatementSync
   readonly #release: StatementSync
   readonly #rollbackTo: StatementSync
+  readonly #rolledBack: (() => void)[] = []
 
   constructor(file: string) {
     this.#db = new DatabaseSync(file)
@@ -136,8 +137,17 @@ export class Connection {
           this.#release.run()
         } else this.#rollback.run()
       }
+      for (const hook of this.#rolledBack) hook()
       throw err
     }
+  }
+
+  /**
+   * Calls `hook` after each rollback, of a transaction or a savepoint: rows written and then
+   * undone leave `total_changes()` where they took it, so a cache cannot see the undo by itself.
+   */
+  onRollback(hook: () => void): void {
+    this.#rolledBack.push(hook)
   }
 
   /** True while a transaction (or savepoint) is open on the connection. */

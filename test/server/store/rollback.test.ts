@@ -1,0 +1,97 @@
+/*
+ * What a rolled-back transaction leaves in the store's caches: nothing. The kept list counts
+ * (services/issue-counts.ts) follow issue writes one by one, and the row caches (store/row-cache.ts)
+ * remember users, tokens and projects; a write undone by a rollback leaves SQLite's
+ * `total_changes()` where it took it, so neither may keep what they heard inside the transaction.
+ */
+import { keptIssueCounts } from '../../../src/server/services/issue-counts.js'
+import { applySeed } from '../../../src/server/services/seed.js'
+import type { IssueQuery } from '../../../src/server/store/issue-query.js'
+import { where } from '../../../src/server/store/issue-query.js'
+import { openStore, type Store } from '../../../src/server/store/index.js'
+
+const clock = { now: () => new Date('2026-01-01T00:00:00Z') }
+let store: Store
+
+beforeEach(() => {
+  store = openStore(':memory:')
+  applySeed(
+    store,
+    {
+      users: [
+        { username: 'root', name: 'Root', email: 'root@example.com', admin: true, token: 'glpat-root' },
+      ],
+      groups: [{ path: 'acme', name: 'ACME', visibility: 'private' }],
+      projects: [
+        {
+          path: 'acme/widgets',
+          name: 'Widgets',
+          visibility: 'private',
+          issues: [
+            { title: 'one', author: 'root' },
+            { title: 'two', author: 'root' },
+          ],
+        },
+      ],
+    },
+    clock,
+  )
+})
+afterEach(() => store.close())
+
+const later = new Error('a later step of the transaction fails')
+const project = () => store.projects.byPath('acme/widgets')!
+const openedIn = (projectId: number): IssueQuery => ({
+  projectIds: [projectId],
+  confidential: { all: true },
+  where: [where.state('opened')],
+  order: { by: 'id', dir: 'desc' },
+})
+
+describe('kept issue counts', () => {
+  it('forget an issue write whose outer transaction rolls back', () => {
+    const counts = keptIssueCounts(store)
+    const { id: projectId } = project()
+    const issue = store.issues.byIid(projectId, 1)!
+    expect(counts.count(openedIn(projectId), 10_000)).toBe(2)
+
+    expect(() =>
+      store.transaction(() => {
+        store.changes.issueWrite({ projectId, issues: [issue.id] }, () =>
+          store.transaction(() => store.issues.update(issue.id, { state: 'closed' })),
+        )
+        expect(counts.count(openedIn(projectId), 10_000)).toBe(1) // inside: the write is there
+        throw later
+      }),
+    ).toThrow(later)
+
+    expect(store.issues.get(issue.id)?.state).toBe('opened')
+    expect(counts.count(openedIn(projectId), 10_000)).toBe(2)
+  })
+
+  it('follow an issue write that commits', () => {
+    const counts = keptIssueCounts(store)
+    const { id: projectId } = project()
+    const issue = store.issues.byIid(projectId, 2)!
+    expect(counts.count(openedIn(projectId), 10_000)).toBe(2)
+    store.changes.issueWrite({ projectId, issues: [issue.id] }, () =>
+      store.transaction(() => store.issues.update(issue.id, { state: 'closed' })),
+    )
+    expect(counts.count(openedIn(projectId), 10_000)).toBe(1)
+  })
+})
+
+describe('row caches', () => {
+  it('do not remember a token read inside a transaction that rolls back', () => {
+    const root = store.users.byUsername('root')!
+    expect(() =>
+      store.transaction(() => {
+        store.users.addToken(root.id, 'glpat-undone', 'undone', clock.now().toISOString())
+        expect(store.users.tokenOwner('glpat-undone')?.user.id).toBe(root.id)
+        throw later
+      }),
+    ).toThrow(later)
+    expect(store.users.tokenOwner('glpat-undone')).toBeUndefined()
+    expect(store.users.tokenOwner('glpat-root')?.user.id).toBe(root.id)
+  })
+})
