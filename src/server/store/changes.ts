@@ -121,7 +121,16 @@ export type StoreChanges = ReturnType<typeof storeChanges>
  */
 export function changeCounter(db: Db): () => number {
   const totalChanges = db.prepare('SELECT total_changes()').pluck()
-  return () => totalChanges.get() as number
+  // Asked once per call that may have written: a cached read asks on every request, 2-6 times.
+  let askedAt = -1
+  let count = 0
+  return () => {
+    if (db.writes !== askedAt) {
+      askedAt = db.writes
+      count = totalChanges.get() as number
+    }
+    return count
+  }
 }
 
 /**

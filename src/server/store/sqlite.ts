@@ -43,13 +43,20 @@ function withNulls(named: Record<string, unknown>): Record<string, SQLInputValue
   return out
 }
 
+/** A statement that can only read: a plain SELECT (a `WITH` may hide a write, so it counts as one). */
+const READ_ONLY = /^\s*SELECT\b/i
+
 /**
  * A prepared statement. Rows come as objects, or as arrays after `raw()`, or as their first column
  * after `pluck()` (both switch the statement for good, as they did with better-sqlite3).
  */
 export class Statement {
   #plucked = false
-  constructor(readonly stmt: StatementSync) {}
+  /** `onWrite` is called before each run of a statement that may change rows (all but a SELECT). */
+  constructor(
+    private readonly stmt: StatementSync,
+    private readonly onWrite?: () => void,
+  ) {}
 
   /** Each row as an array of column values, in SELECT order. */
   raw(): this {
@@ -64,16 +71,19 @@ export class Statement {
   }
 
   get(...params: unknown[]): unknown {
+    this.onWrite?.()
     const row = this.stmt.get(...bindable(params))
     return this.#plucked ? (row as unknown as unknown[] | undefined)?.[0] : row
   }
 
   all(...params: unknown[]): unknown[] {
+    this.onWrite?.()
     const rows = this.stmt.all(...bindable(params))
     return this.#plucked ? rows.map((row) => (row as unknown as unknown[])[0]) : rows
   }
 
   run(...params: unknown[]): RunResult {
+    this.onWrite?.()
     return this.stmt.run(...bindable(params))
   }
 }
@@ -92,6 +102,8 @@ export class Connection {
   readonly #release: StatementSync
   readonly #rollbackTo: StatementSync
   readonly #rolledBack: (() => void)[] = []
+  #writes = 0
+  readonly #wrote = () => void this.#writes++
 
   constructor(file: string) {
     this.#db = new DatabaseSync(file)
@@ -108,12 +120,22 @@ export class Connection {
     // Named parameters are written `@name` and bound from `{ name }` (bare names are node:sqlite's
     // default); the row may carry fields the statement does not use.
     stmt.setAllowUnknownNamedParameters(true)
-    return new Statement(stmt)
+    return new Statement(stmt, READ_ONLY.test(sql) ? undefined : this.#wrote)
   }
 
   /** Runs SQL without results (DDL, PRAGMA settings); several statements may be given at once. */
   exec(sql: string): void {
+    this.#wrote()
     this.#db.exec(sql)
+  }
+
+  /**
+   * Calls so far that may have changed rows: every statement run but a SELECT's, every `exec` and
+   * transaction step. While it stands still `total_changes()` cannot have moved, so a cache that
+   * checks the store on every request need not ask SQLite again.
+   */
+  get writes(): number {
+    return this.#writes
   }
 
   /**
@@ -121,6 +143,7 @@ export class Connection {
    * it does, and the error is rethrown. A COMMIT that fails (a deferred foreign key) rolls back too.
    */
   transaction<T>(fn: () => T): T {
+    this.#wrote()
     const nested = this.#db.isTransaction
     if (nested) this.#savepoint.run()
     else this.#begin.run()
@@ -137,6 +160,7 @@ export class Connection {
           this.#release.run()
         } else this.#rollback.run()
       }
+      this.#wrote()
       for (const hook of this.#rolledBack) hook()
       throw err
     }
