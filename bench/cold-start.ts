@@ -1,7 +1,7 @@
 /*
  * bench/cold-start: `gitlab-actions serve --port 0 --seed <1,000 issues>` from process start to
  * the first answered API call, against a bare `node:http` server's start to first answer, in the
- * same run. Target: under 500 ms. With BENCH_BEFORE_DIR (a built checkout, run by BENCH_BEFORE_NODE),
+ * same run. Target (issue 21): under 200 ms. With BENCH_BEFORE_DIR (a built checkout, run by BENCH_BEFORE_NODE),
  * that build's `serve` joins the alternating starts, and a second row gives this build's time over
  * that one's.
  */
@@ -71,9 +71,11 @@ export async function run(): Promise<Row[]> {
     }
     const rows: Row[] = [
       {
-        name: 'cold-start: serve with a 1,000-issue seed / bare node:http, to first answer (target < 500 ms)',
+        name: 'cold-start: serve with a 1,000-issue seed / bare node:http, to first answer (target < 200 ms)',
         ratio: median(ours) / median(bare),
-        detail: `serve ${median(ours).toFixed(0)} ms, bare node:http ${median(bare).toFixed(0)} ms (medians of 5, alternating)`,
+        detail:
+          `serve ${median(ours).toFixed(0)} ms, bare node:http ${median(bare).toFixed(0)} ms (medians of 5, alternating)` +
+          (median(ours) >= 200 ? '; MISSES the 200 ms target' : ''),
       },
     ]
     if (other)
