@@ -159,7 +159,9 @@ function register<P extends TObject, Path extends TObject>(
         done()
       }, done)
     },
-    handler: async (req, reply) => {
+    // Synchronous up to a cache hit, which is sent at once (no promise, no later turn);
+    // everything else goes on in `answer`.
+    handler: (req, reply) => {
       const auth = spec.auth ?? 'optional'
       if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && spec.method !== 'GET')))
         throw unauthorized()
@@ -168,58 +170,70 @@ function register<P extends TObject, Path extends TObject>(
       const cache = spec.cached ? app.responseCache : undefined
       const key = cache ? `${req.actor.id ?? 0}|${today(clock)}|${req.url}` : ''
       const hit = cache?.get(key)
-      if (hit) return reply.headers(hit.headers).type('application/json').send(hit.body)
-      // Taken on a miss only, before the handler reads the store: a hit checks its own entry.
-      const generation = cache?.generation() ?? 0
-      const merged = {
-        ...(req.query as Record<string, unknown>),
-        ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
+      if (hit) {
+        reply.headers(hit.headers).type('application/json').send(hit.body)
+        return undefined
       }
-      // Grape checks the path's integers and the declared parameters in one pass, path first. A
-      // handler that reads its parts itself checks its path after them: the malformed-string guard
-      // reads every field before Grape validates anything.
-      const path = parsePath(pathSchema, req.params as Record<string, string>)
-      const params = parseParams(input, merged, {}, spec.readsParts ? [] : path.errors)
-      let scopes: string[] | undefined
-      const handled: Handled<Static<P>, Static<Path>> = {
-        req,
-        reply,
-        actor: req.actor,
-        path: path.path,
-        params,
-        cachedUnder: (s) => {
-          scopes = s
-        },
-        sendPage: (page) => {
-          const link = {
-            baseUrl: instance.baseUrl,
-            path: req.url.split('?')[0] as string,
-            params: {
-              ...defaults,
-              ...(req.query as Record<string, unknown>),
-              ...(omit.has('path') ? {} : path.path),
-            },
-          }
-          return setPageLinks(reply, link, declared, page)
-        },
-      }
-      if (spec.readsParts)
-        Object.defineProperty(handled, 'path', {
-          get: () => {
-            if (path.errors.length > 0) throw paramError(path.errors.join(', '))
-            return path.path
-          },
-        })
-      const result = await handler(handled)
-      if (!cache || reply.sent) return result
-      const body = Buffer.from(reply.serialize(result) as string)
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(reply.getHeaders()))
-        if (value !== undefined && name !== 'content-type') headers[name] = String(value)
-      cache.set(key, generation, { body, headers }, scopes)
-      return reply.type('application/json').send(body)
+      return answer(req, reply, cache, key)
     },
   })
+
+  async function answer(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    cache: ResponseCache | undefined,
+    key: string,
+  ) {
+    // Taken on a miss only, before the handler reads the store: a hit checks its own entry.
+    const generation = cache?.generation() ?? 0
+    const merged = {
+      ...(req.query as Record<string, unknown>),
+      ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
+    }
+    // Grape checks the path's integers and the declared parameters in one pass, path first. A
+    // handler that reads its parts itself checks its path after them: the malformed-string guard
+    // reads every field before Grape validates anything.
+    const path = parsePath(pathSchema, req.params as Record<string, string>)
+    const params = parseParams(input, merged, {}, spec.readsParts ? [] : path.errors)
+    let scopes: string[] | undefined
+    const handled: Handled<Static<P>, Static<Path>> = {
+      req,
+      reply,
+      actor: req.actor,
+      path: path.path,
+      params,
+      cachedUnder: (s) => {
+        scopes = s
+      },
+      sendPage: (page) => {
+        const link = {
+          baseUrl: instance.baseUrl,
+          path: req.url.split('?')[0] as string,
+          params: {
+            ...defaults,
+            ...(req.query as Record<string, unknown>),
+            ...(omit.has('path') ? {} : path.path),
+          },
+        }
+        return setPageLinks(reply, link, declared, page)
+      },
+    }
+    if (spec.readsParts)
+      Object.defineProperty(handled, 'path', {
+        get: () => {
+          if (path.errors.length > 0) throw paramError(path.errors.join(', '))
+          return path.path
+        },
+      })
+    const result = await handler(handled)
+    if (!cache || reply.sent) return result
+    const body = Buffer.from(reply.serialize(result) as string)
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined && name !== 'content-type') headers[name] = String(value)
+    cache.set(key, generation, { body, headers }, scopes)
+    return reply.type('application/json').send(body)
+  }
 }
 
 /** A multipart body's fields (files drained); a body over the limits is 413, a broken one 400. */
