@@ -32,8 +32,9 @@ export function keptIssueCounts(store: Store, max = 64) {
         let delta = 0
         for (const id of new Set(write.issues))
           delta += (queries.matches(k.query, id) ? 1 : 0) - (before.has(id) ? 1 : 0)
-        // Past the cap the true count is unknown: only a fresh count can say where it went.
-        if (delta !== 0 && k.n > k.cap) kept.delete(key)
+        // Past the cap the true count is unknown: more issues leave it past the cap, fewer may
+        // bring it back under, which only a fresh count can tell.
+        if (delta < 0 && k.n > k.cap) kept.delete(key)
         else k.n = Math.min(k.n + delta, k.cap + 1)
       }
       matchedBefore = new Map()

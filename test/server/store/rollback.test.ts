@@ -81,6 +81,31 @@ describe('kept issue counts', () => {
   })
 })
 
+describe('kept issue counts past their cap', () => {
+  it('stay uncounted as issues enter the list, and count again once one leaves', () => {
+    const counts = keptIssueCounts(store)
+    const { id: projectId } = project()
+    const [one, two] = [1, 2].map((iid) => store.issues.byIid(projectId, iid)!)
+    const recount = jest.spyOn(store.issueQueries, 'count')
+    const setState = (issue: typeof one, state: 'opened' | 'closed') =>
+      store.changes.issueWrite({ projectId, issues: [issue!.id] }, () =>
+        store.transaction(() => store.issues.update(issue!.id, { state })),
+      )
+    // A cap of 0: any open issue is past it, and the count says 1 (cap + 1).
+    expect(counts.count(openedIn(projectId), 0)).toBe(1)
+    setState(two, 'closed') // one leaves: only a fresh count tells whether any is left
+    expect(counts.count(openedIn(projectId), 0)).toBe(1)
+    expect(recount).toHaveBeenCalledTimes(2)
+    setState(two, 'opened') // one enters: still past the cap, nothing to count
+    expect(counts.count(openedIn(projectId), 0)).toBe(1)
+    expect(recount).toHaveBeenCalledTimes(2)
+    setState(one, 'closed')
+    setState(two, 'closed')
+    expect(counts.count(openedIn(projectId), 0)).toBe(0)
+    expect(recount).toHaveBeenCalledTimes(3)
+  })
+})
+
 describe('row caches', () => {
   it('do not remember a token read inside a transaction that rolls back', () => {
     const root = store.users.byUsername('root')!
