@@ -1,4 +1,5 @@
 import type { StoreChanges } from './store/changes.js'
+import type { ListWatch } from './services/watched-issue-lists.js'
 
 export interface CachedResponse {
   /** UTF-8 bytes: a socket takes a Buffer as it is, while a string is encoded again on every write. */
@@ -11,7 +12,8 @@ export interface CachedResponse {
  * the store's version it was made at and the scopes it reads (`project:<id>`, `group:<path>`,
  * `*`; src/server/store/changes.ts): a write to one project drops that project's lists and the
  * group and global lists above it, nothing else; a change no write describes drops everything.
- * Keys must hold everything else an answer depends on (caller, URL, day). Bounded by total size,
+ * A page of an issue list may come with a watch instead (src/server/services/watched-issue-lists.ts),
+ * which turns stale only when a write can have changed that page. Keys must hold everything else an answer depends on (caller, URL, day). Bounded by total size,
  * least recently used out first.
  */
 export function responseCache(
@@ -19,21 +21,27 @@ export function responseCache(
   maxBytes = 64 * 1024 * 1024,
   maxEntryBytes = 4 * 1024 * 1024,
 ) {
-  const entries = new Map<string, { generation: number; scopes: string[]; response: CachedResponse }>()
+  type Entry = { generation: number; scopes: string[]; watch?: ListWatch; response: CachedResponse }
+  const entries = new Map<string, Entry>()
   let bytes = 0
   const drop = (key: string) => {
     const entry = entries.get(key)
     if (!entry) return
     bytes -= entry.response.body.length
+    entry.watch?.release()
     entries.delete(key)
   }
+  const fresh = (entry: Entry) =>
+    entry.watch
+      ? !entry.watch.stale && changes.unchangedSince(entry.generation, [])
+      : changes.unchangedSince(entry.generation, entry.scopes)
   return {
     /** The store's version: take it before the handler reads the store. */
     generation: () => changes.version(),
     get(key: string): CachedResponse | undefined {
       const hit = entries.get(key)
       if (!hit) return undefined
-      if (!changes.unchangedSince(hit.generation, hit.scopes)) {
+      if (!fresh(hit)) {
         drop(key)
         return undefined
       }
@@ -41,13 +49,27 @@ export function responseCache(
       entries.set(key, hit)
       return hit.response
     },
-    /** `scopes`: what the answer read; `*` (any project) when the route did not say. */
-    set(key: string, current: number, response: CachedResponse, scopes: string[] = ['*']): void {
-      if (response.body.length > maxEntryBytes) return
+    /**
+     * `scopes`: what the answer read; `*` (any project) when the route did not say. `watch`: the
+     * issue list page it shows, kept only if nothing changed since `current` (a write in between
+     * was not checked against it), and released when not kept.
+     */
+    set(
+      key: string,
+      current: number,
+      response: CachedResponse,
+      scopes: string[] = ['*'],
+      watch?: ListWatch,
+    ): void {
+      if (watch && changes.version() !== current) {
+        watch.release()
+        watch = undefined
+      }
+      if (response.body.length > maxEntryBytes) return watch?.release()
       drop(key)
       while (bytes + response.body.length > maxBytes && entries.size > 0)
         drop(entries.keys().next().value as string)
-      entries.set(key, { generation: current, scopes, response })
+      entries.set(key, { generation: current, scopes, ...(watch ? { watch } : {}), response })
       bytes += response.body.length
     },
   }

@@ -8,6 +8,7 @@ import type { Instance } from '../present/context.js'
 import type { Actor } from '../services/access.js'
 import { today, type Clock } from '../services/context.js'
 import type { ResponseCache } from '../response-cache.js'
+import type { ListWatch } from '../services/watched-issue-lists.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,9 +72,10 @@ export interface Handled<P, Path> {
   params: P
   /**
    * A cached route's answer reads only these scopes (`project:<id>`, `group:<path>`;
-   * src/server/store/changes.ts), so writes elsewhere keep it; unsaid, any write drops it.
+   * src/server/store/changes.ts), so writes elsewhere keep it; unsaid, any write drops it. With
+   * `watch`, the page of an issue list it shows, only a write that can have changed it does.
    */
-  cachedUnder(scopes: string[]): void
+  cachedUnder(scopes: string[], watch?: ListWatch): void
   /**
    * Sets the page's headers (X-Page and the others, or a keyset `Link`) with links carrying the
    * route's declared parameters as Grape sees them, and returns the page's items.
@@ -196,14 +198,16 @@ function register<P extends TObject, Path extends TObject>(
     const path = parsePath(pathSchema, req.params as Record<string, string>)
     const params = parseParams(input, merged, {}, spec.readsParts ? [] : path.errors)
     let scopes: string[] | undefined
+    let watch: ListWatch | undefined
     const handled: Handled<Static<P>, Static<Path>> = {
       req,
       reply,
       actor: req.actor,
       path: path.path,
       params,
-      cachedUnder: (s) => {
+      cachedUnder: (s, w) => {
         scopes = s
+        watch = w
       },
       sendPage: (page) => {
         const link = {
@@ -225,13 +229,22 @@ function register<P extends TObject, Path extends TObject>(
           return path.path
         },
       })
-    const result = await handler(handled)
-    if (!cache || reply.sent) return result
+    let result: unknown
+    try {
+      result = await handler(handled)
+    } catch (err) {
+      watch?.release()
+      throw err
+    }
+    if (!cache || reply.sent) {
+      watch?.release()
+      return result
+    }
     const body = Buffer.from(reply.serialize(result) as string)
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(reply.getHeaders()))
       if (value !== undefined && name !== 'content-type') headers[name] = String(value)
-    cache.set(key, generation, { body, headers }, scopes)
+    cache.set(key, generation, { body, headers }, scopes, watch)
     return reply.type('application/json').send(body)
   }
 }

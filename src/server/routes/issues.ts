@@ -59,7 +59,11 @@ export function issueRoutes(api: ApiContext) {
       input: GlobalIssueListQuery,
       response: { 200: IssueList },
     },
-    (h) => h.sendPage(issuePage(services.issues.list(h.actor, { kind: 'global' }, h.params))),
+    (h) => {
+      const page = services.issues.list(h.actor, { kind: 'global' }, h.params)
+      h.cachedUnder(['*'], page.watch())
+      return h.sendPage(issuePage(page))
+    },
   )
 
   route(
@@ -74,8 +78,9 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const group = access.group(h.actor, h.path.id)
-      h.cachedUnder([`group:${group.full_path.toLowerCase()}`])
-      return h.sendPage(issuePage(services.issues.list(h.actor, { kind: 'group', group }, h.params)))
+      const page = services.issues.list(h.actor, { kind: 'group', group }, h.params)
+      h.cachedUnder([`group:${group.full_path.toLowerCase()}`], page.watch())
+      return h.sendPage(issuePage(page))
     },
   )
 
@@ -91,8 +96,9 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const project = access.project(h.actor, h.path.id)
-      h.cachedUnder([`project:${project.id}`])
-      return h.sendPage(issuePage(services.issues.list(h.actor, { kind: 'project', project }, h.params)))
+      const page = services.issues.list(h.actor, { kind: 'project', project }, h.params)
+      h.cachedUnder([`project:${project.id}`], page.watch())
+      return h.sendPage(issuePage(page))
     },
   )
 

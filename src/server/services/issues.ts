@@ -21,6 +21,7 @@ import { buildIssueQuery, type IssueListScope } from './issue-list.js'
 import { presentIssueBatch } from './issue-records.js'
 import { humanSize } from '../domain/human-size.js'
 import { keptIssueCounts } from './issue-counts.js'
+import { watchedIssueLists, type ListWatch } from './watched-issue-lists.js'
 import { descriptionQuickActions } from './quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
 
@@ -36,6 +37,8 @@ export interface IssuePage {
   hasMore?: boolean
   /** Keyset: the cursor of the next page, or null at the end. */
   nextCursor?: string | null
+  /** For a cached answer: watches this page, so that only a write that can change it drops it. */
+  watch: () => ListWatch
 }
 
 const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url')
@@ -63,6 +66,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const { store, access } = ctx
   const queries = store.issueQueries
   const counts = keptIssueCounts(store)
+  const lists = watchedIssueLists(store)
   const epics = epicLinks(ctx)
   const present = (rows: IssueRow[], view: IssueView) => presentIssueBatch(ctx, rows, view)
 
@@ -198,6 +202,12 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           issues: present(store.issues.getMany(shown.map((r) => r.id)), view),
           page,
           nextCursor: more && last ? encodeCursor({ value: last.key, id: last.id }) : null,
+          // The row after the page decides whether a next cursor is given: it counts as shown.
+          watch: () =>
+            lists.watch(
+              query,
+              rows.map((r) => r.id),
+            ),
         }
       }
       const total = counts.count(query, MAX_COUNT)
@@ -205,7 +215,17 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const uncounted = total > MAX_COUNT
       const rows = queries.page(query, page.perPage + (uncounted ? 1 : 0), page.offset)
       const hasMore = uncounted && rows.length > page.perPage
-      return { issues: present(rows.slice(0, page.perPage), view), page, total, hasMore }
+      return {
+        issues: present(rows.slice(0, page.perPage), view),
+        page,
+        total,
+        hasMore,
+        watch: () =>
+          lists.watch(
+            query,
+            rows.map((r) => r.id),
+          ),
+      }
     },
 
     get(actor: Actor, project: ProjectRow, iid: number): Issue {

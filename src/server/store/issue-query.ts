@@ -142,32 +142,44 @@ const labelPriority =
 const milestoneDue = '(SELECT m.due_date FROM milestones m WHERE m.id = i.milestone_id)'
 
 /**
- * ORDER BY for each `order_by` (`Issue.sort_by_attribute`, `app/models/issue.rb`): NULLs last where GitLab
- * puts them last, id DESC to break ties.
+ * The terms of the ORDER BY for each `order_by` (`Issue.sort_by_attribute`, `app/models/issue.rb`):
+ * NULLs last where GitLab puts them last, id DESC to break ties.
  */
-function orderSql(by: string, dir: 'asc' | 'desc'): string {
+function orderTerms(by: string, dir: 'asc' | 'desc'): string[] {
   const d = dir.toUpperCase()
-  const nullsLast = (expr: string) => `${expr} IS NULL, ${expr} ${d}`
+  const nullsLast = (expr: string) => [`${expr} IS NULL`, `${expr} ${d}`]
   switch (by) {
     case 'updated_at':
     case 'title':
-      return `i.${by} ${d}, i.id DESC`
+      return [`i.${by} ${d}`, 'i.id DESC']
     case 'due_date':
     case 'relative_position':
     case 'weight':
-      return `${nullsLast(`i.${by}`)}, i.id DESC`
+      return [...nullsLast(`i.${by}`), 'i.id DESC']
     case 'popularity':
-      return `(i.upvotes - i.downvotes) ${d}, i.id DESC`
+      return [`(i.upvotes - i.downvotes) ${d}`, 'i.id DESC']
     case 'milestone_due':
-      return `${nullsLast(milestoneDue)}, i.id DESC`
+      return [...nullsLast(milestoneDue), 'i.id DESC']
     case 'label_priority':
-      return `${nullsLast(labelPriority)}, i.id DESC`
+      return [...nullsLast(labelPriority), 'i.id DESC']
     case 'priority':
-      return `${milestoneDue} IS NULL, ${milestoneDue} ASC, ${labelPriority} IS NULL, ${labelPriority} ASC, i.id DESC`
+      return [
+        `${milestoneDue} IS NULL`,
+        `${milestoneDue} ASC`,
+        `${labelPriority} IS NULL`,
+        `${labelPriority} ASC`,
+        'i.id DESC',
+      ]
     default:
-      return `i.created_at ${d}, i.id DESC`
+      return [`i.created_at ${d}`, 'i.id DESC']
   }
 }
+const orderSql = (by: string, dir: 'asc' | 'desc') => orderTerms(by, dir).join(', ')
+/** What an issue's place in the order is made of, as one SQL value (the terms without their directions). */
+const orderKeySql = (by: string, dir: 'asc' | 'desc') =>
+  `json_array(${orderTerms(by, dir)
+    .map((term) => term.replace(/ (ASC|DESC)$/, ''))
+    .join(', ')})`
 
 /** Orders that keyset pagination supports, with the column the cursor carries. */
 export const KEYSET_ORDERS = new Set(['created_at', 'updated_at', 'title'])
@@ -222,6 +234,15 @@ export function issueQueries(db: Db) {
       const f = filter(q)
       const sql = `SELECT EXISTS (SELECT 1 FROM issues i WHERE i.id = ? AND ${f.sql}) AS n`
       return (prepare(sql).get(id, ...f.args) as { n: number }).n === 1
+    },
+    /**
+     * Where the issue `id` stands in the query's list: its order key as text, equal before and after a
+     * write that did not move it; undefined when it does not pass the filter.
+     */
+    position(q: IssueQuery, id: number): string | undefined {
+      const f = filter(q)
+      const sql = `SELECT ${orderKeySql(q.order.by, q.order.dir)} AS k FROM issues i WHERE i.id = ? AND ${f.sql}`
+      return (prepare(sql).get(id, ...f.args) as { k: string } | undefined)?.k
     },
     /** Counts matching rows, stopping at `cap` + 1 so that huge lists stay cheap. */
     count(q: IssueQuery, cap: number): number {

@@ -189,3 +189,90 @@ projects:
     }
   })
 })
+
+/*
+ * A cached page of an issue list outlives writes that cannot have changed it
+ * (src/server/services/watched-issue-lists.ts): these pin down the writes that can, with pages
+ * that are not the one written to.
+ */
+describe('pages of an issue list next to a write', () => {
+  const q = (extra: string) => `labels=watched&per_page=2&${extra}`
+  const titles = (page: { items: Json[] }) => page.items.map((i) => i.title)
+  // A clock a second further on at each write, so that creation and edit times order the issues.
+  let clock: ReturnType<typeof manualClock>
+  let issues: Json[]
+  beforeEach(async () => {
+    await t.close()
+    clock = manualClock()
+    t = await startServer(widgetsSeed, { clock })
+    issues = []
+    for (const n of [1, 2, 3, 4, 5]) issues.push(await create({ title: `Watched ${n}`, labels: 'watched' }))
+  })
+  const create = (json: Json) => {
+    clock.advance(1000)
+    return created(W, json)
+  }
+  const edit = (issue: Json, json: Json) => {
+    clock.advance(1000)
+    return t.http('PUT', `${W}/issues/${issue.iid}`, { token: ROOT, json }).then((r) => r.status)
+  }
+
+  it('a page shows an edit of its own issue, and the pages around it stay as they were', async () => {
+    const first = await read(`${W}/issues`, q('page=1'))
+    const second = await read(`${W}/issues`, q('page=2'))
+    expect(titles(second)).toEqual(['Watched 3', 'Watched 2'])
+    expect(await edit(issues[1]!, { title: 'Renamed 2' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, q('page=2')))).toEqual(['Watched 3', 'Renamed 2'])
+    expect((await read(`${W}/issues`, q('page=1'))).res.text).toBe(first.res.text)
+  })
+
+  it('an issue that moves in the order moves on every page', async () => {
+    await read(`${W}/issues`, q('order_by=updated_at&page=1'))
+    await read(`${W}/issues`, q('order_by=updated_at&page=3'))
+    // Watched 1 is last by updated_at; the edit makes it the newest.
+    expect(await edit(issues[0]!, { description: 'touched' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, q('order_by=updated_at&page=1')))[0]).toBe('Watched 1')
+    expect(titles(await read(`${W}/issues`, q('order_by=updated_at&page=3')))).toEqual(['Watched 2'])
+  })
+
+  it('an issue leaving or entering the filter elsewhere changes the other pages and their totals', async () => {
+    const first = await read(`${W}/issues`, q('page=1'))
+    expect(await edit(issues[0]!, { remove_labels: 'watched' })).toBe(200)
+    const fewer = await read(`${W}/issues`, q('page=1'))
+    expect(fewer.total).toBe(first.total - 1)
+    expect(fewer.res.headers['x-total-pages']).toBe('2')
+    const other = await create({ title: 'Unwatched' })
+    await read(`${W}/issues`, q('page=3'))
+    expect(await edit(other, { add_labels: 'watched' })).toBe(200)
+    const more = await read(`${W}/issues`, q('page=1'))
+    expect(more.total).toBe(first.total)
+    expect(titles(more)).toEqual(['Unwatched', 'Watched 5'])
+  })
+
+  it('a time spent on an issue of another page does not change this one, and shows on its own', async () => {
+    const first = await read(`${W}/issues`, q('page=1'))
+    await read(`${W}/issues`, q('page=3'))
+    const spend = await t.http('POST', `${W}/issues/${issues[0]!.iid}/add_spent_time`, {
+      token: ROOT,
+      json: { duration: '2h' },
+    })
+    expect(spend.status).toBe(201)
+    expect((await read(`${W}/issues`, q('page=1'))).res.text).toBe(first.res.text)
+    expect((await read(`${W}/issues`, q('page=3'))).items[0]).toMatchObject({
+      title: 'Watched 1',
+      time_stats: { total_time_spent: 7200 },
+    })
+  })
+
+  it('a keyset page follows a write to the row after it, which decides its next link', async () => {
+    const keyset = 'pagination=keyset&order_by=created_at&sort=asc&labels=watched&per_page=2'
+    const page = await t.http('GET', `${W}/issues`, { token: ROOT, query: keyset })
+    expect(page.status).toBe(200)
+    expect((page.body as Json[]).map((i) => i.title)).toEqual(['Watched 1', 'Watched 2'])
+    expect(page.headers.link).toContain('rel="next"')
+    for (const issue of issues.slice(2)) expect(await edit(issue, { remove_labels: 'watched' })).toBe(200)
+    const last = await t.http('GET', `${W}/issues`, { token: ROOT, query: keyset })
+    expect((last.body as Json[]).map((i) => i.title)).toEqual(['Watched 1', 'Watched 2'])
+    expect(last.headers.link ?? '').not.toContain('rel="next"')
+  })
+})

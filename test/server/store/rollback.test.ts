@@ -5,6 +5,7 @@
  * `total_changes()` where it took it, so neither may keep what they heard inside the transaction.
  */
 import { keptIssueCounts } from '../../../src/server/services/issue-counts.js'
+import { watchedIssueLists } from '../../../src/server/services/watched-issue-lists.js'
 import { applySeed } from '../../../src/server/services/seed.js'
 import type { IssueQuery } from '../../../src/server/store/issue-query.js'
 import { where } from '../../../src/server/store/issue-query.js'
@@ -103,6 +104,48 @@ describe('kept issue counts past their cap', () => {
     setState(two, 'closed')
     expect(counts.count(openedIn(projectId), 0)).toBe(0)
     expect(recount).toHaveBeenCalledTimes(3)
+  })
+})
+
+describe('watched issue list pages', () => {
+  it('turn stale when a write to another issue of their list rolls back with its outer transaction', () => {
+    const lists = watchedIssueLists(store)
+    const { id: projectId } = project()
+    const [one, two] = [1, 2].map((iid) => store.issues.byIid(projectId, iid)!)
+    // A page showing issue two only; issue one's title is not on it and moves nothing.
+    const page = lists.watch(openedIn(projectId), [two!.id])
+    store.changes.issueWrite({ projectId, issues: [one!.id] }, () =>
+      store.transaction(() => store.issues.update(one!.id, { title: 'renamed' })),
+    )
+    expect(page.stale).toBe(false)
+    // Undone later, the write may have been told already: nothing a list holds can be trusted.
+    expect(() =>
+      store.transaction(() => {
+        store.changes.issueWrite({ projectId, issues: [one!.id] }, () =>
+          store.transaction(() => store.issues.update(one!.id, { title: 'undone' })),
+        )
+        throw later
+      }),
+    ).toThrow(later)
+    store.changes.version()
+    expect(page.stale).toBe(true)
+  })
+
+  it('turn stale when a written issue is on them, or leaves their list', () => {
+    const lists = watchedIssueLists(store)
+    const { id: projectId } = project()
+    const [one, two] = [1, 2].map((iid) => store.issues.byIid(projectId, iid)!)
+    const showsTwo = lists.watch(openedIn(projectId), [two!.id])
+    const showsOne = lists.watch(openedIn(projectId), [one!.id])
+    store.changes.issueWrite({ projectId, issues: [two!.id] }, () =>
+      store.transaction(() => store.issues.update(two!.id, { title: 'renamed' })),
+    )
+    expect([showsTwo.stale, showsOne.stale]).toEqual([true, false])
+    const again = lists.watch(openedIn(projectId), [two!.id])
+    store.changes.issueWrite({ projectId, issues: [one!.id] }, () =>
+      store.transaction(() => store.issues.update(one!.id, { state: 'closed' })),
+    )
+    expect([again.stale, showsOne.stale]).toEqual([true, true])
   })
 })
 

@@ -1,0 +1,97 @@
+import type { IssueQuery } from '../store/issue-query.js'
+import type { IssueWrite } from '../store/changes.js'
+import type { Store } from '../store/index.js'
+
+/** A cached answer's claim on one page of an issue list: `stale` once a write may have changed it. */
+export interface ListWatch {
+  readonly stale: boolean
+  /** The answer left the cache: writes need no longer be checked against it. */
+  release(): void
+}
+
+type Watcher = { ids: Set<number>; stale: boolean }
+type Group = { query: IssueQuery; watchers: Set<Watcher> }
+
+/**
+ * Lets a cached page of an issue list outlive writes that cannot have changed it, where dropping
+ * every list of the project on each write would make nearly every list a miss under writes.
+ * A write to single issues (`issueWrite`, src/server/store/changes.ts) changes a page only when
+ * one of its issues is on the page, or entered or left the list's filter, or moved in its order:
+ * the rest of what a page shows comes from its own issues' rows, labels, assignees, notes and
+ * timelogs, which only a write naming them changes, and its totals move only with the filter's
+ * members. So each written issue's place in each watched list (its order key, or none) is read
+ * before and after the write, one row each; a change of place drops every page of that list, a
+ * page showing the issue is dropped alone. A change no write describes drops them all. At most
+ * `maxLists` lists are watched, least recently watched out first (their pages turn stale).
+ */
+export function watchedIssueLists(store: Store, maxLists = 32) {
+  const queries = store.issueQueries
+  const lists = new Map<string, Group>()
+  /** For the write under way: each written issue's place in each watched list before it. */
+  let placesBefore = new Map<Group, Map<number, string | undefined>>()
+  const covers = (q: IssueQuery, write: IssueWrite) =>
+    q.projectIds === null || q.projectIds.includes(write.projectId)
+  const drop = (key: string, group: Group) => {
+    for (const w of group.watchers) w.stale = true
+    lists.delete(key)
+  }
+  store.changes.listen({
+    before(write) {
+      placesBefore = new Map()
+      for (const g of lists.values())
+        if (covers(g.query, write))
+          placesBefore.set(g, new Map(write.issues.map((id) => [id, queries.position(g.query, id)])))
+    },
+    after(write) {
+      const written = new Set(write.issues)
+      for (const [key, g] of lists) {
+        const before = placesBefore.get(g)
+        if (!before) continue
+        // A created issue was in no list before the write.
+        if ([...written].some((id) => queries.position(g.query, id) !== before.get(id))) drop(key, g)
+        else
+          for (const w of g.watchers)
+            if ([...written].some((id) => w.ids.has(id))) {
+              w.stale = true
+              g.watchers.delete(w)
+            }
+      }
+      placesBefore = new Map()
+    },
+    reset() {
+      for (const [key, g] of lists) drop(key, g)
+      placesBefore = new Map()
+    },
+  })
+  return {
+    /** Watches the page of `query` that shows these issues (ids in any order). */
+    watch(query: IssueQuery, ids: number[]): ListWatch {
+      store.changes.version() // notes changes made outside any write first
+      const key = `${queries.filterKey(query)}\n${query.order.by} ${query.order.dir}`
+      let group = lists.get(key)
+      if (group) {
+        lists.delete(key) // re-insert: the Map's order is our LRU order
+        lists.set(key, group)
+      } else {
+        if (lists.size >= maxLists) {
+          const oldest = lists.entries().next().value as [string, Group]
+          drop(...oldest)
+        }
+        lists.set(key, (group = { query, watchers: new Set() }))
+      }
+      const watcher: Watcher = { ids: new Set(ids), stale: false }
+      group.watchers.add(watcher)
+      const watched = group
+      return {
+        get stale() {
+          return watcher.stale
+        },
+        release() {
+          watched.watchers.delete(watcher)
+          if (watched.watchers.size === 0 && lists.get(key) === watched) lists.delete(key)
+        },
+      }
+    },
+  }
+}
+export type WatchedIssueLists = ReturnType<typeof watchedIssueLists>
