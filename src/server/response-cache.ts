@@ -13,8 +13,8 @@ export interface CachedResponse {
  * `*`; src/server/store/changes.ts): a write to one project drops that project's lists and the
  * group and global lists above it, nothing else; a change no write describes drops everything.
  * A page of an issue list may come with a watch instead (src/server/services/watched-issue-lists.ts),
- * which turns stale only when a write can have changed that page. Keys must hold everything else an answer depends on (caller, URL, day). Bounded by total size,
- * least recently used out first.
+ * which turns stale only when a write can have changed that page. Keys must hold everything else an
+ * answer depends on (caller, URL, day). Bounded by total size, least recently used out first.
  */
 export function responseCache(
   changes: StoreChanges,
