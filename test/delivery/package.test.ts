@@ -18,9 +18,19 @@ const versionOf = (name: string) =>
   (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
     .version
 
+// A time limit of its own: a synchronous child blocks the event loop, so jest's hook timeout cannot
+// fire while it runs (an npm that cannot reach its registry retries for many minutes).
 function sh(cmd: string, args: string[], cwd: string) {
-  const run = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_ENV: '' } })
-  if (run.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`)
+  const run = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: '' },
+    timeout: 240_000,
+  })
+  if (run.status !== 0)
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed (${run.error?.message ?? `exit ${run.status}`}):\n${run.stdout}\n${run.stderr}`,
+    )
   return run.stdout
 }
 
