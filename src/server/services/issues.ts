@@ -193,6 +193,11 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         canReadIssue: canReadAnyIssue(actor),
       }
       const page = pageOf(q)
+      const watching = (rows: { id: number }[]) => () =>
+        lists.watch(
+          query,
+          rows.map((r) => r.id),
+        )
       if (scope.kind === 'project' && q.pagination === 'keyset' && KEYSET_ORDERS.has(query.order.by)) {
         const rows = queries.keysetPage(query, page.perPage + 1, decodeCursor(q.cursor))
         const more = rows.length > page.perPage
@@ -203,11 +208,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           page,
           nextCursor: more && last ? encodeCursor({ value: last.key, id: last.id }) : null,
           // The row after the page decides whether a next cursor is given: it counts as shown.
-          watch: () =>
-            lists.watch(
-              query,
-              rows.map((r) => r.id),
-            ),
+          watch: watching(rows),
         }
       }
       const total = counts.count(query, MAX_COUNT)
@@ -220,11 +221,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         page,
         total,
         hasMore,
-        watch: () =>
-          lists.watch(
-            query,
-            rows.map((r) => r.id),
-          ),
+        watch: watching(rows),
       }
     },
 

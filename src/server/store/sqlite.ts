@@ -130,9 +130,10 @@ export class Connection {
   }
 
   /**
-   * Calls so far that may have changed rows: every statement run but a SELECT's, every `exec` and
-   * transaction step. While it stands still `total_changes()` cannot have moved, so a cache that
-   * checks the store on every request need not ask SQLite again.
+   * Calls so far that may have changed rows: every statement run but a SELECT's, every `exec`.
+   * While it stands still `total_changes()` cannot have moved (BEGIN and COMMIT change no rows, and
+   * a rollback does not move it back: `onRollback` is told), so a cache that checks the store on
+   * every request need not ask SQLite again.
    */
   get writes(): number {
     return this.#writes
@@ -143,7 +144,6 @@ export class Connection {
    * it does, and the error is rethrown. A COMMIT that fails (a deferred foreign key) rolls back too.
    */
   transaction<T>(fn: () => T): T {
-    this.#wrote()
     const nested = this.#db.isTransaction
     if (nested) this.#savepoint.run()
     else this.#begin.run()
@@ -160,7 +160,6 @@ export class Connection {
           this.#release.run()
         } else this.#rollback.run()
       }
-      this.#wrote()
       for (const hook of this.#rolledBack) hook()
       throw err
     }
