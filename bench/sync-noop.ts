@@ -62,9 +62,9 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
       })
       if (n % 10 === 0) gh.comment(issue.number, `A comment on issue ${n}`)
     }
-    const once = () =>
+    const once = async () =>
       syncIssues(
-        githubSide(octokitFor(gh.url, 'ghp_bench-token'), 'bench/issues'),
+        githubSide(await octokitFor(gh.url, 'ghp_bench-token'), 'bench/issues'),
         gitlabSide(gitlab, 'bench/issues'),
         settings,
       )

@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ActionIO } from '../../src/actions/io.js'
@@ -263,5 +265,37 @@ describe('sync-issues action', () => {
       .filter((l) => !l.startsWith('::add-mask::'))
       .join('\n')
     for (const secret of [GL_TOKEN, GH_TOKEN]) expect(shown).not.toContain(secret)
+  })
+
+  it('the bundle sends GitHub calls through HTTP_PROXY, as @actions/github does', async () => {
+    // `github.test` resolves nowhere: only a proxy that tunnels it to the fake GitHub reaches it.
+    const ghPort = new URL(gh.url).port
+    const tunnels: string[] = []
+    const proxy = createServer()
+    proxy.on('connect', (req, client, head) => {
+      tunnels.push(req.url ?? '')
+      const upstream = connect(Number(ghPort), '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.write(head)
+        upstream.pipe(client).pipe(upstream)
+      })
+      upstream.on('error', () => client.destroy())
+      client.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
+    try {
+      const env = {
+        GITHUB_API_URL: `http://github.test:${ghPort}`,
+        GITHUB_EVENT_NAME: 'schedule',
+        HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      }
+      const r = await runBundle('sync-issues', inputs(), { env })
+      expect(r.code).toBe(0)
+      expect(r.outputs).toMatchObject({ created: '2', commented: '1', failed: '0' })
+      expect(new Set(tunnels)).toEqual(new Set([`github.test:${ghPort}`]))
+    } finally {
+      proxy.closeAllConnections()
+      await new Promise((r) => proxy.close(r))
+    }
   })
 })

@@ -308,7 +308,7 @@ export async function startFakeGitHub(
 }
 
 /**
- * The product's Octokit (@actions/github with @octokit/plugin-throttling) pointed at the fake, with
+ * The product's Octokit (@octokit/core with @octokit/plugin-throttling) pointed at the fake, with
  * no gap between writes and rate-limit waits of a millisecond per second asked.
  */
 export function octokitFor(baseUrl: string, token: string, more: GitHubOptions = {}) {

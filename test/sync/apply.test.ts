@@ -58,10 +58,10 @@ const settings = (more: Partial<SyncSettings> = {}): SyncSettings => ({
   includeConfidential: false,
   ...more,
 })
-const run = (more: Partial<SyncSettings> = {}) =>
+const run = async (more: Partial<SyncSettings> = {}) =>
   syncIssues(
     githubSide(
-      octokitFor(gh.url, GH_TOKEN, { onWait: (w) => void waits.push(w.seconds * 1000) }),
+      await octokitFor(gh.url, GH_TOKEN, { onWait: (w) => void waits.push(w.seconds * 1000) }),
       'acme/widgets',
     ),
     gitlabSide(gitlab, 'acme/widgets'),

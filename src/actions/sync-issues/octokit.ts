@@ -1,10 +1,15 @@
 /*
- * The GitHub client of the bundle: `@actions/github`'s Octokit (REST), pointed at $GITHUB_API_URL
- * (GitHub Enterprise Server too), with @octokit/plugin-throttling: writes one at a time with a gap
- * between them (GitHub's secondary limits on content creation), and a 403/429 rate-limit answer
- * waited out (`Retry-After`, else `x-ratelimit-reset`) and retried.
+ * The GitHub client of the bundle: Octokit (REST: `request` and pagination), pointed at
+ * $GITHUB_API_URL (GitHub Enterprise Server too), with @octokit/plugin-throttling: writes one at a
+ * time with a gap between them (GitHub's secondary limits on content creation), and a 403/429
+ * rate-limit answer waited out (`Retry-After`, else `x-ratelimit-reset`) and retried.
+ * Built from @octokit/core as @actions/github builds its own, without the generated REST methods
+ * (unused here) and on Node's fetch; @actions/github's fetch, with its whole undici, loads only
+ * behind a proxy (`proxiedFetch`). This module is a chunk of its own, loaded when sync-issues starts.
  */
-import { getOctokit } from '@actions/github'
+import { getProxyUrl } from '@actions/http-client/lib/proxy.js'
+import { Octokit } from '@octokit/core'
+import { paginateRest } from '@octokit/plugin-paginate-rest'
 import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck/light.js'
 import type { GitHubRequest } from '../../sync/github.js'
@@ -39,10 +44,24 @@ export interface GitHubOptions {
 export const describeWait = (w: RateLimitWait) =>
   `GitHub ${w.kind} rate limit on ${w.route}: waiting ${w.seconds} s (retry ${w.retry} of ${w.retries})`
 
+/**
+ * The fetch of @actions/github when HTTPS_PROXY (HTTP_PROXY for http) applies to `baseUrl`, read
+ * as @actions/github reads it (NO_PROXY, loopback addresses bypass); otherwise undefined, and
+ * Octokit uses Node's own fetch.
+ */
+async function proxiedFetch(baseUrl: string): Promise<typeof fetch | undefined> {
+  if (!getProxyUrl(new URL(baseUrl))) return undefined
+  const { getProxyFetch } = await import('@actions/github/lib/internal/utils.js')
+  return getProxyFetch(baseUrl) as unknown as typeof fetch
+}
+
+const GitHub = Octokit.plugin(paginateRest, throttling)
+
 /** An Octokit for `token`, throttled as GitHub asks. */
-export function octokit(token: string, options: GitHubOptions = {}): GitHubRequest {
+export async function octokit(token: string, options: GitHubOptions = {}): Promise<GitHubRequest> {
   const retries = options.retries ?? 3
   const gap = options.writeGapMs ?? 1000
+  const baseUrl = options.baseUrl ?? 'https://api.github.com'
   // The input's gap between writes, also for those that notify (the plugin's defaults: 1 s, and 3 s).
   const spaced = () => new Bottleneck.Group({ maxConcurrent: 1, minTime: gap })
   const onLimit =
@@ -58,19 +77,18 @@ export function octokit(token: string, options: GitHubOptions = {}): GitHubReque
       })
       return true
     }
-  return getOctokit(
-    token,
-    {
-      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-      throttle: {
-        id: 'sync-issues',
-        write: spaced(),
-        notifications: spaced(),
-        retryAfterBaseValue: options.msPerSecond ?? 1000,
-        onRateLimit: onLimit('primary'),
-        onSecondaryRateLimit: onLimit('secondary'),
-      },
+  const fetch = await proxiedFetch(baseUrl)
+  return new GitHub({
+    auth: token,
+    baseUrl,
+    ...(fetch ? { request: { fetch } } : {}),
+    throttle: {
+      id: 'sync-issues',
+      write: spaced(),
+      notifications: spaced(),
+      retryAfterBaseValue: options.msPerSecond ?? 1000,
+      onRateLimit: onLimit('primary'),
+      onSecondaryRateLimit: onLimit('secondary'),
     },
-    throttling,
-  )
+  })
 }

@@ -48,9 +48,9 @@ export async function run(io: ActionIO, _signal?: AbortSignal, deps: Deps = {}):
     only = found.number
   }
   const gitlab = actionClient(s.gitlabUrl, s.token, 'sync-issues')
-  // Loaded on demand: Octokit and its undici stay out of the bundle's first chunk.
+  // Loaded on demand: Octokit stays out of the bundle's first chunk.
   const { describeWait, octokit } = await import('./octokit.js')
-  const github = octokit(s.githubToken, {
+  const github = await octokit(s.githubToken, {
     baseUrl: io.getEnv('GITHUB_API_URL'),
     writeGapMs: s.githubWriteGap,
     onWait: (w) => io.info(describeWait(w)),
