@@ -85,11 +85,15 @@ export default tseslint.config(
 )
 
 /**
- * `no-restricted-imports` for the files of `folder`: the `forbidden` paths, `@actions/*` (only
- * src/actions and src/cli may use the Actions toolkit), and any `more` patterns.
+ * `no-restricted-imports` for the files of `folder`: the `forbidden` paths, `@actions/*` and
+ * `@octokit/*` (only src/actions and src/cli may use the Actions toolkit and Octokit), and any
+ * `more` patterns.
  */
 function layer(folder, forbidden, message, more = []) {
-  const toolkit = { group: ['@actions/*'], message: 'only src/actions and src/cli import @actions/*' }
+  const toolkit = {
+    group: ['@actions/*', '@octokit/*'],
+    message: 'only src/actions and src/cli import @actions/* and @octokit/*',
+  }
   return {
     files: [`${folder}/**/*.ts`],
     rules: {
