@@ -1,8 +1,8 @@
 /*
  * The GitHub side, over REST through an Octokit that src/actions/ injects (only it may import
- * @actions/* and @octokit/*). The interface is Octokit's `request(route, params)` and `paginate.iterator`,
- * nothing more; rate limits and the spacing of writes are the Octokit's (src/actions/sync-issues/
- * octokit.ts: @octokit/plugin-throttling). Pull requests are left out.
+ * @actions/* and @octokit/*). The interface is Octokit's `request(route, params)` and
+ * `paginate.iterator`, nothing more; rate limits and the spacing of writes are the Octokit's
+ * (src/actions/sync-issues/octokit.ts: @octokit/plugin-throttling). Pull requests are left out.
  */
 import type { Fields, IssueWrite, SideComment, SideIssue } from './model.js'
 
