@@ -8,11 +8,11 @@
 // the CLI's `serve` with every dependency into one ES module that needs only Node 24's built-ins.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { constants as http2Constants } from 'node:http2'
 import { builtinModules } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { lazyBuiltins, lazyBuiltinsInNcc } from './lazy-builtins.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
@@ -32,32 +32,6 @@ if (names.length > 0) {
     throw new Error('an action imports src/server (the reference server): bundles must not contain it')
 }
 
-/**
- * undici's HTTP/2 client (which the API client never enables) requires `node:http2` at load and
- * reads only constants from it; loading http2 (and tls with it) was a fifth of an action's CPU time
- * before its first request. In the ncc bundle, `node:http2` becomes an object holding those
- * constants that loads the real module on any other use. The constants are the ones the bundled
- * code names (RFC 7540's header names and error codes), copied from this Node at bundle time.
- */
-function lazyHttp2(file) {
-  const external = 'module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");'
-  const text = readFileSync(file, 'utf8')
-  if (!text.includes('"node:http2"')) return
-  if (text.split(external).length !== 2)
-    throw new Error(`${file}: node:http2 is not required as lazyHttp2 expects (did ncc's output change?)`)
-  const names = [...new Set(text.match(/\b(HTTP2_HEADER|NGHTTP2)_[A-Z0-9_]+\b/g))].sort()
-  const constants = {}
-  for (const name of names) {
-    if (!(name in http2Constants)) throw new Error(`${file}: node:http2 has no constant ${name}`)
-    constants[name] = http2Constants[name]
-  }
-  const lazy =
-    `const http2Stub = { constants: ${JSON.stringify(constants)} };\n` +
-    `module.exports = new Proxy(http2Stub, { get: (stub, key) => key === 'constants' ? stub.constants : ` +
-    `__WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")[key] });`
-  writeFileSync(file, text.replace(external, lazy))
-}
-
 for (const name of names) {
   const out = join(root, 'dist', name)
   rmSync(out, { recursive: true, force: true })
@@ -70,7 +44,8 @@ for (const name of names) {
     'licenses.txt',
     '--quiet',
   ])
-  lazyHttp2(join(out, 'index.js'))
+  // node:http2 loads on first use (scripts/lazy-builtins.mjs).
+  writeFileSync(join(out, 'index.js'), lazyBuiltinsInNcc(readFileSync(join(out, 'index.js'), 'utf8'), name))
   // Minified after ncc: an action loads its whole bundle at every start, and V8 reads a third of
   // the bytes faster (ncc's own -m fails on this output). Chunks loaded later stay as ncc wrote them.
   run(bin('esbuild'), [
@@ -101,6 +76,7 @@ if (only.length === 0 || only.includes('serve')) {
     platform: 'node',
     target: 'node24',
     minify: true,
+    plugins: [lazyBuiltins()],
     keepNames: true,
     legalComments: 'eof',
     // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.
