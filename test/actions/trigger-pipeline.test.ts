@@ -1,4 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 import { startServer, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
@@ -128,6 +131,29 @@ describe('trigger-pipeline bundle', () => {
     expect(run.code).toBe(0)
     expect(run.outputs.status).toBe('created')
     expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('created')
+  })
+
+  it("over http, loads neither HTTP/2 nor TLS (undici's HTTP/2 client, never enabled, requires http2 at load)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-modules-'))
+    try {
+      const list = join(dir, 'modules.txt')
+      const preload = join(dir, 'record.mjs')
+      writeFileSync(
+        preload,
+        `import { writeFileSync } from 'node:fs'\nprocess.on('exit', () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')))\n`,
+      )
+      const run = await runBundle('trigger-pipeline', base('acme/app', T.app, { wait: 'false' }), {
+        env: { NODE_OPTIONS: `--import=${preload}` },
+      })
+      expect(run.code).toBe(0)
+      expect(run.outputs.status).toBe('created')
+      const modules = readFileSync(list, 'utf8').split('\n')
+      expect(modules).toContain('NativeModule http')
+      for (const unused of ['http2', 'tls'])
+        expect([unused, modules.includes(`NativeModule ${unused}`)]).toEqual([unused, false])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('fails on a failed pipeline, naming the failed job and its reason', async () => {
