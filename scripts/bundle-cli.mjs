@@ -5,10 +5,11 @@
 // that. Dynamic imports stay separate chunks, so `serve` never loads the client or the actions.
 // Everything is bundled but Node's built-ins (the store is node:sqlite); the check below keeps it so.
 import { build } from 'esbuild'
-import { rmSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { dedupePackages } from './dedupe-packages.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = resolve(root, 'build/cli-bundle')
@@ -16,11 +17,13 @@ rmSync(outdir, { recursive: true, force: true })
 const { metafile } = await build({
   entryPoints: [resolve(root, 'build/cli/main.js')],
   outdir,
+  absWorkingDir: root,
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node24',
+  plugins: [dedupePackages(root)],
   // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
@@ -35,3 +38,5 @@ const outside = Object.values(metafile.outputs)
   .filter((i) => i.external && !builtin(i.path))
   .map((i) => i.path)
 if (outside.length > 0) throw new Error(`the CLI bundle leaves out ${[...new Set(outside)].join(', ')}`)
+// What went into each chunk, for review and for test/delivery/cli-bundle.test.ts (not packed).
+writeFileSync(`${outdir}.meta.json`, JSON.stringify(metafile))
