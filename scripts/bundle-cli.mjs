@@ -23,6 +23,9 @@ const { metafile } = await build({
   format: 'esm',
   platform: 'node',
   target: 'node24',
+  // Start-up time: V8 scans every byte of a chunk it loads; without the indentation and comments
+  // there is a third less to scan. Names stay (stack traces, and Fastify names plugins by them).
+  minifyWhitespace: true,
   plugins: [dedupePackages(root)],
   // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.
   banner: {
