@@ -10,6 +10,7 @@ import { builtinModules } from 'node:module'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { dedupePackages } from './dedupe-packages.mjs'
+import { lazyRequires } from './lazy-requires.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = resolve(root, 'build/cli-bundle')
@@ -26,7 +27,7 @@ const { metafile } = await build({
   // Start-up time: V8 scans every byte of a chunk it loads; without the indentation and comments
   // there is a third less to scan. Names stay (stack traces, and Fastify names plugins by them).
   minifyWhitespace: true,
-  plugins: [dedupePackages(root)],
+  plugins: [dedupePackages(root), lazyRequires()],
   // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
