@@ -97,4 +97,15 @@ describe('gitlab-actions serve start-up', () => {
     await firstAnswer({ NODE_DISABLE_COMPILE_CACHE: '1' })
     expect(serveCaches()).toEqual([])
   })
+
+  it('keeps no cache of a run that answered nothing (--help), which would stand for every later start', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--help'], {
+      stdio: 'ignore',
+      env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
+    })
+    expect((await once(child, 'exit'))[0]).toBe(0)
+    expect(serveCaches()).toEqual([])
+    await firstAnswer()
+    expect(serveCaches()).toHaveLength(1)
+  })
 })
