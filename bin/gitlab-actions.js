@@ -8,8 +8,9 @@ if (major < 24) {
   process.exit(2)
 }
 // V8 keeps the compiled bundle on disk (os.tmpdir()/node-compile-cache, keyed by file content), so a
-// second start skips compiling it (a fifth of `serve`'s start-up). NODE_DISABLE_COMPILE_CACHE=1
-// turns it off; where the cache cannot be written (a read-only tmpdir), Node compiles as before.
+// second start skips compiling it (a fifth of `serve`'s start-up); `serve` keeps a fuller cache of its
+// own script there (src/cli/serve-script.ts). NODE_DISABLE_COMPILE_CACHE=1 turns both off; where the
+// cache cannot be written (a read-only tmpdir), Node compiles as before.
 const { enableCompileCache } = await import('node:module')
 enableCompileCache()
 const { main } = await import('../build/cli-bundle/main.js')

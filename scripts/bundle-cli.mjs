@@ -5,33 +5,57 @@
 // that. Dynamic imports stay separate chunks, so `serve` never loads the client or the actions.
 // Everything is bundled but Node's built-ins (the store is node:sqlite); the check below keeps it so.
 import { build } from 'esbuild'
-import { rmSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { dedupePackages } from './dedupe-packages.mjs'
+import { lazyRequires } from './lazy-requires.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = resolve(root, 'build/cli-bundle')
 rmSync(outdir, { recursive: true, force: true })
-const { metafile } = await build({
-  entryPoints: [resolve(root, 'build/cli/main.js')],
-  outdir,
+const shared = {
+  absWorkingDir: root,
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node24',
+  // Start-up time: V8 scans every byte of a chunk it loads; without the indentation and comments
+  // there is a third less to scan. Names stay (stack traces, and Fastify names plugins by them).
+  minifyWhitespace: true,
+  plugins: [dedupePackages(root), lazyRequires()],
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+}
+const cli = await build({
+  ...shared,
+  entryPoints: [resolve(root, 'build/cli/main.js')],
+  outdir,
+  splitting: true,
+  format: 'esm',
   // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
-  sourcemap: 'linked',
-  metafile: true,
-  logLevel: 'warning',
 })
+// `serve` is one CommonJS script beside the chunks: src/cli/serve-script.ts runs it as a vm.Script,
+// whose V8 code cache can be kept after a run (lazily compiled functions included).
+const serve = await build({
+  ...shared,
+  entryPoints: [resolve(root, 'build/cli/serve.js')],
+  outfile: resolve(outdir, 'serve.cjs'),
+  format: 'cjs',
+})
+const metafile = {
+  inputs: { ...cli.metafile.inputs, ...serve.metafile.inputs },
+  outputs: { ...cli.metafile.outputs, ...serve.metafile.outputs },
+}
 const builtin = (path) => path.startsWith('node:') || builtinModules.includes(path.split('/')[0])
 const outside = Object.values(metafile.outputs)
   .flatMap((output) => output.imports)
   .filter((i) => i.external && !builtin(i.path))
   .map((i) => i.path)
 if (outside.length > 0) throw new Error(`the CLI bundle leaves out ${[...new Set(outside)].join(', ')}`)
+// What went into each chunk, for review and for test/delivery/cli-bundle.test.ts (not packed).
+writeFileSync(`${outdir}.meta.json`, JSON.stringify(metafile))

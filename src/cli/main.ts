@@ -19,8 +19,8 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   switch (command) {
     case 'serve': {
-      const { serve } = await import('./serve.js')
-      return serve(rest)
+      const { loadServe } = await import('./serve-script.js')
+      return loadServe()(rest)
     }
     case 'demo': {
       const { demo } = await import('./demo.js')

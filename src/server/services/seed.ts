@@ -166,12 +166,12 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
         ip_address: null,
       })
       issueIds.push(id)
-      store.issues.setLabels(
-        id,
-        (i.labels ?? []).map(labelIds).filter((x): x is number => x !== undefined),
-      )
+      // A new issue has neither yet: only lists with something in them are written (each write
+      // first clears the old list, two statements per issue a seed of 1,000 can do without).
+      const labels = (i.labels ?? []).map(labelIds).filter((x): x is number => x !== undefined)
+      if (labels.length > 0) store.issues.setLabels(id, labels)
       const assignees = (i.assignees ?? []).map(userId)
-      store.issues.setAssignees(id, assignees)
+      if (assignees.length > 0) store.issues.setAssignees(id, assignees)
       for (const uid of new Set([authorId, ...assignees])) store.issues.setSubscription(id, uid, true)
     })
     if (!existing) projectExtras(p, ns, projectId, issueIds)

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { request } from 'undici'
+import { apiBaseIn, lineFrom } from '../support/spawned.js'
+
+/*
+ * What `serve` does to start quickly (issue 21), through the real bin: the Node modules it loads
+ * before its first answer (`process.moduleLoadList` as the process exits), and the V8 code cache
+ * it keeps of itself (src/cli/serve-script.ts), here in a compile cache directory of the test's own.
+ */
+const root = resolve(__dirname, '../..')
+const bin = resolve(root, 'bin/gitlab-actions.js')
+const seedFile = resolve(root, 'examples/seed.yaml')
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gla-startup-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+/** One `serve`: started, asked for a project's issues (200), stopped by SIGTERM; Node's modules it loaded. */
+async function firstAnswer(env: Record<string, string> = {}): Promise<string[]> {
+  const list = join(dir, 'modules.txt')
+  const preload = join(dir, 'record.mjs')
+  writeFileSync(
+    preload,
+    `import { writeFileSync } from 'node:fs'\nprocess.on('exit', () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')))\n`,
+  )
+  const child = spawn(
+    process.execPath,
+    ['--import', preload, bin, 'serve', '--port', '0', '--seed', seedFile],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache'), ...env },
+    },
+  )
+  const api = apiBaseIn(await lineFrom(child, /listening on/))
+  const res = await request(`${api}/api/v4/projects/acme%2Fwidgets/issues`, {
+    headers: { 'private-token': 'glpat-root-token' },
+  })
+  await res.body.dump()
+  expect(res.statusCode).toBe(200)
+  child.kill('SIGTERM')
+  const [code] = await once(child, 'exit')
+  expect(code).toBe(0)
+  return readFileSync(list, 'utf8').split('\n')
+}
+
+/** The code cache files of serve in the test's compile cache directory (under Node's versioned folder). */
+function serveCaches(): string[] {
+  const base = join(dir, 'cache')
+  const versions = (() => {
+    try {
+      return readdirSync(base)
+    } catch {
+      return []
+    }
+  })()
+  return versions.flatMap((version) =>
+    readdirSync(join(base, version))
+      .filter((name) => name.startsWith('gitlab-actions-serve-'))
+      .map((name) => join(base, version, name)),
+  )
+}
+
+describe('gitlab-actions serve start-up', () => {
+  it('answers without loading TLS or HTTP/2 (Fastify requires them for options serve never sets)', async () => {
+    const modules = await firstAnswer()
+    expect(modules).toContain('NativeModule http')
+    for (const unused of ['https', 'http2', 'tls'])
+      expect([unused, modules.includes(`NativeModule ${unused}`)]).toEqual([unused, false])
+  })
+
+  it('keeps a code cache after its first run, which the next run uses without writing it again', async () => {
+    await firstAnswer()
+    const caches = serveCaches()
+    expect(caches).toHaveLength(1)
+    const written = statSync(caches[0]!)
+    expect(written.size).toBeGreaterThan(100_000) // more than the functions compiled before running
+    await firstAnswer()
+    expect(serveCaches()).toEqual(caches)
+    const after = statSync(caches[0]!)
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs])
+  })
+
+  it('replaces a cache V8 refuses, and keeps none when the compile cache is off', async () => {
+    await firstAnswer()
+    const [cache] = serveCaches()
+    writeFileSync(cache!, 'not a code cache')
+    await firstAnswer()
+    expect(readFileSync(cache!).length).toBeGreaterThan(100_000)
+
+    rmSync(join(dir, 'cache'), { recursive: true, force: true })
+    await firstAnswer({ NODE_DISABLE_COMPILE_CACHE: '1' })
+    expect(serveCaches()).toEqual([])
+  })
+
+  it('keeps no cache of a run that answered nothing (--help), which would stand for every later start', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--help'], {
+      stdio: 'ignore',
+      env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
+    })
+    expect((await once(child, 'exit'))[0]).toBe(0)
+    expect(serveCaches()).toEqual([])
+    await firstAnswer()
+    expect(serveCaches()).toHaveLength(1)
+  })
+})
