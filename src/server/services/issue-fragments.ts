@@ -1,0 +1,75 @@
+import type { IssueRow } from '../store/issues.js'
+import type { Store } from '../store/index.js'
+
+/**
+ * The JSON of issue records as lists show them, kept per issue and view, so that a list page
+ * whose cached answer went stale (a create shifts every page of its lists) is put together from
+ * its issues' kept JSON instead of loading, presenting and serialising them all again.
+ *
+ * A record shows its own row, labels, assignees, notes and timelogs, which only a write naming
+ * the issue changes (src/server/store/changes.ts: its JSON is dropped after it), and users,
+ * labels, milestones, projects and epics, which change only outside such writes (everything is
+ * dropped). The exception is a record linking its canonical issue (`closed_as_duplicate_of`),
+ * which shows whether the caller may read another issue: never kept. `view` must name everything
+ * else the JSON depends on (caller, where the list was read from, label details, day). At most
+ * `max` records are kept, the first kept out first.
+ */
+export function issueFragments(store: Store, max = 4096) {
+  /**
+   * UTF-8 JSON by issue id, then by view: bytes, which a page copies as they are, where the
+   * serialiser's strings are ropes that every join and socket write walks again.
+   */
+  const kept = new Map<number, Map<string, Buffer>>()
+  let size = 0
+  const forget = (id: number) => {
+    const views = kept.get(id)
+    if (!views) return
+    size -= views.size
+    kept.delete(id)
+  }
+  const keep = (id: number, view: string, json: Buffer) => {
+    let views = kept.get(id)
+    if (!views) kept.set(id, (views = new Map()))
+    if (!views.has(view)) size++
+    views.set(view, json)
+    while (size > max) forget(kept.keys().next().value as number)
+  }
+  store.changes.listen({
+    before() {},
+    after(write) {
+      for (const id of write.issues) forget(id)
+    },
+    reset() {
+      kept.clear()
+      size = 0
+    },
+  })
+  return {
+    /**
+     * The JSON of the issues `ids` in `view` as UTF-8, in order: kept ones as they are, the others read by
+     * id and made by `present` (one JSON text per row, in the rows' order). Ids of issues that no
+     * longer exist are left out.
+     */
+    json(ids: number[], view: string, present: (rows: IssueRow[]) => string[]): Buffer[] {
+      store.changes.version() // notes changes made outside any write first
+      const found = new Map<number, Buffer>()
+      const missing: number[] = []
+      for (const id of ids) {
+        const json = kept.get(id)?.get(view)
+        if (json === undefined) missing.push(id)
+        else found.set(id, json)
+      }
+      if (missing.length > 0) {
+        const rows = store.issues.getMany(missing)
+        const made = present(rows)
+        rows.forEach((row, i) => {
+          const json = Buffer.from(made[i] as string)
+          found.set(row.id, json)
+          if (row.duplicated_to_id === null) keep(row.id, view, json)
+        })
+      }
+      return ids.flatMap((id) => found.get(id) ?? [])
+    },
+  }
+}
+export type IssueFragments = ReturnType<typeof issueFragments>
