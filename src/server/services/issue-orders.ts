@@ -5,8 +5,19 @@ import type { Store } from '../store/index.js'
 type Row = { id: number; key: string }
 type Kept = { query: IssueQuery; rows: Row[]; complete: boolean }
 
-/** SQLite's BINARY order of two texts: their UTF-8 bytes (JS compares UTF-16 code units). */
-const compareText = (a: string, b: string) => (a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b)))
+/** A UTF-16 code unit moved so that units compare in code point order (surrogates above the BMP). */
+const codePointOrder = (unit: number) =>
+  unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit
+/** SQLite's BINARY order of two texts: their UTF-8 bytes, which is code point order. */
+function compareText(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return codePointOrder(x) - codePointOrder(y)
+  }
+  return a.length - b.length
+}
 
 /**
  * The first rows of issue lists in their order (ids and order keys), kept per filter and order and
@@ -40,12 +51,16 @@ export function keptIssueOrders(store: Store, maxLists = 32, depth = 500) {
     if (at >= 0) k.rows.splice(at, 1)
     if (key === undefined) return
     const row = { id, key }
-    let to = k.rows.findIndex((r) => before(k.query, row, r))
-    if (to < 0) {
-      if (!k.complete) return
-      to = k.rows.length
+    // The first kept row that comes after it (the rows are in order).
+    let lo = 0
+    let hi = k.rows.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (before(k.query, row, k.rows[mid] as Row)) hi = mid
+      else lo = mid + 1
     }
-    k.rows.splice(to, 0, row)
+    if (lo === k.rows.length && !k.complete) return
+    k.rows.splice(lo, 0, row)
     if (k.rows.length > depth) {
       k.rows.pop()
       k.complete = false

@@ -22,6 +22,7 @@ import { presentIssueBatch } from './issue-records.js'
 import { humanSize } from '../domain/human-size.js'
 import { keptIssueCounts } from './issue-counts.js'
 import { issueFragments } from './issue-fragments.js'
+import { keptIssueOrders } from './issue-orders.js'
 import { watchedIssueLists, type ListWatch } from './watched-issue-lists.js'
 import { descriptionQuickActions } from './quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
@@ -70,6 +71,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const counts = keptIssueCounts(store)
   const lists = watchedIssueLists(store)
   const fragments = issueFragments(store)
+  const orders = keptIssueOrders(store)
   const epics = epicLinks(ctx)
   const present = (rows: IssueRow[], view: IssueView) => presentIssueBatch(ctx, rows, view)
 
@@ -224,7 +226,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const total = counts.count(query, MAX_COUNT)
       // Uncounted, GitLab still names the next page when one more row exists (Kaminari's without_count).
       const uncounted = total > MAX_COUNT
-      const ids = queries.pageIds(query, page.perPage + (uncounted ? 1 : 0), page.offset)
+      const ids = orders.pageIds(query, page.perPage + (uncounted ? 1 : 0), page.offset)
       const hasMore = uncounted && ids.length > page.perPage
       return {
         issues: records(ids.slice(0, page.perPage)),

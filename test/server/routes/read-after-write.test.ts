@@ -287,6 +287,36 @@ describe('pages of an issue list next to a write', () => {
     expect(titles(await read(`${W}/issues`, fresh('page=1')))).toEqual(['Renamed 5', 'Watched 4'])
   })
 
+  it('pages first read after a create show every page shifted by it', async () => {
+    await read(`${W}/issues`, q('page=1'))
+    await read(`${W}/issues`, q('page=3'))
+    await create({ title: 'Watched 6', labels: 'watched' })
+    expect(titles(await read(`${W}/issues`, fresh('page=1')))).toEqual(['Watched 6', 'Watched 5'])
+    expect(titles(await read(`${W}/issues`, fresh('page=2')))).toEqual(['Watched 4', 'Watched 3'])
+    expect(titles(await read(`${W}/issues`, fresh('page=3')))).toEqual(['Watched 2', 'Watched 1'])
+  })
+
+  it('pages first read after writes follow issues moving, leaving and entering an ascending list', async () => {
+    const asc = (page: number) => `order_by=updated_at&sort=asc&page=${page}`
+    expect(titles(await read(`${W}/issues`, q(asc(1))))).toEqual(['Watched 1', 'Watched 2'])
+    expect(await edit(issues[0]!, { description: 'touched' })).toBe(200)
+    expect(await edit(issues[2]!, { remove_labels: 'watched' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, fresh(asc(1))))).toEqual(['Watched 2', 'Watched 4'])
+    expect(titles(await read(`${W}/issues`, fresh(asc(2))))).toEqual(['Watched 5', 'Watched 1'])
+    expect(await edit(issues[2]!, { add_labels: 'watched' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, fresh(asc(3))))).toEqual(['Watched 3'])
+  })
+
+  it('a title order kept below the response cache sorts as SQLite does (UTF-8 bytes)', async () => {
+    const byTitle = (page: number) => `order_by=title&sort=asc&page=${page}`
+    await read(`${W}/issues`, q(byTitle(1)))
+    // U+FF5E sorts before U+1F600 by code point, after it by UTF-16 code unit.
+    await create({ title: 'Watched \u{1F600}', labels: 'watched' })
+    await create({ title: 'Watched \uFF5E', labels: 'watched' })
+    expect(titles(await read(`${W}/issues`, fresh(byTitle(3))))).toEqual(['Watched 5', 'Watched \uFF5E'])
+    expect(titles(await read(`${W}/issues`, fresh(byTitle(4))))).toEqual(['Watched \u{1F600}'])
+  })
+
   it('a keyset page follows a write to the row after it, which decides its next link', async () => {
     const keyset = 'pagination=keyset&order_by=created_at&sort=asc&labels=watched&per_page=2'
     const page = await t.http('GET', `${W}/issues`, { token: ROOT, query: keyset })
