@@ -3,7 +3,8 @@ import type { IssueWrite } from '../store/changes.js'
 import type { Store } from '../store/index.js'
 
 type Row = { id: number; key: string }
-type Kept = { query: IssueQuery; rows: Row[]; complete: boolean }
+/** `ids`: those of `rows`, to tell at once that a written issue is not among them. */
+type Kept = { query: IssueQuery; rows: Row[]; ids: Set<number>; complete: boolean }
 
 /** A UTF-16 code unit moved so that units compare in code point order (surrogates above the BMP). */
 const codePointOrder = (unit: number) =>
@@ -44,11 +45,14 @@ export function keptIssueOrders(store: Store, maxLists = 32, depth = 500) {
     return c === 0 ? a.id > b.id : q.order.dir === 'asc' ? c < 0 : c > 0
   }
   const move = (k: Kept, id: number) => {
-    const at = k.rows.findIndex((r) => r.id === id)
     const place = queries.position(k.query, id)
     const key = place === undefined ? undefined : ((JSON.parse(place) as unknown[])[0] as string)
-    if (at >= 0 && k.rows[at]?.key === key) return
-    if (at >= 0) k.rows.splice(at, 1)
+    if (k.ids.has(id)) {
+      const at = k.rows.findIndex((r) => r.id === id)
+      if (k.rows[at]?.key === key) return
+      if (at >= 0) k.rows.splice(at, 1)
+      k.ids.delete(id)
+    }
     if (key === undefined) return
     const row = { id, key }
     // The first kept row that comes after it (the rows are in order).
@@ -61,8 +65,9 @@ export function keptIssueOrders(store: Store, maxLists = 32, depth = 500) {
     }
     if (lo === k.rows.length && !k.complete) return
     k.rows.splice(lo, 0, row)
+    k.ids.add(id)
     if (k.rows.length > depth) {
-      k.rows.pop()
+      k.ids.delete((k.rows.pop() as Row).id)
       k.complete = false
     }
   }
@@ -94,7 +99,7 @@ export function keptIssueOrders(store: Store, maxLists = 32, depth = 500) {
       const rows = queries.keysetPage(q, n, null)
       kept.delete(key)
       if (kept.size >= maxLists) kept.delete(kept.keys().next().value as string)
-      kept.set(key, { query: q, rows, complete: rows.length < n })
+      kept.set(key, { query: q, rows, ids: new Set(rows.map((r) => r.id)), complete: rows.length < n })
       return rows.slice(offset, end).map((r) => r.id)
     },
   }

@@ -290,10 +290,13 @@ describe('pages of an issue list next to a write', () => {
   it('pages first read after a create show every page shifted by it', async () => {
     await read(`${W}/issues`, q('page=1'))
     await read(`${W}/issues`, q('page=3'))
-    await create({ title: 'Watched 6', labels: 'watched' })
+    issues.push(await create({ title: 'Watched 6', labels: 'watched' }))
     expect(titles(await read(`${W}/issues`, fresh('page=1')))).toEqual(['Watched 6', 'Watched 5'])
     expect(titles(await read(`${W}/issues`, fresh('page=2')))).toEqual(['Watched 4', 'Watched 3'])
     expect(titles(await read(`${W}/issues`, fresh('page=3')))).toEqual(['Watched 2', 'Watched 1'])
+    // The created issue moves on as the others do.
+    expect(await edit(issues[5]!, { remove_labels: 'watched' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, fresh('page=1')))).toEqual(['Watched 5', 'Watched 4'])
   })
 
   it('pages first read after writes follow issues moving, leaving and entering an ascending list', async () => {
