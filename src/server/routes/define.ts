@@ -207,7 +207,7 @@ function register<P extends TObject, Path extends TObject>(
     // handler that reads its parts itself checks its path after them: the malformed-string guard
     // reads every field before Grape validates anything.
     const path = parsePath(pathSchema, req.params as Record<string, string>)
-    const params = parseParams(input, merged, {}, spec.readsParts ? [] : path.errors)
+    const params = parseParams(input, merged, spec.readsParts ? [] : path.errors)
     let scopes: string[] | undefined
     let watch: ListWatch | undefined
     const handled: Handled<Static<P>, Static<Path>> = {
