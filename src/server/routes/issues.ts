@@ -132,7 +132,7 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const { project, iid } = issueTarget(access, h.path, h.actor)
-      return services.issues.get(h.actor, project, iid)
+      return new JsonBytes(services.issues.get(h.actor, project, iid, issueJson(h)))
     },
   )
 

@@ -2,9 +2,10 @@ import type { IssueRow } from '../store/issues.js'
 import type { Store } from '../store/index.js'
 
 /**
- * The JSON of issue records as lists show them, kept per issue and view, so that a list page
- * whose cached answer went stale (a create shifts every page of its lists) is put together from
- * its issues' kept JSON instead of loading, presenting and serialising them all again.
+ * The JSON of issue records, kept per issue and view (a list's, or a single read's), so that a list
+ * page whose cached answer went stale (a create shifts every page of its lists) is put together from
+ * its issues' kept JSON, and an issue read again is sent as it was, instead of loading, presenting
+ * and serialising them again.
  *
  * A record shows its own row, labels, assignees, notes and timelogs, which only a write naming
  * the issue changes (src/server/store/changes.ts: its JSON is dropped after it), and users,
@@ -14,7 +15,7 @@ import type { Store } from '../store/index.js'
  * else the JSON depends on (caller, where the list was read from, label details, day). At most
  * `max` records are kept, the first kept out first.
  */
-export function issueFragments(store: Store, max = 4096) {
+export function issueFragments(store: Store, max = 16_384) {
   /**
    * UTF-8 JSON by issue id, then by view: bytes, which a page copies as they are, where the
    * serialiser's strings are ropes that every join and socket write walks again.
@@ -46,11 +47,16 @@ export function issueFragments(store: Store, max = 4096) {
   })
   return {
     /**
-     * The JSON of the issues `ids` in `view` as UTF-8, in order: kept ones as they are, the others read by
-     * id and made by `present` (one JSON text per row, in the rows' order). Ids of issues that no
-     * longer exist are left out.
+     * The JSON of the issues `ids` in `view` as UTF-8, in order: kept ones as they are, the others
+     * made by `present` (one JSON text per row, in the rows' order) from their rows, which `load`
+     * reads (by id, unless the caller has them). Ids of issues that no longer exist are left out.
      */
-    json(ids: number[], view: string, present: (rows: IssueRow[]) => string[]): Buffer[] {
+    json(
+      ids: number[],
+      view: string,
+      present: (rows: IssueRow[]) => string[],
+      load: (ids: number[]) => IssueRow[] = store.issues.getMany,
+    ): Buffer[] {
       store.changes.version() // notes changes made outside any write first
       const found = new Map<number, Buffer>()
       const missing: number[] = []
@@ -60,7 +66,7 @@ export function issueFragments(store: Store, max = 4096) {
         else found.set(id, json)
       }
       if (missing.length > 0) {
-        const rows = store.issues.getMany(missing)
+        const rows = load(missing)
         const made = present(rows)
         rows.forEach((row, i) => {
           const json = Buffer.from(made[i] as string)

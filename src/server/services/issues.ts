@@ -237,8 +237,17 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       }
     },
 
-    get(actor: Actor, project: ProjectRow, iid: number): Issue {
-      return single(actor, findIssue(actor, project, iid))
+    /** The issue's record as UTF-8 JSON (`toJson` writes one record), kept for the next read. */
+    get(actor: Actor, project: ProjectRow, iid: number, toJson: (issue: Issue) => string): Buffer {
+      const row = findIssue(actor, project, iid)
+      const view = `${actor.id}|single|${today(ctx.clock)}`
+      const [json] = fragments.json(
+        [row.id],
+        view,
+        ([r]) => [toJson(single(actor, r as IssueRow))],
+        () => [row],
+      )
+      return json as Buffer
     },
 
     /** `GET /issues/:id`: administrators only (GitLab's doc/api/issues.md). */

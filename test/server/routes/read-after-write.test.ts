@@ -125,6 +125,53 @@ describe('a change no write describes', () => {
   })
 })
 
+describe('single issue reads, whose JSON is kept for the next read (services/issue-fragments.ts)', () => {
+  const subscribed = async (token: string) => {
+    const res = await t.http('GET', `${W}/issues/1`, { token })
+    expect(res.status).toBe(200)
+    return (res.body as Json).subscribed
+  }
+
+  it('answer each caller for itself', async () => {
+    expect(await subscribed(ROOT)).toBe(false)
+    expect(await subscribed(ALICE)).toBe(true) // the author
+  })
+
+  it('show a subscription, which no issue write describes', async () => {
+    expect(await subscribed(ROOT)).toBe(false)
+    const res = await t.http('POST', `${W}/issues/1/subscribe`, { token: ROOT })
+    expect(res.status).toBe(201)
+    expect(await subscribed(ROOT)).toBe(true)
+  })
+
+  it("show a milestone due yesterday as expired on the server clock's next day", async () => {
+    const clock = { at: Date.parse('2026-03-01T23:00:00Z'), now: () => new Date(clock.at) }
+    const s = await startServer(
+      `
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+projects:
+  - path: root/app
+    milestones: [{ title: v1, due_date: '2026-03-01' }]
+    issues: [{ title: Ship it, milestone: v1 }]
+`,
+      { clock },
+    )
+    try {
+      const expired = async () => {
+        const res = await s.http('GET', '/api/v4/projects/root%2Fapp/issues/1', { token: ROOT })
+        expect(res.status).toBe(200)
+        return ((res.body as Json).milestone as Json).expired
+      }
+      expect(await expired()).toBe(false)
+      clock.at = Date.parse('2026-03-02T01:00:00Z')
+      expect(await expired()).toBe(true)
+    } finally {
+      await s.close()
+    }
+  })
+})
+
 describe('notes and projects', () => {
   it('lists a note just added to an issue', async () => {
     const notes = `${W}/issues/1/notes`
