@@ -17,23 +17,30 @@ import type { Store } from '../store/index.js'
  */
 export function issueFragments(store: Store, max = 16_384) {
   /**
-   * UTF-8 JSON by issue id, then by view: bytes, which a page copies as they are, where the
-   * serialiser's strings are ropes that every join and socket write walks again.
+   * UTF-8 JSON by view, then by issue id: bytes, which a page copies as they are, where the
+   * serialiser's strings are ropes that every join and socket write walks again. One map per view
+   * (a few) and none per issue, so that a kept record costs the collector one object.
    */
-  const kept = new Map<number, Map<string, Buffer>>()
+  const kept = new Map<string, Map<number, Buffer>>()
   let size = 0
   const forget = (id: number) => {
-    const views = kept.get(id)
-    if (!views) return
-    size -= views.size
-    kept.delete(id)
+    for (const byId of kept.values()) if (byId.delete(id)) size--
   }
   const keep = (id: number, view: string, json: Buffer) => {
-    let views = kept.get(id)
-    if (!views) kept.set(id, (views = new Map()))
-    if (!views.has(view)) size++
-    views.set(view, json)
-    while (size > max) forget(kept.keys().next().value as number)
+    let byId = kept.get(view)
+    if (!byId) kept.set(view, (byId = new Map()))
+    if (!byId.has(id)) size++
+    byId.set(id, json)
+    // The first kept out first, the views kept first (an earlier day's) before the others.
+    while (size > max) {
+      const [firstView, first] = kept.entries().next().value as [string, Map<number, Buffer>]
+      const oldest = first.keys().next()
+      if (oldest.done) kept.delete(firstView)
+      else {
+        first.delete(oldest.value)
+        size--
+      }
+    }
   }
   store.changes.listen({
     before() {},
@@ -58,10 +65,11 @@ export function issueFragments(store: Store, max = 16_384) {
       load: (ids: number[]) => IssueRow[] = store.issues.getMany,
     ): Buffer[] {
       store.changes.version() // notes changes made outside any write first
+      const byId = kept.get(view)
       const found = new Map<number, Buffer>()
       const missing: number[] = []
       for (const id of ids) {
-        const json = kept.get(id)?.get(view)
+        const json = byId?.get(id)
         if (json === undefined) missing.push(id)
         else found.set(id, json)
       }
