@@ -192,29 +192,52 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
   }
 }
 
+/** Per object schema (the routes' own, made once), its properties and required keys as walked here. */
+const shapes = new WeakMap<Schema, { props: [string, Schema][]; required: Set<string> }>()
+function shapeOf(schema: Schema) {
+  let shape = shapes.get(schema)
+  if (!shape)
+    shapes.set(
+      schema,
+      (shape = { props: Object.entries(schema.properties ?? {}), required: new Set(schema.required ?? []) }),
+    )
+  return shape
+}
+
 function coerceObject(schema: Schema, input: Record<string, unknown>, errors: string[], prefix?: string) {
   const out: Record<string, unknown> = {}
-  const props = schema.properties ?? {}
-  const required = new Set(schema.required ?? [])
-  const label = (key: string) => (prefix ? `${prefix}[${key}]` : key)
-  for (const [key, prop] of Object.entries(props)) {
+  const { props, required } = shapeOf(schema)
+  for (const [key, prop] of props) {
     const raw = input[key]
     if (raw === undefined) {
-      if (required.has(key)) errors.push(`${label(key)} is missing`)
+      if (required.has(key)) errors.push(`${prefix ? `${prefix}[${key}]` : key} is missing`)
       continue
     }
-    const v = coerce(label(key), prop, raw, errors)
+    const v = coerce(prefix ? `${prefix}[${key}]` : key, prop, raw, errors)
     if (v !== INVALID) out[key] = v
   }
+  const groups = schema['x-mutually-exclusive']
+  const atLeast = schema['x-at-least-one-of']
+  if (groups || atLeast) checkGroups(groups ?? [], atLeast, input, errors, prefix)
+  return out
+}
+
+/** Grape's `mutually_exclusive` and `at_least_one_of` over the given keys. */
+function checkGroups(
+  groups: string[][],
+  atLeast: string[] | undefined,
+  input: Record<string, unknown>,
+  errors: string[],
+  prefix?: string,
+) {
+  const label = (key: string) => (prefix ? `${prefix}[${key}]` : key)
   const present = (key: string) => input[key] !== undefined
-  for (const group of schema['x-mutually-exclusive'] ?? []) {
+  for (const group of groups) {
     const given = group.filter(present)
     if (given.length > 1) errors.push(`${given.map(label).join(', ')} are mutually exclusive`)
   }
-  const atLeast = schema['x-at-least-one-of']
   if (atLeast && !atLeast.some(present))
     errors.push(`${atLeast.map(label).join(', ')} are missing, at least one parameter must be provided`)
-  return out
 }
 
 /**
@@ -222,16 +245,11 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
  * holds (the path's, from `parsePath`): Grape checks every parameter of a route in one pass.
  * Throws 400 `{"error":"<name> is missing, <name> is invalid"}` on the first request with problems.
  */
-export function parseParams<T extends TObject>(
-  schema: T,
-  input: unknown,
-  extra: Partial<Schema> = {},
-  leading: string[] = [],
-): Static<T> {
+export function parseParams<T extends TObject>(schema: T, input: unknown, leading: string[] = []): Static<T> {
   const errors = [...leading]
   const source =
     input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {}
-  const out = coerceObject({ ...(schema as Schema), ...extra }, source, errors)
+  const out = coerceObject(schema as Schema, source, errors)
   if (errors.length > 0) throw paramError(errors.join(', '))
   return out as Static<T>
 }

@@ -124,4 +124,17 @@ describe('a linked epic the reader cannot read', () => {
       expect(one.body).toMatchObject({ epic: { title: 'Hidden: layoffs' } })
     }
   })
+
+  it('stays hidden in a list from an outside reader after a member read the same list', async () => {
+    const created = await t.http('POST', issuesPath, {
+      token: 'glpat-owner-token',
+      json: { title: 'also in the hidden epic', epic_id: epics.hidden },
+    })
+    expect(created.status).toBe(201)
+    const list = (token: string) => t.http('GET', issuesPath, { token, query: 'per_page=100' })
+    expect((await list('glpat-owner-token')).text).toContain('layoffs')
+    const outside = await list('glpat-outsider-token')
+    expect(outside.status).toBe(200)
+    expect(outside.text).not.toContain('layoffs')
+  })
 })

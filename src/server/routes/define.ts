@@ -35,6 +35,17 @@ export interface RouteDoc {
 
 const NO_PARAMS = Type.Object({})
 
+/** A handler's answer already written as UTF-8 JSON (issue lists put theirs together from kept records). */
+export class JsonBytes {
+  constructor(readonly body: Buffer) {}
+  /** A JSON array of these JSON values. */
+  static array(items: Buffer[]): JsonBytes {
+    const parts = items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item]))
+    return new JsonBytes(Buffer.concat([OPEN, ...parts, CLOSE]))
+  }
+}
+const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((c) => Buffer.from(c)) as [Buffer, Buffer, Buffer]
+
 /** `required`: GitLab's `authenticate!`; `non_get`: `authenticate_non_get!`; `optional`: anonymous welcome. */
 export type AuthRule = 'required' | 'non_get' | 'optional'
 
@@ -196,7 +207,7 @@ function register<P extends TObject, Path extends TObject>(
     // handler that reads its parts itself checks its path after them: the malformed-string guard
     // reads every field before Grape validates anything.
     const path = parsePath(pathSchema, req.params as Record<string, string>)
-    const params = parseParams(input, merged, {}, spec.readsParts ? [] : path.errors)
+    const params = parseParams(input, merged, spec.readsParts ? [] : path.errors)
     let scopes: string[] | undefined
     let watch: ListWatch | undefined
     const handled: Handled<Static<P>, Static<Path>> = {
@@ -238,9 +249,9 @@ function register<P extends TObject, Path extends TObject>(
     }
     if (!cache || reply.sent) {
       watch?.release()
-      return result
+      return result instanceof JsonBytes ? reply.type('application/json').send(result.body) : result
     }
-    const body = Buffer.from(reply.serialize(result) as string)
+    const body = result instanceof JsonBytes ? result.body : Buffer.from(reply.serialize(result) as string)
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(reply.getHeaders()))
       if (value !== undefined && name !== 'content-type') headers[name] = String(value)

@@ -12,6 +12,7 @@ import type { PageOut } from '../pagination.js'
 import { applies } from '../releases.js'
 import type { IssuePage } from '../services/issues.js'
 import type { ApiContext } from './context.js'
+import { JsonBytes, type Handled } from './define.js'
 import { IdPath, IssuePath, issueTarget } from './paths.js'
 
 const IssueList = Type.Array(Issue)
@@ -26,7 +27,7 @@ const globalId = (raw: string | undefined) => {
 }
 
 /** An issue list's page: keyset pages link to the next cursor, offset pages as usual. */
-function issuePage(result: IssuePage): PageOut<Issue> {
+function issuePage(result: IssuePage): PageOut<Buffer> {
   const { issues: items, page, total, hasMore, nextCursor } = result
   if (nextCursor === undefined) return { items, page, total, hasMore }
   return {
@@ -34,6 +35,13 @@ function issuePage(result: IssuePage): PageOut<Issue> {
     next: nextCursor ? { cursor: nextCursor, per_page: page.perPage, pagination: 'keyset' } : null,
   }
 }
+
+/** The route's writer of one issue record: a list's JSON is its records' JSON, in brackets. */
+const issueJson = (h: Handled<unknown, unknown>) =>
+  h.reply.compileSerializationSchema(Issue) as (issue: Issue) => string
+/** Sets the page's headers and answers with its records. */
+const sendIssues = (h: Handled<unknown, unknown>, page: IssuePage) =>
+  JsonBytes.array(h.sendPage(issuePage(page)))
 
 /** Before keyset paging (`issuesKeyset`) `pagination` and `cursor` are undeclared: Grape drops them. */
 const OffsetIssueListQuery = Type.Omit(IssueListQuery, ['pagination', 'cursor'])
@@ -60,9 +68,9 @@ export function issueRoutes(api: ApiContext) {
       response: { 200: IssueList },
     },
     (h) => {
-      const page = services.issues.list(h.actor, { kind: 'global' }, h.params)
+      const page = services.issues.list(h.actor, { kind: 'global' }, h.params, issueJson(h))
       h.cachedUnder(['*'], page.watch())
-      return h.sendPage(issuePage(page))
+      return sendIssues(h, page)
     },
   )
 
@@ -78,9 +86,9 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const group = access.group(h.actor, h.path.id)
-      const page = services.issues.list(h.actor, { kind: 'group', group }, h.params)
+      const page = services.issues.list(h.actor, { kind: 'group', group }, h.params, issueJson(h))
       h.cachedUnder([`group:${group.full_path.toLowerCase()}`], page.watch())
-      return h.sendPage(issuePage(page))
+      return sendIssues(h, page)
     },
   )
 
@@ -96,9 +104,9 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const project = access.project(h.actor, h.path.id)
-      const page = services.issues.list(h.actor, { kind: 'project', project }, h.params)
+      const page = services.issues.list(h.actor, { kind: 'project', project }, h.params, issueJson(h))
       h.cachedUnder([`project:${project.id}`], page.watch())
-      return h.sendPage(issuePage(page))
+      return sendIssues(h, page)
     },
   )
 
@@ -124,7 +132,7 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const { project, iid } = issueTarget(access, h.path, h.actor)
-      return services.issues.get(h.actor, project, iid)
+      return new JsonBytes(services.issues.get(h.actor, project, iid, issueJson(h)))
     },
   )
 

@@ -15,12 +15,14 @@ import type { IssueWrite } from '../store/changes.js'
 import type { IssueChanges, IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Actor, Level } from './access.js'
-import { isoNow, type ServiceContext } from './context.js'
+import { isoNow, today, type ServiceContext } from './context.js'
 import { epicLinks } from './epic-links.js'
 import { buildIssueQuery, type IssueListScope } from './issue-list.js'
 import { presentIssueBatch } from './issue-records.js'
 import { humanSize } from '../domain/human-size.js'
 import { keptIssueCounts } from './issue-counts.js'
+import { issueFragments } from './issue-fragments.js'
+import { keptIssueOrders } from './issue-orders.js'
 import { watchedIssueLists, type ListWatch } from './watched-issue-lists.js'
 import { descriptionQuickActions } from './quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
@@ -29,7 +31,8 @@ const MAX_DESCRIPTION_BYTES = 1_048_576
 const MAX_TITLE = 255
 
 export interface IssuePage {
-  issues: Issue[]
+  /** Each issue's record as UTF-8 JSON (by the route's serializer). */
+  issues: Buffer[]
   page: Page
   /** Rows matched, up to MAX_COUNT + 1; undefined for keyset pages. */
   total?: number
@@ -67,6 +70,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const queries = store.issueQueries
   const counts = keptIssueCounts(store)
   const lists = watchedIssueLists(store)
+  const fragments = issueFragments(store)
+  const orders = keptIssueOrders(store)
   const epics = epicLinks(ctx)
   const present = (rows: IssueRow[], view: IssueView) => presentIssueBatch(ctx, rows, view)
 
@@ -169,8 +174,13 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     canReadIssue,
     canReadEpic: epics.canRead,
 
-    /** One page of a list, with the total (capped) for the headers. */
-    list(actor: Actor, scope: IssueListScope, q: IssueListQuery): IssuePage {
+    /** One page of a list, with the total (capped) for the headers; `toJson` writes one record. */
+    list(
+      actor: Actor,
+      scope: IssueListScope,
+      q: IssueListQuery,
+      toJson: (issue: Issue) => string,
+    ): IssuePage {
       if (
         scope.kind === 'global' &&
         actor.user === null &&
@@ -192,41 +202,52 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         canReadEpic: (epic) => epics.canRead(actor, epic),
         canReadIssue: canReadAnyIssue(actor),
       }
+      const viewKey = `${actor.id}|${JSON.stringify(from)}|${view.withLabelDetails}|${today(ctx.clock)}`
+      const records = (ids: number[]) =>
+        fragments.json(ids, viewKey, (rows) => present(rows, view).map(toJson))
       const page = pageOf(q)
-      const watching = (rows: { id: number }[]) => () =>
-        lists.watch(
-          query,
-          rows.map((r) => r.id),
-        )
       if (scope.kind === 'project' && q.pagination === 'keyset' && KEYSET_ORDERS.has(query.order.by)) {
         const rows = queries.keysetPage(query, page.perPage + 1, decodeCursor(q.cursor))
         const more = rows.length > page.perPage
         const shown = rows.slice(0, page.perPage)
         const last = shown[shown.length - 1]
         return {
-          issues: present(store.issues.getMany(shown.map((r) => r.id)), view),
+          issues: records(shown.map((r) => r.id)),
           page,
           nextCursor: more && last ? encodeCursor({ value: last.key, id: last.id }) : null,
           // The row after the page decides whether a next cursor is given: it counts as shown.
-          watch: watching(rows),
+          watch: () =>
+            lists.watch(
+              query,
+              rows.map((r) => r.id),
+            ),
         }
       }
       const total = counts.count(query, MAX_COUNT)
       // Uncounted, GitLab still names the next page when one more row exists (Kaminari's without_count).
       const uncounted = total > MAX_COUNT
-      const rows = queries.page(query, page.perPage + (uncounted ? 1 : 0), page.offset)
-      const hasMore = uncounted && rows.length > page.perPage
+      const ids = orders.pageIds(query, page.perPage + (uncounted ? 1 : 0), page.offset)
+      const hasMore = uncounted && ids.length > page.perPage
       return {
-        issues: present(rows.slice(0, page.perPage), view),
+        issues: records(ids.slice(0, page.perPage)),
         page,
         total,
         hasMore,
-        watch: watching(rows),
+        watch: () => lists.watch(query, ids),
       }
     },
 
-    get(actor: Actor, project: ProjectRow, iid: number): Issue {
-      return single(actor, findIssue(actor, project, iid))
+    /** The issue's record as UTF-8 JSON (`toJson` writes one record), kept for the next read. */
+    get(actor: Actor, project: ProjectRow, iid: number, toJson: (issue: Issue) => string): Buffer {
+      const row = findIssue(actor, project, iid)
+      const view = `${actor.id}|single|${today(ctx.clock)}`
+      const [json] = fragments.json(
+        [row.id],
+        view,
+        ([r]) => [toJson(single(actor, r as IssueRow))],
+        () => [row],
+      )
+      return json as Buffer
     },
 
     /** `GET /issues/:id`: administrators only (GitLab's doc/api/issues.md). */

@@ -113,6 +113,65 @@ describe('lists of other projects', () => {
   })
 })
 
+describe('a change no write describes', () => {
+  it('shows on an issue list page first read after it (an emulator reset)', async () => {
+    const page = (query: string) => read(`${W}/issues`, query).then((p) => p.items.map((i) => i.title))
+    const edit = await t.http('PUT', `${W}/issues/5`, { token: ROOT, json: { title: 'Renamed' } })
+    expect(edit.status).toBe(200)
+    expect(await page('per_page=2')).toEqual(['Renamed', 'Leaked credentials'])
+    expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
+    // Another URL of the same page: put together from the kept issue records, not the response cache.
+    expect(await page('per_page=2&page=1')).toEqual(['Outage in production', 'Leaked credentials'])
+  })
+})
+
+describe('single issue reads, whose JSON is kept for the next read (services/issue-fragments.ts)', () => {
+  const subscribed = async (token: string) => {
+    const res = await t.http('GET', `${W}/issues/1`, { token })
+    expect(res.status).toBe(200)
+    return (res.body as Json).subscribed
+  }
+
+  it('answer each caller for itself', async () => {
+    expect(await subscribed(ROOT)).toBe(false)
+    expect(await subscribed(ALICE)).toBe(true) // the author
+  })
+
+  it('show a subscription, which no issue write describes', async () => {
+    expect(await subscribed(ROOT)).toBe(false)
+    const res = await t.http('POST', `${W}/issues/1/subscribe`, { token: ROOT })
+    expect(res.status).toBe(201)
+    expect(await subscribed(ROOT)).toBe(true)
+  })
+
+  it("show a milestone due yesterday as expired on the server clock's next day", async () => {
+    const clock = { at: Date.parse('2026-03-01T23:00:00Z'), now: () => new Date(clock.at) }
+    const s = await startServer(
+      `
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+projects:
+  - path: root/app
+    milestones: [{ title: v1, due_date: '2026-03-01' }]
+    issues: [{ title: Ship it, milestone: v1 }]
+`,
+      { clock },
+    )
+    try {
+      const expired = async () => {
+        const res = await s.http('GET', '/api/v4/projects/root%2Fapp/issues/1', { token: ROOT })
+        expect(res.status).toBe(200)
+        return ((res.body as Json).milestone as Json).expired
+      }
+      expect(await expired()).toBe(false)
+      clock.at = Date.parse('2026-03-02T01:00:00Z')
+      expect(await expired()).toBe(true)
+    } finally {
+      await s.close()
+    }
+  })
+})
+
 describe('notes and projects', () => {
   it('lists a note just added to an issue', async () => {
     const notes = `${W}/issues/1/notes`
@@ -264,6 +323,50 @@ describe('pages of an issue list next to a write', () => {
     })
   })
 
+  // Another URL of the same list misses the response cache and is put together from the kept list
+  // orders and issue records (services/issue-orders.ts, issue-fragments.ts): they follow writes too.
+  let reads = 0
+  const fresh = (extra: string) => `${q(extra)}&unread=${++reads}`
+
+  it('a page first read after an edit shows it, though the issue was read on another URL', async () => {
+    expect(titles(await read(`${W}/issues`, q('page=1')))).toEqual(['Watched 5', 'Watched 4'])
+    expect(await edit(issues[4]!, { title: 'Renamed 5' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, fresh('page=1')))).toEqual(['Renamed 5', 'Watched 4'])
+  })
+
+  it('pages first read after a create show every page shifted by it', async () => {
+    await read(`${W}/issues`, q('page=1'))
+    await read(`${W}/issues`, q('page=3'))
+    issues.push(await create({ title: 'Watched 6', labels: 'watched' }))
+    expect(titles(await read(`${W}/issues`, fresh('page=1')))).toEqual(['Watched 6', 'Watched 5'])
+    expect(titles(await read(`${W}/issues`, fresh('page=2')))).toEqual(['Watched 4', 'Watched 3'])
+    expect(titles(await read(`${W}/issues`, fresh('page=3')))).toEqual(['Watched 2', 'Watched 1'])
+    // The created issue moves on as the others do.
+    expect(await edit(issues[5]!, { remove_labels: 'watched' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, fresh('page=1')))).toEqual(['Watched 5', 'Watched 4'])
+  })
+
+  it('pages first read after writes follow issues moving, leaving and entering an ascending list', async () => {
+    const asc = (page: number) => `order_by=updated_at&sort=asc&page=${page}`
+    expect(titles(await read(`${W}/issues`, q(asc(1))))).toEqual(['Watched 1', 'Watched 2'])
+    expect(await edit(issues[0]!, { description: 'touched' })).toBe(200)
+    expect(await edit(issues[2]!, { remove_labels: 'watched' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, fresh(asc(1))))).toEqual(['Watched 2', 'Watched 4'])
+    expect(titles(await read(`${W}/issues`, fresh(asc(2))))).toEqual(['Watched 5', 'Watched 1'])
+    expect(await edit(issues[2]!, { add_labels: 'watched' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, fresh(asc(3))))).toEqual(['Watched 3'])
+  })
+
+  it('a title order kept below the response cache sorts as SQLite does (UTF-8 bytes)', async () => {
+    const byTitle = (page: number) => `order_by=title&sort=asc&page=${page}`
+    await read(`${W}/issues`, q(byTitle(1)))
+    // U+FF5E sorts before U+1F600 by code point, after it by UTF-16 code unit.
+    await create({ title: 'Watched \u{1F600}', labels: 'watched' })
+    await create({ title: 'Watched \uFF5E', labels: 'watched' })
+    expect(titles(await read(`${W}/issues`, fresh(byTitle(3))))).toEqual(['Watched 5', 'Watched \uFF5E'])
+    expect(titles(await read(`${W}/issues`, fresh(byTitle(4))))).toEqual(['Watched \u{1F600}'])
+  })
+
   it('a keyset page follows a write to the row after it, which decides its next link', async () => {
     const keyset = 'pagination=keyset&order_by=created_at&sort=asc&labels=watched&per_page=2'
     const page = await t.http('GET', `${W}/issues`, { token: ROOT, query: keyset })
@@ -274,5 +377,39 @@ describe('pages of an issue list next to a write', () => {
     const last = await t.http('GET', `${W}/issues`, { token: ROOT, query: keyset })
     expect((last.body as Json[]).map((i) => i.title)).toEqual(['Watched 1', 'Watched 2'])
     expect(last.headers.link ?? '').not.toContain('rel="next"')
+  })
+})
+
+describe('an issue list showing a duplicate', () => {
+  it('links the canonical issue only while the caller may read it, after an edit of that issue alone', async () => {
+    const s = await startServer(`
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+  - { username: carol, token: glpat-carol-token }
+projects:
+  - path: root/open
+    visibility: public
+    issues: [{ title: Canonical }, { title: Duplicate }]
+`)
+    try {
+      const P = '/api/v4/projects/root%2Fopen'
+      const dup = await s.http('POST', `${P}/issues/2/notes`, {
+        token: ROOT,
+        json: { body: '/duplicate #1' },
+      })
+      expect(dup.status).toBe(202)
+      const link = async (query: string) => {
+        const res = await s.http('GET', `${P}/issues`, { token: 'glpat-carol-token', query })
+        expect(res.status).toBe(200)
+        const duplicate = (res.body as Json[]).find((i) => i.title === 'Duplicate')!
+        return (duplicate._links as Json).closed_as_duplicate_of
+      }
+      expect(await link('per_page=20')).toMatch(/\/issues\/1$/)
+      const edit = await s.http('PUT', `${P}/issues/1`, { token: ROOT, json: { confidential: true } })
+      expect(edit.status).toBe(200)
+      expect(await link('per_page=10')).toBeNull()
+    } finally {
+      await s.close()
+    }
   })
 })

@@ -82,6 +82,29 @@ describe('kept issue counts', () => {
   })
 })
 
+describe('issue places read around writes (store/issue-query.ts)', () => {
+  it('are not remembered past a rollback, which moves no write counter', () => {
+    const counts = keptIssueCounts(store)
+    const { id: projectId } = project()
+    const issue = store.issues.byIid(projectId, 1)!
+    const write = (changes: Parameters<Store['issues']['update']>[1]) =>
+      store.changes.issueWrite({ projectId, issues: [issue.id] }, () =>
+        store.transaction(() => store.issues.update(issue.id, changes)),
+      )
+    expect(counts.count(openedIn(projectId), 10_000)).toBe(2)
+    expect(() =>
+      store.transaction(() => {
+        write({ state: 'closed' }) // read after it: out of the list
+        throw later
+      }),
+    ).toThrow(later)
+    expect(counts.count(openedIn(projectId), 10_000)).toBe(2)
+    // Open all along: a rename moves no issue in or out of the list.
+    write({ title: 'renamed' })
+    expect(counts.count(openedIn(projectId), 10_000)).toBe(2)
+  })
+})
+
 describe('kept issue counts past their cap', () => {
   it('stay uncounted as issues enter the list, and count again once one leaves', () => {
     const counts = keptIssueCounts(store)

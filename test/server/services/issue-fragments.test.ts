@@ -1,0 +1,69 @@
+/*
+ * The kept JSON of issue records (src/server/services/issue-fragments.ts) is bounded: past `max`
+ * records the first kept go first, those of the views kept first (an earlier day's) before others.
+ */
+import { issueFragments } from '../../../src/server/services/issue-fragments.js'
+import { applySeed } from '../../../src/server/services/seed.js'
+import type { IssueRow } from '../../../src/server/store/issues.js'
+import { openStore, type Store } from '../../../src/server/store/index.js'
+
+const clock = { now: () => new Date('2026-01-01T00:00:00Z') }
+let store: Store
+let ids: number[]
+
+beforeEach(() => {
+  store = openStore(':memory:')
+  applySeed(
+    store,
+    {
+      users: [
+        { username: 'root', name: 'Root', email: 'root@example.com', admin: true, token: 'glpat-root' },
+      ],
+      projects: [
+        {
+          path: 'root/app',
+          name: 'App',
+          visibility: 'private',
+          issues: ['one', 'two', 'three'].map((title) => ({ title, author: 'root' })),
+        },
+      ],
+    },
+    clock,
+  )
+  const project = store.projects.byPath('root/app')!
+  ids = [1, 2, 3].map((iid) => store.issues.byIid(project.id, iid)!.id)
+})
+afterEach(() => store.close())
+
+/** Which of `ids` had to be presented (were not kept) for `view`. */
+const presented = (fragments: ReturnType<typeof issueFragments>, view: string, wanted: number[]) => {
+  const made: number[] = []
+  fragments.json(wanted, view, (rows: IssueRow[]) => rows.map((r) => (made.push(r.id), `{"id":${r.id}}`)))
+  return made
+}
+
+describe('kept issue JSON', () => {
+  it('is made once per issue and view', () => {
+    const fragments = issueFragments(store)
+    expect(presented(fragments, 'a', ids)).toEqual(ids)
+    expect(presented(fragments, 'a', ids)).toEqual([])
+    expect(presented(fragments, 'b', ids)).toEqual(ids)
+  })
+
+  it('keeps at most `max` records, the first kept out first', () => {
+    const fragments = issueFragments(store, 2)
+    const [one, two, three] = ids as [number, number, number]
+    expect(presented(fragments, 'a', [one, two, three])).toEqual([one, two, three])
+    expect(presented(fragments, 'a', [two, three])).toEqual([])
+    expect(presented(fragments, 'a', [one])).toEqual([one])
+  })
+
+  it('lets the records of the view kept first go first', () => {
+    const fragments = issueFragments(store, 2)
+    const [one, two, three] = ids as [number, number, number]
+    presented(fragments, 'yesterday', [one])
+    presented(fragments, 'today', [two, three])
+    expect(presented(fragments, 'today', [two, three])).toEqual([])
+    expect(presented(fragments, 'yesterday', [one])).toEqual([one])
+  })
+})
