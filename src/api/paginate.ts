@@ -183,7 +183,8 @@ export async function* paginate<T>(
   path: string,
   options: PageOptions = {},
 ): AsyncGenerator<T> {
-  for await (const page of pages<T>(http, path, options)) yield* page.items
+  // Not `yield* page.items`: delegating to an array steps each item through an async-from-sync iterator.
+  for await (const page of pages<T>(http, path, options)) for (const item of page.items) yield item
 }
 
 /**
