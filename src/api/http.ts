@@ -42,9 +42,15 @@ export class Http {
   /**
    * Sends one call and returns the response as it came: status not checked, body unread (the
    * caller must read or `dump()` it). Sends `Accept: application/json`, and JSON bodies as
-   * `Content-Type: application/json`.
+   * `Content-Type: application/json`. `whole`: the caller will read the body whole, never as a
+   * stream (transport.ts `ApiRequest.whole`).
    */
-  async raw(method: HttpMethod, path: string, options: CallOptions = {}): Promise<ApiResponse> {
+  async raw(
+    method: HttpMethod,
+    path: string,
+    options: CallOptions = {},
+    whole = false,
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
     let body: string | Buffer | Readable | undefined
     if (options.json !== undefined) {
@@ -62,6 +68,7 @@ export class Http {
       body,
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
+      whole,
     })
   }
 
@@ -79,7 +86,7 @@ export class Http {
   ): Promise<Static<S>>
   request<T = unknown>(method: HttpMethod, path: string, options?: Omit<CallOptions, 'response'>): Promise<T>
   async request(method: HttpMethod, path: string, options: CallOptions = {}): Promise<unknown> {
-    const res = await this.raw(method, path, options)
+    const res = await this.raw(method, path, options, true)
     return this.read(method, path, res, options.response)
   }
 

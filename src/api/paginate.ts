@@ -10,7 +10,8 @@ import { withQuery } from './query.js'
 
 /** What pagination needs of the core (http.ts's Http): a raw GET, its body read, an item checked. */
 export interface PageSource {
-  raw(method: HttpMethod, path: string, options?: CallOptions): Promise<ApiResponse>
+  /** `whole`: pages are read whole (transport.ts `ApiRequest.whole`). */
+  raw(method: HttpMethod, path: string, options?: CallOptions, whole?: boolean): Promise<ApiResponse>
   read(method: HttpMethod, path: string, res: ApiResponse): Promise<unknown>
   check(method: HttpMethod, path: string, schema: TSchema, value: unknown): void
 }
@@ -121,7 +122,7 @@ export async function* pages<T>(
 ): AsyncGenerator<Page<T>> {
   const { query, perPage, item, ...call } = options
   const get = (url: string) => {
-    const res = http.raw('GET', url, call)
+    const res = http.raw('GET', url, call, true)
     res.catch(() => undefined) // surfaced when awaited; never an unhandled rejection
     return { url, res }
   }
@@ -183,7 +184,8 @@ export async function* paginate<T>(
   path: string,
   options: PageOptions = {},
 ): AsyncGenerator<T> {
-  for await (const page of pages<T>(http, path, options)) yield* page.items
+  // Not `yield* page.items`: delegating to an array steps each item through an async-from-sync iterator.
+  for await (const page of pages<T>(http, path, options)) for (const item of page.items) yield item
 }
 
 /**

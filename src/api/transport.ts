@@ -6,7 +6,8 @@
 import type { Readable } from 'node:stream'
 import type { Dispatcher } from 'undici'
 import { GitLabConnectionError, GitLabTimeoutError } from './errors.js'
-import { Agent, request } from './undici.js'
+import { Agent, originAndPath, request } from './undici.js'
+import { dispatchWhole } from './whole.js'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS'
 
@@ -21,6 +22,11 @@ export interface ApiRequest {
   signal?: AbortSignal
   /** Per-attempt timeout in milliseconds (0 or absent for none); see GitLabTimeoutError. */
   timeoutMs?: number
+  /**
+   * The caller reads the body whole (`text()` or `dump()`, never a stream): undiciSend then
+   * collects it as it arrives (whole.ts). Set by http.ts for `request` and for list pages.
+   */
+  whole?: boolean
 }
 
 /** What a layer needs of a body: read it as text, stream it, or throw it away to free the socket. */
@@ -90,6 +96,15 @@ export function undiciSend(
       const code = networkCode(err)
       if (code === undefined || req.signal?.aborted) return err
       return new GitLabConnectionError(req.method, req.path, root, code, { cause: err })
+    }
+    if (req.whole) {
+      const { method, headers, body } = req
+      return dispatchWhole(
+        dispatcher,
+        { ...originAndPath(`${root}${req.path}`), method, headers, body },
+        signal,
+        asTimeout,
+      )
     }
     try {
       const res = await request(`${root}${req.path}`, {

@@ -11,19 +11,20 @@ import type { Dispatcher } from 'undici'
 
 export { Agent }
 
-/**
- * `undici.request(url, options)` without its global dispatcher: the same URL handling (an absolute
- * http(s) URL, parsed by `new URL`, as undici's `makeDispatcher` does) through `dispatcher`.
- */
+/** An absolute http(s) URL as undici's `makeDispatcher` splits it (parsed by `new URL`). */
+export function originAndPath(url: string): { origin: string; path: string } {
+  const parsed = new URL(url)
+  return {
+    origin: parsed.origin,
+    path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname,
+  }
+}
+
+/** `undici.request(url, options)` without its global dispatcher: the same URL handling, through `dispatcher`. */
 export function request(
   url: string,
   options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher },
 ): Promise<Dispatcher.ResponseData> {
   const { dispatcher, ...rest } = options
-  const parsed = new URL(url)
-  return apiRequest.call(dispatcher, {
-    ...rest,
-    origin: parsed.origin,
-    path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname,
-  })
+  return apiRequest.call(dispatcher, { ...rest, ...originAndPath(url) })
 }

@@ -179,6 +179,33 @@ describe('timeouts and aborts over a socket', () => {
   })
 })
 
+describe('bodies read whole over a socket (undici dispatch, whole.ts)', () => {
+  let canned: Canned
+  beforeAll(async () => {
+    canned = await cannedServer((req, res) => {
+      if (req.url?.startsWith('/api/v4/hinted')) res.writeEarlyHints({ link: '</style.css>; rel=preload' })
+      if (req.url?.startsWith('/api/v4/bom')) {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        return void res.end('\ufeff{"ok":true}')
+      }
+      json(res, 200, { ok: true })
+    })
+  })
+  afterAll(() => canned.close())
+
+  it('reads the final answer after a 1xx one', async () => {
+    const client = createClient({ baseUrl: canned.origin })
+    expect(await client.request('GET', '/hinted')).toEqual({ ok: true })
+    await client.close()
+  })
+
+  it('drops a byte-order mark, as undici text() does', async () => {
+    const client = createClient({ baseUrl: canned.origin })
+    expect(await client.request('GET', '/bom')).toEqual({ ok: true })
+    await client.close()
+  })
+})
+
 describe('connection reset over a socket', () => {
   it('retries a GET whose connection was reset, and does not retry the POST', async () => {
     let resets = 1

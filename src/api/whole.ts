@@ -1,0 +1,78 @@
+/*
+ * A call whose body is read whole (`Http.request`, list pages) on undici's dispatch API: the chunks
+ * are kept as they arrive and joined once, without the Readable stream, the async resource and the
+ * consume machinery that undici's `request` builds for every response.
+ */
+import type { Dispatcher } from 'undici'
+import type { ApiResponse } from './transport.js'
+
+/**
+ * Dispatches `options` and resolves with the response head when it arrives; its body holds the
+ * chunks until the last one. `signal` aborts the exchange, body included. Network errors and
+ * aborts go through `mapError` (undiciSend's mapping) and reject the head or, once the head has
+ * come, `text()`. Memory: the whole body, which a caller of `text()` holds anyway.
+ */
+export function dispatchWhole(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: AbortSignal | undefined,
+  mapError: (err: unknown) => unknown,
+): Promise<ApiResponse> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined
+    let headed = false
+    const chunks: Buffer[] = []
+    let length = 0
+    let finish: (bytes: Buffer) => void = () => undefined
+    let fail: (err: unknown) => void = () => undefined
+    const whole = new Promise<Buffer>((done, failed) => ((finish = done), (fail = failed)))
+    whole.catch(() => undefined) // surfaced by text(); dump() ignores it
+    const onAbort = () => controller?.abort(signal?.reason)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const settle = () => signal?.removeEventListener('abort', onAbort)
+    dispatcher.dispatch(options, {
+      onRequestStart(c) {
+        controller = c
+        if (signal?.aborted) c.abort(signal.reason)
+      },
+      onResponseStart(_c, status, headers) {
+        if (status < 200) return // 1xx: informational, the answer follows
+        headed = true
+        resolve({
+          status,
+          headers,
+          body: {
+            text: () => whole.then(decode),
+            dump: () =>
+              whole.then(
+                () => undefined,
+                () => undefined,
+              ),
+            async *[Symbol.asyncIterator]() {
+              yield await whole
+            },
+          },
+        })
+      },
+      onResponseData(_c, chunk) {
+        chunks.push(chunk)
+        length += chunk.length
+      },
+      onResponseEnd() {
+        settle()
+        finish(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length))
+      },
+      onResponseError(_c, err) {
+        settle()
+        if (headed) fail(mapError(err))
+        else reject(mapError(err))
+      },
+    })
+  })
+}
+
+/** UTF-8 without a byte-order mark, as undici's `text()` decodes. */
+function decode(bytes: Buffer): string {
+  const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+  return bytes.toString('utf8', bom ? 3 : 0)
+}
