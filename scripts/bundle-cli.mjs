@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { dedupePackages } from './dedupe-packages.mjs'
-import { lazyRequires } from './lazy-requires.mjs'
+import { lazyBuiltins } from './lazy-builtins.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = resolve(root, 'build/cli-bundle')
@@ -23,7 +23,7 @@ const shared = {
   // Start-up time: V8 scans every byte of a chunk it loads; without the indentation and comments
   // there is a third less to scan. Names stay (stack traces, and Fastify names plugins by them).
   minifyWhitespace: true,
-  plugins: [dedupePackages(root), lazyRequires()],
+  plugins: [dedupePackages(root), lazyBuiltins()],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',

@@ -12,6 +12,7 @@ import { builtinModules } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins, lazyBuiltinsInNcc } from './lazy-builtins.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -76,7 +77,7 @@ if (only.length === 0 || only.includes('serve')) {
     platform: 'node',
     target: 'node24',
     minify: true,
-    plugins: [lazyBuiltins()],
+    plugins: [dedupePackages(root), lazyBuiltins()],
     keepNames: true,
     legalComments: 'eof',
     // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.

@@ -1,7 +1,8 @@
 // Node built-ins that bundled libraries require at load but use only on paths this project never
 // takes: undici's HTTP/2 client (our clients never enable it; it reads constants at load) and
 // Fastify's HTTPS and HTTP/2 servers (`serve` speaks plain HTTP). Loading node:http2 and node:https
-// pulls in tls too: about 6 ms of CPU before an action's first request. In a bundle, each such
+// pulls in tls too: about 6 ms of CPU before an action's first request, and 5% of `serve`'s
+// start-up (callgrind). In a bundle (esbuild's, or ncc's for the actions), each such
 // require gets a stand-in that loads the real module on first use of anything but the constants
 // the requiring code reads at load, copied from this Node at bundle time (RFC 7540's header names
 // and error codes). Only the requirers named here get one: their use is known to fit.
@@ -64,13 +65,15 @@ export function lazyBuiltins() {
     setup(build) {
       build.onResolve({ filter: /^(node:)?(http2|https)$/ }, (args) => {
         const builtin = args.path.startsWith('node:') ? args.path : `node:${args.path}`
-        const fits = REQUIRERS.some((r) => r.file.test(args.importer) && r.builtins.includes(builtin))
-        if (args.namespace === 'lazy-builtin' || args.kind !== 'require-call' || !fits) return undefined
-        return { path: `${builtin}?${args.importer}`, namespace: 'lazy-builtin' }
+        const importer = args.importer.replaceAll('\\', '/')
+        const at = REQUIRERS.findIndex((r) => r.file.test(importer) && r.builtins.includes(builtin))
+        if (args.namespace === 'lazy-builtin' || args.kind !== 'require-call' || at < 0) return undefined
+        // One stand-in per built-in and requirer; the requirer's code says which constants it reads.
+        return { path: `${builtin}#${at}`, namespace: 'lazy-builtin', pluginData: args.importer }
       })
       build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
-        const [builtin, importer] = args.path.split('?')
-        const code = readFileSync(importer, 'utf8')
+        const builtin = args.path.slice(0, args.path.indexOf('#'))
+        const code = readFileSync(args.pluginData, 'utf8')
         return { contents: standIn(builtin, code, `require(${JSON.stringify(builtin)})`), loader: 'js' }
       })
     },
