@@ -1,39 +1,39 @@
-export const id = 752;
-export const ids = [752];
+export const id = 718;
+export const ids = [718];
 export const modules = {
 
-/***/ 4371:
+/***/ 4718:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var __webpack_unused_export__;
 
 
-const Client = __webpack_require__(3701)
-const Dispatcher = __webpack_require__(883)
-const Pool = __webpack_require__(628)
-const BalancedPool = __webpack_require__(837)
-const RoundRobinPool = __webpack_require__(5520)
-const Agent = __webpack_require__(7405)
-const ProxyAgent = __webpack_require__(6672)
-const Socks5ProxyAgent = __webpack_require__(7223)
-const EnvHttpProxyAgent = __webpack_require__(3137)
-const RetryAgent = __webpack_require__(50)
-const H2CClient = __webpack_require__(6815)
-const errors = __webpack_require__(8707)
-const util = __webpack_require__(3440)
+const Client = __webpack_require__(271)
+const Dispatcher = __webpack_require__(2377)
+const Pool = __webpack_require__(8014)
+const BalancedPool = __webpack_require__(3207)
+const RoundRobinPool = __webpack_require__(3182)
+const Agent = __webpack_require__(5539)
+const ProxyAgent = __webpack_require__(9710)
+const Socks5ProxyAgent = __webpack_require__(2141)
+const EnvHttpProxyAgent = __webpack_require__(6699)
+const RetryAgent = __webpack_require__(9176)
+const H2CClient = __webpack_require__(1529)
+const errors = __webpack_require__(6593)
+const util = __webpack_require__(5386)
 const { InvalidArgumentError } = errors
-const api = __webpack_require__(6615)
-const buildConnector = __webpack_require__(9136)
-const MockClient = __webpack_require__(7365)
-const { MockCallHistory, MockCallHistoryLog } = __webpack_require__(431)
-const MockAgent = __webpack_require__(7501)
-const MockPool = __webpack_require__(4004)
-const SnapshotAgent = __webpack_require__(5095)
-const mockErrors = __webpack_require__(2429)
-const RetryHandler = __webpack_require__(7816)
-const { getGlobalDispatcher, setGlobalDispatcher } = __webpack_require__(2581)
-const DecoratorHandler = __webpack_require__(8155)
-const RedirectHandler = __webpack_require__(8754)
+const api = __webpack_require__(5889)
+const buildConnector = __webpack_require__(5106)
+const MockClient = __webpack_require__(2839)
+const { MockCallHistory, MockCallHistoryLog } = __webpack_require__(5433)
+const MockAgent = __webpack_require__(587)
+const MockPool = __webpack_require__(3926)
+const SnapshotAgent = __webpack_require__(8705)
+const mockErrors = __webpack_require__(5347)
+const RetryHandler = __webpack_require__(3174)
+const { getGlobalDispatcher, setGlobalDispatcher } = __webpack_require__(4743)
+const DecoratorHandler = __webpack_require__(9330)
+const RedirectHandler = __webpack_require__(3216)
 
 Object.assign(Dispatcher.prototype, api)
 
@@ -53,21 +53,21 @@ __webpack_unused_export__ = RetryHandler
 __webpack_unused_export__ = DecoratorHandler
 __webpack_unused_export__ = RedirectHandler
 __webpack_unused_export__ = {
-  redirect: __webpack_require__(1514),
-  responseError: __webpack_require__(8918),
-  retry: __webpack_require__(2026),
-  dump: __webpack_require__(8060),
-  dns: __webpack_require__(379),
-  cache: __webpack_require__(5542),
-  decompress: __webpack_require__(557),
-  deduplicate: __webpack_require__(7240)
+  redirect: __webpack_require__(1068),
+  responseError: __webpack_require__(5960),
+  retry: __webpack_require__(9636),
+  dump: __webpack_require__(5786),
+  dns: __webpack_require__(6149),
+  cache: __webpack_require__(4856),
+  decompress: __webpack_require__(1767),
+  deduplicate: __webpack_require__(8654)
 }
 
 __webpack_unused_export__ = {
-  MemoryCacheStore: __webpack_require__(4889)
+  MemoryCacheStore: __webpack_require__(5055)
 }
 
-const SqliteCacheStore = __webpack_require__(1522)
+const SqliteCacheStore = __webpack_require__(7788)
 __webpack_unused_export__ = SqliteCacheStore
 
 __webpack_unused_export__ = buildConnector
@@ -129,7 +129,7 @@ function makeDispatcher (fn) {
 __webpack_unused_export__ = setGlobalDispatcher
 __webpack_unused_export__ = getGlobalDispatcher
 
-const fetchImpl = (__webpack_require__(4398).fetch)
+const fetchImpl = (__webpack_require__(6860).fetch)
 
 // Capture __filename at module load time for stack trace augmentation.
 // This may be undefined when bundled in environments like Node.js internals.
@@ -169,22 +169,22 @@ module.exports.hd = function fetch (init, options = undefined) {
     throw err
   })
 }
-module.exports.Headers = __webpack_require__(660).Headers
-module.exports.Response = __webpack_require__(9051).Response
-module.exports.Request = __webpack_require__(9967).Request
-module.exports.FormData = __webpack_require__(5910).FormData
+module.exports.Headers = __webpack_require__(5662).Headers
+module.exports.Response = __webpack_require__(9317).Response
+module.exports.Request = __webpack_require__(3713).Request
+module.exports.FormData = __webpack_require__(8440).FormData
 
-const { setGlobalOrigin, getGlobalOrigin } = __webpack_require__(1059)
+const { setGlobalOrigin, getGlobalOrigin } = __webpack_require__(8709)
 
 __webpack_unused_export__ = setGlobalOrigin
 __webpack_unused_export__ = getGlobalOrigin
 
-const { CacheStorage } = __webpack_require__(3245)
-const { kConstruct } = __webpack_require__(6443)
+const { CacheStorage } = __webpack_require__(7403)
+const { kConstruct } = __webpack_require__(3377)
 
 __webpack_unused_export__ = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie, parseCookie } = __webpack_require__(9061)
+const { deleteCookie, getCookies, getSetCookies, setCookie, parseCookie } = __webpack_require__(8495)
 
 __webpack_unused_export__ = deleteCookie
 __webpack_unused_export__ = getCookies
@@ -192,21 +192,21 @@ __webpack_unused_export__ = getSetCookies
 __webpack_unused_export__ = setCookie
 __webpack_unused_export__ = parseCookie
 
-const { parseMIMEType, serializeAMimeType } = __webpack_require__(1900)
+const { parseMIMEType, serializeAMimeType } = __webpack_require__(782)
 
 __webpack_unused_export__ = parseMIMEType
 __webpack_unused_export__ = serializeAMimeType
 
-const { CloseEvent, ErrorEvent, MessageEvent } = __webpack_require__(5188)
-const { WebSocket, ping } = __webpack_require__(3726)
+const { CloseEvent, ErrorEvent, MessageEvent } = __webpack_require__(6814)
+const { WebSocket, ping } = __webpack_require__(3435)
 module.exports.kb = WebSocket
 module.exports.rd = CloseEvent
 module.exports.NN = ErrorEvent
 module.exports.aM = MessageEvent
 __webpack_unused_export__ = ping
 
-/* unused reexport */ __webpack_require__(2873).WebSocketStream
-/* unused reexport */ __webpack_require__(6919).WebSocketError
+/* unused reexport */ __webpack_require__(2299).WebSocketStream
+/* unused reexport */ __webpack_require__(9597).WebSocketError
 
 module.exports.request = makeDispatcher(api.request)
 __webpack_unused_export__ = makeDispatcher(api.stream)
@@ -222,7 +222,7 @@ __webpack_unused_export__ = MockAgent
 __webpack_unused_export__ = SnapshotAgent
 __webpack_unused_export__ = mockErrors
 
-const { EventSource } = __webpack_require__(1238)
+const { EventSource } = __webpack_require__(6376)
 
 module.exports.GD = EventSource
 
@@ -244,13 +244,13 @@ __webpack_unused_export__ = install
 
 /***/ }),
 
-/***/ 158:
+/***/ 6128:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { addAbortListener } = __webpack_require__(3440)
-const { RequestAbortedError } = __webpack_require__(8707)
+const { addAbortListener } = __webpack_require__(5386)
+const { RequestAbortedError } = __webpack_require__(6593)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -310,16 +310,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2279:
+/***/ 2574:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const assert = __webpack_require__(4589)
 const { AsyncResource } = __webpack_require__(6698)
-const { InvalidArgumentError, SocketError } = __webpack_require__(8707)
-const util = __webpack_require__(3440)
-const { addSignal, removeSignal } = __webpack_require__(158)
+const { InvalidArgumentError, SocketError } = __webpack_require__(6593)
+const util = __webpack_require__(5386)
+const { addSignal, removeSignal } = __webpack_require__(6128)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -427,7 +427,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 6862:
+/***/ 884:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -443,9 +443,9 @@ const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __webpack_require__(8707)
-const util = __webpack_require__(3440)
-const { addSignal, removeSignal } = __webpack_require__(158)
+} = __webpack_require__(6593)
+const util = __webpack_require__(5386)
+const { addSignal, removeSignal } = __webpack_require__(6128)
 
 function noop () {}
 
@@ -686,7 +686,7 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 3560:
+/***/ 4754:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -694,9 +694,9 @@ module.exports = pipeline
 const assert = __webpack_require__(4589)
 const { finished } = __webpack_require__(7075)
 const { AsyncResource } = __webpack_require__(6698)
-const { InvalidArgumentError, InvalidReturnValueError } = __webpack_require__(8707)
-const util = __webpack_require__(3440)
-const { addSignal, removeSignal } = __webpack_require__(158)
+const { InvalidArgumentError, InvalidReturnValueError } = __webpack_require__(6593)
+const util = __webpack_require__(5386)
+const { addSignal, removeSignal } = __webpack_require__(6128)
 
 function noop () {}
 
@@ -902,17 +902,17 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 1882:
+/***/ 3408:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __webpack_require__(8707)
+const { InvalidArgumentError, SocketError } = __webpack_require__(6593)
 const { AsyncResource } = __webpack_require__(6698)
 const assert = __webpack_require__(4589)
-const util = __webpack_require__(3440)
-const { kHTTP2Stream } = __webpack_require__(6443)
-const { addSignal, removeSignal } = __webpack_require__(158)
+const util = __webpack_require__(5386)
+const { kHTTP2Stream } = __webpack_require__(3377)
+const { addSignal, removeSignal } = __webpack_require__(6128)
 
 class UpgradeHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -1020,28 +1020,28 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 6615:
+/***/ 5889:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-module.exports.request = __webpack_require__(4043)
-module.exports.stream = __webpack_require__(3560)
-module.exports.pipeline = __webpack_require__(6862)
-module.exports.upgrade = __webpack_require__(1882)
-module.exports.connect = __webpack_require__(2279)
+module.exports.request = __webpack_require__(865)
+module.exports.stream = __webpack_require__(4754)
+module.exports.pipeline = __webpack_require__(884)
+module.exports.upgrade = __webpack_require__(3408)
+module.exports.connect = __webpack_require__(2574)
 
 
 /***/ }),
 
-/***/ 4889:
+/***/ 5055:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { Writable } = __webpack_require__(7075)
 const { EventEmitter } = __webpack_require__(8474)
-const { assertCacheKey, assertCacheValue } = __webpack_require__(7659)
+const { assertCacheKey, assertCacheValue } = __webpack_require__(9901)
 
 /**
  * @typedef {import('../../types/cache-interceptor.d.ts').default.CacheKey} CacheKey
@@ -1320,13 +1320,13 @@ module.exports = MemoryCacheStore
 
 /***/ }),
 
-/***/ 1522:
+/***/ 7788:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { Writable } = __webpack_require__(7075)
-const { assertCacheKey, assertCacheValue } = __webpack_require__(7659)
+const { assertCacheKey, assertCacheValue } = __webpack_require__(9901)
 
 let DatabaseSync
 
@@ -1796,16 +1796,16 @@ function headerValueEquals (lhs, rhs) {
 
 /***/ }),
 
-/***/ 8082:
+/***/ 1140:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { EventEmitter } = __webpack_require__(8474)
 const { Buffer } = __webpack_require__(4573)
-const { InvalidArgumentError, Socks5ProxyError } = __webpack_require__(8707)
+const { InvalidArgumentError, Socks5ProxyError } = __webpack_require__(6593)
 const { debuglog } = __webpack_require__(7975)
-const { parseAddress } = __webpack_require__(1732)
+const { parseAddress } = __webpack_require__(2870)
 
 const debug = debuglog('undici:socks5')
 const EMPTY_BUFFER = Buffer.alloc(0)
@@ -2225,14 +2225,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1732:
+/***/ 2870:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { Buffer } = __webpack_require__(4573)
 const net = __webpack_require__(7030)
-const { InvalidArgumentError } = __webpack_require__(8707)
+const { InvalidArgumentError } = __webpack_require__(6593)
 
 /**
  * Parse an address and determine its type
@@ -2444,7 +2444,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 837:
+/***/ 3207:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -2452,7 +2452,7 @@ module.exports = {
 const {
   BalancedPoolMissingUpstreamError,
   InvalidArgumentError
-} = __webpack_require__(8707)
+} = __webpack_require__(6593)
 const {
   PoolBase,
   kClients,
@@ -2460,10 +2460,10 @@ const {
   kAddClient,
   kRemoveClient,
   kGetDispatcher
-} = __webpack_require__(2128)
-const Pool = __webpack_require__(628)
-const { kUrl } = __webpack_require__(6443)
-const util = __webpack_require__(3440)
+} = __webpack_require__(1278)
+const Pool = __webpack_require__(8014)
+const { kUrl } = __webpack_require__(3377)
+const util = __webpack_require__(5386)
 const kFactory = Symbol('factory')
 
 const kOptions = Symbol('options')
@@ -2672,15 +2672,15 @@ module.exports = BalancedPool
 
 /***/ }),
 
-/***/ 3137:
+/***/ 6699:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const DispatcherBase = __webpack_require__(1841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __webpack_require__(6443)
-const ProxyAgent = __webpack_require__(6672)
-const Agent = __webpack_require__(7405)
+const DispatcherBase = __webpack_require__(803)
+const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __webpack_require__(3377)
+const ProxyAgent = __webpack_require__(9710)
+const Agent = __webpack_require__(5539)
 
 const DEFAULT_PORTS = {
   'http:': 80,
@@ -2825,13 +2825,13 @@ module.exports = EnvHttpProxyAgent
 
 /***/ }),
 
-/***/ 6815:
+/***/ 1529:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { InvalidArgumentError } = __webpack_require__(8707)
-const Client = __webpack_require__(3701)
+const { InvalidArgumentError } = __webpack_require__(6593)
+const Client = __webpack_require__(271)
 
 class H2CClient extends Client {
   constructor (origin, clientOpts) {
@@ -2883,20 +2883,20 @@ module.exports = H2CClient
 
 /***/ }),
 
-/***/ 6672:
+/***/ 9710:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch } = __webpack_require__(6443)
-const Agent = __webpack_require__(7405)
-const Pool = __webpack_require__(628)
-const DispatcherBase = __webpack_require__(1841)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __webpack_require__(8707)
-const buildConnector = __webpack_require__(9136)
-const Client = __webpack_require__(3701)
-const { channels } = __webpack_require__(2414)
-const Socks5ProxyAgent = __webpack_require__(7223)
+const { kProxy, kClose, kDestroy, kDispatch } = __webpack_require__(3377)
+const Agent = __webpack_require__(5539)
+const Pool = __webpack_require__(8014)
+const DispatcherBase = __webpack_require__(803)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __webpack_require__(6593)
+const buildConnector = __webpack_require__(5106)
+const Client = __webpack_require__(271)
+const { channels } = __webpack_require__(6644)
+const Socks5ProxyAgent = __webpack_require__(2141)
 
 const kAgent = Symbol('proxy agent')
 const kClient = Symbol('proxy client')
@@ -3209,13 +3209,13 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 50:
+/***/ 9176:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Dispatcher = __webpack_require__(883)
-const RetryHandler = __webpack_require__(7816)
+const Dispatcher = __webpack_require__(2377)
+const RetryHandler = __webpack_require__(3174)
 
 class RetryAgent extends Dispatcher {
   #agent = null
@@ -3251,7 +3251,7 @@ module.exports = RetryAgent
 
 /***/ }),
 
-/***/ 5520:
+/***/ 3182:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -3263,14 +3263,14 @@ const {
   kAddClient,
   kGetDispatcher,
   kRemoveClient
-} = __webpack_require__(2128)
-const Client = __webpack_require__(3701)
+} = __webpack_require__(1278)
+const Client = __webpack_require__(271)
 const {
   InvalidArgumentError
-} = __webpack_require__(8707)
-const util = __webpack_require__(3440)
-const { kUrl } = __webpack_require__(6443)
-const buildConnector = __webpack_require__(9136)
+} = __webpack_require__(6593)
+const util = __webpack_require__(5386)
+const { kUrl } = __webpack_require__(3377)
+const buildConnector = __webpack_require__(5106)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -3395,7 +3395,7 @@ module.exports = RoundRobinPool
 
 /***/ }),
 
-/***/ 7223:
+/***/ 2141:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -3403,12 +3403,12 @@ module.exports = RoundRobinPool
 const { URL } = __webpack_require__(3136)
 
 let tls // include tls conditionally since it is not always available
-const DispatcherBase = __webpack_require__(1841)
-const { InvalidArgumentError } = __webpack_require__(8707)
-const { Socks5Client, STATES } = __webpack_require__(8082)
-const { kDispatch, kClose, kDestroy } = __webpack_require__(6443)
-const Pool = __webpack_require__(628)
-const buildConnector = __webpack_require__(9136)
+const DispatcherBase = __webpack_require__(803)
+const { InvalidArgumentError } = __webpack_require__(6593)
+const { Socks5Client, STATES } = __webpack_require__(1140)
+const { kDispatch, kClose, kDestroy } = __webpack_require__(3377)
+const Pool = __webpack_require__(8014)
+const buildConnector = __webpack_require__(5106)
 const { debuglog } = __webpack_require__(7975)
 
 const debug = debuglog('undici:socks5-proxy')
@@ -3662,7 +3662,7 @@ module.exports = Socks5ProxyAgent
 
 /***/ }),
 
-/***/ 2581:
+/***/ 4743:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -3671,8 +3671,8 @@ module.exports = Socks5ProxyAgent
 // this version number must be increased to avoid conflicts.
 const globalDispatcher = Symbol.for('undici.globalDispatcher.2')
 const legacyGlobalDispatcher = Symbol.for('undici.globalDispatcher.1')
-const { InvalidArgumentError } = __webpack_require__(8707)
-const Agent = __webpack_require__(7405)
+const { InvalidArgumentError } = __webpack_require__(6593)
+const Agent = __webpack_require__(5539)
 
 if (getGlobalDispatcher() === undefined) {
   setGlobalDispatcher(new Agent())
@@ -3728,13 +3728,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9976:
+/***/ 5238:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const util = __webpack_require__(3440)
-const { kRedirectCacheControl } = __webpack_require__(6443)
+const util = __webpack_require__(5386)
+const { kRedirectCacheControl } = __webpack_require__(3377)
 const {
   parseCacheControlHeader,
   hasInvalidCacheControlDirective,
@@ -3742,7 +3742,7 @@ const {
   hasVaryStar,
   isInvalidOrWildcardVaryHeader,
   isEtagUsable
-} = __webpack_require__(7659)
+} = __webpack_require__(9901)
 
 /**
  * A suppressed redirect hop recorded by the redirect handler. Carried on
@@ -3754,7 +3754,7 @@ const {
  * @property {import('../../types/header.d.ts').IncomingHttpHeaders} headers The hop's response headers.
  * @property {number} receivedAt The time the hop's response headers were received.
  */
-const { parseHttpDate } = __webpack_require__(5453)
+const { parseHttpDate } = __webpack_require__(1379)
 
 function noop () {}
 
@@ -4916,7 +4916,7 @@ module.exports = CacheHandler
 
 /***/ }),
 
-/***/ 7133:
+/***/ 4095:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -5047,13 +5047,13 @@ module.exports = CacheRevalidationHandler
 
 /***/ }),
 
-/***/ 8155:
+/***/ 9330:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const assert = __webpack_require__(4589)
-const WrapHandler = __webpack_require__(9510)
+const WrapHandler = __webpack_require__(6768)
 
 /**
  * @deprecated
@@ -5121,12 +5121,12 @@ module.exports = class DecoratorHandler {
 
 /***/ }),
 
-/***/ 3599:
+/***/ 1857:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { RequestAbortedError } = __webpack_require__(8707)
+const { RequestAbortedError } = __webpack_require__(6593)
 
 /**
  * @typedef {import('../../types/dispatcher.d.ts').default.DispatchHandler} DispatchHandler
@@ -5632,15 +5632,15 @@ module.exports = DeduplicationHandler
 
 /***/ }),
 
-/***/ 8754:
+/***/ 3216:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const util = __webpack_require__(3440)
-const { kBodyUsed, kRedirectCacheControl } = __webpack_require__(6443)
+const util = __webpack_require__(5386)
+const { kBodyUsed, kRedirectCacheControl } = __webpack_require__(3377)
 const assert = __webpack_require__(4589)
-const { InvalidArgumentError } = __webpack_require__(8707)
+const { InvalidArgumentError } = __webpack_require__(6593)
 const EE = __webpack_require__(8474)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
@@ -5912,20 +5912,20 @@ module.exports = RedirectHandler
 
 /***/ }),
 
-/***/ 7816:
+/***/ 3174:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 const assert = __webpack_require__(4589)
 
-const { kRetryHandlerDefaultRetry } = __webpack_require__(6443)
-const { RequestRetryError } = __webpack_require__(8707)
-const WrapHandler = __webpack_require__(9510)
+const { kRetryHandlerDefaultRetry } = __webpack_require__(3377)
+const { RequestRetryError } = __webpack_require__(6593)
+const WrapHandler = __webpack_require__(6768)
 const {
   isDisturbed,
   parseRangeHeader,
   wrapRequestBody
-} = __webpack_require__(3440)
+} = __webpack_require__(5386)
 
 function calculateRetryAfterHeader (retryAfter) {
   const retryTime = new Date(retryAfter).getTime()
@@ -6423,17 +6423,17 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 5542:
+/***/ 4856:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const assert = __webpack_require__(4589)
 const { Readable } = __webpack_require__(7075)
-const util = __webpack_require__(3440)
-const CacheHandler = __webpack_require__(9976)
-const MemoryCacheStore = __webpack_require__(4889)
-const CacheRevalidationHandler = __webpack_require__(7133)
+const util = __webpack_require__(5386)
+const CacheHandler = __webpack_require__(5238)
+const MemoryCacheStore = __webpack_require__(5055)
+const CacheRevalidationHandler = __webpack_require__(4095)
 const {
   assertCacheStore,
   assertCacheMethods,
@@ -6443,9 +6443,9 @@ const {
   isInvalidOrWildcardVaryHeader,
   parseVaryHeader,
   isEtagUsable
-} = __webpack_require__(7659)
-const { AbortError } = __webpack_require__(8707)
-const { parseHttpDate } = __webpack_require__(5453)
+} = __webpack_require__(9901)
+const { AbortError } = __webpack_require__(6593)
+const { parseHttpDate } = __webpack_require__(1379)
 
 /**
  * @param {(string | RegExp)[] | undefined} origins
@@ -7176,16 +7176,16 @@ module.exports = (opts = {}) => {
 
 /***/ }),
 
-/***/ 557:
+/***/ 1767:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { createInflate, createGunzip, createBrotliDecompress, createZstdDecompress } = __webpack_require__(8522)
 const { pipeline, Transform: TransformStream } = __webpack_require__(7075)
-const { InvalidArgumentError, ResponseExceededMaxSizeError } = __webpack_require__(8707)
-const DecoratorHandler = __webpack_require__(8155)
-const { runtimeFeatures } = __webpack_require__(313)
+const { InvalidArgumentError, ResponseExceededMaxSizeError } = __webpack_require__(6593)
+const DecoratorHandler = __webpack_require__(9330)
+const { runtimeFeatures } = __webpack_require__(5459)
 
 /** @typedef {import('node:stream').Transform} Transform */
 /** @typedef {import('node:stream').Transform} Controller */
@@ -7750,15 +7750,15 @@ module.exports = createDecompressInterceptor
 
 /***/ }),
 
-/***/ 7240:
+/***/ 8654:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const diagnosticsChannel = __webpack_require__(3053)
-const util = __webpack_require__(3440)
-const DeduplicationHandler = __webpack_require__(3599)
-const { normalizeHeaders, makeCacheKey, makeDeduplicationKey } = __webpack_require__(7659)
+const util = __webpack_require__(5386)
+const DeduplicationHandler = __webpack_require__(1857)
+const { normalizeHeaders, makeCacheKey, makeDeduplicationKey } = __webpack_require__(9901)
 
 const pendingRequestsChannel = diagnosticsChannel.channel('undici:request:pending-requests')
 
@@ -7874,14 +7874,14 @@ module.exports = (opts = {}) => {
 
 /***/ }),
 
-/***/ 379:
+/***/ 6149:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 const { isIP } = __webpack_require__(7030)
 const { lookup } = __webpack_require__(610)
-const DecoratorHandler = __webpack_require__(8155)
-const { InvalidArgumentError, InformationalError } = __webpack_require__(8707)
+const DecoratorHandler = __webpack_require__(9330)
+const { InvalidArgumentError, InformationalError } = __webpack_require__(6593)
 const maxInt = Math.pow(2, 31) - 1
 
 function hasSafeIterator (headers) {
@@ -8452,13 +8452,13 @@ module.exports = interceptorOpts => {
 
 /***/ }),
 
-/***/ 8060:
+/***/ 5786:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { InvalidArgumentError, RequestAbortedError } = __webpack_require__(8707)
-const DecoratorHandler = __webpack_require__(8155)
+const { InvalidArgumentError, RequestAbortedError } = __webpack_require__(6593)
+const DecoratorHandler = __webpack_require__(9330)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -8558,12 +8558,12 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 1514:
+/***/ 1068:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const RedirectHandler = __webpack_require__(8754)
+const RedirectHandler = __webpack_require__(3216)
 
 function createRedirectInterceptor ({ maxRedirections: defaultMaxRedirections } = {}) {
   return (dispatch) => {
@@ -8586,14 +8586,14 @@ module.exports = createRedirectInterceptor
 
 /***/ }),
 
-/***/ 8918:
+/***/ 5960:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // const { parseHeaders } = require('../core/util')
-const DecoratorHandler = __webpack_require__(8155)
-const { ResponseError } = __webpack_require__(8707)
+const DecoratorHandler = __webpack_require__(9330)
+const { ResponseError } = __webpack_require__(6593)
 
 class ResponseErrorHandler extends DecoratorHandler {
   #statusCode
@@ -8688,11 +8688,11 @@ module.exports = () => {
 
 /***/ }),
 
-/***/ 2026:
+/***/ 9636:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-const RetryHandler = __webpack_require__(7816)
+const RetryHandler = __webpack_require__(3174)
 
 module.exports = globalOpts => {
   return dispatch => {
@@ -8714,13 +8714,13 @@ module.exports = globalOpts => {
 
 /***/ }),
 
-/***/ 7501:
+/***/ 587:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { kClients } = __webpack_require__(6443)
-const Agent = __webpack_require__(7405)
+const { kClients } = __webpack_require__(3377)
+const Agent = __webpack_require__(5539)
 const {
   kAgent,
   kMockAgentSet,
@@ -8738,14 +8738,14 @@ const {
   kMockAgentAcceptsNonStandardSearchParameters,
   kMockCallHistoryAddLog,
   kIgnoreTrailingSlash
-} = __webpack_require__(1117)
-const MockClient = __webpack_require__(7365)
-const MockPool = __webpack_require__(4004)
-const { matchValue, normalizeSearchParams, buildAndValidateMockOptions, normalizeOrigin } = __webpack_require__(3397)
-const { InvalidArgumentError, UndiciError } = __webpack_require__(8707)
-const Dispatcher = __webpack_require__(883)
-const PendingInterceptorsFormatter = __webpack_require__(6142)
-const { MockCallHistory } = __webpack_require__(431)
+} = __webpack_require__(2539)
+const MockClient = __webpack_require__(2839)
+const MockPool = __webpack_require__(3926)
+const { matchValue, normalizeSearchParams, buildAndValidateMockOptions, normalizeOrigin } = __webpack_require__(463)
+const { InvalidArgumentError, UndiciError } = __webpack_require__(6593)
+const Dispatcher = __webpack_require__(2377)
+const PendingInterceptorsFormatter = __webpack_require__(2708)
+const { MockCallHistory } = __webpack_require__(5433)
 
 class MockAgent extends Dispatcher {
   constructor (opts = {}) {
@@ -8953,13 +8953,13 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 431:
+/***/ 5433:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { kMockCallHistoryAddLog } = __webpack_require__(1117)
-const { InvalidArgumentError } = __webpack_require__(8707)
+const { kMockCallHistoryAddLog } = __webpack_require__(2539)
+const { InvalidArgumentError } = __webpack_require__(6593)
 
 function handleFilterCallsWithOptions (criteria, options, handler, store, allLogs) {
   switch (options.operator) {
@@ -9208,14 +9208,14 @@ module.exports.MockCallHistoryLog = MockCallHistoryLog
 
 /***/ }),
 
-/***/ 7365:
+/***/ 2839:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { promisify } = __webpack_require__(7975)
-const Client = __webpack_require__(3701)
-const { buildMockDispatch } = __webpack_require__(3397)
+const Client = __webpack_require__(271)
+const { buildMockDispatch } = __webpack_require__(463)
 const {
   kDispatches,
   kMockAgent,
@@ -9225,10 +9225,10 @@ const {
   kOriginalDispatch,
   kConnected,
   kIgnoreTrailingSlash
-} = __webpack_require__(1117)
-const { MockInterceptor } = __webpack_require__(1511)
-const Symbols = __webpack_require__(6443)
-const { InvalidArgumentError } = __webpack_require__(8707)
+} = __webpack_require__(2539)
+const { MockInterceptor } = __webpack_require__(7073)
+const Symbols = __webpack_require__(3377)
+const { InvalidArgumentError } = __webpack_require__(6593)
 
 /**
  * MockClient provides an API that extends the Client to influence the mockDispatches.
@@ -9283,12 +9283,12 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 2429:
+/***/ 5347:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { UndiciError } = __webpack_require__(8707)
+const { UndiciError } = __webpack_require__(6593)
 
 const kMockNotMatchedError = Symbol.for('undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED')
 
@@ -9319,12 +9319,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1511:
+/***/ 7073:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { getResponseData, buildKey, addMockDispatch } = __webpack_require__(3397)
+const { getResponseData, buildKey, addMockDispatch } = __webpack_require__(463)
 const {
   kDispatches,
   kDispatchKey,
@@ -9333,9 +9333,9 @@ const {
   kContentLength,
   kMockDispatch,
   kIgnoreTrailingSlash
-} = __webpack_require__(1117)
-const { InvalidArgumentError } = __webpack_require__(8707)
-const { serializePathWithQuery } = __webpack_require__(3440)
+} = __webpack_require__(2539)
+const { InvalidArgumentError } = __webpack_require__(6593)
+const { serializePathWithQuery } = __webpack_require__(5386)
 
 /**
  * Defines the scope API for an interceptor reply
@@ -9535,14 +9535,14 @@ module.exports.MockScope = MockScope
 
 /***/ }),
 
-/***/ 4004:
+/***/ 3926:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { promisify } = __webpack_require__(7975)
-const Pool = __webpack_require__(628)
-const { buildMockDispatch } = __webpack_require__(3397)
+const Pool = __webpack_require__(8014)
+const { buildMockDispatch } = __webpack_require__(463)
 const {
   kDispatches,
   kMockAgent,
@@ -9552,10 +9552,10 @@ const {
   kOriginalDispatch,
   kConnected,
   kIgnoreTrailingSlash
-} = __webpack_require__(1117)
-const { MockInterceptor } = __webpack_require__(1511)
-const Symbols = __webpack_require__(6443)
-const { InvalidArgumentError } = __webpack_require__(8707)
+} = __webpack_require__(2539)
+const { MockInterceptor } = __webpack_require__(7073)
+const Symbols = __webpack_require__(3377)
+const { InvalidArgumentError } = __webpack_require__(6593)
 
 /**
  * MockPool provides an API that extends the Pool to influence the mockDispatches.
@@ -9610,7 +9610,7 @@ module.exports = MockPool
 
 /***/ }),
 
-/***/ 1117:
+/***/ 2539:
 /***/ ((module) => {
 
 
@@ -9649,12 +9649,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3397:
+/***/ 463:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { MockNotMatchedError } = __webpack_require__(2429)
+const { MockNotMatchedError } = __webpack_require__(5347)
 const {
   kDispatches,
   kMockAgent,
@@ -9662,15 +9662,15 @@ const {
   kOrigin,
   kGetNetConnect,
   kTotalDispatchCount
-} = __webpack_require__(1117)
-const { serializePathWithQuery } = __webpack_require__(3440)
+} = __webpack_require__(2539)
+const { serializePathWithQuery } = __webpack_require__(5386)
 const { STATUS_CODES } = __webpack_require__(7067)
 const {
   types: {
     isPromise
   }
 } = __webpack_require__(7975)
-const { InvalidArgumentError } = __webpack_require__(8707)
+const { InvalidArgumentError } = __webpack_require__(6593)
 
 function matchValue (match, value) {
   if (typeof match === 'string') {
@@ -10142,7 +10142,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6142:
+/***/ 2708:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -10192,17 +10192,17 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 5095:
+/***/ 8705:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Agent = __webpack_require__(7405)
-const MockAgent = __webpack_require__(7501)
-const { SnapshotRecorder } = __webpack_require__(3766)
-const WrapHandler = __webpack_require__(9510)
-const { InvalidArgumentError, UndiciError } = __webpack_require__(8707)
-const { validateSnapshotMode } = __webpack_require__(9683)
+const Agent = __webpack_require__(5539)
+const MockAgent = __webpack_require__(587)
+const { SnapshotRecorder } = __webpack_require__(7096)
+const WrapHandler = __webpack_require__(6768)
+const { InvalidArgumentError, UndiciError } = __webpack_require__(6593)
+const { validateSnapshotMode } = __webpack_require__(9249)
 
 const kSnapshotRecorder = Symbol('kSnapshotRecorder')
 const kSnapshotMode = Symbol('kSnapshotMode')
@@ -10552,7 +10552,7 @@ module.exports = SnapshotAgent
 
 /***/ }),
 
-/***/ 3766:
+/***/ 7096:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -10560,8 +10560,8 @@ module.exports = SnapshotAgent
 const { writeFile, readFile, mkdir } = __webpack_require__(1455)
 const { dirname, resolve } = __webpack_require__(6760)
 const { setTimeout, clearTimeout } = __webpack_require__(7997)
-const { InvalidArgumentError, UndiciError } = __webpack_require__(8707)
-const { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = __webpack_require__(9683)
+const { InvalidArgumentError, UndiciError } = __webpack_require__(6593)
+const { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = __webpack_require__(9249)
 
 /**
  * @typedef {Object} SnapshotRequestOptions
@@ -11147,13 +11147,13 @@ module.exports = { SnapshotRecorder, formatRequestKey, createRequestHash, filter
 
 /***/ }),
 
-/***/ 9683:
+/***/ 9249:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { InvalidArgumentError } = __webpack_require__(8707)
-const { runtimeFeatures } = __webpack_require__(313)
+const { InvalidArgumentError } = __webpack_require__(6593)
+const { runtimeFeatures } = __webpack_require__(5459)
 
 /**
  * @typedef {Object} HeaderFilters
@@ -11312,7 +11312,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7659:
+/***/ 9901:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -11322,9 +11322,9 @@ const {
   pathHasQueryOrFragment,
   hasSafeIterator,
   isValidHTTPToken
-} = __webpack_require__(3440)
+} = __webpack_require__(5386)
 
-const { serializePathWithQuery } = __webpack_require__(3440)
+const { serializePathWithQuery } = __webpack_require__(5386)
 
 const MAX_DELTA_SECONDS = 2147483647
 const RESTRICTIVE_DIRECTIVE_NAMES = ['no-store', 'private', 'no-cache']
@@ -12028,7 +12028,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5453:
+/***/ 1379:
 /***/ ((module) => {
 
 
@@ -12705,22 +12705,22 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9634:
+/***/ 3892:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const assert = __webpack_require__(4589)
 
-const { kConstruct } = __webpack_require__(6443)
-const { urlEquals, getFieldValues } = __webpack_require__(6798)
-const { kEnumerableProperty, isDisturbed } = __webpack_require__(3440)
-const { webidl } = __webpack_require__(7879)
-const { cloneResponse, fromInnerResponse, getResponseState } = __webpack_require__(9051)
-const { Request, fromInnerRequest, getRequestState } = __webpack_require__(9967)
-const { fetching } = __webpack_require__(4398)
-const { urlIsHttpHttpsScheme, readAllBytes } = __webpack_require__(3168)
-const { createDeferredPromise } = __webpack_require__(6436)
+const { kConstruct } = __webpack_require__(3377)
+const { urlEquals, getFieldValues } = __webpack_require__(2012)
+const { kEnumerableProperty, isDisturbed } = __webpack_require__(5386)
+const { webidl } = __webpack_require__(8321)
+const { cloneResponse, fromInnerResponse, getResponseState } = __webpack_require__(9317)
+const { Request, fromInnerRequest, getRequestState } = __webpack_require__(3713)
+const { fetching } = __webpack_require__(6860)
+const { urlIsHttpHttpsScheme, readAllBytes } = __webpack_require__(1118)
+const { createDeferredPromise } = __webpack_require__(2370)
 
 /**
  * @see https://w3c.github.io/ServiceWorker/#dfn-cache-batch-operation
@@ -13576,15 +13576,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3245:
+/***/ 7403:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { Cache } = __webpack_require__(9634)
-const { webidl } = __webpack_require__(7879)
-const { kEnumerableProperty } = __webpack_require__(3440)
-const { kConstruct } = __webpack_require__(6443)
+const { Cache } = __webpack_require__(3892)
+const { webidl } = __webpack_require__(8321)
+const { kEnumerableProperty } = __webpack_require__(5386)
+const { kConstruct } = __webpack_require__(3377)
 
 class CacheStorage {
   /**
@@ -13735,14 +13735,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6798:
+/***/ 2012:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const assert = __webpack_require__(4589)
-const { URLSerializer } = __webpack_require__(1900)
-const { isValidHeaderName } = __webpack_require__(3168)
+const { URLSerializer } = __webpack_require__(782)
+const { isValidHeaderName } = __webpack_require__(1118)
 
 /**
  * @see https://url.spec.whatwg.org/#concept-url-equals
@@ -13787,7 +13787,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1276:
+/***/ 9922:
 /***/ ((module) => {
 
 
@@ -13806,15 +13806,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9061:
+/***/ 8495:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { parseSetCookie } = __webpack_require__(1978)
-const { stringify } = __webpack_require__(7797)
-const { webidl } = __webpack_require__(7879)
-const { Headers } = __webpack_require__(660)
+const { parseSetCookie } = __webpack_require__(5816)
+const { stringify } = __webpack_require__(2095)
+const { webidl } = __webpack_require__(8321)
+const { Headers } = __webpack_require__(5662)
 
 const brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean))
 
@@ -14014,14 +14014,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1978:
+/***/ 5816:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { collectASequenceOfCodePointsFast } = __webpack_require__(8116)
-const { maxNameValuePairSize, maxAttributeValueSize } = __webpack_require__(1276)
-const { isCTLExcludingHtab } = __webpack_require__(7797)
+const { collectASequenceOfCodePointsFast } = __webpack_require__(5326)
+const { maxNameValuePairSize, maxAttributeValueSize } = __webpack_require__(9922)
+const { isCTLExcludingHtab } = __webpack_require__(2095)
 const assert = __webpack_require__(4589)
 
 /**
@@ -14336,7 +14336,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7797:
+/***/ 2095:
 /***/ ((module) => {
 
 
@@ -14714,13 +14714,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4031:
+/***/ 6301:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 const buffer = __webpack_require__(4573)
 const { Transform } = __webpack_require__(7075)
-const { isASCIINumber, isValidLastEventId } = __webpack_require__(4811)
+const { isASCIINumber, isValidLastEventId } = __webpack_require__(625)
 
 /**
  * @type {number[]} BOM
@@ -15296,22 +15296,22 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1238:
+/***/ 6376:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { pipeline } = __webpack_require__(7075)
-const { fetching } = __webpack_require__(4398)
-const { makeRequest } = __webpack_require__(9967)
-const { webidl } = __webpack_require__(7879)
-const { EventSourceStream } = __webpack_require__(4031)
-const { parseMIMEType } = __webpack_require__(1900)
-const { createFastMessageEvent } = __webpack_require__(5188)
-const { isNetworkError } = __webpack_require__(9051)
-const { kEnumerableProperty } = __webpack_require__(3440)
-const { environmentSettingsObject } = __webpack_require__(3168)
-const { getGlobalDispatcher } = __webpack_require__(2581)
+const { fetching } = __webpack_require__(6860)
+const { makeRequest } = __webpack_require__(3713)
+const { webidl } = __webpack_require__(8321)
+const { EventSourceStream } = __webpack_require__(6301)
+const { parseMIMEType } = __webpack_require__(782)
+const { createFastMessageEvent } = __webpack_require__(6814)
+const { isNetworkError } = __webpack_require__(9317)
+const { kEnumerableProperty } = __webpack_require__(5386)
+const { environmentSettingsObject } = __webpack_require__(1118)
+const { getGlobalDispatcher } = __webpack_require__(4743)
 
 let experimentalWarned = false
 
@@ -15807,7 +15807,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4811:
+/***/ 625:
 /***/ ((module) => {
 
 
@@ -15843,21 +15843,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 660:
+/***/ 5662:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
 
 
 
-const { kConstruct } = __webpack_require__(6443)
-const { kEnumerableProperty } = __webpack_require__(3440)
+const { kConstruct } = __webpack_require__(3377)
+const { kEnumerableProperty } = __webpack_require__(5386)
 const {
   iteratorMixin,
   isValidHeaderName,
   isValidHeaderValue
-} = __webpack_require__(3168)
-const { webidl } = __webpack_require__(7879)
+} = __webpack_require__(1118)
+const { webidl } = __webpack_require__(8321)
 const assert = __webpack_require__(4589)
 const util = __webpack_require__(7975)
 
@@ -16569,7 +16569,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4398:
+/***/ 6860:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -16583,9 +16583,9 @@ const {
   makeResponse,
   fromInnerResponse,
   getResponseState
-} = __webpack_require__(9051)
-const { HeadersList } = __webpack_require__(660)
-const { Request, cloneRequest, getRequestDispatcher, getRequestState } = __webpack_require__(9967)
+} = __webpack_require__(9317)
+const { HeadersList } = __webpack_require__(5662)
+const { Request, cloneRequest, getRequestDispatcher, getRequestState } = __webpack_require__(3713)
 const zlib = __webpack_require__(8522)
 const {
   makePolicyContainer,
@@ -16620,27 +16620,27 @@ const {
   hasAuthenticationEntry,
   includesCredentials,
   isTraversableNavigable
-} = __webpack_require__(3168)
+} = __webpack_require__(1118)
 const assert = __webpack_require__(4589)
-const { safelyExtractBody, extractBody } = __webpack_require__(4492)
+const { safelyExtractBody, extractBody } = __webpack_require__(6962)
 const {
   redirectStatusSet,
   nullBodyStatus,
   safeMethodsSet,
   requestBodyHeader,
   subresourceSet
-} = __webpack_require__(4495)
+} = __webpack_require__(6833)
 const EE = __webpack_require__(8474)
 const { Readable, pipeline, finished, isErrored, isReadable } = __webpack_require__(7075)
-const { addAbortListener, bufferToLowerCasedHeaderName } = __webpack_require__(3440)
-const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __webpack_require__(1900)
-const { getGlobalDispatcher } = __webpack_require__(2581)
-const { webidl } = __webpack_require__(7879)
+const { addAbortListener, bufferToLowerCasedHeaderName } = __webpack_require__(5386)
+const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __webpack_require__(782)
+const { getGlobalDispatcher } = __webpack_require__(4743)
+const { webidl } = __webpack_require__(8321)
 const { STATUS_CODES } = __webpack_require__(7067)
-const { bytesMatch } = __webpack_require__(5082)
-const { createDeferredPromise } = __webpack_require__(6436)
-const { isomorphicEncode } = __webpack_require__(8116)
-const { runtimeFeatures } = __webpack_require__(313)
+const { bytesMatch } = __webpack_require__(316)
+const { createDeferredPromise } = __webpack_require__(2370)
+const { isomorphicEncode } = __webpack_require__(5326)
+const { runtimeFeatures } = __webpack_require__(5459)
 
 // Node.js v23.8.0+ and v22.15.0+ supports Zstandard
 const hasZstd = runtimeFeatures.has('zstd')
@@ -18989,22 +18989,22 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9967:
+/***/ 3713:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /* globals AbortController */
 
 
 
-const { extractBody, mixinBody, cloneBody, bodyUnusable } = __webpack_require__(4492)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __webpack_require__(660)
-const util = __webpack_require__(3440)
+const { extractBody, mixinBody, cloneBody, bodyUnusable } = __webpack_require__(6962)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __webpack_require__(5662)
+const util = __webpack_require__(5386)
 const nodeUtil = __webpack_require__(7975)
 const {
   isValidHTTPToken,
   sameOrigin,
   environmentSettingsObject
-} = __webpack_require__(3168)
+} = __webpack_require__(1118)
 const {
   forbiddenMethodsSet,
   corsSafeListedMethodsSet,
@@ -19014,11 +19014,11 @@ const {
   requestCredentials,
   requestCache,
   requestDuplex
-} = __webpack_require__(4495)
+} = __webpack_require__(6833)
 const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util
-const { webidl } = __webpack_require__(7879)
-const { URLSerializer } = __webpack_require__(1900)
-const { kConstruct } = __webpack_require__(6443)
+const { webidl } = __webpack_require__(8321)
+const { URLSerializer } = __webpack_require__(782)
+const { kConstruct } = __webpack_require__(3377)
 const assert = __webpack_require__(4589)
 const { getMaxListeners, setMaxListeners, defaultMaxListeners } = __webpack_require__(8474)
 
@@ -20111,14 +20111,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9051:
+/***/ 9317:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __webpack_require__(660)
-const { extractBody, cloneBody, mixinBody, streamRegistry, bodyUnusable } = __webpack_require__(4492)
-const util = __webpack_require__(3440)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __webpack_require__(5662)
+const { extractBody, cloneBody, mixinBody, streamRegistry, bodyUnusable } = __webpack_require__(6962)
+const util = __webpack_require__(5386)
 const nodeUtil = __webpack_require__(7975)
 const { kEnumerableProperty } = util
 const {
@@ -20127,16 +20127,16 @@ const {
   isAborted,
   isErrorLike,
   environmentSettingsObject: relevantRealm
-} = __webpack_require__(3168)
+} = __webpack_require__(1118)
 const {
   redirectStatusSet,
   nullBodyStatus
-} = __webpack_require__(4495)
-const { webidl } = __webpack_require__(7879)
-const { URLSerializer } = __webpack_require__(1900)
-const { kConstruct } = __webpack_require__(6443)
+} = __webpack_require__(6833)
+const { webidl } = __webpack_require__(8321)
+const { URLSerializer } = __webpack_require__(782)
+const { kConstruct } = __webpack_require__(3377)
 const assert = __webpack_require__(4589)
-const { isomorphicEncode, serializeJavascriptValueToJSONString } = __webpack_require__(8116)
+const { isomorphicEncode, serializeJavascriptValueToJSONString } = __webpack_require__(5326)
 
 const textEncoder = new TextEncoder('utf-8')
 
@@ -20759,14 +20759,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5082:
+/***/ 316:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const assert = __webpack_require__(4589)
-const { runtimeFeatures } = __webpack_require__(313)
-const { asciiLowercase } = __webpack_require__(8116)
+const { runtimeFeatures } = __webpack_require__(5459)
+const { asciiLowercase } = __webpack_require__(5326)
 
 /**
  * @typedef {object} Metadata
@@ -21073,20 +21073,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6897:
+/***/ 3403:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __webpack_require__(736)
-const { parseExtensions, isClosed, isClosing, isEstablished, isConnecting, validateCloseCodeAndReason } = __webpack_require__(8625)
-const { makeRequest } = __webpack_require__(9967)
-const { fetching } = __webpack_require__(4398)
-const { Headers, getHeadersList } = __webpack_require__(660)
-const { getDecodeSplit } = __webpack_require__(3168)
-const { WebsocketFrameSend } = __webpack_require__(3264)
+const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __webpack_require__(9322)
+const { parseExtensions, isClosed, isClosing, isEstablished, isConnecting, validateCloseCodeAndReason } = __webpack_require__(3479)
+const { makeRequest } = __webpack_require__(3713)
+const { fetching } = __webpack_require__(6860)
+const { Headers, getHeadersList } = __webpack_require__(5662)
+const { getDecodeSplit } = __webpack_require__(1118)
+const { WebsocketFrameSend } = __webpack_require__(4226)
 const assert = __webpack_require__(4589)
-const { runtimeFeatures } = __webpack_require__(313)
+const { runtimeFeatures } = __webpack_require__(5459)
 
 const crypto = runtimeFeatures.has('crypto')
   ? __webpack_require__(7598)
@@ -21419,7 +21419,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 736:
+/***/ 9322:
 /***/ ((module) => {
 
 
@@ -21552,14 +21552,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5188:
+/***/ 6814:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { webidl } = __webpack_require__(7879)
-const { kEnumerableProperty } = __webpack_require__(3440)
-const { kConstruct } = __webpack_require__(6443)
+const { webidl } = __webpack_require__(8321)
+const { kEnumerableProperty } = __webpack_require__(5386)
+const { kConstruct } = __webpack_require__(3377)
 
 /**
  * @see https://html.spec.whatwg.org/multipage/comms.html#messageevent
@@ -21890,13 +21890,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3264:
+/***/ 4226:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { runtimeFeatures } = __webpack_require__(313)
-const { maxUnsigned16Bit, opcodes } = __webpack_require__(736)
+const { runtimeFeatures } = __webpack_require__(5459)
+const { maxUnsigned16Bit, opcodes } = __webpack_require__(9322)
 
 const BUFFER_SIZE = 8 * 1024
 
@@ -22030,14 +22030,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9469:
+/***/ 6495:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __webpack_require__(8522)
-const { isValidClientWindowBits } = __webpack_require__(8625)
-const { MessageSizeExceededError } = __webpack_require__(8707)
+const { isValidClientWindowBits } = __webpack_require__(3479)
+const { MessageSizeExceededError } = __webpack_require__(6593)
 
 const tail = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const kBuffer = Symbol('kBuffer')
@@ -22142,14 +22142,14 @@ module.exports = { PerMessageDeflate }
 
 /***/ }),
 
-/***/ 1652:
+/***/ 1298:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { Writable } = __webpack_require__(7075)
 const assert = __webpack_require__(4589)
-const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __webpack_require__(736)
+const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __webpack_require__(9322)
 const {
   isValidStatusCode,
   isValidOpcode,
@@ -22158,11 +22158,11 @@ const {
   isControlFrame,
   isTextBinaryFrame,
   isContinuationFrame
-} = __webpack_require__(8625)
-const { failWebsocketConnection } = __webpack_require__(6897)
-const { WebsocketFrameSend } = __webpack_require__(3264)
-const { PerMessageDeflate } = __webpack_require__(9469)
-const { MessageSizeExceededError } = __webpack_require__(8707)
+} = __webpack_require__(3479)
+const { failWebsocketConnection } = __webpack_require__(3403)
+const { WebsocketFrameSend } = __webpack_require__(4226)
+const { PerMessageDeflate } = __webpack_require__(6495)
+const { MessageSizeExceededError } = __webpack_require__(6593)
 
 // This code was influenced by ws released under the MIT license.
 // Copyright (c) 2011 Einar Otto Stangvik <einaros@gmail.com>
@@ -22669,14 +22669,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3900:
+/***/ 8470:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { WebsocketFrameSend } = __webpack_require__(3264)
-const { opcodes, sendHints } = __webpack_require__(736)
-const FixedQueue = __webpack_require__(4660)
+const { WebsocketFrameSend } = __webpack_require__(4226)
+const { opcodes, sendHints } = __webpack_require__(9322)
+const FixedQueue = __webpack_require__(2190)
 
 /**
  * @typedef {object} SendQueueNode
@@ -22785,15 +22785,15 @@ module.exports = { SendQueue }
 
 /***/ }),
 
-/***/ 6919:
+/***/ 9597:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { webidl } = __webpack_require__(7879)
-const { validateCloseCodeAndReason } = __webpack_require__(8625)
-const { kConstruct } = __webpack_require__(6443)
-const { kEnumerableProperty } = __webpack_require__(3440)
+const { webidl } = __webpack_require__(8321)
+const { validateCloseCodeAndReason } = __webpack_require__(3479)
+const { kConstruct } = __webpack_require__(3377)
+const { kEnumerableProperty } = __webpack_require__(5386)
 
 function createInheritableDOMException () {
   // https://github.com/nodejs/node/issues/59677
@@ -22896,23 +22896,23 @@ module.exports = { WebSocketError, createUnvalidatedWebSocketError }
 
 /***/ }),
 
-/***/ 2873:
+/***/ 2299:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { createDeferredPromise } = __webpack_require__(6436)
-const { environmentSettingsObject } = __webpack_require__(3168)
-const { states, opcodes, sentCloseFrameState } = __webpack_require__(736)
-const { webidl } = __webpack_require__(7879)
-const { getURLRecord, isValidSubprotocol, isEstablished, utf8Decode } = __webpack_require__(8625)
-const { establishWebSocketConnection, failWebsocketConnection, closeWebSocketConnection } = __webpack_require__(6897)
-const { channels } = __webpack_require__(2414)
-const { WebsocketFrameSend } = __webpack_require__(3264)
-const { ByteParser } = __webpack_require__(1652)
-const { WebSocketError, createUnvalidatedWebSocketError } = __webpack_require__(6919)
-const { kEnumerableProperty } = __webpack_require__(3440)
-const { utf8DecodeBytes } = __webpack_require__(276)
+const { createDeferredPromise } = __webpack_require__(2370)
+const { environmentSettingsObject } = __webpack_require__(1118)
+const { states, opcodes, sentCloseFrameState } = __webpack_require__(9322)
+const { webidl } = __webpack_require__(8321)
+const { getURLRecord, isValidSubprotocol, isEstablished, utf8Decode } = __webpack_require__(3479)
+const { establishWebSocketConnection, failWebsocketConnection, closeWebSocketConnection } = __webpack_require__(3403)
+const { channels } = __webpack_require__(6644)
+const { WebsocketFrameSend } = __webpack_require__(4226)
+const { ByteParser } = __webpack_require__(1298)
+const { WebSocketError, createUnvalidatedWebSocketError } = __webpack_require__(9597)
+const { kEnumerableProperty } = __webpack_require__(5386)
+const { utf8DecodeBytes } = __webpack_require__(798)
 
 let emittedExperimentalWarning = false
 
@@ -23399,15 +23399,15 @@ module.exports = { WebSocketStream }
 
 /***/ }),
 
-/***/ 8625:
+/***/ 3479:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { states, opcodes } = __webpack_require__(736)
+const { states, opcodes } = __webpack_require__(9322)
 const { isUtf8 } = __webpack_require__(4573)
-const { removeHTTPWhitespace } = __webpack_require__(1900)
-const { collectASequenceOfCodePointsFast } = __webpack_require__(8116)
+const { removeHTTPWhitespace } = __webpack_require__(782)
+const { collectASequenceOfCodePointsFast } = __webpack_require__(5326)
 
 /**
  * @param {number} readyState
@@ -23753,16 +23753,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3726:
+/***/ 3435:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { isArrayBuffer } = __webpack_require__(3429)
-const { webidl } = __webpack_require__(7879)
-const { URLSerializer } = __webpack_require__(1900)
-const { environmentSettingsObject } = __webpack_require__(3168)
-const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = __webpack_require__(736)
+const { webidl } = __webpack_require__(8321)
+const { URLSerializer } = __webpack_require__(782)
+const { environmentSettingsObject } = __webpack_require__(1118)
+const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = __webpack_require__(9322)
 const {
   isConnecting,
   isEstablished,
@@ -23773,15 +23773,15 @@ const {
   utf8Decode,
   toArrayBuffer,
   getURLRecord
-} = __webpack_require__(8625)
-const { establishWebSocketConnection, closeWebSocketConnection, failWebsocketConnection } = __webpack_require__(6897)
-const { ByteParser } = __webpack_require__(1652)
-const { kEnumerableProperty } = __webpack_require__(3440)
-const { getGlobalDispatcher } = __webpack_require__(2581)
-const { ErrorEvent, CloseEvent, createFastMessageEvent } = __webpack_require__(5188)
-const { SendQueue } = __webpack_require__(3900)
-const { WebsocketFrameSend } = __webpack_require__(3264)
-const { channels } = __webpack_require__(2414)
+} = __webpack_require__(3479)
+const { establishWebSocketConnection, closeWebSocketConnection, failWebsocketConnection } = __webpack_require__(3403)
+const { ByteParser } = __webpack_require__(1298)
+const { kEnumerableProperty } = __webpack_require__(5386)
+const { getGlobalDispatcher } = __webpack_require__(4743)
+const { ErrorEvent, CloseEvent, createFastMessageEvent } = __webpack_require__(6814)
+const { SendQueue } = __webpack_require__(8470)
+const { WebsocketFrameSend } = __webpack_require__(4226)
+const { channels } = __webpack_require__(6644)
 
 function getSocketAddress (socket) {
   if (typeof socket?.address === 'function') {

@@ -1,8 +1,8 @@
-export const id = 118;
-export const ids = [118];
+export const id = 416;
+export const ids = [416];
 export const modules = {
 
-/***/ 3057:
+/***/ 5575:
 /***/ ((module) => {
 
 function isBuffer(value) {
@@ -202,7 +202,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9580:
+/***/ 4462:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 module.exports = __webpack_require__(4434)
@@ -210,7 +210,7 @@ module.exports = __webpack_require__(4434)
 
 /***/ }),
 
-/***/ 3587:
+/***/ 1733:
 /***/ ((module) => {
 
 module.exports = class FixedFIFO {
@@ -256,10 +256,10 @@ module.exports = class FixedFIFO {
 
 /***/ }),
 
-/***/ 3867:
+/***/ 7993:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const FixedFIFO = __webpack_require__(3587)
+const FixedFIFO = __webpack_require__(1733)
 
 module.exports = class FastFIFO {
   constructor (hwm) {
@@ -311,14 +311,14 @@ module.exports = class FastFIFO {
 
 /***/ }),
 
-/***/ 6204:
+/***/ 8150:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const { EventEmitter } = __webpack_require__(9580)
-const FIFO = __webpack_require__(3867)
-const TextDecoder = __webpack_require__(7934)
+const { EventEmitter } = __webpack_require__(4462)
+const FIFO = __webpack_require__(7993)
+const TextDecoder = __webpack_require__(8200)
 
-const StreamError = __webpack_require__(5657)
+const StreamError = __webpack_require__(1615)
 
 // if we do a future major, expect queue microtask to be there always, for now a bit defensive
 const qmt =
@@ -1632,7 +1632,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5657:
+/***/ 1615:
 /***/ ((module) => {
 
 module.exports = class StreamError extends Error {
@@ -1686,7 +1686,7 @@ module.exports = class StreamError extends Error {
 
 /***/ }),
 
-/***/ 775:
+/***/ 701:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const constants = { // just for envs without fs
@@ -1707,13 +1707,13 @@ try {
 
 /***/ }),
 
-/***/ 5763:
+/***/ 8001:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const { Writable, Readable, getStreamError } = __webpack_require__(6204)
-const FIFO = __webpack_require__(3867)
-const b4a = __webpack_require__(3057)
-const headers = __webpack_require__(8428)
+const { Writable, Readable, getStreamError } = __webpack_require__(8150)
+const FIFO = __webpack_require__(7993)
+const b4a = __webpack_require__(5575)
+const headers = __webpack_require__(6154)
 
 const EMPTY = b4a.alloc(0)
 const MAX_HEADER_SIZE = 4 * 1024 * 1024 // arbitrary big number
@@ -2132,10 +2132,10 @@ function overflow (size) {
 
 /***/ }),
 
-/***/ 8428:
+/***/ 6154:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const b4a = __webpack_require__(3057)
+const b4a = __webpack_require__(5575)
 
 const ZEROS = '0000000000000000000'
 const SEVENS = '7777777777777777777'
@@ -2461,23 +2461,23 @@ function addLength (str) {
 
 /***/ }),
 
-/***/ 6118:
+/***/ 5416:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-exports.extract = __webpack_require__(5763)
-/* unused reexport */ __webpack_require__(861)
+exports.extract = __webpack_require__(8001)
+/* unused reexport */ __webpack_require__(6983)
 
 
 /***/ }),
 
-/***/ 861:
+/***/ 6983:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const { Readable, Writable, getStreamError } = __webpack_require__(6204)
-const b4a = __webpack_require__(3057)
+const { Readable, Writable, getStreamError } = __webpack_require__(8150)
+const b4a = __webpack_require__(5575)
 
-const constants = __webpack_require__(775)
-const headers = __webpack_require__(8428)
+const constants = __webpack_require__(701)
+const headers = __webpack_require__(6154)
 
 const DMODE = 0o755
 const FMODE = 0o644
@@ -2764,11 +2764,11 @@ function mapWritable (buf) {
 
 /***/ }),
 
-/***/ 7934:
+/***/ 8200:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const PassThroughDecoder = __webpack_require__(7256)
-const UTF8Decoder = __webpack_require__(6414)
+const PassThroughDecoder = __webpack_require__(146)
+const UTF8Decoder = __webpack_require__(9120)
 
 module.exports = class TextDecoder {
   constructor(encoding = 'utf8') {
@@ -2835,10 +2835,10 @@ function normalizeEncoding(encoding) {
 
 /***/ }),
 
-/***/ 7256:
+/***/ 146:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const b4a = __webpack_require__(3057)
+const b4a = __webpack_require__(5575)
 
 module.exports = class PassThroughDecoder {
   constructor(encoding) {
@@ -2861,10 +2861,10 @@ module.exports = class PassThroughDecoder {
 
 /***/ }),
 
-/***/ 6414:
+/***/ 9120:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const b4a = __webpack_require__(3057)
+const b4a = __webpack_require__(5575)
 
 /**
  * https://encoding.spec.whatwg.org/#utf-8-decoder
