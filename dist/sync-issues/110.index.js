@@ -1,19 +1,19 @@
-export const id = 159;
-export const ids = [159];
+export const id = 110;
+export const ids = [110];
 export const modules = {
 
-/***/ 3159:
+/***/ 1110:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   describeWait: () => (/* binding */ describeWait),
 /* harmony export */   octokit: () => (/* binding */ octokit)
 /* harmony export */ });
-/* harmony import */ var _actions_http_client_lib_proxy_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8570);
-/* harmony import */ var _octokit_core__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(988);
-/* harmony import */ var _octokit_plugin_paginate_rest__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2413);
-/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(4038);
-/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2725);
+/* harmony import */ var _actions_http_client_lib_proxy_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4988);
+/* harmony import */ var _octokit_core__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5194);
+/* harmony import */ var _octokit_plugin_paginate_rest__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(3779);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6856);
+/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3251);
 /*
  * The GitHub client of the bundle: Octokit (REST: `request` and pagination), pointed at
  * $GITHUB_API_URL (GitHub Enterprise Server too), with @octokit/plugin-throttling: writes one at a
@@ -38,7 +38,7 @@ const describeWait = (w) => `GitHub ${w.kind} rate limit on ${w.route}: waiting 
 async function proxiedFetch(baseUrl) {
     if (!(0,_actions_http_client_lib_proxy_js__WEBPACK_IMPORTED_MODULE_0__.getProxyUrl)(new URL(baseUrl)))
         return undefined;
-    const { getProxyFetch } = await __webpack_require__.e(/* import() */ 342).then(__webpack_require__.t.bind(__webpack_require__, 5342, 19));
+    const { getProxyFetch } = await __webpack_require__.e(/* import() */ 156).then(__webpack_require__.t.bind(__webpack_require__, 5156, 19));
     return getProxyFetch(baseUrl);
 }
 const GitHub = _octokit_core__WEBPACK_IMPORTED_MODULE_2__/* .Octokit */ .E.plugin(_octokit_plugin_paginate_rest__WEBPACK_IMPORTED_MODULE_3__/* .paginateRest */ .ud, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_4__/* .throttling */ .A);
