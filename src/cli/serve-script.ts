@@ -13,8 +13,8 @@ import type { serve } from './serve.js'
  * only what V8 compiles before a module runs, and most functions compile lazily, when first
  * called: a sixth of a start's work. This cache sits in Node's compile cache directory (named after
  * Node's version and V8's flags; none with NODE_DISABLE_COMPILE_CACHE=1) under the script's
- * checksum, and is written as the process exits when there was none or V8 refused it (and the
- * server answered a request, see keepOnExit).
+ * checksum, and is written as the process exits (if the server answered a request, see
+ * keepOnExit) when there was none, V8 refused it, or this run compiled more than it holds.
  */
 
 /** `serve` from build/cli-bundle/serve.cjs, compiled with the code cache of an earlier run if any. */
@@ -29,7 +29,7 @@ export function loadServe(): typeof serve {
     `(function (exports, require, module, __filename, __dirname) {${source.toString()}\n})`,
     { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
   )
-  if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) keepOnExit(cacheFile, script)
+  if (cacheFile) keepOnExit(cacheFile, script, script.cachedDataRejected ? undefined : cachedData)
   const module = { exports: {} as { serve: typeof serve } }
   const run = script.runInThisContext() as (...args: unknown[]) => void
   run(module.exports, createRequire(file), module, file, dirname(file))
@@ -37,10 +37,14 @@ export function loadServe(): typeof serve {
 }
 
 /**
- * Writes the cache as the process exits, if the server answered a request: a run that only printed
- * --help or refused a seed compiled too little to be worth keeping (it would be kept for good).
+ * Writes the cache as the process exits, if the server answered a request (a run that only printed
+ * --help or refused a seed compiled too little to be worth keeping), unless the cache it started
+ * with, `kept`, holds as much: a first run that read no seed (`--data`, `--seed none`) leaves out the
+ * seed's parsing (a tenth of the cache), which a later run with a seed adds. A run's cache holds
+ * every function of the one it started with, so it only grows; growth under 1% (a few functions
+ * compiled at another moment of a like run) is not worth a rewrite.
  */
-function keepOnExit(file: string, script: Script) {
+function keepOnExit(file: string, script: Script, kept: Buffer | undefined) {
   let answered = false
   const onAnswer = () => {
     answered = true
@@ -48,7 +52,9 @@ function keepOnExit(file: string, script: Script) {
   }
   subscribe('http.server.response.finish', onAnswer)
   process.once('exit', () => {
-    if (answered) writeCache(file, script)
+    if (!answered) return
+    const data = script.createCachedData()
+    if (kept === undefined || data.length > kept.length * 1.01) writeCache(file, data)
   })
 }
 
@@ -61,10 +67,10 @@ function readCache(file: string): Buffer | undefined {
 }
 
 /** Written whole or not at all (another server may read it meanwhile); a cache that cannot be written is none. */
-function writeCache(file: string, script: Script) {
+function writeCache(file: string, data: Buffer) {
   const part = `${file}.${process.pid}.part`
   try {
-    writeFileSync(part, script.createCachedData())
+    writeFileSync(part, data)
     renameSync(part, file)
   } catch {
     // a read-only directory: the next start compiles as this one did

@@ -21,28 +21,28 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-/** One `serve`: started, asked for a project's issues (200), stopped by SIGTERM; Node's modules it loaded. */
-async function firstAnswer(env: Record<string, string> = {}): Promise<string[]> {
+/**
+ * One `serve` (with examples/seed.yaml, or `seed` as given): started, asked for a project's issues
+ * (200, or 401 on the empty store of `--seed none`, where no token is known), stopped by SIGTERM;
+ * Node's modules it loaded.
+ */
+async function firstAnswer(env: Record<string, string> = {}, seed = seedFile): Promise<string[]> {
   const list = join(dir, 'modules.txt')
   const preload = join(dir, 'record.mjs')
   writeFileSync(
     preload,
     `import { writeFileSync } from 'node:fs'\nprocess.on('exit', () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')))\n`,
   )
-  const child = spawn(
-    process.execPath,
-    ['--import', preload, bin, 'serve', '--port', '0', '--seed', seedFile],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache'), ...env },
-    },
-  )
+  const child = spawn(process.execPath, ['--import', preload, bin, 'serve', '--port', '0', '--seed', seed], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache'), ...env },
+  })
   const api = apiBaseIn(await lineFrom(child, /listening on/))
   const res = await request(`${api}/api/v4/projects/acme%2Fwidgets/issues`, {
     headers: { 'private-token': 'glpat-root-token' },
   })
   await res.body.dump()
-  expect(res.statusCode).toBe(200)
+  expect(res.statusCode).toBe(seed === 'none' ? 401 : 200)
   child.kill('SIGTERM')
   const [code] = await once(child, 'exit')
   expect(code).toBe(0)
@@ -84,6 +84,18 @@ describe('gitlab-actions serve start-up', () => {
     expect(serveCaches()).toEqual(caches)
     const after = statSync(caches[0]!)
     expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs])
+  })
+
+  it('grows the cache of a first run that read no seed with the next run that does', async () => {
+    await firstAnswer({}, 'none')
+    const [cache] = serveCaches()
+    const seedless = statSync(cache!).size
+    await firstAnswer()
+    expect(serveCaches()).toEqual([cache])
+    const grown = statSync(cache!)
+    expect(grown.size).toBeGreaterThan(seedless)
+    await firstAnswer()
+    expect([statSync(cache!).mtimeMs, statSync(cache!).size]).toEqual([grown.mtimeMs, grown.size])
   })
 
   it('replaces a cache V8 refuses, and keeps none when the compile cache is off', async () => {
