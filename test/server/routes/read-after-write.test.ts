@@ -18,6 +18,25 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
+/**
+ * A server of its own whose clock stands at 23:00 on the day milestone v1 of root/app is due; the
+ * project's one issue has that milestone. `clock.at` moves the clock.
+ */
+async function onMilestoneDay() {
+  const clock = { at: Date.parse('2026-03-01T23:00:00Z'), now: () => new Date(clock.at) }
+  const s = await startServer(
+    `
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+projects:
+  - path: root/app
+    milestones: [{ title: v1, due_date: '2026-03-01' }]
+    issues: [{ title: Ship it, milestone: v1 }]
+`,
+    { clock },
+  )
+  return { s, clock }
+}
 const read = async (path: string, query: string, token = ROOT) => {
   const res = await t.http('GET', path, { token, query })
   expect(res.status).toBe(200)
@@ -145,18 +164,7 @@ describe('single issue reads, whose JSON is kept for the next read (services/iss
   })
 
   it("show a milestone due yesterday as expired on the server clock's next day", async () => {
-    const clock = { at: Date.parse('2026-03-01T23:00:00Z'), now: () => new Date(clock.at) }
-    const s = await startServer(
-      `
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-projects:
-  - path: root/app
-    milestones: [{ title: v1, due_date: '2026-03-01' }]
-    issues: [{ title: Ship it, milestone: v1 }]
-`,
-      { clock },
-    )
+    const { s, clock } = await onMilestoneDay()
     try {
       const expired = async () => {
         const res = await s.http('GET', '/api/v4/projects/root%2Fapp/issues/1', { token: ROOT })
@@ -222,18 +230,7 @@ describe('pipelines', () => {
 
 describe('the response cache and the server clock', () => {
   it("answers a cached list anew on the server clock's next day (a milestone due yesterday is expired)", async () => {
-    const clock = { at: Date.parse('2026-03-01T23:00:00Z'), now: () => new Date(clock.at) }
-    const s = await startServer(
-      `
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-projects:
-  - path: root/app
-    milestones: [{ title: v1, due_date: '2026-03-01' }]
-    issues: [{ title: Ship it, milestone: v1 }]
-`,
-      { clock },
-    )
+    const { s, clock } = await onMilestoneDay()
     try {
       const expired = async () => {
         const res = await s.http('GET', '/api/v4/projects/root%2Fapp/issues', { token: ROOT })
