@@ -77,7 +77,8 @@ export function apiRoot(baseUrl: string): string {
 }
 
 /**
- * The bottom of the stack: undici `request` over one keep-alive Agent, against `apiRoot(baseUrl)`.
+ * The bottom of the stack: undici over one keep-alive Agent, against `apiRoot(baseUrl)`: `request`,
+ * or for a body read whole (`req.whole`) the `dispatch` API (whole.ts).
  * `req.timeoutMs` covers the whole exchange, body included, and rejects with GitLabTimeoutError;
  * the caller's `req.signal` rejects with its own reason. Network errors become GitLabConnectionError,
  * keeping their `code` (`UND_ERR_SOCKET`, `ECONNRESET`, ...) for retry.ts to classify.

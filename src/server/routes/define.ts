@@ -240,23 +240,23 @@ function register<P extends TObject, Path extends TObject>(
           return path.path
         },
       })
-    let result: unknown
+    // A watch the cache does not take (`set` releases one it declines) is released here.
+    let taken = false
     try {
-      result = await handler(handled)
-    } catch (err) {
-      watch?.release()
-      throw err
+      const result = await handler(handled)
+      if (reply.sent) return result
+      const bytes = result instanceof JsonBytes ? result.body : undefined
+      if (!cache) return bytes ? reply.type('application/json').send(bytes) : result
+      const body = bytes ?? Buffer.from(reply.serialize(result) as string)
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined && name !== 'content-type') headers[name] = String(value)
+      taken = true
+      cache.set(key, generation, { body, headers }, scopes, watch)
+      return reply.type('application/json').send(body)
+    } finally {
+      if (!taken) watch?.release()
     }
-    if (!cache || reply.sent) {
-      watch?.release()
-      return result instanceof JsonBytes ? reply.type('application/json').send(result.body) : result
-    }
-    const body = result instanceof JsonBytes ? result.body : Buffer.from(reply.serialize(result) as string)
-    const headers: Record<string, string> = {}
-    for (const [name, value] of Object.entries(reply.getHeaders()))
-      if (value !== undefined && name !== 'content-type') headers[name] = String(value)
-    cache.set(key, generation, { body, headers }, scopes, watch)
-    return reply.type('application/json').send(body)
   }
 }
 
