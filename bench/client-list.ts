@@ -3,7 +3,7 @@
  * client, with @gitbeaker/rest, and with python-gitlab (Debian's python3-gitlab, installed here
  * when missing), each in its own process, in the same run. Prints each one's time and peak RSS and
  * the ratios (target: ours at least 2x faster than each, memory flat in the number of issues).
- * Our client runs compiled (build/, `npm run build`), as users run it.
+ * Our client runs as users import it: the package's main entry (build/client/, `npm run build`).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'

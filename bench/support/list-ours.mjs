@@ -1,6 +1,6 @@
-// Lists every issue of bench/issues with our typed client (compiled, build/); prints `<ms> <count> <maxRSS KiB>`.
+// Lists every issue of bench/issues with our typed client (the package's entry, built by `npm run build`); prints `<ms> <count> <maxRSS KiB>`.
 import { performance } from 'node:perf_hooks'
-import { createClient } from '../../build/api/client.js'
+import { createClient } from 'gitlab-actions'
 
 const client = createClient({ baseUrl: process.argv[2], token: 'glpat-root-token' })
 const started = performance.now()

@@ -1,11 +1,11 @@
-// One phase of bench/transfer with our typed client (compiled, build/), in its own process:
+// One phase of bench/transfer with our typed client (the package's entry, built by `npm run build`), in its own process:
 //   export <url>                 schedule the export of bench/issues and wait until it is finished
 //   download <url> <file>        stream the archive to <file>
 //   import <url> <file> <path>   upload <file> as a new project <path> and wait until it is finished
 // Prints `<ms> <maxRSS KiB> <detail>` (detail: archive bytes, or the import's failed relations).
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { createClient } from '../../build/api/client.js'
+import { createClient } from 'gitlab-actions'
 
 const [phase, url, file, path] = process.argv.slice(2)
 const client = createClient({ baseUrl: url, token: 'glpat-root-token', timeoutMs: 30 * 60_000 })

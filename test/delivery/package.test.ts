@@ -82,7 +82,13 @@ describe('the packed tarball, installed into an empty project', () => {
     const installed = join(project, 'node_modules/gitlab-actions')
     for (const absent of ['src', 'test', 'bench', '.ci', '.github', 'dist', 'jest.config.js', 'build/cli'])
       expect([absent, existsSync(join(installed, absent))]).toEqual([absent, false])
-    expect(readdirSync(join(installed, 'build')).sort()).toEqual(['api', 'cli-bundle', 'schema', 'server'])
+    expect(readdirSync(join(installed, 'build')).sort()).toEqual([
+      'api',
+      'cli-bundle',
+      'client',
+      'schema',
+      'server',
+    ])
     const modules = readdirSync(join(project, 'node_modules'))
     for (const dev of ['jest', '@gitbeaker', '@actions', 'esbuild', '@vercel', 'eslint'])
       expect([dev, modules.includes(dev)]).toEqual([dev, false])
@@ -138,6 +144,25 @@ ${consumerBody}`,
       expect.stringMatching(/^1 /),
     ])
     expect(lines[3]).toMatch(/^404 404 .*Not found/i)
+  }, 60_000)
+
+  it('the main entry is one bundled module: importing it loads neither build/api nor TypeBox', () => {
+    // module.registerHooks sees every module an import resolves, the package's own files included.
+    writeFileSync(
+      join(project, 'loaded.mjs'),
+      `import { registerHooks } from 'node:module'
+const loaded = []
+registerHooks({ resolve: (specifier, context, next) => { const r = next(specifier, context); loaded.push(r.url); return r } })
+const { createClient } = await import('gitlab-actions')
+console.log(typeof createClient)
+console.log(JSON.stringify(loaded))`,
+    )
+    const [type, json] = sh(process.execPath, ['loaded.mjs'], project).trim().split('\n')
+    expect(type).toBe('function')
+    const own = (JSON.parse(json ?? '[]') as string[])
+      .filter((url) => url.includes('/node_modules/gitlab-actions/') || url.includes('@sinclair'))
+      .map((url) => url.slice(url.indexOf('/node_modules/') + '/node_modules/'.length))
+    expect(own).toEqual(['gitlab-actions/build/client/index.js'])
   }, 60_000)
 
   it('the bin: --version, an action command --help, and serve --port 0 until SIGTERM, exit 0', async () => {
