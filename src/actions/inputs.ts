@@ -5,9 +5,10 @@
  * Every parser rejects a bad value with a message naming the input and the expected form; there
  * is no silent fallback. Generic: sync-issues and later actions reuse it as is.
  */
-import { parse as parseYaml } from 'yaml'
-
-/** One input. `parse` turns the (trimmed, non-empty) text into a value or throws InputError. */
+/**
+ * One input. `parse` turns the (trimmed, non-empty) text into a value or throws InputError; it may
+ * return a promise (keyValues loads the YAML parser only for a value written as YAML).
+ */
 export interface InputSpec<T = unknown> {
   description: string
   /** The value used when the input is empty (and no `env` fallback is set); shown in docs. */
@@ -20,7 +21,7 @@ export interface InputSpec<T = unknown> {
   cliDefault?: string
   /** Environment variables read, in order, when the input is empty (before the default). */
   env?: readonly string[]
-  parse?: (text: string, name: string) => T
+  parse?: (text: string, name: string) => T | Promise<T>
 }
 export type InputTable = Record<string, InputSpec>
 
@@ -30,7 +31,7 @@ export class InputError extends Error {
 }
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S
-type ValueOf<S> = S extends { parse: (...args: never[]) => infer R } ? R : string
+type ValueOf<S> = S extends { parse: (...args: never[]) => infer R } ? Awaited<R> : string
 type Always<S> = S extends { required: true } ? true : S extends { default: string } ? true : false
 /** The parsed settings of a table: kebab-case names become camelCase, optional inputs may be undefined. */
 export type Parsed<T extends InputTable> = {
@@ -50,7 +51,7 @@ export const camel = (name: string) => name.replace(/-([a-z0-9])/g, (_m, c: stri
  * Reads and parses every input of `table`. Secrets are masked first (before any parser can throw
  * or anyone log). Throws InputError naming the first bad or missing input.
  */
-export function parseInputs<T extends InputTable>(table: T, source: InputSource): Parsed<T> {
+export async function parseInputs<T extends InputTable>(table: T, source: InputSource): Promise<Parsed<T>> {
   const raw: Record<string, string> = {}
   for (const [name, spec] of Object.entries(table)) {
     let text = source.getInput(name).trim()
@@ -67,7 +68,7 @@ export function parseInputs<T extends InputTable>(table: T, source: InputSource)
       continue
     }
     try {
-      out[camel(name)] = spec.parse ? spec.parse(text, name) : text
+      out[camel(name)] = spec.parse ? await spec.parse(text, name) : text
     } catch (err) {
       if (spec.secret) throw new InputError(`Input '${name}' is not valid (the value is secret, not shown)`)
       throw err
@@ -158,8 +159,10 @@ const isScalar = (v: unknown): v is Scalar => ['string', 'number', 'boolean'].in
 /**
  * A map from `NAME=value` lines, or a YAML or JSON object of scalars. Values are never echoed in
  * errors (pipeline variables are often secret). `=` inside a value is kept (`A=b=c` is `b=c`).
+ * The YAML parser (a fifth of each action bundle) loads only for a value that is not `NAME=value`
+ * lines: an action whose map inputs are empty or lines never compiles it.
  */
-export function keyValues(text: string, name: string): Record<string, Scalar> {
+export async function keyValues(text: string, name: string): Promise<Record<string, Scalar>> {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.trim().startsWith('#'))
   const bad = () =>
     new InputError(`Input '${name}' must be NAME=value lines, or a YAML or JSON map of names to values`)
@@ -171,6 +174,7 @@ export function keyValues(text: string, name: string): Record<string, Scalar> {
     }
     return out
   }
+  const { parse: parseYaml } = await import('yaml')
   let value: unknown
   try {
     value = parseYaml(text) // JSON is YAML
@@ -184,6 +188,6 @@ export function keyValues(text: string, name: string): Record<string, Scalar> {
 }
 
 /** keyValues with every value as a string (pipeline variables are strings on GitLab). */
-export function stringMap(text: string, name: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(keyValues(text, name)).map(([k, v]) => [k, String(v)]))
+export async function stringMap(text: string, name: string): Promise<Record<string, string>> {
+  return Object.fromEntries(Object.entries(await keyValues(text, name)).map(([k, v]) => [k, String(v)]))
 }

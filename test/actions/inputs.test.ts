@@ -52,14 +52,17 @@ describe('input parsers', () => {
     expect(list('a/b\n\n  c/d , e\n# comment\n')).toEqual(['a/b', 'c/d', 'e'])
   })
 
-  it('maps from NAME=value lines, YAML or JSON; values never echoed', () => {
-    expect(stringMap('A=1\nB = x=y\n', 'variables')).toEqual({ A: '1', B: 'x=y' })
-    expect(stringMap('A: 1\nB: two', 'variables')).toEqual({ A: '1', B: 'two' })
-    expect(keyValues('{"visibility": "private", "x": true}', 'o')).toEqual({ visibility: 'private', x: true })
-    expect(() => stringMap('just-a-secret-value', 'variables')).toThrow(
+  it('maps from NAME=value lines, YAML or JSON; values never echoed', async () => {
+    expect(await stringMap('A=1\nB = x=y\n', 'variables')).toEqual({ A: '1', B: 'x=y' })
+    expect(await stringMap('A: 1\nB: two', 'variables')).toEqual({ A: '1', B: 'two' })
+    expect(await keyValues('{"visibility": "private", "x": true}', 'o')).toEqual({
+      visibility: 'private',
+      x: true,
+    })
+    await expect(stringMap('just-a-secret-value', 'variables')).rejects.toThrow(
       "Input 'variables' must be NAME=value lines, or a YAML or JSON map of names to values",
     )
-    expect(() => keyValues('A: [1, 2]', 'o')).toThrow("Input 'o': the value of 'A' must be a scalar")
+    await expect(keyValues('A: [1, 2]', 'o')).rejects.toThrow("Input 'o': the value of 'A' must be a scalar")
   })
 })
 
@@ -71,16 +74,16 @@ describe('parseInputs', () => {
     extra: { description: 'e' },
   } satisfies InputTable
 
-  it('applies env fallbacks, defaults and parsers; camelCases names; masks secrets first', () => {
+  it('applies env fallbacks, defaults and parsers; camelCases names; masks secrets first', async () => {
     const s = source({ token: 'abc' }, { CI_SERVER_URL: 'https://gl.example' })
-    expect(parseInputs(table, s)).toEqual({
+    expect(await parseInputs(table, s)).toEqual({
       url: 'https://gl.example',
       token: 'ABC',
       pollInterval: 5000,
       extra: undefined,
     })
     expect(s.masked).toEqual(['abc'])
-    expect(parseInputs(table, source({ token: 'x' })).url).toBe('https://gitlab.com')
+    expect((await parseInputs(table, source({ token: 'x' }))).url).toBe('https://gitlab.com')
   })
 
   it('every token, key and signed-URL input of every action is masked', () => {
@@ -94,12 +97,12 @@ describe('parseInputs', () => {
     expect(named.filter(([, masked]) => !masked)).toEqual([])
   })
 
-  it('names a missing required input and hides secret values in parse errors', () => {
-    expect(() => parseInputs(table, source({}))).toThrow('Input required and not supplied: token')
+  it('names a missing required input and hides secret values in parse errors', async () => {
+    await expect(parseInputs(table, source({}))).rejects.toThrow('Input required and not supplied: token')
     const bad = {
       token: { description: 't', secret: true, parse: (_t: string, n: string) => bool(_t, n) },
     } satisfies InputTable
-    expect(() => parseInputs(bad, source({ token: 'glpat-x' }))).toThrow(
+    await expect(parseInputs(bad, source({ token: 'glpat-x' }))).rejects.toThrow(
       "Input 'token' is not valid (the value is secret, not shown)",
     )
   })

@@ -156,6 +156,40 @@ describe('trigger-pipeline bundle', () => {
     }
   })
 
+  it('loads the YAML parser only for a variables input written as YAML', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-modules-'))
+    try {
+      // Every file the bundle loads (its entry and the chunks it imports), written out at exit.
+      const list = join(dir, 'files.txt')
+      const preload = join(dir, 'record.mjs')
+      writeFileSync(
+        preload,
+        `import { registerHooks } from 'node:module'\nimport { writeFileSync } from 'node:fs'\nconst files = []\n` +
+          `registerHooks({ load(url, context, next) { if (url.startsWith('file:')) files.push(url); return next(url, context) } })\n` +
+          `process.on('exit', () => writeFileSync(${JSON.stringify(list)}, files.join('\\n')))\n`,
+      )
+      const yamlLoaded = async (variables: string) => {
+        const run = await runBundle(
+          'trigger-pipeline',
+          base('acme/app', T.app, { wait: 'false', variables }),
+          {
+            env: { NODE_OPTIONS: `--import=${preload}` },
+          },
+        )
+        expect(run.code).toBe(0)
+        const files = readFileSync(list, 'utf8')
+          .split('\n')
+          .filter((f) => f.includes('/dist/'))
+        expect(files.length).toBeGreaterThan(0)
+        return files.some((f) => readFileSync(new URL(f), 'utf8').includes('YAMLMap'))
+      }
+      expect(await yamlLoaded('A=1\nB=two')).toBe(false)
+      expect(await yamlLoaded('A: 1\nB: two')).toBe(true)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('fails on a failed pipeline, naming the failed job and its reason', async () => {
     const run = await runBundle('trigger-pipeline', base('acme/failing', T.failing), { during: pump })
     expect(run.code).toBe(1)

@@ -88,11 +88,11 @@ export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   matrix: 'JSON list of the project paths, for strategy.matrix (fromJSON)',
 }
 
-export type Settings = ReturnType<typeof readInputs>
+export type Settings = Awaited<ReturnType<typeof readInputs>>
 
 /** Parses and checks every input (secrets masked first). Throws InputError naming the input. */
-export function readInputs(source: InputSource) {
-  const s = parseInputs(inputs, source)
+export async function readInputs(source: InputSource) {
+  const s = await parseInputs(inputs, source)
   const projects = s.project ?? []
   if (projects.length === 0 && !s.group) throw new InputError("Give 'project' (one or more) or 'group'")
   if (projects.length > 0 && s.group) throw new InputError("Give either 'project' or 'group', not both")

@@ -180,7 +180,7 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
 
 /** The whole action: inputs -> exports -> outputs -> summary -> verdict. */
 export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {}): Promise<void> {
-  const s = readInputs(io)
+  const s = await readInputs(io)
   const { projects, results } = await exportProjects(s, io, signal, clock)
   io.setOutput(Outputs.Matrix, JSON.stringify(projects))
   if (s.listOnly) {

@@ -89,12 +89,12 @@ export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   'failed-relations': 'How many relations failed to import (the summary lists them)',
 }
 
-export type Settings = ReturnType<typeof readInputs>
+export type Settings = Awaited<ReturnType<typeof readInputs>>
 export type Source = { kind: 'file'; file: string } | { kind: 'url'; url: string } | { kind: 's3' }
 
 /** Parses and checks every input (secrets masked first); exactly one source must be given. */
-export function readInputs(source: InputSource) {
-  const s = parseInputs(inputs, source)
+export async function readInputs(source: InputSource) {
+  const s = await parseInputs(inputs, source)
   const s3 = [s.s3Region, s.s3Bucket, s.s3Key, s.s3AccessKeyId, s.s3SecretAccessKey]
   const given = [s.archive !== undefined, s.url !== undefined, s3.some((v) => v !== undefined)].filter(
     Boolean,

@@ -128,7 +128,7 @@ export function verdict(s: Settings, r: ImportResult): string | undefined {
 
 /** The whole action: inputs -> import (and wait) -> outputs -> summary -> verdict. */
 export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {}): Promise<void> {
-  const s = readInputs(io)
+  const s = await readInputs(io)
   const r = await importProject(s, io, signal, clock)
   const p = r.record
   io.setOutput(Outputs.ProjectId, String(p.id))

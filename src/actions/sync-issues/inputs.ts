@@ -108,11 +108,11 @@ export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   planned: "Writes planned; with 'dry-run' none of them was applied (the other counts stay 0)",
 }
 
-export type Settings = ReturnType<typeof readInputs>
+export type Settings = Awaited<ReturnType<typeof readInputs>>
 
 /** Parses and checks every input (tokens masked first). Throws InputError naming the input. */
-export function readInputs(source: InputSource) {
-  const settings = parseInputs(inputs, source)
+export async function readInputs(source: InputSource) {
+  const settings = await parseInputs(inputs, source)
   let githubToken = settings.githubToken
   if (githubToken.startsWith('${{')) githubToken = source.getEnv('GITHUB_TOKEN') ?? ''
   if (!githubToken)

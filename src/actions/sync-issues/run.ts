@@ -39,7 +39,7 @@ export function resolveMode(s: Settings, io: Pick<ActionIO, 'getEnv'>): 'event' 
 
 /** Runs sync-issues with the runner's (or the CLI's) IO: outputs, summary, and a failed step when a write failed. */
 export async function run(io: ActionIO, _signal?: AbortSignal, deps: Deps = {}): Promise<void> {
-  const s = readInputs(io)
+  const s = await readInputs(io)
   const mode = resolveMode(s, io)
   let only: number | undefined
   if (mode === 'event') {

@@ -62,11 +62,11 @@ export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   sha: 'Commit the pipeline runs for',
 }
 
-export type Settings = ReturnType<typeof readInputs>
+export type Settings = Awaited<ReturnType<typeof readInputs>>
 
 /** Parses and checks every input (tokens masked first). Throws InputError naming the input. */
-export function readInputs(source: InputSource) {
-  const settings = parseInputs(inputs, source)
+export async function readInputs(source: InputSource) {
+  const settings = await parseInputs(inputs, source)
   if (settings.wait && !settings.accessToken)
     throw new Error(
       "Input 'access-token' is required when 'wait' is true: a trigger token cannot read the pipeline. " +

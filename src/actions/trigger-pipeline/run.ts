@@ -222,7 +222,7 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
 
 /** The whole action: inputs -> trigger (and wait) -> outputs -> summary -> verdict. */
 export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {}): Promise<void> {
-  const settings = readInputs(io)
+  const settings = await readInputs(io)
   const result = await triggerPipeline(settings, io, signal, clock)
   const p = result.pipeline
   io.setOutput(Outputs.PipelineId, String(p.id))
