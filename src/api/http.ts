@@ -4,7 +4,6 @@
  */
 import type { Readable } from 'node:stream'
 import type { Static, TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
 import type { CallOptions } from './call-options.js'
 import { GitLabApiError, GitLabResponseError, redact, WAIT_HEADERS } from './errors.js'
 import { pages, paginate, type Page, type PageOptions } from './paginate.js'
@@ -115,15 +114,22 @@ export class Http {
         timing,
       )
     }
-    if (schema) this.check(method, path, schema, parsed)
+    if (schema) await this.check(method, path, schema, [parsed])
     return parsed
   }
 
-  /** Throws GitLabResponseError when `validate` is on and `value` does not match `schema`. */
-  check(method: HttpMethod, path: string, schema: TSchema, value: unknown): void {
-    if (!this.options.validate || Value.Check(schema, value)) return
-    const error = Value.Errors(schema, value).First()
-    throw new GitLabResponseError(method, path, error ? `${error.path || '/'} ${error.message}` : 'invalid')
+  /**
+   * Throws GitLabResponseError when `validate` is on and one of `values` does not match `schema`.
+   * TypeBox's value checker loads only for a client made with `validate` (no action uses it).
+   */
+  async check(method: HttpMethod, path: string, schema: TSchema, values: readonly unknown[]): Promise<void> {
+    if (!this.options.validate) return
+    const { Value } = await import('@sinclair/typebox/value')
+    for (const value of values) {
+      if (Value.Check(schema, value)) continue
+      const error = Value.Errors(schema, value).First()
+      throw new GitLabResponseError(method, path, error ? `${error.path || '/'} ${error.message}` : 'invalid')
+    }
   }
 
   /** One page at a time (paginate.ts `pages`). */

@@ -146,7 +146,7 @@ export async function* pages<T>(
       const body = await http.read('GET', url, res)
       if (!Array.isArray(body))
         throw new GitLabResponseError('GET', url, `expected a JSON array, got ${typeof body}`)
-      if (item) for (const row of body) http.check('GET', url, item, row)
+      if (item) await http.check('GET', url, item, body)
       const page = numberHeader(res.headers, 'x-page')
       const totalPages = numberHeader(res.headers, 'x-total-pages')
       yield {
