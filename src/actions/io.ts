@@ -4,15 +4,16 @@
  * recording one (test/support/action-io.ts), and the CLI its own (src/cli/action-io.ts).
  * Anything that is not the runner's business (HTTP, GitLab) stays out of this interface.
  *
- * Only the toolkit's command, file-command and summary modules are loaded: its entry
+ * Only the toolkit's command and file-command modules are loaded: its entry
  * (`lib/core.js`) also loads its OIDC client (@actions/http-client and the whole of undici) and
  * @actions/exec, which every bundle would compile at start for nothing. The few lines of
- * `lib/core.js` these actions use are below, as the toolkit writes them.
+ * `lib/core.js` these actions use are below, as the toolkit writes them, and so is the one use of
+ * its summary module (whose `fs.promises` loads Node's promise file API and readline with it).
  */
+import { access, appendFile, constants } from 'node:fs'
 import { EOL } from 'node:os'
 import { issueCommand } from '@actions/core/lib/command.js'
 import { issueFileCommand, prepareKeyValueMessage } from '@actions/core/lib/file-command.js'
-import { summary } from '@actions/core/lib/summary.js'
 import { oneLine } from './server-text.js'
 
 /** What an action may do to the runner. Every method is synchronous except `summary`. */
@@ -64,7 +65,7 @@ export function actionsIO(env: NodeJS.ProcessEnv = process.env): ActionIO {
     debug: (message) => debug(oneLine(message)),
     summary: async (html) => {
       if (!env.GITHUB_STEP_SUMMARY) return debug('no GITHUB_STEP_SUMMARY: job summary skipped')
-      await summary.addRaw(html, true).write()
+      await appendSummary(env.GITHUB_STEP_SUMMARY, html + EOL)
     },
     // core.setFailed: exit code 1 and an error annotation
     fail: (error) => {
@@ -72,4 +73,22 @@ export function actionsIO(env: NodeJS.ProcessEnv = process.env): ActionIO {
       issueCommand('error', {}, oneLine(messageOf(error)))
     },
   }
+}
+
+/**
+ * core.summary.addRaw(text).write(): the file must be readable and writable, then `text` is
+ * appended (the toolkit's messages), on fs's callback API.
+ */
+function appendSummary(path: string, text: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    access(path, constants.R_OK | constants.W_OK, (denied) => {
+      if (denied)
+        return reject(
+          new Error(
+            `Unable to access summary file: '${path}'. Check if the file has correct read/write permissions.`,
+          ),
+        )
+      appendFile(path, text, { encoding: 'utf8' }, (err) => (err ? reject(err) : resolve()))
+    }),
+  )
 }

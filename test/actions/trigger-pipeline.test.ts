@@ -156,7 +156,7 @@ describe('trigger-pipeline bundle', () => {
     }
   })
 
-  it("loads the YAML parser only for variables written as YAML, and never TypeBox's value checker", async () => {
+  it("loads the YAML parser only for variables written as YAML, never TypeBox's value checker or the toolkit's summary module", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gla-modules-'))
     try {
       // Every file the bundle loads (its entry and the chunks it imports), written out at exit.
@@ -178,6 +178,7 @@ describe('trigger-pipeline bundle', () => {
           },
         )
         expect(run.code).toBe(0)
+        expect(run.summary).toContain('acme/app')
         const files = readFileSync(list, 'utf8')
           .split('\n')
           .filter((f) => f.includes('/dist/'))
@@ -185,10 +186,12 @@ describe('trigger-pipeline bundle', () => {
         const texts = files.map((f) => readFileSync(new URL(f), 'utf8'))
         return marks.map((mark) => [mark, texts.some((text) => text.includes(mark))])
       }
-      // yaml's YAMLMap class; TypeBox's ValueErrorIterator (its checker's errors: only `validate` uses it)
-      expect(await loaded('A=1\nB=two', ['YAMLMap', 'ValueErrorIterator'])).toEqual([
+      // yaml's YAMLMap class; TypeBox's ValueErrorIterator (its checker's errors: only `validate` uses
+      // it); @actions/core's summary module (markdownSummary), whose fs.promises the summary does without
+      expect(await loaded('A=1\nB=two', ['YAMLMap', 'ValueErrorIterator', 'markdownSummary'])).toEqual([
         ['YAMLMap', false],
         ['ValueErrorIterator', false],
+        ['markdownSummary', false],
       ])
       expect(await loaded('A: 1\nB: two', ['YAMLMap'])).toEqual([['YAMLMap', true]])
     } finally {
