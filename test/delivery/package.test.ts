@@ -146,23 +146,40 @@ ${consumerBody}`,
     expect(lines[3]).toMatch(/^404 404 .*Not found/i)
   }, 60_000)
 
-  it('the main entry is one bundled module: importing it loads neither build/api nor TypeBox', () => {
+  it('the main entry is bundled: importing it loads neither build/api nor TypeBox, nor the checker until validate', () => {
     // module.registerHooks sees every module an import resolves, the package's own files included.
     writeFileSync(
       join(project, 'loaded.mjs'),
       `import { registerHooks } from 'node:module'
 const loaded = []
 registerHooks({ resolve: (specifier, context, next) => { const r = next(specifier, context); loaded.push(r.url); return r } })
-const { createClient } = await import('gitlab-actions')
-console.log(typeof createClient)
-console.log(JSON.stringify(loaded))`,
+const { collect, createClient } = await import('gitlab-actions')
+const atImport = [...loaded]
+const { startServer } = await import('gitlab-actions/server')
+const gitlab = await startServer()
+const client = createClient({ baseUrl: gitlab.url, token: gitlab.token, validate: true })
+const listed = (await collect(client.issues.list('demo/app'))).length
+await client.close()
+await gitlab.close()
+console.log(JSON.stringify({ atImport, afterValidate: loaded, listed }))`,
     )
-    const [type, json] = sh(process.execPath, ['loaded.mjs'], project).trim().split('\n')
-    expect(type).toBe('function')
-    const own = (JSON.parse(json ?? '[]') as string[])
-      .filter((url) => url.includes('/node_modules/gitlab-actions/') || url.includes('@sinclair'))
-      .map((url) => url.slice(url.indexOf('/node_modules/') + '/node_modules/'.length))
-    expect(own).toEqual(['gitlab-actions/build/client/index.js'])
+    const out = JSON.parse(sh(process.execPath, ['loaded.mjs'], project)) as {
+      atImport: string[]
+      afterValidate: string[]
+      listed: number
+    }
+    const own = (urls: string[]) =>
+      urls
+        .filter((url) => url.includes('/node_modules/gitlab-actions/build/') || url.includes('@sinclair'))
+        .map((url) => url.slice(url.indexOf('/node_modules/') + '/node_modules/'.length))
+    const atImport = own(out.atImport)
+    expect(atImport).toContain('gitlab-actions/build/client/index.js')
+    for (const file of atImport)
+      expect(file).toMatch(/^gitlab-actions\/build\/client\/(index|chunk-\w+)\.js$/)
+    expect(out.listed).toBe(3)
+    expect(own(out.afterValidate)).toContainEqual(
+      expect.stringMatching(/^gitlab-actions\/build\/client\/value-\w+\.js$/),
+    )
   }, 60_000)
 
   it('the bin: --version, an action command --help, and serve --port 0 until SIGTERM, exit 0', async () => {
