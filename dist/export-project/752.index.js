@@ -53,7 +53,7 @@ __webpack_unused_export__ = RetryHandler
 __webpack_unused_export__ = DecoratorHandler
 __webpack_unused_export__ = RedirectHandler
 __webpack_unused_export__ = {
-  redirect: __webpack_require__(1514),
+  redirect: __webpack_require__(9133),
   responseError: __webpack_require__(8918),
   retry: __webpack_require__(2026),
   dump: __webpack_require__(8060),
@@ -8558,7 +8558,7 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 1514:
+/***/ 9133:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 

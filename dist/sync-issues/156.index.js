@@ -1159,7 +1159,7 @@ module.exports.RetryHandler = RetryHandler
 module.exports.DecoratorHandler = DecoratorHandler
 module.exports.RedirectHandler = RedirectHandler
 module.exports.interceptors = {
-  redirect: __webpack_require__(1514),
+  redirect: __webpack_require__(9133),
   responseError: __webpack_require__(8918),
   retry: __webpack_require__(2026),
   dump: __webpack_require__(8060),
@@ -9664,7 +9664,7 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 1514:
+/***/ 9133:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
