@@ -5,11 +5,20 @@ type Collect = (options: { type: 'minor' | 'major'; flavor?: 'regular' | 'last-r
 
 let collect: Collect | undefined
 
-/** V8's `gc`, exposed to one new context only (as Jest does), not to the server's own code. */
+/** Whether Node was started with `--expose-gc` (then the flag is left as it is). */
+const startedWithGc = () =>
+  [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => /expose[-_]gc/.test(arg))
+
+/**
+ * V8's `gc`, exposed to one new context only (as Jest does), not to the server's own code. The
+ * flag is turned off again at once: V8 stamps code caches with a hash of its flags, and serve's
+ * own cache, written as it exits, would be refused by the next start's V8.
+ */
 function gc(): Collect {
   if (!collect) {
     setFlagsFromString('--expose-gc')
     collect = runInNewContext('gc') as Collect
+    if (!startedWithGc()) setFlagsFromString('--no-expose-gc')
   }
   return collect
 }
