@@ -38,10 +38,16 @@ export function collectYoungGarbage(): void {
 /** Bytes a transfer job moves (archive content written or extracted) that make it a big one. */
 export const BIG_JOB_BYTES = 16 * 1024 * 1024
 
+/** How long after a big job's final status its collection runs: the status answer goes out first. */
+const AFTER_JOB_DELAY_MS = 100
+
+let scheduled: NodeJS.Timeout | undefined
+
 /**
  * After a big job (an export or import that moved `bytes` of archive content), a full,
  * memory-reducing collection (V8's last-resort one: two mark-compacts, 61-73 ms after the
- * transfer row's export and import of 100,000 issues; the export takes 1.5-3 s). Buffers that
+ * transfer row's export and import of 100,000 issues; the export takes 1.5-3 s), run shortly
+ * after the job's final status so that a client polling for it is not kept waiting. Buffers that
  * lived through a few young collections die in the old generation, which an idle server may not
  * collect for a long time (an export of 100,000 issues left 18 MB of them for the import after
  * it), and the young generation the job grew (32 MB, up to 128 MB in an import) stays that size;
@@ -49,5 +55,10 @@ export const BIG_JOB_BYTES = 16 * 1024 * 1024
  * memory. Small jobs grow neither and skip it.
  */
 export function collectAfterJob(bytes: number): void {
-  if (bytes >= BIG_JOB_BYTES) gc()({ type: 'major', flavor: 'last-resort' })
+  if (bytes < BIG_JOB_BYTES || scheduled) return
+  scheduled = setTimeout(() => {
+    scheduled = undefined
+    gc()({ type: 'major', flavor: 'last-resort' })
+  }, AFTER_JOB_DELAY_MS)
+  scheduled.unref()
 }

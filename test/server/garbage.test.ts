@@ -31,6 +31,7 @@ it('a code cache made after both collections is taken by a fresh process', () =>
      const { collectYoungGarbage, collectAfterJob, BIG_JOB_BYTES } = await import(${JSON.stringify(GARBAGE)})
      collectYoungGarbage()
      collectAfterJob(BIG_JOB_BYTES)
+     await new Promise((resolve) => setTimeout(resolve, 300)) // the collection runs 100 ms later
      const script = new Script(${JSON.stringify(SOURCE)})
      script.runInThisContext()
      writeFileSync(${JSON.stringify(cache)}, script.createCachedData())`,

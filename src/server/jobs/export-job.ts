@@ -102,16 +102,16 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
       const name = exportFileName(clock.now(), project.full_path)
       keep = store.exports.setFile(exportId, file, name, now()).changes > 0
     }
-    collectAfterJob(bytes)
     store.exports.setStatus(exportId, 'finished', null, now())
+    collectAfterJob(bytes)
   } catch (err) {
     // Also when the server is closing: the store is still open, and the job says why it stopped.
-    collectAfterJob(bytes)
     try {
       store.exports.setStatus(exportId, 'failed', (err as Error).message, now())
     } catch {
       /* the export row is gone (reset): nothing to record */
     }
+    collectAfterJob(bytes)
   } finally {
     if (!keep) await rm(file, { force: true })
   }

@@ -162,19 +162,19 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     if (env.aborted()) return
     const finalId = row.overwrite_path ? overwrite(env, projectId, row.overwrite_path, importer) : projectId
     await cleanUp()
-    collectAfterJob(bytes)
     store.imports.setStatus(finalId, 'finished', null, now())
+    collectAfterJob(bytes)
   } catch (err) {
     // Also when the server is closing: the store is still open, and the job says why it stopped.
     const message =
       err instanceof ArchiveError || err instanceof TreeError ? err.message : (err as Error).message
     await cleanUp()
-    collectAfterJob(bytes)
     try {
       store.imports.setStatus(projectId, 'failed', filterMessage(message), now())
     } catch {
       /* the project is gone (reset): nothing to record */
     }
+    collectAfterJob(bytes)
   } finally {
     await cleanUp()
   }
