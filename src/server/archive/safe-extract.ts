@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import tar from 'tar-stream'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js'
+import { collectYoungGarbage } from '../garbage.js'
 import type { ExtractLimits } from './extract-limits.js'
 
 /** Why an archive was refused; `message` is the text that becomes the import's `import_error`. */
@@ -29,6 +30,9 @@ export function memberPath(name: string): string | null {
   if (parts.length === 0) return null
   return posix.join(...parts)
 }
+
+/** Decompressed bytes between two young-generation collections (see collectYoungGarbage). */
+const COLLECT_EVERY = 8 * 1024 * 1024
 
 /** Entries up to this size are gathered and written in one call; larger ones are streamed. */
 const SMALL_ENTRY = 64 * 1024
@@ -54,15 +58,26 @@ async function write(stream: AsyncIterable<unknown>, target: string, size: numbe
  * links; we fail on every kind). Counting decompressed bytes as they pass, a
  * stream over `maxDecompressedBytes` or one that is not gzip fails with GitLab's
  * `Decompressed archive size validation failed.`. Throws ArchiveError; the caller removes `dest`.
+ * Resolves with the number of decompressed bytes.
  */
-export async function extractArchive(source: string | Readable, dest: string, limits: ExtractLimits) {
+export async function extractArchive(
+  source: string | Readable,
+  dest: string,
+  limits: ExtractLimits,
+): Promise<number> {
   let total = 0
+  let collected = 0
   let entries = 0
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       total += chunk.length
       if (limits.maxDecompressedBytes > 0 && total > limits.maxDecompressedBytes)
         return done(new ArchiveError(SIZE_FAILED))
+      // gunzip's output Buffers, dead once written, are freed only by a collection.
+      if (total - collected >= COLLECT_EVERY) {
+        collected = total
+        collectYoungGarbage()
+      }
       done(null, chunk)
     },
   })
@@ -119,4 +134,5 @@ export async function extractArchive(source: string | Readable, dest: string, li
     if ((err as { code?: string }).code === 'EEXIST') throw new ArchiveError('Archive contains a file twice')
     throw new ArchiveError('Unable to decompress [FILTERED] into [FILTERED]')
   }
+  return total
 }

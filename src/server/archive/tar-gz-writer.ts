@@ -89,6 +89,11 @@ export class TarGzWriter {
   private gathered: Buffer[] = []
   private streaming = false
 
+  /** Bytes of tar content written so far (headers, entries, padding), before compression. */
+  get contentBytes(): number {
+    return this.size
+  }
+
   private constructor(
     private readonly out: FileHandle,
     private readonly mtime: Date,

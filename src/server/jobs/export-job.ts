@@ -8,6 +8,7 @@ import { request } from 'undici'
 import { exportFileName } from '../archive/layout.js'
 import { writeExportTree } from '../archive/export-tree.js'
 import { TarGzWriter } from '../archive/tar-gz-writer.js'
+import { collectAfterJob } from '../garbage.js'
 import type { ServiceContext } from '../services/context.js'
 import { outboundAgent } from '../outbound/outbound-agent.js'
 import { guardedTransfer, type TransferLimits } from '../outbound/transfer-guard.js'
@@ -63,6 +64,7 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
   const now = () => clock.now().toISOString()
   const file = join(env.workDir, `export-${exportId}-${randomBytes(6).toString('hex')}.tar.gz`)
   let keep = false
+  let bytes = 0
   try {
     const row = store.exports.get(exportId)
     const project = row && store.projects.get(row.project_id)
@@ -85,7 +87,9 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
         aborted: env.aborted,
       })
       await archive.close()
+      bytes = archive.contentBytes
     } catch (err) {
+      bytes = archive.contentBytes
       await archive.destroy()
       throw err
     }
@@ -99,6 +103,7 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
       keep = store.exports.setFile(exportId, file, name, now()).changes > 0
     }
     store.exports.setStatus(exportId, 'finished', null, now())
+    collectAfterJob(bytes)
   } catch (err) {
     // Also when the server is closing: the store is still open, and the job says why it stopped.
     try {
@@ -106,6 +111,7 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
     } catch {
       /* the export row is gone (reset): nothing to record */
     }
+    collectAfterJob(bytes)
   } finally {
     if (!keep) await rm(file, { force: true })
   }

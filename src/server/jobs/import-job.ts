@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises'
 import { request } from 'undici'
 import type { ExtractLimits } from '../archive/extract-limits.js'
 import { ArchiveError, extractArchive } from '../archive/safe-extract.js'
+import { collectAfterJob } from '../garbage.js'
 import { EXPORT_VERSION } from '../archive/layout.js'
 import { TreeError } from '../archive/ndjson-reader.js'
 import { followingRedirects, outboundAgent } from '../outbound/outbound-agent.js'
@@ -117,6 +118,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
   const archive = source.kind === 'file' ? source.file : `${dir}.tar.gz`
   // Work files go before the final status is recorded: a client seeing it finds nothing left over.
   const cleanUp = () => Promise.all([rm(dir, { recursive: true, force: true }), rm(archive, { force: true })])
+  let bytes = 0
   try {
     const row = store.imports.byProject(projectId)
     const importer = row && store.users.get(row.user_id)
@@ -140,7 +142,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     if ((await stat(archive)).size === 0)
       throw new ArchiveError('Decompressed archive size validation failed.')
     await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-    await extractArchive(archive, dir, env.limits)
+    bytes = await extractArchive(archive, dir, env.limits)
     await checkVersion(dir)
     if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())
       throw new TreeError('invalid import format')
@@ -161,6 +163,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     const finalId = row.overwrite_path ? overwrite(env, projectId, row.overwrite_path, importer) : projectId
     await cleanUp()
     store.imports.setStatus(finalId, 'finished', null, now())
+    collectAfterJob(bytes)
   } catch (err) {
     // Also when the server is closing: the store is still open, and the job says why it stopped.
     const message =
@@ -171,6 +174,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     } catch {
       /* the project is gone (reset): nothing to record */
     }
+    collectAfterJob(bytes)
   } finally {
     await cleanUp()
   }
