@@ -20,13 +20,16 @@ export interface ProjectRow {
   last_activity_at: string
 }
 
+/** `Event::RESET_PROJECT_ACTIVITY_INTERVAL`: how stale `last_activity_at` gets before an event moves it. */
+const ACTIVITY_INTERVAL_MS = 60 * 60 * 1000
+
 export type NewProject = Omit<ProjectRow, 'id'>
 export type RefKind = 'branch' | 'tag'
 
 /**
  * The projects table and their refs (branches and tags that exist). `version`: changes.ts
  * `structureVersion`; reads by id and path are remembered while it stays (`touch`, which issue
- * writes run, drops the project's).
+ * writes run, drops the project's when it moves its `last_activity_at`).
  */
 export function projectTable(db: Db, version: () => number) {
   const insert = db.prepare(
@@ -52,7 +55,15 @@ export function projectTable(db: Db, version: () => number) {
     all: () => all.all() as ProjectRow[],
     addRef: (projectId: number, kind: RefKind, name: string, sha: string) =>
       insertRef.run(projectId, kind, name, sha),
+    /**
+     * Activity in the project at `now` (issue writes, moves, comments). GitLab moves
+     * `last_activity_at` from events, and only when it is older than an hour
+     * (`Event#reset_project_activity`, `RESET_PROJECT_ACTIVITY_INTERVAL`, app/models/event.rb): writes
+     * in a row leave the project's row, and the caches holding it, as they are.
+     */
     touch: (projectId: number, now: string) => {
+      const last = get(projectId)?.last_activity_at
+      if (last && Date.parse(last) > Date.parse(now) - ACTIVITY_INTERVAL_MS) return
       touch.run(now, projectId)
       const touched = (p: ProjectRow) => p.id === projectId
       get.forget(touched)

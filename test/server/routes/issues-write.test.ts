@@ -1,5 +1,6 @@
 import { startServer, type TestServer } from '../../support/server.js'
 import { matrixSeed, tokens, widgetsSeed } from '../../support/seeds.js'
+import { manualClock } from '../../support/pipeline-seed.js'
 
 const ROOT = 'glpat-root-token'
 const ALICE = 'glpat-alice-token' // group maintainer
@@ -98,6 +99,35 @@ describe('POST /projects/:id/issues', () => {
     expect(carol.status).toBe(404)
     expect(carol.body).toEqual({ message: '404 Project Not Found' })
     expect(await iids()).toEqual([5, 4, 3, 2, 1])
+  })
+})
+
+describe("the project's last_activity_at under issue writes", () => {
+  // GitLab moves it from events, and only once it is over an hour old (`Event#reset_project_activity`).
+  it('moves with a write only once an hour has passed since it last moved', async () => {
+    const clock = manualClock('2026-03-01T10:00:00.000Z')
+    const s = await startServer(widgetsSeed, { clock })
+    try {
+      const activity = async () =>
+        ((await s.http('GET', P, { token: ROOT })).body as Json).last_activity_at as string
+      const seeded = await activity()
+      const write = async (title: string) => {
+        const res = await s.http('POST', `${P}/issues`, { token: ROOT, json: { title } })
+        expect(res.status).toBe(201)
+      }
+      clock.advance(59 * 60_000)
+      await write('within the hour')
+      expect(await activity()).toBe(seeded)
+      clock.advance(2 * 60_000)
+      await write('past the hour')
+      expect(await activity()).toBe('2026-03-01T11:01:00.000Z')
+      clock.advance(30 * 60_000)
+      const edit = await s.http('PUT', `${P}/issues/1`, { token: ROOT, json: { title: 'edited' } })
+      expect(edit.status).toBe(200)
+      expect(await activity()).toBe('2026-03-01T11:01:00.000Z')
+    } finally {
+      await s.close()
+    }
   })
 })
 
