@@ -1,0 +1,31 @@
+/*
+ * Closing the server while a streamed answer is still being written on a keep-alive connection:
+ * close waits for that answer, then the connection goes. Node's idle sweep, which Fastify runs once
+ * as close begins, skips a connection whose answer has not ended; without another sweep the
+ * connection stayed until Node's header timeout check (60-90 s), and `serve` took that long to stop.
+ */
+import { connect } from 'node:net'
+import { once } from 'node:events'
+import { PassThrough } from 'node:stream'
+import { buildServer } from '../../src/server/app.js'
+
+it('close waits for a streamed answer in flight, then closes its keep-alive connection', async () => {
+  const server = await buildServer({})
+  const body = new PassThrough()
+  server.app.get('/-/test/streamed', (_req, reply) => reply.type('text/plain').send(body))
+  const url = new URL(await server.listen({ host: '127.0.0.1', port: 0 }))
+  const socket = connect(Number(url.port), url.hostname)
+  await once(socket, 'connect')
+  let received = ''
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString()))
+  socket.write('GET /-/test/streamed HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n')
+  body.write('first part ')
+  while (!received.includes('first part')) await once(socket, 'data')
+
+  const closed = server.close()
+  body.end('last part')
+  const [ended] = await Promise.all([once(socket, 'close').then(() => true), closed])
+  expect(ended).toBe(true)
+  expect(received).toMatch(/^HTTP\/1\.1 200 /)
+  expect(received).toContain('last part')
+}, 10_000)
