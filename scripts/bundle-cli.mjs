@@ -6,9 +6,9 @@
 // Everything is bundled but Node's built-ins (the store is node:sqlite); the check below keeps it so.
 import { build } from 'esbuild'
 import { rmSync, writeFileSync } from 'node:fs'
-import { builtinModules } from 'node:module'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { importsOutside } from './bundle-imports.mjs'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins } from './lazy-builtins.mjs'
 
@@ -51,11 +51,7 @@ const metafile = {
   inputs: { ...cli.metafile.inputs, ...serve.metafile.inputs },
   outputs: { ...cli.metafile.outputs, ...serve.metafile.outputs },
 }
-const builtin = (path) => path.startsWith('node:') || builtinModules.includes(path.split('/')[0])
-const outside = Object.values(metafile.outputs)
-  .flatMap((output) => output.imports)
-  .filter((i) => i.external && !builtin(i.path))
-  .map((i) => i.path)
-if (outside.length > 0) throw new Error(`the CLI bundle leaves out ${[...new Set(outside)].join(', ')}`)
+const outside = importsOutside(metafile)
+if (outside.length > 0) throw new Error(`the CLI bundle leaves out ${outside.join(', ')}`)
 // What went into each chunk, for review and for test/delivery/cli-bundle.test.ts (not packed).
 writeFileSync(`${outdir}.meta.json`, JSON.stringify(metafile))

@@ -87,11 +87,11 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
         aborted: env.aborted,
       })
       await archive.close()
-      bytes = archive.contentBytes
     } catch (err) {
-      bytes = archive.contentBytes
       await archive.destroy()
       throw err
+    } finally {
+      bytes = archive.contentBytes
     }
     if (env.aborted()) return
     if (row.upload_url) {
@@ -103,7 +103,6 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
       keep = store.exports.setFile(exportId, file, name, now()).changes > 0
     }
     store.exports.setStatus(exportId, 'finished', null, now())
-    collectAfterJob(bytes)
   } catch (err) {
     // Also when the server is closing: the store is still open, and the job says why it stopped.
     try {
@@ -111,8 +110,8 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
     } catch {
       /* the export row is gone (reset): nothing to record */
     }
-    collectAfterJob(bytes)
   } finally {
     if (!keep) await rm(file, { force: true })
+    collectAfterJob(bytes)
   }
 }

@@ -163,7 +163,6 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     const finalId = row.overwrite_path ? overwrite(env, projectId, row.overwrite_path, importer) : projectId
     await cleanUp()
     store.imports.setStatus(finalId, 'finished', null, now())
-    collectAfterJob(bytes)
   } catch (err) {
     // Also when the server is closing: the store is still open, and the job says why it stopped.
     const message =
@@ -174,9 +173,9 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
     } catch {
       /* the project is gone (reset): nothing to record */
     }
-    collectAfterJob(bytes)
   } finally {
     await cleanUp()
+    collectAfterJob(bytes)
   }
 }
 
