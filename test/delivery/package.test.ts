@@ -89,6 +89,10 @@ describe('the packed tarball, installed into an empty project', () => {
       'schema',
       'server',
     ])
+    // build/api holds the client's types only: its code ships once, bundled in build/client.
+    const api = readdirSync(join(installed, 'build/api'))
+    expect(api).toContain('index.d.ts')
+    expect(api.filter((file) => !file.endsWith('.d.ts'))).toEqual([])
     const modules = readdirSync(join(project, 'node_modules'))
     for (const dev of ['jest', '@gitbeaker', '@actions', 'esbuild', '@vercel', 'eslint'])
       expect([dev, modules.includes(dev)]).toEqual([dev, false])
