@@ -2,7 +2,8 @@
  * bench/client-list: list all 10,000 issues of a project from the reference server with our typed
  * client, with @gitbeaker/rest, and with python-gitlab (Debian's python3-gitlab, installed here
  * when missing), each in its own process, in the same run. Prints each one's time and peak RSS and
- * the ratios (target: ours at least 2x faster than each, memory flat in the number of issues).
+ * the ratios (target: ours at least 2x faster than gitbeaker in every round and 3x faster than
+ * python-gitlab, memory flat in the number of issues).
  * Our client runs as users import it: the package's main entry (build/client/, `npm run build`).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -56,20 +57,25 @@ export async function run_(): Promise<{ name: string; ratio: number; detail: str
     const runs: Record<string, { ms: number; count: number; rssMb: number }[]> = {}
     for (let round = 0; round < ROUNDS; round++)
       for (const [name, measure] of Object.entries(measures)) (runs[name] ??= []).push(measure())
-    const results: Record<string, { ms: number; count: number; rssMb: number }> = {}
-    for (const [name, list] of Object.entries(runs)) {
-      results[name] = median(list)
-      if (results[name].count !== ISSUES)
-        throw new Error(`${name} listed ${results[name].count} of ${ISSUES} issues`)
-    }
-    const ours = results.ours as { ms: number; rssMb: number }
-    return Object.entries(results)
+    for (const [name, list] of Object.entries(runs))
+      for (const r of list) if (r.count !== ISSUES) throw new Error(`${name} listed ${r.count} of ${ISSUES} issues`)
+    const ours = runs.ours as { ms: number; rssMb: number }[]
+    const mine = median(ours)
+    // Issue 21's target holds in every round: each round's pair was measured back to back, so the
+    // row's ratio is the lowest of the rounds' ratios, and the detail lists them all.
+    return Object.entries(runs)
       .filter(([name]) => name !== 'ours')
-      .map(([name, r]) => ({
-        name: `client-list: ${name} time / ours (target >= ${name === 'python-gitlab' ? 3 : 2})`,
-        ratio: r.ms / ours.ms,
-        detail: `ours ${ours.ms.toFixed(0)} ms, peak RSS ${ours.rssMb.toFixed(0)} MB; ${name} ${r.ms.toFixed(0)} ms, peak RSS ${r.rssMb.toFixed(0)} MB; ${ISSUES} issues, 100 per page`,
-      }))
+      .map(([name, list]) => {
+        const ratios = list.map((r, i) => r.ms / (ours[i] as { ms: number }).ms)
+        const theirs = median(list)
+        return {
+          name: `client-list: ${name} time / ours, lowest of ${ROUNDS} rounds (target >= ${name === 'python-gitlab' ? 3 : 2})`,
+          ratio: Math.min(...ratios),
+          detail:
+            `rounds ${ratios.map((x) => x.toFixed(2)).join(', ')}; medians: ours ${mine.ms.toFixed(0)} ms, peak RSS ${mine.rssMb.toFixed(0)} MB; ` +
+            `${name} ${theirs.ms.toFixed(0)} ms, peak RSS ${theirs.rssMb.toFixed(0)} MB; ${ISSUES} issues, 100 per page`,
+        }
+      })
   } finally {
     await server.stop()
   }
