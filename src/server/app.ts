@@ -8,6 +8,7 @@ import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
 import { clientErrors } from './client-errors.js'
 import { responseCache } from './response-cache.js'
 import { syncHook } from './sync-hook.js'
+import { routeHeadAsGet } from './head-requests.js'
 import { requestTurns } from './request-turns.js'
 import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gitlab-errors.js'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
@@ -107,6 +108,9 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     clientErrorHandler: clientErrors,
     // On close: idle keep-alive sockets go at once, requests in flight finish (graceful SIGTERM).
     forceCloseConnections: 'idle',
+    // HEAD is answered by each GET route without a route of its own (src/server/head-requests.ts).
+    exposeHeadRoutes: false,
+    rewriteUrl: routeHeadAsGet,
   })
   await app.register(formbody, { parser: parseQuery })
   // Grape reads an empty JSON body as no parameters, and answers bad JSON with its own words;

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { JobTokenAuth } from '../auth.js'
 import { unauthorized } from '../gitlab-errors.js'
+import { requestMethod } from '../head-requests.js'
 import { EXECUTING } from '../domain/composite-status.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { Store } from '../store/index.js'
@@ -38,7 +39,7 @@ export function jobTokenAuth(store: Store, runner: PipelineRunner) {
   const routes = new Set<string>()
   const auth: JobTokenAuth & { allow(method: string, url: string): void } = {
     allow: (method, url) => void routes.add(`${method} ${url}`),
-    allows: (req: FastifyRequest) => routes.has(`${req.method} ${req.routeOptions.url ?? ''}`),
+    allows: (req: FastifyRequest) => routes.has(`${requestMethod(req)} ${req.routeOptions.url ?? ''}`),
     accepts: (method, url) => routes.has(`${method} ${url}`),
     resolve(token: string) {
       const found = runningJob(store, runner, token)

@@ -207,6 +207,8 @@ describe('CI/CD job tokens', () => {
     const jobsUrl = `${P}/pipelines/${id}/jobs`
     expect((await t.http('GET', jobsUrl, { headers: { 'job-token': token } })).status).toBe(200)
     expect((await t.http('GET', jobsUrl, { query: `job_token=${token}` })).status).toBe(200)
+    // GitLab opens the route to job tokens for GET only: a HEAD with one is anonymous, as before.
+    expect((await t.http('HEAD', jobsUrl, { headers: { 'job-token': token } })).status).toBe(404)
     // Not on routes GitLab does not open to job tokens, nor other projects.
     const list = await t.http('GET', `${P}/pipelines`, { headers: { 'job-token': token } })
     expect([list.status, list.body]).toEqual([404, { message: '404 Project Not Found' }])

@@ -1,0 +1,106 @@
+import { connect } from 'node:net'
+import { startServer, type TestServer } from '../support/server.js'
+import { FormData, request } from 'undici'
+import { widgetsSeed } from '../support/seeds.js'
+import { detailSeed, P as DETAIL, T } from './routes/issue-details-seed.js'
+
+/*
+ * HEAD on GET routes (src/server/head-requests.ts): GitLab (Grape) answers HEAD on every GET route
+ * with the GET's status and headers and no body, as Fastify's own HEAD routes did here before.
+ * Read from the socket, so that header order and framing count too.
+ */
+/** A manual clock: the download's rate limit (one a minute) is passed by moving it. */
+const clock = { t: Date.parse('2026-03-01T12:34:56.789Z'), now: () => new Date(clock.t) }
+let t: TestServer
+beforeEach(async () => {
+  t = await startServer(
+    expect.getState().currentTestName?.includes('metric image') ? detailSeed : widgetsSeed,
+    {
+      clock,
+    },
+  )
+})
+afterEach(() => t.close())
+
+const P = '/api/v4/projects/acme%2Fwidgets'
+const ALICE = 'glpat-alice-token'
+
+/** One request on its own connection: the head (status line and headers, `date` left out) and the bytes after it. */
+function exchange(method: string, path: string, headers: Record<string, string> = {}) {
+  const { port } = new URL(t.baseUrl)
+  return new Promise<{ head: string; body: Buffer }>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1')
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('error', reject)
+    socket.on('end', () => {
+      const all = Buffer.concat(chunks)
+      const end = all.indexOf('\r\n\r\n')
+      const head = all
+        .subarray(0, end)
+        .toString('latin1')
+        .replace(/^date: .*\r\n/im, '')
+      resolve({ head, body: all.subarray(end + 4) })
+    })
+    const lines = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', ...headers })
+    socket.write(`${method} ${path} HTTP/1.1\r\n${lines.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`)
+  })
+}
+
+/** HEAD answers with GET's status line and headers, byte for byte, and no body. */
+async function expectHeadAsGet(path: string, headers: Record<string, string> = {}) {
+  const get = await exchange('GET', path, headers)
+  clock.t += 60_000
+  const head = await exchange('HEAD', path, headers)
+  // A body of unknown length goes chunked; a HEAD answer has none to frame.
+  expect(head.head).toBe(get.head.replace(/\r\nTransfer-Encoding: chunked$/, ''))
+  expect(head.body.length).toBe(0)
+  return get
+}
+
+describe('HEAD on GET routes', () => {
+  it('answers a list with its paging headers and the length of the body GET sends', async () => {
+    const get = await expectHeadAsGet(`${P}/issues?per_page=1&page=2`, { 'private-token': ALICE })
+    expect(get.head).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(get.head).toMatch(/\r\nx-total-pages: \d+/)
+    expect(get.head).toContain(`\r\ncontent-length: ${get.body.length}`)
+  })
+
+  it('answers errors as GET does: 401, 404 (routes and records), 410 for API v3', async () => {
+    await expectHeadAsGet(`${P}/issues`, { 'private-token': 'glpat-nobody' })
+    await expectHeadAsGet(`${P}/issues/999`, { 'private-token': ALICE })
+    await expectHeadAsGet('/api/v4/no/such/route')
+    const gone = await expectHeadAsGet('/api/v3/projects')
+    expect(gone.head).toMatch(/^HTTP\/1\.1 410 Gone\r\n/)
+  })
+
+  it('answers a streamed download with its headers (the file length among them)', async () => {
+    expect((await t.http('POST', `${P}/export`, { token: ALICE })).status).toBe(202)
+    for (let i = 0; i < 500; i++) {
+      const res = await t.http('GET', `${P}/export`, { token: ALICE })
+      if ((res.body as Record<string, unknown>).export_status === 'finished') break
+    }
+    const get = await expectHeadAsGet(`${P}/export/download`, { 'private-token': ALICE })
+    expect(get.head).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(get.head).toContain(`\r\ncontent-length: ${get.body.length}`)
+  })
+
+  it('has no route where GET has none: HEAD of a POST-only path is the same 404 as GET', async () => {
+    const get = await expectHeadAsGet('/-/emulator/reset', { 'private-token': 'glpat-root-token' })
+    expect(get.head).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/)
+  })
+
+  it('answers a streamed metric image file (no length given) with its headers', async () => {
+    const form = new FormData()
+    form.append('file', new Blob([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')]), 'cpu.png')
+    const res = await request(`${t.baseUrl}${DETAIL}/issues/3/metric_images`, {
+      method: 'POST',
+      body: form,
+      headers: { 'private-token': T.reporter },
+    })
+    expect(res.statusCode).toBe(201)
+    const { file_path: file } = (await res.body.json()) as { file_path: string }
+    const get = await expectHeadAsGet(file, { 'private-token': T.guest })
+    expect(get.head).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: image\/png\r\n/)
+  })
+})
