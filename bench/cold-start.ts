@@ -6,6 +6,7 @@
  * that one's.
  */
 import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -43,7 +44,11 @@ async function timeToFirstAnswer(
     if (res.statusCode !== 200) throw new Error(`first answer was ${res.statusCode}`)
     return performance.now() - started
   } finally {
+    // Waited for: a stopping serve may still write its code cache (src/cli/serve-script.ts), CPU
+    // the next start, often the other build's, would otherwise share.
+    const exited = child.exitCode === null ? once(child, 'exit') : undefined
     child.kill('SIGTERM')
+    await exited
   }
 }
 
