@@ -20,7 +20,7 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const { loadServe } = await import('./serve-script.js')
-      return loadServe()(rest)
+      return loadServe(rest)(rest)
     }
     case 'demo': {
       const { demo } = await import('./demo.js')

@@ -14,37 +14,59 @@ import type { serve } from './serve.js'
  * called: a sixth of a start's work. This cache sits in Node's compile cache directory (named after
  * Node's version and V8's flags; none with NODE_DISABLE_COMPILE_CACHE=1) under the script's
  * checksum, and is written as the process exits (if the server answered a request, see
- * keepOnExit) when there was none, V8 refused it, or this run compiled more than it holds.
+ * keepOnExit) when there was none, V8 refused it, or it was made by a run that read no seed file
+ * and this one read one. V8's data is followed by one byte saying which (SEEDED or SEEDLESS): a
+ * trailer, so that V8's data starts where the file's Buffer does, aligned (V8 copies unaligned data).
  */
 
-/** `serve` from build/cli-bundle/serve.cjs, compiled with the code cache of an earlier run if any. */
-export function loadServe(): typeof serve {
+const SEEDLESS = 0
+const SEEDED = 1
+
+/**
+ * `serve` from build/cli-bundle/serve.cjs, compiled with the code cache of an earlier run if any.
+ * `argv`: serve's arguments, read only to know whether this run reads a seed file.
+ */
+export function loadServe(argv: string[]): typeof serve {
   const file = fileURLToPath(new URL('./serve.cjs', import.meta.url))
   const source = readFileSync(file)
   const dir = getCompileCacheDir()
   const cacheFile =
     dir && join(dir, `gitlab-actions-serve-${crc32(source).toString(16)}-${source.length}.bin`)
-  const cachedData = cacheFile ? readCache(cacheFile) : undefined
+  const kept = cacheFile ? readCache(cacheFile) : undefined
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname) {${source.toString()}\n})`,
-    { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
+    {
+      filename: file,
+      cachedData: kept?.subarray(0, -1),
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    },
   )
-  if (cacheFile) keepOnExit(cacheFile, script, script.cachedDataRejected ? undefined : cachedData)
+  const kind = readsSeedFile(argv) ? SEEDED : SEEDLESS
+  // V8's data of a run like this one holds what this run compiles: making it again at exit would
+  // cost 50-80 ms of CPU to learn that. A run that reads a seed file compiles the seed's parsing too.
+  const covered =
+    kept !== undefined && !script.cachedDataRejected && (kept.at(-1) === SEEDED || kind === SEEDLESS)
+  if (cacheFile && !covered) keepOnExit(cacheFile, script, kind)
   const module = { exports: {} as { serve: typeof serve } }
   const run = script.runInThisContext() as (...args: unknown[]) => void
   run(module.exports, createRequire(file), module, file, dirname(file))
   return module.exports.serve
 }
 
+/** Whether serve's `argv` reads a seed file: `--seed FILE` or `--seed=FILE`, other than `none`. */
+function readsSeedFile(argv: string[]): boolean {
+  const at = argv.findIndex((arg) => arg === '--seed' || arg.startsWith('--seed='))
+  if (at < 0) return false
+  const arg = argv[at] as string
+  const value = arg === '--seed' ? argv[at + 1] : arg.slice('--seed='.length)
+  return value !== undefined && value !== '' && value !== 'none'
+}
+
 /**
- * Writes the cache as the process exits, if the server answered a request (a run that only printed
- * --help or refused a seed compiled too little to be worth keeping), unless the cache it started
- * with, `kept`, holds as much: a first run that read no seed (`--data`, `--seed none`) leaves out the
- * seed's parsing (a tenth of the cache), which a later run with a seed adds. A run's cache holds
- * every function of the one it started with, so it only grows; growth under 1% (a few functions
- * compiled at another moment of a like run) is not worth a rewrite.
+ * Writes the cache (V8's data, then `kind`) as the process exits, if the server answered a request:
+ * a run that only printed --help or refused a seed compiled too little to be worth keeping.
  */
-function keepOnExit(file: string, script: Script, kept: Buffer | undefined) {
+function keepOnExit(file: string, script: Script, kind: number) {
   let answered = false
   const onAnswer = () => {
     answered = true
@@ -52,9 +74,7 @@ function keepOnExit(file: string, script: Script, kept: Buffer | undefined) {
   }
   subscribe('http.server.response.finish', onAnswer)
   process.once('exit', () => {
-    if (!answered) return
-    const data = script.createCachedData()
-    if (kept === undefined || data.length > kept.length * 1.01) writeCache(file, data)
+    if (answered) writeCache(file, Buffer.concat([script.createCachedData(), Buffer.of(kind)]))
   })
 }
 

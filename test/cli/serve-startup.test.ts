@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { request } from 'undici'
@@ -16,8 +16,10 @@ const bin = resolve(root, 'bin/gitlab-actions.js')
 const seedFile = resolve(root, 'examples/seed.yaml')
 
 let dir: string
+let made: string
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'gla-startup-'))
+  made = join(dir, 'made.txt')
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -29,9 +31,17 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }))
 async function firstAnswer(env: Record<string, string> = {}, seed = seedFile): Promise<string[]> {
   const list = join(dir, 'modules.txt')
   const preload = join(dir, 'record.mjs')
+  rmSync(made, { force: true })
   writeFileSync(
     preload,
-    `import { writeFileSync } from 'node:fs'\nprocess.on('exit', () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')))\n`,
+    [
+      `import { appendFileSync, writeFileSync } from 'node:fs'`,
+      `import { Script } from 'node:vm'`,
+      `process.on('exit', () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')))`,
+      // Each code cache the run makes (50-80 ms of CPU), written down as it is made.
+      `const make = Script.prototype.createCachedData`,
+      `Script.prototype.createCachedData = function () { appendFileSync(${JSON.stringify(made)}, 'made\\n'); return make.call(this) }`,
+    ].join('\n'),
   )
   const child = spawn(process.execPath, ['--import', preload, bin, 'serve', '--port', '0', '--seed', seed], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,6 +58,9 @@ async function firstAnswer(env: Record<string, string> = {}, seed = seedFile): P
   expect(code).toBe(0)
   return readFileSync(list, 'utf8').split('\n')
 }
+
+/** How many code caches the last `firstAnswer` run made. */
+const cachesMade = () => (existsSync(made) ? readFileSync(made, 'utf8').split('\n').length - 1 : 0)
 
 /** The code cache files of serve in the test's compile cache directory (under Node's versioned folder). */
 function serveCaches(): string[] {
@@ -76,11 +89,13 @@ describe('gitlab-actions serve start-up', () => {
 
   it('keeps a code cache after its first run, which the next run uses without writing it again', async () => {
     await firstAnswer()
+    expect(cachesMade()).toBe(1)
     const caches = serveCaches()
     expect(caches).toHaveLength(1)
     const written = statSync(caches[0]!)
     expect(written.size).toBeGreaterThan(100_000) // more than the functions compiled before running
     await firstAnswer()
+    expect(cachesMade()).toBe(0) // not even made to be compared
     expect(serveCaches()).toEqual(caches)
     const after = statSync(caches[0]!)
     expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs])
@@ -90,11 +105,17 @@ describe('gitlab-actions serve start-up', () => {
     await firstAnswer({}, 'none')
     const [cache] = serveCaches()
     const seedless = statSync(cache!).size
+    await firstAnswer({}, 'none')
+    expect(cachesMade()).toBe(0)
     await firstAnswer()
+    expect(cachesMade()).toBe(1)
     expect(serveCaches()).toEqual([cache])
     const grown = statSync(cache!)
     expect(grown.size).toBeGreaterThan(seedless)
-    await firstAnswer()
+    for (const seed of [seedFile, 'none']) {
+      await firstAnswer({}, seed)
+      expect([seed, cachesMade()]).toEqual([seed, 0])
+    }
     expect([statSync(cache!).mtimeMs, statSync(cache!).size]).toEqual([grown.mtimeMs, grown.size])
   })
 
