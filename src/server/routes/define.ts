@@ -9,6 +9,7 @@ import type { Actor } from '../services/access.js'
 import { today, type Clock } from '../services/context.js'
 import type { ResponseCache } from '../response-cache.js'
 import type { ListWatch } from '../services/watched-issue-lists.js'
+import { ownBytes } from '../own-bytes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,16 +36,17 @@ export interface RouteDoc {
 
 const NO_PARAMS = Type.Object({})
 
-/** A handler's answer already written as UTF-8 JSON (issue lists put theirs together from kept records). */
-export class JsonBytes {
-  constructor(readonly body: Buffer) {}
-  /** A JSON array of these JSON values. */
-  static array(items: Buffer[]): JsonBytes {
-    const parts = items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item]))
-    return new JsonBytes(Buffer.concat([OPEN, ...parts, CLOSE]))
+/**
+ * A handler's answer already written as JSON (issue lists put theirs together from kept records):
+ * text, which Node writes in one chunk with the headers, or UTF-8 bytes.
+ */
+export class JsonAnswer {
+  constructor(readonly body: string | Buffer) {}
+  /** A JSON array of these JSON values, as bytes of their own (a list's answer is cached). */
+  static array(items: string[]): JsonAnswer {
+    return new JsonAnswer(ownBytes('[', ...items.flatMap((item, i) => (i === 0 ? [item] : [',', item])), ']'))
   }
 }
-const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((c) => Buffer.from(c)) as [Buffer, Buffer, Buffer]
 
 /** `required`: GitLab's `authenticate!`; `non_get`: `authenticate_non_get!`; `optional`: anonymous welcome. */
 export type AuthRule = 'required' | 'non_get' | 'optional'
@@ -245,9 +247,10 @@ function register<P extends TObject, Path extends TObject>(
     try {
       const result = await handler(handled)
       if (reply.sent) return result
-      const bytes = result instanceof JsonBytes ? result.body : undefined
-      if (!cache) return bytes ? reply.type('application/json').send(bytes) : result
-      const body = bytes ?? Buffer.from(reply.serialize(result) as string)
+      const json = result instanceof JsonAnswer ? result.body : undefined
+      if (!cache) return json === undefined ? result : reply.type('application/json').send(json)
+      // Kept in the cache: bytes of their own, never a slice of the shared pool (src/server/own-bytes.ts).
+      const body = typeof json === 'object' ? json : ownBytes(json ?? (reply.serialize(result) as string))
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined && name !== 'content-type') headers[name] = String(value)

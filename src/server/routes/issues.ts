@@ -12,7 +12,7 @@ import type { PageOut } from '../pagination.js'
 import { applies } from '../releases.js'
 import type { IssuePage } from '../services/issues.js'
 import type { ApiContext } from './context.js'
-import { JsonBytes, type Handled } from './define.js'
+import { JsonAnswer, type Handled } from './define.js'
 import { IdPath, IssuePath, issueTarget } from './paths.js'
 
 const IssueList = Type.Array(Issue)
@@ -27,7 +27,7 @@ const globalId = (raw: string | undefined) => {
 }
 
 /** An issue list's page: keyset pages link to the next cursor, offset pages as usual. */
-function issuePage(result: IssuePage): PageOut<Buffer> {
+function issuePage(result: IssuePage): PageOut<string> {
   const { issues: items, page, total, hasMore, nextCursor } = result
   if (nextCursor === undefined) return { items, page, total, hasMore }
   return {
@@ -41,7 +41,7 @@ const issueJson = (h: Handled<unknown, unknown>) =>
   h.reply.compileSerializationSchema(Issue) as (issue: Issue) => string
 /** Sets the page's headers and answers with its records. */
 const sendIssues = (h: Handled<unknown, unknown>, page: IssuePage) =>
-  JsonBytes.array(h.sendPage(issuePage(page)))
+  JsonAnswer.array(h.sendPage(issuePage(page)))
 
 /** Before keyset paging (`issuesKeyset`) `pagination` and `cursor` are undeclared: Grape drops them. */
 const OffsetIssueListQuery = Type.Omit(IssueListQuery, ['pagination', 'cursor'])
@@ -132,7 +132,7 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const { project, iid } = issueTarget(access, h.path, h.actor)
-      return new JsonBytes(services.issues.get(h.actor, project, iid, issueJson(h)))
+      return new JsonAnswer(services.issues.get(h.actor, project, iid, issueJson(h)))
     },
   )
 

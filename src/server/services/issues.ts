@@ -31,8 +31,8 @@ const MAX_DESCRIPTION_BYTES = 1_048_576
 const MAX_TITLE = 255
 
 export interface IssuePage {
-  /** Each issue's record as UTF-8 JSON (by the route's serializer). */
-  issues: Buffer[]
+  /** Each issue's record as JSON (by the route's serializer). */
+  issues: string[]
   page: Page
   /** Rows matched, up to MAX_COUNT + 1; undefined for keyset pages. */
   total?: number
@@ -237,8 +237,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       }
     },
 
-    /** The issue's record as UTF-8 JSON (`toJson` writes one record), kept for the next read. */
-    get(actor: Actor, project: ProjectRow, iid: number, toJson: (issue: Issue) => string): Buffer {
+    /** The issue's record as JSON (`toJson` writes one record), kept for the next read. */
+    get(actor: Actor, project: ProjectRow, iid: number, toJson: (issue: Issue) => string): string {
       const row = findIssue(actor, project, iid)
       const view = `${actor.id}|single|${today(ctx.clock)}`
       const [json] = fragments.json(
@@ -247,7 +247,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         ([r]) => [toJson(single(actor, r as IssueRow))],
         () => [row],
       )
-      return json as Buffer
+      return json as string
     },
 
     /** `GET /issues/:id`: administrators only (GitLab's doc/api/issues.md). */
