@@ -123,6 +123,9 @@ const RAW_BODY = Symbol('raw body')
 const MALFORMED = Symbol('malformed, refused once the body is read')
 type WithRawBody = FastifyRequest & { [RAW_BODY]?: Buffer[]; [MALFORMED]?: boolean }
 
+/** No Content-Length above 0 and no Transfer-Encoding: HTTP/1.1 says the request has no body. */
+const hasNoBody = (req: FastifyRequest) =>
+  req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0)
 const isJson = (type: string) => /^application\/json\b/i.test(type)
 const isForm = (type: string) => /^application\/x-www-form-urlencoded\b/i.test(type)
 
@@ -172,7 +175,9 @@ export function malformedStringGuard(app: FastifyInstance): void {
   )
   app.addHook('preParsing', (req, _reply, payload, done) => {
     const type = req.headers['content-type'] ?? ''
-    if (!isJson(type) && !isForm(type)) return done(null, payload)
+    // A request without a body has no bytes to keep: its stream goes on as it came (clients send
+    // a JSON Content-Type with every GET too; the copy cost each of those a stream and a pipe).
+    if (hasNoBody(req) || (!isJson(type) && !isForm(type))) return done(null, payload)
     const chunks: Buffer[] = ((req as WithRawBody)[RAW_BODY] = [])
     const copy = new PassThrough()
     payload.on('data', (chunk: Buffer) => chunks.push(chunk))

@@ -1,5 +1,7 @@
 import { connect } from 'node:net'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { request } from 'undici'
+import { malformedStringGuard } from '../../../src/server/malformed-strings.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { snapshotStore } from '../../support/fuzz-store.js'
 import { tokens } from '../../support/seeds.js'
@@ -162,5 +164,50 @@ describe("GitLab's malformed-string guard", () => {
   it('treats a PRIVATE-TOKEN with invalid bytes as an unknown token, as GitLab does', async () => {
     const res = await send(ISSUES, { query: 'title=x', headers: { 'private-token': 'glpat-\u00c0\u0080' } })
     expect(res.status).toBe(401)
+  })
+})
+
+describe("the guard's copy of a body", () => {
+  /** The real guard on a bare Fastify app, with a later preParsing hook that sees what it hands on. */
+  let app: FastifyInstance
+  let base: string
+  const handedOn: boolean[] = []
+  beforeAll(async () => {
+    app = Fastify()
+    malformedStringGuard(app)
+    app.addHook('preParsing', (req, _reply, payload, done) => {
+      handedOn.push(payload === req.raw)
+      done(null, payload)
+    })
+    app.get('/echo', async () => ({ ok: true }))
+    app.post('/echo', async (req) => req.body)
+    base = await app.listen({ host: '127.0.0.1', port: 0 })
+  })
+  afterAll(() => app.close())
+  beforeEach(() => void (handedOn.length = 0))
+
+  it('is not made for a request without a body, whatever its Content-Type says', async () => {
+    const res = await request(`${base}/echo`, { headers: { 'content-type': 'application/json' } })
+    expect(res.statusCode).toBe(200)
+    expect(await res.body.json()).toEqual({ ok: true })
+    expect(handedOn).toEqual([true])
+  })
+
+  it('is made for a JSON body, which the guard checks once parsed', async () => {
+    const res = await request(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":"fine"}',
+    })
+    expect(await res.body.json()).toEqual({ title: 'fine' })
+    expect(handedOn).toEqual([false])
+    const bad = await request(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":"a\\u0000b"}',
+    })
+    // The guard's refusal (the bare app has no GitLab error handler to write its plain text).
+    expect(bad.statusCode).toBe(400)
+    await bad.body.dump()
   })
 })
