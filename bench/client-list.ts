@@ -58,7 +58,8 @@ export async function run_(): Promise<{ name: string; ratio: number; detail: str
     for (let round = 0; round < ROUNDS; round++)
       for (const [name, measure] of Object.entries(measures)) (runs[name] ??= []).push(measure())
     for (const [name, list] of Object.entries(runs))
-      for (const r of list) if (r.count !== ISSUES) throw new Error(`${name} listed ${r.count} of ${ISSUES} issues`)
+      for (const r of list)
+        if (r.count !== ISSUES) throw new Error(`${name} listed ${r.count} of ${ISSUES} issues`)
     const ours = runs.ours as { ms: number; rssMb: number }[]
     const mine = median(ours)
     // Issue 21's target holds in every round: each round's pair was measured back to back, so the
