@@ -1,5 +1,5 @@
 /*
- * Run by test/server/routes/cached-answers-memory.test.ts in its own process (started with --expose-gc, its heap
+ * Run by test/server/routes/cached-answers-memory.test.ts in its own process (arrayBuffersKiBOf, with --expose-gc; its heap
  * untouched by Jest): the reference server answers COUNT different list URLs (each answer kept in
  * the response cache) while request-sized Buffers are made between them, as other requests make
  * them; then all garbage is collected and the memory ArrayBuffers still hold is printed, in KiB.

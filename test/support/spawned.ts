@@ -1,4 +1,6 @@
-import type { ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 
 /**
  * Resolves with the first line of `child`'s stdout that matches `pattern` (e.g. serve's
@@ -20,3 +22,17 @@ export function lineFrom(child: ChildProcess, pattern: RegExp): Promise<string> 
 
 /** The `http://...` address of serve's `listening on` line: where its API answers. */
 export const apiBaseIn = (line: string) => (/\(API at (http:\/\/\S+)\/api\/v4\)/.exec(line) ?? [])[1] ?? ''
+
+/**
+ * The KiB of ArrayBuffers that `test/support/<script>` reports as the first number it prints, run
+ * with `arg` in a process of its own (`--expose-gc`, so that it can collect first; its heap untouched
+ * by Jest's).
+ */
+export async function arrayBuffersKiBOf(script: string, arg: string): Promise<number> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', join(__dirname, script), arg],
+    { cwd: join(__dirname, '..', '..') },
+  )
+  return Number(stdout.trim().split(' ')[0])
+}

@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process'
-import { join } from 'node:path'
-import { promisify } from 'node:util'
+import { arrayBuffersKiBOf } from '../../support/spawned.js'
 
 /*
  * An answer kept in the response cache holds bytes of its own (src/server/own-bytes.ts). Made by
@@ -9,18 +7,7 @@ import { promisify } from 'node:util'
  * small answers held many times their size. Measured in a child process after a full collection.
  */
 it('1,000 cached list answers hold about their own size in Buffers', async () => {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [
-      '--expose-gc',
-      '--import',
-      'tsx',
-      join(__dirname, '..', '..', 'support', 'cached-answers-memory-child.ts'),
-      '1000',
-    ],
-    { cwd: join(__dirname, '..', '..', '..') },
-  )
-  const [kib] = stdout.trim().split(' ').map(Number) as [number]
+  const kib = await arrayBuffersKiBOf('cached-answers-memory-child.ts', '1000')
   // 3.8 MB with the server's own (undici, Fastify); 18.5 MB when the bodies were pool slices.
   expect(kib).toBeLessThan(8 * 1024)
 }, 60_000)

@@ -3,13 +3,11 @@
  * records the first kept go first, those of the views kept first (an earlier day's) before others;
  * and they hold no memory outside the heap.
  */
-import { execFile } from 'node:child_process'
-import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { issueFragments } from '../../../src/server/services/issue-fragments.js'
 import { applySeed } from '../../../src/server/services/seed.js'
 import type { IssueRow } from '../../../src/server/store/issues.js'
 import { openStore, type Store } from '../../../src/server/store/index.js'
+import { arrayBuffersKiBOf } from '../../support/spawned.js'
 
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') }
 let store: Store
@@ -82,18 +80,7 @@ describe('memory of kept issue JSON', () => {
    * process, after a full collection.
    */
   it('holds no memory outside the heap, whatever Buffers are made around them', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        '--expose-gc',
-        '--import',
-        'tsx',
-        join(__dirname, '..', '..', 'support', 'fragments-memory-child.ts'),
-        '2000',
-      ],
-      { cwd: join(__dirname, '..', '..', '..') },
-    )
-    const [kib] = stdout.trim().split(' ').map(Number) as [number]
+    const kib = await arrayBuffersKiBOf('fragments-memory-child.ts', '2000')
     // 2,000 records of about 1 KiB each: 2.2 MB as Buffers of their own, 19.7 MB as pool slices.
     expect(kib).toBeLessThan(1024)
   }, 60_000)
