@@ -1,8 +1,9 @@
 /*
- * Run by test/server/routes/cached-answers-memory.test.ts in its own process (arrayBuffersKiBOf, with --expose-gc; its heap
- * untouched by Jest): the reference server answers COUNT different list URLs (each answer kept in
- * the response cache) while request-sized Buffers are made between them, as other requests make
- * them; then all garbage is collected and the memory ArrayBuffers still hold is printed, in KiB.
+ * Run by test/server/routes/cached-answers-memory.test.ts in its own process (arrayBuffersKiBOf,
+ * with --expose-gc; its heap untouched by Jest): the reference server answers COUNT different list
+ * URLs (each answer kept in the response cache) while request-sized Buffers are made between them,
+ * as other requests make them; then all garbage is collected and the memory ArrayBuffers still
+ * hold is printed, in KiB.
  */
 import { request } from 'undici'
 import { buildServer } from '../../src/server/app.js'
