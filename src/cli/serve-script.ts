@@ -3,6 +3,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire, getCompileCacheDir } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
 import { constants, Script } from 'node:vm'
 import { crc32 } from 'node:zlib'
 import type { serve } from './serve.js'
@@ -53,13 +54,11 @@ export function loadServe(argv: string[]): typeof serve {
   return module.exports.serve
 }
 
-/** Whether serve's `argv` reads a seed file: `--seed FILE` or `--seed=FILE`, other than `none`. */
+/** Whether serve's `argv` reads a seed file: `--seed FILE` (or `--seed=FILE`) other than `none`. */
 function readsSeedFile(argv: string[]): boolean {
-  const at = argv.findIndex((arg) => arg === '--seed' || arg.startsWith('--seed='))
-  if (at < 0) return false
-  const arg = argv[at] as string
-  const value = arg === '--seed' ? argv[at + 1] : arg.slice('--seed='.length)
-  return value !== undefined && value !== '' && value !== 'none'
+  // Read as serve reads its options (the others do not matter here, whatever they are).
+  const { seed } = parseArgs({ args: argv, options: { seed: { type: 'string' } }, strict: false }).values
+  return typeof seed === 'string' && seed !== '' && seed !== 'none'
 }
 
 /**

@@ -1,5 +1,5 @@
 /*
- * Run by test/server/archive/safe-extract-memory.test.ts in its own process (Node's flags and
+ * Run by test/server/archive/safe-extract-memory.test.ts in its own process (arrayBuffersKiBOf; its
  * heap untouched by Jest): grows the young generation as a busy server's grows (objects that
  * survive a few collections), then extracts ARCHIVE into DEST and prints the most memory that
  * ArrayBuffers (Buffers, live or dead but not yet collected) held during the extraction, in KiB.

@@ -25,13 +25,13 @@ export const apiBaseIn = (line: string) => (/\(API at (http:\/\/\S+)\/api\/v4\)/
 
 /**
  * The KiB of ArrayBuffers that `test/support/<script>` reports as the first number it prints, run
- * with `arg` in a process of its own (`--expose-gc`, so that it can collect first; its heap untouched
- * by Jest's).
+ * with `args` in a process of its own (`--expose-gc`, so that it can collect first; its heap
+ * untouched by Jest's).
  */
-export async function arrayBuffersKiBOf(script: string, arg: string): Promise<number> {
+export async function arrayBuffersKiBOf(script: string, ...args: string[]): Promise<number> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', join(__dirname, script), arg],
+    ['--expose-gc', '--import', 'tsx', join(__dirname, script), ...args],
     { cwd: join(__dirname, '..', '..') },
   )
   return Number(stdout.trim().split(' ')[0])

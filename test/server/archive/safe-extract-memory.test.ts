@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { archive, repeated } from '../../support/hostile-archive.js'
+import { arrayBuffersKiBOf } from '../../support/spawned.js'
 
 /*
  * Extraction frees gunzip's output as it goes: a server whose young generation has grown (as after
@@ -26,11 +25,7 @@ it('extracting 128 MB of ndjson holds under 32 MB of Buffers at any time', async
   })
   const dest = join(work, 'out')
   mkdirSync(dest)
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', join(__dirname, '..', '..', 'support', 'extract-memory-child.ts'), file, dest],
-    { cwd: join(__dirname, '..', '..', '..') },
-  )
+  const kib = await arrayBuffersKiBOf('extract-memory-child.ts', file, dest)
   expect(readdirSync(join(dest, 'tree', 'project'))).toEqual(['issues.ndjson'])
-  expect(Number(stdout) * 1024).toBeLessThan(32 * MB)
+  expect(kib * 1024).toBeLessThan(32 * MB)
 }, 60_000)
