@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 
 /*
@@ -25,3 +26,14 @@ export function routeHeadAsGet(req: IncomingMessage): string {
 /** The method the client sent: HEAD for a HEAD request routed as GET. */
 export const requestMethod = (req: FastifyRequest): string =>
   headRequests.has(req.raw) ? 'HEAD' : req.method
+
+/**
+ * The body of a streamed answer (a file): `body` for GET. For HEAD, Node sends no body and would drop
+ * every byte read, so `body` is closed unread and an empty stream answers in its place; the headers
+ * set before (the file's length among them) stay.
+ */
+export function streamedBody(req: FastifyRequest, body: Readable): Readable {
+  if (!headRequests.has(req.raw)) return body
+  body.destroy()
+  return Readable.from([])
+}

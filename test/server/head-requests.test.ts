@@ -1,3 +1,4 @@
+import { open, type FileHandle } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { startServer, type TestServer } from '../support/server.js'
 import { FormData, request } from 'undici'
@@ -74,13 +75,25 @@ describe('HEAD on GET routes', () => {
     expect(gone.head).toMatch(/^HTTP\/1\.1 410 Gone\r\n/)
   })
 
-  it('answers a streamed download with its headers (the file length among them)', async () => {
+  it('answers a streamed download with its headers (the file length among them), reading none of the file', async () => {
     expect((await t.http('POST', `${P}/export`, { token: ALICE })).status).toBe(202)
     for (let i = 0; i < 500; i++) {
       const res = await t.http('GET', `${P}/export`, { token: ALICE })
       if ((res.body as Record<string, unknown>).export_status === 'finished') break
     }
-    const get = await expectHeadAsGet(`${P}/export/download`, { 'private-token': ALICE })
+    // The archive's reads, counted: HEAD sends none of it, so it reads none of it.
+    const probe = await open(__filename)
+    const read = jest.spyOn(Object.getPrototypeOf(probe) as FileHandle, 'read')
+    await probe.close()
+    const get = await exchange('GET', `${P}/export/download`, { 'private-token': ALICE })
+    expect(read.mock.calls.length).toBeGreaterThan(0)
+    read.mockClear()
+    clock.t += 60_000
+    const head = await exchange('HEAD', `${P}/export/download`, { 'private-token': ALICE })
+    expect(read).not.toHaveBeenCalled()
+    read.mockRestore()
+    expect(head.head).toBe(get.head)
+    expect(head.body.length).toBe(0)
     expect(get.head).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
     expect(get.head).toContain(`\r\ncontent-length: ${get.body.length}`)
   })

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { imageType, MetricImage, MetricImageFields } from '../../schema/index.js'
 import { GitLabError, badRequest, paramError } from '../gitlab-errors.js'
+import { streamedBody } from '../head-requests.js'
 import { parseParams } from '../params.js'
 import { multipartField } from '../malformed-strings.js'
 import type { Upload } from '../services/metric-images.js'
@@ -68,7 +69,7 @@ export function metricImageRoutes(api: ApiContext): void {
     const path = /^\d+$/.test(id ?? '') ? images.file(req.actor, Number(id), filename ?? '') : undefined
     if (!path) return reply.code(404).type('application/json').send({ message: '404 Not Found' })
     const type = imageType(path)
-    return reply.type(type).send(createReadStream(path))
+    return reply.type(type).send(streamedBody(req, createReadStream(path)))
   })
 
   route(

@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises'
 import { Type } from '@sinclair/typebox'
 import { AcceptedMessage, ProjectExportParams, ProjectExportStatus } from '../../schema/index.js'
 import { messageError } from '../gitlab-errors.js'
+import { streamedBody } from '../head-requests.js'
 import type { ExportService } from '../services/exports.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
@@ -62,7 +63,7 @@ export function projectExportRoutes(api: ApiContext, exports: ExportService) {
         )
         .header('content-transfer-encoding', 'binary')
         .header('content-length', String(size))
-        .send(handle.createReadStream())
+        .send(streamedBody(h.reply.request, handle.createReadStream()))
     },
   )
 }
