@@ -5,8 +5,10 @@ import { loadSeedFile, parseSeed } from './seed/parse.js'
 import type { ExistingRecords } from './seed/rules.js'
 import { existingRecords } from './services/seed.js'
 import type { Seed } from '../schema/seed.js'
+import type { Clock } from './services/context.js'
 
 export type { Seed } from '../schema/seed.js'
+export type { Clock } from './services/context.js'
 export { SeedError } from './seed/parse.js'
 export { DEFAULT_ROOT_TOKEN } from './seed/default.js'
 
@@ -42,6 +44,12 @@ export interface StartOptions {
   allowedHosts?: string[]
   /** Issue creations allowed per project and user per minute (default 300; 0 turns the limit off). */
   issuesCreateLimit?: number
+  /**
+   * The server's time (default: the system clock): every timestamp it writes (`created_at`,
+   * `updated_at`, notes, pipelines), its jobs' progress, the rate limits' one-minute windows and the
+   * `Date` header. A fixed clock makes answers repeatable; moving it on passes a rate limit's minute.
+   */
+  clock?: Clock
   /** Fastify's request log on stdout (default false). */
   logger?: boolean
   /** @internal Export and import settings (an S3 endpoint, size and rate limits), for tests. */
@@ -92,6 +100,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     allowLocalRequests: options.allowLocalRequests,
     allowedHosts: options.allowedHosts,
     issuesCreateLimit: options.issuesCreateLimit,
+    clock: options.clock,
     logger: options.logger,
     transfers: options.transfers,
   })

@@ -107,6 +107,27 @@ describe('startServer', () => {
     }
   })
 
+  it('runs on the clock it is given: seeded and new records, the Date header, time moved on', async () => {
+    const clock = { t: Date.parse('2030-01-02T03:04:05.678Z'), now: () => new Date(clock.t) }
+    const server = await startServer({ clock })
+    try {
+      const res = await request(`${server.apiUrl}/projects/demo%2Fapp/issues?per_page=1`, {
+        headers: { 'private-token': server.token ?? '' },
+      })
+      expect(res.headers.date).toBe('Wed, 02 Jan 2030 03:04:05 GMT')
+      const [seeded] = (await res.body.json()) as { created_at: string }[]
+      expect(seeded?.created_at).toBe('2030-01-02T03:04:05.678Z')
+      clock.t += 90_000
+      const created = await post(server, '/projects/demo%2Fapp/issues', { title: 'Later' })
+      expect(created).toMatchObject({
+        status: 201,
+        body: { created_at: '2030-01-02T03:05:35.678Z', updated_at: '2030-01-02T03:05:35.678Z' },
+      })
+    } finally {
+      await server.close()
+    }
+  })
+
   it('rejects a bad seed, at start or in seed(more), with the message the CLI prints', async () => {
     const file = join(dir, 'bad.yaml')
     writeFileSync(
