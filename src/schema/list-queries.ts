@@ -37,11 +37,15 @@ export type ProjectListQuery = Static<typeof ProjectListQuery>
 
 /**
  * `GET /users` (lib/api/users.rb): `username` (exact), `search`, `active`, `blocked`; `order_by`
- * and `sort` count for administrators only, as GitLab drops them for others.
+ * and `sort` count for administrators only, as GitLab drops them for others. `pagination` and
+ * `cursor` are read by `paginate_with_strategies` (16.5+) without being declared, so any
+ * `pagination` value is taken (only `keyset` pages by cursor), never refused.
  */
 export const UserListQuery = Type.Object(
   {
     ...PageQuery.properties,
+    pagination: Type.Optional(Type.String()),
+    cursor: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),
     search: Type.Optional(Type.String()),
     active: Type.Optional(boolParam({ default: false })),

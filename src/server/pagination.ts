@@ -69,6 +69,50 @@ export type PageOut<T> =
   | { items: T[]; page: Page; total: number | undefined; hasMore?: boolean }
   | { items: T[]; next: Record<string, unknown> | null }
 
+/**
+ * Where a keyset page ends: the last row's place in the list's order (its order key as text, and
+ * its id, the tie-breaker), handed out as the `cursor` of the rel="next" link
+ * (`lib/gitlab/pagination/keyset/cursor_pager.rb`). Opaque to clients.
+ */
+export interface Cursor {
+  value: string
+  id: number
+}
+
+export const encodeCursor = (c: Cursor): string => Buffer.from(JSON.stringify(c)).toString('base64url')
+
+/** The cursor a client sent back; null (the first page) when absent or not one of ours. */
+export function decodeCursor(text: string | undefined): Cursor | null {
+  if (!text) return null
+  try {
+    const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor
+    return typeof c.value === 'string' && Number.isInteger(c.id) ? c : null
+  } catch {
+    return null
+  }
+}
+
+/** What a cursor page's rel="next" link adds to the request's parameters. */
+export const cursorNext = (cursor: string, perPage: number): Record<string, unknown> => ({
+  cursor,
+  per_page: perPage,
+  pagination: 'keyset',
+})
+
+/**
+ * A cursor page of a list held in memory: `rest` is the list in its order from just after the
+ * caller's cursor. The row after the page decides whether a next cursor is given.
+ */
+export function cursorPage<T>(rest: T[], perPage: number, cursorOf: (row: T) => Cursor): PageOut<T> {
+  const items = rest.slice(0, perPage)
+  const last = items.at(-1)
+  return {
+    items,
+    next:
+      rest.length > perPage && last !== undefined ? cursorNext(encodeCursor(cursorOf(last)), perPage) : null,
+  }
+}
+
 /** The page `page` of a whole list held in memory, its total counted. */
 export function slicePage<T>(all: T[], page: Page): PageOut<T> {
   return { items: all.slice(page.offset, page.offset + page.perPage), page, total: all.length }

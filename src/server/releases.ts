@@ -68,7 +68,7 @@ export interface ReleaseRule {
 /**
  * The release-tied rules of GitLab's deprecations (`doc/update/deprecations.md`) that touch our surface, one
  * place for every boundary the server uses. Rules outside our surface (deployments, environments, release
- * links, approvals, ci/lint, /users pagination, packages) are not listed.
+ * links, approvals, ci/lint, packages) are not listed.
  */
 export const RELEASE_RULES = {
   /**
@@ -104,6 +104,25 @@ export const RELEASE_RULES = {
     since: '18.3',
     change: 'GET /projects/:id/issues pages by keyset on pagination=keyset',
     where: 'src/server/routes/issues.ts',
+  },
+  /**
+   * `GET /users` pages by cursor on `pagination=keyset` from 16.5 (gitlab-org/gitlab#419556, doc/api/rest/_index.md
+   * "Supported resources"; lib/api/users.rb `paginate_with_strategies`); before, the parameters are ignored.
+   */
+  usersKeyset: {
+    since: '16.5',
+    change: 'GET /users pages by keyset on pagination=keyset',
+    where: 'src/server/routes/user-lookup.ts',
+  },
+  /**
+   * GitLab 17.0 removes offset pagination of `/users` past the offset limit (doc/update/deprecations.md;
+   * `User` joins `ENFORCED_TYPES` in lib/gitlab/pagination/cursor_based_keyset.rb): an offset page
+   * whose `page * per_page` exceeds 50,000 is 405 (lib/api/helpers/pagination_strategies.rb).
+   */
+  usersOffsetLimit: {
+    since: '17.0',
+    change: 'GET /users refuses offset pages past 50,000 rows with 405',
+    where: 'src/server/services/users.ts',
   },
   /** GitLab 17.0 (doc/api/runners.md): registration-token support of `POST /runners` answers 410. */
   runnerRegistrationTokenGone: {

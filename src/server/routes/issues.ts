@@ -8,7 +8,7 @@ import {
   IssueUpdate,
   issueUpdateRequiresOneOf,
 } from '../../schema/index.js'
-import type { PageOut } from '../pagination.js'
+import { cursorNext, type PageOut } from '../pagination.js'
 import { applies } from '../releases.js'
 import type { IssuePage } from '../services/issues.js'
 import type { ApiContext } from './context.js'
@@ -32,7 +32,7 @@ function issuePage(result: IssuePage): PageOut<string> {
   if (nextCursor === undefined) return { items, page, total, hasMore }
   return {
     items,
-    next: nextCursor ? { cursor: nextCursor, per_page: page.perPage, pagination: 'keyset' } : null,
+    next: nextCursor ? cursorNext(nextCursor, page.perPage) : null,
   }
 }
 

@@ -1,8 +1,12 @@
 import { Type } from '@sinclair/typebox'
 import { CurrentUser, UserBasic, UserListQuery } from '../../schema/index.js'
+import { applies } from '../releases.js'
 import type { ApiContext } from './context.js'
 
-/** `GET /users` (services/users.ts `list`). */
+/** Before keyset paging (`usersKeyset`) `pagination` and `cursor` are ignored: Grape drops them. */
+const OffsetUserListQuery = Type.Omit(UserListQuery, ['pagination', 'cursor'])
+
+/** `GET /users` (services/users.ts `list`: filters, order, offset and keyset pages). */
 export function userLookupRoutes(api: ApiContext): void {
   const { route } = api
   const { users } = api.services
@@ -11,7 +15,8 @@ export function userLookupRoutes(api: ApiContext): void {
       method: 'GET',
       url: '/api/v4/users',
       summary: 'List users (administrators see all, others the active ones)',
-      input: UserListQuery,
+      input: applies(api.instance.version, 'usersKeyset') ? UserListQuery : OffsetUserListQuery,
+      errors: [405],
       linksOmit: ['defaults'],
       response: { 200: Type.Array(Type.Union([CurrentUser, UserBasic])) },
     },

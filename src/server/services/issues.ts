@@ -7,10 +7,10 @@ import {
   unauthorized,
   validationError,
 } from '../gitlab-errors.js'
-import { MAX_COUNT, pageOf, type Page } from '../pagination.js'
+import { MAX_COUNT, decodeCursor, encodeCursor, pageOf, type Page } from '../pagination.js'
 import { countTasks } from '../domain/tasks.js'
 import type { IssueView, ReferenceContext } from '../present/issues.js'
-import { KEYSET_ORDERS, type Cursor } from '../store/issue-query.js'
+import { KEYSET_ORDERS } from '../store/issue-query.js'
 import type { IssueWrite } from '../store/changes.js'
 import type { IssueChanges, IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -42,17 +42,6 @@ export interface IssuePage {
   nextCursor?: string | null
   /** For a cached answer: watches this page, so that only a write that can change it drops it. */
   watch: () => ListWatch
-}
-
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url')
-function decodeCursor(text: string | undefined): Cursor | null {
-  if (!text) return null
-  try {
-    const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor
-    return typeof c.value === 'string' && Number.isInteger(c.id) ? c : null
-  } catch {
-    return null
-  }
 }
 
 /** Hooks other services plug into issue creation. */

@@ -1,7 +1,16 @@
 import type { CurrentUser, UserBasic, UserListQuery } from '../../schema/index.js'
-import { forbidden } from '../gitlab-errors.js'
-import { mapPage, pageOf, slicePage, type PageOut } from '../pagination.js'
+import { GitLabError, forbidden } from '../gitlab-errors.js'
+import {
+  cursorPage,
+  decodeCursor,
+  mapPage,
+  pageOf,
+  slicePage,
+  type Cursor,
+  type PageOut,
+} from '../pagination.js'
 import { presentCurrentUser, presentUser } from '../present/users.js'
+import { applies } from '../releases.js'
 import type { UserRow } from '../store/users.js'
 import type { Actor } from './access.js'
 import type { ServiceContext } from './context.js'
@@ -17,6 +26,22 @@ const userSortKey: Record<string, (u: UserRow) => string | number> = {
   updated_at: (u) => u.created_at,
 }
 
+/**
+ * Offset pages of `User` end at this many rows from 17.0 (`offset_pagination_limit`, 50,000 by default:
+ * doc/administration/instance_limits.md); past it GitLab refuses the page (pagination_strategies.rb).
+ */
+const OFFSET_LIMIT = 50_000
+const offsetLimitExceeded = () =>
+  new GitLabError(405, {
+    error:
+      `Offset pagination has a maximum allowed offset of ${OFFSET_LIMIT} for requests that return objects ` +
+      'of type User. Remaining records can be retrieved using keyset pagination.',
+  })
+
+/** Compares two places in the order: order key, then id (GitLab's `order_options_with_tie_breaker`). */
+const compareKeys = (x: string | number, xId: number, y: string | number, yId: number) =>
+  (x < y ? -1 : x > y ? 1 : 0) || xId - yId
+
 /** User lookups: `GET /users`. */
 export function userService(ctx: ServiceContext) {
   const { store, instance } = ctx
@@ -27,7 +52,9 @@ export function userService(ctx: ServiceContext) {
      * every user as `UserWithAdmin`, others `UserBasic` of users not blocked or banned. `username`
      * matches exactly (case-insensitively), `search` a part of the name or username (and, for
      * administrators, the email), `active` and `blocked` keep those states. Newest first (`id desc`);
-     * `order_by`/`sort` count for administrators only, GitLab drops them for others.
+     * `order_by`/`sort` count for administrators only, GitLab drops them for others. From 16.5
+     * `pagination=keyset` pages by cursor in any of the orders (rel="next" only, no totals); from 17.0
+     * an offset page past 50,000 rows is 405 (lib/api/helpers/pagination_strategies.rb).
      */
     list(actor: Actor, q: UserListQuery): PageOut<CurrentUser | UserBasic> {
       if (!actor.user && !q.username) throw forbidden('Not authorized to access /api/v4/users')
@@ -47,16 +74,28 @@ export function userService(ctx: ServiceContext) {
         )
         .filter((u) => !q.active || u.state === 'active')
         .filter((u) => !q.blocked || u.state === 'blocked')
-      const key = userSortKey[(admin && q.order_by) || 'id'] ?? userSortKey.id!
+      const orderBy = (admin && q.order_by) || 'id'
+      const key = userSortKey[orderBy] ?? userSortKey.id!
       const dir = admin && q.sort === 'asc' ? 1 : -1
-      rows.sort((a, b) => {
-        const x = key(a)
-        const y = key(b)
-        return (x < y ? -1 : x > y ? 1 : 0) * dir || (a.id - b.id) * dir
-      })
-      return mapPage(slicePage(rows, pageOf(q)), (u) =>
-        admin ? presentCurrentUser(u, instance) : presentUser(u, instance),
-      )
+      rows.sort((a, b) => compareKeys(key(a), a.id, key(b), b.id) * dir)
+      const present = (u: UserRow) => (admin ? presentCurrentUser(u, instance) : presentUser(u, instance))
+      const page = pageOf(q)
+      if (q.pagination === 'keyset') {
+        // Every order /users declares has keyset pages both ways (User.supported_keyset_orderings).
+        const after = decodeCursor(q.cursor)
+        const cursorKey = (c: Cursor) => (orderBy === 'id' ? Number(c.value) : c.value)
+        const start = after
+          ? rows.findIndex((u) => compareKeys(key(u), u.id, cursorKey(after), after.id) * dir > 0)
+          : 0
+        const rest = start < 0 ? [] : rows.slice(start)
+        return mapPage(
+          cursorPage(rest, page.perPage, (u) => ({ value: String(key(u)), id: u.id })),
+          present,
+        )
+      }
+      if (applies(instance.version, 'usersOffsetLimit') && (q.page ?? 1) * (q.per_page ?? 20) > OFFSET_LIMIT)
+        throw offsetLimitExceeded()
+      return mapPage(slicePage(rows, page), present)
     },
   }
 }

@@ -1,3 +1,4 @@
+import type { Cursor } from '../pagination.js'
 import type { Db, Statement } from './db.js'
 
 /**
@@ -182,11 +183,6 @@ const orderKeySql = (by: string, dir: 'asc' | 'desc') =>
 
 /** Orders that keyset pagination supports, with the column the cursor carries. */
 export const KEYSET_ORDERS = new Set(['created_at', 'updated_at', 'title'])
-
-export interface Cursor {
-  value: string
-  id: number
-}
 
 /** Compiles and runs issue list queries; statements are cached by SQL text. */
 export function issueQueries(db: Db) {

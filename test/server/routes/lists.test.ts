@@ -186,6 +186,102 @@ describe('GET /users', () => {
   })
 })
 
+describe('GET /users by keyset (16.5+) and its offset limit (17.0+)', () => {
+  /** Every page of a keyset walk from `query`, following rel="next" as given. */
+  const walk = async (query: string, token?: string) => {
+    const pages: { names: unknown[]; headers: Record<string, string> }[] = []
+    let path: string | undefined = `/api/v4/users?${query}`
+    for (let guard = 0; path && guard < 10; guard++) {
+      const res = await t.http('GET', path, { token })
+      expect(res.status).toBe(200)
+      pages.push({ names: (res.body as Json[]).map((u) => u.username), headers: res.headers })
+      const next = /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1]
+      path = next && new URL(next).pathname + new URL(next).search
+    }
+    return pages
+  }
+
+  it('walks the users by cursor in any order, each link carrying the query, no totals, none after the last', async () => {
+    const byName = await walk('pagination=keyset&order_by=username&sort=asc&per_page=3', ROOT)
+    expect(byName.map((p) => p.names)).toEqual([['alice', 'bob', 'carol'], ['root']])
+    const [first, last] = byName
+    for (const name of ['x-total', 'x-total-pages', 'x-page', 'x-per-page', 'x-next-page', 'x-prev-page'])
+      expect(first!.headers).not.toHaveProperty(name)
+    expect(first!.headers.link).toMatch(
+      /^<http:\/\/127\.0\.0\.1:\d+\/api\/v4\/users\?cursor=[\w-]+&order_by=username&pagination=keyset&per_page=3&sort=asc>; rel="next"$/,
+    )
+    expect(last!.headers).not.toHaveProperty('link')
+    // Newest first by default; a full last page has no next link (the row after a page decides).
+    expect((await walk('pagination=keyset&per_page=2', ROOT)).map((p) => p.names)).toEqual([
+      ['carol', 'bob'],
+      ['alice', 'root'],
+    ])
+    expect(
+      (await walk('pagination=keyset&order_by=name&sort=desc&per_page=2', ROOT)).flatMap((p) => p.names),
+    ).toEqual(['root', 'carol', 'bob', 'alice'])
+  })
+
+  it('keeps the filters and the caller’s view across pages, and a bad cursor starts over', async () => {
+    // Others see active users only, newest first, whatever order they ask for.
+    const bob = await walk('pagination=keyset&per_page=1&order_by=username&sort=asc', BOB)
+    expect(bob.map((p) => p.names)).toEqual([['bob'], ['alice'], ['root']])
+    expect(await walk('pagination=keyset&per_page=1&active=true', ROOT)).toHaveLength(3)
+    const res = await t.http('GET', '/api/v4/users', {
+      token: ROOT,
+      query: 'pagination=keyset&cursor=%21%21&per_page=2',
+    })
+    expect((res.body as Json[]).map((u) => u.username)).toEqual(['carol', 'bob'])
+  })
+
+  it('pages by offset for any other pagination value, as GitLab leaves the parameter undeclared', async () => {
+    const res = await list('/api/v4/users', 'pagination=offset&per_page=2', ROOT)
+    expect(res.headers).toMatchObject({ 'x-total': '4', 'x-page': '1', 'x-next-page': '2' })
+    const odd = await list('/api/v4/users', 'pagination=sideways&per_page=2', ROOT)
+    expect(odd.headers['x-total']).toBe('4')
+  })
+
+  it('refuses an offset page past 50,000 rows with 405, and keyset pages are not limited', async () => {
+    const res = await t.http('GET', '/api/v4/users', { token: BOB, query: 'page=2501&per_page=20' })
+    expect(res.status).toBe(405)
+    expect(res.body).toEqual({
+      error:
+        'Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type User. ' +
+        'Remaining records can be retrieved using keyset pagination.',
+    })
+    expect((await list('/api/v4/users', 'page=2500&per_page=20', BOB)).body).toEqual([])
+    // per_page counts as given, before it is capped at 100.
+    expect(
+      (await t.http('GET', '/api/v4/users', { token: BOB, query: 'page=501&per_page=200' })).status,
+    ).toBe(405)
+    await list('/api/v4/users', 'page=2501&per_page=20&pagination=keyset', BOB)
+    // Authorization comes first: an anonymous caller without username is 403, not 405.
+    expect((await t.http('GET', '/api/v4/users', { query: 'page=2501&per_page=20' })).status).toBe(403)
+  })
+
+  it('before 16.5 ignores pagination=keyset and cursor; before 17.0 serves deep offset pages', async () => {
+    for (const [version, keyset, limited] of [
+      ['16.4.0', false, false],
+      ['16.5.0', true, false],
+      ['17.0.0', true, true],
+    ] as const) {
+      const v = await startServer(seed, { gitlabVersion: version })
+      try {
+        const paged = await v.http('GET', '/api/v4/users', {
+          token: ROOT,
+          query: 'pagination=keyset&cursor=abc&per_page=2',
+        })
+        expect([version, paged.status]).toEqual([version, 200])
+        expect([version, 'x-page' in paged.headers]).toEqual([version, !keyset])
+        expect([version, /pagination=|cursor=abc/.test(paged.headers.link ?? '')]).toEqual([version, keyset])
+        const deep = await v.http('GET', '/api/v4/users', { token: ROOT, query: 'page=2501&per_page=20' })
+        expect([version, deep.status]).toEqual([version, limited ? 405 : 200])
+      } finally {
+        await v.close()
+      }
+    }
+  })
+})
+
 describe('GET /groups', () => {
   const paths = (query = '', token?: string) => field('/api/v4/groups', 'full_path', query, token)
 
