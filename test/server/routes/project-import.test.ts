@@ -107,6 +107,59 @@ describe('POST /projects/import: round trip', () => {
     if (Array.isArray(labels)) expect(labels.map((l) => l.name).sort()).toEqual(['bug', 'docs', 'feature'])
   })
 
+  it("drops an incident's severity and a duplicate's link, as GitLab's export carries neither", async () => {
+    // import_export.yml (gitlabhq/gitlabhq, 18.x): issues have no `issuable_severity` relation and
+    // `duplicated_to_id` is an excluded attribute, so a GitLab round trip loses both.
+    const P = '/api/v4/projects/acme%2Fwidgets'
+    const copy = '/api/v4/projects/acme%2Fwidgets-copy'
+    const created = await t.http('POST', `${P}/issues`, {
+      token: ROOT,
+      json: { title: 'Outage', issue_type: 'incident', description: '/severity high' },
+    })
+    const iid = (created.body as Json).iid as number
+    await t.http('POST', `${P}/issues/1/notes`, { token: ROOT, json: { body: `/duplicate #${iid}` } })
+    const original = async (n: number) =>
+      (await t.http('GET', `${P}/issues/${n}`, { token: ROOT })).body as Json
+    expect(await original(iid)).toMatchObject({ severity: 'HIGH' })
+    const dup = await original(1)
+    expect(dup.state).toBe('closed')
+    expect((dup._links as Json).closed_as_duplicate_of).toMatch(new RegExp(`/issues/${iid}$`))
+
+    await t.http('POST', `${P}/export`, { token: ROOT })
+    for (let i = 0; i < 500; i++)
+      if (((await t.http('GET', `${P}/export`, { token: ROOT })).body as Json).export_status === 'finished')
+        break
+    const dl = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': ROOT } })
+    const archive = join(tmp, 'export.tar.gz')
+    writeFileSync(archive, Buffer.from(await dl.body.arrayBuffer()))
+    const res = await importFile(archive, { path: 'widgets-copy', namespace: 'acme' })
+    expect(await settled(res.body!.id)).toMatchObject({ import_status: 'finished', failed_relations: [] })
+
+    const imported = async (n: number) =>
+      (await t.http('GET', `${copy}/issues/${n}`, { token: ROOT })).body as Json
+    expect(await imported(iid)).toMatchObject({ issue_type: 'incident', severity: 'UNKNOWN' })
+    const closed = await imported(1)
+    expect(closed.state).toBe('closed')
+    expect((closed._links as Json).closed_as_duplicate_of).toBeNull()
+  })
+
+  it('ignores issuable_severity and duplicated_to_id in an archive, as GitLab does', async () => {
+    const lines = [
+      { iid: 1, title: 'Outage', issue_type: 'incident', issuable_severity: { severity: 'critical' } },
+      { iid: 2, title: 'Same outage', state: 'closed', duplicated_to_id: 1 },
+    ]
+    const dir = tree({ 'tree/project/issues.ndjson': `${lines.map((l) => JSON.stringify(l)).join('\n')}\n` })
+    const res = await importFile(tgz(dir), { path: 'incidents' })
+    expect(await settled(res.body!.id)).toMatchObject({ import_status: 'finished', failed_relations: [] })
+    const issues = await list('/api/v4/projects/root%2Fincidents/issues')
+    expect(
+      issues.map((i) => [i.iid, i.severity, i.state, (i._links as Json).closed_as_duplicate_of]),
+    ).toEqual([
+      [2, 'UNKNOWN', 'closed', null],
+      [1, 'UNKNOWN', 'opened', null],
+    ])
+  })
+
   it('a non-administrator import attributes everything to the importer and notes say who wrote them', async () => {
     const dir = tree({
       'tree/project/issues.ndjson': `${JSON.stringify({
