@@ -6,15 +6,17 @@ const Ids = Type.Array(Type.Integer())
 
 /**
  * The changes a note's quick actions made, under GitLab's update parameter names
- * (`Notes::CreateService#do_commands`); empty for a plain comment.
+ * (`Notes::CreateService#do_commands`); empty for a plain comment. Only the keys
+ * `Note#commands_changes` (app/models/note.rb) lets through, in its order, which `Hash#slice` keeps.
  */
 export const NoteCommandsChanges = Type.Object(
   {
-    state_event: Type.Optional(Type.String()),
-    title: Type.Optional(Type.String()),
+    due_date: Type.Optional(Nullable(Type.String())),
     label_ids: Type.Optional(Ids),
-    add_label_ids: Type.Optional(Ids),
     remove_label_ids: Type.Optional(Ids),
+    add_label_ids: Type.Optional(Ids),
+    canonical_issue_id: Type.Optional(Type.Integer()),
+    confidential: Type.Optional(Type.Boolean()),
     assignee_ids: Type.Optional(Ids),
     milestone_id: Type.Optional(Nullable(Type.Integer())),
     time_estimate: Type.Optional(Type.Integer()),
@@ -26,15 +28,14 @@ export const NoteCommandsChanges = Type.Object(
         category: Type.Optional(Type.Null()),
       }),
     ),
-    due_date: Type.Optional(Nullable(Type.String())),
     discussion_locked: Type.Optional(Type.Boolean()),
-    confidential: Type.Optional(Type.Boolean()),
-    subscription_event: Type.Optional(Type.String()),
-    todo_event: Type.Optional(Type.String()),
-    emoji_award: Type.Optional(Type.String()),
-    canonical_issue_id: Type.Optional(Type.Integer()),
-    weight: Type.Optional(Nullable(Type.Integer())),
     promote_to_epic: Type.Optional(Type.Boolean()),
+    weight: Type.Optional(Nullable(Type.Integer())),
+    emoji_award: Type.Optional(Type.String()),
+    todo_event: Type.Optional(Type.String()),
+    subscription_event: Type.Optional(Type.String()),
+    state_event: Type.Optional(Type.String()),
+    title: Type.Optional(Type.String()),
   },
   { title: 'NoteCommandsChanges' },
 )

@@ -374,6 +374,19 @@ describe('/done, /award and /severity', () => {
   })
 })
 
+describe('commands_changes', () => {
+  it("lists only the keys GitLab's Note#commands_changes lets through, in its order", async () => {
+    const res = await note(2, '/title Renamed\n/lock\n/due 2030-01-31\n/label ~bug\n/move acme/other')
+    expect(res.status).toBe(202)
+    expect(Object.keys((res.body as Json).commands_changes as Json)).toEqual([
+      'due_date',
+      'add_label_ids',
+      'discussion_locked',
+      'title',
+    ])
+  })
+})
+
 describe('descriptions', () => {
   it('on create: the commands are taken out and applied; those that need a saved issue are not', async () => {
     const res = await t.http('POST', `${P}/issues`, {

@@ -1,3 +1,4 @@
+import { NoteCommandsChanges, type Note } from '../../../schema/index.js'
 import type { IssueRow } from '../../store/issues.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
@@ -66,8 +67,11 @@ export function interpret(
   return { content, updates: ctx.updates, message, executed: commands.length }
 }
 
-/** The changes as the notes API reports them in `commands_changes` (the move target and severity left out). */
-export function commandsChanges(updates: QuickActionUpdates): Record<string, unknown> {
-  const { target_container: _target, severity: _severity, ...changes } = updates
-  return changes
+/** The changes as the notes API reports them in `commands_changes`: the keys its schema names, in its order. */
+export function commandsChanges(updates: QuickActionUpdates): Note['commands_changes'] {
+  const changes: Record<string, unknown> = {}
+  for (const key of Object.keys(NoteCommandsChanges.properties))
+    if (updates[key as keyof QuickActionUpdates] !== undefined)
+      changes[key] = updates[key as keyof QuickActionUpdates]
+  return changes as Note['commands_changes']
 }
