@@ -124,6 +124,21 @@ export const RELEASE_RULES = {
     change: 'GET /users refuses offset pages past 50,000 rows with 405',
     where: 'src/server/services/users.ts',
   },
+  /**
+   * `/promote_to_incident` exists from 14.5 (gitlab-org/gitlab#296787, doc/user/project/issues/managing_issues.md);
+   * before, its line is not a command and stays text.
+   */
+  promoteToIncident: {
+    since: '14.5',
+    change: 'the /promote_to_incident quick action',
+    where: 'src/server/services/quick-actions/issue-actions.ts',
+  },
+  /** `/promote_to_incident` also works in the description of a new issue from 15.8 (gitlab-org/gitlab#376760). */
+  promoteToIncidentOnCreate: {
+    since: '15.8',
+    change: '/promote_to_incident on issue creation',
+    where: 'src/server/services/quick-actions/issue-actions.ts',
+  },
   /** GitLab 17.0 (doc/api/runners.md): registration-token support of `POST /runners` answers 410. */
   runnerRegistrationTokenGone: {
     since: '17.0',

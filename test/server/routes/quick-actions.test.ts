@@ -374,6 +374,58 @@ describe('/done, /award and /severity', () => {
   })
 })
 
+describe('/promote_to_incident', () => {
+  it('makes an issue an incident, reporting no change; an incident or a Guest answers "Could not apply"', async () => {
+    const res = await note(2, '/promote_to_incident')
+    expect([res.status, res.body]).toEqual([
+      202,
+      { commands_changes: {}, summary: ['Issue has been promoted to incident'] },
+    ])
+    expect(await issue(2)).toMatchObject({ issue_type: 'incident', type: 'INCIDENT', severity: 'UNKNOWN' })
+    const again = await note(2, '/promote_to_incident')
+    expect([again.status, again.body]).toEqual([
+      202,
+      { commands_changes: {}, summary: ['Could not apply promote_to_incident command.'] },
+    ])
+    const guest = await note(1, '/promote_to_incident', T.guest)
+    expect(guest.body).toEqual({
+      commands_changes: {},
+      summary: ['Could not apply promote_to_incident command.'],
+    })
+    expect(await issue(1)).toMatchObject({ issue_type: 'issue' })
+  })
+
+  it('with other commands: the comment keeps its text and commands_changes its other keys', async () => {
+    const res = await note(2, 'Paging.\n/promote_to_incident\n/severity high\n/lock')
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ body: 'Paging.', commands_changes: { discussion_locked: true } })
+    expect(await issue(2)).toMatchObject({ issue_type: 'incident', discussion_locked: true })
+  })
+
+  it('on create from 15.8; before, a new issue stays an issue; before 14.5 the line is text', async () => {
+    for (const [version, type, description] of [
+      ['15.8.0', 'incident', 'Outage'],
+      ['15.7.0', 'issue', 'Outage'],
+      ['14.4.0', 'issue', 'Outage\n/promote_to_incident'],
+    ] as const) {
+      const v = await startServer(detailSeed, { gitlabVersion: version })
+      try {
+        const res = await v.http('POST', `${P}/issues`, {
+          token: T.reporter,
+          json: { title: 'Down', description: 'Outage\n/promote_to_incident' },
+        })
+        expect([version, res.status]).toEqual([version, 201])
+        expect([version, res.body]).toEqual([
+          version,
+          expect.objectContaining({ issue_type: type, description }),
+        ])
+      } finally {
+        await v.close()
+      }
+    }
+  })
+})
+
 describe('commands_changes', () => {
   it("lists only the keys GitLab's Note#commands_changes lets through, in its order", async () => {
     const res = await note(2, '/title Renamed\n/lock\n/due 2030-01-31\n/label ~bug\n/move acme/other')

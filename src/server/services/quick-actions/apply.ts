@@ -36,6 +36,7 @@ export function issueEditOf(deps: IssueDeps, project: ProjectRow, updates: Quick
   if (updates.discussion_locked !== undefined) edit.discussion_locked = updates.discussion_locked
   if (updates.confidential !== undefined) edit.confidential = updates.confidential
   if (typeof updates.weight === 'number') edit.weight = updates.weight
+  if (updates.issue_type) edit.issue_type = updates.issue_type
   return edit
 }
 

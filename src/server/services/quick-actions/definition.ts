@@ -1,4 +1,5 @@
 import type { IssueRow } from '../../store/issues.js'
+import type { ReleaseRuleName } from '../../releases.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
 import type { IssueDeps } from '../issue-lookup.js'
@@ -29,6 +30,8 @@ export interface QuickActionUpdates {
   target_container?: ProjectRow
   weight?: number | null
   promote_to_epic?: true
+  /** `/promote_to_incident` (GitLab's `work_item_type`, which `commands_changes` does not report). */
+  issue_type?: 'incident'
   /**
    * `/severity`: GitLab updates it while reading the command, so it is not in `commands_changes`;
    * lower case, one of `IssuableSeverity::SEVERITY_LABELS`.
@@ -56,6 +59,8 @@ export interface QuickActionContext {
  */
 export interface CommandDefinition {
   names: string[]
+  /** The release rule from which GitLab defines the command; before it the line stays text. */
+  since?: ReleaseRuleName
   takesArg: 'none' | 'optional' | 'required'
   available(ctx: QuickActionContext): boolean
   run(ctx: QuickActionContext, arg: string | undefined): void

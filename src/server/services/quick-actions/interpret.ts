@@ -3,6 +3,7 @@ import type { IssueRow } from '../../store/issues.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
 import type { IssueDeps } from '../issue-lookup.js'
+import { applies } from '../../releases.js'
 import type { CommandDefinition, QuickActionContext, QuickActionUpdates } from './definition.js'
 import { eeActions } from './ee-actions.js'
 import { extractCommands } from './extractor.js'
@@ -22,12 +23,13 @@ export interface Interpretation {
   executed: number
 }
 
-const definitionsFor = (deps: IssueDeps): CommandDefinition[] => [
-  ...issueActions,
-  ...issuableActions,
-  ...issueAndMergeRequestActions,
-  ...(deps.ctx.instance.edition === 'ee' ? eeActions : []),
-]
+const definitionsFor = (deps: IssueDeps): CommandDefinition[] =>
+  [
+    ...issueActions,
+    ...issuableActions,
+    ...issueAndMergeRequestActions,
+    ...(deps.ctx.instance.edition === 'ee' ? eeActions : []),
+  ].filter((d) => d.since === undefined || applies(deps.ctx.instance.version, d.since))
 
 /**
  * Reads the commands of `text` for an issue (null while it is created). Every defined command
