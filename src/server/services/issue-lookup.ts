@@ -1,7 +1,7 @@
 import type { Issue, IssueUpdate } from '../../schema/index.js'
 import { unauthorized } from '../gitlab-errors.js'
 import type { EpicRow } from '../store/epics.js'
-import type { IssueRow } from '../store/issues.js'
+import type { IssueAccessRow, IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Level, type Actor } from './access.js'
@@ -14,7 +14,13 @@ import { presentIssueBatch } from './issue-records.js'
  */
 export interface IssueAccess {
   findIssue(actor: Actor, project: ProjectRow, iid: number): IssueRow
-  canReadIssue(actor: Actor, project: ProjectRow, row: IssueRow): boolean
+  /** As `findIssue`, with only the columns of `IssueAccessRow`. */
+  findReadable(actor: Actor, project: ProjectRow, iid: number): IssueAccessRow
+  canReadIssue(
+    actor: Actor,
+    project: ProjectRow,
+    row: Pick<IssueRow, 'id' | 'confidential' | 'author_id'>,
+  ): boolean
   canReadEpic(actor: Actor, epic: EpicRow): boolean
   update(actor: Actor, project: ProjectRow, iid: number, input: IssueUpdate): Issue
 }

@@ -12,7 +12,7 @@ import { countTasks } from '../domain/tasks.js'
 import type { IssueView, ReferenceContext } from '../present/issues.js'
 import { KEYSET_ORDERS } from '../store/issue-query.js'
 import type { IssueWrite } from '../store/changes.js'
-import type { IssueChanges, IssueRow } from '../store/issues.js'
+import type { IssueAccessRow, IssueChanges, IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Actor, Level } from './access.js'
 import { isoNow, today, type ServiceContext } from './context.js'
@@ -73,7 +73,17 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     if (!row || !canReadIssue(actor, project, row)) throw recordNotFound()
     return row
   }
-  const canReadIssue = (actor: Actor, project: ProjectRow, row: IssueRow) =>
+  /** As `findIssue`, with only the columns its access rule and the time stats need. */
+  const findReadable = (actor: Actor, project: ProjectRow, iid: number): IssueAccessRow => {
+    const row = store.issues.accessByIid(project.id, iid)
+    if (!row || !canReadIssue(actor, project, row)) throw recordNotFound()
+    return row
+  }
+  const canReadIssue = (
+    actor: Actor,
+    project: ProjectRow,
+    row: Pick<IssueRow, 'id' | 'confidential' | 'author_id'>,
+  ) =>
     row.confidential === 0 ||
     access.atLeast(actor, project, Level.planner) ||
     (actor.id !== null &&
@@ -160,6 +170,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
 
   return {
     findIssue,
+    findReadable,
     canReadIssue,
     canReadEpic: epics.canRead,
 
@@ -228,14 +239,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
 
     /** The issue's record as JSON (`toJson` writes one record), kept for the next read. */
     get(actor: Actor, project: ProjectRow, iid: number, toJson: (issue: Issue) => string): string {
-      const row = findIssue(actor, project, iid)
+      // Kept JSON needs only the access check; the whole row is read when the JSON is made.
+      const { id } = findReadable(actor, project, iid)
       const view = `${actor.id}|single|${today(ctx.clock)}`
-      const [json] = fragments.json(
-        [row.id],
-        view,
-        ([r]) => [toJson(single(actor, r as IssueRow))],
-        () => [row],
-      )
+      const [json] = fragments.json([id], view, ([r]) => [toJson(single(actor, r as IssueRow))])
       return json as string
     },
 
@@ -267,7 +274,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const written: IssueWrite = { projectId: project.id, issues: [] }
       return issueWrite(commands, written, () => {
         const iid = owner && input.iid !== undefined ? input.iid : store.issues.nextIid(project.id)
-        if (store.issues.byIid(project.id, iid)) throw messageError(409, 'Duplicated issue')
+        if (store.issues.iidTaken(project.id, iid)) throw messageError(409, 'Duplicated issue')
         const createdAt = owner && input.created_at ? input.created_at : now
         const tasks = countTasks(input.description ?? null)
         const milestone =
@@ -313,8 +320,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         }
         store.issues.setSubscription(id, user.id, true)
         store.projects.touch(project.id, now)
-        commands.after(store.issues.get(id) as IssueRow)
-        return single(actor, store.issues.get(id) as IssueRow)
+        const saved = store.issues.get(id) as IssueRow
+        commands.after(saved)
+        // Only the commands' `after` may have changed the row since.
+        return single(actor, commands.executed ? (store.issues.get(id) as IssueRow) : saved)
       })
     },
 
@@ -414,8 +423,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         ]
         for (const body of notes) if (body) addSystemNote(store, row.id, actor.id as number, body, now)
         store.projects.touch(project.id, now)
-        commands.after(store.issues.get(row.id) as IssueRow)
-        return single(actor, store.issues.get(row.id) as IssueRow)
+        const saved = store.issues.get(row.id) as IssueRow
+        commands.after(saved)
+        // Only the commands' `after` may have changed the row since.
+        return single(actor, commands.executed ? (store.issues.get(row.id) as IssueRow) : saved)
       })
     },
 

@@ -17,7 +17,7 @@ const MAX_SUMMARY = 255
 const human = (seconds: number) => (seconds === 0 ? null : formatDuration(seconds))
 
 /** GitLab's doc/api/issues.md: the time stats of an issue row. */
-export const timeStatsOf = (row: IssueRow): TimeStats => ({
+export const timeStatsOf = (row: Pick<IssueRow, 'time_estimate' | 'total_time_spent'>): TimeStats => ({
   time_estimate: row.time_estimate,
   total_time_spent: row.total_time_spent,
   human_time_estimate: human(row.time_estimate),
@@ -38,12 +38,14 @@ export function timeTrackingService(deps: IssueDeps) {
     if (!canAdminIssues(deps, actor, project)) throw forbidden()
     return row
   }
-  const save = (row: IssueRow, changes: Partial<IssueRow>) =>
-    store.transaction(() => {
-      const now = isoNow(deps.ctx.clock)
-      store.issues.update(row.id, { ...changes, updated_at: now })
-      return timeStatsOf(store.issues.get(row.id) as IssueRow)
-    })
+  /** Writes the new time columns (inside the caller's transaction) and answers with them. */
+  const save = (
+    row: IssueRow,
+    changes: Pick<IssueRow, 'time_estimate'> | Pick<IssueRow, 'total_time_spent'>,
+  ) => {
+    store.issues.update(row.id, { ...changes, updated_at: isoNow(deps.ctx.clock) })
+    return timeStatsOf({ ...row, ...changes })
+  }
   /** A new estimate with GitLab's system note; an unchanged one changes nothing (no note, same `updated_at`). */
   const estimate = (actor: Actor, row: IssueRow, seconds: number) => {
     if (seconds === row.time_estimate) return timeStatsOf(row)
@@ -65,7 +67,7 @@ export function timeTrackingService(deps: IssueDeps) {
   return {
     /** `GET .../time_stats`: anyone who can read the issue. */
     stats(actor: Actor, project: ProjectRow, iid: number): TimeStats {
-      return timeStatsOf(deps.issues.findIssue(actor, project, iid))
+      return timeStatsOf(deps.issues.findReadable(actor, project, iid))
     },
 
     /**

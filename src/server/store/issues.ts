@@ -37,6 +37,15 @@ export interface IssueRow {
   ip_address: string | null
 }
 
+/**
+ * The columns that decide who may read an issue, and its time stats: what a read answered from
+ * kept JSON, and `time_stats`, need of the row (a whole row is 36 columns to copy into an object).
+ */
+export type IssueAccessRow = Pick<
+  IssueRow,
+  'id' | 'project_id' | 'confidential' | 'author_id' | 'time_estimate' | 'total_time_spent'
+>
+
 /** Columns a create may set, in the order the insert binds them; the rest take their defaults. */
 const newIssueColumns = [
   'iid',
@@ -107,6 +116,10 @@ export function issueTable(db: Db) {
   )
   const nextIid = db.prepare('SELECT COALESCE(MAX(iid), 0) + 1 AS iid FROM issues WHERE project_id = ?')
   const byIid = db.prepare('SELECT * FROM issues WHERE project_id = ? AND iid = ?')
+  const accessByIid = db.prepare(
+    'SELECT id, project_id, confidential, author_id, time_estimate, total_time_spent FROM issues WHERE project_id = ? AND iid = ?',
+  )
+  const iidTaken = db.prepare('SELECT 1 FROM issues WHERE project_id = ? AND iid = ?').pluck()
   const byId = db.prepare('SELECT * FROM issues WHERE id = ?')
   const remove = db.prepare('DELETE FROM issues WHERE id = ?')
   const maxPosition = db.prepare('SELECT MAX(relative_position) AS p FROM issues WHERE project_id = ?')
@@ -133,6 +146,10 @@ export function issueTable(db: Db) {
     insert: (issue: NewIssue) =>
       Number(insert.run(...newIssueColumns.map((column) => issue[column])).lastInsertRowid),
     byIid: (projectId: number, iid: number) => byIid.get(projectId, iid) as IssueRow | undefined,
+    accessByIid: (projectId: number, iid: number) =>
+      accessByIid.get(projectId, iid) as IssueAccessRow | undefined,
+    /** Whether the project has an issue numbered `iid`. */
+    iidTaken: (projectId: number, iid: number) => iidTaken.get(projectId, iid) !== undefined,
     get: (id: number) => byId.get(id) as IssueRow | undefined,
     /** Rows by id, in the order of `ids`. */
     getMany: (ids: number[]): IssueRow[] => {
