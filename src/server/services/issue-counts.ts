@@ -1,5 +1,4 @@
 import type { IssueQuery } from '../store/issue-query.js'
-import type { IssueWrite } from '../store/changes.js'
 import type { Store } from '../store/index.js'
 
 type Kept = { query: IssueQuery; n: number; cap: number }
@@ -7,7 +6,7 @@ type Kept = { query: IssueQuery; n: number; cap: number }
 /**
  * The capped counts behind a list's `X-Total`, kept per filter and moved along by each write to
  * single issues (src/server/store/changes.ts): before and after the write, each touched issue is
- * checked against every kept filter that covers its project, one row each, instead of counting up
+ * checked against every kept filter it may affect (`issueQueries.affects`), one row each, instead of counting up
  * to `cap` + 1 rows again. A change no write describes drops them all. At most `max` filters are
  * kept, least recently used out first.
  */
@@ -16,13 +15,11 @@ export function keptIssueCounts(store: Store, max = 64) {
   const kept = new Map<string, Kept>()
   /** For the write under way: which of its issues each kept filter matched before it. */
   let matchedBefore = new Map<Kept, Set<number>>()
-  const covers = (q: IssueQuery, write: IssueWrite) =>
-    q.projectIds === null || q.projectIds.includes(write.projectId)
   store.changes.listen({
     before(write) {
       matchedBefore = new Map()
       for (const k of kept.values())
-        if (covers(k.query, write))
+        if (queries.affects(k.query, write))
           matchedBefore.set(k, new Set(write.issues.filter((id) => queries.matches(k.query, id))))
     },
     after(write) {

@@ -1,5 +1,4 @@
 import { KEYSET_ORDERS, type IssueQuery } from '../store/issue-query.js'
-import type { IssueWrite } from '../store/changes.js'
 import type { Store } from '../store/index.js'
 
 type Row = { id: number; key: string }
@@ -25,8 +24,8 @@ function compareText(a: string, b: string): number {
  * moved along by each write to single issues, so that a page of a list read again after a write
  * is a slice instead of a query reading the list's index up to the page's end. A write changes a
  * list only through the issues it names (src/server/services/watched-issue-lists.ts says why):
- * after it, each written issue's place in each kept list of its project (its order key, or none)
- * is read, one row each, and the issue is taken out of the kept rows and put back where its key
+ * after it, each written issue's place in each kept list it may affect (`issueQueries.affects`;
+ * its order key, or none) is read, one row each, and the issue is taken out of the kept rows and put back where its key
  * now sorts, when that is among them (the kept rows stay the list's first ones: an issue that sorts
  * after them may have others before it). A change no write describes drops them all.
  *
@@ -37,8 +36,6 @@ function compareText(a: string, b: string): number {
 export function keptIssueOrders(store: Store, maxLists = 32, depth = 500) {
   const queries = store.issueQueries
   const kept = new Map<string, Kept>()
-  const covers = (q: IssueQuery, write: IssueWrite) =>
-    q.projectIds === null || q.projectIds.includes(write.projectId)
   /** Whether row `a` comes before `b` in the list. */
   const before = (q: IssueQuery, a: Row, b: Row) => {
     const c = compareText(a.key, b.key)
@@ -75,7 +72,7 @@ export function keptIssueOrders(store: Store, maxLists = 32, depth = 500) {
     before() {},
     after(write) {
       for (const k of kept.values())
-        if (covers(k.query, write)) for (const id of new Set(write.issues)) move(k, id)
+        if (queries.affects(k.query, write)) for (const id of new Set(write.issues)) move(k, id)
     },
     reset() {
       kept.clear()

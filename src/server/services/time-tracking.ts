@@ -14,6 +14,13 @@ const MAX_INT = 2_147_483_647
 const MAX_TOTAL = 4 * 31_557_600
 const MAX_SUMMARY = 255
 
+/**
+ * What an estimate and a timelog change of the issue's row (besides a system note and the timelog):
+ * lists that neither filter nor order by them need not look for the issue moving.
+ */
+const ESTIMATE_COLUMNS = ['time_estimate', 'updated_at'] as const
+const SPENT_COLUMNS = ['total_time_spent', 'updated_at'] as const
+
 const human = (seconds: number) => (seconds === 0 ? null : formatDuration(seconds))
 
 /** GitLab's doc/api/issues.md: the time stats of an issue row. */
@@ -49,7 +56,7 @@ export function timeTrackingService(deps: IssueDeps) {
   /** A new estimate with GitLab's system note; an unchanged one changes nothing (no note, same `updated_at`). */
   const estimate = (actor: Actor, row: IssueRow, seconds: number) => {
     if (seconds === row.time_estimate) return timeStatsOf(row)
-    const written = { projectId: row.project_id, issues: [row.id] }
+    const written = { projectId: row.project_id, issues: [row.id], onlyColumns: ESTIMATE_COLUMNS }
     return store.changes.issueWrite(written, () =>
       store.transaction(() => {
         addSystemNote(
@@ -145,7 +152,7 @@ export function timeTrackingService(deps: IssueDeps) {
       spentAt?: string,
     ): TimeStats {
       const now = isoNow(deps.ctx.clock)
-      const written = { projectId: row.project_id, issues: [row.id] }
+      const written = { projectId: row.project_id, issues: [row.id], onlyColumns: SPENT_COLUMNS }
       return store.changes.issueWrite(written, () =>
         store.transaction(() => {
           addSystemNote(store, row.id, actor.id as number, note, now)

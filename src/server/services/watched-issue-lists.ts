@@ -20,8 +20,9 @@ type Group = { query: IssueQuery; watchers: Set<Watcher> }
  * the rest of what a page shows comes from its own issues' rows, labels, assignees, notes and
  * timelogs, which only a write naming them changes, and its totals move only with the filter's
  * members. So each written issue's place in each watched list (its order key, or none) is read
- * before and after the write, one row each; a change of place drops every page of that list, a
- * page showing the issue is dropped alone. A change no write describes drops them all. At most
+ * before and after the write, one row each, unless the write changes no column the list reads
+ * (`issueQueries.affects`); a change of place drops every page of that list, a page showing the
+ * issue is dropped alone. A change no write describes drops them all. At most
  * `maxLists` lists are watched, least recently watched out first (their pages turn stale).
  */
 export function watchedIssueLists(store: Store, maxLists = 32) {
@@ -39,16 +40,17 @@ export function watchedIssueLists(store: Store, maxLists = 32) {
     before(write) {
       placesBefore = new Map()
       for (const g of lists.values())
-        if (covers(g.query, write))
+        if (queries.affects(g.query, write))
           placesBefore.set(g, new Map(write.issues.map((id) => [id, queries.position(g.query, id)])))
     },
     after(write) {
       const written = new Set(write.issues)
       for (const [key, g] of lists) {
+        if (!covers(g.query, write)) continue
+        // Unaffected lists keep their places; a created issue was in no list before the write.
         const before = placesBefore.get(g)
-        if (!before) continue
-        // A created issue was in no list before the write.
-        if ([...written].some((id) => queries.position(g.query, id) !== before.get(id))) drop(key, g)
+        if (before && [...written].some((id) => queries.position(g.query, id) !== before.get(id)))
+          drop(key, g)
         else
           for (const w of g.watchers)
             if ([...written].some((id) => w.ids.has(id))) {

@@ -4,6 +4,12 @@ import type { Db } from './db.js'
 export interface IssueWrite {
   projectId: number
   issues: number[]
+  /**
+   * The only columns of the issues' rows it changes, when it says (besides their notes and
+   * timelogs, which no issue list filters or orders by): a list whose filter and order read none
+   * of them cannot see its issues move (`issueQueries.affects`).
+   */
+  onlyColumns?: readonly string[]
 }
 
 /** What a cache that can follow single writes hears from the tracker. */

@@ -1,4 +1,5 @@
 import type { Cursor } from '../pagination.js'
+import type { IssueWrite } from './changes.js'
 import type { Db, Statement } from './db.js'
 
 /**
@@ -230,17 +231,16 @@ export function issueQueries(db: Db) {
       places.clear()
       placesAt = db.writes
     }
-    const sql = text(
-      q,
-      'position',
-      (f) => `SELECT ${orderKeySql(q.order.by, q.order.dir)} AS k FROM issues i WHERE i.id = ? AND ${f.sql}`,
-    )
+    const sql = text(q, 'position', positionSql(q))
     const key = `${id}\n${text(q, 'place', (f) => `${sql}\n${JSON.stringify(f.args)}`)}`
     if (places.has(key)) return places.get(key)
     const place = (prepare(sql).get(id, ...filter(q).args) as { k: string } | undefined)?.k
     places.set(key, place)
     return place
   }
+  /** The SQL of an issue's place in the list: its order key, when it passes the filter. */
+  const positionSql = (q: IssueQuery) => (f: Condition) =>
+    `SELECT ${orderKeySql(q.order.by, q.order.dir)} AS k FROM issues i WHERE i.id = ? AND ${f.sql}`
   const buildFilter = (q: IssueQuery): Condition => {
     const parts: Condition[] = [...q.where]
     if (q.projectIds !== null) parts.unshift(where.inList('project_id', q.projectIds))
@@ -264,7 +264,23 @@ export function issueQueries(db: Db) {
     }
     return { sql: parts.map((p) => `(${p.sql})`).join(' AND ') || '1', args: parts.flatMap((p) => p.args) }
   }
+  /** The query's filter or order reads one of these columns of `issues i`. */
+  const readsColumn = (q: IssueQuery, columns: readonly string[]) => {
+    const sql = text(q, 'position', positionSql(q))
+    const reads = text(q, `reads ${columns.join(' ')}`, () =>
+      columns.some((c) => new RegExp(`\\bi\\.${c}\\b`).test(sql)) ? 'yes' : 'no',
+    )
+    return reads === 'yes'
+  }
   return {
+    /**
+     * Whether `write` may change which of its issues the query's list holds, or where: the list
+     * covers the write's project, and the write does not say it leaves every column the list reads.
+     */
+    affects(q: IssueQuery, write: IssueWrite): boolean {
+      if (q.projectIds !== null && !q.projectIds.includes(write.projectId)) return false
+      return write.onlyColumns === undefined || readsColumn(q, write.onlyColumns)
+    },
     /** The query's filter as text: equal for two queries that match the same rows. */
     filterKey(q: IssueQuery): string {
       return text(q, 'key', (f) => `${f.sql}\n${JSON.stringify(f.args)}`)

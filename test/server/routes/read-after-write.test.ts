@@ -320,6 +320,28 @@ describe('pages of an issue list next to a write', () => {
     })
   })
 
+  it('a time spent or estimated moves its issue in lists that order or filter by updated_at', async () => {
+    const spend = (issue: Json, path: string, json: Json) => {
+      clock.advance(1000)
+      return t.http('POST', `${W}/issues/${issue.iid}/${path}`, { token: ROOT, json }).then((r) => r.status)
+    }
+    const byUpdate = (page: number) => `order_by=updated_at&page=${page}`
+    clock.advance(500) // after every issue's creation
+    const since = `updated_after=${encodeURIComponent(clock.now().toISOString())}`
+    await read(`${W}/issues`, q(byUpdate(1)))
+    await read(`${W}/issues`, q(byUpdate(3)))
+    expect((await read(`${W}/issues`, q(since))).total).toBe(0)
+    // Watched 1 is last by updated_at; time spent on it makes it the newest.
+    expect(await spend(issues[0]!, 'add_spent_time', { duration: '1h' })).toBe(201)
+    expect(titles(await read(`${W}/issues`, q(byUpdate(1))))).toEqual(['Watched 1', 'Watched 5'])
+    expect(titles(await read(`${W}/issues`, q(byUpdate(3))))).toEqual(['Watched 2'])
+    expect(titles(await read(`${W}/issues`, q(since)))).toEqual(['Watched 1'])
+    // The kept order below the response cache (another URL) follows an estimate the same way.
+    expect(await spend(issues[1]!, 'time_estimate', { duration: '2h' })).toBe(200)
+    expect(titles(await read(`${W}/issues`, fresh(byUpdate(1))))).toEqual(['Watched 2', 'Watched 1'])
+    expect((await read(`${W}/issues`, q(since))).total).toBe(2)
+  })
+
   // Another URL of the same list misses the response cache and is put together from the kept list
   // orders and issue records (services/issue-orders.ts, issue-fragments.ts): they follow writes too.
   let reads = 0
