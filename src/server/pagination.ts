@@ -148,6 +148,9 @@ export function setPageLinks<T>(
  * 10,000. Past that GitLab counts nothing but still names the next page while one exists: `hasMore` says so
  * where `total` is capped (or undefined, not counted); otherwise an exact `total` does.
  */
+/** `page=0` as a key of its own in a link query (not `per_page=`, not `x[page]=`). */
+const PAGE_ZERO = /(^|&)page=0(?=&|$)/
+
 function setPageHeaders(
   reply: FastifyReply,
   link: LinkContext,
@@ -166,9 +169,10 @@ function setPageHeaders(
         ? page.page + 1
         : null
   const prev = page.page > 1 ? page.page - 1 : null
-  const { params } = link
-  const href = (p: number) =>
-    `<${link.baseUrl}${link.path}?${linkQuery({ ...params, page: p, per_page: page.perPage })}>`
+  // One query for every link: its `page=` (a key of its own, escaped keys and values hold no `=`)
+  // is the only part that differs.
+  const query = linkQuery({ ...link.params, page: 0, per_page: page.perPage })
+  const href = (p: number) => `<${link.baseUrl}${link.path}?${query.replace(PAGE_ZERO, `$1page=${p}`)}>`
   const links: string[] = []
   if (prev !== null) links.push(`${href(prev)}; rel="prev"`)
   if (next !== null) links.push(`${href(next)}; rel="next"`)

@@ -46,6 +46,17 @@ describe('offset pagination', () => {
     expect(l.last).toContain('page=3')
   })
 
+  it("each link sets its own page, whatever the other parameters' values hold", async () => {
+    // The links share one query; only its `page=` differs (src/server/pagination.ts).
+    const res = await t.http('GET', P, { token: ROOT, query: 'per_page=1&page=2&search=page=0' })
+    expect(res.status).toBe(200)
+    const l = links(res.headers.link)
+    const query = (rel: string) => new URL(l[rel] as string).search
+    expect(query('prev')).toMatch(/&page=1&per_page=1&search=page%3D0&/)
+    expect(query('first')).toMatch(/&page=1&per_page=1&search=page%3D0&/)
+    expect(Object.values(l).every((link) => !/[?&]page=0(&|$)/.test(link as string))).toBe(true)
+  })
+
   it('the last page has no next; an empty list still has one page', async () => {
     const last = await t.http('GET', P, { token: ROOT, query: 'per_page=2&page=3' })
     expect(last.headers['x-next-page']).toBe('')
