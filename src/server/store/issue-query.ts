@@ -217,9 +217,10 @@ export function issueQueries(db: Db) {
   /**
    * Places read since the store last changed, by query and issue: the caches that follow writes
    * (kept counts, watched pages, kept orders) each read the same ones before and after a write.
-   * A rollback, which `db.writes` does not count, forgets them.
+   * A rollback, which `db.writes` does not count, forgets them. By the query's place text, kept per
+   * query object, so that its hash is computed once (V8 keeps it in the string), then by issue.
    */
-  const places = new Map<string, string | undefined>()
+  const places = new Map<string, Map<number, string | undefined>>()
   let placesAt = -1
   db.onRollback(() => places.clear())
   /**
@@ -232,10 +233,12 @@ export function issueQueries(db: Db) {
       placesAt = db.writes
     }
     const sql = text(q, 'position', positionSql(q))
-    const key = `${id}\n${text(q, 'place', (f) => `${sql}\n${JSON.stringify(f.args)}`)}`
-    if (places.has(key)) return places.get(key)
+    const placeText = text(q, 'place', (f) => `${sql}\n${JSON.stringify(f.args)}`)
+    let byId = places.get(placeText)
+    if (!byId) places.set(placeText, (byId = new Map()))
+    if (byId.has(id)) return byId.get(id)
     const place = (prepare(sql).get(id, ...filter(q).args) as { k: string } | undefined)?.k
-    places.set(key, place)
+    byId.set(id, place)
     return place
   }
   /** The SQL of an issue's place in the list: its order key, when it passes the filter. */
