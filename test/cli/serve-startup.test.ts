@@ -17,16 +17,18 @@ const seedFile = resolve(root, 'examples/seed.yaml')
 
 let dir: string
 let made: string
+let generated: string
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'gla-startup-'))
   made = join(dir, 'made.txt')
+  generated = join(dir, 'generated.json')
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 /**
  * One `serve` (with examples/seed.yaml, or `seed` as given): started, asked for a project's issues
  * (200, or 401 on the empty store of `--seed none`, where no token is known), stopped by SIGTERM;
- * Node's modules it loaded.
+ * Node's modules it loaded. The code it generated with `new Function` is in `generatedCode()`.
  */
 async function firstAnswer(env: Record<string, string> = {}, seed = seedFile): Promise<string[]> {
   const list = join(dir, 'modules.txt')
@@ -41,6 +43,13 @@ async function firstAnswer(env: Record<string, string> = {}, seed = seedFile): P
       // Each code cache the run makes (50-80 ms of CPU), written down as it is made.
       `const make = Script.prototype.createCachedData`,
       `Script.prototype.createCachedData = function () { appendFileSync(${JSON.stringify(made)}, 'made\\n'); return make.call(this) }`,
+      // Each function body compiled with `new Function`, which no code cache holds, and when.
+      `import { subscribe } from 'node:diagnostics_channel'`,
+      `let requested = false`,
+      `subscribe('http.server.request.start', () => { requested = true })`,
+      `const generated = []`,
+      `globalThis.Function = new Proxy(Function, { construct: (target, args, newTarget) => { generated.push({ body: String(args.at(-1)), requested }); return Reflect.construct(target, args, newTarget) } })`,
+      `process.on('exit', () => writeFileSync(${JSON.stringify(generated)}, JSON.stringify(generated)))`,
     ].join('\n'),
   )
   const child = spawn(process.execPath, ['--import', preload, bin, 'serve', '--port', '0', '--seed', seed], {
@@ -58,6 +67,10 @@ async function firstAnswer(env: Record<string, string> = {}, seed = seedFile): P
   expect(code).toBe(0)
   return readFileSync(list, 'utf8').split('\n')
 }
+
+/** The function bodies the last `firstAnswer` run compiled with `new Function`: before its first request or after. */
+const generatedCode = () =>
+  JSON.parse(readFileSync(generated, 'utf8')) as { body: string; requested: boolean }[]
 
 /** How many code caches the last `firstAnswer` run made. */
 const cachesMade = () => (existsSync(made) ? readFileSync(made, 'utf8').split('\n').length - 1 : 0)
@@ -85,6 +98,14 @@ describe('gitlab-actions serve start-up', () => {
     expect(modules).toContain('NativeModule http')
     for (const unused of ['https', 'http2', 'tls'])
       expect([unused, modules.includes(`NativeModule ${unused}`)]).toEqual([unused, false])
+  })
+
+  it('compiles no route matcher before its first request (each is compiled when first tried)', async () => {
+    await firstAnswer()
+    // find-my-way's matcher of a static node: a chain of charCodeAt tests, one per character.
+    const matchers = generatedCode().filter(({ body }) => body.includes('path.charCodeAt(i + 1) ==='))
+    expect(matchers.filter(({ requested }) => !requested)).toEqual([])
+    expect(matchers.length).toBeGreaterThan(0) // those of the route the request took
   })
 
   it('keeps a code cache after its first run, which the next run uses without writing it again', async () => {
