@@ -4,6 +4,7 @@ import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { load as loadYaml } from 'js-yaml'
 import { isNode, parseDocument, type Document, type YAMLError } from 'yaml'
 import { Seed } from '../../schema/seed.js'
+import { readBlockYaml } from './block-yaml.js'
 import { formatPath, SeedError, type SeedPath, type SeedProblem } from './problem.js'
 import { ruleProblems, type ExistingRecords } from './rules.js'
 
@@ -31,11 +32,13 @@ export function parseSeed(text: string, fileName: string, existing?: ExistingRec
   // Start-up time: js-yaml reads a 1,000-issue seed about four times faster than `yaml`, cold. A
   // seed it reads and that passes every check is used as it is; anything else goes through `yaml`,
   // whose document knows the line and column of each problem and which stays the judge: the seeds
-  // the two libraries read differently (directives, tags, null keys) always take that path.
+  // the two libraries read differently (directives, tags, null keys) always take that path. Before
+  // js-yaml, the block style that programs write is read by a reader of that style alone
+  // (src/server/seed/block-yaml.ts), which reads what it reads as js-yaml does.
   if (!READ_DIFFERENTLY.test(source)) {
     let value: unknown
     try {
-      value = loadYaml(source) ?? {}
+      value = readBlockYaml(source) ?? loadYaml(source) ?? {}
     } catch {
       value = undefined
     }
