@@ -12,6 +12,7 @@ import { importsOutside } from './bundle-imports.mjs'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins } from './lazy-builtins.mjs'
 import { lazyRouteMatchers } from './lazy-route-matchers.mjs'
+import { seedCheck } from './seed-check.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = resolve(root, 'build/cli-bundle')
@@ -24,7 +25,7 @@ const shared = {
   // Start-up time: V8 scans every byte of a chunk it loads; without the indentation and comments
   // there is a third less to scan. Names stay (stack traces, and Fastify names plugins by them).
   minifyWhitespace: true,
-  plugins: [dedupePackages(root), lazyBuiltins(), lazyRouteMatchers()],
+  plugins: [dedupePackages(root), lazyBuiltins(), lazyRouteMatchers(), seedCheck(root)],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',

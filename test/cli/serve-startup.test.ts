@@ -108,6 +108,11 @@ describe('gitlab-actions serve start-up', () => {
     expect(matchers.length).toBeGreaterThan(0) // those of the route the request took
   })
 
+  it("checks the seed with TypeBox's check compiled at build time, generating none at start", async () => {
+    await firstAnswer()
+    expect(generatedCode().filter(({ body }) => body.includes('return function check(value)'))).toEqual([])
+  })
+
   it('keeps a code cache after its first run, which the next run uses without writing it again', async () => {
     await firstAnswer()
     expect(cachesMade()).toBe(1)

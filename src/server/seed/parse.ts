@@ -1,17 +1,14 @@
 import { readFile } from 'node:fs/promises'
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { load as loadYaml } from 'js-yaml'
 import { isNode, parseDocument, type Document, type YAMLError } from 'yaml'
 import { Seed } from '../../schema/seed.js'
 import { readBlockYaml } from './block-yaml.js'
+import { isSeed, seedChecker } from './seed-check.js'
 import { formatPath, SeedError, type SeedPath, type SeedProblem } from './problem.js'
 import { ruleProblems, type ExistingRecords } from './rules.js'
 
 export { SeedError } from './problem.js'
-
-let compiled: TypeCheck<typeof Seed> | undefined
-const checker = () => (compiled ??= TypeCompiler.Compile(Seed))
 
 /**
  * Reads a seed file's text (YAML 1.2, so JSON too) and checks it against `src/schema/seed.ts` and
@@ -42,8 +39,7 @@ export function parseSeed(text: string, fileName: string, existing?: ExistingRec
     } catch {
       value = undefined
     }
-    if (checker().Check(value) && !hasNullKey(value) && ruleProblems(value, existing).length === 0)
-      return value
+    if (isSeed(value) && !hasNullKey(value) && ruleProblems(value, existing).length === 0) return value
   }
   return parseWithPositions(source, fileName, existing)
 }
@@ -75,7 +71,7 @@ function parseWithPositions(source: string, fileName: string, existing?: Existin
   } catch (err) {
     throw new SeedError(fileName, '', err instanceof Error ? err.message : String(err))
   }
-  if (!checker().Check(value)) throw firstProblem(fileName, doc, schemaProblems(value))
+  if (!seedChecker().Check(value)) throw firstProblem(fileName, doc, schemaProblems(value))
   const problems = ruleProblems(value, existing)
   if (problems.length > 0) throw firstProblem(fileName, doc, problems)
   return value
@@ -126,7 +122,7 @@ function offsetOf(doc: Document, path: SeedPath): number {
 function schemaProblems(value: unknown): SeedProblem[] {
   const problems: SeedProblem[] = []
   const seen = new Set<string>()
-  for (const error of checker().Errors(value)) {
+  for (const error of seedChecker().Errors(value)) {
     if (seen.has(error.path)) continue // a missing key is also "expected string" there
     seen.add(error.path)
     problems.push({ path: toPath(value, error.path), message: describe(error) })
