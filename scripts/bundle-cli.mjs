@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { importsOutside } from './bundle-imports.mjs'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins } from './lazy-builtins.mjs'
-import { lazyRouteMatchers } from './lazy-route-matchers.mjs'
+import { lazyRouterCode } from './lazy-router-code.mjs'
 import { seedCheck } from './seed-check.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -25,7 +25,7 @@ const shared = {
   // Start-up time: V8 scans every byte of a chunk it loads; without the indentation and comments
   // there is a third less to scan. Names stay (stack traces, and Fastify names plugins by them).
   minifyWhitespace: true,
-  plugins: [dedupePackages(root), lazyBuiltins(), lazyRouteMatchers(), seedCheck(root)],
+  plugins: [dedupePackages(root), lazyBuiltins(), lazyRouterCode(), seedCheck(root)],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',

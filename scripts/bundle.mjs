@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins, lazyBuiltinsInNcc } from './lazy-builtins.mjs'
-import { lazyRouteMatchers } from './lazy-route-matchers.mjs'
+import { lazyRouterCode } from './lazy-router-code.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
@@ -78,7 +78,7 @@ if (only.length === 0 || only.includes('serve')) {
     platform: 'node',
     target: 'node24',
     minify: true,
-    plugins: [dedupePackages(root), lazyBuiltins(), lazyRouteMatchers()],
+    plugins: [dedupePackages(root), lazyBuiltins(), lazyRouterCode()],
     keepNames: true,
     legalComments: 'eof',
     // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.

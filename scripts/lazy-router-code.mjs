@@ -1,0 +1,78 @@
+// An esbuild plugin for scripts/bundle-cli.mjs and the one-file server. find-my-way (Fastify's
+// router) compiles code with `new Function` as routes are added: a matcher for every static node
+// of its trees and a params-object builder for every route, several hundred of each at every start
+// of `serve`, code that V8's code cache cannot hold, while a short run uses a few. In the bundle,
+// each is compiled the first time the router uses it (the same function, so later calls run as
+// before). The build fails if find-my-way's source no longer has the shape expected here.
+
+/**
+ * Per file of find-my-way: the text replaced (each found exactly once), the function appended, and
+ * the calls that must be the only ones (each is made as a method of the object holding the code, so
+ * that `this` is that object when it is first called).
+ */
+const FILES = [
+  {
+    file: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/,
+    edits: [
+      [
+        'this.matchPrefix = kind === NODE_TYPES.STATIC ? compilePrefixMatch(prefix) : null',
+        'this.matchPrefix = kind === NODE_TYPES.STATIC ? matchPrefixOnFirstUse : null',
+      ],
+      ['this.matchPrefix = compilePrefixMatch(childPrefix)', 'this.matchPrefix = matchPrefixOnFirstUse'],
+    ],
+    // The node's prefix is the one its matcher must test (a split sets both again).
+    appended: `
+function matchPrefixOnFirstUse (path, i) {
+  this.matchPrefix = compilePrefixMatch(this.prefix)
+  return this.matchPrefix(path, i)
+}
+`,
+    calls: [/\.matchPrefix\(/g, ['staticChild.matchPrefix(path, pathIndex)']],
+  },
+  {
+    file: /[\\/]find-my-way[\\/]lib[\\/]handler-storage\.js$/,
+    edits: [
+      [
+        '_createParamsObject: this._compileCreateParamsObject(params)',
+        '_createParamsObject: createParamsObjectOnFirstUse',
+      ],
+    ],
+    appended: `
+function createParamsObjectOnFirstUse (param0, param1, param2, param3, extraParams) {
+  this._createParamsObject = HandlerStorage.prototype._compileCreateParamsObject(this.params)
+  return this._createParamsObject(param0, param1, param2, param3, extraParams)
+}
+`,
+    calls: [/\._createParamsObject\(/g, []],
+  },
+]
+
+/** `code` of `path` (a find-my-way file) with its generated code compiled on first use. */
+export function lazyRouterCodeIn(code, path) {
+  const spec = FILES.find(({ file }) => file.test(path))
+  if (!spec) return code
+  let out = code
+  for (const [from, to] of spec.edits) {
+    if (out.split(from).length !== 2)
+      throw new Error(`${path}: expected one \`${from}\` (did find-my-way change?)`)
+    out = out.replace(from, to)
+  }
+  const [pattern, known] = spec.calls
+  const found = out.match(pattern)?.length ?? 0
+  if (found !== known.length || !known.every((call) => out.includes(call)))
+    throw new Error(`${path}: ${pattern.source} is used ${found} times; known: ${known.join(', ') || 'none'}`)
+  return `${out}\n${spec.appended}`
+}
+
+export function lazyRouterCode() {
+  return {
+    name: 'lazy-router-code',
+    setup(build) {
+      const filter = /[\\/]find-my-way[\\/]lib[\\/](node|handler-storage)\.js$/
+      build.onLoad({ filter }, async ({ path }) => {
+        const { readFile } = await import('node:fs/promises')
+        return { contents: lazyRouterCodeIn(await readFile(path, 'utf8'), path), loader: 'js' }
+      })
+    },
+  }
+}
