@@ -166,12 +166,11 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
         ip_address: null,
       })
       issueIds.push(id)
-      // A new issue has neither yet: only lists with something in them are written (each write
-      // first clears the old list, two statements per issue a seed of 1,000 can do without).
+      // A new issue has neither yet: its lists are added, with no old list to clear first.
       const labels = (i.labels ?? []).map(labelIds).filter((x): x is number => x !== undefined)
-      if (labels.length > 0) store.issues.setLabels(id, labels)
+      store.issues.addLabels(id, labels)
       const assignees = (i.assignees ?? []).map(userId)
-      if (assignees.length > 0) store.issues.setAssignees(id, assignees)
+      store.issues.addAssignees(id, assignees)
       for (const uid of new Set([authorId, ...assignees])) store.issues.setSubscription(id, uid, true)
     })
     if (!existing) projectExtras(p, ns, projectId, issueIds)

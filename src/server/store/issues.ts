@@ -134,6 +134,11 @@ export function issueTable(db: Db) {
     `INSERT INTO subscriptions (issue_id, user_id, subscribed) VALUES (?, ?, ?)
      ON CONFLICT (issue_id, user_id) DO UPDATE SET subscribed = excluded.subscribed`,
   )
+  const addAssignees = (issueId: number, userIds: number[]) =>
+    userIds.forEach((userId, position) => addAssignee.run(issueId, userId, position))
+  const addLabels = (issueId: number, labelIds: number[]) => {
+    for (const labelId of labelIds) addLabel.run(issueId, labelId)
+  }
   const many = new Map<string, Statement>()
   const updates = new Map<string, Statement>()
   const manyStmt = (key: string, n: number, sql: (p: string) => string) => {
@@ -177,12 +182,16 @@ export function issueTable(db: Db) {
     maxPosition: (projectId: number) => (maxPosition.get(projectId) as { p: number | null }).p,
     setAssignees: (issueId: number, userIds: number[]) => {
       clearAssignees.run(issueId)
-      userIds.forEach((userId, position) => addAssignee.run(issueId, userId, position))
+      addAssignees(issueId, userIds)
     },
     setLabels: (issueId: number, labelIds: number[]) => {
       clearLabels.run(issueId)
-      for (const labelId of labelIds) addLabel.run(issueId, labelId)
+      addLabels(issueId, labelIds)
     },
+    /** `setAssignees` of an issue that has none yet (a new one): nothing to clear. */
+    addAssignees,
+    /** `setLabels` of an issue that has none yet (a new one): nothing to clear. */
+    addLabels,
     /** `[issue_id, user_id]` pairs, in assignment order. */
     assigneesOf: (issueIds: number[]) =>
       issueIds.length === 0
