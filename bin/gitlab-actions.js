@@ -11,7 +11,8 @@ if (major < 24) {
 // second start skips compiling it (a fifth of `serve`'s start-up); `serve` keeps a fuller cache of its
 // own script there (src/cli/serve-script.ts). NODE_DISABLE_COMPILE_CACHE=1 turns both off; where the
 // cache cannot be written (a read-only tmpdir), Node compiles as before.
-const { enableCompileCache } = await import('node:module')
+// (Taken, not imported: an ES import of a built-in makes a module facade, see src/cli/serve-script.ts.)
+const { enableCompileCache } = process.getBuiltinModule('node:module')
 enableCompileCache()
 const { main } = await import('../build/cli-bundle/main.js')
 

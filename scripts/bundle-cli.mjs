@@ -37,8 +37,9 @@ const cli = await build({
   splitting: true,
   format: 'esm',
   // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.
+  // (node:module taken, not imported: see src/cli/serve-script.ts on built-ins' module facades.)
   banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   },
 })
 // `serve` is one CommonJS script beside the chunks: src/cli/serve-script.ts runs it as a vm.Script,

@@ -37,14 +37,15 @@ async function firstAnswer(env: Record<string, string> = {}, seed = seedFile): P
   writeFileSync(
     preload,
     [
-      `import { appendFileSync, writeFileSync } from 'node:fs'`,
-      `import { Script } from 'node:vm'`,
+      // Built-ins taken, not imported: an import would load what a test below checks serve does not.
+      `const { appendFileSync, writeFileSync } = process.getBuiltinModule('node:fs')`,
+      `const { Script } = process.getBuiltinModule('node:vm')`,
       `process.on('exit', () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')))`,
       // Each code cache the run makes (50-80 ms of CPU), written down as it is made.
       `const make = Script.prototype.createCachedData`,
       `Script.prototype.createCachedData = function () { appendFileSync(${JSON.stringify(made)}, 'made\\n'); return make.call(this) }`,
       // Each function body compiled with `new Function`, which no code cache holds, and when.
-      `import { subscribe } from 'node:diagnostics_channel'`,
+      `const { subscribe } = process.getBuiltinModule('node:diagnostics_channel')`,
       `let requested = false`,
       `subscribe('http.server.request.start', () => { requested = true })`,
       `const generated = []`,
@@ -97,6 +98,14 @@ describe('gitlab-actions serve start-up', () => {
     const modules = await firstAnswer()
     expect(modules).toContain('NativeModule http')
     for (const unused of ['https', 'http2', 'tls'])
+      expect([unused, modules.includes(`NativeModule ${unused}`)]).toEqual([unused, false])
+  })
+
+  it('answers without the modules that ES imports of node:fs and node:util would load', async () => {
+    // An ES import of a built-in makes a module facade that reads every export, lazy ones too.
+    const modules = await firstAnswer()
+    expect(modules).toContain('NativeModule fs')
+    for (const unused of ['internal/fs/streams', 'worker_threads'])
       expect([unused, modules.includes(`NativeModule ${unused}`)]).toEqual([unused, false])
   })
 
