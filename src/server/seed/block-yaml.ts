@@ -56,8 +56,12 @@ export function readBlockYaml(text: string): Record<string, unknown> | undefined
   }
 }
 
+/** Deeper collections are left to js-yaml, whose own limit (100) refuses some of them. */
+const MAX_DEPTH = 50
+
 class Reader {
   private at = 0
+  private depth = 0
   private readonly plainKeys = new Map<string, boolean>()
 
   constructor(private readonly lines: string[]) {}
@@ -89,6 +93,7 @@ class Reader {
 
   /** A mapping whose keys start at column `n`; the current line holds its first key there. */
   private mapping(n: number): Record<string, unknown> {
+    if (++this.depth > MAX_DEPTH) giveUp()
     const value: Record<string, unknown> = {}
     for (;;) {
       const line = this.lines[this.at] as string
@@ -98,13 +103,17 @@ class Reader {
       if (!this.isPlainKey(key) || Object.hasOwn(value, key)) giveUp()
       value[key] = this.value(n, line.slice(colon + 1).trim())
       const m = this.next()
-      if (m < n) return value
+      if (m < n) {
+        this.depth--
+        return value
+      }
       if (m > n || this.startsItem(n)) giveUp()
     }
   }
 
   /** A sequence whose `- ` items are at column `n`; the current line is its first item. */
   private sequence(n: number): unknown[] {
+    if (++this.depth > MAX_DEPTH) giveUp()
     const items: unknown[] = []
     for (;;) {
       const line = this.lines[this.at] as string
@@ -120,7 +129,10 @@ class Reader {
         this.at++
       }
       const m = this.next()
-      if (m < n || (m === n && !this.startsItem(n))) return items
+      if (m < n || (m === n && !this.startsItem(n))) {
+        this.depth--
+        return items
+      }
       if (m > n) giveUp()
     }
   }

@@ -95,6 +95,7 @@ describe('readBlockYaml', () => {
       'a: 1', // no final line break
       '---\na: 1\n', // document markers
       'a: 1\n...\n',
+      `${Array.from({ length: 60 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} 1\n`, // deeper than js-yaml goes
       '- a\n', // not a mapping
       'a:\n  - - b\n', // nested compact items
       'a:\n  -\n', // an empty item
