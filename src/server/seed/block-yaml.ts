@@ -101,7 +101,7 @@ class Reader {
       if (colon === -1 || (colon + 1 < line.length && line.charCodeAt(colon + 1) !== 32)) giveUp()
       const key = line.slice(n, colon)
       if (!this.isPlainKey(key) || Object.hasOwn(value, key)) giveUp()
-      value[key] = this.value(n, line.slice(colon + 1).trim())
+      value[key] = this.value(n, trimSpaces(line.slice(colon + 1)))
       const m = this.next()
       if (m < n) {
         this.depth--
@@ -119,7 +119,7 @@ class Reader {
       const line = this.lines[this.at] as string
       let k = n + 1
       while (line.charCodeAt(k) === 32) k++
-      const rest = line.slice(k).trimEnd()
+      const rest = trimSpaces(line.slice(k))
       if (rest === '' || rest === '-' || rest.startsWith('- ')) giveUp()
       // `- key: value` starts a mapping at the key's column.
       if (KEY_AND_COLON.test(rest)) items.push(this.mapping(k))
@@ -198,6 +198,18 @@ class Reader {
   }
 }
 
+/**
+ * `text` without the spaces around it. YAML's white space is the space and the tab (never read
+ * here), not JavaScript's `trim`'s: a no-break or ideographic space is part of a scalar.
+ */
+function trimSpaces(text: string): string {
+  let start = 0
+  let end = text.length
+  while (text.charCodeAt(start) === 32) start++
+  while (end > start && text.charCodeAt(end - 1) === 32) end--
+  return text.slice(start, end)
+}
+
 /** A one-line scalar after `key: ` or `- ` (trimmed). */
 function scalar(text: string): unknown {
   const first = text.charCodeAt(0)
@@ -212,7 +224,7 @@ function scalar(text: string): unknown {
   if (first === 91) {
     if (text === '[]') return []
     const words = FLOW_WORDS.exec(text)
-    return words ? (words[1] as string).split(',').map((word) => plain(word.trim())) : giveUp()
+    return words ? (words[1] as string).split(',').map((word) => plain(trimSpaces(word))) : giveUp()
   }
   if (text === '{}') return {}
   return plain(text)

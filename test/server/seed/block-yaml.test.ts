@@ -56,6 +56,8 @@ describe('readBlockYaml', () => {
       '            indented',
       '          # not a comment',
       '',
+      '      - title: "\u00a0kept\u3000"',
+      '        description: spaces\u00a0 ',
       '      - title: b',
       '        description: |',
       '          kept',
@@ -68,7 +70,12 @@ describe('readBlockYaml', () => {
       projects: [
         {
           branches: ['main', 'develop'],
-          issues: [{ description: 'line 1\n\n  indented\n# not a comment' }, { description: 'kept\n' }],
+          issues: [
+            { description: 'line 1\n\n  indented\n# not a comment' },
+            // YAML trims spaces, not other white space (as JavaScript's trim does).
+            { title: '\u00a0kept\u3000', description: 'spaces\u00a0' },
+            { description: 'kept\n' },
+          ],
         },
       ],
     })
@@ -149,6 +156,9 @@ describe('readBlockYaml', () => {
       'line\n\n  indented\n',
       'trailing \n',
       ' lead',
+      'no-break\u00a0',
+      '\u3000ideographic',
+      '\u2003em space',
       '',
     )
     const scalar = fc.oneof(
