@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { openAsBlob } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout } from 'node:timers/promises'
 import { FormData, request } from 'undici'
 import type { TestServer } from './server.js'
 
@@ -33,12 +34,18 @@ export async function importFile(
   return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : undefined }
 }
 
-/** Polls `GET /projects/:id/import` until the import is finished or failed; returns that record. */
-export async function settled(t: TestServer, id: unknown, token: string): Promise<Json> {
-  for (let i = 0; i < 1000; i++) {
+/**
+ * Polls `GET /projects/:id/import` until the import is finished or failed; returns that record.
+ * Bounded by time, not by a count of polls: on a busy machine 1,000 quick polls ended before a
+ * 24 MB import did.
+ */
+export async function settled(t: TestServer, id: unknown, token: string, timeoutMs = 30_000): Promise<Json> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
     const res = await t.http('GET', `/api/v4/projects/${String(id)}/import`, { token })
     const status = (res.body as Json).import_status
     if (status === 'finished' || status === 'failed') return res.body as Json
+    if (Date.now() > deadline) throw new Error(`import did not settle in ${timeoutMs} ms`)
+    await setTimeout(5)
   }
-  throw new Error('import did not settle')
 }
