@@ -3,6 +3,7 @@ import { dump, load } from 'js-yaml'
 import { stringify } from 'yaml'
 import { readBlockYaml } from '../../../src/server/seed/block-yaml.js'
 import { issuesSeed } from '../../../bench/support/seeds.js'
+import { TRICKY_SCALARS } from '../../support/yaml-scalars.js'
 
 /** js-yaml's reading of `text`, or `thrown` when it refuses it. */
 function jsYamlReads(text: string): unknown {
@@ -124,43 +125,7 @@ describe('readBlockYaml', () => {
       { weight: 5, arbitrary: fc.constantFrom('a', 'b', 'title', 'a.b', 'x-y', 'Yes', '_', '1a') },
       fc.constantFrom('null', 'true', '1', '0x1F', '~', '.inf'),
     )
-    const tricky = fc.constantFrom(
-      'yes',
-      'null',
-      'Null',
-      '~',
-      '0o17',
-      '017',
-      '0x1F',
-      '1_000',
-      '.inf',
-      '-.Inf',
-      '.NaN',
-      '2026-11-01',
-      '12:30:00',
-      '1e3',
-      '+12',
-      '-0',
-      'a: b',
-      'a #c',
-      'a#c',
-      '- x',
-      '"q"',
-      "'q'",
-      'it\'s "x"',
-      '@x',
-      '[a]',
-      '{a}',
-      'x, y',
-      'line\nnext',
-      'line\n\n  indented\n',
-      'trailing \n',
-      ' lead',
-      'no-break\u00a0',
-      '\u3000ideographic',
-      '\u2003em space',
-      '',
-    )
+    const tricky = fc.constantFrom(...TRICKY_SCALARS)
     const scalar = fc.oneof(
       tricky,
       { weight: 3, arbitrary: fc.stringMatching(/^[A-Za-z0-9][\w ./:-]{0,20}$/) },

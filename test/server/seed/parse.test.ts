@@ -5,6 +5,7 @@ import fc from 'fast-check'
 import { parseDocument, stringify } from 'yaml'
 import { loadSeedFile, parseSeed, SeedError } from '../../../src/server/seed/parse.js'
 import { designSeed } from './fixtures.js'
+import { TRICKY_SCALARS } from '../../support/yaml-scalars.js'
 
 /** The message `parseSeed` throws, or `ok`. */
 function problem(text: string): string {
@@ -406,34 +407,7 @@ describe('parseSeed reads every seed as the yaml library does', () => {
   })
 
   it('gives the value yaml reads for generated titles, descriptions and labels', () => {
-    const tricky = fc.constantFrom(
-      'yes',
-      'no',
-      'on',
-      'null',
-      '~',
-      '0o17',
-      '017',
-      '0x1F',
-      '1_000',
-      '.inf',
-      '.NaN',
-      '2026-11-01',
-      '12:30:00',
-      '1e3',
-      '+12',
-      '-0',
-      'a: b',
-      'a #c',
-      '- x',
-      '"q"',
-      "'q'",
-      '@x',
-      '`x',
-      '%x',
-      '* x',
-      '? x',
-    )
+    const tricky = fc.constantFrom(...TRICKY_SCALARS)
     const text = fc.oneof(
       tricky,
       fc.string({ unit: 'grapheme', maxLength: 30 }),
