@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import { connect } from 'node:net'
+import { exportSettled } from '../support/imports.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { FormData, request } from 'undici'
 import { widgetsSeed } from '../support/seeds.js'
@@ -77,10 +78,7 @@ describe('HEAD on GET routes', () => {
 
   it('answers a streamed download with its headers (the file length among them), reading none of the file', async () => {
     expect((await t.http('POST', `${P}/export`, { token: ALICE })).status).toBe(202)
-    for (let i = 0; i < 500; i++) {
-      const res = await t.http('GET', `${P}/export`, { token: ALICE })
-      if ((res.body as Record<string, unknown>).export_status === 'finished') break
-    }
+    await exportSettled(t, P, ALICE)
     // The archive's reads, counted: HEAD sends none of it, so it reads none of it.
     const probe = await open(__filename)
     const read = jest.spyOn(Object.getPrototypeOf(probe) as FileHandle, 'read')

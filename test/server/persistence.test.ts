@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { secretBox } from '../../src/server/store/secret-box.js'
+import { exportSettled } from '../support/imports.js'
 import { startServer } from '../support/server.js'
 import { FormData, request } from 'undici'
 import { widgetsSeed } from '../support/seeds.js'
@@ -50,11 +51,7 @@ async function withFiles(dir: string) {
   expect(uploaded.statusCode).toBe(201)
   await uploaded.body.dump()
   expect((await t.http('POST', `${project}/export`, { token: T.root })).status).toBe(202)
-  let status = ''
-  for (let i = 0; i < 500 && status !== 'finished'; i++)
-    status = ((await t.http('GET', `${project}/export`, { token: T.root })).body as { export_status: string })
-      .export_status
-  expect(status).toBe('finished')
+  expect((await exportSettled(t, project, T.root)).export_status).toBe('finished')
   return t
 }
 const project = '/api/v4/projects/acme%2Fwidgets'

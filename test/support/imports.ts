@@ -35,17 +35,45 @@ export async function importFile(
 }
 
 /**
- * Polls `GET /projects/:id/import` until the import is finished or failed; returns that record.
- * Bounded by time, not by a count of polls: on a busy machine 1,000 quick polls ended before a
- * 24 MB import did.
+ * Polls `GET path` until `done` holds for its answer; returns that answer. Bounded by time, not by
+ * a count of polls: on a busy machine 1,000 quick polls ended before a 24 MB import did.
  */
-export async function settled(t: TestServer, id: unknown, token: string, timeoutMs = 30_000): Promise<Json> {
+async function pollUntil(
+  t: TestServer,
+  path: string,
+  token: string,
+  done: (body: Json) => boolean,
+  timeoutMs: number,
+): Promise<Json> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const res = await t.http('GET', `/api/v4/projects/${String(id)}/import`, { token })
-    const status = (res.body as Json).import_status
-    if (status === 'finished' || status === 'failed') return res.body as Json
-    if (Date.now() > deadline) throw new Error(`import did not settle in ${timeoutMs} ms`)
+    const body = (await t.http('GET', path, { token })).body as Json
+    if (done(body)) return body
+    if (Date.now() > deadline) throw new Error(`GET ${path} did not settle in ${timeoutMs} ms`)
     await setTimeout(5)
   }
 }
+
+/** Polls `GET /projects/:id/import` until the import is finished or failed; returns that record. */
+export const settled = (t: TestServer, id: unknown, token: string, timeoutMs = 30_000): Promise<Json> =>
+  pollUntil(
+    t,
+    `/api/v4/projects/${String(id)}/import`,
+    token,
+    (b) => b.import_status === 'finished' || b.import_status === 'failed',
+    timeoutMs,
+  )
+
+const EXPORT_RUNNING = new Set(['queued', 'started', 'regeneration_in_progress'])
+
+/**
+ * Polls `GET <project>/export` (`project`: the API path, `/api/v4/projects/...`) until the caller's
+ * export job is no longer queued or running; returns that status record.
+ */
+export const exportSettled = (
+  t: TestServer,
+  project: string,
+  token: string,
+  timeoutMs = 30_000,
+): Promise<Json> =>
+  pollUntil(t, `${project}/export`, token, (b) => !EXPORT_RUNNING.has(b.export_status as string), timeoutMs)

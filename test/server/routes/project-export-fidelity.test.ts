@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { FormData, request } from 'undici'
 import { tarGzMembers } from '../../support/archive-members.js'
 import { droppedKeys, TREE } from '../../support/gitlab-permitted-attributes.js'
+import { exportSettled } from '../../support/imports.js'
 import { startServer, type TestServer } from '../../support/server.js'
 
 const ROOT = 'glpat-root-token'
@@ -81,7 +82,7 @@ function listHeads(bundle: Buffer): Record<string, string> {
 
 async function exportArchive(project: string): Promise<Buffer> {
   await ok('POST', `${project}/export`)
-  for (let i = 0; i < 500; i++) if ((await ok('GET', `${project}/export`)).export_status === 'finished') break
+  await exportSettled(t, project, ROOT)
   const dl = await request(`${t.baseUrl}${project}/export/download`, { headers: { 'private-token': ROOT } })
   return Buffer.from(await dl.body.arrayBuffer())
 }

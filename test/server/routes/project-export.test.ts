@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { request } from 'undici'
 import { dripServer } from '../../support/drip-server.js'
+import { exportSettled } from '../../support/imports.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 import { tarGzMembers } from '../../support/archive-members.js'
@@ -23,16 +24,8 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
-/** Polls the status (a bounded number of HTTP round trips) until the export job is done. */
-async function settled(token = ALICE): Promise<Json> {
-  for (let i = 0; i < 500; i++) {
-    const res = await t.http('GET', `${P}/export`, { token })
-    const status = (res.body as Json).export_status
-    if (status !== 'queued' && status !== 'started' && status !== 'regeneration_in_progress')
-      return res.body as Json
-  }
-  throw new Error('export did not settle')
-}
+/** The caller's export status once the job is done. */
+const settled = (token = ALICE): Promise<Json> => exportSettled(t, P, token)
 
 async function download(token = ALICE) {
   const res = await request(`${t.baseUrl}${P}/export/download`, {

@@ -6,7 +6,12 @@ import { gzipSync } from 'node:zlib'
 import tar from 'tar-stream'
 import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../../support/server.js'
-import { importFile as importArchive, settled as settledImport, tgz as tgzIn } from '../../support/imports.js'
+import {
+  exportSettled,
+  importFile as importArchive,
+  settled as settledImport,
+  tgz as tgzIn,
+} from '../../support/imports.js'
 import { widgetsSeed } from '../../support/seeds.js'
 import type { ServerOptions } from '../../../src/server/app.js'
 
@@ -55,10 +60,7 @@ describe('POST /projects/import: round trip', () => {
     const P = '/api/v4/projects/acme%2Fwidgets'
     await t.http('POST', `${P}/issues/1/notes`, { token: ALICE, json: { body: 'A comment' } })
     await t.http('POST', `${P}/export`, { token: ROOT })
-    for (let i = 0; i < 500; i++) {
-      const s = await t.http('GET', `${P}/export`, { token: ROOT })
-      if ((s.body as Json).export_status === 'finished') break
-    }
+    await exportSettled(t, P, ROOT)
     const dl = await request(`${t.baseUrl}${P}/export/download`, {
       headers: { 'private-token': ROOT },
       reset: true,
@@ -126,9 +128,7 @@ describe('POST /projects/import: round trip', () => {
     expect((dup._links as Json).closed_as_duplicate_of).toMatch(new RegExp(`/issues/${iid}$`))
 
     await t.http('POST', `${P}/export`, { token: ROOT })
-    for (let i = 0; i < 500; i++)
-      if (((await t.http('GET', `${P}/export`, { token: ROOT })).body as Json).export_status === 'finished')
-        break
+    await exportSettled(t, P, ROOT)
     const dl = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': ROOT } })
     const archive = join(tmp, 'export.tar.gz')
     writeFileSync(archive, Buffer.from(await dl.body.arrayBuffer()))

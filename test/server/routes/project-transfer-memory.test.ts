@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getHeapSpaceStatistics } from 'node:v8'
 import { archive, base, repeated } from '../../support/hostile-archive.js'
-import { importFile, settled } from '../../support/imports.js'
+import { exportSettled, importFile, settled } from '../../support/imports.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 
@@ -16,7 +16,6 @@ import { widgetsSeed } from '../../support/seeds.js'
  */
 const ROOT = 'glpat-root-token'
 const MB = 1024 * 1024
-type Json = Record<string, unknown>
 
 const youngGeneration = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size
 function growYoungGeneration() {
@@ -77,9 +76,6 @@ it('an export of 24 MB of issues leaves the young generation shrunk', async () =
     ).toBe(201)
   growYoungGeneration()
   expect((await t.http('POST', `${P}/export`, { token: ROOT })).status).toBe(202)
-  let status: Json = {}
-  for (let i = 0; i < 1000 && status.export_status !== 'finished'; i++)
-    status = (await t.http('GET', `${P}/export`, { token: ROOT })).body as Json
-  expect(status.export_status).toBe('finished')
+  expect((await exportSettled(t, P, ROOT)).export_status).toBe('finished')
   expect(await youngGenerationSettled()).toBeLessThanOrEqual(8 * MB)
 }, 60_000)
