@@ -16,11 +16,7 @@ export interface IssueAccess {
   findIssue(actor: Actor, project: ProjectRow, iid: number): IssueRow
   /** As `findIssue`, with only the columns of `IssueAccessRow`. */
   findReadable(actor: Actor, project: ProjectRow, iid: number): IssueAccessRow
-  canReadIssue(
-    actor: Actor,
-    project: ProjectRow,
-    row: Pick<IssueRow, 'id' | 'confidential' | 'author_id'>,
-  ): boolean
+  canReadIssue(actor: Actor, project: ProjectRow, row: IssueAccessRow): boolean
   canReadEpic(actor: Actor, epic: EpicRow): boolean
   update(actor: Actor, project: ProjectRow, iid: number, input: IssueUpdate): Issue
 }

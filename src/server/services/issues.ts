@@ -79,11 +79,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     if (!row || !canReadIssue(actor, project, row)) throw recordNotFound()
     return row
   }
-  const canReadIssue = (
-    actor: Actor,
-    project: ProjectRow,
-    row: Pick<IssueRow, 'id' | 'confidential' | 'author_id'>,
-  ) =>
+  const canReadIssue = (actor: Actor, project: ProjectRow, row: IssueAccessRow) =>
     row.confidential === 0 ||
     access.atLeast(actor, project, Level.planner) ||
     (actor.id !== null &&
