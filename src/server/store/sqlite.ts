@@ -1,4 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite'
+import { opaqueParameters } from './opaque-parameters.js'
 
 /** `run()`'s result: rows changed and the last inserted rowid. */
 export interface RunResult {
@@ -116,7 +117,7 @@ export class Connection {
   }
 
   prepare(sql: string): Statement {
-    const stmt = this.#db.prepare(sql)
+    const stmt = this.#db.prepare(opaqueParameters(sql))
     // Named parameters are written `@name` and bound from `{ name }` (bare names are node:sqlite's
     // default); the row may carry fields the statement does not use.
     stmt.setAllowUnknownNamedParameters(true)
