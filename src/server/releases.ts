@@ -50,12 +50,20 @@ export function supportedVersion(text: string): Release {
  * Throws on a malformed version or boundary (a programming error, caught at start-up).
  */
 export function atLeast(version: string, boundary: string): boolean {
+  // Asked on every request by the rules a route applies, for the server's one version: answered
+  // once. Other versions come from imported archives, so only a few are kept.
+  const known = decided.get(version)?.get(boundary)
+  if (known !== undefined) return known
   const release = parseVersion(version)
   const m = BOUNDARY.exec(boundary)
   if (!m) throw new Error(`release boundary must look like X.Y, got '${boundary}'`)
   const major = Number(m[1])
-  return release.major !== major ? release.major > major : release.minor >= Number(m[2])
+  const answer = release.major !== major ? release.major > major : release.minor >= Number(m[2])
+  if (!decided.has(version) && decided.size >= 16) decided.clear()
+  decided.set(version, (decided.get(version) ?? new Map()).set(boundary, answer))
+  return answer
 }
+const decided = new Map<string, Map<string, boolean>>()
 
 /** One release-tied change: from which release, what changes, and where the server applies it. */
 export interface ReleaseRule {

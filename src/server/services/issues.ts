@@ -308,10 +308,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         written.issues.push(id)
         if (metadata) {
           const labels = [...(input.labels ?? []), ...(input.add_labels ?? [])]
-          store.issues.setLabels(id, labelIds(project, labels, true, now))
+          store.issues.addLabels(id, labelIds(project, labels, true, now))
           const wanted = input.assignee_ids ?? (input.assignee_id !== undefined ? [input.assignee_id] : [])
           const assignees = assigneeIds(project, wanted)
-          store.issues.setAssignees(id, assignees)
+          store.issues.addAssignees(id, assignees)
           for (const a of assignees) store.issues.setSubscription(id, a, true)
         }
         store.issues.setSubscription(id, user.id, true)
@@ -383,7 +383,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
               const drop = new Set(labelIds(project, input.remove_labels, false, now))
               ids = ids.filter((id) => !drop.has(id))
             }
-            store.issues.setLabels(row.id, [...new Set(ids)])
+            store.issues.changeLabels(row.id, current, [...new Set(ids)])
             changes.updated_at = now
           }
           const wanted =

@@ -129,6 +129,7 @@ export function issueTable(db: Db) {
   )
   const clearLabels = db.prepare('DELETE FROM issue_labels WHERE issue_id = ?')
   const addLabel = db.prepare('INSERT OR IGNORE INTO issue_labels (issue_id, label_id) VALUES (?, ?)')
+  const removeLabel = db.prepare('DELETE FROM issue_labels WHERE issue_id = ? AND label_id = ?')
   const subscription = db.prepare('SELECT subscribed FROM subscriptions WHERE issue_id = ? AND user_id = ?')
   const subscribe = db.prepare(
     `INSERT INTO subscriptions (issue_id, user_id, subscribed) VALUES (?, ?, ?)
@@ -192,6 +193,14 @@ export function issueTable(db: Db) {
     addAssignees,
     /** `setLabels` of an issue that has none yet (a new one): nothing to clear. */
     addLabels,
+    /** `setLabels` of an issue whose labels are `current`: only the difference is written. */
+    changeLabels: (issueId: number, current: number[], labelIds: number[]) => {
+      for (const labelId of current) if (!labelIds.includes(labelId)) removeLabel.run(issueId, labelId)
+      addLabels(
+        issueId,
+        labelIds.filter((labelId) => !current.includes(labelId)),
+      )
+    },
     /** `[issue_id, user_id]` pairs, in assignment order. */
     assigneesOf: (issueIds: number[]) =>
       issueIds.length === 0
