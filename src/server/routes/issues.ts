@@ -151,7 +151,8 @@ export function issueRoutes(api: ApiContext) {
       const project = access.project(h.actor, h.path.id)
       const ua = h.req.headers['user-agent']
       const issue = services.issues.create(h.actor, project, h.params, { userAgent: ua, ip: h.req.ip })
-      return h.reply.code(201).send(issue)
+      h.reply.code(201)
+      return new JsonAnswer(services.issues.answerJson(h.actor, issue, issueJson(h)))
     },
   )
 
@@ -167,7 +168,8 @@ export function issueRoutes(api: ApiContext) {
     },
     (h) => {
       const { project, iid } = issueTarget(access, h.path, h.actor)
-      return services.issues.update(h.actor, project, iid, h.params)
+      const issue = services.issues.update(h.actor, project, iid, h.params)
+      return new JsonAnswer(services.issues.answerJson(h.actor, issue, issueJson(h)))
     },
   )
 

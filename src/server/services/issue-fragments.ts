@@ -86,6 +86,11 @@ export function issueFragments(store: Store, max = 16_384) {
       }
       return ids.flatMap((id) => found.get(id) ?? [])
     },
+    /** Keeps `json` as the issue's JSON in `view`: what a write answered, for the next read. */
+    keep(id: number, view: string, json: string): void {
+      store.changes.version() // as json() does: changes made outside any write drop all first
+      keep(id, view, flat(json))
+    },
   }
 }
 export type IssueFragments = ReturnType<typeof issueFragments>

@@ -89,6 +89,17 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     const project = store.projects.get(row.project_id)
     return project !== undefined && access.canReadProject(actor, project) && canReadIssue(actor, project, row)
   }
+  const singleView = (actor: Actor) => `${actor.id}|single|${today(ctx.clock)}`
+  /**
+   * Issues `create` and `update` answered, with whether their JSON may be kept for the next read
+   * (not when it links a canonical issue: fragments.json keeps no such record either).
+   */
+  const written = new WeakMap<Issue, boolean>()
+  const answerWrite = (actor: Actor, row: IssueRow) => {
+    const issue = single(actor, row)
+    written.set(issue, row.duplicated_to_id === null)
+    return issue
+  }
   const single = (actor: Actor, row: IssueRow) =>
     present([row], {
       userId: actor.id,
@@ -237,9 +248,19 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     get(actor: Actor, project: ProjectRow, iid: number, toJson: (issue: Issue) => string): string {
       // Kept JSON needs only the access check; the whole row is read when the JSON is made.
       const { id } = findReadable(actor, project, iid)
-      const view = `${actor.id}|single|${today(ctx.clock)}`
-      const [json] = fragments.json([id], view, ([r]) => [toJson(single(actor, r as IssueRow))])
+      const [json] = fragments.json([id], singleView(actor), ([r]) => [toJson(single(actor, r as IssueRow))])
       return json as string
+    },
+
+    /**
+     * The JSON (`toJson`) of an issue `create` or `update` just answered to `actor`, kept as the
+     * JSON of their next read of it: a read after a write answers the same bytes without making
+     * them again. Call it once the write is over (a route, not a write inside another).
+     */
+    answerJson(actor: Actor, issue: Issue, toJson: (issue: Issue) => string): string {
+      const json = toJson(issue)
+      if (written.get(issue)) fragments.keep(issue.id, singleView(actor), json)
+      return json
     },
 
     /** `GET /issues/:id`: administrators only (GitLab's doc/api/issues.md). */
@@ -319,7 +340,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         const saved = store.issues.get(id) as IssueRow
         commands.after(saved)
         // Only the commands' `after` may have changed the row since.
-        return single(actor, commands.executed ? (store.issues.get(id) as IssueRow) : saved)
+        return answerWrite(actor, commands.executed ? (store.issues.get(id) as IssueRow) : saved)
       })
     },
 
@@ -422,7 +443,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         const saved = store.issues.get(row.id) as IssueRow
         commands.after(saved)
         // Only the commands' `after` may have changed the row since.
-        return single(actor, commands.executed ? (store.issues.get(row.id) as IssueRow) : saved)
+        return answerWrite(actor, commands.executed ? (store.issues.get(row.id) as IssueRow) : saved)
       })
     },
 

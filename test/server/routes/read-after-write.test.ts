@@ -432,3 +432,56 @@ projects:
     }
   })
 })
+
+describe('an issue read after a write', () => {
+  it("answers the write's own bytes, and what changed since", async () => {
+    const path = `${W}/issues/1`
+    const edit = await t.http('PUT', path, {
+      token: ALICE,
+      json: { title: 'Crashes on start', add_labels: 'docs' },
+    })
+    expect(edit.status).toBe(200)
+    const read = await t.http('GET', path, { token: ALICE })
+    expect(read.status).toBe(200)
+    expect(read.text).toBe(edit.text)
+    // Another caller's read shows their own `subscribed`, not the writer's.
+    const other = await t.http('GET', path, { token: ROOT })
+    expect((edit.body as Json).subscribed).toBe(true)
+    expect((other.body as Json).subscribed).toBe(false)
+    const note = await t.http('POST', `${path}/notes`, { token: ROOT, json: { body: 'Seen it' } })
+    expect(note.status).toBe(201)
+    const after = await t.http('GET', path, { token: ALICE })
+    expect((after.body as Json).user_notes_count).toBe(((edit.body as Json).user_notes_count as number) + 1)
+  })
+
+  it('links the canonical issue only while the writer may read it, after an edit of that issue alone', async () => {
+    const s = await startServer(`
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+  - { username: carol, token: glpat-carol-token }
+projects:
+  - path: root/open
+    visibility: public
+    issues: [{ title: Canonical }]
+`)
+    try {
+      const P = '/api/v4/projects/root%2Fopen/issues'
+      const carol = 'glpat-carol-token'
+      const made = await s.http('POST', P, { token: carol, json: { title: 'Same' } })
+      expect(made.status).toBe(201)
+      const iid = (made.body as Json).iid as number
+      const dup = await s.http('POST', `${P}/${iid}/notes`, { token: ROOT, json: { body: '/duplicate #1' } })
+      expect(dup.status).toBe(202)
+      const edit = await s.http('PUT', `${P}/${iid}`, { token: carol, json: { title: 'Same again' } })
+      expect(edit.status).toBe(200)
+      expect(((edit.body as Json)._links as Json).closed_as_duplicate_of).toMatch(/\/issues\/1$/)
+      const hide = await s.http('PUT', `${P}/1`, { token: ROOT, json: { confidential: true } })
+      expect(hide.status).toBe(200)
+      const read = await s.http('GET', `${P}/${iid}`, { token: carol })
+      expect(read.status).toBe(200)
+      expect(((read.body as Json)._links as Json).closed_as_duplicate_of).toBeNull()
+    } finally {
+      await s.close()
+    }
+  })
+})
