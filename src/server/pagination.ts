@@ -1,6 +1,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 import type { FastifyReply } from 'fastify'
 import { toQueryString } from '../schema/query-string.js'
+import { GitLabError } from './gitlab-errors.js'
 
 /**
  * Above this many rows GitLab stops counting: no X-Total, X-Total-Pages or rel="last"
@@ -20,6 +21,13 @@ export function pageOf(query: { page?: number | null; per_page?: number | null }
   const perPage = query.per_page && query.per_page > 0 ? Math.min(query.per_page, 100) : 20
   return { page, perPage, offset: (page - 1) * perPage }
 }
+
+/**
+ * The size of a keyset page: `per_page` as given, not capped at 100 (`CursorBasedRequestContext#per_page`
+ * hands `params[:per_page]` to `keyset_paginate`, which has no maximum); non-positive values take 20.
+ */
+export const keysetPerPage = (query: { per_page?: number | null }): number =>
+  query.per_page && query.per_page > 0 ? query.per_page : 20
 
 /** Tokens never travel into the links we hand out, even when a caller put one in the query. */
 const SECRET_PARAMS = new Set(['private_token', 'access_token', 'job_token', 'token'])
@@ -70,26 +78,95 @@ export type PageOut<T> =
   | { items: T[]; next: Record<string, unknown> | null }
 
 /**
- * Where a keyset page ends: the last row's place in the list's order (its order key as text, and
- * its id, the tie-breaker), handed out as the `cursor` of the rel="next" link
- * (`lib/gitlab/pagination/keyset/cursor_pager.rb`). Opaque to clients.
+ * Where a keyset page ends: the last row's place in the list's order (its order key in the form the
+ * store compares, and its id, the tie-breaker), handed out as the `cursor` of the rel="next" link.
  */
 export interface Cursor {
   value: string
   id: number
 }
 
-export const encodeCursor = (c: Cursor): string => Buffer.from(JSON.stringify(c)).toString('base64url')
+/**
+ * The order a cursor belongs to, as GitLab's keyset order names its columns: the order column (none
+ * when the list is ordered by id alone) and whether it holds a time.
+ */
+export interface CursorOrder {
+  column: string | null
+  time?: boolean
+}
 
-/** The cursor a client sent back; null (the first page) when absent or not one of ours. */
-export function decodeCursor(text: string | undefined): Cursor | null {
-  if (!text) return null
+/** GitLab's direction key in a cursor (`Paginator` `direction_key: :_kd`): forward pages are `n`. */
+const DIRECTION_KEY = '_kd'
+
+/**
+ * The cursor GitLab writes (`Gitlab::Pagination::Keyset::Paginator::Base64CursorConverter`): padded
+ * URL-safe Base64 of the JSON of the last row's order columns, then `id`, each as text, then `_kd`.
+ * Times are Ruby's `to_fs(:inspect)`: `2026-11-02 10:00:00.000000000 +0000`.
+ */
+export function encodeCursor(order: CursorOrder, c: Cursor): string {
+  const attributes: Record<string, string> = {}
+  if (order.column !== null) attributes[order.column] = order.time ? rubyInspectTime(c.value) : c.value
+  attributes.id = String(c.id)
+  attributes[DIRECTION_KEY] = 'n'
+  return Buffer.from(JSON.stringify(attributes)).toString('base64').replaceAll('+', '-').replaceAll('/', '_')
+}
+
+const rubyInspectTime = (iso: string) =>
+  `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${iso.slice(20, 23).padEnd(9, '0')} +0000`
+
+/**
+ * What GitLab answers a cursor it cannot read (bad Base64, not a JSON object, other columns than the
+ * order's, a time PostgreSQL cannot parse): the exception reaches `rescue_from :all`
+ * (lib/api/api.rb `handle_api_exception`).
+ */
+const unreadableCursor = () => new GitLabError(500, { message: '500 Internal Server Error' })
+
+/** Ruby's `Base64.urlsafe_decode64`: padding optional, `-_` or `+/`, otherwise strict. */
+function urlsafeDecode64(text: string): Buffer {
+  let b64 = text.replaceAll('-', '+').replaceAll('_', '/')
+  if (!b64.endsWith('=') && b64.length % 4 !== 0) b64 = b64.padEnd((b64.length + 3) & ~3, '=')
+  const bytes = Buffer.from(b64, 'base64')
+  // strict_decode64 refuses what does not re-encode to itself: stray characters, bad padding or bits.
+  if (b64.length % 4 !== 0 || bytes.toString('base64') !== b64) throw unreadableCursor()
+  return bytes
+}
+
+/** A cursor's time as the store writes times; PostgreSQL reads the inspect form and ISO 8601. */
+function storedTime(text: string): string {
+  const inspect = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))? ?(UTC|Z|[+-]\d{2}:?\d{2})?$/.exec(
+    text,
+  )
+  if (!inspect) throw unreadableCursor()
+  const [, date, time, fraction = '', zone = 'Z'] = inspect
+  const offset = zone === 'UTC' || zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`
+  const parsed = new Date(`${date}T${time}.${fraction.slice(0, 3).padEnd(3, '0')}${offset}`)
+  if (Number.isNaN(parsed.getTime())) throw unreadableCursor()
+  return parsed.toISOString()
+}
+
+/**
+ * The cursor a client sent back, read as GitLab reads it (`Paginator#decode_cursor_attributes`,
+ * `Order#build_where_values`): null (the first page) when blank or when it names no row; a
+ * GitLabError 500 when GitLab's reading raises.
+ */
+export function decodeCursor(text: string | undefined, order: CursorOrder): Cursor | null {
+  if (!text?.trim()) return null
+  let attributes: unknown
   try {
-    const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor
-    return typeof c.value === 'string' && Number.isInteger(c.id) ? c : null
+    attributes = JSON.parse(urlsafeDecode64(text).toString('utf8'))
   } catch {
-    return null
+    throw unreadableCursor()
   }
+  if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes))
+    throw unreadableCursor()
+  const { [DIRECTION_KEY]: _direction, ...values } = attributes as Record<string, unknown>
+  const keys = Object.keys(values)
+  if (keys.length === 0) return null
+  const expected = order.column === null ? ['id'] : [order.column, 'id']
+  if (keys.length !== expected.length || !expected.every((k) => keys.includes(k))) throw unreadableCursor()
+  const raw = order.column === null ? values.id : values[order.column]
+  const value = String(raw ?? '')
+  return { value: order.time ? storedTime(value) : value, id: Number(values.id) }
 }
 
 /** What a cursor page's rel="next" link adds to the request's parameters. */
@@ -103,13 +180,20 @@ export const cursorNext = (cursor: string, perPage: number): Record<string, unkn
  * A cursor page of a list held in memory: `rest` is the list in its order from just after the
  * caller's cursor. The row after the page decides whether a next cursor is given.
  */
-export function cursorPage<T>(rest: T[], perPage: number, cursorOf: (row: T) => Cursor): PageOut<T> {
+export function cursorPage<T>(
+  rest: T[],
+  perPage: number,
+  order: CursorOrder,
+  cursorOf: (row: T) => Cursor,
+): PageOut<T> {
   const items = rest.slice(0, perPage)
   const last = items.at(-1)
   return {
     items,
     next:
-      rest.length > perPage && last !== undefined ? cursorNext(encodeCursor(cursorOf(last)), perPage) : null,
+      rest.length > perPage && last !== undefined
+        ? cursorNext(encodeCursor(order, cursorOf(last)), perPage)
+        : null,
   }
 }
 

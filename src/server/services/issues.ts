@@ -7,7 +7,7 @@ import {
   unauthorized,
   validationError,
 } from '../gitlab-errors.js'
-import { MAX_COUNT, decodeCursor, encodeCursor, pageOf, type Page } from '../pagination.js'
+import { MAX_COUNT, decodeCursor, encodeCursor, keysetPerPage, pageOf, type Page } from '../pagination.js'
 import { countTasks } from '../domain/tasks.js'
 import type { IssueView, ReferenceContext } from '../present/issues.js'
 import { KEYSET_ORDERS } from '../store/issue-query.js'
@@ -212,16 +212,17 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const viewKey = `${actor.id}|${JSON.stringify(from)}|${view.withLabelDetails}|${today(ctx.clock)}`
       const records = (ids: number[]) =>
         fragments.json(ids, viewKey, (rows) => present(rows, view).map(toJson))
-      const page = pageOf(q)
       if (scope.kind === 'project' && q.pagination === 'keyset' && KEYSET_ORDERS.has(query.order.by)) {
-        const rows = queries.keysetPage(query, page.perPage + 1, decodeCursor(q.cursor))
+        const order = { column: query.order.by, time: query.order.by !== 'title' }
+        const page: Page = { page: 1, perPage: keysetPerPage(q), offset: 0 }
+        const rows = queries.keysetPage(query, page.perPage + 1, decodeCursor(q.cursor, order))
         const more = rows.length > page.perPage
         const shown = rows.slice(0, page.perPage)
         const last = shown[shown.length - 1]
         return {
           issues: records(shown.map((r) => r.id)),
           page,
-          nextCursor: more && last ? encodeCursor({ value: last.key, id: last.id }) : null,
+          nextCursor: more && last ? encodeCursor(order, { value: last.key, id: last.id }) : null,
           // The row after the page decides whether a next cursor is given: it counts as shown.
           watch: () =>
             lists.watch(
@@ -230,6 +231,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
             ),
         }
       }
+      const page = pageOf(q)
       const total = counts.count(query, MAX_COUNT)
       // Uncounted, GitLab still names the next page when one more row exists (Kaminari's without_count).
       const uncounted = total > MAX_COUNT

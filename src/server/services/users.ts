@@ -3,10 +3,12 @@ import { GitLabError, forbidden } from '../gitlab-errors.js'
 import {
   cursorPage,
   decodeCursor,
+  keysetPerPage,
   mapPage,
   pageOf,
   slicePage,
   type Cursor,
+  type CursorOrder,
   type PageOut,
 } from '../pagination.js'
 import { presentCurrentUser, presentUser } from '../present/users.js'
@@ -24,6 +26,32 @@ const userSortKey: Record<string, (u: UserRow) => string | number> = {
   username: (u) => u.username.toLowerCase(),
   created_at: (u) => u.created_at,
   updated_at: (u) => u.created_at,
+}
+
+/** The columns of a /users cursor by `order_by`: the column itself, then id (none more for `id`). */
+const cursorOrders: Record<string, CursorOrder> = {
+  id: { column: null },
+  name: { column: 'name' },
+  username: { column: 'username' },
+  created_at: { column: 'created_at', time: true },
+  updated_at: { column: 'updated_at', time: true },
+}
+/** A user's value of the order column, as stored (the cursor writes times its own way). */
+const cursorValue: Record<string, (u: UserRow) => string> = {
+  id: (u) => String(u.id),
+  name: (u) => u.name,
+  username: (u) => u.username,
+  created_at: (u) => u.created_at,
+  // The store keeps no updated_at: users are ordered by created_at for it (userSortKey).
+  updated_at: (u) => u.created_at,
+}
+/** A cursor's value as the order's sort key (userSortKey) compares it. */
+const cursorKey: Record<string, (c: Cursor) => string | number> = {
+  id: (c) => c.id,
+  name: (c) => c.value.toLowerCase(),
+  username: (c) => c.value.toLowerCase(),
+  created_at: (c) => c.value,
+  updated_at: (c) => c.value,
 }
 
 /**
@@ -79,20 +107,24 @@ export function userService(ctx: ServiceContext) {
       const dir = admin && q.sort === 'asc' ? 1 : -1
       rows.sort((a, b) => compareKeys(key(a), a.id, key(b), b.id) * dir)
       const present = (u: UserRow) => (admin ? presentCurrentUser(u, instance) : presentUser(u, instance))
-      const page = pageOf(q)
       if (q.pagination === 'keyset') {
         // Every order /users declares has keyset pages both ways (User.supported_keyset_orderings).
-        const after = decodeCursor(q.cursor)
-        const cursorKey = (c: Cursor) => (orderBy === 'id' ? Number(c.value) : c.value)
+        const order = cursorOrders[orderBy] ?? cursorOrders.id!
+        const after = decodeCursor(q.cursor, order)
+        const afterKey = cursorKey[orderBy] ?? cursorKey.id!
         const start = after
-          ? rows.findIndex((u) => compareKeys(key(u), u.id, cursorKey(after), after.id) * dir > 0)
+          ? rows.findIndex((u) => compareKeys(key(u), u.id, afterKey(after), after.id) * dir > 0)
           : 0
         const rest = start < 0 ? [] : rows.slice(start)
         return mapPage(
-          cursorPage(rest, page.perPage, (u) => ({ value: String(key(u)), id: u.id })),
+          cursorPage(rest, keysetPerPage(q), order, (u) => ({
+            value: cursorValue[orderBy]?.(u) ?? '',
+            id: u.id,
+          })),
           present,
         )
       }
+      const page = pageOf(q)
       if (applies(instance.version, 'usersOffsetLimit') && (q.page ?? 1) * (q.per_page ?? 20) > OFFSET_LIMIT)
         throw offsetLimitExceeded()
       return mapPage(slicePage(rows, page), present)

@@ -221,16 +221,100 @@ describe('GET /users by keyset (16.5+) and its offset limit (17.0+)', () => {
     ).toEqual(['root', 'carol', 'bob', 'alice'])
   })
 
-  it('keeps the filters and the caller’s view across pages, and a bad cursor starts over', async () => {
+  it('keeps the filters and the caller’s view across pages', async () => {
     // Others see active users only, newest first, whatever order they ask for.
     const bob = await walk('pagination=keyset&per_page=1&order_by=username&sort=asc', BOB)
     expect(bob.map((p) => p.names)).toEqual([['bob'], ['alice'], ['root']])
     expect(await walk('pagination=keyset&per_page=1&active=true', ROOT)).toHaveLength(3)
-    const res = await t.http('GET', '/api/v4/users', {
-      token: ROOT,
-      query: 'pagination=keyset&cursor=%21%21&per_page=2',
+  })
+
+  /** A cursor as GitLab writes one: padded URL-safe Base64 of the JSON of the order columns, id and `_kd`. */
+  const gitlabCursor = (attributes: unknown) =>
+    encodeURIComponent(
+      Buffer.from(JSON.stringify(attributes)).toString('base64').replaceAll('+', '-').replaceAll('/', '_'),
+    )
+  const usernames = async (query: string) =>
+    ((await list('/api/v4/users', `pagination=keyset&${query}`, ROOT)).body as Json[]).map((u) => u.username)
+
+  it('writes cursors as GitLab does: the order column, then id, then the direction', async () => {
+    const res = await list('/api/v4/users', 'pagination=keyset&order_by=username&sort=asc&per_page=2', ROOT)
+    const next = /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1] ?? ''
+    const cursor = new URL(next).searchParams.get('cursor') ?? ''
+    expect(cursor).toMatch(/^[\w-]+=*$/)
+    const bob = (res.body as Json[])[1]!
+    expect(JSON.parse(Buffer.from(cursor, 'base64url').toString())).toEqual({
+      username: 'bob',
+      id: String(bob.id),
+      _kd: 'n',
     })
-    expect((res.body as Json[]).map((u) => u.username)).toEqual(['carol', 'bob'])
+    const byId = await list('/api/v4/users', 'pagination=keyset&per_page=1', ROOT)
+    const idCursor = new URL(/<([^>]+)>/.exec(byId.headers.link ?? '')?.[1] ?? '').searchParams.get('cursor')
+    expect(JSON.parse(Buffer.from(idCursor ?? '', 'base64url').toString())).toEqual({
+      id: String((byId.body as Json[])[0]!.id),
+      _kd: 'n',
+    })
+  })
+
+  it('reads cursors GitLab wrote, in any order, times in Ruby’s inspect form', async () => {
+    const all = (await list('/api/v4/users', 'order_by=id&sort=asc', ROOT)).body as Json[]
+    const bob = all.find((u) => u.username === 'bob')!
+    expect(
+      await usernames(
+        `order_by=username&sort=asc&cursor=${gitlabCursor({ username: 'bob', id: String(bob.id), _kd: 'n' })}`,
+      ),
+    ).toEqual(['carol', 'root'])
+    expect(
+      await usernames(`order_by=id&sort=asc&cursor=${gitlabCursor({ id: String(bob.id), _kd: 'n' })}`),
+    ).toEqual(all.filter((u) => (u.id as number) > (bob.id as number)).map((u) => u.username))
+    const created = String(bob.created_at)
+      .replace('T', ' ')
+      .replace(/\.(\d{3})Z$/, '.$1000000 +0000')
+    expect(
+      await usernames(
+        `order_by=created_at&sort=desc&cursor=${gitlabCursor({ created_at: created, id: String(bob.id), _kd: 'n' })}`,
+      ),
+    ).toEqual(['alice', 'root'])
+    // A cursor naming no row (`_kd` alone) is the first page.
+    expect(await usernames(`order_by=id&sort=asc&per_page=1&cursor=${gitlabCursor({ _kd: 'n' })}`)).toEqual([
+      'root',
+    ])
+  })
+
+  it('answers a cursor GitLab cannot read with 500, nothing else said', async () => {
+    for (const cursor of [
+      '%21%21',
+      gitlabCursor('just text'),
+      encodeURIComponent(Buffer.from('{"id":').toString('base64')),
+      gitlabCursor({ id: '3', _kd: 'n' }),
+      gitlabCursor({ username: 'bob', id: '3', name: 'Bob', _kd: 'n' }),
+    ]) {
+      const res = await t.http('GET', '/api/v4/users', {
+        token: ROOT,
+        query: `pagination=keyset&order_by=username&cursor=${cursor}`,
+      })
+      expect([cursor, res.status, res.body]).toEqual([cursor, 500, { message: '500 Internal Server Error' }])
+    }
+  })
+
+  it('does not cap keyset pages at 100 rows as offset pages are', async () => {
+    const many = await startServer(
+      `users:\n  - { username: root, admin: true, token: glpat-root-token }\n${Array.from(
+        { length: 102 },
+        (_, i) => `  - { username: user${i} }\n`,
+      ).join('')}`,
+    )
+    try {
+      const res = await many.http('GET', '/api/v4/users', {
+        token: ROOT,
+        query: 'pagination=keyset&per_page=101',
+      })
+      expect((res.body as Json[]).length).toBe(101)
+      expect(res.headers.link).toMatch(/[?&]per_page=101[&>]/)
+      const offset = await many.http('GET', '/api/v4/users', { token: ROOT, query: 'per_page=101' })
+      expect((offset.body as Json[]).length).toBe(100)
+    } finally {
+      await many.close()
+    }
   })
 
   it('pages by offset for any other pagination value, as GitLab leaves the parameter undeclared', async () => {
@@ -259,6 +343,8 @@ describe('GET /users by keyset (16.5+) and its offset limit (17.0+)', () => {
   })
 
   it('before 16.5 ignores pagination=keyset and cursor; before 17.0 serves deep offset pages', async () => {
+    // GitLab's cursor of the first page (`{"_kd":"n"}`).
+    const FIRST_PAGE = 'eyJfa2QiOiJuIn0%3D'
     for (const [version, keyset, limited] of [
       ['16.4.0', false, false],
       ['16.5.0', true, false],
@@ -268,11 +354,11 @@ describe('GET /users by keyset (16.5+) and its offset limit (17.0+)', () => {
       try {
         const paged = await v.http('GET', '/api/v4/users', {
           token: ROOT,
-          query: 'pagination=keyset&cursor=abc&per_page=2',
+          query: `pagination=keyset&cursor=${FIRST_PAGE}&per_page=2`,
         })
         expect([version, paged.status]).toEqual([version, 200])
         expect([version, 'x-page' in paged.headers]).toEqual([version, !keyset])
-        expect([version, /pagination=|cursor=abc/.test(paged.headers.link ?? '')]).toEqual([version, keyset])
+        expect([version, /pagination=|cursor=/.test(paged.headers.link ?? '')]).toEqual([version, keyset])
         const deep = await v.http('GET', '/api/v4/users', { token: ROOT, query: 'page=2501&per_page=20' })
         expect([version, deep.status]).toEqual([version, limited ? 405 : 200])
       } finally {

@@ -111,6 +111,68 @@ describe('keyset pagination', () => {
   })
 })
 
+/** A cursor as GitLab writes one: padded URL-safe Base64 of the JSON of the order columns, id and `_kd`. */
+const gitlabCursor = (attributes: unknown) =>
+  Buffer.from(JSON.stringify(attributes)).toString('base64').replaceAll('+', '-').replaceAll('/', '_')
+const cursorOf = (link: string | undefined) =>
+  JSON.parse(Buffer.from(new URL(link ?? '').searchParams.get('cursor') ?? '', 'base64url').toString())
+
+describe('keyset cursors of project issues, as GitLab writes and reads them', () => {
+  const keyset = (query: string) => t.http('GET', P, { token: ROOT, query: `pagination=keyset&${query}` })
+
+  it('hands out the order column, id and direction, times as Ruby inspects them, padded and escaped', async () => {
+    const res = await keyset('order_by=created_at&sort=desc&per_page=2')
+    const shown = res.body as { id: number; iid: number }[]
+    const next = links(res.headers.link).next
+    expect(next).toMatch(/cursor=[\w-]+(%3D)*&/)
+    expect(cursorOf(next)).toEqual({
+      created_at: '2026-01-04 10:00:00.000000000 +0000',
+      id: String(shown[1]!.id),
+      _kd: 'n',
+    })
+    const byTitle = await keyset('order_by=title&sort=asc&per_page=1')
+    expect(cursorOf(links(byTitle.headers.link).next)).toEqual({
+      title: 'Add dark mode',
+      id: String((byTitle.body as { id: number }[])[0]!.id),
+      _kd: 'n',
+    })
+  })
+
+  it('reads a cursor GitLab wrote, with or without padding, and one with no row as the first page', async () => {
+    const first = (await keyset('order_by=created_at&sort=desc&per_page=5')).body as {
+      id: number
+      iid: number
+    }[]
+    const third = first[2]!
+    const cursor = gitlabCursor({
+      created_at: '2026-01-03 10:00:00.000000000 +0000',
+      id: String(third.id),
+      _kd: 'n',
+    })
+    for (const text of [cursor, cursor.replace(/=+$/, '')]) {
+      const res = await keyset(`order_by=created_at&sort=desc&per_page=5&cursor=${encodeURIComponent(text)}`)
+      expect((res.body as { iid: number }[]).map((i) => i.iid)).toEqual([2, 1])
+    }
+    const fresh = await keyset(`order_by=created_at&per_page=5&cursor=${gitlabCursor({ _kd: 'n' })}`)
+    expect((fresh.body as { iid: number }[]).map((i) => i.iid)).toEqual([5, 4, 3, 2, 1])
+  })
+
+  it('answers a cursor GitLab cannot read with its 500, whatever is wrong with it', async () => {
+    for (const cursor of [
+      '!!',
+      gitlabCursor({ created_at: '2026-01-03 10:00:00.000000000 +0000' }).slice(0, -3) + '*',
+      Buffer.from('not json').toString('base64'),
+      gitlabCursor([1, 2]),
+      gitlabCursor({ title: 'Add dark mode', id: '2', _kd: 'n' }),
+      gitlabCursor({ created_at: '2026-01-03 10:00:00 +0000', id: '3', extra: '1', _kd: 'n' }),
+      gitlabCursor({ created_at: 'yesterday', id: '3', _kd: 'n' }),
+    ]) {
+      const res = await keyset(`order_by=created_at&per_page=2&cursor=${encodeURIComponent(cursor)}`)
+      expect([cursor, res.status, res.body]).toEqual([cursor, 500, { message: '500 Internal Server Error' }])
+    }
+  })
+})
+
 describe('offset pagination past 10,000 rows', () => {
   const BIG = '/api/v4/projects/acme%2Fbig/issues'
   let big: TestServer
