@@ -131,13 +131,12 @@ function urlsafeDecode64(text: string): Buffer {
   return bytes
 }
 
-/** A cursor's time as the store writes times; PostgreSQL reads the inspect form and ISO 8601. */
+/** A cursor's time as the store writes times; PostgreSQL reads the inspect form, ISO 8601 and a bare date. */
 function storedTime(text: string): string {
-  const inspect = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))? ?(UTC|Z|[+-]\d{2}:?\d{2})?$/.exec(
-    text,
-  )
-  if (!inspect) throw unreadableCursor()
-  const [, date, time, fraction = '', zone = 'Z'] = inspect
+  const parts =
+    /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))? ?(UTC|Z|[+-]\d{2}:?\d{2})?)?$/.exec(text)
+  if (!parts) throw unreadableCursor()
+  const [, date, time = '00:00:00', fraction = '', zone = 'Z'] = parts
   const offset = zone === 'UTC' || zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`
   const parsed = new Date(`${date}T${time}.${fraction.slice(0, 3).padEnd(3, '0')}${offset}`)
   if (Number.isNaN(parsed.getTime())) throw unreadableCursor()

@@ -153,6 +153,10 @@ describe('keyset cursors of project issues, as GitLab writes and reads them', ()
       const res = await keyset(`order_by=created_at&sort=desc&per_page=5&cursor=${encodeURIComponent(text)}`)
       expect((res.body as { iid: number }[]).map((i) => i.iid)).toEqual([2, 1])
     }
+    // As GitLab's own example writes one (MR 199887): a bare date, a numeric id, no direction.
+    const dated = Buffer.from(JSON.stringify({ created_at: '2026-01-03', id: third.id })).toString('base64')
+    const byDate = await keyset(`order_by=created_at&sort=desc&cursor=${encodeURIComponent(dated)}`)
+    expect((byDate.body as { iid: number }[]).map((i) => i.iid)).toEqual([2, 1])
     const fresh = await keyset(`order_by=created_at&per_page=5&cursor=${gitlabCursor({ _kd: 'n' })}`)
     expect((fresh.body as { iid: number }[]).map((i) => i.iid)).toEqual([5, 4, 3, 2, 1])
   })
