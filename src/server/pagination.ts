@@ -29,6 +29,28 @@ export function pageOf(query: { page?: number | null; per_page?: number | null }
 export const keysetPerPage = (query: { per_page?: number | null }): number =>
   query.per_page && query.per_page > 0 ? query.per_page : 20
 
+/**
+ * GitLab's default `offset_pagination_limit` (doc/administration/instance_limits.md): where a list
+ * GitLab enforces keyset paging for stops serving offset pages.
+ */
+export const OFFSET_LIMIT = 50_000
+
+/** `offset_limit_exceeded?` (pagination_strategies.rb): `page * per_page` as given, before the cap of 100. */
+export const pastOffsetLimit = (query: { page?: number | null; per_page?: number | null }): boolean =>
+  (query.page ?? 1) * (query.per_page ?? 20) > OFFSET_LIMIT
+
+/** GitLab's refusal of an offset page past the limit, naming the class of the list's records. */
+export const offsetLimitExceeded = (type: string) =>
+  new GitLabError(405, {
+    error:
+      `Offset pagination has a maximum allowed offset of ${OFFSET_LIMIT} for requests that return objects ` +
+      `of type ${type}. Remaining records can be retrieved using keyset pagination.`,
+  })
+
+/** `pagination=keyset` where the list, or its order, has no keyset paging (pagination_strategies.rb). */
+export const keysetUnavailable = () =>
+  new GitLabError(405, { error: 'Keyset pagination is not yet available for this type of request' })
+
 /** Tokens never travel into the links we hand out, even when a caller put one in the query. */
 const SECRET_PARAMS = new Set(['private_token', 'access_token', 'job_token', 'token'])
 
@@ -166,6 +188,26 @@ export function decodeCursor(text: string | undefined, order: CursorOrder): Curs
   const raw = order.column === null ? values.id : values[order.column]
   const value = String(raw ?? '')
   return { value: order.time ? storedTime(value) : value, id: Number(values.id) }
+}
+
+/** Compares two places in an order: order key, then id (GitLab's `order_options_with_tie_breaker`). */
+export const comparePlaces = (x: string | number, xId: number, y: string | number, yId: number): number =>
+  (x < y ? -1 : x > y ? 1 : 0) || xId - yId
+
+/**
+ * A list held in memory, sorted by `key` then id in direction `dir` (1 ascending, -1 descending),
+ * from just after the cursor's place (`afterKey`, its id): what `cursorPage` pages.
+ */
+export function rowsAfter<T extends { id: number }>(
+  rows: T[],
+  after: Cursor | null,
+  key: (row: T) => string | number,
+  afterKey: (cursor: Cursor) => string | number,
+  dir: 1 | -1,
+): T[] {
+  if (!after) return rows
+  const start = rows.findIndex((r) => comparePlaces(key(r), r.id, afterKey(after), after.id) * dir > 0)
+  return start < 0 ? [] : rows.slice(start)
 }
 
 /** What a cursor page's rel="next" link adds to the request's parameters. */

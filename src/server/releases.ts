@@ -114,6 +114,18 @@ export const RELEASE_RULES = {
     where: 'src/server/routes/issues.ts',
   },
   /**
+   * `GET /groups` for anonymous callers goes through `paginate_with_strategies` from 14.3 (MR 68346,
+   * doc/api/groups.md "Support for keyset pagination introduced in GitLab 14.3"; lib/api/groups.rb
+   * `present_groups_with_pagination_strategies`): `pagination=keyset` pages by cursor in `name asc`
+   * only (`Group.supported_keyset_orderings`, 405 for other orders), and `Group` is in ENFORCED_TYPES,
+   * so an offset page past 50,000 rows is 405. Signed-in callers keep offset pages, unlimited.
+   */
+  groupsKeyset: {
+    since: '14.3',
+    change: 'anonymous GET /groups pages by keyset (name asc) and refuses offset pages past 50,000 rows',
+    where: 'src/server/services/groups.ts',
+  },
+  /**
    * `GET /users` pages by cursor on `pagination=keyset` from 16.5 (gitlab-org/gitlab#419556, doc/api/rest/_index.md
    * "Supported resources"; lib/api/users.rb `paginate_with_strategies`); before, the parameters are ignored.
    */

@@ -1,6 +1,16 @@
 import { Type } from '@sinclair/typebox'
 import { Group, GroupListQuery, NamespaceBasic, NamespaceListQuery } from '../../schema/index.js'
+import type { Strategies } from '../services/groups.js'
 import type { ApiContext } from './context.js'
+
+/** `pagination` and `cursor` of the query as given: single strings only, as Ruby's `==` compares them. */
+function strategiesOf(query: unknown): Strategies {
+  const { pagination, cursor } = query as Record<string, unknown>
+  return {
+    pagination: typeof pagination === 'string' ? pagination : undefined,
+    cursor: typeof cursor === 'string' ? cursor : undefined,
+  }
+}
 
 /** `GET /groups` and `GET /namespaces`, the two namespace lists (services/groups.ts). */
 export function groupListRoutes(api: ApiContext): void {
@@ -13,10 +23,11 @@ export function groupListRoutes(api: ApiContext): void {
       url: '/api/v4/groups',
       summary: 'List the groups the caller can see',
       input: GroupListQuery,
+      errors: [405],
       linksOmit: ['defaults'],
       response: { 200: Type.Array(Group) },
     },
-    (h) => h.sendPage(groups.list(h.actor, h.params)),
+    (h) => h.sendPage(groups.list(h.actor, h.params, strategiesOf(h.req.query))),
   )
 
   route(

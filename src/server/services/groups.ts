@@ -1,5 +1,18 @@
 import type { Group, GroupListQuery, NamespaceBasic, NamespaceListQuery } from '../../schema/index.js'
-import { mapPage, pageOf, slicePage, type PageOut } from '../pagination.js'
+import {
+  cursorPage,
+  decodeCursor,
+  keysetPerPage,
+  keysetUnavailable,
+  mapPage,
+  offsetLimitExceeded,
+  pageOf,
+  pastOffsetLimit,
+  rowsAfter,
+  slicePage,
+  type PageOut,
+} from '../pagination.js'
+import { applies } from '../releases.js'
 import { presentGroup, presentNamespace } from '../present/namespaces.js'
 import type { Store } from '../store/index.js'
 import type { NamespaceRow } from '../store/namespaces.js'
@@ -22,6 +35,18 @@ const groupSortKey: Record<string, (g: NamespaceRow) => string | number> = {
   id: (g) => g.id,
   name: (g) => g.name.toLowerCase(),
   path: (g) => g.path.toLowerCase(),
+}
+
+/** The one keyset order of groups (`Group.supported_keyset_orderings`: name asc): its cursor's columns. */
+const NAME_ORDER = { column: 'name' }
+
+/**
+ * `pagination` and `cursor` as `paginate_with_strategies` reads them from Grape's params: undeclared
+ * by lib/api/groups.rb, so taken as given and never carried by offset links.
+ */
+export interface Strategies {
+  pagination?: string
+  cursor?: string
 }
 
 const matches = (ns: NamespaceRow, search: string | undefined) =>
@@ -58,8 +83,10 @@ export function groupService(ctx: ServiceContext) {
      * public and internal ones; anonymous callers see public groups. `owned` keeps groups the
      * caller owns; `search` (name or path), `visibility` and `top_level_only` filter; `name asc`
      * by default, ties by id ascending. Private groups stay hidden from non-members throughout.
+     * Anonymous callers page by strategies from 14.3 (`groupsKeyset`): by cursor on
+     * `pagination=keyset`, in `name asc` only; offset pages past 50,000 rows are 405.
      */
-    list(actor: Actor, q: GroupListQuery): PageOut<Group> {
+    list(actor: Actor, q: GroupListQuery, strategies: Strategies = {}): PageOut<Group> {
       const allAvailable = q.all_available ?? actor.admin
       const all = store.namespaces.all()
       const rows = all
@@ -80,6 +107,17 @@ export function groupService(ctx: ServiceContext) {
         const y = key(b)
         return (x < y ? -1 : x > y ? 1 : 0) * dir || a.id - b.id
       })
+      const byStrategies = !actor.user && applies(instance.version, 'groupsKeyset')
+      if (byStrategies && strategies.pagination === 'keyset') {
+        if ((q.order_by ?? 'name') !== 'name' || (q.sort ?? 'asc') !== 'asc') throw keysetUnavailable()
+        const after = decodeCursor(strategies.cursor, NAME_ORDER)
+        const rest = rowsAfter(rows, after, key, (c) => c.value.toLowerCase(), 1)
+        return mapPage(
+          cursorPage(rest, keysetPerPage(q), NAME_ORDER, (g) => ({ value: g.name, id: g.id })),
+          present,
+        )
+      }
+      if (byStrategies && pastOffsetLimit(q)) throw offsetLimitExceeded('Group')
       return mapPage(slicePage(rows, pageOf(q)), present)
     },
 

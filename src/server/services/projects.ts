@@ -1,7 +1,6 @@
 import type { BasicProjectDetails, Project, ProjectListQuery } from '../../schema/index.js'
 import type { GroupProjectsQuery } from '../../schema/group-projects.js'
-import { GitLabError } from '../gitlab-errors.js'
-import { mapPage, pageOf, slicePage, type PageOut } from '../pagination.js'
+import { keysetUnavailable, mapPage, pageOf, slicePage, type PageOut } from '../pagination.js'
 import { presentProject } from '../present/namespaces.js'
 import { basicProjectDetails } from '../present/projects.js'
 import type { NamespaceRow } from '../store/namespaces.js'
@@ -9,10 +8,6 @@ import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { namespaceNames } from './groups.js'
-
-/** lib/api/helpers/pagination_strategies.rb, where `Gitlab::Pagination::Keyset.available?` says no. */
-const keysetUnavailable = () =>
-  new GitLabError(405, { error: 'Keyset pagination is not yet available for this type of request' })
 
 const projectSortKey: Record<string, (p: ProjectRow) => string | number> = {
   id: (p) => p.id,

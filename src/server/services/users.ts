@@ -1,11 +1,15 @@
 import type { CurrentUser, UserBasic, UserListQuery } from '../../schema/index.js'
-import { GitLabError, forbidden } from '../gitlab-errors.js'
+import { forbidden } from '../gitlab-errors.js'
 import {
+  comparePlaces,
   cursorPage,
   decodeCursor,
   keysetPerPage,
   mapPage,
+  offsetLimitExceeded,
   pageOf,
+  pastOffsetLimit,
+  rowsAfter,
   slicePage,
   type Cursor,
   type CursorOrder,
@@ -54,22 +58,6 @@ const cursorKey: Record<string, (c: Cursor) => string | number> = {
   updated_at: (c) => c.value,
 }
 
-/**
- * Offset pages of `User` end at this many rows from 17.0 (`offset_pagination_limit`, 50,000 by default:
- * doc/administration/instance_limits.md); past it GitLab refuses the page (pagination_strategies.rb).
- */
-const OFFSET_LIMIT = 50_000
-const offsetLimitExceeded = () =>
-  new GitLabError(405, {
-    error:
-      `Offset pagination has a maximum allowed offset of ${OFFSET_LIMIT} for requests that return objects ` +
-      'of type User. Remaining records can be retrieved using keyset pagination.',
-  })
-
-/** Compares two places in the order: order key, then id (GitLab's `order_options_with_tie_breaker`). */
-const compareKeys = (x: string | number, xId: number, y: string | number, yId: number) =>
-  (x < y ? -1 : x > y ? 1 : 0) || xId - yId
-
 /** User lookups: `GET /users`. */
 export function userService(ctx: ServiceContext) {
   const { store, instance } = ctx
@@ -105,17 +93,13 @@ export function userService(ctx: ServiceContext) {
       const orderBy = (admin && q.order_by) || 'id'
       const key = userSortKey[orderBy] ?? userSortKey.id!
       const dir = admin && q.sort === 'asc' ? 1 : -1
-      rows.sort((a, b) => compareKeys(key(a), a.id, key(b), b.id) * dir)
+      rows.sort((a, b) => comparePlaces(key(a), a.id, key(b), b.id) * dir)
       const present = (u: UserRow) => (admin ? presentCurrentUser(u, instance) : presentUser(u, instance))
       if (q.pagination === 'keyset') {
         // Every order /users declares has keyset pages both ways (User.supported_keyset_orderings).
         const order = cursorOrders[orderBy] ?? cursorOrders.id!
         const after = decodeCursor(q.cursor, order)
-        const afterKey = cursorKey[orderBy] ?? cursorKey.id!
-        const start = after
-          ? rows.findIndex((u) => compareKeys(key(u), u.id, afterKey(after), after.id) * dir > 0)
-          : 0
-        const rest = start < 0 ? [] : rows.slice(start)
+        const rest = rowsAfter(rows, after, key, cursorKey[orderBy] ?? cursorKey.id!, dir)
         return mapPage(
           cursorPage(rest, keysetPerPage(q), order, (u) => ({
             value: cursorValue[orderBy]?.(u) ?? '',
@@ -125,8 +109,9 @@ export function userService(ctx: ServiceContext) {
         )
       }
       const page = pageOf(q)
-      if (applies(instance.version, 'usersOffsetLimit') && (q.page ?? 1) * (q.per_page ?? 20) > OFFSET_LIMIT)
-        throw offsetLimitExceeded()
+      // Offset pages of `User` end at the offset limit from 17.0 (`User` joins ENFORCED_TYPES).
+      if (applies(instance.version, 'usersOffsetLimit') && pastOffsetLimit(q))
+        throw offsetLimitExceeded('User')
       return mapPage(slicePage(rows, page), present)
     },
   }

@@ -401,6 +401,109 @@ describe('GET /groups', () => {
   })
 })
 
+describe('GET /groups for anonymous callers: keyset pages and the offset limit (14.3+)', () => {
+  const publicSeed = `
+users:
+  - { username: root, admin: true, token: glpat-root-token }
+groups:
+  - { path: delta, name: Delta, visibility: public }
+  - { path: alpha, name: alpha, visibility: public }
+  - { path: charlie, name: Charlie, visibility: public }
+  - { path: bravo, name: Bravo, visibility: public }
+  - { path: secret, name: Secret, visibility: private }
+`
+  let g: TestServer
+  beforeAll(async () => {
+    g = await startServer(publicSeed)
+  })
+  afterAll(() => g.close())
+  const nextOf = (res: { headers: Record<string, string> }) =>
+    /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1]
+
+  it('walks the public groups by name, cursors written as GitLab writes them, no offset headers', async () => {
+    const names: unknown[][] = []
+    let path: string | undefined = '/api/v4/groups?pagination=keyset&per_page=3'
+    const cursors: unknown[] = []
+    for (let guard = 0; path && guard < 5; guard++) {
+      const res = await g.http('GET', path)
+      expect(res.status).toBe(200)
+      expect(res.headers).not.toHaveProperty('x-page')
+      expect(res.headers).not.toHaveProperty('x-total')
+      names.push((res.body as Json[]).map((x) => x.name))
+      const next = nextOf(res)
+      if (next) {
+        const url = new URL(next)
+        expect(url.search).toMatch(/^\?cursor=[\w-]+(%3D)*&pagination=keyset&per_page=3$/)
+        cursors.push(JSON.parse(Buffer.from(url.searchParams.get('cursor') ?? '', 'base64url').toString()))
+        path = url.pathname + url.search
+      } else path = undefined
+    }
+    expect(names).toEqual([['alpha', 'Bravo', 'Charlie'], ['Delta']])
+    expect(cursors).toEqual([{ name: 'Charlie', id: expect.stringMatching(/^\d+$/), _kd: 'n' }])
+    // A cursor GitLab would write, by hand; one it could not read is its 500.
+    const bravo = ((await g.http('GET', '/api/v4/groups', { query: 'search=bravo' })).body as Json[])[0]!
+    const cursor = Buffer.from(JSON.stringify({ name: 'Bravo', id: String(bravo.id), _kd: 'n' })).toString(
+      'base64',
+    )
+    const after = await g.http('GET', '/api/v4/groups', {
+      query: `pagination=keyset&cursor=${encodeURIComponent(cursor)}`,
+    })
+    expect((after.body as Json[]).map((x) => x.name)).toEqual(['Charlie', 'Delta'])
+    const bad = await g.http('GET', '/api/v4/groups', { query: 'pagination=keyset&cursor=bm9wZQ' })
+    expect([bad.status, bad.body]).toEqual([500, { message: '500 Internal Server Error' }])
+  })
+
+  it('refuses keyset pages in any order but name ascending with 405', async () => {
+    for (const query of ['order_by=id', 'order_by=path', 'sort=desc', 'order_by=name&sort=desc']) {
+      const res = await g.http('GET', '/api/v4/groups', { query: `pagination=keyset&${query}` })
+      expect([query, res.status, res.body]).toEqual([
+        query,
+        405,
+        { error: 'Keyset pagination is not yet available for this type of request' },
+      ])
+    }
+  })
+
+  it('refuses an anonymous offset page past 50,000 rows with 405; signed-in callers page on', async () => {
+    const res = await g.http('GET', '/api/v4/groups', { query: 'page=2501&per_page=20' })
+    expect(res.status).toBe(405)
+    expect(res.body).toEqual({
+      error:
+        'Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type Group. ' +
+        'Remaining records can be retrieved using keyset pagination.',
+    })
+    expect((await g.http('GET', '/api/v4/groups', { query: 'page=501&per_page=200' })).status).toBe(405)
+    const below = await g.http('GET', '/api/v4/groups', { query: 'page=2500&per_page=20' })
+    expect([below.status, below.body, below.headers['x-total']]).toEqual([200, [], '4'])
+    const signedIn = await g.http('GET', '/api/v4/groups', { query: 'page=2501&per_page=20', token: ROOT })
+    expect([signedIn.status, signedIn.body]).toEqual([200, []])
+    // Signed in, pagination=keyset is an undeclared parameter: offset pages, not carried by the links.
+    const keyset = await g.http('GET', '/api/v4/groups', {
+      query: 'pagination=keyset&per_page=2',
+      token: ROOT,
+    })
+    expect(keyset.headers['x-total']).toBe('5')
+    expect(keyset.headers.link).not.toMatch(/pagination|cursor/)
+  })
+
+  it('before 14.3 pages anonymous callers by offset, however deep, and ignores pagination=keyset', async () => {
+    for (const [version, strategies] of [
+      ['14.2.0', false],
+      ['14.3.0', true],
+    ] as const) {
+      const v = await startServer(publicSeed, { gitlabVersion: version })
+      try {
+        const deep = await v.http('GET', '/api/v4/groups', { query: 'page=2501&per_page=20' })
+        expect([version, deep.status]).toEqual([version, strategies ? 405 : 200])
+        const keyset = await v.http('GET', '/api/v4/groups', { query: 'pagination=keyset&per_page=2' })
+        expect([version, keyset.status, 'x-page' in keyset.headers]).toEqual([version, 200, !strategies])
+      } finally {
+        await v.close()
+      }
+    }
+  })
+})
+
 describe('GET /namespaces', () => {
   const paths = (query = '', token?: string) => field('/api/v4/namespaces', 'full_path', query, token)
 
