@@ -95,26 +95,32 @@ export interface LinkContext {
  * and `hasMore` as `setPageHeaders` reads them), or a keyset page whose `next` holds what the
  * rel="next" link adds (the cursor or the id bound, `per_page`, `pagination`), null on the last page.
  */
-export type PageOut<T> =
+export type PageOut<T> = (
   | { items: T[]; page: Page; total: number | undefined; hasMore?: boolean }
   | { items: T[]; next: Record<string, unknown> | null }
-
-/**
- * Where a keyset page ends: the last row's place in the list's order (its order key in the form the
- * store compares, and its id, the tie-breaker), handed out as the `cursor` of the rel="next" link.
- */
-export interface Cursor {
-  value: string
-  id: number
+) & {
+  /** Declared parameters the route dropped from Grape's params (`params.except!`): its links lack them. */
+  unlinked?: string[]
 }
 
 /**
- * The order a cursor belongs to, as GitLab's keyset order names its columns: the order column (none
- * when the list is ordered by id alone) and whether it holds a time.
+ * Where a keyset page ends: the last row's place in the list's order (the values of its order
+ * columns in the form the store compares, and its id, the tie-breaker), handed out as the `cursor`
+ * of the rel="next" link.
  */
+export interface Cursor {
+  values: string[]
+  id: number
+}
+
+/** The order a cursor belongs to, its columns named as GitLab's keyset order names them. */
 export interface CursorOrder {
-  column: string | null
-  time?: boolean
+  /** The order columns before the tie-breaking id: none when the list is ordered by id alone. */
+  columns: string[]
+  /** Those of `columns` that hold a time. */
+  times?: string[]
+  /** The tie-breaker's name: `id`, unless the order calls it otherwise (`users_id` in a user search). */
+  id?: string
 }
 
 /** GitLab's direction key in a cursor (`Paginator` `direction_key: :_kd`): forward pages are `n`. */
@@ -122,13 +128,16 @@ const DIRECTION_KEY = '_kd'
 
 /**
  * The cursor GitLab writes (`Gitlab::Pagination::Keyset::Paginator::Base64CursorConverter`): padded
- * URL-safe Base64 of the JSON of the last row's order columns, then `id`, each as text, then `_kd`.
+ * URL-safe Base64 of the JSON of the last row's order columns, then its id, each as text, then `_kd`.
  * Times are Ruby's `to_fs(:inspect)`: `2026-11-02 10:00:00.000000000 +0000`.
  */
 export function encodeCursor(order: CursorOrder, c: Cursor): string {
   const attributes: Record<string, string> = {}
-  if (order.column !== null) attributes[order.column] = order.time ? rubyInspectTime(c.value) : c.value
-  attributes.id = String(c.id)
+  order.columns.forEach((column, i) => {
+    const value = c.values[i] ?? ''
+    attributes[column] = order.times?.includes(column) ? rubyInspectTime(value) : value
+  })
+  attributes[order.id ?? 'id'] = String(c.id)
   attributes[DIRECTION_KEY] = 'n'
   return Buffer.from(JSON.stringify(attributes)).toString('base64').replaceAll('+', '-').replaceAll('/', '_')
 }
@@ -183,11 +192,16 @@ export function decodeCursor(text: string | undefined, order: CursorOrder): Curs
   const { [DIRECTION_KEY]: _direction, ...values } = attributes as Record<string, unknown>
   const keys = Object.keys(values)
   if (keys.length === 0) return null
-  const expected = order.column === null ? ['id'] : [order.column, 'id']
+  const idColumn = order.id ?? 'id'
+  const expected = [...order.columns, idColumn]
   if (keys.length !== expected.length || !expected.every((k) => keys.includes(k))) throw unreadableCursor()
-  const raw = order.column === null ? values.id : values[order.column]
-  const value = String(raw ?? '')
-  return { value: order.time ? storedTime(value) : value, id: Number(values.id) }
+  return {
+    values: order.columns.map((column) => {
+      const value = String(values[column] ?? '')
+      return order.times?.includes(column) ? storedTime(value) : value
+    }),
+    id: Number(values[idColumn]),
+  }
 }
 
 /** Compares two places in an order: order key, then id (GitLab's `order_options_with_tie_breaker`). */
@@ -256,7 +270,11 @@ export function setPageLinks<T>(
   declared: string[],
   out: PageOut<T>,
 ): T[] {
-  const params = declaredOnly(declared, link.params)
+  const unlinked = new Set(out.unlinked)
+  const params = declaredOnly(
+    declared.filter((key) => !unlinked.has(key)),
+    link.params,
+  )
   if ('next' in out) {
     if (out.next)
       reply.header(

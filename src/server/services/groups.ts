@@ -38,7 +38,7 @@ const groupSortKey: Record<string, (g: NamespaceRow) => string | number> = {
 }
 
 /** The one keyset order of groups (`Group.supported_keyset_orderings`: name asc): its cursor's columns. */
-const NAME_ORDER = { column: 'name' }
+const NAME_ORDER = { columns: ['name'] }
 
 /**
  * `pagination` and `cursor` as `paginate_with_strategies` reads them from Grape's params: undeclared
@@ -111,9 +111,9 @@ export function groupService(ctx: ServiceContext) {
       if (byStrategies && strategies.pagination === 'keyset') {
         if ((q.order_by ?? 'name') !== 'name' || (q.sort ?? 'asc') !== 'asc') throw keysetUnavailable()
         const after = decodeCursor(strategies.cursor, NAME_ORDER)
-        const rest = rowsAfter(rows, after, key, (c) => c.value.toLowerCase(), 1)
+        const rest = rowsAfter(rows, after, key, (c) => (c.values[0] ?? '').toLowerCase(), 1)
         return mapPage(
-          cursorPage(rest, keysetPerPage(q), NAME_ORDER, (g) => ({ value: g.name, id: g.id })),
+          cursorPage(rest, keysetPerPage(q), NAME_ORDER, (g) => ({ values: [g.name], id: g.id })),
           present,
         )
       }

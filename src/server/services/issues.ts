@@ -213,7 +213,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const records = (ids: number[]) =>
         fragments.json(ids, viewKey, (rows) => present(rows, view).map(toJson))
       if (scope.kind === 'project' && q.pagination === 'keyset' && KEYSET_ORDERS.has(query.order.by)) {
-        const order = { column: query.order.by, time: query.order.by !== 'title' }
+        const order = { columns: [query.order.by], times: ['created_at', 'updated_at'] }
         const page: Page = { page: 1, perPage: keysetPerPage(q), offset: 0 }
         const rows = queries.keysetPage(query, page.perPage + 1, decodeCursor(q.cursor, order))
         const more = rows.length > page.perPage
@@ -222,7 +222,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         return {
           issues: records(shown.map((r) => r.id)),
           page,
-          nextCursor: more && last ? encodeCursor(order, { value: last.key, id: last.id }) : null,
+          nextCursor: more && last ? encodeCursor(order, { values: [last.key], id: last.id }) : null,
           // The row after the page decides whether a next cursor is given: it counts as shown.
           watch: () =>
             lists.watch(

@@ -20,42 +20,73 @@ import { applies } from '../releases.js'
 import type { UserRow } from '../store/users.js'
 import type { Actor } from './access.js'
 import type { ServiceContext } from './context.js'
+import { userSearch } from './user-search.js'
 
 /** `User::FORBIDDEN_SEARCH_STATES` (app/models/user.rb): hidden from all but administrators. */
 const FORBIDDEN_STATES = new Set(['blocked', 'banned', 'ldap_blocked'])
 
-const userSortKey: Record<string, (u: UserRow) => string | number> = {
-  id: (u) => u.id,
-  name: (u) => u.name.toLowerCase(),
-  username: (u) => u.username.toLowerCase(),
-  created_at: (u) => u.created_at,
-  updated_at: (u) => u.created_at,
+/**
+ * A /users order: the sort key and direction (ties by id the same way), and its keyset cursor: the
+ * columns GitLab names, a user's values of them as stored, a cursor's place as the key compares it.
+ */
+interface UserOrder {
+  key: (u: UserRow) => string | number
+  dir: 1 | -1
+  cursor: CursorOrder
+  cursorValues: (u: UserRow) => string[]
+  cursorKey: (c: Cursor) => string | number
 }
 
-/** The columns of a /users cursor by `order_by`: the column itself, then id (none more for `id`). */
-const cursorOrders: Record<string, CursorOrder> = {
-  id: { column: null },
-  name: { column: 'name' },
-  username: { column: 'username' },
-  created_at: { column: 'created_at', time: true },
-  updated_at: { column: 'updated_at', time: true },
+/** An `order_by` column: its sort key and the user's stored value the cursor carries. */
+const column = (name: string, key: (u: UserRow) => string, value: (u: UserRow) => string, time = false) => ({
+  key,
+  cursor: { columns: [name], ...(time ? { times: [name] } : {}) },
+  cursorValues: (u: UserRow) => [value(u)],
+  cursorKey: (c: Cursor) => (time ? (c.values[0] ?? '') : (c.values[0] ?? '').toLowerCase()),
+})
+
+/** The orders `order_by` names (User.supported_keyset_orderings, both ways). */
+const columnOrders: Record<string, Omit<UserOrder, 'dir'>> = {
+  id: { key: (u) => u.id, cursor: { columns: [] }, cursorValues: () => [], cursorKey: (c) => c.id },
+  name: column(
+    'name',
+    (u) => u.name.toLowerCase(),
+    (u) => u.name,
+  ),
+  username: column(
+    'username',
+    (u) => u.username.toLowerCase(),
+    (u) => u.username,
+  ),
+  created_at: column(
+    'created_at',
+    (u) => u.created_at,
+    (u) => u.created_at,
+    true,
+  ),
+  // The store keeps no updated_at: users are ordered by created_at for it.
+  updated_at: column(
+    'updated_at',
+    (u) => u.created_at,
+    (u) => u.created_at,
+    true,
+  ),
 }
-/** A user's value of the order column, as stored (the cursor writes times its own way). */
-const cursorValue: Record<string, (u: UserRow) => string> = {
-  id: (u) => String(u.id),
-  name: (u) => u.name,
-  username: (u) => u.username,
-  created_at: (u) => u.created_at,
-  // The store keeps no updated_at: users are ordered by created_at for it (userSortKey).
-  updated_at: (u) => u.created_at,
-}
-/** A cursor's value as the order's sort key (userSortKey) compares it. */
-const cursorKey: Record<string, (c: Cursor) => string | number> = {
-  id: (c) => c.id,
-  name: (c) => c.value.toLowerCase(),
-  username: (c) => c.value.toLowerCase(),
-  created_at: (c) => c.value,
-  updated_at: (c) => c.value,
+
+/**
+ * A non-administrator's search keeps `User.search`'s own order, as `order_by`/`sort` are dropped:
+ * exact matches first (`users_match_priority`), then by name, then by id, all ascending; its cursor
+ * names those columns as the order's projections (`users_name`, `users_id`).
+ */
+function searchOrder(rank: (u: UserRow) => number): UserOrder {
+  const place = (priority: string | number, name: string) => `${priority}\u0000${name.toLowerCase()}`
+  return {
+    key: (u) => place(rank(u), u.name),
+    dir: 1,
+    cursor: { columns: ['users_match_priority', 'users_name'], id: 'users_id' },
+    cursorValues: (u) => [String(rank(u)), u.name],
+    cursorKey: (c) => place(c.values[0] ?? '', c.values[1] ?? ''),
+  }
 }
 
 /** User lookups: `GET /users`. */
@@ -66,9 +97,10 @@ export function userService(ctx: ServiceContext) {
      * `GET /users` as lib/api/users.rb and app/finders/users_finder.rb answer it: anonymous callers
      * must give `username` (else 403 `Not authorized to access /api/v4/users`); administrators see
      * every user as `UserWithAdmin`, others `UserBasic` of users not blocked or banned. `username`
-     * matches exactly (case-insensitively), `search` a part of the name or username (and, for
-     * administrators, the email), `active` and `blocked` keep those states. Newest first (`id desc`);
-     * `order_by`/`sort` count for administrators only, GitLab drops them for others. From 16.5
+     * matches exactly (case-insensitively), `search` as `User.search` does (user-search.ts), `active`
+     * and `blocked` keep those states. Newest first (`id desc`); `order_by`/`sort` count for
+     * administrators only: GitLab drops them for others, from the order and the links, and their
+     * searches keep the search's order, exact matches first. From 16.5
      * `pagination=keyset` pages by cursor in any of the orders (rel="next" only, no totals); from 17.0
      * an offset page past 50,000 rows is 405 (lib/api/helpers/pagination_strategies.rb).
      */
@@ -76,43 +108,39 @@ export function userService(ctx: ServiceContext) {
       if (!actor.user && !q.username) throw forbidden('Not authorized to access /api/v4/users')
       const admin = actor.admin
       const username = q.username?.toLowerCase()
-      const search = q.search?.toLowerCase()
+      const search = userSearch(q.search, admin)
       const rows = store.users
         .all()
         .filter((u) => admin || !FORBIDDEN_STATES.has(u.state))
         .filter((u) => username === undefined || u.username.toLowerCase() === username)
-        .filter(
-          (u) =>
-            !search ||
-            u.username.toLowerCase().includes(search) ||
-            u.name.toLowerCase().includes(search) ||
-            (admin && (u.email ?? '').toLowerCase().includes(search)),
-        )
+        .filter((u) => search === undefined || (search !== 'none' && search.matches(u)))
         .filter((u) => !q.active || u.state === 'active')
         .filter((u) => !q.blocked || u.state === 'blocked')
-      const orderBy = (admin && q.order_by) || 'id'
-      const key = userSortKey[orderBy] ?? userSortKey.id!
-      const dir = admin && q.sort === 'asc' ? 1 : -1
-      rows.sort((a, b) => comparePlaces(key(a), a.id, key(b), b.id) * dir)
+      // Others' `order_by` and `sort` are dropped (`params.except!`): from the order and the links.
+      const order: UserOrder =
+        !admin && search && search !== 'none'
+          ? searchOrder(search.rank)
+          : {
+              ...(columnOrders[(admin && q.order_by) || 'id'] ?? columnOrders.id!),
+              dir: admin && q.sort === 'asc' ? 1 : -1,
+            }
+      const unlinked = admin ? [] : ['order_by', 'sort']
+      rows.sort((a, b) => comparePlaces(order.key(a), a.id, order.key(b), b.id) * order.dir)
       const present = (u: UserRow) => (admin ? presentCurrentUser(u, instance) : presentUser(u, instance))
       if (q.pagination === 'keyset') {
-        // Every order /users declares has keyset pages both ways (User.supported_keyset_orderings).
-        const order = cursorOrders[orderBy] ?? cursorOrders.id!
-        const after = decodeCursor(q.cursor, order)
-        const rest = rowsAfter(rows, after, key, cursorKey[orderBy] ?? cursorKey.id!, dir)
-        return mapPage(
-          cursorPage(rest, keysetPerPage(q), order, (u) => ({
-            value: cursorValue[orderBy]?.(u) ?? '',
-            id: u.id,
-          })),
-          present,
-        )
+        const after = decodeCursor(q.cursor, order.cursor)
+        const rest = rowsAfter(rows, after, order.key, order.cursorKey, order.dir)
+        const page = cursorPage(rest, keysetPerPage(q), order.cursor, (u) => ({
+          values: order.cursorValues(u),
+          id: u.id,
+        }))
+        return mapPage({ ...page, unlinked }, present)
       }
       const page = pageOf(q)
       // Offset pages of `User` end at the offset limit from 17.0 (`User` joins ENFORCED_TYPES).
       if (applies(instance.version, 'usersOffsetLimit') && pastOffsetLimit(q))
         throw offsetLimitExceeded('User')
-      return mapPage(slicePage(rows, page), present)
+      return mapPage({ ...slicePage(rows, page), unlinked }, present)
     },
   }
 }

@@ -317,7 +317,8 @@ export function issueQueries(db: Db) {
       const seek = after ? ` AND (${col} ${op} ? OR (${col} = ? AND i.id < ?))` : ''
       const sql = `SELECT i.id, ${col} AS key FROM issues i WHERE ${f.sql}${seek}
         ORDER BY ${col} ${q.order.dir.toUpperCase()}, i.id DESC LIMIT ?`
-      const args = after ? [...f.args, after.value, after.value, after.id, limit] : [...f.args, limit]
+      const value = after?.values[0]
+      const args = after ? [...f.args, value, value, after.id, limit] : [...f.args, limit]
       return prepare(sql).all(...args) as { id: number; key: string }[]
     },
   }

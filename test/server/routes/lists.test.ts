@@ -170,7 +170,10 @@ describe('GET /users', () => {
   it('searches names and usernames; order_by counts for administrators only', async () => {
     expect(await usernames('search=liddell', BOB)).toEqual(['alice'])
     expect(await usernames('search=example.com', BOB)).toEqual([])
-    expect(await usernames('search=alice@example', ROOT)).toEqual(['alice'])
+    // An email matches administrators' searches whole, never in part (`with_primary_or_secondary_email`).
+    expect(await usernames('search=alice@example', ROOT)).toEqual([])
+    expect(await usernames('search=ALICE@example.com', ROOT)).toEqual(['alice'])
+    expect(await usernames('search=alice@example.com', BOB)).toEqual([])
     expect(await usernames('order_by=username&sort=asc', ROOT)).toEqual(['alice', 'bob', 'carol', 'root'])
     expect(await usernames('order_by=username&sort=asc', BOB)).toEqual(['bob', 'alice', 'root'])
   })
@@ -183,6 +186,96 @@ describe('GET /users', () => {
     const res = await list('/api/v4/users', 'per_page=1&page=2', BOB)
     expect(res.headers['x-total']).toBe('3')
     expect((res.body as Json[]).map((u) => u.username)).toEqual(['alice'])
+  })
+})
+
+describe('GET /users searched as User.search does, and what non-administrators may order by', () => {
+  const searchSeed = `
+users:
+  - { username: root, name: Administrator, admin: true, token: glpat-root-token }
+  - { username: annabel, name: Annabel Lee, token: glpat-annabel-token }
+  - { username: ann, name: Zoe }
+  - { username: joanne, name: Ann }
+  - { username: bob, name: Bob Annis }
+  - { username: jo, name: Jo March }
+`
+  const USER = 'glpat-annabel-token'
+  let u: TestServer
+  beforeAll(async () => {
+    u = await startServer(searchSeed)
+  })
+  afterAll(() => u.close())
+  const found = async (query: string, token = USER) => {
+    const res = await u.http('GET', '/api/v4/users', { query, token })
+    expect(res.status).toBe(200)
+    return (res.body as Json[]).map((x) => x.username)
+  }
+
+  it('puts exact matches first for non-administrators (username, then name), the rest by name', async () => {
+    expect(await found('search=ann')).toEqual(['ann', 'joanne', 'annabel', 'bob'])
+    // order_by and sort are dropped for them: the search's order stays.
+    expect(await found('search=ann&order_by=username&sort=desc')).toEqual(['ann', 'joanne', 'annabel', 'bob'])
+    // Administrators' results follow order_by and sort, id desc by default.
+    expect(await found('search=ann', ROOT)).toEqual(['bob', 'joanne', 'ann', 'annabel'])
+    expect(await found('search=ann&order_by=username&sort=asc', ROOT)).toEqual([
+      'ann',
+      'annabel',
+      'bob',
+      'joanne',
+    ])
+  })
+
+  it('matches words of 3 characters or more as parts, all of them; shorter queries only whole', async () => {
+    expect(await found('search=JO')).toEqual(['jo'])
+    expect(await found('search=jo%20march')).toEqual(['jo'])
+    expect(await found('search=annis%20bob')).toEqual(['bob'])
+    expect(await found('search=annis%20xyz')).toEqual([])
+    expect(await found('search=%22bob%20annis%22')).toEqual(['bob'])
+    // A leading @ is a mention, dropped; alone, it matches nobody.
+    expect(await found('search=%40joanne')).toEqual(['joanne'])
+    expect(await found('search=%40')).toEqual([])
+    // A blank search is no search.
+    expect(await found('search=%20&per_page=2')).toEqual(['jo', 'bob'])
+  })
+
+  it('pages a non-administrator’s search by keyset in its own order, with its own cursor columns', async () => {
+    const names: unknown[] = []
+    const cursors: unknown[] = []
+    let path: string | undefined =
+      '/api/v4/users?pagination=keyset&search=ann&per_page=3&order_by=id&sort=asc'
+    for (let guard = 0; path && guard < 5; guard++) {
+      const res = await u.http('GET', path, { token: USER })
+      names.push(...(res.body as Json[]).map((x) => x.username))
+      const next = /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1]
+      if (next) {
+        const url = new URL(next)
+        expect(url.searchParams.has('order_by') || url.searchParams.has('sort')).toBe(false)
+        cursors.push(JSON.parse(Buffer.from(url.searchParams.get('cursor') ?? '', 'base64url').toString()))
+        path = url.pathname + url.search
+      } else path = undefined
+    }
+    expect(names).toEqual(['ann', 'joanne', 'annabel', 'bob'])
+    expect(cursors).toEqual([
+      {
+        users_match_priority: '3',
+        users_name: 'Annabel Lee',
+        users_id: expect.stringMatching(/^\d+$/),
+        _kd: 'n',
+      },
+    ])
+  })
+
+  it('leaves order_by and sort out of a non-administrator’s links, as GitLab drops them', async () => {
+    const res = await u.http('GET', '/api/v4/users', {
+      query: 'order_by=username&sort=asc&per_page=1',
+      token: USER,
+    })
+    expect(res.headers.link).not.toMatch(/order_by|sort/)
+    const admin = await u.http('GET', '/api/v4/users', {
+      query: 'order_by=username&sort=asc&per_page=1',
+      token: ROOT,
+    })
+    expect(admin.headers.link).toMatch(/order_by=username.*sort=asc/)
   })
 })
 
