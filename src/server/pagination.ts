@@ -1,7 +1,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 import type { FastifyReply } from 'fastify'
 import { toQueryString } from '../schema/query-string.js'
-import { GitLabError } from './gitlab-errors.js'
+import { GitLabError, paramError } from './gitlab-errors.js'
 
 /**
  * Above this many rows GitLab stops counting: no X-Total, X-Total-Pages or rel="last"
@@ -146,11 +146,12 @@ const rubyInspectTime = (iso: string) =>
   `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${iso.slice(20, 23).padEnd(9, '0')} +0000`
 
 /**
- * What GitLab answers a cursor it cannot read (bad Base64, not a JSON object, other columns than the
- * order's, a time PostgreSQL cannot parse): the exception reaches `rescue_from :all`
- * (lib/api/api.rb `handle_api_exception`).
+ * A cursor GitLab cannot read (bad Base64, not a JSON object, other columns than the order's, a time
+ * PostgreSQL cannot parse). GitLab's exception reaches `rescue_from :all` (lib/api/api.rb
+ * `handle_api_exception`) and answers 500; this server answers no bad input with a 500 (a client
+ * would take it for an outage and retry), so it answers as Grape does a parameter it refuses.
  */
-const unreadableCursor = () => new GitLabError(500, { message: '500 Internal Server Error' })
+const unreadableCursor = () => paramError('cursor is invalid')
 
 /** Ruby's `Base64.urlsafe_decode64`: padding optional, `-_` or `+/`, otherwise strict. */
 function urlsafeDecode64(text: string): Buffer {
@@ -177,7 +178,7 @@ function storedTime(text: string): string {
 /**
  * The cursor a client sent back, read as GitLab reads it (`Paginator#decode_cursor_attributes`,
  * `Order#build_where_values`): null (the first page) when blank or when it names no row; a
- * GitLabError 500 when GitLab's reading raises.
+ * GitLabError 400 `cursor is invalid` where GitLab's reading raises (its 500; see unreadableCursor).
  */
 export function decodeCursor(text: string | undefined, order: CursorOrder): Cursor | null {
   if (!text?.trim()) return null
