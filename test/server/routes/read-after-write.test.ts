@@ -399,17 +399,20 @@ describe('pages of an issue list next to a write', () => {
   })
 })
 
-describe('an issue list showing a duplicate', () => {
-  it('links the canonical issue only while the caller may read it, after an edit of that issue alone', async () => {
-    const s = await startServer(`
+/** Root (administrator), carol (no membership) and the public project root/open with these issues. */
+const openProject = (issues: string) => `
 users:
   - { username: root, admin: true, token: ${ROOT} }
   - { username: carol, token: glpat-carol-token }
 projects:
   - path: root/open
     visibility: public
-    issues: [{ title: Canonical }, { title: Duplicate }]
-`)
+    issues: ${issues}
+`
+
+describe('an issue list showing a duplicate', () => {
+  it('links the canonical issue only while the caller may read it, after an edit of that issue alone', async () => {
+    const s = await startServer(openProject('[{ title: Canonical }, { title: Duplicate }]'))
     try {
       const P = '/api/v4/projects/root%2Fopen'
       const dup = await s.http('POST', `${P}/issues/2/notes`, {
@@ -455,15 +458,7 @@ describe('an issue read after a write', () => {
   })
 
   it('links the canonical issue only while the writer may read it, after an edit of that issue alone', async () => {
-    const s = await startServer(`
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-  - { username: carol, token: glpat-carol-token }
-projects:
-  - path: root/open
-    visibility: public
-    issues: [{ title: Canonical }]
-`)
+    const s = await startServer(openProject('[{ title: Canonical }]'))
     try {
       const P = '/api/v4/projects/root%2Fopen/issues'
       const carol = 'glpat-carol-token'
