@@ -15,19 +15,16 @@ export interface Page {
   offset: number
 }
 
-/** page defaults to 1, per_page to 20 and is capped at 100; non-positive values take the defaults. */
+/**
+ * page defaults to 1, per_page to 20 and is capped at 100; non-positive values take the defaults.
+ * Keyset pages take the same `per_page`: GitLab's keyset paginator has no maximum of its own (its
+ * documented maximum is 100), but an uncapped page would be a whole list built in memory here.
+ */
 export function pageOf(query: { page?: number | null; per_page?: number | null }): Page {
   const page = query.page && query.page > 0 ? query.page : 1
   const perPage = query.per_page && query.per_page > 0 ? Math.min(query.per_page, 100) : 20
   return { page, perPage, offset: (page - 1) * perPage }
 }
-
-/**
- * The size of a keyset page: `per_page` as given, not capped at 100 (`CursorBasedRequestContext#per_page`
- * hands `params[:per_page]` to `keyset_paginate`, which has no maximum); non-positive values take 20.
- */
-export const keysetPerPage = (query: { per_page?: number | null }): number =>
-  query.per_page && query.per_page > 0 ? query.per_page : 20
 
 /**
  * GitLab's default `offset_pagination_limit` (doc/administration/instance_limits.md): where a list

@@ -2,7 +2,6 @@ import type { Group, GroupListQuery, NamespaceBasic, NamespaceListQuery } from '
 import {
   cursorPage,
   decodeCursor,
-  keysetPerPage,
   keysetUnavailable,
   mapPage,
   offsetLimitExceeded,
@@ -113,7 +112,7 @@ export function groupService(ctx: ServiceContext) {
         const after = decodeCursor(strategies.cursor, NAME_ORDER)
         const rest = rowsAfter(rows, after, key, (c) => (c.values[0] ?? '').toLowerCase(), 1)
         return mapPage(
-          cursorPage(rest, keysetPerPage(q), NAME_ORDER, (g) => ({ values: [g.name], id: g.id })),
+          cursorPage(rest, pageOf(q).perPage, NAME_ORDER, (g) => ({ values: [g.name], id: g.id })),
           present,
         )
       }

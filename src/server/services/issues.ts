@@ -7,7 +7,7 @@ import {
   unauthorized,
   validationError,
 } from '../gitlab-errors.js'
-import { MAX_COUNT, decodeCursor, encodeCursor, keysetPerPage, pageOf, type Page } from '../pagination.js'
+import { MAX_COUNT, decodeCursor, encodeCursor, pageOf, type Page } from '../pagination.js'
 import { countTasks } from '../domain/tasks.js'
 import type { IssueView, ReferenceContext } from '../present/issues.js'
 import { KEYSET_ORDERS } from '../store/issue-query.js'
@@ -214,7 +214,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         fragments.json(ids, viewKey, (rows) => present(rows, view).map(toJson))
       if (scope.kind === 'project' && q.pagination === 'keyset' && KEYSET_ORDERS.has(query.order.by)) {
         const order = { columns: [query.order.by], times: ['created_at', 'updated_at'] }
-        const page: Page = { page: 1, perPage: keysetPerPage(q), offset: 0 }
+        const page: Page = { page: 1, perPage: pageOf(q).perPage, offset: 0 }
         const rows = queries.keysetPage(query, page.perPage + 1, decodeCursor(q.cursor, order))
         const more = rows.length > page.perPage
         const shown = rows.slice(0, page.perPage)

@@ -4,7 +4,6 @@ import {
   comparePlaces,
   cursorPage,
   decodeCursor,
-  keysetPerPage,
   mapPage,
   offsetLimitExceeded,
   pageOf,
@@ -130,7 +129,7 @@ export function userService(ctx: ServiceContext) {
       if (q.pagination === 'keyset') {
         const after = decodeCursor(q.cursor, order.cursor)
         const rest = rowsAfter(rows, after, order.key, order.cursorKey, order.dir)
-        const page = cursorPage(rest, keysetPerPage(q), order.cursor, (u) => ({
+        const page = cursorPage(rest, pageOf(q).perPage, order.cursor, (u) => ({
           values: order.cursorValues(u),
           id: u.id,
         }))
