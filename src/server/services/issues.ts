@@ -94,10 +94,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
    * Issues `create` and `update` answered, with whether their JSON may be kept for the next read
    * (not when it links a canonical issue: fragments.json keeps no such record either).
    */
-  const written = new WeakMap<Issue, boolean>()
+  const keepable = new WeakMap<Issue, boolean>()
   const answerWrite = (actor: Actor, row: IssueRow) => {
     const issue = single(actor, row)
-    written.set(issue, row.duplicated_to_id === null)
+    keepable.set(issue, row.duplicated_to_id === null)
     return issue
   }
   const single = (actor: Actor, row: IssueRow) =>
@@ -261,7 +261,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
      */
     answerJson(actor: Actor, issue: Issue, toJson: (issue: Issue) => string): string {
       const json = toJson(issue)
-      if (written.get(issue)) fragments.keep(issue.id, singleView(actor), json)
+      if (keepable.get(issue)) fragments.keep(issue.id, singleView(actor), json)
       return json
     },
 
