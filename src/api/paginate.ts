@@ -111,7 +111,8 @@ export function pageLink(next: string, current: number, n: number): string | und
  * A page requested by number is used only if it is exactly the link its predecessor names; otherwise
  * it and those after it are dropped and the real link is followed, so the pages are always the ones
  * the links lead to. Memory holds the page being read plus what undici buffers of those in flight.
- * Stopping early (`break`) drains what is in flight and asks for nothing more.
+ * Stopping early (`break`) asks for nothing more and aborts the pages still in flight: a caller who
+ * has what it wants does not wait for pages it will never read (their sockets are closed, not reused).
  * Throws what `Http.request` throws, GitLabResponseError for a page that is not a JSON array, and
  * Error if a next link points at the page just read (a server bug that would loop forever).
  */
@@ -122,12 +123,20 @@ export async function* pages<T>(
 ): AsyncGenerator<Page<T>> {
   const { query, perPage, item, ...call } = options
   const get = (url: string) => {
-    const res = http.raw('GET', url, call, true)
+    const stop = new AbortController()
+    const signal = call.signal ? AbortSignal.any([call.signal, stop.signal]) : stop.signal
+    const res = http.raw('GET', url, { ...call, signal }, true)
     res.catch(() => undefined) // surfaced when awaited; never an unhandled rejection
-    return { url, res }
+    return { url, res, stop }
   }
-  const drop = (dropped: { res: Promise<ApiResponse> }[]) =>
-    Promise.all(dropped.map(({ res }) => res.then((r) => r.body.dump()).catch(() => undefined)))
+  // Pages no longer wanted: what has not fully arrived is aborted (a page already read is untouched).
+  const drop = (dropped: { res: Promise<ApiResponse>; stop: AbortController }[]) =>
+    Promise.all(
+      dropped.map(({ res, stop }) => {
+        stop.abort(new Error('page no longer wanted'))
+        return res.then((r) => r.body.dump()).catch(() => undefined)
+      }),
+    )
   // Requests in flight, in page order; only the first is known to be on the chain of links.
   const ahead = [get(withQuery(path, { per_page: perPage ?? 100, ...query }))]
   try {
@@ -170,7 +179,7 @@ export async function* pages<T>(
       }
     }
   } finally {
-    // The caller stopped early or a page failed: free the sockets of the pages read ahead.
+    // The caller stopped early or a page failed: abort the pages read ahead.
     await drop(ahead.splice(0))
   }
 }

@@ -63,6 +63,8 @@ describe('pagination over a socket', () => {
   let linkHost = 'http://elsewhere.invalid:9999/other-prefix'
   let inFlight = 0
   let maxInFlight = 0
+  let stalledArrived: (() => void) | undefined
+  let stalledClosed: (() => void) | undefined
   beforeAll(async () => {
     // Canned pages of 2: [10, 11], [20, 21], [30]; under any path prefix; the Link names another host.
     canned = await cannedServer((req, res) => {
@@ -105,6 +107,15 @@ describe('pagination over a socket', () => {
           inFlight--
           json(res, 200, page <= 6 ? [page * 10, page * 10 + 1] : [], headers)
         }, 15)
+        return
+      }
+      if (route === '/stalling') {
+        // Page 1 names page 2, which never comes: a slow page the caller turns out not to need.
+        const page = Number(url.searchParams.get('page') ?? '1')
+        if (page === 1)
+          return json(res, 200, [1, 2], { link: `<${linkHost}/api/v4/stalling?page=2&per_page=2>; rel="next"` })
+        res.on('close', () => stalledClosed?.())
+        stalledArrived?.()
         return
       }
       if (route === '/loop')
@@ -189,10 +200,12 @@ describe('pagination over a socket', () => {
     await client.close()
   })
 
-  it('is lazy: collect with a limit reads the pages it needs and one ahead, and limit 0 reads none', async () => {
+  it('is lazy: collect with a limit reads the pages it needs (and one ahead), and limit 0 reads none', async () => {
     const client = createClient({ baseUrl: canned.origin })
     expect(await collect(client.paginate<number>('/items', { perPage: 2 }), { limit: 1 })).toEqual([10])
-    expect(canned.seen).toHaveLength(2) // page 1, and page 2 read ahead
+    // Page 1; page 2, read ahead, is aborted when the caller stops, often before it is sent.
+    expect(canned.seen[0]?.url).toBe('/api/v4/items?per_page=2')
+    expect(canned.seen.length).toBeLessThanOrEqual(2)
     canned.seen.length = 0
     expect(await collect(client.paginate<number>('/items'), { limit: 0 })).toEqual([])
     expect(canned.seen).toHaveLength(0)
@@ -248,6 +261,26 @@ describe('pagination over a socket', () => {
     // Pages 1 and 2, then (on resuming for page 2) pages 3 to 5 by number; never page 6.
     expect(canned.seen.map((s) => s.url)).not.toContain('/api/v4/many?page=6&per_page=2')
     expect(canned.seen.length).toBeLessThanOrEqual(5)
+    await client.close()
+  })
+
+  it('stops early without waiting for a page in flight, and aborts it', async () => {
+    const arrived = new Promise<void>((resolve) => (stalledArrived = resolve))
+    const closed = new Promise<void>((resolve) => (stalledClosed = resolve))
+    const client = createClient({ baseUrl: canned.origin, timeoutMs: 60_000 })
+    const read: number[] = []
+    // Page 2 is requested ahead as page 1 arrives, and never answers: `break` must not wait for it.
+    for await (const item of client.paginate<number>('/stalling', { perPage: 2 })) {
+      read.push(item)
+      await arrived
+      break
+    }
+    expect(read).toEqual([1])
+    await closed // the server saw page 2's request abandoned
+    expect(canned.seen.map((s) => s.url)).toEqual([
+      '/api/v4/stalling?per_page=2',
+      '/api/v4/stalling?page=2&per_page=2',
+    ])
     await client.close()
   })
 
