@@ -41,14 +41,25 @@ export class Http {
   /**
    * Sends one call and returns the response as it came: status not checked, body unread (the
    * caller must read or `dump()` it). Sends `Accept: application/json`, and JSON bodies as
-   * `Content-Type: application/json`. `whole`: the caller will read the body whole, never as a
-   * stream (transport.ts `ApiRequest.whole`).
+   * `Content-Type: application/json`.
    */
-  async raw(
+  raw(method: HttpMethod, path: string, options: CallOptions = {}): Promise<ApiResponse> {
+    return this.exchange(method, path, options, false)
+  }
+
+  /**
+   * `raw` for a caller that reads the body whole (`text()` or `dump()`, never as a stream): the
+   * transport collects it as it arrives (transport.ts `ApiRequest.whole`).
+   */
+  rawWhole(method: HttpMethod, path: string, options: CallOptions = {}): Promise<ApiResponse> {
+    return this.exchange(method, path, options, true)
+  }
+
+  private async exchange(
     method: HttpMethod,
     path: string,
-    options: CallOptions = {},
-    whole = false,
+    options: CallOptions,
+    whole: boolean,
   ): Promise<ApiResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
     let body: string | Buffer | Readable | undefined
@@ -85,7 +96,7 @@ export class Http {
   ): Promise<Static<S>>
   request<T = unknown>(method: HttpMethod, path: string, options?: Omit<CallOptions, 'response'>): Promise<T>
   async request(method: HttpMethod, path: string, options: CallOptions = {}): Promise<unknown> {
-    const res = await this.raw(method, path, options, true)
+    const res = await this.rawWhole(method, path, options)
     return this.read(method, path, res, options.response)
   }
 

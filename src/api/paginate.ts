@@ -8,10 +8,9 @@ import type { CallOptions } from './call-options.js'
 import type { ApiResponse, HttpMethod } from './transport.js'
 import { withQuery } from './query.js'
 
-/** What pagination needs of the core (http.ts's Http): a raw GET, its body read, an item checked. */
+/** What pagination needs of the core (http.ts's Http): a raw GET read whole, its body read, an item checked. */
 export interface PageSource {
-  /** `whole`: pages are read whole (transport.ts `ApiRequest.whole`). */
-  raw(method: HttpMethod, path: string, options?: CallOptions, whole?: boolean): Promise<ApiResponse>
+  rawWhole(method: HttpMethod, path: string, options?: CallOptions): Promise<ApiResponse>
   read(method: HttpMethod, path: string, res: ApiResponse): Promise<unknown>
   check(method: HttpMethod, path: string, schema: TSchema, value: unknown): void
 }
@@ -125,7 +124,7 @@ export async function* pages<T>(
   const get = (url: string) => {
     const stop = new AbortController()
     const signal = call.signal ? AbortSignal.any([call.signal, stop.signal]) : stop.signal
-    const res = http.raw('GET', url, { ...call, signal }, true)
+    const res = http.rawWhole('GET', url, { ...call, signal })
     res.catch(() => undefined) // surfaced when awaited; never an unhandled rejection
     return { url, res, stop }
   }
