@@ -90,7 +90,7 @@ interface Rule {
   ok?: number[]
   /** Exactly these roles may use it (a rule finer than a least role). */
   roles?: Role[]
-  /** The issue iid `{issue_iid}` names (default 1). */
+  /** The issue iid `{issue_iid}` (`{noteable_id}` for notes) names (default 1). */
   issue?: string
   /** Send the body as a multipart upload with a small PNG as `file`. */
   multipart?: boolean
@@ -137,8 +137,8 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/issues/{issue_iid}/participants': { min: 'reader' },
   // `authenticated_as_admin!` comes first (403 for everyone else); none is recorded for a seeded issue.
   'GET /projects/{id}/issues/{issue_iid}/user_agent_detail': { min: 'admin', auth: true, ok: [404] },
-  'GET /projects/{id}/issues/{issue_iid}/notes': { min: 'user', auth: true },
-  'POST /projects/{id}/issues/{issue_iid}/notes': { min: 'user', auth: true, body: () => ({ body: 'Hi' }) },
+  'GET /projects/{id}/issues/{noteable_id}/notes': { min: 'user', auth: true },
+  'POST /projects/{id}/issues/{noteable_id}/notes': { min: 'user', auth: true, body: () => ({ body: 'Hi' }) },
   'POST /projects/{id}/issues/{issue_iid}/time_estimate': {
     min: 'reporter',
     auth: true,
@@ -314,6 +314,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
     const values: Record<string, string> = {
       id: target || String(one('SELECT id FROM issues WHERE project_id = ? AND iid = 1', pid)),
       issue_iid: issue,
+      noteable_id: issue,
       trigger_id: String(one('SELECT id FROM triggers WHERE project_id = ?', pid)),
       pipeline_id: String(one('SELECT id FROM pipelines WHERE project_id = ?', pid)),
       metric_image_id: String(

@@ -7,6 +7,11 @@ import type { Access, Actor } from '../services/access.js'
  */
 export const IdPath = Type.Object({ id: Type.String() })
 export const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
+/**
+ * An issue's notes: lib/api/notes.rb serves every noteable's notes under `:noteable_id`, the name
+ * its messages (`noteable_id is invalid`) and its pagination links give the issue's iid.
+ */
+export const NoteablePath = Type.Object({ id: Type.String(), noteable_id: Type.Integer() })
 
 /** The issue a route's path names (404 when its project is hidden from the caller). */
 export function issueTarget(

@@ -282,3 +282,12 @@ describe('system notes', () => {
     ])
   })
 })
+
+describe("the notes' path parameter", () => {
+  it('is named noteable_id, as lib/api/notes.rb names it, in the answer to a malformed one', async () => {
+    for (const method of ['GET', 'POST']) {
+      const res = await t.http(method, `${P}/issues/first/notes`, { token: T.root, json: { body: 'Hi' } })
+      expect([res.status, res.body]).toEqual([400, { error: 'noteable_id is invalid' }])
+    }
+  })
+})

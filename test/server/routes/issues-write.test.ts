@@ -265,8 +265,9 @@ describe('/projects/:id/issues/:issue_iid that is not an integer', () => {
     expect(error).toMatch(/ are missing, at least one parameter must be provided$/)
     const res = await t.http('PUT', `${P}/issues/x`, { token: ROOT, json: {} })
     expect([res.status, res.body]).toEqual([400, { error: `issue_iid is invalid, ${error}` }])
+    // lib/api/notes.rb names the issue of its paths `:noteable_id`.
     const note = await t.http('POST', `${P}/issues/x/notes`, { token: ROOT, json: {} })
-    expect([note.status, note.body]).toEqual([400, { error: 'issue_iid is invalid, body is missing' }])
+    expect([note.status, note.body]).toEqual([400, { error: 'noteable_id is invalid, body is missing' }])
     const spent = await t.http('POST', `${P}/issues/1.5/add_spent_time`, { token: ROOT, json: {} })
     expect([spent.status, spent.body]).toEqual([400, { error: 'issue_iid is invalid, duration is missing' }])
   })

@@ -101,7 +101,7 @@ describe('GET /api/v4/openapi.json', () => {
       non_archived: true,
       scope: 'created_by_me',
     })
-    expect(defaults('/projects/{id}/issues/{issue_iid}/notes')).toMatchObject({
+    expect(defaults('/projects/{id}/issues/{noteable_id}/notes')).toMatchObject({
       order_by: 'created_at',
       sort: 'desc',
     })
