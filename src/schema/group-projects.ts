@@ -5,6 +5,8 @@ import { boolParam } from './params.js'
 /**
  * `GET /groups/:id/projects` (GitLab's `lib/api/groups.rb`, the subset the export action and
  * backup scripts use): `include_subgroups`, `archived`, `visibility`, `search`, ordering, pages.
+ * The flags after `sort` filter nothing here: they are declared with GitLab's defaults, which its
+ * page links carry.
  */
 export const GroupProjectsQuery = Type.Object({
   ...PageQuery.properties,
@@ -20,5 +22,12 @@ export const GroupProjectsQuery = Type.Object({
     ),
   ),
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+  owned: Type.Optional(boolParam({ default: false })),
+  starred: Type.Optional(boolParam({ default: false })),
+  with_issues_enabled: Type.Optional(boolParam({ default: false })),
+  with_merge_requests_enabled: Type.Optional(boolParam({ default: false })),
+  with_shared: Type.Optional(boolParam({ default: true })),
+  include_ancestor_groups: Type.Optional(boolParam({ default: false })),
+  with_custom_attributes: Type.Optional(boolParam({ default: false })),
 })
 export type GroupProjectsQuery = Static<typeof GroupProjectsQuery>

@@ -12,6 +12,8 @@ const literalUnion = <T extends string>(values: T[], defaultValue: T) =>
  * `GET /projects` (lib/api/projects.rb `collection_params` and `statistics_params`, the subset
  * scripts use): filters, ordering (`created_at desc` by default), `simple`, offset pages, and
  * keyset pages (`pagination=keyset`, `order_by=id` only, lib/gitlab/pagination/keyset.rb).
+ * `starred`, `imported`, `with_*_enabled` and `with_custom_attributes` filter nothing here: they are
+ * declared with GitLab's defaults, which its page links carry, and checked as Grape checks them.
  */
 export const ProjectListQuery = Type.Object(
   {
@@ -28,8 +30,13 @@ export const ProjectListQuery = Type.Object(
     search: Type.Optional(Type.String()),
     owned: Type.Optional(boolParam({ default: false })),
     membership: Type.Optional(boolParam({ default: false })),
+    starred: Type.Optional(boolParam({ default: false })),
+    imported: Type.Optional(boolParam({ default: false })),
+    with_issues_enabled: Type.Optional(boolParam({ default: false })),
+    with_merge_requests_enabled: Type.Optional(boolParam({ default: false })),
     simple: Type.Optional(boolParam({ default: false })),
     statistics: Type.Optional(boolParam({ default: false })),
+    with_custom_attributes: Type.Optional(boolParam({ default: false })),
   },
   { title: 'ProjectListQuery' },
 )
@@ -39,7 +46,9 @@ export type ProjectListQuery = Static<typeof ProjectListQuery>
  * `GET /users` (lib/api/users.rb): `username` (exact), `search`, `active`, `blocked`; `order_by`
  * and `sort` count for administrators only, as GitLab drops them for others. `pagination` and
  * `cursor` are read by `paginate_with_strategies` (16.5+) without being declared, so any
- * `pagination` value is taken (only `keyset` pages by cursor), never refused.
+ * `pagination` value is taken (only `keyset` pages by cursor), never refused. `external`,
+ * `exclude_external`, `without_projects`, `exclude_internal`, `admins` and `with_custom_attributes`
+ * filter nothing here: they are declared with GitLab's defaults, which its page links carry.
  */
 export const UserListQuery = Type.Object(
   {
@@ -49,7 +58,13 @@ export const UserListQuery = Type.Object(
     username: Type.Optional(Type.String()),
     search: Type.Optional(Type.String()),
     active: Type.Optional(boolParam({ default: false })),
+    external: Type.Optional(boolParam({ default: false })),
+    exclude_external: Type.Optional(boolParam({ default: false })),
     blocked: Type.Optional(boolParam({ default: false })),
+    without_projects: Type.Optional(boolParam({ default: false })),
+    exclude_internal: Type.Optional(boolParam({ default: false })),
+    admins: Type.Optional(boolParam({ default: false })),
+    with_custom_attributes: Type.Optional(boolParam({ default: false })),
     order_by: Type.Optional(literalUnion(['id', 'name', 'username', 'created_at', 'updated_at'], 'id')),
     sort: Type.Optional(literalUnion(['asc', 'desc'], 'desc')),
   },
@@ -57,7 +72,10 @@ export const UserListQuery = Type.Object(
 )
 export type UserListQuery = Static<typeof UserListQuery>
 
-/** `GET /groups` (lib/api/groups.rb `group_list_params`, the subset modelled). */
+/**
+ * `GET /groups` (lib/api/groups.rb `group_list_params`, the subset modelled); `statistics` and
+ * `with_custom_attributes` are declared only for their defaults, which GitLab's page links carry.
+ */
 export const GroupListQuery = Type.Object(
   {
     ...PageQuery.properties,
@@ -68,6 +86,8 @@ export const GroupListQuery = Type.Object(
     top_level_only: Type.Optional(boolParam()),
     order_by: Type.Optional(literalUnion(['name', 'path', 'id'], 'name')),
     sort: Type.Optional(literalUnion(['asc', 'desc'], 'asc')),
+    statistics: Type.Optional(boolParam({ default: false })),
+    with_custom_attributes: Type.Optional(boolParam({ default: false })),
   },
   { title: 'GroupListQuery' },
 )

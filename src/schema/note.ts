@@ -95,7 +95,9 @@ export const NoteListQuery = Type.Object(
     ),
     sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
     activity_filter: Type.Optional(
-      Type.Union([Type.Literal('all_notes'), Type.Literal('only_comments'), Type.Literal('only_activity')]),
+      Type.Union([Type.Literal('all_notes'), Type.Literal('only_comments'), Type.Literal('only_activity')], {
+        default: 'all_notes',
+      }),
     ),
     page: Type.Optional(Type.Integer()),
     per_page: Type.Optional(Type.Integer()),

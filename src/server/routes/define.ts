@@ -63,12 +63,6 @@ export interface RouteSpec<P extends TObject, Path extends TObject> extends Omit
   cached?: boolean
   /** The handler reads a multipart body's parts itself (file uploads); others get its fields as params. */
   readsParts?: boolean
-  /**
-   * What this route's pagination links leave out that GitLab's carry (`offset_header_builder.rb`
-   * merges Grape's `params`: the defaults it filled in and the path's parameters). Kept as these
-   * routes have always answered, until a change of their links is made on purpose.
-   */
-  linksOmit?: ('defaults' | 'path')[]
 }
 
 export interface Handled<P, Path> {
@@ -155,10 +149,10 @@ function register<P extends TObject, Path extends TObject>(
 ): void {
   const pathSchema = spec.pathParams ?? NO_PARAMS
   const input = spec.input ?? NO_PARAMS
-  const omit = new Set(spec.linksOmit)
-  const defaults = omit.has('defaults') ? {} : linkDefaults(input)
-  // Pagination links carry declared parameters only (`lib/gitlab/pagination/offset_header_builder.rb`),
-  // never whatever a caller adds.
+  // Pagination links carry Grape's `params` (`lib/gitlab/pagination/offset_header_builder.rb`,
+  // `keyset/header_builder.rb`): the path's parameters, the declared ones with the defaults Grape
+  // filled in, never whatever undeclared a caller adds.
+  const defaults = linkDefaults(input)
   const declared = [...Object.keys(pathSchema.properties), ...Object.keys(input.properties)]
   scope.route({
     method: spec.method,
@@ -226,11 +220,7 @@ function register<P extends TObject, Path extends TObject>(
         const link = {
           baseUrl: instance.baseUrl,
           path: req.url.split('?')[0] as string,
-          params: {
-            ...defaults,
-            ...(req.query as Record<string, unknown>),
-            ...(omit.has('path') ? {} : path.path),
-          },
+          params: { ...defaults, ...(req.query as Record<string, unknown>), ...path.path },
         }
         return setPageLinks(reply, link, declared, page)
       },

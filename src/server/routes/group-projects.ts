@@ -16,7 +16,6 @@ export function groupProjectRoutes(api: ApiContext): void {
       summary: "List a group's projects (with include_subgroups, its whole subtree) that the caller can read",
       pathParams: IdPath,
       input: GroupProjectsQuery,
-      linksOmit: ['defaults'],
       response: { 200: Type.Array(Project) },
     },
     (h) => h.sendPage(projects.ofGroup(h.actor, h.path.id, h.params)),

@@ -108,7 +108,6 @@ export function issueDetailRoutes(api: ApiContext): void {
       summary: 'Merge requests that mention or close the issue',
       pathParams: IssuePath,
       input: PageQuery,
-      linksOmit: ['path'],
       response: { 200: Type.Array(MergeRequest) },
     },
     (h) => {
@@ -124,7 +123,6 @@ export function issueDetailRoutes(api: ApiContext): void {
       summary: 'Merge requests that close the issue when merged',
       pathParams: IssuePath,
       input: PageQuery,
-      linksOmit: ['path'],
       response: { 200: Type.Array(MergeRequestBasic) },
     },
     (h) => {
@@ -140,7 +138,6 @@ export function issueDetailRoutes(api: ApiContext): void {
       summary: 'Participants of an issue',
       pathParams: IssuePath,
       input: PageQuery,
-      linksOmit: ['path'],
       response: { 200: Type.Array(UserBasic) },
     },
     (h) => {

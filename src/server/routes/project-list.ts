@@ -14,7 +14,6 @@ export function projectListRoutes(api: ApiContext): void {
       summary: 'List the projects the caller can see',
       input: ProjectListQuery,
       errors: [405],
-      linksOmit: ['defaults'],
       response: { 200: Type.Array(Type.Union([Project, BasicProjectDetails])) },
     },
     (h) => h.sendPage(projects.list(h.actor, h.params)),

@@ -17,7 +17,6 @@ export function userLookupRoutes(api: ApiContext): void {
       summary: 'List users (administrators see all, others the active ones)',
       input: applies(api.instance.version, 'usersKeyset') ? UserListQuery : OffsetUserListQuery,
       errors: [405],
-      linksOmit: ['defaults'],
       response: { 200: Type.Array(Type.Union([CurrentUser, UserBasic])) },
     },
     (h) => h.sendPage(users.list(h.actor, h.params)),

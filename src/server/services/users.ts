@@ -115,7 +115,8 @@ export function userService(ctx: ServiceContext) {
         .filter((u) => search === undefined || (search !== 'none' && search.matches(u)))
         .filter((u) => !q.active || u.state === 'active')
         .filter((u) => !q.blocked || u.state === 'blocked')
-      // Others' `order_by` and `sort` are dropped (`params.except!`): from the order and the links.
+      // Others' `order_by`, `sort` and `without_projects` are dropped (`params.except!`): from the
+      // order and the links.
       const order: UserOrder =
         !admin && search && search !== 'none'
           ? searchOrder(search.rank)
@@ -123,7 +124,7 @@ export function userService(ctx: ServiceContext) {
               ...(columnOrders[(admin && q.order_by) || 'id'] ?? columnOrders.id!),
               dir: admin && q.sort === 'asc' ? 1 : -1,
             }
-      const unlinked = admin ? [] : ['order_by', 'sort']
+      const unlinked = admin ? [] : ['order_by', 'sort', 'without_projects']
       rows.sort((a, b) => comparePlaces(order.key(a), a.id, order.key(b), b.id) * order.dir)
       const present = (u: UserRow) => (admin ? presentCurrentUser(u, instance) : presentUser(u, instance))
       if (q.pagination === 'keyset') {

@@ -104,6 +104,7 @@ describe('GET /api/v4/openapi.json', () => {
     expect(defaults('/projects/{id}/issues/{noteable_id}/notes')).toMatchObject({
       order_by: 'created_at',
       sort: 'desc',
+      activity_filter: 'all_notes',
     })
   })
 

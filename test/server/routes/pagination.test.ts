@@ -247,13 +247,15 @@ describe('link parameters', () => {
       query: 'per_page=1&pagination=keyset&cursor=abc&junk=1',
     })
     expect(res.status).toBe(200)
-    expect(links(res.headers.link).first).toBe('https://gitlab.example.com/api/v4/groups?page=1&per_page=1')
+    expect(links(res.headers.link).first).toBe(
+      'https://gitlab.example.com/api/v4/groups?order_by=name&owned=false&page=1&per_page=1&sort=asc&statistics=false&with_custom_attributes=false',
+    )
   })
 
-  it('carry the defaults of the notes list and of the global issue list', async () => {
+  it('carry the path and the defaults of the notes list, and the defaults of the global issue list', async () => {
     const notes = await t.http('GET', `${P}/1/notes`, { token: ROOT, query: 'per_page=1' })
     expect(links(notes.headers.link).first).toBe(
-      `https://gitlab.example.com${P}/1/notes?order_by=created_at&page=1&per_page=1&sort=desc`,
+      `https://gitlab.example.com${P}/1/notes?activity_filter=all_notes&id=acme%2Fwidgets&noteable_id=1&order_by=created_at&page=1&per_page=1&sort=desc`,
     )
     const issues = await t.http('GET', '/api/v4/issues', { token: ROOT, query: 'per_page=1&labels=bug' })
     expect(links(issues.headers.link).first).toBe(
