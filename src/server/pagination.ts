@@ -16,7 +16,9 @@ export interface Page {
 }
 
 /**
- * page defaults to 1, per_page to 20 and is capped at 100; non-positive values take the defaults.
+ * page defaults to 1, per_page to 20 and is capped at 100; non-positive values take the defaults,
+ * as Kaminari's `page`/`per` do, but for `per_page=0`: Kaminari's `per(0)` is a limit of 0 and
+ * GitLab answers 500 (`Kaminari::ZeroPerPageOperation`), which this server never answers.
  * Keyset pages take the same `per_page`: GitLab's keyset paginator has no maximum of its own (its
  * documented maximum is 100), but an uncapped page would be a whole list built in memory here.
  */
@@ -24,6 +26,25 @@ export function pageOf(query: { page?: number | null; per_page?: number | null }
   const page = query.page && query.page > 0 ? query.page : 1
   const perPage = query.per_page && query.per_page > 0 ? Math.min(query.per_page, 100) : 20
   return { page, perPage, offset: (page - 1) * perPage }
+}
+
+/** Ruby's `String#to_i`: the leading integer (blanks, a sign, digits and `_` between them), else 0. */
+function rubyToI(text: string): number {
+  const m = /^\s*([+-]?\d+(?:_\d+)*)/.exec(text)
+  return m ? Number((m[1] as string).replaceAll('_', '')) : 0
+}
+
+/**
+ * The page of a list whose route declares neither `page` nor `per_page` (lib/api/issues.rb's
+ * participants, closed_by and related_merge_requests): Grape refuses nothing and Kaminari reads
+ * them as given, `page(num)` as `num.to_i` (below 1 the first) and `per(num)` as the default unless
+ * it starts with a digit. A repeated parameter (an array) takes the default here (GitLab: 500).
+ */
+export function undeclaredPageOf(query: unknown): Page {
+  const given = (query ?? {}) as Record<string, unknown>
+  const text = (v: unknown) => (typeof v === 'string' ? v : '')
+  const perPage = text(given.per_page)
+  return pageOf({ page: rubyToI(text(given.page)), per_page: /^\d/.test(perPage) ? rubyToI(perPage) : null })
 }
 
 /**

@@ -5,12 +5,11 @@ import {
   IssueReorder,
   MergeRequest,
   MergeRequestBasic,
-  PageQuery,
   Todo,
   UserAgentDetail,
   UserBasic,
 } from '../../schema/index.js'
-import { pageOf, slicePage } from '../pagination.js'
+import { slicePage, undeclaredPageOf } from '../pagination.js'
 import type { ApiContext } from './context.js'
 import { IssuePath, issueTarget } from './paths.js'
 
@@ -107,12 +106,11 @@ export function issueDetailRoutes(api: ApiContext): void {
       url: '/api/v4/projects/:id/issues/:issue_iid/related_merge_requests',
       summary: 'Merge requests that mention or close the issue',
       pathParams: IssuePath,
-      input: PageQuery,
       response: { 200: Type.Array(MergeRequest) },
     },
     (h) => {
       const { iid, project } = issueTarget(access, h.path, h.actor)
-      return h.sendPage(slicePage(relations.related(h.actor, project, iid), pageOf(h.params)))
+      return h.sendPage(slicePage(relations.related(h.actor, project, iid), undeclaredPageOf(h.req.query)))
     },
   )
 
@@ -122,12 +120,11 @@ export function issueDetailRoutes(api: ApiContext): void {
       url: '/api/v4/projects/:id/issues/:issue_iid/closed_by',
       summary: 'Merge requests that close the issue when merged',
       pathParams: IssuePath,
-      input: PageQuery,
       response: { 200: Type.Array(MergeRequestBasic) },
     },
     (h) => {
       const { iid, project } = issueTarget(access, h.path, h.actor)
-      return h.sendPage(slicePage(relations.closedBy(h.actor, project, iid), pageOf(h.params)))
+      return h.sendPage(slicePage(relations.closedBy(h.actor, project, iid), undeclaredPageOf(h.req.query)))
     },
   )
 
@@ -137,12 +134,13 @@ export function issueDetailRoutes(api: ApiContext): void {
       url: '/api/v4/projects/:id/issues/:issue_iid/participants',
       summary: 'Participants of an issue',
       pathParams: IssuePath,
-      input: PageQuery,
       response: { 200: Type.Array(UserBasic) },
     },
     (h) => {
       const { iid, project } = issueTarget(access, h.path, h.actor)
-      return h.sendPage(slicePage(relations.participants(h.actor, project, iid), pageOf(h.params)))
+      return h.sendPage(
+        slicePage(relations.participants(h.actor, project, iid), undeclaredPageOf(h.req.query)),
+      )
     },
   )
 

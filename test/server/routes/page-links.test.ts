@@ -201,3 +201,53 @@ describe('keyset links', () => {
     }
   })
 })
+
+describe('page and per_page as GitLab reads them', () => {
+  const headers = async (path: string, query: string) => {
+    const res = await t.http('GET', path, { token: ROOT, query })
+    return [res.status, res.headers['x-page'], res.headers['x-per-page'], res.body] as const
+  }
+
+  it('a list that declares them (use :pagination) refuses what is not an Integer, and reads the rest as Kaminari does', async () => {
+    const groups = '/api/v4/groups'
+    expect(await headers(groups, 'per_page=abc')).toEqual([
+      400,
+      undefined,
+      undefined,
+      { error: 'per_page is invalid' },
+    ])
+    expect(await headers(groups, 'page=1.5')).toEqual([
+      400,
+      undefined,
+      undefined,
+      { error: 'page is invalid' },
+    ])
+    // Kaminari: `per` below 0 keeps the default, `page` below 1 is the first.
+    const [status, page, perPage] = await headers(groups, 'per_page=-5&page=-3')
+    expect([status, page, perPage]).toEqual([200, '1', '20'])
+  })
+
+  it('participants, closed_by and related_merge_requests declare neither: nothing is refused, Kaminari reads them', async () => {
+    for (const list of ['participants', 'closed_by', 'related_merge_requests']) {
+      const path = `${W}/issues/1/${list}`
+      for (const [query, page, perPage] of [
+        ['per_page=abc&page=abc', '1', '20'],
+        ['per_page=-2&page=0', '1', '20'],
+        ['per_page=%202', '1', '20'],
+        ['per_page=2x&page=2nd', '2', '2'],
+        ['per_page=1_0&page=+1', '1', '10'],
+      ] as const) {
+        const [status, xPage, xPerPage] = await headers(path, query)
+        expect([list, query, status, xPage, xPerPage]).toEqual([list, query, 200, page, perPage])
+      }
+      const res = await t.http('GET', path, { token: ROOT, query: 'per_page=2x&page=2nd' })
+      expect(res.headers.link).toBe(
+        [
+          `<${HOST}${path}?id=acme%2Fwidgets&issue_iid=1&page=1&per_page=2>; rel="prev"`,
+          `<${HOST}${path}?id=acme%2Fwidgets&issue_iid=1&page=1&per_page=2>; rel="first"`,
+          `<${HOST}${path}?id=acme%2Fwidgets&issue_iid=1&page=2&per_page=2>; rel="last"`,
+        ].join(', '),
+      )
+    }
+  })
+})
