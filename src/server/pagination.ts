@@ -16,13 +16,15 @@ export interface Page {
 }
 
 /**
- * page defaults to 1, per_page to 20 and is capped at 100; non-positive values take the defaults,
- * as Kaminari's `page`/`per` do, but for `per_page=0`: Kaminari's `per(0)` is a limit of 0 and
- * GitLab answers 500 (`Kaminari::ZeroPerPageOperation`), which this server never answers.
+ * page defaults to 1, per_page to 20 and is capped at 100; other non-positive values take the
+ * defaults, as Kaminari's `page`/`per` do. `per_page=0` is 400 `per_page is invalid`: Kaminari's
+ * `per(0)` is a limit of 0 and GitLab answers 500 (`Kaminari::ZeroPerPageOperation`), which this
+ * server answers no bad input with (as an unreadable cursor, below).
  * Keyset pages take the same `per_page`: GitLab's keyset paginator has no maximum of its own (its
  * documented maximum is 100), but an uncapped page would be a whole list built in memory here.
  */
 export function pageOf(query: { page?: number | null; per_page?: number | null }): Page {
+  if (query.per_page === 0) throw paramError('per_page is invalid')
   const page = query.page && query.page > 0 ? query.page : 1
   const perPage = query.per_page && query.per_page > 0 ? Math.min(query.per_page, 100) : 20
   return { page, perPage, offset: (page - 1) * perPage }

@@ -75,10 +75,17 @@ describe('offset pagination', () => {
     expect((await t.http('GET', P, { token: ROOT, query: 'per_page=1000' })).headers['x-per-page']).toBe(
       '100',
     )
-    expect((await t.http('GET', P, { token: ROOT, query: 'per_page=0&page=-3' })).headers).toMatchObject({
+    expect((await t.http('GET', P, { token: ROOT, query: 'per_page=-1&page=-3' })).headers).toMatchObject({
       'x-per-page': '20',
       'x-page': '1',
     })
+  })
+
+  it('refuses per_page=0 with 400, where GitLab fails with 500 (Kaminari per(0))', async () => {
+    for (const path of [P, `${P}/1/participants`]) {
+      const res = await t.http('GET', path, { token: ROOT, query: 'per_page=0' })
+      expect([res.status, res.body]).toEqual([400, { error: 'per_page is invalid' }])
+    }
   })
 
   it('keeps array and hash filters in the links, as Rails to_query writes them', async () => {
