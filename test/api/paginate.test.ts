@@ -113,7 +113,9 @@ describe('pagination over a socket', () => {
         // Page 1 names page 2, which never comes: a slow page the caller turns out not to need.
         const page = Number(url.searchParams.get('page') ?? '1')
         if (page === 1)
-          return json(res, 200, [1, 2], { link: `<${linkHost}/api/v4/stalling?page=2&per_page=2>; rel="next"` })
+          return json(res, 200, [1, 2], {
+            link: `<${linkHost}/api/v4/stalling?page=2&per_page=2>; rel="next"`,
+          })
         res.on('close', () => stalledClosed?.())
         stalledArrived?.()
         return
