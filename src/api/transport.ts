@@ -89,24 +89,25 @@ export function undiciSend(
 ): Send {
   const root = apiRoot(baseUrl)
   return async (req) => {
-    const timeout = req.timeoutMs ? AbortSignal.timeout(req.timeoutMs) : undefined
-    const signal = timeout && req.signal ? AbortSignal.any([timeout, req.signal]) : (timeout ?? req.signal)
-    const timedOut = () => timeout?.aborted === true && !req.signal?.aborted
-    const asTimeout = (err: unknown) => {
-      if (timedOut()) return new GitLabTimeoutError(req.method, req.path, req.timeoutMs ?? 0)
+    const mapError = (err: unknown, timedOut: boolean) => {
+      if (timedOut && !req.signal?.aborted)
+        return new GitLabTimeoutError(req.method, req.path, req.timeoutMs ?? 0)
       const code = networkCode(err)
       if (code === undefined || req.signal?.aborted) return err
       return new GitLabConnectionError(req.method, req.path, root, code, { cause: err })
     }
     if (req.whole) {
-      const { method, headers, body } = req
+      const { method, headers, body, signal, timeoutMs } = req
       return dispatchWhole(
         dispatcher,
         { ...originAndPath(`${root}${req.path}`), method, headers, body },
-        signal,
-        asTimeout,
+        { signal, timeoutMs },
+        mapError,
       )
     }
+    const timeout = req.timeoutMs ? AbortSignal.timeout(req.timeoutMs) : undefined
+    const signal = timeout && req.signal ? AbortSignal.any([timeout, req.signal]) : (timeout ?? req.signal)
+    const asTimeout = (err: unknown) => mapError(err, timeout?.aborted === true)
     try {
       const res = await request(`${root}${req.path}`, {
         method: req.method,
