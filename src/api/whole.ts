@@ -33,9 +33,8 @@ export function dispatchWhole(
     whole.catch(() => undefined) // surfaced by text(); dump() ignores it
     const onAbort = () => controller?.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
-    const timeout = new DOMException('The operation was aborted due to timeout', 'TimeoutError')
     const timer = timeoutMs
-      ? setTimeout(() => ((timedOut = true), controller?.abort(timeout)), timeoutMs).unref()
+      ? setTimeout(() => ((timedOut = true), controller?.abort(timeoutReason())), timeoutMs).unref()
       : undefined
     const settle = () => {
       clearTimeout(timer)
@@ -45,7 +44,7 @@ export function dispatchWhole(
       onRequestStart(c) {
         controller = c
         if (signal?.aborted) c.abort(signal.reason)
-        else if (timedOut) c.abort(timeout)
+        else if (timedOut) c.abort(timeoutReason())
       },
       onResponseStart(_c, status, headers) {
         if (status < 200) return // 1xx: informational, the answer follows
@@ -83,6 +82,9 @@ export function dispatchWhole(
     })
   })
 }
+
+/** The reason `AbortSignal.timeout` aborts with; made only when a timeout strikes. */
+const timeoutReason = () => new DOMException('The operation was aborted due to timeout', 'TimeoutError')
 
 /** UTF-8 without a byte-order mark, as undici's `text()` decodes. */
 function decode(bytes: Buffer): string {
