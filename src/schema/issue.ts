@@ -1,5 +1,5 @@
 import { CloneType, Type, type Static } from '@sinclair/typebox'
-import { DateString, Nullable, Timestamp, UserBasic } from './common.js'
+import { DateString, Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
 import { Milestone } from './milestone.js'
 import { LabelDetail } from './label.js'
 import { boolParam, csvParam, dateTimeParam, integerNoneAny, intArrayParam } from './params.js'
@@ -226,8 +226,8 @@ export const IssueListQuery = Type.Object(
     iteration_id: Type.Optional(integerNoneAny()),
     iteration_title: Type.Optional(Type.String()),
     health_status: Type.Optional(Type.String()),
-    page: Type.Optional(Type.Integer()),
-    per_page: Type.Optional(Type.Integer()),
+    // `use :pagination`: Grape fills in page 1 and 20 a page, which the lists' links carry.
+    ...PageQuery.properties,
     pagination: Type.Optional(Type.Union([Type.Literal('keyset'), Type.Literal('offset')])),
     cursor: Type.Optional(Type.String()),
   },

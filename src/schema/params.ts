@@ -6,7 +6,10 @@ import { Type, type TSchema } from '@sinclair/typebox'
  * (src/server/params.ts) and the OpenAPI document carries along.
  */
 
-/** Grape Boolean: true/false, and the strings `1/0`, `t/f`, `true/false`, `y/n`, `yes/no`, `on/off`. */
+/**
+ * Grape Boolean: true/false, and the strings `1/0`, `t/f`, `true/false`, `y/n`, `yes/no`, `on/off`
+ * in lower case, capitalised or upper case (dry-types `Params::Bool`), nothing else.
+ */
 export const boolParam = (options: object = {}) => Type.Boolean(options)
 
 /** A list given as an array or as one comma-separated string (Grape's `CommaSeparatedToArray`). */

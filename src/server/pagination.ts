@@ -1,7 +1,7 @@
-import type { TObject, TSchema } from '@sinclair/typebox'
 import type { FastifyReply } from 'fastify'
-import { toQueryString } from '../schema/query-string.js'
+import { hashToQuery } from '../schema/query-string.js'
 import { GitLabError, paramError } from './gitlab-errors.js'
+import { rubyToI } from './params.js'
 
 /**
  * Above this many rows GitLab stops counting: no X-Total, X-Total-Pages or rel="last"
@@ -28,12 +28,6 @@ export function pageOf(query: { page?: number | null; per_page?: number | null }
   const page = query.page && query.page > 0 ? query.page : 1
   const perPage = query.per_page && query.per_page > 0 ? Math.min(query.per_page, 100) : 20
   return { page, perPage, offset: (page - 1) * perPage }
-}
-
-/** Ruby's `String#to_i`: the leading integer (blanks, a sign, digits and `_` between them), else 0. */
-function rubyToI(text: string): number {
-  const m = /^\s*([+-]?\d+(?:_\d+)*)/.exec(text)
-  return m ? Number((m[1] as string).replaceAll('_', '')) : 0
 }
 
 /**
@@ -74,31 +68,10 @@ export const keysetUnavailable = () =>
 /** Tokens never travel into the links we hand out, even when a caller put one in the query. */
 const SECRET_PARAMS = new Set(['private_token', 'access_token', 'job_token', 'token'])
 
-/**
- * The link parameters GitLab would carry: the route's declared ones (Grape's `declared(params)`),
- * so that undeclared query keys can neither appear in nor inflate the `Link` header. `pagination`
- * and `cursor` count only where the route declares them (not `GET /projects/:id/issues` before 18.3).
- */
-function declaredOnly(declared: string[], params: Record<string, unknown>): Record<string, unknown> {
-  const keep = new Set([...declared, 'page', 'per_page'])
-  return Object.fromEntries(Object.entries(params).filter(([k]) => keep.has(k)))
-}
-
-/**
- * The defaults Grape fills into a route's params, which its links carry along: each `default` of
- * the route's parameter schema but the page's own (`page`, `per_page` are the link's to set).
- */
-export function linkDefaults(input: TObject): Record<string, unknown> {
-  const defaults: Record<string, unknown> = {}
-  for (const [key, prop] of Object.entries(input.properties as Record<string, TSchema>))
-    if (prop.default !== undefined && key !== 'page' && key !== 'per_page') defaults[key] = prop.default
-  return defaults
-}
-
 /** A link's query: Rails `Hash#to_query` of the parameters, tokens left out (query-string.ts). */
 function linkQuery(params: Record<string, unknown>): string {
   const shown = Object.fromEntries(Object.entries(params).filter(([key]) => !SECRET_PARAMS.has(key)))
-  return toQueryString(shown, { hashToQuery: true })
+  return hashToQuery(shown)
 }
 
 export interface LinkContext {
@@ -106,7 +79,10 @@ export interface LinkContext {
   baseUrl: string
   /** The request path below the base URL, e.g. `/api/v4/projects/1/issues`. */
   path: string
-  /** Every parameter of the request as Grape sees it (route params, defaults, given values). */
+  /**
+   * Grape's `params` of the request: the path's parameters and the declared ones, as coerced, with
+   * their defaults (src/server/grape-params.ts); never an undeclared one.
+   */
   params: Record<string, unknown>
 }
 
@@ -284,18 +260,10 @@ export const mapPage = <T, U>(page: PageOut<T>, fn: (item: T) => U): PageOut<U> 
   items: page.items.map(fn),
 })
 
-/** Sets the headers of a page, offset or keyset, with links of the declared parameters; returns its items. */
-export function setPageLinks<T>(
-  reply: FastifyReply,
-  link: LinkContext,
-  declared: string[],
-  out: PageOut<T>,
-): T[] {
+/** Sets the headers of a page, offset or keyset, with links of Grape's params; returns its items. */
+export function setPageLinks<T>(reply: FastifyReply, link: LinkContext, out: PageOut<T>): T[] {
   const unlinked = new Set(out.unlinked)
-  const params = declaredOnly(
-    declared.filter((key) => !unlinked.has(key)),
-    link.params,
-  )
+  const params = Object.fromEntries(Object.entries(link.params).filter(([key]) => !unlinked.has(key)))
   if ('next' in out) {
     if (out.next)
       reply.header(

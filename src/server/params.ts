@@ -24,15 +24,35 @@ type Schema = TSchema & {
   minimum?: number
 }
 
-const TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes'])
-const FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no'])
-const INVALID = Symbol('invalid')
+/** dry-types' `Params::Bool` (Grape's Boolean): these spellings exactly, no other case, no blanks around. */
+const TRUE = new Set(['1', 'on', 'On', 'ON', 't', 'true', 'True', 'TRUE', 'T', 'y', 'yes', 'Yes', 'YES', 'Y'])
+const FALSE = new Set([
+  '0',
+  'off',
+  'Off',
+  'OFF',
+  'f',
+  'false',
+  'False',
+  'FALSE',
+  'F',
+  'n',
+  'no',
+  'No',
+  'NO',
+  'N',
+])
+export const INVALID = Symbol('invalid')
 type Coerced = unknown | typeof INVALID
 
-function coerceInteger(v: unknown): Coerced {
+/**
+ * Grape's Integer, dry-types' `Integer(text, 10)`: decimal digits, `_` between them, a sign, blanks
+ * around (`+2`, ` 020 `, `1_000`); a number, or INVALID.
+ */
+export function coerceInteger(v: unknown): Coerced {
   if (typeof v === 'number') return Number.isInteger(v) ? v : INVALID
-  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) {
-    const n = Number(v)
+  if (typeof v === 'string' && /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(v)) {
+    const n = Number(v.replaceAll('_', ''))
     return Number.isSafeInteger(n) ? n : INVALID
   }
   return INVALID
@@ -66,13 +86,13 @@ export function pathInteger(raw: string | undefined, name: string): number {
   return n as number
 }
 
-function coerceBoolean(v: unknown): Coerced {
+/** Grape's Boolean: true, false, or INVALID. */
+export function coerceBoolean(v: unknown): Coerced {
   if (typeof v === 'boolean') return v
   if (typeof v === 'number' && (v === 0 || v === 1)) return v === 1
   if (typeof v === 'string') {
-    const s = v.trim().toLowerCase()
-    if (TRUE.has(s)) return true
-    if (FALSE.has(s)) return false
+    if (TRUE.has(v)) return true
+    if (FALSE.has(v)) return false
   }
   return INVALID
 }
@@ -83,6 +103,12 @@ function coerceDateTime(v: unknown): Coerced {
   if (typeof v !== 'string' || !ISO_DATE_TIME.test(v.trim())) return INVALID
   const t = Date.parse(v.trim())
   return Number.isNaN(t) ? INVALID : new Date(t).toISOString()
+}
+
+/** Ruby's `String#to_i`: the leading integer (blanks, a sign, digits and `_` between them), else 0. */
+export function rubyToI(text: string): number {
+  const m = /^\s*([+-]?\d+(?:_\d+)*)/.exec(text)
+  return m ? Number((m[1] as string).replaceAll('_', '')) : 0
 }
 
 function isBlank(v: unknown): boolean {

@@ -1,5 +1,5 @@
 import { withQuery } from '../../src/api/query.js'
-import { toQueryString } from '../../src/schema/query-string.js'
+import { hashToQuery, toQueryString } from '../../src/schema/query-string.js'
 
 const decoded = (qs: string) => decodeURIComponent(qs)
 
@@ -41,17 +41,29 @@ describe('toQueryString for requests (keys in the given order)', () => {
   })
 })
 
-describe('toQueryString with hashToQuery (the links GitLab writes)', () => {
-  const rails = (params: Record<string, unknown>) => decoded(toQueryString(params, { hashToQuery: true }))
+describe('hashToQuery (Rails Hash#to_query, the links GitLab writes)', () => {
+  it('sorts the key=value pairs as strings at every depth, a list or hash standing as one', () => {
+    expect(
+      decoded(hashToQuery({ per_page: 20, labels: ['bug'], not: { milestone: 'v1', labels: ['ui'] } })),
+    ).toBe('labels[]=bug&not[labels][]=ui&not[milestone]=v1&per_page=20')
+    // The pairs, not the keys: `a-b=` sorts before `a=` ('-' < '='), `a[]=` before `a0=` ('%' < '0').
+    expect(hashToQuery({ a: 1, 'a-b': 2 })).toBe('a-b=2&a=1')
+    expect(hashToQuery({ a0: 1, a: [2] })).toBe('a%5B%5D=2&a0=1')
+  })
 
-  it('sorts keys at every depth, as Hash#to_query does', () => {
-    expect(rails({ per_page: 20, labels: 'bug', not: { milestone: 'v1', labels: 'ui' } })).toBe(
-      'labels=bug&not[labels]=ui&not[milestone]=v1&per_page=20',
+  it('leaves out an empty list or hash; a hash holding only empty ones is an empty pair', () => {
+    expect(hashToQuery({ iids: [], b: [null, 2], c: {} })).toBe('b%5B%5D=&b%5B%5D=2')
+    expect(hashToQuery({ not: { labels: [] }, page: 1 })).toBe('&page=1')
+  })
+
+  it("escapes as CGI.escape: a space as +, !'()* as %XX, ~ as itself", () => {
+    expect(hashToQuery({ search: "a b!'()*~-._", 'k y': 'é/' })).toBe(
+      'k+y=%C3%A9%2F&search=a+b%21%27%28%29%2A~-._',
     )
   })
 
-  it('keeps an empty list as k[]= and sends null items as empty values', () => {
-    expect(rails({ iids: [], b: [null, 2] })).toBe('b[]=&b[]=2&iids[]=')
+  it('writes null as key=, true/false and numbers as their text', () => {
+    expect(hashToQuery({ milestone: null, owned: true, page: 2 })).toBe('milestone=&owned=true&page=2')
   })
 })
 

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { parseParams, parsePath } from '../params.js'
 import { multipartParams } from '../form-params.js'
 import { GitLabError, badRequest, paramError, unauthorized } from '../gitlab-errors.js'
-import { linkDefaults, setPageLinks, type PageOut } from '../pagination.js'
+import { setPageLinks, type PageOut } from '../pagination.js'
+import { grapeParams } from '../grape-params.js'
 import type { Instance } from '../present/context.js'
 import type { Actor } from '../services/access.js'
 import { today, type Clock } from '../services/context.js'
@@ -150,10 +151,9 @@ function register<P extends TObject, Path extends TObject>(
   const pathSchema = spec.pathParams ?? NO_PARAMS
   const input = spec.input ?? NO_PARAMS
   // Pagination links carry Grape's `params` (`lib/gitlab/pagination/offset_header_builder.rb`,
-  // `keyset/header_builder.rb`): the path's parameters, the declared ones with the defaults Grape
-  // filled in, never whatever undeclared a caller adds.
-  const defaults = linkDefaults(input)
-  const declared = [...Object.keys(pathSchema.properties), ...Object.keys(input.properties)]
+  // `keyset/header_builder.rb`): the path's parameters, the declared ones as Grape coerced them,
+  // with the defaults it filled in, never whatever undeclared a caller adds.
+  const pathKeys = Object.keys(pathSchema.properties)
   scope.route({
     method: spec.method,
     url: spec.url,
@@ -217,12 +217,16 @@ function register<P extends TObject, Path extends TObject>(
         watch = w
       },
       sendPage: (page) => {
+        const pathParams = path.path as Record<string, unknown>
         const link = {
           baseUrl: instance.baseUrl,
           path: req.url.split('?')[0] as string,
-          params: { ...defaults, ...(req.query as Record<string, unknown>), ...path.path },
+          params: {
+            ...grapeParams(input, req.query),
+            ...Object.fromEntries(pathKeys.map((key) => [key, pathParams[key]])),
+          },
         }
-        return setPageLinks(reply, link, declared, page)
+        return setPageLinks(reply, link, page)
       },
     }
     if (spec.readsParts)

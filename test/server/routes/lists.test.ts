@@ -301,7 +301,7 @@ describe('GET /users by keyset (16.5+) and its offset limit (17.0+)', () => {
     for (const name of ['x-total', 'x-total-pages', 'x-page', 'x-per-page', 'x-next-page', 'x-prev-page'])
       expect(first!.headers).not.toHaveProperty(name)
     expect(first!.headers.link).toMatch(
-      /^<http:\/\/127\.0\.0\.1:\d+\/api\/v4\/users\?active=false&admins=false&blocked=false&cursor=[\w-]+&exclude_external=false&exclude_internal=false&external=false&order_by=username&pagination=keyset&per_page=3&sort=asc&with_custom_attributes=false&without_projects=false>; rel="next"$/,
+      /^<http:\/\/127\.0\.0\.1:\d+\/api\/v4\/users\?active=false&admins=false&blocked=false&cursor=[\w-]+&exclude_external=false&exclude_internal=false&external=false&order_by=username&page=1&pagination=keyset&per_page=3&sort=asc&with_custom_attributes=false&without_projects=false>; rel="next"$/,
     )
     expect(last!.headers).not.toHaveProperty('link')
     // Newest first by default; a full last page has no next link (the row after a page decides).
@@ -527,7 +527,7 @@ groups:
       if (next) {
         const url = new URL(next)
         expect(url.search).toMatch(
-          /^\?cursor=[\w-]+(%3D)*&order_by=name&owned=false&pagination=keyset&per_page=3&sort=asc&statistics=false&with_custom_attributes=false$/,
+          /^\?cursor=[\w-]+(%3D)*&order_by=name&owned=false&page=1&pagination=keyset&per_page=3&sort=asc&statistics=false&with_custom_attributes=false$/,
         )
         cursors.push(JSON.parse(Buffer.from(url.searchParams.get('cursor') ?? '', 'base64url').toString()))
         path = url.pathname + url.search

@@ -90,7 +90,15 @@ describe('GET /api/v4/openapi.json', () => {
           .map((p) => [p.name, (p as { schema?: { default?: unknown } }).schema?.default])
           .filter(([, value]) => value !== undefined),
       )
-    const issueList = { state: 'all', order_by: 'created_at', sort: 'desc', with_labels_details: false }
+    // `use :pagination`: page 1, 20 a page.
+    const issueList = {
+      state: 'all',
+      order_by: 'created_at',
+      sort: 'desc',
+      with_labels_details: false,
+      page: 1,
+      per_page: 20,
+    }
     expect(defaults('/projects/{id}/issues')).toEqual({ ...issueList })
     expect(defaults('/groups/{id}/issues')).toEqual({
       ...issueList,

@@ -26,8 +26,17 @@ groups:
 projects:
   - path: acme/widgets
     visibility: public
+    labels: [ { name: bug }, { name: feature }, { name: wontfix } ]
     issues:
       - { title: Busy, author: alice, assignees: [bob, carol] }
+      - { title: Alpha, author: alice, labels: [bug, feature], created_at: '2026-03-01T10:00:00.000Z' }
+      - { title: Beta, author: alice, labels: [bug, feature], created_at: '2026-03-02T10:00:00.000Z' }
+      - { title: Gamma, author: alice, labels: [bug, feature], created_at: '2026-03-03T10:00:00.000Z' }
+      - title: Delta
+        author: bob
+        labels: [bug, feature, wontfix]
+        confidential: true
+        created_at: '2025-06-01T10:00:00.000Z'
     merge_requests:
       - { title: Fix one, author: alice, source_branch: fix-1, closes_issues: [1], mentions_issues: [1] }
       - { title: Fix two, author: bob, source_branch: fix-2, closes_issues: [1], mentions_issues: [1] }
@@ -177,7 +186,7 @@ describe('keyset links', () => {
       new RegExp(
         `^<${HOST}/api/v4/users\\?active=false&admins=false&blocked=false&cursor=[\\w-]+(%3D)*` +
           '&exclude_external=false&exclude_internal=false&external=false&order_by=username' +
-          '&pagination=keyset&per_page=3&sort=asc&with_custom_attributes=false&without_projects=false>; rel="next"$',
+          '&page=1&pagination=keyset&per_page=3&sort=asc&with_custom_attributes=false&without_projects=false>; rel="next"$',
       ),
     )
   })
@@ -186,7 +195,7 @@ describe('keyset links', () => {
     const res = await t.http('GET', '/api/v4/groups', { query: 'pagination=keyset&per_page=2' })
     expect(res.headers.link).toMatch(
       new RegExp(
-        `^<${HOST}/api/v4/groups\\?cursor=[\\w-]+(%3D)*&order_by=name&owned=false&pagination=keyset` +
+        `^<${HOST}/api/v4/groups\\?cursor=[\\w-]+(%3D)*&order_by=name&owned=false&page=1&pagination=keyset` +
           '&per_page=2&sort=asc&statistics=false&with_custom_attributes=false>; rel="next"$',
       ),
     )
@@ -227,6 +236,15 @@ describe('page and per_page as GitLab reads them', () => {
     expect([status, page, perPage]).toEqual([200, '1', '20'])
   })
 
+  it("reads Integer's digits as Ruby's Integer(text, 10) does: `_` between digits, leading zeros, a sign", async () => {
+    const groups = '/api/v4/groups'
+    const res = await t.http('GET', groups, { token: ROOT, query: 'per_page=1_0&page=%2B01' })
+    expect([res.status, res.headers['x-page'], res.headers['x-per-page']]).toEqual([200, '1', '10'])
+    expect(res.headers.link).toContain('&page=1&per_page=10&')
+    for (const bad of ['per_page=1__0', 'per_page=_1', 'per_page=1_'])
+      expect((await headers(groups, bad))[3]).toEqual({ error: 'per_page is invalid' })
+  })
+
   it('participants, closed_by and related_merge_requests declare neither: nothing is refused, Kaminari reads them', async () => {
     for (const list of ['participants', 'closed_by', 'related_merge_requests']) {
       const path = `${W}/issues/1/${list}`
@@ -249,5 +267,158 @@ describe('page and per_page as GitLab reads them', () => {
         ].join(', '),
       )
     }
+  })
+})
+
+/*
+ * The values in the links are those of Grape's `params`, coerced by the declared types, as Rails
+ * `to_query` writes them: Integers as their digits, Booleans as true/false, the comma-separated
+ * lists (`CommaSeparatedToArray`, `CommaSeparatedToIntegerArray`) as `k[]=` items, DateTimes as
+ * `DateTime#to_s`, strings as sent (CGI.escape'd). Each case: its query (without per_page), the
+ * per_page sent, the link query of page n, and how many pages of one row it has.
+ */
+const ISSUES = `${W}/issues`
+/** A project issue list's link query: `before` and `after` its defaults and page, in to_query order. */
+const issueLink = (before: string, n: number, details = 'false') =>
+  `${before}&order_by=created_at&page=${n}&per_page=1&sort=desc&state=all&with_labels_details=${details}`
+const coerced: {
+  name: string
+  path: string
+  query: string
+  perPage?: string
+  pages: number
+  q: (n: number) => string
+}[] = [
+  {
+    name: 'comma-separated lists as k[]= items, stripped',
+    path: ISSUES,
+    query: 'labels=bug,+feature&not[labels]=wontfix',
+    pages: 3,
+    q: (n) =>
+      issueLink('id=acme%2Fwidgets&labels%5B%5D=bug&labels%5B%5D=feature&not%5Blabels%5D%5B%5D=wontfix', n),
+  },
+  {
+    // alice is user 2; `iids` items are read with to_i, `author_id` and per_page with Integer().
+    name: 'integers as their digits',
+    path: ISSUES,
+    query: 'iids=02,%2B3,4&author_id=%2B02',
+    perPage: '01',
+    pages: 3,
+    q: (n) => issueLink('author_id=2&id=acme%2Fwidgets&iids%5B%5D=2&iids%5B%5D=3&iids%5B%5D=4', n),
+  },
+  {
+    name: 'booleans as true and false',
+    path: ISSUES,
+    query: 'labels=bug&with_labels_details=yes&confidential=no',
+    pages: 3,
+    q: (n) => issueLink('confidential=false&id=acme%2Fwidgets&labels%5B%5D=bug', n, 'true'),
+  },
+  {
+    name: 'booleans of GET /groups as true and false',
+    path: '/api/v4/groups',
+    query: 'all_available=1&top_level_only=0',
+    pages: 3,
+    q: (n) =>
+      `all_available=true&order_by=name&owned=false&page=${n}&per_page=1&sort=asc&statistics=false` +
+      '&top_level_only=false&with_custom_attributes=false',
+  },
+  {
+    name: 'times as DateTime#to_s, the offset kept, the fraction dropped',
+    path: ISSUES,
+    query: 'labels=bug&created_after=2026-01-01&created_before=2026-12-31T23:30:00.250%2B01:00',
+    pages: 3,
+    q: (n) =>
+      issueLink(
+        'created_after=2026-01-01T00%3A00%3A00%2B00%3A00&created_before=2026-12-31T23%3A30%3A00%2B01%3A00' +
+          '&id=acme%2Fwidgets&labels%5B%5D=bug',
+        n,
+      ),
+  },
+  {
+    name: 'strings as sent, escaped as CGI.escape does',
+    path: ISSUES,
+    query: "labels=bug&not[labels]=wontfix&not[search]=zz+top!+(x)*~'",
+    pages: 3,
+    q: (n) =>
+      issueLink(
+        'id=acme%2Fwidgets&labels%5B%5D=bug&not%5Blabels%5D%5B%5D=wontfix' +
+          '&not%5Bsearch%5D=zz+top%21+%28x%29%2A~%27',
+        n,
+      ),
+  },
+  {
+    // A blank Boolean is nil, or its default where it has one; an empty list is left out, and a
+    // hash holding nothing else writes an empty pair, which sorts first: the query starts with `&`.
+    name: 'blanks: nil or the default, empty lists left out',
+    path: ISSUES,
+    query: 'labels=bug&not[labels]=&with_labels_details=&confidential=',
+    pages: 4,
+    q: (n) => issueLink('&confidential=&id=acme%2Fwidgets&labels%5B%5D=bug', n),
+  },
+]
+
+describe.each(coerced)('links carry coerced values: $name', ({ path, query, perPage = '1', pages, q }) => {
+  it("writes the first page's links as GitLab does", async () => {
+    const first = await t.http('GET', path, { token: ROOT, query: `${query}&per_page=${perPage}` })
+    expect(first.status).toBe(200)
+    expect(first.headers['x-total-pages']).toBe(String(pages))
+    expect(first.headers.link).toBe(firstLink(path, q, pages))
+  })
+
+  it('is walked by the typed client to the same rows as the pages requested directly', async () => {
+    const direct: number[] = []
+    for (let page = 1; page <= pages; page++) {
+      const res = await t.http('GET', path, {
+        token: ROOT,
+        query: `${query}&per_page=${perPage}&page=${page}`,
+      })
+      expect(res.status).toBe(200)
+      direct.push(...(res.body as { id: number }[]).map((item) => item.id))
+    }
+    expect(new Set(direct).size).toBe(pages)
+    const client = createClient({ baseUrl: t.baseUrl, token: ROOT })
+    try {
+      const walked = await collect(
+        client.paginate<{ id: number }>(`${path.replace('/api/v4', '')}?${query}`, {
+          query: { per_page: perPage },
+        }),
+      )
+      expect(walked.map((item) => item.id)).toEqual(direct)
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+it('a page asked for as page=+2 is page 2, its links written with the digits', async () => {
+  const { path, query, q } = coerced[1]!
+  const res = await t.http('GET', path, { token: ROOT, query: `${query}&per_page=01&page=%2B2` })
+  expect([res.status, res.headers['x-page']]).toEqual([200, '2'])
+  expect(res.headers.link).toBe(middleLink(path, q, 2, 3))
+})
+
+describe('Booleans as Grape reads them (dry-types Params::Bool)', () => {
+  it('takes 1/0, t/f, true/false, y/n, yes/no, on/off in lower, capitalised or upper case, and links them as true/false', async () => {
+    for (const [given, read] of [
+      ['TRUE', 'true'],
+      ['Yes', 'true'],
+      ['ON', 'true'],
+      ['T', 'true'],
+      ['No', 'false'],
+      ['OFF', 'false'],
+      ['F', 'false'],
+    ]) {
+      const res = await t.http('GET', '/api/v4/groups', { token: ROOT, query: `owned=${given}&per_page=1` })
+      expect([given, res.status]).toEqual([given, 200])
+      expect(res.headers.link).toContain(`&owned=${read}&`)
+    }
+  })
+
+  it('refuses any other case and blanks around: 400 <name> is invalid', async () => {
+    for (const given of ['tRue', 'yES', 'oN', '%20true', 'true%20', 'nO'])
+      expect(await t.http('GET', '/api/v4/groups', { token: ROOT, query: `owned=${given}` })).toMatchObject({
+        status: 400,
+        body: { error: 'owned is invalid' },
+      })
   })
 })

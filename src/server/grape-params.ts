@@ -1,0 +1,116 @@
+import type { TObject, TSchema } from '@sinclair/typebox'
+import { INVALID, coerceBoolean, coerceInteger, rubyToI } from './params.js'
+
+/*
+ * Grape's `params` as GitLab's page links write them (offset_header_builder.rb and
+ * keyset/header_builder.rb: `params.merge(...).to_query`): each declared parameter the request gave,
+ * as Grape's coercers left it, and each default Grape filled in. The values are those Rails'
+ * `to_query` writes: an Integer's digits (`page=+2` is 2), a Boolean's `true`/`false` (`owned=yes`
+ * is true), a DateTime's `to_s` (`2026-01-01T00:00:00+00:00`), a comma-separated list split into
+ * its items (`labels=a,b` is `["a", "b"]`). Requests reach this only once `parseParams` accepted them.
+ * Grape's `params` holds undeclared parameters as well; the links here leave them out, so that a
+ * caller's junk keys cannot swell every link of the list.
+ */
+
+type Schema = TSchema & {
+  type?: string
+  items?: Schema
+  properties?: Record<string, Schema>
+  anyOf?: Schema[]
+  default?: unknown
+  'x-grape'?: string
+}
+
+/** The declared parameters of `schema` that Grape's `params` holds for the `given` query or body. */
+export function grapeParams(schema: TObject, given: unknown): Record<string, unknown> {
+  const source = isHash(given) ? given : {}
+  const out: Record<string, unknown> = {}
+  for (const [key, prop] of Object.entries((schema as Schema).properties ?? {})) {
+    const raw = source[key]
+    // Grape coerces first; a blank it reads as nil then takes the default (DefaultValidator).
+    const value = raw === undefined ? undefined : grapeValue(prop, raw)
+    if ((value === undefined || value === null) && prop.default !== undefined) out[key] = prop.default
+    else if (value !== undefined) out[key] = value
+  }
+  return out
+}
+
+const isHash = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/** One given value as Grape's coercer for `schema` leaves it (null where Grape reads a blank as nil). */
+function grapeValue(schema: Schema, raw: unknown): unknown {
+  switch (schema['x-grape']) {
+    case 'csv':
+      return commaSeparated(raw, schema.items?.type === 'integer')
+    case 'integer_none_any': {
+      // `types: [Integer, String]`: the Integer when it reads as one, else the text as given.
+      if (raw === '') return null
+      const n = coerceInteger(raw)
+      return n === INVALID ? raw : n
+    }
+    case 'datetime':
+      return raw === '' ? null : typeof raw === 'string' ? rubyDateTime(raw) : raw
+  }
+  switch (schema.type) {
+    case 'integer':
+    case 'boolean': {
+      // PrimitiveCoercer#treat_as_nil?: a blank is nil for every type but String.
+      if (raw === '') return null
+      const v = schema.type === 'integer' ? coerceInteger(raw) : coerceBoolean(raw)
+      return v === INVALID ? raw : v
+    }
+    case 'array':
+      if (!Array.isArray(raw)) return raw === '' ? [] : raw
+      return raw.map((item) => (schema.items ? grapeValue(schema.items, item) : item))
+    case 'object':
+      return schema.properties && isHash(raw) ? grapeParams(schema as TObject, raw) : raw
+    default:
+      return raw
+  }
+}
+
+/**
+ * GitLab's `CommaSeparatedToArray` (`CommaSeparatedToIntegerArray` maps its items with `to_i`):
+ * Ruby's `split(',')`, which keeps empty items but trailing ones, each item stripped.
+ */
+function commaSeparated(raw: unknown, integers: boolean): unknown[] {
+  const texts =
+    typeof raw === 'string'
+      ? rubySplit(raw)
+      : Array.isArray(raw)
+        ? raw.flatMap((v) => rubySplit(String(v ?? '')))
+        : []
+  const items = texts.map((text) => text.replace(RUBY_STRIP, ''))
+  return integers ? items.map(rubyToI) : items
+}
+
+/** What Ruby's `String#strip` removes: NUL, tab, line feed, vertical tab, form feed, carriage return, space. */
+const RUBY_STRIP = /^[\0\t\n\v\f\r ]+|[\0\t\n\v\f\r ]+$/g
+
+/** Ruby's `String#split(',')`: trailing empty fields are dropped. */
+function rubySplit(text: string): string[] {
+  const fields = text.split(',')
+  while (fields.length > 0 && fields.at(-1) === '') fields.pop()
+  return fields
+}
+
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i
+
+/**
+ * Ruby's `DateTime#to_s` of what `DateTime.parse` reads (dry-types `to_date_time`): seconds
+ * without their fraction, the offset as given (`Z` or none is `+00:00`).
+ */
+function rubyDateTime(text: string): string {
+  const m = DATE_TIME.exec(text.trim())
+  if (!m) return text
+  const [, date, hours = '00', minutes = '00', seconds = '00', zone] = m
+  return `${date}T${hours}:${minutes}:${seconds}${rubyOffset(zone)}`
+}
+
+function rubyOffset(zone: string | undefined): string {
+  if (!zone || /^z$/i.test(zone)) return '+00:00'
+  const digits = zone.slice(1).replace(':', '')
+  if (/^0+$/.test(digits)) return '+00:00'
+  return `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2)}`
+}
