@@ -47,7 +47,8 @@ export type IssueListOptions = Omit<PageOptions, 'query' | 'item'>
 /**
  * Parameters GitLab documents as comma-separated strings (`labels=bug,ui`), read from the schemas'
  * `x-grape: csv` list-of-strings marks so that the list is not kept twice. Integer lists such as
- * `iids` and `assignee_ids` go as Rails arrays (`iids[]=1&iids[]=2`).
+ * `iids` and `assignee_ids` go as Rails arrays (`iids[]=1&iids[]=2`), and so does `assignee_username`,
+ * which GitLab takes whole (`a,b` would be one username).
  */
 const csvKeys = new Set(
   [IssueListQuery, IssueNotFilters, IssueCreate, IssueUpdate].flatMap((schema: TObject) =>

@@ -2,7 +2,14 @@ import { CloneType, Type, type Static } from '@sinclair/typebox'
 import { DateString, Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
 import { Milestone } from './milestone.js'
 import { LabelDetail } from './label.js'
-import { boolParam, csvParam, dateTimeParam, integerNoneAny, intArrayParam } from './params.js'
+import {
+  boolParam,
+  csvParam,
+  dateTimeParam,
+  integerNoneAny,
+  intArrayParam,
+  wrappedListParam,
+} from './params.js'
 
 /** GitLab's doc/api/issues.md: issue states. */
 export const IssueState = Type.Union([Type.Literal('opened'), Type.Literal('closed')])
@@ -167,7 +174,7 @@ export const IssueNotFilters = Type.Object({
   author_id: Type.Optional(Type.Integer()),
   author_username: Type.Optional(Type.String()),
   assignee_id: Type.Optional(integerNoneAny()),
-  assignee_username: Type.Optional(csvParam()),
+  assignee_username: Type.Optional(wrappedListParam()),
   my_reaction_emoji: Type.Optional(Type.String()),
   search: Type.Optional(Type.String()),
   in: Type.Optional(Type.String()),
@@ -211,7 +218,7 @@ export const IssueListQuery = Type.Object(
     author_id: Type.Optional(Type.Integer()),
     author_username: Type.Optional(Type.String()),
     assignee_id: Type.Optional(integerNoneAny()),
-    assignee_username: Type.Optional(csvParam()),
+    assignee_username: Type.Optional(wrappedListParam()),
     created_after: Type.Optional(dateTimeParam()),
     created_before: Type.Optional(dateTimeParam()),
     updated_after: Type.Optional(dateTimeParam()),

@@ -15,6 +15,13 @@ export const boolParam = (options: object = {}) => Type.Boolean(options)
 /** A list given as an array or as one comma-separated string (Grape's `CommaSeparatedToArray`). */
 export const csvParam = (options: object = {}) => Type.Array(Type.String(), { ...options, 'x-grape': 'csv' })
 
+/**
+ * A list given as an array or as one string taken whole, commas and all: `a,b` is one item (GitLab's
+ * `CheckAssigneesCount.coerce`, `Array.wrap`, for `assignee_username`).
+ */
+export const wrappedListParam = (options: object = {}) =>
+  Type.Array(Type.String(), { ...options, 'x-grape': 'wrap' })
+
 /** Integers given as an array or a comma-separated string (`CommaSeparatedToIntegerArray`). */
 export const intArrayParam = (options: object = {}) =>
   Type.Array(Type.Integer(), { ...options, 'x-grape': 'csv' })

@@ -182,6 +182,9 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
           .split(',')
           .map((s) => s.trim())
           .filter((s) => s !== '')
+      // `Array.wrap`: one string is one item (a blank, as elsewhere, none).
+      else if (grape === 'wrap' && (typeof value === 'string' || typeof value === 'number'))
+        list = value === '' ? [] : [String(value)]
       else if (value === '' || value === null) list = []
       else {
         errors.push(`${name} is invalid`)

@@ -220,4 +220,22 @@ describe('GET /issues', () => {
       await ce.close()
     }
   })
+
+  it('takes assignee_username=a,b as one username, commas and all (Array.wrap), on either edition', async () => {
+    const ce = await startServer(widgetsSeed, { edition: 'ce' })
+    try {
+      for (const server of [ce, t]) {
+        const res = await server.http('GET', '/api/v4/projects/acme%2Fwidgets/issues', {
+          token: ROOT,
+          query: 'assignee_username=bob,alice&not[assignee_username]=bob,alice',
+        })
+        expect([res.status, res.body]).toEqual([200, []])
+        expect(res.headers.link).toContain(
+          '?assignee_username%5B%5D=bob%2Calice&id=acme%2Fwidgets&not%5Bassignee_username%5D%5B%5D=bob%2Calice&',
+        )
+      }
+    } finally {
+      await ce.close()
+    }
+  })
 })
