@@ -199,6 +199,9 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
                 .filter((x) => x !== '')
             : [s],
         )
+      // CommaSeparatedToIntegerArray reads each item with `to_i`: `a` is 0, `02x` is 2, none is refused.
+      if (grape === 'csv' && schema.items?.type === 'integer')
+        list = list.map((s) => (typeof s === 'string' || typeof s === 'number' ? rubyToI(String(s)) : s))
       const itemErrors: string[] = []
       const out = list.map((item) => coerce(name, schema.items as Schema, item, itemErrors))
       if (itemErrors.length > 0) {
