@@ -188,6 +188,14 @@ describe('bodies read whole over a socket (undici dispatch, whole.ts)', () => {
         res.writeHead(200, { 'content-type': 'application/json' })
         return void res.end('\ufeff{"ok":true}')
       }
+      if (req.url?.startsWith('/api/v4/split')) {
+        // "é" is 0xC3 0xA9: its two bytes go out in two writes, so they reach the client in two chunks.
+        const body = Buffer.from('{"title":"café au lait"}')
+        const at = body.indexOf(0xc3) + 1
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length })
+        res.write(body.subarray(0, at))
+        return void setTimeout(() => res.end(body.subarray(at)), 30)
+      }
       json(res, 200, { ok: true })
     })
   })
@@ -196,6 +204,12 @@ describe('bodies read whole over a socket (undici dispatch, whole.ts)', () => {
   it('reads the final answer after a 1xx one', async () => {
     const client = createClient({ baseUrl: canned.origin })
     expect(await client.request('GET', '/hinted')).toEqual({ ok: true })
+    await client.close()
+  })
+
+  it('decodes a character whose bytes came in two chunks', async () => {
+    const client = createClient({ baseUrl: canned.origin })
+    expect(await client.request('GET', '/split')).toEqual({ title: 'café au lait' })
     await client.close()
   })
 
