@@ -10,9 +10,15 @@ import { multipartField } from './malformed-strings.js'
  * they come in the query string, an urlencoded body or a multipart body.
  */
 
-/** A query string or urlencoded body, nested as Rack nests it (bounded, as Rack bounds it). */
-export const parseQuery = (text: string) =>
-  flatQuery(text) ?? qs.parse(text, { depth: 5, arrayLimit: 1000, parameterLimit: 10_000 })
+/**
+ * A query string or urlencoded body, nested as Rack nests it (bounded, as Rack bounds it). A name
+ * given twice keeps its last value (`state=opened&state=closed` is `closed`): Rack's
+ * `normalize_params` sets `params[k] = v` for a name without brackets; `name[]` builds a list.
+ */
+export const parseQuery = (text: string) => flatQuery(text) ?? qs.parse(text, QS_OPTIONS)
+
+/** qs read as Rack reads: see parseQuery. */
+export const QS_OPTIONS = { depth: 5, arrayLimit: 1000, parameterLimit: 10_000, duplicates: 'last' } as const
 
 const FLAT_PAIR = /^(\w+)=([\w.,~*-]*)$/
 

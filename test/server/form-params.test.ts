@@ -1,8 +1,19 @@
 import qs from 'qs'
-import { parseQuery } from '../../src/server/form-params.js'
+import { parseQuery, QS_OPTIONS } from '../../src/server/form-params.js'
 
 // Queries are read without qs when they are flat (src/server/form-params.ts): the result must be qs's.
-const rackLike = (text: string) => qs.parse(text, { depth: 5, arrayLimit: 1000, parameterLimit: 10_000 })
+const rackLike = (text: string) => qs.parse(text, QS_OPTIONS)
+
+// Rack::QueryParser#normalize_params: `params[k] = v` for a plain name, `params[k] << v` for `k[]`.
+it.each([
+  ['state=opened&state=closed', { state: 'closed' }],
+  ['per_page=2&per_page=3', { per_page: '3' }],
+  ['labels[]=a&labels[]=b', { labels: ['a', 'b'] }],
+  ['a[b]=1&a[b]=2', { a: { b: '2' } }],
+  ['search=one&search=two+words', { search: 'two words' }],
+])('keeps the last value of a name given twice, as Rack does: %j', (text, expected) => {
+  expect(parseQuery(text)).toEqual(expected)
+})
 
 it.each([
   'per_page=20&labels=bug&state=opened',
