@@ -182,9 +182,10 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
           .split(',')
           .map((s) => s.trim())
           .filter((s) => s !== '')
-      // `Array.wrap`: one string is one item (a blank, as elsewhere, none).
+      // `Array.wrap`: one string is one item, a blank one too (`assignee_username=` names the user
+      // with no name, whom no issue has: GitLab's finder answers none).
       else if (grape === 'wrap' && (typeof value === 'string' || typeof value === 'number'))
-        list = value === '' ? [] : [String(value)]
+        list = [String(value)]
       else if (value === '' || value === null) list = []
       else {
         errors.push(`${name} is invalid`)

@@ -97,6 +97,9 @@ describe('GET /projects/:id/issues', () => {
     ['author_username=bob', [4, 2]],
     ['not[author_username]=bob', [5, 3, 1]],
     ['assignee_username[]=bob', [1]],
+    // CheckAssigneesCount.coerce wraps a blank in a list, [""]: no user has that name, so no issue.
+    ['assignee_username=', []],
+    ['not[assignee_username]=', [5, 4, 3, 2, 1]],
     ['assignee_id=None', [4, 3, 2]],
     ['assignee_id=Any', [5, 1]],
     ['not[assignee_id]=None', [5, 1]],
