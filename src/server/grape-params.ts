@@ -44,8 +44,8 @@ function grapeValue(schema: Schema, raw: unknown): unknown {
     case 'csv':
       return commaSeparated(raw, schema.items?.type === 'integer')
     case 'wrap':
-      // CheckAssigneesCount.coerce: `Array.wrap`, a string is one item (a blank none, as params.ts has it).
-      return typeof raw === 'string' ? (raw === '' ? [] : [raw]) : Array.isArray(raw) ? raw : []
+      // CheckAssigneesCount.coerce: `Array.wrap`, a string is one item, a blank one too (params.ts).
+      return typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : []
     case 'integer_none_any': {
       // `types: [Integer, String]`: the Integer when it reads as one, else the text as given.
       if (raw === '') return null

@@ -355,6 +355,14 @@ const coerced: {
     pages: 4,
     q: (n) => issueLink('&confidential=&id=acme%2Fwidgets&labels%5B%5D=bug', n),
   },
+  {
+    // CheckAssigneesCount.coerce wraps a blank as `[""]`, a list of one, which to_query writes.
+    name: 'a blank assignee_username as a list of one blank',
+    path: ISSUES,
+    query: 'labels=bug&not[assignee_username]=',
+    pages: 4,
+    q: (n) => issueLink('id=acme%2Fwidgets&labels%5B%5D=bug&not%5Bassignee_username%5D%5B%5D=', n),
+  },
 ]
 
 describe.each(coerced)('links carry coerced values: $name', ({ path, query, perPage = '1', pages, q }) => {
