@@ -51,8 +51,9 @@ export function responseCache(
     },
     /**
      * `scopes`: what the answer read; `*` (any project) when the route did not say. `watch`: the
-     * issue list page it shows, kept only if nothing changed since `current` (a write in between
-     * was not checked against it), and released when not kept.
+     * issue list page it shows, kept only if it began at `current` (a write between the two was
+     * not checked against it); writes after it were, even those that land before this call. A
+     * page a write has changed already is not kept. A watch not kept is released.
      */
     set(
       key: string,
@@ -61,7 +62,8 @@ export function responseCache(
       scopes: string[] = ['*'],
       watch?: ListWatch,
     ): void {
-      if (watch && changes.version() !== current) {
+      if (watch?.stale) return watch.release()
+      if (watch && watch.since !== current) {
         watch.release()
         watch = undefined
       }

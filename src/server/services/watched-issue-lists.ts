@@ -5,6 +5,8 @@ import type { Store } from '../store/index.js'
 /** A cached answer's claim on one page of an issue list: `stale` once a write may have changed it. */
 export interface ListWatch {
   readonly stale: boolean
+  /** The store's version when the watch began: every write after it is checked against the page. */
+  readonly since: number
   /** The answer left the cache: writes need no longer be checked against it. */
   release(): void
 }
@@ -68,7 +70,7 @@ export function watchedIssueLists(store: Store, maxLists = 32) {
   return {
     /** Watches the page of `query` that shows these issues (ids in any order). */
     watch(query: IssueQuery, ids: number[]): ListWatch {
-      store.changes.version() // notes changes made outside any write first
+      const since = store.changes.version() // notes changes made outside any write first
       const key = `${queries.filterKey(query)}\n${query.order.by} ${query.order.dir}`
       let group = lists.get(key)
       if (group) {
@@ -85,6 +87,7 @@ export function watchedIssueLists(store: Store, maxLists = 32) {
       group.watchers.add(watcher)
       const watched = group
       return {
+        since,
         get stale() {
           return watcher.stale
         },
