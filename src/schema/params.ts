@@ -30,7 +30,10 @@ export const intArrayParam = (options: object = {}) =>
 export const integerNoneAny = (options: object = {}) =>
   Type.Union([Type.Integer(), Type.String()], { ...options, 'x-grape': 'integer_none_any' })
 
-/** An ISO 8601 date-time; `allowBlank: false` refuses the empty string (`is empty`). */
+/**
+ * A date-time, ISO 8601 in GitLab's docs; the server reads whatever Ruby's `DateTime.parse` does
+ * (src/server/ruby-date-time.ts). `allowBlank: false` refuses the empty string (`is empty`).
+ */
 export const dateTimeParam = (options: { allowBlank?: boolean } = {}) =>
   Type.String({
     format: 'date-time',

@@ -1,5 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { INVALID, coerceBoolean, coerceInteger, rubyToI } from './params.js'
+import { parseRubyDateTime } from './ruby-date-time.js'
 
 /*
  * Grape's `params` as GitLab's page links write them (offset_header_builder.rb and
@@ -53,7 +54,8 @@ function grapeValue(schema: Schema, raw: unknown): unknown {
       return n === INVALID ? raw : n
     }
     case 'datetime':
-      return raw === '' ? null : typeof raw === 'string' ? rubyDateTime(raw) : raw
+      // `DateTime#to_s` of what `DateTime.parse` reads (dry-types `to_date_time`); as given otherwise.
+      return raw === '' ? null : typeof raw === 'string' ? (parseRubyDateTime(raw)?.text ?? raw) : raw
   }
   switch (schema.type) {
     case 'integer':
@@ -96,24 +98,4 @@ function rubySplit(text: string): string[] {
   const fields = text.split(',')
   while (fields.length > 0 && fields.at(-1) === '') fields.pop()
   return fields
-}
-
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i
-
-/**
- * Ruby's `DateTime#to_s` of what `DateTime.parse` reads (dry-types `to_date_time`): seconds
- * without their fraction, the offset as given (`Z` or none is `+00:00`).
- */
-function rubyDateTime(text: string): string {
-  const m = DATE_TIME.exec(text.trim())
-  if (!m) return text
-  const [, date, hours = '00', minutes = '00', seconds = '00', zone] = m
-  return `${date}T${hours}:${minutes}:${seconds}${rubyOffset(zone)}`
-}
-
-function rubyOffset(zone: string | undefined): string {
-  if (!zone || /^z$/i.test(zone)) return '+00:00'
-  const digits = zone.slice(1).replace(':', '')
-  if (/^0+$/.test(digits)) return '+00:00'
-  return `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2)}`
 }

@@ -1,5 +1,6 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import { paramError } from './gitlab-errors.js'
+import { parseRubyDateTime } from './ruby-date-time.js'
 
 /*
  * Grape-style request parameters (messages from Grape's `lib/grape/locale/en.yml`): the route's TypeBox
@@ -97,12 +98,9 @@ export function coerceBoolean(v: unknown): Coerced {
   return INVALID
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i
-
+/** Grape's DateTime: what `DateTime.parse` reads, as the instant in UTC (ruby-date-time.ts). */
 function coerceDateTime(v: unknown): Coerced {
-  if (typeof v !== 'string' || !ISO_DATE_TIME.test(v.trim())) return INVALID
-  const t = Date.parse(v.trim())
-  return Number.isNaN(t) ? INVALID : new Date(t).toISOString()
+  return (typeof v === 'string' && parseRubyDateTime(v)?.instant) || INVALID
 }
 
 /** Ruby's `String#to_i`: the leading integer (blanks, a sign, digits and `_` between them), else 0. */

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process'
+import { resolve } from 'node:path'
+import { promisify } from 'node:util'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 
@@ -111,6 +114,13 @@ describe('GET /projects/:id/issues', () => {
     ['due_date=overdue', [1]],
     ['created_after=2026-01-03T10:00:00Z', [5, 4, 3]],
     ['created_before=2026-01-02T10:00:00.000Z', [2, 1]],
+    // Whatever DateTime.parse reads: an HTTP date, `date`'s output, US zones, compact ISO 8601.
+    ['created_after=Sat%2C%2003%20Jan%202026%2010%3A00%3A00%20GMT', [5, 4, 3]],
+    ['created_after=Sat%20Jan%20%203%2005%3A00%3A00%20EST%202026', [5, 4, 3]],
+    ['created_after=2026-01-03T15%3A30%3A00%2B05%3A30', [5, 4, 3]],
+    ['created_after=20260103T100001Z', [5, 4]],
+    ['created_before=2026%2F01%2F02%2010%3A00%3A01', [2, 1]],
+    ['created_before=Jan%202%2C%202026%209%3A59%20AM', [1]],
     ['scope=created_by_me', []],
     ['my_reaction_emoji=None', [5, 4, 3, 2, 1]],
     ['my_reaction_emoji=Any', []],
@@ -162,11 +172,31 @@ describe('GET /projects/:id/issues', () => {
     ['confidential=maybe', 'confidential is invalid'],
     ['author_id=x', 'author_id is invalid'],
     ['created_after=yesterday', 'created_after is invalid'],
+    ['created_after=2026-02-30', 'created_after is invalid'],
+    ['updated_before=2026-01-03T24%3A30', 'updated_before is invalid'],
     ['state=foo&confidential=maybe', 'state does not have a valid value, confidential is invalid'],
   ])('400 for %s', async (query, error) => {
     const res = await list(query)
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ error })
+  })
+
+  it('reads a time without a zone as UTC, as Ruby does, whatever the zone of the machine', async () => {
+    // A server of its own, in a process whose zone is New York (Jest's own cannot change zone).
+    const script = [
+      `import { startServer } from './test/support/server.ts'`,
+      `import { widgetsSeed } from './test/support/seeds.ts'`,
+      `const t = await startServer(widgetsSeed)`,
+      `const iids = async (query) => (await t.http('GET', '/api/v4/projects/acme%2Fwidgets/issues', { token: '${ROOT}', query })).body.map((i) => i.iid)`,
+      `console.log(JSON.stringify([new Date(2026, 0, 3).getTimezoneOffset(), await iids('created_after=2026-01-03T10:00:00'), await iids('created_after=2026-01-03%2010:00')]))`,
+      `await t.close()`,
+    ].join('\n')
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: resolve(__dirname, '../../..'), env: { ...process.env, TZ: 'America/New_York' } },
+    )
+    expect(JSON.parse(stdout)).toEqual([300, [5, 4, 3], [5, 4, 3]])
   })
 
   it('hides confidential issues from members below Planner who neither wrote nor are assigned to them', async () => {

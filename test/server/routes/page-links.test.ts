@@ -335,6 +335,18 @@ const coerced: {
       ),
   },
   {
+    name: 'times in any form DateTime.parse reads as its DateTime#to_s',
+    path: ISSUES,
+    query: 'labels=bug&created_after=Thu, 01 Jan 2026 00:00:00 %2B0100&created_before=20261231T2330Z',
+    pages: 3,
+    q: (n) =>
+      issueLink(
+        'created_after=2026-01-01T00%3A00%3A00%2B01%3A00&created_before=2026-12-31T23%3A30%3A00%2B00%3A00' +
+          '&id=acme%2Fwidgets&labels%5B%5D=bug',
+        n,
+      ),
+  },
+  {
     name: 'strings as sent, escaped as CGI.escape does',
     path: ISSUES,
     query: "labels=bug&not[labels]=wontfix&not[search]=zz+top!+(x)*~'",
