@@ -6,34 +6,16 @@
  */
 import { responseCache } from '../../src/server/response-cache.js'
 import { watchedIssueLists } from '../../src/server/services/watched-issue-lists.js'
-import { applySeed } from '../../src/server/services/seed.js'
 import { where, type IssueQuery } from '../../src/server/store/issue-query.js'
-import { openStore, type Store } from '../../src/server/store/index.js'
+import type { Store } from '../../src/server/store/index.js'
+import { storeWithIssues } from '../support/seeded-store.js'
 
-const clock = { now: () => new Date('2026-01-01T00:00:00Z') }
 let store: Store
 let projectId: number
 let ids: number[]
 
 beforeEach(() => {
-  store = openStore(':memory:')
-  applySeed(
-    store,
-    {
-      users: [
-        { username: 'root', name: 'Root', email: 'root@example.com', admin: true, token: 'glpat-root' },
-      ],
-      projects: [
-        {
-          path: 'root/app',
-          name: 'App',
-          visibility: 'private',
-          issues: ['one', 'two', 'three'].map((title) => ({ title, author: 'root' })),
-        },
-      ],
-    },
-    clock,
-  )
+  store = storeWithIssues(['one', 'two', 'three'])
   projectId = store.projects.byPath('root/app')!.id
   ids = [1, 2, 3].map((iid) => store.issues.byIid(projectId, iid)!.id)
 })

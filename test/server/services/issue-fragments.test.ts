@@ -4,34 +4,16 @@
  * and they hold no memory outside the heap.
  */
 import { issueFragments } from '../../../src/server/services/issue-fragments.js'
-import { applySeed } from '../../../src/server/services/seed.js'
 import type { IssueRow } from '../../../src/server/store/issues.js'
-import { openStore, type Store } from '../../../src/server/store/index.js'
+import type { Store } from '../../../src/server/store/index.js'
+import { storeWithIssues } from '../../support/seeded-store.js'
 import { arrayBuffersKiBOf } from '../../support/spawned.js'
 
-const clock = { now: () => new Date('2026-01-01T00:00:00Z') }
 let store: Store
 let ids: number[]
 
 beforeEach(() => {
-  store = openStore(':memory:')
-  applySeed(
-    store,
-    {
-      users: [
-        { username: 'root', name: 'Root', email: 'root@example.com', admin: true, token: 'glpat-root' },
-      ],
-      projects: [
-        {
-          path: 'root/app',
-          name: 'App',
-          visibility: 'private',
-          issues: ['one', 'two', 'three'].map((title) => ({ title, author: 'root' })),
-        },
-      ],
-    },
-    clock,
-  )
+  store = storeWithIssues(['one', 'two', 'three'])
   const project = store.projects.byPath('root/app')!
   ids = [1, 2, 3].map((iid) => store.issues.byIid(project.id, iid)!.id)
 })

@@ -4,25 +4,14 @@
  * them is read again once an issue leaves them.
  */
 import { keptIssueOrders } from '../../../src/server/services/issue-orders.js'
-import { applySeed } from '../../../src/server/services/seed.js'
 import { where, type IssueQuery } from '../../../src/server/store/issue-query.js'
-import { openStore, type Store } from '../../../src/server/store/index.js'
+import type { Store } from '../../../src/server/store/index.js'
+import { storeWithIssues } from '../../support/seeded-store.js'
 
-const clock = { now: () => new Date('2026-01-01T00:00:00Z') }
 let store: Store
 
 beforeEach(() => {
-  store = openStore(':memory:')
-  applySeed(
-    store,
-    {
-      users: [
-        { username: 'root', name: 'Root', email: 'root@example.com', admin: true, token: 'glpat-root' },
-      ],
-      projects: [{ path: 'root/app', name: 'App', visibility: 'private', issues: [] }],
-    },
-    clock,
-  )
+  store = storeWithIssues([])
 })
 afterEach(() => store.close())
 
