@@ -26,7 +26,7 @@ const MONTH = String.raw`(${MONTHS.join('|')})[a-z]*\.?`
 /** A weekday name, which Ruby reads and `DateTime.parse` then ignores. */
 const WEEKDAY = String.raw`(?:(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?,?\s*)?`
 /** `10:05`, `1:2:3`, `10:00:00.123`, `10 PM`, `10:00 a.m.`: captures hour, minute, second, fraction, meridian. */
-const TIME = String.raw`(\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:[.,](\d*))?)?)?\s*(?:([ap])\.?m\.?(?![a-z]))?`
+const TIME = String.raw`(\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:[.,](\d*))?)?)?(?:\s*([ap])\.?m\.?(?![a-z]))?`
 /** `Z`, `UTC`, `GMT+1`, `+05:30`, `+0530`, `-8`, or a US zone: captures it whole. */
 const ZONE = String.raw`(?:\s*(z|(?:utc|gmt|ut)(?:[+-]\d{1,2}(?::?\d{2})?)?|[+-]\d{1,2}(?::?\d{2})?|[ecmp][sd]t))?`
 
@@ -50,7 +50,7 @@ const FORMS: { re: RegExp; parts: (m: RegExpExecArray) => Parts }[] = [
   {
     // 20260103, 20260103T10, 20260103 1011, 20260103T101112.5Z, 20260103T1011+0530.
     re: new RegExp(
-      String.raw`^(\d{4})(\d{2})(\d{2})(?:\s*t?\s*(\d{2})(\d{2})?(?:(\d{2})(?:[.,](\d*))?)?${COMPACT_ZONE})?$`,
+      String.raw`^(\d{4})(\d{2})(\d{2})(?:(?:\s*t\s*|\s*)(\d{2})(\d{2})?(?:(\d{2})(?:[.,](\d*))?)?${COMPACT_ZONE})?$`,
     ),
     parts: (m) => ({
       year: m[1]!,
@@ -120,8 +120,15 @@ function offsetMinutes(zone: string | undefined): number | undefined {
 
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0')
 
+/**
+ * Ruby's date parser refuses a string of more than 128 bytes (ArgumentError, since date 3.2.1): a
+ * bound on its work, and here on the patterns', which have no two blank runs side by side either.
+ */
+const MAX_BYTES = 128
+
 /** `DateTime.parse(text)` for the forms above; undefined for anything else and for a date that does not exist. */
 export function parseRubyDateTime(input: string): RubyDateTime | undefined {
+  if (Buffer.byteLength(input) > MAX_BYTES) return undefined
   const text = input.trim().toLowerCase()
   for (const form of FORMS) {
     const m = form.re.exec(text)

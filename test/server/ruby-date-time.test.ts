@@ -66,4 +66,10 @@ describe('parseRubyDateTime', () => {
   ])('%s is undefined', (text) => {
     expect(parseRubyDateTime(text)).toBeUndefined()
   })
+
+  it("refuses more than 128 bytes, as Ruby's date parser does (ArgumentError)", () => {
+    expect(parseRubyDateTime(`2026-01-03${' '.repeat(118)}`)?.instant).toBe('2026-01-03T00:00:00.000Z')
+    expect(parseRubyDateTime(`2026-01-03${' '.repeat(119)}`)).toBeUndefined()
+    expect(parseRubyDateTime(`2026-01-03${'é'.repeat(60)}`)).toBeUndefined() // 130 bytes, 70 characters
+  })
 })
