@@ -1,5 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { INVALID, coerceBoolean, coerceInteger, rubyToI } from './params.js'
+import { commaItems } from './comma-separated.js'
 import { parseRubyDateTime } from './ruby-date-time.js'
 
 /*
@@ -76,26 +77,15 @@ function grapeValue(schema: Schema, raw: unknown): unknown {
 }
 
 /**
- * GitLab's `CommaSeparatedToArray` (`CommaSeparatedToIntegerArray` maps its items with `to_i`):
- * Ruby's `split(',')`, which keeps empty items but trailing ones, each item stripped.
+ * GitLab's `CommaSeparatedToArray` (comma-separated.ts) of a string or of each item of an array;
+ * `CommaSeparatedToIntegerArray` then reads each item with `to_i`.
  */
 function commaSeparated(raw: unknown, integers: boolean): unknown[] {
-  const texts =
+  const items =
     typeof raw === 'string'
-      ? rubySplit(raw)
+      ? commaItems(raw)
       : Array.isArray(raw)
-        ? raw.flatMap((v) => rubySplit(String(v ?? '')))
+        ? raw.flatMap((v) => commaItems(String(v ?? '')))
         : []
-  const items = texts.map((text) => text.replace(RUBY_STRIP, ''))
   return integers ? items.map(rubyToI) : items
-}
-
-/** What Ruby's `String#strip` removes: NUL, tab, line feed, vertical tab, form feed, carriage return, space. */
-const RUBY_STRIP = /^[\0\t\n\v\f\r ]+|[\0\t\n\v\f\r ]+$/g
-
-/** Ruby's `String#split(',')`: trailing empty fields are dropped. */
-function rubySplit(text: string): string[] {
-  const fields = text.split(',')
-  while (fields.length > 0 && fields.at(-1) === '') fields.pop()
-  return fields
 }

@@ -1,4 +1,5 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
+import { commaItems } from './comma-separated.js'
 import { paramError } from './gitlab-errors.js'
 import { parseRubyDateTime } from './ruby-date-time.js'
 
@@ -175,11 +176,7 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
     case 'array': {
       let list: unknown[]
       if (Array.isArray(value)) list = value
-      else if (grape === 'csv' && (typeof value === 'string' || typeof value === 'number'))
-        list = String(value)
-          .split(',')
-          .map((s) => s.trim())
-          .filter((s) => s !== '')
+      else if (grape === 'csv' && (typeof value === 'string' || typeof value === 'number')) list = [value]
       // `Array.wrap`: one string is one item, a blank one too (`assignee_username=` names the user
       // with no name, whom no issue has: GitLab's finder answers none).
       else if (grape === 'wrap' && (typeof value === 'string' || typeof value === 'number'))
@@ -189,14 +186,11 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
         errors.push(`${name} is invalid`)
         return INVALID
       }
+      // CommaSeparatedToArray splits each string as Ruby does: `,bug` keeps its empty first item,
+      // which names no label (GitLab's LabelFilter then finds fewer labels than names: no issue).
       if (grape === 'csv')
         list = list.flatMap((s) =>
-          typeof s === 'string'
-            ? s
-                .split(',')
-                .map((x) => x.trim())
-                .filter((x) => x !== '')
-            : [s],
+          typeof s === 'string' || typeof s === 'number' ? commaItems(String(s)) : [s],
         )
       // CommaSeparatedToIntegerArray reads each item with `to_i`: `a` is 0, `02x` is 2, none is refused.
       if (grape === 'csv' && schema.items?.type === 'integer')

@@ -153,6 +153,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   function labelIds(project: ProjectRow, titles: string[], create: boolean, now: string): number[] {
     const ids: number[] = []
     for (const title of titles) {
+      // A blank title (`labels=,bug`) is no label: GitLab's Labels::FindOrCreateService cannot save one.
+      if (title === '') continue
       const found = store.labels.byTitle(project.id, title)
       if (found) ids.push(found.id)
       else if (create) ids.push(store.labels.insert(project.id, title, '#6699cc', null, now))

@@ -79,7 +79,8 @@ export function runnerService(ctx: ServiceContext) {
       if (applies(version(), 'runnerRegistrationTokenGone')) throw goneRegistration()
       const owner = runners.byRegistrationToken(token)
       if (!owner) throw forbidden('invalid token supplied')
-      const tags = params.tag_list ?? []
+      // acts-as-taggable-on's TagList drops blank tags (`tag_list=,docker`).
+      const tags = (params.tag_list ?? []).filter((tag) => tag !== '')
       const runUntagged = params.run_untagged ?? true
       if (!runUntagged && tags.length === 0)
         throw validationError({

@@ -202,6 +202,17 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
     expect(res.body).toMatchObject({ assignees: [], assignee: null, milestone: null })
   })
 
+  it('makes no label of a blank item in a comma-separated list (`,bug`)', async () => {
+    const res = await t.http('PUT', `${P}/issues/2`, {
+      token: ALICE,
+      json: { labels: ',docs, ,', add_labels: ['', ' ,feature'] },
+    })
+    expect(res.status).toBe(200)
+    expect((res.body as Json).labels).toEqual(['docs', 'feature'])
+    const labels = await t.http('GET', `${P}/labels`, { token: ALICE, query: 'per_page=100' })
+    expect((labels.body as Json[]).map((l) => l.name)).not.toContain('')
+  })
+
   it('recounts tasks when the description changes', async () => {
     const res = await t.http('PUT', `${P}/issues/2`, {
       token: ALICE,

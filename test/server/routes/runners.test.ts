@@ -120,6 +120,12 @@ describe('POST /runners with a registration token before 17.0', () => {
         400,
         { message: { tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] } },
       ],
+      // Blank tags are no tags (acts-as-taggable-on's TagList drops them).
+      [
+        { token, run_untagged: false, tag_list: ', ,' },
+        400,
+        { message: { tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] } },
+      ],
     ]
     for (const [json, status, body] of cases) {
       const res = await register(json)
