@@ -149,11 +149,12 @@ function complete({ year, month, day, time = [], zone }: Parts): RubyDateTime | 
   const minute = Number(min ?? 0)
   const second = Number(sec ?? 0)
   const offset = offsetMinutes(zone)
-  if (offset === undefined || mon < 1 || mon > 12 || d < 1 || d > daysIn(y, mon)) return undefined
-  if (hour > 23 || minute > 59 || second > 59) return undefined
-  const ms = Number((fraction ?? '').padEnd(3, '0').slice(0, 3))
+  if (offset === undefined || hour > 23 || minute > 59 || second > 59) return undefined
   const at = new Date(0)
   at.setUTCFullYear(y, mon - 1, d)
+  // A day that does not exist (month 13, February 30) rolls over into another.
+  if (at.getUTCMonth() !== mon - 1 || at.getUTCDate() !== d) return undefined
+  const ms = Number((fraction ?? '').padEnd(3, '0').slice(0, 3))
   at.setUTCHours(hour, minute - offset, second, ms)
   const sign = offset < 0 ? '-' : '+'
   return {
@@ -163,9 +164,3 @@ function complete({ year, month, day, time = [], zone }: Parts): RubyDateTime | 
       `${sign}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`,
   }
 }
-
-function daysIn(year: number, month: number): number {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-  return month === 2 ? (leap ? 29 : 28) : (DAYS[month - 1] as number)
-}
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
