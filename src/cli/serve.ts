@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { supportedVersion } from '../server/releases.js'
+import { supportedVersion } from '../server/domain/releases.js'
 import { DEFAULT_ROOT_TOKEN, defaultSeed } from '../server/seed/default.js'
 import { startServer } from '../server/start.js'
 

@@ -5,7 +5,7 @@
  * and prints what ArrayBuffers hold beyond what they held before the first record, in KiB. (Not the
  * total: loading this file through tsx with a cold cache leaves about 1 MB of esbuild's own buffers.)
  */
-import { issueFragments } from '../../src/server/services/issue-fragments.js'
+import { issueFragments } from '../../src/server/services/issues/fragments.js'
 import type { IssueRow } from '../../src/server/store/issues.js'
 import { openStore } from '../../src/server/store/index.js'
 

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import tar from 'tar-stream'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js'
-import { collectYoungGarbage } from '../garbage.js'
+import { collectYoungGarbage } from './garbage.js'
 import type { ExtractLimits } from './extract-limits.js'
 
 /** Why an archive was refused; `message` is the text that becomes the import's `import_error`. */

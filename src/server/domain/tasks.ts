@@ -1,4 +1,4 @@
-import { taskStatusNoun } from '../releases.js'
+import { taskStatusNoun } from './releases.js'
 
 /**
  * GitLab's Taskable text (`app/models/concerns/taskable.rb`): "1 of 1 checklist item completed",

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { isFile, readNdjson, readProjectJson, TreeError } from '../archive/ndjson-reader.js'
-import { atLeast } from '../releases.js'
+import { atLeast } from '../domain/releases.js'
 import type { Store } from '../store/index.js'
 import type { ImportWriter } from '../store/imports.js'
 import type { UserRow } from '../store/users.js'

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { PageQuery, ProjectAlias, ProjectAliasCreate } from '../../schema/index.js'
-import { pageOf } from '../pagination.js'
+import { pageOf } from '../grape/pagination.js'
 import type { ApiContext } from './context.js'
-import { syncHook } from '../sync-hook.js'
+import { syncHook } from '../http/sync-hook.js'
 
 const NamePath = Type.Object({ name: Type.String() })
 const PREFIX = '/api/v4/project_aliases'

@@ -1,16 +1,16 @@
 import { Type, type TObject, type TSchema, type Static } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
-import { parseParams, parsePath } from '../params.js'
-import { multipartParams } from '../form-params.js'
-import { GitLabError, badRequest, paramError, unauthorized } from '../gitlab-errors.js'
-import { setPageLinks, type PageOut } from '../pagination.js'
-import { grapeParams } from '../grape-params.js'
+import { parseParams, parsePath } from '../grape/params.js'
+import { multipartParams } from '../http/form-params.js'
+import { GitLabError, badRequest, paramError, unauthorized } from '../grape/gitlab-errors.js'
+import { setPageLinks, type PageOut } from '../grape/pagination.js'
+import { grapeParams } from '../grape/grape-params.js'
 import type { Instance } from '../present/context.js'
 import type { Actor } from '../services/access.js'
 import { today, type Clock } from '../services/context.js'
-import type { ResponseCache } from '../response-cache.js'
+import type { ResponseCache } from '../http/response-cache.js'
 import type { ListWatch } from '../services/watched-issue-lists.js'
-import { ownBytes } from '../own-bytes.js'
+import { ownBytes } from '../http/own-bytes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

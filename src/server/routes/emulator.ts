@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { parseSeed } from '../seed/parse.js'
-import { forbidden, messageError, unauthorized } from '../gitlab-errors.js'
+import { forbidden, messageError, unauthorized } from '../grape/gitlab-errors.js'
 import type { Seed } from '../../schema/seed.js'
 import type { ApiContext } from './context.js'
 import type { Actor } from '../services/access.js'

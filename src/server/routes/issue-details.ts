@@ -9,7 +9,7 @@ import {
   UserAgentDetail,
   UserBasic,
 } from '../../schema/index.js'
-import { slicePage, undeclaredPageOf } from '../pagination.js'
+import { slicePage, undeclaredPageOf } from '../grape/pagination.js'
 import type { ApiContext } from './context.js'
 import { IssuePath, issueTarget } from './paths.js'
 

@@ -8,9 +8,9 @@ import {
   IssueUpdate,
   issueUpdateRequiresOneOf,
 } from '../../schema/index.js'
-import { cursorNext, type PageOut } from '../pagination.js'
-import { applies } from '../releases.js'
-import type { IssuePage } from '../services/issues.js'
+import { cursorNext, type PageOut } from '../grape/pagination.js'
+import { applies } from '../domain/releases.js'
+import type { IssuePage } from '../services/issues/issues.js'
 import type { ApiContext } from './context.js'
 import { JsonAnswer, type Handled } from './define.js'
 import { IdPath, IssuePath, issueTarget } from './paths.js'

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { BasicProjectDetails, CurrentUser, Group, Project, Version } from '../../schema/index.js'
-import { unauthorized } from '../gitlab-errors.js'
+import { unauthorized } from '../grape/gitlab-errors.js'
 import { presentCurrentUser } from '../present/users.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'

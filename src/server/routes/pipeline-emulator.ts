@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { EmulatorPipelineUpdate } from '../../schema/index.js'
-import { forbidden, unauthorized } from '../gitlab-errors.js'
-import { parseParams, pathInteger } from '../params.js'
+import { forbidden, unauthorized } from '../grape/gitlab-errors.js'
+import { parseParams, pathInteger } from '../grape/params.js'
 import type { PipelineService } from '../services/pipelines.js'
 import type { ApiContext } from './context.js'
 

@@ -9,10 +9,10 @@ import {
   RemoteImportParams,
   S3ImportParams,
 } from '../../schema/index.js'
-import { multipartParams } from '../form-params.js'
-import { GitLabError, messageError, paramError, unauthorized } from '../gitlab-errors.js'
-import { parseParams } from '../params.js'
-import { writeUpload } from '../upload-files.js'
+import { multipartParams } from '../http/form-params.js'
+import { GitLabError, messageError, paramError, unauthorized } from '../grape/gitlab-errors.js'
+import { parseParams } from '../grape/params.js'
+import { writeUpload } from '../http/upload-files.js'
 import type { ImportService } from '../services/imports.js'
 import type { ImportSources } from '../services/import-sources.js'
 import type { ApiContext } from './context.js'

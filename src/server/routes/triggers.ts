@@ -9,8 +9,8 @@ import {
   TriggerPipelineAtRef,
   TriggerUpdate,
 } from '../../schema/index.js'
-import { forbidden, GitLabError, messageError, unauthorized } from '../gitlab-errors.js'
-import { pageOf } from '../pagination.js'
+import { forbidden, GitLabError, messageError, unauthorized } from '../grape/gitlab-errors.js'
+import { pageOf } from '../grape/pagination.js'
 import type { Actor } from '../services/access.js'
 import type { TriggerService } from '../services/triggers.js'
 import type { ApiContext } from './context.js'

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { CurrentUser, UserBasic, UserListQuery } from '../../schema/index.js'
-import { applies } from '../releases.js'
+import { applies } from '../domain/releases.js'
 import type { ApiContext } from './context.js'
 
 /** Before keyset paging (`usersKeyset`) `pagination` and `cursor` are ignored: Grape drops them. */

@@ -2,7 +2,7 @@ import type { Store } from '../store/index.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
-import { notFound } from '../gitlab-errors.js'
+import { notFound } from '../grape/gitlab-errors.js'
 import { accessLevels } from '../../schema/common.js'
 
 export const Level = accessLevels

@@ -6,7 +6,7 @@ import {
   recordNotFound,
   unauthorized,
   validationError,
-} from '../gitlab-errors.js'
+} from '../grape/gitlab-errors.js'
 import type { Store } from '../store/index.js'
 import type { AliasRow } from '../store/aliases.js'
 import type { Actor } from './access.js'

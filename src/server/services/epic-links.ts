@@ -1,4 +1,4 @@
-import { forbidden, notFound, recordNotFound } from '../gitlab-errors.js'
+import { forbidden, notFound, recordNotFound } from '../grape/gitlab-errors.js'
 import type { EpicRow } from '../store/epics.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'

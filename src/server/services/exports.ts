@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises'
 import type { ExportStatusValue, ProjectExportParams, ProjectExportStatus } from '../../schema/index.js'
-import { messageError, validationError } from '../gitlab-errors.js'
+import { messageError, validationError } from '../grape/gitlab-errors.js'
 import type { JobQueue } from '../jobs/export-queue.js'
 import type { ExportRow } from '../store/exports.js'
 import type { ProjectRow } from '../store/projects.js'

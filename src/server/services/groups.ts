@@ -10,8 +10,8 @@ import {
   rowsAfter,
   slicePage,
   type PageOut,
-} from '../pagination.js'
-import { applies } from '../releases.js'
+} from '../grape/pagination.js'
+import { applies } from '../domain/releases.js'
 import { presentGroup, presentNamespace } from '../present/namespaces.js'
 import type { Store } from '../store/index.js'
 import type { NamespaceRow } from '../store/namespaces.js'

@@ -1,5 +1,5 @@
 import type { RemoteImportParams, S3ImportParams } from '../../schema/index.js'
-import { messageError } from '../gitlab-errors.js'
+import { messageError } from '../grape/gitlab-errors.js'
 import type { ImportPlan } from './imports.js'
 import { BlockedUrlError, checkUrl } from '../outbound/outbound-url.js'
 

@@ -2,14 +2,14 @@ import { renameSync, rmdirSync, unlinkSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
 import type { MetricImage, MetricImageFields } from '../../schema/index.js'
-import { forbidden, messageError } from '../gitlab-errors.js'
+import { forbidden, messageError } from '../grape/gitlab-errors.js'
 import { presentMetricImage } from '../present/metric-images.js'
 import type { MetricImageRow } from '../store/metric-images.js'
 import { privateDir } from '../store/private-files.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { isoNow } from './context.js'
-import { requireUser, type IssueDeps } from './issue-lookup.js'
+import { requireUser, type IssueDeps } from './issues/lookup.js'
 
 /** GitLab's `IssuableMetricImage` rules (`ee/app/models/issuable_metric_image.rb`). */
 export const METRIC_IMAGE_MAX_BYTES = 1024 * 1024

@@ -1,11 +1,11 @@
 import type { Note, NoteCommands, NoteCreate, NoteListQuery } from '../../schema/index.js'
-import { badRequest, forbidden } from '../gitlab-errors.js'
-import { pageOf, type Page } from '../pagination.js'
+import { badRequest, forbidden } from '../grape/gitlab-errors.js'
+import { pageOf, type Page } from '../grape/pagination.js'
 import { presentNote } from '../present/notes.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { isoNow } from './context.js'
-import { canReadInternalNotes, requireUser, type IssueDeps } from './issue-lookup.js'
+import { canReadInternalNotes, requireUser, type IssueDeps } from './issues/lookup.js'
 import { applyUpdates, commandsChanges, interpret } from './quick-actions/index.js'
 
 const MAX_NOTE = 1_000_000

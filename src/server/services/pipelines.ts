@@ -9,11 +9,11 @@ import type {
   PipelineWithMetadata,
 } from '../../schema/index.js'
 import { PipelineStatus as StatusSchema, literals } from '../../schema/index.js'
-import { forbidden, notFound, paramError, recordNotFound, unauthorized } from '../gitlab-errors.js'
+import { forbidden, notFound, paramError, recordNotFound, unauthorized } from '../grape/gitlab-errors.js'
 import { CANCELABLE, COMPLETED } from '../domain/composite-status.js'
 import { CREATED_MS } from '../domain/pipeline-schedule.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
-import { pageOf, type Page } from '../pagination.js'
+import { pageOf, type Page } from '../grape/pagination.js'
 import { pipelinePresenter } from '../present/pipelines.js'
 import type { PipelineFilter, PipelineRow, VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'

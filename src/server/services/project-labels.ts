@@ -1,5 +1,5 @@
 import type { LabelDetail, Milestone } from '../../schema/index.js'
-import { mapPage, pageOf, slicePage, type PageOut } from '../pagination.js'
+import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentLabel, presentMilestone } from '../present/issues.js'
 import type { Actor } from './access.js'
 import { today, type ServiceContext } from './context.js'

@@ -1,6 +1,6 @@
 import type { BasicProjectDetails, Project, ProjectListQuery } from '../../schema/index.js'
 import type { GroupProjectsQuery } from '../../schema/group-projects.js'
-import { keysetUnavailable, mapPage, pageOf, slicePage, type PageOut } from '../pagination.js'
+import { keysetUnavailable, mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentProject } from '../present/namespaces.js'
 import { basicProjectDetails } from '../present/projects.js'
 import type { NamespaceRow } from '../store/namespaces.js'

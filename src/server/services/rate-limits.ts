@@ -1,4 +1,4 @@
-import { messageError } from '../gitlab-errors.js'
+import { messageError } from '../grape/gitlab-errors.js'
 import type { Clock } from './context.js'
 
 /**

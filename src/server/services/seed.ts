@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Seed, SeedProject } from '../../schema/seed.js'
 import { accessLevels } from '../../schema/common.js'
-import { messageError } from '../gitlab-errors.js'
+import { messageError } from '../grape/gitlab-errors.js'
 import { refCommit } from '../git/objects.js'
 import { countTasks } from '../domain/tasks.js'
 import type { Store } from '../store/index.js'

@@ -1,11 +1,11 @@
 import type { SpentTimeInput, TimeEstimateInput, TimeStats } from '../../schema/index.js'
-import { badRequest, forbidden, validationError } from '../gitlab-errors.js'
+import { badRequest, forbidden, validationError } from '../grape/gitlab-errors.js'
 import { formatDuration, parseDuration } from '../domain/chronic-duration.js'
 import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Actor } from './access.js'
 import { isoNow, today } from './context.js'
-import { canAdminIssues, requireUser, type IssueDeps } from './issue-lookup.js'
+import { canAdminIssues, requireUser, type IssueDeps } from './issues/lookup.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
 
 /** GitLab stores seconds in 32-bit integer columns. */

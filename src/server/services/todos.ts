@@ -1,11 +1,11 @@
 import type { Issue, Todo } from '../../schema/index.js'
-import { notModified } from '../gitlab-errors.js'
+import { notModified } from '../grape/gitlab-errors.js'
 import { presentTodo } from '../present/todos.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Actor } from './access.js'
 import { isoNow } from './context.js'
 import { namespaceNames } from './groups.js'
-import { presentIssue, requireUser, type IssueDeps } from './issue-lookup.js'
+import { presentIssue, requireUser, type IssueDeps } from './issues/lookup.js'
 
 /** Subscriptions and to-dos on issues (`lib/api/subscriptions.rb`, `lib/api/issues.rb`). */
 export function todoService(deps: IssueDeps) {

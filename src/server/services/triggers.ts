@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Pipeline, Trigger, TriggerPipeline } from '../../schema/index.js'
-import { forbidden, messageError, notFound, recordNotFound, unauthorized } from '../gitlab-errors.js'
+import { forbidden, messageError, notFound, recordNotFound, unauthorized } from '../grape/gitlab-errors.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { presentUser } from '../present/users.js'
 import type { ProjectRow } from '../store/projects.js'

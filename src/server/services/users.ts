@@ -1,5 +1,5 @@
 import type { CurrentUser, UserBasic, UserListQuery } from '../../schema/index.js'
-import { forbidden } from '../gitlab-errors.js'
+import { forbidden } from '../grape/gitlab-errors.js'
 import {
   comparePlaces,
   cursorPage,
@@ -13,9 +13,9 @@ import {
   type Cursor,
   type CursorOrder,
   type PageOut,
-} from '../pagination.js'
+} from '../grape/pagination.js'
 import { presentCurrentUser, presentUser } from '../present/users.js'
-import { applies } from '../releases.js'
+import { applies } from '../domain/releases.js'
 import type { UserRow } from '../store/users.js'
 import type { Actor } from './access.js'
 import type { ServiceContext } from './context.js'

@@ -1,4 +1,4 @@
-import type { Cursor } from '../pagination.js'
+import type { Cursor } from '../grape/pagination.js'
 import type { IssueWrite } from './changes.js'
 import type { Db, Statement } from './db.js'
 

@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { request } from 'undici'
-import { malformedStringGuard } from '../../../src/server/malformed-strings.js'
+import { malformedStringGuard } from '../../../src/server/http/malformed-strings.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { snapshotStore } from '../../support/fuzz-store.js'
 import { tokens } from '../../support/seeds.js'

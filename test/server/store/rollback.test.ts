@@ -4,7 +4,7 @@
  * remember users, tokens and projects; a write undone by a rollback leaves SQLite's
  * `total_changes()` where it took it, so neither may keep what they heard inside the transaction.
  */
-import { keptIssueCounts } from '../../../src/server/services/issue-counts.js'
+import { keptIssueCounts } from '../../../src/server/services/issues/counts.js'
 import { watchedIssueLists } from '../../../src/server/services/watched-issue-lists.js'
 import { applySeed } from '../../../src/server/services/seed.js'
 import type { IssueQuery } from '../../../src/server/store/issue-query.js'

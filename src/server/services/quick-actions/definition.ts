@@ -1,8 +1,8 @@
 import type { IssueRow } from '../../store/issues.js'
-import type { ReleaseRuleName } from '../../releases.js'
+import type { ReleaseRuleName } from '../../domain/releases.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
-import type { IssueDeps } from '../issue-lookup.js'
+import type { IssueDeps } from '../issues/lookup.js'
 
 /**
  * The changes the commands ask for, under the names of GitLab's update parameters: the notes

@@ -1,4 +1,4 @@
-import { canAdminIssues, canUpdateIssue } from '../issue-lookup.js'
+import { canAdminIssues, canUpdateIssue } from '../issues/lookup.js'
 import type { QuickActionContext } from './definition.js'
 
 /*

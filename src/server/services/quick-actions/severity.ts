@@ -2,7 +2,7 @@ import type { IssueRow } from '../../store/issues.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
 import { isoNow } from '../context.js'
-import { canAdminIssues, type IssueDeps } from '../issue-lookup.js'
+import { canAdminIssues, type IssueDeps } from '../issues/lookup.js'
 import { addSystemNote } from '../system-notes.js'
 
 /* An incident's severity as `/severity` reads and sets it (`app/models/issuable_severity.rb`). */

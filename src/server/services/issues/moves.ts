@@ -1,12 +1,12 @@
-import type { Issue, IssueMove, IssueReorder } from '../../schema/index.js'
-import { forbidden, messageError, notFound } from '../gitlab-errors.js'
-import type { IssueRow } from '../store/issues.js'
-import type { PositionRow } from '../store/issue-moves.js'
-import type { ProjectRow } from '../store/projects.js'
-import { Actor } from './access.js'
-import { isoNow } from './context.js'
-import { canAdminIssues, canUpdateIssue, presentIssue, type IssueDeps } from './issue-lookup.js'
-import { addSystemNote } from './system-notes.js'
+import type { Issue, IssueMove, IssueReorder } from '../../../schema/index.js'
+import { forbidden, messageError, notFound } from '../../grape/gitlab-errors.js'
+import type { IssueRow } from '../../store/issues.js'
+import type { PositionRow } from '../../store/issue-moves.js'
+import type { ProjectRow } from '../../store/projects.js'
+import { Actor } from '../access.js'
+import { isoNow } from '../context.js'
+import { canAdminIssues, canUpdateIssue, presentIssue, type IssueDeps } from './lookup.js'
+import { addSystemNote } from '../system-notes.js'
 
 const GAP = 1024
 /** Issue types GitLab can move (`supports_move_and_clone?`). */

@@ -1,10 +1,10 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import { connect } from 'node:net'
-import { exportSettled } from '../support/imports.js'
-import { startServer, type TestServer } from '../support/server.js'
+import { exportSettled } from '../../support/imports.js'
+import { startServer, type TestServer } from '../../support/server.js'
 import { FormData, request } from 'undici'
-import { widgetsSeed } from '../support/seeds.js'
-import { detailSeed, P as DETAIL, T } from './routes/issue-details-seed.js'
+import { widgetsSeed } from '../../support/seeds.js'
+import { detailSeed, P as DETAIL, T } from '../routes/issue-details-seed.js'
 
 /*
  * HEAD on GET routes (src/server/head-requests.ts): GitLab (Grape) answers HEAD on every GET route

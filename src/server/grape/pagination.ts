@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify'
-import { hashToQuery } from '../schema/query-string.js'
+import { hashToQuery } from '../../schema/query-string.js'
 import { GitLabError, paramError } from './gitlab-errors.js'
 import { rubyToI } from './params.js'
 

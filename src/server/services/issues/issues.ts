@@ -1,4 +1,4 @@
-import type { Issue, IssueCreate, IssueListQuery, IssueType, IssueUpdate } from '../../schema/index.js'
+import type { Issue, IssueCreate, IssueListQuery, IssueType, IssueUpdate } from '../../../schema/index.js'
 import {
   forbidden,
   messageError,
@@ -6,26 +6,26 @@ import {
   recordNotFound,
   unauthorized,
   validationError,
-} from '../gitlab-errors.js'
-import { MAX_COUNT, decodeCursor, encodeCursor, pageOf, type Page } from '../pagination.js'
-import { countTasks } from '../domain/tasks.js'
-import type { IssueView, ReferenceContext } from '../present/issues.js'
-import { KEYSET_ORDERS } from '../store/issue-query.js'
-import type { IssueWrite } from '../store/changes.js'
-import type { IssueAccessRow, IssueChanges, IssueRow } from '../store/issues.js'
-import type { ProjectRow } from '../store/projects.js'
-import { Actor, Level } from './access.js'
-import { isoNow, today, type ServiceContext } from './context.js'
-import { epicLinks } from './epic-links.js'
-import { buildIssueQuery, type IssueListScope } from './issue-list.js'
-import { presentIssueBatch } from './issue-records.js'
-import { humanSize } from '../domain/human-size.js'
-import { keptIssueCounts } from './issue-counts.js'
-import { issueFragments } from './issue-fragments.js'
-import { keptIssueOrders } from './issue-orders.js'
-import { watchedIssueLists, type ListWatch } from './watched-issue-lists.js'
-import { descriptionQuickActions } from './quick-actions/index.js'
-import { addSystemNote, systemNoteBody } from './system-notes.js'
+} from '../../grape/gitlab-errors.js'
+import { MAX_COUNT, decodeCursor, encodeCursor, pageOf, type Page } from '../../grape/pagination.js'
+import { countTasks } from '../../domain/tasks.js'
+import type { IssueView, ReferenceContext } from '../../present/issues.js'
+import { KEYSET_ORDERS } from '../../store/issue-query.js'
+import type { IssueWrite } from '../../store/changes.js'
+import type { IssueAccessRow, IssueChanges, IssueRow } from '../../store/issues.js'
+import type { ProjectRow } from '../../store/projects.js'
+import { Actor, Level } from '../access.js'
+import { isoNow, today, type ServiceContext } from '../context.js'
+import { epicLinks } from '../epic-links.js'
+import { buildIssueQuery, type IssueListScope } from './list.js'
+import { presentIssueBatch } from './records.js'
+import { humanSize } from '../../domain/human-size.js'
+import { keptIssueCounts } from './counts.js'
+import { issueFragments } from './fragments.js'
+import { keptIssueOrders } from './orders.js'
+import { watchedIssueLists, type ListWatch } from '../watched-issue-lists.js'
+import { descriptionQuickActions } from '../quick-actions/index.js'
+import { addSystemNote, systemNoteBody } from '../system-notes.js'
 
 const MAX_DESCRIPTION_BYTES = 1_048_576
 const MAX_TITLE = 255

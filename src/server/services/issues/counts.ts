@@ -1,5 +1,5 @@
-import type { IssueQuery } from '../store/issue-query.js'
-import type { Store } from '../store/index.js'
+import type { IssueQuery } from '../../store/issue-query.js'
+import type { Store } from '../../store/index.js'
 
 type Kept = { query: IssueQuery; n: number; cap: number }
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { MultipartFile } from '@fastify/multipart'
 import qs from 'qs'
-import { GitLabError, messageError } from './gitlab-errors.js'
+import { GitLabError, messageError } from '../grape/gitlab-errors.js'
 import { multipartField } from './malformed-strings.js'
 
 /*

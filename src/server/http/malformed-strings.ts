@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer'
 import { PassThrough } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { GitLabError, malformedRequest } from './gitlab-errors.js'
+import { GitLabError, malformedRequest } from '../grape/gitlab-errors.js'
 import { syncHook } from './sync-hook.js'
 
 /*

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import fastJson from 'fast-json-stringify'
-import { Issue } from '../../src/schema/index.js'
-import { serializerSchema } from '../../src/server/serializer-schema.js'
-import { startServer, type TestServer } from '../support/server.js'
+import { Issue } from '../../../src/schema/index.js'
+import { serializerSchema } from '../../../src/server/http/serializer-schema.js'
+import { startServer, type TestServer } from '../../support/server.js'
 
 // Two issues, so that each nullable field is written both null and set (one closed below).
 const seed = `

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
-import type { Store } from './store/index.js'
-import { Actor } from './services/access.js'
-import { unauthorized } from './gitlab-errors.js'
+import type { Store } from '../store/index.js'
+import { Actor } from '../services/access.js'
+import { unauthorized } from '../grape/gitlab-errors.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

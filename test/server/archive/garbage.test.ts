@@ -9,7 +9,7 @@ import { join } from 'node:path'
  * it exits, must still be taken by the next start. Two processes: one collects, then caches a
  * script; a fresh one reads that cache.
  */
-const GARBAGE = join(__dirname, '..', '..', 'src', 'server', 'garbage.ts')
+const GARBAGE = join(__dirname, '..', '..', '..', 'src', 'server', 'archive', 'garbage.ts')
 const SOURCE = 'function add(a, b) { return a + b }; add(1, 2)'
 
 let work: string

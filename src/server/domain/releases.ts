@@ -1,4 +1,4 @@
-import { accessLevels } from '../schema/common.js'
+import { accessLevels } from '../../schema/common.js'
 
 /*
  * GitLab releases: the `--gitlab-version` the server behaves as, and the release-tied rules of

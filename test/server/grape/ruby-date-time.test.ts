@@ -3,7 +3,7 @@
  * `DateTime#to_s` are what Ruby 3.1 answered (`d.new_offset(0).strftime('%FT%T.%LZ')`, `d.to_s`).
  * Strings Ruby refuses, and those it reads by heuristics we leave out, are undefined (400 `is invalid`).
  */
-import { parseRubyDateTime } from '../../src/server/ruby-date-time.js'
+import { parseRubyDateTime } from '../../../src/server/grape/ruby-date-time.js'
 
 describe('parseRubyDateTime', () => {
   it.each([

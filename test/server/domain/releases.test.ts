@@ -7,11 +7,11 @@ import {
   parseVersion,
   supportedVersion,
   taskStatusNoun,
-} from '../../src/server/releases.js'
-import { serve } from '../../src/cli/serve.js'
-import { buildServer } from '../../src/server/app.js'
-import { startServer } from '../support/server.js'
-import { widgetsSeed } from '../support/seeds.js'
+} from '../../../src/server/domain/releases.js'
+import { serve } from '../../../src/cli/serve.js'
+import { buildServer } from '../../../src/server/app.js'
+import { startServer } from '../../support/server.js'
+import { widgetsSeed } from '../../support/seeds.js'
 
 describe('GitLab release numbers', () => {
   it('parses X.Y.Z', () => {

@@ -1,12 +1,12 @@
-import type { Issue, IssueUpdate } from '../../schema/index.js'
-import { unauthorized } from '../gitlab-errors.js'
-import type { EpicRow } from '../store/epics.js'
-import type { IssueAccessRow, IssueRow } from '../store/issues.js'
-import type { ProjectRow } from '../store/projects.js'
-import type { UserRow } from '../store/users.js'
-import { Level, type Actor } from './access.js'
-import type { ServiceContext } from './context.js'
-import { presentIssueBatch } from './issue-records.js'
+import type { Issue, IssueUpdate } from '../../../schema/index.js'
+import { unauthorized } from '../../grape/gitlab-errors.js'
+import type { EpicRow } from '../../store/epics.js'
+import type { IssueAccessRow, IssueRow } from '../../store/issues.js'
+import type { ProjectRow } from '../../store/projects.js'
+import type { UserRow } from '../../store/users.js'
+import { Level, type Actor } from '../access.js'
+import type { ServiceContext } from '../context.js'
+import { presentIssueBatch } from './records.js'
 
 /**
  * What the sub-resource services use of the issue service (issues.ts). Declared here, not imported:

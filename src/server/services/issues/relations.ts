@@ -1,15 +1,15 @@
-import type { MergeRequest, MergeRequestBasic, UserAgentDetail, UserBasic } from '../../schema/index.js'
-import { forbidden, notFound } from '../gitlab-errors.js'
+import type { MergeRequest, MergeRequestBasic, UserAgentDetail, UserBasic } from '../../../schema/index.js'
+import { forbidden, notFound } from '../../grape/gitlab-errors.js'
 import {
   presentMergeRequest,
   presentMergeRequestBasic,
   type MergeRequestRecords,
-} from '../present/merge-requests.js'
-import { presentUser } from '../present/users.js'
-import type { MergeRequestRow } from '../store/merge-requests.js'
-import type { ProjectRow } from '../store/projects.js'
-import { Actor, Level } from './access.js'
-import { canReadInternalNotes, requireUser, type IssueDeps } from './issue-lookup.js'
+} from '../../present/merge-requests.js'
+import { presentUser } from '../../present/users.js'
+import type { MergeRequestRow } from '../../store/merge-requests.js'
+import type { ProjectRow } from '../../store/projects.js'
+import { Actor, Level } from '../access.js'
+import { canReadInternalNotes, requireUser, type IssueDeps } from './lookup.js'
 
 /** Merge requests, participants and the user agent of an issue (`lib/api/issues.rb`). */
 export function issueRelationService(deps: IssueDeps) {

@@ -1,5 +1,5 @@
 import qs from 'qs'
-import { parseQuery, QS_OPTIONS } from '../../src/server/form-params.js'
+import { parseQuery, QS_OPTIONS } from '../../../src/server/http/form-params.js'
 
 // Queries are read without qs when they are flat (src/server/form-params.ts): the result must be qs's.
 const rackLike = (text: string) => qs.parse(text, QS_OPTIONS)

@@ -1,5 +1,5 @@
-import { KEYSET_ORDERS, type IssueQuery } from '../store/issue-query.js'
-import type { Store } from '../store/index.js'
+import { KEYSET_ORDERS, type IssueQuery } from '../../store/issue-query.js'
+import type { Store } from '../../store/index.js'
 
 type Row = { id: number; key: string }
 /** `ids`: those of `rows`, to tell at once that a written issue is not among them. */

@@ -3,10 +3,10 @@
  * rows: past it the last goes, and the rows no longer reach the list's end, so that a page past
  * them is read again once an issue leaves them.
  */
-import { keptIssueOrders } from '../../../src/server/services/issue-orders.js'
-import { where, type IssueQuery } from '../../../src/server/store/issue-query.js'
-import type { Store } from '../../../src/server/store/index.js'
-import { storeWithIssues } from '../../support/seeded-store.js'
+import { keptIssueOrders } from '../../../../src/server/services/issues/orders.js'
+import { where, type IssueQuery } from '../../../../src/server/store/issue-query.js'
+import type { Store } from '../../../../src/server/store/index.js'
+import { storeWithIssues } from '../../../support/seeded-store.js'
 
 let store: Store
 

@@ -1,5 +1,5 @@
-import type { StoreChanges } from './store/changes.js'
-import type { ListWatch } from './services/watched-issue-lists.js'
+import type { StoreChanges } from '../store/changes.js'
+import type { ListWatch } from '../services/watched-issue-lists.js'
 
 export interface CachedResponse {
   /** UTF-8 bytes: a socket takes a Buffer as it is, while a string is encoded again on every write. */

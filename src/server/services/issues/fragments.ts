@@ -1,5 +1,5 @@
-import type { IssueRow } from '../store/issues.js'
-import type { Store } from '../store/index.js'
+import type { IssueRow } from '../../store/issues.js'
+import type { Store } from '../../store/index.js'
 
 /**
  * The JSON of issue records, kept per issue and view (a list's, or a single read's), so that a list

@@ -3,11 +3,11 @@
  * records the first kept go first, those of the views kept first (an earlier day's) before others;
  * and they hold no memory outside the heap.
  */
-import { issueFragments } from '../../../src/server/services/issue-fragments.js'
-import type { IssueRow } from '../../../src/server/store/issues.js'
-import type { Store } from '../../../src/server/store/index.js'
-import { storeWithIssues } from '../../support/seeded-store.js'
-import { arrayBuffersKiBOf } from '../../support/spawned.js'
+import { issueFragments } from '../../../../src/server/services/issues/fragments.js'
+import type { IssueRow } from '../../../../src/server/store/issues.js'
+import type { Store } from '../../../../src/server/store/index.js'
+import { storeWithIssues } from '../../../support/seeded-store.js'
+import { arrayBuffersKiBOf } from '../../../support/spawned.js'
 
 let store: Store
 let ids: number[]

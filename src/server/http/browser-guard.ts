@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { forbidden } from './gitlab-errors.js'
+import { forbidden } from '../grape/gitlab-errors.js'
 
 /*
  * Protections of a local server against the browser of the developer who runs it:

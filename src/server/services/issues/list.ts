@@ -1,11 +1,11 @@
-import type { IssueListQuery } from '../../schema/index.js'
-import { paramError } from '../gitlab-errors.js'
-import type { Condition, IssueQuery } from '../store/issue-query.js'
-import { where } from '../store/issue-query.js'
-import type { NamespaceRow } from '../store/namespaces.js'
-import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
-import { today as todayOf, type ServiceContext } from './context.js'
+import type { IssueListQuery } from '../../../schema/index.js'
+import { paramError } from '../../grape/gitlab-errors.js'
+import type { Condition, IssueQuery } from '../../store/issue-query.js'
+import { where } from '../../store/issue-query.js'
+import type { NamespaceRow } from '../../store/namespaces.js'
+import type { ProjectRow } from '../../store/projects.js'
+import { Level, type Actor } from '../access.js'
+import { today as todayOf, type ServiceContext } from '../context.js'
 
 /** Which list: `GET /issues`, `GET /groups/:id/issues` or `GET /projects/:id/issues` (GitLab's doc/api/issues.md). */
 export type IssueListScope =

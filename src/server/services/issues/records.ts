@@ -1,12 +1,12 @@
-import type { Issue } from '../../schema/index.js'
-import { presentIssues, type IssueRecords, type IssueView } from '../present/issues.js'
-import type { EpicRow } from '../store/epics.js'
-import type { IssueRow } from '../store/issues.js'
-import type { LabelRow } from '../store/labels.js'
-import type { MilestoneRow } from '../store/milestones.js'
-import type { ProjectRow } from '../store/projects.js'
-import type { UserRow } from '../store/users.js'
-import { today, type ServiceContext } from './context.js'
+import type { Issue } from '../../../schema/index.js'
+import { presentIssues, type IssueRecords, type IssueView } from '../../present/issues.js'
+import type { EpicRow } from '../../store/epics.js'
+import type { IssueRow } from '../../store/issues.js'
+import type { LabelRow } from '../../store/labels.js'
+import type { MilestoneRow } from '../../store/milestones.js'
+import type { ProjectRow } from '../../store/projects.js'
+import type { UserRow } from '../../store/users.js'
+import { today, type ServiceContext } from '../context.js'
 
 /** `get` of each distinct id of `ids` once (`null` ids skipped). */
 function byId<T>(ids: Iterable<number | null>, get: (id: number) => T): Map<number, T> {

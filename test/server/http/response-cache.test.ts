@@ -4,11 +4,11 @@
  * those that land before the page reaches the cache: requestTurns runs a busy turn's requests one
  * after another, so a list answered in that turn is cached after the writes queued behind it ran.
  */
-import { responseCache } from '../../src/server/response-cache.js'
-import { watchedIssueLists } from '../../src/server/services/watched-issue-lists.js'
-import { where, type IssueQuery } from '../../src/server/store/issue-query.js'
-import type { Store } from '../../src/server/store/index.js'
-import { storeWithIssues } from '../support/seeded-store.js'
+import { responseCache } from '../../../src/server/http/response-cache.js'
+import { watchedIssueLists } from '../../../src/server/services/watched-issue-lists.js'
+import { where, type IssueQuery } from '../../../src/server/store/issue-query.js'
+import type { Store } from '../../../src/server/store/index.js'
+import { storeWithIssues } from '../../support/seeded-store.js'
 
 let store: Store
 let projectId: number
