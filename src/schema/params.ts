@@ -3,7 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 /*
  * Request-parameter kinds that GitLab's Grape API coerces in its own way. They are plain JSON
  * Schemas with an `x-grape` annotation, which the server's parameter parser reads
- * (src/server/params.ts) and the OpenAPI document carries along.
+ * (src/server/grape/params.ts) and the OpenAPI document carries along.
  */
 
 /**
@@ -32,7 +32,7 @@ export const integerNoneAny = (options: object = {}) =>
 
 /**
  * A date-time, ISO 8601 in GitLab's docs; the server reads whatever Ruby's `DateTime.parse` does
- * (src/server/ruby-date-time.ts). `allowBlank: false` refuses the empty string (`is empty`).
+ * (src/server/grape/ruby-date-time.ts). `allowBlank: false` refuses the empty string (`is empty`).
  */
 export const dateTimeParam = (options: { allowBlank?: boolean } = {}) =>
   Type.String({

@@ -108,7 +108,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     clientErrorHandler: clientErrors,
     // On close: idle keep-alive sockets go at once, requests in flight finish (graceful SIGTERM).
     forceCloseConnections: 'idle',
-    // HEAD is answered by each GET route without a route of its own (src/server/head-requests.ts).
+    // HEAD is answered by each GET route without a route of its own (src/server/http/head-requests.ts).
     exposeHeadRoutes: false,
     rewriteUrl: routeHeadAsGet,
   })
@@ -131,7 +131,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
 
   // Start-up time: many routes answer with the same record schema, so each schema object compiles
   // once, and only when a route first answers with it (most routes of a short run never do), in
-  // the form fast-json-stringify writes without validating (src/server/serializer-schema.ts).
+  // the form fast-json-stringify writes without validating (src/server/http/serializer-schema.ts).
   const serializers = new WeakMap<object, (data: unknown) => string>()
   const compiled = (schema: object) => {
     let serialize = serializers.get(schema)

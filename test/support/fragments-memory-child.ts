@@ -1,5 +1,5 @@
 /*
- * Run by test/server/services/issue-fragments.test.ts in its own process (arrayBuffersKiBOf, with
+ * Run by test/server/services/issues/fragments.test.ts in its own process (arrayBuffersKiBOf, with
  * --expose-gc, its heap untouched by Jest): keeps COUNT issue records in `issueFragments` while
  * making, between two records, the short-lived Buffers a request makes, then collects all garbage
  * and prints what ArrayBuffers hold beyond what they held before the first record, in KiB. (Not the

@@ -3,7 +3,7 @@ import { taskStatusNoun } from './releases.js'
 /**
  * GitLab's Taskable text (`app/models/concerns/taskable.rb`): "1 of 1 checklist item completed",
  * "0 of 3 checklist items completed";
- * "0 of 0 tasks completed" before the release of RELEASE_RULES.checklistItemsWording (src/server/releases.ts).
+ * "0 of 0 tasks completed" before the release of RELEASE_RULES.checklistItemsWording (src/server/domain/releases.ts).
  */
 export function taskStatusText(done: number, total: number, version: string): string {
   return `${done} of ${total} ${taskStatusNoun(version, total)} completed`

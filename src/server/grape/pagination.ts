@@ -81,7 +81,7 @@ export interface LinkContext {
   path: string
   /**
    * Grape's `params` of the request: the path's parameters and the declared ones, as coerced, with
-   * their defaults (src/server/grape-params.ts); never an undeclared one.
+   * their defaults (src/server/grape/grape-params.ts); never an undeclared one.
    */
   params: Record<string, unknown>
 }

@@ -44,7 +44,7 @@ function flatQuery(text: string): Record<string, string> | undefined {
  * `parseQuery`. Each file part goes to `onFile`, which must consume or drain its stream; by
  * default it is drained and stands as `{ filename }`, a Hash, which Grape refuses where a string
  * is declared (`is invalid`), as it refuses Rack's upload hash. A body over the limits throws 413;
- * a field with a NUL or invalid UTF-8 throws GitLab's plain 400 (src/server/malformed-strings.ts).
+ * a field with a NUL or invalid UTF-8 throws GitLab's plain 400 (src/server/http/malformed-strings.ts).
  */
 export async function multipartParams(
   req: FastifyRequest,

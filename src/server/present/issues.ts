@@ -84,7 +84,7 @@ const human = (seconds: number) => (seconds === 0 ? null : formatDuration(second
 
 /**
  * What an issue page's records show besides their rows, loaded by the service once per page (one
- * read per relation, or per distinct record, never per row: services/issue-records.ts).
+ * read per relation, or per distinct record, never per row: services/issues/records.ts).
  */
 export interface IssueRecords {
   /** The server clock's day (`YYYY-MM-DD`): a milestone due before it is `expired`. */

@@ -76,7 +76,7 @@ export interface Handled<P, Path> {
    * reads its parts itself has its path checked when it first reads it, after the parts.
    */
   path: Path
-  /** Query and body merged, parsed against the route's schema as Grape does (src/server/params.ts). */
+  /** Query and body merged, parsed against the route's schema as Grape does (src/server/grape/params.ts). */
   params: P
   /**
    * A cached route's answer reads only these scopes (`project:<id>`, `group:<path>`;
@@ -160,7 +160,7 @@ function register<P extends TObject, Path extends TObject>(
     schema: { response: spec.response },
     // Clients such as gitbeaker send forms as multipart/form-data; Rack reads its fields as params
     // before any API code runs, so a malformed field is refused before authentication and access
-    // hooks (src/server/malformed-strings.ts).
+    // hooks (src/server/http/malformed-strings.ts).
     preValidation: (req, _reply, done) => {
       if (spec.readsParts || !req.isMultipart?.()) return done()
       formFields(req).then((fields) => {
@@ -243,7 +243,7 @@ function register<P extends TObject, Path extends TObject>(
       if (reply.sent) return result
       const json = result instanceof JsonAnswer ? result.body : undefined
       if (!cache) return json === undefined ? result : reply.type('application/json').send(json)
-      // Kept in the cache: bytes of their own, never a slice of the shared pool (src/server/own-bytes.ts).
+      // Kept in the cache: bytes of their own, never a slice of the shared pool (src/server/http/own-bytes.ts).
       const body = typeof json === 'object' ? json : ownBytes(json ?? (reply.serialize(result) as string))
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(reply.getHeaders()))

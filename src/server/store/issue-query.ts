@@ -302,7 +302,7 @@ export function issueQueries(db: Db) {
     /**
      * Ids of one offset page, in order. Ids only: the index answers them without reading the rows
      * (a third of the cost of whole rows), and a list presents most issues from kept JSON
-     * (services/issue-fragments.ts), reading only the other rows by id.
+     * (services/issues/fragments.ts), reading only the other rows by id.
      */
     pageIds(q: IssueQuery, limit: number, offset: number): number[] {
       const f = filter(q)

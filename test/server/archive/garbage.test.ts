@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /*
- * The collections of src/server/garbage.ts expose V8's `gc` by turning a V8 flag on; V8 stamps code
+ * The collections of src/server/archive/garbage.ts expose V8's `gc` by turning a V8 flag on; V8 stamps code
  * caches with a hash of its flags, so serve's own code cache (src/cli/serve-script.ts), written as
  * it exits, must still be taken by the next start. Two processes: one collects, then caches a
  * script; a fresh one reads that cache.

@@ -1,5 +1,5 @@
 /*
- * Ruby's DateTime.parse for the forms src/server/ruby-date-time.ts reads: each row's instant and
+ * Ruby's DateTime.parse for the forms src/server/grape/ruby-date-time.ts reads: each row's instant and
  * `DateTime#to_s` are what Ruby 3.1 answered (`d.new_offset(0).strftime('%FT%T.%LZ')`, `d.to_s`).
  * Strings Ruby refuses, and those it reads by heuristics we leave out, are undefined (400 `is invalid`).
  */

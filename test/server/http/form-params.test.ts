@@ -1,7 +1,7 @@
 import qs from 'qs'
 import { parseQuery, QS_OPTIONS } from '../../../src/server/http/form-params.js'
 
-// Queries are read without qs when they are flat (src/server/form-params.ts): the result must be qs's.
+// Queries are read without qs when they are flat (src/server/http/form-params.ts): the result must be qs's.
 const rackLike = (text: string) => qs.parse(text, QS_OPTIONS)
 
 // Rack::QueryParser#normalize_params: `params[k] = v` for a plain name, `params[k] << v` for `k[]`.

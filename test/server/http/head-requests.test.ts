@@ -7,7 +7,7 @@ import { widgetsSeed } from '../../support/seeds.js'
 import { detailSeed, P as DETAIL, T } from '../routes/issue-details-seed.js'
 
 /*
- * HEAD on GET routes (src/server/head-requests.ts): GitLab (Grape) answers HEAD on every GET route
+ * HEAD on GET routes (src/server/http/head-requests.ts): GitLab (Grape) answers HEAD on every GET route
  * with the GET's status and headers and no body, as Fastify's own HEAD routes did here before.
  * Read from the socket, so that header order and framing count too.
  */

@@ -1,5 +1,5 @@
 /*
- * A cached page of an issue list keeps its watch (src/server/response-cache.ts,
+ * A cached page of an issue list keeps its watch (src/server/http/response-cache.ts,
  * src/server/services/watched-issue-lists.ts) through writes that land after the watch began, even
  * those that land before the page reaches the cache: requestTurns runs a busy turn's requests one
  * after another, so a list answered in that turn is cached after the writes queued behind it ran.

@@ -1,7 +1,7 @@
 import { arrayBuffersKiBOf } from '../../support/spawned.js'
 
 /*
- * An answer kept in the response cache holds bytes of its own (src/server/own-bytes.ts). Made by
+ * An answer kept in the response cache holds bytes of its own (src/server/http/own-bytes.ts). Made by
  * `Buffer.from` or `Buffer.concat`, a body under 32 KiB was a slice of Node's shared 64 KiB pool
  * and held its whole slab, where other requests' short-lived Buffers were cut too: a cache of
  * small answers held many times their size. Measured in a child process after a full collection.

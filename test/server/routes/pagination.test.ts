@@ -47,7 +47,7 @@ describe('offset pagination', () => {
   })
 
   it("each link sets its own page, whatever the other parameters' values hold", async () => {
-    // The links share one query; only its `page=` differs (src/server/pagination.ts).
+    // The links share one query; only its `page=` differs (src/server/grape/pagination.ts).
     const res = await t.http('GET', P, { token: ROOT, query: 'per_page=1&page=2&search=page=0' })
     expect(res.status).toBe(200)
     const l = links(res.headers.link)

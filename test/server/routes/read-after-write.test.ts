@@ -144,7 +144,7 @@ describe('a change no write describes', () => {
   })
 })
 
-describe('single issue reads, whose JSON is kept for the next read (services/issue-fragments.ts)', () => {
+describe('single issue reads, whose JSON is kept for the next read (services/issues/fragments.ts)', () => {
   const subscribed = async (token: string) => {
     const res = await t.http('GET', `${W}/issues/1`, { token })
     expect(res.status).toBe(200)
@@ -343,7 +343,7 @@ describe('pages of an issue list next to a write', () => {
   })
 
   // Another URL of the same list misses the response cache and is put together from the kept list
-  // orders and issue records (services/issue-orders.ts, issue-fragments.ts): they follow writes too.
+  // orders and issue records (services/issues/orders.ts, fragments.ts): they follow writes too.
   let reads = 0
   const fresh = (extra: string) => `${q(extra)}&unread=${++reads}`
 

@@ -1,6 +1,6 @@
 /*
  * What a rolled-back transaction leaves in the store's caches: nothing. The kept list counts
- * (services/issue-counts.ts) follow issue writes one by one, and the row caches (store/row-cache.ts)
+ * (services/issues/counts.ts) follow issue writes one by one, and the row caches (store/row-cache.ts)
  * remember users, tokens and projects; a write undone by a rollback leaves SQLite's
  * `total_changes()` where it took it, so neither may keep what they heard inside the transaction.
  */

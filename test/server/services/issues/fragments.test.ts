@@ -1,5 +1,5 @@
 /*
- * The kept JSON of issue records (src/server/services/issue-fragments.ts) is bounded: past `max`
+ * The kept JSON of issue records (src/server/services/issues/fragments.ts) is bounded: past `max`
  * records the first kept go first, those of the views kept first (an earlier day's) before others;
  * and they hold no memory outside the heap.
  */

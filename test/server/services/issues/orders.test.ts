@@ -1,5 +1,5 @@
 /*
- * The kept first rows of issue lists (src/server/services/issue-orders.ts) hold at most `depth`
+ * The kept first rows of issue lists (src/server/services/issues/orders.ts) hold at most `depth`
  * rows: past it the last goes, and the rows no longer reach the list's end, so that a page past
  * them is read again once an issue leaves them.
  */
