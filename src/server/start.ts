@@ -5,10 +5,10 @@ import { loadSeedFile, parseSeed } from './seed/parse.js'
 import type { ExistingRecords } from './seed/rules.js'
 import { existingRecords } from './services/seed.js'
 import type { Seed } from '../schema/seed.js'
-import type { Clock } from './services/context.js'
+import type { Clock } from './domain/clock.js'
 
 export type { Seed } from '../schema/seed.js'
-export type { Clock } from './services/context.js'
+export type { Clock } from './domain/clock.js'
 export { SeedError } from './seed/parse.js'
 export { DEFAULT_ROOT_TOKEN } from './seed/default.js'
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/server/services/context.js'
+import type { Clock } from '../../src/server/domain/clock.js'
 
 /** A clock that only moves when a test moves it: pipelines progress without sleeping. */
 export function manualClock(start = '2026-03-01T10:00:00.000Z') {

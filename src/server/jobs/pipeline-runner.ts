@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Clock } from '../services/context.js'
+import type { Clock } from '../domain/clock.js'
 import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import { COMPLETED, compositeStatus } from '../domain/composite-status.js'

@@ -8,7 +8,7 @@ import type { MetricImageRow } from '../store/metric-images.js'
 import { privateDir } from '../store/private-files.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
-import { isoNow } from './context.js'
+import { isoNow } from '../domain/clock.js'
 import { requireUser, type IssueDeps } from './issues/lookup.js'
 
 /** GitLab's `IssuableMetricImage` rules (`ee/app/models/issuable_metric_image.rb`). */

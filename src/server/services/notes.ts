@@ -4,7 +4,7 @@ import { pageOf, type Page } from '../grape/pagination.js'
 import { presentNote } from '../present/notes.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
-import { isoNow } from './context.js'
+import { isoNow } from '../domain/clock.js'
 import { canReadInternalNotes, requireUser, type IssueDeps } from './issues/lookup.js'
 import { applyUpdates, commandsChanges, interpret } from './quick-actions/index.js'
 

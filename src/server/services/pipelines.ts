@@ -18,7 +18,8 @@ import { pipelinePresenter } from '../present/pipelines.js'
 import type { PipelineFilter, PipelineRow, VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
-import { isoNow, type ServiceContext } from './context.js'
+import type { ServiceContext } from './context.js'
+import { isoNow } from '../domain/clock.js'
 import { JobTokenActor } from './job-tokens.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))

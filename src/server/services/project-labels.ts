@@ -2,7 +2,8 @@ import type { LabelDetail, Milestone } from '../../schema/index.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentLabel, presentMilestone } from '../present/issues.js'
 import type { Actor } from './access.js'
-import { today, type ServiceContext } from './context.js'
+import type { ServiceContext } from './context.js'
+import { today } from '../domain/clock.js'
 
 interface Paging {
   page?: number

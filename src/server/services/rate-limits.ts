@@ -1,5 +1,5 @@
 import { messageError } from '../grape/gitlab-errors.js'
-import type { Clock } from './context.js'
+import type { Clock } from '../domain/clock.js'
 
 /**
  * GitLab's default `issues_create_limit` (`lib/gitlab/application_rate_limiter.rb`): requests per minute; 0

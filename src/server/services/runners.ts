@@ -4,7 +4,8 @@ import { forbidden, messageError, unauthorized, validationError } from '../grape
 import { applies } from '../domain/releases.js'
 import type { RunnerScope } from '../store/runners.js'
 import { Level, type Actor } from './access.js'
-import { isoNow, type ServiceContext } from './context.js'
+import type { ServiceContext } from './context.js'
+import { isoNow } from '../domain/clock.js'
 
 /**
  * GitLab's `RunnersTokenPrefixable` prefix, then 20 characters as Devise's `friendly_token`.

@@ -8,7 +8,7 @@ import type { Store } from '../store/index.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ExistingRecords } from '../seed/rules.js'
 import { parseDuration } from '../domain/chronic-duration.js'
-import { isoNow, type Clock } from './context.js'
+import { isoNow, type Clock } from '../domain/clock.js'
 import { sealTrigger } from './triggers.js'
 
 const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')

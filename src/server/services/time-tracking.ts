@@ -4,7 +4,7 @@ import { formatDuration, parseDuration } from '../domain/chronic-duration.js'
 import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Actor } from './access.js'
-import { isoNow, today } from './context.js'
+import { isoNow, today } from '../domain/clock.js'
 import { canAdminIssues, requireUser, type IssueDeps } from './issues/lookup.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
 

@@ -3,7 +3,7 @@ import { notModified } from '../grape/gitlab-errors.js'
 import { presentTodo } from '../present/todos.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Actor } from './access.js'
-import { isoNow } from './context.js'
+import { isoNow } from '../domain/clock.js'
 import { namespaceNames } from './groups.js'
 import { presentIssue, requireUser, type IssueDeps } from './issues/lookup.js'
 

@@ -5,7 +5,8 @@ import { where } from '../../store/issue-query.js'
 import type { NamespaceRow } from '../../store/namespaces.js'
 import type { ProjectRow } from '../../store/projects.js'
 import { Level, type Actor } from '../access.js'
-import { today as todayOf, type ServiceContext } from '../context.js'
+import type { ServiceContext } from '../context.js'
+import { today as todayOf } from '../../domain/clock.js'
 
 /** Which list: `GET /issues`, `GET /groups/:id/issues` or `GET /projects/:id/issues` (GitLab's doc/api/issues.md). */
 export type IssueListScope =

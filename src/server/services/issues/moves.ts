@@ -4,7 +4,7 @@ import type { IssueRow } from '../../store/issues.js'
 import type { PositionRow } from '../../store/issue-moves.js'
 import type { ProjectRow } from '../../store/projects.js'
 import { Actor } from '../access.js'
-import { isoNow } from '../context.js'
+import { isoNow } from '../../domain/clock.js'
 import { canAdminIssues, canUpdateIssue, presentIssue, type IssueDeps } from './lookup.js'
 import { addSystemNote } from '../system-notes.js'
 

@@ -6,7 +6,8 @@ import type { LabelRow } from '../../store/labels.js'
 import type { MilestoneRow } from '../../store/milestones.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { UserRow } from '../../store/users.js'
-import { today, type ServiceContext } from '../context.js'
+import type { ServiceContext } from '../context.js'
+import { today } from '../../domain/clock.js'
 
 /** `get` of each distinct id of `ids` once (`null` ids skipped). */
 function byId<T>(ids: Iterable<number | null>, get: (id: number) => T): Map<number, T> {

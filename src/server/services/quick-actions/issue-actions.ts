@@ -1,6 +1,6 @@
 import { applies } from '../../domain/releases.js'
 import { Level } from '../access.js'
-import { today } from '../context.js'
+import { today } from '../../domain/clock.js'
 import { MOVABLE } from '../issues/moves.js'
 import type { CommandDefinition, QuickActionContext } from './definition.js'
 import { canAdmin, canSetMetadata, canUpdate } from './permissions.js'

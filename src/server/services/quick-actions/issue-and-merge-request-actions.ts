@@ -1,5 +1,5 @@
 import { formatDuration, parseDuration } from '../../domain/chronic-duration.js'
-import { isoNow, today } from '../context.js'
+import { isoNow, today } from '../../domain/clock.js'
 import { toSentence } from '../system-notes.js'
 import type { CommandDefinition, QuickActionContext } from './definition.js'
 import { pluralize } from './definition.js'

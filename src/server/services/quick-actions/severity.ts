@@ -1,7 +1,7 @@
 import type { IssueRow } from '../../store/issues.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
-import { isoNow } from '../context.js'
+import { isoNow } from '../../domain/clock.js'
 import { canAdminIssues, type IssueDeps } from '../issues/lookup.js'
 import { addSystemNote } from '../system-notes.js'
 

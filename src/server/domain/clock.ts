@@ -1,0 +1,29 @@
+/** Injected time, so that tests and jobs never depend on the wall clock. */
+export interface Clock {
+  now(): Date
+}
+export const systemClock: Clock = { now: () => new Date() }
+
+/** ISO timestamp with milliseconds, as GitLab prints them. */
+export const isoNow = (clock: Clock) => clock.now().toISOString()
+/**
+ * `format` of the start of the clock's current period of `periodMs`, made again only when the clock
+ * enters another period: every cached list's key holds the day, every answer the `Date` header.
+ */
+function perPeriod(periodMs: number, format: (start: Date) => string) {
+  let last = NaN
+  let text = ''
+  return (clock: Clock): string => {
+    const period = Math.floor(clock.now().getTime() / periodMs)
+    if (period !== last) {
+      last = period
+      text = format(new Date(period * periodMs))
+    }
+    return text
+  }
+}
+
+/** `YYYY-MM-DD` (UTC) of the clock's time. */
+export const today = perPeriod(86_400_000, (day) => day.toISOString().slice(0, 10))
+/** The HTTP `Date` header's text for the clock's time. */
+export const httpDate = perPeriod(1000, (second) => second.toUTCString())
