@@ -1,58 +1,132 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
-import multipart from '@fastify/multipart'
-import type { FastifyInstance } from 'fastify'
-import { RAW_MULTIPART_FIELDS } from './http/malformed-strings.js'
+import { rmSync } from 'node:fs'
 import { DEFAULT_EXTRACT_LIMITS } from './archive/extract-limits.js'
+import { systemClock, type Clock } from './domain/clock.js'
+import { defaultMaxImportSize, supportedVersion } from './domain/releases.js'
+import { responseCache, type ResponseCache } from './http/response-cache.js'
 import { jobQueue } from './jobs/export-queue.js'
 import { jobSlots } from './jobs/job-slots.js'
-import { s3ObjectUrl, signV4 } from './jobs/import-s3.js'
 import { pipelineRunner } from './jobs/pipeline-runner.js'
-import type { Instance } from './present/context.js'
-import type { Route, RouteTable } from './routes/define.js'
-import { defaultMaxImportSize, supportedVersion } from './domain/releases.js'
-import type { ServiceContext } from './services/context.js'
-import { systemClock } from './domain/clock.js'
-import { aliasService, type AliasService } from './services/aliases.js'
-import { exportService, type ExportService } from './services/exports.js'
-import { groupService, type GroupService } from './services/groups.js'
-import { healthService, type HealthService } from './services/health.js'
-import { importSources, type ImportSources, type RemoteFiles } from './services/import-sources.js'
-import { CONCURRENT_IMPORTS, importService, type ImportService } from './services/imports.js'
-import type { IssueDeps } from './services/issues/lookup.js'
-import { issueMoveService, type IssueMoveService } from './services/issues/moves.js'
-import { issueRelationService, type IssueRelationService } from './services/issues/relations.js'
-import { issueService, type IssueService } from './services/issues/issues.js'
-import { jobTokenAuth } from './services/job-tokens.js'
-import {
-  METRIC_IMAGE_MAX_BYTES,
-  metricImageService,
-  type MetricImageService,
-} from './services/metric-images.js'
-import { noteService, type NoteService } from './services/notes.js'
-import { pipelineService, type PipelineService } from './services/pipelines.js'
-import { projectLabelService, type ProjectLabelService } from './services/project-labels.js'
-import { projectService, type ProjectService } from './services/projects.js'
-import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
-import { runnerService, type RunnerService } from './services/runners.js'
-import { timeTrackingService, type TimeTrackingService } from './services/time-tracking.js'
-import { todoService, type TodoService } from './services/todos.js'
-import { userService, type UserService } from './services/users.js'
+import { remoteFiles } from './jobs/remote-files.js'
 import { DEFAULT_TRANSFER_LIMITS, type TransferLimits } from './outbound/transfer-guard.js'
-import { triggerService, type TriggerService } from './services/triggers.js'
-import { privateDir } from './store/private-files.js'
+import type { Instance } from './present/context.js'
+import { createAccess, type Access } from './services/access.js'
+import { aliasService } from './services/aliases.js'
+import { authentication } from './services/authentication.js'
+import type { ServiceContext } from './services/context.js'
+import { emulatorService } from './services/emulator.js'
+import { exportService } from './services/exports.js'
+import { groupService } from './services/groups.js'
+import { healthService } from './services/health.js'
+import { importSources } from './services/import-sources.js'
+import { CONCURRENT_IMPORTS, importService } from './services/imports.js'
+import type { Services, Transfers } from './services/index.js'
+import { issueService, type IssueService } from './services/issues/issues.js'
+import type { IssueDeps } from './services/issues/lookup.js'
+import { issueMoveService } from './services/issues/moves.js'
+import { issueRelationService } from './services/issues/relations.js'
+import { jobTokens } from './services/job-tokens.js'
+import { metricImageService, type MetricImageService } from './services/metric-images.js'
+import { noteService } from './services/notes.js'
+import { pipelineService } from './services/pipelines.js'
+import { projectLabelService } from './services/project-labels.js'
+import { projectService } from './services/projects.js'
+import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
+import { runnerService } from './services/runners.js'
+import { applySeed, rememberSeed } from './services/seed.js'
+import { timeTrackingService } from './services/time-tracking.js'
+import { todoService } from './services/todos.js'
+import { triggerService } from './services/triggers.js'
+import { userService } from './services/users.js'
+import { openStore, type Store } from './store/index.js'
+import { sweepAbandoned, workDir } from './store/work-dirs.js'
+import type { Seed } from '../schema/seed.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
- * the issue service with its creation limit, the CI pipeline runner (started here, stopped when the
- * server closes) with the services over it, and the export and import services with their start-up
- * recovery. Route modules receive what this builds: they start no job and recover nothing.
+ * the store with its seed, the issue service with its creation limit, the CI pipeline runner
+ * (started here, stopped when the server closes) with the services over it, the export and import
+ * services with their start-up recovery, and the emulator's reset over all of them. Route modules
+ * receive what this builds: they start no job and recover nothing.
  */
 
+/** The options of the state (ServerOptions in app.ts, which documents them). */
+export interface StateOptions {
+  data?: string
+  seed?: Seed
+  baseUrl?: string
+  edition?: 'ce' | 'ee'
+  gitlabVersion?: string
+  allowLocalRequests?: boolean
+  issuesCreateLimit?: number
+  clock?: Clock
+  transfers?: TransferOptions
+}
+
+export const DEFAULT_GITLAB_VERSION = '18.6.0'
+
+/** The server's state: the store, what it was seeded with, and every service over it. */
+export interface State {
+  store: Store
+  instance: Instance
+  clock: Clock
+  access: Access
+  services: Services
+  /** Serialised list answers, kept until what they were made from changes. */
+  cache: ResponseCache
+  /** False when `seed` was not applied because the store already held data. */
+  seeded: boolean
+  /** Stops jobs and timers (in reverse order of start), then closes the store. */
+  close(): Promise<void>
+}
+
+/**
+ * Opens the store, applies the start-up seed to an empty one (and remembers it, so that a reset
+ * returns to it, also after a restart of a `data` directory), and builds every service.
+ */
+export function openState(options: StateOptions): State {
+  const clock = options.clock ?? systemClock
+  const data = options.data ?? ':memory:'
+  const store = openStore(data)
+  const empty = store.isEmpty()
+  if (options.seed && empty)
+    store.transaction(() => {
+      applySeed(store, options.seed!, clock)
+      rememberSeed(store, options.seed!)
+    })
+  const instance: Instance = {
+    baseUrl: (options.baseUrl ?? 'http://localhost').replace(/\/+$/, ''),
+    edition: options.edition ?? 'ee',
+    version: options.gitlabVersion ?? DEFAULT_GITLAB_VERSION,
+  }
+  const access = createAccess(store)
+  const ctx: ServiceContext = { store, access, instance, clock }
+  const closers: (() => Promise<void> | void)[] = []
+  const resetters: (() => (() => void) | void)[] = []
+  const assembly: Assembly = {
+    ctx,
+    instance,
+    settings: { data, allowLocalRequests: options.allowLocalRequests ?? false },
+    onClose: (fn) => void closers.push(fn),
+    onReset: (fn) => void resetters.push(fn),
+  }
+  const services = composeServices(assembly, options, emulatorService(ctx, options.seed, resetters))
+  return {
+    store,
+    instance,
+    clock,
+    access,
+    services,
+    cache: responseCache(store.changes),
+    seeded: options.seed === undefined || empty,
+    async close() {
+      for (const close of closers.reverse()) await close()
+      store.close()
+    },
+  }
+}
+
 /** What the composition needs from the server being built. */
-export interface Assembly {
-  app: FastifyInstance
+interface Assembly {
   ctx: ServiceContext
   instance: Instance
   settings: { data: string; allowLocalRequests: boolean }
@@ -60,31 +134,10 @@ export interface Assembly {
   onReset(fn: () => (() => void) | void): void
 }
 
-/** Every service of the server; route modules reach the store only through these. */
-export interface Services {
-  issues: IssueService
-  issueMoves: IssueMoveService
-  issueRelations: IssueRelationService
-  todos: TodoService
-  notes: NoteService
-  timeTracking: TimeTrackingService
-  /** EE only: undefined on `ce`, where the routes do not exist. */
-  metricImages?: MetricImageService
-  projects: ProjectService
-  projectLabels: ProjectLabelService
-  groups: GroupService
-  users: UserService
-  aliases: AliasService
-  runners: RunnerService
-  health: HealthService
-  pipelines: PipelineService
-  triggers: TriggerService
-  transfers: Transfers
-}
-
-export function composeServices(
+function composeServices(
   api: Assembly,
   options: { issuesCreateLimit?: number; transfers?: TransferOptions },
+  emulator: Services['emulator'],
 ): Services {
   const createLimit = fixedWindowLimiter(
     api.ctx.clock,
@@ -96,6 +149,7 @@ export function composeServices(
   // A malformed or unsupported `gitlabVersion` fails here, not as a 500 of the first runner call.
   supportedVersion(api.instance.version)
   return {
+    emulator,
     ...issueServices(api.ctx, issues),
     metricImages:
       api.instance.edition === 'ee' ? metricImageServices(api, { ctx: api.ctx, issues }) : undefined,
@@ -129,34 +183,26 @@ function issueServices(ctx: ServiceContext, issues: IssueService) {
  * folder for `:memory:` that is removed when the server closes; a reset empties the folder.
  */
 function metricImageServices(api: Assembly, deps: IssueDeps): MetricImageService {
-  const { data } = api.settings
-  const memory = data === ':memory:'
-  const dir = memory
-    ? mkdtempSync(join(tmpdir(), 'gitlab-actions-uploads-'))
-    : join(data, 'uploads', 'metric_images')
-  if (!memory) privateDir(join(data, 'uploads'))
-  privateDir(dir)
-  if (memory) api.onClose(() => rmSync(dir, { recursive: true, force: true }))
-  api.onReset(() => () => {
-    rmSync(dir, { recursive: true, force: true })
-    privateDir(dir)
-  })
-  return metricImageService(deps, dir, api.settings.allowLocalRequests)
+  const uploads = workDir(api.settings.data, ['uploads', 'metric_images'], 'uploads')
+  api.onClose(uploads.removeIfTemporary)
+  api.onReset(() => uploads.empty)
+  return metricImageService(deps, uploads.dir, api.settings.allowLocalRequests)
 }
 
 /**
- * The CI services: starts the pipeline runner (stopped when the server closes) and installs
- * `JOB-TOKEN` authentication for the routes that take it (the jobs list).
+ * The CI services and authentication, which resolves job tokens through the pipeline runner
+ * (started here, stopped when the server closes).
  */
-function ciServices(api: Assembly): { pipelines: PipelineService; triggers: TriggerService } {
+function ciServices(api: Assembly) {
   const { ctx } = api
   const runner = pipelineRunner(ctx.store, ctx.clock)
   api.onClose(runner.start())
   const pipelines = pipelineService(ctx, runner)
-  const jobTokens = jobTokenAuth(ctx.store, runner)
-  jobTokens.allow('GET', '/api/v4/projects/:id/pipelines/:pipeline_id/jobs')
-  api.app.decorate('jobTokenAuth', jobTokens)
-  return { pipelines, triggers: triggerService(ctx, runner, pipelines) }
+  return {
+    authentication: authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner)),
+    pipelines,
+    triggers: triggerService(ctx, runner, pipelines),
+  }
 }
 
 /** Start-up settings of exports and imports (ServerOptions.transfers); all optional. */
@@ -177,49 +223,6 @@ export interface TransferOptions {
 }
 
 /**
- * Removes what jobs of an earlier run left when the process died (a crash, SIGKILL): `.part`
- * uploads, import folders and downloads, export archives no record points to. Every job under
- * way then was just marked failed, so nothing here is still in use.
- */
-function sweepAbandoned(workDir: string, kept: string[]) {
-  const keep = new Set(kept.map((file) => basename(file)))
-  for (const name of readdirSync(workDir))
-    if (!keep.has(name)) rmSync(join(workDir, name), { recursive: true, force: true })
-}
-
-/** The HEAD checks of remote imports, with undici: loaded on the first remote import, not at start-up. */
-const remoteFile = () => import('./jobs/import-remote.js')
-
-/** The import jobs' HTTP helpers, as the source checks of services/import-sources.ts use them. */
-const remoteFiles: RemoteFiles = {
-  head: async (url, headers, allowLocal) => (await remoteFile()).headOf(url, headers, allowLocal),
-  async refusal(headers) {
-    const { validateRemoteFile, RemoteFileError } = await remoteFile()
-    try {
-      validateRemoteFile(headers)
-    } catch (err) {
-      if (err instanceof RemoteFileError) return err.message
-      throw err
-    }
-    return undefined
-  },
-  s3Url: s3ObjectUrl,
-  // The wall clock, not the server's: S3 checks a signature's time against its own.
-  signHead: (url, source) => signV4({ method: 'HEAD', url, ...source, now: systemClock.now() }),
-}
-
-/** What the export and import routes share: their services, where uploads go, the S3 endpoint. */
-export interface Transfers {
-  exports: ExportService
-  imports: ImportService
-  uploadDir: string
-  /** The sources of remote and S3 imports, checked before an import is created. */
-  sources: ImportSources
-  /** Bytes an uploaded archive may have; 0 = no limit. */
-  maxImportSize: number
-}
-
-/**
  * The services of project export and import, and the multipart settings of their uploads. Files
  * live in `<data>/transfers` with a persistent store, else in a temporary folder removed at close;
  * jobs still running at close are told to stop and awaited. A restart marks exports and imports
@@ -227,16 +230,12 @@ export interface Transfers {
  */
 function transferServices(api: Assembly, options: TransferOptions = {}): Transfers {
   const { store } = api.ctx
-  const memory = api.settings.data === ':memory:'
-  const workDir = memory
-    ? mkdtempSync(join(tmpdir(), 'gitlab-actions-transfers-'))
-    : join(api.settings.data, 'transfers')
-  privateDir(workDir)
+  const work = workDir(api.settings.data, ['transfers'], 'transfers')
   const now = api.ctx.clock.now().toISOString()
   for (const row of store.exports.unfinished()) store.exports.setStatus(row.id, 'failed', 'interrupted', now)
   for (const row of store.imports.unfinished())
     store.imports.setStatus(row.project_id, 'failed', 'Import interrupted: the server stopped', now)
-  if (!memory) sweepAbandoned(workDir, store.exports.files())
+  if (!work.temporary) sweepAbandoned(work.dir, store.exports.files())
 
   // The archives of finished exports go with their rows; jobs under way remove their own files.
   api.onReset(() => {
@@ -254,7 +253,7 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
     project_import: fixedWindowLimiter(api.ctx.clock, limits.project_import ?? 6),
   }
   const env = {
-    workDir,
+    workDir: work.dir,
     allowLocal: api.settings.allowLocalRequests,
     queue,
     transfer: { ...DEFAULT_TRANSFER_LIMITS, ...options.transferLimits },
@@ -275,60 +274,11 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
   })
   api.onClose(async () => {
     await queue.close()
-    if (memory) rmSync(workDir, { recursive: true, force: true })
+    work.removeIfTemporary()
   })
   const sources = importSources(remoteFiles, {
     allowLocal: api.settings.allowLocalRequests,
     s3Endpoint: options.s3Endpoint,
   })
-  return { exports, imports, uploadDir: workDir, sources, maxImportSize }
-}
-
-/** Route tables served under a body parser of their own (see `registerBodyParsers`). */
-export interface ScopedRoutes {
-  /** Under the metric images' multipart limits: 1 MiB files, an oversized one truncated, not 413. */
-  metricImageUploads(route: Route): void
-  /** With form-encoded bodies kept as text (the emulator's seed route reads YAML sent as a form). */
-  textForms(scope: FastifyInstance): void
-}
-
-/**
- * The body parsers, in the order they must register: a scope inherits the parsers its parent has
- * when the scope is made, so the metric images' own multipart scope comes before the root's
- * multipart parser (uploaded archives and multipart forms everywhere else), and the text-form scope
- * after it. Registrations run when the server starts, after every route of the flat tables.
- */
-export function registerBodyParsers(
-  api: { app: FastifyInstance; route: RouteTable; services: Services },
-  scoped: ScopedRoutes,
-): void {
-  const { app } = api
-  if (api.services.metricImages)
-    void app.register(async (scope: FastifyInstance) => {
-      await scope.register(multipart, {
-        ...RAW_MULTIPART_FIELDS,
-        throwFileSizeLimit: false,
-        limits: { fileSize: METRIC_IMAGE_MAX_BYTES },
-      })
-      scoped.metricImageUploads(api.route.within(scope))
-    })
-  const { maxImportSize } = api.services.transfers
-  void app.register(multipart, {
-    ...RAW_MULTIPART_FIELDS,
-    limits: {
-      files: 10,
-      fields: 100,
-      fieldSize: 1024 * 1024,
-      fileSize: maxImportSize > 0 ? maxImportSize : Infinity,
-    },
-  })
-  void app.register(async (scope: FastifyInstance) => {
-    scope.removeContentTypeParser('application/x-www-form-urlencoded')
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_req, body, done) => done(null, body),
-    )
-    scoped.textForms(scope)
-  })
+  return { exports, imports, uploadDir: work.dir, sources, maxImportSize }
 }

@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify'
 import { hashToQuery } from '../../schema/query-string.js'
 import { GitLabError, paramError } from './gitlab-errors.js'
 import { rubyToI } from './params.js'
@@ -254,6 +253,11 @@ export function slicePage<T>(all: T[], page: Page): PageOut<T> {
   return { items: all.slice(page.offset, page.offset + page.perPage), page, total: all.length }
 }
 
+/** Where a page's headers go: the reply, as the route table hands it over. */
+export interface HeaderSink {
+  header(name: string, value: string): unknown
+}
+
 /** The same page with its items mapped (presented). */
 export const mapPage = <T, U>(page: PageOut<T>, fn: (item: T) => U): PageOut<U> => ({
   ...page,
@@ -261,7 +265,7 @@ export const mapPage = <T, U>(page: PageOut<T>, fn: (item: T) => U): PageOut<U> 
 })
 
 /** Sets the headers of a page, offset or keyset, with links of Grape's params; returns its items. */
-export function setPageLinks<T>(reply: FastifyReply, link: LinkContext, out: PageOut<T>): T[] {
+export function setPageLinks<T>(reply: HeaderSink, link: LinkContext, out: PageOut<T>): T[] {
   const unlinked = new Set(out.unlinked)
   const params = Object.fromEntries(Object.entries(link.params).filter(([key]) => !unlinked.has(key)))
   if ('next' in out) {
@@ -284,7 +288,7 @@ export function setPageLinks<T>(reply: FastifyReply, link: LinkContext, out: Pag
 const PAGE_ZERO = /(^|&)page=0(?=&|$)/
 
 function setPageHeaders(
-  reply: FastifyReply,
+  reply: HeaderSink,
   link: LinkContext,
   page: Page,
   total: number | undefined,

@@ -1,28 +1,16 @@
 import type { FastifyRequest } from 'fastify'
-import type { Store } from '../store/index.js'
-import { Actor } from '../services/access.js'
-import { unauthorized } from '../grape/gitlab-errors.js'
+import type { Actor } from '../services/access.js'
+import type { Authentication } from '../services/authentication.js'
+import { requestMethod } from './head-requests.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor
   }
-  interface FastifyInstance {
-    /** Set by the pipeline routes: CI/CD job tokens, on the routes that accept them. */
-    jobTokenAuth?: JobTokenAuth
+  interface FastifyContextConfig {
+    /** The route's spec says `jobToken: true` (routes/define.ts). */
+    jobToken?: boolean
   }
-}
-
-/**
- * CI/CD job tokens (`JOB-TOKEN` header or `job_token` parameter) count only on routes GitLab
- * declares `job_token_allowed` (`lib/api/api_guard.rb`); elsewhere they are ignored, as GitLab ignores them.
- */
-export interface JobTokenAuth {
-  allows(req: FastifyRequest): boolean
-  /** Whether the route `method url` (as registered) accepts job tokens: for the OpenAPI document. */
-  accepts(method: string, url: string): boolean
-  /** The job's user with the job's token scope; throws 401 unless the job is running. */
-  resolve(token: string): Actor
 }
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v)
@@ -43,19 +31,15 @@ export function requestToken(req: FastifyRequest): string | undefined {
 }
 
 /**
- * Resolves the caller; a token that matches no active user is a 401, even on public routes.
- * `now` is read only for a token that has an expiry time.
+ * Resolves the caller. CI/CD job tokens (`JOB-TOKEN` header or `job_token` parameter) count only
+ * on routes GitLab declares `job_token_allowed` (`lib/api/api_guard.rb`), for the method declared
+ * (a HEAD routed as its GET is not), and are ignored elsewhere, as GitLab ignores them.
  */
-export function authenticate(store: Store, req: FastifyRequest, now: () => string): Actor {
+export function authenticate(auth: Authentication, req: FastifyRequest): Actor {
   const token = requestToken(req)
-  if (token === undefined) {
-    const job = first(req.headers['job-token']) ?? first((req.query as Record<string, unknown>)?.job_token)
-    const jobs = req.server.jobTokenAuth
-    if (typeof job === 'string' && job && jobs?.allows(req)) return jobs.resolve(job)
-    return new Actor(null)
-  }
-  const owner = store.users.tokenOwner(token)
-  if (!owner || (owner.expiresAt !== null && owner.expiresAt <= now()) || owner.user.state !== 'active')
-    throw unauthorized()
-  return new Actor(owner.user)
+  if (token !== undefined) return auth.token(token)
+  const job = first(req.headers['job-token']) ?? first((req.query as Record<string, unknown>)?.job_token)
+  const allowed = req.routeOptions.config?.jobToken === true && requestMethod(req) === req.method
+  if (typeof job === 'string' && job && allowed) return auth.jobToken(job)
+  return auth.anonymous()
 }

@@ -1,5 +1,12 @@
-import type { StoreChanges } from '../store/changes.js'
 import type { ListWatch } from '../services/watched-issue-lists.js'
+
+/** What the cache reads of the store's change log (store/changes.ts `StoreChanges`). */
+export interface ChangeLog {
+  /** The store's state now. */
+  version(): number
+  /** Whether no write to `scopes`, nor one that reaches everything, came after `since`. */
+  unchangedSince(since: number, scopes: readonly string[]): boolean
+}
 
 export interface CachedResponse {
   /** UTF-8 bytes: a socket takes a Buffer as it is, while a string is encoded again on every write. */
@@ -17,7 +24,7 @@ export interface CachedResponse {
  * answer depends on (caller, URL, day). Bounded by total size, least recently used out first.
  */
 export function responseCache(
-  changes: StoreChanges,
+  changes: ChangeLog,
   maxBytes = 64 * 1024 * 1024,
   maxEntryBytes = 4 * 1024 * 1024,
 ) {

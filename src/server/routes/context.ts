@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Instance } from '../present/context.js'
 import type { Access } from '../services/access.js'
-import type { Services } from '../compose.js'
+import type { Services } from '../services/index.js'
 import type { RouteTable } from './define.js'
 
 /**

@@ -12,12 +12,6 @@ import type { ResponseCache } from '../http/response-cache.js'
 import type { ListWatch } from '../services/watched-issue-lists.js'
 import { ownBytes } from '../http/own-bytes.js'
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    responseCache: ResponseCache
-  }
-}
-
 /** One route of the API, as the OpenAPI document describes it. */
 export interface RouteDoc {
   method: HTTPMethods
@@ -33,6 +27,8 @@ export interface RouteDoc {
   errors?: number[]
   /** The path as the OpenAPI document names it, where the router needs a wildcard (`/ref/*`). */
   docUrl?: string
+  /** CI/CD job tokens authenticate here (GitLab's `route_setting :authentication, job_token_allowed: true`). */
+  jobToken?: boolean
 }
 
 const NO_PARAMS = Type.Object({})
@@ -110,13 +106,18 @@ export interface RouteTable extends Route {
  * The `route(spec, handler)` that route modules register with: parameters parsed by our Grape-style
  * parser, responses serialised through their schemas, each route recorded for the OpenAPI document.
  */
-export function routeTable(app: FastifyInstance, instance: Instance, clock: Clock): RouteTable {
+export function routeTable(
+  app: FastifyInstance,
+  instance: Instance,
+  clock: Clock,
+  cache: ResponseCache,
+): RouteTable {
   const docs: RouteDoc[] = []
   const on =
     (scope: FastifyInstance): Route =>
     (spec, handler) => {
       docs.push(docOf(spec))
-      register(scope, app, instance, clock, spec, handler)
+      register(scope, { instance, clock, cache }, spec, handler)
     }
   return Object.assign(on(app), {
     within: on,
@@ -137,14 +138,13 @@ function docOf(spec: RouteSpec<TObject, TObject>): RouteDoc {
     auth: spec.auth ?? 'optional',
     ...(spec.errors ? { errors: spec.errors } : {}),
     ...(spec.docUrl ? { docUrl: spec.docUrl } : {}),
+    ...(spec.jobToken ? { jobToken: true } : {}),
   }
 }
 
 function register<P extends TObject, Path extends TObject>(
   scope: FastifyInstance,
-  app: FastifyInstance,
-  instance: Instance,
-  clock: Clock,
+  { instance, clock, cache: responseCache }: { instance: Instance; clock: Clock; cache: ResponseCache },
   spec: RouteSpec<P, Path>,
   handler: (h: Handled<Static<P>, Static<Path>>) => unknown,
 ): void {
@@ -158,6 +158,7 @@ function register<P extends TObject, Path extends TObject>(
     method: spec.method,
     url: spec.url,
     schema: { response: spec.response },
+    config: { jobToken: spec.jobToken ?? false },
     // Clients such as gitbeaker send forms as multipart/form-data; Rack reads its fields as params
     // before any API code runs, so a malformed field is refused before authentication and access
     // hooks (src/server/http/malformed-strings.ts).
@@ -176,7 +177,7 @@ function register<P extends TObject, Path extends TObject>(
         throw unauthorized()
       // A cached answer was made for this caller, URL and day from the same store generation,
       // so its parameter and access checks have passed already (errors are never cached).
-      const cache = spec.cached ? app.responseCache : undefined
+      const cache = spec.cached ? responseCache : undefined
       const key = cache ? `${req.actor.id ?? 0}|${today(clock)}|${req.url}` : ''
       const hit = cache?.get(key)
       if (hit) {

@@ -2,16 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { parseSeed } from '../seed/parse.js'
 import { forbidden, messageError, unauthorized } from '../grape/gitlab-errors.js'
 import type { Seed } from '../../schema/seed.js'
+import type { EmulatorService } from '../services/emulator.js'
 import type { ApiContext } from './context.js'
 import type { Actor } from '../services/access.js'
-import type { ExistingRecords } from '../seed/rules.js'
-
-export interface EmulatorControls {
-  reset(): void
-  seed(more: Seed): void
-  /** What already exists, which a seed added later may refer to. */
-  existing(): ExistingRecords
-}
 
 const requireAdmin = (actor: Actor) => {
   if (!actor.user) throw unauthorized()
@@ -43,7 +36,7 @@ function seedText(req: FastifyRequest): string {
  * the start-up seed, `POST /-/emulator/seed` to add more to what exists (src/server/seed/rules.ts
  * `ExistingRecords`: users, groups and projects that exist count as listed).
  */
-export function emulatorRoutes(api: ApiContext, controls: EmulatorControls) {
+export function emulatorRoutes(api: ApiContext, controls: EmulatorService) {
   api.app.post('/-/emulator/reset', async (req, reply) => {
     requireAdmin(req.actor)
     controls.reset()
@@ -53,9 +46,9 @@ export function emulatorRoutes(api: ApiContext, controls: EmulatorControls) {
 
 /**
  * `POST /-/emulator/seed`, on a scope whose form-encoded bodies reach the route as text (the API
- * parses forms; compose.ts `registerBodyParsers`).
+ * parses forms; http/body-parsers.ts `scopedBodyParsers`).
  */
-export function emulatorSeedRoutes(scope: FastifyInstance, controls: EmulatorControls) {
+export function emulatorSeedRoutes(scope: FastifyInstance, controls: EmulatorService) {
   scope.post('/-/emulator/seed', async (req, reply) => {
     requireAdmin(req.actor)
     const text = seedText(req)

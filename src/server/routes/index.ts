@@ -1,7 +1,15 @@
-import type { ScopedRoutes } from '../compose.js'
+import type { FastifyInstance } from 'fastify'
+import type { Clock } from '../domain/clock.js'
+import { scopedBodyParsers } from '../http/body-parsers.js'
+import type { ResponseCache } from '../http/response-cache.js'
+import type { Instance } from '../present/context.js'
+import type { Access } from '../services/access.js'
+import type { Services } from '../services/index.js'
+import { METRIC_IMAGE_MAX_BYTES } from '../services/metric-images.js'
 import { aliasRoutes } from './aliases.js'
 import type { ApiContext } from './context.js'
-import { emulatorRoutes, emulatorSeedRoutes, type EmulatorControls } from './emulator.js'
+import { routeTable } from './define.js'
+import { emulatorRoutes, emulatorSeedRoutes } from './emulator.js'
 import { groupListRoutes } from './group-list.js'
 import { groupProjectRoutes } from './group-projects.js'
 import { healthRoutes } from './health.js'
@@ -23,10 +31,32 @@ import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
 
 /**
- * Every route module, once, in the order the OpenAPI document lists them. The routes that need a
- * body parser of their own are in `scopedRoutes`.
+ * Mounts every route on `app`: the flat tables, then those served under a body parser of their
+ * own (the metric images' uploads, the emulator's seed), with the response cache for the lists.
  */
-export function registerRoutes(api: ApiContext, options: { emulator: EmulatorControls }): void {
+export function mountRoutes(
+  app: FastifyInstance,
+  state: { instance: Instance; clock: Clock; access: Access; services: Services; cache: ResponseCache },
+): void {
+  const { instance, access, services } = state
+  const route = routeTable(app, instance, state.clock, state.cache)
+  const api: ApiContext = { app, route, instance, access, services }
+  registerRoutes(api)
+  scopedBodyParsers(app, services.transfers, {
+    ...(services.metricImages
+      ? {
+          metricImageUploads: {
+            fileSize: METRIC_IMAGE_MAX_BYTES,
+            mount: (scope) => metricImageUploadRoutes(api, route.within(scope)),
+          },
+        }
+      : {}),
+    textForms: (scope) => emulatorSeedRoutes(scope, services.emulator),
+  })
+}
+
+/** Every route module, once, in the order the OpenAPI document lists them. */
+function registerRoutes(api: ApiContext): void {
   const { transfers, pipelines, triggers } = api.services
   metaRoutes(api)
   issueRoutes(api)
@@ -47,14 +77,6 @@ export function registerRoutes(api: ApiContext, options: { emulator: EmulatorCon
   projectListRoutes(api)
   groupListRoutes(api)
   healthRoutes(api)
-  emulatorRoutes(api, options.emulator)
+  emulatorRoutes(api, api.services.emulator)
   openapiRoutes(api)
-}
-
-/** The route tables compose.ts `registerBodyParsers` mounts under their own body parsers. */
-export function scopedRoutes(api: ApiContext, options: { emulator: EmulatorControls }): ScopedRoutes {
-  return {
-    metricImageUploads: (route) => metricImageUploadRoutes(api, route),
-    textForms: (scope) => emulatorSeedRoutes(scope, options.emulator),
-  }
 }

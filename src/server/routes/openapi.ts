@@ -154,10 +154,9 @@ export function openapiRoutes(api: ApiContext) {
     const paths: Record<string, Record<string, unknown>> = {}
     for (const route of routes.docs) {
       const path = (route.docUrl ?? route.url).replace(/^\/api\/v4/, '').replace(/:(\w+)/g, '{$1}')
-      const jobToken = app.jobTokenAuth?.accepts(route.method.toString(), route.url) ?? false
       paths[path] = {
         ...paths[path],
-        [route.method.toString().toLowerCase()]: operation(route, path, jobToken),
+        [route.method.toString().toLowerCase()]: operation(route, path, route.jobToken ?? false),
       }
     }
     const errorResponses = Object.fromEntries(

@@ -56,6 +56,7 @@ export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): voi
     {
       method: 'GET',
       url: '/api/v4/projects/:id/pipelines/:pipeline_id/jobs',
+      jobToken: true,
       summary: "List a pipeline's jobs (also with a CI/CD job token of the same project)",
       pathParams: PipelinePath,
       input: JobListQuery,

@@ -1,7 +1,4 @@
-import type { FastifyRequest } from 'fastify'
-import type { JobTokenAuth } from '../http/auth.js'
 import { unauthorized } from '../grape/gitlab-errors.js'
-import { requestMethod } from '../http/head-requests.js'
 import { EXECUTING } from '../domain/composite-status.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { Store } from '../store/index.js'
@@ -31,21 +28,22 @@ export function runningJob(store: Store, runner: PipelineRunner, token: string) 
   return pipeline ? { job, pipeline, user, running: EXECUTING.has(job.status) } : undefined
 }
 
+/** CI/CD job tokens: the routes that accept them say so in their spec (`jobToken: true`). */
+export interface JobTokens {
+  /** The job's user with the job's token scope; throws 401 unless the job is running. */
+  resolve(token: string): Actor
+}
+
 /**
- * `JOB-TOKEN` authentication (`lib/gitlab/auth/auth_finders.rb`): only on the routes listed with
- * `allow(method, url)`; a token of no job, of a job that is not running, or of a blocked user is a 401.
+ * `JOB-TOKEN` authentication (`lib/gitlab/auth/auth_finders.rb`): a token of no job, of a job that
+ * is not running, or of a blocked user is a 401.
  */
-export function jobTokenAuth(store: Store, runner: PipelineRunner) {
-  const routes = new Set<string>()
-  const auth: JobTokenAuth & { allow(method: string, url: string): void } = {
-    allow: (method, url) => void routes.add(`${method} ${url}`),
-    allows: (req: FastifyRequest) => routes.has(`${requestMethod(req)} ${req.routeOptions.url ?? ''}`),
-    accepts: (method, url) => routes.has(`${method} ${url}`),
+export function jobTokens(store: Store, runner: PipelineRunner): JobTokens {
+  return {
     resolve(token: string) {
       const found = runningJob(store, runner, token)
       if (!found?.running || !found.user || found.user.state !== 'active') throw unauthorized()
       return new JobTokenActor(found.user, { id: found.job.id, projectId: found.pipeline.project_id })
     },
   }
-  return auth
 }

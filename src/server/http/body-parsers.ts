@@ -1,0 +1,77 @@
+import formbody from '@fastify/formbody'
+import multipart from '@fastify/multipart'
+import type { FastifyInstance } from 'fastify'
+import { invalidJsonBody, nestedTooDeeply } from '../grape/gitlab-errors.js'
+import { parseQuery } from './form-params.js'
+import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
+import { RAW_MULTIPART_FIELDS } from './malformed-strings.js'
+
+/** The parsers every route shares: forms, JSON as Grape reads it, YAML and plain text as text. */
+export async function bodyParsers(app: FastifyInstance): Promise<void> {
+  await app.register(formbody, { parser: parseQuery })
+  // Grape reads an empty JSON body as no parameters, and answers bad JSON with its own words;
+  // GitLab's JSON validation middleware refuses a body nested too deeply before that.
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim()
+    if (text === '') return done(null, {})
+    if (nestedDeeperThan(text, MAX_BODY_DEPTH)) return done(nestedTooDeeply(), undefined)
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      done(invalidJsonBody(), undefined)
+    }
+  })
+  for (const type of ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'])
+    app.addContentTypeParser(type, { parseAs: 'string' }, (_req, body, done) => done(null, body))
+}
+
+/** Routes served under a body parser of their own, mounted by the route index (routes/index.ts). */
+export interface ParserScopes {
+  /** Under the metric images' multipart limits: `fileSize` files, an oversized one truncated, not 413. */
+  metricImageUploads?: { fileSize: number; mount(scope: FastifyInstance): void }
+  /** With form-encoded bodies kept as text (the emulator's seed route reads YAML sent as a form). */
+  textForms(scope: FastifyInstance): void
+}
+
+/**
+ * The multipart parsers and the scoped ones, in the order they must register: a scope inherits
+ * the parsers its parent has when the scope is made, so the metric images' own multipart scope
+ * comes before the root's multipart parser (uploaded archives and multipart forms everywhere
+ * else), and the text-form scope after it. Registrations run when the server starts, after every
+ * route of the flat tables.
+ */
+export function scopedBodyParsers(
+  app: FastifyInstance,
+  limits: { maxImportSize: number },
+  scopes: ParserScopes,
+): void {
+  const { metricImageUploads } = scopes
+  if (metricImageUploads)
+    void app.register(async (scope: FastifyInstance) => {
+      await scope.register(multipart, {
+        ...RAW_MULTIPART_FIELDS,
+        throwFileSizeLimit: false,
+        limits: { fileSize: metricImageUploads.fileSize },
+      })
+      metricImageUploads.mount(scope)
+    })
+  void app.register(multipart, {
+    ...RAW_MULTIPART_FIELDS,
+    limits: {
+      files: 10,
+      fields: 100,
+      fieldSize: 1024 * 1024,
+      fileSize: limits.maxImportSize > 0 ? limits.maxImportSize : Infinity,
+    },
+  })
+  void app.register(async (scope: FastifyInstance) => {
+    scope.removeContentTypeParser('application/x-www-form-urlencoded')
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, body, done) => done(null, body),
+    )
+    scopes.textForms(scope)
+  })
+}

@@ -1,0 +1,103 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import fastJson from 'fast-json-stringify'
+import { httpDate, type Clock } from '../domain/clock.js'
+import type { Instance } from '../present/context.js'
+import type { Authentication } from '../services/authentication.js'
+import { authenticate } from './auth.js'
+import { bodyParsers } from './body-parsers.js'
+import { browserGuard, type BrowserGuard } from './browser-guard.js'
+import { clientErrors } from './client-errors.js'
+import { handleError } from './error-handler.js'
+import { parseQuery } from './form-params.js'
+import { routeHeadAsGet } from './head-requests.js'
+import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
+import { requestTurns } from './request-turns.js'
+import { serializerSchema } from './serializer-schema.js'
+import { syncHook } from './sync-hook.js'
+
+/** What the edge needs from the server's state. */
+export interface EdgeState {
+  /** Read on every request: the base URL is known only once the server listens. */
+  instance: Instance
+  clock: Clock
+  services: { authentication: Authentication }
+}
+
+/**
+ * The HTTP edge every request passes before its route, in order: the malformed-string guard, the
+ * browser guard (Host, CSRF), the turn of the event loop, authentication; then GitLab's headers on
+ * every answer, the one error handler and GitLab's 404 and 410 for paths no route serves.
+ */
+export async function installEdge(
+  state: EdgeState,
+  options: { logger?: boolean; allowedHosts?: string[] },
+): Promise<{ app: FastifyInstance; guard: BrowserGuard }> {
+  const { instance, clock } = state
+  const app = Fastify({
+    logger: options.logger ?? false,
+    routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2000 },
+    bodyLimit: 8 * 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler: clientErrors,
+    // On close: idle keep-alive sockets go at once, requests in flight finish (graceful SIGTERM).
+    forceCloseConnections: 'idle',
+    // HEAD is answered by each GET route without a route of its own (src/server/http/head-requests.ts).
+    exposeHeadRoutes: false,
+    rewriteUrl: routeHeadAsGet,
+  })
+  await bodyParsers(app)
+  compileSerializersLazily(app)
+  app.decorateRequest('actor', null as never)
+  app.setErrorHandler(handleError)
+  // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400.
+  malformedStringGuard(app)
+  // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
+  const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
+  app.addHook('onRequest', syncHook(guard.check))
+  // Before any handler reads the store: a busy turn of the event loop hands later requests to the next.
+  app.addHook('preHandler', requestTurns())
+  app.addHook(
+    'preHandler',
+    syncHook((req) => {
+      req.actor = authenticate(state.services.authentication, req)
+    }),
+  )
+  // GitLab answers `application/json` with no charset parameter (Grape's JSON formatter in `lib/api/api.rb`);
+  // some clients compare it exactly. `Date` follows the injected clock (rate-limit windows are read from it).
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    const type = reply.getHeader('content-type')
+    if (typeof type === 'string' && type.startsWith('application/json'))
+      reply.header('content-type', 'application/json')
+    reply.header('date', httpDate(clock))
+    reply.header('x-frame-options', 'SAMEORIGIN')
+    reply.header('x-content-type-options', 'nosniff')
+    done(null, payload)
+  })
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/v3/'))
+      return reply
+        .code(410)
+        .type('application/json')
+        .send({ error: 'API V3 is no longer supported. Use API V4 instead.' })
+    return reply.code(404).type('application/json').send({ error: '404 Not Found' })
+  })
+  return { app, guard }
+}
+
+/**
+ * Start-up time: many routes answer with the same record schema, so each schema object compiles
+ * once, and only when a route first answers with it (most routes of a short run never do), in
+ * the form fast-json-stringify writes without validating (src/server/http/serializer-schema.ts).
+ */
+function compileSerializersLazily(app: FastifyInstance): void {
+  const serializers = new WeakMap<object, (data: unknown) => string>()
+  const compiled = (schema: object) => {
+    let serialize = serializers.get(schema)
+    if (!serialize) serializers.set(schema, (serialize = fastJson(serializerSchema(schema) as object)))
+    return serialize
+  }
+  app.setSerializerCompiler(({ schema }) => {
+    let serialize: ((data: unknown) => string) | undefined
+    return (data) => (serialize ??= compiled(schema as object))(data)
+  })
+}

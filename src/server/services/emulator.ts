@@ -1,0 +1,49 @@
+import type { Seed } from '../../schema/seed.js'
+import type { ExistingRecords } from '../seed/rules.js'
+import type { ServiceContext } from './context.js'
+import { applySeed, existingRecords, rememberedSeed } from './seed.js'
+
+/** The emulator's controls, which GitLab has no equivalent for (`/-/emulator/*`). */
+export interface EmulatorService {
+  /** Back to the seed the store was first given, in one transaction. */
+  reset(): void
+  /** Adds a validated seed, whole or not at all. */
+  seed(more: Seed): void
+  /** What already exists, which a seed added later may refer to. */
+  existing(): ExistingRecords
+}
+
+/**
+ * `startSeed` is the seed the server was started with: a directory seeded before seeds were
+ * remembered resets to it. `resetters` run inside the reset's transaction; what they return runs
+ * after it commits (files of the records the reset removed).
+ */
+export function emulatorService(
+  { store, clock }: ServiceContext,
+  startSeed: Seed | undefined,
+  resetters: readonly (() => (() => void) | void)[],
+): EmulatorService {
+  // Read only when a reset needs it (a large seed kept in memory for nothing costs the server its footprint).
+  const resetSeed = () => rememberedSeed(store) ?? startSeed
+  // The first reset seeds again and keeps the result; later ones copy it back (src/server/store/snapshot.ts).
+  const { snapshot } = store
+  return {
+    reset() {
+      if (!snapshot.taken) snapshot.attach()
+      const afterCommit = store.transaction(() => {
+        const after = resetters.map((fn) => fn())
+        if (snapshot.taken) snapshot.restore()
+        else {
+          store.emptyDataTables()
+          const seed = resetSeed()
+          if (seed) applySeed(store, seed, clock)
+          after.push(snapshot.take())
+        }
+        return after
+      })
+      for (const after of afterCommit) after?.()
+    },
+    seed: (more) => store.transaction(() => applySeed(store, more, clock)),
+    existing: () => existingRecords(store),
+  }
+}

@@ -1,0 +1,58 @@
+import type { AliasService } from './aliases.js'
+import type { Authentication } from './authentication.js'
+import type { EmulatorService } from './emulator.js'
+import type { ExportService } from './exports.js'
+import type { GroupService } from './groups.js'
+import type { HealthService } from './health.js'
+import type { ImportService } from './imports.js'
+import type { ImportSources } from './import-sources.js'
+import type { IssueMoveService } from './issues/moves.js'
+import type { IssueRelationService } from './issues/relations.js'
+import type { IssueService } from './issues/issues.js'
+import type { MetricImageService } from './metric-images.js'
+import type { NoteService } from './notes.js'
+import type { PipelineService } from './pipelines.js'
+import type { ProjectLabelService } from './project-labels.js'
+import type { ProjectService } from './projects.js'
+import type { RunnerService } from './runners.js'
+import type { TimeTrackingService } from './time-tracking.js'
+import type { TodoService } from './todos.js'
+import type { TriggerService } from './triggers.js'
+import type { UserService } from './users.js'
+
+/** Every service of the server (built by compose.ts); route modules reach the store only through these. */
+export interface Services {
+  /** Who a request's credentials name, for the edge's authentication hook. */
+  authentication: Authentication
+  /** The emulator's own controls: reset to the start-up seed, seed more. */
+  emulator: EmulatorService
+  issues: IssueService
+  issueMoves: IssueMoveService
+  issueRelations: IssueRelationService
+  todos: TodoService
+  notes: NoteService
+  timeTracking: TimeTrackingService
+  /** EE only: undefined on `ce`, where the routes do not exist. */
+  metricImages?: MetricImageService
+  projects: ProjectService
+  projectLabels: ProjectLabelService
+  groups: GroupService
+  users: UserService
+  aliases: AliasService
+  runners: RunnerService
+  health: HealthService
+  pipelines: PipelineService
+  triggers: TriggerService
+  transfers: Transfers
+}
+
+/** What the export and import routes share: their services, where uploads go, the S3 endpoint. */
+export interface Transfers {
+  exports: ExportService
+  imports: ImportService
+  uploadDir: string
+  /** The sources of remote and S3 imports, checked before an import is created. */
+  sources: ImportSources
+  /** Bytes an uploaded archive may have; 0 = no limit. */
+  maxImportSize: number
+}
