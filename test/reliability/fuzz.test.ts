@@ -17,7 +17,7 @@ import type { Db } from '../../src/server/store/db.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
 import { diffSnapshots, snapshotStore } from '../support/fuzz-store.js'
 import { archive, base, repeated, small } from '../support/hostile-archive.js'
-import { MAX_BODY_DEPTH } from '../../src/server/http/json-depth.js'
+import { MAX_BODY_DEPTH } from '../../src/server/domain/json-depth.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
 
 /*

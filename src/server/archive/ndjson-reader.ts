@@ -1,5 +1,5 @@
 import { open, readFile, stat } from 'node:fs/promises'
-import { MAX_DOCUMENT_DEPTH, nestedDeeperThan } from '../http/json-depth.js'
+import { MAX_DOCUMENT_DEPTH, nestedDeeperThan } from '../domain/json-depth.js'
 import { MAX_JSON_DOCUMENT_SIZE } from './layout.js'
 
 /** GitLab's error for a non-JSON document (`lib/gitlab/import_export/json/ndjson_reader.rb`): it aborts. */

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart'
 import type { FastifyInstance } from 'fastify'
 import { invalidJsonBody, nestedTooDeeply } from '../grape/gitlab-errors.js'
 import { parseQuery } from './form-params.js'
-import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
+import { MAX_BODY_DEPTH, nestedDeeperThan } from '../domain/json-depth.js'
 import { RAW_MULTIPART_FIELDS } from './malformed-strings.js'
 
 /** The parsers every route shares: forms, JSON as Grape reads it, YAML and plain text as text. */
