@@ -32,6 +32,8 @@ export interface RouteDoc {
 }
 
 const NO_PARAMS = Type.Object({})
+/** The schema of a route without parameters. */
+export type NoParams = typeof NO_PARAMS
 
 /**
  * A handler's answer already written as JSON (issue lists put theirs together from kept records):

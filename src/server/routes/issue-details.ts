@@ -11,7 +11,7 @@ import {
 } from '../../schema/index.js'
 import { slicePage, undeclaredPageOf } from '../grape/pagination.js'
 import type { ApiContext } from './context.js'
-import { IssuePath, issueTarget } from './paths.js'
+import { IssuePath, issueRoute } from './paths.js'
 
 /**
  * Issue sub-resources (`lib/api/issues.rb`, `lib/api/subscriptions.rb`): reorder, move, subscriptions,
@@ -20,124 +20,97 @@ import { IssuePath, issueTarget } from './paths.js'
  */
 export function issueDetailRoutes(api: ApiContext): void {
   const { route, access } = api
+  const onIssue = issueRoute(route, access)
   const { issueMoves: moves, todos, issueRelations: relations } = api.services
 
-  route(
+  onIssue(
     {
       method: 'PUT',
       url: '/api/v4/projects/:id/issues/:issue_iid/reorder',
       summary: 'Reorder an issue (relative position)',
       auth: 'non_get',
-      pathParams: IssuePath,
       input: IssueReorder,
       response: { 200: Issue },
     },
-    (h) => {
-      const { iid, project } = issueTarget(access, h.path, h.actor)
-      return moves.reorder(h.actor, project, iid, h.params)
-    },
+    (h, { iid, project }) => moves.reorder(h.actor, project, iid, h.params),
   )
 
-  route(
+  onIssue(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/issues/:issue_iid/move',
       errors: [422],
       summary: 'Move an issue to another project',
       auth: 'non_get',
-      pathParams: IssuePath,
       input: IssueMove,
       response: { 201: Issue },
     },
-    (h) => {
-      const { iid, project } = issueTarget(access, h.path, h.actor)
-      return h.reply.code(201).send(moves.move(h.actor, project, iid, h.params))
-    },
+    (h, { iid, project }) => h.reply.code(201).send(moves.move(h.actor, project, iid, h.params)),
   )
 
-  route(
+  onIssue(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/issues/:issue_iid/subscribe',
       summary: 'Subscribe to an issue (304 when nothing changes)',
       auth: 'required',
-      pathParams: IssuePath,
       response: { 201: Issue, 304: Type.Null() },
     },
-    (h) => {
-      const { iid, project } = issueTarget(access, h.path, h.actor)
-      return h.reply.code(201).send(todos.setSubscription(h.actor, project, iid, true))
-    },
+    (h, { iid, project }) => h.reply.code(201).send(todos.setSubscription(h.actor, project, iid, true)),
   )
 
-  route(
+  onIssue(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/issues/:issue_iid/unsubscribe',
       summary: 'Unsubscribe from an issue (304 when nothing changes)',
       auth: 'required',
-      pathParams: IssuePath,
       response: { 201: Issue, 304: Type.Null() },
     },
-    (h) => {
-      const { iid, project } = issueTarget(access, h.path, h.actor)
-      return h.reply.code(201).send(todos.setSubscription(h.actor, project, iid, false))
-    },
+    (h, { iid, project }) => h.reply.code(201).send(todos.setSubscription(h.actor, project, iid, false)),
   )
 
-  route(
+  onIssue(
     {
       method: 'POST',
       url: '/api/v4/projects/:id/issues/:issue_iid/todo',
       summary: 'Create a to-do item for the caller (304 when one is pending)',
       auth: 'required',
-      pathParams: IssuePath,
       response: { 201: Todo, 304: Type.Null() },
     },
-    (h) => {
-      const { iid, project } = issueTarget(access, h.path, h.actor)
-      return h.reply.code(201).send(todos.mark(h.actor, project, iid))
-    },
+    (h, { iid, project }) => h.reply.code(201).send(todos.mark(h.actor, project, iid)),
   )
 
-  route(
+  onIssue(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/issues/:issue_iid/related_merge_requests',
       summary: 'Merge requests that mention or close the issue',
-      pathParams: IssuePath,
       response: { 200: Type.Array(MergeRequest) },
     },
-    (h) => {
-      const { iid, project } = issueTarget(access, h.path, h.actor)
-      return h.sendPage(slicePage(relations.related(h.actor, project, iid), undeclaredPageOf(h.req.query)))
-    },
+    (h, { iid, project }) =>
+      h.sendPage(slicePage(relations.related(h.actor, project, iid), undeclaredPageOf(h.req.query))),
   )
 
-  route(
+  onIssue(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/issues/:issue_iid/closed_by',
       summary: 'Merge requests that close the issue when merged',
-      pathParams: IssuePath,
       response: { 200: Type.Array(MergeRequestBasic) },
     },
-    (h) => {
-      const { iid, project } = issueTarget(access, h.path, h.actor)
-      return h.sendPage(slicePage(relations.closedBy(h.actor, project, iid), undeclaredPageOf(h.req.query)))
-    },
+    (h, { iid, project }) =>
+      h.sendPage(slicePage(relations.closedBy(h.actor, project, iid), undeclaredPageOf(h.req.query))),
   )
 
-  route(
+  onIssue(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/issues/:issue_iid/participants',
       summary: 'Participants of an issue',
-      pathParams: IssuePath,
       response: { 200: Type.Array(UserBasic) },
     },
-    (h) => {
-      const { iid, project } = issueTarget(access, h.path, h.actor)
+    (h, { iid, project }) => {
       return h.sendPage(
         slicePage(relations.participants(h.actor, project, iid), undeclaredPageOf(h.req.query)),
       )

@@ -13,7 +13,7 @@ import { applies } from '../domain/releases.js'
 import type { IssuePage } from '../services/issues/issues.js'
 import type { ApiContext } from './context.js'
 import { JsonAnswer, type Handled } from './define.js'
-import { IdPath, IssuePath, issueTarget } from './paths.js'
+import { IdPath, issueRoute } from './paths.js'
 
 const IssueList = Type.Array(Issue)
 /**
@@ -49,6 +49,7 @@ const OffsetIssueListQuery = Type.Omit(IssueListQuery, ['pagination', 'cursor'])
 /** GitLab's doc/api/issues.md: the issue lists, single reads, create, edit and delete. */
 export function issueRoutes(api: ApiContext) {
   const { route, services, access } = api
+  const onIssue = issueRoute(route, access)
   const updateInput = () =>
     ({
       ...IssueUpdate,
@@ -122,18 +123,14 @@ export function issueRoutes(api: ApiContext) {
     (h) => services.issues.getById(h.actor, globalId(h.path.id)),
   )
 
-  route(
+  onIssue(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/issues/:issue_iid',
       summary: 'Read one issue',
-      pathParams: IssuePath,
       response: { 200: Issue },
     },
-    (h) => {
-      const { project, iid } = issueTarget(access, h.path, h.actor)
-      return new JsonAnswer(services.issues.get(h.actor, project, iid, issueJson(h)))
-    },
+    (h, { project, iid }) => new JsonAnswer(services.issues.get(h.actor, project, iid, issueJson(h))),
   )
 
   route(
@@ -156,34 +153,30 @@ export function issueRoutes(api: ApiContext) {
     },
   )
 
-  route(
+  onIssue(
     {
       method: 'PUT',
       url: '/api/v4/projects/:id/issues/:issue_iid',
       summary: 'Edit, close or reopen an issue',
       auth: 'non_get',
-      pathParams: IssuePath,
       input: updateInput(),
       response: { 200: Issue },
     },
-    (h) => {
-      const { project, iid } = issueTarget(access, h.path, h.actor)
+    (h, { project, iid }) => {
       const issue = services.issues.update(h.actor, project, iid, h.params)
       return new JsonAnswer(services.issues.answerJson(h.actor, issue, issueJson(h)))
     },
   )
 
-  route(
+  onIssue(
     {
       method: 'DELETE',
       url: '/api/v4/projects/:id/issues/:issue_iid',
       summary: 'Delete an issue (owners and administrators)',
       auth: 'non_get',
-      pathParams: IssuePath,
       response: { 204: Type.Null() },
     },
-    (h) => {
-      const { project, iid } = issueTarget(access, h.path, h.actor)
+    (h, { project, iid }) => {
       services.issues.remove(h.actor, project, iid)
       return h.reply.code(204).send()
     },

@@ -12,7 +12,7 @@ import type { Upload } from '../services/metric-images.js'
 import { writeUpload } from '../http/upload-files.js'
 import type { ApiContext } from './context.js'
 import type { Route } from './define.js'
-import { IssuePath, issueTarget } from './paths.js'
+import { IssuePath, issueRoute } from './paths.js'
 
 const ImagePath = Type.Object({
   id: Type.String(),
@@ -63,6 +63,7 @@ export function metricImageRoutes(api: ApiContext): void {
   const images = api.services.metricImages
   if (!images) return
   const { route, access } = api
+  const onIssue = issueRoute(route, access)
 
   api.app.get('/uploads/-/system/issuable_metric_image/file/:image_id/:filename', (req, reply) => {
     const { image_id: id, filename } = req.params as Record<string, string>
@@ -72,18 +73,14 @@ export function metricImageRoutes(api: ApiContext): void {
     return reply.type(type).send(streamedBody(req, createReadStream(path)))
   })
 
-  route(
+  onIssue(
     {
       method: 'GET',
       url: '/api/v4/projects/:id/issues/:issue_iid/metric_images',
       summary: 'List the metric images of an incident',
-      pathParams: IssuePath,
       response: { 200: Type.Array(MetricImage) },
     },
-    (h) => {
-      const { iid, project } = issueTarget(access, h.path, h.actor)
-      return images.list(h.actor, project, iid)
-    },
+    (h, { iid, project }) => images.list(h.actor, project, iid),
   )
 
   route(

@@ -1,5 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type, type Static, type TObject } from '@sinclair/typebox'
 import type { Access, Actor } from '../services/access.js'
+import type { Handled, NoParams, Route, RouteSpec } from './define.js'
 
 /*
  * Path parameters, as the OpenAPI document shows them and handlers read them: an `:id` as given
@@ -20,4 +21,19 @@ export function issueTarget(
   actor: Actor,
 ): { iid: number; project: ReturnType<Access['project']> } {
   return { iid: path.issue_iid, project: access.project(actor, path.id) }
+}
+
+/** The issue a route's path names, resolved for the caller. */
+export type IssueTarget = ReturnType<typeof issueTarget>
+
+/**
+ * `route` for the routes under `/projects/:id/issues/:issue_iid`: the path is `IssuePath`, and the
+ * handler gets the issue it names (its project checked against the caller first).
+ */
+export function issueRoute(route: Route, access: Access) {
+  return <P extends TObject = NoParams>(
+    spec: Omit<RouteSpec<P, typeof IssuePath>, 'pathParams'>,
+    handler: (h: Handled<Static<P>, Static<typeof IssuePath>>, issue: IssueTarget) => unknown,
+  ): void =>
+    route({ ...spec, pathParams: IssuePath }, (h) => handler(h, issueTarget(access, h.path, h.actor)))
 }
