@@ -9,6 +9,7 @@ import type { UserRow } from '../store/users.js'
 import { formatDuration } from '../domain/chronic-duration.js'
 import { taskStatusText } from '../domain/tasks.js'
 import { apiUrl, type Instance } from './context.js'
+import { issuableFields } from './issuable.js'
 import { presentUser } from './users.js'
 
 /**
@@ -65,14 +66,7 @@ export function presentMilestone(
   today: string,
 ): Milestone {
   return {
-    id: row.id,
-    iid: row.iid,
-    project_id: row.project_id,
-    title: row.title,
-    description: row.description,
-    state: row.state,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    ...issuableFields(row),
     due_date: row.due_date,
     start_date: row.start_date,
     expired: row.due_date !== null && row.due_date < today,
@@ -148,14 +142,7 @@ export function presentIssues(
     const duplicateOf =
       row.duplicated_to_id === null ? undefined : records.duplicates.get(row.duplicated_to_id)
     const issue: Issue = {
-      id: row.id,
-      iid: row.iid,
-      project_id: row.project_id,
-      title: row.title,
-      description: row.description,
-      state: row.state,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
+      ...issuableFields(row),
       closed_at: row.closed_at,
       closed_by: user(row.closed_by_id),
       labels: view.withLabelDetails ? issueLabels.map(presentLabel) : issueLabels.map((l) => l.title),

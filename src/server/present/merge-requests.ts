@@ -5,6 +5,7 @@ import type { UserRow } from '../store/users.js'
 import type { Instance } from './context.js'
 import { mergeRequestCommits } from '../git/objects.js'
 import { countTasks } from '../domain/tasks.js'
+import { issuableFields } from './issuable.js'
 import { presentUser } from './users.js'
 
 /** What the service loads for a merge request: its author, and the SHA its target branch points to. */
@@ -36,14 +37,7 @@ export function presentMergeRequestBasic(
   const merged = row.state === 'merged'
   const commits = commitsOf(row, loaded)
   return {
-    id: row.id,
-    iid: row.iid,
-    project_id: row.project_id,
-    title: row.title,
-    description: row.description,
-    state: row.state,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    ...issuableFields(row),
     merged_by: merged ? author : null,
     merge_user: merged ? author : null,
     merged_at: row.merged_at,
