@@ -1,38 +1,16 @@
 import type { FastifyInstance } from 'fastify'
-import { openState } from './compose.js'
-import type { Clock } from './domain/clock.js'
+import { openState, type StateOptions } from './compose.js'
 import { installEdge } from './http/edge.js'
 import type { Instance } from './present/context.js'
 import { mountRoutes } from './routes/index.js'
 import type { Store } from './store/index.js'
-import type { TransferOptions } from './compose.js'
 import type { Seed } from '../schema/seed.js'
 
 export { DEFAULT_GITLAB_VERSION } from './compose.js'
 
-export interface ServerOptions {
-  /** `:memory:` (default) or a directory that keeps the store across restarts. */
-  data?: string
-  /**
-   * A validated seed, applied when the store is empty and then remembered in the store, so that a
-   * reset returns to it, also after a restart of a `data` directory (see `GitLabServer.seeded`).
-   */
-  seed?: Seed
-  /** External URL used in every URL the API hands out; defaults to the listening address. */
-  baseUrl?: string
-  edition?: 'ce' | 'ee'
-  gitlabVersion?: string
-  allowLocalRequests?: boolean
-  /** Issue creations allowed per project and user per minute (GitLab's `issues_create_limit`, default 300; 0 = off). */
-  issuesCreateLimit?: number
-  /**
-   * The server's time (default: the system clock): timestamps, jobs, the rate limits' one-minute
-   * windows and the `Date` header, so that a client can tell from an answer when a window ends.
-   */
-  clock?: Clock
+/** `openState`'s options (compose.ts `StateOptions`) and the edge's. */
+export interface ServerOptions extends StateOptions {
   logger?: boolean
-  /** Export and import settings: S3 endpoint (hidden `--s3-endpoint`), size and rate limits. */
-  transfers?: TransferOptions
   /**
    * More names the Host header may carry (`--allowed-host`), besides the listening address, its
    * loopback names and the base URL's host; listening on 0.0.0.0 or ::, a list restricts any Host.

@@ -49,16 +49,28 @@ import type { Seed } from '../schema/seed.js'
  * receive what this builds: they start no job and recover nothing.
  */
 
-/** The options of the state (ServerOptions in app.ts, which documents them). */
+/** How the state opens (app.ts `ServerOptions` adds the edge's options). */
 export interface StateOptions {
+  /** `:memory:` (default) or a directory that keeps the store across restarts. */
   data?: string
+  /**
+   * A validated seed, applied when the store is empty and then remembered in the store, so that a
+   * reset returns to it, also after a restart of a `data` directory (see `GitLabServer.seeded`).
+   */
   seed?: Seed
+  /** External URL used in every URL the API hands out; defaults to the listening address. */
   baseUrl?: string
   edition?: 'ce' | 'ee'
   gitlabVersion?: string
   allowLocalRequests?: boolean
+  /** Issue creations allowed per project and user per minute (GitLab's `issues_create_limit`, default 300; 0 = off). */
   issuesCreateLimit?: number
+  /**
+   * The server's time (default: the system clock): timestamps, jobs, the rate limits' one-minute
+   * windows and the `Date` header, so that a client can tell from an answer when a window ends.
+   */
   clock?: Clock
+  /** Export and import settings: S3 endpoint (hidden `--s3-endpoint`), size and rate limits. */
   transfers?: TransferOptions
 }
 
