@@ -11,35 +11,22 @@ import type {
 import { PipelineStatus as StatusSchema, literals } from '../../schema/index.js'
 import { forbidden, notFound, paramError, recordNotFound, unauthorized } from '../grape/gitlab-errors.js'
 import { CANCELABLE, COMPLETED } from '../domain/composite-status.js'
-import { CREATED_MS } from '../domain/pipeline-schedule.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { pageOf, type Page } from '../grape/pagination.js'
 import { pipelinePresenter } from '../present/pipelines.js'
-import type { PipelineFilter, PipelineRow, VariableRow } from '../store/pipelines.js'
+import type { PipelineFilter, PipelineRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
 import { JobTokenActor } from './job-tokens.js'
+import { forceStatus, insertPipeline, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
   running: ['running'],
   pending: ['pending'],
   finished: [...COMPLETED],
-}
-
-export interface NewPipelineInput {
-  project: ProjectRow
-  ref: string
-  sha: string
-  /** The ref is a tag (`Chain::Build`: `tag: @command.tag_exists?`). */
-  tag: boolean
-  userId: number | null
-  source: 'trigger' | 'pipeline'
-  triggerId?: number
-  upstream?: { pipelineId: number; jobId: number }
-  variables: VariableRow[]
 }
 
 /**
@@ -76,42 +63,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     create(input: NewPipelineInput): Pipeline {
       const now = isoNow(ctx.clock)
       const { project: p } = input
-      const row = store.transaction(() => {
-        const id = store.pipelines.insert({
-          project_id: p.id,
-          ref: input.ref,
-          sha: input.sha,
-          tag: input.tag ? 1 : 0,
-          status: 'created',
-          source: input.source,
-          user_id: input.userId,
-          trigger_id: input.triggerId ?? null,
-          upstream_pipeline_id: input.upstream?.pipelineId ?? null,
-          upstream_job_id: input.upstream?.jobId ?? null,
-          created_at: now,
-          updated_at: now,
-        })
-        store.pipelines.addVariables(id, input.variables)
-        const names = JSON.parse(p.ci_jobs) as string[]
-        names.forEach((name, n) =>
-          store.pipelines.insertJob({
-            pipeline_id: id,
-            name,
-            stage: name,
-            position: n,
-            status: 'created',
-            outcome: n === names.length - 1 ? p.ci_outcome : 'success',
-            duration_ms: p.ci_job_duration_ms,
-            ...runner.newJobToken(),
-            created_at: now,
-            queued_at: null,
-            started_at: null,
-            finished_at: null,
-            due_at: n === 0 ? new Date(Date.parse(now) + CREATED_MS).toISOString() : null,
-          }),
-        )
-        return store.pipelines.byId(id) as PipelineRow
-      })
+      const row = store.transaction(() => insertPipeline(store, runner, input, now))
       runner.poke()
       return present.full(p, row, userOf(row))
     },
@@ -209,41 +161,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       const pipeline = find(p, id)
       requireDeveloper(actor, p)
       const now = isoNow(ctx.clock)
-      const row = store.transaction(() => {
-        const again: number[] = []
-        for (const job of store.pipelines.jobs(pipeline.id)) {
-          if (job.retried !== 0) continue
-          const fresh = {
-            queued_at: null,
-            started_at: null,
-            finished_at: null,
-            failure_reason: null,
-            due_at: null,
-          }
-          if (job.status === 'skipped') {
-            store.pipelines.setJob({ ...job, ...fresh, status: 'created', outcome: 'success' })
-            again.push(job.position)
-          } else if (job.status === 'failed' || job.status === 'canceled') {
-            store.pipelines.setJob({ ...job, retried: 1, due_at: null })
-            store.pipelines.insertJob({
-              ...job,
-              ...fresh,
-              ...runner.newJobToken(),
-              status: 'created',
-              outcome: 'success',
-              created_at: now,
-            })
-            again.push(job.position)
-          }
-        }
-        if (again.length === 0) return pipeline
-        const first = Math.min(...again)
-        const [next] = store.pipelines
-          .jobs(pipeline.id)
-          .filter((j) => j.retried === 0 && j.position === first)
-        if (next) store.pipelines.setJob({ ...next, due_at: now })
-        return runner.refresh({ ...pipeline, finished_at: null }, now)
-      })
+      const row = store.transaction(() => retryJobs(store, runner, pipeline, now))
       runner.catchUp()
       runner.poke()
       const current = store.pipelines.byId(row.id) ?? row
@@ -257,28 +175,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     force(p: ProjectRow, id: number, status: PipelineStatus): Pipeline {
       const pipeline = find(p, id)
       const now = isoNow(ctx.clock)
-      const done = COMPLETED.has(status)
-      store.transaction(() => {
-        for (const job of store.pipelines.jobs(pipeline.id)) {
-          if (job.retried !== 0 || COMPLETED.has(job.status)) continue
-          store.pipelines.setJob({
-            ...job,
-            status,
-            due_at: null,
-            queued_at: job.queued_at ?? (status === 'created' ? null : now),
-            started_at: job.started_at ?? (['running', 'canceling'].includes(status) || done ? now : null),
-            finished_at: done ? now : null,
-            failure_reason: status === 'failed' ? 'script_failure' : null,
-          })
-        }
-        store.pipelines.setState({
-          id: pipeline.id,
-          status,
-          started_at: pipeline.started_at ?? (status === 'running' || done ? now : null),
-          finished_at: done ? now : null,
-          updated_at: now,
-        })
-      })
+      store.transaction(() => forceStatus(store, pipeline, status, now))
       const forced = find(p, id)
       return present.full(p, forced, userOf(forced))
     },
