@@ -50,15 +50,31 @@ export function rememberedSeed(store: Store): Seed | undefined {
  */
 export function applySeed(store: Store, seed: Seed, clock: Clock): void {
   const now = isoNow(clock)
-  const box = store.secrets
   // Issues name the same few users, labels and milestones over and over: each is looked up once.
   const userId = memo((username: string) => {
     const user = store.users.byUsername(username)
     if (!user) throw messageError(400, `seed: unknown user ${username}`)
     return user.id
   })
+  const w: SeedWriter = { store, now, userId, firstUser: seed.users?.[0]?.username }
+  seedUsers(w, seed.users ?? [])
+  seedGroups(w, seed.groups ?? [])
+  seed.projects?.forEach((p, index) => seedProject(w, p, index))
+  seedAliases(w, seed.aliases ?? [])
+}
 
-  for (const u of seed.users ?? []) {
+/** What each part of `applySeed` writes with: the store, the seed's time, users by name. */
+interface SeedWriter {
+  store: Store
+  now: string
+  userId(username: string): number
+  /** The seed's first user: an issue's author where the seed names none and no user owns the namespace. */
+  firstUser: string | undefined
+}
+
+/** Users that do not exist yet, each with its namespace and token. */
+function seedUsers({ store, now }: SeedWriter, users: NonNullable<Seed['users']>): void {
+  for (const u of users) {
     if (store.users.byUsername(u.username)) continue
     const id = store.users.insert({
       username: u.username,
@@ -81,8 +97,11 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
     })
     if (u.token) store.users.addToken(id, u.token, 'seed', now)
   }
+}
 
-  for (const g of seed.groups ?? []) {
+/** Groups that do not exist yet, and the members of each group the seed lists. */
+function seedGroups({ store, now, userId }: SeedWriter, groups: NonNullable<Seed['groups']>): void {
+  for (const g of groups) {
     let group = store.namespaces.byPath(g.path)
     if (!group) {
       const slash = g.path.lastIndexOf('/')
@@ -104,151 +123,166 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
     for (const [username, role] of Object.entries(g.members ?? {}))
       store.members.set('namespace', group!.id, userId(username), accessLevels[role], now)
   }
+}
 
-  seed.projects?.forEach((p, index) => {
-    const slash = p.path.lastIndexOf('/')
-    const ns = store.namespaces.byPath(p.path.slice(0, slash))
-    if (!ns)
-      throw messageError(400, `seed: projects[${index}].path: unknown namespace ${p.path.slice(0, slash)}`)
-    const existing = store.projects.byPath(p.path)
-    const projectId = existing?.id ?? newProject(p, ns)
-    for (const [username, role] of Object.entries(p.members ?? {}))
-      store.members.set('project', projectId, userId(username), accessLevels[role], now)
-    for (const l of p.labels ?? [])
-      store.labels.insert(projectId, l.name, l.color ?? '#6699cc', l.description ?? null, now)
-    for (const m of p.milestones ?? [])
-      store.milestones.insert({
-        project_id: projectId,
-        title: m.title,
-        description: m.description ?? null,
-        state: m.state ?? 'active',
-        start_date: m.start_date ?? null,
-        due_date: m.due_date ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-    // Added to a project that exists, issues continue its iids, as GitLab's next iid would.
-    const firstIid = store.issues.nextIid(projectId)
-    const labelIds = memo((title: string) => store.labels.byTitle(projectId, title)?.id)
-    const milestoneIds = memo((title: string) => store.milestones.byTitle(projectId, title)?.id ?? null)
-    const issueIds: number[] = []
-    p.issues?.forEach((i, n) => {
-      const authorId = i.author
-        ? userId(i.author)
-        : (ns.owner_id ?? userId(seed.users?.[0]?.username ?? 'root'))
-      const created = i.created_at ? new Date(i.created_at).toISOString() : now
-      const tasks = countTasks(i.description ?? null)
-      const closed = i.state === 'closed'
-      const id = store.issues.insert({
-        iid: firstIid + n,
-        project_id: projectId,
-        title: i.title,
-        description: i.description ?? null,
-        state: closed ? 'closed' : 'opened',
-        author_id: authorId,
-        created_at: created,
-        updated_at: created,
-        milestone_id: i.milestone ? milestoneIds(i.milestone) : null,
-        epic_id: null,
-        confidential: i.confidential ? 1 : 0,
-        discussion_locked: i.discussion_locked === undefined ? null : i.discussion_locked ? 1 : 0,
-        issue_type: i.issue_type ?? 'issue',
-        due_date: i.due_date ?? null,
-        time_estimate: duration(i.time_estimate),
-        total_time_spent: duration(i.time_spent),
-        weight: i.weight ?? null,
-        tasks_total: tasks.total,
-        tasks_done: tasks.done,
-        relative_position: (firstIid + n) * 1024,
-        closed_at: closed ? created : null,
-        closed_by_id: closed ? authorId : null,
-        user_agent: null,
-        ip_address: null,
-      })
-      issueIds.push(id)
-      // A new issue has neither yet: its lists are added, with no old list to clear first.
-      const labels = (i.labels ?? []).map(labelIds).filter((x): x is number => x !== undefined)
-      store.issues.addLabels(id, labels)
-      const assignees = (i.assignees ?? []).map(userId)
-      store.issues.addAssignees(id, assignees)
-      for (const uid of new Set([authorId, ...assignees])) store.issues.setSubscription(id, uid, true)
-    })
-    if (!existing) projectExtras(p, ns, projectId, issueIds)
-  })
-
-  /** A project the seed describes, with its refs (each at a real, empty git commit). */
-  function newProject(p: SeedProject, ns: NamespaceRow): number {
-    const slash = p.path.lastIndexOf('/')
-    const path = p.path.slice(slash + 1)
-    const projectId = store.projects.insert({
-      namespace_id: ns.id,
-      path,
-      full_path: p.path,
-      name: p.name ?? path,
-      description: p.description ?? null,
-      visibility: p.visibility ?? 'private',
-      archived: p.archived ? 1 : 0,
-      default_branch: p.default_branch ?? 'main',
-      creator_id: ns.owner_id,
-      ci_config: p.ci_config === false ? 0 : 1,
-      ci_jobs: JSON.stringify(p.ci_jobs ?? ['build']),
-      ci_outcome: p.ci_outcome ?? 'success',
-      ci_job_duration_ms: Math.round(
-        (parseDuration(p.ci_job_duration ?? '2s', { keepZero: true }) ?? 2) * 1000,
-      ),
+/** A project, new or existing, with what the seed adds to it. */
+function seedProject(w: SeedWriter, p: SeedProject, index: number): void {
+  const { store, now, userId } = w
+  const slash = p.path.lastIndexOf('/')
+  const ns = store.namespaces.byPath(p.path.slice(0, slash))
+  if (!ns)
+    throw messageError(400, `seed: projects[${index}].path: unknown namespace ${p.path.slice(0, slash)}`)
+  const existing = store.projects.byPath(p.path)
+  const projectId = existing?.id ?? newProject(w, p, ns)
+  for (const [username, role] of Object.entries(p.members ?? {}))
+    store.members.set('project', projectId, userId(username), accessLevels[role], now)
+  for (const l of p.labels ?? [])
+    store.labels.insert(projectId, l.name, l.color ?? '#6699cc', l.description ?? null, now)
+  for (const m of p.milestones ?? [])
+    store.milestones.insert({
+      project_id: projectId,
+      title: m.title,
+      description: m.description ?? null,
+      state: m.state ?? 'active',
+      start_date: m.start_date ?? null,
+      due_date: m.due_date ?? null,
       created_at: now,
-      last_activity_at: now,
+      updated_at: now,
     })
-    // `refs:` is the older name of `branches:`; a name may be both a branch and a tag. Each ref
-    // points at a real (empty) git commit, which the export's project.bundle carries.
-    const refs = [
-      ...[...new Set([p.default_branch ?? 'main', ...(p.branches ?? []), ...(p.refs ?? [])])].map(
-        (name) => ['branch', name] as const,
-      ),
-      ...[...new Set(p.tags ?? [])].map((name) => ['tag', name] as const),
-    ]
-    for (const [kind, ref] of refs) {
-      const commit = refCommit(p.path, ref)
-      store.gitObjects.put(commit)
-      store.projects.addRef(projectId, kind, ref, commit.sha)
-    }
-    return projectId
-  }
+  const issueIds = seedIssues(w, p, projectId, ns)
+  if (!existing) projectExtras(w, p, ns, projectId, issueIds)
+}
 
-  /** What only a new project's seed entry holds: merge requests (naming its issues) and trigger tokens. */
-  function projectExtras(p: SeedProject, ns: NamespaceRow, projectId: number, issueIds: number[]): void {
-    p.merge_requests?.forEach((m, n) => {
-      const authorId = m.author ? userId(m.author) : (ns.owner_id ?? 1)
-      const mrId = store.mergeRequests.insert({
-        iid: n + 1,
-        project_id: projectId,
-        title: m.title,
-        description: m.description ?? null,
-        state: m.state ?? 'opened',
-        author_id: authorId,
-        source_branch: m.source_branch ?? `mr-${n + 1}`,
-        target_branch: m.target_branch ?? p.default_branch ?? 'main',
-        created_at: now,
-        updated_at: now,
-        merged_at: m.state === 'merged' ? now : null,
-        closed_at: m.state === 'closed' ? now : null,
-      })
-      for (const iid of m.mentions_issues ?? [])
-        store.mergeRequests.link(mrId, issueIds[iid - 1] as number, false)
-      for (const iid of m.closes_issues ?? [])
-        store.mergeRequests.link(mrId, issueIds[iid - 1] as number, true)
+/** The project's issues, their iids continuing the project's; their ids, in the seed's order. */
+function seedIssues(w: SeedWriter, p: SeedProject, projectId: number, ns: NamespaceRow): number[] {
+  const { store, now, userId } = w
+  // Added to a project that exists, issues continue its iids, as GitLab's next iid would.
+  const firstIid = store.issues.nextIid(projectId)
+  const labelIds = memo((title: string) => store.labels.byTitle(projectId, title)?.id)
+  const milestoneIds = memo((title: string) => store.milestones.byTitle(projectId, title)?.id ?? null)
+  const issueIds: number[] = []
+  p.issues?.forEach((i, n) => {
+    const authorId = i.author ? userId(i.author) : (ns.owner_id ?? userId(w.firstUser ?? 'root'))
+    const created = i.created_at ? new Date(i.created_at).toISOString() : now
+    const tasks = countTasks(i.description ?? null)
+    const closed = i.state === 'closed'
+    const id = store.issues.insert({
+      iid: firstIid + n,
+      project_id: projectId,
+      title: i.title,
+      description: i.description ?? null,
+      state: closed ? 'closed' : 'opened',
+      author_id: authorId,
+      created_at: created,
+      updated_at: created,
+      milestone_id: i.milestone ? milestoneIds(i.milestone) : null,
+      epic_id: null,
+      confidential: i.confidential ? 1 : 0,
+      discussion_locked: i.discussion_locked === undefined ? null : i.discussion_locked ? 1 : 0,
+      issue_type: i.issue_type ?? 'issue',
+      due_date: i.due_date ?? null,
+      time_estimate: duration(i.time_estimate),
+      total_time_spent: duration(i.time_spent),
+      weight: i.weight ?? null,
+      tasks_total: tasks.total,
+      tasks_done: tasks.done,
+      relative_position: (firstIid + n) * 1024,
+      closed_at: closed ? created : null,
+      closed_by_id: closed ? authorId : null,
+      user_agent: null,
+      ip_address: null,
     })
-    for (const t of p.triggers ?? [])
-      store.triggers.insert({
-        project_id: projectId,
-        owner_id: t.owner ? userId(t.owner) : null,
-        description: t.description ?? '',
-        created_at: now,
-        ...sealTrigger(box, t.token ?? `glptt-${fakeSha(`${p.path}:${t.description}:${now}`)}`),
-      })
-  }
+    issueIds.push(id)
+    // A new issue has neither yet: its lists are added, with no old list to clear first.
+    const labels = (i.labels ?? []).map(labelIds).filter((x): x is number => x !== undefined)
+    store.issues.addLabels(id, labels)
+    const assignees = (i.assignees ?? []).map(userId)
+    store.issues.addAssignees(id, assignees)
+    for (const uid of new Set([authorId, ...assignees])) store.issues.setSubscription(id, uid, true)
+  })
+  return issueIds
+}
 
-  for (const a of seed.aliases ?? []) {
+/** A project the seed describes, with its refs (each at a real, empty git commit). */
+function newProject({ store, now }: SeedWriter, p: SeedProject, ns: NamespaceRow): number {
+  const slash = p.path.lastIndexOf('/')
+  const path = p.path.slice(slash + 1)
+  const projectId = store.projects.insert({
+    namespace_id: ns.id,
+    path,
+    full_path: p.path,
+    name: p.name ?? path,
+    description: p.description ?? null,
+    visibility: p.visibility ?? 'private',
+    archived: p.archived ? 1 : 0,
+    default_branch: p.default_branch ?? 'main',
+    creator_id: ns.owner_id,
+    ci_config: p.ci_config === false ? 0 : 1,
+    ci_jobs: JSON.stringify(p.ci_jobs ?? ['build']),
+    ci_outcome: p.ci_outcome ?? 'success',
+    ci_job_duration_ms: Math.round(
+      (parseDuration(p.ci_job_duration ?? '2s', { keepZero: true }) ?? 2) * 1000,
+    ),
+    created_at: now,
+    last_activity_at: now,
+  })
+  // `refs:` is the older name of `branches:`; a name may be both a branch and a tag. Each ref
+  // points at a real (empty) git commit, which the export's project.bundle carries.
+  const refs = [
+    ...[...new Set([p.default_branch ?? 'main', ...(p.branches ?? []), ...(p.refs ?? [])])].map(
+      (name) => ['branch', name] as const,
+    ),
+    ...[...new Set(p.tags ?? [])].map((name) => ['tag', name] as const),
+  ]
+  for (const [kind, ref] of refs) {
+    const commit = refCommit(p.path, ref)
+    store.gitObjects.put(commit)
+    store.projects.addRef(projectId, kind, ref, commit.sha)
+  }
+  return projectId
+}
+
+/** What only a new project's seed entry holds: merge requests (naming its issues) and trigger tokens. */
+function projectExtras(
+  { store, now, userId }: SeedWriter,
+  p: SeedProject,
+  ns: NamespaceRow,
+  projectId: number,
+  issueIds: number[],
+): void {
+  p.merge_requests?.forEach((m, n) => {
+    const authorId = m.author ? userId(m.author) : (ns.owner_id ?? 1)
+    const mrId = store.mergeRequests.insert({
+      iid: n + 1,
+      project_id: projectId,
+      title: m.title,
+      description: m.description ?? null,
+      state: m.state ?? 'opened',
+      author_id: authorId,
+      source_branch: m.source_branch ?? `mr-${n + 1}`,
+      target_branch: m.target_branch ?? p.default_branch ?? 'main',
+      created_at: now,
+      updated_at: now,
+      merged_at: m.state === 'merged' ? now : null,
+      closed_at: m.state === 'closed' ? now : null,
+    })
+    for (const iid of m.mentions_issues ?? [])
+      store.mergeRequests.link(mrId, issueIds[iid - 1] as number, false)
+    for (const iid of m.closes_issues ?? []) store.mergeRequests.link(mrId, issueIds[iid - 1] as number, true)
+  })
+  for (const t of p.triggers ?? [])
+    store.triggers.insert({
+      project_id: projectId,
+      owner_id: t.owner ? userId(t.owner) : null,
+      description: t.description ?? '',
+      created_at: now,
+      ...sealTrigger(store.secrets, t.token ?? `glptt-${fakeSha(`${p.path}:${t.description}:${now}`)}`),
+    })
+}
+
+/** Aliases of projects that exist. */
+function seedAliases({ store }: SeedWriter, aliases: NonNullable<Seed['aliases']>): void {
+  for (const a of aliases) {
     const project = store.projects.byPath(a.project)
     if (!project) throw messageError(400, `seed: alias ${a.name}: unknown project ${a.project}`)
     store.aliases.insert(project.id, a.name)
