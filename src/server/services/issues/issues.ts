@@ -1,4 +1,4 @@
-import type { Issue, IssueCreate, IssueListQuery, IssueType, IssueUpdate } from '../../../schema/index.js'
+import type { Issue, IssueCreate, IssueListQuery, IssueUpdate } from '../../../schema/index.js'
 import {
   forbidden,
   messageError,
@@ -20,16 +20,13 @@ import { isoNow, today } from '../../domain/clock.js'
 import { epicLinks } from '../epic-links.js'
 import { buildIssueQuery, type IssueListScope } from './list.js'
 import { presentIssueBatch } from './records.js'
-import { humanSize } from '../../domain/human-size.js'
 import { keptIssueCounts } from './counts.js'
 import { issueFragments } from './fragments.js'
 import { keptIssueOrders } from './orders.js'
 import { watchedIssueLists, type ListWatch } from '../watched-issue-lists.js'
 import { descriptionQuickActions } from '../quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from '../system-notes.js'
-
-const MAX_DESCRIPTION_BYTES = 1_048_576
-const MAX_TITLE = 255
+import { issueInputs, validDate, validateText } from './inputs.js'
 
 export interface IssuePage {
   /** Each issue's record as JSON (by the route's serializer). */
@@ -63,6 +60,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const fragments = issueFragments(store)
   const orders = keptIssueOrders(store)
   const epics = epicLinks(ctx)
+  const { mayGiveType, labelIds, assigneeIds } = issueInputs(ctx)
   const present = (rows: IssueRow[], view: IssueView) => presentIssueBatch(ctx, rows, view)
 
   /**
@@ -111,17 +109,6 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       canReadIssue: canReadAnyIssue(actor),
     })[0] as Issue
   /**
-   * Whether the actor may give an issue this type (`Issues::IssueTypeHelpers#create_issue_type_allowed?`):
-   * an incident needs Reporter, a test case Planner or Reporter on EE. `Issues::BaseService#filter_params`
-   * drops a type the actor may not give, on create and on edit alike.
-   */
-  const mayGiveType = (actor: Actor, project: ProjectRow, type: IssueType): boolean => {
-    if (type === 'incident') return access.atLeast(actor, project, Level.reporter)
-    if (type === 'test_case')
-      return ctx.instance.edition === 'ee' && access.atLeast(actor, project, Level.planner)
-    return true
-  }
-  /**
    * An edit in one transaction, told to the caches as a write to these issues only; with quick
    * actions, whose `after` may reach any issue, as a change to everything.
    */
@@ -130,52 +117,6 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const requireUser = (actor: Actor) => {
     if (!actor.user) throw unauthorized()
     return actor.user
-  }
-
-  function validateText(title: string | undefined, description: string | undefined | null) {
-    if (title !== undefined && title.trim() === '') throw validationError({ title: ["can't be blank"] })
-    if (title !== undefined && [...title].length > MAX_TITLE)
-      throw validationError({ title: [`is too long (maximum is ${MAX_TITLE} characters)`] })
-    if (description) {
-      const bytes = Buffer.byteLength(description)
-      if (bytes > MAX_DESCRIPTION_BYTES)
-        throw validationError({
-          description: [
-            `is too long (${humanSize(bytes)}). The maximum size is ${humanSize(MAX_DESCRIPTION_BYTES)}.`,
-          ],
-        })
-    }
-  }
-
-  /**
-   * Label ids for titles, creating missing project labels when `create` is allowed
-   * (`app/services/issuable_base_service.rb`).
-   */
-  function labelIds(project: ProjectRow, titles: string[], create: boolean, now: string): number[] {
-    const ids: number[] = []
-    for (const title of titles) {
-      // A blank title (`labels=,bug`) is no label: GitLab's Labels::FindOrCreateService cannot save one.
-      if (title === '') continue
-      const found = store.labels.byTitle(project.id, title)
-      if (found) ids.push(found.id)
-      else if (create) ids.push(store.labels.insert(project.id, title, '#6699cc', null, now))
-    }
-    return ids
-  }
-
-  /**
-   * Assignees that exist and can read the project; CE keeps only the first
-   * (`app/services/issuable_base_service.rb`).
-   */
-  function assigneeIds(project: ProjectRow, ids: number[]): number[] {
-    const valid = ids
-      .filter((id) => id > 0)
-      .filter((id) => {
-        const user = store.users.get(id)
-        return user !== undefined && access.canReadProject(new Actor(user), project)
-      })
-    const unique = [...new Set(valid)]
-    return ctx.instance.edition === 'ce' ? unique.slice(0, 1) : unique
   }
 
   return {
@@ -463,13 +404,3 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   }
 }
 export type IssueService = ReturnType<typeof issueService>
-
-/**
- * A real calendar date `YYYY-MM-DD`, or null: GitLab ignores an invalid due date
- * (`app/models/concerns/issuable.rb`).
- */
-function validDate(value: string | undefined): string | null {
-  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null
-  const d = new Date(`${value}T00:00:00.000Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value ? value : null
-}
