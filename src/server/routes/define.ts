@@ -106,7 +106,8 @@ export interface RouteTable extends Route {
 
 /**
  * The `route(spec, handler)` that route modules register with: parameters parsed by our Grape-style
- * parser, responses serialised through their schemas, each route recorded for the OpenAPI document.
+ * parser, responses serialised through their schemas, each route recorded for the OpenAPI document,
+ * a `cached` route's answers kept in `cache`.
  */
 export function routeTable(
   app: FastifyInstance,
@@ -144,9 +145,16 @@ function docOf(spec: RouteSpec<TObject, TObject>): RouteDoc {
   }
 }
 
+/** What every route of a table shares: the instance, the clock and the lists' response cache. */
+interface Shared {
+  instance: Instance
+  clock: Clock
+  cache: ResponseCache
+}
+
 function register<P extends TObject, Path extends TObject>(
   scope: FastifyInstance,
-  { instance, clock, cache: responseCache }: { instance: Instance; clock: Clock; cache: ResponseCache },
+  { instance, clock, cache: lists }: Shared,
   spec: RouteSpec<P, Path>,
   handler: (h: Handled<Static<P>, Static<Path>>) => unknown,
 ): void {
@@ -179,7 +187,7 @@ function register<P extends TObject, Path extends TObject>(
         throw unauthorized()
       // A cached answer was made for this caller, URL and day from the same store generation,
       // so its parameter and access checks have passed already (errors are never cached).
-      const cache = spec.cached ? responseCache : undefined
+      const cache = spec.cached ? lists : undefined
       const key = cache ? `${req.actor.id ?? 0}|${today(clock)}|${req.url}` : ''
       const hit = cache?.get(key)
       if (hit) {
