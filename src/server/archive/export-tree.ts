@@ -6,6 +6,7 @@ import type { NoteRow } from '../store/notes.js'
 import type { TimelogRow } from '../store/timelogs.js'
 import type { ProjectRow } from '../store/projects.js'
 import { mergeRequestLine } from './export-merge-requests.js'
+import { personalOwnerOf, withPersonalOwner } from './export-members.js'
 import { writeRepositoryBundle } from './export-repository.js'
 import { ciCdSettings, projectFeature, protectedBranches } from './export-settings.js'
 import { EMULATOR_REVISION, EXPORT_VERSION } from './layout.js'
@@ -48,6 +49,8 @@ export interface TreeSource {
   description?: string | null
   /** `Gitlab::VERSION`: `18.6.0`, or `18.6.0-ee` on Enterprise Edition. */
   gitlabVersion: string
+  /** A personal project's owner, exported as its member (see `withPersonalOwner`). */
+  personalOwner?: ReturnType<typeof personalOwnerOf>
   /** Checked between batches: a closing server stops the export. */
   aborted: () => boolean
 }
@@ -137,7 +140,7 @@ export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Pr
   archive.file('./tree/project/project_feature.ndjson', projectFeature(project))
 
   const members = await relation('project_members')
-  for (const m of reader.members(project.id, src.namespaceIds)) {
+  for (const m of withPersonalOwner(reader.members(project.id, src.namespaceIds), src.personalOwner)) {
     const user = reader.user(m.user_id)
     if (!user) continue
     await members.write({

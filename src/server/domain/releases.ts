@@ -159,6 +159,25 @@ export const RELEASE_RULES = {
     change: '/promote_to_incident on issue creation',
     where: 'src/server/services/quick-actions/issue-actions.ts',
   },
+  /**
+   * "removed due date" names the date removed ("removed due date September 20, 2018") after gitlab-org/gitlab
+   * MR 117537 (`SystemNotes::TimeTrackingService#change_start_date_or_due_date`). The release is unverified:
+   * the MR is of April 2023, so 15.11 or 16.0; we keep 16.0.
+   */
+  removedDueDateNamesDate: {
+    since: '16.0',
+    change: 'the "removed due date" system note names the date removed',
+    where: 'src/server/services/system-notes.ts',
+  },
+  /**
+   * The owner of a personal namespace is a member of its new projects as Owner from 14.9, as Maintainer before
+   * (doc/user/permissions.md: flag `personal_project_owner_with_owner_access`, 14.8, generally available in 14.9).
+   */
+  personalProjectOwnerRole: {
+    since: '14.9',
+    change: "a personal project's owner is its Owner member (was Maintainer)",
+    where: 'personalOwnerLevel',
+  },
   /** GitLab 17.0 (doc/api/runners.md): registration-token support of `POST /runners` answers 410. */
   runnerRegistrationTokenGone: {
     since: '17.0',
@@ -192,4 +211,9 @@ export function importRoleFor(version: string): number {
 export function taskStatusNoun(version: string, count: number): string {
   const noun = applies(version, 'checklistItemsWording') ? 'checklist item' : 'task'
   return count === 1 ? noun : `${noun}s`
+}
+
+/** The membership a personal project keeps for its namespace's owner: Owner (50) from 14.9, Maintainer (40) before. */
+export function personalOwnerLevel(version: string): number {
+  return applies(version, 'personalProjectOwnerRole') ? accessLevels.owner : accessLevels.maintainer
 }

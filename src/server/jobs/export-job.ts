@@ -7,6 +7,7 @@ import { text } from 'node:stream/consumers'
 import { request } from 'undici'
 import { exportFileName } from '../archive/layout.js'
 import { writeExportTree } from '../archive/export-tree.js'
+import { personalOwnerOf } from '../archive/export-members.js'
 import { TarGzWriter } from '../archive/tar-gz-writer.js'
 import { collectAfterJob } from '../archive/garbage.js'
 import type { ServiceContext } from '../services/context.js'
@@ -82,6 +83,7 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
         project,
         namespaceIds,
         description: row.description,
+        personalOwner: personalOwnerOf(store.namespaces.get(project.namespace_id), project, instance.version),
         // `Gitlab::VERSION` reads `18.6.0-ee` on Enterprise Edition, as `GET /version` does.
         gitlabVersion: `${instance.version}${instance.edition === 'ee' ? '-ee' : ''}`,
         aborted: env.aborted,

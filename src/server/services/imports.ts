@@ -20,13 +20,16 @@ const MASKED_ERROR = 'Ask a maintainer to check the import status for more detai
 const FAILED_RELATIONS_LIMIT = 100
 /**
  * Imports that run at once; the others stay `scheduled` until a slot frees, as they wait in
- * GitLab's Sidekiq queue. Each may decompress up to `limits.maxDecompressedBytes` (25 GiB).
+ * GitLab's Sidekiq queue. Each may decompress up to `limits.maxDecompressedBytes` (25 GiB). One
+ * user holds at most all but one (see `jobSlots`), so a user's stalled remote imports cannot keep
+ * everyone else's waiting until their transfer deadline; GitLab's own per-user bound is the
+ * `project_import` rate limit, applied in `create`.
  */
-export const CONCURRENT_IMPORTS = 2
+export const CONCURRENT_IMPORTS = 3
 
 export interface ImportEnv extends TransferEnv {
   limits: ExtractLimits
-  /** CONCURRENT_IMPORTS slots that imports wait for. */
+  /** CONCURRENT_IMPORTS slots that imports wait for, keyed by the importing user. */
   slots: JobSlots
   s3Endpoint?: string
 }
@@ -129,7 +132,7 @@ export function importService(ctx: ServiceContext, env: ImportEnv) {
       })
       // The job's modules (undici, tar-stream) load with the first import, not at start-up.
       env.queue.run(() =>
-        slots.run(async () => {
+        slots.run(String(actor.id), async () => {
           // Closing while it waited: it stays `scheduled`, and the next start marks it failed.
           if (env.queue.aborted()) return
           await (

@@ -1,5 +1,6 @@
 import type { Store } from '../store/index.js'
 import { formatDuration } from '../domain/chronic-duration.js'
+import { applies } from '../releases.js'
 
 /*
  * The system notes GitLab writes on an issue when it changes (`SystemNotes::IssuablesService`,
@@ -13,7 +14,71 @@ export function toSentence(words: string[]): string {
   return `${words.slice(0, -1).join(', ')}, and ${words.at(-1)}`
 }
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
+
+/** Rails' `Date#to_fs(:long)` of `YYYY-MM-DD`: `September 20, 2018`. */
+function longDate(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number]
+  return `${MONTHS[m - 1]} ${d}, ${y}`
+}
+
+/**
+ * The titles as `change_title` marks them: the changed part between the longest common prefix and
+ * suffix (by character, as Ruby indexes strings) wrapped `{-old-}` and `{+new+}`
+ * (`Gitlab::Diff::InlineDiffMarkdownMarker`). Chosen: one changed part, as `Gitlab::Diff::InlineDiff`
+ * found it before `CharDiff`; since then GitLab's diff-match-patch may mark several parts of a title
+ * changed in several places.
+ */
+function markedTitles(before: string, after: string): [string, string] {
+  const a = Array.from(before)
+  const b = Array.from(after)
+  let prefix = 0
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++
+  let suffix = 0
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  )
+    suffix++
+  const mark = (chars: string[], sign: string) => {
+    const end = chars.length - suffix
+    if (end <= prefix) return chars.join('')
+    return `${chars.slice(0, prefix).join('')}{${sign}${chars.slice(prefix, end).join('')}${sign}}${chars.slice(end).join('')}`
+  }
+  // GitLab skips the marks when the old text is empty (`InlineDiff#inline_diffs`).
+  return a.length === 0 ? [before, after] : [mark(a, '-'), mark(b, '+')]
+}
+
 export const systemNoteBody = {
+  /** `changed title from **{-Old-} title** to **{+New+} title**` (`SystemNotes::IssuablesService#change_title`). */
+  title(before: string, after: string): string {
+    const [old, now] = markedTitles(before, after)
+    return `changed title from **${old}** to **${now}**`
+  },
+  /**
+   * `changed due date to September 20, 2018`, or `removed due date` (from 16.0 followed by the date
+   * removed) (`SystemNotes::TimeTrackingService`).
+   */
+  dueDate(due: string | null, previous: string | null, version: string): string {
+    if (due) return `changed due date to ${longDate(due)}`
+    return previous && applies(version, 'removedDueDateNamesDate')
+      ? `removed due date ${longDate(previous)}`
+      : 'removed due date'
+  },
   /** `assigned to @a and @b and unassigned @c`; undefined when nobody changed. */
   assignees(added: string[], removed: string[]): string | undefined {
     const parts: string[] = []

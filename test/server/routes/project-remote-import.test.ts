@@ -234,3 +234,42 @@ describe('a remote file that arrives a byte every 2 s', () => {
     }
   })
 })
+
+describe('import slots shared between users', () => {
+  it("one user's dripping imports leave a slot: another user's import starts and finishes", async () => {
+    const drip = await dripServer()
+    const status = async (path: string, token: string) =>
+      ((await t.http('GET', `/api/v4/projects/${path}/import`, { token })).body as Json).import_status
+    try {
+      const slow = ['drip-1', 'drip-2', 'drip-3']
+      for (const path of slow) {
+        const res = await t.http('POST', '/api/v4/projects/remote-import', {
+          token: 'glpat-alice-token',
+          json: { url: `${drip.url}/${path}.tar.gz`, path },
+        })
+        expect(res.status).toBe(201)
+      }
+      const res = await t.http('POST', '/api/v4/projects/remote-import', {
+        token: 'glpat-bob-token',
+        json: { url: fileUrl(), path: 'fast' },
+      })
+      expect(res.status).toBe(201)
+      expect(await settled((res.body as Json).id)).toMatchObject({
+        import_status: 'finished',
+        import_error: null,
+      })
+      const issues = await t.http('GET', '/api/v4/projects/bob%2Ffast/issues', { token: 'glpat-bob-token' })
+      expect((issues.body as Json[]).map((i) => i.title)).toEqual(['Remote'])
+      // Alice's first two still hold their slots (a byte every 2 s); her third waits, fetching nothing.
+      expect(await Promise.all(slow.map((path) => status(`alice%2F${path}`, 'glpat-alice-token')))).toEqual([
+        'started',
+        'started',
+        'scheduled',
+      ])
+      for (let i = 0; i < 250 && drip.requests() < 2; i++) await new Promise((r) => setTimeout(r, 20))
+      expect(drip.requests()).toBe(2)
+    } finally {
+      await drip.close()
+    }
+  })
+})

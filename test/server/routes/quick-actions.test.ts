@@ -62,6 +62,7 @@ describe('a note made only of commands', () => {
     // the system notes of the equivalent edit
     expect(await notes(2)).toEqual([
       ['locked the discussion in this issue', true],
+      ['changed due date to January 31, 2030', true],
       ['assigned to @pam', true],
     ])
   })
@@ -478,5 +479,75 @@ describe('descriptions', () => {
   it('an edit without a description runs nothing', async () => {
     const res = await t.http('PUT', `${P}/issues/2`, { token: T.reporter, json: { title: '/close' } })
     expect(res.body).toMatchObject({ title: '/close', state: 'opened' })
+  })
+})
+
+describe('title and due date system notes', () => {
+  it('/title notes the change with the changed part marked', async () => {
+    expect((await note(2, '/title Second issue')).status).toBe(202)
+    expect((await note(1, '/title Fist')).status).toBe(202)
+    expect(await notes(2)).toEqual([['changed title from **Second** to **Second{+ issue+}**', true]])
+    expect(await notes(1)).toEqual([['changed title from **Fi{-r-}st** to **Fist**', true]])
+  })
+
+  it('/due and /remove_due_date note the date set, then the date removed', async () => {
+    await note(2, '/due 2030-01-31')
+    await note(2, '/due 2030-01-31') // the same date again: no change, no note
+    await note(2, '/remove_due_date')
+    expect(await notes(2)).toEqual([
+      ['changed due date to January 31, 2030', true],
+      ['removed due date January 31, 2030', true],
+    ])
+  })
+
+  it('before 16.0, "removed due date" names no date', async () => {
+    const old = await startServer(detailSeed, { gitlabVersion: '15.0.0' })
+    try {
+      for (const body of ['/due 2030-01-31', '/remove_due_date'])
+        await old.http('POST', `${P}/issues/2/notes`, { token: T.reporter, json: { body } })
+      const res = await old.http('GET', `${P}/issues/2/notes`, { token: T.root, query: 'sort=asc' })
+      expect((res.body as Json[]).map((n) => [n.body, n.system])).toEqual([
+        ['changed due date to January 31, 2030', true],
+        ['removed due date', true],
+      ])
+    } finally {
+      await old.close()
+    }
+  })
+
+  it('a plain edit of title and due date notes both, in GitLab order; an unchanged value notes nothing', async () => {
+    const edit = (json: Json) => t.http('PUT', `${P}/issues/1`, { token: T.reporter, json })
+    expect((await edit({ title: 'Worst', due_date: '2031-02-03' })).status).toBe(200)
+    expect((await edit({ title: 'Worst', due_date: '2031-02-03' })).status).toBe(200)
+    expect((await edit({ title: 'Worst ever', due_date: '' })).status).toBe(200)
+    const listed = (await t.http('GET', `${P}/issues/1/notes`, { token: T.root, query: 'sort=asc' }))
+      .body as Json[]
+    expect(listed.map((n) => [n.body, n.system, (n.author as Json).username])).toEqual([
+      ['changed title from **{-Fi-}rst** to **{+Wo+}rst**', true, 'rita'],
+      ['changed due date to February 3, 2031', true, 'rita'],
+      ['changed title from **Worst** to **Worst{+ ever+}**', true, 'rita'],
+      ['removed due date February 3, 2031', true, 'rita'],
+    ])
+    expect(await issue(1)).toMatchObject({ title: 'Worst ever', due_date: null, user_notes_count: 0 })
+  })
+
+  it('a new issue with a due date (or /due in its description) notes the date', async () => {
+    const res = await t.http('POST', `${P}/issues`, {
+      token: T.reporter,
+      json: { title: 'Dated', due_date: '2030-12-24' },
+    })
+    const viaCommand = await t.http('POST', `${P}/issues`, {
+      token: T.reporter,
+      json: { title: 'Dated too', description: 'Soon\n/due 2030-12-25' },
+    })
+    for (const [created, day] of [
+      [res, 'December 24, 2030'],
+      [viaCommand, 'December 25, 2030'],
+    ] as const) {
+      expect(created.status).toBe(201)
+      expect(await notes((created.body as Json).iid as number)).toEqual([
+        [`changed due date to ${day}`, true],
+      ])
+    }
   })
 })

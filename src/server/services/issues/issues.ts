@@ -243,6 +243,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         const milestone =
           metadata && input.milestone_id ? store.milestones.get(input.milestone_id) : undefined
         const position = store.issues.maxPosition(project.id)
+        const due = metadata ? validDate(input.due_date) : null
         const id = store.issues.insert({
           iid,
           project_id: project.id,
@@ -259,7 +260,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
             metadata && input.discussion_locked !== undefined ? (input.discussion_locked ? 1 : 0) : null,
           issue_type:
             input.issue_type && mayGiveType(actor, project, input.issue_type) ? input.issue_type : 'issue',
-          due_date: metadata ? validDate(input.due_date) : null,
+          due_date: due,
           time_estimate: 0,
           total_time_spent: 0,
           // EE::IssuableBaseService#filter_params drops the weight of those who cannot admin the issue.
@@ -282,6 +283,9 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           for (const a of assignees) store.issues.setSubscription(id, a, true)
         }
         store.issues.setSubscription(id, user.id, true)
+        // `Issuable::CommonSystemNotesService` runs on create too: a due date set is noted.
+        if (due)
+          addSystemNote(store, id, user.id, systemNoteBody.dueDate(due, null, ctx.instance.version), now)
         store.projects.touch(project.id, now)
         const saved = store.issues.get(id) as IssueRow
         commands.after(saved)
@@ -371,13 +375,20 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         if (Object.keys(changes).length > 0) changes.updated_at = now
         if (input.updated_at && owner) changes.updated_at = input.updated_at
         store.issues.update(row.id, changes)
-        // GitLab's order: the common notes (description, discussion lock), then assignees and confidentiality.
+        // GitLab's order: the common notes (title, description, discussion lock, due date), then
+        // assignees and confidentiality.
         const notes = [
+          changes.title !== undefined && changes.title !== row.title
+            ? systemNoteBody.title(row.title, changes.title)
+            : undefined,
           changes.description !== undefined && changes.description !== row.description
             ? systemNoteBody.description()
             : undefined,
           changes.discussion_locked !== undefined && changes.discussion_locked !== row.discussion_locked
             ? systemNoteBody.discussionLock(changes.discussion_locked === 1)
+            : undefined,
+          changes.due_date !== undefined && changes.due_date !== row.due_date
+            ? systemNoteBody.dueDate(changes.due_date, row.due_date, ctx.instance.version)
             : undefined,
           assigneeNote,
           changes.confidential !== undefined && changes.confidential !== row.confidential
