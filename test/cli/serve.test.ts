@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { request } from 'undici'
+import { aliasBombSeed } from '../support/seeds.js'
 
 /*
  * The `serve` contract, through the real bin as users run it (`npx gitlab-actions serve`):
@@ -188,6 +189,21 @@ describe('gitlab-actions serve', () => {
       expect(code).not.toBe(0)
       expect(proc.stderr()).toContain('bad.yaml')
       expect(proc.stderr()).toContain('projects[0].issues[0].state')
+      expect(proc.stdout()).toBe('')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a --seed alias bomb stops start-up at once, exit 1, naming the file and the limit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-seed-'))
+    try {
+      const file = join(dir, 'bomb.yaml')
+      writeFileSync(file, aliasBombSeed())
+      const proc = run(['serve', '--port', '0', '--seed', file])
+      const [code] = await once(proc.child, 'exit')
+      expect(code).toBe(1)
+      expect(proc.stderr()).toContain(`${file}: YAML aliases expand too far (limit 100)`)
       expect(proc.stdout()).toBe('')
     } finally {
       rmSync(dir, { recursive: true, force: true })

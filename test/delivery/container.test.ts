@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { parse } from 'yaml'
 import { join, resolve } from 'node:path'
 import { apiBaseIn, lineFrom } from '../support/spawned.js'
+import { aliasBombSeed } from '../support/seeds.js'
 
 const root = resolve(__dirname, '../..')
 const bundle = join(root, 'dist/serve/index.js')
@@ -88,6 +89,22 @@ describe('docker/entrypoint.sh', () => {
     })
     expect(run.status).toBe(1)
     expect(run.stderr).toMatch(/GITLAB_ACTIONS_SEED\.yaml: projects\[0\]/)
+  })
+
+  it('an alias bomb in GITLAB_ACTIONS_SEED stops it at once with exit 1, naming the limit', () => {
+    const run = spawnSync(join(root, 'docker/entrypoint.sh'), [], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        GITLAB_ACTIONS_SERVER: bundle,
+        GITLAB_ACTIONS_DATA: join(dir, 'data'),
+        GITLAB_ACTIONS_PORT: '0',
+        GITLAB_ACTIONS_SEED: aliasBombSeed(),
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    expect(run.status).toBe(1)
+    expect(run.stderr).toMatch(/GITLAB_ACTIONS_SEED\.yaml: YAML aliases expand too far \(limit 100\)/)
   })
 })
 
