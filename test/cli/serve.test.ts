@@ -130,6 +130,27 @@ describe('gitlab-actions serve', () => {
     }
   })
 
+  it('--host 0.0.0.0 with the built-in seed prints a random token for root, which works; the known one does not', async () => {
+    const proc = run(['serve', '--port', '0', '--host', '0.0.0.0'])
+    const port = new URL(urlIn(await waitForLine(proc.stdout, proc.child))).port
+    try {
+      const second = () => proc.stdout().split('\n')[1] ?? ''
+      while (!second().endsWith(')')) await once(proc.child.stdout!, 'data')
+      const token = /token (glpat-\S+)/.exec(second())?.[1]
+      expect(token).toMatch(/^glpat-[\w-]{20}$/)
+      expect(await get(`http://127.0.0.1:${port}/api/v4/user`, token!)).toMatchObject({
+        status: 200,
+        body: { username: 'root' },
+      })
+      expect((await get(`http://127.0.0.1:${port}/api/v4/user`, 'glpat-emulator-root-token')).status).toBe(
+        401,
+      )
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
+    }
+  })
+
   it('a --data directory keeps its data and says on stderr that --seed is not applied again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gla-data-'))
     try {

@@ -8,6 +8,7 @@ import { once } from 'node:events'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { parse } from 'yaml'
+import { request } from 'undici'
 import { join, resolve } from 'node:path'
 import { apiBaseIn, lineFrom } from '../support/spawned.js'
 import { aliasBombSeed } from '../support/seeds.js'
@@ -70,9 +71,37 @@ describe('docker/entrypoint.sh', () => {
     expect(await server.stop()).toBe(0)
   })
 
-  it('without either, the built-in seed', async () => {
-    const server = await started()
-    expect(await status(server.url, 'glpat-emulator-root-token')).toBe(200)
+  it('without either, the built-in seed, with a random root token (printed) since it listens off loopback', async () => {
+    const child = entrypoint()
+    // Both listeners from the start: the two lines may come in one chunk.
+    const [listening, seedLine] = await Promise.all([
+      lineFrom(child, /listening on/),
+      lineFrom(child, /default seed/),
+    ])
+    const url = apiBaseIn(listening)
+    const token = /token (glpat-\S+)/.exec(seedLine)?.[1] ?? ''
+    expect(token).toMatch(/^glpat-[\w-]{20}$/)
+    expect(await status(url, token)).toBe(200)
+    expect(await status(url, 'glpat-emulator-root-token')).toBe(401)
+    child.kill('SIGTERM')
+    expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0)
+  })
+
+  it('answers the names in GITLAB_ACTIONS_ALLOWED_HOSTS (a service name), IP addresses and localhost; others 403', async () => {
+    const server = await started({
+      GITLAB_ACTIONS_SEED: alice,
+      GITLAB_ACTIONS_ALLOWED_HOSTS: 'gitlab,emulator.ci',
+    })
+    const hostStatus = async (host: string) => {
+      const res = await request(`${server.url}/api/v4/user`, {
+        headers: { host, 'private-token': 'glpat-alice' },
+      })
+      await res.body.dump()
+      return res.statusCode
+    }
+    for (const host of ['gitlab:8080', 'emulator.ci', 'localhost:8080', '172.18.0.2:8080'])
+      expect(await hostStatus(host)).toBe(200)
+    expect(await hostStatus('evil.example:8080')).toBe(403)
     expect(await server.stop()).toBe(0)
   })
 

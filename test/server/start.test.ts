@@ -152,6 +152,62 @@ describe('startServer', () => {
   })
 })
 
+describe('startServer off loopback with the built-in seed', () => {
+  it('gives root a random token on 0.0.0.0 and ::, and refuses the well-known ones', async () => {
+    const tokens: string[] = []
+    for (const host of ['0.0.0.0', '::']) {
+      const server = await startServer({ host })
+      try {
+        expect(server.token).toMatch(/^glpat-[\w-]{20}$/)
+        tokens.push(server.token!)
+        expect(await get(server, '/user')).toMatchObject({ status: 200, body: { username: 'root' } })
+        for (const known of [DEFAULT_ROOT_TOKEN, 'glpat-emulator-alice-token'])
+          expect((await get(server, '/user', known)).status).toBe(401)
+        // The rest of the built-in seed is there, and a reset keeps root's token.
+        expect(await titles(server, 'demo/app')).toHaveLength(3)
+        await server.reset()
+        expect((await get(server, '/user')).status).toBe(200)
+      } finally {
+        await server.close()
+      }
+    }
+    expect(tokens[0]).not.toBe(tokens[1])
+  })
+
+  it('keeps a seed that names its tokens, and the well-known token on every loopback address', async () => {
+    const seeded = await startServer({ host: '0.0.0.0', seed: widgetsSeed })
+    try {
+      expect(seeded.token).toBe('glpat-root-token')
+      expect((await get(seeded, '/user')).status).toBe(200)
+    } finally {
+      await seeded.close()
+    }
+    for (const host of ['127.0.0.2', 'localhost']) {
+      const server = await startServer({ host })
+      try {
+        expect(server.token).toBe(DEFAULT_ROOT_TOKEN)
+        expect((await get(server, '/user')).status).toBe(200)
+      } finally {
+        await server.close()
+      }
+    }
+  })
+
+  it('a data directory restarted off loopback hands out the token of its first start', async () => {
+    const first = await startServer({ host: '0.0.0.0', data: dir })
+    const token = first.token
+    await first.close()
+    const second = await startServer({ host: '0.0.0.0', data: dir })
+    try {
+      expect(second.seeded).toBe(false)
+      expect(second.token).toBe(token)
+      expect((await get(second, '/user')).status).toBe(200)
+    } finally {
+      await second.close()
+    }
+  })
+})
+
 describe('startServer on a data directory', () => {
   it('resets to the seed the directory was first given, also after a restart with another seed', async () => {
     const first = await startServer({ seed: widgetsSeed, data: dir })

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { Seed } from '../../schema/seed.js'
 
 /** The token of `root` in the default seed; `gitlab-actions serve` prints it at start. */
@@ -40,4 +41,19 @@ export const defaultSeed: Seed = {
       triggers: [{ description: 'deploy', owner: 'root' }],
     },
   ],
+}
+
+/** Loopback addresses and names: only a server bound to one of them keeps the well-known tokens. */
+export const isLoopbackHost = (host: string) => /^(localhost|::1|\[::1\]|127(\.\d{1,3}){3})$/i.test(host)
+
+/**
+ * The built-in seed for a server listening on `host`. On a loopback address, `defaultSeed` with its
+ * well-known tokens (only the developer's own programs reach it). Anywhere else every machine, or
+ * page, that reaches it would know the administrator's token: root and alice get random ones,
+ * which `startServer` hands out as `token` (root's) and `serve` prints.
+ */
+export function builtInSeed(host: string): Seed {
+  if (isLoopbackHost(host)) return defaultSeed
+  const random = () => `glpat-${randomBytes(15).toString('base64url')}`
+  return { ...defaultSeed, users: defaultSeed.users?.map((user) => ({ ...user, token: random() })) }
 }
