@@ -50,6 +50,20 @@ async function started(env: Record<string, string> = {}) {
   return { child, url, stop }
 }
 
+/** The entrypoint run to its end with `GITLAB_ACTIONS_SEED` set to `seed` (one that stops it). */
+const startedWithSeed = (seed: string) =>
+  spawnSync(join(root, 'docker/entrypoint.sh'), [], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      GITLAB_ACTIONS_SERVER: bundle,
+      GITLAB_ACTIONS_DATA: join(dir, 'data'),
+      GITLAB_ACTIONS_PORT: '0',
+      GITLAB_ACTIONS_SEED: seed,
+    },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+
 const status = async (url: string, token: string) =>
   (await fetch(`${url}/api/v4/user`, { headers: { 'private-token': token } })).status
 
@@ -106,32 +120,13 @@ describe('docker/entrypoint.sh', () => {
   })
 
   it('a bad seed in the variable stops it with exit 1 and the error naming GITLAB_ACTIONS_SEED', async () => {
-    const run = spawnSync(join(root, 'docker/entrypoint.sh'), [], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        GITLAB_ACTIONS_SERVER: bundle,
-        GITLAB_ACTIONS_DATA: join(dir, 'data'),
-        GITLAB_ACTIONS_PORT: '0',
-        GITLAB_ACTIONS_SEED: 'projects:\n  - { path: nowhere/app }\n',
-      },
-      encoding: 'utf8',
-    })
+    const run = startedWithSeed('projects:\n  - { path: nowhere/app }\n')
     expect(run.status).toBe(1)
     expect(run.stderr).toMatch(/GITLAB_ACTIONS_SEED\.yaml: projects\[0\]/)
   })
 
   it('an alias bomb in GITLAB_ACTIONS_SEED stops it at once with exit 1, naming the limit', () => {
-    const run = spawnSync(join(root, 'docker/entrypoint.sh'), [], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        GITLAB_ACTIONS_SERVER: bundle,
-        GITLAB_ACTIONS_DATA: join(dir, 'data'),
-        GITLAB_ACTIONS_PORT: '0',
-        GITLAB_ACTIONS_SEED: aliasBombSeed(),
-      },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
+    const run = startedWithSeed(aliasBombSeed())
     expect(run.status).toBe(1)
     expect(run.stderr).toMatch(/GITLAB_ACTIONS_SEED\.yaml: YAML aliases expand too far \(limit 100\)/)
   })
