@@ -174,6 +174,23 @@ describe('startServer off loopback with the built-in seed', () => {
     expect(tokens[0]).not.toBe(tokens[1])
   })
 
+  it('gives the trigger a random token too: not one derived from the time of seeding', async () => {
+    const triggerToken = async (host: string) => {
+      const server = await startServer({ host, clock: { now: () => new Date('2030-01-02T03:04:05Z') } })
+      try {
+        const { body } = await get(server, '/projects/demo%2Fapp/triggers')
+        return (body as { token: string }[])[0]?.token
+      } finally {
+        await server.close()
+      }
+    }
+    // On loopback the same clock gives the same token; off loopback, two starts give two tokens.
+    expect(await triggerToken('127.0.0.1')).toBe(await triggerToken('127.0.0.1'))
+    const [one, two] = [await triggerToken('0.0.0.0'), await triggerToken('0.0.0.0')]
+    expect(one).toMatch(/^glptt-[0-9a-f]{40}$/)
+    expect(one).not.toBe(two)
+  })
+
   it('keeps a seed that names its tokens, and the well-known token on every loopback address', async () => {
     const seeded = await startServer({ host: '0.0.0.0', seed: widgetsSeed })
     try {
