@@ -164,18 +164,25 @@ describe('Dockerfile', () => {
 })
 
 describe("README's services recipe", () => {
-  it('its GITLAB_ACTIONS_SEED starts the server, and its request answers 200', async () => {
+  it('its env starts the server, and its request answers 200, by localhost and by the service name', async () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8')
     const recipe = /### In a container[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? ''
     const job = (
       parse(recipe) as { jobs: { test: { services: Record<string, unknown>; steps: { run: string }[] } } }
     ).jobs.test
-    const service = job.services.gitlab as { env: { GITLAB_ACTIONS_SEED: string } }
+    const service = job.services.gitlab as { env: Record<string, string> }
     const [, token, path] =
       /-H 'PRIVATE-TOKEN: (\S+)' http:\/\/localhost:8080(\S+)/.exec(job.steps[0]?.run ?? '') ?? []
-    const server = await started({ GITLAB_ACTIONS_SEED: service.env.GITLAB_ACTIONS_SEED })
+    const server = await started(service.env)
     const res = await fetch(`${server.url}${path}`, { headers: { 'private-token': token ?? '' } })
     expect(res.status).toBe(200)
+    for (const host of ['localhost:8080', 'gitlab:8080']) {
+      const byName = await request(`${server.url}${path}`, {
+        headers: { host, 'private-token': token ?? '' },
+      })
+      await byName.body.dump()
+      expect(byName.statusCode).toBe(200)
+    }
     expect(await server.stop()).toBe(0)
   })
 })
