@@ -19,8 +19,10 @@ if [ -n "${GITLAB_ACTIONS_SEED:-}" ]; then
 elif [ -f "$seed_file" ]; then
   set -- --seed "$seed_file" "$@"
 fi
+set -f # the names are split on commas and spaces, never expanded as file patterns
 for name in $(printf '%s' "${GITLAB_ACTIONS_ALLOWED_HOSTS:-}" | tr ',' ' '); do
   set -- --allowed-host "$name" "$@"
 done
+set +f
 # exec: node becomes PID 1 and gets `docker stop`'s SIGTERM itself (serve then closes the store and exits 0).
 exec node "$server" serve "$@"

@@ -29,8 +29,9 @@ args=(serve --port "$INPUT_PORT" --host "$INPUT_HOST" --edition "$INPUT_EDITION"
 [ -z "$INPUT_SEED" ] || args+=(--seed "$INPUT_SEED")
 [ -z "$INPUT_DATA" ] || args+=(--data "$INPUT_DATA")
 [ -z "$INPUT_GITLAB_VERSION" ] || args+=(--gitlab-version "$INPUT_GITLAB_VERSION")
-hosts=${INPUT_ALLOWED_HOSTS:-}
-for name in ${hosts//,/ }; do args+=(--allowed-host "$name"); done
+IFS=$', \t\n' read -ra hosts <<< "${INPUT_ALLOWED_HOSTS:-}"
+# (${a[@]+...}: an empty array under set -u, which bash 3.2 on macOS would call unbound)
+for name in ${hosts[@]+"${hosts[@]}"}; do args+=(--allowed-host "$name"); done
 
 # nohup and no inherited stdio: the server outlives this step and the shell that started it. Without
 # npm_lifecycle_event: under `npx` serve stops when its parent goes (src/cli/serve.ts), and this parent goes now.
