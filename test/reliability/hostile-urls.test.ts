@@ -97,8 +97,10 @@ const TARGETS: [string, string][] = [
   ['://100.64.0.1:PORT/x.tar.gz', LOCAL_NET],
   ['://[fd00:ec2::254]:PORT/x.tar.gz', LOCAL_NET],
   ['://[::ffff:10.0.0.1]:PORT/x.tar.gz', LOCAL_NET],
-  // IPv6 forms that carry an IPv4 address: IPv4-compatible, NAT64 (well-known and local), 6to4, Teredo.
+  // IPv6 forms that carry an IPv4 address: IPv4-compatible and -translated, NAT64 (well-known and
+  // local), 6to4, Teredo.
   ['://[::127.0.0.1]:PORT/x.tar.gz', LOCALHOST],
+  ['://[::ffff:0:127.0.0.1]:PORT/x.tar.gz', LOCALHOST],
   ['://[::a00:1]:PORT/x.tar.gz', LOCAL_NET],
   ['://[64:ff9b::127.0.0.1]:PORT/x.tar.gz', LOCALHOST],
   ['://[64:ff9b::c0a8:1]:PORT/x.tar.gz', LOCAL_NET],

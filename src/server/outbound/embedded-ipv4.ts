@@ -4,9 +4,9 @@ import { isIP } from 'node:net'
  * IPv6 addresses that carry an IPv4 one, and reach it: a refused IPv4 address is refused in these
  * forms too. `::ffff:a.b.c.d` (IPv4-mapped) and `::a.b.c.d` (IPv4-compatible, deprecated but still
  * routed to the IPv4 address by some stacks) as Ruby's `Addrinfo#ipv6_to_ipv4` reads them;
- * `64:ff9b::a.b.c.d` (NAT64, RFC 6052), which a NAT64 gateway translates to the IPv4 address;
- * `2002:AABB:CCDD::` (6to4, RFC 3056); and Teredo (`2001:0::/32`, RFC 4380), whose server address
- * and (inverted) client address both name IPv4 hosts. `64:ff9b:1::/48` (RFC 8215) is for local
+ * `::ffff:0:a.b.c.d` (IPv4-translated, RFC 6145) and `64:ff9b::a.b.c.d` (NAT64, RFC 6052), which a
+ * translator turns into the IPv4 address; `2002:AABB:CCDD::` (6to4, RFC 3056); and Teredo
+ * (`2001:0::/32`, RFC 4380), whose server address and (inverted) client address both name IPv4 hosts. `64:ff9b:1::/48` (RFC 8215) is for local
  * NAT64 and is refused as a whole (isLocalNat64), wherever its operator put the IPv4 bits.
  */
 
@@ -37,6 +37,8 @@ export function embeddedIpv4(ip: string): string[] {
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
   // ::ffff:0:0/96 mapped, ::/96 compatible (but not :: and ::1, which are IPv6's own), 64:ff9b::/96.
   if (zeros(0, 5) && g[5] === 0xffff) return [ipv4Of(g[6]!, g[7]!)]
+  // ::ffff:0:0:0/96, IPv4-translated (SIIT, RFC 6145).
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return [ipv4Of(g[6]!, g[7]!)]
   if (zeros(0, 6) && (g[6] !== 0 || g[7]! > 1)) return [ipv4Of(g[6]!, g[7]!)]
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return [ipv4Of(g[6]!, g[7]!)]
   if (g[0] === 0x2002) return [ipv4Of(g[1]!, g[2]!)]
