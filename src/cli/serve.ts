@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { supportedVersion } from '../server/releases.js'
+import { DEFAULT_ROOT_TOKEN, isLoopbackHost } from '../server/seed/default.js'
 import { startServer } from '../server/start.js'
 
 export const serveHelp = `Usage: gitlab-actions serve [options]
@@ -114,6 +115,11 @@ export async function serve(argv: string[]): Promise<number> {
   if (!running.seeded && values.seed !== undefined)
     process.stderr.write(
       `gitlab-actions serve: --seed ${values.seed} not applied: ${values.data} already holds data (reset returns to the seed it was first given)\n`,
+    )
+  // A data dir first seeded on loopback (or by an older release) keeps the well-known token.
+  if (!isLoopbackHost(values.host) && running.server.store.users.tokenOwner(DEFAULT_ROOT_TOKEN))
+    process.stderr.write(
+      `gitlab-actions serve: warning: ${values.data} holds the well-known token ${DEFAULT_ROOT_TOKEN} and the server listens on ${values.host}, off loopback: anyone who reaches it is an administrator\n`,
     )
   await new Promise<void>((resolve) => {
     let stopping = false

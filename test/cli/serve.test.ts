@@ -167,6 +167,25 @@ describe('gitlab-actions serve', () => {
     }
   })
 
+  it('warns on stderr when a data dir with the well-known root token is served off loopback', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-data-'))
+    try {
+      const stderrOf = async (args: string[]) => {
+        const proc = run(['serve', '--port', '0', '--data', dir, ...args])
+        await waitForLine(proc.stdout, proc.child)
+        proc.child.kill('SIGTERM')
+        await once(proc.child, 'exit')
+        return proc.stderr()
+      }
+      expect(await stderrOf([])).toBe('')
+      expect(await stderrOf(['--host', '0.0.0.0'])).toContain(
+        `warning: ${dir} holds the well-known token glpat-emulator-root-token and the server listens on 0.0.0.0, off loopback`,
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('npx gitlab-actions serve stops on SIGTERM to npx and frees its port', async () => {
     // A project that depends on gitlab-actions, as a user's does: npx runs the bin under `sh -c`.
     const project = mkdtempSync(join(tmpdir(), 'gla-npx-'))
