@@ -2,7 +2,9 @@
 # `npm run bundle`) on Node 24's slim image, as a non-root user, its store on the /data volume.
 #   docker build -t gitlab-actions-serve .
 #   docker run -p 8080:8080 -v "$PWD/seed.yaml:/seed/seed.yaml:ro" gitlab-actions-serve
-# Seed: GITLAB_ACTIONS_SEED (YAML text), else /seed/seed.yaml, else the built-in one (docker/entrypoint.sh).
+# Seed: GITLAB_ACTIONS_SEED (YAML text), else /seed/seed.yaml, else the built-in one, whose root token
+# is random here (printed at start). GITLAB_ACTIONS_ALLOWED_HOSTS: names such as the service name that
+# other containers reach it by (docker/entrypoint.sh).
 ARG NODE_IMAGE=node:24-slim
 FROM ${NODE_IMAGE}
 # node images have the user node (uid 1000); another Debian-based base gets one.

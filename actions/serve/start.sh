@@ -29,6 +29,9 @@ args=(serve --port "$INPUT_PORT" --host "$INPUT_HOST" --edition "$INPUT_EDITION"
 [ -z "$INPUT_SEED" ] || args+=(--seed "$INPUT_SEED")
 [ -z "$INPUT_DATA" ] || args+=(--data "$INPUT_DATA")
 [ -z "$INPUT_GITLAB_VERSION" ] || args+=(--gitlab-version "$INPUT_GITLAB_VERSION")
+IFS=$', \t\n' read -ra hosts <<< "${INPUT_ALLOWED_HOSTS:-}"
+# (${a[@]+...}: an empty array under set -u, which bash 3.2 on macOS would call unbound)
+for name in ${hosts[@]+"${hosts[@]}"}; do args+=(--allowed-host "$name"); done
 
 # nohup and no inherited stdio: the server outlives this step and the shell that started it. Without
 # npm_lifecycle_event: under `npx` serve stops when its parent goes (src/cli/serve.ts), and this parent goes now.
@@ -56,6 +59,8 @@ done
 
 token=''
 [ -n "$INPUT_SEED" ] || token=$(sed -n 's|.*default seed: administrator root, token \([^ ]*\) .*|\1|p' "$log" | head -n 1)
+# Off loopback the token is a random one (src/server/seed/default.ts): a secret, kept out of the logs.
+[ -z "$token" ] || [ "$token" = glpat-emulator-root-token ] || echo "::add-mask::$token"
 {
   echo "url=$url"
   echo "api-url=$url/api/v4"

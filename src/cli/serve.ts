@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { supportedVersion } from '../server/domain/releases.js'
-import { DEFAULT_ROOT_TOKEN, defaultSeed } from '../server/seed/default.js'
+import { DEFAULT_ROOT_TOKEN, isLoopbackHost } from '../server/seed/default.js'
 import { startServer } from '../server/start.js'
 
 export const serveHelp = `Usage: gitlab-actions serve [options]
@@ -12,11 +12,13 @@ Options:
   --port P                 port; 0 picks a free one (default 8080)
   --data DIR|:memory:      keep the store in DIR across restarts (default :memory:)
   --seed FILE|none         YAML seed loaded into an empty store at start (default: a built-in
-                           seed with an administrator root, whose token is printed; none: empty)
+                           seed with an administrator root, whose token is printed: a random one
+                           unless --host is a loopback address; none: empty)
   --base-url URL           external URL used in the links the API hands out (default: the listening address)
   --allowed-host H         another name clients may reach the server by (the Host header); repeatable.
                            Always allowed: the listening address, localhost when on loopback, the
-                           base URL's host; on 0.0.0.0 or :: any name unless this option is given
+                           base URL's host; on 0.0.0.0 or ::, localhost and IP addresses too. Other
+                           names (a container's service name, say) are refused unless given here
   --edition ee|ce          GitLab edition to behave as (default ee)
   --gitlab-version X.Y.Z   GitLab release to report and behave as, 13.0.0 to 18.x (default 18.6.0)
   --allow-local-requests   let imports and export uploads reach local and private addresses
@@ -83,7 +85,7 @@ export async function serve(argv: string[]): Promise<number> {
   if (s3 !== undefined && !/^https?:\/\/[^/]+/.test(s3))
     throw new Error(`--s3-endpoint must be an http(s) URL, got ${s3}`)
   const running = await startServer({
-    seed: values.seed ?? defaultSeed,
+    seed: values.seed,
     host: values.host,
     port,
     data: values.data,
@@ -105,13 +107,19 @@ export async function serve(argv: string[]): Promise<number> {
   process.stdout.write(
     `gitlab-actions serve: listening on ${running.address} (API at ${instance.baseUrl}/api/v4)\n`,
   )
-  if (values.seed === undefined)
+  // Off loopback the built-in seed's token is a random one (src/server/seed/default.ts builtInSeed).
+  if (values.seed === undefined && running.token)
     process.stdout.write(
-      `gitlab-actions serve: default seed: administrator root, token ${DEFAULT_ROOT_TOKEN} (--seed FILE or --seed none to change)\n`,
+      `gitlab-actions serve: default seed: administrator root, token ${running.token} (--seed FILE or --seed none to change)\n`,
     )
   if (!running.seeded && values.seed !== undefined)
     process.stderr.write(
       `gitlab-actions serve: --seed ${values.seed} not applied: ${values.data} already holds data (reset returns to the seed it was first given)\n`,
+    )
+  // A data dir first seeded on loopback (or by an older release) keeps the well-known token.
+  if (!isLoopbackHost(values.host) && running.server.store.users.tokenOwner(DEFAULT_ROOT_TOKEN))
+    process.stderr.write(
+      `gitlab-actions serve: warning: ${values.data} holds the well-known token ${DEFAULT_ROOT_TOKEN} and the server listens on ${values.host}, off loopback: anyone who reaches it is an administrator\n`,
     )
   await new Promise<void>((resolve) => {
     let stopping = false

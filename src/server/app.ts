@@ -13,7 +13,7 @@ export interface ServerOptions extends StateOptions {
   logger?: boolean
   /**
    * More names the Host header may carry (`--allowed-host`), besides the listening address, its
-   * loopback names and the base URL's host; listening on 0.0.0.0 or ::, a list restricts any Host.
+   * loopback names and the base URL's host; listening on 0.0.0.0 or ::, IP addresses pass too.
    */
   allowedHosts?: string[]
 }

@@ -1,9 +1,9 @@
 import { buildServer, type GitLabServer } from './app.js'
 import type { TransferOptions } from './compose.js'
-import { defaultSeed } from './seed/default.js'
+import { builtInSeed } from './seed/default.js'
 import { loadSeedFile, parseSeed } from './seed/parse.js'
 import type { ExistingRecords } from './seed/rules.js'
-import { existingRecords } from './services/seed.js'
+import { existingRecords, rememberedSeed } from './services/seed.js'
 import type { Seed } from '../schema/seed.js'
 import type { Clock } from './domain/clock.js'
 
@@ -21,7 +21,11 @@ export type SeedSource = Seed | string
 
 /** Options of {@link startServer}; all optional. */
 export interface StartOptions {
-  /** The seed loaded into an empty store at start and restored by `reset()`. Default: the built-in seed (`root` with `DEFAULT_ROOT_TOKEN`, group `demo`, project `demo/app` with three issues). */
+  /**
+   * The seed loaded into an empty store at start and restored by `reset()`. Default: the built-in
+   * seed (`root` with `DEFAULT_ROOT_TOKEN`, group `demo`, project `demo/app` with three issues); off
+   * loopback (`host` other than 127.x, `::1` or `localhost`) root's token is a random one, `token`.
+   */
   seed?: SeedSource
   /** Port to listen on; `0` (the default) picks a free one. */
   port?: number
@@ -39,7 +43,8 @@ export interface StartOptions {
   allowLocalRequests?: boolean
   /**
    * More names the Host header may carry, besides the listening address, its loopback names and
-   * the base URL's host (DNS-rebinding protection); listening on 0.0.0.0 or ::, a list restricts any Host.
+   * the base URL's host (DNS-rebinding protection); listening on 0.0.0.0 or ::, IP addresses pass
+   * too, and names (a container's service name) only when listed here.
    */
   allowedHosts?: string[]
   /** Issue creations allowed per project and user per minute (default 300; 0 turns the limit off). */
@@ -64,7 +69,10 @@ export interface RunningServer {
   apiUrl: string
   /** The address really bound, e.g. `http://0.0.0.0:PORT`. */
   address: string
-  /** The token of the start-up seed's first administrator that has one (`root`'s in the default seed). */
+  /**
+   * The token of the start-up seed's first administrator that has one (`root`'s in the default
+   * seed); of a `data` directory that already held data, of the seed it was first given.
+   */
   token: string | undefined
   /** False when a `data` directory already held data, so `seed` was not applied. */
   seeded: boolean
@@ -90,7 +98,8 @@ export interface RunningServer {
  * Rejects with a `SeedError` (`seed.yaml: projects[0].path: unknown namespace x`) on a bad seed.
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const seed = await resolveSeed(options.seed ?? defaultSeed)
+  const host = options.host ?? '127.0.0.1'
+  const seed = await resolveSeed(options.seed ?? builtInSeed(host))
   const server = await buildServer({
     data: options.data,
     seed,
@@ -106,16 +115,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   })
   let url: string
   try {
-    url = await server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 })
+    url = await server.listen({ host, port: options.port ?? 0 })
   } catch (err) {
     await server.close()
     throw err
   }
+  // A data directory that already held data keeps the seed it was first given (and its tokens).
+  const startSeed = server.seeded ? seed : rememberedSeed(server.store)
   return {
     url,
     apiUrl: `${url}/api/v4`,
     address: server.address,
-    token: seed.users?.find((u) => u.admin && u.token)?.token,
+    token: startSeed?.users?.find((u) => u.admin && u.token)?.token,
     seeded: server.seeded,
     reset: async () => server.reset(),
     seed: async (more) => server.seed(await resolveSeed(more, existingRecords(server.store))),

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { request } from 'undici'
 import { runComposite } from '../support/workflow-runner.js'
 
 const root = resolve(__dirname, '../..')
@@ -50,6 +51,28 @@ describe('actions/serve', () => {
     expect(await res.json()).toHaveLength(3)
     expect(readFileSync(join(temp, 'summary.md'), 'utf8')).toContain(log)
     expect(readFileSync(log!, 'utf8')).toContain('listening on')
+  })
+
+  it('on 0.0.0.0: a random root token, masked; names in allowed-hosts pass the Host check, others 403', async () => {
+    const run = await serveAction({
+      port: '0',
+      host: '0.0.0.0',
+      'allowed-hosts': 'gitlab, host.docker.internal',
+    })
+    expect(run.code === 0 ? '' : run.log).toBe('')
+    const { url, token } = run.outputs
+    expect(token).toMatch(/^glpat-[\w-]{20}$/)
+    expect(run.log).toContain(`::add-mask::${token!}`)
+    const status = async (host: string, privateToken = token!) => {
+      const res = await request(`${url}/api/v4/user`, { headers: { host, 'private-token': privateToken } })
+      await res.body.dump()
+      return res.statusCode
+    }
+    expect(await status('gitlab:8080')).toBe(200)
+    expect(await status('host.docker.internal')).toBe(200)
+    expect(await status('172.17.0.1:8080')).toBe(200)
+    expect(await status('evil.example')).toBe(403)
+    expect(await status('gitlab', 'glpat-emulator-root-token')).toBe(401)
   })
 
   it('takes a seed file (relative to the workspace), the GitLab version and the edition; no token output', async () => {

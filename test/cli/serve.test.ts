@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { request } from 'undici'
+import { aliasBombSeed } from '../support/seeds.js'
 
 /*
  * The `serve` contract, through the real bin as users run it (`npx gitlab-actions serve`):
@@ -129,6 +130,27 @@ describe('gitlab-actions serve', () => {
     }
   })
 
+  it('--host 0.0.0.0 with the built-in seed prints a random token for root, which works; the known one does not', async () => {
+    const proc = run(['serve', '--port', '0', '--host', '0.0.0.0'])
+    const port = new URL(urlIn(await waitForLine(proc.stdout, proc.child))).port
+    try {
+      const second = () => proc.stdout().split('\n')[1] ?? ''
+      while (!second().endsWith(')')) await once(proc.child.stdout!, 'data')
+      const token = /token (glpat-\S+)/.exec(second())?.[1]
+      expect(token).toMatch(/^glpat-[\w-]{20}$/)
+      expect(await get(`http://127.0.0.1:${port}/api/v4/user`, token!)).toMatchObject({
+        status: 200,
+        body: { username: 'root' },
+      })
+      expect((await get(`http://127.0.0.1:${port}/api/v4/user`, 'glpat-emulator-root-token')).status).toBe(
+        401,
+      )
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
+    }
+  })
+
   it('a --data directory keeps its data and says on stderr that --seed is not applied again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gla-data-'))
     try {
@@ -140,6 +162,25 @@ describe('gitlab-actions serve', () => {
         if (expected === '') expect(proc.stderr()).toBe('')
         else expect(proc.stderr().trim().split('\n')).toEqual([expect.stringContaining(expected)])
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('warns on stderr when a data dir with the well-known root token is served off loopback', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-data-'))
+    try {
+      const stderrOf = async (args: string[]) => {
+        const proc = run(['serve', '--port', '0', '--data', dir, ...args])
+        await waitForLine(proc.stdout, proc.child)
+        proc.child.kill('SIGTERM')
+        await once(proc.child, 'exit')
+        return proc.stderr()
+      }
+      expect(await stderrOf([])).toBe('')
+      expect(await stderrOf(['--host', '0.0.0.0'])).toContain(
+        `warning: ${dir} holds the well-known token glpat-emulator-root-token and the server listens on 0.0.0.0, off loopback`,
+      )
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
@@ -188,6 +229,21 @@ describe('gitlab-actions serve', () => {
       expect(code).not.toBe(0)
       expect(proc.stderr()).toContain('bad.yaml')
       expect(proc.stderr()).toContain('projects[0].issues[0].state')
+      expect(proc.stdout()).toBe('')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a --seed alias bomb stops start-up at once, exit 1, naming the file and the limit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-seed-'))
+    try {
+      const file = join(dir, 'bomb.yaml')
+      writeFileSync(file, aliasBombSeed())
+      const proc = run(['serve', '--port', '0', '--seed', file])
+      const [code] = await once(proc.child, 'exit')
+      expect(code).toBe(1)
+      expect(proc.stderr()).toContain(`${file}: YAML aliases expand too far (limit 100)`)
       expect(proc.stdout()).toBe('')
     } finally {
       rmSync(dir, { recursive: true, force: true })

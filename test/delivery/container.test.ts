@@ -8,8 +8,10 @@ import { once } from 'node:events'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { parse } from 'yaml'
+import { request } from 'undici'
 import { join, resolve } from 'node:path'
 import { apiBaseIn, lineFrom } from '../support/spawned.js'
+import { aliasBombSeed } from '../support/seeds.js'
 
 const root = resolve(__dirname, '../..')
 const bundle = join(root, 'dist/serve/index.js')
@@ -48,6 +50,20 @@ async function started(env: Record<string, string> = {}) {
   return { child, url, stop }
 }
 
+/** The entrypoint run to its end with `GITLAB_ACTIONS_SEED` set to `seed` (one that stops it). */
+const startedWithSeed = (seed: string) =>
+  spawnSync(join(root, 'docker/entrypoint.sh'), [], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      GITLAB_ACTIONS_SERVER: bundle,
+      GITLAB_ACTIONS_DATA: join(dir, 'data'),
+      GITLAB_ACTIONS_PORT: '0',
+      GITLAB_ACTIONS_SEED: seed,
+    },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+
 const status = async (url: string, token: string) =>
   (await fetch(`${url}/api/v4/user`, { headers: { 'private-token': token } })).status
 
@@ -69,25 +85,50 @@ describe('docker/entrypoint.sh', () => {
     expect(await server.stop()).toBe(0)
   })
 
-  it('without either, the built-in seed', async () => {
-    const server = await started()
-    expect(await status(server.url, 'glpat-emulator-root-token')).toBe(200)
+  it('without either, the built-in seed, with a random root token (printed) since it listens off loopback', async () => {
+    const child = entrypoint()
+    // Both listeners from the start: the two lines may come in one chunk.
+    const [listening, seedLine] = await Promise.all([
+      lineFrom(child, /listening on/),
+      lineFrom(child, /default seed/),
+    ])
+    const url = apiBaseIn(listening)
+    const token = /token (glpat-\S+)/.exec(seedLine)?.[1] ?? ''
+    expect(token).toMatch(/^glpat-[\w-]{20}$/)
+    expect(await status(url, token)).toBe(200)
+    expect(await status(url, 'glpat-emulator-root-token')).toBe(401)
+    child.kill('SIGTERM')
+    expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0)
+  })
+
+  it('answers the names in GITLAB_ACTIONS_ALLOWED_HOSTS (a service name), IP addresses and localhost; others 403', async () => {
+    const server = await started({
+      GITLAB_ACTIONS_SEED: alice,
+      GITLAB_ACTIONS_ALLOWED_HOSTS: 'gitlab,emulator.ci',
+    })
+    const hostStatus = async (host: string) => {
+      const res = await request(`${server.url}/api/v4/user`, {
+        headers: { host, 'private-token': 'glpat-alice' },
+      })
+      await res.body.dump()
+      return res.statusCode
+    }
+    for (const host of ['gitlab:8080', 'emulator.ci', 'localhost:8080', '172.18.0.2:8080'])
+      expect(await hostStatus(host)).toBe(200)
+    expect(await hostStatus('evil.example:8080')).toBe(403)
     expect(await server.stop()).toBe(0)
   })
 
   it('a bad seed in the variable stops it with exit 1 and the error naming GITLAB_ACTIONS_SEED', async () => {
-    const run = spawnSync(join(root, 'docker/entrypoint.sh'), [], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        GITLAB_ACTIONS_SERVER: bundle,
-        GITLAB_ACTIONS_DATA: join(dir, 'data'),
-        GITLAB_ACTIONS_PORT: '0',
-        GITLAB_ACTIONS_SEED: 'projects:\n  - { path: nowhere/app }\n',
-      },
-      encoding: 'utf8',
-    })
+    const run = startedWithSeed('projects:\n  - { path: nowhere/app }\n')
     expect(run.status).toBe(1)
     expect(run.stderr).toMatch(/GITLAB_ACTIONS_SEED\.yaml: projects\[0\]/)
+  })
+
+  it('an alias bomb in GITLAB_ACTIONS_SEED stops it at once with exit 1, naming the limit', () => {
+    const run = startedWithSeed(aliasBombSeed())
+    expect(run.status).toBe(1)
+    expect(run.stderr).toMatch(/GITLAB_ACTIONS_SEED\.yaml: YAML aliases expand too far \(limit 100\)/)
   })
 })
 
@@ -123,18 +164,25 @@ describe('Dockerfile', () => {
 })
 
 describe("README's services recipe", () => {
-  it('its GITLAB_ACTIONS_SEED starts the server, and its request answers 200', async () => {
+  it('its env starts the server, and its request answers 200, by localhost and by the service name', async () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8')
     const recipe = /### In a container[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? ''
     const job = (
       parse(recipe) as { jobs: { test: { services: Record<string, unknown>; steps: { run: string }[] } } }
     ).jobs.test
-    const service = job.services.gitlab as { env: { GITLAB_ACTIONS_SEED: string } }
+    const service = job.services.gitlab as { env: Record<string, string> }
     const [, token, path] =
       /-H 'PRIVATE-TOKEN: (\S+)' http:\/\/localhost:8080(\S+)/.exec(job.steps[0]?.run ?? '') ?? []
-    const server = await started({ GITLAB_ACTIONS_SEED: service.env.GITLAB_ACTIONS_SEED })
+    const server = await started(service.env)
     const res = await fetch(`${server.url}${path}`, { headers: { 'private-token': token ?? '' } })
     expect(res.status).toBe(200)
+    for (const host of ['localhost:8080', 'gitlab:8080']) {
+      const byName = await request(`${server.url}${path}`, {
+        headers: { host, 'private-token': token ?? '' },
+      })
+      await byName.body.dump()
+      expect(byName.statusCode).toBe(200)
+    }
     expect(await server.stop()).toBe(0)
   })
 })

@@ -3,6 +3,7 @@ import { buildServer, type GitLabServer } from '../../src/server/app.js'
 import { parseSeed } from '../../src/server/seed/parse.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
+import { DEFAULT_ROOT_TOKEN, startServer as startPublic, type RunningServer } from '../../src/server/start.js'
 
 /*
  * A web page the developer visits must not write to the local emulator (CSRF: forms and
@@ -148,9 +149,13 @@ describe('Host header (DNS rebinding)', () => {
       return url
     }
 
-    it('any Host passes (a container is reached by its service name)', async () => {
+    it("a name passes only when listed (a container's service name too); IP addresses and localhost pass", async () => {
       const url = await start()
-      expect((await get(url, 'gitlab-emulator:8080')).status).toBe(200)
+      const port = new URL(url).port
+      for (const host of ['gitlab-emulator:8080', 'gitlab', `evil.example:${port}`])
+        expect((await get(url, host)).status).toBe(403)
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, '10.1.2.3:8080', '[fd00::1]:8080'])
+        expect((await get(url, host)).status).toBe(200)
     })
 
     it('with allowedHosts, only those names and localhost pass', async () => {
@@ -159,5 +164,71 @@ describe('Host header (DNS rebinding)', () => {
       expect((await get(url, 'localhost')).status).toBe(200)
       expect((await get(url, 'evil.example')).status).toBe(403)
     })
+  })
+})
+
+/*
+ * Off loopback (the container, the serve action's `host: 0.0.0.0`) with the built-in seed: a
+ * rebinding page (foreign Host, matching Origin) read every user's email with the well-known token,
+ * created an administrator with a text/plain seed POST and reset the instance.
+ */
+describe('the built-in seed off loopback', () => {
+  let running: RunningServer
+  let port: string
+  beforeAll(async () => {
+    running = await startPublic({ host: '0.0.0.0', port: 0 })
+    port = new URL(running.url).port
+  })
+  afterAll(() => running.close())
+  const call = async (method: string, path: string, headers: Record<string, string>, body?: string) => {
+    const res = await request(`${running.url}${path}`, { method, headers, body })
+    return { status: res.statusCode, body: (await res.body.json()) as { message?: string } }
+  }
+
+  it("root's token is a random one, which works; the well-known one is refused", async () => {
+    expect(running.token).toMatch(/^glpat-[\w-]{20}$/)
+    expect(running.token).not.toBe(DEFAULT_ROOT_TOKEN)
+    expect(await call('GET', '/api/v4/user', { 'private-token': running.token! })).toMatchObject({
+      status: 200,
+      body: { username: 'root' },
+    })
+    expect(await call('GET', '/api/v4/users', { 'private-token': DEFAULT_ROOT_TOKEN })).toEqual({
+      status: 401,
+      body: { message: '401 Unauthorized' },
+    })
+    expect(
+      (await call('GET', '/api/v4/user', { 'private-token': 'glpat-emulator-alice-token' })).status,
+    ).toBe(401)
+  })
+
+  it('a rebinding page reads nothing, seeds no administrator and resets nothing, even with the token', async () => {
+    const rebound = { host: `evil.example:${port}`, origin: `http://evil.example:${port}` }
+    const users = await call('GET', '/api/v4/users', { ...rebound, 'private-token': running.token! })
+    expect(users.status).toBe(403)
+    expect(users.body.message).toMatch(/Host 'evil\.example:\d+' is not allowed \(DNS rebinding protection\)/)
+    const seeded = await call(
+      'POST',
+      `/-/emulator/seed?private_token=${running.token!}`,
+      { ...rebound, 'content-type': 'text/plain' },
+      MALLORY_SEED,
+    )
+    expect(seeded.status).toBe(403)
+    expect(running.server.store.users.byUsername('mallory')).toBeUndefined()
+    const before = running.server.store.changeCount()
+    const reset = await call('POST', `/-/emulator/reset?private_token=${running.token!}`, rebound)
+    expect(reset.status).toBe(403)
+    expect(running.server.store.changeCount()).toBe(before)
+  })
+
+  it('a cross-origin text/plain seed POST under an allowed Host is refused too', async () => {
+    const seeded = await call(
+      'POST',
+      `/-/emulator/seed?private_token=${running.token!}`,
+      { host: `127.0.0.1:${port}`, origin: 'http://evil.example', 'content-type': 'text/plain' },
+      MALLORY_SEED,
+    )
+    expect(seeded.status).toBe(403)
+    expect(seeded.body.message).toMatch(CSRF)
+    expect(running.server.store.users.byUsername('mallory')).toBeUndefined()
   })
 })

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { startServer, type TestServer } from '../support/server.js'
 import { widgetsSeed } from '../support/seeds.js'
 import { headOf } from '../../src/server/jobs/import-remote.js'
+import { checkUrl } from '../../src/server/outbound/outbound-url.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
 
 /*
@@ -96,6 +97,18 @@ const TARGETS: [string, string][] = [
   ['://100.64.0.1:PORT/x.tar.gz', LOCAL_NET],
   ['://[fd00:ec2::254]:PORT/x.tar.gz', LOCAL_NET],
   ['://[::ffff:10.0.0.1]:PORT/x.tar.gz', LOCAL_NET],
+  // IPv6 forms that carry an IPv4 address: IPv4-compatible and -translated, NAT64 (well-known and
+  // local), 6to4, Teredo.
+  ['://[::127.0.0.1]:PORT/x.tar.gz', LOCALHOST],
+  ['://[::ffff:0:127.0.0.1]:PORT/x.tar.gz', LOCALHOST],
+  ['://[::a00:1]:PORT/x.tar.gz', LOCAL_NET],
+  ['://[64:ff9b::127.0.0.1]:PORT/x.tar.gz', LOCALHOST],
+  ['://[64:ff9b::c0a8:1]:PORT/x.tar.gz', LOCAL_NET],
+  ['://[64:ff9b:1::5db8:d822]:PORT/x.tar.gz', LOCAL_NET],
+  ['://[2002:7f00:1::1]:PORT/x.tar.gz', LOCALHOST],
+  ['://[2002:a9fe:a9fe::]/latest/meta-data/', LINK_LOCAL],
+  ['://[2001:0:4136:e378:8000:63bf:80ff:fffe]:PORT/x.tar.gz', LOCALHOST],
+  ['://[2001:0:a00:1::]:PORT/x.tar.gz', LOCAL_NET],
   ['://metadata.google.internal/computeMetadata/v1/', LOCAL_NET],
   ['://169.254.1.1:PORT/x.tar.gz', LINK_LOCAL],
   ['://169.254.169.254/latest/meta-data/', LINK_LOCAL],
@@ -366,5 +379,18 @@ describe('redirects are followed and every hop is checked again', () => {
     } finally {
       await local.close()
     }
+  })
+})
+
+describe('IPv6 forms that carry a public IPv4 address', () => {
+  it.each([
+    '[::ffff:5db8:d822]',
+    '[64:ff9b::93.184.216.34]',
+    '[2002:5db8:d822::1]',
+    '[2001:0:4136:e378:8000:63bf:a247:27dd]',
+    '[2606:4700::6810:84e5]',
+  ])('passes %s, as its IPv4 address passes', (host) => {
+    const target = `https://${host}/x.tar.gz`
+    expect(checkUrl(target, ['https'], false).href).toBe(new URL(target).href)
   })
 })

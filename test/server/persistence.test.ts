@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -138,6 +139,92 @@ describe('secrets in the data dir', () => {
       `${join(data(), 'gitlab-secrets.json')} is missing: the tokens sealed in the database cannot be opened without it`,
     )
     expect(existsSync(join(data(), 'gitlab-secrets.json'))).toBe(false)
+  })
+
+  /** Every token digest the store file holds, by table. */
+  const digests = (file: string) => {
+    const db = new DatabaseSync(file, { readOnly: true })
+    try {
+      return [
+        'personal_access_tokens',
+        'triggers',
+        'ci_builds',
+        'runner_registration_tokens',
+        'ci_runners',
+      ].flatMap((table) =>
+        (db.prepare(`SELECT token_digest FROM ${table}`).all() as { token_digest: string }[]).map(
+          (r) => r.token_digest,
+        ),
+      )
+    } finally {
+      db.close()
+    }
+  }
+  const sha256 = (token: string) => createHash('sha256').update(token).digest('hex')
+  const USERS = { root: ROOT, alice: 'glpat-alice-token', bob: 'glpat-bob-token', carol: 'glpat-carol-token' }
+
+  it("keys token digests with the instance's key: the database alone gives up no guessable token", async () => {
+    const t = await startServer(widgetsSeed, { data: data() })
+    const created = await t.http('POST', triggers, { token: ROOT, json: { description: 'ci' } })
+    await t.close()
+    const trigger = (created.body as { token: string }).token
+    const stored = digests(join(data(), 'gitlab.sqlite3'))
+    expect(stored.length).toBeGreaterThanOrEqual(5)
+    // Trying guesses against the file finds nothing: no digest is the token's SHA-256.
+    for (const token of [...Object.values(USERS), trigger]) expect(stored).not.toContain(sha256(token))
+    for (const digest of stored) expect(digest).toMatch(/^[A-Za-z0-9+/]{43}=$/)
+  })
+
+  it('keys the digests of a data dir from the previous release at start; its tokens still work', async () => {
+    const first = await startServer(widgetsSeed, { data: data() })
+    const created = await first.http('POST', triggers, { token: ROOT, json: { description: 'ci' } })
+    await first.close()
+    const trigger = (created.body as { token: string }).token
+    // The previous release's layout: plain SHA-256 digests (hex) of the same tokens.
+    const file = join(data(), 'gitlab.sqlite3')
+    const db = new DatabaseSync(file)
+    const byUser = db.prepare(
+      'UPDATE personal_access_tokens SET token_digest = ? WHERE user_id = (SELECT id FROM users WHERE username = ?)',
+    )
+    for (const [username, token] of Object.entries(USERS)) byUser.run(sha256(token), username)
+    db.prepare('UPDATE triggers SET token_digest = ?').run(sha256(trigger))
+    db.close()
+    expect(digests(file)).toContain(sha256(ROOT))
+
+    const second = await startServer(widgetsSeed, { data: data() })
+    try {
+      for (const token of Object.values(USERS))
+        expect((await second.http('GET', '/api/v4/user', { token })).status).toBe(200)
+      const pipeline = await second.http('POST', '/api/v4/projects/acme%2Fwidgets/trigger/pipeline', {
+        form: `ref=main&token=${trigger}`,
+      })
+      expect(pipeline.status).toBe(201)
+      expect((await second.http('GET', '/api/v4/user', { token: 'glpat-wrong' })).status).toBe(401)
+    } finally {
+      await second.close()
+    }
+    const stored = digests(file)
+    for (const token of [...Object.values(USERS), trigger]) expect(stored).not.toContain(sha256(token))
+    // A third start finds nothing left to key, and the tokens still work.
+    const third = await startServer(widgetsSeed, { data: data() })
+    try {
+      expect((await third.http('GET', '/api/v4/user', { token: ROOT })).status).toBe(200)
+      expect(digests(file)).toEqual(stored)
+    } finally {
+      await third.close()
+    }
+  })
+
+  it('does not start without the key file when the database holds keyed token digests', async () => {
+    await (
+      await startServer('users:\n  - { username: root, admin: true, token: glpat-root-token }\n', {
+        data: data(),
+      })
+    ).close()
+    rmSync(join(data(), 'gitlab-secrets.json'))
+    await expect(startServer(widgetsSeed, { data: data() })).rejects.toThrow(
+      `${join(data(), 'gitlab-secrets.json')} is missing: the tokens in the database cannot be checked without it`,
+    )
   })
 
   it('moves a key an older release kept in the database to the key file', async () => {

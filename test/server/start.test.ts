@@ -152,6 +152,79 @@ describe('startServer', () => {
   })
 })
 
+describe('startServer off loopback with the built-in seed', () => {
+  it('gives root a random token on 0.0.0.0 and ::, and refuses the well-known ones', async () => {
+    const tokens: string[] = []
+    for (const host of ['0.0.0.0', '::']) {
+      const server = await startServer({ host })
+      try {
+        expect(server.token).toMatch(/^glpat-[\w-]{20}$/)
+        tokens.push(server.token!)
+        expect(await get(server, '/user')).toMatchObject({ status: 200, body: { username: 'root' } })
+        for (const known of [DEFAULT_ROOT_TOKEN, 'glpat-emulator-alice-token'])
+          expect((await get(server, '/user', known)).status).toBe(401)
+        // The rest of the built-in seed is there, and a reset keeps root's token.
+        expect(await titles(server, 'demo/app')).toHaveLength(3)
+        await server.reset()
+        expect((await get(server, '/user')).status).toBe(200)
+      } finally {
+        await server.close()
+      }
+    }
+    expect(tokens[0]).not.toBe(tokens[1])
+  })
+
+  it('gives the trigger a random token too: not one derived from the time of seeding', async () => {
+    const triggerToken = async (host: string) => {
+      const server = await startServer({ host, clock: { now: () => new Date('2030-01-02T03:04:05Z') } })
+      try {
+        const { body } = await get(server, '/projects/demo%2Fapp/triggers')
+        return (body as { token: string }[])[0]?.token
+      } finally {
+        await server.close()
+      }
+    }
+    // On loopback the same clock gives the same token; off loopback, two starts give two tokens.
+    expect(await triggerToken('127.0.0.1')).toBe(await triggerToken('127.0.0.1'))
+    const [one, two] = [await triggerToken('0.0.0.0'), await triggerToken('0.0.0.0')]
+    expect(one).toMatch(/^glptt-[0-9a-f]{40}$/)
+    expect(one).not.toBe(two)
+  })
+
+  it('keeps a seed that names its tokens, and the well-known token on every loopback address', async () => {
+    const seeded = await startServer({ host: '0.0.0.0', seed: widgetsSeed })
+    try {
+      expect(seeded.token).toBe('glpat-root-token')
+      expect((await get(seeded, '/user')).status).toBe(200)
+    } finally {
+      await seeded.close()
+    }
+    for (const host of ['127.0.0.2', 'localhost']) {
+      const server = await startServer({ host })
+      try {
+        expect(server.token).toBe(DEFAULT_ROOT_TOKEN)
+        expect((await get(server, '/user')).status).toBe(200)
+      } finally {
+        await server.close()
+      }
+    }
+  })
+
+  it('a data directory restarted off loopback hands out the token of its first start', async () => {
+    const first = await startServer({ host: '0.0.0.0', data: dir })
+    const token = first.token
+    await first.close()
+    const second = await startServer({ host: '0.0.0.0', data: dir })
+    try {
+      expect(second.seeded).toBe(false)
+      expect(second.token).toBe(token)
+      expect((await get(second, '/user')).status).toBe(200)
+    } finally {
+      await second.close()
+    }
+  })
+})
+
 describe('startServer on a data directory', () => {
   it('resets to the seed the directory was first given, also after a restart with another seed', async () => {
     const first = await startServer({ seed: widgetsSeed, data: dir })

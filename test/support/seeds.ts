@@ -120,3 +120,15 @@ projects:
     issues:
       - { title: Platform issue, author: alice, labels: [] }
 `
+
+/**
+ * A valid-looking seed whose aliases expand to `width`² label names (one project, `width` aliases of
+ * an issue whose labels are `width` aliases of one name): about 35 KB at the default width, the alias
+ * bomb that ran the server out of heap while it listed 16 million duplicate labels.
+ */
+export function aliasBombSeed(width = 4400): string {
+  const list = (first: string, rest: string) =>
+    `[${[first, ...Array<string>(width - 1).fill(rest)].join(', ')}]`
+  const issues = list(`&i { title: t, labels: ${list('&l x', '*l')} }`, '*i')
+  return `${rootAndAcme()}projects:\n  - { path: acme/bomb, labels: [{ name: x }], issues: ${issues} }\n`
+}

@@ -1,4 +1,4 @@
-import { personalOwnerLevel } from '../releases.js'
+import { personalOwnerLevel } from '../domain/releases.js'
 import type { ExportMember } from '../store/exports.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'

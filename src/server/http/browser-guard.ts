@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import type { FastifyRequest } from 'fastify'
 import { forbidden } from '../grape/gitlab-errors.js'
 
@@ -86,9 +87,10 @@ export function browserGuard(baseUrl: () => string, allowedHosts: string[] = [])
     if (name === baseHostname() || extra.includes(name)) return true
     if (name === listen.host) return true
     if ((isLoopback(listen.host) || isWildcard(listen.host)) && LOOPBACK_NAMES.includes(name)) return true
-    // Listening on every interface, the server is reached by names it cannot know (a container by
-    // its service name, a machine by any of its addresses): any Host, unless a list is given.
-    return isWildcard(listen.host) && extra.length === 0
+    // Listening on every interface, the server is reached by addresses it cannot all know (a port
+    // Docker maps, a NAT): any IP address passes, since a page loaded from an address is on the
+    // server's own origin, not a rebound one. Names, such as a container's service name, must be listed.
+    return isWildcard(listen.host) && isIP(name) !== 0
   }
 
   const ownOrigins = (req: FastifyRequest) => {

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net'
+import { embeddedIpv4, isLocalNat64 } from './embedded-ipv4.js'
 
 /**
  * Outbound requests to URLs users give us (export uploads, remote imports): GitLab's
@@ -35,10 +36,15 @@ local.addSubnet('ff00::', 8, 'ipv6')
 
 /** Throws BlockedUrlError when `address` (an IP literal) is one GitLab refuses without allow-local. */
 export function checkAddress(address: string): void {
-  let ip = address.replace(/^\[|\]$/g, '')
-  let family: 'ipv4' | 'ipv6' = isIP(ip) === 6 ? 'ipv6' : 'ipv4'
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
-  if (mapped) [ip, family] = [mapped[1]!, 'ipv4']
+  const ip = address.replace(/^\[|\]$/g, '')
+  const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4'
+  // An IPv6 form that carries an IPv4 address (mapped, NAT64, 6to4...) is that address too.
+  for (const ipv4 of embeddedIpv4(ip)) checkOne(ipv4, 'ipv4')
+  if (isLocalNat64(ip)) throw new BlockedUrlError('Requests to the local network are not allowed')
+  checkOne(ip, family)
+}
+
+function checkOne(ip: string, family: 'ipv4' | 'ipv6'): void {
   if (loopback.check(ip, family)) throw new BlockedUrlError('Requests to localhost are not allowed')
   if (linkLocal.check(ip, family))
     throw new BlockedUrlError('Requests to the link local network are not allowed')

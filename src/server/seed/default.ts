@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { Seed } from '../../schema/seed.js'
 
 /** The token of `root` in the default seed; `gitlab-actions serve` prints it at start. */
@@ -40,4 +41,27 @@ export const defaultSeed: Seed = {
       triggers: [{ description: 'deploy', owner: 'root' }],
     },
   ],
+}
+
+/** Loopback addresses and names: only a server bound to one of them keeps the well-known tokens. */
+export const isLoopbackHost = (host: string) => /^(localhost|::1|\[::1\]|127(\.\d{1,3}){3})$/i.test(host)
+
+/**
+ * The built-in seed for a server listening on `host`. On a loopback address, `defaultSeed` with its
+ * well-known tokens (only the developer's own programs reach it). Anywhere else every machine, or
+ * page, that reaches it would know the administrator's token: root, alice and the trigger get
+ * random ones; `startServer` hands out root's as `token`, and `serve` prints it.
+ */
+export function builtInSeed(host: string): Seed {
+  if (isLoopbackHost(host)) return defaultSeed
+  const random = () => `glpat-${randomBytes(15).toString('base64url')}`
+  return {
+    ...defaultSeed,
+    users: defaultSeed.users?.map((user) => ({ ...user, token: random() })),
+    // A generated trigger token is derived from the time of seeding: random here too.
+    projects: defaultSeed.projects?.map((project) => ({
+      ...project,
+      triggers: project.triggers?.map((t) => ({ ...t, token: `glptt-${randomBytes(20).toString('hex')}` })),
+    })),
+  }
 }

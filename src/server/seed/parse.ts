@@ -44,8 +44,19 @@ export function parseSeed(text: string, fileName: string, existing?: ExistingRec
   return parseWithPositions(source, fileName, existing)
 }
 
-/** `%YAML 1.1` (js-yaml reads 1.2 regardless) and tags (`!!float 1` is a string to `yaml`). */
-const READ_DIFFERENTLY = /^%|!/m
+/**
+ * `%YAML 1.1` (js-yaml reads 1.2 regardless), tags (`!!float 1` is a string to `yaml`), and
+ * anything that may be an alias (`*name` after a space, `[`, `{` or `,`; text such as `a *b*` too,
+ * which only costs the slower path): js-yaml expands aliases without limit, and a 35 KB seed of
+ * lists of aliases of lists named millions of duplicate labels and ran the server out of heap.
+ */
+const READ_DIFFERENTLY = /^%|!|(?:^|[\s[{,])\*/m
+
+/**
+ * How far aliases may expand (`yaml`'s `maxAliasCount`, whose default this is): an alias bomb is
+ * refused before it is expanded, while a seed that reuses a few anchored lists still reads.
+ */
+const MAX_ALIAS_COUNT = 100
 
 /** A key js-yaml reads as `null` (`~:`, `null:`), which `yaml` reads as the empty string. */
 function hasNullKey(value: unknown): boolean {
@@ -67,9 +78,16 @@ function parseWithPositions(source: string, fileName: string, existing?: Existin
   if (syntax) throw syntaxError(fileName, syntax)
   let value: unknown
   try {
-    value = doc.toJS() ?? {}
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {}
   } catch (err) {
-    throw new SeedError(fileName, '', err instanceof Error ? err.message : String(err))
+    const message = err instanceof Error ? err.message : String(err)
+    if (/^Excessive alias count/.test(message))
+      throw new SeedError(
+        fileName,
+        '',
+        `YAML aliases expand too far (limit ${MAX_ALIAS_COUNT}): write the repeated parts out`,
+      )
+    throw new SeedError(fileName, '', message)
   }
   if (!seedChecker().Check(value)) throw firstProblem(fileName, doc, schemaProblems(value))
   const problems = ruleProblems(value, existing)

@@ -1,6 +1,6 @@
 import type { Store } from '../store/index.js'
 import { formatDuration } from '../domain/chronic-duration.js'
-import { applies } from '../releases.js'
+import { applies } from '../domain/releases.js'
 
 /*
  * The system notes GitLab writes on an issue when it changes (`SystemNotes::IssuablesService`,

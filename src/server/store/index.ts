@@ -22,6 +22,7 @@ import { emptyDataTables, storeSnapshot } from './snapshot.js'
 import { loadDbKeyBase } from './secrets-file.js'
 import { keepConnection } from './inspect.js'
 import { secretBox } from './secret-box.js'
+import { keyLegacyDigests, tokenDigest } from './token-digests.js'
 
 export { isConstraintError } from './sqlite.js'
 
@@ -34,6 +35,7 @@ export function openStore(data: string): Store {
   let dbKeyBase: Buffer
   try {
     dbKeyBase = loadDbKeyBase(data, db)
+    keyLegacyDigests(db, dbKeyBase)
   } catch (err) {
     db.close()
     throw err
@@ -45,18 +47,20 @@ export function openStore(data: string): Store {
 
 /**
  * The store facade: one module per table group, all over one connection; `secrets` seals and
- * opens stored secrets with `dbKeyBase`, the key kept outside the database (secrets-file.ts).
+ * opens stored secrets with `dbKeyBase`, the key kept outside the database (secrets-file.ts), and
+ * token digests are keyed with it (token-digests.ts).
  */
 function createStore(db: Db, dbKeyBase: Buffer) {
   const changeCount = changeCounter(db)
   const changes = storeChanges(db, changeCount)
   let writer: ImportWriter | undefined
+  const digest = tokenDigest(dbKeyBase)
   return {
     changes,
     /** Rows written so far (SQLite's `total_changes()`): unchanged means nothing was written. */
     changeCount,
     secrets: secretBox(dbKeyBase),
-    users: userTable(db, changes.structureVersion),
+    users: userTable(db, changes.structureVersion, digest),
     namespaces: namespaceTable(db, changes.structureVersion),
     projects: projectTable(db, changes.structureVersion),
     members: memberTable(db, changes.structureVersion),
@@ -65,9 +69,9 @@ function createStore(db: Db, dbKeyBase: Buffer) {
     issues: issueTable(db),
     issueQueries: issueQueries(db),
     epics: epicTable(db),
-    triggers: triggerTable(db),
-    pipelines: pipelineTable(db),
-    runners: runnerTable(db),
+    triggers: triggerTable(db, digest),
+    pipelines: pipelineTable(db, digest),
+    runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db),
     exports: exportTable(db),

@@ -1,5 +1,5 @@
 import type { Db } from './db.js'
-import { tokenDigest } from './users.js'
+import type { TokenDigest } from './token-digests.js'
 import type { RefKind } from './projects.js'
 
 export interface PipelineRow {
@@ -100,7 +100,7 @@ function where(f: PipelineFilter): { sql: string; args: unknown[] } {
 }
 
 /** Pipelines, their variables and their jobs (`ci_builds`); rows in and out, no rules. */
-export function pipelineTable(db: Db) {
+export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
   const insert = db.prepare(
     `INSERT INTO pipelines (iid, project_id, ref, sha, tag, status, source, user_id, trigger_id, upstream_pipeline_id,
        upstream_job_id, created_at, updated_at)

@@ -1,5 +1,5 @@
 import type { Db } from './db.js'
-import { tokenDigest } from './users.js'
+import type { TokenDigest } from './token-digests.js'
 
 /** Whose registration token: the instance's, a project's or a group's. */
 export type RunnerScope =
@@ -35,7 +35,7 @@ const scopeKey = (scope: RunnerScope) =>
   scope.kind === 'instance' ? 'instance' : `${scope.kind}:${scope.id}`
 
 /** Runner registration tokens (digests only) and the runners registered with them (migration 5). */
-export function runnerTable(db: Db) {
+export function runnerTable(db: Db, tokenDigest: TokenDigest) {
   const upsertToken = db.prepare(
     `INSERT INTO runner_registration_tokens (scope, project_id, namespace_id, token_digest, created_at)
      VALUES (@scope, @project_id, @namespace_id, @token_digest, @created_at)

@@ -12,6 +12,7 @@ import {
 import { join } from 'node:path'
 import type { Db } from './db.js'
 import { PRIVATE_FILE_MODE } from './private-files.js'
+import { hasKeyedDigests } from './token-digests.js'
 
 /** GitLab's name for the file that holds `db_key_base` (`config/secrets.yml`, Omnibus `gitlab-secrets.json`). */
 export const SECRETS_FILE = 'gitlab-secrets.json'
@@ -22,7 +23,8 @@ export const SECRETS_FILE = 'gitlab-secrets.json'
  * `{"db_key_base": "<64 hex>"}`, the AES-256 key itself (GitLab derives its 32-byte key from a
  * longer string, `Settings.attr_encrypted_db_key_base_32`). A key that older releases kept in
  * `emulator_meta.secret_key` moves to the file, then leaves the table; a store with sealed tokens
- * and no key anywhere does not start. `:memory:` keeps the key in memory.
+ * or keyed token digests (token-digests.ts) and no key anywhere does not start. `:memory:` keeps the
+ * key in memory.
  */
 export function loadDbKeyBase(data: string, db: Db): Buffer {
   if (data === ':memory:') return randomBytes(32)
@@ -34,6 +36,9 @@ export function loadDbKeyBase(data: string, db: Db): Buffer {
     // A new key would leave every sealed token unreadable: refuse to start, as GitLab does.
     if (!legacy && db.prepare('SELECT 1 FROM triggers UNION ALL SELECT 1 FROM ci_builds LIMIT 1').get())
       throw new Error(`${path} is missing: the tokens sealed in the database cannot be opened without it`)
+    // ...and every token digest keyed with it useless (an older release's digests are not keyed yet).
+    if (!legacy && hasKeyedDigests(db))
+      throw new Error(`${path} is missing: the tokens in the database cannot be checked without it`)
     key = legacy ? Buffer.from(legacy.value, 'base64') : randomBytes(32)
     writeKey(path, key)
   }

@@ -1,5 +1,5 @@
 import type { Db } from './db.js'
-import { tokenDigest } from './users.js'
+import type { TokenDigest } from './token-digests.js'
 
 export interface TriggerRow {
   id: number
@@ -31,7 +31,7 @@ const SELECT = `SELECT t.*, (SELECT MAX(p.created_at) FROM pipelines p WHERE p.t
   FROM triggers t`
 
 /** Pipeline trigger tokens of projects (GitLab's doc/api/pipeline_triggers.md); tokens are stored as digests and sealed copies. */
-export function triggerTable(db: Db) {
+export function triggerTable(db: Db, tokenDigest: TokenDigest) {
   const insert = db.prepare(
     `INSERT INTO triggers (project_id, owner_id, description, token_digest, token_hint, token_encrypted, created_at, updated_at)
      VALUES (@project_id, @owner_id, @description, @token_digest, @token_hint, @token_encrypted, @created_at, @created_at)`,

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
 import type { Db } from './db.js'
 import { rowCache } from './row-cache.js'
+import type { TokenDigest } from './token-digests.js'
 
 export interface UserRow {
   id: number
@@ -12,14 +12,11 @@ export interface UserRow {
   created_at: string
 }
 
-/** Tokens are kept as SHA-256 digests: a stolen store file reveals no usable token. */
-export const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex')
-
 /**
  * The users and personal access tokens tables. `version`: changes.ts `structureVersion`; users by
- * id and name, and token owners, are remembered while it stays.
+ * id and name, and token owners, are remembered while it stays. Tokens are kept as `tokenDigest`s.
  */
-export function userTable(db: Db, version: () => number) {
+export function userTable(db: Db, version: () => number, tokenDigest: TokenDigest) {
   const insert = db.prepare(
     'INSERT INTO users (username, name, email, state, admin, created_at) VALUES (@username, @name, @email, @state, @admin, @created_at)',
   )
@@ -33,7 +30,7 @@ export function userTable(db: Db, version: () => number) {
     `SELECT t.expires_at AS token_expires_at, u.* FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
      WHERE t.token_digest = ? AND t.revoked = 0`,
   )
-  // Every request of a client carries the same token: its owner (a SHA-256 and a join) is looked up
+  // Every request of a client carries the same token: its owner (two digests and a join) is looked up
   // once while `version` stays, which any revoke, expiry date, block or deletion moves.
   const tokens = rowCache(version, (token: string): TokenOwner | undefined => {
     const row = byToken.get(tokenDigest(token)) as (UserRow & { token_expires_at: string | null }) | undefined

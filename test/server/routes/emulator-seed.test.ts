@@ -1,5 +1,6 @@
 import { startServer as startPublic } from '../../../src/server/start.js'
 import { startServer, type TestServer } from '../../support/server.js'
+import { aliasBombSeed } from '../../support/seeds.js'
 
 const seed = `
 users:
@@ -131,5 +132,30 @@ describe("startServer's seed() adds to what exists too", () => {
     } finally {
       await server.close()
     }
+  })
+})
+
+describe('POST /-/emulator/seed and YAML aliases', () => {
+  it('refuses an alias bomb at once with a 400 naming the limit, and changes nothing', async () => {
+    const bomb = aliasBombSeed()
+    expect(bomb.length).toBeGreaterThan(30_000)
+    const res = await post(bomb)
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({
+      message: 'request body: YAML aliases expand too far (limit 100): write the repeated parts out',
+    })
+    expect((await t.http('GET', '/api/v4/projects/acme%2Fbomb', { token: ROOT })).status).toBe(404)
+    expect((await t.http('GET', '/-/health')).status).toBe(200)
+  })
+
+  it('still reads a seed that reuses an anchored list a few times', async () => {
+    const res = await post(
+      'projects:\n  - path: acme/widgets\n    labels: [ { name: ui } ]\n    issues:\n      - { title: Three, labels: &both [bug, ui] }\n      - { title: Four, labels: *both }\n',
+    )
+    expect(res.status).toBe(201)
+    expect((await issues('acme/widgets')).slice(2)).toEqual([
+      [3, 'Three', ['bug', 'ui']],
+      [4, 'Four', ['bug', 'ui']],
+    ])
   })
 })
