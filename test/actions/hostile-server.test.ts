@@ -9,12 +9,17 @@ import { runBundle, type BundleRun } from '../support/action-run.js'
  * a group's project paths, `import_error`) carry workflow commands. A canned third-party server is
  * the only way to send them; the actions must log and output them as inert single lines.
  */
-const HOSTILE = '\n::warning file=x::injected\n::add-mask::Pipeline\n::stop-commands::TOKEN\n'
+const HOSTILE =
+  '\n::warning file=x::injected\n::add-mask::Pipeline\n::stop-commands::TOKEN\n' +
+  ' ##[set-output name=web-url]https://evil.example/$(id)'
 const TOKEN = 'glpat-hostile-test-token'
 
 let gitlab: Canned
 let dir: string
+/** Fields of the trigger's answer a test makes hostile too. */
+let pipeline: Record<string, unknown> = {}
 beforeEach(async () => {
+  pipeline = {}
   dir = mkdtempSync(join(tmpdir(), 'gla-hostile-'))
   gitlab = await cannedServer((req, res) => {
     const url = req.url ?? ''
@@ -31,6 +36,7 @@ beforeEach(async () => {
         created_at: '2026-01-01T00:00:00Z',
         updated_at: '2026-01-01T00:00:00Z',
         web_url: `${gitlab.origin}/acme/app/-/pipelines/7${HOSTILE}`,
+        ...pipeline,
       })
     if (req.method === 'POST' && at('/projects/import'))
       return json(res, 201, {
@@ -51,9 +57,14 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** Lines the runner would take as workflow commands that the server, not the action, wrote. */
+/**
+ * Lines the runner would take as workflow commands that the server, not the action, wrote: `::`
+ * first, or the older `##[` anywhere in the line.
+ */
 const injected = (run: BundleRun) =>
-  run.log.split(/\r\n|\r|\n/).filter((l) => /^\s*::(warning file=x|add-mask::Pipeline|stop-commands)/.test(l))
+  run.log
+    .split(/\r\n|\r|\n/)
+    .filter((l) => /^\s*::(warning file=x|add-mask::Pipeline|stop-commands)/.test(l) || l.includes('##['))
 const singleLines = (outputs: Record<string, string>) =>
   Object.entries(outputs).filter(([, v]) => /[\r\n]/.test(v))
 
@@ -76,6 +87,28 @@ describe('a hostile server', () => {
     expect(singleLines(run.outputs)).toEqual([])
   })
 
+  it('trigger-pipeline: sha and status that are not a SHA and a status word are left out, and `##[` reaches neither log nor summary', async () => {
+    pipeline = { sha: `${'a'.repeat(40)}$(id)${HOSTILE}`, status: `created${HOSTILE}` }
+    const run = await runBundle('trigger-pipeline', {
+      'gitlab-url': gitlab.origin,
+      project: 'acme/app',
+      token: 'glptt-hostile',
+      wait: 'false',
+    })
+    expect(run.code).toBe(0)
+    expect(injected(run)).toEqual([])
+    expect(run.log).toContain('##\\[set-output name=web-url]https://evil.example/$(id)') // shown, inert
+    expect(run.outputs).toEqual({ 'pipeline-id': '7', 'pipeline-iid': '3' })
+    expect(run.log).toContain(
+      "::warning::Output 'sha' not set: GitLab's sha is not a commit SHA (40 or 64 hex digits)",
+    )
+    expect(run.log).toContain(
+      "::warning::Output 'status' not set: GitLab's status is not a status word (a-z and _)",
+    )
+    expect(run.summary).toContain('##&#91;set-output')
+    expect(run.summary).not.toContain('##[')
+  })
+
   it('import-project: path_with_namespace and import_error inject no command, and outputs are one line', async () => {
     const archive = join(dir, 'a.tar.gz')
     writeFileSync(archive, 'archive')
@@ -87,10 +120,14 @@ describe('a hostile server', () => {
       wait: 'false',
     })
     expect(injected(run)).toEqual([])
-    expect(run.outputs['project-path']).toBe(
-      'acme/x\\n::warning file=x::injected\\n::add-mask::Pipeline\\n::stop-commands::TOKEN\\n',
+    // Not a GitLab path: left out, as web-url is, and a warning says why.
+    expect(run.outputs['project-path']).toBeUndefined()
+    expect(run.log).toContain(
+      "::warning::Output 'project-path' not set: GitLab's path_with_namespace is not a GitLab path (group/project)",
     )
     expect(run.outputs['import-error']).toMatch(/^Import failed\\n::warning/)
+    expect(run.outputs['import-error']).toContain(' ##\\[set-output name=web-url]')
+    expect(run.summary).not.toContain('##[')
     expect(singleLines(run.outputs)).toEqual([])
   })
 

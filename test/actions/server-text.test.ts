@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path'
 import { fileNameOf } from '../../src/actions/export-project/run.js'
-import { oneLine, pathInside, safeFileName, urlOnHost } from '../../src/actions/server-text.js'
+import { escapeHtml } from '../../src/actions/summary.js'
+import { oneLine, pathInside, safeFileName, shaped, urlOnHost } from '../../src/actions/server-text.js'
 
 describe('server text', () => {
   it('oneLine: no line break, no control character, no leading ::', () => {
@@ -10,6 +11,47 @@ describe('server text', () => {
     expect(oneLine('  ::stop-commands::TOKEN')).toBe('  \\::stop-commands::TOKEN')
     expect(oneLine('acme/widgets')).toBe('acme/widgets')
     expect(oneLine(undefined)).toBe('')
+  })
+
+  it("oneLine: no `##[` anywhere in the line (the runner's older command form), not even split by invisible characters", () => {
+    expect(oneLine('created for aaaa: x ##[set-output name=web-url]https://evil.example/$(id)')).toBe(
+      'created for aaaa: x ##\\[set-output name=web-url]https://evil.example/$(id)',
+    )
+    expect(oneLine('###[a] ##[b]')).toBe('###\\[a] ##\\[b]')
+    // ICU's comparisons skip soft hyphens, zero-width and bidi marks: they are shown, never kept.
+    expect(oneLine('#\u00ad#[add-mask]x #\u200b#[x] \u202e')).toBe(
+      '#\\u00ad#[add-mask]x #\\u200b#[x] \\u202e',
+    )
+    expect(oneLine('\ufeff::add-mask::x')).toBe('\\ufeff::add-mask::x')
+    expect(oneLine('a\u{e0041}b')).toBe('a\\ue0041b')
+    for (const text of ['##[error]x', 'a ##[warning]b', '#\u2060#[debug]c'])
+      expect(oneLine(text)).not.toMatch(/##\[|\p{Default_Ignorable_Code_Point}/u)
+    expect(escapeHtml('x ##[set-output name=a]b')).toBe('x ##&#91;set-output name=a]b')
+  })
+
+  it('shaped: SHAs, GitLab paths and status words, and nothing else', () => {
+    const sha = 'ab12'.repeat(10)
+    expect(shaped(sha, 'sha')).toBe(sha)
+    expect(shaped('c'.repeat(64), 'sha')).toBe('c'.repeat(64))
+    for (const bad of [`${sha}$(id)`, sha.toUpperCase(), 'a'.repeat(39), `${sha}\n`, 42, undefined])
+      expect(shaped(bad, 'sha')).toBeUndefined()
+    for (const ok of ['acme/widgets', 'a/b.c/d_e-f', 'x', '_a/.b']) expect(shaped(ok, 'path')).toBe(ok)
+    for (const bad of [
+      'acme/x##[set-output name=a]b',
+      'acme/$(id)',
+      'acme/x\n::warning::y',
+      '/acme',
+      'acme/',
+      'acme//x',
+      '-acme/x',
+      'acme/x.',
+      'acme/..',
+      'acme x',
+    ])
+      expect(shaped(bad, 'path')).toBeUndefined()
+    expect(shaped('waiting_for_resource', 'word')).toBe('waiting_for_resource')
+    for (const bad of ['success ##[x]', 'Success', 'failed;id', ''])
+      expect(shaped(bad, 'word')).toBeUndefined()
   })
 
   it('urlOnHost: only plain http(s) addresses on the configured GitLab host', () => {

@@ -2,7 +2,7 @@ import { collect, GitLabApiError, type GitLabClient, statusText } from '../../ap
 import type { Pipeline } from '../../schema/pipeline.js'
 import { actionClient, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
-import { oneLine, urlOnHost } from '../server-text.js'
+import { setShapedOutput, urlOnHost } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import type { TriggerResult } from './result.js'
 import { renderSummary } from './summary.js'
@@ -233,8 +233,8 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
     io.warning(
       `Output 'web-url' not set: GitLab's web_url is not a plain http(s) address on ${new URL(settings.gitlabUrl).host}`,
     )
-  io.setOutput(Outputs.Status, oneLine(p.status))
-  io.setOutput(Outputs.Sha, oneLine(p.sha))
+  setShapedOutput(io, Outputs.Status, p.status, 'status', 'word')
+  setShapedOutput(io, Outputs.Sha, p.sha, 'sha', 'sha')
   await io.summary(renderSummary(settings, result))
   if (result.failure) io.fail(result.failure)
 }
