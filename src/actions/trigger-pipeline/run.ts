@@ -1,6 +1,7 @@
 import { collect, GitLabApiError, type GitLabClient, statusText } from '../../api/client.js'
 import type { Pipeline } from '../../schema/pipeline.js'
 import { actionClient, formatDuration, projectRef } from '../connection.js'
+import { roleTooLowToCancel } from './cancel-role.js'
 import type { ActionIO } from '../io.js'
 import { setShapedOutput, urlOnHost } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
@@ -137,13 +138,21 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
     // Waiting and cancelling need 'access-token': it is tried (by reading the project's pipelines)
     // before anything is triggered, so that a bad one leaves no pipeline running unwatched.
     if (reader && s.wait) {
+      let role: string | undefined
       try {
         for await (const _ of reader.pipelines.list(project, {}, { signal })) break
+        if (s.cancelOnAbort) role = await roleTooLowToCancel(reader, project, signal)
       } catch (err) {
         throw new Error(
           `Nothing was triggered: ${(readError(err, s) as Error).message}. Waiting for the pipeline and cancelling it need 'access-token'`,
         )
       }
+      if (role)
+        throw new Error(
+          `Nothing was triggered: 'access-token' is ${role} on project '${s.project}': it can follow the pipeline ` +
+            "but not cancel it, which 'cancel-on-abort' needs when the job is cancelled (Developer or higher). " +
+            "Give the token's user Developer, or set 'cancel-on-abort: false'",
+        )
     }
     const names = Object.keys(s.variables ?? {})
     log.info(
