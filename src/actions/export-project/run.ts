@@ -22,13 +22,27 @@ export interface Clock {
 /** The archive's file name: the project path (server text when it came from a group) made safe everywhere. */
 export const fileNameOf = (project: string) => `${safeFileName(project, 180)}_export.tar.gz`
 
-function explain(err: unknown, project: string): string {
+/**
+ * A 429 still holding at 'timeout': which limit (the download is the one GET that GitLab limits
+ * here, scheduling the POST) and what would help. Lowering a per-minute input helps only when it
+ * paces; at 0 the advice is to turn pacing on.
+ */
+function rateLimitAdvice(err: GitLabApiError, s: Settings): string {
+  const download = err.method === 'GET'
+  const [what, input, perMinute] = download
+    ? (['export download', 'downloads-per-minute', s.downloadsPerMinute] as const)
+    : (['export', 'exports-per-minute', s.exportsPerMinute] as const)
+  const pacing =
+    perMinute > 0 ? `lower '${input}' (${perMinute})` : `set '${input}' to pace them (0: no pacing)`
+  return `GitLab's ${what} limit (429) would still hold at 'timeout': raise 'timeout', or ${pacing}`
+}
+
+function explain(err: unknown, project: string, s: Settings): string {
   if (err instanceof GitLabApiError) {
     if (err.status === 404) return `project '${project}' not found, or the token cannot see it (404)`
     if (err.status === 403) return `the token may not export '${project}': exports need Maintainer (403)`
     if (err.status === 401) return `GitLab refused the token (${statusText(err)})`
-    if (err.status === 429)
-      return `GitLab's rate limit (429) would still hold at 'timeout': raise 'timeout' or lower the per-minute inputs`
+    if (err.status === 429) return rateLimitAdvice(err, s)
     return err.message
   }
   return err instanceof Error ? err.message : String(err)
@@ -161,7 +175,7 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
         return await one(project)
       } catch (err) {
         if (signal?.aborted) throw err
-        const error = explain(err, project)
+        const error = explain(err, project, s)
         log.warning(`${project}: ${error}`)
         return { project, status: 'failed' as const, elapsedMs: now() - start, error }
       }
