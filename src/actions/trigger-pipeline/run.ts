@@ -143,8 +143,12 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
         for await (const _ of reader.pipelines.list(project, {}, { signal })) break
         if (s.cancelOnAbort) role = await roleTooLowToCancel(reader, project, signal)
       } catch (err) {
+        // GitLab's answer is about the token; a network error's message says what to check instead.
+        const why = (readError(err, s) as Error).message
         throw new Error(
-          `Nothing was triggered: ${(readError(err, s) as Error).message}. Waiting for the pipeline and cancelling it need 'access-token'`,
+          err instanceof GitLabApiError
+            ? `Nothing was triggered: ${why}. Waiting for the pipeline and cancelling it need 'access-token'`
+            : `Nothing was triggered: ${why}`,
         )
       }
       if (role)
