@@ -68,14 +68,17 @@ const injected = (run: BundleRun) =>
 const singleLines = (outputs: Record<string, string>) =>
   Object.entries(outputs).filter(([, v]) => /[\r\n]/.test(v))
 
+const trigger = () =>
+  runBundle('trigger-pipeline', {
+    'gitlab-url': gitlab.origin,
+    project: 'acme/app',
+    token: 'glptt-hostile',
+    wait: 'false',
+  })
+
 describe('a hostile server', () => {
   it('trigger-pipeline: web_url injects no command, and is not an output', async () => {
-    const run = await runBundle('trigger-pipeline', {
-      'gitlab-url': gitlab.origin,
-      project: 'acme/app',
-      token: 'glptt-hostile',
-      wait: 'false',
-    })
+    const run = await trigger()
     expect(run.code).toBe(0)
     expect(injected(run)).toEqual([])
     expect(run.log).toContain('::add-mask::Pipeline') // shown, escaped, inside an info line
@@ -89,12 +92,7 @@ describe('a hostile server', () => {
 
   it('trigger-pipeline: sha and status that are not a SHA and a status word are left out, and `##[` reaches neither log nor summary', async () => {
     pipeline = { sha: `${'a'.repeat(40)}$(id)${HOSTILE}`, status: `created${HOSTILE}` }
-    const run = await runBundle('trigger-pipeline', {
-      'gitlab-url': gitlab.origin,
-      project: 'acme/app',
-      token: 'glptt-hostile',
-      wait: 'false',
-    })
+    const run = await trigger()
     expect(run.code).toBe(0)
     expect(injected(run)).toEqual([])
     expect(run.log).toContain('##\\[set-output name=web-url]https://evil.example/$(id)') // shown, inert
