@@ -3,32 +3,36 @@
  * answers) on its way to the runner. The runner reads a line as a workflow command in two ways
  * (actions/runner `ActionCommandManager.TryProcessCommand`): when its first non-blank characters
  * are `::` (`::add-mask::`, `::stop-commands::`; `ActionCommand.TryParseV2`), and, failing that,
- * when `##[` appears ANYWHERE in it (`##[set-output name=x]value`; the older `TryParse`, which
- * looks for it with a culture-sensitive `IndexOf`, so invisible characters between its three
- * characters may be skipped). And a step output put in a `run:` script is shell text. So server
- * text is made one line here, with control and invisible characters shown as escapes, and neither
- * form of command left in it, before it is logged or becomes an output.
+ * when `##[` appears ANYWHERE in it (`##[set-output name=x]value`; the older `ActionCommand.TryParse`).
+ * Both look with .NET's culture-sensitive `StartsWith`/`IndexOf`, which on ICU skip ignorable
+ * characters (zero-width, soft hyphen, variation selectors) between the ones they look for. And a
+ * step output put in a `run:` script is shell text. So server text is made one line here, with
+ * control characters shown as escapes and neither form of command left in it, before it is logged
+ * or becomes an output.
  */
 import { isAbsolute, relative, resolve } from 'node:path'
 import type { ActionIO } from './io.js'
 
-// C0 and C1 controls, DEL, the Unicode line and paragraph separators, and the characters Unicode
-// says to draw as nothing (soft hyphen, zero-width and bidi marks, tags...), which ICU's
-// comparisons skip.
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Default_Ignorable_Code_Point}/gu
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
-const escaped = (c: string) => NAMED[c] ?? `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`
+const escaped = (c: string) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+
+/** Characters that may stand unseen between a command's characters (more than ICU skips: safe side). */
+const INVISIBLE = '[\\p{Default_Ignorable_Code_Point}\\p{Cf}\\p{Mn}\\p{Me}]*'
+const LEADING = new RegExp(`^((?:\\s|${INVISIBLE})*):`, 'u')
+const LEGACY = new RegExp(`#${INVISIBLE}#${INVISIBLE}\\[`, 'gu')
 
 /**
- * One line without control or invisible characters that cannot hold a workflow command: a leading
- * `:` is escaped (`\:`), and so is the `[` of every `##[` (`##\[`).
+ * One line without control characters that cannot hold a workflow command: a leading `:` is
+ * escaped (`\:`), and so is the `[` of every `##[` (`##\[`), invisible characters between them or not.
  */
 export function oneLine(text: unknown): string {
   return String(text ?? '')
     .replace(CONTROL, escaped)
-    .replace(/^(\s*):/, '$1\\:')
-    .replaceAll('##[', '##\\[')
+    .replace(LEADING, '$1\\:')
+    .replace(LEGACY, (found) => `${found.slice(0, -1)}\\[`)
 }
 
 /** What GitLab's own addresses are made of; no shell metacharacters (`$`, quotes, `;`, `(`, spaces). */

@@ -13,19 +13,21 @@ describe('server text', () => {
     expect(oneLine(undefined)).toBe('')
   })
 
-  it("oneLine: no `##[` anywhere in the line (the runner's older command form), not even split by invisible characters", () => {
+  it("oneLine: no `##[` anywhere in the line (the runner's older command form), not even with invisible characters inside", () => {
     expect(oneLine('created for aaaa: x ##[set-output name=web-url]https://evil.example/$(id)')).toBe(
       'created for aaaa: x ##\\[set-output name=web-url]https://evil.example/$(id)',
     )
     expect(oneLine('###[a] ##[b]')).toBe('###\\[a] ##\\[b]')
-    // ICU's comparisons skip soft hyphens, zero-width and bidi marks: they are shown, never kept.
-    expect(oneLine('#\u00ad#[add-mask]x #\u200b#[x] \u202e')).toBe(
-      '#\\u00ad#[add-mask]x #\\u200b#[x] \\u202e',
-    )
-    expect(oneLine('\ufeff::add-mask::x')).toBe('\\ufeff::add-mask::x')
-    expect(oneLine('a\u{e0041}b')).toBe('a\\ue0041b')
-    for (const text of ['##[error]x', 'a ##[warning]b', '#\u2060#[debug]c'])
-      expect(oneLine(text)).not.toMatch(/##\[|\p{Default_Ignorable_Code_Point}/u)
+    // ICU's comparisons skip soft hyphens, zero-width characters and variation selectors.
+    expect(oneLine('#\u00ad#[add-mask]x #\u200b#\ufe0f[x]')).toBe('#\u00ad#\\[add-mask]x #\u200b#\ufe0f\\[x]')
+    expect(oneLine('\ufeff\u200b::add-mask::x')).toBe('\ufeff\u200b\\::add-mask::x')
+    for (const text of ['##[error]x', 'a ##[warning]b', '#\u2060#[debug]c', '#\u0301#\u{e0041}[c'])
+      // As a comparison that skips them sees it: no `##[`.
+      expect(
+        oneLine(text).replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Mn}\p{Me}]/gu, ''),
+      ).not.toContain('##[')
+    // Text without a command keeps its emoji (variation selectors, joiners) as they are.
+    expect(oneLine('❤️ 👨‍👩‍👧 #1 [x]')).toBe('❤️ 👨‍👩‍👧 #1 [x]')
     expect(escapeHtml('x ##[set-output name=a]b')).toBe('x ##&#91;set-output name=a]b')
   })
 
