@@ -20,9 +20,10 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
 const escaped = (c: string) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
 
 /** Characters that may stand unseen between a command's characters (more than ICU skips: safe side). */
-const INVISIBLE = '[\\p{Default_Ignorable_Code_Point}\\p{Cf}\\p{Mn}\\p{Me}]*'
-const LEADING = new RegExp(`^((?:\\s|${INVISIBLE})*):`, 'u')
-const LEGACY = new RegExp(`#${INVISIBLE}#${INVISIBLE}\\[`, 'gu')
+const INVISIBLE = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\p{Mn}\\p{Me}'
+// One character class each, never a nested quantifier: linear on any input.
+const LEADING = new RegExp(`^([\\s${INVISIBLE}]*):`, 'u')
+const LEGACY = new RegExp(`#[${INVISIBLE}]*#[${INVISIBLE}]*\\[`, 'gu')
 
 /**
  * One line without control characters that cannot hold a workflow command: a leading `:` is

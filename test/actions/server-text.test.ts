@@ -26,6 +26,15 @@ describe('server text', () => {
       expect(
         oneLine(text).replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Mn}\p{Me}]/gu, ''),
       ).not.toContain('##[')
+    // Linear time on hostile runs of invisible characters (a nested quantifier took seconds at 24).
+    const started = Date.now()
+    for (const text of [
+      '\u200b'.repeat(100_000),
+      ` ${'#\u200b'.repeat(50_000)}`,
+      `#${'\u200b'.repeat(100_000)}#`,
+    ])
+      expect(oneLine(`${text}x`)).toHaveLength(text.length + 1)
+    expect(Date.now() - started).toBeLessThan(5000)
     // Text without a command keeps its emoji (variation selectors, joiners) as they are.
     expect(oneLine('❤️ 👨‍👩‍👧 #1 [x]')).toBe('❤️ 👨‍👩‍👧 #1 [x]')
     expect(escapeHtml('x ##[set-output name=a]b')).toBe('x ##&#91;set-output name=a]b')
