@@ -72,8 +72,8 @@ function claimOf(issue: SideIssue, places: Places): Claim | 'foreign' | undefine
 /**
  * Pairs issues by markers. A marked issue the sync did not write is reported and left alone (its
  * marker names nothing). Two of the sync's mirrors claiming the same origin: the lower number wins;
- * the others are reported and left alone. A mirror whose origin
- * is missing is reported and never re-created (`scoped`: the origin was simply not read).
+ * the others are reported and left alone. A mirror whose origin is missing is reported and never
+ * re-created (`scoped`: the origin was simply not read).
  */
 export function pairIssues(
   github: SideIssue[],
