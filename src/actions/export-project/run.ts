@@ -7,7 +7,7 @@ import { defaultSleep } from '../../api/retry.js'
 import { actionClient, formatBytes, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { mapBounded, pacer } from '../pacer.js'
-import { pathInside, safeFileName } from '../server-text.js'
+import { pathInside, safeFileName, shaped } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import type { ExportResult } from './result.js'
 import { renderSummary } from './summary.js'
@@ -48,8 +48,12 @@ function explain(err: unknown, project: string, s: Settings): string {
   return err instanceof Error ? err.message : String(err)
 }
 
-/** The projects to export: the list given, or the group's (paths, in GitLab's order). */
-export async function resolveProjects(gitlab: GitLabClient, s: Settings): Promise<string[]> {
+/**
+ * The projects to export: the list given, or the group's (paths, sorted). A group's path that is not
+ * a GitLab path (a hostile server's `$(...)` or `##[`) is left out with a warning: the paths become the
+ * `matrix` output, which workflows expand.
+ */
+export async function resolveProjects(gitlab: GitLabClient, s: Settings, log: Log): Promise<string[]> {
   if (!s.group) return s.project ?? []
   try {
     const found = await collect(
@@ -60,7 +64,11 @@ export async function resolveProjects(gitlab: GitLabClient, s: Settings): Promis
         sort: 'asc',
       }),
     )
-    return found.map((p) => p.path_with_namespace).sort()
+    const paths: string[] = []
+    for (const { path_with_namespace: path } of found)
+      if (shaped(path, 'path') !== undefined) paths.push(path)
+      else log.warning(`Group '${s.group}' lists a project path that is not a GitLab path; left out: ${path}`)
+    return paths.sort()
   } catch (err) {
     if (err instanceof GitLabApiError && err.status === 404)
       throw new Error(`Group '${s.group}' not found on ${s.gitlabUrl}, or the token cannot see it (404)`)
@@ -81,7 +89,7 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
   const downloadSlot = pacer(s.downloadsPerMinute, now, sleep)
   const dir = resolve(s.downloadDir)
   try {
-    const projects = await resolveProjects(gitlab, s)
+    const projects = await resolveProjects(gitlab, s, log)
     if (s.listOnly || projects.length === 0) return { projects, results: [] as ExportResult[] }
     if (!s.uploadUrl) await mkdir(dir, { recursive: true })
     log.info(`Exporting ${projects.length} project(s) from ${s.gitlabUrl}, ${s.concurrency} at a time`)
