@@ -47,6 +47,7 @@ beforeEach(async () => {
         import_error: `Import failed${HOSTILE}`,
         failed_relations: [],
       })
+    if (at('/projects/acme%2Fbad/export')) return json(res, 400, { message: `Export refused${HOSTILE}` })
     if (req.method === 'GET' && at('/groups/acme/projects'))
       return json(res, 200, [{ id: 1, path: 'x', path_with_namespace: `acme/x${HOSTILE}` }])
     json(res, 404, { message: '404 Not Found' })
@@ -144,5 +145,20 @@ describe('a hostile server', () => {
     expect(run.log).toContain(
       "::warning::Group 'acme' lists a project path that is not a GitLab path; left out: acme/x\\n::warning file=x::injected",
     )
+  })
+
+  it("export-project: a server's error reaches the archives output as one inert line", async () => {
+    const run = await runBundle('export-project', {
+      'gitlab-url': gitlab.origin,
+      token: TOKEN,
+      project: 'acme/bad',
+      'download-dir': dir,
+    })
+    expect(run.code).toBe(1)
+    expect(injected(run)).toEqual([])
+    const [archive] = JSON.parse(run.outputs.archives as string) as { error: string }[]
+    expect(archive?.error).toContain('Export refused\\n::warning file=x::injected')
+    expect(archive?.error).toContain(' ##\\[set-output name=web-url]')
+    expect(run.outputs.archives).not.toContain('##[')
   })
 })

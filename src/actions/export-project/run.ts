@@ -7,7 +7,7 @@ import { defaultSleep } from '../../api/retry.js'
 import { actionClient, formatBytes, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { mapBounded, pacer } from '../pacer.js'
-import { pathInside, safeFileName, shaped } from '../server-text.js'
+import { oneLine, pathInside, safeFileName, shaped } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import type { ExportResult } from './result.js'
 import { renderSummary } from './summary.js'
@@ -225,7 +225,7 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
         path,
         size,
         sha256,
-        error,
+        error: error === undefined ? undefined : oneLine(error),
       })),
     ),
   )
