@@ -62,8 +62,19 @@ runner_externals() {
 }
 
 if [ -n "${GITLAB_ACTIONS_NODE:-}" ]; then
-  if fits "$GITLAB_ACTIONS_NODE"; then exec "$GITLAB_ACTIONS_NODE" "$@"; fi
-  echo "::error::GITLAB_ACTIONS_NODE ($GITLAB_ACTIONS_NODE) is not a Node.js $want or later"
+  node=$GITLAB_ACTIONS_NODE
+  if fits "$node"; then exec "$node" "$@"; fi
+  # Say which: no such file, a file that cannot run, or a node too old (or not a node at all).
+  if command -v "$node" >/dev/null 2>&1; then
+    v=$("$node" --version 2>/dev/null)
+    v=${v%%$'\n'*}
+    [ -n "$v" ] || v='no version'
+    echo "::error::GITLAB_ACTIONS_NODE ($node) is not a Node.js $want or later: it says $v"
+  elif [ -e "$node" ]; then
+    echo "::error::GITLAB_ACTIONS_NODE ($node) is not an executable file: set it to the path of a Node.js $want or later"
+  else
+    echo "::error::GITLAB_ACTIONS_NODE ($node) was not found: set it to the path of a Node.js $want or later"
+  fi
   exit 1
 fi
 if command -v node >/dev/null 2>&1 && fits node; then exec node "$@"; fi

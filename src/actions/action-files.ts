@@ -7,8 +7,8 @@
 import { format, resolveConfig } from 'prettier'
 import { parse, stringify } from 'yaml'
 import { catalog, COMMANDS, type ActionEntry, type Step } from './catalog.js'
+import { inputVariable } from './inputs.js'
 
-const envName = (input: string) => `INPUT_${input.toUpperCase()}`
 const header = (name: string) =>
   `# Generated from src/actions/${name}/inputs.ts by \`npm run docs\`; do not edit by hand.\n`
 
@@ -56,7 +56,9 @@ const contextDefault = (dflt: string | undefined) => (dflt?.startsWith('${{ gith
 
 /** The action.yml of one action, as text. */
 export function actionYml(entry: ActionEntry): string {
-  const env = Object.fromEntries(Object.keys(entry.inputs).map((n) => [envName(n), `\${{ inputs.${n} }}`]))
+  const env = Object.fromEntries(
+    Object.keys(entry.inputs).map((n) => [inputVariable(n), `\${{ inputs.${n} }}`]),
+  )
   const doc = {
     name: `GitLab ${entry.name}`,
     description: entry.description,
@@ -104,7 +106,7 @@ export function rootActionYml(entries: ActionEntry[] = catalog): string {
   }
   const env: Record<string, string> = { GITLAB_ACTIONS_COMMAND: '${{ inputs.command }}' }
   for (const name of Object.keys(inputs))
-    if (name !== 'command') env[envName(name)] = `\${{ inputs.${name} }}`
+    if (name !== 'command') env[inputVariable(name)] = `\${{ inputs.${name} }}`
   const when = (name: string) => (step: Step) => ({
     ...step,
     if: `inputs.command == '${name}'${step.if ? ` && (${String(step.if).replace(/^\$\{\{\s*|\s*\}\}$/g, '')})` : ''}`,

@@ -45,6 +45,9 @@ export interface InputSource {
   setSecret(value: string): void
 }
 
+/** The variable the runner sets for input `name` (`INPUT_ACCESS-TOKEN`), as `@actions/core` reads it. */
+export const inputVariable = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`
+
 export const camel = (name: string) => name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase())
 
 /**

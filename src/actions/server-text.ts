@@ -1,12 +1,17 @@
 /*
  * Text a server chose (GitLab's paths, URLs and errors, GitHub's titles, an upload target's
- * answers) on its way to the runner. The runner reads every line whose first non-blank characters
- * are `::` as a workflow command (`::add-mask::`, `::stop-commands::`; actions/runner
- * `ActionCommand.TryParseV2`), and a step output put in a `run:` script is shell text. So server
- * text is made one line here, with control characters shown as escapes, before it is logged or
- * becomes an output.
+ * answers) on its way to the runner. The runner reads a line as a workflow command in two ways
+ * (actions/runner `ActionCommandManager.TryProcessCommand`): when its first non-blank characters
+ * are `::` (`::add-mask::`, `::stop-commands::`; `ActionCommand.TryParseV2`), and, failing that,
+ * when `##[` appears ANYWHERE in it (`##[set-output name=x]value`; the older `ActionCommand.TryParse`).
+ * Both look with .NET's culture-sensitive `StartsWith`/`IndexOf`, which on ICU skip ignorable
+ * characters (zero-width, soft hyphen, variation selectors) between the ones they look for. And a
+ * step output put in a `run:` script is shell text. So server text is made one line here, with
+ * control characters shown as escapes and neither form of command left in it, before it is logged
+ * or becomes an output.
  */
 import { isAbsolute, relative, resolve } from 'node:path'
+import type { ActionIO } from './io.js'
 
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
 // eslint-disable-next-line no-control-regex
@@ -14,11 +19,21 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
 const escaped = (c: string) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
 
-/** One line without control characters that cannot open a workflow command (a leading `::` is escaped). */
+/** Characters that may stand unseen between a command's characters (more than ICU skips: safe side). */
+const INVISIBLE = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\p{Mn}\\p{Me}'
+// One character class each, never a nested quantifier: linear on any input.
+const LEADING = new RegExp(`^([\\s${INVISIBLE}]*):`, 'u')
+const LEGACY = new RegExp(`#[${INVISIBLE}]*#[${INVISIBLE}]*\\[`, 'gu')
+
+/**
+ * One line without control characters that cannot hold a workflow command: a leading `:` is
+ * escaped (`\:`), and so is the `[` of every `##[` (`##\[`), invisible characters between them or not.
+ */
 export function oneLine(text: unknown): string {
   return String(text ?? '')
     .replace(CONTROL, escaped)
-    .replace(/^(\s*):/, '$1\\:')
+    .replace(LEADING, '$1\\:')
+    .replace(LEGACY, (found) => `${found.slice(0, -1)}\\[`)
 }
 
 /** What GitLab's own addresses are made of; no shell metacharacters (`$`, quotes, `;`, `(`, spaces). */
@@ -38,6 +53,36 @@ export function urlOnHost(url: unknown, base: string): string | undefined {
   } catch {
     return undefined
   }
+}
+
+// GitLab's object names (SHA-1, or SHA-256 in a repository of that format), full paths
+// (`Gitlab::PathRegex`: segments of letters, digits, `_`, `.` and `-` that neither start with `-`
+// nor end with `.`), and status words (`success`, `scheduled`).
+const SEGMENT = '(?:[A-Za-z0-9_.][A-Za-z0-9_.-]*[A-Za-z0-9_-]|[A-Za-z0-9_])'
+const SHAPES = {
+  sha: { test: /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, is: 'a commit SHA (40 or 64 hex digits)' },
+  path: { test: new RegExp(`^${SEGMENT}(?:/${SEGMENT})*$`), is: 'a GitLab path (group/project)' },
+  word: { test: /^[a-z][a-z_]*$/, is: 'a status word (a-z and _)' },
+} as const
+
+/** `value` when it has `shape` (then it is safe in a log line, a file name part or a shell word), else undefined. */
+export const shaped = (value: unknown, shape: keyof typeof SHAPES): string | undefined =>
+  typeof value === 'string' && SHAPES[shape].test.test(value) ? value : undefined
+
+/**
+ * Sets step output `name` to `value`, GitLab's `field`, when it has `shape`; otherwise leaves the
+ * output out and says why in a warning, as for a `web-url` off the GitLab host.
+ */
+export function setShapedOutput(
+  io: Pick<ActionIO, 'setOutput' | 'warning'>,
+  name: string,
+  value: unknown,
+  field: string,
+  shape: keyof typeof SHAPES,
+): void {
+  const ok = shaped(value, shape)
+  if (ok !== undefined) io.setOutput(name, ok)
+  else io.warning(`Output '${name}' not set: GitLab's ${field} is not ${SHAPES[shape].is}`)
 }
 
 // Windows forbids these characters and device names in file names (Win32 "Naming Files").

@@ -13,9 +13,14 @@ const ENTITIES: Record<string, string> = {
   "'": '&#39;',
 }
 
-/** Maps each of `& < > " '` to its numeric entity. */
+/**
+ * Maps each of `& < > " '` to its numeric entity, and the `[` of `##[` too: no line of the
+ * summary holds the runner's older command form (see server-text.ts), whatever a server wrote.
+ */
 export const escapeHtml = (text: unknown): string =>
-  String(text ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c] as string)
+  String(text ?? '')
+    .replace(/[&<>"']/g, (c) => ENTITIES[c] as string)
+    .replaceAll('##[', '##&#91;')
 
 /** A piece of HTML that is already safe (built by the helpers below); plain strings get escaped. */
 export class Html {

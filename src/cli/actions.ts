@@ -9,7 +9,7 @@
  * 2 bad flags or inputs; 130 stopped by SIGINT/SIGTERM.
  */
 import { actionNamed, catalog, type ActionEntry } from '../actions/catalog.js'
-import { InputError, type InputTable } from '../actions/inputs.js'
+import { InputError, inputVariable, type InputTable } from '../actions/inputs.js'
 import type { ActionIO } from '../actions/io.js'
 import { oneLine } from '../actions/server-text.js'
 
@@ -107,7 +107,7 @@ function terminalIO(values: Record<string, string>, env: NodeJS.ProcessEnv, quie
   // oneLine: server text must not write terminal control sequences (ESC) or fake lines.
   const log = (prefix: string) => (m: string) => void process.stderr.write(`${prefix}${mask(oneLine(m))}\n`)
   const io: ActionIO = {
-    getInput: (name) => values[name] ?? env[`INPUT_${name.toUpperCase()}`] ?? '',
+    getInput: (name) => values[name] ?? env[inputVariable(name)] ?? '',
     getEnv: (name) => env[name] || undefined,
     setSecret: (v) => void (v && secrets.push(v)),
     setOutput: (name, value) => void (outputs[name] = value),
@@ -128,7 +128,7 @@ export const asFlags = (message: string) =>
   message
     .replace(
       /^Input required and not supplied: ([\w-]+)/,
-      "Option '--$1' is required (or set INPUT_$1 or its variable)",
+      (_, name: string) => `Option '--${name}' is required (or set ${inputVariable(name)} or its variable)`,
     )
     .replace(/^Input '([\w-]+)'/, "Option '--$1'")
     .replace(/Input '([\w-]+)'/g, "'--$1'")

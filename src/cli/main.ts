@@ -32,15 +32,18 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${VERSION}\n`)
       return 0
     }
-    case undefined:
     case '-h':
     case '--help':
     case 'help':
       process.stdout.write(await usage())
-      return command === undefined ? 1 : 0
+      return 0
+    case undefined:
+      // Bad input, as an unknown command: exit 2 (0 done, 1 failed, 2 bad input).
+      process.stderr.write(await usage())
+      return 2
   }
   const { runActionCommand, runners } = await import('./actions.js')
   if (command in runners) return runActionCommand(command, rest)
   process.stderr.write(`Unknown command '${command}'.\n\n${await usage()}`)
-  return 1
+  return 2
 }

@@ -120,7 +120,8 @@ export function gitlabSide(client: GitLabClient, project: string | number) {
           author: note.author.username,
           created_at: note.created_at,
           url: `${issueUrl}#note_${note.id}`,
-          internal: note.internal,
+          // GitLab before 15.0 says only `confidential` (its old name): either flag keeps it private.
+          internal: note.internal === true || note.confidential === true,
         })
       }
       return out

@@ -1,7 +1,8 @@
 /*
  * Identity (never by title): which GitHub issue and GitLab issue are one. A mirror
  * carries a marker naming its origin (repository id and name, issue number); renames of issues
- * change nothing, and a renamed repository or project is still matched by its id.
+ * change nothing, and a renamed repository or project is still matched by its id. Anyone who can
+ * open an issue can write a marker, so a marker counts only on an issue the sync itself wrote.
  */
 import type { Places, Side, SideIssue, Skip, SyncOptions } from './model.js'
 import { formatMarker, parseMarker } from './text.js'
@@ -34,6 +35,18 @@ export function originMarker(origin: SideIssue, places: Places, extra: Record<st
   return formatMarker({ v: 1, from: origin.side, ...where, number: origin.number, ...extra })
 }
 
+/**
+ * Whether `author` can be the sync, which alone writes mirrors and mirrored comments on `side`: the
+ * token's own user; or, when GitHub will not say who the token is (`GITHUB_TOKEN` and app tokens
+ * answer 403 to `GET /user`), a GitHub App's bot such as `github-actions[bot]` (no person's login
+ * holds `[` or `]`). A GitLab token that cannot say who it is (a job token) writes no issues.
+ */
+export function writtenBySync(side: Side, author: string, identity: SyncOptions['identity']): boolean {
+  const me = identity[side]
+  if (me !== undefined) return author === me
+  return side === 'github' && author.endsWith('[bot]')
+}
+
 type Claim = { mirror: SideIssue; origin: Side; number: number; marker: Record<string, string> }
 
 /** What a marker claims, if it is one of ours for these places; `foreign` when it names elsewhere. */
@@ -57,9 +70,10 @@ function claimOf(issue: SideIssue, places: Places): Claim | 'foreign' | undefine
 }
 
 /**
- * Pairs issues by markers. Two mirrors claiming the same origin: the one written by the sync's own
- * user wins, then the lower number; the others are reported and left alone. A mirror whose origin
- * is missing is reported and never re-created (`scoped`: the origin was simply not read).
+ * Pairs issues by markers. A marked issue the sync did not write is reported and left alone (its
+ * marker names nothing). Two of the sync's mirrors claiming the same origin: the lower number wins;
+ * the others are reported and left alone. A mirror whose origin is missing is reported and never
+ * re-created (`scoped`: the origin was simply not read).
  */
 export function pairIssues(
   github: SideIssue[],
@@ -76,13 +90,21 @@ export function pairIssues(
     if (!claim) continue
     marked.add(keyOf(issue))
     if (claim === 'foreign') continue
+    // A forged marker would hand the origin to whoever wrote it (retitled, closed, commented on).
+    if (!writtenBySync(issue.side, issue.author, opts.identity)) {
+      const origin = `${claim.origin}#${claim.number}`
+      const sync =
+        opts.identity[issue.side] ?? (issue.side === 'github' ? 'a GitHub App bot' : 'no GitLab user')
+      skips.push({
+        key: keyOf(issue),
+        origin,
+        reason: `claims to mirror ${origin}, a pairing it does not own: written by ${issue.author}, not by the sync (${sync}); ignored`,
+      })
+      continue
+    }
     claims.push(claim)
   }
-  const own = (c: Claim) => (opts.identity[c.mirror.side] === c.mirror.author ? 0 : 1)
-  claims.sort(
-    (a, b) =>
-      own(a) - own(b) || a.mirror.number - b.mirror.number || a.mirror.side.localeCompare(b.mirror.side),
-  )
+  claims.sort((a, b) => a.mirror.number - b.mirror.number || a.mirror.side.localeCompare(b.mirror.side))
   const taken = new Set<string>()
   const pairs: Pair[] = []
   for (const c of claims) {

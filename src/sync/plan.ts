@@ -23,7 +23,7 @@ import {
   type Skip,
   type SyncOptions,
 } from './model.js'
-import { keyOf, originMarker, pairIssues, type Pair } from './pairs.js'
+import { keyOf, originMarker, pairIssues, writtenBySync, type Pair } from './pairs.js'
 import {
   canonical,
   commentBody,
@@ -82,12 +82,10 @@ const hidden = (issue: SideIssue, opts: SyncOptions) =>
 /** Comment marker of a mirrored comment. */
 const commentMarker = (side: Side, id: number) => formatMarker({ v: 1, comment: `${side}:${id}` })
 
-/** Whether a comment is one of our mirrors: a live comment marker, written by the sync's user when known. */
+/** Whether a comment is one of our mirrors: a live comment marker, written by the sync (as issue markers). */
 function mirroredId(c: SideComment, side: Side, opts: SyncOptions): string | undefined {
   const m = parseMarker(c.body)
-  if (!m?.comment) return undefined
-  const me = opts.identity[side]
-  return me === undefined || me === c.author ? m.comment : undefined
+  return m?.comment && writtenBySync(side, c.author, opts.identity) ? m.comment : undefined
 }
 
 /** `comments=GH.GL` of a marker: the comment counts both sides had after the last sync. */

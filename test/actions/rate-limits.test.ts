@@ -97,6 +97,32 @@ describe('export-project waits out GitLab’s per-minute limits', () => {
   }, 90_000)
 })
 
+describe('export-project: a limit that outlasts timeout', () => {
+  it('advises only what applies: lowering a per-minute input that paces, or turning pacing on', async () => {
+    const url = await serve({ project_export: 1, project_download_export: 0 })
+    expect((await exportWidgets(url)).code).toBe(0)
+    const again = (more: Record<string, string>) =>
+      runBundle('export-project', {
+        'gitlab-url': url,
+        token: ALICE,
+        project: 'acme/widgets',
+        'download-dir': dir,
+        timeout: '1s',
+        ...more,
+      })
+    const unpaced = await again({ 'exports-per-minute': '0' })
+    expect(unpaced.code).toBe(1)
+    expect(unpaced.log).toContain(
+      "::warning::acme/widgets: GitLab's export limit (429) would still hold at 'timeout': raise 'timeout', or set 'exports-per-minute' to pace them (0: no pacing)",
+    )
+    expect(unpaced.log).not.toContain('lower')
+    const paced = await again({ 'exports-per-minute': '6' })
+    expect(paced.log).toContain(
+      "::warning::acme/widgets: GitLab's export limit (429) would still hold at 'timeout': raise 'timeout', or lower 'exports-per-minute' (6)",
+    )
+  }, 90_000)
+})
+
 describe('import-project waits out GitLab’s import limit', () => {
   it('a second import within the minute waits, then both projects exist', async () => {
     const url = await serve({ project_import: 1 })

@@ -82,6 +82,25 @@ describe('actions/node.sh picks the Node that runs the bundle', () => {
     expect(await pipelines()).toBe(0)
   })
 
+  it('GITLAB_ACTIONS_NODE that is missing, not executable, or too old is named for what it is', async () => {
+    const old = join(dir, 'node18')
+    writeFileSync(old, '#!/usr/bin/bash\necho v18.20.4\n')
+    chmodSync(old, 0o755)
+    const plain = join(dir, 'plain-file')
+    writeFileSync(plain, 'not a program')
+    const PATH = pathDir('bin', { node: process.execPath })
+    const cases: [string, string][] = [
+      [join(dir, 'missing/node'), 'was not found: set it to the path of a Node.js 24 or later'],
+      [plain, 'is not an executable file: set it to the path of a Node.js 24 or later'],
+      [old, 'is not a Node.js 24 or later: it says v18.20.4'],
+    ]
+    for (const [node, why] of cases) {
+      const r = await trigger({ PATH, GITLAB_ACTIONS_NODE: node })
+      expect([r.code, r.log.trim()]).toEqual([1, `::error::GITLAB_ACTIONS_NODE (${node}) ${why}`])
+    }
+    expect(await pipelines()).toBe(0)
+  })
+
   it("with an old node on PATH, the runner's externals/node24 runs the action", async () => {
     const old = join(dir, 'node18')
     writeFileSync(old, '#!/usr/bin/bash\necho v18.20.4\n')

@@ -242,6 +242,40 @@ describe('sync-issues action', () => {
     })
   })
 
+  it('a GitHub issue whose marker names a GitLab issue it does not own leaves that issue alone, and the summary says so', async () => {
+    const P = '/api/v4/projects/acme%2Fwidgets'
+    const target = (
+      await t.http('POST', `${P}/issues`, {
+        token: GL_TOKEN,
+        json: { title: 'Release checklist', description: 'Sign the build', labels: 'ops' },
+      })
+    ).body as { iid: number; project_id: number }
+    const marker = `<!-- gitlab-actions:sync v=1 from=gitlab project=acme%2Fwidgets project_id=${target.project_id} number=${target.iid} -->`
+    const forged = gh.addIssue({
+      title: 'Pwned',
+      body: `All done\n${marker}`,
+      state: 'closed',
+      user: 'mallory',
+    })
+    gh.comment(forged.number, '/unlabel ~ops', 'mallory')
+    // With a PAT (the token's login is known) and with GITHUB_TOKEN (it is not: a GitHub App bot is expected).
+    for (const token of [GH_TOKEN, 'ghs_workflow-token-0003']) {
+      const r = await runIO(inputs({ 'github-token': token }))
+      expect(r.state.failed).toBeUndefined()
+      const got = await t.http('GET', `${P}/issues/${target.iid}`, { token: GL_TOKEN })
+      expect(got.body).toMatchObject({
+        title: 'Release checklist',
+        description: 'Sign the build',
+        state: 'opened',
+        labels: ['ops'],
+        user_notes_count: 0,
+      })
+      const why = `claims to mirror gitlab#${target.iid}, a pairing it does not own: written by mallory`
+      expect(r.log).toContainEqual(expect.stringContaining(`warning: github#${forged.number}: ${why}`))
+      expect(r.state.summary).toContain(`<td>github#${forged.number}</td><td>${why}`)
+    }
+  })
+
   it('bad inputs name the input', async () => {
     await expect(runIO(inputs({ direction: 'sideways' }))).rejects.toThrow(
       "Input 'direction' must be one of github-to-gitlab, gitlab-to-github, both, got 'sideways'",

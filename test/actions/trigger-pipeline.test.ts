@@ -11,13 +11,15 @@ import { inspectDb } from '../../src/server/store/inspect.js'
 const tok = (n: string) => `glptt-${n.repeat(40 / n.length)}`
 const T = { app: tok('a1'), failing: tok('b2'), canceled: tok('c3'), manual: tok('d4') }
 const MARK = 'glpat-mark-token'
+const RITA = 'glpat-rita-reporter-token'
 const seed = `
 users:
   - { username: root, admin: true, token: glpat-root-token }
   - { username: mark, token: ${MARK} }
   - { username: gus, token: glpat-gus-token }
+  - { username: rita, token: ${RITA} }
 groups:
-  - { path: acme, visibility: private, members: { mark: maintainer, gus: guest } }
+  - { path: acme, visibility: private, members: { mark: maintainer, gus: guest, rita: reporter } }
 projects:
   - { path: acme/app, refs: [main, develop], ci_jobs: [build, test], triggers: [ { description: d, owner: mark, token: ${T.app} } ] }
   - { path: acme/failing, ci_outcome: failed, ci_jobs: [build, test, deploy], triggers: [ { description: d, owner: mark, token: ${T.failing} } ] }
@@ -293,6 +295,42 @@ describe('trigger-pipeline bundle', () => {
     expect(none.log).toContain('::error::Input required and not supplied: token')
     const pipelines = await t.http('GET', '/api/v4/projects/acme%2Fapp/pipelines', { token: MARK })
     expect(pipelines.body).toEqual([])
+  })
+
+  it('an action that fails before triggering still writes a job summary saying why', async () => {
+    const bad = await runBundle('trigger-pipeline', base('acme/app', T.app, { wait: 'yes' }))
+    expect(bad.code).toBe(1)
+    expect(bad.summary).toBe(
+      '<h2>❌ trigger-pipeline failed</h2>\n<p>Input &#39;wait&#39; must be true or false, got &#39;yes&#39;</p>\n',
+    )
+    const refused = await runBundle(
+      'trigger-pipeline',
+      base('acme/app', T.app, { 'access-token': 'glpat-wrong' }),
+    )
+    expect(refused.summary).toContain('<h2>❌ trigger-pipeline failed</h2>')
+    expect(refused.summary).toContain(
+      '<p>Nothing was triggered: GitLab refused &#39;access-token&#39; (401 Unauthorized)',
+    )
+    expectNoSecrets(refused.summary)
+  })
+
+  it("a Reporter's access-token, which cannot cancel, triggers nothing while 'cancel-on-abort' holds", async () => {
+    const run = await runBundle('trigger-pipeline', base('acme/app', T.app, { 'access-token': RITA }))
+    expect(run.code).toBe(1)
+    expect(run.log).toContain(
+      "::error::Nothing was triggered: 'access-token' is Reporter on project 'acme/app': it can follow the pipeline but not cancel it, which 'cancel-on-abort' needs when the job is cancelled (Developer or higher). Give the token's user Developer, or set 'cancel-on-abort: false'",
+    )
+    expect(run.summary).toContain('is Reporter on project')
+    const pipelines = await t.http('GET', '/api/v4/projects/acme%2Fapp/pipelines', { token: MARK })
+    expect(pipelines.body).toEqual([])
+    // Without 'cancel-on-abort' a Reporter follows the pipeline; an administrator needs no membership.
+    for (const more of [
+      { 'access-token': RITA, 'cancel-on-abort': 'false' } as Record<string, string>,
+      { 'access-token': 'glpat-root-token' },
+    ]) {
+      const ok = await runBundle('trigger-pipeline', base('acme/app', T.app, more), { during: pump })
+      expect([ok.code, ok.outputs.status]).toEqual([0, 'success'])
+    }
   })
 
   it('reports an access token that cannot read the pipeline', async () => {

@@ -131,6 +131,39 @@ describe('gitlab-actions <action>', () => {
     expect(help.out).toContain('in GitHub Actions default ${{ github.token }}; here $GITHUB_TOKEN')
   })
 
+  it("bad input exits 2, names the runner's INPUT_ variables, and a network error gets network advice", async () => {
+    const unknown = await cli(['trigger-pipelines'])
+    expect([unknown.code, unknown.err.split('\n')[0]]).toEqual([2, "Unknown command 'trigger-pipelines'."])
+    expect((await cli([])).code).toBe(2)
+    const noToken = await cli(['trigger-pipeline', '--project', 'acme/app', '--no-wait'], {
+      GITLAB_URL: t.baseUrl,
+    })
+    expect(noToken.code).toBe(2)
+    expect(noToken.err).toContain("error: Option '--token' is required (or set INPUT_TOKEN or its variable)")
+    // The runner's spelling works: INPUT_ACCESS-TOKEN, upper case.
+    const byRunnerName = await cli(['trigger-pipeline', '--project', 'acme/app', '--json'], {
+      GITLAB_URL: t.baseUrl,
+      CI_JOB_TOKEN: TRIGGER,
+      'INPUT_ACCESS-TOKEN': 'glpat-wrong',
+    })
+    expect(byRunnerName.code).toBe(1)
+    expect(JSON.parse(byRunnerName.out).error).toContain("GitLab refused 'access-token' (401 Unauthorized)")
+    const closed = createServer()
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((r) => closed.close(r))
+    const down = await cli(['trigger-pipeline', '--project', 'acme/app'], {
+      GITLAB_URL: `http://127.0.0.1:${port}`,
+      CI_JOB_TOKEN: TRIGGER,
+      GITLAB_TOKEN: 'glpat-mark-token',
+    })
+    expect(down.code).toBe(1)
+    expect(down.err.trim().split('\n').at(-1)).toMatch(
+      /^error: Nothing was triggered: GET \S+: could not reach GitLab at .*\(ECONNREFUSED\).*check the host and port, and that GitLab is up$/,
+    )
+    expect(down.err).not.toContain('access-token')
+  })
+
   it("a proxy's HTML error page is shown as its status and a short excerpt, not dumped", async () => {
     const page = `<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{color:red}</style></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center>${'<!-- padding -->'.repeat(200)}</body></html>`
     const proxy = createServer((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end(page))

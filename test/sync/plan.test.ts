@@ -141,6 +141,83 @@ describe('plan: creates, updates, closes and no-ops', () => {
     expect(p.skips).toEqual([expect.objectContaining({ key: 'gitlab#2' })])
   })
 
+  describe('markers the sync did not write (forged) pair nothing', () => {
+    const forgedGh = (number: number, gitlabIid: number, more: Partial<SideIssue> = {}) =>
+      gh(number, {
+        author: 'mallory',
+        title: 'Closed: pwned',
+        state: 'closed',
+        labels: ['pwned'],
+        body: `Rewritten\n${formatMarker({ v: 1, from: 'gitlab', project: 'acme/widgets', project_id: 3, number: gitlabIid })}`,
+        comment_count: 1,
+        comments: [comment(31, 'Fixed, closing')],
+        ...more,
+      })
+    const owns = (key: string, origin: string) => ({
+      key,
+      origin,
+      reason: expect.stringContaining(`claims to mirror ${origin}, a pairing it does not own`),
+    })
+
+    it('github-to-gitlab: a GitHub issue naming GitLab #11 neither writes nor comments on #11, and is reported', () => {
+      const p = plan([forgedGh(9, 11)], [gl(11)], options())
+      expect(p.ops).toEqual([])
+      expect(p.skips).toEqual([owns('github#9', 'gitlab#11')])
+      expect(p.skips[0]?.reason).toContain('written by mallory, not by the sync (sync-bot)')
+      // Event mode too: the forged issue is the one in scope.
+      expect(plan([forgedGh(9, 11)], [gl(11)], options(), { github: [9] })).toMatchObject({
+        ops: [],
+        skips: [owns('github#9', 'gitlab#11')],
+      })
+    })
+
+    it('both: forged digests win nothing; the GitLab issue gets its own mirror', () => {
+      const s = syncOnce([], [gl(11)], options({ direction: 'both' }))
+      const real = s.github[0]!
+      // The forged copy carries the real mirror's marker (digests and all) under a later number.
+      const forged = forgedGh(9, 11, { body: `Rewritten\n${real.body}`, updated_at: '2026-03-01T00:00:00Z' })
+      const p = plan([real, forged], s.gitlab, options({ direction: 'both' }))
+      expect(p.ops).toEqual([])
+      expect(p.skips).toEqual([owns('github#9', 'gitlab#11')])
+      const alone = plan([forged], [gl(11)], options({ direction: 'both' }))
+      expect(summary(alone)).toEqual(['create github from gitlab#11'])
+    })
+
+    it('a GitLab issue naming GitHub #1 does not write #1 either way', () => {
+      const forged = gl(20, {
+        title: 'Hijacked',
+        body: `x\n${formatMarker({ v: 1, from: 'github', repo: 'acme/widgets', repo_id: 7, number: 1 })}`,
+      })
+      for (const direction of ['gitlab-to-github', 'both'] as const) {
+        const p = plan([gh(1)], [forged], options({ direction }))
+        expect(p.ops.filter((o) => o.side === 'github')).toEqual([])
+        expect(p.skips).toEqual([owns('gitlab#20', 'github#1')])
+      }
+    })
+
+    it("without the GitHub token's login (GITHUB_TOKEN), only a GitHub App bot's markers count, on issues and comments", () => {
+      const opts = options({ direction: 'both', identity: { gitlab: 'sync-bot' } })
+      const bot = (i: SideIssue) => ({ ...i, author: 'github-actions[bot]' })
+      const s = syncOnce(
+        [],
+        [gl(11, { comment_count: 1, comments: [comment(55, 'on GitLab', 'alice')] })],
+        opts,
+      )
+      const mirror = bot(s.github[0]!)
+      const echo = { ...mirror.comments![0]!, author: 'github-actions[bot]' }
+      // A person's comment that copies a comment marker is still mirrored (its marker defused).
+      const copied = { ...comment(56, echo.body, 'mallory'), id: 56 }
+      const github = [{ ...mirror, comments: [echo, copied], comment_count: 2 }]
+      expect(summary(plan(github, s.gitlab, opts))).toEqual([
+        'comment gitlab from github:56',
+        'update github#1 body',
+      ])
+      expect(plan([{ ...github[0]!, author: 'mallory' }], s.gitlab, opts).skips).toEqual([
+        owns('github#1', 'gitlab#11'),
+      ])
+    })
+  })
+
   it('a marker naming another repository is ignored (not paired, not mirrored)', () => {
     const foreign = gl(3, {
       body: `x\n${formatMarker({ v: 1, from: 'github', repo: 'other/repo', repo_id: 99, number: 1 })}`,

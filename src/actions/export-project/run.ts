@@ -7,7 +7,7 @@ import { defaultSleep } from '../../api/retry.js'
 import { actionClient, formatBytes, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { mapBounded, pacer } from '../pacer.js'
-import { pathInside, safeFileName } from '../server-text.js'
+import { oneLine, pathInside, safeFileName, shaped } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import type { ExportResult } from './result.js'
 import { renderSummary } from './summary.js'
@@ -22,20 +22,38 @@ export interface Clock {
 /** The archive's file name: the project path (server text when it came from a group) made safe everywhere. */
 export const fileNameOf = (project: string) => `${safeFileName(project, 180)}_export.tar.gz`
 
-function explain(err: unknown, project: string): string {
+/**
+ * A 429 still holding at 'timeout': which limit (the download is the one GET that GitLab limits
+ * here, scheduling the POST) and what would help. Lowering a per-minute input helps only when it
+ * paces; at 0 the advice is to turn pacing on.
+ */
+function rateLimitAdvice(err: GitLabApiError, s: Settings): string {
+  const download = err.method === 'GET'
+  const [what, input, perMinute] = download
+    ? (['export download', 'downloads-per-minute', s.downloadsPerMinute] as const)
+    : (['export', 'exports-per-minute', s.exportsPerMinute] as const)
+  const pacing =
+    perMinute > 0 ? `lower '${input}' (${perMinute})` : `set '${input}' to pace them (0: no pacing)`
+  return `GitLab's ${what} limit (429) would still hold at 'timeout': raise 'timeout', or ${pacing}`
+}
+
+function explain(err: unknown, project: string, s: Settings): string {
   if (err instanceof GitLabApiError) {
     if (err.status === 404) return `project '${project}' not found, or the token cannot see it (404)`
     if (err.status === 403) return `the token may not export '${project}': exports need Maintainer (403)`
     if (err.status === 401) return `GitLab refused the token (${statusText(err)})`
-    if (err.status === 429)
-      return `GitLab's rate limit (429) would still hold at 'timeout': raise 'timeout' or lower the per-minute inputs`
+    if (err.status === 429) return rateLimitAdvice(err, s)
     return err.message
   }
   return err instanceof Error ? err.message : String(err)
 }
 
-/** The projects to export: the list given, or the group's (paths, in GitLab's order). */
-export async function resolveProjects(gitlab: GitLabClient, s: Settings): Promise<string[]> {
+/**
+ * The projects to export: the list given, or the group's (paths, sorted). A group's path that is not
+ * a GitLab path (a hostile server's `$(...)` or `##[`) is left out with a warning: the paths become the
+ * `matrix` output, which workflows expand.
+ */
+export async function resolveProjects(gitlab: GitLabClient, s: Settings, log: Log): Promise<string[]> {
   if (!s.group) return s.project ?? []
   try {
     const found = await collect(
@@ -46,7 +64,11 @@ export async function resolveProjects(gitlab: GitLabClient, s: Settings): Promis
         sort: 'asc',
       }),
     )
-    return found.map((p) => p.path_with_namespace).sort()
+    const paths: string[] = []
+    for (const { path_with_namespace: path } of found)
+      if (shaped(path, 'path') !== undefined) paths.push(path)
+      else log.warning(`Group '${s.group}' lists a project path that is not a GitLab path; left out: ${path}`)
+    return paths.sort()
   } catch (err) {
     if (err instanceof GitLabApiError && err.status === 404)
       throw new Error(`Group '${s.group}' not found on ${s.gitlabUrl}, or the token cannot see it (404)`)
@@ -67,7 +89,7 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
   const downloadSlot = pacer(s.downloadsPerMinute, now, sleep)
   const dir = resolve(s.downloadDir)
   try {
-    const projects = await resolveProjects(gitlab, s)
+    const projects = await resolveProjects(gitlab, s, log)
     if (s.listOnly || projects.length === 0) return { projects, results: [] as ExportResult[] }
     if (!s.uploadUrl) await mkdir(dir, { recursive: true })
     log.info(`Exporting ${projects.length} project(s) from ${s.gitlabUrl}, ${s.concurrency} at a time`)
@@ -161,7 +183,7 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
         return await one(project)
       } catch (err) {
         if (signal?.aborted) throw err
-        const error = explain(err, project)
+        const error = explain(err, project, s)
         log.warning(`${project}: ${error}`)
         return { project, status: 'failed' as const, elapsedMs: now() - start, error }
       }
@@ -203,7 +225,7 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
         path,
         size,
         sha256,
-        error,
+        error: error === undefined ? undefined : oneLine(error),
       })),
     ),
   )

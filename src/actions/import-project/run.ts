@@ -5,7 +5,7 @@ import { defaultSleep } from '../../api/retry.js'
 import type { ProjectImportStatus } from '../../schema/project-import.js'
 import { actionClient, formatDuration } from '../connection.js'
 import type { ActionIO } from '../io.js'
-import { oneLine } from '../server-text.js'
+import { oneLine, setShapedOutput } from '../server-text.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import type { ImportResult } from './result.js'
 import { renderSummary } from './summary.js'
@@ -132,8 +132,8 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
   const r = await importProject(s, io, signal, clock)
   const p = r.record
   io.setOutput(Outputs.ProjectId, String(p.id))
-  io.setOutput(Outputs.ProjectPath, oneLine(p.path_with_namespace))
-  io.setOutput(Outputs.ImportStatus, oneLine(p.import_status))
+  setShapedOutput(io, Outputs.ProjectPath, p.path_with_namespace, 'path_with_namespace', 'path')
+  setShapedOutput(io, Outputs.ImportStatus, p.import_status, 'import_status', 'word')
   io.setOutput(Outputs.ImportError, oneLine(p.import_error))
   io.setOutput(Outputs.FailedRelations, String(p.failed_relations.length))
   if (p.failed_relations.length)

@@ -2,4 +2,4 @@
 import { runEntry } from '../entry.js'
 import { run } from './run.js'
 
-runEntry(run)
+runEntry('trigger-pipeline', run)

@@ -2,7 +2,8 @@ import { collect, GitLabApiError, type GitLabClient, statusText } from '../../ap
 import type { Pipeline } from '../../schema/pipeline.js'
 import { actionClient, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
-import { oneLine, urlOnHost } from '../server-text.js'
+import { setShapedOutput, urlOnHost } from '../server-text.js'
+import { roleTooLowToCancel } from './cancel-role.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import type { TriggerResult } from './result.js'
 import { renderSummary } from './summary.js'
@@ -137,13 +138,25 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
     // Waiting and cancelling need 'access-token': it is tried (by reading the project's pipelines)
     // before anything is triggered, so that a bad one leaves no pipeline running unwatched.
     if (reader && s.wait) {
+      let role: string | undefined
       try {
         for await (const _ of reader.pipelines.list(project, {}, { signal })) break
+        if (s.cancelOnAbort) role = await roleTooLowToCancel(reader, project, signal)
       } catch (err) {
+        // GitLab's answer is about the token; a network error's message says what to check instead.
+        const why = (readError(err, s) as Error).message
         throw new Error(
-          `Nothing was triggered: ${(readError(err, s) as Error).message}. Waiting for the pipeline and cancelling it need 'access-token'`,
+          err instanceof GitLabApiError
+            ? `Nothing was triggered: ${why}. Waiting for the pipeline and cancelling it need 'access-token'`
+            : `Nothing was triggered: ${why}`,
         )
       }
+      if (role)
+        throw new Error(
+          `Nothing was triggered: 'access-token' is ${role} on project '${s.project}': it can follow the pipeline ` +
+            "but not cancel it, which 'cancel-on-abort' needs when the job is cancelled (Developer or higher). " +
+            "Give the token's user Developer, or set 'cancel-on-abort: false'",
+        )
     }
     const names = Object.keys(s.variables ?? {})
     log.info(
@@ -233,8 +246,8 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
     io.warning(
       `Output 'web-url' not set: GitLab's web_url is not a plain http(s) address on ${new URL(settings.gitlabUrl).host}`,
     )
-  io.setOutput(Outputs.Status, oneLine(p.status))
-  io.setOutput(Outputs.Sha, oneLine(p.sha))
+  setShapedOutput(io, Outputs.Status, p.status, 'status', 'word')
+  setShapedOutput(io, Outputs.Sha, p.sha, 'sha', 'sha')
   await io.summary(renderSummary(settings, result))
   if (result.failure) io.fail(result.failure)
 }
