@@ -14,3 +14,40 @@ export const LabelDetail = Type.Object(
   { title: 'LabelDetail' },
 )
 export type LabelDetail = Static<typeof LabelDetail>
+
+/**
+ * `Entities::ProjectLabel` (`lib/api/entities/project_label.rb` over `Label` and `LabelBasic`): a project's
+ * label as `/projects/:id/labels` shows it. `priority` is the project's (null when unprioritised).
+ */
+export const ProjectLabel = Type.Object(
+  {
+    ...LabelDetail.properties,
+    subscribed: Type.Boolean(),
+    priority: Nullable(Type.Integer()),
+    is_project_label: Type.Boolean(),
+  },
+  { title: 'ProjectLabel' },
+)
+export type ProjectLabel = Static<typeof ProjectLabel>
+
+/** `POST /projects/:id/labels` (`lib/api/helpers/label_helpers.rb` `label_create_params`). */
+export const LabelCreate = Type.Object({
+  name: Type.String(),
+  color: Type.String({ description: '#RRGGBB, #RGB or a CSS color name' }),
+  description: Type.Optional(Type.String()),
+  priority: Type.Optional(Type.Integer({ description: 'blank: none' })),
+})
+/** Grape reads a blank `priority` as nil: null here. */
+export type LabelCreate = Omit<Static<typeof LabelCreate>, 'priority'> & { priority?: number | null }
+
+/** `PUT /projects/:id/labels/:label_id` (`project_label_update_params`): at least one of them. */
+export const LabelUpdate = Type.Object(
+  {
+    new_name: Type.Optional(Type.String()),
+    color: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    priority: Type.Optional(Type.Integer({ description: 'blank: no priority' })),
+  },
+  { 'x-at-least-one-of': ['new_name', 'color', 'description', 'priority'] },
+)
+export type LabelUpdate = Omit<Static<typeof LabelUpdate>, 'priority'> & { priority?: number | null }

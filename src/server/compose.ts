@@ -32,6 +32,7 @@ import {
 import { noteService, type NoteService } from './services/notes.js'
 import { pipelineService, type PipelineService } from './services/pipelines.js'
 import { projectLabelService, type ProjectLabelService } from './services/project-labels.js'
+import { projectMilestoneService, type ProjectMilestoneService } from './services/project-milestones.js'
 import { projectService, type ProjectService } from './services/projects.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { runnerService, type RunnerService } from './services/runners.js'
@@ -71,6 +72,7 @@ export interface Services {
   metricImages?: MetricImageService
   projects: ProjectService
   projectLabels: ProjectLabelService
+  projectMilestones: ProjectMilestoneService
   groups: GroupService
   users: UserService
   aliases: AliasService
@@ -100,6 +102,7 @@ export function composeServices(
       api.instance.edition === 'ee' ? metricImageServices(api, { ctx: api.ctx, issues }) : undefined,
     projects: projectService(api.ctx),
     projectLabels: projectLabelService(api.ctx),
+    projectMilestones: projectMilestoneService(api.ctx),
     groups: groupService(api.ctx),
     users: userService(api.ctx),
     aliases: aliasService(api.ctx.store),

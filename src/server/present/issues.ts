@@ -1,4 +1,4 @@
-import type { Issue, IssueType, LabelDetail, Milestone, UserBasic } from '../../schema/index.js'
+import type { Issue, IssueType, LabelDetail, Milestone, ProjectLabel, UserBasic } from '../../schema/index.js'
 import type { EpicRow } from '../store/epics.js'
 import type { IssueRow } from '../store/issues.js'
 import type { LabelRow } from '../store/labels.js'
@@ -56,6 +56,11 @@ export function presentLabel(row: LabelRow): LabelDetail {
     description_html: row.description ? escapeHtml(row.description) : '',
     text_color: textColor(row.color),
   }
+}
+
+/** `Entities::ProjectLabel`: the label, whether the caller subscribed to it, the project's priority. */
+export function presentProjectLabel(row: LabelRow, subscribed: boolean): ProjectLabel {
+  return { ...presentLabel(row), subscribed, priority: row.priority, is_project_label: true }
 }
 
 export function presentMilestone(

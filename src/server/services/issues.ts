@@ -26,6 +26,7 @@ import { keptIssueOrders } from './issue-orders.js'
 import { watchedIssueLists, type ListWatch } from './watched-issue-lists.js'
 import { descriptionQuickActions } from './quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from './system-notes.js'
+import { calendarDate } from '../domain/calendar-date.js'
 
 const MAX_DESCRIPTION_BYTES = 1_048_576
 const MAX_TITLE = 255
@@ -317,7 +318,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
             metadata && input.discussion_locked !== undefined ? (input.discussion_locked ? 1 : 0) : null,
           issue_type:
             input.issue_type && mayGiveType(actor, project, input.issue_type) ? input.issue_type : 'issue',
-          due_date: metadata ? validDate(input.due_date) : null,
+          due_date: metadata ? calendarDate(input.due_date) : null,
           time_estimate: 0,
           total_time_spent: 0,
           // EE::IssuableBaseService#filter_params drops the weight of those who cannot admin the issue.
@@ -389,7 +390,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           if (input.discussion_locked !== undefined)
             changes.discussion_locked = input.discussion_locked ? 1 : 0
           if (input.due_date !== undefined) {
-            const due = input.due_date === '' ? null : validDate(input.due_date)
+            const due = input.due_date === '' ? null : calendarDate(input.due_date)
             if (due !== null || input.due_date === '') changes.due_date = due
           }
           if (input.milestone_id !== undefined) {
@@ -462,13 +463,3 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   }
 }
 export type IssueService = ReturnType<typeof issueService>
-
-/**
- * A real calendar date `YYYY-MM-DD`, or null: GitLab ignores an invalid due date
- * (`app/models/concerns/issuable.rb`).
- */
-function validDate(value: string | undefined): string | null {
-  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null
-  const d = new Date(`${value}T00:00:00.000Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value ? value : null
-}
