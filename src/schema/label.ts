@@ -51,3 +51,15 @@ export const LabelUpdate = Type.Object(
   { 'x-at-least-one-of': ['new_name', 'color', 'description', 'priority'] },
 )
 export type LabelUpdate = Omit<Static<typeof LabelUpdate>, 'priority'> & { priority?: number | null }
+
+/** The label of the deprecated `PUT` and `DELETE /projects/:id/labels` (GitLab 12.4): by id or by name, not both. */
+const labelByIdOrName = { label_id: Type.Optional(Type.Integer()), name: Type.Optional(Type.String()) }
+
+/** `PUT /projects/:id/labels` (deprecated, still served; python-gitlab 3.x edits labels with it). */
+export const LabelUpdateByName = Type.Object(
+  { ...labelByIdOrName, ...LabelUpdate.properties },
+  { 'x-at-least-one-of': LabelUpdate['x-at-least-one-of'], 'x-exactly-one-of': ['label_id', 'name'] },
+)
+
+/** `DELETE /projects/:id/labels` (deprecated, still served). */
+export const LabelDeleteByName = Type.Object(labelByIdOrName, { 'x-exactly-one-of': ['label_id', 'name'] })

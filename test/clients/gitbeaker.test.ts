@@ -87,8 +87,8 @@ describe('@gitbeaker/rest against the reference server', () => {
       priority: 1,
     })
     expect(label).toMatchObject({ name: 'api made', color: '#008080', priority: 1, subscribed: false })
-    const renamed = await alice.ProjectLabels.edit(P, label.id, { newName: 'triage', color: '#123456' })
-    expect([renamed.name, renamed.color]).toEqual(['triage', '#123456'])
+    const renamed = await alice.ProjectLabels.edit(P, label.id, { newName: 'triage', description: 'Renamed' })
+    expect([renamed.name, renamed.description]).toEqual(['triage', 'Renamed'])
     expect((await alice.ProjectLabels.show(P, 'triage')).id).toBe(label.id)
     expect(await refusal(alice.ProjectLabels.create(P, 'bug', '#000000'))).toEqual([
       409,

@@ -121,6 +121,12 @@ const RULES: Record<string, Rule> = {
   },
   'PUT /projects/{id}/labels/{label_id}': { min: 'reporter', auth: true, body: () => ({ description: 'x' }) },
   'DELETE /projects/{id}/labels/{label_id}': { min: 'reporter', auth: true },
+  'PUT /projects/{id}/labels': {
+    min: 'reporter',
+    auth: true,
+    body: () => ({ name: 'bug', description: 'x' }),
+  },
+  'DELETE /projects/{id}/labels': { min: 'reporter', auth: true, body: () => ({ name: 'bug' }) },
   'POST /projects/{id}/labels/{label_id}/subscribe': { min: 'user', auth: true, ok: [304] },
   'POST /projects/{id}/labels/{label_id}/unsubscribe': { min: 'user', auth: true, ok: [304] },
   'GET /projects/{id}/milestones': { min: 'reader', auth: true },

@@ -1,5 +1,12 @@
 import { Type } from '@sinclair/typebox'
-import { LabelCreate, LabelUpdate, PageQuery, ProjectLabel } from '../../schema/index.js'
+import {
+  LabelCreate,
+  LabelDeleteByName,
+  LabelUpdate,
+  LabelUpdateByName,
+  PageQuery,
+  ProjectLabel,
+} from '../../schema/index.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
@@ -81,6 +88,38 @@ export function projectLabelRoutes(api: ApiContext): void {
     },
     (h) => {
       projectLabels.remove(h.actor, h.path.id, h.path.label_id)
+      return h.reply.code(204).send()
+    },
+  )
+
+  // The forms GitLab deprecated in 12.4 and still serves, the label named in the parameters
+  // (`params[:label_id] || params[:name]`).
+  const named = (p: { label_id?: number; name?: string }) => String(p.label_id ?? p.name)
+  route(
+    {
+      method: 'PUT',
+      url: '/api/v4/projects/:id/labels',
+      summary: 'Edit the label named by `label_id` or `name` (deprecated form)',
+      auth: 'required',
+      pathParams: IdPath,
+      input: LabelUpdateByName,
+      response: { 200: ProjectLabel },
+    },
+    (h) => projectLabels.update(h.actor, h.path.id, named(h.params), h.params),
+  )
+
+  route(
+    {
+      method: 'DELETE',
+      url: '/api/v4/projects/:id/labels',
+      summary: 'Delete the label named by `label_id` or `name` (deprecated form)',
+      auth: 'required',
+      pathParams: IdPath,
+      input: LabelDeleteByName,
+      response: { 204: Type.Null() },
+    },
+    (h) => {
+      projectLabels.remove(h.actor, h.path.id, named(h.params))
       return h.reply.code(204).send()
     },
   )

@@ -280,3 +280,58 @@ describe('POST /projects/:id/labels/:label_id/subscribe and /unsubscribe', () =>
     }
   })
 })
+
+describe('the deprecated PUT and DELETE /projects/:id/labels (label in the parameters)', () => {
+  it('edits and deletes the label named by name or label_id', async () => {
+    const edited = await t.http('PUT', `${P}/labels`, {
+      token: REPORTER,
+      json: { name: 'bug', new_name: 'defect' },
+    })
+    expect([edited.status, (edited.body as Json).name]).toEqual([200, 'defect'])
+    const byId = await t.http('PUT', `${P}/labels`, {
+      token: REPORTER,
+      form: `label_id=${labelId('defect')}&priority=4`,
+    })
+    expect((byId.body as Json).priority).toBe(4)
+    const removed = await t.http('DELETE', `${P}/labels`, { token: REPORTER, json: { name: 'defect' } })
+    expect(removed.status).toBe(204)
+    expect(rows()).toEqual([])
+  })
+
+  it("answers Grape's exactly_one_of and the label errors, changing nothing", async () => {
+    const cases: [string, Json, number, unknown][] = [
+      [
+        'PUT',
+        { color: '#000' },
+        400,
+        { error: 'label_id, name are missing, exactly one parameter must be provided' },
+      ],
+      [
+        'PUT',
+        { name: 'bug', label_id: 1, color: '#000' },
+        400,
+        { error: 'label_id, name are mutually exclusive' },
+      ],
+      [
+        'PUT',
+        { name: 'bug' },
+        400,
+        {
+          error:
+            'new_name, color, description, priority are missing, at least one parameter must be provided',
+        },
+      ],
+      ['PUT', { name: 'nope', color: '#000' }, 404, { message: '404 Label Not Found' }],
+      ['DELETE', {}, 400, { error: 'label_id, name are missing, exactly one parameter must be provided' }],
+      ['DELETE', { label_id: 'x' }, 400, { error: 'label_id is invalid' }],
+      ['DELETE', { name: 'nope' }, 404, { message: '404 Label Not Found' }],
+    ]
+    for (const [method, json, status, body] of cases) {
+      const res = await t.http(method, `${P}/labels`, { token: REPORTER, json })
+      expect([method, json, res.status, res.body]).toEqual([method, json, status, body])
+    }
+    const guest = await t.http('DELETE', `${P}/labels`, { token: GUEST, json: { name: 'bug' } })
+    expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(rows()).toEqual([{ title: 'bug', color: '#d9534f', description: null, priority: null }])
+  })
+})
