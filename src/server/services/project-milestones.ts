@@ -14,7 +14,8 @@ import { isoNow, today, type ServiceContext } from './context.js'
 const LAST_DATE = '9999-12-31'
 
 /**
- * A project's milestones (`lib/api/project_milestones.rb`, `lib/api/milestone_responses.rb`): list, read,
+ * A project's milestones (`lib/api/project_milestones.rb`, `lib/api/milestone_responses.rb`): list (by due
+ * date), read,
  * create, edit, delete. Writes need `admin_milestone`: Developer before GitLab 15.0, Planner and up
  * from it. A refused model answers `Failed to create milestone` and the errors as Ruby prints a hash.
  */
@@ -76,6 +77,7 @@ export function projectMilestoneService(ctx: ServiceContext) {
         .filter((m) => !iids || iids.has(m.iid))
         .filter((m) => !q.updated_before || m.updated_at < q.updated_before)
         .filter((m) => !q.updated_after || m.updated_at > q.updated_after)
+        .sort(byDueDate)
       return mapPage(slicePage(rows, pageOf(q)), (m) => present(m, project))
     },
 
@@ -134,6 +136,19 @@ export function projectMilestoneService(ctx: ServiceContext) {
   }
 }
 export type ProjectMilestoneService = ReturnType<typeof projectMilestoneService>
+
+/**
+ * `MilestonesFinder`'s order (`Milestone.sort_by_attribute(:due_date_asc)`): due date first, none
+ * last, then the newest first (`with_order_id_desc`).
+ */
+function byDueDate(a: MilestoneRow, b: MilestoneRow): number {
+  if (a.due_date !== b.due_date) {
+    if (a.due_date === null) return 1
+    if (b.due_date === null) return -1
+    return a.due_date < b.due_date ? -1 : 1
+  }
+  return b.id - a.id
+}
 
 /** `errors.messages.to_s` as Ruby before 3.4 prints it: `{:title=>["can't be blank"]}`. */
 function rubyHash(errors: [string, string][]): string {

@@ -105,6 +105,12 @@ describe('project milestones', () => {
     await t.http('PUT', `${P}/milestones/${beta.id}`, { token: REPORTER, json: { state_event: 'close' } })
     const list = async (query: string) =>
       ((await t.http('GET', `${P}/milestones`, { token: GUEST, query })).body as Json[]).map((m) => m.title)
+    // By due date, none last, then the newest first (`MilestonesFinder`).
+    await create({ title: 'gamma' })
+    await create({ title: 'early', due_date: '2026-04-01' })
+    expect(await list('')).toEqual(['early', 'v1.0', 'gamma', 'beta'])
+    await t.http('DELETE', `${P}/milestones/${beta.id + 1}`, { token: REPORTER })
+    await t.http('DELETE', `${P}/milestones/${beta.id + 2}`, { token: REPORTER })
     expect(await list('')).toEqual(['v1.0', 'beta'])
     expect(await list('state=closed')).toEqual(['beta'])
     expect(await list('state=active')).toEqual(['v1.0'])
