@@ -235,12 +235,15 @@ describe('PUT /projects/:id/labels/:label_id', () => {
 
 describe('DELETE /projects/:id/labels/:label_id', () => {
   it('deletes with 204; the issues that had it lose it and filters no longer find it', async () => {
+    // Listed (and counted) first, so that a kept answer or count would show if the delete left it.
+    const before = await t.http('GET', `${P}/issues`, { token: ROOT, query: 'labels=bug' })
+    expect([(before.body as Json[]).length, before.headers['x-total']]).toEqual([1, '1'])
     const res = await t.http('DELETE', `${P}/labels/${labelId('bug')}`, { token: PLANNER })
     expect([res.status, res.text]).toEqual([204, ''])
     expect(rows()).toEqual([])
     expect(((await t.http('GET', `${P}/issues/1`, { token: ROOT })).body as Json).labels).toEqual([])
     const filtered = await t.http('GET', `${P}/issues`, { token: ROOT, query: 'labels=bug' })
-    expect(filtered.body).toEqual([])
+    expect([filtered.body, filtered.headers['x-total']]).toEqual([[], '0'])
   })
 
   it('looks the label up before the role (404 first), then refuses below Planner', async () => {

@@ -246,10 +246,16 @@ describe('project milestones', () => {
 
   it('deletes with 204; its issues keep no milestone', async () => {
     const seeded = ((await t.http('GET', `${P}/milestones`, { token: GUEST })).body as Json[])[0] as Json
+    const listed = async () => {
+      const res = await t.http('GET', `${P}/issues`, { token: ROOT, query: 'milestone=v1.0' })
+      return [(res.body as Json[]).length, res.headers['x-total']]
+    }
+    expect(await listed()).toEqual([1, '1'])
     const res = await t.http('DELETE', `${P}/milestones/${seeded.id}`, { token: REPORTER })
     expect([res.status, res.text]).toEqual([204, ''])
     expect(rows()).toEqual([])
     expect(((await t.http('GET', `${P}/issues/1`, { token: ROOT })).body as Json).milestone).toBeNull()
+    expect(await listed()).toEqual([0, '0'])
   })
 
   it("lists a milestone's issues as IssueBasic, readable ones only, by label priority", async () => {
