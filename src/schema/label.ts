@@ -30,6 +30,21 @@ export const ProjectLabel = Type.Object(
 )
 export type ProjectLabel = Static<typeof ProjectLabel>
 
+/** `ProjectLabel` with `with_counts=true`: the issue and merge request counts come before `subscribed`. */
+export const ProjectLabelWithCounts = Type.Object(
+  {
+    ...LabelDetail.properties,
+    open_issues_count: Type.Integer(),
+    closed_issues_count: Type.Integer(),
+    open_merge_requests_count: Type.Integer(),
+    subscribed: Type.Boolean(),
+    priority: Nullable(Type.Integer()),
+    is_project_label: Type.Boolean(),
+  },
+  { title: 'ProjectLabelWithCounts' },
+)
+export type ProjectLabelWithCounts = Static<typeof ProjectLabelWithCounts>
+
 /** `POST /projects/:id/labels` (`lib/api/helpers/label_helpers.rb` `label_create_params`). */
 export const LabelCreate = Type.Object({
   name: Type.String(),

@@ -1,19 +1,29 @@
 import { Type } from '@sinclair/typebox'
 import {
+  Issue,
   LabelCreate,
   LabelDeleteByName,
   LabelUpdate,
   LabelUpdateByName,
   PageQuery,
   ProjectLabel,
+  ProjectLabelWithCounts,
 } from '../../schema/index.js'
+import { boolParam } from '../../schema/params.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
+/** `include_ancestor_groups` has nothing to add: the server models no group labels. */
 const LabelQuery = Type.Object(
-  { search: Type.Optional(Type.String()), ...PageQuery.properties },
+  {
+    with_counts: Type.Optional(boolParam({ default: false })),
+    include_ancestor_groups: Type.Optional(boolParam({ default: true })),
+    search: Type.Optional(Type.String()),
+    ...PageQuery.properties,
+  },
   { title: 'LabelListQuery' },
 )
+const LabelGetQuery = Type.Object({ include_ancestor_groups: Type.Optional(boolParam({ default: true })) })
 /** `:label_id`: the label's id or its URL-encoded title (`find_label`). */
 const LabelPath = Type.Object({ id: Type.String(), label_id: Type.String() })
 
@@ -23,7 +33,7 @@ const LabelPath = Type.Object({ id: Type.String(), label_id: Type.String() })
  */
 export function projectLabelRoutes(api: ApiContext): void {
   const { route } = api
-  const { projectLabels } = api.services
+  const { projectLabels, issues } = api.services
 
   route(
     {
@@ -33,9 +43,26 @@ export function projectLabelRoutes(api: ApiContext): void {
       auth: 'required',
       pathParams: IdPath,
       input: LabelQuery,
-      response: { 200: Type.Array(ProjectLabel) },
+      // Either record, written in the order the presenter builds it (the counts before `subscribed`).
+      response: { 200: Type.Array(Type.Union([ProjectLabel, ProjectLabelWithCounts])) },
     },
-    (h) => h.sendPage(projectLabels.labels(h.actor, h.path.id, h.params)),
+    (h) => {
+      // `Label#open_issues_count`: IssuesFinder for the caller, every scope, one state. The records
+      // are the issue lists' own (kept per view), so they are written as the lists write them.
+      const issueJson = h.reply.compileSerializationSchema(Issue) as (issue: Issue) => string
+      return h.sendPage(
+        projectLabels.labels(h.actor, h.path.id, h.params, (project, title) => {
+          const count = (state: 'opened' | 'closed') =>
+            issues.list(
+              h.actor,
+              { kind: 'project', project },
+              { labels: [title], state, scope: 'all', page: 1, per_page: 1 },
+              issueJson,
+            ).total ?? 0
+          return { open_issues_count: count('opened'), closed_issues_count: count('closed') }
+        }),
+      )
+    },
   )
 
   route(
@@ -45,6 +72,7 @@ export function projectLabelRoutes(api: ApiContext): void {
       summary: 'Read one label by id or title',
       auth: 'required',
       pathParams: LabelPath,
+      input: LabelGetQuery,
       response: { 200: ProjectLabel },
     },
     (h) => projectLabels.get(h.actor, h.path.id, h.path.label_id),

@@ -1,10 +1,10 @@
-import type { LabelCreate, LabelUpdate, ProjectLabel } from '../../schema/index.js'
+import type { LabelCreate, LabelUpdate, ProjectLabel, ProjectLabelWithCounts } from '../../schema/index.js'
 import { labelColor } from '../domain/label-colors.js'
 import { writtenText } from '../domain/plain-text.js'
 import { forbidden, messageError, notFound, notModified, validationError } from '../gitlab-errors.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../pagination.js'
 import { rubyToI } from '../params.js'
-import { presentProjectLabel } from '../present/issues.js'
+import { presentProjectLabel, type LabelCounts } from '../present/issues.js'
 import type { LabelRow } from '../store/labels.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
@@ -60,7 +60,16 @@ export function projectLabelService(ctx: ServiceContext) {
   }
 
   return {
-    labels(actor: Actor, projectId: string, q: Paging & { search?: string }): PageOut<ProjectLabel> {
+    /**
+     * `with_counts`: each label's issue counts as `countsOf` finds them for the caller (the issue
+     * lists' own rules); merge requests carry no labels here, so none are open.
+     */
+    labels(
+      actor: Actor,
+      projectId: string,
+      q: Paging & { search?: string; with_counts?: boolean },
+      countsOf?: (project: ProjectRow, title: string) => Omit<LabelCounts, 'open_merge_requests_count'>,
+    ): PageOut<ProjectLabel | ProjectLabelWithCounts> {
       const project = access.project(actor, projectId)
       const search = q.search?.toLowerCase()
       const subscribed =
@@ -69,7 +78,13 @@ export function projectLabelService(ctx: ServiceContext) {
         .ofProject(project.id)
         .filter((l) => !search || l.title.toLowerCase().includes(search))
         .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id))
-      return mapPage(slicePage(rows, pageOf(q)), (l) => presentProjectLabel(l, subscribed.has(l.id)))
+      const counts = (l: LabelRow) =>
+        q.with_counts && countsOf
+          ? { ...countsOf(project, l.title), open_merge_requests_count: 0 }
+          : undefined
+      return mapPage(slicePage(rows, pageOf(q)), (l) =>
+        presentProjectLabel(l, subscribed.has(l.id), counts(l)),
+      )
     },
 
     get(actor: Actor, projectId: string, ref: string): ProjectLabel {

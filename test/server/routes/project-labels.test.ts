@@ -176,6 +176,48 @@ describe('GET /projects/:id/labels and /labels/:label_id', () => {
   })
 })
 
+describe('GET /projects/:id/labels?with_counts=true', () => {
+  it('counts the issues the caller may read, before subscribed, and links carry the declared defaults', async () => {
+    for (const [title, confidential] of [
+      ['Secret', true],
+      ['Closed one', false],
+    ] as const)
+      await t.http('POST', `${P}/issues`, { token: REPORTER, json: { title, labels: 'bug', confidential } })
+    await t.http('PUT', `${P}/issues/3`, { token: REPORTER, json: { state_event: 'close' } })
+    const counts = async (token: string) => {
+      const res = await t.http('GET', `${P}/labels`, { token, query: 'with_counts=true' })
+      return res.body as Json[]
+    }
+    const byReporter = (await counts(REPORTER))[0] as Json
+    expect(Object.keys(byReporter)).toEqual([
+      'id',
+      'name',
+      'color',
+      'description',
+      'description_html',
+      'text_color',
+      'open_issues_count',
+      'closed_issues_count',
+      'open_merge_requests_count',
+      'subscribed',
+      'priority',
+      'is_project_label',
+    ])
+    expect(byReporter).toMatchObject({
+      open_issues_count: 2,
+      closed_issues_count: 1,
+      open_merge_requests_count: 0,
+    })
+    // A guest does not see the confidential issue.
+    expect((await counts(GUEST))[0]).toMatchObject({ open_issues_count: 1, closed_issues_count: 1 })
+    const page = await t.http('GET', `${P}/labels`, { token: GUEST, query: 'per_page=1&search=b' })
+    expect(page.headers.link).toBe(
+      `<${t.baseUrl}${P}/labels?id=acme%2Fapp&include_ancestor_groups=true&page=1&per_page=1&search=b&with_counts=false>; rel="first", ` +
+        `<${t.baseUrl}${P}/labels?id=acme%2Fapp&include_ancestor_groups=true&page=1&per_page=1&search=b&with_counts=false>; rel="last"`,
+    )
+  })
+})
+
 describe('PUT /projects/:id/labels/:label_id', () => {
   it('renames with new_name, recolors, describes and prioritizes; a blank priority removes it', async () => {
     const res = await t.http('PUT', `${P}/labels/bug`, {
