@@ -6,7 +6,7 @@ import type { ResourceRef } from '../schema/common.js'
 import { IssueBasic } from '../schema/issue.js'
 import { MergeRequestBasic } from '../schema/merge-request.js'
 import {
-  Milestone,
+  ProjectMilestone,
   type MilestoneCreate,
   type MilestoneListQuery,
   type MilestoneUpdate,
@@ -32,25 +32,25 @@ export const milestones = (http: Http) => {
       const { state, iids, title, search, include_parent_milestones, include_ancestors, ...call } = options
       const { updated_before, updated_after, ...rest } = call
       const filters = { state, iids, title, search, include_parent_milestones, include_ancestors }
-      return http.paginate<Milestone>(path`/projects/${project}/milestones`, {
+      return http.paginate<ProjectMilestone>(path`/projects/${project}/milestones`, {
         ...rest,
         query: { ...rest.query, ...filters, updated_before, updated_after },
-        item: Milestone,
+        item: ProjectMilestone,
       })
     },
     /** `GET /projects/:id/milestones/:milestone_id` (the milestone's id, not its iid). */
     get: (project: ResourceRef, id: number, options: CallOptions = {}) =>
-      http.request('GET', one(project, id), { ...options, response: Milestone }),
+      http.request('GET', one(project, id), { ...options, response: ProjectMilestone }),
     /** `POST /projects/:id/milestones` -> 201 (retried only on 429). Dates are `YYYY-MM-DD`. */
     create: (project: ResourceRef, body: MilestoneCreate, options: CallOptions = {}) =>
       http.request('POST', path`/projects/${project}/milestones`, {
         ...options,
         json: body,
-        response: Milestone,
+        response: ProjectMilestone,
       }),
     /** `PUT /projects/:id/milestones/:milestone_id`: fields, or `state_event` `close` / `activate`. */
     update: (project: ResourceRef, id: number, body: MilestoneUpdate, options: CallOptions = {}) =>
-      http.request('PUT', one(project, id), { ...options, json: body, response: Milestone }),
+      http.request('PUT', one(project, id), { ...options, json: body, response: ProjectMilestone }),
     /** `DELETE /projects/:id/milestones/:milestone_id` -> 204; its issues keep no milestone. */
     remove: (project: ResourceRef, id: number, options: CallOptions = {}) =>
       http.request<void>('DELETE', one(project, id), options),

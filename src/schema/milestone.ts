@@ -26,6 +26,21 @@ export const Milestone = Type.Object(
 export type Milestone = Static<typeof Milestone>
 
 /**
+ * A project's milestone as the milestone routes answer it: `project_id` always set, after `iid` as
+ * GitLab writes it (an optional key would be written last).
+ */
+export const ProjectMilestone = Type.Object(
+  {
+    id: Type.Integer(),
+    iid: Type.Integer(),
+    project_id: Type.Integer(),
+    ...Type.Omit(Milestone, ['id', 'iid', 'project_id', 'group_id']).properties,
+  },
+  { title: 'ProjectMilestone' },
+)
+export type ProjectMilestone = Static<typeof ProjectMilestone>
+
+/**
  * `GET /projects/:id/milestones` (`lib/api/milestone_responses.rb` `list_params`, from GitLab 16.7):
  * `title` matches exactly, `search` title or description; `include_ancestors` (or the deprecated
  * `include_parent_milestones`) adds the milestones of the project's groups. Before 16.7 only

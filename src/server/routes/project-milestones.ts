@@ -3,11 +3,11 @@ import {
   Issue,
   IssueBasic,
   MergeRequestBasic,
-  Milestone,
   MilestoneCreate,
   MilestoneListQuery,
   MilestoneUpdate,
   PageQuery,
+  ProjectMilestone,
 } from '../../schema/index.js'
 import { boolParam } from '../../schema/params.js'
 import { pageOf } from '../pagination.js'
@@ -42,7 +42,7 @@ export function projectMilestoneRoutes(api: ApiContext): void {
       auth: 'required',
       pathParams: IdPath,
       input: applies(api.instance.version, 'milestoneIncludeAncestors') ? MilestoneListQuery : ListBefore167,
-      response: { 200: Type.Array(Milestone) },
+      response: { 200: Type.Array(ProjectMilestone) },
     },
     (h) => h.sendPage(projectMilestones.list(h.actor, h.path.id, h.params)),
   )
@@ -54,7 +54,7 @@ export function projectMilestoneRoutes(api: ApiContext): void {
       summary: 'Read one milestone by its id',
       auth: 'required',
       pathParams: MilestonePath,
-      response: { 200: Milestone },
+      response: { 200: ProjectMilestone },
     },
     (h) => projectMilestones.get(h.actor, h.path.id, h.path.milestone_id),
   )
@@ -67,7 +67,7 @@ export function projectMilestoneRoutes(api: ApiContext): void {
       auth: 'required',
       pathParams: IdPath,
       input: MilestoneCreate,
-      response: { 201: Milestone },
+      response: { 201: ProjectMilestone },
     },
     (h) => h.reply.code(201).send(projectMilestones.create(h.actor, h.path.id, h.params)),
   )
@@ -80,7 +80,7 @@ export function projectMilestoneRoutes(api: ApiContext): void {
       auth: 'required',
       pathParams: MilestonePath,
       input: MilestoneUpdate,
-      response: { 200: Milestone },
+      response: { 200: ProjectMilestone },
     },
     (h) => projectMilestones.update(h.actor, h.path.id, h.path.milestone_id, h.params),
   )
