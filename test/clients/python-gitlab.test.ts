@@ -43,18 +43,24 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
-it('python-gitlab creates labels and milestones and files an issue under them', async () => {
+it('python-gitlab creates labels and milestones and files an issue under them, again after a reset', async () => {
   const python = await pythonWithGitlab()
-  const { stdout } = await run(python, [SCRIPT], {
-    env: {
-      ...process.env,
-      GITLAB_URL: t.baseUrl,
-      GITLAB_TOKEN: 'glpat-rita-token',
-      GITLAB_PROJECT: 'acme/widgets',
-    },
-    timeout: 60_000,
-  })
-  expect(JSON.parse(stdout)).toEqual({
+  const world = async () => {
+    const { stdout } = await run(python, [SCRIPT], {
+      env: {
+        ...process.env,
+        GITLAB_URL: t.baseUrl,
+        GITLAB_TOKEN: 'glpat-rita-token',
+        GITLAB_PROJECT: 'acme/widgets',
+      },
+      timeout: 60_000,
+    })
+    return JSON.parse(stdout) as unknown
+  }
+  const first = await world()
+  await t.server.reset()
+  expect(await world()).toEqual(first)
+  expect(first).toEqual({
     label: { name: 'from python', color: '#008080', description: 'Made by python-gitlab' },
     label_saved: { color: '#0000FF', priority: 2 },
     subscribed: true,
