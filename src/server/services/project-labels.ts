@@ -20,7 +20,7 @@ const MAX_TITLE = 255
 /**
  * A project's labels (`lib/api/labels.rb`, `lib/api/helpers/label_helpers.rb`, `lib/api/subscriptions.rb`):
  * list, read, create, edit, delete, subscribe. Labels are ordered by title; `search` matches inside
- * titles case-insensitively. Labels here are the project's own (group labels are not modelled).
+ * titles and descriptions case-insensitively (`Label.search`). Labels here are the project's own (group labels are not modelled).
  * Writes need `admin_label` (Planner and up), reads whoever may read the project.
  */
 export function projectLabelService(ctx: ServiceContext) {
@@ -76,7 +76,12 @@ export function projectLabelService(ctx: ServiceContext) {
         actor.id === null ? new Set<number>() : store.labels.subscribedIn(project.id, actor.id)
       const rows = store.labels
         .ofProject(project.id)
-        .filter((l) => !search || l.title.toLowerCase().includes(search))
+        .filter(
+          (l) =>
+            !search ||
+            l.title.toLowerCase().includes(search) ||
+            (l.description ?? '').toLowerCase().includes(search),
+        )
         .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id))
       const counts = (l: LabelRow) =>
         q.with_counts && countsOf

@@ -210,10 +210,17 @@ describe('GET /projects/:id/labels?with_counts=true', () => {
     })
     // A guest does not see the confidential issue.
     expect((await counts(GUEST))[0]).toMatchObject({ open_issues_count: 1, closed_issues_count: 1 })
-    const page = await t.http('GET', `${P}/labels`, { token: GUEST, query: 'per_page=1&search=b' })
+    await t.http('POST', `${P}/labels`, {
+      token: ROOT,
+      json: { name: 'ops', color: '#000', description: 'On call duty' },
+    })
+    // `Label.search`: titles and descriptions, any case.
+    const found = await t.http('GET', `${P}/labels`, { token: GUEST, query: 'search=CALL' })
+    expect((found.body as Json[]).map((l) => l.name)).toEqual(['ops'])
+    const page = await t.http('GET', `${P}/labels`, { token: GUEST, query: 'per_page=1&search=b&search=bu' })
     expect(page.headers.link).toBe(
-      `<${t.baseUrl}${P}/labels?id=acme%2Fapp&include_ancestor_groups=true&page=1&per_page=1&search=b&with_counts=false>; rel="first", ` +
-        `<${t.baseUrl}${P}/labels?id=acme%2Fapp&include_ancestor_groups=true&page=1&per_page=1&search=b&with_counts=false>; rel="last"`,
+      `<${t.baseUrl}${P}/labels?id=acme%2Fapp&include_ancestor_groups=true&page=1&per_page=1&search=bu&with_counts=false>; rel="first", ` +
+        `<${t.baseUrl}${P}/labels?id=acme%2Fapp&include_ancestor_groups=true&page=1&per_page=1&search=bu&with_counts=false>; rel="last"`,
     )
   })
 })
