@@ -10,8 +10,10 @@ import { groups } from './groups.js'
 import { Http } from './http.js'
 import { issueActions } from './issue-actions.js'
 import { issues } from './issues.js'
+import { labels } from './labels.js'
 import { version } from './meta.js'
 import { metricImages } from './metric-images.js'
+import { milestones } from './milestones.js'
 import { notes } from './notes.js'
 import { pipelines } from './pipelines.js'
 import { projectExports } from './project-exports.js'
@@ -93,6 +95,8 @@ export function createClient(options: ClientOptions) {
     metricImages: metricImages(http),
     aliases: aliases(http),
     notes: notes(http),
+    labels: labels(http),
+    milestones: milestones(http),
     projects: projects(http),
     groups: groups(http),
     users: users(http),

@@ -14,3 +14,67 @@ export const LabelDetail = Type.Object(
   { title: 'LabelDetail' },
 )
 export type LabelDetail = Static<typeof LabelDetail>
+
+/**
+ * `Entities::ProjectLabel` (`lib/api/entities/project_label.rb` over `Label` and `LabelBasic`): a project's
+ * label as `/projects/:id/labels` shows it. `priority` is the project's (null when unprioritised).
+ */
+export const ProjectLabel = Type.Object(
+  {
+    ...LabelDetail.properties,
+    subscribed: Type.Boolean(),
+    priority: Nullable(Type.Integer()),
+    is_project_label: Type.Boolean(),
+  },
+  { title: 'ProjectLabel' },
+)
+export type ProjectLabel = Static<typeof ProjectLabel>
+
+/** `ProjectLabel` with `with_counts=true`: the issue and merge request counts come before `subscribed`. */
+export const ProjectLabelWithCounts = Type.Object(
+  {
+    ...LabelDetail.properties,
+    open_issues_count: Type.Integer(),
+    closed_issues_count: Type.Integer(),
+    open_merge_requests_count: Type.Integer(),
+    subscribed: Type.Boolean(),
+    priority: Nullable(Type.Integer()),
+    is_project_label: Type.Boolean(),
+  },
+  { title: 'ProjectLabelWithCounts' },
+)
+export type ProjectLabelWithCounts = Static<typeof ProjectLabelWithCounts>
+
+/** `POST /projects/:id/labels` (`lib/api/helpers/label_helpers.rb` `label_create_params`). */
+export const LabelCreate = Type.Object({
+  name: Type.String(),
+  color: Type.String({ description: '#RRGGBB, #RGB or a CSS color name' }),
+  description: Type.Optional(Type.String()),
+  priority: Type.Optional(Type.Integer({ description: 'blank: none' })),
+})
+/** Grape reads a blank `priority` as nil: null here. */
+export type LabelCreate = Omit<Static<typeof LabelCreate>, 'priority'> & { priority?: number | null }
+
+/** `PUT /projects/:id/labels/:label_id` (`project_label_update_params`): at least one of them. */
+export const LabelUpdate = Type.Object(
+  {
+    new_name: Type.Optional(Type.String()),
+    color: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    priority: Type.Optional(Type.Integer({ description: 'blank: no priority' })),
+  },
+  { 'x-at-least-one-of': ['new_name', 'color', 'description', 'priority'] },
+)
+export type LabelUpdate = Omit<Static<typeof LabelUpdate>, 'priority'> & { priority?: number | null }
+
+/** The label of the deprecated `PUT` and `DELETE /projects/:id/labels` (GitLab 12.4): by id or by name, not both. */
+const labelByIdOrName = { label_id: Type.Optional(Type.Integer()), name: Type.Optional(Type.String()) }
+
+/** `PUT /projects/:id/labels` (deprecated, still served; python-gitlab 3.x edits labels with it). */
+export const LabelUpdateByName = Type.Object(
+  { ...labelByIdOrName, ...LabelUpdate.properties },
+  { 'x-at-least-one-of': LabelUpdate['x-at-least-one-of'], 'x-exactly-one-of': ['label_id', 'name'] },
+)
+
+/** `DELETE /projects/:id/labels` (deprecated, still served). */
+export const LabelDeleteByName = Type.Object(labelByIdOrName, { 'x-exactly-one-of': ['label_id', 'name'] })

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { DateString, Nullable, Timestamp } from './common.js'
+import { DateString, Nullable, PageQuery, Timestamp } from './common.js'
+import { boolParam, dateTimeParam, intArrayParam } from './params.js'
 
 export const MilestoneState = Type.Union([Type.Literal('active'), Type.Literal('closed')])
 
@@ -23,3 +24,66 @@ export const Milestone = Type.Object(
   { title: 'Milestone' },
 )
 export type Milestone = Static<typeof Milestone>
+
+/**
+ * A project's milestone as the milestone routes answer it: `project_id` always set, after `iid` as
+ * GitLab writes it (an optional key would be written last).
+ */
+export const ProjectMilestone = Type.Object(
+  {
+    id: Type.Integer(),
+    iid: Type.Integer(),
+    project_id: Type.Integer(),
+    ...Type.Omit(Milestone, ['id', 'iid', 'project_id', 'group_id']).properties,
+  },
+  { title: 'ProjectMilestone' },
+)
+export type ProjectMilestone = Static<typeof ProjectMilestone>
+
+/**
+ * `GET /projects/:id/milestones` (`lib/api/milestone_responses.rb` `list_params`, from GitLab 16.7):
+ * `title` matches exactly, `search` title or description; `include_ancestors` (or the deprecated
+ * `include_parent_milestones`) adds the milestones of the project's groups. Before 16.7 only
+ * `include_parent_milestones` exists, with a default of false (the routes say which applies).
+ */
+export const MilestoneListQuery = Type.Object(
+  {
+    state: Type.Optional(
+      Type.Union([Type.Literal('active'), Type.Literal('closed'), Type.Literal('all')], { default: 'all' }),
+    ),
+    iids: Type.Optional(intArrayParam()),
+    title: Type.Optional(Type.String()),
+    search: Type.Optional(Type.String()),
+    include_parent_milestones: Type.Optional(boolParam({ deprecated: true })),
+    include_ancestors: Type.Optional(boolParam()),
+    updated_before: Type.Optional(dateTimeParam()),
+    updated_after: Type.Optional(dateTimeParam()),
+    ...PageQuery.properties,
+  },
+  {
+    title: 'MilestoneListQuery',
+    'x-mutually-exclusive': [['include_ancestors', 'include_parent_milestones']],
+  },
+)
+export type MilestoneListQuery = Static<typeof MilestoneListQuery>
+
+const milestoneFields = {
+  description: Type.Optional(Type.String()),
+  due_date: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
+  start_date: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
+}
+
+/** `POST /projects/:id/milestones`. */
+export const MilestoneCreate = Type.Object({ title: Type.String(), ...milestoneFields })
+export type MilestoneCreate = Static<typeof MilestoneCreate>
+
+/** `PUT /projects/:id/milestones/:milestone_id` (`update_params`): at least one of them. */
+export const MilestoneUpdate = Type.Object(
+  {
+    title: Type.Optional(Type.String()),
+    state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('activate')])),
+    ...milestoneFields,
+  },
+  { 'x-at-least-one-of': ['title', 'description', 'start_date', 'due_date', 'state_event'] },
+)
+export type MilestoneUpdate = Static<typeof MilestoneUpdate>

@@ -29,6 +29,7 @@ import { metricImageService, type MetricImageService } from './services/metric-i
 import { noteService } from './services/notes.js'
 import { pipelineService } from './services/pipelines.js'
 import { projectLabelService } from './services/project-labels.js'
+import { projectMilestoneService } from './services/project-milestones.js'
 import { projectService } from './services/projects.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { runnerService } from './services/runners.js'
@@ -167,6 +168,7 @@ function composeServices(
       api.instance.edition === 'ee' ? metricImageServices(api, { ctx: api.ctx, issues }) : undefined,
     projects: projectService(api.ctx),
     projectLabels: projectLabelService(api.ctx),
+    projectMilestones: projectMilestoneService(api.ctx),
     groups: groupService(api.ctx),
     users: userService(api.ctx),
     aliases: aliasService(api.ctx.store),

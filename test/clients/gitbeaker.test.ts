@@ -81,6 +81,43 @@ describe('@gitbeaker/rest against the reference server', () => {
     expect(await refusal(alice.Issues.show(4, { projectId: P }))).toEqual([404, '404 Not found'])
   })
 
+  it('creates labels and milestones, files an issue under them and lists it by them', async () => {
+    const label = await alice.ProjectLabels.create(P, 'api made', 'teal', {
+      description: 'Made',
+      priority: 1,
+    })
+    expect(label).toMatchObject({ name: 'api made', color: '#008080', priority: 1, subscribed: false })
+    const renamed = await alice.ProjectLabels.edit(P, label.id, { newName: 'triage', description: 'Renamed' })
+    expect([renamed.name, renamed.description]).toEqual(['triage', 'Renamed'])
+    expect((await alice.ProjectLabels.show(P, 'triage')).id).toBe(label.id)
+    expect(await refusal(alice.ProjectLabels.create(P, 'bug', '#000000'))).toEqual([
+      409,
+      'Label already exists',
+    ])
+    expect(await refusal(alice.ProjectLabels.create(P, 'x', 'nope'))).toEqual([
+      400,
+      '{"color":["must be a valid color code"]}',
+    ])
+    const milestone = await alice.ProjectMilestones.create(P, 'Sprint 1', { dueDate: '2026-12-31' })
+    expect(milestone).toMatchObject({ iid: 1, title: 'Sprint 1', state: 'active', due_date: '2026-12-31' })
+    const issue = await alice.Issues.create(P, 'Filed', { labels: 'triage', milestoneId: milestone.id })
+    expect([issue.labels, (issue.milestone as { title: string }).title]).toEqual([['triage'], 'Sprint 1'])
+    const assigned = await alice.ProjectMilestones.allAssignedIssues(P, milestone.id)
+    expect(assigned.map((i) => i.title)).toEqual(['Filed'])
+    const byBoth = await alice.Issues.all({ projectId: P, labels: 'triage', milestone: 'Sprint 1' })
+    expect(byBoth.map((i) => i.iid)).toEqual([issue.iid])
+    const closed = await alice.ProjectMilestones.edit(P, milestone.id, { stateEvent: 'close' })
+    expect(closed.state).toBe('closed')
+    expect((await alice.ProjectMilestones.all(P, { state: 'closed' })).map((m) => m.title)).toEqual([
+      'Sprint 1',
+    ])
+    await alice.ProjectLabels.remove(P, 'triage')
+    await alice.ProjectMilestones.remove(P, milestone.id)
+    expect(await refusal(alice.ProjectMilestones.show(P, milestone.id))).toEqual([404, '404 Not found'])
+    const after = await alice.Issues.show(issue.iid, { projectId: P })
+    expect([after.labels, after.milestone]).toEqual([[], null])
+  })
+
   it('comments and tracks time, and lists the notes with their system notes', async () => {
     expect((await alice.IssueNotes.create(P, 1, 'a note')).body).toBe('a note')
     expect(await alice.Issues.addSpentTime(P, 1, '1h30m')).toMatchObject({

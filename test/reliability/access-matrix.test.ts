@@ -110,8 +110,36 @@ const RULES: Record<string, Rule> = {
   'GET /groups/{id}': { min: 'reader', scope: 'group' },
   'GET /groups/{id}/issues': { min: 'reader', scope: 'group' },
   'GET /groups/{id}/projects': { min: 'reader', scope: 'group' },
-  'GET /projects/{id}/labels': { min: 'reader' },
-  'GET /projects/{id}/milestones': { min: 'reader' },
+  // Every label and milestone call authenticates (`before { authenticate! }` in lib/api/labels.rb and
+  // project_milestones.rb); writes need `admin_label` / `admin_milestone` (Reporter, and Planner, from 15.0).
+  'GET /projects/{id}/labels': { min: 'reader', auth: true },
+  'GET /projects/{id}/labels/{label_id}': { min: 'reader', auth: true },
+  'POST /projects/{id}/labels': {
+    min: 'reporter',
+    auth: true,
+    body: () => ({ name: 'matrix', color: '#000' }),
+  },
+  'PUT /projects/{id}/labels/{label_id}': { min: 'reporter', auth: true, body: () => ({ description: 'x' }) },
+  'DELETE /projects/{id}/labels/{label_id}': { min: 'reporter', auth: true },
+  'PUT /projects/{id}/labels': {
+    min: 'reporter',
+    auth: true,
+    body: () => ({ name: 'bug', description: 'x' }),
+  },
+  'DELETE /projects/{id}/labels': { min: 'reporter', auth: true, body: () => ({ name: 'bug' }) },
+  'POST /projects/{id}/labels/{label_id}/subscribe': { min: 'user', auth: true, ok: [304] },
+  'POST /projects/{id}/labels/{label_id}/unsubscribe': { min: 'user', auth: true, ok: [304] },
+  'GET /projects/{id}/milestones': { min: 'reader', auth: true },
+  'GET /projects/{id}/milestones/{milestone_id}': { min: 'reader', auth: true },
+  'POST /projects/{id}/milestones': { min: 'reporter', auth: true, body: () => ({ title: 'matrix' }) },
+  'PUT /projects/{id}/milestones/{milestone_id}': {
+    min: 'reporter',
+    auth: true,
+    body: () => ({ title: 'y' }),
+  },
+  'DELETE /projects/{id}/milestones/{milestone_id}': { min: 'reporter', auth: true },
+  'GET /projects/{id}/milestones/{milestone_id}/issues': { min: 'reader', auth: true },
+  'GET /projects/{id}/milestones/{milestone_id}/merge_requests': { min: 'reader', auth: true },
   'GET /projects/{id}/issues': { min: 'reader' },
   'POST /projects/{id}/issues': { min: 'user', auth: true, body: () => ({ title: 'From the matrix' }) },
   'GET /projects/{id}/issues/{issue_iid}': { min: 'reader' },
@@ -325,6 +353,8 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       ),
       name: 'pub',
       ref: 'main',
+      label_id: 'bug',
+      milestone_id: String(one('SELECT id FROM milestones WHERE project_id = ?', pid)),
     }
     return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x')
   }

@@ -66,7 +66,18 @@ const labelLine = (l: LabelRow) => ({
   template: false,
   created_at: l.created_at,
   updated_at: l.created_at,
-  priorities: [],
+  // `LabelPriority`: the project's priority of the label, when it has one.
+  priorities:
+    l.priority === null
+      ? []
+      : [
+          {
+            project_id: l.project_id,
+            priority: l.priority,
+            created_at: l.created_at,
+            updated_at: l.created_at,
+          },
+        ],
 })
 const milestoneLine = (m: MilestoneRow) => ({
   iid: m.iid,

@@ -178,6 +178,24 @@ export const RELEASE_RULES = {
     change: "a personal project's owner is its Owner member (was Maintainer)",
     where: 'personalOwnerLevel',
   },
+  /**
+   * Reporters (and from 17.7 Planners) manage milestones from GitLab 15.0 (gitlab-org/gitlab!85785,
+   * `admin_milestone` moved from the Developer rules of app/policies/project_policy.rb to the Reporter ones).
+   */
+  milestonesByReporter: {
+    since: '15.0',
+    change: 'creating, editing and deleting milestones needs Reporter (was Developer)',
+    where: 'src/server/services/project-milestones.ts',
+  },
+  /**
+   * `include_ancestors` joins the milestone lists from 16.7 (gitlab-org/gitlab!138391), mutually exclusive
+   * with the deprecated `include_parent_milestones`, which loses its default of false.
+   */
+  milestoneIncludeAncestors: {
+    since: '16.7',
+    change: 'milestone lists take include_ancestors (include_parent_milestones deprecated)',
+    where: 'src/server/routes/project-milestones.ts',
+  },
   /** GitLab 17.0 (doc/api/runners.md): registration-token support of `POST /runners` answers 410. */
   runnerRegistrationTokenGone: {
     since: '17.0',

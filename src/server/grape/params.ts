@@ -243,17 +243,19 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
   }
   const groups = schema['x-mutually-exclusive']
   const atLeast = schema['x-at-least-one-of']
-  if (groups || atLeast) checkGroups(groups ?? [], atLeast, input, errors, prefix)
+  const exactly = schema['x-exactly-one-of']
+  if (groups || atLeast || exactly) checkGroups(groups ?? [], atLeast, input, errors, prefix, exactly)
   return out
 }
 
-/** Grape's `mutually_exclusive` and `at_least_one_of` over the given keys. */
+/** Grape's `mutually_exclusive`, `at_least_one_of` and `exactly_one_of` over the given keys. */
 function checkGroups(
   groups: string[][],
   atLeast: string[] | undefined,
   input: Record<string, unknown>,
   errors: string[],
   prefix?: string,
+  exactly?: string[],
 ) {
   const label = (key: string) => (prefix ? `${prefix}[${key}]` : key)
   const present = (key: string) => input[key] !== undefined
@@ -263,6 +265,10 @@ function checkGroups(
   }
   if (atLeast && !atLeast.some(present))
     errors.push(`${atLeast.map(label).join(', ')} are missing, at least one parameter must be provided`)
+  const given = exactly?.filter(present) ?? []
+  if (exactly && given.length === 0)
+    errors.push(`${exactly.map(label).join(', ')} are missing, exactly one parameter must be provided`)
+  else if (given.length > 1) errors.push(`${given.map(label).join(', ')} are mutually exclusive`)
 }
 
 /**

@@ -62,7 +62,17 @@ export function restoreLabel(c: RestoreContext, raw: unknown): number {
   const found = c.store.labels.byTitle(c.projectId, t)
   if (found) return found.id
   const color = text(l.color) && /^#[0-9a-f]{3,6}$/i.test(text(l.color)!) ? text(l.color)! : '#6699cc'
-  return c.store.labels.insert(c.projectId, t, color, text(l.description) || null, time(l.created_at, c.now))
+  const id = c.store.labels.insert(
+    c.projectId,
+    t,
+    color,
+    text(l.description) || null,
+    time(l.created_at, c.now),
+  )
+  const priority = Array.isArray(l.priorities) ? obj(l.priorities[0]).priority : undefined
+  if (Number.isSafeInteger(priority) && (priority as number) >= 0)
+    c.store.labels.setPriority(id, priority as number)
+  return id
 }
 
 /** A milestone by title, created (keeping its iid when free) when missing (`ObjectBuilder`). */

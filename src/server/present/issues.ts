@@ -1,4 +1,12 @@
-import type { Issue, IssueType, LabelDetail, Milestone, UserBasic } from '../../schema/index.js'
+import type {
+  Issue,
+  IssueType,
+  LabelDetail,
+  Milestone,
+  ProjectLabel,
+  ProjectLabelWithCounts,
+  UserBasic,
+} from '../../schema/index.js'
 import type { EpicRow } from '../store/epics.js'
 import type { IssueRow } from '../store/issues.js'
 import type { LabelRow } from '../store/labels.js'
@@ -57,6 +65,30 @@ export function presentLabel(row: LabelRow): LabelDetail {
     description_html: row.description ? escapeHtml(row.description) : '',
     text_color: textColor(row.color),
   }
+}
+
+/** Issue and merge request counts of a label, as the caller may see them (`with_counts`). */
+export type LabelCounts = Pick<
+  ProjectLabelWithCounts,
+  'open_issues_count' | 'closed_issues_count' | 'open_merge_requests_count'
+>
+
+/**
+ * `Entities::ProjectLabel`: the label, its `counts` when asked for, whether the caller subscribed to
+ * it, the project's priority.
+ */
+export function presentProjectLabel(row: LabelRow, subscribed: boolean): ProjectLabel
+export function presentProjectLabel(
+  row: LabelRow,
+  subscribed: boolean,
+  counts?: LabelCounts,
+): ProjectLabel | ProjectLabelWithCounts
+export function presentProjectLabel(
+  row: LabelRow,
+  subscribed: boolean,
+  counts?: LabelCounts,
+): ProjectLabel | ProjectLabelWithCounts {
+  return { ...presentLabel(row), ...counts, subscribed, priority: row.priority, is_project_label: true }
 }
 
 export function presentMilestone(

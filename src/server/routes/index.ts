@@ -25,6 +25,7 @@ import { pipelineRoutes } from './pipelines.js'
 import { projectExportRoutes } from './project-export.js'
 import { projectImportRoutes } from './project-import.js'
 import { projectLabelRoutes } from './project-labels.js'
+import { projectMilestoneRoutes } from './project-milestones.js'
 import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
@@ -73,6 +74,7 @@ function registerRoutes(api: ApiContext): void {
   runnerRoutes(api)
   groupProjectRoutes(api)
   projectLabelRoutes(api)
+  projectMilestoneRoutes(api)
   userLookupRoutes(api)
   projectListRoutes(api)
   groupListRoutes(api)

@@ -13,6 +13,7 @@ import type { MetricImageService } from './metric-images.js'
 import type { NoteService } from './notes.js'
 import type { PipelineService } from './pipelines.js'
 import type { ProjectLabelService } from './project-labels.js'
+import type { ProjectMilestoneService } from './project-milestones.js'
 import type { ProjectService } from './projects.js'
 import type { RunnerService } from './runners.js'
 import type { TimeTrackingService } from './time-tracking.js'
@@ -36,6 +37,7 @@ export interface Services {
   metricImages?: MetricImageService
   projects: ProjectService
   projectLabels: ProjectLabelService
+  projectMilestones: ProjectMilestoneService
   groups: GroupService
   users: UserService
   aliases: AliasService

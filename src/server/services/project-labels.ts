@@ -1,47 +1,161 @@
-import type { LabelDetail, Milestone } from '../../schema/index.js'
+import type { LabelCreate, LabelUpdate, ProjectLabel, ProjectLabelWithCounts } from '../../schema/index.js'
+import { labelColor } from '../domain/label-colors.js'
+import { writtenText } from '../domain/plain-text.js'
+import { forbidden, messageError, notFound, notModified, validationError } from '../grape/gitlab-errors.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
-import { presentLabel, presentMilestone } from '../present/issues.js'
-import type { Actor } from './access.js'
+import { rubyToI } from '../grape/params.js'
+import { presentProjectLabel, type LabelCounts } from '../present/issues.js'
+import type { LabelRow } from '../store/labels.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import { today } from '../domain/clock.js'
+import { isoNow } from '../domain/clock.js'
 
 interface Paging {
   page?: number
   per_page?: number
 }
 
+const MAX_TITLE = 255
+
 /**
- * A project's labels and milestones (sync-issues maps them by name). Labels are ordered by title,
- * milestones as GitLab orders them; `title` matches exactly, `search` case-insensitively inside
- * title. Labels here are the project's own (group labels are not modelled).
+ * A project's labels (`lib/api/labels.rb`, `lib/api/helpers/label_helpers.rb`, `lib/api/subscriptions.rb`):
+ * list, read, create, edit, delete, subscribe. Labels are ordered by title; `search` matches inside
+ * titles and descriptions case-insensitively (`Label.search`). Labels here are the project's own (group labels are not modelled).
+ * Writes need `admin_label` (Planner and up), reads whoever may read the project.
  */
 export function projectLabelService(ctx: ServiceContext) {
-  const { store, access, instance } = ctx
-  return {
-    labels(actor: Actor, projectId: string, q: Paging & { search?: string }): PageOut<LabelDetail> {
-      const project = access.project(actor, projectId)
-      const search = q.search?.toLowerCase()
-      const rows = store.labels
-        .ofProject(project.id)
-        .filter((l) => !search || l.title.toLowerCase().includes(search))
-        .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id))
-      return mapPage(slicePage(rows, pageOf(q)), presentLabel)
-    },
+  const { store, access } = ctx
 
-    milestones(
+  const requireAdmin = (actor: Actor, project: ProjectRow) => {
+    if (!access.atLeast(actor, project, Level.planner)) throw forbidden()
+  }
+  const present = (actor: Actor, row: LabelRow) =>
+    presentProjectLabel(row, actor.id !== null && store.labels.subscribed(row.id, actor.id))
+
+  /** `find_label`: by id first (as ActiveRecord casts the text to one), then by exact title. */
+  const find = (project: ProjectRow, ref: string): LabelRow => {
+    const id = /^\s*[+-]?\d/.test(ref) ? rubyToI(ref) : undefined
+    const byId = id === undefined ? undefined : store.labels.get(id)
+    const label = byId?.project_id === project.id ? byId : store.labels.byTitle(project.id, ref)
+    if (!label) throw notFound('Label')
+    return label
+  }
+
+  /**
+   * `Label`'s validations in their order (color, then title: presence, format, uniqueness, length);
+   * `title` and `color` as the model holds them after `strip_whitespace_from_title_and_color`.
+   */
+  const validate = (project: ProjectRow, title: string | null, color: string, self?: number) => {
+    const errors: Record<string, string[]> = {}
+    if (!/^#(?:[0-9A-Fa-f]{3}){1,2}$/.test(color)) errors.color = ['must be a valid color code']
+    const titleErrors: string[] = []
+    if (!title) titleErrors.push("can't be blank")
+    if (!title || title.includes(',')) titleErrors.push('is invalid')
+    const taken = title ? store.labels.byTitle(project.id, title) : undefined
+    if (taken && taken.id !== self) titleErrors.push('has already been taken')
+    if (title && [...title].length > MAX_TITLE)
+      titleErrors.push(`is too long (maximum is ${MAX_TITLE} characters)`)
+    if (titleErrors.length > 0) errors.title = titleErrors
+    if (Object.keys(errors).length > 0) throw validationError(errors)
+  }
+
+  return {
+    /**
+     * `with_counts`: each label's issue counts as `countsOf` finds them for the caller (the issue
+     * lists' own rules); merge requests carry no labels here, so none are open.
+     */
+    labels(
       actor: Actor,
       projectId: string,
-      q: Paging & { title?: string; search?: string; state?: 'active' | 'closed' },
-    ): PageOut<Milestone> {
+      q: Paging & { search?: string; with_counts?: boolean },
+      countsOf?: (project: ProjectRow, title: string) => Omit<LabelCounts, 'open_merge_requests_count'>,
+    ): PageOut<ProjectLabel | ProjectLabelWithCounts> {
       const project = access.project(actor, projectId)
       const search = q.search?.toLowerCase()
-      const rows = store.milestones
+      const subscribed =
+        actor.id === null ? new Set<number>() : store.labels.subscribedIn(project.id, actor.id)
+      const rows = store.labels
         .ofProject(project.id)
-        .filter((m) => q.title === undefined || m.title === q.title)
-        .filter((m) => !search || m.title.toLowerCase().includes(search))
-        .filter((m) => !q.state || m.state === q.state)
-      const day = today(ctx.clock)
-      return mapPage(slicePage(rows, pageOf(q)), (m) => presentMilestone(m, project, instance, day))
+        .filter(
+          (l) =>
+            !search ||
+            l.title.toLowerCase().includes(search) ||
+            (l.description ?? '').toLowerCase().includes(search),
+        )
+        .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id))
+      const counts = (l: LabelRow) =>
+        q.with_counts && countsOf
+          ? { ...countsOf(project, l.title), open_merge_requests_count: 0 }
+          : undefined
+      return mapPage(slicePage(rows, pageOf(q)), (l) =>
+        presentProjectLabel(l, subscribed.has(l.id), counts(l)),
+      )
+    },
+
+    get(actor: Actor, projectId: string, ref: string): ProjectLabel {
+      const project = access.project(actor, projectId)
+      return present(actor, find(project, ref))
+    },
+
+    /** 409 `Label already exists` for a title the project has, before the model validates. */
+    create(actor: Actor, projectId: string, input: LabelCreate): ProjectLabel {
+      const project = access.project(actor, projectId)
+      requireAdmin(actor, project)
+      if (store.labels.byTitle(project.id, input.name)) throw messageError(409, 'Label already exists')
+      const title = writtenText(input.name)?.trim() ?? null
+      const color = labelColor(input.color)
+      validate(project, title, color)
+      const id = store.transaction(() => {
+        const made = store.labels.insert(
+          project.id,
+          title as string,
+          color,
+          writtenText(input.description) ?? null,
+          isoNow(ctx.clock),
+        )
+        if (input.priority !== undefined && input.priority !== null)
+          store.labels.setPriority(made, input.priority)
+        return made
+      })
+      return present(actor, store.labels.get(id) as LabelRow)
+    },
+
+    /** `Labels::UpdateService`: `new_name` becomes the title; a blank title or description is not written. */
+    update(actor: Actor, projectId: string, ref: string, input: LabelUpdate): ProjectLabel {
+      const project = access.project(actor, projectId)
+      requireAdmin(actor, project)
+      const label = find(project, ref)
+      const changes =
+        input.new_name !== undefined || input.color !== undefined || input.description !== undefined
+      const title = (writtenText(input.new_name) ?? label.title).trim()
+      const color = input.color === undefined ? label.color : labelColor(input.color)
+      const description = writtenText(input.description) ?? label.description
+      if (changes) validate(project, title, color, label.id)
+      store.transaction(() => {
+        if (changes) store.labels.update(label.id, { title, color, description })
+        if (input.priority !== undefined) store.labels.setPriority(label.id, input.priority)
+      })
+      return present(actor, store.labels.get(label.id) as LabelRow)
+    },
+
+    /** 404 for a label the project lacks comes before the role check (`delete_label`). */
+    remove(actor: Actor, projectId: string, ref: string): void {
+      const project = access.project(actor, projectId)
+      const label = find(project, ref)
+      requireAdmin(actor, project)
+      store.labels.remove(label.id)
+    },
+
+    /** `POST .../subscribe` and `.../unsubscribe`: 304 when there is nothing to change. */
+    subscribe(actor: Actor, projectId: string, ref: string, subscribed: boolean): ProjectLabel {
+      const project = access.project(actor, projectId)
+      const label = find(project, ref)
+      const user = actor.id as number
+      if (store.labels.subscribed(label.id, user) === subscribed) throw notModified()
+      if (subscribed) store.labels.subscribe(label.id, user)
+      else store.labels.unsubscribe(label.id, user)
+      return present(actor, label)
     },
   }
 }

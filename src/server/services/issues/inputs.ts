@@ -29,16 +29,6 @@ export function validateText(title: string | undefined, description: string | un
   }
 }
 
-/**
- * A real calendar date `YYYY-MM-DD`, or null: GitLab ignores an invalid due date
- * (`app/models/concerns/issuable.rb`).
- */
-export function validDate(value: string | undefined): string | null {
-  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null
-  const d = new Date(`${value}T00:00:00.000Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value ? value : null
-}
-
 /** The input rules that read the store or the caller's rights. */
 export function issueInputs(ctx: ServiceContext) {
   const { store, access } = ctx

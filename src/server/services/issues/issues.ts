@@ -26,7 +26,8 @@ import { keptIssueOrders } from './orders.js'
 import { watchedIssueLists, type ListWatch } from '../watched-issue-lists.js'
 import { descriptionQuickActions } from '../quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from '../system-notes.js'
-import { issueInputs, validDate, validateText } from './inputs.js'
+import { issueInputs, validateText } from './inputs.js'
+import { calendarDate } from '../../domain/calendar-date.js'
 
 export interface IssuePage {
   /** Each issue's record as JSON (by the route's serializer). */
@@ -243,7 +244,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         const milestone =
           metadata && input.milestone_id ? store.milestones.get(input.milestone_id) : undefined
         const position = store.issues.maxPosition(project.id)
-        const due = metadata ? validDate(input.due_date) : null
+        const due = metadata ? calendarDate(input.due_date) : null
         const id = store.issues.insert({
           iid,
           project_id: project.id,
@@ -335,7 +336,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           if (input.discussion_locked !== undefined)
             changes.discussion_locked = input.discussion_locked ? 1 : 0
           if (input.due_date !== undefined) {
-            const due = input.due_date === '' ? null : validDate(input.due_date)
+            const due = input.due_date === '' ? null : calendarDate(input.due_date)
             if (due !== null || input.due_date === '') changes.due_date = due
           }
           if (input.milestone_id !== undefined) {

@@ -1,0 +1,74 @@
+/*
+ * python-gitlab (Debian's python3-gitlab), the client most GitLab test suites use, builds labels,
+ * milestones and an issue under them against the reference server (python_gitlab_world.py). A
+ * contributor's machine needs the package (CONTRIBUTING.md): without it the test fails and says so.
+ */
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { startServer, type TestServer } from '../support/server.js'
+
+const run = promisify(execFile)
+const SCRIPT = join(__dirname, 'python_gitlab_world.py')
+const seed = `
+users:
+  - { username: root, admin: true, token: glpat-root-token }
+  - { username: rita, token: glpat-rita-token }
+groups:
+  - { path: acme, visibility: private, members: { rita: reporter } }
+projects:
+  - path: acme/widgets
+    visibility: private
+    labels: [ { name: bug, color: "#d9534f" } ]
+`
+
+/**
+ * The first Python that imports `gitlab`: `python3` on PATH, else the system's (a pyenv or venv
+ * `python3` does not see Debian's packages).
+ */
+async function pythonWithGitlab(): Promise<string> {
+  for (const python of ['python3', '/usr/bin/python3']) {
+    const found = await run(python, ['-c', 'import gitlab']).then(
+      () => true,
+      () => false,
+    )
+    if (found) return python
+  }
+  throw new Error('python-gitlab is missing: install python3-gitlab (apt-get install -y python3-gitlab)')
+}
+
+let t: TestServer
+beforeEach(async () => {
+  t = await startServer(seed)
+})
+afterEach(() => t.close())
+
+it('python-gitlab creates labels and milestones and files an issue under them, again after a reset', async () => {
+  const python = await pythonWithGitlab()
+  const world = async () => {
+    const { stdout } = await run(python, [SCRIPT], {
+      env: {
+        ...process.env,
+        GITLAB_URL: t.baseUrl,
+        GITLAB_TOKEN: 'glpat-rita-token',
+        GITLAB_PROJECT: 'acme/widgets',
+      },
+      timeout: 60_000,
+    })
+    return JSON.parse(stdout) as unknown
+  }
+  const first = await world()
+  await t.server.reset()
+  expect(await world()).toEqual(first)
+  expect(first).toEqual({
+    label: { name: 'from python', color: '#008080', description: 'Made by python-gitlab' },
+    label_saved: { color: '#0000FF', priority: 2 },
+    subscribed: true,
+    milestone: { iid: 1, title: 'Py 1', state: 'active' },
+    issue: { labels: ['from python'], milestone: 'Py 1' },
+    milestone_issues: ['Filed by python'],
+    filtered: ['Filed by python'],
+    closed: ['Py 1'],
+    taken: [409, 'Label already exists'],
+  })
+}, 90_000)
