@@ -10,8 +10,8 @@ import { responseCache } from './response-cache.js'
 import { syncHook } from './sync-hook.js'
 import { routeHeadAsGet } from './head-requests.js'
 import { requestTurns } from './request-turns.js'
-import { GitLabError, handleError, invalidJsonBody, nestedTooDeeply } from './gitlab-errors.js'
-import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js'
+import { GitLabError, handleError, invalidJsonBody, jsonLimitError } from './gitlab-errors.js'
+import { BODY_LIMITS, jsonLimitExceeded } from './json-depth.js'
 import type { Instance } from './present/context.js'
 import { createAccess } from './services/access.js'
 import { systemClock, httpDate, isoNow, type Clock, type ServiceContext } from './services/context.js'
@@ -114,12 +114,14 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   })
   await app.register(formbody, { parser: parseQuery })
   // Grape reads an empty JSON body as no parameters, and answers bad JSON with its own words;
-  // GitLab's JSON validation middleware refuses a body nested too deeply before that.
+  // GitLab's JSON validation middleware refuses a body over its limits before that (and before any
+  // authentication): what an anonymous body can make JSON.parse build is bounded.
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim()
     if (text === '') return done(null, {})
-    if (nestedDeeperThan(text, MAX_BODY_DEPTH)) return done(nestedTooDeeply(), undefined)
+    const exceeded = jsonLimitExceeded(text, BODY_LIMITS)
+    if (exceeded) return done(jsonLimitError(exceeded), undefined)
     try {
       done(null, JSON.parse(text))
     } catch {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { JsonLimitExceeded } from './json-depth.js'
 
 /**
  * An error that renders as GitLab renders it: a status and the exact body of GitLab's
@@ -46,10 +47,10 @@ export const invalidJsonBody = () =>
   )
 
 /**
- * `Gitlab::Middleware::JsonValidation`'s answer to a JSON body nested too deeply, given before
+ * `Gitlab::Middleware::JsonValidation`'s answer to a JSON body over its limits, given before
  * any route or authentication (`Gitlab::Json::StreamValidator.user_facing_error_message`).
  */
-export const nestedTooDeeply = () => paramError('Parameters nested too deeply')
+export const jsonLimitError = (exceeded: JsonLimitExceeded) => paramError(exceeded)
 
 /**
  * The one error handler. Anything that is not a GitLabError is a bug: logged, and answered as
