@@ -59,7 +59,7 @@ export function collectAfterHeavyLine(elements: number): void {
   heavyCollection = setImmediate(() => {
     heavyCollection = undefined
     gc()({ type: 'major', flavor: 'last-resort' })
-  })
+  }).unref()
 }
 
 /** Bytes a transfer job moves (archive content written or extracted) that make it a big one. */

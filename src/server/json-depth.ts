@@ -9,12 +9,13 @@
  *   (`Gitlab::Json::StreamValidator`, lib/gitlab/json/stream_validator.rb).
  * - Archive documents: Ruby JSON's `max_nesting` of 100, which `NdjsonReader` reports as
  *   `Incorrect JSON format` (lib/gitlab/import_export/json/ndjson_reader.rb). GitLab counts no
- *   elements there; we refuse a document of more than MAX_DOCUMENT_ELEMENTS the same way, so that
- *   a line under the 50 MB cap cannot build more than about 40 MB of values.
+ *   elements there; we refuse a document reaching MAX_DOCUMENT_ELEMENTS the same way (a limit
+ *   breaks at its count, as GitLab's do), so that a line under the 50 MB cap cannot build more than
+ *   about 20 MB of objects.
  */
 export const MAX_BODY_DEPTH = 32
 export const MAX_DOCUMENT_DEPTH = 100
-/** Elements (array entries, hash keys and hash entries, counted as GitLab counts them) in one archive document. */
+/** The elements (array entries, hash keys and hash entries, as GitLab counts them) that break an archive document. */
 export const MAX_DOCUMENT_ELEMENTS = 250_000
 
 /** Limits on one JSON document; 0 is none, except for the depth, which always applies. */
