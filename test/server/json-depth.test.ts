@@ -17,10 +17,10 @@ const withArray = (title: string, n: number) => `{"title":"${title}","x":[${Arra
 describe('JsonShape', () => {
   it('counts elements as GitLab’s StreamValidator does: array entries, hash keys and hash entries', () => {
     const shape = new JsonShape(DOCUMENT_LIMITS)
-    expect(shape.text('{"a":1,"b":[1,{"c":null}],"d":{}}')).toBeUndefined()
+    expect(shape.bytes(Buffer.from('{"a":1,"b":[1,{"c":null}],"d":{}}'))).toBeUndefined()
     // a, a=1, b, 1, {c}, c, c=null, b=[...], d, d={}
     expect(shape.elements).toBe(10)
-    expect(new JsonShape(DOCUMENT_LIMITS).text('[[],{},"",0]')).toBeUndefined()
+    expect(jsonLimitExceeded('[[],{},"",0]', DOCUMENT_LIMITS)).toBeUndefined()
   })
 
   it('stops at the first limit broken, in GitLab’s words', () => {
@@ -37,11 +37,24 @@ describe('JsonShape', () => {
     expect(jsonLimitExceeded('["[[[[,,,,{\\"]]]]", "\\\\"]', limits)).toBeUndefined()
   })
 
+  it('starts over clean after reset, whatever the last document left (a limit broken, a string open)', () => {
+    const shape = new JsonShape({ maxDepth: 2, maxArraySize: 0, maxHashSize: 0, maxTotalElements: 0 })
+    const read = (text: string) => shape.bytes(Buffer.from(text))
+    expect(read('[[[')).toBe('Parameters nested too deeply')
+    shape.reset()
+    expect(read('[["a"],1]')).toBeUndefined()
+    expect(shape.elements).toBe(3)
+    read('["unclosed \\')
+    shape.reset()
+    expect(read('[[1]]')).toBeUndefined()
+    expect(shape.elements).toBe(2)
+  })
+
   it('reads a document in byte pieces cut anywhere as it reads it whole', () => {
     const text = '{"é\\"[":[1,"\\\\",{"k":"ü{"}],"z":[[[]]]}'
-    const whole = new JsonShape(BODY_LIMITS)
-    whole.text(text)
     const bytes = Buffer.from(text)
+    const whole = new JsonShape(BODY_LIMITS)
+    whole.bytes(bytes)
     for (let cut = 0; cut <= bytes.length; cut++) {
       const pieces = new JsonShape(BODY_LIMITS)
       pieces.bytes(bytes, 0, cut)

@@ -41,7 +41,7 @@ async function* splitDocuments(
   const chunk = Buffer.allocUnsafe(READ_SIZE)
   let parts: Buffer[] = []
   let size = 0
-  let shape = new JsonShape(DOCUMENT_LIMITS)
+  const shape = new JsonShape(DOCUMENT_LIMITS)
   // A line's bytes end at `end` of `chunk`, after any `parts` carried from earlier reads.
   const line = (start: number, end: number) => {
     let text: string
@@ -56,7 +56,7 @@ async function* splitDocuments(
     const elements = shape.elements
     parts = []
     size = 0
-    shape = new JsonShape(DOCUMENT_LIMITS)
+    shape.reset()
     return { text, elements }
   }
   try {
