@@ -117,11 +117,11 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   // GitLab's JSON validation middleware refuses a body over its limits before that (and before any
   // authentication): what an anonymous body can make JSON.parse build is bounded.
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = (body as string).trim()
-    if (text === '') return done(null, {})
-    const exceeded = jsonLimitExceeded(text, BODY_LIMITS)
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    const exceeded = jsonLimitExceeded(body as Buffer, BODY_LIMITS)
     if (exceeded) return done(jsonLimitError(exceeded), undefined)
+    const text = (body as Buffer).toString('utf8').trim()
+    if (text === '') return done(null, {})
     try {
       done(null, JSON.parse(text))
     } catch {

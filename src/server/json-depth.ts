@@ -169,7 +169,7 @@ export class JsonShape {
   }
 }
 
-/** The limit `text`, one whole document, breaks, if any (read as UTF-8: its structure is ASCII). */
-export function jsonLimitExceeded(text: string, limits: JsonLimits): JsonLimitExceeded | undefined {
-  return new JsonShape(limits).bytes(Buffer.from(text))
+/** The limit a whole document (its UTF-8 bytes) breaks, if any. */
+export function jsonLimitExceeded(document: Uint8Array, limits: JsonLimits): JsonLimitExceeded | undefined {
+  return new JsonShape(limits).bytes(document)
 }

@@ -1,6 +1,12 @@
 import { startServer, type TestServer } from '../support/server.js'
 import { widgetsSeed } from '../support/seeds.js'
-import { BODY_LIMITS, DOCUMENT_LIMITS, JsonShape, jsonLimitExceeded } from '../../src/server/json-depth.js'
+import {
+  BODY_LIMITS,
+  DOCUMENT_LIMITS,
+  JsonShape,
+  jsonLimitExceeded,
+  type JsonLimits,
+} from '../../src/server/json-depth.js'
 
 /*
  * The shape limits checked before JSON.parse: GitLab's `Gitlab::Middleware::JsonValidation` on
@@ -10,6 +16,7 @@ import { BODY_LIMITS, DOCUMENT_LIMITS, JsonShape, jsonLimitExceeded } from '../.
 const ROOT = 'glpat-root-token'
 const ISSUES = '/api/v4/projects/acme%2Fwidgets/issues'
 type Json = Record<string, unknown>
+const exceeded = (text: string, limits: JsonLimits) => jsonLimitExceeded(Buffer.from(text), limits)
 
 /** `{"title":...,"x":[1,1,...]}` with `n` entries in `x`. */
 const withArray = (title: string, n: number) => `{"title":"${title}","x":[${Array(n).fill(1).join(',')}]}`
@@ -20,21 +27,21 @@ describe('JsonShape', () => {
     expect(shape.bytes(Buffer.from('{"a":1,"b":[1,{"c":null}],"d":{}}'))).toBeUndefined()
     // a, a=1, b, 1, {c}, c, c=null, b=[...], d, d={}
     expect(shape.elements).toBe(10)
-    expect(jsonLimitExceeded('[[],{},"",0]', DOCUMENT_LIMITS)).toBeUndefined()
+    expect(exceeded('[[],{},"",0]', DOCUMENT_LIMITS)).toBeUndefined()
   })
 
   it('stops at the first limit broken, in GitLab’s words', () => {
     const limits = { maxDepth: 3, maxArraySize: 2, maxHashSize: 2, maxTotalElements: 10 }
-    expect(jsonLimitExceeded('[[[1]]]', limits)).toBeUndefined()
-    expect(jsonLimitExceeded('[[[[1]]]]', limits)).toBe('Parameters nested too deeply')
-    expect(jsonLimitExceeded('[[1,1],[[1,1],[1]]]', limits)).toBeUndefined() // 9 elements
-    expect(jsonLimitExceeded('[1,2]', limits)).toBeUndefined()
-    expect(jsonLimitExceeded('[1,2,3]', limits)).toBe('Array parameter too large')
-    expect(jsonLimitExceeded('{"a":1,"b":2}', limits)).toBeUndefined()
-    expect(jsonLimitExceeded('{"a":1,"b":2,"c":3}', limits)).toBe('Hash parameter too large')
-    expect(jsonLimitExceeded('[[1,1],[[1,1],[1,1]]]', limits)).toBe('Too many total parameters')
+    expect(exceeded('[[[1]]]', limits)).toBeUndefined()
+    expect(exceeded('[[[[1]]]]', limits)).toBe('Parameters nested too deeply')
+    expect(exceeded('[[1,1],[[1,1],[1]]]', limits)).toBeUndefined() // 9 elements
+    expect(exceeded('[1,2]', limits)).toBeUndefined()
+    expect(exceeded('[1,2,3]', limits)).toBe('Array parameter too large')
+    expect(exceeded('{"a":1,"b":2}', limits)).toBeUndefined()
+    expect(exceeded('{"a":1,"b":2,"c":3}', limits)).toBe('Hash parameter too large')
+    expect(exceeded('[[1,1],[[1,1],[1,1]]]', limits)).toBe('Too many total parameters')
     // Brackets and separators inside strings, escaped quotes included, are text.
-    expect(jsonLimitExceeded('["[[[[,,,,{\\"]]]]", "\\\\"]', limits)).toBeUndefined()
+    expect(exceeded('["[[[[,,,,{\\"]]]]", "\\\\"]', limits)).toBeUndefined()
   })
 
   it('starts over clean after reset, whatever the last document left (a limit broken, a string open)', () => {
