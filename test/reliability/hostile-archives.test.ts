@@ -8,12 +8,14 @@ import { startServer, type TestServer } from '../support/server.js'
 import { widgetsSeed } from '../support/seeds.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/server/archive/extract-limits.js'
+import { MAX_DOCUMENT_ELEMENTS } from '../../src/server/domain/json-depth.js'
 import { archive as archiveIn, base, repeated, small, streamed, write } from '../support/hostile-archive.js'
 
 /*
  * Hostile archives the import route test (test/server/routes/project-import.test.ts)
  * does not already cover: a character device, a gzip bomb, a tar bomb, a huge ndjson line,
- * invalid JSON among valid lines, a line nested too deeply, and the same path twice. For each: the import settles with an
+ * invalid JSON among valid lines, a line nested too deeply, a line or project.json of too many
+ * elements, and the same path twice. For each: the import settles with an
  * `import_error` a client can act on, nothing is left in the server's data folder (or next to
  * it), the server stays healthy (readiness and an issue create), and the in-process RSS does
  * not grow by more than 200 MB. Archives are generated as streams, never held inflated in memory.
@@ -265,6 +267,36 @@ describe('hostile archives', () => {
     expect(done).toMatchObject({ import_status: 'failed', import_error: 'Incorrect JSON format' })
     const labels = await t.http('GET', '/api/v4/projects/root%2Fnesting-limit/labels', { token: ROOT })
     expect((labels.body as Json[]).map((l) => l.name).sort()).toEqual(['[[[[{{{{ not nesting', 'deep ok'])
+  })
+
+  it(`a line of ${MAX_DOCUMENT_ELEMENTS - 1} elements is read; one more element fails the import as Incorrect JSON format`, async () => {
+    // GitLab parses any line under 50 MB; 49 MB of '{},' made 16 million objects (1.9 GB). A
+    // document's elements (counted as GitLab's JSON validation counts them) are capped instead.
+    const label = (title: string, elements: number) =>
+      `{"title":"${title}","color":"#00ff00","x":[${'1,'.repeat(elements - 7)}1]}\n`
+    const file = await archive(async (pack) => {
+      await base(pack)
+      const lines = label('at the cap', MAX_DOCUMENT_ELEMENTS - 1) + label('over it', MAX_DOCUMENT_ELEMENTS)
+      await small(pack, './tree/project/labels.ndjson', lines)
+    })
+    expect(await hostileImport(file, 'element-cap')).toMatchObject({
+      import_status: 'failed',
+      import_error: 'Incorrect JSON format',
+    })
+    const labels = await t.http('GET', '/api/v4/projects/root%2Felement-cap/labels', { token: ROOT })
+    expect((labels.body as Json[]).map((l) => l.name)).toEqual(['at the cap'])
+    const project = await archive(async (pack) => {
+      await small(pack, './VERSION', '0.2.4')
+      await small(
+        pack,
+        './tree/project.json',
+        `{"description":"over","x":[${'1,'.repeat(MAX_DOCUMENT_ELEMENTS - 5)}1]}`,
+      )
+    })
+    expect(await hostileImport(project, 'element-cap-project')).toMatchObject({
+      import_status: 'failed',
+      import_error: 'Incorrect JSON format',
+    })
   })
 
   it('the same path twice fails the import', async () => {

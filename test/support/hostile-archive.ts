@@ -65,9 +65,12 @@ export const base = async (pack: tar.Pack) => {
   await small(pack, './VERSION', '0.2.4')
   await small(pack, './tree/project.json', '{}')
 }
-/** An entry of `size` bytes: `head`, then `fill` repeated, then `tail` (no newline unless given). */
+/**
+ * An entry of `size` bytes: `head`, then `fill` repeated, then `tail` (no newline unless given).
+ * Chunks hold whole copies of `fill`, so that one of several characters is never cut between them.
+ */
 export function repeated(pack: tar.Pack, name: string, size: number, fill: string, head = '', tail = '') {
-  const chunk = Buffer.alloc(1024 * 1024, fill)
+  const chunk = Buffer.alloc(1024 * 1024 - ((1024 * 1024) % Buffer.byteLength(fill)), fill)
   return streamed(pack, name, size, async (out) => {
     await write(out, head)
     let left = size - Buffer.byteLength(head) - Buffer.byteLength(tail)

@@ -1,5 +1,5 @@
-import { open, readFile, stat } from 'node:fs/promises'
-import { MAX_DOCUMENT_DEPTH, nestedDeeperThan } from '../domain/json-depth.js'
+import { open, stat } from 'node:fs/promises'
+import { DOCUMENT_LIMITS, JsonShape } from '../domain/json-depth.js'
 import { MAX_JSON_DOCUMENT_SIZE } from './layout.js'
 
 /** GitLab's error for a non-JSON document (`lib/gitlab/import_export/json/ndjson_reader.rb`): it aborts. */
@@ -22,19 +22,26 @@ const CARRIAGE_RETURN = 0x0d
 const READ_SIZE = 1024 * 1024
 
 /**
- * The lines of a file as strings, split while streaming (readline would build a line of any length
- * before we could look at it: a 700 MB line ends in `RangeError: Invalid string length`). Bytes are
- * counted as they arrive; a line over `maxBytes` throws at once, never held whole, as GitLab's
- * `File.foreach(path, MAX_JSON_DOCUMENT_SIZE)` never reads past the cap. A `\r` before the `\n` is
- * dropped; a missing last newline is allowed. The file is read into one buffer, reused: a read
- * stream's fresh buffer per chunk is off-heap garbage that a small JavaScript heap collects late,
- * and the allocator keeps the pages it grew for it (only a line cut by a read is copied).
+ * The JSON documents of a file as strings, one per line (`perLine`) or the whole file as one, split
+ * while streaming (readline would build a line of any length before we could look at it: a 700 MB
+ * line ends in `RangeError: Invalid string length`). A document's bytes go through JsonShape as
+ * they arrive: one over `maxBytes` or over DOCUMENT_LIMITS throws at once, never held whole, as
+ * GitLab's `File.foreach(path, MAX_JSON_DOCUMENT_SIZE)` never reads past the cap (a line of 40
+ * million `[` stops at its 101st byte, 49 MB of `{},` at its 250,000th element). A `\r` before the
+ * `\n` is dropped; a missing last newline is allowed. The file is read into one buffer, reused: a
+ * read stream's fresh buffer per chunk is off-heap garbage that a small JavaScript heap collects
+ * late, and the allocator keeps the pages it grew for it (only a line cut by a read is copied).
  */
-async function* splitLines(path: string, maxBytes: number): AsyncGenerator<string> {
+async function* splitDocuments(
+  path: string,
+  maxBytes: number,
+  perLine: boolean,
+): AsyncGenerator<{ text: string; elements: number }> {
   const file = await open(path, 'r')
   const chunk = Buffer.allocUnsafe(READ_SIZE)
   let parts: Buffer[] = []
   let size = 0
+  const shape = new JsonShape(DOCUMENT_LIMITS)
   // A line's bytes end at `end` of `chunk`, after any `parts` carried from earlier reads.
   const line = (start: number, end: number) => {
     let text: string
@@ -46,9 +53,11 @@ async function* splitLines(path: string, maxBytes: number): AsyncGenerator<strin
       const whole = Buffer.concat(parts, size)
       text = whole.toString('utf8', 0, whole.at(-1) === CARRIAGE_RETURN ? size - 1 : size)
     }
+    const elements = shape.elements
     parts = []
     size = 0
-    return text
+    shape.reset()
+    return { text, elements }
   }
   try {
     for (;;) {
@@ -56,10 +65,10 @@ async function* splitLines(path: string, maxBytes: number): AsyncGenerator<strin
       if (bytesRead === 0) break
       const read = chunk.subarray(0, bytesRead)
       for (let start = 0; start < bytesRead;) {
-        const newline = read.indexOf(NEWLINE, start)
+        const newline = perLine ? read.indexOf(NEWLINE, start) : -1
         const end = newline === -1 ? bytesRead : newline
         size += end - start
-        if (size > maxBytes) throw new TreeError(INCORRECT_JSON)
+        if (size > maxBytes || shape.bytes(chunk, start, end)) throw new TreeError(INCORRECT_JSON)
         if (newline === -1) {
           // The next read overwrites the buffer: the cut line's start is copied.
           if (end > start) parts.push(Buffer.from(chunk.subarray(start, end)))
@@ -75,9 +84,8 @@ async function* splitLines(path: string, maxBytes: number): AsyncGenerator<strin
   }
 }
 
-/** JSON.parse behind the nesting check; anything refused is TreeError `Incorrect JSON format`. */
+/** JSON.parse of a document JsonShape let through; a parse error is TreeError `Incorrect JSON format`. */
 function parseDocument(text: string): unknown {
-  if (nestedDeeperThan(text, MAX_DOCUMENT_DEPTH)) throw new TreeError(INCORRECT_JSON)
   try {
     return JSON.parse(text)
   } catch {
@@ -87,31 +95,37 @@ function parseDocument(text: string): unknown {
 
 /**
  * Reads one relation file line by line (never the whole file, never a line past the cap): yields
- * each JSON document with its 0-based line index and the line's length in characters. A `null`
- * document (GitLab's empty single relation) and blank lines are skipped. A line that is not JSON,
- * is nested deeper than 100, or is over 50 MB throws TreeError `Incorrect JSON format`: in GitLab
+ * each JSON document with its 0-based line index, the line's length in characters and its elements
+ * (JsonShape's count). A `null` document (GitLab's empty single relation) and blank lines are
+ * skipped. A line that is not JSON, is nested deeper than 100, holds 250,000 elements or more, or
+ * is over 50 MB throws TreeError `Incorrect JSON format`: in GitLab
  * `NdjsonReader#json_decode` raises it outside `process_relation_item!`, so the import fails and
  * the lines saved before it stay (lib/gitlab/import_export/group/relation_tree_restorer.rb).
  */
 export async function* readNdjson(
   path: string,
-): AsyncGenerator<{ value: unknown; index: number; chars: number }> {
+): AsyncGenerator<{ value: unknown; index: number; chars: number; elements: number }> {
   let index = -1
-  for await (const line of splitLines(path, MAX_JSON_DOCUMENT_SIZE)) {
+  for await (const { text, elements } of splitDocuments(path, MAX_JSON_DOCUMENT_SIZE, true)) {
     index++
-    if (line.trim() === '') continue
-    const value = parseDocument(line)
+    if (text.trim() === '') continue
+    const value = parseDocument(text)
     if (value === null) continue
-    yield { value, index, chars: line.length }
+    yield { value, index, chars: text.length, elements }
   }
 }
 
-/** Reads `tree/project.json` (one object, at most 50 MB, nested at most 100 deep). Throws TreeError on anything else. */
+/**
+ * Reads `tree/project.json` (one object, at most 50 MB, within DOCUMENT_LIMITS, checked as it is
+ * read). Throws TreeError on anything else.
+ */
 export async function readProjectJson(path: string): Promise<Record<string, unknown>> {
   const info = await stat(path).catch(() => undefined)
   if (!info?.isFile()) throw new TreeError('No such file or directory @ rb_sysopen - [FILTERED]')
   if (info.size > MAX_JSON_DOCUMENT_SIZE) throw new TreeError(INCORRECT_JSON)
-  const value = parseDocument(await readFile(path, 'utf8'))
+  let text = ''
+  for await (const document of splitDocuments(path, MAX_JSON_DOCUMENT_SIZE, false)) text = document.text
+  const value = parseDocument(text)
   if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
   throw new TreeError(INCORRECT_JSON)
 }

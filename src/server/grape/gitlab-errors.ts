@@ -44,7 +44,7 @@ export const invalidJsonBody = () =>
   )
 
 /**
- * `Gitlab::Middleware::JsonValidation`'s answer to a JSON body nested too deeply, given before
+ * `Gitlab::Middleware::JsonValidation`'s answer to a JSON body over its limits, given before
  * any route or authentication (`Gitlab::Json::StreamValidator.user_facing_error_message`).
  */
-export const nestedTooDeeply = () => paramError('Parameters nested too deeply')
+export const jsonLimitError = (limitExceeded: string) => paramError(limitExceeded)

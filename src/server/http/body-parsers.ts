@@ -1,21 +1,23 @@
 import formbody from '@fastify/formbody'
 import multipart from '@fastify/multipart'
 import type { FastifyInstance } from 'fastify'
-import { invalidJsonBody, nestedTooDeeply } from '../grape/gitlab-errors.js'
+import { invalidJsonBody, jsonLimitError } from '../grape/gitlab-errors.js'
 import { parseQuery } from './form-params.js'
-import { MAX_BODY_DEPTH, nestedDeeperThan } from '../domain/json-depth.js'
+import { BODY_LIMITS, jsonLimitExceeded } from '../domain/json-depth.js'
 import { RAW_MULTIPART_FIELDS } from './malformed-strings.js'
 
 /** The parsers every route shares: forms, JSON as Grape reads it, YAML and plain text as text. */
 export async function bodyParsers(app: FastifyInstance): Promise<void> {
   await app.register(formbody, { parser: parseQuery })
   // Grape reads an empty JSON body as no parameters, and answers bad JSON with its own words;
-  // GitLab's JSON validation middleware refuses a body nested too deeply before that.
+  // GitLab's JSON validation middleware refuses a body over its limits before that (and before any
+  // authentication): what an anonymous body can make JSON.parse build is bounded.
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = (body as string).trim()
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    const exceeded = jsonLimitExceeded(body as Buffer, BODY_LIMITS)
+    if (exceeded) return done(jsonLimitError(exceeded), undefined)
+    const text = (body as Buffer).toString('utf8').trim()
     if (text === '') return done(null, {})
-    if (nestedDeeperThan(text, MAX_BODY_DEPTH)) return done(nestedTooDeeply(), undefined)
     try {
       done(null, JSON.parse(text))
     } catch {

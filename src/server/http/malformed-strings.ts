@@ -167,8 +167,8 @@ export function malformedStringGuard(app: FastifyInstance): void {
         (q >= 0 && malformedForm(bytesOf(url.slice(q + 1))))
       if (!malformed) return
       // GitLab's JsonValidation middleware reads a JSON body before anything parses parameters, so
-      // a body nested too deeply is refused first (its 400 comes from the body parser): the refusal
-      // waits for the body to be read.
+      // a body over its limits (too deep, too many elements) is refused first (its 400 comes from
+      // the body parser): the refusal waits for the body to be read.
       if (isJson(req.headers['content-type'] ?? '')) (req as WithRawBody)[MALFORMED] = true
       else throw malformedRequest()
     }),

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { isFile, readNdjson, readProjectJson, TreeError } from '../archive/ndjson-reader.js'
+import { collectAfterHeavyLine } from '../archive/garbage.js'
 import { atLeast } from '../domain/releases.js'
 import type { Store } from '../store/index.js'
 import type { ImportWriter } from '../store/imports.js'
@@ -69,25 +70,30 @@ export async function restoreTree(job: RestoreJob): Promise<void> {
   }
   for (const [name, restore] of RELATIONS) {
     if (!(await isFile(rel(name)))) continue
-    let batch: { value: unknown; index: number }[] = []
+    let batch: { value: unknown; index: number; elements: number }[] = []
     let batchChars = 0
+    let batchElements = 0
     // Lines are saved in batches, each line in its own savepoint: committing every line on its own
     // was most of an import's time. The batch is gathered first, so no transaction spans an await.
     const save = () => {
       const lines = batch
       batch = []
       batchChars = 0
+      batchElements = 0
       store.transaction(() => {
         for (const { value, index } of lines)
           saveLine(job, name, index, () => store.transaction(() => restore(ctx, value)))
       })
+      for (const { elements } of lines) collectAfterHeavyLine(elements)
     }
     try {
       for await (const line of readNdjson(rel(name))) {
         if (job.aborted()) throw new TreeError('Import aborted: the server is closing')
         batch.push(line)
         batchChars += line.chars
-        if (batch.length >= BATCH_LINES || batchChars >= BATCH_CHARS) save()
+        batchElements += line.elements
+        if (batch.length >= BATCH_LINES || batchChars >= BATCH_CHARS || batchElements >= BATCH_ELEMENTS)
+          save()
       }
     } finally {
       // Lines read before a line that is not JSON (or before closing) are saved, as GitLab's are.
@@ -96,9 +102,13 @@ export async function restoreTree(job: RestoreJob): Promise<void> {
   }
 }
 
-/** Lines of a relation file saved per transaction, unless they add up to BATCH_CHARS first. */
+/**
+ * Lines of a relation file saved per transaction, unless they add up to BATCH_CHARS or
+ * BATCH_ELEMENTS first: a short line of `{}`s holds far more memory parsed than its characters say.
+ */
 const BATCH_LINES = 100
 const BATCH_CHARS = 4 * 1024 * 1024
+const BATCH_ELEMENTS = 100_000
 
 /**
  * Saves one line with `restore` (its own savepoint). A line that cannot be saved is recorded as
