@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { supportedVersion } from '../server/releases.js'
-import { DEFAULT_ROOT_TOKEN, defaultSeed } from '../server/seed/default.js'
+import { DEFAULT_ROOT_TOKEN, DEFAULT_TRIGGER_TOKEN, defaultSeed } from '../server/seed/default.js'
 import { startServer } from '../server/start.js'
 
 export const serveHelp = `Usage: gitlab-actions serve [options]
@@ -108,6 +108,11 @@ export async function serve(argv: string[]): Promise<number> {
   if (values.seed === undefined)
     process.stdout.write(
       `gitlab-actions serve: default seed: administrator root, token ${DEFAULT_ROOT_TOKEN} (--seed FILE or --seed none to change)\n`,
+    )
+  // A line of its own: trigger-pipeline needs a trigger token, and this saves a call to list the triggers.
+  if (values.seed === undefined)
+    process.stdout.write(
+      `gitlab-actions serve: default seed: project demo/app, pipeline trigger token ${DEFAULT_TRIGGER_TOKEN}\n`,
     )
   if (!running.seeded && values.seed !== undefined)
     process.stderr.write(

@@ -10,7 +10,7 @@ import type { Clock } from './services/context.js'
 export type { Seed } from '../schema/seed.js'
 export type { Clock } from './services/context.js'
 export { SeedError } from './seed/parse.js'
-export { DEFAULT_ROOT_TOKEN } from './seed/default.js'
+export { DEFAULT_ROOT_TOKEN, DEFAULT_TRIGGER_TOKEN } from './seed/default.js'
 
 /**
  * A seed, in the format of docs/seed.md: an object, `'none'` for an empty store, a path to a YAML

@@ -101,6 +101,28 @@ describe('gitlab-actions serve', () => {
     }
   })
 
+  it("with no --seed prints demo/app's trigger token on the third line, and it triggers a pipeline", async () => {
+    const proc = run(['serve', '--port', '0'])
+    const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
+    try {
+      const third = () => proc.stdout().split('\n')[2] ?? ''
+      // Bounded, so that a missing line fails the test rather than leaving the server running.
+      for (let i = 0; i < 100 && !/glptt-\w+$/.test(third()); i++) await new Promise((r) => setTimeout(r, 50))
+      const token = /trigger token (glptt-[0-9a-f]{40})$/.exec(third())?.[1]
+      expect(third()).toContain('project demo/app')
+      const res = await request(`${baseUrl}/api/v4/projects/demo%2Fapp/trigger/pipeline`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, ref: 'main' }),
+      })
+      expect(res.statusCode).toBe(201)
+      expect(await res.body.json()).toMatchObject({ ref: 'main', source: 'trigger' })
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
+    }
+  })
+
   it('--seed none starts empty: no token is printed and none is accepted', async () => {
     const proc = run(['serve', '--port', '0', '--seed', 'none'])
     const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
