@@ -1,3 +1,4 @@
+import { renameSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { supportedVersion } from '../server/releases.js'
 import { DEFAULT_ROOT_TOKEN, DEFAULT_TRIGGER_TOKEN, defaultSeed } from '../server/seed/default.js'
@@ -24,6 +25,7 @@ Options:
   --transfer-timeout S     longest a remote import's download or an export's upload may take, in seconds
                            (default 14400, 0 = off)
   --transfer-min-rate N    bytes such a transfer must move in every 30 s, or it fails (default 10240, 0 = off)
+  --ready-file PATH        once listening, write the base URL to PATH (atomically: it appears whole)
   -h, --help               show this help
 `
 
@@ -47,6 +49,7 @@ export async function serve(argv: string[]): Promise<number> {
       'issues-create-limit': { type: 'string' },
       'transfer-timeout': { type: 'string' },
       'transfer-min-rate': { type: 'string' },
+      'ready-file': { type: 'string' },
       // Hidden (not in the help): an S3-compatible endpoint for remote-import-s3, for tests.
       's3-endpoint': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -101,6 +104,17 @@ export async function serve(argv: string[]): Promise<number> {
       },
     },
   })
+  // Before the line: whoever sees the line finds the file.
+  const readyFile = values['ready-file']
+  if (readyFile !== undefined)
+    try {
+      writeReadyFile(readyFile, running.url)
+    } catch (err) {
+      await running.close()
+      throw new Error(
+        `--ready-file: cannot write ${readyFile} (${(err as NodeJS.ErrnoException).code ?? err})`,
+      )
+    }
   const { instance } = running.server
   process.stdout.write(
     `gitlab-actions serve: listening on ${running.address} (API at ${instance.baseUrl}/api/v4)\n`,
@@ -150,4 +164,14 @@ function stopWithNpx(stop: () => void) {
     stop()
   }, 200)
   timer.unref()
+}
+
+/**
+ * `--ready-file`: the base URL and a line break, written beside the file and renamed onto it, so a
+ * script that waits for the file (`until [ -s f ]`) never reads half a URL.
+ */
+function writeReadyFile(path: string, url: string) {
+  const partial = `${path}.${process.pid}.tmp`
+  writeFileSync(partial, `${url}\n`)
+  renameSync(partial, path)
 }

@@ -1,6 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -163,6 +171,36 @@ describe('gitlab-actions serve', () => {
         else expect(proc.stderr().trim().split('\n')).toEqual([expect.stringContaining(expected)])
       }
     } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('--ready-file writes the base URL once it listens, whole; an unwritable one stops it with exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-ready-'))
+    const file = join(dir, 'url')
+    const proc = run(['serve', '--port', '0', '--seed', 'none', '--ready-file', file])
+    try {
+      const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
+      expect(readFileSync(file, 'utf8')).toBe(`${baseUrl}\n`)
+      expect(readdirSync(dir)).toEqual(['url'])
+      const res = await request(`${baseUrl}/-/readiness`)
+      expect(res.statusCode).toBe(200)
+      await res.body.dump()
+      const bad = run([
+        'serve',
+        '--port',
+        '0',
+        '--seed',
+        'none',
+        '--ready-file',
+        join(dir, 'no/such/dir/url'),
+      ])
+      const [code] = await once(bad.child, 'exit')
+      expect(code).toBe(1)
+      expect(bad.stderr()).toMatch(/^--ready-file: cannot write .*no\/such\/dir\/url \(ENOENT\)\n$/)
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
       rmSync(dir, { recursive: true, force: true })
     }
   })
