@@ -122,10 +122,10 @@ describe('Dockerfile', () => {
   })
 })
 
-describe("README's services recipe", () => {
+describe("docs/server.md's services recipe", () => {
   it('its GITLAB_ACTIONS_SEED starts the server, and its request answers 200', async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    const recipe = /### In a container[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? ''
+    const doc = readFileSync(join(root, 'docs/server.md'), 'utf8')
+    const recipe = /## In a container[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)?.[1] ?? ''
     const job = (
       parse(recipe) as { jobs: { test: { services: Record<string, unknown>; steps: { run: string }[] } } }
     ).jobs.test
