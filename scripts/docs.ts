@@ -1,4 +1,4 @@
-// `npm run docs`: writes action.yml files and README tables from src/actions (see action-files.ts),
+// `npm run docs`: writes action.yml files and docs/actions.md's tables from src/actions (see action-files.ts),
 // the seed file's JSON Schema from src/schema/seed.ts, and the CLI's version from package.json.
 // `npm run docs -- --check` only reports files that differ, and exits 1 when any does.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
@@ -10,7 +10,7 @@ import { seedJsonSchema } from '../src/schema/seed-json-schema.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const check = process.argv.includes('--check')
-const files = await generatedFiles(root, readFileSync(join(root, 'README.md'), 'utf8'))
+const files = await generatedFiles(root, readFileSync(join(root, 'docs/actions.md'), 'utf8'))
 const pretty = async (text: string, path: string) =>
   format(text, { ...((await resolveConfig(join(root, path))) ?? {}), filepath: join(root, path) })
 files['schema/seed.schema.json'] = await pretty(JSON.stringify(seedJsonSchema()), 'schema/seed.schema.json')

@@ -1,13 +1,13 @@
 /*
- * Generates `actions/<name>/action.yml`, the root `action.yml` and the README's inputs/outputs
- * tables from the catalog (as actions/checkout's generate-docs does). `npm run docs` writes
+ * Generates `actions/<name>/action.yml`, the root `action.yml` and the inputs/outputs tables of
+ * docs/actions.md from the catalog (as actions/checkout's generate-docs does). `npm run docs` writes
  * them; test/actions/action-files.test.ts fails when a committed file differs from what this makes.
- * The README tables are made from the action.yml files' text, so they show what users get.
+ * The tables are made from the action.yml files' text, so they show what users get.
  */
 import { format, resolveConfig } from 'prettier'
 import { parse, stringify } from 'yaml'
 import { catalog, COMMANDS, type ActionEntry, type Step } from './catalog.js'
-import { inputVariable } from './inputs.js'
+import { inputVariable, requiredInWorkflow } from './inputs.js'
 
 const header = (name: string) =>
   `# Generated from src/actions/${name}/inputs.ts by \`npm run docs\`; do not edit by hand.\n`
@@ -26,7 +26,7 @@ function inputsYml(entry: ActionEntry) {
         name,
         {
           description: spec.description,
-          required: spec.required === true,
+          required: requiredInWorkflow(spec),
           ...(dflt !== undefined ? { default: dflt } : {}),
         },
       ]
@@ -152,8 +152,8 @@ const cell = (text: unknown) =>
     .replace(/\|/g, '\\|')
     .replace(/\r?\n/g, ' ')
 
-/** The README's inputs and outputs tables of one action, made from its action.yml text. */
-export function readmeTables(name: string, yml: string): string {
+/** The inputs and outputs tables of one action (docs/actions.md), made from its action.yml text. */
+export function actionTables(name: string, yml: string): string {
   const doc = parse(yml) as {
     inputs: Record<string, { description: string; required?: boolean; default?: string }>
     outputs: Record<string, { description: string }>
@@ -178,14 +178,14 @@ export function readmeTables(name: string, yml: string): string {
 const START = (name: string) => `<!-- action-docs:${name}:start -->`
 const END = (name: string) => `<!-- action-docs:${name}:end -->`
 
-/** README text with each action's marked block replaced by fresh tables; blocks absent stay absent. */
-export function updateReadme(readme: string, ymls: Record<string, string>): string {
-  let out = readme
+/** Markdown text with each action's marked block replaced by fresh tables; blocks absent stay absent. */
+export function updateTables(doc: string, ymls: Record<string, string>): string {
+  let out = doc
   for (const [name, yml] of Object.entries(ymls)) {
     const start = out.indexOf(START(name))
     const end = out.indexOf(END(name))
     if (start < 0 || end < start) continue
-    out = `${out.slice(0, start + START(name).length)}\n${readmeTables(name, yml)}\n${out.slice(end)}`
+    out = `${out.slice(0, start + START(name).length)}\n${actionTables(name, yml)}\n${out.slice(end)}`
   }
   return out
 }
@@ -197,10 +197,10 @@ async function pretty(yml: string, at: string): Promise<string> {
 }
 
 /**
- * Every generated file: path relative to `root` -> expected text. `readme` is the current README
- * text; only its marked blocks change.
+ * Every generated file: path relative to `root` -> expected text. `actionsDoc` is the current text
+ * of docs/actions.md; only its marked blocks change.
  */
-export async function generatedFiles(root: string, readme: string): Promise<Record<string, string>> {
+export async function generatedFiles(root: string, actionsDoc: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {
     'action.yml': await pretty(rootActionYml(), `${root}/action.yml`),
   }
@@ -209,6 +209,6 @@ export async function generatedFiles(root: string, readme: string): Promise<Reco
     const path = `actions/${entry.name}/action.yml`
     files[path] = ymls[entry.name] = await pretty(actionYml(entry), `${root}/${path}`)
   }
-  files['README.md'] = updateReadme(readme, ymls)
+  files['docs/actions.md'] = updateTables(actionsDoc, ymls)
   return files
 }

@@ -1,6 +1,6 @@
 /*
  * The actions of this repository as data: name, purpose, input table, outputs, and extra wiring
- * steps of their action.yml. The CLI (commands, `--help`), the action.yml generator and the README
+ * steps of their action.yml. The CLI (commands, `--help`), the action.yml generator and docs/actions.md
  * tables all read this list. To add an action (sync-issues): give it `src/actions/<name>/inputs.ts`
  * with `inputs` and `outputs`, and append one entry here; `npm run docs` writes its action.yml.
  * Imports no `@actions/*` and no runner code: the CLI loads it.

@@ -1,7 +1,7 @@
 /*
  * Inputs as data: each action declares one table of its inputs (description,
  * default, required, parser). The same table parses the runner's `INPUT_*`, the CLI's flags,
- * prints `--help`, is checked against `action.yml`, and generates the README's tables.
+ * prints `--help`, is checked against `action.yml`, and generates the tables of docs/actions.md.
  * Every parser rejects a bad value with a message naming the input and the expected form; there
  * is no silent fallback. Generic: sync-issues and later actions reuse it as is.
  */
@@ -24,6 +24,14 @@ export interface InputSpec<T = unknown> {
   parse?: (text: string, name: string) => T | Promise<T>
 }
 export type InputTable = Record<string, InputSpec>
+
+/**
+ * Whether a workflow must give the input. One whose environment fallback the runner always sets
+ * (sync-issues' `repository`: $GITHUB_REPOSITORY) is optional there, though the code still needs a
+ * value, which outside Actions may be missing (the CLI's `--help` says required).
+ */
+export const requiredInWorkflow = (spec: InputSpec) =>
+  spec.required === true && !spec.env?.some((name) => name.startsWith('GITHUB_'))
 
 /** A bad input value; the message names the input and says what was expected. */
 export class InputError extends Error {

@@ -11,7 +11,6 @@
  * or becomes an output.
  */
 import { isAbsolute, relative, resolve } from 'node:path'
-import type { ActionIO } from './io.js'
 
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
 // eslint-disable-next-line no-control-regex
@@ -74,7 +73,8 @@ export const shaped = (value: unknown, shape: keyof typeof SHAPES): string | und
  * output out and says why in a warning, as for a `web-url` off the GitLab host.
  */
 export function setShapedOutput(
-  io: Pick<ActionIO, 'setOutput' | 'warning'>,
+  // ActionIO's two methods, written out: io.ts imports this module (its log lines go through oneLine).
+  io: { setOutput(name: string, value: string): void; warning(message: string): void },
   name: string,
   value: unknown,
   field: string,

@@ -1,7 +1,7 @@
 /*
  * `gitlab-actions trigger-pipeline|export-project|import-project [--flags]`: the actions from a
  * terminal or another CI. Flags mirror the inputs, from the
- * same tables, so flags, `--help`, action.yml and the README cannot drift. Values come from a flag,
+ * same tables, so flags, `--help`, action.yml and docs/actions.md cannot drift. Values come from a flag,
  * else the runner's `INPUT_<NAME>`, else the input's environment fallbacks (GITLAB_URL /
  * CI_SERVER_URL, GITLAB_TOKEN, CI_JOB_TOKEN), else its default.
  *

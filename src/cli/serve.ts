@@ -1,3 +1,4 @@
+import { renameSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { supportedVersion } from '../server/domain/releases.js'
 import { DEFAULT_ROOT_TOKEN, isLoopbackHost } from '../server/seed/default.js'
@@ -26,6 +27,7 @@ Options:
   --transfer-timeout S     longest a remote import's download or an export's upload may take, in seconds
                            (default 14400, 0 = off)
   --transfer-min-rate N    bytes such a transfer must move in every 30 s, or it fails (default 10240, 0 = off)
+  --ready-file PATH        once listening, write the base URL to PATH (atomically: it appears whole)
   -h, --help               show this help
 `
 
@@ -49,6 +51,7 @@ export async function serve(argv: string[]): Promise<number> {
       'issues-create-limit': { type: 'string' },
       'transfer-timeout': { type: 'string' },
       'transfer-min-rate': { type: 'string' },
+      'ready-file': { type: 'string' },
       // Hidden (not in the help): an S3-compatible endpoint for remote-import-s3, for tests.
       's3-endpoint': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -103,6 +106,17 @@ export async function serve(argv: string[]): Promise<number> {
       },
     },
   })
+  // Before the line: whoever sees the line finds the file.
+  const readyFile = values['ready-file']
+  if (readyFile !== undefined)
+    try {
+      writeReadyFile(readyFile, running.url)
+    } catch (err) {
+      await running.close()
+      throw new Error(
+        `--ready-file: cannot write ${readyFile} (${(err as NodeJS.ErrnoException).code ?? err})`,
+      )
+    }
   const { instance } = running.server
   process.stdout.write(
     `gitlab-actions serve: listening on ${running.address} (API at ${instance.baseUrl}/api/v4)\n`,
@@ -111,6 +125,11 @@ export async function serve(argv: string[]): Promise<number> {
   if (values.seed === undefined && running.token)
     process.stdout.write(
       `gitlab-actions serve: default seed: administrator root, token ${running.token} (--seed FILE or --seed none to change)\n`,
+    )
+  // A line of its own: trigger-pipeline needs a trigger token, and this saves a call to list the triggers.
+  if (values.seed === undefined && running.triggerToken)
+    process.stdout.write(
+      `gitlab-actions serve: default seed: project demo/app, pipeline trigger token ${running.triggerToken}\n`,
     )
   if (!running.seeded && values.seed !== undefined)
     process.stderr.write(
@@ -153,4 +172,14 @@ function stopWithNpx(stop: () => void) {
     stop()
   }, 200)
   timer.unref()
+}
+
+/**
+ * `--ready-file`: the base URL and a line break, written beside the file and renamed onto it, so a
+ * script that waits for the file (`until [ -s f ]`) never reads half a URL.
+ */
+function writeReadyFile(path: string, url: string) {
+  const partial = `${path}.${process.pid}.tmp`
+  writeFileSync(partial, `${url}\n`)
+  renameSync(partial, path)
 }

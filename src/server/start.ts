@@ -10,7 +10,7 @@ import type { Clock } from './domain/clock.js'
 export type { Seed } from '../schema/seed.js'
 export type { Clock } from './domain/clock.js'
 export { SeedError } from './seed/parse.js'
-export { DEFAULT_ROOT_TOKEN } from './seed/default.js'
+export { DEFAULT_ROOT_TOKEN, DEFAULT_TRIGGER_TOKEN } from './seed/default.js'
 
 /**
  * A seed, in the format of docs/seed.md: an object, `'none'` for an empty store, a path to a YAML
@@ -74,6 +74,8 @@ export interface RunningServer {
    * seed); of a `data` directory that already held data, of the seed it was first given.
    */
   token: string | undefined
+  /** The token of the start-up seed's first pipeline trigger that names one (demo/app's `deploy` in the default seed). */
+  triggerToken: string | undefined
   /** False when a `data` directory already held data, so `seed` was not applied. */
   seeded: boolean
   /** Back to the start-up seed (of a `data` directory: the seed it was first given), as `POST /-/emulator/reset`. */
@@ -127,6 +129,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     apiUrl: `${url}/api/v4`,
     address: server.address,
     token: startSeed?.users?.find((u) => u.admin && u.token)?.token,
+    triggerToken: startSeed?.projects?.flatMap((p) => p.triggers ?? []).find((t) => t.token)?.token,
     seeded: server.seeded,
     reset: async () => server.reset(),
     seed: async (more) => server.seed(await resolveSeed(more, existingRecords(server.store))),

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { catalog } from '../../src/actions/catalog.js'
+import { requiredInWorkflow } from '../../src/actions/inputs.js'
 import { ROOT } from '../support/action-run.js'
 
 type Yml = {
@@ -12,7 +13,7 @@ type Yml = {
 }
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
 
-describe('action.yml files and README tables', () => {
+describe('action.yml files and the tables of docs/actions.md', () => {
   it('are what `npm run docs` generates from the input tables (run it after changing inputs)', () => {
     // A child process: Prettier (which formats the YAML) needs ESM loading that Jest's runtime lacks.
     const check = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/docs.ts', '--check'], {
@@ -30,7 +31,7 @@ describe('action.yml files and README tables', () => {
       expect(Object.keys(yml.inputs)).toEqual(Object.keys(entry.inputs))
       expect(Object.keys(yml.outputs)).toEqual(Object.keys(entry.outputs))
       for (const [input, spec] of Object.entries(entry.inputs))
-        expect([input, yml.inputs[input]?.required]).toEqual([input, spec.required === true])
+        expect([input, yml.inputs[input]?.required]).toEqual([input, requiredInWorkflow(spec)])
       const step = yml.runs.steps.find((s) => s.id === 'run')
       expect(yml.runs.using).toBe('composite')
       expect(step?.run).toBe(
@@ -43,6 +44,12 @@ describe('action.yml files and README tables', () => {
       )
     },
   )
+
+  it("sync-issues' repository is optional in a workflow (the runner sets $GITHUB_REPOSITORY), its token is not", () => {
+    const yml = parse(read('actions/sync-issues/action.yml')) as Yml
+    expect([yml.inputs.repository?.required, yml.inputs.token?.required]).toEqual([false, true])
+    expect(read('docs/actions.md')).toContain('| `repository` | no |  |')
+  })
 
   it('the root action.yml accepts every input of every action and dispatches on command', () => {
     const yml = parse(read('action.yml')) as Yml

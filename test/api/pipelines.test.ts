@@ -1,5 +1,6 @@
 import { collect, createClient, GitLabApiError, GitLabResponseError } from '../../src/api/client.js'
-import { apiRoot, undiciSend, type Send } from '../../src/api/transport.js'
+import { apiRoot, type Send } from '../../src/api/transport.js'
+import { undiciSend } from '../../src/api/undici-send.js'
 import { fakeBody } from './fake-send.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../support/server.js'

@@ -1,6 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -102,6 +110,28 @@ describe('gitlab-actions serve', () => {
     }
   })
 
+  it("with no --seed prints demo/app's trigger token on the third line, and it triggers a pipeline", async () => {
+    const proc = run(['serve', '--port', '0'])
+    const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
+    try {
+      const third = () => proc.stdout().split('\n')[2] ?? ''
+      // Bounded, so that a missing line fails the test rather than leaving the server running.
+      for (let i = 0; i < 100 && !/glptt-\w+$/.test(third()); i++) await new Promise((r) => setTimeout(r, 50))
+      const token = /trigger token (glptt-[0-9a-f]{40})$/.exec(third())?.[1]
+      expect(third()).toContain('project demo/app')
+      const res = await request(`${baseUrl}/api/v4/projects/demo%2Fapp/trigger/pipeline`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, ref: 'main' }),
+      })
+      expect(res.statusCode).toBe(201)
+      expect(await res.body.json()).toMatchObject({ ref: 'main', source: 'trigger' })
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
+    }
+  })
+
   it('--seed none starts empty: no token is printed and none is accepted', async () => {
     const proc = run(['serve', '--port', '0', '--seed', 'none'])
     const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
@@ -182,6 +212,36 @@ describe('gitlab-actions serve', () => {
         `warning: ${dir} holds the well-known token glpat-emulator-root-token and the server listens on 0.0.0.0, off loopback`,
       )
     } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('--ready-file writes the base URL once it listens, whole; an unwritable one stops it with exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-ready-'))
+    const file = join(dir, 'url')
+    const proc = run(['serve', '--port', '0', '--seed', 'none', '--ready-file', file])
+    try {
+      const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
+      expect(readFileSync(file, 'utf8')).toBe(`${baseUrl}\n`)
+      expect(readdirSync(dir)).toEqual(['url'])
+      const res = await request(`${baseUrl}/-/readiness`)
+      expect(res.statusCode).toBe(200)
+      await res.body.dump()
+      const bad = run([
+        'serve',
+        '--port',
+        '0',
+        '--seed',
+        'none',
+        '--ready-file',
+        join(dir, 'no/such/dir/url'),
+      ])
+      const [code] = await once(bad.child, 'exit')
+      expect(code).toBe(1)
+      expect(bad.stderr()).toMatch(/^--ready-file: cannot write .*no\/such\/dir\/url \(ENOENT\)\n$/)
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
       rmSync(dir, { recursive: true, force: true })
     }
   })

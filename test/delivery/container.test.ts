@@ -163,10 +163,10 @@ describe('Dockerfile', () => {
   })
 })
 
-describe("README's services recipe", () => {
+describe("docs/server.md's services recipe", () => {
   it('its env starts the server, and its request answers 200, by localhost and by the service name', async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    const recipe = /### In a container[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? ''
+    const doc = readFileSync(join(root, 'docs/server.md'), 'utf8')
+    const recipe = /## In a container[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)?.[1] ?? ''
     const job = (
       parse(recipe) as { jobs: { test: { services: Record<string, unknown>; steps: { run: string }[] } } }
     ).jobs.test

@@ -10,6 +10,7 @@ import { once } from 'node:events'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { docBlocks } from '../support/doc-commands.js'
 import { apiBaseIn, lineFrom } from '../support/spawned.js'
 
 const root = resolve(__dirname, '../..')
@@ -20,11 +21,11 @@ const versionOf = (name: string) =>
 
 // A time limit of its own: a synchronous child blocks the event loop, so jest's hook timeout cannot
 // fire while it runs (an npm that cannot reach its registry retries for many minutes).
-function sh(cmd: string, args: string[], cwd: string) {
+function sh(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
   const run = spawnSync(cmd, args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: '' },
+    env: { ...process.env, NODE_ENV: '', ...env },
     timeout: 240_000,
   })
   if (run.status !== 0)
@@ -53,6 +54,9 @@ await gitlab.close()
 console.log(JSON.stringify({ titles, missing, afterReset, schema: SCHEMA_ID }))
 `
 
+// npm settings given as environment, so that the documented commands run as written.
+const QUIET_NPM = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_prefer_offline: 'true' }
+
 let dir: string
 let project: string
 beforeAll(() => {
@@ -61,18 +65,15 @@ beforeAll(() => {
   const tarball = sh('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], root).trim()
   sh('mkdir', ['-p', project], dir)
   writeFileSync(join(project, 'package.json'), '{ "name": "consumer", "private": true, "type": "module" }\n')
+  // README's install command as written, its placeholder path pointing at the tarball.
+  const [install] = docBlocks(root).filter((b) => b.code.startsWith('npm install /path/to/'))
+  expect(install?.code.trim()).toBe(`npm install /path/to/${tarball}`)
+  sh('bash', ['-c', install!.code.replace('/path/to/', `${dir}/`)], project, QUIET_NPM)
   sh(
     'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      join(dir, tarball),
-      `typescript@${versionOf('typescript')}`,
-      `@types/node@${versionOf('@types/node')}`,
-    ],
+    ['install', `typescript@${versionOf('typescript')}`, `@types/node@${versionOf('@types/node')}`],
     project,
+    QUIET_NPM,
   )
 }, 300_000)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -135,9 +136,9 @@ ${consumerBody}`,
     expect(out.titles).toHaveLength(3)
   }, 180_000)
 
-  it('plain JavaScript (ESM): README\'s "Use as a library" example runs as it is', () => {
+  it('plain JavaScript (ESM): README\'s "Use the client" example runs as it is', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    const example = /## Use as a library\n[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1]
+    const example = /## Use the client\n[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1]
     expect(example).toContain("from 'gitlab-actions/server'")
     writeFileSync(join(project, 'readme.mjs'), example ?? '')
     const lines = sh(process.execPath, ['readme.mjs'], project).trim().split('\n')
@@ -201,4 +202,29 @@ console.log(JSON.stringify({ atImport, afterValidate: loaded, listed }))`,
     const [code] = (await once(child, 'exit')) as [number | null]
     expect(code).toBe(0)
   }, 60_000)
+
+  // The install block ran in beforeAll; every other one runs here, each in a folder of its own in
+  // the project (npx finds the package above it), under bash with `set -eo pipefail`.
+  it.each(
+    docBlocks(root)
+      .filter((b) => b.runner === 'project' && !b.code.startsWith('npm install /path/to/'))
+      .map((b) => [`${b.file}:${b.line}`, b.code] as const),
+  )(
+    'the documented commands run as written: %s',
+    (at, code) => {
+      const cwd = join(project, `block-${at.replace(/\W/g, '-')}`)
+      sh('mkdir', ['-p', cwd], project)
+      // A block that fails half-way must not leave its server behind (Jest would wait for it).
+      const script = `set -eo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n${code}`
+      const run = spawnSync('bash', ['-c', script], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_ENV: '', ...QUIET_NPM },
+        timeout: 60_000,
+      })
+      expect([run.status, run.stderr]).toEqual([0, expect.any(String)])
+      expect(run.stdout).not.toBe('')
+    },
+    90_000,
+  )
 })

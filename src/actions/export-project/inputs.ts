@@ -13,7 +13,7 @@ import {
 
 const perMinute = (text: string, name: string) => (text === '0' ? 0 : positiveInt(text, name))
 
-/** The inputs of export-project: one table for the runner, the CLI, `--help`, action.yml and the README. */
+/** The inputs of export-project: one table for the runner, the CLI, `--help`, action.yml and docs/actions.md. */
 export const inputs = {
   'gitlab-url': gitlabUrl,
   token: tokenInput('Token with api scope and Maintainer on each project (exports need Maintainer)', [

@@ -10,7 +10,7 @@ import {
   type InputTable,
 } from '../inputs.js'
 
-/** The inputs of import-project: one table for the runner, the CLI, `--help`, action.yml and the README. */
+/** The inputs of import-project: one table for the runner, the CLI, `--help`, action.yml and docs/actions.md. */
 /** A path to a regular file that exists (checked before anything is sent to GitLab). */
 function readableFile(text: string, name: string): string {
   let file: ReturnType<typeof statSync> | undefined

@@ -16,7 +16,7 @@ function repository(text: string, name: string): string {
   throw new InputError(`Input '${name}' must be owner/name, got '${text.slice(0, 60)}'`)
 }
 
-/** The inputs of sync-issues: one table for the runner, the CLI, `--help`, action.yml and the README. */
+/** The inputs of sync-issues: one table for the runner, the CLI, `--help`, action.yml and docs/actions.md. */
 export const inputs = {
   'gitlab-url': gitlabUrl,
   token: tokenInput(
@@ -94,7 +94,7 @@ export const Outputs = {
   Planned: 'planned',
 } as const
 
-/** Output descriptions, for action.yml and the README. */
+/** Output descriptions, for action.yml and docs/actions.md. */
 export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   created: 'Issues created (on either side)',
   updated: 'Issues updated (fields or sync marker)',

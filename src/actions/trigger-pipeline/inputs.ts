@@ -8,7 +8,7 @@ import {
 } from '../connection.js'
 import { bool, oneOf, parseInputs, stringMap, type InputSource, type InputTable } from '../inputs.js'
 
-/** The inputs of trigger-pipeline: one table for the runner, the CLI, `--help`, action.yml and the README. */
+/** The inputs of trigger-pipeline: one table for the runner, the CLI, `--help`, action.yml and docs/actions.md. */
 export const inputs = {
   'gitlab-url': gitlabUrl,
   project: projectInput(' (the project whose pipeline runs)'),
@@ -53,7 +53,7 @@ export const Outputs = {
   Sha: 'sha',
 } as const
 
-/** Output descriptions, for action.yml and the README. */
+/** Output descriptions, for action.yml and docs/actions.md. */
 export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   'pipeline-id': 'Id of the triggered pipeline',
   'pipeline-iid': 'Project-level id (iid) of the pipeline',

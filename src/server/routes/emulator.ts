@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { parseSeed } from '../seed/parse.js'
+import { parseSeed, SeedError } from '../seed/parse.js'
 import { forbidden, messageError, unauthorized } from '../grape/gitlab-errors.js'
 import type { Seed } from '../../schema/seed.js'
 import type { EmulatorService } from '../services/emulator.js'
@@ -31,6 +31,17 @@ function seedText(req: FastifyRequest): string {
   return req.body
 }
 
+const FLATTENED_HINT =
+  'the body has no line breaks: send the file as it is (curl --data-binary @seed.yaml), not with curl -d, which drops them'
+
+/**
+ * A YAML body of one line that does not parse, or that is all comment, was most likely a file sent
+ * with `curl -d @seed.yaml`, which drops the line breaks YAML needs: the error says how to send it.
+ */
+function flattened(req: FastifyRequest): boolean {
+  return typeof req.body === 'string' && !req.body.includes('\n')
+}
+
 /**
  * Controls GitLab has no equivalent for, administrators only: `POST /-/emulator/reset` back to
  * the start-up seed, `POST /-/emulator/seed` to add more to what exists (src/server/seed/rules.ts
@@ -52,11 +63,17 @@ export function emulatorSeedRoutes(scope: FastifyInstance, controls: EmulatorSer
   scope.post('/-/emulator/seed', async (req, reply) => {
     requireAdmin(req.actor)
     const text = seedText(req)
+    if (flattened(req) && /^\s*#/.test(text))
+      throw messageError(400, `request body: one comment line, no seed (${FLATTENED_HINT})`)
     let seed: Seed
     try {
       seed = parseSeed(text, 'request body', controls.existing())
     } catch (err) {
-      throw messageError(400, err instanceof Error ? err.message : String(err))
+      if (!(err instanceof SeedError)) throw messageError(400, String(err))
+      // A syntax error names a line and column; a body that is no mapping at all names no key.
+      const syntax = err.where === '' || err.where.startsWith('line ')
+      const hint = flattened(req) && syntax ? ` (${FLATTENED_HINT})` : ''
+      throw messageError(err.conflict ? 409 : 400, err.message + hint)
     }
     controls.seed(seed)
     return reply.code(201).send({ message: 'seeded' })

@@ -83,7 +83,8 @@ function emulatorPaths(baseUrl: string): Record<string, unknown> {
         description:
           'YAML or JSON (docs/seed.md). Existing users, groups and projects count as listed: a project ' +
           'may go in an existing namespace, an existing project may get members, labels, milestones ' +
-          'and issues. A form-encoded body that is not a form is read as YAML.',
+          'and issues (not one with the title of an issue it has: 409). A form-encoded body that is not a ' +
+          'form is read as YAML.',
         tags: ['emulator'],
         requestBody: {
           required: true,
@@ -99,6 +100,17 @@ function emulatorPaths(baseUrl: string): Record<string, unknown> {
             content: json({
               ...errorRef,
               example: { message: 'request body: projects[0].members.dave: unknown user dave' },
+            }),
+          },
+          '409': {
+            description:
+              'The seed names an issue its project has already (a seed posted twice); nothing changed',
+            content: json({
+              ...errorRef,
+              example: {
+                message:
+                  'request body: projects[0].issues[0].title: demo/app already has this issue (#1 "Crash on start"); a seed adds, it does not update (POST /-/emulator/reset first to start over)',
+              },
             }),
           },
           ...refusals,

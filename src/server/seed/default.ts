@@ -4,6 +4,9 @@ import type { Seed } from '../../schema/seed.js'
 /** The token of `root` in the default seed; `gitlab-actions serve` prints it at start. */
 export const DEFAULT_ROOT_TOKEN = 'glpat-emulator-root-token'
 
+/** The token of demo/app's `deploy` trigger in the default seed (fixed, so a recipe can use it); printed at start too. */
+export const DEFAULT_TRIGGER_TOKEN = 'glptt-c89bfd2fea7cfbf9d2ff80b4fd8387b054716242'
+
 /**
  * What `gitlab-actions serve` and `startServer` load when given no seed: an administrator to sign
  * in with, a developer, and a small group, project and issues to try the API on. A module rather
@@ -38,7 +41,7 @@ export const defaultSeed: Seed = {
         { title: 'Add a dark mode', author: 'alice', labels: ['feature'], assignees: ['alice'] },
         { title: 'Write the README', author: 'root', state: 'closed' },
       ],
-      triggers: [{ description: 'deploy', owner: 'root' }],
+      triggers: [{ description: 'deploy', owner: 'root', token: DEFAULT_TRIGGER_TOKEN }],
     },
   ],
 }

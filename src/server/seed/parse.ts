@@ -125,7 +125,7 @@ function firstProblem(fileName: string, doc: Document, problems: SeedProblem[]):
     if (offset < bestOffset) [best, bestOffset] = [problem, offset]
   }
   if (!best) return new SeedError(fileName, '', 'invalid seed')
-  return new SeedError(fileName, formatPath(best.path), best.message)
+  return new SeedError(fileName, formatPath(best.path), best.message, best.conflict === true)
 }
 
 /** Where the node at `path` starts; a key that is missing counts from the start of its object. */

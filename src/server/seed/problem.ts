@@ -5,6 +5,8 @@ export type SeedPath = (string | number)[]
 export interface SeedProblem {
   path: SeedPath
   message: string
+  /** The seed names a record the server holds already (409 on `POST /-/emulator/seed`). */
+  conflict?: true
 }
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/
@@ -34,6 +36,8 @@ export class SeedError extends Error {
     readonly file: string,
     readonly where: string,
     readonly problem: string,
+    /** The seed names a record the server holds already. */
+    readonly conflict = false,
   ) {
     super(where === '' ? `${file}: ${problem}` : `${file}: ${where}: ${problem}`)
   }

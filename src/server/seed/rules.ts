@@ -41,7 +41,14 @@ const fold = (name: string) => name.toLowerCase()
 export interface ExistingRecords {
   user(username: string): boolean
   namespace(path: string): 'group' | 'user' | undefined
-  project(path: string): { labels: Set<string>; milestones: Set<string> } | undefined
+  project(path: string): ExistingProject | undefined
+}
+
+/** A project that exists: its label names, milestone titles, and the iid of an issue by title. */
+export interface ExistingProject {
+  labels: Set<string>
+  milestones: Set<string>
+  issueIid(title: string): number | undefined
 }
 
 const NOTHING: ExistingRecords = {
@@ -65,7 +72,8 @@ const ADDABLE_TO_EXISTING = new Set(['path', 'members', 'labels', 'milestones', 
  */
 export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): SeedProblem[] {
   const problems: SeedProblem[] = []
-  const report = (path: SeedPath, message: string) => problems.push({ path, message })
+  const report: Report = (path, message, conflict) =>
+    problems.push(conflict ? { path, message, conflict } : { path, message })
 
   const users = new Set<string>()
   const userTokens = new Map<string, number>()
@@ -153,7 +161,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
   return problems
 }
 
-type Report = (path: SeedPath, message: string) => void
+type Report = (path: SeedPath, message: string, conflict?: true) => void
 /*
  * The checks below take the key path as a function, called only for a problem: a seed's 1,000
  * issues are checked at start-up, before the code is optimised, and copying a path for each key
@@ -190,7 +198,7 @@ function checkProject(
   at: SeedPath,
   project: SeedProject,
   checkUser: CheckUser,
-  existing?: { labels: Set<string>; milestones: Set<string> },
+  existing?: ExistingProject,
 ) {
   const labels = new Set<string>(existing?.labels)
   project.labels?.forEach((label, l) => {
@@ -209,7 +217,17 @@ function checkProject(
       report([...path, 'due_date'], `due date ${due} is before start date ${start}`)
   })
   const context = { report, at, labels, milestones, checkUser }
-  project.issues?.forEach((issue, n) => checkIssue(context, n, issue))
+  project.issues?.forEach((issue, n) => {
+    checkIssue(context, n, issue)
+    // Posting a seed twice would add its issues twice: an issue the project has already is refused.
+    const iid = existing?.issueIid(issue.title)
+    if (iid !== undefined)
+      report(
+        [...at, 'issues', n, 'title'],
+        `${project.path} already has this issue (#${iid} ${JSON.stringify(issue.title)}); a seed adds, it does not update (POST /-/emulator/reset first to start over)`,
+        true,
+      )
+  })
   const issueCount = project.issues?.length ?? 0
   project.merge_requests?.forEach((mr, n) => checkMergeRequest(report, at, n, mr, issueCount, checkUser))
 }

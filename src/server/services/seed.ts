@@ -297,9 +297,11 @@ export function existingRecords(store: Store): ExistingRecords {
     project: (path) => {
       const project = store.projects.byPath(path)
       if (!project) return undefined
+      let titles: Map<string, number> | undefined
       return {
         labels: new Set(store.labels.ofProject(project.id).map((l) => l.title)),
         milestones: new Set(store.milestones.ofProject(project.id).map((m) => m.title)),
+        issueIid: (title) => (titles ??= store.issues.iidsByTitle(project.id)).get(title),
       }
     },
   }

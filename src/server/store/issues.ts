@@ -120,6 +120,7 @@ export function issueTable(db: Db) {
     'SELECT id, project_id, confidential, author_id, time_estimate, total_time_spent FROM issues WHERE project_id = ? AND iid = ?',
   )
   const iidTaken = db.prepare('SELECT 1 FROM issues WHERE project_id = ? AND iid = ?').pluck()
+  const titles = db.prepare('SELECT title, iid FROM issues WHERE project_id = ? ORDER BY iid DESC')
   const byId = db.prepare('SELECT * FROM issues WHERE id = ?')
   const remove = db.prepare('DELETE FROM issues WHERE id = ?')
   const maxPosition = db.prepare('SELECT MAX(relative_position) AS p FROM issues WHERE project_id = ?')
@@ -156,6 +157,9 @@ export function issueTable(db: Db) {
       accessByIid.get(projectId, iid) as IssueAccessRow | undefined,
     /** Whether the project has an issue numbered `iid`. */
     iidTaken: (projectId: number, iid: number) => iidTaken.get(projectId, iid) !== undefined,
+    /** Each title of the project's issues with the first iid that has it (a seed added later must not repeat one). */
+    iidsByTitle: (projectId: number) =>
+      new Map((titles.all(projectId) as { title: string; iid: number }[]).map((r) => [r.title, r.iid])),
     get: (id: number) => byId.get(id) as IssueRow | undefined,
     /** Rows by id, in the order of `ids`. */
     getMany: (ids: number[]): IssueRow[] => {

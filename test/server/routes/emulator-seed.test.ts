@@ -120,6 +120,61 @@ describe('POST /-/emulator/seed adds to what exists', () => {
   })
 })
 
+describe('POST /-/emulator/seed refuses a seed posted twice, and a body curl -d flattened', () => {
+  it('a seed naming an issue the project has already is refused with 409, naming it, and changes nothing', async () => {
+    const body = 'projects:\n  - path: acme/widgets\n    issues:\n      - { title: Three, author: alice }\n'
+    expect((await post(body)).status).toBe(201)
+    const again = await post(body)
+    expect([again.status, again.body]).toEqual([
+      409,
+      {
+        message:
+          'request body: projects[0].issues[0].title: acme/widgets already has this issue (#3 "Three"); a seed adds, it does not update (POST /-/emulator/reset first to start over)',
+      },
+    ])
+    const seeded = await post(
+      'projects:\n  - path: acme/widgets\n    issues: [ { title: Four }, { title: One } ]\n',
+    )
+    expect([seeded.status, (seeded.body as Json).message]).toEqual([
+      409,
+      expect.stringContaining('projects[0].issues[1].title: acme/widgets already has this issue (#1 "One")'),
+    ])
+    expect((await issues('acme/widgets')).map(([, title]) => title)).toEqual(['One', 'Two', 'Three'])
+  })
+
+  it('a one-line YAML body that does not parse, or is all comment, says to send the file with --data-binary', async () => {
+    const hint =
+      ' (the body has no line breaks: send the file as it is (curl --data-binary @seed.yaml), not with curl -d, which drops them)'
+    const flat = 'projects:  - path: acme/widgets    issues: [ { title: Three, author: alice } ]'
+    for (const type of ['application/x-www-form-urlencoded', 'application/yaml']) {
+      const res = await post(flat, type)
+      expect([res.status, res.body]).toEqual([
+        400,
+        { message: `request body: line 1, column 12: Unexpected block-seq-ind on same line with key${hint}` },
+      ])
+    }
+    const comment = await post(
+      '# my seed: more issuesprojects:  - path: acme/widgets',
+      'application/x-www-form-urlencoded',
+    )
+    expect([comment.status, comment.body]).toEqual([
+      400,
+      { message: `request body: one comment line, no seed${hint}` },
+    ])
+    // Not flattened: a JSON body, and YAML with its line breaks, get the plain message.
+    const json = await t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      json: { projects: [{ path: 'nowhere/x' }] },
+    })
+    expect(json.body).toEqual({
+      message: 'request body: projects[0].path: unknown namespace nowhere (not a listed group or user)',
+    })
+    const yaml = await post('projects:\n  - path: [\n')
+    expect((yaml.body as Json).message).not.toContain('--data-binary')
+    expect(await issues('acme/widgets')).toHaveLength(2)
+  })
+})
+
 describe("startServer's seed() adds to what exists too", () => {
   it('takes a project in the built-in seed group', async () => {
     const server = await startPublic({ port: 0 })
@@ -129,6 +184,13 @@ describe("startServer's seed() adds to what exists too", () => {
         headers: { 'private-token': server.token! },
       })
       expect(((await res.json()) as Json[]).map((i) => i.title)).toEqual(['Added'])
+      await expect(
+        server.seed({ projects: [{ path: 'demo/more', issues: [{ title: 'Added' }] }] }),
+      ).rejects.toMatchObject({
+        name: 'SeedError',
+        conflict: true,
+        message: expect.stringContaining('demo/more already has this issue (#1 "Added")'),
+      })
     } finally {
       await server.close()
     }
