@@ -133,9 +133,12 @@ export interface ChildBudget {
 }
 
 /** Characters in a row's text columns: what its size in memory grows with. */
-function textLength(row: object): number {
+function textLength(row: Record<string, unknown>): number {
   let n = 0
-  for (const value of Object.values(row)) if (typeof value === 'string') n += value.length
+  for (const key in row) {
+    const value = row[key]
+    if (typeof value === 'string') n += value.length
+  }
   return n
 }
 
@@ -238,7 +241,7 @@ export function exportReader(db: Db) {
         : `SELECT * FROM ${table} WHERE issue_id IN (${marks(issueIds.length)}) ORDER BY issue_id, id`
     let chars = 0
     for (const row of stmt(sql).iterate(...(issueIds.length === 1 ? [issueIds[0], afterId] : issueIds))) {
-      chars += textLength(row as T)
+      chars += textLength(row as Record<string, unknown>)
       if (rows.length > 0 && (rows.length >= budget.rows || chars > budget.chars)) return { rows, more: true }
       rows.push(row as T)
     }
