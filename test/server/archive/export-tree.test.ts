@@ -13,22 +13,47 @@ const TRICKY_TITLE = 'Tricky "quoted" \\ back\nslash\t\u0001 \u2028 é 😀 </sc
 const at = (day: number) => `2026-01-0${day}T00:00:00.000Z`
 const SEEDED = '2026-03-01T12:00:00.000Z'
 
+/** The widgets seed in a server, with its store and its project's issue ids by iid. */
+async function widgets() {
+  const server = await buildServer({
+    seed: parseSeed(widgetsSeed, 'widgets.yaml'),
+    clock: { now: () => new Date(SEEDED) },
+  })
+  const db = inspectDb(server.store)
+  const project = server.store.projects.byPath('acme/widgets')!
+  const ids = db
+    .prepare('SELECT id FROM issues WHERE project_id = ? ORDER BY iid')
+    .pluck()
+    .all(project.id) as number[]
+  return { server, db, ids }
+}
+
+/** Writes acme/widgets's export tree into `dir`; returns the archive's path. */
+async function exported(server: GitLabServer, dir: string): Promise<string> {
+  const project = server.store.projects.byPath('acme/widgets')!
+  const file = join(dir, 'export.tar.gz')
+  const archive = await TarGzWriter.create(file, new Date(SEEDED))
+  await writeExportTree(archive, {
+    reader: server.store.exportReader(),
+    project,
+    namespaceIds: [project.namespace_id],
+    gitlabVersion: '18.6.0',
+    aborted: () => false,
+  })
+  await archive.close()
+  return file
+}
+
 describe('writeExportTree', () => {
   let server: GitLabServer
   let dir: string
   let files: Map<string, { type: string; body: string }>
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'export-tree-'))
-    server = await buildServer({
-      seed: parseSeed(widgetsSeed, 'widgets.yaml'),
-      clock: { now: () => new Date(SEEDED) },
-    })
-    const db = inspectDb(server.store)
+    let db: ReturnType<typeof inspectDb>
+    let ids: number[]
+    ;({ server, db, ids } = await widgets())
     const project = server.store.projects.byPath('acme/widgets')!
-    const ids = db
-      .prepare('SELECT id FROM issues WHERE project_id = ? ORDER BY iid')
-      .pluck()
-      .all(project.id) as number[]
     const [first, second, third, fourth] = ids as [number, number, number, number]
     // Every relation an issue line carries, on issue #1; the booleans both ways on issues #1 and #2.
     db.prepare(
@@ -58,16 +83,7 @@ describe('writeExportTree', () => {
     db.prepare(
       'INSERT OR IGNORE INTO issue_labels (issue_id, label_id) SELECT ?, id FROM labels WHERE project_id = ?',
     ).run(fourth, project.id)
-    const file = join(dir, 'export.tar.gz')
-    const archive = await TarGzWriter.create(file, new Date(SEEDED))
-    await writeExportTree(archive, {
-      reader: server.store.exportReader(),
-      project,
-      namespaceIds: [project.namespace_id],
-      gitlabVersion: '18.6.0',
-      aborted: () => false,
-    })
-    await archive.close()
+    const file = await exported(server, dir)
     files = await tarGzMembers(await readFile(file))
   })
   afterAll(async () => {
@@ -256,16 +272,9 @@ describe('writeExportTree, lists longer than a batch reads', () => {
   let lines: Json[]
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'export-tree-long-'))
-    server = await buildServer({
-      seed: parseSeed(widgetsSeed, 'widgets.yaml'),
-      clock: { now: () => new Date(SEEDED) },
-    })
-    const db = inspectDb(server.store)
-    const project = server.store.projects.byPath('acme/widgets')!
-    const ids = db
-      .prepare('SELECT id FROM issues WHERE project_id = ? ORDER BY iid')
-      .pluck()
-      .all(project.id) as number[]
+    let db: ReturnType<typeof inspectDb>
+    let ids: number[]
+    ;({ server, db, ids } = await widgets())
     const [first, second, third] = ids as [number, number, number]
     const note = db.prepare(
       'INSERT INTO notes (issue_id, author_id, body, system, internal, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -288,16 +297,7 @@ describe('writeExportTree, lists longer than a batch reads', () => {
         note.run(third, 1, `${i}`.padEnd(1024 * 1024, 'x'), 0, 0, at(4), at(4))
     })
     db.prepare('UPDATE issues SET total_time_spent = ? WHERE id = ?').run(60 * LONG + 30, first)
-    const file = join(dir, 'export.tar.gz')
-    const archive = await TarGzWriter.create(file, new Date(SEEDED))
-    await writeExportTree(archive, {
-      reader: server.store.exportReader(),
-      project,
-      namespaceIds: [project.namespace_id],
-      gitlabVersion: '18.6.0',
-      aborted: () => false,
-    })
-    await archive.close()
+    const file = await exported(server, dir)
     const body = (await tarGzMembers(await readFile(file))).get('./tree/project/issues.ndjson')!.body
     lines = body
       .split('\n')
