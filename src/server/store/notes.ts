@@ -33,7 +33,7 @@ export function noteTable(db: Db) {
   const byId = db.prepare('SELECT * FROM notes WHERE id = ?')
   const WHERE = 'issue_id = @issue AND (internal = 0 OR @internal) AND (@system IS NULL OR system = @system)'
   const counter = db.prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM notes WHERE ${WHERE} LIMIT @cap)`).pluck()
-  // One statement per order; `notes_by_issue` serves the default one (created_at) without sorting.
+  // One statement per order, each served by an index without sorting (`notes_by_issue`, `notes_by_issue_updated`).
   const pages = new Map<string, Statement>()
   const pageStatement = ({ orderBy, desc }: NoteFilter) => {
     const order = `${orderBy} ${desc ? 'DESC' : 'ASC'}, id ${desc ? 'DESC' : 'ASC'}`
