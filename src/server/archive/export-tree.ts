@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto'
-import type { ExportAwardEmoji, ExportReader, ExportResourceEvent, IssueLine } from '../store/exports.js'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import type {
+  ChildBudget,
+  ExportAwardEmoji,
+  ExportReader,
+  ExportResourceEvent,
+  IssueChild,
+  IssueChildTable,
+  IssueLine,
+} from '../store/exports.js'
 import type { LabelRow } from '../store/labels.js'
 import type { MilestoneRow } from '../store/milestones.js'
 import type { NoteRow } from '../store/notes.js'
@@ -15,6 +24,14 @@ import type { TarGzWriter } from './tar-gz-writer.js'
 
 /** Rows read from the store per query (GitLab's `StreamingSerializer` uses batches of 100 too). */
 const BATCH = 100
+/**
+ * The notes (and timelogs, award emoji) read with a batch of issues. An issue whose rows do not
+ * fit (an import can give one a million notes) has its list written a CHILD_PAGE at a time: pages
+ * of 1,000 rows took the server 60 MB higher over a million notes (their text outgrew the archive
+ * writer's reused buffers, and more of it lived long enough to be promoted).
+ */
+const BATCH_CHILDREN: ChildBudget = { rows: 10_000, chars: 16 * 1024 * 1024 }
+const CHILD_PAGE: ChildBudget = { rows: 100, chars: 64 * 1024 }
 const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 }
 /**
  * Resource-event relations of an issue, written when a migration has created their table, with
@@ -94,7 +111,11 @@ const milestoneLine = (m: MilestoneRow) => ({
 })
 const group = <T extends { issue_id: number }>(rows: T[]) => {
   const out = new Map<number, T[]>()
-  for (const r of rows) out.set(r.issue_id, [...(out.get(r.issue_id) ?? []), r])
+  for (const r of rows) {
+    const list = out.get(r.issue_id)
+    if (list) list.push(r)
+    else out.set(r.issue_id, [r])
+  }
   return out
 }
 
@@ -203,16 +224,18 @@ export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Pr
 type TimelogEntry = Pick<TimelogRow, 'time_spent' | 'user_id' | 'spent_at' | 'summary' | 'created_at'>
 
 /**
- * The issue's timelogs; when they do not add up to `total_time_spent` (seeded time carries no
- * timelog), one more entry by the author at creation holds the rest, so the total survives an
- * import (GitLab's total is always the sum of its timelogs). Our choice.
+ * What follows the issue's timelogs (`spent` in all): when they do not add up to `total_time_spent`
+ * (seeded time carries no timelog), one more entry by the author at creation holds the rest, so the
+ * total survives an import (GitLab's total is always the sum of its timelogs). Our choice.
  */
-function withRemainder(issue: IssueLine, logs: TimelogEntry[]): TimelogEntry[] {
-  const rest = issue.totalTimeSpent - logs.reduce((n, t) => n + t.time_spent, 0)
-  if (rest === 0) return logs
+function remainder(issue: IssueLine, spent: number): TimelogEntry[] {
+  const rest = issue.totalTimeSpent - spent
   const at = issue.createdAt
-  return [...logs, { time_spent: rest, user_id: issue.authorId, spent_at: at, summary: null, created_at: at }]
+  return rest === 0
+    ? []
+    : [{ time_spent: rest, user_id: issue.authorId, spent_at: at, summary: null, created_at: at }]
 }
+const spentBy = (logs: TimelogEntry[]) => logs.reduce((n, t) => n + t.time_spent, 0)
 
 /** `make`, remembered per id: users, labels and milestones repeat across a project's issues. */
 function once<T>(make: (id: number) => T): (id: number) => T {
@@ -226,6 +249,40 @@ function once<T>(make: (id: number) => T): (id: number) => T {
 /** The JSON of a relation list, `[]` without a stringify call for the usual empty one. */
 const list = <T>(rows: T[] | undefined, shape: (row: T) => unknown) =>
   rows && rows.length > 0 ? JSON.stringify(rows.map(shape)) : '[]'
+
+/**
+ * A relation of an issue line: its JSON, a list too long to hold (the JSON of its entries, a page
+ * at a time, each page's entries joined by `,`), or undefined to leave the key out.
+ */
+type RelationJson = string | AsyncIterable<string> | undefined
+
+/**
+ * Writes an issue line: its own fields (`json`, an object) with the relations appended. A line with
+ * a streamed list goes out in parts, so no more than a page of it is ever held.
+ */
+async function writeIssueLine(out: NdjsonWriter, json: string, relations: [string, RelationJson][]) {
+  const head = json.slice(0, -1)
+  if (relations.every(([, value]) => typeof value !== 'object')) {
+    const tail = relations.map(([name, value]) => (value === undefined ? '' : `,"${name}":${value}`))
+    return out.writeJson(`${head}${tail.join('')}}`)
+  }
+  await out.writePart(head)
+  for (const [name, value] of relations) {
+    if (value === undefined) continue
+    if (typeof value === 'string') {
+      await out.writePart(`,"${name}":${value}`)
+      continue
+    }
+    await out.writePart(`,"${name}":[`)
+    let first = true
+    for await (const page of value) {
+      await out.writePart(first ? page : `,${page}`)
+      first = false
+    }
+    await out.writePart(']')
+  }
+  await out.writeJson('}')
+}
 
 /**
  * `issues.ndjson`: each line is the issue's own fields as SQLite shaped them (`reader.issues`),
@@ -285,24 +342,57 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
     updated_at: a.created_at,
   })
   const events = EVENT_TABLES.filter((t) => reader.has(t))
+  /**
+   * An issue's rows of `table`, read a CHILD_PAGE at a time, as JSON (see RelationJson), then the
+   * entries `end` gives once all are read. The loop gets a turn between pages.
+   */
+  async function* pages<T extends IssueChild>(
+    table: IssueChildTable,
+    issueId: number,
+    shape: (row: T) => unknown,
+    end: () => unknown[] = () => [],
+  ): AsyncGenerator<string> {
+    for (let rows = reader.childPage<T>(table, issueId, 0, CHILD_PAGE); rows.length > 0;) {
+      yield rows.map((r) => JSON.stringify(shape(r))).join(',')
+      check()
+      await nextTurn()
+      rows = reader.childPage<T>(table, issueId, rows[rows.length - 1]!.id, CHILD_PAGE)
+    }
+    const last = end()
+    if (last.length > 0) yield last.map((e) => JSON.stringify(e)).join(',')
+  }
   let key: [number, number, number] = [0, Number.MIN_SAFE_INTEGER, 0]
   for (let rows = reader.issues(project.id, key, BATCH); rows.length > 0;) {
     const ids = rows.map((r) => r.id)
     const withChildren = rows.filter((r) => r.hasChildren).map((r) => r.id)
     const assignees = group(reader.assignees(withChildren))
-    const notes = group(reader.notes(withChildren))
-    const timelogs = group(reader.timelogs(withChildren))
-    const awards = group(reader.awardEmoji(withChildren))
+    const notes = reader.children<NoteRow>('notes', withChildren, BATCH_CHILDREN)
+    const timelogs = reader.children<TimelogRow>('timelogs', withChildren, BATCH_CHILDREN)
+    const awards = reader.children<ExportAwardEmoji>('award_emoji', withChildren, BATCH_CHILDREN)
     const eventsOf = new Map(events.map((t) => [t, group(reader.events(t, ids))]))
     for (const issue of rows) {
       const { id, milestoneId, labelIds } = issue
-      const logs = withRemainder(issue, timelogs.get(id) ?? [])
+      let logs: RelationJson
+      if (timelogs.partial.has(id)) {
+        let spent = 0
+        const shape = (t: TimelogRow) => {
+          spent += t.time_spent
+          return timelogLine(t)
+        }
+        logs = pages('timelogs', id, shape, () => remainder(issue, spent).map(timelogLine))
+      } else {
+        const own = timelogs.byIssue.get(id) ?? []
+        logs = list([...own, ...remainder(issue, spentBy(own))], timelogLine)
+      }
       const links = labelIds ? labelIds.split(',').map((l) => labelLinkOf(Number(l))) : []
       const milestone = milestoneId ? milestoneOf(milestoneId) : undefined
-      // The relations after the issue's own fields, in GitLab's key order; JSON text each.
-      const relations: [string, string | undefined][] = [
-        ['timelogs', list(logs, timelogLine)],
-        ['notes', list(notes.get(id), noteLine)],
+      // The relations after the issue's own fields, in GitLab's key order.
+      await writeIssueLine(out, issue.json, [
+        ['timelogs', logs],
+        [
+          'notes',
+          notes.partial.has(id) ? pages('notes', id, noteLine) : list(notes.byIssue.get(id), noteLine),
+        ],
         ['label_links', `[${links.filter(Boolean).join(',')}]`],
         ['milestone', milestone],
         ...EVENT_TABLES.map((t): [string, string] => [t, list(eventsOf.get(t)?.get(id), eventLine(t))]),
@@ -310,10 +400,13 @@ async function writeIssues(out: NdjsonWriter, src: TreeSource, check: () => void
         ['design_versions', '[]'],
         ['issue_assignees', list(assignees.get(id), (a) => ({ user_id: a.user_id }))],
         ['zoom_meetings', '[]'],
-        ['award_emoji', list(awards.get(id), awardLine)],
-      ]
-      const tail = relations.map(([name, json]) => (json === undefined ? '' : `,"${name}":${json}`)).join('')
-      await out.writeJson(`${issue.json.slice(0, -1)}${tail}}`)
+        [
+          'award_emoji',
+          awards.partial.has(id)
+            ? pages('award_emoji', id, awardLine)
+            : list(awards.byIssue.get(id), awardLine),
+        ],
+      ])
       key = [issue.relativePosition === null ? 1 : 0, issue.relativePosition ?? 0, id]
     }
     check()

@@ -29,6 +29,15 @@ export class NdjsonWriter {
     this.pending += `${json}\n`
     if (this.pending.length >= CHUNK) await this.flush()
   }
+  /**
+   * Appends part of a line too long to build whole (an issue with a million notes), no newline in
+   * it; `writeJson` of the line's last part ends it. Waits as `write` does.
+   */
+  async writePart(text: string): Promise<void> {
+    if (this.failure) throw this.failure
+    this.pending += text
+    if (this.pending.length >= CHUNK) await this.flush()
+  }
   async close(): Promise<void> {
     await this.flush()
     if (this.failure) throw this.failure

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, readFile, rm, stat } from 'node:fs/promises'
+import { mkdir, open, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { request } from 'undici'
 import type { ExtractLimits } from '../archive/extract-limits.js'
+import { removeTree } from '../archive/remove-tree.js'
 import { ArchiveError, extractArchive } from '../archive/safe-extract.js'
 import { collectAfterJob } from '../archive/garbage.js'
 import { EXPORT_VERSION } from '../archive/layout.js'
@@ -94,12 +95,30 @@ async function download(
   }
 }
 
-/** `VersionChecker` (`lib/gitlab/import_export/version_checker.rb`). */
+/**
+ * `Gitlab::VersionInfo::MAX_VERSION_LENGTH`: GitLab parses no longer version (against ReDoS), so a
+ * longer first line of `VERSION` never matches. Only that much of the file is read (a 500 MB
+ * `VERSION` was read whole: 1.14 GB).
+ */
+const MAX_VERSION_LENGTH = 128
+
+/** `VersionChecker` (`lib/gitlab/import_export/version_checker.rb`): the first line of `VERSION`. */
 async function checkVersion(dir: string): Promise<void> {
-  const text = await readFile(join(dir, 'VERSION'), 'utf8').catch(() => {
+  const head = Buffer.alloc(MAX_VERSION_LENGTH + 1)
+  let bytes: number
+  try {
+    const file = await open(join(dir, 'VERSION'), 'r')
+    try {
+      bytes = (await file.read(head, 0, head.length, 0)).bytesRead
+    } finally {
+      await file.close()
+    }
+  } catch {
     throw new TreeError('No such file or directory @ rb_sysopen - [FILTERED]')
-  })
-  const first = text.split('\n')[0]!.trim()
+  }
+  const newline = head.subarray(0, bytes).indexOf('\n')
+  if (newline === -1 && bytes > MAX_VERSION_LENGTH) throw new TreeError('Incorrect VERSION format')
+  const first = head.toString('utf8', 0, newline === -1 ? bytes : newline).trim()
   if (!/^\d+\.\d+\.\d+$/.test(first)) throw new TreeError('Incorrect VERSION format')
   if (first !== EXPORT_VERSION)
     throw new TreeError(`Import version mismatch: Required ${EXPORT_VERSION} but was ${first}`)
@@ -117,7 +136,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
   const dir = join(env.workDir, `import-${projectId}-${randomBytes(6).toString('hex')}`)
   const archive = source.kind === 'file' ? source.file : `${dir}.tar.gz`
   // Work files go before the final status is recorded: a client seeing it finds nothing left over.
-  const cleanUp = () => Promise.all([rm(dir, { recursive: true, force: true }), rm(archive, { force: true })])
+  const cleanUp = () => Promise.all([removeTree(dir), rm(archive, { force: true })])
   let bytes = 0
   try {
     const row = store.imports.byProject(projectId)

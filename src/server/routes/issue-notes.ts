@@ -23,8 +23,8 @@ export function issueNoteRoutes(api: ApiContext): void {
     },
     (h) => {
       const { iid, project } = issueOf(h.path, h.actor)
-      const { notes: items, page, total } = notes.list(h.actor, project, iid, h.params)
-      return h.sendPage({ items, page, total })
+      const { notes: items, page, total, hasMore } = notes.list(h.actor, project, iid, h.params)
+      return h.sendPage({ items, page, total, hasMore })
     },
   )
 

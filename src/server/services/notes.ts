@@ -1,7 +1,8 @@
 import type { Note, NoteCommands, NoteCreate, NoteListQuery } from '../../schema/index.js'
 import { badRequest, forbidden } from '../grape/gitlab-errors.js'
-import { pageOf, type Page } from '../grape/pagination.js'
+import { MAX_COUNT, pageOf, type Page } from '../grape/pagination.js'
 import { presentNote } from '../present/notes.js'
+import type { NoteFilter } from '../store/notes.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { isoNow } from '../domain/clock.js'
@@ -16,7 +17,10 @@ const noteError = (text: string) => badRequest(`Note {:note=>[${JSON.stringify(t
 export interface NotePage {
   notes: Note[]
   page: Page
+  /** Notes shown, up to MAX_COUNT + 1. */
   total: number
+  /** Past MAX_COUNT: whether a page follows this one. */
+  hasMore: boolean
 }
 
 /** Issue notes and their quick actions (GitLab's doc/api/issues.md). */
@@ -33,26 +37,24 @@ export function noteService(deps: IssueDeps) {
     list(actor: Actor, project: ProjectRow, iid: number, q: NoteListQuery): NotePage {
       requireUser(actor)
       const row = deps.issues.findIssue(actor, project, iid)
-      const internal = canReadInternal(actor, project)
-      const key = q.order_by ?? 'created_at'
-      const dir = q.sort === 'asc' ? 1 : -1
-      const rows = store.notes
-        .ofIssue(row.id)
-        .filter((n) => internal || n.internal === 0)
-        .filter((n) =>
-          q.activity_filter === 'only_comments'
-            ? n.system === 0
-            : q.activity_filter === 'only_activity'
-              ? n.system === 1
-              : true,
-        )
-        .sort((a, b) => dir * (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : a.id - b.id))
+      const filter: NoteFilter = {
+        orderBy: q.order_by ?? 'created_at',
+        desc: q.sort !== 'asc',
+        withInternal: canReadInternal(actor, project),
+        system:
+          q.activity_filter === 'only_comments' ? 0 : q.activity_filter === 'only_activity' ? 1 : undefined,
+      }
       const page = pageOf(q)
-      const shown = rows.slice(page.offset, page.offset + page.perPage)
+      // One page read, never the whole list (an import can give an issue a million notes); past
+      // MAX_COUNT nothing is counted, and one row more tells whether a next page exists.
+      const total = store.notes.count(row.id, filter, MAX_COUNT)
+      const uncounted = total > MAX_COUNT
+      const rows = store.notes.page(row.id, filter, page.perPage + (uncounted ? 1 : 0), page.offset)
+      const shown = rows.slice(0, page.perPage)
       // Each author of the page read once.
       const authors = new Map(shown.map((n) => [n.author_id, store.users.get(n.author_id)]))
       const notes = shown.map((n) => presentNote(instance, n, row, authors.get(n.author_id)))
-      return { notes, page, total: rows.length }
+      return { notes, page, total, hasMore: uncounted && rows.length > page.perPage }
     },
 
     /**

@@ -3,8 +3,6 @@ import type { Db, Statement } from './db.js'
 import type { LabelRow } from './labels.js'
 import type { MergeRequestRow } from './merge-requests.js'
 import type { MilestoneRow } from './milestones.js'
-import type { NoteRow } from './notes.js'
-import type { TimelogRow } from './timelogs.js'
 
 export interface ExportRow {
   id: number
@@ -119,12 +117,38 @@ const issueLine = ([
   json,
 })
 
+/** The issue relations an import can fill without bound, read a page at a time (`children`, `childPage`). */
+export type IssueChildTable = 'notes' | 'timelogs' | 'award_emoji'
+
+/** A row of an `IssueChildTable`. */
+export interface IssueChild {
+  id: number
+  issue_id: number
+}
+
+/** How much of a child table one read takes: rows, and characters of their text columns. */
+export interface ChildBudget {
+  rows: number
+  chars: number
+}
+
+/** Characters in a row's text columns: what its size in memory grows with. */
+function textLength(row: Record<string, unknown>): number {
+  let n = 0
+  for (const key in row) {
+    const value = row[key]
+    if (typeof value === 'string') n += value.length
+  }
+  return n
+}
+
 export interface ExportAssignee {
   issue_id: number
   user_id: number
   position: number
 }
 export interface ExportAwardEmoji {
+  id: number
   issue_id: number
   user_id: number
   name: string
@@ -199,8 +223,59 @@ export function exportReader(db: Db) {
           limit,
         ) as T[])
       : []
+  /**
+   * Rows of `table` for one issue (`issueIds` of one) or several, by issue then id, after `afterId`
+   * (one issue only), until `budget` would be passed (`more`): at least one row, so a page moves on.
+   */
+  const childRows = <T extends IssueChild>(
+    table: IssueChildTable,
+    issueIds: number[],
+    afterId: number,
+    budget: ChildBudget,
+  ): { rows: T[]; more: boolean } => {
+    const rows: T[] = []
+    if (!has(table) || issueIds.length === 0) return { rows, more: false }
+    const sql =
+      issueIds.length === 1
+        ? `SELECT * FROM ${table} WHERE issue_id = ? AND id > ? ORDER BY id`
+        : `SELECT * FROM ${table} WHERE issue_id IN (${marks(issueIds.length)}) ORDER BY issue_id, id`
+    let chars = 0
+    for (const row of stmt(sql).iterate(...(issueIds.length === 1 ? [issueIds[0], afterId] : issueIds))) {
+      chars += textLength(row as Record<string, unknown>)
+      if (rows.length > 0 && (rows.length >= budget.rows || chars > budget.chars)) return { rows, more: true }
+      rows.push(row as T)
+    }
+    return { rows, more: false }
+  }
   return {
     has,
+    /**
+     * The notes, timelogs or award emoji of a batch of issues, each issue's in id order, within
+     * `budget`: `partial` holds the issues whose rows may not all have fit (an issue of a million
+     * notes), for `childPage` to read a page at a time; every other issue's list is whole.
+     */
+    children: <T extends IssueChild>(table: IssueChildTable, issueIds: number[], budget: ChildBudget) => {
+      const { rows, more } = childRows<T>(table, issueIds, 0, budget)
+      const partial = new Set<number>()
+      // The last issue read, and every later one, may have more rows than were read.
+      const cut = more ? rows[rows.length - 1]!.issue_id : Infinity
+      for (const id of issueIds) if (id >= cut) partial.add(id)
+      const byIssue = new Map<number, T[]>()
+      for (const r of rows) {
+        if (r.issue_id >= cut) break
+        const list = byIssue.get(r.issue_id)
+        if (list) list.push(r)
+        else byIssue.set(r.issue_id, [r])
+      }
+      return { byIssue, partial }
+    },
+    /** One issue's rows of `table` after `afterId`, by id, within `budget` (at least one row). */
+    childPage: <T extends IssueChild>(
+      table: IssueChildTable,
+      issueId: number,
+      afterId: number,
+      budget: ChildBudget,
+    ) => childRows<T>(table, [issueId], afterId, budget).rows,
     /** The project's labels, by id, after `afterId`. */
     labels: (projectId: number, afterId: number, limit: number) =>
       batch<LabelRow>('labels', projectId, afterId, limit),
@@ -237,11 +312,9 @@ export function exportReader(db: Db) {
         .all(projectId, isNull === 0 ? 0 : id, limit - positioned.length) as IssueLineColumns[]
       return [...positioned, ...unpositioned].map(issueLine)
     },
+    /** Assignees of the issues, by position (one per user: as many as the instance has users at most). */
     assignees: (issueIds: number[]) =>
       children<ExportAssignee>('issue_assignees', 'issue_id', issueIds, 'position'),
-    notes: (issueIds: number[]) => children<NoteRow>('notes', 'issue_id', issueIds),
-    timelogs: (issueIds: number[]) => children<TimelogRow>('timelogs', 'issue_id', issueIds),
-    awardEmoji: (issueIds: number[]) => children<ExportAwardEmoji>('award_emoji', 'issue_id', issueIds),
     /** Resource events (`resource_state_events`, ...) of the issues, when the table exists. */
     events: (table: string, issueIds: number[]) => children<ExportResourceEvent>(table, 'issue_id', issueIds),
     /** The project's branches and tags, by name. */

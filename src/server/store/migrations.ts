@@ -9,6 +9,7 @@ import refKinds from './migrations/008-ref-kinds.js'
 import duplicates from './migrations/009-duplicates.js'
 import issueStateIndex from './migrations/010-issue-state-index.js'
 import labelSubscriptions from './migrations/011-label-subscriptions.js'
+import issueChildrenIndex from './migrations/012-issue-children-index.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -26,4 +27,5 @@ export const migrations: string[] = [
   duplicates,
   issueStateIndex,
   labelSubscriptions,
+  issueChildrenIndex,
 ]

@@ -1,4 +1,4 @@
-import type { Db } from './db.js'
+import type { Db, Statement } from './db.js'
 
 export interface NoteRow {
   id: number
@@ -13,6 +13,16 @@ export interface NoteRow {
 
 export type NewNote = Omit<NoteRow, 'id'>
 
+/** Which notes of an issue a list shows, and in what order (the tie-breaker is id, the same way). */
+export interface NoteFilter {
+  orderBy: 'created_at' | 'updated_at'
+  desc: boolean
+  /** Internal notes too. */
+  withInternal: boolean
+  /** Only system notes (1) or only comments (0); both when undefined. */
+  system?: 0 | 1
+}
+
 /** Comments and system notes on issues; a user note also counts in `issues.user_notes_count`. */
 export function noteTable(db: Db) {
   const insert = db.prepare(
@@ -21,7 +31,27 @@ export function noteTable(db: Db) {
   )
   const bump = db.prepare('UPDATE issues SET user_notes_count = user_notes_count + 1 WHERE id = ?')
   const byId = db.prepare('SELECT * FROM notes WHERE id = ?')
-  const ofIssue = db.prepare('SELECT * FROM notes WHERE issue_id = ? ORDER BY id')
+  const WHERE = 'issue_id = @issue AND (internal = 0 OR @internal) AND (@system IS NULL OR system = @system)'
+  const counter = db.prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM notes WHERE ${WHERE} LIMIT @cap)`).pluck()
+  // One statement per order, each served by an index without sorting (`notes_by_issue`, `notes_by_issue_updated`).
+  const pages = new Map<string, Statement>()
+  const pageStatement = ({ orderBy, desc }: NoteFilter) => {
+    const order = `${orderBy} ${desc ? 'DESC' : 'ASC'}, id ${desc ? 'DESC' : 'ASC'}`
+    let stmt = pages.get(order)
+    if (!stmt)
+      pages.set(
+        order,
+        (stmt = db.prepare(
+          `SELECT * FROM notes WHERE ${WHERE} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+        )),
+      )
+    return stmt
+  }
+  const bind = (issueId: number, f: NoteFilter) => ({
+    issue: issueId,
+    internal: f.withInternal ? 1 : 0,
+    system: f.system ?? null,
+  })
   const authors = db.prepare(
     `SELECT author_id FROM notes WHERE issue_id = ? AND system = 0 AND (internal = 0 OR ?)
      GROUP BY author_id ORDER BY MIN(id)`,
@@ -34,8 +64,12 @@ export function noteTable(db: Db) {
       return id
     },
     get: (id: number) => byId.get(id) as NoteRow | undefined,
-    /** Every note of an issue, oldest first. */
-    ofIssue: (issueId: number) => ofIssue.all(issueId) as NoteRow[],
+    /** The issue's notes `filter` shows, up to `cap` + 1: a list counts no further than it reports. */
+    count: (issueId: number, filter: NoteFilter, cap: number) =>
+      counter.get({ ...bind(issueId, filter), cap: cap + 1 }) as number,
+    /** `limit` of the issue's notes `filter` shows, after `offset` of them, in its order. */
+    page: (issueId: number, filter: NoteFilter, limit: number, offset: number) =>
+      pageStatement(filter).all({ ...bind(issueId, filter), limit, offset }) as NoteRow[],
     /** Authors of user notes, in the order they first commented; internal notes only when asked. */
     authorsOf: (issueId: number, withInternal: boolean) =>
       (authors.all(issueId, withInternal ? 1 : 0) as { author_id: number }[]).map((r) => r.author_id),

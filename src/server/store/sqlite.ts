@@ -83,6 +83,16 @@ export class Statement {
     return this.#plucked ? rows.map((row) => (row as unknown as unknown[])[0]) : rows
   }
 
+  /**
+   * The rows one at a time, for a read that may stop early (leaving the loop resets the statement).
+   * Finish with it before anything else runs on the connection: no `await` inside the loop.
+   */
+  *iterate(...params: unknown[]): Generator<unknown> {
+    this.onWrite?.()
+    for (const row of this.stmt.iterate(...bindable(params)))
+      yield this.#plucked ? (row as unknown as unknown[])[0] : row
+  }
+
   run(...params: unknown[]): RunResult {
     this.onWrite?.()
     return this.stmt.run(...bindable(params))

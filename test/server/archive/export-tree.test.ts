@@ -13,22 +13,47 @@ const TRICKY_TITLE = 'Tricky "quoted" \\ back\nslash\t\u0001 \u2028 é 😀 </sc
 const at = (day: number) => `2026-01-0${day}T00:00:00.000Z`
 const SEEDED = '2026-03-01T12:00:00.000Z'
 
+/** The widgets seed in a server, with its store and its project's issue ids by iid. */
+async function widgets() {
+  const server = await buildServer({
+    seed: parseSeed(widgetsSeed, 'widgets.yaml'),
+    clock: { now: () => new Date(SEEDED) },
+  })
+  const db = inspectDb(server.store)
+  const project = server.store.projects.byPath('acme/widgets')!
+  const ids = db
+    .prepare('SELECT id FROM issues WHERE project_id = ? ORDER BY iid')
+    .pluck()
+    .all(project.id) as number[]
+  return { server, db, ids }
+}
+
+/** Writes acme/widgets's export tree into `dir`; returns the archive's path. */
+async function exported(server: GitLabServer, dir: string): Promise<string> {
+  const project = server.store.projects.byPath('acme/widgets')!
+  const file = join(dir, 'export.tar.gz')
+  const archive = await TarGzWriter.create(file, new Date(SEEDED))
+  await writeExportTree(archive, {
+    reader: server.store.exportReader(),
+    project,
+    namespaceIds: [project.namespace_id],
+    gitlabVersion: '18.6.0',
+    aborted: () => false,
+  })
+  await archive.close()
+  return file
+}
+
 describe('writeExportTree', () => {
   let server: GitLabServer
   let dir: string
   let files: Map<string, { type: string; body: string }>
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'export-tree-'))
-    server = await buildServer({
-      seed: parseSeed(widgetsSeed, 'widgets.yaml'),
-      clock: { now: () => new Date(SEEDED) },
-    })
-    const db = inspectDb(server.store)
+    let db: ReturnType<typeof inspectDb>
+    let ids: number[]
+    ;({ server, db, ids } = await widgets())
     const project = server.store.projects.byPath('acme/widgets')!
-    const ids = db
-      .prepare('SELECT id FROM issues WHERE project_id = ? ORDER BY iid')
-      .pluck()
-      .all(project.id) as number[]
     const [first, second, third, fourth] = ids as [number, number, number, number]
     // Every relation an issue line carries, on issue #1; the booleans both ways on issues #1 and #2.
     db.prepare(
@@ -58,16 +83,7 @@ describe('writeExportTree', () => {
     db.prepare(
       'INSERT OR IGNORE INTO issue_labels (issue_id, label_id) SELECT ?, id FROM labels WHERE project_id = ?',
     ).run(fourth, project.id)
-    const file = join(dir, 'export.tar.gz')
-    const archive = await TarGzWriter.create(file, new Date(SEEDED))
-    await writeExportTree(archive, {
-      reader: server.store.exportReader(),
-      project,
-      namespaceIds: [project.namespace_id],
-      gitlabVersion: '18.6.0',
-      aborted: () => false,
-    })
-    await archive.close()
+    const file = await exported(server, dir)
     files = await tarGzMembers(await readFile(file))
   })
   afterAll(async () => {
@@ -242,5 +258,74 @@ describe('writeExportTree', () => {
     ])
     expect(fourth).toMatchObject({ discussion_locked: null, issue_assignees: [], award_emoji: [], notes: [] })
     expect(fourth).not.toHaveProperty('milestone')
+  })
+})
+
+describe('writeExportTree, lists longer than a batch reads', () => {
+  // Past 10,000 rows (or 16 MB of text) among a batch's issues, an issue's notes, timelogs and award
+  // emoji are written a page at a time: the same line as a short list's, in id order.
+  const LONG = 10_500
+  const BIG_NOTES = 17 // of 1 MB each
+  type Json = Record<string, unknown>
+  let server: GitLabServer
+  let dir: string
+  let lines: Json[]
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'export-tree-long-'))
+    let db: ReturnType<typeof inspectDb>
+    let ids: number[]
+    ;({ server, db, ids } = await widgets())
+    const [first, second, third] = ids as [number, number, number]
+    const note = db.prepare(
+      'INSERT INTO notes (issue_id, author_id, body, system, internal, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
+    const timelog = db.prepare(
+      'INSERT INTO timelogs (issue_id, user_id, time_spent, spent_at, summary, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    const award = db.prepare(
+      'INSERT INTO award_emoji (issue_id, user_id, name, created_at) VALUES (?, ?, ?, ?)',
+    )
+    server.store.transaction(() => {
+      // Interleaved with the second issue's, so that a page must skip rows of another issue.
+      for (let i = 0; i < LONG; i++) {
+        note.run(first, 2, `note ${i}`, i % 2, 0, at(4), at(5))
+        if (i % 1000 === 0) note.run(second, 1, `short ${i}`, 0, 0, at(4), at(5))
+        timelog.run(first, 2, 60, at(2), null, at(2))
+        award.run(first, 2, `emoji_${i}`, at(7))
+      }
+      for (let i = 0; i < BIG_NOTES; i++)
+        note.run(third, 1, `${i}`.padEnd(1024 * 1024, 'x'), 0, 0, at(4), at(4))
+    })
+    db.prepare('UPDATE issues SET total_time_spent = ? WHERE id = ?').run(60 * LONG + 30, first)
+    const file = await exported(server, dir)
+    const body = (await tarGzMembers(await readFile(file))).get('./tree/project/issues.ndjson')!.body
+    lines = body
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Json)
+  })
+  afterAll(async () => {
+    await server.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('writes every row, in id order, with the remainder timelog last, keys as a short line has them', () => {
+    const [first, second, third, fourth] = lines as [Json, Json, Json, Json]
+    // (The fourth issue has no milestone: the key is left out.)
+    expect(Object.keys(first).filter((k) => k !== 'milestone')).toEqual(Object.keys(fourth))
+    const notes = first.notes as Json[]
+    expect(notes.map((n) => n.note)).toEqual(Array.from({ length: LONG }, (_, i) => `note ${i}`))
+    expect(notes[1]).toMatchObject({ system: true, author: { name: expect.any(String) }, award_emoji: [] })
+    const logs = first.timelogs as Json[]
+    expect(logs).toHaveLength(LONG + 1)
+    expect(logs.at(-1)).toMatchObject({ time_spent: 30, spent_at: first.created_at })
+    const awards = first.award_emoji as Json[]
+    expect(awards.map((a) => a.name)).toEqual(Array.from({ length: LONG }, (_, i) => `emoji_${i}`))
+    expect((second.notes as Json[]).map((n) => n.note)).toEqual(
+      Array.from({ length: Math.ceil(LONG / 1000) }, (_, i) => `short ${i * 1000}`),
+    )
+    expect((third.notes as Json[]).map((n) => (n.note as string).length)).toEqual(
+      Array(BIG_NOTES).fill(1024 * 1024),
+    )
   })
 })
