@@ -1,12 +1,9 @@
-import { mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { setTimeout } from 'node:timers/promises'
+import { rmSync } from 'node:fs'
 import type { ChildProcess } from 'node:child_process'
-import { FormData, request } from 'undici'
-import { watchHealth } from '../support/health-watch.js'
+import { whileWatchingHealth } from '../support/health-watch.js'
 import { archive, repeated, small } from '../support/hostile-archive.js'
-import { killed, startServe } from '../support/serve-child.js'
+import { imported, transfersLeft } from '../support/imports.js'
+import { killed, peakRss, serveFolder, startServe } from '../support/serve-child.js'
 import { rootAndAcme } from '../support/seeds.js'
 
 /*
@@ -32,11 +29,9 @@ let child: ChildProcess | undefined
 let url: string
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'archive-floods-'))
-  data = join(work, 'data')
-  const seedFile = join(work, 'seed.yml')
-  writeFileSync(seedFile, rootAndAcme())
-  ;({ child, url } = await startServe(data, seedFile))
+  const folder = serveFolder('archive-floods-', rootAndAcme())
+  ;({ work, data } = folder)
+  ;({ child, url } = await startServe(data, folder.seedFile))
 })
 afterAll(async () => {
   if (child) await killed(child)
@@ -45,45 +40,10 @@ afterAll(async () => {
 
 /** Imports `file` as `path` while polling `/-/health`; the settled import and the longest wait. */
 async function importWatched(file: string, path: string): Promise<{ done: Json; longestMs: number }> {
-  const health = watchHealth(url)
-  try {
-    const form = new FormData()
-    form.append('path', path)
-    form.append('file', await openAsBlob(file), 'x.tar.gz')
-    const res = await request(`${url}/api/v4/projects/import`, {
-      method: 'POST',
-      headers: { 'private-token': ROOT },
-      body: form,
-    })
-    const created = (await res.body.json()) as Json
-    expect(res.statusCode).toBe(201)
-    const end = Date.now() + 120_000
-    for (;;) {
-      const status = await request(`${url}/api/v4/projects/${String(created.id)}/import`, {
-        headers: { 'private-token': ROOT },
-      })
-      const done = (await status.body.json()) as Json
-      if (done.import_status === 'finished' || done.import_status === 'failed') {
-        const { longestMs } = await health.stop()
-        return { done, longestMs }
-      }
-      if (Date.now() > end) throw new Error(`import did not settle: ${JSON.stringify(done)}`)
-      await setTimeout(50)
-    }
-  } finally {
-    await health.stop()
-  }
-}
-/** The child's peak resident set size so far (`VmHWM`, in bytes). */
-function peakMemory(): number {
-  const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child!.pid}/status`, 'utf8'))
-  return Number(m![1]) * 1024
-}
-/** Work files of a settled import go just after its status is written: allow a moment. */
-async function transfersEmpty() {
-  const transfers = join(data, 'transfers')
-  for (let i = 0; i < 250 && readdirSync(transfers).length > 0; i++) await setTimeout(20)
-  expect(readdirSync(transfers)).toEqual([])
+  const { result: done, longestMs } = await whileWatchingHealth(url, () =>
+    imported({ baseUrl: url }, file, { path }, ROOT, { timeoutMs: 120_000, everyMs: 50 }),
+  )
+  return { done, longestMs }
 }
 
 describe('serve under archives of many entries or a huge VERSION', () => {
@@ -96,12 +56,12 @@ describe('serve under archives of many entries or a huge VERSION', () => {
       await small(pack, './tree/project.json', '{}')
     })
     const { done, longestMs } = await importWatched(file, 'flood')
-    const peak = peakMemory()
+    const peak = peakRss(child!)
     process.stdout.write(
       `flood (${ENTRIES}): peak ${Math.round(peak / MB)} MB, longest /-/health wait ${longestMs} ms\n`,
     )
     expect(done).toMatchObject({ import_status: 'failed', import_error: 'Too many files in the archive' })
-    await transfersEmpty()
+    expect(await transfersLeft(data)).toEqual([])
     expect(peak).toBeLessThan(PEAK_LIMIT)
     expect(longestMs).toBeLessThan(HEALTH_MS)
   })
@@ -116,12 +76,12 @@ describe('serve under archives of many entries or a huge VERSION', () => {
       9,
     )
     const { done, longestMs } = await importWatched(file, 'huge-version')
-    const peak = peakMemory()
+    const peak = peakRss(child!)
     process.stdout.write(
       `VERSION (${VERSION_MB} MB): peak ${Math.round(peak / MB)} MB, longest /-/health wait ${longestMs} ms\n`,
     )
     expect(done).toMatchObject({ import_status: 'failed', import_error: 'Incorrect VERSION format' })
-    await transfersEmpty()
+    expect(await transfersLeft(data)).toEqual([])
     expect(peak).toBeLessThan(PEAK_LIMIT)
     expect(longestMs).toBeLessThan(HEALTH_MS)
   })

@@ -1,9 +1,9 @@
-import { mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FormData, request } from 'undici'
+import { imported, transfersLeft } from '../support/imports.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { widgetsSeed } from '../support/seeds.js'
 import { installNetworkGuard, type NetworkGuard } from '../support/fuzz-network-guard.js'
@@ -67,29 +67,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-async function importFile(file: string, path: string) {
-  const form = new FormData()
-  form.append('path', path)
-  form.append('file', await openAsBlob(file), 'x.tar.gz')
-  const res = await request(`${t.baseUrl}/api/v4/projects/import`, {
-    method: 'POST',
-    headers: { 'private-token': ROOT },
-    body: form,
-  })
-  const text = await res.body.text()
-  return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : undefined }
-}
-async function settled(id: unknown): Promise<Json> {
-  const deadline = Date.now() + 45_000
-  while (Date.now() < deadline) {
-    const res = await t.http('GET', `/api/v4/projects/${String(id)}/import`, { token: ROOT })
-    const status = (res.body as Json).import_status
-    if (status === 'finished' || status === 'failed') return res.body as Json
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error('import did not settle (stuck)')
-}
-
 /** Everything below `dir`, relative, sorted. */
 function listing(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).map(String).sort()
@@ -107,15 +84,10 @@ async function hostileImport(file: string, path: string, maxGrowth = RSS_GROWTH)
   let peak = rssBefore
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
   try {
-    const res = await importFile(file, path)
-    expect(res.status).toBe(201)
-    const done = await settled(res.body!.id)
+    const done = await imported(t, file, { path }, ROOT, { timeoutMs: 45_000, everyMs: 20 })
     // Settled: the import's folder and the upload are removed (just after the status is written:
     // allow a moment); only the store and the empty folders made at start remain.
-    const transfers = join(data, 'transfers')
-    for (let i = 0; i < 250 && readdirSync(transfers).length > 0; i++)
-      await new Promise((r) => setTimeout(r, 20))
-    expect(readdirSync(transfers)).toEqual([])
+    expect(await transfersLeft(data)).toEqual([])
     const stray = listing(data).filter((f) => !STORE_FILES.test(f) && !statSync(join(data, f)).isDirectory())
     expect(stray).toEqual([])
     expect(listing(parent).filter((f) => !f.startsWith('data'))).toEqual(

@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
-import { FormData, request } from 'undici'
-import { killed, startServe } from '../support/serve-child.js'
+import { request } from 'undici'
+import { whileWatchingHealth } from '../support/health-watch.js'
 import { archive, base, repeated, small } from '../support/hostile-archive.js'
+import { exportSettled, imported } from '../support/imports.js'
+import { killed, peakRss, serveFolder, startServe } from '../support/serve-child.js'
 
 /*
  * The review's memory attacks on `serve` as a child process, its peak resident memory (VmHWM)
@@ -49,10 +50,7 @@ let child: ChildProcess | undefined
 let url: string
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'import-memory-'))
-  data = join(work, 'data')
-  seedFile = join(work, 'seed.yml')
-  writeFileSync(seedFile, seed)
+  ;({ work, data, seedFile } = serveFolder('import-memory-', seed))
   ;({ child, url } = await startServe(data, seedFile))
 })
 afterAll(async () => {
@@ -69,57 +67,8 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   const text = await res.body.text()
   return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : {} }
 }
-async function until(read: () => Promise<Json>, done: (b: Json) => boolean): Promise<Json> {
-  const end = Date.now() + 60_000
-  let last: Json = {}
-  while (Date.now() < end) {
-    last = await read()
-    if (done(last)) return last
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error(`still not done: ${JSON.stringify(last).slice(0, 300)}`)
-}
-async function importArchive(file: string, path: string, token = ROOT): Promise<Json> {
-  const form = new FormData()
-  form.append('path', path)
-  form.append('file', await openAsBlob(file), 'x.tar.gz')
-  const res = await request(`${url}/api/v4/projects/import`, {
-    method: 'POST',
-    headers: { 'private-token': token },
-    body: form,
-  })
-  const created = (await res.body.json()) as Json
-  expect(res.statusCode).toBe(201)
-  const read = async () => (await api('GET', `/projects/${String(created.id)}/import`)).body
-  return until(read, (b) => b.import_status === 'finished' || b.import_status === 'failed')
-}
-/** The child's peak resident set size so far (`VmHWM`, in bytes). */
-function peakMemory(pid: number): number {
-  const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return Number(m![1]) * 1024
-}
-/** Runs `work` while asking `/-/health` over and over; resolves with its result and the slowest answer (ms). */
-async function watchingHealth<T>(work: Promise<T>): Promise<{ result: T; slowest: number }> {
-  let done = false
-  let slowest = 0
-  const watcher = (async () => {
-    while (!done) {
-      const start = performance.now()
-      const res = await request(`${url}/-/health`)
-      const text = await res.body.text()
-      slowest = Math.max(slowest, performance.now() - start)
-      expect([res.statusCode, text]).toEqual([200, 'GitLab OK'])
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  })()
-  try {
-    const result = await work
-    return { result, slowest }
-  } finally {
-    done = true
-    await watcher
-  }
-}
+const importArchive = (file: string, path: string, token = ROOT) =>
+  imported({ baseUrl: url }, file, { path }, token, { timeoutMs: 60_000, everyMs: 50 })
 /**
  * An archive whose `name` is one JSON document of SHALLOW_LINE_MB: `head`, '{},' repeated, `tail`.
  * JSON.parse would build a third of a million empty objects per MB.
@@ -157,7 +106,7 @@ describe('serve under the review memory attacks', () => {
       import_error: 'Incorrect JSON format',
     })
     await healthy()
-    expect(peakMemory(child!.pid!)).toBeLessThan(PEAK_LIMIT)
+    expect(peakRss(child!)).toBeLessThan(PEAK_LIMIT)
   })
 
   it(`a ${DEEP_LINE_MB} MB line of '[': import failed, peak under 200 MB`, async () => {
@@ -174,7 +123,7 @@ describe('serve under the review memory attacks', () => {
       import_error: 'Incorrect JSON format',
     })
     await healthy()
-    expect(peakMemory(child!.pid!)).toBeLessThan(PEAK_LIMIT)
+    expect(peakRss(child!)).toBeLessThan(PEAK_LIMIT)
   })
 
   it("anonymous 8 MB '[[[...' bodies get GitLab's 400, peak under 200 MB", async () => {
@@ -193,7 +142,7 @@ describe('serve under the review memory attacks', () => {
       expect(await res.body.json()).toEqual({ error: 'Parameters nested too deeply' })
     }
     await healthy()
-    expect(peakMemory(child!.pid!)).toBeLessThan(PEAK_LIMIT)
+    expect(peakRss(child!)).toBeLessThan(PEAK_LIMIT)
   })
 
   it(`${SHALLOW_LINE_MB} MB of '{},' in an issue line and in project.json, imported at once: both failed, health answering, peak under 200 MB`, async () => {
@@ -201,14 +150,17 @@ describe('serve under the review memory attacks', () => {
       shallowArchive('./tree/project/issues.ndjson', '{"iid":1,"title":"shallow","x":[', '{}]}\n'),
       shallowArchive('./tree/project.json', '{"description":"shallow","x":[', '{}]}'),
     ])
-    const { result, slowest } = await watchingHealth(
-      Promise.all([importArchive(line, 'shallow-line'), importArchive(project, 'shallow-project', ALICE)]),
+    const { result, longestMs: slowest } = await whileWatchingHealth(
+      url,
+      () =>
+        Promise.all([importArchive(line, 'shallow-line'), importArchive(project, 'shallow-project', ALICE)]),
+      20,
     )
     for (const done of result)
       expect(done).toMatchObject({ import_status: 'failed', import_error: 'Incorrect JSON format' })
     expect(slowest).toBeLessThan(HEALTH_LIMIT_MS)
     await healthy()
-    expect(peakMemory(child!.pid!)).toBeLessThan(PEAK_LIMIT)
+    expect(peakRss(child!)).toBeLessThan(PEAK_LIMIT)
   })
 
   it('many heavy lines under the element cap, in two imports at once: finished, peak under 200 MB', async () => {
@@ -223,13 +175,15 @@ describe('serve under the review memory attacks', () => {
         await small(pack, './tree/project/issues.ndjson', lines)
       })
     const [a, b] = await Promise.all([heavy(), heavy()])
-    const { result, slowest } = await watchingHealth(
-      Promise.all([importArchive(a, 'heavy-a'), importArchive(b, 'heavy-b', ALICE)]),
+    const { result, longestMs: slowest } = await whileWatchingHealth(
+      url,
+      () => Promise.all([importArchive(a, 'heavy-a'), importArchive(b, 'heavy-b', ALICE)]),
+      20,
     )
     for (const done of result) expect(done).toMatchObject({ import_status: 'finished', import_error: null })
     expect(slowest).toBeLessThan(HEALTH_LIMIT_MS)
     await healthy()
-    expect(peakMemory(child!.pid!)).toBeLessThan(PEAK_LIMIT)
+    expect(peakRss(child!)).toBeLessThan(PEAK_LIMIT)
   })
 
   it("four anonymous 8 MB '[{},{},...]' bodies at once get GitLab's 400 unparsed, peak under 200 MB", async () => {
@@ -241,31 +195,35 @@ describe('serve under the review memory attacks', () => {
       '/api/v4/projects/remote-import',
       '/api/v4/projects/1/trigger/pipeline',
     ]
-    const { result, slowest } = await watchingHealth(
-      Promise.all(
-        paths.map(async (path) => {
-          const res = await request(`${url}${path}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body,
-          })
-          return { status: res.statusCode, body: await res.body.json() }
-        }),
-      ),
+    const { result, longestMs: slowest } = await whileWatchingHealth(
+      url,
+      () =>
+        Promise.all(
+          paths.map(async (path) => {
+            const res = await request(`${url}${path}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body,
+            })
+            return { status: res.statusCode, body: await res.body.json() }
+          }),
+        ),
+      20,
     )
     for (const res of result)
       expect(res).toEqual({ status: 400, body: { error: 'Array parameter too large' } })
     expect(slowest).toBeLessThan(HEALTH_LIMIT_MS)
     await healthy()
-    expect(peakMemory(child!.pid!)).toBeLessThan(PEAK_LIMIT)
+    expect(peakRss(child!)).toBeLessThan(PEAK_LIMIT)
   })
 
   it('a restart after SIGKILL sweeps what dead imports left in DATA/transfers, keeping finished exports', async () => {
     expect((await api('POST', '/projects/acme%2Fwidgets/export')).status).toBe(202)
-    await until(
-      async () => (await api('GET', '/projects/acme%2Fwidgets/export')).body,
-      (b) => b.export_status === 'finished',
-    )
+    const exported = await exportSettled({ baseUrl: url }, '/api/v4/projects/acme%2Fwidgets', ROOT, {
+      timeoutMs: 60_000,
+      everyMs: 50,
+    })
+    expect(exported.export_status).toBe('finished')
     await killed(child!)
     // What a process killed mid-import leaves: the upload, the extraction and a download.
     const transfers = join(data, 'transfers')

@@ -1,15 +1,15 @@
-import { createReadStream, createWriteStream, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createReadStream, createWriteStream, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { setTimeout } from 'node:timers/promises'
 import { createGunzip } from 'node:zlib'
 import type { ChildProcess } from 'node:child_process'
 import tar from 'tar-stream'
-import { FormData, request } from 'undici'
+import { request } from 'undici'
 import { watchHealth } from '../support/health-watch.js'
 import { archive, base, streamed, write } from '../support/hostile-archive.js'
-import { killed, startServe } from '../support/serve-child.js'
+import { exportSettled, imported } from '../support/imports.js'
+import { killed, serveFolder, startServe } from '../support/serve-child.js'
 import { rootAndAcme } from '../support/seeds.js'
 
 /*
@@ -34,10 +34,9 @@ let url: string
 let projectId: number
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'notes-bomb-'))
-  const seedFile = join(work, 'seed.yml')
-  writeFileSync(seedFile, rootAndAcme())
-  ;({ child, url } = await startServe(join(work, 'data'), seedFile))
+  const folder = serveFolder('notes-bomb-', rootAndAcme())
+  work = folder.work
+  ;({ child, url } = await startServe(folder.data, folder.seedFile))
 })
 afterAll(async () => {
   if (child) await killed(child)
@@ -105,21 +104,11 @@ describe(`an issue with ${NOTES} notes`, () => {
       },
       9,
     )
-    const form = new FormData()
-    form.append('path', 'notes-bomb')
-    form.append('file', await openAsBlob(file), 'x.tar.gz')
-    const res = await request(`${url}/api/v4/projects/import`, {
-      method: 'POST',
-      headers: { 'private-token': ROOT },
-      body: form,
+    const done = await imported({ baseUrl: url }, file, { path: 'notes-bomb' }, ROOT, {
+      timeoutMs: 120_000,
+      everyMs: 50,
     })
-    expect(res.statusCode).toBe(201)
-    projectId = ((await res.body.json()) as Json).id as number
-    const done = await until(
-      async () => (await api('GET', `/projects/${projectId}/import`)).body as Json,
-      (b) => b.import_status === 'finished' || b.import_status === 'failed',
-      120_000,
-    )
+    projectId = done.id as number
     expect(done).toMatchObject({ import_status: 'finished', import_error: null })
   })
 
@@ -127,11 +116,10 @@ describe(`an issue with ${NOTES} notes`, () => {
     const health = watchHealth(url)
     const started = Date.now()
     expect((await api('POST', `/projects/${projectId}/export`)).status).toBe(202)
-    const done = await until(
-      exportStatus,
-      (b) => b.export_status === 'finished' || b.export_status === 'failed',
-      150_000,
-    )
+    const done = await exportSettled({ baseUrl: url }, `/api/v4/projects/${projectId}`, ROOT, {
+      timeoutMs: 150_000,
+      everyMs: 50,
+    })
     const exportMs = Date.now() - started
     const { longestMs, answers } = await health.stop()
     process.stdout.write(

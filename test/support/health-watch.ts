@@ -37,3 +37,18 @@ export function watchHealth(baseUrl: string, everyMs = 50): HealthWatch {
     },
   }
 }
+
+/** Runs `work` while watching `<baseUrl>/-/health` (see watchHealth): its result, the longest wait. */
+export async function whileWatchingHealth<T>(
+  baseUrl: string,
+  work: () => Promise<T>,
+  everyMs = 50,
+): Promise<{ result: T; longestMs: number; answers: number }> {
+  const health = watchHealth(baseUrl, everyMs)
+  try {
+    const result = await work()
+    return { result, ...(await health.stop()) }
+  } finally {
+    await health.stop()
+  }
+}

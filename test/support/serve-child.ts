@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /*
@@ -6,6 +8,20 @@ import { join } from 'node:path'
  * crashes): an in-process server cannot be SIGKILLed without killing the test.
  */
 const BIN = join(__dirname, '..', '..', 'bin', 'gitlab-actions.js')
+
+/**
+ * A new temporary folder `work` (named from `prefix`) holding `seed.yml` (`seedFile`: `seedYaml`),
+ * and where serve's `data` folder goes: what startServe is given. Remove `work` in `afterAll`.
+ */
+export function serveFolder(
+  prefix: string,
+  seedYaml: string,
+): { work: string; data: string; seedFile: string } {
+  const work = mkdtempSync(join(tmpdir(), prefix))
+  const seedFile = join(work, 'seed.yml')
+  writeFileSync(seedFile, seedYaml)
+  return { work, data: join(work, 'data'), seedFile }
+}
 
 /** Starts `serve --data DIR --port 0 --seed FILE ...extra`; resolves with its base URL once it listens. */
 export async function startServe(
@@ -46,3 +62,10 @@ export const killed = (child: ChildProcess) =>
     child.once('exit', () => resolve())
     child.kill('SIGKILL')
   })
+
+/** The child's peak resident set size so far (`VmHWM` in /proc/PID/status), in bytes. */
+export function peakRss(child: ChildProcess): number {
+  const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
+  if (!m) throw new Error(`no VmHWM for pid ${child.pid}`)
+  return Number(m[1]) * 1024
+}

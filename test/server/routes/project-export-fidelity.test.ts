@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FormData, request } from 'undici'
+import { request } from 'undici'
 import { tarGzMembers } from '../../support/archive-members.js'
 import { droppedKeys, TREE } from '../../support/gitlab-permitted-attributes.js'
-import { exportSettled } from '../../support/imports.js'
+import { exportSettled, importFile, settled } from '../../support/imports.js'
 import { startServer, type TestServer } from '../../support/server.js'
 
 const ROOT = 'glpat-root-token'
@@ -88,21 +88,8 @@ async function exportArchive(project: string): Promise<Buffer> {
 }
 
 async function importArchive(file: string, path: string): Promise<Json> {
-  const form = new FormData()
-  form.append('path', path)
-  form.append('namespace', 'acme')
-  form.append('file', await openAsBlob(file), 'export.tar.gz')
-  const res = await request(`${t.baseUrl}/api/v4/projects/import`, {
-    method: 'POST',
-    headers: { 'private-token': ROOT },
-    body: form,
-  })
-  const { id } = (await res.body.json()) as Json
-  for (let i = 0; i < 1000; i++) {
-    const status = await ok('GET', `/api/v4/projects/${String(id)}/import`)
-    if (status.import_status === 'finished' || status.import_status === 'failed') return status
-  }
-  throw new Error('import did not settle')
+  const res = await importFile(t, file, { path, namespace: 'acme' }, ROOT, 'export.tar.gz')
+  return settled(t, res.body!.id, ROOT)
 }
 
 describe('an export GitLab imports without losing data', () => {

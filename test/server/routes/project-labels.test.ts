@@ -46,6 +46,8 @@ const rows = () =>
       "SELECT l.title, l.color, l.description, l.priority FROM labels l JOIN projects p ON p.id = l.project_id WHERE p.full_path = 'acme/app' ORDER BY l.id",
     )
     .all()
+/** GitLab's label entity's first keys, in its order; what follows depends on the request. */
+const LABEL_KEYS = ['id', 'name', 'color', 'description', 'description_html', 'text_color']
 const labelId = (title: string) =>
   inspectDb(t.server.store).prepare('SELECT id FROM labels WHERE title = ?').pluck().get(title) as number
 
@@ -57,12 +59,7 @@ describe('POST /projects/:id/labels', () => {
     })
     expect(res.status).toBe(201)
     expect(Object.keys(res.body as Json)).toEqual([
-      'id',
-      'name',
-      'color',
-      'description',
-      'description_html',
-      'text_color',
+      ...LABEL_KEYS,
       'subscribed',
       'priority',
       'is_project_label',
@@ -190,12 +187,7 @@ describe('GET /projects/:id/labels?with_counts=true', () => {
     }
     const byReporter = (await counts(REPORTER))[0] as Json
     expect(Object.keys(byReporter)).toEqual([
-      'id',
-      'name',
-      'color',
-      'description',
-      'description_html',
-      'text_color',
+      ...LABEL_KEYS,
       'open_issues_count',
       'closed_issues_count',
       'open_merge_requests_count',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { signV4 } from '../../../src/server/jobs/import-s3.js'
 import { dripServer } from '../../support/drip-server.js'
+import { settled as settledImport } from '../../support/imports.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 
@@ -79,14 +80,7 @@ afterEach(async () => {
 })
 const fileUrl = () => `http://127.0.0.1:${(files.address() as AddressInfo).port}/x.tar.gz`
 
-async function settled(id: unknown): Promise<Json> {
-  for (let i = 0; i < 1000; i++) {
-    const res = await t.http('GET', `/api/v4/projects/${String(id)}/import`, { token: ROOT })
-    const status = (res.body as Json).import_status
-    if (status === 'finished' || status === 'failed') return res.body as Json
-  }
-  throw new Error('import did not settle')
-}
+const settled = (id: unknown) => settledImport(t, id, ROOT)
 
 describe('POST /projects/remote-import', () => {
   it('checks the file with HEAD, answers 201 scheduled, downloads and imports', async () => {
