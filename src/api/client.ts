@@ -23,6 +23,7 @@ import { apiRoot, auth, compose, undiciSend, userAgent, type Send, type TokenTyp
 import { triggers } from './triggers.js'
 import { Agent } from './undici.js'
 import { users } from './users.js'
+import { issueLinks } from './issue-links.js'
 
 export interface ClientOptions {
   /**
@@ -102,6 +103,7 @@ export function createClient(options: ClientOptions) {
     projectExports: projectExports(http),
     projectImports: projectImports(http),
     version: version(http),
+    issueLinks: issueLinks(http),
     close: async (): Promise<void> => {
       await owned?.close()
     },

@@ -24,6 +24,7 @@ import { issueService, type IssueService } from './services/issues/issues.js'
 import type { IssueDeps } from './services/issues/lookup.js'
 import { issueMoveService } from './services/issues/moves.js'
 import { issueRelationService } from './services/issues/relations.js'
+import { issueLinkService } from './services/issues/links.js'
 import { jobTokens } from './services/job-tokens.js'
 import { metricImageService, type MetricImageService } from './services/metric-images.js'
 import { noteService } from './services/notes.js'
@@ -187,6 +188,7 @@ function issueServices(ctx: ServiceContext, issues: IssueService) {
     todos: todoService(deps),
     notes: noteService(deps),
     timeTracking: timeTrackingService(deps),
+    issueLinks: issueLinkService(deps),
   }
 }
 

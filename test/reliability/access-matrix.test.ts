@@ -224,6 +224,17 @@ const RULES: Record<string, Rule> = {
   'POST /projects/import': { min: 'user', auth: true, scope: 'none', ok: [400] },
   'POST /projects/remote-import': { min: 'user', auth: true, scope: 'none', ok: [400] },
   'POST /projects/remote-import-s3': { min: 'user', auth: true, scope: 'none', ok: [400] },
+  // lib/api/issue_links.rb authenticates every call; linking and unlinking need `admin_issue_link`
+  // (the Guest role) on the issues: 403 when linking, 404 `No Issue Link found` when unlinking.
+  // reset() links issue 1 to 3 in each project (2 is confidential).
+  'GET /projects/{id}/issues/{issue_iid}/links': { min: 'user', auth: true },
+  'POST /projects/{id}/issues/{issue_iid}/links': {
+    min: 'guest',
+    auth: true,
+    body: () => ({ target_project_id: 'OTHER', target_issue_iid: 1 }),
+  },
+  'GET /projects/{id}/issues/{issue_iid}/links/{issue_link_id}': { min: 'user', auth: true },
+  'DELETE /projects/{id}/issues/{issue_iid}/links/{issue_link_id}': { min: 'guest', auth: true, denied: 404 },
 }
 
 /** True when `role` may see a project or group of visibility `v` (`app/policies/project_policy.rb`). */
@@ -303,6 +314,11 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         true,
       )
       expect(image.status).toBe(201)
+      const link = await send('POST', `/projects/${projectId(v)}/issues/1/links`, 'admin', {
+        target_project_id: projectId(v),
+        target_issue_iid: 3,
+      })
+      expect(link.status).toBe(201)
     }
     dirty = false
   }
@@ -322,6 +338,9 @@ describe('access matrix: every endpoint by every role by every visibility', () =
           'SELECT m.id FROM metric_images m JOIN issues i ON i.id = m.issue_id WHERE i.project_id = ?',
           pid,
         ),
+      ),
+      issue_link_id: String(
+        one('SELECT l.id FROM issue_links l JOIN issues i ON i.id = l.source_id WHERE i.project_id = ?', pid),
       ),
       name: 'pub',
       ref: 'main',

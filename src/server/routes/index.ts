@@ -29,6 +29,7 @@ import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
+import { issueLinkRoutes } from './issue-links.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -79,4 +80,5 @@ function registerRoutes(api: ApiContext): void {
   healthRoutes(api)
   emulatorRoutes(api, api.services.emulator)
   openapiRoutes(api)
+  issueLinkRoutes(api)
 }

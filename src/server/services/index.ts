@@ -19,6 +19,7 @@ import type { TimeTrackingService } from './time-tracking.js'
 import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
+import type { IssueLinkService } from './issues/links.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -44,6 +45,7 @@ export interface Services {
   pipelines: PipelineService
   triggers: TriggerService
   transfers: Transfers
+  issueLinks: IssueLinkService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

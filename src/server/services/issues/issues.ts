@@ -91,12 +91,12 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const singleView = (actor: Actor) => `${actor.id}|single|${today(ctx.clock)}`
   /**
    * Issues `create` and `update` answered, with whether their JSON may be kept for the next read
-   * (not when it links a canonical issue: fragments.json keeps no such record either).
+   * (not when it shows other issues: fragments.json keeps no such record either).
    */
   const keepable = new WeakMap<Issue, boolean>()
   const answerWrite = (actor: Actor, row: IssueRow) => {
     const issue = single(actor, row)
-    keepable.set(issue, row.duplicated_to_id === null)
+    keepable.set(issue, fragments.keepable(row))
     return issue
   }
   const single = (actor: Actor, row: IssueRow) =>
