@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, Timestamp, UserBasic } from './common.js'
-import { boolParam, dateTimeParam } from './params.js'
+import { boolParam, dateTimeParam, nonBlankString } from './params.js'
 
 const Ids = Type.Array(Type.Integer())
 
@@ -86,6 +86,16 @@ export const NoteCreate = Type.Object(
   { title: 'NoteCreate' },
 )
 export type NoteCreate = Static<typeof NoteCreate>
+
+/** `PUT /projects/:id/issues/:issue_iid/notes/:note_id` (`lib/api/notes.rb`): a new body, if any. */
+export const NoteUpdate = Type.Object(
+  {
+    body: Type.Optional(nonBlankString()),
+    confidential: Type.Optional(boolParam({ deprecated: true, description: 'no longer changes anything' })),
+  },
+  { title: 'NoteUpdate' },
+)
+export type NoteUpdate = Static<typeof NoteUpdate>
 
 /** `GET /projects/:id/issues/:issue_iid/notes`: GitLab's sort options and pagination. */
 export const NoteListQuery = Type.Object(

@@ -228,6 +228,19 @@ const RULES: Record<string, Rule> = {
   // (the Guest role) on the issues: 403 when linking, 404 `No Issue Link found` when unlinking.
   // reset() links issue 1 to 3 in each project (2 is confidential).
   'GET /projects/{id}/issues/{issue_iid}/links': { min: 'user', auth: true },
+  // reset() comments on issue 1 as dana (developer): `admin_note` is its author's, Maintainers' and up.
+  'GET /projects/{id}/issues/{noteable_id}/notes/{note_id}': { min: 'user', auth: true },
+  'PUT /projects/{id}/issues/{noteable_id}/notes/{note_id}': {
+    min: 'developer',
+    roles: ['developer', 'maintainer', 'owner', 'admin'],
+    auth: true,
+    body: () => ({ body: 'Edited' }),
+  },
+  'DELETE /projects/{id}/issues/{noteable_id}/notes/{note_id}': {
+    min: 'developer',
+    roles: ['developer', 'maintainer', 'owner', 'admin'],
+    auth: true,
+  },
   'POST /projects/{id}/issues/{issue_iid}/links': {
     min: 'guest',
     auth: true,
@@ -319,6 +332,10 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         target_issue_iid: 3,
       })
       expect(link.status).toBe(201)
+      const comment = await send('POST', `/projects/${projectId(v)}/issues/1/notes`, 'developer', {
+        body: 'From the matrix',
+      })
+      expect(comment.status).toBe(201)
     }
     dirty = false
   }
@@ -341,6 +358,12 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       ),
       issue_link_id: String(
         one('SELECT l.id FROM issue_links l JOIN issues i ON i.id = l.source_id WHERE i.project_id = ?', pid),
+      ),
+      note_id: String(
+        one(
+          'SELECT n.id FROM notes n JOIN issues i ON i.id = n.issue_id WHERE i.project_id = ? AND n.system = 0',
+          pid,
+        ),
       ),
       name: 'pub',
       ref: 'main',

@@ -20,6 +20,9 @@ export function noteTable(db: Db) {
      VALUES (@issue_id, @author_id, @body, @system, @internal, @created_at, @updated_at)`,
   )
   const bump = db.prepare('UPDATE issues SET user_notes_count = user_notes_count + 1 WHERE id = ?')
+  const drop = db.prepare('UPDATE issues SET user_notes_count = user_notes_count - 1 WHERE id = ?')
+  const setBody = db.prepare('UPDATE notes SET body = ?, updated_at = ? WHERE id = ?')
+  const remove = db.prepare('DELETE FROM notes WHERE id = ?')
   const byId = db.prepare('SELECT * FROM notes WHERE id = ?')
   const ofIssue = db.prepare('SELECT * FROM notes WHERE issue_id = ? ORDER BY id')
   const authors = db.prepare(
@@ -34,6 +37,12 @@ export function noteTable(db: Db) {
       return id
     },
     get: (id: number) => byId.get(id) as NoteRow | undefined,
+    setBody: (id: number, body: string, now: string) => void setBody.run(body, now, id),
+    /** Deletes a note; a user note leaves the issue's `user_notes_count`. */
+    remove(note: NoteRow): void {
+      remove.run(note.id)
+      if (note.system === 0) drop.run(note.issue_id)
+    },
     /** Every note of an issue, oldest first. */
     ofIssue: (issueId: number) => ofIssue.all(issueId) as NoteRow[],
     /** Authors of user notes, in the order they first commented; internal notes only when asked. */
