@@ -24,6 +24,7 @@ import { triggers } from './triggers.js'
 import { Agent } from './undici.js'
 import { users } from './users.js'
 import { issueLinks } from './issue-links.js'
+import { awardEmoji } from './award-emoji.js'
 
 export interface ClientOptions {
   /**
@@ -104,6 +105,7 @@ export function createClient(options: ClientOptions) {
     projectImports: projectImports(http),
     version: version(http),
     issueLinks: issueLinks(http),
+    awardEmoji: awardEmoji(http),
     close: async (): Promise<void> => {
       await owned?.close()
     },

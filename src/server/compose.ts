@@ -25,6 +25,7 @@ import type { IssueDeps } from './services/issues/lookup.js'
 import { issueMoveService } from './services/issues/moves.js'
 import { issueRelationService } from './services/issues/relations.js'
 import { issueLinkService } from './services/issues/links.js'
+import { awardEmojiService } from './services/award-emoji.js'
 import { jobTokens } from './services/job-tokens.js'
 import { metricImageService, type MetricImageService } from './services/metric-images.js'
 import { noteService } from './services/notes.js'
@@ -189,6 +190,7 @@ function issueServices(ctx: ServiceContext, issues: IssueService) {
     notes: noteService(deps),
     timeTracking: timeTrackingService(deps),
     issueLinks: issueLinkService(deps),
+    awardEmoji: awardEmojiService(deps),
   }
 }
 

@@ -228,6 +228,22 @@ const RULES: Record<string, Rule> = {
   // (the Guest role) on the issues: 403 when linking, 404 `No Issue Link found` when unlinking.
   // reset() links issue 1 to 3 in each project (2 is confidential).
   'GET /projects/{id}/issues/{issue_iid}/links': { min: 'user', auth: true },
+  // lib/api/award_emoji.rb: readers see awards (anonymous ones too); awarding needs a signed-in
+  // reader (404 `Award Emoji Not Found` otherwise); only the giver (dana, in reset()) or an
+  // administrator takes one back (401 for anyone else).
+  ...Object.fromEntries(
+    ['/projects/{id}/issues/{issue_iid}', '/projects/{id}/issues/{issue_iid}/notes/{note_id}'].flatMap(
+      (base): [string, Rule][] => [
+        [`GET ${base}/award_emoji`, { min: 'reader' }],
+        [`GET ${base}/award_emoji/{award_id}`, { min: 'reader' }],
+        [`POST ${base}/award_emoji`, { min: 'user', denied: 404, body: () => ({ name: 'tada' }) }],
+        [
+          `DELETE ${base}/award_emoji/{award_id}`,
+          { min: 'developer', roles: ['developer', 'admin'], denied: 401 },
+        ],
+      ],
+    ),
+  ),
   // reset() comments on issue 1 as dana (developer): `admin_note` is its author's, Maintainers' and up.
   'GET /projects/{id}/issues/{noteable_id}/notes/{note_id}': { min: 'user', auth: true },
   'PUT /projects/{id}/issues/{noteable_id}/notes/{note_id}': {
@@ -336,6 +352,12 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         body: 'From the matrix',
       })
       expect(comment.status).toBe(201)
+      for (const awardable of ['issues/1', `issues/1/notes/${(comment.body as { id: number }).id}`]) {
+        const given = await send('POST', `/projects/${projectId(v)}/${awardable}/award_emoji`, 'developer', {
+          name: 'thumbsup',
+        })
+        expect(given.status).toBe(201)
+      }
     }
     dirty = false
   }
@@ -364,6 +386,17 @@ describe('access matrix: every endpoint by every role by every visibility', () =
           'SELECT n.id FROM notes n JOIN issues i ON i.id = n.issue_id WHERE i.project_id = ? AND n.system = 0',
           pid,
         ),
+      ),
+      award_id: String(
+        op.path.includes('{note_id}')
+          ? one(
+              'SELECT a.id FROM note_award_emoji a JOIN notes n ON n.id = a.note_id JOIN issues i ON i.id = n.issue_id WHERE i.project_id = ?',
+              pid,
+            )
+          : one(
+              'SELECT a.id FROM award_emoji a JOIN issues i ON i.id = a.issue_id WHERE i.project_id = ?',
+              pid,
+            ),
       ),
       name: 'pub',
       ref: 'main',

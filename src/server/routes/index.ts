@@ -30,6 +30,7 @@ import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
 import { issueLinkRoutes } from './issue-links.js'
+import { awardEmojiRoutes } from './award-emoji.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -81,4 +82,5 @@ function registerRoutes(api: ApiContext): void {
   emulatorRoutes(api, api.services.emulator)
   openapiRoutes(api)
   issueLinkRoutes(api)
+  awardEmojiRoutes(api)
 }

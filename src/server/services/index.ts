@@ -20,6 +20,7 @@ import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
 import type { IssueLinkService } from './issues/links.js'
+import type { AwardEmojiService } from './award-emoji.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -46,6 +47,7 @@ export interface Services {
   triggers: TriggerService
   transfers: Transfers
   issueLinks: IssueLinkService
+  awardEmoji: AwardEmojiService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

@@ -8,7 +8,7 @@ import gitObjects from './migrations/007-git-objects.js'
 import refKinds from './migrations/008-ref-kinds.js'
 import duplicates from './migrations/009-duplicates.js'
 import issueStateIndex from './migrations/010-issue-state-index.js'
-import issueLinks from './migrations/011-issue-links.js'
+import issueSubresources from './migrations/011-issue-subresources.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -25,5 +25,5 @@ export const migrations: string[] = [
   refKinds,
   duplicates,
   issueStateIndex,
-  issueLinks,
+  issueSubresources,
 ]
