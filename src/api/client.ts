@@ -25,6 +25,7 @@ import { Agent } from './undici.js'
 import { users } from './users.js'
 import { issueLinks } from './issue-links.js'
 import { awardEmoji } from './award-emoji.js'
+import { discussions } from './discussions.js'
 
 export interface ClientOptions {
   /**
@@ -106,6 +107,7 @@ export function createClient(options: ClientOptions) {
     version: version(http),
     issueLinks: issueLinks(http),
     awardEmoji: awardEmoji(http),
+    discussions: discussions(http),
     close: async (): Promise<void> => {
       await owned?.close()
     },

@@ -176,4 +176,20 @@ describe('@gitbeaker/rest against the reference server', () => {
     expect(tada).toMatchObject({ name: 'tada', awardable_type: 'Note', awardable_id: note.id })
     expect((await alice.IssueNoteAwardEmojis.all(P, 1, note.id)).map((a) => a.name)).toEqual(['tada'])
   })
+
+  it('starts a discussion, replies and reads it back', async () => {
+    const thread = await alice.IssueDiscussions.create(P, 1, 'Shall we?')
+    expect(thread).toMatchObject({
+      individual_note: false,
+      notes: [{ body: 'Shall we?', type: 'DiscussionNote' }],
+    })
+    const reply = await alice.IssueDiscussions.addNote(P, 1, thread.id, 'Yes')
+    expect(reply).toMatchObject({ body: 'Yes', type: 'DiscussionNote' })
+    const all = await alice.IssueDiscussions.all(P, 1)
+    expect(all.map((d) => (d.notes as { body: string }[]).map((n) => n.body))).toEqual([['Shall we?', 'Yes']])
+    const edited = await alice.IssueDiscussions.editNote(P, 1, thread.id, reply.id, { body: 'Yes!' })
+    expect(edited).toMatchObject({ body: 'Yes!' })
+    await alice.IssueDiscussions.removeNote(P, 1, thread.id, reply.id)
+    expect((await alice.IssueDiscussions.show(P, 1, thread.id)).notes).toHaveLength(1)
+  })
 })

@@ -228,6 +228,34 @@ const RULES: Record<string, Rule> = {
   // (the Guest role) on the issues: 403 when linking, 404 `No Issue Link found` when unlinking.
   // reset() links issue 1 to 3 in each project (2 is confidential).
   'GET /projects/{id}/issues/{issue_iid}/links': { min: 'user', auth: true },
+  // lib/api/discussions.rb authenticates every call; its notes follow the notes' rules (dana's, in reset()).
+  'GET /projects/{id}/issues/{noteable_id}/discussions': { min: 'user', auth: true },
+  'POST /projects/{id}/issues/{noteable_id}/discussions': {
+    min: 'user',
+    auth: true,
+    body: () => ({ body: 'Hi' }),
+  },
+  'GET /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}': { min: 'user', auth: true },
+  'POST /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}/notes': {
+    min: 'user',
+    auth: true,
+    body: () => ({ body: 'Re' }),
+  },
+  'GET /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}/notes/{note_id}': {
+    min: 'user',
+    auth: true,
+  },
+  'PUT /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}/notes/{note_id}': {
+    min: 'developer',
+    roles: ['developer', 'maintainer', 'owner', 'admin'],
+    auth: true,
+    body: () => ({ body: 'Edited' }),
+  },
+  'DELETE /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}/notes/{note_id}': {
+    min: 'developer',
+    roles: ['developer', 'maintainer', 'owner', 'admin'],
+    auth: true,
+  },
   // lib/api/award_emoji.rb: readers see awards (anonymous ones too); awarding needs a signed-in
   // reader (404 `Award Emoji Not Found` otherwise); only the giver (dana, in reset()) or an
   // administrator takes one back (401 for anyone else).
@@ -352,6 +380,10 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         body: 'From the matrix',
       })
       expect(comment.status).toBe(201)
+      const thread = await send('POST', `/projects/${projectId(v)}/issues/1/discussions`, 'developer', {
+        body: 'A thread',
+      })
+      expect(thread.status).toBe(201)
       for (const awardable of ['issues/1', `issues/1/notes/${(comment.body as { id: number }).id}`]) {
         const given = await send('POST', `/projects/${projectId(v)}/${awardable}/award_emoji`, 'developer', {
           name: 'thumbsup',
@@ -384,6 +416,12 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       note_id: String(
         one(
           'SELECT n.id FROM notes n JOIN issues i ON i.id = n.issue_id WHERE i.project_id = ? AND n.system = 0',
+          pid,
+        ),
+      ),
+      discussion_id: String(
+        one(
+          'SELECT d.discussion_id FROM note_discussions d JOIN notes n ON n.id = d.note_id JOIN issues i ON i.id = n.issue_id WHERE i.project_id = ?',
           pid,
         ),
       ),

@@ -241,9 +241,12 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
     const v = coerce(prefix ? `${prefix}[${key}]` : key, prop, raw, errors)
     if (v !== INVALID) out[key] = v
   }
-  const groups = schema['x-mutually-exclusive']
+  const exactlyOne = schema['x-exactly-one-of']
+  const groups = [...(schema['x-mutually-exclusive'] ?? []), ...(exactlyOne ? [exactlyOne] : [])]
   const atLeast = schema['x-at-least-one-of']
-  if (groups || atLeast) checkGroups(groups ?? [], atLeast, input, errors, prefix)
+  if (groups.length > 0 || atLeast) checkGroups(groups, atLeast, input, errors, prefix)
+  if (exactlyOne && !exactlyOne.some((key) => input[key] !== undefined))
+    errors.push(`${exactlyOne.join(', ')} are missing, exactly one parameter must be provided`)
   return out
 }
 

@@ -31,6 +31,7 @@ import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
 import { issueLinkRoutes } from './issue-links.js'
 import { awardEmojiRoutes } from './award-emoji.js'
+import { issueDiscussionRoutes } from './issue-discussions.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -83,4 +84,5 @@ function registerRoutes(api: ApiContext): void {
   openapiRoutes(api)
   issueLinkRoutes(api)
   awardEmojiRoutes(api)
+  issueDiscussionRoutes(api)
 }

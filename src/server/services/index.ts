@@ -21,6 +21,7 @@ import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
 import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
+import type { DiscussionService } from './discussions.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -48,6 +49,7 @@ export interface Services {
   transfers: Transfers
   issueLinks: IssueLinkService
   awardEmoji: AwardEmojiService
+  discussions: DiscussionService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

@@ -70,6 +70,7 @@ export function noteService(deps: IssueDeps) {
       const { issue, note } = findNote(actor, project, iid, noteId)
       requireAdminNote(actor, project, note)
       if (input.body === undefined || input.body === note.body) return present(note, issue)
+      if (input.body.trim() === '') throw noteError("can't be blank")
       if ([...input.body].length > MAX_NOTE)
         throw noteError(`is too long (maximum is ${MAX_NOTE} characters)`)
       const now = isoNow(deps.ctx.clock)
@@ -126,7 +127,14 @@ export function noteService(deps: IssueDeps) {
      * `400 Bad request - Failed to apply commands.` when they have nothing to say.
      * Chosen: `internal` from a caller below Planner is ignored, not refused.
      */
-    create(actor: Actor, project: ProjectRow, iid: number, input: NoteCreate): Note | NoteCommands {
+    create(
+      actor: Actor,
+      project: ProjectRow,
+      iid: number,
+      input: NoteCreate,
+      /** The thread the note starts or joins (the discussions API). */
+      thread?: { discussionId: string; convert?: NoteRow },
+    ): Note | NoteCommands {
       const user = requireUser(actor)
       const row = deps.issues.findIssue(actor, project, iid)
       if (row.discussion_locked === 1 && !actor.admin && access.projectLevel(actor, project) < Level.guest)
@@ -151,7 +159,11 @@ export function noteService(deps: IssueDeps) {
               internal: (input.internal ?? input.confidential) && canReadInternal(actor, project) ? 1 : 0,
               created_at: createdAt,
               updated_at: createdAt,
+              ...(thread ? { discussion_id: thread.discussionId } : {}),
             })
+        // A reply to an individual note makes it the first note of a thread (`convert_to_discussion!`).
+        if (id !== undefined && thread?.convert)
+          store.notes.joinThread(thread.convert.id, thread.discussionId)
         if (id !== undefined) {
           // Commenters become participants: subscribed unless they chose otherwise.
           if (!store.issues.subscription(row.id, user.id)) store.issues.setSubscription(row.id, user.id, true)

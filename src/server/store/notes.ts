@@ -9,9 +9,16 @@ export interface NoteRow {
   internal: number
   created_at: string
   updated_at: string
+  /** The thread a note was made in through the discussions API (`note_discussions`); else none. */
+  discussion_id?: string | null
+  /** `DiscussionNote` for a note of a thread; null for an individual note. */
+  type?: string | null
 }
 
-export type NewNote = Omit<NoteRow, 'id'>
+export type NewNote = Omit<NoteRow, 'id' | 'discussion_id' | 'type'> & {
+  /** The thread the note starts or joins (`DiscussionNote`). */
+  discussion_id?: string
+}
 
 /** Comments and system notes on issues; a user note also counts in `issues.user_notes_count`. */
 export function noteTable(db: Db) {
@@ -23,19 +30,28 @@ export function noteTable(db: Db) {
   const drop = db.prepare('UPDATE issues SET user_notes_count = user_notes_count - 1 WHERE id = ?')
   const setBody = db.prepare('UPDATE notes SET body = ?, updated_at = ? WHERE id = ?')
   const remove = db.prepare('DELETE FROM notes WHERE id = ?')
-  const byId = db.prepare('SELECT * FROM notes WHERE id = ?')
-  const ofIssue = db.prepare('SELECT * FROM notes WHERE issue_id = ? ORDER BY id')
+  const withThread =
+    'SELECT n.*, d.discussion_id, d.type FROM notes n LEFT JOIN note_discussions d ON d.note_id = n.id'
+  const byId = db.prepare(`${withThread} WHERE n.id = ?`)
+  const ofIssue = db.prepare(`${withThread} WHERE n.issue_id = ? ORDER BY n.id`)
+  const thread = db.prepare(
+    `INSERT INTO note_discussions (note_id, discussion_id) VALUES (?, ?)
+     ON CONFLICT (note_id) DO UPDATE SET discussion_id = excluded.discussion_id`,
+  )
   const authors = db.prepare(
     `SELECT author_id FROM notes WHERE issue_id = ? AND system = 0 AND (internal = 0 OR ?)
      GROUP BY author_id ORDER BY MIN(id)`,
   )
   return {
     /** Inserts a note; a user (non-system) note bumps the issue's `user_notes_count`. */
-    insert: (note: NewNote) => {
+    insert: ({ discussion_id, ...note }: NewNote) => {
       const id = Number(insert.run(note).lastInsertRowid)
       if (note.system === 0) bump.run(note.issue_id)
+      if (discussion_id !== undefined) thread.run(id, discussion_id)
       return id
     },
+    /** Makes a note part of the thread `discussionId` (`DiscussionNote`): a reply converts an individual note. */
+    joinThread: (noteId: number, discussionId: string) => void thread.run(noteId, discussionId),
     get: (id: number) => byId.get(id) as NoteRow | undefined,
     setBody: (id: number, body: string, now: string) => void setBody.run(body, now, id),
     /** Deletes a note; a user note leaves the issue's `user_notes_count`. */
