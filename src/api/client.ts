@@ -26,6 +26,7 @@ import { users } from './users.js'
 import { issueLinks } from './issue-links.js'
 import { awardEmoji } from './award-emoji.js'
 import { discussions } from './discussions.js'
+import { resourceEvents } from './resource-events.js'
 
 export interface ClientOptions {
   /**
@@ -108,6 +109,7 @@ export function createClient(options: ClientOptions) {
     issueLinks: issueLinks(http),
     awardEmoji: awardEmoji(http),
     discussions: discussions(http),
+    resourceEvents: resourceEvents(http),
     close: async (): Promise<void> => {
       await owned?.close()
     },

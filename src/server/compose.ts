@@ -27,6 +27,7 @@ import { issueRelationService } from './services/issues/relations.js'
 import { issueLinkService } from './services/issues/links.js'
 import { awardEmojiService } from './services/award-emoji.js'
 import { discussionService } from './services/discussions.js'
+import { resourceEventService } from './services/resource-events.js'
 import { jobTokens } from './services/job-tokens.js'
 import { metricImageService, type MetricImageService } from './services/metric-images.js'
 import { noteService } from './services/notes.js'
@@ -194,6 +195,7 @@ function issueServices(ctx: ServiceContext, issues: IssueService) {
     issueLinks: issueLinkService(deps),
     awardEmoji: awardEmojiService(deps),
     discussions: discussionService(deps, notes),
+    resourceEvents: resourceEventService(deps),
   }
 }
 

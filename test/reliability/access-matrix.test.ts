@@ -256,6 +256,20 @@ const RULES: Record<string, Rule> = {
     roles: ['developer', 'maintainer', 'owner', 'admin'],
     auth: true,
   },
+  // lib/api/resource_*_events.rb authenticate every call; reset() edits issue 3 so that each kind
+  // has an event (the server has no iterations: one by id is always 404).
+  ...Object.fromEntries(
+    ['label', 'milestone', 'state', 'weight', 'iteration'].flatMap((kind): [string, Rule][] => [
+      [
+        `GET /projects/{id}/issues/{eventable_id}/resource_${kind}_events`,
+        { min: 'user', auth: true, issue: '3' },
+      ],
+      [
+        `GET /projects/{id}/issues/{eventable_id}/resource_${kind}_events/{event_id}`,
+        { min: 'user', auth: true, issue: '3', ...(kind === 'iteration' ? { ok: [404] } : {}) },
+      ],
+    ]),
+  ),
   // lib/api/award_emoji.rb: readers see awards (anonymous ones too); awarding needs a signed-in
   // reader (404 `Award Emoji Not Found` otherwise); only the giver (dana, in reset()) or an
   // administrator takes one back (401 for anyone else).
@@ -380,6 +394,13 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         body: 'From the matrix',
       })
       expect(comment.status).toBe(201)
+      const edit = await send('PUT', `/projects/${projectId(v)}/issues/3`, 'admin', {
+        state_event: 'close',
+        add_labels: 'bug',
+        milestone_id: one('SELECT id FROM milestones WHERE project_id = ?', projectId(v)),
+        weight: 2,
+      })
+      expect(edit.status).toBe(200)
       const thread = await send('POST', `/projects/${projectId(v)}/issues/1/discussions`, 'developer', {
         body: 'A thread',
       })
@@ -398,10 +419,12 @@ describe('access matrix: every endpoint by every role by every visibility', () =
   /** The path of `op` with `{id}` = `target` and every other parameter naming a real record of `v`. */
   const fillPath = (op: Operation, v: Visibility, target: string, issue = '1') => {
     const pid = projectId(v)
+    const eventKind = /resource_(\w+)_events/.exec(op.path)?.[1] ?? 'state'
     const values: Record<string, string> = {
       id: target || String(one('SELECT id FROM issues WHERE project_id = ? AND iid = 1', pid)),
       issue_iid: issue,
       noteable_id: issue,
+      eventable_id: issue,
       trigger_id: String(one('SELECT id FROM triggers WHERE project_id = ?', pid)),
       pipeline_id: String(one('SELECT id FROM pipelines WHERE project_id = ?', pid)),
       metric_image_id: String(
@@ -416,6 +439,14 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       note_id: String(
         one(
           'SELECT n.id FROM notes n JOIN issues i ON i.id = n.issue_id WHERE i.project_id = ? AND n.system = 0',
+          pid,
+        ),
+      ),
+      // Iterations have no events; any other kind's id serves (it answers 404).
+      event_id: String(
+        one(
+          `SELECT e.id FROM resource_${eventKind === 'iteration' ? 'state' : eventKind}_events e
+           JOIN issues i ON i.id = e.issue_id WHERE i.project_id = ?`,
           pid,
         ),
       ),

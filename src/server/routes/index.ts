@@ -32,6 +32,7 @@ import { userLookupRoutes } from './user-lookup.js'
 import { issueLinkRoutes } from './issue-links.js'
 import { awardEmojiRoutes } from './award-emoji.js'
 import { issueDiscussionRoutes } from './issue-discussions.js'
+import { resourceEventRoutes } from './resource-events.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -85,4 +86,5 @@ function registerRoutes(api: ApiContext): void {
   issueLinkRoutes(api)
   awardEmojiRoutes(api)
   issueDiscussionRoutes(api)
+  resourceEventRoutes(api)
 }

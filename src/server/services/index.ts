@@ -22,6 +22,7 @@ import type { UserService } from './users.js'
 import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
+import type { ResourceEventService } from './resource-events.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -50,6 +51,7 @@ export interface Services {
   issueLinks: IssueLinkService
   awardEmoji: AwardEmojiService
   discussions: DiscussionService
+  resourceEvents: ResourceEventService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

@@ -5,11 +5,12 @@ import { issueMoveTable } from './issue-moves.js'
 import { mergeRequestTable } from './merge-requests.js'
 import { metricImageTable } from './metric-images.js'
 import { noteTable } from './notes.js'
+import { resourceEventTable } from './resource-events.js'
 import { timelogTable } from './timelogs.js'
 import { todoTable } from './todos.js'
 
 /**
- * The tables of issue details (notes, to-dos, award emoji, timelogs, metric images, merge requests, moves, links), for
+ * The tables of issue details (notes, to-dos, award emoji, timelogs, metric images, merge requests, moves, links, resource events), for
  * `createStore`.
  */
 export function issueDetailTables(db: Db) {
@@ -22,5 +23,6 @@ export function issueDetailTables(db: Db) {
     mergeRequests: mergeRequestTable(db),
     issueMoves: issueMoveTable(db),
     issueLinks: issueLinkTable(db),
+    resourceEvents: resourceEventTable(db),
   }
 }

@@ -51,6 +51,7 @@ function promote(deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueR
     updated_at: now,
     ...(row.state === 'opened' ? { state: 'closed', closed_at: now, closed_by_id: actor.id } : {}),
   })
+  if (row.state === 'opened') store.resourceEvents.record(row.id, actor.id, { state: 'closed' }, now)
   addSystemNote(store, row.id, actor.id as number, `promoted to epic &${epic?.iid ?? epicId}`, now)
 }
 
@@ -124,8 +125,12 @@ export function applyUpdates(
   }
   const edit = issueEditOf(deps, project, updates)
   if (options.edit && Object.keys(edit).length > 0) deps.issues.update(actor, project, row.iid, edit)
-  if (updates.weight === null)
-    store.issues.update(row.id, { weight: null, updated_at: isoNow(deps.ctx.clock) })
+  if (updates.weight === null) {
+    const now = isoNow(deps.ctx.clock)
+    if (current().weight !== null)
+      store.resourceEvents.record(row.id, actor.id, { weight: { weight: null } }, now)
+    store.issues.update(row.id, { weight: null, updated_at: now })
+  }
   const time = timeTrackingService(deps)
   if (updates.time_estimate !== undefined) time.estimate(actor, current(), updates.time_estimate)
   const spend = updates.spend_time
