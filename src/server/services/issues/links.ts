@@ -83,21 +83,27 @@ export function issueLinkService(deps: IssueDeps) {
   const canAdminLink = (actor: Actor, side: Side) =>
     readable(actor, side) && access.atLeast(actor, side.project, Level.guest)
 
-  /** `IssueBasic` records of both sides of a link, relative to the project the call names. */
-  const basics = (actor: Actor, from: ProjectRow, sides: IssueRow[]): IssueBasic[] =>
-    presentIssueBatch(deps.ctx, sides, {
+  /**
+   * Issue records (without `subscribed`, as lists show them) of `rows`, `references.relative` to
+   * the project the call names; `closed_as_duplicate_of` only where the caller may read it.
+   */
+  const records = (actor: Actor, from: ProjectRow, rows: IssueRow[]) =>
+    presentIssueBatch(deps.ctx, rows, {
       userId: actor.id,
       withSubscribed: false,
       withLabelDetails: false,
       from: { project: from.id },
       canReadEpic: (epic) => deps.issues.canReadEpic(actor, epic),
-      canReadIssue: () => false,
+      canReadIssue: (row) => {
+        const p = store.projects.get(row.project_id)
+        return p !== undefined && readable(actor, { row, project: p })
+      },
     })
 
   const presentLink = (actor: Actor, from: ProjectRow, link: IssueLinkRow): IssueLink => {
     const source = store.issues.get(link.source_id) as IssueRow
     const target = store.issues.get(link.target_id) as IssueRow
-    const [s, t] = basics(actor, from, [source, target]) as [IssueBasic, IssueBasic]
+    const [s, t] = records(actor, from, [source, target]) as IssueBasic[] as [IssueBasic, IssueBasic]
     return { source_issue: s, target_issue: t, link_type: link.link_type }
   }
 
@@ -129,23 +135,13 @@ export function issueLinkService(deps: IssueDeps) {
         const other = sideOf(link.source_id === issue.row.id ? link.target_id : link.source_id)
         if (other && readable(actor, other)) shown.push({ link, other })
       }
-      const records = presentIssueBatch(
-        deps.ctx,
+      const issues = records(
+        actor,
+        project,
         shown.map((s) => s.other.row),
-        {
-          userId: actor.id,
-          withSubscribed: false,
-          withLabelDetails: false,
-          from: { project: project.id },
-          canReadEpic: (epic) => deps.issues.canReadEpic(actor, epic),
-          canReadIssue: (row) => {
-            const p = store.projects.get(row.project_id)
-            return p !== undefined && readable(actor, { row, project: p })
-          },
-        },
       )
       return shown.map(({ link }, i) => ({
-        ...records[i]!,
+        ...issues[i]!,
         issue_link_id: link.id,
         link_type:
           link.link_type === 'blocks' && link.target_id === issue.row.id ? 'is_blocked_by' : link.link_type,
