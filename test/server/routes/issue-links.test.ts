@@ -126,6 +126,12 @@ describe('issue links (EE)', () => {
     expect([noProject.status, noProject.body]).toEqual([404, { message: '404 Project Not Found' }])
     const noIssue = await link(P, 1, T.reporter, { target_project_id: 'acme/widgets', target_issue_iid: 99 })
     expect([noIssue.status, noIssue.body]).toEqual([404, { message: '404 Not found' }])
+    for (const iid of ['99999999999999999999999', '-1', ' ']) {
+      const odd = await link(P, 2, T.reporter, { target_project_id: 'acme/widgets', target_issue_iid: iid })
+      expect([iid, odd.status, odd.body]).toEqual([iid, 404, { message: '404 Not found' }])
+    }
+    const huge = await t.http('GET', `${P}/issues/1/links/99999999999999999999999`, { token: T.reporter })
+    expect([huge.status, huge.body]).toEqual([404, { message: '404 Not found' }])
     const garbage = await link(P, 1, T.reporter, { target_project_id: 'acme/widgets', target_issue_iid: 'x' })
     expect([garbage.status, garbage.body]).toEqual([404, { message: '404 Not found' }])
     // A confidential issue the caller cannot read is not found.
