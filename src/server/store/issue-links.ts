@@ -29,6 +29,8 @@ export function issueLinkTable(db: Db) {
      WHERE link_type = 'blocks' AND source_id IN (SELECT value FROM json_each(?))`,
   )
   const remove = db.prepare('DELETE FROM issue_links WHERE id = ?')
+  const moveSource = db.prepare('UPDATE issue_links SET source_id = ? WHERE source_id = ?')
+  const moveTarget = db.prepare('UPDATE issue_links SET target_id = ? WHERE target_id = ?')
   const blocking = db.prepare(
     `SELECT l.source_id AS issue_id, COUNT(*) AS n FROM issue_links l JOIN issues t ON t.id = l.target_id
      WHERE l.link_type = 'blocks' AND t.state = 'opened' AND l.source_id IN (SELECT value FROM json_each(?))
@@ -44,6 +46,11 @@ export function issueLinkTable(db: Db) {
     /** How many links an issue has (GitLab's `linked_items_count`). */
     count: (issueId: number) => (count.get(issueId, issueId) as { n: number }).n,
     remove: (id: number) => void remove.run(id),
+    /** Hands an issue's links to the issue it moved to (`Issues::MoveService#rewrite_related_issues`). */
+    moveTo(fromId: number, toId: number): void {
+      moveSource.run(toId, fromId)
+      moveTarget.run(toId, fromId)
+    },
     /** Which of `issueIds` block another issue (their `blocking_issues_count` moves with that issue's state). */
     blockers(issueIds: number[]): Set<number> {
       if (issueIds.length === 0) return new Set()

@@ -1,5 +1,5 @@
 import { startServer, type TestServer } from '../../support/server.js'
-import { detailSeed, P, PUBLIC, T } from './issue-details-seed.js'
+import { detailSeed, OTHER, P, PUBLIC, T } from './issue-details-seed.js'
 
 let t: TestServer
 afterEach(() => t.close())
@@ -232,6 +232,24 @@ describe('issue links (EE)', () => {
     expect(dup.status).toBe(202)
     const links = (await t.http('GET', `${P}/issues/2/links`, { token: T.reporter })).body as Json[]
     expect(links.map((l) => [l.iid, l.link_type])).toEqual([[1, 'relates_to']])
+  })
+
+  it('a moved issue takes its links along (Issues::MoveService#rewrite_related_issues)', async () => {
+    expect(
+      (await link(P, 1, T.maintainer, { target_project_id: 'acme/widgets', target_issue_iid: 2 })).status,
+    ).toBe(201)
+    const other = (await t.http('GET', OTHER, { token: T.maintainer })).body as Json
+    const moved = await t.http('POST', `${P}/issues/2/move`, {
+      token: T.maintainer,
+      json: { to_project_id: other.id },
+    })
+    expect(moved.status).toBe(201)
+    const newIid = (moved.body as Json).iid
+    const fromOne = (await t.http('GET', `${P}/issues/1/links`, { token: T.maintainer })).body as Json[]
+    expect(fromOne.map((r) => r.references)).toEqual([
+      expect.objectContaining({ full: `acme/other#${newIid}` }),
+    ])
+    expect(await linkCount(P, 2)).toBe(0)
   })
 
   it('reset drops API-made links', async () => {

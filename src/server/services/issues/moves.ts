@@ -133,6 +133,7 @@ export function issueMoveService(deps: IssueDeps) {
           })
         store.issues.setAssignees(id, assignees)
         store.issueMoves.copyChildren(row.id, id)
+        store.issueLinks.moveTo(row.id, id)
         const note = (issueId: number, body: string) =>
           addSystemNote(store, issueId, actor.id as number, body, now)
         note(id, `moved from ${issueReference(row, project, target)}`)
