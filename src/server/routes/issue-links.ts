@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { IssueLink, IssueLinkCreate, RelatedIssue } from '../../schema/index.js'
+import { applies } from '../domain/releases.js'
 import type { ApiContext } from './context.js'
 import { issueRoute } from './paths.js'
 
@@ -36,17 +37,18 @@ export function issueLinkRoutes(api: ApiContext): void {
     (h, { iid, project }) => h.reply.code(201).send(links.create(h.actor, project, iid, h.params)),
   )
 
-  route(
-    {
-      method: 'GET',
-      url: '/api/v4/projects/:id/issues/:issue_iid/links/:issue_link_id',
-      summary: 'Get one link of an issue',
-      auth: 'required',
-      pathParams: LinkPath,
-      response: { 200: IssueLink },
-    },
-    (h) => links.get(h.actor, access.project(h.actor, h.path.id), h.path.issue_iid, h.path.issue_link_id),
-  )
+  if (applies(api.instance.version, 'issueLinkById'))
+    route(
+      {
+        method: 'GET',
+        url: '/api/v4/projects/:id/issues/:issue_iid/links/:issue_link_id',
+        summary: 'Get one link of an issue',
+        auth: 'required',
+        pathParams: LinkPath,
+        response: { 200: IssueLink },
+      },
+      (h) => links.get(h.actor, access.project(h.actor, h.path.id), h.path.issue_iid, h.path.issue_link_id),
+    )
 
   route(
     {

@@ -279,3 +279,19 @@ describe('issue links (CE)', () => {
     expect((res.body as Json).source_issue).not.toHaveProperty('blocking_issues_count')
   })
 })
+
+describe('issue links before GitLab 15.1', () => {
+  beforeEach(async () => {
+    t = await startServer(detailSeed, { gitlabVersion: '15.0.0' })
+  })
+
+  it('has no GET of one link (no such route), the rest as later', async () => {
+    const made = await link(P, 1, T.reporter, { target_project_id: 'acme/widgets', target_issue_iid: 2 })
+    expect(made.status).toBe(201)
+    const [{ issue_link_id: id }] = (await t.http('GET', `${P}/issues/1/links`, { token: T.reporter }))
+      .body as [Json]
+    const one = await t.http('GET', `${P}/issues/1/links/${id}`, { token: T.reporter })
+    expect([one.status, one.body]).toEqual([404, { error: '404 Not Found' }])
+    expect((await t.http('DELETE', `${P}/issues/1/links/${id}`, { token: T.reporter })).status).toBe(200)
+  })
+})
