@@ -26,6 +26,10 @@ import { triggers } from './triggers.js'
 import { undiciSend } from './undici-send.js'
 import { Agent } from './undici.js'
 import { users } from './users.js'
+import { issueLinks } from './issue-links.js'
+import { awardEmoji } from './award-emoji.js'
+import { discussions } from './discussions.js'
+import { resourceEvents } from './resource-events.js'
 
 export interface ClientOptions {
   /**
@@ -107,6 +111,10 @@ export function createClient(options: ClientOptions) {
     projectExports: projectExports(http),
     projectImports: projectImports(http),
     version: version(http),
+    issueLinks: issueLinks(http),
+    awardEmoji: awardEmoji(http),
+    discussions: discussions(http),
+    resourceEvents: resourceEvents(http),
     close: async (): Promise<void> => {
       await owned?.close()
     },

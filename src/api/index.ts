@@ -6,6 +6,8 @@
 export * from './client.js'
 export type { ClientIssue, IssueCreateParams, IssueListParams, IssueUpdateParams } from './issues.js'
 export type { NoteListParams } from './notes.js'
+export type { AwardTarget } from './award-emoji.js'
+export type { ResourceEventKind, ResourceEventOf } from './resource-events.js'
 export type {
   ExportDownload,
   ExportParams,

@@ -3,7 +3,7 @@
  * come from src/schema, written once.
  */
 import type { ResourceRef } from '../schema/common.js'
-import { IssueBasic } from '../schema/issue.js'
+import { IssueBasic } from '../schema/issue-link.js'
 import { MergeRequestBasic } from '../schema/merge-request.js'
 import {
   ProjectMilestone,

@@ -1,10 +1,9 @@
 /*
- * Issue notes (`lib/api/notes.rb`): list and create. The reference server has no
- * `PUT .../notes/:note_id` yet, so there is no update here (sync-issues leaves comment edits alone).
+ * Issue notes (`lib/api/notes.rb`): list, create, get, edit and delete.
  */
 import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
-import { Note, NoteCommands, type NoteCreate, type NoteListQuery } from '../schema/note.js'
+import { Note, NoteCommands, type NoteCreate, type NoteListQuery, type NoteUpdate } from '../schema/note.js'
 import type { CallOptions, Http, Query } from './http.js'
 import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
@@ -42,6 +41,25 @@ export const notes = (http: Http) => ({
       json: body,
       response: NoteOrCommands,
     }),
+  /** `GET .../notes/:note_id`; 404 `404 Note Not Found` for an internal note the caller may not read. */
+  get: (project: ResourceRef, iid: number, noteId: number, options: CallOptions = {}) =>
+    http.request('GET', path`/projects/${project}/issues/${iid}/notes/${noteId}`, {
+      ...options,
+      response: Note,
+    }),
+  /**
+   * `PUT .../notes/:note_id` -> the note with its new body. 403 unless the caller wrote it or is a
+   * Maintainer; a system note can never be edited.
+   */
+  update: (project: ResourceRef, iid: number, noteId: number, body: NoteUpdate, options: CallOptions = {}) =>
+    http.request('PUT', path`/projects/${project}/issues/${iid}/notes/${noteId}`, {
+      ...options,
+      json: body,
+      response: Note,
+    }),
+  /** `DELETE .../notes/:note_id` -> 204; the same rights as `update`. */
+  remove: (project: ResourceRef, iid: number, noteId: number, options: CallOptions = {}) =>
+    http.request<void>('DELETE', path`/projects/${project}/issues/${iid}/notes/${noteId}`, options),
 })
 /** The type of `client.notes`. */
 export type NotesApi = ReturnType<typeof notes>

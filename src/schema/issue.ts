@@ -138,28 +138,6 @@ export const Issue = Type.Object(
 )
 export type Issue = Static<typeof Issue>
 
-/**
- * `Entities::IssueBasic` (`lib/api/entities/issue_basic.rb`, with EE's keys): the issue record without what
- * `Entities::Issue` adds (`has_tasks` onwards), as `GET /projects/:id/milestones/:milestone_id/issues` lists it.
- */
-export const IssueBasic = Type.Omit(
-  Issue,
-  [
-    'has_tasks',
-    'task_status',
-    '_links',
-    'references',
-    'severity',
-    'subscribed',
-    'moved_to_id',
-    'imported',
-    'imported_from',
-    'service_desk_reply_to',
-  ],
-  { title: 'IssueBasic' },
-)
-export type IssueBasic = Static<typeof IssueBasic>
-
 /** `order_by` values of the issue lists (`lib/api/issues.rb`). */
 export const IssueOrderBy = Type.Union([
   Type.Literal('created_at'),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, Timestamp, UserBasic } from './common.js'
-import { boolParam, dateTimeParam } from './params.js'
+import { boolParam, dateTimeParam, nonBlankString } from './params.js'
 
 const Ids = Type.Array(Type.Integer())
 
@@ -86,6 +86,40 @@ export const NoteCreate = Type.Object(
   { title: 'NoteCreate' },
 )
 export type NoteCreate = Static<typeof NoteCreate>
+
+/**
+ * `Entities::Discussion` (`lib/api/entities/discussion.rb`): a thread of notes, or one individual note
+ * (`individual_note: true`); its id is 40 hex digits.
+ */
+export const Discussion = Type.Object(
+  { id: Type.String(), individual_note: Type.Boolean(), notes: Type.Array(Note) },
+  { title: 'Discussion' },
+)
+export type Discussion = Static<typeof Discussion>
+
+/** `POST .../discussions` and `POST .../discussions/:discussion_id/notes` (`lib/api/discussions.rb`). */
+export const DiscussionNoteCreate = Type.Object(
+  { body: Type.String(), created_at: Type.Optional(dateTimeParam()) },
+  { title: 'DiscussionNoteCreate' },
+)
+export type DiscussionNoteCreate = Static<typeof DiscussionNoteCreate>
+
+/** `PUT .../discussions/:discussion_id/notes/:note_id`: exactly one of a new body or `resolved`. */
+export const DiscussionNoteUpdate = Type.Object(
+  { body: Type.Optional(Type.String()), resolved: Type.Optional(boolParam()) },
+  { title: 'DiscussionNoteUpdate', 'x-exactly-one-of': ['body', 'resolved'] },
+)
+export type DiscussionNoteUpdate = Static<typeof DiscussionNoteUpdate>
+
+/** `PUT /projects/:id/issues/:issue_iid/notes/:note_id` (`lib/api/notes.rb`): a new body, if any. */
+export const NoteUpdate = Type.Object(
+  {
+    body: Type.Optional(nonBlankString()),
+    confidential: Type.Optional(boolParam({ deprecated: true, description: 'no longer changes anything' })),
+  },
+  { title: 'NoteUpdate' },
+)
+export type NoteUpdate = Static<typeof NoteUpdate>
 
 /** `GET /projects/:id/issues/:issue_iid/notes`: GitLab's sort options and pagination. */
 export const NoteListQuery = Type.Object(

@@ -24,6 +24,10 @@ import { issueService, type IssueService } from './services/issues/issues.js'
 import type { IssueDeps } from './services/issues/lookup.js'
 import { issueMoveService } from './services/issues/moves.js'
 import { issueRelationService } from './services/issues/relations.js'
+import { issueLinkService } from './services/issues/links.js'
+import { awardEmojiService } from './services/award-emoji.js'
+import { discussionService } from './services/discussions.js'
+import { resourceEventService } from './services/resource-events.js'
 import { jobTokens } from './services/job-tokens.js'
 import { metricImageService, type MetricImageService } from './services/metric-images.js'
 import { noteService } from './services/notes.js'
@@ -182,13 +186,18 @@ function composeServices(
 /** The issue service and those of an issue's sub-resources, which work through it. */
 function issueServices(ctx: ServiceContext, issues: IssueService) {
   const deps: IssueDeps = { ctx, issues }
+  const notes = noteService(deps)
   return {
     issues,
     issueMoves: issueMoveService(deps),
     issueRelations: issueRelationService(deps),
     todos: todoService(deps),
-    notes: noteService(deps),
+    notes,
     timeTracking: timeTrackingService(deps),
+    issueLinks: issueLinkService(deps),
+    awardEmoji: awardEmojiService(deps),
+    discussions: discussionService(deps, notes),
+    resourceEvents: resourceEventService(deps),
   }
 }
 

@@ -74,6 +74,18 @@ describe('issue notes through the client (EE)', () => {
     expect(locked).toMatchObject({ status: 403, body: { message: '403 Forbidden' } })
     expect(await collect(gus.notes.list(W, 2))).toEqual([])
   })
+  it('gets, edits and deletes one note; refusals are GitLabApiError', async () => {
+    const gus = as(T.guest)
+    const made = await gus.notes.create(W, 2, { body: 'Frist' })
+    if (!('id' in made)) throw new Error('expected a note')
+    expect((await gus.notes.get(W, 2, made.id)).body).toBe('Frist')
+    expect((await gus.notes.update(W, 2, made.id, { body: 'First' })).body).toBe('First')
+    const other = await apiFailure(as(T.reporter).notes.update(W, 2, made.id, { body: 'Mine now' }))
+    expect([other.status, other.body]).toEqual([403, { message: '403 Forbidden' }])
+    await gus.notes.remove(W, 2, made.id)
+    const gone = await apiFailure(gus.notes.get(W, 2, made.id))
+    expect([gone.status, gone.body]).toEqual([404, { message: '404 Not found' }])
+  })
 })
 
 it('/promote stays text on CE (201 with the note)', async () => {

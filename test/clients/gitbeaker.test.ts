@@ -185,4 +185,48 @@ describe('@gitbeaker/rest against the reference server', () => {
       [1, 'First'],
     ])
   })
+
+  it('links issues, and refuses a second link the way GitLab does', async () => {
+    const link = await alice.IssueLinks.create(P, 1, P, 2, { linkType: 'blocks' })
+    expect(link).toMatchObject({ source_issue: { iid: 1 }, target_issue: { iid: 2 }, link_type: 'blocks' })
+    const related = await alice.IssueLinks.all(P, 2)
+    expect(related.map((r) => [r.iid, r.link_type])).toEqual([[1, 'is_blocked_by']])
+    expect(await refusal(alice.IssueLinks.create(P, 2, P, 1))).toEqual([409, 'Issue(s) already assigned'])
+    await alice.IssueLinks.remove(P, 1, related[0]!.issue_link_id as number)
+    expect(await alice.IssueLinks.all(P, 1)).toEqual([])
+  })
+
+  it('awards emoji on issues and notes; upvotes follow', async () => {
+    const up = await alice.IssueAwardEmojis.award(P, 1, 'thumbsup')
+    expect(up).toMatchObject({ name: 'thumbsup', awardable_type: 'Issue' })
+    expect((await alice.Issues.show(1, { projectId: P })).upvotes).toBe(1)
+    expect((await alice.IssueAwardEmojis.all(P, 1)).map((a) => a.name)).toEqual(['thumbsup'])
+    expect(await refusal(alice.IssueAwardEmojis.award(P, 1, 'thumbsup'))).toEqual([
+      404,
+      '404 Award Emoji ["Name has already been taken"] Not Found',
+    ])
+    await alice.IssueAwardEmojis.remove(P, 1, up.id)
+    expect((await alice.Issues.show(1, { projectId: P })).upvotes).toBe(0)
+
+    const note = await alice.IssueNotes.create(P, 1, 'Looks good')
+    const tada = await alice.IssueNoteAwardEmojis.award(P, 1, note.id, 'tada')
+    expect(tada).toMatchObject({ name: 'tada', awardable_type: 'Note', awardable_id: note.id })
+    expect((await alice.IssueNoteAwardEmojis.all(P, 1, note.id)).map((a) => a.name)).toEqual(['tada'])
+  })
+
+  it('starts a discussion, replies and reads it back', async () => {
+    const thread = await alice.IssueDiscussions.create(P, 1, 'Shall we?')
+    expect(thread).toMatchObject({
+      individual_note: false,
+      notes: [{ body: 'Shall we?', type: 'DiscussionNote' }],
+    })
+    const reply = await alice.IssueDiscussions.addNote(P, 1, thread.id, 'Yes')
+    expect(reply).toMatchObject({ body: 'Yes', type: 'DiscussionNote' })
+    const all = await alice.IssueDiscussions.all(P, 1)
+    expect(all.map((d) => (d.notes as { body: string }[]).map((n) => n.body))).toEqual([['Shall we?', 'Yes']])
+    const edited = await alice.IssueDiscussions.editNote(P, 1, thread.id, reply.id, { body: 'Yes!' })
+    expect(edited).toMatchObject({ body: 'Yes!' })
+    await alice.IssueDiscussions.removeNote(P, 1, thread.id, reply.id)
+    expect((await alice.IssueDiscussions.show(P, 1, thread.id)).notes).toHaveLength(1)
+  })
 })

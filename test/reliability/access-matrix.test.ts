@@ -252,6 +252,88 @@ const RULES: Record<string, Rule> = {
   'POST /projects/import': { min: 'user', auth: true, scope: 'none', ok: [400] },
   'POST /projects/remote-import': { min: 'user', auth: true, scope: 'none', ok: [400] },
   'POST /projects/remote-import-s3': { min: 'user', auth: true, scope: 'none', ok: [400] },
+  // lib/api/issue_links.rb authenticates every call; linking and unlinking need `admin_issue_link`
+  // (the Guest role) on the issues: 403 when linking, 404 `No Issue Link found` when unlinking.
+  // reset() links issue 1 to 3 in each project (2 is confidential).
+  'GET /projects/{id}/issues/{issue_iid}/links': { min: 'user', auth: true },
+  // lib/api/discussions.rb authenticates every call; its notes follow the notes' rules (dana's, in reset()).
+  'GET /projects/{id}/issues/{noteable_id}/discussions': { min: 'user', auth: true },
+  'POST /projects/{id}/issues/{noteable_id}/discussions': {
+    min: 'user',
+    auth: true,
+    body: () => ({ body: 'Hi' }),
+  },
+  'GET /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}': { min: 'user', auth: true },
+  'POST /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}/notes': {
+    min: 'user',
+    auth: true,
+    body: () => ({ body: 'Re' }),
+  },
+  'GET /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}/notes/{note_id}': {
+    min: 'user',
+    auth: true,
+  },
+  'PUT /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}/notes/{note_id}': {
+    min: 'developer',
+    roles: ['developer', 'maintainer', 'owner', 'admin'],
+    auth: true,
+    body: () => ({ body: 'Edited' }),
+  },
+  'DELETE /projects/{id}/issues/{noteable_id}/discussions/{discussion_id}/notes/{note_id}': {
+    min: 'developer',
+    roles: ['developer', 'maintainer', 'owner', 'admin'],
+    auth: true,
+  },
+  // lib/api/resource_*_events.rb authenticate every call; reset() edits issue 3 so that each kind
+  // has an event (the server has no iterations: one by id is always 404).
+  ...Object.fromEntries(
+    ['label', 'milestone', 'state', 'weight', 'iteration'].flatMap((kind): [string, Rule][] => [
+      [
+        `GET /projects/{id}/issues/{eventable_id}/resource_${kind}_events`,
+        { min: 'user', auth: true, issue: '3' },
+      ],
+      [
+        `GET /projects/{id}/issues/{eventable_id}/resource_${kind}_events/{event_id}`,
+        { min: 'user', auth: true, issue: '3', ...(kind === 'iteration' ? { ok: [404] } : {}) },
+      ],
+    ]),
+  ),
+  // lib/api/award_emoji.rb: readers see awards (anonymous ones too); awarding needs a signed-in
+  // reader (404 `Award Emoji Not Found` otherwise); only the giver (dana, in reset()) or an
+  // administrator takes one back (401 for anyone else).
+  ...Object.fromEntries(
+    ['/projects/{id}/issues/{issue_iid}', '/projects/{id}/issues/{issue_iid}/notes/{note_id}'].flatMap(
+      (base): [string, Rule][] => [
+        [`GET ${base}/award_emoji`, { min: 'reader' }],
+        [`GET ${base}/award_emoji/{award_id}`, { min: 'reader' }],
+        [`POST ${base}/award_emoji`, { min: 'user', denied: 404, body: () => ({ name: 'tada' }) }],
+        [
+          `DELETE ${base}/award_emoji/{award_id}`,
+          { min: 'developer', roles: ['developer', 'admin'], denied: 401 },
+        ],
+      ],
+    ),
+  ),
+  // reset() comments on issue 1 as dana (developer): `admin_note` is its author's, Maintainers' and up.
+  'GET /projects/{id}/issues/{noteable_id}/notes/{note_id}': { min: 'user', auth: true },
+  'PUT /projects/{id}/issues/{noteable_id}/notes/{note_id}': {
+    min: 'developer',
+    roles: ['developer', 'maintainer', 'owner', 'admin'],
+    auth: true,
+    body: () => ({ body: 'Edited' }),
+  },
+  'DELETE /projects/{id}/issues/{noteable_id}/notes/{note_id}': {
+    min: 'developer',
+    roles: ['developer', 'maintainer', 'owner', 'admin'],
+    auth: true,
+  },
+  'POST /projects/{id}/issues/{issue_iid}/links': {
+    min: 'guest',
+    auth: true,
+    body: () => ({ target_project_id: 'OTHER', target_issue_iid: 1 }),
+  },
+  'GET /projects/{id}/issues/{issue_iid}/links/{issue_link_id}': { min: 'user', auth: true },
+  'DELETE /projects/{id}/issues/{issue_iid}/links/{issue_link_id}': { min: 'guest', auth: true, denied: 404 },
 }
 
 /** True when `role` may see a project or group of visibility `v` (`app/policies/project_policy.rb`). */
@@ -331,6 +413,32 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         true,
       )
       expect(image.status).toBe(201)
+      const link = await send('POST', `/projects/${projectId(v)}/issues/1/links`, 'admin', {
+        target_project_id: projectId(v),
+        target_issue_iid: 3,
+      })
+      expect(link.status).toBe(201)
+      const comment = await send('POST', `/projects/${projectId(v)}/issues/1/notes`, 'developer', {
+        body: 'From the matrix',
+      })
+      expect(comment.status).toBe(201)
+      const edit = await send('PUT', `/projects/${projectId(v)}/issues/3`, 'admin', {
+        state_event: 'close',
+        add_labels: 'bug',
+        milestone_id: one('SELECT id FROM milestones WHERE project_id = ?', projectId(v)),
+        weight: 2,
+      })
+      expect(edit.status).toBe(200)
+      const thread = await send('POST', `/projects/${projectId(v)}/issues/1/discussions`, 'developer', {
+        body: 'A thread',
+      })
+      expect(thread.status).toBe(201)
+      for (const awardable of ['issues/1', `issues/1/notes/${(comment.body as { id: number }).id}`]) {
+        const given = await send('POST', `/projects/${projectId(v)}/${awardable}/award_emoji`, 'developer', {
+          name: 'thumbsup',
+        })
+        expect(given.status).toBe(201)
+      }
     }
     dirty = false
   }
@@ -339,10 +447,12 @@ describe('access matrix: every endpoint by every role by every visibility', () =
   /** The path of `op` with `{id}` = `target` and every other parameter naming a real record of `v`. */
   const fillPath = (op: Operation, v: Visibility, target: string, issue = '1') => {
     const pid = projectId(v)
+    const eventKind = /resource_(\w+)_events/.exec(op.path)?.[1] ?? 'state'
     const values: Record<string, string> = {
       id: target || String(one('SELECT id FROM issues WHERE project_id = ? AND iid = 1', pid)),
       issue_iid: issue,
       noteable_id: issue,
+      eventable_id: issue,
       trigger_id: String(one('SELECT id FROM triggers WHERE project_id = ?', pid)),
       pipeline_id: String(one('SELECT id FROM pipelines WHERE project_id = ?', pid)),
       metric_image_id: String(
@@ -350,6 +460,40 @@ describe('access matrix: every endpoint by every role by every visibility', () =
           'SELECT m.id FROM metric_images m JOIN issues i ON i.id = m.issue_id WHERE i.project_id = ?',
           pid,
         ),
+      ),
+      issue_link_id: String(
+        one('SELECT l.id FROM issue_links l JOIN issues i ON i.id = l.source_id WHERE i.project_id = ?', pid),
+      ),
+      note_id: String(
+        one(
+          'SELECT n.id FROM notes n JOIN issues i ON i.id = n.issue_id WHERE i.project_id = ? AND n.system = 0',
+          pid,
+        ),
+      ),
+      // Iterations have no events; any other kind's id serves (it answers 404).
+      event_id: String(
+        one(
+          `SELECT e.id FROM resource_${eventKind === 'iteration' ? 'state' : eventKind}_events e
+           JOIN issues i ON i.id = e.issue_id WHERE i.project_id = ?`,
+          pid,
+        ),
+      ),
+      discussion_id: String(
+        one(
+          'SELECT d.discussion_id FROM note_discussions d JOIN notes n ON n.id = d.note_id JOIN issues i ON i.id = n.issue_id WHERE i.project_id = ?',
+          pid,
+        ),
+      ),
+      award_id: String(
+        op.path.includes('{note_id}')
+          ? one(
+              'SELECT a.id FROM note_award_emoji a JOIN notes n ON n.id = a.note_id JOIN issues i ON i.id = n.issue_id WHERE i.project_id = ?',
+              pid,
+            )
+          : one(
+              'SELECT a.id FROM award_emoji a JOIN issues i ON i.id = a.issue_id WHERE i.project_id = ?',
+              pid,
+            ),
       ),
       name: 'pub',
       ref: 'main',

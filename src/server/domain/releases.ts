@@ -208,6 +208,15 @@ export const RELEASE_RULES = {
     change: 'POST {/,/projects/:id/,/groups/:id/}runners/reset_registration_token answer 410',
     where: 'src/server/routes/runners.ts',
   },
+  /**
+   * `GET /projects/:id/issues/:issue_iid/links/:issue_link_id` exists from 15.1 (lib/api/issue_links.rb:
+   * "This feature was introduced in GitLab 15.1"); before, the path is no route (404).
+   */
+  issueLinkById: {
+    since: '15.1',
+    change: 'GET .../issues/:issue_iid/links/:issue_link_id',
+    where: 'src/server/routes/issue-links.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

@@ -119,6 +119,8 @@ export interface IssueRecords {
   /** Assignee user ids by issue id, in order. */
   assignees: Map<number, number[]>
   mergeRequestCounts: Map<number, number>
+  /** EE: the open issues each issue blocks, by issue id (absent: none). */
+  blockingCounts: Map<number, number>
   users: Map<number, UserRow | undefined>
   projects: Map<number, ProjectRow>
   milestones: Map<number, MilestoneRow | undefined>
@@ -221,7 +223,7 @@ export function presentIssues(
     if (!tasksPresent) issue.task_status = row.description ? noTasks : ''
     if (ee) {
       issue.weight = row.weight
-      issue.blocking_issues_count = 0
+      issue.blocking_issues_count = records.blockingCounts.get(row.id) ?? 0
       const epic = row.epic_id === null ? undefined : records.epics.get(row.epic_id)
       issue.epic_iid = epic ? epic.iid : null
       issue.epic = epic

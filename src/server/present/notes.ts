@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Note } from '../../schema/index.js'
 import type { NoteRow } from '../store/notes.js'
 import type { UserRow } from '../store/users.js'
@@ -15,7 +16,7 @@ export function presentNote(
   if (!author) throw new Error(`note ${row.id}: author ${row.author_id} is missing`)
   return {
     id: row.id,
-    type: null,
+    type: row.type ?? null,
     body: row.body,
     attachment: null,
     author: presentUser(author, instance),
@@ -34,3 +35,10 @@ export function presentNote(
     commands_changes: commands,
   }
 }
+
+/**
+ * A note's discussion id: its thread's, or for an individual note one of its own, 40 hex digits as
+ * GitLab's (`Discussion.discussion_id`, a SHA1), derived from the note's id so that it stays.
+ */
+export const discussionIdOf = (row: Pick<NoteRow, 'id' | 'discussion_id'>): string =>
+  row.discussion_id ?? createHash('sha1').update(`note:${row.id}`).digest('hex')

@@ -30,6 +30,10 @@ import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
+import { issueLinkRoutes } from './issue-links.js'
+import { awardEmojiRoutes } from './award-emoji.js'
+import { issueDiscussionRoutes } from './issue-discussions.js'
+import { resourceEventRoutes } from './resource-events.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -81,4 +85,8 @@ function registerRoutes(api: ApiContext): void {
   healthRoutes(api)
   emulatorRoutes(api, api.services.emulator)
   openapiRoutes(api)
+  issueLinkRoutes(api)
+  awardEmojiRoutes(api)
+  issueDiscussionRoutes(api)
+  resourceEventRoutes(api)
 }

@@ -20,6 +20,10 @@ import type { TimeTrackingService } from './time-tracking.js'
 import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
+import type { IssueLinkService } from './issues/links.js'
+import type { AwardEmojiService } from './award-emoji.js'
+import type { DiscussionService } from './discussions.js'
+import type { ResourceEventService } from './resource-events.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -46,6 +50,10 @@ export interface Services {
   pipelines: PipelineService
   triggers: TriggerService
   transfers: Transfers
+  issueLinks: IssueLinkService
+  awardEmoji: AwardEmojiService
+  discussions: DiscussionService
+  resourceEvents: ResourceEventService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

@@ -1,8 +1,9 @@
-import type { Note, NoteCommands, NoteCreate, NoteListQuery } from '../../schema/index.js'
-import { badRequest, forbidden } from '../grape/gitlab-errors.js'
+import type { Note, NoteCommands, NoteCreate, NoteListQuery, NoteUpdate } from '../../schema/index.js'
+import { badRequest, forbidden, notFound, recordNotFound } from '../grape/gitlab-errors.js'
 import { MAX_COUNT, pageOf, type Page } from '../grape/pagination.js'
 import { presentNote } from '../present/notes.js'
-import type { NoteFilter } from '../store/notes.js'
+import type { NoteFilter, NoteRow } from '../store/notes.js'
+import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { isoNow } from '../domain/clock.js'
@@ -28,7 +29,68 @@ export function noteService(deps: IssueDeps) {
   const { store, access, instance } = deps.ctx
   const canReadInternal = (actor: Actor, project: ProjectRow) => canReadInternalNotes(deps, actor, project)
 
+  /** The note `noteId` of the issue (`noteable.notes.find`: `404 Not found` for another issue's). */
+  const findNote = (actor: Actor, project: ProjectRow, iid: number, noteId: number) => {
+    requireUser(actor)
+    const issue = deps.issues.findIssue(actor, project, iid)
+    const note = store.notes.get(noteId)
+    if (!note || note.issue_id !== issue.id) throw recordNotFound()
+    return { issue, note }
+  }
+
+  /**
+   * GitLab's `admin_note` (`app/policies/note_policy.rb`): never on a system note (`~editable`
+   * prevents it), else its author, or a Maintainer of the project (`ProjectPolicy`) or an
+   * administrator; an internal note only for those who may read it. 403 `403 Forbidden` otherwise.
+   */
+  const requireAdminNote = (actor: Actor, project: ProjectRow, note: NoteRow) => {
+    const mayRead = note.internal === 0 || canReadInternal(actor, project)
+    const mayAdmin = note.author_id === actor.id || access.atLeast(actor, project, Level.maintainer)
+    if (note.system === 1 || !mayRead || !mayAdmin) throw forbidden()
+  }
+
+  const present = (note: NoteRow, issue: IssueRow) =>
+    presentNote(instance, note, issue, store.users.get(note.author_id))
+
   return {
+    /**
+     * `GET .../notes/:note_id` (`get_note`): `404 Note Not Found` for an internal note the caller
+     * may not read (`note.readable_by?`).
+     */
+    get(actor: Actor, project: ProjectRow, iid: number, noteId: number): Note {
+      const { issue, note } = findNote(actor, project, iid, noteId)
+      if (note.internal === 1 && !canReadInternal(actor, project)) throw notFound('Note')
+      return present(note, issue)
+    },
+
+    /**
+     * `PUT .../notes/:note_id` (`update_note`, `Notes::UpdateService`): `admin_note` first, then the
+     * new body, checked as a new one is (400 `Note {...}`); no `body` leaves the note as it was.
+     * The edit touches the issue, as the note's save does. Chosen: quick actions in an edited body
+     * are kept as text, not run.
+     */
+    update(actor: Actor, project: ProjectRow, iid: number, noteId: number, input: NoteUpdate): Note {
+      const { issue, note } = findNote(actor, project, iid, noteId)
+      requireAdminNote(actor, project, note)
+      if (input.body === undefined || input.body === note.body) return present(note, issue)
+      if (input.body.trim() === '') throw noteError("can't be blank")
+      if ([...input.body].length > MAX_NOTE)
+        throw noteError(`is too long (maximum is ${MAX_NOTE} characters)`)
+      const now = isoNow(deps.ctx.clock)
+      store.transaction(() => {
+        store.notes.setBody(note.id, input.body as string, now)
+        store.issues.update(issue.id, { updated_at: now })
+      })
+      return present(store.notes.get(note.id) as NoteRow, issue)
+    },
+
+    /** `DELETE .../notes/:note_id` (`delete_note`): `admin_note`, then 204; the issue's `user_notes_count` drops. */
+    remove(actor: Actor, project: ProjectRow, iid: number, noteId: number): void {
+      const { note } = findNote(actor, project, iid, noteId)
+      requireAdminNote(actor, project, note)
+      store.transaction(() => store.notes.remove(note))
+    },
+
     /**
      * `GET .../notes`: signed-in callers only (the notes API authenticates every request), system
      * notes included, internal notes only for Planner and up; `order_by` created_at (default) or
@@ -66,7 +128,14 @@ export function noteService(deps: IssueDeps) {
      * `400 Bad request - Failed to apply commands.` when they have nothing to say.
      * Chosen: `internal` from a caller below Planner is ignored, not refused.
      */
-    create(actor: Actor, project: ProjectRow, iid: number, input: NoteCreate): Note | NoteCommands {
+    create(
+      actor: Actor,
+      project: ProjectRow,
+      iid: number,
+      input: NoteCreate,
+      /** The thread the note starts or joins (the discussions API). */
+      thread?: { discussionId: string; convert?: NoteRow },
+    ): Note | NoteCommands {
       const user = requireUser(actor)
       const row = deps.issues.findIssue(actor, project, iid)
       if (row.discussion_locked === 1 && !actor.admin && access.projectLevel(actor, project) < Level.guest)
@@ -91,7 +160,11 @@ export function noteService(deps: IssueDeps) {
               internal: (input.internal ?? input.confidential) && canReadInternal(actor, project) ? 1 : 0,
               created_at: createdAt,
               updated_at: createdAt,
+              ...(thread ? { discussion_id: thread.discussionId } : {}),
             })
+        // A reply to an individual note makes it the first note of a thread (`convert_to_discussion!`).
+        if (id !== undefined && thread?.convert)
+          store.notes.joinThread(thread.convert.id, thread.discussionId)
         if (id !== undefined) {
           // Commenters become participants: subscribed unless they chose otherwise.
           if (!store.issues.subscription(row.id, user.id)) store.issues.setSubscription(row.id, user.id, true)

@@ -1,14 +1,16 @@
 import { awardEmojiTable } from './award-emoji.js'
 import type { Db } from './db.js'
+import { issueLinkTable } from './issue-links.js'
 import { issueMoveTable } from './issue-moves.js'
 import { mergeRequestTable } from './merge-requests.js'
 import { metricImageTable } from './metric-images.js'
 import { noteTable } from './notes.js'
+import { resourceEventTable } from './resource-events.js'
 import { timelogTable } from './timelogs.js'
 import { todoTable } from './todos.js'
 
 /**
- * The tables of issue details (notes, to-dos, award emoji, timelogs, metric images, merge requests, moves), for
+ * The tables of issue details (notes, to-dos, award emoji, timelogs, metric images, merge requests, moves, links, resource events), for
  * `createStore`.
  */
 export function issueDetailTables(db: Db) {
@@ -20,5 +22,7 @@ export function issueDetailTables(db: Db) {
     metricImages: metricImageTable(db),
     mergeRequests: mergeRequestTable(db),
     issueMoves: issueMoveTable(db),
+    issueLinks: issueLinkTable(db),
+    resourceEvents: resourceEventTable(db),
   }
 }

@@ -10,6 +10,7 @@ import duplicates from './migrations/009-duplicates.js'
 import issueStateIndex from './migrations/010-issue-state-index.js'
 import labelSubscriptions from './migrations/011-label-subscriptions.js'
 import issueChildrenIndex from './migrations/012-issue-children-index.js'
+import issueSubresources from './migrations/013-issue-subresources.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -28,4 +29,5 @@ export const migrations: string[] = [
   issueStateIndex,
   labelSubscriptions,
   issueChildrenIndex,
+  issueSubresources,
 ]

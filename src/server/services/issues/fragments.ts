@@ -10,8 +10,9 @@ import type { Store } from '../../store/index.js'
  * A record shows its own row, labels, assignees, notes and timelogs, which only a write naming
  * the issue changes (src/server/store/changes.ts: its JSON is dropped after it), and users,
  * labels, milestones, projects and epics, which change only outside such writes (everything is
- * dropped). The exception is a record linking its canonical issue (`closed_as_duplicate_of`),
- * which shows whether the caller may read another issue: never kept. `view` must name everything
+ * dropped). The exceptions show other issues: a record linking its canonical issue
+ * (`closed_as_duplicate_of`, whether the caller may read it) and one of an issue that blocks
+ * others (`blocking_issues_count` counts those open): never kept (`keepable`). `view` must name everything
  * else the JSON depends on (caller, where the list was read from, label details, day). At most
  * `max` records are kept, the first kept out first.
  */
@@ -78,14 +79,18 @@ export function issueFragments(store: Store, max = 16_384) {
       if (missing.length > 0) {
         const rows = load(missing)
         const made = present(rows)
+        const blockers = store.issueLinks.blockers(rows.map((r) => r.id))
         rows.forEach((row, i) => {
           const json = flat(made[i] as string)
           found.set(row.id, json)
-          if (row.duplicated_to_id === null) keep(row.id, view, json)
+          if (row.duplicated_to_id === null && !blockers.has(row.id)) keep(row.id, view, json)
         })
       }
       return ids.flatMap((id) => found.get(id) ?? [])
     },
+    /** Whether the record of `row` may be kept (it shows no other issue). */
+    keepable: (row: IssueRow) =>
+      row.duplicated_to_id === null && store.issueLinks.blockers([row.id]).size === 0,
     /** Keeps `json` as the issue's JSON in `view`: what a write answered, for the next read. */
     keep(id: number, view: string, json: string): void {
       store.changes.version() // as json() does: changes made outside any write drop all first

@@ -22,6 +22,7 @@ import { buildIssueQuery, type IssueListScope } from './list.js'
 import { presentIssueBatch } from './records.js'
 import { keptIssueCounts } from './counts.js'
 import { issueFragments } from './fragments.js'
+import { issueEventChanges } from '../../domain/issue-events.js'
 import { keptIssueOrders } from './orders.js'
 import { watchedIssueLists, type ListWatch } from '../watched-issue-lists.js'
 import { descriptionQuickActions } from '../quick-actions/index.js'
@@ -92,12 +93,12 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const singleView = (actor: Actor) => `${actor.id}|single|${today(ctx.clock)}`
   /**
    * Issues `create` and `update` answered, with whether their JSON may be kept for the next read
-   * (not when it links a canonical issue: fragments.json keeps no such record either).
+   * (not when it shows other issues: fragments.json keeps no such record either).
    */
   const keepable = new WeakMap<Issue, boolean>()
   const answerWrite = (actor: Actor, row: IssueRow) => {
     const issue = single(actor, row)
-    keepable.set(issue, row.duplicated_to_id === null)
+    keepable.set(issue, fragments.keepable(row))
     return issue
   }
   const single = (actor: Actor, row: IssueRow) =>
@@ -275,9 +276,11 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           ip_address: client.ip ?? null,
         })
         written.issues.push(id)
+        let labelsGiven: number[] = []
         if (metadata) {
           const labels = [...(input.labels ?? []), ...(input.add_labels ?? [])]
-          store.issues.addLabels(id, labelIds(project, labels, true, now))
+          labelsGiven = labelIds(project, labels, true, now)
+          store.issues.addLabels(id, labelsGiven)
           const wanted = input.assignee_ids ?? (input.assignee_id !== undefined ? [input.assignee_id] : [])
           const assignees = assigneeIds(project, wanted)
           store.issues.addAssignees(id, assignees)
@@ -289,6 +292,13 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           addSystemNote(store, id, user.id, systemNoteBody.dueDate(due, null, ctx.instance.version), now)
         store.projects.touch(project.id, now)
         const saved = store.issues.get(id) as IssueRow
+        const labelsNow = { before: [], after: [...new Set(labelsGiven)] }
+        store.resourceEvents.record(
+          id,
+          user.id,
+          issueEventChanges(undefined, saved, labelsNow, false),
+          createdAt,
+        )
         commands.after(saved)
         // Only the commands' `after` may have changed the row since.
         return answerWrite(actor, commands.executed ? (store.issues.get(id) as IssueRow) : saved)
@@ -332,6 +342,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           Object.assign(changes, { state: 'closed', closed_at: now, closed_by_id: actor.id })
         if (input.state_event === 'reopen' && row.state === 'closed')
           Object.assign(changes, { state: 'opened', closed_at: null, closed_by_id: null })
+        let labelChange: { before: number[]; after: number[] } = { before: [], after: [] }
         if (metadata) {
           if (input.discussion_locked !== undefined)
             changes.discussion_locked = input.discussion_locked ? 1 : 0
@@ -355,7 +366,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
               const drop = new Set(labelIds(project, input.remove_labels, false, now))
               ids = ids.filter((id) => !drop.has(id))
             }
-            store.issues.changeLabels(row.id, current, [...new Set(ids)])
+            labelChange = { before: current, after: [...new Set(ids)] }
+            store.issues.changeLabels(row.id, current, labelChange.after)
             changes.updated_at = now
           }
           const wanted =
@@ -376,6 +388,9 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         if (Object.keys(changes).length > 0) changes.updated_at = now
         if (input.updated_at && owner) changes.updated_at = input.updated_at
         store.issues.update(row.id, changes)
+        const edited = { ...row, ...changes }
+        const ee = ctx.instance.edition === 'ee'
+        store.resourceEvents.record(row.id, actor.id, issueEventChanges(row, edited, labelChange, ee), now)
         // GitLab's order: the common notes (title, description, discussion lock, due date), then
         // assignees and confidentiality.
         const notes = [

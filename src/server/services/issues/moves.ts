@@ -133,6 +133,7 @@ export function issueMoveService(deps: IssueDeps) {
           })
         store.issues.setAssignees(id, assignees)
         store.issueMoves.copyChildren(row.id, id)
+        store.issueLinks.moveTo(row.id, id)
         const note = (issueId: number, body: string) =>
           addSystemNote(store, issueId, actor.id as number, body, now)
         note(id, `moved from ${issueReference(row, project, target)}`)
@@ -142,6 +143,7 @@ export function issueMoveService(deps: IssueDeps) {
           updated_at: now,
           ...(row.state === 'opened' ? { state: 'closed', closed_at: now, closed_by_id: actor.id } : {}),
         })
+        if (row.state === 'opened') store.resourceEvents.record(row.id, actor.id, { state: 'closed' }, now)
         store.projects.touch(project.id, now)
         store.projects.touch(target.id, now)
         return presentIssue(deps, actor, store.issues.get(id) as IssueRow, project.id)

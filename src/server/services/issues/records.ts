@@ -53,6 +53,7 @@ export function loadIssueRecords(ctx: ServiceContext, rows: IssueRow[], view: Is
     labels,
     assignees,
     mergeRequestCounts: new Map(store.issues.mergeRequestCounts(ids).map((m) => [m.issue_id, m.n])),
+    blockingCounts: ee ? store.issueLinks.blockingCounts(ids) : new Map(),
     users: byId<UserRow | undefined>(userIds, store.users.get),
     projects: byId(
       rows.map((r) => r.project_id),

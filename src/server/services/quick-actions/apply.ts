@@ -4,6 +4,7 @@ import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
 import { isoNow } from '../../domain/clock.js'
 import type { IssueDeps } from '../issues/lookup.js'
+import { writeIssueLink } from '../issues/links.js'
 import { issueMoveService, issueReference } from '../issues/moves.js'
 import { addSystemNote } from '../system-notes.js'
 import { timeTrackingService } from '../time-tracking.js'
@@ -50,6 +51,7 @@ function promote(deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueR
     updated_at: now,
     ...(row.state === 'opened' ? { state: 'closed', closed_at: now, closed_by_id: actor.id } : {}),
   })
+  if (row.state === 'opened') store.resourceEvents.record(row.id, actor.id, { state: 'closed' }, now)
   addSystemNote(store, row.id, actor.id as number, `promoted to epic &${epic?.iid ?? epicId}`, now)
 }
 
@@ -58,8 +60,7 @@ function promote(deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueR
  * ("marked #2 as a duplicate of this issue", "marked this issue as a duplicate of #1"), the
  * duplicate closed (by the caller's edit) and linked to its canonical issue (`duplicated_to`),
  * then the two related (`IssueLinks::CreateService`), which notes both ("marked this issue as
- * related to #1"). Chosen: the related link itself is not stored (this server has no issue links),
- * only its notes.
+ * related to #1"; nothing when they are related already).
  */
 function markDuplicate(
   deps: IssueDeps,
@@ -77,8 +78,15 @@ function markDuplicate(
   note(canonical.id, `marked ${issueReference(row, project, canonicalProject)} as a duplicate of this issue`)
   note(row.id, `marked this issue as a duplicate of ${issueReference(canonical, canonicalProject, project)}`)
   store.issues.update(row.id, { duplicated_to_id: canonical.id })
-  note(row.id, `marked this issue as related to ${issueReference(canonical, canonicalProject, project)}`)
-  note(canonical.id, `marked this issue as related to ${issueReference(row, project, canonicalProject)}`)
+  if (!store.issueLinks.between(row.id, canonical.id))
+    writeIssueLink(
+      store,
+      actor.id as number,
+      { row, project },
+      { row: canonical, project: canonicalProject },
+      'relates_to',
+      now,
+    )
 }
 
 /**
@@ -117,8 +125,12 @@ export function applyUpdates(
   }
   const edit = issueEditOf(deps, project, updates)
   if (options.edit && Object.keys(edit).length > 0) deps.issues.update(actor, project, row.iid, edit)
-  if (updates.weight === null)
-    store.issues.update(row.id, { weight: null, updated_at: isoNow(deps.ctx.clock) })
+  if (updates.weight === null) {
+    const now = isoNow(deps.ctx.clock)
+    if (current().weight !== null)
+      store.resourceEvents.record(row.id, actor.id, { weight: { weight: null } }, now)
+    store.issues.update(row.id, { weight: null, updated_at: now })
+  }
   const time = timeTrackingService(deps)
   if (updates.time_estimate !== undefined) time.estimate(actor, current(), updates.time_estimate)
   const spend = updates.spend_time

@@ -15,5 +15,8 @@ export function emojiName(param: string): string | undefined {
   return undefined
 }
 
+/** Whether `name` is a known emoji name (`Gitlab::EmojiNameValidator`, without custom emoji). */
+export const isEmojiName = (name: string) => NAMES.has(name)
+
 /** `Gitlab::Emoji.normalize_emoji_name`: the aliases of the vote emoji become their names. */
 export const normalizeEmojiName = (name: string) => ({ '+1': 'thumbsup', '-1': 'thumbsdown' })[name] ?? name
