@@ -3,7 +3,7 @@ import type { TransferOptions } from './compose.js'
 import { builtInSeed } from './seed/default.js'
 import { loadSeedFile, parseSeed } from './seed/parse.js'
 import type { ExistingRecords } from './seed/rules.js'
-import { existingRecords, rememberedSeed } from './services/seed.js'
+import { existingRecords, rememberedSeedTokens, seedTokens } from './services/seed.js'
 import type { Seed } from '../schema/seed.js'
 import type { Clock } from './domain/clock.js'
 
@@ -123,13 +123,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     throw err
   }
   // A data directory that already held data keeps the seed it was first given (and its tokens).
-  const startSeed = server.seeded ? seed : rememberedSeed(server.store)
+  const tokens = server.seeded ? seedTokens(seed) : rememberedSeedTokens(server.store)
   return {
     url,
     apiUrl: `${url}/api/v4`,
     address: server.address,
-    token: startSeed?.users?.find((u) => u.admin && u.token)?.token,
-    triggerToken: startSeed?.projects?.flatMap((p) => p.triggers ?? []).find((t) => t.token)?.token,
+    token: tokens?.admin,
+    triggerToken: tokens?.trigger,
     seeded: server.seeded,
     reset: async () => server.reset(),
     seed: async (more) => server.seed(await resolveSeed(more, existingRecords(server.store))),

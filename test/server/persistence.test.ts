@@ -117,8 +117,8 @@ describe('secrets in the data dir', () => {
       token_encrypted: string
     }
     db.close()
-    // No key in the database; the remembered seed (which holds tokens) is sealed too.
-    expect(meta).toEqual([{ key: 'seed_encrypted' }])
+    // No key in the database; the remembered seed and its tokens (printed at a restart) are sealed too.
+    expect(meta).toEqual([{ key: 'seed_encrypted' }, { key: 'seed_tokens_encrypted' }])
     expect(readFileSync(join(data(), 'gitlab.sqlite3')).includes(token)).toBe(false)
     const file = JSON.parse(readFileSync(join(data(), 'gitlab-secrets.json'), 'utf8')) as Record<
       string,
@@ -250,6 +250,7 @@ describe('secrets in the data dir', () => {
       expect(modes(data())).toContain('gitlab-secrets.json 600')
       expect(inspectDb(second.server.store).prepare('SELECT key FROM emulator_meta').all()).toEqual([
         { key: 'seed_encrypted' },
+        { key: 'seed_tokens_encrypted' },
       ])
     } finally {
       await second.close()

@@ -223,6 +223,25 @@ describe('startServer off loopback with the built-in seed', () => {
       await second.close()
     }
   })
+
+  it('a data directory of an older release, without the seed tokens kept apart, reads them from its seed and keeps them', async () => {
+    const first = await startServer({ host: '0.0.0.0', data: dir })
+    const { token, triggerToken } = first
+    inspectDb(first.server.store)
+      .prepare("DELETE FROM emulator_meta WHERE key = 'seed_tokens_encrypted'")
+      .run()
+    await first.close()
+    for (const round of [1, 2]) {
+      const again = await startServer({ host: '0.0.0.0', data: dir })
+      try {
+        expect([round, again.token, again.triggerToken]).toEqual([round, token, triggerToken])
+        const keys = inspectDb(again.server.store).prepare('SELECT key FROM emulator_meta').pluck().all()
+        expect(keys).toContain('seed_tokens_encrypted')
+      } finally {
+        await again.close()
+      }
+    }
+  })
 })
 
 describe('startServer on a data directory', () => {

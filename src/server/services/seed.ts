@@ -25,6 +25,18 @@ function memo<T>(lookup: (key: string) => T): (key: string) => T {
 }
 
 const SEED_KEY = 'seed_encrypted'
+const TOKENS_KEY = 'seed_tokens_encrypted'
+
+/** The tokens a start prints and `startServer` hands out: the first administrator's and trigger's a seed names. */
+export interface SeedTokens {
+  admin?: string
+  trigger?: string
+}
+
+export const seedTokens = (seed: Seed): SeedTokens => ({
+  admin: seed.users?.find((u) => u.admin && u.token)?.token,
+  trigger: seed.projects?.flatMap((p) => p.triggers ?? []).find((t) => t.token)?.token,
+})
 
 /**
  * Keeps the seed a store was first given in `emulator_meta`, sealed with the store's key (a seed
@@ -33,6 +45,22 @@ const SEED_KEY = 'seed_encrypted'
  */
 export function rememberSeed(store: Store, seed: Seed): void {
   store.meta.set(SEED_KEY, store.secrets.seal(JSON.stringify(seed)))
+  store.meta.set(TOKENS_KEY, store.secrets.seal(JSON.stringify(seedTokens(seed))))
+}
+
+/**
+ * The tokens of the seed `rememberSeed` kept, kept apart from it: a restart of a `data` directory
+ * prints them without opening a seed of 100,000 issues (90 MB more at start). A store from an older
+ * release reads them from its seed once, and keeps them.
+ */
+export function rememberedSeedTokens(store: Store): SeedTokens | undefined {
+  const sealed = store.meta.get(TOKENS_KEY)
+  if (sealed) return JSON.parse(store.secrets.open(sealed)) as SeedTokens
+  const seed = rememberedSeed(store)
+  if (!seed) return undefined
+  const tokens = seedTokens(seed)
+  store.meta.set(TOKENS_KEY, store.secrets.seal(JSON.stringify(tokens)))
+  return tokens
 }
 
 /** The seed `rememberSeed` kept, if any. */
