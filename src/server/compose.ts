@@ -42,6 +42,7 @@ import { timeTrackingService } from './services/time-tracking.js'
 import { todoService } from './services/todos.js'
 import { triggerService } from './services/triggers.js'
 import { userService } from './services/users.js'
+import { userAdminService } from './services/user-admin.js'
 import { openStore, type Store } from './store/index.js'
 import { sweepAbandoned, workDir } from './store/work-dirs.js'
 import type { Seed } from '../schema/seed.js'
@@ -175,6 +176,7 @@ function composeServices(
     projectMilestones: projectMilestoneService(api.ctx),
     groups: groupService(api.ctx),
     users: userService(api.ctx),
+    userAdmin: userAdminService(api.ctx),
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx),
     health: healthService(api.ctx.store),

@@ -69,6 +69,7 @@ users:
   - { username: rita, token: ${TOKENS.reporter} }
   - { username: gus, token: ${TOKENS.guest} }
   - { username: otto, token: ${TOKENS.outsider} }
+  - { username: bert }
 groups:${VISIBILITIES.map(groupBlock).join('')}
 projects:${VISIBILITIES.map(projectBlock).join('')}
 aliases: [ { name: pub, project: public-group/proj } ]
@@ -92,6 +93,8 @@ interface Rule {
   roles?: Role[]
   /** The issue iid `{issue_iid}` (`{noteable_id}` for notes) names (default 1). */
   issue?: string
+  /** The user whose id `{id}` names (instance-level user routes). */
+  user?: string
   /** Send the body as a multipart upload with a small PNG as `file`. */
   multipart?: boolean
   body?: (v: Visibility) => Record<string, unknown>
@@ -106,6 +109,34 @@ const RULES: Record<string, Rule> = {
   'GET /projects': { min: 'reader', scope: 'none' },
   'GET /groups': { min: 'reader', scope: 'none' },
   'GET /namespaces': { min: 'user', auth: true, scope: 'none' },
+  // lib/api/users.rb: writes are `authenticated_as_admin!`; reading one user needs a signed-in
+  // caller (403 `Not authorized!` otherwise).
+  'POST /users': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    body: () => ({
+      email: 'matrix@example.com',
+      username: 'matrix',
+      name: 'Matrix',
+      password: 'matrix-password',
+    }),
+  },
+  'GET /users/{id}': { min: 'user', scope: 'none', user: 'otto' },
+  'PUT /users/{id}': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    user: 'otto',
+    body: () => ({ bio: 'matrix' }),
+  },
+  'DELETE /users/{id}': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/block': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/unblock': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/deactivate': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/activate': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/ban': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/unban': { min: 'admin', auth: true, scope: 'none', user: 'bert' },
   'GET /projects/{id}': { min: 'reader' },
   'GET /groups/{id}': { min: 'reader', scope: 'group' },
   'GET /groups/{id}/issues': { min: 'reader', scope: 'group' },
@@ -400,6 +431,9 @@ describe('access matrix: every endpoint by every role by every visibility', () =
   async function reset(): Promise<void> {
     if (!dirty) return
     expect((await t.http('POST', '/-/emulator/reset', { token: TOKENS.admin })).status).toBe(200)
+    // A banned user, for unban.
+    const bert = one("SELECT id FROM users WHERE username = 'bert'")
+    expect((await send('POST', `/users/${bert}/ban`, 'admin')).status).toBe(201)
     for (const v of VISIBILITIES) {
       const res = await t.http('POST', `/api/v4/projects/${projectId(v)}/trigger/pipeline`, {
         form: `ref=main&token=${triggerToken(v)}`,
@@ -531,7 +565,8 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       for (const visibility of scope === 'none' ? (['public'] as const) : VISIBILITIES)
         for (const role of ROLES) {
           await reset()
-          const fill = (target: string) => fillPath(op, visibility, target, rule.issue)
+          const user = rule.user && String(one('SELECT id FROM users WHERE username = ?', rule.user))
+          const fill = (target: string) => fillPath(op, visibility, target || user || '', rule.issue)
           const body = rule.body?.(visibility)
           const res = await send(
             op.method,

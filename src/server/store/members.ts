@@ -13,6 +13,9 @@ export function memberTable(db: Db, version: () => number) {
      ON CONFLICT (source_type, source_id, user_id) DO UPDATE SET access_level = excluded.access_level`,
   )
   const ofUser = db.prepare('SELECT source_type, source_id, access_level FROM members WHERE user_id = ?')
+  const atLevel = db
+    .prepare('SELECT COUNT(*) FROM members WHERE source_type = ? AND source_id = ? AND access_level = ?')
+    .pluck()
   const levels = rowCache(version, (userId: number) => {
     const rows = ofUser.all(userId) as {
       source_type: MemberSource
@@ -26,5 +29,8 @@ export function memberTable(db: Db, version: () => number) {
       upsert.run(source, sourceId, userId, level, now),
     /** A user's direct access level in each source, keyed `namespace:<id>` or `project:<id>`. */
     levelsOf: (userId: number): ReadonlyMap<string, number> => levels(userId) ?? new Map(),
+    /** How many direct members a source has at `level`. */
+    countAt: (source: MemberSource, sourceId: number, level: number) =>
+      Number(atLevel.get(source, sourceId, level)),
   }
 }
