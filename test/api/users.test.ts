@@ -1,0 +1,62 @@
+import { createClient, type GitLabClient } from '../../src/api/client.js'
+import { apiFailure } from '../support/client-pool.js'
+import { startServer, type TestServer } from '../support/server.js'
+import { widgetsSeed } from '../support/seeds.js'
+
+/* `client.users` against the reference server, every body checked against src/schema. */
+
+let t: TestServer
+const clients: GitLabClient[] = []
+const as = (token: string) => {
+  const c = createClient({ baseUrl: t.baseUrl, token, validate: true, retry: { maxRetries: 0 } })
+  clients.push(c)
+  return c
+}
+beforeEach(async () => {
+  t = await startServer(widgetsSeed)
+})
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()))
+  await t.close()
+})
+
+it('creates, reads, edits, blocks and deletes a user as an administrator', async () => {
+  const root = as('glpat-root-token')
+  const made = await root.users.create({
+    email: 'zed@example.com',
+    username: 'zed',
+    name: 'Zed',
+    force_random_password: true,
+    bio: 'Hi',
+  })
+  expect(made).toMatchObject({ username: 'zed', bio: 'Hi', email: 'zed@example.com', is_admin: false })
+  expect(await root.users.get(made.id)).toEqual(made)
+  expect(await root.users.update(made.id, { name: 'Robert', can_create_group: false })).toMatchObject({
+    name: 'Robert',
+    can_create_group: false,
+  })
+  expect(await root.users.block(made.id)).toBe(true)
+  expect(await root.users.block(made.id)).toBeNull()
+  expect(await root.users.unblock(made.id)).toBe(true)
+  expect(await root.users.unblock(made.id)).toBe(false)
+  await root.users.remove(made.id, { hard_delete: true })
+  expect(await apiFailure(root.users.get(made.id))).toMatchObject({
+    status: 404,
+    body: { message: '404 User Not Found' },
+  })
+})
+
+it("refuses others than administrators, and a taken username, with GitLab's bodies", async () => {
+  const alice = as('glpat-alice-token')
+  const body = { email: 'zed@example.com', username: 'zed', name: 'Zed', password: 'long-enough' }
+  expect(await apiFailure(alice.users.create(body))).toMatchObject({
+    status: 403,
+    body: { message: '403 Forbidden' },
+  })
+  const root = as('glpat-root-token')
+  await root.users.create(body)
+  expect(await apiFailure(root.users.create({ ...body, email: 'other@example.com' }))).toMatchObject({
+    status: 409,
+    body: { message: 'Username has already been taken' },
+  })
+})
