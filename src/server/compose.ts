@@ -43,6 +43,7 @@ import { todoService } from './services/todos.js'
 import { triggerService } from './services/triggers.js'
 import { userService } from './services/users.js'
 import { userAdminService } from './services/user-admin.js'
+import { personalAccessTokenService } from './services/personal-access-tokens.js'
 import { openStore, type Store } from './store/index.js'
 import { sweepAbandoned, workDir } from './store/work-dirs.js'
 import type { Seed } from '../schema/seed.js'
@@ -177,6 +178,7 @@ function composeServices(
     groups: groupService(api.ctx),
     users: userService(api.ctx),
     userAdmin: userAdminService(api.ctx),
+    personalAccessTokens: personalAccessTokenService(api.ctx),
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx),
     health: healthService(api.ctx.store),

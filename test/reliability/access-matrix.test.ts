@@ -29,6 +29,8 @@ const TOKENS = {
   admin: 'glpat-root-token',
 } as const
 type Role = keyof typeof TOKENS
+/** An administrator no cell uses, for the resets: a cell may revoke or rotate root's own token. */
+const KEEPER = 'glpat-keeper-token'
 const ROLES = Object.keys(TOKENS) as Role[]
 const RANK: Record<Role, number> = {
   anonymous: 0,
@@ -70,6 +72,7 @@ users:
   - { username: gus, token: ${TOKENS.guest} }
   - { username: otto, token: ${TOKENS.outsider} }
   - { username: bert }
+  - { username: keeper, admin: true, token: ${KEEPER} }
 groups:${VISIBILITIES.map(groupBlock).join('')}
 projects:${VISIBILITIES.map(projectBlock).join('')}
 aliases: [ { name: pub, project: public-group/proj } ]
@@ -93,8 +96,10 @@ interface Rule {
   roles?: Role[]
   /** The issue iid `{issue_iid}` (`{noteable_id}` for notes) names (default 1). */
   issue?: string
-  /** The user whose id `{id}` names (instance-level user routes). */
+  /** The user whose id `{id}` (and `{user_id}`) names (instance-level user routes). */
   user?: string
+  /** The user whose seeded personal access token `{id}` names. */
+  token?: string
   /** Send the body as a multipart upload with a small PNG as `file`. */
   multipart?: boolean
   body?: (v: Visibility) => Record<string, unknown>
@@ -137,6 +142,43 @@ const RULES: Record<string, Rule> = {
   'POST /users/{id}/activate': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
   'POST /users/{id}/ban': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
   'POST /users/{id}/unban': { min: 'admin', auth: true, scope: 'none', user: 'bert' },
+  // lib/api/personal_access_tokens.rb: a token is its owner's and administrators'; others' are 404
+  // (revoking one: 400, RevokeService's refusal).
+  'POST /users/{user_id}/personal_access_tokens': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    user: 'otto',
+    body: () => ({ name: 'matrix', scopes: ['api'] }),
+  },
+  'GET /personal_access_tokens': { min: 'user', auth: true, scope: 'none' },
+  'GET /personal_access_tokens/self': { min: 'user', auth: true, scope: 'none' },
+  'GET /personal_access_tokens/{id}': {
+    min: 'user',
+    roles: ['maintainer', 'admin'],
+    auth: true,
+    scope: 'none',
+    token: 'mark',
+    denied: 404,
+  },
+  'DELETE /personal_access_tokens/self': { min: 'user', auth: true, scope: 'none' },
+  'DELETE /personal_access_tokens/{id}': {
+    min: 'user',
+    roles: ['maintainer', 'admin'],
+    auth: true,
+    scope: 'none',
+    token: 'mark',
+    denied: 400,
+  },
+  'POST /personal_access_tokens/self/rotate': { min: 'user', auth: true, scope: 'none' },
+  'POST /personal_access_tokens/{id}/rotate': {
+    min: 'user',
+    roles: ['maintainer', 'admin'],
+    auth: true,
+    scope: 'none',
+    token: 'mark',
+    denied: 404,
+  },
   'GET /projects/{id}': { min: 'reader' },
   'GET /groups/{id}': { min: 'reader', scope: 'group' },
   'GET /groups/{id}/issues': { min: 'reader', scope: 'group' },
@@ -430,7 +472,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
   let dirty = true
   async function reset(): Promise<void> {
     if (!dirty) return
-    expect((await t.http('POST', '/-/emulator/reset', { token: TOKENS.admin })).status).toBe(200)
+    expect((await t.http('POST', '/-/emulator/reset', { token: KEEPER })).status).toBe(200)
     // A banned user, for unban.
     const bert = one("SELECT id FROM users WHERE username = 'bert'")
     expect((await send('POST', `/users/${bert}/ban`, 'admin')).status).toBe(201)
@@ -484,6 +526,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
     const eventKind = /resource_(\w+)_events/.exec(op.path)?.[1] ?? 'state'
     const values: Record<string, string> = {
       id: target || String(one('SELECT id FROM issues WHERE project_id = ? AND iid = 1', pid)),
+      user_id: target,
       issue_iid: issue,
       noteable_id: issue,
       eventable_id: issue,
@@ -566,7 +609,15 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         for (const role of ROLES) {
           await reset()
           const user = rule.user && String(one('SELECT id FROM users WHERE username = ?', rule.user))
-          const fill = (target: string) => fillPath(op, visibility, target || user || '', rule.issue)
+          const token =
+            rule.token &&
+            String(
+              one(
+                'SELECT t.id FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE u.username = ?',
+                rule.token,
+              ),
+            )
+          const fill = (target: string) => fillPath(op, visibility, target || user || token || '', rule.issue)
           const body = rule.body?.(visibility)
           const res = await send(
             op.method,

@@ -31,6 +31,7 @@ import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
 import { userRoutes } from './users.js'
+import { personalAccessTokenRoutes } from './personal-access-tokens.js'
 import { issueLinkRoutes } from './issue-links.js'
 import { awardEmojiRoutes } from './award-emoji.js'
 import { issueDiscussionRoutes } from './issue-discussions.js'
@@ -82,6 +83,7 @@ function registerRoutes(api: ApiContext): void {
   projectMilestoneRoutes(api)
   userLookupRoutes(api)
   userRoutes(api)
+  personalAccessTokenRoutes(api)
   projectListRoutes(api)
   groupListRoutes(api)
   healthRoutes(api)

@@ -21,6 +21,7 @@ import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
 import type { UserAdminService } from './user-admin.js'
+import type { PersonalAccessTokenService } from './personal-access-tokens.js'
 import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
@@ -46,6 +47,7 @@ export interface Services {
   groups: GroupService
   users: UserService
   userAdmin: UserAdminService
+  personalAccessTokens: PersonalAccessTokenService
   aliases: AliasService
   runners: RunnerService
   health: HealthService
