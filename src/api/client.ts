@@ -26,6 +26,7 @@ import { triggers } from './triggers.js'
 import { undiciSend } from './undici-send.js'
 import { Agent } from './undici.js'
 import { users } from './users.js'
+import { personalAccessTokens } from './personal-access-tokens.js'
 import { issueLinks } from './issue-links.js'
 import { awardEmoji } from './award-emoji.js'
 import { discussions } from './discussions.js'
@@ -105,6 +106,7 @@ export function createClient(options: ClientOptions) {
     projects: projects(http),
     groups: groups(http),
     users: users(http),
+    personalAccessTokens: personalAccessTokens(http),
     pipelines: pipelines(http),
     triggers: triggers(http),
     runners: runners(http, releaseGuard(http, options.onDeprecation ?? processWarning)),

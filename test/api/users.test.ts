@@ -1,4 +1,4 @@
-import { createClient, type GitLabClient } from '../../src/api/client.js'
+import { collect, createClient, type GitLabClient } from '../../src/api/client.js'
 import { apiFailure } from '../support/client-pool.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { widgetsSeed } from '../support/seeds.js'
@@ -59,4 +59,35 @@ it("refuses others than administrators, and a taken username, with GitLab's bodi
     status: 409,
     body: { message: 'Username has already been taken' },
   })
+})
+
+it('client.personalAccessTokens: an administrator makes a token; its owner reads, rotates and revokes it', async () => {
+  const root = as('glpat-root-token')
+  const alice = (
+    await collect(root.paginate<{ id: number; username: string }>('/users', { query: { username: 'alice' } }))
+  )[0]!
+  const made = await root.personalAccessTokens.create(alice.id, {
+    name: 'suite',
+    scopes: ['api'],
+    expires_at: '2099-01-01',
+  })
+  expect(made).toMatchObject({
+    name: 'suite',
+    scopes: ['api'],
+    user_id: alice.id,
+    expires_at: '2099-01-01',
+    active: true,
+  })
+  const owner = as(made.token)
+  expect(await owner.personalAccessTokens.self()).toMatchObject({ id: made.id, name: 'suite' })
+  expect((await collect(root.personalAccessTokens.list({ user_id: alice.id }))).map((x) => x.name)).toContain(
+    'suite',
+  )
+  const rotated = await owner.personalAccessTokens.rotateSelf()
+  expect(rotated).toMatchObject({ name: 'suite', active: true })
+  expect(await apiFailure(owner.users.current())).toMatchObject({ status: 401 })
+  const fresh = as(rotated.token)
+  expect(await fresh.personalAccessTokens.get(rotated.id)).toMatchObject({ id: rotated.id, revoked: false })
+  await root.personalAccessTokens.revoke(rotated.id)
+  expect(await apiFailure(fresh.users.current())).toMatchObject({ status: 401 })
 })
