@@ -91,3 +91,14 @@ it('client.personalAccessTokens: an administrator makes a token; its owner reads
   await root.personalAccessTokens.revoke(rotated.id)
   expect(await apiFailure(fresh.users.current())).toMatchObject({ status: 401 })
 })
+
+it('client.namespaces: one namespace by path, and whether a path is taken', async () => {
+  const root = as('glpat-root-token')
+  expect(await root.namespaces.get('acme')).toMatchObject({ kind: 'group', full_path: 'acme' })
+  expect(await root.namespaces.exists('acme')).toEqual({ exists: true, suggests: ['acme1'] })
+  expect(await root.namespaces.exists('no-such-group')).toEqual({ exists: false, suggests: [] })
+  expect(await apiFailure(as('glpat-carol-token').namespaces.get('acme'))).toMatchObject({
+    status: 404,
+    body: { message: '404 Namespace Not Found' },
+  })
+})

@@ -152,6 +152,10 @@ const RULES: Record<string, Rule> = {
     body: () => ({ name: 'matrix', scopes: ['api'] }),
   },
   'GET /personal_access_tokens': { min: 'user', auth: true, scope: 'none' },
+  // lib/api/namespaces.rb: a namespace is its members' (`read_namespace_via_membership`), 404 to
+  // others even when public; whether a path is taken, any signed-in caller may ask.
+  'GET /namespaces/{id}': { min: 'guest', auth: true, scope: 'group', denied: 404 },
+  'GET /namespaces/{id}/exists': { min: 'user', auth: true, scope: 'none' },
   'GET /personal_access_tokens/self': { min: 'user', auth: true, scope: 'none' },
   'GET /personal_access_tokens/{id}': {
     min: 'user',

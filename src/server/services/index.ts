@@ -22,6 +22,7 @@ import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
 import type { UserAdminService } from './user-admin.js'
 import type { PersonalAccessTokenService } from './personal-access-tokens.js'
+import type { NamespaceService } from './namespaces.js'
 import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
@@ -48,6 +49,7 @@ export interface Services {
   users: UserService
   userAdmin: UserAdminService
   personalAccessTokens: PersonalAccessTokenService
+  namespaces: NamespaceService
   aliases: AliasService
   runners: RunnerService
   health: HealthService
