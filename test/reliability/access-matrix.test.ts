@@ -104,6 +104,15 @@ interface Rule {
   multipart?: boolean
   body?: (v: Visibility) => Record<string, unknown>
 }
+/** A call on mark's (the maintainer's) seeded token: his own and administrators' only. */
+const marksToken = (denied: number): Rule => ({
+  min: 'user',
+  roles: ['maintainer', 'admin'],
+  auth: true,
+  scope: 'none',
+  token: 'mark',
+  denied,
+})
 const RULES: Record<string, Rule> = {
   'GET /version': { min: 'user', auth: true, scope: 'none' },
   'GET /user': { min: 'user', auth: true, scope: 'none' },
@@ -152,37 +161,16 @@ const RULES: Record<string, Rule> = {
     body: () => ({ name: 'matrix', scopes: ['api'] }),
   },
   'GET /personal_access_tokens': { min: 'user', auth: true, scope: 'none' },
+  'GET /personal_access_tokens/self': { min: 'user', auth: true, scope: 'none' },
+  'GET /personal_access_tokens/{id}': marksToken(404),
+  'DELETE /personal_access_tokens/self': { min: 'user', auth: true, scope: 'none' },
+  'DELETE /personal_access_tokens/{id}': marksToken(400),
+  'POST /personal_access_tokens/self/rotate': { min: 'user', auth: true, scope: 'none' },
+  'POST /personal_access_tokens/{id}/rotate': marksToken(404),
   // lib/api/namespaces.rb: a namespace is its members' (`read_namespace_via_membership`), 404 to
   // others even when public; whether a path is taken, any signed-in caller may ask.
   'GET /namespaces/{id}': { min: 'guest', auth: true, scope: 'group', denied: 404 },
   'GET /namespaces/{id}/exists': { min: 'user', auth: true, scope: 'none' },
-  'GET /personal_access_tokens/self': { min: 'user', auth: true, scope: 'none' },
-  'GET /personal_access_tokens/{id}': {
-    min: 'user',
-    roles: ['maintainer', 'admin'],
-    auth: true,
-    scope: 'none',
-    token: 'mark',
-    denied: 404,
-  },
-  'DELETE /personal_access_tokens/self': { min: 'user', auth: true, scope: 'none' },
-  'DELETE /personal_access_tokens/{id}': {
-    min: 'user',
-    roles: ['maintainer', 'admin'],
-    auth: true,
-    scope: 'none',
-    token: 'mark',
-    denied: 400,
-  },
-  'POST /personal_access_tokens/self/rotate': { min: 'user', auth: true, scope: 'none' },
-  'POST /personal_access_tokens/{id}/rotate': {
-    min: 'user',
-    roles: ['maintainer', 'admin'],
-    auth: true,
-    scope: 'none',
-    token: 'mark',
-    denied: 404,
-  },
   'GET /projects/{id}': { min: 'reader' },
   'GET /groups/{id}': { min: 'reader', scope: 'group' },
   'GET /groups/{id}/issues': { min: 'reader', scope: 'group' },
