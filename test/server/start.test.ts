@@ -117,6 +117,36 @@ describe('startServer', () => {
     }
   })
 
+  it("'none' with a data directory: users and tokens made through the API survive a restart", async () => {
+    const first = await startServer({ seed: 'none', data: dir })
+    let token: string
+    try {
+      const user = await post(first, '/users', {
+        email: 'pat@example.com',
+        username: 'pat',
+        name: 'Pat',
+        force_random_password: true,
+      })
+      expect(user.status).toBe(201)
+      const made = await post(first, `/users/${String(user.body.id)}/personal_access_tokens`, {
+        name: 'suite',
+        scopes: ['api'],
+      })
+      expect(made.status).toBe(201)
+      token = String(made.body.token)
+    } finally {
+      await first.close()
+    }
+    const second = await startServer({ seed: 'none', data: dir })
+    try {
+      expect(second.seeded).toBe(false)
+      expect(second.token).toBe(DEFAULT_ROOT_TOKEN)
+      expect(await get(second, '/user', token)).toMatchObject({ status: 200, body: { username: 'pat' } })
+    } finally {
+      await second.close()
+    }
+  })
+
   it("'none' off loopback gives root a random token, and refuses the well-known one", async () => {
     const server = await startServer({ seed: 'none', host: '0.0.0.0' })
     try {
