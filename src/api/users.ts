@@ -1,13 +1,20 @@
 import { Type } from '@sinclair/typebox'
 import {
   CurrentUser,
+  Membership,
   UserProfile,
+  type MembershipListQuery,
   type UserCreate,
   type UserDeleteQuery,
   type UserUpdate,
 } from '../schema/user.js'
 import type { CallOptions, Http } from './http.js'
+import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
+
+/** Options of `memberships`: a paginated read, and `type` (`Project` or `Namespace`). */
+export interface MembershipListOptions
+  extends Omit<PageOptions, 'item'>, Omit<MembershipListQuery, 'page' | 'per_page'> {}
 
 /** What a state change answers: `true`, `false` when nothing changed (unblock, activate), `null` when it had (block, deactivate). */
 const StateChange = Type.Union([Type.Boolean(), Type.Null()])
@@ -41,6 +48,15 @@ export const users = (http: Http) => {
     /** `DELETE /users/:id` -> 204 (administrators); 409 while the user is a group's only owner, unless `hard_delete`. */
     remove: (id: number, query: UserDeleteQuery = {}, options: CallOptions = {}) =>
       http.request<void>('DELETE', path`/users/${id}`, { ...options, query: { ...options.query, ...query } }),
+    /** `GET /users/:user_id/memberships`, lazily (administrators): direct memberships of groups and projects. */
+    memberships: (id: number, options: MembershipListOptions = {}) => {
+      const { type, ...rest } = options
+      return http.paginate<Membership>(path`/users/${id}/memberships`, {
+        ...rest,
+        query: { ...rest.query, type },
+        item: Membership,
+      })
+    },
     block: state('block'),
     unblock: state('unblock'),
     deactivate: state('deactivate'),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Timestamp, UserBasic } from './common.js'
+import { Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
 import { boolParam } from './params.js'
 
 /** `GET /user`: the signed-in user (GitLab's `UserPublic`, the fields clients read first). */
@@ -80,3 +80,22 @@ export type UserUpdate = Static<typeof UserUpdate>
 /** `DELETE /users/:id`. */
 export const UserDeleteQuery = Type.Object({ hard_delete: Type.Optional(boolParam()) })
 export type UserDeleteQuery = Static<typeof UserDeleteQuery>
+
+/** `GET /users/:user_id/memberships` (`Entities::Membership`). */
+export const Membership = Type.Object(
+  {
+    source_id: Type.Integer(),
+    source_name: Type.String(),
+    source_type: Type.Union([Type.Literal('Project'), Type.Literal('Namespace')]),
+    access_level: Type.Integer(),
+  },
+  { title: 'Membership' },
+)
+export type Membership = Static<typeof Membership>
+
+/** `GET /users/:user_id/memberships`: `type` keeps projects' or groups'. */
+export const MembershipListQuery = Type.Object({
+  type: Type.Optional(Type.Union([Type.Literal('Project'), Type.Literal('Namespace')])),
+  ...PageQuery.properties,
+})
+export type MembershipListQuery = Static<typeof MembershipListQuery>

@@ -35,6 +35,7 @@ it('creates, reads, edits, blocks and deletes a user as an administrator', async
     name: 'Robert',
     can_create_group: false,
   })
+  expect(await collect(root.users.memberships(made.id))).toEqual([])
   expect(await root.users.block(made.id)).toBe(true)
   expect(await root.users.block(made.id)).toBeNull()
   expect(await root.users.unblock(made.id)).toBe(true)

@@ -145,6 +145,7 @@ const RULES: Record<string, Rule> = {
     body: () => ({ bio: 'matrix' }),
   },
   'DELETE /users/{id}': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'GET /users/{user_id}/memberships': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
   'POST /users/{id}/block': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
   'POST /users/{id}/unblock': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
   'POST /users/{id}/deactivate': { min: 'admin', auth: true, scope: 'none', user: 'otto' },

@@ -1,5 +1,13 @@
 import { Type } from '@sinclair/typebox'
-import { CurrentUser, UserCreate, UserDeleteQuery, UserProfile, UserUpdate } from '../../schema/index.js'
+import {
+  CurrentUser,
+  Membership,
+  MembershipListQuery,
+  UserCreate,
+  UserDeleteQuery,
+  UserProfile,
+  UserUpdate,
+} from '../../schema/index.js'
 import type { ApiContext } from './context.js'
 
 const UserPath = Type.Object({ id: Type.Integer() })
@@ -62,6 +70,19 @@ export function userRoutes(api: ApiContext): void {
       userAdmin.remove(h.actor, h.path.id, h.params.hard_delete ?? false)
       return h.reply.code(204).send()
     },
+  )
+
+  route(
+    {
+      method: 'GET',
+      url: '/api/v4/users/:user_id/memberships',
+      summary: "List a user's direct memberships of groups and projects (administrators)",
+      auth: 'non_get',
+      pathParams: Type.Object({ user_id: Type.Integer() }),
+      input: MembershipListQuery,
+      response: { 200: Type.Array(Membership) },
+    },
+    (h) => h.sendPage(userAdmin.memberships(h.actor, h.path.user_id, h.params)),
   )
 
   const states = [

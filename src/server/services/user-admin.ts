@@ -1,6 +1,14 @@
-import type { CurrentUser, UserCreate, UserProfile, UserUpdate } from '../../schema/index.js'
+import type {
+  CurrentUser,
+  Membership,
+  MembershipListQuery,
+  UserCreate,
+  UserProfile,
+  UserUpdate,
+} from '../../schema/index.js'
 import { isoNow } from '../domain/clock.js'
 import { forbidden, messageError, notFound, unauthorized, validationError } from '../grape/gitlab-errors.js'
+import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { defaultProfile, presentCurrentUser, presentUserProfile } from '../present/users.js'
 import type { UserProfileRow, UserRow } from '../store/users.js'
 import { Level, type Actor } from './access.js'
@@ -246,6 +254,24 @@ export function userAdminService(ctx: ServiceContext) {
         store.users.reassign(user.id, ghost(isoNow(ctx.clock)))
         store.users.remove(user.id)
       })
+    },
+
+    /** `GET /users/:user_id/memberships` (administrators): direct memberships of groups and projects. */
+    memberships(actor: Actor, id: number, q: MembershipListQuery): PageOut<Membership> {
+      requireAdmin(actor)
+      const user = find(id)
+      const rows = store.members
+        .rowsOf(user.id)
+        .filter((m) => !q.type || (q.type === 'Project') === (m.source_type === 'project'))
+      return mapPage(slicePage(rows, pageOf(q)), (m) => ({
+        source_id: m.source_id,
+        source_name:
+          (m.source_type === 'project'
+            ? store.projects.get(m.source_id)?.name
+            : store.namespaces.get(m.source_id)?.name) ?? '',
+        source_type: m.source_type === 'project' ? 'Project' : 'Namespace',
+        access_level: m.access_level,
+      }))
     },
 
     /** `POST /users/:id/block`: `null` when already blocked; never the caller itself. */

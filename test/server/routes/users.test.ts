@@ -271,6 +271,33 @@ describe('user states', () => {
   })
 })
 
+describe('GET /users/:user_id/memberships', () => {
+  it("lists a user's direct memberships, by type, for administrators only", async () => {
+    const id = idOf('alice')
+    const group = db().prepare("SELECT id FROM namespaces WHERE path = 'acme'").get() as { id: number }
+    const res = await t.http('GET', `/api/v4/users/${id}/memberships`, { token: ROOT })
+    expect(res).toMatchObject({
+      status: 200,
+      body: [{ source_id: group.id, source_name: 'acme', source_type: 'Namespace', access_level: 30 }],
+    })
+    expect(res.headers['x-total']).toBe('1')
+    expect(
+      (await t.http('GET', `/api/v4/users/${id}/memberships`, { token: ROOT, query: 'type=Project' })).body,
+    ).toEqual([])
+    expect(
+      await t.http('GET', `/api/v4/users/${id}/memberships`, { token: ROOT, query: 'type=Group' }),
+    ).toMatchObject({ status: 400, body: { error: 'type does not have a valid value' } })
+    expect(await t.http('GET', `/api/v4/users/${id}/memberships`, { token: ALICE })).toMatchObject({
+      status: 403,
+    })
+    expect(await t.http('GET', `/api/v4/users/${id}/memberships`)).toMatchObject({ status: 401 })
+    expect(await t.http('GET', '/api/v4/users/9999/memberships', { token: ROOT })).toMatchObject({
+      status: 404,
+      body: { message: '404 User Not Found' },
+    })
+  })
+})
+
 describe('DELETE /users/:id', () => {
   it('deletes the user, its namespace and tokens; its issues go to the Ghost User', async () => {
     const id = idOf('alice')
