@@ -24,9 +24,6 @@ const EMAIL = /^[^@\s]+@[^@\s]+$/
 /** `User#blocked?`: the states the `blocked` state machine groups. */
 const BLOCKED = new Set(['blocked', 'ldap_blocked', 'banned', 'blocked_pending_approval'])
 
-/** What `POST`/`PUT /users` write: the row's columns and the profile's. */
-type UserFields = Partial<Pick<UserRow, 'username' | 'name' | 'email'>> & { admin?: boolean }
-
 /**
  * Users as administrators manage them (`lib/api/users.rb`): create, read, edit, delete, and the
  * state changes block/unblock, ban/unban, deactivate/activate. Every write is for administrators
@@ -55,7 +52,7 @@ export function userAdminService(ctx: ServiceContext) {
    * errors. A taken email or username is answered before them as 409, as the API checks it first.
    */
   const validate = (
-    u: Required<Omit<UserFields, 'admin'>> & { password?: string; projects_limit: number },
+    u: { email: string; name: string; username: string; password?: string; projects_limit: number },
     self?: UserRow,
   ) => {
     const errors: Record<string, string[]> = {}
@@ -137,7 +134,7 @@ export function userAdminService(ctx: ServiceContext) {
     })
     return id
   }
-  /** A state change's answer: `true`, or GitLab's `break` (`null`) when nothing was to change. */
+  /** Moves the user to `state`; GitLab's endpoints then answer `true`. */
   const setState = (user: UserRow, state: string): true => {
     store.users.set(user.id, { state })
     return true
@@ -247,6 +244,7 @@ export function userAdminService(ctx: ServiceContext) {
       if (soleOwner && !hardDelete)
         throw messageError(409, 'User cannot be removed while is the sole-owner of a group')
       const ns = store.namespaces.ofUser(user.id)
+      // GitLab deletes a user's personal projects with the user; the server deletes no project yet.
       if (ns && store.namespaces.projectCount(ns.id) > 0)
         throw messageError(409, 'User cannot be removed while they have personal projects')
       store.transaction(() => {
