@@ -14,12 +14,14 @@ users:
   - { username: root, name: Administrator, admin: true, token: ${ROOT} }
   - { username: alice, name: Alice, email: alice@example.com, token: ${ALICE} }
   - { username: owen, name: Owen, token: glpat-owen-token }
+  - { username: pia, name: Pia }
 groups:
   - { path: acme, members: { owen: owner, alice: developer } }
 projects:
   - path: acme/app
     issues:
       - { title: By alice, author: alice }
+  - path: pia/tools
 `
 type Json = Record<string, unknown>
 let t: TestServer
@@ -327,6 +329,14 @@ describe('DELETE /users/:id', () => {
       await t.http('DELETE', `/api/v4/users/${id}`, { token: ROOT, query: 'hard_delete=true' }),
     ).toMatchObject({ status: 204 })
     expect(userRows()).not.toContainEqual(expect.objectContaining({ username: 'owen' }))
+  })
+
+  it('refuses a user with personal projects (GitLab would delete them; the server deletes no project)', async () => {
+    expect(await t.http('DELETE', `/api/v4/users/${idOf('pia')}`, { token: ROOT })).toMatchObject({
+      status: 409,
+      body: { message: 'User cannot be removed while they have personal projects' },
+    })
+    expect(userRows()).toContainEqual(expect.objectContaining({ username: 'pia' }))
   })
 })
 
