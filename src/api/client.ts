@@ -26,6 +26,8 @@ import { triggers } from './triggers.js'
 import { undiciSend } from './undici-send.js'
 import { Agent } from './undici.js'
 import { users } from './users.js'
+import { personalAccessTokens } from './personal-access-tokens.js'
+import { namespaces } from './namespaces.js'
 import { issueLinks } from './issue-links.js'
 import { awardEmoji } from './award-emoji.js'
 import { discussions } from './discussions.js'
@@ -105,6 +107,8 @@ export function createClient(options: ClientOptions) {
     projects: projects(http),
     groups: groups(http),
     users: users(http),
+    personalAccessTokens: personalAccessTokens(http),
+    namespaces: namespaces(http),
     pipelines: pipelines(http),
     triggers: triggers(http),
     runners: runners(http, releaseGuard(http, options.onDeprecation ?? processWarning)),

@@ -14,7 +14,8 @@ Options:
   --data DIR|:memory:      keep the store in DIR across restarts (default :memory:)
   --seed FILE|none         YAML seed loaded into an empty store at start (default: a built-in
                            seed with an administrator root, whose token is printed: a random one
-                           unless --host is a loopback address; none: empty)
+                           unless --host is a loopback address; none: only root,
+                           with that token)
   --base-url URL           external URL used in the links the API hands out (default: the listening address)
   --allowed-host H         another name clients may reach the server by (the Host header); repeatable.
                            Always allowed: the listening address, localhost when on loopback, the
@@ -126,6 +127,8 @@ export async function serve(argv: string[]): Promise<number> {
     process.stdout.write(
       `gitlab-actions serve: default seed: administrator root, token ${running.token} (--seed FILE or --seed none to change)\n`,
     )
+  if (values.seed === 'none' && running.seeded && running.token)
+    process.stdout.write(`gitlab-actions serve: empty instance: administrator root, token ${running.token}\n`)
   // A line of its own: trigger-pipeline needs a trigger token, and this saves a call to list the triggers.
   if (values.seed === undefined && running.triggerToken)
     process.stdout.write(

@@ -104,3 +104,14 @@ export const Project = Type.Object(
   { title: 'Project' },
 )
 export type Project = Static<typeof Project>
+
+/** `GET /namespaces/:namespace/exists` (`Entities::NamespaceExistence`). */
+export const NamespaceExistence = Type.Object(
+  { exists: Type.Boolean(), suggests: Type.Array(Type.String()) },
+  { title: 'NamespaceExistence' },
+)
+export type NamespaceExistence = Static<typeof NamespaceExistence>
+
+/** `GET /namespaces/:namespace/exists`: under which parent (top level without it). */
+export const NamespaceExistsQuery = Type.Object({ parent_id: Type.Optional(Type.Integer()) })
+export type NamespaceExistsQuery = Static<typeof NamespaceExistsQuery>

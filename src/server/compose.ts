@@ -42,6 +42,9 @@ import { timeTrackingService } from './services/time-tracking.js'
 import { todoService } from './services/todos.js'
 import { triggerService } from './services/triggers.js'
 import { userService } from './services/users.js'
+import { userAdminService } from './services/user-admin.js'
+import { personalAccessTokenService } from './services/personal-access-tokens.js'
+import { namespaceService } from './services/namespaces.js'
 import { openStore, type Store } from './store/index.js'
 import { sweepAbandoned, workDir } from './store/work-dirs.js'
 import type { Seed } from '../schema/seed.js'
@@ -175,6 +178,9 @@ function composeServices(
     projectMilestones: projectMilestoneService(api.ctx),
     groups: groupService(api.ctx),
     users: userService(api.ctx),
+    userAdmin: userAdminService(api.ctx),
+    personalAccessTokens: personalAccessTokenService(api.ctx),
+    namespaces: namespaceService(api.ctx),
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx),
     health: healthService(api.ctx.store),

@@ -1,6 +1,6 @@
 import { buildServer, type GitLabServer } from './app.js'
 import type { TransferOptions } from './compose.js'
-import { builtInSeed } from './seed/default.js'
+import { builtInSeed, freshInstanceSeed } from './seed/default.js'
 import { loadSeedFile, parseSeed } from './seed/parse.js'
 import type { ExistingRecords } from './seed/rules.js'
 import { existingRecords, rememberedSeedTokens, seedTokens } from './services/seed.js'
@@ -13,7 +13,8 @@ export { SeedError } from './seed/parse.js'
 export { DEFAULT_ROOT_TOKEN, DEFAULT_TRIGGER_TOKEN } from './seed/default.js'
 
 /**
- * A seed, in the format of docs/seed.md: an object, `'none'` for an empty store, a path to a YAML
+ * A seed, in the format of docs/seed.md: an object, `'none'` for a fresh instance (only the
+ * administrator `root`, whose token is `token`; as a seed to add, nothing), a path to a YAML
  * (or JSON) file, or YAML text. A string of one line is a path unless it starts with `{`; YAML text
  * has several lines (or is one flow mapping, `{ users: [...] }`).
  */
@@ -25,6 +26,7 @@ export interface StartOptions {
    * The seed loaded into an empty store at start and restored by `reset()`. Default: the built-in
    * seed (`root` with `DEFAULT_ROOT_TOKEN`, group `demo`, project `demo/app` with three issues); off
    * loopback (`host` other than 127.x, `::1` or `localhost`) root's token is a random one, `token`.
+   * `'none'`: only `root`, with the same token, as a fresh GitLab.
    */
   seed?: SeedSource
   /** Port to listen on; `0` (the default) picks a free one. */
@@ -101,7 +103,8 @@ export interface RunningServer {
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
-  const seed = await resolveSeed(options.seed ?? builtInSeed(host))
+  const seed =
+    options.seed === 'none' ? freshInstanceSeed(host) : await resolveSeed(options.seed ?? builtInSeed(host))
   const server = await buildServer({
     data: options.data,
     seed,
@@ -138,7 +141,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
 }
 
-/** A checked seed from any `SeedSource`; `'none'` is the empty seed. */
+/** A checked seed from any `SeedSource`; `'none'` is the empty seed (`startServer` starts it with `root`). */
 export async function resolveSeed(source: SeedSource, existing?: ExistingRecords): Promise<Seed> {
   if (typeof source !== 'string') return parseSeed(JSON.stringify(source), 'seed', existing)
   if (source === 'none') return {}

@@ -132,12 +132,27 @@ describe('gitlab-actions serve', () => {
     }
   })
 
-  it('--seed none starts empty: no token is printed and none is accepted', async () => {
+  it('--seed none starts as a fresh GitLab: root alone, its token printed and accepted', async () => {
     const proc = run(['serve', '--port', '0', '--seed', 'none'])
     const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
     try {
-      expect(proc.stdout().trim().split('\n')).toHaveLength(1)
-      expect((await get(`${baseUrl}/api/v4/user`, 'glpat-emulator-root-token')).status).toBe(401)
+      // Bounded, so that a missing line fails the test rather than leaving the server running.
+      for (let i = 0; i < 100 && !proc.stdout().includes('token'); i++)
+        await new Promise((r) => setTimeout(r, 50))
+      const lines = proc.stdout().trim().split('\n')
+      expect(lines).toHaveLength(2)
+      expect(lines[1]).toBe(
+        'gitlab-actions serve: empty instance: administrator root, token glpat-emulator-root-token',
+      )
+      expect(await get(`${baseUrl}/api/v4/user`, 'glpat-emulator-root-token')).toMatchObject({
+        status: 200,
+        body: { username: 'root', is_admin: true },
+      })
+      expect(await get(`${baseUrl}/api/v4/projects`, 'glpat-emulator-root-token')).toMatchObject({
+        status: 200,
+        body: [],
+      })
+      expect((await get(`${baseUrl}/api/v4/user`, 'glpat-emulator-alice-token')).status).toBe(401)
     } finally {
       proc.child.kill('SIGTERM')
       await once(proc.child, 'exit')

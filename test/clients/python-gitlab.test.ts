@@ -1,12 +1,14 @@
 /*
  * python-gitlab (Debian's python3-gitlab), the client most GitLab test suites use, builds labels,
- * milestones and an issue under them against the reference server (python_gitlab_world.py). A
+ * milestones and an issue under them against the reference server (python_gitlab_world.py), and,
+ * from a fresh instance (`seed: 'none'`), a user with a personal access token. A
  * contributor's machine needs the package (CONTRIBUTING.md): without it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { startServer, type TestServer } from '../support/server.js'
+import { startServer as startEmulator } from '../../src/server/start.js'
 
 const run = promisify(execFile)
 const SCRIPT = join(__dirname, 'python_gitlab_world.py')
@@ -71,4 +73,32 @@ it('python-gitlab creates labels and milestones and files an issue under them, a
     closed: ['Py 1'],
     taken: [409, 'Label already exists'],
   })
+}, 90_000)
+
+it('python-gitlab starts from a fresh instance as root, makes a user and a token that works, again after a reset', async () => {
+  const python = await pythonWithGitlab()
+  const emulator = await startEmulator({ seed: 'none' })
+  try {
+    const world = async () => {
+      const { stdout } = await run(python, [SCRIPT], {
+        env: { ...process.env, GITLAB_URL: emulator.url, GITLAB_TOKEN: emulator.token ?? '' },
+        timeout: 60_000,
+      })
+      return JSON.parse(stdout) as unknown
+    }
+    const first = await world()
+    await emulator.reset()
+    expect(await world()).toEqual(first)
+    expect(first).toEqual({
+      root: { username: 'root', is_admin: true },
+      user: { username: 'pat', name: 'Pat', bio: 'QA', state: 'active' },
+      token: { name: 'suite', scopes: ['api'], active: true },
+      as_user: { username: 'pat', is_admin: false },
+      not_admin: [403, '403 Forbidden'],
+      taken: [409, 'Email has already been taken'],
+      blocked: 401,
+    })
+  } finally {
+    await emulator.close()
+  }
 }, 90_000)

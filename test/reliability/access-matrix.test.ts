@@ -29,6 +29,8 @@ const TOKENS = {
   admin: 'glpat-root-token',
 } as const
 type Role = keyof typeof TOKENS
+/** An administrator no cell uses, for the resets: a cell may revoke or rotate root's own token. */
+const KEEPER = 'glpat-keeper-token'
 const ROLES = Object.keys(TOKENS) as Role[]
 const RANK: Record<Role, number> = {
   anonymous: 0,
@@ -69,6 +71,8 @@ users:
   - { username: rita, token: ${TOKENS.reporter} }
   - { username: gus, token: ${TOKENS.guest} }
   - { username: otto, token: ${TOKENS.outsider} }
+  - { username: bert }
+  - { username: keeper, admin: true, token: ${KEEPER} }
 groups:${VISIBILITIES.map(groupBlock).join('')}
 projects:${VISIBILITIES.map(projectBlock).join('')}
 aliases: [ { name: pub, project: public-group/proj } ]
@@ -92,10 +96,23 @@ interface Rule {
   roles?: Role[]
   /** The issue iid `{issue_iid}` (`{noteable_id}` for notes) names (default 1). */
   issue?: string
+  /** The user whose id `{id}` (and `{user_id}`) names (instance-level user routes). */
+  user?: string
+  /** The user whose seeded personal access token `{id}` names. */
+  token?: string
   /** Send the body as a multipart upload with a small PNG as `file`. */
   multipart?: boolean
   body?: (v: Visibility) => Record<string, unknown>
 }
+/** A call on mark's (the maintainer's) seeded token: his own and administrators' only. */
+const marksToken = (denied: number): Rule => ({
+  min: 'user',
+  roles: ['maintainer', 'admin'],
+  auth: true,
+  scope: 'none',
+  token: 'mark',
+  denied,
+})
 const RULES: Record<string, Rule> = {
   'GET /version': { min: 'user', auth: true, scope: 'none' },
   'GET /user': { min: 'user', auth: true, scope: 'none' },
@@ -106,6 +123,55 @@ const RULES: Record<string, Rule> = {
   'GET /projects': { min: 'reader', scope: 'none' },
   'GET /groups': { min: 'reader', scope: 'none' },
   'GET /namespaces': { min: 'user', auth: true, scope: 'none' },
+  // lib/api/users.rb: writes are `authenticated_as_admin!`; reading one user needs a signed-in
+  // caller (403 `Not authorized!` otherwise).
+  'POST /users': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    body: () => ({
+      email: 'matrix@example.com',
+      username: 'matrix',
+      name: 'Matrix',
+      password: 'matrix-password',
+    }),
+  },
+  'GET /users/{id}': { min: 'user', scope: 'none', user: 'otto' },
+  'PUT /users/{id}': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    user: 'otto',
+    body: () => ({ bio: 'matrix' }),
+  },
+  'DELETE /users/{id}': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'GET /users/{user_id}/memberships': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/block': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/unblock': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/deactivate': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/activate': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/ban': { min: 'admin', auth: true, scope: 'none', user: 'otto' },
+  'POST /users/{id}/unban': { min: 'admin', auth: true, scope: 'none', user: 'bert' },
+  // lib/api/personal_access_tokens.rb: a token is its owner's and administrators'; others' are 404
+  // (revoking one: 400, RevokeService's refusal).
+  'POST /users/{user_id}/personal_access_tokens': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    user: 'otto',
+    body: () => ({ name: 'matrix', scopes: ['api'] }),
+  },
+  'GET /personal_access_tokens': { min: 'user', auth: true, scope: 'none' },
+  'GET /personal_access_tokens/self': { min: 'user', auth: true, scope: 'none' },
+  'GET /personal_access_tokens/{id}': marksToken(404),
+  'DELETE /personal_access_tokens/self': { min: 'user', auth: true, scope: 'none' },
+  'DELETE /personal_access_tokens/{id}': marksToken(400),
+  'POST /personal_access_tokens/self/rotate': { min: 'user', auth: true, scope: 'none' },
+  'POST /personal_access_tokens/{id}/rotate': marksToken(404),
+  // lib/api/namespaces.rb: a namespace is its members' (`read_namespace_via_membership`), 404 to
+  // others even when public; whether a path is taken, any signed-in caller may ask.
+  'GET /namespaces/{id}': { min: 'guest', auth: true, scope: 'group', denied: 404 },
+  'GET /namespaces/{id}/exists': { min: 'user', auth: true, scope: 'none' },
   'GET /projects/{id}': { min: 'reader' },
   'GET /groups/{id}': { min: 'reader', scope: 'group' },
   'GET /groups/{id}/issues': { min: 'reader', scope: 'group' },
@@ -399,7 +465,10 @@ describe('access matrix: every endpoint by every role by every visibility', () =
   let dirty = true
   async function reset(): Promise<void> {
     if (!dirty) return
-    expect((await t.http('POST', '/-/emulator/reset', { token: TOKENS.admin })).status).toBe(200)
+    expect((await t.http('POST', '/-/emulator/reset', { token: KEEPER })).status).toBe(200)
+    // A banned user, for unban.
+    const bert = one("SELECT id FROM users WHERE username = 'bert'")
+    expect((await send('POST', `/users/${bert}/ban`, 'admin')).status).toBe(201)
     for (const v of VISIBILITIES) {
       const res = await t.http('POST', `/api/v4/projects/${projectId(v)}/trigger/pipeline`, {
         form: `ref=main&token=${triggerToken(v)}`,
@@ -450,6 +519,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
     const eventKind = /resource_(\w+)_events/.exec(op.path)?.[1] ?? 'state'
     const values: Record<string, string> = {
       id: target || String(one('SELECT id FROM issues WHERE project_id = ? AND iid = 1', pid)),
+      user_id: target,
       issue_iid: issue,
       noteable_id: issue,
       eventable_id: issue,
@@ -531,7 +601,16 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       for (const visibility of scope === 'none' ? (['public'] as const) : VISIBILITIES)
         for (const role of ROLES) {
           await reset()
-          const fill = (target: string) => fillPath(op, visibility, target, rule.issue)
+          const user = rule.user && String(one('SELECT id FROM users WHERE username = ?', rule.user))
+          const token =
+            rule.token &&
+            String(
+              one(
+                'SELECT t.id FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE u.username = ?',
+                rule.token,
+              ),
+            )
+          const fill = (target: string) => fillPath(op, visibility, target || user || token || '', rule.issue)
           const body = rule.body?.(visibility)
           const res = await send(
             op.method,

@@ -94,14 +94,65 @@ describe('startServer', () => {
     }
   })
 
-  it("'none' starts empty and reset keeps it empty", async () => {
+  it("'none' starts as a fresh GitLab: only root, with the well-known token; reset returns to it", async () => {
     const server = await startServer({ seed: 'none' })
     try {
-      expect(server.token).toBeUndefined()
-      expect(inspectDb(server.server.store).prepare('SELECT * FROM users').all()).toEqual([])
+      expect(server.token).toBe(DEFAULT_ROOT_TOKEN)
+      const rows = () => inspectDb(server.server.store).prepare('SELECT username, admin FROM users').all()
+      expect(rows()).toEqual([{ username: 'root', admin: 1 }])
+      expect(inspectDb(server.server.store).prepare('SELECT COUNT(*) AS n FROM projects').get()).toEqual({
+        n: 0,
+      })
+      expect(await get(server, '/user')).toMatchObject({
+        status: 200,
+        body: { username: 'root', name: 'Administrator', is_admin: true },
+      })
       await server.seed({ users: [{ username: 'ann', admin: true, token: 'glpat-ann' }] })
       await server.reset()
       expect((await get(server, '/user', 'glpat-ann')).status).toBe(401)
+      expect(rows()).toEqual([{ username: 'root', admin: 1 }])
+      expect((await get(server, '/user')).status).toBe(200)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("'none' with a data directory: users and tokens made through the API survive a restart", async () => {
+    const first = await startServer({ seed: 'none', data: dir })
+    let token: string
+    try {
+      const user = await post(first, '/users', {
+        email: 'pat@example.com',
+        username: 'pat',
+        name: 'Pat',
+        force_random_password: true,
+      })
+      expect(user.status).toBe(201)
+      const made = await post(first, `/users/${String(user.body.id)}/personal_access_tokens`, {
+        name: 'suite',
+        scopes: ['api'],
+      })
+      expect(made.status).toBe(201)
+      token = String(made.body.token)
+    } finally {
+      await first.close()
+    }
+    const second = await startServer({ seed: 'none', data: dir })
+    try {
+      expect(second.seeded).toBe(false)
+      expect(second.token).toBe(DEFAULT_ROOT_TOKEN)
+      expect(await get(second, '/user', token)).toMatchObject({ status: 200, body: { username: 'pat' } })
+    } finally {
+      await second.close()
+    }
+  })
+
+  it("'none' off loopback gives root a random token, and refuses the well-known one", async () => {
+    const server = await startServer({ seed: 'none', host: '0.0.0.0' })
+    try {
+      expect(server.token).toMatch(/^glpat-[\w-]{20}$/)
+      expect(await get(server, '/user')).toMatchObject({ status: 200, body: { username: 'root' } })
+      expect((await get(server, '/user', DEFAULT_ROOT_TOKEN)).status).toBe(401)
     } finally {
       await server.close()
     }

@@ -6,7 +6,12 @@ export class GitLabError extends Error {
   constructor(
     readonly status: number,
     /** A string is sent as `text/plain` (Rack middleware answers), an object as JSON. */
-    readonly body: { message: unknown } | { error: string } | string | null,
+    readonly body:
+      | { message: unknown }
+      | { error: string }
+      | { error: string; error_description: string; scope: string }
+      | string
+      | null,
     readonly headers: Record<string, string> = {},
   ) {
     super(

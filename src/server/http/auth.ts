@@ -37,7 +37,7 @@ export function requestToken(req: FastifyRequest): string | undefined {
  */
 export function authenticate(auth: Authentication, req: FastifyRequest): Actor {
   const token = requestToken(req)
-  if (token !== undefined) return auth.token(token)
+  if (token !== undefined) return auth.token(token, requestMethod(req), req.routeOptions.url ?? req.url)
   const job = first(req.headers['job-token']) ?? first((req.query as Record<string, unknown>)?.job_token)
   const allowed = req.routeOptions.config?.jobToken === true && requestMethod(req) === req.method
   if (typeof job === 'string' && job && allowed) return auth.jobToken(job)

@@ -1,5 +1,5 @@
-import type { CurrentUser, UserBasic } from '../../schema/index.js'
-import type { UserRow } from '../store/users.js'
+import type { CurrentUser, UserBasic, UserProfile } from '../../schema/index.js'
+import type { UserProfileRow, UserRow } from '../store/users.js'
 import type { Instance } from './context.js'
 
 /** GitLab's doc/api/users.md: the embedded user. */
@@ -16,19 +16,38 @@ export function presentUser(row: UserRow, instance: Instance): UserBasic {
   }
 }
 
-/** `GET /user`. */
-export function presentCurrentUser(row: UserRow, instance: Instance): CurrentUser {
+/** A user's profile as a user without a `user_profiles` row has it: GitLab's defaults. */
+export const defaultProfile = (userId: number): UserProfileRow => ({
+  user_id: userId,
+  bio: '',
+  can_create_group: 1,
+  projects_limit: 100000,
+  external: 0,
+  private_profile: 0,
+})
+
+/** `GET /user`, and users as administrators see them. */
+export function presentCurrentUser(
+  row: UserRow,
+  instance: Instance,
+  profile: UserProfileRow = defaultProfile(row.id),
+): CurrentUser {
   return {
     ...presentUser(row, instance),
     created_at: row.created_at,
-    bio: '',
+    bio: profile.bio,
     bot: false,
     email: row.email,
     is_admin: row.admin === 1,
-    can_create_group: true,
-    can_create_project: true,
+    can_create_group: profile.can_create_group === 1,
+    can_create_project: profile.projects_limit > 0,
     two_factor_enabled: false,
-    external: false,
-    private_profile: false,
+    external: profile.external === 1,
+    private_profile: profile.private_profile === 1,
   }
+}
+
+/** `GET /users/:id` for others than administrators (`Entities::User`). */
+export function presentUserProfile(row: UserRow, instance: Instance, profile: UserProfileRow): UserProfile {
+  return { ...presentUser(row, instance), created_at: row.created_at, bio: profile.bio, bot: false }
 }

@@ -30,6 +30,9 @@ import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
+import { userRoutes } from './users.js'
+import { personalAccessTokenRoutes } from './personal-access-tokens.js'
+import { namespaceRoutes } from './namespaces.js'
 import { issueLinkRoutes } from './issue-links.js'
 import { awardEmojiRoutes } from './award-emoji.js'
 import { issueDiscussionRoutes } from './issue-discussions.js'
@@ -80,6 +83,9 @@ function registerRoutes(api: ApiContext): void {
   projectLabelRoutes(api)
   projectMilestoneRoutes(api)
   userLookupRoutes(api)
+  userRoutes(api)
+  personalAccessTokenRoutes(api)
+  namespaceRoutes(api)
   projectListRoutes(api)
   groupListRoutes(api)
   healthRoutes(api)

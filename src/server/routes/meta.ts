@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox'
 import { BasicProjectDetails, CurrentUser, Group, Project, Version } from '../../schema/index.js'
 import { unauthorized } from '../grape/gitlab-errors.js'
-import { presentCurrentUser } from '../present/users.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
 /** The calls a client makes first: version, current user, project and group reads. */
 export function metaRoutes(api: ApiContext) {
   const { route, instance } = api
-  const { projects, groups } = api.services
+  const { projects, groups, userAdmin } = api.services
 
   route(
     {
@@ -38,10 +37,7 @@ export function metaRoutes(api: ApiContext) {
       auth: 'required',
       response: { 200: CurrentUser },
     },
-    (h) => {
-      if (!h.actor.user) throw unauthorized()
-      return presentCurrentUser(h.actor.user, instance)
-    },
+    (h) => userAdmin.current(h.actor),
   )
 
   route(

@@ -68,3 +68,12 @@ export function builtInSeed(host: string): Seed {
     })),
   }
 }
+
+/**
+ * What `seed: 'none'` (`serve --seed none`) loads: a fresh GitLab's administrator `root` and
+ * nothing else, so that a suite builds its world through the API. Its token as the built-in
+ * seed's: the well-known one on loopback, a random one anywhere else.
+ */
+export function freshInstanceSeed(host: string): Seed {
+  return { users: builtInSeed(host).users?.filter((user) => user.username === 'root') }
+}

@@ -10,7 +10,11 @@ export const Level = accessLevels
 /** Who is calling: a user, or nobody (anonymous). Memberships are read once per request. */
 export class Actor {
   private memberships?: ReadonlyMap<string, number>
-  constructor(readonly user: UserRow | null) {}
+  constructor(
+    readonly user: UserRow | null,
+    /** The personal access token the caller signed in with (`self`, rotate, revoke). */
+    readonly tokenId: number | null = null,
+  ) {}
   get admin(): boolean {
     return this.user?.admin === 1
   }

@@ -20,6 +20,9 @@ import type { TimeTrackingService } from './time-tracking.js'
 import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
+import type { UserAdminService } from './user-admin.js'
+import type { PersonalAccessTokenService } from './personal-access-tokens.js'
+import type { NamespaceService } from './namespaces.js'
 import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
@@ -44,6 +47,9 @@ export interface Services {
   projectMilestones: ProjectMilestoneService
   groups: GroupService
   users: UserService
+  userAdmin: UserAdminService
+  personalAccessTokens: PersonalAccessTokenService
+  namespaces: NamespaceService
   aliases: AliasService
   runners: RunnerService
   health: HealthService

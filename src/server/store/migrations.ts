@@ -11,6 +11,7 @@ import issueStateIndex from './migrations/010-issue-state-index.js'
 import labelSubscriptions from './migrations/011-label-subscriptions.js'
 import issueChildrenIndex from './migrations/012-issue-children-index.js'
 import issueSubresources from './migrations/013-issue-subresources.js'
+import usersAndTokens from './migrations/014-users-and-tokens.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -30,4 +31,5 @@ export const migrations: string[] = [
   labelSubscriptions,
   issueChildrenIndex,
   issueSubresources,
+  usersAndTokens,
 ]

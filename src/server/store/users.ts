@@ -23,20 +23,53 @@ export function userTable(db: Db, version: () => number, tokenDigest: TokenDiges
   const byId = db.prepare('SELECT * FROM users WHERE id = ?')
   const byUsername = db.prepare('SELECT * FROM users WHERE username = ?')
   const all = db.prepare('SELECT * FROM users ORDER BY id')
+  const byEmail = db.prepare('SELECT * FROM users WHERE lower(email) = lower(?)')
   const insertToken = db.prepare(
-    'INSERT INTO personal_access_tokens (user_id, token_digest, name, created_at) VALUES (?, ?, ?, ?)',
+    'INSERT INTO personal_access_tokens (user_id, token_digest, name, expires_at, created_at) VALUES (?, ?, ?, ?, ?)',
+  )
+  const insertDetails = db.prepare(
+    'INSERT INTO personal_access_token_details (token_id, scopes) VALUES (?, ?)',
   )
   const byToken = db.prepare(
-    `SELECT t.expires_at AS token_expires_at, u.* FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
+    `SELECT t.id AS token_id, t.expires_at AS token_expires_at, d.scopes AS token_scopes, u.*
+     FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
+     LEFT JOIN personal_access_token_details d ON d.token_id = t.id
      WHERE t.token_digest = ? AND t.revoked = 0`,
   )
+  const tokenColumns = `SELECT t.id, t.user_id, t.name, t.revoked, t.expires_at, t.created_at, d.scopes, d.last_used_at
+     FROM personal_access_tokens t LEFT JOIN personal_access_token_details d ON d.token_id = t.id`
+  const tokenById = db.prepare(`${tokenColumns} WHERE t.id = ?`)
+  const tokensOf = db.prepare(`${tokenColumns} WHERE t.user_id = ? ORDER BY t.id`)
+  const allTokens = db.prepare(`${tokenColumns} ORDER BY t.id`)
+  const revokeToken = db.prepare('UPDATE personal_access_tokens SET revoked = 1 WHERE id = ?')
+  const profileOf = db.prepare('SELECT * FROM user_profiles WHERE user_id = ?')
+  const saveProfile = db.prepare(
+    `INSERT OR REPLACE INTO user_profiles (user_id, bio, can_create_group, projects_limit, external, private_profile)
+     VALUES (@user_id, @bio, @can_create_group, @projects_limit, @external, @private_profile)`,
+  )
+  const remove = db.prepare('DELETE FROM users WHERE id = ?')
+  /** Every column that names a user without `ON DELETE CASCADE`: a deleted user's contributions. */
+  const contributionColumns = () =>
+    db
+      .prepare(
+        `SELECT m.name AS tbl, f."from" AS col FROM sqlite_master m, pragma_foreign_key_list(m.name) f
+         WHERE m.type = 'table' AND f."table" = 'users' AND f.on_delete <> 'CASCADE'`,
+      )
+      .all() as { tbl: string; col: string }[]
   // Every request of a client carries the same token: its owner (two digests and a join) is looked up
   // once while `version` stays, which any revoke, expiry date, block or deletion moves.
   const tokens = rowCache(version, (token: string): TokenOwner | undefined => {
-    const row = byToken.get(tokenDigest(token)) as (UserRow & { token_expires_at: string | null }) | undefined
+    const row = byToken.get(tokenDigest(token)) as
+      | (UserRow & { token_id: number; token_expires_at: string | null; token_scopes: string | null })
+      | undefined
     if (!row) return undefined
-    const { token_expires_at: expiresAt, ...user } = row
-    return { user: Object.freeze(user), expiresAt }
+    const { token_id: tokenId, token_expires_at: expiresAt, token_scopes: scopes, ...user } = row
+    return {
+      user: Object.freeze(user),
+      expiresAt,
+      tokenId,
+      scopes: scopes === null ? null : Object.freeze(JSON.parse(scopes) as string[]),
+    }
   })
   return {
     insert: (u: {
@@ -50,8 +83,46 @@ export function userTable(db: Db, version: () => number, tokenDigest: TokenDiges
     get: rowCache(version, (id: number) => byId.get(id) as UserRow | undefined),
     byUsername: rowCache(version, (username: string) => byUsername.get(username) as UserRow | undefined),
     all: () => all.all() as UserRow[],
-    addToken: (userId: number, token: string, name: string, now: string) =>
-      insertToken.run(userId, tokenDigest(token), name, now),
+    byEmail: (email: string) => byEmail.get(email) as UserRow | undefined,
+    /** Sets the given columns of a user's row. */
+    set: (id: number, u: Partial<Pick<UserRow, 'username' | 'name' | 'email' | 'state' | 'admin'>>) => {
+      const keys = (['username', 'name', 'email', 'state', 'admin'] as const).filter(
+        (k) => u[k] !== undefined,
+      )
+      if (keys.length === 0) return
+      db.prepare(`UPDATE users SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({
+        ...Object.fromEntries(keys.map((k) => [k, u[k]])),
+        id,
+      })
+    },
+    /** Deletes a user; its tokens, memberships and the like go with it (`ON DELETE CASCADE`). */
+    remove: (id: number) => remove.run(id),
+    /** Hands every contribution of user `from` (issues, notes, pipelines...) to user `to`. */
+    reassign: (from: number, to: number) => {
+      for (const { tbl, col } of contributionColumns())
+        db.prepare(`UPDATE "${tbl}" SET "${col}" = ? WHERE "${col}" = ?`).run(to, from)
+    },
+    profile: (id: number) => profileOf.get(id) as UserProfileRow | undefined,
+    setProfile: (p: UserProfileRow) => saveProfile.run({ ...p }),
+    /** Adds a token; `scopes` for one made through the API (a seeded token has every scope). */
+    addToken: (
+      userId: number,
+      token: string,
+      name: string,
+      now: string,
+      more?: { scopes: string[]; expiresAt: string | null },
+    ) => {
+      const id = Number(
+        insertToken.run(userId, tokenDigest(token), name, more?.expiresAt ?? null, now).lastInsertRowid,
+      )
+      if (more) insertDetails.run(id, JSON.stringify(more.scopes))
+      return id
+    },
+    token: (id: number) => tokenById.get(id) as TokenRow | undefined,
+    /** A user's tokens, or every user's, by id. */
+    tokens: (userId?: number) =>
+      (userId === undefined ? allTokens.all() : tokensOf.all(userId)) as TokenRow[],
+    revokeToken: (id: number) => revokeToken.run(id),
     /** The user an unrevoked personal access token belongs to, and when the token expires. */
     tokenOwner: tokens,
   }
@@ -61,4 +132,28 @@ export interface TokenOwner {
   user: Readonly<UserRow>
   /** To compare on every use: a token expires without any write to the store. */
   expiresAt: string | null
+  tokenId: number
+  /** The token's scopes; null for a seeded token, which has them all. */
+  scopes: readonly string[] | null
+}
+
+export interface UserProfileRow {
+  user_id: number
+  bio: string
+  can_create_group: number
+  projects_limit: number
+  external: number
+  private_profile: number
+}
+
+/** A personal access token with its details (`scopes` a JSON array, null for a seeded token). */
+export interface TokenRow {
+  id: number
+  user_id: number
+  name: string
+  revoked: number
+  expires_at: string | null
+  created_at: string
+  scopes: string | null
+  last_used_at: string | null
 }

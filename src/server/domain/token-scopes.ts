@@ -1,0 +1,53 @@
+import { GitLabError } from '../grape/gitlab-errors.js'
+
+/** `Gitlab::Auth`'s scopes a personal access token may be given through the API. */
+export const TOKEN_SCOPES = [
+  'api',
+  'read_api',
+  'read_user',
+  'create_runner',
+  'manage_runner',
+  'k8s_proxy',
+  'read_repository',
+  'write_repository',
+  'read_registry',
+  'write_registry',
+  'read_virtual_registry',
+  'write_virtual_registry',
+  'ai_features',
+  'self_rotate',
+  'read_service_ping',
+  'admin_mode',
+  'sudo',
+] as const
+
+/**
+ * The scopes that open a route (lib/api/api.rb's `allow_access_with_scope`, in the order GitLab
+ * names them): `api` everywhere, `read_api` on reads, and `read_user` on reads of `/user` and
+ * `/users` (lib/api/users.rb).
+ */
+export function routeScopes(method: string, url: string): string[] {
+  const read = method === 'GET' || method === 'HEAD'
+  if (!read) return ['api']
+  return /^\/api\/v4\/users?(\/|$)/.test(url) ? ['read_user', 'api', 'read_api'] : ['api', 'read_api']
+}
+
+/**
+ * `Gitlab::Auth::InsufficientScopeError` as lib/api/api_guard.rb renders it: 403 with the OAuth
+ * error body and `WWW-Authenticate`, when the token has none of the route's scopes. A seeded
+ * token (`scopes` null) has them all.
+ */
+export function checkScopes(scopes: readonly string[] | null, method: string, url: string): void {
+  if (scopes === null) return
+  const allowed = routeScopes(method, url)
+  if (allowed.some((s) => scopes.includes(s))) return
+  const description = 'The request requires higher privileges than provided by the access token.'
+  const scope = allowed.join(' ')
+  throw new GitLabError(
+    403,
+    { error: 'insufficient_scope', error_description: description, scope },
+    {
+      'www-authenticate': `Bearer realm="", error="insufficient_scope", error_description="${description}", scope="${scope}"`,
+    },
+  )
+}
