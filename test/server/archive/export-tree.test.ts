@@ -329,3 +329,39 @@ describe('writeExportTree, lists longer than a batch reads', () => {
     )
   })
 })
+
+describe('writeExportTree with resource events', () => {
+  it("writes each issue's state, label and milestone events, and none on issues without", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'export-events-'))
+    const { server, db, ids } = await widgets()
+    try {
+      const [first, , third] = ids as [number, number, number]
+      const label = db.prepare('SELECT id FROM labels LIMIT 1').pluck().get() as number
+      db.prepare(
+        "INSERT INTO resource_state_events (issue_id, user_id, state, created_at) VALUES (?, 1, 'closed', ?)",
+      ).run(third, at(3))
+      db.prepare(
+        "INSERT INTO resource_label_events (issue_id, user_id, label_id, action, created_at) VALUES (?, 1, ?, 'add', ?)",
+      ).run(first, label, at(4))
+      const body = (await tarGzMembers(await readFile(await exported(server, dir)))).get(
+        './tree/project/issues.ndjson',
+      )!.body
+      const lines = body
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown[]>)
+      const byIid = new Map(lines.map((l) => [l.iid as unknown as number, l]))
+      expect(byIid.get(3)?.resource_state_events).toEqual([
+        expect.objectContaining({ state: 'closed', user_id: 1, created_at: at(3) }),
+      ])
+      expect(byIid.get(1)?.resource_label_events).toEqual([
+        expect.objectContaining({ action: 'add', user_id: 1, created_at: at(4) }),
+      ])
+      expect(byIid.get(2)?.resource_state_events).toEqual([])
+      expect(byIid.get(2)?.resource_label_events).toEqual([])
+    } finally {
+      await server.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
