@@ -1,21 +1,11 @@
 import { collect } from '../../src/api/client.js'
 import { detailSeed, T } from '../server/routes/issue-details-seed.js'
-import { startServer, type TestServer } from '../support/server.js'
-import { apiFailure, clientPool } from '../support/client-pool.js'
+import { apiFailure, clientsOnSeed } from '../support/client-pool.js'
 
 const W = 'acme/widgets'
-let t: TestServer
-const { as, closeAll } = clientPool(() => t.baseUrl)
-afterEach(async () => {
-  await closeAll()
-  await t.close()
-})
+const { as } = clientsOnSeed(detailSeed)
 
 describe('award emoji through the client (answers validated against the schemas)', () => {
-  beforeEach(async () => {
-    t = await startServer(detailSeed)
-  })
-
   it('awards, lists lazily, gets and takes back, on an issue and on a note', async () => {
     const gus = as(T.guest)
     const issue = { project: W, iid: 2 }

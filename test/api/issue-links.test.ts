@@ -1,20 +1,10 @@
 import { detailSeed, T } from '../server/routes/issue-details-seed.js'
-import { startServer, type TestServer } from '../support/server.js'
-import { apiFailure, clientPool } from '../support/client-pool.js'
+import { apiFailure, clientsOnSeed } from '../support/client-pool.js'
 
 const W = 'acme/widgets'
-let t: TestServer
-const { as, closeAll } = clientPool(() => t.baseUrl)
-afterEach(async () => {
-  await closeAll()
-  await t.close()
-})
+const { as } = clientsOnSeed(detailSeed)
 
 describe('issue links through the client (EE, answers validated against the schemas)', () => {
-  beforeEach(async () => {
-    t = await startServer(detailSeed)
-  })
-
   it('links, lists from both sides, gets and removes', async () => {
     const rita = as(T.reporter)
     const made = await rita.issueLinks.create(W, 3, { project: W, iid: 1, linkType: 'is_blocked_by' })

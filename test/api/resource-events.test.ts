@@ -1,21 +1,11 @@
 import { collect } from '../../src/api/client.js'
 import { detailSeed, T } from '../server/routes/issue-details-seed.js'
-import { startServer, type TestServer } from '../support/server.js'
-import { apiFailure, clientPool } from '../support/client-pool.js'
+import { apiFailure, clientsOnSeed } from '../support/client-pool.js'
 
 const W = 'acme/widgets'
-let t: TestServer
-const { as, closeAll } = clientPool(() => t.baseUrl)
-afterEach(async () => {
-  await closeAll()
-  await t.close()
-})
+const { as } = clientsOnSeed(detailSeed)
 
 describe('resource events through the client (answers validated against the schemas)', () => {
-  beforeEach(async () => {
-    t = await startServer(detailSeed)
-  })
-
   it('lists and gets each kind', async () => {
     const rita = as(T.reporter)
     await rita.issues.update(W, 2, { add_labels: ['bug'], state_event: 'close', weight: 1 })

@@ -1,4 +1,5 @@
 import { createClient, GitLabApiError, type ClientOptions, type GitLabClient } from '../../src/api/client.js'
+import { startServer, type TestServer } from './server.js'
 
 /**
  * Typed clients for the tests under test/api: each checks every body against src/schema
@@ -20,6 +21,23 @@ export function clientPool(baseUrl: () => string) {
     },
     closeAll: () => Promise.all(clients.splice(0).map((c) => c.close())),
   }
+}
+
+/**
+ * A server started from `seed` before each test of the file and closed after it, with `as(token)`
+ * clients on it (closed after each test too): the set-up every client test over one seed repeats.
+ */
+export function clientsOnSeed(seed: string) {
+  let t: TestServer
+  const { as, closeAll } = clientPool(() => t.baseUrl)
+  beforeEach(async () => {
+    t = await startServer(seed)
+  })
+  afterEach(async () => {
+    await closeAll()
+    await t.close()
+  })
+  return { as }
 }
 
 /** The GitLabApiError a call rejects with (fails the test when it resolves or throws anything else). */
