@@ -1,6 +1,5 @@
-import { collect, createClient, NOT_MODIFIED, type GitLabClient } from '../../src/api/client.js'
-import { apiFailure } from '../support/client-pool.js'
-import { startServer, type TestServer } from '../support/server.js'
+import { collect, NOT_MODIFIED } from '../../src/api/client.js'
+import { apiFailure, clientsOnSeed } from '../support/client-pool.js'
 import { widgetsSeed } from '../support/seeds.js'
 
 /* `client.labels` and `client.milestones` against the reference server, every body checked against src/schema. */
@@ -8,20 +7,7 @@ import { widgetsSeed } from '../support/seeds.js'
 const W = 'acme/widgets'
 const ALICE = 'glpat-alice-token' // maintainer
 const CAROL = 'glpat-carol-token' // no membership
-let t: TestServer
-const clients: GitLabClient[] = []
-const as = (token: string) => {
-  const c = createClient({ baseUrl: t.baseUrl, token, validate: true, retry: { maxRetries: 0 } })
-  clients.push(c)
-  return c
-}
-beforeEach(async () => {
-  t = await startServer(widgetsSeed)
-})
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()))
-  await t.close()
-})
+const { as } = clientsOnSeed(widgetsSeed)
 
 describe('client.labels', () => {
   it('creates, reads by title, edits, subscribes and deletes', async () => {

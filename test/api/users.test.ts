@@ -1,24 +1,10 @@
-import { collect, createClient, type GitLabClient } from '../../src/api/client.js'
-import { apiFailure } from '../support/client-pool.js'
-import { startServer, type TestServer } from '../support/server.js'
+import { collect } from '../../src/api/client.js'
+import { apiFailure, clientsOnSeed } from '../support/client-pool.js'
 import { widgetsSeed } from '../support/seeds.js'
 
 /* `client.users` against the reference server, every body checked against src/schema. */
 
-let t: TestServer
-const clients: GitLabClient[] = []
-const as = (token: string) => {
-  const c = createClient({ baseUrl: t.baseUrl, token, validate: true, retry: { maxRetries: 0 } })
-  clients.push(c)
-  return c
-}
-beforeEach(async () => {
-  t = await startServer(widgetsSeed)
-})
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()))
-  await t.close()
-})
+const { as } = clientsOnSeed(widgetsSeed)
 
 it('creates, reads, edits, blocks and deletes a user as an administrator', async () => {
   const root = as('glpat-root-token')
