@@ -16,6 +16,7 @@ import type { ServiceContext } from './services/context.js'
 import { emulatorService } from './services/emulator.js'
 import { exportService } from './services/exports.js'
 import { groupService } from './services/groups.js'
+import { groupWriteService } from './services/group-writes.js'
 import { healthService } from './services/health.js'
 import { importSources } from './services/import-sources.js'
 import { CONCURRENT_IMPORTS, importService } from './services/imports.js'
@@ -177,6 +178,7 @@ function composeServices(
     projectLabels: projectLabelService(api.ctx),
     projectMilestones: projectMilestoneService(api.ctx),
     groups: groupService(api.ctx),
+    groupWrites: groupWriteService(api.ctx),
     users: userService(api.ctx),
     userAdmin: userAdminService(api.ctx),
     personalAccessTokens: personalAccessTokenService(api.ctx),

@@ -46,13 +46,29 @@ export function createAccess(store: Store) {
     return chain
   }
 
-  const groupLevel = (actor: Actor, group: NamespaceRow): number => {
+  /** The level from memberships of the group and its ancestors, without shares. */
+  const memberLevel = (actor: Actor, group: NamespaceRow): number => {
     if (!actor.user) return 0
     let level = 0
     for (const ns of ancestors(group.id)) {
       if (ns.kind === 'user' && ns.owner_id === actor.user.id) level = Math.max(level, Level.owner)
       level = Math.max(level, actor.direct(store, `namespace:${ns.id}`))
     }
+    return level
+  }
+
+  /**
+   * `memberLevel`, raised by the shares of the group and its ancestors (app/models/group_group_link.rb):
+   * members of an invited group reach the shared one up to the share's `group_access`; shares do not chain.
+   */
+  const groupLevel = (actor: Actor, group: NamespaceRow): number => {
+    let level = memberLevel(actor, group)
+    if (!actor.user) return level
+    for (const ns of ancestors(group.id))
+      for (const link of store.groupWrites.invitedGroups(ns.id)) {
+        const invited = store.namespaces.get(link.group_id)
+        if (invited) level = Math.max(level, Math.min(link.group_access, memberLevel(actor, invited)))
+      }
     return level
   }
 
