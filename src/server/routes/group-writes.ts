@@ -64,29 +64,22 @@ export function groupWriteRoutes(api: ApiContext): void {
     },
   )
 
-  route(
-    {
-      method: 'GET',
-      url: '/api/v4/groups/:id/subgroups',
-      summary: "List a group's subgroups that the caller can read",
-      pathParams: IdPath,
-      input: GroupTreeQuery,
-      response: { 200: Type.Array(Group) },
-    },
-    (h) => h.sendPage(groups.subgroups(h.actor, h.path.id, h.params)),
-  )
-
-  route(
-    {
-      method: 'GET',
-      url: '/api/v4/groups/:id/descendant_groups',
-      summary: 'List every group below a group that the caller can read',
-      pathParams: IdPath,
-      input: GroupTreeQuery,
-      response: { 200: Type.Array(Group) },
-    },
-    (h) => h.sendPage(groups.descendantGroups(h.actor, h.path.id, h.params)),
-  )
+  const below = [
+    ['subgroups', "List a group's subgroups that the caller can read", groups.subgroups],
+    ['descendant_groups', 'List every group below a group that the caller can read', groups.descendantGroups],
+  ] as const
+  for (const [name, summary, list] of below)
+    route(
+      {
+        method: 'GET',
+        url: `/api/v4/groups/:id/${name}`,
+        summary,
+        pathParams: IdPath,
+        input: GroupTreeQuery,
+        response: { 200: Type.Array(Group) },
+      },
+      (h) => h.sendPage(list(h.actor, h.path.id, h.params)),
+    )
 
   route(
     {
