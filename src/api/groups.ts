@@ -3,11 +3,13 @@ import type { ResourceRef } from '../schema/common.js'
 import type { GroupProjectsQuery } from '../schema/group-projects.js'
 import {
   GroupDetail,
+  PublicGroupDetails,
   type GroupCreate,
   type GroupDeleteQuery,
   type GroupShare,
   type GroupTreeQuery,
   type GroupUpdate,
+  type TransferLocationsQuery,
 } from '../schema/group-write.js'
 import { Group, Project } from '../schema/namespace.js'
 import type { CallOptions, Http, Query } from './http.js'
@@ -77,6 +79,17 @@ export const groups = (http: Http) => {
         ...options,
         json: parentId === undefined ? {} : { group_id: parentId },
         response: GroupDetail,
+      }),
+    /** `GET /groups/:id/transfer_locations`, lazily (Owners): the groups `transfer` may move it under. */
+    transferLocations: (
+      group: ResourceRef,
+      query: Omit<TransferLocationsQuery, 'page' | 'per_page'> = {},
+      options: PageOptions = {},
+    ) =>
+      http.paginate<PublicGroupDetails>(path`/groups/${group}/transfer_locations`, {
+        ...options,
+        query: query as Query,
+        item: PublicGroupDetails,
       }),
     /** `POST /groups/:id/share` -> 201 (Owners): the invited group's members reach it up to `group_access`. */
     share: (group: ResourceRef, body: GroupShare, options: CallOptions = {}) =>

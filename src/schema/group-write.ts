@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Visibility } from './common.js'
+import { Nullable, PageQuery, Visibility } from './common.js'
 import { boolParam, intArrayParam } from './params.js'
 import { GroupListQuery } from './list-queries.js'
 import { Group } from './namespace.js'
@@ -90,3 +90,24 @@ export const GroupTreeQuery = Type.Object(
   { title: 'GroupTreeQuery' },
 )
 export type GroupTreeQuery = Static<typeof GroupTreeQuery>
+
+/** `Entities::PublicGroupDetails`: a group as `GET /groups/:id/transfer_locations` lists it. */
+export const PublicGroupDetails = Type.Object(
+  {
+    id: Type.Integer(),
+    web_url: Type.String(),
+    name: Type.String(),
+    avatar_url: Nullable(Type.String()),
+    full_name: Type.String(),
+    full_path: Type.String(),
+  },
+  { title: 'PublicGroupDetails' },
+)
+export type PublicGroupDetails = Static<typeof PublicGroupDetails>
+
+/** `GET /groups/:id/transfer_locations`: `search` by name or path, offset pages. */
+export const TransferLocationsQuery = Type.Object(
+  { ...PageQuery.properties, search: Type.Optional(Type.String()) },
+  { title: 'TransferLocationsQuery' },
+)
+export type TransferLocationsQuery = Static<typeof TransferLocationsQuery>

@@ -16,6 +16,10 @@ it('creates a group and a subgroup, lists, edits, moves, shares and removes them
   expect(await alice.groups.edit(cli.id, { description: 'Command line' })).toMatchObject({
     description: 'Command line',
   })
+  expect((await collect(alice.groups.transferLocations(cli.id))).map((g) => g.full_path)).toEqual([
+    'acme',
+    'acme/platform',
+  ])
   const moved = await alice.groups.transfer(cli.id, (await alice.groups.get('acme')).id)
   expect(moved).toMatchObject({ full_path: 'acme/cli', visibility: 'private' })
   expect((await collect(alice.groups.descendantGroups('acme'))).map((g) => g.full_path)).toEqual([

@@ -8,6 +8,8 @@ import {
   GroupTransfer,
   GroupTreeQuery,
   GroupUpdate,
+  PublicGroupDetails,
+  TransferLocationsQuery,
 } from '../../schema/index.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
@@ -92,6 +94,19 @@ export function groupWriteRoutes(api: ApiContext): void {
       response: { 201: GroupDetail },
     },
     (h) => h.reply.code(201).send(groupWrites.transfer(h.actor, h.path.id, h.params.group_id)),
+  )
+
+  route(
+    {
+      method: 'GET',
+      url: '/api/v4/groups/:id/transfer_locations',
+      summary: 'List the groups the caller may move a group under (Owners)',
+      auth: 'non_get',
+      pathParams: IdPath,
+      input: TransferLocationsQuery,
+      response: { 200: Type.Array(PublicGroupDetails) },
+    },
+    (h) => h.sendPage(groupWrites.transferLocations(h.actor, h.path.id, h.params)),
   )
 
   route(

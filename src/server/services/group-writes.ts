@@ -4,16 +4,19 @@ import type {
   GroupDetail,
   GroupShare,
   GroupUpdate,
+  PublicGroupDetails,
+  TransferLocationsQuery,
 } from '../../schema/index.js'
 import { isoNow, today } from '../domain/clock.js'
 import { groupFieldErrors, inspectErrors, visibilityRank, type GroupErrors } from '../domain/group-rules.js'
 import { applies } from '../domain/releases.js'
+import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { forbidden, messageError, notFound, paramError, validationError } from '../grape/gitlab-errors.js'
 import { defaultProfile } from '../present/users.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import { ACCESS_VALUES, groupPresenter } from './groups.js'
+import { ACCESS_VALUES, groupPresenter, namespaceNames } from './groups.js'
 
 /** `Namespaces::MarkForDeletionBaseService::DELETION_SCHEDULED_PATH_INFIX`. */
 const DELETION_SCHEDULED = 'deletion_scheduled'
@@ -242,6 +245,35 @@ export function groupWriteService(ctx: ServiceContext) {
         }
       })
       return detail(store.namespaces.get(group.id) as NamespaceRow)
+    },
+
+    /**
+     * `GET /groups/:id/transfer_locations` (Owners; app/finders/groups/accepting_group_transfers_finder.rb):
+     * the groups the caller may move the group under, those where it is a Maintainer or Owner (its
+     * `manageable_groups`) but the group, the groups below it and its parent; `search` by name or
+     * path; by name, ties by id.
+     */
+    transferLocations(actor: Actor, id: string, q: TransferLocationsQuery): PageOut<PublicGroupDetails> {
+      const group = access.group(actor, id)
+      requireOwner(actor, group)
+      const excluded = new Set([...groups.subtree(group.id).map((ns) => ns.id), group.parent_id])
+      const search = q.search?.toLowerCase()
+      const rows = store.namespaces
+        .all()
+        .filter((ns) => ns.kind === 'group' && !excluded.has(ns.id))
+        .filter((ns) => access.groupLevel(actor, ns) >= Level.maintainer)
+        .filter(
+          (ns) => !search || ns.name.toLowerCase().includes(search) || ns.path.toLowerCase().includes(search),
+        )
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
+      return mapPage(slicePage(rows, pageOf(q)), (ns) => ({
+        id: ns.id,
+        web_url: `${instance.baseUrl}/groups/${ns.full_path}`,
+        name: ns.name,
+        avatar_url: null,
+        full_name: namespaceNames(store, ns.id).join(' / '),
+        full_path: ns.full_path,
+      }))
     },
 
     /**

@@ -196,3 +196,53 @@ describe('POST /groups/:id/transfer', () => {
     expect(rows()).toEqual(before)
   })
 })
+
+describe('GET /groups/:id/transfer_locations', () => {
+  it('lists the groups the Owner may move the group under: not itself, what is below it, nor its parent', async () => {
+    const res = await t.http('GET', '/api/v4/groups/acme%2Fweb/transfer_locations', { token: OWEN })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual([
+      {
+        id: idOf('acme/data'),
+        web_url: `${t.baseUrl}/groups/acme/data`,
+        name: 'Data',
+        avatar_url: null,
+        full_name: 'ACME / Data',
+        full_path: 'acme/data',
+      },
+      {
+        id: idOf('other'),
+        web_url: `${t.baseUrl}/groups/other`,
+        name: 'Other',
+        avatar_url: null,
+        full_name: 'Other',
+        full_path: 'other',
+      },
+      {
+        id: idOf('acme/secret'),
+        web_url: `${t.baseUrl}/groups/acme/secret`,
+        name: 'Secret',
+        avatar_url: null,
+        full_name: 'ACME / Secret',
+        full_path: 'acme/secret',
+      },
+      {
+        id: idOf('other/web'),
+        web_url: `${t.baseUrl}/groups/other/web`,
+        name: 'Web',
+        avatar_url: null,
+        full_name: 'Other / Web',
+        full_path: 'other/web',
+      },
+    ])
+    expect(res.headers['x-total']).toBe('4')
+    const search = await t.http('GET', '/api/v4/groups/acme%2Fweb/transfer_locations', {
+      token: OWEN,
+      query: 'search=oth',
+    })
+    expect(paths(search.body)).toEqual(['other'])
+    const maintainer = await t.http('GET', '/api/v4/groups/other/transfer_locations', { token: MIA })
+    expect(maintainer.status).toBe(403)
+    expect(maintainer.body).toEqual({ message: '403 Forbidden' })
+  })
+})
