@@ -230,6 +230,24 @@ export const RELEASE_RULES = {
     change: 'DELETE /groups/:id marks the group for deletion; groups show marked_for_deletion_on',
     where: 'src/server/services/group-writes.ts',
   },
+  /** `GET /groups/:id/descendant_groups` exists from 13.5 (doc/api/groups.md); before, no route (404). */
+  groupDescendants: {
+    since: '13.5',
+    change: 'GET /groups/:id/descendant_groups',
+    where: 'src/server/routes/group-writes.ts',
+  },
+  /** `POST /groups/:id/transfer` exists from 14.6 (doc/api/groups.md); before, no route (404). */
+  groupTransfer: {
+    since: '14.6',
+    change: 'POST /groups/:id/transfer',
+    where: 'src/server/routes/group-writes.ts',
+  },
+  /** `GET /groups/:id/transfer_locations` exists from 15.4 (doc/api/groups.md); before, no route (404). */
+  groupTransferLocations: {
+    since: '15.4',
+    change: 'GET /groups/:id/transfer_locations',
+    where: 'src/server/routes/group-writes.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

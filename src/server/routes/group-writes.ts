@@ -11,6 +11,7 @@ import {
   PublicGroupDetails,
   TransferLocationsQuery,
 } from '../../schema/index.js'
+import { applies } from '../domain/releases.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
@@ -66,48 +67,57 @@ export function groupWriteRoutes(api: ApiContext): void {
     },
   )
 
+  const since = (rule: Parameters<typeof applies>[1]) => applies(api.instance.version, rule)
   const below = [
-    ['subgroups', "List a group's subgroups that the caller can read", groups.subgroups],
-    ['descendant_groups', 'List every group below a group that the caller can read', groups.descendantGroups],
+    ['subgroups', "List a group's subgroups that the caller can read", groups.subgroups, true],
+    [
+      'descendant_groups',
+      'List every group below a group that the caller can read',
+      groups.descendantGroups,
+      since('groupDescendants'),
+    ],
   ] as const
-  for (const [name, summary, list] of below)
+  for (const [name, summary, list, exists] of below)
+    if (exists)
+      route(
+        {
+          method: 'GET',
+          url: `/api/v4/groups/:id/${name}`,
+          summary,
+          pathParams: IdPath,
+          input: GroupTreeQuery,
+          response: { 200: Type.Array(Group) },
+        },
+        (h) => h.sendPage(list(h.actor, h.path.id, h.params)),
+      )
+
+  if (since('groupTransfer'))
+    route(
+      {
+        method: 'POST',
+        url: '/api/v4/groups/:id/transfer',
+        summary: 'Move a group under another group (group_id), or to the top level without it',
+        auth: 'non_get',
+        pathParams: IdPath,
+        input: GroupTransfer,
+        response: { 201: GroupDetail },
+      },
+      (h) => h.reply.code(201).send(groupWrites.transfer(h.actor, h.path.id, h.params.group_id)),
+    )
+
+  if (since('groupTransferLocations'))
     route(
       {
         method: 'GET',
-        url: `/api/v4/groups/:id/${name}`,
-        summary,
+        url: '/api/v4/groups/:id/transfer_locations',
+        summary: 'List the groups the caller may move a group under (Owners)',
+        auth: 'non_get',
         pathParams: IdPath,
-        input: GroupTreeQuery,
-        response: { 200: Type.Array(Group) },
+        input: TransferLocationsQuery,
+        response: { 200: Type.Array(PublicGroupDetails) },
       },
-      (h) => h.sendPage(list(h.actor, h.path.id, h.params)),
+      (h) => h.sendPage(groupWrites.transferLocations(h.actor, h.path.id, h.params)),
     )
-
-  route(
-    {
-      method: 'POST',
-      url: '/api/v4/groups/:id/transfer',
-      summary: 'Move a group under another group (group_id), or to the top level without it',
-      auth: 'non_get',
-      pathParams: IdPath,
-      input: GroupTransfer,
-      response: { 201: GroupDetail },
-    },
-    (h) => h.reply.code(201).send(groupWrites.transfer(h.actor, h.path.id, h.params.group_id)),
-  )
-
-  route(
-    {
-      method: 'GET',
-      url: '/api/v4/groups/:id/transfer_locations',
-      summary: 'List the groups the caller may move a group under (Owners)',
-      auth: 'non_get',
-      pathParams: IdPath,
-      input: TransferLocationsQuery,
-      response: { 200: Type.Array(PublicGroupDetails) },
-    },
-    (h) => h.sendPage(groupWrites.transferLocations(h.actor, h.path.id, h.params)),
-  )
 
   route(
     {

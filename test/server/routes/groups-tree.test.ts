@@ -246,3 +246,20 @@ describe('GET /groups/:id/transfer_locations', () => {
     expect(maintainer.body).toEqual({ message: '403 Forbidden' })
   })
 })
+
+it('releases before the routes have no descendant_groups (13.5), transfer (14.6) or transfer_locations (15.4)', async () => {
+  const old = await startServer(seed, { gitlabVersion: '13.4.0' })
+  try {
+    for (const [method, path] of [
+      ['GET', '/api/v4/groups/acme/descendant_groups'],
+      ['POST', '/api/v4/groups/acme%2Fdata/transfer'],
+      ['GET', '/api/v4/groups/acme%2Fdata/transfer_locations'],
+    ] as const) {
+      const res = await old.http(method, path, { token: OWEN })
+      expect([path, res.status, res.body]).toEqual([path, 404, { error: '404 Not Found' }])
+    }
+    expect((await old.http('GET', '/api/v4/groups/acme/subgroups', { token: OWEN })).status).toBe(200)
+  } finally {
+    await old.close()
+  }
+})
