@@ -66,17 +66,18 @@ export function groupWriteService(ctx: ServiceContext) {
     const errors = groupFieldErrors({ ...g, topLevel: parent === null })
     const add = (key: string, message: string) => (errors[key] ??= []).push(message)
     const nameChanged = !self || self.name !== g.name
-    if (parent && nameChanged && !errors.name) {
-      const sibling = store.namespaces
-        .all()
-        .some((ns) => ns.parent_id === parent.id && ns.id !== self?.id && ns.name === g.name)
-      if (sibling) add('name', 'has already been taken')
-    }
+    if (parent && nameChanged && !errors.name && groups.siblingNamed(parent.id, g.name, self?.id))
+      add('name', 'has already been taken')
     const rank = visibilityRank(g.visibility)
     if (self && rank < visibilityRank(self.visibility)) {
       const tree = groups.subtree(self.id)
-      const ids = new Set(tree.map((ns) => ns.id))
-      if (store.projects.all().some((p) => ids.has(p.namespace_id) && visibilityRank(p.visibility) > rank))
+      const above = VISIBILITIES.filter((v) => visibilityRank(v) > rank)
+      if (
+        groups.projectWithVisibility(
+          tree.map((ns) => ns.id),
+          above,
+        )
+      )
         add(
           'visibility_level',
           `${g.visibility} is not allowed since this group contains projects with higher visibility.`,

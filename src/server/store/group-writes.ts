@@ -47,6 +47,11 @@ export function groupWriteTable(db: Db, version: () => number) {
     `UPDATE projects SET visibility = @to
      WHERE namespace_id IN (SELECT value FROM json_each(@ids)) AND visibility IN (SELECT value FROM json_each(@above))`,
   )
+  const siblingNamed = db.prepare('SELECT 1 FROM namespaces WHERE parent_id = ? AND name = ? AND id != ?')
+  const projectIn = db.prepare(
+    `SELECT 1 FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))
+       AND visibility IN (SELECT value FROM json_each(?)) LIMIT 1`,
+  )
   const mark = db.prepare(
     `INSERT OR REPLACE INTO group_deletion_schedules (group_id, marked_for_deletion_on, deleting_user_id)
      VALUES (?, ?, ?)`,
@@ -96,6 +101,12 @@ export function groupWriteTable(db: Db, version: () => number) {
       capGroups.run(args)
       capProjects.run(args)
     },
+    /** True when another group under `parentId` has this name. */
+    siblingNamed: (parentId: number, name: string, exceptId = 0) =>
+      siblingNamed.get(parentId, name, exceptId) !== undefined,
+    /** True when a project in one of the groups `ids` has one of these visibilities. */
+    projectWithVisibility: (ids: readonly number[], visibilities: readonly string[]) =>
+      projectIn.get(JSON.stringify(ids), JSON.stringify(visibilities)) !== undefined,
     mark: (id: number, on: string, userId: number | null) => mark.run(id, on, userId),
     /** The day the group was marked for deletion, or null. */
     markOf: (id: number) => (markOf.get(id) as string | undefined) ?? null,

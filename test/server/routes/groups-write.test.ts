@@ -27,6 +27,7 @@ projects:
     issues:
       - { title: First, author: owen }
   - path: acme/app
+  - { path: open/site, visibility: public }
 `
 type Json = Record<string, unknown>
 let t: TestServer
@@ -188,7 +189,7 @@ describe('PUT /groups/:id', () => {
       full_path: 'acme-corp',
       description: 'New',
     })
-    expect(projectPaths()).toEqual(['acme-corp/platform/api', 'acme-corp/app'])
+    expect(projectPaths()).toEqual(['acme-corp/platform/api', 'acme-corp/app', 'open/site'])
     const sub = await t.http('GET', '/api/v4/groups/acme-corp%2Fplatform', { token: OWEN })
     expect(sub.body).toMatchObject({ full_path: 'acme-corp/platform', full_name: 'Acme Corp / Platform' })
     const issues = await t.http('GET', '/api/v4/projects/acme-corp%2Fplatform%2Fapi/issues', { token: OWEN })
@@ -212,6 +213,18 @@ describe('PUT /groups/:id', () => {
     const taken = await t.http('PUT', '/api/v4/groups/open', { token: OWEN, json: { path: 'closed' } })
     expect(taken.status).toBe(400)
     expect(taken.body).toEqual({ message: { path: ['has already been taken'] } })
+    const projects = await t.http('PUT', '/api/v4/groups/open', {
+      token: OWEN,
+      json: { visibility: 'internal' },
+    })
+    expect(projects.status).toBe(400)
+    expect(projects.body).toEqual({
+      message: {
+        visibility_level: [
+          'internal is not allowed since this group contains projects with higher visibility.',
+        ],
+      },
+    })
     const above = await t.http('PUT', '/api/v4/groups/acme%2Fplatform', {
       token: OWEN,
       json: { visibility: 'internal' },
@@ -271,7 +284,7 @@ describe('DELETE /groups/:id', () => {
     })
     expect(gone.status).toBe(202)
     expect((await t.http('GET', `/api/v4/groups/${platform}`, { token: OWEN })).status).toBe(404)
-    expect(projectPaths()).toEqual(['acme/app'])
+    expect(projectPaths()).toEqual(['acme/app', 'open/site'])
     expect(db().prepare('SELECT COUNT(*) FROM issues').pluck().get()).toBe(0)
     expect(
       db()
@@ -308,7 +321,9 @@ describe('DELETE /groups/:id', () => {
         .prepare('SELECT full_path FROM namespaces WHERE kind = ?')
         .pluck()
       expect(rows.all('group')).toEqual(['closed', 'open'])
-      expect(inspectDb(old.server.store).prepare('SELECT COUNT(*) FROM projects').pluck().get()).toBe(0)
+      expect(inspectDb(old.server.store).prepare('SELECT full_path FROM projects').pluck().all()).toEqual([
+        'open/site',
+      ])
       const read = await old.http('GET', '/api/v4/groups/open', { token: OWEN })
       expect(read.body).not.toHaveProperty('marked_for_deletion_on')
     } finally {
