@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
@@ -341,5 +344,42 @@ describe('reset', () => {
     expect(res.status).toBeLessThan(300)
     expect(groupRows()).toEqual(before)
     expect(db().prepare('SELECT COUNT(*) FROM group_deletion_schedules').pluck().get()).toBe(0)
+  })
+})
+
+describe('--data', () => {
+  it('keeps groups made, marked and shared through the API across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-groups-'))
+    try {
+      const first = await startServer(seed, { data: dir, clock: manualClock('2026-03-01T10:00:00.000Z') })
+      const made = await first.http('POST', '/api/v4/groups', {
+        token: OWEN,
+        json: { name: 'Kept', path: 'kept' },
+      })
+      expect(made.status).toBe(201)
+      const id = (made.body as Json).id as number
+      await first.http('POST', '/api/v4/groups/open/share', {
+        token: OWEN,
+        json: { group_id: id, group_access: 30 },
+      })
+      expect((await first.http('DELETE', '/api/v4/groups/kept', { token: OWEN })).status).toBe(202)
+      await first.close()
+      const second = await startServer(seed, { data: dir, clock: manualClock('2026-03-01T10:00:00.000Z') })
+      try {
+        const read = await second.http('GET', `/api/v4/groups/${id}`, { token: OWEN })
+        expect(read.body).toMatchObject({
+          full_path: `kept-deletion_scheduled-${id}`,
+          marked_for_deletion_on: '2026-03-01',
+        })
+        const open = await second.http('GET', '/api/v4/groups/open', { token: OWEN })
+        expect((open.body as Json).shared_with_groups).toMatchObject([
+          { group_id: id, group_access_level: 30 },
+        ])
+      } finally {
+        await second.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
