@@ -139,7 +139,7 @@ export function groupWriteService(ctx: ServiceContext) {
         store.members.set('namespace', id, actor.id as number, Level.owner, now)
         return id
       })
-      return detail(store.namespaces.get(id) as NamespaceRow)
+      return detail(store.namespaces.get(id) as NamespaceRow, actor)
     },
 
     /**
@@ -168,7 +168,7 @@ export function groupWriteService(ctx: ServiceContext) {
             parent ? `${parent.full_path}/${values.path}` : values.path,
           )
       })
-      return detail(store.namespaces.get(group.id) as NamespaceRow)
+      return detail(store.namespaces.get(group.id) as NamespaceRow, actor)
     },
 
     /**
@@ -245,7 +245,7 @@ export function groupWriteService(ctx: ServiceContext) {
           )
         }
       })
-      return detail(store.namespaces.get(group.id) as NamespaceRow)
+      return detail(store.namespaces.get(group.id) as NamespaceRow, actor)
     },
 
     /**
@@ -292,7 +292,7 @@ export function groupWriteService(ctx: ServiceContext) {
       if (groups.linksOf(group.id).some((l) => l.shared_with_group_id === invited.id))
         throw messageError(409, 'Shared group The group has already been shared with this group')
       groups.share(group.id, invited.id, p.group_access, p.expires_at || null, isoNow(clock))
-      return detail(group)
+      return detail(group, actor)
     },
 
     /** `DELETE /groups/:id/share/:group_id` (Owners): 404 `Group Link Not Found` when not shared. */

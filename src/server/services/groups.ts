@@ -67,7 +67,7 @@ export const ACCESS_VALUES: readonly number[] = Object.values(Level)
  * Groups as the API shows them: `Entities::Group` (with `marked_for_deletion_on` from 18.0) and
  * `Entities::GroupDetail` (with the groups it is shared with).
  */
-export function groupPresenter({ store, instance }: ServiceContext) {
+export function groupPresenter({ store, access, instance }: ServiceContext) {
   const marks = applies(instance.version, 'groupDelayedDeletion')
   const present = (group: NamespaceRow): Group =>
     presentGroup(
@@ -76,8 +76,15 @@ export function groupPresenter({ store, instance }: ServiceContext) {
       instance,
       marks ? store.groupWrites.markOf(group.id) : undefined,
     )
-  const detail = (group: NamespaceRow): GroupDetail =>
-    presentGroupDetail(present(group), store.groupWrites.linksOf(group.id))
+  /** `shared_with_groups` lists the invited groups the caller can read (`shared_with_group_links_visible_to_user`). */
+  const detail = (group: NamespaceRow, actor: Actor): GroupDetail =>
+    presentGroupDetail(
+      present(group),
+      store.groupWrites.linksOf(group.id).filter((l) => {
+        const invited = store.namespaces.get(l.shared_with_group_id)
+        return invited !== undefined && access.canReadGroup(actor, invited)
+      }),
+    )
   return { present, detail }
 }
 
@@ -150,7 +157,7 @@ export function groupService(ctx: ServiceContext) {
     descendantGroups: (actor: Actor, id: string, q: GroupTreeQuery) => inTree(actor, id, q, true),
 
     /** One group the caller can see (404 `Group Not Found` otherwise), as `GroupDetail`. */
-    get: (actor: Actor, id: string): GroupDetail => detail(access.group(actor, id)),
+    get: (actor: Actor, id: string): GroupDetail => detail(access.group(actor, id), actor),
 
     /**
      * lib/api/groups.rb `find_groups` with app/finders/groups_finder.rb: `all_available` defaults

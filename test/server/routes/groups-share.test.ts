@@ -125,3 +125,16 @@ describe('DELETE /groups/:id/share/:group_id', () => {
     expect(links()).toEqual([])
   })
 })
+
+it('shared_with_groups lists only the invited groups the caller can read', async () => {
+  const lone = await t.http('POST', '/api/v4/groups/partners/share', {
+    token: 'glpat-root-token',
+    json: { group_id: idOf('lone'), group_access: 10 },
+  })
+  expect(lone.status).toBe(201)
+  expect((lone.body as Json).shared_with_groups).toHaveLength(1)
+  const seenByOwen = await t.http('GET', '/api/v4/groups/partners', { token: OWEN })
+  expect((seenByOwen.body as Json).shared_with_groups).toEqual([])
+  const seenByIda = await t.http('GET', '/api/v4/groups/partners', { token: IDA })
+  expect((seenByIda.body as Json).shared_with_groups).toMatchObject([{ group_full_path: 'lone' }])
+})
