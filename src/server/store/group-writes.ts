@@ -79,10 +79,10 @@ export function groupWriteTable(db: Db, version: () => number) {
      WHERE l.shared_group_id = ? ORDER BY l.created_at, l.shared_with_group_id`,
   )
   const invited = db.prepare(
-    'SELECT shared_with_group_id AS group_id, group_access FROM group_group_links WHERE shared_group_id = ?',
+    'SELECT shared_with_group_id AS group_id, group_access, expires_at FROM group_group_links WHERE shared_group_id = ?',
   )
   const invitedOf = rowCache(version, (groupId: number) => ({
-    links: invited.all(groupId) as { group_id: number; group_access: number }[],
+    links: invited.all(groupId) as { group_id: number; group_access: number; expires_at: string | null }[],
   }))
   return {
     update: (g: { id: number; name: string; description: string; visibility: string }) => update.run(g),

@@ -1,5 +1,6 @@
 import { startServer, type TestServer } from '../../support/server.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
+import { manualClock } from '../../support/pipeline-seed.js'
 
 /*
  * Sharing a group with another (`lib/api/groups.rb` share/unshare,
@@ -137,4 +138,28 @@ it('shared_with_groups lists only the invited groups the caller can read', async
   expect((seenByOwen.body as Json).shared_with_groups).toEqual([])
   const seenByIda = await t.http('GET', '/api/v4/groups/partners', { token: IDA })
   expect((seenByIda.body as Json).shared_with_groups).toMatchObject([{ group_full_path: 'lone' }])
+})
+
+it('a share stops granting access at the start of its expires_at day', async () => {
+  const clock = manualClock('2026-03-01T10:00:00.000Z')
+  const timed = await startServer(seed, { clock })
+  try {
+    const partners = (
+      inspectDb(timed.server.store)
+        .prepare("SELECT id FROM namespaces WHERE full_path = 'partners'")
+        .get() as {
+        id: number
+      }
+    ).id
+    const res = await timed.http('POST', '/api/v4/groups/acme/share', {
+      token: OWEN,
+      json: { group_id: partners, group_access: 20, expires_at: '2026-03-02' },
+    })
+    expect(res.status).toBe(201)
+    expect((await timed.http('GET', '/api/v4/groups/acme', { token: IDA })).status).toBe(200)
+    clock.advance(14 * 3600_000)
+    expect((await timed.http('GET', '/api/v4/groups/acme', { token: IDA })).status).toBe(404)
+  } finally {
+    await timed.close()
+  }
 })
