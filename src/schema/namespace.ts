@@ -31,6 +31,8 @@ export const Group = Type.Object(
     created_at: Timestamp,
     parent_id: Nullable(Type.Integer()),
     avatar_url: Nullable(Type.String()),
+    /** From 18.0: the day the group was marked for deletion, or null. */
+    marked_for_deletion_on: Type.Optional(Nullable(Type.String({ description: 'YYYY-MM-DD' }))),
   },
   { title: 'Group' },
 )

@@ -16,6 +16,7 @@ import type { ServiceContext } from './services/context.js'
 import { emulatorService } from './services/emulator.js'
 import { exportService } from './services/exports.js'
 import { groupService } from './services/groups.js'
+import { groupWriteService } from './services/group-writes.js'
 import { healthService } from './services/health.js'
 import { importSources } from './services/import-sources.js'
 import { CONCURRENT_IMPORTS, importService } from './services/imports.js'
@@ -118,7 +119,7 @@ export function openState(options: StateOptions): State {
     edition: options.edition ?? 'ee',
     version: options.gitlabVersion ?? DEFAULT_GITLAB_VERSION,
   }
-  const access = createAccess(store)
+  const access = createAccess(store, clock)
   const ctx: ServiceContext = { store, access, instance, clock }
   const closers: (() => Promise<void> | void)[] = []
   const resetters: (() => (() => void) | void)[] = []
@@ -177,6 +178,7 @@ function composeServices(
     projectLabels: projectLabelService(api.ctx),
     projectMilestones: projectMilestoneService(api.ctx),
     groups: groupService(api.ctx),
+    groupWrites: groupWriteService(api.ctx),
     users: userService(api.ctx),
     userAdmin: userAdminService(api.ctx),
     personalAccessTokens: personalAccessTokenService(api.ctx),

@@ -217,6 +217,37 @@ export const RELEASE_RULES = {
     change: 'GET .../issues/:issue_iid/links/:issue_link_id',
     where: 'src/server/routes/issue-links.ts',
   },
+  /**
+   * GitLab 18.0 brings delayed deletion to every tier (lib/api/entities/group.rb "It is always enabled
+   * since 18.0"; app/services/groups/mark_for_deletion_service.rb): `DELETE /groups/:id` marks the group
+   * (`marked_for_deletion_on`, the path and name suffixed `-deletion_scheduled-<id>` as
+   * app/services/namespaces/mark_for_deletion_base_service.rb writes them; the release the suffix came
+   * in is unverified, kept with the marking) and `permanently_remove` with `full_path` removes a marked
+   * subgroup. Before, the server deletes at once (CE; EE's licensed delayed deletion is not followed).
+   */
+  groupDelayedDeletion: {
+    since: '18.0',
+    change: 'DELETE /groups/:id marks the group for deletion; groups show marked_for_deletion_on',
+    where: 'src/server/services/group-writes.ts',
+  },
+  /** `GET /groups/:id/descendant_groups` exists from 13.5 (doc/api/groups.md); before, no route (404). */
+  groupDescendants: {
+    since: '13.5',
+    change: 'GET /groups/:id/descendant_groups',
+    where: 'src/server/routes/group-writes.ts',
+  },
+  /** `POST /groups/:id/transfer` exists from 14.6 (doc/api/groups.md); before, no route (404). */
+  groupTransfer: {
+    since: '14.6',
+    change: 'POST /groups/:id/transfer',
+    where: 'src/server/routes/group-writes.ts',
+  },
+  /** `GET /groups/:id/transfer_locations` exists from 15.4 (doc/api/groups.md); before, no route (404). */
+  groupTransferLocations: {
+    since: '15.4',
+    change: 'GET /groups/:id/transfer_locations',
+    where: 'src/server/routes/group-writes.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

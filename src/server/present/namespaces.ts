@@ -1,4 +1,5 @@
-import type { Group, NamespaceBasic, Project } from '../../schema/index.js'
+import type { Group, GroupDetail, NamespaceBasic, Project } from '../../schema/index.js'
+import type { GroupLinkRow } from '../store/group-writes.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import { apiUrl, type Instance } from './context.js'
@@ -19,8 +20,16 @@ export function presentNamespace(ns: NamespaceRow, instance: Instance): Namespac
   }
 }
 
-/** `GET /groups/:id`. `fullName` is the names of the group and its ancestors joined by " / ". */
-export function presentGroup(ns: NamespaceRow, fullName: string, instance: Instance): Group {
+/**
+ * `GET /groups/:id`. `fullName` is the names of the group and its ancestors joined by " / ";
+ * `markedOn` the day it was marked for deletion, left out where the release does not show it.
+ */
+export function presentGroup(
+  ns: NamespaceRow,
+  fullName: string,
+  instance: Instance,
+  markedOn?: string | null,
+): Group {
   return {
     id: ns.id,
     web_url: `${instance.baseUrl}/groups/${ns.full_path}`,
@@ -33,6 +42,21 @@ export function presentGroup(ns: NamespaceRow, fullName: string, instance: Insta
     created_at: ns.created_at,
     parent_id: ns.parent_id,
     avatar_url: null,
+    ...(markedOn === undefined ? {} : { marked_for_deletion_on: markedOn }),
+  }
+}
+
+/** `Entities::GroupDetail`: the group and the groups it is shared with, oldest share first. */
+export function presentGroupDetail(group: Group, links: readonly GroupLinkRow[]): GroupDetail {
+  return {
+    ...group,
+    shared_with_groups: links.map((l) => ({
+      group_id: l.shared_with_group_id,
+      group_name: l.name,
+      group_full_path: l.full_path,
+      group_access_level: l.group_access,
+      expires_at: l.expires_at,
+    })),
   }
 }
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { Group, GroupListQuery, NamespaceBasic, NamespaceListQuery } from '../../schema/index.js'
+import { Group, GroupTreeQuery, NamespaceBasic, NamespaceListQuery } from '../../schema/index.js'
 import type { Strategies } from '../services/groups.js'
 import type { ApiContext } from './context.js'
 
@@ -22,7 +22,7 @@ export function groupListRoutes(api: ApiContext): void {
       method: 'GET',
       url: '/api/v4/groups',
       summary: 'List the groups the caller can see',
-      input: GroupListQuery,
+      input: GroupTreeQuery,
       errors: [405],
       response: { 200: Type.Array(Group) },
     },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { BasicProjectDetails, CurrentUser, Group, Project, Version } from '../../schema/index.js'
+import { BasicProjectDetails, CurrentUser, GroupDetail, Project, Version } from '../../schema/index.js'
 import { unauthorized } from '../grape/gitlab-errors.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
@@ -57,7 +57,7 @@ export function metaRoutes(api: ApiContext) {
       url: '/api/v4/groups/:id',
       summary: 'Read a group',
       pathParams: IdPath,
-      response: { 200: Group },
+      response: { 200: GroupDetail },
     },
     (h) => groups.get(h.actor, h.path.id),
   )

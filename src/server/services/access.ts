@@ -3,6 +3,7 @@ import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { notFound } from '../grape/gitlab-errors.js'
+import { systemClock, today, type Clock } from '../domain/clock.js'
 import { accessLevels } from '../../schema/common.js'
 
 export const Level = accessLevels
@@ -34,7 +35,7 @@ export class Actor {
  * those who may not see them, roles are inherited from ancestor groups, the owner of a personal namespace
  * owns its projects.
  */
-export function createAccess(store: Store) {
+export function createAccess(store: Store, clock: Clock = systemClock) {
   const ancestors = (namespaceId: number | null): NamespaceRow[] => {
     const chain: NamespaceRow[] = []
     for (let id = namespaceId; id !== null;) {
@@ -46,13 +47,31 @@ export function createAccess(store: Store) {
     return chain
   }
 
-  const groupLevel = (actor: Actor, group: NamespaceRow): number => {
+  /** The level from memberships of the group and its ancestors, without shares. */
+  const memberLevel = (actor: Actor, group: NamespaceRow): number => {
     if (!actor.user) return 0
     let level = 0
     for (const ns of ancestors(group.id)) {
       if (ns.kind === 'user' && ns.owner_id === actor.user.id) level = Math.max(level, Level.owner)
       level = Math.max(level, actor.direct(store, `namespace:${ns.id}`))
     }
+    return level
+  }
+
+  /**
+   * `memberLevel`, raised by the shares of the group and its ancestors (app/models/group_group_link.rb):
+   * members of an invited group reach the shared one up to the share's `group_access`; shares do not chain,
+   * and one expires at the start of its `expires_at` day (`GroupGroupLink.non_expired`).
+   */
+  const groupLevel = (actor: Actor, group: NamespaceRow): number => {
+    let level = memberLevel(actor, group)
+    if (!actor.user) return level
+    for (const ns of ancestors(group.id))
+      for (const link of store.groupWrites.invitedGroups(ns.id)) {
+        if (link.expires_at !== null && link.expires_at <= today(clock)) continue
+        const invited = store.namespaces.get(link.group_id)
+        if (invited) level = Math.max(level, Math.min(link.group_access, memberLevel(actor, invited)))
+      }
     return level
   }
 

@@ -1,4 +1,10 @@
-import type { Group, GroupListQuery, NamespaceBasic, NamespaceListQuery } from '../../schema/index.js'
+import type {
+  Group,
+  GroupDetail,
+  GroupTreeQuery,
+  NamespaceBasic,
+  NamespaceListQuery,
+} from '../../schema/index.js'
 import {
   cursorPage,
   decodeCursor,
@@ -12,7 +18,8 @@ import {
   type PageOut,
 } from '../grape/pagination.js'
 import { applies } from '../domain/releases.js'
-import { presentGroup, presentNamespace } from '../present/namespaces.js'
+import { paramError } from '../grape/gitlab-errors.js'
+import { presentGroup, presentGroupDetail, presentNamespace } from '../present/namespaces.js'
 import type { Store } from '../store/index.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import { Level, type Actor } from './access.js'
@@ -53,11 +60,38 @@ const matches = (ns: NamespaceRow, search: string | undefined) =>
   ns.name.toLowerCase().includes(search.toLowerCase()) ||
   ns.path.toLowerCase().includes(search.toLowerCase())
 
+/** `Gitlab::Access.all_values`: the levels `min_access_level` and `group_access` take. */
+export const ACCESS_VALUES: readonly number[] = Object.values(Level)
+
+/**
+ * Groups as the API shows them: `Entities::Group` (with `marked_for_deletion_on` from 18.0) and
+ * `Entities::GroupDetail` (with the groups it is shared with).
+ */
+export function groupPresenter({ store, access, instance }: ServiceContext) {
+  const marks = applies(instance.version, 'groupDelayedDeletion')
+  const present = (group: NamespaceRow): Group =>
+    presentGroup(
+      group,
+      namespaceNames(store, group.id).join(' / '),
+      instance,
+      marks ? store.groupWrites.markOf(group.id) : undefined,
+    )
+  /** `shared_with_groups` lists the invited groups the caller can read (`shared_with_group_links_visible_to_user`). */
+  const detail = (group: NamespaceRow, actor: Actor): GroupDetail =>
+    presentGroupDetail(
+      present(group),
+      store.groupWrites.linksOf(group.id).filter((l) => {
+        const invited = store.namespaces.get(l.shared_with_group_id)
+        return invited !== undefined && access.canReadGroup(actor, invited)
+      }),
+    )
+  return { present, detail }
+}
+
 /** Groups and namespaces: `GET /groups/:id`, `GET /groups` and `GET /namespaces`. */
 export function groupService(ctx: ServiceContext) {
   const { store, access, instance } = ctx
-  const present = (group: NamespaceRow) =>
-    presentGroup(group, namespaceNames(store, group.id).join(' / '), instance)
+  const { present, detail } = groupPresenter(ctx)
 
   /**
    * A group the caller belongs to, GroupsFinder's "authorized groups" and their hierarchy: a
@@ -71,41 +105,85 @@ export function groupService(ctx: ServiceContext) {
     return access.readableProjects(actor, group).some(({ level }) => level > 0)
   }
 
+  /**
+   * `find_groups`' filters after the finder (lib/api/groups.rb): `owned`, `min_access_level`,
+   * `search` (name or path), `skip_groups`, `visibility`, `top_level_only`; then the order, ties by
+   * id ascending. 400 `min_access_level does not have a valid value` for a level GitLab has not.
+   */
+  const filtered = (actor: Actor, q: GroupTreeQuery, groups: NamespaceRow[]): NamespaceRow[] => {
+    const min = q.min_access_level
+    if (min !== undefined && !ACCESS_VALUES.includes(min))
+      throw paramError('min_access_level does not have a valid value')
+    const skip = new Set(q.skip_groups ?? [])
+    const rows = groups
+      .filter((g) => !q.owned || (actor.user !== null && access.groupLevel(actor, g) >= Level.owner))
+      .filter((g) => min === undefined || (actor.user !== null && access.groupLevel(actor, g) >= min))
+      .filter((g) => matches(g, q.search))
+      .filter((g) => !skip.has(g.id))
+      .filter((g) => !q.visibility || g.visibility === q.visibility)
+      .filter((g) => !q.top_level_only || g.parent_id === null)
+    const key = groupSortKey[q.order_by ?? 'name'] ?? groupSortKey.name!
+    const dir = q.sort === 'desc' ? -1 : 1
+    return rows.sort((a, b) => {
+      const x = key(a)
+      const y = key(b)
+      return (x < y ? -1 : x > y ? 1 : 0) * dir || a.id - b.id
+    })
+  }
+
+  /**
+   * `GET /groups/:id/subgroups` and `/descendant_groups` (lib/api/groups.rb with GroupsFinder's
+   * `parent` and `include_parent_descendants`): the group's children, or every group below it, that
+   * the caller can read, through the list's filters; offset pages. 404 `Group Not Found` when the
+   * group is hidden.
+   */
+  const inTree = (actor: Actor, id: string, q: GroupTreeQuery, descendants: boolean): PageOut<Group> => {
+    const parent = access.group(actor, id)
+    const tree = descendants
+      ? store.groupWrites.subtree(parent.id).slice(1)
+      : store.groupWrites.subtree(parent.id).filter((g) => g.parent_id === parent.id)
+    const rows = filtered(
+      actor,
+      q,
+      tree.filter((g) => access.canReadGroup(actor, g)),
+    )
+    return mapPage(slicePage(rows, pageOf(q)), present)
+  }
+
   return {
-    /** One group the caller can see (404 `Group Not Found` otherwise). */
-    get: (actor: Actor, id: string): Group => present(access.group(actor, id)),
+    /** The children of a group the caller can read (`GET /groups/:id/subgroups`). */
+    subgroups: (actor: Actor, id: string, q: GroupTreeQuery) => inTree(actor, id, q, false),
+    /** Every group below a group that the caller can read (`GET /groups/:id/descendant_groups`). */
+    descendantGroups: (actor: Actor, id: string, q: GroupTreeQuery) => inTree(actor, id, q, true),
+
+    /** One group the caller can see (404 `Group Not Found` otherwise), as `GroupDetail`. */
+    get: (actor: Actor, id: string): GroupDetail => detail(access.group(actor, id), actor),
 
     /**
      * lib/api/groups.rb `find_groups` with app/finders/groups_finder.rb: `all_available` defaults
      * to true for administrators only. Administrators with it see every group; signed-in callers
      * see the groups they belong to (with their ancestors and descendants), and with it also the
      * public and internal ones; anonymous callers see public groups. `owned` keeps groups the
-     * caller owns; `search` (name or path), `visibility` and `top_level_only` filter; `name asc`
+     * caller owns; `min_access_level`, `search` (name or path), `skip_groups`, `visibility` and
+     * `top_level_only` filter; `name asc`
      * by default, ties by id ascending. Private groups stay hidden from non-members throughout.
      * Anonymous callers page by strategies from 14.3 (`groupsKeyset`): by cursor on
      * `pagination=keyset`, in `name asc` only; offset pages past 50,000 rows are 405.
      */
-    list(actor: Actor, q: GroupListQuery, strategies: Strategies = {}): PageOut<Group> {
+    list(actor: Actor, q: GroupTreeQuery, strategies: Strategies = {}): PageOut<Group> {
       const allAvailable = q.all_available ?? actor.admin
       const all = store.namespaces.all()
-      const rows = all
-        .filter((g) => g.kind === 'group' && access.canReadGroup(actor, g))
-        .filter((g) => {
+      const rows = filtered(
+        actor,
+        q,
+        all.filter((g) => {
+          if (g.kind !== 'group' || !access.canReadGroup(actor, g)) return false
           if (!actor.user) return g.visibility === 'public'
           if (actor.admin && allAvailable) return true
           return related(actor, g, all) || (allAvailable && g.visibility !== 'private')
-        })
-        .filter((g) => !q.owned || (actor.user !== null && access.groupLevel(actor, g) >= Level.owner))
-        .filter((g) => matches(g, q.search))
-        .filter((g) => !q.visibility || g.visibility === q.visibility)
-        .filter((g) => !q.top_level_only || g.parent_id === null)
+        }),
+      )
       const key = groupSortKey[q.order_by ?? 'name'] ?? groupSortKey.name!
-      const dir = q.sort === 'desc' ? -1 : 1
-      rows.sort((a, b) => {
-        const x = key(a)
-        const y = key(b)
-        return (x < y ? -1 : x > y ? 1 : 0) * dir || a.id - b.id
-      })
       const byStrategies = !actor.user && applies(instance.version, 'groupsKeyset')
       if (byStrategies && strategies.pagination === 'keyset') {
         if ((q.order_by ?? 'name') !== 'name' || (q.sort ?? 'asc') !== 'asc') throw keysetUnavailable()

@@ -1,5 +1,6 @@
 import { openDb, isEmpty, type Db } from './db.js'
 import { epicTable } from './epics.js'
+import { groupWriteTable } from './group-writes.js'
 import { issueTable } from './issues.js'
 import { labelTable } from './labels.js'
 import { memberTable } from './members.js'
@@ -69,6 +70,7 @@ function createStore(db: Db, dbKeyBase: Buffer) {
     issues: issueTable(db),
     issueQueries: issueQueries(db),
     epics: epicTable(db),
+    groupWrites: groupWriteTable(db, changes.structureVersion),
     triggers: triggerTable(db, digest),
     pipelines: pipelineTable(db, digest),
     runners: runnerTable(db, digest),
