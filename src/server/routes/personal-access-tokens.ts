@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import {
+  OwnPersonalAccessTokenCreate,
   PersonalAccessToken,
   PersonalAccessTokenCreate,
   PersonalAccessTokenListQuery,
@@ -31,6 +32,18 @@ export function personalAccessTokenRoutes(api: ApiContext): void {
       response: { 201: PersonalAccessTokenWithToken },
     },
     (h) => h.reply.code(201).send(tokens.create(h.actor, h.path.user_id, h.params)),
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/user/personal_access_tokens',
+      summary: "Create the caller's own personal access token (k8s_proxy scope only); shown once",
+      auth: 'required',
+      input: OwnPersonalAccessTokenCreate,
+      response: { 201: PersonalAccessTokenWithToken },
+    },
+    (h) => h.reply.code(201).send(tokens.createOwn(h.actor, h.params)),
   )
 
   route(
