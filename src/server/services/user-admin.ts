@@ -43,9 +43,11 @@ export function userAdminService(ctx: ServiceContext) {
     return user
   }
   const profileOf = (id: number) => store.users.profile(id) ?? defaultProfile(id)
+  /** A project or group access token's user (`bot: true`). */
+  const isBot = (id: number) => store.accessTokens.botOf(id) !== undefined
   const presentAdmin = (id: number): CurrentUser => {
     const user = find(id)
-    return presentCurrentUser(user, instance, profileOf(user.id))
+    return presentCurrentUser(user, instance, profileOf(user.id), isBot(user.id))
   }
 
   /**
@@ -122,14 +124,14 @@ export function userAdminService(ctx: ServiceContext) {
       if (!actor.user) throw forbidden('Not authorized!')
       const user = find(id)
       return actor.admin
-        ? presentCurrentUser(user, instance, profileOf(user.id))
-        : presentUserProfile(user, instance, profileOf(user.id))
+        ? presentCurrentUser(user, instance, profileOf(user.id), isBot(user.id))
+        : presentUserProfile(user, instance, profileOf(user.id), isBot(user.id))
     },
 
     /** `GET /user`: the caller, with its profile. */
     current(actor: Actor): CurrentUser {
       if (!actor.user) throw unauthorized()
-      return presentCurrentUser(actor.user, instance, profileOf(actor.user.id))
+      return presentCurrentUser(actor.user, instance, profileOf(actor.user.id), isBot(actor.user.id))
     },
 
     /** `POST /users` (`Users::AuthorizedCreateService`): the user, its personal namespace and profile. */
