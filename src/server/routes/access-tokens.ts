@@ -4,12 +4,14 @@ import {
   ImpersonationTokenCreate,
   ImpersonationTokenListQuery,
   ImpersonationTokenWithToken,
+  PageQuery,
   PersonalAccessTokenRotate,
   ResourceAccessToken,
   ResourceAccessTokenCreate,
   ResourceAccessTokenListQuery,
   ResourceAccessTokenWithToken,
 } from '../../schema/index.js'
+import { applies } from '../domain/releases.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
@@ -84,7 +86,11 @@ export function accessTokenRoutes(api: ApiContext): void {
     },
   )
 
-  for (const type of ['project', 'group'] as const) {
+  const version = api.instance.version
+  const types = (['project', 'group'] as const).filter((type) =>
+    applies(version, type === 'project' ? 'projectAccessTokensApi' : 'groupAccessTokensApi'),
+  )
+  for (const type of types) {
     const base = `/api/v4/${type}s/:id/access_tokens`
     route(
       {
@@ -93,10 +99,10 @@ export function accessTokenRoutes(api: ApiContext): void {
         summary: `List a ${type}'s access tokens`,
         auth: 'required',
         pathParams: IdPath,
-        input: ResourceAccessTokenListQuery,
+        input: applies(version, 'accessTokenStateFilter') ? ResourceAccessTokenListQuery : PageQuery,
         response: { 200: Type.Array(ResourceAccessToken) },
       },
-      (h) => h.sendPage(resources.list(h.actor, type, h.path.id, h.params)),
+      (h) => h.sendPage(resources.list(h.actor, type, h.path.id, h.params as ResourceAccessTokenListQuery)),
     )
 
     route(
@@ -139,6 +145,7 @@ export function accessTokenRoutes(api: ApiContext): void {
       },
     )
 
+    if (!applies(version, 'accessTokenRotate')) continue
     route(
       {
         method: 'POST',

@@ -5,6 +5,7 @@ import type {
   ImpersonationTokenWithToken,
 } from '../../schema/index.js'
 import { isoNow } from '../domain/clock.js'
+import { applies } from '../domain/releases.js'
 import { TOKEN_SCOPES } from '../domain/token-scopes.js'
 import { forbidden, notFound, unauthorized, validationError } from '../grape/gitlab-errors.js'
 import { pageOf, type PageOut } from '../grape/pagination.js'
@@ -54,8 +55,8 @@ export function impersonationTokenService(ctx: ServiceContext) {
 
     /**
      * `POST /users/:user_id/impersonation_tokens`: the model's validations answer 400
-     * `{"message":{"<field>":[...]}}`: `scopes` present and known, `expires_at` present (token
-     * expiry is required, GitLab's default setting) and within a year.
+     * `{"message":{"<field>":[...]}}`: `scopes` present and known, and from 16.0 `expires_at` present
+     * and within a year (`tokenExpiryRequired`).
      */
     create(actor: Actor, userId: number, p: ImpersonationTokenCreate): ImpersonationTokenWithToken {
       const user = userFor(actor, userId)
@@ -65,16 +66,17 @@ export function impersonationTokenService(ctx: ServiceContext) {
       if (scopes.length === 0) errors.scopes = ["can't be blank"]
       else if (scopes.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s)))
         errors.scopes = ['can only contain available scopes']
-      if (expiresAt === undefined) errors.expires_at = ["can't be blank"]
+      const required = applies(ctx.instance.version, 'tokenExpiryRequired')
+      if (expiresAt === undefined && required) errors.expires_at = ["can't be blank"]
       else {
-        const error = expiryError(ctx, expiresAt)
+        const error = expiryError(ctx, expiresAt ?? null)
         if (error) errors.expires_at = [error]
       }
       if (Object.keys(errors).length > 0) throw validationError(errors)
       const { id, token } = issueToken(ctx, user.id, {
         name: p.name,
         scopes,
-        expiresAt: expiresAt!,
+        expiresAt: expiresAt ?? null,
         impersonation: true,
         description: p.description,
       })

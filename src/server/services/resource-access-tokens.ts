@@ -15,7 +15,7 @@ import type { MemberSource } from '../store/members.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { ghostUser } from './ghost-user.js'
-import { addDays, expiresAtParam, expiryError, issueToken, MAX_LIFETIME_DAYS } from './token-issue.js'
+import { addDays, defaultExpiry, expiresAtParam, expiryError, issueToken } from './token-issue.js'
 
 /** `project` or `group`, as the routes and GitLab's messages name them. */
 export type ResourceType = 'project' | 'group'
@@ -89,7 +89,7 @@ export function resourceAccessTokenService(ctx: ServiceContext) {
      * `POST /:type/:id/access_tokens`: a bot user, its membership and its token, in one
      * transaction. 400 `User does not have permission to create <type> access token` below
      * Maintainer (projects) or Owner (groups); 400 for a level above the caller's own; `expires_at`
-     * defaults to a year (token expiry is required, GitLab's default setting) and may be no later.
+     * defaults to a year and may be no later from 16.0 (`defaultExpiry`), before it none.
      */
     create(
       actor: Actor,
@@ -102,7 +102,7 @@ export function resourceAccessTokenService(ctx: ServiceContext) {
       if (!LEVELS.includes(level)) throw paramError('access_level does not have a valid value')
       if (p.scopes.length === 0 || p.scopes.some((s) => !BOT_SCOPES.includes(s)))
         throw paramError('scopes does not have a valid value')
-      const expiresAt = expiresAtParam(p.expires_at) ?? addDays(today(ctx.clock), MAX_LIFETIME_DAYS)
+      const expiresAt = expiresAtParam(p.expires_at) ?? defaultExpiry(ctx)
       if (!canManage(r)) throw badRequest(`User does not have permission to create ${type} access token`)
       if (level > r.level)
         throw badRequest('Access level of the token contains permissions not held by the creating user')

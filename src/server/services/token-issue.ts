@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { calendarDate } from '../domain/calendar-date.js'
 import { isoNow, today } from '../domain/clock.js'
+import { applies } from '../domain/releases.js'
 import { paramError } from '../grape/gitlab-errors.js'
 import type { ServiceContext } from './context.js'
 
@@ -26,10 +27,18 @@ export function expiresAtParam(value: string | undefined): string | undefined {
  * The first model error of a token's `expires_at` (`PersonalAccessToken`'s
  * `expires_at_before_instance_max_expiry_date`): `must be before <today + 365 days>`, or undefined.
  */
-export function expiryError(ctx: ServiceContext, date: string): string | undefined {
+export function expiryError(ctx: ServiceContext, date: string | null): string | undefined {
+  if (date === null || !applies(ctx.instance.version, 'tokenExpiryRequired')) return undefined
   const max = addDays(today(ctx.clock), MAX_LIFETIME_DAYS)
   return date > max ? `must be before ${max}` : undefined
 }
+
+/**
+ * `expires_at` of a new project, group or impersonation token when none is given: the longest
+ * lifetime where tokens must expire (16.0 on), else none.
+ */
+export const defaultExpiry = (ctx: ServiceContext): string | null =>
+  applies(ctx.instance.version, 'tokenExpiryRequired') ? addDays(today(ctx.clock), MAX_LIFETIME_DAYS) : null
 
 /**
  * Makes a token for `userId` with its details: the id and the token, which is answered once;

@@ -360,3 +360,67 @@ describe('tokens and the emulator', () => {
     expect(await lastUsed()).toBe('2026-03-01T10:11:00.000Z')
   })
 })
+
+describe('the releases that have them', () => {
+  it.each([
+    ['13.8.0', 404, 404, 404, 404],
+    ['14.6.0', 201, 404, 404, 404],
+    ['15.11.0', 201, 201, 404, 404],
+    ['16.5.0', 201, 201, 200, 201],
+  ])('%s: project tokens %i, group tokens %i, rotate %i, own token %i', async (version, ...expected) => {
+    const v = await startServer(seed, { gitlabVersion: version, clock })
+    try {
+      const project = await v.http('POST', P, { token: MAINTAINER, json: { name: 'p', scopes: ['api'] } })
+      const group = await v.http('POST', G, { token: OWNER, json: { name: 'g', scopes: ['api'] } })
+      const id = (project.body as { id?: number }).id ?? 1
+      const rotate = await v.http('POST', `${P}/${id}/rotate`, { token: MAINTAINER })
+      const own = await v.http('POST', '/api/v4/user/personal_access_tokens', {
+        token: MAINTAINER,
+        json: { name: 'k', scopes: ['k8s_proxy'] },
+      })
+      expect([project.status, group.status, rotate.status, own.status]).toEqual(expected)
+    } finally {
+      await v.close()
+    }
+  })
+
+  it('tokens need not expire before 16.0: no default expiry, no longest lifetime', async () => {
+    const v = await startServer(seed, { gitlabVersion: '15.11.0', clock })
+    try {
+      expect(
+        await v.http('POST', P, { token: MAINTAINER, json: { name: 'forever', scopes: ['api'] } }),
+      ).toMatchObject({ status: 201, body: { expires_at: null, active: true } })
+      expect(
+        await v.http('POST', P, {
+          token: MAINTAINER,
+          json: { name: 'far', scopes: ['api'], expires_at: '2030-01-01' },
+        }),
+      ).toMatchObject({ status: 201, body: { expires_at: '2030-01-01' } })
+      const dana = (v.server.store.users.byUsername('dana') as { id: number }).id
+      expect(
+        await v.http('POST', `/api/v4/users/${dana}/impersonation_tokens`, {
+          token: ROOT,
+          json: { name: 'i', scopes: ['api'] },
+        }),
+      ).toMatchObject({ status: 201, body: { expires_at: null, impersonation: true } })
+    } finally {
+      await v.close()
+    }
+  })
+
+  it('the state filter of the token lists is ignored before 17.2', async () => {
+    const v = await startServer(seed, { gitlabVersion: '17.1.0', clock })
+    try {
+      await v.http('POST', P, {
+        token: MAINTAINER,
+        json: { name: 'old', scopes: ['api'], expires_at: '2026-03-02' },
+      })
+      await v.http('POST', P, { token: MAINTAINER, json: { name: 'new', scopes: ['api'] } })
+      clock.t = Date.parse('2026-03-03T00:00:00.000Z')
+      const listed = await v.http('GET', P, { token: MAINTAINER, query: 'state=active' })
+      expect((listed.body as Json[]).map((x) => x.name)).toEqual(['old', 'new'])
+    } finally {
+      await v.close()
+    }
+  })
+})
