@@ -51,6 +51,8 @@ export function resourceAccessTokenService(ctx: ServiceContext) {
   }
   type Resource = ReturnType<typeof resourceOf>
   const canManage = (r: Resource) => r.level >= r.manager
+  /** `create_`/`manage_resource_access_tokens`: as `canManage`, but never for a bot (`project_bot_access`). */
+  const canCreate = (actor: Actor, r: Resource) => canManage(r) && !store.accessTokens.botOf(actor.user!.id)
   const present = (row: BotTokenRow, r: Resource) => presentResourceToken(row, r, isoNow(ctx.clock))
   const find = (r: Resource, id: number) => store.accessTokens.botToken(r.source, r.id, id)
 
@@ -88,7 +90,7 @@ export function resourceAccessTokenService(ctx: ServiceContext) {
     /**
      * `POST /:type/:id/access_tokens`: a bot user, its membership and its token, in one
      * transaction. 400 `User does not have permission to create <type> access token` below
-     * Maintainer (projects) or Owner (groups); 400 for a level above the caller's own; `expires_at`
+     * Maintainer (projects) or Owner (groups), and for bots; 400 for a level above the caller's own; `expires_at`
      * defaults to a year and may be no later from 16.0 (`defaultExpiry`), before it none.
      */
     create(
@@ -103,7 +105,8 @@ export function resourceAccessTokenService(ctx: ServiceContext) {
       if (p.scopes.length === 0 || p.scopes.some((s) => !BOT_SCOPES.includes(s)))
         throw paramError('scopes does not have a valid value')
       const expiresAt = expiresAtParam(p.expires_at) ?? defaultExpiry(ctx)
-      if (!canManage(r)) throw badRequest(`User does not have permission to create ${type} access token`)
+      if (!canCreate(actor, r))
+        throw badRequest(`User does not have permission to create ${type} access token`)
       if (level > r.level)
         throw badRequest('Access level of the token contains permissions not held by the creating user')
       const error = expiryError(ctx, expiresAt)
@@ -152,7 +155,8 @@ export function resourceAccessTokenService(ctx: ServiceContext) {
     /**
      * `POST /:type/:id/access_tokens/:token_id/rotate`: the token revoked and a new one for the
      * same bot, name and scopes, expiring in a week unless `expires_at` says. A token the caller
-     * may not manage, or none, is 401 (404 for administrators); a revoked one 400.
+     * may not manage (a bot never may: it rotates itself through `personal_access_tokens/self`), or
+     * none, is 401 (404 for administrators); a revoked one 400.
      */
     rotate(
       actor: Actor,
@@ -162,7 +166,7 @@ export function resourceAccessTokenService(ctx: ServiceContext) {
       expires?: string,
     ): ResourceAccessTokenWithToken {
       const r = resourceOf(actor, type, ref)
-      const row = canManage(r) ? find(r, id) : undefined
+      const row = canCreate(actor, r) ? find(r, id) : undefined
       if (!row) throw actor.admin ? notFound() : unauthorized()
       if (row.revoked === 1) throw badRequest('token already revoked')
       const expiresAt = expiresAtParam(expires) ?? addDays(today(ctx.clock), 7)

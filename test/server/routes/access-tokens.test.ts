@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startServer, type TestServer } from '../../support/server.js'
 import { snapshotStore } from '../../support/fuzz-store.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
@@ -140,6 +143,26 @@ describe('POST /projects/:id/access_tokens', () => {
         json: { title: 'x' },
       }),
     ).toMatchObject({ status: 403, body: { error: 'insufficient_scope', scope: 'api' } })
+  })
+
+  it('a Maintainer bot makes and rotates no access tokens (`project_bot_access` prevents it)', async () => {
+    const bot = await make(P, { name: 'maintainer bot', scopes: ['api'] })
+    expect(bot.access_level).toBe(40)
+    expect(
+      await t.http('POST', P, {
+        token: bot.token,
+        json: { name: 'child', scopes: ['api'], access_level: 10 },
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: { message: '400 Bad request - User does not have permission to create project access token' },
+    })
+    expect(await t.http('POST', `${P}/${bot.id}/rotate`, { token: bot.token })).toMatchObject({
+      status: 401,
+      body: { message: '401 Unauthorized' },
+    })
+    // It reads them, as a Maintainer.
+    expect((await t.http('GET', P, { token: bot.token })).status).toBe(200)
   })
 
   it('refuses as GitLab does and changes nothing', async () => {
@@ -341,6 +364,35 @@ describe('tokens and the emulator', () => {
       n: 0,
     })
     expect((await t.http('GET', '/api/v4/user', { token: MAINTAINER })).status).toBe(200)
+  })
+
+  it('with --data, tokens made through the API sign in after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-tokens-'))
+    try {
+      const first = await startServer(seed, { data: dir, clock })
+      const made = await first.http('POST', P, { token: MAINTAINER, json: { name: 'kept', scopes: ['api'] } })
+      const user = (first.server.store.users.byUsername('dana') as { id: number }).id
+      const imp = await first.http('POST', `/api/v4/users/${user}/impersonation_tokens`, {
+        token: ROOT,
+        json: { name: 'kept', scopes: ['api'], expires_at: '2026-12-01' },
+      })
+      await first.close()
+      const second = await startServer(seed, { data: dir, clock })
+      try {
+        expect(await second.http('GET', '/api/v4/user', { token: (made.body as Made).token })).toMatchObject({
+          status: 200,
+          body: { bot: true },
+        })
+        expect(await second.http('GET', '/api/v4/user', { token: (imp.body as Made).token })).toMatchObject({
+          status: 200,
+          body: { username: 'dana' },
+        })
+      } finally {
+        await second.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('writes last_used_at on use, at most once in ten minutes', async () => {
