@@ -40,10 +40,15 @@ export function personalAccessTokenService(ctx: ServiceContext) {
     return actor.user
   }
   /** A token the caller may manage: its own, or anyone's for an administrator; else 404, as GitLab hides it. */
+  /**
+   * `PersonalAccessTokenPolicy`'s `is_owner`: the token's user, unless it is an impersonation token
+   * (those are administrators' to manage).
+   */
+  const owns = (actor: Actor, row: TokenRow) => row.user_id === actor.user?.id && row.impersonation === 0
   const mine = (actor: Actor, id: number): TokenRow => {
     const user = requireUser(actor)
     const row = store.users.token(id)
-    if (!row || (row.user_id !== user.id && !actor.admin)) throw notFound()
+    if (!row || (!owns(actor, row) && !actor.admin)) throw notFound()
     return row
   }
   const selfToken = (actor: Actor): TokenRow => {
@@ -117,7 +122,9 @@ export function personalAccessTokenService(ctx: ServiceContext) {
         if (q.user_id !== undefined && !store.users.get(q.user_id)) throw notFound()
         owner = q.user_id
       } else if (q.user_id !== undefined && q.user_id !== user.id) throw unauthorized()
-      return mapPage(slicePage(store.users.tokens(owner), pageOf(q)), present)
+      // Non-administrators' lists leave out their impersonation tokens (`impersonation: false`).
+      const rows = store.users.tokens(owner).filter((row) => actor.admin || row.impersonation === 0)
+      return mapPage(slicePage(rows, pageOf(q)), present)
     },
 
     /** `GET /personal_access_tokens/self`: the token the request carries. */
@@ -131,7 +138,7 @@ export function personalAccessTokenService(ctx: ServiceContext) {
       requireUser(actor)
       const row = store.users.token(id)
       if (!row) throw recordNotFound()
-      if (row.user_id !== actor.user?.id && !actor.admin) throw badRequest('Not permitted to revoke')
+      if (!owns(actor, row) && !actor.admin) throw badRequest('Not permitted to revoke')
       revoke(row)
     },
 

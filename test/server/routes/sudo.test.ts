@@ -179,6 +179,28 @@ describe('impersonation tokens', () => {
     expect((await t.http('GET', base(), { token: ROOT, query: 'state=all' })).body).toHaveLength(1)
   })
 
+  it("is not its user's to list, read or revoke (PersonalAccessTokenPolicy's is_owner)", async () => {
+    const made = await make({ name: 'support', scopes: ['api'], expires_at: '2026-12-01' })
+    const listed = (await t.http('GET', '/api/v4/personal_access_tokens', { token: ALICE })).body as Json[]
+    expect(listed.map((x) => x.id)).not.toContain(made.id)
+    expect(listed).toHaveLength(1) // alice's seeded token
+    expect(
+      ((await t.http('GET', '/api/v4/personal_access_tokens', { token: ROOT })).body as Json[]).map(
+        (x) => x.id,
+      ),
+    ).toContain(made.id)
+    expect(await t.http('GET', `/api/v4/personal_access_tokens/${made.id}`, { token: ALICE })).toMatchObject({
+      status: 404,
+    })
+    expect(
+      await t.http('DELETE', `/api/v4/personal_access_tokens/${made.id}`, { token: ALICE }),
+    ).toMatchObject({
+      status: 400,
+      body: { message: '400 Bad request - Not permitted to revoke' },
+    })
+    expect((await t.http('GET', '/api/v4/user', { token: made.token })).status).toBe(200)
+  })
+
   it('refuses: 401 anonymous, 403 non-administrators, 404 user or token, 400 model errors; nothing stored', async () => {
     const before = snapshotStore(db(), ['token_last_used'])
     const ok = { name: 'x', scopes: ['api'], expires_at: '2026-12-01' }
