@@ -46,7 +46,7 @@ export function personalAccessTokenService(ctx: ServiceContext) {
    */
   const owns = (actor: Actor, row: TokenRow) => row.user_id === actor.user?.id && row.impersonation === 0
   const mine = (actor: Actor, id: number): TokenRow => {
-    const user = requireUser(actor)
+    requireUser(actor)
     const row = store.users.token(id)
     if (!row || (!owns(actor, row) && !actor.admin)) throw notFound()
     return row
