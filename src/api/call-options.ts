@@ -18,6 +18,11 @@ export interface CallOptions {
   /** A raw body with its content type (uploads); a stream body is never retried. */
   body?: { data: string | Buffer | Readable; contentType: string; length?: number }
   headers?: Record<string, string>
+  /**
+   * Run the call as this user (an id or a username): the `Sudo` header, for an administrator's
+   * token with the `sudo` scope (GitLab's 403 otherwise).
+   */
+  sudo?: string | number
   /** The caller's cancellation: the call rejects with `signal.reason`. */
   signal?: AbortSignal
   /** This call's timeout in ms, per attempt (default: the client's `timeoutMs`). */

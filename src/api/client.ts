@@ -27,6 +27,7 @@ import { undiciSend } from './undici-send.js'
 import { Agent } from './undici.js'
 import { users } from './users.js'
 import { personalAccessTokens } from './personal-access-tokens.js'
+import { accessTokens } from './access-tokens.js'
 import { namespaces } from './namespaces.js'
 import { issueLinks } from './issue-links.js'
 import { awardEmoji } from './award-emoji.js'
@@ -108,6 +109,7 @@ export function createClient(options: ClientOptions) {
     groups: groups(http),
     users: users(http),
     personalAccessTokens: personalAccessTokens(http),
+    accessTokens: accessTokens(http),
     namespaces: namespaces(http),
     pipelines: pipelines(http),
     triggers: triggers(http),

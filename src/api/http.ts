@@ -62,6 +62,7 @@ export class Http {
     whole: boolean,
   ): Promise<ApiResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
+    if (options.sudo !== undefined) headers.sudo = String(options.sudo)
     let body: string | Buffer | Readable | undefined
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json'

@@ -8,6 +8,7 @@ import {
   type PersonalAccessTokenCreate,
   type PersonalAccessTokenRotate,
 } from '../schema/personal-access-token.js'
+import type { OwnPersonalAccessTokenCreate } from '../schema/access-token.js'
 import type { CallOptions, Http } from './http.js'
 import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
@@ -25,6 +26,13 @@ export const personalAccessTokens = (http: Http) => ({
   /** `POST /users/:user_id/personal_access_tokens` -> 201 (administrators); `expires_at` defaults to a year. */
   create: (userId: number, body: PersonalAccessTokenCreate, options: CallOptions = {}) =>
     http.request('POST', path`/users/${userId}/personal_access_tokens`, {
+      ...options,
+      json: body,
+      response: PersonalAccessTokenWithToken,
+    }),
+  /** `POST /user/personal_access_tokens` -> 201: the caller's own, `k8s_proxy` scope only, expiring tomorrow by default. */
+  createOwn: (body: OwnPersonalAccessTokenCreate, options: CallOptions = {}) =>
+    http.request('POST', '/user/personal_access_tokens', {
       ...options,
       json: body,
       response: PersonalAccessTokenWithToken,

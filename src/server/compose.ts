@@ -45,6 +45,8 @@ import { triggerService } from './services/triggers.js'
 import { userService } from './services/users.js'
 import { userAdminService } from './services/user-admin.js'
 import { personalAccessTokenService } from './services/personal-access-tokens.js'
+import { impersonationTokenService } from './services/impersonation-tokens.js'
+import { resourceAccessTokenService } from './services/resource-access-tokens.js'
 import { namespaceService } from './services/namespaces.js'
 import { openStore, type Store } from './store/index.js'
 import { sweepAbandoned, workDir } from './store/work-dirs.js'
@@ -182,6 +184,8 @@ function composeServices(
     users: userService(api.ctx),
     userAdmin: userAdminService(api.ctx),
     personalAccessTokens: personalAccessTokenService(api.ctx),
+    impersonationTokens: impersonationTokenService(api.ctx),
+    resourceAccessTokens: resourceAccessTokenService(api.ctx),
     namespaces: namespaceService(api.ctx),
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx),

@@ -229,4 +229,44 @@ describe('@gitbeaker/rest against the reference server', () => {
     await alice.IssueDiscussions.removeNote(P, 1, thread.id, reply.id)
     expect((await alice.IssueDiscussions.show(P, 1, thread.id)).notes).toHaveLength(1)
   })
+
+  it('makes project access and impersonation tokens that sign in, and runs as another user with sudo', async () => {
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+    const token = await alice.ProjectAccessTokens.create(P, 'deploy', ['api'], inDays(30), {
+      accessLevel: 30,
+    })
+    expect(token).toMatchObject({ name: 'deploy', access_level: 30, resource_type: 'project', active: true })
+    const bot = new Gitlab({ host: t.baseUrl, token: token.token as string })
+    expect(await bot.Users.showCurrentUser()).toMatchObject({ id: token.user_id, bot: true })
+    expect((await alice.ProjectAccessTokens.all(P)).map((x) => x.id)).toEqual([token.id])
+    expect(await alice.ProjectAccessTokens.show(P, token.id)).toMatchObject({
+      id: token.id,
+      access_level: 30,
+    })
+    await alice.ProjectAccessTokens.revoke(P, token.id)
+    expect(await refusal(bot.Users.showCurrentUser())).toEqual([401, '401 Unauthorized'])
+
+    const root = new Gitlab({ host: t.baseUrl, token: 'glpat-root-token' })
+    const otto = (await root.Users.all({ username: 'otto' }))[0]!
+    const made = await root.UserImpersonationTokens.create(otto.id, 'support', ['api'], {
+      expiresAt: inDays(30),
+    })
+    expect(made).toMatchObject({ impersonation: true, user_id: otto.id, active: true })
+    expect((await root.UserImpersonationTokens.all(otto.id, { state: 'active' })).map((x) => x.id)).toEqual([
+      made.id,
+    ])
+    const asOtto = new Gitlab({ host: t.baseUrl, token: made.token as string })
+    expect(await asOtto.Users.showCurrentUser()).toMatchObject({ username: 'otto' })
+    await root.UserImpersonationTokens.revoke(otto.id, made.id)
+    expect(await refusal(asOtto.Users.showCurrentUser())).toEqual([401, '401 Unauthorized'])
+
+    const sudo = new Gitlab({ host: t.baseUrl, token: 'glpat-root-token', sudo: 'alice' })
+    expect(await sudo.Users.showCurrentUser()).toMatchObject({ username: 'alice' })
+    expect(await root.Users.showCurrentUser({ sudo: otto.id })).toMatchObject({ username: 'otto' })
+    const notAdmin = new Gitlab({ host: t.baseUrl, token: 'glpat-otto-token', sudo: 'alice' })
+    expect(await refusal(notAdmin.Users.showCurrentUser())).toEqual([
+      403,
+      '403 Forbidden - Must be admin to use sudo',
+    ])
+  })
 })

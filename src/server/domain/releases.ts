@@ -248,6 +248,49 @@ export const RELEASE_RULES = {
     change: 'GET /groups/:id/transfer_locations',
     where: 'src/server/routes/group-writes.ts',
   },
+  /** `GET`/`POST /projects/:id/access_tokens` and `DELETE .../:token_id` from 13.9 (doc/api/project_access_tokens.md). */
+  projectAccessTokensApi: {
+    since: '13.9',
+    change: 'the project access tokens API',
+    where: 'src/server/routes/access-tokens.ts',
+  },
+  /** The group access tokens API from 14.7 (doc/api/group_access_tokens.md). */
+  groupAccessTokensApi: {
+    since: '14.7',
+    change: 'the group access tokens API',
+    where: 'src/server/routes/access-tokens.ts',
+  },
+  /** `POST /projects|groups/:id/access_tokens/:token_id/rotate` from 16.0 (doc/api/project_access_tokens.md). */
+  accessTokenRotate: {
+    since: '16.0',
+    change: 'rotating project and group access tokens',
+    where: 'src/server/routes/access-tokens.ts',
+  },
+  /**
+   * The `state` filter of the project and group access token lists from 17.2
+   * (doc/api/project_access_tokens.md); before, the parameter is undeclared, so ignored.
+   */
+  accessTokenStateFilter: {
+    since: '17.2',
+    change: 'GET /projects|groups/:id/access_tokens take state',
+    where: 'src/server/routes/access-tokens.ts',
+  },
+  /** `POST /user/personal_access_tokens` from 16.5 (lib/api/users.rb: "introduced in GitLab 16.5"). */
+  ownPersonalAccessToken: {
+    since: '16.5',
+    change: "POST /user/personal_access_tokens (the caller's own, k8s_proxy)",
+    where: 'src/server/routes/personal-access-tokens.ts',
+  },
+  /**
+   * Access tokens must expire from 16.0 (doc/update/deprecations.md "Non-expiring access tokens"):
+   * without `expires_at` a token gets the longest lifetime, 365 days, and no later date is taken;
+   * before, a token without one never expires.
+   */
+  tokenExpiryRequired: {
+    since: '16.0',
+    change: 'access tokens expire: expires_at defaults to a year and may be no later',
+    where: 'src/server/services/token-issue.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

@@ -38,8 +38,12 @@ export function routeScopes(method: string, url: string): string[] {
  * token (`scopes` null) has them all.
  */
 export function checkScopes(scopes: readonly string[] | null, method: string, url: string): void {
+  requireScopes(scopes, routeScopes(method, url))
+}
+
+/** 403 `insufficient_scope` (as `checkScopes`) unless the token has one of `allowed` (`sudo` for Sudo). */
+export function requireScopes(scopes: readonly string[] | null, allowed: readonly string[]): void {
   if (scopes === null) return
-  const allowed = routeScopes(method, url)
   if (allowed.some((s) => scopes.includes(s))) return
   const description = 'The request requires higher privileges than provided by the access token.'
   const scope = allowed.join(' ')

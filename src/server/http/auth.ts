@@ -30,16 +30,26 @@ export function requestToken(req: FastifyRequest): string | undefined {
   return undefined
 }
 
+/** The user a request asks to run as: the `sudo` parameter, else the `Sudo` header (`lib/api/helpers.rb`). */
+function sudoIdentifier(req: FastifyRequest): string | undefined {
+  const query = req.query as Record<string, unknown> | undefined
+  const body = req.body as Record<string, unknown> | undefined
+  const param = first(query?.sudo) ?? (body && typeof body === 'object' ? first(body.sudo) : undefined)
+  const value = param ?? first(req.headers.sudo)
+  return typeof value === 'string' && value ? value : typeof value === 'number' ? String(value) : undefined
+}
+
 /**
- * Resolves the caller. CI/CD job tokens (`JOB-TOKEN` header or `job_token` parameter) count only
+ * Resolves the caller, and the user a `sudo` names for an administrator. CI/CD job tokens (`JOB-TOKEN` header or `job_token` parameter) count only
  * on routes GitLab declares `job_token_allowed` (`lib/api/api_guard.rb`), for the method declared
  * (a HEAD routed as its GET is not), and are ignored elsewhere, as GitLab ignores them.
  */
 export function authenticate(auth: Authentication, req: FastifyRequest): Actor {
   const token = requestToken(req)
-  if (token !== undefined) return auth.token(token, requestMethod(req), req.routeOptions.url ?? req.url)
+  const sudo = sudoIdentifier(req)
+  if (token !== undefined) return auth.token(token, requestMethod(req), req.routeOptions.url ?? req.url, sudo)
   const job = first(req.headers['job-token']) ?? first((req.query as Record<string, unknown>)?.job_token)
   const allowed = req.routeOptions.config?.jobToken === true && requestMethod(req) === req.method
-  if (typeof job === 'string' && job && allowed) return auth.jobToken(job)
-  return auth.anonymous()
+  if (typeof job === 'string' && job && allowed) return auth.jobToken(job, sudo)
+  return auth.anonymous(sudo)
 }

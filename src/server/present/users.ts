@@ -26,17 +26,18 @@ export const defaultProfile = (userId: number): UserProfileRow => ({
   private_profile: 0,
 })
 
-/** `GET /user`, and users as administrators see them. */
+/** `GET /user`, and users as administrators see them; `bot` for a project or group access token's user. */
 export function presentCurrentUser(
   row: UserRow,
   instance: Instance,
   profile: UserProfileRow = defaultProfile(row.id),
+  bot = false,
 ): CurrentUser {
   return {
     ...presentUser(row, instance),
     created_at: row.created_at,
     bio: profile.bio,
-    bot: false,
+    bot,
     email: row.email,
     is_admin: row.admin === 1,
     can_create_group: profile.can_create_group === 1,
@@ -48,6 +49,11 @@ export function presentCurrentUser(
 }
 
 /** `GET /users/:id` for others than administrators (`Entities::User`). */
-export function presentUserProfile(row: UserRow, instance: Instance, profile: UserProfileRow): UserProfile {
-  return { ...presentUser(row, instance), created_at: row.created_at, bio: profile.bio, bot: false }
+export function presentUserProfile(
+  row: UserRow,
+  instance: Instance,
+  profile: UserProfileRow,
+  bot = false,
+): UserProfile {
+  return { ...presentUser(row, instance), created_at: row.created_at, bio: profile.bio, bot }
 }

@@ -32,6 +32,7 @@ import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
 import { userRoutes } from './users.js'
 import { personalAccessTokenRoutes } from './personal-access-tokens.js'
+import { accessTokenRoutes } from './access-tokens.js'
 import { namespaceRoutes } from './namespaces.js'
 import { issueLinkRoutes } from './issue-links.js'
 import { awardEmojiRoutes } from './award-emoji.js'
@@ -86,6 +87,7 @@ function registerRoutes(api: ApiContext): void {
   userLookupRoutes(api)
   userRoutes(api)
   personalAccessTokenRoutes(api)
+  accessTokenRoutes(api)
   namespaceRoutes(api)
   projectListRoutes(api)
   groupListRoutes(api)

@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox'
 import {
+  OwnPersonalAccessTokenCreate,
   PersonalAccessToken,
   PersonalAccessTokenCreate,
   PersonalAccessTokenListQuery,
   PersonalAccessTokenRotate,
   PersonalAccessTokenWithToken,
 } from '../../schema/index.js'
+import { applies } from '../domain/releases.js'
 import type { ApiContext } from './context.js'
 
 const TokenPath = Type.Object({ id: Type.Integer() })
@@ -32,6 +34,19 @@ export function personalAccessTokenRoutes(api: ApiContext): void {
     },
     (h) => h.reply.code(201).send(tokens.create(h.actor, h.path.user_id, h.params)),
   )
+
+  if (applies(api.instance.version, 'ownPersonalAccessToken'))
+    route(
+      {
+        method: 'POST',
+        url: '/api/v4/user/personal_access_tokens',
+        summary: "Create the caller's own personal access token (k8s_proxy scope only); shown once",
+        auth: 'required',
+        input: OwnPersonalAccessTokenCreate,
+        response: { 201: PersonalAccessTokenWithToken },
+      },
+      (h) => h.reply.code(201).send(tokens.createOwn(h.actor, h.params)),
+    )
 
   route(
     {

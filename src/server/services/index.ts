@@ -22,6 +22,8 @@ import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
 import type { UserAdminService } from './user-admin.js'
 import type { PersonalAccessTokenService } from './personal-access-tokens.js'
+import type { ImpersonationTokenService } from './impersonation-tokens.js'
+import type { ResourceAccessTokenService } from './resource-access-tokens.js'
 import type { NamespaceService } from './namespaces.js'
 import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
@@ -50,6 +52,9 @@ export interface Services {
   users: UserService
   userAdmin: UserAdminService
   personalAccessTokens: PersonalAccessTokenService
+  impersonationTokens: ImpersonationTokenService
+  /** Project and group access tokens. */
+  resourceAccessTokens: ResourceAccessTokenService
   namespaces: NamespaceService
   aliases: AliasService
   runners: RunnerService

@@ -1,35 +1,30 @@
-import { randomBytes } from 'node:crypto'
 import type {
+  OwnPersonalAccessTokenCreate,
   PersonalAccessToken,
   PersonalAccessTokenCreate,
   PersonalAccessTokenListQuery,
   PersonalAccessTokenWithToken,
 } from '../../schema/index.js'
-import { calendarDate } from '../domain/calendar-date.js'
 import { isoNow, today } from '../domain/clock.js'
 import { TOKEN_SCOPES } from '../domain/token-scopes.js'
 import {
   badRequest,
   forbidden,
+  messageError,
   notFound,
   paramError,
   recordNotFound,
   unauthorized,
 } from '../grape/gitlab-errors.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
+import { presentToken } from '../present/access-tokens.js'
 import type { TokenRow } from '../store/users.js'
 import type { Actor } from './access.js'
 import type { ServiceContext } from './context.js'
+import { addDays, expiresAtParam, expiryError, issueToken } from './token-issue.js'
 
-/** `glpat-` and 20 characters, as GitLab's `PersonalAccessToken` makes them. */
-const newToken = () => `glpat-${randomBytes(15).toString('base64url')}`
-
-/** A date `days` after `date` (`YYYY-MM-DD`). */
-const addDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10)
-
-/** Whether a token's `expires_at` has come (it expires at the start of that day, as GitLab compares it). */
-const expired = (row: TokenRow, now: string) => row.expires_at !== null && row.expires_at <= now
+/** The scopes `POST /user/personal_access_tokens` takes (`lib/api/users.rb`: `K8S_PROXY_SCOPE` only). */
+const OWN_TOKEN_SCOPES = ['k8s_proxy']
 
 /**
  * Personal access tokens (`lib/api/personal_access_tokens.rb`, `lib/api/users.rb`): administrators
@@ -39,27 +34,21 @@ const expired = (row: TokenRow, now: string) => row.expires_at !== null && row.e
 export function personalAccessTokenService(ctx: ServiceContext) {
   const { store } = ctx
 
-  const present = (row: TokenRow): PersonalAccessToken => ({
-    id: row.id,
-    name: row.name,
-    revoked: row.revoked === 1,
-    created_at: row.created_at,
-    description: null,
-    scopes: row.scopes === null ? ['api'] : (JSON.parse(row.scopes) as string[]),
-    user_id: row.user_id,
-    last_used_at: row.last_used_at,
-    active: row.revoked === 0 && !expired(row, isoNow(ctx.clock)),
-    expires_at: row.expires_at?.slice(0, 10) ?? null,
-  })
+  const present = (row: TokenRow): PersonalAccessToken => presentToken(row, isoNow(ctx.clock))
   const requireUser = (actor: Actor) => {
     if (!actor.user) throw unauthorized()
     return actor.user
   }
   /** A token the caller may manage: its own, or anyone's for an administrator; else 404, as GitLab hides it. */
+  /**
+   * `PersonalAccessTokenPolicy`'s `is_owner`: the token's user, unless it is an impersonation token
+   * (those are administrators' to manage).
+   */
+  const owns = (actor: Actor, row: TokenRow) => row.user_id === actor.user?.id && row.impersonation === 0
   const mine = (actor: Actor, id: number): TokenRow => {
-    const user = requireUser(actor)
+    requireUser(actor)
     const row = store.users.token(id)
-    if (!row || (row.user_id !== user.id && !actor.admin)) throw notFound()
+    if (!row || (!owns(actor, row) && !actor.admin)) throw notFound()
     return row
   }
   const selfToken = (actor: Actor): TokenRow => {
@@ -68,21 +57,17 @@ export function personalAccessTokenService(ctx: ServiceContext) {
     if (!row) throw notFound()
     return row
   }
-  const expiryFrom = (value: string | undefined, fallbackDays: number): string => {
-    if (value === undefined) return addDays(today(ctx.clock), fallbackDays)
-    const date = calendarDate(value)
-    if (!date) throw paramError('expires_at is invalid')
-    return date
-  }
+  const expiryFrom = (value: string | undefined, fallbackDays: number): string =>
+    expiresAtParam(value) ?? addDays(today(ctx.clock), fallbackDays)
   /** Makes a token for `userId`; the answer carries it, the store only its digest. */
   const make = (
     userId: number,
     name: string,
     scopes: string[],
     expiresAt: string,
+    description?: string,
   ): PersonalAccessTokenWithToken => {
-    const token = newToken()
-    const id = store.users.addToken(userId, token, name, isoNow(ctx.clock), { scopes, expiresAt })
+    const { id, token } = issueToken(ctx, userId, { name, scopes, expiresAt, description })
     return { ...present(store.users.token(id)!), token }
   }
   /** `PersonalAccessTokens::RotateService`: the old token revoked, a new one with its name and scopes. */
@@ -111,7 +96,22 @@ export function personalAccessTokenService(ctx: ServiceContext) {
       if (!user) throw notFound('User')
       if (p.scopes.length === 0 || p.scopes.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s)))
         throw paramError('scopes does not have a valid value')
-      return make(user.id, p.name, [...new Set(p.scopes)], expiryFrom(p.expires_at, 365))
+      return make(user.id, p.name, [...new Set(p.scopes)], expiryFrom(p.expires_at, 365), p.description)
+    },
+
+    /**
+     * `POST /user/personal_access_tokens` (`lib/api/users.rb`): the caller's own, with the
+     * `k8s_proxy` scope only, expiring tomorrow unless `expires_at` says; a date past the longest
+     * lifetime is `PersonalAccessTokens::CreateService`'s 422 with the model's message.
+     */
+    createOwn(actor: Actor, p: OwnPersonalAccessTokenCreate): PersonalAccessTokenWithToken {
+      const user = requireUser(actor)
+      if (p.scopes.length === 0 || p.scopes.some((s) => !OWN_TOKEN_SCOPES.includes(s)))
+        throw paramError('scopes does not have a valid value')
+      const expiresAt = expiryFrom(p.expires_at, 1)
+      const error = expiryError(ctx, expiresAt)
+      if (error) throw messageError(422, `Expires at ${error}`)
+      return make(user.id, p.name, [...new Set(p.scopes)], expiresAt, p.description)
     },
 
     /** `GET /personal_access_tokens`: the caller's own; an administrator's every user's, or `user_id`'s. */
@@ -122,7 +122,9 @@ export function personalAccessTokenService(ctx: ServiceContext) {
         if (q.user_id !== undefined && !store.users.get(q.user_id)) throw notFound()
         owner = q.user_id
       } else if (q.user_id !== undefined && q.user_id !== user.id) throw unauthorized()
-      return mapPage(slicePage(store.users.tokens(owner), pageOf(q)), present)
+      // Non-administrators' lists leave out their impersonation tokens (`impersonation: false`).
+      const rows = store.users.tokens(owner).filter((row) => actor.admin || row.impersonation === 0)
+      return mapPage(slicePage(rows, pageOf(q)), present)
     },
 
     /** `GET /personal_access_tokens/self`: the token the request carries. */
@@ -136,7 +138,7 @@ export function personalAccessTokenService(ctx: ServiceContext) {
       requireUser(actor)
       const row = store.users.token(id)
       if (!row) throw recordNotFound()
-      if (row.user_id !== actor.user?.id && !actor.admin) throw badRequest('Not permitted to revoke')
+      if (!owns(actor, row) && !actor.admin) throw badRequest('Not permitted to revoke')
       revoke(row)
     },
 

@@ -10,6 +10,7 @@ import { isoNow } from '../domain/clock.js'
 import { forbidden, messageError, notFound, unauthorized, validationError } from '../grape/gitlab-errors.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { defaultProfile, presentCurrentUser, presentUserProfile } from '../present/users.js'
+import { ghostUser } from './ghost-user.js'
 import type { UserProfileRow, UserRow } from '../store/users.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
@@ -42,9 +43,11 @@ export function userAdminService(ctx: ServiceContext) {
     return user
   }
   const profileOf = (id: number) => store.users.profile(id) ?? defaultProfile(id)
+  /** A project or group access token's user (`bot: true`). */
+  const isBot = (id: number) => store.accessTokens.botOf(id) !== undefined
   const presentAdmin = (id: number): CurrentUser => {
     const user = find(id)
-    return presentCurrentUser(user, instance, profileOf(user.id))
+    return presentCurrentUser(user, instance, profileOf(user.id), isBot(user.id))
   }
 
   /**
@@ -106,34 +109,6 @@ export function userAdminService(ctx: ServiceContext) {
       private_profile: flag(p.private_profile, was.private_profile),
     }
   }
-  /** `Users::GhostUserService`: the user a deleted user's contributions go to, made on first need. */
-  const ghost = (now: string): number => {
-    const existing = store.users.byUsername('ghost')
-    if (existing?.state === 'deleted') return existing.id
-    let username = 'ghost'
-    for (let i = 1; store.users.byUsername(username) || store.namespaces.byPath(username); i++)
-      username = `ghost${i}`
-    const id = store.users.insert({
-      username,
-      name: 'Ghost User',
-      email: `${username}@example.com`,
-      state: 'deleted',
-      admin: false,
-      created_at: now,
-    })
-    store.namespaces.insert({
-      kind: 'user',
-      path: username,
-      full_path: username,
-      name: 'Ghost User',
-      description: '',
-      parent_id: null,
-      owner_id: id,
-      visibility: 'public',
-      created_at: now,
-    })
-    return id
-  }
   /** Moves the user to `state`; GitLab's endpoints then answer `true`. */
   const setState = (user: UserRow, state: string): true => {
     store.users.set(user.id, { state })
@@ -149,14 +124,14 @@ export function userAdminService(ctx: ServiceContext) {
       if (!actor.user) throw forbidden('Not authorized!')
       const user = find(id)
       return actor.admin
-        ? presentCurrentUser(user, instance, profileOf(user.id))
-        : presentUserProfile(user, instance, profileOf(user.id))
+        ? presentCurrentUser(user, instance, profileOf(user.id), isBot(user.id))
+        : presentUserProfile(user, instance, profileOf(user.id), isBot(user.id))
     },
 
     /** `GET /user`: the caller, with its profile. */
     current(actor: Actor): CurrentUser {
       if (!actor.user) throw unauthorized()
-      return presentCurrentUser(actor.user, instance, profileOf(actor.user.id))
+      return presentCurrentUser(actor.user, instance, profileOf(actor.user.id), isBot(actor.user.id))
     },
 
     /** `POST /users` (`Users::AuthorizedCreateService`): the user, its personal namespace and profile. */
@@ -249,7 +224,7 @@ export function userAdminService(ctx: ServiceContext) {
         throw messageError(409, 'User cannot be removed while they have personal projects')
       store.transaction(() => {
         if (ns) store.namespaces.remove(ns.id)
-        store.users.reassign(user.id, ghost(isoNow(ctx.clock)))
+        store.users.reassign(user.id, ghostUser(store, isoNow(ctx.clock)))
         store.users.remove(user.id)
       })
     },

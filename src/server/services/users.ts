@@ -127,7 +127,14 @@ export function userService(ctx: ServiceContext) {
       const unlinked = admin ? [] : ['order_by', 'sort', 'without_projects']
       rows.sort((a, b) => comparePlaces(order.key(a), a.id, order.key(b), b.id) * order.dir)
       const present = (u: UserRow) =>
-        admin ? presentCurrentUser(u, instance, store.users.profile(u.id)) : presentUser(u, instance)
+        admin
+          ? presentCurrentUser(
+              u,
+              instance,
+              store.users.profile(u.id),
+              store.accessTokens.botOf(u.id) !== undefined,
+            )
+          : presentUser(u, instance)
       if (q.pagination === 'keyset') {
         const after = decodeCursor(q.cursor, order.cursor)
         const rest = rowsAfter(rows, after, order.key, order.cursorKey, order.dir)

@@ -4,6 +4,7 @@ import { groupWriteTable } from './group-writes.js'
 import { issueTable } from './issues.js'
 import { labelTable } from './labels.js'
 import { memberTable } from './members.js'
+import { accessTokenTable } from './access-tokens.js'
 import { milestoneTable } from './milestones.js'
 import { namespaceTable } from './namespaces.js'
 import { projectTable } from './projects.js'
@@ -65,6 +66,7 @@ function createStore(db: Db, dbKeyBase: Buffer) {
     namespaces: namespaceTable(db, changes.structureVersion),
     projects: projectTable(db, changes.structureVersion),
     members: memberTable(db, changes.structureVersion),
+    accessTokens: accessTokenTable(db),
     labels: labelTable(db),
     milestones: milestoneTable(db),
     issues: issueTable(db),

@@ -13,6 +13,7 @@ import issueChildrenIndex from './migrations/012-issue-children-index.js'
 import issueSubresources from './migrations/013-issue-subresources.js'
 import usersAndTokens from './migrations/014-users-and-tokens.js'
 import groupsApi from './migrations/016-groups-api.js'
+import accessTokens from './migrations/018-access-tokens.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -34,4 +35,5 @@ export const migrations: string[] = [
   issueSubresources,
   usersAndTokens,
   groupsApi,
+  accessTokens,
 ]

@@ -30,17 +30,24 @@ export function userTable(db: Db, version: () => number, tokenDigest: TokenDiges
   const insertDetails = db.prepare(
     'INSERT INTO personal_access_token_details (token_id, scopes) VALUES (?, ?)',
   )
+  const insertKind = db.prepare(
+    'INSERT INTO access_token_kinds (token_id, impersonation, description) VALUES (?, ?, ?)',
+  )
+  const touchToken = db.prepare(
+    `INSERT INTO token_last_used (token_id, last_used_at) VALUES (?, ?)
+     ON CONFLICT (token_id) DO UPDATE SET last_used_at = excluded.last_used_at`,
+  )
   const byToken = db.prepare(
-    `SELECT t.id AS token_id, t.expires_at AS token_expires_at, d.scopes AS token_scopes, u.*
+    `SELECT t.id AS token_id, t.expires_at AS token_expires_at, d.scopes AS token_scopes,
+       COALESCE(l.last_used_at, d.last_used_at) AS token_last_used_at, u.*
      FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
      LEFT JOIN personal_access_token_details d ON d.token_id = t.id
+     LEFT JOIN token_last_used l ON l.token_id = t.id
      WHERE t.token_digest = ? AND t.revoked = 0`,
   )
-  const tokenColumns = `SELECT t.id, t.user_id, t.name, t.revoked, t.expires_at, t.created_at, d.scopes, d.last_used_at
-     FROM personal_access_tokens t LEFT JOIN personal_access_token_details d ON d.token_id = t.id`
-  const tokenById = db.prepare(`${tokenColumns} WHERE t.id = ?`)
-  const tokensOf = db.prepare(`${tokenColumns} WHERE t.user_id = ? ORDER BY t.id`)
-  const allTokens = db.prepare(`${tokenColumns} ORDER BY t.id`)
+  const tokenById = db.prepare(`${TOKEN_COLUMNS} WHERE t.id = ?`)
+  const tokensOf = db.prepare(`${TOKEN_COLUMNS} WHERE t.user_id = ? ORDER BY t.id`)
+  const allTokens = db.prepare(`${TOKEN_COLUMNS} ORDER BY t.id`)
   const revokeToken = db.prepare('UPDATE personal_access_tokens SET revoked = 1 WHERE id = ?')
   const profileOf = db.prepare('SELECT * FROM user_profiles WHERE user_id = ?')
   const saveProfile = db.prepare(
@@ -60,14 +67,26 @@ export function userTable(db: Db, version: () => number, tokenDigest: TokenDiges
   // once while `version` stays, which any revoke, expiry date, block or deletion moves.
   const tokens = rowCache(version, (token: string): TokenOwner | undefined => {
     const row = byToken.get(tokenDigest(token)) as
-      | (UserRow & { token_id: number; token_expires_at: string | null; token_scopes: string | null })
+      | (UserRow & {
+          token_id: number
+          token_expires_at: string | null
+          token_scopes: string | null
+          token_last_used_at: string | null
+        })
       | undefined
     if (!row) return undefined
-    const { token_id: tokenId, token_expires_at: expiresAt, token_scopes: scopes, ...user } = row
+    const {
+      token_id: tokenId,
+      token_expires_at: expiresAt,
+      token_scopes: scopes,
+      token_last_used_at: lastUsedAt,
+      ...user
+    } = row
     return {
       user: Object.freeze(user),
       expiresAt,
       tokenId,
+      lastUsedAt,
       scopes: scopes === null ? null : Object.freeze(JSON.parse(scopes) as string[]),
     }
   })
@@ -104,20 +123,27 @@ export function userTable(db: Db, version: () => number, tokenDigest: TokenDiges
     },
     profile: (id: number) => profileOf.get(id) as UserProfileRow | undefined,
     setProfile: (p: UserProfileRow) => saveProfile.run({ ...p }),
-    /** Adds a token; `scopes` for one made through the API (a seeded token has every scope). */
+    /**
+     * Adds a token; `scopes` for one made through the API (a seeded token has every scope), with an
+     * `impersonation` flag and a `description` when given.
+     */
     addToken: (
       userId: number,
       token: string,
       name: string,
       now: string,
-      more?: { scopes: string[]; expiresAt: string | null },
+      more?: { scopes: string[]; expiresAt: string | null; impersonation?: boolean; description?: string },
     ) => {
       const id = Number(
         insertToken.run(userId, tokenDigest(token), name, more?.expiresAt ?? null, now).lastInsertRowid,
       )
       if (more) insertDetails.run(id, JSON.stringify(more.scopes))
+      if (more?.impersonation || more?.description !== undefined)
+        insertKind.run(id, more.impersonation ? 1 : 0, more.description ?? null)
       return id
     },
+    /** Records that a token authenticated at `now`. */
+    touchToken: (id: number, now: string) => touchToken.run(id, now),
     token: (id: number) => tokenById.get(id) as TokenRow | undefined,
     /** A user's tokens, or every user's, by id. */
     tokens: (userId?: number) =>
@@ -133,6 +159,8 @@ export interface TokenOwner {
   /** To compare on every use: a token expires without any write to the store. */
   expiresAt: string | null
   tokenId: number
+  /** When the token last authenticated (written at most every few minutes: authentication.ts). */
+  lastUsedAt: string | null
   /** The token's scopes; null for a seeded token, which has them all. */
   scopes: readonly string[] | null
 }
@@ -156,4 +184,17 @@ export interface TokenRow {
   created_at: string
   scopes: string | null
   last_used_at: string | null
+  /** 1 for an impersonation token. */
+  impersonation: number
+  description: string | null
 }
+
+/**
+ * The columns of a `TokenRow`, from a token, its details, its kind and its last use; `FROM` aliases
+ * the tokens `t` for the `WHERE` that follows.
+ */
+export const TOKEN_COLUMNS = `SELECT t.id, t.user_id, t.name, t.revoked, t.expires_at, t.created_at, d.scopes,
+     COALESCE(l.last_used_at, d.last_used_at) AS last_used_at, COALESCE(k.impersonation, 0) AS impersonation,
+     k.description
+     FROM personal_access_tokens t LEFT JOIN personal_access_token_details d ON d.token_id = t.id
+     LEFT JOIN access_token_kinds k ON k.token_id = t.id LEFT JOIN token_last_used l ON l.token_id = t.id`
