@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { DEFAULT_EXTRACT_LIMITS } from './archive/extract-limits.js'
-import { systemClock, type Clock } from './domain/clock.js'
+import { systemClock, today, type Clock } from './domain/clock.js'
 import { defaultMaxImportSize, supportedVersion } from './domain/releases.js'
 import { responseCache, type ResponseCache } from './http/response-cache.js'
 import { jobQueue } from './jobs/export-queue.js'
@@ -28,6 +28,7 @@ import { issueLinkService } from './services/issues/links.js'
 import { awardEmojiService } from './services/award-emoji.js'
 import { discussionService } from './services/discussions.js'
 import { resourceEventService } from './services/resource-events.js'
+import { memberService } from './services/members/members.js'
 import { jobTokens } from './services/job-tokens.js'
 import { metricImageService, type MetricImageService } from './services/metric-images.js'
 import { noteService } from './services/notes.js'
@@ -119,6 +120,8 @@ export function openState(options: StateOptions): State {
     version: options.gitlabVersion ?? DEFAULT_GITLAB_VERSION,
   }
   const access = createAccess(store)
+  // Memberships whose `expires_at` has come give no access: the day is the server's clock's.
+  store.members.useToday(() => today(clock))
   const ctx: ServiceContext = { store, access, instance, clock }
   const closers: (() => Promise<void> | void)[] = []
   const resetters: (() => (() => void) | void)[] = []
@@ -184,6 +187,7 @@ function composeServices(
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx),
     health: healthService(api.ctx.store),
+    members: memberService(api.ctx),
     ...ciServices(api),
     transfers: transferServices(api, options.transfers),
   }

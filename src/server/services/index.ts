@@ -27,6 +27,7 @@ import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
 import type { ResourceEventService } from './resource-events.js'
+import type { MemberService } from './members/members.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -60,6 +61,7 @@ export interface Services {
   awardEmoji: AwardEmojiService
   discussions: DiscussionService
   resourceEvents: ResourceEventService
+  members: MemberService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */
