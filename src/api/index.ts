@@ -19,3 +19,4 @@ export type { ImportTarget, ImportWaitOptions, ImportWaitResult, S3Source } from
 export type { PollTiming } from './poll.js'
 export type { OnManual, TriggerParams, WaitOptions, WaitResult } from './pipelines.js'
 export type * from '../schema/index.js'
+export type { MemberListOptions, MembersApi } from './members.js'
