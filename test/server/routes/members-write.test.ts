@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
@@ -90,6 +93,26 @@ describe('POST .../members', () => {
       'pat:40',
       'otto:20',
       'rita:20',
+    ])
+  })
+
+  it('several users: one the model refuses is named in the result, the others are still made', async () => {
+    const ids = `${userId(t, 'mark')},${userId(t, 'otto')}`
+    const res = await t.http('POST', APP, { token: TOKENS.pat, json: { user_id: ids, access_level: 30 } })
+    expect(res.status).toBe(201)
+    expect(res.body).toEqual({
+      status: 'error',
+      message:
+        'mark: Access level should be greater than or equal to Maintainer inherited membership from group Acme',
+    })
+    expect(memberRows(t).map((m) => (m as Json).username)).toEqual([
+      'olivia',
+      'mark',
+      'dana',
+      'mark',
+      'pat',
+      'rita',
+      'otto',
     ])
   })
 
@@ -331,5 +354,32 @@ describe('reset', () => {
     expect(inspectDb(t.server.store).prepare('SELECT COUNT(*) AS n FROM member_terms').get()).toEqual({
       n: 0,
     })
+  })
+
+  it('keeps memberships made through the API, with their terms, across a restart of a data directory', async () => {
+    await t.close()
+    const data = mkdtempSync(join(tmpdir(), 'members-data-'))
+    try {
+      t = await startServer(membersSeed, { data, clock: manualClock(NOW) })
+      const otto = userId(t, 'otto')
+      await t.http('POST', APP, {
+        token: TOKENS.pat,
+        json: { user_id: otto, access_level: 30, expires_at: '2026-05-01' },
+      })
+      const before = memberRows(t)
+      await t.close()
+      t = await startServer(membersSeed, { data, clock: manualClock(NOW) })
+      expect(memberRows(t)).toEqual(before)
+      const read = await t.http('GET', `${APP}/${otto}`, { token: TOKENS.otto })
+      expect(read.body).toMatchObject({
+        username: 'otto',
+        expires_at: '2026-05-01',
+        created_by: { username: 'pat' },
+      })
+    } finally {
+      await t.close()
+      rmSync(data, { recursive: true, force: true })
+      t = await startServer(membersSeed, { clock: manualClock(NOW) })
+    }
   })
 })
