@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { DateString, PageQuery, Timestamp, UserBasic } from './common.js'
+import { DateString, Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
 import { boolParam, dateTimeParam, intArrayParam } from './params.js'
 
 /**
  * `Entities::Member` (`lib/api/entities/member.rb`): the user merged in (`UserBasic`), then the
- * membership; `created_by` only when someone made it through the API (`expose_nil: false`).
+ * membership; `created_by` only when someone made it through the API (`expose_nil: false`). EE
+ * (`ee/lib/ee/api/entities/member.rb`) adds the user's `email` for administrators and `membership_state`.
  */
 export const Member = Type.Object(
   {
@@ -13,6 +14,8 @@ export const Member = Type.Object(
     created_at: Timestamp,
     created_by: Type.Optional(UserBasic),
     expires_at: Type.Union([DateString, Type.Null()]),
+    email: Type.Optional(Nullable(Type.String())),
+    membership_state: Type.Optional(Type.String({ description: 'EE: active or awaiting' })),
   },
   { title: 'Member' },
 )

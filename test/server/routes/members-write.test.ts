@@ -58,12 +58,14 @@ describe('POST .../members', () => {
       created_at: NOW,
       created_by: expect.objectContaining({ id: userId(t, 'pat'), username: 'pat' }),
       expires_at: '2026-12-31',
+      membership_state: 'active',
     })
-    expect(Object.keys(res.body as Json).slice(-4)).toEqual([
+    expect(Object.keys(res.body as Json).slice(-5)).toEqual([
       'access_level',
       'created_at',
       'created_by',
       'expires_at',
+      'membership_state',
     ])
     expect(memberRows(t).at(-1)).toEqual({
       source_type: 'project',

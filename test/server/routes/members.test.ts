@@ -35,6 +35,7 @@ describe('GET /groups/:id/members and /projects/:id/members', () => {
         access_level: 50,
         created_at: SEEDED_AT,
         expires_at: null,
+        membership_state: 'active',
       },
       expect.objectContaining({ username: 'mark', access_level: 40 }),
     ])
@@ -50,6 +51,7 @@ describe('GET /groups/:id/members and /projects/:id/members', () => {
       'access_level',
       'created_at',
       'expires_at',
+      'membership_state',
     ])
     expect(res.headers['x-total']).toBe('2')
     expect(res.headers['x-per-page']).toBe('20')
@@ -98,6 +100,27 @@ describe('GET /groups/:id/members and /projects/:id/members', () => {
     expect(res.headers.link).toContain(
       `<${t.baseUrl}/api/v4/groups/acme/members?id=acme&page=1&per_page=1>; rel="prev"`,
     )
+  })
+})
+
+describe("the member's edition keys", () => {
+  it('EE shows administrators the email; CE has neither email nor membership_state', async () => {
+    const olivia = userId(t, 'olivia')
+    const admin = await t.http('GET', `/api/v4/groups/acme/members/${olivia}`, { token: TOKENS.root })
+    expect(Object.keys(admin.body as Json).slice(-4)).toEqual([
+      'created_at',
+      'expires_at',
+      'email',
+      'membership_state',
+    ])
+    expect(admin.body).toMatchObject({ email: 'olivia@example.com', membership_state: 'active' })
+    const ce = await startServer(membersSeed, { clock: manualClock(SEEDED_AT), edition: 'ce' })
+    try {
+      const res = await ce.http('GET', `/api/v4/groups/acme/members/${olivia}`, { token: TOKENS.root })
+      expect(Object.keys(res.body as Json).slice(-3)).toEqual(['access_level', 'created_at', 'expires_at'])
+    } finally {
+      await ce.close()
+    }
   })
 })
 

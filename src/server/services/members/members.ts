@@ -32,7 +32,7 @@ export function memberService(ctx: ServiceContext) {
   const sources = memberSources(store, ctx.access)
   const rules = memberRules(ctx, sources)
 
-  const present = (rows: MemberRow[]): Member[] => {
+  const present = (actor: Actor, rows: MemberRow[]): Member[] => {
     // Each user (and creator) of the page read once.
     const users = new Map<number, UserRow | undefined>()
     const user = (id: number) => {
@@ -41,9 +41,8 @@ export function memberService(ctx: ServiceContext) {
     }
     return rows.flatMap((r) => {
       const u = user(r.user_id)
-      return u
-        ? [presentMember(r, u, r.created_by_id === null ? undefined : user(r.created_by_id), instance)]
-        : []
+      const by = r.created_by_id === null ? undefined : user(r.created_by_id)
+      return u ? [presentMember(r, u, by, instance, actor)] : []
     })
   }
 
@@ -58,13 +57,18 @@ export function memberService(ctx: ServiceContext) {
   }
 
   /** One page in SQL, counted up to GitLab's 10,000 (past it, one row more says whether a page follows). */
-  const list = (refs: MemberSourceRef[], filter: MemberFilter, q: MemberListQuery): PageOut<Member> => {
+  const list = (
+    actor: Actor,
+    refs: MemberSourceRef[],
+    filter: MemberFilter,
+    q: MemberListQuery,
+  ): PageOut<Member> => {
     const page = pageOf(q)
     const total = store.members.count(refs, filter, MAX_COUNT + 1)
     const uncounted = total > MAX_COUNT
     const rows = store.members.page(refs, filter, page.perPage + (uncounted ? 1 : 0), page.offset)
     return {
-      items: present(rows.slice(0, page.perPage)),
+      items: present(actor, rows.slice(0, page.perPage)),
       page,
       total,
       hasMore: uncounted && rows.length > page.perPage,
@@ -75,33 +79,33 @@ export function memberService(ctx: ServiceContext) {
     if (!LEVELS.has(level)) throw paramError('access_level does not have a valid value')
   }
   const expiryOf = (expiresAt: string | undefined) => (expiresAt ? expiresAt.slice(0, 10) : undefined)
-  const presentOne = (s: Source, userId: number) => {
+  const presentOne = (actor: Actor, s: Source, userId: number) => {
     const row = store.members.get(sourceType(s), s.row.id, userId)
     if (!row) throw recordNotFound()
-    return present([row])[0] as Member
+    return present(actor, [row])[0] as Member
   }
 
   return {
     /** `GET .../members`: direct members, in the order they joined. */
     list(actor: Actor, kind: Source['kind'], ref: string, q: MemberListQuery): PageOut<Member> {
       const s = sources.find(actor, kind, ref)
-      return list(sources.direct(s), filterOf(actor, q), q)
+      return list(actor, sources.direct(s), filterOf(actor, q), q)
     },
     /** `GET .../members/all`: members of the source and of the groups above it, each user once at its highest level. */
     listAll(actor: Actor, kind: Source['kind'], ref: string, q: MemberListQuery): PageOut<Member> {
       const s = sources.find(actor, kind, ref)
-      return list(sources.withAncestors(s), filterOf(actor, q), q)
+      return list(actor, sources.withAncestors(s), filterOf(actor, q), q)
     },
     /** `GET .../members/:user_id`: a direct member; 404 `404 Not found` otherwise. */
     get(actor: Actor, kind: Source['kind'], ref: string, userId: number): Member {
-      return presentOne(sources.find(actor, kind, ref), userId)
+      return presentOne(actor, sources.find(actor, kind, ref), userId)
     },
     /** `GET .../members/all/:user_id`: a direct or inherited member; 404 `404 Not found` otherwise. */
     getInherited(actor: Actor, kind: Source['kind'], ref: string, userId: number): Member {
       const s = sources.find(actor, kind, ref)
       const [row] = store.members.page(sources.withAncestors(s), { userIds: [userId] }, 1, 0)
       if (!row) throw recordNotFound()
-      return present([row])[0] as Member
+      return present(actor, [row])[0] as Member
     },
 
     /**
@@ -130,7 +134,7 @@ export function memberService(ctx: ServiceContext) {
         store.members.set(sourceType(s), s.row.id, user.id, p.access_level, isoNow(clock))
         store.members.setTerms(sourceType(s), s.row.id, user.id, expiresAt, actor.id)
       })
-      return presentOne(s, user.id)
+      return presentOne(actor, s, user.id)
     },
 
     /**
@@ -151,7 +155,7 @@ export function memberService(ctx: ServiceContext) {
         store.members.set(sourceType(s), s.row.id, userId, p.access_level, member.created_at)
         store.members.setTerms(sourceType(s), s.row.id, userId, expiresAt, null)
       })
-      return presentOne(s, userId)
+      return presentOne(actor, s, userId)
     },
 
     /**
