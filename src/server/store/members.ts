@@ -8,6 +8,11 @@ export interface MemberSourceRef {
   type: MemberSource
   id: number
   depth: number
+  /**
+   * A membership the source has without a row: the owner of a personal project (GitLab stores it as
+   * the project's first member, Owner). It comes before every stored one.
+   */
+  implicit?: { userId: number; level: number; createdAt: string }
 }
 
 /** A membership as the members API shows it: the row and its terms. */
@@ -101,6 +106,10 @@ export function memberTable(db: Db, version: () => number) {
    */
   const bestOf = (sources: readonly MemberSourceRef[], f: MemberFilter) => {
     const args: (string | number)[] = sources.flatMap((s) => [s.type, s.id, s.depth])
+    const implicit = sources.flatMap((s) =>
+      s.implicit ? [[s.type, s.id, s.implicit.userId, s.implicit.level, s.implicit.createdAt, s.depth]] : [],
+    )
+    for (const row of implicit) args.push(...row)
     const where = ['b.n = 1']
     if (f.userIds) {
       where.push(`b.user_id IN (${f.userIds.map(() => '?').join(', ') || 'NULL'})`)
@@ -124,9 +133,11 @@ export function memberTable(db: Db, version: () => number) {
       args.push(...likes, ...likes, ...(f.email !== undefined ? [f.email] : []))
     }
     const sql = `WITH src(source_type, source_id, depth) AS (VALUES ${sources.map(() => '(?, ?, ?)').join(', ')}),
-      b AS (SELECT ${MEMBER_COLUMNS}, m.rowid AS member_id,
-              ROW_NUMBER() OVER (PARTITION BY m.user_id ORDER BY m.access_level DESC, src.depth, m.rowid) AS n
-            FROM src JOIN members m ON m.source_type = src.source_type AND m.source_id = src.source_id ${TERMS})
+      r AS (SELECT ${MEMBER_COLUMNS}, m.rowid AS member_id, src.depth
+            FROM src JOIN members m ON m.source_type = src.source_type AND m.source_id = src.source_id ${TERMS}
+            ${implicit.map(() => 'UNION ALL SELECT ?, ?, ?, ?, ?, NULL, NULL, 0, ?').join(' ')}),
+      b AS (SELECT r.*, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY access_level DESC, depth, member_id) AS n
+            FROM r)
       SELECT b.source_type, b.source_id, b.user_id, b.access_level, b.created_at, b.expires_at, b.created_by_id
       FROM b JOIN users u ON u.id = b.user_id WHERE ${where.join(' AND ')}`
     return { sql, args }

@@ -30,6 +30,7 @@ projects:
     issues: [ { title: First, author: olivia, assignees: [pat] } ]
   - path: acme/sub/lib
     members: { rita: reporter }
+  - path: pat/tools
 `
 
 /** The store's memberships, for checks that a refused request changed nothing. */

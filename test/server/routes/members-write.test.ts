@@ -342,6 +342,34 @@ describe('DELETE .../members/:user_id', () => {
   })
 })
 
+describe("a personal project's owner", () => {
+  const TOOLS = '/api/v4/projects/pat%2Ftools/members'
+  it('is its first member, Owner, whom nobody changes or removes', async () => {
+    const pat = userId(t, 'pat')
+    const listed = await t.http('GET', TOOLS, { token: TOKENS.pat })
+    expect(listed.body).toEqual([
+      expect.objectContaining({ id: pat, access_level: 50, created_at: NOW, expires_at: null }),
+    ])
+    expect(listed.headers['x-total']).toBe('1')
+    expect((await t.http('GET', `${TOOLS}/${pat}`, { token: TOKENS.pat })).status).toBe(200)
+    expect((await t.http('GET', `${TOOLS}/all/${pat}`, { token: TOKENS.pat })).status).toBe(200)
+    await refused('POST', TOOLS, TOKENS.pat, { user_id: pat, access_level: 30 }, 409, {
+      message: 'Member already exists',
+    })
+    await refused('PUT', `${TOOLS}/${pat}`, TOKENS.root, { access_level: 40 }, 403, {
+      message: '403 Forbidden',
+    })
+    await refused('DELETE', `${TOOLS}/${pat}`, TOKENS.pat, undefined, 403, { message: '403 Forbidden' })
+    const otto = await t.http('POST', TOOLS, {
+      token: TOKENS.pat,
+      json: { username: 'otto', access_level: 30 },
+    })
+    expect(otto.status).toBe(201)
+    const all = await t.http('GET', `${TOOLS}/all`, { token: TOKENS.otto, query: 'per_page=1' })
+    expect([(all.body as Json[])[0]?.username, all.headers['x-total']]).toEqual(['pat', '2'])
+  })
+})
+
 describe('reset', () => {
   it('returns the memberships to the seed', async () => {
     const seeded = memberRows(t)

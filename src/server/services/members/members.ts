@@ -80,7 +80,7 @@ export function memberService(ctx: ServiceContext) {
   }
   const expiryOf = (expiresAt: string | undefined) => (expiresAt ? expiresAt.slice(0, 10) : undefined)
   const presentOne = (actor: Actor, s: Source, userId: number) => {
-    const row = store.members.get(sourceType(s), s.row.id, userId)
+    const row = sources.member(s, userId)
     if (!row) throw recordNotFound()
     return present(actor, [row])[0] as Member
   }
@@ -125,8 +125,7 @@ export function memberService(ctx: ServiceContext) {
         return rules.addMany(actor, s, given, p.username !== undefined, p.access_level, expiresAt)
       const user = p.username !== undefined ? store.users.byUsername(given) : store.users.get(Number(given))
       if (!user || (p.username === undefined && !/^\d+$/.test(given.trim()))) throw notFound('User')
-      if (store.members.get(sourceType(s), s.row.id, user.id))
-        throw messageError(409, 'Member already exists')
+      if (sources.member(s, user.id)) throw messageError(409, 'Member already exists')
       if (p.access_level === Level.owner && s.kind === 'project' && !sources.canManageOwners(actor, s))
         throw forbidden()
       rules.validate(s, user.id, p.access_level, expiresAt)
@@ -146,7 +145,7 @@ export function memberService(ctx: ServiceContext) {
       checkLevel(p.access_level)
       const s = sources.find(actor, kind, ref)
       if (!sources.canAdmin(actor, s)) throw forbidden()
-      const member = store.members.get(sourceType(s), s.row.id, userId)
+      const member = sources.member(s, userId)
       if (!member) throw recordNotFound()
       if (!rules.mayChange(actor, s, member, p.access_level)) throw forbidden()
       const expiresAt = p.expires_at === undefined ? member.expires_at : (expiryOf(p.expires_at) ?? null)
@@ -166,7 +165,7 @@ export function memberService(ctx: ServiceContext) {
      */
     remove(actor: Actor, kind: Source['kind'], ref: string, userId: number, q: MemberDeleteQuery): void {
       const s = sources.find(actor, kind, ref)
-      const member = store.members.get(sourceType(s), s.row.id, userId)
+      const member = sources.member(s, userId)
       if (!member) throw recordNotFound()
       if (!rules.mayRemove(actor, s, member)) throw forbidden()
       store.transaction(() => {

@@ -49,7 +49,9 @@ export function memberRules(ctx: ServiceContext, sources: MemberSources) {
     s.kind === 'project' && (from === Level.owner || to === Level.owner) && !sources.canManageOwners(actor, s)
 
   const mayChange = (actor: Actor, s: Source, member: MemberRow, level: number) =>
-    !lastOwner(s, member) && !touchesOwner(actor, s, member.access_level, level)
+    !lastOwner(s, member) &&
+    !touchesOwner(actor, s, member.access_level, level) &&
+    !sources.isHolder(s, member.user_id)
 
   return {
     /** 400 with the model's errors (`render_validation_error!`). */
@@ -90,7 +92,7 @@ export function memberRules(ctx: ServiceContext, sources: MemberSources) {
       const problems: string[] = []
       store.transaction(() => {
         for (const user of users.values()) {
-          const existing = store.members.get(sourceType(s), s.row.id, user.id)
+          const existing = sources.member(s, user.id)
           const errors = errorsOf(s, user.id, level, expiresAt)
           const messages = Object.entries(errors).flatMap(([key, list]) =>
             list.map((m) => `${key[0]!.toUpperCase()}${key.slice(1).replaceAll('_', ' ')} ${m}`),

@@ -1,6 +1,6 @@
 import type { NamespaceRow } from '../../store/namespaces.js'
 import type { ProjectRow } from '../../store/projects.js'
-import type { MemberSource, MemberSourceRef } from '../../store/members.js'
+import type { MemberRow, MemberSource, MemberSourceRef } from '../../store/members.js'
 import type { Store } from '../../store/index.js'
 import { Level, type Access, type Actor } from '../access.js'
 
@@ -32,6 +32,18 @@ export function memberSources(store: Store, access: Access) {
     }
     return chain
   }
+  /** The holder of a personal project's namespace: its Owner member, which the seed stores no row for. */
+  const holder = (s: Source) => {
+    if (s.kind !== 'project') return undefined
+    const ns = store.namespaces.get(s.row.namespace_id)
+    return ns?.kind === 'user' && ns.owner_id !== null
+      ? { userId: ns.owner_id, level: Level.owner, createdAt: s.row.created_at }
+      : undefined
+  }
+  const itself = (s: Source): MemberSourceRef => {
+    const implicit = holder(s)
+    return { type: sourceType(s), id: s.row.id, depth: 0, ...(implicit ? { implicit } : {}) }
+  }
   const level = (actor: Actor, s: Source) =>
     s.kind === 'project' ? access.projectLevel(actor, s.row) : access.groupLevel(actor, s.row)
 
@@ -42,7 +54,21 @@ export function memberSources(store: Store, access: Access) {
         : { kind, row: access.group(actor, ref) }
     },
     /** The source itself only (`source_members`). */
-    direct: (s: Source): MemberSourceRef[] => [{ type: sourceType(s), id: s.row.id, depth: 0 }],
+    direct: (s: Source): MemberSourceRef[] => [itself(s)],
+    /** A direct membership: its row, or the personal project holder's Owner membership. */
+    member(s: Source, userId: number): MemberRow | undefined {
+      const row = store.members.get(sourceType(s), s.row.id, userId)
+      if (row) return row
+      const implicit = holder(s)
+      if (implicit?.userId !== userId) return undefined
+      const { level, createdAt } = implicit
+      return {
+        ...{ source_type: 'project', source_id: s.row.id, user_id: userId, access_level: level },
+        ...{ created_at: createdAt, expires_at: null, created_by_id: null },
+      }
+    },
+    /** `target_is_holder_of_the_personal_namespace`: nobody changes or removes that membership. */
+    isHolder: (s: Source, userId: number) => holder(s)?.userId === userId,
     /**
      * The source and the groups above it, nearest first (`MembersFinder`/`GroupMembersFinder` with
      * `:direct` and `:inherited`; the server models no group shares, so `:invited_groups` and
@@ -50,10 +76,7 @@ export function memberSources(store: Store, access: Access) {
      */
     withAncestors(s: Source): MemberSourceRef[] {
       const above = s.kind === 'project' ? groupChain(s.row.namespace_id) : groupChain(s.row.parent_id)
-      return [
-        { type: sourceType(s), id: s.row.id, depth: 0 },
-        ...above.map((ns, i) => ({ type: 'namespace' as const, id: ns.id, depth: i + 1 })),
-      ]
+      return [itself(s), ...above.map((ns, i) => ({ type: 'namespace' as const, id: ns.id, depth: i + 1 }))]
     },
     /** The groups above the source, nearest first (`Member#highest_group_member` reads them). */
     ancestors: (s: Source): NamespaceRow[] =>
