@@ -61,9 +61,12 @@ export const MemberDeleteQuery = Type.Object({
 })
 export type MemberDeleteQuery = Static<typeof MemberDeleteQuery>
 
-/** `POST .../members` with several users: GitLab answers the service's result, not the members. */
+/**
+ * `POST .../members` with several users: GitLab answers the service's result (`BaseService#success`,
+ * `#error`: the message first), not the members.
+ */
 export const MemberBulkResult = Type.Object(
-  { status: Type.String(), message: Type.Optional(Type.Unknown()) },
+  { message: Type.Optional(Type.String()), status: Type.String() },
   { title: 'MemberBulkResult' },
 )
 export type MemberBulkResult = Static<typeof MemberBulkResult>

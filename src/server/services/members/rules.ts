@@ -107,7 +107,7 @@ export function memberRules(ctx: ServiceContext, sources: MemberSources) {
           store.members.setTerms(sourceType(s), s.row.id, user.id, expiresAt, actor.id)
         }
       })
-      return problems.length > 0 ? { status: 'error', message: toSentence(problems) } : { status: 'success' }
+      return problems.length > 0 ? { message: toSentence(problems), status: 'error' } : { status: 'success' }
     },
   }
 }
