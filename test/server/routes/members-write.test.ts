@@ -134,6 +134,9 @@ describe('POST .../members', () => {
     await refused('POST', APP, TOKENS.pat, { user_id: userId(t, 'otto'), access_level: 35 }, 400, {
       error: 'access_level does not have a valid value',
     })
+    await refused('POST', APP, TOKENS.pat, { user_id: [userId(t, 'otto')], access_level: 30 }, 400, {
+      error: 'user_id is invalid',
+    })
     await refused('POST', APP, TOKENS.pat, { user_id: userId(t, 'otto') }, 400, {
       error: 'access_level is missing',
     })

@@ -116,6 +116,8 @@ export function memberService(ctx: ServiceContext) {
      * member or given the level, unknown ones left out.
      */
     add(actor: Actor, kind: Source['kind'], ref: string, p: MemberCreate): Member | MemberBulkResult {
+      // Grape's `types: [Integer, String]`: a list or a hash is neither.
+      if (typeof p.user_id === 'object' && p.user_id !== null) throw paramError('user_id is invalid')
       checkLevel(p.access_level)
       const s = sources.find(actor, kind, ref)
       if (!sources.canAdmin(actor, s)) throw forbidden()
