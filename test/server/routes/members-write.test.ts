@@ -376,6 +376,15 @@ describe("a personal project's owner", () => {
   })
 })
 
+describe("a personal project's owner before 14.9", () => {
+  it('is its Maintainer', async () => {
+    await t.close()
+    t = await startServer(membersSeed, { clock: manualClock(NOW), gitlabVersion: '14.8.0' })
+    const res = await t.http('GET', '/api/v4/projects/pat%2Ftools/members', { token: TOKENS.pat })
+    expect((res.body as Json[]).map((m) => [m.username, m.access_level])).toEqual([['pat', 40]])
+  })
+})
+
 describe('reset', () => {
   it('returns the memberships to the seed', async () => {
     const seeded = memberRows(t)

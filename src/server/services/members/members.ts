@@ -29,7 +29,7 @@ const LEVELS = new Set(Object.values(accessLevels))
  */
 export function memberService(ctx: ServiceContext) {
   const { store, instance, clock } = ctx
-  const sources = memberSources(store, ctx.access)
+  const sources = memberSources(store, ctx.access, instance.version)
   const rules = memberRules(ctx, sources)
 
   const present = (actor: Actor, rows: MemberRow[]): Member[] => {

@@ -2,6 +2,7 @@ import type { NamespaceRow } from '../../store/namespaces.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { MemberRow, MemberSource, MemberSourceRef } from '../../store/members.js'
 import type { Store } from '../../store/index.js'
+import { personalOwnerLevel } from '../../domain/releases.js'
 import { Level, type Access, type Actor } from '../access.js'
 
 /** Where memberships live: a project or a group, as the members API's `find_source` resolved it. */
@@ -20,7 +21,7 @@ export const humanAccess = (level: number): string =>
  * `find_project!`/`find_group!`), their ancestor groups, and who may administer their members
  * (`admin_project_member`: Maintainer; `admin_group_member`: Owner; `manage_owners`: Owner).
  */
-export function memberSources(store: Store, access: Access) {
+export function memberSources(store: Store, access: Access, version: string) {
   /** The group namespaces above `namespaceId`, nearest first (a personal namespace has none). */
   const groupChain = (namespaceId: number | null): NamespaceRow[] => {
     const chain: NamespaceRow[] = []
@@ -32,12 +33,15 @@ export function memberSources(store: Store, access: Access) {
     }
     return chain
   }
-  /** The holder of a personal project's namespace: its Owner member, which the seed stores no row for. */
+  /**
+   * The holder of a personal project's namespace: its member (Owner from 14.9, Maintainer before:
+   * `personalOwnerLevel`), which the seed stores no row for.
+   */
   const holder = (s: Source) => {
     if (s.kind !== 'project') return undefined
     const ns = store.namespaces.get(s.row.namespace_id)
     return ns?.kind === 'user' && ns.owner_id !== null
-      ? { userId: ns.owner_id, level: Level.owner, createdAt: s.row.created_at }
+      ? { userId: ns.owner_id, level: personalOwnerLevel(version), createdAt: s.row.created_at }
       : undefined
   }
   const itself = (s: Source): MemberSourceRef => {
