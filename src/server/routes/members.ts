@@ -98,7 +98,12 @@ export function memberRoutes(api: ApiContext): void {
         input: MemberUpdate,
         response: { 200: Member },
       },
-      (h) => members.edit(h.actor, kind, h.path.id, h.path.user_id, h.params),
+      (h) => {
+        // Grape reads a blank `expires_at` as nil, which UpdateService then sets: the expiry goes.
+        const given = { ...(h.req.query as object), ...(h.req.body as object) } as { expires_at?: unknown }
+        const clear = typeof given.expires_at === 'string' && given.expires_at.trim() === ''
+        return members.edit(h.actor, kind, h.path.id, h.path.user_id, h.params, clear)
+      },
     )
 
     route(

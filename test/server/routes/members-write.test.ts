@@ -246,6 +246,11 @@ describe('PUT .../members/:user_id', () => {
       access_level: 40,
       expires_at: '2026-07-01',
     })
+    const cleared = await t.http('PUT', `${APP}/${otto}`, {
+      token: TOKENS.pat,
+      form: 'access_level=40&expires_at=',
+    })
+    expect(cleared.body).toMatchObject({ access_level: 40, expires_at: null })
   })
 
   it('refuses a missing member, a bad level, a past expiry, the last owner and owners without manage_owners', async () => {

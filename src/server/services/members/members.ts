@@ -141,16 +141,27 @@ export function memberService(ctx: ServiceContext) {
     /**
      * `PUT .../members/:user_id` (`Members::UpdateService`): 403 for a group's last owner and, without
      * `manage_owners`, for a project's owner or a change to Owner; 400 with the model's errors.
-     * `expires_at` is kept unless given.
+     * `expires_at` is kept unless given; given blank (`clearExpiry`, Grape's nil) it is removed.
      */
-    edit(actor: Actor, kind: Source['kind'], ref: string, userId: number, p: MemberUpdate): Member {
+    edit(
+      actor: Actor,
+      kind: Source['kind'],
+      ref: string,
+      userId: number,
+      p: MemberUpdate,
+      clearExpiry = false,
+    ): Member {
       checkLevel(p.access_level)
       const s = sources.find(actor, kind, ref)
       if (!sources.canAdmin(actor, s)) throw forbidden()
       const member = sources.member(s, userId)
       if (!member) throw recordNotFound()
       if (!rules.mayChange(actor, s, member, p.access_level)) throw forbidden()
-      const expiresAt = p.expires_at === undefined ? member.expires_at : (expiryOf(p.expires_at) ?? null)
+      const expiresAt = clearExpiry
+        ? null
+        : p.expires_at === undefined
+          ? member.expires_at
+          : (expiryOf(p.expires_at) ?? null)
       rules.validate(s, userId, p.access_level, p.expires_at === undefined ? null : expiresAt)
       store.transaction(() => {
         store.members.set(sourceType(s), s.row.id, userId, p.access_level, member.created_at)
