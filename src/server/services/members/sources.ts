@@ -48,6 +48,8 @@ export function memberSources(store: Store, access: Access, version: string) {
     const implicit = holder(s)
     return { type: sourceType(s), id: s.row.id, depth: 0, ...(implicit ? { implicit } : {}) }
   }
+  const above = (s: Source) =>
+    s.kind === 'project' ? groupChain(s.row.namespace_id) : groupChain(s.row.parent_id)
   const level = (actor: Actor, s: Source) =>
     s.kind === 'project' ? access.projectLevel(actor, s.row) : access.groupLevel(actor, s.row)
 
@@ -78,13 +80,12 @@ export function memberSources(store: Store, access: Access, version: string) {
      * `:direct` and `:inherited`; the server models no group shares, so `:invited_groups` and
      * `:shared_from_groups` add nobody).
      */
-    withAncestors(s: Source): MemberSourceRef[] {
-      const above = s.kind === 'project' ? groupChain(s.row.namespace_id) : groupChain(s.row.parent_id)
-      return [itself(s), ...above.map((ns, i) => ({ type: 'namespace' as const, id: ns.id, depth: i + 1 }))]
-    },
+    withAncestors: (s: Source): MemberSourceRef[] => [
+      itself(s),
+      ...above(s).map((ns, i) => ({ type: 'namespace' as const, id: ns.id, depth: i + 1 })),
+    ],
     /** The groups above the source, nearest first (`Member#highest_group_member` reads them). */
-    ancestors: (s: Source): NamespaceRow[] =>
-      s.kind === 'project' ? groupChain(s.row.namespace_id) : groupChain(s.row.parent_id),
+    ancestors: above,
     /** `admin_project_member` (Maintainer) or `admin_group_member` (Owner); administrators always. */
     canAdmin: (actor: Actor, s: Source) =>
       actor.admin || level(actor, s) >= (s.kind === 'project' ? Level.maintainer : Level.owner),
