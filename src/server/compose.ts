@@ -108,6 +108,8 @@ export function openState(options: StateOptions): State {
   const clock = options.clock ?? systemClock
   const data = options.data ?? ':memory:'
   const store = openStore(data)
+  // Memberships whose `expires_at` has come give no access: the day is the server's clock's.
+  store.members.useToday(() => today(clock))
   const empty = store.isEmpty()
   if (options.seed && empty)
     store.transaction(() => {
@@ -120,8 +122,6 @@ export function openState(options: StateOptions): State {
     version: options.gitlabVersion ?? DEFAULT_GITLAB_VERSION,
   }
   const access = createAccess(store)
-  // Memberships whose `expires_at` has come give no access: the day is the server's clock's.
-  store.members.useToday(() => today(clock))
   const ctx: ServiceContext = { store, access, instance, clock }
   const closers: (() => Promise<void> | void)[] = []
   const resetters: (() => (() => void) | void)[] = []
