@@ -31,13 +31,13 @@ import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
 import { userRoutes } from './users.js'
+import { memberRoutes } from './members.js'
 import { personalAccessTokenRoutes } from './personal-access-tokens.js'
 import { namespaceRoutes } from './namespaces.js'
 import { issueLinkRoutes } from './issue-links.js'
 import { awardEmojiRoutes } from './award-emoji.js'
 import { issueDiscussionRoutes } from './issue-discussions.js'
 import { resourceEventRoutes } from './resource-events.js'
-import { memberRoutes } from './members.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -85,6 +85,7 @@ function registerRoutes(api: ApiContext): void {
   projectMilestoneRoutes(api)
   userLookupRoutes(api)
   userRoutes(api)
+  memberRoutes(api)
   personalAccessTokenRoutes(api)
   namespaceRoutes(api)
   projectListRoutes(api)
@@ -96,5 +97,4 @@ function registerRoutes(api: ApiContext): void {
   awardEmojiRoutes(api)
   issueDiscussionRoutes(api)
   resourceEventRoutes(api)
-  memberRoutes(api)
 }

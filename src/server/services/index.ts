@@ -21,13 +21,13 @@ import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
 import type { UserAdminService } from './user-admin.js'
+import type { MemberService } from './members/members.js'
 import type { PersonalAccessTokenService } from './personal-access-tokens.js'
 import type { NamespaceService } from './namespaces.js'
 import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
 import type { ResourceEventService } from './resource-events.js'
-import type { MemberService } from './members/members.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -49,6 +49,7 @@ export interface Services {
   groups: GroupService
   users: UserService
   userAdmin: UserAdminService
+  members: MemberService
   personalAccessTokens: PersonalAccessTokenService
   namespaces: NamespaceService
   aliases: AliasService
@@ -61,7 +62,6 @@ export interface Services {
   awardEmoji: AwardEmojiService
   discussions: DiscussionService
   resourceEvents: ResourceEventService
-  members: MemberService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */
