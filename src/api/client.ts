@@ -33,6 +33,7 @@ import { issueLinks } from './issue-links.js'
 import { awardEmoji } from './award-emoji.js'
 import { discussions } from './discussions.js'
 import { resourceEvents } from './resource-events.js'
+import { members } from './members.js'
 
 export interface ClientOptions {
   /**
@@ -121,6 +122,8 @@ export function createClient(options: ClientOptions) {
     awardEmoji: awardEmoji(http),
     discussions: discussions(http),
     resourceEvents: resourceEvents(http),
+    projectMembers: members(http, 'projects'),
+    groupMembers: members(http, 'groups'),
     close: async (): Promise<void> => {
       await owned?.close()
     },

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { DEFAULT_EXTRACT_LIMITS } from './archive/extract-limits.js'
-import { systemClock, type Clock } from './domain/clock.js'
+import { systemClock, today, type Clock } from './domain/clock.js'
 import { defaultMaxImportSize, supportedVersion } from './domain/releases.js'
 import { responseCache, type ResponseCache } from './http/response-cache.js'
 import { jobQueue } from './jobs/export-queue.js'
@@ -29,6 +29,7 @@ import { issueLinkService } from './services/issues/links.js'
 import { awardEmojiService } from './services/award-emoji.js'
 import { discussionService } from './services/discussions.js'
 import { resourceEventService } from './services/resource-events.js'
+import { memberService } from './services/members/members.js'
 import { jobTokens } from './services/job-tokens.js'
 import { metricImageService, type MetricImageService } from './services/metric-images.js'
 import { noteService } from './services/notes.js'
@@ -110,6 +111,8 @@ export function openState(options: StateOptions): State {
   const clock = options.clock ?? systemClock
   const data = options.data ?? ':memory:'
   const store = openStore(data)
+  // Memberships whose `expires_at` has come give no access: the day is the server's clock's.
+  store.members.useToday(() => today(clock))
   const empty = store.isEmpty()
   if (options.seed && empty)
     store.transaction(() => {
@@ -190,6 +193,7 @@ function composeServices(
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx),
     health: healthService(api.ctx.store),
+    members: memberService(api.ctx),
     ...ciServices(api),
     transfers: transferServices(api, options.transfers),
   }

@@ -269,4 +269,30 @@ describe('@gitbeaker/rest against the reference server', () => {
       '403 Forbidden - Must be admin to use sudo',
     ])
   })
+
+  it('adds, edits and removes a project member; the access follows; lists group members', async () => {
+    const root = new Gitlab({ host: t.baseUrl, token: 'glpat-root-token' })
+    const otto = new Gitlab({ host: t.baseUrl, token: 'glpat-otto-token' })
+    const ottoId = (await otto.Users.showCurrentUser()).id
+    expect(await refusal(otto.Projects.show(P))).toEqual([404, '404 Project Not Found'])
+    const added = await alice.ProjectMembers.add(P, 20, { userId: ottoId, expiresAt: '2099-12-31' })
+    expect([added.username, added.access_level, added.expires_at]).toEqual(['otto', 20, '2099-12-31'])
+    expect((await otto.Projects.show(P)).path_with_namespace).toBe(P)
+    expect(await refusal(alice.ProjectMembers.add(P, 20, { userId: ottoId }))).toEqual([
+      409,
+      'Member already exists',
+    ])
+    const edited = await alice.ProjectMembers.edit(P, ottoId, 30)
+    expect([edited.access_level, edited.expires_at]).toEqual([30, '2099-12-31'])
+    expect((await alice.ProjectMembers.all(P)).map((m) => m.username)).toEqual(['otto'])
+    const inherited = await alice.ProjectMembers.all(P, { includeInherited: true })
+    expect(inherited.map((m) => [m.username, m.access_level])).toEqual([
+      ['alice', 40],
+      ['otto', 30],
+    ])
+    const group = await root.GroupMembers.all('acme')
+    expect(group.map((m) => [m.username, m.access_level])).toEqual([['alice', 40]])
+    await alice.ProjectMembers.remove(P, ottoId)
+    expect(await refusal(otto.Projects.show(P))).toEqual([404, '404 Project Not Found'])
+  })
 })

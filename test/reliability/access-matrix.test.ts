@@ -58,6 +58,7 @@ const projectBlock = (v: Visibility) => `
     labels: [ { name: bug, color: "#d9534f" } ]
     milestones: [ { title: v1.0 } ]
     triggers: [ { description: deploy, owner: mark, token: ${triggerToken(v)} } ]
+    members: { bert: developer }
     issues:
       - { title: Open one, author: dana, labels: [bug] }
       - { title: Confidential one, author: dana, confidential: true }
@@ -98,6 +99,8 @@ interface Rule {
   issue?: string
   /** The user whose id `{id}` (and `{user_id}`) names (instance-level user routes). */
   user?: string
+  /** The member whose id `{user_id}` names under a project's or group's `/members`. */
+  member?: string
   /** The user whose seeded personal access token `{id}` names. */
   token?: string
   /** Send the body as a multipart upload with a small PNG as `file`. */
@@ -176,6 +179,45 @@ const RULES: Record<string, Rule> = {
   'GET /groups/{id}': { min: 'reader', scope: 'group' },
   'GET /groups/{id}/issues': { min: 'reader', scope: 'group' },
   'GET /groups/{id}/projects': { min: 'reader', scope: 'group' },
+  // lib/api/members.rb: every call authenticates; reading needs the source only, adding, editing and
+  // removing others `admin_project_member` (Maintainer) or `admin_group_member` (Owner); a member may leave.
+  'GET /projects/{id}/members': { min: 'reader', auth: true },
+  'GET /projects/{id}/members/all': { min: 'reader', auth: true },
+  'GET /projects/{id}/members/{user_id}': { min: 'reader', auth: true, member: 'bert' },
+  'GET /projects/{id}/members/all/{user_id}': { min: 'reader', auth: true, member: 'dana' },
+  'POST /projects/{id}/members': {
+    min: 'maintainer',
+    auth: true,
+    body: () => ({ username: 'otto', access_level: 30 }),
+  },
+  'PUT /projects/{id}/members/{user_id}': {
+    min: 'maintainer',
+    auth: true,
+    member: 'bert',
+    body: () => ({ access_level: 20 }),
+  },
+  'DELETE /projects/{id}/members/{user_id}': { min: 'maintainer', auth: true, member: 'bert' },
+  'GET /groups/{id}/members': { min: 'reader', auth: true },
+  'GET /groups/{id}/members/all': { min: 'reader', auth: true },
+  'GET /groups/{id}/members/{user_id}': { min: 'reader', auth: true, member: 'dana' },
+  'GET /groups/{id}/members/all/{user_id}': { min: 'reader', auth: true, member: 'dana' },
+  'POST /groups/{id}/members': {
+    min: 'owner',
+    auth: true,
+    body: () => ({ username: 'otto', access_level: 10 }),
+  },
+  'PUT /groups/{id}/members/{user_id}': {
+    min: 'owner',
+    auth: true,
+    member: 'dana',
+    body: () => ({ access_level: 40 }),
+  },
+  'DELETE /groups/{id}/members/{user_id}': {
+    min: 'owner',
+    roles: ['reporter', 'owner', 'admin'],
+    auth: true,
+    member: 'rita',
+  },
   // Every label and milestone call authenticates (`before { authenticate! }` in lib/api/labels.rb and
   // project_milestones.rb); writes need `admin_label` / `admin_milestone` (Reporter, and Planner, from 15.0).
   'GET /projects/{id}/labels': { min: 'reader', auth: true },
@@ -569,12 +611,12 @@ describe('access matrix: every endpoint by every role by every visibility', () =
   const ref = (scope: string, v: Visibility) =>
     scope === 'group' ? `${v}-group` : scope === 'project' ? String(projectId(v)) : ''
   /** The path of `op` with `{id}` = `target` and every other parameter naming a real record of `v`. */
-  const fillPath = (op: Operation, v: Visibility, target: string, issue = '1') => {
+  const fillPath = (op: Operation, v: Visibility, target: string, issue = '1', member?: string) => {
     const pid = projectId(v)
     const eventKind = /resource_(\w+)_events/.exec(op.path)?.[1] ?? 'state'
     const values: Record<string, string> = {
       id: target || String(one('SELECT id FROM issues WHERE project_id = ? AND iid = 1', pid)),
-      user_id: target,
+      user_id: member ?? target,
       issue_iid: issue,
       noteable_id: issue,
       eventable_id: issue,
@@ -676,7 +718,9 @@ describe('access matrix: every endpoint by every role by every visibility', () =
                 rule.token,
               ),
             )
-          const fill = (target: string) => fillPath(op, visibility, target || user || token || '', rule.issue)
+          const member = rule.member && String(one('SELECT id FROM users WHERE username = ?', rule.member))
+          const fill = (target: string) =>
+            fillPath(op, visibility, target || user || token || '', rule.issue, member || undefined)
           const body = rule.body?.(visibility)
           const res = await send(
             op.method,

@@ -31,6 +31,7 @@ import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
 import { userLookupRoutes } from './user-lookup.js'
 import { userRoutes } from './users.js'
+import { memberRoutes } from './members.js'
 import { personalAccessTokenRoutes } from './personal-access-tokens.js'
 import { accessTokenRoutes } from './access-tokens.js'
 import { namespaceRoutes } from './namespaces.js'
@@ -86,6 +87,7 @@ function registerRoutes(api: ApiContext): void {
   projectMilestoneRoutes(api)
   userLookupRoutes(api)
   userRoutes(api)
+  memberRoutes(api)
   personalAccessTokenRoutes(api)
   accessTokenRoutes(api)
   namespaceRoutes(api)

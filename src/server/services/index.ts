@@ -21,6 +21,7 @@ import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
 import type { UserService } from './users.js'
 import type { UserAdminService } from './user-admin.js'
+import type { MemberService } from './members/members.js'
 import type { PersonalAccessTokenService } from './personal-access-tokens.js'
 import type { ImpersonationTokenService } from './impersonation-tokens.js'
 import type { ResourceAccessTokenService } from './resource-access-tokens.js'
@@ -51,6 +52,7 @@ export interface Services {
   groups: GroupService
   users: UserService
   userAdmin: UserAdminService
+  members: MemberService
   personalAccessTokens: PersonalAccessTokenService
   impersonationTokens: ImpersonationTokenService
   /** Project and group access tokens. */

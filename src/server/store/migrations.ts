@@ -13,6 +13,7 @@ import issueChildrenIndex from './migrations/012-issue-children-index.js'
 import issueSubresources from './migrations/013-issue-subresources.js'
 import usersAndTokens from './migrations/014-users-and-tokens.js'
 import groupsApi from './migrations/016-groups-api.js'
+import membersApi from './migrations/017-members-api.js'
 import accessTokens from './migrations/018-access-tokens.js'
 
 /**
@@ -35,5 +36,6 @@ export const migrations: string[] = [
   issueSubresources,
   usersAndTokens,
   groupsApi,
+  membersApi,
   accessTokens,
 ]
