@@ -217,6 +217,15 @@ export const RELEASE_RULES = {
     change: 'GET .../issues/:issue_iid/links/:issue_link_id',
     where: 'src/server/routes/issue-links.ts',
   },
+  /**
+   * GitLab 18.0: delayed deletion of projects for every tier (`Projects::MarkForDeletionService` in CE);
+   * before, EE only (`ee/lib/ee/api/helpers/projects_helpers.rb` `delete_project`), CE deleted at once.
+   */
+  delayedProjectDeletionInCe: {
+    since: '18.0',
+    change: 'DELETE /projects/:id marks the project for deletion on CE too',
+    where: 'src/server/services/project-writes.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

@@ -36,6 +36,14 @@ export function presentGroup(ns: NamespaceRow, fullName: string, instance: Insta
   }
 }
 
+/** What a project record shows besides its row: topics, shares, a delayed deletion (a day, as GitLab's `date` column). */
+export interface ProjectExtras {
+  topics: string[]
+  shared_with_groups: Project['shared_with_groups']
+  marked_for_deletion_at: string | null
+  issues_enabled: boolean
+}
+
 /** `GET /projects/:id`; `permissions` only where GitLab shows it (single reads by a signed-in user). */
 export function presentProject(
   p: ProjectRow,
@@ -43,6 +51,7 @@ export function presentProject(
   nameWithNamespace: string,
   openIssues: number,
   instance: Instance,
+  extras: ProjectExtras,
   permissions?: Project['permissions'],
 ): Project {
   const web = `${instance.baseUrl}/${p.full_path}`
@@ -57,8 +66,8 @@ export function presentProject(
     path_with_namespace: p.full_path,
     created_at: p.created_at,
     default_branch: p.default_branch,
-    tag_list: [],
-    topics: [],
+    tag_list: extras.topics,
+    topics: extras.topics,
     ssh_url_to_repo: `git@${host.replace(/:\d+$/, '')}:${p.full_path}.git`,
     http_url_to_repo: `${web}.git`,
     web_url: web,
@@ -80,10 +89,13 @@ export function presentProject(
     },
     archived: p.archived === 1,
     visibility: p.visibility as Project['visibility'],
-    issues_enabled: true,
+    issues_enabled: extras.issues_enabled,
     open_issues_count: openIssues,
     creator_id: p.creator_id ?? 0,
     import_status: 'none',
+    shared_with_groups: extras.shared_with_groups,
+    marked_for_deletion_at: extras.marked_for_deletion_at,
+    marked_for_deletion_on: extras.marked_for_deletion_at,
     ...(permissions ? { permissions } : {}),
   }
 }

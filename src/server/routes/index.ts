@@ -37,6 +37,7 @@ import { issueLinkRoutes } from './issue-links.js'
 import { awardEmojiRoutes } from './award-emoji.js'
 import { issueDiscussionRoutes } from './issue-discussions.js'
 import { resourceEventRoutes } from './resource-events.js'
+import { projectWriteRoutes } from './project-writes.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -95,4 +96,5 @@ function registerRoutes(api: ApiContext): void {
   awardEmojiRoutes(api)
   issueDiscussionRoutes(api)
   resourceEventRoutes(api)
+  projectWriteRoutes(api)
 }

@@ -27,6 +27,7 @@ import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
 import type { ResourceEventService } from './resource-events.js'
+import type { ProjectWriteService } from './project-writes.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -60,6 +61,8 @@ export interface Services {
   awardEmoji: AwardEmojiService
   discussions: DiscussionService
   resourceEvents: ResourceEventService
+  /** Projects made, edited, archived, deleted, transferred and shared through the API. */
+  projectWrites: ProjectWriteService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

@@ -12,6 +12,7 @@ import labelSubscriptions from './migrations/011-label-subscriptions.js'
 import issueChildrenIndex from './migrations/012-issue-children-index.js'
 import issueSubresources from './migrations/013-issue-subresources.js'
 import usersAndTokens from './migrations/014-users-and-tokens.js'
+import projectsApi from './migrations/015-projects-api.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
@@ -32,4 +33,5 @@ export const migrations: string[] = [
   issueChildrenIndex,
   issueSubresources,
   usersAndTokens,
+  projectsApi,
 ]

@@ -1,0 +1,47 @@
+import type { ProjectExtras } from '../present/namespaces.js'
+import type { Store } from '../store/index.js'
+import type { ProjectSettingsRow } from '../store/project-settings.js'
+
+/** Feature access levels by feature (`issues`, `merge_requests`, `builds`...); a missing one is `enabled`. */
+export type Features = Record<string, string>
+
+/** A project's settings row, or GitLab's defaults when it has none (a seeded project). */
+export function settingsOf(store: Store, projectId: number): ProjectSettingsRow {
+  return (
+    store.projectSettings.get(projectId) ?? {
+      project_id: projectId,
+      topics: '[]',
+      features: '{}',
+      marked_for_deletion_at: null,
+      deleting_user_id: null,
+    }
+  )
+}
+
+/** The access level of one feature (`ProjectFeature`): `enabled` unless set. */
+export const featureLevel = (store: Store, projectId: number, feature: string): string =>
+  (JSON.parse(settingsOf(store, projectId).features) as Features)[feature] ?? 'enabled'
+
+/** What the project record shows besides its row (present/namespaces.ts `ProjectExtras`). */
+export function projectExtras(store: Store, projectId: number): ProjectExtras {
+  const settings = settingsOf(store, projectId)
+  const features = JSON.parse(settings.features) as Features
+  return {
+    topics: JSON.parse(settings.topics) as string[],
+    shared_with_groups: store.projectSettings.links(projectId).flatMap((link) => {
+      const group = store.namespaces.get(link.group_id)
+      if (!group) return []
+      return [
+        {
+          group_id: group.id,
+          group_name: group.name,
+          group_full_path: group.full_path,
+          group_access_level: link.group_access,
+          expires_at: link.expires_at,
+        },
+      ]
+    }),
+    marked_for_deletion_at: settings.marked_for_deletion_at,
+    issues_enabled: (features.issues ?? 'enabled') !== 'disabled',
+  }
+}
