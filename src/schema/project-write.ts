@@ -81,11 +81,14 @@ export type ProjectDeleteQuery = Static<typeof ProjectDeleteQuery>
 export const ProjectTransfer = Type.Object({ namespace: Type.String() }, { title: 'ProjectTransfer' })
 export type ProjectTransfer = Static<typeof ProjectTransfer>
 
+/** `Gitlab::Access.all_values`: the levels a share may give (Grape's `values:` on `group_access`). */
+export const GROUP_ACCESS_VALUES = [10, 15, 20, 30, 40, 50]
+
 /** `POST /projects/:id/share`. */
 export const ProjectShare = Type.Object(
   {
     group_id: Type.Integer(),
-    group_access: Type.Union([10, 15, 20, 30, 40, 50].map((n) => Type.Literal(n))),
+    group_access: Type.Integer({ description: 'one of GROUP_ACCESS_VALUES' }),
     expires_at: Type.Optional(DateString),
   },
   { title: 'ProjectShare' },

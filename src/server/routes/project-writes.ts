@@ -6,6 +6,9 @@ import {
   ProjectCreate,
   ProjectCreateForUser,
   ProjectDeleteQuery,
+  ProjectGroupLink,
+  ProjectShare,
+  ProjectTransfer,
   ProjectUpdate,
   UserProjectsQuery,
 } from '../../schema/index.js'
@@ -102,5 +105,54 @@ export function projectWriteRoutes(api: ApiContext): void {
       response: { 200: Type.Array(Type.Union([Project, BasicProjectDetails])) },
     },
     (h) => h.sendPage(projectWrites.listForUser(h.actor, h.path.user_id, h.params)),
+  )
+  projectMoveRoutes(api)
+}
+
+/** `PUT /projects/:id/transfer`, `POST /projects/:id/share` and `DELETE /projects/:id/share/:group_id`. */
+export function projectMoveRoutes(api: ApiContext): void {
+  const { route } = api
+  const { projectWrites } = api.services
+
+  route(
+    {
+      method: 'PUT',
+      url: '/api/v4/projects/:id/transfer',
+      summary: 'Transfer a project to another namespace',
+      auth: 'required',
+      pathParams: IdPath,
+      input: ProjectTransfer,
+      response: { 200: Project },
+    },
+    (h) => projectWrites.transfer(h.actor, h.path.id, h.params.namespace),
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/share',
+      summary: 'Share a project with a group',
+      auth: 'required',
+      pathParams: IdPath,
+      input: ProjectShare,
+      errors: [409],
+      response: { 201: ProjectGroupLink },
+    },
+    (h) => h.reply.code(201).send(projectWrites.share(h.actor, h.path.id, h.params)),
+  )
+
+  route(
+    {
+      method: 'DELETE',
+      url: '/api/v4/projects/:id/share/:group_id',
+      summary: 'Stop sharing a project with a group',
+      auth: 'required',
+      pathParams: Type.Object({ id: Type.String(), group_id: Type.Integer() }),
+      response: { 204: Type.Null() },
+    },
+    (h) => {
+      projectWrites.unshare(h.actor, h.path.id, h.path.group_id)
+      return h.reply.code(204).send()
+    },
   )
 }

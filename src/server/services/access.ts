@@ -56,11 +56,21 @@ export function createAccess(store: Store) {
     return level
   }
 
+  /** Members of a group the project is shared with get up to the share's level (`ProjectGroupLink`). */
+  const sharedLevel = (actor: Actor, project: ProjectRow): number => {
+    let level = 0
+    for (const link of store.projectSettings.sharesOf(project.id)) {
+      const group = store.namespaces.get(link.group_id)
+      if (group) level = Math.max(level, Math.min(link.group_access, groupLevel(actor, group)))
+    }
+    return level
+  }
+
   const projectLevel = (actor: Actor, project: ProjectRow): number => {
     if (!actor.user) return 0
     const ns = store.namespaces.get(project.namespace_id)
     const inherited = ns ? groupLevel(actor, ns) : 0
-    return Math.max(inherited, actor.direct(store, `project:${project.id}`))
+    return Math.max(inherited, actor.direct(store, `project:${project.id}`), sharedLevel(actor, project))
   }
 
   const visible = (actor: Actor, visibility: string, level: number) =>

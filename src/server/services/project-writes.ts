@@ -17,6 +17,7 @@ import type { UserRow } from '../store/users.js'
 import { Actor, Level } from './access.js'
 import type { ServiceContext } from './context.js'
 import { settingsOf, type Features } from './project-settings.js'
+import { projectMoves } from './project-moves.js'
 import type { ProjectService } from './projects.js'
 
 /** `User#projects_limit`'s default (`Gitlab::CurrentSettings.default_projects_limit`). */
@@ -137,6 +138,8 @@ export function projectWriteService(
   }
 
   return {
+    ...projectMoves(ctx, reads),
+
     /** `POST /projects/user/:user_id`: administrators only (403), then the user (404), then `create`. */
     createForUser(actor: Actor, userId: number, input: ProjectCreate): Project {
       if (!actor.admin) throw forbidden()

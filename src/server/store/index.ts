@@ -83,7 +83,7 @@ function createStore(db: Db, dbKeyBase: Buffer) {
     importWriter: () => (writer ??= importWriter(db)),
     gitObjects: gitObjectTable(db),
     /** What the projects API writes besides the `projects` row: settings, shares, removal. */
-    projectSettings: projectSettingsTable(db),
+    projectSettings: projectSettingsTable(db, changes.structureVersion),
     meta: metaTable(db),
     /** The seeded state kept for fast resets (snapshot.ts). */
     snapshot: storeSnapshot(db),

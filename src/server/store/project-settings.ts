@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { rowCache } from './row-cache.js'
 
 /** A project's settings row (migration 15); `topics` and `features` are JSON. */
 export interface ProjectSettingsRow {
@@ -47,7 +48,7 @@ const changeable = new Set([
  * with everything under it (child tables go by `ON DELETE CASCADE`; memberships, which name their
  * source without a foreign key, are deleted here).
  */
-export function projectSettingsTable(db: Db) {
+export function projectSettingsTable(db: Db, version: () => number) {
   const get = db.prepare('SELECT * FROM project_settings WHERE project_id = ?')
   const put = db.prepare(
     `INSERT OR REPLACE INTO project_settings (project_id, topics, features, marked_for_deletion_at, deleting_user_id)
@@ -70,8 +71,13 @@ export function projectSettingsTable(db: Db) {
   const moveIssuesOf = db.prepare(
     'UPDATE issues SET moved_to_id = NULL WHERE moved_to_id IN (SELECT id FROM issues WHERE project_id = ?)',
   )
+  const shares = rowCache(version, (projectId: number) => ({
+    links: linksOf.all(projectId) as ProjectGroupLinkRow[],
+  }))
   return {
     get: (projectId: number) => get.get(projectId) as ProjectSettingsRow | undefined,
+    /** `links`, remembered while `version` stays: every access check of the project reads them. */
+    sharesOf: (projectId: number): readonly ProjectGroupLinkRow[] => shares(projectId)?.links ?? [],
     put: (row: ProjectSettingsRow) => put.run(row),
     /** True when another project of the namespace has this name (`validates :name, uniqueness`). */
     nameTaken: (namespaceId: number, name: string, exceptId: number) =>
