@@ -83,10 +83,14 @@ export function projectWriteService(
   /**
    * The model's validation errors for a project named `name` at `path` in `ns` with `visibility`,
    * in GitLab's order: a taken name also on the project namespace (`project_namespace.name`), as
-   * GitLab answers it; a path taken by a project or a group at the same full path.
+   * GitLab answers it; a path taken by a project or a group at the same full path. On an edit
+   * (`was`), the formats of a name or path left as they were are not checked again (`if: :name_changed?`).
    */
-  const validate = (ns: NamespaceRow, name: string, path: string, visibility: string, except?: number) => {
+  const validate = (ns: NamespaceRow, name: string, path: string, visibility: string, was?: ProjectRow) => {
+    const except = was?.id
     const format = nameAndPathErrors(name, path)
+    if (was?.name === name) delete format.name
+    if (was?.path === path) delete format.path
     const { nameTaken, pathTaken } = taken(ns, name, path, except)
     const errors: Record<string, string[]> = {}
     if (nameTaken) errors['project_namespace.name'] = ['has already been taken']
@@ -225,7 +229,7 @@ export function projectWriteService(
       const name = input.name?.trim() || project.name
       const path = input.path?.trim() || project.path
       const visibility = input.visibility ?? project.visibility
-      validate(ns, name, path, visibility, project.id)
+      validate(ns, name, path, visibility, project)
       if (input.default_branch !== undefined && input.default_branch !== project.default_branch) {
         if (!store.pipelines.refsNamed(project.id, input.default_branch).some((r) => r.kind === 'branch'))
           throw messageError(

@@ -32,6 +32,8 @@ projects:
   - path: acme/gadgets
     name: Gadgets
     visibility: public
+  - path: acme/legacy
+    name: "Legacy: v1!"
   - path: owen/private-tool
     visibility: private
   - path: owen/public-tool
@@ -112,6 +114,27 @@ describe('PUT /projects/:id', () => {
     expect(res.status).toBe(status)
     expect(res.body).toEqual(body)
     expect(projectRows()).toEqual(before)
+  })
+
+  it('checks only the name and path that change (a seeded name GitLab would refuse stays editable)', async () => {
+    const res = await t.http('PUT', '/api/v4/projects/acme%2Flegacy', {
+      token: MAY,
+      json: { description: 'ok' },
+    })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ name: 'Legacy: v1!', description: 'ok' })
+    const renamed = await t.http('PUT', '/api/v4/projects/acme%2Flegacy', {
+      token: MAY,
+      json: { name: 'Still: bad' },
+    })
+    expect(renamed.status).toBe(400)
+    expect(renamed.body).toEqual({
+      message: {
+        name: [
+          "can contain only letters, digits, emoji, '_', '.', '+', dashes, or spaces. It must start with a letter, digit, emoji, or '_'.",
+        ],
+      },
+    })
   })
 
   it('lets an Owner change visibility, within the group', async () => {
