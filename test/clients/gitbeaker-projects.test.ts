@@ -5,6 +5,7 @@
  */
 import { Gitlab } from '@gitbeaker/rest'
 import { startServer, type TestServer } from '../support/server.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 const seed = `
 users:
@@ -53,4 +54,43 @@ it('creates, edits, archives, transfers and removes a project through gitbeaker'
     (e: { cause?: { response?: { status: number } } }) => e.cause?.response?.status,
   )
   expect(gone).toBe(404)
+})
+
+it('exports a project made through the API with its first commit, and imports it into another', async () => {
+  const made = await alice.Projects.create({ name: 'Source', initializeWithReadme: true })
+  await alice.Issues.create(made.id, 'Carried over')
+  const waitFor = async (path: string, key: string, done: string[]) => {
+    let value = ''
+    for (let i = 0; i < 500 && !done.includes(value); i++)
+      value = ((await t.http('GET', path, { token: 'glpat-alice-token' })).body as Record<string, string>)[
+        key
+      ]!
+    return value
+  }
+  await alice.ProjectImportExports.scheduleExport(made.id, undefined as never)
+  expect(await waitFor(`/api/v4/projects/${made.id}/export`, 'export_status', ['finished', 'failed'])).toBe(
+    'finished',
+  )
+  const archive = await alice.ProjectImportExports.download(made.id)
+  const imported = await alice.ProjectImportExports.import(
+    { content: archive, filename: 'source_export.tar.gz' },
+    'copy',
+    { namespace: 'acme', name: 'Copy' },
+  )
+  expect(imported).toMatchObject({ path_with_namespace: 'acme/copy' })
+  expect(await waitFor('/api/v4/projects/acme%2Fcopy/import', 'import_status', ['finished', 'failed'])).toBe(
+    'finished',
+  )
+  expect((await alice.Issues.all({ projectId: 'acme/copy' })).map((i) => [i.iid, i.title])).toEqual([
+    [1, 'Carried over'],
+  ])
+  // The first commit travelled in project.bundle: the copy's branch is at the same commit.
+  const refs = inspectDb(t.server.store).prepare(
+    'SELECT p.full_path, r.kind, r.name, r.sha FROM project_refs r JOIN projects p ON p.id = r.project_id ORDER BY p.id',
+  )
+  const [from, to] = refs.all() as { full_path: string; kind: string; name: string; sha: string }[]
+  expect(from).toMatchObject({ full_path: 'alice/Source', kind: 'branch', name: 'main' })
+  expect(to).toEqual({ ...from, full_path: 'acme/copy' })
+  const copy = await t.http('GET', '/api/v4/projects/acme%2Fcopy', { token: 'glpat-alice-token' })
+  expect(copy.body).toMatchObject({ default_branch: 'main' })
 })
