@@ -28,7 +28,7 @@ export function projectExtras(store: Store, projectId: number): ProjectExtras {
   const features = JSON.parse(settings.features) as Features
   return {
     topics: JSON.parse(settings.topics) as string[],
-    shared_with_groups: store.projectSettings.links(projectId).flatMap((link) => {
+    shared_with_groups: store.projectSettings.sharesOf(projectId).flatMap((link) => {
       const group = store.namespaces.get(link.group_id)
       if (!group) return []
       return [

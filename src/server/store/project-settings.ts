@@ -71,13 +71,17 @@ export function projectSettingsTable(db: Db, version: () => number) {
   const moveIssuesOf = db.prepare(
     'UPDATE issues SET moved_to_id = NULL WHERE moved_to_id IN (SELECT id FROM issues WHERE project_id = ?)',
   )
+  const anyLink = db.prepare('SELECT 1 FROM project_group_links LIMIT 1')
+  // Most stores share nothing: one remembered look answers every project's access check then.
+  const sharing = rowCache(version, (_: 0) => ({ any: anyLink.get() !== undefined }), 1)
   const shares = rowCache(version, (projectId: number) => ({
     links: linksOf.all(projectId) as ProjectGroupLinkRow[],
   }))
   return {
     get: (projectId: number) => get.get(projectId) as ProjectSettingsRow | undefined,
     /** `links`, remembered while `version` stays: every access check of the project reads them. */
-    sharesOf: (projectId: number): readonly ProjectGroupLinkRow[] => shares(projectId)?.links ?? [],
+    sharesOf: (projectId: number): readonly ProjectGroupLinkRow[] =>
+      sharing(0)?.any ? (shares(projectId)?.links ?? []) : [],
     put: (row: ProjectSettingsRow) => put.run(row),
     /** True when another project of the namespace has this name (`validates :name, uniqueness`). */
     nameTaken: (namespaceId: number, name: string, exceptId: number) =>
