@@ -123,7 +123,7 @@ export function projectWriteService(
       : `Your project limit is ${limit} projects! Please contact your administrator to increase it`
   }
 
-  /** The project row after `removeProject`'s files are gone: export archives and metric images. */
+  /** Removes the project with every row under it, then its files (export archives, metric images). */
   const removeNow = (project: ProjectRow) => {
     const files = store.projectSettings.filesOf(project.id)
     store.transaction(() => store.projectSettings.remove(project.id))

@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import type { ProjectRow } from './projects.js'
 import { rowCache } from './row-cache.js'
 
 /** A project's settings row (migration 15); `topics` and `features` are JSON. */
@@ -20,19 +21,7 @@ export interface ProjectGroupLinkRow {
   created_at: string
 }
 
-/** Row changes of `projects` that `PUT /projects/:id`, archive and transfer make. */
-export type ProjectChanges = Partial<{
-  namespace_id: number
-  path: string
-  full_path: string
-  name: string
-  description: string | null
-  visibility: string
-  archived: number
-  default_branch: string | null
-}>
-
-const changeable = new Set([
+const CHANGEABLE = [
   'namespace_id',
   'path',
   'full_path',
@@ -41,7 +30,12 @@ const changeable = new Set([
   'visibility',
   'archived',
   'default_branch',
-])
+] as const
+
+/** Row changes of `projects` that `PUT /projects/:id`, archive, transfer and deletion make. */
+export type ProjectChanges = Partial<Pick<ProjectRow, (typeof CHANGEABLE)[number]>>
+
+const changeable = new Set<string>(CHANGEABLE)
 
 /**
  * What the projects API writes: settings, group shares, row changes and the removal of a project
