@@ -119,7 +119,7 @@ export function openState(options: StateOptions): State {
     edition: options.edition ?? 'ee',
     version: options.gitlabVersion ?? DEFAULT_GITLAB_VERSION,
   }
-  const access = createAccess(store)
+  const access = createAccess(store, clock)
   const ctx: ServiceContext = { store, access, instance, clock }
   const closers: (() => Promise<void> | void)[] = []
   const resetters: (() => (() => void) | void)[] = []

@@ -4,6 +4,7 @@ import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { notFound } from '../grape/gitlab-errors.js'
 import { accessLevels } from '../../schema/common.js'
+import { systemClock, today, type Clock } from '../domain/clock.js'
 
 export const Level = accessLevels
 
@@ -34,7 +35,7 @@ export class Actor {
  * those who may not see them, roles are inherited from ancestor groups, the owner of a personal namespace
  * owns its projects.
  */
-export function createAccess(store: Store) {
+export function createAccess(store: Store, clock: Clock = systemClock) {
   const ancestors = (namespaceId: number | null): NamespaceRow[] => {
     const chain: NamespaceRow[] = []
     for (let id = namespaceId; id !== null;) {
@@ -56,10 +57,14 @@ export function createAccess(store: Store) {
     return level
   }
 
-  /** Members of a group the project is shared with get up to the share's level (`ProjectGroupLink`). */
+  /**
+   * Members of a group the project is shared with get up to the share's level, until the day it
+   * expires (`ProjectGroupLink.not_expired`: `expires_at` after now).
+   */
   const sharedLevel = (actor: Actor, project: ProjectRow): number => {
     let level = 0
     for (const link of store.projectSettings.sharesOf(project.id)) {
+      if (link.expires_at !== null && link.expires_at <= today(clock)) continue
       const group = store.namespaces.get(link.group_id)
       if (group) level = Math.max(level, Math.min(link.group_access, groupLevel(actor, group)))
     }

@@ -1,4 +1,5 @@
 import { startServer, type TestServer } from '../../support/server.js'
+import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
 /*
@@ -153,6 +154,21 @@ describe('POST and DELETE /projects/:id/share', () => {
     const removed = await t.http('DELETE', `${secret}/share/${nsId('acme')}`, { token: OWEN })
     expect(removed.status).toBe(204)
     expect(linkRows()).toEqual([])
+    expect((await t.http('GET', secret, { token: MAY })).status).toBe(404)
+  })
+
+  it('gives no access from the day a share expires', async () => {
+    await t.close()
+    const clock = manualClock('2026-03-01T10:00:00.000Z')
+    t = await startServer(seed, { clock })
+    const secret = '/api/v4/projects/labs%2Fsecret'
+    const res = await t.http('POST', `${secret}/share`, {
+      token: OWEN,
+      json: { group_id: nsId('acme'), group_access: 30, expires_at: '2026-03-02' },
+    })
+    expect(res.status).toBe(201)
+    expect((await t.http('GET', secret, { token: MAY })).status).toBe(200)
+    clock.advance(14 * 60 * 60 * 1000)
     expect((await t.http('GET', secret, { token: MAY })).status).toBe(404)
   })
 
