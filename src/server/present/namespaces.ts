@@ -41,7 +41,30 @@ export interface ProjectExtras {
   topics: string[]
   shared_with_groups: Project['shared_with_groups']
   marked_for_deletion_at: string | null
-  issues_enabled: boolean
+  /** Access level by feature (`issues`, `repository`, `merge_requests`, `wiki`, `builds`, `snippets`). */
+  features: Record<string, string>
+}
+
+/**
+ * The legacy `*_enabled` booleans and the `*_access_level`s, in the entity's order; a feature is
+ * enabled unless `disabled` (lib/api/entities/project.rb).
+ */
+function featureFields(features: Record<string, string>) {
+  const level = (feature: string) => features[feature] ?? 'enabled'
+  const on = (feature: string) => level(feature) !== 'disabled'
+  return {
+    issues_enabled: on('issues'),
+    merge_requests_enabled: on('merge_requests'),
+    wiki_enabled: on('wiki'),
+    jobs_enabled: on('builds'),
+    snippets_enabled: on('snippets'),
+    issues_access_level: level('issues'),
+    repository_access_level: level('repository'),
+    merge_requests_access_level: level('merge_requests'),
+    wiki_access_level: level('wiki'),
+    builds_access_level: level('builds'),
+    snippets_access_level: level('snippets'),
+  }
 }
 
 /** `GET /projects/:id`; `permissions` only where GitLab shows it (single reads by a signed-in user). */
@@ -89,7 +112,7 @@ export function presentProject(
     },
     archived: p.archived === 1,
     visibility: p.visibility as Project['visibility'],
-    issues_enabled: extras.issues_enabled,
+    ...featureFields(extras.features),
     open_issues_count: openIssues,
     creator_id: p.creator_id ?? 0,
     import_status: 'none',

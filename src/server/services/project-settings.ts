@@ -25,7 +25,6 @@ export const featureLevel = (store: Store, projectId: number, feature: string): 
 /** What the project record shows besides its row (present/namespaces.ts `ProjectExtras`). */
 export function projectExtras(store: Store, projectId: number): ProjectExtras {
   const settings = settingsOf(store, projectId)
-  const features = JSON.parse(settings.features) as Features
   return {
     topics: JSON.parse(settings.topics) as string[],
     shared_with_groups: store.projectSettings.sharesOf(projectId).flatMap((link) => {
@@ -42,6 +41,6 @@ export function projectExtras(store: Store, projectId: number): ProjectExtras {
       ]
     }),
     marked_for_deletion_at: settings.marked_for_deletion_at,
-    issues_enabled: (features.issues ?? 'enabled') !== 'disabled',
+    features: JSON.parse(settings.features) as Features,
   }
 }

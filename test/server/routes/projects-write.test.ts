@@ -95,6 +95,40 @@ describe('POST /projects', () => {
     expect(members.all((res.body as Json).id)).toEqual([])
   })
 
+  it('sets feature access levels, a level winning over its legacy boolean', async () => {
+    const res = await post({
+      name: 'Features',
+      issues_access_level: 'private',
+      issues_enabled: false,
+      merge_requests_enabled: false,
+      jobs_enabled: false,
+    })
+    expect(res.body).toMatchObject({
+      issues_enabled: true,
+      issues_access_level: 'private',
+      merge_requests_enabled: false,
+      merge_requests_access_level: 'disabled',
+      jobs_enabled: false,
+      builds_access_level: 'disabled',
+      wiki_enabled: true,
+      wiki_access_level: 'enabled',
+    })
+    const off = await t.http('PUT', `/api/v4/projects/${(res.body as Json).id}`, {
+      token: ALICE,
+      json: { issues_access_level: 'disabled' },
+    })
+    expect(off.body).toMatchObject({
+      issues_enabled: false,
+      issues_access_level: 'disabled',
+      jobs_enabled: false,
+    })
+    const issue = await t.http('POST', `/api/v4/projects/${(res.body as Json).id}/issues`, {
+      token: ALICE,
+      json: { title: 'No issues here' },
+    })
+    expect(issue.status).toBe(403)
+  })
+
   it('makes a first commit on the default branch with initialize_with_readme', async () => {
     const res = await post({ name: 'Readme', initialize_with_readme: true, default_branch: 'trunk' })
     expect(res.body).toMatchObject({ default_branch: 'trunk' })
