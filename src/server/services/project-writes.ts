@@ -10,53 +10,16 @@ import { nameAndPath, nameAndPathErrors, visibilityAboveGroup } from '../domain/
 import { applies } from '../domain/releases.js'
 import { emptyCommit } from '../git/objects.js'
 import { errorList, forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
+import { defaultProfile } from '../present/users.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectChanges } from '../store/project-settings.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Actor, Level } from './access.js'
 import type { ServiceContext } from './context.js'
-import { settingsOf, type Features } from './project-settings.js'
+import { featuresAfter, settingsOf, topicsOf, type Features } from './project-settings.js'
 import { projectMoves } from './project-moves.js'
 import type { ProjectService } from './projects.js'
-
-/** `User#projects_limit`'s default (`Gitlab::CurrentSettings.default_projects_limit`). */
-const DEFAULT_PROJECTS_LIMIT = 100000
-
-/** The feature of each `*_access_level` parameter and of its legacy boolean (`ProjectFeature::FEATURES`). */
-const FEATURES = ['issues', 'merge_requests', 'builds', 'repository', 'wiki', 'snippets'] as const
-const LEGACY: Record<string, string> = {
-  issues_enabled: 'issues',
-  merge_requests_enabled: 'merge_requests',
-  jobs_enabled: 'builds',
-  wiki_enabled: 'wiki',
-  snippets_enabled: 'snippets',
-}
-
-type Attributes = Omit<ProjectUpdate, 'name' | 'path' | 'default_branch'>
-
-/**
- * Features after `attrs`: an `*_access_level` wins over its legacy boolean, which maps to
- * `enabled`/`disabled` (`Projects::CreateService`/`UpdateService` via `ProjectFeature`).
- */
-function featuresAfter(was: Features, attrs: Attributes): Features {
-  const out = { ...was }
-  const input = attrs as Record<string, unknown>
-  for (const [flag, feature] of Object.entries(LEGACY))
-    if (typeof input[flag] === 'boolean') out[feature] = input[flag] ? 'enabled' : 'disabled'
-  for (const feature of FEATURES) {
-    const level = input[`${feature}_access_level`]
-    if (typeof level === 'string') out[feature] = level
-  }
-  return out
-}
-
-/** `topics` (or their old name `tag_list`): stripped, blanks and repeats dropped (`Project#topic_list=`). */
-function topicsOf(attrs: Attributes): string[] | undefined {
-  const list = attrs.topics ?? attrs.tag_list
-  if (!list) return undefined
-  return [...new Set(list.map((t) => t.trim()).filter(Boolean))]
-}
 
 /**
  * Creating, editing, archiving and deleting projects (`lib/api/projects.rb`,
@@ -116,7 +79,7 @@ export function projectWriteService(
   /** `Project#check_personal_projects_limit`'s message, or null when the user may add one more. */
   const limitReached = (user: UserRow, ns: NamespaceRow): string | null => {
     if (ns.kind !== 'user' || ns.owner_id !== user.id) return null
-    const limit = store.users.profile(user.id)?.projects_limit ?? DEFAULT_PROJECTS_LIMIT
+    const limit = (store.users.profile(user.id) ?? defaultProfile(user.id)).projects_limit
     if (store.namespaces.projectCount(ns.id) < limit) return null
     return limit === 0
       ? 'Personal project creation is not allowed. Please contact your administrator with questions'
