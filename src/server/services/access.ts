@@ -3,8 +3,8 @@ import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { notFound } from '../grape/gitlab-errors.js'
-import { accessLevels } from '../../schema/common.js'
 import { systemClock, today, type Clock } from '../domain/clock.js'
+import { accessLevels } from '../../schema/common.js'
 
 export const Level = accessLevels
 
@@ -57,20 +57,6 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
     return level
   }
 
-  /**
-   * Members of a group the project is shared with get up to the share's level, until the day it
-   * expires (`ProjectGroupLink.not_expired`: `expires_at` after now).
-   */
-  const sharedLevel = (actor: Actor, project: ProjectRow): number => {
-    let level = 0
-    for (const link of store.projectSettings.sharesOf(project.id)) {
-      if (link.expires_at !== null && link.expires_at <= today(clock)) continue
-      const group = store.namespaces.get(link.group_id)
-      if (group) level = Math.max(level, Math.min(link.group_access, groupLevel(actor, group)))
-    }
-    return level
-  }
-
   const projectLevel = (actor: Actor, project: ProjectRow): number => {
     if (!actor.user) return 0
     const ns = store.namespaces.get(project.namespace_id)
@@ -92,6 +78,20 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
     return store.projects
       .all()
       .some((p) => p.full_path.toLowerCase().startsWith(prefix) && projectLevel(actor, p) > 0)
+  }
+
+  /**
+   * Members of a group the project is shared with get up to the share's level, until the day it
+   * expires (`ProjectGroupLink.not_expired`: `expires_at` after now).
+   */
+  const sharedLevel = (actor: Actor, project: ProjectRow): number => {
+    let level = 0
+    for (const link of store.projectSettings.sharesOf(project.id)) {
+      if (link.expires_at !== null && link.expires_at <= today(clock)) continue
+      const group = store.namespaces.get(link.group_id)
+      if (group) level = Math.max(level, Math.min(link.group_access, groupLevel(actor, group)))
+    }
+    return level
   }
 
   const byRef = <T>(
