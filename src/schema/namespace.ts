@@ -89,9 +89,33 @@ export const Project = Type.Object(
     archived: Type.Boolean(),
     visibility: Visibility,
     issues_enabled: Type.Boolean(),
+    merge_requests_enabled: Type.Boolean(),
+    wiki_enabled: Type.Boolean(),
+    jobs_enabled: Type.Boolean(),
+    snippets_enabled: Type.Boolean(),
+    /** `ProjectFeature` levels: `disabled`, `private`, `enabled` (or `public`). */
+    issues_access_level: Type.String(),
+    repository_access_level: Type.String(),
+    merge_requests_access_level: Type.String(),
+    wiki_access_level: Type.String(),
+    builds_access_level: Type.String(),
+    snippets_access_level: Type.String(),
     open_issues_count: Type.Integer(),
     creator_id: Type.Integer(),
     import_status: Type.String(),
+    /** The groups the project is shared with (`POST /projects/:id/share`). */
+    shared_with_groups: Type.Array(
+      Type.Object({
+        group_id: Type.Integer(),
+        group_name: Type.String(),
+        group_full_path: Type.String(),
+        group_access_level: Type.Integer(),
+        expires_at: Nullable(Type.String()),
+      }),
+    ),
+    /** When a delayed deletion was asked for (a timestamp, and its day); null otherwise. */
+    marked_for_deletion_at: Nullable(Type.String()),
+    marked_for_deletion_on: Nullable(Type.String()),
     permissions: Type.Optional(
       Type.Object({
         project_access: Nullable(

@@ -37,6 +37,7 @@ import { pipelineService } from './services/pipelines.js'
 import { projectLabelService } from './services/project-labels.js'
 import { projectMilestoneService } from './services/project-milestones.js'
 import { projectService } from './services/projects.js'
+import { projectWriteService } from './services/project-writes.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { runnerService } from './services/runners.js'
 import { applySeed, rememberSeed } from './services/seed.js'
@@ -174,12 +175,20 @@ function composeServices(
   })
   // A malformed or unsupported `gitlabVersion` fails here, not as a 500 of the first runner call.
   supportedVersion(api.instance.version)
+  const metricImages =
+    api.instance.edition === 'ee' ? metricImageServices(api, { ctx: api.ctx, issues }) : undefined
+  const projects = projectService(api.ctx)
   return {
     emulator,
     ...issueServices(api.ctx, issues),
-    metricImages:
-      api.instance.edition === 'ee' ? metricImageServices(api, { ctx: api.ctx, issues }) : undefined,
-    projects: projectService(api.ctx),
+    metricImages,
+    projects,
+    projectWrites: projectWriteService(api.ctx, projects, {
+      onRemoved: (files) => {
+        for (const file of files.exports) rmSync(file, { force: true })
+        metricImages?.discardFiles(files.metricImages)
+      },
+    }),
     projectLabels: projectLabelService(api.ctx),
     projectMilestones: projectMilestoneService(api.ctx),
     groups: groupService(api.ctx),

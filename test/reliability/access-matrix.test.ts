@@ -442,6 +442,30 @@ const RULES: Record<string, Rule> = {
   },
   'GET /projects/{id}/issues/{issue_iid}/links/{issue_link_id}': { min: 'user', auth: true },
   'DELETE /projects/{id}/issues/{issue_iid}/links/{issue_link_id}': { min: 'guest', auth: true, denied: 404 },
+  // lib/api/projects.rb: creating needs a signed-in user (in their own namespace); for another user,
+  // administrators; editing `admin_project` (Maintainer); archiving, deleting and transferring are the
+  // Owner's (`archive_project`, `remove_project`, `change_namespace`); sharing `admin_project`.
+  'POST /projects': { min: 'user', auth: true, scope: 'none', body: () => ({ name: 'matrix' }) },
+  'POST /projects/user/{user_id}': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    user: 'otto',
+    body: () => ({ name: 'matrix' }),
+  },
+  'PUT /projects/{id}': { min: 'maintainer', auth: true, body: () => ({ description: 'matrix' }) },
+  'DELETE /projects/{id}': { min: 'owner', auth: true },
+  'POST /projects/{id}/archive': { min: 'owner', auth: true },
+  'POST /projects/{id}/unarchive': { min: 'owner', auth: true },
+  'PUT /projects/{id}/transfer': { min: 'owner', auth: true, body: () => ({ namespace: 'olivia' }) },
+  'POST /projects/{id}/share': {
+    min: 'maintainer',
+    auth: true,
+    body: () => ({ group_id: 'OTHER_GROUP', group_access: 30 }),
+  },
+  // No share exists after reset(): who may unshare gets 404 `Group Link Not Found`.
+  'DELETE /projects/{id}/share/{group_id}': { min: 'maintainer', auth: true, ok: [404] },
+  'GET /users/{user_id}/projects': { min: 'reader', scope: 'none', user: 'olivia' },
   // lib/api/users.rb: the caller's own token (k8s_proxy only); impersonation tokens are administrators'.
   'POST /user/personal_access_tokens': {
     min: 'user',
@@ -677,9 +701,13 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       ref: 'main',
       label_id: 'bug',
       milestone_id: String(one('SELECT id FROM milestones WHERE project_id = ?', pid)),
+      group_id: String(otherGroup(v)),
     }
     return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x')
   }
+  /** A group other than the project's: the public one, or the internal one from the public. */
+  const otherGroup = (v: Visibility) =>
+    one('SELECT id FROM namespaces WHERE full_path = ?', v === 'public' ? 'internal-group' : 'public-group')
   /** `OTHER` in a body names another project: the public one, or the internal one from the public. */
   const resolveBody = (body: Record<string, unknown>, v: Visibility) =>
     Object.fromEntries(
@@ -687,9 +715,11 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         k,
         val === 'OTHER'
           ? projectId(v === 'public' ? 'internal' : 'public')
-          : val === 'ISSUE2'
-            ? one('SELECT id FROM issues WHERE project_id = ? AND iid = 2', projectId(v))
-            : val,
+          : val === 'OTHER_GROUP'
+            ? otherGroup(v)
+            : val === 'ISSUE2'
+              ? one('SELECT id FROM issues WHERE project_id = ? AND iid = 2', projectId(v))
+              : val,
       ]),
     )
 

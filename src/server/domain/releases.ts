@@ -291,6 +291,15 @@ export const RELEASE_RULES = {
     change: 'access tokens expire: expires_at defaults to a year and may be no later',
     where: 'src/server/services/token-issue.ts',
   },
+  /**
+   * GitLab 18.0: delayed deletion of projects for every tier (`Projects::MarkForDeletionService` in CE);
+   * before, EE only (`ee/lib/ee/api/helpers/projects_helpers.rb` `delete_project`), CE deleted at once.
+   */
+  delayedProjectDeletionInCe: {
+    since: '18.0',
+    change: 'DELETE /projects/:id marks the project for deletion on CE too',
+    where: 'src/server/services/project-writes.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

@@ -10,6 +10,7 @@ export class GitLabError extends Error {
       | { message: unknown }
       | { error: string }
       | { error: string; error_description: string; scope: string }
+      | { error: string[] }
       | string
       | null,
     readonly headers: Record<string, string> = {},
@@ -36,6 +37,8 @@ export const paramError = (text: string) => new GitLabError(400, { error: text }
 /** Model validation: `{"message":{"title":["can't be blank"]}}`. */
 export const validationError = (fields: Record<string, string[]>, status = 400) =>
   new GitLabError(status, { message: fields })
+/** Grape's `error!` of a list: `{"error":["..."]}` (e.g. a model's `limit_reached` errors, lib/api/projects.rb). */
+export const errorList = (status: number, texts: string[]) => new GitLabError(status, { error: texts })
 /** A bare message with a status, e.g. 409 `{"message":"Duplicated issue"}`. */
 export const messageError = (status: number, message: unknown) => new GitLabError(status, { message })
 export const notModified = () => new GitLabError(304, null)

@@ -60,6 +60,37 @@ export function presentGroupDetail(group: Group, links: readonly GroupLinkRow[])
   }
 }
 
+/** What a project record shows besides its row: topics, shares, a delayed deletion (a day, as GitLab's `date` column). */
+export interface ProjectExtras {
+  topics: string[]
+  shared_with_groups: Project['shared_with_groups']
+  marked_for_deletion_at: string | null
+  /** Access level by feature (`issues`, `repository`, `merge_requests`, `wiki`, `builds`, `snippets`). */
+  features: Record<string, string>
+}
+
+/**
+ * The legacy `*_enabled` booleans and the `*_access_level`s, in the entity's order; a feature is
+ * enabled unless `disabled` (lib/api/entities/project.rb).
+ */
+function featureFields(features: Record<string, string>) {
+  const level = (feature: string) => features[feature] ?? 'enabled'
+  const on = (feature: string) => level(feature) !== 'disabled'
+  return {
+    issues_enabled: on('issues'),
+    merge_requests_enabled: on('merge_requests'),
+    wiki_enabled: on('wiki'),
+    jobs_enabled: on('builds'),
+    snippets_enabled: on('snippets'),
+    issues_access_level: level('issues'),
+    repository_access_level: level('repository'),
+    merge_requests_access_level: level('merge_requests'),
+    wiki_access_level: level('wiki'),
+    builds_access_level: level('builds'),
+    snippets_access_level: level('snippets'),
+  }
+}
+
 /** `GET /projects/:id`; `permissions` only where GitLab shows it (single reads by a signed-in user). */
 export function presentProject(
   p: ProjectRow,
@@ -67,6 +98,7 @@ export function presentProject(
   nameWithNamespace: string,
   openIssues: number,
   instance: Instance,
+  extras: ProjectExtras,
   permissions?: Project['permissions'],
 ): Project {
   const web = `${instance.baseUrl}/${p.full_path}`
@@ -81,8 +113,8 @@ export function presentProject(
     path_with_namespace: p.full_path,
     created_at: p.created_at,
     default_branch: p.default_branch,
-    tag_list: [],
-    topics: [],
+    tag_list: extras.topics,
+    topics: extras.topics,
     ssh_url_to_repo: `git@${host.replace(/:\d+$/, '')}:${p.full_path}.git`,
     http_url_to_repo: `${web}.git`,
     web_url: web,
@@ -104,10 +136,13 @@ export function presentProject(
     },
     archived: p.archived === 1,
     visibility: p.visibility as Project['visibility'],
-    issues_enabled: true,
+    ...featureFields(extras.features),
     open_issues_count: openIssues,
     creator_id: p.creator_id ?? 0,
     import_status: 'none',
+    shared_with_groups: extras.shared_with_groups,
+    marked_for_deletion_at: extras.marked_for_deletion_at,
+    marked_for_deletion_on: extras.marked_for_deletion_at,
     ...(permissions ? { permissions } : {}),
   }
 }

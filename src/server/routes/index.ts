@@ -40,6 +40,7 @@ import { awardEmojiRoutes } from './award-emoji.js'
 import { issueDiscussionRoutes } from './issue-discussions.js'
 import { resourceEventRoutes } from './resource-events.js'
 import { groupWriteRoutes } from './group-writes.js'
+import { projectWriteRoutes } from './project-writes.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -101,4 +102,5 @@ function registerRoutes(api: ApiContext): void {
   issueDiscussionRoutes(api)
   resourceEventRoutes(api)
   groupWriteRoutes(api)
+  projectWriteRoutes(api)
 }

@@ -93,7 +93,7 @@ export function projectImportRoutes(
           !('error' in err.body)
         )
           throw err
-        errors.push(...err.body.error.split(', '))
+        errors.push(...String(err.body.error).split(', '))
       }
       const fileError = upload.fileInvalid ? 'file is invalid' : upload.file ? undefined : 'file is missing'
       if (fileError) errors.splice(errors[0]?.startsWith('path ') ? 1 : 0, 0, fileError)

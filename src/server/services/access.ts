@@ -79,7 +79,7 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
     if (!actor.user) return 0
     const ns = store.namespaces.get(project.namespace_id)
     const inherited = ns ? groupLevel(actor, ns) : 0
-    return Math.max(inherited, actor.direct(store, `project:${project.id}`))
+    return Math.max(inherited, actor.direct(store, `project:${project.id}`), sharedLevel(actor, project))
   }
 
   const visible = (actor: Actor, visibility: string, level: number) =>
@@ -96,6 +96,20 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
     return store.projects
       .all()
       .some((p) => p.full_path.toLowerCase().startsWith(prefix) && projectLevel(actor, p) > 0)
+  }
+
+  /**
+   * Members of a group the project is shared with get up to the share's level, until the day it
+   * expires (`ProjectGroupLink.not_expired`: `expires_at` after now).
+   */
+  const sharedLevel = (actor: Actor, project: ProjectRow): number => {
+    let level = 0
+    for (const link of store.projectSettings.sharesOf(project.id)) {
+      if (link.expires_at !== null && link.expires_at <= today(clock)) continue
+      const group = store.namespaces.get(link.group_id)
+      if (group) level = Math.max(level, Math.min(link.group_access, groupLevel(actor, group)))
+    }
+    return level
   }
 
   const byRef = <T>(

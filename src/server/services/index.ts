@@ -31,6 +31,7 @@ import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
 import type { ResourceEventService } from './resource-events.js'
 import type { GroupWriteService } from './group-writes.js'
+import type { ProjectWriteService } from './project-writes.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -69,6 +70,8 @@ export interface Services {
   discussions: DiscussionService
   resourceEvents: ResourceEventService
   groupWrites: GroupWriteService
+  /** Projects made, edited, archived, deleted, transferred and shared through the API. */
+  projectWrites: ProjectWriteService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

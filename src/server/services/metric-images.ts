@@ -1,4 +1,4 @@
-import { renameSync, rmdirSync, unlinkSync } from 'node:fs'
+import { renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
 import type { MetricImage, MetricImageFields } from '../../schema/index.js'
@@ -176,6 +176,11 @@ export function metricImageService(deps: IssueDeps, dir: string, allowLocalReque
         // an emptied folder that lingers is harmless
       }
       store.transaction(() => store.metricImages.remove(image.id))
+    },
+
+    /** Removes the files of images whose rows went with their project (a deleted project). */
+    discardFiles(images: readonly { id: number; filename: string }[]): void {
+      for (const image of images) rmSync(join(dir, String(image.id)), { recursive: true, force: true })
     },
   }
 }

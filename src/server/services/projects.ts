@@ -1,4 +1,4 @@
-import type { BasicProjectDetails, Project, ProjectListQuery } from '../../schema/index.js'
+import type { BasicProjectDetails, Project, ProjectListQuery, UserProjectsQuery } from '../../schema/index.js'
 import type { GroupProjectsQuery } from '../../schema/group-projects.js'
 import { keysetUnavailable, mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentProject } from '../present/namespaces.js'
@@ -8,6 +8,7 @@ import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { namespaceNames } from './groups.js'
+import { projectExtras } from './project-settings.js'
 
 const projectSortKey: Record<string, (p: ProjectRow) => string | number> = {
   id: (p) => p.id,
@@ -64,7 +65,15 @@ export function projectService(ctx: ServiceContext) {
   const present = (project: ProjectRow, ns: NamespaceRow, permissions?: Project['permissions']): Project => {
     const fullName = [...namespaceNames(store, ns.id), project.name].join(' / ')
     const openIssues = store.projects.openIssuesCount(project.id)
-    return presentProject(project, ns, fullName, openIssues, instance, permissions)
+    return presentProject(
+      project,
+      ns,
+      fullName,
+      openIssues,
+      instance,
+      projectExtras(store, project.id),
+      permissions,
+    )
   }
 
   /**
@@ -85,6 +94,11 @@ export function projectService(ctx: ServiceContext) {
   }
 
   return {
+    /** The project as `Entities::Project` presents it (no `permissions`): what the writes answer. */
+    record(project: ProjectRow): Project {
+      return present(project, namespaceOf(project))
+    },
+
     /**
      * One project the caller can read. Anonymous callers get `ProjectDetails`: BasicProjectDetails'
      * fields, plus the fork source that is not modelled here (lib/api/projects.rb `get ":id"`,
@@ -131,6 +145,26 @@ export function projectService(ctx: ServiceContext) {
       return mapPage(keyset ? keysetPage(rows, page.perPage, q.sort) : slicePage(rows, page), (p) => {
         const full = projectFor(actor, p)
         return q.simple || !signedIn ? basicProjectDetails(full) : full
+      })
+    },
+
+    /**
+     * `GET /users/:user_id/projects` (lib/api/projects.rb, `ProjectsFinder` with `user`): the
+     * projects of the user's personal namespace the caller can read, filtered and ordered as
+     * `GET /projects`, presented as it presents them.
+     */
+    ofUser(actor: Actor, namespaceId: number, q: UserProjectsQuery): PageOut<Project | BasicProjectDetails> {
+      const search = q.search?.toLowerCase()
+      const rows = store.projects
+        .inNamespace(namespaceId)
+        .filter((p) => access.canReadProject(actor, p))
+        .filter((p) => q.archived === undefined || (p.archived === 1) === q.archived)
+        .filter((p) => !q.visibility || p.visibility === q.visibility)
+        .filter((p) => matches(p, search))
+      sortProjects(rows, q.order_by, q.sort)
+      return mapPage(slicePage(rows, pageOf(q)), (p) => {
+        const full = projectFor(actor, p)
+        return q.simple || !actor.user ? basicProjectDetails(full) : full
       })
     },
 

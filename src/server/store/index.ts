@@ -25,6 +25,7 @@ import { loadDbKeyBase } from './secrets-file.js'
 import { keepConnection } from './inspect.js'
 import { secretBox } from './secret-box.js'
 import { keyLegacyDigests, tokenDigest } from './token-digests.js'
+import { projectSettingsTable } from './project-settings.js'
 
 export { isConstraintError } from './sqlite.js'
 
@@ -85,6 +86,8 @@ function createStore(db: Db, dbKeyBase: Buffer) {
     /** The import's writer, made on first use (most servers never import). */
     importWriter: () => (writer ??= importWriter(db)),
     gitObjects: gitObjectTable(db),
+    /** What the projects API writes besides the `projects` row: settings, shares, removal. */
+    projectSettings: projectSettingsTable(db, changes.structureVersion),
     meta: metaTable(db),
     /** The seeded state kept for fast resets (snapshot.ts). */
     snapshot: storeSnapshot(db),

@@ -12,6 +12,7 @@ import labelSubscriptions from './migrations/011-label-subscriptions.js'
 import issueChildrenIndex from './migrations/012-issue-children-index.js'
 import issueSubresources from './migrations/013-issue-subresources.js'
 import usersAndTokens from './migrations/014-users-and-tokens.js'
+import projectsApi from './migrations/015-projects-api.js'
 import groupsApi from './migrations/016-groups-api.js'
 import membersApi from './migrations/017-members-api.js'
 import accessTokens from './migrations/018-access-tokens.js'
@@ -35,6 +36,7 @@ export const migrations: string[] = [
   issueChildrenIndex,
   issueSubresources,
   usersAndTokens,
+  projectsApi,
   groupsApi,
   membersApi,
   accessTokens,

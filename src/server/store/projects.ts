@@ -41,6 +41,7 @@ export function projectTable(db: Db, version: () => number) {
   const byId = db.prepare('SELECT * FROM projects WHERE id = ?')
   const byPath = db.prepare('SELECT * FROM projects WHERE full_path = ?')
   const all = db.prepare('SELECT * FROM projects')
+  const inNamespace = db.prepare('SELECT * FROM projects WHERE namespace_id = ?')
   const insertRef = db.prepare(
     'INSERT OR IGNORE INTO project_refs (project_id, kind, name, sha) VALUES (?, ?, ?, ?)',
   )
@@ -53,6 +54,8 @@ export function projectTable(db: Db, version: () => number) {
     get,
     byPath: getByPath,
     all: () => all.all() as ProjectRow[],
+    /** The projects directly in one namespace. */
+    inNamespace: (namespaceId: number) => inNamespace.all(namespaceId) as ProjectRow[],
     addRef: (projectId: number, kind: RefKind, name: string, sha: string) =>
       insertRef.run(projectId, kind, name, sha),
     /**

@@ -44,8 +44,14 @@ describe('GET /api/v4/openapi.json', () => {
     const problems = await lintOpenApi(text)
     // `Nullable(Type.Unknown())` (a pipeline's `detailed_status.illustration`, a job's runner) is
     // `anyOf: [{}, null]`: any value, which is what GitLab sends there.
+    // GitLab's own `POST /projects/user/:user_id` (lib/api/projects.rb) overlaps `/projects/:id/...`
+    // (`/projects/user/archive` matches both; Grape, like Fastify, takes the static segment): the
+    // one ambiguity allowed, and only for that path.
+    const gitlabAmbiguity = (p: { rule: string; message: string }) =>
+      p.rule === 'no-ambiguous-paths' && p.message.includes('`/projects/user/{user_id}`')
     const shown = problems
       .filter((p) => p.severity === 'error' || p.rule !== 'no-illogical-composition-keywords')
+      .filter((p) => p.severity === 'error' || !gitlabAmbiguity(p))
       .map((p) => `${p.severity} ${p.rule}: ${p.message} at ${p.at}`)
     expect(shown).toEqual([])
   })

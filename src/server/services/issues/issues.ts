@@ -13,6 +13,7 @@ import type { IssueView, ReferenceContext } from '../../present/issues.js'
 import { KEYSET_ORDERS } from '../../store/issue-query.js'
 import type { IssueWrite } from '../../store/changes.js'
 import type { IssueAccessRow, IssueChanges, IssueRow } from '../../store/issues.js'
+import { featureLevel } from '../project-settings.js'
 import type { ProjectRow } from '../../store/projects.js'
 import { Actor, Level } from '../access.js'
 import type { ServiceContext } from '../context.js'
@@ -227,6 +228,9 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       client: { userAgent?: string; ip?: string },
     ): Issue {
       const user = requireUser(actor)
+      // `ProjectPolicy`: an archived project, or one whose issues are disabled, has no `create_issue`.
+      if (project.archived === 1 || featureLevel(ctx.store, project.id, 'issues') === 'disabled')
+        throw forbidden()
       options.beforeCreate?.(actor, project)
       // GitLab looks the epic up before the model validates, and refuses the whole request.
       const epicId = epics.forIssue(actor, project, input.epic_id, input.epic_iid)
