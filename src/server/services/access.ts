@@ -99,15 +99,16 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
   }
 
   /**
-   * Members of a group the project is shared with get up to the share's level, until the day it
-   * expires (`ProjectGroupLink.not_expired`: `expires_at` after now).
+   * Members of a group the project is shared with (and of its ancestors) get up to the share's level,
+   * until the day it expires (`ProjectGroupLink.not_expired`: `expires_at` after now); a share the
+   * group itself received does not chain on.
    */
   const sharedLevel = (actor: Actor, project: ProjectRow): number => {
     let level = 0
     for (const link of store.projectSettings.sharesOf(project.id)) {
       if (link.expires_at !== null && link.expires_at <= today(clock)) continue
       const group = store.namespaces.get(link.group_id)
-      if (group) level = Math.max(level, Math.min(link.group_access, groupLevel(actor, group)))
+      if (group) level = Math.max(level, Math.min(link.group_access, memberLevel(actor, group)))
     }
     return level
   }

@@ -209,6 +209,20 @@ describe('POST and DELETE /projects/:id/share', () => {
     expect(linkRows()).toEqual([])
   })
 
+  it("gives the shared group's members access, but not the members of a group that group was shared with", async () => {
+    // acme's members reach `other` through a group share; `other` reaches labs/secret through a project
+    // share; shares do not chain (ProjectGroupLink authorizes the group's own members only).
+    const share = async (url: string, groupPath: string) =>
+      (await t.http('POST', url, { token: ROOT, json: { group_id: nsId(groupPath), group_access: 30 } }))
+        .status
+    expect(await share('/api/v4/groups/other/share', 'acme')).toBe(201)
+    expect(await share('/api/v4/projects/labs%2Fsecret/share', 'other')).toBe(201)
+    expect((await t.http('GET', '/api/v4/groups/other', { token: MAY })).status).toBe(200)
+    expect((await t.http('GET', '/api/v4/projects/labs%2Fsecret', { token: GIL })).status).toBe(200)
+    const may = await t.http('GET', '/api/v4/projects/labs%2Fsecret', { token: MAY })
+    expect([may.status, may.body]).toEqual([404, { message: '404 Project Not Found' }])
+  })
+
   it('answers 404 Group Link Not Found for a share that does not exist', async () => {
     const res = await t.http('DELETE', `/api/v4/projects/labs%2Fsecret/share/${nsId('acme')}`, {
       token: OWEN,
