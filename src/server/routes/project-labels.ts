@@ -13,7 +13,7 @@ import { boolParam } from '../../schema/params.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
-/** `include_ancestor_groups` has nothing to add: the server models no group labels. */
+/** `include_ancestor_groups` (default true) adds the labels of the project's groups. */
 const LabelQuery = Type.Object(
   {
     with_counts: Type.Optional(boolParam({ default: false })),
@@ -75,7 +75,7 @@ export function projectLabelRoutes(api: ApiContext): void {
       input: LabelGetQuery,
       response: { 200: ProjectLabel },
     },
-    (h) => projectLabels.get(h.actor, h.path.id, h.path.label_id),
+    (h) => projectLabels.get(h.actor, h.path.id, h.path.label_id, h.params.include_ancestor_groups !== false),
   )
 
   route(

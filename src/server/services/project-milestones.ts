@@ -27,8 +27,8 @@ export function projectMilestoneService(ctx: ServiceContext) {
     const least = applies(instance.version, 'milestonesByReporter') ? Level.planner : Level.developer
     if (!access.atLeast(actor, project, least)) throw forbidden()
   }
-  const present = (row: MilestoneRow, project: ProjectRow) =>
-    presentMilestone(row, project, instance, today(ctx.clock))
+  const present = (row: MilestoneRow) =>
+    presentMilestone(row, instance, today(ctx.clock))
   /** `parent.milestones.find(id)`: ActiveRecord's 404 for another project's milestone too. */
   const find = (project: ProjectRow, id: number): MilestoneRow => {
     const row = store.milestones.get(id)
@@ -79,12 +79,12 @@ export function projectMilestoneService(ctx: ServiceContext) {
         .filter((m) => !q.updated_before || m.updated_at < q.updated_before)
         .filter((m) => !q.updated_after || m.updated_at > q.updated_after)
         .sort(byDueDate)
-      return mapPage(slicePage(rows, pageOf(q)), (m) => present(m, project))
+      return mapPage(slicePage(rows, pageOf(q)), (m) => present(m))
     },
 
     get(actor: Actor, projectId: string, id: number): Milestone {
       const project = access.project(actor, projectId)
-      return present(find(project, id), project)
+      return present(find(project, id))
     },
 
     create(actor: Actor, projectId: string, input: MilestoneCreate): Milestone {
@@ -105,7 +105,7 @@ export function projectMilestoneService(ctx: ServiceContext) {
         created_at: now,
         updated_at: now,
       })
-      return present(store.milestones.get(id) as MilestoneRow, project)
+      return present(store.milestones.get(id) as MilestoneRow)
     },
 
     /** `Milestones::UpdateService`: `state_event` first, then the fields; a blank title is not written. */
@@ -125,7 +125,7 @@ export function projectMilestoneService(ctx: ServiceContext) {
       } as const
       validate('update', project, next, row)
       store.milestones.update(next)
-      return present(find(project, id), project)
+      return present(find(project, id))
     },
 
     /** `Milestones::DestroyService`: its issues keep no milestone. */

@@ -12,12 +12,14 @@ import labelSubscriptions from './migrations/011-label-subscriptions.js'
 import issueChildrenIndex from './migrations/012-issue-children-index.js'
 import issueSubresources from './migrations/013-issue-subresources.js'
 import usersAndTokens from './migrations/014-users-and-tokens.js'
+import groupLabelsMilestones from './migrations/019-group-labels-milestones.js'
+import type { Migration } from './migration.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
  * `PRAGMA user_version` records the last one applied. Append, never edit, a released migration.
  */
-export const migrations: string[] = [
+export const migrations: Migration[] = [
   foundation,
   issueDetails,
   transfers,
@@ -32,4 +34,5 @@ export const migrations: string[] = [
   issueChildrenIndex,
   issueSubresources,
   usersAndTokens,
+  groupLabelsMilestones,
 ]
