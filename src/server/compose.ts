@@ -48,6 +48,9 @@ import { namespaceService } from './services/namespaces.js'
 import { openStore, type Store } from './store/index.js'
 import { sweepAbandoned, workDir } from './store/work-dirs.js'
 import type { Seed } from '../schema/seed.js'
+import { groupLabelService } from './services/group-labels.js'
+import { groupMilestoneService } from './services/group-milestones.js'
+import { promotionService } from './services/promotions.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
@@ -186,6 +189,9 @@ function composeServices(
     health: healthService(api.ctx.store),
     ...ciServices(api),
     transfers: transferServices(api, options.transfers),
+    groupLabels: groupLabelService(api.ctx),
+    groupMilestones: groupMilestoneService(api.ctx),
+    promotions: promotionService(api.ctx),
   }
 }
 

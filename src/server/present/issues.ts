@@ -3,6 +3,7 @@ import type {
   IssueType,
   LabelDetail,
   Milestone,
+  GroupLabel,
   ProjectLabel,
   ProjectLabelWithCounts,
   UserBasic,
@@ -96,6 +97,11 @@ export function presentProjectLabel(
     priority: own ? row.priority : null,
     is_project_label: own,
   }
+}
+
+/** `Entities::GroupLabel`: the label, its counts when asked, and whether the caller subscribed. */
+export function presentGroupLabel(row: LabelRow, subscribed: boolean, counts?: LabelCounts): GroupLabel {
+  return { ...presentLabel(row), ...counts, subscribed }
 }
 
 /**

@@ -37,6 +37,9 @@ import { issueLinkRoutes } from './issue-links.js'
 import { awardEmojiRoutes } from './award-emoji.js'
 import { issueDiscussionRoutes } from './issue-discussions.js'
 import { resourceEventRoutes } from './resource-events.js'
+import { groupLabelRoutes } from './group-labels.js'
+import { groupMilestoneRoutes } from './group-milestones.js'
+import { promotionRoutes } from './promotions.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -95,4 +98,7 @@ function registerRoutes(api: ApiContext): void {
   awardEmojiRoutes(api)
   issueDiscussionRoutes(api)
   resourceEventRoutes(api)
+  groupLabelRoutes(api)
+  groupMilestoneRoutes(api)
+  promotionRoutes(api)
 }

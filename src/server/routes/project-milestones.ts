@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import {
   Issue,
+  GroupMilestone,
   IssueBasic,
   MergeRequestBasic,
   MilestoneCreate,
@@ -28,7 +29,7 @@ const ListBefore167 = Type.Object(
 
 /**
  * A project's milestones (services/project-milestones.ts; `lib/api/project_milestones.rb`): every call
- * authenticates. The project's milestones only: it has no group milestones to include.
+ * authenticates. The list adds the project's groups' milestones with `include_ancestors`.
  */
 export function projectMilestoneRoutes(api: ApiContext): void {
   const { route, access } = api
@@ -42,7 +43,7 @@ export function projectMilestoneRoutes(api: ApiContext): void {
       auth: 'required',
       pathParams: IdPath,
       input: applies(api.instance.version, 'milestoneIncludeAncestors') ? MilestoneListQuery : ListBefore167,
-      response: { 200: Type.Array(ProjectMilestone) },
+      response: { 200: Type.Array(Type.Union([ProjectMilestone, GroupMilestone])) },
     },
     (h) => h.sendPage(projectMilestones.list(h.actor, h.path.id, h.params)),
   )

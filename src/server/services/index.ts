@@ -27,6 +27,9 @@ import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
 import type { ResourceEventService } from './resource-events.js'
+import type { GroupLabelService } from './group-labels.js'
+import type { GroupMilestoneService } from './group-milestones.js'
+import type { PromotionService } from './promotions.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -60,6 +63,9 @@ export interface Services {
   awardEmoji: AwardEmojiService
   discussions: DiscussionService
   resourceEvents: ResourceEventService
+  groupLabels: GroupLabelService
+  groupMilestones: GroupMilestoneService
+  promotions: PromotionService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

@@ -63,6 +63,9 @@ export function labelTable(db: Db) {
     'INSERT OR IGNORE INTO label_subscriptions (label_id, user_id) SELECT ?, user_id FROM label_subscriptions WHERE label_id = ?',
   )
   const moveEvents = db.prepare('UPDATE resource_label_events SET label_id = ? WHERE label_id = ?')
+  const toGroup = db.prepare(
+    'UPDATE labels SET project_id = NULL, group_id = ?, priority = NULL WHERE id = ?',
+  )
   const ofIssues = (n: number) =>
     db.prepare(
       `SELECT il.issue_id, l.* FROM issue_labels il JOIN labels l ON l.id = il.label_id
@@ -91,6 +94,8 @@ export function labelTable(db: Db) {
      * Hands one label's issues, subscribers and events to another (`Labels::PromoteService`), before
      * the first is deleted.
      */
+    /** Hands a project label to a group, keeping its id (`Labels::PromoteService`). */
+    moveToGroup: (id: number, groupId: number) => toGroup.run(groupId, id),
     merge: (fromId: number, toId: number) => {
       moveIssues.run(toId, fromId)
       moveSubscriptions.run(toId, fromId)

@@ -56,6 +56,10 @@ export function milestoneTable(db: Db) {
      ORDER BY m.project_id IS NULL, m.id LIMIT 1`,
   )
   const moveIssues = db.prepare('UPDATE issues SET milestone_id = ? WHERE milestone_id = ?')
+  const toGroup = db.prepare(
+    `UPDATE milestones SET project_id = NULL, group_id = @group_id, iid = (SELECT COALESCE(MAX(iid), 0) + 1
+       FROM milestones WHERE group_id = @group_id) WHERE id = @id`,
+  )
   const moveEvents = db.prepare(
     'UPDATE resource_milestone_events SET milestone_id = ? WHERE milestone_id = ?',
   )
@@ -90,6 +94,8 @@ export function milestoneTable(db: Db) {
     groupByTitle: (groupId: number, title: string) =>
       groupByTitle.get(groupId, title) as MilestoneRow | undefined,
     /** Hands one milestone's issues and events to another (`Milestones::PromoteService`), before it goes. */
+    /** Hands a project milestone to a group with the group's next iid. */
+    moveToGroup: (id: number, groupId: number) => toGroup.run({ id, group_id: groupId }),
     merge: (fromId: number, toId: number) => {
       moveIssues.run(toId, fromId)
       moveEvents.run(toId, fromId)
