@@ -1,3 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { request } from 'undici'
+import { tarGzMembers } from '../../support/archive-members.js'
+import { exportSettled, importFile, settled } from '../../support/imports.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
@@ -245,6 +251,58 @@ describe('PUT /projects/:id/labels/:name/promote', () => {
     expect(solo.status).toBe(400)
     expect(solo.body).toEqual({ message: 'Failed to promote project label to group label' })
     expect(db().prepare('SELECT * FROM labels ORDER BY id').all()).toEqual(before)
+  })
+})
+
+describe('the export of an issue with group labels and a group milestone', () => {
+  it('writes them as GitLab does, and an import into the group reuses them', async () => {
+    await t.http('POST', `${G}/labels`, { token: ROOT, json: { name: 'team', color: '#123456' } })
+    const acmeId = db().prepare("SELECT id FROM namespaces WHERE full_path = 'acme'").pluck().get()
+    const milestone = (await t.http('POST', `${G}/milestones`, { token: ROOT, json: { title: 'Q3' } }))
+      .body as Json
+    await t.http('POST', `${P}/issues`, {
+      token: ROOT,
+      json: { title: 'Grouped', labels: 'team,bug', milestone_id: milestone.id },
+    })
+    expect((await t.http('POST', `${P}/export`, { token: ROOT })).status).toBe(202)
+    await exportSettled(t, P, ROOT)
+    const dl = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': ROOT } })
+    const archive = Buffer.from(await dl.body.arrayBuffer())
+    const files = await tarGzMembers(archive)
+    const lines = (name: string) =>
+      (files.get(`./tree/project/${name}.ndjson`)?.body ?? '')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Json)
+    expect(lines('labels').map((l) => l.title)).toEqual(['bug'])
+    expect(lines('milestones')).toEqual([])
+    const issue = lines('issues').find((i) => i.title === 'Grouped') as Json
+    expect((issue.label_links as Json[]).map((l) => l.label)).toEqual([
+      expect.objectContaining({ title: 'bug', type: 'ProjectLabel', group_id: null }),
+      expect.objectContaining({
+        title: 'team',
+        type: 'GroupLabel',
+        project_id: null,
+        group_id: acmeId,
+      }),
+    ])
+    expect(issue.milestone).toMatchObject({ title: 'Q3', project_id: null, group_id: acmeId })
+
+    const dir = mkdtempSync(join(tmpdir(), 'group-labels-'))
+    try {
+      const file = join(dir, 'export.tar.gz')
+      writeFileSync(file, archive)
+      const res = await importFile(t, file, { path: 'copy', namespace: 'acme/team' }, ROOT)
+      expect(res.status).toBe(201)
+      expect(await settled(t, res.body!.id, ROOT)).toMatchObject({ import_status: 'finished' })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    const copied = (
+      await t.http('GET', '/api/v4/projects/acme%2Fteam%2Fcopy/issues?search=Grouped', { token: ROOT })
+    ).body as Json[]
+    expect(copied.map((i) => [i.labels, (i.milestone as Json).id])).toEqual([[['bug', 'team'], milestone.id]])
+    expect(db().prepare("SELECT COUNT(*) FROM labels WHERE title = 'team'").pluck().get()).toBe(1)
   })
 })
 
