@@ -9,6 +9,7 @@ import {
 } from '../../schema/index.js'
 import { boolParam } from '../../schema/params.js'
 import type { ApiContext } from './context.js'
+import { labelIssueCounts } from './label-counts.js'
 import { IdPath } from './paths.js'
 
 const GroupLabelQuery = Type.Object(
@@ -51,16 +52,9 @@ export function groupLabelRoutes(api: ApiContext): void {
     (h) => {
       const issueJson = h.reply.compileSerializationSchema(Issue) as (issue: Issue) => string
       return h.sendPage(
-        groupLabels.labels(h.actor, h.path.id, h.params, (group, title) => {
-          const count = (state: 'opened' | 'closed') =>
-            issues.list(
-              h.actor,
-              { kind: 'group', group },
-              { labels: [title], state, scope: 'all', page: 1, per_page: 1 },
-              issueJson,
-            ).total ?? 0
-          return { open_issues_count: count('opened'), closed_issues_count: count('closed') }
-        }),
+        groupLabels.labels(h.actor, h.path.id, h.params, (group, title) =>
+          labelIssueCounts(issues, h.actor, { kind: 'group', group }, title, issueJson),
+        ),
       )
     },
   )

@@ -11,6 +11,7 @@ import {
 } from '../../schema/index.js'
 import { pageOf } from '../grape/pagination.js'
 import type { ApiContext } from './context.js'
+import { milestoneIssues } from './milestone-issues.js'
 import { IdPath } from './paths.js'
 
 const MilestonePath = Type.Object({ id: Type.String(), milestone_id: Type.Integer() })
@@ -102,27 +103,16 @@ export function groupMilestoneRoutes(api: ApiContext): void {
     (h) => {
       const milestone = groupMilestones.get(h.actor, h.path.id, h.path.milestone_id)
       const group = access.group(h.actor, h.path.id)
-      // `milestone_issuables_for`: the group's issues (subgroups included) of the milestone's title.
-      const page = issues.list(
-        h.actor,
-        { kind: 'group', group },
-        {
-          ...h.params,
-          milestone: milestone.title,
-          scope: 'all',
-          state: 'all',
-          order_by: 'label_priority',
-          sort: 'asc',
-        },
-        h.reply.compileSerializationSchema(Issue) as (issue: Issue) => string,
+      return h.sendPage(
+        milestoneIssues(
+          issues,
+          h.actor,
+          { kind: 'group', group },
+          milestone.title,
+          h.params,
+          h.reply.compileSerializationSchema(Issue) as (issue: Issue) => string,
+        ),
       )
-      const { issues: records, page: at, total, hasMore } = page
-      return h.sendPage({
-        items: records.map((json) => JSON.parse(json) as IssueBasic),
-        page: at,
-        total,
-        hasMore,
-      })
     },
   )
 

@@ -1,7 +1,5 @@
 import type { Milestone, MilestoneCreate, MilestoneListQuery, MilestoneUpdate } from '../../schema/index.js'
-import { calendarDate } from '../domain/calendar-date.js'
 import { isoNow, today } from '../domain/clock.js'
-import { writtenText } from '../domain/plain-text.js'
 import { applies } from '../domain/releases.js'
 import { forbidden, recordNotFound } from '../grape/gitlab-errors.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
@@ -10,7 +8,12 @@ import type { MilestoneRow } from '../store/milestones.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import { listedMilestones, validateMilestone } from './milestone-rules.js'
+import {
+  listedMilestones,
+  validateMilestone,
+  editedMilestone,
+  newMilestoneFields,
+} from './milestone-rules.js'
 
 /**
  * A group's milestones (`lib/api/group_milestones.rb`, `lib/api/milestone_responses.rb`): list (with
@@ -57,12 +60,7 @@ export function groupMilestoneService(ctx: ServiceContext) {
       const group = access.group(actor, groupId)
       requireAdmin(actor, group)
       const now = isoNow(ctx.clock)
-      const fields = {
-        title: writtenText(input.title)?.trim() ?? '',
-        description: input.description ?? null,
-        start_date: calendarDate(input.start_date),
-        due_date: calendarDate(input.due_date),
-      }
+      const fields = newMilestoneFields(input)
       validateMilestone('create', fields, undefined, taken(group))
       const id = store.milestones.insert({
         ...fields,
@@ -80,16 +78,7 @@ export function groupMilestoneService(ctx: ServiceContext) {
       const group = access.group(actor, groupId)
       requireAdmin(actor, group)
       const row = find(group, id)
-      const next = {
-        id: row.id,
-        title: writtenText(input.title)?.trim() ?? row.title,
-        description: input.description === undefined ? row.description : input.description,
-        state:
-          input.state_event === 'close' ? 'closed' : input.state_event === 'activate' ? 'active' : row.state,
-        start_date: input.start_date === undefined ? row.start_date : calendarDate(input.start_date),
-        due_date: input.due_date === undefined ? row.due_date : calendarDate(input.due_date),
-        updated_at: isoNow(ctx.clock),
-      } as const
+      const next = editedMilestone(row, input, isoNow(ctx.clock))
       validateMilestone('update', next, row, taken(group))
       store.milestones.update(next)
       return present(find(group, id))

@@ -1,5 +1,7 @@
+import type { MilestoneCreate, MilestoneListQuery, MilestoneUpdate } from '../../schema/index.js'
+import { calendarDate } from '../domain/calendar-date.js'
+import { writtenText } from '../domain/plain-text.js'
 import { messageError } from '../grape/gitlab-errors.js'
-import type { MilestoneListQuery } from '../../schema/index.js'
 import type { MilestoneRow } from '../store/milestones.js'
 
 /** The newest date a milestone may have (`Timebox#dates_within_4_digits`). */
@@ -71,4 +73,27 @@ export function listedMilestones(all: MilestoneRow[], q: MilestoneListQuery): Mi
     .filter((m) => !q.updated_before || m.updated_at < q.updated_before)
     .filter((m) => !q.updated_after || m.updated_at > q.updated_after)
     .sort(byDueDate)
+}
+
+/** A new milestone's fields from `POST .../milestones`: the title trimmed, dates as calendar days. */
+export function newMilestoneFields(input: MilestoneCreate) {
+  return {
+    title: writtenText(input.title)?.trim() ?? '',
+    description: input.description ?? null,
+    start_date: calendarDate(input.start_date),
+    due_date: calendarDate(input.due_date),
+  }
+}
+
+/** `Milestones::UpdateService`: `state_event` first, then the fields given; a blank title is not written. */
+export function editedMilestone(row: MilestoneRow, input: MilestoneUpdate, now: string) {
+  return {
+    id: row.id,
+    title: writtenText(input.title)?.trim() ?? row.title,
+    description: input.description === undefined ? row.description : input.description,
+    state: input.state_event === 'close' ? 'closed' : input.state_event === 'activate' ? 'active' : row.state,
+    start_date: input.start_date === undefined ? row.start_date : calendarDate(input.start_date),
+    due_date: input.due_date === undefined ? row.due_date : calendarDate(input.due_date),
+    updated_at: now,
+  } as const
 }

@@ -1,8 +1,11 @@
 import type { Milestone, MilestoneCreate, MilestoneListQuery, MilestoneUpdate } from '../../schema/index.js'
-import { calendarDate } from '../domain/calendar-date.js'
-import { writtenText } from '../domain/plain-text.js'
 import { forbidden, recordNotFound } from '../grape/gitlab-errors.js'
-import { listedMilestones, validateMilestone } from './milestone-rules.js'
+import {
+  listedMilestones,
+  validateMilestone,
+  editedMilestone,
+  newMilestoneFields,
+} from './milestone-rules.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentMilestone } from '../present/issues.js'
 import { applies } from '../domain/releases.js'
@@ -70,12 +73,7 @@ export function projectMilestoneService(ctx: ServiceContext) {
       const project = access.project(actor, projectId)
       requireAdmin(actor, project)
       const now = isoNow(ctx.clock)
-      const fields = {
-        title: writtenText(input.title)?.trim() ?? '',
-        description: input.description ?? null,
-        start_date: calendarDate(input.start_date),
-        due_date: calendarDate(input.due_date),
-      }
+      const fields = newMilestoneFields(input)
       validate('create', project, fields)
       const id = store.milestones.insert({
         ...fields,
@@ -92,16 +90,7 @@ export function projectMilestoneService(ctx: ServiceContext) {
       const project = access.project(actor, projectId)
       requireAdmin(actor, project)
       const row = find(project, id)
-      const next = {
-        id: row.id,
-        title: writtenText(input.title)?.trim() ?? row.title,
-        description: input.description === undefined ? row.description : input.description,
-        state:
-          input.state_event === 'close' ? 'closed' : input.state_event === 'activate' ? 'active' : row.state,
-        start_date: input.start_date === undefined ? row.start_date : calendarDate(input.start_date),
-        due_date: input.due_date === undefined ? row.due_date : calendarDate(input.due_date),
-        updated_at: isoNow(ctx.clock),
-      } as const
+      const next = editedMilestone(row, input, isoNow(ctx.clock))
       validate('update', project, next, row)
       store.milestones.update(next)
       return present(find(project, id))

@@ -209,6 +209,21 @@ describe('a group label in its projects', () => {
     expect((issue.body as Json).labels).toEqual(['team'])
     const groupLabelCount = db().prepare("SELECT COUNT(*) FROM labels WHERE title = 'team'").pluck().get()
     expect(groupLabelCount).toBe(1)
+    const counted = await t.http('GET', `${G}/labels?with_counts=true`, { token: PLANNER })
+    expect(counted.body).toEqual([
+      expect.objectContaining({
+        name: 'team',
+        open_issues_count: 1,
+        closed_issues_count: 0,
+        open_merge_requests_count: 0,
+      }),
+    ])
+    expect(Object.keys((counted.body as Json[])[0] as Json).slice(-4)).toEqual([
+      'open_issues_count',
+      'closed_issues_count',
+      'open_merge_requests_count',
+      'subscribed',
+    ])
     const filtered = await t.http('GET', `${P}/issues?labels=team`, { token: PLANNER })
     expect((filtered.body as Json[]).map((i) => i.title)).toEqual(['Two'])
 
