@@ -84,6 +84,19 @@ export const GroupLabelUpdate = Type.Object(
 )
 export type GroupLabelUpdate = Static<typeof GroupLabelUpdate>
 
+/** `PUT /groups/:id/labels` (deprecated in 12.4, still served): the label by `label_id` or `name`. */
+export const GroupLabelUpdateByName = Type.Object(
+  {
+    label_id: Type.Optional(Type.Integer()),
+    name: Type.Optional(Type.String()),
+    ...GroupLabelUpdate.properties,
+  },
+  { 'x-at-least-one-of': GroupLabelUpdate['x-at-least-one-of'], 'x-exactly-one-of': ['label_id', 'name'] },
+)
+
+/** `DELETE /groups/:id/labels` (deprecated, still served): `name` required, as the group form has it. */
+export const GroupLabelDeleteByName = Type.Object({ name: Type.String() })
+
 /** `POST /projects/:id/labels` (`lib/api/helpers/label_helpers.rb` `label_create_params`). */
 export const LabelCreate = Type.Object({
   name: Type.String(),

@@ -217,6 +217,8 @@ const RULES: Record<string, Rule> = {
   },
   'PUT /groups/{id}/labels/{name}': { min: 'reporter', auth: true, body: () => ({ description: 'x' }) },
   'DELETE /groups/{id}/labels/{name}': { min: 'reporter', auth: true },
+  'PUT /groups/{id}/labels': { min: 'reporter', auth: true, body: () => ({ name: 'pub', description: 'x' }) },
+  'DELETE /groups/{id}/labels': { min: 'reporter', auth: true, body: () => ({ name: 'pub' }) },
   'POST /groups/{id}/labels/{label_id}/subscribe': { min: 'user', auth: true, ok: [304] },
   'POST /groups/{id}/labels/{label_id}/unsubscribe': { min: 'user', auth: true, ok: [304] },
   'GET /groups/{id}/milestones': { min: 'reader', auth: true },
@@ -535,7 +537,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
   }
   /** A label `pub` and a milestone of the group, made when missing for the routes that name them. */
   async function groupFixtures(op: Operation, v: Visibility): Promise<void> {
-    if (!/^\/groups\/\{id\}\/(labels|milestones)\//.test(op.path)) return
+    if (!/^\/groups\/\{id\}\/(labels|milestones)/.test(op.path)) return
     const group = `${v}-group`
     const owned = (table: string, title: string) =>
       one(

@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox'
 import {
   GroupLabel,
   GroupLabelCreate,
+  GroupLabelDeleteByName,
   GroupLabelUpdate,
+  GroupLabelUpdateByName,
   GroupLabelWithCounts,
   Issue,
   PageQuery,
@@ -110,6 +112,36 @@ export function groupLabelRoutes(api: ApiContext): void {
     },
     (h) => {
       groupLabels.remove(h.actor, h.path.id, h.path.name)
+      return h.reply.code(204).send()
+    },
+  )
+
+  // The forms GitLab deprecated in 12.4 and still serves, the label named in the parameters.
+  route(
+    {
+      method: 'PUT',
+      url: '/api/v4/groups/:id/labels',
+      summary: 'Edit the group label named by `label_id` or `name` (deprecated form)',
+      auth: 'required',
+      pathParams: IdPath,
+      input: GroupLabelUpdateByName,
+      response: { 200: GroupLabel },
+    },
+    (h) => groupLabels.update(h.actor, h.path.id, String(h.params.label_id ?? h.params.name), h.params),
+  )
+
+  route(
+    {
+      method: 'DELETE',
+      url: '/api/v4/groups/:id/labels',
+      summary: 'Delete the group label named by `name` (deprecated form)',
+      auth: 'required',
+      pathParams: IdPath,
+      input: GroupLabelDeleteByName,
+      response: { 204: Type.Null() },
+    },
+    (h) => {
+      groupLabels.remove(h.actor, h.path.id, h.params.name)
       return h.reply.code(204).send()
     },
   )

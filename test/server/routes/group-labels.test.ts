@@ -165,6 +165,29 @@ describe('GET, PUT, DELETE /groups/:id/labels/:name', () => {
     expect(groupLabels()).toEqual([])
   })
 
+  it('edits and deletes by the deprecated forms, the label named in the parameters', async () => {
+    const made = (
+      await t.http('POST', `${G}/labels`, { token: PLANNER, json: { name: 'old', color: '#fff' } })
+    ).body as Json
+    const both = await t.http('PUT', `${G}/labels`, {
+      token: PLANNER,
+      json: { label_id: made.id, name: 'old', new_name: 'x' },
+    })
+    expect([both.status, both.body]).toEqual([400, { error: 'label_id, name are mutually exclusive' }])
+    const edited = await t.http('PUT', `${G}/labels`, {
+      token: PLANNER,
+      json: { name: 'old', new_name: 'new' },
+    })
+    expect(edited.status).toBe(200)
+    expect(edited.body).toMatchObject({ id: made.id, name: 'new' })
+    const missing = await t.http('DELETE', `${G}/labels`, { token: PLANNER, json: {} })
+    expect([missing.status, missing.body]).toEqual([400, { error: 'name is missing' }])
+    expect((await t.http('DELETE', `${G}/labels`, { token: PLANNER, json: { name: 'new' } })).status).toBe(
+      204,
+    )
+    expect(groupLabels()).toEqual([])
+  })
+
   it('lists the group labels with the ancestors, paged and by title', async () => {
     await t.http('POST', `${G}/labels`, { token: ROOT, json: { name: 'zeta', color: '#fff' } })
     await t.http('POST', '/api/v4/groups/acme%2Fteam/labels', {
