@@ -31,7 +31,8 @@ export function promotionService(ctx: ServiceContext) {
     /**
      * `PUT /projects/:id/labels/:name/promote`: 400 `Failed to promote project label to group label` for
      * a project outside a group, 403 without `admin_label` in the group, 404 for a label the project
-     * lacks, 400 with the validation message when the group has the title already.
+     * lacks. `LabelsFinder` with the group's id finds the group's own label of the title too, so
+     * that one is merged into the promoted label like the projects' are.
      */
     label(actor: Actor, projectId: string, ref: string): GroupLabel {
       const project = access.project(actor, projectId)
@@ -45,14 +46,14 @@ export function promotionService(ctx: ServiceContext) {
         (t) => store.labels.byTitle(project.id, t),
       )
       if (!label) throw notFound('Label')
-      if (store.labels.groupByTitle(group.id, label.title))
-        throw messageError(400, 'Validation failed: Title has already been taken')
       store.transaction(() => {
-        for (const p of siblings(group)) {
-          const same = p.id === project.id ? undefined : store.labels.byTitle(p.id, label.title)
-          if (!same) continue
-          store.labels.merge(same.id, label.id)
-          store.labels.remove(same.id)
+        const same = siblings(group)
+          .map((p) => (p.id === project.id ? undefined : store.labels.byTitle(p.id, label.title)))
+          .concat(store.labels.groupByTitle(group.id, label.title))
+        for (const other of same) {
+          if (!other) continue
+          store.labels.merge(other.id, label.id)
+          store.labels.remove(other.id)
         }
         store.labels.moveToGroup(label.id, group.id)
       })

@@ -45,6 +45,8 @@ projects:
       - { title: Web one, author: pia, labels: [bug] }
   - path: acme/site
     visibility: private
+  - path: acme/team/docs
+    visibility: private
   - path: pia/solo
     visibility: private
     labels:
@@ -276,6 +278,32 @@ describe('PUT /projects/:id/labels/:name/promote', () => {
     expect((web.body as Json).labels).toEqual(['bug'])
     const listed = await t.http('GET', `${T}/labels`, { token: ROOT })
     expect((listed.body as Json[]).map((l) => [l.id, l.is_project_label])).toEqual([[id, false]])
+  })
+
+  it("merges the group's own label of the title too, with its issues and subscribers", async () => {
+    // A group label younger than its projects' labels of the same title (GitLab allows that order).
+    const TEAM = '/api/v4/groups/acme%2Fteam'
+    const older = (
+      await t.http('POST', `${TEAM}/labels`, { token: ROOT, json: { name: 'bug', color: '#111111' } })
+    ).body as Json
+    expect((await t.http('POST', `${TEAM}/labels/bug/subscribe`, { token: GUEST })).status).toBe(201)
+    const DOCS = '/api/v4/projects/acme%2Fteam%2Fdocs'
+    const filed = await t.http('POST', `${DOCS}/issues`, {
+      token: ROOT,
+      json: { title: 'Docs', labels: 'bug' },
+    })
+    expect(filed.status).toBe(201)
+    expect(db().prepare('SELECT COUNT(*) FROM issue_labels WHERE label_id = ?').pluck().get(older.id)).toBe(1)
+    const res = await t.http('PUT', `${P}/labels/bug/promote`, { token: ROOT })
+    expect(res.status).toBe(200)
+    const promoted = (res.body as Json).id
+    expect(promoted).not.toBe(older.id)
+    expect(db().prepare("SELECT id FROM labels WHERE title = 'bug'").pluck().all()).toEqual([promoted])
+    expect(db().prepare('SELECT COUNT(*) FROM issue_labels WHERE label_id = ?').pluck().get(promoted)).toBe(3)
+    const docs = await t.http('GET', `${DOCS}/issues/1`, { token: ROOT })
+    expect((docs.body as Json).labels).toEqual(['bug'])
+    const subscribed = await t.http('GET', `${TEAM}/labels/bug`, { token: GUEST })
+    expect(subscribed.body).toMatchObject({ id: promoted, subscribed: true })
   })
 
   it('answers 400 outside a group, 403 without the role, 404 for a missing label, changing nothing', async () => {
