@@ -38,6 +38,10 @@ projects:
       - { title: Web, author: pia, milestone: v1.0 }
   - path: other/far
     visibility: private
+  - path: pia/solo
+    visibility: private
+    milestones:
+      - { title: mine }
 `
 type Json = Record<string, unknown>
 let t: TestServer
@@ -202,10 +206,16 @@ describe('POST /projects/:id/milestones/:milestone_id/promote', () => {
     expect((web.body as Json).milestone).toMatchObject({ id, group_id: expect.any(Number), title: 'v1.0' })
   })
 
-  it('answers 403 without the role, 404 for a missing milestone, changing nothing', async () => {
+  it('answers 403 without the role or a group, 404 for a missing milestone, changing nothing', async () => {
     const before = db().prepare('SELECT * FROM milestones ORDER BY id').all()
     const id = before[0] as { id: number }
     expect((await t.http('POST', `${P}/milestones/${id.id}/promote`, { token: GUEST })).status).toBe(403)
+    // A personal project has no group to promote to: `authorize! :admin_milestone, nil` is 403.
+    const mine = db().prepare("SELECT id FROM milestones WHERE title = 'mine'").pluck().get()
+    const solo = await t.http('POST', `/api/v4/projects/pia%2Fsolo/milestones/${mine}/promote`, {
+      token: PLANNER,
+    })
+    expect([solo.status, solo.body]).toEqual([403, { message: '403 Forbidden' }])
     const missing = await t.http('POST', `${P}/milestones/99999/promote`, { token: PLANNER })
     expect([missing.status, missing.body]).toEqual([404, { message: '404 Not found' }])
     expect(db().prepare('SELECT * FROM milestones ORDER BY id').all()).toEqual(before)
