@@ -1,11 +1,13 @@
 /*
- * A project's milestones (`lib/api/project_milestones.rb`, `lib/api/milestone_responses.rb`). Shapes
- * come from src/schema, written once.
+ * A project's and a group's milestones (`lib/api/project_milestones.rb`, `lib/api/group_milestones.rb`,
+ * `lib/api/milestone_responses.rb`). Shapes come from src/schema, written once.
  */
 import type { ResourceRef } from '../schema/common.js'
 import { IssueBasic } from '../schema/issue-link.js'
 import { MergeRequestBasic } from '../schema/merge-request.js'
+import { Type } from '@sinclair/typebox'
 import {
+  GroupMilestone,
   ProjectMilestone,
   type MilestoneCreate,
   type MilestoneListQuery,
@@ -32,10 +34,11 @@ export const milestones = (http: Http) => {
       const { state, iids, title, search, include_parent_milestones, include_ancestors, ...call } = options
       const { updated_before, updated_after, ...rest } = call
       const filters = { state, iids, title, search, include_parent_milestones, include_ancestors }
-      return http.paginate<ProjectMilestone>(path`/projects/${project}/milestones`, {
+      // With `include_ancestors` the project's groups' milestones come too.
+      return http.paginate<ProjectMilestone | GroupMilestone>(path`/projects/${project}/milestones`, {
         ...rest,
         query: { ...rest.query, ...filters, updated_before, updated_after },
-        item: ProjectMilestone,
+        item: Type.Union([ProjectMilestone, GroupMilestone]),
       })
     },
     /** `GET /projects/:id/milestones/:milestone_id` (the milestone's id, not its iid). */
@@ -60,6 +63,57 @@ export const milestones = (http: Http) => {
     /** `GET .../merge_requests`, lazily (`MergeRequestBasic`). */
     mergeRequests: (project: ResourceRef, id: number, options: Omit<PageOptions, 'item'> = {}) =>
       http.paginate<MergeRequestBasic>(`${one(project, id)}/merge_requests`, {
+        ...options,
+        item: MergeRequestBasic,
+      }),
+    /**
+     * `POST /projects/:id/milestones/:milestone_id/promote` -> 200 (GitLab's body is the status); the
+     * milestone becomes the group's, the group's other projects' of the same title merged into it.
+     */
+    promote: (project: ResourceRef, id: number, options: CallOptions = {}) =>
+      http.request<number>('POST', `${one(project, id)}/promote`, options),
+    /** A group's milestones (`lib/api/group_milestones.rb`), iids counted per group. */
+    group: groupMilestones(http),
+  }
+}
+
+/** `client.milestones.group`: a group's milestones. */
+const groupMilestones = (http: Http) => {
+  const one = (group: ResourceRef, id: number) => path`/groups/${group}/milestones/${id}`
+  return {
+    /** `GET /groups/:id/milestones`, lazily, with the same filters as a project's. */
+    list: (group: ResourceRef, options: MilestoneListOptions = {}) => {
+      const { state, iids, title, search, include_parent_milestones, include_ancestors, ...call } = options
+      const { updated_before, updated_after, ...rest } = call
+      const filters = { state, iids, title, search, include_parent_milestones, include_ancestors }
+      return http.paginate<GroupMilestone>(path`/groups/${group}/milestones`, {
+        ...rest,
+        query: { ...rest.query, ...filters, updated_before, updated_after },
+        item: GroupMilestone,
+      })
+    },
+    /** `GET /groups/:id/milestones/:milestone_id` (the id, not the iid). */
+    get: (group: ResourceRef, id: number, options: CallOptions = {}) =>
+      http.request('GET', one(group, id), { ...options, response: GroupMilestone }),
+    /** `POST /groups/:id/milestones` -> 201. */
+    create: (group: ResourceRef, body: MilestoneCreate, options: CallOptions = {}) =>
+      http.request('POST', path`/groups/${group}/milestones`, {
+        ...options,
+        json: body,
+        response: GroupMilestone,
+      }),
+    /** `PUT /groups/:id/milestones/:milestone_id`: fields, or `state_event`. */
+    update: (group: ResourceRef, id: number, body: MilestoneUpdate, options: CallOptions = {}) =>
+      http.request('PUT', one(group, id), { ...options, json: body, response: GroupMilestone }),
+    /** `DELETE /groups/:id/milestones/:milestone_id` -> 204. */
+    remove: (group: ResourceRef, id: number, options: CallOptions = {}) =>
+      http.request<void>('DELETE', one(group, id), options),
+    /** `GET .../issues`, lazily: the group's issues of the milestone the caller may read. */
+    issues: (group: ResourceRef, id: number, options: Omit<PageOptions, 'item'> = {}) =>
+      http.paginate<IssueBasic>(`${one(group, id)}/issues`, { ...options, item: IssueBasic }),
+    /** `GET .../merge_requests`, lazily. */
+    mergeRequests: (group: ResourceRef, id: number, options: Omit<PageOptions, 'item'> = {}) =>
+      http.paginate<MergeRequestBasic>(`${one(group, id)}/merge_requests`, {
         ...options,
         item: MergeRequestBasic,
       }),

@@ -45,6 +45,58 @@ export const ProjectLabelWithCounts = Type.Object(
 )
 export type ProjectLabelWithCounts = Static<typeof ProjectLabelWithCounts>
 
+/** `Entities::GroupLabel` (`lib/api/entities/group_label.rb`, `Entities::Label`): a group's label. */
+export const GroupLabel = Type.Object(
+  { ...LabelDetail.properties, subscribed: Type.Boolean() },
+  { title: 'GroupLabel' },
+)
+export type GroupLabel = Static<typeof GroupLabel>
+
+/** `GroupLabel` with `with_counts=true`: the counts come before `subscribed`. */
+export const GroupLabelWithCounts = Type.Object(
+  {
+    ...LabelDetail.properties,
+    open_issues_count: Type.Integer(),
+    closed_issues_count: Type.Integer(),
+    open_merge_requests_count: Type.Integer(),
+    subscribed: Type.Boolean(),
+  },
+  { title: 'GroupLabelWithCounts' },
+)
+export type GroupLabelWithCounts = Static<typeof GroupLabelWithCounts>
+
+/** `POST /groups/:id/labels` (`label_create_params`: no priority, which is a project's). */
+export const GroupLabelCreate = Type.Object({
+  name: Type.String(),
+  color: Type.String({ description: '#RRGGBB, #RGB or a CSS color name' }),
+  description: Type.Optional(Type.String()),
+})
+export type GroupLabelCreate = Static<typeof GroupLabelCreate>
+
+/** `PUT /groups/:id/labels/:name` (`group_label_update_params`): at least one of them. */
+export const GroupLabelUpdate = Type.Object(
+  {
+    new_name: Type.Optional(Type.String()),
+    color: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+  },
+  { 'x-at-least-one-of': ['new_name', 'color', 'description'] },
+)
+export type GroupLabelUpdate = Static<typeof GroupLabelUpdate>
+
+/** `PUT /groups/:id/labels` (deprecated in 12.4, still served): the label by `label_id` or `name`. */
+export const GroupLabelUpdateByName = Type.Object(
+  {
+    label_id: Type.Optional(Type.Integer()),
+    name: Type.Optional(Type.String()),
+    ...GroupLabelUpdate.properties,
+  },
+  { 'x-at-least-one-of': GroupLabelUpdate['x-at-least-one-of'], 'x-exactly-one-of': ['label_id', 'name'] },
+)
+
+/** `DELETE /groups/:id/labels` (deprecated, still served): `name` required, as the group form has it. */
+export const GroupLabelDeleteByName = Type.Object({ name: Type.String() })
+
 /** `POST /projects/:id/labels` (`lib/api/helpers/label_helpers.rb` `label_create_params`). */
 export const LabelCreate = Type.Object({
   name: Type.String(),

@@ -40,6 +40,18 @@ export const ProjectMilestone = Type.Object(
 )
 export type ProjectMilestone = Static<typeof ProjectMilestone>
 
+/** A group's milestone as the milestone routes answer it: `group_id` after `iid`. */
+export const GroupMilestone = Type.Object(
+  {
+    id: Type.Integer(),
+    iid: Type.Integer(),
+    group_id: Type.Integer(),
+    ...Type.Omit(Milestone, ['id', 'iid', 'project_id', 'group_id']).properties,
+  },
+  { title: 'GroupMilestone' },
+)
+export type GroupMilestone = Static<typeof GroupMilestone>
+
 /**
  * `GET /projects/:id/milestones` (`lib/api/milestone_responses.rb` `list_params`, from GitLab 16.7):
  * `title` matches exactly, `search` title or description; `include_ancestors` (or the deprecated

@@ -53,6 +53,9 @@ import { namespaceService } from './services/namespaces.js'
 import { openStore, type Store } from './store/index.js'
 import { sweepAbandoned, workDir } from './store/work-dirs.js'
 import type { Seed } from '../schema/seed.js'
+import { groupLabelService } from './services/group-labels.js'
+import { groupMilestoneService } from './services/group-milestones.js'
+import { promotionService } from './services/promotions.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
@@ -205,6 +208,9 @@ function composeServices(
     members: memberService(api.ctx),
     ...ciServices(api),
     transfers: transferServices(api, options.transfers),
+    groupLabels: groupLabelService(api.ctx),
+    groupMilestones: groupMilestoneService(api.ctx),
+    promotions: promotionService(api.ctx),
   }
 }
 

@@ -67,3 +67,49 @@ describe('client.milestones', () => {
     expect(gone).toMatchObject({ status: 404, body: { message: '404 Not found' } })
   })
 })
+
+describe('client.labels.group and client.milestones.group', () => {
+  it('creates, reads, edits and deletes group labels and milestones, and promotes', async () => {
+    const alice = as(ALICE)
+    const label = await alice.labels.group.create('acme', { name: 'team', color: 'teal' })
+    expect(label).toMatchObject({ name: 'team', color: '#008080', subscribed: false })
+    expect(await alice.labels.group.get('acme', 'team')).toEqual(label)
+    expect(await alice.labels.group.update('acme', label.id, { new_name: 'crew' })).toMatchObject({
+      name: 'crew',
+    })
+    expect(await alice.labels.group.subscribe('acme', 'crew')).toMatchObject({ subscribed: true })
+    expect(await alice.labels.group.subscribe('acme', 'crew')).toBe(NOT_MODIFIED)
+    expect(await alice.labels.group.unsubscribe('acme', 'crew')).toMatchObject({ subscribed: false })
+    expect((await collect(alice.labels.group.list('acme/platform'))).map((l) => l.name)).toEqual(['crew'])
+    const taken = await apiFailure(alice.labels.group.create('acme', { name: 'crew', color: '#000' }))
+    expect(taken).toMatchObject({ status: 409, body: { message: 'Label already exists' } })
+    await alice.labels.group.remove('acme', 'crew')
+    expect(await collect(alice.labels.group.list('acme'))).toEqual([])
+
+    const promoted = await alice.labels.promote(W, 'docs')
+    expect(promoted).toMatchObject({ name: 'docs', description: 'Documentation' })
+    expect((await collect(alice.labels.list(W))).find((l) => l.name === 'docs')).toMatchObject({
+      id: promoted.id,
+      is_project_label: false,
+    })
+
+    const milestone = await alice.milestones.group.create('acme', { title: 'Q3', due_date: '2026-09-30' })
+    expect(milestone).toMatchObject({ iid: 1, title: 'Q3', group_id: expect.any(Number) })
+    expect(await alice.milestones.group.get('acme', milestone.id)).toEqual(milestone)
+    const closed = await alice.milestones.group.update('acme', milestone.id, { state_event: 'close' })
+    expect(closed.state).toBe('closed')
+    expect(await collect(alice.milestones.group.issues('acme', milestone.id))).toEqual([])
+    expect(await collect(alice.milestones.group.mergeRequests('acme', milestone.id))).toEqual([])
+    const both = await collect(alice.milestones.list(W, { include_ancestors: true, state: 'closed' }))
+    expect(both.map((m) => m.title)).toEqual(['Q3'])
+    await alice.milestones.group.remove('acme', milestone.id)
+    const missing = await apiFailure(alice.milestones.group.get('acme', milestone.id))
+    expect(missing).toMatchObject({ status: 404, body: { message: '404 Not found' } })
+
+    const [v1] = await collect(alice.milestones.list(W, { title: 'v1.0' }))
+    expect(await alice.milestones.promote(W, (v1 as { id: number }).id)).toBe(200)
+    expect((await collect(alice.milestones.group.list('acme'))).map((m) => [m.title, m.iid])).toEqual([
+      ['v1.0', 1],
+    ])
+  })
+})

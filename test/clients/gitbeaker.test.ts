@@ -118,6 +118,37 @@ describe('@gitbeaker/rest against the reference server', () => {
     expect([after.labels, after.milestone]).toEqual([[], null])
   })
 
+  it('creates group labels and milestones, files an issue under them and promotes a project label', async () => {
+    const label = await alice.GroupLabels.create('acme', 'team', '#123456', { description: 'Whole group' })
+    expect(label).toMatchObject({
+      name: 'team',
+      color: '#123456',
+      description: 'Whole group',
+      subscribed: false,
+    })
+    expect((await alice.GroupLabels.show('acme', 'team')).id).toBe(label.id)
+    expect(await refusal(alice.GroupLabels.create('acme', 'team', '#000000'))).toEqual([
+      409,
+      'Label already exists',
+    ])
+    const milestone = await alice.GroupMilestones.create('acme', 'Q3', { dueDate: '2026-09-30' })
+    expect(milestone).toMatchObject({ iid: 1, title: 'Q3', state: 'active', due_date: '2026-09-30' })
+    expect((await alice.GroupMilestones.all('acme')).map((m) => m.title)).toEqual(['Q3'])
+    const issue = await alice.Issues.create(P, 'Group filed', { labels: 'team', milestoneId: milestone.id })
+    expect([issue.labels, (issue.milestone as unknown as { group_id: number }).group_id]).toEqual([
+      ['team'],
+      milestone.group_id,
+    ])
+    const listed = await alice.ProjectLabels.all(P)
+    expect(listed.map((l) => [l.name, l.is_project_label])).toEqual([
+      ['bug', true],
+      ['team', false],
+    ])
+    const promoted = await alice.ProjectLabels.promote(P, 'bug')
+    expect(promoted).toMatchObject({ name: 'bug', color: '#d9534f' })
+    expect((await alice.GroupLabels.all('acme')).map((l) => l.name)).toEqual(['bug', 'team'])
+  })
+
   it('comments and tracks time, and lists the notes with their system notes', async () => {
     expect((await alice.IssueNotes.create(P, 1, 'a note')).body).toBe('a note')
     expect(await alice.Issues.addSpentTime(P, 1, '1h30m')).toMatchObject({

@@ -248,6 +248,30 @@ const RULES: Record<string, Rule> = {
   'DELETE /projects/{id}/milestones/{milestone_id}': { min: 'reporter', auth: true },
   'GET /projects/{id}/milestones/{milestone_id}/issues': { min: 'reader', auth: true },
   'GET /projects/{id}/milestones/{milestone_id}/merge_requests': { min: 'reader', auth: true },
+  // lib/api/group_labels.rb and group_milestones.rb authenticate every call too; writes need
+  // `admin_label` / `admin_milestone` in the group. Promoting needs them in the project's group.
+  'GET /groups/{id}/labels': { min: 'reader', auth: true },
+  'GET /groups/{id}/labels/{name}': { min: 'reader', auth: true },
+  'POST /groups/{id}/labels': {
+    min: 'reporter',
+    auth: true,
+    body: () => ({ name: 'matrix', color: '#000' }),
+  },
+  'PUT /groups/{id}/labels/{name}': { min: 'reporter', auth: true, body: () => ({ description: 'x' }) },
+  'DELETE /groups/{id}/labels/{name}': { min: 'reporter', auth: true },
+  'PUT /groups/{id}/labels': { min: 'reporter', auth: true, body: () => ({ name: 'pub', description: 'x' }) },
+  'DELETE /groups/{id}/labels': { min: 'reporter', auth: true, body: () => ({ name: 'pub' }) },
+  'POST /groups/{id}/labels/{label_id}/subscribe': { min: 'user', auth: true, ok: [304] },
+  'POST /groups/{id}/labels/{label_id}/unsubscribe': { min: 'user', auth: true, ok: [304] },
+  'GET /groups/{id}/milestones': { min: 'reader', auth: true },
+  'GET /groups/{id}/milestones/{milestone_id}': { min: 'reader', auth: true },
+  'POST /groups/{id}/milestones': { min: 'reporter', auth: true, body: () => ({ title: 'matrix' }) },
+  'PUT /groups/{id}/milestones/{milestone_id}': { min: 'reporter', auth: true, body: () => ({ title: 'y' }) },
+  'DELETE /groups/{id}/milestones/{milestone_id}': { min: 'reporter', auth: true },
+  'GET /groups/{id}/milestones/{milestone_id}/issues': { min: 'reader', auth: true },
+  'GET /groups/{id}/milestones/{milestone_id}/merge_requests': { min: 'reader', auth: true },
+  'PUT /projects/{id}/labels/{name}/promote': { min: 'reporter', auth: true },
+  'POST /projects/{id}/milestones/{milestone_id}/promote': { min: 'reporter', auth: true },
   'GET /projects/{id}/issues': { min: 'reader' },
   'POST /projects/{id}/issues': { min: 'user', auth: true, body: () => ({ title: 'From the matrix' }) },
   'GET /projects/{id}/issues/{issue_iid}': { min: 'reader' },
@@ -632,6 +656,25 @@ describe('access matrix: every endpoint by every role by every visibility', () =
     expect(impersonation.status).toBe(201)
     dirty = false
   }
+  /** A label `pub` and a milestone of the group, made when missing for the routes that name them. */
+  async function groupFixtures(op: Operation, v: Visibility): Promise<void> {
+    if (!/^\/groups\/\{id\}\/(labels|milestones)/.test(op.path)) return
+    const group = `${v}-group`
+    const owned = (table: string, title: string) =>
+      one(
+        `SELECT x.id FROM ${table} x JOIN namespaces n ON n.id = x.group_id WHERE n.full_path = ? AND x.title = ?`,
+        group,
+        title,
+      )
+    if (!owned('labels', 'pub'))
+      expect(
+        (await send('POST', `/groups/${group}/labels`, 'admin', { name: 'pub', color: '#fff' })).status,
+      ).toBe(201)
+    if (!owned('milestones', 'Group one'))
+      expect(
+        (await send('POST', `/groups/${group}/milestones`, 'admin', { title: 'Group one' })).status,
+      ).toBe(201)
+  }
   const ref = (scope: string, v: Visibility) =>
     scope === 'group' ? `${v}-group` : scope === 'project' ? String(projectId(v)) : ''
   /** The path of `op` with `{id}` = `target` and every other parameter naming a real record of `v`. */
@@ -697,10 +740,18 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       impersonation_token_id: String(
         one('SELECT token_id FROM access_token_kinds WHERE impersonation = 1 ORDER BY token_id LIMIT 1'),
       ),
-      name: 'pub',
+      // A project label's promotion names the project's own label; aliases and group labels `pub`.
+      name: op.path.startsWith('/projects/') ? 'bug' : 'pub',
       ref: 'main',
-      label_id: 'bug',
-      milestone_id: String(one('SELECT id FROM milestones WHERE project_id = ?', pid)),
+      label_id: op.path.startsWith('/groups/') ? 'pub' : 'bug',
+      milestone_id: String(
+        op.path.startsWith('/groups/')
+          ? one(
+              'SELECT m.id FROM milestones m JOIN namespaces n ON n.id = m.group_id WHERE n.full_path = ?',
+              `${v}-group`,
+            )
+          : one('SELECT id FROM milestones WHERE project_id = ?', pid),
+      ),
       group_id: String(otherGroup(v)),
     }
     return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x')
@@ -739,6 +790,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       for (const visibility of scope === 'none' ? (['public'] as const) : VISIBILITIES)
         for (const role of ROLES) {
           await reset()
+          await groupFixtures(op, visibility)
           const user = rule.user && String(one('SELECT id FROM users WHERE username = ?', rule.user))
           const token =
             rule.token &&

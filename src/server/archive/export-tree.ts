@@ -77,9 +77,11 @@ const labelLine = (l: LabelRow) => ({
   title: l.title,
   color: l.color,
   description: l.description ?? '',
-  type: 'ProjectLabel',
+  // A group's label in an issue's links is written as GitLab writes one (`GroupLabel`, its group's id);
+  // the importer finds it by title in the target's groups or makes a project label of it.
+  type: l.group_id === null ? 'ProjectLabel' : 'GroupLabel',
   project_id: l.project_id,
-  group_id: null,
+  group_id: l.group_id,
   template: false,
   created_at: l.created_at,
   updated_at: l.created_at,
@@ -104,7 +106,7 @@ const milestoneLine = (m: MilestoneRow) => ({
   start_date: m.start_date,
   due_date: m.due_date,
   project_id: m.project_id,
-  group_id: null,
+  group_id: m.group_id,
   created_at: m.created_at,
   updated_at: m.updated_at,
   events: [],

@@ -55,11 +55,19 @@ export interface RestoreContext {
   modernAttribution: boolean
 }
 
-/** A label by title in the project, created from the exported value when missing (`ObjectBuilder`). */
+/** The project being imported into, for the labels and milestones of its groups. */
+const target = (c: RestoreContext) =>
+  c.store.projects.get(c.projectId) ?? { id: c.projectId, namespace_id: -1 }
+
+/**
+ * A label by title in the project or its groups (a `GroupLabel` of the export is reused when the
+ * target's groups have its title), created as a project label from the exported value when missing
+ * (`ObjectBuilder`).
+ */
 export function restoreLabel(c: RestoreContext, raw: unknown): number {
   const l = obj(raw)
   const t = title(l.title)
-  const found = c.store.labels.byTitle(c.projectId, t)
+  const found = c.store.labels.availableByTitle(target(c), t)
   if (found) return found.id
   const color = text(l.color) && /^#[0-9a-f]{3,6}$/i.test(text(l.color)!) ? text(l.color)! : '#6699cc'
   const id = c.store.labels.insert(
@@ -75,11 +83,14 @@ export function restoreLabel(c: RestoreContext, raw: unknown): number {
   return id
 }
 
-/** A milestone by title, created (keeping its iid when free) when missing (`ObjectBuilder`). */
+/**
+ * A milestone by title in the project or its groups, created as the project's (keeping its iid when
+ * free) when missing (`ObjectBuilder`).
+ */
 export function restoreMilestone(c: RestoreContext, raw: unknown): number {
   const m = obj(raw)
   const t = title(m.title)
-  const found = c.store.milestones.byTitle(c.projectId, t)
+  const found = c.store.milestones.availableByTitle(target(c), t)
   if (found) return found.id
   return c.writer.insertMilestone({
     iid: int(m.iid),

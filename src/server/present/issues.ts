@@ -3,6 +3,7 @@ import type {
   IssueType,
   LabelDetail,
   Milestone,
+  GroupLabel,
   ProjectLabel,
   ProjectLabelWithCounts,
   UserBasic,
@@ -88,21 +89,41 @@ export function presentProjectLabel(
   subscribed: boolean,
   counts?: LabelCounts,
 ): ProjectLabel | ProjectLabelWithCounts {
-  return { ...presentLabel(row), ...counts, subscribed, priority: row.priority, is_project_label: true }
+  const own = row.project_id !== null
+  return {
+    ...presentLabel(row),
+    ...counts,
+    subscribed,
+    priority: own ? row.priority : null,
+    is_project_label: own,
+  }
 }
 
-export function presentMilestone(
-  row: MilestoneRow,
-  project: ProjectRow,
-  instance: Instance,
-  today: string,
-): Milestone {
+/** `Entities::GroupLabel`: the label, its counts when asked, and whether the caller subscribed. */
+export function presentGroupLabel(row: LabelRow, subscribed: boolean, counts?: LabelCounts): GroupLabel {
+  return { ...presentLabel(row), ...counts, subscribed }
+}
+
+/**
+ * `Entities::Milestone`: `project_id` or `group_id`, whichever owns it; `web_url` as
+ * `Gitlab::UrlBuilder` builds it for a project's or a group's milestone.
+ */
+export function presentMilestone(row: MilestoneRow, instance: Instance, today: string): Milestone {
+  const owner = row.group_id === null ? { project_id: row.project_id as number } : { group_id: row.group_id }
+  const path = row.group_id === null ? row.owner_path : `groups/${row.owner_path}`
   return {
-    ...issuableFields(row),
+    id: row.id,
+    iid: row.iid,
+    ...owner,
+    title: row.title,
+    description: row.description,
+    state: row.state,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
     due_date: row.due_date,
     start_date: row.start_date,
     expired: row.due_date !== null && row.due_date < today,
-    web_url: `${instance.baseUrl}/${project.full_path}/-/milestones/${row.iid}`,
+    web_url: `${instance.baseUrl}/${path}/-/milestones/${row.iid}`,
   }
 }
 
@@ -180,7 +201,7 @@ export function presentIssues(
       closed_at: row.closed_at,
       closed_by: user(row.closed_by_id),
       labels: view.withLabelDetails ? issueLabels.map(presentLabel) : issueLabels.map((l) => l.title),
-      milestone: milestoneRow ? presentMilestone(milestoneRow, p, instance, today) : null,
+      milestone: milestoneRow ? presentMilestone(milestoneRow, instance, today) : null,
       assignees: assigned,
       author: user(row.author_id) as UserBasic,
       type: row.issue_type.toUpperCase(),

@@ -41,6 +41,9 @@ import { issueDiscussionRoutes } from './issue-discussions.js'
 import { resourceEventRoutes } from './resource-events.js'
 import { groupWriteRoutes } from './group-writes.js'
 import { projectWriteRoutes } from './project-writes.js'
+import { groupLabelRoutes } from './group-labels.js'
+import { groupMilestoneRoutes } from './group-milestones.js'
+import { promotionRoutes } from './promotions.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -103,4 +106,7 @@ function registerRoutes(api: ApiContext): void {
   resourceEventRoutes(api)
   groupWriteRoutes(api)
   projectWriteRoutes(api)
+  groupLabelRoutes(api)
+  groupMilestoneRoutes(api)
+  promotionRoutes(api)
 }

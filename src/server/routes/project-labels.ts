@@ -11,9 +11,10 @@ import {
 } from '../../schema/index.js'
 import { boolParam } from '../../schema/params.js'
 import type { ApiContext } from './context.js'
+import { labelIssueCounts } from './label-counts.js'
 import { IdPath } from './paths.js'
 
-/** `include_ancestor_groups` has nothing to add: the server models no group labels. */
+/** `include_ancestor_groups` (default true) adds the labels of the project's groups. */
 const LabelQuery = Type.Object(
   {
     with_counts: Type.Optional(boolParam({ default: false })),
@@ -47,20 +48,11 @@ export function projectLabelRoutes(api: ApiContext): void {
       response: { 200: Type.Array(Type.Union([ProjectLabel, ProjectLabelWithCounts])) },
     },
     (h) => {
-      // `Label#open_issues_count`: IssuesFinder for the caller, every scope, one state. The records
-      // are the issue lists' own (kept per view), so they are written as the lists write them.
       const issueJson = h.reply.compileSerializationSchema(Issue) as (issue: Issue) => string
       return h.sendPage(
-        projectLabels.labels(h.actor, h.path.id, h.params, (project, title) => {
-          const count = (state: 'opened' | 'closed') =>
-            issues.list(
-              h.actor,
-              { kind: 'project', project },
-              { labels: [title], state, scope: 'all', page: 1, per_page: 1 },
-              issueJson,
-            ).total ?? 0
-          return { open_issues_count: count('opened'), closed_issues_count: count('closed') }
-        }),
+        projectLabels.labels(h.actor, h.path.id, h.params, (project, title) =>
+          labelIssueCounts(issues, h.actor, { kind: 'project', project }, title, issueJson),
+        ),
       )
     },
   )
@@ -75,7 +67,7 @@ export function projectLabelRoutes(api: ApiContext): void {
       input: LabelGetQuery,
       response: { 200: ProjectLabel },
     },
-    (h) => projectLabels.get(h.actor, h.path.id, h.path.label_id),
+    (h) => projectLabels.get(h.actor, h.path.id, h.path.label_id, h.params.include_ancestor_groups !== false),
   )
 
   route(

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import {
   Issue,
+  GroupMilestone,
   IssueBasic,
   MergeRequestBasic,
   MilestoneCreate,
@@ -13,6 +14,7 @@ import { boolParam } from '../../schema/params.js'
 import { pageOf } from '../grape/pagination.js'
 import { applies } from '../domain/releases.js'
 import type { ApiContext } from './context.js'
+import { milestoneIssues } from './milestone-issues.js'
 import { IdPath } from './paths.js'
 
 const MilestonePath = Type.Object({ id: Type.String(), milestone_id: Type.Integer() })
@@ -28,7 +30,7 @@ const ListBefore167 = Type.Object(
 
 /**
  * A project's milestones (services/project-milestones.ts; `lib/api/project_milestones.rb`): every call
- * authenticates. The project's milestones only: it has no group milestones to include.
+ * authenticates. The list adds the project's groups' milestones with `include_ancestors`.
  */
 export function projectMilestoneRoutes(api: ApiContext): void {
   const { route, access } = api
@@ -42,7 +44,7 @@ export function projectMilestoneRoutes(api: ApiContext): void {
       auth: 'required',
       pathParams: IdPath,
       input: applies(api.instance.version, 'milestoneIncludeAncestors') ? MilestoneListQuery : ListBefore167,
-      response: { 200: Type.Array(ProjectMilestone) },
+      response: { 200: Type.Array(Type.Union([ProjectMilestone, GroupMilestone])) },
     },
     (h) => h.sendPage(projectMilestones.list(h.actor, h.path.id, h.params)),
   )
@@ -113,28 +115,16 @@ export function projectMilestoneRoutes(api: ApiContext): void {
     (h) => {
       const milestone = projectMilestones.get(h.actor, h.path.id, h.path.milestone_id)
       const project = access.project(h.actor, h.path.id)
-      // `build_finder_params`: the milestone's title, every state, ordered by label priority. The
-      // records are the issue lists' own (kept per view), each shown here as `IssueBasic`.
-      const page = issues.list(
-        h.actor,
-        { kind: 'project', project },
-        {
-          ...h.params,
-          milestone: milestone.title,
-          scope: 'all',
-          state: 'all',
-          order_by: 'label_priority',
-          sort: 'asc',
-        },
-        h.reply.compileSerializationSchema(Issue) as (issue: Issue) => string,
+      return h.sendPage(
+        milestoneIssues(
+          issues,
+          h.actor,
+          { kind: 'project', project },
+          milestone.title,
+          h.params,
+          h.reply.compileSerializationSchema(Issue) as (issue: Issue) => string,
+        ),
       )
-      const { issues: records, page: at, total, hasMore } = page
-      return h.sendPage({
-        items: records.map((json) => JSON.parse(json) as IssueBasic),
-        page: at,
-        total,
-        hasMore,
-      })
     },
   )
 

@@ -32,6 +32,9 @@ import type { DiscussionService } from './discussions.js'
 import type { ResourceEventService } from './resource-events.js'
 import type { GroupWriteService } from './group-writes.js'
 import type { ProjectWriteService } from './project-writes.js'
+import type { GroupLabelService } from './group-labels.js'
+import type { GroupMilestoneService } from './group-milestones.js'
+import type { PromotionService } from './promotions.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -72,6 +75,9 @@ export interface Services {
   groupWrites: GroupWriteService
   /** Projects made, edited, archived, deleted, transferred and shared through the API. */
   projectWrites: ProjectWriteService
+  groupLabels: GroupLabelService
+  groupMilestones: GroupMilestoneService
+  promotions: PromotionService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

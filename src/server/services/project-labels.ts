@@ -1,9 +1,9 @@
 import type { LabelCreate, LabelUpdate, ProjectLabel, ProjectLabelWithCounts } from '../../schema/index.js'
 import { labelColor } from '../domain/label-colors.js'
 import { writtenText } from '../domain/plain-text.js'
-import { forbidden, messageError, notFound, notModified, validationError } from '../grape/gitlab-errors.js'
+import { forbidden, messageError, notFound, notModified } from '../grape/gitlab-errors.js'
+import { availableTo, findLabel, validateLabel } from './label-rules.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
-import { rubyToI } from '../grape/params.js'
 import { presentProjectLabel, type LabelCounts } from '../present/issues.js'
 import type { LabelRow } from '../store/labels.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -16,12 +16,11 @@ interface Paging {
   per_page?: number
 }
 
-const MAX_TITLE = 255
-
 /**
  * A project's labels (`lib/api/labels.rb`, `lib/api/helpers/label_helpers.rb`, `lib/api/subscriptions.rb`):
  * list, read, create, edit, delete, subscribe. Labels are ordered by title; `search` matches inside
- * titles and descriptions case-insensitively (`Label.search`). Labels here are the project's own (group labels are not modelled).
+ * titles and descriptions case-insensitively (`Label.search`). Lists and reads include the project's groups'
+ * labels (`include_ancestor_groups`, default true; `is_project_label: false`); edits and deletes only its own.
  * Writes need `admin_label` (Planner and up), reads whoever may read the project.
  */
 export function projectLabelService(ctx: ServiceContext) {
@@ -33,32 +32,40 @@ export function projectLabelService(ctx: ServiceContext) {
   const present = (actor: Actor, row: LabelRow) =>
     presentProjectLabel(row, actor.id !== null && store.labels.subscribed(row.id, actor.id))
 
-  /** `find_label`: by id first (as ActiveRecord casts the text to one), then by exact title. */
-  const find = (project: ProjectRow, ref: string): LabelRow => {
-    const id = /^\s*[+-]?\d/.test(ref) ? rubyToI(ref) : undefined
-    const byId = id === undefined ? undefined : store.labels.get(id)
-    const label = byId?.project_id === project.id ? byId : store.labels.byTitle(project.id, ref)
+  /**
+   * `find_label`: by id first (as ActiveRecord casts the text to one), then by exact title; among the
+   * project's groups' labels too unless `ownOnly` (`include_ancestor_groups: false`, as edits ask).
+   */
+  const find = (project: ProjectRow, ref: string, ownOnly = false): LabelRow => {
+    const label = ownOnly
+      ? findLabel(
+          store,
+          ref,
+          (l) => l.project_id === project.id,
+          (t) => store.labels.byTitle(project.id, t),
+        )
+      : findLabel(
+          store,
+          ref,
+          (l) => availableTo(store, project, l),
+          (t) => store.labels.availableByTitle(project, t),
+        )
     if (!label) throw notFound('Label')
     return label
   }
 
-  /**
-   * `Label`'s validations in their order (color, then title: presence, format, uniqueness, length);
-   * `title` and `color` as the model holds them after `strip_whitespace_from_title_and_color`.
-   */
-  const validate = (project: ProjectRow, title: string | null, color: string, self?: number) => {
-    const errors: Record<string, string[]> = {}
-    if (!/^#(?:[0-9A-Fa-f]{3}){1,2}$/.test(color)) errors.color = ['must be a valid color code']
-    const titleErrors: string[] = []
-    if (!title) titleErrors.push("can't be blank")
-    if (!title || title.includes(',')) titleErrors.push('is invalid')
-    const taken = title ? store.labels.byTitle(project.id, title) : undefined
-    if (taken && taken.id !== self) titleErrors.push('has already been taken')
-    if (title && [...title].length > MAX_TITLE)
-      titleErrors.push(`is too long (maximum is ${MAX_TITLE} characters)`)
-    if (titleErrors.length > 0) errors.title = titleErrors
-    if (Object.keys(errors).length > 0) throw validationError(errors)
-  }
+  /** A project label's rules (label-rules.ts), a group of the project's having the title too. */
+  const validate = (project: ProjectRow, title: string | null, color: string, self?: number) =>
+    validateLabel(
+      title,
+      color,
+      (t) => store.labels.byTitle(project.id, t),
+      self,
+      (t) => {
+        const found = store.labels.availableByTitle(project, t)
+        return found?.group_id ? store.namespaces.get(found.group_id)?.name : undefined
+      },
+    )
 
   return {
     /**
@@ -68,15 +75,17 @@ export function projectLabelService(ctx: ServiceContext) {
     labels(
       actor: Actor,
       projectId: string,
-      q: Paging & { search?: string; with_counts?: boolean },
+      q: Paging & { search?: string; with_counts?: boolean; include_ancestor_groups?: boolean },
       countsOf?: (project: ProjectRow, title: string) => Omit<LabelCounts, 'open_merge_requests_count'>,
     ): PageOut<ProjectLabel | ProjectLabelWithCounts> {
       const project = access.project(actor, projectId)
       const search = q.search?.toLowerCase()
-      const subscribed =
-        actor.id === null ? new Set<number>() : store.labels.subscribedIn(project.id, actor.id)
-      const rows = store.labels
-        .ofProject(project.id)
+      const subscribed = actor.id === null ? new Set<number>() : store.labels.subscribedBy(actor.id)
+      const rows = (
+        q.include_ancestor_groups === false
+          ? store.labels.ofProject(project.id)
+          : store.labels.available(project)
+      )
         .filter(
           (l) =>
             !search ||
@@ -93,16 +102,16 @@ export function projectLabelService(ctx: ServiceContext) {
       )
     },
 
-    get(actor: Actor, projectId: string, ref: string): ProjectLabel {
+    get(actor: Actor, projectId: string, ref: string, includeAncestors = true): ProjectLabel {
       const project = access.project(actor, projectId)
-      return present(actor, find(project, ref))
+      return present(actor, find(project, ref, !includeAncestors))
     },
 
-    /** 409 `Label already exists` for a title the project has, before the model validates. */
+    /** 409 `Label already exists` for a title the project or its groups have, before the model validates. */
     create(actor: Actor, projectId: string, input: LabelCreate): ProjectLabel {
       const project = access.project(actor, projectId)
       requireAdmin(actor, project)
-      if (store.labels.byTitle(project.id, input.name)) throw messageError(409, 'Label already exists')
+      if (store.labels.availableByTitle(project, input.name)) throw messageError(409, 'Label already exists')
       const title = writtenText(input.name)?.trim() ?? null
       const color = labelColor(input.color)
       validate(project, title, color)
@@ -125,7 +134,7 @@ export function projectLabelService(ctx: ServiceContext) {
     update(actor: Actor, projectId: string, ref: string, input: LabelUpdate): ProjectLabel {
       const project = access.project(actor, projectId)
       requireAdmin(actor, project)
-      const label = find(project, ref)
+      const label = find(project, ref, true)
       const changes =
         input.new_name !== undefined || input.color !== undefined || input.description !== undefined
       const title = (writtenText(input.new_name) ?? label.title).trim()
@@ -142,7 +151,7 @@ export function projectLabelService(ctx: ServiceContext) {
     /** 404 for a label the project lacks comes before the role check (`delete_label`). */
     remove(actor: Actor, projectId: string, ref: string): void {
       const project = access.project(actor, projectId)
-      const label = find(project, ref)
+      const label = find(project, ref, true)
       requireAdmin(actor, project)
       store.labels.remove(label.id)
     },

@@ -52,6 +52,7 @@ export function resourceEventService(deps: IssueDeps) {
             ? presentLabel({
                 id: e.label_id,
                 project_id: project.id,
+                group_id: null,
                 title: e.label_title,
                 color: e.label_color as string,
                 description: e.label_description,
@@ -66,11 +67,10 @@ export function resourceEventService(deps: IssueDeps) {
       return store.resourceEvents.milestones(issueId).flatMap((e) => {
         const milestone = e.milestone_id === null ? undefined : store.milestones.get(e.milestone_id)
         if (!milestone) return []
-        const p = store.projects.get(milestone.project_id) ?? project
         return [
           {
             ...head(e),
-            milestone: presentMilestone(milestone, p, instance, day),
+            milestone: presentMilestone(milestone, instance, day),
             action: e.action,
             state: e.state,
           },

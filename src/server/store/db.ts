@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { applyMigration, type Migration } from './migration.js'
 import { migrations } from './migrations.js'
 import { privateDir, privateFile } from './private-files.js'
 import { Connection } from './sqlite.js'
@@ -31,12 +32,8 @@ export function openDb(data: string): Db {
 
 function migrate(db: Db): void {
   const current = db.prepare('PRAGMA user_version').pluck().get() as number
-  for (let version = current; version < migrations.length; version++) {
-    db.transaction(() => {
-      db.exec(migrations[version] as string)
-      db.exec(`PRAGMA user_version = ${version + 1}`)
-    })
-  }
+  for (let version = current; version < migrations.length; version++)
+    applyMigration(db, migrations[version] as Migration, version + 1)
 }
 
 /** True when the store holds no users yet (so a seed may be applied). */

@@ -2,7 +2,9 @@ import type { Db } from './db.js'
 
 export interface LabelRow {
   id: number
-  project_id: number
+  /** The owner: a project, or (migration 19) a group; exactly one is set. */
+  project_id: number | null
+  group_id: number | null
   title: string
   color: string
   description: string | null
@@ -10,7 +12,18 @@ export interface LabelRow {
   created_at: string
 }
 
-/** Project labels; titles are unique per project and matched exactly. */
+/**
+ * The groups a project or group sees labels and milestones of: its own namespace (a group, or the
+ * user namespace, which owns none) and every ancestor. `?` is a namespace id.
+ */
+export const ANCESTOR_GROUPS = `WITH RECURSIVE chain(id) AS (SELECT ? UNION ALL
+  SELECT n.parent_id FROM namespaces n JOIN chain c ON n.id = c.id WHERE n.parent_id IS NOT NULL)`
+
+/**
+ * Project and group labels; titles are unique per owner and matched exactly. "Available" labels
+ * are a project's own and those of its groups (`Project#available_labels`, `LabelsFinder` with
+ * `include_ancestor_groups`).
+ */
 export function labelTable(db: Db) {
   const byId = db.prepare('SELECT * FROM labels WHERE id = ?')
   const update = db.prepare(
@@ -21,14 +34,38 @@ export function labelTable(db: Db) {
   const subscribed = db.prepare('SELECT 1 FROM label_subscriptions WHERE label_id = ? AND user_id = ?')
   const subscribe = db.prepare('INSERT OR IGNORE INTO label_subscriptions (label_id, user_id) VALUES (?, ?)')
   const unsubscribe = db.prepare('DELETE FROM label_subscriptions WHERE label_id = ? AND user_id = ?')
-  const subscribedOf = db.prepare(
-    'SELECT s.label_id FROM label_subscriptions s JOIN labels l ON l.id = s.label_id WHERE l.project_id = ? AND s.user_id = ?',
-  )
+  const subscribedBy = db.prepare('SELECT label_id FROM label_subscriptions WHERE user_id = ?')
   const insert = db.prepare(
     'INSERT INTO labels (project_id, title, color, description, created_at) VALUES (?, ?, ?, ?, ?)',
   )
   const byTitle = db.prepare('SELECT * FROM labels WHERE project_id = ? AND title = ?')
   const ofProject = db.prepare('SELECT * FROM labels WHERE project_id = ?')
+  const insertInGroup = db.prepare(
+    'INSERT INTO labels (group_id, title, color, description, created_at) VALUES (?, ?, ?, ?, ?)',
+  )
+  const groupByTitle = db.prepare('SELECT * FROM labels WHERE group_id = ? AND title = ?')
+  const ofGroups = db.prepare(
+    `${ANCESTOR_GROUPS} SELECT * FROM labels WHERE group_id IN (SELECT id FROM chain) ORDER BY title, id`,
+  )
+  // A project's own label first when a group has one of the same title (GitLab allows both).
+  const available = db.prepare(
+    `${ANCESTOR_GROUPS} SELECT * FROM labels WHERE project_id = ? OR group_id IN (SELECT id FROM chain)
+     ORDER BY title, project_id IS NULL, id`,
+  )
+  const availableByTitle = db.prepare(
+    `${ANCESTOR_GROUPS} SELECT * FROM labels WHERE title = ? AND (project_id = ? OR group_id IN (SELECT id FROM chain))
+     ORDER BY project_id IS NULL, id LIMIT 1`,
+  )
+  const moveIssues = db.prepare(
+    `INSERT OR IGNORE INTO issue_labels (issue_id, label_id) SELECT issue_id, ? FROM issue_labels WHERE label_id = ?`,
+  )
+  const moveSubscriptions = db.prepare(
+    'INSERT OR IGNORE INTO label_subscriptions (label_id, user_id) SELECT ?, user_id FROM label_subscriptions WHERE label_id = ?',
+  )
+  const moveEvents = db.prepare('UPDATE resource_label_events SET label_id = ? WHERE label_id = ?')
+  const toGroup = db.prepare(
+    'UPDATE labels SET project_id = NULL, group_id = ?, priority = NULL WHERE id = ?',
+  )
   const ofIssues = (n: number) =>
     db.prepare(
       `SELECT il.issue_id, l.* FROM issue_labels il JOIN labels l ON l.id = il.label_id
@@ -38,7 +75,32 @@ export function labelTable(db: Db) {
   return {
     insert: (projectId: number, title: string, color: string, description: string | null, now: string) =>
       Number(insert.run(projectId, title, color, description, now).lastInsertRowid),
+    /** The project's own label of this title (not its groups'). */
     byTitle: (projectId: number, title: string) => byTitle.get(projectId, title) as LabelRow | undefined,
+    insertInGroup: (groupId: number, title: string, color: string, description: string | null, now: string) =>
+      Number(insertInGroup.run(groupId, title, color, description, now).lastInsertRowid),
+    /** The group's own label of this title. */
+    groupByTitle: (groupId: number, title: string) =>
+      groupByTitle.get(groupId, title) as LabelRow | undefined,
+    /** The labels of a group and its ancestors (`namespaceId`: the group), by title. */
+    ofGroups: (namespaceId: number) => ofGroups.all(namespaceId) as LabelRow[],
+    /** A project's own labels and its groups', by title (the project's first on a tie). */
+    available: (project: { id: number; namespace_id: number }) =>
+      available.all(project.namespace_id, project.id) as LabelRow[],
+    /** The label of this title a project may use: its own, else its nearest group's. */
+    availableByTitle: (project: { id: number; namespace_id: number }, title: string) =>
+      availableByTitle.get(project.namespace_id, title, project.id) as LabelRow | undefined,
+    /**
+     * Hands one label's issues, subscribers and events to another (`Labels::PromoteService`), before
+     * the first is deleted.
+     */
+    /** Hands a project label to a group, keeping its id (`Labels::PromoteService`). */
+    moveToGroup: (id: number, groupId: number) => toGroup.run(groupId, id),
+    merge: (fromId: number, toId: number) => {
+      moveIssues.run(toId, fromId)
+      moveSubscriptions.run(toId, fromId)
+      moveEvents.run(toId, fromId)
+    },
     get: (id: number) => byId.get(id) as LabelRow | undefined,
     update: (id: number, l: Pick<LabelRow, 'title' | 'color' | 'description'>) => update.run({ id, ...l }),
     setPriority: (id: number, priority: number | null) => setPriority.run(priority, id),
@@ -46,10 +108,10 @@ export function labelTable(db: Db) {
     subscribed: (labelId: number, userId: number) => subscribed.get(labelId, userId) !== undefined,
     subscribe: (labelId: number, userId: number) => subscribe.run(labelId, userId),
     unsubscribe: (labelId: number, userId: number) => unsubscribe.run(labelId, userId),
-    /** Ids of the project's labels the user subscribed to. */
-    subscribedIn: (projectId: number, userId: number) =>
-      new Set((subscribedOf.all(projectId, userId) as { label_id: number }[]).map((r) => r.label_id)),
-    /** Ids of every label with this exact title, in any project (list filters match by title). */
+    /** Ids of the labels the user subscribed to (project and group labels alike). */
+    subscribedBy: (userId: number) =>
+      new Set((subscribedBy.all(userId) as { label_id: number }[]).map((r) => r.label_id)),
+    /** The project's own labels. */
     ofProject: (projectId: number) => ofProject.all(projectId) as LabelRow[],
     /** Labels of many issues at once, sorted by title (GitLab sorts issue labels alphabetically). */
     ofIssues: (issueIds: number[]) => {

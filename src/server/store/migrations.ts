@@ -16,12 +16,14 @@ import projectsApi from './migrations/015-projects-api.js'
 import groupsApi from './migrations/016-groups-api.js'
 import membersApi from './migrations/017-members-api.js'
 import accessTokens from './migrations/018-access-tokens.js'
+import groupLabelsMilestones from './migrations/019-group-labels-milestones.js'
+import type { Migration } from './migration.js'
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each; the store's
  * `PRAGMA user_version` records the last one applied. Append, never edit, a released migration.
  */
-export const migrations: string[] = [
+export const migrations: Migration[] = [
   foundation,
   issueDetails,
   transfers,
@@ -40,4 +42,5 @@ export const migrations: string[] = [
   groupsApi,
   membersApi,
   accessTokens,
+  groupLabelsMilestones,
 ]

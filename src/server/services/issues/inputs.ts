@@ -45,7 +45,7 @@ export function issueInputs(ctx: ServiceContext) {
   }
 
   /**
-   * Label ids for titles, creating missing project labels when `create` is allowed
+   * Label ids for titles (the project's or its groups'), creating missing project labels when `create` is allowed
    * (`app/services/issuable_base_service.rb`).
    */
   function labelIds(project: ProjectRow, titles: string[], create: boolean, now: string): number[] {
@@ -53,7 +53,7 @@ export function issueInputs(ctx: ServiceContext) {
     for (const title of titles) {
       // A blank title (`labels=,bug`) is no label: GitLab's Labels::FindOrCreateService cannot save one.
       if (title === '') continue
-      const found = store.labels.byTitle(project.id, title)
+      const found = store.labels.availableByTitle(project, title)
       if (found) ids.push(found.id)
       else if (create) ids.push(store.labels.insert(project.id, title, '#6699cc', null, now))
     }

@@ -29,6 +29,7 @@ import { watchedIssueLists, type ListWatch } from '../watched-issue-lists.js'
 import { descriptionQuickActions } from '../quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from '../system-notes.js'
 import { issueInputs, validateText } from './inputs.js'
+import { availableTo } from '../label-rules.js'
 import { calendarDate } from '../../domain/calendar-date.js'
 
 export interface IssuePage {
@@ -259,7 +260,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           author_id: user.id,
           created_at: createdAt,
           updated_at: createdAt,
-          milestone_id: milestone && milestone.project_id === project.id ? milestone.id : null,
+          milestone_id: milestone && availableTo(store, project, milestone) ? milestone.id : null,
           epic_id: epicId ?? null,
           confidential: input.confidential ? 1 : 0,
           discussion_locked:
@@ -358,7 +359,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
             if (!input.milestone_id) changes.milestone_id = null
             else {
               const m = store.milestones.get(input.milestone_id)
-              if (m && m.project_id === project.id) changes.milestone_id = m.id
+              if (m && availableTo(store, project, m)) changes.milestone_id = m.id
             }
           }
           if (input.weight !== undefined && ctx.instance.edition === 'ee') changes.weight = input.weight

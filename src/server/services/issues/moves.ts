@@ -110,7 +110,9 @@ export function issueMoveService(deps: IssueDeps) {
           ...row,
           iid: newIid,
           project_id: target.id,
-          milestone_id: milestone ? (store.milestones.byTitle(target.id, milestone.title)?.id ?? null) : null,
+          milestone_id: milestone
+            ? (store.milestones.availableByTitle(target, milestone.title)?.id ?? null)
+            : null,
           relative_position: sameRoot
             ? row.relative_position
             : (store.issues.maxPosition(target.id) ?? 0) + GAP,
@@ -121,7 +123,7 @@ export function issueMoveService(deps: IssueDeps) {
         store.issues.setLabels(
           id,
           titles
-            .map((t) => store.labels.byTitle(target.id, t)?.id)
+            .map((t) => store.labels.availableByTitle(target, t)?.id)
             .filter((x): x is number => x !== undefined),
         )
         const assignees = store.issues

@@ -24,7 +24,7 @@ import { changeSeverity } from './severity.js'
 export function issueEditOf(deps: IssueDeps, project: ProjectRow, updates: QuickActionUpdates): IssueUpdate {
   const { store } = deps.ctx
   const titles = (ids: number[] | undefined) =>
-    ids?.map((id) => store.labels.ofProject(project.id).find((l) => l.id === id)?.title ?? '')
+    ids?.map((id) => store.labels.available(project).find((l) => l.id === id)?.title ?? '')
   const edit: IssueUpdate = {}
   if (updates.state_event) edit.state_event = updates.state_event
   if (updates.title !== undefined) edit.title = updates.title

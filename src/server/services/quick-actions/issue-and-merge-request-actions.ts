@@ -88,7 +88,7 @@ export const issueAndMergeRequestActions: CommandDefinition[] = [
     takesArg: 'required',
     available: (ctx) =>
       canSetMetadata(ctx) &&
-      ctx.deps.ctx.store.milestones.ofProject(ctx.project.id).some((m) => m.state === 'active'),
+      ctx.deps.ctx.store.milestones.available(ctx.project).some((m) => m.state === 'active'),
     run(ctx, arg) {
       const milestone = arg === undefined ? undefined : findMilestone(ctx, arg)
       if (milestone) ctx.updates.milestone_id = milestone.id

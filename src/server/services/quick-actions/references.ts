@@ -15,10 +15,10 @@ const LABEL_REF = /~(?:(\d+)\b|"([^"]+)"|([A-Za-z0-9_\-?.&]+))/g
 
 /**
  * `find_labels`: labels referenced with `~`, and, when the argument has no `~`, labels named
- * by its words (`"A B" C` names `A B` and `C`); without an argument, every project label.
+ * by its words (`"A B" C` names `A B` and `C`); without an argument, every label of the project and its groups.
  */
 export function findLabels(ctx: QuickActionContext, param?: string): LabelRow[] {
-  const all = ctx.deps.ctx.store.labels.ofProject(ctx.project.id)
+  const all = ctx.deps.ctx.store.labels.available(ctx.project)
   if (param === undefined) return all
   const found: LabelRow[] = []
   const add = (label: LabelRow | undefined) => {
@@ -49,9 +49,9 @@ export function findUsers(ctx: QuickActionContext, param?: string): UserRow[] {
   return users
 }
 
-/** `%"v1.0"`, `%v1.0`, `%3` (an iid), else the argument as a title: a project milestone. */
+/** `%"v1.0"`, `%v1.0`, `%3` (an iid), else the argument as a title: a milestone of the project or its groups. */
 export function findMilestone(ctx: QuickActionContext, param: string): MilestoneRow | undefined {
-  const milestones = ctx.deps.ctx.store.milestones.ofProject(ctx.project.id)
+  const milestones = ctx.deps.ctx.store.milestones.available(ctx.project)
   const m = /^\s*%(?:(\d+)\b|"([^"]+)"|([^"\s<]+))/.exec(param)
   if (m) {
     const byRef = m[1]
