@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Clock } from '../domain/clock.js'
+import type { Instruments } from '../domain/instruments.js'
 import { scopedBodyParsers } from '../http/body-parsers.js'
 import type { ResponseCache } from '../http/response-cache.js'
 import type { Instance } from '../present/context.js'
@@ -37,6 +38,7 @@ import { issueLinkRoutes } from './issue-links.js'
 import { awardEmojiRoutes } from './award-emoji.js'
 import { issueDiscussionRoutes } from './issue-discussions.js'
 import { resourceEventRoutes } from './resource-events.js'
+import { emulatorInstrumentRoutes } from './emulator-instruments.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -44,12 +46,20 @@ import { resourceEventRoutes } from './resource-events.js'
  */
 export function mountRoutes(
   app: FastifyInstance,
-  state: { instance: Instance; clock: Clock; access: Access; services: Services; cache: ResponseCache },
+  state: {
+    instance: Instance
+    clock: Clock
+    access: Access
+    services: Services
+    cache: ResponseCache
+    instruments: Instruments
+  },
 ): void {
   const { instance, access, services } = state
   const route = routeTable(app, instance, state.clock, state.cache)
   const api: ApiContext = { app, route, instance, access, services }
   registerRoutes(api)
+  emulatorInstrumentRoutes(api, state.instruments)
   scopedBodyParsers(app, services.transfers, {
     ...(services.metricImages
       ? {
