@@ -132,6 +132,7 @@ export class FaultRules {
 
   /** Adds rules (checked already, or checked here), all or none; returns them as listed. */
   add(inputs: readonly unknown[]): FaultRule[] {
+    if (inputs.length === 0) throw new FaultRuleError('an empty list: give one rule or more')
     const checked = inputs.map((input, i) => checkFaultRule(input, inputs.length > 1 ? `faults[${i}].` : ''))
     if (this.held.length + checked.length > MAX_FAULT_RULES)
       throw new FaultRuleError(`at most ${MAX_FAULT_RULES} fault rules at once`)
