@@ -29,8 +29,10 @@ export interface EdgeState {
 
 /**
  * The HTTP edge every request passes before its route, in order: the malformed-string guard, the
- * browser guard (Host, CSRF), the turn of the event loop, authentication; then GitLab's headers on
- * every answer, the one error handler and GitLab's 404 and 410 for paths no route serves.
+ * browser guard (Host, CSRF), the turn of the event loop, authentication, the fault rules; then
+ * GitLab's headers on every answer (`X-Request-Id` among them), the request log once it is sent,
+ * the one error handler and GitLab's 404 and 410 for paths no route serves. `instruments` (the
+ * request log and the fault rules) default to a log of 1000 requests and no rules.
  */
 export async function installEdge(
   state: EdgeState,

@@ -40,7 +40,7 @@ export function installFaults(
       case 'reset':
         options.record(req, reply, null)
         reply.hijack()
-        req.raw.socket.resetAndDestroy()
+        req.raw.socket?.resetAndDestroy()
         return
       case 'slow_body':
         slow.set(req, rule.bytes_per_second ?? 1)
