@@ -63,11 +63,15 @@ export function redactJsonText(text: string): string {
 /** JSON up to this size is parsed to be redacted; a larger one is redacted as text, its start only. */
 const PARSED_JSON_LIMIT = 65_536
 
-/** Redacted text cut at `BODY_LIMIT` characters, with the length of the whole when it was longer. */
+/**
+ * Redacted text cut at `BODY_LIMIT` characters, with the length of the whole when it was longer.
+ * The cut is copied: V8 keeps a slice as a view of the whole string, which would keep a large
+ * answer in memory for as long as its entry stays in the log.
+ */
 export const cut = (redacted: string, length = redacted.length) =>
   redacted.length <= BODY_LIMIT && length <= BODY_LIMIT
     ? redacted
-    : `${redacted.slice(0, BODY_LIMIT)}…[${length} characters in all]`
+    : Buffer.from(`${redacted.slice(0, BODY_LIMIT)}...[${length} characters in all]`).toString()
 
 /** A body as the log keeps it: redacted, its first `BODY_LIMIT` characters and the length of the whole. */
 export function loggedText(text: string, json: boolean): string {

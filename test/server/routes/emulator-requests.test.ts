@@ -211,7 +211,7 @@ describe('--log-bodies', () => {
       expires_at: '2099-01-01',
     })
     expect(JSON.parse(pat.response_body as string)).toMatchObject({ name: 'ci', token: '[FILTERED]' })
-    expect(big.request_body).toMatch(/^\{"title":"Big","description":"x+…\[\d+ characters in all\]$/)
+    expect(big.request_body).toMatch(/^\{"title":"Big","description":"x+\.\.\.\[\d+ characters in all\]$/)
     expect((big.request_body as string).length).toBeLessThan(4200)
     expect(big.response_body).toMatch(/characters in all\]$/)
     expect(JSON.parse(form.request_body as string)).toEqual({ title: 'Renamed', private_token: '[FILTERED]' })
