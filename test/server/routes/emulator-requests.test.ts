@@ -218,6 +218,25 @@ describe('--log-bodies', () => {
   })
 })
 
+describe('--log-bodies, text bodies', () => {
+  it('redacts the tokens of a YAML seed and of a form', async () => {
+    t = await startServer(seed, { requestLog: { bodies: true } })
+    const yaml =
+      'users:\n  - { username: carol, token: glpat-carol-secret }\n  - username: dan\n    token: "glpat-dan-secret"\n'
+    const seeded = await t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      headers: { 'content-type': 'application/yaml' },
+      form: yaml,
+    })
+    expect(seeded.status).toBe(201)
+    const [entry] = await log()
+    expect(entry?.request_body).toBe(
+      'users:\n  - { username: carol, token: [FILTERED] }\n  - username: dan\n    token: [FILTERED]\n',
+    )
+    expect(JSON.parse(entry?.response_body as string)).toEqual({ message: 'seeded' })
+  })
+})
+
 describe('startServer: requests() and clearRequests()', () => {
   let gitlab: RunningServer
   afterEach(() => gitlab?.close())
