@@ -235,6 +235,20 @@ describe('--log-bodies, text bodies', () => {
     )
     expect(JSON.parse(entry?.response_body as string)).toEqual({ message: 'seeded' })
   })
+
+  it('keeps a multipart body by its size only', async () => {
+    t = await startServer(seed, { requestLog: { bodies: true } })
+    const body = '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nMulti\r\n--b--\r\n'
+    const created = await t.http('POST', '/api/v4/projects/acme%2Fwidgets/issues', {
+      token: ALICE,
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      form: body,
+    })
+    expect(created.status).toBe(201)
+    const [entry] = await log()
+    expect(entry?.request_body).toBe(`[multipart body, ${body.length} bytes]`)
+    expect(JSON.parse(entry?.response_body as string)).toMatchObject({ title: 'Multi' })
+  })
 })
 
 describe('startServer: requests() and clearRequests()', () => {
