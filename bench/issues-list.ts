@@ -15,6 +15,7 @@ import { request } from 'undici'
 import {
   alternate,
   beforeBuild,
+  COMPARE_LOG,
   figures,
   generatorCheck,
   ROUNDS,
@@ -46,6 +47,7 @@ export async function run(): Promise<Row[]> {
   const other = beforeBuild()
   const reference = await startChild(['reference', String(ISSUES)])
   const before = other ? await startChild(['reference', String(ISSUES)], other) : undefined
+  const logOff = COMPARE_LOG ? await startChild(['reference', String(ISSUES), 'log-off']) : undefined
   const dir = mkdtempSync(join(tmpdir(), 'gla-bench-'))
   try {
     const answer = await sample(reference)
@@ -62,12 +64,14 @@ export async function run(): Promise<Row[]> {
           wrk(`${server.url}${PATH}`, { connections, seconds, headers, serverPid: server.proc.pid as number })
       await at(reference, CONNECTIONS, 2)() // warm-up
       if (before) await at(before, CONNECTIONS, 2)()
+      if (logOff) await at(logOff, CONNECTIONS, 2)()
       const m = await alternate('issues-list', {
         ...(before ? { before: at(before) } : {}),
+        ...(logOff ? { logOff: at(logOff) } : {}),
         ours: at(reference),
         bare: at(baseline),
         bare2N: at(baseline, 2 * CONNECTIONS),
-      } as Record<'before' | 'ours' | 'bare' | 'bare2N', () => Promise<Load>>)
+      } as Record<'before' | 'logOff' | 'ours' | 'bare' | 'bare2N', () => Promise<Load>>)
       const detail =
         `reference ${figures(m.ours)}; bare node:http ${figures(m.bare)}; ` +
         `${ISSUES} issues seeded in ${reference.seedMs} ms; response ${answer.body.length} bytes; ` +
@@ -90,12 +94,19 @@ export async function run(): Promise<Row[]> {
             `this build ${figures(m.ours)}; before (${other.label}) ${figures(m.before)}, ` +
             `${ISSUES} issues seeded in ${before.seedMs} ms; the same rounds as the row above`,
         })
+      if (logOff)
+        rows.push({
+          name: 'issues-list: request log on (1000) / off, req/s (target >= 0.9)',
+          ratio: m.ours.rps / m.logOff.rps,
+          detail: `log on ${figures(m.ours)}; log off ${figures(m.logOff)}; the same rounds as the row above`,
+        })
       return rows
     } finally {
       await baseline.stop()
     }
   } finally {
     await before?.stop()
+    await logOff?.stop()
     await reference.stop()
     rmSync(dir, { recursive: true, force: true })
   }

@@ -17,6 +17,7 @@ import { request } from 'undici'
 import {
   alternate,
   beforeBuild,
+  COMPARE_LOG,
   figures,
   generatorCheck,
   ROUNDS,
@@ -117,6 +118,7 @@ export async function run(): Promise<Row[]> {
   const other = beforeBuild()
   const reference = await startChild(['reference', String(ISSUES), 'open'])
   const before = other ? await startChild(['reference', String(ISSUES), 'open'], other) : undefined
+  const logOff = COMPARE_LOG ? await startChild(['reference', String(ISSUES), 'open', 'log-off']) : undefined
   const dir = mkdtempSync(join(tmpdir(), 'gla-mixed-'))
   try {
     writeFileSync(join(dir, 'answers.json'), JSON.stringify(await record(reference.url)))
@@ -125,12 +127,14 @@ export async function run(): Promise<Row[]> {
     try {
       await mixed(reference, CONNECTIONS, 2)() // warm-up
       if (before) await mixed(before, CONNECTIONS, 2)()
+      if (logOff) await mixed(logOff, CONNECTIONS, 2)()
       const m = await alternate('mixed-load', {
         ...(before ? { before: mixed(before) } : {}),
+        ...(logOff ? { logOff: mixed(logOff) } : {}),
         ours: mixed(reference),
         bare: mixed(baseline),
         bare2N: mixed(baseline, 2 * CONNECTIONS),
-      } as Record<'before' | 'ours' | 'bare' | 'bare2N', () => Promise<Load>>)
+      } as Record<'before' | 'logOff' | 'ours' | 'bare' | 'bare2N', () => Promise<Load>>)
       const bad = (Object.entries(m) as [string, Load][]).filter(([, l]) => l.errors + l.non2xx > 0)
       if (bad.length > 0)
         throw new Error(
@@ -164,12 +168,19 @@ export async function run(): Promise<Row[]> {
           ratio: m.ours.rps / m.before.rps,
           detail: `this build ${figures(m.ours)}; before (${other.label}) ${figures(m.before)}; the same rounds as the row above`,
         })
+      if (logOff)
+        rows.push({
+          name: 'mixed-load: request log on (1000) / off, req/s (target >= 0.9)',
+          ratio: m.ours.rps / m.logOff.rps,
+          detail: `log on ${figures(m.ours)}; log off ${figures(m.logOff)}; the same rounds as the row above`,
+        })
       return rows
     } finally {
       await baseline.stop()
     }
   } finally {
     await before?.stop()
+    await logOff?.stop()
     await reference.stop()
     rmSync(dir, { recursive: true, force: true })
   }

@@ -19,6 +19,12 @@ const child = fileURLToPath(new URL('./server-child.ts', import.meta.url))
 
 /** Rounds of an alternating measurement (BENCH_ROUNDS); the figures are their medians. */
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+/**
+ * `BENCH_REQUEST_LOG=compare`: a second reference server with no request log joins the rounds of
+ * issues-list and mixed-load, and a row gives the rate with the log (the default, 1000 requests)
+ * over the rate without (issue 42's target: at least 0.9).
+ */
+export const COMPARE_LOG = process.env.BENCH_REQUEST_LOG === 'compare'
 
 export interface Started {
   url: string

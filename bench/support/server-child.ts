@@ -1,7 +1,8 @@
 /*
  * Runs one HTTP server in its own process so that the load generator does not share its core:
- *   reference <issues> [open]  the reference server seeded with <issues> issues (`open`: no
- *                              issue-creation rate limit, for loads that create issues)
+ *   reference <issues> [open] [log-off]  the reference server seeded with <issues> issues (`open`: no
+ *                              issue-creation rate limit, for loads that create issues; `log-off`:
+ *                              no request log, to measure what the log costs)
  *   seed-data <dir> <issues>   seeds a persistent store in <dir>, closes it and exits (no READY)
  *   baseline <file>            a bare node:http server answering every request with the bytes in <file>
  *   baseline-multi <file>      a bare node:http server answering each request with the first
@@ -25,9 +26,14 @@ export interface RecordedAnswer {
 
 const [mode, arg, extra] = process.argv.slice(2)
 if (mode === 'reference') {
+  const flags = process.argv.slice(4)
   const seed = issuesSeed(Number(arg))
   const started = performance.now()
-  const server = await buildServer({ seed, ...(extra === 'open' ? { issuesCreateLimit: 0 } : {}) })
+  const server = await buildServer({
+    seed,
+    ...(flags.includes('open') ? { issuesCreateLimit: 0 } : {}),
+    ...(flags.includes('log-off') ? { requestLog: { size: 0 } } : {}),
+  })
   const seedMs = performance.now() - started
   const url = await server.listen({ host: '127.0.0.1', port: 0 })
   process.stdout.write(`READY ${url} ${seedMs.toFixed(0)}\n`)

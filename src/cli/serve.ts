@@ -1,8 +1,9 @@
-import { renameSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { parse as parseYaml } from 'yaml'
 import { supportedVersion } from '../server/domain/releases.js'
 import { DEFAULT_ROOT_TOKEN, isLoopbackHost } from '../server/seed/default.js'
-import { startServer } from '../server/start.js'
+import { FaultRuleError, startServer, type EmulatorFaultInput } from '../server/start.js'
 
 export const serveHelp = `Usage: gitlab-actions serve [options]
 
@@ -29,6 +30,10 @@ Options:
                            (default 14400, 0 = off)
   --transfer-min-rate N    bytes such a transfer must move in every 30 s, or it fails (default 10240, 0 = off)
   --ready-file PATH        once listening, write the base URL to PATH (atomically: it appears whole)
+  --request-log-size N     requests the log at /-/emulator/requests keeps, oldest dropped first
+                           (default 1000, 0 = off)
+  --log-bodies             keep the bodies of requests and answers in that log too (redacted, cut at 4096 characters)
+  --faults FILE            fault rules in force from the start: a YAML or JSON list (docs/server.md, Faults)
   -h, --help               show this help
 `
 
@@ -53,6 +58,9 @@ export async function serve(argv: string[]): Promise<number> {
       'transfer-timeout': { type: 'string' },
       'transfer-min-rate': { type: 'string' },
       'ready-file': { type: 'string' },
+      'request-log-size': { type: 'string' },
+      'log-bodies': { type: 'boolean', default: false },
+      faults: { type: 'string' },
       // Hidden (not in the help): an S3-compatible endpoint for remote-import-s3, for tests.
       's3-endpoint': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -76,7 +84,9 @@ export async function serve(argv: string[]): Promise<number> {
       throw new Error(`--gitlab-version: ${(err as Error).message}`)
     }
   }
-  const whole = (name: 'issues-create-limit' | 'transfer-timeout' | 'transfer-min-rate') => {
+  const whole = (
+    name: 'issues-create-limit' | 'transfer-timeout' | 'transfer-min-rate' | 'request-log-size',
+  ) => {
     const value = values[name]
     if (value !== undefined && !/^\d+$/.test(value))
       throw new Error(`--${name} must be a whole number, got ${value}`)
@@ -85,6 +95,8 @@ export async function serve(argv: string[]): Promise<number> {
   const limit = whole('issues-create-limit')
   const timeout = whole('transfer-timeout')
   const minRate = whole('transfer-min-rate')
+  const logSize = whole('request-log-size')
+  const faults = values.faults === undefined ? undefined : readFaults(values.faults)
   const s3 = values['s3-endpoint']
   if (s3 !== undefined && !/^https?:\/\/[^/]+/.test(s3))
     throw new Error(`--s3-endpoint must be an http(s) URL, got ${s3}`)
@@ -99,6 +111,8 @@ export async function serve(argv: string[]): Promise<number> {
     gitlabVersion: version,
     allowLocalRequests: values['allow-local-requests'],
     issuesCreateLimit: limit,
+    requestLog: { size: logSize, bodies: values['log-bodies'] },
+    faults,
     transfers: {
       ...(s3 ? { s3Endpoint: s3 } : {}),
       transferLimits: {
@@ -106,6 +120,10 @@ export async function serve(argv: string[]): Promise<number> {
         ...(minRate === undefined ? {} : { minBytes: minRate }),
       },
     },
+  }).catch((err: unknown) => {
+    // A rule of the file the server refused: the message names the file and the rule.
+    if (err instanceof FaultRuleError) throw new Error(`--faults ${values.faults}: ${err.message}`)
+    throw err
   })
   // Before the line: whoever sees the line finds the file.
   const readyFile = values['ready-file']
@@ -158,6 +176,22 @@ export async function serve(argv: string[]): Promise<number> {
     stopWithNpx(stop)
   })
   return 0
+}
+
+/**
+ * `--faults FILE`: a YAML (or JSON) list of fault rules, or one rule; the rules themselves are
+ * checked by the server, whose `FaultRuleError` names the rule (`faults[1].ms is missing`).
+ */
+function readFaults(file: string): EmulatorFaultInput[] {
+  let parsed: unknown
+  try {
+    parsed = parseYaml(readFileSync(file, 'utf8'))
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    throw new Error(`--faults ${file}: ${code ? `cannot read it (${code})` : (err as Error).message}`)
+  }
+  if (parsed === null || parsed === undefined) return []
+  return (Array.isArray(parsed) ? parsed : [parsed]) as EmulatorFaultInput[]
 }
 
 /**

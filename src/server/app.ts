@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { openState, type StateOptions } from './compose.js'
+import { createInstruments, type InstrumentOptions, type Instruments } from './domain/instruments.js'
 import { installEdge } from './http/edge.js'
 import type { Instance } from './present/context.js'
 import { mountRoutes } from './routes/index.js'
@@ -9,7 +10,7 @@ import type { Seed } from '../schema/seed.js'
 export { DEFAULT_GITLAB_VERSION } from './compose.js'
 
 /** `openState`'s options (compose.ts `StateOptions`) and the edge's. */
-export interface ServerOptions extends StateOptions {
+export interface ServerOptions extends StateOptions, InstrumentOptions {
   logger?: boolean
   /**
    * More names the Host header may carry (`--allowed-host`), besides the listening address, its
@@ -31,6 +32,8 @@ export interface GitLabServer {
   listen(opts: { host?: string; port?: number }): Promise<string>
   /** The address really bound, `http://0.0.0.0:PORT` for a wildcard host; set by `listen`. */
   readonly address: string
+  /** The request log and the fault rules (`/-/emulator/requests`, `/-/emulator/faults`), in memory. */
+  instruments: Instruments
   /** `POST /-/emulator/reset`: back to the seed the store was first given, in one transaction. */
   reset(): void
   /** `POST /-/emulator/seed`: adds a validated seed, whole or not at all. */
@@ -44,9 +47,11 @@ export interface GitLabServer {
  * every request passes (http/edge.ts), and the routes (routes/index.ts).
  */
 export async function buildServer(options: ServerOptions = {}): Promise<GitLabServer> {
+  // Checked before the store opens: a bad fault rule or log size fails the start, leaving nothing open.
+  const instruments = createInstruments(options)
   const state = openState(options)
-  const { app, guard } = await installEdge(state, options)
-  mountRoutes(app, state)
+  const { app, guard } = await installEdge(state, { ...options, instruments })
+  mountRoutes(app, { ...state, instruments })
 
   let closed = false
   // Jobs and timers stop first (in reverse order of registration); the store closes last.
@@ -62,6 +67,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     store,
     instance,
     seeded,
+    instruments,
     get address() {
       return address
     },

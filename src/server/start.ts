@@ -6,10 +6,16 @@ import type { ExistingRecords } from './seed/rules.js'
 import { existingRecords, rememberedSeedTokens, seedTokens } from './services/seed.js'
 import type { Seed } from '../schema/seed.js'
 import type { Clock } from './domain/clock.js'
+import type { RequestFilter } from './domain/request-ring.js'
+import { presentRequest } from './present/emulator-requests.js'
+import type { EmulatorFault, EmulatorFaultInput, EmulatorRequest } from '../schema/emulator-instruments.js'
 
 export type { Seed } from '../schema/seed.js'
 export type { Clock } from './domain/clock.js'
 export { SeedError } from './seed/parse.js'
+export { FaultRuleError } from './domain/fault-rules.js'
+export type { RequestFilter } from './domain/request-ring.js'
+export type { EmulatorFault, EmulatorFaultInput, EmulatorRequest } from '../schema/emulator-instruments.js'
 export { DEFAULT_ROOT_TOKEN, DEFAULT_TRIGGER_TOKEN } from './seed/default.js'
 
 /**
@@ -57,6 +63,14 @@ export interface StartOptions {
    * `Date` header. A fixed clock makes answers repeatable; moving it on passes a rate limit's minute.
    */
   clock?: Clock
+  /**
+   * The request log (`GET /-/emulator/requests`, `requests()`): `size` requests kept, the oldest
+   * dropped first (default 1000; 0 keeps none); `bodies` keeps their bodies too, redacted and cut
+   * at 4096 characters (default false; `serve --log-bodies`).
+   */
+  requestLog?: { size?: number; bodies?: boolean }
+  /** Fault rules in force from the start, as `fault(rule)` adds them; a bad one rejects with a `FaultRuleError`. */
+  faults?: EmulatorFaultInput[]
   /** Fastify's request log on stdout (default false). */
   logger?: boolean
   /** @internal Export and import settings (an S3 endpoint, size and rate limits), for tests. */
@@ -84,6 +98,19 @@ export interface RunningServer {
   reset(): Promise<void>
   /** Adds more seed, whole or not at all, as `POST /-/emulator/seed`; rejects with a `SeedError` on a bad one. */
   seed(more: SeedSource): Promise<void>
+  /**
+   * The requests the log holds that match `filter` (as `GET /-/emulator/requests`), oldest first:
+   * all of them, unless `filter.limit` asks for fewer.
+   */
+  requests(filter?: RequestFilter): EmulatorRequest[]
+  /** Empties the request log, as `DELETE /-/emulator/requests`. */
+  clearRequests(): void
+  /** Adds a fault rule, as `POST /-/emulator/faults`; throws a `FaultRuleError` on a bad one. */
+  fault(rule: EmulatorFaultInput): EmulatorFault
+  /** The fault rules with their counts, as `GET /-/emulator/faults`. */
+  faults(): EmulatorFault[]
+  /** Removes every fault rule, as `DELETE /-/emulator/faults`. */
+  clearFaults(): void
   /** Stops accepting, finishes requests in flight, closes the store. */
   close(): Promise<void>
   /** The underlying server (store, Fastify app), for tests of the project itself. */
@@ -117,6 +144,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     clock: options.clock,
     logger: options.logger,
     transfers: options.transfers,
+    requestLog: options.requestLog,
+    faults: options.faults,
   })
   let url: string
   try {
@@ -136,8 +165,24 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     seeded: server.seeded,
     reset: async () => server.reset(),
     seed: async (more) => server.seed(await resolveSeed(more, existingRecords(server.store))),
+    requests: (filter) => allRequests(server, filter),
+    clearRequests: () => server.instruments.requests.clear(),
+    fault: (rule) => server.instruments.faults.add([rule])[0] as EmulatorFault,
+    faults: () => server.instruments.faults.list(),
+    clearFaults: () => server.instruments.faults.clear(),
     close: () => server.close(),
     server,
+  }
+}
+
+/** Every request of the log that matches, page after page (one page when the filter sets a `limit`). */
+function allRequests(server: GitLabServer, filter: RequestFilter = {}): EmulatorRequest[] {
+  const out: EmulatorRequest[] = []
+  for (let since = filter.since_id; ;) {
+    const { entries, more } = server.instruments.requests.find({ ...filter, since_id: since })
+    out.push(...entries.map(presentRequest))
+    if (!more || filter.limit !== undefined) return out
+    since = entries.at(-1)?.id
   }
 }
 

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
+import { createServer, type AddressInfo } from 'node:net'
 import { startServer, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
 import { runBundle, whileRunning } from '../support/action-run.js'
@@ -58,31 +58,6 @@ const expectNoSecrets = (log: string) => {
   for (const secret of [...Object.values(T), MARK]) expect(shown(log)).not.toContain(secret)
 }
 
-/** A TCP relay to `target` that holds every answer back `delayMs`, as a slow network would. */
-async function slowLink(target: URL, delayMs: number) {
-  const sockets = new Set<Socket>()
-  const relay = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname)
-    for (const s of [client, upstream]) {
-      sockets.add(s)
-      s.on('error', () => s.destroy())
-      s.on('close', () => sockets.delete(s))
-    }
-    client.pipe(upstream)
-    upstream.on('data', (chunk: Buffer) => setTimeout(() => client.write(chunk), delayMs))
-    upstream.on('end', () => setTimeout(() => client.end(), delayMs))
-  })
-  await new Promise<void>((done) => relay.listen(0, '127.0.0.1', done))
-  const { port } = relay.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => {
-      for (const s of sockets) s.destroy()
-      return new Promise<void>((done) => relay.close(() => done()))
-    },
-  }
-}
-
 describe('trigger-pipeline bundle', () => {
   it('triggers with variables, waits for success, sets every output and writes a summary', async () => {
     const run = await runBundle(
@@ -122,6 +97,71 @@ describe('trigger-pipeline bundle', () => {
     expect(run.summary).toContain('success')
     expectNoSecrets(run.log)
     expect(run.summary).not.toContain(T.app)
+  })
+
+  it('never sends a token in a URL: the request log shows every call it made, none with a query holding one', async () => {
+    const run = await runBundle('trigger-pipeline', base('acme/app', T.app), { during: pump })
+    expect(run.code).toBe(0)
+    const log = await t.http('GET', '/-/emulator/requests', {
+      token: 'glpat-root-token',
+      query: 'limit=1000',
+    })
+    const calls = log.body as { method: string; route: string; query: string | null; status: number }[]
+    // The trigger, then the waits on the pipeline.
+    expect(calls).toContainEqual(
+      expect.objectContaining({
+        method: 'POST',
+        route: '/api/v4/projects/:id/trigger/pipeline',
+        status: 201,
+      }),
+    )
+    expect(
+      calls.filter((c) => c.route === '/api/v4/projects/:id/pipelines/:pipeline_id').length,
+    ).toBeGreaterThan(0)
+    for (const call of calls) {
+      // The log writes a secret query parameter's value `[FILTERED]`: neither it nor a token may show.
+      expect([call.route, call.query]).toEqual([call.route, expect.not.stringMatching(/FILTERED|token|glp/i)])
+      expect(String(call.query)).not.toContain(T.app)
+    }
+  })
+
+  it("rides out GitLab's rate limit, nginx's 502 page and a dropped connection while it triggers and waits", async () => {
+    const rules = [
+      {
+        method: 'POST',
+        route: '/api/v4/projects/:id/trigger/pipeline',
+        action: 'status',
+        status: 429,
+        retry_after: 1,
+        times: 1,
+      },
+      { route: '/api/v4/projects/:id/pipelines/:pipeline_id', action: 'status', status: 502, times: 1 },
+      { route: '/api/v4/projects/:id/pipelines/:pipeline_id', action: 'reset', times: 1 },
+    ]
+    expect(
+      (await t.http('POST', '/-/emulator/faults', { token: 'glpat-root-token', json: rules })).status,
+    ).toBe(201)
+    const run = await runBundle('trigger-pipeline', base('acme/app', T.app), { during: pump })
+    expect(run.code).toBe(0)
+    expect(run.outputs.status).toBe('success')
+    const log = await t.http('GET', '/-/emulator/requests', {
+      token: 'glpat-root-token',
+      query: 'limit=1000',
+    })
+    const faulted = (
+      log.body as { method: string; status: number | null; fault: { action: string } | null }[]
+    )
+      .filter((e) => e.fault)
+      .map((e) => [e.method, e.status, e.fault?.action])
+    expect(faulted).toEqual([
+      ['POST', 429, 'status'],
+      ['GET', 502, 'status'],
+      ['GET', null, 'reset'],
+    ])
+    // The trigger was sent again after the 429 (GitLab did nothing), and made one pipeline.
+    expect((await t.http('GET', '/api/v4/projects/acme%2Fapp/pipelines', { token: MARK })).body).toHaveLength(
+      1,
+    )
   })
 
   it('with wait: false returns right after triggering, without an access token', async () => {
@@ -367,34 +407,31 @@ describe('trigger-pipeline bundle', () => {
   })
 
   it('cancels the pipeline when the job is cancelled while the trigger request is still under way', async () => {
-    // A slow link: GitLab has created the pipeline, its answer is still on the way.
-    const link = await slowLink(new URL(t.baseUrl), 800)
+    // A slow link: GitLab has created the pipeline, its answer (about 1 KB) is still on the way for a
+    // second or so (a server fault), well within the action's grace for it.
+    const slow = await t.http('POST', '/-/emulator/faults', {
+      token: 'glpat-root-token',
+      json: { route: '/api/v4/projects/:id/trigger/pipeline', action: 'slow_body', bytes_per_second: 1000 },
+    })
+    expect(slow.status).toBe(201)
     const count = () =>
       inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM pipelines').pluck().get() as number
     const before = count()
-    try {
-      const run = await runBundle(
-        'trigger-pipeline',
-        { ...base('acme/app', T.app), 'gitlab-url': link.url },
-        {
-          during: async (child) => {
-            await whileRunning(
-              child,
-              () => undefined,
-              10,
-              () => count() > before,
-            )
-            child.kill('SIGINT')
-          },
-        },
-      )
-      expect(run.log).toContain('Received SIGINT: stopping')
-      expect(run.log).toMatch(/Canceled GitLab pipeline \d+ \('cancel-on-abort'\)/)
-      expect(run.code).toBe(1)
-      expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('canceled')
-    } finally {
-      await link.close()
-    }
+    const run = await runBundle('trigger-pipeline', base('acme/app', T.app), {
+      during: async (child) => {
+        await whileRunning(
+          child,
+          () => undefined,
+          10,
+          () => count() > before,
+        )
+        child.kill('SIGINT')
+      },
+    })
+    expect(run.log).toContain('Received SIGINT: stopping')
+    expect(run.log).toMatch(/Canceled GitLab pipeline \d+ \('cancel-on-abort'\)/)
+    expect(run.code).toBe(1)
+    expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('canceled')
   })
 
   it('leaves the pipeline running on SIGINT with cancel-on-abort: false', async () => {

@@ -3,42 +3,62 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient, GitLabApiError } from '../../src/api/client.js'
 import { rateLimitDelayMs } from '../../src/api/poll.js'
-import { breakFirst, faultyRelay, type Fault } from '../support/faulty-relay.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../support/server.js'
 
 let t: TestServer
 let clock: ReturnType<typeof manualClock>
 let dir: string
-let relays: { close(): Promise<void> }[] = []
 beforeEach(async () => {
   clock = manualClock()
   t = await startServer(pipelineSeed, { clock })
   dir = mkdtempSync(join(tmpdir(), 'gla-poll-'))
 })
 afterEach(async () => {
-  await Promise.all(relays.map((r) => r.close()))
-  relays = []
   await t.close()
   rmSync(dir, { recursive: true, force: true })
 })
 
 const MARK = 'glpat-mark-token'
-/** One retry per read (not slept): each read the wait makes costs the relay two requests at most. */
+const ROOT = 'glpat-root-token'
+/** One retry per read (not slept): each read the wait makes costs two requests at most. */
 const direct = () => createClient({ baseUrl: t.baseUrl, token: MARK })
-const through = async (target: RegExp, faults: Fault[]) => {
-  const { plan, seen } = breakFirst(target, faults)
-  const relay = await faultyRelay(t.baseUrl, plan)
-  relays.push(relay)
+type Fault = { action: 'reset' } | { action: 'status'; status: 502 }
+const RESET: Fault = { action: 'reset' }
+const BAD_GATEWAY: Fault = { action: 'status', status: 502 }
+/**
+ * The server's faults break the reads of `route` as a load balancer in front of GitLab would:
+ * `faults` in turn (a reset connection, nginx's 502 page), once each, then the reads go through.
+ */
+const through = async (route: string, faults: Fault[], more: object = {}) => {
+  const rules = faults.map((fault) => ({ method: 'GET', route, times: 1, ...fault, ...more }))
+  const added = await t.http('POST', '/-/emulator/faults', { token: ROOT, json: rules })
+  expect(added.status).toBe(201)
   const client = createClient({
-    baseUrl: relay.url,
+    baseUrl: t.baseUrl,
     token: MARK,
     retry: { sleep: async () => undefined, maxRetries: 1 },
   })
-  return { client, seen }
+  /** The reads of `route` the faults broke, as the request log shows them. */
+  const broken = async () => {
+    const log = await t.http('GET', '/-/emulator/requests', {
+      token: ROOT,
+      query: `route=${route}&limit=1000`,
+    })
+    return (log.body as { status: number | null; fault: { action: string } | null }[])
+      .filter((e) => e.fault)
+      .map((e) => [e.status, e.fault?.action])
+  }
+  return { client, broken }
 }
 /** Two reads broken by resets, two by nginx's 502 page (each read is tried twice by the client). */
-const OUTAGE: Fault[] = ['reset', 'reset', 'bad-gateway', 'bad-gateway']
+const OUTAGE: Fault[] = [RESET, RESET, BAD_GATEWAY, BAD_GATEWAY]
+const BROKEN = [
+  [null, 'reset'],
+  [null, 'reset'],
+  [502, 'status'],
+  [502, 'status'],
+]
 const kindsOf = () => {
   const kinds: string[] = []
   return { kinds, onTransientError: (_e: Error, _ms: number, kind: string) => kinds.push(kind) }
@@ -50,7 +70,7 @@ describe('every wait rides out a load balancer that cuts connections and answers
       ref: 'main',
       token: MARK_TRIGGER,
     })
-    const { client, seen } = await through(/^GET \S+\/pipelines\/\d+$/, OUTAGE)
+    const { client, broken } = await through('/api/v4/projects/:id/pipelines/:pipeline_id', OUTAGE)
     const { kinds, onTransientError } = kindsOf()
     const r = await client.pipelines.waitForPipeline('acme/app', p.id, {
       intervalMs: 200,
@@ -62,17 +82,17 @@ describe('every wait rides out a load balancer that cuts connections and answers
     expect((await direct().pipelines.get('acme/app', p.id)).status).toBe('success')
     expect(kinds).toHaveLength(2) // once per kind: the reset, then the 502
     expect(kinds[1]).toBe('502')
-    expect(seen.filter((s) => !s.endsWith('forward'))).toHaveLength(4)
+    expect(await broken()).toEqual(BROKEN)
   })
 
   it('waitForExport ends finished, and the archive downloads', async () => {
-    const { client, seen } = await through(/^GET \S+\/export$/, OUTAGE)
+    const { client, broken } = await through('/api/v4/projects/:id/export', OUTAGE)
     await client.projectExports.schedule('acme/app')
     const { kinds, onTransientError } = kindsOf()
     const r = await client.projectExports.waitForExport('acme/app', { intervalMs: 20, onTransientError })
     expect(r).toMatchObject({ ended: 'done', status: 'finished' })
     expect(kinds).toHaveLength(2)
-    expect(seen.filter((s) => !s.endsWith('forward'))).toHaveLength(4)
+    expect(await broken()).toEqual(BROKEN)
     const saved = await direct().projectExports.downloadTo('acme/app', join(dir, 'app.tar.gz'))
     expect(saved.size).toBeGreaterThan(0)
   })
@@ -83,13 +103,13 @@ describe('every wait rides out a load balancer that cuts connections and answers
     await gitlab.projectExports.waitForExport('acme/app', { intervalMs: 20 })
     const file = join(dir, 'app.tar.gz')
     await gitlab.projectExports.downloadTo('acme/app', file)
-    const { client, seen } = await through(/^GET \S+\/import$/, OUTAGE)
+    const { client, broken } = await through('/api/v4/projects/:id/import', OUTAGE)
     const started = await client.projectImports.fromFile(file, { path: 'copy' })
     const { kinds, onTransientError } = kindsOf()
     const r = await client.projectImports.waitForImport(started, { intervalMs: 20, onTransientError })
     expect(r).toMatchObject({ ended: 'done', record: { id: started.id, import_status: 'finished' } })
     expect(kinds).toHaveLength(2)
-    expect(seen.filter((s) => !s.endsWith('forward'))).toHaveLength(4)
+    expect(await broken()).toEqual(BROKEN)
     expect((await gitlab.projects.get('mark/copy')).id).toBe(started.id)
   })
 
@@ -107,8 +127,11 @@ describe('every wait rides out a load balancer that cuts connections and answers
       ref: 'main',
       token: MARK_TRIGGER,
     })
-    const down: Fault[] = ['forward', ...Array<Fault>(100).fill('bad-gateway')] // one read, then GitLab is gone
-    const { client } = await through(/^GET \S+\/pipelines\/\d+$/, down)
+    // One read, then GitLab is gone: every later read meets nginx's 502 page.
+    const { client } = await through('/api/v4/projects/:id/pipelines/:pipeline_id', [BAD_GATEWAY], {
+      after: 1,
+      times: undefined, // no bound
+    })
     const r = await client.pipelines.waitForPipeline('acme/app', p.id, {
       intervalMs: 100,
       timeoutMs: 1000,

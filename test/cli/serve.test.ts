@@ -339,6 +339,9 @@ describe('gitlab-actions serve', () => {
     expect(code).toBe(0)
     expect(proc.stdout()).toContain('--allow-local-requests')
     expect(proc.stdout()).toContain('--allowed-host H')
+    expect(proc.stdout()).toContain('--request-log-size N')
+    expect(proc.stdout()).toContain('--log-bodies')
+    expect(proc.stdout()).toContain('--faults FILE')
   })
 
   it('--allowed-host (repeatable) adds names the Host header may carry; others get 403', async () => {
@@ -358,6 +361,70 @@ describe('gitlab-actions serve', () => {
     } finally {
       proc.child.kill('SIGTERM')
       await once(proc.child, 'exit')
+    }
+  })
+})
+
+describe('gitlab-actions serve: the request log and faults', () => {
+  it('--faults FILE puts its rules in force; --request-log-size and --log-bodies shape the log', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-faults-'))
+    try {
+      const file = join(dir, 'faults.yaml')
+      writeFileSync(file, '- { route: /api/v4/version, action: status, status: 503, times: 1 }\n')
+      const proc = run([
+        'serve',
+        '--port',
+        '0',
+        '--seed',
+        seedFile,
+        '--faults',
+        file,
+        '--request-log-size',
+        '2',
+        '--log-bodies',
+      ])
+      const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
+      const version = () =>
+        request(`${baseUrl}/api/v4/version`, { headers: { 'private-token': 'glpat-root-token' } })
+      const refused = await version()
+      expect(refused.statusCode).toBe(503)
+      expect(await refused.body.text()).toContain('<center>nginx</center>')
+      const answered = await version()
+      expect(answered.statusCode).toBe(200)
+      await answered.body.dump()
+      await (await version()).body.dump() // the third pushes the first out of a ring of 2
+      const log = await get(`${baseUrl}/-/emulator/requests`, 'glpat-root-token')
+      expect(log.status).toBe(200)
+      const entries = log.body as { status: number; fault: unknown; response_body: string }[]
+      expect(entries.map((e) => [e.status, e.fault])).toEqual([
+        [200, null],
+        [200, null],
+      ])
+      expect(JSON.parse(entries[0]?.response_body as string)).toHaveProperty('version')
+      proc.child.kill('SIGTERM')
+      expect((await once(proc.child, 'exit'))[0]).toBe(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a bad --faults FILE or --request-log-size stops start-up, exit 1, naming the option and the problem', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-faults-'))
+    try {
+      const file = join(dir, 'faults.json')
+      writeFileSync(file, '[{ "action": "reset" }, { "action": "delay" }]')
+      for (const [args, message] of [
+        [['--faults', file], `--faults ${file}: faults[1].ms is missing (action delay)`],
+        [['--faults', join(dir, 'none.yaml')], `--faults ${join(dir, 'none.yaml')}: cannot read it (ENOENT)`],
+        [['--request-log-size', 'many'], '--request-log-size must be a whole number, got many'],
+      ] as const) {
+        const proc = run(['serve', '--port', '0', ...args])
+        const [code] = await once(proc.child, 'exit')
+        expect([code, proc.stdout()]).toEqual([1, ''])
+        expect(proc.stderr()).toContain(message)
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

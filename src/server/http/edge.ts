@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import fastJson from 'fast-json-stringify'
 import { httpDate, type Clock } from '../domain/clock.js'
+import { createInstruments, type Instruments } from '../domain/instruments.js'
 import type { Instance } from '../present/context.js'
 import type { Authentication } from '../services/authentication.js'
 import { authenticate } from './auth.js'
@@ -8,9 +9,12 @@ import { bodyParsers } from './body-parsers.js'
 import { browserGuard, type BrowserGuard } from './browser-guard.js'
 import { clientErrors } from './client-errors.js'
 import { handleError } from './error-handler.js'
+import { installFaults } from './faults.js'
 import { parseQuery } from './form-params.js'
 import { routeHeadAsGet } from './head-requests.js'
 import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
+import { requestIds } from './request-ids.js'
+import { installRequestLog } from './request-log.js'
 import { requestTurns } from './request-turns.js'
 import { serializerSchema } from './serializer-schema.js'
 import { syncHook } from './sync-hook.js'
@@ -25,13 +29,16 @@ export interface EdgeState {
 
 /**
  * The HTTP edge every request passes before its route, in order: the malformed-string guard, the
- * browser guard (Host, CSRF), the turn of the event loop, authentication; then GitLab's headers on
- * every answer, the one error handler and GitLab's 404 and 410 for paths no route serves.
+ * browser guard (Host, CSRF), the turn of the event loop, authentication, the fault rules; then
+ * GitLab's headers on every answer (`X-Request-Id` among them), the request log once it is sent,
+ * the one error handler and GitLab's 404 and 410 for paths no route serves. `instruments` (the
+ * request log and the fault rules) default to a log of 1000 requests and no rules.
  */
 export async function installEdge(
   state: EdgeState,
-  options: { logger?: boolean; allowedHosts?: string[] },
+  options: { logger?: boolean; allowedHosts?: string[]; instruments?: Instruments },
 ): Promise<{ app: FastifyInstance; guard: BrowserGuard }> {
+  const instruments = options.instruments ?? createInstruments()
   const { instance, clock } = state
   const app = Fastify({
     logger: options.logger ?? false,
@@ -44,11 +51,14 @@ export async function installEdge(
     // HEAD is answered by each GET route without a route of its own (src/server/http/head-requests.ts).
     exposeHeadRoutes: false,
     rewriteUrl: routeHeadAsGet,
+    // GitLab's X-Request-Id (http/request-ids.ts), which the request log names too.
+    genReqId: requestIds(),
   })
   await bodyParsers(app)
   compileSerializersLazily(app)
   app.decorateRequest('actor', null as never)
   app.setErrorHandler(handleError)
+  const record = installRequestLog(app, instruments.requests, { clock, bodies: instruments.bodies })
   // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400.
   malformedStringGuard(app)
   // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
@@ -62,15 +72,18 @@ export async function installEdge(
       req.actor = authenticate(state.services.authentication, req)
     }),
   )
+  // After authentication, so that a fault rule may name the caller.
+  installFaults(app, instruments.faults, { clock, record })
   // GitLab answers `application/json` with no charset parameter (Grape's JSON formatter in `lib/api/api.rb`);
   // some clients compare it exactly. `Date` follows the injected clock (rate-limit windows are read from it).
-  app.addHook('onSend', (_req, reply, payload, done) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('application/json'))
       reply.header('content-type', 'application/json')
     reply.header('date', httpDate(clock))
     reply.header('x-frame-options', 'SAMEORIGIN')
     reply.header('x-content-type-options', 'nosniff')
+    reply.header('x-request-id', req.id)
     done(null, payload)
   })
   app.setNotFoundHandler((req, reply) => {

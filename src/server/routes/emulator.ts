@@ -6,7 +6,8 @@ import type { EmulatorService } from '../services/emulator.js'
 import type { ApiContext } from './context.js'
 import type { Actor } from '../services/access.js'
 
-const requireAdmin = (actor: Actor) => {
+/** The emulator's controls are for administrators: 401 without a token, 403 for others. */
+export const requireAdmin = (actor: Actor) => {
   if (!actor.user) throw unauthorized()
   if (!actor.admin) throw forbidden()
 }

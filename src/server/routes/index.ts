@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Clock } from '../domain/clock.js'
+import type { Instruments } from '../domain/instruments.js'
 import { scopedBodyParsers } from '../http/body-parsers.js'
 import type { ResponseCache } from '../http/response-cache.js'
 import type { Instance } from '../present/context.js'
@@ -44,6 +45,7 @@ import { projectWriteRoutes } from './project-writes.js'
 import { groupLabelRoutes } from './group-labels.js'
 import { groupMilestoneRoutes } from './group-milestones.js'
 import { promotionRoutes } from './promotions.js'
+import { emulatorInstrumentRoutes } from './emulator-instruments.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -51,12 +53,20 @@ import { promotionRoutes } from './promotions.js'
  */
 export function mountRoutes(
   app: FastifyInstance,
-  state: { instance: Instance; clock: Clock; access: Access; services: Services; cache: ResponseCache },
+  state: {
+    instance: Instance
+    clock: Clock
+    access: Access
+    services: Services
+    cache: ResponseCache
+    instruments: Instruments
+  },
 ): void {
   const { instance, access, services } = state
   const route = routeTable(app, instance, state.clock, state.cache)
   const api: ApiContext = { app, route, instance, access, services }
   registerRoutes(api)
+  emulatorInstrumentRoutes(api, state.instruments)
   scopedBodyParsers(app, services.transfers, {
     ...(services.metricImages
       ? {

@@ -138,4 +138,26 @@ describe('GET /api/v4/openapi.json', () => {
     expect(seedOp?.post?.responses['201']).toBeDefined()
     expect(doc.paths['/-/emulator/reset']?.post?.operationId).toBe('postEmulatorReset')
   })
+
+  it('documents the request log and the faults, administrators only, at the server root', () => {
+    const requests = doc.paths['/-/emulator/requests']
+    const faults = doc.paths['/-/emulator/faults']
+    expect(requests?.servers).toEqual([{ url: t.baseUrl }])
+    expect(requests?.get?.parameters?.map((p) => p.name)).toEqual([
+      'method',
+      'path',
+      'status',
+      'since_id',
+      'route',
+      'actor',
+      'limit',
+    ])
+    expect(Object.keys(requests?.get?.responses ?? {})).toEqual(['200', '400', '401', '403'])
+    expect(Object.keys(requests?.delete?.responses ?? {})).toEqual(['204', '401', '403'])
+    expect(Object.keys(faults ?? {})).toEqual(['servers', 'post', 'get', 'delete'])
+    expect(Object.keys(faults?.post?.responses ?? {})).toEqual(['201', '400', '401', '403'])
+    expect(doc.paths['/-/emulator/faults/{fault_id}']?.delete?.operationId).toBe(
+      'deleteEmulatorFaultsFaultId',
+    )
+  })
 })

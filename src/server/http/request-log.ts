@@ -1,0 +1,93 @@
+import type { Readable } from 'node:stream'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Clock } from '../domain/clock.js'
+import type { RequestRing } from '../domain/request-ring.js'
+import { requestMethod } from './head-requests.js'
+import { cut, loggedText, redactUrl, redactValue } from './redact.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The fault that fired on this request (http/faults.ts), for the request log. */
+    fault: { id: number; action: string } | null
+    /** With `--log-bodies`: the answer's body as the log keeps it. */
+    loggedResponse: string | null
+  }
+}
+
+/** Reading or clearing the log is not logged: a test that polls it would only see itself. */
+const isLogControl = (url: string) => url.charCodeAt(1) === 45 && url.startsWith('/-/emulator/requests')
+
+/** Keeps `req`'s entry in the ring: `status` null when no answer was sent (the connection reset). */
+export type RecordRequest = (req: FastifyRequest, reply: FastifyReply, status: number | null) => void
+
+/**
+ * The request log's hooks: one entry per answered request, made when the answer has been sent (its
+ * duration is Fastify's `reply.elapsedTime`). Without bodies the entry holds references to strings
+ * the request has already (method, URL, route, actor, request id): no string is built, no JSON
+ * written, unless the query holds a secret. A ring of size 0 installs nothing.
+ */
+export function installRequestLog(
+  app: FastifyInstance,
+  ring: RequestRing,
+  options: { clock: Clock; bodies: boolean },
+): RecordRequest {
+  const { clock, bodies } = options
+  app.decorateRequest('fault', null)
+  app.decorateRequest('loggedResponse', null)
+  const record: RecordRequest = (req, reply, status) => {
+    if (ring.size === 0 || isLogControl(req.url)) return
+    ring.push({
+      id: 0,
+      time: clock.now().getTime(),
+      method: requestMethod(req),
+      url: redactUrl(req.url),
+      status,
+      durationMs: reply.elapsedTime,
+      actor: req.actor?.user?.username ?? null,
+      route: req.routeOptions.url ?? null,
+      requestId: req.id,
+      fault: req.fault,
+      requestBody: bodies ? requestBody(req) : null,
+      responseBody: bodies ? req.loggedResponse : null,
+    })
+  }
+  if (ring.size === 0) return record
+  if (bodies)
+    app.addHook('onSend', (req, reply, payload, done) => {
+      req.loggedResponse = responseBody(reply, payload)
+      done(null, payload)
+    })
+  app.addHook('onResponse', (req, reply, done) => {
+    record(req, reply, reply.statusCode)
+    done()
+  })
+  return record
+}
+
+const size = (req: FastifyRequest) => req.headers['content-length'] ?? 'unknown'
+const isJson = (type: string) => /^application\/(?:[\w.+-]*\+)?json\b/i.test(type)
+const isText = (type: string) =>
+  /^(?:text\/|application\/(?:x-www-form-urlencoded|(?:x-)?yaml|xml)\b)/i.test(type)
+
+/** The request's body as the log keeps it: redacted, bounded; a multipart or binary one by its size. */
+function requestBody(req: FastifyRequest): string | null {
+  const type = req.headers['content-type'] ?? ''
+  if (/^multipart\//i.test(type)) return `[multipart body, ${size(req)} bytes]`
+  const body = req.body
+  if (body === undefined || body === null) return null
+  if (Buffer.isBuffer(body)) return `[binary body, ${body.length} bytes]`
+  if (typeof body === 'string') return loggedText(body, isJson(type))
+  if (typeof body === 'object') return cut(JSON.stringify(redactValue(body)))
+  return null
+}
+
+/** The answer's body as the log keeps it: JSON and text redacted and bounded, others by their size. */
+function responseBody(reply: FastifyReply, payload: unknown): string | null {
+  if (payload === null || payload === undefined || payload === '') return null
+  const type = String(reply.getHeader('content-type') ?? '')
+  if (typeof (payload as Readable).pipe === 'function') return '[streamed body]'
+  const bytes = Buffer.isBuffer(payload) ? payload : undefined
+  if (bytes && !isJson(type) && !isText(type)) return `[binary body, ${bytes.length} bytes]`
+  const text = bytes ? bytes.toString('utf8') : String(payload)
+  return loggedText(text, isJson(type))
+}
