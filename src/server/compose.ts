@@ -45,6 +45,8 @@ import { userService } from './services/users.js'
 import { userAdminService } from './services/user-admin.js'
 import { personalAccessTokenService } from './services/personal-access-tokens.js'
 import { namespaceService } from './services/namespaces.js'
+import { pageReadService } from './services/page-reads.js'
+import { pageSessions } from './services/page-sessions.js'
 import { openStore, type Store } from './store/index.js'
 import { sweepAbandoned, workDir } from './store/work-dirs.js'
 import type { Seed } from '../schema/seed.js'
@@ -186,6 +188,7 @@ function composeServices(
     health: healthService(api.ctx.store),
     ...ciServices(api),
     transfers: transferServices(api, options.transfers),
+    pageReads: pageReadService(api.ctx),
   }
 }
 
@@ -227,8 +230,10 @@ function ciServices(api: Assembly) {
   const runner = pipelineRunner(ctx.store, ctx.clock)
   api.onClose(runner.start())
   const pipelines = pipelineService(ctx, runner)
+  const auth = authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner))
   return {
-    authentication: authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner)),
+    authentication: auth,
+    pageSessions: pageSessions(ctx.store, ctx.clock, auth),
     pipelines,
     triggers: triggerService(ctx, runner, pipelines),
   }

@@ -27,6 +27,8 @@ import type { IssueLinkService } from './issues/links.js'
 import type { AwardEmojiService } from './award-emoji.js'
 import type { DiscussionService } from './discussions.js'
 import type { ResourceEventService } from './resource-events.js'
+import type { PageReadService } from './page-reads.js'
+import type { PageSessions } from './page-sessions.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -60,6 +62,10 @@ export interface Services {
   awardEmoji: AwardEmojiService
   discussions: DiscussionService
   resourceEvents: ResourceEventService
+  /** What the HTML pages show beyond the API's records (src/server/pages/). */
+  pageReads: PageReadService
+  /** The HTML pages' sign-in sessions, which the API never reads. */
+  pageSessions: PageSessions
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */
