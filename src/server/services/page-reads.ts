@@ -20,7 +20,8 @@ const listed = ({ name, full_path, description, visibility }: Listed): Listed =>
   description,
   visibility,
 })
-const byName = (a: Listed, b: Listed) => a.name.localeCompare(b.name) || a.full_path.localeCompare(b.full_path)
+const byName = (a: Listed, b: Listed) =>
+  a.name.localeCompare(b.name) || a.full_path.localeCompare(b.full_path)
 
 /**
  * What the HTML pages show that no API route answers: the instance's counts, a user's profile

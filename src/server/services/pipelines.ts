@@ -136,7 +136,10 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       const job = store.pipelines.job(jobId)
       const pipeline = job ? store.pipelines.get(p.id, job.pipeline_id) : undefined
       if (!job || !pipeline) throw recordNotFound()
-      return { ...present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock)), pipeline_id: pipeline.id }
+      return {
+        ...present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock)),
+        pipeline_id: pipeline.id,
+      }
     },
 
     variables(actor: Actor, p: ProjectRow, id: number): PipelineVariable[] {
