@@ -160,7 +160,8 @@ export function issuePage(
       { text: 'Issues', href: pathOf(p.path_with_namespace, 'issues') },
       { text: `#${issue.iid}`, href: self },
     ]),
-    body: html`<p>
+    body: html`${projectNav(p)}
+      <p>
         ${statusBadge(issue.state)} Issue #${issue.iid} opened
         <time datetime="${issue.created_at}">${issue.created_at}</time> by
         <a href="${userPath(issue.author.username)}">${issue.author.name}</a
