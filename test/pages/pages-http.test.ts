@@ -104,6 +104,18 @@ describe('pages', () => {
     expect(job.text).toContain(`href="/acme/widgets/-/pipelines/${id}"`)
   })
 
+  it("serve a milestone's web_url with its issues", async () => {
+    const [milestone] = (await t.http('GET', `${P}/milestones`, { token: tokens.developer })).body as {
+      web_url: string
+    }[]
+    const res = await get(new URL(milestone!.web_url).pathname)
+    expect(res.status).toBe(200)
+    expect(h1(res)).toEqual(['v1.0'])
+    expect(res.text).toContain('href="/acme/widgets/-/issues/1"')
+    expect(res.text).not.toContain('Closed one')
+    expect((await get('/acme/widgets/-/milestones/9')).status).toBe(404)
+  })
+
   it('answer 404 pages for what is missing or hidden, and leave the API its JSON 404', async () => {
     for (const path of [
       '/acme/platform/secret',

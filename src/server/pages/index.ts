@@ -9,6 +9,7 @@ import { issueListPage, issuePage } from './issue-pages.js'
 import type { PageContext } from './layout.js'
 import { exploreProjectsPage, groupPage, userPage } from './namespace-pages.js'
 import { jobPage, pipelineListPage, pipelinePage } from './pipeline-pages.js'
+import { milestonePage } from './milestone-page.js'
 import { projectPage } from './project-pages.js'
 import { notFoundPage, pageContext, renderPage, sendPage } from './respond.js'
 import { signInRoutes } from './sign-in.js'
@@ -64,6 +65,8 @@ function resolve(path: string, state: PagesState): Render | undefined {
       ? (ctx, query) => pipelineListPage(ctx, services, project, query)
       : (ctx) => pipelinePage(ctx, services, project, Number(id))
   if (kind === 'jobs' && id !== undefined) return (ctx) => jobPage(ctx, services, project, Number(id))
+  if (kind === 'milestones' && id !== undefined)
+    return (ctx) => milestonePage(ctx, state, project, Number(id))
   return undefined
 }
 

@@ -55,14 +55,18 @@ input[type=password],input[type=text]{font:inherit;padding:.35rem .5rem;border:1
 .error{color:#ae1800}
 `
 
-/** A link trail above the heading (`nav` with `aria-label`, the last item the current page). */
+/** A link trail above the heading (`nav` with `aria-label`, the last item the current page; an item without `href` is text). */
 export function crumbs(items: { text: string; href?: string }[]): Html {
   return html`<nav class="crumbs" aria-label="Breadcrumb">
     <ol>
       ${items.map((item, n) =>
-        n === items.length - 1
-          ? html`<li><a href="${item.href ?? '#'}" aria-current="page">${item.text}</a></li>`
-          : html`<li><a href="${item.href ?? '#'}">${item.text}</a></li>`,
+        item.href === undefined
+          ? html`<li>${item.text}</li>`
+          : html`<li>
+              <a href="${item.href}" ${n === items.length - 1 ? html` aria-current="page"` : null}
+                >${item.text}</a
+              >
+            </li>`,
       )}
     </ol>
   </nav>`
