@@ -1,10 +1,10 @@
 import { IssueListQuery, NoteListQuery, type Issue, type LabelDetail, type Note } from '../../schema/index.js'
 import { recordNotFound } from '../grape/gitlab-errors.js'
 import { parseParams } from '../grape/params.js'
-import type { Access } from '../services/access.js'
+import type { Access, Actor } from '../services/access.js'
 import type { Services } from '../services/index.js'
 import { html, type Html } from './html.js'
-import { layout, statusBadge, type PageContext } from './layout.js'
+import { layout, pager, statusBadge, table, type PageContext } from './layout.js'
 import { pathOf, pageNumber, userPath } from './links.js'
 import { projectCrumbs, projectNav } from './project-pages.js'
 import { paragraphs } from './text.js'
@@ -31,8 +31,25 @@ export function labelBadge(label: LabelDetail | string): Html {
   >`
 }
 
-/** Issues of a page as records (the service hands them out as JSON, as the API sends them). */
-const records = (json: string[]) => json.map((text) => JSON.parse(text) as Issue)
+/**
+ * A page of a project's issues as records, the list's query written as a URL's would be (the
+ * service hands records out as JSON, as the API sends them), with its count when it has one.
+ */
+export function projectIssues(
+  deps: { access: Access; services: Services },
+  actor: Actor,
+  fullPath: string,
+  query: Record<string, unknown>,
+): { issues: Issue[]; total?: number; hasMore?: boolean } {
+  const project = deps.access.project(actor, fullPath)
+  const q = parseParams(IssueListQuery, { with_labels_details: 'true', ...query })
+  const page = deps.services.issues.list(actor, { kind: 'project', project }, q, JSON.stringify)
+  return {
+    issues: page.issues.map((text) => JSON.parse(text) as Issue),
+    total: page.total,
+    hasMore: page.hasMore,
+  }
+}
 
 /** `/<full_path>/-/issues`: a project's issues by state, 20 a page, newest first (`Projects::IssuesController#index`). */
 export function issueListPage(
@@ -42,18 +59,15 @@ export function issueListPage(
   query: Record<string, unknown>,
 ): Html {
   const { actor } = ctx.visitor
-  const project = deps.access.project(actor, fullPath)
   const p = deps.services.projects.get(actor, fullPath)
   const state: State = STATES.includes(query.state as State) ? (query.state as State) : 'opened'
   const page = pageNumber(query.page)
-  const q = parseParams(IssueListQuery, {
+  const result = projectIssues(deps, actor, fullPath, {
     state,
     page: String(page),
     per_page: String(PER_PAGE),
-    with_labels_details: 'true',
   })
-  const result = deps.services.issues.list(actor, { kind: 'project', project }, q, JSON.stringify)
-  const issues = records(result.issues)
+  const { issues } = result
   const base = pathOf(p.path_with_namespace, 'issues')
   const link = (s: State, n = 1) => `${base}?state=${s}${n > 1 ? `&page=${n}` : ''}`
   const more = result.total !== undefined ? page * PER_PAGE < result.total : result.hasMore === true
@@ -77,40 +91,19 @@ export function issueListPage(
       ${
         issues.length === 0
           ? html`<p>No issues to show.</p>`
-          : html`<table>
-              <caption class="muted">
-                Issues, ${state === 'all' ? 'all states' : state}, newest first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Issue</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Labels</th>
-                  <th scope="col">Assignees</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${issues.map(
-                  (i) =>
-                    html`<tr>
-                      <td>
-                        <a href="${pathOf(p.path_with_namespace, 'issues', i.iid)}">${i.title}</a>
-                        <span class="muted">#${i.iid}</span>
-                      </td>
-                      <td>${statusBadge(i.state)}</td>
-                      <td>${i.labels.map((l) => html`${labelBadge(l)} `)}</td>
-                      <td>
-                        ${i.assignees.map((a) => html`<a href="${userPath(a.username)}">${a.name}</a> `)}
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          : table(
+              ['Issue', 'State', 'Labels', 'Assignees'],
+              issues.map((i) => [
+                html`<a href="${pathOf(p.path_with_namespace, 'issues', i.iid)}">${i.title}</a>
+                  <span class="muted">#${i.iid}</span>`,
+                statusBadge(i.state),
+                html`${i.labels.map((l) => html`${labelBadge(l)} `)}`,
+                html`${i.assignees.map((a) => html`<a href="${userPath(a.username)}">${a.name}</a> `)}`,
+              ]),
+              `Issues, ${state === 'all' ? 'all states' : state}, newest first`,
+            )
       }
-      <nav class="pager" aria-label="Pages">
-        ${page > 1 ? html`<a href="${link(state, page - 1)}" rel="prev">Previous page</a>` : null}
-        ${more ? html`<a href="${link(state, page + 1)}" rel="next">Next page</a>` : null}
-      </nav>`,
+      ${pager('Pages', page, more, (n) => link(state, n))}`,
   })
 }
 
@@ -139,10 +132,7 @@ export function issuePage(
   const { actor } = ctx.visitor
   const project = deps.access.project(actor, fullPath)
   const p = deps.services.projects.get(actor, fullPath)
-  const q = parseParams(IssueListQuery, { iids: [String(iid)], state: 'all', with_labels_details: 'true' })
-  const [issue] = records(
-    deps.services.issues.list(actor, { kind: 'project', project }, q, JSON.stringify).issues,
-  )
+  const [issue] = projectIssues(deps, actor, fullPath, { iids: [String(iid)], state: 'all' }).issues
   if (!issue) throw recordNotFound()
   const notesPage = pageNumber(query.notes_page)
   const notes = deps.services.notes.listForPage(
@@ -199,10 +189,10 @@ export function issuePage(
                 ${notes.notes.map(noteItem)}
               </ol>`
         }
-        <nav class="pager" aria-label="Note pages">
-          ${notesPage > 1 ? html`<a href="${self}?notes_page=${notesPage - 1}" rel="prev">Earlier notes</a>` : null}
-          ${moreNotes ? html`<a href="${self}?notes_page=${notesPage + 1}" rel="next">Later notes</a>` : null}
-        </nav>
+        ${pager('Note pages', notesPage, moreNotes, (n) => `${self}?notes_page=${n}`, [
+          'Earlier notes',
+          'Later notes',
+        ])}
       </section>`,
   })
 }

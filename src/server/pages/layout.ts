@@ -131,3 +131,43 @@ export function layout(ctx: PageContext, page: { title: string; crumbs?: Html; b
       </body>
     </html> `
 }
+
+/** Links to the previous and next pages of a list, `href(n)` the address of page `n`. */
+export function pager(
+  label: string,
+  page: number,
+  hasNext: boolean,
+  href: (n: number) => string,
+  words: [string, string] = ['Previous page', 'Next page'],
+): Html {
+  return html`<nav class="pager" aria-label="${label}">
+    ${page > 1 ? html`<a href="${href(page - 1)}" rel="prev">${words[0]}</a>` : null}
+    ${hasNext ? html`<a href="${href(page + 1)}" rel="next">${words[1]}</a>` : null}
+  </nav>`
+}
+
+/** A table: its column headings, then one row of cells per item. */
+export function table(columns: string[], rows: Html[][], caption?: string): Html {
+  return html`<table>
+    ${
+      caption
+        ? html`<caption class="muted">
+            ${caption}
+          </caption>`
+        : null
+    }
+    <thead>
+      <tr>
+        ${columns.map((c) => html`<th scope="col">${c}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        (cells) =>
+          html`<tr>
+            ${cells.map((cell) => html`<td>${cell}</td>`)}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`
+}

@@ -1,4 +1,4 @@
-import { IssueListQuery, MilestoneListQuery, type Issue } from '../../schema/index.js'
+import { MilestoneListQuery } from '../../schema/index.js'
 import { recordNotFound } from '../grape/gitlab-errors.js'
 import { parseParams } from '../grape/params.js'
 import type { Access } from '../services/access.js'
@@ -6,6 +6,7 @@ import type { Services } from '../services/index.js'
 import { html, type Html } from './html.js'
 import { layout, statusBadge, type PageContext } from './layout.js'
 import { pathOf } from './links.js'
+import { projectIssues } from './issue-pages.js'
 import { projectCrumbs, projectNav } from './project-pages.js'
 import { paragraphs } from './text.js'
 
@@ -28,16 +29,14 @@ export function milestonePage(
     parseParams(MilestoneListQuery, { iids: [String(iid)] }),
   ).items
   if (!milestone) throw recordNotFound()
-  const project = deps.access.project(actor, fullPath)
-  const q = parseParams(IssueListQuery, {
+  const list = projectIssues(deps, actor, fullPath, {
     milestone: milestone.title,
     state: 'all',
     per_page: String(MAX_ISSUES),
     order_by: 'created_at',
     sort: 'asc',
   })
-  const list = services.issues.list(actor, { kind: 'project', project }, q, JSON.stringify)
-  const issues = list.issues.map((text) => JSON.parse(text) as Issue)
+  const { issues } = list
   return layout(ctx, {
     title: milestone.title,
     crumbs: projectCrumbs(p, [

@@ -1,9 +1,10 @@
 import { ProjectListQuery } from '../../schema/index.js'
 import { parseParams } from '../grape/params.js'
+import type { Actor } from '../services/access.js'
 import type { Listed } from '../services/page-reads.js'
 import type { Services } from '../services/index.js'
 import { html, type Html } from './html.js'
-import { crumbs, layout, type PageContext } from './layout.js'
+import { crumbs, layout, pager, type PageContext } from './layout.js'
 import { groupPath, pageNumber, pathOf } from './links.js'
 import { paragraphs } from './text.js'
 
@@ -69,17 +70,20 @@ export function userPage(ctx: PageContext, services: Services, username: string)
   })
 }
 
-/** `/explore/projects`: the projects the visitor may see, by name (`Explore::ProjectsController#index`). */
-export function exploreProjectsPage(
-  ctx: PageContext,
+/**
+ * One page of the projects the visitor may see (`GET /projects`' rules), `PER_PAGE` long, as listed
+ * items, and whether another page follows.
+ */
+export function visibleProjects(
   services: Services,
-  query: Record<string, unknown>,
-): Html {
-  const page = pageNumber(query.page)
+  actor: Actor,
+  page: number,
+  orderBy: 'name' | 'path',
+): { items: Listed[]; more: boolean } {
   const list = services.projects.list(
-    ctx.visitor.actor,
+    actor,
     parseParams(ProjectListQuery, {
-      order_by: 'name',
+      order_by: orderBy,
       sort: 'asc',
       page: String(page),
       per_page: String(PER_PAGE),
@@ -89,14 +93,24 @@ export function exploreProjectsPage(
     name: p.name_with_namespace,
     full_path: p.path_with_namespace,
     description: p.description,
+    // Anonymous visitors get `BasicProjectDetails` (no visibility): they see public projects only.
     visibility: 'visibility' in p ? String(p.visibility) : 'public',
   }))
+  const total = 'total' in list ? list.total : undefined
+  return { items, more: total !== undefined && page * PER_PAGE < total }
+}
+
+/** `/explore/projects`: the projects the visitor may see, by name (`Explore::ProjectsController#index`). */
+export function exploreProjectsPage(
+  ctx: PageContext,
+  services: Services,
+  query: Record<string, unknown>,
+): Html {
+  const page = pageNumber(query.page)
+  const { items, more } = visibleProjects(services, ctx.visitor.actor, page, 'name')
   return layout(ctx, {
     title: 'Explore projects',
     body: html`${listedItems(items, (p) => pathOf(p.full_path), 'No projects to show.')}
-      <nav class="pager" aria-label="Pages">
-        ${page > 1 ? html`<a href="/explore/projects?page=${page - 1}" rel="prev">Previous page</a>` : null}
-        ${'total' in list && list.total !== undefined && page * PER_PAGE < list.total ? html`<a href="/explore/projects?page=${page + 1}" rel="next">Next page</a>` : null}
-      </nav>`,
+    ${pager('Pages', page, more, (n) => `/explore/projects?page=${n}`)}`,
   })
 }

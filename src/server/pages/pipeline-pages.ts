@@ -2,7 +2,7 @@ import { JobListQuery, PipelineListQuery, type Job } from '../../schema/index.js
 import { parseParams } from '../grape/params.js'
 import type { Services } from '../services/index.js'
 import { html, type Html } from './html.js'
-import { layout, statusBadge, type PageContext } from './layout.js'
+import { layout, pager, statusBadge, table, type PageContext } from './layout.js'
 import { pageNumber, pathOf } from './links.js'
 import { projectCrumbs, projectNav } from './project-pages.js'
 
@@ -31,35 +31,20 @@ export function pipelineListPage(
     title: 'Pipelines',
     crumbs: projectCrumbs(p, [{ text: 'Pipelines', href: base }]),
     body: html`${projectNav(p)}
-      ${
-        list.items.length === 0
-          ? html`<p>No pipelines yet.</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Pipeline</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Ref</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${list.items.map(
-                  (pl) =>
-                    html`<tr>
-                      <td><a href="${pathOf(p.path_with_namespace, 'pipelines', pl.id)}">#${pl.id}</a></td>
-                      <td>${statusBadge(pl.status)}</td>
-                      <td><code>${pl.ref}</code></td>
-                      <td><time datetime="${pl.created_at}">${pl.created_at}</time></td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-      }
-      <nav class="pager" aria-label="Pages">
-        ${page > 1 ? html`<a href="${base}?page=${page - 1}" rel="prev">Previous page</a>` : null}
-        ${page * PER_PAGE < list.total ? html`<a href="${base}?page=${page + 1}" rel="next">Next page</a>` : null}
-      </nav>`,
+    ${
+      list.items.length === 0
+        ? html`<p>No pipelines yet.</p>`
+        : table(
+            ['Pipeline', 'Status', 'Ref', 'Created'],
+            list.items.map((pl) => [
+              html`<a href="${pathOf(p.path_with_namespace, 'pipelines', pl.id)}">#${pl.id}</a>`,
+              statusBadge(pl.status),
+              html`<code>${pl.ref}</code>`,
+              html`<time datetime="${pl.created_at}">${pl.created_at}</time>`,
+            ]),
+          )
+    }
+    ${pager('Pages', page, page * PER_PAGE < list.total, (n) => `${base}?page=${n}`)}`,
   })
 }
 

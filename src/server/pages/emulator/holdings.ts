@@ -1,10 +1,8 @@
-import { ProjectListQuery } from '../../../schema/index.js'
-import { parseParams } from '../../grape/params.js'
 import { html } from '../html.js'
+import { pager } from '../layout.js'
 import { pageNumber, pathOf } from '../links.js'
+import { listedItems, visibleProjects } from '../namespace-pages.js'
 import type { EmulatorSection } from './section.js'
-
-const PER_PAGE = 20
 
 /** What the instance holds: its counts, then its projects (20 a page, by path) linking to their pages. */
 export const holdings: EmulatorSection = {
@@ -13,15 +11,7 @@ export const holdings: EmulatorSection = {
   render({ ctx, services, query }) {
     const counts = services.pageReads.counts()
     const page = pageNumber(query.projects_page)
-    const list = services.projects.list(
-      ctx.visitor.actor,
-      parseParams(ProjectListQuery, {
-        order_by: 'path',
-        sort: 'asc',
-        page: String(page),
-        per_page: String(PER_PAGE),
-      }),
-    )
+    const { items, more } = visibleProjects(services, ctx.visitor.actor, page, 'path')
     const entries: [string, number][] = [
       ['Users', counts.users],
       ['Groups', counts.groups],
@@ -35,18 +25,10 @@ export const holdings: EmulatorSection = {
         )}
       </ul>
       <h3>Projects</h3>
-      ${
-        list.items.length === 0
-          ? html`<p class="muted">No projects.</p>`
-          : html`<ul>
-              ${list.items.map(
-                (p) => html`<li><a href="${pathOf(p.path_with_namespace)}">${p.path_with_namespace}</a></li>`,
-              )}
-            </ul>`
-      }
-      <nav class="pager" aria-label="Project pages">
-        ${page > 1 ? html`<a href="/-/emulator?projects_page=${page - 1}#holdings" rel="prev">Previous projects</a>` : null}
-        ${page * PER_PAGE < counts.projects ? html`<a href="/-/emulator?projects_page=${page + 1}#holdings" rel="next">More projects</a>` : null}
-      </nav>`
+      ${listedItems(items, (p) => pathOf(p.full_path), 'No projects.')}
+      ${pager('Project pages', page, more, (n) => `/-/emulator?projects_page=${n}#holdings`, [
+        'Previous projects',
+        'More projects',
+      ])}`
   },
 }
