@@ -116,6 +116,16 @@ describe('pages', () => {
     expect((await get('/acme/widgets/-/milestones/9')).status).toBe(404)
   })
 
+  it('send the root and /explore to the projects one may see', async () => {
+    for (const path of ['/', '/explore']) {
+      const res = await get(path)
+      expect([res.status, res.headers.location]).toEqual([302, '/explore/projects'])
+    }
+    const explore = await get('/explore/projects')
+    expect(explore.text).toContain('href="/acme/widgets"')
+    expect(explore.text).not.toContain('secret')
+  })
+
   it('answer 404 pages for what is missing or hidden, and leave the API its JSON 404', async () => {
     for (const path of [
       '/acme/platform/secret',
@@ -193,6 +203,16 @@ describe('pages', () => {
     })
     expect([reset.status, reset.headers.location]).toEqual([303, '/-/emulator?reset=done'])
     expect(flat(await get('/-/emulator', cookie))).toContain('<strong>3</strong> Issues')
+    // A session that is not an administrator's is refused with its own CSRF token.
+    const dana = await signIn(tokens.developer)
+    const danaCsrf = /name="authenticity_token" value="([^"]+)"/.exec(
+      (await get('/acme/widgets', dana)).text,
+    )![1]!
+    const refused = await t.http('POST', '/-/emulator/reset', {
+      headers: { cookie: dana },
+      form: `authenticity_token=${encodeURIComponent(danaCsrf)}`,
+    })
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
     // The API's reset is unchanged.
     const api = await t.http('POST', '/-/emulator/reset', { token: tokens.root })
     expect([api.status, api.body]).toEqual([200, { message: 'reset' }])

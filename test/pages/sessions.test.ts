@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { manualClock } from '../support/pipeline-seed.js'
 import { tokens } from '../support/seeds.js'
 import { startServer, type TestServer } from '../support/server.js'
@@ -64,4 +67,23 @@ it('refuses a token that may not read the API (read_user only)', async () => {
   })
   expect(res.status).toBe(401)
   expect(res.headers['set-cookie']).toBeUndefined()
+})
+
+it('keeps a session across a restart of a --data directory (its key is in the secrets file)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gla-pages-'))
+  try {
+    const first = await startServer(pagesSeed, { data: dir })
+    const res = await first.http('POST', '/users/sign_in', { form: `token=${tokens.developer}` })
+    const cookie = /_gitlab_session=[^;]+/.exec(res.headers['set-cookie']!)![0]
+    await first.close()
+    const second = await startServer(pagesSeed, { data: dir })
+    try {
+      expect((await second.http('GET', SECRET, { headers: { cookie } })).status).toBe(200)
+      expect((await second.http('GET', SECRET)).status).toBe(404)
+    } finally {
+      await second.close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
