@@ -7,6 +7,8 @@ import { startServer, type TestServer } from '../support/server.js'
 import { PAGES_TRIGGER, pagesSeed } from './seed.js'
 
 /** The pages in a real browser (headless chromium): links followed, forms posted, no JavaScript needed. */
+// A browser on a busy machine: each step may take seconds, a test with a dozen of them a minute.
+jest.setTimeout(90_000)
 let t: TestServer
 let browser: Browser
 let context: BrowserContext
@@ -22,7 +24,7 @@ afterAll(async () => {
 beforeEach(async () => {
   // Pages must work with JavaScript off; each test starts signed out.
   context = await browser.newContext({ javaScriptEnabled: false })
-  context.setDefaultTimeout(5_000)
+  context.setDefaultTimeout(15_000)
   page = await context.newPage()
 })
 afterEach(() => context.close())
