@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { launchChromium } from '../support/browser.js'
 import { tokens } from '../support/seeds.js'
 import { startServer, type TestServer } from '../support/server.js'
@@ -31,10 +31,14 @@ afterEach(() => context.close())
 
 const P = '/api/v4/projects/acme%2Fwidgets'
 const h1 = () => page.locator('h1').innerText()
+/** Clicks what leads to another page, and waits until that page has loaded (no script: each click loads one). */
+const follow = async (target: Locator) => {
+  await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), target.click()])
+}
 const signIn = async (token: string) => {
   await page.goto(`${t.baseUrl}/users/sign_in`)
   await page.getByLabel('Personal access token').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await follow(page.getByRole('button', { name: 'Sign in' }))
 }
 const count = (name: string) => page.locator(`[data-count="${name}"] strong`).innerText()
 
@@ -48,21 +52,21 @@ it("opens an issue's web_url from the API and follows links to the project, its 
   expect(await page.locator('h1').count()).toBe(1)
   expect(await page.locator('.label', { hasText: 'bug' }).getAttribute('style')).toContain('#d9534f')
 
-  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Widgets' }).click()
+  await follow(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Widgets' }))
   expect(page.url()).toBe(`${t.baseUrl}/acme/widgets`)
   expect(await h1()).toBe('Widgets')
 
-  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Issues' }).click()
+  await follow(page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Issues' }))
   expect(await h1()).toBe('Issues')
-  await page.getByRole('link', { name: 'Closed', exact: true }).click()
+  await follow(page.getByRole('link', { name: 'Closed', exact: true }))
   expect(page.url()).toBe(`${t.baseUrl}/acme/widgets/-/issues?state=closed`)
-  await page.getByRole('link', { name: 'Closed one' }).click()
+  await follow(page.getByRole('link', { name: 'Closed one' }))
   expect(await h1()).toBe('Closed one')
 
-  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Pipelines' }).click()
-  await page.getByRole('link', { name: `#${pipelineId}` }).click()
+  await follow(page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Pipelines' }))
+  await follow(page.getByRole('link', { name: `#${pipelineId}` }))
   expect(await h1()).toBe(`Pipeline #${pipelineId}`)
-  await page.getByRole('link', { name: 'build' }).click()
+  await follow(page.getByRole('link', { name: 'build' }))
   expect(await h1()).toBe('Job build')
   expect(await page.locator('dt:has-text("Status") + dd').innerText()).toMatch(
     /^(created|pending|running|success)$/,
@@ -73,18 +77,18 @@ it('shows a private project after signing in, and 404 to a signed-out visitor', 
   const hidden = await page.goto(`${t.baseUrl}/acme/platform/secret`)
   expect(hidden?.status()).toBe(404)
   expect(await h1()).toBe('Page not found')
-  await page.getByRole('main').getByRole('link', { name: 'sign in' }).click()
+  await follow(page.getByRole('main').getByRole('link', { name: 'sign in' }))
   await page.getByLabel('Personal access token').fill('glpat-wrong')
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await follow(page.getByRole('button', { name: 'Sign in' }))
   expect(await page.getByRole('alert').innerText()).toContain('Invalid')
   await page.getByLabel('Personal access token').fill(tokens.developer)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await follow(page.getByRole('button', { name: 'Sign in' }))
   expect(page.url()).toBe(`${t.baseUrl}/acme/platform/secret`)
   expect(await h1()).toBe('Secret')
   const [cookie] = await context.cookies()
   expect(cookie).toMatchObject({ name: '_gitlab_session', httpOnly: true, sameSite: 'Strict' })
 
-  await page.getByRole('button', { name: 'Sign out' }).click()
+  await follow(page.getByRole('button', { name: 'Sign out' }))
   expect((await page.goto(`${t.baseUrl}/acme/platform/secret`))?.status()).toBe(404)
 })
 
@@ -99,7 +103,7 @@ it("resets from the emulator page's button: the counts return to the seed's", as
     await page.setViewportSize({ width: 960, height: 760 })
     await page.screenshot({ path: 'docs/emulator-page.png' })
   }
-  await page.getByRole('button', { name: 'Reset to the seed' }).click()
+  await follow(page.getByRole('button', { name: 'Reset to the seed' }))
   expect(page.url()).toBe(`${t.baseUrl}/-/emulator?reset=done`)
   expect(await page.getByRole('status').innerText()).toContain('reset')
   expect(Number(await count('issues'))).toBe(issues - 1)
