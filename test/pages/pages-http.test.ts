@@ -1,3 +1,5 @@
+import { request } from 'undici'
+import { exportSettled } from '../support/imports.js'
 import { tokens } from '../support/seeds.js'
 import { startServer, type Reply, type TestServer } from '../support/server.js'
 import { PAGES_TRIGGER, pagesSeed } from './seed.js'
@@ -5,7 +7,8 @@ import { PAGES_TRIGGER, pagesSeed } from './seed.js'
 /** The pages over plain HTTP: status, content type, escaping, access and the session's boundaries. */
 let t: TestServer
 beforeAll(async () => {
-  t = await startServer(pagesSeed)
+  // Downloads unlimited (GitLab's default is one a minute, failed ones included).
+  t = await startServer(pagesSeed, { transfers: { rateLimits: { project_download_export: 0 } } })
 })
 afterAll(() => t.close())
 
@@ -114,6 +117,35 @@ describe('pages', () => {
     expect(res.text).toContain('href="/acme/widgets/-/issues/1"')
     expect(res.text).not.toContain('Closed one')
     expect((await get('/acme/widgets/-/milestones/9')).status).toBe(404)
+  })
+
+  it("show the export status to Maintainers and serve the finished archive at the status' web_url", async () => {
+    const root = await signIn(tokens.root)
+    expect((await get('/acme/widgets/edit')).status).toBe(404)
+    expect((await get('/acme/widgets/edit', await signIn(tokens.developer))).status).toBe(404)
+    const none = await get('/acme/widgets/edit', root)
+    expect(none.status).toBe(200)
+    expect(flat(none)).toContain('<span class="status status-none">none</span>')
+    expect((await get('/acme/widgets/download_export', root)).status).toBe(404)
+
+    expect((await t.http('POST', `${P}/export`, { token: tokens.root })).status).toBe(202)
+    const status = await exportSettled(t, P, tokens.root)
+    expect(status.export_status).toBe('finished')
+    const web = new URL((status._links as { web_url: string }).web_url).pathname
+    expect(web).toBe('/acme/widgets/download_export')
+    expect(await get('/acme/widgets/edit', root)).toMatchObject({
+      status: 200,
+      text: expect.stringContaining(`href="${web}"`),
+    })
+    expect((await get(web)).status).toBe(404)
+    const archive = await request(`${t.baseUrl}${web}`, { headers: { cookie: root } })
+    const bytes = Buffer.from(await archive.body.arrayBuffer())
+    expect([archive.statusCode, archive.headers['content-type']]).toEqual([200, 'application/octet-stream'])
+    expect(String(archive.headers['content-disposition'])).toMatch(
+      /^attachment; filename=".+_acme_widgets_export\.tar\.gz"/,
+    )
+    expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]))
+    expect(Number(archive.headers['content-length'])).toBe(bytes.length)
   })
 
   it('send the root and /explore to the projects one may see', async () => {

@@ -13,7 +13,7 @@ import { milestonePage } from './milestone-page.js'
 import { projectPage } from './project-pages.js'
 import { notFoundPage, pageContext, renderPage, sendPage } from './respond.js'
 import { signInRoutes } from './sign-in.js'
-import { transferPage } from './transfer-page.js'
+import { downloadExport, transferPage } from './transfer-page.js'
 
 /** What the pages read through: the instance, the access rules and the services (never the store). */
 export interface PagesState {
@@ -98,6 +98,13 @@ export function mountPages(app: FastifyInstance, state: PagesState): void {
     const path = wildcard(req)
     if (path === 'api' || path.startsWith('api/')) return reply.callNotFound()
     if (path === '' || path === 'explore') return reply.redirect('/explore/projects', 302)
+    if (path.endsWith('/download_export'))
+      return downloadExport(
+        reply,
+        pageContext(req, instance, sessions),
+        services,
+        path.slice(0, -'/download_export'.length),
+      )
     return serve(req, reply, resolve(path, state))
   })
 }

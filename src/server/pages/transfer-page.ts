@@ -1,8 +1,12 @@
+import type { FastifyReply } from 'fastify'
+import { GitLabError } from '../grape/gitlab-errors.js'
+import { sendDownload } from '../http/file-download.js'
 import type { Services } from '../services/index.js'
 import { html, type Html } from './html.js'
 import { layout, statusBadge, type PageContext } from './layout.js'
 import { pathOf } from './links.js'
 import { projectCrumbs, projectNav } from './project-pages.js'
+import { ifAllowed, notFoundPage, sendPage } from './respond.js'
 
 /**
  * `/<full_path>/edit`: the export and import status of a project, Maintainers and up (GitLab shows
@@ -25,8 +29,8 @@ export function transferPage(ctx: PageContext, services: Services, fullPath: str
           <dd>${statusBadge(exported.export_status)}</dd>
           ${
             exported._links
-              ? html`<dt>Download (API)</dt>
-                  <dd><code>${exported._links.api_url}</code></dd>`
+              ? html`<dt>Archive</dt>
+                  <dd><a href="${pathOf(p.path_with_namespace)}/download_export">Download the export</a></dd>`
               : null
           }
         </dl>
@@ -61,4 +65,26 @@ export function transferPage(ctx: PageContext, services: Services, fullPath: str
         </dl>
       </section>`,
   })
+}
+
+/**
+ * `/<full_path>/download_export`: the visitor's finished export archive, the `_links.web_url` of
+ * the export status (`ProjectsController#download_export`); the 404 page when there is none or the
+ * visitor is no Maintainer. The download rate limit answers as the API's does (429).
+ */
+export async function downloadExport(
+  reply: FastifyReply,
+  ctx: PageContext,
+  services: Services,
+  fullPath: string,
+): Promise<FastifyReply> {
+  const target = ifAllowed(() => services.transfers.exports.download(ctx.visitor.actor, fullPath))
+  const gone = () => new GitLabError(404, { message: '404 Not found or has expired' })
+  if (target)
+    try {
+      return await sendDownload(reply, target.file, target.name, gone)
+    } catch (err) {
+      if (!(err instanceof GitLabError)) throw err
+    }
+  return sendPage(reply, 404, notFoundPage(ctx))
 }
