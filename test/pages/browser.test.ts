@@ -40,6 +40,26 @@ const signIn = async (token: string) => {
   await page.getByLabel('Personal access token').fill(token)
   await follow(page.getByRole('button', { name: 'Sign in' }))
 }
+/**
+ * What every page must have: `lang`, one banner, main and footer landmark, one `h1`, heading levels
+ * that never skip one going down, a name on each navigation, a label for each form control.
+ */
+const checkStructure = async () => {
+  expect(await page.locator('html').getAttribute('lang')).toBe('en')
+  for (const role of ['banner', 'main', 'contentinfo'] as const)
+    expect(await page.getByRole(role).count()).toBe(1)
+  const levels = await page
+    .locator('h1, h2, h3, h4, h5, h6')
+    .evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])))
+  expect(levels[0]).toBe(1)
+  expect(levels.filter((l) => l === 1)).toHaveLength(1)
+  levels.forEach((level, n) => expect(level - (levels[n - 1] ?? 0)).toBeLessThanOrEqual(1))
+  for (const nav of await page.locator('nav').all()) expect(await nav.getAttribute('aria-label')).toBeTruthy()
+  for (const control of await page.locator('input:not([type=hidden]), select, textarea').all()) {
+    const id = await control.getAttribute('id')
+    expect(await page.locator(`label[for="${id}"]`).count()).toBe(1)
+  }
+}
 const count = (name: string) => page.locator(`[data-count="${name}"] strong`).innerText()
 
 it("opens an issue's web_url from the API and follows links to the project, its issues, a pipeline and a job", async () => {
@@ -49,15 +69,17 @@ it("opens an issue's web_url from the API and follows links to the project, its 
   const res = await page.goto(issue.web_url)
   expect(res?.status()).toBe(200)
   expect(await h1()).toBe(issue.title)
-  expect(await page.locator('h1').count()).toBe(1)
+  await checkStructure()
   expect(await page.locator('.label', { hasText: 'bug' }).getAttribute('style')).toContain('#d9534f')
 
   await follow(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Widgets' }))
   expect(page.url()).toBe(`${t.baseUrl}/acme/widgets`)
   expect(await h1()).toBe('Widgets')
+  await checkStructure()
 
   await follow(page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Issues' }))
   expect(await h1()).toBe('Issues')
+  await checkStructure()
   await follow(page.getByRole('link', { name: 'Closed', exact: true }))
   expect(page.url()).toBe(`${t.baseUrl}/acme/widgets/-/issues?state=closed`)
   await follow(page.getByRole('link', { name: 'Closed one' }))
@@ -66,8 +88,10 @@ it("opens an issue's web_url from the API and follows links to the project, its 
   await follow(page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Pipelines' }))
   await follow(page.getByRole('link', { name: `#${pipelineId}` }))
   expect(await h1()).toBe(`Pipeline #${pipelineId}`)
+  await checkStructure()
   await follow(page.getByRole('link', { name: 'build' }))
   expect(await h1()).toBe('Job build')
+  await checkStructure()
   expect(await page.locator('dt:has-text("Status") + dd').innerText()).toMatch(
     /^(created|pending|running|success)$/,
   )
@@ -77,7 +101,9 @@ it('shows a private project after signing in, and 404 to a signed-out visitor', 
   const hidden = await page.goto(`${t.baseUrl}/acme/platform/secret`)
   expect(hidden?.status()).toBe(404)
   expect(await h1()).toBe('Page not found')
+  await checkStructure()
   await follow(page.getByRole('main').getByRole('link', { name: 'sign in' }))
+  await checkStructure()
   await page.getByLabel('Personal access token').fill('glpat-wrong')
   await follow(page.getByRole('button', { name: 'Sign in' }))
   expect(await page.getByRole('alert').innerText()).toContain('Invalid')
@@ -85,6 +111,7 @@ it('shows a private project after signing in, and 404 to a signed-out visitor', 
   await follow(page.getByRole('button', { name: 'Sign in' }))
   expect(page.url()).toBe(`${t.baseUrl}/acme/platform/secret`)
   expect(await h1()).toBe('Secret')
+  await checkStructure()
   const [cookie] = await context.cookies()
   expect(cookie).toMatchObject({ name: '_gitlab_session', httpOnly: true, sameSite: 'Strict' })
 
@@ -97,6 +124,7 @@ it("resets from the emulator page's button: the counts return to the seed's", as
   await t.http('POST', `${P}/issues`, { token: tokens.root, json: { title: 'Made by the API' } })
   await page.goto(`${t.baseUrl}/-/emulator`)
   expect(await h1()).toBe('Emulator')
+  await checkStructure()
   const issues = Number(await count('issues'))
   expect(await page.locator('h2').allInnerTexts()).toEqual(['What the instance holds', 'Instance', 'Reset'])
   if (process.env.UPDATE_SCREENSHOT) {

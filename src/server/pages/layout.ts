@@ -14,7 +14,7 @@ export interface PageContext {
  * One stylesheet, inline (no external assets, nothing to build). Colours are GitLab's, each text
  * colour at least 4.5:1 against its background (WCAG AA); a status is always written as a word too.
  */
-const STYLE = `
+export const STYLE = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f1e24;background:#fff}
 a{color:#0b5cad}a:focus,button:focus,input:focus,select:focus{outline:3px solid #1f75cb;outline-offset:2px}
