@@ -192,6 +192,21 @@ describe('pages', () => {
       /^_gitlab_session=[^;]+; Path=\/; Max-Age=604800; HttpOnly; SameSite=Strict$/,
     )
     const cookie = cookieOf(res)!
+    // Only this server's paths, on one line: elsewhere and header breaks go to the default.
+    for (const target of [
+      '%2F%5Cevil.example',
+      '%2Fx%0D%0ASet-Cookie%3A+a%3Db',
+      'https%3A%2F%2Fevil.example',
+    ]) {
+      const other = await t.http('POST', '/users/sign_in', {
+        form: `token=${tokens.developer}&redirect_to=${target}`,
+      })
+      expect([other.status, other.headers.location]).toEqual([303, '/explore/projects'])
+    }
+    const back = await t.http('POST', '/users/sign_in', {
+      form: `token=${tokens.developer}&redirect_to=%2Facme%2Fwidgets%2F-%2Fissues%3Fstate%3Dall`,
+    })
+    expect(back.headers.location).toBe('/acme/widgets/-/issues?state=all')
     const secret = await get('/acme/platform/secret/-/issues/1', cookie)
     expect(secret.status).toBe(200)
     expect(h1(secret)).toEqual(['Hidden issue'])

@@ -5,9 +5,12 @@ import { html, type Html } from './html.js'
 import { layout, type PageContext } from './layout.js'
 import { pageContext, sendPage, sessionCookie } from './respond.js'
 
-/** Where a visitor goes after signing in: a path of this server only (never `//elsewhere`). */
+/**
+ * Where a visitor goes after signing in: a path of this server only (never `//elsewhere` or
+ * `/\elsewhere`), in printable ASCII (a line break would split the `Location` header).
+ */
 function localPath(raw: unknown, fallback: string): string {
-  return typeof raw === 'string' && /^\/(?![/\\])/.test(raw) ? raw : fallback
+  return typeof raw === 'string' && /^\/(?![/\\])[\x21-\x7e]*$/.test(raw) ? raw : fallback
 }
 
 const field = (body: unknown, name: string): unknown =>
