@@ -39,6 +39,8 @@ const signIn = async (token: string) => {
   await page.goto(`${t.baseUrl}/users/sign_in`)
   await page.getByLabel('Personal access token').fill(token)
   await follow(page.getByRole('button', { name: 'Sign in' }))
+  expect([page.url(), await h1()]).toEqual([`${t.baseUrl}/explore/projects`, 'Explore projects'])
+  expect(await context.cookies()).toHaveLength(1)
 }
 /**
  * What every page must have: `lang`, one banner, main and footer landmark, one `h1`, heading levels

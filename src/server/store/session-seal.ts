@@ -10,14 +10,14 @@ export function sessionSeal(dbKeyBase: Buffer) {
   const mac = (text: string) => createHmac('sha256', key).update(text).digest('base64url')
   return {
     mac,
-    /** `value--mac`; `value` must not contain `--`. */
-    sign: (value: string) => `${value}--${mac(value)}`,
+    /** `value.mac`: the MAC is base64url, which has no `.`, so the last `.` always parts them. */
+    sign: (value: string) => `${value}.${mac(value)}`,
     /** The value of a signed text, or null when its signature does not match. */
     open(signed: string): string | null {
-      const at = signed.lastIndexOf('--')
+      const at = signed.lastIndexOf('.')
       if (at <= 0) return null
       const value = signed.slice(0, at)
-      const given = Buffer.from(signed.slice(at + 2))
+      const given = Buffer.from(signed.slice(at + 1))
       const expected = Buffer.from(mac(value))
       return given.length === expected.length && timingSafeEqual(given, expected) ? value : null
     },
