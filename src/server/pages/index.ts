@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { GitLabError } from '../grape/gitlab-errors.js'
 import type { Instance } from '../present/context.js'
 import type { Access } from '../services/access.js'
 import type { Services } from '../services/index.js'
@@ -11,7 +10,7 @@ import { exploreProjectsPage, groupPage, userPage } from './namespace-pages.js'
 import { jobPage, pipelineListPage, pipelinePage } from './pipeline-pages.js'
 import { milestonePage } from './milestone-page.js'
 import { projectPage } from './project-pages.js'
-import { notFoundPage, pageContext, renderPage, sendPage } from './respond.js'
+import { ifAllowed, notFoundPage, pageContext, renderPage, sendPage } from './respond.js'
 import { signInRoutes } from './sign-in.js'
 import { downloadExport, transferPage } from './transfer-page.js'
 
@@ -26,7 +25,6 @@ type Query = Record<string, unknown>
 type Render = (ctx: PageContext, query: Query) => Html
 
 const ID = /^\d{1,15}$/
-const isNotFound = (err: unknown) => err instanceof GitLabError && [401, 403, 404].includes(err.status)
 
 /**
  * The page a path names, GitLab's routes (`config/routes/project.rb`): `-/` parts a project's (or
@@ -38,20 +36,10 @@ function resolve(path: string, state: PagesState): Render | undefined {
   const at = path.indexOf('/-/')
   if (at < 0) {
     if (path.endsWith('/edit')) return (ctx) => transferPage(ctx, services, path.slice(0, -'/edit'.length))
-    return (ctx) => {
-      try {
-        return projectPage(ctx, services, path)
-      } catch (err) {
-        if (!isNotFound(err)) throw err
-      }
-      if (path.includes('/')) return groupPage(ctx, services, path)
-      try {
-        return userPage(ctx, services, path)
-      } catch (err) {
-        if (!isNotFound(err)) throw err
-      }
-      return groupPage(ctx, services, path)
-    }
+    return (ctx) =>
+      ifAllowed(() => projectPage(ctx, services, path)) ??
+      (path.includes('/') ? undefined : ifAllowed(() => userPage(ctx, services, path))) ??
+      groupPage(ctx, services, path)
   }
   const project = path.slice(0, at)
   const [kind, id, ...more] = path.slice(at + 3).split('/')

@@ -13,6 +13,10 @@ import { layout, type PageContext } from './layout.js'
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'self'; base-uri 'none'"
 
+/** A service's refusal that a page shows as GitLab's 404 page (401, 403 and 404 alike). */
+export const isHidden = (err: unknown): boolean =>
+  err instanceof GitLabError && [401, 403, 404].includes(err.status)
+
 /** The page's context: the instance, and the visitor its session cookie names (anonymous without one). */
 export function pageContext(req: FastifyRequest, instance: Instance, sessions: PageSessions): PageContext {
   return { instance, visitor: sessions.visitor(sessionCookie(req)), url: req.url }
@@ -51,8 +55,7 @@ export function renderPage(reply: FastifyReply, ctx: PageContext, render: () => 
   try {
     page = render()
   } catch (err) {
-    if (err instanceof GitLabError && [401, 403, 404].includes(err.status))
-      return sendPage(reply, 404, notFoundPage(ctx))
+    if (isHidden(err)) return sendPage(reply, 404, notFoundPage(ctx))
     throw err
   }
   return sendPage(reply, 200, page)
@@ -63,7 +66,7 @@ export function ifAllowed<T>(read: () => T): T | undefined {
   try {
     return read()
   } catch (err) {
-    if (err instanceof GitLabError && [401, 403, 404].includes(err.status)) return undefined
+    if (isHidden(err)) return undefined
     throw err
   }
 }
