@@ -9,7 +9,14 @@ const SERVER_MESSAGE = 'the server never imports the client (src/api), src/sync 
 /** The server's entrance and composition root: nothing below imports them. */
 const TOP = ['**/compose.js', '**/app.js', '**/start.js']
 /** The floors above the store (services/, jobs/, present/, the edge and the routes). */
-const ABOVE_STORE = ['**/services/**', '**/jobs/**', '**/present/**', '**/http/**', '**/routes/**']
+const ABOVE_STORE = [
+  '**/services/**',
+  '**/jobs/**',
+  '**/present/**',
+  '**/http/**',
+  '**/routes/**',
+  '**/pages/**',
+]
 
 export default tseslint.config(
   { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**'] },
@@ -61,6 +68,12 @@ export default tseslint.config(
     forbid(['**/store/**'], 'routes reach data through services (api.services), never the store'),
     forbid(['**/jobs/**'], 'routes never import jobs: services start them'),
     forbid(TOP, 'routes are mounted by the composition, never import it'),
+    forbid(['**/pages/**'], 'routes never import the HTML pages (src/server/pages), which sit beside them'),
+  ]),
+  serverLayer('src/server/pages', [
+    forbid(['**/store/**'], 'pages read through services, never the store', true),
+    forbid(['**/jobs/**'], 'pages never import jobs: services start them'),
+    forbid([...TOP, '**/routes/**'], 'pages are mounted by app.ts beside the routes, never import them'),
   ]),
   serverLayer('src/server/http', [
     forbid(
@@ -73,13 +86,22 @@ export default tseslint.config(
       true,
     ),
     forbid(
-      [...TOP, '**/routes/**', '**/jobs/**', '**/archive/**', '**/git/**', '**/outbound/**', '**/seed/**'],
+      [
+        ...TOP,
+        '**/routes/**',
+        '**/pages/**',
+        '**/jobs/**',
+        '**/archive/**',
+        '**/git/**',
+        '**/outbound/**',
+        '**/seed/**',
+      ],
       'the edge (http/) sits below the routes: it imports grape/, domain/ and the types of services',
     ),
   ]),
   serverLayer('src/server/services', [
     forbid(
-      ['**/routes/**', '**/http/**', ...TOP],
+      ['**/routes/**', '**/pages/**', '**/http/**', ...TOP],
       'services know nothing of routes, the edge or the composition',
     ),
     forbid(['**/jobs/**'], 'services use jobs only through the interfaces compose.ts hands them', true),
@@ -92,14 +114,14 @@ export default tseslint.config(
       true,
     ),
     forbid(
-      ['**/services/**', '**/jobs/**', '**/routes/**', '**/outbound/**', '**/http/**', ...TOP],
+      ['**/services/**', '**/jobs/**', '**/routes/**', '**/pages/**', '**/outbound/**', '**/http/**', ...TOP],
       'presenters import only domain/ and schema',
     ),
   ]),
   serverLayer('src/server/jobs', [
     forbid(['**/services/**'], 'jobs use services only through the interfaces they receive', true),
     forbid(
-      ['**/routes/**', '**/present/**', '**/http/**', ...TOP],
+      ['**/routes/**', '**/pages/**', '**/present/**', '**/http/**', ...TOP],
       'jobs never import routes, the edge or presenters',
     ),
   ]),

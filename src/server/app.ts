@@ -4,6 +4,7 @@ import { createInstruments, type InstrumentOptions, type Instruments } from './d
 import { installEdge } from './http/edge.js'
 import type { Instance } from './present/context.js'
 import { mountRoutes } from './routes/index.js'
+import { mountPages } from './pages/index.js'
 import type { Store } from './store/index.js'
 import type { Seed } from '../schema/seed.js'
 
@@ -52,6 +53,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   const state = openState(options)
   const { app, guard } = await installEdge(state, { ...options, instruments })
   mountRoutes(app, { ...state, instruments })
+  mountPages(app, state)
 
   let closed = false
   // Jobs and timers stop first (in reverse order of registration); the store closes last.

@@ -50,6 +50,8 @@ import { personalAccessTokenService } from './services/personal-access-tokens.js
 import { impersonationTokenService } from './services/impersonation-tokens.js'
 import { resourceAccessTokenService } from './services/resource-access-tokens.js'
 import { namespaceService } from './services/namespaces.js'
+import { pageReadService } from './services/page-reads.js'
+import { pageSessions } from './services/page-sessions.js'
 import { openStore, type Store } from './store/index.js'
 import { sweepAbandoned, workDir } from './store/work-dirs.js'
 import type { Seed } from '../schema/seed.js'
@@ -211,6 +213,7 @@ function composeServices(
     groupLabels: groupLabelService(api.ctx),
     groupMilestones: groupMilestoneService(api.ctx),
     promotions: promotionService(api.ctx),
+    pageReads: pageReadService(api.ctx),
   }
 }
 
@@ -252,8 +255,10 @@ function ciServices(api: Assembly) {
   const runner = pipelineRunner(ctx.store, ctx.clock)
   api.onClose(runner.start())
   const pipelines = pipelineService(ctx, runner)
+  const auth = authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner))
   return {
-    authentication: authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner)),
+    authentication: auth,
+    pageSessions: pageSessions(ctx.store, ctx.clock, auth),
     pipelines,
     triggers: triggerService(ctx, runner, pipelines),
   }

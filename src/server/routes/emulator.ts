@@ -5,6 +5,8 @@ import type { Seed } from '../../schema/seed.js'
 import type { EmulatorService } from '../services/emulator.js'
 import type { ApiContext } from './context.js'
 import type { Actor } from '../services/access.js'
+import { readCookie } from '../http/cookies.js'
+import { SESSION_COOKIE } from '../services/page-sessions.js'
 
 /** The emulator's controls are for administrators: 401 without a token, 403 for others. */
 export const requireAdmin = (actor: Actor) => {
@@ -15,6 +17,16 @@ export const requireAdmin = (actor: Actor) => {
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i
 /** `name=value` pairs joined by `&`, no spaces or line breaks: a form, not a YAML document. */
 const FORM_BODY = /^[\w.%+\-[\]]+=[^&\s]*(&[\w.%+\-[\]]+=[^&\s]*)*$/
+
+/**
+ * The CSRF token of a form post from the emulator page (an `authenticity_token` field, as Rails
+ * names it); undefined for any other request, which authenticates with a token as before.
+ */
+function pageForm(req: FastifyRequest): unknown {
+  if (!FORM_TYPE.test(req.headers['content-type'] ?? '') || typeof req.body !== 'object' || req.body === null)
+    return undefined
+  return (req.body as Record<string, unknown>).authenticity_token
+}
 
 /**
  * The seed body's text. `application/json`, `application/yaml`, `application/x-yaml`, `text/yaml`
@@ -50,6 +62,16 @@ function flattened(req: FastifyRequest): boolean {
  */
 export function emulatorRoutes(api: ApiContext, controls: EmulatorService) {
   api.app.post('/-/emulator/reset', async (req, reply) => {
+    const page = pageForm(req)
+    if (page !== undefined) {
+      // The emulator page's form (src/server/pages/emulator/reset.ts): its session, with the CSRF token.
+      const cookie = readCookie(req.headers.cookie, SESSION_COOKIE)
+      if (!api.services.pageSessions.csrfMatches(cookie, page))
+        throw messageError(422, '422 Unprocessable Entity')
+      requireAdmin(api.services.pageSessions.visitor(cookie).actor)
+      controls.reset()
+      return reply.code(303).header('location', '/-/emulator?reset=done').send()
+    }
     requireAdmin(req.actor)
     controls.reset()
     return reply.code(200).send({ message: 'reset' })

@@ -1,8 +1,7 @@
-import { open } from 'node:fs/promises'
 import { Type } from '@sinclair/typebox'
 import { AcceptedMessage, ProjectExportParams, ProjectExportStatus } from '../../schema/index.js'
 import { messageError } from '../grape/gitlab-errors.js'
-import { streamedBody } from '../http/head-requests.js'
+import { sendDownload } from '../http/file-download.js'
 import type { ExportService } from '../services/exports.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
@@ -50,20 +49,7 @@ export function projectExportRoutes(api: ApiContext, exports: ExportService) {
     },
     async (h) => {
       const { file, name } = exports.download(h.actor, h.path.id)
-      // Opened before answering: a new export removing the file cannot break a download under way.
-      const handle = await open(file).catch(() => {
-        throw messageError(404, '404 Not found or has expired')
-      })
-      const { size } = await handle.stat()
-      return h.reply
-        .header('content-type', 'application/octet-stream')
-        .header(
-          'content-disposition',
-          `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-        )
-        .header('content-transfer-encoding', 'binary')
-        .header('content-length', String(size))
-        .send(streamedBody(h.reply.request, handle.createReadStream()))
+      return sendDownload(h.reply, file, name, () => messageError(404, '404 Not found or has expired'))
     },
   )
 }

@@ -35,6 +35,8 @@ import type { ProjectWriteService } from './project-writes.js'
 import type { GroupLabelService } from './group-labels.js'
 import type { GroupMilestoneService } from './group-milestones.js'
 import type { PromotionService } from './promotions.js'
+import type { PageReadService } from './page-reads.js'
+import type { PageSessions } from './page-sessions.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -78,6 +80,10 @@ export interface Services {
   groupLabels: GroupLabelService
   groupMilestones: GroupMilestoneService
   promotions: PromotionService
+  /** What the HTML pages show beyond the API's records (src/server/pages/). */
+  pageReads: PageReadService
+  /** The HTML pages' sign-in sessions, which the API never reads. */
+  pageSessions: PageSessions
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

@@ -52,6 +52,29 @@ export function noteService(deps: IssueDeps) {
   const present = (note: NoteRow, issue: IssueRow) =>
     presentNote(instance, note, issue, store.users.get(note.author_id))
 
+  /** A page of an issue's notes as `actor` may read them (see `list`). */
+  const readable = (actor: Actor, project: ProjectRow, iid: number, q: NoteListQuery): NotePage => {
+    const row = deps.issues.findIssue(actor, project, iid)
+    const filter: NoteFilter = {
+      orderBy: q.order_by ?? 'created_at',
+      desc: q.sort !== 'asc',
+      withInternal: canReadInternal(actor, project),
+      system:
+        q.activity_filter === 'only_comments' ? 0 : q.activity_filter === 'only_activity' ? 1 : undefined,
+    }
+    const page = pageOf(q)
+    // One page read, never the whole list (an import can give an issue a million notes); past
+    // MAX_COUNT nothing is counted, and one row more tells whether a next page exists.
+    const total = store.notes.count(row.id, filter, MAX_COUNT)
+    const uncounted = total > MAX_COUNT
+    const rows = store.notes.page(row.id, filter, page.perPage + (uncounted ? 1 : 0), page.offset)
+    const shown = rows.slice(0, page.perPage)
+    // Each author of the page read once.
+    const authors = new Map(shown.map((n) => [n.author_id, store.users.get(n.author_id)]))
+    const notes = shown.map((n) => presentNote(instance, n, row, authors.get(n.author_id)))
+    return { notes, page, total, hasMore: uncounted && rows.length > page.perPage }
+  }
+
   return {
     /**
      * `GET .../notes/:note_id` (`get_note`): `404 Note Not Found` for an internal note the caller
@@ -98,26 +121,15 @@ export function noteService(deps: IssueDeps) {
      */
     list(actor: Actor, project: ProjectRow, iid: number, q: NoteListQuery): NotePage {
       requireUser(actor)
-      const row = deps.issues.findIssue(actor, project, iid)
-      const filter: NoteFilter = {
-        orderBy: q.order_by ?? 'created_at',
-        desc: q.sort !== 'asc',
-        withInternal: canReadInternal(actor, project),
-        system:
-          q.activity_filter === 'only_comments' ? 0 : q.activity_filter === 'only_activity' ? 1 : undefined,
-      }
-      const page = pageOf(q)
-      // One page read, never the whole list (an import can give an issue a million notes); past
-      // MAX_COUNT nothing is counted, and one row more tells whether a next page exists.
-      const total = store.notes.count(row.id, filter, MAX_COUNT)
-      const uncounted = total > MAX_COUNT
-      const rows = store.notes.page(row.id, filter, page.perPage + (uncounted ? 1 : 0), page.offset)
-      const shown = rows.slice(0, page.perPage)
-      // Each author of the page read once.
-      const authors = new Map(shown.map((n) => [n.author_id, store.users.get(n.author_id)]))
-      const notes = shown.map((n) => presentNote(instance, n, row, authors.get(n.author_id)))
-      return { notes, page, total, hasMore: uncounted && rows.length > page.perPage }
+      return readable(actor, project, iid, q)
     },
+
+    /**
+     * As `list`, for anonymous visitors too: GitLab's issue page shows the notes of an issue to
+     * whoever may read it (`Projects::NotesController`), where the notes API wants a user.
+     */
+    listForPage: (actor: Actor, project: ProjectRow, iid: number, q: NoteListQuery): NotePage =>
+      readable(actor, project, iid, q),
 
     /**
      * `POST .../notes` (`lib/api/notes.rb`, `Notes::CreateService`): the body is checked as written

@@ -131,6 +131,17 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       return { items, page, total: all.length }
     },
 
+    /** One job of the project's pipelines by id, with its pipeline's id (the job page); 404 `Not found` otherwise. */
+    job(p: ProjectRow, jobId: number): Job & { pipeline_id: number } {
+      const job = store.pipelines.job(jobId)
+      const pipeline = job ? store.pipelines.get(p.id, job.pipeline_id) : undefined
+      if (!job || !pipeline) throw recordNotFound()
+      return {
+        ...present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock)),
+        pipeline_id: pipeline.id,
+      }
+    },
+
     variables(actor: Actor, p: ProjectRow, id: number): PipelineVariable[] {
       const pipeline = find(p, id)
       requireDeveloper(actor, p)

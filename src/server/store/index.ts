@@ -24,6 +24,8 @@ import { emptyDataTables, storeSnapshot } from './snapshot.js'
 import { loadDbKeyBase } from './secrets-file.js'
 import { keepConnection } from './inspect.js'
 import { secretBox } from './secret-box.js'
+import { sessionSeal } from './session-seal.js'
+import { instanceCounts } from './instance-counts.js'
 import { keyLegacyDigests, tokenDigest } from './token-digests.js'
 import { projectSettingsTable } from './project-settings.js'
 
@@ -102,6 +104,10 @@ function createStore(db: Db, dbKeyBase: Buffer) {
     /** Runs `fn` in one transaction: it all lands or none of it does. */
     transaction: <T>(fn: () => T): T => db.transaction(fn),
     close: () => db.close(),
+    /** Signs and opens the pages' session cookies (session-seal.ts). */
+    sessions: sessionSeal(dbKeyBase),
+    /** Users, groups, projects, issues and pipelines held (the emulator page). */
+    counts: instanceCounts(db),
   }
 }
 export type Store = ReturnType<typeof createStore>

@@ -125,6 +125,7 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
   )
   const jobsOf = db.prepare('SELECT * FROM ci_builds WHERE pipeline_id = ? ORDER BY position, id')
   const jobByDigest = db.prepare('SELECT * FROM ci_builds WHERE token_digest = ?')
+  const jobById = db.prepare('SELECT * FROM ci_builds WHERE id = ?')
   const nextDue = db.prepare('SELECT * FROM ci_builds WHERE due_at IS NOT NULL ORDER BY due_at, id LIMIT 1')
   const pipelineOf = db.prepare('SELECT * FROM pipelines WHERE id = ?')
   const setJob = db.prepare(
@@ -167,6 +168,8 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
     /** The job whose automatic move comes first, due or not. */
     nextDue: () => nextDue.get() as JobRow | undefined,
     setJob: (job: JobRow) => setJob.run(job),
+    /** A job by its id (the job page, which names no pipeline). */
+    job: (id: number) => jobById.get(id) as JobRow | undefined,
   }
 }
 export type PipelineTable = ReturnType<typeof pipelineTable>

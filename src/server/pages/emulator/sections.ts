@@ -1,0 +1,7 @@
+import { holdings } from './holdings.js'
+import { instance } from './instance.js'
+import { reset } from './reset.js'
+import type { EmulatorSection } from './section.js'
+
+/** The emulator page's sections, in order: add a module's section here. */
+export const SECTIONS: readonly EmulatorSection[] = [holdings, instance, reset]

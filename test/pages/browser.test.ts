@@ -1,0 +1,176 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import { launchChromium } from '../support/browser.js'
+import { tokens } from '../support/seeds.js'
+import { startServer, type TestServer } from '../support/server.js'
+import { PAGES_TRIGGER, pagesSeed } from './seed.js'
+
+/** The pages in a real browser (headless chromium): links followed, forms posted, no JavaScript needed. */
+// A browser on a busy machine: each step may take seconds, a test with a dozen of them a minute.
+jest.setTimeout(90_000)
+let t: TestServer
+let browser: Browser
+let context: BrowserContext
+let page: Page
+beforeAll(async () => {
+  t = await startServer(pagesSeed)
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+  await t.close()
+})
+beforeEach(async () => {
+  // Pages must work with JavaScript off; each test starts signed out.
+  context = await browser.newContext({ javaScriptEnabled: false })
+  context.setDefaultTimeout(15_000)
+  page = await context.newPage()
+})
+afterEach(() => context.close())
+
+const P = '/api/v4/projects/acme%2Fwidgets'
+const h1 = () => page.locator('h1').innerText()
+/** Clicks what leads to another page, and waits until that page has loaded (no script: each click loads one). */
+const follow = async (target: Locator) => {
+  await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), target.click()])
+}
+const signIn = async (token: string) => {
+  await page.goto(`${t.baseUrl}/users/sign_in`)
+  await page.getByLabel('Personal access token').fill(token)
+  await follow(page.getByRole('button', { name: 'Sign in' }))
+  expect([page.url(), await h1()]).toEqual([`${t.baseUrl}/explore/projects`, 'Explore projects'])
+  expect(await context.cookies()).toHaveLength(1)
+}
+/**
+ * What every page must have: `lang`, one banner, main and footer landmark, one `h1`, heading levels
+ * that never skip one going down, a name on each navigation, a label for each form control.
+ */
+const checkStructure = async () => {
+  expect(await page.locator('html').getAttribute('lang')).toBe('en')
+  for (const role of ['banner', 'main', 'contentinfo'] as const)
+    expect(await page.getByRole(role).count()).toBe(1)
+  const levels = await page
+    .locator('h1, h2, h3, h4, h5, h6')
+    .evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])))
+  expect(levels[0]).toBe(1)
+  expect(levels.filter((l) => l === 1)).toHaveLength(1)
+  levels.forEach((level, n) => expect(level - (levels[n - 1] ?? 0)).toBeLessThanOrEqual(1))
+  for (const nav of await page.locator('nav').all()) expect(await nav.getAttribute('aria-label')).toBeTruthy()
+  for (const control of await page.locator('input:not([type=hidden]), select, textarea').all()) {
+    const id = await control.getAttribute('id')
+    expect(await page.locator(`label[for="${id}"]`).count()).toBe(1)
+  }
+}
+const count = (name: string) => page.locator(`[data-count="${name}"] strong`).innerText()
+
+it("opens an issue's web_url from the API and follows links to the project, its issues, a pipeline and a job", async () => {
+  const made = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=main&token=${PAGES_TRIGGER}` })
+  const pipelineId = (made.body as { id: number }).id
+  const issue = (await t.http('GET', `${P}/issues/1`)).body as { web_url: string; title: string }
+  const res = await page.goto(issue.web_url)
+  expect(res?.status()).toBe(200)
+  expect(await h1()).toBe(issue.title)
+  await checkStructure()
+  expect(await page.locator('.label', { hasText: 'bug' }).getAttribute('style')).toContain('#d9534f')
+
+  await follow(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Widgets' }))
+  expect(page.url()).toBe(`${t.baseUrl}/acme/widgets`)
+  expect(await h1()).toBe('Widgets')
+  await checkStructure()
+
+  await follow(page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Issues' }))
+  expect(await h1()).toBe('Issues')
+  await checkStructure()
+  await follow(page.getByRole('link', { name: 'Closed', exact: true }))
+  expect(page.url()).toBe(`${t.baseUrl}/acme/widgets/-/issues?state=closed`)
+  await follow(page.getByRole('link', { name: 'Closed one' }))
+  expect(await h1()).toBe('Closed one')
+
+  await follow(page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Pipelines' }))
+  await follow(page.getByRole('link', { name: `#${pipelineId}` }))
+  expect(await h1()).toBe(`Pipeline #${pipelineId}`)
+  await checkStructure()
+  await follow(page.getByRole('link', { name: 'build' }))
+  expect(await h1()).toBe('Job build')
+  await checkStructure()
+  expect(await page.locator('dt:has-text("Status") + dd').innerText()).toMatch(
+    /^(created|pending|running|success)$/,
+  )
+})
+
+it('shows a private project after signing in, and 404 to a signed-out visitor', async () => {
+  const hidden = await page.goto(`${t.baseUrl}/acme/platform/secret`)
+  expect(hidden?.status()).toBe(404)
+  expect(await h1()).toBe('Page not found')
+  await checkStructure()
+  await follow(page.getByRole('main').getByRole('link', { name: 'sign in' }))
+  await checkStructure()
+  await page.getByLabel('Personal access token').fill('glpat-wrong')
+  await follow(page.getByRole('button', { name: 'Sign in' }))
+  expect(await page.getByRole('alert').innerText()).toContain('Invalid')
+  await page.getByLabel('Personal access token').fill(tokens.developer)
+  await follow(page.getByRole('button', { name: 'Sign in' }))
+  expect(page.url()).toBe(`${t.baseUrl}/acme/platform/secret`)
+  expect(await h1()).toBe('Secret')
+  await checkStructure()
+  const [cookie] = await context.cookies()
+  expect(cookie).toMatchObject({ name: '_gitlab_session', httpOnly: true, sameSite: 'Strict' })
+
+  await follow(page.getByRole('button', { name: 'Sign out' }))
+  expect((await page.goto(`${t.baseUrl}/acme/platform/secret`))?.status()).toBe(404)
+})
+
+it("resets from the emulator page's button: the counts return to the seed's", async () => {
+  await signIn(tokens.root)
+  await t.http('POST', `${P}/issues`, { token: tokens.root, json: { title: 'Made by the API' } })
+  await page.goto(`${t.baseUrl}/-/emulator`)
+  expect(await h1()).toBe('Emulator')
+  await checkStructure()
+  const issues = Number(await count('issues'))
+  expect(await page.locator('h2').allInnerTexts()).toEqual(['What the instance holds', 'Instance', 'Reset'])
+  if (process.env.UPDATE_SCREENSHOT) {
+    await page.setViewportSize({ width: 960, height: 760 })
+    await page.screenshot({ path: 'docs/emulator-page.png' })
+  }
+  await follow(page.getByRole('button', { name: 'Reset to the seed' }))
+  expect(page.url()).toBe(`${t.baseUrl}/-/emulator?reset=done`)
+  expect(await page.getByRole('status').innerText()).toContain('reset')
+  expect(Number(await count('issues'))).toBe(issues - 1)
+  expect(await count('issues')).toBe('3')
+})
+
+it('refuses a cross-site form post to the reset, even one carrying the session and its token', async () => {
+  await signIn(tokens.root)
+  await page.goto(`${t.baseUrl}/-/emulator`)
+  const csrf = await page.locator('input[name="authenticity_token"]').first().inputValue()
+  await t.http('POST', `${P}/issues`, { token: tokens.root, json: { title: 'Must survive' } })
+  const before = (await t.http('GET', `${P}/issues`, { token: tokens.root, query: 'state=all' })).headers[
+    'x-total'
+  ]
+
+  // Another site (localhost against 127.0.0.1, another port) serves a form aimed at the reset.
+  const evil: Server = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html')
+    res.end(`<!DOCTYPE html><html lang="en"><title>win</title><form method="post" action="${t.baseUrl}/-/emulator/reset">
+<input type="hidden" name="authenticity_token" value="${csrf}"><button type="submit">Claim prize</button></form></html>`)
+  })
+  await new Promise<void>((done) => evil.listen(0, '127.0.0.1', done))
+  try {
+    await page.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`)
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${t.baseUrl}/-/emulator/reset`),
+      page.getByRole('button', { name: 'Claim prize' }).click(),
+    ])
+    expect(answer.status()).toBe(403)
+    expect(await answer.text()).toContain('CSRF protection')
+  } finally {
+    await new Promise((done) => evil.close(done))
+  }
+  const after = (await t.http('GET', `${P}/issues`, { token: tokens.root, query: 'state=all' })).headers[
+    'x-total'
+  ]
+  expect(after).toBe(before)
+  const issues = (await t.http('GET', `${P}/issues`, { token: tokens.root, query: 'search=survive' })).body
+  expect(issues).toHaveLength(1)
+})
