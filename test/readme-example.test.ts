@@ -3,31 +3,33 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 /*
- * The README's test-suite example, run as a user's Jest would run it: the code block is taken from
- * README.md as it is, only `'gitlab-actions/server'` points at the source, and Jest runs it in a
- * child process. The README's example breaking fails this test.
+ * The README's test-suite examples, run as a user's Jest would run them: each code block is taken
+ * from README.md as it is, only `'gitlab-actions/server'` points at the source, and Jest runs it in a
+ * child process. The README's examples breaking fails these tests.
  */
 const root = resolve(__dirname, '..')
+const readme = () => readFileSync(join(root, 'README.md'), 'utf8')
 
-function readmeExample(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8')
-  const block = /```ts\n(import { startServer[^\n]*'gitlab-actions\/server'\n[\s\S]*?)```/.exec(readme)?.[1]
-  if (!block)
-    throw new Error("README.md has no ```ts block importing startServer from 'gitlab-actions/server'")
-  return block
+/** The ```ts block whose first line is `firstLine`. */
+function readmeBlock(firstLine: string): string {
+  const start = readme().indexOf('```ts\n' + firstLine)
+  if (start < 0) throw new Error(`README.md has no \`\`\`ts block starting ${firstLine}`)
+  const code = readme().slice(start + 6)
+  return code.slice(0, code.indexOf('```'))
 }
 
-it("README's startServer example passes as a Jest test", () => {
-  const code = readmeExample().replace("'gitlab-actions/server'", `'${join(root, 'src/server/start')}'`)
-  expect(code).not.toBe(readmeExample())
-  const dir = join(root, 'build', 'readme-example')
+/** Runs `code` as a Jest test file in a child Jest, with the package import pointing at the source. */
+function runAsJest(name: string, code: string) {
+  const local = code.replace("'gitlab-actions/server'", `'${join(root, 'src/server/start')}'`)
+  expect(local).not.toBe(code)
+  const dir = join(root, 'build', `readme-${name}`)
   mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'readme.test.ts'), code)
+  writeFileSync(join(dir, `${name}.test.ts`), local)
   try {
     const jest = require.resolve('jest/bin/jest')
     const run = spawnSync(
       process.execPath,
-      [jest, '--ci', '--roots', dir, '--', join(dir, 'readme.test.ts')],
+      [jest, '--ci', '--roots', dir, '--', join(dir, `${name}.test.ts`)],
       {
         cwd: root,
         encoding: 'utf8',
@@ -38,4 +40,30 @@ it("README's startServer example passes as a Jest test", () => {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+it("README's startServer example passes as a Jest test", () => {
+  runAsJest('seed', readmeBlock("import { startServer, type RunningServer } from 'gitlab-actions/server'"))
+})
+
+it("README's world-through-the-API example runs with gitbeaker, and its reset leaves root alone", () => {
+  const block = readmeBlock("import { Gitlab } from '@gitbeaker/rest'")
+  const lines = block.split('\n')
+  const imports = lines.filter((l) => l.startsWith('import '))
+  // The block is a script: it runs as one test, with checks around its reset.
+  const body = lines
+    .filter((l) => !l.startsWith('import '))
+    .flatMap((l) =>
+      l.startsWith('await gitlab.reset()')
+        ? [
+            "expect((await root.Issues.all({ projectId: project.id })).map((i) => i.title)).toEqual(['First issue'])",
+            l,
+            'expect((await root.Projects.all()).map((p) => p.path_with_namespace)).toEqual([])',
+            "expect((await root.Users.all()).map((u) => u.username)).toEqual(['root'])",
+          ]
+        : [l],
+    )
+  expect(body.filter((l) => l.startsWith('expect('))).toHaveLength(3)
+  const code = `${imports.join('\n')}\n\nit('runs', async () => {\n${body.join('\n')}\n}, 60_000)\n`
+  runAsJest('api-world', code)
 })

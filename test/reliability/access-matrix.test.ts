@@ -466,6 +466,36 @@ const RULES: Record<string, Rule> = {
   },
   'GET /projects/{id}/issues/{issue_iid}/links/{issue_link_id}': { min: 'user', auth: true },
   'DELETE /projects/{id}/issues/{issue_iid}/links/{issue_link_id}': { min: 'guest', auth: true, denied: 404 },
+  // lib/api/groups.rb: creating a top-level group needs `can_create_group` (every seeded user has it);
+  // editing, deleting, transferring and sharing are the Owner's (`admin_group`), sharing answering 404
+  // `Not Found` below it (Groups::GroupLinks::CreateService); reading subgroups needs the group only.
+  'POST /groups': {
+    min: 'user',
+    auth: true,
+    scope: 'none',
+    body: () => ({ name: 'Matrix', path: 'matrix' }),
+  },
+  'PUT /groups/{id}': { min: 'owner', auth: true, scope: 'group', body: () => ({ description: 'matrix' }) },
+  'DELETE /groups/{id}': { min: 'owner', auth: true, scope: 'group' },
+  'GET /groups/{id}/subgroups': { min: 'reader', scope: 'group' },
+  'GET /groups/{id}/descendant_groups': { min: 'reader', scope: 'group' },
+  'POST /groups/{id}/transfer': {
+    min: 'owner',
+    auth: true,
+    scope: 'group',
+    body: () => ({ group_id: 'OTHER_GROUP' }),
+  },
+  // A GET: anonymous callers are not refused first (`authenticate_non_get!`), but by the group's rules.
+  'GET /groups/{id}/transfer_locations': { min: 'owner', scope: 'group' },
+  'POST /groups/{id}/share': {
+    min: 'owner',
+    auth: true,
+    scope: 'group',
+    denied: 404,
+    body: () => ({ group_id: 'OTHER_GROUP', group_access: 30 }),
+  },
+  // No share exists after reset(): an Owner gets 404 `Group Link Not Found`.
+  'DELETE /groups/{id}/share/{group_id}': { min: 'owner', auth: true, scope: 'group', ok: [404] },
   // lib/api/projects.rb: creating needs a signed-in user (in their own namespace); for another user,
   // administrators; editing `admin_project` (Maintainer); archiving, deleting and transferring are the
   // Owner's (`archive_project`, `remove_project`, `change_namespace`); sharing `admin_project`.
