@@ -74,6 +74,12 @@ describe('the request log section', () => {
       expect.stringMatching(/\S/),
     ])
     expect(res.text).not.toMatch(/<script|<b>|<i>/)
+    // The page shows the log and, as the log's own reads, is not kept in it.
+    const kept = (await t.http('GET', '/-/emulator/requests', { token: tokens.root })).body as {
+      path: string
+    }[]
+    expect(kept.map((e) => e.path)).not.toContain('/-/emulator')
+    expect(kept).toHaveLength(3)
     expect(flat(res)).toContain('<caption class="muted"> Requests, newest first </caption>')
     // With --log-bodies, the bodies are escaped in <pre>.
     expect(flat(res)).toContain(
