@@ -53,7 +53,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   const state = openState(options)
   const { app, guard } = await installEdge(state, { ...options, instruments })
   mountRoutes(app, { ...state, instruments })
-  mountPages(app, state)
+  mountPages(app, { ...state, instruments })
 
   let closed = false
   // Jobs and timers stop first (in reverse order of registration); the store closes last.

@@ -8,7 +8,7 @@ import { pathPattern } from './path-pattern.js'
 
 export const FAULT_ACTIONS = ['status', 'delay', 'reset', 'slow_body'] as const
 export type FaultAction = (typeof FAULT_ACTIONS)[number]
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 /** Rules held at once: each request is checked against every one of them. */
 export const MAX_FAULT_RULES = 100
 const MAX_DELAY_MS = 600_000

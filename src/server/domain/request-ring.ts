@@ -84,6 +84,23 @@ export class RequestRing {
     }
     return { entries, more: false }
   }
+
+  /**
+   * The `since_id` whose page of `limit` (`find`) ends just before `beforeId` (or, without it, is
+   * the latest page): the id of the match `limit + 1` back, 0 when fewer match, null when none does.
+   * The emulator page's "older" link: the log pages by `since_id` only.
+   */
+  sinceIdBefore(filter: RequestFilter, limit: number, beforeId = Number.MAX_SAFE_INTEGER): number | null {
+    const matches = matcher({ ...filter, since_id: 0 })
+    let seen = 0
+    for (let i = this.size - 1; i >= 0; i--) {
+      const entry = this.slots[(this.next + i) % this.size]
+      if (!entry || entry.id >= beforeId || !matches(entry)) continue
+      if (seen === limit) return entry.id
+      seen++
+    }
+    return seen === 0 ? null : 0
+  }
 }
 
 function matcher(filter: RequestFilter): (entry: RequestEntry) => boolean {

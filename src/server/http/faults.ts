@@ -7,8 +7,11 @@ import { pathOf } from '../domain/path-pattern.js'
 import { requestMethod } from './head-requests.js'
 import type { RecordRequest } from './request-log.js'
 
-/** The emulator's own controls never fail: a fault on every path must still be removable. */
-const isControl = (url: string) => url.startsWith('/-/emulator/')
+/**
+ * The emulator's own controls and its page never fail: a fault on every path must still be
+ * removable, from the API or from the page.
+ */
+const isControl = (url: string) => url.startsWith('/-/emulator/') || pathOf(url) === '/-/emulator'
 
 /**
  * The faults' hooks. A `preHandler` after authentication (a rule may name the caller) asks the

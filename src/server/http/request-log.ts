@@ -14,8 +14,13 @@ declare module 'fastify' {
   }
 }
 
-/** Reading or clearing the log is not logged: a test that polls it would only see itself. */
-const isLogControl = (url: string) => url.charCodeAt(1) === 45 && url.startsWith('/-/emulator/requests')
+/**
+ * Reading or clearing the log is not logged: a test that polls it would only see itself. Nor is
+ * the emulator page, which shows it (pages/emulator/request-log.ts).
+ */
+const isLogControl = (url: string) =>
+  url.charCodeAt(1) === 45 &&
+  (url.startsWith('/-/emulator/requests') || url === '/-/emulator' || url.startsWith('/-/emulator?'))
 
 /** Keeps `req`'s entry in the ring: `status` null when no answer was sent (the connection reset). */
 export type RecordRequest = (req: FastifyRequest, reply: FastifyReply, status: number | null) => void

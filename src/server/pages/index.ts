@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Instruments } from '../domain/instruments.js'
 import type { Instance } from '../present/context.js'
 import type { Access } from '../services/access.js'
 import type { Services } from '../services/index.js'
+import { emulatorFormRoutes } from './emulator/forms.js'
 import { emulatorPage } from './emulator/page.js'
 import type { Html } from './html.js'
 import { issueListPage, issuePage } from './issue-pages.js'
@@ -19,6 +21,8 @@ export interface PagesState {
   instance: Instance
   access: Access
   services: Services
+  /** The request log and the faults, for the emulator page. */
+  instruments: Instruments
 }
 
 type Query = Record<string, unknown>
@@ -65,7 +69,7 @@ function resolve(path: string, state: PagesState): Render | undefined {
  * names (src/server/services/page-sessions.ts), never as a token's owner.
  */
 export function mountPages(app: FastifyInstance, state: PagesState): void {
-  const { instance, services } = state
+  const { instance, services, instruments } = state
   const sessions = services.pageSessions
   const serve = (req: FastifyRequest, reply: FastifyReply, render: Render | undefined) => {
     const ctx = pageContext(req, instance, sessions)
@@ -73,8 +77,9 @@ export function mountPages(app: FastifyInstance, state: PagesState): void {
     return renderPage(reply, ctx, () => render(ctx, req.query as Query))
   }
   signInRoutes(app, instance, sessions)
+  emulatorFormRoutes(app, instance, services, instruments)
   app.get('/-/emulator', async (req, reply) =>
-    serve(req, reply, (ctx, query) => emulatorPage({ ctx, services, query })),
+    serve(req, reply, (ctx, query) => emulatorPage({ ctx, services, instruments, query })),
   )
   app.get('/explore/projects', async (req, reply) =>
     serve(req, reply, (ctx, query) => exploreProjectsPage(ctx, services, query)),

@@ -53,6 +53,10 @@ input[type=password],input[type=text]{font:inherit;padding:.35rem .5rem;border:1
 .filters a[aria-current]{font-weight:700;text-decoration:none;color:#1f1e24}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 .error{color:#ae1800}
+.scroll{overflow-x:auto}td code{overflow-wrap:anywhere}
+form.fields{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end;margin:.5rem 0}form.fields .actions{display:flex;gap:1rem;align-items:center;padding-bottom:.25rem}
+select,input[type=number]{font:inherit;padding:.3rem .5rem;border:1px solid #737278;border-radius:.25rem;background:#fff;color:#1f1e24}
+form.fields input[type=text]{width:14rem}form.fields input[type=number]{width:8rem}
 `
 
 /** A link trail above the heading (`nav` with `aria-label`, the last item the current page; an item without `href` is text). */

@@ -1,14 +1,12 @@
 import type { FastifyRequest } from 'fastify'
-import { EmulatorRequestFilter } from '../../schema/emulator-instruments.js'
 import { FaultRuleError } from '../domain/fault-rules.js'
 import type { Instruments } from '../domain/instruments.js'
-import { messageError, paramError } from '../grape/gitlab-errors.js'
-import { parseParams, pathInteger } from '../grape/params.js'
+import { requestFilter } from '../domain/request-filter.js'
+import { messageError } from '../grape/gitlab-errors.js'
+import { pathInteger } from '../grape/params.js'
 import { presentRequest } from '../present/emulator-requests.js'
 import type { ApiContext } from './context.js'
 import { requireAdmin } from './emulator.js'
-
-const STATUS_FILTER = /^[1-5](\d\d|xx)$/
 
 /**
  * The request log and the faults, administrators only (ours; GitLab has none; the contract is
@@ -22,10 +20,7 @@ export function emulatorInstrumentRoutes(api: ApiContext, { requests, faults }: 
   const { app, instance } = api
   app.get('/-/emulator/requests', async (req, reply) => {
     requireAdmin(req.actor)
-    const filter = parseParams(EmulatorRequestFilter, req.query)
-    if (filter.status !== undefined && !STATUS_FILTER.test(filter.status))
-      throw paramError('status does not have a valid value')
-    if (filter.limit !== undefined && filter.limit < 1) throw paramError('limit does not have a valid value')
+    const filter = requestFilter(req.query)
     const { entries, more } = requests.find(filter)
     const last = entries.at(-1)
     if (more && last) {

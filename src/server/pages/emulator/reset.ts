@@ -1,5 +1,5 @@
 import { html } from '../html.js'
-import type { EmulatorSection } from './section.js'
+import { csrfField, type EmulatorSection } from './section.js'
 
 /**
  * The reset button: a same-origin form post to `POST /-/emulator/reset` with the session's CSRF
@@ -12,7 +12,7 @@ export const reset: EmulatorSection = {
   render({ ctx }) {
     return html`<p>Back to the seed the server started with: everything made through the API goes.</p>
       <form method="post" action="/-/emulator/reset">
-        <input type="hidden" name="authenticity_token" value="${ctx.visitor.csrf ?? ''}" />
+        ${csrfField(ctx)}
         <button type="submit" class="danger">Reset to the seed</button>
       </form>`
   },
