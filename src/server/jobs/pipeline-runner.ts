@@ -73,17 +73,21 @@ export function pipelineRunner(store: Store, clock: Clock) {
     refresh(pipeline, due)
   }
 
-  /** Applies every move due by now, oldest first. */
-  function catchUp(): void {
+  /** Applies every move due by now, oldest first; answers how many. */
+  function catchUp(): number {
     const now = clock.now().toISOString()
+    let moves = 0
     store.transaction(() => {
       for (
         let job = store.pipelines.nextDue();
         job?.due_at && job.due_at <= now;
         job = store.pipelines.nextDue()
-      )
+      ) {
         step(job)
+        moves++
+      }
     })
+    return moves
   }
 
   function arm(): void {
