@@ -123,7 +123,10 @@ export interface State {
  * returns to it, also after a restart of a `data` directory), and builds every service.
  */
 export function openState(options: StateOptions): State {
-  const clock = emulatorClock(options.clock ?? systemClock, options.frozenAt && { frozenAt: options.frozenAt })
+  const clock = emulatorClock(
+    options.clock ?? systemClock,
+    options.frozenAt && { frozenAt: options.frozenAt },
+  )
   const data = options.data ?? ':memory:'
   const store = openStore(data)
   // Memberships whose `expires_at` has come give no access: the day is the server's clock's.

@@ -6,6 +6,15 @@ export interface ClockState {
   frozen: boolean
 }
 
+/** ISO 8601 with a zone: a time without one would depend on the server's zone. */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/
+
+/** The instant an ISO 8601 time with a zone names; undefined for anything else. */
+export function parseInstant(text: unknown): Date | undefined {
+  const ms = typeof text === 'string' && ISO_TIME.test(text) ? Date.parse(text) : NaN
+  return Number.isFinite(ms) ? new Date(ms) : undefined
+}
+
 /** A move the clock refuses: to an instant before its time (409 at `POST /-/emulator/clock`). */
 export class ClockMoveError extends Error {}
 

@@ -1,15 +1,11 @@
 import type { EmulatorClockMove } from '../../schema/emulator-clock.js'
-import { ClockMoveError, type EmulatorClock } from '../domain/emulator-clock.js'
+import { ClockMoveError, parseInstant, type EmulatorClock } from '../domain/emulator-clock.js'
 import { messageError, paramError } from '../grape/gitlab-errors.js'
-import { UnsettledError, type BackgroundWork } from '../services/background-work.js'
+import { DEFAULT_SETTLE_TIMEOUT_S, UnsettledError, type BackgroundWork } from '../services/background-work.js'
 import type { ApiContext } from './context.js'
 import { requireAdmin } from './emulator.js'
 
-/** How long a clock move or a settle waits for export and import jobs by default, in seconds. */
-export const DEFAULT_SETTLE_TIMEOUT_S = 10
 const MAX_SETTLE_TIMEOUT_S = 300
-/** ISO 8601 with a zone: a time without one would depend on the server's zone. */
-const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/
 /** `seconds` of an advance: up to ten years, as a number or its decimal text (a form post). */
 const MAX_ADVANCE_S = 10 * 366 * 86_400
 
@@ -23,9 +19,9 @@ const numeric = (v: unknown) =>
 
 function instant(v: unknown): Date {
   if (v === undefined || v === null || v === '') throw paramError('time is missing')
-  const ms = typeof v === 'string' && ISO_TIME.test(v) ? Date.parse(v) : NaN
-  if (!Number.isFinite(ms)) throw paramError('time is invalid')
-  return new Date(ms)
+  const at = parseInstant(v)
+  if (!at) throw paramError('time is invalid')
+  return at
 }
 
 /** The move a body asks for, checked whole before anything moves (400 in Grape's words). */
@@ -45,7 +41,8 @@ function clockMove(body: unknown): (c: EmulatorClock) => void {
       return (c) => c.set(at)
     }
     case 'advance': {
-      if (b.seconds === undefined || b.seconds === null || b.seconds === '') throw paramError('seconds is missing')
+      if (b.seconds === undefined || b.seconds === null || b.seconds === '')
+        throw paramError('seconds is missing')
       const s = numeric(b.seconds)
       if (!Number.isFinite(s) || s < 0 || s > MAX_ADVANCE_S) throw paramError('seconds is invalid')
       return (c) => c.advance(Math.round(s * 1000))

@@ -4,6 +4,8 @@ import type { JobQueue } from '../jobs/export-queue.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { Store } from '../store/index.js'
 
+/** How long a clock move or a settle waits for export and import jobs by default, in seconds. */
+export const DEFAULT_SETTLE_TIMEOUT_S = 10
 /** Pipelines named in a settle's 409, at most. */
 const STALLED_SHOWN = 20
 
@@ -104,9 +106,17 @@ export function backgroundWork(deps: {
         }
       })
       if (!idle)
-        throw unsettled(504, `settle timed out after ${timeoutMs / 1000} s: export or import jobs are still running`, report)
+        throw unsettled(
+          504,
+          `settle timed out after ${timeoutMs / 1000} s: export or import jobs are still running`,
+          report,
+        )
       if (store.pipelines.stalled(1).length > 0)
-        throw unsettled(409, 'settle cannot finish every pipeline: some wait for a manual job or a person', report)
+        throw unsettled(
+          409,
+          'settle cannot finish every pipeline: some wait for a manual job or a person',
+          report,
+        )
       return report
     },
   }

@@ -179,8 +179,7 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
      * Unfinished pipelines with no move to come (one waiting for a manual job, one an
      * administrator forced to `running`), at most `limit`: what no clock can finish.
      */
-    stalled: (limit: number) =>
-      stalled.all(limit) as Pick<PipelineRow, 'id' | 'project_id' | 'status'>[],
+    stalled: (limit: number) => stalled.all(limit) as Pick<PipelineRow, 'id' | 'project_id' | 'status'>[],
     /** A job by its id (the job page, which names no pipeline). */
     job: (id: number) => jobById.get(id) as JobRow | undefined,
   }
