@@ -35,7 +35,9 @@ export type EmulatorClockMove = Static<typeof EmulatorClockMove>
 /** What a settle (or an advance) ran. */
 export const EmulatorWorkRun = Type.Object({
   pipeline_moves: Type.Integer({ description: 'Job state changes applied, oldest due first' }),
-  transfer_jobs: Type.Integer({ description: 'Export and import jobs that ended' }),
+  transfer_jobs: Type.Integer({
+    description: 'Export and import jobs that ended since the previous settle or clock move',
+  }),
 })
 
 /** Work that did not end (a 409 or 504 of settle). */

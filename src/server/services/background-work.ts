@@ -46,14 +46,17 @@ export function backgroundWork(deps: {
     }
   }
 
+  // Jobs often end before a settle starts (they run at once): each report counts those that ended
+  // since the previous one, so that the count does not depend on how fast a job was.
+  let reported = 0
   /** Runs `work` and reports what ran, with the clock after it; the runner's timer is re-armed. */
   async function running(work: (ran: EmulatorSettled['ran']) => Promise<void>): Promise<EmulatorSettled> {
-    const before = queue.finished()
     const ran = { pipeline_moves: 0, transfer_jobs: 0 }
     try {
       await work(ran)
     } finally {
-      ran.transfer_jobs = queue.finished() - before
+      ran.transfer_jobs = queue.finished() - reported
+      reported += ran.transfer_jobs
       runner.poke()
     }
     return { clock: clock.state(), ran }
