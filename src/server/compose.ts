@@ -156,6 +156,7 @@ export function openState(options: StateOptions): State {
     onClose: (fn) => void closers.push(fn),
     onReset: (fn) => void resetters.push(fn),
     workers,
+    clockFrozen: () => clock.state().frozen,
   }
   const services = composeServices(assembly, options, emulatorService(ctx, options.seed, resetters))
   return {
@@ -181,6 +182,8 @@ interface Assembly {
   settings: { data: string; allowLocalRequests: boolean }
   onClose(fn: () => Promise<void> | void): void
   onReset(fn: () => (() => void) | void): void
+  /** True while the emulator's clock stands still. */
+  clockFrozen(): boolean
   /** The background workers, set as they are built, for the emulator's settle. */
   workers: { runner?: PipelineRunner; queue?: JobQueue }
 }
@@ -271,7 +274,7 @@ function metricImageServices(api: Assembly, deps: IssueDeps): MetricImageService
  */
 function ciServices(api: Assembly) {
   const { ctx } = api
-  const runner = pipelineRunner(ctx.store, ctx.clock)
+  const runner = pipelineRunner(ctx.store, ctx.clock, api.clockFrozen)
   api.workers.runner = runner
   api.onClose(runner.start())
   const pipelines = pipelineService(ctx, runner)
