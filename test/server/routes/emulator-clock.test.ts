@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request } from 'undici'
 import { importFile } from '../../support/imports.js'
-import { MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { MARK_TRIGGER, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
@@ -163,13 +163,7 @@ describe('pipelines on the clock', () => {
   beforeEach(async () => {
     t = await startServer(pipelineSeed, { frozenAt: new Date(T0) })
   })
-  const trigger = async (project: string, token = MARK_TRIGGER) => {
-    const res = await t.http('POST', `/api/v4/projects/${encodeURIComponent(project)}/trigger/pipeline`, {
-      form: `ref=main&token=${token}`,
-    })
-    expect(res.status).toBe(201)
-    return (res.body as Json).id as number
-  }
+  const trigger = (project: string, token = MARK_TRIGGER) => triggerPipeline(t, project, token)
   const pipeline = async (id: number, project = 'acme/app') =>
     (await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines/${id}`, { token: ROOT }))
       .body as Json
