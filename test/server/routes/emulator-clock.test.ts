@@ -87,6 +87,15 @@ describe('the clock', () => {
     expect(past.headers.date).toBe('Thu, 03 Jan 2030 00:00:00 GMT')
   })
 
+  it('takes a form body too, as curl -d sends it', async () => {
+    await clock({ action: 'freeze', time: T0 })
+    const res = await t.http('POST', '/-/emulator/clock', {
+      token: ROOT,
+      form: 'action=advance&seconds=1.25',
+    })
+    expect(res).toMatchObject({ status: 200, body: { clock: { now: at(1250), frozen: true } } })
+  })
+
   it('never goes back: set or freeze before its time is 409 and moves nothing', async () => {
     await clock({ action: 'freeze', time: T0 })
     for (const body of [
