@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseYaml } from 'yaml'
+import { parseInstant } from '../server/domain/emulator-clock.js'
 import { supportedVersion } from '../server/domain/releases.js'
 import { DEFAULT_ROOT_TOKEN, isLoopbackHost } from '../server/seed/default.js'
 import { FaultRuleError, startServer, type EmulatorFaultInput } from '../server/start.js'
@@ -34,6 +35,8 @@ Options:
                            (default 1000, 0 = off)
   --log-bodies             keep the bodies of requests and answers in that log too (redacted, cut at 4096 characters)
   --faults FILE            fault rules in force from the start: a YAML or JSON list (docs/server.md, Faults)
+  --clock frozen:ISO       start with the clock frozen at that time (e.g. frozen:2026-01-01T00:00:00Z);
+                           it moves only through /-/emulator/clock (docs/server.md, Clock and settle)
   -h, --help               show this help
 `
 
@@ -61,6 +64,7 @@ export async function serve(argv: string[]): Promise<number> {
       'request-log-size': { type: 'string' },
       'log-bodies': { type: 'boolean', default: false },
       faults: { type: 'string' },
+      clock: { type: 'string' },
       // Hidden (not in the help): an S3-compatible endpoint for remote-import-s3, for tests.
       's3-endpoint': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -97,6 +101,7 @@ export async function serve(argv: string[]): Promise<number> {
   const minRate = whole('transfer-min-rate')
   const logSize = whole('request-log-size')
   const faults = values.faults === undefined ? undefined : readFaults(values.faults)
+  const frozenAt = values.clock === undefined ? undefined : frozenClock(values.clock)
   const s3 = values['s3-endpoint']
   if (s3 !== undefined && !/^https?:\/\/[^/]+/.test(s3))
     throw new Error(`--s3-endpoint must be an http(s) URL, got ${s3}`)
@@ -113,6 +118,7 @@ export async function serve(argv: string[]): Promise<number> {
     issuesCreateLimit: limit,
     requestLog: { size: logSize, bodies: values['log-bodies'] },
     faults,
+    frozenAt,
     transfers: {
       ...(s3 ? { s3Endpoint: s3 } : {}),
       transferLimits: {
@@ -219,4 +225,14 @@ function writeReadyFile(path: string, url: string) {
   const partial = `${path}.${process.pid}.tmp`
   writeFileSync(partial, `${url}\n`)
   renameSync(partial, path)
+}
+
+/** `--clock frozen:ISO`: the instant the clock starts frozen at (ISO 8601 with a zone). */
+function frozenClock(value: string): Date {
+  const at = value.startsWith('frozen:') ? parseInstant(value.slice('frozen:'.length)) : undefined
+  if (!at)
+    throw new Error(
+      `--clock must be frozen:TIME, an ISO 8601 time with a zone (frozen:2026-01-01T00:00:00Z), got ${value}`,
+    )
+  return at
 }

@@ -7,6 +7,7 @@ import { mountRoutes } from './routes/index.js'
 import { mountPages } from './pages/index.js'
 import type { Store } from './store/index.js'
 import type { Seed } from '../schema/seed.js'
+import type { BackgroundWork } from './services/background-work.js'
 
 export { DEFAULT_GITLAB_VERSION } from './compose.js'
 
@@ -35,6 +36,8 @@ export interface GitLabServer {
   readonly address: string
   /** The request log and the fault rules (`/-/emulator/requests`, `/-/emulator/faults`), in memory. */
   instruments: Instruments
+  /** The clock's moves and settle (`/-/emulator/clock`, `/-/emulator/settle`). */
+  background: BackgroundWork
   /** `POST /-/emulator/reset`: back to the seed the store was first given, in one transaction. */
   reset(): void
   /** `POST /-/emulator/seed`: adds a validated seed, whole or not at all. */
@@ -70,6 +73,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     instance,
     seeded,
     instruments,
+    background: state.background,
     get address() {
       return address
     },

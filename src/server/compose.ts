@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs'
 import { DEFAULT_EXTRACT_LIMITS } from './archive/extract-limits.js'
 import { systemClock, today, type Clock } from './domain/clock.js'
+import { emulatorClock, type EmulatorClock } from './domain/emulator-clock.js'
 import { defaultMaxImportSize, supportedVersion } from './domain/releases.js'
 import { responseCache, type ResponseCache } from './http/response-cache.js'
 import { jobQueue } from './jobs/export-queue.js'
@@ -58,6 +59,9 @@ import type { Seed } from '../schema/seed.js'
 import { groupLabelService } from './services/group-labels.js'
 import { groupMilestoneService } from './services/group-milestones.js'
 import { promotionService } from './services/promotions.js'
+import { backgroundWork, type BackgroundWork } from './services/background-work.js'
+import type { JobQueue } from './jobs/export-queue.js'
+import type { PipelineRunner } from './jobs/pipeline-runner.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
@@ -88,6 +92,8 @@ export interface StateOptions {
    * windows and the `Date` header, so that a client can tell from an answer when a window ends.
    */
   clock?: Clock
+  /** Start with the clock frozen at this instant (`serve --clock frozen:ISO`); it moves only when told. */
+  frozenAt?: Date
   /** Export and import settings: S3 endpoint (hidden `--s3-endpoint`), size and rate limits. */
   transfers?: TransferOptions
 }
@@ -98,9 +104,12 @@ export const DEFAULT_GITLAB_VERSION = '18.6.0'
 export interface State {
   store: Store
   instance: Instance
-  clock: Clock
+  /** The start-up clock as `/-/emulator/clock` moves it. */
+  clock: EmulatorClock
   access: Access
   services: Services
+  /** The clock's moves and settle over the pipelines and the export and import jobs (`/-/emulator/settle`). */
+  background: BackgroundWork
   /** Serialised list answers, kept until what they were made from changes. */
   cache: ResponseCache
   /** False when `seed` was not applied because the store already held data. */
@@ -114,7 +123,10 @@ export interface State {
  * returns to it, also after a restart of a `data` directory), and builds every service.
  */
 export function openState(options: StateOptions): State {
-  const clock = options.clock ?? systemClock
+  const clock = emulatorClock(
+    options.clock ?? systemClock,
+    options.frozenAt && { frozenAt: options.frozenAt },
+  )
   const data = options.data ?? ':memory:'
   const store = openStore(data)
   // Memberships whose `expires_at` has come give no access: the day is the server's clock's.
@@ -134,12 +146,17 @@ export function openState(options: StateOptions): State {
   const ctx: ServiceContext = { store, access, instance, clock }
   const closers: (() => Promise<void> | void)[] = []
   const resetters: (() => (() => void) | void)[] = []
+  // A reset removes what the moved clock stamped, so the clock returns to the start-up one too.
+  resetters.push(() => clock.reset)
+  const workers: Assembly['workers'] = {}
   const assembly: Assembly = {
     ctx,
     instance,
     settings: { data, allowLocalRequests: options.allowLocalRequests ?? false },
     onClose: (fn) => void closers.push(fn),
     onReset: (fn) => void resetters.push(fn),
+    workers,
+    clockFrozen: () => clock.state().frozen,
   }
   const services = composeServices(assembly, options, emulatorService(ctx, options.seed, resetters))
   return {
@@ -148,6 +165,7 @@ export function openState(options: StateOptions): State {
     clock,
     access,
     services,
+    background: backgroundWork({ store, clock, runner: workers.runner!, queue: workers.queue! }),
     cache: responseCache(store.changes),
     seeded: options.seed === undefined || empty,
     async close() {
@@ -164,6 +182,10 @@ interface Assembly {
   settings: { data: string; allowLocalRequests: boolean }
   onClose(fn: () => Promise<void> | void): void
   onReset(fn: () => (() => void) | void): void
+  /** True while the emulator's clock stands still. */
+  clockFrozen(): boolean
+  /** The background workers, set as they are built, for the emulator's settle. */
+  workers: { runner?: PipelineRunner; queue?: JobQueue }
 }
 
 function composeServices(
@@ -252,7 +274,8 @@ function metricImageServices(api: Assembly, deps: IssueDeps): MetricImageService
  */
 function ciServices(api: Assembly) {
   const { ctx } = api
-  const runner = pipelineRunner(ctx.store, ctx.clock)
+  const runner = pipelineRunner(ctx.store, ctx.clock, api.clockFrozen)
+  api.workers.runner = runner
   api.onClose(runner.start())
   const pipelines = pipelineService(ctx, runner)
   const auth = authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner))
@@ -305,6 +328,7 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
   })
 
   const queue = jobQueue()
+  api.workers.queue = queue
   const limits = options.rateLimits ?? {}
   const limiters = {
     project_export: fixedWindowLimiter(api.ctx.clock, limits.project_export ?? 6),

@@ -9,6 +9,8 @@ import type { Clock } from './domain/clock.js'
 import type { RequestFilter } from './domain/request-ring.js'
 import { presentRequest } from './present/emulator-requests.js'
 import type { EmulatorFault, EmulatorFaultInput, EmulatorRequest } from '../schema/emulator-instruments.js'
+import type { EmulatorClockState, EmulatorSettled } from '../schema/emulator-clock.js'
+import { DEFAULT_SETTLE_TIMEOUT_S } from './services/background-work.js'
 
 export type { Seed } from '../schema/seed.js'
 export type { Clock } from './domain/clock.js'
@@ -16,6 +18,9 @@ export { SeedError } from './seed/parse.js'
 export { FaultRuleError } from './domain/fault-rules.js'
 export type { RequestFilter } from './domain/request-ring.js'
 export type { EmulatorFault, EmulatorFaultInput, EmulatorRequest } from '../schema/emulator-instruments.js'
+export type { EmulatorClockState, EmulatorSettled, EmulatorUnsettled } from '../schema/emulator-clock.js'
+export { ClockMoveError } from './domain/emulator-clock.js'
+export { UnsettledError } from './services/background-work.js'
 export { DEFAULT_ROOT_TOKEN, DEFAULT_TRIGGER_TOKEN } from './seed/default.js'
 
 /**
@@ -64,6 +69,11 @@ export interface StartOptions {
    */
   clock?: Clock
   /**
+   * Start with the clock frozen at this instant (ISO 8601 text or a `Date`; `serve --clock
+   * frozen:ISO`): it moves only through `clock.*` or `/-/emulator/clock`, and `reset()` returns to it.
+   */
+  frozenAt?: Date | string
+  /**
    * The request log (`GET /-/emulator/requests`, `requests()`): `size` requests kept, the oldest
    * dropped first (default 1000; 0 keeps none); `bodies` keeps their bodies too, redacted and cut
    * at 4096 characters (default false; `serve --log-bodies`).
@@ -75,6 +85,22 @@ export interface StartOptions {
   logger?: boolean
   /** @internal Export and import settings (an S3 endpoint, size and rate limits), for tests. */
   transfers?: TransferOptions
+}
+
+/** The controls of a running emulator's clock (`RunningServer.clock`). */
+export interface ServerClock {
+  /** The server's time. */
+  now(): Date
+  /** `{now, frozen}`, as `GET /-/emulator/clock`. */
+  state(): EmulatorClockState
+  /** Stops the clock, at `at` (not before its time) or where it stands. */
+  freeze(at?: Date | string): Promise<EmulatorSettled>
+  /** Lets it run on from where it stands. */
+  unfreeze(): Promise<EmulatorSettled>
+  /** Jumps to `at` (not before its time), frozen or running as before. */
+  set(at: Date | string): Promise<EmulatorSettled>
+  /** Moves `seconds` forward (as the HTTP control: seconds, not milliseconds). */
+  advance(seconds: number): Promise<EmulatorSettled>
 }
 
 /** A running emulator, from {@link startServer}. */
@@ -111,6 +137,17 @@ export interface RunningServer {
   faults(): EmulatorFault[]
   /** Removes every fault rule, as `DELETE /-/emulator/faults`. */
   clearFaults(): void
+  /**
+   * The server's clock, as `/-/emulator/clock` moves it: it never goes back (a `ClockMoveError`),
+   * and each move applies the pipeline moves due by the new time and waits for export and import jobs.
+   */
+  clock: ServerClock
+  /**
+   * Runs all background work to its end, as `POST /-/emulator/settle`: export and import jobs, and
+   * pipelines move by move (the clock jumps to each). Rejects with an `UnsettledError` (`status` 409
+   * when a pipeline waits for a manual job, 504 when jobs still run after `timeoutSeconds`, default 10).
+   */
+  settle(options?: { timeoutSeconds?: number }): Promise<EmulatorSettled>
   /** Stops accepting, finishes requests in flight, closes the store. */
   close(): Promise<void>
   /** The underlying server (store, Fastify app), for tests of the project itself. */
@@ -142,6 +179,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     allowedHosts: options.allowedHosts,
     issuesCreateLimit: options.issuesCreateLimit,
     clock: options.clock,
+    frozenAt: options.frozenAt === undefined ? undefined : instant(options.frozenAt),
     logger: options.logger,
     transfers: options.transfers,
     requestLog: options.requestLog,
@@ -170,8 +208,30 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     fault: (rule) => server.instruments.faults.add([rule])[0] as EmulatorFault,
     faults: () => server.instruments.faults.list(),
     clearFaults: () => server.instruments.faults.clear(),
+    clock: serverClock(server),
+    settle: (opts = {}) => server.background.settle((opts.timeoutSeconds ?? DEFAULT_SETTLE_TIMEOUT_S) * 1000),
     close: () => server.close(),
     server,
+  }
+}
+
+/** A `Date` from a `Date` or ISO text; a `TypeError` for text that is no time. */
+function instant(at: Date | string): Date {
+  const date = typeof at === 'string' ? new Date(at) : at
+  if (Number.isNaN(date.getTime())) throw new TypeError(`not a time: ${String(at)}`)
+  return date
+}
+
+function serverClock(server: GitLabServer): ServerClock {
+  const move = (fn: Parameters<GitLabServer['background']['moveClock']>[0]) =>
+    server.background.moveClock(fn, DEFAULT_SETTLE_TIMEOUT_S * 1000)
+  return {
+    now: () => new Date(server.background.clock().now),
+    state: () => server.background.clock(),
+    freeze: (at) => move((c) => c.freeze(at === undefined ? undefined : instant(at))),
+    unfreeze: () => move((c) => c.unfreeze()),
+    set: (at) => move((c) => c.set(instant(at))),
+    advance: (seconds) => move((c) => c.advance(Math.round(seconds * 1000))),
   }
 }
 

@@ -342,6 +342,7 @@ describe('gitlab-actions serve', () => {
     expect(proc.stdout()).toContain('--request-log-size N')
     expect(proc.stdout()).toContain('--log-bodies')
     expect(proc.stdout()).toContain('--faults FILE')
+    expect(proc.stdout()).toContain('--clock frozen:ISO')
   })
 
   it('--allowed-host (repeatable) adds names the Host header may carry; others get 403', async () => {
@@ -427,4 +428,32 @@ describe('gitlab-actions serve: the request log and faults', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+})
+
+describe('gitlab-actions serve --clock', () => {
+  it('frozen:ISO starts the clock frozen there: the Date header and /-/emulator/clock say so', async () => {
+    const proc = run(['serve', '--port', '0', '--seed', seedFile, '--clock', 'frozen:2030-01-01T00:00:00Z'])
+    try {
+      const baseUrl = urlIn(await waitForLine(proc.stdout, proc.child))
+      const res = await request(`${baseUrl}/-/emulator/clock`, {
+        headers: { 'private-token': 'glpat-root-token' },
+      })
+      expect(res.headers.date).toBe('Tue, 01 Jan 2030 00:00:00 GMT')
+      expect(await res.body.json()).toEqual({ now: '2030-01-01T00:00:00.000Z', frozen: true })
+    } finally {
+      proc.child.kill('SIGTERM')
+      await once(proc.child, 'exit')
+    }
+  })
+
+  it.each(['now', 'frozen:2030-01-01', 'frozen:tomorrow'])(
+    '--clock %s stops start-up, exit 1',
+    async (value) => {
+      const proc = run(['serve', '--port', '0', '--clock', value])
+      const [code] = await once(proc.child, 'exit')
+      expect([code, proc.stdout()]).toEqual([1, ''])
+      expect(proc.stderr()).toContain(`--clock must be frozen:TIME, an ISO 8601 time with a zone`)
+      expect(proc.stderr()).toContain(`got ${value}`)
+    },
+  )
 })

@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/server/domain/clock.js'
+import type { TestServer } from './server.js'
 
 /** A clock that only moves when a test moves it: pipelines progress without sleeping. */
 export function manualClock(start = '2026-03-01T10:00:00.000Z') {
@@ -41,3 +42,12 @@ projects:
   - { path: acme/public, visibility: public }
 aliases: [ { name: app, project: acme/app } ]
 `
+
+/** Starts a pipeline on `main` of `project` with a trigger token (201 expected); its id. */
+export async function triggerPipeline(t: TestServer, project: string, token = MARK_TRIGGER): Promise<number> {
+  const res = await t.http('POST', `/api/v4/projects/${encodeURIComponent(project)}/trigger/pipeline`, {
+    form: `ref=main&token=${token}`,
+  })
+  expect(res.status).toBe(201)
+  return (res.body as { id: number }).id
+}

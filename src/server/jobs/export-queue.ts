@@ -8,6 +8,7 @@ export function jobQueue() {
   const running = new Set<Promise<void>>()
   const stop = new AbortController()
   let closing = false
+  let finished = 0
   return {
     aborted: () => closing,
     signal: stop.signal as AbortSignal, // named, so that the emitted .d.ts can refer to it
@@ -17,9 +18,16 @@ export function jobQueue() {
       const p: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
         .then(job)
         .catch(() => undefined)
-        .finally(() => running.delete(p))
+        .finally(() => {
+          running.delete(p)
+          finished++
+        })
       running.add(p)
     },
+    /** Jobs under way or waiting for their turn. */
+    pending: () => running.size,
+    /** Jobs ended since the server started (the emulator's settle reports the difference). */
+    finished: () => finished,
     /** Resolves when every job started so far has ended. */
     idle: async () => {
       while (running.size > 0) await Promise.allSettled([...running])

@@ -16,7 +16,7 @@ const at = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOStri
  * so the state is a function of the clock and of the requests made, never of when we looked.
  * Services call `catchUp()` before they read or change a pipeline (tests drive a manual clock and
  * never sleep); `start()` arms a timer for the next due move so that a server on the system clock
- * also progresses, and persists progress, on its own.
+ * also progresses, and persists progress, on its own (not while `standsStill()`: a frozen clock).
  *
  * Schedule (our choice; GitLab's timing depends on its runners): a pipeline is `created` for
  * CREATED_MS; its jobs then run one after another in seed order, each `pending` for QUEUE_MS and
@@ -24,7 +24,7 @@ const at = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOStri
  * `ci_outcome` applies to the last job (`failed`, `canceled`, or `manual`, which waits for a
  * person and leaves the pipeline `manual`); a job that does not succeed skips the jobs after it.
  */
-export function pipelineRunner(store: Store, clock: Clock) {
+export function pipelineRunner(store: Store, clock: Clock, standsStill: () => boolean = () => false) {
   const box = store.secrets
   let timer: NodeJS.Timeout | undefined
   let stopped = false
@@ -73,23 +73,28 @@ export function pipelineRunner(store: Store, clock: Clock) {
     refresh(pipeline, due)
   }
 
-  /** Applies every move due by now, oldest first. */
-  function catchUp(): void {
+  /** Applies every move due by now, oldest first; answers how many. */
+  function catchUp(): number {
     const now = clock.now().toISOString()
+    let moves = 0
     store.transaction(() => {
       for (
         let job = store.pipelines.nextDue();
         job?.due_at && job.due_at <= now;
         job = store.pipelines.nextDue()
-      )
+      ) {
         step(job)
+        moves++
+      }
     })
+    return moves
   }
 
   function arm(): void {
     if (timer) clearTimeout(timer)
     timer = undefined
-    if (stopped) return
+    // A frozen clock brings nothing due: whoever moves it pokes the runner.
+    if (stopped || standsStill()) return
     const next = store.pipelines.nextDue()
     if (!next?.due_at) return
     const wait = Math.min(Math.max(Date.parse(next.due_at) - clock.now().getTime(), 20), MAX_TIMER_MS)

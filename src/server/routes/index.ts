@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Clock } from '../domain/clock.js'
 import type { Instruments } from '../domain/instruments.js'
+import type { BackgroundWork } from '../services/background-work.js'
 import { scopedBodyParsers } from '../http/body-parsers.js'
 import type { ResponseCache } from '../http/response-cache.js'
 import type { Instance } from '../present/context.js'
@@ -46,6 +47,7 @@ import { groupLabelRoutes } from './group-labels.js'
 import { groupMilestoneRoutes } from './group-milestones.js'
 import { promotionRoutes } from './promotions.js'
 import { emulatorInstrumentRoutes } from './emulator-instruments.js'
+import { emulatorClockRoutes } from './emulator-clock.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -60,6 +62,7 @@ export function mountRoutes(
     services: Services
     cache: ResponseCache
     instruments: Instruments
+    background: BackgroundWork
   },
 ): void {
   const { instance, access, services } = state
@@ -67,6 +70,7 @@ export function mountRoutes(
   const api: ApiContext = { app, route, instance, access, services }
   registerRoutes(api)
   emulatorInstrumentRoutes(api, state.instruments)
+  emulatorClockRoutes(api, state.background)
   scopedBodyParsers(app, services.transfers, {
     ...(services.metricImages
       ? {

@@ -4,6 +4,7 @@ import { Seed } from '../../schema/seed.js'
 import type { ApiContext } from './context.js'
 import type { RouteDoc } from './define.js'
 import { instrumentPaths } from './emulator-instrument-docs.js'
+import { clockPaths } from './emulator-clock-docs.js'
 
 /** Strips TypeBox's symbol keys and our `x-` hints that are not JSON Schema (they stay as extensions). */
 const plain = (schema: TSchema): unknown => JSON.parse(JSON.stringify(schema))
@@ -119,6 +120,7 @@ function emulatorPaths(baseUrl: string): Record<string, unknown> {
       },
     },
     ...instrumentPaths(servers, refusals),
+    ...clockPaths(servers, refusals),
   }
 }
 

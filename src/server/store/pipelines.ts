@@ -1,3 +1,4 @@
+import { COMPLETED_STATUSES } from '../../schema/pipeline.js'
 import type { Db } from './db.js'
 import type { TokenDigest } from './token-digests.js'
 import type { RefKind } from './projects.js'
@@ -133,6 +134,12 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
        queued_at = @queued_at, started_at = @started_at, finished_at = @finished_at, due_at = @due_at WHERE id = @id`,
   )
   const refsNamed = db.prepare('SELECT kind, name, sha FROM project_refs WHERE project_id = ? AND name = ?')
+  const completed = COMPLETED_STATUSES.map((s) => `'${s}'`).join(', ')
+  const stalled = db.prepare(
+    `SELECT id, project_id, status FROM pipelines p WHERE status NOT IN (${completed})
+       AND NOT EXISTS (SELECT 1 FROM ci_builds b WHERE b.pipeline_id = p.id AND b.due_at IS NOT NULL)
+     ORDER BY id LIMIT ?`,
+  )
   return {
     /** The branch and the tag of a project with this name (none, one or both). */
     refsNamed: (projectId: number, name: string) =>
@@ -168,6 +175,11 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
     /** The job whose automatic move comes first, due or not. */
     nextDue: () => nextDue.get() as JobRow | undefined,
     setJob: (job: JobRow) => setJob.run(job),
+    /**
+     * Unfinished pipelines with no move to come (one waiting for a manual job, one an
+     * administrator forced to `running`), at most `limit`: what no clock can finish.
+     */
+    stalled: (limit: number) => stalled.all(limit) as Pick<PipelineRow, 'id' | 'project_id' | 'status'>[],
     /** A job by its id (the job page, which names no pipeline). */
     job: (id: number) => jobById.get(id) as JobRow | undefined,
   }

@@ -1,5 +1,5 @@
 import { startServer, type TestServer } from '../../support/server.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const ROOT = 'glpat-root-token'
@@ -17,13 +17,7 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
-const triggerIn = async (project: string, token = MARK_TRIGGER) => {
-  const res = await t.http('POST', `/api/v4/projects/${encodeURIComponent(project)}/trigger/pipeline`, {
-    form: `ref=main&token=${token}`,
-  })
-  expect(res.status).toBe(201)
-  return (res.body as Json).id as number
-}
+const triggerIn = (project: string, token = MARK_TRIGGER) => triggerPipeline(t, project, token)
 const pipeline = async (id: number, project = 'acme/app') =>
   (await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines/${id}`, { token: ROOT }))
     .body as Json

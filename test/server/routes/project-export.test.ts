@@ -65,7 +65,14 @@ describe('POST /projects/:id/export', () => {
 
   it('keeps exports per user', async () => {
     await t.http('POST', `${P}/export`, { token: ALICE })
-    await settled()
+    // The emulator's settle answers once the export job has ended: no polling.
+    expect(await t.http('POST', '/-/emulator/settle', { token: ROOT })).toMatchObject({
+      status: 200,
+      body: { ran: { transfer_jobs: 1 } },
+    })
+    expect((await t.http('GET', `${P}/export`, { token: ALICE })).body).toMatchObject({
+      export_status: 'finished',
+    })
     expect((await t.http('GET', `${P}/export`, { token: ROOT })).body).toMatchObject({
       export_status: 'none',
     })

@@ -1,0 +1,127 @@
+import type { EmulatorSettled, EmulatorUnsettled } from '../../schema/emulator-clock.js'
+import type { EmulatorClock } from '../domain/emulator-clock.js'
+import type { JobQueue } from '../jobs/export-queue.js'
+import type { PipelineRunner } from '../jobs/pipeline-runner.js'
+import type { Store } from '../store/index.js'
+
+/** How long a clock move or a settle waits for export and import jobs by default, in seconds. */
+export const DEFAULT_SETTLE_TIMEOUT_S = 10
+/** Pipelines named in a settle's 409, at most. */
+const STALLED_SHOWN = 20
+
+/** A settle that could not end; `status` 409 (stalled pipelines) or 504 (past its timeout). */
+export class UnsettledError extends Error {
+  constructor(
+    readonly status: 409 | 504,
+    readonly body: EmulatorUnsettled,
+  ) {
+    super(body.message)
+  }
+}
+
+/**
+ * The emulator's clock controls and settle over the server's background work: the pipeline
+ * runner (moves due by the clock, src/server/jobs/pipeline-runner.ts) and the export and import
+ * job queue (src/server/jobs/export-queue.ts), which runs on the event loop, not on the clock.
+ */
+export function backgroundWork(deps: {
+  store: Store
+  clock: EmulatorClock
+  runner: PipelineRunner
+  queue: JobQueue
+}) {
+  const { store, clock, runner, queue } = deps
+
+  /** Waits until the queue is idle or `deadline` (ms since epoch, wall time) passes; true when idle. */
+  async function drain(deadline: number): Promise<boolean> {
+    if (queue.pending() === 0) return true
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))
+    })
+    try {
+      return await Promise.race([queue.idle().then(() => true), late])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  // Jobs often end before a settle starts (they run at once): each report counts those that ended
+  // since the previous one, so that the count does not depend on how fast a job was.
+  let reported = 0
+  /** Runs `work` and reports what ran, with the clock after it; the runner's timer is re-armed. */
+  async function running(work: (ran: EmulatorSettled['ran']) => Promise<void>): Promise<EmulatorSettled> {
+    const ran = { pipeline_moves: 0, transfer_jobs: 0 }
+    try {
+      await work(ran)
+    } finally {
+      ran.transfer_jobs = queue.finished() - reported
+      reported += ran.transfer_jobs
+      runner.poke()
+    }
+    return { clock: clock.state(), ran }
+  }
+
+  const unsettled = (status: 409 | 504, message: string, report: EmulatorSettled) =>
+    new UnsettledError(status, {
+      message,
+      ...report,
+      pending: { pipelines: store.pipelines.stalled(STALLED_SHOWN), transfer_jobs: queue.pending() },
+    })
+
+  return {
+    /** The clock's time and whether it stands still. */
+    clock: () => clock.state(),
+    /**
+     * Moves the clock (`move` calls one of its methods, which may throw a `ClockMoveError`) and
+     * applies every pipeline move due by its new time, oldest first (each stamped with its own due
+     * time), then waits (up to `timeoutMs`) for export and import jobs under way.
+     */
+    moveClock: (move: (c: EmulatorClock) => void, timeoutMs: number) =>
+      running(async (ran) => {
+        move(clock)
+        ran.pipeline_moves += runner.catchUp()
+        await drain(Date.now() + timeoutMs)
+      }),
+
+    /**
+     * Runs all background work to its end: export and import jobs until the queue is idle, and
+     * pipelines move by move, the clock jumping forward to each next due move (never back). Throws
+     * an `UnsettledError`: 504 when jobs are still under way after `timeoutMs`, 409 when a pipeline
+     * cannot finish on its own (waiting for a manual job); what did run stays done.
+     */
+    async settle(timeoutMs: number): Promise<EmulatorSettled> {
+      const deadline = Date.now() + timeoutMs
+      let idle = true
+      const report = await running(async (ran) => {
+        for (;;) {
+          ran.pipeline_moves += runner.catchUp()
+          idle = (await drain(deadline)) && Date.now() <= deadline
+          if (!idle) return
+          const next = store.pipelines.nextDue()
+          if (!next?.due_at) {
+            // A job that ended may have queued another (an import's follow-up): go round again.
+            if (queue.pending() === 0) return
+            continue
+          }
+          const due = new Date(next.due_at)
+          if (due > clock.now()) clock.set(due)
+        }
+      })
+      if (!idle)
+        throw unsettled(
+          504,
+          `settle timed out after ${timeoutMs / 1000} s: export or import jobs are still running`,
+          report,
+        )
+      if (store.pipelines.stalled(1).length > 0)
+        throw unsettled(
+          409,
+          'settle cannot finish every pipeline: some wait for a manual job or a person',
+          report,
+        )
+      return report
+    },
+  }
+}
+export type BackgroundWork = ReturnType<typeof backgroundWork>
