@@ -53,21 +53,6 @@ export const SeedUser = Type.Object(
 )
 export type SeedUser = Static<typeof SeedUser>
 
-export const SeedGroup = Type.Object(
-  {
-    path: Type.String({
-      pattern: `^${SEGMENT}(/${SEGMENT})*$`,
-      'x-expected': 'a group path like acme or acme/platform',
-    }),
-    name: Type.Optional(Type.String({ description: 'default: the last path segment' })),
-    visibility: Type.Optional(withDefault(Visibility, 'private')),
-    members: Type.Optional(SeedMembers),
-    description: Type.Optional(Type.String()),
-  },
-  { ...closed, title: 'SeedGroup' },
-)
-export type SeedGroup = Static<typeof SeedGroup>
-
 export const SeedLabel = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
@@ -96,6 +81,27 @@ export const SeedMilestone = Type.Object(
 )
 export type SeedMilestone = Static<typeof SeedMilestone>
 
+export const SeedGroup = Type.Object(
+  {
+    path: Type.String({
+      pattern: `^${SEGMENT}(/${SEGMENT})*$`,
+      'x-expected': 'a group path like acme or acme/platform',
+    }),
+    name: Type.Optional(Type.String({ description: 'default: the last path segment' })),
+    visibility: Type.Optional(withDefault(Visibility, 'private')),
+    members: Type.Optional(SeedMembers),
+    description: Type.Optional(Type.String()),
+    labels: Type.Optional(
+      Type.Array(SeedLabel, { description: 'group labels, offered to every project below' }),
+    ),
+    milestones: Type.Optional(
+      Type.Array(SeedMilestone, { description: 'group milestones, offered to every project below' }),
+    ),
+  },
+  { ...closed, title: 'SeedGroup' },
+)
+export type SeedGroup = Static<typeof SeedGroup>
+
 /** Issue iids follow list order from 1. */
 export const SeedIssue = Type.Object(
   {
@@ -105,8 +111,12 @@ export const SeedIssue = Type.Object(
       Type.String({ description: "default: the namespace's owner, else the first user" }),
     ),
     assignees: Type.Optional(Type.Array(Type.String())),
-    labels: Type.Optional(Type.Array(Type.String(), { description: "names from the project's labels" })),
-    milestone: Type.Optional(Type.String({ description: "a title from the project's milestones" })),
+    labels: Type.Optional(
+      Type.Array(Type.String(), { description: "names from the project's labels or its groups'" }),
+    ),
+    milestone: Type.Optional(
+      Type.String({ description: "a title from the project's milestones or its groups'" }),
+    ),
     state: Type.Optional(withDefault(IssueState, 'opened')),
     confidential: Type.Optional(Type.Boolean({ default: false })),
     issue_type: Type.Optional(withDefault(IssueType, 'issue')),

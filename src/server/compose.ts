@@ -39,6 +39,7 @@ import { projectLabelService } from './services/project-labels.js'
 import { projectMilestoneService } from './services/project-milestones.js'
 import { projectService } from './services/projects.js'
 import { projectWriteService } from './services/project-writes.js'
+import type { RemovedFiles } from './services/removals.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { runnerService } from './services/runners.js'
 import { applySeed, rememberSeed } from './services/seed.js'
@@ -205,21 +206,22 @@ function composeServices(
   const metricImages =
     api.instance.edition === 'ee' ? metricImageServices(api, { ctx: api.ctx, issues }) : undefined
   const projects = projectService(api.ctx)
+  const removedFiles = {
+    onRemoved: (files: RemovedFiles) => {
+      for (const file of files.exports) rmSync(file, { force: true })
+      metricImages?.discardFiles(files.metricImages)
+    },
+  }
   return {
     emulator,
     ...issueServices(api.ctx, issues),
     metricImages,
     projects,
-    projectWrites: projectWriteService(api.ctx, projects, {
-      onRemoved: (files) => {
-        for (const file of files.exports) rmSync(file, { force: true })
-        metricImages?.discardFiles(files.metricImages)
-      },
-    }),
+    projectWrites: projectWriteService(api.ctx, projects, removedFiles),
     projectLabels: projectLabelService(api.ctx),
     projectMilestones: projectMilestoneService(api.ctx),
     groups: groupService(api.ctx),
-    groupWrites: groupWriteService(api.ctx),
+    groupWrites: groupWriteService(api.ctx, removedFiles),
     users: userService(api.ctx),
     userAdmin: userAdminService(api.ctx),
     personalAccessTokens: personalAccessTokenService(api.ctx),

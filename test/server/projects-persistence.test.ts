@@ -1,8 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FormData, request } from 'undici'
-import { exportSettled } from '../support/imports.js'
+import { projectFiles } from '../support/project-files.js'
 import { startServer } from '../support/server.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
 
@@ -51,26 +50,7 @@ it("removes a deleted project's metric images and export archives from disk", as
     const made = await t.http('POST', '/api/v4/projects', { token: ROOT, json: { name: 'Evidence' } })
     expect(made.status).toBe(201)
     const project = `/api/v4/projects/${(made.body as { id: number }).id}`
-    const incident = await t.http('POST', `${project}/issues`, {
-      token: ROOT,
-      json: { title: 'Down', issue_type: 'incident' },
-    })
-    expect(incident.status).toBe(201)
-    const form = new FormData()
-    form.append('file', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')]), 'graph.png')
-    const uploaded = await request(`${t.baseUrl}${project}/issues/1/metric_images`, {
-      method: 'POST',
-      body: form,
-      headers: { 'private-token': ROOT },
-    })
-    expect(uploaded.statusCode).toBe(201)
-    await uploaded.body.dump()
-    expect((await t.http('POST', `${project}/export`, { token: ROOT })).status).toBe(202)
-    expect((await exportSettled(t, project, ROOT)).export_status).toBe('finished')
-    const images = join(dir, 'uploads', 'metric_images')
-    const archive = (
-      inspectDb(t.server.store).prepare('SELECT file FROM project_exports').get() as { file: string }
-    ).file
+    const { images, archive } = await projectFiles(t, project, ROOT, dir)
     expect(readdirSync(images)).toHaveLength(1)
     expect(existsSync(archive)).toBe(true)
     // EE before 18.0 delays deletion: mark, then remove for good.

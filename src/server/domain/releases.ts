@@ -223,7 +223,7 @@ export const RELEASE_RULES = {
    * (`marked_for_deletion_on`, the path and name suffixed `-deletion_scheduled-<id>` as
    * app/services/namespaces/mark_for_deletion_base_service.rb writes them; the release the suffix came
    * in is unverified, kept with the marking) and `permanently_remove` with `full_path` removes a marked
-   * subgroup. Before, the server deletes at once (CE; EE's licensed delayed deletion is not followed).
+   * subgroup. Before, CE deletes at once; EE marks at every release (domain/delayed-deletion.ts).
    */
   groupDelayedDeletion: {
     since: '18.0',

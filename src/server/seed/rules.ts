@@ -1,4 +1,11 @@
-import type { Seed, SeedIssue, SeedMergeRequest, SeedProject } from '../../schema/seed.js'
+import type {
+  Seed,
+  SeedIssue,
+  SeedLabel,
+  SeedMergeRequest,
+  SeedMilestone,
+  SeedProject,
+} from '../../schema/seed.js'
 import { parseDuration } from '../domain/chronic-duration.js'
 import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
 
@@ -42,12 +49,18 @@ export interface ExistingRecords {
   user(username: string): boolean
   namespace(path: string): 'group' | 'user' | undefined
   project(path: string): ExistingProject | undefined
+  /** A group's label names and milestone titles; undefined when it does not exist. */
+  groupItems(path: string): Titles | undefined
+}
+
+/** Label names and milestone titles of a project or group. */
+export interface Titles {
+  labels: Set<string>
+  milestones: Set<string>
 }
 
 /** A project that exists: its label names, milestone titles, and the iid of an issue by title. */
-export interface ExistingProject {
-  labels: Set<string>
-  milestones: Set<string>
+export interface ExistingProject extends Titles {
   issueIid(title: string): number | undefined
 }
 
@@ -55,6 +68,7 @@ const NOTHING: ExistingRecords = {
   user: () => false,
   namespace: () => undefined,
   project: () => undefined,
+  groupItems: () => undefined,
 }
 
 /** What a seed entry may add to a project that exists; its other keys describe a new project. */
@@ -64,7 +78,8 @@ const ADDABLE_TO_EXISTING = new Set(['path', 'members', 'labels', 'milestones', 
  * Every rule the schema cannot express, in no particular order (the caller sorts by position):
  * users named anywhere are listed; usernames, group paths, project paths, label names and milestone
  * titles (per project), alias names and tokens are unique; a nested group follows its parent; a
- * project lives in a listed group or user; issue labels and milestones come from the project;
+ * project lives in a listed group or user; issue labels and milestones come from the project or
+ * the groups above it; group label names and milestone titles are unique per group;
  * merge request issue iids exist; dates are real; durations parse (lib/gitlab/time_tracking_formatter.rb) and are not negative.
  * With `existing`, users, groups, users' namespaces and projects that exist count as listed: a
  * project may go in an existing namespace, an existing project may get members, labels,
@@ -96,6 +111,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
   }
 
   const allGroups = new Set((seed.groups ?? []).map((g) => fold(g.path)))
+  const groupTitles = new Map<string, Titles>()
   const groups = new Set<string>()
   seed.groups?.forEach((group, i) => {
     const path: SeedPath = ['groups', i, 'path']
@@ -115,7 +131,19 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
       )
     groups.add(key)
     checkMembers(['groups', i], group.members)
+    const titles = ownTitles(report, ['groups', i], group, existing.groupItems(group.path))
+    const known = groupTitles.get(key)
+    groupTitles.set(key, known ? merged(known, titles) : titles)
   })
+  /** The labels and milestones a project in `namespace` sees from the groups above it. */
+  const inherited = (namespace: string): Titles => {
+    const all: Titles = { labels: new Set(), milestones: new Set() }
+    for (let path = namespace; path; path = path.slice(0, Math.max(path.lastIndexOf('/'), 0))) {
+      const titles = groupTitles.get(fold(path)) ?? existing.groupItems(path)
+      if (titles) Object.assign(all, merged(all, titles))
+    }
+    return all
+  }
 
   const projects = new Set<string>()
   const triggerTokens = new Map<string, SeedPath>()
@@ -140,7 +168,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     checkMembers(at, project.members)
     checkDuration(report, () => [...at, 'ci_job_duration'], project.ci_job_duration)
     duplicates(report, project.ci_jobs, () => [...at, 'ci_jobs'], 'job')
-    checkProject(report, at, project, checkUser, there)
+    checkProject(report, at, project, checkUser, inherited(namespace), there)
     project.triggers?.forEach((trigger, t) => {
       const path: SeedPath = [...at, 'triggers', t]
       checkUser(() => [...path, 'owner'], trigger.owner)
@@ -192,21 +220,25 @@ function checkDuration(report: Report, path: LazyPath, text: string | undefined,
   else if (seconds > max) report(path(), `duration ${text} exceeds 4 years`)
 }
 
-/** Labels, milestones, issues and merge requests of one project. */
-function checkProject(
+const merged = (a: Titles, b: Titles): Titles => ({
+  labels: new Set([...a.labels, ...b.labels]),
+  milestones: new Set([...a.milestones, ...b.milestones]),
+})
+
+/** The labels and milestones a project or group (at `at`) lists, checked, with those it had. */
+function ownTitles(
   report: Report,
   at: SeedPath,
-  project: SeedProject,
-  checkUser: CheckUser,
-  existing?: ExistingProject,
-) {
+  owner: { labels?: SeedLabel[]; milestones?: SeedMilestone[] },
+  existing?: Titles,
+): Titles {
   const labels = new Set<string>(existing?.labels)
-  project.labels?.forEach((label, l) => {
+  owner.labels?.forEach((label, l) => {
     if (labels.has(label.name)) report([...at, 'labels', l, 'name'], `duplicate label ${label.name}`)
     labels.add(label.name)
   })
   const milestones = new Set<string>(existing?.milestones)
-  project.milestones?.forEach((milestone, m) => {
+  owner.milestones?.forEach((milestone, m) => {
     const path: SeedPath = [...at, 'milestones', m]
     if (milestones.has(milestone.title)) report([...path, 'title'], `duplicate milestone ${milestone.title}`)
     milestones.add(milestone.title)
@@ -216,6 +248,19 @@ function checkProject(
     if (start && due && isDate(start) && isDate(due) && due < start)
       report([...path, 'due_date'], `due date ${due} is before start date ${start}`)
   })
+  return { labels, milestones }
+}
+
+/** Labels, milestones, issues and merge requests of one project; `inherited`: its groups' labels and milestones. */
+function checkProject(
+  report: Report,
+  at: SeedPath,
+  project: SeedProject,
+  checkUser: CheckUser,
+  inherited: Titles,
+  existing?: ExistingProject,
+) {
+  const { labels, milestones } = merged(ownTitles(report, at, project, existing), inherited)
   const context = { report, at, labels, milestones, checkUser }
   project.issues?.forEach((issue, n) => {
     checkIssue(context, n, issue)

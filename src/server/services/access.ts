@@ -58,20 +58,29 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
     return level
   }
 
+  /** A share counts until the start of its `expires_at` day (`GroupGroupLink.non_expired`, `ProjectGroupLink.not_expired`). */
+  const live = (link: { expires_at: string | null }) =>
+    link.expires_at === null || link.expires_at > today(clock)
+  /** The unexpired shares of one group with others (`group_group_links` where it is the shared group). */
+  const sharesInto = (groupId: number) => store.groupWrites.invitedGroups(groupId).filter(live)
+  /** The unexpired shares of a project with groups (`project_group_links`). */
+  const projectShares = (project: ProjectRow) => store.projectSettings.sharesOf(project.id).filter(live)
+
   /**
-   * `memberLevel`, raised by the shares of the group and its ancestors (app/models/group_group_link.rb):
-   * members of an invited group reach the shared one up to the share's `group_access`; shares do not chain,
-   * and one expires at the start of its `expires_at` day (`GroupGroupLink.non_expired`).
+   * `memberLevel`, raised by the shares of the group and its ancestors
+   * (`Group#members_from_self_and_ancestor_group_shares`): the direct members of an invited group reach
+   * the shared one up to the share's `group_access`; the invited group's inherited members do not, and
+   * shares do not chain.
    */
   const groupLevel = (actor: Actor, group: NamespaceRow): number => {
     let level = memberLevel(actor, group)
     if (!actor.user) return level
     for (const ns of ancestors(group.id))
-      for (const link of store.groupWrites.invitedGroups(ns.id)) {
-        if (link.expires_at !== null && link.expires_at <= today(clock)) continue
-        const invited = store.namespaces.get(link.group_id)
-        if (invited) level = Math.max(level, Math.min(link.group_access, memberLevel(actor, invited)))
-      }
+      for (const link of sharesInto(ns.id))
+        level = Math.max(
+          level,
+          Math.min(link.group_access, actor.direct(store, `namespace:${link.group_id}`)),
+        )
     return level
   }
 
@@ -100,13 +109,11 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
 
   /**
    * Members of a group the project is shared with (and of its ancestors) get up to the share's level,
-   * until the day it expires (`ProjectGroupLink.not_expired`: `expires_at` after now); a share the
-   * group itself received does not chain on.
+   * until the day it expires; a share the group itself received does not chain on.
    */
   const sharedLevel = (actor: Actor, project: ProjectRow): number => {
     let level = 0
-    for (const link of store.projectSettings.sharesOf(project.id)) {
-      if (link.expires_at !== null && link.expires_at <= today(clock)) continue
+    for (const link of projectShares(project)) {
       const group = store.namespaces.get(link.group_id)
       if (group) level = Math.max(level, Math.min(link.group_access, memberLevel(actor, group)))
     }
@@ -122,6 +129,8 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
   return {
     projectLevel,
     groupLevel,
+    sharesInto,
+    projectShares,
     canReadProject,
     canReadGroup,
     /** The project by id or full path; 404 `Project Not Found` when missing or hidden. */

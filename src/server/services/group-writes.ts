@@ -9,7 +9,7 @@ import type {
 } from '../../schema/index.js'
 import { isoNow, today } from '../domain/clock.js'
 import { groupFieldErrors, inspectErrors, visibilityRank, type GroupErrors } from '../domain/group-rules.js'
-import { applies } from '../domain/releases.js'
+import { delaysDeletion } from '../domain/delayed-deletion.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { forbidden, messageError, notFound, paramError, validationError } from '../grape/gitlab-errors.js'
 import { defaultProfile } from '../present/users.js'
@@ -17,6 +17,7 @@ import type { NamespaceRow } from '../store/namespaces.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { ACCESS_VALUES, groupPresenter, namespaceNames } from './groups.js'
+import { removals, type RemovalHooks } from './removals.js'
 
 /** `Namespaces::MarkForDeletionBaseService::DELETION_SCHEDULED_PATH_INFIX`. */
 const DELETION_SCHEDULED = 'deletion_scheduled'
@@ -27,7 +28,7 @@ const VISIBILITIES = ['private', 'internal', 'public']
  * destroy,transfer}_service.rb, app/services/groups/group_links/*): create, edit, delete (marked
  * for deletion from 18.0), transfer, share and unshare. Nothing is written when a request is refused.
  */
-export function groupWriteService(ctx: ServiceContext) {
+export function groupWriteService(ctx: ServiceContext, hooks: RemovalHooks = {}) {
   const { store, access, instance, clock } = ctx
   const { detail } = groupPresenter(ctx)
   const groups = store.groupWrites
@@ -103,8 +104,11 @@ export function groupWriteService(ctx: ServiceContext) {
     return errors
   }
 
-  /** Removes the group with everything below it, in one transaction (`Groups::DestroyService`). */
-  const destroy = (group: NamespaceRow) => store.transaction(() => groups.removeSubtree(group.id))
+  /**
+   * Removes the group with everything below it, in one transaction (`Groups::DestroyService`), the bots
+   * of its and its projects' access tokens with it; then the projects' files.
+   */
+  const destroy = removals(ctx, hooks).group
 
   return {
     /**
@@ -172,16 +176,16 @@ export function groupWriteService(ctx: ServiceContext) {
     },
 
     /**
-     * `DELETE /groups/:id` (Owners). From 18.0 (`groupDelayedDeletion`) the first call marks the
+     * `DELETE /groups/:id` (Owners). On EE, and on CE from 18.0 (`delaysDeletion`), the first call marks the
      * group for deletion (today, path and name suffixed `-deletion_scheduled-<id>`), a second is 400
      * `Group has been already marked for deletion`, and `permanently_remove` with the marked
-     * subgroup's `full_path` removes it at once; before 18.0 the group goes at once. Removal takes
+     * subgroup's `full_path` removes it at once; CE before 18.0 removes the group at once. Removal takes
      * the groups and projects below it. The server never removes a marked group later by itself.
      */
     remove(actor: Actor, id: string, q: GroupDeleteQuery): void {
       const group = access.group(actor, id)
       requireOwner(actor, group)
-      if (!applies(instance.version, 'groupDelayedDeletion')) return destroy(group)
+      if (!delaysDeletion(instance, 'group')) return destroy(group)
       const marked = groups.markOf(group.id) !== null
       if (q.permanently_remove) {
         if (group.parent_id === null)

@@ -18,6 +18,7 @@ import {
   type PageOut,
 } from '../grape/pagination.js'
 import { applies } from '../domain/releases.js'
+import { delaysDeletion } from '../domain/delayed-deletion.js'
 import { paramError } from '../grape/gitlab-errors.js'
 import { presentGroup, presentGroupDetail, presentNamespace } from '../present/namespaces.js'
 import type { Store } from '../store/index.js'
@@ -68,7 +69,7 @@ export const ACCESS_VALUES: readonly number[] = Object.values(Level)
  * `Entities::GroupDetail` (with the groups it is shared with).
  */
 export function groupPresenter({ store, access, instance }: ServiceContext) {
-  const marks = applies(instance.version, 'groupDelayedDeletion')
+  const marks = delaysDeletion(instance, 'group')
   const present = (group: NamespaceRow): Group =>
     presentGroup(
       group,

@@ -11,6 +11,7 @@ import type { NamespaceRow } from '../store/namespaces.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import type { ProjectService } from './projects.js'
+import { carryGroupLabelsAndMilestones } from './transfer-group-items.js'
 
 /**
  * `render_api_error!("Failed to transfer project #{user_project.errors.messages}", 400)`: the
@@ -42,7 +43,8 @@ export function projectMoves(ctx: ServiceContext, reads: ProjectService) {
      * caller sees (404) and may create projects in, holding no project of the same name or path
      * (400, `Failed to transfer project {...}` with TransferService's words). A project more visible
      * than its new group takes the group's visibility (`update_namespace_and_visibility`); its paths,
-     * and with them the issues' references, follow.
+     * and with them the issues' references, follow, and so do the old group's labels and milestones on
+     * its issues (`carryGroupLabelsAndMilestones`).
      */
     transfer(actor: Actor, ref: string, namespaceRef: string): Project {
       const project = access.project(actor, ref)
@@ -65,13 +67,16 @@ export function projectMoves(ctx: ServiceContext, reads: ProjectService) {
         target.kind === 'group' && visibilityAboveGroup(project.visibility, target.visibility)
           ? target.visibility
           : project.visibility
-      store.transaction(() =>
+      const from = store.namespaces.get(project.namespace_id)
+      store.transaction(() => {
         store.projectSettings.update(project.id, {
           namespace_id: target.id,
           full_path: fullPath,
           visibility: lowered,
-        }),
-      )
+        })
+        if (from?.kind === 'group')
+          carryGroupLabelsAndMilestones(store, store.projects.get(project.id)!, from.id, isoNow(clock))
+      })
       return reads.record(store.projects.get(project.id)!)
     },
 

@@ -7,7 +7,7 @@ import type {
 } from '../../schema/index.js'
 import { isoNow, today } from '../domain/clock.js'
 import { nameAndPath, nameAndPathErrors, visibilityAboveGroup } from '../domain/project-paths.js'
-import { applies } from '../domain/releases.js'
+import { delaysDeletion } from '../domain/delayed-deletion.js'
 import { emptyCommit } from '../git/objects.js'
 import { errorList, forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
 import { defaultProfile } from '../present/users.js'
@@ -19,6 +19,7 @@ import { Actor, Level } from './access.js'
 import type { ServiceContext } from './context.js'
 import { featuresAfter, settingsOf, topicsOf, type Features } from './project-settings.js'
 import { projectMoves } from './project-moves.js'
+import { removals, type RemovalHooks } from './removals.js'
 import type { ProjectService } from './projects.js'
 
 /**
@@ -86,12 +87,8 @@ export function projectWriteService(
       : `Your project limit is ${limit} projects! Please contact your administrator to increase it`
   }
 
-  /** Removes the project with every row under it, then its files (export archives, metric images). */
-  const removeNow = (project: ProjectRow) => {
-    const files = store.projectSettings.filesOf(project.id)
-    store.transaction(() => store.projectSettings.remove(project.id))
-    hooks.onRemoved?.(files)
-  }
+  /** Removes the project with every row under it and its access token bots, then its files. */
+  const removeNow = removals(ctx, hooks).project
 
   const ownerOnly = (actor: Actor, project: ProjectRow) => {
     if (!access.atLeast(actor, project, Level.owner)) throw forbidden()
@@ -235,8 +232,7 @@ export function projectWriteService(
     remove(actor: Actor, ref: string, q: ProjectDeleteQuery): void {
       const project = access.project(actor, ref)
       ownerOnly(actor, project)
-      const delayed = instance.edition === 'ee' || applies(instance.version, 'delayedProjectDeletionInCe')
-      if (!delayed) return removeNow(project)
+      if (!delaysDeletion(instance, 'project')) return removeNow(project)
       const settings = settingsOf(store, project.id)
       if (q.permanently_remove) {
         if (!settings.marked_for_deletion_at)
@@ -270,6 +266,4 @@ export function projectWriteService(
 export type ProjectWriteService = ReturnType<typeof projectWriteService>
 
 /** What the composition root hears of: the files a removed project left outside the database. */
-export interface ProjectWriteHooks {
-  onRemoved?: (files: { exports: string[]; metricImages: { id: number; filename: string }[] }) => void
-}
+export type ProjectWriteHooks = RemovalHooks

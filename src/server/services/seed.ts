@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
-import type { Seed, SeedProject } from '../../schema/seed.js'
+import type { Seed, SeedMilestone, SeedProject } from '../../schema/seed.js'
 import { accessLevels } from '../../schema/common.js'
 import { messageError } from '../grape/gitlab-errors.js'
 import { refCommit } from '../git/objects.js'
 import { countTasks } from '../domain/tasks.js'
 import type { Store } from '../store/index.js'
+import type { MilestoneInsert } from '../store/milestones.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ExistingRecords } from '../seed/rules.js'
 import { parseDuration } from '../domain/chronic-duration.js'
@@ -150,6 +151,28 @@ function seedGroups({ store, now, userId }: SeedWriter, groups: NonNullable<Seed
     }
     for (const [username, role] of Object.entries(g.members ?? {}))
       store.members.set('namespace', group!.id, userId(username), accessLevels[role], now)
+    for (const l of g.labels ?? [])
+      store.labels.insertInGroup(group!.id, l.name, l.color ?? '#6699cc', l.description ?? null, now)
+    for (const m of g.milestones ?? []) store.milestones.insert(milestoneRow(m, now, { group_id: group!.id }))
+  }
+}
+
+/** The row of a seed's milestone, for a project (`project_id`) or a group (`group_id`). */
+function milestoneRow(
+  m: SeedMilestone,
+  now: string,
+  owner: { project_id: number } | { group_id: number },
+): MilestoneInsert {
+  return {
+    project_id: null,
+    ...owner,
+    title: m.title,
+    description: m.description ?? null,
+    state: m.state ?? 'active',
+    start_date: m.start_date ?? null,
+    due_date: m.due_date ?? null,
+    created_at: now,
+    updated_at: now,
   }
 }
 
@@ -166,17 +189,7 @@ function seedProject(w: SeedWriter, p: SeedProject, index: number): void {
     store.members.set('project', projectId, userId(username), accessLevels[role], now)
   for (const l of p.labels ?? [])
     store.labels.insert(projectId, l.name, l.color ?? '#6699cc', l.description ?? null, now)
-  for (const m of p.milestones ?? [])
-    store.milestones.insert({
-      project_id: projectId,
-      title: m.title,
-      description: m.description ?? null,
-      state: m.state ?? 'active',
-      start_date: m.start_date ?? null,
-      due_date: m.due_date ?? null,
-      created_at: now,
-      updated_at: now,
-    })
+  for (const m of p.milestones ?? []) store.milestones.insert(milestoneRow(m, now, { project_id: projectId }))
   const issueIds = seedIssues(w, p, projectId, ns)
   if (!existing) projectExtras(w, p, ns, projectId, issueIds)
 }
@@ -186,8 +199,10 @@ function seedIssues(w: SeedWriter, p: SeedProject, projectId: number, ns: Namesp
   const { store, now, userId } = w
   // Added to a project that exists, issues continue its iids, as GitLab's next iid would.
   const firstIid = store.issues.nextIid(projectId)
-  const labelIds = memo((title: string) => store.labels.byTitle(projectId, title)?.id)
-  const milestoneIds = memo((title: string) => store.milestones.byTitle(projectId, title)?.id ?? null)
+  // The project's own label or milestone of the title, else one of its groups'.
+  const project = { id: projectId, namespace_id: ns.id }
+  const labelIds = memo((title: string) => store.labels.availableByTitle(project, title)?.id)
+  const milestoneIds = memo((title: string) => store.milestones.availableByTitle(project, title)?.id ?? null)
   const issueIds: number[] = []
   p.issues?.forEach((i, n) => {
     const authorId = i.author ? userId(i.author) : (ns.owner_id ?? userId(w.firstUser ?? 'root'))
@@ -322,6 +337,19 @@ export function existingRecords(store: Store): ExistingRecords {
   return {
     user: (username) => store.users.byUsername(username) !== undefined,
     namespace: (path) => store.namespaces.byPath(path)?.kind,
+    groupItems: (path) => {
+      const group = store.namespaces.byPath(path)
+      if (group?.kind !== 'group') return undefined
+      return {
+        labels: new Set(
+          store.labels
+            .ofGroups(group.id)
+            .filter((l) => l.group_id === group.id)
+            .map((l) => l.title),
+        ),
+        milestones: new Set(store.milestones.ofGroup(group.id).map((m) => m.title)),
+      }
+    },
     project: (path) => {
       const project = store.projects.byPath(path)
       if (!project) return undefined

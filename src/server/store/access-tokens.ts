@@ -24,6 +24,9 @@ export interface TokenPage<T> {
 export function accessTokenTable(db: Db) {
   const insertBot = db.prepare('INSERT INTO bot_users (user_id, source_type, source_id) VALUES (?, ?, ?)')
   const botOf = db.prepare('SELECT source_type, source_id FROM bot_users WHERE user_id = ?')
+  const botsOf = db
+    .prepare('SELECT user_id FROM bot_users WHERE source_type = ? AND source_id = ? ORDER BY user_id')
+    .pluck()
   const stateWhere: Record<TokenState, string> = {
     all: '',
     active: 'AND t.revoked = 0 AND (t.expires_at IS NULL OR t.expires_at > @now)',
@@ -66,6 +69,8 @@ export function accessTokenTable(db: Db) {
     /** The resource a bot user belongs to; undefined for anyone else. */
     botOf: (userId: number) =>
       botOf.get(userId) as { source_type: MemberSource; source_id: number } | undefined,
+    /** The bot users of a project's or group's (`namespace`) access tokens. */
+    botsOf: (type: MemberSource, sourceId: number) => botsOf.all(type, sourceId) as number[],
     /** A page of a resource's access tokens, by id, with their bots' access levels. */
     botTokens: (
       type: MemberSource,

@@ -72,7 +72,24 @@ export function labelTable(db: Db) {
        WHERE il.issue_id IN (${Array(n).fill('?').join(',')}) ORDER BY l.title`,
     )
   const cache = new Map<number, ReturnType<typeof ofIssues>>()
+  const groupLabelsOnIssues = db.prepare(
+    `SELECT DISTINCT l.* FROM labels l JOIN issue_labels il ON il.label_id = l.id JOIN issues i ON i.id = il.issue_id
+     WHERE i.project_id = ? AND l.group_id IS NOT NULL ORDER BY l.id`,
+  )
+  const PROJECT_ISSUES = 'issue_id IN (SELECT id FROM issues WHERE project_id = @project)'
+  const relabel = db.prepare(
+    `INSERT OR IGNORE INTO issue_labels (issue_id, label_id)
+     SELECT issue_id, @to FROM issue_labels WHERE label_id = @from AND ${PROJECT_ISSUES}`,
+  )
+  const unlabel = db.prepare(`DELETE FROM issue_labels WHERE label_id = @from AND ${PROJECT_ISSUES}`)
   return {
+    /** The group labels on a project's issues (`Labels::TransferService#labels_to_transfer`). */
+    groupLabelsOnIssues: (projectId: number) => groupLabelsOnIssues.all(projectId) as LabelRow[],
+    /** Puts label `to` where `from` is on one project's issues. */
+    relabelIssues: (projectId: number, from: number, to: number) => {
+      relabel.run({ project: projectId, from, to })
+      unlabel.run({ project: projectId, from })
+    },
     insert: (projectId: number, title: string, color: string, description: string | null, now: string) =>
       Number(insert.run(projectId, title, color, description, now).lastInsertRowid),
     /** The project's own label of this title (not its groups'). */

@@ -13,6 +13,8 @@ export interface MemberSourceRef {
    * the project's first member, Owner). It comes before every stored one.
    */
   implicit?: { userId: number; level: number; createdAt: string }
+  /** The highest level a membership of this source gives: a share's `group_access`. */
+  cap?: number
 }
 
 /** A membership as the members API shows it: the row and its terms. */
@@ -39,6 +41,11 @@ export interface MemberFilter {
 const TERMS = `LEFT JOIN member_terms t
   ON t.source_type = m.source_type AND t.source_id = m.source_id AND t.user_id = m.user_id`
 const MEMBER_COLUMNS = `m.source_type, m.source_id, m.user_id, m.access_level, m.created_at, t.expires_at, t.created_by_id`
+// A member reached through a share has at most the share's level (`smallest_value_arel` in GitLab).
+const CAPPED_COLUMNS = MEMBER_COLUMNS.replace(
+  'm.access_level',
+  'min(m.access_level, coalesce(src.cap, m.access_level)) AS access_level',
+)
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 /**
@@ -105,7 +112,7 @@ export function memberTable(db: Db, version: () => number) {
    * filtered: the SQL and its arguments, in the order the memberships were made.
    */
   const bestOf = (sources: readonly MemberSourceRef[], f: MemberFilter) => {
-    const args: (string | number)[] = sources.flatMap((s) => [s.type, s.id, s.depth])
+    const args: (string | number | null)[] = sources.flatMap((s) => [s.type, s.id, s.depth, s.cap ?? null])
     const implicit = sources.flatMap((s) =>
       s.implicit ? [[s.type, s.id, s.implicit.userId, s.implicit.level, s.implicit.createdAt, s.depth]] : [],
     )
@@ -132,8 +139,8 @@ export function memberTable(db: Db, version: () => number) {
       )
       args.push(...likes, ...likes, ...(f.email !== undefined ? [f.email] : []))
     }
-    const sql = `WITH src(source_type, source_id, depth) AS (VALUES ${sources.map(() => '(?, ?, ?)').join(', ')}),
-      r AS (SELECT ${MEMBER_COLUMNS}, m.rowid AS member_id, src.depth
+    const sql = `WITH src(source_type, source_id, depth, cap) AS (VALUES ${sources.map(() => '(?, ?, ?, ?)').join(', ')}),
+      r AS (SELECT ${CAPPED_COLUMNS}, m.rowid AS member_id, src.depth
             FROM src JOIN members m ON m.source_type = src.source_type AND m.source_id = src.source_id ${TERMS}
             ${implicit.map(() => 'UNION ALL SELECT ?, ?, ?, ?, ?, NULL, NULL, 0, ?').join(' ')}),
       b AS (SELECT r.*, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY access_level DESC, depth, member_id) AS n

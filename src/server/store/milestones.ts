@@ -68,6 +68,13 @@ export function milestoneTable(db: Db) {
        due_date = @due_date, updated_at = @updated_at WHERE id = @id`,
   )
   const remove = db.prepare('DELETE FROM milestones WHERE id = ?')
+  const groupMilestonesOnIssues = db.prepare(
+    `${ANCESTOR_GROUPS} ${ROW} WHERE m.group_id IN (SELECT id FROM chain)
+       AND m.id IN (SELECT milestone_id FROM issues WHERE project_id = ?) ORDER BY m.id`,
+  )
+  const moveProjectIssues = db.prepare(
+    'UPDATE issues SET milestone_id = ? WHERE project_id = ? AND milestone_id = ?',
+  )
   return {
     /** A project's milestones, oldest first. */
     ofProject: (projectId: number) => ofProject.all(projectId) as MilestoneRow[],
@@ -104,5 +111,14 @@ export function milestoneTable(db: Db) {
       update.run(m),
     /** Deletes the milestone; its issues keep no milestone (the foreign key sets theirs to null). */
     remove: (id: number) => remove.run(id),
+    /**
+     * The milestones of a group and the groups above it on a project's issues
+     * (`Milestones::TransferService#milestones_to_transfer`).
+     */
+    groupMilestonesOnIssues: (groupId: number, projectId: number) =>
+      groupMilestonesOnIssues.all(groupId, projectId) as MilestoneRow[],
+    /** Gives one project's issues with milestone `from` the milestone `to` (or none). */
+    moveProjectIssues: (projectId: number, from: number, to: number | null) =>
+      moveProjectIssues.run(to, projectId, from),
   }
 }

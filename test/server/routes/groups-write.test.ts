@@ -315,8 +315,8 @@ describe('DELETE /groups/:id', () => {
     expect(groupRows()).toEqual(before)
   })
 
-  it('deletes at once, with everything below, before 18.0', async () => {
-    const old = await startServer(seed, { gitlabVersion: '17.11.0' })
+  it('deletes at once, with everything below, on CE before 18.0', async () => {
+    const old = await startServer(seed, { gitlabVersion: '17.11.0', edition: 'ce' })
     try {
       const res = await old.http('DELETE', '/api/v4/groups/acme', { token: OWEN })
       expect(res.status).toBe(202)
@@ -329,6 +329,36 @@ describe('DELETE /groups/:id', () => {
       ])
       const read = await old.http('GET', '/api/v4/groups/open', { token: OWEN })
       expect(read.body).not.toHaveProperty('marked_for_deletion_on')
+    } finally {
+      await old.close()
+    }
+  })
+  it('marks the group on EE before 18.0 too, as licensed adjourned deletion does, and shows marked_for_deletion_on', async () => {
+    const old = await startServer(seed, {
+      gitlabVersion: '17.11.0',
+      edition: 'ee',
+      clock: manualClock('2026-03-01T10:00:00.000Z'),
+    })
+    try {
+      const before = await old.http('GET', '/api/v4/groups/open', { token: OWEN })
+      expect(before.body).toMatchObject({ marked_for_deletion_on: null })
+      const res = await old.http('DELETE', '/api/v4/groups/acme', { token: OWEN })
+      expect(res.status).toBe(202)
+      const acme = await old.http(
+        'GET',
+        '/api/v4/groups/acme-deletion_scheduled-' +
+          String(
+            (
+              inspectDb(old.server.store)
+                .prepare("SELECT id FROM namespaces WHERE path LIKE 'acme-%'")
+                .get() as { id: number }
+            ).id,
+          ),
+        { token: OWEN },
+      )
+      expect(acme.status).toBe(200)
+      expect(acme.body).toMatchObject({ marked_for_deletion_on: '2026-03-01' })
+      expect(inspectDb(old.server.store).prepare('SELECT COUNT(*) FROM projects').pluck().get()).toBe(3)
     } finally {
       await old.close()
     }

@@ -91,19 +91,19 @@ export function memberService(ctx: ServiceContext) {
       const s = sources.find(actor, kind, ref)
       return list(actor, sources.direct(s), filterOf(actor, q), q)
     },
-    /** `GET .../members/all`: members of the source and of the groups above it, each user once at its highest level. */
+    /** `GET .../members/all`: members of the source, of the groups above it and through shares, each user once at its highest level. */
     listAll(actor: Actor, kind: Source['kind'], ref: string, q: MemberListQuery): PageOut<Member> {
       const s = sources.find(actor, kind, ref)
-      return list(actor, sources.withAncestors(s), filterOf(actor, q), q)
+      return list(actor, sources.withShares(actor, s), filterOf(actor, q), q)
     },
     /** `GET .../members/:user_id`: a direct member; 404 `404 Not found` otherwise. */
     get(actor: Actor, kind: Source['kind'], ref: string, userId: number): Member {
       return presentOne(actor, sources.find(actor, kind, ref), userId)
     },
-    /** `GET .../members/all/:user_id`: a direct or inherited member; 404 `404 Not found` otherwise. */
+    /** `GET .../members/all/:user_id`: a direct, inherited or shared member; 404 `404 Not found` otherwise. */
     getInherited(actor: Actor, kind: Source['kind'], ref: string, userId: number): Member {
       const s = sources.find(actor, kind, ref)
-      const [row] = store.members.page(sources.withAncestors(s), { userIds: [userId] }, 1, 0)
+      const [row] = store.members.page(sources.withShares(actor, s), { userIds: [userId] }, 1, 0)
       if (!row) throw recordNotFound()
       return present(actor, [row])[0] as Member
     },

@@ -50,6 +50,10 @@ export function memberSources(store: Store, access: Access, version: string) {
   }
   const above = (s: Source) =>
     s.kind === 'project' ? groupChain(s.row.namespace_id) : groupChain(s.row.parent_id)
+  const withAncestors = (s: Source): MemberSourceRef[] => [
+    itself(s),
+    ...above(s).map((ns, i) => ({ type: 'namespace' as const, id: ns.id, depth: i + 1 })),
+  ]
   const level = (actor: Actor, s: Source) =>
     s.kind === 'project' ? access.projectLevel(actor, s.row) : access.groupLevel(actor, s.row)
 
@@ -75,15 +79,32 @@ export function memberSources(store: Store, access: Access, version: string) {
     },
     /** `target_is_holder_of_the_personal_namespace`: nobody changes or removes that membership. */
     isHolder: (s: Source, userId: number) => holder(s)?.userId === userId,
+    /** The source and the groups above it, nearest first (`:direct` and `:inherited`). */
+    withAncestors,
     /**
-     * The source and the groups above it, nearest first (`MembersFinder`/`GroupMembersFinder` with
-     * `:direct` and `:inherited`; the server models no group shares, so `:invited_groups` and
-     * `:shared_from_groups` add nobody).
+     * `find_all_members` (`lib/api/helpers/members_helpers.rb`): `withAncestors`, then the direct members
+     * of the groups shared into the source's groups (`GroupMembersFinder` `:shared_from_groups`, a
+     * project's `:shared_into_ancestors`) and, for a project, the members of the groups it is shared with
+     * and of their ancestors (`MembersFinder` `:invited_groups`), each capped at the share's
+     * `group_access`; expired shares add nobody. Callers without access to the source see only the
+     * invited groups they may read (`public_or_visible_to_user`).
      */
-    withAncestors: (s: Source): MemberSourceRef[] => [
-      itself(s),
-      ...above(s).map((ns, i) => ({ type: 'namespace' as const, id: ns.id, depth: i + 1 })),
-    ],
+    withShares(actor: Actor, s: Source): MemberSourceRef[] {
+      const refs = withAncestors(s)
+      const member = level(actor, s) > 0
+      const add = (groupId: number, cap: number) => {
+        const group = store.namespaces.get(groupId)
+        if (group && (member || access.canReadGroup(actor, group)))
+          refs.push({ type: 'namespace', id: groupId, depth: refs.length, cap })
+      }
+      const groups = s.kind === 'group' ? [s.row, ...above(s)] : above(s)
+      for (const group of groups)
+        for (const link of access.sharesInto(group.id)) add(link.group_id, link.group_access)
+      if (s.kind === 'project')
+        for (const link of access.projectShares(s.row))
+          for (const group of groupChain(link.group_id)) add(group.id, link.group_access)
+      return refs
+    },
     /** The groups above the source, nearest first (`Member#highest_group_member` reads them). */
     ancestors: above,
     /** `admin_project_member` (Maintainer) or `admin_group_member` (Owner); administrators always. */
