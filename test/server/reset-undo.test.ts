@@ -5,6 +5,7 @@ import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
 import { filesDump, storeDump } from '../support/store-dump.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
 
 /*
  * A reset undoes the rows changed since the snapshot (src/server/store/undo-log.ts): after every
@@ -132,11 +133,15 @@ describe('reset by the undo log', () => {
     expect(written.store).not.toEqual(snapshot.store)
     expect(Object.keys(written.files).length).toBeGreaterThan(Object.keys(snapshot.files).length)
     await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
     expect(state()).toEqual(snapshot)
     // Twice in a row: the log was emptied and logs again.
     await writeEverything()
     await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
     expect(state()).toEqual(snapshot)
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('none')
   })
 
   it('restores exactly through the full copy-back when the log overflows its bound', async () => {
@@ -145,11 +150,13 @@ describe('reset by the undo log', () => {
     t.server.store.snapshot.setLogBound(5)
     await writeEverything()
     await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('full')
     expect(state()).toEqual(snapshot)
     // Back to logging: a later reset undoes again.
     t.server.store.snapshot.setLogBound(100_000)
     await ok('POST', `${P}/issues`, { json: { title: 'One more' } })
     await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
     expect(state()).toEqual(snapshot)
   })
 
@@ -179,5 +186,44 @@ describe('reset by the undo log', () => {
     const second = await suite()
     expect(second).toEqual(first)
     expect((first[0] as Json).iid).toBe(((first[1] as Json).iid as number) - 1)
+  })
+
+  it('undoes what SQL alone can do: AUTOINCREMENT counters, INSERT OR REPLACE, a moved key, WITHOUT ROWID rows, cascades', async () => {
+    const db = inspectDb(t.server.store)
+    // A table made before the snapshot is in it, whichever migration (or branch) made it.
+    db.exec('CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE)')
+    db.prepare("INSERT INTO counted (name) VALUES ('kept')").run()
+    await reset()
+    const snapshot = state()
+    expect(snapshot.store.sqlite_sequence).toEqual([{ '(rowid)': 1, name: 'counted', seq: 1 }])
+    db.prepare("INSERT INTO counted (name) VALUES ('a'), ('b')").run()
+    db.prepare("INSERT OR REPLACE INTO counted (id, name) VALUES (1, 'replaced')").run()
+    db.prepare("UPDATE counted SET id = 10 WHERE name = 'a'").run()
+    db.prepare("INSERT INTO git_objects (sha, type, body) VALUES ('f00', 'tree', x'00')").run()
+    db.prepare("UPDATE git_objects SET body = x'01' WHERE sha IN (SELECT sha FROM git_objects LIMIT 1)").run()
+    db.prepare('DELETE FROM labels WHERE id = (SELECT MIN(label_id) FROM issue_labels)').run()
+    db.prepare("UPDATE users SET name = 'Renamed' WHERE username = 'alice'").run()
+    expect(state().store).not.toEqual(snapshot.store)
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+    expect(db.prepare("INSERT INTO counted (name) VALUES ('next') RETURNING id").pluck().get()).toBe(2)
+  })
+
+  it('takes the snapshot again when a table was made after it', async () => {
+    await reset()
+    const issues = (await ok('GET', `${P}/issues`)) as unknown as Json[]
+    await ok('POST', `${P}/issues`, { json: { title: 'Before the new table' } })
+    inspectDb(t.server.store).exec("CREATE TABLE late (x); INSERT INTO late VALUES ('gone at the reset')")
+    await reset()
+    // Seeded again (sealed secrets get new nonces): the seed's rows, and the new table empty.
+    const retaken = state()
+    expect(retaken.store.late).toEqual([])
+    expect(await ok('GET', `${P}/issues`)).toEqual(issues)
+    await ok('POST', `${P}/issues`, { json: { title: 'After' } })
+    inspectDb(t.server.store).exec("INSERT INTO late VALUES ('logged too')")
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(retaken)
   })
 })

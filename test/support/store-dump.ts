@@ -13,7 +13,7 @@ export function storeDump(store: object): Record<string, unknown[]> {
   const db = inspectDb(store)
   const tables = db
     .prepare(
-      "SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name != 'emulator_meta' ORDER BY name",
+      "SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT IN ('emulator_meta', 'sqlite_schema') ORDER BY name",
     )
     .all() as { name: string; wr: number }[]
   const dump: Record<string, unknown[]> = {}

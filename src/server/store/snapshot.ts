@@ -50,6 +50,7 @@ interface Taken {
 export function storeSnapshot(db: Db) {
   let taken: Taken | undefined
   let bound = UNDO_LOG_BOUND
+  let lastRestore: 'none' | 'undo' | 'full' = 'none'
   const schemaVersion = db.prepare('PRAGMA main.schema_version').pluck()
 
   const restoreSequences = (sequences: [string, number][]) => {
@@ -66,6 +67,10 @@ export function storeSnapshot(db: Db) {
       taken.log.remove()
       taken = undefined
       return false
+    },
+    /** How the last restore went: nothing to undo, the undo log, or the full copy-back (tests, benchmarks). */
+    get lastRestore() {
+      return lastRestore
     },
     /** Attaches the snapshot database; outside a transaction (SQLite refuses `ATTACH` inside one). */
     attach() {
@@ -100,8 +105,10 @@ export function storeSnapshot(db: Db) {
       if (!taken) throw new Error('restore: no snapshot taken')
       const { log, sequences } = taken
       const touched = log.overflowed() ? undefined : log.touched()
+      lastRestore = touched?.length === 0 ? 'none' : 'undo'
       if (touched?.length === 0) return
       if (!touched || !undone(db, log, touched)) {
+        lastRestore = 'full'
         log.logging(false)
         db.exec('PRAGMA defer_foreign_keys = ON')
         for (const copy of taken.copies) copy()
