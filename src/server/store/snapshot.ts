@@ -8,9 +8,10 @@ const TABLES =
 const dataTables = (db: Db) => db.prepare(TABLES).pluck().all() as string[]
 
 /**
- * Rows the undo log keeps before a reset copies every table back instead: past it the log holds
- * more than most seeds (the 1,000-issue seed is about 3,000 rows), and undoing it row by row costs
- * more than the copy (bench/reset.ts).
+ * Rows the undo log keeps (each row touched once, its first image) before it stops and the next
+ * reset copies every table back instead: it bounds the log's memory after a large import. 10,000
+ * API writes on the 1,000-issue seed log about 23,000 rows, which undo in about the copy's time
+ * (bench/reset.ts): deleting a row costs the same either way, its indexes and foreign keys.
  */
 export const UNDO_LOG_BOUND = 100_000
 
@@ -41,10 +42,11 @@ interface Taken {
  * - a copy of every table in an in-memory database attached to the connection (`seeded`, with the
  *   rows' rowids), which a full restore copies back;
  * - an undo log of the rows changed since (undo-log.ts), which a reset applies instead, in time
- *   proportional to what changed: 0.1 ms after 100 issue writes on a 1,000-issue seed, where the
- *   copy took 16 ms (bench/reset.ts).
- * The full restore runs when the log overflowed (UNDO_LOG_BOUND) or foreign keys cannot be turned
- * off. Tables come from the schema when the snapshot is taken; when the schema changed since, the
+ *   proportional to what changed rather than to the seed (bench/reset.ts: 0.12 ms for
+ *   examples/seed.yaml, from 1.4-1.8 ms; after 100 API writes on the 1,000-issue seed about an
+ *   eighth of the copy-back's time, measured side by side).
+ * The full restore runs when the log overflowed (UNDO_LOG_BOUND) or the undo met a constraint.
+ * Tables come from the schema when the snapshot is taken; when the schema changed since, the
  * snapshot is taken again. Lives as long as the connection.
  */
 export function storeSnapshot(db: Db) {
