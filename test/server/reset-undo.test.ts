@@ -226,4 +226,21 @@ describe('reset by the undo log', () => {
     expect(t.server.store.snapshot.lastRestore).toBe('undo')
     expect(state()).toEqual(retaken)
   })
+
+  it('undoes a large log with foreign keys off, and turns them on again', async () => {
+    await reset()
+    const snapshot = state()
+    const db = inspectDb(t.server.store)
+    // 6,000 issues and a note on each: past the 5,000 rows above which foreign keys go off.
+    db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)
+      INSERT INTO issues (iid, project_id, title, author_id, created_at, updated_at)
+      SELECT 1000 + i, (SELECT id FROM projects LIMIT 1), 'bulk', (SELECT id FROM users LIMIT 1), 'now', 'now' FROM n`)
+    db.exec(`INSERT INTO notes (issue_id, author_id, body, created_at, updated_at)
+      SELECT id, author_id, 'bulk note', 'now', 'now' FROM issues WHERE title = 'bulk'`)
+    await ok('PUT', `${P}/issues/1`, { json: { title: 'And an API write' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+    expect(db.prepare('PRAGMA foreign_keys').pluck().get()).toBe(1)
+  })
 })

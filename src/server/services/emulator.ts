@@ -31,17 +31,19 @@ export function emulatorService(
     reset() {
       const taken = snapshot.taken
       if (!taken) snapshot.attach()
-      const afterCommit = store.transaction(() => {
-        const after = resetters.map((fn) => fn())
-        if (taken) snapshot.restore()
-        else {
-          store.emptyDataTables()
-          const seed = resetSeed()
-          if (seed) applySeed(store, seed, clock)
-          after.push(snapshot.take())
-        }
-        return after
-      })
+      const afterCommit = snapshot.uncheckedWhenLarge(() =>
+        store.transaction(() => {
+          const after = resetters.map((fn) => fn())
+          if (taken) snapshot.restore()
+          else {
+            store.emptyDataTables()
+            const seed = resetSeed()
+            if (seed) applySeed(store, seed, clock)
+            after.push(snapshot.take())
+          }
+          return after
+        }),
+      )
       for (const after of afterCommit) after?.()
     },
     seed: (more) => store.transaction(() => applySeed(store, more, clock)),

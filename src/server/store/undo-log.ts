@@ -95,9 +95,12 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
   const setLogging = db.prepare(`UPDATE ${STATE} SET logging = ?`)
   const emptied = db.prepare(`UPDATE ${STATE} SET logged = 0, logging = bound > 0`)
   let emptiers: Statement[] | undefined
+  const totalChanges = db.prepare('SELECT total_changes()').pluck()
   const logged = db.prepare(`SELECT logged FROM ${STATE}`).pluck()
   const undoers = new Map<string, ReturnType<typeof undoer>>()
   return {
+    /** Rows logged since the log was last emptied. */
+    size: () => logged.get() as number,
     /** True when more rows changed than the log keeps: it cannot undo them. */
     overflowed: () => state.get() === 1,
     /** The tables with rows changed since the log was last emptied. */
@@ -107,12 +110,10 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
     },
     /** Stops (false) or resumes logging: a restore's own writes are not changes to undo. */
     logging: (on: boolean) => void setLogging.run(on ? 1 : 0),
-    /** Rows logged since the log was last emptied. */
-    logged: () => logged.get() as number,
     /**
      * Puts the touched tables (parents first, as `touched` gives them) back as the snapshot has
      * them, and empties their logs. False when the undo reached rows the log had not seen (a
-     * cascade into an untouched row): the caller restores everything instead.
+     * delete cascading into another row): the caller rolls back and restores everything instead.
      */
     undo(touched: readonly TableShape[]): boolean {
       const steps = touched.map((table) => {
@@ -120,10 +121,13 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
         if (!steps) undoers.set(table.name, (steps = undoer(db, table)))
         return steps
       })
-      const before = logged.get()
-      for (const step of [...steps].reverse()) step.drop()
-      if (logged.get() !== before) return false
+      // Not logged: a cascade shows in `total_changes()` (which counts foreign key actions) as
+      // rows beyond those the deletes themselves removed.
       setLogging.run(0)
+      const before = totalChanges.get() as number
+      let deleted = 0
+      for (const step of [...steps].reverse()) deleted += step.drop()
+      if ((totalChanges.get() as number) - before !== deleted) return false
       for (const step of steps) step.insert()
       for (const step of steps) step.update()
       for (const step of steps) step.forget()
@@ -202,7 +206,7 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
   const set = columns.flatMap((c, i) => (keyColumns.includes(c) ? [] : [`${ident(c)} = l.c${i}`])).join(', ')
   const statement = (sql: string) => {
     let prepared: Statement | undefined
-    return () => void (prepared ??= db.prepare(sql)).run()
+    return () => Number((prepared ??= db.prepare(sql)).run().changes)
   }
   return {
     /** Deletes the rows inserted since the snapshot. */
@@ -214,7 +218,7 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
     /** Sets the snapshot's rows that are there to their images. */
     update: set
       ? statement(`UPDATE ${table} AS t SET ${set} FROM ${log} AS l WHERE l.kept AND ${match}`)
-      : () => undefined,
+      : () => 0,
     forget: statement(`DELETE FROM ${log}`),
   }
 }
