@@ -200,6 +200,7 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
   const keyCols = keys.map((_, i) => `k${i}`).join(', ')
   const match = keys.map((k, i) => `l.k${i} = t.${ident(k)}`).join(' AND ')
   const target = withoutRowid ? `(${keys.map(ident).join(', ')})` : 'rowid'
+  const qualified = withoutRowid ? `(${keys.map((k) => `t.${ident(k)}`).join(', ')})` : 't.rowid'
   const written = [...(withoutRowid ? [] : ['rowid']), ...columns.map(ident)].join(', ')
   const read = [...(withoutRowid ? [] : ['l.k0']), ...columns.map((_, i) => `l.c${i}`)].join(', ')
   // Setting a parent key, even to its own value, makes SQLite check every child table's rows.
@@ -217,7 +218,10 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
     ),
     /** Sets the snapshot's rows that are there to their images. */
     update: set
-      ? statement(`UPDATE ${table} AS t SET ${set} FROM ${log} AS l WHERE l.kept AND ${match}`)
+      ? statement(
+          // Driven by the log's keys: a join alone may scan the whole table for a few rows.
+          `UPDATE ${table} AS t SET ${set} FROM ${log} AS l WHERE ${qualified} IN (SELECT ${keyCols} FROM ${log} WHERE kept) AND l.kept AND ${match}`,
+        )
       : () => 0,
     forget: statement(`DELETE FROM ${log}`),
   }
