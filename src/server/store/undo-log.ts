@@ -75,9 +75,9 @@ const triggerOf = (table: string, event: string) => ident(`undo ${table} ${event
  * The rows changed since the snapshot, kept by TEMP triggers on every main table (per connection,
  * so a `--data` store's file never holds them): for each row touched, only its first change counts,
  * with the row as it was then (its snapshot image) or, for a row inserted since, its key alone.
- * Undoing a table deletes every touched key and puts the kept images back, whatever the writes in
- * between were (updates of the key, `INSERT OR REPLACE` with recursive triggers, cascades), in time
- * proportional to the rows touched, not to the table. Past `bound` rows logging stops and the log
+ * Undoing deletes the rows inserted since, puts back those deleted and sets those updated to their
+ * images, whatever the writes in between were (updates of the key, `INSERT OR REPLACE` with
+ * recursive triggers, cascades), in time proportional to the rows touched, not to the tables. Past `bound` rows logging stops and the log
  * says it overflowed: the caller then restores everything from its full copy.
  */
 export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
