@@ -41,8 +41,8 @@ interface Taken {
   schemaVersion: number
   /** `sqlite_sequence` (AUTOINCREMENT counters), when the schema has one. */
   sequences?: [string, number][]
-  /** Per table: empties it and copies its seeded rows back (the full restore). */
-  copies: (() => void)[]
+  /** Per table, parents first: empties it, and copies its seeded rows back (the full restore). */
+  copies: { remove: () => void; copy: () => void }[]
 }
 
 /**
@@ -134,8 +134,10 @@ export function storeSnapshot(db: Db) {
       if (!touched || !undone(db, log, touched)) {
         lastRestore = 'full'
         log.logging(false)
-        db.exec('PRAGMA defer_foreign_keys = ON')
-        for (const copy of taken.copies) copy()
+        // Children emptied first and parents filled first: no foreign key is broken on the way, and
+        // no flag pragma (`defer_foreign_keys`) expires every prepared statement of the connection.
+        for (const { remove } of [...taken.copies].reverse()) remove()
+        for (const { copy } of taken.copies) copy()
         log.empty()
       }
       if (sequences) restoreSequences(sequences)
@@ -170,17 +172,15 @@ function stored({ columns, withoutRowid }: TableShape, rowid: string): string {
   return [...(withoutRowid ? [] : [rowid]), ...columns.map(ident)].join(', ')
 }
 
-/** Empties one main table and copies its seeded rows back, with their rowids. */
-function copyBack(db: Db, shape: TableShape): () => void {
+/** Empties one main table, and copies its seeded rows back with their rowids. */
+function copyBack(db: Db, shape: TableShape): { remove: () => void; copy: () => void } {
   const table = ident(shape.name)
   const remove = db.prepare(`DELETE FROM main.${table}`)
   // Most tables are empty in a seed (43 of them now): those are only emptied again.
-  if (!db.prepare(`SELECT 1 FROM seeded.${table} LIMIT 1`).get()) return () => void remove.run()
+  if (!db.prepare(`SELECT 1 FROM seeded.${table} LIMIT 1`).get())
+    return { remove: () => void remove.run(), copy: () => undefined }
   const copy = db.prepare(
     `INSERT INTO main.${table} (${stored(shape, 'rowid')}) SELECT * FROM seeded.${table}`,
   )
-  return () => {
-    remove.run()
-    copy.run()
-  }
+  return { remove: () => void remove.run(), copy: () => void copy.run() }
 }

@@ -187,6 +187,16 @@ function install(db: Db, { name, columns, keys }: TableShape): void {
   )
 }
 
+/** The columns a table's indexes read, or 'all' when one reads an expression. */
+function indexedColumns(db: Db, table: string): Set<string> | 'all' {
+  const names = db
+    .prepare('SELECT ii.name FROM pragma_index_list(?) AS il, pragma_index_info(il.name) AS ii')
+    .pluck()
+    .all(table) as (string | null)[]
+  const partial = db.prepare('SELECT 1 FROM pragma_index_list(?) WHERE partial').get(table)
+  return names.includes(null) || partial ? 'all' : new Set(names as string[])
+}
+
 /**
  * A table's three undo steps and the emptying of its log. The caller runs `drop` on every touched
  * table children first, then `insert` parents first, then `update`: foreign keys stay checked at
@@ -203,8 +213,25 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
   const qualified = withoutRowid ? `(${keys.map((k) => `t.${ident(k)}`).join(', ')})` : 't.rowid'
   const written = [...(withoutRowid ? [] : ['rowid']), ...columns.map(ident)].join(', ')
   const read = [...(withoutRowid ? [] : ['l.k0']), ...columns.map((_, i) => `l.c${i}`)].join(', ')
-  // Setting a parent key, even to its own value, makes SQLite check every child table's rows.
-  const set = columns.flatMap((c, i) => (keyColumns.includes(c) ? [] : [`${ident(c)} = l.c${i}`])).join(', ')
+  // Setting a parent key, even to its own value, makes SQLite check every child table's rows; and
+  // setting an indexed column rewrites the index entry even when unchanged. Columns no index reads
+  // are set in one statement; each indexed one only in the rows where it differs.
+  const indexed = indexedColumns(db, name)
+  const settable = columns.flatMap((c, i) => (keyColumns.includes(c) ? [] : [{ c, i }]))
+  const plain = settable.filter(({ c }) => indexed !== 'all' && !indexed.has(c))
+  const checked = settable.filter(({ c }) => indexed === 'all' || indexed.has(c))
+  const rows = `${qualified} IN (SELECT ${keyCols} FROM ${log} WHERE kept) AND l.kept AND ${match}`
+  const updates = [
+    ...(plain.length > 0 && indexed !== 'all'
+      ? [
+          `UPDATE ${table} AS t SET ${plain.map(({ c, i }) => `${ident(c)} = l.c${i}`).join(', ')} FROM ${log} AS l WHERE ${rows}`,
+        ]
+      : []),
+    ...checked.map(
+      ({ c, i }) =>
+        `UPDATE ${table} AS t SET ${ident(c)} = l.c${i} FROM ${log} AS l WHERE ${rows} AND t.${ident(c)} IS NOT l.c${i}`,
+    ),
+  ]
   const statement = (sql: string) => {
     let prepared: Statement | undefined
     return () => Number((prepared ??= db.prepare(sql)).run().changes)
@@ -216,13 +243,11 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
     insert: statement(
       `INSERT INTO ${table} (${written}) SELECT ${read} FROM ${log} AS l WHERE l.kept AND NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE ${match})`,
     ),
-    /** Sets the snapshot's rows that are there to their images. */
-    update: set
-      ? statement(
-          // Driven by the log's keys: a join alone may scan the whole table for a few rows.
-          `UPDATE ${table} AS t SET ${set} FROM ${log} AS l WHERE ${qualified} IN (SELECT ${keyCols} FROM ${log} WHERE kept) AND l.kept AND ${match}`,
-        )
-      : () => 0,
+    /** Sets the snapshot's rows that are there to their images (driven by the log's keys: a join alone may scan the table). */
+    update: (() => {
+      const steps = updates.map(statement)
+      return () => steps.reduce((n, step) => n + step(), 0)
+    })(),
     forget: statement(`DELETE FROM ${log}`),
   }
 }
