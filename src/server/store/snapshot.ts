@@ -50,9 +50,9 @@ interface Taken {
  * - a copy of every table in an in-memory database attached to the connection (`seeded`, with the
  *   rows' rowids), which a full restore copies back;
  * - an undo log of the rows changed since (undo-log.ts), which a reset applies instead, in time
- *   proportional to what changed rather than to the seed (bench/reset.ts: 0.12 ms for
- *   examples/seed.yaml, from 1.4-1.8 ms; after 100 API writes on the 1,000-issue seed about an
- *   eighth of the copy-back's time, measured side by side).
+ *   proportional to what changed rather than to the seed (bench/reset.ts: 0.1 ms for
+ *   examples/seed.yaml, from 1.4-1.8 ms; after 100 API writes on the 1,000-issue seed 1.4 ms
+ *   against the copy-back's 35 ms in the same run, on a loaded machine).
  * The full restore runs when the log overflowed (UNDO_LOG_BOUND) or the undo met a constraint.
  * Tables come from the schema when the snapshot is taken; when the schema changed since, the
  * snapshot is taken again. Lives as long as the connection.
