@@ -1,17 +1,26 @@
 /*
- * bench/reset: `reset()` of a server seeded with examples/seed.yaml (what a test suite calls before
- * every test), against building a fresh in-memory server with the same seed, in the same run. The
- * detail also gives the first reset, which seeds again and takes the snapshot later resets copy back.
- * Target: a reset under 20 ms.
+ * bench/reset: `reset()` (what a test suite calls before every test), in the same run as its baselines.
+ * - examples/seed.yaml: reset after one write to every issue, against building a fresh in-memory
+ *   server with the same seed. Target: under 20 ms.
+ * - The 1,000-issue seed (bench/support/seeds.ts), after 100 and after 10,000 writes through the
+ *   API (issue creations, edits and notes in turn, issue-creation rate limit off): the undo log's
+ *   reset against the full copy-back of every table (the log bound set to 0), alternating.
+ *   Targets: under 1 ms after 100 writes, under 20 ms after 10,000.
+ * - Writes with the undo log's triggers in place against the same writes before the first reset
+ *   (no triggers yet): what the log costs a write.
  */
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
-import { buildServer } from '../src/server/app.js'
+import { buildServer, type GitLabServer } from '../src/server/app.js'
 import { loadSeedFile } from '../src/server/seed/parse.js'
 import { inspectDb } from '../src/server/store/inspect.js'
+import { UNDO_LOG_BOUND } from '../src/server/store/snapshot.js'
+import { issuesSeed } from './support/seeds.js'
 
 const seedFile = fileURLToPath(new URL('../examples/seed.yaml', import.meta.url))
 const ROUNDS = 50
+
+type Row = { name: string; ratio: number; detail: string }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
@@ -21,7 +30,7 @@ async function timed(fn: () => unknown): Promise<number> {
   return performance.now() - started
 }
 
-export async function run(): Promise<{ name: string; ratio: number; detail: string }> {
+async function examplesRow(): Promise<Row> {
   const seed = await loadSeedFile(seedFile)
   const fresh: number[] = []
   for (let i = 0; i < ROUNDS; i++) fresh.push(await timed(async () => (await buildServer({ seed })).close()))
@@ -37,14 +46,90 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
     return {
       name: 'reset: reset() of examples/seed.yaml / a fresh in-memory server with it (target < 20 ms)',
       ratio: median(resets) / median(fresh),
-      detail: `reset ${median(resets).toFixed(1)} ms, first reset (seeds, takes the snapshot) ${first.toFixed(1)} ms, fresh server ${median(fresh).toFixed(1)} ms (medians of ${ROUNDS})`,
+      detail: `reset ${median(resets).toFixed(2)} ms, first reset (seeds, takes the snapshot) ${first.toFixed(1)} ms, fresh server ${median(fresh).toFixed(1)} ms (medians of ${ROUNDS})`,
     }
   } finally {
     await server.close()
   }
 }
 
+const P = '/api/v4/projects/bench%2Fissues/issues'
+const headers = { 'private-token': 'glpat-alice-token', 'content-type': 'application/json' }
+
+/** `count` writes through the API: a creation, an edit and a note in turn, on issues of the seed. */
+async function write(server: GitLabServer, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const iid = 1 + ((i * 7919) % 1000)
+    const [method, url, body] =
+      i % 3 === 0
+        ? (['POST', P, { title: `Written ${i}`, labels: 'bug' }] as const)
+        : i % 3 === 1
+          ? (['PUT', `${P}/${iid}`, { title: `Edited ${i}`, add_labels: 'docs' }] as const)
+          : (['POST', `${P}/${iid}/notes`, { body: `Note ${i}` }] as const)
+    const res = await server.app.inject({ method, url, headers, payload: JSON.stringify(body) })
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
+  }
+}
+
+/** Resets after `writes` writes, the undo log's way and the full copy-back's in turn. */
+async function afterWrites(server: GitLabServer, writes: number, rounds: number): Promise<Row> {
+  const undo: number[] = []
+  const full: number[] = []
+  for (let i = 0; i < rounds; i++) {
+    for (const [bound, times] of [
+      [UNDO_LOG_BOUND, undo],
+      [0, full],
+    ] as const) {
+      server.store.snapshot.setLogBound(bound)
+      await write(server, writes)
+      times.push(await timed(() => server.reset()))
+    }
+  }
+  server.store.snapshot.setLogBound(UNDO_LOG_BOUND)
+  const target = writes <= 100 ? 1 : 20
+  return {
+    name: `reset: after ${writes.toLocaleString('en')} API writes on the 1,000-issue seed, undo log / full copy-back (target < ${target} ms)`,
+    ratio: median(undo) / median(full),
+    detail: `undo log ${median(undo).toFixed(2)} ms (${Math.min(...undo).toFixed(2)}-${Math.max(...undo).toFixed(2)}), full copy-back ${median(full).toFixed(2)} ms (medians of ${rounds}, alternating)`,
+  }
+}
+
+/** Writes per second before the first reset (no triggers) and after it (the undo log's triggers). */
+async function writeCost(): Promise<Row> {
+  const rates = { before: [] as number[], after: [] as number[] }
+  for (let round = 0; round < 3; round++) {
+    const server = await buildServer({ seed: issuesSeed(1000), issuesCreateLimit: 0 })
+    try {
+      await write(server, 300) // warm-up: statements prepared, JIT settled
+      rates.before.push(3000 / ((await timed(() => write(server, 3000))) / 1000))
+      server.reset()
+      await write(server, 300)
+      rates.after.push(3000 / ((await timed(() => write(server, 3000))) / 1000))
+    } finally {
+      await server.close()
+    }
+  }
+  return {
+    name: 'reset: API writes per second with the undo log / without it (before the first reset)',
+    ratio: median(rates.after) / median(rates.before),
+    detail: `${median(rates.after).toFixed(0)} / ${median(rates.before).toFixed(0)} writes/s (creations, edits, notes in turn through app.inject; medians of 3 servers)`,
+  }
+}
+
+export async function run(): Promise<Row[]> {
+  const rows = [await examplesRow()]
+  const server = await buildServer({ seed: issuesSeed(1000), issuesCreateLimit: 0 })
+  try {
+    server.reset()
+    rows.push(await afterWrites(server, 100, 30))
+    rows.push(await afterWrites(server, 10_000, 3))
+  } finally {
+    await server.close()
+  }
+  rows.push(await writeCost())
+  return rows
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await run()
-  console.log(`${r.name}: ${r.ratio.toFixed(2)}\n  ${r.detail}`)
+  for (const r of await run()) console.log(`${r.name}: ${r.ratio.toFixed(2)}\n  ${r.detail}`)
 }

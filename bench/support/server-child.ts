@@ -7,7 +7,8 @@
  *   baseline <file>            a bare node:http server answering every request with the bytes in <file>
  *   baseline-multi <file>      a bare node:http server answering each request with the first
  *                              recorded answer whose method and path pattern match it
- * Prints `READY <url> <seed-ms>` on stdout once listening.
+ * Prints `READY <url> <seed-ms>` on stdout once listening. With BENCH_RESET_FIRST the reference
+ * server resets once before listening (the undo log's triggers then run on every write).
  */
 import { createServer } from 'node:http'
 import { readFileSync } from 'node:fs'
@@ -35,6 +36,8 @@ if (mode === 'reference') {
     ...(flags.includes('log-off') ? { requestLog: { size: 0 } } : {}),
   })
   const seedMs = performance.now() - started
+  // BENCH_RESET_FIRST: reset once, as a suite does, so writes run with the reset's undo log in place.
+  if (process.env.BENCH_RESET_FIRST) server.reset()
   const url = await server.listen({ host: '127.0.0.1', port: 0 })
   process.stdout.write(`READY ${url} ${seedMs.toFixed(0)}\n`)
   process.once('SIGTERM', () => void server.close().then(() => process.exit(0)))

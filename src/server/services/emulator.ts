@@ -25,22 +25,25 @@ export function emulatorService(
 ): EmulatorService {
   // Read only when a reset needs it (a large seed kept in memory for nothing costs the server its footprint).
   const resetSeed = () => rememberedSeed(store) ?? startSeed
-  // The first reset seeds again and keeps the result; later ones copy it back (src/server/store/snapshot.ts).
+  // The first reset seeds again and keeps the result; later ones undo what changed since (src/server/store/snapshot.ts).
   const { snapshot } = store
   return {
     reset() {
-      if (!snapshot.taken) snapshot.attach()
-      const afterCommit = store.transaction(() => {
-        const after = resetters.map((fn) => fn())
-        if (snapshot.taken) snapshot.restore()
-        else {
-          store.emptyDataTables()
-          const seed = resetSeed()
-          if (seed) applySeed(store, seed, clock)
-          after.push(snapshot.take())
-        }
-        return after
-      })
+      const taken = snapshot.taken
+      if (!taken) snapshot.attach()
+      const afterCommit = snapshot.uncheckedWhenLarge(() =>
+        store.transaction(() => {
+          const after = resetters.map((fn) => fn())
+          if (taken) snapshot.restore()
+          else {
+            store.emptyDataTables()
+            const seed = resetSeed()
+            if (seed) applySeed(store, seed, clock)
+            after.push(snapshot.take())
+          }
+          return after
+        }),
+      )
       for (const after of afterCommit) after?.()
     },
     seed: (more) => store.transaction(() => applySeed(store, more, clock)),

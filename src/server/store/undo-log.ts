@@ -1,0 +1,253 @@
+import type { Db, Statement } from './db.js'
+
+/** An SQL identifier, quoted. */
+export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`
+
+/** What the undo log and the snapshot need to know of one main table. */
+export interface TableShape {
+  name: string
+  /** Its stored columns, in order (generated and hidden columns are not written). */
+  columns: string[]
+  /** How a row is found again: `rowid`, or the primary key of a WITHOUT ROWID table. */
+  keys: string[]
+  withoutRowid: boolean
+  /** Columns that are the key (equal in a row and its image): an undo's update leaves them out. */
+  keyColumns: string[]
+}
+
+/** Reads a main table's shape from the schema. */
+export function tableShape(db: Db, name: string): TableShape {
+  const info = db.prepare('SELECT name, pk, type FROM pragma_table_info(?) ORDER BY cid').all(name) as {
+    name: string
+    pk: number
+    type: string
+  }[]
+  const withoutRowid =
+    (db
+      .prepare("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?")
+      .pluck()
+      .get(name) as number) === 1
+  const columns = info.map((c) => c.name)
+  const keys = withoutRowid
+    ? info
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name)
+    : ['rowid']
+  const primary = info.filter((c) => c.pk > 0)
+  // A rowid table's INTEGER PRIMARY KEY is its rowid: the key, never set by an undo.
+  const keyColumns = withoutRowid
+    ? keys
+    : primary.length === 1 && primary[0]!.type.toUpperCase() === 'INTEGER'
+      ? [primary[0]!.name]
+      : []
+  return { name, columns, keys, withoutRowid, keyColumns }
+}
+
+/**
+ * The tables ordered parents first by their foreign keys (a cycle, if one came, is cut where it
+ * closes: the undo then meets a constraint and the caller restores everything instead).
+ */
+export function parentsFirst(db: Db, tables: readonly TableShape[]): TableShape[] {
+  const parentsOf = db.prepare('SELECT DISTINCT "table" FROM pragma_foreign_key_list(?)').pluck()
+  const byName = new Map(tables.map((t) => [t.name, t]))
+  const ordered: TableShape[] = []
+  const seen = new Set<string>()
+  const visit = (table: TableShape) => {
+    if (seen.has(table.name)) return
+    seen.add(table.name)
+    for (const parent of parentsOf.all(table.name) as string[]) {
+      const shape = byName.get(parent)
+      if (shape) visit(shape)
+    }
+    ordered.push(table)
+  }
+  for (const table of tables) visit(table)
+  return ordered
+}
+
+const STATE = 'temp."undo state"'
+const logOf = (table: string) => `temp.${ident(`undo ${table}`)}`
+const EVENTS = ['insert', 'update', 'delete'] as const
+const triggerOf = (table: string, event: string) => ident(`undo ${table} ${event}`)
+
+/**
+ * The rows changed since the snapshot, kept by TEMP triggers on every main table (per connection,
+ * so a `--data` store's file never holds them): for each row touched, only its first change counts,
+ * with the row as it was then (its snapshot image) or, for a row inserted since, its key alone.
+ * Undoing deletes the rows inserted since, puts back those deleted and sets those updated to their
+ * images, whatever the writes in between were (updates of the key, `INSERT OR REPLACE` with
+ * recursive triggers, cascades), in time proportional to the rows touched, not to the tables. Past `bound` rows logging stops and the log
+ * says it overflowed: the caller then restores everything from its full copy.
+ */
+export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
+  // The REPLACE conflict resolution deletes the row it replaces, and tells delete triggers only then.
+  db.exec('PRAGMA recursive_triggers = ON')
+  db.exec(`DROP TABLE IF EXISTS ${STATE}`)
+  db.exec(
+    `CREATE TEMP TABLE ${STATE} (logging INTEGER NOT NULL, logged INTEGER NOT NULL, bound INTEGER NOT NULL)`,
+  )
+  db.exec(`INSERT INTO ${STATE} VALUES (${bound > 0 ? 1 : 0}, 0, ${Math.trunc(bound)})`)
+  for (const table of tables) install(db, table)
+  const touchedSql = `SELECT ${tables.map((t) => `EXISTS (SELECT 1 FROM ${logOf(t.name)})`).join(', ')}`
+  const touched = db.prepare(touchedSql).raw()
+  const state = db.prepare(`SELECT logged >= bound FROM ${STATE}`).pluck()
+  const setLogging = db.prepare(`UPDATE ${STATE} SET logging = ?`)
+  const emptied = db.prepare(`UPDATE ${STATE} SET logged = 0, logging = bound > 0`)
+  let emptiers: Statement[] | undefined
+  const totalChanges = db.prepare('SELECT total_changes()').pluck()
+  const logged = db.prepare(`SELECT logged FROM ${STATE}`).pluck()
+  const undoers = new Map<string, ReturnType<typeof undoer>>()
+  return {
+    /** Rows logged since the log was last emptied. */
+    size: () => logged.get() as number,
+    /** True when more rows changed than the log keeps: it cannot undo them. */
+    overflowed: () => state.get() === 1,
+    /** The tables with rows changed since the log was last emptied. */
+    touched(): TableShape[] {
+      const flags = touched.get() as number[]
+      return tables.filter((_, i) => flags[i] === 1)
+    },
+    /** Stops (false) or resumes logging: a restore's own writes are not changes to undo. */
+    logging: (on: boolean) => void setLogging.run(on ? 1 : 0),
+    /**
+     * Puts the touched tables (parents first, as `touched` gives them) back as the snapshot has
+     * them, and empties their logs. False when the undo reached rows the log had not seen (a
+     * delete cascading into another row): the caller rolls back and restores everything instead.
+     */
+    undo(touched: readonly TableShape[]): boolean {
+      const steps = touched.map((table) => {
+        let steps = undoers.get(table.name)
+        if (!steps) undoers.set(table.name, (steps = undoer(db, table)))
+        return steps
+      })
+      // Not logged: a cascade shows in `total_changes()` (which counts foreign key actions) as
+      // rows beyond those the deletes themselves removed.
+      setLogging.run(0)
+      const before = totalChanges.get() as number
+      let deleted = 0
+      for (const step of [...steps].reverse()) deleted += step.drop()
+      if ((totalChanges.get() as number) - before !== deleted) return false
+      for (const step of steps) step.insert()
+      for (const step of steps) step.update()
+      for (const step of steps) step.forget()
+      emptied.run()
+      return true
+    },
+    /** Forgets every change (after a full restore), and logs again. */
+    empty() {
+      emptiers ??= tables.map((t) => db.prepare(`DELETE FROM ${logOf(t.name)}`))
+      for (const emptier of emptiers) emptier.run()
+      emptied.run()
+    },
+    /** Sets the bound (tests and benchmarks: 0 makes every reset a full restore). */
+    setBound: (rows: number) =>
+      void db
+        .prepare(`UPDATE ${STATE} SET bound = @rows, logging = logged < @rows`)
+        .run({ rows: Math.trunc(rows) }),
+    /** Drops the triggers and the log (the schema changed: the snapshot is taken again). */
+    remove() {
+      for (const table of tables) {
+        for (const event of EVENTS) db.exec(`DROP TRIGGER IF EXISTS temp.${triggerOf(table.name, event)}`)
+        db.exec(`DROP TABLE IF EXISTS ${logOf(table.name)}`)
+      }
+      db.exec(`DROP TABLE IF EXISTS ${STATE}`)
+    },
+  }
+}
+export type UndoLog = ReturnType<typeof undoLog>
+
+/** The log table and triggers of one main table (a TEMP trigger goes with the table it writes to). */
+function install(db: Db, { name, columns, keys }: TableShape): void {
+  const log = logOf(name)
+  const keyCols = keys.map((_, i) => `k${i}`)
+  const cols = columns.map((_, i) => `c${i}`)
+  const primary = keys.length === 1 && keys[0] === 'rowid' ? 'k0 INTEGER PRIMARY KEY, ' : ''
+  const keyList = primary ? '' : `, PRIMARY KEY (${keyCols.join(', ')})`
+  const rest = keyCols.slice(primary ? 1 : 0)
+  db.exec(`DROP TABLE IF EXISTS ${log}`)
+  db.exec(`CREATE TEMP TABLE ${log} (${primary}${[...rest, 'kept', ...cols].join(', ')}${keyList})`)
+  const on = `ON main.${ident(name)} WHEN (SELECT logging FROM ${STATE})`
+  // Not `INSERT OR IGNORE`: the statement that fired the trigger imposes its own conflict policy
+  // on the trigger's (an upsert's ABORT, an `INSERT OR REPLACE`'s REPLACE, which would overwrite the image).
+  const unlogged = (row: string) =>
+    `WHERE NOT EXISTS (SELECT 1 FROM ${log} WHERE ${keys.map((k, i) => `k${i} = ${row}.${ident(k)}`).join(' AND ')})`
+  const image = (row: string) =>
+    `INSERT INTO ${log} SELECT ${[...keys.map((k) => `${row}.${ident(k)}`), '1', ...columns.map((c) => `${row}.${ident(c)}`)].join(', ')} ${unlogged(row)};`
+  const marker = `INSERT INTO ${log} (${keyCols.join(', ')}, kept) SELECT ${keys.map((k) => `NEW.${ident(k)}`).join(', ')}, 0 ${unlogged('NEW')};`
+  const trigger = (event: string) => triggerOf(name, event)
+  for (const event of EVENTS) db.exec(`DROP TRIGGER IF EXISTS temp.${trigger(event)}`)
+  db.exec(`CREATE TEMP TRIGGER ${trigger('insert')} AFTER INSERT ${on} BEGIN ${marker} END`)
+  // The key may move: the old key had the image, the new one had no row.
+  db.exec(`CREATE TEMP TRIGGER ${trigger('update')} AFTER UPDATE ${on} BEGIN ${image('OLD')} ${marker} END`)
+  db.exec(`CREATE TEMP TRIGGER ${trigger('delete')} AFTER DELETE ${on} BEGIN ${image('OLD')} END`)
+  // Counts rows first logged, and stops logging at the bound.
+  db.exec(
+    `CREATE TEMP TRIGGER ${trigger('count')} AFTER INSERT ON ${log} BEGIN UPDATE ${STATE} SET logged = logged + 1, logging = logged + 1 < bound; END`,
+  )
+}
+
+/** The columns a table's indexes read, or 'all' when one reads an expression. */
+function indexedColumns(db: Db, table: string): Set<string> | 'all' {
+  const names = db
+    .prepare('SELECT ii.name FROM pragma_index_list(?) AS il, pragma_index_info(il.name) AS ii')
+    .pluck()
+    .all(table) as (string | null)[]
+  const partial = db.prepare('SELECT 1 FROM pragma_index_list(?) WHERE partial').get(table)
+  return names.includes(null) || partial ? 'all' : new Set(names as string[])
+}
+
+/**
+ * A table's three undo steps and the emptying of its log. The caller runs `drop` on every touched
+ * table children first, then `insert` parents first, then `update`: foreign keys stay checked at
+ * each statement (a flag pragma such as `defer_foreign_keys` would expire every prepared statement
+ * of the connection), and rows that exist now and at the snapshot are updated in place, so no
+ * delete cascades into rows the log never touched.
+ */
+function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: TableShape) {
+  const log = logOf(name)
+  const table = `main.${ident(name)}`
+  const keyCols = keys.map((_, i) => `k${i}`).join(', ')
+  const match = keys.map((k, i) => `l.k${i} = t.${ident(k)}`).join(' AND ')
+  const target = withoutRowid ? `(${keys.map(ident).join(', ')})` : 'rowid'
+  const qualified = withoutRowid ? `(${keys.map((k) => `t.${ident(k)}`).join(', ')})` : 't.rowid'
+  const written = [...(withoutRowid ? [] : ['rowid']), ...columns.map(ident)].join(', ')
+  const read = [...(withoutRowid ? [] : ['l.k0']), ...columns.map((_, i) => `l.c${i}`)].join(', ')
+  // Setting a parent key, even to its own value, makes SQLite check every child table's rows; and
+  // setting an indexed column rewrites the index entry even when unchanged. Columns no index reads
+  // are set in one statement; each indexed one only in the rows where it differs.
+  const indexed = indexedColumns(db, name)
+  const settable = columns.flatMap((c, i) => (keyColumns.includes(c) ? [] : [{ c, i }]))
+  const plain = settable.filter(({ c }) => indexed !== 'all' && !indexed.has(c))
+  const checked = settable.filter(({ c }) => indexed === 'all' || indexed.has(c))
+  const rows = `${qualified} IN (SELECT ${keyCols} FROM ${log} WHERE kept) AND l.kept AND ${match}`
+  const updates = [
+    ...(plain.length > 0 && indexed !== 'all'
+      ? [
+          `UPDATE ${table} AS t SET ${plain.map(({ c, i }) => `${ident(c)} = l.c${i}`).join(', ')} FROM ${log} AS l WHERE ${rows}`,
+        ]
+      : []),
+    ...checked.map(
+      ({ c, i }) =>
+        `UPDATE ${table} AS t SET ${ident(c)} = l.c${i} FROM ${log} AS l WHERE ${rows} AND t.${ident(c)} IS NOT l.c${i}`,
+    ),
+  ]
+  const statement = (sql: string) => {
+    let prepared: Statement | undefined
+    return () => Number((prepared ??= db.prepare(sql)).run().changes)
+  }
+  return {
+    /** Deletes the rows inserted since the snapshot. */
+    drop: statement(`DELETE FROM ${table} WHERE ${target} IN (SELECT ${keyCols} FROM ${log} WHERE NOT kept)`),
+    /** Puts back the snapshot's rows that are gone. */
+    insert: statement(
+      `INSERT INTO ${table} (${written}) SELECT ${read} FROM ${log} AS l WHERE l.kept AND NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE ${match})`,
+    ),
+    /** Sets the snapshot's rows that are there to their images (driven by the log's keys: a join alone may scan the table). */
+    update: (() => {
+      const steps = updates.map(statement)
+      return () => steps.reduce((n, step) => n + step(), 0)
+    })(),
+    forget: statement(`DELETE FROM ${log}`),
+  }
+}

@@ -1,0 +1,247 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { FormData, request } from 'undici'
+import { startServer, type TestServer } from '../support/server.js'
+import { manualClock } from '../support/pipeline-seed.js'
+import { filesDump, storeDump } from '../support/store-dump.js'
+import { inspectDb } from '../../src/server/store/inspect.js'
+
+/*
+ * A reset undoes the rows changed since the snapshot (src/server/store/undo-log.ts): after every
+ * kind of write the server has, the store (every table, rowids, sqlite_sequence) and the files of a
+ * data directory are again as they were right after the snapshot, and a suite run again answers
+ * the same ids, iids, times and orders.
+ */
+const examples = readFileSync(join(__dirname, '../../examples/seed.yaml'), 'utf8')
+const ROOT = 'glpat-root-token'
+const ALICE = 'glpat-alice-token'
+const P = '/api/v4/projects/acme%2Fwidgets'
+type Json = Record<string, unknown>
+
+let t: TestServer
+let data: string
+beforeEach(async () => {
+  data = mkdtempSync(join(tmpdir(), 'reset-undo-'))
+  t = await startServer(examples, { data, clock: manualClock('2026-12-01T10:00:00.000Z') })
+})
+afterEach(async () => {
+  await t.close()
+  rmSync(data, { recursive: true, force: true })
+})
+
+const reset = async () =>
+  expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
+const ok = async (method: string, path: string, options: Parameters<TestServer['http']>[2] = {}) => {
+  const res = await t.http(method, path, { token: ROOT, ...options })
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`)
+  return res.body as Json
+}
+/** The store and the data directory's files (the database and its key file aside). */
+const state = () => ({
+  store: storeDump(t.server.store),
+  files: filesDump(
+    data,
+    (path) => path.startsWith('gitlab.sqlite3') || (!path.includes('/') && path.startsWith('.')),
+  ),
+})
+
+async function until(what: string, check: () => Promise<boolean>) {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+async function uploadMetricImage(iid: number) {
+  const form = new FormData()
+  form.append('file', new Blob([Buffer.from('PNG bytes')]), 'graph.png')
+  form.append('url_text', 'Graph')
+  const res = await request(`${t.baseUrl}${P}/issues/${iid}/metric_images`, {
+    method: 'POST',
+    body: form,
+    headers: { 'private-token': ROOT },
+  })
+  expect(res.statusCode).toBe(201)
+  await res.body.dump()
+}
+
+/** One write or more through each route family that writes. */
+async function writeEverything() {
+  // Issues and their sub-resources, notes (with quick actions), time tracking.
+  const issue = await ok('POST', `${P}/issues`, { json: { title: 'Made by a test', labels: 'bug,docs' } })
+  await ok('PUT', `${P}/issues/1`, {
+    json: { title: 'Renamed', add_labels: 'feature', state_event: 'close' },
+  })
+  await ok('POST', `${P}/issues/1/notes`, { json: { body: 'A note\n/spend 1h' } })
+  await ok('POST', `${P}/issues/${issue.iid}/notes`, { json: { body: 'On the new issue' } })
+  await ok('POST', `${P}/issues/1/time_estimate`, { json: { duration: '2h' } })
+  await ok('POST', `${P}/issues/2/add_spent_time`, { json: { duration: '30m' } })
+  await ok('POST', `${P}/issues/2/reset_spent_time`)
+  await ok('POST', `${P}/issues/2/award_emoji`, { json: { name: 'thumbsup' } })
+  await ok('POST', `${P}/issues/2/links`, {
+    json: { target_project_id: 'acme/widgets', target_issue_iid: 1 },
+  })
+  await ok('POST', `${P}/issues/2/unsubscribe`, { token: ALICE })
+  await ok('POST', `${P}/issues/2/todo`)
+  await ok('DELETE', `${P}/issues/${issue.iid}`)
+  await ok('POST', `${P}/issues`, { json: { title: 'After a delete' } })
+  // Labels (a deleted one takes its issues' links with it) and milestones.
+  await ok('POST', `${P}/labels`, { json: { name: 'new', color: '#123456' } })
+  await ok('PUT', `${P}/labels/bug`, { json: { new_name: 'defect' } })
+  await ok('DELETE', `${P}/labels/docs`)
+  const milestone = await ok('POST', `${P}/milestones`, { json: { title: 'v3.0' } })
+  await ok('PUT', `${P}/milestones/${milestone.id}`, { json: { state_event: 'close' } })
+  const milestones = (await ok('GET', `${P}/milestones`)) as unknown as Json[]
+  await ok('DELETE', `${P}/milestones/${milestones.find((m) => m.title === 'v1.0')!.id}`)
+  // Metric images (EE; the file lands in the data directory).
+  const incident = await ok('POST', `${P}/issues`, { json: { title: 'Outage', issue_type: 'incident' } })
+  await uploadMetricImage(incident.iid as number)
+  // Triggers and the pipelines they start, cancelled.
+  const trigger = await ok('POST', `${P}/triggers`, { json: { description: 'nightly' } })
+  const pipeline = await ok('POST', `${P}/trigger/pipeline`, {
+    token: undefined,
+    form: `token=${trigger.token}&ref=main`,
+  })
+  await ok('POST', `${P}/pipelines/${pipeline.id}/cancel`)
+  // Aliases (EE, administrators).
+  await ok('POST', '/api/v4/project_aliases', { json: { project_id: 'acme/widgets', name: 'widgets-alias' } })
+  // Users and tokens.
+  const user = await ok('POST', '/api/v4/users', {
+    json: { username: 'dora', name: 'Dora', email: 'dora@example.com', password: 'a-long-password-1' },
+  })
+  await ok('PUT', `/api/v4/users/${user.id}`, { json: { bio: 'Tester' } })
+  const pat = await ok('POST', `/api/v4/users/${user.id}/personal_access_tokens`, {
+    json: { name: 'ci', scopes: ['api'] },
+  })
+  await ok('POST', `/api/v4/personal_access_tokens/${pat.id}/rotate`)
+  await ok('POST', `/api/v4/users/${user.id}/block`)
+  // An export, whose archive lands in the data directory.
+  await ok('POST', `${P}/export`)
+  await until('the export', async () => (await ok('GET', `${P}/export`)).export_status === 'finished')
+  // The seed endpoint.
+  await ok('POST', '/-/emulator/seed', { json: { users: [{ username: 'erin', token: 'glpat-erin-token' }] } })
+}
+
+describe('reset by the undo log', () => {
+  it('returns the store and the files to the snapshot after a write through every route family', async () => {
+    await reset()
+    const snapshot = state()
+    await writeEverything()
+    const written = state()
+    expect(written.store).not.toEqual(snapshot.store)
+    expect(Object.keys(written.files).length).toBeGreaterThan(Object.keys(snapshot.files).length)
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+    // Twice in a row: the log was emptied and logs again.
+    await writeEverything()
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+    // A reset with nothing written since (but what requests themselves may record) changes nothing.
+    await reset()
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('restores exactly through the full copy-back when the log overflows its bound', async () => {
+    await reset()
+    const snapshot = state()
+    t.server.store.snapshot.setLogBound(5)
+    await writeEverything()
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('full')
+    expect(state()).toEqual(snapshot)
+    // Back to logging: a later reset undoes again.
+    t.server.store.snapshot.setLogBound(100_000)
+    await ok('POST', `${P}/issues`, { json: { title: 'One more' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('gives a suite run twice with a reset between the same answers (ids, iids, created_at, list orders)', async () => {
+    const suite = async () => {
+      const answers: unknown[] = []
+      for (let i = 0; i < 3; i++)
+        answers.push(await ok('POST', `${P}/issues`, { json: { title: `Suite ${i}`, labels: 'bug' } }))
+      answers.push(await ok('POST', `${P}/issues/1/notes`, { json: { body: 'Suite note' } }))
+      answers.push(await ok('POST', `${P}/labels`, { json: { name: 'suite', color: '#00ff00' } }))
+      answers.push(await ok('POST', `${P}/milestones`, { json: { title: 'Suite milestone' } }))
+      const user = await ok('POST', '/api/v4/users', {
+        json: { username: 'suite', name: 'Suite', email: 'suite@example.com', password: 'a-long-password-1' },
+      })
+      answers.push(user)
+      const { token: _secret, ...pat } = await ok('POST', `/api/v4/users/${user.id}/personal_access_tokens`, {
+        json: { name: 'suite', scopes: ['api'] },
+      })
+      answers.push(pat)
+      answers.push(await ok('GET', `${P}/issues`, { query: 'order_by=created_at&sort=desc&per_page=100' }))
+      answers.push(await ok('GET', '/api/v4/users', { query: 'per_page=100' }))
+      return answers
+    }
+    await reset()
+    const first = await suite()
+    await reset()
+    const second = await suite()
+    expect(second).toEqual(first)
+    expect((first[0] as Json).iid).toBe(((first[1] as Json).iid as number) - 1)
+  })
+
+  it('undoes what SQL alone can do: AUTOINCREMENT counters, INSERT OR REPLACE, a moved key, WITHOUT ROWID rows, cascades', async () => {
+    const db = inspectDb(t.server.store)
+    // A table made before the snapshot is in it, whichever migration (or branch) made it.
+    db.exec('CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE)')
+    db.prepare("INSERT INTO counted (name) VALUES ('kept')").run()
+    await reset()
+    const snapshot = state()
+    expect(snapshot.store.sqlite_sequence).toEqual([{ '(rowid)': 1, name: 'counted', seq: 1 }])
+    db.prepare("INSERT INTO counted (name) VALUES ('a'), ('b')").run()
+    db.prepare("INSERT OR REPLACE INTO counted (id, name) VALUES (1, 'replaced')").run()
+    db.prepare("UPDATE counted SET id = 10 WHERE name = 'a'").run()
+    db.prepare("INSERT INTO git_objects (sha, type, body) VALUES ('f00', 'tree', x'00')").run()
+    db.prepare("UPDATE git_objects SET body = x'01' WHERE sha IN (SELECT sha FROM git_objects LIMIT 1)").run()
+    db.prepare('DELETE FROM labels WHERE id = (SELECT MIN(label_id) FROM issue_labels)').run()
+    db.prepare("UPDATE users SET name = 'Renamed' WHERE username = 'alice'").run()
+    expect(state().store).not.toEqual(snapshot.store)
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+    expect(db.prepare("INSERT INTO counted (name) VALUES ('next') RETURNING id").pluck().get()).toBe(2)
+  })
+
+  it('takes the snapshot again when a table was made after it', async () => {
+    await reset()
+    const issues = (await ok('GET', `${P}/issues`)) as unknown as Json[]
+    await ok('POST', `${P}/issues`, { json: { title: 'Before the new table' } })
+    inspectDb(t.server.store).exec("CREATE TABLE late (x); INSERT INTO late VALUES ('gone at the reset')")
+    await reset()
+    // Seeded again (sealed secrets get new nonces): the seed's rows, and the new table empty.
+    const retaken = state()
+    expect(retaken.store.late).toEqual([])
+    expect(await ok('GET', `${P}/issues`)).toEqual(issues)
+    await ok('POST', `${P}/issues`, { json: { title: 'After' } })
+    inspectDb(t.server.store).exec("INSERT INTO late VALUES ('logged too')")
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(retaken)
+  })
+
+  it('undoes a large log with foreign keys off, and turns them on again', async () => {
+    await reset()
+    const snapshot = state()
+    const db = inspectDb(t.server.store)
+    // 6,000 issues and a note on each: past the 5,000 rows above which foreign keys go off.
+    db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)
+      INSERT INTO issues (iid, project_id, title, author_id, created_at, updated_at)
+      SELECT 1000 + i, (SELECT id FROM projects LIMIT 1), 'bulk', (SELECT id FROM users LIMIT 1), 'now', 'now' FROM n`)
+    db.exec(`INSERT INTO notes (issue_id, author_id, body, created_at, updated_at)
+      SELECT id, author_id, 'bulk note', 'now', 'now' FROM issues WHERE title = 'bulk'`)
+    await ok('PUT', `${P}/issues/1`, { json: { title: 'And an API write' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+    expect(db.prepare('PRAGMA foreign_keys').pluck().get()).toBe(1)
+  })
+})
