@@ -134,8 +134,9 @@ export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   'archive-path': 'Path of the (first) downloaded archive',
   'archive-size': 'Its size in bytes',
   sha256: 'Its SHA-256, hex',
-  'export-status': 'finished when every export finished, else failed',
-  archives: 'JSON list of {project, status, path, size, sha256, error} for every project',
+  'export-status': 'finished when every export finished (skipped projects aside), else failed',
+  archives:
+    'JSON list of {project, status (finished, failed or skipped), path, size, sha256, encrypted, reason, error} for every project',
   matrix: 'JSON list of the project paths, for strategy.matrix (fromJSON)',
   skipped: "JSON list of {project, reason} for the projects left out by 'exclude' or 'skip-unchanged-since'",
   'manifest-path': 'Path of manifest.json, written beside the archives',
