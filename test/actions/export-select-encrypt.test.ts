@@ -180,6 +180,41 @@ describe('export-project: exclude and skip-unchanged-since on a group', () => {
     expect(Date.parse(moved.started_at as string)).toBeGreaterThan(firstStart)
   })
 
+  it('applies to projects given by path (looked up first), and to the list-only matrix', async () => {
+    const listed = await exportGroup({ 'list-only': 'true', exclude: 'acme/*-stuff\nacme/platform/**' })
+    expect(listed.code).toBe(0)
+    expect(JSON.parse(listed.outputs.matrix as string)).toEqual(['acme/gadgets', 'acme/widgets'])
+    expect(readdirSync(dir)).toEqual([])
+
+    await touch('acme/widgets', seededAt + 2 * HOUR)
+    const run = await exportGroup({
+      group: '',
+      project: 'acme/widgets\nacme/gadgets\nacme/old-stuff',
+      exclude: 'acme/old-*',
+      'skip-unchanged-since': new Date(seededAt + HOUR).toISOString().slice(0, 16) + 'Z',
+    })
+    expect(run.log).not.toContain('::error::')
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.outputs.archives as string)).toMatchObject([
+      { project: 'acme/widgets', status: 'finished' },
+      { project: 'acme/gadgets', status: 'skipped', reason: expect.stringMatching(/^unchanged since /) },
+      { project: 'acme/old-stuff', status: 'skipped', reason: "excluded by 'acme/old-*'" },
+    ])
+    const gadgets = (await t.http('GET', '/api/v4/projects/acme%2Fgadgets', { token: ALICE })).body as Json
+    expect((manifestOf().skipped as Json[])[0]).toMatchObject({ path: 'acme/gadgets', id: gadgets.id })
+  })
+
+  it('refuses a skip-unchanged-since that is neither a date nor last-run', async () => {
+    for (const since of ['yesterday', '2026-13-45', '01/11/2026']) {
+      const run = await exportGroup({ 'skip-unchanged-since': since })
+      expect(run.code).toBe(1)
+      expect(run.log).toContain(
+        "::error::Input 'skip-unchanged-since' must be last-run or an ISO 8601 date such as 2026-11-01 or 2026-11-01T10:00:00Z",
+      )
+    }
+    expect(readdirSync(dir)).toEqual([])
+  })
+
   it('a run in which an export fails leaves the state as it was', async () => {
     const first = await exportGroup({})
     expect(first.code).toBe(0)
