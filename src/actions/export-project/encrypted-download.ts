@@ -5,13 +5,12 @@
  * STREAM chunks of 64 KiB: memory stays flat whatever the size), and what is stored is hashed.
  * Loaded only when `encrypt-to` is set.
  */
-import { createHash } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { Duplex, PassThrough, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { Encrypter } from 'age-encryption'
-import type { ExportDownload, SavedArchive } from '../../api/project-exports.js'
+import { type ExportDownload, hashingTap, type SavedArchive } from '../../api/project-exports.js'
 import { type ArchiveCheck, verifyExportStream } from './verify.js'
 
 /** An encrypted archive on disk: size and sha256 of the stored (encrypted) file, and of the plaintext. */
@@ -20,24 +19,25 @@ export interface EncryptedArchive extends SavedArchive {
   check: ArchiveCheck
 }
 
-/** A pass-through that counts and hashes what flows, and hands each chunk to `side` (if any) first. */
-function tap(side?: PassThrough) {
-  const hash = createHash('sha256')
-  let size = 0
-  const stream = new Transform({
+/**
+ * A pass-through that also writes each chunk to `side` (with its backpressure), and ends it at the
+ * end. A side that failed is closed: the rest flows on, and the failure is reported by its check.
+ */
+function copyTo(side: PassThrough) {
+  return new Transform({
     transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk)
-      size += chunk.length
-      if (!side || side.destroyed || side.write(chunk)) return done(null, chunk)
-      // Backpressure from the check; a check that failed closes its side and is reported at flush.
+      if (side.destroyed || side.write(chunk)) return done(null, chunk)
       const go = () => {
         side.off('drain', go).off('close', go)
         done(null, chunk)
       }
       side.on('drain', go).on('close', go)
     },
+    flush(done) {
+      side.end()
+      done()
+    },
   })
-  return { stream, result: () => ({ size, sha256: hash.digest('hex') }) }
 }
 
 /**
@@ -56,15 +56,16 @@ export async function saveEncrypted(
   const side = new PassThrough()
   const checked = verifyExportStream(side)
   checked.catch(() => undefined) // awaited below, after the download
-  const plain = tap(side)
-  plain.stream.on('finish', () => side.end())
-  const stored = tap()
+  const plain = hashingTap()
+  const stored = hashingTap()
   // age-encryption takes and gives web streams: an identity TransformStream makes it a Duplex.
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
   const encrypt = Duplex.fromWeb({ readable: await encrypter.encrypt(readable), writable })
   const part = `${file}.part`
   try {
-    await pipeline(got.body, plain.stream, encrypt, stored.stream, createWriteStream(part), { signal })
+    await pipeline(got.body, copyTo(side), plain.stream, encrypt, stored.stream, createWriteStream(part), {
+      signal,
+    })
     const p = plain.result()
     if (got.length !== undefined && p.size !== got.length)
       throw new Error(`download ended after ${p.size} of ${got.length} bytes`)
