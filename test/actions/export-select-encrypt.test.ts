@@ -171,11 +171,23 @@ describe('export-project: exclude and skip-unchanged-since on a group', () => {
       ['acme/platform/api', 'skipped'],
       ['acme/widgets', 'skipped'],
     ])
-    expect((manifestOf().skipped as Json[]).map((s) => s.path)).toEqual([
-      'acme/old-stuff',
-      'acme/platform/api',
-      'acme/widgets',
-    ])
+    // The skipped projects' archives of the first run are still there: the manifest still lists them.
+    const widgets = join(dir, 'acme_widgets_export.tar.gz')
+    expect(manifestOf().skipped).toEqual(
+      ['acme/old-stuff', 'acme/platform/api', 'acme/widgets'].map((path) =>
+        expect.objectContaining({
+          path,
+          status: 'skipped',
+          file: expect.stringMatching(/_export\.tar\.gz$/),
+        }),
+      ),
+    )
+    expect((manifestOf().skipped as Json[])[2]).toMatchObject({
+      file: 'acme_widgets_export.tar.gz',
+      size: statSync(widgets).size,
+      sha256: sha256Of(widgets),
+      encrypted: false,
+    })
     const moved = JSON.parse(readFileSync(join(dir, '.export-state.json'), 'utf8')) as Json
     expect(Date.parse(moved.started_at as string)).toBeGreaterThan(firstStart)
   })

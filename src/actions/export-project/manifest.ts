@@ -3,7 +3,7 @@
  * sha256 of each stored file (of the encrypted file when `encrypt-to` is set), so a restore can
  * check an archive before it imports it. Our format; GitLab has none for this.
  */
-import { rename, writeFile } from 'node:fs/promises'
+import { readFile, rename, stat, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { ExportResult } from './result.js'
 
@@ -65,6 +65,48 @@ export function buildManifest(
     projects: results.filter((r) => r.status !== 'skipped').map(entry),
     skipped: results.filter((r) => r.status === 'skipped').map(entry),
   }
+}
+
+const ARCHIVE_FIELDS = [
+  'file',
+  'size',
+  'sha256',
+  'encrypted',
+  'archive_size',
+  'archive_sha256',
+  'exported_at',
+] as const
+
+/**
+ * A skipped project's archive from an earlier run is still in `dir`: its entry keeps what the previous
+ * manifest said of that file (when the file is still there, at the same size), so the manifest
+ * describes every archive beside it. A missing or unreadable previous manifest adds nothing.
+ */
+export async function keepEarlierArchives(dir: string, manifest: Manifest): Promise<Manifest> {
+  let previous: Partial<Manifest>
+  try {
+    previous = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as Partial<Manifest>
+  } catch {
+    return manifest
+  }
+  const earlier = new Map<string, ManifestEntry>()
+  for (const e of [...(previous.projects ?? []), ...(previous.skipped ?? [])])
+    if (e && typeof e.path === 'string' && typeof e.file === 'string' && basename(e.file) === e.file)
+      earlier.set(e.path, e)
+  const skipped = await Promise.all(
+    manifest.skipped.map(async (entry) => {
+      const e = earlier.get(entry.path)
+      if (!e?.file) return entry
+      const size = await stat(join(dir, e.file)).then(
+        (st) => st.size,
+        () => undefined,
+      )
+      if (size === undefined || size !== e.size) return entry
+      const kept = Object.fromEntries(ARCHIVE_FIELDS.filter((k) => e[k] !== undefined).map((k) => [k, e[k]]))
+      return { ...entry, ...kept }
+    }),
+  )
+  return { ...manifest, skipped }
 }
 
 /** Writes `manifest.json` into `dir` (whole, then renamed into place); returns its path. */

@@ -13,7 +13,7 @@ import type { ExportResult } from './result.js'
 import { renderSummary } from './summary.js'
 import { checkUpload } from './upload-check.js'
 import type { EncryptedArchive } from './encrypted-download.js'
-import { buildManifest, writeManifest } from './manifest.js'
+import { buildManifest, keepEarlierArchives, writeManifest } from './manifest.js'
 import { type Candidate, cutoffOf, readLastRun, skipReason, writeLastRun } from './selection.js'
 
 export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
@@ -315,7 +315,10 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
   io.setOutput(Outputs.Skipped, JSON.stringify(skipped.map(({ project, reason }) => ({ project, reason }))))
   if (!s.uploadUrl && results.length > 0) {
     const dir = resolve(s.downloadDir)
-    const manifest = buildManifest(results, { gitlabUrl: s.gitlabUrl, gitlabVersion, startedAt })
+    const manifest = await keepEarlierArchives(
+      dir,
+      buildManifest(results, { gitlabUrl: s.gitlabUrl, gitlabVersion, startedAt }),
+    )
     io.setOutput(Outputs.ManifestPath, await writeManifest(dir, manifest))
     // The state 'last-run' reads: only a run in which no export failed moves it on.
     if (failed.length === 0) await writeLastRun(dir, startedAt, s.gitlabUrl)
