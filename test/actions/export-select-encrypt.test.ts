@@ -5,11 +5,11 @@
  * writing an issue moves one project's `last_activity_at` (GitLab moves it at most hourly).
  */
 import { execFileSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runBundle } from '../support/action-run.js'
+import { runBundle, whileRunning } from '../support/action-run.js'
 import { tarGzMembers } from '../support/archive-members.js'
 import { manualClock } from '../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../support/server.js'
@@ -290,6 +290,62 @@ describe('export-project: encrypt-to', () => {
     const issues = [...a.keys()].find((k) => k.endsWith('issues.ndjson')) as string
     expect(a.get(issues)?.body).toContain('Crash on start')
     expect(a.get(issues)?.body).toBe(b.get(issues)?.body)
+  })
+
+  it('writes only ciphertext while it downloads, and leaves no file when cancelled midway', async () => {
+    toNow()
+    execFileSync('age-keygen', ['-o', join(dir, 'key.txt')], { stdio: 'ignore' })
+    const recipient = execFileSync('age-keygen', ['-y', join(dir, 'key.txt')], { encoding: 'utf8' }).trim()
+    // An archive of several of age's 64 KiB chunks (an incompressible description), downloaded slowly.
+    const big = await t.http('POST', '/api/v4/projects/acme%2Fwidgets/issues', {
+      token: ALICE,
+      json: { title: 'Big', description: randomBytes(225_000).toString('base64') },
+    })
+    expect(big.status).toBe(201)
+    const slow = await t.http('POST', '/-/emulator/faults', {
+      token: 'glpat-root-token',
+      json: {
+        method: 'GET',
+        path: '/api/v4/projects/acme%2Fwidgets/export/download',
+        action: 'slow_body',
+        bytes_per_second: 65_536,
+      },
+    })
+    expect(slow.status).toBe(201)
+    const out = join(dir, 'out')
+    const part = join(out, 'acme_widgets_export.tar.gz.age.part')
+    let seen: string[] = []
+    let head = ''
+    const run = await runBundle(
+      'export-project',
+      {
+        'gitlab-url': t.baseUrl,
+        token: ALICE,
+        project: 'acme/widgets',
+        'download-dir': out,
+        'poll-interval': '50ms',
+        'downloads-per-minute': '0',
+        'exports-per-minute': '0',
+        'encrypt-to': recipient,
+      },
+      {
+        during: async (child) => {
+          await whileRunning(
+            child,
+            () => undefined,
+            20,
+            () => existsSync(part) && statSync(part).size > 1024,
+          )
+          seen = readdirSync(out)
+          head = readFileSync(part).subarray(0, 21).toString()
+          child.kill('SIGINT')
+        },
+      },
+    )
+    expect(seen).toEqual(['acme_widgets_export.tar.gz.age.part'])
+    expect(head).toBe('age-encryption.org/v1')
+    expect(run.code).not.toBe(0)
+    expect(readdirSync(out)).toEqual([])
   })
 
   it('refuses a recipient that is not one, and encryption with upload-url, exporting nothing', async () => {

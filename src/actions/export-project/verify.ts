@@ -35,6 +35,8 @@ export async function verifyExportStream(source: Readable): Promise<ArchiveCheck
       if (name === 'VERSION') version = Buffer.concat(chunks).toString('utf8').trim()
       next()
     })
+    // A pipeline torn down mid-entry errors the entry too: the pipeline's rejection reports it.
+    stream.on('error', () => undefined)
     stream.resume()
   })
   try {
