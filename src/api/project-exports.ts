@@ -87,6 +87,20 @@ export function exportTimeOf(filename: string | undefined): number | undefined {
   return Date.UTC(y as number, (mo as number) - 1, d, h, mi)
 }
 
+/** A pass-through that counts and hashes (SHA-256) what flows through it; `result` once it has ended. */
+export function hashingTap() {
+  const hash = createHash('sha256')
+  let size = 0
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      hash.update(chunk)
+      size += chunk.length
+      done(null, chunk)
+    },
+  })
+  return { stream, result: () => ({ size, sha256: hash.digest('hex') }) }
+}
+
 /** GitLab's doc/api/project_import_export.md: project export. Status describes only the latest export (no `failed` on older GitLab). */
 export function projectExports(http: Http) {
   async function download(project: ResourceRef, options: CallOptions = {}): Promise<ExportDownload> {
@@ -163,26 +177,19 @@ export function projectExports(http: Http) {
      */
     async downloadTo(project: ResourceRef, file: string, options: CallOptions = {}): Promise<SavedArchive> {
       const got = await download(project, options)
-      const hash = createHash('sha256')
-      let size = 0
-      const tap = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          hash.update(chunk)
-          size += chunk.length
-          done(null, chunk)
-        },
-      })
+      const tap = hashingTap()
       const part = `${file}.part`
       try {
-        await pipeline(got.body, tap, createWriteStream(part), { signal: options.signal })
+        await pipeline(got.body, tap.stream, createWriteStream(part), { signal: options.signal })
+        const { size, sha256 } = tap.result()
         if (got.length !== undefined && size !== got.length)
           throw new Error(`download ended after ${size} of ${got.length} bytes`)
         await rename(part, file)
+        return { path: file, size, sha256, filename: got.filename }
       } catch (err) {
         await rm(part, { force: true })
         throw err
       }
-      return { path: file, size, sha256: hash.digest('hex'), filename: got.filename }
     },
   }
 }

@@ -48,6 +48,12 @@ beforeEach(async () => {
         failed_relations: [],
       })
     if (at('/projects/acme%2Fbad/export')) return json(res, 400, { message: `Export refused${HOSTILE}` })
+    if (req.method === 'GET' && at('/projects/acme%2Fbad'))
+      return json(res, 200, {
+        id: 2,
+        path_with_namespace: 'acme/bad',
+        last_activity_at: '2026-01-01T00:00:00Z',
+      })
     if (req.method === 'GET' && at('/groups/acme/projects'))
       return json(res, 200, [{ id: 1, path: 'x', path_with_namespace: `acme/x${HOSTILE}` }])
     json(res, 404, { message: '404 Not Found' })

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { collect, GitLabApiError, type GitLabClient, statusText } from '../../api/client.js'
-import { exportTimeOf } from '../../api/project-exports.js'
+import { exportTimeOf, type SavedArchive } from '../../api/project-exports.js'
 import { waitOutRateLimits } from '../../api/poll.js'
 import { defaultSleep } from '../../api/retry.js'
 import { actionClient, formatBytes, formatDuration, projectRef } from '../connection.js'
@@ -12,6 +12,9 @@ import { Outputs, readInputs, type Settings } from './inputs.js'
 import type { ExportResult } from './result.js'
 import { renderSummary } from './summary.js'
 import { checkUpload } from './upload-check.js'
+import type { EncryptedArchive } from './encrypted-download.js'
+import { buildManifest, keepEarlierArchives, writeManifest } from './manifest.js'
+import { type Candidate, cutoffOf, readLastRun, skipReason, writeLastRun } from './selection.js'
 
 export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
 export interface Clock {
@@ -49,12 +52,21 @@ function explain(err: unknown, project: string, s: Settings): string {
 }
 
 /**
+ * A project to export: as given (`project`, an id or a path) or as a group listed it (with its id
+ * and `last_activity_at`, which a given project gets from `GET /projects/:id` before its export).
+ */
+export interface Target extends Candidate {
+  project: string
+  id?: number | undefined
+}
+
+/**
  * The projects to export: the list given, or the group's (paths, sorted). A group's path that is not
  * a GitLab path (a hostile server's `$(...)` or `##[`) is left out with a warning: the paths become the
  * `matrix` output, which workflows expand.
  */
-export async function resolveProjects(gitlab: GitLabClient, s: Settings, log: Log): Promise<string[]> {
-  if (!s.group) return s.project ?? []
+export async function resolveProjects(gitlab: GitLabClient, s: Settings, log: Log): Promise<Target[]> {
+  if (!s.group) return (s.project ?? []).map((project) => ({ project, path: project }))
   try {
     const found = await collect(
       gitlab.groups.projects(projectRef(s.group), {
@@ -64,11 +76,11 @@ export async function resolveProjects(gitlab: GitLabClient, s: Settings, log: Lo
         sort: 'asc',
       }),
     )
-    const paths: string[] = []
-    for (const { path_with_namespace: path } of found)
-      if (shaped(path, 'path') !== undefined) paths.push(path)
+    const targets: Target[] = []
+    for (const { path_with_namespace: path, id, last_activity_at } of found)
+      if (shaped(path, 'path') !== undefined) targets.push({ project: path, path, id, last_activity_at })
       else log.warning(`Group '${s.group}' lists a project path that is not a GitLab path; left out: ${path}`)
-    return paths.sort()
+    return targets.sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0))
   } catch (err) {
     if (err instanceof GitLabApiError && err.status === 404)
       throw new Error(`Group '${s.group}' not found on ${s.gitlabUrl}, or the token cannot see it (404)`)
@@ -88,16 +100,55 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
   const scheduleSlot = pacer(s.exportsPerMinute, now, sleep)
   const downloadSlot = pacer(s.downloadsPerMinute, now, sleep)
   const dir = resolve(s.downloadDir)
+  const exclude = s.exclude ?? []
   try {
-    const projects = await resolveProjects(gitlab, s, log)
-    if (s.listOnly || projects.length === 0) return { projects, results: [] as ExportResult[] }
+    const targets = await resolveProjects(gitlab, s, log)
+    const last = s.skipUnchangedSince === 'last-run' ? await readLastRun(dir) : undefined
+    const { cutoff, note } = cutoffOf(s.skipUnchangedSince, last, s.gitlabUrl)
+    if (note) log.info(note)
+    // What is known before any export: a group's paths and activity, a given project's text.
+    const known = targets.map((target) => ({ target, skip: skipReason(target, exclude, cutoff) }))
+    const projects = known.filter((k) => !k.skip).map((k) => k.target.project)
+    if (s.listOnly || targets.length === 0)
+      return { projects, results: [] as ExportResult[], gitlabVersion: null }
     if (!s.uploadUrl) await mkdir(dir, { recursive: true })
+    const gitlabVersion = await gitlab
+      .version({ signal })
+      .then((v) => v.version)
+      .catch((err: unknown) => {
+        log.warning(`Could not read GitLab's version for the manifest: ${explain(err, '', s)}`)
+        return null
+      })
     log.info(`Exporting ${projects.length} project(s) from ${s.gitlabUrl}, ${s.concurrency} at a time`)
+    const skipped = (target: Target, reason: string): ExportResult => {
+      log.info(`${target.project}: skipped, ${reason}`)
+      return {
+        project: target.project,
+        status: 'skipped',
+        id: target.id,
+        lastActivityAt: target.last_activity_at,
+        elapsedMs: 0,
+        reason,
+      }
+    }
 
-    const one = async (project: string): Promise<ExportResult> => {
+    const one = async (target: Target): Promise<ExportResult> => {
+      const { project } = target
       const start = now()
       const stamp = () => `[${formatDuration(now() - start)}] ${project}:`
       const ref = projectRef(project)
+      if (target.id === undefined) {
+        // A project given by id or path: its full path and activity, for 'exclude', the date and the manifest.
+        const found = await gitlab.projects.get(ref, { signal })
+        Object.assign(target, {
+          id: found.id,
+          path: found.path_with_namespace,
+          last_activity_at: found.last_activity_at,
+        })
+        const skip = skipReason(target, exclude, cutoff)
+        if (skip) return skipped(target, skip.reason)
+      }
+      const about = { id: target.id, lastActivityAt: target.last_activity_at }
       const deadline = start + s.timeout
       /** A 429 on scheduling or downloading is waited out (GitLab counts per minute) until 'timeout'. */
       const limit = (what: string) => ({
@@ -139,14 +190,29 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
       if (s.uploadUrl) {
         const uploadCheck = await checkUpload(s.uploadUrl, signal)
         log.info(`${stamp()} finished; GitLab uploaded the archive with ${s.uploadMethod}; ${uploadCheck}`)
-        return { project, status: 'finished', uploaded: true, uploadCheck, elapsedMs: now() - start }
+        return {
+          project,
+          ...about,
+          status: 'finished',
+          uploaded: true,
+          uploadCheck,
+          elapsedMs: now() - start,
+        }
       }
       const waitedDl = await downloadSlot(signal)
       if (waitedDl > 0)
         log.info(`${stamp()} waited ${formatDuration(waitedDl)} for a download slot (rate limit)`)
-      const file = pathInside(dir, fileNameOf(project))
-      const saved = await waitOutRateLimits(
-        () => gitlab.projectExports.downloadTo(ref, file, { signal, timeoutMs: 0 }),
+      const recipients = s.encryptTo
+      const file = pathInside(dir, fileNameOf(project) + (recipients ? '.age' : ''))
+      // Loaded here, not at start-up: the age implementation is needed only with 'encrypt-to'.
+      const saved = await waitOutRateLimits<SavedArchive | EncryptedArchive>(
+        recipients
+          ? async () => {
+              const { saveEncrypted } = await import('./encrypted-download.js')
+              const got = await gitlab.projectExports.download(ref, { signal, timeoutMs: 0 })
+              return saveEncrypted(got, file, recipients, signal)
+            }
+          : () => gitlab.projectExports.downloadTo(ref, file, { signal, timeoutMs: 0 }),
         limit('export download'),
       )
       // Freshness guard: GitLab's status describes only the latest export and has no export time
@@ -162,30 +228,43 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
       )
         throw new Error(`GitLab served an export made before this run asked for one (${saved.filename})`)
       // Loaded here, not at start-up: tar-stream is needed only once an archive is on disk.
-      const { verifyExportArchive } = await import('./verify.js')
-      const check = await verifyExportArchive(file)
+      const check =
+        'check' in saved ? saved.check : await (await import('./verify.js')).verifyExportArchive(file)
+      const plain = 'plain' in saved ? saved.plain : undefined
       log.info(
-        `${stamp()} downloaded ${formatBytes(saved.size)} to ${file} (VERSION ${check.version}, ${check.entries} entries, sha256 ${saved.sha256})`,
+        `${stamp()} downloaded ${formatBytes(saved.size)} to ${file} (VERSION ${check.version}, ${check.entries} entries, sha256 ${saved.sha256}${plain ? `, encrypted to ${recipients?.length} age recipient(s)` : ''})`,
       )
       return {
         project,
+        ...about,
         status: 'finished',
         path: file,
         size: saved.size,
         sha256: saved.sha256,
+        ...(plain && { plain }),
+        exportedAt: new Date(now()).toISOString(),
         elapsedMs: now() - start,
       }
     }
 
-    const settled = await mapBounded(projects, s.concurrency, async (project) => {
+    const settled = await mapBounded(known, s.concurrency, async ({ target, skip }) => {
+      if (skip) return skipped(target, skip.reason)
       const start = now()
       try {
-        return await one(project)
+        return await one(target)
       } catch (err) {
         if (signal?.aborted) throw err
+        const { project } = target
         const error = explain(err, project, s)
         log.warning(`${project}: ${error}`)
-        return { project, status: 'failed' as const, elapsedMs: now() - start, error }
+        return {
+          project,
+          id: target.id,
+          lastActivityAt: target.last_activity_at,
+          status: 'failed' as const,
+          elapsedMs: now() - start,
+          error,
+        }
       }
     })
     if (signal?.aborted) throw signal.reason
@@ -194,7 +273,7 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
         ? r.value
         : { project: '?', status: 'failed' as const, elapsedMs: 0, error: String(r.reason) },
     )
-    return { projects, results }
+    return { projects, results, gitlabVersion }
   } finally {
     await gitlab.close()
   }
@@ -203,15 +282,17 @@ export async function exportProjects(s: Settings, log: Log, signal?: AbortSignal
 /** The whole action: inputs -> exports -> outputs -> summary -> verdict. */
 export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {}): Promise<void> {
   const s = await readInputs(io)
-  const { projects, results } = await exportProjects(s, io, signal, clock)
+  const startedAt = (clock.now ?? Date.now)()
+  const { projects, results, gitlabVersion } = await exportProjects(s, io, signal, clock)
   io.setOutput(Outputs.Matrix, JSON.stringify(projects))
   if (s.listOnly) {
     io.info(`${projects.length} project(s): ${projects.join(', ')}`)
     await io.summary(renderSummary(s, projects, results))
     return
   }
-  const first = results[0]
+  const first = results.find((r) => r.status !== 'skipped')
   const failed = results.filter((r) => r.status === 'failed')
+  const skipped = results.filter((r) => r.status === 'skipped')
   io.setOutput(Outputs.ArchivePath, first?.path ?? '')
   io.setOutput(Outputs.ArchiveSize, first?.size === undefined ? '' : String(first.size))
   io.setOutput(Outputs.Sha256, first?.sha256 ?? '')
@@ -219,16 +300,29 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
   io.setOutput(
     Outputs.Archives,
     JSON.stringify(
-      results.map(({ project, status, path, size, sha256, error }) => ({
+      results.map(({ project, status, path, size, sha256, plain, reason, error }) => ({
         project,
         status,
         path,
         size,
         sha256,
+        encrypted: plain ? true : undefined,
+        reason,
         error: error === undefined ? undefined : oneLine(error),
       })),
     ),
   )
+  io.setOutput(Outputs.Skipped, JSON.stringify(skipped.map(({ project, reason }) => ({ project, reason }))))
+  if (!s.uploadUrl && results.length > 0) {
+    const dir = resolve(s.downloadDir)
+    const manifest = await keepEarlierArchives(
+      dir,
+      buildManifest(results, { gitlabUrl: s.gitlabUrl, gitlabVersion, startedAt }),
+    )
+    io.setOutput(Outputs.ManifestPath, await writeManifest(dir, manifest))
+    // The state 'last-run' reads: only a run in which no export failed moves it on.
+    if (failed.length === 0) await writeLastRun(dir, startedAt, s.gitlabUrl)
+  }
   await io.summary(renderSummary(s, projects, results))
   if (results.length === 0) io.fail(`Group '${s.group}' has no project the token can read: nothing exported`)
   else if (failed.length)

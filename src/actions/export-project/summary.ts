@@ -14,21 +14,33 @@ export function renderSummary(s: Settings, projects: string[], results: ExportRe
       ),
     )
   const ok = results.filter((r) => r.status === 'finished').length
+  const skipped = results.filter((r) => r.status === 'skipped')
+  const tried = results.filter((r) => r.status !== 'skipped')
+  const verdict = ok === tried.length && results.length > 0 ? '✅' : '❌'
   return join(
     heading(
-      `${ok === results.length && ok > 0 ? '✅' : '❌'} GitLab export: ${ok} of ${results.length} finished`,
+      `${verdict} GitLab export: ${ok} of ${tried.length} finished${skipped.length ? `, ${skipped.length} skipped` : ''}`,
     ),
-    table(
-      ['Project', 'Status', 'Size', 'SHA-256', 'Took', 'Archive or error'],
-      results.map((r) => [
-        code(r.project),
-        r.status,
-        r.size === undefined ? '' : formatBytes(r.size),
-        r.sha256 ? code(r.sha256.slice(0, 16)) : '',
-        formatDuration(r.elapsedMs),
-        r.error ?? (r.uploaded ? `uploaded by GitLab; ${r.uploadCheck}` : r.path ? code(r.path) : ''),
-      ]),
-    ),
+    tried.length > 0 &&
+      table(
+        ['Project', 'Status', 'Size', 'SHA-256', 'Took', 'Archive or error'],
+        tried.map((r) => [
+          code(r.project),
+          r.status,
+          r.size === undefined ? '' : formatBytes(r.size),
+          r.sha256 ? code(r.sha256.slice(0, 16)) : '',
+          formatDuration(r.elapsedMs),
+          r.error ?? (r.uploaded ? `uploaded by GitLab; ${r.uploadCheck}` : r.path ? code(r.path) : ''),
+        ]),
+      ),
+    skipped.length > 0 && heading(`Skipped: ${skipped.length}`, 3),
+    skipped.length > 0 &&
+      table(
+        ['Project', 'Last activity', 'Why'],
+        skipped.map((r) => [code(r.project), r.lastActivityAt ?? '', r.reason]),
+      ),
+    results.some((r) => r.plain) &&
+      para('Archives are encrypted with age (.age); the SHA-256 is of the stored file.'),
     s.group !== undefined &&
       para('Group', code(s.group), s.includeSubgroups ? 'with subgroups' : 'without subgroups'),
   )

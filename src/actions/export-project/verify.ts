@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs'
+import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import { extract } from 'tar-stream'
@@ -15,7 +16,11 @@ export interface ArchiveCheck {
  * tar that ends properly, and hold a `VERSION` entry (GitLab's importer requires it).
  * Throws an Error saying what is wrong. Entries are drained, never kept.
  */
-export async function verifyExportArchive(file: string): Promise<ArchiveCheck> {
+export const verifyExportArchive = (file: string): Promise<ArchiveCheck> =>
+  verifyExportStream(createReadStream(file))
+
+/** verifyExportArchive on a stream of the archive's bytes (an archive being downloaded and encrypted). */
+export async function verifyExportStream(source: Readable): Promise<ArchiveCheck> {
   const tar = extract()
   let entries = 0
   let version: string | undefined
@@ -30,10 +35,12 @@ export async function verifyExportArchive(file: string): Promise<ArchiveCheck> {
       if (name === 'VERSION') version = Buffer.concat(chunks).toString('utf8').trim()
       next()
     })
+    // A pipeline torn down mid-entry errors the entry too: the pipeline's rejection reports it.
+    stream.on('error', () => undefined)
     stream.resume()
   })
   try {
-    await pipeline(createReadStream(file), createGunzip(), tar)
+    await pipeline(source, createGunzip(), tar)
   } catch (err) {
     throw new Error(`not a complete gzip tar archive (${(err as Error).message})`)
   }
