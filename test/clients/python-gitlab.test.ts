@@ -1,7 +1,9 @@
 /*
  * python-gitlab (Debian's python3-gitlab), the client most GitLab test suites use, builds labels,
  * milestones and an issue under them against the reference server (python_gitlab_world.py), and,
- * from a fresh instance (`seed: 'none'`), a user with a personal access token. A
+ * from a fresh instance (`seed: 'none'`), a user with a personal access token, and a whole world
+ * (python_gitlab_whole_world.py: users, groups, members, a project and its issue sub-resources, a
+ * reporter's reads and refusals, export, import and trigger). A
  * contributor's machine needs the package (CONTRIBUTING.md): without it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
@@ -12,6 +14,7 @@ import { startServer as startEmulator } from '../../src/server/start.js'
 
 const run = promisify(execFile)
 const SCRIPT = join(__dirname, 'python_gitlab_world.py')
+const WHOLE_WORLD = join(__dirname, 'python_gitlab_whole_world.py')
 const seed = `
 users:
   - { username: root, admin: true, token: glpat-root-token }
@@ -102,3 +105,58 @@ it('python-gitlab starts from a fresh instance as root, makes a user and a token
     await emulator.close()
   }
 }, 90_000)
+
+it('python-gitlab builds a whole world from a fresh instance, reads and is refused as a reporter, exports, imports and triggers, the same after a reset', async () => {
+  const python = await pythonWithGitlab()
+  const emulator = await startEmulator({ seed: 'none' })
+  try {
+    const world = async () => {
+      const { stdout } = await run(python, [WHOLE_WORLD], {
+        env: { ...process.env, GITLAB_URL: emulator.url, GITLAB_TOKEN: emulator.token ?? '' },
+        timeout: 60_000,
+      })
+      return JSON.parse(stdout) as unknown
+    }
+    const first = await world()
+    await emulator.reset()
+    expect(await world()).toEqual(first)
+    expect(first).toEqual({
+      users: [2, 3],
+      groups: ['acme', 'acme/backend', true],
+      project: [1, 'acme/backend/Widgets', 'main'],
+      issues: [1, 2],
+      reporter: {
+        issues: [
+          [1, 'Crash on start', ['bug'], 1],
+          [2, 'Dark mode', ['feature'], 0],
+        ],
+        links: [[2, 'relates_to']],
+        thread: [
+          ['mia', 'Seen on 1.2'],
+          ['rex', 'Me too'],
+        ],
+        note_emoji: ['heart'],
+        milestone_issues: ['Crash on start'],
+        label: 'triage',
+        remove: [403, '403 Forbidden'],
+        trigger: [403, '403 Forbidden'],
+        export: [403, '403 Forbidden'],
+      },
+      restored: [
+        'finished',
+        [
+          [1, 'Crash on start', ['bug']],
+          [2, 'Dark mode', ['feature']],
+        ],
+      ],
+      pipeline: ['main', 'trigger'],
+      members: [
+        ['mia', 40],
+        ['rex', 20],
+        ['root', 50],
+      ],
+    })
+  } finally {
+    await emulator.close()
+  }
+}, 120_000)
