@@ -82,6 +82,8 @@ async function suite(server: RunningServer) {
       n.author.username,
       n.body,
     ]),
+    noteEmoji: (await rex.api.IssueNoteAwardEmojis.all(P, first.iid, reply.id)).map((e) => e.name),
+    milestoneIssues: (await rex.api.ProjectMilestones.allAssignedIssues(P, milestone.id)).map((i) => i.title),
     // Reporters manage labels (`admin_label` is Planner and up); deleting an issue is the owner's,
     // triggers and exports the maintainer's.
     label: (await rex.api.ProjectLabels.create(P, 'triage', '#000000')).name,
@@ -168,6 +170,8 @@ it('builds the same world through the API twice around a reset, with the same an
       ['mia', 'Seen on 1.2'],
       ['rex', 'Me too'],
     ],
+    noteEmoji: ['heart'],
+    milestoneIssues: ['Crash on start'],
     label: 'triage',
     remove: [403, '403 Forbidden'],
     trigger: [403, '403 Forbidden'],
