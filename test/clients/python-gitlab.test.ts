@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { startServer, type TestServer } from '../support/server.js'
 import { startServer as startEmulator } from '../../src/server/start.js'
+import { wholeWorldAnswers } from '../support/whole-world.js'
 
 const run = promisify(execFile)
 const SCRIPT = join(__dirname, 'python_gitlab_world.py')
@@ -40,6 +41,27 @@ async function pythonWithGitlab(): Promise<string> {
     if (found) return python
   }
   throw new Error('python-gitlab is missing: install python3-gitlab (apt-get install -y python3-gitlab)')
+}
+
+/** What `script` prints run against a fresh instance (`seed: 'none'`, as root), the same again after a reset. */
+async function twiceAroundReset(script: string): Promise<unknown> {
+  const python = await pythonWithGitlab()
+  const emulator = await startEmulator({ seed: 'none' })
+  try {
+    const world = async () => {
+      const { stdout } = await run(python, [script], {
+        env: { ...process.env, GITLAB_URL: emulator.url, GITLAB_TOKEN: emulator.token ?? '' },
+        timeout: 60_000,
+      })
+      return JSON.parse(stdout) as unknown
+    }
+    const first = await world()
+    await emulator.reset()
+    expect(await world()).toEqual(first)
+    return first
+  } finally {
+    await emulator.close()
+  }
 }
 
 let t: TestServer
@@ -79,84 +101,18 @@ it('python-gitlab creates labels and milestones and files an issue under them, a
 }, 90_000)
 
 it('python-gitlab starts from a fresh instance as root, makes a user and a token that works, again after a reset', async () => {
-  const python = await pythonWithGitlab()
-  const emulator = await startEmulator({ seed: 'none' })
-  try {
-    const world = async () => {
-      const { stdout } = await run(python, [SCRIPT], {
-        env: { ...process.env, GITLAB_URL: emulator.url, GITLAB_TOKEN: emulator.token ?? '' },
-        timeout: 60_000,
-      })
-      return JSON.parse(stdout) as unknown
-    }
-    const first = await world()
-    await emulator.reset()
-    expect(await world()).toEqual(first)
-    expect(first).toEqual({
-      root: { username: 'root', is_admin: true },
-      user: { username: 'pat', name: 'Pat', bio: 'QA', state: 'active' },
-      token: { name: 'suite', scopes: ['api'], active: true },
-      as_user: { username: 'pat', is_admin: false },
-      not_admin: [403, '403 Forbidden'],
-      taken: [409, 'Email has already been taken'],
-      blocked: 401,
-    })
-  } finally {
-    await emulator.close()
-  }
+  const first = await twiceAroundReset(SCRIPT)
+  expect(first).toEqual({
+    root: { username: 'root', is_admin: true },
+    user: { username: 'pat', name: 'Pat', bio: 'QA', state: 'active' },
+    token: { name: 'suite', scopes: ['api'], active: true },
+    as_user: { username: 'pat', is_admin: false },
+    not_admin: [403, '403 Forbidden'],
+    taken: [409, 'Email has already been taken'],
+    blocked: 401,
+  })
 }, 90_000)
 
 it('python-gitlab builds a whole world from a fresh instance, reads and is refused as a reporter, exports, imports and triggers, the same after a reset', async () => {
-  const python = await pythonWithGitlab()
-  const emulator = await startEmulator({ seed: 'none' })
-  try {
-    const world = async () => {
-      const { stdout } = await run(python, [WHOLE_WORLD], {
-        env: { ...process.env, GITLAB_URL: emulator.url, GITLAB_TOKEN: emulator.token ?? '' },
-        timeout: 60_000,
-      })
-      return JSON.parse(stdout) as unknown
-    }
-    const first = await world()
-    await emulator.reset()
-    expect(await world()).toEqual(first)
-    expect(first).toEqual({
-      users: [2, 3],
-      groups: ['acme', 'acme/backend', true],
-      project: [1, 'acme/backend/Widgets', 'main'],
-      issues: [1, 2],
-      reporter: {
-        issues: [
-          [1, 'Crash on start', ['bug'], 1],
-          [2, 'Dark mode', ['feature'], 0],
-        ],
-        links: [[2, 'relates_to']],
-        thread: [
-          ['mia', 'Seen on 1.2'],
-          ['rex', 'Me too'],
-        ],
-        note_emoji: ['heart'],
-        milestone_issues: ['Crash on start'],
-        label: 'triage',
-        remove: [403, '403 Forbidden'],
-        trigger: [403, '403 Forbidden'],
-        export: [403, '403 Forbidden'],
-      },
-      restored: [
-        'finished',
-        [
-          [1, 'Crash on start', ['bug']],
-          [2, 'Dark mode', ['feature']],
-        ],
-      ],
-      pipeline: ['main', 'trigger'],
-      members: [
-        ['mia', 40],
-        ['rex', 20],
-        ['root', 50],
-      ],
-    })
-  } finally {
-    await emulator.close()
-  }
+  expect(await twiceAroundReset(WHOLE_WORLD)).toEqual(wholeWorldAnswers)
 }, 120_000)
