@@ -4,21 +4,13 @@
  * against the same world given as a seed (`server.seed()`, the fast path), in the same run. The detail
  * also gives the reset after it, which returns to the empty instance (target < 20 ms).
  */
-import { performance } from 'node:perf_hooks'
 import { createClient } from '../src/api/index.js'
 import { startServer } from '../src/server/start.js'
+import { median, timed } from './support/measure.js'
 
 const PROJECTS = 100
 const ISSUES = 10
 const ROUNDS = 3
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
-
-async function timed(fn: () => unknown): Promise<number> {
-  const started = performance.now()
-  await fn()
-  return performance.now() - started
-}
 
 /** The same world as a seed: root's projects, each with its issues. */
 const seedWorld = () => ({
