@@ -87,8 +87,8 @@ reporter = {
     "thread": [[n["author"]["username"], n["body"]] for n in rex_first.discussions.get(thread.id).attributes["notes"]],
     "note_emoji": [e.name for e in rex_first.notes.get(reply.id, lazy=True).awardemojis.list(get_all=True)],
     "milestone_issues": [i.title for i in rex_project.milestones.get(milestone.id).issues()],
-    # Reporters manage labels (admin_label is Planner and up); deleting an issue is the owner's,
-    # triggers and exports the maintainer's.
+    # Reporters manage labels; deleting an issue is for planners and owners, triggers and exports for
+    # maintainers (app/policies/project_policy.rb).
     "label": rex_project.labels.create({"name": "triage", "color": "#000000"}).name,
     "remove": refusal(lambda: rex_project.issues.delete(second.iid)),
     "trigger": refusal(lambda: rex_project.triggers.create({"description": "mine"})),

@@ -21,8 +21,9 @@ export const wholeWorldAnswers = {
     ],
     note_emoji: ['heart'],
     milestone_issues: ['Crash on start'],
-    // Reporters manage labels (`admin_label` is Planner and up); deleting an issue is the owner's,
-    // triggers and exports the maintainer's.
+    // app/policies/project_policy.rb: reporters manage labels (`admin_label`); deleting an issue
+    // (`destroy_issue`) is for planners and owners, triggers (`admin_build`) and exports
+    // (`admin_project`) for maintainers.
     label: 'triage',
     remove: [403, '403 Forbidden'],
     trigger: [403, '403 Forbidden'],
