@@ -12,6 +12,7 @@ import { run as coldStart } from './cold-start.js'
 import { run as actionStartup } from './action-startup.js'
 import { run as syncNoop } from './sync-noop.js'
 import { run as reset } from './reset.js'
+import { run as apiWorld } from './api-world.js'
 
 type Row = { name: string; ratio: number; detail: string }
 const benches: [string, () => Promise<Row | Row[]>][] = [
@@ -23,6 +24,7 @@ const benches: [string, () => Promise<Row | Row[]>][] = [
   ['action-startup', actionStartup],
   ['sync-noop', syncNoop],
   ['reset', reset],
+  ['api-world', apiWorld],
 ]
 const only = process.argv.slice(2)
 const rows: Row[] = []

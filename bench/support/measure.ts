@@ -13,6 +13,7 @@ import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { performance } from 'node:perf_hooks'
 import { THREADS, type Load } from './wrk.js'
 
 const child = fileURLToPath(new URL('./server-child.ts', import.meta.url))
@@ -97,6 +98,13 @@ export async function startChild(args: string[], build?: OtherBuild): Promise<St
 
 /** The middle value (the upper one of an even count). */
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+
+/** Milliseconds `fn` took, awaited. */
+export async function timed(fn: () => unknown): Promise<number> {
+  const started = performance.now()
+  await fn()
+  return performance.now() - started
+}
 
 /**
  * Measures each side in turn, round after round (A, B, C, A, B, C...), so that a busy moment of the

@@ -198,6 +198,7 @@ function composeServices(
     api.ctx.clock,
     options.issuesCreateLimit ?? DEFAULT_ISSUES_CREATE_LIMIT,
   )
+  api.onReset(() => createLimit.clear)
   const issues = issueService(api.ctx, {
     beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
   })
@@ -337,6 +338,7 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
     project_download_export: fixedWindowLimiter(api.ctx.clock, limits.project_download_export ?? 1),
     project_import: fixedWindowLimiter(api.ctx.clock, limits.project_import ?? 6),
   }
+  api.onReset(() => () => Object.values(limiters).forEach((limiter) => limiter.clear()))
   const env = {
     workDir: work.dir,
     allowLocal: api.settings.allowLocalRequests,

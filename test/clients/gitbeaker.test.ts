@@ -5,6 +5,7 @@
  */
 import { Gitlab } from '@gitbeaker/rest'
 import { startServer, type TestServer } from '../support/server.js'
+import { refusal } from '../support/gitbeaker.js'
 
 const TRIGGER = 'glptt-0123456789abcdef0123'
 const seed = `
@@ -33,15 +34,6 @@ beforeEach(async () => {
   alice = new Gitlab({ host: t.baseUrl, token: 'glpat-alice-token' })
 })
 afterEach(() => t.close())
-
-/** What gitbeaker makes of a refused call: the status and the description it read from the body. */
-async function refusal(call: Promise<unknown>) {
-  const err = (await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as { cause?: { description?: string; response?: { status: number } } } | undefined
-  return [err?.cause?.response?.status, err?.cause?.description]
-}
 
 describe('@gitbeaker/rest against the reference server', () => {
   it('pages through issues by the offset headers and by keyset links', async () => {

@@ -1,7 +1,9 @@
 /*
  * python-gitlab (Debian's python3-gitlab), the client most GitLab test suites use, builds labels,
  * milestones and an issue under them against the reference server (python_gitlab_world.py), and,
- * from a fresh instance (`seed: 'none'`), a user with a personal access token. A
+ * from a fresh instance (`seed: 'none'`), a user with a personal access token, and a whole world
+ * (python_gitlab_whole_world.py: users, groups, members, a project and its issue sub-resources, a
+ * reporter's reads and refusals, export, import and trigger). A
  * contributor's machine needs the package (CONTRIBUTING.md): without it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
@@ -9,9 +11,11 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { startServer, type TestServer } from '../support/server.js'
 import { startServer as startEmulator } from '../../src/server/start.js'
+import { wholeWorldAnswers } from '../support/whole-world.js'
 
 const run = promisify(execFile)
 const SCRIPT = join(__dirname, 'python_gitlab_world.py')
+const WHOLE_WORLD = join(__dirname, 'python_gitlab_whole_world.py')
 const seed = `
 users:
   - { username: root, admin: true, token: glpat-root-token }
@@ -37,6 +41,27 @@ async function pythonWithGitlab(): Promise<string> {
     if (found) return python
   }
   throw new Error('python-gitlab is missing: install python3-gitlab (apt-get install -y python3-gitlab)')
+}
+
+/** What `script` prints run against a fresh instance (`seed: 'none'`, as root), the same again after a reset. */
+async function twiceAroundReset(script: string): Promise<unknown> {
+  const python = await pythonWithGitlab()
+  const emulator = await startEmulator({ seed: 'none' })
+  try {
+    const world = async () => {
+      const { stdout } = await run(python, [script], {
+        env: { ...process.env, GITLAB_URL: emulator.url, GITLAB_TOKEN: emulator.token ?? '' },
+        timeout: 60_000,
+      })
+      return JSON.parse(stdout) as unknown
+    }
+    const first = await world()
+    await emulator.reset()
+    expect(await world()).toEqual(first)
+    return first
+  } finally {
+    await emulator.close()
+  }
 }
 
 let t: TestServer
@@ -76,29 +101,18 @@ it('python-gitlab creates labels and milestones and files an issue under them, a
 }, 90_000)
 
 it('python-gitlab starts from a fresh instance as root, makes a user and a token that works, again after a reset', async () => {
-  const python = await pythonWithGitlab()
-  const emulator = await startEmulator({ seed: 'none' })
-  try {
-    const world = async () => {
-      const { stdout } = await run(python, [SCRIPT], {
-        env: { ...process.env, GITLAB_URL: emulator.url, GITLAB_TOKEN: emulator.token ?? '' },
-        timeout: 60_000,
-      })
-      return JSON.parse(stdout) as unknown
-    }
-    const first = await world()
-    await emulator.reset()
-    expect(await world()).toEqual(first)
-    expect(first).toEqual({
-      root: { username: 'root', is_admin: true },
-      user: { username: 'pat', name: 'Pat', bio: 'QA', state: 'active' },
-      token: { name: 'suite', scopes: ['api'], active: true },
-      as_user: { username: 'pat', is_admin: false },
-      not_admin: [403, '403 Forbidden'],
-      taken: [409, 'Email has already been taken'],
-      blocked: 401,
-    })
-  } finally {
-    await emulator.close()
-  }
+  const first = await twiceAroundReset(SCRIPT)
+  expect(first).toEqual({
+    root: { username: 'root', is_admin: true },
+    user: { username: 'pat', name: 'Pat', bio: 'QA', state: 'active' },
+    token: { name: 'suite', scopes: ['api'], active: true },
+    as_user: { username: 'pat', is_admin: false },
+    not_admin: [403, '403 Forbidden'],
+    taken: [409, 'Email has already been taken'],
+    blocked: 401,
+  })
 }, 90_000)
+
+it('python-gitlab builds a whole world from a fresh instance, reads and is refused as a reporter, exports, imports and triggers, the same after a reset', async () => {
+  expect(await twiceAroundReset(WHOLE_WORLD)).toEqual(wholeWorldAnswers)
+}, 120_000)

@@ -17,12 +17,13 @@ export const tooManyRequests = () =>
 /**
  * A fixed-window counter as `Gitlab::ApplicationRateLimiter` keeps one: each key may be hit `limit`
  * times in each `intervalMs` window of the clock (windows start at multiples of the interval, as
- * GitLab's cache keys do). Every call counts, refused or not. Throws 429 over the limit.
+ * GitLab's cache keys do). Every call counts, refused or not. Throws 429 over the limit. `clear`
+ * forgets every count (the server's reset calls it).
  */
 export function fixedWindowLimiter(clock: Clock, limit: number, intervalMs = 60_000) {
   const counts = new Map<string, number>()
   let window = -1
-  return (key: string): void => {
+  const hit = (key: string): void => {
     if (limit <= 0) return
     const now = Math.floor(clock.now().getTime() / intervalMs)
     if (now !== window) {
@@ -33,4 +34,7 @@ export function fixedWindowLimiter(clock: Clock, limit: number, intervalMs = 60_
     counts.set(key, n)
     if (n > limit) throw tooManyRequests()
   }
+  // A reset reuses ids (the next project made is id 1 again): counts kept across it would charge
+  // the new world's users and projects for the old one's requests.
+  return Object.assign(hit, { clear: () => counts.clear() })
 }

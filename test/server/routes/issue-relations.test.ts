@@ -175,6 +175,17 @@ describe('issue-creation rate limit', () => {
     )
   })
 
+  it('starts counting again after a reset', async () => {
+    t = await startServer(detailSeed, { issuesCreateLimit: 1, clock })
+    expect((await t.http('POST', `${P}/issues`, { token: T.reporter, json: { title: 'a' } })).status).toBe(
+      201,
+    )
+    await t.server.reset()
+    expect((await t.http('POST', `${P}/issues`, { token: T.reporter, json: { title: 'b' } })).status).toBe(
+      201,
+    )
+  })
+
   const burst = async (n: number) => {
     const statuses: number[] = []
     for (let i = 0; i < n; i += 50)

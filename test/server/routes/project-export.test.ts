@@ -216,6 +216,16 @@ describe('GET /projects/:id/export/download', () => {
     expect((await download()).status).toBe(200)
   })
 
+  it('counts downloads afresh after a reset, whose world reuses the ids', async () => {
+    await t.http('POST', `${P}/export`, { token: ALICE })
+    await settled()
+    expect((await download()).status).toBe(200)
+    await t.server.reset()
+    await t.http('POST', `${P}/export`, { token: ALICE })
+    await settled()
+    expect((await download()).status).toBe(200)
+  })
+
   it('takes JSON upload: null as no upload: the archive is kept for download', async () => {
     const res = await t.http('POST', `${P}/export`, { token: ALICE, json: { upload: null } })
     expect(res.status).toBe(202)
