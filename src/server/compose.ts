@@ -58,6 +58,10 @@ import type { Seed } from '../schema/seed.js'
 import { groupLabelService } from './services/group-labels.js'
 import { groupMilestoneService } from './services/group-milestones.js'
 import { promotionService } from './services/promotions.js'
+import { hookDelivery } from './jobs/hook-delivery.js'
+import { hookEvents, type HookEvents } from './services/hooks/events.js'
+import { hookService } from './services/hooks/hooks.js'
+import { withIssueHooks, withNoteHooks } from './services/hooks/observe.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
@@ -175,9 +179,16 @@ function composeServices(
     api.ctx.clock,
     options.issuesCreateLimit ?? DEFAULT_ISSUES_CREATE_LIMIT,
   )
-  const issues = issueService(api.ctx, {
-    beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
-  })
+  const delivery = hookDelivery(api.ctx.store, api.ctx.clock, api.instance, api.settings.allowLocalRequests)
+  api.onClose(delivery.close)
+  api.onReset(() => delivery.reset())
+  const events = hookEvents(api.ctx, delivery)
+  const issues = withIssueHooks(
+    issueService(api.ctx, {
+      beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
+    }),
+    events,
+  )
   // A malformed or unsupported `gitlabVersion` fails here, not as a 500 of the first runner call.
   supportedVersion(api.instance.version)
   const metricImages =
@@ -185,7 +196,7 @@ function composeServices(
   const projects = projectService(api.ctx)
   return {
     emulator,
-    ...issueServices(api.ctx, issues),
+    ...issueServices(api.ctx, issues, events),
     metricImages,
     projects,
     projectWrites: projectWriteService(api.ctx, projects, {
@@ -208,19 +219,20 @@ function composeServices(
     runners: runnerService(api.ctx),
     health: healthService(api.ctx.store),
     members: memberService(api.ctx),
-    ...ciServices(api),
+    ...ciServices(api, events),
     transfers: transferServices(api, options.transfers),
     groupLabels: groupLabelService(api.ctx),
     groupMilestones: groupMilestoneService(api.ctx),
     promotions: promotionService(api.ctx),
     pageReads: pageReadService(api.ctx),
+    hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
   }
 }
 
 /** The issue service and those of an issue's sub-resources, which work through it. */
-function issueServices(ctx: ServiceContext, issues: IssueService) {
+function issueServices(ctx: ServiceContext, issues: IssueService, events: HookEvents) {
   const deps: IssueDeps = { ctx, issues }
-  const notes = noteService(deps)
+  const notes = withNoteHooks(noteService(deps), events)
   return {
     issues,
     issueMoves: issueMoveService(deps),
@@ -250,9 +262,9 @@ function metricImageServices(api: Assembly, deps: IssueDeps): MetricImageService
  * The CI services and authentication, which resolves job tokens through the pipeline runner
  * (started here, stopped when the server closes).
  */
-function ciServices(api: Assembly) {
+function ciServices(api: Assembly, events: HookEvents) {
   const { ctx } = api
-  const runner = pipelineRunner(ctx.store, ctx.clock)
+  const runner = pipelineRunner(ctx.store, ctx.clock, events)
   api.onClose(runner.start())
   const pipelines = pipelineService(ctx, runner)
   const auth = authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner))

@@ -46,6 +46,7 @@ import { groupLabelRoutes } from './group-labels.js'
 import { groupMilestoneRoutes } from './group-milestones.js'
 import { promotionRoutes } from './promotions.js'
 import { emulatorInstrumentRoutes } from './emulator-instruments.js'
+import { hookRoutes } from './hooks.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -119,4 +120,5 @@ function registerRoutes(api: ApiContext): void {
   groupLabelRoutes(api)
   groupMilestoneRoutes(api)
   promotionRoutes(api)
+  hookRoutes(api)
 }
