@@ -11,12 +11,14 @@ export interface Received {
 
 /**
  * A webhook receiver on port 0 (a third party the tests run): it keeps what it gets and answers
- * `status` (changeable) with a short body. `next(n)` resolves once it has `n` requests.
+ * `status` (changeable) with a short body, or keeps the request unanswered while `state.hold`
+ * (until `release()`). `next(n)` resolves once it has `n` requests.
  */
 export async function hookReceiver(status = 200) {
   const got: Received[] = []
   const waiters: { n: number; resolve: () => void }[] = []
-  const state = { status }
+  const state = { status, hold: false }
+  const held: (() => void)[] = []
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -28,8 +30,12 @@ export async function hookReceiver(status = 200) {
         headers: req.headers,
         body: JSON.parse(text || '{}'),
       })
-      res.writeHead(state.status, { 'content-type': 'text/plain', 'x-receiver': 'yes' })
-      res.end(state.status < 300 ? 'ok' : 'nope')
+      const answer = () => {
+        res.writeHead(state.status, { 'content-type': 'text/plain', 'x-receiver': 'yes' })
+        res.end(state.status < 300 ? 'ok' : 'nope')
+      }
+      if (state.hold) held.push(answer)
+      else answer()
       for (const w of waiters.filter((w) => got.length >= w.n)) w.resolve()
     })
   })
@@ -47,6 +53,8 @@ export async function hookReceiver(status = 200) {
         waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) })
       })
     },
+    /** Answers the requests kept while `state.hold` was set. */
+    release: () => held.splice(0).forEach((answer) => answer()),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

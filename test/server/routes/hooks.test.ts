@@ -380,7 +380,7 @@ describe('failures', () => {
 })
 
 describe('reset', () => {
-  it('removes hooks and their deliveries; a delivery in flight at the reset writes nothing', async () => {
+  it('removes hooks and their deliveries', async () => {
     const hook = await addHook({ issues_events: true })
     await t.http('POST', `${P}/issues`, { token: MARK, json: { title: 'before reset' } })
     await receiver.next(1)
@@ -392,5 +392,27 @@ describe('reset', () => {
     expect(reset.status).toBeLessThan(300)
     expect(hookCount()).toBe(0)
     expect(inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM web_hook_logs').pluck().get()).toBe(0)
+  })
+
+  it('a delivery still in flight at a reset logs nothing, not even on the new hook that took its id', async () => {
+    const old = await addHook({ issues_events: true })
+    receiver.state.hold = true
+    await t.http('POST', `${P}/issues`, { token: MARK, json: { title: 'in flight' } })
+    await receiver.next(1)
+    expect((await t.http('POST', '/-/emulator/reset', { token: 'glpat-root-token' })).status).toBeLessThan(
+      300,
+    )
+    const fresh = await addHook({ note_events: true })
+    expect(fresh.id).toBe(old.id)
+    receiver.state.hold = false
+    receiver.release()
+    const issue = (await t.http('POST', `${P}/issues`, { token: MARK, json: { title: 'after' } }))
+      .body as Json
+    await t.http('POST', `${P}/issues/${issue.iid}/notes`, { token: MARK, json: { body: 'logged' } })
+    const events = await eventually(
+      () => t.http('GET', `${P}/hooks/${fresh.id}/events`, { token: MARK }),
+      (r) => (r.body as Json[]).length >= 1,
+    )
+    expect((events.body as Json[]).map((e) => e.trigger)).toEqual(['note_hooks'])
   })
 })
