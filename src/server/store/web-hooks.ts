@@ -107,7 +107,18 @@ export function webHookTable(db: Db) {
       'SELECT j.id FROM ci_builds j JOIN pipelines p ON p.id = j.pipeline_id WHERE p.project_id = ? ORDER BY j.id LIMIT 1',
     )
     .pluck()
+  // The emulator page: every hook with its owner's path, and the newest deliveries of all.
+  const overview = db.prepare(
+    `SELECT h.*, COALESCE(p.full_path, n.full_path) AS owner_path FROM web_hooks h
+     LEFT JOIN projects p ON p.id = h.project_id LEFT JOIN namespaces n ON n.id = h.group_id
+     ORDER BY h.id LIMIT ?`,
+  )
+  const recentLogs = db.prepare('SELECT * FROM web_hook_logs ORDER BY id DESC LIMIT ?')
   return {
+    /** The first `limit` hooks of the instance, with the full path of their project or group. */
+    overview: (limit: number) => overview.all(limit) as (WebHookRow & { owner_path: string })[],
+    /** The newest `limit` deliveries of every hook. */
+    recentLogs: (limit: number) => recentLogs.all(limit) as WebHookLogRow[],
     sampleIssueId: (projectId: number) => sampleIssue.get(projectId) as number | undefined,
     sampleNoteId: (projectId: number) => sampleNote.get(projectId) as number | undefined,
     samplePipelineId: (projectId: number) => samplePipeline.get(projectId) as number | undefined,

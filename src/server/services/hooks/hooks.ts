@@ -207,6 +207,16 @@ export function hookService(
         throw messageError(422, result.message)
     },
 
+    /** The emulator page's view (administrators): the first 50 hooks and the newest 20 deliveries. */
+    overview(actor: Actor) {
+      if (!actor.admin) throw forbidden()
+      const now = clock.now()
+      return {
+        hooks: store.webHooks.overview(50).map((h) => ({ ...h, alert_status: alertStatus(h, now) })),
+        deliveries: store.webHooks.recentLogs(20),
+      }
+    },
+
     /** `GET .../hooks/:hook_id/events`: newest first, at most 20 a page. */
     events(actor: Actor, owner: HookOwner, id: number, limit: number, offset: number) {
       authorize(actor, owner)
