@@ -165,5 +165,13 @@ export const WebHookLog = Type.Object(
 export type WebHookLog = Static<typeof WebHookLog>
 
 /** `GET .../hooks/:hook_id/events` (`lib/api/hooks/events.rb`): 20 a page at most. */
-export const HookEventsQuery = Type.Object({ ...PageQuery.properties })
+export const HookEventsQuery = Type.Object({
+  ...PageQuery.properties,
+  status: Type.Optional(
+    Type.Array(Type.String(), {
+      'x-grape': 'csv',
+      description: 'HTTP statuses, or successful, client_failure, server_failure',
+    }),
+  ),
+})
 export type HookEventsQuery = Static<typeof HookEventsQuery>

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import { Type } from '@sinclair/typebox'
 import {
   groupHookEntity,
@@ -20,6 +21,13 @@ import { IdPath } from './paths.js'
 const HookPath = Type.Object({ id: Type.String(), hook_id: Type.Integer() })
 const TestPath = Type.Object({ id: Type.String(), hook_id: Type.Integer(), trigger: Type.String() })
 const TRIGGERS: readonly string[] = HOOK_TEST_TRIGGERS
+/** `lib/api/hooks/events.rb`'s `status` values: Rack's status codes and three classes. */
+const EVENT_STATUSES = new Set([
+  ...Object.keys(STATUS_CODES),
+  'successful',
+  'client_failure',
+  'server_failure',
+])
 /** `lib/api/hooks/events.rb`: `per_page` in 1..20, default 20. */
 const EVENTS_PER_PAGE = 20
 
@@ -158,11 +166,14 @@ export function hookRoutes(api: ApiContext): void {
         const perPage = h.params.per_page ?? EVENTS_PER_PAGE
         if (perPage < 1 || perPage > EVENTS_PER_PAGE)
           throw new GitLabError(400, { error: 'per_page does not have a valid value' })
+        if (!(h.params.status ?? []).every((s) => EVENT_STATUSES.has(s)))
+          throw paramError('status does not have a valid value')
         const page = pageOf({ ...h.params, per_page: perPage })
         const { items, total } = hooks.events(
           h.actor,
           owner(h.actor, h.path.id),
           h.path.hook_id,
+          h.params.status,
           page.perPage,
           page.offset,
         )

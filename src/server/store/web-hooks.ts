@@ -51,6 +51,15 @@ export interface WebHookLogRow {
 }
 export type NewWebHookLog = Omit<WebHookLogRow, 'id'>
 
+/** Which deliveries of a hook a list shows: made since `since`, of any of these statuses (none: all). */
+export interface LogFilter {
+  since: string
+  /** Exact `response_status` values (`404`, `internal error`). */
+  codes: string[]
+  /** Inclusive ranges of HTTP statuses. */
+  ranges: [number, number][]
+}
+
 const COLUMNS = `url, token_encrypted, name, description, ${HOOK_EVENTS.join(', ')}, enable_ssl_verification, created_at`
 const PARAMS = COLUMNS.split(', ')
   .map((c) => `@${c}`)
@@ -88,10 +97,15 @@ export function webHookTable(db: Db) {
      VALUES (@web_hook_id, @trigger, @url, @request_headers, @request_data, @response_headers, @response_body,
        @response_status, @execution_duration, @internal_error_message, @created_at)`,
   )
-  const logs = db.prepare(
-    'SELECT * FROM web_hook_logs WHERE web_hook_id = ? ORDER BY id DESC LIMIT ? OFFSET ?',
-  )
-  const countLogs = db.prepare('SELECT COUNT(*) FROM web_hook_logs WHERE web_hook_id = ?').pluck()
+  /** The WHERE of a hook's deliveries since a time, of some statuses (codes, ranges, `internal error`). */
+  const logWhere = (f: LogFilter) => {
+    const parts = [
+      ...f.codes.map(() => 'response_status = ?'),
+      ...f.ranges.map(() => 'CAST(response_status AS INTEGER) BETWEEN ? AND ?'),
+    ]
+    const statuses = parts.length > 0 ? ` AND (${parts.join(' OR ')})` : ''
+    return { sql: `web_hook_id = ? AND created_at >= ?${statuses}`, args: [...f.codes, ...f.ranges.flat()] }
+  }
   // What `TestHooks::ProjectService` sends a test of: the project's first issue or note, newest pipeline, first job.
   const sampleIssue = db.prepare('SELECT id FROM issues WHERE project_id = ? ORDER BY id LIMIT 1').pluck()
   const sampleNote = db
@@ -139,10 +153,20 @@ export function webHookTable(db: Db) {
     setFailures: (id: number, recentFailures: number, disabledUntil: string | null) =>
       setFailures.run(recentFailures, disabledUntil, id),
     insertLog: (row: NewWebHookLog) => Number(insertLog.run({ ...row }).lastInsertRowid),
-    /** Newest first, as `WebHooks::WebHookLogsFinder` orders them. */
-    logs: (hookId: number, limit: number, offset: number) =>
-      logs.all(hookId, limit, offset) as WebHookLogRow[],
-    countLogs: (hookId: number) => countLogs.get(hookId) as number,
+    /** Newest first, as `WebHooks::WebHookLogsFinder` orders them (a filter's statements are made per call). */
+    logs: (hookId: number, f: LogFilter, limit: number, offset: number) => {
+      const { sql, args } = logWhere(f)
+      return db
+        .prepare(`SELECT * FROM web_hook_logs WHERE ${sql} ORDER BY id DESC LIMIT ? OFFSET ?`)
+        .all(hookId, f.since, ...args, limit, offset) as WebHookLogRow[]
+    },
+    countLogs: (hookId: number, f: LogFilter) => {
+      const { sql, args } = logWhere(f)
+      return db
+        .prepare(`SELECT COUNT(*) FROM web_hook_logs WHERE ${sql}`)
+        .pluck()
+        .get(hookId, f.since, ...args) as number
+    },
   }
 }
 export type WebHookTable = ReturnType<typeof webHookTable>

@@ -379,6 +379,37 @@ describe('failures', () => {
   })
 })
 
+describe('delivery log', () => {
+  it("filters by status as WebHooks::WebHookLogsFinder does, 20 a page at most, the last seven days' only", async () => {
+    const hook = await addHook({ issues_events: true })
+    const E = `${P}/hooks/${hook.id}/events`
+    for (const [n, status] of [404, 200, 503].entries()) {
+      receiver.state.status = status
+      await t.http('POST', `${P}/issues`, { token: MARK, json: { title: `t${status}` } })
+      await receiver.next(n + 1)
+      await eventually(
+        () => t.http('GET', E, { token: MARK }),
+        (r) => (r.body as Json[]).length === n + 1,
+      )
+    }
+    const statuses = async (query: string) =>
+      ((await t.http('GET', E, { token: MARK, query })).body as Json[]).map((e) => e.response_status)
+    expect(await statuses('')).toEqual(['503', '200', '404'])
+    expect(await statuses('status=successful')).toEqual(['200'])
+    expect(await statuses('status=client_failure')).toEqual(['404'])
+    expect(await statuses('status=server_failure,404')).toEqual(['503', '404'])
+    expect(await statuses('status=200')).toEqual(['200'])
+    const bad = await t.http('GET', E, { token: MARK, query: 'status=bogus' })
+    expect([bad.status, bad.body]).toEqual([400, { error: 'status does not have a valid value' }])
+    const big = await t.http('GET', E, { token: MARK, query: 'per_page=21' })
+    expect([big.status, big.body]).toEqual([400, { error: 'per_page does not have a valid value' }])
+    const paged = await t.http('GET', E, { token: MARK, query: 'per_page=2' })
+    expect([paged.headers['x-total'], paged.headers['x-next-page']]).toEqual(['3', '2'])
+    clock.advance(7 * 86_400_000 + 1000)
+    expect(await statuses('')).toEqual([])
+  })
+})
+
 describe('reset', () => {
   it('removes hooks and their deliveries', async () => {
     const hook = await addHook({ issues_events: true })

@@ -7,7 +7,7 @@ import type { HookDelivery } from '../../jobs/hook-delivery.js'
 import { BlockedUrlError, checkUrl } from '../../outbound/outbound-url.js'
 import type { NamespaceRow } from '../../store/namespaces.js'
 import type { ProjectRow } from '../../store/projects.js'
-import { HOOK_EVENTS, type WebHookFields, type WebHookRow } from '../../store/web-hooks.js'
+import { HOOK_EVENTS, type LogFilter, type WebHookFields, type WebHookRow } from '../../store/web-hooks.js'
 import { type Actor, Level } from '../access.js'
 import type { ServiceContext } from '../context.js'
 import type { HookEvents } from './events.js'
@@ -16,6 +16,8 @@ import type { HookEvents } from './events.js'
 export type HookOwner = { project: ProjectRow } | { group: NamespaceRow }
 
 const bool = (v: number) => v === 1
+/** `WebHookLog::MAX_RECENT_DAYS`: how far back the delivery log lists. */
+const RECENT_DAYS = 7
 const flag = (v: boolean | undefined, was: number) => (v === undefined ? was : v ? 1 : 0)
 
 /**
@@ -217,11 +219,35 @@ export function hookService(
       }
     },
 
-    /** `GET .../hooks/:hook_id/events`: newest first, at most 20 a page. */
-    events(actor: Actor, owner: HookOwner, id: number, limit: number, offset: number) {
+    /**
+     * `GET .../hooks/:hook_id/events` (`WebHooks::WebHookLogsFinder`): the last seven days' deliveries
+     * (`WebHookLog::MAX_RECENT_DAYS`), newest first, at most 20 a page; `status` keeps those of these
+     * codes or classes (`successful` 2xx, `client_failure` 4xx, `server_failure` 5xx and internal errors).
+     */
+    events(
+      actor: Actor,
+      owner: HookOwner,
+      id: number,
+      status: string[] | undefined,
+      limit: number,
+      offset: number,
+    ) {
       authorize(actor, owner)
       const hook = find(owner, id)
-      const items: WebHookLog[] = store.webHooks.logs(hook.id, limit, offset).map((l) => ({
+      const filter: LogFilter = {
+        since: new Date(clock.now().getTime() - RECENT_DAYS * 86_400_000).toISOString(),
+        codes: [],
+        ranges: [],
+      }
+      for (const s of status ?? []) {
+        if (s === 'successful') filter.ranges.push([200, 299])
+        else if (s === 'client_failure') filter.ranges.push([400, 499])
+        else if (s === 'server_failure') {
+          filter.ranges.push([500, 599])
+          filter.codes.push('internal error')
+        } else filter.codes.push(s)
+      }
+      const items: WebHookLog[] = store.webHooks.logs(hook.id, filter, limit, offset).map((l) => ({
         id: l.id,
         url: l.url,
         trigger: l.trigger,
@@ -232,7 +258,7 @@ export function hookService(
         execution_duration: l.execution_duration,
         response_status: l.response_status,
       }))
-      return { items, total: store.webHooks.countLogs(hook.id) }
+      return { items, total: store.webHooks.countLogs(hook.id, filter) }
     },
   }
 }
