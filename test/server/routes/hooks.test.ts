@@ -125,6 +125,38 @@ describe('project hooks API', () => {
   })
 })
 
+describe('releases and tokens', () => {
+  it('has no name, description or events before the releases that brought them', async () => {
+    const old = await startServer(pipelineSeed, { clock, allowLocalRequests: true, gitlabVersion: '17.0.0' })
+    try {
+      const made = await old.http('POST', `${P}/hooks`, {
+        token: MARK,
+        json: { url: receiver.url, name: 'n' },
+      })
+      expect(made.status).toBe(201)
+      expect(Object.keys(made.body as Json)).not.toContain('name')
+      expect(Object.keys(made.body as Json)).not.toContain('description')
+      const events = await old.http('GET', `${P}/hooks/${(made.body as Json).id}/events`, { token: MARK })
+      expect(events.status).toBe(404)
+    } finally {
+      await old.close()
+    }
+  })
+
+  it('drops the token when the url changes without a new one (WebHook#reset_token)', async () => {
+    const hook = await addHook({ token: 'keep', issues_events: true })
+    await t.http('PUT', `${P}/hooks/${hook.id}`, { token: MARK, json: { issues_events: true } })
+    await t.http('POST', `${P}/issues`, { token: MARK, json: { title: 'with token' } })
+    await receiver.next(1)
+    expect(receiver.got[0]!.headers['x-gitlab-token']).toBe('keep')
+    await t.http('PUT', `${P}/hooks/${hook.id}`, { token: MARK, json: { url: `${receiver.url}/moved` } })
+    await t.http('POST', `${P}/issues`, { token: MARK, json: { title: 'without' } })
+    await receiver.next(2)
+    expect(receiver.got[1]!.url).toBe('/hook/moved')
+    expect(receiver.got[1]!.headers).not.toHaveProperty('x-gitlab-token')
+  })
+})
+
 describe('deliveries', () => {
   it('sends issue events (open, update with changes, close) with GitLab headers and keys', async () => {
     const hook = await addHook({ token: 's3cret', issues_events: true })
