@@ -45,6 +45,8 @@ export function hookDelivery(
   let generation = 0
   let closed = false
   const inFlight = new Set<Promise<unknown>>()
+  // Closing the server cuts the deliveries under way rather than waiting out their timeouts.
+  const stop = new AbortController()
 
   async function post(hook: WebHookRow, hookName: HookName, payload: unknown, eventUuid: string) {
     const { request } = await import('undici')
@@ -71,6 +73,7 @@ export function hookDelivery(
         dispatcher: agent,
         headersTimeout: WEBHOOK_TIMEOUT_MS,
         bodyTimeout: WEBHOOK_TIMEOUT_MS,
+        signal: stop.signal,
       })
       const chunks: Buffer[] = []
       let size = 0
@@ -165,9 +168,10 @@ export function hookDelivery(
     async idle(): Promise<void> {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight])
     },
-    /** Stops queueing and waits for the deliveries under way (they log nothing). */
+    /** Stops queueing, cuts the deliveries under way (they log nothing) and waits for them to end. */
     async close(): Promise<void> {
       closed = true
+      stop.abort()
       await Promise.allSettled([...inFlight])
     },
   }

@@ -457,6 +457,22 @@ describe('reset', () => {
     expect(inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM web_hook_logs').pluck().get()).toBe(0)
   })
 
+  it('closing the server cuts a delivery in flight instead of waiting out its timeout', async () => {
+    const other = await startServer(pipelineSeed, { clock, allowLocalRequests: true })
+    const made = await other.http('POST', `${P}/hooks`, {
+      token: MARK,
+      json: { url: receiver.url, issues_events: true },
+    })
+    expect(made.status).toBe(201)
+    receiver.state.hold = true
+    await other.http('POST', `${P}/issues`, { token: MARK, json: { title: 'cut' } })
+    await receiver.next(1)
+    const started = Date.now()
+    await other.close()
+    expect(Date.now() - started).toBeLessThan(3000)
+    receiver.release()
+  })
+
   it('a delivery still in flight at a reset logs nothing, not even on the new hook that took its id', async () => {
     const old = await addHook({ issues_events: true })
     receiver.state.hold = true
