@@ -89,6 +89,7 @@ export function webHookTable(db: Db) {
        SELECT id FROM up)
      ORDER BY id`,
   )
+  const any = db.prepare('SELECT EXISTS (SELECT 1 FROM web_hooks)').pluck()
   const remove = db.prepare('DELETE FROM web_hooks WHERE id = ?')
   const setFailures = db.prepare('UPDATE web_hooks SET recent_failures = ?, disabled_until = ? WHERE id = ?')
   const insertLog = db.prepare(
@@ -149,6 +150,8 @@ export function webHookTable(db: Db) {
     countOfGroup: (groupId: number) => countGroup.get(groupId) as number,
     /** Hooks an event of the project reaches: its own, then its groups' (ancestors included). */
     forProject: (projectId: number) => forProject.all(projectId, projectId) as WebHookRow[],
+    /** True when the instance has a hook at all (most have none: events then cost one lookup). */
+    any: () => any.get() === 1,
     remove: (id: number) => remove.run(id),
     setFailures: (id: number, recentFailures: number, disabledUntil: string | null) =>
       setFailures.run(recentFailures, disabledUntil, id),

@@ -65,7 +65,8 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
     const hooks = store.webHooks.forProject(projectId).filter((h) => h[event] === 1)
     if (hooks.length > 0) delivery.enqueue(hooks, hookName, payload)
   }
-  const hasHooks = (projectId: number) => store.webHooks.forProject(projectId).length > 0
+  const hasHooks = (projectId: number) =>
+    store.webHooks.any() && store.webHooks.forProject(projectId).length > 0
 
   /** `final_changes`: what differs between the two states, as previous and current. */
   function issueChanges(before: HookIssue, after: HookIssue): HookChanges {
