@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
 import { eventually, hookReceiver } from '../../support/hook-receiver.js'
@@ -154,6 +157,43 @@ describe('releases and tokens', () => {
     await receiver.next(2)
     expect(receiver.got[1]!.url).toBe('/hook/moved')
     expect(receiver.got[1]!.headers).not.toHaveProperty('x-gitlab-token')
+  })
+})
+
+describe('--data', () => {
+  it('keeps hooks, their sealed tokens and their deliveries across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-hooks-'))
+    try {
+      const first = await startServer(pipelineSeed, { data: dir, allowLocalRequests: true })
+      const made = await first.http('POST', `${P}/hooks`, {
+        token: MARK,
+        json: { url: receiver.url, token: 'kept', issues_events: true },
+      })
+      await first.http('POST', `${P}/issues`, { token: MARK, json: { title: 'one' } })
+      await receiver.next(1)
+      await eventually(
+        () => first.http('GET', `${P}/hooks/${(made.body as Json).id}/events`, { token: MARK }),
+        (r) => (r.body as Json[]).length === 1,
+      )
+      await first.close()
+      const second = await startServer(pipelineSeed, { data: dir, allowLocalRequests: true })
+      try {
+        const read = await second.http('GET', `${P}/hooks/${(made.body as Json).id}`, { token: MARK })
+        expect(read.body).toEqual(made.body)
+        await second.http('POST', `${P}/issues`, { token: MARK, json: { title: 'two' } })
+        await receiver.next(2)
+        expect(receiver.got[1]!.headers['x-gitlab-token']).toBe('kept')
+        const events = await eventually(
+          () => second.http('GET', `${P}/hooks/${(made.body as Json).id}/events`, { token: MARK }),
+          (r) => (r.body as Json[]).length === 2,
+        )
+        expect((events.body as Json[]).length).toBe(2)
+      } finally {
+        await second.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 
