@@ -9,6 +9,12 @@ export const WEBHOOK_TIMEOUT_MS = 10_000
 /** `WebHookService::RESPONSE_BODY_SIZE_LIMIT`: the part of an answer's body kept in the log. */
 export const RESPONSE_BODY_LIMIT = 8 * 1024
 
+const RESPONSE_HEADERS_COUNT_LIMIT = 50
+const RESPONSE_HEADER_SIZE_LIMIT = 1024
+/** `Net::HTTPHeader#each_capitalized`: `content-type` is `Content-Type`. */
+const capitalized = (name: string) =>
+  name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase())
+
 /** `WebHookService.hook_to_event`: the `X-Gitlab-Event` of each kind of hook. */
 export const HOOK_EVENT_HEADERS = {
   push_hooks: 'Push Hook',
@@ -51,16 +57,18 @@ export function hookDelivery(
   async function post(hook: WebHookRow, hookName: HookName, payload: unknown, eventUuid: string) {
     const { request } = await import('undici')
     const { outboundAgent } = await import('../outbound/outbound-agent.js')
+    // `WebHookService#build_headers`, in its order; the event's UUID is `RecursionDetection`'s header.
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': `GitLab/${instance.version}`,
+      'Idempotency-Key': randomUUID(),
       'X-Gitlab-Event': HOOK_EVENT_HEADERS[hookName],
       'X-Gitlab-Webhook-UUID': randomUUID(),
       'X-Gitlab-Instance': instance.baseUrl,
-      'X-Gitlab-Event-UUID': eventUuid,
     }
     if (hook.token_encrypted)
       headers['X-Gitlab-Token'] = store.secrets.open(hook.token_encrypted).replace(/\r?\n/g, '')
+    headers['X-Gitlab-Event-UUID'] = eventUuid
     const body = JSON.stringify(payload)
     const started = performance.now()
     const agent = outboundAgent(allowLocal, WEBHOOK_TIMEOUT_MS)
@@ -82,7 +90,9 @@ export function hookDelivery(
         size += chunk.length
       }
       const flat: Record<string, string> = {}
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = String(v)
+      // `safe_response_headers`: capitalized names, the first 50, each value cut at 1 KiB.
+      for (const [k, v] of Object.entries(res.headers).slice(0, RESPONSE_HEADERS_COUNT_LIMIT))
+        if (v !== undefined) flat[capitalized(k)] = String(v).slice(0, RESPONSE_HEADER_SIZE_LIMIT)
       const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8')
       result = { status: res.statusCode, message: text, headers: flat }
     } catch (err) {
@@ -107,7 +117,8 @@ export function hookDelivery(
     const current = store.webHooks.get(hook.id)
     if (!current) return
     const now = clock.now()
-    const ok = sent.result.status !== undefined && sent.result.status >= 200 && sent.result.status < 300
+    // `response_category`: a success or a redirection is `:ok`.
+    const ok = sent.result.status !== undefined && sent.result.status >= 200 && sent.result.status < 400
     store.transaction(() => {
       store.webHooks.insertLog({
         web_hook_id: hook.id,

@@ -215,6 +215,7 @@ describe('deliveries', () => {
     })
     expect(open!.headers['x-gitlab-event-uuid']).toMatch(/^[0-9a-f-]{36}$/)
     expect(open!.headers['x-gitlab-webhook-uuid']).toMatch(/^[0-9a-f-]{36}$/)
+    expect(open!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/)
     expect(Object.keys(open!.body)).toEqual([
       'object_kind',
       'event_type',
@@ -277,7 +278,7 @@ describe('deliveries', () => {
       response_status: '200',
       response_body: 'ok',
       request_headers: { 'X-Gitlab-Token': '[REDACTED]', 'X-Gitlab-Event': 'Issue Hook' },
-      response_headers: { 'x-receiver': 'yes' },
+      response_headers: { 'X-Receiver': 'yes', 'Content-Type': 'text/plain' },
       request_data: { object_attributes: { action: 'close' } },
     })
   })
@@ -424,6 +425,24 @@ describe('failures', () => {
     await t.http('PUT', `${P}/issues/${issue.iid}`, { token: MARK, json: { title: 'fixed' } })
     await receiver.next(6)
     await eventually(read, (h) => h.alert_status === 'executable' && h.disabled_until === null)
+  })
+
+  it('counts a redirection as a success (response_category :ok) and follows none', async () => {
+    receiver.state.status = 302
+    const hook = await addHook({ issues_events: true })
+    inspectDb(t.server.store).prepare('UPDATE web_hooks SET recent_failures = 2 WHERE id = ?').run(hook.id)
+    await t.http('POST', `${P}/issues`, { token: MARK, json: { title: 'moved' } })
+    await receiver.next(1)
+    const failures = () =>
+      inspectDb(t.server.store)
+        .prepare('SELECT recent_failures FROM web_hooks WHERE id = ?')
+        .pluck()
+        .get(hook.id)
+    await eventually(
+      async () => failures(),
+      (n) => n === 0,
+    )
+    expect(receiver.got).toHaveLength(1)
   })
 
   it('disables a hook for good past forty failures', async () => {
