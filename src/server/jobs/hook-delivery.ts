@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { Agent } from 'undici'
 import type { Clock } from '../domain/clock.js'
 import { afterFailure, afterSuccess, executable } from '../domain/web-hook-failures.js'
 import type { Store } from '../store/index.js'
@@ -53,10 +54,15 @@ export function hookDelivery(
   const inFlight = new Set<Promise<unknown>>()
   // Closing the server cuts the deliveries under way rather than waiting out their timeouts.
   const stop = new AbortController()
+  // One agent for every delivery (loaded on first use), so a receiver's connection is kept alive.
+  let agent: Promise<Agent> | undefined
+  const sharedAgent = () =>
+    (agent ??= import('../outbound/outbound-agent.js').then(({ outboundAgent }) =>
+      outboundAgent(allowLocal, WEBHOOK_TIMEOUT_MS),
+    ))
 
   async function post(hook: WebHookRow, hookName: HookName, payload: unknown, eventUuid: string) {
     const { request } = await import('undici')
-    const { outboundAgent } = await import('../outbound/outbound-agent.js')
     // `WebHookService#build_headers`, in its order; the event's UUID is `RecursionDetection`'s header.
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
@@ -71,7 +77,7 @@ export function hookDelivery(
     headers['X-Gitlab-Event-UUID'] = eventUuid
     const body = JSON.stringify(payload)
     const started = performance.now()
-    const agent = outboundAgent(allowLocal, WEBHOOK_TIMEOUT_MS)
+    const agent = await sharedAgent()
     let result: DeliveryResult & { headers: Record<string, string>; error?: string }
     try {
       const res = await request(hook.url, {
@@ -98,8 +104,6 @@ export function hookDelivery(
     } catch (err) {
       const message = (err as Error).message
       result = { message, headers: {}, error: message }
-    } finally {
-      void agent.close()
     }
     const duration = (performance.now() - started) / 1000
     if (headers['X-Gitlab-Token']) headers['X-Gitlab-Token'] = '[REDACTED]'
@@ -184,6 +188,7 @@ export function hookDelivery(
       closed = true
       stop.abort()
       await Promise.allSettled([...inFlight])
+      if (agent) await (await agent).close()
     },
   }
 }
