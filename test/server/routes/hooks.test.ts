@@ -198,7 +198,7 @@ describe('--data', () => {
 })
 
 describe('deliveries', () => {
-  it('sends issue events (open, update with changes, close) with GitLab headers and keys', async () => {
+  it('sends issue events (open, update with changes, close, reopen with labels) with GitLab headers and keys', async () => {
     const hook = await addHook({ token: 's3cret', issues_events: true })
     const made = await t.http('POST', `${P}/issues`, { token: MARK, json: { title: 'First' } })
     expect(made.status).toBe(201)
@@ -261,6 +261,17 @@ describe('deliveries', () => {
       () => t.http('GET', `${P}/hooks/${hook.id}/events`, { token: MARK }),
       (r) => (r.body as Json[]).length === 3,
     )
+    await t.http('POST', `${P}/labels`, { token: MARK, json: { name: 'bug', color: '#ff0000' } })
+    await t.http('PUT', `${P}/issues/${iid}`, { token: MARK, json: { state_event: 'reopen', labels: 'bug' } })
+    await receiver.next(4)
+    expect(receiver.got[3]!.body).toMatchObject({
+      object_attributes: { action: 'reopen', state: 'opened', labels: [{ title: 'bug' }] },
+      labels: [{ title: 'bug', color: '#ff0000', type: 'ProjectLabel' }],
+      changes: {
+        state_id: { previous: 2, current: 1 },
+        labels: { previous: [], current: [{ title: 'bug' }] },
+      },
+    })
     const [last] = events.body as Json[]
     expect(Object.keys(last!)).toEqual([
       'id',
