@@ -23,6 +23,7 @@ import { retry, type RetryPolicy } from './retry.js'
 import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
+import { hooks } from './hooks.js'
 import { undiciSend } from './undici-send.js'
 import { Agent } from './undici.js'
 import { users } from './users.js'
@@ -124,6 +125,9 @@ export function createClient(options: ClientOptions) {
     resourceEvents: resourceEvents(http),
     projectMembers: members(http, 'projects'),
     groupMembers: members(http, 'groups'),
+    projectHooks: hooks(http, 'projects'),
+    /** EE only. */
+    groupHooks: hooks(http, 'groups'),
     close: async (): Promise<void> => {
       await owned?.close()
     },

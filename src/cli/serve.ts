@@ -25,7 +25,7 @@ Options:
                            names (a container's service name, say) are refused unless given here
   --edition ee|ce          GitLab edition to behave as (default ee)
   --gitlab-version X.Y.Z   GitLab release to report and behave as, 13.0.0 to 18.x (default 18.6.0)
-  --allow-local-requests   let imports and export uploads reach local and private addresses
+  --allow-local-requests   let imports, export uploads and webhooks reach local and private addresses
   --issues-create-limit N  issue creations allowed per project and user per minute (default 300, 0 = off)
   --transfer-timeout S     longest a remote import's download or an export's upload may take, in seconds
                            (default 14400, 0 = off)

@@ -63,6 +63,10 @@ import { promotionService } from './services/promotions.js'
 import { backgroundWork, type BackgroundWork } from './services/background-work.js'
 import type { JobQueue } from './jobs/export-queue.js'
 import type { PipelineRunner } from './jobs/pipeline-runner.js'
+import { hookDelivery } from './jobs/hook-delivery.js'
+import { hookEvents, type HookEvents } from './services/hooks/events.js'
+import { hookService } from './services/hooks/hooks.js'
+import { withIssueHooks, withNoteHooks } from './services/hooks/observe.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
@@ -199,9 +203,16 @@ function composeServices(
     options.issuesCreateLimit ?? DEFAULT_ISSUES_CREATE_LIMIT,
   )
   api.onReset(() => createLimit.clear)
-  const issues = issueService(api.ctx, {
-    beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
-  })
+  const delivery = hookDelivery(api.ctx.store, api.ctx.clock, api.instance, api.settings.allowLocalRequests)
+  api.onClose(delivery.close)
+  api.onReset(() => delivery.reset())
+  const events = hookEvents(api.ctx, delivery)
+  const issues = withIssueHooks(
+    issueService(api.ctx, {
+      beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
+    }),
+    events,
+  )
   // A malformed or unsupported `gitlabVersion` fails here, not as a 500 of the first runner call.
   supportedVersion(api.instance.version)
   const metricImages =
@@ -215,7 +226,7 @@ function composeServices(
   }
   return {
     emulator,
-    ...issueServices(api.ctx, issues),
+    ...issueServices(api.ctx, issues, events),
     metricImages,
     projects,
     projectWrites: projectWriteService(api.ctx, projects, removedFiles),
@@ -233,19 +244,20 @@ function composeServices(
     runners: runnerService(api.ctx),
     health: healthService(api.ctx.store),
     members: memberService(api.ctx),
-    ...ciServices(api),
+    ...ciServices(api, events),
     transfers: transferServices(api, options.transfers),
     groupLabels: groupLabelService(api.ctx),
     groupMilestones: groupMilestoneService(api.ctx),
     promotions: promotionService(api.ctx),
     pageReads: pageReadService(api.ctx),
+    hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
   }
 }
 
 /** The issue service and those of an issue's sub-resources, which work through it. */
-function issueServices(ctx: ServiceContext, issues: IssueService) {
+function issueServices(ctx: ServiceContext, issues: IssueService, events: HookEvents) {
   const deps: IssueDeps = { ctx, issues }
-  const notes = noteService(deps)
+  const notes = withNoteHooks(noteService(deps), events)
   return {
     issues,
     issueMoves: issueMoveService(deps),
@@ -275,9 +287,9 @@ function metricImageServices(api: Assembly, deps: IssueDeps): MetricImageService
  * The CI services and authentication, which resolves job tokens through the pipeline runner
  * (started here, stopped when the server closes).
  */
-function ciServices(api: Assembly) {
+function ciServices(api: Assembly, events: HookEvents) {
   const { ctx } = api
-  const runner = pipelineRunner(ctx.store, ctx.clock, api.clockFrozen)
+  const runner = pipelineRunner(ctx.store, ctx.clock, api.clockFrozen, events)
   api.workers.runner = runner
   api.onClose(runner.start())
   const pipelines = pipelineService(ctx, runner)

@@ -349,6 +349,30 @@ const RULES: Record<string, Rule> = {
     body: () => ({ description: 'y' }),
   },
   'DELETE /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
+  // Webhooks: `admin_web_hook` on the project (Maintainer), `admin_group` on the group (Owner, EE).
+  'GET /projects/{id}/hooks': { min: 'maintainer', auth: true },
+  'POST /projects/{id}/hooks': {
+    min: 'maintainer',
+    auth: true,
+    body: () => ({ url: 'https://example.com/hook' }),
+  },
+  'GET /projects/{id}/hooks/{hook_id}': { min: 'maintainer', auth: true },
+  'PUT /projects/{id}/hooks/{hook_id}': {
+    min: 'maintainer',
+    auth: true,
+    body: () => ({ note_events: true }),
+  },
+  'DELETE /projects/{id}/hooks/{hook_id}': { min: 'maintainer', auth: true },
+  'GET /projects/{id}/hooks/{hook_id}/events': { min: 'maintainer', auth: true },
+  // The sample goes nowhere (no network here): 422 with the connection's error.
+  'POST /projects/{id}/hooks/{hook_id}/test/{trigger}': { min: 'maintainer', auth: true, ok: [422] },
+  'GET /groups/{id}/hooks': { min: 'owner', auth: true },
+  'POST /groups/{id}/hooks': { min: 'owner', auth: true, body: () => ({ url: 'https://example.com/hook' }) },
+  'GET /groups/{id}/hooks/{hook_id}': { min: 'owner', auth: true },
+  'PUT /groups/{id}/hooks/{hook_id}': { min: 'owner', auth: true, body: () => ({ note_events: true }) },
+  'DELETE /groups/{id}/hooks/{hook_id}': { min: 'owner', auth: true },
+  'GET /groups/{id}/hooks/{hook_id}/events': { min: 'owner', auth: true },
+  'POST /groups/{id}/hooks/{hook_id}/test/{trigger}': { min: 'owner', auth: true, ok: [422] },
   'GET /projects/{id}/pipelines': { min: 'reader' },
   'GET /projects/{id}/pipelines/{pipeline_id}': { min: 'reader' },
   'GET /projects/{id}/pipelines/{pipeline_id}/jobs': { min: 'reader' },
@@ -705,6 +729,19 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         (await send('POST', `/groups/${group}/milestones`, 'admin', { title: 'Group one' })).status,
       ).toBe(201)
   }
+  /** A hook of the project or group of `v` for the routes under `/hooks/{hook_id}` (URL never reached). */
+  function hookFixtures(op: Operation, v: Visibility): void {
+    if (!op.path.includes('{hook_id}')) return
+    const owner = op.path.startsWith('/groups/')
+      ? { project_id: null, group_id: one('SELECT id FROM namespaces WHERE full_path = ?', `${v}-group`) }
+      : { project_id: projectId(v), group_id: null }
+    inspectDb(t.server.store)
+      .prepare(
+        `INSERT INTO web_hooks (project_id, group_id, url, issues_events, created_at)
+         VALUES (?, ?, 'https://example.com/hook', 1, '2026-06-01T10:00:00.000Z')`,
+      )
+      .run(owner.project_id, owner.group_id)
+  }
   const ref = (scope: string, v: Visibility) =>
     scope === 'group' ? `${v}-group` : scope === 'project' ? String(projectId(v)) : ''
   /** The path of `op` with `{id}` = `target` and every other parameter naming a real record of `v`. */
@@ -783,6 +820,15 @@ describe('access matrix: every endpoint by every role by every visibility', () =
           : one('SELECT id FROM milestones WHERE project_id = ?', pid),
       ),
       group_id: String(otherGroup(v)),
+      hook_id: String(
+        one(
+          op.path.startsWith('/groups/')
+            ? 'SELECT h.id FROM web_hooks h JOIN namespaces n ON n.id = h.group_id WHERE n.full_path = ?'
+            : 'SELECT id FROM web_hooks WHERE project_id = ?',
+          op.path.startsWith('/groups/') ? `${v}-group` : pid,
+        ) ?? 0,
+      ),
+      trigger: 'issues_events',
     }
     return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x')
   }
@@ -821,6 +867,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         for (const role of ROLES) {
           await reset()
           await groupFixtures(op, visibility)
+          hookFixtures(op, visibility)
           const user = rule.user && String(one('SELECT id FROM users WHERE username = ?', rule.user))
           const token =
             rule.token &&

@@ -300,6 +300,23 @@ export const RELEASE_RULES = {
     change: 'DELETE /projects/:id marks the project for deletion on CE too',
     where: 'src/server/services/project-writes.ts',
   },
+  /**
+   * GitLab 17.1: webhooks have a `name` and a `description` (doc/api/project_webhooks.md, "Introduced in 17.1").
+   */
+  webhookNames: {
+    since: '17.1',
+    change: 'project and group hooks take and show name and description',
+    where: 'src/server/services/hooks/hooks.ts',
+  },
+  /**
+   * `GET /projects/:id/hooks/:hook_id/events` (`lib/api/hooks/events.rb`); the release is unverified
+   * (GitLab's source shows the endpoint, not when it came): we keep 17.3.
+   */
+  webhookEventsApi: {
+    since: '17.3',
+    change: 'GET hooks/:hook_id/events lists the deliveries of a hook',
+    where: 'src/server/routes/hooks.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

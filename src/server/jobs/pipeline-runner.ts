@@ -5,6 +5,12 @@ import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import { COMPLETED, compositeStatus } from '../domain/composite-status.js'
 import { QUEUE_MS } from '../domain/pipeline-schedule.js'
 
+/** Told of every status a pipeline or a job moves to (webhooks), inside the write that moved it. */
+export interface PipelineObserver {
+  pipelineChanged(pipeline: PipelineRow): void
+  jobChanged(job: JobRow): void
+}
+
 /** Longest wait of the background timer; a far-off job is looked at again after this. */
 const MAX_TIMER_MS = 60_000
 
@@ -24,7 +30,12 @@ const at = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOStri
  * `ci_outcome` applies to the last job (`failed`, `canceled`, or `manual`, which waits for a
  * person and leaves the pipeline `manual`); a job that does not succeed skips the jobs after it.
  */
-export function pipelineRunner(store: Store, clock: Clock, standsStill: () => boolean = () => false) {
+export function pipelineRunner(
+  store: Store,
+  clock: Clock,
+  standsStill: () => boolean = () => false,
+  observer?: PipelineObserver,
+) {
   const box = store.secrets
   let timer: NodeJS.Timeout | undefined
   let stopped = false
@@ -42,6 +53,7 @@ export function pipelineRunner(store: Store, clock: Clock, standsStill: () => bo
       updated_at: status === pipeline.status ? pipeline.updated_at : now,
     }
     store.pipelines.setState(next)
+    if (next.status !== pipeline.status) observer?.pipelineChanged(next)
     return next
   }
 
@@ -61,6 +73,7 @@ export function pipelineRunner(store: Store, clock: Clock, standsStill: () => bo
       if (job.outcome === 'failed') next.failure_reason = 'script_failure'
     }
     store.pipelines.setJob(next)
+    if (next.status !== job.status) observer?.jobChanged(next)
     if (COMPLETED.has(next.status)) {
       const later = store.pipelines
         .jobs(job.pipeline_id)

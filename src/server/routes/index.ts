@@ -48,6 +48,7 @@ import { groupMilestoneRoutes } from './group-milestones.js'
 import { promotionRoutes } from './promotions.js'
 import { emulatorInstrumentRoutes } from './emulator-instruments.js'
 import { emulatorClockRoutes } from './emulator-clock.js'
+import { hookRoutes } from './hooks.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -123,4 +124,5 @@ function registerRoutes(api: ApiContext): void {
   groupLabelRoutes(api)
   groupMilestoneRoutes(api)
   promotionRoutes(api)
+  hookRoutes(api)
 }

@@ -37,6 +37,7 @@ import type { GroupMilestoneService } from './group-milestones.js'
 import type { PromotionService } from './promotions.js'
 import type { PageReadService } from './page-reads.js'
 import type { PageSessions } from './page-sessions.js'
+import type { HookService } from './hooks/hooks.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -84,6 +85,8 @@ export interface Services {
   pageReads: PageReadService
   /** The HTML pages' sign-in sessions, which the API never reads. */
   pageSessions: PageSessions
+  /** Project and group webhooks, their tests and deliveries. */
+  hooks: HookService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

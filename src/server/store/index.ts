@@ -28,6 +28,7 @@ import { sessionSeal } from './session-seal.js'
 import { instanceCounts } from './instance-counts.js'
 import { keyLegacyDigests, tokenDigest } from './token-digests.js'
 import { projectSettingsTable } from './project-settings.js'
+import { webHookTable } from './web-hooks.js'
 
 export { isConstraintError } from './sqlite.js'
 
@@ -91,6 +92,8 @@ function createStore(db: Db, dbKeyBase: Buffer) {
     /** What the projects API writes besides the `projects` row: settings, shares, removal. */
     projectSettings: projectSettingsTable(db, changes.structureVersion),
     meta: metaTable(db),
+    /** Project and group webhooks and their deliveries (web-hooks.ts). */
+    webHooks: webHookTable(db),
     /** The seeded state kept for fast resets (snapshot.ts). */
     snapshot: storeSnapshot(db),
     /** True when the store holds no users yet (so a seed may be applied). */

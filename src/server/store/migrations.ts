@@ -17,6 +17,7 @@ import groupsApi from './migrations/016-groups-api.js'
 import membersApi from './migrations/017-members-api.js'
 import accessTokens from './migrations/018-access-tokens.js'
 import groupLabelsMilestones from './migrations/019-group-labels-milestones.js'
+import webhooks from './migrations/020-webhooks.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   membersApi,
   accessTokens,
   groupLabelsMilestones,
+  webhooks,
 ]
