@@ -39,6 +39,7 @@ export const emptyReport = (
   unchanged: number,
   dryRun: boolean,
   confidential: Confidential = { issues: 0, notes: 0 },
+  descoped: Skip[] = [],
 ): SyncReport => ({
   created: [],
   updated: [],
@@ -49,6 +50,7 @@ export const emptyReport = (
   unchanged,
   skipped,
   confidential,
+  descoped,
   planned,
   dryRun,
 })
@@ -57,10 +59,10 @@ export const emptyReport = (
 export async function apply(
   ops: Op[],
   sides: Record<Side, SideWriter>,
-  base: { skipped: Skip[]; unchanged: number; confidential?: Confidential },
+  base: { skipped: Skip[]; unchanged: number; confidential?: Confidential; descoped?: Skip[] },
   progress: Progress = () => undefined,
 ): Promise<SyncReport> {
-  const report = emptyReport(ops, base.skipped, base.unchanged, false, base.confidential)
+  const report = emptyReport(ops, base.skipped, base.unchanged, false, base.confidential, base.descoped)
   const created = new Map<string, number>()
   const broken = new Set<string>()
   for (const op of ops) {

@@ -86,6 +86,8 @@ export interface SyncOptions {
   identity: { github?: string; gitlab?: string }
   /** Mirror confidential GitLab issues and internal notes to GitHub too (off: they never leave GitLab). */
   includeConfidential: boolean
+  /** Mirror only issues that carry one of these labels (either side's spelling); empty or absent: all. */
+  onlyLabels?: readonly string[]
 }
 
 /** The values an issue is created or updated with. */
@@ -150,6 +152,8 @@ export interface SyncReport {
   skipped: Skip[]
   /** Confidential GitLab issues and internal notes kept off GitHub (`include-confidential` off). */
   confidential: Confidential
+  /** Mirrored pairs left alone because neither issue carries a label of `only-labels` any more. */
+  descoped: Skip[]
   /** Every planned op, in order (also when nothing was applied: dry run). */
   planned: Op[]
   dryRun: boolean

@@ -33,6 +33,7 @@ import {
   readBody,
   withMarker,
 } from './render.js'
+import { carriesScope, descopedReason, pairInScope } from './scope.js'
 import { digest, formatMarker, parseMarker } from './text.js'
 
 /** Limits planning to some GitHub issues (event mode); other issues are neither created nor reported. */
@@ -47,6 +48,8 @@ export interface Plan {
   confidential: Confidential
   /** Pairs (and unpaired issues the direction ignores) with nothing to write. */
   unchanged: number
+  /** Pairs that left the `only-labels` scope (not synced, reported). */
+  descoped: Skip[]
 }
 
 const sorted = (v: string[]) => [...new Set(v)].sort()
@@ -272,9 +275,14 @@ export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions
   const ops: Op[] = []
   const kept: Confidential = { issues: 0, notes: 0 }
   const held: Skip[] = []
+  const descoped: Skip[] = []
   let unchanged = 0
   for (const pair of [...pairs].sort((a, b) => a.github.number - b.github.number)) {
     if (inScope && !inScope.has(pair.github.number)) continue
+    if (!pairInScope(pair, opts)) {
+      descoped.push({ key: pair.key, reason: descopedReason(opts) })
+      continue
+    }
     // Made confidential after it was mirrored: its GitHub mirror keeps what it had, nothing new.
     if (pair.mirror === 'github' && hidden(pair.gitlab, opts)) {
       kept.issues++
@@ -291,11 +299,11 @@ export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions
   const order = (i: SideIssue) => (i.side === 'github' ? 0 : 1)
   for (const issue of [...unpaired].sort((a, b) => order(a) - order(b) || a.number - b.number)) {
     if (inScope && !(issue.side === 'github' && inScope.has(issue.number))) continue
-    if (!flows(opts.direction, issue.side)) continue
+    if (!flows(opts.direction, issue.side) || !carriesScope(issue, opts)) continue
     if (hidden(issue, opts)) kept.issues++
     else ops.push(...planCreate(issue, opts, kept))
   }
   const shown = (s: Skip) =>
     !inScope || [s.key, s.origin].some((k) => [...inScope].some((n) => k === `github#${n}`))
-  return { ops, skips: [...skips.filter(shown), ...held], confidential: kept, unchanged }
+  return { ops, skips: [...skips.filter(shown), ...held], confidential: kept, unchanged, descoped }
 }

@@ -52,6 +52,11 @@ export function renderSummary(s: Settings, mode: string, r: SyncReport): string 
         ['Failed', 'On', 'Error'],
         r.failed.map((f) => [what(f.op), target(f.op), f.error]),
       ),
+    r.descoped.length > 0 &&
+      table(
+        ['No longer synced', 'Why'],
+        r.descoped.map((k) => [k.key, k.reason]),
+      ),
     r.skipped.length > 0 &&
       table(
         ['Left alone', 'Why'],
