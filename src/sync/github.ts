@@ -158,6 +158,14 @@ export function githubSide(octokit: GitHubRequest, repository: string) {
     async comment(number: number, body: string): Promise<void> {
       await call('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body })
     },
+    /** `PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}` (comment ids are the repository's). */
+    async editComment(_number: number, id: number, body: string): Promise<void> {
+      await call('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id, body })
+    },
+    /** `DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}` -> 204. */
+    async deleteComment(_number: number, id: number): Promise<void> {
+      await call('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id })
+    },
   }
 }
 export type GitHubSide = ReturnType<typeof githubSide>

@@ -141,6 +141,14 @@ export function gitlabSide(client: GitLabClient, project: string | number) {
     async comment(iid: number, body: string): Promise<void> {
       await client.notes.create(project, iid, { body })
     },
+    /** `PUT .../notes/:note_id` (the sync wrote the note, so it may edit it). */
+    async editComment(iid: number, id: number, body: string): Promise<void> {
+      await client.notes.update(project, iid, id, { body })
+    },
+    /** `DELETE .../notes/:note_id`. */
+    async deleteComment(iid: number, id: number): Promise<void> {
+      await client.notes.remove(project, iid, id)
+    },
   }
 }
 export type GitLabSide = ReturnType<typeof gitlabSide>

@@ -124,6 +124,26 @@ export type Op =
       from: { side: Side; number: number; comment: number; url: string }
       body: string
     }
+  | {
+      /** A mirrored comment whose source was edited: its new text. */
+      kind: 'comment-edit'
+      key: string
+      side: Side
+      number: number
+      /** The mirror comment's id on `side`. */
+      comment: number
+      from: { side: Side; number: number; comment: number; url: string }
+      body: string
+    }
+  | {
+      /** A mirrored comment whose source was deleted. */
+      kind: 'comment-delete'
+      key: string
+      side: Side
+      number: number
+      comment: number
+      from: { side: Side; number: number; comment: number; url: string }
+    }
 
 /** A problem found while planning (no write was planned for it). */
 export interface Skip {
@@ -146,6 +166,10 @@ export interface SyncReport {
   closed: Op[]
   reopened: Op[]
   commented: Op[]
+  /** Mirrored comments rewritten after their source was edited. */
+  edited: Op[]
+  /** Mirrored comments deleted after their source was deleted. */
+  deleted: Op[]
   failed: { op: Op; error: string }[]
   /** Pairs with nothing to write. */
   unchanged: number

@@ -23,18 +23,11 @@ import {
   type Skip,
   type SyncOptions,
 } from './model.js'
-import { keyOf, originMarker, pairIssues, writtenBySync, type Pair } from './pairs.js'
-import {
-  canonical,
-  commentBody,
-  issueHeader,
-  mirrorBody,
-  originBody,
-  readBody,
-  withMarker,
-} from './render.js'
+import { keyOf, originMarker, pairIssues, type Pair } from './pairs.js'
+import { commentChangeOps, mirrorComment, mirroredId } from './comment-changes.js'
+import { canonical, issueHeader, mirrorBody, originBody, readBody, withMarker } from './render.js'
 import { carriesScope, descopedReason, pairInScope } from './scope.js'
-import { digest, formatMarker, parseMarker } from './text.js'
+import { digest } from './text.js'
 
 /** Limits planning to some GitHub issues (event mode); other issues are neither created nor reported. */
 export interface Scope {
@@ -82,15 +75,6 @@ const placeOf = (side: Side, opts: SyncOptions) =>
 const hidden = (issue: SideIssue, opts: SyncOptions) =>
   issue.side === 'gitlab' && issue.confidential === true && !opts.includeConfidential
 
-/** Comment marker of a mirrored comment. */
-const commentMarker = (side: Side, id: number) => formatMarker({ v: 1, comment: `${side}:${id}` })
-
-/** Whether a comment is one of our mirrors: a live comment marker, written by the sync (as issue markers). */
-function mirroredId(c: SideComment, side: Side, opts: SyncOptions): string | undefined {
-  const m = parseMarker(c.body)
-  return m?.comment && writtenBySync(side, c.author, opts.identity) ? m.comment : undefined
-}
-
 /** `comments=GH.GL` of a marker: the comment counts both sides had after the last sync. */
 const counts = (marker: Record<string, string>) => marker.comments
 
@@ -135,7 +119,7 @@ function commentOps(
       side: targetSide,
       number: target?.number,
       from: { side: source.side, number: source.number, comment: c.id, url: c.url },
-      body: commentBody(targetSide, c, source.side, commentMarker(source.side, c.id)),
+      body: mirrorComment(targetSide, c, source.side, c.body),
     }))
 }
 
@@ -196,7 +180,7 @@ function winner(
  * The writes of one pair: changed fields each way, comments, and the mirror's marker. Nothing
  * of a confidential GitLab issue flows to GitHub (the caller leaves GitLab-born ones alone).
  */
-function planPair(pair: Pair, opts: SyncOptions, kept: Confidential): Op[] {
+function planPair(pair: Pair, opts: SyncOptions, kept: Confidential, conflicts: Skip[]): Op[] {
   const now: Record<Side, Fields> = {
     github: fieldsOf(pair.github, pair.mirror === 'github'),
     gitlab: fieldsOf(pair.gitlab, pair.mirror === 'gitlab'),
@@ -222,8 +206,13 @@ function planPair(pair: Pair, opts: SyncOptions, kept: Confidential): Op[] {
       flows(opts.direction, 'gitlab') && !hidden(pair.gitlab, opts)
         ? commentOps(pair.key, pair.gitlab, pair.github, 'github', opts, kept)
         : []
-    ops.push(...toGh, ...toGl)
-    n = `${pair.github.comment_count + toGh.length}.${pair.gitlab.comment_count + toGl.length}`
+    const changes = (source: Side, go: boolean) =>
+      go ? commentChangeOps(pair.key, pair[source], pair[other(source)], opts, (c) => c.body, conflicts) : []
+    const onGl = changes('github', flows(opts.direction, 'github'))
+    const onGh = changes('gitlab', flows(opts.direction, 'gitlab') && !hidden(pair.gitlab, opts))
+    ops.push(...toGh, ...onGh, ...toGl, ...onGl)
+    const gone = (list: Op[]) => list.filter((o) => o.kind === 'comment-delete').length
+    n = `${pair.github.comment_count + toGh.length - gone(onGh)}.${pair.gitlab.comment_count + toGl.length - gone(onGl)}`
   } else if (opts.comments && pair.github.comment_count === 0 && pair.gitlab.comment_count === 0) n = '0.0'
   // Raw bodies, then what each side will read back (the digests describe stored values).
   const raw: Partial<Record<Side, string>> = {}
@@ -292,7 +281,7 @@ export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions
       })
       continue
     }
-    const planned = planPair(pair, opts, kept)
+    const planned = planPair(pair, opts, kept, held)
     if (planned.length === 0) unchanged++
     ops.push(...planned)
   }

@@ -119,7 +119,8 @@ export async function syncIssues(
     for (const p of pairs) {
       if (scope && !scope.has(p.github.number)) continue
       if (!pairInScope(p, opts)) continue
-      if (!needsComments(p.github, p.gitlab, p.marker, opts)) continue
+      // Event mode reads its one pair's comments always: an edit moves no count.
+      if (!needsComments(p.github, p.gitlab, scope ? undefined : p.marker, opts)) continue
       await load(p.github, github)
       await load(p.gitlab, gitlab)
     }
