@@ -97,7 +97,7 @@ export function githubSide(octokit: GitHubRequest, repository: string) {
     side: 'github' as const,
     /** `GET /repos/{owner}/{repo}`: the repository's id (markers match by id, so renames keep pairs). */
     repository: async () =>
-      (await call('GET /repos/{owner}/{repo}')).data as { id: number; full_name: string },
+      (await call('GET /repos/{owner}/{repo}')).data as { id: number; full_name: string; html_url: string },
     /** The token's login, or undefined when GitHub will not say (GITHUB_TOKEN: 403 on `GET /user`). */
     identity: async (): Promise<string | undefined> => {
       try {

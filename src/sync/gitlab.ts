@@ -61,10 +61,10 @@ export function gitlabSide(client: GitLabClient, project: string | number) {
 
   return {
     side: 'gitlab' as const,
-    /** `GET /projects/:id`: the id and full path markers name. */
+    /** `GET /projects/:id`: the id and full path markers name, and its web address for links. */
     project: async () => {
       const p = await client.projects.get(project)
-      return { id: p.id, path: p.path_with_namespace }
+      return { id: p.id, path: p.path_with_namespace, web_url: p.web_url }
     },
     /** The token's username (`GET /user`), or undefined for a token without a user (job tokens). */
     identity: async () => {

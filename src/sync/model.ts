@@ -86,6 +86,12 @@ export interface SyncOptions {
   identity: { github?: string; gitlab?: string }
   /** Mirror confidential GitLab issues and internal notes to GitHub too (off: they never leave GitLab). */
   includeConfidential: boolean
+  /**
+   * The web addresses of the repository and the project (`https://github.com/acme/widgets`): given,
+   * references, mentions and relative links in copied text are rewritten for the other side
+   * (references.ts); absent, text is copied as written. syncIssues always gives them.
+   */
+  web?: { github: string; gitlab: string }
   /** Mirror only issues that carry one of these labels (either side's spelling); empty or absent: all. */
   onlyLabels?: readonly string[]
 }

@@ -26,6 +26,7 @@ import {
 import { keyOf, originMarker, pairIssues, type Pair } from './pairs.js'
 import { commentChangeOps, mirrorComment, mirroredId } from './comment-changes.js'
 import { canonical, issueHeader, mirrorBody, originBody, readBody, withMarker } from './render.js'
+import { rewriterOf, type Rewrite } from './references.js'
 import { carriesScope, descopedReason, pairInScope } from './scope.js'
 import { digest } from './text.js'
 
@@ -101,6 +102,7 @@ function commentOps(
   targetSide: Side,
   opts: SyncOptions,
   kept: Confidential,
+  rewrite: Rewrite,
 ): Op[] {
   const done = new Set((target?.comments ?? []).flatMap((c) => mirroredId(c, targetSide, opts) ?? []))
   const internal = (c: SideComment) =>
@@ -119,7 +121,7 @@ function commentOps(
       side: targetSide,
       number: target?.number,
       from: { side: source.side, number: source.number, comment: c.id, url: c.url },
-      body: mirrorComment(targetSide, c, source.side, c.body),
+      body: mirrorComment(targetSide, c, source.side, rewrite(c.body, source.side)),
     }))
 }
 
@@ -127,19 +129,20 @@ const digestsOf = (gh: Fields, gl: Fields) =>
   Object.fromEntries(FIELDS.map((f) => [f, `${digest(gh[f])}.${digest(gl[f])}`])) as Record<FieldName, string>
 
 /** A new mirror of `origin` on the other side, with its comments. */
-function planCreate(origin: SideIssue, opts: SyncOptions, kept: Confidential): Op[] {
+function planCreate(origin: SideIssue, opts: SyncOptions, kept: Confidential, rewrite: Rewrite): Op[] {
   const to = other(origin.side)
   const key = keyOf(origin)
   const src = fieldsOf(origin, false)
+  const content = rewrite(src.body, origin.side)
   const empty: Fields = { title: '', body: '', state: 'open', labels: [], assignees: [], milestone: null }
   const target = { ...empty }
   for (const f of FIELDS) (target as Record<FieldName, unknown>)[f] = mapField(f, src[f], empty[f], to, opts)
   const header = issueHeader(origin, placeOf(origin.side, opts))
-  const body = mirrorBody(to, header, src.body)
+  const body = mirrorBody(to, header, content)
   target.body = readBody(to, body, true)
   const comments =
     opts.comments && flows(opts.direction, origin.side)
-      ? commentOps(key, origin, undefined, to, opts, kept)
+      ? commentOps(key, origin, undefined, to, opts, kept, rewrite)
       : []
   const [gh, gl] = origin.side === 'github' ? [src, target] : [target, src]
   const read = origin.comments !== undefined || origin.comment_count === 0
@@ -171,7 +174,9 @@ function winner(
   const gh = changed('github')
   const gl = changed('gitlab')
   if (gh !== gl) return gh ? 'github' : 'gitlab'
-  if (!gh) return undefined
+  // Unchanged on both sides: the mirror's body is rendered again from its origin (references to
+  // issues paired since then get their mirrored numbers); it is written only if that differs.
+  if (!gh) return field === 'body' ? origin : undefined
   const t = (side: Side) => Date.parse(pair[side].updated_at) || 0
   return t('github') > t('gitlab') ? 'github' : t('gitlab') > t('github') ? 'gitlab' : origin
 }
@@ -180,7 +185,13 @@ function winner(
  * The writes of one pair: changed fields each way, comments, and the mirror's marker. Nothing
  * of a confidential GitLab issue flows to GitHub (the caller leaves GitLab-born ones alone).
  */
-function planPair(pair: Pair, opts: SyncOptions, kept: Confidential, conflicts: Skip[]): Op[] {
+function planPair(
+  pair: Pair,
+  opts: SyncOptions,
+  kept: Confidential,
+  conflicts: Skip[],
+  rewrite: Rewrite,
+): Op[] {
   const now: Record<Side, Fields> = {
     github: fieldsOf(pair.github, pair.mirror === 'github'),
     gitlab: fieldsOf(pair.gitlab, pair.mirror === 'gitlab'),
@@ -191,7 +202,8 @@ function planPair(pair: Pair, opts: SyncOptions, kept: Confidential, conflicts: 
     const from = winner(f, pair, now, opts)
     if (!from || (from === 'gitlab' && hidden(pair.gitlab, opts))) continue
     const to = other(from)
-    const value = mapField(f, now[from][f], now[to][f], to, opts)
+    const mapped = mapField(f, now[from][f], now[to][f], to, opts)
+    const value = f === 'body' ? rewrite(mapped as string, from) : mapped
     if (same(value, now[to][f])) continue
     ;(next[to] as Record<FieldName, unknown>)[f] = value
     changed[to].push(f)
@@ -200,14 +212,23 @@ function planPair(pair: Pair, opts: SyncOptions, kept: Confidential, conflicts: 
   let n = pair.marker.comments
   if (opts.comments && pair.github.comments && pair.gitlab.comments) {
     const toGl = flows(opts.direction, 'github')
-      ? commentOps(pair.key, pair.github, pair.gitlab, 'gitlab', opts, kept)
+      ? commentOps(pair.key, pair.github, pair.gitlab, 'gitlab', opts, kept, rewrite)
       : []
     const toGh =
       flows(opts.direction, 'gitlab') && !hidden(pair.gitlab, opts)
-        ? commentOps(pair.key, pair.gitlab, pair.github, 'github', opts, kept)
+        ? commentOps(pair.key, pair.gitlab, pair.github, 'github', opts, kept, rewrite)
         : []
     const changes = (source: Side, go: boolean) =>
-      go ? commentChangeOps(pair.key, pair[source], pair[other(source)], opts, (c) => c.body, conflicts) : []
+      go
+        ? commentChangeOps(
+            pair.key,
+            pair[source],
+            pair[other(source)],
+            opts,
+            (c) => rewrite(c.body, source),
+            conflicts,
+          )
+        : []
     const onGl = changes('github', flows(opts.direction, 'github'))
     const onGh = changes('gitlab', flows(opts.direction, 'gitlab') && !hidden(pair.gitlab, opts))
     ops.push(...toGh, ...onGh, ...toGl, ...onGl)
@@ -261,6 +282,7 @@ function planPair(pair: Pair, opts: SyncOptions, kept: Confidential, conflicts: 
 export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions, scope?: Scope): Plan {
   const inScope = scope ? new Set(scope.github) : undefined
   const { pairs, unpaired, skips } = pairIssues(github, gitlab, opts, inScope !== undefined)
+  const rewrite = rewriterOf(pairs, opts)
   const ops: Op[] = []
   const kept: Confidential = { issues: 0, notes: 0 }
   const held: Skip[] = []
@@ -281,7 +303,7 @@ export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions
       })
       continue
     }
-    const planned = planPair(pair, opts, kept, held)
+    const planned = planPair(pair, opts, kept, held, rewrite)
     if (planned.length === 0) unchanged++
     ops.push(...planned)
   }
@@ -290,7 +312,7 @@ export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions
     if (inScope && !(issue.side === 'github' && inScope.has(issue.number))) continue
     if (!flows(opts.direction, issue.side) || !carriesScope(issue, opts)) continue
     if (hidden(issue, opts)) kept.issues++
-    else ops.push(...planCreate(issue, opts, kept))
+    else ops.push(...planCreate(issue, opts, kept, rewrite))
   }
   const shown = (s: Skip) =>
     !inScope || [s.key, s.origin].some((k) => [...inScope].some((n) => k === `github#${n}`))

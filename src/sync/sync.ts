@@ -18,10 +18,10 @@ interface SideBase extends SideWriter {
   comments(number: number, issueUrl: string): Promise<SideComment[]>
 }
 export interface GitHubReader extends SideBase {
-  repository(): Promise<{ id: number; full_name: string }>
+  repository(): Promise<{ id: number; full_name: string; html_url: string }>
 }
 export interface GitLabReader extends SideBase {
-  project(): Promise<{ id: number; path: string }>
+  project(): Promise<{ id: number; path: string; web_url: string }>
   knownUsers(usernames: string[]): Promise<string[]>
   search(text: string): Promise<SideIssue[]>
 }
@@ -108,6 +108,7 @@ export async function syncIssues(
       ? { github: await github.milestones(), gitlab: await gitlab.milestones() }
       : { github: [], gitlab: [] },
     identity: { github: ghMe, gitlab: glMe },
+    web: { github: repo.html_url, gitlab: project.web_url },
   }
   // Comments only where counts moved since the marker recorded them (or for a new mirror).
   if (settings.comments) {
