@@ -191,6 +191,7 @@ function planPair(
   kept: Confidential,
   conflicts: Skip[],
   rewrite: Rewrite,
+  scoped: boolean,
 ): Op[] {
   const now: Record<Side, Fields> = {
     github: fieldsOf(pair.github, pair.mirror === 'github'),
@@ -201,6 +202,10 @@ function planPair(
   for (const f of FIELDS) {
     const from = winner(f, pair, now, opts)
     if (!from || (from === 'gitlab' && hidden(pair.gitlab, opts))) continue
+    // Event mode knows one pair only: a body unchanged since the last sync is not rendered again
+    // (its references to other issues would lose their mirrored numbers).
+    const base = pair.marker[f]?.split('.')[from === 'github' ? 0 : 1]
+    if (f === 'body' && scoped && base === digest(now[from].body)) continue
     const to = other(from)
     const mapped = mapField(f, now[from][f], now[to][f], to, opts)
     const value = f === 'body' ? rewrite(mapped as string, from) : mapped
@@ -303,7 +308,7 @@ export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions
       })
       continue
     }
-    const planned = planPair(pair, opts, kept, held, rewrite)
+    const planned = planPair(pair, opts, kept, held, rewrite, inScope !== undefined)
     if (planned.length === 0) unchanged++
     ops.push(...planned)
   }

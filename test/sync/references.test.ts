@@ -89,3 +89,27 @@ describe('references and mentions, end to end', () => {
     expect(h.writes()).toEqual({ github: 0, gitlab: 0 })
   })
 })
+
+describe('references in event mode', () => {
+  let h: SyncHarness
+  beforeEach(async () => {
+    h = await startSyncHarness({ userMap: { octocat: 'alice' } })
+  })
+  afterEach(async () => h.close())
+
+  it('an event on an unchanged issue does not undo the mirrored numbers a full run wrote', async () => {
+    await h.gitlab.issues.create('acme/widgets', { title: 'Native' }) // GitLab's iids run one ahead
+    h.gh.addIssue({ title: 'Target' })
+    h.gh.addIssue({ title: 'Refers', body: 'See #1' })
+    await h.run()
+    await h.run()
+    const mirrorOf2 = async () => (await h.glIssues()).find((i) => i.title === 'Refers')!
+    expect((await mirrorOf2()).description).toMatch(/\n\nSee #2\n\n<!-- gitlab-actions:sync /)
+    h.gh.comment(2, 'a comment event')
+    h.resetCounts()
+    const report = await h.run({ only: 2 })
+    expect(report.planned.map((o) => o.kind)).toEqual(['comment', 'update'])
+    expect(report.updated.map((o) => o.kind === 'update' && o.changed)).toEqual([[]]) // the marker's counts only
+    expect((await mirrorOf2()).description).toContain('\n\nSee #2\n')
+  })
+})
