@@ -3,11 +3,11 @@
  * outcome as data. Ops of one issue pair run in order and stop at the pair's first failure (the
  * rest are reported as skipped), so a marker never records work that did not happen.
  */
-import type { Confidential, Fields, IssueWrite, Op, Side, Skip, SyncReport } from './model.js'
+import type { Confidential, IssueCreate, IssueWrite, Op, Side, Skip, SyncReport } from './model.js'
 
 /** What apply needs of each side (the adapters in github.ts and gitlab.ts). */
 export interface SideWriter {
-  create(set: Fields): Promise<{ number: number; url: string }>
+  create(set: IssueCreate): Promise<{ number: number; url: string }>
   update(number: number, set: IssueWrite): Promise<void>
   comment(number: number, body: string): Promise<void>
   /** Rewrites comment `id` of issue `number`. */

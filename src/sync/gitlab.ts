@@ -7,7 +7,7 @@ import { collect, GitLabApiError, type GitLabClient } from '../api/client.js'
 import type { Issue } from '../schema/issue.js'
 import type { Milestone } from '../schema/milestone.js'
 import type { UserBasic } from '../schema/common.js'
-import type { Fields, IssueWrite, SideComment, SideIssue } from './model.js'
+import type { IssueCreate, IssueWrite, SideComment, SideIssue } from './model.js'
 
 const toIssue = (i: Issue): SideIssue => ({
   side: 'gitlab',
@@ -23,6 +23,9 @@ const toIssue = (i: Issue): SideIssue => ({
   updated_at: i.updated_at,
   comment_count: i.user_notes_count,
   confidential: i.confidential,
+  ...(i.state === 'closed' && i._links.closed_as_duplicate_of
+    ? { duplicate_of: i._links.closed_as_duplicate_of }
+    : {}),
 })
 
 /** The GitLab adapter for one project (id or full path). Methods throw GitLabApiError. */
@@ -127,7 +130,7 @@ export function gitlabSide(client: GitLabClient, project: string | number) {
       return out
     },
     /** Creates the issue, then closes it when `set.state` is closed (GitLab creates open issues). */
-    async create(set: Fields): Promise<{ number: number; url: string }> {
+    async create(set: IssueCreate): Promise<{ number: number; url: string }> {
       const { title, ...rest } = await params(set)
       const issue = await client.issues.create(project, { title: title as string, ...rest })
       if (set.state === 'closed') await client.issues.update(project, issue.iid, { state_event: 'close' })

@@ -42,6 +42,10 @@ export interface SideIssue {
   confidential?: boolean
   /** GitHub's `comments`, GitLab's `user_notes_count`: user comments, mirrored ones included. */
   comment_count: number
+  /** A closed issue's reason as GitHub says it (`state_reason`); GitLab says none. */
+  close_reason?: 'completed' | 'not_planned' | 'duplicate'
+  /** GitLab: the API address of the issue this one was closed as a duplicate of (`_links`). */
+  duplicate_of?: string
   /** Loaded only when the planner asks for them (needsComments); undefined means "not read". */
   comments?: SideComment[]
 }
@@ -97,7 +101,9 @@ export interface SyncOptions {
 }
 
 /** The values an issue is created or updated with. */
-export type IssueWrite = Partial<Fields> & { body?: string }
+export type IssueWrite = Partial<Fields> & { body?: string; state_reason?: 'completed' | 'duplicate' }
+/** The values an issue is created with (`state_reason`: GitHub only, when it is created closed). */
+export type IssueCreate = Fields & { state_reason?: 'completed' | 'duplicate' }
 
 /** One write. Ops of one pair share `key` and run in order; a failure skips the rest of its pair. */
 export type Op =
@@ -108,7 +114,7 @@ export type Op =
       /** The issue it mirrors. */
       from: { side: Side; number: number; url: string; title: string }
       /** Raw values to write; `state: 'closed'` closes it right after creating it. */
-      set: Fields
+      set: IssueCreate
     }
   | {
       kind: 'update'

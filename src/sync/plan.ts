@@ -24,6 +24,7 @@ import {
   type SyncOptions,
 } from './model.js'
 import { keyOf, originMarker, pairIssues, type Pair } from './pairs.js'
+import { closeNote, githubStateReason } from './close-reasons.js'
 import { commentChangeOps, mirrorComment, mirroredId } from './comment-changes.js'
 import { canonical, issueHeader, mirrorBody, originBody, readBody, withMarker } from './render.js'
 import { rewriterOf, type Rewrite } from './references.js'
@@ -137,7 +138,7 @@ function planCreate(origin: SideIssue, opts: SyncOptions, kept: Confidential, re
   const empty: Fields = { title: '', body: '', state: 'open', labels: [], assignees: [], milestone: null }
   const target = { ...empty }
   for (const f of FIELDS) (target as Record<FieldName, unknown>)[f] = mapField(f, src[f], empty[f], to, opts)
-  const header = issueHeader(origin, placeOf(origin.side, opts))
+  const header = issueHeader(origin, placeOf(origin.side, opts), closeNote(origin, opts))
   const body = mirrorBody(to, header, content)
   target.body = readBody(to, body, true)
   const comments =
@@ -247,7 +248,7 @@ function planPair(
     raw[origin] = originBody(origin, next[origin].body)
     next[origin].body = readBody(origin, raw[origin], false)
   }
-  const header = issueHeader(pair[origin], placeOf(origin, opts))
+  const header = issueHeader(pair[origin], placeOf(origin, opts), closeNote(pair[origin], opts))
   const mirrorText = mirrorBody(pair.mirror, header, next[pair.mirror].body)
   next[pair.mirror].body = readBody(pair.mirror, mirrorText, true)
   const marker = originMarker(pair[origin], opts.places, {
@@ -265,6 +266,8 @@ function planPair(
     const set: IssueWrite = {}
     for (const f of changed[side]) if (f !== 'body') (set as Record<string, unknown>)[f] = next[side][f]
     if (raw[side] !== undefined) set.body = raw[side]
+    const reason = side === 'github' && set.state === 'closed' ? githubStateReason(pair.gitlab) : undefined
+    if (reason) set.state_reason = reason
     if (Object.keys(set).length > 0)
       updates.push({
         kind: 'update',

@@ -28,8 +28,8 @@ export const fitTitle = (title: string, side: Side) =>
   [...title.replace(/\s+/g, ' ').trim()].slice(0, LIMITS[side].title).join('')
 
 /** `> 🔁 Mirrored from GitHub: [acme/widgets#12](url) (opened by **alice**)`; never an @-mention. */
-export const issueHeader = (from: SideIssue, place: string) =>
-  `> 🔁 Mirrored from ${FORGE[from.side]}: [${place}#${from.number}](${from.url}) (opened by **${from.author}**)`
+export const issueHeader = (from: SideIssue, place: string, note = '') =>
+  `> 🔁 Mirrored from ${FORGE[from.side]}: [${place}#${from.number}](${from.url}) (opened by **${from.author}**)${note}`
 
 /** Content as a side stores it: GitLab gets its quick actions escaped. */
 const encodeFor = (side: Side, content: string) =>
