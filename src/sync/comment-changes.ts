@@ -1,11 +1,12 @@
 /*
- * Mirrored comments after they were written: each carries, in its marker, a digest of its source's
- * text (`src`) and of its own text (`dst`). A source edited since (its digest moved) rewrites the
+ * Mirrored comments: each source comment mirrored once, and followed after that. Each mirror carries,
+ * in its marker, a digest of its source's text (`src`) and of its own text (`dst`). A source edited since (its digest moved) rewrites the
  * mirror; a source deleted deletes it; a mirror edited by hand as well is a conflict, reported and
  * left alone. Markers written before these digests existed follow deletions only (never a rewrite of
  * every old marker). Edits of a mirror never flow back: its source is a person's comment.
  */
-import type { Op, Side, SideComment, SideIssue, Skip, SyncOptions } from './model.js'
+import type { Confidential, Op, Side, SideComment, SideIssue, Skip, SyncOptions } from './model.js'
+import type { Rewrite } from './references.js'
 import { writtenBySync } from './pairs.js'
 import { canonical, commentText, withMarker } from './render.js'
 import { digest, formatMarker, parseMarker, stripMarkers } from './text.js'
@@ -28,6 +29,37 @@ export function mirrorComment(side: Side, c: SideComment, fromSide: Side, conten
     dst: textDigest(text),
   })
   return withMarker(text, marker)
+}
+
+/** The comment ops that mirror `source`'s comments onto `target` (oldest first), once each. */
+export function commentOps(
+  key: string,
+  source: SideIssue,
+  target: SideIssue | undefined,
+  targetSide: Side,
+  opts: SyncOptions,
+  kept: Confidential,
+  rewrite: Rewrite,
+): Op[] {
+  const done = new Set((target?.comments ?? []).flatMap((c) => mirroredId(c, targetSide, opts) ?? []))
+  const internal = (c: SideComment) =>
+    source.side === 'gitlab' && c.internal === true && !opts.includeConfidential
+  return [...(source.comments ?? [])]
+    .filter((c) => mirroredId(c, source.side, opts) === undefined && !done.has(`${source.side}:${c.id}`))
+    .filter((c) => {
+      if (!internal(c)) return true
+      kept.notes++
+      return false
+    })
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id)
+    .map((c) => ({
+      kind: 'comment' as const,
+      key,
+      side: targetSide,
+      number: target?.number,
+      from: { side: source.side, number: source.number, comment: c.id, url: c.url },
+      body: mirrorComment(targetSide, c, source.side, rewrite(c.body, source.side)),
+    }))
 }
 
 /**

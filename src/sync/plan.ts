@@ -18,14 +18,13 @@ import {
   type IssueWrite,
   type Op,
   type Side,
-  type SideComment,
   type SideIssue,
   type Skip,
   type SyncOptions,
 } from './model.js'
 import { keyOf, originMarker, pairIssues, type Pair } from './pairs.js'
 import { closeNote, githubStateReason } from './close-reasons.js'
-import { commentChangeOps, mirrorComment, mirroredId } from './comment-changes.js'
+import { commentChangeOps, commentOps } from './comment-changes.js'
 import { canonical, issueHeader, mirrorBody, originBody, readBody, withMarker } from './render.js'
 import { rewriterOf, type Rewrite } from './references.js'
 import { carriesScope, descopedReason, pairInScope } from './scope.js'
@@ -93,37 +92,6 @@ export function needsComments(
   if (!opts.comments) return false
   if (gh.comment_count === 0 && (gl?.comment_count ?? 0) === 0) return false
   return !marker || counts(marker) !== `${gh.comment_count}.${gl?.comment_count ?? 0}`
-}
-
-/** The comment ops that mirror `source`'s comments onto `target` (oldest first), once each. */
-function commentOps(
-  key: string,
-  source: SideIssue,
-  target: SideIssue | undefined,
-  targetSide: Side,
-  opts: SyncOptions,
-  kept: Confidential,
-  rewrite: Rewrite,
-): Op[] {
-  const done = new Set((target?.comments ?? []).flatMap((c) => mirroredId(c, targetSide, opts) ?? []))
-  const internal = (c: SideComment) =>
-    source.side === 'gitlab' && c.internal === true && !opts.includeConfidential
-  return [...(source.comments ?? [])]
-    .filter((c) => mirroredId(c, source.side, opts) === undefined && !done.has(`${source.side}:${c.id}`))
-    .filter((c) => {
-      if (!internal(c)) return true
-      kept.notes++
-      return false
-    })
-    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id)
-    .map((c) => ({
-      kind: 'comment' as const,
-      key,
-      side: targetSide,
-      number: target?.number,
-      from: { side: source.side, number: source.number, comment: c.id, url: c.url },
-      body: mirrorComment(targetSide, c, source.side, rewrite(c.body, source.side)),
-    }))
 }
 
 const digestsOf = (gh: Fields, gl: Fields) =>
