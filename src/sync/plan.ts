@@ -208,7 +208,10 @@ function planPair(
     ops.push(...toGh, ...onGh, ...toGl, ...onGl)
     const gone = (list: Op[]) => list.filter((o) => o.kind === 'comment-delete').length
     n = `${pair.github.comment_count + toGh.length - gone(onGh)}.${pair.gitlab.comment_count + toGl.length - gone(onGl)}`
-  } else if (opts.comments && pair.github.comment_count === 0 && pair.gitlab.comment_count === 0) n = '0.0'
+  } else if (opts.comments && pair.github.comment_count === 0 && pair.gitlab.comment_count === 0)
+    // No comments on either side: a marker that never counted them is left as it is (turning
+    // `comments` on must not rewrite every marker); one that counted some records the zeros.
+    n = pair.marker.comments === undefined ? undefined : '0.0'
   // Raw bodies, then what each side will read back (the digests describe stored values).
   const raw: Partial<Record<Side, string>> = {}
   const origin = other(pair.mirror)

@@ -57,3 +57,13 @@ describe('comment markers', () => {
     expect(plan([gone], [forged], opts).ops.filter((o) => o.kind.startsWith('comment-'))).toEqual([])
   })
 })
+
+describe('turning comments on', () => {
+  it('rewrites no marker of a pair without comments', () => {
+    const issues = [gh(1), gh(2), gh(3)]
+    const first = plan(issues, [], options({ comments: false }))
+    const { github, gitlab } = applyInMemory(first.ops, issues, [])
+    expect(plan(github, gitlab, options({ comments: false })).ops).toEqual([])
+    expect(plan(github, gitlab, options({ comments: true })).ops).toEqual([])
+  })
+})
