@@ -3,13 +3,16 @@
  * outcome as data. Ops of one issue pair run in order and stop at the pair's first failure (the
  * rest are reported as skipped), so a marker never records work that did not happen.
  */
-import type { Confidential, Fields, IssueWrite, Op, Side, Skip, SyncReport } from './model.js'
+import type { Confidential, IssueCreate, IssueWrite, Op, Side, Skip, SyncReport } from './model.js'
 
 /** What apply needs of each side (the adapters in github.ts and gitlab.ts). */
 export interface SideWriter {
-  create(set: Fields): Promise<{ number: number; url: string }>
+  create(set: IssueCreate): Promise<{ number: number; url: string }>
   update(number: number, set: IssueWrite): Promise<void>
   comment(number: number, body: string): Promise<void>
+  /** Rewrites comment `id` of issue `number`. */
+  editComment(number: number, id: number, body: string): Promise<void>
+  deleteComment(number: number, id: number): Promise<void>
 }
 
 /** A one-line progress note per op (the action logs it); never holds a token. */
@@ -28,6 +31,8 @@ export function describe(op: Op): string {
     return `create ${op.side} issue from ${from} "${op.set.title}"${op.set.state === 'closed' ? ' (closed)' : ''}`
   if (op.kind === 'comment')
     return `comment on ${op.side}#${op.number ?? '(new)'} from ${from} comment ${op.from.comment}`
+  if (op.kind === 'comment-edit' || op.kind === 'comment-delete')
+    return `${op.kind === 'comment-edit' ? 'edit' : 'delete'} comment ${op.comment} on ${op.side}#${op.number} (${from} comment ${op.from.comment} was ${op.kind === 'comment-edit' ? 'edited' : 'deleted'})`
   const what = Object.keys(op.set).map((k) => (k === 'body' && !op.changed.includes('body') ? 'marker' : k))
   return `update ${op.side}#${op.number} from ${from}: ${what.join(', ')}`
 }
@@ -39,16 +44,20 @@ export const emptyReport = (
   unchanged: number,
   dryRun: boolean,
   confidential: Confidential = { issues: 0, notes: 0 },
+  descoped: Skip[] = [],
 ): SyncReport => ({
   created: [],
   updated: [],
   closed: [],
   reopened: [],
   commented: [],
+  edited: [],
+  deleted: [],
   failed: [],
   unchanged,
   skipped,
   confidential,
+  descoped,
   planned,
   dryRun,
 })
@@ -57,10 +66,10 @@ export const emptyReport = (
 export async function apply(
   ops: Op[],
   sides: Record<Side, SideWriter>,
-  base: { skipped: Skip[]; unchanged: number; confidential?: Confidential },
+  base: { skipped: Skip[]; unchanged: number; confidential?: Confidential; descoped?: Skip[] },
   progress: Progress = () => undefined,
 ): Promise<SyncReport> {
-  const report = emptyReport(ops, base.skipped, base.unchanged, false, base.confidential)
+  const report = emptyReport(ops, base.skipped, base.unchanged, false, base.confidential, base.descoped)
   const created = new Map<string, number>()
   const broken = new Set<string>()
   for (const op of ops) {
@@ -79,6 +88,12 @@ export async function apply(
         if (number === undefined) throw new Error('the issue to comment on was not created')
         await sides[op.side].comment(number, op.body)
         report.commented.push(op)
+      } else if (op.kind === 'comment-edit') {
+        await sides[op.side].editComment(op.number, op.comment, op.body)
+        report.edited.push(op)
+      } else if (op.kind === 'comment-delete') {
+        await sides[op.side].deleteComment(op.number, op.comment)
+        report.deleted.push(op)
       } else {
         await sides[op.side].update(op.number, op.set)
         if (op.set.state === 'closed') report.closed.push(op)

@@ -4,7 +4,7 @@
  * `paginate.iterator`, nothing more; rate limits and the spacing of writes are the Octokit's
  * (src/actions/sync-issues/octokit.ts: @octokit/plugin-throttling). Pull requests are left out.
  */
-import type { Fields, IssueWrite, SideComment, SideIssue } from './model.js'
+import type { IssueCreate, IssueWrite, SideComment, SideIssue } from './model.js'
 
 /** Octokit's response, as far as we read it. */
 export interface GitHubResponse {
@@ -28,6 +28,7 @@ interface GhIssue {
   title: string
   body?: string | null
   state: string
+  state_reason?: string | null
   labels: (string | { name?: string })[]
   assignees?: GhUser[] | null
   milestone: { title: string; number: number } | null
@@ -68,6 +69,9 @@ export function githubSide(octokit: GitHubRequest, repository: string) {
     url: i.html_url,
     updated_at: i.updated_at,
     comment_count: i.comments,
+    ...(i.state === 'closed' && ['completed', 'not_planned', 'duplicate'].includes(i.state_reason ?? '')
+      ? { close_reason: i.state_reason as SideIssue['close_reason'] }
+      : {}),
   })
   let milestones: Map<string, number> | undefined
   const milestoneNumbers = async () => {
@@ -90,6 +94,7 @@ export function githubSide(octokit: GitHubRequest, repository: string) {
     if (set.milestone !== undefined)
       out.milestone = set.milestone === null ? null : ((await milestoneNumbers()).get(set.milestone) ?? null)
     if (set.state !== undefined) out.state = set.state
+    if (set.state_reason !== undefined) out.state_reason = set.state_reason
     return out
   }
 
@@ -97,7 +102,7 @@ export function githubSide(octokit: GitHubRequest, repository: string) {
     side: 'github' as const,
     /** `GET /repos/{owner}/{repo}`: the repository's id (markers match by id, so renames keep pairs). */
     repository: async () =>
-      (await call('GET /repos/{owner}/{repo}')).data as { id: number; full_name: string },
+      (await call('GET /repos/{owner}/{repo}')).data as { id: number; full_name: string; html_url: string },
     /** The token's login, or undefined when GitHub will not say (GITHUB_TOKEN: 403 on `GET /user`). */
     identity: async (): Promise<string | undefined> => {
       try {
@@ -142,11 +147,15 @@ export function githubSide(octokit: GitHubRequest, repository: string) {
       return out
     },
     /** Creates an issue, then closes it when `set.state` is closed (GitHub creates open issues). */
-    async create(set: Fields): Promise<{ number: number; url: string }> {
-      const { state, ...rest } = await fields(set)
+    async create(set: IssueCreate): Promise<{ number: number; url: string }> {
+      const { state, state_reason, ...rest } = await fields(set)
       const i = (await call('POST /repos/{owner}/{repo}/issues', rest)).data as GhIssue
       if (state === 'closed')
-        await call('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: i.number, state })
+        await call('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
+          issue_number: i.number,
+          state,
+          ...(state_reason ? { state_reason } : {}),
+        })
       return { number: i.number, url: i.html_url }
     },
     async update(number: number, set: IssueWrite): Promise<void> {
@@ -157,6 +166,14 @@ export function githubSide(octokit: GitHubRequest, repository: string) {
     },
     async comment(number: number, body: string): Promise<void> {
       await call('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body })
+    },
+    /** `PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}` (comment ids are the repository's). */
+    async editComment(_number: number, id: number, body: string): Promise<void> {
+      await call('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id, body })
+    },
+    /** `DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}` -> 204. */
+    async deleteComment(_number: number, id: number): Promise<void> {
+      await call('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id })
     },
   }
 }

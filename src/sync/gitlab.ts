@@ -7,7 +7,7 @@ import { collect, GitLabApiError, type GitLabClient } from '../api/client.js'
 import type { Issue } from '../schema/issue.js'
 import type { Milestone } from '../schema/milestone.js'
 import type { UserBasic } from '../schema/common.js'
-import type { Fields, IssueWrite, SideComment, SideIssue } from './model.js'
+import type { IssueCreate, IssueWrite, SideComment, SideIssue } from './model.js'
 
 const toIssue = (i: Issue): SideIssue => ({
   side: 'gitlab',
@@ -23,6 +23,9 @@ const toIssue = (i: Issue): SideIssue => ({
   updated_at: i.updated_at,
   comment_count: i.user_notes_count,
   confidential: i.confidential,
+  ...(i.state === 'closed' && i._links.closed_as_duplicate_of
+    ? { duplicate_of: i._links.closed_as_duplicate_of }
+    : {}),
 })
 
 /** The GitLab adapter for one project (id or full path). Methods throw GitLabApiError. */
@@ -61,10 +64,10 @@ export function gitlabSide(client: GitLabClient, project: string | number) {
 
   return {
     side: 'gitlab' as const,
-    /** `GET /projects/:id`: the id and full path markers name. */
+    /** `GET /projects/:id`: the id and full path markers name, and its web address for links. */
     project: async () => {
       const p = await client.projects.get(project)
-      return { id: p.id, path: p.path_with_namespace }
+      return { id: p.id, path: p.path_with_namespace, web_url: p.web_url }
     },
     /** The token's username (`GET /user`), or undefined for a token without a user (job tokens). */
     identity: async () => {
@@ -127,7 +130,7 @@ export function gitlabSide(client: GitLabClient, project: string | number) {
       return out
     },
     /** Creates the issue, then closes it when `set.state` is closed (GitLab creates open issues). */
-    async create(set: Fields): Promise<{ number: number; url: string }> {
+    async create(set: IssueCreate): Promise<{ number: number; url: string }> {
       const { title, ...rest } = await params(set)
       const issue = await client.issues.create(project, { title: title as string, ...rest })
       if (set.state === 'closed') await client.issues.update(project, issue.iid, { state_event: 'close' })
@@ -140,6 +143,14 @@ export function gitlabSide(client: GitLabClient, project: string | number) {
     },
     async comment(iid: number, body: string): Promise<void> {
       await client.notes.create(project, iid, { body })
+    },
+    /** `PUT .../notes/:note_id` (the sync wrote the note, so it may edit it). */
+    async editComment(iid: number, id: number, body: string): Promise<void> {
+      await client.notes.update(project, iid, id, { body })
+    },
+    /** `DELETE .../notes/:note_id`. */
+    async deleteComment(iid: number, id: number): Promise<void> {
+      await client.notes.remove(project, iid, id)
     },
   }
 }

@@ -42,6 +42,10 @@ export interface SideIssue {
   confidential?: boolean
   /** GitHub's `comments`, GitLab's `user_notes_count`: user comments, mirrored ones included. */
   comment_count: number
+  /** A closed issue's reason as GitHub says it (`state_reason`); GitLab says none. */
+  close_reason?: 'completed' | 'not_planned' | 'duplicate'
+  /** GitLab: the API address of the issue this one was closed as a duplicate of (`_links`). */
+  duplicate_of?: string
   /** Loaded only when the planner asks for them (needsComments); undefined means "not read". */
   comments?: SideComment[]
 }
@@ -86,10 +90,20 @@ export interface SyncOptions {
   identity: { github?: string; gitlab?: string }
   /** Mirror confidential GitLab issues and internal notes to GitHub too (off: they never leave GitLab). */
   includeConfidential: boolean
+  /**
+   * The web addresses of the repository and the project (`https://github.com/acme/widgets`): given,
+   * references, mentions and relative links in copied text are rewritten for the other side
+   * (references.ts); absent, text is copied as written. syncIssues always gives them.
+   */
+  web?: { github: string; gitlab: string }
+  /** Mirror only issues that carry one of these labels (either side's spelling); empty or absent: all. */
+  onlyLabels?: readonly string[]
 }
 
 /** The values an issue is created or updated with. */
-export type IssueWrite = Partial<Fields> & { body?: string }
+export type IssueWrite = Partial<Fields> & { body?: string; state_reason?: 'completed' | 'duplicate' }
+/** The values an issue is created with (`state_reason`: GitHub only, when it is created closed). */
+export type IssueCreate = Fields & { state_reason?: 'completed' | 'duplicate' }
 
 /** One write. Ops of one pair share `key` and run in order; a failure skips the rest of its pair. */
 export type Op =
@@ -100,7 +114,7 @@ export type Op =
       /** The issue it mirrors. */
       from: { side: Side; number: number; url: string; title: string }
       /** Raw values to write; `state: 'closed'` closes it right after creating it. */
-      set: Fields
+      set: IssueCreate
     }
   | {
       kind: 'update'
@@ -121,6 +135,26 @@ export type Op =
       number: number | undefined
       from: { side: Side; number: number; comment: number; url: string }
       body: string
+    }
+  | {
+      /** A mirrored comment whose source was edited: its new text. */
+      kind: 'comment-edit'
+      key: string
+      side: Side
+      number: number
+      /** The mirror comment's id on `side`. */
+      comment: number
+      from: { side: Side; number: number; comment: number; url: string }
+      body: string
+    }
+  | {
+      /** A mirrored comment whose source was deleted. */
+      kind: 'comment-delete'
+      key: string
+      side: Side
+      number: number
+      comment: number
+      from: { side: Side; number: number; comment: number; url: string }
     }
 
 /** A problem found while planning (no write was planned for it). */
@@ -144,12 +178,18 @@ export interface SyncReport {
   closed: Op[]
   reopened: Op[]
   commented: Op[]
+  /** Mirrored comments rewritten after their source was edited. */
+  edited: Op[]
+  /** Mirrored comments deleted after their source was deleted. */
+  deleted: Op[]
   failed: { op: Op; error: string }[]
   /** Pairs with nothing to write. */
   unchanged: number
   skipped: Skip[]
   /** Confidential GitLab issues and internal notes kept off GitHub (`include-confidential` off). */
   confidential: Confidential
+  /** Mirrored pairs left alone because neither issue carries a label of `only-labels` any more. */
+  descoped: Skip[]
   /** Every planned op, in order (also when nothing was applied: dry run). */
   planned: Op[]
   dryRun: boolean

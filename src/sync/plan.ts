@@ -18,22 +18,17 @@ import {
   type IssueWrite,
   type Op,
   type Side,
-  type SideComment,
   type SideIssue,
   type Skip,
   type SyncOptions,
 } from './model.js'
-import { keyOf, originMarker, pairIssues, writtenBySync, type Pair } from './pairs.js'
-import {
-  canonical,
-  commentBody,
-  issueHeader,
-  mirrorBody,
-  originBody,
-  readBody,
-  withMarker,
-} from './render.js'
-import { digest, formatMarker, parseMarker } from './text.js'
+import { keyOf, originMarker, pairIssues, type Pair } from './pairs.js'
+import { closeNote, githubStateReason } from './close-reasons.js'
+import { commentChangeOps, commentOps } from './comment-changes.js'
+import { canonical, issueHeader, mirrorBody, originBody, readBody, withMarker } from './render.js'
+import { rewriterOf, type Rewrite } from './references.js'
+import { carriesScope, descopedReason, pairInScope } from './scope.js'
+import { digest } from './text.js'
 
 /** Limits planning to some GitHub issues (event mode); other issues are neither created nor reported. */
 export interface Scope {
@@ -47,6 +42,8 @@ export interface Plan {
   confidential: Confidential
   /** Pairs (and unpaired issues the direction ignores) with nothing to write. */
   unchanged: number
+  /** Pairs that left the `only-labels` scope (not synced, reported). */
+  descoped: Skip[]
 }
 
 const sorted = (v: string[]) => [...new Set(v)].sort()
@@ -79,15 +76,6 @@ const placeOf = (side: Side, opts: SyncOptions) =>
 const hidden = (issue: SideIssue, opts: SyncOptions) =>
   issue.side === 'gitlab' && issue.confidential === true && !opts.includeConfidential
 
-/** Comment marker of a mirrored comment. */
-const commentMarker = (side: Side, id: number) => formatMarker({ v: 1, comment: `${side}:${id}` })
-
-/** Whether a comment is one of our mirrors: a live comment marker, written by the sync (as issue markers). */
-function mirroredId(c: SideComment, side: Side, opts: SyncOptions): string | undefined {
-  const m = parseMarker(c.body)
-  return m?.comment && writtenBySync(side, c.author, opts.identity) ? m.comment : undefined
-}
-
 /** `comments=GH.GL` of a marker: the comment counts both sides had after the last sync. */
 const counts = (marker: Record<string, string>) => marker.comments
 
@@ -106,53 +94,24 @@ export function needsComments(
   return !marker || counts(marker) !== `${gh.comment_count}.${gl?.comment_count ?? 0}`
 }
 
-/** The comment ops that mirror `source`'s comments onto `target` (oldest first), once each. */
-function commentOps(
-  key: string,
-  source: SideIssue,
-  target: SideIssue | undefined,
-  targetSide: Side,
-  opts: SyncOptions,
-  kept: Confidential,
-): Op[] {
-  const done = new Set((target?.comments ?? []).flatMap((c) => mirroredId(c, targetSide, opts) ?? []))
-  const internal = (c: SideComment) =>
-    source.side === 'gitlab' && c.internal === true && !opts.includeConfidential
-  return [...(source.comments ?? [])]
-    .filter((c) => mirroredId(c, source.side, opts) === undefined && !done.has(`${source.side}:${c.id}`))
-    .filter((c) => {
-      if (!internal(c)) return true
-      kept.notes++
-      return false
-    })
-    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id)
-    .map((c) => ({
-      kind: 'comment' as const,
-      key,
-      side: targetSide,
-      number: target?.number,
-      from: { side: source.side, number: source.number, comment: c.id, url: c.url },
-      body: commentBody(targetSide, c, source.side, commentMarker(source.side, c.id)),
-    }))
-}
-
 const digestsOf = (gh: Fields, gl: Fields) =>
   Object.fromEntries(FIELDS.map((f) => [f, `${digest(gh[f])}.${digest(gl[f])}`])) as Record<FieldName, string>
 
 /** A new mirror of `origin` on the other side, with its comments. */
-function planCreate(origin: SideIssue, opts: SyncOptions, kept: Confidential): Op[] {
+function planCreate(origin: SideIssue, opts: SyncOptions, kept: Confidential, rewrite: Rewrite): Op[] {
   const to = other(origin.side)
   const key = keyOf(origin)
   const src = fieldsOf(origin, false)
+  const content = rewrite(src.body, origin.side)
   const empty: Fields = { title: '', body: '', state: 'open', labels: [], assignees: [], milestone: null }
   const target = { ...empty }
   for (const f of FIELDS) (target as Record<FieldName, unknown>)[f] = mapField(f, src[f], empty[f], to, opts)
-  const header = issueHeader(origin, placeOf(origin.side, opts))
-  const body = mirrorBody(to, header, src.body)
+  const header = issueHeader(origin, placeOf(origin.side, opts), closeNote(origin, opts))
+  const body = mirrorBody(to, header, content)
   target.body = readBody(to, body, true)
   const comments =
     opts.comments && flows(opts.direction, origin.side)
-      ? commentOps(key, origin, undefined, to, opts, kept)
+      ? commentOps(key, origin, undefined, to, opts, kept, rewrite)
       : []
   const [gh, gl] = origin.side === 'github' ? [src, target] : [target, src]
   const read = origin.comments !== undefined || origin.comment_count === 0
@@ -184,7 +143,9 @@ function winner(
   const gh = changed('github')
   const gl = changed('gitlab')
   if (gh !== gl) return gh ? 'github' : 'gitlab'
-  if (!gh) return undefined
+  // Unchanged on both sides: the mirror's body is rendered again from its origin (references to
+  // issues paired since then get their mirrored numbers); it is written only if that differs.
+  if (!gh) return field === 'body' ? origin : undefined
   const t = (side: Side) => Date.parse(pair[side].updated_at) || 0
   return t('github') > t('gitlab') ? 'github' : t('gitlab') > t('github') ? 'gitlab' : origin
 }
@@ -193,7 +154,14 @@ function winner(
  * The writes of one pair: changed fields each way, comments, and the mirror's marker. Nothing
  * of a confidential GitLab issue flows to GitHub (the caller leaves GitLab-born ones alone).
  */
-function planPair(pair: Pair, opts: SyncOptions, kept: Confidential): Op[] {
+function planPair(
+  pair: Pair,
+  opts: SyncOptions,
+  kept: Confidential,
+  conflicts: Skip[],
+  rewrite: Rewrite,
+  scoped: boolean,
+): Op[] {
   const now: Record<Side, Fields> = {
     github: fieldsOf(pair.github, pair.mirror === 'github'),
     gitlab: fieldsOf(pair.gitlab, pair.mirror === 'gitlab'),
@@ -203,8 +171,13 @@ function planPair(pair: Pair, opts: SyncOptions, kept: Confidential): Op[] {
   for (const f of FIELDS) {
     const from = winner(f, pair, now, opts)
     if (!from || (from === 'gitlab' && hidden(pair.gitlab, opts))) continue
+    // Event mode knows one pair only: a body unchanged since the last sync is not rendered again
+    // (its references to other issues would lose their mirrored numbers).
+    const base = pair.marker[f]?.split('.')[from === 'github' ? 0 : 1]
+    if (f === 'body' && scoped && base === digest(now[from].body)) continue
     const to = other(from)
-    const value = mapField(f, now[from][f], now[to][f], to, opts)
+    const mapped = mapField(f, now[from][f], now[to][f], to, opts)
+    const value = f === 'body' ? rewrite(mapped as string, from) : mapped
     if (same(value, now[to][f])) continue
     ;(next[to] as Record<FieldName, unknown>)[f] = value
     changed[to].push(f)
@@ -213,15 +186,32 @@ function planPair(pair: Pair, opts: SyncOptions, kept: Confidential): Op[] {
   let n = pair.marker.comments
   if (opts.comments && pair.github.comments && pair.gitlab.comments) {
     const toGl = flows(opts.direction, 'github')
-      ? commentOps(pair.key, pair.github, pair.gitlab, 'gitlab', opts, kept)
+      ? commentOps(pair.key, pair.github, pair.gitlab, 'gitlab', opts, kept, rewrite)
       : []
     const toGh =
       flows(opts.direction, 'gitlab') && !hidden(pair.gitlab, opts)
-        ? commentOps(pair.key, pair.gitlab, pair.github, 'github', opts, kept)
+        ? commentOps(pair.key, pair.gitlab, pair.github, 'github', opts, kept, rewrite)
         : []
-    ops.push(...toGh, ...toGl)
-    n = `${pair.github.comment_count + toGh.length}.${pair.gitlab.comment_count + toGl.length}`
-  } else if (opts.comments && pair.github.comment_count === 0 && pair.gitlab.comment_count === 0) n = '0.0'
+    const changes = (source: Side, go: boolean) =>
+      go
+        ? commentChangeOps(
+            pair.key,
+            pair[source],
+            pair[other(source)],
+            opts,
+            (c) => rewrite(c.body, source),
+            conflicts,
+          )
+        : []
+    const onGl = changes('github', flows(opts.direction, 'github'))
+    const onGh = changes('gitlab', flows(opts.direction, 'gitlab') && !hidden(pair.gitlab, opts))
+    ops.push(...toGh, ...onGh, ...toGl, ...onGl)
+    const gone = (list: Op[]) => list.filter((o) => o.kind === 'comment-delete').length
+    n = `${pair.github.comment_count + toGh.length - gone(onGh)}.${pair.gitlab.comment_count + toGl.length - gone(onGl)}`
+  } else if (opts.comments && pair.github.comment_count === 0 && pair.gitlab.comment_count === 0)
+    // No comments on either side: a marker that never counted them is left as it is (turning
+    // `comments` on must not rewrite every marker); one that counted some records the zeros.
+    n = pair.marker.comments === undefined ? undefined : '0.0'
   // Raw bodies, then what each side will read back (the digests describe stored values).
   const raw: Partial<Record<Side, string>> = {}
   const origin = other(pair.mirror)
@@ -229,7 +219,7 @@ function planPair(pair: Pair, opts: SyncOptions, kept: Confidential): Op[] {
     raw[origin] = originBody(origin, next[origin].body)
     next[origin].body = readBody(origin, raw[origin], false)
   }
-  const header = issueHeader(pair[origin], placeOf(origin, opts))
+  const header = issueHeader(pair[origin], placeOf(origin, opts), closeNote(pair[origin], opts))
   const mirrorText = mirrorBody(pair.mirror, header, next[pair.mirror].body)
   next[pair.mirror].body = readBody(pair.mirror, mirrorText, true)
   const marker = originMarker(pair[origin], opts.places, {
@@ -247,6 +237,8 @@ function planPair(pair: Pair, opts: SyncOptions, kept: Confidential): Op[] {
     const set: IssueWrite = {}
     for (const f of changed[side]) if (f !== 'body') (set as Record<string, unknown>)[f] = next[side][f]
     if (raw[side] !== undefined) set.body = raw[side]
+    const reason = side === 'github' && set.state === 'closed' ? githubStateReason(pair.gitlab) : undefined
+    if (reason) set.state_reason = reason
     if (Object.keys(set).length > 0)
       updates.push({
         kind: 'update',
@@ -269,12 +261,18 @@ function planPair(pair: Pair, opts: SyncOptions, kept: Confidential): Op[] {
 export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions, scope?: Scope): Plan {
   const inScope = scope ? new Set(scope.github) : undefined
   const { pairs, unpaired, skips } = pairIssues(github, gitlab, opts, inScope !== undefined)
+  const rewrite = rewriterOf(pairs, opts)
   const ops: Op[] = []
   const kept: Confidential = { issues: 0, notes: 0 }
   const held: Skip[] = []
+  const descoped: Skip[] = []
   let unchanged = 0
   for (const pair of [...pairs].sort((a, b) => a.github.number - b.github.number)) {
     if (inScope && !inScope.has(pair.github.number)) continue
+    if (!pairInScope(pair, opts)) {
+      descoped.push({ key: pair.key, reason: descopedReason(opts) })
+      continue
+    }
     // Made confidential after it was mirrored: its GitHub mirror keeps what it had, nothing new.
     if (pair.mirror === 'github' && hidden(pair.gitlab, opts)) {
       kept.issues++
@@ -284,18 +282,18 @@ export function plan(github: SideIssue[], gitlab: SideIssue[], opts: SyncOptions
       })
       continue
     }
-    const planned = planPair(pair, opts, kept)
+    const planned = planPair(pair, opts, kept, held, rewrite, inScope !== undefined)
     if (planned.length === 0) unchanged++
     ops.push(...planned)
   }
   const order = (i: SideIssue) => (i.side === 'github' ? 0 : 1)
   for (const issue of [...unpaired].sort((a, b) => order(a) - order(b) || a.number - b.number)) {
     if (inScope && !(issue.side === 'github' && inScope.has(issue.number))) continue
-    if (!flows(opts.direction, issue.side)) continue
+    if (!flows(opts.direction, issue.side) || !carriesScope(issue, opts)) continue
     if (hidden(issue, opts)) kept.issues++
-    else ops.push(...planCreate(issue, opts, kept))
+    else ops.push(...planCreate(issue, opts, kept, rewrite))
   }
   const shown = (s: Skip) =>
     !inScope || [s.key, s.origin].some((k) => [...inScope].some((n) => k === `github#${n}`))
-  return { ops, skips: [...skips.filter(shown), ...held], confidential: kept, unchanged }
+  return { ops, skips: [...skips.filter(shown), ...held], confidential: kept, unchanged, descoped }
 }

@@ -28,8 +28,8 @@ export const fitTitle = (title: string, side: Side) =>
   [...title.replace(/\s+/g, ' ').trim()].slice(0, LIMITS[side].title).join('')
 
 /** `> 🔁 Mirrored from GitHub: [acme/widgets#12](url) (opened by **alice**)`; never an @-mention. */
-export const issueHeader = (from: SideIssue, place: string) =>
-  `> 🔁 Mirrored from ${FORGE[from.side]}: [${place}#${from.number}](${from.url}) (opened by **${from.author}**)`
+export const issueHeader = (from: SideIssue, place: string, note = '') =>
+  `> 🔁 Mirrored from ${FORGE[from.side]}: [${place}#${from.number}](${from.url}) (opened by **${from.author}**)${note}`
 
 /** Content as a side stores it: GitLab gets its quick actions escaped. */
 const encodeFor = (side: Side, content: string) =>
@@ -55,9 +55,9 @@ export function readBody(side: Side, raw: string, mirror: boolean): string {
   return canonical(side === 'gitlab' ? unescapeQuickActions(text) : text)
 }
 
-/** A mirrored comment: who said it where (a link, no @-mention), the text, and the marker. */
-export function commentBody(side: Side, from: SideComment, fromSide: Side, marker: string): string {
+/** A mirrored comment without its marker: who said it where (a link, no @-mention), and `content`. */
+export function commentText(side: Side, from: SideComment, fromSide: Side, content: string): string {
   const header = `> 💬 **${from.author}** commented on ${FORGE[fromSide]}: [link](${from.url})`
   const wrap = (c: string) => (c ? `${header}\n\n${encodeFor(side, c)}` : header)
-  return withMarker(fit(canonical(from.body), LIMITS[side].comment - MARKER_ROOM, wrap, TRUNCATED), marker)
+  return fit(canonical(content), LIMITS[side].comment - MARKER_ROOM, wrap, TRUNCATED)
 }

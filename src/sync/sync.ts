@@ -6,6 +6,7 @@ import { apply, emptyReport, type Progress, type SideWriter } from './apply.js'
 import type { Direction, SideComment, SideIssue, SyncOptions, SyncReport } from './model.js'
 import { pairIssues } from './pairs.js'
 import { needsComments, plan, type Scope } from './plan.js'
+import { carriesScope, pairInScope } from './scope.js'
 import { parseMarker } from './text.js'
 
 /** What sync reads and writes on a side (githubSide and gitlabSide satisfy it). */
@@ -17,10 +18,10 @@ interface SideBase extends SideWriter {
   comments(number: number, issueUrl: string): Promise<SideComment[]>
 }
 export interface GitHubReader extends SideBase {
-  repository(): Promise<{ id: number; full_name: string }>
+  repository(): Promise<{ id: number; full_name: string; html_url: string }>
 }
 export interface GitLabReader extends SideBase {
-  project(): Promise<{ id: number; path: string }>
+  project(): Promise<{ id: number; path: string; web_url: string }>
   knownUsers(usernames: string[]): Promise<string[]>
   search(text: string): Promise<SideIssue[]>
 }
@@ -34,6 +35,8 @@ export interface SyncSettings {
   dryRun: boolean
   /** Mirror confidential GitLab issues and internal notes to GitHub (off: they stay on GitLab). */
   includeConfidential: boolean
+  /** Mirror only issues carrying one of these labels (either side's spelling); empty: all. */
+  onlyLabels?: string[]
   /** Event mode: only this GitHub issue (from GITHUB_EVENT_PATH); undefined: every issue. */
   only?: number
 }
@@ -105,6 +108,7 @@ export async function syncIssues(
       ? { github: await github.milestones(), gitlab: await gitlab.milestones() }
       : { github: [], gitlab: [] },
     identity: { github: ghMe, gitlab: glMe },
+    web: { github: repo.html_url, gitlab: project.web_url },
   }
   // Comments only where counts moved since the marker recorded them (or for a new mirror).
   if (settings.comments) {
@@ -115,20 +119,35 @@ export async function syncIssues(
     }
     for (const p of pairs) {
       if (scope && !scope.has(p.github.number)) continue
-      if (!needsComments(p.github, p.gitlab, p.marker, opts)) continue
+      if (!pairInScope(p, opts)) continue
+      // Event mode reads its one pair's comments always: an edit moves no count.
+      if (!needsComments(p.github, p.gitlab, scope ? undefined : p.marker, opts)) continue
       await load(p.github, github)
       await load(p.gitlab, gitlab)
     }
-    for (const i of unpaired) if (i.comment_count > 0) await load(i, i.side === 'github' ? github : gitlab)
+    for (const i of unpaired)
+      if (i.comment_count > 0 && carriesScope(i, opts)) await load(i, i.side === 'github' ? github : gitlab)
   }
   const scope: Scope | undefined = settings.only === undefined ? undefined : { github: [settings.only] }
   const planned = plan(read.github, read.gitlab, opts, scope)
   if (settings.dryRun)
-    return emptyReport(planned.ops, planned.skips, planned.unchanged, true, planned.confidential)
+    return emptyReport(
+      planned.ops,
+      planned.skips,
+      planned.unchanged,
+      true,
+      planned.confidential,
+      planned.descoped,
+    )
   return apply(
     planned.ops,
     { github, gitlab },
-    { skipped: planned.skips, unchanged: planned.unchanged, confidential: planned.confidential },
+    {
+      skipped: planned.skips,
+      unchanged: planned.unchanged,
+      confidential: planned.confidential,
+      descoped: planned.descoped,
+    },
     progress,
   )
 }

@@ -57,7 +57,7 @@ export const digest = (value: unknown) =>
   createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 10)
 
 /** Line indexes inside closed code fences (``` or ~~~); an unclosed fence protects nothing. */
-function fencedLines(lines: string[]): Set<number> {
+export function fencedLines(lines: string[]): Set<number> {
   const inside = new Set<number>()
   let open: { at: number; mark: string } | undefined
   lines.forEach((line, i) => {

@@ -333,3 +333,33 @@ describe('sync-issues action', () => {
     }
   })
 })
+
+describe('sync-issues action: only-labels and comment changes', () => {
+  it('only-labels is read from its input; the summary lists what left the scope and the comment edits it mirrored', async () => {
+    const first = await runIO(inputs({ 'only-labels': 'bug\nfeature' }))
+    expect(first.outputs).toMatchObject({ created: '1', commented: '1', failed: '0' })
+    const issue = gh.issues[0]!
+    issue.comments[0]!.body = 'Me too, edited'
+    const edited = await runIO(inputs({ 'only-labels': 'bug\nfeature' }), {
+      GITHUB_EVENT_NAME: 'issue_comment',
+      GITHUB_EVENT_PATH: eventFile({ action: 'edited', issue: { number: 1 } }),
+    })
+    expect(edited.state.failed).toBeUndefined()
+    expect(edited.state.summary).toContain('Mirrored comments: 1 rewritten after an edit, 0 deleted.')
+    const notes = await t.http('GET', '/api/v4/projects/acme%2Fwidgets/issues/1/notes', { token: GL_TOKEN })
+    expect((notes.body as { body: string; system: boolean }[]).filter((n) => !n.system)[0]!.body).toContain(
+      'Me too, edited',
+    )
+    issue.labels = []
+    await runIO(inputs({ 'only-labels': 'bug\nfeature' }))
+    const after = await runIO(inputs({ 'only-labels': 'bug\nfeature' }))
+    expect(after.state.summary).toContain('No longer synced')
+    expect(after.log).toContain('1 mirrored issue(s) no longer carry any of only-labels: not synced')
+  })
+})
+
+function eventFile(event: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'gla-sync-event-')), 'event.json')
+  writeFileSync(file, JSON.stringify(event))
+  return file
+}

@@ -273,6 +273,19 @@ export async function startFakeGitHub(
       applyFields(issue, b)
       return send(res, 201, present(issue))
     }
+    const c = new RegExp(`^${repoPath}/issues/comments/(\\d+)$`).exec(p)
+    if (c && (method === 'PATCH' || method === 'DELETE')) {
+      const owner = fake.issues.find((i) => i.comments.some((x) => x.id === Number(c[1])))
+      if (!owner) return send(res, 404, { message: 'Not Found' })
+      const at = owner.comments.findIndex((x) => x.id === Number(c[1]))
+      if (method === 'DELETE') {
+        owner.comments.splice(at, 1)
+        return send(res, 204, undefined)
+      }
+      const edited = owner.comments[at] as FakeIssue['comments'][number]
+      Object.assign(edited, { body: String((await readJson(req)).body), updated_at: now() })
+      return send(res, 200, presentComment(owner, edited))
+    }
     const m = new RegExp(`^${repoPath}/issues/(\\d+)(/comments)?$`).exec(p)
     const issue = m ? fake.issues.find((i) => i.number === Number(m[1])) : undefined
     if (!m || !issue)

@@ -80,7 +80,14 @@ export function applyInMemory(ops: Op[], github: SideIssue[], gitlab: SideIssue[
       const issue = list.find((i) => i.number === number)
       if (!issue) throw new Error(`no ${op.side}#${number}`)
       if (op.kind === 'update') Object.assign(issue, op.set, { updated_at: '2026-02-01T00:00:00Z' })
-      else {
+      else if (op.kind === 'comment-edit')
+        issue.comments = (issue.comments ?? []).map((c) =>
+          c.id === op.comment ? { ...c, body: op.body } : c,
+        )
+      else if (op.kind === 'comment-delete') {
+        issue.comments = (issue.comments ?? []).filter((c) => c.id !== op.comment)
+        issue.comment_count--
+      } else {
         issue.comments = [
           ...(issue.comments ?? []),
           comment(++commentId, op.body, 'sync-bot', '2026-02-01T00:00:00Z'),

@@ -3,6 +3,7 @@ import {
   bool,
   duration,
   InputError,
+  list,
   oneOf,
   parseInputs,
   stringMap,
@@ -61,6 +62,11 @@ export const inputs = {
     description:
       'GitHub login to GitLab username (YAML or JSON map, or login=username lines); unmapped users are not assigned',
     parse: stringMap,
+  },
+  'only-labels': {
+    description:
+      "Mirror only issues that carry one of these labels (one a line, either side's name); an issue that loses them stops syncing. Empty: every issue",
+    parse: list,
   },
   comments: {
     description: 'Mirror comments (GitHub comments <-> GitLab notes) as the direction allows',

@@ -70,6 +70,7 @@ export async function run(io: ActionIO, _signal?: AbortSignal, deps: Deps = {}):
         labelMap: s.labels ?? {},
         labelPrefix: s.labelPrefix ?? '',
         userMap: s.userMap ?? {},
+        onlyLabels: s.onlyLabels ?? [],
         dryRun: s.dryRun,
         includeConfidential: s.includeConfidential,
         only,
@@ -87,6 +88,8 @@ export async function run(io: ActionIO, _signal?: AbortSignal, deps: Deps = {}):
   }
   io.setOutput(Outputs.Planned, String(report.planned.length))
   for (const skip of report.skipped) io.warning(`${skip.key}: ${skip.reason}`)
+  if (report.descoped.length > 0)
+    io.info(`${report.descoped.length} mirrored issue(s) no longer carry any of only-labels: not synced`)
   for (const f of report.failed) io.warning(`failed: ${describe(f.op)}: ${f.error}`)
   io.setOutput(Outputs.Created, String(report.created.length))
   io.setOutput(Outputs.Updated, String(report.updated.length))
