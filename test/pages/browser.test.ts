@@ -132,6 +132,7 @@ it("resets from the emulator page's button: the counts return to the seed's", as
     'What the instance holds',
     'Request log',
     'Faults',
+    'Webhooks and deliveries',
     'Instance',
     'Reset',
   ])
