@@ -5,8 +5,10 @@ export const modules = {
 /***/ 2656:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
+__webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   verifyExportArchive: () => (/* binding */ verifyExportArchive)
+/* harmony export */   verifyExportArchive: () => (/* binding */ verifyExportArchive),
+/* harmony export */   verifyExportStream: () => (/* binding */ verifyExportStream)
 /* harmony export */ });
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
 /* harmony import */ var node_stream_promises__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6466);
@@ -21,7 +23,9 @@ export const modules = {
  * tar that ends properly, and hold a `VERSION` entry (GitLab's importer requires it).
  * Throws an Error saying what is wrong. Entries are drained, never kept.
  */
-async function verifyExportArchive(file) {
+const verifyExportArchive = (file) => verifyExportStream((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(file));
+/** verifyExportArchive on a stream of the archive's bytes (an archive being downloaded and encrypted). */
+async function verifyExportStream(source) {
     const tar = (0,tar_stream__WEBPACK_IMPORTED_MODULE_3__.extract)();
     let entries = 0;
     let version;
@@ -38,10 +42,12 @@ async function verifyExportArchive(file) {
                 version = Buffer.concat(chunks).toString('utf8').trim();
             next();
         });
+        // A pipeline torn down mid-entry errors the entry too: the pipeline's rejection reports it.
+        stream.on('error', () => undefined);
         stream.resume();
     });
     try {
-        await (0,node_stream_promises__WEBPACK_IMPORTED_MODULE_1__.pipeline)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(file), (0,node_zlib__WEBPACK_IMPORTED_MODULE_2__.createGunzip)(), tar);
+        await (0,node_stream_promises__WEBPACK_IMPORTED_MODULE_1__.pipeline)(source, (0,node_zlib__WEBPACK_IMPORTED_MODULE_2__.createGunzip)(), tar);
     }
     catch (err) {
         throw new Error(`not a complete gzip tar archive (${err.message})`);
