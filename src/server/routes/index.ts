@@ -48,6 +48,7 @@ import { groupMilestoneRoutes } from './group-milestones.js'
 import { promotionRoutes } from './promotions.js'
 import { emulatorInstrumentRoutes } from './emulator-instruments.js'
 import { emulatorClockRoutes } from './emulator-clock.js'
+import { emulatorSnapshotRoutes } from './emulator-snapshots.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -71,6 +72,7 @@ export function mountRoutes(
   registerRoutes(api)
   emulatorInstrumentRoutes(api, state.instruments)
   emulatorClockRoutes(api, state.background)
+  emulatorSnapshotRoutes(api, services.emulator)
   scopedBodyParsers(app, services.transfers, {
     ...(services.metricImages
       ? {

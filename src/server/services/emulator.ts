@@ -2,6 +2,14 @@ import type { Seed } from '../../schema/seed.js'
 import type { ExistingRecords } from '../seed/rules.js'
 import type { ServiceContext } from './context.js'
 import { applySeed, existingRecords, rememberedSeed } from './seed.js'
+import type { NamedSnapshot } from '../store/named-snapshots.js'
+
+export {
+  SnapshotMissing,
+  SnapshotNameInvalid,
+  SnapshotStale,
+  SnapshotTaken,
+} from '../store/named-snapshots.js'
 
 /** The emulator's controls, which GitLab has no equivalent for (`/-/emulator/*`). */
 export interface EmulatorService {
@@ -11,6 +19,14 @@ export interface EmulatorService {
   seed(more: Seed): void
   /** What already exists, which a seed added later may refer to. */
   existing(): ExistingRecords
+  /** Named snapshots of the whole store (`/-/emulator/snapshots`, store/named-snapshots.ts). */
+  snapshots: {
+    list(): NamedSnapshot[]
+    /** Saves the store now, stamped with the server's clock. */
+    save(name: string, replace: boolean): NamedSnapshot
+    restore(name: string): NamedSnapshot
+    remove(name: string): void
+  }
 }
 
 /**
@@ -48,5 +64,11 @@ export function emulatorService(
     },
     seed: (more) => store.transaction(() => applySeed(store, more, clock)),
     existing: () => existingRecords(store),
+    snapshots: {
+      list: () => store.namedSnapshots.list(),
+      save: (name, replace) => store.namedSnapshots.save(name, clock.now().toISOString(), replace),
+      restore: (name) => store.namedSnapshots.restore(name),
+      remove: (name) => store.namedSnapshots.remove(name),
+    },
   }
 }
