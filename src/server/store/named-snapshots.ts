@@ -64,7 +64,25 @@ export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll
     db
       .prepare(`SELECT name, created_at, rows, user_version, tables FROM ${LIST} WHERE name = ?`)
       .get(name) as (NamedSnapshot & { user_version: number; tables: string }) | undefined
+  const schemaVersion = db.prepare('PRAGMA main.schema_version').pluck()
+  type Copies = { schema: number; steps: ReturnType<typeof copyBack>[] }
+  /** Each restored snapshot's statements, kept while the main schema stays (reading shapes costs most of a restore). */
+  const restorers = new Map<string, Copies>()
+  const restorer = (name: string, saved: Set<string>) => {
+    const schema = schemaVersion.get() as number
+    let found = restorers.get(name)
+    if (found?.schema !== schema) {
+      const steps = shapes().map((shape) =>
+        saved.has(shape.name)
+          ? copyBack(db, shape, copyOf(name, shape.name))
+          : { remove: () => void db.exec(`DELETE FROM main.${ident(shape.name)}`), copy: () => undefined },
+      )
+      restorers.set(name, (found = { schema, steps }))
+    }
+    return found.steps
+  }
   const drop = (name: string, tables: string) => {
+    restorers.delete(name)
     for (const table of JSON.parse(tables) as string[]) db.exec(`DROP TABLE IF EXISTS ${copyOf(name, table)}`)
     db.prepare(`DELETE FROM ${SEQUENCES} WHERE snapshot = ?`).run(name)
     db.prepare(`DELETE FROM ${LIST} WHERE name = ?`).run(name)
@@ -127,14 +145,7 @@ export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll
       try {
         db.transaction(() => {
           seedSnapshot.replacedAll()
-          const copies = shapes().map((shape) =>
-            saved.has(shape.name)
-              ? copyBack(db, shape, copyOf(name, shape.name))
-              : {
-                  remove: () => void db.exec(`DELETE FROM main.${ident(shape.name)}`),
-                  copy: () => undefined,
-                },
-          )
+          const copies = restorer(name, saved)
           for (const { remove } of [...copies].reverse()) remove()
           for (const { copy } of copies) copy()
           if (hasSequences()) {

@@ -134,6 +134,19 @@ describe('named snapshots', () => {
     expect(storeDump(t.server.store)).toEqual(seed)
   })
 
+  it('a replaced snapshot restores its new content, not the one restored before', async () => {
+    await start()
+    expect((await save('s')).status).toBe(201)
+    await writeSome('one')
+    expect((await restore('s')).status).toBe(200)
+    await writeSome('two')
+    const two = storeDump(t.server.store)
+    expect((await save('s', 'replace=true')).status).toBe(201)
+    await writeSome('three')
+    expect((await restore('s')).status).toBe(200)
+    expect(storeDump(t.server.store)).toEqual(two)
+  })
+
   it('the response cache follows a restore: a list read before is not answered again', async () => {
     await start()
     const before = await ok('GET', `${P}/issues`, { query: 'per_page=100' })
