@@ -3,6 +3,7 @@ import type { ExistingRecords } from '../seed/rules.js'
 import type { ServiceContext } from './context.js'
 import { applySeed, existingRecords, rememberedSeed } from './seed.js'
 import type { NamedSnapshot } from '../store/named-snapshots.js'
+import type { SnapshotFiles } from './snapshot-files.js'
 
 export {
   SnapshotMissing,
@@ -38,6 +39,7 @@ export function emulatorService(
   { store, clock }: ServiceContext,
   startSeed: Seed | undefined,
   resetters: readonly (() => (() => void) | void)[],
+  files?: SnapshotFiles,
 ): EmulatorService {
   // Read only when a reset needs it (a large seed kept in memory for nothing costs the server its footprint).
   const resetSeed = () => rememberedSeed(store) ?? startSeed
@@ -64,11 +66,23 @@ export function emulatorService(
     },
     seed: (more) => store.transaction(() => applySeed(store, more, clock)),
     existing: () => existingRecords(store),
+    // The tables first: they check the name and answer 404 or 409 before a file moves.
     snapshots: {
       list: () => store.namedSnapshots.list(),
-      save: (name, replace) => store.namedSnapshots.save(name, clock.now().toISOString(), replace),
-      restore: (name) => store.namedSnapshots.restore(name),
-      remove: (name) => store.namedSnapshots.remove(name),
+      save(name, replace) {
+        const saved = store.namedSnapshots.save(name, clock.now().toISOString(), replace)
+        files?.save(name)
+        return saved
+      },
+      restore(name) {
+        const restored = store.namedSnapshots.restore(name)
+        files?.restore(name)
+        return restored
+      },
+      remove(name) {
+        store.namedSnapshots.remove(name)
+        files?.remove(name)
+      },
     },
   }
 }

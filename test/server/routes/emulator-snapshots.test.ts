@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
-import { storeDump } from '../../support/store-dump.js'
+import { filesDump, storeDump } from '../../support/store-dump.js'
+import { FormData, request } from 'undici'
 import { startServer as startSuiteServer } from '../../../src/server/start.js'
 
 /*
@@ -258,6 +259,50 @@ describe('named snapshots', () => {
     expect((await t.http('GET', '/-/emulator/snapshots', { token: ROOT })).body).toEqual([saved])
     expect((await restore('kept')).status).toBe(200)
     expect(storeDump(t.server.store)).toEqual(dump)
+  })
+
+  it('keeps the metric images of a data directory, and survives a restart', async () => {
+    data = mkdtempSync(join(tmpdir(), 'snapshots-'))
+    const files = () => filesDump(join(data!, 'uploads'), () => false)
+    let incident = 0
+    const upload = async (bytes: string) => {
+      const form = new FormData()
+      form.append('file', new Blob([Buffer.from(bytes)]), 'graph.png')
+      const res = await request(`${t.baseUrl}${P}/issues/${incident}/metric_images`, {
+        method: 'POST',
+        body: form,
+        headers: { 'private-token': ROOT },
+      })
+      expect(res.statusCode).toBe(201)
+      return (await res.body.json()) as Json
+    }
+    await start({ data })
+    const made = (await ok('POST', `${P}/issues`, {
+      json: { title: 'Outage', issue_type: 'incident' },
+    })) as Json
+    incident = made.iid as number
+    await upload('kept PNG bytes')
+    const kept = { store: storeDump(t.server.store), files: files() }
+    expect(Object.keys(kept.files)).toHaveLength(1)
+    expect((await save('with-image')).status).toBe(201)
+
+    const image = await upload('lost PNG bytes')
+    await ok('DELETE', `${P}/issues/${incident}/metric_images/${(await upload('third')).id}`)
+    expect(Object.keys(files())).toHaveLength(2)
+    expect(image.id).toBeDefined()
+    expect((await restore('with-image')).status).toBe(200)
+    expect({ store: storeDump(t.server.store), files: files() }).toEqual(kept)
+
+    await upload('after')
+    await t.close()
+    await start({ data })
+    expect((await restore('with-image')).status).toBe(200)
+    expect({ store: storeDump(t.server.store), files: files() }).toEqual(kept)
+    const read = await t.http('GET', `${P}/issues/${incident}/metric_images`, { token: ROOT })
+    expect((read.body as Json[]).length).toBe(1)
+
+    expect((await t.http('DELETE', '/-/emulator/snapshots/with-image', { token: ROOT })).status).toBe(204)
+    expect(readdirSync(join(data, 'snapshots'))).toEqual([])
   })
 
   it('is in the OpenAPI document', async () => {
