@@ -42,7 +42,7 @@ export function snapshotPaths(
         operationId: 'postEmulatorSnapshot',
         summary: 'Saves the whole store under a name (administrators)',
         description:
-          'Every table as it is now (the request log, fault rules, clock and files are not part of it). ' +
+          'Every table as it is now, and the files of metric images and export archives (not the request log, fault rules or clock). ' +
           'With a data directory the snapshot survives a restart.',
         tags,
         parameters: [
