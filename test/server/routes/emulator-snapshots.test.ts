@@ -6,6 +6,7 @@ import { manualClock } from '../../support/pipeline-seed.js'
 import { filesDump, storeDump } from '../../support/store-dump.js'
 import { FormData, request } from 'undici'
 import { startServer as startSuiteServer } from '../../../src/server/start.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 /*
  * Named snapshots (`/-/emulator/snapshots`) over HTTP against the real server: a restore puts every
@@ -303,6 +304,21 @@ describe('named snapshots', () => {
 
     expect((await t.http('DELETE', '/-/emulator/snapshots/with-image', { token: ROOT })).status).toBe(204)
     expect(readdirSync(join(data, 'snapshots'))).toEqual([])
+  })
+
+  it('refuses to restore a snapshot saved before a migration of the store (409), changing nothing', async () => {
+    await start()
+    expect((await save('old')).status).toBe(201)
+    await ok('POST', `${P}/issues`, { json: { title: 'After the save' } })
+    const dump = storeDump(t.server.store)
+    // As a data dir saved by an older release and migrated since would have it.
+    inspectDb(t.server.store).exec('UPDATE snapshots."snapshot list" SET user_version = user_version - 1')
+    const res = await restore('old')
+    expect(res.status).toBe(409)
+    expect(res.body).toEqual({
+      message: 'snapshot old was saved before a migration of the store; save it again',
+    })
+    expect(storeDump(t.server.store)).toEqual(dump)
   })
 
   it('is in the OpenAPI document', async () => {
