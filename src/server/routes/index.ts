@@ -12,6 +12,7 @@ import { aliasRoutes } from './aliases.js'
 import type { ApiContext } from './context.js'
 import { routeTable } from './define.js'
 import { emulatorRoutes, emulatorSeedRoutes } from './emulator.js'
+import { emulatorSnapshotRoutes } from './emulator-snapshots.js'
 import { groupListRoutes } from './group-list.js'
 import { groupProjectRoutes } from './group-projects.js'
 import { healthRoutes } from './health.js'
@@ -48,7 +49,6 @@ import { groupMilestoneRoutes } from './group-milestones.js'
 import { promotionRoutes } from './promotions.js'
 import { emulatorInstrumentRoutes } from './emulator-instruments.js'
 import { emulatorClockRoutes } from './emulator-clock.js'
-import { emulatorSnapshotRoutes } from './emulator-snapshots.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
