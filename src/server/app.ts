@@ -8,6 +8,7 @@ import { mountPages } from './pages/index.js'
 import type { Store } from './store/index.js'
 import type { Seed } from '../schema/seed.js'
 import type { BackgroundWork } from './services/background-work.js'
+import type { EmulatorService } from './services/emulator.js'
 
 export { DEFAULT_GITLAB_VERSION } from './compose.js'
 
@@ -42,6 +43,8 @@ export interface GitLabServer {
   reset(): void
   /** `POST /-/emulator/seed`: adds a validated seed, whole or not at all. */
   seed(more: Seed): void
+  /** `/-/emulator/snapshots`: named snapshots of the whole store (store/named-snapshots.ts). */
+  snapshots: EmulatorService['snapshots']
   /** Stops accepting, waits for in-flight requests, closes the store. */
   close(): Promise<void>
 }
@@ -66,7 +69,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
   })
   let address = ''
   const { store, instance, seeded } = state
-  const { reset, seed } = state.services.emulator
+  const { reset, seed, snapshots } = state.services.emulator
   return {
     app,
     store,
@@ -91,6 +94,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
     },
     reset,
     seed,
+    snapshots,
     async close() {
       if (closed) return
       // Node's idle sweep, run once as close begins, skips a keep-alive connection whose answer is

@@ -15,6 +15,7 @@ import { aliasService } from './services/aliases.js'
 import { authentication } from './services/authentication.js'
 import type { ServiceContext } from './services/context.js'
 import { emulatorService } from './services/emulator.js'
+import { snapshotFiles } from './services/snapshot-files.js'
 import { exportService } from './services/exports.js'
 import { groupService } from './services/groups.js'
 import { groupWriteService } from './services/group-writes.js'
@@ -154,16 +155,20 @@ export function openState(options: StateOptions): State {
   // A reset removes what the moved clock stamped, so the clock returns to the start-up one too.
   resetters.push(() => clock.reset)
   const workers: Assembly['workers'] = {}
+  // The work dirs' files go into named snapshots with the tables (services/snapshot-files.ts).
+  const files = snapshotFiles(data)
+  closers.push(files.close)
   const assembly: Assembly = {
     ctx,
     instance,
     settings: { data, allowLocalRequests: options.allowLocalRequests ?? false },
     onClose: (fn) => void closers.push(fn),
     onReset: (fn) => void resetters.push(fn),
+    onSnapshot: files.add,
     workers,
     clockFrozen: () => clock.state().frozen,
   }
-  const services = composeServices(assembly, options, emulatorService(ctx, options.seed, resetters))
+  const services = composeServices(assembly, options, emulatorService(ctx, options.seed, resetters, files))
   return {
     store,
     instance,
@@ -187,6 +192,8 @@ interface Assembly {
   settings: { data: string; allowLocalRequests: boolean }
   onClose(fn: () => Promise<void> | void): void
   onReset(fn: () => (() => void) | void): void
+  /** A work dir whose files named snapshots keep, under `key`. */
+  onSnapshot(key: string, dir: string): void
   /** True while the emulator's clock stands still. */
   clockFrozen(): boolean
   /** The background workers, set as they are built, for the emulator's settle. */
@@ -280,6 +287,7 @@ function metricImageServices(api: Assembly, deps: IssueDeps): MetricImageService
   const uploads = workDir(api.settings.data, ['uploads', 'metric_images'], 'uploads')
   api.onClose(uploads.removeIfTemporary)
   api.onReset(() => uploads.empty)
+  api.onSnapshot('metric_images', uploads.dir)
   return metricImageService(deps, uploads.dir, api.settings.allowLocalRequests)
 }
 
@@ -333,6 +341,7 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
   for (const row of store.imports.unfinished())
     store.imports.setStatus(row.project_id, 'failed', 'Import interrupted: the server stopped', now)
   if (!work.temporary) sweepAbandoned(work.dir, store.exports.files())
+  api.onSnapshot('transfers', work.dir)
 
   // The archives of finished exports go with their rows; jobs under way remove their own files.
   api.onReset(() => {

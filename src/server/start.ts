@@ -125,6 +125,13 @@ export interface RunningServer {
   /** Adds more seed, whole or not at all, as `POST /-/emulator/seed`; rejects with a `SeedError` on a bad one. */
   seed(more: SeedSource): Promise<void>
   /**
+   * Saves the whole store as `name` (`[A-Za-z0-9_.-]{1,64}`), as `POST /-/emulator/snapshots/:name`;
+   * a taken name rejects unless `replace`. With a `data` directory the snapshot survives a restart.
+   */
+  snapshot(name: string, options?: { replace?: boolean }): Promise<void>
+  /** Puts the store back as snapshot `name` has it, as `POST /-/emulator/snapshots/:name/restore`; `reset()` still returns to the seed. */
+  restore(name: string): Promise<void>
+  /**
    * The requests the log holds that match `filter` (as `GET /-/emulator/requests`), oldest first:
    * all of them, unless `filter.limit` asks for fewer.
    */
@@ -203,6 +210,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     seeded: server.seeded,
     reset: async () => server.reset(),
     seed: async (more) => server.seed(await resolveSeed(more, existingRecords(server.store))),
+    snapshot: async (name, opts = {}) => void server.snapshots.save(name, opts.replace ?? false),
+    restore: async (name) => void server.snapshots.restore(name),
     requests: (filter) => allRequests(server, filter),
     clearRequests: () => server.instruments.requests.clear(),
     fault: (rule) => server.instruments.faults.add([rule])[0] as EmulatorFault,

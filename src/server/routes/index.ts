@@ -12,6 +12,7 @@ import { aliasRoutes } from './aliases.js'
 import type { ApiContext } from './context.js'
 import { routeTable } from './define.js'
 import { emulatorRoutes, emulatorSeedRoutes } from './emulator.js'
+import { emulatorSnapshotRoutes } from './emulator-snapshots.js'
 import { groupListRoutes } from './group-list.js'
 import { groupProjectRoutes } from './group-projects.js'
 import { healthRoutes } from './health.js'
@@ -72,6 +73,7 @@ export function mountRoutes(
   registerRoutes(api)
   emulatorInstrumentRoutes(api, state.instruments)
   emulatorClockRoutes(api, state.background)
+  emulatorSnapshotRoutes(api, services.emulator)
   scopedBodyParsers(app, services.transfers, {
     ...(services.metricImages
       ? {

@@ -5,6 +5,7 @@ import type { ApiContext } from './context.js'
 import type { RouteDoc } from './define.js'
 import { instrumentPaths } from './emulator-instrument-docs.js'
 import { clockPaths } from './emulator-clock-docs.js'
+import { snapshotPaths } from './emulator-snapshot-docs.js'
 
 /** Strips TypeBox's symbol keys and our `x-` hints that are not JSON Schema (they stay as extensions). */
 const plain = (schema: TSchema): unknown => JSON.parse(JSON.stringify(schema))
@@ -121,6 +122,7 @@ function emulatorPaths(baseUrl: string): Record<string, unknown> {
     },
     ...instrumentPaths(servers, refusals),
     ...clockPaths(servers, refusals),
+    ...snapshotPaths(servers, refusals),
   }
 }
 

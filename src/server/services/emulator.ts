@@ -2,6 +2,15 @@ import type { Seed } from '../../schema/seed.js'
 import type { ExistingRecords } from '../seed/rules.js'
 import type { ServiceContext } from './context.js'
 import { applySeed, existingRecords, rememberedSeed } from './seed.js'
+import type { NamedSnapshot } from '../store/named-snapshots.js'
+import type { SnapshotFiles } from './snapshot-files.js'
+
+export {
+  SnapshotMissing,
+  SnapshotNameInvalid,
+  SnapshotStale,
+  SnapshotTaken,
+} from '../store/named-snapshots.js'
 
 /** The emulator's controls, which GitLab has no equivalent for (`/-/emulator/*`). */
 export interface EmulatorService {
@@ -11,6 +20,14 @@ export interface EmulatorService {
   seed(more: Seed): void
   /** What already exists, which a seed added later may refer to. */
   existing(): ExistingRecords
+  /** Named snapshots of the whole store (`/-/emulator/snapshots`, store/named-snapshots.ts). */
+  snapshots: {
+    list(): NamedSnapshot[]
+    /** Saves the store now, stamped with the server's clock. */
+    save(name: string, replace: boolean): NamedSnapshot
+    restore(name: string): NamedSnapshot
+    remove(name: string): void
+  }
 }
 
 /**
@@ -22,6 +39,7 @@ export function emulatorService(
   { store, clock }: ServiceContext,
   startSeed: Seed | undefined,
   resetters: readonly (() => (() => void) | void)[],
+  files?: SnapshotFiles,
 ): EmulatorService {
   // Read only when a reset needs it (a large seed kept in memory for nothing costs the server its footprint).
   const resetSeed = () => rememberedSeed(store) ?? startSeed
@@ -48,5 +66,23 @@ export function emulatorService(
     },
     seed: (more) => store.transaction(() => applySeed(store, more, clock)),
     existing: () => existingRecords(store),
+    // The tables first: they check the name and answer 404 or 409 before a file moves.
+    snapshots: {
+      list: () => store.namedSnapshots.list(),
+      save(name, replace) {
+        const saved = store.namedSnapshots.save(name, clock.now().toISOString(), replace)
+        files?.save(name)
+        return saved
+      },
+      restore(name) {
+        const restored = store.namedSnapshots.restore(name)
+        files?.restore(name)
+        return restored
+      },
+      remove(name) {
+        store.namedSnapshots.remove(name)
+        files?.remove(name)
+      },
+    },
   }
 }

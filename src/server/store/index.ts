@@ -21,6 +21,7 @@ import { issueQueries } from './issue-query.js'
 import { runnerTable } from './runners.js'
 import { metaTable } from './meta.js'
 import { emptyDataTables, storeSnapshot } from './snapshot.js'
+import { namedSnapshots } from './named-snapshots.js'
 import { loadDbKeyBase } from './secrets-file.js'
 import { keepConnection } from './inspect.js'
 import { secretBox } from './secret-box.js'
@@ -46,7 +47,7 @@ export function openStore(data: string): Store {
     db.close()
     throw err
   }
-  const store = createStore(db, dbKeyBase)
+  const store = createStore(db, dbKeyBase, data)
   keepConnection(store, db)
   return store
 }
@@ -56,11 +57,12 @@ export function openStore(data: string): Store {
  * opens stored secrets with `dbKeyBase`, the key kept outside the database (secrets-file.ts), and
  * token digests are keyed with it (token-digests.ts).
  */
-function createStore(db: Db, dbKeyBase: Buffer) {
+function createStore(db: Db, dbKeyBase: Buffer, data: string) {
   const changeCount = changeCounter(db)
   const changes = storeChanges(db, changeCount)
   let writer: ImportWriter | undefined
   const digest = tokenDigest(dbKeyBase)
+  const snapshot = storeSnapshot(db)
   return {
     changes,
     /** Rows written so far (SQLite's `total_changes()`): unchanged means nothing was written. */
@@ -95,7 +97,9 @@ function createStore(db: Db, dbKeyBase: Buffer) {
     /** Project and group webhooks and their deliveries (web-hooks.ts). */
     webHooks: webHookTable(db),
     /** The seeded state kept for fast resets (snapshot.ts). */
-    snapshot: storeSnapshot(db),
+    snapshot,
+    /** Named snapshots of the whole store (`/-/emulator/snapshots`, named-snapshots.ts). */
+    namedSnapshots: namedSnapshots(db, data, snapshot),
     /** True when the store holds no users yet (so a seed may be applied). */
     isEmpty: () => isEmpty(db),
     /** Empties every table but `emulator_meta`; inside a transaction. */

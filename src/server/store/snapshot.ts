@@ -5,7 +5,7 @@ import { ident, parentsFirst, tableShape, undoLog, type TableShape, type UndoLog
 /** Every table of the main database but the store's own key material and the seed it remembers. */
 const TABLES =
   "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'emulator_meta'"
-const dataTables = (db: Db) => db.prepare(TABLES).pluck().all() as string[]
+export const dataTables = (db: Db) => db.prepare(TABLES).pluck().all() as string[]
 
 /**
  * Rows the undo log keeps (each row touched once, its first image) before it stops and the next
@@ -93,12 +93,7 @@ export function storeSnapshot(db: Db) {
         db,
         dataTables(db).map((name) => tableShape(db, name)),
       )
-      for (const shape of shapes) {
-        db.exec(`DROP TABLE IF EXISTS seeded.${ident(shape.name)}`)
-        db.exec(
-          `CREATE TABLE seeded.${ident(shape.name)} AS SELECT ${stored(shape, 'rowid AS "snapshot rowid"')} FROM main.${ident(shape.name)}`,
-        )
-      }
+      for (const shape of shapes) copyOut(db, shape, `seeded.${ident(shape.name)}`)
       const log = undoLog(db, shapes, bound)
       const hasSequences = db.prepare("SELECT 1 FROM main.sqlite_master WHERE name = 'sqlite_sequence'").get()
       const sequences = hasSequences
@@ -107,7 +102,12 @@ export function storeSnapshot(db: Db) {
       const version = schemaVersion.get() as number
       // Usable only once the transaction commits: a rollback drops the copies and the log too.
       return () => {
-        taken = { log, schemaVersion: version, sequences, copies: shapes.map((shape) => copyBack(db, shape)) }
+        taken = {
+          log,
+          schemaVersion: version,
+          sequences,
+          copies: shapes.map((shape) => copyBack(db, shape, `seeded.${ident(shape.name)}`)),
+        }
       }
     },
     /**
@@ -142,6 +142,14 @@ export function storeSnapshot(db: Db) {
       }
       if (sequences) restoreSequences(sequences)
     },
+    /**
+     * Every main table was replaced (a named snapshot's restore, named-snapshots.ts): the next reset
+     * copies the seed back whole; nothing is logged until then. Inside the replacing transaction,
+     * before its writes (a rollback puts the log's state back too).
+     */
+    replacedAll() {
+      if (taken && schemaVersion.get() === taken.schemaVersion) taken.log.abandon()
+    },
     /** Sets how many rows the undo log keeps (tests and benchmarks: 0 makes every reset a full restore). */
     setLogBound(rows: number) {
       bound = rows
@@ -172,15 +180,21 @@ function stored({ columns, withoutRowid }: TableShape, rowid: string): string {
   return [...(withoutRowid ? [] : [rowid]), ...columns.map(ident)].join(', ')
 }
 
-/** Empties one main table, and copies its seeded rows back with their rowids. */
-function copyBack(db: Db, shape: TableShape): { remove: () => void; copy: () => void } {
+/** Copies one main table's rows, with their rowids, into a new table `to` (schema-qualified, quoted). */
+export function copyOut(db: Db, shape: TableShape, to: string): void {
+  db.exec(`DROP TABLE IF EXISTS ${to}`)
+  db.exec(
+    `CREATE TABLE ${to} AS SELECT ${stored(shape, 'rowid AS "snapshot rowid"')} FROM main.${ident(shape.name)}`,
+  )
+}
+
+/** Empties one main table, and copies the rows `copyOut` put in `from` back with their rowids. */
+export function copyBack(db: Db, shape: TableShape, from: string): { remove: () => void; copy: () => void } {
   const table = ident(shape.name)
   const remove = db.prepare(`DELETE FROM main.${table}`)
   // Most tables are empty in a seed (43 of them now): those are only emptied again.
-  if (!db.prepare(`SELECT 1 FROM seeded.${table} LIMIT 1`).get())
+  if (!db.prepare(`SELECT 1 FROM ${from} LIMIT 1`).get())
     return { remove: () => void remove.run(), copy: () => undefined }
-  const copy = db.prepare(
-    `INSERT INTO main.${table} (${stored(shape, 'rowid')}) SELECT * FROM seeded.${table}`,
-  )
+  const copy = db.prepare(`INSERT INTO main.${table} (${stored(shape, 'rowid')}) SELECT * FROM ${from}`)
   return { remove: () => void remove.run(), copy: () => void copy.run() }
 }

@@ -140,6 +140,12 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
       for (const emptier of emptiers) emptier.run()
       emptied.run()
     },
+    /**
+     * Gives the log up until it is next emptied: it counts as overflowed (so the next reset copies
+     * everything back) and logs nothing more, whatever bound is set later. A named snapshot's
+     * restore replaces every table, more than a log is worth keeping.
+     */
+    abandon: () => void db.exec(`UPDATE ${STATE} SET logging = 0, logged = ${Number.MAX_SAFE_INTEGER}`),
     /** Sets the bound (tests and benchmarks: 0 makes every reset a full restore). */
     setBound: (rows: number) =>
       void db
