@@ -12,7 +12,7 @@ import { handleError } from './error-handler.js'
 import { installFaults } from './faults.js'
 import { parseQuery } from './form-params.js'
 import { routeHeadAsGet } from './head-requests.js'
-import { frameworkErrors, malformedStringGuard } from './malformed-strings.js'
+import { checkUnroutedParts, frameworkErrors, malformedStringGuard } from './malformed-strings.js'
 import { requestIds } from './request-ids.js'
 import { installRequestLog } from './request-log.js'
 import { requestTurns } from './request-turns.js'
@@ -66,12 +66,17 @@ export async function installEdge(
   app.addHook('onRequest', syncHook(guard.check))
   // Before any handler reads the store: a busy turn of the event loop hands later requests to the next.
   app.addHook('preHandler', requestTurns())
-  app.addHook(
-    'preHandler',
-    syncHook((req) => {
+  app.addHook('preHandler', (req, _reply, done) => {
+    try {
       req.actor = authenticate(state.services.authentication, req)
-    }),
-  )
+    } catch (refusal) {
+      // HandleMalformedStrings runs before Grape authenticates: a refused caller's malformed
+      // multipart field is still a 400 (the route would have read the fields after this hook).
+      if (req.isMultipart?.()) return void checkUnroutedParts(req).then(() => done(refusal as Error), done)
+      return done(refusal as Error)
+    }
+    done()
+  })
   // After authentication, so that a fault rule may name the caller.
   installFaults(app, instruments.faults, { clock, record })
   // GitLab answers `application/json` with no charset parameter (Grape's JSON formatter in `lib/api/api.rb`);

@@ -129,7 +129,12 @@ const hasNoBody = (req: FastifyRequest) =>
 const isJson = (type: string) => /^application\/json\b/i.test(type)
 const isForm = (type: string) => /^application\/x-www-form-urlencoded\b/i.test(type)
 
-async function checkUnroutedParts(req: FastifyRequest) {
+/**
+ * Reads the rest of a multipart body and throws GitLab's 400 if a field is malformed: for a body
+ * no route reads, and for one whose caller is refused before the route reads it (GitLab checks
+ * the parameters before authentication).
+ */
+export async function checkUnroutedParts(req: FastifyRequest) {
   try {
     for await (const part of req.parts())
       if (part.type === 'file') part.file.resume()

@@ -127,6 +127,24 @@ describe("GitLab's malformed-string guard", () => {
       })
   })
 
+  it('refuses a malformed multipart field before refusing the token, on uploads too', async () => {
+    // HandleMalformedStrings reads the parameters before Grape authenticates: an unknown token
+    // with a malformed field is a 400, the same body well formed a 401.
+    const uploads = '/api/v4/projects/acme%2Fapp/issues/1/metric_images'
+    const unknown = { 'private-token': 'glpat-revoked-or-unknown' }
+    for (const path of [ISSUES, uploads]) {
+      const bad = multipart('url_text', Buffer.from([0xed, 0xa0, 0x80]))
+      expect(await send(path, { ...bad, headers: { ...bad.headers, ...unknown } })).toEqual({
+        status: 400,
+        type: 'text/plain',
+        text: 'Bad Request',
+      })
+      const good = multipart('url_text', Buffer.from('fine'))
+      const res = await send(path, { ...good, headers: { ...good.headers, ...unknown } })
+      expect([res.status, res.text]).toEqual([401, '{"message":"401 Unauthorized"}'])
+    }
+  })
+
   it('lets a NUL deeper than the middleware looks through to the API', async () => {
     const res = await send(ISSUES, json('{"title":"Deep","a":{"b":{"c":["\\u0000"]}}}'))
     expect(res.status).toBe(201)
