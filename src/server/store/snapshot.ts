@@ -66,6 +66,7 @@ export function storeSnapshot(db: Db) {
   let bound = UNDO_LOG_BOUND
   let lastRestore: 'none' | 'undo' | 'full' = 'none'
   let uncheckedAbove = UNCHECKED_ABOVE
+  let lastUnchecked = false
   const schemaVersion = db.prepare('PRAGMA main.schema_version').pluck()
 
   const restoreSequences = (sequences: [string, number][]) => {
@@ -86,6 +87,10 @@ export function storeSnapshot(db: Db) {
     /** How the last restore went: nothing to undo, the undo log, or the full copy-back (tests, benchmarks). */
     get lastRestore() {
       return lastRestore
+    },
+    /** True when the last reset ran with foreign keys off (tests). */
+    get lastUnchecked() {
+      return lastUnchecked
     },
     /** Attaches the snapshot database; outside a transaction (SQLite refuses `ATTACH` inside one). */
     attach() {
@@ -123,9 +128,11 @@ export function storeSnapshot(db: Db) {
      * updated since (and is set back to its image), so no cascade is missed.
      */
     uncheckedWhenLarge<T>(fn: () => T): T {
+      lastUnchecked = false
       if (!taken || db.inTransaction) return fn()
       const { log } = taken
       if (!log.overflowed() && log.foreignKeyWork() <= uncheckedAbove) return fn()
+      lastUnchecked = true
       db.exec('PRAGMA foreign_keys = OFF')
       try {
         return fn()
