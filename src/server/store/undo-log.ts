@@ -134,8 +134,10 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
       let deleted = 0
       for (const step of [...steps].reverse()) deleted += step.drop()
       if ((totalChanges.get() as number) - before !== deleted) return false
-      for (const step of steps) step.insert()
-      for (const step of steps) step.update()
+      // Tables with only rows inserted since (a world built through the API) have nothing to put back.
+      const kept = steps.filter((step) => step.kept())
+      for (const step of kept) step.insert()
+      for (const step of kept) step.update()
       for (const step of steps) step.forget()
       emptied.run()
       return true
@@ -263,7 +265,10 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
     let prepared: Statement | undefined
     return () => Number((prepared ??= db.prepare(sql)).run().changes)
   }
+  let kept: Statement | undefined
   return {
+    /** True when the log holds rows of the snapshot (changed or deleted since), not only inserted ones. */
+    kept: () => (kept ??= db.prepare(`SELECT EXISTS (SELECT 1 FROM ${log} WHERE kept)`).pluck()).get() === 1,
     /** Deletes the rows inserted since the snapshot. */
     drop: statement(`DELETE FROM ${table} WHERE ${target} IN (SELECT ${keyCols} FROM ${log} WHERE NOT kept)`),
     /** Puts back the snapshot's rows that are gone. */
