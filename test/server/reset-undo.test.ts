@@ -228,6 +228,55 @@ describe('reset by the undo log', () => {
     expect(state()).toEqual(retaken)
   })
 
+  it('undoes a world built through the API (projects, issues, members, tokens) with foreign keys on or off', async () => {
+    const db = inspectDb(t.server.store)
+    const { snapshot: control } = t.server.store
+    await reset()
+    const snapshot = state()
+    const world = async (projects: number, issues: number) => {
+      const group = await ok('POST', '/api/v4/groups', { json: { name: 'World', path: 'world' } })
+      await ok('POST', `/api/v4/groups/${group.id}/members`, { json: { user_id: 2, access_level: 30 } })
+      for (let p = 0; p < projects; p++) {
+        const project = await ok('POST', '/api/v4/projects', {
+          json: { name: `w${p}`, namespace_id: group.id },
+        })
+        const at = `/api/v4/projects/${project.id}`
+        await ok('POST', `${at}/members`, { json: { user_id: 3, access_level: 40 } })
+        await ok('POST', `${at}/access_tokens`, { json: { name: 'bot', scopes: ['api'], access_level: 30 } })
+        for (let i = 0; i < issues; i++) {
+          const issue = await ok('POST', `${at}/issues`, { json: { title: `w${p}-${i}`, labels: 'world' } })
+          await ok('POST', `${at}/issues/${issue.iid}/notes`, { json: { body: 'A note' } })
+        }
+      }
+      // Rows of the seed changed too, to point at rows made since.
+      await ok('PUT', `${P}/issues/1`, { json: { title: 'Edited', labels: 'world' } })
+      await ok('POST', '/api/v4/users/2/personal_access_tokens', { json: { name: 'world', scopes: ['api'] } })
+      expect(state().store).not.toEqual(snapshot.store)
+    }
+    // The default weighs the deletes: this world (a few hundred foreign key actions) keeps them on.
+    await world(3, 4)
+    await reset()
+    expect([control.lastRestore, control.lastUnchecked]).toEqual(['undo', false])
+    expect(state()).toEqual(snapshot)
+    // The same world undone with them off ends in the same valid store.
+    control.setUncheckedAbove(0)
+    try {
+      await world(3, 4)
+      await reset()
+      expect([control.lastRestore, control.lastUnchecked]).toEqual(['undo', true])
+      expect(state()).toEqual(snapshot)
+      expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([])
+      expect(db.prepare('PRAGMA foreign_keys').pluck().get()).toBe(1)
+    } finally {
+      control.setUncheckedAbove(10_000)
+    }
+    // A small reset after it keeps them on again.
+    await ok('POST', `${P}/issues`, { json: { title: 'Small' } })
+    await reset()
+    expect([control.lastRestore, control.lastUnchecked]).toEqual(['undo', false])
+    expect(state()).toEqual(snapshot)
+  })
+
   it('undoes a large log with foreign keys off, and turns them on again', async () => {
     await reset()
     const snapshot = state()
@@ -241,6 +290,7 @@ describe('reset by the undo log', () => {
     await ok('PUT', `${P}/issues/1`, { json: { title: 'And an API write' } })
     await reset()
     expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastUnchecked).toBe(true)
     expect(state()).toEqual(snapshot)
     expect(db.prepare('PRAGMA foreign_keys').pluck().get()).toBe(1)
   })

@@ -16,12 +16,16 @@ export const dataTables = (db: Db) => db.prepare(TABLES).pluck().all() as string
 export const UNDO_LOG_BOUND = 100_000
 
 /**
- * Rows logged past which a reset runs with foreign keys off: each deleted parent row is otherwise
- * looked up in every child table (15 for an issue), a third of the undo after 10,000 API writes
- * (bench/reset.ts). Turning them off expires every prepared statement of the connection (SQLite
- * does on any flag pragma), which costs the requests after a small reset more than it saves.
+ * Foreign key actions (`UndoLog.foreignKeyWork`: rows inserted since the snapshot, each weighed by
+ * the foreign keys that refer to its table) past which a reset runs with foreign keys off. Each
+ * deleted parent row is otherwise looked up in every child table and its action run: the 1,000
+ * issues of bench/api-world (about 17,000 actions) took 6-25 ms of a 8-30 ms reset with them on,
+ * 1.3-1.8 ms with them off. Turning them off expires every prepared statement of the connection
+ * (SQLite does on any flag pragma): the requests after it prepare theirs again, about 6 ms for a
+ * small test's eight requests, which is more than a small reset saves. The count of rows logged is
+ * no measure of this: updates, and rows of tables nothing refers to, cost no lookup.
  */
-const UNCHECKED_ABOVE = 5_000
+const UNCHECKED_ABOVE = 10_000
 
 /**
  * Empties every table but `emulator_meta` (`POST /-/emulator/reset`); inside a transaction. Tables
@@ -61,6 +65,8 @@ export function storeSnapshot(db: Db) {
   let taken: Taken | undefined
   let bound = UNDO_LOG_BOUND
   let lastRestore: 'none' | 'undo' | 'full' = 'none'
+  let uncheckedAbove = UNCHECKED_ABOVE
+  let lastUnchecked = false
   const schemaVersion = db.prepare('PRAGMA main.schema_version').pluck()
 
   const restoreSequences = (sequences: [string, number][]) => {
@@ -81,6 +87,10 @@ export function storeSnapshot(db: Db) {
     /** How the last restore went: nothing to undo, the undo log, or the full copy-back (tests, benchmarks). */
     get lastRestore() {
       return lastRestore
+    },
+    /** True when the last reset ran with foreign keys off (tests). */
+    get lastUnchecked() {
+      return lastUnchecked
     },
     /** Attaches the snapshot database; outside a transaction (SQLite refuses `ATTACH` inside one). */
     attach() {
@@ -111,12 +121,20 @@ export function storeSnapshot(db: Db) {
       }
     },
     /**
-     * Runs `fn`, the reset's transaction, with foreign keys off when the log is large (outside any
-     * transaction: SQLite ignores the pragma inside one). The undo deletes children before parents
-     * and puts parents back first, and ends in the snapshot's valid state; a cascade cannot happen.
+     * Runs `fn`, the reset's transaction, with foreign keys off when the undo would run many of
+     * their actions, or the log overflowed and the full restore deletes every row (outside any
+     * transaction: SQLite ignores the pragma inside one). Either ends in the snapshot's valid state:
+     * a row that refers to one inserted since was itself inserted since (and is deleted too) or
+     * updated since (and is set back to its image), so no cascade is missed.
      */
     uncheckedWhenLarge<T>(fn: () => T): T {
-      if (!taken || db.inTransaction || taken.log.size() <= UNCHECKED_ABOVE) return fn()
+      lastUnchecked = false
+      if (!taken || db.inTransaction) return fn()
+      const { log } = taken
+      // A log bound of 0 (every reset a full restore, in tests and benchmarks) overflows empty.
+      const large = log.overflowed() ? log.size() > 0 : log.foreignKeyWork() > uncheckedAbove
+      if (!large) return fn()
+      lastUnchecked = true
       db.exec('PRAGMA foreign_keys = OFF')
       try {
         return fn()
@@ -149,6 +167,10 @@ export function storeSnapshot(db: Db) {
      */
     replacedAll() {
       if (taken && schemaVersion.get() === taken.schemaVersion) taken.log.abandon()
+    },
+    /** Sets the foreign key actions past which a reset runs with them off (tests: 0 always, Infinity never). */
+    setUncheckedAbove(actions: number) {
+      uncheckedAbove = actions
     },
     /** Sets how many rows the undo log keeps (tests and benchmarks: 0 makes every reset a full restore). */
     setLogBound(rows: number) {

@@ -97,10 +97,16 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
   let emptiers: Statement[] | undefined
   const totalChanges = db.prepare('SELECT total_changes()').pluck()
   const logged = db.prepare(`SELECT logged FROM ${STATE}`).pluck()
+  const foreignKeyWork = checksOnDelete(db, tables)
   const undoers = new Map<string, ReturnType<typeof undoer>>()
   return {
     /** Rows logged since the log was last emptied. */
     size: () => logged.get() as number,
+    /**
+     * The foreign key actions the undo's deletes would run with foreign keys on: per row inserted
+     * since the snapshot, one for each foreign key that refers to its table (15 for an issue).
+     */
+    foreignKeyWork: () => foreignKeyWork.get() as number,
     /** True when more rows changed than the log keeps: it cannot undo them. */
     overflowed: () => state.get() === 1,
     /** The tables with rows changed since the log was last emptied. */
@@ -128,8 +134,10 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
       let deleted = 0
       for (const step of [...steps].reverse()) deleted += step.drop()
       if ((totalChanges.get() as number) - before !== deleted) return false
-      for (const step of steps) step.insert()
-      for (const step of steps) step.update()
+      // Tables with only rows inserted since (a world built through the API) have nothing to put back.
+      const kept = steps.filter((step) => step.kept())
+      for (const step of kept) step.insert()
+      for (const step of kept) step.update()
       for (const step of steps) step.forget()
       emptied.run()
       return true
@@ -162,6 +170,27 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
   }
 }
 export type UndoLog = ReturnType<typeof undoLog>
+
+/**
+ * A statement counting the rows inserted since the snapshot, each weighed by the foreign keys that
+ * refer to its table: deleting it makes SQLite look each of them up (and run its action), with
+ * foreign keys on.
+ */
+function checksOnDelete(db: Db, tables: readonly TableShape[]): Statement {
+  const referring = db
+    .prepare(
+      `SELECT f."table", count(*) FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f
+       WHERE m.type = 'table' AND f.seq = 0 GROUP BY f."table"`,
+    )
+    .raw()
+    .all() as [string, number][]
+  const weights = new Map(referring)
+  const terms = tables.flatMap(({ name }) => {
+    const weight = weights.get(name)
+    return weight ? [`${weight} * (SELECT count(*) FROM ${logOf(name)} WHERE NOT kept)`] : []
+  })
+  return db.prepare(`SELECT ${terms.length > 0 ? terms.join(' + ') : '0'}`).pluck()
+}
 
 /** The log table and triggers of one main table (a TEMP trigger goes with the table it writes to). */
 function install(db: Db, { name, columns, keys }: TableShape): void {
@@ -242,7 +271,10 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
     let prepared: Statement | undefined
     return () => Number((prepared ??= db.prepare(sql)).run().changes)
   }
+  let kept: Statement | undefined
   return {
+    /** True when the log holds rows of the snapshot (changed or deleted since), not only inserted ones. */
+    kept: () => (kept ??= db.prepare(`SELECT EXISTS (SELECT 1 FROM ${log} WHERE kept)`).pluck()).get() === 1,
     /** Deletes the rows inserted since the snapshot. */
     drop: statement(`DELETE FROM ${table} WHERE ${target} IN (SELECT ${keyCols} FROM ${log} WHERE NOT kept)`),
     /** Puts back the snapshot's rows that are gone. */
