@@ -1,4 +1,5 @@
 import { startServer, type TestServer } from '../../support/server.js'
+import { namespaceId } from '../../support/store-rows.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 
@@ -35,8 +36,7 @@ afterAll(() => t.close())
 afterEach(() => t.server.reset())
 
 const db = () => inspectDb(t.server.store)
-const idOf = (fullPath: string) =>
-  (db().prepare('SELECT id FROM namespaces WHERE full_path = ?').get(fullPath) as { id: number }).id
+const idOf = (fullPath: string) => namespaceId(t.server.store, fullPath)
 const links = () => db().prepare('SELECT * FROM group_group_links').all()
 const share = (json: Json, token = OWEN, group = 'acme') =>
   t.http('POST', `/api/v4/groups/${group}/share`, { token, json })

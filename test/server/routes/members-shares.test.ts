@@ -1,4 +1,5 @@
 import { startServer, type TestServer } from '../../support/server.js'
+import { namespaceId } from '../../support/store-rows.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 
@@ -39,12 +40,7 @@ beforeAll(async () => {
 afterAll(() => t.close())
 afterEach(() => t.server.reset())
 
-const idOf = (fullPath: string) =>
-  (
-    inspectDb(t.server.store).prepare('SELECT id FROM namespaces WHERE full_path = ?').get(fullPath) as {
-      id: number
-    }
-  ).id
+const idOf = (fullPath: string) => namespaceId(t.server.store, fullPath)
 const userId = (username: string) =>
   (
     inspectDb(t.server.store).prepare('SELECT id FROM users WHERE username = ?').get(username) as {
