@@ -132,3 +132,20 @@ export function aliasBombSeed(width = 4400): string {
   const issues = list(`&i { title: t, labels: ${list('&l x', '*l')} }`, '*i')
   return `${rootAndAcme()}projects:\n  - { path: acme/bomb, labels: [{ name: x }], issues: ${issues} }\n`
 }
+
+/**
+ * `root` and `alice` (token `glpat-alice-token`), owner of the private group `acme` and so of its
+ * private project `acme/widgets`, which holds one issue of alice's per title: the world of the
+ * request log's, the faults' and the client's retries' tests.
+ */
+export const aliceWidgets = (...titles: string[]) => `
+users:
+  - { username: root, admin: true, token: ${tokens.root} }
+  - { username: alice, token: glpat-alice-token }
+groups:
+  - { path: acme, visibility: private, members: { alice: owner } }
+projects:
+  - path: acme/widgets
+    visibility: private
+    issues: [ ${titles.map((title) => `{ title: ${title}, author: alice }`).join(', ')} ]
+`
