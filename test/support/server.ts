@@ -59,3 +59,33 @@ export async function startServer(
     close: () => server.close(),
   }
 }
+
+/**
+ * A server started from `seedYaml` before each test of the file and closed after it, reached through
+ * the handle returned (its `server`, `baseUrl` and `http` are the running test's). Options given as a
+ * function are made afresh for each test (a manual clock no test shares).
+ */
+export function serverEach(
+  seedYaml: string,
+  options: Omit<ServerOptions, 'seed'> | (() => Omit<ServerOptions, 'seed'>) = {},
+): TestServer {
+  let current: TestServer | undefined
+  beforeEach(async () => {
+    current = await startServer(seedYaml, typeof options === 'function' ? options() : options)
+  })
+  afterEach(() => current?.close())
+  const running = () => {
+    if (!current) throw new Error('serverEach: the server runs only inside a test')
+    return current
+  }
+  return {
+    get server() {
+      return running().server
+    },
+    get baseUrl() {
+      return running().baseUrl
+    },
+    http: (method, path, options) => running().http(method, path, options),
+    close: () => running().close(),
+  }
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { request } from 'undici'
 import { tarGzMembers } from '../../support/archive-members.js'
 import { exportSettled, importFile, settled } from '../../support/imports.js'
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -53,11 +53,7 @@ projects:
       - { name: x, color: "#ffffff" }
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeEach(async () => {
-  t = await startServer(seed, { clock: manualClock() })
-})
-afterEach(() => t.close())
+const t = serverEach(seed, () => ({ clock: manualClock() }))
 
 const db = () => inspectDb(t.server.store)
 const groupLabels = () =>

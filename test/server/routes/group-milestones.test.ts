@@ -1,4 +1,4 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -44,11 +44,7 @@ projects:
       - { title: mine }
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeEach(async () => {
-  t = await startServer(seed, { clock: manualClock('2026-03-01T10:00:00.000Z') })
-})
-afterEach(() => t.close())
+const t = serverEach(seed, () => ({ clock: manualClock('2026-03-01T10:00:00.000Z') }))
 
 const db = () => inspectDb(t.server.store)
 const groupRows = () =>
