@@ -74,9 +74,29 @@ export function serverEach(
     current = await startServer(seedYaml, typeof options === 'function' ? options() : options)
   })
   afterEach(() => current?.close())
+  return handle(() => current)
+}
+
+/**
+ * One server for the file, started from `seedYaml` before its first test, put back to the seed
+ * (`reset()`) after each test and closed after the last, reached through the handle returned.
+ */
+export function serverResetEach(seedYaml: string, options: Omit<ServerOptions, 'seed'> = {}): TestServer {
+  let current: TestServer | undefined
+  beforeAll(async () => {
+    current = await startServer(seedYaml, options)
+  })
+  afterAll(() => current?.close())
+  afterEach(() => current?.server.reset())
+  return handle(() => current)
+}
+
+/** A TestServer that reaches whichever server `current` gives while a test runs. */
+function handle(current: () => TestServer | undefined): TestServer {
   const running = () => {
-    if (!current) throw new Error('serverEach: the server runs only inside a test')
-    return current
+    const t = current()
+    if (!t) throw new Error('the test server runs only inside a test')
+    return t
   }
   return {
     get server() {

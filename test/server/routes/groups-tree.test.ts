@@ -1,4 +1,4 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverResetEach, startServer } from '../../support/server.js'
 import { namespaceId } from '../../support/store-rows.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -31,12 +31,7 @@ projects:
     visibility: public
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeAll(async () => {
-  t = await startServer(seed)
-})
-afterAll(() => t.close())
-afterEach(() => t.server.reset())
+const t = serverResetEach(seed)
 
 const db = () => inspectDb(t.server.store)
 const idOf = (fullPath: string) => namespaceId(t.server.store, fullPath)

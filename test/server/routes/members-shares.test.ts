@@ -1,4 +1,4 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverResetEach, startServer } from '../../support/server.js'
 import { namespaceId } from '../../support/store-rows.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 import { manualClock } from '../../support/pipeline-seed.js'
@@ -33,12 +33,7 @@ projects:
   - path: acme/platform/api
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeAll(async () => {
-  t = await startServer(seed)
-})
-afterAll(() => t.close())
-afterEach(() => t.server.reset())
+const t = serverResetEach(seed)
 
 const idOf = (fullPath: string) => namespaceId(t.server.store, fullPath)
 const userId = (username: string) =>
