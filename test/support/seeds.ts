@@ -149,3 +149,26 @@ projects:
     visibility: private
     issues: [ ${titles.map((title) => `{ title: ${title}, author: alice }`).join(', ')} ]
 `
+
+/** The tokens of `plannerAndGuest`'s people. */
+export const plannerTokens = {
+  root: tokens.root,
+  planner: 'glpat-pia-token',
+  guest: 'glpat-gus-token',
+  outsider: 'glpat-otto-token',
+} as const
+
+/**
+ * The administrator `root`, `pia` (Planner of the private group `acme`), `gus` (its Guest) and `otto`
+ * (an outsider), tokens in `plannerTokens`; `moreGroups` goes on with the `groups:` list (its items and
+ * the top-level keys after it, usually `projects:`). The group labels' and milestones' people.
+ */
+export const plannerAndGuest = (moreGroups: string) => `
+users:
+  - { username: root, admin: true, token: ${plannerTokens.root} }
+  - { username: pia, token: ${plannerTokens.planner} }
+  - { username: gus, token: ${plannerTokens.guest} }
+  - { username: otto, token: ${plannerTokens.outsider} }
+groups:
+  - { path: acme, visibility: private, members: { pia: planner, gus: guest } }
+${moreGroups}`
