@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach, startServer } from '../../support/server.js'
 import { namespaceId } from '../../support/store-rows.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
@@ -34,11 +34,7 @@ projects:
   - { path: open/site, visibility: public }
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeEach(async () => {
-  t = await startServer(seed, { clock: manualClock('2026-03-01T10:00:00.000Z') })
-})
-afterEach(() => t.close())
+const t = serverEach(seed, () => ({ clock: manualClock('2026-03-01T10:00:00.000Z') }))
 
 const db = () => inspectDb(t.server.store)
 const groupRows = () =>
