@@ -1,21 +1,13 @@
 import { createClient } from '../../src/api/client.js'
 import { startServer, type TestServer } from '../support/server.js'
+import { aliceWidgets } from '../support/seeds.js'
 
 /*
  * The client's retries against the real server made to fail on demand (POST /-/emulator/faults),
  * each attempt read back from the request log: what GitLab's rate limiter, nginx in front of it and
  * a dropped connection do to a call, and how long the client waited between them.
  */
-const seed = `
-users:
-  - { username: root, admin: true, token: glpat-root-token }
-  - { username: alice, token: glpat-alice-token }
-groups:
-  - { path: acme, visibility: private, members: { alice: owner } }
-projects:
-  - path: acme/widgets
-    issues: [ { title: One, author: alice } ]
-`
+const seed = aliceWidgets('One')
 const ROOT = 'glpat-root-token'
 const ROUTE = '/api/v4/projects/:id/issues/:issue_iid'
 type Entry = { time: string; status: number | null; actor: string; fault: { action: string } | null }

@@ -3,7 +3,7 @@
  * an edit and a removal (two calls from 18.0: mark, then permanently_remove with the full path).
  */
 import { Gitlab } from '@gitbeaker/rest'
-import { startServer, type TestServer } from '../support/server.js'
+import { serverEach } from '../support/server.js'
 
 const seed = `
 users:
@@ -11,13 +11,11 @@ users:
   - { username: alice, name: Alice, token: glpat-alice-token }
 `
 
-let t: TestServer
+const t = serverEach(seed)
 let alice: InstanceType<typeof Gitlab>
-beforeEach(async () => {
-  t = await startServer(seed)
+beforeEach(() => {
   alice = new Gitlab({ host: t.baseUrl, token: 'glpat-alice-token' })
 })
-afterEach(() => t.close())
 
 it('Groups.create, a subgroup, Groups.edit, Groups.allSubgroups and Groups.remove', async () => {
   const group = await alice.Groups.create('Suite', 'suite', { description: 'Made by a suite' })

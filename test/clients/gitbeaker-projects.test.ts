@@ -4,7 +4,7 @@
  * not GitLab, and an issue, a trigger and an export work in the project it made.
  */
 import { Gitlab } from '@gitbeaker/rest'
-import { startServer, type TestServer } from '../support/server.js'
+import { serverEach } from '../support/server.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
 
 const seed = `
@@ -15,13 +15,11 @@ groups:
   - { path: acme, name: ACME, visibility: private, members: { alice: owner } }
 `
 
-let t: TestServer
+const t = serverEach(seed)
 let alice: InstanceType<typeof Gitlab>
-beforeEach(async () => {
-  t = await startServer(seed)
+beforeEach(() => {
   alice = new Gitlab({ host: t.baseUrl, token: 'glpat-alice-token' })
 })
-afterEach(() => t.close())
 
 it('creates, edits, archives, transfers and removes a project through gitbeaker', async () => {
   const made = await alice.Projects.create({ name: 'Beaker App', initializeWithReadme: true, topics: ['x'] })

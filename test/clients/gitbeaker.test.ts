@@ -4,7 +4,7 @@
  * headers, sends forms as multipart/form-data, and turns error bodies into its own errors.
  */
 import { Gitlab } from '@gitbeaker/rest'
-import { startServer, type TestServer } from '../support/server.js'
+import { serverEach } from '../support/server.js'
 import { refusal } from '../support/gitbeaker.js'
 
 const TRIGGER = 'glptt-0123456789abcdef0123'
@@ -27,13 +27,11 @@ projects:
 `
 const P = 'acme/widgets'
 
-let t: TestServer
+const t = serverEach(seed)
 let alice: InstanceType<typeof Gitlab>
-beforeEach(async () => {
-  t = await startServer(seed)
+beforeEach(() => {
   alice = new Gitlab({ host: t.baseUrl, token: 'glpat-alice-token' })
 })
-afterEach(() => t.close())
 
 describe('@gitbeaker/rest against the reference server', () => {
   it('pages through issues by the offset headers and by keyset links', async () => {

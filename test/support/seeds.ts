@@ -132,3 +132,43 @@ export function aliasBombSeed(width = 4400): string {
   const issues = list(`&i { title: t, labels: ${list('&l x', '*l')} }`, '*i')
   return `${rootAndAcme()}projects:\n  - { path: acme/bomb, labels: [{ name: x }], issues: ${issues} }\n`
 }
+
+/**
+ * `root` and `alice` (token `glpat-alice-token`), owner of the private group `acme` and so of its
+ * private project `acme/widgets`, which holds one issue of alice's per title: the world of the
+ * request log's, the faults' and the client's retries' tests.
+ */
+export const aliceWidgets = (...titles: string[]) => `
+users:
+  - { username: root, admin: true, token: ${tokens.root} }
+  - { username: alice, token: glpat-alice-token }
+groups:
+  - { path: acme, visibility: private, members: { alice: owner } }
+projects:
+  - path: acme/widgets
+    visibility: private
+    issues: [ ${titles.map((title) => `{ title: ${title}, author: alice }`).join(', ')} ]
+`
+
+/** The tokens of `plannerAndGuest`'s people. */
+export const plannerTokens = {
+  root: tokens.root,
+  planner: 'glpat-pia-token',
+  guest: 'glpat-gus-token',
+  outsider: 'glpat-otto-token',
+} as const
+
+/**
+ * The administrator `root`, `pia` (Planner of the private group `acme`), `gus` (its Guest) and `otto`
+ * (an outsider), tokens in `plannerTokens`; `moreGroups` goes on with the `groups:` list (its items and
+ * the top-level keys after it, usually `projects:`). The group labels' and milestones' people.
+ */
+export const plannerAndGuest = (moreGroups: string) => `
+users:
+  - { username: root, admin: true, token: ${plannerTokens.root} }
+  - { username: pia, token: ${plannerTokens.planner} }
+  - { username: gus, token: ${plannerTokens.guest} }
+  - { username: otto, token: ${plannerTokens.outsider} }
+groups:
+  - { path: acme, visibility: private, members: { pia: planner, gus: guest } }
+${moreGroups}`

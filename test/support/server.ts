@@ -59,3 +59,53 @@ export async function startServer(
     close: () => server.close(),
   }
 }
+
+/**
+ * A server started from `seedYaml` before each test of the file and closed after it, reached through
+ * the handle returned (its `server`, `baseUrl` and `http` are the running test's). Options given as a
+ * function are made afresh for each test (a manual clock no test shares).
+ */
+export function serverEach(
+  seedYaml: string,
+  options: Omit<ServerOptions, 'seed'> | (() => Omit<ServerOptions, 'seed'>) = {},
+): TestServer {
+  let current: TestServer | undefined
+  beforeEach(async () => {
+    current = await startServer(seedYaml, typeof options === 'function' ? options() : options)
+  })
+  afterEach(() => current?.close())
+  return handle(() => current)
+}
+
+/**
+ * One server for the file, started from `seedYaml` before its first test, put back to the seed
+ * (`reset()`) after each test and closed after the last, reached through the handle returned.
+ */
+export function serverResetEach(seedYaml: string, options: Omit<ServerOptions, 'seed'> = {}): TestServer {
+  let current: TestServer | undefined
+  beforeAll(async () => {
+    current = await startServer(seedYaml, options)
+  })
+  afterAll(() => current?.close())
+  afterEach(() => current?.server.reset())
+  return handle(() => current)
+}
+
+/** A TestServer that reaches whichever server `current` gives while a test runs. */
+function handle(current: () => TestServer | undefined): TestServer {
+  const running = () => {
+    const t = current()
+    if (!t) throw new Error('the test server runs only inside a test')
+    return t
+  }
+  return {
+    get server() {
+      return running().server
+    },
+    get baseUrl() {
+      return running().baseUrl
+    },
+    http: (method, path, options) => running().http(method, path, options),
+    close: () => running().close(),
+  }
+}

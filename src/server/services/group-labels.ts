@@ -2,14 +2,22 @@ import type { GroupLabel, GroupLabelWithCounts, LabelCreate, LabelUpdate } from 
 import { isoNow } from '../domain/clock.js'
 import { labelColor } from '../domain/label-colors.js'
 import { writtenText } from '../domain/plain-text.js'
-import { forbidden, messageError, notFound, notModified } from '../grape/gitlab-errors.js'
+import { forbidden, messageError, notFound } from '../grape/gitlab-errors.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentGroupLabel, type LabelCounts } from '../present/issues.js'
 import type { LabelRow } from '../store/labels.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import { findLabel, inGroupChain, validateLabel } from './label-rules.js'
+import {
+  byLabelTitle,
+  editedLabel,
+  findLabel,
+  inGroupChain,
+  labelMatches,
+  setLabelSubscription,
+  validateLabel,
+} from './label-rules.js'
 
 /** `GET /groups/:id/labels`' parameters (`lib/api/group_labels.rb`). */
 export interface GroupLabelQuery {
@@ -70,7 +78,7 @@ export function groupLabelService(ctx: ServiceContext) {
       .all()
       .filter((n) => n.kind === 'group' && n.full_path.toLowerCase().startsWith(prefix))
       .flatMap((n) => store.labels.ofGroups(n.id).filter((l) => l.group_id === n.id))
-    return [...rows, ...below].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id))
+    return [...rows, ...below].sort(byLabelTitle)
   }
 
   return {
@@ -86,12 +94,7 @@ export function groupLabelService(ctx: ServiceContext) {
       const group = access.group(actor, groupId)
       const search = q.search?.toLowerCase()
       const mine = actor.id === null ? new Set<number>() : store.labels.subscribedBy(actor.id)
-      const rows = listed(group, q).filter(
-        (l) =>
-          !search ||
-          l.title.toLowerCase().includes(search) ||
-          (l.description ?? '').toLowerCase().includes(search),
-      )
+      const rows = listed(group, q).filter(labelMatches(search))
       const counts = (l: LabelRow) =>
         q.with_counts && countsOf ? { ...countsOf(group, l.title), open_merge_requests_count: 0 } : undefined
       return mapPage(slicePage(rows, pageOf(q)), (l) => presentGroupLabel(l, mine.has(l.id), counts(l)))
@@ -127,9 +130,7 @@ export function groupLabelService(ctx: ServiceContext) {
       const group = access.group(actor, groupId)
       requireAdmin(actor, group)
       const label = find(group, ref, true)
-      const title = (writtenText(input.new_name) ?? label.title).trim()
-      const color = input.color === undefined ? label.color : labelColor(input.color)
-      const description = writtenText(input.description) ?? label.description
+      const { title, color, description } = editedLabel(label, input)
       validate(group, title, color, label.id)
       store.labels.update(label.id, { title, color, description })
       const row = store.labels.get(label.id) as LabelRow
@@ -148,10 +149,7 @@ export function groupLabelService(ctx: ServiceContext) {
     subscribe(actor: Actor, groupId: string, ref: string, on: boolean): GroupLabel {
       const group = access.group(actor, groupId)
       const label = find(group, ref)
-      const user = actor.id as number
-      if (store.labels.subscribed(label.id, user) === on) throw notModified()
-      if (on) store.labels.subscribe(label.id, user)
-      else store.labels.unsubscribe(label.id, user)
+      setLabelSubscription(store, label, actor.id as number, on)
       return presentGroupLabel(label, on)
     },
   }

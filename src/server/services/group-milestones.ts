@@ -1,18 +1,20 @@
 import type { Milestone, MilestoneCreate, MilestoneListQuery, MilestoneUpdate } from '../../schema/index.js'
 import { isoNow, today } from '../domain/clock.js'
-import { applies } from '../domain/releases.js'
-import { forbidden, recordNotFound } from '../grape/gitlab-errors.js'
+import { forbidden } from '../grape/gitlab-errors.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentMilestone } from '../present/issues.js'
 import type { MilestoneRow } from '../store/milestones.js'
 import type { NamespaceRow } from '../store/namespaces.js'
-import { Level, type Actor } from './access.js'
+import type { Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import {
   listedMilestones,
   validateMilestone,
   editedMilestone,
   newMilestoneFields,
+  milestoneWriters,
+  ownMilestone,
+  insertMilestone,
 } from './milestone-rules.js'
 
 /**
@@ -24,16 +26,13 @@ export function groupMilestoneService(ctx: ServiceContext) {
   const { store, access, instance } = ctx
 
   const requireAdmin = (actor: Actor, group: NamespaceRow) => {
-    const least = applies(instance.version, 'milestonesByReporter') ? Level.planner : Level.developer
-    if (!actor.admin && access.groupLevel(actor, group) < least) throw forbidden()
+    if (!actor.admin && access.groupLevel(actor, group) < milestoneWriters(instance.version))
+      throw forbidden()
   }
   const present = (row: MilestoneRow) => presentMilestone(row, instance, today(ctx.clock))
   /** `user_group.milestones.find(id)`: 404 `Not found` for another owner's milestone too. */
-  const find = (group: NamespaceRow, id: number): MilestoneRow => {
-    const row = store.milestones.get(id)
-    if (!row || row.group_id !== group.id) throw recordNotFound()
-    return row
-  }
+  const find = (group: NamespaceRow, id: number): MilestoneRow =>
+    ownMilestone(store, id, (row) => row.group_id === group.id)
   /** A group milestone's title is its own and its projects' (`Milestone#uniqueness_of_title`). */
   const taken = (group: NamespaceRow) => (title: string) =>
     store.milestones.groupByTitle(group.id, title) !== undefined ||
@@ -62,15 +61,7 @@ export function groupMilestoneService(ctx: ServiceContext) {
       const now = isoNow(ctx.clock)
       const fields = newMilestoneFields(input)
       validateMilestone('create', fields, undefined, taken(group))
-      const id = store.milestones.insert({
-        ...fields,
-        project_id: null,
-        group_id: group.id,
-        state: 'active',
-        created_at: now,
-        updated_at: now,
-      })
-      return present(store.milestones.get(id) as MilestoneRow)
+      return present(insertMilestone(store, fields, { project_id: null, group_id: group.id }, now))
     },
 
     /** `Milestones::UpdateService`: `state_event` first, then the fields; a blank title is not written. */

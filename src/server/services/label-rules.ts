@@ -1,7 +1,9 @@
 import { rubyToI } from '../grape/params.js'
 import type { Store } from '../store/index.js'
 import type { ProjectRow } from '../store/projects.js'
-import { validationError } from '../grape/gitlab-errors.js'
+import { notModified, validationError } from '../grape/gitlab-errors.js'
+import { labelColor } from '../domain/label-colors.js'
+import { writtenText } from '../domain/plain-text.js'
 import type { LabelRow } from '../store/labels.js'
 
 const MAX_TITLE = 255
@@ -69,3 +71,32 @@ export function inGroupChain(store: Store, namespaceId: number | null, groupId: 
   }
   return false
 }
+
+/** `Labels::UpdateService`'s new fields: `new_name` becomes the title; a blank title or description is not written. */
+export function editedLabel(
+  label: LabelRow,
+  input: { new_name?: string; color?: string; description?: string },
+): { title: string; color: string; description: string | null } {
+  return {
+    title: (writtenText(input.new_name) ?? label.title).trim(),
+    color: input.color === undefined ? label.color : labelColor(input.color),
+    description: writtenText(input.description) ?? label.description,
+  }
+}
+
+/** `POST .../subscribe` and `.../unsubscribe` (`lib/api/subscriptions.rb`): 304 when there is nothing to change. */
+export function setLabelSubscription(store: Store, label: LabelRow, user: number, on: boolean): void {
+  if (store.labels.subscribed(label.id, user) === on) throw notModified()
+  if (on) store.labels.subscribe(label.id, user)
+  else store.labels.unsubscribe(label.id, user)
+}
+
+/** `Label.search`: the text inside the title or the description, case-insensitively; no text matches all. */
+export const labelMatches = (search: string | undefined) => (label: LabelRow) =>
+  !search ||
+  label.title.toLowerCase().includes(search) ||
+  (label.description ?? '').toLowerCase().includes(search)
+
+/** Labels' list order: by title, then by id. */
+export const byLabelTitle = (a: LabelRow, b: LabelRow) =>
+  a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id

@@ -1,8 +1,11 @@
 import type { MilestoneCreate, MilestoneListQuery, MilestoneUpdate } from '../../schema/index.js'
 import { calendarDate } from '../domain/calendar-date.js'
 import { writtenText } from '../domain/plain-text.js'
-import { messageError } from '../grape/gitlab-errors.js'
+import { applies } from '../domain/releases.js'
+import { messageError, recordNotFound } from '../grape/gitlab-errors.js'
+import type { Store } from '../store/index.js'
 import type { MilestoneRow } from '../store/milestones.js'
+import { Level } from './access.js'
 
 /** The newest date a milestone may have (`Timebox#dates_within_4_digits`). */
 const LAST_DATE = '9999-12-31'
@@ -96,4 +99,32 @@ export function editedMilestone(row: MilestoneRow, input: MilestoneUpdate, now: 
     due_date: input.due_date === undefined ? row.due_date : calendarDate(input.due_date),
     updated_at: now,
   } as const
+}
+
+/** `admin_milestone`'s least role: Planner and up from GitLab 15.0, Developer before. */
+export const milestoneWriters = (version: string): number =>
+  applies(version, 'milestonesByReporter') ? Level.planner : Level.developer
+
+/** `parent.milestones.find(id)`: ActiveRecord's 404 for a milestone the owner lacks (another owner's too). */
+export function ownMilestone(store: Store, id: number, owned: (row: MilestoneRow) => boolean): MilestoneRow {
+  const row = store.milestones.get(id)
+  if (!row || !owned(row)) throw recordNotFound()
+  return row
+}
+
+/** Inserts a new, active milestone of the owner's (with its next iid) and answers its row. */
+export function insertMilestone(
+  store: Store,
+  fields: ReturnType<typeof newMilestoneFields>,
+  owner: { project_id: number | null; group_id?: number },
+  now: string,
+): MilestoneRow {
+  const id = store.milestones.insert({
+    ...fields,
+    ...owner,
+    state: 'active',
+    created_at: now,
+    updated_at: now,
+  })
+  return store.milestones.get(id) as MilestoneRow
 }

@@ -1,8 +1,16 @@
 import type { LabelCreate, LabelUpdate, ProjectLabel, ProjectLabelWithCounts } from '../../schema/index.js'
 import { labelColor } from '../domain/label-colors.js'
 import { writtenText } from '../domain/plain-text.js'
-import { forbidden, messageError, notFound, notModified } from '../grape/gitlab-errors.js'
-import { availableTo, findLabel, validateLabel } from './label-rules.js'
+import { forbidden, messageError, notFound } from '../grape/gitlab-errors.js'
+import {
+  availableTo,
+  byLabelTitle,
+  editedLabel,
+  findLabel,
+  labelMatches,
+  setLabelSubscription,
+  validateLabel,
+} from './label-rules.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentProjectLabel, type LabelCounts } from '../present/issues.js'
 import type { LabelRow } from '../store/labels.js'
@@ -86,13 +94,8 @@ export function projectLabelService(ctx: ServiceContext) {
           ? store.labels.ofProject(project.id)
           : store.labels.available(project)
       )
-        .filter(
-          (l) =>
-            !search ||
-            l.title.toLowerCase().includes(search) ||
-            (l.description ?? '').toLowerCase().includes(search),
-        )
-        .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id))
+        .filter(labelMatches(search))
+        .sort(byLabelTitle)
       const counts = (l: LabelRow) =>
         q.with_counts && countsOf
           ? { ...countsOf(project, l.title), open_merge_requests_count: 0 }
@@ -137,9 +140,7 @@ export function projectLabelService(ctx: ServiceContext) {
       const label = find(project, ref, true)
       const changes =
         input.new_name !== undefined || input.color !== undefined || input.description !== undefined
-      const title = (writtenText(input.new_name) ?? label.title).trim()
-      const color = input.color === undefined ? label.color : labelColor(input.color)
-      const description = writtenText(input.description) ?? label.description
+      const { title, color, description } = editedLabel(label, input)
       if (changes) validate(project, title, color, label.id)
       store.transaction(() => {
         if (changes) store.labels.update(label.id, { title, color, description })
@@ -160,10 +161,7 @@ export function projectLabelService(ctx: ServiceContext) {
     subscribe(actor: Actor, projectId: string, ref: string, subscribed: boolean): ProjectLabel {
       const project = access.project(actor, projectId)
       const label = find(project, ref)
-      const user = actor.id as number
-      if (store.labels.subscribed(label.id, user) === subscribed) throw notModified()
-      if (subscribed) store.labels.subscribe(label.id, user)
-      else store.labels.unsubscribe(label.id, user)
+      setLabelSubscription(store, label, actor.id as number, subscribed)
       return present(actor, label)
     },
   }

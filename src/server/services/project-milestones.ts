@@ -1,17 +1,19 @@
 import type { Milestone, MilestoneCreate, MilestoneListQuery, MilestoneUpdate } from '../../schema/index.js'
-import { forbidden, recordNotFound } from '../grape/gitlab-errors.js'
+import { forbidden } from '../grape/gitlab-errors.js'
 import {
   listedMilestones,
   validateMilestone,
   editedMilestone,
   newMilestoneFields,
+  milestoneWriters,
+  ownMilestone,
+  insertMilestone,
 } from './milestone-rules.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentMilestone } from '../present/issues.js'
-import { applies } from '../domain/releases.js'
 import type { MilestoneRow } from '../store/milestones.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import type { Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow, today } from '../domain/clock.js'
 
@@ -25,16 +27,12 @@ export function projectMilestoneService(ctx: ServiceContext) {
   const { store, access, instance } = ctx
 
   const requireAdmin = (actor: Actor, project: ProjectRow) => {
-    const least = applies(instance.version, 'milestonesByReporter') ? Level.planner : Level.developer
-    if (!access.atLeast(actor, project, least)) throw forbidden()
+    if (!access.atLeast(actor, project, milestoneWriters(instance.version))) throw forbidden()
   }
   const present = (row: MilestoneRow) => presentMilestone(row, instance, today(ctx.clock))
   /** `parent.milestones.find(id)`: ActiveRecord's 404 for another project's milestone too. */
-  const find = (project: ProjectRow, id: number): MilestoneRow => {
-    const row = store.milestones.get(id)
-    if (!row || row.project_id !== project.id) throw recordNotFound()
-    return row
-  }
+  const find = (project: ProjectRow, id: number): MilestoneRow =>
+    ownMilestone(store, id, (row) => row.project_id === project.id)
 
   /** A project milestone's title is its own and its group's (`Milestone#uniqueness_of_title`). */
   const validate = (
@@ -75,14 +73,7 @@ export function projectMilestoneService(ctx: ServiceContext) {
       const now = isoNow(ctx.clock)
       const fields = newMilestoneFields(input)
       validate('create', project, fields)
-      const id = store.milestones.insert({
-        ...fields,
-        project_id: project.id,
-        state: 'active',
-        created_at: now,
-        updated_at: now,
-      })
-      return present(store.milestones.get(id) as MilestoneRow)
+      return present(insertMilestone(store, fields, { project_id: project.id }, now))
     },
 
     /** `Milestones::UpdateService`: `state_event` first, then the fields; a blank title is not written. */

@@ -1,28 +1,15 @@
 import { startServer as startPublic, FaultRuleError, type RunningServer } from '../../../src/server/start.js'
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach } from '../../support/server.js'
+import { aliceWidgets } from '../../support/seeds.js'
 
-const seed = `
-users:
-  - { username: root, admin: true, token: glpat-root-token }
-  - { username: alice, token: glpat-alice-token }
-groups:
-  - { path: acme, visibility: private, members: { alice: owner } }
-projects:
-  - path: acme/widgets
-    visibility: private
-    issues: [ { title: One, author: alice }, { title: Two, author: alice } ]
-`
+const seed = aliceWidgets('One', 'Two')
 const ROOT = 'glpat-root-token'
 const ALICE = 'glpat-alice-token'
 const ISSUES = '/api/v4/projects/acme%2Fwidgets/issues'
 const ISSUES_ROUTE = '/api/v4/projects/:id/issues'
 type Json = Record<string, unknown>
 
-let t: TestServer
-beforeEach(async () => {
-  t = await startServer(seed)
-})
-afterEach(() => t.close())
+const t = serverEach(seed)
 
 const addFault = async (rule: unknown) => {
   const res = await t.http('POST', '/-/emulator/faults', { token: ROOT, json: rule })

@@ -1,17 +1,8 @@
 import { startServer as startPublic, type RunningServer } from '../../../src/server/start.js'
 import { startServer, type TestServer } from '../../support/server.js'
+import { aliceWidgets } from '../../support/seeds.js'
 
-const seed = `
-users:
-  - { username: root, admin: true, token: glpat-root-token }
-  - { username: alice, token: glpat-alice-token }
-groups:
-  - { path: acme, visibility: private, members: { alice: owner } }
-projects:
-  - path: acme/widgets
-    visibility: private
-    issues: [ { title: One, author: alice } ]
-`
+const seed = aliceWidgets('One')
 const ROOT = 'glpat-root-token'
 const ALICE = 'glpat-alice-token'
 type Entry = Record<string, unknown>

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { request } from 'undici'
 import { tarGzMembers } from '../../support/archive-members.js'
 import { exportSettled, importFile, settled } from '../../support/imports.js'
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach } from '../../support/server.js'
+import { plannerAndGuest, plannerTokens } from '../../support/seeds.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -15,21 +16,10 @@ import { inspectDb } from '../../../src/server/store/inspect.js'
  * nothing stored when a request is refused.
  */
 
-const ROOT = 'glpat-root-token'
-const PLANNER = 'glpat-pia-token'
-const GUEST = 'glpat-gus-token'
-const OUTSIDER = 'glpat-otto-token'
+const { root: ROOT, planner: PLANNER, guest: GUEST, outsider: OUTSIDER } = plannerTokens
 const G = '/api/v4/groups/acme'
 const P = '/api/v4/projects/acme%2Fteam%2Fapp'
-const seed = `
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-  - { username: pia, token: ${PLANNER} }
-  - { username: gus, token: ${GUEST} }
-  - { username: otto, token: ${OUTSIDER} }
-groups:
-  - { path: acme, visibility: private, members: { pia: planner, gus: guest } }
-  - { path: acme/team, visibility: private }
+const seed = plannerAndGuest(`  - { path: acme/team, visibility: private }
 projects:
   - path: acme/team/app
     visibility: private
@@ -51,13 +41,9 @@ projects:
     visibility: private
     labels:
       - { name: x, color: "#ffffff" }
-`
+`)
 type Json = Record<string, unknown>
-let t: TestServer
-beforeEach(async () => {
-  t = await startServer(seed, { clock: manualClock() })
-})
-afterEach(() => t.close())
+const t = serverEach(seed, () => ({ clock: manualClock() }))
 
 const db = () => inspectDb(t.server.store)
 const groupLabels = () =>

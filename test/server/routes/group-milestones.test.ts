@@ -1,4 +1,5 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach } from '../../support/server.js'
+import { plannerAndGuest, plannerTokens } from '../../support/seeds.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -8,21 +9,10 @@ import { inspectDb } from '../../../src/server/store/inspect.js'
  * (`Milestones::PromoteService`): GitLab's entity, statuses and bodies, nothing stored on refusal.
  */
 
-const ROOT = 'glpat-root-token'
-const PLANNER = 'glpat-pia-token'
-const GUEST = 'glpat-gus-token'
-const OUTSIDER = 'glpat-otto-token'
+const { root: ROOT, planner: PLANNER, guest: GUEST, outsider: OUTSIDER } = plannerTokens
 const G = '/api/v4/groups/acme'
 const P = '/api/v4/projects/acme%2Fapp'
-const seed = `
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-  - { username: pia, token: ${PLANNER} }
-  - { username: gus, token: ${GUEST} }
-  - { username: otto, token: ${OUTSIDER} }
-groups:
-  - { path: acme, visibility: private, members: { pia: planner, gus: guest } }
-  - { path: other, visibility: private, members: { pia: planner } }
+const seed = plannerAndGuest(`  - { path: other, visibility: private, members: { pia: planner } }
 projects:
   - path: acme/app
     visibility: private
@@ -42,13 +32,9 @@ projects:
     visibility: private
     milestones:
       - { title: mine }
-`
+`)
 type Json = Record<string, unknown>
-let t: TestServer
-beforeEach(async () => {
-  t = await startServer(seed, { clock: manualClock('2026-03-01T10:00:00.000Z') })
-})
-afterEach(() => t.close())
+const t = serverEach(seed, () => ({ clock: manualClock('2026-03-01T10:00:00.000Z') }))
 
 const db = () => inspectDb(t.server.store)
 const groupRows = () =>

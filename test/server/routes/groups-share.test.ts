@@ -1,4 +1,5 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverResetEach, startServer } from '../../support/server.js'
+import { namespaceId } from '../../support/store-rows.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 
@@ -27,16 +28,10 @@ projects:
       - { title: Shared issue, author: owen }
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeAll(async () => {
-  t = await startServer(seed)
-})
-afterAll(() => t.close())
-afterEach(() => t.server.reset())
+const t = serverResetEach(seed)
 
 const db = () => inspectDb(t.server.store)
-const idOf = (fullPath: string) =>
-  (db().prepare('SELECT id FROM namespaces WHERE full_path = ?').get(fullPath) as { id: number }).id
+const idOf = (fullPath: string) => namespaceId(t.server.store, fullPath)
 const links = () => db().prepare('SELECT * FROM group_group_links').all()
 const share = (json: Json, token = OWEN, group = 'acme') =>
   t.http('POST', `/api/v4/groups/${group}/share`, { token, json })
@@ -144,13 +139,7 @@ it('a share stops granting access at the start of its expires_at day', async () 
   const clock = manualClock('2026-03-01T10:00:00.000Z')
   const timed = await startServer(seed, { clock })
   try {
-    const partners = (
-      inspectDb(timed.server.store)
-        .prepare("SELECT id FROM namespaces WHERE full_path = 'partners'")
-        .get() as {
-        id: number
-      }
-    ).id
+    const partners = namespaceId(timed.server.store, 'partners')
     const res = await timed.http('POST', '/api/v4/groups/acme/share', {
       token: OWEN,
       json: { group_id: partners, group_access: 20, expires_at: '2026-03-02' },

@@ -1,4 +1,5 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverResetEach, startServer } from '../../support/server.js'
+import { namespaceId } from '../../support/store-rows.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
 /*
@@ -30,16 +31,10 @@ projects:
     visibility: public
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeAll(async () => {
-  t = await startServer(seed)
-})
-afterAll(() => t.close())
-afterEach(() => t.server.reset())
+const t = serverResetEach(seed)
 
 const db = () => inspectDb(t.server.store)
-const idOf = (fullPath: string) =>
-  (db().prepare('SELECT id FROM namespaces WHERE full_path = ?').get(fullPath) as { id: number }).id
+const idOf = (fullPath: string) => namespaceId(t.server.store, fullPath)
 const paths = (body: unknown) => (body as Json[]).map((g) => g.full_path)
 
 describe('GET /groups/:id/subgroups and /descendant_groups', () => {

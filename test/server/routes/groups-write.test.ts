@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach, startServer } from '../../support/server.js'
+import { namespaceId } from '../../support/store-rows.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -33,18 +34,13 @@ projects:
   - { path: open/site, visibility: public }
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeEach(async () => {
-  t = await startServer(seed, { clock: manualClock('2026-03-01T10:00:00.000Z') })
-})
-afterEach(() => t.close())
+const t = serverEach(seed, () => ({ clock: manualClock('2026-03-01T10:00:00.000Z') }))
 
 const db = () => inspectDb(t.server.store)
 const groupRows = () =>
   db().prepare('SELECT id, path, full_path, name, parent_id, visibility FROM namespaces ORDER BY id').all()
 const projectPaths = () => db().prepare('SELECT full_path FROM projects ORDER BY id').pluck().all()
-const idOf = (fullPath: string) =>
-  (db().prepare('SELECT id FROM namespaces WHERE full_path = ?').get(fullPath) as { id: number }).id
+const idOf = (fullPath: string) => namespaceId(t.server.store, fullPath)
 const create = async (json: Json, token = OWEN) => {
   const res = await t.http('POST', '/api/v4/groups', { token, json })
   expect(res.status).toBe(201)

@@ -1,4 +1,5 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverResetEach, startServer } from '../../support/server.js'
+import { namespaceId } from '../../support/store-rows.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 
@@ -32,19 +33,9 @@ projects:
   - path: acme/platform/api
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeAll(async () => {
-  t = await startServer(seed)
-})
-afterAll(() => t.close())
-afterEach(() => t.server.reset())
+const t = serverResetEach(seed)
 
-const idOf = (fullPath: string) =>
-  (
-    inspectDb(t.server.store).prepare('SELECT id FROM namespaces WHERE full_path = ?').get(fullPath) as {
-      id: number
-    }
-  ).id
+const idOf = (fullPath: string) => namespaceId(t.server.store, fullPath)
 const userId = (username: string) =>
   (
     inspectDb(t.server.store).prepare('SELECT id FROM users WHERE username = ?').get(username) as {

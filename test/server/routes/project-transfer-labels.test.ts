@@ -1,4 +1,4 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverResetEach } from '../../support/server.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
 /*
@@ -29,12 +29,7 @@ projects:
       - { title: Elsewhere, author: owen }
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeAll(async () => {
-  t = await startServer(seed)
-})
-afterAll(() => t.close())
-afterEach(() => t.server.reset())
+const t = serverResetEach(seed)
 
 const post = async (path: string, json: Json) => {
   const res = await t.http('POST', `/api/v4/${path}`, { token: OWEN, json })

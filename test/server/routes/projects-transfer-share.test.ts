@@ -1,4 +1,5 @@
 import { startServer, type TestServer } from '../../support/server.js'
+import { namespaceId } from '../../support/store-rows.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -44,8 +45,7 @@ afterEach(() => t.close())
 const db = () => inspectDb(t.server.store)
 const projectRows = () => db().prepare('SELECT * FROM projects ORDER BY id').all()
 const linkRows = () => db().prepare('SELECT * FROM project_group_links ORDER BY id').all()
-const nsId = (path: string) =>
-  (db().prepare('SELECT id FROM namespaces WHERE full_path = ?').get(path) as { id: number }).id
+const nsId = (path: string) => namespaceId(t.server.store, path)
 const W = '/api/v4/projects/acme%2Fwidgets'
 
 describe('PUT /projects/:id/transfer', () => {

@@ -1,4 +1,4 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -24,11 +24,7 @@ projects:
     name: Widgets
 `
 type Json = Record<string, unknown>
-let t: TestServer
-beforeEach(async () => {
-  t = await startServer(seed, { clock: manualClock('2026-03-01T10:00:00.000Z') })
-})
-afterEach(() => t.close())
+const t = serverEach(seed, () => ({ clock: manualClock('2026-03-01T10:00:00.000Z') }))
 
 const db = () => inspectDb(t.server.store)
 const projectRows = () => db().prepare('SELECT full_path, name FROM projects ORDER BY id').all()
