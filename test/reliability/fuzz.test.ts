@@ -45,8 +45,11 @@ const decodes = (path: string) => {
 }
 const RUNS = Number(process.env.GLA_FUZZ_RUNS ?? 3000)
 const SEED = process.env.GLA_FUZZ_SEED === undefined ? undefined : Number(process.env.GLA_FUZZ_SEED)
-/** The store goes back to the seed this often, so that deletions do not starve later requests. */
-const RESET_EVERY = 300
+/**
+ * The store goes back to the seed this often, so that deletions (and, since tokens can be rotated,
+ * revoked and their users blocked through the API, lost credentials) do not starve later requests.
+ */
+const RESET_EVERY = 100
 
 /** Hostile export archives (built in beforeAll) that fuzzed imports upload, with the error each must give. */
 const HOSTILE_ARCHIVES: Buffer[] = []

@@ -21,8 +21,16 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const get = (path: string, token?: string, query?: string) =>
-  t.http('GET', `/api/v4/namespaces/${path}`, { ...(token ? { token } : {}), ...(query ? { query } : {}) })
+/** One answer, without its X-Request-Id (each answer has its own): what two reads can compare. */
+const get = async (path: string, token?: string, query?: string) => {
+  const res = await t.http('GET', `/api/v4/namespaces/${path}`, {
+    ...(token ? { token } : {}),
+    ...(query ? { query } : {}),
+  })
+  const { 'x-request-id': requestId, ...headers } = res.headers
+  expect(requestId).toMatch(/^[0-9A-Z]{26}$/)
+  return { ...res, headers }
+}
 
 describe('GET /namespaces/:id', () => {
   it('shows a group to its members (inherited too) and a user namespace to its user, by id or path', async () => {
