@@ -10,6 +10,7 @@ import { namespaceTable } from './namespaces.js'
 import { projectTable } from './projects.js'
 import { userTable } from './users.js'
 import { triggerTable } from './triggers.js'
+import { jobDefinitionTable } from './job-definitions.js'
 import { pipelineTable } from './pipelines.js'
 import { aliasTable } from './aliases.js'
 import { issueDetailTables } from './issue-details.js'
@@ -81,6 +82,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     groupWrites: groupWriteTable(db, changes.structureVersion),
     triggers: triggerTable(db, digest),
     pipelines: pipelineTable(db, digest),
+    /** What each job's `.gitlab-ci.yml` told it to do (src/server/ci/job-definition.ts). */
+    jobDefinitions: jobDefinitionTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db),

@@ -18,6 +18,7 @@ import membersApi from './migrations/017-members-api.js'
 import accessTokens from './migrations/018-access-tokens.js'
 import groupLabelsMilestones from './migrations/019-group-labels-milestones.js'
 import webhooks from './migrations/020-webhooks.js'
+import ciJobDefinitions from './migrations/021-ci-job-definitions.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   accessTokens,
   groupLabelsMilestones,
   webhooks,
+  ciJobDefinitions,
 ]
