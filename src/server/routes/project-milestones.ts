@@ -32,9 +32,9 @@ export function projectMilestoneRoutes(api: ApiContext): void {
     summaries: {
       list: "List a project's milestones",
       get: 'Read one milestone by its id',
-      create: 'Create a milestone (Reporter and up; Developer before 15.0)',
-      update: 'Edit, close or reopen a milestone (Reporter and up; Developer before 15.0)',
-      remove: 'Delete a milestone (Reporter and up; Developer before 15.0); its issues lose it',
+      create: 'Create a milestone (Planner and up; Developer before 15.0)',
+      update: 'Edit, close or reopen a milestone (Planner and up; Developer before 15.0)',
+      remove: 'Delete a milestone (Planner and up; Developer before 15.0); its issues lose it',
       issues: "List a milestone's issues the caller may read, by label priority",
       mergeRequests:
         "List a milestone's merge requests (none: the server's merge requests have no milestone)",

@@ -36,6 +36,8 @@ export function removals(ctx: ServiceContext, hooks: RemovalHooks = {}) {
   const projectBots = (projectId: number) => store.accessTokens.botsOf('project', projectId)
 
   return {
+    /** Removes these bot users (one token's, when it is revoked); inside the caller's transaction. */
+    bots: dropBots,
     /** Removes the project with every row under it and its bots, then its files. */
     project(project: ProjectRow): void {
       const files = store.projectSettings.filesOf(project.id)

@@ -14,7 +14,7 @@ import type { BotTokenRow } from '../store/access-tokens.js'
 import type { MemberSource } from '../store/members.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import { ghostUser } from './ghost-user.js'
+import { removals } from './removals.js'
 import { addDays, defaultExpiry, expiresAtParam, expiryError, issueToken } from './token-issue.js'
 
 /** `project` or `group`, as the routes and GitLab's messages name them. */
@@ -55,6 +55,7 @@ export function resourceAccessTokenService(ctx: ServiceContext) {
   const canCreate = (actor: Actor, r: Resource) => canManage(r) && !store.accessTokens.botOf(actor.user!.id)
   const present = (row: BotTokenRow, r: Resource) => presentResourceToken(row, r, isoNow(ctx.clock))
   const find = (r: Resource, id: number) => store.accessTokens.botToken(r.source, r.id, id)
+  const removeBots = removals(ctx).bots
 
   return {
     /** `GET /:type/:id/access_tokens`: 401 for those who may not manage them. */
@@ -147,8 +148,7 @@ export function resourceAccessTokenService(ctx: ServiceContext) {
       if (!canManage(r)) throw badRequest(`${actor.user!.name} cannot delete ${bot.name}`)
       store.transaction(() => {
         store.users.revokeToken(row.id)
-        store.users.reassign(bot.id, ghostUser(store, isoNow(ctx.clock)))
-        store.users.remove(bot.id)
+        removeBots([bot.id])
       })
     },
 
