@@ -169,6 +169,7 @@ async function loadRows(pkg: string, { dir, seedFile, peerSeed }: Files): Promis
       JSON.stringify({ headers: Object.fromEntries(keep), body: a.body.toString('base64') }),
     )
     const bare = await startChild(['baseline', baselineFile])
+    const listBare = `${bare.url}${OURS}?per_page=20&state=opened`
     try {
       const at =
         (
@@ -221,8 +222,8 @@ async function loadRows(pkg: string, { dir, seedFile, peerSeed }: Files): Promis
       const list = await alternate('peer list', {
         ours: at(ours, listOurs, oursHeaders),
         emulate: rotated(listPeer),
-        bare: at(bare, listOurs, oursHeaders),
-        bare2N: at(bare, listOurs, oursHeaders, 2 * CONNECTIONS),
+        bare: at(bare, listBare, oursHeaders),
+        bare2N: at(bare, listBare, oursHeaders, 2 * CONNECTIONS),
       })
       const check = generatorCheck(
         CONNECTIONS,
@@ -286,7 +287,12 @@ async function startRows(pkg: string, { seedFile, peerSeed }: Files): Promise<Ro
     oursEmpty: [] as number[],
     peerEmpty: [] as number[],
   }
-  const rss = { ours: [] as number[], peer: [] as number[] }
+  const rss = {
+    ours: [] as number[],
+    peer: [] as number[],
+    ours1000: [] as number[],
+    peer1000: [] as number[],
+  }
   const until = async (
     start: () => Promise<Proc>,
     then: (p: Proc) => Promise<unknown>,
@@ -311,6 +317,7 @@ async function startRows(pkg: string, { seedFile, peerSeed }: Files): Promise<Ro
       () => serveOurs(seedFile),
       (p) => get(`${p.url}${OURS}?per_page=20&state=opened`, oursHeaders),
       t.ours,
+      rss.ours1000,
     )
     await until(
       () => serveEmulate(pkg, peerSeed),
@@ -319,6 +326,7 @@ async function startRows(pkg: string, { seedFile, peerSeed }: Files): Promise<Ro
         await get(`${p.url}${PEER_ISSUES}?per_page=20`, peerHeaders)
       },
       t.peer,
+      rss.peer1000,
     )
     await until(
       () => serveOurs('none'),
@@ -352,7 +360,9 @@ async function startRows(pkg: string, { seedFile, peerSeed }: Files): Promise<Ro
     {
       name: 'peer: RSS after an empty start, emulate / ours',
       ratio: median(rss.peer) / median(rss.ours),
-      detail: `ours ${mb(rss.ours)}, emulate ${mb(rss.peer)}; VmRSS 0.5 s after the first answer of the starts above`,
+      detail:
+        `ours ${mb(rss.ours)}, emulate ${mb(rss.peer)}; VmRSS 0.5 s after the first answer of the starts above; ` +
+        `with 1,000 issues: ours ${mb(rss.ours1000)}, emulate ${mb(rss.peer1000)}`,
     },
   ]
 }
