@@ -43,7 +43,7 @@ import {
   writeEmulateSeed,
 } from './support/emulate.js'
 import { issuesSeed } from './support/seeds.js'
-import { wrk, wrkScript, type Load } from './support/wrk.js'
+import { THREADS, wrk, wrkScript, type Load } from './support/wrk.js'
 
 const bin = fileURLToPath(new URL('../bin/gitlab-actions.js', import.meta.url))
 const ISSUES = 1000
@@ -250,6 +250,11 @@ async function loadRows(pkg: string, { dir, seedFile, peerSeed }: Files): Promis
               `${row}, ${side}: ${l.errors} errors and ${l.non2xx} non-2xx answers of ${l.total}`,
             )
       const how = `wrk, ${CONNECTIONS} connections, medians of ${ROUNDS} alternating runs of ${SECONDS} s`
+      // The rows without a bare server of their own: wrk's CPU beside each side's (the list's check
+      // covers the generator at its fastest; these answer fewer requests a second, or smaller ones).
+      const cpu = (m: Record<'ours' | 'emulate', Load>) =>
+        `wrk used ${m.ours.wrkCpu.toFixed(2)} / ${m.emulate.wrkCpu.toFixed(2)} cores of its ${THREADS}, ` +
+        `the servers ${m.ours.serverCpu.toFixed(2)} / ${m.emulate.serverCpu.toFixed(2)}`
       return [
         {
           name: 'peer: list 20 of 1,000 open issues, ours / emulate req/s',
@@ -261,14 +266,14 @@ async function loadRows(pkg: string, { dir, seedFile, peerSeed }: Files): Promis
         {
           name: 'peer: one issue, ours / emulate req/s',
           ratio: one.ours.rps / one.emulate.rps,
-          detail: `ours ${figures(one.ours)}, emulate ${figures(one.emulate)}; ${how}; bodies ${oneOurs.body.length} / ${onePeer.body.length} bytes`,
+          detail: `ours ${figures(one.ours)}, emulate ${figures(one.emulate)}; ${how}; bodies ${oneOurs.body.length} / ${onePeer.body.length} bytes; ${cpu(one)}`,
         },
         {
           name: 'peer: create issues, ours / emulate req/s (ours without the issue-creation rate limit)',
           ratio: create.ours.rps / create.emulate.rps,
           detail:
             `ours ${figures(create.ours)}, emulate ${figures(create.emulate)}; p99 ${create.ours.p99.toFixed(1)} / ${create.emulate.p99.toFixed(1)} ms; ` +
-            `${how}; ours with --issues-create-limit 0 (GitLab's default, 300 a minute, would refuse nearly all)`,
+            `${how}; ${cpu(create)}; ours with --issues-create-limit 0 (GitLab's default, 300 a minute, would refuse nearly all)`,
         },
       ]
     } finally {
@@ -461,11 +466,19 @@ export async function run(): Promise<Row[]> {
     const files = { dir, seedFile: join(dir, 'seed.yaml'), peerSeed: join(dir, 'emulate.yaml') }
     writeFileSync(files.seedFile, stringify(issuesSeed(ISSUES)))
     writeEmulateSeed(files.peerSeed)
-    const rows = await loadRows(pkg, files)
-    rows.push(...(await startRows(pkg, files)))
-    rows.push(...(await resetRows(pkg)))
-    for (const r of rows) r.detail += `; ${ahead(r.ratio)}; emulate ${EMULATE_VERSION}`
-    return rows
+    const label = (rows: Row[]) => {
+      for (const r of rows) r.detail += `; ${ahead(r.ratio)}; emulate ${EMULATE_VERSION}`
+      return rows
+    }
+    // The load rows last: a failed generator check throws, and the rows measured before it are
+    // printed on stderr rather than lost with the row set.
+    const rows = label([...(await startRows(pkg, files)), ...(await resetRows(pkg))])
+    try {
+      return [...label(await loadRows(pkg, files)), ...rows]
+    } catch (err) {
+      for (const r of rows) console.error(`${r.name}: ${r.ratio.toFixed(2)}; ${r.detail}`)
+      throw err
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
