@@ -4,7 +4,11 @@
  * bytes, measured alternately (BENCH_ROUNDS rounds of BENCH_SECONDS each, medians), with the generator
  * check (the bare server at 128 connections too). 64, as the mixed load: at 32 the bare server got
  * 10-14% more at 64 in 2 of 7 full runs, so 32 did not always reach its ceiling. Prints requests per second, p50/p99 latency and the
- * ratio (target: at least 0.5), and how long the 10,000-issue seed took to load (target: under 2 s).
+ * ratio (issue 44's target: at least 0.8), and how long the 10,000-issue seed took to load (target:
+ * under 2 s). A second row gives the same list with the response cache missed on every request
+ * (bench/wrk/miss.lua adds a parameter no two requests share; the cache keys on the URL), on a
+ * second reference server, against the same bare server in the same rounds: what a list costs when
+ * it is made.
  * With BENCH_BEFORE_DIR, the reference server of that build joins the rounds, and a second row gives
  * this build's rate over that one's.
  */
@@ -22,7 +26,7 @@ import {
   startChild,
   type Started,
 } from './support/measure.js'
-import { wrk, type Load } from './support/wrk.js'
+import { wrk, wrkScript, type Load } from './support/wrk.js'
 
 const ISSUES = Number(process.env.BENCH_ISSUES ?? 10_000)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -48,6 +52,9 @@ export async function run(): Promise<Row[]> {
   const reference = await startChild(['reference', String(ISSUES)])
   const before = other ? await startChild(['reference', String(ISSUES)], other) : undefined
   const logOff = COMPARE_LOG ? await startChild(['reference', String(ISSUES), 'log-off']) : undefined
+  // A server of its own: the misses fill its cache (64 MB of pages no one asks twice for), which
+  // must not weigh on the cached row's server.
+  const missing = await startChild(['reference', String(ISSUES)])
   const dir = mkdtempSync(join(tmpdir(), 'gla-bench-'))
   try {
     const answer = await sample(reference)
@@ -62,16 +69,29 @@ export async function run(): Promise<Row[]> {
         (server: Started, connections = CONNECTIONS, seconds = SECONDS) =>
         () =>
           wrk(`${server.url}${PATH}`, { connections, seconds, headers, serverPid: server.proc.pid as number })
+      const missed =
+        (seconds = SECONDS) =>
+        () =>
+          wrk(`${missing.url}${PATH}`, {
+            connections: CONNECTIONS,
+            seconds,
+            headers,
+            script: wrkScript('miss.lua'),
+            serverPid: missing.proc.pid as number,
+          })
       await at(reference, CONNECTIONS, 2)() // warm-up
+      await missed(2)()
       if (before) await at(before, CONNECTIONS, 2)()
       if (logOff) await at(logOff, CONNECTIONS, 2)()
       const m = await alternate('issues-list', {
         ...(before ? { before: at(before) } : {}),
         ...(logOff ? { logOff: at(logOff) } : {}),
         ours: at(reference),
+        miss: missed(),
         bare: at(baseline),
         bare2N: at(baseline, 2 * CONNECTIONS),
-      } as Record<'before' | 'logOff' | 'ours' | 'bare' | 'bare2N', () => Promise<Load>>)
+      } as Record<'before' | 'logOff' | 'ours' | 'miss' | 'bare' | 'bare2N', () => Promise<Load>>)
+      if (m.miss.errors + m.miss.non2xx > 0) throw new Error(`the cache-missed list: ${figures(m.miss)}`)
       const detail =
         `reference ${figures(m.ours)}; bare node:http ${figures(m.bare)}; ` +
         `${ISSUES} issues seeded in ${reference.seedMs} ms; response ${answer.body.length} bytes; ` +
@@ -80,10 +100,15 @@ export async function run(): Promise<Row[]> {
       const ratio = m.ours.rps / m.bare.rps
       const rows: Row[] = [
         {
-          name: 'issues-list: reference / bare node:http (target >= 0.5)',
+          name: 'issues-list: reference / bare node:http (target >= 0.8)',
           ratio,
           detail:
-            `${detail}; ${check}` + (ratio < 0.5 ? `; MISSES the 0.5 target (${ratio.toFixed(3)})` : ''),
+            `${detail}; ${check}` + (ratio < 0.8 ? `; MISSES the 0.8 target (${ratio.toFixed(3)})` : ''),
+        },
+        {
+          name: 'issues-list: reference with the response cache missed on every request / bare node:http',
+          ratio: m.miss.rps / m.bare.rps,
+          detail: `cache missed ${figures(m.miss)}; bare node:http ${figures(m.bare)}; the same rounds as the row above`,
         },
       ]
       if (before && other)
@@ -107,6 +132,7 @@ export async function run(): Promise<Row[]> {
   } finally {
     await before?.stop()
     await logOff?.stop()
+    await missing.stop()
     await reference.stop()
     rmSync(dir, { recursive: true, force: true })
   }

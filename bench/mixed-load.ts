@@ -150,14 +150,14 @@ export async function run(): Promise<Row[]> {
         `wrk, medians of ${ROUNDS} alternating runs of ${SECONDS} s; mix per 10: 3 lists, 3 reads, create, edit, add_spent_time, time_stats; ${ISSUES} issues`
       const check = generatorCheck(CONNECTIONS, m.bare, m.bare2N, detail)
       const ratio = m.ours.rps / m.bare.rps
-      // Issue 21's targets, judged on the unrounded figures (0.147 prints as 0.15).
+      // Issue 44's targets, judged on the unrounded figures (0.247 prints as 0.25).
       const misses = [
-        ratio < 0.15 ? `MISSES the 0.15 target (${ratio.toFixed(3)})` : '',
-        m.ours.p99 >= 30 ? 'MISSES the 30 ms p99 target' : '',
+        ratio < 0.25 ? `MISSES the 0.25 target (${ratio.toFixed(3)})` : '',
+        m.ours.p99 >= 15 ? 'MISSES the 15 ms p99 target' : '',
       ].filter(Boolean)
       const rows: Row[] = [
         {
-          name: `mixed-load: reference / bare node:http, ${CONNECTIONS} connections (target >= 0.15, p99 < 30 ms, errors 0)`,
+          name: `mixed-load: reference / bare node:http, ${CONNECTIONS} connections (target >= 0.25, p99 < 15 ms, errors 0)`,
           ratio,
           detail: [detail, check, ...misses].join('; '),
         },
