@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { applyMigration, type Migration } from './migration.js'
 import { migrations } from './migrations.js'
+import { keepMigratedImage, migratedImage } from './migrated-image.js'
 import { privateDir, privateFile } from './private-files.js'
 import { Connection } from './sqlite.js'
 
@@ -16,30 +17,38 @@ export type { Statement } from './sqlite.js'
  * The directory is made 0700 and the database, WAL and shared-memory files 0600.
  */
 export function openDb(data: string): Db {
-  let file = ':memory:'
-  if (data !== ':memory:') {
-    file = join(privateDir(data), 'gitlab.sqlite3')
-    privateFile(file, [`${file}-wal`, `${file}-shm`])
+  if (data === ':memory:') return openMemory()
+  const file = join(privateDir(data), 'gitlab.sqlite3')
+  privateFile(file, [`${file}-wal`, `${file}-shm`])
+  return migrated(new Connection(file))
+}
+
+/** A new in-memory store, a copy of a migrated image where there is one (migrated-image.ts). */
+function openMemory(): Db {
+  const image = migratedImage(migrations)
+  if (image) {
+    let copy: Db | undefined
+    try {
+      copy = new Connection(':memory:', image)
+      return migrated(copy)
+    } catch {
+      // not an image SQLite can read: this store is migrated, and its image replaces that one
+      copy?.close()
+    }
   }
-  // A new in-memory store starts from the image of one migrated earlier in this process.
-  const db = new Connection(file, file === ':memory:' ? migratedImage : undefined)
+  const db = migrated(new Connection(':memory:'))
+  keepMigratedImage(migrations, db.serialize())
+  return db
+}
+
+function migrated(db: Db): Db {
   db.exec(`PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;
     PRAGMA foreign_keys = ON;
     PRAGMA busy_timeout = 5000;`)
   migrate(db)
-  if (file === ':memory:') migratedImage ??= db.serialize()
   return db
 }
-
-/**
- * Start-up time: a new store's schema, 21 migrations of DDL, took SQLite longer to build than
- * anything else in a warm `startServer()` (half of it, with the statements then prepared at once).
- * The first `:memory:` store of a process is migrated and its file image kept; later ones are
- * copied from it in a fraction of a millisecond, `user_version` included, so `migrate` finds
- * nothing left to do. (A directory's store is a file: it migrates as before.)
- */
-let migratedImage: Uint8Array | undefined
 
 function migrate(db: Db): void {
   const current = db.prepare('PRAGMA user_version').pluck().get() as number

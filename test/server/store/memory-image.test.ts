@@ -1,15 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { openDb, type Db } from '../../../src/server/store/db.js'
 import { migrations } from '../../../src/server/store/migrations.js'
 import { Connection } from '../../../src/server/store/sqlite.js'
 
 /*
- * Start-up time (db.ts, sqlite.ts): the first `:memory:` store of a process is migrated and its
- * image kept, later ones start from a copy of it; statements compile on their first run. A copy
- * must be the migrated schema exactly, with its `user_version`, and share nothing with the first
- * store or the next; a statement's SQL error still shows, on its first run.
+ * Start-up time (db.ts, migrated-image.ts, sqlite.ts): the first `:memory:` store of a process is
+ * migrated and its image kept, in Node's compile cache directory too where that is on; later ones
+ * start from a copy of it; statements compile on their first run. A copy must be the migrated
+ * schema exactly, with its `user_version`, and share nothing with the first store or the next; an
+ * image SQLite cannot read is replaced; a statement's SQL error still shows, on its first run.
  */
 
 const schema = (db: Db) =>
@@ -48,6 +51,52 @@ describe('in-memory stores', () => {
       second.close()
       file.close()
       rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('the image in the compile cache directory', () => {
+  const db = resolve(__dirname, '../../../src/server/store/db.ts')
+  // A process that opens one in-memory store and prints its user_version and user count.
+  const openOne = (cache: string) =>
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { openDb } = await import(${JSON.stringify(db)}); const db = openDb(':memory:');` +
+          `console.log(db.prepare('PRAGMA user_version').pluck().get(), db.prepare('SELECT count(*) FROM users').pluck().get())`,
+      ],
+      { env: { ...process.env, NODE_COMPILE_CACHE: cache }, encoding: 'utf8' },
+    ).trim()
+
+  it('is written by the first process, read by the next, and replaced when SQLite cannot read it', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'gla-image-cache-'))
+    const images = () =>
+      readdirSync(cache, { recursive: true, encoding: 'utf8' }).filter((f) =>
+        f.includes('gitlab-actions-store-'),
+      )
+    try {
+      expect(openOne(cache)).toBe(`${migrations.length} 0`)
+      expect(images()).toHaveLength(1)
+      const file = join(cache, images()[0]!)
+      const image = new DatabaseSync(file, { readOnly: true })
+      expect(image.prepare('PRAGMA user_version').get()).toEqual({ user_version: migrations.length })
+      image.close()
+      // Read by the next process: one whose image holds a row is seen to start from it.
+      const marked = new DatabaseSync(file)
+      marked.exec(
+        "INSERT INTO users (username, name, email, created_at) VALUES ('m', 'M', 'm@x', '2026-01-01')",
+      )
+      marked.close()
+      expect(openOne(cache)).toBe(`${migrations.length} 1`)
+      writeFileSync(file, 'not a database')
+      expect(openOne(cache)).toBe(`${migrations.length} 0`)
+      expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3')
+    } finally {
+      rmSync(cache, { recursive: true, force: true })
     }
   })
 })
