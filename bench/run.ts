@@ -14,6 +14,7 @@ import { run as syncNoop } from './sync-noop.js'
 import { run as reset } from './reset.js'
 import { run as apiWorld } from './api-world.js'
 import { run as peer } from './peer.js'
+import { run as start } from './start.js'
 
 type Row = { name: string; ratio: number; detail: string }
 const benches: [string, () => Promise<Row | Row[]>][] = [
@@ -27,6 +28,7 @@ const benches: [string, () => Promise<Row | Row[]>][] = [
   ['reset', reset],
   ['api-world', apiWorld],
   ['peer', peer],
+  ['start', start],
 ]
 const only = process.argv.slice(2)
 const rows: Row[] = []

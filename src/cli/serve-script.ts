@@ -40,14 +40,12 @@ export function loadServe(argv: string[]): typeof serve {
   const cacheFile =
     dir && join(dir, `gitlab-actions-serve-${crc32(source).toString(16)}-${source.length}.bin`)
   const kept = cacheFile ? readCache(cacheFile) : undefined
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname) {${source.toString()}\n})`,
-    {
-      filename: file,
-      cachedData: kept?.subarray(0, -1),
-      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-    },
-  )
+  // The file holds the CommonJS wrapper already (scripts/bundle-cli.mjs): no copy of it is made here.
+  const script = new Script(source.toString(), {
+    filename: file,
+    cachedData: kept?.subarray(0, -1),
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  })
   const kind = readsSeedFile(argv) ? SEEDED : SEEDLESS
   // V8's data of a run like this one holds what this run compiles: making it again at exit would
   // cost 50-80 ms of CPU to learn that. A run that reads a seed file compiles the seed's parsing too.

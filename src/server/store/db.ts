@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { applyMigration, type Migration } from './migration.js'
 import { migrations } from './migrations.js'
+import { keepMigratedImage, migratedImage } from './migrated-image.js'
 import { privateDir, privateFile } from './private-files.js'
 import { Connection } from './sqlite.js'
 
@@ -16,12 +17,31 @@ export type { Statement } from './sqlite.js'
  * The directory is made 0700 and the database, WAL and shared-memory files 0600.
  */
 export function openDb(data: string): Db {
-  let file = ':memory:'
-  if (data !== ':memory:') {
-    file = join(privateDir(data), 'gitlab.sqlite3')
-    privateFile(file, [`${file}-wal`, `${file}-shm`])
+  if (data === ':memory:') return openMemory()
+  const file = join(privateDir(data), 'gitlab.sqlite3')
+  privateFile(file, [`${file}-wal`, `${file}-shm`])
+  return migrated(new Connection(file))
+}
+
+/** A new in-memory store, a copy of a migrated image where there is one (migrated-image.ts). */
+function openMemory(): Db {
+  const image = migratedImage(migrations)
+  if (image) {
+    let copy: Db | undefined
+    try {
+      copy = new Connection(':memory:', image)
+      return migrated(copy)
+    } catch {
+      // not an image SQLite can read: this store is migrated, and its image replaces that one
+      copy?.close()
+    }
   }
-  const db = new Connection(file)
+  const db = migrated(new Connection(':memory:'))
+  keepMigratedImage(migrations, db.serialize())
+  return db
+}
+
+function migrated(db: Db): Db {
   db.exec(`PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;
     PRAGMA foreign_keys = ON;

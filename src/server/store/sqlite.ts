@@ -50,18 +50,34 @@ const READ_ONLY = /^\s*SELECT\b/i
 /**
  * A prepared statement. Rows come as objects, or as arrays after `raw()`, or as their first column
  * after `pluck()` (both switch the statement for good, as they did with better-sqlite3).
+ * Start-up time: SQLite compiles the SQL on the statement's first run, not when the store's table
+ * modules make it: a new store made some 350 statements, most of which a server never runs, and
+ * compiling them was a fifth of a warm `startServer()`. (An error in the SQL shows on that first run.)
  */
 export class Statement {
   #plucked = false
+  #arrays = false
+  #stmt: StatementSync | undefined
   /** `onWrite` is called before each run of a statement that may change rows (all but a SELECT). */
   constructor(
-    private readonly stmt: StatementSync,
+    private readonly compile: () => StatementSync,
     private readonly onWrite?: () => void,
   ) {}
 
+  get #prepared(): StatementSync {
+    if (this.#stmt) return this.#stmt
+    const stmt = this.compile()
+    // Named parameters are written `@name` and bound from `{ name }` (bare names are node:sqlite's
+    // default); the row may carry fields the statement does not use.
+    stmt.setAllowUnknownNamedParameters(true)
+    if (this.#arrays) stmt.setReturnArrays(true)
+    return (this.#stmt = stmt)
+  }
+
   /** Each row as an array of column values, in SELECT order. */
   raw(): this {
-    this.stmt.setReturnArrays(true)
+    this.#arrays = true
+    this.#stmt?.setReturnArrays(true)
     return this
   }
 
@@ -73,13 +89,13 @@ export class Statement {
 
   get(...params: unknown[]): unknown {
     this.onWrite?.()
-    const row = this.stmt.get(...bindable(params))
+    const row = this.#prepared.get(...bindable(params))
     return this.#plucked ? (row as unknown as unknown[] | undefined)?.[0] : row
   }
 
   all(...params: unknown[]): unknown[] {
     this.onWrite?.()
-    const rows = this.stmt.all(...bindable(params))
+    const rows = this.#prepared.all(...bindable(params))
     return this.#plucked ? rows.map((row) => (row as unknown as unknown[])[0]) : rows
   }
 
@@ -89,13 +105,13 @@ export class Statement {
    */
   *iterate(...params: unknown[]): Generator<unknown> {
     this.onWrite?.()
-    for (const row of this.stmt.iterate(...bindable(params)))
+    for (const row of this.#prepared.iterate(...bindable(params)))
       yield this.#plucked ? (row as unknown as unknown[])[0] : row
   }
 
   run(...params: unknown[]): RunResult {
     this.onWrite?.()
-    return this.stmt.run(...bindable(params))
+    return this.#prepared.run(...bindable(params))
   }
 }
 
@@ -116,8 +132,11 @@ export class Connection {
   #writes = 0
   readonly #wrote = () => void this.#writes++
 
-  constructor(file: string) {
+  /** `image`: an in-memory database's content to start from, from `serialize()`. */
+  constructor(file: string, image?: Uint8Array) {
     this.#db = new DatabaseSync(file)
+    // Before any statement: node:sqlite finalizes those prepared before a deserialize.
+    if (image) this.#db.deserialize(image)
     this.#begin = this.#db.prepare('BEGIN')
     this.#commit = this.#db.prepare('COMMIT')
     this.#rollback = this.#db.prepare('ROLLBACK')
@@ -127,11 +146,15 @@ export class Connection {
   }
 
   prepare(sql: string): Statement {
-    const stmt = this.#db.prepare(opaqueParameters(sql))
-    // Named parameters are written `@name` and bound from `{ name }` (bare names are node:sqlite's
-    // default); the row may carry fields the statement does not use.
-    stmt.setAllowUnknownNamedParameters(true)
-    return new Statement(stmt, READ_ONLY.test(sql) ? undefined : this.#wrote)
+    return new Statement(
+      () => this.#db.prepare(opaqueParameters(sql)),
+      READ_ONLY.test(sql) ? undefined : this.#wrote,
+    )
+  }
+
+  /** The main database as SQLite's file image (for an in-memory one, its whole content). */
+  serialize(): Uint8Array {
+    return this.#db.serialize()
   }
 
   /** Runs SQL without results (DDL, PRAGMA settings); several statements may be given at once. */
