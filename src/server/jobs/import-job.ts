@@ -103,7 +103,7 @@ async function download(
 const MAX_VERSION_LENGTH = 128
 
 /** `VersionChecker` (`lib/gitlab/import_export/version_checker.rb`): the first line of `VERSION`. */
-async function checkVersion(dir: string): Promise<void> {
+export async function checkVersion(dir: string): Promise<void> {
   const head = Buffer.alloc(MAX_VERSION_LENGTH + 1)
   let bytes: number
   try {
