@@ -103,7 +103,7 @@ async function download(
 const MAX_VERSION_LENGTH = 128
 
 /** `VersionChecker` (`lib/gitlab/import_export/version_checker.rb`): the first line of `VERSION`. */
-export async function checkVersion(dir: string): Promise<void> {
+async function checkVersion(dir: string): Promise<void> {
   const head = Buffer.alloc(MAX_VERSION_LENGTH + 1)
   let bytes: number
   try {
@@ -122,6 +122,21 @@ export async function checkVersion(dir: string): Promise<void> {
   if (!/^\d+\.\d+\.\d+$/.test(first)) throw new TreeError('Incorrect VERSION format')
   if (first !== EXPORT_VERSION)
     throw new TreeError(`Import version mismatch: Required ${EXPORT_VERSION} but was ${first}`)
+}
+
+/**
+ * `Gitlab::ImportExport::FileImporter` for both kinds of import: an empty archive refused, the archive
+ * extracted safely into `dir` (made private), `VERSION` checked and a `tree/` folder required. Returns
+ * the bytes extracted; throws ArchiveError or TreeError with GitLab's message.
+ */
+export async function extractImport(archive: string, dir: string, limits: ExtractLimits): Promise<number> {
+  if ((await stat(archive)).size === 0) throw new ArchiveError('Decompressed archive size validation failed.')
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  const bytes = await extractArchive(archive, dir, limits)
+  await checkVersion(dir)
+  if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())
+    throw new TreeError('invalid import format')
+  return bytes
 }
 
 /**
@@ -158,13 +173,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
       const headers = signV4({ method: 'GET', url, ...source, now: new Date() })
       await download(env, url, headers, archive, env.allowLocal || source.endpoint !== undefined)
     }
-    if ((await stat(archive)).size === 0)
-      throw new ArchiveError('Decompressed archive size validation failed.')
-    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-    bytes = await extractArchive(archive, dir, env.limits)
-    await checkVersion(dir)
-    if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())
-      throw new TreeError('invalid import format')
+    bytes = await extractImport(archive, dir, env.limits)
     // GitLab's importer restores the repository first (`Gitlab::ImportExport::Importer#restorers`).
     await restoreRepository(store, projectId, join(dir, 'project.bundle'))
     await restoreTree({

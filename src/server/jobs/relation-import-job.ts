@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, rm, stat } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ExtractLimits } from '../archive/extract-limits.js'
 import { collectAfterJob } from '../archive/garbage.js'
 import { TreeError } from '../archive/ndjson-reader.js'
 import { removeTree } from '../archive/remove-tree.js'
-import { ArchiveError, extractArchive } from '../archive/safe-extract.js'
+import { ArchiveError } from '../archive/safe-extract.js'
 import type { ServiceContext } from '../services/context.js'
-import { PRIVATE_DIR_MODE } from '../store/private-files.js'
-import { checkVersion, filterMessage } from './import-job.js'
+import { extractImport, filterMessage } from './import-job.js'
 import { restoreSingleRelation } from './import-restore.js'
 
 export interface RelationImportJobEnv {
@@ -38,13 +37,7 @@ export async function runRelationImport(env: RelationImportJobEnv, trackerId: nu
     const importer = tracker && store.users.get(tracker.user_id)
     if (!tracker || !importer || tracker.status !== 'created') return
     store.relationImports.setStatus(trackerId, 'started', now())
-    if ((await stat(archive)).size === 0)
-      throw new ArchiveError('Decompressed archive size validation failed.')
-    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-    bytes = await extractArchive(archive, dir, env.limits)
-    await checkVersion(dir)
-    if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())
-      throw new TreeError('invalid import format')
+    bytes = await extractImport(archive, dir, env.limits)
     await restoreSingleRelation(
       {
         store,
