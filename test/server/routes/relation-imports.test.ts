@@ -173,6 +173,35 @@ describe('POST /projects/import-relation: a relation that failed, re-imported', 
     expect(await client.projectImports.relationImports('acme/widgets')).toEqual([done.tracker])
     // The milestones are the seed's two: nothing was added.
     expect((await t.http('GET', `${P}/milestones`, { token: ROOT })).body).toHaveLength(2)
+    // The reset takes a seeded project's trackers too.
+    await t.server.reset()
+    expect(await client.projectImports.relationImports('acme/widgets')).toEqual([])
+  })
+})
+
+describe('relation import trackers across a restart', () => {
+  it('marks a tracker a stopped server left under way as failed, and keeps it (--data)', async () => {
+    const data = join(tmp, 'data')
+    t = await startServer(widgetsSeed, { data })
+    const project = t.server.store.projects.byPath('acme/widgets')!.id
+    // A tracker the server was working on when it stopped (the job cannot be caught mid-run).
+    const id = t.server.store.relationImports.insert({
+      project_id: project,
+      user_id: 1,
+      relation: 'issues',
+      correlation_id: 'c0rrelation',
+      now: '2026-12-01T10:00:00.000Z',
+    })
+    t.server.store.relationImports.setStatus(id, 'started', '2026-12-01T10:00:01.000Z')
+    await t.close()
+    t = await startServer(widgetsSeed, { data })
+    const [row] = await trackers('acme/widgets')
+    expect(row).toMatchObject({
+      id,
+      relation: 'issues',
+      status: 'failed',
+      created_at: '2026-12-01T10:00:00.000Z',
+    })
   })
 })
 
