@@ -66,7 +66,15 @@ export async function restoreSingleRelation(job: RestoreJob, relation: string): 
   const restore = RELATIONS.find(([name]) => name === relation)?.[1]
   if (!restore) return
   const ctx = await restoreContext(job, false)
-  await restoreRelationFile(job, ctx, relation, restore, true)
+  await restoreRelationFile(job, ctx, relation, relation === 'milestones' ? milestoneOnce : restore, true)
+}
+
+/** A milestone line skipped when the project has its iid (a full import keeps it under the next iid). */
+function milestoneOnce(c: RestoreContext, line: unknown): unknown {
+  const iid = (line as { iid?: unknown } | null)?.iid
+  if (typeof iid === 'number' && c.writer.milestoneIidTaken(c.projectId, iid))
+    throw new RelationError('ActiveRecord::RecordNotUnique', 'iid taken')
+  return restoreMilestone(c, line)
 }
 
 const relationFile = (job: RestoreJob, name: string) => join(job.treeDir, 'project', `${name}.ndjson`)

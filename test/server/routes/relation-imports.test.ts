@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request } from 'undici'
@@ -176,6 +176,29 @@ describe('POST /projects/import-relation: a relation that failed, re-imported', 
     // The reset takes a seeded project's trackers too.
     await t.server.reset()
     expect(await client.projectImports.relationImports('acme/widgets')).toEqual([])
+  })
+})
+
+describe('POST /projects/import-relation: milestones', () => {
+  it('skips a milestone whose iid the project holds, under any title, and adds the others with their iid', async () => {
+    t = await startServer(widgetsSeed)
+    const dir = mkdtempSync(join(tmp, 'tree-'))
+    mkdirSync(join(dir, 'tree/project'), { recursive: true })
+    writeFileSync(join(dir, 'VERSION'), '0.2.4\n')
+    writeFileSync(join(dir, 'tree/project.json'), '{}')
+    writeFileSync(
+      join(dir, 'tree/project/milestones.ndjson'),
+      `${JSON.stringify({ iid: 1, title: 'v1.0 renamed' })}\n${JSON.stringify({ iid: 7, title: 'v3.0' })}\n`,
+    )
+    const res = await importRelation(tgz(dir, tmp), { path: 'acme/widgets', relation: 'milestones' })
+    expect(res.status).toBe(201)
+    expect(await trackerSettled('acme/widgets', res.body!.id)).toMatchObject({ status: 'finished' })
+    const milestones = (await t.http('GET', `${P}/milestones`, { token: ROOT })).body as Json[]
+    expect(milestones.map((m) => [m.iid, m.title]).sort()).toEqual([
+      [1, 'v1.0'],
+      [2, 'v2.0'],
+      [7, 'v3.0'],
+    ])
   })
 })
 
