@@ -15,6 +15,7 @@ import { run as reset } from './reset.js'
 import { run as apiWorld } from './api-world.js'
 import { run as peer } from './peer.js'
 import { run as start } from './start.js'
+import { run as syncComments } from './sync-comments.js'
 
 type Row = { name: string; ratio: number; detail: string }
 const benches: [string, () => Promise<Row | Row[]>][] = [
@@ -29,6 +30,7 @@ const benches: [string, () => Promise<Row | Row[]>][] = [
   ['api-world', apiWorld],
   ['peer', peer],
   ['start', start],
+  ['sync-comments', syncComments],
 ]
 const only = process.argv.slice(2)
 const rows: Row[] = []

@@ -17,7 +17,8 @@ import { octokitFor, startFakeGitHub } from '../test/support/fake-github.js'
 const ISSUES = Number(process.env.BENCH_SYNC_ISSUES ?? 2000)
 const GL_TOKEN = 'glpat-syncbot-token'
 
-const seed = {
+/** The GitLab side of the sync rows: a project the sync bot maintains. */
+export const seed = {
   users: [
     { username: 'root', admin: true, token: 'glpat-root-token' },
     { username: 'syncbot', token: GL_TOKEN },
@@ -26,7 +27,8 @@ const seed = {
   projects: [{ path: 'bench/issues', members: { syncbot: 'maintainer' }, labels: [{ name: 'gh:bug' }] }],
 } as Seed
 
-const settings: SyncSettings = {
+/** Direction both, comments on: what the sync rows run. */
+export const settings: SyncSettings = {
   direction: 'both',
   comments: true,
   labelMap: {},
@@ -36,20 +38,26 @@ const settings: SyncSettings = {
   includeConfidential: false,
 }
 
-const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
-const show = (counts: Record<string, number>) =>
+export const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
+export const show = (counts: Record<string, number>) =>
   Object.entries(counts)
     .map(([m, n]) => `${n} ${m}`)
     .join(', ') || '0'
 
-export async function run(): Promise<{ name: string; ratio: number; detail: string }> {
+/** The reference server with `seed`, in this process, counting the requests it receives by method. */
+export async function countedServer() {
   const server = await buildServer({ seed, issuesCreateLimit: 0 })
   const baseUrl = await server.listen({ host: '127.0.0.1', port: 0 })
-  const glCounts: Record<string, number> = {}
+  const counts: Record<string, number> = {}
   server.app.server.on('request', (req: { method?: string }) => {
     const m = req.method ?? 'GET'
-    glCounts[m] = (glCounts[m] ?? 0) + 1
+    counts[m] = (counts[m] ?? 0) + 1
   })
+  return { server, baseUrl, counts }
+}
+
+export async function run(): Promise<{ name: string; ratio: number; detail: string }> {
+  const { server, baseUrl, counts: glCounts } = await countedServer()
   const gh = await startFakeGitHub('bench', 'issues', 'sync-bot')
   const gitlab = createClient({ baseUrl, token: GL_TOKEN })
   try {

@@ -1,5 +1,7 @@
 import type { ResourceRef } from '../schema/common.js'
 import { ProjectImportStatus } from '../schema/project-import.js'
+import { RelationImportTracker, type ImportableRelation } from '../schema/relation-import.js'
+import { Type } from '@sinclair/typebox'
 import type { CallOptions, Http } from './http.js'
 import { streamedMultipart, type FormField } from './multipart.js'
 import { path } from './path.js'
@@ -84,6 +86,32 @@ export function projectImports(http: Http) {
     return { record: r.value ?? started, ended: r.ended, elapsedMs: r.elapsedMs }
   }
 
+  const relationImports = (project: ResourceRef, options: CallOptions = {}) =>
+    http.request('GET', path`/projects/${project}/relation-imports`, {
+      ...options,
+      response: Type.Array(RelationImportTracker),
+    })
+
+  /**
+   * Waits for the relation import `started` (the answer of `importRelation`) to end `finished` or `failed`,
+   * reading the project's trackers (poll.ts pacing), or for the timeout.
+   */
+  async function waitForRelationImport(
+    started: RelationImportTracker,
+    options: PollTiming = {},
+  ): Promise<{ tracker: RelationImportTracker; ended: 'done' | 'timeout'; elapsedMs: number }> {
+    if (FINAL.has(started.status)) return { tracker: started, ended: 'done', elapsedMs: 0 }
+    const r = await poll({
+      ...options,
+      waitFirst: true,
+      read: async (signal) =>
+        (await relationImports(started.project_path, { signal })).find((t) => t.id === started.id) ?? started,
+      key: (tracker) => tracker.status,
+      done: (tracker) => FINAL.has(tracker.status),
+    })
+    return { tracker: r.value ?? started, ended: r.ended, elapsedMs: r.elapsedMs }
+  }
+
   return {
     /**
      * `POST /projects/import` (multipart): uploads `file` as a stream with a known length. A streamed
@@ -116,6 +144,30 @@ export function projectImports(http: Http) {
     /** `GET /projects/:id/import`: `import_status`, `import_error`, up to 100 `failed_relations`. */
     status,
     waitForImport,
+    /**
+     * `POST /projects/import-relation` (multipart, GitLab 17.1+; 16.11 behind a flag): re-imports one
+     * relation of the archive `file` into the existing project at full path `project`, skipping items whose
+     * iid it holds. Answers the tracker, `created`; 409 while an import of the project is under way.
+     */
+    importRelation: async (
+      file: string,
+      target: { path: string; relation: ImportableRelation },
+      options: CallOptions = {},
+    ) =>
+      http.request('POST', '/projects/import-relation', {
+        ...options,
+        body: await streamedMultipart(
+          [
+            ['path', target.path],
+            ['relation', target.relation],
+          ],
+          { field: 'file', path: file, contentType: 'application/gzip' },
+        ),
+        response: RelationImportTracker,
+      }),
+    /** `GET /projects/:id/relation-imports`: the project's relation import trackers, oldest first (Maintainer+). */
+    relationImports,
+    waitForRelationImport,
   }
 }
 export type ProjectImportsApi = ReturnType<typeof projectImports>

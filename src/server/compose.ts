@@ -22,6 +22,7 @@ import { groupWriteService } from './services/group-writes.js'
 import { healthService } from './services/health.js'
 import { importSources } from './services/import-sources.js'
 import { CONCURRENT_IMPORTS, importService } from './services/imports.js'
+import { relationImportService } from './services/relation-imports.js'
 import type { Services, Transfers } from './services/index.js'
 import { issueService, type IssueService } from './services/issues/issues.js'
 import type { IssueDeps } from './services/issues/lookup.js'
@@ -340,6 +341,7 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
   for (const row of store.exports.unfinished()) store.exports.setStatus(row.id, 'failed', 'interrupted', now)
   for (const row of store.imports.unfinished())
     store.imports.setStatus(row.project_id, 'failed', 'Import interrupted: the server stopped', now)
+  for (const id of store.relationImports.unfinished()) store.relationImports.setStatus(id, 'failed', now)
   if (!work.temporary) sweepAbandoned(work.dir, store.exports.files())
   api.onSnapshot('transfers', work.dir)
 
@@ -369,17 +371,20 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
   }
   const maxImportSize = options.maxImportSize ?? defaultMaxImportSize(api.instance.version)
   const exports = exportService(api.ctx, env)
+  const extractLimits = {
+    ...DEFAULT_EXTRACT_LIMITS,
+    ...(options.maxDecompressedArchiveSize !== undefined
+      ? { maxDecompressedBytes: options.maxDecompressedArchiveSize }
+      : {}),
+  }
+  const slots = jobSlots(CONCURRENT_IMPORTS)
   const imports = importService(api.ctx, {
     ...env,
-    limits: {
-      ...DEFAULT_EXTRACT_LIMITS,
-      ...(options.maxDecompressedArchiveSize !== undefined
-        ? { maxDecompressedBytes: options.maxDecompressedArchiveSize }
-        : {}),
-    },
+    limits: extractLimits,
     s3Endpoint: options.s3Endpoint,
-    slots: jobSlots(CONCURRENT_IMPORTS),
+    slots,
   })
+  const relationImports = relationImportService(api.ctx, { ...env, limits: extractLimits, slots })
   api.onClose(async () => {
     await queue.close()
     work.removeIfTemporary()
@@ -388,5 +393,5 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
     allowLocal: api.settings.allowLocalRequests,
     s3Endpoint: options.s3Endpoint,
   })
-  return { exports, imports, uploadDir: work.dir, sources, maxImportSize }
+  return { exports, imports, uploadDir: work.dir, sources, maxImportSize, relationImports }
 }

@@ -408,6 +408,9 @@ const RULES: Record<string, Rule> = {
   'POST /projects/import': { min: 'user', auth: true, scope: 'none', ok: [400] },
   'POST /projects/remote-import': { min: 'user', auth: true, scope: 'none', ok: [400] },
   'POST /projects/remote-import-s3': { min: 'user', auth: true, scope: 'none', ok: [400] },
+  // Found by full path, then the relation, then admin_project: the rules are relation-imports.test.ts's.
+  'POST /projects/import-relation': { min: 'user', auth: true, scope: 'none', ok: [400] },
+  'GET /projects/{id}/relation-imports': { min: 'maintainer', auth: true },
   // lib/api/issue_links.rb authenticates every call; linking and unlinking need `admin_issue_link`
   // (the Guest role) on the issues: 403 when linking, 404 `No Issue Link found` when unlinking.
   // reset() links issue 1 to 3 in each project (2 is confidential).

@@ -43,9 +43,13 @@ export interface StepRun {
   code: number
   outputs: Record<string, string>
   log: string
+  /** The job summary after the step (runJob). */
+  summary?: string
 }
 
 const truthy = (v: unknown) => v !== '' && v !== false && v !== null && v !== undefined && v !== 0
+
+const STATUS_FUNCTIONS = new Set(['always', 'success', 'failure'])
 
 /** Evaluates one expression (the text inside `${{ }}`) in `scope`. */
 export function evaluate(expr: string, scope: Scope): unknown {
@@ -64,6 +68,13 @@ export function evaluate(expr: string, scope: Scope): unknown {
     }
     if (t === '!') return !truthy(primary())
     if (t.startsWith("'")) return t.slice(1, -1).replaceAll("''", "'")
+    // The status functions, from `job.failed` in the scope (runJob keeps it).
+    if (STATUS_FUNCTIONS.has(t) && peek() === '(') {
+      next()
+      if (next() !== ')') throw new Error(`${t}() takes no arguments in ${expr}`)
+      const failed = (scope.job as Scope | undefined)?.failed === true
+      return t === 'always' ? true : t === 'failure' ? failed : !failed
+    }
     if (t === 'true' || t === 'false') return t === 'true'
     if (!/^[A-Za-z_]/.test(t)) throw new Error(`unsupported token ${t} in ${expr}`)
     let v: unknown = scope
@@ -107,9 +118,17 @@ export function evaluate(expr: string, scope: Scope): unknown {
 export const interpolate = (text: string, scope: Scope) =>
   text.replace(/\$\{\{(.*?)\}\}/g, (_m, expr: string) => String(evaluate(expr, scope)))
 
-/** An `if:` condition, with or without its `${{ }}`; absent means run. */
-const holds = (condition: string | undefined, scope: Scope) =>
-  condition === undefined || truthy(evaluate(condition.replace(/^\s*\$\{\{(.*)\}\}\s*$/, '$1'), scope))
+/**
+ * An `if:` condition, with or without its `${{ }}`; absent means run. As on GitHub, a condition
+ * without a status function (`always()`, `success()`, `failure()`) holds only while no step failed.
+ */
+const holds = (condition: string | undefined, scope: Scope) => {
+  const failed = (scope.job as Scope | undefined)?.failed === true
+  if (condition === undefined) return !failed
+  const expr = condition.replace(/^\s*\$\{\{(.*)\}\}\s*$/, '$1')
+  const status = /\b(always|success|failure)\s*\(/.test(expr)
+  return (status || !failed) && truthy(evaluate(expr, scope))
+}
 
 /**
  * Runs a bash script as a runner runs a `run:` step (`bash -e`), in `cwd` with `env` added.
@@ -148,6 +167,8 @@ export async function runComposite(
     github?: Record<string, string>
     env?: Record<string, string>
     launcher?: string
+    /** A failed step's outputs stand (what it wrote before failing), as on GitHub. */
+    failedOutputs?: boolean
   },
 ) {
   const yml = parse(readFileSync(join(dir, 'action.yml'), 'utf8')) as ActionYml
@@ -167,6 +188,7 @@ export async function runComposite(
     runner: { temp: job.temp },
   })
   let log = ''
+  let code = 0
   for (const step of yml.runs.steps) {
     if (!holds(step.if, scope())) continue
     if (step.uses) throw new Error(`${dir}: step ${step.name ?? step.uses} needs ${step.uses}`)
@@ -183,25 +205,34 @@ export async function runComposite(
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = interpolate(String(v), scope())
     const ran = await bash(interpolate(step.run ?? '', scope()), env, job.cwd, job.launcher)
     log += ran.log
-    if (ran.code !== 0) return { code: ran.code, outputs: {}, log }
+    if (ran.code !== 0 && !job.failedOutputs) return { code: ran.code, outputs: {}, log }
     if (step.id) steps[step.id] = { outputs: parseOutputFile(readFileSync(outputFile, 'utf8')) }
+    if (ran.code !== 0) {
+      code = ran.code
+      break
+    }
   }
   const outputs: Record<string, string> = {}
   for (const [name, spec] of Object.entries(yml.outputs ?? {}))
     outputs[name] = interpolate(spec.value, scope())
-  return { code: 0, outputs, log }
+  return { code, outputs, log }
 }
 
 /**
  * Runs job `jobName` of the workflow at `workflowPath` (repository `root`): its local-action steps
- * and its `test` assertions, in order, with `env` over the workflow's and the job's own. Stops at
- * the first step that fails. Returns every step that ran.
+ * and its `test` assertions, in order, with `env` over the workflow's and the job's own. After a step
+ * fails, only steps whose condition asks for `always()` or `failure()` run. Returns every step that ran.
+ * `options.runSteps`: every `run:` step runs (in bash, `GITHUB_STEP_SUMMARY` the job summary, which
+ * each StepRun's `summary` holds as it stood after the step), steps and composite actions see the
+ * job's environment, and a failed composite keeps its outputs, as on GitHub; for workflows whose
+ * every step the test provides for.
  */
 export async function runJob(
   root: string,
   workflowPath: string,
   jobName: string,
   env: Record<string, string> = {},
+  options: { runSteps?: boolean } = {},
 ): Promise<StepRun[]> {
   const workflow = parse(readFileSync(join(root, workflowPath), 'utf8')) as {
     env?: Record<string, string>
@@ -210,13 +241,23 @@ export async function runJob(
   const job = workflow.jobs[jobName]
   if (!job) throw new Error(`${workflowPath}: no job ${jobName}`)
   const temp = mkdtempSync(join(tmpdir(), 'gla-runner-'))
+  const summaryFile = join(temp, 'summary.md')
+  writeFileSync(summaryFile, '')
   const steps: Record<string, { outputs: Record<string, string> }> = {}
+  let failed = false
   const scope = () => ({
     env: { ...workflow.env, ...job.env, ...env },
     steps,
     runner: { temp },
     github: { workspace: root },
+    job: { failed },
   })
+  const jobEnv = (): Record<string, string> => {
+    if (!options.runSteps) return {}
+    const out: Record<string, string> = {}
+    for (const [k, v] of Object.entries(scope().env)) out[k] = interpolate(String(v), scope())
+    return out
+  }
   const ran: StepRun[] = []
   try {
     for (const step of job.steps) {
@@ -226,15 +267,20 @@ export async function runJob(
       if (step.uses?.startsWith('./')) {
         const given: Record<string, string> = {}
         for (const [k, v] of Object.entries(step.with ?? {})) given[k] = interpolate(String(v), scope())
-        result = await runComposite(resolve(root, step.uses), given, { temp, cwd: root })
-      } else if (step.run && /^test\s/.test(step.run.trim())) {
-        const stepEnv: Record<string, string> = {}
+        result = await runComposite(resolve(root, step.uses), given, {
+          temp,
+          cwd: root,
+          env: jobEnv(),
+          failedOutputs: options.runSteps,
+        })
+      } else if (step.run && (options.runSteps || /^test\s/.test(step.run.trim()))) {
+        const stepEnv: Record<string, string> = { ...jobEnv(), GITHUB_STEP_SUMMARY: summaryFile }
         for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = interpolate(String(v), scope())
         result = { ...(await bash(interpolate(step.run, scope()), stepEnv, root)), outputs: {} }
       } else continue
-      ran.push({ label, ...result })
+      ran.push({ label, ...result, summary: readFileSync(summaryFile, 'utf8') })
       if (step.id) steps[step.id] = { outputs: result.outputs }
-      if (result.code !== 0) break
+      if (result.code !== 0) failed = true
     }
     return ran
   } finally {

@@ -66,6 +66,18 @@ export const inputs = {
     default: 'false',
     parse: bool,
   },
+  'retry-failed-relations': {
+    description:
+      "Re-import each relation kind that failed (issues, merge requests, milestones, ci_pipelines) from the same archive with GitLab's import-relation API (17.1+), wait for each, and report what recovered",
+    default: 'false',
+    parse: bool,
+  },
+  verify: {
+    description:
+      'After the import, compare the archive (issues, notes, labels, milestones, merge requests, members) with what the project holds and report the differences; they fail the step with fail-on-failed-relations',
+    default: 'false',
+    parse: bool,
+  },
   'artifact-name': {
     description: 'Download this workflow artifact first (actions/download-artifact) into artifact-dir',
   },
@@ -79,6 +91,10 @@ export const Outputs = {
   ImportStatus: 'import-status',
   ImportError: 'import-error',
   FailedRelations: 'failed-relations',
+  RecoveredRelations: 'recovered-relations',
+  StillFailedRelations: 'still-failed-relations',
+  VerifyResult: 'verify-result',
+  VerifyDifferences: 'verify-differences',
 } as const
 
 export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
@@ -87,6 +103,10 @@ export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   'import-status': 'scheduled (wait: false), finished or failed',
   'import-error': "GitLab's import error, when it failed",
   'failed-relations': 'How many relations failed to import (the summary lists them)',
+  'recovered-relations': 'Relation kinds retry-failed-relations re-imported, comma-separated',
+  'still-failed-relations': 'Relation kinds that failed and were not recovered, comma-separated',
+  'verify-result': 'match or differ (verify: true), else empty',
+  'verify-differences': 'How many of the compared kinds differ (verify: true), else empty',
 }
 
 export type Settings = Awaited<ReturnType<typeof readInputs>>

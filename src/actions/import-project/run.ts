@@ -114,6 +114,68 @@ export async function importProject(
   }
 }
 
+/**
+ * After a finished import: `retry-failed-relations` re-imports the failed relation kinds, then `verify`
+ * compares the archive with the project. Both need the archive on disk (the `archive` input). The time
+ * left of `timeout` bounds the retries.
+ */
+export async function afterImport(
+  s: Settings,
+  r: ImportResult,
+  log: Log,
+  signal?: AbortSignal,
+  clock: Clock = {},
+): Promise<ImportResult> {
+  const p = r.record
+  if (!r.waited || r.timedOut || p.import_status !== 'finished') return r
+  const wantsRetry = s.retryFailedRelations && p.failed_relations.length > 0
+  if (!wantsRetry && !s.verify) return r
+  const now = clock.now ?? Date.now
+  const sleep = clock.sleep ?? defaultSleep
+  const gitlab = actionClient(s.gitlabUrl, s.token, 'import-project', { retry: { sleep } })
+  const out: ImportResult = { ...r }
+  try {
+    if (wantsRetry) {
+      const { retryFailedRelations } = await import('./retry.js')
+      out.retry = await retryFailedRelations(gitlab, p, s.archive, {
+        deadline: now() + Math.max(0, s.timeout - r.elapsedMs),
+        pollInterval: s.pollInterval,
+        signal,
+        log,
+        now,
+        sleep,
+      })
+    }
+    if (s.verify) {
+      if (s.archive === undefined) {
+        out.verify = {
+          error: "verify reads the archive again: it needs the 'archive' input, not url or s3-*",
+        }
+        log.warning(out.verify.error)
+      } else {
+        log.info(`Comparing ${s.archive} with ${p.path_with_namespace}`)
+        const { verifyImport } = await import('./verify.js')
+        try {
+          out.verify = await verifyImport(gitlab, s.archive, p.id, signal)
+        } catch (err) {
+          out.verify = { error: `the comparison failed: ${(err as Error).message}` }
+          log.warning(out.verify.error)
+        }
+      }
+    }
+  } finally {
+    await gitlab.close()
+  }
+  return out
+}
+
+/** The failed relation kinds that no retry recovered. */
+export function stillFailed(r: ImportResult): string[] {
+  const kinds = [...new Set(r.record.failed_relations.map((f) => f.relation_name))]
+  const recovered = new Set(r.retry?.retries.filter((x) => x.outcome === 'recovered').map((x) => x.relation))
+  return kinds.filter((k) => !recovered.has(k))
+}
+
 /** Why the step fails, or undefined. */
 export function verdict(s: Settings, r: ImportResult): string | undefined {
   const p = r.record
@@ -121,15 +183,22 @@ export function verdict(s: Settings, r: ImportResult): string | undefined {
     return `The import of ${p.path_with_namespace} was still ${p.import_status} after ${formatDuration(s.timeout)} ('timeout'); GitLab may still finish it: check before importing again`
   if (p.import_status === 'failed')
     return `The import of ${p.path_with_namespace} failed: ${p.import_error ?? 'no error given'}`
-  if (p.failed_relations.length && s.failOnFailedRelations)
+  if (!s.failOnFailedRelations) return undefined
+  const left = stillFailed(r)
+  if (p.failed_relations.length && !r.retry)
     return `The import of ${p.path_with_namespace} finished, but ${p.failed_relations.length} relation(s) failed ('fail-on-failed-relations')`
+  if (left.length)
+    return `The import of ${p.path_with_namespace} finished, but ${left.join(', ')} failed and were not recovered ('fail-on-failed-relations')`
+  if (r.verify && 'error' in r.verify) return `The import could not be verified: ${r.verify.error}`
+  if (r.verify?.differences)
+    return `${p.path_with_namespace} differs from the archive in ${r.verify.differences} of ${r.verify.rows.length} kinds ('verify', 'fail-on-failed-relations')`
   return undefined
 }
 
 /** The whole action: inputs -> import (and wait) -> outputs -> summary -> verdict. */
 export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {}): Promise<void> {
   const s = await readInputs(io)
-  const r = await importProject(s, io, signal, clock)
+  const r = await afterImport(s, await importProject(s, io, signal, clock), io, signal, clock)
   const p = r.record
   io.setOutput(Outputs.ProjectId, String(p.id))
   setShapedOutput(io, Outputs.ProjectPath, p.path_with_namespace, 'path_with_namespace', 'path')
@@ -140,6 +209,20 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
     io.warning(
       `${p.failed_relations.length} relation(s) failed to import: ${[...new Set(p.failed_relations.map((f) => f.relation_name))].join(', ')}`,
     )
+  if (r.retry) {
+    io.setOutput(
+      Outputs.RecoveredRelations,
+      r.retry.retries
+        .filter((x) => x.outcome === 'recovered')
+        .map((x) => x.relation)
+        .join(','),
+    )
+    io.setOutput(Outputs.StillFailedRelations, stillFailed(r).join(','))
+  }
+  if (r.verify && !('error' in r.verify)) {
+    io.setOutput(Outputs.VerifyResult, r.verify.differences ? 'differ' : 'match')
+    io.setOutput(Outputs.VerifyDifferences, String(r.verify.differences))
+  }
   const failure = verdict(s, r)
   await io.summary(renderSummary(s, r, failure))
   if (failure) io.fail(failure)

@@ -317,6 +317,22 @@ export const RELEASE_RULES = {
     change: 'GET hooks/:hook_id/events lists the deliveries of a hook',
     where: 'src/server/routes/hooks.ts',
   },
+  /**
+   * `POST /projects/import-relation` and `GET /projects/:id/relation-imports` from 16.11 behind the flag
+   * `single_relation_import`, off by default; generally available, the flag removed, in 17.1
+   * (doc/api/project_import_export.md "Import a single relation"). Before 16.11, no routes (404).
+   */
+  singleRelationImport: {
+    since: '16.11',
+    change: 'POST /projects/import-relation and GET /projects/:id/relation-imports (behind a flag, off)',
+    where: 'src/server/routes/relation-imports.ts',
+  },
+  /** GitLab 17.1: `single_relation_import` removed, the single relation import on for everyone. */
+  singleRelationImportGa: {
+    since: '17.1',
+    change: 'the single relation import answers without a feature flag',
+    where: 'src/server/routes/relation-imports.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

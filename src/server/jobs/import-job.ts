@@ -125,6 +125,21 @@ async function checkVersion(dir: string): Promise<void> {
 }
 
 /**
+ * `Gitlab::ImportExport::FileImporter` for both kinds of import: an empty archive refused, the archive
+ * extracted safely into `dir` (made private), `VERSION` checked and a `tree/` folder required. Returns
+ * the bytes extracted; throws ArchiveError or TreeError with GitLab's message.
+ */
+export async function extractImport(archive: string, dir: string, limits: ExtractLimits): Promise<number> {
+  if ((await stat(archive)).size === 0) throw new ArchiveError('Decompressed archive size validation failed.')
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  const bytes = await extractArchive(archive, dir, limits)
+  await checkVersion(dir)
+  if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())
+    throw new TreeError('invalid import format')
+  return bytes
+}
+
+/**
  * Runs one import: `scheduled` -> `started`, the archive fetched (upload, URL or S3,
  * streamed to disk), extracted safely, `VERSION` checked, the tree restored, an `overwrite`
  * applied; then `finished`, or `failed` with GitLab's filtered message in `import_error`.
@@ -158,13 +173,7 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
       const headers = signV4({ method: 'GET', url, ...source, now: new Date() })
       await download(env, url, headers, archive, env.allowLocal || source.endpoint !== undefined)
     }
-    if ((await stat(archive)).size === 0)
-      throw new ArchiveError('Decompressed archive size validation failed.')
-    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-    bytes = await extractArchive(archive, dir, env.limits)
-    await checkVersion(dir)
-    if (!(await stat(join(dir, 'tree')).catch(() => undefined))?.isDirectory())
-      throw new TreeError('invalid import format')
+    bytes = await extractImport(archive, dir, env.limits)
     // GitLab's importer restores the repository first (`Gitlab::ImportExport::Importer#restorers`).
     await restoreRepository(store, projectId, join(dir, 'project.bundle'))
     await restoreTree({

@@ -51,16 +51,48 @@ export async function restoreTree(job: RestoreJob): Promise<void> {
   const writer = store.importWriter()
   const attrs = await readProjectJson(join(job.treeDir, 'project.json'))
   applyProjectAttributes(job, writer, attrs)
-  const rel = (name: string) => join(job.treeDir, 'project', `${name}.ndjson`)
+  const ctx = await restoreContext(job, true)
+  for (const [name, restore] of RELATIONS) await restoreRelationFile(job, ctx, name, restore, false)
+}
+
+/**
+ * `RelationTreeRestorer#restore_single_relation` as `Projects::ImportExport::RelationImportWorker` runs it
+ * (`skip_on_duplicate_iid: true`): the members mapped to users (not added: the project has its members,
+ * our reading of a re-import), then only `relation`'s file; a line whose iid the project holds already is
+ * skipped, not a failure. A relation we do not restore (`ci_pipelines`: the emulator keeps no imported
+ * pipelines) reads nothing. Failures are recorded under `job.correlationId`, the tracker's.
+ */
+export async function restoreSingleRelation(job: RestoreJob, relation: string): Promise<void> {
+  const restore = RELATIONS.find(([name]) => name === relation)?.[1]
+  if (!restore) return
+  const ctx = await restoreContext(job, false)
+  await restoreRelationFile(job, ctx, relation, relation === 'milestones' ? milestoneOnce : restore, true)
+}
+
+/** A milestone line skipped when the project has its iid (a full import keeps it under the next iid). */
+function milestoneOnce(c: RestoreContext, line: unknown): unknown {
+  const iid = (line as { iid?: unknown } | null)?.iid
+  if (typeof iid === 'number' && c.writer.milestoneIidTaken(c.projectId, iid))
+    throw new RelationError('ActiveRecord::RecordNotUnique', 'iid taken')
+  return restoreMilestone(c, line)
+}
+
+const relationFile = (job: RestoreJob, name: string) => join(job.treeDir, 'project', `${name}.ndjson`)
+
+/** The members mapped (and, for a new project, added) and what every line restorer needs. */
+async function restoreContext(job: RestoreJob, addMembers: boolean): Promise<RestoreContext> {
+  const { store } = job
+  const writer = store.importWriter()
   const users = await mapMembers(
     store,
     writer,
-    rel('project_members'),
+    relationFile(job, 'project_members'),
     job.projectId,
     job.importer,
     job.now(),
+    addMembers,
   )
-  const ctx: RestoreContext = {
+  return {
     store,
     writer,
     users,
@@ -68,37 +100,46 @@ export async function restoreTree(job: RestoreJob): Promise<void> {
     now: job.now(),
     modernAttribution: atLeast(job.gitlabVersion, '17.1'),
   }
-  for (const [name, restore] of RELATIONS) {
-    if (!(await isFile(rel(name)))) continue
-    let batch: { value: unknown; index: number; elements: number }[] = []
-    let batchChars = 0
-    let batchElements = 0
-    // Lines are saved in batches, each line in its own savepoint: committing every line on its own
-    // was most of an import's time. The batch is gathered first, so no transaction spans an await.
-    const save = () => {
-      const lines = batch
-      batch = []
-      batchChars = 0
-      batchElements = 0
-      store.transaction(() => {
-        for (const { value, index } of lines)
-          saveLine(job, name, index, () => store.transaction(() => restore(ctx, value)))
-      })
-      for (const { elements } of lines) collectAfterHeavyLine(elements)
+}
+
+/** One relation file, line by line, in batches (see restoreTree); missing files are skipped. */
+async function restoreRelationFile(
+  job: RestoreJob,
+  ctx: RestoreContext,
+  name: string,
+  restore: (c: RestoreContext, line: unknown) => unknown,
+  skipDuplicates: boolean,
+): Promise<void> {
+  const { store } = job
+  const file = relationFile(job, name)
+  if (!(await isFile(file))) return
+  let batch: { value: unknown; index: number; elements: number }[] = []
+  let batchChars = 0
+  let batchElements = 0
+  // Lines are saved in batches, each line in its own savepoint: committing every line on its own
+  // was most of an import's time. The batch is gathered first, so no transaction spans an await.
+  const save = () => {
+    const lines = batch
+    batch = []
+    batchChars = 0
+    batchElements = 0
+    store.transaction(() => {
+      for (const { value, index } of lines)
+        saveLine(job, name, index, () => store.transaction(() => restore(ctx, value)), skipDuplicates)
+    })
+    for (const { elements } of lines) collectAfterHeavyLine(elements)
+  }
+  try {
+    for await (const line of readNdjson(file)) {
+      if (job.aborted()) throw new TreeError('Import aborted: the server is closing')
+      batch.push(line)
+      batchChars += line.chars
+      batchElements += line.elements
+      if (batch.length >= BATCH_LINES || batchChars >= BATCH_CHARS || batchElements >= BATCH_ELEMENTS) save()
     }
-    try {
-      for await (const line of readNdjson(rel(name))) {
-        if (job.aborted()) throw new TreeError('Import aborted: the server is closing')
-        batch.push(line)
-        batchChars += line.chars
-        batchElements += line.elements
-        if (batch.length >= BATCH_LINES || batchChars >= BATCH_CHARS || batchElements >= BATCH_ELEMENTS)
-          save()
-      }
-    } finally {
-      // Lines read before a line that is not JSON (or before closing) are saved, as GitLab's are.
-      save()
-    }
+  } finally {
+    // Lines read before a line that is not JSON (or before closing) are saved, as GitLab's are.
+    save()
   }
 }
 
@@ -114,11 +155,18 @@ const BATCH_ELEMENTS = 100_000
  * Saves one line with `restore` (its own savepoint). A line that cannot be saved is recorded as
  * a failed relation (source `process_relation_item!`) and skipped with everything nested in it.
  */
-function saveLine(job: RestoreJob, name: string, index: number, restore: () => unknown): void {
+function saveLine(
+  job: RestoreJob,
+  name: string,
+  index: number,
+  restore: () => unknown,
+  skipDuplicates: boolean,
+): void {
   try {
     restore()
   } catch (err) {
     const known = err instanceof RelationError
+    if (skipDuplicates && known && err.exceptionClass === 'ActiveRecord::RecordNotUnique') return
     job.store.imports.addFailure({
       project_id: job.projectId,
       correlation_id: job.correlationId,

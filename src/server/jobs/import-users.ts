@@ -21,7 +21,8 @@ export interface UserMap {
  * older `email`) and, our addition, by `username` when no email matches (our exports write no public email).
  * Mapped members join with min(level, Maintainer): Owners become Maintainers. Unmatched users are not
  * created. Relation-level problems are ignored here; a line that is not JSON throws (and fails the import, as
- * GitLab's reader does).
+ * GitLab's reader does). `addMembers` false (a single relation re-imported into a project that has its
+ * members) maps the users and changes no membership.
  */
 export async function mapMembers(
   store: Store,
@@ -30,9 +31,10 @@ export async function mapMembers(
   projectId: number,
   importer: UserRow,
   now: string,
+  addMembers = true,
 ): Promise<UserMap> {
   const map = new Map<number, number>()
-  store.members.set('project', projectId, importer.id, accessLevels.maintainer, now)
+  if (addMembers) store.members.set('project', projectId, importer.id, accessLevels.maintainer, now)
   if (importer.admin === 1 && (await isFile(file))) {
     for await (const { value } of readNdjson(file)) {
       const m = value as { user?: Record<string, unknown>; access_level?: unknown }
@@ -44,7 +46,7 @@ export async function mapMembers(
       if (!found) continue
       map.set(user.id, found.id)
       const level = typeof m.access_level === 'number' ? m.access_level : accessLevels.guest
-      if (found.id !== importer.id)
+      if (addMembers && found.id !== importer.id)
         store.members.set('project', projectId, found.id, Math.min(level, accessLevels.maintainer), now)
     }
   }

@@ -27,6 +27,7 @@ import { pipelineEmulatorRoutes } from './pipeline-emulator.js'
 import { pipelineRoutes } from './pipelines.js'
 import { projectExportRoutes } from './project-export.js'
 import { projectImportRoutes } from './project-import.js'
+import { relationImportRoutes } from './relation-imports.js'
 import { projectLabelRoutes } from './project-labels.js'
 import { projectMilestoneRoutes } from './project-milestones.js'
 import { projectListRoutes } from './project-list.js'
@@ -98,6 +99,7 @@ function registerRoutes(api: ApiContext): void {
   metricImageRoutes(api)
   projectExportRoutes(api, transfers.exports)
   projectImportRoutes(api, transfers.imports, transfers)
+  relationImportRoutes(api, transfers)
   triggerRoutes(api, triggers)
   pipelineEmulatorRoutes(api, pipelines)
   pipelineRoutes(api, pipelines)

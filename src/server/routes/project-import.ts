@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Type } from '@sinclair/typebox'
+import { Type, type Static, type TObject } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import {
   ProjectImportParams,
@@ -31,7 +31,7 @@ interface Upload {
  * part streamed to `dir` (never buffered); a second file or one under another name is drained.
  * A file over the size limit throws 413. The caller removes `file` when it refuses the request.
  */
-async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
+export async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
   const out: Upload = { fields: {}, fileInvalid: false }
   if (!req.isMultipart()) {
     const body = { ...(req.query as object), ...(req.body && typeof req.body === 'object' ? req.body : {}) }
@@ -54,6 +54,29 @@ async function readUpload(req: FastifyRequest, dir: string): Promise<Upload> {
   }
   if ('file' in out.fields && !out.file) out.fileInvalid = true
   return out
+}
+
+/**
+ * The fields of an upload parsed Grape-style with `schema`, and its file: a missing or invalid file
+ * is reported in Grape's order (after `path`, declared first, before the others), all in one 400.
+ */
+export function uploadParams<S extends TObject>(
+  schema: S,
+  upload: Upload,
+): { params: Static<S>; file: { path: string; filename: string } } {
+  const errors: string[] = []
+  let params: Static<S> | undefined
+  try {
+    params = parseParams(schema, upload.fields)
+  } catch (err) {
+    if (!(err instanceof GitLabError) || typeof err.body !== 'object' || !err.body || !('error' in err.body))
+      throw err
+    errors.push(...String(err.body.error).split(', '))
+  }
+  const fileError = upload.fileInvalid ? 'file is invalid' : upload.file ? undefined : 'file is missing'
+  if (fileError) errors.splice(errors[0]?.startsWith('path ') ? 1 : 0, 0, fileError)
+  if (errors.length > 0 || !params || !upload.file) throw paramError(errors.join(', '))
+  return { params, file: upload.file }
 }
 
 /** `lib/api/project_import.rb`: the three ways to import a project, and the import status. */
@@ -81,24 +104,7 @@ export function projectImportRoutes(
     }
     const upload = await readUpload(req, opts.uploadDir)
     try {
-      const errors: string[] = []
-      let params: ReturnType<typeof parseParams<typeof ProjectImportParams>> | undefined
-      try {
-        params = parseParams(ProjectImportParams, upload.fields)
-      } catch (err) {
-        if (
-          !(err instanceof GitLabError) ||
-          typeof err.body !== 'object' ||
-          !err.body ||
-          !('error' in err.body)
-        )
-          throw err
-        errors.push(...String(err.body.error).split(', '))
-      }
-      const fileError = upload.fileInvalid ? 'file is invalid' : upload.file ? undefined : 'file is missing'
-      if (fileError) errors.splice(errors[0]?.startsWith('path ') ? 1 : 0, 0, fileError)
-      if (errors.length > 0 || !params || !upload.file) throw paramError(errors.join(', '))
-      const file = upload.file
+      const { params, file } = uploadParams(ProjectImportParams, upload)
       const record = await imports.create(
         req.actor,
         params,

@@ -37,7 +37,8 @@ export interface ImportEnv extends TransferEnv {
 /** What `create` needs besides the parameters: where the archive comes from, checked beforehand. */
 export type ImportPlan = ImportSource
 
-const correlationId = () => randomBytes(16).toString('base64url').slice(0, 22)
+/** A new correlation id (as labkit makes one per request or job). */
+export const correlationId = () => randomBytes(16).toString('base64url').slice(0, 22)
 
 /**
  * Project import (`lib/api/project_import.rb`): the target namespace and rights checked, the project

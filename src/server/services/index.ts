@@ -6,6 +6,7 @@ import type { GroupService } from './groups.js'
 import type { HealthService } from './health.js'
 import type { ImportService } from './imports.js'
 import type { ImportSources } from './import-sources.js'
+import type { RelationImportService } from './relation-imports.js'
 import type { IssueMoveService } from './issues/moves.js'
 import type { IssueRelationService } from './issues/relations.js'
 import type { IssueService } from './issues/issues.js'
@@ -98,4 +99,6 @@ export interface Transfers {
   sources: ImportSources
   /** Bytes an uploaded archive may have; 0 = no limit. */
   maxImportSize: number
+  /** Single relation imports into existing projects (`POST /projects/import-relation`). */
+  relationImports: RelationImportService
 }

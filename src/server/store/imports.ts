@@ -107,6 +107,8 @@ export function importWriter(db: Db) {
     findUser: (email: string | null, username: string | null) =>
       ((email ? byEmail.get(email) : undefined) ?? (username ? byUsername.get(username) : undefined)) as
         { id: number } | undefined,
+    /** True when the project has a milestone with this iid. */
+    milestoneIidTaken: (projectId: number, iid: number) => milestoneIid.get(projectId, iid) !== undefined,
     /** Inserts a milestone keeping `iid` when it is free in the project, else the next one. */
     insertMilestone: (m: {
       iid: number | null

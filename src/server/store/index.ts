@@ -16,6 +16,7 @@ import { aliasTable } from './aliases.js'
 import { issueDetailTables } from './issue-details.js'
 import { exportReader, exportTable } from './exports.js'
 import { importTable, importWriter, type ImportWriter } from './imports.js'
+import { relationImportTable } from './relation-imports.js'
 import { gitObjectTable } from './git-objects.js'
 import { changeCounter, storeChanges } from './changes.js'
 import { issueQueries } from './issue-query.js'
@@ -93,6 +94,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     imports: importTable(db),
     /** The import's writer, made on first use (most servers never import). */
     importWriter: () => (writer ??= importWriter(db)),
+    /** The trackers of single relation imports (`POST /projects/import-relation`). */
+    relationImports: relationImportTable(db),
     gitObjects: gitObjectTable(db),
     /** What the projects API writes besides the `projects` row: settings, shares, removal. */
     projectSettings: projectSettingsTable(db, changes.structureVersion),
