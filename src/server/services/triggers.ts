@@ -145,7 +145,6 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
       const ref = resolveRef(store, p.id, input.ref)
       if (ref === 'ambiguous') throw base('Ref is ambiguous')
       if (ref === undefined) throw base('Reference not found')
-      if (p.ci_config === 0) throw base('Missing CI config file')
       const variables = Object.entries(input.variables ?? {}).map(([key, value]) => ({
         key,
         value: String(value),

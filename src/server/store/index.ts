@@ -11,6 +11,7 @@ import { projectTable } from './projects.js'
 import { userTable } from './users.js'
 import { triggerTable } from './triggers.js'
 import { jobDefinitionTable } from './job-definitions.js'
+import { ciProcessableTable } from './ci-processables.js'
 import { pipelineTable } from './pipelines.js'
 import { aliasTable } from './aliases.js'
 import { issueDetailTables } from './issue-details.js'
@@ -84,6 +85,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     pipelines: pipelineTable(db, digest),
     /** What each job's `.gitlab-ci.yml` told it to do (src/server/ci/job-definition.ts). */
     jobDefinitions: jobDefinitionTable(db),
+    /** Each planned job's stage and bridge marker (ci-processables.ts). */
+    ciProcessables: ciProcessableTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db),

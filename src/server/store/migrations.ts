@@ -20,6 +20,7 @@ import groupLabelsMilestones from './migrations/019-group-labels-milestones.js'
 import webhooks from './migrations/020-webhooks.js'
 import ciJobDefinitions from './migrations/021-ci-job-definitions.js'
 import repository from './migrations/022-repository.js'
+import ciProcessables from './migrations/024-ci-processables.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   webhooks,
   ciJobDefinitions,
   repository,
+  ciProcessables,
 ]
