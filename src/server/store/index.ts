@@ -1,3 +1,4 @@
+import { repositoryTables } from './repository.js'
 import { openDb, isEmpty, type Db } from './db.js'
 import { epicTable } from './epics.js'
 import { groupWriteTable } from './group-writes.js'
@@ -97,6 +98,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     /** The import's writer, made on first use (most servers never import). */
     importWriter: () => (writer ??= importWriter(db)),
     gitObjects: gitObjectTable(db),
+    /** Refs, commits, protected branches and annotated tags of each project's repository (repository.ts). */
+    repository: repositoryTables(db),
     /** What the projects API writes besides the `projects` row: settings, shares, removal. */
     projectSettings: projectSettingsTable(db, changes.structureVersion),
     meta: metaTable(db),

@@ -7,7 +7,8 @@ import type { Migration } from '../migration.js'
  * levels folded in (one level each for push, merge and unprotect, as the API's
  * `push_access_level`/`merge_access_level`/`unprotect_access_level` set them). `annotated_tags`
  * names the tag object of a tag created with a `message`; `project_refs` keeps the commit it peels
- * to, which pipelines read. `done` finds the rebuilt CHECK, so a store whose `user_version` was set
+ * to, which pipelines read. `project_commits` lists the commits made in (or imported into) each
+ * project: the pool is shared, and a SHA resolves only in the project that has it. `done` finds the rebuilt CHECK, so a store whose `user_version` was set
  * back skips it.
  */
 const repository: Migration = {
@@ -33,6 +34,11 @@ const repository: Migration = {
       code_owner_approval_required INTEGER NOT NULL DEFAULT 0,
       UNIQUE (project_id, name)
     );
+    CREATE TABLE IF NOT EXISTS project_commits (
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      sha TEXT NOT NULL,
+      PRIMARY KEY (project_id, sha)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS annotated_tags (
       project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
       name TEXT NOT NULL,
