@@ -380,6 +380,8 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/pipelines/{pipeline_id}/variables': { min: 'developer' },
   'POST /projects/{id}/pipelines/{pipeline_id}/cancel': { min: 'developer', auth: true },
   'POST /projects/{id}/pipelines/{pipeline_id}/retry': { min: 'developer', auth: true },
+  // `create_pipeline`: Developer; the seed's `ci_jobs` shortcut gives main its jobs.
+  'POST /projects/{id}/pipeline': { min: 'developer', auth: true, body: () => ({ ref: 'main' }) },
   'GET /project_aliases': { min: 'admin', auth: true, scope: 'none', denied: 403 },
   'POST /project_aliases': {
     min: 'admin',

@@ -37,7 +37,8 @@ export function settledStatus(p: PlannedJobRow): 'success' | 'failed' | 'cancele
 export function decide(job: PlannedJobRow, all: PlannedJobRow[]): 'start' | 'skip' | 'wait' {
   const needs = job.definition.needs
   const deps = all.filter(
-    (o) => o.job.id !== job.job.id && (needs !== null ? needs.includes(o.job.name) : o.stageIdx < job.stageIdx),
+    (o) =>
+      o.job.id !== job.job.id && (needs !== null ? needs.includes(o.job.name) : o.stageIdx < job.stageIdx),
   )
   const settled = deps.map(settledStatus)
   if (settled.some((s) => s === undefined)) return 'wait'
@@ -69,7 +70,7 @@ export function plannedJobs(store: Store, pipelineId: number): PlannedJobRow[] {
  */
 export function advancePlanned(store: Store, pipelineId: number, at: string): JobRow[] {
   const skipped: JobRow[] = []
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false
     const all = plannedJobs(store, pipelineId)
     for (const p of all) {

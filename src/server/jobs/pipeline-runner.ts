@@ -25,7 +25,12 @@ export type DownstreamStarter = (
 // `error` is the bridge's `failure_reason` (`downstream_bridge_project_not_found`, `insufficient_bridge_permissions`, ...).
 
 /** A `strategy: depend` bridge's status from its downstream pipeline's (`Ci::Bridge#inherit_status_from_downstream!`). */
-const MIRRORED: Record<string, string> = { success: 'success', failed: 'failed', canceled: 'canceled', skipped: 'skipped' }
+const MIRRORED: Record<string, string> = {
+  success: 'success',
+  failed: 'failed',
+  canceled: 'canceled',
+  skipped: 'skipped',
+}
 
 /** Longest wait of the background timer; a far-off job is looked at again after this. */
 const MAX_TIMER_MS = 60_000
@@ -105,7 +110,9 @@ export function pipelineRunner(
 
   /** A bridge's turn: its downstream pipeline starts; the bridge succeeds, or runs along with `depend`. */
   function startBridge(next: JobRow, definition: JobDefinition, due: string): void {
-    const started = startDownstream?.(next, definition, due) ?? { error: 'downstream_pipeline_creation_failed' }
+    const started = startDownstream?.(next, definition, due) ?? {
+      error: 'downstream_pipeline_creation_failed',
+    }
     Object.assign(next, { queued_at: due, started_at: due })
     if ('error' in started) {
       Object.assign(next, { status: 'failed', finished_at: due, failure_reason: started.error })

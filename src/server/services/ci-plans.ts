@@ -71,11 +71,18 @@ export function planFor(store: Store, input: CiPlanInput): CiPlanOutcome {
   else {
     const text = read(CI_CONFIG_PATH)
     if (text === undefined)
-      return input.project.ci_config === 1 ? { kind: 'shortcut' } : { kind: 'error', message: MISSING_CONFIG, yaml: false }
+      return input.project.ci_config === 1
+        ? { kind: 'shortcut' }
+        : { kind: 'error', message: MISSING_CONFIG, yaml: false }
     compiled = compileCiConfig(text, read, input.inputs ?? {})
   }
-  if ('errors' in compiled) return { kind: 'error', message: compiled.errors[0] ?? 'Invalid configuration format', yaml: true }
-  const own = Object.fromEntries(input.variables.filter((v) => v.variable_type !== 'file').map((v) => [v.key, v.value]))
+  if ('errors' in compiled)
+    return { kind: 'error', message: compiled.errors[0] ?? 'Invalid configuration format', yaml: true }
+  const own = Object.fromEntries(
+    input.variables.filter((v) => v.variable_type !== 'file').map((v) => [v.key, v.value]),
+  )
   const planned = planPipeline(compiled.config, predefinedVariables(input), own)
-  return 'error' in planned ? { kind: 'error', message: planned.error, yaml: false } : { kind: 'plan', plan: planned.plan }
+  return 'error' in planned
+    ? { kind: 'error', message: planned.error, yaml: false }
+    : { kind: 'plan', plan: planned.plan }
 }

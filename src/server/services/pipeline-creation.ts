@@ -13,14 +13,22 @@ export type Creation = { row: PipelineRow } | { error: string; row?: PipelineRow
  * Creates a pipeline's rows inside the caller's transaction (`Ci::CreatePipelineService`): its jobs from
  * the `.gitlab-ci.yml` at its commit, or the seed's shortcut. A configuration error leaves a `failed`
  * pipeline with no jobs and the error kept (GitLab persists it with `yaml_errors`); a missing file, a
- * pipeline `workflow:rules` filter out or one no job is left in leaves nothing.
+ * pipeline `workflow:rules` filter out or one no job is left in leaves nothing, as does any error without
+ * `saveOnErrors` (`POST /pipeline` passes `save_on_errors: false`).
  */
-export function createPipelineRows(store: Store, runner: PipelineRunner, input: NewPipelineInput, now: string): Creation {
+export function createPipelineRows(
+  store: Store,
+  runner: PipelineRunner,
+  input: NewPipelineInput,
+  now: string,
+  saveOnErrors = true,
+): Creation {
   if (input.plan) return { row: insertPipeline(store, runner, input, now) }
   const outcome = planFor(store, input)
   if (outcome.kind === 'shortcut') return { row: insertPipeline(store, runner, input, now) }
-  if (outcome.kind === 'plan') return { row: insertPipeline(store, runner, { ...input, plan: outcome.plan }, now) }
-  if (!outcome.yaml) return { error: outcome.message }
+  if (outcome.kind === 'plan')
+    return { row: insertPipeline(store, runner, { ...input, plan: outcome.plan }, now) }
+  if (!outcome.yaml || !saveOnErrors) return { error: outcome.message }
   const row = insertPipeline(store, runner, { ...input, plan: { stages: [], jobs: [], variables: {} } }, now)
   store.ciProcessables.putError(row.id, outcome.message)
   const failed = { ...row, status: 'failed', finished_at: now, updated_at: now }
@@ -44,7 +52,8 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
     const forward = trigger.forward ?? { yaml_variables: true, pipeline_variables: false }
     const variables: VariableRow[] = []
     if (forward.yaml_variables)
-      for (const [key, value] of Object.entries(definition.variables)) variables.push({ key, value, variable_type: 'env_var' })
+      for (const [key, value] of Object.entries(definition.variables))
+        variables.push({ key, value, variable_type: 'env_var' })
     if (forward.pipeline_variables) variables.push(...store.pipelines.variables(upstream.id))
     const common = {
       userId: upstream.user_id,
@@ -55,7 +64,14 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
     if (trigger.include) {
       const project = store.projects.get(upstream.project_id)
       if (!project) return { error: 'downstream_bridge_project_not_found' }
-      input = { ...common, project, ref: upstream.ref, sha: upstream.sha, tag: upstream.tag === 1, source: 'parent_pipeline' }
+      input = {
+        ...common,
+        project,
+        ref: upstream.ref,
+        sha: upstream.sha,
+        tag: upstream.tag === 1,
+        source: 'parent_pipeline',
+      }
       const outcome = planFor(store, { ...input, childInclude: trigger.include })
       if (outcome.kind !== 'plan') return { error: 'downstream_pipeline_creation_failed' }
       input.plan = outcome.plan
@@ -65,7 +81,11 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
       if (!project || !user || !access.canReadProject(new Actor(user), project))
         return { error: 'downstream_bridge_project_not_found' }
       if (project.id === upstream.project_id && !trigger.branch) return { error: 'invalid_bridge_trigger' }
-      if (user.state !== 'active' || project.archived === 1 || !access.atLeast(new Actor(user), project, Level.developer))
+      if (
+        user.state !== 'active' ||
+        project.archived === 1 ||
+        !access.atLeast(new Actor(user), project, Level.developer)
+      )
         return { error: 'insufficient_bridge_permissions' }
       const ref = resolveRef(store, project.id, trigger.branch ?? project.default_branch ?? 'main')
       if (ref === undefined || ref === 'ambiguous') return { error: 'downstream_pipeline_creation_failed' }

@@ -7,6 +7,7 @@ import type {
   PipelineStatus,
   PipelineVariable,
   PipelineWithMetadata,
+  PipelineCreate,
 } from '../../schema/index.js'
 import { PipelineStatus as StatusSchema, literals } from '../../schema/index.js'
 import {
@@ -29,6 +30,7 @@ import { isoNow } from '../domain/clock.js'
 import { JobTokenActor } from './job-tokens.js'
 import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
+import { apiPipelineInput } from './pipeline-api.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
@@ -65,21 +67,27 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     if (!access.atLeast(actor, p, Level.developer)) throw forbidden()
   }
 
+  /**
+   * Creates a pipeline in `created` with its jobs (services/pipeline-creation.ts); the first move after
+   * CREATED_MS. GitLab's refusals are `{"message":{"base":[...]}}`: 400, or `persistedStatus` when GitLab
+   * kept the pipeline as failed (a configuration error: 422 for a trigger, 400 for `POST /pipeline`).
+   */
+  function create(input: NewPipelineInput, persistedStatus = 422, saveOnErrors = true): Pipeline {
+    const now = isoNow(ctx.clock)
+    const { project: p } = input
+    const made = store.transaction(() => createPipelineRows(store, runner, input, now, saveOnErrors))
+    runner.poke()
+    if ('error' in made) throw messageError(made.row ? persistedStatus : 400, { base: [made.error] })
+    return present.full(p, made.row, userOf(made.row))
+  }
+
   return {
     project,
+    create,
 
-    /**
-     * Creates a pipeline in `created` with its jobs (services/pipeline-creation.ts); the first move after
-     * CREATED_MS. GitLab's refusals are `{"message":{"base":[...]}}`: 400, or `persistedStatus` when GitLab
-     * kept the pipeline as failed (a configuration error: 422 for a trigger, 400 for `POST /pipeline`).
-     */
-    create(input: NewPipelineInput, persistedStatus = 422): Pipeline {
-      const now = isoNow(ctx.clock)
-      const { project: p } = input
-      const made = store.transaction(() => createPipelineRows(store, runner, input, now))
-      runner.poke()
-      if ('error' in made) throw messageError(made.row ? persistedStatus : 400, { base: [made.error] })
-      return present.full(p, made.row, userOf(made.row))
+    /** `POST /projects/:id/pipeline`: `save_on_errors: false`, so a configuration error leaves nothing (400). */
+    createFromApi(actor: Actor, p: ProjectRow, params: PipelineCreate): Pipeline {
+      return create(apiPipelineInput(ctx, actor, p, params), 400, false)
     },
 
     /** `GET /projects/:id/pipelines`: one page and the (capped) total. */

@@ -22,10 +22,14 @@ export function ciProcessableTable(db: Db) {
   )
   const get = db.prepare('SELECT * FROM ci_processables WHERE build_id = ?')
   const ofPipeline = db.prepare('SELECT * FROM ci_processables WHERE pipeline_id = ? ORDER BY build_id')
-  const bridgesOf = db.prepare('SELECT * FROM ci_processables WHERE pipeline_id = ? AND bridge = 1 ORDER BY build_id')
+  const bridgesOf = db.prepare(
+    'SELECT * FROM ci_processables WHERE pipeline_id = ? AND bridge = 1 ORDER BY build_id',
+  )
   const planned = db.prepare('SELECT 1 FROM ci_processables WHERE pipeline_id = ? LIMIT 1').pluck()
   const setDownstream = db.prepare('UPDATE ci_processables SET downstream_pipeline_id = ? WHERE build_id = ?')
-  const putError = db.prepare('INSERT OR REPLACE INTO ci_pipeline_errors (pipeline_id, message) VALUES (?, ?)')
+  const putError = db.prepare(
+    'INSERT OR REPLACE INTO ci_pipeline_errors (pipeline_id, message) VALUES (?, ?)',
+  )
   const getError = db.prepare('SELECT message FROM ci_pipeline_errors WHERE pipeline_id = ?').pluck()
   return {
     put: (row: ProcessableRow) => put.run({ ...row }),
