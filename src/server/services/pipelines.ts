@@ -107,8 +107,9 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
         updatedAfter: q.updated_after,
         createdBefore: q.created_before,
         createdAfter: q.created_after,
-        // The emulator's pipelines never have YAML errors or names.
-        none: q.yaml_errors === true || q.name !== undefined || (q.username !== undefined && !user),
+        // A configuration error is kept with its pipeline (ci_pipeline_errors); the emulator's pipelines have no names.
+        ...(q.yaml_errors !== undefined ? { yamlErrors: q.yaml_errors } : {}),
+        none: q.name !== undefined || (q.username !== undefined && !user),
         // PipelinesFinder#by_scope: the latest pipeline of each branch name, or of each tag name.
         ...(q.scope === 'branches' || q.scope === 'tags'
           ? { latestPerRef: q.scope === 'branches' ? ('branch' as const) : ('tag' as const) }

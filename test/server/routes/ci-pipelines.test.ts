@@ -23,7 +23,7 @@ const jobs = async (pipelineId: number, project = APP) =>
     (await t.http('GET', `${project}/pipelines/${pipelineId}/jobs`, { token: MARK, query: 'per_page=100' }))
       .body as Json[]
   )
-    .map((j) => [j.name, j.stage, j.status] as const)
+    .map((j) => [String(j.name), j.stage, j.status] as const)
     .sort((a, b) => a[0].localeCompare(b[0]))
 const pipeline = async (id: number, project = APP) =>
   (await t.http('GET', `${project}/pipelines/${id}`, { token: MARK })).body as Json
@@ -211,6 +211,12 @@ describe('configuration errors', () => {
     const [latest] = (await t.http('GET', `${APP}/pipelines`, { token: MARK })).body as Json[]
     expect(latest).toMatchObject({ status: 'failed', ref: 'ci' })
     expect(await jobs(latest?.id as number)).toEqual([])
+    const withErrors = (await t.http('GET', `${APP}/pipelines`, { token: MARK, query: 'yaml_errors=true' }))
+      .body
+    expect((withErrors as Json[]).map((p) => p.id)).toEqual([latest?.id])
+    const without = (await t.http('GET', `${APP}/pipelines`, { token: MARK, query: 'yaml_errors=false' }))
+      .body
+    expect((without as Json[]).map((p) => p.id)).not.toContain(latest?.id)
   })
 
   it('POST /pipeline answers 400 and keeps nothing; YAML errors in Psych words', async () => {
@@ -295,5 +301,34 @@ deploy:
     expect([outsider.status, outsider.body]).toEqual([404, { message: '404 Project Not Found' }])
     const anonymous = await t.http('POST', `${APP}/pipeline`, { json: { ref: 'main' } })
     expect(anonymous.status).toBe(404)
+  })
+})
+
+describe('retry of a planned pipeline', () => {
+  it('replaces the failed job, keeps its definition, and runs the skipped ones after it by stages', async () => {
+    commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': 'build: { stage: build, script: exit 1 }\ntest: { stage: test, script: echo test }\n',
+    })
+    const id = ((await trigger()).body as Json).id as number
+    failing(id, 'build')
+    await run(30_000)
+    expect(await jobs(id)).toEqual([
+      ['build', 'build', 'failed'],
+      ['test', 'test', 'skipped'],
+    ])
+    const retried = await t.http('POST', `${APP}/pipelines/${id}/retry`, { token: MARK })
+    expect(retried.status).toBe(201)
+    const fresh = t.server.store.pipelines.jobs(id).find((j) => j.name === 'build' && j.retried === 0)
+    expect(t.server.store.jobDefinitions.get(fresh?.id as number)?.script).toEqual(['exit 1'])
+    expect(await jobs(id)).toEqual([
+      ['build', 'build', 'pending'],
+      ['test', 'test', 'created'],
+    ])
+    await run(30_000)
+    expect(await jobs(id)).toEqual([
+      ['build', 'build', 'success'],
+      ['test', 'test', 'success'],
+    ])
+    expect((await pipeline(id)).status).toBe('success')
   })
 })
