@@ -1,3 +1,4 @@
+import { createClient } from '../../../src/api/client.js'
 import { commitFiles } from '../../support/ci-files.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../../support/server.js'
@@ -287,6 +288,18 @@ deploy:
         base: ['`target` input: `qa` cannot be used because it is not in the list of the allowed options'],
       },
     })
+  })
+
+  it("is the typed client's pipelines.create, which throws GitLab's refusal", async () => {
+    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'job: { script: echo hi }\n' })
+    const api = createClient({
+      baseUrl: t.baseUrl,
+      token: MARK,
+      retry: { sleep: async () => undefined, maxRetries: 0 },
+    })
+    const made = await api.pipelines.create('acme/app', { ref: 'ci', variables: [{ key: 'A', value: '1' }] })
+    expect(made).toMatchObject({ source: 'api', ref: 'ci', status: 'created' })
+    await expect(api.pipelines.create('acme/app', { ref: 'nope' })).rejects.toMatchObject({ status: 400 })
   })
 
   it('refuses what GitLab refuses: no ref, an unknown ref, a guest, an outsider', async () => {
