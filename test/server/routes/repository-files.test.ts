@@ -1,32 +1,10 @@
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
+import { DANA, GUS, MARK, OTTO, RITA, repositorySeed } from '../../support/repository-seed.js'
 
-const MARK = 'glpat-mark-token' // maintainer
-const DANA = 'glpat-dana-token' // developer
-const RITA = 'glpat-rita-token' // reporter
-const GUS = 'glpat-gus-token' // guest
-const OTTO = 'glpat-otto-token' // not a member
 const P = '/api/v4/projects/acme%2Fapp'
 type Json = Record<string, unknown>
-
-export const repositorySeed = `
-users:
-  - { username: root, name: Administrator, admin: true, token: glpat-root-token }
-  - { username: mark, name: Mark Maintainer, email: mark@example.com, token: ${MARK} }
-  - { username: dana, name: Dana Developer, email: dana@example.com, token: ${DANA} }
-  - { username: rita, name: Rita Reporter, token: ${RITA} }
-  - { username: gus, name: Gus Guest, token: ${GUS} }
-  - { username: otto, name: Otto Outsider, token: ${OTTO} }
-groups:
-  - path: acme
-    visibility: private
-    members: { mark: maintainer, dana: developer, rita: reporter, gus: guest }
-projects:
-  - path: acme/app
-    branches: [develop]
-  - path: acme/empty
-`
 
 let t: TestServer
 let clock: ReturnType<typeof manualClock>
