@@ -233,7 +233,7 @@ describe('POST /repository/commits', () => {
     expect(commitCount()).toBe(before)
   })
 
-  it('creates a new branch from start_branch, and the first commit of an empty repository protects its default branch', async () => {
+  it('creates a new branch from start_branch, on top of it', async () => {
     const res = await t.http('POST', `${P}/repository/commits`, {
       token: DANA,
       json: {
@@ -244,19 +244,16 @@ describe('POST /repository/commits', () => {
       },
     })
     expect(res.status).toBe(201)
-    const empty = '/api/v4/projects/acme%2Fempty'
-    expect((await t.http('GET', `${empty}/protected_branches`, { token: MARK })).body).toMatchObject([
-      { name: 'main' },
+    expect((res.body as Json).parent_ids).toEqual([
+      (
+        (await t.http('GET', `${P}/repository/branches/develop`, { token: DANA })).body as Json as {
+          commit: Json
+        }
+      ).commit.id,
     ])
-    const first = await t.http('POST', `${empty}/repository/commits`, {
-      token: MARK,
-      json: {
-        branch: 'main',
-        commit_message: 'first',
-        actions: [{ action: 'create', file_path: 'README.md', content: '# hi' }],
-      },
-    })
-    expect(first.status).toBe(201)
+    expect(
+      ((await t.http('GET', `${P}/repository/branches/feature`, { token: DANA })).body as Json).name,
+    ).toBe('feature')
   })
 })
 
