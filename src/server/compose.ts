@@ -69,6 +69,7 @@ import { hookEvents, type HookEvents } from './services/hooks/events.js'
 import { hookService } from './services/hooks/hooks.js'
 import { withIssueHooks, withNoteHooks } from './services/hooks/observe.js'
 import { repositoryService } from './services/repository/repository.js'
+import { withPushPipelines } from './services/push-pipelines.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
@@ -259,7 +260,7 @@ function composeServices(
     promotions: promotionService(api.ctx),
     pageReads: pageReadService(api.ctx),
     hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
-    repository: repositoryService(api.ctx),
+    repository: withPushPipelines(repositoryService(api.ctx), api.ctx, api.workers.runner),
   }
 }
 
