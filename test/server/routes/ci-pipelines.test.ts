@@ -64,7 +64,7 @@ cleanup:
 
 describe('pipelines from the committed .gitlab-ci.yml', () => {
   it('creates its jobs in stages; needs: [] starts at once; an optional manual job leaves the pipeline successful', async () => {
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': STAGES })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': STAGES })
     const res = await trigger()
     expect(res.status).toBe(201)
     const id = (res.body as Json).id as number
@@ -90,7 +90,7 @@ describe('pipelines from the committed .gitlab-ci.yml', () => {
   })
 
   it('a failure skips later on_success jobs and runs on_failure and always ones; allow_failure lets the pipeline pass', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `
 build: { stage: build, script: exit 1 }
 flaky: { stage: build, script: exit 1, allow_failure: true }
@@ -112,7 +112,7 @@ always: { stage: deploy, script: echo done, when: always }
     ])
     expect((await pipeline(id)).status).toBe('failed')
 
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml':
         'flaky: { stage: build, script: exit 1, allow_failure: true }\nnext: { script: echo next }\n',
     })
@@ -127,7 +127,7 @@ always: { stage: deploy, script: echo done, when: always }
   })
 
   it('a blocking manual job holds the stages after it; a delayed job is scheduled for its start_in', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `
 approve: { stage: build, script: echo ok, when: manual, allow_failure: false }
 ship: { stage: deploy, script: echo ship }
@@ -141,7 +141,7 @@ ship: { stage: deploy, script: echo ship }
     ])
     expect((await pipeline(held)).status).toBe('manual')
 
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': 'later: { script: echo later, when: delayed, start_in: 1 minute }\n',
     })
     const delayed = ((await trigger()).body as Json).id as number
@@ -155,7 +155,7 @@ ship: { stage: deploy, script: echo ship }
   })
 
   it('evaluates rules and workflow:rules on trigger variables and $CI_PIPELINE_SOURCE', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `
 workflow:
   rules:
@@ -190,7 +190,7 @@ deploy:
     ])
     expect((await pipeline(manual)).status).toBe('manual')
 
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': 'workflow: { rules: [{ if: $RUN }] }\njob: { script: x }\n',
     })
     const filtered = await trigger()
@@ -203,7 +203,7 @@ describe('configuration errors', () => {
   const count = () => t.server.store.pipelines.count({ projectId: 1, order: 'id', sort: 'asc' })
 
   it("a trigger keeps a failed pipeline for an invalid config and answers 422 with GitLab's error", async () => {
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'build:\n  script: x\n  foo: 1\n' })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'build:\n  script: x\n  foo: 1\n' })
     const before = count()
     const res = await trigger()
     expect(res.status).toBe(422)
@@ -221,12 +221,12 @@ describe('configuration errors', () => {
   })
 
   it('POST /pipeline answers 400 and keeps nothing; YAML errors in Psych words', async () => {
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': '.hidden:\n  script: x\n' })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': '.hidden:\n  script: x\n' })
     const before = count()
     const res = await t.http('POST', `${APP}/pipeline`, { token: MARK, json: { ref: 'ci' } })
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ message: { base: ['jobs config should contain at least one visible job'] } })
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'job:\n  script: x\n  foo\nbar: 1\n' })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'job:\n  script: x\n  foo\nbar: 1\n' })
     const yaml = await t.http('POST', `${APP}/pipeline`, { token: MARK, json: { ref: 'ci' } })
     expect(yaml.body).toEqual({
       message: {
@@ -248,7 +248,7 @@ describe('configuration errors', () => {
 
 describe('POST /projects/:id/pipeline', () => {
   it('creates an api pipeline with variables and inputs from the config', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `spec:
   inputs:
     target: { options: [staging, production] }
@@ -291,7 +291,7 @@ deploy:
   })
 
   it("is the typed client's pipelines.create, which throws GitLab's refusal", async () => {
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'job: { script: echo hi }\n' })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'job: { script: echo hi }\n' })
     const api = createClient({
       baseUrl: t.baseUrl,
       token: MARK,
@@ -319,7 +319,7 @@ deploy:
 
 describe('retry of a planned pipeline', () => {
   it('replaces the failed job, keeps its definition, and runs the skipped ones after it by stages', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': 'build: { stage: build, script: exit 1 }\ntest: { stage: test, script: echo test }\n',
     })
     const id = ((await trigger()).body as Json).id as number
