@@ -85,8 +85,13 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     project,
     create,
 
-    /** `POST /projects/:id/pipeline`: `save_on_errors: false`, so a configuration error leaves nothing (400). */
-    createFromApi(actor: Actor, p: ProjectRow, params: PipelineCreate): Pipeline {
+    /**
+     * `POST /projects/:id/pipeline`: anonymous callers 401 before the project is looked up
+     * (`authenticate_non_get!`); `save_on_errors: false`, so a configuration error leaves nothing (400).
+     */
+    createFromApi(actor: Actor, projectRef: string, params: PipelineCreate): Pipeline {
+      if (!actor.user) throw unauthorized()
+      const p = project(actor, projectRef)
       return create(apiPipelineInput(ctx, actor, p, params), 400, false)
     },
 

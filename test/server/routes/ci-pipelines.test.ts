@@ -313,7 +313,7 @@ deploy:
     const outsider = await t.http('POST', `${APP}/pipeline`, { token: OTTO, json: { ref: 'main' } })
     expect([outsider.status, outsider.body]).toEqual([404, { message: '404 Project Not Found' }])
     const anonymous = await t.http('POST', `${APP}/pipeline`, { json: { ref: 'main' } })
-    expect(anonymous.status).toBe(404)
+    expect([anonymous.status, anonymous.body]).toEqual([401, { message: '401 Unauthorized' }])
   })
 })
 
