@@ -43,9 +43,9 @@ test:
     expect(config.stages).toEqual(['.pre', 'build', 'test', '.post'])
     expect(config.variables).toEqual({ GLOBAL: 'one' })
     expect(
-      compile('.t: &t { script: x, variables: { A: yes, B: y } }\njob:\n  <<: *t\n').jobs[0]?.definition
+      compile('.t: &t { script: x, variables: { A: "yes", B: y } }\njob:\n  <<: *t\n').jobs[0]?.definition
         .variables,
-    ).toEqual({ A: 'true', B: 'y' })
+    ).toEqual({ A: 'yes', B: 'y' })
     const [build, test] = config.jobs
     expect(build?.definition).toEqual({
       script: ['echo setup', 'echo build > out.txt'],
@@ -156,6 +156,9 @@ other:
       "(<unknown>): could not find expected ':' while scanning a simple key at line 3 column 3",
     )
     expect(errorOf('- just\n- a list\n')).toBe('Invalid configuration format')
+    expect(errorOf('job: { script: x, variables: { A: yes } }')).toBe(
+      'jobs:job:variables config should be a hash of key value pairs, value can be a hash',
+    )
     expect(errorOf('')).toBe('Please provide content of .gitlab-ci.yml')
   })
 
@@ -170,12 +173,12 @@ other:
 deploy:
   script: echo deploy $[[ inputs.env ]] x$[[ inputs.replicas ]]
   variables:
-    DEBUG: $[[ inputs.debug ]]
+    DEBUG: debug=$[[ inputs.debug ]]
     TAG: $[[ inputs.tag ]]
 `
     const config = compile(text, none, { env: 'staging', replicas: 3 })
     expect(config.jobs[0]?.definition.script).toEqual(['echo deploy staging x3'])
-    expect(config.jobs[0]?.definition.variables).toEqual({ DEBUG: 'false', TAG: 'v1' })
+    expect(config.jobs[0]?.definition.variables).toEqual({ DEBUG: 'debug=false', TAG: 'v1' })
     expect(errorOf(text)).toBe('`env` input: required value has not been provided')
     expect(errorOf(text, none, { env: 'qa' })).toBe(
       '`env` input: `qa` cannot be used because it is not in the list of the allowed options',
@@ -210,7 +213,7 @@ workflow:
   rules:
     - if: $CI_PIPELINE_SOURCE == "push" && $CI_COMMIT_BRANCH != "main"
       when: never
-    - variables: { FROM_WORKFLOW: yes }
+    - variables: { FROM_WORKFLOW: 'yes' }
 stages: [build, test, deploy]
 build:
   stage: build
@@ -231,8 +234,8 @@ deploy:
 
   it('runs workflow rules first, then each job its first matching rule', () => {
     const onMain = plan(config, { CI_COMMIT_BRANCH: 'main' })
-    expect(onMain.variables).toEqual({ FROM_WORKFLOW: 'true' })
-    expect(onMain.jobs[0]?.definition.variables).toEqual({ FROM_WORKFLOW: 'true' })
+    expect(onMain.variables).toEqual({ FROM_WORKFLOW: 'yes' })
+    expect(onMain.jobs[0]?.definition.variables).toEqual({ FROM_WORKFLOW: 'yes' })
     expect(onMain.jobs.map((j) => [j.name, j.definition.when, j.definition.allow_failure])).toEqual([
       ['build', 'on_success', false],
       ['test', 'on_success', false],
