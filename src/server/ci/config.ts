@@ -4,6 +4,7 @@ import {
   type CiFileReader,
   loadWithInputs,
   mergeIncludes,
+  resolveReferences,
 } from './config-merge.js'
 import {
   type CiRule,
@@ -160,7 +161,7 @@ export function compileChildConfig(files: string[], read: CiFileReader): Compile
 }
 
 function compileRoot(loaded: Record<string, unknown>, read: CiFileReader): CompiledConfig {
-  const root = applyExtends(mergeIncludes(loaded, read))
+  const root = resolveReferences(applyExtends(mergeIncludes(loaded, read)))
   const stages = stagesOf(root.stages)
   let variables: Record<string, string>
   let workflow: CiRule[] | undefined

@@ -76,6 +76,19 @@ job:
     expect(config.jobs[0]?.definition.variables).toEqual({ A: 'a', B: 'm', C: 'c' })
   })
 
+  it('resolves !reference tags after includes and extends, nested script lists flattened', () => {
+    const read = files({ 'setup.yml': '.setup:\n  script: [echo one, echo two]\n  variables: { A: a }\n' })
+    const config = compile(
+      'include: setup.yml\njob:\n  script:\n    - !reference [.setup, script]\n    - echo three\n  variables: !reference [.setup, variables]\n',
+      read,
+    )
+    expect(config.jobs[0]?.definition.script).toEqual(['echo one', 'echo two', 'echo three'])
+    expect(config.jobs[0]?.definition.variables).toEqual({ A: 'a' })
+    expect(errorOf('job:\n  script: !reference [.nope, script]\n')).toBe(
+      '!reference [".nope", "script"] could not be found',
+    )
+  })
+
   it('merges local includes under the file, which wins', () => {
     const read = files({
       'ci/build.yml':
