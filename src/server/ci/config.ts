@@ -15,6 +15,7 @@ import {
   variableValues,
   workflowRules,
 } from './job-entry.js'
+import { expandParallel } from './parallel.js'
 import { isHash } from './yaml-documents.js'
 
 /*
@@ -173,14 +174,18 @@ function compileRoot(loaded: Record<string, unknown>, read: CiFileReader): Compi
   }
   const defaults = defaultsOf(root)
   const names = Object.keys(root).filter((k) => !ROOT_KEYS.has(k))
-  const jobs: CompiledJob[] = []
-  for (const name of names) {
-    if (name.startsWith('.')) continue
-    try {
+  let jobs: CompiledJob[] = []
+  const parallel = new Map<string, unknown>()
+  try {
+    for (const name of names) {
+      if (name.startsWith('.')) continue
       jobs.push(compileJob(name, root[name], defaults))
-    } catch (e) {
-      throw new CiConfigError((e as Error).message)
+      const value = root[name]
+      if (isHash(value) && value.parallel !== undefined) parallel.set(name, value.parallel)
     }
+    jobs = expandParallel(jobs, parallel)
+  } catch (e) {
+    throw new CiConfigError((e as Error).message)
   }
   if (jobs.length === 0) throw new CiConfigError('jobs config should contain at least one visible job')
   logicalChecks(stages, jobs)

@@ -89,6 +89,33 @@ job:
     )
   })
 
+  it('expands parallel: N and parallel: matrix into copies that needs waits for', () => {
+    const config = compile(`
+build: { stage: build, script: x, parallel: 2 }
+test:
+  stage: test
+  script: x
+  parallel:
+    matrix:
+      - { OS: [linux, mac], ARCH: amd64 }
+report: { stage: deploy, script: x, needs: [build, test] }
+`)
+    expect(config.jobs.map((j) => j.name)).toEqual([
+      'build 1/2',
+      'build 2/2',
+      'test: [linux, amd64]',
+      'test: [mac, amd64]',
+      'report',
+    ])
+    expect(config.jobs[3]?.definition.variables).toEqual({ OS: 'mac', ARCH: 'amd64' })
+    expect(config.jobs[4]?.definition.needs).toEqual([
+      'build 1/2',
+      'build 2/2',
+      'test: [linux, amd64]',
+      'test: [mac, amd64]',
+    ])
+  })
+
   it('merges local includes under the file, which wins', () => {
     const read = files({
       'ci/build.yml':
