@@ -6,7 +6,7 @@ import type { ProjectRow } from '../store/projects.js'
 
 /**
  * The jobs of a planned pipeline (`Chain::Populate`, `Chain::Create`), in GitLab's order (stage, then as
- * written): each with its definition (what [the job runner] emulates) and its place (stage, bridge);
+ * written): each with its definition (what the job runner emulates) and its place (stage, bridge);
  * those whose turn comes first are due after CREATED_MS. A manual job's outcome is `manual` (it waits
  * for a person when its turn comes); every other job's is decided when it runs.
  */
