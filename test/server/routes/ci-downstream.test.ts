@@ -8,9 +8,18 @@ type Json = Record<string, unknown>
 
 let t: TestServer
 let clock: ReturnType<typeof manualClock>
+/** Besides the pipeline seed: a public and a private project of a group mark is no member of. */
+const seed = pipelineSeed
+  .replace(
+    'aliases:',
+    `  - { path: outside/public-lib, visibility: public }
+  - { path: outside/secret, visibility: private }
+aliases:`,
+  )
+  .replace('groups:\n', 'groups:\n  - { path: outside, visibility: public }\n')
 beforeEach(async () => {
   clock = manualClock()
-  t = await startServer(pipelineSeed, { clock })
+  t = await startServer(seed, { clock })
 })
 afterEach(() => t.close())
 
@@ -131,5 +140,21 @@ missing:
     expect(statuses(parent)).toEqual({ downstream: 'success', missing: 'failed' })
     const missing = t.server.store.pipelines.jobs(parent).find((j) => j.name === 'missing')
     expect(missing?.failure_reason).toBe('downstream_bridge_project_not_found')
+  })
+
+  it('needs Developer in the downstream project: one it sees is insufficient_bridge_permissions, a hidden one not found', async () => {
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': 'visible:\n  trigger: outside/public-lib\nhidden:\n  trigger: outside/secret\n',
+    })
+    const parent = await trigger()
+    await run(2000)
+    const reasons = Object.fromEntries(
+      t.server.store.pipelines.jobs(parent).map((j) => [j.name, [j.status, j.failure_reason]]),
+    )
+    expect(reasons).toEqual({
+      visible: ['failed', 'insufficient_bridge_permissions'],
+      hidden: ['failed', 'downstream_bridge_project_not_found'],
+    })
+    expect(await listed('outside/public-lib')).toEqual([])
   })
 })
