@@ -7,9 +7,17 @@ import type {
   PipelineStatus,
   PipelineVariable,
   PipelineWithMetadata,
+  PipelineCreate,
 } from '../../schema/index.js'
 import { PipelineStatus as StatusSchema, literals } from '../../schema/index.js'
-import { forbidden, notFound, paramError, recordNotFound, unauthorized } from '../grape/gitlab-errors.js'
+import {
+  forbidden,
+  messageError,
+  notFound,
+  paramError,
+  recordNotFound,
+  unauthorized,
+} from '../grape/gitlab-errors.js'
 import { CANCELABLE, COMPLETED } from '../domain/composite-status.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { pageOf, type Page } from '../grape/pagination.js'
@@ -20,7 +28,9 @@ import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
 import { JobTokenActor } from './job-tokens.js'
-import { forceStatus, insertPipeline, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
+import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
+import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
+import { apiPipelineInput } from './pipeline-api.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
@@ -39,6 +49,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   const present = pipelinePresenter(ctx.instance)
   /** The pipeline's user, whom its records show. */
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
+  runner.onBridge(downstreamStarter(store, runner, access))
 
   /** The project as the caller may see it; a job token sees only its own project. */
   function project(actor: Actor, ref: string): ProjectRow {
@@ -56,16 +67,32 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     if (!access.atLeast(actor, p, Level.developer)) throw forbidden()
   }
 
+  /**
+   * Creates a pipeline in `created` with its jobs (services/pipeline-creation.ts); the first move after
+   * CREATED_MS. GitLab's refusals are `{"message":{"base":[...]}}`: 400, or `persistedStatus` when GitLab
+   * kept the pipeline as failed (a configuration error: 422 for a trigger, 400 for `POST /pipeline`).
+   */
+  function create(input: NewPipelineInput, persistedStatus = 422, saveOnErrors = true): Pipeline {
+    const now = isoNow(ctx.clock)
+    const { project: p } = input
+    const made = store.transaction(() => createPipelineRows(store, runner, input, now, saveOnErrors))
+    runner.poke()
+    if ('error' in made) throw messageError(made.row ? persistedStatus : 400, { base: [made.error] })
+    return present.full(p, made.row, userOf(made.row))
+  }
+
   return {
     project,
+    create,
 
-    /** Creates a pipeline in `created` with the project's jobs; the first moves after CREATED_MS. */
-    create(input: NewPipelineInput): Pipeline {
-      const now = isoNow(ctx.clock)
-      const { project: p } = input
-      const row = store.transaction(() => insertPipeline(store, runner, input, now))
-      runner.poke()
-      return present.full(p, row, userOf(row))
+    /**
+     * `POST /projects/:id/pipeline`: anonymous callers 401 before the project is looked up
+     * (`authenticate_non_get!`); `save_on_errors: false`, so a configuration error leaves nothing (400).
+     */
+    createFromApi(actor: Actor, projectRef: string, params: PipelineCreate): Pipeline {
+      if (!actor.user) throw unauthorized()
+      const p = project(actor, projectRef)
+      return create(apiPipelineInput(ctx, actor, p, params), 400, false)
     },
 
     /** `GET /projects/:id/pipelines`: one page and the (capped) total. */
@@ -85,8 +112,9 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
         updatedAfter: q.updated_after,
         createdBefore: q.created_before,
         createdAfter: q.created_after,
-        // The emulator's pipelines never have YAML errors or names.
-        none: q.yaml_errors === true || q.name !== undefined || (q.username !== undefined && !user),
+        // A configuration error is kept with its pipeline (ci_pipeline_errors); the emulator's pipelines have no names.
+        ...(q.yaml_errors !== undefined ? { yamlErrors: q.yaml_errors } : {}),
+        none: q.name !== undefined || (q.username !== undefined && !user),
         // PipelinesFinder#by_scope: the latest pipeline of each branch name, or of each tag name.
         ...(q.scope === 'branches' || q.scope === 'tags'
           ? { latestPerRef: q.scope === 'branches' ? ('branch' as const) : ('tag' as const) }
@@ -115,10 +143,13 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       if (scope?.some((s) => typeof s !== 'string' || !STATUSES.has(s)))
         throw paramError('scope does not have a valid value')
       const now = isoNow(ctx.clock)
+      // Trigger jobs are bridges, which `GET .../bridges` lists instead.
+      const bridges = new Set(store.ciProcessables.bridges(pipeline.id).map((b) => b.build_id))
       const all = store.pipelines
         .jobs(pipeline.id)
         .filter(
           (j) =>
+            !bridges.has(j.id) &&
             (q.include_retried === true || j.retried === 0) &&
             (!scope || scope.includes(j.status as PipelineStatus)),
         )
@@ -186,7 +217,11 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     force(p: ProjectRow, id: number, status: PipelineStatus): Pipeline {
       const pipeline = find(p, id)
       const now = isoNow(ctx.clock)
-      store.transaction(() => forceStatus(store, pipeline, status, now))
+      store.transaction(() => {
+        forceStatus(store, pipeline, status, now)
+        // A `strategy: depend` bridge upstream follows the forced status, and its pipeline moves on.
+        runner.followDownstream(find(p, id), now)
+      })
       const forced = find(p, id)
       return present.full(p, forced, userOf(forced))
     },

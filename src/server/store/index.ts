@@ -1,3 +1,4 @@
+import { repositoryTables } from './repository.js'
 import { openDb, isEmpty, type Db } from './db.js'
 import { epicTable } from './epics.js'
 import { groupWriteTable } from './group-writes.js'
@@ -11,6 +12,7 @@ import { projectTable } from './projects.js'
 import { userTable } from './users.js'
 import { triggerTable } from './triggers.js'
 import { jobDefinitionTable } from './job-definitions.js'
+import { ciProcessableTable } from './ci-processables.js'
 import { pipelineTable } from './pipelines.js'
 import { aliasTable } from './aliases.js'
 import { issueDetailTables } from './issue-details.js'
@@ -85,6 +87,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     pipelines: pipelineTable(db, digest),
     /** What each job's `.gitlab-ci.yml` told it to do (src/server/ci/job-definition.ts). */
     jobDefinitions: jobDefinitionTable(db),
+    /** Each planned job's stage and bridge marker (ci-processables.ts). */
+    ciProcessables: ciProcessableTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db),
@@ -97,6 +101,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     /** The trackers of single relation imports (`POST /projects/import-relation`). */
     relationImports: relationImportTable(db),
     gitObjects: gitObjectTable(db),
+    /** Refs, commits, protected branches and annotated tags of each project's repository (repository.ts). */
+    repository: repositoryTables(db),
     /** What the projects API writes besides the `projects` row: settings, shares, removal. */
     projectSettings: projectSettingsTable(db, changes.structureVersion),
     meta: metaTable(db),
