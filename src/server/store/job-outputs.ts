@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import type { JobRow, PipelineRow } from './pipelines.js'
 
 export interface JobArtifactRow {
   build_id: number
@@ -16,6 +17,12 @@ export interface JobStateRow {
   erased_at: string | null
   erased_by_id: number | null
 }
+
+/** A job whose definition has `trigger:` is a bridge (`Ci::Bridge`), not a build. */
+const IS_BRIDGE = `EXISTS (SELECT 1 FROM ci_job_definitions d WHERE d.build_id = b.id
+  AND json_extract(d.definition, '$.trigger') IS NOT NULL)`
+const statusIn = (statuses: readonly string[] | undefined) =>
+  statuses ? `AND b.status IN (${statuses.map(() => '?').join(',')})` : ''
 
 const NO_STATE = { allow_failure: 0, user_id: null, variables: null, erased_at: null, erased_by_id: null }
 
@@ -49,7 +56,43 @@ export function jobOutputTable(db: Db) {
   )
   const state = (buildId: number): JobStateRow =>
     (getState.get(buildId) as JobStateRow | undefined) ?? { build_id: buildId, ...NO_STATE }
+  const latestSuccessful = db.prepare(
+    `SELECT b.* FROM ci_builds b WHERE b.name = ? AND b.status = 'success' AND b.retried = 0 AND NOT ${IS_BRIDGE}
+       AND b.pipeline_id = (SELECT MAX(id) FROM pipelines WHERE project_id = ? AND ref = ? AND status = 'success')
+     ORDER BY b.id DESC LIMIT 1`,
+  )
+  const downstream = db.prepare('SELECT * FROM pipelines WHERE upstream_job_id = ? ORDER BY id DESC LIMIT 1')
   return {
+    /** The pipeline a bridge started (`pipelines.upstream_job_id`), the latest if several. */
+    downstreamOf: (jobId: number) => downstream.get(jobId) as PipelineRow | undefined,
+    /**
+     * A page of a project's builds (bridges left out), newest first, in `statuses` when given;
+     * `limit + 1` rows tell the caller whether more follow.
+     */
+    projectBuilds: (
+      projectId: number,
+      statuses: readonly string[] | undefined,
+      limit: number,
+      offset: number,
+    ) =>
+      db
+        .prepare(
+          `SELECT b.* FROM ci_builds b JOIN pipelines p ON p.id = b.pipeline_id
+           WHERE p.project_id = ? ${statusIn(statuses)} AND NOT ${IS_BRIDGE}
+           ORDER BY b.id DESC LIMIT ? OFFSET ?`,
+        )
+        .all(projectId, ...(statuses ?? []), limit, offset) as JobRow[],
+    /** A pipeline's current bridges in `statuses` when given, oldest first. */
+    bridges: (pipelineId: number, statuses: readonly string[] | undefined) =>
+      db
+        .prepare(
+          `SELECT b.* FROM ci_builds b WHERE b.pipeline_id = ? AND b.retried = 0 ${statusIn(statuses)} AND ${IS_BRIDGE}
+           ORDER BY b.id`,
+        )
+        .all(pipelineId, ...(statuses ?? [])) as JobRow[],
+    /** `latest_successful_build_for_ref`: the successful build named `name` of the ref's latest successful pipeline. */
+    latestSuccessful: (projectId: number, ref: string, name: string) =>
+      latestSuccessful.get(name, projectId, ref) as JobRow | undefined,
     putTrace: (buildId: number, trace: string) => putTrace.run(buildId, trace),
     trace: (buildId: number) => getTrace.get(buildId) as string | undefined,
     /** The trace's size in bytes, without reading it. */
