@@ -67,8 +67,8 @@ export interface ArtifactDownload {
 
 /**
  * The jobs API (`lib/api/ci/jobs.rb`, `lib/api/ci/job_artifacts.rb`, bridges of `lib/api/ci/pipelines.rb`).
- * Reading jobs and traces: whoever may read a public or internal project (`public_builds`), Reporter in a
- * private one; play, retry and cancel: Developer; erase: Maintainer, or the job's own Developer.
+ * Reading jobs, traces and artifacts: whoever reads the project; play, retry and cancel: Developer;
+ * erase: Maintainer, or the Developer whose pipeline it is.
  */
 export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipelines: PipelineService) {
   const { store, access } = ctx
@@ -79,12 +79,11 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
   const show = (p: ProjectRow, pipeline: PipelineRow, job: JobRow): Job =>
     present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job))
 
-  /** The project, once the caller may read its jobs (`authorize_read_builds!`). */
-  function readable(actor: Actor, ref: string): ProjectRow {
-    const p = pipelines.project(actor, ref)
-    if (p.visibility === 'private' && !access.atLeast(actor, p, Level.reporter)) throw forbidden()
-    return p
-  }
+  /**
+   * The project, once the caller may read its jobs (`authorize_read_builds!`): whoever reads the project,
+   * as GitLab's default `public_builds` ("public pipelines") lets them, as pipelines do.
+   */
+  const readable = (actor: Actor, ref: string): ProjectRow => pipelines.project(actor, ref)
   function require(actor: Actor, p: ProjectRow, level: number): void {
     if (!actor.user) throw unauthorized()
     if (!access.atLeast(actor, p, level)) throw forbidden()
