@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { unzipSync } from 'fflate'
+import { ARTIFACT_CHUNK_BYTES } from '../../../src/server/jobs/job-emulation.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
 import { defineJobs } from '../../support/job-definitions.js'
@@ -408,5 +410,31 @@ describe('bridges, job tokens and reset', () => {
       query: 'job=build',
     })
     expect([wrongRef.status, wrongRef.body]).toEqual([404, { message: '404 Not found' }])
+  })
+})
+
+describe('large artifacts', () => {
+  it('streams an archive of several chunks whole, with its length, and answers HEAD without a body', async () => {
+    const noise = randomBytes(450 * 1024).toString('base64') // ~600 KB of text that compresses little
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: { script: [`echo ${noise} > big.txt`], artifacts: { paths: ['big.txt'], when: 'on_success' } },
+    })
+    await runOut()
+    const build = await byName(pid, 'build')
+    const size = (build.artifacts_file as Json).size as number
+    expect(size).toBeGreaterThan(ARTIFACT_CHUNK_BYTES)
+    expect(stored('SELECT COUNT(*) AS n FROM ci_job_artifact_chunks')).toEqual([
+      { n: Math.ceil(size / ARTIFACT_CHUNK_BYTES) },
+    ])
+    const res = await fetch(`${t.baseUrl}${P}/jobs/${build.id as number}/artifacts`, {
+      headers: { 'private-token': ROOT },
+    })
+    expect(Number(res.headers.get('content-length'))).toBe(size)
+    const zip = new Uint8Array(await res.arrayBuffer())
+    expect(zip.length).toBe(size)
+    expect(Buffer.from(unzipSync(zip)['big.txt'] as Uint8Array).toString()).toBe(`${noise}\n`)
+    const head = await t.http('HEAD', `${P}/jobs/${build.id as number}/artifacts`, { token: ROOT })
+    expect([head.status, head.text, head.headers['content-length']]).toEqual([200, '', String(size)])
   })
 })
