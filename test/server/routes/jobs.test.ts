@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { unzipSync } from 'fflate'
 import { ARTIFACT_CHUNK_BYTES } from '../../../src/server/jobs/job-emulation.js'
 import { startServer, type TestServer } from '../../support/server.js'
@@ -436,5 +439,41 @@ describe('large artifacts', () => {
     expect(Buffer.from(unzipSync(zip)['big.txt'] as Uint8Array).toString()).toBe(`${noise}\n`)
     const head = await t.http('HEAD', `${P}/jobs/${build.id as number}/artifacts`, { token: ROOT })
     expect([head.status, head.text, head.headers['content-length']]).toEqual([200, '', String(size)])
+  })
+})
+
+describe('--data DIR', () => {
+  it("keeps a job's trace and artifacts across a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-jobs-'))
+    try {
+      const own = manualClock()
+      const first = await startServer(pipelineSeed, { data: dir, clock: own })
+      const pid = await triggerPipeline(first, 'acme/app')
+      defineJobs(first, pid, {
+        build: { script: ['echo kept > k.txt'], artifacts: { paths: ['k.txt'], when: 'on_success' } },
+      })
+      for (let i = 0; i < 20; i++) {
+        own.advance(1000)
+        await first.http('GET', `${P}/jobs`, { token: ROOT })
+      }
+      const build = ((await first.http('GET', `${P}/jobs`, { token: ROOT })).body as Json[]).find(
+        (j) => j.name === 'build',
+      ) as Json
+      const before = (await first.http('GET', `${P}/jobs/${build.id as number}/trace`, { token: ROOT })).text
+      await first.close()
+      const second = await startServer(pipelineSeed, { data: dir, clock: own })
+      try {
+        const trace = await second.http('GET', `${P}/jobs/${build.id as number}/trace`, { token: ROOT })
+        expect([trace.status, trace.text]).toEqual([200, before])
+        const file = await second.http('GET', `${P}/jobs/${build.id as number}/artifacts/k.txt`, {
+          token: ROOT,
+        })
+        expect([file.status, file.text]).toEqual([200, 'kept\n'])
+      } finally {
+        await second.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
