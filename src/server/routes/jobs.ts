@@ -26,6 +26,7 @@ function sendArtifact(reply: FastifyReply, d: ArtifactDownload): FastifyReply {
       'content-disposition',
       `attachment; filename="${d.filename.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(d.filename)}`,
     )
+    .header('content-transfer-encoding', 'binary')
     .header('content-length', String(d.size))
     .send(streamedBody(reply.request, d.body))
 }

@@ -99,9 +99,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
 
   /** Jobs after `job` in its pipeline that wait, or were skipped, to run again (ResetSkippedJobsService). */
   const later = (job: JobRow) =>
-    store.pipelines
-      .jobs(job.pipeline_id)
-      .filter((j) => j.retried === 0 && j.position > job.position && j.id !== job.id)
+    store.pipelines.jobs(job.pipeline_id).filter((j) => j.retried === 0 && j.position > job.position)
 
   function archive(job: JobRow): ArtifactDownload {
     const artifact = outputs.artifact(job.id)
@@ -109,7 +107,8 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     return {
       body: chunkStream((seq) => outputs.chunk(job.id, seq)),
       filename: 'artifacts.zip',
-      contentType: 'application/zip',
+      // `present_disk_file!`: an octet stream, whatever the file.
+      contentType: 'application/octet-stream',
       size: artifact.size,
     }
   }

@@ -85,7 +85,10 @@ describe('job outcomes from their definitions', () => {
 
     const zip = await t.http('GET', `${P}/jobs/${build.id as number}/artifacts`, { token: DANA })
     expect(zip.status).toBe(200)
-    expect(zip.headers['content-disposition']).toContain('filename="artifacts.zip"')
+    expect(zip.headers['content-disposition']).toBe(
+      `attachment; filename="artifacts.zip"; filename*=UTF-8''artifacts.zip`,
+    )
+    expect(zip.headers['content-type']).toBe('application/octet-stream')
     expect(Number(zip.headers['content-length'])).toBe(size)
     const raw = await fetch(`${t.baseUrl}${P}/jobs/${build.id as number}/artifacts`, {
       headers: { 'private-token': DANA },
