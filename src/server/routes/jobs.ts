@@ -196,7 +196,6 @@ export function jobRoutes(api: ApiContext, jobs: JobService): void {
       url: '/api/v4/projects/:id/pipelines/:pipeline_id/bridges',
       jobToken: true,
       summary: "List a pipeline's trigger jobs (bridges) and the pipelines they started",
-      auth: 'required',
       pathParams: PipelinePath,
       input: JobScopeQuery,
       response: { 200: Type.Array(Bridge) },
