@@ -71,16 +71,34 @@ describe('job outcomes from their definitions', () => {
     expect(build.artifacts_expire_at).toBe(
       new Date(Date.parse(build.finished_at as string) + 7 * 86400_000).toISOString(),
     )
-    // Grape's order, but for `artifacts_file`, which our serializer writes last (optional keys go last).
-    expect(Object.keys(build).slice(-8)).toEqual([
+    // `lib/api/entities/ci/job_basic.rb` and `job.rb`, in their order.
+    expect(Object.keys(build)).toEqual([
+      'id',
+      'status',
+      'stage',
+      'name',
+      'ref',
+      'tag',
+      'coverage',
+      'allow_failure',
+      'created_at',
+      'started_at',
+      'finished_at',
+      'erased_at',
+      'duration',
+      'queued_duration',
+      'user',
+      'commit',
+      'pipeline',
+      'web_url',
       'project',
+      'artifacts_file',
       'artifacts',
       'runner',
       'runner_manager',
       'artifacts_expire_at',
       'archived',
       'tag_list',
-      'artifacts_file',
     ])
 
     const zip = await t.http('GET', `${P}/jobs/${build.id as number}/artifacts`, { token: DANA })
@@ -131,6 +149,7 @@ describe('job outcomes from their definitions', () => {
       artifacts: [expect.objectContaining({ file_type: 'trace' })],
     })
     expect(build.artifacts_file).toBeUndefined()
+    expect(Object.keys(build).slice(16, 19)).toEqual(['pipeline', 'failure_reason', 'web_url'])
     const trace = (await t.http('GET', `${P}/jobs/${build.id as number}/trace`, { token: ROOT })).text
     expect(trace).toContain('about to fail\n')
     expect(trace).not.toContain('never')
