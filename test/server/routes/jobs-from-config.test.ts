@@ -152,6 +152,34 @@ describe('jobs from the committed .gitlab-ci.yml', () => {
     expect([byRef.status, byRef.text]).toEqual([200, 'release 2.0\n'])
   })
 
+  it('an exit code that allow_failure: exit_codes lists lets the stages after it run', async () => {
+    commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': `
+stages: [test, deploy]
+flaky:
+  stage: test
+  allow_failure:
+    exit_codes: [3, 137]
+  script: [exit 3]
+strict:
+  stage: test
+  allow_failure:
+    exit_codes: 3
+  script: [echo fine]
+deploy:
+  stage: deploy
+  script: [echo deploying]
+`,
+    })
+    const pid = await trigger()
+    await runOut()
+    expect(await named(pid, 'flaky')).toMatchObject({ status: 'failed', allow_failure: true })
+    expect(await named(pid, 'strict')).toMatchObject({ status: 'success', allow_failure: false })
+    expect(await named(pid, 'deploy')).toMatchObject({ status: 'success' })
+    const pipeline = (await t.http('GET', `${APP}/pipelines/${pid}`, { token: MARK })).body as Json
+    expect(pipeline.status).toBe('success')
+  })
+
   it('lists a bridge with the child pipeline it started', async () => {
     commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `
