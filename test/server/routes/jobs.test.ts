@@ -275,6 +275,7 @@ describe('acting on jobs', () => {
     expect(failed.status).toBe('failed')
     const early = await post(`/jobs/${failed.id as number}/retry`, GUS)
     expect([early.status, early.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(stored('SELECT COUNT(*) AS n FROM ci_builds WHERE pipeline_id = ?', pid)).toEqual([{ n: 2 }])
     const retried = await post(`/jobs/${failed.id as number}/retry`, DANA)
     expect(retried.status).toBe(201)
     const fresh = retried.body as Json
@@ -298,6 +299,7 @@ describe('acting on jobs', () => {
     expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
     const anon = await post(`/jobs/${running.id as number}/cancel`)
     expect(anon.status).toBe(401)
+    expect(stored('SELECT status FROM ci_builds WHERE id = ?', running.id)).toEqual([{ status: 'running' }])
     const res = await post(`/jobs/${running.id as number}/cancel`, DANA)
     expect([res.status, (res.body as Json).status]).toEqual([201, 'canceled'])
     expect((await jobsOf(pid)).map((j) => `${j.name}:${j.status}`)).toEqual([
@@ -326,6 +328,7 @@ describe('acting on jobs', () => {
     const build = await byName(pid, 'build')
     const dev = await post(`/jobs/${build.id as number}/erase`, DANA)
     expect([dev.status, dev.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(stored('SELECT COUNT(*) AS n FROM ci_job_traces WHERE build_id = ?', build.id)).toEqual([{ n: 1 }])
     expect(stored('SELECT build_id FROM ci_job_artifacts')).toEqual([{ build_id: build.id }])
     const erased = await post(`/jobs/${build.id as number}/erase`, MARK)
     expect(erased.status).toBe(201)
