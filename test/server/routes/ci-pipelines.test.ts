@@ -320,7 +320,8 @@ deploy:
 describe('retry of a planned pipeline', () => {
   it('replaces the failed job, keeps its definition, and runs the skipped ones after it by stages', async () => {
     await commitFiles(t, 'acme/app', 'ci', {
-      '.gitlab-ci.yml': 'build: { stage: build, script: echo build }\ntest: { stage: test, script: echo test }\n',
+      '.gitlab-ci.yml':
+        'build: { stage: build, script: echo build }\ntest: { stage: test, script: echo test }\n',
     })
     const id = ((await trigger()).body as Json).id as number
     // The first run is made to fail; the retried job runs its script, which succeeds.
