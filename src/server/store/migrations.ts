@@ -20,6 +20,7 @@ import groupLabelsMilestones from './migrations/019-group-labels-milestones.js'
 import webhooks from './migrations/020-webhooks.js'
 import ciJobDefinitions from './migrations/021-ci-job-definitions.js'
 import repository from './migrations/022-repository.js'
+import jobOutputs from './migrations/023-job-outputs.js'
 import ciProcessables from './migrations/024-ci-processables.js'
 import relationImports from './migrations/025-relation-imports.js'
 import type { Migration } from './migration.js'
@@ -51,6 +52,7 @@ export const migrations: Migration[] = [
   webhooks,
   ciJobDefinitions,
   repository,
+  jobOutputs,
   ciProcessables,
   relationImports,
 ]
