@@ -5,6 +5,7 @@ import type { ActionIO } from '../io.js'
 import { setShapedOutput, urlOnHost } from '../server-text.js'
 import { roleTooLowToCancel } from './cancel-role.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
+import { checkInputsAccepted } from './pipeline-inputs.js'
 import type { TriggerResult } from './result.js'
 import { renderSummary } from './summary.js'
 
@@ -158,10 +159,13 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
             "Give the token's user Developer, or set 'cancel-on-abort: false'",
         )
     }
+    if (s.inputs) await checkInputsAccepted(reader ?? trigger, log, signal)
     const names = Object.keys(s.variables ?? {})
+    const inputNames = Object.keys(s.inputs ?? {})
     log.info(
       `Triggering a pipeline for '${s.ref}' of ${s.project} on ${s.gitlabUrl}` +
-        (names.length ? ` with variables ${names.join(', ')}` : ''),
+        (names.length ? ` with variables ${names.join(', ')}` : '') +
+        (inputNames.length ? ` with inputs ${inputNames.join(', ')}` : ''),
     )
     let pipeline: Pipeline
     try {
@@ -169,7 +173,7 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
       // little, so that the pipeline it created is canceled below rather than left running.
       pipeline = await trigger.pipelines.trigger(
         project,
-        { ref: s.ref, token: s.token, variables: s.variables },
+        { ref: s.ref, token: s.token, variables: s.variables, inputs: s.inputs },
         { signal: graceAfter(signal, TRIGGER_GRACE_MS) },
       )
     } catch (err) {
