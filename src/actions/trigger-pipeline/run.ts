@@ -6,10 +6,12 @@ import { setShapedOutput, urlOnHost } from '../server-text.js'
 import { roleTooLowToCancel } from './cancel-role.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
 import { checkInputsAccepted } from './pipeline-inputs.js'
-import type { TriggerResult } from './result.js'
+import type { Log, TriggerResult } from './result.js'
+
+export type { Log }
 import { renderSummary } from './summary.js'
 
-export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
+import { afterPipeline } from './after-pipeline.js'
 
 /** Test seams: time and sleeping (defaults: the real ones). */
 export interface Clock {
@@ -228,6 +230,20 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
       )
     if (result.pipeline.status === 'failed') result.failedJobs = await failedJobsOf(reader, s, pipeline.id)
     result.failure = verdict(result, s)
+    const deadline = now() - (result.elapsedMs ?? 0) + s.timeout
+    await afterPipeline(
+      reader,
+      s,
+      result,
+      log,
+      {
+        remainingMs: () => deadline - now(),
+        intervalMs: s.pollInterval,
+        now,
+        sleep: clock.sleep,
+      },
+      signal,
+    )
     log.info(
       `Pipeline ${pipeline.id} ended ${result.pipeline.status} after ${formatDuration(result.elapsedMs ?? 0)}`,
     )
@@ -252,6 +268,7 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
     )
   setShapedOutput(io, Outputs.Status, p.status, 'status', 'word')
   setShapedOutput(io, Outputs.Sha, p.sha, 'sha', 'sha')
+  if (result.artifacts) io.setOutput(Outputs.ArtifactsPath, result.artifacts.path)
   await io.summary(renderSummary(settings, result))
   if (result.failure) io.fail(result.failure)
 }
