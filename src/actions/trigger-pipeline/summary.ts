@@ -34,7 +34,7 @@ type Url = (href: string) => string | undefined
 function treeItem(n: DownstreamNode, url: Url): ListItem {
   const p = n.pipeline
   const target = p
-    ? [icon(p.status), link(`${n.kind} pipeline ${p.id}`, url(p.web_url)), `: ${p.status}`]
+    ? [`${icon(p.status)} `, link(`${n.kind} pipeline ${p.id}`, url(p.web_url)), `: ${p.status}`]
     : ['no downstream pipeline']
   const effect =
     p?.status === 'failed' || n.bridge.status === 'failed'
