@@ -16,6 +16,7 @@ import { metricImages } from './metric-images.js'
 import { milestones } from './milestones.js'
 import { notes } from './notes.js'
 import { pipelines } from './pipelines.js'
+import { jobs } from './jobs.js'
 import { projectExports } from './project-exports.js'
 import { projectImports } from './project-imports.js'
 import { projects } from './projects.js'
@@ -114,6 +115,8 @@ export function createClient(options: ClientOptions) {
     accessTokens: accessTokens(http),
     namespaces: namespaces(http),
     pipelines: pipelines(http),
+    /** Jobs, their traces and artifacts, and bridges. */
+    jobs: jobs(http),
     triggers: triggers(http),
     runners: runners(http, releaseGuard(http, options.onDeprecation ?? processWarning)),
     projectExports: projectExports(http),

@@ -18,6 +18,7 @@ export type {
 export type { ImportTarget, ImportWaitOptions, ImportWaitResult, S3Source } from './project-imports.js'
 export type { PollTiming } from './poll.js'
 export type { OnManual, TriggerParams, WaitOptions, WaitResult } from './pipelines.js'
+export type { JobDownload, JobsApi } from './jobs.js'
 export type { GroupHooksApi, HookTestTrigger, ProjectHooksApi } from './hooks.js'
 export type * from '../schema/index.js'
 export type { ImpersonationTokenListOptions, ResourceAccessTokenListOptions } from './access-tokens.js'

@@ -168,30 +168,58 @@ export const JobCommit = Type.Object(
   { title: 'JobCommit' },
 )
 
-/** `Entities::Ci::Job` (`GET .../pipelines/:pipeline_id/jobs`); `failure_reason` only on failed jobs. */
+/** `Entities::Ci::JobBasic`'s fields; `failure_reason` only on failed jobs. */
+const jobBasic = {
+  id: Type.Integer(),
+  status: PipelineStatus,
+  stage: Type.String(),
+  name: Type.String(),
+  ref: Type.String(),
+  tag: Type.Boolean(),
+  coverage: Nullable(Type.Number()),
+  allow_failure: Type.Boolean(),
+  created_at: Timestamp,
+  started_at: Nullable(Timestamp),
+  finished_at: Nullable(Timestamp),
+  erased_at: Nullable(Timestamp),
+  duration: Nullable(Type.Number()),
+  queued_duration: Nullable(Type.Number()),
+  user: Nullable(UserBasic),
+  commit: JobCommit,
+  pipeline: PipelineBasic,
+  failure_reason: Type.Optional(Type.String()),
+  web_url: Type.String(),
+  project: Type.Object({ ci_job_token_scope_enabled: Type.Boolean() }),
+}
+
+/** `Entities::Ci::JobBasic`, what a bridge (a trigger job) shows besides its downstream pipeline. */
+export const JobBasic = Type.Object(jobBasic, { title: 'JobBasic' })
+export type JobBasic = Static<typeof JobBasic>
+
+/** `Entities::Ci::JobArtifact`: one of a job's artifacts (its archive, its trace). */
+export const JobArtifact = Type.Object(
+  {
+    file_type: Type.String(),
+    size: Type.Integer(),
+    filename: Type.String(),
+    file_format: Nullable(Type.String()),
+  },
+  { title: 'JobArtifact' },
+)
+export type JobArtifact = Static<typeof JobArtifact>
+
+/** `Entities::Ci::JobArtifactFile`: the archive, on jobs that have one. */
+export const JobArtifactFile = Type.Object(
+  { filename: Type.String(), size: Type.Integer() },
+  { title: 'JobArtifactFile' },
+)
+
+/** `Entities::Ci::Job` (`GET .../pipelines/:pipeline_id/jobs`, `GET /projects/:id/jobs`). */
 export const Job = Type.Object(
   {
-    id: Type.Integer(),
-    status: PipelineStatus,
-    stage: Type.String(),
-    name: Type.String(),
-    ref: Type.String(),
-    tag: Type.Boolean(),
-    coverage: Nullable(Type.Number()),
-    allow_failure: Type.Boolean(),
-    created_at: Timestamp,
-    started_at: Nullable(Timestamp),
-    finished_at: Nullable(Timestamp),
-    erased_at: Nullable(Timestamp),
-    duration: Nullable(Type.Number()),
-    queued_duration: Nullable(Type.Number()),
-    user: Nullable(UserBasic),
-    commit: JobCommit,
-    pipeline: PipelineBasic,
-    failure_reason: Type.Optional(Type.String()),
-    web_url: Type.String(),
-    project: Type.Object({ ci_job_token_scope_enabled: Type.Boolean() }),
-    artifacts: Type.Array(Type.Unknown()),
+    ...jobBasic,
+    artifacts_file: Type.Optional(JobArtifactFile),
+    artifacts: Type.Array(JobArtifact),
     runner: Nullable(Type.Unknown()),
     runner_manager: Nullable(Type.Unknown()),
     artifacts_expire_at: Nullable(Timestamp),

@@ -36,6 +36,7 @@ import { jobTokens } from './services/job-tokens.js'
 import { metricImageService, type MetricImageService } from './services/metric-images.js'
 import { noteService } from './services/notes.js'
 import { pipelineService } from './services/pipelines.js'
+import { jobService } from './services/jobs.js'
 import { projectLabelService } from './services/project-labels.js'
 import { projectMilestoneService } from './services/project-milestones.js'
 import { projectService } from './services/projects.js'
@@ -307,6 +308,7 @@ function ciServices(api: Assembly, events: HookEvents) {
     pageSessions: pageSessions(ctx.store, ctx.clock, auth),
     pipelines,
     triggers: triggerService(ctx, runner, pipelines),
+    jobs: jobService(ctx, runner, pipelines),
   }
 }
 

@@ -380,6 +380,21 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/pipelines/{pipeline_id}/variables': { min: 'developer' },
   'POST /projects/{id}/pipelines/{pipeline_id}/cancel': { min: 'developer', auth: true },
   'POST /projects/{id}/pipelines/{pipeline_id}/retry': { min: 'developer', auth: true },
+  // lib/api/ci/jobs.rb: `authenticate!`, then `authorize_read_builds!` (public pipelines: whoever reads the project).
+  'GET /projects/{id}/jobs': { min: 'reader', auth: true },
+  'GET /projects/{id}/jobs/{job_id}': { min: 'reader', auth: true },
+  'GET /projects/{id}/jobs/{job_id}/trace': { min: 'reader', auth: true },
+  'GET /projects/{id}/pipelines/{pipeline_id}/bridges': { min: 'reader', auth: true },
+  // The matrix's jobs wait to run: 400 `Unplayable Job`, 403 `Job is not retryable`, 403 `Job is not erasable!`.
+  'POST /projects/{id}/jobs/{job_id}/play': { min: 'developer', auth: true, ok: [400] },
+  'POST /projects/{id}/jobs/{job_id}/retry': { min: 'developer', auth: true, ok: [403] },
+  'POST /projects/{id}/jobs/{job_id}/cancel': { min: 'developer', auth: true },
+  'POST /projects/{id}/jobs/{job_id}/erase': { min: 'maintainer', auth: true, ok: [403] },
+  // lib/api/ci/job_artifacts.rb: no `authenticate!` for reads; the matrix's jobs have no artifacts (404),
+  // and the by-ref download names no `job` (400 `job is missing`).
+  'GET /projects/{id}/jobs/{job_id}/artifacts': { min: 'reader', ok: [404] },
+  'GET /projects/{id}/jobs/{job_id}/artifacts/{artifact_path}': { min: 'reader', ok: [404] },
+  'GET /projects/{id}/jobs/artifacts/{ref_name}/download': { min: 'any', ok: [400] },
   'GET /project_aliases': { min: 'admin', auth: true, scope: 'none', denied: 403 },
   'POST /project_aliases': {
     min: 'admin',
@@ -756,6 +771,14 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       eventable_id: issue,
       trigger_id: String(one('SELECT id FROM triggers WHERE project_id = ?', pid)),
       pipeline_id: String(one('SELECT id FROM pipelines WHERE project_id = ?', pid)),
+      job_id: String(
+        one(
+          'SELECT b.id FROM ci_builds b JOIN pipelines p ON p.id = b.pipeline_id WHERE p.project_id = ?',
+          pid,
+        ),
+      ),
+      ref_name: 'main',
+      artifact_path: 'out.txt',
       metric_image_id: String(
         one(
           'SELECT m.id FROM metric_images m JOIN issues i ON i.id = m.issue_id WHERE i.project_id = ?',

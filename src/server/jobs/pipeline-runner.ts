@@ -4,6 +4,7 @@ import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import { COMPLETED, compositeStatus } from '../domain/composite-status.js'
 import { QUEUE_MS } from '../domain/pipeline-schedule.js'
+import { jobEmulation } from './job-emulation.js'
 
 /** Told of every status a pipeline or a job moves to (webhooks), inside the write that moved it. */
 export interface PipelineObserver {
@@ -37,6 +38,7 @@ export function pipelineRunner(
   observer?: PipelineObserver,
 ) {
   const box = store.secrets
+  const emulation = jobEmulation(store)
   let timer: NodeJS.Timeout | undefined
   let stopped = false
 
@@ -72,6 +74,8 @@ export function pipelineRunner(
       Object.assign(next, { status: job.outcome, finished_at: due })
       if (job.outcome === 'failed') next.failure_reason = 'script_failure'
     }
+    // Its trace and artifacts; a job's script decides how it ends (job-emulation.ts).
+    emulation.moved(job, next)
     store.pipelines.setJob(next)
     if (next.status !== job.status) observer?.jobChanged(next)
     if (COMPLETED.has(next.status)) {

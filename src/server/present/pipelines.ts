@@ -31,6 +31,18 @@ const LOOKS: Record<string, [string, string, string, string]> = {
   scheduled: ['scheduled', 'Delayed', 'waiting for delayed job', 'scheduled'],
 }
 
+/** What a job left and its state beyond `ci_builds` (src/server/store/job-outputs.ts), as shown. */
+export interface JobOutputs {
+  allowFailure: boolean
+  erasedAt: string | null
+  /** Who played it (a manual job shows its player). */
+  player?: UserRow
+  artifact?: { size: number; expire_at: string | null }
+  /** The finished job's trace, in bytes (GitLab lists it as an artifact once archived). */
+  traceSize?: number
+}
+const NO_OUTPUTS: JobOutputs = { allowFailure: false, erasedAt: null }
+
 const ms = (a: string | null, b: string | null) => (a && b ? Date.parse(b) - Date.parse(a) : null)
 
 /**
@@ -114,11 +126,13 @@ export function pipelinePresenter(instance: Instance) {
       user: UserRow | undefined,
       job: JobRow,
       now: string,
+      outputs: JobOutputs = NO_OUTPUTS,
     ): Job {
       const end = job.finished_at ?? now
       const running = job.started_at ? ms(job.started_at, end) : null
       const queued = job.queued_at ? ms(job.queued_at, job.started_at ?? now) : null
-      const author = present(user)
+      const { artifact } = outputs
+      const author = present(outputs.player ?? user)
       const commitUser = author ?? { name: 'Administrator', username: 'root' }
       return {
         id: job.id,
@@ -128,11 +142,11 @@ export function pipelinePresenter(instance: Instance) {
         ref: pipeline.ref,
         tag: pipeline.tag === 1,
         coverage: null,
-        allow_failure: false,
+        allow_failure: outputs.allowFailure,
         created_at: job.created_at,
         started_at: job.started_at,
         finished_at: job.finished_at,
-        erased_at: null,
+        erased_at: outputs.erasedAt,
         duration: running === null ? null : running / 1000,
         queued_duration: queued === null ? null : queued / 1000,
         user: author,
@@ -155,10 +169,18 @@ export function pipelinePresenter(instance: Instance) {
         ...(job.status === 'failed' ? { failure_reason: job.failure_reason ?? 'unknown_failure' } : {}),
         web_url: `${webBase(project)}/-/jobs/${job.id}`,
         project: { ci_job_token_scope_enabled: false },
-        artifacts: [],
+        ...(artifact ? { artifacts_file: { filename: 'artifacts.zip', size: artifact.size } } : {}),
+        artifacts: [
+          ...(artifact
+            ? [{ file_type: 'archive', size: artifact.size, filename: 'artifacts.zip', file_format: 'zip' }]
+            : []),
+          ...(outputs.traceSize !== undefined
+            ? [{ file_type: 'trace', size: outputs.traceSize, filename: 'job.log', file_format: null }]
+            : []),
+        ],
         runner: null,
         runner_manager: null,
-        artifacts_expire_at: null,
+        artifacts_expire_at: artifact?.expire_at ?? null,
         archived: false,
         tag_list: [],
       }

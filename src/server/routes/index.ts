@@ -25,6 +25,7 @@ import { metricImageRoutes, metricImageUploadRoutes } from './metric-images.js'
 import { openapiRoutes } from './openapi.js'
 import { pipelineEmulatorRoutes } from './pipeline-emulator.js'
 import { pipelineRoutes } from './pipelines.js'
+import { jobRoutes } from './jobs.js'
 import { projectExportRoutes } from './project-export.js'
 import { projectImportRoutes } from './project-import.js'
 import { projectLabelRoutes } from './project-labels.js'
@@ -101,6 +102,7 @@ function registerRoutes(api: ApiContext): void {
   triggerRoutes(api, triggers)
   pipelineEmulatorRoutes(api, pipelines)
   pipelineRoutes(api, pipelines)
+  jobRoutes(api, api.services.jobs)
   aliasRoutes(api)
   runnerRoutes(api)
   groupProjectRoutes(api)

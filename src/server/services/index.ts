@@ -12,6 +12,7 @@ import type { IssueService } from './issues/issues.js'
 import type { MetricImageService } from './metric-images.js'
 import type { NoteService } from './notes.js'
 import type { PipelineService } from './pipelines.js'
+import type { JobService } from './jobs.js'
 import type { ProjectLabelService } from './project-labels.js'
 import type { ProjectMilestoneService } from './project-milestones.js'
 import type { ProjectService } from './projects.js'
@@ -69,6 +70,8 @@ export interface Services {
   runners: RunnerService
   health: HealthService
   pipelines: PipelineService
+  /** Jobs, their traces and artifacts, and bridges. */
+  jobs: JobService
   triggers: TriggerService
   transfers: Transfers
   issueLinks: IssueLinkService

@@ -20,6 +20,7 @@ import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
 import { JobTokenActor } from './job-tokens.js'
+import { jobOutputsOf } from './job-outputs.js'
 import { forceStatus, insertPipeline, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
@@ -127,7 +128,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       const user = userOf(pipeline)
       const items = all
         .slice(page.offset, page.offset + page.perPage)
-        .map((j) => present.job(p, pipeline, user, j, now))
+        .map((j) => present.job(p, pipeline, user, j, now, jobOutputsOf(store, j)))
       return { items, page, total: all.length }
     },
 
@@ -137,7 +138,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       const pipeline = job ? store.pipelines.get(p.id, job.pipeline_id) : undefined
       if (!job || !pipeline) throw recordNotFound()
       return {
-        ...present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock)),
+        ...present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job)),
         pipeline_id: pipeline.id,
       }
     },

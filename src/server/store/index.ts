@@ -12,6 +12,7 @@ import { userTable } from './users.js'
 import { triggerTable } from './triggers.js'
 import { jobDefinitionTable } from './job-definitions.js'
 import { pipelineTable } from './pipelines.js'
+import { jobOutputTable } from './job-outputs.js'
 import { aliasTable } from './aliases.js'
 import { issueDetailTables } from './issue-details.js'
 import { exportReader, exportTable } from './exports.js'
@@ -84,6 +85,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     pipelines: pipelineTable(db, digest),
     /** What each job's `.gitlab-ci.yml` told it to do (src/server/ci/job-definition.ts). */
     jobDefinitions: jobDefinitionTable(db),
+    /** What jobs leave behind: traces, artifacts, and their state beyond `ci_builds` (job-outputs.ts). */
+    jobOutputs: jobOutputTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db),

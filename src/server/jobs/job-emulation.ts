@@ -1,0 +1,147 @@
+import { zipSync, type Zippable } from 'fflate'
+import { runJob, traceHeader } from '../ci/job-run.js'
+import { ANSI } from '../ci/job-script.js'
+import type { Store } from '../store/index.js'
+import type { JobRow, PipelineRow } from '../store/pipelines.js'
+
+/** Archives are kept in chunks of this size, the unit a download reads. */
+export const ARTIFACT_CHUNK_BYTES = 256 * 1024
+
+/** GitLab's default `default_artifacts_expire_in` (application setting): 30 days. */
+const DEFAULT_EXPIRE_S = 30 * 24 * 3600
+
+const UNIT_S: Record<string, number> = {
+  s: 1,
+  sec: 1,
+  second: 1,
+  m: 60,
+  min: 60,
+  minute: 60,
+  h: 3600,
+  hr: 3600,
+  hour: 3600,
+  d: 86400,
+  day: 86400,
+  w: 604800,
+  week: 604800,
+  mo: 2592000,
+  month: 2592000,
+  y: 31536000,
+  yr: 31536000,
+  year: 31536000,
+}
+
+/**
+ * `artifacts:expire_in` in seconds (ChronicDuration as GitLab parses it: `1 week`, `3 days 4 hrs`,
+ * a bare number is seconds); null for `never`, the default for text it cannot read.
+ */
+export function expireInSeconds(text: string | undefined): number | null {
+  if (text === undefined) return DEFAULT_EXPIRE_S
+  if (text.trim().toLowerCase() === 'never') return null
+  let total = 0
+  let read = false
+  for (const m of text.toLowerCase().matchAll(/(\d+(?:\.\d+)?)\s*([a-z]*)/g)) {
+    const unit = (m[2] as string).replace(/s$/, '') || 's'
+    const factor = UNIT_S[unit]
+    if (factor === undefined) continue
+    total += Number(m[1]) * factor
+    read = true
+  }
+  return read && total > 0 ? Math.round(total) : DEFAULT_EXPIRE_S
+}
+
+/** The variables a job sees, weakest first: predefined, the definition's, the pipeline's, the play's. */
+function jobVariables(store: Store, job: JobRow, pipeline: PipelineRow): Map<string, string> {
+  const project = store.projects.get(pipeline.project_id)
+  const path = project?.full_path ?? ''
+  const vars = new Map<string, string>([
+    ['CI', 'true'],
+    ['GITLAB_CI', 'true'],
+    ['CI_JOB_ID', String(job.id)],
+    ['CI_JOB_NAME', job.name],
+    ['CI_JOB_STAGE', job.stage],
+    ['CI_JOB_TOKEN', '[MASKED]'],
+    ['CI_PIPELINE_ID', String(pipeline.id)],
+    ['CI_PIPELINE_IID', String(pipeline.iid)],
+    ['CI_PIPELINE_SOURCE', pipeline.source],
+    ['CI_PROJECT_ID', String(pipeline.project_id)],
+    ['CI_PROJECT_NAME', project?.path ?? ''],
+    ['CI_PROJECT_PATH', path],
+    ['CI_PROJECT_NAMESPACE', path.split('/').slice(0, -1).join('/')],
+    ['CI_COMMIT_SHA', pipeline.sha],
+    ['CI_COMMIT_SHORT_SHA', pipeline.sha.slice(0, 8)],
+    ['CI_COMMIT_REF_NAME', pipeline.ref],
+    [pipeline.tag === 1 ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', pipeline.ref],
+  ])
+  const definition = store.jobDefinitions.get(job.id)
+  for (const [k, v] of Object.entries(definition?.variables ?? {})) vars.set(k, v)
+  for (const v of store.pipelines.variables(pipeline.id)) vars.set(v.key, v.value)
+  const played = store.jobOutputs.state(job.id).variables
+  for (const v of played ? (JSON.parse(played) as { key: string; value: string }[]) : [])
+    vars.set(v.key, v.value)
+  return vars
+}
+
+/**
+ * What a job leaves as the runner moves it (src/server/jobs/pipeline-runner.ts calls `moved` inside
+ * the write that moves it): when it starts running, its trace's header; when it finishes running, the
+ * script's run (src/server/ci/job-run.ts) decides its status unless the seed's `ci_outcome` or an
+ * emulator control says otherwise, and leaves the whole trace and the artifacts archive.
+ */
+export function jobEmulation(store: Store) {
+  function finish(job: JobRow, next: JobRow, pipeline: PipelineRow): void {
+    const startedAt = job.started_at ?? (next.finished_at as string)
+    const finishedAt = next.finished_at as string
+    if (next.status === 'canceled') {
+      const header = store.jobOutputs.trace(job.id) ?? traceHeader(startedAt)
+      store.jobOutputs.putTrace(job.id, `${header}${ANSI.boldRed}ERROR: Job failed: canceled${ANSI.reset}\n`)
+      return
+    }
+    const definition = store.jobDefinitions.get(job.id)
+    const run = runJob({
+      name: job.name,
+      ...(definition ? { definition } : {}),
+      variables: jobVariables(store, job, pipeline),
+      startedAt,
+      finishedAt,
+      ...(job.outcome === 'failed' ? { forced: 'failed' as const } : {}),
+    })
+    next.status = run.status
+    next.failure_reason = run.status === 'failed' ? 'script_failure' : null
+    store.jobOutputs.putTrace(job.id, run.trace)
+    if (run.allowedFailure) store.jobOutputs.setState(job.id, { allow_failure: 1 })
+    if (run.artifacts) {
+      const files: Zippable = {}
+      const mtime = new Date(finishedAt)
+      const entries = run.artifacts.map((path) => ({ path, content: run.workspace.get(path) as Buffer }))
+      for (const e of entries) files[e.path] = [e.content, { mtime }]
+      const zip = zipSync(files, { level: 6 })
+      const expire = expireInSeconds(definition?.artifacts?.expire_in)
+      store.jobOutputs.putArtifact(
+        {
+          build_id: job.id,
+          size: zip.length,
+          created_at: finishedAt,
+          expire_at: expire === null ? null : new Date(Date.parse(finishedAt) + expire * 1000).toISOString(),
+        },
+        zip,
+        entries,
+        ARTIFACT_CHUNK_BYTES,
+      )
+    }
+  }
+
+  return {
+    /** `job` moves to `next` (changed here when the script decides its status). */
+    moved(job: JobRow, next: JobRow): void {
+      if (next.status === 'running' && job.status !== 'running' && next.started_at) {
+        store.jobOutputs.putTrace(job.id, traceHeader(next.started_at))
+        return
+      }
+      if (job.status !== 'running' || next.status === 'running' || !next.finished_at) return
+      const pipeline = store.pipelines.byId(job.pipeline_id)
+      if (pipeline) finish(job, next, pipeline)
+    },
+  }
+}
+export type JobEmulation = ReturnType<typeof jobEmulation>

@@ -1,0 +1,315 @@
+import { Readable } from 'node:stream'
+import type { Bridge, Job, JobPlayBody, JobScopeQuery, PipelineStatus } from '../../schema/index.js'
+import { PipelineStatus as StatusSchema, literals } from '../../schema/index.js'
+import { CANCELABLE, COMPLETED } from '../domain/composite-status.js'
+import { isoNow } from '../domain/clock.js'
+import {
+  badRequest,
+  forbidden,
+  notFound,
+  paramError,
+  recordNotFound,
+  unauthorized,
+} from '../grape/gitlab-errors.js'
+import { pageOf, slicePage, type PageOut } from '../grape/pagination.js'
+import { ANSI, workspacePath } from '../ci/job-script.js'
+import type { PipelineRunner } from '../jobs/pipeline-runner.js'
+import { pipelinePresenter } from '../present/pipelines.js'
+import type { JobRow, PipelineRow } from '../store/pipelines.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Level, type Actor } from './access.js'
+import type { ServiceContext } from './context.js'
+import type { PipelineService } from './pipelines.js'
+import { jobOutputsOf } from './job-outputs.js'
+
+const STATUSES = new Set<string>(literals(StatusSchema))
+/** `Ci::Build#playable?` for the emulator's jobs: waiting for a person, or for its delay. */
+const PLAYABLE = new Set(['manual', 'scheduled'])
+
+/** `scope` as a list, checked as Grape's `values:` checks it. */
+export function scopeList(scope: JobScopeQuery['scope']): PipelineStatus[] | undefined {
+  if (scope === undefined) return undefined
+  const list = Array.isArray(scope) ? scope : [scope]
+  if (list.some((s) => typeof s !== 'string' || !STATUSES.has(s)))
+    throw paramError('scope does not have a valid value')
+  return list
+}
+
+/** A stored archive as a stream, one chunk read from the store at a time. */
+function chunkStream(read: (seq: number) => Uint8Array | undefined): Readable {
+  let seq = 0
+  return new Readable({
+    read() {
+      const chunk = read(seq++)
+      this.push(chunk ? Buffer.from(chunk) : null)
+    },
+  })
+}
+
+/** Workhorse's content type of an artifact entry (`mime.TypeByExtension`), for the usual text files. */
+const TYPES: Record<string, string> = {
+  txt: 'text/plain; charset=utf-8',
+  log: 'text/plain; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  json: 'application/json',
+  xml: 'text/xml; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  zip: 'application/zip',
+}
+
+export interface ArtifactDownload {
+  body: Readable
+  filename: string
+  contentType: string
+  size: number
+}
+
+/**
+ * The jobs API (`lib/api/ci/jobs.rb`, `lib/api/ci/job_artifacts.rb`, bridges of `lib/api/ci/pipelines.rb`).
+ * Reading jobs, traces and artifacts: whoever reads the project; play, retry and cancel: Developer;
+ * erase: Maintainer, or the Developer whose pipeline it is.
+ */
+export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipelines: PipelineService) {
+  const { store, access } = ctx
+  const present = pipelinePresenter(ctx.instance)
+  const outputs = store.jobOutputs
+
+  const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
+  const show = (p: ProjectRow, pipeline: PipelineRow, job: JobRow): Job =>
+    present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job))
+
+  /**
+   * The project, once the caller may read its jobs (`authorize_read_builds!`): whoever reads the project,
+   * as GitLab's default `public_builds` ("public pipelines") lets them, as pipelines do.
+   */
+  const readable = (actor: Actor, ref: string): ProjectRow => pipelines.project(actor, ref)
+  function require(actor: Actor, p: ProjectRow, level: number): void {
+    if (!actor.user) throw unauthorized()
+    if (!access.atLeast(actor, p, level)) throw forbidden()
+  }
+  /** A job of the project (a build or a bridge) and its pipeline; 404 `Not found` otherwise. */
+  function find(p: ProjectRow, jobId: number): { job: JobRow; pipeline: PipelineRow } {
+    const job = store.pipelines.job(jobId)
+    const pipeline = job ? store.pipelines.get(p.id, job.pipeline_id) : undefined
+    if (!job || !pipeline) throw recordNotFound()
+    return { job, pipeline }
+  }
+  const current = (job: JobRow) => store.pipelines.job(job.id) as JobRow
+
+  /** Jobs after `job` in its pipeline that wait, or were skipped, to run again (ResetSkippedJobsService). */
+  const later = (job: JobRow) =>
+    store.pipelines
+      .jobs(job.pipeline_id)
+      .filter((j) => j.retried === 0 && j.position > job.position && j.id !== job.id)
+
+  function archive(job: JobRow): ArtifactDownload {
+    const artifact = outputs.artifact(job.id)
+    if (!artifact) throw notFound()
+    return {
+      body: chunkStream((seq) => outputs.chunk(job.id, seq)),
+      filename: 'artifacts.zip',
+      contentType: 'application/zip',
+      size: artifact.size,
+    }
+  }
+  function entry(job: JobRow, artifactPath: string): ArtifactDownload {
+    if (artifactPath.includes('\u0000')) throw badRequest()
+    const path = workspacePath(artifactPath)
+    if (path === undefined || path !== artifactPath.replace(/^\.\//, '')) throw badRequest()
+    if (!outputs.artifact(job.id)) throw notFound()
+    const content = outputs.entry(job.id, path)
+    if (!content) throw notFound()
+    const name = path.split('/').pop() as string
+    const ext = name.includes('.') ? (name.split('.').pop() as string).toLowerCase() : ''
+    return {
+      body: Readable.from([Buffer.from(content)]),
+      filename: name,
+      contentType: TYPES[ext] ?? 'application/octet-stream',
+      size: content.length,
+    }
+  }
+
+  return {
+    /** `GET /projects/:id/jobs`: builds newest first, retried ones too; pages without a total (`without_count`). */
+    list(actor: Actor, ref: string, q: JobScopeQuery): PageOut<Job> {
+      const p = readable(actor, ref)
+      const statuses = scopeList(q.scope)
+      const page = pageOf(q)
+      const rows = outputs.projectBuilds(p.id, statuses, page.perPage + 1, page.offset)
+      const pipelinesById = new Map<number, PipelineRow>()
+      const items = rows.slice(0, page.perPage).map((job) => {
+        let pipeline = pipelinesById.get(job.pipeline_id)
+        if (!pipeline) {
+          pipeline = store.pipelines.byId(job.pipeline_id) as PipelineRow
+          pipelinesById.set(pipeline.id, pipeline)
+        }
+        return show(p, pipeline, job)
+      })
+      return { items, page, total: undefined, hasMore: rows.length > page.perPage }
+    },
+
+    get(actor: Actor, ref: string, jobId: number): Job {
+      const p = readable(actor, ref)
+      const { job, pipeline } = find(p, jobId)
+      return show(p, pipeline, job)
+    },
+
+    /** `GET .../trace`: the log so far (empty before the job starts and after it is erased). */
+    trace(actor: Actor, ref: string, jobId: number): { id: number; text: string } {
+      const p = readable(actor, ref)
+      const { job } = find(p, jobId)
+      return { id: job.id, text: outputs.trace(job.id) ?? '' }
+    },
+
+    /** `POST .../play`: a manual or delayed job starts now, with the caller as its user. */
+    play(actor: Actor, ref: string, jobId: number, body: JobPlayBody): Job {
+      const p = readable(actor, ref)
+      const { job, pipeline } = find(p, jobId)
+      require(actor, p, Level.developer)
+      if (!PLAYABLE.has(job.status)) throw badRequest('Unplayable Job')
+      const now = isoNow(ctx.clock)
+      store.transaction(() => {
+        outputs.setState(job.id, {
+          user_id: actor.user?.id ?? null,
+          variables: body.job_variables_attributes?.length
+            ? JSON.stringify(body.job_variables_attributes)
+            : null,
+        })
+        store.pipelines.setJob({ ...job, status: 'created', outcome: 'success', due_at: now })
+        runner.catchUp()
+        runner.refresh(store.pipelines.byId(pipeline.id) as PipelineRow, now)
+      })
+      runner.poke()
+      return show(p, store.pipelines.byId(pipeline.id) as PipelineRow, current(job))
+    },
+
+    /** `POST .../retry`: a new job in the old one's place (the old one `retried`), the skipped ones after it reset. */
+    retry(actor: Actor, ref: string, jobId: number): Job {
+      const p = readable(actor, ref)
+      const { job, pipeline } = find(p, jobId)
+      require(actor, p, Level.developer)
+      if (!COMPLETED.has(job.status) || job.retried !== 0) throw forbidden('Job is not retryable')
+      const now = isoNow(ctx.clock)
+      const id = store.transaction(() => {
+        store.pipelines.setJob({ ...job, retried: 1, due_at: null })
+        const fresh = store.pipelines.insertJob({
+          ...job,
+          ...runner.newJobToken(),
+          status: 'created',
+          outcome: 'success',
+          created_at: now,
+          queued_at: null,
+          started_at: null,
+          finished_at: null,
+          due_at: now,
+        })
+        const definition = store.jobDefinitions.get(job.id)
+        if (definition) store.jobDefinitions.put(fresh, definition)
+        for (const j of later(job))
+          if (j.status === 'skipped') store.pipelines.setJob({ ...j, status: 'created', due_at: null })
+        runner.catchUp()
+        runner.refresh({ ...(store.pipelines.byId(pipeline.id) as PipelineRow), finished_at: null }, now)
+        return fresh
+      })
+      runner.poke()
+      const fresh = store.pipelines.job(id) as JobRow
+      return show(p, store.pipelines.byId(pipeline.id) as PipelineRow, fresh)
+    },
+
+    /** `POST .../cancel`: an unfinished job is canceled and the ones waiting after it skipped; a finished one is left. */
+    cancel(actor: Actor, ref: string, jobId: number, force: boolean | undefined): Job {
+      const p = readable(actor, ref)
+      const { job, pipeline } = find(p, jobId)
+      require(actor, p, Level.developer)
+      if (force) require(actor, p, Level.maintainer)
+      if (CANCELABLE.has(job.status)) {
+        const now = isoNow(ctx.clock)
+        store.transaction(() => {
+          store.pipelines.setJob({ ...job, status: 'canceled', finished_at: now, due_at: null })
+          const trace = outputs.trace(job.id)
+          if (trace !== undefined)
+            outputs.putTrace(job.id, `${trace}${ANSI.boldRed}ERROR: Job failed: canceled${ANSI.reset}\n`)
+          for (const j of later(job))
+            if (j.status === 'created') store.pipelines.setJob({ ...j, status: 'skipped', due_at: null })
+          runner.refresh(pipeline, now)
+        })
+      }
+      return show(p, store.pipelines.byId(pipeline.id) as PipelineRow, current(job))
+    },
+
+    /** `POST .../erase`: a finished job's trace and artifacts go (`Ci::BuildEraseService`). */
+    erase(actor: Actor, ref: string, jobId: number): Job {
+      const p = readable(actor, ref)
+      const { job, pipeline } = find(p, jobId)
+      if (!actor.user) throw unauthorized()
+      const own = pipeline.user_id === actor.user.id && access.atLeast(actor, p, Level.developer)
+      if (!own && !access.atLeast(actor, p, Level.maintainer)) throw forbidden()
+      const erasable =
+        COMPLETED.has(job.status) &&
+        (outputs.artifact(job.id) !== undefined || outputs.trace(job.id) !== undefined)
+      if (!erasable) throw forbidden('Job is not erasable!')
+      const now = isoNow(ctx.clock)
+      const by = actor.user.id
+      store.transaction(() => {
+        outputs.dropArtifact(job.id)
+        outputs.dropTrace(job.id)
+        outputs.setState(job.id, { erased_at: now, erased_by_id: by })
+      })
+      return show(p, pipeline, current(job))
+    },
+
+    /** `GET .../jobs/:job_id/artifacts`: the archive, streamed from the store. */
+    artifacts(actor: Actor, ref: string, jobId: number): ArtifactDownload {
+      const p = readable(actor, ref)
+      return archive(find(p, jobId).job)
+    },
+
+    /** `GET .../jobs/:job_id/artifacts/*artifact_path`: one file of the archive. */
+    artifactFile(actor: Actor, ref: string, jobId: number, artifactPath: string): ArtifactDownload {
+      const p = readable(actor, ref)
+      return entry(find(p, jobId).job, artifactPath)
+    },
+
+    /** The successful job named `name` of the ref's latest successful pipeline; 404 `Not found` otherwise. */
+    latestByRef(actor: Actor, ref: string, refName: string, name: string) {
+      const p = readable(actor, ref)
+      const job = outputs.latestSuccessful(p.id, refName, name)
+      if (!job) throw recordNotFound()
+      return {
+        archive: () => archive(job),
+        entry: (artifactPath: string) => entry(job, artifactPath),
+      }
+    },
+
+    /** `GET .../pipelines/:pipeline_id/bridges`: its trigger jobs and the pipelines they started. */
+    bridges(actor: Actor, ref: string, pipelineId: number, q: JobScopeQuery): PageOut<Bridge> {
+      const p = readable(actor, ref)
+      const pipeline = store.pipelines.get(p.id, pipelineId)
+      if (!pipeline) throw recordNotFound()
+      const rows = outputs.bridges(pipeline.id, scopeList(q.scope))
+      const page = slicePage(rows, pageOf(q))
+      const items = page.items.map((job): Bridge => {
+        const {
+          artifacts_file: _file,
+          artifacts: _artifacts,
+          runner: _runner,
+          runner_manager: _manager,
+          artifacts_expire_at: _expire,
+          archived: _archived,
+          tag_list: _tags,
+          ...basic
+        } = show(p, pipeline, job)
+        const downstream = outputs.downstreamOf(job.id)
+        const downstreamProject = downstream ? store.projects.get(downstream.project_id) : undefined
+        return {
+          ...basic,
+          downstream_pipeline:
+            downstream && downstreamProject ? present.basic(downstreamProject, downstream) : null,
+        }
+      })
+      return { ...page, items }
+    },
+  }
+}
+export type JobService = ReturnType<typeof jobService>

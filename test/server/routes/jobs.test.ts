@@ -1,0 +1,412 @@
+import { unzipSync } from 'fflate'
+import { startServer, type TestServer } from '../../support/server.js'
+import { manualClock, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
+import { defineJobs } from '../../support/job-definitions.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
+
+const ROOT = 'glpat-root-token'
+const DANA = 'glpat-dana-token' // developer
+const GUS = 'glpat-gus-token' // guest
+const OTTO = 'glpat-otto-token' // outsider
+const P = '/api/v4/projects/acme%2Fapp'
+type Json = Record<string, unknown>
+let t: TestServer
+let clock: ReturnType<typeof manualClock>
+beforeEach(async () => {
+  clock = manualClock()
+  t = await startServer(pipelineSeed, { clock })
+})
+afterEach(() => t.close())
+
+/** Moves the clock until the pipeline stops moving (its jobs take 2 s each in acme/app). */
+const runOut = async (project = 'acme/app') => {
+  for (let i = 0; i < 20; i++) {
+    clock.advance(1000)
+    await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/jobs`, { token: ROOT })
+  }
+}
+const jobsOf = async (pipelineId: number, token = ROOT) =>
+  (await t.http('GET', `${P}/pipelines/${pipelineId}/jobs`, { token, query: 'include_retried=true' }))
+    .body as Json[]
+const byName = async (pipelineId: number, name: string) =>
+  (await jobsOf(pipelineId)).find((j) => j.name === name && j.status !== undefined) as Json
+
+describe('job outcomes from their definitions', () => {
+  it('echo lines print, files land in a zip, the trace ends with Job succeeded', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: {
+        script: [
+          'echo "building $CI_JOB_NAME on $CI_COMMIT_REF_NAME"',
+          'echo hi > out.txt',
+          'echo x > skip.md',
+        ],
+        artifacts: { paths: ['out.txt'], when: 'on_success', expire_in: '1 week' },
+      },
+    })
+    await runOut()
+    const build = await byName(pid, 'build')
+    expect(build).toMatchObject({ status: 'success', allow_failure: false })
+    expect(build.artifacts_file).toEqual({ filename: 'artifacts.zip', size: expect.any(Number) })
+    const size = (build.artifacts_file as Json).size as number
+    const traceRes = await t.http('GET', `${P}/jobs/${build.id as number}/trace`, { token: DANA })
+    expect(traceRes.status).toBe(200)
+    expect(traceRes.headers['content-type']).toMatch(/^text\/plain/)
+    expect(traceRes.headers['content-disposition']).toBe(`infile; filename="${build.id as number}.log"`)
+    const trace = traceRes.text
+    expect(trace).toContain(
+      '\x1b[32;1m$ echo "building $CI_JOB_NAME on $CI_COMMIT_REF_NAME"\x1b[0;m\nbuilding build on main\n',
+    )
+    expect(trace).toMatch(/section_start:\d+:step_script\r/)
+    expect(trace.endsWith('\x1b[32;1mJob succeeded\x1b[0;m\n')).toBe(true)
+    expect(build.artifacts).toEqual([
+      { file_type: 'archive', size, filename: 'artifacts.zip', file_format: 'zip' },
+      { file_type: 'trace', size: Buffer.byteLength(trace), filename: 'job.log', file_format: null },
+    ])
+    expect(build.artifacts_expire_at).toBe(
+      new Date(Date.parse(build.finished_at as string) + 7 * 86400_000).toISOString(),
+    )
+    // Grape's order, but for `artifacts_file`, which our serializer writes last (optional keys go last).
+    expect(Object.keys(build).slice(-8)).toEqual([
+      'project',
+      'artifacts',
+      'runner',
+      'runner_manager',
+      'artifacts_expire_at',
+      'archived',
+      'tag_list',
+      'artifacts_file',
+    ])
+
+    const zip = await t.http('GET', `${P}/jobs/${build.id as number}/artifacts`, { token: DANA })
+    expect(zip.status).toBe(200)
+    expect(zip.headers['content-disposition']).toContain('filename="artifacts.zip"')
+    expect(Number(zip.headers['content-length'])).toBe(size)
+    const raw = await fetch(`${t.baseUrl}${P}/jobs/${build.id as number}/artifacts`, {
+      headers: { 'private-token': DANA },
+    })
+    const files = unzipSync(new Uint8Array(await raw.arrayBuffer()))
+    expect(Object.keys(files)).toEqual(['out.txt'])
+    expect(Buffer.from(files['out.txt'] as Uint8Array).toString()).toBe('hi\n')
+
+    const one = await t.http('GET', `${P}/jobs/${build.id as number}/artifacts/out.txt`, { token: DANA })
+    expect([one.status, one.text, one.headers['content-type']]).toEqual([
+      200,
+      'hi\n',
+      'text/plain; charset=utf-8',
+    ])
+    const byRef = await t.http('GET', `${P}/jobs/artifacts/main/raw/out.txt`, {
+      token: DANA,
+      query: 'job=build',
+    })
+    expect([byRef.status, byRef.text]).toEqual([200, 'hi\n'])
+    const download = await t.http('GET', `${P}/jobs/artifacts/main/download`, {
+      token: DANA,
+      query: 'job=build',
+    })
+    expect([download.status, Number(download.headers['content-length'])]).toEqual([200, size])
+  })
+
+  it('a last line exit 1 fails the job with the runner failure line and skips the rest', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: {
+        script: ['echo about to fail', 'exit 1', 'echo never'],
+        after_script: ['echo "after: $CI_JOB_STATUS"'],
+      },
+    })
+    await runOut()
+    expect((await jobsOf(pid)).map((j) => `${j.name}:${j.status}`)).toEqual(['test:skipped', 'build:failed'])
+    const build = await byName(pid, 'build')
+    expect(build).toMatchObject({
+      failure_reason: 'script_failure',
+      artifacts: [expect.objectContaining({ file_type: 'trace' })],
+    })
+    expect(build.artifacts_file).toBeUndefined()
+    const trace = (await t.http('GET', `${P}/jobs/${build.id as number}/trace`, { token: ROOT })).text
+    expect(trace).toContain('about to fail\n')
+    expect(trace).not.toContain('never')
+    expect(trace).toContain('after: failed\n')
+    expect(trace.endsWith('\x1b[31;1mERROR: Job failed: exit code 1\n\x1b[0;m\n')).toBe(true)
+    const pipeline = (await t.http('GET', `${P}/pipelines/${pid}`, { token: ROOT })).body as Json
+    expect(pipeline.status).toBe('failed')
+    const none = await t.http('GET', `${P}/jobs/${build.id as number}/artifacts`, { token: ROOT })
+    expect([none.status, none.body]).toEqual([404, { message: '404 Not Found' }])
+  })
+
+  it('gives seed jobs a plain trace; a running job shows the header; the seed outcome still fails', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    clock.advance(1000)
+    const running = (await jobsOf(pid)).find((j) => j.status === 'running') as Json
+    const header = (await t.http('GET', `${P}/jobs/${running.id as number}/trace`, { token: ROOT })).text
+    expect(header).toContain('Running with gitlab-runner')
+    expect(header).toMatch(/section_start:\d+:step_script/)
+    expect(header).not.toContain('Job succeeded')
+    await runOut()
+    const trace = (await t.http('GET', `${P}/jobs/${running.id as number}/trace`, { token: ROOT })).text
+    expect(trace).toContain('\x1b[32;1m$ echo "build"\x1b[0;m\nbuild\n')
+  })
+})
+
+describe('the jobs API', () => {
+  it('lists a project jobs newest first with scope and pages without totals', async () => {
+    const a = await triggerPipeline(t, 'acme/app')
+    await runOut()
+    const b = await triggerPipeline(t, 'acme/app')
+    const list = await t.http('GET', `${P}/jobs`, { token: ROOT, query: 'per_page=3' })
+    expect(list.status).toBe(200)
+    const ids = (list.body as Json[]).map((j) => (j.pipeline as Json).id)
+    expect(ids).toEqual([b, b, a])
+    expect(list.headers['x-total']).toBeUndefined()
+    expect(list.headers['x-next-page']).toBe('2')
+    const scoped = await t.http('GET', `${P}/jobs`, { token: ROOT, query: 'scope[]=success&scope[]=failed' })
+    expect((scoped.body as Json[]).map((j) => `${(j.pipeline as Json).id}:${j.status}`)).toEqual([
+      `${a}:success`,
+      `${a}:success`,
+    ])
+    const one = await t.http('GET', `${P}/jobs`, { token: ROOT, query: 'scope=created' })
+    expect((one.body as Json[]).length).toBe(2)
+    const bad = await t.http('GET', `${P}/jobs`, { token: ROOT, query: 'scope[]=nope' })
+    expect([bad.status, bad.body]).toEqual([400, { error: 'scope does not have a valid value' }])
+  })
+
+  it('refuses as GitLab does: anonymous 401, outsiders 404, missing jobs 404, bad ids 400', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    const [job] = await jobsOf(pid)
+    const id = (job as Json).id as number
+    const anon = await t.http('GET', `${P}/jobs/${id}`)
+    expect([anon.status, anon.body]).toEqual([401, { message: '401 Unauthorized' }])
+    const outsider = await t.http('GET', `${P}/jobs/${id}`, { token: OTTO })
+    expect([outsider.status, outsider.body]).toEqual([404, { message: '404 Project Not Found' }])
+    // acme is private and gus a guest there: public pipelines (GitLab's default) let him read jobs.
+    for (const path of [`${P}/jobs/${id}`, `${P}/jobs/${id}/trace`, `${P}/jobs`]) {
+      const guest = await t.http('GET', path, { token: GUS })
+      expect(guest.status).toBe(200)
+    }
+    const missing = await t.http('GET', `${P}/jobs/999999`, { token: ROOT })
+    expect([missing.status, missing.body]).toEqual([404, { message: '404 Not found' }])
+    const badId = await t.http('GET', `${P}/jobs/x1`, { token: ROOT })
+    expect([badId.status, badId.body]).toEqual([400, { error: 'job_id is invalid' }])
+  })
+})
+
+const MARK = 'glpat-mark-token' // maintainer
+const post = (path: string, token?: string, json?: unknown) =>
+  t.http('POST', `${P}${path}`, { ...(token ? { token } : {}), ...(json !== undefined ? { json } : {}) })
+const stored = (sql: string, ...args: unknown[]) =>
+  inspectDb(t.server.store)
+    .prepare(sql)
+    .all(...args)
+
+describe('acting on jobs', () => {
+  it('plays a manual job with variables its script sees; refuses jobs that are not playable', async () => {
+    const made = await t.http('POST', '/api/v4/projects/acme%2Fmanual/triggers', {
+      token: ROOT,
+      json: { description: 'x' },
+    })
+    const pid = await triggerPipeline(t, 'acme/manual', (made.body as Json).token as string)
+    defineJobs(t, pid, {
+      release: {
+        script: ['echo "releasing $VERSION" > notes.txt'],
+        artifacts: { paths: ['notes.txt'], when: 'on_success' },
+      },
+    })
+    await runOut('acme/manual')
+    const M = '/api/v4/projects/acme%2Fmanual'
+    const list = (await t.http('GET', `${M}/pipelines/${pid}/jobs`, { token: ROOT })).body as Json[]
+    const release = list.find((j) => j.name === 'release') as Json
+    const build = list.find((j) => j.name === 'build') as Json
+    expect(release.status).toBe('manual')
+    const guest = await t.http('POST', `${M}/jobs/${release.id as number}/play`, { token: GUS })
+    expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
+    const unplayable = await t.http('POST', `${M}/jobs/${build.id as number}/play`, { token: DANA })
+    expect([unplayable.status, unplayable.body]).toEqual([
+      400,
+      { message: '400 Bad request - Unplayable Job' },
+    ])
+    expect(stored('SELECT * FROM ci_job_states')).toEqual([])
+    const played = await t.http('POST', `${M}/jobs/${release.id as number}/play`, {
+      token: DANA,
+      json: { job_variables_attributes: [{ key: 'VERSION', value: '1.2.3' }] },
+    })
+    expect(played.status).toBe(200)
+    expect(played.body).toMatchObject({ id: release.id, status: 'pending', user: { username: 'dana' } })
+    await runOut('acme/manual')
+    const after = await t.http('GET', `${M}/jobs/${release.id as number}/artifacts/notes.txt`, {
+      token: DANA,
+    })
+    expect([after.status, after.text]).toEqual([200, 'releasing 1.2.3\n'])
+    const pipeline = (await t.http('GET', `${M}/pipelines/${pid}`, { token: ROOT })).body as Json
+    expect(pipeline.status).toBe('success')
+  })
+
+  it('retries a failed job into a new one that runs its script again', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, { build: { script: ['echo "attempt $CI_JOB_ID"', 'exit 3'] } })
+    await runOut()
+    const failed = await byName(pid, 'build')
+    expect(failed.status).toBe('failed')
+    const early = await post(`/jobs/${failed.id as number}/retry`, GUS)
+    expect([early.status, early.body]).toEqual([403, { message: '403 Forbidden' }])
+    const retried = await post(`/jobs/${failed.id as number}/retry`, DANA)
+    expect(retried.status).toBe(201)
+    const fresh = retried.body as Json
+    expect(fresh.id).not.toBe(failed.id)
+    expect(fresh.status).toBe('pending')
+    const again = await post(`/jobs/${failed.id as number}/retry`, DANA)
+    expect([again.status, again.body]).toEqual([403, { message: '403 Forbidden - Job is not retryable' }])
+    await runOut()
+    const trace = (await t.http('GET', `${P}/jobs/${fresh.id as number}/trace`, { token: ROOT })).text
+    expect(trace).toContain(`attempt ${fresh.id as number}\n`)
+    expect(trace).toContain('ERROR: Job failed: exit code 3')
+    const all = (await jobsOf(pid)).map((j) => `${j.name}:${j.status}`)
+    expect(all).toEqual(['build:failed', 'test:skipped', 'build:failed'])
+  })
+
+  it('cancels a running job (its trace says so) and skips the jobs after it; a finished one stays', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    clock.advance(1000)
+    const running = (await jobsOf(pid)).find((j) => j.status === 'running') as Json
+    const guest = await post(`/jobs/${running.id as number}/cancel`, GUS)
+    expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
+    const anon = await post(`/jobs/${running.id as number}/cancel`)
+    expect(anon.status).toBe(401)
+    const res = await post(`/jobs/${running.id as number}/cancel`, DANA)
+    expect([res.status, (res.body as Json).status]).toEqual([201, 'canceled'])
+    expect((await jobsOf(pid)).map((j) => `${j.name}:${j.status}`)).toEqual([
+      'test:skipped',
+      'build:canceled',
+    ])
+    const trace = (await t.http('GET', `${P}/jobs/${running.id as number}/trace`, { token: ROOT })).text
+    expect(trace.endsWith('\x1b[31;1mERROR: Job failed: canceled\x1b[0;m\n')).toBe(true)
+    const twice = await post(`/jobs/${running.id as number}/cancel`, DANA)
+    expect([twice.status, (twice.body as Json).status]).toEqual([201, 'canceled'])
+    expect(((await t.http('GET', `${P}/pipelines/${pid}`, { token: ROOT })).body as Json).status).toBe(
+      'canceled',
+    )
+  })
+
+  it('erases a finished job: trace and artifacts go (Maintainer); unfinished or erased jobs are refused', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'always' } },
+    })
+    clock.advance(1000)
+    const waiting = (await jobsOf(pid)).find((j) => j.name === 'test') as Json
+    const early = await post(`/jobs/${waiting.id as number}/erase`, MARK)
+    expect([early.status, early.body]).toEqual([403, { message: '403 Forbidden - Job is not erasable!' }])
+    await runOut()
+    const build = await byName(pid, 'build')
+    const dev = await post(`/jobs/${build.id as number}/erase`, DANA)
+    expect([dev.status, dev.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(stored('SELECT build_id FROM ci_job_artifacts')).toEqual([{ build_id: build.id }])
+    const erased = await post(`/jobs/${build.id as number}/erase`, MARK)
+    expect(erased.status).toBe(201)
+    expect(erased.body).toMatchObject({ id: build.id, erased_at: '2026-03-01T10:00:21.000Z', artifacts: [] })
+    expect((erased.body as Json).artifacts_file).toBeUndefined()
+    const trace = await t.http('GET', `${P}/jobs/${build.id as number}/trace`, { token: ROOT })
+    expect([trace.status, trace.text]).toEqual([200, ''])
+    expect(stored('SELECT * FROM ci_job_artifacts')).toEqual([])
+    expect(stored('SELECT * FROM ci_job_artifact_chunks')).toEqual([])
+    const again = await post(`/jobs/${build.id as number}/erase`, MARK)
+    expect(again.status).toBe(403)
+  })
+})
+
+describe('bridges, job tokens and reset', () => {
+  it('lists bridges (trigger jobs) with their downstream pipeline; builds leave them out', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, { test: { script: [], trigger: { include: ['child.yml'], strategy: 'depend' } } })
+    const res = await t.http('GET', `${P}/pipelines/${pid}/bridges`, { token: ROOT })
+    expect(res.status).toBe(200)
+    const [bridge] = res.body as Json[]
+    expect(bridge).toMatchObject({ name: 'test', downstream_pipeline: null })
+    expect(Object.keys(bridge as Json).slice(-3)).toEqual(['web_url', 'project', 'downstream_pipeline'])
+    // A child pipeline started by the bridge, as the CI engine writes it.
+    const child = await triggerPipeline(t, 'acme/app')
+    inspectDb(t.server.store)
+      .prepare('UPDATE pipelines SET upstream_pipeline_id = ?, upstream_job_id = ?, source = ? WHERE id = ?')
+      .run(pid, (bridge as Json).id, 'parent_pipeline', child)
+    const withChild = (
+      (await t.http('GET', `${P}/pipelines/${pid}/bridges`, { token: ROOT })).body as Json[]
+    )[0]
+    expect(withChild?.downstream_pipeline).toMatchObject({ id: child, source: 'parent_pipeline' })
+    const builds = ((await t.http('GET', `${P}/jobs`, { token: ROOT })).body as Json[]).map((j) => j.id)
+    expect(builds).toHaveLength(3)
+    expect(builds).not.toContain((bridge as Json).id)
+    const scoped = await t.http('GET', `${P}/pipelines/${pid}/bridges`, {
+      token: ROOT,
+      query: 'scope=success',
+    })
+    expect(scoped.body).toEqual([])
+    const missing = await t.http('GET', `${P}/pipelines/999/bridges`, { token: ROOT })
+    expect([missing.status, missing.body]).toEqual([404, { message: '404 Not found' }])
+  })
+
+  it("a running job's token downloads its own project's artifacts; a finished job's token is refused", async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: { script: ['echo art > a.txt'], artifacts: { paths: ['a.txt'], when: 'on_success' } },
+    })
+    await runOut()
+    const build = await byName(pid, 'build')
+    const next = await triggerPipeline(t, 'acme/app')
+    clock.advance(1000)
+    const view = (await t.http('GET', `/-/emulator/projects/acme%2Fapp/pipelines/${next}`, { token: ROOT }))
+      .body as {
+      jobs: { status: string; token: string | null }[]
+    }
+    const token = view.jobs.find((j) => j.status === 'running')?.token as string
+    const own = await t.http('GET', `${P}/jobs/${build.id as number}/artifacts/a.txt`, {
+      headers: { 'job-token': token },
+    })
+    expect([own.status, own.text]).toEqual([200, 'art\n'])
+    const other = await t.http('GET', '/api/v4/projects/acme%2Fother/jobs/1/artifacts', {
+      headers: { 'job-token': token },
+    })
+    expect([other.status, other.body]).toEqual([404, { message: '404 Project Not Found' }])
+    await runOut()
+    const late = await t.http('GET', `${P}/jobs/${build.id as number}/artifacts`, {
+      headers: { 'job-token': token },
+    })
+    expect(late.status).toBe(401)
+  })
+
+  it('reset returns to the seed: traces and artifacts made since go', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'on_success' } },
+    })
+    await runOut()
+    expect(stored('SELECT COUNT(*) AS n FROM ci_job_traces')).toEqual([{ n: 2 }])
+    expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
+    for (const table of [
+      'ci_job_traces',
+      'ci_job_artifacts',
+      'ci_job_artifact_chunks',
+      'ci_job_artifact_entries',
+    ])
+      expect(stored(`SELECT COUNT(*) AS n FROM ${table}`)).toEqual([{ n: 0 }])
+  })
+
+  it('answers 400 for paths that leave the archive and 404 for files it lacks', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'on_success' } },
+    })
+    await runOut()
+    const build = await byName(pid, 'build')
+    const base = `${P}/jobs/${build.id as number}/artifacts`
+    const missing = await t.http('GET', `${base}/b.txt`, { token: ROOT })
+    expect([missing.status, missing.body]).toEqual([404, { message: '404 Not Found' }])
+    const up = await t.http('GET', `${base}/x/..%2F..%2Fa.txt`, { token: ROOT })
+    expect([up.status, up.body]).toEqual([400, { message: '400 Bad request' }])
+    const noJob = await t.http('GET', `${P}/jobs/artifacts/main/download`, { token: ROOT })
+    expect([noJob.status, noJob.body]).toEqual([400, { error: 'job is missing' }])
+    const wrongRef = await t.http('GET', `${P}/jobs/artifacts/develop/download`, {
+      token: ROOT,
+      query: 'job=build',
+    })
+    expect([wrongRef.status, wrongRef.body]).toEqual([404, { message: '404 Not found' }])
+  })
+})
