@@ -5,18 +5,10 @@
  * turn a passed pipeline into a failure except an artifacts archive that is refused or fails.
  */
 import { collect, GitLabApiError, type GitLabClient } from '../../api/client.js'
-import { path } from '../../api/path.js'
 import type { Job } from '../../schema/pipeline.js'
 import { projectRef } from '../connection.js'
 import { downloadArtifacts } from './artifacts.js'
-import {
-  followDownstream,
-  nodeName,
-  walk,
-  type BridgeLike,
-  type DownstreamSource,
-  type FailedJobLike,
-} from './downstream.js'
+import { followDownstream, nodeName, walk, type DownstreamSource, type FailedJobLike } from './downstream.js'
 import type { Settings } from './inputs.js'
 import { TailCollector } from './log-tail.js'
 import type { JobTail, Log, TriggerResult } from './result.js'
@@ -36,12 +28,7 @@ export interface WaitTiming {
 function clientSource(reader: GitLabClient, timing: WaitTiming, signal?: AbortSignal): DownstreamSource {
   return {
     bridges: (projectId, pipelineId) =>
-      collect(
-        reader.paginate<BridgeLike>(path`/projects/${projectId}/pipelines/${pipelineId}/bridges`, { signal }),
-        {
-          limit: 100,
-        },
-      ),
+      collect(reader.jobs.bridges(projectId, pipelineId, {}, { signal }), { limit: 100 }),
     wait: async (projectId, pipelineId) =>
       (
         await reader.pipelines.waitForPipeline(projectId, pipelineId, {
@@ -71,11 +58,10 @@ async function readTail(
 ): Promise<JobTail> {
   const secrets = [s.token, s.accessToken].filter((t): t is string => !!t)
   try {
-    const res = await reader.raw('GET', path`/projects/${projectId}/jobs/${job.id}/trace`, { signal })
-    if (res.status >= 400) await reader.http.read('GET', 'trace', res)
+    const { body } = await reader.jobs.traceStream(projectId, job.id, { signal })
     const tail = new TailCollector({ lines: s.logLines, secrets })
     const decoder = new TextDecoder()
-    for await (const chunk of res.body)
+    for await (const chunk of body as AsyncIterable<Uint8Array | string>)
       tail.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))
     tail.push(decoder.decode())
     return { job, where, lines: tail.end() }

@@ -7,7 +7,6 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { collect, GitLabApiError, type GitLabClient } from '../../api/client.js'
-import { path } from '../../api/path.js'
 import type { Job } from '../../schema/pipeline.js'
 import { formatBytes } from '../connection.js'
 import { ArchiveRefused, extractZip, saveLimited } from './artifacts-zip.js'
@@ -90,22 +89,15 @@ export async function downloadArtifacts(
     const zip = join(folder, `.${name}.zip.part`)
     const what = `the artifacts of job '${job.name}'`
     try {
-      const res = await reader.raw('GET', path`/projects/${projectId}/jobs/${job.id}/artifacts`, { signal })
-      if (res.status === 404) {
-        await res.body.dump()
+      let download
+      try {
+        download = await reader.jobs.artifacts(projectId, job.id, { signal })
+      } catch (err) {
+        if (!(err instanceof GitLabApiError && err.status === 404)) throw err
         result.missing.push(`Job '${job.name}' (${job.id}) has no artifacts.`)
         continue
       }
-      if (res.status >= 400) await reader.http.read('GET', 'artifacts', res)
-      const length = Number(res.headers['content-length'])
-      await saveLimited(
-        res.body,
-        zip,
-        s.artifactsMaxSize,
-        what,
-        Number.isFinite(length) ? length : undefined,
-        signal,
-      )
+      await saveLimited(download.body, zip, s.artifactsMaxSize, what, download.length, signal)
       const got = await extractZip(zip, join(folder, name), { maxBytes: s.artifactsMaxSize, glob })
       result.jobs.push({
         name: job.name,
