@@ -161,6 +161,12 @@ export default tseslint.config(
       'domain/ holds rules with no I/O: it imports only schema, grape/ and other domain rules',
     ),
   ]),
+  serverLayer('src/server/ci', [
+    forbid(
+      [...TOP, ...ABOVE_STORE, '**/store/**', '**/outbound/**', '**/archive/**', '**/seed/**'],
+      'ci/ compiles .gitlab-ci.yml with no I/O (files come through a reader): it imports only schema, grape/ and domain/',
+    ),
+  ]),
   serverLayer('src/server/grape', [
     {
       regex: '^\\.\\./(?!\\.\\./schema/)',

@@ -263,3 +263,21 @@ export type JobListQuery = Static<typeof JobListQuery>
 /** Body of the emulator control `PUT /-/emulator/projects/:id/pipelines/:pipeline_id`. */
 export const EmulatorPipelineUpdate = Type.Object({ status: PipelineStatus })
 export type EmulatorPipelineUpdate = Static<typeof EmulatorPipelineUpdate>
+
+/** `POST /projects/:id/pipeline` (`lib/api/ci/pipelines.rb`): `inputs` from GitLab 17.10. */
+export const PipelineCreate = Type.Object({
+  ref: Type.String({ description: 'branch or tag' }),
+  variables: Type.Optional(
+    Type.Array(
+      Type.Object({
+        key: Type.Optional(Type.String()),
+        value: Type.Optional(Type.String()),
+        variable_type: Type.Optional(Type.Union([Type.Literal('env_var'), Type.Literal('file')])),
+      }),
+    ),
+  ),
+  inputs: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), { description: 'checked against spec:inputs' }),
+  ),
+})
+export type PipelineCreate = Static<typeof PipelineCreate>

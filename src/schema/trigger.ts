@@ -32,13 +32,17 @@ export type TriggerUpdate = Static<typeof TriggerUpdate>
 /** Variables of a triggered pipeline: `variables[NAME]=value` in a form or query, or a JSON object. */
 const variables = Type.Optional(hashParam({ description: 'variables[NAME]=value' }))
 
+/** Pipeline `inputs` (GitLab 17.10 and later): `inputs[name]=value` in a form, or a JSON object with typed values. */
+const inputs = Type.Optional(hashParam({ description: 'inputs[name]=value, checked against spec:inputs' }))
+
 /** `POST /projects/:id/trigger/pipeline` (`lib/api/ci/triggers.rb`). */
 export const TriggerPipeline = Type.Object({
   ref: nonBlankString({ description: 'branch or tag' }),
   token: Type.String({ description: 'a trigger token or a CI/CD job token of a running job' }),
   variables,
+  inputs,
 })
 export type TriggerPipeline = Static<typeof TriggerPipeline>
 
 /** `POST /projects/:id/ref/:ref/trigger/pipeline`: the ref comes from the path. */
-export const TriggerPipelineAtRef = Type.Object({ token: Type.String(), variables })
+export const TriggerPipelineAtRef = Type.Object({ token: Type.String(), variables, inputs })

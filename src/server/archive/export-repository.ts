@@ -1,5 +1,6 @@
 import { BundleWriter } from '../git/bundle.js'
 import { EMPTY_TREE, mergeRequestCommits, type GitObject } from '../git/objects.js'
+import { parseCommit, parseTag, parseTree } from '../git/trees.js'
 import type { ExportReader } from '../store/exports.js'
 import type { MergeRequestRow } from '../store/merge-requests.js'
 import { mergeRequestRefs } from './export-merge-requests.js'
@@ -8,15 +9,11 @@ import type { TarGzWriter } from './tar-gz-writer.js'
 
 const BATCH = 100
 
-/** Parent SHAs of a commit body (`parent <sha>` header lines). */
-const parentsOf = (body: Buffer) =>
-  [...body.toString('utf8', 0, body.indexOf('\n\n')).matchAll(/^parent ([0-9a-f]{40})$/gm)].map((m) => m[1]!)
-const treeOf = (body: Buffer) => /^tree ([0-9a-f]{40})$/m.exec(body.toString('utf8', 0, 46))?.[1]
-
 /**
- * The commits a ref needs in the bundle: its commit and every ancestor, all of the empty tree.
- * Undefined when one is missing from the store (a repository imported from GitLab keeps only its
- * whole commits): such a ref is left out rather than written into a bundle git refuses.
+ * The objects a ref needs in the bundle: its commit and every ancestor, with their trees and
+ * files (an annotated tag: its tag object first). False when one is missing from the store (a
+ * repository imported from a bundle of deltas against objects it lacked): such a ref is left out
+ * rather than written into a bundle git refuses.
  */
 function history(reader: ExportReader, sha: string, into: Map<string, GitObject>): boolean {
   const pending = [sha]
@@ -25,9 +22,18 @@ function history(reader: ExportReader, sha: string, into: Map<string, GitObject>
     const next = pending.pop()!
     if (into.has(next) || found.has(next)) continue
     const object = reader.gitObject(next)
-    if (!object || object.type !== 'commit' || treeOf(object.body) !== EMPTY_TREE.sha) return false
+    if (!object) return false
     found.set(next, object)
-    pending.push(...parentsOf(object.body))
+    if (object.type === 'tag') pending.push(parseTag(object.body).object)
+    else if (object.type === 'commit') {
+      const { tree, parents } = parseCommit(object.body)
+      pending.push(tree, ...parents)
+    } else if (object.type === 'tree')
+      pending.push(
+        ...parseTree(object.body)
+          .filter((e) => e.mode !== '160000')
+          .map((e) => e.sha),
+      )
   }
   for (const [key, object] of found) into.set(key, object)
   return true
@@ -51,7 +57,7 @@ function* mergeRequests(
  * branch at the commit the server reports for it, `HEAD` at the default branch, each merge
  * request's head as `refs/merge-requests/<iid>/head` and a merged one's merge commit as
  * `refs/keep-around/<sha>`, the refs GitLab's own repository keeps for them. The objects are the
- * empty tree and the refs' commits. Written only when there is a ref (GitLab writes no bundle for
+ * empty tree and everything the refs reach (commits, trees, files, annotated tags). Written only when there is a ref (GitLab writes no bundle for
  * an empty repository). Merge requests are read twice, in batches: once for the header (where the
  * object count is needed), once for the objects.
  */
@@ -62,7 +68,11 @@ export async function writeRepositoryBundle(
   check: () => void,
 ): Promise<void> {
   const commits = new Map<string, GitObject>()
-  const refs = reader.refs(project.id).filter((r) => history(reader, r.sha, commits))
+  const tags = new Map(reader.annotatedTags(project.id).map((t) => [t.name, t.tag_sha]))
+  const refs = reader
+    .refs(project.id)
+    .map((r) => (r.kind === 'tag' && tags.has(r.name) ? { ...r, sha: tags.get(r.name)! } : r))
+    .filter((r) => history(reader, r.sha, commits))
   if (refs.length === 0) return
   commits.delete(EMPTY_TREE.sha)
   const shaOf = new Map(refs.filter((r) => r.kind === 'branch').map((b) => [b.name, b.sha]))

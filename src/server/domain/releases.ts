@@ -317,6 +317,15 @@ export const RELEASE_RULES = {
     change: 'GET hooks/:hook_id/events lists the deliveries of a hook',
     where: 'src/server/routes/hooks.ts',
   },
+  /**
+   * GitLab 17.10: `POST /projects/:id/pipeline` and the trigger API take pipeline `inputs`
+   * (gitlab-org/gitlab#519958, "Accept inputs for all pipeline creation endpoints"); before, Grape ignores them.
+   */
+  pipelineInputs: {
+    since: '17.10',
+    change: 'pipeline creation and triggers accept inputs for spec:inputs',
+    where: 'src/server/services/pipeline-api.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

@@ -7,8 +7,8 @@ import { gitObject, type GitObject, type GitObjectType } from './objects.js'
 
 /**
  * Git bundles (`git bundle create`, format v2: gitformat-bundle(5)), written and read here rather
- * than by running `git`: a bundle of a few empty commits is a short text header and a packfile of
- * zlib-compressed objects (gitformat-pack(5)), and the export must work where no `git` is installed.
+ * than by running `git`: a bundle is a short text header and a packfile of zlib-compressed objects
+ * (gitformat-pack(5)), written whole (no deltas), and the export must work where no `git` is installed.
  */
 
 /** One ref line of a bundle: `refs/heads/main`, `refs/tags/v1.0`, `HEAD`. */
@@ -17,8 +17,8 @@ export interface BundleRef {
   sha: string
 }
 
-const PACK_TYPES: Record<GitObjectType, number> = { commit: 1, tree: 2 }
-const TYPE_NAMES: Record<number, GitObjectType | undefined> = { 1: 'commit', 2: 'tree' }
+const PACK_TYPES: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 }
+const TYPE_NAMES: Record<number, GitObjectType | undefined> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' }
 
 /** A pack entry header: type and size, 4 bits then 7 bits per byte, least significant first. */
 function entryHeader(type: number, size: number): Buffer {
@@ -82,7 +82,7 @@ export class BundleWriter {
   }
 }
 
-/** What a bundle holds: its refs, and the objects of its pack that are stored whole (not deltas). */
+/** What a bundle holds: its refs, and the objects of its pack (deltas applied). */
 export interface BundleContents {
   refs: BundleRef[]
   objects: GitObject[]
@@ -111,34 +111,118 @@ export function readBundleRefs(data: Buffer): { refs: BundleRef[]; packAt: numbe
 }
 
 /**
- * A whole bundle: its refs, and the commits and trees its pack stores whole. Deltas, blobs and
- * tags are skipped (the emulator keeps no file contents). Throws on anything that is not a bundle.
+ * A whole bundle: its refs, and every object of its pack, deltas applied (`git bundle create`
+ * stores similar files and trees as deltas of each other). Throws on anything that is not a bundle.
  */
 export function readBundle(data: Buffer): BundleContents {
   const { refs, packAt } = readBundleRefs(data)
   return { refs, objects: readPack(data.subarray(packAt)) }
 }
 
+/** A pack entry before its delta (if any) is applied. */
+interface PackEntry {
+  at: number
+  type: number
+  data: Buffer
+  /** OFS_DELTA: the base's offset in the pack; REF_DELTA: the base's SHA. */
+  base?: number | string
+}
+
 function readPack(pack: Buffer): GitObject[] {
   if (pack.length < 32 || pack.toString('ascii', 0, 4) !== 'PACK') throw new Error('not a git bundle')
   const count = pack.readUInt32BE(8)
-  const objects: GitObject[] = []
+  const entries: PackEntry[] = []
   let at = 12
   for (let i = 0; i < count; i++) {
+    const start = at
     let byte = pack[at++]!
     const type = (byte >> 4) & 7
     while (byte & 0x80) byte = pack[at++]!
+    let base: number | string | undefined
     if (type === 6) {
-      // OFS_DELTA: a variable-length offset to its base precedes the data.
-      while (pack[at++]! & 0x80);
-    } else if (type === 7) at += 20 // REF_DELTA: the base's SHA-1
+      // OFS_DELTA: the base's distance back, a big-endian number with an offset added per byte.
+      byte = pack[at++]!
+      let distance = byte & 0x7f
+      while (byte & 0x80) {
+        byte = pack[at++]!
+        distance = (distance + 1) * 128 + (byte & 0x7f)
+      }
+      base = start - distance
+    } else if (type === 7) {
+      base = pack.toString('hex', at, at + 20) // REF_DELTA: the base's SHA-1
+      at += 20
+    }
     const { buffer, engine } = inflateSync(pack.subarray(at), { info: true }) as unknown as {
       buffer: Buffer
       engine: { bytesWritten: number }
     }
     at += engine.bytesWritten
-    const name = TYPE_NAMES[type]
-    if (name) objects.push(gitObject(name, buffer))
+    entries.push({ at: start, type, data: buffer, ...(base === undefined ? {} : { base }) })
   }
-  return objects
+  return resolveDeltas(entries)
+}
+
+/** Applies deltas until none is left whose base is known (a base may come after its delta). */
+function resolveDeltas(entries: PackEntry[]): GitObject[] {
+  const byOffset = new Map<number, GitObject>()
+  const bySha = new Map<string, GitObject>()
+  let pending = entries
+  while (pending.length > 0) {
+    const next: PackEntry[] = []
+    for (const e of pending) {
+      const base =
+        e.base === undefined
+          ? undefined
+          : typeof e.base === 'number'
+            ? byOffset.get(e.base)
+            : bySha.get(e.base)
+      const name = e.base === undefined ? TYPE_NAMES[e.type] : base?.type
+      if (e.base !== undefined && !base) {
+        next.push(e)
+        continue
+      }
+      if (!name) continue
+      const object = gitObject(name, base ? applyDelta(base.body, e.data) : e.data)
+      byOffset.set(e.at, object)
+      bySha.set(object.sha, object)
+    }
+    if (next.length === pending.length) break // bases outside the pack (a thin pack): left out
+    pending = next
+  }
+  return [...bySha.values()]
+}
+
+/** A git delta (gitformat-pack, "Deltified representation"): copies from the base and inserts. */
+function applyDelta(base: Buffer, delta: Buffer): Buffer {
+  let at = 0
+  const size = () => {
+    let value = 0
+    let shift = 0
+    let byte: number
+    do {
+      byte = delta[at++]!
+      value += (byte & 0x7f) * 2 ** shift
+      shift += 7
+    } while (byte & 0x80)
+    return value
+  }
+  if (size() !== base.length) throw new Error('corrupt delta')
+  const out = Buffer.alloc(size())
+  let written = 0
+  while (at < delta.length) {
+    const op = delta[at++]!
+    if (op & 0x80) {
+      let offset = 0
+      let length = 0
+      for (let i = 0; i < 4; i++) if (op & (1 << i)) offset += delta[at++]! * 2 ** (8 * i)
+      for (let i = 0; i < 3; i++) if (op & (0x10 << i)) length += delta[at++]! * 2 ** (8 * i)
+      if (length === 0) length = 0x10000
+      written += base.copy(out, written, offset, offset + length)
+    } else if (op > 0) {
+      written += delta.copy(out, written, at, at + op)
+      at += op
+    } else throw new Error('corrupt delta')
+  }
+  if (written !== out.length) throw new Error('corrupt delta')
+  return out
 }

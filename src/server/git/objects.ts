@@ -4,9 +4,10 @@ import { createHash } from 'node:crypto'
  * Git objects the emulator makes for its refs and merge requests: commits with no files (git's
  * empty tree), a fixed author, committer and date, so that each SHA is a pure function of its
  * parents and message. They are real git objects: `git bundle verify` and GitLab's repository
- * restore accept them (`lib/gitlab/import_export/repo_restorer.rb`).
+ * restore accept them (`lib/gitlab/import_export/repo_restorer.rb`). Commits with files (the
+ * repository API's, `git/commit-files.ts`) add blobs and trees; annotated tags add tag objects.
  */
-export type GitObjectType = 'commit' | 'tree'
+export type GitObjectType = 'commit' | 'tree' | 'blob' | 'tag'
 export interface GitObject {
   type: GitObjectType
   sha: string

@@ -5,11 +5,32 @@ import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import { COMPLETED, compositeStatus } from '../domain/composite-status.js'
 import { QUEUE_MS } from '../domain/pipeline-schedule.js'
 import { jobEmulation } from './job-emulation.js'
+import type { JobDefinition } from '../ci/job-definition.js'
+import { advancePlanned, compositeInput, plannedJobs, scheduledUntil } from './pipeline-dag.js'
 
 /** Told of every status a pipeline or a job moves to (webhooks), inside the write that moved it. */
 export interface PipelineObserver {
   pipelineChanged(pipeline: PipelineRow): void
   jobChanged(job: JobRow): void
+}
+
+/**
+ * Starts the downstream pipeline of a trigger job (a bridge) at `at`; handed in by the services
+ * (`onBridge`), as the runner creates no pipeline itself. Answers the new pipeline's id or why none.
+ */
+export type DownstreamStarter = (
+  bridge: JobRow,
+  definition: JobDefinition,
+  at: string,
+) => { pipelineId: number } | { error: string }
+// `error` is the bridge's `failure_reason` (`downstream_bridge_project_not_found`, `insufficient_bridge_permissions`, ...).
+
+/** A `strategy: depend` bridge's status from its downstream pipeline's (`Ci::Bridge#inherit_status_from_downstream!`). */
+const MIRRORED: Record<string, string> = {
+  success: 'success',
+  failed: 'failed',
+  canceled: 'canceled',
+  skipped: 'skipped',
 }
 
 /** Longest wait of the background timer; a far-off job is looked at again after this. */
@@ -30,6 +51,9 @@ const at = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOStri
  * `running` for the project's `ci_job_duration`, ending as its `outcome`. The project's
  * `ci_outcome` applies to the last job (`failed`, `canceled`, or `manual`, which waits for a
  * person and leaves the pipeline `manual`); a job that does not succeed skips the jobs after it.
+ * A pipeline made from a `.gitlab-ci.yml` follows its plan instead (pipeline-dag.ts): stages, `needs`,
+ * `when`, `allow_failure`, delayed jobs `scheduled` for their `start_in`, and bridges that start
+ * downstream pipelines (a `strategy: depend` bridge then follows its downstream's status).
  */
 export function pipelineRunner(
   store: Store,
@@ -41,11 +65,13 @@ export function pipelineRunner(
   const emulation = jobEmulation(store)
   let timer: NodeJS.Timeout | undefined
   let stopped = false
+  let startDownstream: DownstreamStarter | undefined
 
   /** Recomputes a pipeline's status and times from its current (not retried) jobs. */
   function refresh(pipeline: PipelineRow, now: string): PipelineRow {
     const jobs = store.pipelines.jobs(pipeline.id).filter((j) => j.retried === 0)
-    const status = compositeStatus(jobs.map((j) => j.status))
+    const planned = plannedJobs(store, pipeline.id)
+    const status = compositeStatus(planned.length ? planned.map(compositeInput) : jobs.map((j) => j.status))
     const starts = jobs.map((j) => j.started_at).filter((s): s is string => s !== null)
     const next: PipelineRow = {
       ...pipeline,
@@ -55,8 +81,52 @@ export function pipelineRunner(
       updated_at: status === pipeline.status ? pipeline.updated_at : now,
     }
     store.pipelines.setState(next)
-    if (next.status !== pipeline.status) observer?.pipelineChanged(next)
+    if (next.status !== pipeline.status) {
+      observer?.pipelineChanged(next)
+      followDownstream(next, now)
+    }
     return next
+  }
+
+  /** A `strategy: depend` bridge takes its downstream pipeline's status; its own pipeline moves on. */
+  function followDownstream(downstream: PipelineRow, now: string): void {
+    if (downstream.upstream_job_id === null) return
+    const bridge = store.pipelines.job(downstream.upstream_job_id)
+    const definition = bridge && store.jobDefinitions.get(bridge.id)
+    if (!bridge || definition?.trigger?.strategy !== 'depend' || COMPLETED.has(bridge.status)) return
+    const status = MIRRORED[downstream.status] ?? 'running'
+    if (status === bridge.status) return
+    const done = COMPLETED.has(status)
+    const next: JobRow = { ...bridge, status, due_at: null, finished_at: done ? now : null }
+    store.pipelines.setJob(next)
+    observer?.jobChanged(next)
+    moveOn(next, now)
+  }
+
+  /** After a job of a planned pipeline settles: the jobs whose turn it was, then the pipeline's status. */
+  function moveOn(job: JobRow, at: string): void {
+    for (const skipped of advancePlanned(store, job.pipeline_id, at)) observer?.jobChanged(skipped)
+    const pipeline = store.pipelines.byId(job.pipeline_id)
+    if (pipeline) refresh(pipeline, at)
+  }
+
+  /** A bridge's turn: its downstream pipeline starts; the bridge succeeds, or runs along with `depend`. */
+  function startBridge(next: JobRow, definition: JobDefinition, due: string): void {
+    const started = startDownstream?.(next, definition, due) ?? {
+      error: 'downstream_pipeline_creation_failed',
+    }
+    Object.assign(next, { queued_at: due, started_at: due })
+    if ('error' in started) {
+      Object.assign(next, { status: 'failed', finished_at: due, failure_reason: started.error })
+      return
+    }
+    store.ciProcessables.setDownstream(next.id, started.pipelineId)
+    const downstream = store.pipelines.byId(started.pipelineId)
+    const depend = definition.trigger?.strategy === 'depend'
+    if (!depend) Object.assign(next, { status: 'success', finished_at: due })
+    else if (downstream && MIRRORED[downstream.status])
+      Object.assign(next, { status: MIRRORED[downstream.status], finished_at: due })
+    else next.status = 'running'
   }
 
   /** One due move of one job, at its due time. */
@@ -65,8 +135,13 @@ export function pipelineRunner(
     const pipeline = store.pipelines.byId(job.pipeline_id)
     if (!pipeline) return
     const next: JobRow = { ...job, due_at: null }
+    const place = store.ciProcessables.get(job.id)
+    const definition = place && store.jobDefinitions.get(job.id)
     if (job.status === 'created' && job.outcome === 'manual') next.status = 'manual'
-    else if (job.status === 'created')
+    else if (job.status === 'created' && definition?.when === 'delayed')
+      Object.assign(next, { status: 'scheduled', due_at: scheduledUntil(definition, due) })
+    else if (job.status === 'created' && place?.bridge === 1 && definition) startBridge(next, definition, due)
+    else if (job.status === 'created' || job.status === 'scheduled')
       Object.assign(next, { status: 'pending', queued_at: due, due_at: at(due, QUEUE_MS) })
     else if (job.status === 'pending')
       Object.assign(next, { status: 'running', started_at: due, due_at: at(due, job.duration_ms) })
@@ -78,6 +153,11 @@ export function pipelineRunner(
     emulation.moved(job, next)
     store.pipelines.setJob(next)
     if (next.status !== job.status) observer?.jobChanged(next)
+    if (definition) {
+      if (COMPLETED.has(next.status) || next.status === 'manual') moveOn(next, due)
+      else refresh(pipeline, due)
+      return
+    }
     if (COMPLETED.has(next.status)) {
       const later = store.pipelines
         .jobs(job.pipeline_id)
@@ -126,6 +206,14 @@ export function pipelineRunner(
   return {
     catchUp,
     refresh,
+    /** Gives the waiting jobs of a planned pipeline their turn at `at` (a new pipeline, a retry, a played job). */
+    advance: (pipelineId: number, at: string) => {
+      for (const skipped of advancePlanned(store, pipelineId, at)) observer?.jobChanged(skipped)
+    },
+    /** Hands in what starts a bridge's downstream pipeline (the services, once built). */
+    onBridge(starter: DownstreamStarter): void {
+      startDownstream = starter
+    },
     /** Re-arms the background timer after a change to the schedule (new, retried pipelines). */
     poke: arm,
     /** Starts the background timer; returns the function that stops it for good. */

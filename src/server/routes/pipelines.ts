@@ -7,6 +7,7 @@ import {
   PipelineListQuery,
   PipelineVariable,
   PipelineWithMetadata,
+  PipelineCreate,
 } from '../../schema/index.js'
 import type { Actor } from '../services/access.js'
 import type { PipelineService } from '../services/pipelines.js'
@@ -35,6 +36,21 @@ export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): voi
     (h) => {
       const project = pipelines.project(h.actor, h.path.id)
       return h.sendPage(pipelines.list(h.actor, project, h.params))
+    },
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/pipeline',
+      summary: "Create a pipeline from the ref's .gitlab-ci.yml (variables, and inputs from GitLab 17.10)",
+      pathParams: IdPath,
+      input: PipelineCreate,
+      response: { 201: Pipeline },
+    },
+    (h) => {
+      const project = pipelines.project(h.actor, h.path.id)
+      return h.reply.code(201).send(pipelines.createFromApi(h.actor, project, h.params))
     },
   )
 

@@ -5,6 +5,8 @@ import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { Store } from '../store/index.js'
 import type { PipelineRow, VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
+import type { PipelinePlan } from '../ci/pipeline-plan.js'
+import { insertPlannedJobs } from './planned-jobs.js'
 
 export interface NewPipelineInput {
   project: ProjectRow
@@ -13,10 +15,15 @@ export interface NewPipelineInput {
   /** The ref is a tag (`Chain::Build`: `tag: @command.tag_exists?`). */
   tag: boolean
   userId: number | null
-  source: 'trigger' | 'pipeline'
+  /** `CI_PIPELINE_SOURCE`: `trigger`, `pipeline` (a job token or a multi-project bridge), `api`, `web`, `push`, `parent_pipeline`. */
+  source: 'trigger' | 'pipeline' | 'api' | 'web' | 'push' | 'parent_pipeline'
   triggerId?: number
   upstream?: { pipelineId: number; jobId: number }
   variables: VariableRow[]
+  /** The jobs of the `.gitlab-ci.yml` at `sha` (services/ci-plans.ts); none: the seed's `ci_jobs` shortcut. */
+  plan?: PipelinePlan
+  /** `inputs` given with the request (`POST /pipeline`, triggers), checked against the config's `spec:inputs`. */
+  inputs?: Record<string, unknown>
 }
 
 /*
@@ -47,6 +54,10 @@ export function insertPipeline(
     updated_at: now,
   })
   store.pipelines.addVariables(id, input.variables)
+  if (input.plan) {
+    insertPlannedJobs(store, runner, { pipelineId: id, plan: input.plan, project: p, now })
+    return store.pipelines.byId(id) as PipelineRow
+  }
   const names = JSON.parse(p.ci_jobs) as string[]
   names.forEach((name, n) =>
     store.pipelines.insertJob({

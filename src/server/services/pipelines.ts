@@ -7,9 +7,17 @@ import type {
   PipelineStatus,
   PipelineVariable,
   PipelineWithMetadata,
+  PipelineCreate,
 } from '../../schema/index.js'
 import { PipelineStatus as StatusSchema, literals } from '../../schema/index.js'
-import { forbidden, notFound, paramError, recordNotFound, unauthorized } from '../grape/gitlab-errors.js'
+import {
+  forbidden,
+  messageError,
+  notFound,
+  paramError,
+  recordNotFound,
+  unauthorized,
+} from '../grape/gitlab-errors.js'
 import { CANCELABLE, COMPLETED } from '../domain/composite-status.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { pageOf, type Page } from '../grape/pagination.js'
@@ -21,7 +29,9 @@ import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
 import { JobTokenActor } from './job-tokens.js'
 import { jobOutputsOf } from './job-outputs.js'
-import { forceStatus, insertPipeline, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
+import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
+import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
+import { apiPipelineInput } from './pipeline-api.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
@@ -40,6 +50,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   const present = pipelinePresenter(ctx.instance)
   /** The pipeline's user, whom its records show. */
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
+  runner.onBridge(downstreamStarter(store, runner, access))
 
   /** The project as the caller may see it; a job token sees only its own project. */
   function project(actor: Actor, ref: string): ProjectRow {
@@ -57,16 +68,27 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     if (!access.atLeast(actor, p, Level.developer)) throw forbidden()
   }
 
+  /**
+   * Creates a pipeline in `created` with its jobs (services/pipeline-creation.ts); the first move after
+   * CREATED_MS. GitLab's refusals are `{"message":{"base":[...]}}`: 400, or `persistedStatus` when GitLab
+   * kept the pipeline as failed (a configuration error: 422 for a trigger, 400 for `POST /pipeline`).
+   */
+  function create(input: NewPipelineInput, persistedStatus = 422, saveOnErrors = true): Pipeline {
+    const now = isoNow(ctx.clock)
+    const { project: p } = input
+    const made = store.transaction(() => createPipelineRows(store, runner, input, now, saveOnErrors))
+    runner.poke()
+    if ('error' in made) throw messageError(made.row ? persistedStatus : 400, { base: [made.error] })
+    return present.full(p, made.row, userOf(made.row))
+  }
+
   return {
     project,
+    create,
 
-    /** Creates a pipeline in `created` with the project's jobs; the first moves after CREATED_MS. */
-    create(input: NewPipelineInput): Pipeline {
-      const now = isoNow(ctx.clock)
-      const { project: p } = input
-      const row = store.transaction(() => insertPipeline(store, runner, input, now))
-      runner.poke()
-      return present.full(p, row, userOf(row))
+    /** `POST /projects/:id/pipeline`: `save_on_errors: false`, so a configuration error leaves nothing (400). */
+    createFromApi(actor: Actor, p: ProjectRow, params: PipelineCreate): Pipeline {
+      return create(apiPipelineInput(ctx, actor, p, params), 400, false)
     },
 
     /** `GET /projects/:id/pipelines`: one page and the (capped) total. */
@@ -116,10 +138,13 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       if (scope?.some((s) => typeof s !== 'string' || !STATUSES.has(s)))
         throw paramError('scope does not have a valid value')
       const now = isoNow(ctx.clock)
+      // Trigger jobs are bridges, which `GET .../bridges` lists instead.
+      const bridges = new Set(store.ciProcessables.bridges(pipeline.id).map((b) => b.build_id))
       const all = store.pipelines
         .jobs(pipeline.id)
         .filter(
           (j) =>
+            !bridges.has(j.id) &&
             (q.include_retried === true || j.retried === 0) &&
             (!scope || scope.includes(j.status as PipelineStatus)),
         )

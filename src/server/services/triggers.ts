@@ -13,6 +13,7 @@ import { runningJob } from './job-tokens.js'
 import type { PipelineService } from './pipelines.js'
 import type { SecretBox } from '../store/secret-box.js'
 import { resolveRef } from './refs.js'
+import { acceptedInputs } from './pipeline-api.js'
 
 /** `glptt-` + 40 lower-case hex characters (`app/models/ci/trigger.rb`). */
 export const newTriggerToken = () => `glptt-${randomBytes(20).toString('hex')}`
@@ -145,13 +146,13 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
       const ref = resolveRef(store, p.id, input.ref)
       if (ref === 'ambiguous') throw base('Ref is ambiguous')
       if (ref === undefined) throw base('Reference not found')
-      if (p.ci_config === 0) throw base('Missing CI config file')
       const variables = Object.entries(input.variables ?? {}).map(([key, value]) => ({
         key,
         value: String(value),
         variable_type: 'env_var',
       }))
       variables.push({ key: 'TRIGGER_PAYLOAD', value: JSON.stringify(payload), variable_type: 'file' })
+      const inputs = acceptedInputs(ctx.instance.version, input.inputs)
       return pipelines.create({
         project: p,
         ref: ref.name,
@@ -162,6 +163,7 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
         ...(trigger ? { triggerId: trigger.id } : {}),
         ...(upstream ? { upstream } : {}),
         variables,
+        ...(inputs ? { inputs } : {}),
       })
     },
   }

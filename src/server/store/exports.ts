@@ -334,6 +334,14 @@ export function exportReader(db: Db) {
       stmt('SELECT kind, name, sha FROM project_refs WHERE project_id = ? ORDER BY kind, name').all(
         projectId,
       ) as { kind: 'branch' | 'tag'; name: string; sha: string }[],
+    /** The project's annotated tags: the tag object each names (migration 22). */
+    annotatedTags: (projectId: number) =>
+      has('annotated_tags')
+        ? (stmt('SELECT name, tag_sha FROM annotated_tags WHERE project_id = ?').all(projectId) as {
+            name: string
+            tag_sha: string
+          }[])
+        : [],
     /** A git object behind a ref (migration 7), if the store has it. */
     gitObject: (sha: string) =>
       has('git_objects')

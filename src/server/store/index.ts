@@ -1,3 +1,4 @@
+import { repositoryTables } from './repository.js'
 import { openDb, isEmpty, type Db } from './db.js'
 import { epicTable } from './epics.js'
 import { groupWriteTable } from './group-writes.js'
@@ -11,6 +12,7 @@ import { projectTable } from './projects.js'
 import { userTable } from './users.js'
 import { triggerTable } from './triggers.js'
 import { jobDefinitionTable } from './job-definitions.js'
+import { ciProcessableTable } from './ci-processables.js'
 import { pipelineTable } from './pipelines.js'
 import { jobOutputTable } from './job-outputs.js'
 import { aliasTable } from './aliases.js'
@@ -87,6 +89,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     jobDefinitions: jobDefinitionTable(db),
     /** What jobs leave behind: traces, artifacts, and their state beyond `ci_builds` (job-outputs.ts). */
     jobOutputs: jobOutputTable(db),
+    /** Each planned job's stage and bridge marker (ci-processables.ts). */
+    ciProcessables: ciProcessableTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db),
@@ -97,6 +101,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     /** The import's writer, made on first use (most servers never import). */
     importWriter: () => (writer ??= importWriter(db)),
     gitObjects: gitObjectTable(db),
+    /** Refs, commits, protected branches and annotated tags of each project's repository (repository.ts). */
+    repository: repositoryTables(db),
     /** What the projects API writes besides the `projects` row: settings, shares, removal. */
     projectSettings: projectSettingsTable(db, changes.structureVersion),
     meta: metaTable(db),

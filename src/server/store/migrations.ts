@@ -19,7 +19,9 @@ import accessTokens from './migrations/018-access-tokens.js'
 import groupLabelsMilestones from './migrations/019-group-labels-milestones.js'
 import webhooks from './migrations/020-webhooks.js'
 import ciJobDefinitions from './migrations/021-ci-job-definitions.js'
+import repository from './migrations/022-repository.js'
 import jobOutputs from './migrations/023-job-outputs.js'
+import ciProcessables from './migrations/024-ci-processables.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -48,5 +50,7 @@ export const migrations: Migration[] = [
   groupLabelsMilestones,
   webhooks,
   ciJobDefinitions,
+  repository,
   jobOutputs,
+  ciProcessables,
 ]

@@ -56,7 +56,7 @@ describe('BundleWriter', () => {
 })
 
 describe('readBundle', () => {
-  it("reads a bundle git made: its refs, and the commits and trees it stores whole, at git's SHAs", () => {
+  it("reads a bundle git made: its refs, and its commits, trees and files, at git's SHAs", () => {
     const dir = repo()
     writeFileSync(join(dir, 'README.md'), 'hello\n')
     git(dir, 'add', 'README.md')
@@ -75,6 +75,7 @@ describe('readBundle', () => {
       [
         ['commit', head],
         ['tree', git(dir, 'rev-parse', 'HEAD^{tree}')],
+        ['blob', git(dir, 'rev-parse', 'HEAD:README.md')],
       ].sort(),
     )
   })

@@ -1,0 +1,132 @@
+import { interpolate, resolveInputs } from './inputs.js'
+import { isHash, loadCiYaml, YamlSyntaxError } from './yaml-documents.js'
+
+/*
+ * `include: local` and `extends` (`lib/gitlab/ci/config/external/`, `lib/gitlab/ci/config/extendable/`):
+ * the files a configuration includes are merged under it (a hash merges key by key, anything else is
+ * replaced; the including file wins), then each job's `extends` chain is merged under the job.
+ */
+
+/** Reads a file of the pipeline's commit; `undefined` when there is none. */
+export type CiFileReader = (path: string) => string | undefined
+
+/** A configuration GitLab refuses, with its message. */
+export class CiConfigError extends Error {}
+
+/** GitLab's limits (`Gitlab::Ci::Config::External::Context::MAX_INCLUDES`, `Extendable::Entry::MAX_NESTING_LEVELS`). */
+const MAX_INCLUDES = 150
+const MAX_EXTENDS_DEPTH = 10
+
+/** Deep merge: hashes key by key, anything else taken from `over` (ActiveSupport's `deep_merge`). */
+export function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base }
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k]
+    out[k] = isHash(b) && isHash(v) ? deepMerge(b, v) : v
+  }
+  return out
+}
+
+interface IncludeEntry {
+  local: string
+  inputs: Record<string, unknown>
+}
+
+function includeEntries(value: unknown): IncludeEntry[] {
+  const list = Array.isArray(value) ? value : [value]
+  return list.map((item) => {
+    if (typeof item === 'string') {
+      if (/^https?:\/\//.test(item))
+        throw new CiConfigError(
+          `Remote file \`${item}\` could not be fetched: the emulator includes local files only`,
+        )
+      return { local: item, inputs: {} }
+    }
+    if (isHash(item) && typeof item.local === 'string')
+      return { local: item.local, inputs: isHash(item.inputs) ? item.inputs : {} }
+    if (isHash(item)) {
+      const kind = ['remote', 'template', 'project', 'component', 'artifact'].find((k) => k in item)
+      if (kind) throw new CiConfigError(`Include \`${kind}\` is not supported by the emulator: use \`local\``)
+    }
+    throw new CiConfigError('Included file `' + JSON.stringify(item) + '` does not have a valid location!')
+  })
+}
+
+/**
+ * Loads one file: its YAML, its `spec:inputs` checked against `inputs` and interpolated.
+ * `label` prefixes errors of included files as GitLab does (`` `path`: ``).
+ */
+export function loadWithInputs(text: string, inputs: Record<string, unknown>, label?: string): unknown {
+  const prefix = label ? `\`${label}\`: ` : ''
+  let docs
+  try {
+    docs = loadCiYaml(text)
+  } catch (e) {
+    if (e instanceof YamlSyntaxError && label)
+      throw new CiConfigError(`Included file \`${label}\` does not have valid YAML syntax!`)
+    throw e instanceof YamlSyntaxError ? new CiConfigError(e.message) : e
+  }
+  const resolved = resolveInputs(docs.header, inputs)
+  if ('errors' in resolved) throw new CiConfigError(prefix + resolved.errors.slice(0, 3).join(', '))
+  if (!docs.header) return docs.content
+  const errors: string[] = []
+  const content = interpolate(docs.content, resolved.values, errors)
+  if (errors.length) throw new CiConfigError(prefix + [...new Set(errors)].slice(0, 3).join(', '))
+  return content
+}
+
+/** The configuration with every `include: local` merged in, depth first; throws `CiConfigError`. */
+export function mergeIncludes(root: Record<string, unknown>, read: CiFileReader): Record<string, unknown> {
+  let count = 0
+  const expand = (config: Record<string, unknown>, seen: string[]): Record<string, unknown> => {
+    if (!('include' in config)) return config
+    const { include, ...rest } = config
+    let merged: Record<string, unknown> = {}
+    for (const entry of includeEntries(include)) {
+      const path = entry.local.replace(/^\/+/, '')
+      if (++count > MAX_INCLUDES)
+        throw new CiConfigError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`)
+      if (seen.includes(path)) throw new CiConfigError(`Include \`${path}\` was already included!`)
+      const text = read(path)
+      if (text === undefined) throw new CiConfigError(`Local file \`${path}\` does not exist!`)
+      const content = loadWithInputs(text, entry.inputs, path)
+      if (!isHash(content))
+        throw new CiConfigError(`Included file \`${path}\` does not have valid YAML syntax!`)
+      merged = deepMerge(merged, expand(content, [...seen, path]))
+    }
+    return deepMerge(merged, rest)
+  }
+  return expand(root, [])
+}
+
+/** Every job with its `extends` chain merged under it (`Gitlab::Ci::Config::Extendable`). */
+export function applyExtends(config: Record<string, unknown>): Record<string, unknown> {
+  const done = new Map<string, Record<string, unknown>>()
+  const extend = (name: string, path: string[]): Record<string, unknown> => {
+    const cached = done.get(name)
+    if (cached) return cached
+    const job = config[name] as Record<string, unknown>
+    if (!('extends' in job)) return job
+    if (path.includes(name)) throw new CiConfigError(`${name}: circular dependency detected in \`extends\``)
+    if (path.length >= MAX_EXTENDS_DEPTH) throw new CiConfigError(`${name}: nesting too deep in \`extends\``)
+    const bases = Array.isArray(job.extends) ? job.extends : [job.extends]
+    const unknown = bases.filter((b) => typeof b !== 'string' || !(b in config))
+    if (unknown.length)
+      throw new CiConfigError(`${name}: unknown keys in \`extends\` (${unknown.map(String).join(', ')})`)
+    const invalid = (bases as string[]).filter((b) => !isHash(config[b]))
+    if (invalid.length)
+      throw new CiConfigError(`${name}: invalid base hashes in \`extends\` (${invalid.join(', ')})`)
+    let merged: Record<string, unknown> = {}
+    for (const b of bases as string[]) merged = deepMerge(merged, extend(b, [...path, name]))
+    const result = deepMerge(merged, job)
+    done.set(name, result)
+    return result
+  }
+  const out: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(config))
+    out[name] = isHash(value) && 'extends' in value ? extend(name, []) : value
+  return out
+}

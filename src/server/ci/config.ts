@@ -1,0 +1,187 @@
+import {
+  applyExtends,
+  CiConfigError,
+  type CiFileReader,
+  loadWithInputs,
+  mergeIncludes,
+} from './config-merge.js'
+import {
+  type CiRule,
+  commands,
+  compileJob,
+  type CompiledJob,
+  type JobDefaults,
+  variableValues,
+  workflowRules,
+} from './job-entry.js'
+import { isHash } from './yaml-documents.js'
+
+/*
+ * A `.gitlab-ci.yml` compiled (`Gitlab::Ci::Config`, `Gitlab::Ci::YamlProcessor`): YAML, inputs,
+ * includes and `extends` resolved, every key checked, then GitLab's logical checks (stages, needs).
+ * What varies per pipeline (`rules`, `workflow:rules`) is evaluated later by `planPipeline`.
+ */
+
+export interface CompiledConfig {
+  /** `.pre`, the configured (or default) stages, `.post`. */
+  stages: string[]
+  /** Top-level `variables:`. */
+  variables: Record<string, string>
+  workflow?: CiRule[]
+  /** Visible jobs in the order of the file. */
+  jobs: CompiledJob[]
+}
+
+export type CompileResult = { config: CompiledConfig } | { errors: string[] }
+
+const ROOT_KEYS = new Set([
+  'default',
+  'include',
+  'before_script',
+  'image',
+  'services',
+  'after_script',
+  'variables',
+  'stages',
+  'cache',
+  'workflow',
+])
+const DEFAULT_KEYS = new Set([
+  'before_script',
+  'after_script',
+  'image',
+  'services',
+  'cache',
+  'interruptible',
+  'retry',
+  'tags',
+  'timeout',
+  'artifacts',
+  'hooks',
+  'id_tokens',
+  'identity',
+])
+const DEFAULT_STAGES = ['build', 'test', 'deploy']
+
+function stagesOf(value: unknown): string[] {
+  if (value === undefined || value === null) return ['.pre', ...DEFAULT_STAGES, '.post']
+  if (!Array.isArray(value) || value.some((s) => typeof s !== 'string'))
+    throw new CiConfigError('stages config should be an array of strings')
+  return ['.pre', ...(value as string[]).filter((s) => s !== '.pre' && s !== '.post'), '.post']
+}
+
+function defaultsOf(root: Record<string, unknown>): JobDefaults {
+  const d = root.default
+  if (d !== undefined && d !== null && !isHash(d)) throw new CiConfigError('default config should be a hash')
+  const given = isHash(d) ? d : {}
+  const bad = Object.keys(given).filter((k) => !DEFAULT_KEYS.has(k))
+  if (bad.length) throw new CiConfigError(`default config contains unknown keys: ${bad.join(', ')}`)
+  const script = (key: 'before_script' | 'after_script') => {
+    const value = given[key] ?? root[key]
+    if (value === undefined) return undefined
+    const list = commands(value)
+    if (!list)
+      throw new CiConfigError(
+        `${key} config should be a string or a nested array of strings up to 10 levels deep`,
+      )
+    return list
+  }
+  return {
+    before_script: script('before_script'),
+    after_script: script('after_script'),
+    artifacts: given.artifacts,
+  }
+}
+
+/** `YamlProcessor#validate_job_needs!` and the stage check, in GitLab's order. */
+function logicalChecks(stages: string[], jobs: CompiledJob[]): void {
+  const byName = new Map(jobs.map((j) => [j.name, j]))
+  for (const job of jobs) {
+    if (!stages.includes(job.stage))
+      throw new CiConfigError(
+        `${job.name} job: chosen stage ${job.stage} does not exist; available stages are ${stages.join(', ')}`,
+      )
+  }
+  for (const job of jobs) {
+    const needs = job.definition.needs ?? []
+    for (const need of needs) {
+      const other = byName.get(need)
+      if (!other) {
+        if (job.optionalNeeds.includes(need)) continue
+        throw new CiConfigError(`${job.name} job: undefined need: ${need}`)
+      }
+      if (stages.indexOf(other.stage) > stages.indexOf(job.stage))
+        throw new CiConfigError(`${job.name} job: need ${need} is not defined in current or prior stages`)
+    }
+    const twice = [...new Set(needs.filter((n, i) => needs.indexOf(n) !== i))]
+    if (twice.length)
+      throw new CiConfigError(`${job.name} has the following needs duplicated: ${twice.join(', ')}.`)
+  }
+  // `Dag.check_circular_dependencies!`
+  const state = new Map<string, 'visiting' | 'done'>()
+  const visit = (name: string) => {
+    if (state.get(name) === 'done') return
+    if (state.get(name) === 'visiting') throw new CiConfigError('The pipeline has circular dependencies')
+    state.set(name, 'visiting')
+    for (const n of byName.get(name)?.definition.needs ?? []) if (byName.has(n)) visit(n)
+    state.set(name, 'done')
+  }
+  for (const job of jobs) visit(job.name)
+}
+
+/**
+ * Compiles `text` (the project's `.gitlab-ci.yml`, or a child pipeline's merged includes) with the
+ * pipeline's `inputs`; `read` serves `include: local`. Answers the configuration or GitLab's errors.
+ */
+export function compileCiConfig(
+  text: string,
+  read: CiFileReader,
+  inputs: Record<string, unknown> = {},
+): CompileResult {
+  try {
+    if (text.trim() === '') return { errors: ['Please provide content of .gitlab-ci.yml'] }
+    const loaded = loadWithInputs(text, inputs)
+    if (!isHash(loaded)) return { errors: ['Invalid configuration format'] }
+    return { config: compileRoot(loaded, read) }
+  } catch (e) {
+    if (e instanceof CiConfigError) return { errors: [e.message] }
+    throw e
+  }
+}
+
+/** A child pipeline's configuration: its `trigger:include` files merged as one (`include: [...]`). */
+export function compileChildConfig(files: string[], read: CiFileReader): CompileResult {
+  try {
+    return { config: compileRoot({ include: files.map((local) => ({ local })) }, read) }
+  } catch (e) {
+    if (e instanceof CiConfigError) return { errors: [e.message] }
+    throw e
+  }
+}
+
+function compileRoot(loaded: Record<string, unknown>, read: CiFileReader): CompiledConfig {
+  const root = applyExtends(mergeIncludes(loaded, read))
+  const stages = stagesOf(root.stages)
+  let variables: Record<string, string>
+  let workflow: CiRule[] | undefined
+  try {
+    variables = variableValues(root.variables, 'variables')
+    workflow = workflowRules(root.workflow)
+  } catch (e) {
+    throw new CiConfigError((e as Error).message)
+  }
+  const defaults = defaultsOf(root)
+  const names = Object.keys(root).filter((k) => !ROOT_KEYS.has(k))
+  const jobs: CompiledJob[] = []
+  for (const name of names) {
+    if (name.startsWith('.')) continue
+    try {
+      jobs.push(compileJob(name, root[name], defaults))
+    } catch (e) {
+      throw new CiConfigError((e as Error).message)
+    }
+  }
+  if (jobs.length === 0) throw new CiConfigError('jobs config should contain at least one visible job')
+  logicalChecks(stages, jobs)
+  return { stages, variables, ...(workflow ? { workflow } : {}), jobs }
+}

@@ -1,0 +1,110 @@
+import type { CompiledConfig } from './config.js'
+import { evaluate } from './expressions.js'
+import type { JobDefinition } from './job-definition.js'
+import type { CiRule } from './job-entry.js'
+
+/*
+ * What one pipeline runs of a compiled configuration (`Gitlab::Ci::Pipeline::Chain::EvaluateWorkflowRules`,
+ * `Seed::Build#included?`, `Chain::Populate`): `workflow:rules` decide whether there is a pipeline at all,
+ * each job's `rules` whether it is in it and with which `when`, `allow_failure`, `start_in` and variables.
+ * `changes:` and `exists:` count as matched (our approximation: the emulator keeps no push diff).
+ */
+
+export interface PlannedJob {
+  name: string
+  stage: string
+  /** The stage's position among the configuration's stages (`.pre` is 0). */
+  stageIndex: number
+  bridge: boolean
+  definition: JobDefinition
+}
+
+export interface PipelinePlan {
+  stages: string[]
+  /** In GitLab's order: by stage, then as written. */
+  jobs: PlannedJob[]
+  /** Variables `workflow:rules` added to the pipeline. */
+  variables: Record<string, string>
+}
+
+export const WORKFLOW_FILTERED = 'Pipeline filtered out by workflow rules.'
+export const NO_JOBS =
+  'Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.'
+
+/** A rule whose expression cannot be evaluated (a variable holding a broken pattern) does not match. */
+function matches(rule: CiRule, vars: Record<string, string>): boolean {
+  try {
+    return rule.if === undefined || evaluate(rule.if, vars)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Plans a pipeline; `variables` are what its expressions see: the predefined ones (`CI_PIPELINE_SOURCE`,
+ * `CI_COMMIT_REF_NAME`, ...) under the pipeline's own (trigger or API variables win over the YAML's).
+ * Answers the plan or GitLab's error (`Pipeline filtered out by workflow rules.`).
+ */
+export function planPipeline(
+  config: CompiledConfig,
+  predefined: Record<string, string>,
+  pipelineVariables: Record<string, string>,
+): { plan: PipelinePlan } | { error: string } {
+  let globals = { ...predefined, ...config.variables, ...pipelineVariables }
+  const added: Record<string, string> = {}
+  if (config.workflow) {
+    const rule = config.workflow.find((r) => matches(r, globals))
+    if (!rule || rule.when === 'never') return { error: WORKFLOW_FILTERED }
+    Object.assign(added, rule.variables)
+    globals = { ...predefined, ...config.variables, ...added, ...pipelineVariables }
+  }
+  const jobs: PlannedJob[] = []
+  for (const job of config.jobs) {
+    const definition: JobDefinition = { ...job.definition, variables: { ...job.definition.variables } }
+    if (job.rules) {
+      const seen = {
+        ...predefined,
+        ...config.variables,
+        ...added,
+        ...job.definition.variables,
+        ...pipelineVariables,
+      }
+      const rule = job.rules.find((r) => matches(r, seen))
+      if (!rule || rule.when === 'never') continue
+      const when = (rule.when ?? (job.whenSet ? job.definition.when : 'on_success')) as JobDefinition['when']
+      definition.when = when
+      // Manual jobs from rules do not allow failure unless told (`Seed::Build#rules_attributes`).
+      definition.allow_failure =
+        rule.allow_failure ?? (job.allowFailureSet ? job.definition.allow_failure : false)
+      if (rule.start_in !== undefined) definition.start_in = rule.start_in
+      if (when !== 'delayed') delete definition.start_in
+      Object.assign(definition.variables, rule.variables)
+      if (rule.needs) definition.needs = rule.needs
+    }
+    jobs.push({
+      name: job.name,
+      stage: job.stage,
+      stageIndex: config.stages.indexOf(job.stage),
+      bridge: job.bridge,
+      definition,
+    })
+  }
+  if (jobs.length === 0) return { error: NO_JOBS }
+  const present = new Set(jobs.map((j) => j.name))
+  for (const job of jobs) {
+    const optional = config.jobs.find((j) => j.name === job.name)?.optionalNeeds ?? []
+    const needs = job.definition.needs
+    if (!needs) continue
+    const missing = needs.find((n) => !present.has(n) && !optional.includes(n))
+    if (missing)
+      return {
+        error:
+          `'${job.name}' job needs '${missing}' job, but '${missing}' does not exist in the pipeline. ` +
+          'This might be because of the only, except, or rules keywords. ' +
+          'To need a job that sometimes does not exist in the pipeline, use needs:optional.',
+      }
+    job.definition.needs = needs.filter((n) => present.has(n))
+  }
+  jobs.sort((a, b) => a.stageIndex - b.stageIndex)
+  return { plan: { stages: config.stages, jobs, variables: added } }
+}

@@ -1,0 +1,53 @@
+import type { Commit } from '../../schema/repository.js'
+import type { Signature } from '../git/trees.js'
+import type { HistoryCommit } from '../git/history.js'
+import type { Instance } from './context.js'
+
+/**
+ * A git date as GitLab's API writes it: the commit's own offset kept (`Gitlab::Git::Commit`
+ * reads Gitaly's timezone), milliseconds always `.000`.
+ */
+export function gitDate(s: Signature): string {
+  const sign = s.offset.startsWith('-') ? -1 : 1
+  const minutes = sign * (Number(s.offset.slice(1, 3)) * 60 + Number(s.offset.slice(3, 5)))
+  const local = new Date((s.seconds + minutes * 60) * 1000).toISOString().slice(0, 19)
+  return `${local}.000${s.offset.slice(0, 3)}:${s.offset.slice(3, 5)}`
+}
+
+/** Git trailers (`Key: value` lines) of the message's last paragraph, as Gitaly parses them. */
+function trailersOf(message: string): Record<string, string[]> {
+  const paragraphs = message.trimEnd().split(/\n\s*\n/)
+  if (paragraphs.length < 2) return {}
+  const lines = paragraphs.at(-1)!.split('\n')
+  const parsed = lines.map((l) => /^([A-Za-z0-9-]+): (.+)$/.exec(l))
+  if (parsed.some((m) => m === null)) return {}
+  const out: Record<string, string[]> = {}
+  for (const m of parsed) (out[m![1]!] ??= []).push(m![2]!)
+  return out
+}
+
+/**
+ * `Entities::Commit` (`lib/api/entities/commit.rb`): `short_id` is 11 characters
+ * (`Gitlab::Git::Commit#short_id`, `id[0..10]`), `title` the first line (`full_title`),
+ * `created_at` the committer's date; `trailers` keeps each key's last value.
+ */
+export function presentCommit(c: HistoryCommit, projectFullPath: string, instance: Instance): Commit {
+  const extended = trailersOf(c.message)
+  return {
+    id: c.sha,
+    short_id: c.sha.slice(0, 11),
+    created_at: gitDate(c.committer),
+    parent_ids: c.parents,
+    title: c.message.split('\n', 1)[0]!,
+    message: c.message,
+    author_name: c.author.name,
+    author_email: c.author.email,
+    authored_date: gitDate(c.author),
+    committer_name: c.committer.name,
+    committer_email: c.committer.email,
+    committed_date: gitDate(c.committer),
+    trailers: Object.fromEntries(Object.entries(extended).map(([k, v]) => [k, v.at(-1)!])),
+    extended_trailers: extended,
+    web_url: `${instance.baseUrl}/${projectFullPath}/-/commit/${c.sha}`,
+  }
+}

@@ -1,0 +1,88 @@
+import { compileChildConfig, compileCiConfig, type CompileResult } from '../ci/config.js'
+import { planPipeline, type PipelinePlan } from '../ci/pipeline-plan.js'
+import { readFileAt } from '../git/read-file.js'
+import type { Store } from '../store/index.js'
+import type { VariableRow } from '../store/pipelines.js'
+import type { ProjectRow } from '../store/projects.js'
+
+/** Where a pipeline's jobs come from: its `.gitlab-ci.yml`, the seed's `ci_jobs` shortcut, or nowhere. */
+export type CiPlanOutcome =
+  | { kind: 'plan'; plan: PipelinePlan }
+  | { kind: 'shortcut' }
+  /** GitLab refuses the pipeline; `yaml` marks a configuration error, which GitLab persists as failed. */
+  | { kind: 'error'; message: string; yaml: boolean }
+
+export interface CiPlanInput {
+  project: ProjectRow
+  ref: string
+  sha: string
+  tag: boolean
+  source: string
+  variables: VariableRow[]
+  inputs?: Record<string, unknown>
+  /** A child pipeline: these `trigger:include` files instead of `.gitlab-ci.yml`. */
+  childInclude?: string[]
+}
+
+export const CI_CONFIG_PATH = '.gitlab-ci.yml'
+export const MISSING_CONFIG = 'Missing CI config file'
+
+/** `CI_COMMIT_REF_SLUG`: lower case, anything but `0-9a-z` a `-`, at most 63, no `-` at either end. */
+const slug = (ref: string) =>
+  ref
+    .toLowerCase()
+    .replace(/[^0-9a-z]/g, '-')
+    .slice(0, 63)
+    .replace(/^-+|-+$/g, '')
+
+/** The predefined variables `rules:if` sees (`Gitlab::Ci::Variables::Builder`), those the emulator knows. */
+export function predefinedVariables(input: CiPlanInput): Record<string, string> {
+  const p = input.project
+  const vars: Record<string, string> = {
+    CI: 'true',
+    GITLAB_CI: 'true',
+    CI_PIPELINE_SOURCE: input.source,
+    CI_COMMIT_SHA: input.sha,
+    CI_COMMIT_SHORT_SHA: input.sha.slice(0, 8),
+    CI_COMMIT_REF_NAME: input.ref,
+    CI_COMMIT_REF_SLUG: slug(input.ref),
+    CI_PROJECT_ID: String(p.id),
+    CI_PROJECT_NAME: p.path,
+    CI_PROJECT_PATH: p.full_path,
+    CI_PROJECT_NAMESPACE: p.full_path.slice(0, Math.max(0, p.full_path.lastIndexOf('/'))),
+    CI_PROJECT_VISIBILITY: p.visibility,
+  }
+  if (p.default_branch) vars.CI_DEFAULT_BRANCH = p.default_branch
+  if (input.tag) vars.CI_COMMIT_TAG = input.ref
+  else vars.CI_COMMIT_BRANCH = input.ref
+  return vars
+}
+
+/**
+ * The plan of a new pipeline (`Ci::CreatePipelineService`'s chain: `Config::Content`, `Config::Process`,
+ * `EvaluateWorkflowRules`, `Populate`): the `.gitlab-ci.yml` at the pipeline's commit, read with its
+ * local includes from the same commit. A commit without one falls back to the seed's `ci_jobs` shortcut
+ * when the project has `ci_config`, and is GitLab's `Missing CI config file` otherwise.
+ */
+export function planFor(store: Store, input: CiPlanInput): CiPlanOutcome {
+  const read = (path: string) => readFileAt(store, input.sha, path)?.toString('utf8')
+  let compiled: CompileResult
+  if (input.childInclude) compiled = compileChildConfig(input.childInclude, read)
+  else {
+    const text = read(CI_CONFIG_PATH)
+    if (text === undefined)
+      return input.project.ci_config === 1
+        ? { kind: 'shortcut' }
+        : { kind: 'error', message: MISSING_CONFIG, yaml: false }
+    compiled = compileCiConfig(text, read, input.inputs ?? {})
+  }
+  if ('errors' in compiled)
+    return { kind: 'error', message: compiled.errors[0] ?? 'Invalid configuration format', yaml: true }
+  const own = Object.fromEntries(
+    input.variables.filter((v) => v.variable_type !== 'file').map((v) => [v.key, v.value]),
+  )
+  const planned = planPipeline(compiled.config, predefinedVariables(input), own)
+  return 'error' in planned
+    ? { kind: 'error', message: planned.error, yaml: false }
+    : { kind: 'plan', plan: planned.plan }
+}

@@ -1,0 +1,46 @@
+import type { PipelineCreate } from '../../schema/index.js'
+import { applies } from '../domain/releases.js'
+import { forbidden, messageError, unauthorized } from '../grape/gitlab-errors.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Level, type Actor } from './access.js'
+import type { ServiceContext } from './context.js'
+import type { NewPipelineInput } from './pipeline-writes.js'
+import { resolveRef } from './refs.js'
+
+const base = (message: string) => messageError(400, { base: [message] })
+
+/** The `inputs` a request may pass: from GitLab 17.10 (RELEASE_RULES.pipelineInputs); Grape ignores them before. */
+export const acceptedInputs = (version: string, inputs: Record<string, unknown> | undefined) =>
+  inputs !== undefined && applies(version, 'pipelineInputs') ? inputs : undefined
+
+/**
+ * `POST /projects/:id/pipeline` (`lib/api/ci/pipelines.rb`) up to the pipeline's creation: `create_pipeline`
+ * (Developer, an active user, a project not archived: 403 otherwise), then the ref as
+ * `Chain::Validate::Repository` checks it (`Reference not found`, `Ref is ambiguous`). Source `api`.
+ */
+export function apiPipelineInput(
+  ctx: ServiceContext,
+  actor: Actor,
+  p: ProjectRow,
+  params: PipelineCreate,
+): NewPipelineInput {
+  if (!actor.user) throw unauthorized()
+  if (actor.user.state !== 'active' || p.archived === 1 || !ctx.access.atLeast(actor, p, Level.developer))
+    throw forbidden()
+  const ref = resolveRef(ctx.store, p.id, params.ref)
+  if (ref === 'ambiguous') throw base('Ref is ambiguous')
+  if (ref === undefined) throw base('Reference not found')
+  const inputs = acceptedInputs(ctx.instance.version, params.inputs)
+  return {
+    project: p,
+    ref: ref.name,
+    sha: ref.sha,
+    tag: ref.kind === 'tag',
+    userId: actor.user.id,
+    source: 'api',
+    variables: (params.variables ?? [])
+      .filter((v) => v.key !== undefined)
+      .map((v) => ({ key: v.key ?? '', value: v.value ?? '', variable_type: v.variable_type ?? 'env_var' })),
+    ...(inputs ? { inputs } : {}),
+  }
+}

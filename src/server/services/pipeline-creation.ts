@@ -1,0 +1,98 @@
+import type { DownstreamStarter, PipelineRunner } from '../jobs/pipeline-runner.js'
+import type { Store } from '../store/index.js'
+import type { PipelineRow, VariableRow } from '../store/pipelines.js'
+import { Actor, Level, type Access } from './access.js'
+import { planFor } from './ci-plans.js'
+import { insertPipeline, type NewPipelineInput } from './pipeline-writes.js'
+import { resolveRef } from './refs.js'
+
+/** A pipeline made, or GitLab's reason for refusing it (with the failed pipeline GitLab keeps for a YAML error). */
+export type Creation = { row: PipelineRow } | { error: string; row?: PipelineRow }
+
+/**
+ * Creates a pipeline's rows inside the caller's transaction (`Ci::CreatePipelineService`): its jobs from
+ * the `.gitlab-ci.yml` at its commit, or the seed's shortcut. A configuration error leaves a `failed`
+ * pipeline with no jobs and the error kept (GitLab persists it with `yaml_errors`); a missing file, a
+ * pipeline `workflow:rules` filter out or one no job is left in leaves nothing, as does any error without
+ * `saveOnErrors` (`POST /pipeline` passes `save_on_errors: false`).
+ */
+export function createPipelineRows(
+  store: Store,
+  runner: PipelineRunner,
+  input: NewPipelineInput,
+  now: string,
+  saveOnErrors = true,
+): Creation {
+  if (input.plan) return { row: insertPipeline(store, runner, input, now) }
+  const outcome = planFor(store, input)
+  if (outcome.kind === 'shortcut') return { row: insertPipeline(store, runner, input, now) }
+  if (outcome.kind === 'plan')
+    return { row: insertPipeline(store, runner, { ...input, plan: outcome.plan }, now) }
+  if (!outcome.yaml || !saveOnErrors) return { error: outcome.message }
+  const row = insertPipeline(store, runner, { ...input, plan: { stages: [], jobs: [], variables: {} } }, now)
+  store.ciProcessables.putError(row.id, outcome.message)
+  const failed = { ...row, status: 'failed', finished_at: now, updated_at: now }
+  store.pipelines.setState(failed)
+  return { error: outcome.message, row: failed }
+}
+
+/**
+ * What starts a bridge's downstream pipeline (`Ci::CreateDownstreamPipelineService`): a child pipeline
+ * of the same commit from `trigger:include` (`source: parent_pipeline`), or a pipeline of another
+ * project's branch (`trigger:project`, `source: pipeline`) for the upstream pipeline's user, who must be
+ * allowed to create pipelines there. Variables: the bridge's own (`forward:yaml_variables`, on by
+ * default) and the upstream pipeline's (`forward:pipeline_variables`). A refusal fails the bridge with
+ * GitLab's failure reason.
+ */
+export function downstreamStarter(store: Store, runner: PipelineRunner, access: Access): DownstreamStarter {
+  return (bridge, definition, at) => {
+    const upstream = store.pipelines.byId(bridge.pipeline_id)
+    const trigger = definition.trigger
+    if (!upstream || !trigger) return { error: 'invalid_bridge_trigger' }
+    const forward = trigger.forward ?? { yaml_variables: true, pipeline_variables: false }
+    const variables: VariableRow[] = []
+    if (forward.yaml_variables)
+      for (const [key, value] of Object.entries(definition.variables))
+        variables.push({ key, value, variable_type: 'env_var' })
+    if (forward.pipeline_variables) variables.push(...store.pipelines.variables(upstream.id))
+    const common = {
+      userId: upstream.user_id,
+      upstream: { pipelineId: upstream.id, jobId: bridge.id },
+      variables,
+    }
+    let input: NewPipelineInput
+    if (trigger.include) {
+      const project = store.projects.get(upstream.project_id)
+      if (!project) return { error: 'downstream_bridge_project_not_found' }
+      input = {
+        ...common,
+        project,
+        ref: upstream.ref,
+        sha: upstream.sha,
+        tag: upstream.tag === 1,
+        source: 'parent_pipeline',
+      }
+      const outcome = planFor(store, { ...input, childInclude: trigger.include })
+      if (outcome.kind !== 'plan') return { error: 'downstream_pipeline_creation_failed' }
+      input.plan = outcome.plan
+    } else {
+      const project = trigger.project ? store.projects.byPath(trigger.project) : undefined
+      const user = upstream.user_id === null ? undefined : store.users.get(upstream.user_id)
+      if (!project || !user || !access.canReadProject(new Actor(user), project))
+        return { error: 'downstream_bridge_project_not_found' }
+      if (project.id === upstream.project_id && !trigger.branch) return { error: 'invalid_bridge_trigger' }
+      if (
+        user.state !== 'active' ||
+        project.archived === 1 ||
+        !access.atLeast(new Actor(user), project, Level.developer)
+      )
+        return { error: 'insufficient_bridge_permissions' }
+      const ref = resolveRef(store, project.id, trigger.branch ?? project.default_branch ?? 'main')
+      if (ref === undefined || ref === 'ambiguous') return { error: 'downstream_pipeline_creation_failed' }
+      input = { ...common, project, ref: ref.name, sha: ref.sha, tag: ref.kind === 'tag', source: 'pipeline' }
+    }
+    const made = store.transaction(() => createPipelineRows(store, runner, input, at))
+    if ('error' in made) return { error: 'downstream_pipeline_creation_failed' }
+    return { pipelineId: made.row.id }
+  }
+}

@@ -1,0 +1,278 @@
+import { compileChildConfig, compileCiConfig, type CompiledConfig } from '../../../src/server/ci/config.js'
+import { evaluate } from '../../../src/server/ci/expressions.js'
+import { planPipeline, type PipelinePlan } from '../../../src/server/ci/pipeline-plan.js'
+
+const files = (map: Record<string, string>) => (path: string) => map[path]
+const none = files({})
+
+function compile(text: string, read = none, inputs: Record<string, unknown> = {}): CompiledConfig {
+  const result = compileCiConfig(text, read, inputs)
+  if ('errors' in result) throw new Error(result.errors.join('; '))
+  return result.config
+}
+const errorOf = (text: string, read = none, inputs: Record<string, unknown> = {}) => {
+  const result = compileCiConfig(text, read, inputs)
+  return 'errors' in result ? result.errors[0] : undefined
+}
+function plan(
+  config: CompiledConfig,
+  vars: Record<string, string> = {},
+  pipelineVars: Record<string, string> = {},
+): PipelinePlan {
+  const result = planPipeline(config, { CI_PIPELINE_SOURCE: 'api', ...vars }, pipelineVars)
+  if ('error' in result) throw new Error(result.error)
+  return result.plan
+}
+
+describe('compileCiConfig', () => {
+  it('resolves stages, defaults, before_script, variables and artifacts into job definitions', () => {
+    const config = compile(`
+stages: [build, test]
+variables: { GLOBAL: one }
+default:
+  before_script: [echo setup]
+  after_script: echo bye
+build:
+  stage: build
+  script: [echo build > out.txt]
+  variables: { N: 3, V: { value: x, description: d } }
+  artifacts: { paths: [out.txt], expire_in: 1 week }
+test:
+  script: echo test
+`)
+    expect(config.stages).toEqual(['.pre', 'build', 'test', '.post'])
+    expect(config.variables).toEqual({ GLOBAL: 'one' })
+    expect(
+      compile('.t: &t { script: x, variables: { A: yes, B: y } }\njob:\n  <<: *t\n').jobs[0]?.definition
+        .variables,
+    ).toEqual({ A: 'true', B: 'y' })
+    const [build, test] = config.jobs
+    expect(build?.definition).toEqual({
+      script: ['echo setup', 'echo build > out.txt'],
+      after_script: ['echo bye'],
+      when: 'on_success',
+      allow_failure: false,
+      needs: null,
+      variables: { N: '3', V: 'x' },
+      artifacts: { paths: ['out.txt'], when: 'on_success', expire_in: '1 week' },
+    })
+    expect(test?.stage).toBe('test')
+  })
+
+  it('merges hidden jobs through extends, the job winning, hashes merged key by key', () => {
+    const config = compile(`
+.base:
+  script: echo base
+  variables: { A: a, B: b }
+.middle:
+  extends: .base
+  variables: { B: m }
+job:
+  extends: [.middle]
+  variables: { C: c }
+`)
+    expect(config.jobs.map((j) => j.name)).toEqual(['job'])
+    expect(config.jobs[0]?.definition.script).toEqual(['echo base'])
+    expect(config.jobs[0]?.definition.variables).toEqual({ A: 'a', B: 'm', C: 'c' })
+  })
+
+  it('merges local includes under the file, which wins', () => {
+    const read = files({
+      'ci/build.yml':
+        'build:\n  script: echo included\n  stage: build\nshared:\n  script: echo from include\n',
+    })
+    const config = compile('include: /ci/build.yml\nshared:\n  script: echo main\n', read)
+    expect(config.jobs.map((j) => [j.name, j.definition.script])).toEqual([
+      ['build', ['echo included']],
+      ['shared', ['echo main']],
+    ])
+    expect(errorOf('include: [{ local: missing.yml }]\njob: { script: x }')).toBe(
+      'Local file `missing.yml` does not exist!',
+    )
+  })
+
+  it('reads manual, delayed and allow_failure as GitLab defaults them', () => {
+    const config = compile(`
+manual: { script: x, when: manual }
+blocking: { script: x, when: manual, allow_failure: false }
+later: { script: x, when: delayed, start_in: 30 minutes }
+codes: { script: x, allow_failure: { exit_codes: [3, 4] } }
+`)
+    const byName = Object.fromEntries(config.jobs.map((j) => [j.name, j.definition]))
+    expect(byName.manual?.allow_failure).toBe(true)
+    expect(byName.blocking?.allow_failure).toBe(false)
+    expect(byName.later).toMatchObject({ when: 'delayed', start_in: '30 minutes' })
+    expect(byName.codes?.allow_failure).toEqual({ exit_codes: [3, 4] })
+  })
+
+  it('marks trigger jobs as bridges with their downstream', () => {
+    const config = compile(`
+child:
+  trigger:
+    include: [ci/child.yml, { local: ci/other.yml }]
+    strategy: depend
+other:
+  trigger: group/downstream
+`)
+    expect(config.jobs[0]).toMatchObject({
+      bridge: true,
+      definition: {
+        script: [],
+        trigger: {
+          include: ['ci/child.yml', 'ci/other.yml'],
+          strategy: 'depend',
+          forward: { yaml_variables: true, pipeline_variables: false },
+        },
+      },
+    })
+    expect(config.jobs[1]?.definition.trigger?.project).toBe('group/downstream')
+  })
+
+  it("answers GitLab's errors for invalid configurations", () => {
+    expect(errorOf('.hidden:\n  script: x\n')).toBe('jobs config should contain at least one visible job')
+    expect(errorOf('build:\n  script: x\n  foo: 1\n')).toBe('jobs:build config contains unknown keys: foo')
+    expect(errorOf('build:\n  stage: build\n')).toBe(
+      'jobs build config should implement the script:, run:, or trigger: keyword',
+    )
+    expect(errorOf('build:\n  script: x\n  stage: nope\n')).toBe(
+      'build job: chosen stage nope does not exist; available stages are .pre, build, test, deploy, .post',
+    )
+    expect(errorOf('build:\n  script: x\n  when: sometimes\n')).toBe(
+      'jobs:build when should be one of: on_success, on_failure, always, manual, delayed',
+    )
+    expect(errorOf('a: { script: x, stage: build, needs: [b] }\nb: { script: x, stage: test }\n')).toBe(
+      'a job: need b is not defined in current or prior stages',
+    )
+    expect(errorOf('a: { script: x, needs: [nope] }\n')).toBe('a job: undefined need: nope')
+    expect(errorOf('a: { script: x, extends: .nope }\n')).toBe('a: unknown keys in `extends` (.nope)')
+    expect(errorOf('default: { variables: { A: 1 } }\na: { script: x }\n')).toBe(
+      'default config contains unknown keys: variables',
+    )
+    expect(errorOf('a: { script: x, rules: [{ if: "$A ==" }] }\n')).toBe(
+      'jobs:a:rules:rule if invalid expression syntax',
+    )
+    expect(errorOf('a: { script: x, when: delayed }\n')).toBe('jobs:a start in should be a duration')
+    expect(errorOf('job:\n  script: x\n  foo\nbar: 1\n')).toBe(
+      "(<unknown>): could not find expected ':' while scanning a simple key at line 3 column 3",
+    )
+    expect(errorOf('- just\n- a list\n')).toBe('Invalid configuration format')
+    expect(errorOf('')).toBe('Please provide content of .gitlab-ci.yml')
+  })
+
+  it('checks spec:inputs, interpolates them with their types, and words their errors', () => {
+    const text = `spec:
+  inputs:
+    env: { options: [staging, production] }
+    replicas: { type: number, default: 1 }
+    debug: { type: boolean, default: false }
+    tag: { default: v1, regex: ^v\\d+$ }
+---
+deploy:
+  script: echo deploy $[[ inputs.env ]] x$[[ inputs.replicas ]]
+  variables:
+    DEBUG: $[[ inputs.debug ]]
+    TAG: $[[ inputs.tag ]]
+`
+    const config = compile(text, none, { env: 'staging', replicas: 3 })
+    expect(config.jobs[0]?.definition.script).toEqual(['echo deploy staging x3'])
+    expect(config.jobs[0]?.definition.variables).toEqual({ DEBUG: 'false', TAG: 'v1' })
+    expect(errorOf(text)).toBe('`env` input: required value has not been provided')
+    expect(errorOf(text, none, { env: 'qa' })).toBe(
+      '`env` input: `qa` cannot be used because it is not in the list of the allowed options',
+    )
+    expect(errorOf(text, none, { env: 'staging', replicas: 'many' })).toBe(
+      '`replicas` input: provided value is not a number',
+    )
+    expect(errorOf(text, none, { env: 'staging', tag: 'x1' })).toBe(
+      '`tag` input: provided value does not match required RegEx pattern',
+    )
+    expect(errorOf(text, none, { env: 'staging', nope: 1 })).toBe('unknown input arguments: nope')
+    expect(errorOf('job: { script: x }', none, { a: 1 })).toBe(
+      'Given inputs not defined in the `spec` section of the included configuration file',
+    )
+    expect(errorOf('spec:\n  inputs: {}\n---\njob:\n  script: echo $[[ inputs.nope ]]\n')).toBe(
+      'unknown interpolation provided: `nope` in `inputs.nope`',
+    )
+  })
+
+  it('compiles a child pipeline from its include files', () => {
+    const result = compileChildConfig(
+      ['ci/child.yml'],
+      files({ 'ci/child.yml': 'child-job: { script: echo hi }' }),
+    )
+    expect('config' in result && result.config.jobs.map((j) => j.name)).toEqual(['child-job'])
+  })
+})
+
+describe('planPipeline', () => {
+  const config = compile(`
+workflow:
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "push" && $CI_COMMIT_BRANCH != "main"
+      when: never
+    - variables: { FROM_WORKFLOW: yes }
+stages: [build, test, deploy]
+build:
+  stage: build
+  script: echo build
+test:
+  script: echo test
+  needs: [build]
+deploy:
+  stage: deploy
+  script: echo deploy
+  rules:
+    - if: $CI_COMMIT_BRANCH == "main"
+      when: manual
+    - if: $DEPLOY =~ /^y(es)?$/i
+      variables: { DEPLOYING: "1" }
+    - when: never
+`)
+
+  it('runs workflow rules first, then each job its first matching rule', () => {
+    const onMain = plan(config, { CI_COMMIT_BRANCH: 'main' })
+    expect(onMain.variables).toEqual({ FROM_WORKFLOW: 'true' })
+    expect(onMain.jobs.map((j) => [j.name, j.definition.when, j.definition.allow_failure])).toEqual([
+      ['build', 'on_success', false],
+      ['test', 'on_success', false],
+      ['deploy', 'manual', false],
+    ])
+    const asked = plan(config, { CI_COMMIT_BRANCH: 'feature' }, { DEPLOY: 'YES' })
+    expect(asked.jobs.find((j) => j.name === 'deploy')?.definition).toMatchObject({
+      when: 'on_success',
+      variables: { DEPLOYING: '1' },
+    })
+    expect(plan(config, { CI_COMMIT_BRANCH: 'feature' }).jobs.map((j) => j.name)).toEqual(['build', 'test'])
+    expect(planPipeline(config, { CI_PIPELINE_SOURCE: 'push', CI_COMMIT_BRANCH: 'feature' }, {})).toEqual({
+      error: 'Pipeline filtered out by workflow rules.',
+    })
+  })
+
+  it('refuses a pipeline whose rules leave no job, or a need the rules removed', () => {
+    const c = compile(
+      'a: { script: x, rules: [{ if: $NOPE }] }\nb: { script: x, needs: [a], rules: [{ if: $B }] }',
+    )
+    expect(planPipeline(c, {}, {})).toEqual({
+      error:
+        'Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.',
+    })
+    expect(planPipeline(c, { B: '1' }, {})).toEqual({
+      error:
+        "'b' job needs 'a' job, but 'a' does not exist in the pipeline. This might be because of the only, except, " +
+        'or rules keywords. To need a job that sometimes does not exist in the pipeline, use needs:optional.',
+    })
+  })
+})
+
+describe('evaluate', () => {
+  it('follows GitLab expression semantics', () => {
+    const vars = { A: 'main', EMPTY: '', PATTERN: '/^ma/' }
+    expect(evaluate('$A', vars)).toBe(true)
+    expect(evaluate('$EMPTY', vars)).toBe(false)
+    expect(evaluate('$UNSET == null', vars)).toBe(true)
+    expect(evaluate("$A == 'main' && ($EMPTY || $A =~ /AI/i)", vars)).toBe(true)
+    expect(evaluate('$A !~ $PATTERN', vars)).toBe(false)
+    expect(evaluate('$A != "main" || $UNSET', vars)).toBe(false)
+    expect(() => evaluate('$A = "x"', vars)).toThrow('invalid expression syntax')
+  })
+})

@@ -1,0 +1,118 @@
+import { commitFiles } from '../../support/ci-files.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { startServer, type TestServer } from '../../support/server.js'
+
+const MARK = 'glpat-mark-token'
+const APP = '/api/v4/projects/acme%2Fapp'
+type Json = Record<string, unknown>
+
+let t: TestServer
+let clock: ReturnType<typeof manualClock>
+beforeEach(async () => {
+  clock = manualClock()
+  t = await startServer(pipelineSeed, { clock })
+})
+afterEach(() => t.close())
+
+const trigger = async () => {
+  const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
+  expect(res.status).toBe(201)
+  return (res.body as Json).id as number
+}
+const run = async (ms: number) => {
+  for (let left = ms; left > 0; left -= 500) clock.advance(Math.min(500, left))
+  await t.http('GET', `${APP}/pipelines`, { token: MARK })
+}
+const statuses = (pipelineId: number) =>
+  Object.fromEntries(t.server.store.pipelines.jobs(pipelineId).map((j) => [j.name, j.status]))
+const listed = async (project: string, query = '') =>
+  (await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines`, { token: MARK, query }))
+    .body as Json[]
+
+const PARENT = `
+build: { stage: build, script: echo build }
+child:
+  stage: test
+  variables: { GREETING: hello }
+  trigger:
+    include: ci/child.yml
+    strategy: depend
+after: { stage: deploy, script: echo after }
+`
+
+describe('child pipelines (trigger: include)', () => {
+  it('starts a parent_pipeline child of the same commit; a depend bridge follows it; the bridge is no job', async () => {
+    const sha = commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': PARENT,
+      'ci/child.yml': 'child-job:\n  script: echo $GREETING\n',
+    })
+    const parent = await trigger()
+    const jobs = (await t.http('GET', `${APP}/pipelines/${parent}/jobs`, { token: MARK })).body as Json[]
+    expect(jobs.map((j) => j.name).sort()).toEqual(['after', 'build'])
+    await run(4000)
+    const [child] = await listed('acme/app', 'source=parent_pipeline')
+    expect(child).toMatchObject({ source: 'parent_pipeline', ref: 'ci', sha })
+    const childId = child?.id as number
+    expect(t.server.store.pipelines.byId(childId)).toMatchObject({ upstream_pipeline_id: parent })
+    const bridge = t.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
+    expect(t.server.store.ciProcessables.bridges(parent)).toEqual([
+      expect.objectContaining({ build_id: bridge?.id, downstream_pipeline_id: childId }),
+    ])
+    expect(statuses(parent)).toMatchObject({ build: 'success', child: 'running', after: 'created' })
+    // The bridge's variables go down to the child (forward:yaml_variables).
+    const vars = (await t.http('GET', `${APP}/pipelines/${childId}/variables`, { token: MARK }))
+      .body as Json[]
+    expect(vars).toEqual([{ variable_type: 'env_var', key: 'GREETING', value: 'hello' }])
+    await run(30_000)
+    expect(statuses(childId)).toEqual({ 'child-job': 'success' })
+    expect(statuses(parent)).toEqual({ build: 'success', child: 'success', after: 'success' })
+    const shown = (await t.http('GET', `${APP}/pipelines/${parent}`, { token: MARK })).body as Json
+    expect(shown.status).toBe('success')
+  })
+
+  it('a failing child fails a depend bridge, which skips what follows and fails the parent', async () => {
+    commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': PARENT,
+      'ci/child.yml': 'child-job: { script: exit 1 }\n',
+    })
+    const parent = await trigger()
+    await run(4000)
+    const childId = (await listed('acme/app', 'source=parent_pipeline'))[0]?.id as number
+    const job = t.server.store.pipelines.jobs(childId)[0]
+    if (job) t.server.store.pipelines.setJob({ ...job, outcome: 'failed' })
+    await run(30_000)
+    expect(statuses(childId)).toEqual({ 'child-job': 'failed' })
+    expect(statuses(parent)).toEqual({ build: 'success', child: 'failed', after: 'skipped' })
+    expect(t.server.store.pipelines.byId(parent)?.status).toBe('failed')
+  })
+
+  it('a child config that does not exist fails the bridge (downstream_pipeline_creation_failed)', async () => {
+    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': PARENT })
+    const parent = await trigger()
+    await run(30_000)
+    const bridge = t.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
+    expect(bridge).toMatchObject({ status: 'failed', failure_reason: 'downstream_pipeline_creation_failed' })
+    expect(await listed('acme/app', 'source=parent_pipeline')).toEqual([])
+  })
+})
+
+describe('multi-project pipelines (trigger: project)', () => {
+  it("starts a `pipeline` in the other project's branch for the upstream user; without depend the bridge succeeds at once", async () => {
+    commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': `
+downstream:
+  trigger: { project: acme/other, branch: main }
+missing:
+  trigger: acme/nowhere
+`,
+    })
+    const parent = await trigger()
+    await run(2000)
+    const [down] = await listed('acme/other')
+    expect(down).toMatchObject({ source: 'pipeline', ref: 'main' })
+    expect(t.server.store.pipelines.byId(down?.id as number)).toMatchObject({ upstream_pipeline_id: parent })
+    expect(statuses(parent)).toEqual({ downstream: 'success', missing: 'failed' })
+    const missing = t.server.store.pipelines.jobs(parent).find((j) => j.name === 'missing')
+    expect(missing?.failure_reason).toBe('downstream_bridge_project_not_found')
+  })
+})
