@@ -8,7 +8,14 @@ import { collect, GitLabApiError, type GitLabClient } from '../../api/client.js'
 import type { Job } from '../../schema/pipeline.js'
 import { projectRef } from '../connection.js'
 import { downloadArtifacts } from './artifacts.js'
-import { followDownstream, nodeName, walk, type DownstreamSource, type FailedJobLike } from './downstream.js'
+import {
+  followDownstream,
+  nodeName,
+  walk,
+  type DownstreamNode,
+  type DownstreamSource,
+  type FailedJobLike,
+} from './downstream.js'
 import type { Settings } from './inputs.js'
 import { TailCollector } from './log-tail.js'
 import type { JobTail, Log, TriggerResult } from './result.js'
@@ -76,9 +83,24 @@ const jobWords = (jobs: readonly FailedJobLike[]) =>
   jobs.map((j) => `job '${j.name}' (${j.failure_reason ?? 'failed'})`).join(', ')
 
 /**
+ * Why the downstream pipelines failed the parent, one phrase each: those whose bridge failed and
+ * may not (GitLab's rule, downstream.ts), with their failed jobs.
+ */
+export const downstreamFailures = (tree: readonly DownstreamNode[] | undefined): string[] =>
+  [...walk(tree ?? [])]
+    .filter((n) => n.counts && n.pipeline)
+    .map((n) => `${nodeName(n)} failed${n.failedJobs.length ? `: ${jobWords(n.failedJobs)}` : ''}`)
+
+/** The failure an artifacts archive that was refused or failed makes, when nothing else failed. */
+export const artifactsFailure = (result: TriggerResult): string | undefined =>
+  result.artifacts?.errors.length
+    ? `Artifacts not downloaded: ${result.artifacts.errors.join(' ')}`
+    : undefined
+
+/**
  * Follows downstream pipelines, reads failed jobs' log tails and downloads artifacts, as the
- * settings ask, filling `result` (`downstream`, `tails`, `artifacts`) and adding to its failure
- * what made it. Only for a pipeline that ended (not after a timeout or an abort).
+ * settings ask, filling `result` (`downstream`, `tails`, `artifacts`). Only for a pipeline that
+ * ended (not after a timeout or an abort).
  */
 export async function afterPipeline(
   reader: GitLabClient,
@@ -107,11 +129,6 @@ export async function afterPipeline(
           `${nodeName(node)} failed, which does not fail pipeline ${p.id} (its bridge has no strategy: depend): ${node.pipeline.web_url}`,
         )
     }
-    const counted = [...walk(result.downstream)].filter((n) => n.counts && n.pipeline)
-    if (result.failure && counted.length)
-      result.failure += ` Downstream: ${counted
-        .map((n) => `${nodeName(n)} failed${n.failedJobs.length ? `: ${jobWords(n.failedJobs)}` : ''}`)
-        .join('; ')}.`
   }
   if (s.logLines > 0) {
     const failed: [number | string, FailedJobLike, string][] = [
@@ -144,7 +161,5 @@ export async function afterPipeline(
       ),
     ]
     result.artifacts = await downloadArtifacts(reader, s, pipelines, log, signal)
-    if (result.artifacts.errors.length && !result.failure)
-      result.failure = `Artifacts not downloaded: ${result.artifacts.errors.join(' ')}`
   }
 }

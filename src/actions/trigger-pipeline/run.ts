@@ -11,7 +11,7 @@ import type { Log, TriggerResult } from './result.js'
 export type { Log }
 import { renderSummary } from './summary.js'
 
-import { afterPipeline } from './after-pipeline.js'
+import { afterPipeline, artifactsFailure, downstreamFailures } from './after-pipeline.js'
 
 /** Test seams: time and sleeping (defaults: the real ones). */
 export interface Clock {
@@ -65,7 +65,11 @@ function verdict(result: TriggerResult, s: Settings): string | undefined {
       : undefined
   if (p.status === 'failed') {
     const jobs = result.failedJobs.map((j) => `'${j.name}' (${j.failure_reason ?? 'failed'})`)
-    return `Pipeline ${p.id} failed${jobs.length ? `: job ${jobs.join(', job ')}` : ''}. ${url}`
+    const why = [
+      ...(jobs.length ? [`job ${jobs.join(', job ')}`] : []),
+      ...downstreamFailures(result.downstream),
+    ]
+    return `Pipeline ${p.id} failed${why.length ? `: ${why.join('; ')}` : ''}. ${url}`
   }
   if (p.status === 'canceled') return `Pipeline ${p.id} was canceled on GitLab: ${url}`
   if (p.status === 'skipped') return `Pipeline ${p.id} was skipped: every job was skipped. ${url}`
@@ -229,7 +233,6 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
         `Pipeline ${pipeline.id} was still ${result.pipeline.status} after ${formatDuration(s.timeout)} ('timeout')`,
       )
     if (result.pipeline.status === 'failed') result.failedJobs = await failedJobsOf(reader, s, pipeline.id)
-    result.failure = verdict(result, s)
     const deadline = now() - (result.elapsedMs ?? 0) + s.timeout
     await afterPipeline(
       reader,
@@ -244,6 +247,7 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
       },
       signal,
     )
+    result.failure = verdict(result, s) ?? artifactsFailure(result)
     log.info(
       `Pipeline ${pipeline.id} ended ${result.pipeline.status} after ${formatDuration(result.elapsedMs ?? 0)}`,
     )
