@@ -144,4 +144,79 @@ describe('trigger-pipeline bundle with a child pipeline', () => {
     expect(run.summary).not.toContain('Downstream pipelines')
     expect(run.summary).not.toContain('<details>')
   })
+
+  it('a failed multi-project pipeline without strategy: depend is a warning, not a failure', async () => {
+    commitFiles(t, 'acme/docs', 'main', { '.gitlab-ci.yml': 'publish:\n  script: [exit 1]\n' })
+    commitFiles(t, 'acme/app', 'main', {
+      '.gitlab-ci.yml':
+        'build:\n  script: [echo ok]\ndocs:\n  trigger: { project: acme/docs, branch: main }\n',
+    })
+    const run = await runBundle('trigger-pipeline', inputs(), { during: pump })
+    expect([run.code, run.outputs.status]).toEqual([0, 'success'])
+    expect(run.summary).toMatch(
+      /bridge <code>docs<\/code> \(success\) → ❌ <a href="[^"]+\/acme\/docs\/-\/pipelines\/\d+">multi-project pipeline \d+<\/a>: failed \(does not fail the parent: no strategy: depend\)/,
+    )
+    expect(run.log).toMatch(
+      /::warning::multi-project pipeline \d+ \(via 'docs'\) failed, which does not fail pipeline \d+/,
+    )
+    // Its failed job's log comes home too, named by the pipeline it ran in.
+    expect(run.summary).toMatch(/❌ publish \(test\) in multi-project pipeline \d+ \(via &#39;docs&#39;\)/)
+  })
+})
+
+describe('trigger-pipeline bundle with pipeline inputs', () => {
+  const SPEC = {
+    '.gitlab-ci.yml': `spec:
+  inputs:
+    environment: { options: [staging, production] }
+    replicas: { type: number, default: 1 }
+---
+deploy:
+  script:
+    - echo "deploying to $[[ inputs.environment ]] x$[[ inputs.replicas ]]"
+`,
+  }
+  const traceOf = async (pipelineId: string) => {
+    const jobs = await t.http('GET', `/api/v4/projects/acme%2Fapp/pipelines/${pipelineId}/jobs`, {
+      token: MARK,
+    })
+    const [job] = jobs.body as { id: number }[]
+    return (await t.http('GET', `/api/v4/projects/acme%2Fapp/jobs/${job?.id}/trace`, { token: MARK })).text
+  }
+
+  it('sends typed inputs to a GitLab that takes them', async () => {
+    commitFiles(t, 'acme/app', 'main', SPEC)
+    const run = await runBundle(
+      'trigger-pipeline',
+      inputs({ inputs: '{"environment": "staging", "replicas": 3}' }),
+      {
+        during: pump,
+      },
+    )
+    expect([run.code, run.outputs.status]).toEqual([0, 'success'])
+    expect(run.log).toContain('with inputs environment, replicas')
+    expect(run.summary).toContain('<th>Inputs</th><td>environment, replicas</td>')
+    expect(await traceOf(run.outputs['pipeline-id'] as string)).toContain('deploying to staging x3')
+  })
+
+  it('refuses them before triggering anything on a GitLab older than 17.11, saying why', async () => {
+    await t.close()
+    t = await startServer(seed, { clock, gitlabVersion: '17.9.0' })
+    commitFiles(t, 'acme/app', 'main', SPEC)
+    const run = await runBundle('trigger-pipeline', inputs({ inputs: 'environment: staging' }), {
+      during: pump,
+    })
+    expect(run.code).toBe(1)
+    expect(run.log).toContain(
+      "::error::Nothing was triggered: input 'inputs' needs GitLab 17.11 or later (pipeline inputs through the trigger API; generally available in 18.1), and this GitLab runs 17.9.0",
+    )
+    const calls = await t.http('GET', '/-/emulator/requests', {
+      token: 'glpat-root-token',
+      query: 'limit=1000',
+    })
+    const routes = (calls.body as { method: string; route: string }[]).map((c) => `${c.method} ${c.route}`)
+    expect(routes).toContain('GET /api/v4/version')
+    expect(routes.filter((r) => r.includes('trigger'))).toEqual([])
+    expect((await t.http('GET', '/api/v4/projects/acme%2Fapp/pipelines', { token: MARK })).body).toEqual([])
+  })
 })
