@@ -35,7 +35,7 @@ function treeItem(n: DownstreamNode, url: Url): ListItem {
   const p = n.pipeline
   const target = p
     ? [`${icon(p.status)} `, link(`${n.kind} pipeline ${p.id}`, url(p.web_url)), `: ${p.status}`]
-    : ['no downstream pipeline']
+    : [`no downstream pipeline${n.bridge.failure_reason ? ` (${n.bridge.failure_reason})` : ''}`]
   const effect =
     p?.status === 'failed' || n.bridge.status === 'failed'
       ? n.counts
