@@ -130,6 +130,7 @@ export async function afterPipeline(
         )
     }
   }
+  if (signal?.aborted) return
   if (s.logLines > 0) {
     const failed: [number | string, FailedJobLike, string][] = [
       ...result.failedJobs.map((j: Job): [number | string, FailedJobLike, string] => [
@@ -153,6 +154,7 @@ export async function afterPipeline(
       for (const line of tail.error ? [tail.error] : tail.lines) log.info(`  ${line}`)
     }
   }
+  if (signal?.aborted) return
   if (s.downloadArtifacts?.length) {
     const pipelines = [
       { projectId: p.project_id, pipelineId: p.id },

@@ -247,7 +247,11 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
       },
       signal,
     )
-    result.failure = verdict(result, s) ?? artifactsFailure(result)
+    // A job cancelled after the pipeline ended stops the reads that follow it; the pipeline is left alone.
+    const cancelledAfter = signal?.aborted
+      ? `Stopped after pipeline ${pipeline.id} ended ${result.pipeline.status}: ${String((signal.reason as Error)?.message ?? signal.reason)}`
+      : undefined
+    result.failure = verdict(result, s) ?? artifactsFailure(result) ?? cancelledAfter
     log.info(
       `Pipeline ${pipeline.id} ended ${result.pipeline.status} after ${formatDuration(result.elapsedMs ?? 0)}`,
     )
