@@ -1,15 +1,12 @@
-import { Readable } from 'node:stream'
 import type { ResourceRef } from '../schema/common.js'
 import type { Bridge, JobPlayBody, JobScopeQuery } from '../schema/job.js'
 import { Job } from '../schema/pipeline.js'
 import type { CallOptions, Http, Query } from './http.js'
 import { path } from './path.js'
-import { dispositionFilename, type ExportDownload } from './project-exports.js'
+import { streamDownload, type ExportDownload } from './project-exports.js'
 
 /** A download under way: the body as a stream (never buffered), its file name and length when sent. */
 export type JobDownload = ExportDownload
-
-const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)
 
 /**
  * `lib/api/ci/jobs.rb` and `lib/api/ci/job_artifacts.rb`: a project's jobs, their traces and
@@ -17,16 +14,7 @@ const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : 
  * CI/CD job token (`headers: { 'job-token': token }` on a client without a token of its own).
  */
 export function jobs(http: Http) {
-  async function download(p: string, options: CallOptions): Promise<JobDownload> {
-    const res = await http.raw('GET', p, { ...options, headers: { accept: '*/*', ...options.headers } })
-    if (res.status >= 300) await http.read('GET', p, res) // throws GitLabApiError with GitLab's message
-    const length = Number(header(res.headers['content-length']))
-    return {
-      body: Readable.from(res.body),
-      filename: dispositionFilename(header(res.headers['content-disposition'])),
-      length: Number.isFinite(length) ? length : undefined,
-    }
-  }
+  const download = (p: string, options: CallOptions) => streamDownload(http, p, options)
 
   return {
     /** `GET /projects/:id/jobs`, lazily, newest first (retried jobs too); `scope` one status or several. */

@@ -101,19 +101,26 @@ export function hashingTap() {
   return { stream, result: () => ({ size, sha256: hash.digest('hex') }) }
 }
 
+/** A file download: its body as a stream (never buffered), GitLab's error thrown for a 3xx-5xx. */
+export async function streamDownload(
+  http: Http,
+  p: string,
+  options: CallOptions = {},
+): Promise<ExportDownload> {
+  const res = await http.raw('GET', p, { ...options, headers: { accept: '*/*', ...options.headers } })
+  if (res.status >= 300) await http.read('GET', p, res) // throws GitLabApiError with GitLab's message
+  const length = Number(header(res.headers['content-length']))
+  return {
+    body: Readable.from(res.body),
+    filename: dispositionFilename(header(res.headers['content-disposition'])),
+    length: Number.isFinite(length) ? length : undefined,
+  }
+}
+
 /** GitLab's doc/api/project_import_export.md: project export. Status describes only the latest export (no `failed` on older GitLab). */
 export function projectExports(http: Http) {
-  async function download(project: ResourceRef, options: CallOptions = {}): Promise<ExportDownload> {
-    const p = path`/projects/${project}/export/download`
-    const res = await http.raw('GET', p, { ...options, headers: { accept: '*/*', ...options.headers } })
-    if (res.status >= 300) await http.read('GET', p, res) // throws GitLabApiError with GitLab's message
-    const length = Number(header(res.headers['content-length']))
-    return {
-      body: Readable.from(res.body),
-      filename: dispositionFilename(header(res.headers['content-disposition'])),
-      length: Number.isFinite(length) ? length : undefined,
-    }
-  }
+  const download = (project: ResourceRef, options: CallOptions = {}): Promise<ExportDownload> =>
+    streamDownload(http, path`/projects/${project}/export/download`, options)
 
   const status = (project: ResourceRef, options: CallOptions = {}) =>
     http.request('GET', path`/projects/${project}/export`, { ...options, response: ProjectExportStatus })

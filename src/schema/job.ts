@@ -32,6 +32,6 @@ export type ArtifactsByRefQuery = Static<typeof ArtifactsByRefQuery>
 /** `Entities::Ci::Bridge`: a trigger job and the pipeline it started (none yet: null). */
 export const Bridge = Type.Object(
   { ...JobBasic.properties, downstream_pipeline: Nullable(PipelineBasic) },
-  { title: 'Bridge' },
+  { title: 'Bridge', 'x-optional-in-place': true },
 )
 export type Bridge = Static<typeof Bridge>

@@ -193,7 +193,7 @@ const jobBasic = {
 }
 
 /** `Entities::Ci::JobBasic`, what a bridge (a trigger job) shows besides its downstream pipeline. */
-export const JobBasic = Type.Object(jobBasic, { title: 'JobBasic' })
+export const JobBasic = Type.Object(jobBasic, { title: 'JobBasic', 'x-optional-in-place': true })
 export type JobBasic = Static<typeof JobBasic>
 
 /** `Entities::Ci::JobArtifact`: one of a job's artifacts (its archive, its trace). */
@@ -226,7 +226,8 @@ export const Job = Type.Object(
     archived: Type.Boolean(),
     tag_list: Type.Array(Type.String()),
   },
-  { title: 'Job' },
+  // `failure_reason` and `artifacts_file` where Grape writes them, among the others.
+  { title: 'Job', 'x-optional-in-place': true },
 )
 export type Job = Static<typeof Job>
 

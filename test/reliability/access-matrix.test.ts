@@ -384,7 +384,8 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/jobs': { min: 'reader', auth: true },
   'GET /projects/{id}/jobs/{job_id}': { min: 'reader', auth: true },
   'GET /projects/{id}/jobs/{job_id}/trace': { min: 'reader', auth: true },
-  'GET /projects/{id}/pipelines/{pipeline_id}/bridges': { min: 'reader', auth: true },
+  // lib/api/ci/pipelines.rb: `authenticate_non_get!`, as the pipeline's jobs.
+  'GET /projects/{id}/pipelines/{pipeline_id}/bridges': { min: 'reader' },
   // The matrix's jobs wait to run: 400 `Unplayable Job`, 403 `Job is not retryable`, 403 `Job is not erasable!`.
   'POST /projects/{id}/jobs/{job_id}/play': { min: 'developer', auth: true, ok: [400] },
   'POST /projects/{id}/jobs/{job_id}/retry': { min: 'developer', auth: true, ok: [403] },

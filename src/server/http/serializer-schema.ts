@@ -66,6 +66,9 @@ export function serializerSchema(schema: unknown): unknown {
     return nullable ? { ...out, nullable: true } : out
   }
   const out: Schema = { ...schema }
+  // fast-json-stringify writes `required` keys before optional ones; an entity whose optional keys sit
+  // among the others (GitLab's `expose ..., if:`) says so, and is written in its schema's order.
+  if (schema['x-optional-in-place'] === true) delete out.required
   if (isSchema(schema.properties))
     out.properties = Object.fromEntries(
       Object.entries(schema.properties).map(([key, value]) => [key, serializerSchema(value)]),

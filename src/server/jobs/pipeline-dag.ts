@@ -59,7 +59,14 @@ export function plannedJobs(store: Store, pipelineId: number): PlannedJobRow[] {
     const place = places.get(job.id)
     const definition = store.jobDefinitions.get(job.id)
     if (!place || !definition) continue
-    out.push({ job, stageIdx: place.stage_idx, bridge: place.bridge === 1, definition })
+    // A failure its `allow_failure: exit_codes` allowed is an allowed failure (`Ci::Build#drop_with_exit_code!`).
+    const allowed = store.jobOutputs.state(job.id).allow_failure === 1
+    out.push({
+      job,
+      stageIdx: place.stage_idx,
+      bridge: place.bridge === 1,
+      definition: allowed ? { ...definition, allow_failure: true } : definition,
+    })
   }
   return out
 }

@@ -4,9 +4,9 @@ import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import { COMPLETED, compositeStatus } from '../domain/composite-status.js'
 import { QUEUE_MS } from '../domain/pipeline-schedule.js'
-import { jobEmulation } from './job-emulation.js'
 import type { JobDefinition } from '../ci/job-definition.js'
 import { advancePlanned, compositeInput, plannedJobs, scheduledUntil } from './pipeline-dag.js'
+import { jobEmulation } from './job-emulation.js'
 
 /** Told of every status a pipeline or a job moves to (webhooks), inside the write that moved it. */
 export interface PipelineObserver {

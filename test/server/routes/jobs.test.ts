@@ -1,4 +1,9 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { unzipSync } from 'fflate'
+import { ARTIFACT_CHUNK_BYTES } from '../../../src/server/jobs/job-emulation.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
 import { defineJobs } from '../../support/job-definitions.js'
@@ -66,21 +71,42 @@ describe('job outcomes from their definitions', () => {
     expect(build.artifacts_expire_at).toBe(
       new Date(Date.parse(build.finished_at as string) + 7 * 86400_000).toISOString(),
     )
-    // Grape's order, but for `artifacts_file`, which our serializer writes last (optional keys go last).
-    expect(Object.keys(build).slice(-8)).toEqual([
+    // `lib/api/entities/ci/job_basic.rb` and `job.rb`, in their order.
+    expect(Object.keys(build)).toEqual([
+      'id',
+      'status',
+      'stage',
+      'name',
+      'ref',
+      'tag',
+      'coverage',
+      'allow_failure',
+      'created_at',
+      'started_at',
+      'finished_at',
+      'erased_at',
+      'duration',
+      'queued_duration',
+      'user',
+      'commit',
+      'pipeline',
+      'web_url',
       'project',
+      'artifacts_file',
       'artifacts',
       'runner',
       'runner_manager',
       'artifacts_expire_at',
       'archived',
       'tag_list',
-      'artifacts_file',
     ])
 
     const zip = await t.http('GET', `${P}/jobs/${build.id as number}/artifacts`, { token: DANA })
     expect(zip.status).toBe(200)
-    expect(zip.headers['content-disposition']).toContain('filename="artifacts.zip"')
+    expect(zip.headers['content-disposition']).toBe(
+      `attachment; filename="artifacts.zip"; filename*=UTF-8''artifacts.zip`,
+    )
+    expect(zip.headers['content-type']).toBe('application/octet-stream')
     expect(Number(zip.headers['content-length'])).toBe(size)
     const raw = await fetch(`${t.baseUrl}${P}/jobs/${build.id as number}/artifacts`, {
       headers: { 'private-token': DANA },
@@ -123,6 +149,7 @@ describe('job outcomes from their definitions', () => {
       artifacts: [expect.objectContaining({ file_type: 'trace' })],
     })
     expect(build.artifacts_file).toBeUndefined()
+    expect(Object.keys(build).slice(16, 19)).toEqual(['pipeline', 'failure_reason', 'web_url'])
     const trace = (await t.http('GET', `${P}/jobs/${build.id as number}/trace`, { token: ROOT })).text
     expect(trace).toContain('about to fail\n')
     expect(trace).not.toContain('never')
@@ -248,6 +275,7 @@ describe('acting on jobs', () => {
     expect(failed.status).toBe('failed')
     const early = await post(`/jobs/${failed.id as number}/retry`, GUS)
     expect([early.status, early.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(stored('SELECT COUNT(*) AS n FROM ci_builds WHERE pipeline_id = ?', pid)).toEqual([{ n: 2 }])
     const retried = await post(`/jobs/${failed.id as number}/retry`, DANA)
     expect(retried.status).toBe(201)
     const fresh = retried.body as Json
@@ -271,6 +299,7 @@ describe('acting on jobs', () => {
     expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
     const anon = await post(`/jobs/${running.id as number}/cancel`)
     expect(anon.status).toBe(401)
+    expect(stored('SELECT status FROM ci_builds WHERE id = ?', running.id)).toEqual([{ status: 'running' }])
     const res = await post(`/jobs/${running.id as number}/cancel`, DANA)
     expect([res.status, (res.body as Json).status]).toEqual([201, 'canceled'])
     expect((await jobsOf(pid)).map((j) => `${j.name}:${j.status}`)).toEqual([
@@ -299,6 +328,7 @@ describe('acting on jobs', () => {
     const build = await byName(pid, 'build')
     const dev = await post(`/jobs/${build.id as number}/erase`, DANA)
     expect([dev.status, dev.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(stored('SELECT COUNT(*) AS n FROM ci_job_traces WHERE build_id = ?', build.id)).toEqual([{ n: 1 }])
     expect(stored('SELECT build_id FROM ci_job_artifacts')).toEqual([{ build_id: build.id }])
     const erased = await post(`/jobs/${build.id as number}/erase`, MARK)
     expect(erased.status).toBe(201)
@@ -408,5 +438,67 @@ describe('bridges, job tokens and reset', () => {
       query: 'job=build',
     })
     expect([wrongRef.status, wrongRef.body]).toEqual([404, { message: '404 Not found' }])
+  })
+})
+
+describe('large artifacts', () => {
+  it('streams an archive of several chunks whole, with its length, and answers HEAD without a body', async () => {
+    const noise = randomBytes(450 * 1024).toString('base64') // ~600 KB of text that compresses little
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: { script: [`echo ${noise} > big.txt`], artifacts: { paths: ['big.txt'], when: 'on_success' } },
+    })
+    await runOut()
+    const build = await byName(pid, 'build')
+    const size = (build.artifacts_file as Json).size as number
+    expect(size).toBeGreaterThan(ARTIFACT_CHUNK_BYTES)
+    expect(stored('SELECT COUNT(*) AS n FROM ci_job_artifact_chunks')).toEqual([
+      { n: Math.ceil(size / ARTIFACT_CHUNK_BYTES) },
+    ])
+    const res = await fetch(`${t.baseUrl}${P}/jobs/${build.id as number}/artifacts`, {
+      headers: { 'private-token': ROOT },
+    })
+    expect(Number(res.headers.get('content-length'))).toBe(size)
+    const zip = new Uint8Array(await res.arrayBuffer())
+    expect(zip.length).toBe(size)
+    expect(Buffer.from(unzipSync(zip)['big.txt'] as Uint8Array).toString()).toBe(`${noise}\n`)
+    const head = await t.http('HEAD', `${P}/jobs/${build.id as number}/artifacts`, { token: ROOT })
+    expect([head.status, head.text, head.headers['content-length']]).toEqual([200, '', String(size)])
+  })
+})
+
+describe('--data DIR', () => {
+  it("keeps a job's trace and artifacts across a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-jobs-'))
+    try {
+      const own = manualClock()
+      const first = await startServer(pipelineSeed, { data: dir, clock: own })
+      const pid = await triggerPipeline(first, 'acme/app')
+      defineJobs(first, pid, {
+        build: { script: ['echo kept > k.txt'], artifacts: { paths: ['k.txt'], when: 'on_success' } },
+      })
+      for (let i = 0; i < 20; i++) {
+        own.advance(1000)
+        await first.http('GET', `${P}/jobs`, { token: ROOT })
+      }
+      const build = ((await first.http('GET', `${P}/jobs`, { token: ROOT })).body as Json[]).find(
+        (j) => j.name === 'build',
+      ) as Json
+      const before = (await first.http('GET', `${P}/jobs/${build.id as number}/trace`, { token: ROOT })).text
+      await first.close()
+      const second = await startServer(pipelineSeed, { data: dir, clock: own })
+      try {
+        const trace = await second.http('GET', `${P}/jobs/${build.id as number}/trace`, { token: ROOT })
+        expect([trace.status, trace.text]).toEqual([200, before])
+        const file = await second.http('GET', `${P}/jobs/${build.id as number}/artifacts/k.txt`, {
+          token: ROOT,
+        })
+        expect([file.status, file.text]).toEqual([200, 'kept\n'])
+      } finally {
+        await second.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

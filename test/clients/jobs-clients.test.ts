@@ -1,0 +1,124 @@
+/*
+ * The jobs API through three clients: ours (src/api/jobs.ts), gitbeaker and python-gitlab (Debian's
+ * python3-gitlab; CONTRIBUTING.md): the jobs list, a trace and the artifacts of a job whose definition
+ * wrote a file, as the CI engine gives one.
+ */
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { Gitlab } from '@gitbeaker/rest'
+import { unzipSync } from 'fflate'
+import { collect, createClient } from '../../src/api/client.js'
+import { defineJobs } from '../support/job-definitions.js'
+import { manualClock, pipelineSeed, triggerPipeline } from '../support/pipeline-seed.js'
+import { startServer, type TestServer } from '../support/server.js'
+
+const run = promisify(execFile)
+const ROOT = 'glpat-root-token'
+let t: TestServer
+let clock: ReturnType<typeof manualClock>
+beforeEach(async () => {
+  clock = manualClock()
+  t = await startServer(pipelineSeed, { clock })
+})
+afterEach(() => t.close())
+
+/**
+ * A pipeline run to its end whose build writes out.txt into its artifacts; its test fails when told to
+ * (the by-ref downloads then still find the earlier successful pipeline's).
+ */
+async function ranPipeline(failing = false): Promise<number> {
+  const pid = await triggerPipeline(t, 'acme/app')
+  defineJobs(t, pid, {
+    build: {
+      script: ['echo "hi from $CI_JOB_NAME" > out.txt'],
+      artifacts: { paths: ['out.txt'], when: 'on_success' },
+    },
+    test: { script: failing ? ['echo failing', 'exit 1'] : ['echo testing'] },
+  })
+  for (let i = 0; i < 20; i++) {
+    clock.advance(1000)
+    await t.http('GET', `/api/v4/projects/acme%2Fapp/pipelines/${pid}`, { token: ROOT })
+  }
+  return pid
+}
+const text = async (body: AsyncIterable<Uint8Array> | NodeJS.ReadableStream) => {
+  const parts: Buffer[] = []
+  for await (const chunk of body as AsyncIterable<Uint8Array>) parts.push(Buffer.from(chunk))
+  return Buffer.concat(parts)
+}
+
+it('our client lists jobs, reads a trace, streams artifacts and acts on jobs', async () => {
+  await ranPipeline()
+  const pid = await ranPipeline(true)
+  const api = createClient({ baseUrl: t.baseUrl, token: 'glpat-mark-token' })
+  const jobs = (await collect(api.jobs.list('acme/app', { scope: ['success', 'failed'] }))).slice(0, 2)
+  expect(jobs.map((j) => `${j.name}:${j.status}`)).toEqual(['test:failed', 'build:success'])
+  const [failed, build] = jobs as [(typeof jobs)[0], (typeof jobs)[0]]
+  expect((await api.jobs.get('acme/app', build.id)).artifacts_file).toMatchObject({
+    filename: 'artifacts.zip',
+  })
+  expect(await api.jobs.trace('acme/app', failed.id)).toContain('ERROR: Job failed: exit code 1')
+  const archive = await api.jobs.artifacts('acme/app', build.id)
+  expect(archive).toMatchObject({ filename: 'artifacts.zip', length: build.artifacts_file?.size })
+  const files = unzipSync(new Uint8Array(await text(archive.body)))
+  expect(Buffer.from(files['out.txt'] as Uint8Array).toString()).toBe('hi from build\n')
+  const one = await api.jobs.artifactFile('acme/app', build.id, 'out.txt')
+  expect((await text(one.body)).toString()).toBe('hi from build\n')
+  const byRef = await api.jobs.artifactFileByRef('acme/app', 'main', 'build', 'out.txt')
+  expect((await text(byRef.body)).toString()).toBe('hi from build\n')
+  expect((await api.jobs.artifactsByRef('acme/app', 'main', 'build')).length).toBe(build.artifacts_file?.size)
+  await expect(api.jobs.artifacts('acme/app', failed.id)).rejects.toMatchObject({ status: 404 })
+  const retried = await api.jobs.retry('acme/app', failed.id)
+  expect(retried).toMatchObject({ name: 'test', status: 'pending' })
+  expect(await api.jobs.cancel('acme/app', retried.id)).toMatchObject({ status: 'canceled' })
+  expect((await api.jobs.erase('acme/app', build.id)).erased_at).not.toBeNull()
+  expect(await api.jobs.trace('acme/app', build.id)).toBe('')
+  expect(await collect(api.jobs.bridges('acme/app', pid))).toEqual([])
+})
+
+it('gitbeaker lists jobs, reads a trace and downloads the artifacts', async () => {
+  await ranPipeline()
+  const api = new Gitlab({ host: t.baseUrl, token: 'glpat-dana-token' })
+  const jobs = await api.Jobs.all('acme/app')
+  expect(jobs.map((j) => `${j.name}:${j.status}`)).toEqual(['test:success', 'build:success'])
+  const build = jobs.find((j) => j.name === 'build') as (typeof jobs)[0]
+  const log = await api.Jobs.showLog('acme/app', build.id)
+  expect(log).toContain('\x1b[32;1mJob succeeded\x1b[0;m')
+  const blob = await api.JobArtifacts.downloadArchive('acme/app', { jobId: build.id })
+  const files = unzipSync(new Uint8Array(await blob.arrayBuffer()))
+  expect(Object.keys(files)).toEqual(['out.txt'])
+  const file = await api.JobArtifacts.downloadArchive('acme/app', {
+    jobId: build.id,
+    artifactPath: 'out.txt',
+  })
+  expect(typeof file === 'string' ? file : await (file as Blob).text()).toBe('hi from build\n')
+})
+
+it('python-gitlab lists jobs, reads a trace and the artifacts', async () => {
+  await ranPipeline()
+  let python: string | undefined
+  for (const candidate of ['python3', '/usr/bin/python3'])
+    if (
+      !python &&
+      (await run(candidate, ['-c', 'import gitlab']).then(
+        () => true,
+        () => false,
+      ))
+    )
+      python = candidate
+  if (!python)
+    throw new Error('python-gitlab is missing: install python3-gitlab (apt-get install -y python3-gitlab)')
+  const { stdout } = await run(python, [join(__dirname, 'python_gitlab_jobs.py')], {
+    env: { ...process.env, GITLAB_URL: t.baseUrl, GITLAB_TOKEN: 'glpat-dana-token' },
+    timeout: 60_000,
+  })
+  expect(JSON.parse(stdout)).toEqual({
+    jobs: ['build:success', 'test:success'],
+    artifacts_file: { filename: 'artifacts.zip', size: expect.any(Number) },
+    trace_tail: '\x1b[32;1mJob succeeded\x1b[0;m',
+    zip: { 'out.txt': 'hi from build\n' },
+    file: 'hi from build\n',
+    by_ref: 'hi from build\n',
+  })
+})
