@@ -9,6 +9,7 @@ import {
   type PipelineListItem,
   type PipelineListQuery,
   type PipelineStatus,
+  type PipelineCreate,
 } from '../schema/pipeline.js'
 import type { ResourceRef } from '../schema/common.js'
 import type { CallOptions, Http, Query } from './http.js'
@@ -153,6 +154,16 @@ export function pipelines(http: Http) {
     retry: (project: ResourceRef, id: number, options: CallOptions = {}) =>
       http.request('POST', path`/projects/${project}/pipelines/${id}/retry`, {
         ...options,
+        response: Pipeline,
+      }),
+    /**
+     * `POST /projects/:id/pipeline` (Developer): a pipeline of `ref` from its `.gitlab-ci.yml`, source `api`;
+     * `inputs` (GitLab 17.10 and later) are checked against the configuration's `spec:inputs`. Retried only on 429.
+     */
+    create: (project: ResourceRef, params: PipelineCreate, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/pipeline`, {
+        ...options,
+        json: params,
         response: Pipeline,
       }),
     waitForPipeline,

@@ -46,18 +46,27 @@ export const CommitStats = Type.Object({
 })
 export type CommitStats = Static<typeof CommitStats>
 
-/** `Entities::CommitDetail`: `stats` unless `stats=false`, the last pipeline's status and the pipeline itself. */
+const detailFields = {
+  status: Nullable(Type.String()),
+  project_id: Type.Integer(),
+  last_pipeline: Nullable(Type.Record(Type.String(), Type.Unknown())),
+}
+
+/**
+ * `Entities::CommitDetail` with `stats` (the default), then the last pipeline's status and the
+ * pipeline itself. Two schemas, as the serializer writes required keys first: `stats` stays in place.
+ */
 export const CommitDetail = Type.Object(
-  {
-    ...Commit.properties,
-    stats: Type.Optional(CommitStats),
-    status: Nullable(Type.String()),
-    project_id: Type.Integer(),
-    last_pipeline: Nullable(Type.Record(Type.String(), Type.Unknown())),
-  },
+  { ...Commit.properties, stats: CommitStats, ...detailFields },
   { title: 'CommitDetail' },
 )
 export type CommitDetail = Static<typeof CommitDetail>
+/** `Entities::CommitDetail` with `stats=false`. */
+export const CommitDetailWithoutStats = Type.Object({ ...Commit.properties, ...detailFields })
+export type CommitDetailWithoutStats = Static<typeof CommitDetailWithoutStats>
+/** A commit's detail as the `stats` parameter asks. */
+export const CommitDetailAnswer = Type.Union([CommitDetail, CommitDetailWithoutStats])
+export type CommitDetailAnswer = Static<typeof CommitDetailAnswer>
 
 export const commitActionNames = ['create', 'delete', 'move', 'update', 'chmod'] as const
 export type CommitActionName = (typeof commitActionNames)[number]
@@ -195,8 +204,6 @@ export type Branch = Static<typeof Branch>
 
 export const BranchListQuery = Type.Object({
   search: Type.Optional(Type.String()),
-  regex: Type.Optional(Type.String()),
-  sort: Type.Optional(oneOf(['name_asc', 'updated_asc', 'updated_desc'])),
   ...PageQuery.properties,
 })
 export type BranchListQuery = Static<typeof BranchListQuery>

@@ -207,6 +207,13 @@ export const SeedProject = Type.Object(
         description: 'older name of branches (kept for existing seeds): every ref listed here is a branch',
       }),
     ),
+    files: Type.Optional(
+      Type.Record(Type.String({ minLength: 1 }), Type.String(), {
+        description:
+          'files (path: content) committed as one commit that every seeded branch and tag points at, ' +
+          'e.g. a .gitlab-ci.yml; read them through the files API',
+      }),
+    ),
     ci_config: Type.Optional(Type.Boolean({ default: true })),
     ci_jobs: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { default: ['build'] })),
     ci_outcome: Type.Optional(withDefault(CiOutcome, 'success')),

@@ -69,6 +69,8 @@ import { hookDelivery } from './jobs/hook-delivery.js'
 import { hookEvents, type HookEvents } from './services/hooks/events.js'
 import { hookService } from './services/hooks/hooks.js'
 import { withIssueHooks, withNoteHooks } from './services/hooks/observe.js'
+import { repositoryService } from './services/repository/repository.js'
+import { withPushPipelines } from './services/push-pipelines.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
@@ -259,6 +261,7 @@ function composeServices(
     promotions: promotionService(api.ctx),
     pageReads: pageReadService(api.ctx),
     hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
+    repository: withPushPipelines(repositoryService(api.ctx), api.ctx, api.workers.runner),
   }
 }
 

@@ -55,6 +55,9 @@ const projectBlock = (v: Visibility) => `
   - path: ${v}-group/proj
     visibility: ${v}
     refs: [main]
+    branches: [feature]
+    tags: [v1]
+    files: { README.md: hello }
     labels: [ { name: bug, color: "#d9534f" } ]
     milestones: [ { title: v1.0 } ]
     triggers: [ { description: deploy, owner: mark, token: ${triggerToken(v)} } ]
@@ -88,7 +91,8 @@ aliases: [ { name: pub, project: public-group/proj } ]
  * 2xx (304 for subscribe twice, 410 for endpoints a release removed).
  */
 interface Rule {
-  min: 'reader' | 'user' | 'guest' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'admin' | 'any'
+  min:
+    'reader' | 'user' | 'guest' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'admin' | 'any' | 'code'
   auth?: boolean
   scope?: 'project' | 'group' | 'none'
   denied?: number
@@ -338,6 +342,64 @@ const RULES: Record<string, Rule> = {
     body: (v) => ({ ref: 'main', token: triggerToken(v) }),
   },
   'POST /projects/{id}/ref/{ref}/trigger/pipeline': { min: 'any', body: (v) => ({ token: triggerToken(v) }) },
+  // The repository (lib/api/files.rb, commits.rb, repositories.rb, branches.rb, tags.rb): reads
+  // are `download_code`, writes `push_code` (Developer; the seeded `feature` branch is unprotected).
+  // GET of a file requires `ref`, which Grape refuses (400) before any access check: every caller
+  // who sees the project gets the same 400.
+  'GET /projects/{id}/repository/files/{file_path}': { min: 'reader' },
+  'GET /projects/{id}/repository/files/{file_path}/raw': { min: 'code' },
+  'POST /projects/{id}/repository/files/{file_path}': {
+    min: 'developer',
+    auth: true,
+    body: () => ({ branch: 'feature', content: 'x', commit_message: 'm' }),
+  },
+  'PUT /projects/{id}/repository/files/{file_path}': {
+    min: 'developer',
+    auth: true,
+    body: () => ({ branch: 'feature', content: 'x', commit_message: 'm' }),
+  },
+  'DELETE /projects/{id}/repository/files/{file_path}': {
+    min: 'developer',
+    auth: true,
+    body: () => ({ branch: 'feature', commit_message: 'm' }),
+  },
+  'GET /projects/{id}/repository/commits': { min: 'code' },
+  'POST /projects/{id}/repository/commits': {
+    min: 'developer',
+    auth: true,
+    body: () => ({
+      branch: 'feature',
+      commit_message: 'm',
+      actions: [{ action: 'create', file_path: 'matrix.txt', content: 'x' }],
+    }),
+  },
+  'GET /projects/{id}/repository/commits/{sha}': { min: 'code' },
+  'GET /projects/{id}/repository/tree': { min: 'code' },
+  'GET /projects/{id}/repository/branches': { min: 'code' },
+  'GET /projects/{id}/repository/branches/{branch}': { min: 'code' },
+  'POST /projects/{id}/repository/branches': {
+    min: 'developer',
+    auth: true,
+    body: () => ({ branch: 'matrix', ref: 'main' }),
+  },
+  'DELETE /projects/{id}/repository/branches/{branch}': { min: 'developer', auth: true },
+  // lib/api/protected_branches.rb: `authorize_admin_project` (Maintainer).
+  'GET /projects/{id}/protected_branches': { min: 'maintainer', auth: true },
+  'GET /projects/{id}/protected_branches/{name}': { min: 'maintainer', auth: true },
+  'POST /projects/{id}/protected_branches': {
+    min: 'maintainer',
+    auth: true,
+    body: () => ({ name: 'matrix-*' }),
+  },
+  'DELETE /projects/{id}/protected_branches/{name}': { min: 'maintainer', auth: true },
+  'GET /projects/{id}/repository/tags': { min: 'code' },
+  'GET /projects/{id}/repository/tags/{tag_name}': { min: 'code' },
+  'POST /projects/{id}/repository/tags': {
+    min: 'developer',
+    auth: true,
+    body: () => ({ tag_name: 'matrix', ref: 'main' }),
+  },
+  'DELETE /projects/{id}/repository/tags/{tag_name}': { min: 'developer', auth: true },
   'GET /projects/{id}/triggers': { min: 'maintainer', auth: true },
   'POST /projects/{id}/triggers': { min: 'maintainer', auth: true, body: () => ({ description: 'x' }) },
   'GET /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
@@ -610,12 +672,15 @@ const RULES: Record<string, Rule> = {
 const canSee = (role: Role, v: Visibility) =>
   role === 'admin' || v === 'public' || (v === 'internal' && role !== 'anonymous') || RANK[role] >= 10
 
-function allowed(rule: Rule, role: Role): boolean {
+function allowed(rule: Rule, role: Role, v: Visibility): boolean {
   if (rule.roles) return rule.roles.includes(role)
   switch (rule.min) {
     case 'any':
     case 'reader':
       return true
+    // `download_code`: whoever sees a public or internal project, Reporters and up in a private one.
+    case 'code':
+      return v !== 'private' || role === 'admin' || RANK[role] >= RANK.reporter
     case 'user':
       return role !== 'anonymous'
     case 'admin':
@@ -833,8 +898,17 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       impersonation_token_id: String(
         one('SELECT token_id FROM access_token_kinds WHERE impersonation = 1 ORDER BY token_id LIMIT 1'),
       ),
-      // A project label's promotion names the project's own label; aliases and group labels `pub`.
-      name: op.path.startsWith('/projects/') ? 'bug' : 'pub',
+      // A project label's promotion names the project's own label; aliases and group labels `pub`;
+      // a protected branch, the default branch (protected when seeded).
+      name: op.path.includes('/protected_branches/')
+        ? 'main'
+        : op.path.startsWith('/projects/')
+          ? 'bug'
+          : 'pub',
+      file_path: 'README.md',
+      branch: 'feature',
+      sha: 'main',
+      tag_name: 'v1',
       ref: 'main',
       label_id: op.path.startsWith('/groups/') ? 'pub' : 'bug',
       milestone_id: String(
@@ -943,7 +1017,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
             continue
           }
           const ok = (res.status >= 200 && res.status < 300) || (rule.ok ?? []).includes(res.status)
-          if (allowed(rule, role)) {
+          if (allowed(rule, role, visibility)) {
             if (!ok && [401, 403, 404].includes(res.status)) problems.push(`expected success: ${cell}`)
           } else if (res.status !== (rule.denied ?? 403))
             problems.push(`expected ${rule.denied ?? 403}: ${cell}`)

@@ -21,7 +21,8 @@ function history(reader: ExportReader, sha: string, into: Map<string, GitObject>
   while (pending.length > 0) {
     const next = pending.pop()!
     if (into.has(next) || found.has(next)) continue
-    const object = reader.gitObject(next)
+    // The empty tree (of seeded and merge request commits) is written whatever the store holds.
+    const object = next === EMPTY_TREE.sha ? EMPTY_TREE : reader.gitObject(next)
     if (!object) return false
     found.set(next, object)
     if (object.type === 'tag') pending.push(parseTag(object.body).object)

@@ -60,7 +60,11 @@ export function planPipeline(
   }
   const jobs: PlannedJob[] = []
   for (const job of config.jobs) {
-    const definition: JobDefinition = { ...job.definition, variables: { ...job.definition.variables } }
+    // The job sees the YAML's variables: the top-level ones, those of `workflow:rules`, then its own.
+    const definition: JobDefinition = {
+      ...job.definition,
+      variables: { ...config.variables, ...added, ...job.definition.variables },
+    }
     if (job.rules) {
       const seen = {
         ...predefined,

@@ -1,5 +1,13 @@
-import { EMPTY_TREE, type GitObject } from './objects.js'
-import { isTreeMode, parseCommit, parseTree, treeObject, type TreeEntry } from './trees.js'
+import { EMPTY_TREE, gitObject, type GitObject } from './objects.js'
+import {
+  commitObject,
+  isTreeMode,
+  parseCommit,
+  parseTree,
+  treeObject,
+  type Signature,
+  type TreeEntry,
+} from './trees.js'
 
 /** Where git objects are read and written (the store's `gitObjects`, shared by every project). */
 export interface ObjectSource {
@@ -89,4 +97,25 @@ export function entryInTree(objects: ObjectSource, treeSha: string, path: string
 export function entryAt(objects: ObjectSource, commitSha: string, path: string): PathEntry | undefined {
   const tree = treeOfCommit(objects, commitSha)
   return tree === undefined ? undefined : entryInTree(objects, tree, path)
+}
+
+/**
+ * A root commit of these text files (path → content) with one author and committer: the commit
+ * of a seed's `files:` and of `initialize_with_readme`. Writes its blobs and trees; returns the
+ * commit, which the caller stores.
+ */
+export function filesCommit(
+  objects: ObjectSource,
+  files: Record<string, string>,
+  message: string,
+  signature: Signature,
+): GitObject {
+  const entries = new Map<string, FileEntry>()
+  for (const [path, text] of Object.entries(files)) {
+    const blob = gitObject('blob', Buffer.from(text, 'utf8'))
+    objects.put(blob)
+    entries.set(path.replace(/^\/+/, ''), { mode: '100644', sha: blob.sha })
+  }
+  const tree = writeTree(objects, entries)
+  return commitObject({ tree, parents: [], author: signature, committer: signature, message })
 }

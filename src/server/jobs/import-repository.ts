@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises'
 import { readBundle, readBundleRefs, type BundleContents } from '../git/bundle.js'
+import { parseTag } from '../git/trees.js'
 import type { Store } from '../store/index.js'
 
 /** Bundles up to this size are read whole (their commits kept for a later export); larger ones for their refs only. */
@@ -10,7 +11,8 @@ const HEADER_BYTES = 4 * 1024 * 1024
 /**
  * `RepoRestorer` (`lib/gitlab/import_export/repo_restorer.rb`): no `project.bundle` means an empty
  * repository; otherwise its branches and tags become the project's refs, at the bundle's SHAs,
- * and the commits it stores whole are kept, so that the project exports them again. Refs outside
+ * and its objects (commits, trees, files, annotated tags) are kept, so that the files API reads
+ * them and the project exports them again; a tag ref keeps the commit its tag object names. Refs outside
  * `refs/heads/` and `refs/tags/` (merge request heads, keep-arounds) are not refs of the API.
  * A file that is not a bundle fails the import.
  */
@@ -32,11 +34,20 @@ export async function restoreRepository(store: Store, projectId: number, bundle:
   } finally {
     await file.close()
   }
+  const tags = new Map(contents.objects.filter((o) => o.type === 'tag').map((o) => [o.sha, o]))
   store.transaction(() => {
-    for (const object of contents.objects) store.gitObjects.put(object)
+    for (const object of contents.objects) {
+      store.gitObjects.put(object)
+      if (object.type === 'commit') store.repository.addCommit(projectId, object.sha)
+    }
     for (const { name, sha } of contents.refs) {
       const ref = /^refs\/(heads|tags)\/(.+)$/.exec(name)
-      if (ref) store.projects.addRef(projectId, ref[1] === 'tags' ? 'tag' : 'branch', ref[2]!, sha)
+      if (!ref) continue
+      // An annotated tag: the ref keeps the commit it peels to, the tag object is remembered.
+      let target = sha
+      for (let tag = tags.get(target); tag; tag = tags.get(target)) target = parseTag(tag.body).object
+      if (target !== sha && ref[1] === 'tags') store.repository.setTagObject(projectId, ref[2]!, sha)
+      store.projects.addRef(projectId, ref[1] === 'tags' ? 'tag' : 'branch', ref[2]!, target)
     }
   })
 }

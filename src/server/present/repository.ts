@@ -1,4 +1,5 @@
-import type { Commit } from '../../schema/repository.js'
+import type { Commit, ProtectedBranch } from '../../schema/repository.js'
+import type { ProtectedBranchRow } from '../store/repository.js'
 import type { Signature } from '../git/trees.js'
 import type { HistoryCommit } from '../git/history.js'
 import type { Instance } from './context.js'
@@ -49,5 +50,42 @@ export function presentCommit(c: HistoryCommit, projectFullPath: string, instanc
     trailers: Object.fromEntries(Object.entries(extended).map(([k, v]) => [k, v.at(-1)!])),
     extended_trailers: extended,
     web_url: `${instance.baseUrl}/${projectFullPath}/-/commit/${c.sha}`,
+  }
+}
+
+const LEVEL_NAMES: Record<number, string> = {
+  0: 'No one',
+  30: 'Developers + Maintainers',
+  40: 'Maintainers',
+  60: 'Administrators',
+}
+
+/**
+ * `Entities::ProtectedBranch` (`lib/api/entities/protected_branch.rb`) of one row: one access level
+ * each for push, merge and (EE) unprotect, ids derived from the row's (`id * 10 + 1..3`: this
+ * server keeps no table of access levels). `user_id`/`group_id` are always null here.
+ */
+export function presentProtectedBranch(row: ProtectedBranchRow, instance: Instance): ProtectedBranch {
+  const level = (k: number, access_level: number, push: boolean) => ({
+    id: row.id * 10 + k,
+    access_level,
+    access_level_description: LEVEL_NAMES[access_level] ?? String(access_level),
+    ...(push ? { deploy_key_id: null } : {}),
+    user_id: null,
+    group_id: null,
+  })
+  return {
+    id: row.id,
+    name: row.name,
+    push_access_levels: [level(1, row.push_access_level, true)],
+    merge_access_levels: [level(2, row.merge_access_level, false)],
+    allow_force_push: row.allow_force_push === 1,
+    ...(instance.edition === 'ee'
+      ? {
+          unprotect_access_levels: [level(3, row.unprotect_access_level, false)],
+          code_owner_approval_required: row.code_owner_approval_required === 1,
+          inherited: false,
+        }
+      : {}),
   }
 }

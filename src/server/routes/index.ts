@@ -51,6 +51,9 @@ import { promotionRoutes } from './promotions.js'
 import { emulatorInstrumentRoutes } from './emulator-instruments.js'
 import { emulatorClockRoutes } from './emulator-clock.js'
 import { hookRoutes } from './hooks.js'
+import { repositoryFileRoutes } from './repository-files.js'
+import { repositoryCommitRoutes } from './repository-commits.js'
+import { repositoryRefRoutes } from './repository-refs.js'
 
 /**
  * Mounts every route on `app`: the flat tables, then those served under a body parser of their
@@ -129,4 +132,7 @@ function registerRoutes(api: ApiContext): void {
   groupMilestoneRoutes(api)
   promotionRoutes(api)
   hookRoutes(api)
+  repositoryFileRoutes(api)
+  repositoryCommitRoutes(api)
+  repositoryRefRoutes(api)
 }

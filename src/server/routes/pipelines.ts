@@ -48,10 +48,7 @@ export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): voi
       input: PipelineCreate,
       response: { 201: Pipeline },
     },
-    (h) => {
-      const project = pipelines.project(h.actor, h.path.id)
-      return h.reply.code(201).send(pipelines.createFromApi(h.actor, project, h.params))
-    },
+    (h) => h.reply.code(201).send(pipelines.createFromApi(h.actor, h.path.id, h.params)),
   )
 
   route(

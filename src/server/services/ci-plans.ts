@@ -1,6 +1,7 @@
 import { compileChildConfig, compileCiConfig, type CompileResult } from '../ci/config.js'
 import { planPipeline, type PipelinePlan } from '../ci/pipeline-plan.js'
 import { readFileAt } from '../git/read-file.js'
+import { parseCommit } from '../git/trees.js'
 import type { Store } from '../store/index.js'
 import type { VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -81,7 +82,14 @@ export function planFor(store: Store, input: CiPlanInput): CiPlanOutcome {
   const own = Object.fromEntries(
     input.variables.filter((v) => v.variable_type !== 'file').map((v) => [v.key, v.value]),
   )
-  const planned = planPipeline(compiled.config, predefinedVariables(input), own)
+  const predefined = predefinedVariables(input)
+  const commit = store.gitObjects.get(input.sha)
+  if (commit?.type === 'commit') {
+    const message = parseCommit(commit.body).message
+    predefined.CI_COMMIT_MESSAGE = message
+    predefined.CI_COMMIT_TITLE = message.split('\n')[0] ?? ''
+  }
+  const planned = planPipeline(compiled.config, predefined, own)
   return 'error' in planned
     ? { kind: 'error', message: planned.error, yaml: false }
     : { kind: 'plan', plan: planned.plan }

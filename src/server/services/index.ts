@@ -39,6 +39,7 @@ import type { PromotionService } from './promotions.js'
 import type { PageReadService } from './page-reads.js'
 import type { PageSessions } from './page-sessions.js'
 import type { HookService } from './hooks/hooks.js'
+import type { RepositoryService } from './repository/repository.js'
 
 /** Every service of the server (built by compose.ts); route modules reach the store only through these. */
 export interface Services {
@@ -90,6 +91,8 @@ export interface Services {
   pageSessions: PageSessions
   /** Project and group webhooks, their tests and deliveries. */
   hooks: HookService
+  /** Files, commits, tree, branches and tags; `onPush` for what listens to pushes (the CI engine). */
+  repository: RepositoryService
 }
 
 /** What the export and import routes share: their services, where uploads go, the S3 endpoint. */

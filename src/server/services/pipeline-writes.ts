@@ -97,11 +97,12 @@ export function retryJobs(
       due_at: null,
     }
     if (job.status === 'skipped') {
-      store.pipelines.setJob({ ...job, ...fresh, status: 'created', outcome: 'success' })
+      const manual = store.jobDefinitions.get(job.id)?.when === 'manual'
+      store.pipelines.setJob({ ...job, ...fresh, status: 'created', outcome: manual ? 'manual' : 'success' })
       again.push(job.position)
     } else if (job.status === 'failed' || job.status === 'canceled') {
       store.pipelines.setJob({ ...job, retried: 1, due_at: null })
-      store.pipelines.insertJob({
+      const id = store.pipelines.insertJob({
         ...job,
         ...fresh,
         ...runner.newJobToken(),
@@ -109,14 +110,28 @@ export function retryJobs(
         outcome: 'success',
         created_at: now,
       })
+      copyPlace(store, job.id, id)
       again.push(job.position)
     }
   }
   if (again.length === 0) return pipeline
+  if (store.ciProcessables.isPlanned(pipeline.id)) {
+    // A planned pipeline gives the jobs their turn again by stages and needs (pipeline-dag.ts).
+    runner.advance(pipeline.id, now)
+    return runner.refresh({ ...pipeline, finished_at: null }, now)
+  }
   const first = Math.min(...again)
   const [next] = store.pipelines.jobs(pipeline.id).filter((j) => j.retried === 0 && j.position === first)
   if (next) store.pipelines.setJob({ ...next, due_at: now })
   return runner.refresh({ ...pipeline, finished_at: null }, now)
+}
+
+/** A retried job's new row keeps the old one's definition and place in the plan (none for shortcut jobs). */
+function copyPlace(store: Store, from: number, to: number): void {
+  const definition = store.jobDefinitions.get(from)
+  const place = store.ciProcessables.get(from)
+  if (definition) store.jobDefinitions.put(to, definition)
+  if (place) store.ciProcessables.put({ ...place, build_id: to, downstream_pipeline_id: null })
 }
 
 /** The pipeline and its unfinished jobs take `status`, off the automatic schedule. */

@@ -86,8 +86,13 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     project,
     create,
 
-    /** `POST /projects/:id/pipeline`: `save_on_errors: false`, so a configuration error leaves nothing (400). */
-    createFromApi(actor: Actor, p: ProjectRow, params: PipelineCreate): Pipeline {
+    /**
+     * `POST /projects/:id/pipeline`: anonymous callers 401 before the project is looked up
+     * (`authenticate_non_get!`); `save_on_errors: false`, so a configuration error leaves nothing (400).
+     */
+    createFromApi(actor: Actor, projectRef: string, params: PipelineCreate): Pipeline {
+      if (!actor.user) throw unauthorized()
+      const p = project(actor, projectRef)
       return create(apiPipelineInput(ctx, actor, p, params), 400, false)
     },
 
@@ -108,8 +113,9 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
         updatedAfter: q.updated_after,
         createdBefore: q.created_before,
         createdAfter: q.created_after,
-        // The emulator's pipelines never have YAML errors or names.
-        none: q.yaml_errors === true || q.name !== undefined || (q.username !== undefined && !user),
+        // A configuration error is kept with its pipeline (ci_pipeline_errors); the emulator's pipelines have no names.
+        ...(q.yaml_errors !== undefined ? { yamlErrors: q.yaml_errors } : {}),
+        none: q.name !== undefined || (q.username !== undefined && !user),
         // PipelinesFinder#by_scope: the latest pipeline of each branch name, or of each tag name.
         ...(q.scope === 'branches' || q.scope === 'tags'
           ? { latestPerRef: q.scope === 'branches' ? ('branch' as const) : ('tag' as const) }

@@ -8,7 +8,9 @@ import type {
 import { isoNow, today } from '../domain/clock.js'
 import { nameAndPath, nameAndPathErrors, visibilityAboveGroup } from '../domain/project-paths.js'
 import { delaysDeletion } from '../domain/delayed-deletion.js'
-import { emptyCommit } from '../git/objects.js'
+import { filesCommit } from '../git/commit-files.js'
+import { signatureAt } from '../git/trees.js'
+import { defaultBranchProtection } from './repository/core.js'
 import { errorList, forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
 import { defaultProfile } from '../present/users.js'
 import type { NamespaceRow } from '../store/namespaces.js'
@@ -167,9 +169,14 @@ export function projectWriteService(
         if (ns.kind === 'user' && ns.owner_id !== null)
           store.members.set('project', projectId, ns.owner_id, Level.owner, now)
         if (input.initialize_with_readme) {
-          const commit = emptyCommit([], 'Initial commit')
+          // `Projects::CreateService#create_readme`: README.md on the default branch, by the creator.
+          const readme = `# ${name}\n\n${input.description ?? ''}\n`
+          const who = signatureAt(creator.name, creator.email ?? '', now)
+          const commit = filesCommit(store.gitObjects, { 'README.md': readme }, 'Initial commit', who)
           store.gitObjects.put(commit)
+          store.repository.addCommit(projectId, commit.sha)
           store.projects.addRef(projectId, 'branch', branch, commit.sha)
+          store.repository.protect(defaultBranchProtection(projectId, branch))
         }
         return projectId
       })

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto'
 import type { Seed, SeedMilestone, SeedProject } from '../../schema/seed.js'
 import { accessLevels } from '../../schema/common.js'
 import { messageError } from '../grape/gitlab-errors.js'
-import { refCommit } from '../git/objects.js'
+import { EMULATOR_SIGNATURE, refCommit } from '../git/objects.js'
+import { filesCommit } from '../git/commit-files.js'
+import { signatureAt } from '../git/trees.js'
+import { defaultBranchProtection } from './repository/core.js'
 import { countTasks } from '../domain/tasks.js'
 import type { Store } from '../store/index.js'
 import type { MilestoneInsert } from '../store/milestones.js'
@@ -277,11 +280,18 @@ function newProject({ store, now }: SeedWriter, p: SeedProject, ns: NamespaceRow
     ),
     ...[...new Set(p.tags ?? [])].map((name) => ['tag', name] as const),
   ]
+  const { name, email, date } = EMULATOR_SIGNATURE
+  const withFiles = p.files
+    ? filesCommit(store.gitObjects, p.files, 'Initial commit\n', signatureAt(name, email, date))
+    : undefined
   for (const [kind, ref] of refs) {
-    const commit = refCommit(p.path, ref)
+    const commit = withFiles ?? refCommit(p.path, ref)
     store.gitObjects.put(commit)
+    store.repository.addCommit(projectId, commit.sha)
     store.projects.addRef(projectId, kind, ref, commit.sha)
   }
+  // GitLab protects a new project's default branch (`default_branch_protection_defaults`).
+  store.repository.protect(defaultBranchProtection(projectId, p.default_branch ?? 'main'))
   return projectId
 }
 

@@ -66,6 +66,8 @@ export interface PipelineFilter {
   createdAfter?: string
   /** The latest pipeline of each branch or each tag of the project (`scope=branches|tags`). */
   latestPerRef?: RefKind
+  /** `PipelinesFinder#by_yaml_errors`: with (true) or without (false) a kept configuration error. */
+  yamlErrors?: boolean
   none?: boolean
   order: 'id' | 'status' | 'ref' | 'updated_at' | 'user_id'
   sort: 'asc' | 'desc'
@@ -85,6 +87,8 @@ function where(f: PipelineFilter): { sql: string; args: unknown[] } {
   if (f.source !== undefined) add('source = ?', f.source)
   if (f.userId !== undefined) add('user_id = ?', f.userId)
   if (f.tag !== undefined) add('tag = ?', f.tag ? 1 : 0)
+  if (f.yamlErrors !== undefined)
+    add(`id ${f.yamlErrors ? '' : 'NOT '}IN (SELECT pipeline_id FROM ci_pipeline_errors)`)
   if (f.updatedBefore) add('updated_at < ?', f.updatedBefore)
   if (f.updatedAfter) add('updated_at > ?', f.updatedAfter)
   if (f.createdBefore) add('created_at < ?', f.createdBefore)

@@ -232,6 +232,7 @@ deploy:
   it('runs workflow rules first, then each job its first matching rule', () => {
     const onMain = plan(config, { CI_COMMIT_BRANCH: 'main' })
     expect(onMain.variables).toEqual({ FROM_WORKFLOW: 'true' })
+    expect(onMain.jobs[0]?.definition.variables).toEqual({ FROM_WORKFLOW: 'true' })
     expect(onMain.jobs.map((j) => [j.name, j.definition.when, j.definition.allow_failure])).toEqual([
       ['build', 'on_success', false],
       ['test', 'on_success', false],

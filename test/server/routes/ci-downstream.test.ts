@@ -42,7 +42,7 @@ after: { stage: deploy, script: echo after }
 
 describe('child pipelines (trigger: include)', () => {
   it('starts a parent_pipeline child of the same commit; a depend bridge follows it; the bridge is no job', async () => {
-    const sha = commitFiles(t, 'acme/app', 'ci', {
+    const sha = await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': PARENT,
       'ci/child.yml': 'child-job:\n  script: echo $GREETING\n',
     })
@@ -71,7 +71,7 @@ describe('child pipelines (trigger: include)', () => {
   })
 
   it('a failing child fails a depend bridge, which skips what follows and fails the parent', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': PARENT,
       'ci/child.yml': 'child-job: { script: exit 1 }\n',
     })
@@ -87,7 +87,7 @@ describe('child pipelines (trigger: include)', () => {
   })
 
   it('a child config that does not exist fails the bridge (downstream_pipeline_creation_failed)', async () => {
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': PARENT })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': PARENT })
     const parent = await trigger()
     await run(30_000)
     const bridge = t.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
@@ -98,7 +98,7 @@ describe('child pipelines (trigger: include)', () => {
 
 describe('multi-project pipelines (trigger: project)', () => {
   it("starts a `pipeline` in the other project's branch for the upstream user; without depend the bridge succeeds at once", async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `
 downstream:
   trigger: { project: acme/other, branch: main }

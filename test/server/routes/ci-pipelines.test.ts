@@ -1,3 +1,4 @@
+import { createClient } from '../../../src/api/client.js'
 import { commitFiles } from '../../support/ci-files.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../../support/server.js'
@@ -23,7 +24,7 @@ const jobs = async (pipelineId: number, project = APP) =>
     (await t.http('GET', `${project}/pipelines/${pipelineId}/jobs`, { token: MARK, query: 'per_page=100' }))
       .body as Json[]
   )
-    .map((j) => [j.name, j.stage, j.status] as const)
+    .map((j) => [String(j.name), j.stage, j.status] as const)
     .sort((a, b) => a[0].localeCompare(b[0]))
 const pipeline = async (id: number, project = APP) =>
   (await t.http('GET', `${project}/pipelines/${id}`, { token: MARK })).body as Json
@@ -63,7 +64,7 @@ cleanup:
 
 describe('pipelines from the committed .gitlab-ci.yml', () => {
   it('creates its jobs in stages; needs: [] starts at once; an optional manual job leaves the pipeline successful', async () => {
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': STAGES })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': STAGES })
     const res = await trigger()
     expect(res.status).toBe(201)
     const id = (res.body as Json).id as number
@@ -89,7 +90,7 @@ describe('pipelines from the committed .gitlab-ci.yml', () => {
   })
 
   it('a failure skips later on_success jobs and runs on_failure and always ones; allow_failure lets the pipeline pass', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `
 build: { stage: build, script: exit 1 }
 flaky: { stage: build, script: exit 1, allow_failure: true }
@@ -111,7 +112,7 @@ always: { stage: deploy, script: echo done, when: always }
     ])
     expect((await pipeline(id)).status).toBe('failed')
 
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml':
         'flaky: { stage: build, script: exit 1, allow_failure: true }\nnext: { script: echo next }\n',
     })
@@ -126,7 +127,7 @@ always: { stage: deploy, script: echo done, when: always }
   })
 
   it('a blocking manual job holds the stages after it; a delayed job is scheduled for its start_in', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `
 approve: { stage: build, script: echo ok, when: manual, allow_failure: false }
 ship: { stage: deploy, script: echo ship }
@@ -140,7 +141,7 @@ ship: { stage: deploy, script: echo ship }
     ])
     expect((await pipeline(held)).status).toBe('manual')
 
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': 'later: { script: echo later, when: delayed, start_in: 1 minute }\n',
     })
     const delayed = ((await trigger()).body as Json).id as number
@@ -154,7 +155,7 @@ ship: { stage: deploy, script: echo ship }
   })
 
   it('evaluates rules and workflow:rules on trigger variables and $CI_PIPELINE_SOURCE', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `
 workflow:
   rules:
@@ -189,7 +190,7 @@ deploy:
     ])
     expect((await pipeline(manual)).status).toBe('manual')
 
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': 'workflow: { rules: [{ if: $RUN }] }\njob: { script: x }\n',
     })
     const filtered = await trigger()
@@ -202,7 +203,7 @@ describe('configuration errors', () => {
   const count = () => t.server.store.pipelines.count({ projectId: 1, order: 'id', sort: 'asc' })
 
   it("a trigger keeps a failed pipeline for an invalid config and answers 422 with GitLab's error", async () => {
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'build:\n  script: x\n  foo: 1\n' })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'build:\n  script: x\n  foo: 1\n' })
     const before = count()
     const res = await trigger()
     expect(res.status).toBe(422)
@@ -211,15 +212,21 @@ describe('configuration errors', () => {
     const [latest] = (await t.http('GET', `${APP}/pipelines`, { token: MARK })).body as Json[]
     expect(latest).toMatchObject({ status: 'failed', ref: 'ci' })
     expect(await jobs(latest?.id as number)).toEqual([])
+    const withErrors = (await t.http('GET', `${APP}/pipelines`, { token: MARK, query: 'yaml_errors=true' }))
+      .body
+    expect((withErrors as Json[]).map((p) => p.id)).toEqual([latest?.id])
+    const without = (await t.http('GET', `${APP}/pipelines`, { token: MARK, query: 'yaml_errors=false' }))
+      .body
+    expect((without as Json[]).map((p) => p.id)).not.toContain(latest?.id)
   })
 
   it('POST /pipeline answers 400 and keeps nothing; YAML errors in Psych words', async () => {
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': '.hidden:\n  script: x\n' })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': '.hidden:\n  script: x\n' })
     const before = count()
     const res = await t.http('POST', `${APP}/pipeline`, { token: MARK, json: { ref: 'ci' } })
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ message: { base: ['jobs config should contain at least one visible job'] } })
-    commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'job:\n  script: x\n  foo\nbar: 1\n' })
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'job:\n  script: x\n  foo\nbar: 1\n' })
     const yaml = await t.http('POST', `${APP}/pipeline`, { token: MARK, json: { ref: 'ci' } })
     expect(yaml.body).toEqual({
       message: {
@@ -241,7 +248,7 @@ describe('configuration errors', () => {
 
 describe('POST /projects/:id/pipeline', () => {
   it('creates an api pipeline with variables and inputs from the config', async () => {
-    commitFiles(t, 'acme/app', 'ci', {
+    await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `spec:
   inputs:
     target: { options: [staging, production] }
@@ -283,6 +290,18 @@ deploy:
     })
   })
 
+  it("is the typed client's pipelines.create, which throws GitLab's refusal", async () => {
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'job: { script: echo hi }\n' })
+    const api = createClient({
+      baseUrl: t.baseUrl,
+      token: MARK,
+      retry: { sleep: async () => undefined, maxRetries: 0 },
+    })
+    const made = await api.pipelines.create('acme/app', { ref: 'ci', variables: [{ key: 'A', value: '1' }] })
+    expect(made).toMatchObject({ source: 'api', ref: 'ci', status: 'created' })
+    await expect(api.pipelines.create('acme/app', { ref: 'nope' })).rejects.toMatchObject({ status: 400 })
+  })
+
   it('refuses what GitLab refuses: no ref, an unknown ref, a guest, an outsider', async () => {
     expect((await t.http('POST', `${APP}/pipeline`, { token: MARK, json: {} })).body).toEqual({
       error: 'ref is missing',
@@ -294,6 +313,35 @@ deploy:
     const outsider = await t.http('POST', `${APP}/pipeline`, { token: OTTO, json: { ref: 'main' } })
     expect([outsider.status, outsider.body]).toEqual([404, { message: '404 Project Not Found' }])
     const anonymous = await t.http('POST', `${APP}/pipeline`, { json: { ref: 'main' } })
-    expect(anonymous.status).toBe(404)
+    expect([anonymous.status, anonymous.body]).toEqual([401, { message: '401 Unauthorized' }])
+  })
+})
+
+describe('retry of a planned pipeline', () => {
+  it('replaces the failed job, keeps its definition, and runs the skipped ones after it by stages', async () => {
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': 'build: { stage: build, script: exit 1 }\ntest: { stage: test, script: echo test }\n',
+    })
+    const id = ((await trigger()).body as Json).id as number
+    failing(id, 'build')
+    await run(30_000)
+    expect(await jobs(id)).toEqual([
+      ['build', 'build', 'failed'],
+      ['test', 'test', 'skipped'],
+    ])
+    const retried = await t.http('POST', `${APP}/pipelines/${id}/retry`, { token: MARK })
+    expect(retried.status).toBe(201)
+    const fresh = t.server.store.pipelines.jobs(id).find((j) => j.name === 'build' && j.retried === 0)
+    expect(t.server.store.jobDefinitions.get(fresh?.id as number)?.script).toEqual(['exit 1'])
+    expect(await jobs(id)).toEqual([
+      ['build', 'build', 'pending'],
+      ['test', 'test', 'created'],
+    ])
+    await run(30_000)
+    expect(await jobs(id)).toEqual([
+      ['build', 'build', 'success'],
+      ['test', 'test', 'success'],
+    ])
+    expect((await pipeline(id)).status).toBe('success')
   })
 })

@@ -1,0 +1,57 @@
+import { Type } from '@sinclair/typebox'
+import {
+  Commit,
+  CommitCreate,
+  CommitDetailAnswer,
+  CommitGetQuery,
+  CommitListQuery,
+  CommitStats,
+} from '../../schema/index.js'
+import { pageOf } from '../grape/pagination.js'
+import type { ApiContext } from './context.js'
+import { IdPath } from './paths.js'
+
+const ShaPath = Type.Object({ id: Type.String(), sha: Type.String() })
+
+/** `lib/api/commits.rb`: list, get, and `POST` with `actions[]`. */
+export function repositoryCommitRoutes(api: ApiContext): void {
+  const { route } = api
+  const commits = api.services.repository.commits
+
+  route(
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/repository/commits',
+      summary: 'List the commits of a ref (default branch), newest first; path, since, until',
+      pathParams: IdPath,
+      input: CommitListQuery,
+      response: { 200: Type.Array(Type.Object({ ...Commit.properties, stats: Type.Optional(CommitStats) })) },
+    },
+    (h) => h.sendPage(commits.list(h.actor, h.path.id, h.params, pageOf(h.params))),
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/repository/commits',
+      summary: 'Commit actions[] (create, delete, move, update, chmod) on a branch',
+      auth: 'required',
+      pathParams: IdPath,
+      input: CommitCreate,
+      response: { 201: CommitDetailAnswer },
+    },
+    (h) => h.reply.code(201).send(commits.create(h.actor, h.path.id, h.params)),
+  )
+
+  route(
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/repository/commits/:sha',
+      summary: 'Read a commit by SHA, branch or tag, with its stats',
+      pathParams: ShaPath,
+      input: CommitGetQuery,
+      response: { 200: CommitDetailAnswer },
+    },
+    (h) => commits.get(h.actor, h.path.id, h.path.sha, h.params.stats !== false),
+  )
+}

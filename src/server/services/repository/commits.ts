@@ -1,0 +1,90 @@
+import type { Commit, CommitCreate, CommitDetailAnswer, CommitListQuery } from '../../../schema/repository.js'
+import { history, readCommit, type HistoryCommit } from '../../git/history.js'
+import { forbidden, notFound } from '../../grape/gitlab-errors.js'
+import { MAX_COUNT, type Page, type PageOut } from '../../grape/pagination.js'
+import { presentCommit } from '../../present/repository.js'
+import type { ProjectRow } from '../../store/projects.js'
+import type { Actor } from '../access.js'
+import type { ServiceContext } from '../context.js'
+import { checkActions } from './commit-actions.js'
+import type { RepositoryCore } from './core.js'
+import type { RepositoryReads } from './reads.js'
+
+/** Seconds since the epoch of a Grape DateTime parameter. */
+const seconds = (t: string | undefined) => (t === undefined ? undefined : Math.floor(Date.parse(t) / 1000))
+
+/**
+ * Commits (`lib/api/commits.rb`): list (`ref_name`, `path`, `since`, `until`, offset pages, counted
+ * as GitLab counts them), get one (`stats` by default), and `POST` with `actions[]`.
+ */
+export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: RepositoryReads) {
+  const { store, instance } = ctx
+  const objects = store.gitObjects
+
+  const present = (p: ProjectRow, c: HistoryCommit) => presentCommit(c, p.full_path, instance)
+
+  /** `Entities::CommitDetail`: the pipeline fields are null (no pipeline names a commit's status here yet). */
+  const detail = (p: ProjectRow, c: HistoryCommit, withStats: boolean): CommitDetailAnswer => ({
+    ...present(p, c),
+    ...(withStats ? { stats: core.stats(c) } : {}),
+    status: null,
+    project_id: p.id,
+    last_pipeline: null,
+  })
+
+  return {
+    present,
+
+    list(
+      actor: Actor,
+      projectRef: string,
+      q: CommitListQuery,
+      page: Page,
+    ): PageOut<Commit & { stats?: object }> {
+      const project = reads.readable(actor, projectRef)
+      const ref = q.ref_name ?? project.default_branch ?? 'master'
+      const head = core.resolveCommit(project, ref)
+      if (!head) return { items: [], page, total: 0 } // `repository.commits` of no ref: none
+      const since = seconds(q.since)
+      const until = seconds(q.until)
+      const walk = history(objects, head, {
+        ...(q.path ? { path: q.path } : {}),
+        ...(since === undefined ? {} : { since }),
+        ...(until === undefined ? {} : { until }),
+      })
+      const items: (Commit & { stats?: object })[] = []
+      let total = 0
+      for (const c of walk) {
+        if (total >= page.offset && items.length < page.perPage)
+          items.push(q.with_stats ? { ...present(project, c), stats: core.stats(c) } : present(project, c))
+        if (++total > MAX_COUNT && items.length === page.perPage) break
+      }
+      return { items, page, total }
+    },
+
+    get(actor: Actor, projectRef: string, sha: string, withStats: boolean): CommitDetailAnswer {
+      const project = reads.readable(actor, projectRef)
+      const resolved = core.resolveCommit(project, sha)
+      const c = resolved === undefined ? undefined : readCommit(objects, resolved)
+      if (!c) throw notFound('Commit')
+      return detail(project, c, withStats)
+    },
+
+    create(actor: Actor, projectRef: string, input: CommitCreate): CommitDetailAnswer {
+      const project = reads.readable(actor, projectRef)
+      if (!reads.pushCode(actor, project)) throw forbidden()
+      const sha = core.commit(actor, project, {
+        branch: input.branch,
+        commit_message: input.commit_message,
+        actions: checkActions(input.actions),
+        start_branch: input.start_branch,
+        start_sha: input.start_sha,
+        author_email: input.author_email,
+        author_name: input.author_name,
+        force: input.force,
+      })
+      return detail(project, readCommit(objects, sha)!, input.stats !== false)
+    },
+  }
+}
+export type CommitService = ReturnType<typeof commitService>

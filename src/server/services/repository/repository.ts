@@ -1,0 +1,34 @@
+import type { ServiceContext } from '../context.js'
+import { branchService } from './branches.js'
+import { commitService } from './commits.js'
+import { repositoryCore } from './core.js'
+import { fileService } from './files.js'
+import { repositoryReads } from './reads.js'
+import { tagService } from './tags.js'
+import { treeService } from './tree.js'
+
+export type { PushEvent, PushListener } from './core.js'
+
+/**
+ * The repository API over the git object store: files, commits, the tree, branches (and their
+ * protection) and tags. `onPush(listener)` hears of every ref the API moves (a commit through the
+ * files or commits API, a branch or tag created or deleted), after it is stored:
+ * `services.repository.onPush(({ project, kind, ref, before, after, user }) => ...)`, `before` or
+ * `after` being `BLANK_SHA` (forty zeros) for a ref created or deleted. The CI engine subscribes
+ * here to create `push` pipelines; it reads files with `readFileAt` (git/read-file.ts).
+ */
+export function repositoryService(ctx: ServiceContext) {
+  const core = repositoryCore(ctx)
+  const reads = repositoryReads(ctx)
+  return {
+    files: fileService(ctx, core, reads),
+    commits: commitService(ctx, core, reads),
+    tree: treeService(ctx, core, reads),
+    branches: branchService(ctx, core, reads),
+    tags: tagService(ctx, core, reads),
+    onPush: core.onPush,
+    /** The commit a branch, tag or SHA names in the project (undefined: none). */
+    resolveCommit: core.resolveCommit,
+  }
+}
+export type RepositoryService = ReturnType<typeof repositoryService>
