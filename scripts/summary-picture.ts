@@ -32,8 +32,12 @@ projects:
 `,
   { clock },
 )
-commitFiles(t, 'acme/app', 'main', {
-  '.gitlab-ci.yml': `
+await commitFiles(
+  t,
+  'acme/app',
+  'main',
+  {
+    '.gitlab-ci.yml': `
 build:
   stage: build
   script: [echo built > dist.txt]
@@ -42,7 +46,7 @@ tests:
   stage: test
   trigger: { include: ci/tests.yml, strategy: depend }
 `,
-  'ci/tests.yml': `
+    'ci/tests.yml': `
 unit:
   script:
     - echo "PASS  src/api/client.test.ts"
@@ -53,7 +57,9 @@ unit:
 lint:
   script: [echo clean]
 `,
-})
+  },
+  READER,
+)
 
 const work = mkdtempSync(join(tmpdir(), 'gla-summary-picture-'))
 const inputs: Record<string, string> = {

@@ -1,8 +1,8 @@
 /*
- * trigger-pipeline's committed bundle against the real server with a .gitlab-ci.yml that hands its
- * tests to a child pipeline (`strategy: depend`) whose job fails: the step fails as GitLab fails the
- * parent, the summary draws the tree and shows the failed job's log tail, no token shows anywhere,
- * and the build job's artifacts land in the folder.
+ * trigger-pipeline's committed bundle against the real server with a .gitlab-ci.yml (committed through
+ * `POST /repository/commits`) that hands its tests to a child pipeline (`strategy: depend`) whose job
+ * fails: the step fails as GitLab fails the parent, the summary draws the tree and shows the failed
+ * job's log tail, no token shows anywhere, and the build job's artifacts land in the folder.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -86,7 +86,7 @@ const shown = (log: string) =>
 
 describe('trigger-pipeline bundle with a child pipeline', () => {
   it('fails as GitLab fails the parent, names the child, shows the failing log tail, masks tokens, downloads artifacts', async () => {
-    commitFiles(t, 'acme/app', 'main', CI)
+    await commitFiles(t, 'acme/app', 'main', CI, MARK)
     const run = await runBundle(
       'trigger-pipeline',
       inputs({ 'download-artifacts': 'build', 'log-lines': '6' }),
@@ -127,7 +127,7 @@ describe('trigger-pipeline bundle with a child pipeline', () => {
   })
 
   it('keeps only what a job:glob line selects, warns for a job that is not there, and can leave the tree alone', async () => {
-    commitFiles(t, 'acme/app', 'main', CI)
+    await commitFiles(t, 'acme/app', 'main', CI, MARK)
     const run = await runBundle(
       'trigger-pipeline',
       inputs({
@@ -146,11 +146,17 @@ describe('trigger-pipeline bundle with a child pipeline', () => {
   })
 
   it('a failed multi-project pipeline without strategy: depend is a warning, not a failure', async () => {
-    commitFiles(t, 'acme/docs', 'main', { '.gitlab-ci.yml': 'publish:\n  script: [exit 1]\n' })
-    commitFiles(t, 'acme/app', 'main', {
-      '.gitlab-ci.yml':
-        'build:\n  script: [echo ok]\ndocs:\n  trigger: { project: acme/docs, branch: main }\n',
-    })
+    await commitFiles(t, 'acme/docs', 'main', { '.gitlab-ci.yml': 'publish:\n  script: [exit 1]\n' }, MARK)
+    await commitFiles(
+      t,
+      'acme/app',
+      'main',
+      {
+        '.gitlab-ci.yml':
+          'build:\n  script: [echo ok]\ndocs:\n  trigger: { project: acme/docs, branch: main }\n',
+      },
+      MARK,
+    )
     const run = await runBundle('trigger-pipeline', inputs(), { during: pump })
     expect([run.code, run.outputs.status]).toEqual([0, 'success'])
     expect(run.summary).toMatch(
@@ -185,7 +191,7 @@ deploy:
   }
 
   it('sends typed inputs to a GitLab that takes them', async () => {
-    commitFiles(t, 'acme/app', 'main', SPEC)
+    await commitFiles(t, 'acme/app', 'main', SPEC, MARK)
     const run = await runBundle(
       'trigger-pipeline',
       inputs({ inputs: '{"environment": "staging", "replicas": 3}' }),
@@ -202,7 +208,7 @@ deploy:
   it('refuses them before triggering anything on a GitLab older than 17.11, saying why', async () => {
     await t.close()
     t = await startServer(seed, { clock, gitlabVersion: '17.9.0' })
-    commitFiles(t, 'acme/app', 'main', SPEC)
+    await commitFiles(t, 'acme/app', 'main', SPEC, MARK)
     const run = await runBundle('trigger-pipeline', inputs({ inputs: 'environment: staging' }), {
       during: pump,
     })
