@@ -13,6 +13,7 @@ import { run as actionStartup } from './action-startup.js'
 import { run as syncNoop } from './sync-noop.js'
 import { run as reset } from './reset.js'
 import { run as apiWorld } from './api-world.js'
+import { run as triggerFollow } from './trigger-follow.js'
 
 type Row = { name: string; ratio: number; detail: string }
 const benches: [string, () => Promise<Row | Row[]>][] = [
@@ -25,6 +26,7 @@ const benches: [string, () => Promise<Row | Row[]>][] = [
   ['sync-noop', syncNoop],
   ['reset', reset],
   ['api-world', apiWorld],
+  ['trigger-follow', triggerFollow],
 ]
 const only = process.argv.slice(2)
 const rows: Row[] = []
