@@ -88,8 +88,12 @@ const jobWords = (jobs: readonly FailedJobLike[]) =>
  */
 export const downstreamFailures = (tree: readonly DownstreamNode[] | undefined): string[] =>
   [...walk(tree ?? [])]
-    .filter((n) => n.counts && n.pipeline)
-    .map((n) => `${nodeName(n)} failed${n.failedJobs.length ? `: ${jobWords(n.failedJobs)}` : ''}`)
+    .filter((n) => n.counts)
+    .map((n) =>
+      n.pipeline
+        ? `${nodeName(n)} failed${n.failedJobs.length ? `: ${jobWords(n.failedJobs)}` : ''}`
+        : `bridge '${n.bridge.name}' failed (${n.bridge.failure_reason ?? 'no downstream pipeline'})`,
+    )
 
 /** The failure an artifacts archive that was refused or failed makes, when nothing else failed. */
 export const artifactsFailure = (result: TriggerResult): string | undefined =>

@@ -5,6 +5,7 @@ import {
   type BridgeLike,
   type DownstreamSource,
 } from '../../../src/actions/trigger-pipeline/downstream.js'
+import { downstreamFailures } from '../../../src/actions/trigger-pipeline/after-pipeline.js'
 
 const url = (p: number, what: string) => `http://gitlab.test/p${p}/-/${what}`
 const bridge = (
@@ -111,5 +112,23 @@ describe('followDownstream', () => {
       'could not be read: GitLab answered 404 Not Found',
       'still running when the wait ended',
     ])
+  })
+})
+
+describe('downstreamFailures', () => {
+  it('names what failed the parent: a failed child with its jobs, a bridge that started nothing', async () => {
+    const tree = await followDownstream(source(), 1, 10)
+    tree.push({
+      bridge: { ...bridge(5, 'deploy', 'failed'), failure_reason: 'downstream_pipeline_creation_failed' },
+      kind: 'child',
+      counts: true,
+      failedJobs: [],
+      children: [],
+    })
+    expect(downstreamFailures(tree)).toEqual([
+      "child pipeline 11 (via 'child') failed: job 'unit-11' (failed)",
+      "bridge 'deploy' failed (downstream_pipeline_creation_failed)",
+    ])
+    expect(downstreamFailures(undefined)).toEqual([])
   })
 })
