@@ -24,6 +24,18 @@ export const ANSI = {
   clear: '\x1b[0K',
 } as const
 
+/** A trace as a reader sees it: section markers and ANSI sequences (colours, line clears) gone. */
+export function plainTrace(trace: string): string {
+  const ESC = String.fromCharCode(27)
+  return trace
+    .split(
+      new RegExp(`section_end:\\d+:[^\\r\\n]*\\r${ESC}\\[0K\\n?|section_start:\\d+:[^\\r\\n]*\\r${ESC}\\[0K`),
+    )
+    .join('')
+    .split(new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`))
+    .join('')
+}
+
 export interface ScriptResult {
   /** The trace lines the script printed, each ending with `\n`. */
   output: string

@@ -5,6 +5,7 @@ import { html, type Html } from './html.js'
 import { layout, pager, statusBadge, table, type PageContext } from './layout.js'
 import { pageNumber, pathOf } from './links.js'
 import { projectCrumbs, projectNav } from './project-pages.js'
+import { plainTrace } from '../ci/job-script.js'
 
 const PER_PAGE = 20
 /** Jobs a pipeline page shows: GitLab's pipeline graph shows them all; 100 covers any emulated pipeline. */
@@ -116,12 +117,13 @@ export function pipelinePage(ctx: PageContext, services: Services, fullPath: str
   })
 }
 
-/** `/<full_path>/-/jobs/<id>`: a job's status (`Projects::JobsController#show`); the emulated jobs keep no trace. */
+/** `/<full_path>/-/jobs/<id>`: a job's status and its log (`Projects::JobsController#show`). */
 export function jobPage(ctx: PageContext, services: Services, fullPath: string, id: number): Html {
   const { actor } = ctx.visitor
   const p = services.projects.get(actor, fullPath)
   const project = services.pipelines.project(actor, fullPath)
   const job = services.pipelines.job(project, id)
+  const log = plainTrace(services.jobs.trace(actor, fullPath, id).text)
   const pipelineHref = pathOf(p.path_with_namespace, 'pipelines', job.pipeline_id)
   return layout(ctx, {
     title: `Job ${job.name}`,
@@ -165,7 +167,7 @@ export function jobPage(ctx: PageContext, services: Services, fullPath: string, 
       </dl>
       <section aria-labelledby="trace">
         <h2 id="trace">Log</h2>
-        <p class="muted">The reference server runs no scripts, so its jobs write no log.</p>
+        ${log === '' ? html`<p class="muted">This job has no log yet.</p>` : html`<pre class="log">${log}</pre>`}
       </section>`,
   })
 }

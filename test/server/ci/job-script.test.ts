@@ -1,4 +1,10 @@
-import { commandLine, expand, runScript, workspacePath } from '../../../src/server/ci/job-script.js'
+import {
+  commandLine,
+  expand,
+  plainTrace,
+  runScript,
+  workspacePath,
+} from '../../../src/server/ci/job-script.js'
 import { runJob, traceHeader } from '../../../src/server/ci/job-run.js'
 import type { JobDefinition } from '../../../src/server/ci/job-definition.js'
 
@@ -178,5 +184,22 @@ describe('runJob', () => {
     const r = runJob({ name: 'deploy', variables: vars, forced: 'failed', ...at })
     expect(r.trace).toContain(`${G}$ echo "deploy"${R}\ndeploy\n`)
     expect(r).toMatchObject({ status: 'failed', exitCode: 1 })
+  })
+})
+
+describe('plainTrace', () => {
+  it('leaves the text a reader sees: no section markers, no colours', () => {
+    const r = runJob({
+      name: 'build',
+      definition: definition({ script: ['echo hi'] }),
+      variables: vars,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:00:05.000Z',
+    })
+    const plain = plainTrace(r.trace)
+    expect(plain).not.toContain('section_')
+    expect(plain).not.toContain('\x1b')
+    expect(plain).toContain('Executing "step_script" stage of the job script\n$ echo hi\nhi\nCleaning up')
+    expect(plain.endsWith('Job succeeded\n')).toBe(true)
   })
 })

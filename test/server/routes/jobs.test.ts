@@ -502,3 +502,24 @@ describe('--data DIR', () => {
     }
   })
 })
+
+describe('the job page', () => {
+  it('shows the log as a reader sees it, escaped, without colours or section markers', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, { build: { script: ['echo "<b>bold</b> & done"'] } })
+    await runOut()
+    const build = await byName(pid, 'build')
+    const signIn = await t.http('POST', '/users/sign_in', { form: `token=${MARK}&redirect_to=%2F` })
+    const cookie = /_gitlab_session=[^;]+/.exec(signIn.headers['set-cookie'] ?? '')?.[0] as string
+    const page = await t.http('GET', `/acme/app/-/jobs/${build.id as number}`, { headers: { cookie } })
+    expect(page.status).toBe(200)
+    expect(page.text).toContain('&lt;b&gt;bold&lt;/b&gt; &amp; done\n')
+    expect(page.text).toContain('Job succeeded')
+    expect(page.text).not.toContain('section_start')
+    expect(page.text).not.toContain('\x1b')
+    const waiting = await triggerPipeline(t, 'acme/app')
+    const fresh = (await jobsOf(waiting))[0] as Json
+    const empty = await t.http('GET', `/acme/app/-/jobs/${fresh.id as number}`, { headers: { cookie } })
+    expect(empty.text).toContain('This job has no log yet.')
+  })
+})
