@@ -1,5 +1,5 @@
 import { interpolate, resolveInputs } from './inputs.js'
-import { isHash, loadCiYaml, YamlSyntaxError } from './yaml-documents.js'
+import { isHash, loadCiYaml, YamlReference, YamlSyntaxError } from './yaml-documents.js'
 
 /*
  * `include: local` and `extends` (`lib/gitlab/ci/config/external/`, `lib/gitlab/ci/config/extendable/`):
@@ -129,4 +129,33 @@ export function applyExtends(config: Record<string, unknown>): Record<string, un
   for (const [name, value] of Object.entries(config))
     out[name] = isHash(value) && 'extends' in value ? extend(name, []) : value
   return out
+}
+
+/** GitLab's limit on nested `!reference` tags (`Yaml::Tags::Reference::MAX_NESTING_LEVEL`, our reading). */
+const MAX_REFERENCE_DEPTH = 10
+
+/**
+ * Every `!reference [.job, key, ...]` replaced by the value it names in the merged configuration
+ * (`Gitlab::Ci::Config::Yaml::Tags::Resolver`, after includes and `extends`); a reference into a reference
+ * is followed. Throws GitLab's `!reference ["a", "b"] could not be found`.
+ */
+export function resolveReferences(config: Record<string, unknown>): Record<string, unknown> {
+  const describe = (path: unknown[]) =>
+    `!reference [${path.map((p) => JSON.stringify(String(p))).join(', ')}]`
+  const lookup = (ref: YamlReference, depth: number): unknown => {
+    if (depth > MAX_REFERENCE_DEPTH) throw new CiConfigError(`${describe(ref.path)} is nested too deep`)
+    let value: unknown = config
+    for (const key of ref.path) {
+      value = isHash(value) && typeof key === 'string' && key in value ? value[key] : undefined
+      if (value === undefined) throw new CiConfigError(`${describe(ref.path)} could not be found`)
+    }
+    return walk(value, depth + 1)
+  }
+  const walk = (v: unknown, depth: number): unknown => {
+    if (v instanceof YamlReference) return lookup(v, depth)
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth))
+    if (isHash(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, depth)]))
+    return v
+  }
+  return walk(config, 0) as Record<string, unknown>
 }

@@ -4,6 +4,7 @@ import {
   type CiFileReader,
   loadWithInputs,
   mergeIncludes,
+  resolveReferences,
 } from './config-merge.js'
 import {
   type CiRule,
@@ -14,6 +15,7 @@ import {
   variableValues,
   workflowRules,
 } from './job-entry.js'
+import { expandParallel } from './parallel.js'
 import { isHash } from './yaml-documents.js'
 
 /*
@@ -160,7 +162,7 @@ export function compileChildConfig(files: string[], read: CiFileReader): Compile
 }
 
 function compileRoot(loaded: Record<string, unknown>, read: CiFileReader): CompiledConfig {
-  const root = applyExtends(mergeIncludes(loaded, read))
+  const root = resolveReferences(applyExtends(mergeIncludes(loaded, read)))
   const stages = stagesOf(root.stages)
   let variables: Record<string, string>
   let workflow: CiRule[] | undefined
@@ -172,14 +174,18 @@ function compileRoot(loaded: Record<string, unknown>, read: CiFileReader): Compi
   }
   const defaults = defaultsOf(root)
   const names = Object.keys(root).filter((k) => !ROOT_KEYS.has(k))
-  const jobs: CompiledJob[] = []
-  for (const name of names) {
-    if (name.startsWith('.')) continue
-    try {
+  let jobs: CompiledJob[] = []
+  const parallel = new Map<string, unknown>()
+  try {
+    for (const name of names) {
+      if (name.startsWith('.')) continue
       jobs.push(compileJob(name, root[name], defaults))
-    } catch (e) {
-      throw new CiConfigError((e as Error).message)
+      const value = root[name]
+      if (isHash(value) && value.parallel !== undefined) parallel.set(name, value.parallel)
     }
+    jobs = expandParallel(jobs, parallel)
+  } catch (e) {
+    throw new CiConfigError((e as Error).message)
   }
   if (jobs.length === 0) throw new CiConfigError('jobs config should contain at least one visible job')
   logicalChecks(stages, jobs)

@@ -126,7 +126,8 @@ export function variableValues(value: unknown, where: string): Record<string, st
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(value)) {
     if (isHash(v)) out[k] = v.value === undefined || v.value === null ? '' : String(v.value)
-    else if (['string', 'number', 'boolean'].includes(typeof v)) out[k] = String(v)
+    // A boolean (`yes`, `true` unquoted) is refused, as GitLab's `VariablesValidator` refuses it.
+    else if (typeof v === 'string' || typeof v === 'number') out[k] = String(v)
     else if (v === null) out[k] = ''
     else throw new Error(`${where} config should be a hash of key value pairs, value can be a hash`)
   }

@@ -1,4 +1,11 @@
-import { parseAllDocuments, type ScalarTag, type YAMLError } from 'yaml'
+import {
+  parseAllDocuments,
+  Scalar,
+  type CollectionTag,
+  type ScalarTag,
+  type YAMLError,
+  type YAMLSeq,
+} from 'yaml'
 
 /**
  * A CI file's YAML (`lib/gitlab/ci/config/yaml/loader.rb`, `lib/gitlab/config/loader/yaml.rb`): YAML
@@ -45,11 +52,22 @@ const psychBool: ScalarTag = {
   resolve: (text: string) => /^(?:yes|on)$/i.test(text),
 }
 
+/** A `!reference [.job, key, ...]` tag, resolved once includes and `extends` are merged (config-merge.ts). */
+export class YamlReference {
+  constructor(readonly path: unknown[]) {}
+}
+
+const referenceTag = {
+  tag: '!reference',
+  collection: 'seq',
+  resolve: (seq: YAMLSeq) => new Scalar(new YamlReference(seq.toJSON() as unknown[])),
+} as unknown as CollectionTag
+
 /** Parses a CI file; throws `YamlSyntaxError` with Psych's words for invalid YAML. */
 export function loadCiYaml(text: string): CiDocuments {
   const docs = parseAllDocuments(text, {
     schema: 'core',
-    customTags: [psychBool],
+    customTags: [psychBool, referenceTag],
     uniqueKeys: false,
     merge: true,
   })
@@ -65,6 +83,6 @@ export function loadCiYaml(text: string): CiDocuments {
   return { content: values.length === 0 ? undefined : values[values.length - 1] }
 }
 
-/** A YAML mapping (Ruby's `Hash`). */
+/** A YAML mapping (Ruby's `Hash`): a plain object, not a `!reference`. */
 export const isHash = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
+  typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype

@@ -210,6 +210,7 @@ export function pipelineRunner(
     advance: (pipelineId: number, at: string) => {
       for (const skipped of advancePlanned(store, pipelineId, at)) observer?.jobChanged(skipped)
     },
+    followDownstream,
     /** Hands in what starts a bridge's downstream pipeline (the services, once built). */
     onBridge(starter: DownstreamStarter): void {
       startDownstream = starter

@@ -26,6 +26,19 @@ export interface CiPlanInput {
 }
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml'
+
+/*
+ * Compiled configurations by commit, child files and inputs: a commit's files never change (git objects
+ * are content-addressed), and planning leaves a compiled configuration as it is, so pipelines of the same
+ * commit (a poller triggering again, a child pipeline per parent) skip the YAML. The oldest goes first.
+ */
+const compiledConfigs = new Map<string, CompileResult>()
+const CACHED_CONFIGS = 32
+function remember(key: string, compiled: CompileResult): void {
+  if (compiledConfigs.size >= CACHED_CONFIGS)
+    compiledConfigs.delete(compiledConfigs.keys().next().value as string)
+  compiledConfigs.set(key, compiled)
+}
 export const MISSING_CONFIG = 'Missing CI config file'
 
 /** `CI_COMMIT_REF_SLUG`: lower case, anything but `0-9a-z` a `-`, at most 63, no `-` at either end. */
@@ -67,15 +80,19 @@ export function predefinedVariables(input: CiPlanInput): Record<string, string> 
  */
 export function planFor(store: Store, input: CiPlanInput): CiPlanOutcome {
   const read = (path: string) => readFileAt(store, input.sha, path)?.toString('utf8')
-  let compiled: CompileResult
-  if (input.childInclude) compiled = compileChildConfig(input.childInclude, read)
-  else {
-    const text = read(CI_CONFIG_PATH)
-    if (text === undefined)
-      return input.project.ci_config === 1
-        ? { kind: 'shortcut' }
-        : { kind: 'error', message: MISSING_CONFIG, yaml: false }
-    compiled = compileCiConfig(text, read, input.inputs ?? {})
+  const key = `${input.sha}\0${JSON.stringify(input.childInclude ?? null)}\0${JSON.stringify(input.inputs ?? {})}`
+  let compiled = compiledConfigs.get(key)
+  if (!compiled) {
+    if (input.childInclude) compiled = compileChildConfig(input.childInclude, read)
+    else {
+      const text = read(CI_CONFIG_PATH)
+      if (text === undefined)
+        return input.project.ci_config === 1
+          ? { kind: 'shortcut' }
+          : { kind: 'error', message: MISSING_CONFIG, yaml: false }
+      compiled = compileCiConfig(text, read, input.inputs ?? {})
+    }
+    remember(key, compiled)
   }
   if ('errors' in compiled)
     return { kind: 'error', message: compiled.errors[0] ?? 'Invalid configuration format', yaml: true }

@@ -218,7 +218,11 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     force(p: ProjectRow, id: number, status: PipelineStatus): Pipeline {
       const pipeline = find(p, id)
       const now = isoNow(ctx.clock)
-      store.transaction(() => forceStatus(store, pipeline, status, now))
+      store.transaction(() => {
+        forceStatus(store, pipeline, status, now)
+        // A `strategy: depend` bridge upstream follows the forced status, and its pipeline moves on.
+        runner.followDownstream(find(p, id), now)
+      })
       const forced = find(p, id)
       return present.full(p, forced, userOf(forced))
     },

@@ -43,9 +43,9 @@ test:
     expect(config.stages).toEqual(['.pre', 'build', 'test', '.post'])
     expect(config.variables).toEqual({ GLOBAL: 'one' })
     expect(
-      compile('.t: &t { script: x, variables: { A: yes, B: y } }\njob:\n  <<: *t\n').jobs[0]?.definition
+      compile('.t: &t { script: x, variables: { A: "yes", B: y } }\njob:\n  <<: *t\n').jobs[0]?.definition
         .variables,
-    ).toEqual({ A: 'true', B: 'y' })
+    ).toEqual({ A: 'yes', B: 'y' })
     const [build, test] = config.jobs
     expect(build?.definition).toEqual({
       script: ['echo setup', 'echo build > out.txt'],
@@ -74,6 +74,46 @@ job:
     expect(config.jobs.map((j) => j.name)).toEqual(['job'])
     expect(config.jobs[0]?.definition.script).toEqual(['echo base'])
     expect(config.jobs[0]?.definition.variables).toEqual({ A: 'a', B: 'm', C: 'c' })
+  })
+
+  it('resolves !reference tags after includes and extends, nested script lists flattened', () => {
+    const read = files({ 'setup.yml': '.setup:\n  script: [echo one, echo two]\n  variables: { A: a }\n' })
+    const config = compile(
+      'include: setup.yml\njob:\n  script:\n    - !reference [.setup, script]\n    - echo three\n  variables: !reference [.setup, variables]\n',
+      read,
+    )
+    expect(config.jobs[0]?.definition.script).toEqual(['echo one', 'echo two', 'echo three'])
+    expect(config.jobs[0]?.definition.variables).toEqual({ A: 'a' })
+    expect(errorOf('job:\n  script: !reference [.nope, script]\n')).toBe(
+      '!reference [".nope", "script"] could not be found',
+    )
+  })
+
+  it('expands parallel: N and parallel: matrix into copies that needs waits for', () => {
+    const config = compile(`
+build: { stage: build, script: x, parallel: 2 }
+test:
+  stage: test
+  script: x
+  parallel:
+    matrix:
+      - { OS: [linux, mac], ARCH: amd64 }
+report: { stage: deploy, script: x, needs: [build, test] }
+`)
+    expect(config.jobs.map((j) => j.name)).toEqual([
+      'build 1/2',
+      'build 2/2',
+      'test: [linux, amd64]',
+      'test: [mac, amd64]',
+      'report',
+    ])
+    expect(config.jobs[3]?.definition.variables).toEqual({ OS: 'mac', ARCH: 'amd64' })
+    expect(config.jobs[4]?.definition.needs).toEqual([
+      'build 1/2',
+      'build 2/2',
+      'test: [linux, amd64]',
+      'test: [mac, amd64]',
+    ])
   })
 
   it('merges local includes under the file, which wins', () => {
@@ -156,6 +196,9 @@ other:
       "(<unknown>): could not find expected ':' while scanning a simple key at line 3 column 3",
     )
     expect(errorOf('- just\n- a list\n')).toBe('Invalid configuration format')
+    expect(errorOf('job: { script: x, variables: { A: yes } }')).toBe(
+      'jobs:job:variables config should be a hash of key value pairs, value can be a hash',
+    )
     expect(errorOf('')).toBe('Please provide content of .gitlab-ci.yml')
   })
 
@@ -170,12 +213,12 @@ other:
 deploy:
   script: echo deploy $[[ inputs.env ]] x$[[ inputs.replicas ]]
   variables:
-    DEBUG: $[[ inputs.debug ]]
+    DEBUG: debug=$[[ inputs.debug ]]
     TAG: $[[ inputs.tag ]]
 `
     const config = compile(text, none, { env: 'staging', replicas: 3 })
     expect(config.jobs[0]?.definition.script).toEqual(['echo deploy staging x3'])
-    expect(config.jobs[0]?.definition.variables).toEqual({ DEBUG: 'false', TAG: 'v1' })
+    expect(config.jobs[0]?.definition.variables).toEqual({ DEBUG: 'debug=false', TAG: 'v1' })
     expect(errorOf(text)).toBe('`env` input: required value has not been provided')
     expect(errorOf(text, none, { env: 'qa' })).toBe(
       '`env` input: `qa` cannot be used because it is not in the list of the allowed options',
@@ -210,7 +253,7 @@ workflow:
   rules:
     - if: $CI_PIPELINE_SOURCE == "push" && $CI_COMMIT_BRANCH != "main"
       when: never
-    - variables: { FROM_WORKFLOW: yes }
+    - variables: { FROM_WORKFLOW: 'yes' }
 stages: [build, test, deploy]
 build:
   stage: build
@@ -231,8 +274,8 @@ deploy:
 
   it('runs workflow rules first, then each job its first matching rule', () => {
     const onMain = plan(config, { CI_COMMIT_BRANCH: 'main' })
-    expect(onMain.variables).toEqual({ FROM_WORKFLOW: 'true' })
-    expect(onMain.jobs[0]?.definition.variables).toEqual({ FROM_WORKFLOW: 'true' })
+    expect(onMain.variables).toEqual({ FROM_WORKFLOW: 'yes' })
+    expect(onMain.jobs[0]?.definition.variables).toEqual({ FROM_WORKFLOW: 'yes' })
     expect(onMain.jobs.map((j) => [j.name, j.definition.when, j.definition.allow_failure])).toEqual([
       ['build', 'on_success', false],
       ['test', 'on_success', false],

@@ -86,6 +86,23 @@ describe('child pipelines (trigger: include)', () => {
     expect(t.server.store.pipelines.byId(parent)?.status).toBe('failed')
   })
 
+  it("the emulator's forced status of a child moves its depend bridge and the parent", async () => {
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': PARENT,
+      'ci/child.yml': 'child-job: { script: x }\n',
+    })
+    const parent = await trigger()
+    await run(4000)
+    const childId = (await listed('acme/app', 'source=parent_pipeline'))[0]?.id as number
+    const forced = await t.http('PUT', `/-/emulator/projects/acme%2Fapp/pipelines/${childId}`, {
+      token: 'glpat-root-token',
+      json: { status: 'failed' },
+    })
+    expect(forced.status).toBe(200)
+    expect(statuses(parent)).toEqual({ build: 'success', child: 'failed', after: 'skipped' })
+    expect(t.server.store.pipelines.byId(parent)?.status).toBe('failed')
+  })
+
   it('a child config that does not exist fails the bridge (downstream_pipeline_creation_failed)', async () => {
     await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': PARENT })
     const parent = await trigger()
