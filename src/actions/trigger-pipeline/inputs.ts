@@ -126,5 +126,9 @@ export async function readInputs(source: InputSource) {
       "Input 'access-token' is required when 'wait' is true: a trigger token cannot read the pipeline. " +
         "Give a token with read_api (a project access token is enough), or set 'wait: false'.",
     )
+  if (!settings.wait && settings.downloadArtifacts?.length)
+    throw new InputError(
+      "Input 'download-artifacts' needs 'wait: true': the artifacts are fetched once the pipeline has ended",
+    )
   return settings
 }

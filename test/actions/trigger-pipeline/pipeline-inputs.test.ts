@@ -1,4 +1,5 @@
 import { byteSize } from '../../../src/actions/inputs.js'
+import { readInputs } from '../../../src/actions/trigger-pipeline/inputs.js'
 import { inputsRefusal, pipelineInputs } from '../../../src/actions/trigger-pipeline/pipeline-inputs.js'
 
 describe('pipelineInputs', () => {
@@ -55,5 +56,43 @@ describe('byteSize', () => {
     expect(byteSize('1.5kib', 'x')).toBe(1536)
     for (const bad of ['0', '-1', 'lots', '1TB', '0.1b'])
       expect(() => byteSize(bad, 'artifacts-max-size')).toThrow("Input 'artifacts-max-size' must be a size")
+  })
+})
+
+describe('readInputs', () => {
+  const source = (inputs: Record<string, string>) => ({
+    getInput: (name: string) => inputs[name] ?? '',
+    getEnv: () => undefined,
+    setSecret: () => undefined,
+  })
+  const base = { project: 'acme/app', token: 'glptt-x', 'access-token': 'glpat-y' }
+
+  it('reads the new inputs with their defaults', async () => {
+    const s = await readInputs(source(base))
+    expect(s).toMatchObject({
+      followDownstream: true,
+      logLines: 40,
+      artifactsPath: 'gitlab-artifacts',
+      artifactsMaxSize: 1024 ** 3,
+      downloadArtifacts: undefined,
+      inputs: undefined,
+    })
+    const more = await readInputs(
+      source({
+        ...base,
+        'download-artifacts': 'build\n# a comment\n\ntest:unit:{a,b}/*.xml',
+        'log-lines': '0',
+      }),
+    )
+    expect(more).toMatchObject({ downloadArtifacts: ['build', 'test:unit:{a,b}/*.xml'], logLines: 0 })
+  })
+
+  it("refuses 'download-artifacts' without waiting, and a 'log-lines' out of range", async () => {
+    await expect(
+      readInputs(source({ ...base, wait: 'false', 'download-artifacts': 'build' })),
+    ).rejects.toThrow("Input 'download-artifacts' needs 'wait: true'")
+    await expect(readInputs(source({ ...base, 'log-lines': '1001' }))).rejects.toThrow(
+      "Input 'log-lines' must be a whole number from 0 to 1000, got '1001'",
+    )
   })
 })
