@@ -113,6 +113,8 @@ describe('trigger-pipeline bundle with a child pipeline', () => {
     expect(run.log).toMatch(
       /::error::.*Pipeline \d+ failed: child pipeline \d+ \(via 'tests'\) failed: job 'unit' \(script_failure\)\. http/,
     )
+    // The token the job printed is registered with the runner's masking too (the runner consumes the command).
+    expect(run.log).toContain(`::add-mask::${LEAKED}\n`)
     for (const secret of [TRIGGER, MARK, LEAKED]) {
       expect(shown(run.log)).not.toContain(secret)
       expect(run.summary).not.toContain(secret)

@@ -71,7 +71,8 @@ async function readTail(
     for await (const chunk of body as AsyncIterable<Uint8Array | string>)
       tail.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))
     tail.push(decoder.decode())
-    return { job, where, lines: tail.end() }
+    const lines = tail.end()
+    return { job, where, lines, tokens: [...tail.tokens] }
   } catch (err) {
     const why = err instanceof GitLabApiError ? `GitLab answered ${err.status}` : (err as Error).message
     return { job, where, lines: [], error: `The log could not be read: ${why}` }
@@ -153,6 +154,8 @@ export async function afterPipeline(
     result.tails = []
     for (const [projectId, job, where] of failed.slice(0, MAX_TAILS)) {
       const tail = await readTail(reader, projectId, job, where, s, signal)
+      // Masked in what the action writes already; registered so that nothing after it shows them either.
+      for (const token of tail.tokens ?? []) log.setSecret?.(token)
       result.tails.push(tail)
       log.info(`Last lines of job '${job.name}' (${job.stage}) in ${where}: ${job.web_url}`)
       for (const line of tail.error ? [tail.error] : tail.lines) log.info(`  ${line}`)

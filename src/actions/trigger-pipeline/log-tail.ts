@@ -114,6 +114,8 @@ const MAX_LINE = 64 * 1024
 export class TailCollector {
   private readonly kept: string[] = []
   private partial = ''
+  /** The GitLab-token-shaped strings the returned lines had before masking (to register with the runner). */
+  readonly tokens = new Set<string>()
   constructor(private readonly options: TailOptions) {}
 
   push(text: string): void {
@@ -125,9 +127,10 @@ export class TailCollector {
   end(): string[] {
     if (this.partial !== '') this.add(this.partial)
     this.partial = ''
-    const out = this.kept.map((l) => maskSecrets(l, this.options.secrets))
-    while (out.length > 0 && out[out.length - 1] === '') out.pop()
-    return out.slice(Math.max(0, out.length - this.options.lines))
+    while (this.kept.length > 0 && this.kept[this.kept.length - 1] === '') this.kept.pop()
+    const shown = this.kept.slice(Math.max(0, this.kept.length - this.options.lines))
+    for (const line of shown) for (const token of tokensIn(line)) this.tokens.add(token)
+    return shown.map((l) => maskSecrets(l, this.options.secrets))
   }
 
   private add(raw: string): void {

@@ -3,8 +3,8 @@ import type { Job, Pipeline, PipelineWithMetadata } from '../../schema/pipeline.
 import type { ActionIO } from '../io.js'
 import type { DownstreamNode, FailedJobLike } from './downstream.js'
 
-/** Where the action logs. */
-export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
+/** Where the action logs; `setSecret` registers what a job's log showed that looks like a token. */
+export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'> & Partial<Pick<ActionIO, 'setSecret'>>
 
 /** The last lines of a failed job's log, and where the job ran. */
 export interface JobTail {
@@ -12,6 +12,8 @@ export interface JobTail {
   /** The pipeline it ran in, in words: `pipeline 12`, `child pipeline 13 (via 'tests')`. */
   where: string
   lines: string[]
+  /** GitLab-token-shaped strings the lines held before masking. */
+  tokens?: string[]
   /** Why the log could not be read (then `lines` is empty). */
   error?: string
 }

@@ -87,6 +87,15 @@ describe('resolveLine', () => {
   })
 })
 
+describe('TailCollector.tokens', () => {
+  it('lists the token-shaped strings of the lines it returns, not of those it dropped', () => {
+    const tail = new TailCollector({ lines: 1, secrets: [] })
+    tail.push('old glpat-AAAAAAAAAAAAAAAAAAAA\nnew glcbt-64_BBBBBBBBBBBBBBBBBBBB\n')
+    expect(tail.end()).toEqual(['new ***'])
+    expect([...tail.tokens]).toEqual(['glcbt-64_BBBBBBBBBBBBBBBBBBBB'])
+  })
+})
+
 describe('maskSecrets and tokensIn', () => {
   it('masks GitLab-shaped tokens the action was never given', () => {
     const text = 'job token glcbt-64_abcdefghijklmnopqrstu and deploy token gldt-ABCDEFGHIJKLMNOPQRST'
