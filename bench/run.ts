@@ -16,6 +16,7 @@ import { run as apiWorld } from './api-world.js'
 import { run as peer } from './peer.js'
 import { run as start } from './start.js'
 import { run as syncComments } from './sync-comments.js'
+import { run as triggerFollow } from './trigger-follow.js'
 
 type Row = { name: string; ratio: number; detail: string }
 const benches: [string, () => Promise<Row | Row[]>][] = [
@@ -31,6 +32,7 @@ const benches: [string, () => Promise<Row | Row[]>][] = [
   ['peer', peer],
   ['start', start],
   ['sync-comments', syncComments],
+  ['trigger-follow', triggerFollow],
 ]
 const only = process.argv.slice(2)
 const rows: Row[] = []

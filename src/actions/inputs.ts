@@ -120,6 +120,27 @@ export function positiveInt(text: string, name: string): number {
   throw new InputError(`Input '${name}' must be a whole number of at least 1, got '${shown(text)}'`)
 }
 
+const BYTE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+}
+
+/** A size in bytes: `500MiB`, `1GiB`, `100MB`, `64kb`, or bare bytes (`1048576`); at least 1. */
+export function byteSize(text: string, name: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?$/i.exec(text)
+  const bytes = m ? Math.floor(Number(m[1]) * (BYTE_UNITS[(m[2] ?? '').toLowerCase()] as number)) : NaN
+  if (bytes >= 1 && Number.isSafeInteger(bytes)) return bytes
+  throw new InputError(
+    `Input '${name}' must be a size such as 500MiB, 1GiB or 100MB (bare numbers are bytes), got '${shown(text)}'`,
+  )
+}
+
 /** A parser accepting exactly one of `values` (case-sensitive). */
 export function oneOf<const V extends readonly string[]>(values: V) {
   return (text: string, name: string): V[number] => {

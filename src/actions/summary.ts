@@ -66,6 +66,19 @@ export const facts = (pairs: [string, Cell][]) =>
       .join('')}</table>`,
   )
 
+/** `<pre>` of lines, each escaped (a log's text). */
+export const pre = (lines: readonly string[]) => new Html(`<pre>${lines.map(escapeHtml).join('\n')}</pre>`)
+
+/** A nested list: each item is a cell and its own sub-items (none: a leaf). */
+export interface ListItem {
+  cell: Cell
+  items?: ListItem[]
+}
+export const bullets = (items: readonly ListItem[]): Html =>
+  new Html(
+    `<ul>${items.map((i) => `<li>${render(i.cell)}${i.items?.length ? bullets(i.items).html : ''}</li>`).join('')}</ul>`,
+  )
+
 /** `<details>` with an escaped summary line. */
 export const details = (summary: string, inner: Html) =>
   new Html(`<details><summary>${escapeHtml(summary)}</summary>${inner.html}</details>`)

@@ -36,6 +36,15 @@ export function jobs(http: Http) {
       if (res.status >= 300) await http.read('GET', p, res)
       return res.body.text()
     },
+    /**
+     * `GET .../jobs/:job_id/trace` as a stream, for a reader that keeps only part of a log (which may
+     * be many megabytes): the caller must consume or destroy `body`.
+     */
+    traceStream: (project: ResourceRef, jobId: number, options: CallOptions = {}) =>
+      download(path`/projects/${project}/jobs/${jobId}/trace`, {
+        ...options,
+        headers: { accept: 'text/plain', ...options.headers },
+      }),
     /** `POST .../play` (Developer): starts a manual job, with variables for its run. */
     play: (project: ResourceRef, jobId: number, body: JobPlayBody = {}, options: CallOptions = {}) =>
       http.request('POST', path`/projects/${project}/jobs/${jobId}/play`, {

@@ -24,6 +24,12 @@ export interface TriggerParams {
   /** A trigger token (`glptt-...`) or a CI/CD job token. Sent in the form body, never in the URL. */
   token: string
   variables?: Record<string, string>
+  /**
+   * Pipeline inputs (`spec: inputs`), typed: strings, numbers, booleans, arrays. With them the
+   * call is sent as JSON (a form would turn every value into a string). GitLab 17.11 and later
+   * (doc/api/pipeline_triggers.md); an older GitLab ignores them.
+   */
+  inputs?: Record<string, unknown>
 }
 
 /** What waitForPipeline does when the pipeline stops at `manual` (a job waits for a person). */
@@ -104,7 +110,9 @@ export function pipelines(http: Http) {
     trigger: (project: ResourceRef, params: TriggerParams, options: CallOptions = {}) =>
       http.request('POST', path`/projects/${project}/trigger/pipeline`, {
         ...options,
-        body: { data: form(params), contentType: 'application/x-www-form-urlencoded' },
+        ...(params.inputs
+          ? { json: params }
+          : { body: { data: form(params), contentType: 'application/x-www-form-urlencoded' } }),
         response: Pipeline,
       }),
     /** `GET /projects/:id/pipelines/:pipeline_id`. */

@@ -131,6 +131,32 @@ describe('gitlab-actions <action>', () => {
     expect(help.out).toContain('in GitHub Actions default ${{ github.token }}; here $GITHUB_TOKEN')
   })
 
+  it('trigger-pipeline takes follow-downstream, log-lines, inputs and the artifacts options as flags, checked before any request', async () => {
+    const { code, out } = await cli(['trigger-pipeline', '--help'])
+    expect(code).toBe(0)
+    for (const flag of [
+      '--[no-]follow-downstream',
+      '--log-lines VALUE',
+      '--inputs VALUE',
+      '--download-artifacts VALUE',
+      '--artifacts-path VALUE',
+      '--artifacts-max-size VALUE',
+    ])
+      expect(out).toContain(flag)
+    expect(out).toMatch(/ {2}artifacts-path +Absolute path of the folder/)
+    const env = { GITLAB_URL: 'http://127.0.0.1:9', CI_JOB_TOKEN: TRIGGER, GITLAB_TOKEN: 'glpat-mark-token' }
+    const size = await cli(['trigger-pipeline', '--project', 'acme/app', '--artifacts-max-size', 'lots'], env)
+    expect([size.code, size.err.trim()]).toEqual([
+      2,
+      "error: Option '--artifacts-max-size' must be a size such as 500MiB, 1GiB or 100MB (bare numbers are bytes), got 'lots'",
+    ])
+    const inputs = await cli(['trigger-pipeline', '--project', 'acme/app', '--inputs', '- a list'], env)
+    expect([inputs.code, inputs.err.trim()]).toEqual([
+      2,
+      "error: Option '--inputs' must be a YAML or JSON map of input names to values",
+    ])
+  })
+
   it("bad input exits 2, names the runner's INPUT_ variables, and a network error gets network advice", async () => {
     const unknown = await cli(['trigger-pipelines'])
     expect([unknown.code, unknown.err.split('\n')[0]]).toEqual([2, "Unknown command 'trigger-pipelines'."])

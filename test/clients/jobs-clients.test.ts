@@ -59,6 +59,10 @@ it('our client lists jobs, reads a trace, streams artifacts and acts on jobs', a
     filename: 'artifacts.zip',
   })
   expect(await api.jobs.trace('acme/app', failed.id)).toContain('ERROR: Job failed: exit code 1')
+  // The same log as a stream (trigger-pipeline reads failed jobs' tails so), GitLab's errors thrown.
+  const streamed = await api.jobs.traceStream('acme/app', failed.id)
+  expect((await text(streamed.body)).toString()).toBe(await api.jobs.trace('acme/app', failed.id))
+  await expect(api.jobs.traceStream('acme/app', 999_999)).rejects.toMatchObject({ status: 404 })
   const archive = await api.jobs.artifacts('acme/app', build.id)
   expect(archive).toMatchObject({ filename: 'artifacts.zip', length: build.artifacts_file?.size })
   const files = unzipSync(new Uint8Array(await text(archive.body)))

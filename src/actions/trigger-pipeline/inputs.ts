@@ -6,7 +6,23 @@ import {
   timeoutInput,
   tokenInput,
 } from '../connection.js'
-import { bool, oneOf, parseInputs, stringMap, type InputSource, type InputTable } from '../inputs.js'
+import {
+  bool,
+  byteSize,
+  InputError,
+  oneOf,
+  parseInputs,
+  stringMap,
+  type InputSource,
+  type InputTable,
+} from '../inputs.js'
+import { pipelineInputs } from './pipeline-inputs.js'
+
+/** `log-lines`: 0 (no log tails) up to 1000. */
+function logLines(text: string, name: string): number {
+  if (/^\d+$/.test(text) && Number(text) <= 1000) return Number(text)
+  throw new InputError(`Input '${name}' must be a whole number from 0 to 1000, got '${text.slice(0, 60)}'`)
+}
 
 /** The inputs of trigger-pipeline: one table for the runner, the CLI, `--help`, action.yml and docs/actions.md. */
 export const inputs = {
@@ -42,6 +58,42 @@ export const inputs = {
     default: 'true',
     parse: bool,
   },
+  inputs: {
+    description:
+      "Pipeline inputs (the .gitlab-ci.yml's spec:inputs): a YAML or JSON map of names to strings, numbers, booleans or arrays; needs GitLab 17.11 or later",
+    parse: pipelineInputs,
+  },
+  'follow-downstream': {
+    description:
+      'After the pipeline, follow its child and multi-project pipelines (recursively), wait for them, and report them in the summary',
+    default: 'true',
+    parse: bool,
+  },
+  'log-lines': {
+    description: 'Lines of each failed job log shown in the summary and the log (0: none)',
+    default: '40',
+    parse: logLines,
+  },
+  'download-artifacts': {
+    description:
+      "Jobs whose artifacts to download when the pipeline ends: one job name per line, or 'job:glob' for some of its files",
+    // Lines only: a glob may hold commas (`{a,b}`).
+    parse: (text: string) =>
+      text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('#')),
+  },
+  'artifacts-path': {
+    description: "Folder the artifacts go to, one subfolder per job (with 'download-artifacts')",
+    default: 'gitlab-artifacts',
+  },
+  'artifacts-max-size': {
+    description:
+      'Largest artifacts archive of one job, downloaded or extracted (500MiB, 1GiB; bare numbers are bytes)',
+    default: '1GiB',
+    parse: byteSize,
+  },
 } satisfies InputTable
 
 /** Output names (a rename is one edit here). */
@@ -51,6 +103,7 @@ export const Outputs = {
   WebUrl: 'web-url',
   Status: 'status',
   Sha: 'sha',
+  ArtifactsPath: 'artifacts-path',
 } as const
 
 /** Output descriptions, for action.yml and docs/actions.md. */
@@ -60,6 +113,7 @@ export const outputs: Record<(typeof Outputs)[keyof typeof Outputs], string> = {
   'web-url': 'Address of the pipeline on GitLab',
   status: "The pipeline's last status (created when not waiting)",
   sha: 'Commit the pipeline runs for',
+  'artifacts-path': "Absolute path of the folder the artifacts went to (with 'download-artifacts')",
 }
 
 export type Settings = Awaited<ReturnType<typeof readInputs>>
@@ -71,6 +125,10 @@ export async function readInputs(source: InputSource) {
     throw new Error(
       "Input 'access-token' is required when 'wait' is true: a trigger token cannot read the pipeline. " +
         "Give a token with read_api (a project access token is enough), or set 'wait: false'.",
+    )
+  if (!settings.wait && settings.downloadArtifacts?.length)
+    throw new InputError(
+      "Input 'download-artifacts' needs 'wait: true': the artifacts are fetched once the pipeline has ended",
     )
   return settings
 }

@@ -5,10 +5,13 @@ import type { ActionIO } from '../io.js'
 import { setShapedOutput, urlOnHost } from '../server-text.js'
 import { roleTooLowToCancel } from './cancel-role.js'
 import { Outputs, readInputs, type Settings } from './inputs.js'
-import type { TriggerResult } from './result.js'
+import { checkInputsAccepted } from './pipeline-inputs.js'
+import type { Log, TriggerResult } from './result.js'
+
+export type { Log }
 import { renderSummary } from './summary.js'
 
-export type Log = Pick<ActionIO, 'info' | 'warning' | 'debug'>
+import { afterPipeline, artifactsFailure, downstreamFailures } from './after-pipeline.js'
 
 /** Test seams: time and sleeping (defaults: the real ones). */
 export interface Clock {
@@ -62,7 +65,11 @@ function verdict(result: TriggerResult, s: Settings): string | undefined {
       : undefined
   if (p.status === 'failed') {
     const jobs = result.failedJobs.map((j) => `'${j.name}' (${j.failure_reason ?? 'failed'})`)
-    return `Pipeline ${p.id} failed${jobs.length ? `: job ${jobs.join(', job ')}` : ''}. ${url}`
+    const why = [
+      ...(jobs.length ? [`job ${jobs.join(', job ')}`] : []),
+      ...downstreamFailures(result.downstream),
+    ]
+    return `Pipeline ${p.id} failed${why.length ? `: ${why.join('; ')}` : ''}. ${url}`
   }
   if (p.status === 'canceled') return `Pipeline ${p.id} was canceled on GitLab: ${url}`
   if (p.status === 'skipped') return `Pipeline ${p.id} was skipped: every job was skipped. ${url}`
@@ -158,10 +165,13 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
             "Give the token's user Developer, or set 'cancel-on-abort: false'",
         )
     }
+    if (s.inputs) await checkInputsAccepted(reader ?? trigger, log, signal)
     const names = Object.keys(s.variables ?? {})
+    const inputNames = Object.keys(s.inputs ?? {})
     log.info(
       `Triggering a pipeline for '${s.ref}' of ${s.project} on ${s.gitlabUrl}` +
-        (names.length ? ` with variables ${names.join(', ')}` : ''),
+        (names.length ? ` with variables ${names.join(', ')}` : '') +
+        (inputNames.length ? ` with inputs ${inputNames.join(', ')}` : ''),
     )
     let pipeline: Pipeline
     try {
@@ -169,7 +179,7 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
       // little, so that the pipeline it created is canceled below rather than left running.
       pipeline = await trigger.pipelines.trigger(
         project,
-        { ref: s.ref, token: s.token, variables: s.variables },
+        { ref: s.ref, token: s.token, variables: s.variables, inputs: s.inputs },
         { signal: graceAfter(signal, TRIGGER_GRACE_MS) },
       )
     } catch (err) {
@@ -223,7 +233,25 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
         `Pipeline ${pipeline.id} was still ${result.pipeline.status} after ${formatDuration(s.timeout)} ('timeout')`,
       )
     if (result.pipeline.status === 'failed') result.failedJobs = await failedJobsOf(reader, s, pipeline.id)
-    result.failure = verdict(result, s)
+    const deadline = now() - (result.elapsedMs ?? 0) + s.timeout
+    await afterPipeline(
+      reader,
+      s,
+      result,
+      log,
+      {
+        remainingMs: () => deadline - now(),
+        intervalMs: s.pollInterval,
+        now,
+        sleep: clock.sleep,
+      },
+      signal,
+    )
+    // A job cancelled after the pipeline ended stops the reads that follow it; the pipeline is left alone.
+    const cancelledAfter = signal?.aborted
+      ? `Stopped after pipeline ${pipeline.id} ended ${result.pipeline.status}: ${String((signal.reason as Error)?.message ?? signal.reason)}`
+      : undefined
+    result.failure = verdict(result, s) ?? artifactsFailure(result) ?? cancelledAfter
     log.info(
       `Pipeline ${pipeline.id} ended ${result.pipeline.status} after ${formatDuration(result.elapsedMs ?? 0)}`,
     )
@@ -248,6 +276,7 @@ export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {})
     )
   setShapedOutput(io, Outputs.Status, p.status, 'status', 'word')
   setShapedOutput(io, Outputs.Sha, p.sha, 'sha', 'sha')
+  if (result.artifacts) io.setOutput(Outputs.ArtifactsPath, result.artifacts.path)
   await io.summary(renderSummary(settings, result))
   if (result.failure) io.fail(result.failure)
 }
