@@ -24,6 +24,7 @@ import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
 import { hooks } from './hooks.js'
+import { repository } from './repository.js'
 import { undiciSend } from './undici-send.js'
 import { Agent } from './undici.js'
 import { users } from './users.js'
@@ -128,6 +129,8 @@ export function createClient(options: ClientOptions) {
     projectHooks: hooks(http, 'projects'),
     /** EE only. */
     groupHooks: hooks(http, 'groups'),
+    /** Files, commits, tree, branches, protected branches and tags. */
+    repository: repository(http),
     close: async (): Promise<void> => {
       await owned?.close()
     },

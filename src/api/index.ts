@@ -19,6 +19,7 @@ export type { ImportTarget, ImportWaitOptions, ImportWaitResult, S3Source } from
 export type { PollTiming } from './poll.js'
 export type { OnManual, TriggerParams, WaitOptions, WaitResult } from './pipelines.js'
 export type { GroupHooksApi, HookTestTrigger, ProjectHooksApi } from './hooks.js'
+export type { RepositoryApi } from './repository.js'
 export type * from '../schema/index.js'
 export type { ImpersonationTokenListOptions, ResourceAccessTokenListOptions } from './access-tokens.js'
 export type { MemberListOptions, MembersApi } from './members.js'
