@@ -3,7 +3,8 @@
  * milestones and an issue under them against the reference server (python_gitlab_world.py), and,
  * from a fresh instance (`seed: 'none'`), a user with a personal access token, and a whole world
  * (python_gitlab_whole_world.py: users, groups, members, a project and its issue sub-resources, a
- * reporter's reads and refusals, export, import and trigger). A
+ * reporter's reads and refusals, export, import and trigger), and a repository worked as a suite
+ * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, protection). A
  * contributor's machine needs the package (CONTRIBUTING.md): without it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
@@ -116,3 +117,36 @@ it('python-gitlab starts from a fresh instance as root, makes a user and a token
 it('python-gitlab builds a whole world from a fresh instance, reads and is refused as a reporter, exports, imports and triggers, the same after a reset', async () => {
   expect(await twiceAroundReset(WHOLE_WORLD)).toEqual(wholeWorldAnswers)
 }, 120_000)
+
+it('python-gitlab works a repository: branches, files, commits with actions, the tree, tags and protection, again after a reset', async () => {
+  const python = await pythonWithGitlab()
+  const world = async () => {
+    const { stdout } = await run(python, [join(__dirname, 'python_gitlab_repository.py')], {
+      env: {
+        ...process.env,
+        GITLAB_URL: t.baseUrl,
+        GITLAB_TOKEN: 'glpat-root-token',
+        GITLAB_PROJECT: 'acme/widgets',
+      },
+      timeout: 60_000,
+    })
+    return JSON.parse(stdout) as unknown
+  }
+  const first = await world()
+  await t.server.reset()
+  expect(await world()).toEqual(first)
+  expect(first).toEqual({
+    branch: { name: 'feature', protected: false, merged: true },
+    file: { name: '.gitlab-ci.yml', text: 'build:\n  script: [make]\n', size: 24 },
+    raw: 'build:\n  script: [make test]\n',
+    taken: [400, 'A file with this name already exists'],
+    commit: { title: 'Two files', stats: { additions: 2, deletions: 0, total: 2 } },
+    commits: ['Two files', 'Update CI', 'Add CI', 'main'],
+    tree: ['docs', '.gitlab-ci.yml', 'docs/a.md', 'docs/b.md'],
+    after_delete: ['docs/a.md'],
+    tag: { name: 'v1.0', message: 'First', commit: 'Remove b' },
+    protected: ['feature', 30],
+    branches: ['feature', 'main'],
+    left: ['main'],
+  })
+}, 90_000)
