@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { DANA, GUS, MARK, OTTO, RITA, repositorySeed } from '../../support/repository-seed.js'
@@ -427,5 +430,49 @@ describe('projects made through the API', () => {
     expect(
       ((await t.http('GET', `${E}/protected_branches`, { token: MARK })).body as Json[]).map((p) => p.name),
     ).toEqual(['main'])
+  })
+})
+
+describe('with --data', () => {
+  it('keeps commits, branches and tags made through the API across a restart; a reset then removes them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-repository-'))
+    try {
+      const first = await startServer(repositorySeed, { data: dir })
+      const made = await first.http('POST', `${P}/repository/commits`, {
+        token: MARK,
+        json: {
+          branch: 'kept',
+          start_branch: 'main',
+          commit_message: 'k',
+          actions: [{ action: 'create', file_path: 'k.txt', content: 'kept' }],
+        },
+      })
+      expect(made.status).toBe(201)
+      await first.http('POST', `${P}/repository/tags`, {
+        token: MARK,
+        json: { tag_name: 'k1', ref: 'kept', message: 'k' },
+      })
+      await first.close()
+      const second = await startServer(repositorySeed, { data: dir })
+      try {
+        expect(
+          (await second.http('GET', `${P}/repository/files/k.txt/raw?ref=k1`, { token: MARK })).text,
+        ).toBe('kept')
+        expect(
+          ((await second.http('GET', `${P}/repository/branches/kept`, { token: MARK })).body as Json).commit,
+        ).toMatchObject({
+          id: (made.body as Json).id,
+        })
+        expect((await second.http('POST', '/-/emulator/reset', { token: 'glpat-root-token' })).status).toBe(
+          200,
+        )
+        expect((await second.http('GET', `${P}/repository/branches/kept`, { token: MARK })).status).toBe(404)
+        expect((await second.http('GET', `${P}/repository/tags/k1`, { token: MARK })).status).toBe(404)
+      } finally {
+        await second.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
