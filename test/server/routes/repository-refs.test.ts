@@ -122,6 +122,18 @@ describe('commits list', () => {
     const one = await t.http('GET', `${P}/repository/commits/${c.slice(0, 7)}?stats=false`, { token: RITA })
     expect(one.body).toMatchObject({ id: c, project_id: expect.any(Number) })
     expect(one.body).not.toHaveProperty('stats')
+    const { token } = (await t.http('POST', `${P}/triggers`, { token: MARK, json: { description: 'x' } }))
+      .body as Json
+    const pipeline = await t.http('POST', `${P}/trigger/pipeline`, {
+      form: `ref=develop&token=${String(token)}`,
+    })
+    expect(pipeline.status).toBe(201)
+    const detail = (await t.http('GET', `${P}/repository/commits/develop`, { token: RITA })).body as Json
+    expect(detail).toMatchObject({
+      id: c,
+      status: (pipeline.body as Json).status,
+      last_pipeline: { id: (pipeline.body as Json).id, sha: c, ref: 'develop', source: 'trigger' },
+    })
     expect((await t.http('GET', `${P}/repository/commits/${'0'.repeat(40)}`, { token: RITA })).body).toEqual({
       message: '404 Commit Not Found',
     })
