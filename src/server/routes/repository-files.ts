@@ -43,7 +43,7 @@ export function repositoryFileRoutes(api: ApiContext): void {
       jobToken: true,
     },
     (h) => {
-      const { meta, content } = files.read(h.actor, h.path.id, h.path.file_path, h.params.ref)
+      const { meta, content } = files.read(h.actor, h.path.id, h.path.file_path, h.params.ref, true)
       fileHeaders(h.reply, meta)
       const name = encodeURIComponent(meta.file_name)
       return h.reply
