@@ -71,16 +71,12 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
-it('python-gitlab creates labels and milestones and files an issue under them, again after a reset', async () => {
+/** What `script` prints run in acme/widgets as `token`'s user, the same again after a reset of the seeded server. */
+async function inWidgetsAroundReset(script: string, token: string): Promise<unknown> {
   const python = await pythonWithGitlab()
   const world = async () => {
-    const { stdout } = await run(python, [SCRIPT], {
-      env: {
-        ...process.env,
-        GITLAB_URL: t.baseUrl,
-        GITLAB_TOKEN: 'glpat-rita-token',
-        GITLAB_PROJECT: 'acme/widgets',
-      },
+    const { stdout } = await run(python, [script], {
+      env: { ...process.env, GITLAB_URL: t.baseUrl, GITLAB_TOKEN: token, GITLAB_PROJECT: 'acme/widgets' },
       timeout: 60_000,
     })
     return JSON.parse(stdout) as unknown
@@ -88,6 +84,11 @@ it('python-gitlab creates labels and milestones and files an issue under them, a
   const first = await world()
   await t.server.reset()
   expect(await world()).toEqual(first)
+  return first
+}
+
+it('python-gitlab creates labels and milestones and files an issue under them, again after a reset', async () => {
+  const first = await inWidgetsAroundReset(SCRIPT, 'glpat-rita-token')
   expect(first).toEqual({
     label: { name: 'from python', color: '#008080', description: 'Made by python-gitlab' },
     label_saved: { color: '#0000FF', priority: 2 },
@@ -119,22 +120,7 @@ it('python-gitlab builds a whole world from a fresh instance, reads and is refus
 }, 120_000)
 
 it('python-gitlab works a repository: branches, files, commits with actions, the tree, tags and protection, again after a reset', async () => {
-  const python = await pythonWithGitlab()
-  const world = async () => {
-    const { stdout } = await run(python, [join(__dirname, 'python_gitlab_repository.py')], {
-      env: {
-        ...process.env,
-        GITLAB_URL: t.baseUrl,
-        GITLAB_TOKEN: 'glpat-root-token',
-        GITLAB_PROJECT: 'acme/widgets',
-      },
-      timeout: 60_000,
-    })
-    return JSON.parse(stdout) as unknown
-  }
-  const first = await world()
-  await t.server.reset()
-  expect(await world()).toEqual(first)
+  const first = await inWidgetsAroundReset(join(__dirname, 'python_gitlab_repository.py'), 'glpat-root-token')
   expect(first).toEqual({
     branch: { name: 'feature', protected: false, merged: true },
     file: { name: '.gitlab-ci.yml', text: 'build:\n  script: [make]\n', size: 24 },
