@@ -25,6 +25,7 @@ import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
 import { hooks } from './hooks.js'
+import { repository } from './repository.js'
 import { undiciSend } from './undici-send.js'
 import { Agent } from './undici.js'
 import { users } from './users.js'
@@ -131,6 +132,8 @@ export function createClient(options: ClientOptions) {
     projectHooks: hooks(http, 'projects'),
     /** EE only. */
     groupHooks: hooks(http, 'groups'),
+    /** Files, commits, tree, branches, protected branches and tags. */
+    repository: repository(http),
     close: async (): Promise<void> => {
       await owned?.close()
     },

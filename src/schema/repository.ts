@@ -1,6 +1,7 @@
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox'
 import { Nullable, PageQuery } from './common.js'
 import { boolParam, dateTimeParam, nonBlankString } from './params.js'
+import { PipelineBasic } from './pipeline.js'
 
 /**
  * The repository API's records and parameters: commits (`lib/api/entities/commit.rb`,
@@ -49,7 +50,7 @@ export type CommitStats = Static<typeof CommitStats>
 const detailFields = {
   status: Nullable(Type.String()),
   project_id: Type.Integer(),
-  last_pipeline: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  last_pipeline: Nullable(PipelineBasic),
 }
 
 /**

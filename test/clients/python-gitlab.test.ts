@@ -3,7 +3,8 @@
  * milestones and an issue under them against the reference server (python_gitlab_world.py), and,
  * from a fresh instance (`seed: 'none'`), a user with a personal access token, and a whole world
  * (python_gitlab_whole_world.py: users, groups, members, a project and its issue sub-resources, a
- * reporter's reads and refusals, export, import and trigger). A
+ * reporter's reads and refusals, export, import and trigger), and a repository worked as a suite
+ * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, protection). A
  * contributor's machine needs the package (CONTRIBUTING.md): without it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
@@ -70,16 +71,12 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
-it('python-gitlab creates labels and milestones and files an issue under them, again after a reset', async () => {
+/** What `script` prints run in acme/widgets as `token`'s user, the same again after a reset of the seeded server. */
+async function inWidgetsAroundReset(script: string, token: string): Promise<unknown> {
   const python = await pythonWithGitlab()
   const world = async () => {
-    const { stdout } = await run(python, [SCRIPT], {
-      env: {
-        ...process.env,
-        GITLAB_URL: t.baseUrl,
-        GITLAB_TOKEN: 'glpat-rita-token',
-        GITLAB_PROJECT: 'acme/widgets',
-      },
+    const { stdout } = await run(python, [script], {
+      env: { ...process.env, GITLAB_URL: t.baseUrl, GITLAB_TOKEN: token, GITLAB_PROJECT: 'acme/widgets' },
       timeout: 60_000,
     })
     return JSON.parse(stdout) as unknown
@@ -87,6 +84,11 @@ it('python-gitlab creates labels and milestones and files an issue under them, a
   const first = await world()
   await t.server.reset()
   expect(await world()).toEqual(first)
+  return first
+}
+
+it('python-gitlab creates labels and milestones and files an issue under them, again after a reset', async () => {
+  const first = await inWidgetsAroundReset(SCRIPT, 'glpat-rita-token')
   expect(first).toEqual({
     label: { name: 'from python', color: '#008080', description: 'Made by python-gitlab' },
     label_saved: { color: '#0000FF', priority: 2 },
@@ -116,3 +118,21 @@ it('python-gitlab starts from a fresh instance as root, makes a user and a token
 it('python-gitlab builds a whole world from a fresh instance, reads and is refused as a reporter, exports, imports and triggers, the same after a reset', async () => {
   expect(await twiceAroundReset(WHOLE_WORLD)).toEqual(wholeWorldAnswers)
 }, 120_000)
+
+it('python-gitlab works a repository: branches, files, commits with actions, the tree, tags and protection, again after a reset', async () => {
+  const first = await inWidgetsAroundReset(join(__dirname, 'python_gitlab_repository.py'), 'glpat-root-token')
+  expect(first).toEqual({
+    branch: { name: 'feature', protected: false, merged: true },
+    file: { name: '.gitlab-ci.yml', text: 'build:\n  script: [make]\n', size: 24 },
+    raw: 'build:\n  script: [make test]\n',
+    taken: [400, 'A file with this name already exists'],
+    commit: { title: 'Two files', stats: { additions: 2, deletions: 0, total: 2 } },
+    commits: ['Two files', 'Update CI', 'Add CI', 'main'],
+    tree: ['docs', '.gitlab-ci.yml', 'docs/a.md', 'docs/b.md'],
+    after_delete: ['docs/a.md'],
+    tag: { name: 'v1.0', message: 'First', commit: 'Remove b' },
+    protected: ['feature', 30],
+    branches: ['feature', 'main'],
+    left: ['main'],
+  })
+}, 90_000)

@@ -13,6 +13,14 @@ import type { ApiContext } from './context.js'
 
 const FilePath = Type.Object({ id: Type.String(), file_path: Type.String() })
 
+/**
+ * A header value Node can send: Rack writes a Ruby string's UTF-8 bytes as they are, Node refuses
+ * characters past Latin-1 (and writes Latin-1 ones as UTF-8 or not depending on the body), so a
+ * value that is not printable ASCII (a file named `résumé.md`) is percent-encoded (`encodeURI`): our
+ * choice, where GitLab sends the raw bytes.
+ */
+const headerValue = (value: string) => (/^[\x20-\x7e]*$/.test(value) ? value : encodeURI(value))
+
 /** `set_http_headers(blob_data)` (`lib/api/helpers/headers_helpers.rb`): `X-Gitlab-<Key-Dasherized>`. */
 function fileHeaders(reply: FastifyReply, meta: RepositoryFileMeta): void {
   for (const [key, value] of Object.entries(meta)) {
@@ -20,7 +28,7 @@ function fileHeaders(reply: FastifyReply, meta: RepositoryFileMeta): void {
       .split('_')
       .map((w) => w[0]!.toUpperCase() + w.slice(1))
       .join('-')
-    reply.header(`X-Gitlab-${name}`, String(value))
+    reply.header(`X-Gitlab-${name}`, headerValue(String(value)))
   }
 }
 
@@ -43,14 +51,14 @@ export function repositoryFileRoutes(api: ApiContext): void {
       jobToken: true,
     },
     (h) => {
-      const { meta, content } = files.read(h.actor, h.path.id, h.path.file_path, h.params.ref)
+      const { meta, content } = files.read(h.actor, h.path.id, h.path.file_path, h.params.ref, true)
       fileHeaders(h.reply, meta)
       const name = encodeURIComponent(meta.file_name)
       return h.reply
         .header('cache-control', 'no-cache')
         .header(
           'content-disposition',
-          `inline; filename="${meta.file_name.replace(/"/g, '')}"; filename*=UTF-8''${name}`,
+          `inline; filename="${headerValue(meta.file_name.replace(/["\r\n]/g, ''))}"; filename*=UTF-8''${name}`,
         )
         .type('text/plain; charset=utf-8')
         .send(content)

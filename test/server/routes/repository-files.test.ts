@@ -333,6 +333,23 @@ describe('files API', () => {
     })
   })
 
+  it('answers a file whose name is not ASCII, its headers percent-encoded', async () => {
+    const name = 'docs/日本 résumé.md'
+    const made = await t.http('POST', `${P}/repository/files/${enc(name)}`, {
+      token: DANA,
+      json: { branch: 'develop', content: 'x', commit_message: 'm' },
+    })
+    expect(made.status).toBe(201)
+    for (const path of [
+      `${P}/repository/files/${enc(name)}?ref=develop`,
+      `${P}/repository/files/${enc(name)}/raw?ref=develop`,
+    ]) {
+      const res = await t.http('GET', path, { token: RITA })
+      expect(res.status).toBe(200)
+      expect(decodeURI(res.headers['x-gitlab-file-path']!)).toBe(name)
+    }
+  })
+
   it('reads at a tag, a short SHA and by default the default branch (raw); 403 for a guest of a private project', async () => {
     const c = (
       await t.http('POST', `${P}/repository/commits`, {

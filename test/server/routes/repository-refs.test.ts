@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { DANA, GUS, MARK, OTTO, RITA, repositorySeed } from '../../support/repository-seed.js'
@@ -119,6 +122,18 @@ describe('commits list', () => {
     const one = await t.http('GET', `${P}/repository/commits/${c.slice(0, 7)}?stats=false`, { token: RITA })
     expect(one.body).toMatchObject({ id: c, project_id: expect.any(Number) })
     expect(one.body).not.toHaveProperty('stats')
+    const { token } = (await t.http('POST', `${P}/triggers`, { token: MARK, json: { description: 'x' } }))
+      .body as Json
+    const pipeline = await t.http('POST', `${P}/trigger/pipeline`, {
+      form: `ref=develop&token=${String(token)}`,
+    })
+    expect(pipeline.status).toBe(201)
+    const detail = (await t.http('GET', `${P}/repository/commits/develop`, { token: RITA })).body as Json
+    expect(detail).toMatchObject({
+      id: c,
+      status: (pipeline.body as Json).status,
+      last_pipeline: { id: (pipeline.body as Json).id, sha: c, ref: 'develop', source: 'trigger' },
+    })
     expect((await t.http('GET', `${P}/repository/commits/${'0'.repeat(40)}`, { token: RITA })).body).toEqual({
       message: '404 Commit Not Found',
     })
@@ -427,5 +442,49 @@ describe('projects made through the API', () => {
     expect(
       ((await t.http('GET', `${E}/protected_branches`, { token: MARK })).body as Json[]).map((p) => p.name),
     ).toEqual(['main'])
+  })
+})
+
+describe('with --data', () => {
+  it('keeps commits, branches and tags made through the API across a restart; a reset then removes them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-repository-'))
+    try {
+      const first = await startServer(repositorySeed, { data: dir })
+      const made = await first.http('POST', `${P}/repository/commits`, {
+        token: MARK,
+        json: {
+          branch: 'kept',
+          start_branch: 'main',
+          commit_message: 'k',
+          actions: [{ action: 'create', file_path: 'k.txt', content: 'kept' }],
+        },
+      })
+      expect(made.status).toBe(201)
+      await first.http('POST', `${P}/repository/tags`, {
+        token: MARK,
+        json: { tag_name: 'k1', ref: 'kept', message: 'k' },
+      })
+      await first.close()
+      const second = await startServer(repositorySeed, { data: dir })
+      try {
+        expect(
+          (await second.http('GET', `${P}/repository/files/k.txt/raw?ref=k1`, { token: MARK })).text,
+        ).toBe('kept')
+        expect(
+          ((await second.http('GET', `${P}/repository/branches/kept`, { token: MARK })).body as Json).commit,
+        ).toMatchObject({
+          id: (made.body as Json).id,
+        })
+        expect((await second.http('POST', '/-/emulator/reset', { token: 'glpat-root-token' })).status).toBe(
+          200,
+        )
+        expect((await second.http('GET', `${P}/repository/branches/kept`, { token: MARK })).status).toBe(404)
+        expect((await second.http('GET', `${P}/repository/tags/k1`, { token: MARK })).status).toBe(404)
+      } finally {
+        await second.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

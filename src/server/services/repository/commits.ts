@@ -2,6 +2,7 @@ import type { Commit, CommitCreate, CommitDetailAnswer, CommitListQuery } from '
 import { history, readCommit, type HistoryCommit } from '../../git/history.js'
 import { forbidden, notFound } from '../../grape/gitlab-errors.js'
 import { MAX_COUNT, type Page, type PageOut } from '../../grape/pagination.js'
+import { pipelinePresenter } from '../../present/pipelines.js'
 import { presentCommit } from '../../present/repository.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
@@ -23,14 +24,21 @@ export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: 
 
   const present = (p: ProjectRow, c: HistoryCommit) => presentCommit(c, p.full_path, instance)
 
-  /** `Entities::CommitDetail`: the pipeline fields are null (no pipeline names a commit's status here yet). */
-  const detail = (p: ProjectRow, c: HistoryCommit, withStats: boolean): CommitDetailAnswer => ({
-    ...present(p, c),
-    ...(withStats ? { stats: core.stats(c) } : {}),
-    status: null,
-    project_id: p.id,
-    last_pipeline: null,
-  })
+  const pipelines = pipelinePresenter(instance)
+  /**
+   * `Entities::CommitDetail`: `status` and `last_pipeline` from the project's newest pipeline for
+   * the commit (`lazy_latest_pipeline`), null when it has none.
+   */
+  const detail = (p: ProjectRow, c: HistoryCommit, withStats: boolean): CommitDetailAnswer => {
+    const [latest] = store.pipelines.page({ projectId: p.id, sha: c.sha, order: 'id', sort: 'desc' }, 1, 0)
+    return {
+      ...present(p, c),
+      ...(withStats ? { stats: core.stats(c) } : {}),
+      status: latest?.status ?? null,
+      project_id: p.id,
+      last_pipeline: latest ? pipelines.basic(p, latest) : null,
+    }
+  }
 
   return {
     present,

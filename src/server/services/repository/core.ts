@@ -136,13 +136,6 @@ export function repositoryCore(ctx: ServiceContext) {
     return !p || allows(actor, project, p.push_access_level)
   }
 
-  const canMerge = (actor: Actor, project: ProjectRow, branch: string) => {
-    const p = protection(project, branch)
-    return (
-      access.atLeast(actor, project, Level.developer) && (!p || allows(actor, project, p.merge_access_level))
-    )
-  }
-
   /** The last commit from `sha` back that changed `path` (`last_commit_id_for_path`). */
   const lastCommitFor = (sha: string, path: string): string | undefined =>
     history(objects, sha, { path }).next().value?.sha
@@ -265,11 +258,9 @@ export function repositoryCore(ctx: ServiceContext) {
 
   return {
     resolveCommit,
-    hasCommit,
     branchSha,
     protection,
     canPush,
-    canMerge,
     lastCommitFor,
     protectDefault,
     commit,

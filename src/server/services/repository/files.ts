@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FileCommitted, FileDelete, FileWrite, RepositoryFileMeta } from '../../../schema/repository.js'
 import { entryAt } from '../../git/commit-files.js'
-import { forbidden, notFound } from '../../grape/gitlab-errors.js'
+import { forbidden, notFound, paramError } from '../../grape/gitlab-errors.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
@@ -23,7 +23,24 @@ export interface FileRead {
 export function fileService(ctx: ServiceContext, core: RepositoryCore, reads: RepositoryReads) {
   const objects = ctx.store.gitObjects
 
-  function read(actor: Actor, projectRef: string, path: string, ref: string | undefined): FileRead {
+  /**
+   * The `file_path` validator (`lib/api/validations/validators/file_path.rb`): no `..` segment
+   * (`Gitlab::PathTraversal`), no leading `/` except where a route allows one (`/raw`). A 400
+   * before any access check, as Grape validates before the endpoint runs.
+   */
+  const checkPath = (path: string, leadingSlash: boolean) => {
+    if (path.split(/[\\/]/).includes('..') || (!leadingSlash && path.startsWith('/')))
+      throw paramError('file_path should be a valid file path')
+  }
+
+  function read(
+    actor: Actor,
+    projectRef: string,
+    path: string,
+    ref: string | undefined,
+    raw = false,
+  ): FileRead {
+    checkPath(path, raw)
     const project = reads.readable(actor, projectRef)
     const gitRef = ref ?? project.default_branch ?? 'HEAD'
     const commit = core.resolveCommit(project, gitRef)
@@ -64,6 +81,7 @@ export function fileService(ctx: ServiceContext, core: RepositoryCore, reads: Re
     action: 'create' | 'update' | 'delete',
     input: FileDelete & Partial<FileWrite>,
   ): FileCommitted {
+    checkPath(path, false)
     const project = pusher(actor, projectRef)
     const actions = checkActions([
       {
@@ -91,7 +109,10 @@ export function fileService(ctx: ServiceContext, core: RepositoryCore, reads: Re
   }
 
   return {
-    /** `GET`/`HEAD .../files/:file_path` (`ref` required) and `.../raw` (`ref` defaults to the default branch). */
+    /**
+     * `GET`/`HEAD .../files/:file_path` (`ref` required) and, `raw`, `.../raw` (`ref` defaults to the
+     * default branch, a leading `/` is allowed).
+     */
     read,
     create: (actor: Actor, projectRef: string, path: string, input: FileWrite) =>
       write(actor, projectRef, path, 'create', input),

@@ -1,0 +1,201 @@
+import type { ResourceRef } from '../schema/common.js'
+import {
+  Branch,
+  CommitDetailAnswer,
+  ProtectedBranch,
+  RepositoryFile,
+  Tag,
+  type BranchCreate,
+  type BranchListQuery,
+  type Commit,
+  type CommitCreate,
+  type CommitListQuery,
+  type FileCommitted,
+  type FileDelete,
+  type FileWrite,
+  type ProtectBranch,
+  type ProtectedBranchQuery,
+  type RepositoryFileMeta,
+  type TagCreate,
+  type TagListQuery,
+  type TreeObject,
+  type TreeQuery,
+} from '../schema/repository.js'
+import type { CallOptions, Http } from './http.js'
+import type { PageOptions } from './paginate.js'
+import { path } from './path.js'
+import type { Query } from './call-options.js'
+
+type ListQuery<Q> = Omit<Q, 'page' | 'per_page'>
+
+/** The `X-Gitlab-*` headers of a file read, as `blob_data` (lib/api/files.rb) has them. */
+function fileMeta(headers: Record<string, string | string[] | undefined>): RepositoryFileMeta {
+  const h = (key: string) => {
+    const v = headers[`x-gitlab-${key.replaceAll('_', '-')}`]
+    return (Array.isArray(v) ? v[0] : v) ?? ''
+  }
+  return {
+    file_name: h('file_name'),
+    file_path: h('file_path'),
+    size: Number(h('size')),
+    encoding: h('encoding'),
+    content_sha256: h('content_sha256'),
+    ref: h('ref'),
+    blob_id: h('blob_id'),
+    commit_id: h('commit_id'),
+    last_commit_id: h('last_commit_id'),
+    execute_filemode: h('execute_filemode') === 'true',
+  }
+}
+
+/**
+ * A project's repository (`lib/api/files.rb`, `commits.rb`, `repositories.rb`, `branches.rb`,
+ * `protected_branches.rb`, `tags.rb`): files, commits, the tree, branches and their protection, tags.
+ * A file path is one URL-encoded segment (`docs/a.md` -> `docs%2Fa.md`), as are branch names.
+ */
+export const repository = (http: Http) => ({
+  files: {
+    /** `GET /projects/:id/repository/files/:file_path?ref=`: metadata and Base64 `content`. */
+    get: (project: ResourceRef, filePath: string, ref: string, options: CallOptions = {}) =>
+      http.request('GET', path`/projects/${project}/repository/files/${filePath}`, {
+        ...options,
+        query: { ref },
+        response: RepositoryFile,
+      }),
+    /** `HEAD .../files/:file_path?ref=`: the metadata only, from the `X-Gitlab-*` headers. */
+    head: async (project: ResourceRef, filePath: string, ref: string, options: CallOptions = {}) => {
+      const p = path`/projects/${project}/repository/files/${filePath}`
+      const res = await http.rawWhole('HEAD', p, { ...options, query: { ref } })
+      await http.read('HEAD', p, res)
+      return fileMeta(res.headers)
+    },
+    /** `GET .../files/:file_path/raw`: the bytes (`ref` defaults to the default branch). */
+    raw: async (project: ResourceRef, filePath: string, ref?: string, options: CallOptions = {}) => {
+      const p = path`/projects/${project}/repository/files/${filePath}/raw`
+      const res = await http.rawWhole('GET', p, {
+        ...options,
+        ...(ref === undefined ? {} : { query: { ref } }),
+      })
+      if (res.status >= 400) await http.read('GET', p, res)
+      const chunks: Buffer[] = []
+      for await (const chunk of res.body) chunks.push(Buffer.from(chunk))
+      return Buffer.concat(chunks)
+    },
+    /** `POST .../files/:file_path`: a commit creating it on `branch`. */
+    create: (project: ResourceRef, filePath: string, params: FileWrite, options: CallOptions = {}) =>
+      http.request<FileCommitted>('POST', path`/projects/${project}/repository/files/${filePath}`, {
+        ...options,
+        json: params,
+      }),
+    /** `PUT .../files/:file_path`: a commit updating it (`last_commit_id`: refused if it changed since). */
+    update: (project: ResourceRef, filePath: string, params: FileWrite, options: CallOptions = {}) =>
+      http.request<FileCommitted>('PUT', path`/projects/${project}/repository/files/${filePath}`, {
+        ...options,
+        json: params,
+      }),
+    /** `DELETE .../files/:file_path`: a commit deleting it; 204. */
+    remove: (project: ResourceRef, filePath: string, params: FileDelete, options: CallOptions = {}) =>
+      http.request<void>('DELETE', path`/projects/${project}/repository/files/${filePath}`, {
+        ...options,
+        json: params,
+      }),
+  },
+  commits: {
+    /** `GET /projects/:id/repository/commits`, lazily, newest first. */
+    list: (project: ResourceRef, query: ListQuery<CommitListQuery> = {}, options: PageOptions = {}) =>
+      http.paginate<Commit>(path`/projects/${project}/repository/commits`, {
+        ...options,
+        query: query as Query,
+      }),
+    /** `GET /projects/:id/repository/commits/:sha` (a SHA, branch or tag), with `stats` unless `stats: false`. */
+    get: (project: ResourceRef, sha: string, query: { stats?: boolean } = {}, options: CallOptions = {}) =>
+      http.request('GET', path`/projects/${project}/repository/commits/${sha}`, {
+        ...options,
+        query: query as Query,
+        response: CommitDetailAnswer,
+      }),
+    /** `POST /projects/:id/repository/commits`: `actions[]` as one commit on `branch`. */
+    create: (project: ResourceRef, params: CommitCreate, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/repository/commits`, {
+        ...options,
+        json: params,
+        response: CommitDetailAnswer,
+      }),
+  },
+  /** `GET /projects/:id/repository/tree`, lazily (offset pages, or keyset with `pagination: 'keyset'`). */
+  tree: (project: ResourceRef, query: ListQuery<TreeQuery> = {}, options: PageOptions = {}) =>
+    http.paginate<TreeObject>(path`/projects/${project}/repository/tree`, {
+      ...options,
+      query: query as Query,
+    }),
+  branches: {
+    /** `GET /projects/:id/repository/branches`, lazily, by name (`search`). */
+    list: (project: ResourceRef, query: ListQuery<BranchListQuery> = {}, options: PageOptions = {}) =>
+      http.paginate<Branch>(path`/projects/${project}/repository/branches`, {
+        ...options,
+        query: query as Query,
+        item: Branch,
+      }),
+    get: (project: ResourceRef, branch: string, options: CallOptions = {}) =>
+      http.request('GET', path`/projects/${project}/repository/branches/${branch}`, {
+        ...options,
+        response: Branch,
+      }),
+    /** `POST /projects/:id/repository/branches` at `ref`. */
+    create: (project: ResourceRef, params: BranchCreate, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/repository/branches`, {
+        ...options,
+        json: params,
+        response: Branch,
+      }),
+    /** `DELETE /projects/:id/repository/branches/:branch`; 204. */
+    remove: (project: ResourceRef, branch: string, options: CallOptions = {}) =>
+      http.request<void>('DELETE', path`/projects/${project}/repository/branches/${branch}`, options),
+  },
+  protectedBranches: {
+    list: (project: ResourceRef, query: ListQuery<ProtectedBranchQuery> = {}, options: PageOptions = {}) =>
+      http.paginate<ProtectedBranch>(path`/projects/${project}/protected_branches`, {
+        ...options,
+        query: query as Query,
+        item: ProtectedBranch,
+      }),
+    get: (project: ResourceRef, name: string, options: CallOptions = {}) =>
+      http.request('GET', path`/projects/${project}/protected_branches/${name}`, {
+        ...options,
+        response: ProtectedBranch,
+      }),
+    /** `POST /projects/:id/protected_branches` (Maintainer; levels default to 40, Maintainers). */
+    protect: (project: ResourceRef, params: ProtectBranch, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/protected_branches`, {
+        ...options,
+        json: params,
+        response: ProtectedBranch,
+      }),
+    /** `DELETE /projects/:id/protected_branches/:name`; 204. */
+    unprotect: (project: ResourceRef, name: string, options: CallOptions = {}) =>
+      http.request<void>('DELETE', path`/projects/${project}/protected_branches/${name}`, options),
+  },
+  tags: {
+    /** `GET /projects/:id/repository/tags`, lazily (newest commit first unless `order_by`/`sort` say otherwise). */
+    list: (project: ResourceRef, query: ListQuery<TagListQuery> = {}, options: PageOptions = {}) =>
+      http.paginate<Tag>(path`/projects/${project}/repository/tags`, {
+        ...options,
+        query: query as Query,
+        item: Tag,
+      }),
+    get: (project: ResourceRef, name: string, options: CallOptions = {}) =>
+      http.request('GET', path`/projects/${project}/repository/tags/${name}`, { ...options, response: Tag }),
+    /** `POST /projects/:id/repository/tags`: a `message` makes it annotated. */
+    create: (project: ResourceRef, params: TagCreate, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/repository/tags`, {
+        ...options,
+        json: params,
+        response: Tag,
+      }),
+    /** `DELETE /projects/:id/repository/tags/:tag_name`; 204. */
+    remove: (project: ResourceRef, name: string, options: CallOptions = {}) =>
+      http.request<void>('DELETE', path`/projects/${project}/repository/tags/${name}`, options),
+  },
+})
+/** The type of `client.repository`. */
+export type RepositoryApi = ReturnType<typeof repository>

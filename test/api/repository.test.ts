@@ -1,0 +1,96 @@
+import { collect } from '../../src/api/client.js'
+import { apiFailure, clientPool } from '../support/client-pool.js'
+import { DANA, MARK, RITA, repositorySeed } from '../support/repository-seed.js'
+import { startServer, type TestServer } from '../support/server.js'
+
+/* `client.repository` against the reference server, every body checked against src/schema. */
+
+let t: TestServer
+const { as, closeAll } = clientPool(() => t.baseUrl)
+beforeEach(async () => {
+  t = await startServer(repositorySeed)
+})
+afterEach(async () => {
+  await closeAll()
+  await t.close()
+})
+
+it('commits, reads files (get, head, raw), lists commits and the tree, and deletes', async () => {
+  const dana = as(DANA)
+  const rita = as(RITA)
+  const made = await dana.repository.commits.create('acme/app', {
+    branch: 'develop',
+    commit_message: 'Add CI',
+    actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'build:\n  script: [make]\n' }],
+  })
+  expect(made).toMatchObject({ title: 'Add CI', stats: { additions: 2, deletions: 0, total: 2 } })
+  const file = await rita.repository.files.get('acme/app', '.gitlab-ci.yml', 'develop')
+  expect(Buffer.from(file.content, 'base64').toString()).toBe('build:\n  script: [make]\n')
+  const { content, ...meta } = file
+  expect(content).not.toBe('')
+  expect(await rita.repository.files.head('acme/app', '.gitlab-ci.yml', 'develop')).toEqual(meta)
+  expect((await rita.repository.files.raw('acme/app', '.gitlab-ci.yml', 'develop')).toString()).toBe(
+    'build:\n  script: [make]\n',
+  )
+  expect(
+    await apiFailure(
+      dana.repository.files.update('acme/app', 'docs/new.md', {
+        branch: 'develop',
+        commit_message: 'x',
+        content: 'x',
+      }),
+    ),
+  ).toMatchObject({ status: 400, body: { message: "A file with this name doesn't exist" } })
+  await dana.repository.files.create('acme/app', 'docs/new.md', {
+    branch: 'develop',
+    commit_message: 'x',
+    content: 'x',
+  })
+  const commits = await collect(rita.repository.commits.list('acme/app', { ref_name: 'develop' }))
+  expect(commits.map((c) => c.title)).toEqual(['x', 'Add CI', 'develop'])
+  expect(await rita.repository.commits.get('acme/app', commits[1]!.id, { stats: false })).not.toHaveProperty(
+    'stats',
+  )
+  const tree = await collect(rita.repository.tree('acme/app', { ref: 'develop', recursive: true }))
+  expect(tree.map((e) => e.path)).toEqual(['docs', '.gitlab-ci.yml', 'docs/new.md'])
+  await dana.repository.files.remove('acme/app', 'docs/new.md', { branch: 'develop', commit_message: 'rm' })
+  expect(await apiFailure(rita.repository.files.raw('acme/app', 'docs/new.md', 'develop'))).toMatchObject({
+    status: 404,
+    body: { message: '404 File Not Found' },
+  })
+})
+
+it('creates, lists, protects and deletes branches, and tags', async () => {
+  const mark = as(MARK)
+  const made = await mark.repository.branches.create('acme/app', { branch: 'feature/a', ref: 'main' })
+  expect(made).toMatchObject({ name: 'feature/a', merged: true, protected: false, default: false })
+  expect(
+    (await collect(mark.repository.branches.list('acme/app', { search: 'feat' }))).map((b) => b.name),
+  ).toEqual(['feature/a'])
+  expect(await mark.repository.branches.get('acme/app', 'feature/a')).toEqual(made)
+  const rule = await mark.repository.protectedBranches.protect('acme/app', {
+    name: 'feature/*',
+    push_access_level: 30,
+  })
+  expect(await mark.repository.protectedBranches.get('acme/app', 'feature/*')).toEqual(rule)
+  expect((await collect(mark.repository.protectedBranches.list('acme/app'))).map((p) => p.name)).toEqual([
+    'main',
+    'feature/*',
+  ])
+  await mark.repository.protectedBranches.unprotect('acme/app', 'feature/*')
+  await mark.repository.branches.remove('acme/app', 'feature/a')
+  expect(await apiFailure(mark.repository.branches.get('acme/app', 'feature/a'))).toMatchObject({
+    status: 404,
+  })
+
+  const tag = await mark.repository.tags.create('acme/app', {
+    tag_name: 'v1.0',
+    ref: 'main',
+    message: 'First',
+  })
+  expect(tag).toMatchObject({ name: 'v1.0', message: 'First' })
+  expect(await mark.repository.tags.get('acme/app', 'v1.0')).toEqual(tag)
+  expect((await collect(mark.repository.tags.list('acme/app'))).map((x) => x.name)).toEqual(['v1.0'])
+  await mark.repository.tags.remove('acme/app', 'v1.0')
+  expect(await collect(mark.repository.tags.list('acme/app'))).toEqual([])
+})
