@@ -111,15 +111,27 @@ __webpack_require__.r(__webpack_exports__);
  * tar that ends properly, and hold a `VERSION` entry (GitLab's importer requires it).
  * Throws an Error saying what is wrong. Entries are drained, never kept.
  */
-const verifyExportArchive = (file) => verifyExportStream((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(file));
-/** verifyExportArchive on a stream of the archive's bytes (an archive being downloaded and encrypted). */
-async function verifyExportStream(source) {
+const verifyExportArchive = (file, read) => verifyExportStream((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(file), read);
+/**
+ * verifyExportArchive on a stream of the archive's bytes (an archive being downloaded and encrypted);
+ * `read` is handed each entry but `VERSION` as it streams by (import-project's `verify` counts the tree).
+ */
+async function verifyExportStream(source, read) {
     const tar = (0,tar_stream__WEBPACK_IMPORTED_MODULE_3__.extract)();
     let entries = 0;
     let version;
+    let readError;
     tar.on('entry', (header, stream, next) => {
         entries++;
         const name = header.name.replace(/^\.\//, '');
+        const reading = name === 'VERSION' ? undefined : read?.(name, stream);
+        if (reading) {
+            reading.then(() => next(), (err) => {
+                readError = err;
+                tar.destroy(err);
+            });
+            return;
+        }
         const chunks = [];
         stream.on('data', (c) => {
             if (name === 'VERSION' && chunks.length < 4)
@@ -138,6 +150,8 @@ async function verifyExportStream(source) {
         await (0,node_stream_promises__WEBPACK_IMPORTED_MODULE_1__.pipeline)(source, (0,node_zlib__WEBPACK_IMPORTED_MODULE_2__.createGunzip)(), tar);
     }
     catch (err) {
+        if (readError)
+            throw readError;
         throw new Error(`not a complete gzip tar archive (${err.message})`);
     }
     if (entries === 0)
