@@ -91,7 +91,13 @@ export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: 
         author_name: input.author_name,
         force: input.force,
       })
-      return detail(project, readCommit(objects, sha)!, input.stats !== false)
+      // GitLab makes a push's pipelines afterwards, in Sidekiq (`PostReceive`), so the commit's own
+      // answer shows none; ours exist already (push-pipelines.ts) and show from the next read on.
+      return {
+        ...detail(project, readCommit(objects, sha)!, input.stats !== false),
+        status: null,
+        last_pipeline: null,
+      }
     },
   }
 }
