@@ -1,4 +1,6 @@
-import { zipSync, type Zippable } from 'fflate'
+// fflate's build without workers: its Node build loads worker_threads at import, for the
+// asynchronous functions we never call, and the server's start loads only what it uses.
+import { zipSync, type Zippable } from 'fflate/browser'
 import { runJob, traceHeader } from '../ci/job-run.js'
 import { ANSI } from '../ci/job-script.js'
 import type { Store } from '../store/index.js'
