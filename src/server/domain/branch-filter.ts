@@ -40,11 +40,7 @@ export function branchFilterError(filter: string, strategy: BranchFilterStrategy
  * `all_branches` or the filter is blank; else the wildcard pattern, or the regex found anywhere in the
  * name (`Gitlab::UntrustedRegexp#match?`).
  */
-export function branchFilterMatches(
-  filter: string | null,
-  strategy: string,
-  branch: string,
-): boolean {
+export function branchFilterMatches(filter: string | null, strategy: string, branch: string): boolean {
   const value = filter?.trim() ?? ''
   if (strategy === 'all_branches' || value === '') return true
   if (strategy === 'regex') {

@@ -48,7 +48,8 @@ export function backgroundWork(deps: {
     }
   }
   /** Waits until the queue is idle or `deadline` passes; true when idle. */
-  const drain = async (deadline: number) => queue.pending() === 0 || (await until(() => queue.idle(), deadline))
+  const drain = async (deadline: number) =>
+    queue.pending() === 0 || (await until(() => queue.idle(), deadline))
 
   // Jobs often end before a settle starts (they run at once): each report counts those that ended
   // since the previous one, so that the count does not depend on how fast a job was.

@@ -317,3 +317,29 @@ describe('settle and webhook deliveries', () => {
     expect(count()).toBe(1)
   })
 })
+
+describe('group hooks (EE)', () => {
+  it("hear their projects' pushes; a test sends GitLab's fixed sample", async () => {
+    const G = '/api/v4/groups/acme'
+    const made = await t.http('POST', `${G}/hooks`, {
+      token: ROOT,
+      json: { url: receiver.url, push_events: true, tag_push_events: true },
+    })
+    expect(made.status).toBe(201)
+    expect(made.body).toMatchObject({ push_events: true, tag_push_events: true })
+    const id = (made.body as Json).id
+    const after = await commit('main', 'g.txt')
+    await settle()
+    expect(received().map((r) => [r.event, r.body.after])).toEqual([['Push Hook', after]])
+    const test = await t.http('POST', `${G}/hooks/${id}/test/push_events`, { token: ROOT })
+    expect(test.status).toBe(201)
+    expect(receiver.got[1]!.body).toMatchObject({
+      object_kind: 'push',
+      after: 'da1560886d4f094c3e6c9ef40349f7d38b5d27d7',
+      project: { path_with_namespace: 'gitlab/gitlab' },
+    })
+    const tag = await t.http('POST', `${G}/hooks/${id}/test/tag_push_events`, { token: ROOT })
+    expect([tag.status, tag.body]).toEqual([422, { message: 'Testing not available for this hook' }])
+    expect(receiver.got).toHaveLength(2)
+  })
+})

@@ -166,7 +166,8 @@ export function pushSample(
 ): unknown {
   const def = project?.default_branch ?? null
   const head = project && def !== null ? ctx.store.repository.ref(project.id, 'branch', def)?.sha : undefined
-  if (!project || def === null || head === undefined) return tag ? { ...PUSH_SAMPLE, ...TAG_SAMPLE } : PUSH_SAMPLE
+  if (!project || def === null || head === undefined)
+    return tag ? { ...PUSH_SAMPLE, ...TAG_SAMPLE } : PUSH_SAMPLE
   const newest = [...takeN(history(ctx.store.gitObjects, head), SAMPLE_COMMITS)]
   const tagName = tag ? (lastTag(ctx, project)?.name ?? DEFAULT_TAG_NAME) : undefined
   const tagSha = tagName === undefined ? undefined : ctx.store.repository.ref(project.id, 'tag', tagName)?.sha
