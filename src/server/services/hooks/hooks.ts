@@ -63,12 +63,16 @@ export function hookService(
   }
 
   /** `WebHooks::CreateService` / `save_hook`: 422 `Invalid branch filter given` for a filter GitLab refuses. */
-  const validFilter = (next: WebHookFields) => {
+  const validFilter = (next: WebHookFields): WebHookFields => {
     const filter = next.push_events_branch_filter
     const strategy = next.branch_filter_strategy as BranchFilterStrategy
-    if (filter !== null && branchFilterError(filter, strategy) !== undefined)
+    if (filter === null) return next
+    if (branchFilterError(filter, strategy) !== undefined)
       throw messageError(422, 'Invalid branch filter given')
-    return next
+    // The wildcard validator squishes the filter it checks (`value.squish!`), and so what is stored.
+    return strategy === 'wildcard'
+      ? { ...next, push_events_branch_filter: filter.trim().replace(/\s+/g, ' ') }
+      : next
   }
 
   /** `Entities::ProjectHook` / `GroupHook`; lists leave out `url_variables` and `custom_headers`. */
@@ -132,7 +136,7 @@ export function hookService(
     next.enable_ssl_verification = flag(input.enable_ssl_verification, was.enable_ssl_verification)
     if (input.branch_filter_strategy !== undefined) next.branch_filter_strategy = input.branch_filter_strategy
     if (input.push_events_branch_filter !== undefined)
-      next.push_events_branch_filter = input.push_events_branch_filter.trim().replace(/\s+/g, ' ')
+      next.push_events_branch_filter = input.push_events_branch_filter
     // `WebHook#set_branch_filter_nil`: all branches keep no filter.
     if (next.branch_filter_strategy === 'all_branches') next.push_events_branch_filter = null
     if (input.token !== undefined)
