@@ -193,12 +193,25 @@ describe('push hooks', () => {
       ref: 'refs/tags/v1',
       ref_protected: false,
       checkout_sha: head,
-      message: 'release one\n',
+      message: 'release one',
       total_commits_count: 1,
     })
     expect(created!.after).toMatch(/^[0-9a-f]{40}$/)
     expect(created!.after).not.toBe(head)
     expect((created!.commits as Json[]).map((c) => c.id)).toEqual([head])
+    const light = await t.http('POST', `${P}/repository/tags`, {
+      token: MARK,
+      json: { tag_name: 'v2', ref: 'main' },
+    })
+    expect(light.status).toBe(201)
+    await settle()
+    const main = await sha('main')
+    expect(receiver.got[2]!.body).toMatchObject({
+      ref: 'refs/tags/v2',
+      after: main,
+      checkout_sha: main,
+      message: '',
+    })
     expect(deleted).toMatchObject({
       after: ZERO,
       checkout_sha: null,

@@ -122,7 +122,8 @@ function pushData(ctx: ServiceContext, event: PushEvent): PushData {
       // The emulator has no protected tags.
       refProtected: false,
       checkoutSha: removing ? null : after,
-      message: removing ? null : body ? parseTag(body).message : '',
+      // `Gitlab::Git::Tag#message`, as the tags API shows it: no final newline, empty for a lightweight tag.
+      message: removing ? null : body ? parseTag(body).message.replace(/\n$/, '') : '',
       user,
       commits: commit ? listed(ctx, project, [commit]) : [],
       totalCommitsCount: commit ? 1 : 0,
