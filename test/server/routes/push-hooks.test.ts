@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { hookReceiver } from '../../support/hook-receiver.js'
@@ -354,5 +357,34 @@ describe('group hooks (EE)', () => {
     const tag = await t.http('POST', `${G}/hooks/${id}/test/tag_push_events`, { token: ROOT })
     expect([tag.status, tag.body]).toEqual([422, { message: 'Testing not available for this hook' }])
     expect(receiver.got).toHaveLength(2)
+  })
+})
+
+describe('--data and reset', () => {
+  it("keeps a hook's push settings across a restart; a reset removes the hook", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gla-push-hooks-'))
+    try {
+      const first = await startServer(repositorySeed, { data: dir, allowLocalRequests: true })
+      const made = await first.http('POST', `${P}/hooks`, {
+        token: MARK,
+        json: { url: receiver.url, tag_push_events: true, push_events_branch_filter: 'rel/*' },
+      })
+      expect(made.status).toBe(201)
+      await first.close()
+      const second = await startServer(repositorySeed, { data: dir, allowLocalRequests: true })
+      try {
+        const read = await second.http('GET', `${P}/hooks/${(made.body as Json).id}`, { token: MARK })
+        expect(read.body).toEqual(made.body)
+        expect(read.body).toMatchObject({ tag_push_events: true, push_events_branch_filter: 'rel/*' })
+        const reset = await second.http('POST', '/-/emulator/reset', { token: ROOT })
+        expect(reset.status).toBe(200)
+        const list = await second.http('GET', `${P}/hooks`, { token: MARK })
+        expect(list.body).toEqual([])
+      } finally {
+        await second.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
