@@ -47,6 +47,9 @@ export const EmulatorWorkPending = Type.Object({
     { description: 'Unfinished pipelines no clock can finish (waiting for a manual job), at most 20' },
   ),
   transfer_jobs: Type.Integer({ description: 'Export and import jobs still under way' }),
+  webhook_deliveries: Type.Optional(
+    Type.Integer({ description: 'Webhook deliveries queued or under way (only when there are some)' }),
+  ),
 })
 
 /** The answer of `POST /-/emulator/settle` and `POST /-/emulator/clock`. */

@@ -105,6 +105,15 @@ const hookParams = {
   name: Type.Optional(Type.String({ description: 'Name of the hook (17.1 and later)' })),
   description: Type.Optional(Type.String({ description: 'Description of the hook (17.1 and later)' })),
   push_events: optionalFlag('Trigger hook on push events'),
+  push_events_branch_filter: Type.Optional(
+    Type.String({ description: 'Trigger hook on push events for matching branches only' }),
+  ),
+  branch_filter_strategy: Type.Optional(
+    Type.Union([Type.Literal('wildcard'), Type.Literal('regex'), Type.Literal('all_branches')], {
+      description: 'How push_events_branch_filter matches branches',
+    }),
+  ),
+  tag_push_events: optionalFlag('Trigger hook on tag push events'),
   issues_events: optionalFlag('Trigger hook on issues events'),
   confidential_issues_events: optionalFlag('Trigger hook on confidential issues events'),
   note_events: optionalFlag('Trigger hook on note (comment) events'),

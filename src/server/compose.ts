@@ -66,12 +66,13 @@ import { promotionService } from './services/promotions.js'
 import { backgroundWork, type BackgroundWork } from './services/background-work.js'
 import type { JobQueue } from './jobs/export-queue.js'
 import type { PipelineRunner } from './jobs/pipeline-runner.js'
-import { hookDelivery } from './jobs/hook-delivery.js'
+import { hookDelivery, type HookDelivery } from './jobs/hook-delivery.js'
 import { hookEvents, type HookEvents } from './services/hooks/events.js'
 import { hookService } from './services/hooks/hooks.js'
 import { withIssueHooks, withNoteHooks } from './services/hooks/observe.js'
 import { repositoryService } from './services/repository/repository.js'
 import { withPushPipelines } from './services/push-pipelines.js'
+import { withPushHooks } from './services/hooks/push-events.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
@@ -179,7 +180,13 @@ export function openState(options: StateOptions): State {
     clock,
     access,
     services,
-    background: backgroundWork({ store, clock, runner: workers.runner!, queue: workers.queue! }),
+    background: backgroundWork({
+      store,
+      clock,
+      runner: workers.runner!,
+      queue: workers.queue!,
+      deliveries: workers.deliveries!,
+    }),
     cache: responseCache(store.changes),
     seeded: options.seed === undefined || empty,
     async close() {
@@ -201,7 +208,7 @@ interface Assembly {
   /** True while the emulator's clock stands still. */
   clockFrozen(): boolean
   /** The background workers, set as they are built, for the emulator's settle. */
-  workers: { runner?: PipelineRunner; queue?: JobQueue }
+  workers: { runner?: PipelineRunner; queue?: JobQueue; deliveries?: HookDelivery }
 }
 
 function composeServices(
@@ -217,6 +224,7 @@ function composeServices(
   const delivery = hookDelivery(api.ctx.store, api.ctx.clock, api.instance, api.settings.allowLocalRequests)
   api.onClose(delivery.close)
   api.onReset(() => delivery.reset())
+  api.workers.deliveries = delivery
   const events = hookEvents(api.ctx, delivery)
   const issues = withIssueHooks(
     issueService(api.ctx, {
@@ -262,7 +270,11 @@ function composeServices(
     promotions: promotionService(api.ctx),
     pageReads: pageReadService(api.ctx),
     hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
-    repository: withPushPipelines(repositoryService(api.ctx), api.ctx, api.workers.runner),
+    repository: withPushHooks(
+      withPushPipelines(repositoryService(api.ctx), api.ctx, api.workers.runner),
+      api.ctx,
+      delivery,
+    ),
   }
 }
 

@@ -150,9 +150,10 @@ export interface RunningServer {
    */
   clock: ServerClock
   /**
-   * Runs all background work to its end, as `POST /-/emulator/settle`: export and import jobs, and
-   * pipelines move by move (the clock jumps to each). Rejects with an `UnsettledError` (`status` 409
-   * when a pipeline waits for a manual job, 504 when jobs still run after `timeoutSeconds`, default 10).
+   * Runs all background work to its end, as `POST /-/emulator/settle`: export and import jobs,
+   * pipelines move by move (the clock jumps to each), then webhook deliveries. Rejects with an
+   * `UnsettledError` (`status` 409 when a pipeline waits for a manual job, 504 when jobs or deliveries
+   * still run after `timeoutSeconds`, default 10).
    */
   settle(options?: { timeoutSeconds?: number }): Promise<EmulatorSettled>
   /** Stops accepting, finishes requests in flight, closes the store. */

@@ -19,6 +19,7 @@ const capitalized = (name: string) =>
 /** `WebHookService.hook_to_event`: the `X-Gitlab-Event` of each kind of hook. */
 export const HOOK_EVENT_HEADERS = {
   push_hooks: 'Push Hook',
+  tag_push_hooks: 'Tag Push Hook',
   issue_hooks: 'Issue Hook',
   confidential_issue_hooks: 'Confidential Issue Hook',
   note_hooks: 'Note Hook',
@@ -179,6 +180,8 @@ export function hookDelivery(
     reset(): void {
       generation++
     },
+    /** Deliveries queued or under way (tests' included). */
+    pending: (): number => inFlight.size,
     /** Resolves once no delivery is in flight. */
     async idle(): Promise<void> {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight])

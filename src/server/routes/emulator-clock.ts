@@ -67,9 +67,9 @@ function timeoutMs(body: unknown): number {
  * - `POST /-/emulator/clock` `{action: freeze|unfreeze|set|advance, time, seconds}`: moves it (never
  *   back: 409), applies the pipeline moves due by then and waits for export and import jobs;
  *   200 `{clock, ran}`.
- * - `POST /-/emulator/settle` `{timeout}`: all background work to its end; 200 `{clock, ran}`, 409
- *   (a pipeline waits for a manual job) or 504 (jobs still running after `timeout` seconds) with
- *   `pending`.
+ * - `POST /-/emulator/settle` `{timeout}`: all background work to its end, webhook deliveries
+ *   included; 200 `{clock, ran}`, 409 (a pipeline waits for a manual job) or 504 (jobs or deliveries
+ *   still running after `timeout` seconds) with `pending`.
  */
 export function emulatorClockRoutes(api: ApiContext, work: BackgroundWork) {
   const { app } = api

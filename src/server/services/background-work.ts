@@ -1,6 +1,7 @@
 import type { EmulatorSettled, EmulatorUnsettled } from '../../schema/emulator-clock.js'
 import type { EmulatorClock } from '../domain/emulator-clock.js'
 import type { JobQueue } from '../jobs/export-queue.js'
+import type { HookDelivery } from '../jobs/hook-delivery.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { Store } from '../store/index.js'
 
@@ -21,30 +22,34 @@ export class UnsettledError extends Error {
 
 /**
  * The emulator's clock controls and settle over the server's background work: the pipeline
- * runner (moves due by the clock, src/server/jobs/pipeline-runner.ts) and the export and import
- * job queue (src/server/jobs/export-queue.ts), which runs on the event loop, not on the clock.
+ * runner (moves due by the clock, src/server/jobs/pipeline-runner.ts), the export and import
+ * job queue (src/server/jobs/export-queue.ts), which runs on the event loop, not on the clock, and
+ * (settle only) the webhook deliveries queued or under way (src/server/jobs/hook-delivery.ts).
  */
 export function backgroundWork(deps: {
   store: Store
   clock: EmulatorClock
   runner: PipelineRunner
   queue: JobQueue
+  deliveries: HookDelivery
 }) {
-  const { store, clock, runner, queue } = deps
+  const { store, clock, runner, queue, deliveries } = deps
 
-  /** Waits until the queue is idle or `deadline` (ms since epoch, wall time) passes; true when idle. */
-  async function drain(deadline: number): Promise<boolean> {
-    if (queue.pending() === 0) return true
+  /** Waits until `idle` resolves or `deadline` (ms since epoch, wall time) passes; true when idle. */
+  async function until(idle: () => Promise<void>, deadline: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))
     })
     try {
-      return await Promise.race([queue.idle().then(() => true), late])
+      return await Promise.race([idle().then(() => true), late])
     } finally {
       clearTimeout(timer)
     }
   }
+  /** Waits until the queue is idle or `deadline` passes; true when idle. */
+  const drain = async (deadline: number) =>
+    queue.pending() === 0 || (await until(() => queue.idle(), deadline))
 
   // Jobs often end before a settle starts (they run at once): each report counts those that ended
   // since the previous one, so that the count does not depend on how fast a job was.
@@ -62,12 +67,18 @@ export function backgroundWork(deps: {
     return { clock: clock.state(), ran }
   }
 
-  const unsettled = (status: 409 | 504, message: string, report: EmulatorSettled) =>
-    new UnsettledError(status, {
+  const unsettled = (status: 409 | 504, message: string, report: EmulatorSettled) => {
+    const inFlight = deliveries.pending()
+    return new UnsettledError(status, {
       message,
       ...report,
-      pending: { pipelines: store.pipelines.stalled(STALLED_SHOWN), transfer_jobs: queue.pending() },
+      pending: {
+        pipelines: store.pipelines.stalled(STALLED_SHOWN),
+        transfer_jobs: queue.pending(),
+        ...(inFlight > 0 ? { webhook_deliveries: inFlight } : {}),
+      },
     })
+  }
 
   return {
     /** The clock's time and whether it stands still. */
@@ -85,9 +96,10 @@ export function backgroundWork(deps: {
       }),
 
     /**
-     * Runs all background work to its end: export and import jobs until the queue is idle, and
-     * pipelines move by move, the clock jumping forward to each next due move (never back). Throws
-     * an `UnsettledError`: 504 when jobs are still under way after `timeoutMs`, 409 when a pipeline
+     * Runs all background work to its end: export and import jobs until the queue is idle,
+     * pipelines move by move, the clock jumping forward to each next due move (never back), then
+     * the webhook deliveries queued or under way. Throws an `UnsettledError`: 504 when jobs or
+     * deliveries are still under way after `timeoutMs`, 409 when a pipeline
      * cannot finish on its own (waiting for a manual job); what did run stays done.
      */
     async settle(timeoutMs: number): Promise<EmulatorSettled> {
@@ -108,10 +120,14 @@ export function backgroundWork(deps: {
           if (due > clock.now()) clock.set(due)
         }
       })
+      // Webhook deliveries change nothing the loop reads: those the moves queued are awaited once, together.
+      if (idle && deliveries.pending() > 0) idle = await until(() => deliveries.idle(), deadline)
       if (!idle)
         throw unsettled(
           504,
-          `settle timed out after ${timeoutMs / 1000} s: export or import jobs are still running`,
+          queue.pending() > 0
+            ? `settle timed out after ${timeoutMs / 1000} s: export or import jobs are still running`
+            : `settle timed out after ${timeoutMs / 1000} s: webhook deliveries are still under way`,
           report,
         )
       if (store.pipelines.stalled(1).length > 0)

@@ -23,6 +23,7 @@ import repository from './migrations/022-repository.js'
 import jobOutputs from './migrations/023-job-outputs.js'
 import ciProcessables from './migrations/024-ci-processables.js'
 import relationImports from './migrations/025-relation-imports.js'
+import pushHooks from './migrations/027-push-hooks.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -55,4 +56,5 @@ export const migrations: Migration[] = [
   jobOutputs,
   ciProcessables,
   relationImports,
+  pushHooks,
 ]

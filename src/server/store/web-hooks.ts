@@ -9,6 +9,7 @@ export const HOOK_EVENTS = [
   'confidential_note_events',
   'pipeline_events',
   'job_events',
+  'tag_push_events',
 ] as const
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 
@@ -21,6 +22,10 @@ export interface WebHookRow extends Record<HookEvent, number> {
   name: string | null
   description: string | null
   enable_ssl_verification: number
+  /** Branches whose pushes a push hook hears (migration 27); null or empty: all. */
+  push_events_branch_filter: string | null
+  /** How the filter reads: `wildcard`, `regex` or `all_branches`. */
+  branch_filter_strategy: string
   recent_failures: number
   disabled_until: string | null
   created_at: string
@@ -60,7 +65,7 @@ export interface LogFilter {
   ranges: [number, number][]
 }
 
-const COLUMNS = `url, token_encrypted, name, description, ${HOOK_EVENTS.join(', ')}, enable_ssl_verification, created_at`
+const COLUMNS = `url, token_encrypted, name, description, ${HOOK_EVENTS.join(', ')}, enable_ssl_verification, push_events_branch_filter, branch_filter_strategy, created_at`
 const PARAMS = COLUMNS.split(', ')
   .map((c) => `@${c}`)
   .join(', ')

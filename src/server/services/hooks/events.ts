@@ -18,6 +18,7 @@ import type { ProjectRow } from '../../store/projects.js'
 import type { UserRow } from '../../store/users.js'
 import type { HookEvent } from '../../store/web-hooks.js'
 import type { Actor } from '../access.js'
+import { pushSample } from './push-events.js'
 import type { ServiceContext } from '../context.js'
 
 /** An issue as it was before a write: its row, labels and assignees (what `changes` compares). */
@@ -195,6 +196,10 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
     ): { hookName: HookName; payload: unknown } {
       const user = actor.user!
       const none = (what: string) => messageError(422, `Ensure the project has ${what}.`)
+      if (trigger === 'push_events' || (p && trigger === 'tag_push_events')) {
+        const tag = trigger === 'tag_push_events'
+        return { hookName: tag ? 'tag_push_hooks' : 'push_hooks', payload: pushSample(ctx, p, user, tag) }
+      }
       if (!p) throw messageError(422, 'Testing not available for this hook')
       if (trigger === 'issues_events' || trigger === 'confidential_issues_events') {
         const id = store.webHooks.sampleIssueId(p.id)

@@ -1,5 +1,6 @@
 import type { GroupHook, HookCreate, HookUpdate, ProjectHook, WebHookLog } from '../../../schema/index.js'
 import { isoNow } from '../../domain/clock.js'
+import { branchFilterError, type BranchFilterStrategy } from '../../domain/branch-filter.js'
 import { applies } from '../../domain/releases.js'
 import { alertStatus } from '../../domain/web-hook-failures.js'
 import { forbidden, messageError, recordNotFound, unauthorized } from '../../grape/gitlab-errors.js'
@@ -61,6 +62,19 @@ export function hookService(
     }
   }
 
+  /** `WebHooks::CreateService` / `save_hook`: 422 `Invalid branch filter given` for a filter GitLab refuses. */
+  const validFilter = (next: WebHookFields): WebHookFields => {
+    const filter = next.push_events_branch_filter
+    const strategy = next.branch_filter_strategy as BranchFilterStrategy
+    if (filter === null) return next
+    if (branchFilterError(filter, strategy) !== undefined)
+      throw messageError(422, 'Invalid branch filter given')
+    // The wildcard validator squishes the filter it checks (`value.squish!`), and so what is stored.
+    return strategy === 'wildcard'
+      ? { ...next, push_events_branch_filter: filter.trim().replace(/\s+/g, ' ') }
+      : next
+  }
+
   /** `Entities::ProjectHook` / `GroupHook`; lists leave out `url_variables` and `custom_headers`. */
   function present(row: WebHookRow, inList = false): ProjectHook | GroupHook {
     const common = {
@@ -69,15 +83,15 @@ export function hookService(
       ...(named() ? { name: row.name, description: row.description } : {}),
       created_at: row.created_at,
       push_events: bool(row.push_events),
-      tag_push_events: false,
+      tag_push_events: bool(row.tag_push_events),
       merge_requests_events: false,
       repository_update_events: false,
       enable_ssl_verification: bool(row.enable_ssl_verification),
       alert_status: alertStatus(row, clock.now()),
       disabled_until: row.disabled_until,
       ...(inList ? {} : { url_variables: [] }),
-      push_events_branch_filter: null,
-      branch_filter_strategy: 'wildcard',
+      push_events_branch_filter: row.push_events_branch_filter,
+      branch_filter_strategy: row.branch_filter_strategy,
       custom_webhook_template: null,
       ...(inList ? {} : { custom_headers: [] }),
     }
@@ -120,6 +134,11 @@ export function hookService(
     if (input.url !== undefined) next.url = input.url
     for (const e of HOOK_EVENTS) next[e] = flag(input[e], was[e])
     next.enable_ssl_verification = flag(input.enable_ssl_verification, was.enable_ssl_verification)
+    if (input.branch_filter_strategy !== undefined) next.branch_filter_strategy = input.branch_filter_strategy
+    if (input.push_events_branch_filter !== undefined)
+      next.push_events_branch_filter = input.push_events_branch_filter
+    // `WebHook#set_branch_filter_nil`: all branches keep no filter.
+    if (next.branch_filter_strategy === 'all_branches') next.push_events_branch_filter = null
     if (input.token !== undefined)
       next.token_encrypted = input.token === '' ? null : store.secrets.seal(input.token)
     else if (input.url !== undefined && input.url !== was.url) next.token_encrypted = null
@@ -169,10 +188,14 @@ export function hookService(
         confidential_note_events: 0,
         pipeline_events: 0,
         job_events: 0,
+        tag_push_events: 0,
         enable_ssl_verification: 1,
+        push_events_branch_filter: null,
+        branch_filter_strategy: 'wildcard',
         created_at: isoNow(clock),
       }
-      const id = store.webHooks.insert(ownerColumns(owner), fields(input, defaults))
+      const next = validFilter(fields(input, defaults))
+      const id = store.webHooks.insert(ownerColumns(owner), next)
       return present(store.webHooks.get(id)!)
     },
 
@@ -185,7 +208,7 @@ export function hookService(
       )
       if (given.length === 0) throw messageError(400, 'No parameters provided')
       if (input.url !== undefined) validUrl(input.url)
-      store.webHooks.update(row.id, fields(input, row))
+      store.webHooks.update(row.id, validFilter(fields(input, row)))
       return present(store.webHooks.get(row.id)!)
     },
 

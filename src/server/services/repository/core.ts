@@ -2,11 +2,12 @@ import { filesOf, treeOfCommit, writeTree, type FileEntry } from '../../git/comm
 import { history, readCommit, type HistoryCommit } from '../../git/history.js'
 import { commitObject, signatureAt } from '../../git/trees.js'
 import { isoNow } from '../../domain/clock.js'
+import { refMatcher } from '../../domain/branch-filter.js'
 import { validRefName } from '../../domain/git-ref-names.js'
 import { lineStats } from '../../domain/line-stats.js'
 import { messageError } from '../../grape/gitlab-errors.js'
 import type { ProjectRow, RefKind } from '../../store/projects.js'
-import type { ProtectedBranchRow } from '../../store/repository.js'
+import type { ProtectedBranchRow, RepositoryTables } from '../../store/repository.js'
 import type { UserRow } from '../../store/users.js'
 import { Level, type Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
@@ -67,14 +68,17 @@ export const defaultBranchProtection = (projectId: number, name: string) => ({
   code_owner_approval_required: 0,
 })
 
-/** A protected branch name with `*` wildcards (`RefMatcher`), as a test of branch names. */
-const matcher = (pattern: string) =>
-  new RegExp(
-    `^${pattern
-      .split('*')
-      .map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-      .join('.*')}$`,
+/** The protection of a branch: its own, or the first wildcard one that matches. */
+export function branchProtection(
+  repo: RepositoryTables,
+  projectId: number,
+  branch: string,
+): ProtectedBranchRow | undefined {
+  return (
+    repo.protectedBranch(projectId, branch) ??
+    repo.protectedBranches(projectId).find((p) => p.name.includes('*') && refMatcher(p.name).test(branch))
   )
+}
 
 /**
  * What every part of the repository API shares: resolving refs and SHAs in a project, the
@@ -117,13 +121,7 @@ export function repositoryCore(ctx: ServiceContext) {
   const hasCommit = (project: ProjectRow, sha: string) =>
     repo.hasCommit(project.id, sha) || repo.refsAt(project.id, sha).length > 0
 
-  /** The protection of a branch: its own, or the first wildcard one that matches. */
-  function protection(project: ProjectRow, branch: string): ProtectedBranchRow | undefined {
-    return (
-      repo.protectedBranch(project.id, branch) ??
-      repo.protectedBranches(project.id).find((p) => p.name.includes('*') && matcher(p.name).test(branch))
-    )
-  }
+  const protection = (project: ProjectRow, branch: string) => branchProtection(repo, project.id, branch)
 
   /** `ProtectedRefAccess#check_access`: 0 lets no one, 60 administrators only. */
   const allows = (actor: Actor, project: ProjectRow, level: number) =>
