@@ -291,7 +291,17 @@ describe('reset by the undo log', () => {
     await reset()
     expect(t.server.store.snapshot.lastRestore).toBe('undo')
     expect(t.server.store.snapshot.lastUnchecked).toBe(true)
+    // Tables whose log outgrew their snapshot were emptied whole (a truncation) and copied back.
+    expect([...t.server.store.snapshot.lastCopied].sort()).toEqual(['issues', 'notes'])
     expect(state()).toEqual(snapshot)
     expect(db.prepare('PRAGMA foreign_keys').pluck().get()).toBe(1)
+    // Their triggers are back: the next writes are logged and undone.
+    await ok('POST', `${P}/issues`, { json: { title: 'After the truncation' } })
+    await reset()
+    expect([t.server.store.snapshot.lastRestore, t.server.store.snapshot.lastUnchecked]).toEqual([
+      'undo',
+      false,
+    ])
+    expect(state()).toEqual(snapshot)
   })
 })
