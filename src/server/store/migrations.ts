@@ -19,6 +19,7 @@ import accessTokens from './migrations/018-access-tokens.js'
 import groupLabelsMilestones from './migrations/019-group-labels-milestones.js'
 import webhooks from './migrations/020-webhooks.js'
 import ciJobDefinitions from './migrations/021-ci-job-definitions.js'
+import deleteIndexes from './migrations/027-delete-indexes.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   groupLabelsMilestones,
   webhooks,
   ciJobDefinitions,
+  deleteIndexes,
 ]
