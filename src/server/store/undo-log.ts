@@ -284,8 +284,8 @@ interface Survey {
   kept: number
   /** Of those, the rows there now (changed since, or deleted and made again). */
   present: number
-  /** Per indexed column (the undoer's `checked`), whether any present row holds another value. */
-  differs: boolean[]
+  /** True when a present row holds another value in an indexed column (the undoer's `checked`). */
+  differs: boolean
 }
 
 /**
@@ -306,8 +306,8 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
   const read = [...(withoutRowid ? [] : ['l.k0']), ...columns.map((_, i) => `l.c${i}`)].join(', ')
   // Setting a parent key, even to its own value, makes SQLite check every child table's rows; and
   // setting an indexed column rewrites the index entry even when unchanged. Columns no index reads
-  // are set in one statement; each indexed one only when the survey found it changed, and then
-  // only in the rows where it differs.
+  // are set in one statement; each indexed one only when the survey found one of them changed,
+  // and then only in the rows where it differs.
   const indexed = indexedColumns(db, name)
   const settable = columns.flatMap((c, i) => (keyColumns.includes(c) ? [] : [{ c, i }]))
   const plain = settable.filter(({ c }) => indexed !== 'all' && !indexed.has(c))
@@ -326,14 +326,13 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
       `UPDATE ${table} AS t SET ${ident(c)} = l.c${i} FROM ${log} AS l WHERE ${rows} AND t.${ident(c)} IS NOT l.c${i}`,
     ),
   )
-  // One pass over the log's images, each joined to its row when it is there.
+  // One pass over the log's images, each joined to its row when it is there (one test of every
+  // indexed column per row: a flag per column cost twice as much, and the columns rarely change).
   const there = `t.${ident(keys[0]!)}`
-  const differs = checked.map(
-    ({ c, i }) => `, coalesce(max(${there} IS NOT NULL AND t.${ident(c)} IS NOT l.c${i}), 0)`,
-  )
+  const differs = checked.map(({ c, i }) => `t.${ident(c)} IS NOT l.c${i}`).join(' OR ') || '0'
   const survey = db
     .prepare(
-      `SELECT count(*), count(${there})${differs.join('')} FROM ${log} AS l LEFT JOIN ${table} AS t ON ${match} WHERE l.kept`,
+      `SELECT count(*), count(${there}), coalesce(max(${there} IS NOT NULL AND (${differs})), 0) FROM ${log} AS l LEFT JOIN ${table} AS t ON ${match} WHERE l.kept`,
     )
     .raw()
   const putBack = statement(
@@ -347,8 +346,8 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
       `DELETE FROM ${table} WHERE ${target} IN (SELECT ${keyCols} FROM ${log} WHERE NOT kept)`,
     ),
     survey(): Survey {
-      const [kept, present, ...differ] = survey.get() as number[]
-      return { kept: kept!, present: present!, differs: differ.map((d) => d === 1) }
+      const [kept, present, differs] = survey.get() as number[]
+      return { kept: kept!, present: present!, differs: differs === 1 }
     },
     /** Puts back the snapshot's rows that are gone. */
     insert: ({ kept, present }: Survey) => (present < kept ? putBack() : 0),
@@ -356,7 +355,7 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
     update({ present, differs }: Survey): number {
       if (present === 0) return 0
       let changed = setPlain?.() ?? 0
-      differs.forEach((differ, i) => (changed += differ ? setChecked[i]!() : 0))
+      if (differs) for (const set of setChecked) changed += set()
       return changed
     },
     forget: statement(db, `DELETE FROM ${log}`),
