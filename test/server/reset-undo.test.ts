@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FormData, request } from 'undici'
@@ -6,6 +6,7 @@ import { startServer, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
 import { filesDump, storeDump } from '../support/store-dump.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
+import { exportSettled, importFile, settled as importSettled } from '../support/imports.js'
 
 /*
  * A reset undoes the rows changed since the snapshot (src/server/store/undo-log.ts): after every
@@ -124,7 +125,71 @@ async function writeEverything() {
   await ok('POST', '/-/emulator/seed', { json: { users: [{ username: 'erin', token: 'glpat-erin-token' }] } })
 }
 
+/** The route families `writeEverything` leaves out: projects, groups, members, discussions, webhooks, imports. */
+async function writeTheRest() {
+  // Projects and groups, their members, labels, milestones and access tokens.
+  const project = await ok('POST', '/api/v4/projects', {
+    json: { name: 'Walk', description: 'Made by a test' },
+  })
+  await ok('PUT', `/api/v4/projects/${project.id}`, { json: { description: 'Edited' } })
+  await ok('POST', `/api/v4/projects/${project.id}/members`, { json: { user_id: 2, access_level: 30 } })
+  await ok('POST', `/api/v4/projects/${project.id}/access_tokens`, {
+    json: { name: 'bot', scopes: ['api'], access_level: 30 },
+  })
+  const group = await ok('POST', '/api/v4/groups', { json: { name: 'Walkers', path: 'walkers' } })
+  await ok('PUT', `/api/v4/groups/${group.id}`, { json: { description: 'A group' } })
+  await ok('POST', `/api/v4/groups/${group.id}/members`, { json: { user_id: 3, access_level: 20 } })
+  await ok('POST', `/api/v4/groups/${group.id}/labels`, { json: { name: 'group-label', color: '#abcdef' } })
+  await ok('POST', `/api/v4/groups/${group.id}/milestones`, { json: { title: 'Group milestone' } })
+  await ok('PUT', `/api/v4/projects/${project.id}/members/2`, { json: { access_level: 40 } })
+  // Discussions: a thread and a reply.
+  const thread = await ok('POST', `${P}/issues/1/discussions`, { json: { body: 'A thread' } })
+  await ok('POST', `${P}/issues/1/discussions/${thread.id}/notes`, { json: { body: 'A reply' } })
+  // Webhooks (push events only: nothing here delivers).
+  const hook = await ok('POST', `${P}/hooks`, { json: { url: 'https://hooks.example.com/a' } })
+  await ok('PUT', `${P}/hooks/${hook.id}`, { json: { url: 'https://hooks.example.com/b' } })
+  const other = await ok('POST', `${P}/hooks`, { json: { url: 'https://hooks.example.com/c' } })
+  await ok('DELETE', `${P}/hooks/${other.id}`)
+  // An export imported as a new project: its archive and the import's files land in the data directory.
+  await ok('POST', `${P}/export`)
+  await exportSettled(t, P, ROOT)
+  const download = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': ROOT } })
+  const archive = join(data, '..', `${data.split('/').pop()}-export.tar.gz`)
+  writeFileSync(archive, Buffer.from(await download.body.arrayBuffer()))
+  try {
+    const imported = await importFile(
+      t,
+      archive,
+      { path: 'widgets-copy', namespace: 'acme' },
+      ROOT,
+      'x.tar.gz',
+    )
+    expect(imported.status).toBe(201)
+    expect(await importSettled(t, imported.body!.id, ROOT)).toMatchObject({ import_status: 'finished' })
+  } finally {
+    rmSync(archive, { force: true })
+  }
+}
+
 describe('reset by the undo log', () => {
+  it('returns the store and the files to the snapshot after projects, groups, members, discussions, webhooks and imports', async () => {
+    await reset()
+    const snapshot = state()
+    await writeTheRest()
+    expect(state().store).not.toEqual(snapshot.store)
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+    // And with everything else on top, twice.
+    for (let i = 0; i < 2; i++) {
+      await writeEverything()
+      await writeTheRest()
+      await reset()
+      expect(t.server.store.snapshot.lastRestore).toBe('undo')
+      expect(state()).toEqual(snapshot)
+    }
+  })
+
   it('returns the store and the files to the snapshot after a write through every route family', async () => {
     await reset()
     const snapshot = state()
