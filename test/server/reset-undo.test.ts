@@ -254,6 +254,55 @@ describe('reset by the undo log', () => {
     expect((first[0] as Json).iid).toBe(((first[1] as Json).iid as number) - 1)
   })
 
+  it('under a frozen clock, a suite run twice with a reset between answers the same bodies, times and headers', async () => {
+    await t.close()
+    t = await startServer(examples, { data, frozenAt: new Date('2030-01-01T00:00:00Z') })
+    const FROZEN = '2030-01-01T00:00:00.000Z'
+    // Headers that name the request rather than the answer are left out.
+    const answer = (res: Awaited<ReturnType<TestServer['http']>>) => {
+      const { date: _date, 'x-request-id': _id, 'x-runtime': _runtime, ...headers } = res.headers
+      return { status: res.status, headers, body: res.body }
+    }
+    const suite = async () => {
+      const answers: unknown[] = []
+      const call = async (method: string, path: string, options: Parameters<TestServer['http']>[2] = {}) => {
+        const res = await t.http(method, path, { token: ROOT, ...options })
+        answers.push(answer(res))
+        return res.body as Json
+      }
+      // A list read first fills the response cache; the writes must not find it answered again.
+      await call('GET', `${P}/issues`, { query: 'per_page=2' })
+      const issue = await call('POST', `${P}/issues`, { json: { title: 'Frozen', labels: 'bug' } })
+      expect(issue.created_at).toBe(FROZEN)
+      await call('POST', `${P}/issues/${issue.iid}/notes`, { json: { body: 'Frozen note' } })
+      // A discussion's id is random, as GitLab's (`SecureRandom.hex` in `Discussion.build_discussion_id`).
+      const thread = await call('POST', `${P}/issues/1/discussions`, { json: { body: 'Frozen thread' } })
+      expect(thread.id).toMatch(/^[0-9a-f]{40}$/)
+      thread.id = '(random)'
+      const project = await call('POST', '/api/v4/projects', { json: { name: 'Frozen project' } })
+      await call('POST', `/api/v4/projects/${project.id}/issues`, { json: { title: 'In the new project' } })
+      await call('POST', '/api/v4/groups', { json: { name: 'Frozen group', path: 'frozen-group' } })
+      await call('POST', `${P}/hooks`, { json: { url: 'https://hooks.example.com/frozen' } })
+      // The clock moved within the suite: the reset takes it back.
+      await call('POST', '/-/emulator/clock', { json: { action: 'advance', seconds: 3600 } })
+      await call('POST', `${P}/issues`, { json: { title: 'An hour later' } })
+      await call('GET', `${P}/issues`, { query: 'order_by=created_at&sort=desc&per_page=3&page=2' })
+      await call('GET', '/api/v4/projects', { query: 'order_by=id&per_page=100' })
+      await call('GET', '/-/emulator/clock')
+      return answers
+    }
+    await reset()
+    const first = await suite()
+    await reset()
+    const second = await suite()
+    expect(second).toEqual(first)
+    expect((first[first.length - 1] as { body: Json }).body).toEqual({
+      now: '2030-01-01T01:00:00.000Z',
+      frozen: true,
+    })
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+  })
+
   it('undoes what SQL alone can do: AUTOINCREMENT counters, INSERT OR REPLACE, a moved key, WITHOUT ROWID rows, cascades', async () => {
     const db = inspectDb(t.server.store)
     // A table made before the snapshot is in it, whichever migration (or branch) made it.
