@@ -38,6 +38,13 @@ const ok = async (method: string, path: string, options: Parameters<TestServer['
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`)
   return res.body as Json
 }
+/** Runs `suite` after a reset, and again after another: the two runs' answers. */
+const twice = async <T>(suite: () => Promise<T>): Promise<[T, T]> => {
+  await reset()
+  const first = await suite()
+  await reset()
+  return [first, await suite()]
+}
 /** The store and the data directory's files (the database and its key file aside). */
 const state = () => ({
   store: storeDump(t.server.store),
@@ -246,10 +253,7 @@ describe('reset by the undo log', () => {
       answers.push(await ok('GET', '/api/v4/users', { query: 'per_page=100' }))
       return answers
     }
-    await reset()
-    const first = await suite()
-    await reset()
-    const second = await suite()
+    const [first, second] = await twice(suite)
     expect(second).toEqual(first)
     expect((first[0] as Json).iid).toBe(((first[1] as Json).iid as number) - 1)
   })
@@ -291,10 +295,7 @@ describe('reset by the undo log', () => {
       await call('GET', '/-/emulator/clock')
       return answers
     }
-    await reset()
-    const first = await suite()
-    await reset()
-    const second = await suite()
+    const [first, second] = await twice(suite)
     expect(second).toEqual(first)
     expect((first[first.length - 1] as { body: Json }).body).toEqual({
       now: '2030-01-01T01:00:00.000Z',
