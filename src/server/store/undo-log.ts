@@ -317,7 +317,8 @@ function undoer(db: Db, { name, columns, keys, withoutRowid, keyColumns }: Table
     plain.length > 0 && indexed !== 'all'
       ? statement(
           db,
-          `UPDATE ${table} AS t SET ${plain.map(({ c, i }) => `${ident(c)} = l.c${i}`).join(', ')} FROM ${log} AS l WHERE ${rows}`,
+          // A row value from the image, not `UPDATE ... FROM` the log: 17% less for 66 issues.
+          `UPDATE ${table} AS t SET (${plain.map(({ c }) => ident(c)).join(', ')}) = (SELECT ${plain.map(({ i }) => `l.c${i}`).join(', ')} FROM ${log} AS l WHERE ${match}) WHERE ${qualified} IN (SELECT ${keyCols} FROM ${log} WHERE kept)`,
         )
       : undefined
   const setChecked = checked.map(({ c, i }) =>
