@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FormData, request } from 'undici'
@@ -6,6 +6,7 @@ import { startServer, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
 import { filesDump, storeDump } from '../support/store-dump.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
+import { exportSettled, importFile, settled as importSettled } from '../support/imports.js'
 
 /*
  * A reset undoes the rows changed since the snapshot (src/server/store/undo-log.ts): after every
@@ -36,6 +37,13 @@ const ok = async (method: string, path: string, options: Parameters<TestServer['
   const res = await t.http(method, path, { token: ROOT, ...options })
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`)
   return res.body as Json
+}
+/** Runs `suite` after a reset, and again after another: the two runs' answers. */
+const twice = async <T>(suite: () => Promise<T>): Promise<[T, T]> => {
+  await reset()
+  const first = await suite()
+  await reset()
+  return [first, await suite()]
 }
 /** The store and the data directory's files (the database and its key file aside). */
 const state = () => ({
@@ -124,7 +132,71 @@ async function writeEverything() {
   await ok('POST', '/-/emulator/seed', { json: { users: [{ username: 'erin', token: 'glpat-erin-token' }] } })
 }
 
+/** The route families `writeEverything` leaves out: projects, groups, members, discussions, webhooks, imports. */
+async function writeTheRest() {
+  // Projects and groups, their members, labels, milestones and access tokens.
+  const project = await ok('POST', '/api/v4/projects', {
+    json: { name: 'Walk', description: 'Made by a test' },
+  })
+  await ok('PUT', `/api/v4/projects/${project.id}`, { json: { description: 'Edited' } })
+  await ok('POST', `/api/v4/projects/${project.id}/members`, { json: { user_id: 2, access_level: 30 } })
+  await ok('POST', `/api/v4/projects/${project.id}/access_tokens`, {
+    json: { name: 'bot', scopes: ['api'], access_level: 30 },
+  })
+  const group = await ok('POST', '/api/v4/groups', { json: { name: 'Walkers', path: 'walkers' } })
+  await ok('PUT', `/api/v4/groups/${group.id}`, { json: { description: 'A group' } })
+  await ok('POST', `/api/v4/groups/${group.id}/members`, { json: { user_id: 3, access_level: 20 } })
+  await ok('POST', `/api/v4/groups/${group.id}/labels`, { json: { name: 'group-label', color: '#abcdef' } })
+  await ok('POST', `/api/v4/groups/${group.id}/milestones`, { json: { title: 'Group milestone' } })
+  await ok('PUT', `/api/v4/projects/${project.id}/members/2`, { json: { access_level: 40 } })
+  // Discussions: a thread and a reply.
+  const thread = await ok('POST', `${P}/issues/1/discussions`, { json: { body: 'A thread' } })
+  await ok('POST', `${P}/issues/1/discussions/${thread.id}/notes`, { json: { body: 'A reply' } })
+  // Webhooks (push events only: nothing here delivers).
+  const hook = await ok('POST', `${P}/hooks`, { json: { url: 'https://hooks.example.com/a' } })
+  await ok('PUT', `${P}/hooks/${hook.id}`, { json: { url: 'https://hooks.example.com/b' } })
+  const other = await ok('POST', `${P}/hooks`, { json: { url: 'https://hooks.example.com/c' } })
+  await ok('DELETE', `${P}/hooks/${other.id}`)
+  // An export imported as a new project: its archive and the import's files land in the data directory.
+  await ok('POST', `${P}/export`)
+  await exportSettled(t, P, ROOT)
+  const download = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': ROOT } })
+  const archive = join(data, '..', `${data.split('/').pop()}-export.tar.gz`)
+  writeFileSync(archive, Buffer.from(await download.body.arrayBuffer()))
+  try {
+    const imported = await importFile(
+      t,
+      archive,
+      { path: 'widgets-copy', namespace: 'acme' },
+      ROOT,
+      'x.tar.gz',
+    )
+    expect(imported.status).toBe(201)
+    expect(await importSettled(t, imported.body!.id, ROOT)).toMatchObject({ import_status: 'finished' })
+  } finally {
+    rmSync(archive, { force: true })
+  }
+}
+
 describe('reset by the undo log', () => {
+  it('returns the store and the files to the snapshot after projects, groups, members, discussions, webhooks and imports', async () => {
+    await reset()
+    const snapshot = state()
+    await writeTheRest()
+    expect(state().store).not.toEqual(snapshot.store)
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+    // And with everything else on top, twice.
+    for (let i = 0; i < 2; i++) {
+      await writeEverything()
+      await writeTheRest()
+      await reset()
+      expect(t.server.store.snapshot.lastRestore).toBe('undo')
+      expect(state()).toEqual(snapshot)
+    }
+  })
+
   it('returns the store and the files to the snapshot after a write through every route family', async () => {
     await reset()
     const snapshot = state()
@@ -181,12 +253,55 @@ describe('reset by the undo log', () => {
       answers.push(await ok('GET', '/api/v4/users', { query: 'per_page=100' }))
       return answers
     }
-    await reset()
-    const first = await suite()
-    await reset()
-    const second = await suite()
+    const [first, second] = await twice(suite)
     expect(second).toEqual(first)
     expect((first[0] as Json).iid).toBe(((first[1] as Json).iid as number) - 1)
+  })
+
+  it('under a frozen clock, a suite run twice with a reset between answers the same bodies, times and headers', async () => {
+    await t.close()
+    t = await startServer(examples, { data, frozenAt: new Date('2030-01-01T00:00:00Z') })
+    const FROZEN = '2030-01-01T00:00:00.000Z'
+    // Headers that name the request rather than the answer are left out.
+    const answer = (res: Awaited<ReturnType<TestServer['http']>>) => {
+      const { date: _date, 'x-request-id': _id, 'x-runtime': _runtime, ...headers } = res.headers
+      return { status: res.status, headers, body: res.body }
+    }
+    const suite = async () => {
+      const answers: unknown[] = []
+      const call = async (method: string, path: string, options: Parameters<TestServer['http']>[2] = {}) => {
+        const res = await t.http(method, path, { token: ROOT, ...options })
+        answers.push(answer(res))
+        return res.body as Json
+      }
+      // A list read first fills the response cache; the writes must not find it answered again.
+      await call('GET', `${P}/issues`, { query: 'per_page=2' })
+      const issue = await call('POST', `${P}/issues`, { json: { title: 'Frozen', labels: 'bug' } })
+      expect(issue.created_at).toBe(FROZEN)
+      await call('POST', `${P}/issues/${issue.iid}/notes`, { json: { body: 'Frozen note' } })
+      // A discussion's id is random, as GitLab's (`SecureRandom.hex` in `Discussion.build_discussion_id`).
+      const thread = await call('POST', `${P}/issues/1/discussions`, { json: { body: 'Frozen thread' } })
+      expect(thread.id).toMatch(/^[0-9a-f]{40}$/)
+      thread.id = '(random)'
+      const project = await call('POST', '/api/v4/projects', { json: { name: 'Frozen project' } })
+      await call('POST', `/api/v4/projects/${project.id}/issues`, { json: { title: 'In the new project' } })
+      await call('POST', '/api/v4/groups', { json: { name: 'Frozen group', path: 'frozen-group' } })
+      await call('POST', `${P}/hooks`, { json: { url: 'https://hooks.example.com/frozen' } })
+      // The clock moved within the suite: the reset takes it back.
+      await call('POST', '/-/emulator/clock', { json: { action: 'advance', seconds: 3600 } })
+      await call('POST', `${P}/issues`, { json: { title: 'An hour later' } })
+      await call('GET', `${P}/issues`, { query: 'order_by=created_at&sort=desc&per_page=3&page=2' })
+      await call('GET', '/api/v4/projects', { query: 'order_by=id&per_page=100' })
+      await call('GET', '/-/emulator/clock')
+      return answers
+    }
+    const [first, second] = await twice(suite)
+    expect(second).toEqual(first)
+    expect((first[first.length - 1] as { body: Json }).body).toEqual({
+      now: '2030-01-01T01:00:00.000Z',
+      frozen: true,
+    })
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
   })
 
   it('undoes what SQL alone can do: AUTOINCREMENT counters, INSERT OR REPLACE, a moved key, WITHOUT ROWID rows, cascades', async () => {
@@ -291,7 +406,17 @@ describe('reset by the undo log', () => {
     await reset()
     expect(t.server.store.snapshot.lastRestore).toBe('undo')
     expect(t.server.store.snapshot.lastUnchecked).toBe(true)
+    // Tables whose log outgrew their snapshot were emptied whole (a truncation) and copied back.
+    expect([...t.server.store.snapshot.lastCopied].sort()).toEqual(['issues', 'notes'])
     expect(state()).toEqual(snapshot)
     expect(db.prepare('PRAGMA foreign_keys').pluck().get()).toBe(1)
+    // Their triggers are back: the next writes are logged and undone.
+    await ok('POST', `${P}/issues`, { json: { title: 'After the truncation' } })
+    await reset()
+    expect([t.server.store.snapshot.lastRestore, t.server.store.snapshot.lastUnchecked]).toEqual([
+      'undo',
+      false,
+    ])
+    expect(state()).toEqual(snapshot)
   })
 })

@@ -23,7 +23,8 @@ import repository from './migrations/022-repository.js'
 import jobOutputs from './migrations/023-job-outputs.js'
 import ciProcessables from './migrations/024-ci-processables.js'
 import relationImports from './migrations/025-relation-imports.js'
-import pushHooks from './migrations/027-push-hooks.js'
+import pushHooks from './migrations/026-push-hooks.js'
+import deleteIndexes from './migrations/027-delete-indexes.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -57,4 +58,5 @@ export const migrations: Migration[] = [
   ciProcessables,
   relationImports,
   pushHooks,
+  deleteIndexes,
 ]

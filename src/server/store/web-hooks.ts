@@ -22,7 +22,7 @@ export interface WebHookRow extends Record<HookEvent, number> {
   name: string | null
   description: string | null
   enable_ssl_verification: number
-  /** Branches whose pushes a push hook hears (migration 27); null or empty: all. */
+  /** Branches whose pushes a push hook hears (migration 26); null or empty: all. */
   push_events_branch_filter: string | null
   /** How the filter reads: `wildcard`, `regex` or `all_branches`. */
   branch_filter_strategy: string

@@ -1,5 +1,5 @@
 /**
- * Migration 27: what push and tag push webhooks need on `web_hooks` (`app/models/hooks/web_hook.rb`):
+ * Migration 26: what push and tag push webhooks need on `web_hooks` (`app/models/hooks/web_hook.rb`):
  * `tag_push_events`, and `push_events_branch_filter` with its `branch_filter_strategy` (`wildcard`,
  * `regex`, `all_branches`). `ADD COLUMN` has no `IF NOT EXISTS`: `done` finds the column when a store
  * whose `user_version` was set back applies this again.
