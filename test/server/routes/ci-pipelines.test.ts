@@ -244,6 +244,31 @@ describe('configuration errors', () => {
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ message: { base: ['Missing CI config file'] } })
   })
+
+  it('a project made through the API has no shortcut: `Missing CI config file` until a `.gitlab-ci.yml` is committed', async () => {
+    const made = await t.http('POST', '/api/v4/projects', {
+      token: MARK,
+      json: { name: 'fresh', initialize_with_readme: true },
+    })
+    expect(made.status).toBe(201)
+    const path = (made.body as Json).path_with_namespace as string
+    const P = `/api/v4/projects/${encodeURIComponent(path)}`
+    const trigger = await t.http('POST', `${P}/triggers`, { token: MARK, json: { description: 'x' } })
+    const token = (trigger.body as Json).token as string
+    const triggered = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=main&token=${token}` })
+    expect([triggered.status, triggered.body]).toEqual([
+      400,
+      { message: { base: ['Missing CI config file'] } },
+    ])
+    const api = await t.http('POST', `${P}/pipeline`, { token: MARK, json: { ref: 'main' } })
+    expect([api.status, api.body]).toEqual([400, { message: { base: ['Missing CI config file'] } }])
+    // Nothing kept: no pipeline, not even a failed one.
+    expect((await t.http('GET', `${P}/pipelines`, { token: MARK })).body).toEqual([])
+    await commitFiles(t, path, 'main', { '.gitlab-ci.yml': 'build:\n  script: echo build\n' })
+    const again = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=main&token=${token}` })
+    expect(again.status).toBe(201)
+    expect(await jobs((again.body as Json).id as number, P)).toEqual([['build', 'test', 'created']])
+  })
 })
 
 describe('POST /projects/:id/pipeline', () => {
