@@ -272,6 +272,38 @@ describe('configuration errors', () => {
 })
 
 describe('POST /projects/:id/pipeline', () => {
+  it.each([
+    ['17.10.0', 'echo deploy to staging'],
+    ['17.11.0', 'echo deploy to production'],
+  ])(
+    "GitLab %s uses the request's inputs only where ci_inputs_for_pipelines is on by default",
+    async (version, script) => {
+      const old = await startServer(pipelineSeed, { clock: manualClock(), gitlabVersion: version })
+      try {
+        await commitFiles(old, 'acme/app', 'ci', {
+          '.gitlab-ci.yml':
+            'spec:\n  inputs:\n    target: { default: staging }\n---\ndeploy:\n  script: echo deploy to $[[ inputs.target ]]\n',
+        })
+        for (const how of ['api', 'trigger'] as const) {
+          const res =
+            how === 'api'
+              ? await old.http('POST', `${APP}/pipeline`, {
+                  token: MARK,
+                  json: { ref: 'ci', inputs: { target: 'production' } },
+                })
+              : await old.http('POST', `${APP}/trigger/pipeline`, {
+                  json: { ref: 'ci', token: MARK_TRIGGER, inputs: { target: 'production' } },
+                })
+          expect(res.status).toBe(201)
+          const [job] = old.server.store.pipelines.jobs((res.body as Json).id as number)
+          expect(old.server.store.jobDefinitions.get(job?.id as number)?.script).toEqual([script])
+        }
+      } finally {
+        await old.close()
+      }
+    },
+  )
+
   it('creates an api pipeline with variables and inputs from the config', async () => {
     await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `spec:
