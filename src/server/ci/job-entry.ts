@@ -1,5 +1,6 @@
 import type { JobDefinition } from './job-definition.js'
 import { isValidExpression } from './expressions.js'
+import { checkPolicy, type Policy } from './only-except.js'
 import { startInSeconds } from './start-in.js'
 import { isHash } from './yaml-documents.js'
 
@@ -25,6 +26,9 @@ export interface CompiledJob {
   /** A trigger job (`Ci::Bridge`). */
   bridge: boolean
   rules?: CiRule[]
+  /** `only`/`except` as written (a job with `rules` has neither). */
+  only?: Policy
+  except?: Policy
   /** `when` and `allow_failure` written on the job itself (rules may override). */
   whenSet: boolean
   allowFailureSet: boolean
@@ -321,5 +325,7 @@ export function compileJob(name: string, raw: unknown, defaults: JobDefaults): C
     definition,
   }
   if (raw.rules !== undefined) job.rules = checkRules(raw.rules, `${where}:rules`, RULE_WHEN)
+  if (raw.only !== undefined) job.only = checkPolicy(raw.only, `${where}:only`, true)
+  if (raw.except !== undefined) job.except = checkPolicy(raw.except, `${where}:except`, false)
   return job
 }

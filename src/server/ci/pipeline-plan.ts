@@ -2,11 +2,13 @@ import type { CompiledConfig } from './config.js'
 import { evaluate } from './expressions.js'
 import type { JobDefinition } from './job-definition.js'
 import type { CiRule } from './job-entry.js'
+import { DEFAULT_ONLY, policyIncludes } from './only-except.js'
 
 /*
  * What one pipeline runs of a compiled configuration (`Gitlab::Ci::Pipeline::Chain::EvaluateWorkflowRules`,
  * `Seed::Build#included?`, `Chain::Populate`): `workflow:rules` decide whether there is a pipeline at all,
- * each job's `rules` whether it is in it and with which `when`, `allow_failure`, `start_in` and variables.
+ * each job's `rules` whether it is in it and with which `when`, `allow_failure`, `start_in` and variables,
+ * or its `only`/`except` (ci/only-except.ts) whether it is in it.
  * `changes:` and `exists:` count as matched (our approximation: the emulator keeps no push diff).
  */
 
@@ -65,14 +67,24 @@ export function planPipeline(
       ...job.definition,
       variables: { ...config.variables, ...added, ...job.definition.variables },
     }
-    if (job.rules) {
-      const seen = {
-        ...predefined,
-        ...config.variables,
-        ...added,
-        ...job.definition.variables,
-        ...pipelineVariables,
+    const seen = {
+      ...predefined,
+      ...config.variables,
+      ...added,
+      ...job.definition.variables,
+      ...pipelineVariables,
+    }
+    if (!job.rules) {
+      const only = job.only ?? (config.workflow ? undefined : DEFAULT_ONLY)
+      const context = {
+        ref: predefined.CI_COMMIT_REF_NAME ?? '',
+        tag: predefined.CI_COMMIT_TAG !== undefined,
+        source: predefined.CI_PIPELINE_SOURCE ?? '',
+        projectPath: predefined.CI_PROJECT_PATH ?? '',
+        variables: seen,
       }
+      if (!policyIncludes(only, job.except, context)) continue
+    } else {
       const rule = job.rules.find((r) => matches(r, seen))
       if (!rule || rule.when === 'never') continue
       const when = (rule.when ?? (job.whenSet ? job.definition.when : 'on_success')) as JobDefinition['when']
