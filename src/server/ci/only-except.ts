@@ -24,6 +24,8 @@ export interface PolicyContext {
   projectPath: string
   /** What `variables:` expressions see. */
   variables: Record<string, string>
+  /** `Policy::Changes`, as `rules:changes` matches. */
+  changesMatch(globs: string[]): boolean
 }
 
 export const DEFAULT_ONLY: Policy = { refs: ['branches', 'tags'] }
@@ -111,8 +113,8 @@ const expressionHolds = (text: string, vars: Record<string, string>) => {
 
 /**
  * The parts of a policy, each a `Policy::Specification`: `refs` (`pattern@project/path` limits a pattern
- * to one project), `variables` (any expression true), `changes` (counted as satisfied: the emulator keeps
- * no diff for them), `kubernetes` (never: the emulator has no cluster).
+ * to one project), `variables` (any expression true), `changes` (a push's changed paths), `kubernetes`
+ * (never: the emulator has no cluster).
  */
 function parts(policy: Policy, ctx: PolicyContext): boolean[] {
   const out: boolean[] = []
@@ -125,7 +127,7 @@ function parts(policy: Policy, ctx: PolicyContext): boolean[] {
       }),
     )
   if (policy.variables) out.push(policy.variables.some((v) => expressionHolds(v, ctx.variables)))
-  if (policy.changes) out.push(true)
+  if (policy.changes) out.push(ctx.changesMatch(policy.changes))
   if (policy.kubernetes) out.push(false)
   return out
 }
