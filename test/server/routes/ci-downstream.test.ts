@@ -161,6 +161,30 @@ describe('child pipelines (trigger: include)', () => {
 })
 
 describe('multi-project pipelines (trigger: project)', () => {
+  it("keeps the other project's pipeline failed when its configuration is invalid, linked to the failed bridge", async () => {
+    await commitFiles(t, 'acme/other', 'main', { '.gitlab-ci.yml': 'deploy: { script: x, bogus: 1 }\n' })
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': 'downstream:\n  trigger: { project: acme/other, branch: main, strategy: depend }\n',
+    })
+    const parent = await trigger()
+    await run(2000)
+    const [down] = await listed('acme/other')
+    expect(down).toMatchObject({ status: 'failed', source: 'pipeline', ref: 'main' })
+    const bridges = (await t.http('GET', `${APP}/pipelines/${parent}/bridges`, { token: MARK }))
+      .body as Json[]
+    expect(bridges).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        failure_reason: 'downstream_pipeline_creation_failed',
+        downstream_pipeline: expect.objectContaining({ id: down?.id, project_id: down?.project_id }),
+      }),
+    ])
+    const shown = (
+      await t.http('GET', `/api/v4/projects/acme%2Fother/pipelines/${down?.id as number}`, { token: MARK })
+    ).body as Json
+    expect(shown.yaml_errors).toBe('jobs:deploy config contains unknown keys: bogus')
+  })
+
   it("starts a `pipeline` in the other project's branch for the upstream user; without depend the bridge succeeds at once", async () => {
     await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `
