@@ -69,9 +69,13 @@ function matches(rule: CiRule, vars: Record<string, string>, facts?: RuleFacts):
   } catch {
     return false
   }
-  if (rule.changes && !changesMatch(rule.changes, facts)) return false
-  return !rule.exists || existsMatch(rule.exists, facts)
+  if (rule.changes && !changesMatch(rule.changes.map(expanding(vars)), facts)) return false
+  return !rule.exists || existsMatch(rule.exists.map(expanding(vars)), facts)
 }
+
+/** `ExpandVariables.expand_existing`: `$VAR` and `${VAR}` in a glob, those not defined left as written. */
+const expanding = (vars: Record<string, string>) => (glob: string) =>
+  glob.replace(/\$\{(\w+)\}|\$(\w+)/g, (m, a?: string, b?: string) => vars[(a ?? b) as string] ?? m)
 
 /**
  * Plans a pipeline; `variables` are what its expressions see: the predefined ones (`CI_PIPELINE_SOURCE`,

@@ -60,6 +60,8 @@ paths-form: { script: x, rules: [ { exists: { paths: [Dockerfile] } } ] }
 missing: { script: x, rules: [ { exists: [Makefile] } ] }
 shallow: { script: x, rules: [ { exists: ['*.md'] } ] }
 and-if: { script: x, rules: [ { if: $NOPE, exists: [Dockerfile] }, { when: never } ] }
+expanded: { script: x, variables: { DIR: docs }, rules: [ { exists: ['$DIR/guide/*.md'] } ] }
+undefined-var: { script: x, rules: [ { exists: ['\${NOPE}/*.md'] } ] }
 `,
       Dockerfile: 'FROM scratch\n',
       'docs/guide/intro.md': '# Intro\n',
@@ -71,6 +73,7 @@ and-if: { script: x, rules: [ { if: $NOPE, exists: [Dockerfile] }, { when: never
       'docs',
       'dotfile',
       'either',
+      'expanded',
       'paths-form',
     ])
   })
