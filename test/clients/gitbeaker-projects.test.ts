@@ -5,6 +5,7 @@
  */
 import { Gitlab } from '@gitbeaker/rest'
 import { serverEach } from '../support/server.js'
+import { refusal } from '../support/gitbeaker.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
 
 const seed = `
@@ -40,6 +41,18 @@ it('creates, edits, archives, transfers and removes a project through gitbeaker'
   const issue = await alice.Issues.create(made.id, 'In a made project')
   expect(issue).toMatchObject({ iid: 1, references: { full: 'acme/beaker-app#1' } })
   const trigger = await alice.PipelineTriggerTokens.create(made.id, 'deploy')
+  // No `.gitlab-ci.yml` yet: GitLab refuses the pipeline (`Missing CI config file`) and keeps none.
+  expect(
+    await refusal(alice.PipelineTriggerTokens.trigger(made.id, 'main', trigger.token as string)),
+  ).toEqual([400, expect.stringContaining('Missing CI config file')])
+  expect(await alice.Pipelines.all(made.id)).toEqual([])
+  await alice.RepositoryFiles.create(
+    made.id,
+    '.gitlab-ci.yml',
+    'main',
+    'build:\n  script: echo build\n',
+    'Add CI',
+  )
   const pipeline = await alice.PipelineTriggerTokens.trigger(made.id, 'main', trigger.token as string)
   expect(pipeline).toMatchObject({ ref: 'main', source: 'trigger' })
 

@@ -14,6 +14,7 @@ type Api = InstanceType<typeof Gitlab>
 const MAINTAINER = 40
 const REPORTER = 20
 type Note = { author: { username: string }; body: string }
+const CI_CONFIG = 'build:\n  script: echo build\n'
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let i = 0; i < 200; i++) {
@@ -101,12 +102,15 @@ async function suite(server: RunningServer) {
     () => mia.api.ProjectImportExports.showImportStatus(imported.id),
     (s) => s.import_status === 'finished' || s.import_status === 'failed',
   )
+  // A project made through the API has no `.gitlab-ci.yml`: GitLab refuses the trigger until one is committed.
   const trigger = await mia.api.PipelineTriggerTokens.create(P, 'suite')
-  const pipeline = await mia.api.PipelineTriggerTokens.trigger(
-    P,
-    project.default_branch as string,
-    trigger.token as string,
+  const branch = project.default_branch as string
+  // gitbeaker gives a structured message as its JSON text; python-gitlab as the object.
+  const [status, text] = await refusal(
+    mia.api.PipelineTriggerTokens.trigger(P, branch, trigger.token as string),
   )
+  await mia.api.RepositoryFiles.create(P, '.gitlab-ci.yml', branch, CI_CONFIG, 'Add CI')
+  const pipeline = await mia.api.PipelineTriggerTokens.trigger(P, branch, trigger.token as string)
 
   return {
     users: [mia.id, rex.id],
@@ -123,6 +127,7 @@ async function suite(server: RunningServer) {
         i.labels,
       ]),
     ],
+    missing_config: [status, JSON.parse(text as string) as unknown],
     pipeline: [pipeline.ref, pipeline.source],
     members: (await root.ProjectMembers.all(P, { includeInherited: true }))
       .map((m) => [m.username, m.access_level])

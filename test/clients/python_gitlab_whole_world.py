@@ -104,7 +104,17 @@ restored = until(
     lambda: as_mia.projects.get(imported["id"], lazy=True).imports.get(),
     lambda i: i.import_status in ("finished", "failed"),
 )
+# A project made through the API has no .gitlab-ci.yml: GitLab refuses the trigger until one is committed.
 trigger = project.triggers.create({"description": "suite"})
+missing = refusal(lambda: project.trigger_pipeline(project.default_branch, trigger.token))
+project.files.create(
+    {
+        "file_path": ".gitlab-ci.yml",
+        "branch": project.default_branch,
+        "content": "build:\n  script: echo build\n",
+        "commit_message": "Add CI",
+    }
+)
 pipeline = project.trigger_pipeline(project.default_branch, trigger.token)
 
 members = root.projects.get(project.id, lazy=True).members_all.list(get_all=True)
@@ -125,6 +135,7 @@ print(
                     )
                 ],
             ],
+            "missing_config": missing,
             "pipeline": [pipeline.ref, pipeline.source],
             "members": sorted([m.username, m.access_level] for m in members),
         }

@@ -36,6 +36,8 @@ export const wholeWorldAnswers = {
       [2, 'Dark mode', ['feature']],
     ],
   ],
+  // Ci::CreatePipelineService's `Config::Content`: no `.gitlab-ci.yml` at the commit, nothing kept.
+  missing_config: [400, { base: ['Missing CI config file'] }],
   pipeline: ['main', 'trigger'],
   // root made the group, so owns it; the others come through the group and the subgroup.
   members: [

@@ -44,7 +44,7 @@ function lex(text: string): Token[] {
 }
 
 /** A Ruby regexp's flags in JavaScript: `m` (dot matches newlines) is `s`; `x` is dropped. */
-function regexp(source: string, flags: string): RegExp {
+export function regexp(source: string, flags: string): RegExp {
   const js = [...new Set(flags.replace('x', '').replace('m', 's'))].join('')
   try {
     return new RegExp(source, js)

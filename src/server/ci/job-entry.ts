@@ -1,5 +1,6 @@
 import type { JobDefinition } from './job-definition.js'
 import { isValidExpression } from './expressions.js'
+import { checkPolicy, type Policy } from './only-except.js'
 import { startInSeconds } from './start-in.js'
 import { isHash } from './yaml-documents.js'
 
@@ -17,6 +18,19 @@ export interface CiRule {
   start_in?: string
   variables: Record<string, string>
   needs?: string[]
+  /** `exists:` globs, matched against the commit's files (none: not checked). */
+  exists?: string[]
+  /** `changes:` globs, matched against a push's changed paths (none: not checked). */
+  changes?: string[]
+}
+
+/**
+ * The globs of `exists:` or `changes:`: an array, or a hash's `paths`. A hash naming another project
+ * (`exists:project`) or a ref to compare with (`changes:compare_to`) is not checked (our approximation).
+ */
+function ruleGlobs(value: unknown, other: string): string[] | undefined {
+  const globs = isHash(value) && !(other in value) ? value.paths : value
+  return Array.isArray(globs) && globs.every((g) => typeof g === 'string') ? globs : undefined
 }
 
 export interface CompiledJob {
@@ -25,6 +39,9 @@ export interface CompiledJob {
   /** A trigger job (`Ci::Bridge`). */
   bridge: boolean
   rules?: CiRule[]
+  /** `only`/`except` as written (a job with `rules` has neither). */
+  only?: Policy
+  except?: Policy
   /** `when` and `allow_failure` written on the job itself (rules may override). */
   whenSet: boolean
   allowFailureSet: boolean
@@ -155,6 +172,10 @@ function checkRules(rules: unknown, where: string, allowedWhen: string[]): CiRul
     if (typeof raw.allow_failure === 'boolean') rule.allow_failure = raw.allow_failure
     if (raw.start_in !== undefined) rule.start_in = String(raw.start_in)
     if (Array.isArray(raw.needs)) rule.needs = needNames(raw.needs).names
+    const exists = ruleGlobs(raw.exists, 'project')
+    if (exists) rule.exists = exists
+    const changes = ruleGlobs(raw.changes, 'compare_to')
+    if (changes) rule.changes = changes
     return rule
   })
 }
@@ -321,5 +342,7 @@ export function compileJob(name: string, raw: unknown, defaults: JobDefaults): C
     definition,
   }
   if (raw.rules !== undefined) job.rules = checkRules(raw.rules, `${where}:rules`, RULE_WHEN)
+  if (raw.only !== undefined) job.only = checkPolicy(raw.only, `${where}:only`, true)
+  if (raw.except !== undefined) job.except = checkPolicy(raw.except, `${where}:except`, false)
   return job
 }

@@ -1,13 +1,16 @@
 import type { CompiledConfig } from './config.js'
 import { evaluate } from './expressions.js'
+import { fnmatch } from './fnmatch.js'
 import type { JobDefinition } from './job-definition.js'
 import type { CiRule } from './job-entry.js'
+import { DEFAULT_ONLY, policyIncludes } from './only-except.js'
 
 /*
  * What one pipeline runs of a compiled configuration (`Gitlab::Ci::Pipeline::Chain::EvaluateWorkflowRules`,
  * `Seed::Build#included?`, `Chain::Populate`): `workflow:rules` decide whether there is a pipeline at all,
- * each job's `rules` whether it is in it and with which `when`, `allow_failure`, `start_in` and variables.
- * `changes:` and `exists:` count as matched (our approximation: the emulator keeps no push diff).
+ * each job's `rules` whether it is in it and with which `when`, `allow_failure`, `start_in` and variables,
+ * or its `only`/`except` (ci/only-except.ts) whether it is in it.
+ * `exists:` looks at the commit's files, `changes:` at what a push changed (RuleFacts).
  */
 
 export interface PlannedJob {
@@ -31,14 +34,48 @@ export const WORKFLOW_FILTERED = 'Pipeline filtered out by workflow rules.'
 export const NO_JOBS =
   'Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.'
 
-/** A rule whose expression cannot be evaluated (a variable holding a broken pattern) does not match. */
-function matches(rule: CiRule, vars: Record<string, string>): boolean {
+/** What `exists:` and `changes:` look at; without them both match. */
+export interface RuleFacts {
+  /** The paths of the pipeline commit's files. */
+  files(): string[]
+  /**
+   * The paths a push changed (`Ci::Pipeline#modified_paths`); undefined where GitLab has none (not a
+   * push, a new branch, a tag), and then `changes` matches.
+   */
+  changed(): string[] | undefined
+}
+
+/** `Clause::Exists::MAX_PATTERN_COMPARISONS`: past this many comparisons `exists` counts as matched. */
+const MAX_PATTERN_COMPARISONS = 10_000
+
+/** `Clause::Changes`: a changed path matches a glob, or there is nothing to compare. */
+export function changesMatch(globs: string[], facts: RuleFacts | undefined): boolean {
+  const changed = facts?.changed()
+  return !changed || changed.some((path) => globs.some((glob) => fnmatch(glob, path)))
+}
+
+/** `Clause::Exists`: a file of the commit matches a glob. */
+function existsMatch(globs: string[], facts: RuleFacts | undefined): boolean {
+  if (!facts) return true
+  const files = facts.files()
+  if (files.length * globs.length > MAX_PATTERN_COMPARISONS) return true
+  return globs.some((glob) => files.some((path) => fnmatch(glob, path)))
+}
+
+/** All of a rule's clauses; an expression that cannot be evaluated (a broken pattern) does not match. */
+function matches(rule: CiRule, vars: Record<string, string>, facts?: RuleFacts): boolean {
   try {
-    return rule.if === undefined || evaluate(rule.if, vars)
+    if (rule.if !== undefined && !evaluate(rule.if, vars)) return false
   } catch {
     return false
   }
+  if (rule.changes && !changesMatch(rule.changes.map(expanding(vars)), facts)) return false
+  return !rule.exists || existsMatch(rule.exists.map(expanding(vars)), facts)
 }
+
+/** `ExpandVariables.expand_existing`: `$VAR` and `${VAR}` in a glob, those not defined left as written. */
+const expanding = (vars: Record<string, string>) => (glob: string) =>
+  glob.replace(/\$\{(\w+)\}|\$(\w+)/g, (m, a?: string, b?: string) => vars[(a ?? b) as string] ?? m)
 
 /**
  * Plans a pipeline; `variables` are what its expressions see: the predefined ones (`CI_PIPELINE_SOURCE`,
@@ -49,11 +86,12 @@ export function planPipeline(
   config: CompiledConfig,
   predefined: Record<string, string>,
   pipelineVariables: Record<string, string>,
+  facts?: RuleFacts,
 ): { plan: PipelinePlan } | { error: string } {
   let globals = { ...predefined, ...config.variables, ...pipelineVariables }
   const added: Record<string, string> = {}
   if (config.workflow) {
-    const rule = config.workflow.find((r) => matches(r, globals))
+    const rule = config.workflow.find((r) => matches(r, globals, facts))
     if (!rule || rule.when === 'never') return { error: WORKFLOW_FILTERED }
     Object.assign(added, rule.variables)
     globals = { ...predefined, ...config.variables, ...added, ...pipelineVariables }
@@ -65,15 +103,26 @@ export function planPipeline(
       ...job.definition,
       variables: { ...config.variables, ...added, ...job.definition.variables },
     }
-    if (job.rules) {
-      const seen = {
-        ...predefined,
-        ...config.variables,
-        ...added,
-        ...job.definition.variables,
-        ...pipelineVariables,
+    const seen = {
+      ...predefined,
+      ...config.variables,
+      ...added,
+      ...job.definition.variables,
+      ...pipelineVariables,
+    }
+    if (!job.rules) {
+      const only = job.only ?? (config.workflow ? undefined : DEFAULT_ONLY)
+      const context = {
+        ref: predefined.CI_COMMIT_REF_NAME ?? '',
+        tag: predefined.CI_COMMIT_TAG !== undefined,
+        source: predefined.CI_PIPELINE_SOURCE ?? '',
+        projectPath: predefined.CI_PROJECT_PATH ?? '',
+        variables: seen,
+        changesMatch: (globs: string[]) => changesMatch(globs, facts),
       }
-      const rule = job.rules.find((r) => matches(r, seen))
+      if (!policyIncludes(only, job.except, context)) continue
+    } else {
+      const rule = job.rules.find((r) => matches(r, seen, facts))
       if (!rule || rule.when === 'never') continue
       const when = (rule.when ?? (job.whenSet ? job.definition.when : 'on_success')) as JobDefinition['when']
       definition.when = when

@@ -334,11 +334,14 @@ export const RELEASE_RULES = {
     where: 'src/server/routes/relation-imports.ts',
   },
   /**
-   * GitLab 17.10: `POST /projects/:id/pipeline` and the trigger API take pipeline `inputs`
-   * (gitlab-org/gitlab#519958, "Accept inputs for all pipeline creation endpoints"); before, Grape ignores them.
+   * GitLab 17.11: `POST /projects/:id/pipeline` and the trigger API use pipeline `inputs`. They came in
+   * 17.10 (gitlab-org/gitlab#519958) behind `ci_inputs_for_pipelines`, off by default, which 17.11 turned on
+   * (gitlab-org/gitlab#525504; GA in 18.1). With the flag off `Ci::CreatePipelineService` drops them, as
+   * Grape drops the unknown parameter before 17.10 (spec/services/ci/create_pipeline_service/inputs_spec.rb,
+   * "when the FF ci_inputs_for_pipelines is disabled": the pipeline is made as if none were given).
    */
   pipelineInputs: {
-    since: '17.10',
+    since: '17.11',
     change: 'pipeline creation and triggers accept inputs for spec:inputs',
     where: 'src/server/services/pipeline-api.ts',
   },

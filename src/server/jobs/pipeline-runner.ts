@@ -22,8 +22,9 @@ export type DownstreamStarter = (
   bridge: JobRow,
   definition: JobDefinition,
   at: string,
-) => { pipelineId: number } | { error: string }
-// `error` is the bridge's `failure_reason` (`downstream_bridge_project_not_found`, `insufficient_bridge_permissions`, ...).
+) => { pipelineId: number } | { error: string; pipelineId?: number }
+// `error` is the bridge's `failure_reason` (`downstream_bridge_project_not_found`, `insufficient_bridge_permissions`, ...);
+// with `pipelineId`, the failed downstream pipeline GitLab kept (a configuration error).
 
 /** A `strategy: depend` bridge's status from its downstream pipeline's (`Ci::Bridge#inherit_status_from_downstream!`). */
 const MIRRORED: Record<string, string> = {
@@ -118,6 +119,7 @@ export function pipelineRunner(
     Object.assign(next, { queued_at: due, started_at: due })
     if ('error' in started) {
       Object.assign(next, { status: 'failed', finished_at: due, failure_reason: started.error })
+      if (started.pipelineId !== undefined) store.ciProcessables.setDownstream(next.id, started.pipelineId)
       return
     }
     store.ciProcessables.setDownstream(next.id, started.pipelineId)

@@ -85,14 +85,20 @@ export function pipelinePresenter(instance: Instance) {
     }
   }
 
-  function full(project: ProjectRow, row: PipelineRow, user: UserRow | undefined): Pipeline {
+  /** `yamlErrors`: the configuration error GitLab kept with a pipeline it persisted as failed. */
+  function full(
+    project: ProjectRow,
+    row: PipelineRow,
+    user: UserRow | undefined,
+    yamlErrors: string | null = null,
+  ): Pipeline {
     const duration = row.finished_at ? ms(row.started_at, row.finished_at) : null
     const queued = ms(row.created_at, row.started_at)
     return {
       ...basic(project, row),
       before_sha: '0000000000000000000000000000000000000000',
       tag: row.tag === 1,
-      yaml_errors: null,
+      yaml_errors: yamlErrors,
       user: present(user),
       started_at: row.started_at,
       finished_at: row.finished_at,
@@ -115,8 +121,9 @@ export function pipelinePresenter(instance: Instance) {
       project: ProjectRow,
       row: PipelineRow,
       user: UserRow | undefined,
+      yamlErrors: string | null = null,
     ): PipelineWithMetadata => ({
-      ...full(project, row, user),
+      ...full(project, row, user, yamlErrors),
       name: null,
     }),
     /** A job; running and pending durations are measured up to `now`, as GitLab measures them. */

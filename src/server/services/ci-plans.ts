@@ -1,5 +1,6 @@
 import { compileChildConfig, compileCiConfig, type CompileResult } from '../ci/config.js'
-import { planPipeline, type PipelinePlan } from '../ci/pipeline-plan.js'
+import { planPipeline, type PipelinePlan, type RuleFacts } from '../ci/pipeline-plan.js'
+import { filesOf, treeOfCommit, type FileEntry } from '../git/commit-files.js'
 import { readFileAt } from '../git/read-file.js'
 import { parseCommit } from '../git/trees.js'
 import type { Store } from '../store/index.js'
@@ -23,6 +24,8 @@ export interface CiPlanInput {
   inputs?: Record<string, unknown>
   /** A child pipeline: these `trigger:include` files instead of `.gitlab-ci.yml`. */
   childInclude?: string[]
+  /** A push's previous commit of the branch (`BLANK_SHA` for a new branch): what `changes:` compares with. */
+  before?: string
 }
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml'
@@ -106,8 +109,38 @@ export function planFor(store: Store, input: CiPlanInput): CiPlanOutcome {
     predefined.CI_COMMIT_MESSAGE = message
     predefined.CI_COMMIT_TITLE = message.split('\n')[0] ?? ''
   }
-  const planned = planPipeline(compiled.config, predefined, own)
+  const planned = planPipeline(compiled.config, predefined, own, ruleFacts(store, input))
   return 'error' in planned
     ? { kind: 'error', message: planned.error, yaml: false }
     : { kind: 'plan', plan: planned.plan }
+}
+
+/** The files of a commit by path (none when the store lacks it). */
+function commitFiles(store: Store, sha: string): Map<string, FileEntry> {
+  const tree = treeOfCommit(store.gitObjects, sha)
+  return tree ? filesOf(store.gitObjects, tree) : new Map()
+}
+
+/**
+ * What `rules:exists` and `changes` see, read only when a rule asks: the commit's files, and for a push
+ * that moved a branch (`Ci::Pipeline#branch_updated?`: not a new branch, not a tag) the paths that differ
+ * between its previous commit and this one (`push_details.modified_paths`).
+ */
+function ruleFacts(store: Store, input: CiPlanInput): RuleFacts {
+  let files: Map<string, FileEntry> | undefined
+  let changed: string[] | undefined | null = null
+  const current = () => (files ??= commitFiles(store, input.sha))
+  const modified = (): string[] | undefined => {
+    const before = input.before
+    if (input.source !== 'push' || input.tag || !before || /^0+$/.test(before)) return undefined
+    const previous = commitFiles(store, before)
+    const now = current()
+    const differ = (a?: FileEntry, b?: FileEntry) => a?.sha !== b?.sha || a?.mode !== b?.mode
+    const paths = [...now.keys()].filter((path) => differ(now.get(path), previous.get(path)))
+    return [...paths, ...[...previous.keys()].filter((path) => !now.has(path))]
+  }
+  return {
+    files: () => [...current().keys()],
+    changed: () => (changed === null ? (changed = modified()) : changed),
+  }
 }

@@ -9,7 +9,7 @@ import { resolveRef } from './refs.js'
 
 const base = (message: string) => messageError(400, { base: [message] })
 
-/** The `inputs` a request may pass: from GitLab 17.10 (RELEASE_RULES.pipelineInputs); Grape ignores them before. */
+/** The `inputs` a request may pass: from GitLab 17.11 (RELEASE_RULES.pipelineInputs); dropped before. */
 export const acceptedInputs = (version: string, inputs: Record<string, unknown> | undefined) =>
   inputs !== undefined && applies(version, 'pipelineInputs') ? inputs : undefined
 

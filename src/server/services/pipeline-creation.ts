@@ -29,11 +29,22 @@ export function createPipelineRows(
   if (outcome.kind === 'plan')
     return { row: insertPipeline(store, runner, { ...input, plan: outcome.plan }, now) }
   if (!outcome.yaml || !saveOnErrors) return { error: outcome.message }
+  return { error: outcome.message, row: failedPipeline(store, runner, input, outcome.message, now) }
+}
+
+/** The `failed` pipeline, with no jobs, that GitLab keeps for a configuration error (its `yaml_errors`). */
+function failedPipeline(
+  store: Store,
+  runner: PipelineRunner,
+  input: NewPipelineInput,
+  message: string,
+  now: string,
+): PipelineRow {
   const row = insertPipeline(store, runner, { ...input, plan: { stages: [], jobs: [], variables: {} } }, now)
-  store.ciProcessables.putError(row.id, outcome.message)
+  store.ciProcessables.putError(row.id, message)
   const failed = { ...row, status: 'failed', finished_at: now, updated_at: now }
   store.pipelines.setState(failed)
-  return { error: outcome.message, row: failed }
+  return failed
 }
 
 /**
@@ -42,7 +53,9 @@ export function createPipelineRows(
  * project's branch (`trigger:project`, `source: pipeline`) for the upstream pipeline's user, who must be
  * allowed to create pipelines there. Variables: the bridge's own (`forward:yaml_variables`, on by
  * default) and the upstream pipeline's (`forward:pipeline_variables`). A refusal fails the bridge with
- * GitLab's failure reason.
+ * GitLab's failure reason; a configuration error also keeps the failed downstream pipeline, linked to the
+ * bridge (`Ci::CreateDownstreamPipelineService#update_bridge_status!` drops the bridge with
+ * `downstream_pipeline_creation_failed` after `Ci::CreatePipelineService` persisted it with `yaml_errors`).
  */
 export function downstreamStarter(store: Store, runner: PipelineRunner, access: Access): DownstreamStarter {
   return (bridge, definition, at) => {
@@ -73,6 +86,11 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
         source: 'parent_pipeline',
       }
       const outcome = planFor(store, { ...input, childInclude: trigger.include })
+      if (outcome.kind === 'error' && outcome.yaml) {
+        const child = input
+        const failed = store.transaction(() => failedPipeline(store, runner, child, outcome.message, at))
+        return { error: 'downstream_pipeline_creation_failed', pipelineId: failed.id }
+      }
       if (outcome.kind !== 'plan') return { error: 'downstream_pipeline_creation_failed' }
       input.plan = outcome.plan
     } else {
@@ -92,7 +110,7 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
       input = { ...common, project, ref: ref.name, sha: ref.sha, tag: ref.kind === 'tag', source: 'pipeline' }
     }
     const made = store.transaction(() => createPipelineRows(store, runner, input, at))
-    if ('error' in made) return { error: 'downstream_pipeline_creation_failed' }
+    if ('error' in made) return { error: 'downstream_pipeline_creation_failed', pipelineId: made.row?.id }
     return { pipelineId: made.row.id }
   }
 }

@@ -134,7 +134,12 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
 
     get: (p: ProjectRow, id: number): PipelineWithMetadata => {
       const pipeline = find(p, id)
-      return present.withMetadata(p, pipeline, userOf(pipeline))
+      return present.withMetadata(
+        p,
+        pipeline,
+        userOf(pipeline),
+        store.ciProcessables.error(pipeline.id) ?? null,
+      )
     },
 
     /** `GET .../jobs`: current jobs (and retried ones on request), filtered by `scope`. */

@@ -154,7 +154,8 @@ export function projectWriteService(
           archived: 0,
           default_branch: branch,
           creator_id: creator.id,
-          ci_config: 1,
+          // No seed shortcut: without a committed `.gitlab-ci.yml`, pipelines are `Missing CI config file`.
+          ci_config: 0,
           ci_jobs: '["build"]',
           ci_outcome: 'success',
           ci_job_duration_ms: 2000,

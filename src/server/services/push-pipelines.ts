@@ -37,6 +37,7 @@ export function withPushPipelines(
       userId: event.user.id,
       source: 'push' as const,
       variables: [],
+      before: event.before,
     }
     const outcome = planFor(store, input)
     if (outcome.kind === 'shortcut') return

@@ -112,17 +112,79 @@ describe('child pipelines (trigger: include)', () => {
     expect(t.server.store.pipelines.byId(parent)?.status).toBe('failed')
   })
 
-  it('a child config that does not exist fails the bridge (downstream_pipeline_creation_failed)', async () => {
-    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': PARENT })
-    const parent = await trigger()
-    await run(30_000)
-    const bridge = t.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
-    expect(bridge).toMatchObject({ status: 'failed', failure_reason: 'downstream_pipeline_creation_failed' })
-    expect(await listed('acme/app', 'source=parent_pipeline')).toEqual([])
-  })
+  it.each([
+    ['does not exist', undefined, 'Local file `ci/child.yml` does not exist!'],
+    [
+      'is invalid',
+      'child-job: { script: x, bogus: 1 }\n',
+      'jobs:child-job config contains unknown keys: bogus',
+    ],
+  ])(
+    'a child config that %s fails the bridge (downstream_pipeline_creation_failed) and leaves a failed child with yaml_errors',
+    async (_, child, message) => {
+      await commitFiles(t, 'acme/app', 'ci', {
+        '.gitlab-ci.yml': PARENT,
+        ...(child === undefined ? {} : { 'ci/child.yml': child }),
+      })
+      const parent = await trigger()
+      await run(30_000)
+      const bridge = t.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
+      expect(bridge).toMatchObject({
+        status: 'failed',
+        failure_reason: 'downstream_pipeline_creation_failed',
+      })
+      expect(statuses(parent)).toEqual({ build: 'success', child: 'failed', after: 'skipped' })
+      // GitLab persists the child it could not configure (`Chain::Config::Process` drops it with
+      // `config_error`), linked to the bridge, with no jobs.
+      const children = await listed('acme/app', 'source=parent_pipeline')
+      expect(children).toEqual([
+        expect.objectContaining({ status: 'failed', source: 'parent_pipeline', ref: 'ci' }),
+      ])
+      const childId = children[0]?.id as number
+      expect(t.server.store.pipelines.byId(childId)).toMatchObject({ upstream_pipeline_id: parent })
+      expect(t.server.store.pipelines.jobs(childId)).toEqual([])
+      expect((await listed('acme/app', 'yaml_errors=true')).map((p) => p.id)).toEqual([childId])
+      const shown = (await t.http('GET', `${APP}/pipelines/${childId}`, { token: MARK })).body as Json
+      expect(shown).toMatchObject({ status: 'failed', yaml_errors: message })
+      const bridges = (await t.http('GET', `${APP}/pipelines/${parent}/bridges`, { token: MARK }))
+        .body as Json[]
+      expect(bridges).toEqual([
+        expect.objectContaining({
+          name: 'child',
+          status: 'failed',
+          failure_reason: 'downstream_pipeline_creation_failed',
+          downstream_pipeline: expect.objectContaining({ id: childId, status: 'failed' }),
+        }),
+      ])
+    },
+  )
 })
 
 describe('multi-project pipelines (trigger: project)', () => {
+  it("keeps the other project's pipeline failed when its configuration is invalid, linked to the failed bridge", async () => {
+    await commitFiles(t, 'acme/other', 'main', { '.gitlab-ci.yml': 'deploy: { script: x, bogus: 1 }\n' })
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': 'downstream:\n  trigger: { project: acme/other, branch: main, strategy: depend }\n',
+    })
+    const parent = await trigger()
+    await run(2000)
+    const [down] = await listed('acme/other')
+    expect(down).toMatchObject({ status: 'failed', source: 'pipeline', ref: 'main' })
+    const bridges = (await t.http('GET', `${APP}/pipelines/${parent}/bridges`, { token: MARK }))
+      .body as Json[]
+    expect(bridges).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        failure_reason: 'downstream_pipeline_creation_failed',
+        downstream_pipeline: expect.objectContaining({ id: down?.id, project_id: down?.project_id }),
+      }),
+    ])
+    const shown = (
+      await t.http('GET', `/api/v4/projects/acme%2Fother/pipelines/${down?.id as number}`, { token: MARK })
+    ).body as Json
+    expect(shown.yaml_errors).toBe('jobs:deploy config contains unknown keys: bogus')
+  })
+
   it("starts a `pipeline` in the other project's branch for the upstream user; without depend the bridge succeeds at once", async () => {
     await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `

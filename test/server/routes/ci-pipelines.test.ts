@@ -244,9 +244,66 @@ describe('configuration errors', () => {
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ message: { base: ['Missing CI config file'] } })
   })
+
+  it('a project made through the API has no shortcut: `Missing CI config file` until a `.gitlab-ci.yml` is committed', async () => {
+    const made = await t.http('POST', '/api/v4/projects', {
+      token: MARK,
+      json: { name: 'fresh', initialize_with_readme: true },
+    })
+    expect(made.status).toBe(201)
+    const path = (made.body as Json).path_with_namespace as string
+    const P = `/api/v4/projects/${encodeURIComponent(path)}`
+    const trigger = await t.http('POST', `${P}/triggers`, { token: MARK, json: { description: 'x' } })
+    const token = (trigger.body as Json).token as string
+    const triggered = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=main&token=${token}` })
+    expect([triggered.status, triggered.body]).toEqual([
+      400,
+      { message: { base: ['Missing CI config file'] } },
+    ])
+    const api = await t.http('POST', `${P}/pipeline`, { token: MARK, json: { ref: 'main' } })
+    expect([api.status, api.body]).toEqual([400, { message: { base: ['Missing CI config file'] } }])
+    // Nothing kept: no pipeline, not even a failed one.
+    expect((await t.http('GET', `${P}/pipelines`, { token: MARK })).body).toEqual([])
+    await commitFiles(t, path, 'main', { '.gitlab-ci.yml': 'build:\n  script: echo build\n' })
+    const again = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=main&token=${token}` })
+    expect(again.status).toBe(201)
+    expect(await jobs((again.body as Json).id as number, P)).toEqual([['build', 'test', 'created']])
+  })
 })
 
 describe('POST /projects/:id/pipeline', () => {
+  it.each([
+    ['17.10.0', 'echo deploy to staging'],
+    ['17.11.0', 'echo deploy to production'],
+  ])(
+    "GitLab %s uses the request's inputs only where ci_inputs_for_pipelines is on by default",
+    async (version, script) => {
+      const old = await startServer(pipelineSeed, { clock: manualClock(), gitlabVersion: version })
+      try {
+        await commitFiles(old, 'acme/app', 'ci', {
+          '.gitlab-ci.yml':
+            'spec:\n  inputs:\n    target: { default: staging }\n---\ndeploy:\n  script: echo deploy to $[[ inputs.target ]]\n',
+        })
+        for (const how of ['api', 'trigger'] as const) {
+          const res =
+            how === 'api'
+              ? await old.http('POST', `${APP}/pipeline`, {
+                  token: MARK,
+                  json: { ref: 'ci', inputs: { target: 'production' } },
+                })
+              : await old.http('POST', `${APP}/trigger/pipeline`, {
+                  json: { ref: 'ci', token: MARK_TRIGGER, inputs: { target: 'production' } },
+                })
+          expect(res.status).toBe(201)
+          const [job] = old.server.store.pipelines.jobs((res.body as Json).id as number)
+          expect(old.server.store.jobDefinitions.get(job?.id as number)?.script).toEqual([script])
+        }
+      } finally {
+        await old.close()
+      }
+    },
+  )
+
   it('creates an api pipeline with variables and inputs from the config', async () => {
     await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': `spec:
