@@ -3,15 +3,10 @@ import { apiRoot, type Send } from '../../src/api/transport.js'
 import { undiciSend } from '../../src/api/undici-send.js'
 import { fakeBody } from './fake-send.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
-import { startServer, type TestServer } from '../support/server.js'
+import { serverEach } from '../support/server.js'
 
-let t: TestServer
 let clock: ReturnType<typeof manualClock>
-beforeEach(async () => {
-  clock = manualClock()
-  t = await startServer(pipelineSeed, { clock })
-})
-afterEach(() => t.close())
+const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
 
 /** Sleeping moves the server's clock instead of waiting: the wait runs at full speed. */
 const sleeper = () => {

@@ -11,17 +11,12 @@ import { unzipSync } from 'fflate'
 import { collect, createClient } from '../../src/api/client.js'
 import { defineJobs } from '../support/job-definitions.js'
 import { manualClock, pipelineSeed, triggerPipeline } from '../support/pipeline-seed.js'
-import { startServer, type TestServer } from '../support/server.js'
+import { serverEach } from '../support/server.js'
 
 const run = promisify(execFile)
 const ROOT = 'glpat-root-token'
-let t: TestServer
 let clock: ReturnType<typeof manualClock>
-beforeEach(async () => {
-  clock = manualClock()
-  t = await startServer(pipelineSeed, { clock })
-})
-afterEach(() => t.close())
+const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
 
 /**
  * A pipeline run to its end whose build writes out.txt into its artifacts; its test fails when told to

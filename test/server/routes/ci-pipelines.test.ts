@@ -1,7 +1,7 @@
 import { createClient } from '../../../src/api/client.js'
 import { commitFiles } from '../../support/ci-files.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach, startServer } from '../../support/server.js'
 
 const MARK = 'glpat-mark-token' // maintainer
 const GUS = 'glpat-gus-token' // guest
@@ -9,13 +9,8 @@ const OTTO = 'glpat-otto-token' // not a member
 const APP = '/api/v4/projects/acme%2Fapp'
 type Json = Record<string, unknown>
 
-let t: TestServer
 let clock: ReturnType<typeof manualClock>
-beforeEach(async () => {
-  clock = manualClock()
-  t = await startServer(pipelineSeed, { clock })
-})
-afterEach(() => t.close())
+const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
 
 const trigger = (ref = 'ci', extra = '') =>
   t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=${ref}&token=${MARK_TRIGGER}${extra}` })

@@ -6,20 +6,15 @@
 import { unzipSync } from 'fflate'
 import { commitFiles } from '../../support/ci-files.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach } from '../../support/server.js'
 
 const MARK = 'glpat-mark-token'
 const DANA = 'glpat-dana-token'
 const APP = '/api/v4/projects/acme%2Fapp'
 type Json = Record<string, unknown>
 
-let t: TestServer
 let clock: ReturnType<typeof manualClock>
-beforeEach(async () => {
-  clock = manualClock()
-  t = await startServer(pipelineSeed, { clock })
-})
-afterEach(() => t.close())
+const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
 
 const trigger = async (variables = '') => {
   const res = await t.http('POST', `${APP}/trigger/pipeline`, {

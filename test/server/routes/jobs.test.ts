@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { unzipSync } from 'fflate'
 import { ARTIFACT_CHUNK_BYTES } from '../../../src/server/jobs/job-emulation.js'
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach, startServer } from '../../support/server.js'
 import { manualClock, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
 import { defineJobs } from '../../support/job-definitions.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
@@ -15,13 +15,8 @@ const GUS = 'glpat-gus-token' // guest
 const OTTO = 'glpat-otto-token' // outsider
 const P = '/api/v4/projects/acme%2Fapp'
 type Json = Record<string, unknown>
-let t: TestServer
 let clock: ReturnType<typeof manualClock>
-beforeEach(async () => {
-  clock = manualClock()
-  t = await startServer(pipelineSeed, { clock })
-})
-afterEach(() => t.close())
+const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
 
 /** Moves the clock until the pipeline stops moving (its jobs take 2 s each in acme/app). */
 const runOut = async (project = 'acme/app') => {

@@ -1,4 +1,4 @@
-import { startServer, type TestServer } from '../../support/server.js'
+import { serverEach, startServer } from '../../support/server.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -9,13 +9,8 @@ const GUS = 'glpat-gus-token' // guest
 const OTTO = 'glpat-otto-token' // outsider
 const P = '/api/v4/projects/acme%2Fapp'
 type Json = Record<string, unknown>
-let t: TestServer
 let clock: ReturnType<typeof manualClock>
-beforeEach(async () => {
-  clock = manualClock()
-  t = await startServer(pipelineSeed, { clock })
-})
-afterEach(() => t.close())
+const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
 
 const triggerIn = (project: string, token = MARK_TRIGGER) => triggerPipeline(t, project, token)
 const pipeline = async (id: number, project = 'acme/app') =>
