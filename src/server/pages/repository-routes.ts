@@ -1,0 +1,34 @@
+import type { Services } from '../services/index.js'
+import { commitPage } from './commit-page.js'
+import type { Html } from './html.js'
+import type { PageContext } from './layout.js'
+import { branchesPage, tagsPage } from './ref-pages.js'
+import { blobPage, treePage } from './repository-pages.js'
+
+type RepositoryRender = (ctx: PageContext, query: Record<string, unknown>) => Html
+
+/**
+ * The repository's page for `/<project>/-/<kind>/<rest>` (`config/routes/repository.rb`): `tree`
+ * (no ref: the default branch), `blob`, `commit`, `branches`, `tags`; undefined for any other kind.
+ * Refs and paths may hold slashes, so `rest` is split by the service (`browse.locate`).
+ */
+export function repositoryPage(
+  services: Services,
+  project: string,
+  kind: string,
+  rest: string,
+): RepositoryRender | undefined {
+  if (kind === 'tree') return (ctx, query) => treePage(ctx, services, project, rest, query)
+  if (kind === 'blob' && rest !== '') return (ctx) => blobPage(ctx, services, project, rest)
+  if (kind === 'commit' && /^[0-9a-zA-Z._-]+$/.test(rest))
+    return (ctx) => commitPage(ctx, services, project, rest)
+  if (kind === 'branches' && rest === '') return (ctx, query) => branchesPage(ctx, services, project, query)
+  if (kind === 'tags' && rest === '') return (ctx, query) => tagsPage(ctx, services, project, query)
+  return undefined
+}
+
+/** The project and `<ref>/<path>` of a raw file's address (`/<project>/-/raw/<ref>/<path>`); undefined: none. */
+export function rawTarget(path: string): { project: string; rest: string } | undefined {
+  const at = path.indexOf('/-/raw/')
+  return at < 0 ? undefined : { project: path.slice(0, at), rest: path.slice(at + '/-/raw/'.length) }
+}
