@@ -4,6 +4,8 @@ import { layout, statusBadge, table, type PageContext } from './layout.js'
 import { pathOf, repoPath } from './links.js'
 import { projectCrumbs, projectNav } from './project-pages.js'
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
 /**
  * `/<full_path>/-/commit/<sha>`: a commit (`Projects::CommitController#show`): its title and message,
  * author and committer, parents linked, its newest pipeline's status, and the files it changed
@@ -64,8 +66,8 @@ export function commitPage(ctx: PageContext, services: Services, fullPath: strin
       <section aria-labelledby="changes">
         <h2 id="changes">Changes</h2>
         <p>
-          ${changes.length} ${changes.length === 1 ? 'file' : 'files'} changed
-          ${'stats' in c ? html`with ${c.stats.additions} additions and ${c.stats.deletions} deletions` : null}
+          ${plural(changes.length, 'file')} changed
+          ${'stats' in c ? html`with ${plural(c.stats.additions, 'addition')} and ${plural(c.stats.deletions, 'deletion')}` : null}
         </p>
         ${
           changes.length === 0
