@@ -99,8 +99,9 @@ function who(ctx: PageContext): Html {
 }
 
 /**
- * A whole page: `lang`, the title, a banner with the main navigation, one `main` whose `h1` is the
- * title (pages start their own headings at `h2`), a footer with the release.
+ * A whole page: `lang`, the title, an empty icon (no request for `/favicon.ico`), a banner with the
+ * main navigation, one `main` whose `h1` is the title (pages start their own headings at `h2`), a
+ * footer with the release.
  */
 export function layout(ctx: PageContext, page: { title: string; crumbs?: Html; body: Html }): Html {
   const admin = ctx.visitor.actor.admin
@@ -109,6 +110,7 @@ export function layout(ctx: PageContext, page: { title: string; crumbs?: Html; b
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="data:," />
         <title>${page.title} · GitLab</title>
         <style>
           ${new Html(STYLE)}
