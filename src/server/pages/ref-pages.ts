@@ -1,4 +1,4 @@
-import { BranchListQuery, TagListQuery } from '../../schema/index.js'
+import { BranchListQuery, TagListQuery, type Commit } from '../../schema/index.js'
 import { parseParams } from '../grape/params.js'
 import type { Services } from '../services/index.js'
 import { html, type Html } from './html.js'
@@ -8,78 +8,63 @@ import { projectCrumbs, projectNav } from './project-pages.js'
 
 const PER_PAGE = 20
 
-const pageOf = (page: number) => ({ page, perPage: PER_PAGE, offset: (page - 1) * PER_PAGE })
+/** A ref as a list row shows it: its name, its badges, its commit, and (tags) its message. */
+interface RefRow {
+  name: string
+  badges: string[]
+  commit: Commit
+  message?: string | null
+}
 
-/** `/<full_path>/-/branches`: the branches by name, each its tree and last commit (`Projects::BranchesController#index`). */
-export function branchesPage(
+/**
+ * `/<full_path>/-/branches` and `/-/tags` (`Projects::BranchesController#index`,
+ * `Projects::TagsController#index`): the API's list (branches by name, tags newest first), 20 a
+ * page, each ref linked to its tree and its commit.
+ */
+export function refListPage(
   ctx: PageContext,
   services: Services,
   fullPath: string,
   query: Record<string, unknown>,
+  kind: 'branches' | 'tags',
 ): Html {
   const { actor } = ctx.visitor
+  const { branches, tags } = services.repository
   const page = pageNumber(query.page)
-  const list = services.repository.branches.list(
-    actor,
-    fullPath,
-    parseParams(BranchListQuery, {}),
-    pageOf(page),
+  const at = { page, perPage: PER_PAGE, offset: (page - 1) * PER_PAGE }
+  const list =
+    kind === 'branches'
+      ? branches.list(actor, fullPath, parseParams(BranchListQuery, {}), at)
+      : tags.list(actor, fullPath, parseParams(TagListQuery, {}), at)
+  const rows: RefRow[] = list.items.map((r) =>
+    'default' in r
+      ? {
+          name: r.name,
+          commit: r.commit,
+          badges: [r.default && 'default', r.protected && 'protected'].filter((b) => b !== false),
+        }
+      : { name: r.name, commit: r.commit, badges: r.protected ? ['protected'] : [], message: r.message },
   )
   const p = services.projects.get(actor, fullPath)
   const full = p.path_with_namespace
   const total = 'total' in list ? (list.total ?? 0) : 0
-  const base = pathOf(full, 'branches')
+  const base = pathOf(full, kind)
+  const title = kind === 'branches' ? 'Branches' : 'Tags'
   return layout(ctx, {
-    title: 'Branches',
-    crumbs: projectCrumbs(p, [{ text: 'Branches', href: base }]),
+    title,
+    crumbs: projectCrumbs(p, [{ text: title, href: base }]),
     body: html`${projectNav(p)}
     ${
-      list.items.length === 0
-        ? html`<p class="muted">This repository has no branches.</p>`
+      rows.length === 0
+        ? html`<p class="muted">This repository has no ${kind}.</p>`
         : table(
-            ['Branch', 'Last commit'],
-            list.items.map((b) => [
-              html`<a href="${repoPath(full, 'tree', b.name)}">${b.name}</a>
-                ${b.default ? html`<span class="badge">default</span>` : null}
-                ${b.protected ? html`<span class="badge">protected</span>` : null}`,
-              html`<a href="${pathOf(full, 'commit', b.commit.id)}"><code>${b.commit.short_id}</code></a>
-                ${b.commit.title}`,
-            ]),
-          )
-    }
-    ${pager('Pages', page, page * PER_PAGE < total, (n) => `${base}?page=${n}`)}`,
-  })
-}
-
-/** `/<full_path>/-/tags`: the tags, newest first, each its tree, commit and message (`Projects::TagsController#index`). */
-export function tagsPage(
-  ctx: PageContext,
-  services: Services,
-  fullPath: string,
-  query: Record<string, unknown>,
-): Html {
-  const { actor } = ctx.visitor
-  const page = pageNumber(query.page)
-  const list = services.repository.tags.list(actor, fullPath, parseParams(TagListQuery, {}), pageOf(page))
-  const p = services.projects.get(actor, fullPath)
-  const full = p.path_with_namespace
-  const total = 'total' in list ? (list.total ?? 0) : 0
-  const base = pathOf(full, 'tags')
-  return layout(ctx, {
-    title: 'Tags',
-    crumbs: projectCrumbs(p, [{ text: 'Tags', href: base }]),
-    body: html`${projectNav(p)}
-    ${
-      list.items.length === 0
-        ? html`<p class="muted">This repository has no tags.</p>`
-        : table(
-            ['Tag', 'Commit', 'Message'],
-            list.items.map((tag) => [
-              html`<a href="${repoPath(full, 'tree', tag.name)}">${tag.name}</a>
-                ${tag.protected ? html`<span class="badge">protected</span>` : null}`,
-              html`<a href="${pathOf(full, 'commit', tag.commit.id)}"><code>${tag.commit.short_id}</code></a>
-                ${tag.commit.title}`,
-              html`${tag.message ?? ''}`,
+            [kind === 'branches' ? 'Branch' : 'Tag', 'Last commit', ...(kind === 'tags' ? ['Message'] : [])],
+            rows.map((r) => [
+              html`<a href="${repoPath(full, 'tree', r.name)}">${r.name}</a>
+                ${r.badges.map((b) => html`<span class="badge">${b}</span>`)}`,
+              html`<a href="${pathOf(full, 'commit', r.commit.id)}"><code>${r.commit.short_id}</code></a>
+                ${r.commit.title}`,
+              ...(kind === 'tags' ? [html`${r.message ?? ''}`] : []),
             ]),
           )
     }

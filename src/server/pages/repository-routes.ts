@@ -2,7 +2,7 @@ import type { Services } from '../services/index.js'
 import { commitPage } from './commit-page.js'
 import type { Html } from './html.js'
 import type { PageContext } from './layout.js'
-import { branchesPage, tagsPage } from './ref-pages.js'
+import { refListPage } from './ref-pages.js'
 import { blobPage, treePage } from './repository-pages.js'
 
 type RepositoryRender = (ctx: PageContext, query: Record<string, unknown>) => Html
@@ -22,8 +22,8 @@ export function repositoryPage(
   if (kind === 'blob' && rest !== '') return (ctx) => blobPage(ctx, services, project, rest)
   if (kind === 'commit' && /^[0-9a-zA-Z._-]+$/.test(rest))
     return (ctx) => commitPage(ctx, services, project, rest)
-  if (kind === 'branches' && rest === '') return (ctx, query) => branchesPage(ctx, services, project, query)
-  if (kind === 'tags' && rest === '') return (ctx, query) => tagsPage(ctx, services, project, query)
+  if ((kind === 'branches' || kind === 'tags') && rest === '')
+    return (ctx, query) => refListPage(ctx, services, project, query, kind)
   return undefined
 }
 
