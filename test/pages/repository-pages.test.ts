@@ -96,6 +96,17 @@ describe('repository pages', () => {
       `<dt>Pipeline</dt><dd><a href="/acme/widgets/-/pipelines/${pipeline.id}">#${pipeline.id}</a>`,
     )
     expect(page).toMatch(/<span class="status status-\w+">\w+<\/span>/)
+    // The pipeline's and its job's pages link the commit.
+    const commitLink = `<a href="/acme/widgets/-/commit/${second}"><code>${second.slice(0, 8)}</code></a>`
+    expect(flat(await get(`/acme/widgets/-/pipelines/${pipeline.id}`))).toContain(
+      `<dt>Commit</dt><dd>${commitLink}</dd>`,
+    )
+    const jobs = await t.http('GET', `${P}/pipelines/${pipeline.id}/jobs`, { token: tokens.developer })
+    const [job] = jobs.body as { id: number }[]
+    expect(job).toBeDefined()
+    expect(flat(await get(`/acme/widgets/-/jobs/${job!.id}`))).toContain(
+      `<dt>Commit</dt><dd>${commitLink}</dd>`,
+    )
   })
 
   it('list a folder: folders first, entries linked, breadcrumbs, the last commit', async () => {

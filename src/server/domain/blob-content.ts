@@ -57,14 +57,15 @@ export function rawContentHeaders(bytes: Uint8Array, name: string): { type: stri
 /**
  * `ActionDispatch::Http::ContentDisposition.format`: `<disposition>; filename="<ascii>";
  * filename*=UTF-8''<name>`, the ASCII name with what is not safe in a quoted header value
- * percent-escaped (Rails transliterates non-ASCII letters; this writes `?` for each).
+ * percent-escaped, accents dropped as `I18n.transliterate` drops them and other non-ASCII characters `?`.
  */
 export function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
   const escape = (text: string, unsafe: RegExp) =>
     text.replace(unsafe, (c) =>
       [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
     )
-  const ascii = escape(name.replace(/[^ -~]/gu, '?'), /[^ A-Za-z0-9!#$+.^_`|~-]/g)
+  const latin = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '')
+  const ascii = escape(latin.replace(/[^ -~]/gu, '?'), /[^ A-Za-z0-9!#$+.^_`|~-]/g)
   const utf8Name = escape(name, /[^A-Za-z0-9!#$&+.^_`|~-]/gu)
   return `${disposition}; filename="${ascii}"; filename*=UTF-8''${utf8Name}`
 }
