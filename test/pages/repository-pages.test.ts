@@ -286,5 +286,13 @@ describe('repository pages', () => {
       expect([path, (await get(path, admin)).status]).toEqual([path, 200])
     }
     expect((await get('/acme/secret/-/raw/main/README.md', admin)).text).toBe('Top secret')
+    // The private project's commit is not reachable through the public one.
+    for (const path of [
+      `/acme/widgets/-/commit/${sha}`,
+      `/acme/widgets/-/tree/${sha}`,
+      `/acme/widgets/-/raw/${sha}/README.md`,
+      `/acme/widgets/-/blob/${sha.slice(0, 12)}/README.md`,
+    ])
+      expect([path, (await get(path, admin)).status]).toEqual([path, 404])
   })
 })
