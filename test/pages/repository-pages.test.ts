@@ -243,9 +243,7 @@ describe('repository pages', () => {
   it('404 what does not exist and what the visitor may not read, and refuse path traversal', async () => {
     const missing = [
       '/acme/widgets/-/tree/nope',
-      '/acme/widgets/-/tree/main/nope',
       '/acme/widgets/-/blob/main/nope.txt',
-      '/acme/widgets/-/blob/main/src',
       '/acme/widgets/-/raw/main/nope.txt',
       '/acme/widgets/-/raw/nope/README.md',
       `/acme/widgets/-/commit/${'0'.repeat(40)}`,
@@ -254,6 +252,7 @@ describe('repository pages', () => {
       '/acme/widgets/-/blob/main/src%2f..%2fREADME.md',
       '/acme/widgets/-/raw/main/src%2F..%2FREADME.md',
       '/acme/widgets/-/tree/main/src%2f..',
+      '/acme/widgets/-/tree/nope/src',
       '/acme/widgets/-/raw/main/..%2f..%2fetc%2fpasswd',
       '/nope/nope/-/tree/main',
     ]
@@ -261,6 +260,15 @@ describe('repository pages', () => {
       const res = await get(path)
       expect([path, res.status, res.headers['content-type']]).toEqual([path, 404, 'text/html; charset=utf-8'])
       expect(h1(res)).toEqual(['Page not found'])
+    }
+    // As GitLab: a file's tree goes to its blob, a folder's blob to its tree, a missing folder to the root.
+    for (const [from, to] of [
+      ['/acme/widgets/-/tree/main/src/lib/deep.txt', '/acme/widgets/-/blob/main/src/lib/deep.txt'],
+      ['/acme/widgets/-/blob/feature/x/src/lib', '/acme/widgets/-/tree/feature/x/src/lib'],
+      ['/acme/widgets/-/tree/v1.0/nope/deeper', '/acme/widgets/-/tree/v1.0'],
+    ]) {
+      const res = await get(from!)
+      expect([from, res.status, res.headers.location]).toEqual([from, 302, to])
     }
     const secretCommit = await t.http('GET', '/api/v4/projects/acme%2Fsecret/repository/commits/main', {
       token: tokens.root,

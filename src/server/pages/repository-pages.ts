@@ -7,6 +7,7 @@ import { html, type Html } from './html.js'
 import { layout, pager, table, type PageContext } from './layout.js'
 import { pageNumber, pathOf, repoPath } from './links.js'
 import { projectCrumbs, projectNav } from './project-pages.js'
+import { PageRedirect } from './respond.js'
 
 const PER_PAGE = 100
 /** The largest file a page shows (GitLab's blob viewer stops at 1 MB and offers the raw file). */
@@ -38,7 +39,8 @@ export function lastCommitLine(fullPath: string, c: Commit | undefined): Html {
 
 /**
  * `/<full_path>/-/tree/<ref>/<path>`: a folder at a ref, folders first, each entry linked, the last
- * commit that changed it (`Projects::TreeController#show`). 404 for a ref or folder that is none.
+ * commit that changed it (`Projects::TreeController#show`). 404 for a ref that is none; a file
+ * redirects to its blob page, a missing path to the ref's root (GitLab adds a flash message).
  */
 export function treePage(
   ctx: PageContext,
@@ -50,8 +52,12 @@ export function treePage(
   const { actor } = ctx.visitor
   const { browse, tree } = services.repository
   const at = browse.locate(actor, fullPath, rest)
-  const p = services.projects.get(actor, fullPath)
   const full = at.project.full_path
+  // `TreeController#show`: a file goes to its blob page, a missing path to the ref's root.
+  const kind = browse.kind(at)
+  if (kind === 'blob') throw new PageRedirect(repoPath(full, 'blob', at.ref, at.path))
+  if (kind !== 'tree') throw new PageRedirect(repoPath(full, 'tree', at.ref))
+  const p = services.projects.get(actor, fullPath)
   const page = pageNumber(query.page)
   const list = tree.list(actor, full, parseParams(TreeQuery, { ref: at.sha, path: at.path }), {
     page,
@@ -109,12 +115,16 @@ function numberedLines(text: string): Html {
 
 /**
  * `/<full_path>/-/blob/<ref>/<path>`: a file at a ref (`Projects::BlobController#show`), its text
- * escaped with line numbers; a binary file or one over 1 MiB is not shown, only linked raw.
+ * escaped with line numbers; a binary file or one over 1 MiB is not shown, only linked raw. A
+ * folder redirects to its tree page.
  */
 export function blobPage(ctx: PageContext, services: Services, fullPath: string, rest: string): Html {
   const { actor } = ctx.visitor
   const { browse, files } = services.repository
   const at = browse.locate(actor, fullPath, rest)
+  // `BlobController#blob`: a folder goes to its tree page.
+  if (browse.kind(at) === 'tree')
+    throw new PageRedirect(repoPath(at.project.full_path, 'tree', at.ref, at.path))
   const { meta, content } = files.read(actor, at.project.full_path, at.path, at.sha)
   const p = services.projects.get(actor, fullPath)
   const full = at.project.full_path

@@ -1,6 +1,6 @@
 import type { Commit } from '../../../schema/repository.js'
 import { commitChanges, type FileChange } from '../../git/commit-changes.js'
-import { treeEntries } from '../../git/commit-files.js'
+import { entryAt, treeEntries } from '../../git/commit-files.js'
 import { readCommit } from '../../git/history.js'
 import { notFound } from '../../grape/gitlab-errors.js'
 import { presentCommit } from '../../present/repository.js'
@@ -63,6 +63,9 @@ export function browseService(ctx: ServiceContext, core: RepositoryCore, reads: 
       if (sha === undefined || !readCommit(objects, sha)) throw notFound('Commit')
       return { project, ref, sha, path: path.join('/') }
     },
+
+    /** What the path names at the ref: a folder (`tree`), a file (`blob`), a submodule, or nothing. */
+    kind: (at: RefPath) => entryAt(objects, at.sha, at.path)?.type,
 
     /** The last commit from `at.sha` back that changed `at.path` (the whole tree: the commit itself). */
     lastCommit(at: RefPath): Commit | undefined {
