@@ -203,6 +203,15 @@ describe('repository pages', () => {
     )
     expect(text.headers['x-content-type-options']).toBe('nosniff')
     expect(text.bytes.toString()).toBe('<script>alert(4)</script>\nsecond & "line"\n')
+    expect(text.headers['cache-control']).toBe(
+      'max-age=60, public, must-revalidate, stale-while-revalidate=60, stale-if-error=300, s-maxage=60',
+    )
+    const etag = text.headers.etag as string
+    const cached = await request(
+      `${t.baseUrl}/acme/widgets/-/raw/main/docs/%3Cimg%20src%3Dx%20onerror%3Dalert(3)%3E.txt`,
+      { headers: { 'if-none-match': etag } },
+    )
+    expect([cached.statusCode, await cached.body.text()]).toEqual([304, ''])
     // HTML is served as text, from the tag that still has it.
     const html = await raw('/acme/widgets/-/raw/v1.0/site/index.html')
     expect([html.status, html.headers['content-type']]).toEqual([200, 'text/plain; charset=utf-8'])
@@ -224,6 +233,7 @@ describe('repository pages', () => {
       `attachment; filename="data.bin"; filename*=UTF-8''data.bin`,
     ])
     expect(bin.bytes.equals(BIN)).toBe(true)
+    expect(bin.headers['cache-control']).toMatch(/^max-age=3600, public,/)
   })
 
   it("show the README on the project page as safe Markdown, and link the repository's pages", async () => {
@@ -293,7 +303,11 @@ describe('repository pages', () => {
       }
       expect([path, (await get(path, admin)).status]).toEqual([path, 200])
     }
-    expect((await get('/acme/secret/-/raw/main/README.md', admin)).text).toBe('Top secret')
+    const secretRaw = await get('/acme/secret/-/raw/main/README.md', admin)
+    expect([secretRaw.text, secretRaw.headers['cache-control']]).toEqual([
+      'Top secret',
+      'max-age=60, private, must-revalidate, stale-while-revalidate=60, stale-if-error=300, s-maxage=60',
+    ])
     // The private project's commit is not reachable through the public one.
     for (const path of [
       `/acme/widgets/-/commit/${sha}`,
