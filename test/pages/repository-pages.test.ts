@@ -222,6 +222,9 @@ describe('repository pages', () => {
       `inline; filename="logo.png"; filename*=UTF-8''logo.png`,
     ])
     expect(png.bytes.equals(PNG)).toBe(true)
+    expect(
+      (await raw('/acme/widgets/-/raw/main/img/logo.png?inline=false')).headers['content-disposition'],
+    ).toBe(`attachment; filename="logo.png"; filename*=UTF-8''logo.png`)
     const svg = await raw('/acme/widgets/-/raw/main/img/logo.svg')
     expect([svg.headers['content-type'], svg.headers['content-disposition']]).toEqual([
       'image/svg+xml',

@@ -41,16 +41,21 @@ const isSvg = (head: string) =>
 /**
  * The `Content-Type` and `Content-Disposition` of a raw file named `name`: text of any kind is
  * `text/plain; charset=utf-8` (never HTML a browser would run), images but SVG, and PDFs keep their
- * type; those, and text, are `inline`; anything else is `application/octet-stream` and `attachment`.
+ * type; those, and text, are `inline` (unless `asked` is `attachment`: Workhorse keeps an attachment);
+ * anything else is `application/octet-stream` and `attachment`.
  * The disposition carries the name as Rails' `ActionDispatch::Http::ContentDisposition` writes it.
  */
-export function rawContentHeaders(bytes: Uint8Array, name: string): { type: string; disposition: string } {
+export function rawContentHeaders(
+  bytes: Uint8Array,
+  name: string,
+  asked: 'inline' | 'attachment' = 'inline',
+): { type: string; disposition: string } {
   const head = Buffer.from(bytes.subarray(0, 512)).toString('latin1')
   const known = SIGNATURES.find(([signature]) => startsWith(bytes, signature))?.[1]
   const type = isSvg(head)
     ? 'image/svg+xml'
     : (known ?? (isBinary(bytes) ? 'application/octet-stream' : 'text/plain; charset=utf-8'))
-  const inline = type !== 'image/svg+xml' && type !== 'application/octet-stream'
+  const inline = asked === 'inline' && type !== 'image/svg+xml' && type !== 'application/octet-stream'
   return { type, disposition: contentDisposition(inline ? 'inline' : 'attachment', name) }
 }
 

@@ -40,7 +40,13 @@ export function sendRawFile(
     if (isHidden(err)) return sendPage(reply, 404, notFoundPage(ctx))
     throw err
   }
-  const { type, disposition } = rawContentHeaders(read.content, read.meta.file_name)
+  // `RawController#show`: `?inline=false` asks for a download.
+  const inline = (reply.request.query as Record<string, unknown>).inline !== 'false'
+  const { type, disposition } = rawContentHeaders(
+    read.content,
+    read.meta.file_name,
+    inline ? 'inline' : 'attachment',
+  )
   const etag = `"${read.meta.blob_id}"`
   reply
     .header('x-content-type-options', 'nosniff')
