@@ -81,7 +81,7 @@ describe('repository pages', () => {
     ])
     expect(page).toContain('from <code>site/index.html</code>')
     // The root commit: no parent, every file added, reached by a short SHA too.
-    const root = flat(await get(`/acme/widgets/-/commit/${first.slice(0, 10)}`))
+    const root = flat(await get(`/acme/widgets/-/commit/${first.slice(0, 10).toUpperCase()}`))
     expect(root).toContain('none (a root commit)')
     expect(root).toContain('4 files changed')
   })
@@ -261,6 +261,8 @@ describe('repository pages', () => {
       '/acme/widgets/-/raw/nope/README.md',
       `/acme/widgets/-/commit/${'0'.repeat(40)}`,
       '/acme/widgets/-/commit/nope',
+      '/acme/widgets/-/commit/main',
+      `/acme/widgets/-/commit/${first.slice(0, 6)}`,
       // A client's URL parser drops `..` and `%2e%2e` segments: an encoded slash keeps one.
       '/acme/widgets/-/blob/main/src%2f..%2fREADME.md',
       '/acme/widgets/-/raw/main/src%2F..%2FREADME.md',

@@ -8,7 +8,8 @@ import { blobPage, treePage } from './repository-pages.js'
 type RepositoryRender = (ctx: PageContext, query: Record<string, unknown>) => Html
 
 /**
- * The repository's page for `/<project>/-/<kind>/<rest>` (`config/routes/repository.rb`): `tree`
+ * The repository's page for `/<project>/-/<kind>/<rest>` (`config/routes/repository.rb`,
+ * `config/routes/project.rb`): `tree`
  * (no ref: the default branch), `blob`, `commit`, `branches`, `tags`; undefined for any other kind.
  * Refs and paths may hold slashes, so `rest` is split by the service (`browse.locate`).
  */
@@ -20,8 +21,9 @@ export function repositoryPage(
 ): RepositoryRender | undefined {
   if (kind === 'tree') return (ctx, query) => treePage(ctx, services, project, rest, query)
   if (kind === 'blob' && rest !== '') return (ctx) => blobPage(ctx, services, project, rest)
-  if (kind === 'commit' && /^[0-9a-zA-Z._-]+$/.test(rest))
-    return (ctx) => commitPage(ctx, services, project, rest)
+  // `resources :commit, constraints: { id: /\h{7,40}/ }`: a SHA or a prefix of one, never a ref name.
+  if (kind === 'commit' && /^[0-9a-fA-F]{7,40}$/.test(rest))
+    return (ctx) => commitPage(ctx, services, project, rest.toLowerCase())
   if ((kind === 'branches' || kind === 'tags') && rest === '')
     return (ctx, query) => refListPage(ctx, services, project, query, kind)
   return undefined
