@@ -248,6 +248,7 @@ describe('repository pages', () => {
     )
     expect(page).toContain('<p>Build with <code>make all</code> and &lt;b&gt;enjoy&lt;/b&gt;.</p>')
     expect(page).toContain('<ul><li>first item</li><li>[a link](javascript:alert(2))</li></ul>')
+    expect(res.text).toContain('<pre><code>make &lt;all&gt;\n  indented</code></pre>')
     expect(res.text).not.toMatch(/<script|<b>|href="javascript/)
     for (const href of ['/acme/widgets/-/tree/main', '/acme/widgets/-/branches', '/acme/widgets/-/tags'])
       expect(page).toContain(`href="${href}"`)

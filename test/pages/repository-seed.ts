@@ -26,6 +26,11 @@ projects:
 
         - first item
         - [a link](javascript:alert(2))
+
+        \`\`\`sh
+        make <all>
+          indented
+        \`\`\`
       "docs/<img src=x onerror=alert(3)>.txt": |
         <script>alert(4)</script>
         second & "line"

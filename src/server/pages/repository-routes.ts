@@ -9,9 +9,9 @@ type RepositoryRender = (ctx: PageContext, query: Record<string, unknown>) => Ht
 
 /**
  * The repository's page for `/<project>/-/<kind>/<rest>` (`config/routes/repository.rb`,
- * `config/routes/project.rb`): `tree`
- * (no ref: the default branch), `blob`, `commit`, `branches`, `tags`; undefined for any other kind.
- * Refs and paths may hold slashes, so `rest` is split by the service (`browse.locate`).
+ * `config/routes/project.rb`): `tree` (no ref: the default branch), `blob`, `commit`, `branches`,
+ * `tags`; undefined for any other kind. Refs and paths may hold slashes, so `rest` is split by the
+ * service (`browse.locate`).
  */
 export function repositoryPage(
   services: Services,
