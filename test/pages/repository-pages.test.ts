@@ -222,6 +222,12 @@ describe('repository pages', () => {
       `inline; filename="logo.png"; filename*=UTF-8''logo.png`,
     ])
     expect(png.bytes.equals(PNG)).toBe(true)
+    const head = await request(`${t.baseUrl}/acme/widgets/-/raw/main/img/logo.png`, { method: 'HEAD' })
+    expect([head.statusCode, head.headers['content-type'], await head.body.text()]).toEqual([
+      200,
+      'image/png',
+      '',
+    ])
     expect(
       (await raw('/acme/widgets/-/raw/main/img/logo.png?inline=false')).headers['content-disposition'],
     ).toBe(`attachment; filename="logo.png"; filename*=UTF-8''logo.png`)
