@@ -306,15 +306,20 @@ describe('repository pages', () => {
       '/acme/secret/-/tags',
     ]
     const outsider = await signIn(tokens.outsider)
+    const guest = await signIn(tokens.guest)
     const admin = await signIn(tokens.root)
     for (const path of secret) {
-      for (const cookie of [undefined, outsider]) {
+      // A Guest sees the project (its page, without the README) but not its code (`download_code`).
+      for (const cookie of path === '/acme/secret' ? [undefined, outsider] : [undefined, outsider, guest]) {
         const res = await get(path, cookie)
         expect([path, res.status]).toEqual([path, 404])
         expect(res.text).not.toContain('Top secret')
       }
       expect([path, (await get(path, admin)).status]).toEqual([path, 200])
     }
+    const overview = await get('/acme/secret', guest)
+    expect(overview.status).toBe(200)
+    expect(overview.text).not.toContain('Top secret')
     const secretRaw = await get('/acme/secret/-/raw/main/README.md', admin)
     expect([secretRaw.text, secretRaw.headers['cache-control']]).toEqual([
       'Top secret',

@@ -3,13 +3,14 @@ import { tokens } from '../support/seeds.js'
 /**
  * The repository pages' world: a public project whose files are a Markdown README trying markup, a
  * file whose name and text are hostile HTML, an HTML page and nested folders; a private project with
- * a file; a member and a user who is none.
+ * a file and a Guest (who may see the project but not its code); a member and a user who is none.
  */
 export const repositorySeed = `
 users:
   - { username: root, name: Administrator, admin: true, token: ${tokens.root} }
   - { username: dana, name: Dana Developer, token: ${tokens.developer} }
   - { username: otto, name: Otto Outsider, token: ${tokens.outsider} }
+  - { username: gus, name: Gus Guest, token: ${tokens.guest} }
 groups:
   - { path: acme, name: ACME, visibility: public, members: { dana: maintainer } }
 projects:
@@ -39,6 +40,7 @@ projects:
   - path: acme/secret
     name: Secret
     visibility: private
+    members: { gus: guest }
     branches: [main]
     files:
       README.md: Top secret
