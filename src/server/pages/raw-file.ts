@@ -20,8 +20,8 @@ const matches = (header: string | undefined, etag: string) =>
  * `WorkhorseHelper#send_git_blob`) with Workhorse's safe content type and disposition (text as
  * `text/plain`, SVG and unknown types downloaded), `X-Content-Type-Options: nosniff` and a
  * sandboxing CSP so that nothing in a repository runs on this origin; the blob's id as a strong ETag
- * (304 to a matching `If-None-Match`). GitLab's 404 page for what
- * the visitor may not read, a ref that names nothing or a path that is no file.
+ * (304 to a matching `If-None-Match`). GitLab's 404 page for what the visitor may not read, a ref
+ * that names nothing or a path that is no file.
  */
 export function sendRawFile(
   reply: FastifyReply,

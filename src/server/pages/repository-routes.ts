@@ -31,6 +31,9 @@ export function repositoryPage(
 
 /** The project and `<ref>/<path>` of a raw file's address (`/<project>/-/raw/<ref>/<path>`); undefined: none. */
 export function rawTarget(path: string): { project: string; rest: string } | undefined {
-  const at = path.indexOf('/-/raw/')
-  return at < 0 ? undefined : { project: path.slice(0, at), rest: path.slice(at + '/-/raw/'.length) }
+  // The first `/-/` parts the project from the resource: a file may hold `/-/raw/` in its path.
+  const at = path.indexOf('/-/')
+  return at < 0 || !path.startsWith('/-/raw/', at)
+    ? undefined
+    : { project: path.slice(0, at), rest: path.slice(at + '/-/raw/'.length) }
 }
