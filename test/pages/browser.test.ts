@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { launchChromium } from '../support/browser.js'
+import { checkStructure as pageStructure } from '../support/page-structure.js'
 import { tokens } from '../support/seeds.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { PAGES_TRIGGER, pagesSeed } from './seed.js'
@@ -42,26 +43,7 @@ const signIn = async (token: string) => {
   expect([page.url(), await h1()]).toEqual([`${t.baseUrl}/explore/projects`, 'Explore projects'])
   expect(await context.cookies()).toHaveLength(1)
 }
-/**
- * What every page must have: `lang`, one banner, main and footer landmark, one `h1`, heading levels
- * that never skip one going down, a name on each navigation, a label for each form control.
- */
-const checkStructure = async () => {
-  expect(await page.locator('html').getAttribute('lang')).toBe('en')
-  for (const role of ['banner', 'main', 'contentinfo'] as const)
-    expect(await page.getByRole(role).count()).toBe(1)
-  const levels = await page
-    .locator('h1, h2, h3, h4, h5, h6')
-    .evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])))
-  expect(levels[0]).toBe(1)
-  expect(levels.filter((l) => l === 1)).toHaveLength(1)
-  levels.forEach((level, n) => expect(level - (levels[n - 1] ?? 0)).toBeLessThanOrEqual(1))
-  for (const nav of await page.locator('nav').all()) expect(await nav.getAttribute('aria-label')).toBeTruthy()
-  for (const control of await page.locator('input:not([type=hidden]), select, textarea').all()) {
-    const id = await control.getAttribute('id')
-    expect(await page.locator(`label[for="${id}"]`).count()).toBe(1)
-  }
-}
+const checkStructure = () => pageStructure(page)
 const count = (name: string) => page.locator(`[data-count="${name}"] strong`).innerText()
 
 it("opens an issue's web_url from the API and follows links to the project, its issues, a pipeline and a job", async () => {

@@ -12,6 +12,8 @@ import { exploreProjectsPage, groupPage, userPage } from './namespace-pages.js'
 import { jobPage, pipelineListPage, pipelinePage } from './pipeline-pages.js'
 import { milestonePage } from './milestone-page.js'
 import { projectPage } from './project-pages.js'
+import { sendRawFile } from './raw-file.js'
+import { rawTarget, repositoryPage } from './repository-routes.js'
 import { ifAllowed, notFoundPage, pageContext, renderPage, sendPage } from './respond.js'
 import { signInRoutes } from './sign-in.js'
 import { downloadExport, transferPage } from './transfer-page.js'
@@ -47,6 +49,13 @@ function resolve(path: string, state: PagesState): Render | undefined {
   }
   const project = path.slice(0, at)
   const [kind, id, ...more] = path.slice(at + 3).split('/')
+  const repository = repositoryPage(
+    services,
+    project,
+    kind!,
+    [id, ...more].filter((s) => s !== undefined).join('/'),
+  )
+  if (repository) return repository
   if (more.length > 0 || (id !== undefined && !ID.test(id))) return undefined
   if (kind === 'issues')
     return id === undefined
@@ -98,6 +107,8 @@ export function mountPages(app: FastifyInstance, state: PagesState): void {
         services,
         path.slice(0, -'/download_export'.length),
       )
+    const raw = rawTarget(path)
+    if (raw) return sendRawFile(reply, pageContext(req, instance, sessions), services, raw.project, raw.rest)
     return serve(req, reply, resolve(path, state))
   })
 }

@@ -56,6 +56,7 @@ input[type=password],input[type=text]{font:inherit;padding:.35rem .5rem;border:1
 .scroll{overflow-x:auto}td code{overflow-wrap:anywhere}
 form.fields{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end;margin:.5rem 0}form.fields .actions{display:flex;gap:1rem;align-items:center;padding-bottom:.25rem}
 select,input[type=number]{font:inherit;padding:.3rem .5rem;border:1px solid #737278;border-radius:.25rem;background:#fff;color:#1f1e24}
+table.code td{border:0;padding:0 .5rem;font-family:ui-monospace,monospace;white-space:pre}table.code td.ln{text-align:right;color:#535158}pre.message{white-space:pre-wrap}
 form.fields input[type=text]{width:14rem}form.fields input[type=number]{width:8rem}
 `
 
@@ -98,8 +99,9 @@ function who(ctx: PageContext): Html {
 }
 
 /**
- * A whole page: `lang`, the title, a banner with the main navigation, one `main` whose `h1` is the
- * title (pages start their own headings at `h2`), a footer with the release.
+ * A whole page: `lang`, the title, an empty icon (no request for `/favicon.ico`), a banner with the
+ * main navigation, one `main` whose `h1` is the title (pages start their own headings at `h2`), a
+ * footer with the release.
  */
 export function layout(ctx: PageContext, page: { title: string; crumbs?: Html; body: Html }): Html {
   const admin = ctx.visitor.actor.admin
@@ -108,6 +110,7 @@ export function layout(ctx: PageContext, page: { title: string; crumbs?: Html; b
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="data:," />
         <title>${page.title} · GitLab</title>
         <style>
           ${new Html(STYLE)}

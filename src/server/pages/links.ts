@@ -17,3 +17,16 @@ export function pageNumber(raw: unknown): number {
   const n = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : 1
   return n >= 1 ? n : 1
 }
+
+/**
+ * A repository page's path (`/-/tree/<ref>/<path>`, `/-/blob/...`, `/-/raw/...`, `/-/commit/<sha>`):
+ * the ref's and the file path's segments each URL-encoded, their slashes kept.
+ */
+export function repoPath(fullPath: string, kind: string, ref: string, path = ''): string {
+  const segments = (s: string) =>
+    s
+      .split('/')
+      .filter((x) => x !== '')
+      .map(encodeURIComponent)
+  return [pathOf(fullPath, kind), ...segments(ref), ...segments(path)].join('/')
+}

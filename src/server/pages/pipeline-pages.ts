@@ -81,7 +81,11 @@ export function pipelinePage(ctx: PageContext, services: Services, fullPath: str
         <dt>Ref</dt>
         <dd><code>${pipeline.ref}</code></dd>
         <dt>Commit</dt>
-        <dd><code>${pipeline.sha.slice(0, 8)}</code></dd>
+        <dd>
+          <a href="${pathOf(p.path_with_namespace, 'commit', pipeline.sha)}"
+            ><code>${pipeline.sha.slice(0, 8)}</code></a
+          >
+        </dd>
         <dt>Source</dt>
         <dd>${pipeline.source}</dd>
         ${
@@ -144,6 +148,12 @@ export function jobPage(ctx: PageContext, services: Services, fullPath: string, 
         <dd><a href="${pipelineHref}">#${job.pipeline_id}</a></dd>
         <dt>Ref</dt>
         <dd><code>${job.ref}</code></dd>
+        <dt>Commit</dt>
+        <dd>
+          <a href="${pathOf(p.path_with_namespace, 'commit', job.commit.id)}"
+            ><code>${job.commit.id.slice(0, 8)}</code></a
+          >
+        </dd>
         ${
           job.failure_reason
             ? html`<dt>Failure reason</dt>

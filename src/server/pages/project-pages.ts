@@ -1,9 +1,11 @@
 import { PipelineListQuery, type BasicProjectDetails, type Project } from '../../schema/index.js'
+import { isBinary } from '../domain/blob-content.js'
 import { parseParams } from '../grape/params.js'
 import type { Services } from '../services/index.js'
 import { html, type Html } from './html.js'
 import { crumbs, layout, statusBadge, type PageContext } from './layout.js'
-import { groupPath, pathOf, userPath } from './links.js'
+import { groupPath, pathOf, repoPath, userPath } from './links.js'
+import { readme } from './markdown.js'
 import { ifAllowed } from './respond.js'
 import { paragraphs } from './text.js'
 
@@ -31,6 +33,13 @@ export function projectNav(p: ProjectRecord): Html {
       <li><a href="${pathOf(base)}">Project overview</a></li>
       <li><a href="${pathOf(base, 'issues')}">Issues</a></li>
       <li><a href="${pathOf(base, 'pipelines')}">Pipelines</a></li>
+      ${
+        p.default_branch
+          ? html`<li><a href="${repoPath(base, 'tree', p.default_branch)}">Files</a></li>
+              <li><a href="${pathOf(base, 'branches')}">Branches</a></li>
+              <li><a href="${pathOf(base, 'tags')}">Tags</a></li>`
+          : null
+      }
     </ul>
   </nav>`
 }
@@ -43,6 +52,12 @@ export function projectPage(ctx: PageContext, services: Services, fullPath: stri
   const pipelines = ifAllowed(() => {
     const project = services.pipelines.project(actor, fullPath)
     return services.pipelines.list(actor, project, parseParams(PipelineListQuery, { per_page: '5' })).items
+  })
+  const readmeFile = ifAllowed(() => {
+    const { browse, files } = services.repository
+    const at = browse.locate(actor, fullPath, '')
+    const name = browse.readmeName(at.sha)
+    return name === undefined ? undefined : { name, file: files.read(actor, fullPath, name, at.sha) }
   })
   return layout(ctx, {
     title: p.name,
@@ -84,6 +99,14 @@ export function projectPage(ctx: PageContext, services: Services, fullPath: stri
               </ul>`
         }
         <p><a href="${pathOf(p.path_with_namespace, 'pipelines')}">All pipelines</a></p>
-      </section>`,
+      </section>
+      ${
+        readmeFile
+          ? html`<section aria-labelledby="readme">
+              <h2 id="readme">${readmeFile.name}</h2>
+              ${isBinary(readmeFile.file.content) ? html`<p class="muted">Binary file.</p>` : readme(readmeFile.name, readmeFile.file.content.toString('utf8'))}
+            </section>`
+          : null
+      }`,
   })
 }

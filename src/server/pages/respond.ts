@@ -46,9 +46,17 @@ export function notFoundPage(ctx: PageContext): Html {
   })
 }
 
+/** Thrown by a page's renderer that sends the visitor elsewhere (a local path): a 302 to it. */
+export class PageRedirect extends Error {
+  constructor(readonly location: string) {
+    super(`redirect to ${location}`)
+  }
+}
+
 /**
- * Runs a page's renderer: its page with 200, or GitLab's 404 page for anything hidden or missing
- * (the services' 401, 403 and 404 alike, so that a page never tells a private thing exists).
+ * Runs a page's renderer: its page with 200, a 302 for a `PageRedirect`, or GitLab's 404 page for
+ * anything hidden or missing (the services' 401, 403 and 404 alike, so that a page never tells a
+ * private thing exists).
  */
 export function renderPage(reply: FastifyReply, ctx: PageContext, render: () => Html): FastifyReply {
   let page: Html
@@ -56,6 +64,8 @@ export function renderPage(reply: FastifyReply, ctx: PageContext, render: () => 
     page = render()
   } catch (err) {
     if (isHidden(err)) return sendPage(reply, 404, notFoundPage(ctx))
+    if (err instanceof PageRedirect)
+      return reply.header('cache-control', 'no-store').redirect(err.location, 302)
     throw err
   }
   return sendPage(reply, 200, page)

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.js'
 import { branchService } from './branches.js'
+import { browseService } from './browse.js'
 import { commitService } from './commits.js'
 import { repositoryCore } from './core.js'
 import { fileService } from './files.js'
@@ -26,6 +27,8 @@ export function repositoryService(ctx: ServiceContext) {
     tree: treeService(ctx, core, reads),
     branches: branchService(ctx, core, reads),
     tags: tagService(ctx, core, reads),
+    /** What the repository's HTML pages read beyond the API (refs and paths of an address, a commit's changes). */
+    browse: browseService(ctx, core, reads),
     onPush: core.onPush,
     /** The commit a branch, tag or SHA names in the project (undefined: none). */
     resolveCommit: core.resolveCommit,
