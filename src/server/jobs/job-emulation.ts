@@ -3,6 +3,7 @@
 import { zipSync, type Zippable } from 'fflate/browser'
 import { runJob, traceHeader } from '../ci/job-run.js'
 import { ANSI } from '../ci/job-script.js'
+import { predefinedVariables } from '../ci/predefined-variables.js'
 import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 
@@ -55,26 +56,25 @@ export function expireInSeconds(text: string | undefined): number | null {
 /** The variables a job sees, weakest first: predefined, the definition's, the pipeline's, the play's. */
 function jobVariables(store: Store, job: JobRow, pipeline: PipelineRow): Map<string, string> {
   const project = store.projects.get(pipeline.project_id)
-  const path = project?.full_path ?? ''
-  const vars = new Map<string, string>([
-    ['CI', 'true'],
-    ['GITLAB_CI', 'true'],
-    ['CI_JOB_ID', String(job.id)],
-    ['CI_JOB_NAME', job.name],
-    ['CI_JOB_STAGE', job.stage],
-    ['CI_JOB_TOKEN', '[MASKED]'],
-    ['CI_PIPELINE_ID', String(pipeline.id)],
-    ['CI_PIPELINE_IID', String(pipeline.iid)],
-    ['CI_PIPELINE_SOURCE', pipeline.source],
-    ['CI_PROJECT_ID', String(pipeline.project_id)],
-    ['CI_PROJECT_NAME', project?.path ?? ''],
-    ['CI_PROJECT_PATH', path],
-    ['CI_PROJECT_NAMESPACE', path.split('/').slice(0, -1).join('/')],
-    ['CI_COMMIT_SHA', pipeline.sha],
-    ['CI_COMMIT_SHORT_SHA', pipeline.sha.slice(0, 8)],
-    ['CI_COMMIT_REF_NAME', pipeline.ref],
-    [pipeline.tag === 1 ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', pipeline.ref],
-  ])
+  const vars = new Map<string, string>(
+    project
+      ? Object.entries(
+          predefinedVariables({
+            project,
+            ref: pipeline.ref,
+            sha: pipeline.sha,
+            tag: pipeline.tag === 1,
+            source: pipeline.source,
+          }),
+        )
+      : [],
+  )
+  vars.set('CI_JOB_ID', String(job.id))
+  vars.set('CI_JOB_NAME', job.name)
+  vars.set('CI_JOB_STAGE', job.stage)
+  vars.set('CI_JOB_TOKEN', '[MASKED]')
+  vars.set('CI_PIPELINE_ID', String(pipeline.id))
+  vars.set('CI_PIPELINE_IID', String(pipeline.iid))
   const definition = store.jobDefinitions.get(job.id)
   for (const [k, v] of Object.entries(definition?.variables ?? {})) vars.set(k, v)
   for (const v of store.pipelines.variables(pipeline.id)) vars.set(v.key, v.value)
