@@ -10,7 +10,9 @@
  * server's CPU time (/proc/<pid>/stat) and its peak RSS (VmHWM) after the export and after the import;
  * then the medians and each build's ratios to the second build. BENCH_ROUNDS rounds (default 5).
  * BENCH_SERVER_NODE_ARGS (space-separated) go to every server's Node, e.g. `--cpu-prof
- * --cpu-prof-dir=/tmp/prof` (the profile is written when the server exits).
+ * --cpu-prof-dir=/tmp/prof` (the profile is written when the server exits). BENCH_RESET_FIRST: each
+ * server is reset (`POST /-/emulator/reset`) before the export, so the import runs with the reset's
+ * undo log in place, as in a suite that called reset() (builds that have one).
  */
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -83,6 +85,13 @@ async function round(dir: string, data: string, work: string): Promise<Sample> {
     })
     const pid = server.pid as number
     const archive = join(work, 'export.tar.gz')
+    if (process.env.BENCH_RESET_FIRST) {
+      const res = await fetch(`${url}/-/emulator/reset`, {
+        method: 'POST',
+        headers: { 'private-token': 'glpat-root-token' },
+      })
+      if (!res.ok) throw new Error(`reset answered ${res.status}`)
+    }
     await phase(url, 'export')
     await phase(url, 'download', archive)
     const before = usage(pid)
