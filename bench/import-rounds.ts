@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { printedUrl } from './support/printed-url.js'
 import { median } from './support/measure.js'
 
 const ISSUES = Number(process.env.BENCH_TRANSFER_ISSUES ?? 100_000)
@@ -74,15 +75,7 @@ async function round(dir: string, data: string, work: string): Promise<Sample> {
     },
   )
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      server.stdout.on('data', (d: Buffer) => {
-        out += d.toString()
-        const m = /http:\/\/[\d.]+:\d+/.exec(out)
-        if (m) resolve(m[0])
-      })
-      server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)))
-    })
+    const url = await printedUrl(server)
     const pid = server.pid as number
     const archive = join(work, 'export.tar.gz')
     if (process.env.BENCH_RESET_FIRST) {

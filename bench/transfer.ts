@@ -20,6 +20,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { printedUrl } from './support/printed-url.js'
 import { assertBuilt, beforeBuild, median, type OtherBuild } from './support/measure.js'
 
 const ISSUES = Number(process.env.BENCH_TRANSFER_ISSUES ?? 100_000)
@@ -89,15 +90,7 @@ async function serveSeeded(data: string, build?: OtherBuild): Promise<Serving> {
     if (server.exitCode === null) await once(server, 'exit')
   }
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      server.stdout.on('data', (d: Buffer) => {
-        out += d.toString()
-        const m = /http:\/\/[\d.]+:\d+/.exec(out)
-        if (m) resolve(m[0])
-      })
-      server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)))
-    })
+    const url = await printedUrl(server)
     const pid = server.pid as number
     return { url, pid, seedMs, startHwm: memoryOf(pid).hwm, stop }
   } catch (err) {
