@@ -8,8 +8,9 @@
  * ratio takes the medians of three exports and three `tar -czf` runs, alternating.
  * Targets: server and client RSS under 200 MB; export time within 2x of `tar -czf`.
  * With BENCH_BEFORE_DIR (a built checkout, run by BENCH_BEFORE_NODE), that build seeds and serves its
- * own store too, goes through the same phases with our client, its exports alternate with ours, and
- * three rows give this build's export time, import time and server peak RSS over that one's.
+ * own store too, goes through the same phases with our client, its exports and imports alternate with
+ * ours (three each, medians; every import a new project; the peaks are the first round's), and three
+ * rows give this build's export time, import time and server peak RSS over that one's.
  */
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -19,6 +20,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { printedUrl } from './support/printed-url.js'
 import { assertBuilt, beforeBuild, median, type OtherBuild } from './support/measure.js'
 
 const ISSUES = Number(process.env.BENCH_TRANSFER_ISSUES ?? 100_000)
@@ -88,15 +90,7 @@ async function serveSeeded(data: string, build?: OtherBuild): Promise<Serving> {
     if (server.exitCode === null) await once(server, 'exit')
   }
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      server.stdout.on('data', (d: Buffer) => {
-        out += d.toString()
-        const m = /http:\/\/[\d.]+:\d+/.exec(out)
-        if (m) resolve(m[0])
-      })
-      server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)))
-    })
+    const url = await printedUrl(server)
     const pid = server.pid as number
     return { url, pid, seedMs, startHwm: memoryOf(pid).hwm, stop }
   } catch (err) {
@@ -153,12 +147,21 @@ export async function run(): Promise<Row[]> {
     // The ratio compares medians of alternating rounds, so that a busy moment favours neither side.
     const exportRuns = [exported.ms]
     const beforeRuns = beforeTrip ? [beforeTrip.exported.ms] : []
+    // With a build to compare, imports alternate too (each side's archive again, as a new project; the
+    // peaks stay those of the first round's phases, before the store holds several copies).
+    const importRuns = [imported]
+    const beforeImports = beforeTrip ? [beforeTrip.imported] : []
     const tarRuns: number[] = []
     for (let round = 0; round < RATIO_ROUNDS; round++) {
       tarRuns.push(await timed('tar', ['-czf', join(dir, 'tar.tar.gz'), '-C', tree, '.']))
       if (round === 0) continue
       exportRuns.push((await phase(ours, 'export')).ms)
       if (before) beforeRuns.push((await phase(before, 'export')).ms)
+      if (!before) continue
+      importRuns.push(await phase(ours, 'import', archive, `restored-${round + 1}`))
+      beforeImports.push(
+        await phase(before, 'import', join(dir, 'before-export.tar.gz'), `restored-${round + 1}`),
+      )
     }
     const [exportMs, tarMs] = [median(exportRuns), median(tarRuns)]
     const { stdout: treeSize } = await exec('du', ['-sk', tree])
@@ -186,6 +189,8 @@ export async function run(): Promise<Row[]> {
     if (before && beforeTrip && other) {
       const b = beforeTrip
       const beforePeak = Math.max(b.exported.serverHwmKib, b.downloaded.serverHwmKib, b.imported.serverHwmKib)
+      const importMs = median(importRuns.map((i) => i.ms))
+      const beforeImportMs = median(beforeImports.map((i) => i.ms))
       rows.push(
         {
           name: 'transfer: this build / the build in BENCH_BEFORE_DIR, export time',
@@ -196,10 +201,11 @@ export async function run(): Promise<Row[]> {
         },
         {
           name: 'transfer: this build / the build in BENCH_BEFORE_DIR, import time',
-          ratio: imported.ms / b.imported.ms,
+          ratio: importMs / beforeImportMs,
           detail:
-            `this build ${imported.ms.toFixed(0)} ms (server peak ${mb(serverPeak)}), before ${b.imported.ms.toFixed(0)} ms ` +
-            `(${b.imported.detail} failed relations; server peak ${mb(beforePeak)}), one import each; ` +
+            `this build ${importMs.toFixed(0)} ms (rounds ${importRuns.map((i) => i.ms.toFixed(0)).join(', ')}; ` +
+            `server peak ${mb(serverPeak)}), before ${beforeImportMs.toFixed(0)} ms (rounds ${beforeImports.map((i) => i.ms.toFixed(0)).join(', ')}; ` +
+            `${b.imported.detail} failed relations; server peak ${mb(beforePeak)}; peaks of the first round), medians of ${RATIO_ROUNDS} alternating imports of each side's archive as new projects; ` +
             `seeding: this build ${(ours.seedMs / 1000).toFixed(1)} s, before ${(before.seedMs / 1000).toFixed(1)} s`,
         },
         {

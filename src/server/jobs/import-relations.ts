@@ -1,6 +1,7 @@
 import { countTasks } from '../domain/tasks.js'
 import type { ImportWriter } from '../store/imports.js'
 import { isConstraintError, type Store } from '../store/index.js'
+import type { ImportLookups } from './import-lookups.js'
 import type { UserMap } from './import-users.js'
 
 /** An unsaved line becomes a failed relation (`lib/gitlab/import_export/import_failure_service.rb`). */
@@ -50,24 +51,26 @@ export interface RestoreContext {
   writer: ImportWriter
   users: UserMap
   projectId: number
+  /** Labels and milestones found by title in the current batch. */
+  lookups: ImportLookups
   now: string
   /** GitLab 17.1+ dropped `(imported from GitLab)` from the note attribution suffix. */
   modernAttribution: boolean
 }
 
-/** The project being imported into, for the labels and milestones of its groups. */
-const target = (c: RestoreContext) =>
-  c.store.projects.get(c.projectId) ?? { id: c.projectId, namespace_id: -1 }
-
 /**
  * A label by title in the project or its groups (a `GroupLabel` of the export is reused when the
  * target's groups have its title), created as a project label from the exported value when missing
- * (`ObjectBuilder`).
+ * (`ObjectBuilder`); the batch remembers the answer (import-lookups.ts).
  */
 export function restoreLabel(c: RestoreContext, raw: unknown): number {
   const l = obj(raw)
   const t = title(l.title)
-  const found = c.store.labels.availableByTitle(target(c), t)
+  return c.lookups.label(t, () => findOrMakeLabel(c, l, t))
+}
+
+function findOrMakeLabel(c: RestoreContext, l: Obj, t: string): number {
+  const found = c.store.labels.availableByTitle(c.lookups.target(), t)
   if (found) return found.id
   const color = text(l.color) && /^#[0-9a-f]{3,6}$/i.test(text(l.color)!) ? text(l.color)! : '#6699cc'
   const id = c.store.labels.insert(
@@ -85,12 +88,16 @@ export function restoreLabel(c: RestoreContext, raw: unknown): number {
 
 /**
  * A milestone by title in the project or its groups, created as the project's (keeping its iid when
- * free) when missing (`ObjectBuilder`).
+ * free) when missing (`ObjectBuilder`); the batch remembers the answer (import-lookups.ts).
  */
 export function restoreMilestone(c: RestoreContext, raw: unknown): number {
   const m = obj(raw)
   const t = title(m.title)
-  const found = c.store.milestones.availableByTitle(target(c), t)
+  return c.lookups.milestone(t, () => findOrMakeMilestone(c, m, t))
+}
+
+function findOrMakeMilestone(c: RestoreContext, m: Obj, t: string): number {
+  const found = c.store.milestones.availableByTitle(c.lookups.target(), t)
   if (found) return found.id
   return c.writer.insertMilestone({
     iid: int(m.iid),

@@ -13,6 +13,7 @@ import {
   restoreMilestone,
   type RestoreContext,
 } from './import-relations.js'
+import { importLookups } from './import-lookups.js'
 import { mapMembers } from './import-users.js'
 
 const VISIBILITY: Record<number, string> = { 0: 'private', 10: 'internal', 20: 'public' }
@@ -97,6 +98,7 @@ async function restoreContext(job: RestoreJob, addMembers: boolean): Promise<Res
     writer,
     users,
     projectId: job.projectId,
+    lookups: importLookups(store, job.projectId),
     now: job.now(),
     modernAttribution: atLeast(job.gitlabVersion, '17.1'),
   }
@@ -124,8 +126,9 @@ async function restoreRelationFile(
     batchChars = 0
     batchElements = 0
     store.transaction(() => {
+      ctx.lookups.clear()
       for (const { value, index } of lines)
-        saveLine(job, name, index, () => store.transaction(() => restore(ctx, value)), skipDuplicates)
+        saveLine(job, ctx, name, index, () => store.transaction(() => restore(ctx, value)), skipDuplicates)
     })
     for (const { elements } of lines) collectAfterHeavyLine(elements)
   }
@@ -153,10 +156,12 @@ const BATCH_ELEMENTS = 100_000
 
 /**
  * Saves one line with `restore` (its own savepoint). A line that cannot be saved is recorded as
- * a failed relation (source `process_relation_item!`) and skipped with everything nested in it.
+ * a failed relation (source `process_relation_item!`) and skipped with everything nested in it
+ * (the labels and milestones it made too, so the batch forgets what it found).
  */
 function saveLine(
   job: RestoreJob,
+  ctx: RestoreContext,
   name: string,
   index: number,
   restore: () => unknown,
@@ -165,6 +170,7 @@ function saveLine(
   try {
     restore()
   } catch (err) {
+    ctx.lookups.clear()
     const known = err instanceof RelationError
     if (skipDuplicates && known && err.exceptionClass === 'ActiveRecord::RecordNotUnique') return
     job.store.imports.addFailure({

@@ -380,6 +380,42 @@ describe('hostile and broken archives fail the import cleanly', () => {
   })
 })
 
+describe('POST /projects/import: labels and milestones found by title within a batch', () => {
+  beforeEach(() => start())
+
+  it('a failed line takes the label and milestone it made with it; the next line of its batch makes them again', async () => {
+    const line = (iid: number, labels: string[]) =>
+      JSON.stringify({
+        iid,
+        title: `Issue ${iid}`,
+        milestone: { title: 'Fresh milestone', iid: 7 },
+        label_links: labels.map((title) => ({ label: { title, color: '#ff0000' } })),
+      })
+    // Line 0 makes `fresh` and the milestone, then fails on its blank second label (rolled back).
+    const dir = tree({
+      'tree/project/issues.ndjson': `${line(1, ['fresh', ' '])}\n${line(2, ['fresh'])}\n${line(3, ['fresh'])}\n`,
+    })
+    const res = await importFile(tgz(dir), { path: 'undone' })
+    const done = await settled(res.body!.id)
+    expect(done).toMatchObject({ import_status: 'finished' })
+    expect(done.failed_relations).toEqual([
+      expect.objectContaining({
+        exception_class: 'ActiveRecord::RecordInvalid',
+        relation_name: 'issues',
+        line_number: 0,
+      }),
+    ])
+    const P = '/api/v4/projects/root%2Fundone'
+    const issues = (await list(`${P}/issues`)).sort((a, b) => (a.iid as number) - (b.iid as number))
+    expect(issues.map((i) => [i.iid, i.labels, (i.milestone as Json | null)?.title])).toEqual([
+      [2, ['fresh'], 'Fresh milestone'],
+      [3, ['fresh'], 'Fresh milestone'],
+    ])
+    expect((await list(`${P}/labels`)).map((l) => [l.name, l.color])).toEqual([['fresh', '#ff0000']])
+    expect((await list(`${P}/milestones`)).map((m) => [m.title, m.iid])).toEqual([['Fresh milestone', 7]])
+  })
+})
+
 describe('GET /projects/:id/import', () => {
   beforeEach(() => start())
   it('answers none for a project never imported; 401 anonymous; 404 hidden', async () => {
