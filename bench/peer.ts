@@ -7,7 +7,8 @@
  *   20 open issues of 1,000, one issue, and issue creation (with p99). The generator check runs a
  *   bare node:http server answering our list's bytes at 64 and 128 connections in the same rounds.
  * - Starts (5 alternating, medians): process start to 1,000 issues answered, and to the first answer
- *   with an empty seed; the RSS of both starts half a second after their first answer.
+ *   with an empty seed. The RSS of the same starts (5 rounds, medians, memoryRows) at the same two
+ *   moments on both sides: half a second after the first answer, and 20 s after it (settled).
  * - Reset (in this process, 30 alternating rounds, medians): `reset()` after the same 100 writes
  *   (creations, edits, comments in turn), ours to the 1,000-issue seed and to a seed without issues.
  * What is not equal, and which way it leans:
@@ -23,7 +24,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,6 +32,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { request } from 'undici'
 import { stringify } from 'yaml'
 import { buildServer } from '../src/server/app.js'
+import { rssMb, SETTLE_MS } from './support/first-answer.js'
 import { alternate, figures, generatorCheck, median, ROUNDS, startChild, timed } from './support/measure.js'
 import {
   createIssues,
@@ -131,11 +133,7 @@ async function get(url: string, headers: Record<string, string>) {
   return { headers: res.headers as Record<string, string>, body }
 }
 
-/** Resident memory of `pid` in MB (VmRSS of /proc/<pid>/status). */
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
-  return Number(kb) / 1024
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const ahead = (x: number) => `${x.toFixed(2)}x ${x >= 1 ? 'ahead' : 'behind'}`
 
@@ -292,64 +290,25 @@ async function startRows(pkg: string, { seedFile, peerSeed }: Files): Promise<Ro
     oursEmpty: [] as number[],
     peerEmpty: [] as number[],
   }
-  const rss = {
-    ours: [] as number[],
-    peer: [] as number[],
-    ours1000: [] as number[],
-    peer1000: [] as number[],
-  }
-  const until = async (
-    start: () => Promise<Proc>,
-    then: (p: Proc) => Promise<unknown>,
-    times: number[],
-    mem?: number[],
-  ) => {
+  const until = async (start: () => Promise<Proc>, then: (p: Proc) => Promise<unknown>, times: number[]) => {
     const started = performance.now()
     const p = await start()
     try {
       await then(p)
       times.push(performance.now() - started)
-      if (mem) {
-        await new Promise((r) => setTimeout(r, 500))
-        mem.push(rssMb(p.proc.pid as number))
-      }
     } finally {
       await p.stop()
     }
   }
+  const sides = starts(pkg, { seedFile, peerSeed })
   for (let i = 0; i < STARTS; i++) {
-    await until(
-      () => serveOurs(seedFile),
-      (p) => get(`${p.url}${OURS}?per_page=20&state=opened`, oursHeaders),
-      t.ours,
-      rss.ours1000,
-    )
-    await until(
-      () => serveEmulate(pkg, peerSeed),
-      async (p) => {
-        await createIssues(p.url, ISSUES)
-        await get(`${p.url}${PEER_ISSUES}?per_page=20`, peerHeaders)
-      },
-      t.peer,
-      rss.peer1000,
-    )
-    await until(
-      () => serveOurs('none'),
-      (p) => get(`${p.url}/api/v4/user`, ROOT),
-      t.oursEmpty,
-      rss.ours,
-    )
-    await until(
-      () => serveEmulate(pkg),
-      (p) => get(`${p.url}/user`, peerHeaders),
-      t.peerEmpty,
-      rss.peer,
-    )
+    await until(sides.ours1000.start, sides.ours1000.first, t.ours)
+    await until(sides.peer1000.start, sides.peer1000.first, t.peer)
+    await until(sides.ours.start, sides.ours.first, t.oursEmpty)
+    await until(sides.peer.start, sides.peer.first, t.peerEmpty)
   }
   const ms = (xs: number[]) =>
     `${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`
-  const mb = (xs: number[]) =>
-    `${median(xs).toFixed(0)} MB (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`
   const how = `medians of ${STARTS} alternating starts through each bin`
   return [
     {
@@ -362,16 +321,83 @@ async function startRows(pkg: string, { seedFile, peerSeed }: Files): Promise<Ro
       ratio: median(t.peerEmpty) / median(t.oursEmpty),
       detail: `ours ${ms(t.oursEmpty)} (serve --seed none, GET /api/v4/user), emulate ${ms(t.peerEmpty)} (its built-in seed, GET /user); ${how}`,
     },
-    {
-      name: 'peer: RSS after the start with 1,000 issues, emulate / ours',
-      ratio: median(rss.peer1000) / median(rss.ours1000),
-      detail: `ours ${mb(rss.ours1000)}, emulate ${mb(rss.peer1000)}; VmRSS 0.5 s after the first answer of the cold starts above`,
-    },
-    {
-      name: 'peer: RSS after an empty start, emulate / ours',
-      ratio: median(rss.peer) / median(rss.ours),
-      detail: `ours ${mb(rss.ours)}, emulate ${mb(rss.peer)}; VmRSS 0.5 s after the first answer of the empty starts above`,
-    },
+  ]
+}
+
+/** The four starts of the start rows: how each side starts, and its first answer (after 1,000 creations for emulate's). */
+function starts(pkg: string, { seedFile, peerSeed }: Pick<Files, 'seedFile' | 'peerSeed'>) {
+  const side = (start: () => Promise<Proc>, first: (p: Proc) => Promise<unknown>) => ({ start, first })
+  return {
+    ours1000: side(
+      () => serveOurs(seedFile),
+      (p) => get(`${p.url}${OURS}?per_page=20&state=opened`, oursHeaders),
+    ),
+    peer1000: side(
+      () => serveEmulate(pkg, peerSeed),
+      async (p) => {
+        await createIssues(p.url, ISSUES)
+        await get(`${p.url}${PEER_ISSUES}?per_page=20`, peerHeaders)
+      },
+    ),
+    ours: side(
+      () => serveOurs('none'),
+      (p) => get(`${p.url}/api/v4/user`, ROOT),
+    ),
+    peer: side(
+      () => serveEmulate(pkg),
+      (p) => get(`${p.url}/user`, peerHeaders),
+    ),
+  }
+}
+
+/**
+ * Resident memory (VmRSS of the server's process: our bin's only one; emulate's CLI, which serves
+ * in its own process without --watch) of the same four starts, each read at the same two moments
+ * after its first answer: 0.5 s, and SETTLE_MS (bench/support/first-answer.ts). V8's memory reducer
+ * (full collections that also give back the young generation a start grew) runs in ours 8-17 s
+ * after the process starts, and never in emulate's in these runs (it keeps finding emulate
+ * allocating and waits again), so the first reading is before either side's, the second after
+ * ours: both are printed. The four of a round start together and then sit idle, so the wait is
+ * spent once a round.
+ */
+async function memoryRows(pkg: string, files: Files): Promise<Row[]> {
+  const sides = starts(pkg, files)
+  const names = ['ours1000', 'peer1000', 'ours', 'peer'] as const
+  const at = Object.fromEntries(names.map((n) => [n, { first: [] as number[], settled: [] as number[] }]))
+  for (let i = 0; i < STARTS; i++)
+    await Promise.all(
+      names.map(async (name) => {
+        const p = await sides[name].start()
+        try {
+          await sides[name].first(p)
+          await sleep(500)
+          at[name]!.first.push(rssMb(p.proc.pid as number))
+          await sleep(SETTLE_MS - 500)
+          at[name]!.settled.push(rssMb(p.proc.pid as number))
+        } finally {
+          await p.stop()
+        }
+      }),
+    )
+  const mb = (xs: number[]) =>
+    `${median(xs).toFixed(0)} MB (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`
+  const how = `medians of ${STARTS} starts through each bin, the four of a round side by side`
+  const row = (label: string, ours: number[], peer: number[], when: string): Row => ({
+    name: `peer: ${label}, emulate / ours`,
+    ratio: median(peer) / median(ours),
+    detail: `ours ${mb(ours)}, emulate ${mb(peer)}; VmRSS ${when}; ${how}`,
+  })
+  const { ours1000, peer1000, ours, peer } = at as Record<
+    (typeof names)[number],
+    { first: number[]; settled: number[] }
+  >
+  const before = "0.5 s after the first answer, before either side's memory reducer ran"
+  const after = `${SETTLE_MS / 1000} s after the first answer, after ours ran (emulate's never did)`
+  return [
+    row('RSS after the start with 1,000 issues', ours1000.first, peer1000.first, before),
+    row('RSS after an empty start', ours.first, peer.first, before),
+    row('settled RSS after the start with 1,000 issues', ours1000.settled, peer1000.settled, after),
+    row('settled RSS after an empty start', ours.settled, peer.settled, after),
   ]
 }
 
@@ -472,7 +498,11 @@ export async function run(): Promise<Row[]> {
     }
     // The load rows last: a failed generator check throws, and the rows measured before it are
     // printed on stderr rather than lost with the row set.
-    const rows = label([...(await startRows(pkg, files)), ...(await resetRows(pkg))])
+    const rows = label([
+      ...(await startRows(pkg, files)),
+      ...(await memoryRows(pkg, files)),
+      ...(await resetRows(pkg)),
+    ])
     try {
       return [...label(await loadRows(pkg, files)), ...rows]
     } catch (err) {

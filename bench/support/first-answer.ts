@@ -20,6 +20,14 @@ export interface FirstAnswer {
   settledRssMb?: number
 }
 
+/**
+ * How long after a server's first answer its memory counts as settled. V8's memory reducer (full
+ * collections that also give back the young generation a start grew) first looks some 8 s after the
+ * process starts, and when it finds the start's allocations still recent it waits 8 s more: on a
+ * busy machine, where a start takes seconds, that second look is the one that runs, 16-17 s in.
+ */
+export const SETTLE_MS = 20_000
+
 const mainThreadCpuMs = (pid: number) => {
   try {
     return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
@@ -27,7 +35,8 @@ const mainThreadCpuMs = (pid: number) => {
     return NaN
   }
 }
-const rssMb = (pid: number) =>
+/** VmRSS of `pid` in MB. */
+export const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
 
 /**

@@ -99,6 +99,33 @@ describe('the image in the compile cache directory', () => {
       rmSync(cache, { recursive: true, force: true })
     }
   })
+
+  it('is read from there for each new store, not held in the process', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'gla-image-cache-'))
+    try {
+      // The image goes after the first store: the second finds none, so it migrates and writes it again.
+      const out = execFileSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `const { openDb } = await import(${JSON.stringify(db)});` +
+            `const { readdirSync, rmSync } = await import('node:fs');` +
+            `const dir = process.getBuiltinModule('node:module').getCompileCacheDir();` +
+            `const images = () => readdirSync(dir).filter((f) => f.startsWith('gitlab-actions-store-'));` +
+            `openDb(':memory:'); const first = images(); for (const f of first) rmSync(dir + '/' + f);` +
+            `const second = openDb(':memory:');` +
+            `console.log(first.length, images().length, second.prepare('PRAGMA user_version').pluck().get())`,
+        ],
+        { env: { ...process.env, NODE_COMPILE_CACHE: cache }, encoding: 'utf8' },
+      ).trim()
+      expect(out).toBe(`1 1 ${migrations.length}`)
+    } finally {
+      rmSync(cache, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('statements', () => {
