@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer'
+import type { IncomingHttpHeaders } from 'node:http'
 import { PassThrough } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { GitLabError, malformedRequest } from '../grape/gitlab-errors.js'
@@ -73,6 +74,13 @@ export function malformedForm(raw: Buffer): boolean {
  */
 const plainAscii = (text: string) => !/[^\x21-\x7e]/.test(text) && !/%(?![1-7][\da-f]|0[1-9a-f])/i.test(text)
 
+/**
+ * What most requests are, and pass without a copy of their bytes: a URL of printable ASCII whose
+ * escapes decode to ASCII other than NUL, and well-formed credentials (or none).
+ */
+export const plainRequest = (url: string, authorization: string | undefined) =>
+  plainAscii(url) && !malformedCredentials(authorization)
+
 /** The path as `Rack::Utils.unescape` reads it. */
 export function malformedPath(rawPath: string): boolean {
   const bytes = unescapeBytes(bytesOf(rawPath))
@@ -124,8 +132,8 @@ const MALFORMED = Symbol('malformed, refused once the body is read')
 type WithRawBody = FastifyRequest & { [RAW_BODY]?: Buffer[]; [MALFORMED]?: boolean }
 
 /** No Content-Length above 0 and no Transfer-Encoding: HTTP/1.1 says the request has no body. */
-const hasNoBody = (req: FastifyRequest) =>
-  req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0)
+export const hasNoBody = (headers: IncomingHttpHeaders) =>
+  headers['transfer-encoding'] === undefined && !(Number(headers['content-length']) > 0)
 const isJson = (type: string) => /^application\/json\b/i.test(type)
 const isForm = (type: string) => /^application\/x-www-form-urlencoded\b/i.test(type)
 
@@ -163,7 +171,7 @@ export function malformedStringGuard(app: FastifyInstance): void {
     'onRequest',
     syncHook((req) => {
       const url = req.raw.url ?? ''
-      if (plainAscii(url) && !malformedCredentials(req.headers.authorization)) return
+      if (plainRequest(url, req.headers.authorization)) return
       const q = url.indexOf('?')
       const path = q < 0 ? url : url.slice(0, q)
       const malformed =
@@ -182,7 +190,7 @@ export function malformedStringGuard(app: FastifyInstance): void {
     const type = req.headers['content-type'] ?? ''
     // A request without a body has no bytes to keep: its stream goes on as it came (clients send
     // a JSON Content-Type with every GET too; the copy cost each of those a stream and a pipe).
-    if (hasNoBody(req) || (!isJson(type) && !isForm(type))) return done(null, payload)
+    if (hasNoBody(req.headers) || (!isJson(type) && !isForm(type))) return done(null, payload)
     const chunks: Buffer[] = ((req as WithRawBody)[RAW_BODY] = [])
     const copy = new PassThrough()
     payload.on('data', (chunk: Buffer) => chunks.push(chunk))
