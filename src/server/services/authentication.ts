@@ -27,10 +27,16 @@ const LAST_USED_EVERY_MS = 10 * 60_000
 const sudoMessage = 'Must be admin to use sudo'
 
 export function authentication(store: Store, clock: Clock, jobs: JobTokens): Authentication {
+  /** `Date.parse` of the last `lastUsedAt` read: a client sends the same token on every request. */
+  let lastUsed = { text: '', ms: NaN }
+  const msOf = (text: string) => {
+    if (text !== lastUsed.text) lastUsed = { text, ms: Date.parse(text) }
+    return lastUsed.ms
+  }
   /** Records the token's use unless it was recorded in the last ten minutes (a write per token, not per request). */
   const used = (owner: TokenOwner) => {
     const now = clock.now()
-    if (owner.lastUsedAt !== null && now.getTime() - Date.parse(owner.lastUsedAt) < LAST_USED_EVERY_MS) return
+    if (owner.lastUsedAt !== null && now.getTime() - msOf(owner.lastUsedAt) < LAST_USED_EVERY_MS) return
     store.users.touchToken(owner.tokenId, now.toISOString())
   }
   /**
