@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js'
+import { systemClock, type Clock } from './clock.js'
 
 /** What `GET /-/emulator/clock` shows. */
 export interface ClockState {
@@ -34,7 +34,9 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
     frozenAt = start?.frozenAt.getTime()
   }
   initial()
-  const nowMs = () => frozenAt ?? base.now().getTime() + offset
+  // The system's time without a Date of its own: the clock is read several times on every request.
+  const baseMs = base === systemClock ? () => Date.now() : () => base.now().getTime()
+  const nowMs = () => frozenAt ?? baseMs() + offset
   /** Moves to `ms`, frozen or running as before. */
   const moveTo = (ms: number) => {
     if (ms < nowMs())
@@ -42,7 +44,7 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
         `time ${new Date(ms).toISOString()} is before the server's time ${new Date(nowMs()).toISOString()}; the clock never goes back (POST /-/emulator/reset returns it to the start)`,
       )
     if (frozenAt !== undefined) frozenAt = ms
-    else offset = ms - base.now().getTime()
+    else offset = ms - baseMs()
   }
   return {
     now: () => new Date(nowMs()),
@@ -55,7 +57,7 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
     /** Runs on from where it stands (the start-up clock's pace, shifted). */
     unfreeze(): void {
       if (frozenAt === undefined) return
-      offset = frozenAt - base.now().getTime()
+      offset = frozenAt - baseMs()
       frozenAt = undefined
     },
     /** Jumps to `at`, which must not be before the clock's time. */

@@ -164,6 +164,8 @@ function register<P extends TObject, Path extends TObject>(
   // `keyset/header_builder.rb`): the path's parameters, the declared ones as Grape coerced them,
   // with the defaults it filled in, never whatever undeclared a caller adds.
   const pathKeys = Object.keys(pathSchema.properties)
+  // What the early hits need of the route to answer a URL it answered again (http/early-hits.ts).
+  const cachedRoute = { pattern: spec.url, jobToken: spec.jobToken ?? false }
   scope.route({
     method: spec.method,
     url: spec.url,
@@ -191,7 +193,9 @@ function register<P extends TObject, Path extends TObject>(
       const cache = spec.cached ? lists : undefined
       const key = cache ? cacheKey(req.actor.id, today(clock), req.url) : ''
       const hit = cache?.get(key)
-      if (hit) {
+      if (cache && hit) {
+        // Answered here, the URL's route had been forgotten (or the request was not a plain one).
+        cache.routed(req.url, cachedRoute)
         reply.headers(hit.headers).type('application/json').send(hit.body)
         return undefined
       }
@@ -262,7 +266,7 @@ function register<P extends TObject, Path extends TObject>(
         if (value !== undefined && name !== 'content-type') headers[name] = String(value)
       taken = true
       cache.set(key, generation, { body, headers }, scopes, watch)
-      cache.routed(req.url, { pattern: spec.url, jobToken: spec.jobToken ?? false })
+      cache.routed(req.url, cachedRoute)
       return reply.type('application/json').send(body)
     } finally {
       if (!taken) watch?.release()
