@@ -1,7 +1,7 @@
-import { connect } from 'node:net'
 import { buildServer, type GitLabServer, type ServerOptions } from '../../../src/server/app.js'
 import { parseSeed } from '../../../src/server/seed/parse.js'
 import { manualClock } from '../../support/pipeline-seed.js'
+import { rawExchange } from '../../support/raw-exchange.js'
 
 /*
  * A cached list's repeated GET is answered from Node's request before Fastify routes it
@@ -59,30 +59,16 @@ interface Answer {
 }
 
 /** One request on its own connection, `extra` written after its headers (a chunked body). */
-function exchange(method: string, path: string, headers: Record<string, string> = {}, extra = '') {
+async function exchange(method: string, path: string, headers: Record<string, string> = {}, extra = '') {
   const before = routed
-  return new Promise<Answer>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
-    const chunks: Buffer[] = []
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
-    socket.on('error', reject)
-    socket.on('end', () => {
-      const all = Buffer.concat(chunks)
-      const end = all.indexOf('\r\n\r\n')
-      const head = all.subarray(0, end).toString('latin1')
-      resolve({
-        status: Number(head.slice(9, 12)),
-        head: head.replace(/^(x-request-id: )(.*)$/im, '$1<id>'),
-        requestId: /^x-request-id: (.*)$/im.exec(head)?.[1] ?? '',
-        body: all.subarray(end + 4),
-        routed: routed > before,
-      })
-    })
-    const lines = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', ...headers })
-    socket.write(
-      `${method} ${path} HTTP/1.1\r\n${lines.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${extra}`,
-    )
-  })
+  const { head, body } = await rawExchange(port, method, path, headers, extra)
+  return {
+    status: Number(head.slice(9, 12)),
+    head: head.replace(/^(x-request-id: )(.*)$/im, '$1<id>'),
+    requestId: /^x-request-id: (.*)$/im.exec(head)?.[1] ?? '',
+    body,
+    routed: routed > before,
+  } satisfies Answer
 }
 const get = (token: string | null, path = LIST, headers: Record<string, string> = {}, extra = '') =>
   exchange('GET', path, { ...(token ? { 'private-token': token } : {}), ...headers }, extra)
