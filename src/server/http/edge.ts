@@ -104,6 +104,8 @@ export async function installEdge(
         .send({ error: 'API V3 is no longer supported. Use API V4 instead.' })
     return reply.code(404).type('application/json').send({ error: '404 Not Found' })
   })
+  // With Fastify's own log on stdout (`logger`), every request goes through Fastify to be in it.
+  if (options.logger) return { app, guard }
   const early = answerHitsEarly(app.server, {
     cache: state.cache,
     authentication: state.services.authentication,
