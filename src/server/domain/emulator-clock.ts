@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from './clock.js'
+import { epochMs, type Clock } from './clock.js'
 
 /** What `GET /-/emulator/clock` shows. */
 export interface ClockState {
@@ -34,8 +34,8 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
     frozenAt = start?.frozenAt.getTime()
   }
   initial()
-  // The system's time without a Date of its own: the clock is read several times on every request.
-  const baseMs = base === systemClock ? () => Date.now() : () => base.now().getTime()
+  // Without a Date where the start-up clock can: the clock is read several times on every request.
+  const baseMs = () => epochMs(base)
   const nowMs = () => frozenAt ?? baseMs() + offset
   /** Moves to `ms`, frozen or running as before. */
   const moveTo = (ms: number) => {
@@ -48,6 +48,7 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
   }
   return {
     now: () => new Date(nowMs()),
+    nowMs,
     state: (): ClockState => ({ now: new Date(nowMs()).toISOString(), frozen: frozenAt !== undefined }),
     /** Stops the clock, at `at` (not before its time) or where it stands. */
     freeze(at?: Date): void {

@@ -6,7 +6,8 @@ import type { Authentication } from '../services/authentication.js'
 import { authenticate, urlMayAuthenticate } from './auth.js'
 import type { BrowserGuard } from './browser-guard.js'
 import { gitlabHeaders, JSON_TYPE, type HeaderSink } from './gitlab-headers.js'
-import { hasNoBody, plainRequest } from './malformed-strings.js'
+import { hasNoBody, malformedCredentials, plainAscii } from './malformed-strings.js'
+import { redactUrl } from './redact.js'
 import { requestBody, responseBody, type RequestLog } from './request-log.js'
 import type { RequestTurns } from './request-turns.js'
 import { cacheKey, type CachedResponse, type CachedRoute, type ResponseCache } from './response-cache.js'
@@ -25,6 +26,18 @@ export interface EarlyHitParts {
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void
+
+/**
+ * What the edge's checks make of a URL alone, found once per URL (a client repeats its URLs):
+ * `plain`, no malformed string and no credential in its query (`plainAscii`, `urlMayAuthenticate`);
+ * `logged`, the URL as the request log writes it (`redactUrl`).
+ */
+interface UrlFacts {
+  plain: boolean
+  logged: string
+}
+/** URLs whose facts are remembered; past it the memo starts again. */
+const MAX_URLS = 10_000
 
 /** An answer's headers as Node's `writeHead` takes them: names and values, in order. */
 class HeaderList implements HeaderSink {
@@ -58,6 +71,16 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
     throw new Error('answerHitsEarly: expected Fastify as the one request listener')
   server.removeListener('request', routed)
   let open = true
+  const urls = new Map<string, UrlFacts>()
+  const factsOf = (url: string): UrlFacts => {
+    let facts = urls.get(url)
+    if (!facts) {
+      if (urls.size >= MAX_URLS) urls.clear()
+      facts = { plain: plainAscii(url) && !urlMayAuthenticate(url), logged: redactUrl(url) }
+      urls.set(url, facts)
+    }
+    return facts
+  }
 
   /** Fastify answers: with its turn already taken when it was taken here. */
   const toFastify = (req: IncomingMessage, res: ServerResponse, letIn: boolean) => {
@@ -65,7 +88,13 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
     routed.call(server, req, res)
   }
 
-  const answer = (req: IncomingMessage, res: ServerResponse, route: CachedRoute, started: number) => {
+  const answer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: CachedRoute,
+    logged: string,
+    started: number,
+  ) => {
     const url = req.url as string
     let actor: Actor
     let hit: CachedResponse | undefined
@@ -97,7 +126,7 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
       id: 0,
       time: 0,
       method: 'GET',
-      url,
+      url: logged,
       status: 200,
       durationMs: performance.now() - started,
       actor: actor.user?.username ?? null,
@@ -113,20 +142,16 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
     const started = performance.now()
     const url = req.url as string
     const route = open && req.method === 'GET' ? cache.routeOf(url) : undefined
+    const facts = route && factsOf(url)
     const { headers } = req
-    if (
-      route === undefined ||
-      !hasNoBody(headers) ||
-      !plainRequest(url, headers.authorization) ||
-      urlMayAuthenticate(url)
-    )
+    if (!route || !facts?.plain || !hasNoBody(headers) || malformedCredentials(headers.authorization))
       return toFastify(req, res, false)
     try {
       guard.check(req)
     } catch {
       return toFastify(req, res, false)
     }
-    turns.run(() => answer(req, res, route, started))
+    turns.run(() => answer(req, res, route, facts.logged, started))
   })
   return {
     close() {

@@ -72,14 +72,8 @@ export function malformedForm(raw: Buffer): boolean {
  * Printable ASCII whose escapes decode to ASCII other than NUL (`%2F`): no NUL, no invalid UTF-8
  * and no broken escape anywhere. Most requests are such, and pass without a copy of their bytes.
  */
-const plainAscii = (text: string) => !/[^\x21-\x7e]/.test(text) && !/%(?![1-7][\da-f]|0[1-9a-f])/i.test(text)
-
-/**
- * What most requests are, and pass without a copy of their bytes: a URL of printable ASCII whose
- * escapes decode to ASCII other than NUL, and well-formed credentials (or none).
- */
-export const plainRequest = (url: string, authorization: string | undefined) =>
-  plainAscii(url) && !malformedCredentials(authorization)
+export const plainAscii = (text: string) =>
+  !/[^\x21-\x7e]/.test(text) && !/%(?![1-7][\da-f]|0[1-9a-f])/i.test(text)
 
 /** The path as `Rack::Utils.unescape` reads it. */
 export function malformedPath(rawPath: string): boolean {
@@ -171,7 +165,7 @@ export function malformedStringGuard(app: FastifyInstance): void {
     'onRequest',
     syncHook((req) => {
       const url = req.raw.url ?? ''
-      if (plainRequest(url, req.headers.authorization)) return
+      if (plainAscii(url) && !malformedCredentials(req.headers.authorization)) return
       const q = url.indexOf('?')
       const path = q < 0 ? url : url.slice(0, q)
       const malformed =

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Clock } from '../domain/clock.js'
+import { epochMs, type Clock } from '../domain/clock.js'
 import type { RequestEntry, RequestRing } from '../domain/request-ring.js'
 import { requestMethod } from './head-requests.js'
 import { cut, loggedText, redactUrl, redactValue } from './redact.js'
@@ -30,8 +30,8 @@ export type RecordRequest = (req: FastifyRequest, reply: FastifyReply, status: n
 export interface RequestLog {
   record: RecordRequest
   /**
-   * Keeps an entry given with its URL as received and no `id` or `time` (both 0): the ring numbers
-   * it, the clock stamps it, the URL's secrets are redacted. Nothing for the log's own controls.
+   * Keeps an entry given with no `id` or `time` (both 0), its URL as the log writes it (`redactUrl`):
+   * the ring numbers it, the clock stamps it. Nothing for the log's own controls.
    */
   keep(entry: RequestEntry): void
   /** With `--log-bodies`: the bodies are kept (`requestBody`, `responseBody`). */
@@ -55,8 +55,7 @@ export function installRequestLog(
   const logged = (url: string) => ring.size > 0 && !isLogControl(url)
   const keep = (entry: RequestEntry) => {
     if (!logged(entry.url)) return
-    entry.time = clock.now().getTime()
-    entry.url = redactUrl(entry.url)
+    entry.time = epochMs(clock)
     ring.push(entry)
   }
   const record: RecordRequest = (req, reply, status) => {
@@ -65,7 +64,7 @@ export function installRequestLog(
       id: 0,
       time: 0,
       method: requestMethod(req),
-      url: req.url,
+      url: redactUrl(req.url),
       status,
       durationMs: reply.elapsedTime,
       actor: req.actor?.user?.username ?? null,

@@ -1,4 +1,4 @@
-import { isoNow, type Clock } from '../domain/clock.js'
+import { epochMs, isoNow, type Clock } from '../domain/clock.js'
 import { checkScopes, requireScopes } from '../domain/token-scopes.js'
 import { forbidden, notFound, unauthorized } from '../grape/gitlab-errors.js'
 import type { Store } from '../store/index.js'
@@ -35,9 +35,9 @@ export function authentication(store: Store, clock: Clock, jobs: JobTokens): Aut
   }
   /** Records the token's use unless it was recorded in the last ten minutes (a write per token, not per request). */
   const used = (owner: TokenOwner) => {
-    const now = clock.now()
-    if (owner.lastUsedAt !== null && now.getTime() - msOf(owner.lastUsedAt) < LAST_USED_EVERY_MS) return
-    store.users.touchToken(owner.tokenId, now.toISOString())
+    const now = epochMs(clock)
+    if (owner.lastUsedAt !== null && now - msOf(owner.lastUsedAt) < LAST_USED_EVERY_MS) return
+    store.users.touchToken(owner.tokenId, new Date(now).toISOString())
   }
   /**
    * `sudo!` (`lib/api/helpers.rb`): administrators only, with a token that has the `sudo` scope;
