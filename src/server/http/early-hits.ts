@@ -30,11 +30,13 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void
 /**
  * What the edge's checks make of a URL alone, found once per URL (a client repeats its URLs):
  * `plain`, no malformed string and no credential in its query (`plainAscii`, `urlMayAuthenticate`);
- * `logged`, the URL as the request log writes it (`redactUrl`).
+ * `logged`, the URL as the request log writes it (`redactUrl`); `key`, its last cache key, kept
+ * with the caller and day it names: the same string again is not hashed again.
  */
 interface UrlFacts {
   plain: boolean
   logged: string
+  key: { actor: number | null; day: string; text: string }
 }
 /** URLs whose facts are remembered; past it the memo starts again. */
 const MAX_URLS = 10_000
@@ -76,7 +78,11 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
     let facts = urls.get(url)
     if (!facts) {
       if (urls.size >= MAX_URLS) urls.clear()
-      facts = { plain: plainAscii(url) && !urlMayAuthenticate(url), logged: redactUrl(url) }
+      facts = {
+        plain: plainAscii(url) && !urlMayAuthenticate(url),
+        logged: redactUrl(url),
+        key: { actor: null, day: '', text: '' },
+      }
       urls.set(url, facts)
     }
     return facts
@@ -88,11 +94,19 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
     routed.call(server, req, res)
   }
 
+  /** `cacheKey`, the same string while the URL's caller and day stay. */
+  const keyOf = (facts: UrlFacts, actor: number | null, url: string) => {
+    const day = today(clock)
+    const { key } = facts
+    if (key.actor !== actor || key.day !== day) facts.key = { actor, day, text: cacheKey(actor, day, url) }
+    return facts.key.text
+  }
+
   const answer = (
     req: IncomingMessage,
     res: ServerResponse,
     route: CachedRoute,
-    logged: string,
+    facts: UrlFacts,
     started: number,
   ) => {
     const url = req.url as string
@@ -108,7 +122,7 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
         route: route.pattern,
         jobToken: route.jobToken,
       })
-      hit = cache.get(cacheKey(actor.id, today(clock), url))
+      hit = cache.get(keyOf(facts, actor.id, url))
     } catch {
       // A refused caller: Fastify's authentication hook refuses it again, with GitLab's answer.
       return toFastify(req, res, true)
@@ -126,7 +140,7 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
       id: 0,
       time: 0,
       method: 'GET',
-      url: logged,
+      url: facts.logged,
       status: 200,
       durationMs: performance.now() - started,
       actor: actor.user?.username ?? null,
@@ -151,7 +165,7 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
     } catch {
       return toFastify(req, res, false)
     }
-    turns.run(() => answer(req, res, route, facts.logged, started))
+    turns.run(() => answer(req, res, route, facts, started))
   })
   return {
     close() {

@@ -33,12 +33,14 @@ const ALICE = 'glpat-alice-token'
 type Json = Record<string, unknown>
 
 let server: GitLabServer
+let clock: ReturnType<typeof manualClock>
 let port: number
 /** Requests Fastify's `onRequest` hooks ran for: an early hit adds none. */
 let routed = 0
 
 async function start(options: Omit<ServerOptions, 'seed'> = {}) {
-  server = await buildServer({ clock: manualClock(), ...options, seed: parseSeed(seed, 'early-hits.yaml') })
+  clock = manualClock()
+  server = await buildServer({ clock, ...options, seed: parseSeed(seed, 'early-hits.yaml') })
   routed = 0
   server.app.addHook('onRequest', (_req, _reply, done) => {
     routed++
@@ -153,6 +155,16 @@ describe('a cached list answered before routing', () => {
     const again = await get(ALICE)
     expect(again.routed).toBe(false)
     expect(again.body.equals(after.body)).toBe(true)
+  })
+
+  it("is made again on the server clock's next day (an answer may depend on the day)", async () => {
+    await get(ALICE)
+    expect((await get(ALICE)).routed).toBe(false)
+    clock.advance(86_400_000)
+    const nextDay = await get(ALICE)
+    expect([nextDay.status, nextDay.routed]).toEqual([200, true])
+    expect(nextDay.head).toContain('\r\ndate: Mon, 02 Mar 2026 10:00:00 GMT\r\n')
+    expect((await get(ALICE)).routed).toBe(false)
   })
 
   it("never gives one caller another's answer: each gets what it may see", async () => {
