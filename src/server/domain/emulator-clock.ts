@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js'
+import { epochMs, type Clock } from './clock.js'
 
 /** What `GET /-/emulator/clock` shows. */
 export interface ClockState {
@@ -34,7 +34,9 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
     frozenAt = start?.frozenAt.getTime()
   }
   initial()
-  const nowMs = () => frozenAt ?? base.now().getTime() + offset
+  // Without a Date where the start-up clock can: the clock is read several times on every request.
+  const baseMs = () => epochMs(base)
+  const nowMs = () => frozenAt ?? baseMs() + offset
   /** Moves to `ms`, frozen or running as before. */
   const moveTo = (ms: number) => {
     if (ms < nowMs())
@@ -42,10 +44,11 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
         `time ${new Date(ms).toISOString()} is before the server's time ${new Date(nowMs()).toISOString()}; the clock never goes back (POST /-/emulator/reset returns it to the start)`,
       )
     if (frozenAt !== undefined) frozenAt = ms
-    else offset = ms - base.now().getTime()
+    else offset = ms - baseMs()
   }
   return {
     now: () => new Date(nowMs()),
+    nowMs,
     state: (): ClockState => ({ now: new Date(nowMs()).toISOString(), frozen: frozenAt !== undefined }),
     /** Stops the clock, at `at` (not before its time) or where it stands. */
     freeze(at?: Date): void {
@@ -55,7 +58,7 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
     /** Runs on from where it stands (the start-up clock's pace, shifted). */
     unfreeze(): void {
       if (frozenAt === undefined) return
-      offset = frozenAt - base.now().getTime()
+      offset = frozenAt - baseMs()
       frozenAt = undefined
     },
     /** Jumps to `at`, which must not be before the clock's time. */

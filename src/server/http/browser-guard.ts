@@ -1,5 +1,6 @@
+import type { IncomingMessage } from 'node:http'
 import { isIP } from 'node:net'
-import type { FastifyRequest } from 'fastify'
+import type { TLSSocket } from 'node:tls'
 import { forbidden } from '../grape/gitlab-errors.js'
 
 /*
@@ -61,11 +62,14 @@ const isLoopback = (host: string) =>
   host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
 const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === ''
 
+/** What the guard reads of a request: Node's, as Fastify's `onRequest` hook and the early hits see it. */
+export type GuardedRequest = Pick<IncomingMessage, 'method' | 'headers' | 'socket'>
+
 export interface BrowserGuard {
   /** Called once the server listens: its address joins the allowed names and origins. */
   listening(host: string, url: string): void
   /** Throws 403 for a foreign Host, then for a cross-site state-changing request (an `onRequest` hook). */
-  check(req: FastifyRequest): void
+  check(req: GuardedRequest): void
 }
 
 /**
@@ -93,11 +97,13 @@ export function browserGuard(baseUrl: () => string, allowedHosts: string[] = [])
     return isWildcard(listen.host) && isIP(name) !== 0
   }
 
-  const ownOrigins = (req: FastifyRequest) => {
+  const ownOrigins = (req: GuardedRequest) => {
     const origins = [new URL(baseUrl()).origin]
     if (listen) origins.push(listen.origin)
     // Same origin as the request itself (the Host passed the check above): e.g. a port mapping.
-    const own = req.headers.host ? originOf(`${req.protocol}://${req.headers.host}`) : null
+    // Its scheme as Fastify's `request.protocol` reads it (no proxy is trusted).
+    const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http'
+    const own = req.headers.host ? originOf(`${protocol}://${req.headers.host}`) : null
     if (own) origins.push(own)
     return origins
   }
@@ -118,7 +124,7 @@ export function browserGuard(baseUrl: () => string, allowedHosts: string[] = [])
             `Host '${host}' is not allowed (DNS rebinding protection); start the server with --allowed-host to allow it`,
           )
       }
-      if (!UNSAFE_METHODS.has(req.method)) return
+      if (!UNSAFE_METHODS.has(req.method ?? '')) return
       const origin = req.headers.origin
       if (origin !== undefined) {
         const from = originOf(origin)

@@ -1,21 +1,24 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import fastJson from 'fast-json-stringify'
-import { httpDate, type Clock } from '../domain/clock.js'
+import type { Clock } from '../domain/clock.js'
 import { createInstruments, type Instruments } from '../domain/instruments.js'
 import type { Instance } from '../present/context.js'
 import type { Authentication } from '../services/authentication.js'
-import { authenticate } from './auth.js'
+import { authenticate, credentialsOf } from './auth.js'
 import { bodyParsers } from './body-parsers.js'
 import { browserGuard, type BrowserGuard } from './browser-guard.js'
 import { clientErrors } from './client-errors.js'
+import { answerHitsEarly } from './early-hits.js'
 import { handleError } from './error-handler.js'
 import { installFaults } from './faults.js'
 import { parseQuery } from './form-params.js'
+import { gitlabHeaders, JSON_TYPE } from './gitlab-headers.js'
 import { routeHeadAsGet } from './head-requests.js'
 import { checkUnroutedParts, frameworkErrors, malformedStringGuard } from './malformed-strings.js'
 import { requestIds } from './request-ids.js'
 import { installRequestLog } from './request-log.js'
 import { requestTurns } from './request-turns.js'
+import type { ResponseCache } from './response-cache.js'
 import { serializerSchema } from './serializer-schema.js'
 import { syncHook } from './sync-hook.js'
 
@@ -25,6 +28,8 @@ export interface EdgeState {
   instance: Instance
   clock: Clock
   services: { authentication: Authentication }
+  /** The lists' answers, which a repeated request gets before routing (http/early-hits.ts). */
+  cache: ResponseCache
 }
 
 /**
@@ -32,7 +37,8 @@ export interface EdgeState {
  * browser guard (Host, CSRF), the turn of the event loop, authentication, the fault rules; then
  * GitLab's headers on every answer (`X-Request-Id` among them), the request log once it is sent,
  * the one error handler and GitLab's 404 and 410 for paths no route serves. `instruments` (the
- * request log and the fault rules) default to a log of 1000 requests and no rules.
+ * request log and the fault rules) default to a log of 1000 requests and no rules. A cached
+ * list's repeated request is answered before routing, through the same checks (http/early-hits.ts).
  */
 export async function installEdge(
   state: EdgeState,
@@ -40,6 +46,7 @@ export async function installEdge(
 ): Promise<{ app: FastifyInstance; guard: BrowserGuard }> {
   const instruments = options.instruments ?? createInstruments()
   const { instance, clock } = state
+  const requestId = requestIds()
   const app = Fastify({
     logger: options.logger ?? false,
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2000 },
@@ -56,23 +63,27 @@ export async function installEdge(
     exposeHeadRoutes: false,
     rewriteUrl: routeHeadAsGet,
     // GitLab's X-Request-Id (http/request-ids.ts), which the request log names too.
-    genReqId: requestIds(),
+    genReqId: () => requestId(),
   })
   await bodyParsers(app)
   compileSerializersLazily(app)
   app.decorateRequest('actor', null as never)
   app.setErrorHandler(handleError)
-  const record = installRequestLog(app, instruments.requests, { clock, bodies: instruments.bodies })
+  const log = installRequestLog(app, instruments.requests, { clock, bodies: instruments.bodies })
   // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400.
   malformedStringGuard(app)
   // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
   const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
-  app.addHook('onRequest', syncHook(guard.check))
+  app.addHook(
+    'onRequest',
+    syncHook((req) => guard.check(req.raw)),
+  )
   // Before any handler reads the store: a busy turn of the event loop hands later requests to the next.
-  app.addHook('preHandler', requestTurns())
+  const turns = requestTurns()
+  app.addHook('preHandler', turns.hook)
   app.addHook('preHandler', (req, _reply, done) => {
     try {
-      req.actor = authenticate(state.services.authentication, req)
+      req.actor = authenticate(state.services.authentication, credentialsOf(req))
     } catch (refusal) {
       // HandleMalformedStrings runs before Grape authenticates: a refused caller's malformed
       // multipart field is still a 400 (the route would have read the fields after this hook).
@@ -82,17 +93,11 @@ export async function installEdge(
     done()
   })
   // After authentication, so that a fault rule may name the caller.
-  installFaults(app, instruments.faults, { clock, record })
-  // GitLab answers `application/json` with no charset parameter (Grape's JSON formatter in `lib/api/api.rb`);
-  // some clients compare it exactly. `Date` follows the injected clock (rate-limit windows are read from it).
+  installFaults(app, instruments.faults, { clock, record: log.record })
   app.addHook('onSend', (req, reply, payload, done) => {
     const type = reply.getHeader('content-type')
-    if (typeof type === 'string' && type.startsWith('application/json'))
-      reply.header('content-type', 'application/json')
-    reply.header('date', httpDate(clock))
-    reply.header('x-frame-options', 'SAMEORIGIN')
-    reply.header('x-content-type-options', 'nosniff')
-    reply.header('x-request-id', req.id)
+    if (typeof type === 'string' && type.startsWith(JSON_TYPE)) reply.header('content-type', JSON_TYPE)
+    gitlabHeaders(reply, clock, req.id)
     done(null, payload)
   })
   app.setNotFoundHandler((req, reply) => {
@@ -102,6 +107,23 @@ export async function installEdge(
         .type('application/json')
         .send({ error: 'API V3 is no longer supported. Use API V4 instead.' })
     return reply.code(404).type('application/json').send({ error: '404 Not Found' })
+  })
+  // With Fastify's own log on stdout (`logger`), every request goes through Fastify to be in it.
+  if (options.logger) return { app, guard }
+  const early = answerHitsEarly(app.server, {
+    cache: state.cache,
+    authentication: state.services.authentication,
+    clock,
+    guard,
+    turns,
+    faults: instruments.faults,
+    log,
+    requestId,
+  })
+  // Fastify answers 503 once it closes: the early hits leave every request to it from then on.
+  app.addHook('preClose', (done) => {
+    early.close()
+    done()
   })
   return { app, guard }
 }

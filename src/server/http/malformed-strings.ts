@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer'
+import type { IncomingHttpHeaders } from 'node:http'
 import { PassThrough } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { GitLabError, malformedRequest } from '../grape/gitlab-errors.js'
@@ -71,7 +72,8 @@ export function malformedForm(raw: Buffer): boolean {
  * Printable ASCII whose escapes decode to ASCII other than NUL (`%2F`): no NUL, no invalid UTF-8
  * and no broken escape anywhere. Most requests are such, and pass without a copy of their bytes.
  */
-const plainAscii = (text: string) => !/[^\x21-\x7e]/.test(text) && !/%(?![1-7][\da-f]|0[1-9a-f])/i.test(text)
+export const plainAscii = (text: string) =>
+  !/[^\x21-\x7e]/.test(text) && !/%(?![1-7][\da-f]|0[1-9a-f])/i.test(text)
 
 /** The path as `Rack::Utils.unescape` reads it. */
 export function malformedPath(rawPath: string): boolean {
@@ -124,8 +126,8 @@ const MALFORMED = Symbol('malformed, refused once the body is read')
 type WithRawBody = FastifyRequest & { [RAW_BODY]?: Buffer[]; [MALFORMED]?: boolean }
 
 /** No Content-Length above 0 and no Transfer-Encoding: HTTP/1.1 says the request has no body. */
-const hasNoBody = (req: FastifyRequest) =>
-  req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0)
+export const hasNoBody = (headers: IncomingHttpHeaders) =>
+  headers['transfer-encoding'] === undefined && !(Number(headers['content-length']) > 0)
 const isJson = (type: string) => /^application\/json\b/i.test(type)
 const isForm = (type: string) => /^application\/x-www-form-urlencoded\b/i.test(type)
 
@@ -182,7 +184,7 @@ export function malformedStringGuard(app: FastifyInstance): void {
     const type = req.headers['content-type'] ?? ''
     // A request without a body has no bytes to keep: its stream goes on as it came (clients send
     // a JSON Content-Type with every GET too; the copy cost each of those a stream and a pipe).
-    if (hasNoBody(req) || (!isJson(type) && !isForm(type))) return done(null, payload)
+    if (hasNoBody(req.headers) || (!isJson(type) && !isForm(type))) return done(null, payload)
     const chunks: Buffer[] = ((req as WithRawBody)[RAW_BODY] = [])
     const copy = new PassThrough()
     payload.on('data', (chunk: Buffer) => chunks.push(chunk))

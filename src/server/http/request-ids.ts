@@ -22,14 +22,22 @@ export function requestIds(now: () => number = Date.now): () => string {
   const prefix = base32(randomBytes(4).readUInt32BE() % 32 ** 6, 6)
   let counter = 0
   let lastMs = -1
-  let time = ''
+  let start = ''
+  // The counter's first nine digits change once in 32 ids: written then only (one id per request).
+  let lastHigh = -1
+  let high = ''
   return () => {
     const ms = now()
     if (ms !== lastMs) {
       lastMs = ms
-      time = base32(ms, 10)
+      start = base32(ms, 10) + prefix
     }
     counter = (counter + 1) % 32 ** 10
-    return time + prefix + base32(counter, 10)
+    const upper = Math.floor(counter / 32)
+    if (upper !== lastHigh) {
+      lastHigh = upper
+      high = base32(upper, 9)
+    }
+    return start + high + CROCKFORD[counter % 32]
   }
 }

@@ -1,7 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Clock } from '../domain/clock.js'
-import type { RequestRing } from '../domain/request-ring.js'
+import { epochMs, type Clock } from '../domain/clock.js'
+import type { RequestEntry, RequestRing } from '../domain/request-ring.js'
 import { requestMethod } from './head-requests.js'
 import { cut, loggedText, redactUrl, redactValue } from './redact.js'
 
@@ -25,6 +26,18 @@ const isLogControl = (url: string) =>
 /** Keeps `req`'s entry in the ring: `status` null when no answer was sent (the connection reset). */
 export type RecordRequest = (req: FastifyRequest, reply: FastifyReply, status: number | null) => void
 
+/** The request log as the edge writes it: from Fastify's hooks, and for the early hits (http/early-hits.ts). */
+export interface RequestLog {
+  record: RecordRequest
+  /**
+   * Keeps an entry given with no `id` or `time` (both 0), its URL as the log writes it (`redactUrl`):
+   * the ring numbers it, the clock stamps it. Nothing for the log's own controls.
+   */
+  keep(entry: RequestEntry): void
+  /** With `--log-bodies`: the bodies are kept (`requestBody`, `responseBody`). */
+  bodies: boolean
+}
+
 /**
  * The request log's hooks: one entry per answered request, made when the answer has been sent (its
  * duration is Fastify's `reply.elapsedTime`). Without bodies the entry holds references to strings
@@ -35,15 +48,21 @@ export function installRequestLog(
   app: FastifyInstance,
   ring: RequestRing,
   options: { clock: Clock; bodies: boolean },
-): RecordRequest {
+): RequestLog {
   const { clock, bodies } = options
   app.decorateRequest('fault', null)
   app.decorateRequest('loggedResponse', null)
+  const logged = (url: string) => ring.size > 0 && !isLogControl(url)
+  const keep = (entry: RequestEntry) => {
+    if (!logged(entry.url)) return
+    entry.time = epochMs(clock)
+    ring.push(entry)
+  }
   const record: RecordRequest = (req, reply, status) => {
-    if (ring.size === 0 || isLogControl(req.url)) return
-    ring.push({
+    if (!logged(req.url)) return
+    keep({
       id: 0,
-      time: clock.now().getTime(),
+      time: 0,
       method: requestMethod(req),
       url: redactUrl(req.url),
       status,
@@ -52,33 +71,32 @@ export function installRequestLog(
       route: req.routeOptions.url ?? null,
       requestId: req.id,
       fault: req.fault,
-      requestBody: bodies ? requestBody(req) : null,
+      requestBody: bodies ? requestBody(req.headers, req.body) : null,
       responseBody: bodies ? req.loggedResponse : null,
     })
   }
-  if (ring.size === 0) return record
+  const log = { record, keep, bodies }
+  if (ring.size === 0) return log
   if (bodies)
     app.addHook('onSend', (req, reply, payload, done) => {
-      req.loggedResponse = responseBody(reply, payload)
+      req.loggedResponse = responseBody(String(reply.getHeader('content-type') ?? ''), payload)
       done(null, payload)
     })
   app.addHook('onResponse', (req, reply, done) => {
     record(req, reply, reply.statusCode)
     done()
   })
-  return record
+  return log
 }
 
-const size = (req: FastifyRequest) => req.headers['content-length'] ?? 'unknown'
 const isJson = (type: string) => /^application\/(?:[\w.+-]*\+)?json\b/i.test(type)
 const isText = (type: string) =>
   /^(?:text\/|application\/(?:x-www-form-urlencoded|(?:x-)?yaml|xml)\b)/i.test(type)
 
-/** The request's body as the log keeps it: redacted, bounded; a multipart or binary one by its size. */
-function requestBody(req: FastifyRequest): string | null {
-  const type = req.headers['content-type'] ?? ''
-  if (/^multipart\//i.test(type)) return `[multipart body, ${size(req)} bytes]`
-  const body = req.body
+/** A request's body as the log keeps it: redacted, bounded; a multipart or binary one by its size. */
+export function requestBody(headers: IncomingHttpHeaders, body: unknown): string | null {
+  const type = headers['content-type'] ?? ''
+  if (/^multipart\//i.test(type)) return `[multipart body, ${headers['content-length'] ?? 'unknown'} bytes]`
   if (body === undefined || body === null) return null
   if (Buffer.isBuffer(body)) return `[binary body, ${body.length} bytes]`
   if (typeof body === 'string') return loggedText(body, isJson(type))
@@ -86,10 +104,9 @@ function requestBody(req: FastifyRequest): string | null {
   return null
 }
 
-/** The answer's body as the log keeps it: JSON and text redacted and bounded, others by their size. */
-function responseBody(reply: FastifyReply, payload: unknown): string | null {
+/** An answer's body as the log keeps it: JSON and text redacted and bounded, others by their size. */
+export function responseBody(type: string, payload: unknown): string | null {
   if (payload === null || payload === undefined || payload === '') return null
-  const type = String(reply.getHeader('content-type') ?? '')
   if (typeof (payload as Readable).pipe === 'function') return '[streamed body]'
   const bytes = Buffer.isBuffer(payload) ? payload : undefined
   if (bytes && !isJson(type) && !isText(type)) return `[binary body, ${bytes.length} bytes]`

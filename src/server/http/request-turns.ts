@@ -1,4 +1,15 @@
+import type { IncomingMessage } from 'node:http'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+
+/** The turns of the event loop that requests run in, shared by Fastify's hook and the early hits. */
+export interface RequestTurns {
+  /** The `preHandler` hook: the request goes on now or in a later turn; one already let in goes on. */
+  hook(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void
+  /** Runs `go` now, or in a later turn behind those waiting (http/early-hits.ts). */
+  run(go: () => void): void
+  /** `req` ran through `run` and goes on to Fastify: its hook lets it through without a second wait. */
+  letIn(req: IncomingMessage): void
+}
 
 /**
  * Keeps each turn of the event loop short while requests queue up, so that the server keeps
@@ -12,8 +23,9 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
  * for the next turns (`setImmediate`), while the loop accepts and reads in between. A request
  * that arrives while none wait, within the budget, goes on at once, without a queue.
  */
-export function requestTurns(budgetMs = 2) {
+export function requestTurns(budgetMs = 2): RequestTurns {
   const waiting: (() => void)[] = []
+  const letIn = new WeakSet<IncomingMessage>()
   /** When the current turn's first handler began; undefined between busy turns. */
   let turnStarted: number | undefined
   const nextTurn = () => {
@@ -23,13 +35,18 @@ export function requestTurns(budgetMs = 2) {
     setImmediate(nextTurn)
     while (waiting.length > 0 && performance.now() - turnStarted < budgetMs) waiting.shift()!()
   }
-  return (_req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    if (waiting.length > 0) return void waiting.push(done)
+  const run = (go: () => void): void => {
+    if (waiting.length > 0) return void waiting.push(go)
     const now = performance.now()
     if (turnStarted === undefined) {
       turnStarted = now
       setImmediate(nextTurn)
-    } else if (now - turnStarted >= budgetMs) return void waiting.push(done)
-    done()
+    } else if (now - turnStarted >= budgetMs) return void waiting.push(go)
+    go()
+  }
+  return {
+    hook: (req, _reply, done) => (letIn.has(req.raw) ? done() : run(done)),
+    run,
+    letIn: (req) => void letIn.add(req),
   }
 }

@@ -14,6 +14,25 @@ export interface CachedResponse {
   headers: Record<string, string>
 }
 
+/** A cached route as the router found it for a URL: what the early hits need to answer it again. */
+export interface CachedRoute {
+  /** The route's pattern (`/api/v4/projects/:id/issues`), for the token's scopes and the request log. */
+  pattern: string
+  /** The route takes CI/CD job tokens (`jobToken` on its spec). */
+  jobToken: boolean
+}
+
+const NO_SCOPES: readonly string[] = []
+
+/** URLs whose route is remembered; past it the memo starts again (a client asks few distinct URLs). */
+const MAX_ROUTED_URLS = 10_000
+
+/**
+ * The key of an answer: it holds everything the answer depends on besides the store (the caller,
+ * the day of the server's clock, the URL as received). `actor` null is an anonymous caller.
+ */
+export const cacheKey = (actor: number | null, day: string, url: string) => `${actor ?? 0}|${day}|${url}`
+
 /**
  * Remembers serialised list responses until what they were made from changes. Each entry keeps
  * the store's version it was made at and the scopes it reads (`project:<id>`, `group:<path>`,
@@ -30,6 +49,9 @@ export function responseCache(
 ) {
   type Entry = { generation: number; scopes: string[]; watch?: ListWatch; response: CachedResponse }
   const entries = new Map<string, Entry>()
+  const routes = new Map<string, CachedRoute>()
+  /** The entry last set or hit, the last in the Map's order while it stays. */
+  let newest: Entry | undefined
   let bytes = 0
   const drop = (key: string) => {
     const entry = entries.get(key)
@@ -40,9 +62,18 @@ export function responseCache(
   }
   const fresh = (entry: Entry) =>
     entry.watch
-      ? !entry.watch.stale && changes.unchangedSince(entry.generation, [])
+      ? !entry.watch.stale && changes.unchangedSince(entry.generation, NO_SCOPES)
       : changes.unchangedSince(entry.generation, entry.scopes)
   return {
+    /**
+     * The route the router found for `url` when an answer to it was kept (`routed`): routing
+     * depends on the URL alone, so the same URL finds the same route again.
+     */
+    routeOf: (url: string): CachedRoute | undefined => routes.get(url),
+    routed(url: string, route: CachedRoute): void {
+      if (routes.size >= MAX_ROUTED_URLS) routes.clear()
+      routes.set(url, route)
+    },
     /** The store's version: take it before the handler reads the store. */
     generation: () => changes.version(),
     get(key: string): CachedResponse | undefined {
@@ -52,8 +83,12 @@ export function responseCache(
         drop(key)
         return undefined
       }
-      entries.delete(key) // re-insert: the Map's order is our LRU order
-      entries.set(key, hit)
+      // Re-inserted: the Map's order is our LRU order (a repeated hit on the newest is there already).
+      if (hit !== newest) {
+        entries.delete(key)
+        entries.set(key, hit)
+        newest = hit
+      }
       return hit.response
     },
     /**
@@ -78,7 +113,8 @@ export function responseCache(
       drop(key)
       while (bytes + response.body.length > maxBytes && entries.size > 0)
         drop(entries.keys().next().value as string)
-      entries.set(key, { generation: current, scopes, ...(watch ? { watch } : {}), response })
+      newest = { generation: current, scopes, ...(watch ? { watch } : {}), response }
+      entries.set(key, newest)
       bytes += response.body.length
     },
   }

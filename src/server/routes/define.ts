@@ -8,7 +8,7 @@ import { grapeParams } from '../grape/grape-params.js'
 import type { Instance } from '../present/context.js'
 import type { Actor } from '../services/access.js'
 import { today, type Clock } from '../domain/clock.js'
-import type { ResponseCache } from '../http/response-cache.js'
+import { cacheKey, type ResponseCache } from '../http/response-cache.js'
 import type { ListWatch } from '../services/watched-issue-lists.js'
 import { ownBytes } from '../http/own-bytes.js'
 
@@ -164,6 +164,8 @@ function register<P extends TObject, Path extends TObject>(
   // `keyset/header_builder.rb`): the path's parameters, the declared ones as Grape coerced them,
   // with the defaults it filled in, never whatever undeclared a caller adds.
   const pathKeys = Object.keys(pathSchema.properties)
+  // What the early hits need of the route to answer a URL it answered again (http/early-hits.ts).
+  const cachedRoute = { pattern: spec.url, jobToken: spec.jobToken ?? false }
   scope.route({
     method: spec.method,
     url: spec.url,
@@ -186,11 +188,14 @@ function register<P extends TObject, Path extends TObject>(
       if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && spec.method !== 'GET')))
         throw unauthorized()
       // A cached answer was made for this caller, URL and day from the same store generation,
-      // so its parameter and access checks have passed already (errors are never cached).
+      // so its parameter and access checks have passed already (errors are never cached). The
+      // early hits (http/early-hits.ts) answer with it before routing, by the same key.
       const cache = spec.cached ? lists : undefined
-      const key = cache ? `${req.actor.id ?? 0}|${today(clock)}|${req.url}` : ''
+      const key = cache ? cacheKey(req.actor.id, today(clock), req.url) : ''
       const hit = cache?.get(key)
-      if (hit) {
+      if (cache && hit) {
+        // Answered here, the URL's route had been forgotten (or the request was not a plain one).
+        cache.routed(req.url, cachedRoute)
         reply.headers(hit.headers).type('application/json').send(hit.body)
         return undefined
       }
@@ -261,6 +266,7 @@ function register<P extends TObject, Path extends TObject>(
         if (value !== undefined && name !== 'content-type') headers[name] = String(value)
       taken = true
       cache.set(key, generation, { body, headers }, scopes, watch)
+      cache.routed(req.url, cachedRoute)
       return reply.type('application/json').send(body)
     } finally {
       if (!taken) watch?.release()

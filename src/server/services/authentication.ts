@@ -1,4 +1,4 @@
-import { isoNow, type Clock } from '../domain/clock.js'
+import { epochMs, isoNow, type Clock } from '../domain/clock.js'
 import { checkScopes, requireScopes } from '../domain/token-scopes.js'
 import { forbidden, notFound, unauthorized } from '../grape/gitlab-errors.js'
 import type { Store } from '../store/index.js'
@@ -27,11 +27,17 @@ const LAST_USED_EVERY_MS = 10 * 60_000
 const sudoMessage = 'Must be admin to use sudo'
 
 export function authentication(store: Store, clock: Clock, jobs: JobTokens): Authentication {
+  /** `Date.parse` of the last `lastUsedAt` read: a client sends the same token on every request. */
+  let lastUsed = { text: '', ms: NaN }
+  const msOf = (text: string) => {
+    if (text !== lastUsed.text) lastUsed = { text, ms: Date.parse(text) }
+    return lastUsed.ms
+  }
   /** Records the token's use unless it was recorded in the last ten minutes (a write per token, not per request). */
   const used = (owner: TokenOwner) => {
-    const now = clock.now()
-    if (owner.lastUsedAt !== null && now.getTime() - Date.parse(owner.lastUsedAt) < LAST_USED_EVERY_MS) return
-    store.users.touchToken(owner.tokenId, now.toISOString())
+    const now = epochMs(clock)
+    if (owner.lastUsedAt !== null && now - msOf(owner.lastUsedAt) < LAST_USED_EVERY_MS) return
+    store.users.touchToken(owner.tokenId, new Date(now).toISOString())
   }
   /**
    * `sudo!` (`lib/api/helpers.rb`): administrators only, with a token that has the `sudo` scope;

@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises'
-import { connect } from 'node:net'
 import { exportSettled } from '../../support/imports.js'
+import { rawExchange } from '../../support/raw-exchange.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { FormData, request } from 'undici'
 import { widgetsSeed } from '../../support/seeds.js'
@@ -28,27 +28,15 @@ const P = '/api/v4/projects/acme%2Fwidgets'
 const ALICE = 'glpat-alice-token'
 
 /** One request on its own connection: the head (status line and headers, `date` left out, the request id's form only) and the bytes after it. */
-function exchange(method: string, path: string, headers: Record<string, string> = {}) {
-  const { port } = new URL(t.baseUrl)
-  return new Promise<{ head: string; body: Buffer }>((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1')
-    const chunks: Buffer[] = []
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
-    socket.on('error', reject)
-    socket.on('end', () => {
-      const all = Buffer.concat(chunks)
-      const end = all.indexOf('\r\n\r\n')
-      const head = all
-        .subarray(0, end)
-        .toString('latin1')
-        .replace(/^date: .*\r\n/im, '')
-        // Each answer has an id of its own (GitLab's correlation id): its form is compared, not its value.
-        .replace(/^x-request-id: [0-9A-HJKMNP-TV-Z]{26}\r\n/im, 'x-request-id: <ULID>\r\n')
-      resolve({ head, body: all.subarray(end + 4) })
-    })
-    const lines = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', ...headers })
-    socket.write(`${method} ${path} HTTP/1.1\r\n${lines.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`)
-  })
+async function exchange(method: string, path: string, headers: Record<string, string> = {}) {
+  const { head, body } = await rawExchange(Number(new URL(t.baseUrl).port), method, path, headers)
+  return {
+    head: head
+      .replace(/^date: .*\r\n/im, '')
+      // Each answer has an id of its own (GitLab's correlation id): its form is compared, not its value.
+      .replace(/^x-request-id: [0-9A-HJKMNP-TV-Z]{26}\r\n/im, 'x-request-id: <ULID>\r\n'),
+    body,
+  }
 }
 
 /** HEAD answers with GET's status line and headers, byte for byte, and no body. */
