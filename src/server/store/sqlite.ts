@@ -9,6 +9,8 @@ export interface RunResult {
 
 /** SQLite's primary result code of a constraint violation (`SQLITE_CONSTRAINT`). */
 const SQLITE_CONSTRAINT = 19
+/** Its extended code for a foreign key (`SQLITE_CONSTRAINT_FOREIGNKEY`). */
+const SQLITE_CONSTRAINT_FOREIGNKEY = 787
 
 /** True for a UNIQUE, FOREIGN KEY, NOT NULL or CHECK violation (node:sqlite's `errcode` is the extended code). */
 export function isConstraintError(err: unknown): boolean {
@@ -118,7 +120,8 @@ export class Statement {
 /**
  * The store's one connection, over Node's built-in `node:sqlite`: prepared statements, plain SQL,
  * and transactions that nest as savepoints (an import saves each line in its own savepoint, so a
- * bad line is rolled back alone inside its batch's transaction).
+ * bad line is rolled back alone inside its batch's transaction). An in-memory store's reset holds
+ * one transaction open under all the others (`hold`, store/snapshot.ts): a reset rolls it back.
  */
 export class Connection {
   readonly #db: DatabaseSync
@@ -130,7 +133,16 @@ export class Connection {
   readonly #rollbackTo: StatementSync
   readonly #rolledBack: (() => void)[] = []
   #writes = 0
-  readonly #wrote = () => void this.#writes++
+  /** Transactions and savepoints `transaction` has open. */
+  #depth = 0
+  /** True while a transaction is held open under every other (`hold`). */
+  #held = false
+  /** True when the open transaction deferred its foreign keys inside a held one (`deferForeignKeys`). */
+  #deferred = false
+  readonly #wrote = () => {
+    this.#writes++
+    if (this.#held && !this.#db.isTransaction) this.#holdAgain()
+  }
 
   /** `image`: an in-memory database's content to start from, from `serialize()`. */
   constructor(file: string, image?: Uint8Array) {
@@ -178,11 +190,14 @@ export class Connection {
    * it does, and the error is rethrown. A COMMIT that fails (a deferred foreign key) rolls back too.
    */
   transaction<T>(fn: () => T): T {
+    if (this.#held && !this.#db.isTransaction) this.#holdAgain()
     const nested = this.#db.isTransaction
     if (nested) this.#savepoint.run()
     else this.#begin.run()
+    this.#depth++
     try {
       const result = fn()
+      if (this.#deferred && this.#depth === 1) this.#checkDeferred()
       if (nested) this.#release.run()
       else this.#commit.run()
       return result
@@ -194,22 +209,101 @@ export class Connection {
           this.#release.run()
         } else this.#rollback.run()
       }
-      for (const hook of this.#rolledBack) hook()
+      this.#told()
       throw err
+    } finally {
+      if (--this.#depth === 0) {
+        if (this.#deferred) {
+          this.#deferred = false
+          this.#db.exec('PRAGMA defer_foreign_keys = OFF')
+        }
+        if (this.#held && !this.#db.isTransaction) this.#holdAgain()
+      }
     }
   }
 
   /**
-   * Calls `hook` after each rollback, of a transaction or a savepoint: rows written and then
-   * undone leave `total_changes()` where they took it, so a cache cannot see the undo by itself.
+   * Foreign keys of the open transaction are checked when it ends, not at each statement; inside a
+   * transaction. SQLite checks them at COMMIT, which a transaction inside a held one never reaches:
+   * there the outermost `transaction` checks them itself (`PRAGMA foreign_key_check`) and turns the
+   * deferral off again, or every later write would go unchecked until the reset.
+   */
+  deferForeignKeys(): void {
+    this.exec('PRAGMA defer_foreign_keys = ON')
+    if (this.#held) this.#deferred = true
+  }
+
+  /** Throws SQLite's own error when a deferred foreign key is broken (what its COMMIT would throw). */
+  #checkDeferred(): void {
+    if (this.#db.prepare('PRAGMA main.foreign_key_check').get() === undefined) return
+    throw Object.assign(new Error('FOREIGN KEY constraint failed'), {
+      code: 'ERR_SQLITE_ERROR',
+      errcode: SQLITE_CONSTRAINT_FOREIGNKEY,
+      errstr: 'constraint failed',
+    })
+  }
+
+  /**
+   * Opens a transaction held under every other until `rollBackHeld` takes the database back to
+   * this moment or `commitHeld` keeps what changed since; outside any transaction. Every
+   * `transaction` inside it is a savepoint, and `inTransaction` leaves it out. SQLite's journal
+   * keeps the first image of each page changed since, so a rollback puts back in time proportional
+   * to the pages written, whatever the database holds, and writes run no trigger to log rows.
+   */
+  hold(): void {
+    if (this.#held) return
+    if (this.#db.isTransaction) throw new Error('hold: a transaction is open')
+    this.#begin.run()
+    this.#held = true
+  }
+
+  /** True while `hold`'s transaction is open (or, lost to an error, is opened again at the next write). */
+  get held(): boolean {
+    return this.#held
+  }
+
+  /** Back to where `hold` began, which holds again; outside any other transaction. */
+  rollBackHeld(): void {
+    if (!this.#held || this.#depth > 0) throw new Error('rollBackHeld: nothing held, or a transaction is open')
+    if (this.#db.isTransaction) this.#rollback.run()
+    this.#begin.run()
+    this.#told()
+  }
+
+  /** Commits `hold`'s transaction: what changed since stays; outside any other transaction. */
+  commitHeld(): void {
+    if (!this.#held) return
+    if (this.#depth > 0) throw new Error('commitHeld: a transaction is open')
+    this.#held = false
+    if (this.#db.isTransaction) this.#commit.run()
+  }
+
+  /**
+   * SQLite rolled the held transaction back itself (SQLITE_FULL, SQLITE_NOMEM and the like may
+   * end a whole transaction): the database is where `hold` began, as after a reset. Held again,
+   * and the caches told, before anything else is written.
+   */
+  #holdAgain(): void {
+    this.#begin.run()
+    this.#told()
+  }
+
+  #told(): void {
+    for (const hook of this.#rolledBack) hook()
+  }
+
+  /**
+   * Calls `hook` after each rollback, of a transaction, a savepoint or a held transaction: rows
+   * written and then undone leave `total_changes()` where they took it, so a cache cannot see the
+   * undo by itself.
    */
   onRollback(hook: () => void): void {
     this.#rolledBack.push(hook)
   }
 
-  /** True while a transaction (or savepoint) is open on the connection. */
+  /** True while a transaction (or savepoint) is open on the connection, a held one left out. */
   get inTransaction(): boolean {
-    return this.#db.isTransaction
+    return this.#held ? this.#depth > 0 : this.#db.isTransaction
   }
 
   close(): void {

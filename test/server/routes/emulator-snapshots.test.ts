@@ -99,7 +99,7 @@ describe('named snapshots', () => {
 
   it('a reset after a restore returns to the seed exactly; a restore after a reset works', async () => {
     await start()
-    await reset() // takes the seed snapshot and its undo log
+    await reset() // takes the seed snapshot, and holds a transaction from it
     const seed = storeDump(t.server.store)
     await writeSome('one')
     const one = storeDump(t.server.store)
@@ -116,10 +116,10 @@ describe('named snapshots', () => {
     expect(t.server.store.snapshot.lastRestore).toBe('full')
     expect(storeDump(t.server.store)).toEqual(seed)
 
-    // The log works again after that full copy-back: the next reset undoes.
+    // After that full copy-back the in-memory store holds its transaction again: the next reset rolls it back.
     await writeSome('three')
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
     expect(storeDump(t.server.store)).toEqual(seed)
   })
 
