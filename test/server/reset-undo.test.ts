@@ -1,18 +1,23 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import os, { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../support/server.js'
-import { manualClock } from '../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
 import { filesDump, storeDump } from '../support/store-dump.js'
+import { hookReceiver } from '../support/hook-receiver.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
+import { createClient } from '../../src/api/client.js'
+import type { ServerOptions } from '../../src/server/app.js'
 import { exportSettled, importFile, settled as importSettled } from '../support/imports.js'
 
 /*
- * A reset undoes the rows changed since the snapshot (src/server/store/undo-log.ts): after every
- * kind of write the server has, the store (every table, rowids, sqlite_sequence) and the files of a
- * data directory are again as they were right after the snapshot, and a suite run again answers
- * the same ids, iids, times and orders.
+ * A reset returns the store to its snapshot: an in-memory store rolls back the transaction it has
+ * held since (src/server/store/snapshot.ts), one with a data directory undoes the rows changed
+ * since (src/server/store/undo-log.ts). After every kind of write the server has, the store (every
+ * table, rowids, sqlite_sequence) and the files (of the data directory, or the temporary folders of
+ * an in-memory store) are again as they were right after the snapshot, and a suite run again
+ * answers the same ids, iids, times and orders.
  */
 const examples = readFileSync(join(__dirname, '../../examples/seed.yaml'), 'utf8')
 const ROOT = 'glpat-root-token'
@@ -21,15 +26,33 @@ const P = '/api/v4/projects/acme%2Fwidgets'
 type Json = Record<string, unknown>
 
 let t: TestServer
+/** The data directory, or for an in-memory store the TMPDIR its temporary folders are made in. */
 let data: string
-beforeEach(async () => {
-  data = mkdtempSync(join(tmpdir(), 'reset-undo-'))
-  t = await startServer(examples, { data, clock: manualClock('2026-12-01T10:00:00.000Z') })
-})
-afterEach(async () => {
-  await t.close()
-  rmSync(data, { recursive: true, force: true })
-})
+let persistent: boolean
+
+/** Starts a server on `seed` over the test's storage. */
+const open = async (
+  seed = examples,
+  options: Omit<ServerOptions, 'seed'> = { clock: manualClock('2026-12-01T10:00:00.000Z') },
+) => {
+  t = await startServer(seed, persistent ? { ...options, data } : options)
+}
+
+/** Each test of the block on a fresh server: with a data directory, or in memory. */
+function onStorage(withData: boolean) {
+  beforeEach(async () => {
+    persistent = withData
+    data = mkdtempSync(join(tmpdir(), 'reset-undo-'))
+    // The in-memory store's temporary folders (uploads, transfers) are made here, to be compared.
+    if (!withData) jest.spyOn(os, 'tmpdir').mockReturnValue(data)
+    await open()
+  })
+  afterEach(async () => {
+    await t.close()
+    jest.restoreAllMocks()
+    rmSync(data, { recursive: true, force: true })
+  })
+}
 
 const reset = async () =>
   expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
@@ -45,7 +68,7 @@ const twice = async <T>(suite: () => Promise<T>): Promise<[T, T]> => {
   await reset()
   return [first, await suite()]
 }
-/** The store and the data directory's files (the database and its key file aside). */
+/** The store and the files under `data` (a data directory's database and key file aside). */
 const state = () => ({
   store: storeDump(t.server.store),
   files: filesDump(
@@ -178,21 +201,26 @@ async function writeTheRest() {
   }
 }
 
-describe('reset by the undo log', () => {
+describe.each([
+  { storage: 'with a data directory (its undo log)', withData: true, restored: 'undo' },
+  { storage: 'in memory (its held transaction rolled back)', withData: false, restored: 'rollback' },
+] as const)('a reset $storage', ({ withData, restored }) => {
+  onStorage(withData)
+
   it('returns the store and the files to the snapshot after projects, groups, members, discussions, webhooks and imports', async () => {
     await reset()
     const snapshot = state()
     await writeTheRest()
     expect(state().store).not.toEqual(snapshot.store)
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
     expect(state()).toEqual(snapshot)
     // And with everything else on top, twice.
     for (let i = 0; i < 2; i++) {
       await writeEverything()
       await writeTheRest()
       await reset()
-      expect(t.server.store.snapshot.lastRestore).toBe('undo')
+      expect(t.server.store.snapshot.lastRestore).toBe(restored)
       expect(state()).toEqual(snapshot)
     }
   })
@@ -205,31 +233,15 @@ describe('reset by the undo log', () => {
     expect(written.store).not.toEqual(snapshot.store)
     expect(Object.keys(written.files).length).toBeGreaterThan(Object.keys(snapshot.files).length)
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
     expect(state()).toEqual(snapshot)
     // Twice in a row: the log was emptied and logs again.
     await writeEverything()
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
     expect(state()).toEqual(snapshot)
     // A reset with nothing written since (but what requests themselves may record) changes nothing.
     await reset()
-    expect(state()).toEqual(snapshot)
-  })
-
-  it('restores exactly through the full copy-back when the log overflows its bound', async () => {
-    await reset()
-    const snapshot = state()
-    t.server.store.snapshot.setLogBound(5)
-    await writeEverything()
-    await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('full')
-    expect(state()).toEqual(snapshot)
-    // Back to logging: a later reset undoes again.
-    t.server.store.snapshot.setLogBound(100_000)
-    await ok('POST', `${P}/issues`, { json: { title: 'One more' } })
-    await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
     expect(state()).toEqual(snapshot)
   })
 
@@ -260,7 +272,7 @@ describe('reset by the undo log', () => {
 
   it('under a frozen clock, a suite run twice with a reset between answers the same bodies, times and headers', async () => {
     await t.close()
-    t = await startServer(examples, { data, frozenAt: new Date('2030-01-01T00:00:00Z') })
+    await open(examples, { frozenAt: new Date('2030-01-01T00:00:00Z') })
     const FROZEN = '2030-01-01T00:00:00.000Z'
     // Headers that name the request rather than the answer are left out.
     const answer = (res: Awaited<ReturnType<TestServer['http']>>) => {
@@ -301,7 +313,7 @@ describe('reset by the undo log', () => {
       now: '2030-01-01T01:00:00.000Z',
       frozen: true,
     })
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
   })
 
   it('undoes what SQL alone can do: AUTOINCREMENT counters, INSERT OR REPLACE, a moved key, WITHOUT ROWID rows, cascades', async () => {
@@ -321,9 +333,29 @@ describe('reset by the undo log', () => {
     db.prepare("UPDATE users SET name = 'Renamed' WHERE username = 'alice'").run()
     expect(state().store).not.toEqual(snapshot.store)
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
     expect(state()).toEqual(snapshot)
     expect(db.prepare("INSERT INTO counted (name) VALUES ('next') RETURNING id").pluck().get()).toBe(2)
+  })
+})
+
+describe('a reset with a data directory: the undo log', () => {
+  onStorage(true)
+
+  it('restores exactly through the full copy-back when the log overflows its bound', async () => {
+    await reset()
+    const snapshot = state()
+    t.server.store.snapshot.setLogBound(5)
+    await writeEverything()
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('full')
+    expect(state()).toEqual(snapshot)
+    // Back to logging: a later reset undoes again.
+    t.server.store.snapshot.setLogBound(100_000)
+    await ok('POST', `${P}/issues`, { json: { title: 'One more' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
   })
 
   it('takes the snapshot again when a table was made after it', async () => {

@@ -40,11 +40,7 @@ const copyOf = (name: string, table: string) => `${SCHEMA}.${ident(`${name}/${ta
  * transaction open since its seed snapshot, which a reset rolls back (snapshot.ts): what a named
  * snapshot writes would go with it, so save, restore and remove commit it first (`release`).
  */
-export function namedSnapshots(
-  db: Db,
-  data: string,
-  seedSnapshot: { replacedAll(): void; release(): void },
-) {
+export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll(): void; release(): void }) {
   const checked = (name: string) => {
     if (!SNAPSHOT_NAME.test(name)) throw new SnapshotNameInvalid(name)
     return name

@@ -196,8 +196,7 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
       const { log } = taken
       // No log (an in-memory store that let its held transaction go) is a full restore. A log
       // bound of 0 (every reset a full restore, in tests and benchmarks) overflows empty.
-      const large =
-        !log || (log.overflowed() ? log.size() > 0 : log.foreignKeyWorkAbove(uncheckedAbove))
+      const large = !log || (log.overflowed() ? log.size() > 0 : log.foreignKeyWorkAbove(uncheckedAbove))
       if (!large) return fn()
       lastUnchecked = unchecked = true
       db.exec('PRAGMA foreign_keys = OFF')

@@ -49,6 +49,14 @@ function withNulls(named: Record<string, unknown>): Record<string, SQLInputValue
 /** A statement that can only read: a plain SELECT (a `WITH` may hide a write, so it counts as one). */
 const READ_ONLY = /^\s*SELECT\b/i
 
+/** What the connection hears of each run of a statement that may change rows (all but a SELECT). */
+interface WriteHooks {
+  /** Before the run. */
+  before(): void
+  /** After a run that threw: SQLite may have rolled the whole transaction back. */
+  failed(): void
+}
+
 /**
  * A prepared statement. Rows come as objects, or as arrays after `raw()`, or as their first column
  * after `pluck()` (both switch the statement for good, as they did with better-sqlite3).
@@ -60,10 +68,10 @@ export class Statement {
   #plucked = false
   #arrays = false
   #stmt: StatementSync | undefined
-  /** `onWrite` is called before each run of a statement that may change rows (all but a SELECT). */
+  /** `writes` hears each run of a statement that may change rows (all but a SELECT). */
   constructor(
     private readonly compile: () => StatementSync,
-    private readonly onWrite?: () => void,
+    private readonly writes?: WriteHooks,
   ) {}
 
   get #prepared(): StatementSync {
@@ -90,15 +98,25 @@ export class Statement {
   }
 
   get(...params: unknown[]): unknown {
-    this.onWrite?.()
-    const row = this.#prepared.get(...bindable(params))
-    return this.#plucked ? (row as unknown as unknown[] | undefined)?.[0] : row
+    this.writes?.before()
+    try {
+      const row = this.#prepared.get(...bindable(params))
+      return this.#plucked ? (row as unknown as unknown[] | undefined)?.[0] : row
+    } catch (err) {
+      this.writes?.failed()
+      throw err
+    }
   }
 
   all(...params: unknown[]): unknown[] {
-    this.onWrite?.()
-    const rows = this.#prepared.all(...bindable(params))
-    return this.#plucked ? rows.map((row) => (row as unknown as unknown[])[0]) : rows
+    this.writes?.before()
+    try {
+      const rows = this.#prepared.all(...bindable(params))
+      return this.#plucked ? rows.map((row) => (row as unknown as unknown[])[0]) : rows
+    } catch (err) {
+      this.writes?.failed()
+      throw err
+    }
   }
 
   /**
@@ -106,14 +124,24 @@ export class Statement {
    * Finish with it before anything else runs on the connection: no `await` inside the loop.
    */
   *iterate(...params: unknown[]): Generator<unknown> {
-    this.onWrite?.()
-    for (const row of this.#prepared.iterate(...bindable(params)))
-      yield this.#plucked ? (row as unknown as unknown[])[0] : row
+    this.writes?.before()
+    try {
+      for (const row of this.#prepared.iterate(...bindable(params)))
+        yield this.#plucked ? (row as unknown as unknown[])[0] : row
+    } catch (err) {
+      this.writes?.failed()
+      throw err
+    }
   }
 
   run(...params: unknown[]): RunResult {
-    this.onWrite?.()
-    return this.#prepared.run(...bindable(params))
+    this.writes?.before()
+    try {
+      return this.#prepared.run(...bindable(params))
+    } catch (err) {
+      this.writes?.failed()
+      throw err
+    }
   }
 }
 
@@ -139,9 +167,12 @@ export class Connection {
   #held = false
   /** True when the open transaction deferred its foreign keys inside a held one (`deferForeignKeys`). */
   #deferred = false
-  readonly #wrote = () => {
-    this.#writes++
-    if (this.#held && !this.#db.isTransaction) this.#holdAgain()
+  readonly #writeHooks: WriteHooks = {
+    before: () => {
+      this.#writes++
+      this.#keepHeld()
+    },
+    failed: () => this.#keepHeld(),
   }
 
   /** `image`: an in-memory database's content to start from, from `serialize()`. */
@@ -160,7 +191,7 @@ export class Connection {
   prepare(sql: string): Statement {
     return new Statement(
       () => this.#db.prepare(opaqueParameters(sql)),
-      READ_ONLY.test(sql) ? undefined : this.#wrote,
+      READ_ONLY.test(sql) ? undefined : this.#writeHooks,
     )
   }
 
@@ -171,8 +202,13 @@ export class Connection {
 
   /** Runs SQL without results (DDL, PRAGMA settings); several statements may be given at once. */
   exec(sql: string): void {
-    this.#wrote()
-    this.#db.exec(sql)
+    this.#writeHooks.before()
+    try {
+      this.#db.exec(sql)
+    } catch (err) {
+      this.#writeHooks.failed()
+      throw err
+    }
   }
 
   /**
@@ -190,7 +226,7 @@ export class Connection {
    * it does, and the error is rethrown. A COMMIT that fails (a deferred foreign key) rolls back too.
    */
   transaction<T>(fn: () => T): T {
-    if (this.#held && !this.#db.isTransaction) this.#holdAgain()
+    this.#keepHeld()
     const nested = this.#db.isTransaction
     if (nested) this.#savepoint.run()
     else this.#begin.run()
@@ -217,7 +253,7 @@ export class Connection {
           this.#deferred = false
           this.#db.exec('PRAGMA defer_foreign_keys = OFF')
         }
-        if (this.#held && !this.#db.isTransaction) this.#holdAgain()
+        this.#keepHeld()
       }
     }
   }
@@ -264,7 +300,8 @@ export class Connection {
 
   /** Back to where `hold` began, which holds again; outside any other transaction. */
   rollBackHeld(): void {
-    if (!this.#held || this.#depth > 0) throw new Error('rollBackHeld: nothing held, or a transaction is open')
+    if (!this.#held || this.#depth > 0)
+      throw new Error('rollBackHeld: nothing held, or a transaction is open')
     if (this.#db.isTransaction) this.#rollback.run()
     this.#begin.run()
     this.#told()
@@ -279,11 +316,13 @@ export class Connection {
   }
 
   /**
-   * SQLite rolled the held transaction back itself (SQLITE_FULL, SQLITE_NOMEM and the like may
-   * end a whole transaction): the database is where `hold` began, as after a reset. Held again,
-   * and the caches told, before anything else is written.
+   * SQLite may roll a whole transaction back itself (SQLITE_FULL, SQLITE_NOMEM, a conflict resolved
+   * by ROLLBACK): when it was the held one, the database is where `hold` began, as after a reset.
+   * Held again, and the caches told, before anything else is written; after the failed statement
+   * outside any other transaction, or where the outermost one ends.
    */
-  #holdAgain(): void {
+  #keepHeld(): void {
+    if (!this.#held || this.#depth > 0 || this.#db.isTransaction) return
     this.#begin.run()
     this.#told()
   }
