@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os, { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FormData, request } from 'undici'
@@ -201,6 +201,103 @@ async function writeTheRest() {
   }
 }
 
+const APP = '/api/v4/projects/acme%2Fapp'
+const MARK = 'glpat-mark-token'
+/** A build with an artifact, a failing test and a manual deploy. */
+const CI = `
+stages: [build, test, deploy]
+build:
+  stage: build
+  script: [echo hi > out.txt]
+  artifacts: { paths: [out.txt] }
+unit:
+  stage: test
+  script: [exit 1]
+  allow_failure: true
+release:
+  stage: deploy
+  script: [echo released]
+  when: manual
+`
+
+/**
+ * On pipelineSeed's acme/app: a webhook for pushes, jobs and pipelines (to `hookUrl`), commits and
+ * files (one with a `.gitlab-ci.yml`, which makes a push pipeline), branches and an annotated tag,
+ * jobs played, retried, cancelled and erased (a build's artifacts with it), a triggered pipeline,
+ * and a relation import of an export of the project into itself.
+ */
+async function writeRepositoryAndCi(hookUrl: string) {
+  const settle = async () => {
+    const res = await t.http('POST', '/-/emulator/settle', { token: ROOT, json: {} })
+    expect(res.status).toBe(200)
+  }
+  await ok('POST', `${APP}/hooks`, {
+    token: MARK,
+    json: { url: hookUrl, push_events: true, job_events: true, pipeline_events: true },
+  })
+  await ok('POST', `${APP}/repository/commits`, {
+    token: MARK,
+    json: {
+      branch: 'develop',
+      commit_message: 'CI',
+      actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: CI }],
+    },
+  })
+  await ok('POST', `${APP}/repository/files/docs%2Fa.md`, {
+    token: MARK,
+    json: { branch: 'develop', content: 'A file', commit_message: 'Docs' },
+  })
+  await ok('POST', `${APP}/repository/branches`, { token: MARK, json: { branch: 'topic', ref: 'develop' } })
+  await ok('POST', `${APP}/repository/tags`, {
+    token: MARK,
+    json: { tag_name: 'v1.0', ref: 'develop', message: 'Release' },
+  })
+  await ok('DELETE', `${APP}/repository/branches/feature%2Fx`, { token: MARK })
+  await settle()
+  const pushed = (await ok('GET', `${APP}/pipelines`, {
+    token: MARK,
+    query: 'source=push',
+  })) as unknown as Json[]
+  const jobs = (await ok('GET', `${APP}/pipelines/${pushed.at(-1)!.id}/jobs`, {
+    token: MARK,
+  })) as unknown as Json[]
+  const job = (name: string) => jobs.find((j) => j.name === name)!.id as number
+  expect((await t.http('GET', `${APP}/jobs/${job('build')}/artifacts/out.txt`, { token: MARK })).text).toBe(
+    'hi\n',
+  )
+  await ok('POST', `${APP}/jobs/${job('unit')}/retry`, { token: MARK })
+  await ok('POST', `${APP}/jobs/${job('release')}/play`, { token: MARK })
+  await settle()
+  await ok('POST', `${APP}/jobs/${job('build')}/erase`, { token: MARK })
+  const triggered = await ok('POST', `${APP}/trigger/pipeline`, {
+    token: undefined,
+    form: `token=${MARK_TRIGGER}&ref=develop`,
+  })
+  const [first] = (await ok('GET', `${APP}/pipelines/${triggered.id}/jobs`, {
+    token: MARK,
+  })) as unknown as Json[]
+  await ok('POST', `${APP}/jobs/${first!.id as number}/cancel`, { token: MARK })
+  await settle()
+  // The project exported, and its issues imported into it again as a relation import.
+  await ok('POST', `${APP}/export`, { token: MARK })
+  await exportSettled(t, APP, MARK)
+  const download = await request(`${t.baseUrl}${APP}/export/download`, { headers: { 'private-token': MARK } })
+  const archive = join(data, '..', `${data.split('/').pop()}-app.tar.gz`)
+  writeFileSync(archive, Buffer.from(await download.body.arrayBuffer()))
+  try {
+    const client = createClient({ baseUrl: t.baseUrl, token: ROOT })
+    const started = await client.projectImports.importRelation(archive, {
+      path: 'acme/app',
+      relation: 'issues',
+    })
+    const done = await client.projectImports.waitForRelationImport(started, { intervalMs: 10 })
+    expect(done.tracker.status).toBe('finished')
+  } finally {
+    rmSync(archive, { force: true })
+  }
+  await settle()
+}
+
 describe.each([
   { storage: 'with a data directory (its undo log)', withData: true, restored: 'undo' },
   { storage: 'in memory (its held transaction rolled back)', withData: false, restored: 'rollback' },
@@ -243,6 +340,50 @@ describe.each([
     // A reset with nothing written since (but what requests themselves may record) changes nothing.
     await reset()
     expect(state()).toEqual(snapshot)
+  })
+
+  it('returns the store and the files to the snapshot after repository, CI, job, push hook and relation import writes', async () => {
+    const receiver = await hookReceiver()
+    try {
+      // Another seed, on a data directory of its own.
+      await t.close()
+      rmSync(data, { recursive: true })
+      mkdirSync(data)
+      await open(pipelineSeed, { clock: manualClock(), allowLocalRequests: true })
+      await reset()
+      const snapshot = state()
+      await writeRepositoryAndCi(receiver.url)
+      expect(receiver.got.map((r) => r.headers['x-gitlab-event'])).toContain('Push Hook')
+      const written = state().store
+      const changed = Object.keys(written).filter(
+        (table) => JSON.stringify(written[table]) !== JSON.stringify(snapshot.store[table]),
+      )
+      expect(changed).toEqual(
+        expect.arrayContaining([
+          'annotated_tags',
+          'ci_builds',
+          'ci_job_artifacts',
+          'ci_job_states',
+          'ci_job_traces',
+          'git_objects',
+          'pipelines',
+          'project_commits',
+          'project_refs',
+          'relation_import_trackers',
+          'web_hook_logs',
+          'web_hooks',
+        ]),
+      )
+      await reset()
+      expect(t.server.store.snapshot.lastRestore).toBe(restored)
+      expect(state()).toEqual(snapshot)
+      // The same writes again give the same ids, and undo as well.
+      await writeRepositoryAndCi(receiver.url)
+      await reset()
+      expect(state()).toEqual(snapshot)
+    } finally {
+      await receiver.close()
+    }
   })
 
   it('gives a suite run twice with a reset between the same answers (ids, iids, created_at, list orders)', async () => {
