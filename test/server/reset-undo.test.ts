@@ -593,3 +593,102 @@ describe('a reset with a data directory: the undo log', () => {
     expect(state()).toEqual(snapshot)
   })
 })
+
+describe('a reset in memory: the held transaction', () => {
+  onStorage(false)
+
+  it('drops a table made after the snapshot, with its rows', async () => {
+    const db = inspectDb(t.server.store)
+    await reset()
+    const snapshot = state()
+    db.exec("CREATE TABLE late (x); INSERT INTO late VALUES ('gone at the reset')")
+    await ok('POST', `${P}/issues`, { json: { title: 'Gone too' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
+    expect(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'late'").get()).toBeUndefined()
+    expect(state()).toEqual(snapshot)
+    // The statements prepared before the schema went back work on.
+    await ok('POST', `${P}/issues`, { json: { title: 'After' } })
+    await reset()
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('a transaction failing inside it rolls back alone; SQLite ending it takes the store and the caches back to the snapshot', async () => {
+    const db = inspectDb(t.server.store)
+    await reset()
+    const snapshot = state()
+    const list = await ok('GET', `${P}/issues`)
+    const made = await ok('POST', `${P}/issues`, { json: { title: 'Kept until the reset' } })
+    expect(() =>
+      db.transaction(() => {
+        db.prepare("UPDATE issues SET title = 'Undone' WHERE id = ?").run(made.id)
+        throw new Error('a later step fails')
+      }),
+    ).toThrow('a later step fails')
+    expect([db.held, db.inTransaction]).toEqual([true, false])
+    expect((await ok('GET', `${P}/issues/${made.iid}`)).title).toBe('Kept until the reset')
+    // A list page answered (and cached) with the new issue on it.
+    expect(((await ok('GET', `${P}/issues`)) as unknown as Json[]).length).toBe(
+      (list as unknown as Json[]).length + 1,
+    )
+    // A conflict resolved by ROLLBACK ends the whole transaction, the held one.
+    expect(() => db.prepare('INSERT OR ROLLBACK INTO users SELECT * FROM users LIMIT 1').run()).toThrow(
+      /UNIQUE constraint failed/,
+    )
+    expect([db.held, db.inTransaction]).toEqual([true, false])
+    expect(state()).toEqual(snapshot)
+    expect(await ok('GET', `${P}/issues`)).toEqual(list)
+    // Held again: what is written next goes at the next reset.
+    await ok('POST', `${P}/issues`, { json: { title: 'After it' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('replaces a project by an import with overwrite (foreign keys deferred inside it), and undoes it', async () => {
+    await reset()
+    const snapshot = state()
+    await ok('POST', `${P}/export`)
+    await exportSettled(t, P, ROOT)
+    const download = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': ROOT } })
+    const archive = join(data, '..', `${data.split('/').pop()}-overwrite.tar.gz`)
+    writeFileSync(archive, Buffer.from(await download.body.arrayBuffer()))
+    try {
+      // Over another project: the overwritten one's own export archive would outlive it (a gap of
+      // the import's overwrite, not of the reset).
+      const api = '/api/v4/projects/acme%2Fplatform%2Fapi'
+      const before = await ok('GET', api)
+      const imported = await importFile(
+        t,
+        archive,
+        { path: 'api', namespace: 'acme/platform', overwrite: 'true' },
+        ROOT,
+        'x.tar.gz',
+      )
+      expect(imported.status).toBe(201)
+      expect(await importSettled(t, imported.body!.id, ROOT)).toMatchObject({ import_status: 'finished' })
+      expect((await ok('GET', api)).id).not.toBe(before.id)
+    } finally {
+      rmSync(archive, { force: true })
+    }
+    expect(inspectDb(t.server.store).prepare('PRAGMA defer_foreign_keys').pluck().get()).toBe(0)
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('copies the seed back whole with a log bound of 0, and rolls back again after', async () => {
+    await reset()
+    const snapshot = state()
+    t.server.store.snapshot.setLogBound(0)
+    await writeEverything()
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('full')
+    expect(state()).toEqual(snapshot)
+    t.server.store.snapshot.setLogBound(100_000)
+    await writeEverything()
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
+    expect(state()).toEqual(snapshot)
+  })
+})
