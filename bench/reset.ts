@@ -67,7 +67,7 @@ async function examplesRow(): Promise<Row> {
     return {
       name: 'reset: reset() of examples/seed.yaml / a fresh in-memory server with it (target < 20 ms)',
       ratio: median(resets) / median(fresh),
-      detail: `reset ${median(resets).toFixed(2)} ms, first reset (seeds, takes the snapshot) ${first.toFixed(1)} ms, fresh server ${median(fresh).toFixed(1)} ms (medians of ${ROUNDS})`,
+      detail: `reset ${median(resets).toFixed(3)} ms, first reset (seeds, takes the snapshot) ${first.toFixed(1)} ms, fresh server ${median(fresh).toFixed(1)} ms (medians of ${ROUNDS})`,
     }
   } finally {
     await server.close()
