@@ -71,13 +71,13 @@ interface Taken {
  * rather than to the seed:
  * - an in-memory store (`holds`) then holds a transaction open (sqlite.ts `hold`), and a reset
  *   rolls it back: SQLite's journal puts back the pages written since, and no trigger runs on the
- *   way (bench/reset.ts: after 100 API writes on the 1,000-issue seed 0.2 ms, against 1.1-1.2 ms
+ *   way (bench/reset.ts: after 100 API writes on the 1,000-issue seed 0.13-0.3 ms, against 0.8-1.3 ms
  *   for the undo log). The journal keeps a page's first image only, so it never outgrows the seed.
  *   What must run outside a transaction (`ATTACH`, `PRAGMA foreign_keys`: named snapshots) commits
  *   it first (`release`): the next reset copies the seed back whole, and holds again;
  * - a store with a data directory, whose writes must reach the file, keeps an undo log of the rows
  *   changed since (undo-log.ts), which a reset applies (0.1 ms for examples/seed.yaml, from
- *   1.4-1.8 ms; 1.2 ms after the 100 writes above).
+ *   1.4-1.8 ms; 1.2-1.9 ms of CPU after the 100 writes above).
  * The full restore runs when the log overflowed (UNDO_LOG_BOUND) or the undo met a constraint.
  * Tables come from the schema when the snapshot is taken; when the schema changed since, the
  * snapshot is taken again. Lives as long as the connection.
