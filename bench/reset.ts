@@ -1,19 +1,24 @@
 /*
  * bench/reset: `reset()` (what a test suite calls before every test), in the same run as its baselines.
+ * An in-memory server (the default) resets by rolling back the transaction it holds from its
+ * snapshot; one with a data directory by its undo log (src/server/store/snapshot.ts).
  * - examples/seed.yaml: reset after one write to every issue, against building a fresh in-memory
  *   server with the same seed. Target: under 20 ms.
  * - The 1,000-issue seed (bench/support/seeds.ts), after 100 and after 10,000 writes through the
- *   API (issue creations, edits and notes in turn, issue-creation rate limit off): the undo log's
- *   reset against the full copy-back of every table (the log bound set to 0), alternating.
- *   Targets: under 1 ms after 100 writes, under 20 ms after 10,000.
+ *   API (issue creations, edits and notes in turn, issue-creation rate limit off): the reset against
+ *   the full copy-back of every table (the log bound set to 0), alternating; in memory, and after
+ *   100 writes with a data directory too. Targets: under 1 ms after 100 writes, under 20 ms after 10,000.
  * - A world built through the API on a seed of one administrator (100 projects, 10 issues each, a
- *   member and an access token per project): the undo log's reset against the full copy-back,
- *   alternating. Target: under 20 ms.
+ *   member and an access token per project): the reset against the full copy-back, alternating.
+ *   Target: under 20 ms.
  * - Each reset's CPU time is printed beside its wall time: on a machine shared with other work the
  *   wall time of a 1 ms call also holds the time it waited for a core.
- * - Writes with the undo log's triggers in place against the same writes before the first reset
- *   (no triggers yet): what the log costs a write.
+ * - Writes after the first reset (in memory inside the held transaction; with a data directory
+ *   with the undo log's triggers) against the same writes before it: what resets cost a write.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { buildServer, type GitLabServer } from '../src/server/app.js'
@@ -62,7 +67,7 @@ async function examplesRow(): Promise<Row> {
     return {
       name: 'reset: reset() of examples/seed.yaml / a fresh in-memory server with it (target < 20 ms)',
       ratio: median(resets) / median(fresh),
-      detail: `reset ${median(resets).toFixed(2)} ms, first reset (seeds, takes the snapshot) ${first.toFixed(1)} ms, fresh server ${median(fresh).toFixed(1)} ms (medians of ${ROUNDS})`,
+      detail: `reset ${median(resets).toFixed(3)} ms, first reset (seeds, takes the snapshot) ${first.toFixed(1)} ms, fresh server ${median(fresh).toFixed(1)} ms (medians of ${ROUNDS})`,
     }
   } finally {
     await server.close()
@@ -87,8 +92,12 @@ async function write(server: GitLabServer, count: number): Promise<void> {
   }
 }
 
-/** Resets after `writes` writes, the undo log's way and the full copy-back's in turn. */
-async function afterWrites(server: GitLabServer, writes: number, rounds: number): Promise<Row> {
+/** How a server's reset goes: the held transaction rolled back in memory, the undo log with a data directory. */
+const how = (server: GitLabServer) =>
+  server.store.snapshot.rollsBack ? 'rollback of the held transaction' : 'undo log'
+
+/** Resets after `writes` writes, the server's way and the full copy-back's in turn. */
+async function afterWrites(server: GitLabServer, writes: number, rounds: number, where = ''): Promise<Row> {
   const undo: number[] = []
   const full: number[] = []
   const cpu = { undo: [] as number[], full: [] as number[] }
@@ -106,10 +115,11 @@ async function afterWrites(server: GitLabServer, writes: number, rounds: number)
   }
   server.store.snapshot.setLogBound(UNDO_LOG_BOUND)
   const target = writes <= 100 ? 1 : 20
+  const way = how(server)
   return {
-    name: `reset: after ${writes.toLocaleString('en')} API writes on the 1,000-issue seed, undo log / full copy-back (target < ${target} ms)`,
+    name: `reset: after ${writes.toLocaleString('en')} API writes on the 1,000-issue seed${where}, ${way} / full copy-back (target < ${target} ms)`,
     ratio: median(undo) / median(full),
-    detail: `undo log ${median(undo).toFixed(2)} ms (${Math.min(...undo).toFixed(2)}-${Math.max(...undo).toFixed(2)}; CPU ${median(cpu.undo).toFixed(2)} ms), full copy-back ${median(full).toFixed(2)} ms (CPU ${median(cpu.full).toFixed(2)} ms) (medians of ${rounds}, alternating)`,
+    detail: `${way} ${median(undo).toFixed(2)} ms (${Math.min(...undo).toFixed(2)}-${Math.max(...undo).toFixed(2)}; CPU ${median(cpu.undo).toFixed(2)} ms), full copy-back ${median(full).toFixed(2)} ms (CPU ${median(cpu.full).toFixed(2)} ms) (medians of ${rounds}, alternating)`,
   }
 }
 
@@ -130,7 +140,7 @@ async function buildWorld(server: GitLabServer): Promise<void> {
   }
 }
 
-/** The reset after an API-built world, the undo log's way and the full copy-back's in turn. */
+/** The reset after an API-built world, the server's way and the full copy-back's in turn. */
 async function apiWorldRow(rounds: number): Promise<Row> {
   const seed = {
     users: [
@@ -148,8 +158,10 @@ async function apiWorldRow(rounds: number): Promise<Row> {
     undoCpu: [] as number[],
     fullCpu: [] as number[],
   }
+  let way = ''
   try {
     server.reset()
+    way = how(server)
     for (let i = 0; i < rounds; i++) {
       for (const side of ['undo', 'full'] as const) {
         server.store.snapshot.setLogBound(side === 'undo' ? UNDO_LOG_BOUND : 0)
@@ -163,31 +175,51 @@ async function apiWorldRow(rounds: number): Promise<Row> {
     await server.close()
   }
   return {
-    name: 'reset: after an API-built world (100 projects x 10 issues, members, tokens), undo log / full copy-back (target < 20 ms)',
+    name: `reset: after an API-built world (100 projects x 10 issues, members, tokens), ${way} / full copy-back (target < 20 ms)`,
     ratio: median(sides.undo) / median(sides.full),
-    detail: `undo log ${median(sides.undo).toFixed(2)} ms (CPU ${median(sides.undoCpu).toFixed(2)} ms), full copy-back ${median(sides.full).toFixed(2)} ms (CPU ${median(sides.fullCpu).toFixed(2)} ms) (medians of ${rounds}, alternating)`,
+    detail: `${way} ${median(sides.undo).toFixed(2)} ms (CPU ${median(sides.undoCpu).toFixed(2)} ms), full copy-back ${median(sides.full).toFixed(2)} ms (CPU ${median(sides.fullCpu).toFixed(2)} ms) (medians of ${rounds}, alternating)`,
   }
 }
 
-/** Writes per second before the first reset (no triggers) and after it (the undo log's triggers). */
-async function writeCost(): Promise<Row> {
+/**
+ * Writes per second before the first reset and after it: in memory inside the held transaction,
+ * with a data directory (`data`, a fresh one per server) with the undo log's triggers.
+ */
+async function writeCost(withData: boolean): Promise<Row> {
   const rates = { before: [] as number[], after: [] as number[] }
+  let way = ''
   for (let round = 0; round < 3; round++) {
-    const server = await buildServer({ seed: issuesSeed(1000), issuesCreateLimit: 0 })
+    const data = withData ? mkdtempSync(join(tmpdir(), 'bench-reset-')) : undefined
+    const server = await buildServer({ seed: issuesSeed(1000), issuesCreateLimit: 0, data })
     try {
       await write(server, 300) // warm-up: statements prepared, JIT settled
       rates.before.push(3000 / ((await timed(() => write(server, 3000))) / 1000))
       server.reset()
+      way = how(server)
       await write(server, 300)
       rates.after.push(3000 / ((await timed(() => write(server, 3000))) / 1000))
     } finally {
       await server.close()
+      if (data) rmSync(data, { recursive: true, force: true })
     }
   }
   return {
-    name: 'reset: API writes per second with the undo log / without it (before the first reset)',
+    name: `reset: API writes per second after the first reset (${withData ? 'a data directory, its undo log' : 'in memory, the held transaction'}) / before it`,
     ratio: median(rates.after) / median(rates.before),
-    detail: `${median(rates.after).toFixed(0)} / ${median(rates.before).toFixed(0)} writes/s (creations, edits, notes in turn through app.inject; medians of 3 servers)`,
+    detail: `${median(rates.after).toFixed(0)} / ${median(rates.before).toFixed(0)} writes/s, ${way} after (creations, edits, notes in turn through app.inject; medians of 3 servers)`,
+  }
+}
+
+/** The 100-write row with a data directory: its undo log against the full copy-back. */
+async function withDataRow(): Promise<Row> {
+  const data = mkdtempSync(join(tmpdir(), 'bench-reset-'))
+  const server = await buildServer({ seed: issuesSeed(1000), issuesCreateLimit: 0, data })
+  try {
+    server.reset()
+    return await afterWrites(server, 100, 30, ' with a data directory')
+  } finally {
+    await server.close()
+    rmSync(data, { recursive: true, force: true })
   }
 }
 
@@ -201,8 +233,10 @@ export async function run(): Promise<Row[]> {
   } finally {
     await server.close()
   }
+  rows.push(await withDataRow())
   rows.push(await apiWorldRow(3))
-  rows.push(await writeCost())
+  rows.push(await writeCost(false))
+  rows.push(await writeCost(true))
   return rows
 }
 

@@ -58,7 +58,7 @@ import { namespaceService } from './services/namespaces.js'
 import { pageReadService } from './services/page-reads.js'
 import { pageSessions } from './services/page-sessions.js'
 import { openStore, type Store } from './store/index.js'
-import { sweepAbandoned, workDir } from './store/work-dirs.js'
+import { sweepAbandoned, workDir, type WorkDir } from './store/work-dirs.js'
 import type { Seed } from '../schema/seed.js'
 import { groupLabelService } from './services/group-labels.js'
 import { groupMilestoneService } from './services/group-milestones.js'
@@ -204,7 +204,7 @@ interface Assembly {
   onClose(fn: () => Promise<void> | void): void
   onReset(fn: () => (() => void) | void): void
   /** A work dir whose files named snapshots keep, under `key`. */
-  onSnapshot(key: string, dir: string): void
+  onSnapshot(key: string, dir: WorkDir): void
   /** True while the emulator's clock stands still. */
   clockFrozen(): boolean
   /** The background workers, set as they are built, for the emulator's settle. */
@@ -304,8 +304,8 @@ function metricImageServices(api: Assembly, deps: IssueDeps): MetricImageService
   const uploads = workDir(api.settings.data, ['uploads', 'metric_images'], 'uploads')
   api.onClose(uploads.removeIfTemporary)
   api.onReset(() => uploads.empty)
-  api.onSnapshot('metric_images', uploads.dir)
-  return metricImageService(deps, uploads.dir, api.settings.allowLocalRequests)
+  api.onSnapshot('metric_images', uploads)
+  return metricImageService(deps, uploads, api.settings.allowLocalRequests)
 }
 
 /**
@@ -360,7 +360,7 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
     store.imports.setStatus(row.project_id, 'failed', 'Import interrupted: the server stopped', now)
   for (const id of store.relationImports.unfinished()) store.relationImports.setStatus(id, 'failed', now)
   if (!work.temporary) sweepAbandoned(work.dir, store.exports.files())
-  api.onSnapshot('transfers', work.dir)
+  api.onSnapshot('transfers', work)
 
   // The archives of finished exports go with their rows; jobs under way remove their own files.
   api.onReset(() => {

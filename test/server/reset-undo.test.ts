@@ -1,18 +1,23 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os, { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../support/server.js'
-import { manualClock } from '../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
 import { filesDump, storeDump } from '../support/store-dump.js'
+import { hookReceiver } from '../support/hook-receiver.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
+import { createClient } from '../../src/api/client.js'
+import type { ServerOptions } from '../../src/server/app.js'
 import { exportSettled, importFile, settled as importSettled } from '../support/imports.js'
 
 /*
- * A reset undoes the rows changed since the snapshot (src/server/store/undo-log.ts): after every
- * kind of write the server has, the store (every table, rowids, sqlite_sequence) and the files of a
- * data directory are again as they were right after the snapshot, and a suite run again answers
- * the same ids, iids, times and orders.
+ * A reset returns the store to its snapshot: an in-memory store rolls back the transaction it has
+ * held since (src/server/store/snapshot.ts), one with a data directory undoes the rows changed
+ * since (src/server/store/undo-log.ts). After every kind of write the server has, the store (every
+ * table, rowids, sqlite_sequence) and the files (of the data directory, or the temporary folders of
+ * an in-memory store) are again as they were right after the snapshot, and a suite run again
+ * answers the same ids, iids, times and orders.
  */
 const examples = readFileSync(join(__dirname, '../../examples/seed.yaml'), 'utf8')
 const ROOT = 'glpat-root-token'
@@ -21,15 +26,33 @@ const P = '/api/v4/projects/acme%2Fwidgets'
 type Json = Record<string, unknown>
 
 let t: TestServer
+/** The data directory, or for an in-memory store the TMPDIR its temporary folders are made in. */
 let data: string
-beforeEach(async () => {
-  data = mkdtempSync(join(tmpdir(), 'reset-undo-'))
-  t = await startServer(examples, { data, clock: manualClock('2026-12-01T10:00:00.000Z') })
-})
-afterEach(async () => {
-  await t.close()
-  rmSync(data, { recursive: true, force: true })
-})
+let persistent: boolean
+
+/** Starts a server on `seed` over the test's storage. */
+const open = async (
+  seed = examples,
+  options: Omit<ServerOptions, 'seed'> = { clock: manualClock('2026-12-01T10:00:00.000Z') },
+) => {
+  t = await startServer(seed, persistent ? { ...options, data } : options)
+}
+
+/** Each test of the block on a fresh server: with a data directory, or in memory. */
+function onStorage(withData: boolean) {
+  beforeEach(async () => {
+    persistent = withData
+    data = mkdtempSync(join(tmpdir(), 'reset-undo-'))
+    // The in-memory store's temporary folders (uploads, transfers) are made here, to be compared.
+    if (!withData) jest.spyOn(os, 'tmpdir').mockReturnValue(data)
+    await open()
+  })
+  afterEach(async () => {
+    await t.close()
+    jest.restoreAllMocks()
+    rmSync(data, { recursive: true, force: true })
+  })
+}
 
 const reset = async () =>
   expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
@@ -45,7 +68,7 @@ const twice = async <T>(suite: () => Promise<T>): Promise<[T, T]> => {
   await reset()
   return [first, await suite()]
 }
-/** The store and the data directory's files (the database and its key file aside). */
+/** The store and the files under `data` (a data directory's database and key file aside). */
 const state = () => ({
   store: storeDump(t.server.store),
   files: filesDump(
@@ -178,21 +201,123 @@ async function writeTheRest() {
   }
 }
 
-describe('reset by the undo log', () => {
+const APP = '/api/v4/projects/acme%2Fapp'
+const MARK = 'glpat-mark-token'
+/** A build with an artifact, a failing test and a manual deploy. */
+const CI = `
+stages: [build, test, deploy]
+build:
+  stage: build
+  script: [echo hi > out.txt]
+  artifacts: { paths: [out.txt] }
+unit:
+  stage: test
+  script: [exit 1]
+  allow_failure: true
+release:
+  stage: deploy
+  script: [echo released]
+  when: manual
+`
+
+/**
+ * On pipelineSeed's acme/app: a webhook for pushes, jobs and pipelines (to `hookUrl`), commits and
+ * files (one with a `.gitlab-ci.yml`, which makes a push pipeline), branches and an annotated tag,
+ * jobs played, retried, cancelled and erased (a build's artifacts with it), a triggered pipeline,
+ * and a relation import of an export of the project into itself.
+ */
+async function writeRepositoryAndCi(hookUrl: string) {
+  const settle = async () => {
+    const res = await t.http('POST', '/-/emulator/settle', { token: ROOT, json: {} })
+    expect(res.status).toBe(200)
+  }
+  await ok('POST', `${APP}/hooks`, {
+    token: MARK,
+    json: { url: hookUrl, push_events: true, job_events: true, pipeline_events: true },
+  })
+  await ok('POST', `${APP}/repository/commits`, {
+    token: MARK,
+    json: {
+      branch: 'develop',
+      commit_message: 'CI',
+      actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: CI }],
+    },
+  })
+  await ok('POST', `${APP}/repository/files/docs%2Fa.md`, {
+    token: MARK,
+    json: { branch: 'develop', content: 'A file', commit_message: 'Docs' },
+  })
+  await ok('POST', `${APP}/repository/branches`, { token: MARK, json: { branch: 'topic', ref: 'develop' } })
+  await ok('POST', `${APP}/repository/tags`, {
+    token: MARK,
+    json: { tag_name: 'v1.0', ref: 'develop', message: 'Release' },
+  })
+  await ok('DELETE', `${APP}/repository/branches/feature%2Fx`, { token: MARK })
+  await settle()
+  const pushed = (await ok('GET', `${APP}/pipelines`, {
+    token: MARK,
+    query: 'source=push',
+  })) as unknown as Json[]
+  const jobs = (await ok('GET', `${APP}/pipelines/${pushed.at(-1)!.id}/jobs`, {
+    token: MARK,
+  })) as unknown as Json[]
+  const job = (name: string) => jobs.find((j) => j.name === name)!.id as number
+  expect((await t.http('GET', `${APP}/jobs/${job('build')}/artifacts/out.txt`, { token: MARK })).text).toBe(
+    'hi\n',
+  )
+  await ok('POST', `${APP}/jobs/${job('unit')}/retry`, { token: MARK })
+  await ok('POST', `${APP}/jobs/${job('release')}/play`, { token: MARK })
+  await settle()
+  await ok('POST', `${APP}/jobs/${job('build')}/erase`, { token: MARK })
+  const triggered = await ok('POST', `${APP}/trigger/pipeline`, {
+    token: undefined,
+    form: `token=${MARK_TRIGGER}&ref=develop`,
+  })
+  const [first] = (await ok('GET', `${APP}/pipelines/${triggered.id}/jobs`, {
+    token: MARK,
+  })) as unknown as Json[]
+  await ok('POST', `${APP}/jobs/${first!.id as number}/cancel`, { token: MARK })
+  await settle()
+  // The project exported, and its issues imported into it again as a relation import.
+  await ok('POST', `${APP}/export`, { token: MARK })
+  await exportSettled(t, APP, MARK)
+  const download = await request(`${t.baseUrl}${APP}/export/download`, { headers: { 'private-token': MARK } })
+  const archive = join(data, '..', `${data.split('/').pop()}-app.tar.gz`)
+  writeFileSync(archive, Buffer.from(await download.body.arrayBuffer()))
+  try {
+    const client = createClient({ baseUrl: t.baseUrl, token: ROOT })
+    const started = await client.projectImports.importRelation(archive, {
+      path: 'acme/app',
+      relation: 'issues',
+    })
+    const done = await client.projectImports.waitForRelationImport(started, { intervalMs: 10 })
+    expect(done.tracker.status).toBe('finished')
+  } finally {
+    rmSync(archive, { force: true })
+  }
+  await settle()
+}
+
+describe.each([
+  { storage: 'with a data directory (its undo log)', withData: true, restored: 'undo' },
+  { storage: 'in memory (its held transaction rolled back)', withData: false, restored: 'rollback' },
+] as const)('a reset $storage', ({ withData, restored }) => {
+  onStorage(withData)
+
   it('returns the store and the files to the snapshot after projects, groups, members, discussions, webhooks and imports', async () => {
     await reset()
     const snapshot = state()
     await writeTheRest()
     expect(state().store).not.toEqual(snapshot.store)
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
     expect(state()).toEqual(snapshot)
     // And with everything else on top, twice.
     for (let i = 0; i < 2; i++) {
       await writeEverything()
       await writeTheRest()
       await reset()
-      expect(t.server.store.snapshot.lastRestore).toBe('undo')
+      expect(t.server.store.snapshot.lastRestore).toBe(restored)
       expect(state()).toEqual(snapshot)
     }
   })
@@ -205,32 +330,60 @@ describe('reset by the undo log', () => {
     expect(written.store).not.toEqual(snapshot.store)
     expect(Object.keys(written.files).length).toBeGreaterThan(Object.keys(snapshot.files).length)
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
     expect(state()).toEqual(snapshot)
     // Twice in a row: the log was emptied and logs again.
     await writeEverything()
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
     expect(state()).toEqual(snapshot)
     // A reset with nothing written since (but what requests themselves may record) changes nothing.
     await reset()
     expect(state()).toEqual(snapshot)
   })
 
-  it('restores exactly through the full copy-back when the log overflows its bound', async () => {
-    await reset()
-    const snapshot = state()
-    t.server.store.snapshot.setLogBound(5)
-    await writeEverything()
-    await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('full')
-    expect(state()).toEqual(snapshot)
-    // Back to logging: a later reset undoes again.
-    t.server.store.snapshot.setLogBound(100_000)
-    await ok('POST', `${P}/issues`, { json: { title: 'One more' } })
-    await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
-    expect(state()).toEqual(snapshot)
+  it('returns the store and the files to the snapshot after repository, CI, job, push hook and relation import writes', async () => {
+    const receiver = await hookReceiver()
+    try {
+      // Another seed, on a data directory of its own.
+      await t.close()
+      rmSync(data, { recursive: true })
+      mkdirSync(data)
+      await open(pipelineSeed, { clock: manualClock(), allowLocalRequests: true })
+      await reset()
+      const snapshot = state()
+      await writeRepositoryAndCi(receiver.url)
+      expect(receiver.got.map((r) => r.headers['x-gitlab-event'])).toContain('Push Hook')
+      const written = state().store
+      const changed = Object.keys(written).filter(
+        (table) => JSON.stringify(written[table]) !== JSON.stringify(snapshot.store[table]),
+      )
+      expect(changed).toEqual(
+        expect.arrayContaining([
+          'annotated_tags',
+          'ci_builds',
+          'ci_job_artifacts',
+          'ci_job_states',
+          'ci_job_traces',
+          'git_objects',
+          'pipelines',
+          'project_commits',
+          'project_refs',
+          'relation_import_trackers',
+          'web_hook_logs',
+          'web_hooks',
+        ]),
+      )
+      await reset()
+      expect(t.server.store.snapshot.lastRestore).toBe(restored)
+      expect(state()).toEqual(snapshot)
+      // The same writes again give the same ids, and undo as well.
+      await writeRepositoryAndCi(receiver.url)
+      await reset()
+      expect(state()).toEqual(snapshot)
+    } finally {
+      await receiver.close()
+    }
   })
 
   it('gives a suite run twice with a reset between the same answers (ids, iids, created_at, list orders)', async () => {
@@ -260,7 +413,7 @@ describe('reset by the undo log', () => {
 
   it('under a frozen clock, a suite run twice with a reset between answers the same bodies, times and headers', async () => {
     await t.close()
-    t = await startServer(examples, { data, frozenAt: new Date('2030-01-01T00:00:00Z') })
+    await open(examples, { frozenAt: new Date('2030-01-01T00:00:00Z') })
     const FROZEN = '2030-01-01T00:00:00.000Z'
     // Headers that name the request rather than the answer are left out.
     const answer = (res: Awaited<ReturnType<TestServer['http']>>) => {
@@ -301,7 +454,7 @@ describe('reset by the undo log', () => {
       now: '2030-01-01T01:00:00.000Z',
       frozen: true,
     })
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
   })
 
   it('undoes what SQL alone can do: AUTOINCREMENT counters, INSERT OR REPLACE, a moved key, WITHOUT ROWID rows, cascades', async () => {
@@ -321,9 +474,29 @@ describe('reset by the undo log', () => {
     db.prepare("UPDATE users SET name = 'Renamed' WHERE username = 'alice'").run()
     expect(state().store).not.toEqual(snapshot.store)
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe(restored)
     expect(state()).toEqual(snapshot)
     expect(db.prepare("INSERT INTO counted (name) VALUES ('next') RETURNING id").pluck().get()).toBe(2)
+  })
+})
+
+describe('a reset with a data directory: the undo log', () => {
+  onStorage(true)
+
+  it('restores exactly through the full copy-back when the log overflows its bound', async () => {
+    await reset()
+    const snapshot = state()
+    t.server.store.snapshot.setLogBound(5)
+    await writeEverything()
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('full')
+    expect(state()).toEqual(snapshot)
+    // Back to logging: a later reset undoes again.
+    t.server.store.snapshot.setLogBound(100_000)
+    await ok('POST', `${P}/issues`, { json: { title: 'One more' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
   })
 
   it('takes the snapshot again when a table was made after it', async () => {
@@ -417,6 +590,105 @@ describe('reset by the undo log', () => {
       'undo',
       false,
     ])
+    expect(state()).toEqual(snapshot)
+  })
+})
+
+describe('a reset in memory: the held transaction', () => {
+  onStorage(false)
+
+  it('drops a table made after the snapshot, with its rows', async () => {
+    const db = inspectDb(t.server.store)
+    await reset()
+    const snapshot = state()
+    db.exec("CREATE TABLE late (x); INSERT INTO late VALUES ('gone at the reset')")
+    await ok('POST', `${P}/issues`, { json: { title: 'Gone too' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
+    expect(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'late'").get()).toBeUndefined()
+    expect(state()).toEqual(snapshot)
+    // The statements prepared before the schema went back work on.
+    await ok('POST', `${P}/issues`, { json: { title: 'After' } })
+    await reset()
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('a transaction failing inside it rolls back alone; SQLite ending it takes the store and the caches back to the snapshot', async () => {
+    const db = inspectDb(t.server.store)
+    await reset()
+    const snapshot = state()
+    const list = await ok('GET', `${P}/issues`)
+    const made = await ok('POST', `${P}/issues`, { json: { title: 'Kept until the reset' } })
+    expect(() =>
+      db.transaction(() => {
+        db.prepare("UPDATE issues SET title = 'Undone' WHERE id = ?").run(made.id)
+        throw new Error('a later step fails')
+      }),
+    ).toThrow('a later step fails')
+    expect([db.held, db.inTransaction]).toEqual([true, false])
+    expect((await ok('GET', `${P}/issues/${made.iid}`)).title).toBe('Kept until the reset')
+    // A list page answered (and cached) with the new issue on it.
+    expect(((await ok('GET', `${P}/issues`)) as unknown as Json[]).length).toBe(
+      (list as unknown as Json[]).length + 1,
+    )
+    // A conflict resolved by ROLLBACK ends the whole transaction, the held one.
+    expect(() => db.prepare('INSERT OR ROLLBACK INTO users SELECT * FROM users LIMIT 1').run()).toThrow(
+      /UNIQUE constraint failed/,
+    )
+    expect([db.held, db.inTransaction]).toEqual([true, false])
+    expect(state()).toEqual(snapshot)
+    expect(await ok('GET', `${P}/issues`)).toEqual(list)
+    // Held again: what is written next goes at the next reset.
+    await ok('POST', `${P}/issues`, { json: { title: 'After it' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('replaces a project by an import with overwrite (foreign keys deferred inside it), and undoes it', async () => {
+    await reset()
+    const snapshot = state()
+    await ok('POST', `${P}/export`)
+    await exportSettled(t, P, ROOT)
+    const download = await request(`${t.baseUrl}${P}/export/download`, { headers: { 'private-token': ROOT } })
+    const archive = join(data, '..', `${data.split('/').pop()}-overwrite.tar.gz`)
+    writeFileSync(archive, Buffer.from(await download.body.arrayBuffer()))
+    try {
+      // Over another project: the overwritten one's own export archive would outlive it (a gap of
+      // the import's overwrite, not of the reset).
+      const api = '/api/v4/projects/acme%2Fplatform%2Fapi'
+      const before = await ok('GET', api)
+      const imported = await importFile(
+        t,
+        archive,
+        { path: 'api', namespace: 'acme/platform', overwrite: 'true' },
+        ROOT,
+        'x.tar.gz',
+      )
+      expect(imported.status).toBe(201)
+      expect(await importSettled(t, imported.body!.id, ROOT)).toMatchObject({ import_status: 'finished' })
+      expect((await ok('GET', api)).id).not.toBe(before.id)
+    } finally {
+      rmSync(archive, { force: true })
+    }
+    expect(inspectDb(t.server.store).prepare('PRAGMA defer_foreign_keys').pluck().get()).toBe(0)
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('copies the seed back whole with a log bound of 0, and rolls back again after', async () => {
+    await reset()
+    const snapshot = state()
+    t.server.store.snapshot.setLogBound(0)
+    await writeEverything()
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('full')
+    expect(state()).toEqual(snapshot)
+    t.server.store.snapshot.setLogBound(100_000)
+    await writeEverything()
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
     expect(state()).toEqual(snapshot)
   })
 })

@@ -43,10 +43,20 @@ export function emulatorService(
 ): EmulatorService {
   // Read only when a reset needs it (a large seed kept in memory for nothing costs the server its footprint).
   const resetSeed = () => rememberedSeed(store) ?? startSeed
-  // The first reset seeds again and keeps the result; later ones undo what changed since (src/server/store/snapshot.ts).
+  // The first reset seeds again and keeps the result; later ones undo what changed since: an
+  // in-memory store rolls back the transaction held since, one with a data directory applies its
+  // undo log (src/server/store/snapshot.ts).
   const { snapshot } = store
   return {
     reset() {
+      if (snapshot.rollsBack) {
+        const after = resetters.map((fn) => fn())
+        snapshot.rollBack()
+        for (const fn of after) fn?.()
+        return
+      }
+      // A held transaction the log bound of 0 asks to copy back: committed, then copied over.
+      snapshot.release()
       const taken = snapshot.taken
       if (!taken) snapshot.attach()
       const afterCommit = snapshot.uncheckedWhenLarge(() =>
@@ -63,6 +73,7 @@ export function emulatorService(
         }),
       )
       for (const after of afterCommit) after?.()
+      snapshot.hold()
     },
     seed: (more) => store.transaction(() => applySeed(store, more, clock)),
     existing: () => existingRecords(store),

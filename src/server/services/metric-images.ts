@@ -6,6 +6,7 @@ import { forbidden, messageError } from '../grape/gitlab-errors.js'
 import { presentMetricImage } from '../present/metric-images.js'
 import type { MetricImageRow } from '../store/metric-images.js'
 import { privateDir } from '../store/private-files.js'
+import type { WorkDir } from '../store/work-dirs.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { isoNow } from '../domain/clock.js'
@@ -40,8 +41,16 @@ export interface Upload {
   filename: string
 }
 
-/** Incident metric images (`ee/lib/ee/api/issues.rb`); files live in `dir/<id>/<filename>`. */
-export function metricImageService(deps: IssueDeps, dir: string, allowLocalRequests: boolean) {
+/**
+ * Incident metric images (`ee/lib/ee/api/issues.rb`); files live in `uploads.dir/<id>/<filename>`,
+ * and each upload tells `uploads` it holds files (a reset empties it then).
+ */
+export function metricImageService(
+  deps: IssueDeps,
+  uploads: Pick<WorkDir, 'dir' | 'filled'>,
+  allowLocalRequests: boolean,
+) {
+  const { dir } = uploads
   const { store, access, instance } = deps.ctx
   const fileOf = (row: MetricImageRow) => join(dir, String(row.id), row.filename)
 
@@ -137,6 +146,7 @@ export function metricImageService(deps: IssueDeps, dir: string, allowLocalReque
           created_at: now,
         })
         const row = store.metricImages.get(id) as MetricImageRow
+        uploads.filled()
         privateDir(join(dir, String(id)))
         renameSync(file.path, fileOf(row))
         return presentMetricImage(instance, row)

@@ -9,7 +9,7 @@ import { workDir, type WorkDir } from '../store/work-dirs.js'
  * the store first (`[A-Za-z0-9_.-]`, never a path).
  */
 export function snapshotFiles(data: string) {
-  const dirs = new Map<string, string>()
+  const dirs = new Map<string, WorkDir>()
   // Made on first use: most servers never save a snapshot.
   let root: WorkDir | undefined
   const at = (name: string) => join((root ??= workDir(data, ['snapshots'], 'snapshots')).dir, name)
@@ -18,18 +18,21 @@ export function snapshotFiles(data: string) {
   }
   return {
     /** A work dir to keep in every snapshot, under `key`. */
-    add: (key: string, dir: string) => void dirs.set(key, dir),
+    add: (key: string, dir: WorkDir) => void dirs.set(key, dir),
     save(name: string) {
       const to = at(name)
       rmSync(to, { recursive: true, force: true })
-      for (const [key, dir] of dirs) cpSync(dir, join(to, key), { recursive: true })
+      for (const [key, { dir }] of dirs) cpSync(dir, join(to, key), { recursive: true })
     },
     /** Puts every work dir back as snapshot `name` has it (empty when it kept none: an older snapshot). */
     restore(name: string) {
-      for (const [key, dir] of dirs) {
-        emptied(dir)
+      for (const [key, work] of dirs) {
+        emptied(work.dir)
         const from = join(at(name), key)
-        if (existsSync(from)) cpSync(from, dir, { recursive: true })
+        if (existsSync(from)) {
+          work.filled()
+          cpSync(from, work.dir, { recursive: true })
+        }
       }
     },
     remove: (name: string) => rmSync(at(name), { recursive: true, force: true }),

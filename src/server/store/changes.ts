@@ -123,19 +123,23 @@ export type StoreChanges = ReturnType<typeof storeChanges>
 
 /**
  * SQLite's `total_changes()` on the store's one connection: rows written so far by anything (API,
- * jobs, seed, reset). Caches compare it to tell whether the store may have changed since they looked.
+ * jobs, seed, reset), plus one for each rollback (a reset of an in-memory store is one: it
+ * changes what the store holds but leaves `total_changes()` where it was). Caches compare it to
+ * tell whether the store may have changed since they looked.
  */
 export function changeCounter(db: Db): () => number {
   const totalChanges = db.prepare('SELECT total_changes()').pluck()
   // Asked once per call that may have written: a cached read asks on every request, 2-6 times.
   let askedAt = -1
   let count = 0
+  let rollbacks = 0
+  db.onRollback(() => void rollbacks++)
   return () => {
     if (db.writes !== askedAt) {
       askedAt = db.writes
       count = totalChanges.get() as number
     }
-    return count
+    return count + rollbacks
   }
 }
 

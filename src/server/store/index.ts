@@ -67,7 +67,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
   const changes = storeChanges(db, changeCount)
   let writer: ImportWriter | undefined
   const digest = tokenDigest(dbKeyBase)
-  const snapshot = storeSnapshot(db)
+  // An in-memory store resets by rolling back a transaction held since the snapshot (snapshot.ts).
+  const snapshot = storeSnapshot(db, { holds: data === ':memory:' })
   return {
     changes,
     /** Rows written so far (SQLite's `total_changes()`): unchanged means nothing was written. */
@@ -120,7 +121,7 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     /** Empties every table but `emulator_meta`; inside a transaction. */
     emptyDataTables: () => emptyDataTables(db),
     /** Foreign keys of the open transaction are checked at its commit, not at each statement. */
-    deferForeignKeys: () => db.exec('PRAGMA defer_foreign_keys = ON'),
+    deferForeignKeys: () => db.deferForeignKeys(),
     /** Throws when the database cannot answer a query (readiness checks). */
     ping: () => void db.prepare('SELECT 1').get(),
     /** Runs `fn` in one transaction: it all lands or none of it does. */

@@ -36,18 +36,27 @@ const copyOf = (name: string, table: string) => `${SCHEMA}.${ident(`${name}/${ta
  * not one per snapshot: SQLite attaches at most ten): in memory for a `:memory:` store, the file
  * `snapshots.sqlite3` of the data directory otherwise, so they survive a restart. The copies are
  * snapshot.ts's, those of the reset's seed snapshot. A restore replaces every table, and tells
- * `seedSnapshot` so, for the next reset to copy the seed back whole.
+ * `seedSnapshot` so, for the next reset to copy the seed back whole. An in-memory store holds a
+ * transaction open since its seed snapshot, which a reset rolls back (snapshot.ts): what a named
+ * snapshot writes would go with it, so save, restore and remove commit it first (`release`).
  */
-export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll(): void }) {
+export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll(): void; release(): void }) {
   const checked = (name: string) => {
     if (!SNAPSHOT_NAME.test(name)) throw new SnapshotNameInvalid(name)
     return name
   }
   const userVersion = db.prepare('PRAGMA main.user_version').pluck()
 
-  /** Attaches (and sets up) the snapshots' database; outside a transaction. */
+  const attached = () => !!db.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').get(SCHEMA)
+  /**
+   * False when there can be no snapshot to read: an in-memory store that never saved one (reading
+   * needs no attaching, which would commit the held transaction).
+   */
+  const readable = () => data !== ':memory:' || attached()
+  /** Attaches (and sets up) the snapshots' database, outside a transaction: a held one is committed. */
   const attach = () => {
-    if (db.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').get(SCHEMA)) return
+    if (attached()) return
+    seedSnapshot.release()
     let file = ':memory:'
     if (data !== ':memory:') {
       file = join(privateDir(data), 'snapshots.sqlite3')
@@ -98,6 +107,7 @@ export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll
   return {
     /** The snapshots, by name. */
     list(): NamedSnapshot[] {
+      if (!readable()) return []
       attach()
       return db.prepare(`SELECT name, created_at, rows FROM ${LIST} ORDER BY name`).all() as NamedSnapshot[]
     },
@@ -105,6 +115,7 @@ export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll
     save(name: string, createdAt: string, replace: boolean): NamedSnapshot {
       checked(name)
       attach()
+      seedSnapshot.release()
       return db.transaction(() => {
         const old = entry(name)
         if (old && !replace) throw new SnapshotTaken(name)
@@ -135,12 +146,14 @@ export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll
      */
     restore(name: string): NamedSnapshot {
       checked(name)
+      if (!readable()) throw new SnapshotMissing(name)
       attach()
       const found = entry(name)
       if (!found) throw new SnapshotMissing(name)
       if (found.user_version !== userVersion.get()) throw new SnapshotStale(name)
       const saved = new Set(JSON.parse(found.tables) as string[])
-      // Outside the transaction: SQLite ignores the pragma inside one.
+      // Outside any transaction: SQLite ignores the pragma inside one.
+      seedSnapshot.release()
       db.exec('PRAGMA foreign_keys = OFF')
       try {
         db.transaction(() => {
@@ -163,12 +176,12 @@ export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll
     /** Removes snapshot `name`; `SnapshotMissing` when there is none. */
     remove(name: string): void {
       checked(name)
+      if (!readable()) throw new SnapshotMissing(name)
       attach()
-      db.transaction(() => {
-        const found = entry(name)
-        if (!found) throw new SnapshotMissing(name)
-        drop(name, found.tables)
-      })
+      const found = entry(name)
+      if (!found) throw new SnapshotMissing(name)
+      seedSnapshot.release()
+      db.transaction(() => drop(name, found.tables))
     },
   }
 }

@@ -45,13 +45,14 @@ const COPIED_ABOVE = 300
  */
 export function emptyDataTables(db: Db): void {
   const tables = dataTables(db)
-  db.exec('PRAGMA defer_foreign_keys = ON')
+  db.deferForeignKeys()
   for (const table of tables) db.prepare(`DELETE FROM "${table}"`).run()
 }
 
 /** What `take` keeps once its transaction commits. */
 interface Taken {
-  log: UndoLog
+  /** The rows changed since (a store with a data directory); an in-memory store holds a transaction instead. */
+  log?: UndoLog
   /** `PRAGMA schema_version` at the time: a table made or dropped since is not in the snapshot. */
   schemaVersion: number
   /** `sqlite_sequence` (AUTOINCREMENT counters), when the schema has one. */
@@ -64,21 +65,27 @@ interface Taken {
 }
 
 /**
- * The seeded state of the store, for resets. Two parts, both taken in the transaction that seeded:
- * - a copy of every table in an in-memory database attached to the connection (`seeded`, with the
- *   rows' rowids), which a full restore copies back;
- * - an undo log of the rows changed since (undo-log.ts), which a reset applies instead, in time
- *   proportional to what changed rather than to the seed (bench/reset.ts: 0.1 ms for
- *   examples/seed.yaml, from 1.4-1.8 ms; after 100 API writes on the 1,000-issue seed 1.4 ms
- *   against the copy-back's 35 ms in the same run, on a loaded machine).
+ * The seeded state of the store, for resets. A copy of every table in an in-memory database
+ * attached to the connection (`seeded`, with the rows' rowids), which a full restore copies back,
+ * taken in the transaction that seeded; and a way back in time proportional to what changed
+ * rather than to the seed:
+ * - an in-memory store (`holds`) then holds a transaction open (sqlite.ts `hold`), and a reset
+ *   rolls it back: SQLite's journal puts back the pages written since, and no trigger runs on the
+ *   way (bench/reset.ts: after 100 API writes on the 1,000-issue seed 0.13-0.3 ms, against 0.8-1.3 ms
+ *   for the undo log). The journal keeps a page's first image only, so it never outgrows the seed.
+ *   What must run outside a transaction (`ATTACH`, `PRAGMA foreign_keys`: named snapshots) commits
+ *   it first (`release`): the next reset copies the seed back whole, and holds again;
+ * - a store with a data directory, whose writes must reach the file, keeps an undo log of the rows
+ *   changed since (undo-log.ts), which a reset applies (0.1 ms for examples/seed.yaml, from
+ *   1.4-1.8 ms; 1.2-1.9 ms of CPU after the 100 writes above).
  * The full restore runs when the log overflowed (UNDO_LOG_BOUND) or the undo met a constraint.
  * Tables come from the schema when the snapshot is taken; when the schema changed since, the
  * snapshot is taken again. Lives as long as the connection.
  */
-export function storeSnapshot(db: Db) {
+export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
   let taken: Taken | undefined
   let bound = UNDO_LOG_BOUND
-  let lastRestore: 'none' | 'undo' | 'full' = 'none'
+  let lastRestore: 'none' | 'undo' | 'full' | 'rollback' = 'none'
   let uncheckedAbove = UNCHECKED_ABOVE
   let lastUnchecked = false
   let lastCopied: string[] = []
@@ -97,11 +104,14 @@ export function storeSnapshot(db: Db) {
     get taken(): boolean {
       if (!taken) return false
       if (schemaVersion.get() === taken.schemaVersion) return true
-      taken.log.remove()
+      taken.log?.remove()
       taken = undefined
       return false
     },
-    /** How the last restore went: nothing to undo, the undo log, or the full copy-back (tests, benchmarks). */
+    /**
+     * How the last restore went: nothing to undo, the undo log, the full copy-back, or the held
+     * transaction rolled back (tests, benchmarks).
+     */
     get lastRestore() {
       return lastRestore
     },
@@ -112,6 +122,32 @@ export function storeSnapshot(db: Db) {
     /** True when the last reset ran with foreign keys off (tests). */
     get lastUnchecked() {
       return lastUnchecked
+    },
+    /**
+     * True when a reset is the held transaction's rollback: an in-memory store with its snapshot
+     * held, no other transaction open, and a log bound above 0 (0 asks for the full copy-back).
+     */
+    get rollsBack(): boolean {
+      return db.held && taken !== undefined && bound > 0 && !db.inTransaction
+    },
+    /** The reset of an in-memory store: back to the snapshot by rolling the held transaction back. */
+    rollBack() {
+      db.rollBackHeld()
+      lastRestore = 'rollback'
+      lastCopied = []
+      lastUnchecked = false
+    },
+    /** After the reset's transaction committed: an in-memory store holds a transaction from here. */
+    hold() {
+      if (holds && taken && !db.inTransaction) db.hold()
+    },
+    /**
+     * Commits the held transaction, when one is held and nothing runs inside it: what changed since
+     * the snapshot stays, and the next reset copies the seed back whole. For what SQLite refuses
+     * inside a transaction (`ATTACH`) or ignores there (`PRAGMA foreign_keys`).
+     */
+    release() {
+      if (db.held && !db.inTransaction) db.commitHeld()
     },
     /** Attaches the snapshot database; outside a transaction (SQLite refuses `ATTACH` inside one). */
     attach() {
@@ -125,7 +161,7 @@ export function storeSnapshot(db: Db) {
         dataTables(db).map((name) => tableShape(db, name)),
       )
       for (const shape of shapes) copyOut(db, shape, `seeded.${ident(shape.name)}`)
-      const log = undoLog(db, shapes, bound)
+      const log = holds ? undefined : undoLog(db, shapes, bound)
       const hasSequences = db.prepare("SELECT 1 FROM main.sqlite_master WHERE name = 'sqlite_sequence'").get()
       const sequences = hasSequences
         ? (db.prepare('SELECT name, seq FROM main.sqlite_sequence').raw().all() as [string, number][])
@@ -158,8 +194,9 @@ export function storeSnapshot(db: Db) {
       lastUnchecked = false
       if (!taken || db.inTransaction) return fn()
       const { log } = taken
-      // A log bound of 0 (every reset a full restore, in tests and benchmarks) overflows empty.
-      const large = log.overflowed() ? log.size() > 0 : log.foreignKeyWorkAbove(uncheckedAbove)
+      // No log (an in-memory store that let its held transaction go) is a full restore. A log
+      // bound of 0 (every reset a full restore, in tests and benchmarks) overflows empty.
+      const large = !log || (log.overflowed() ? log.size() > 0 : log.foreignKeyWorkAbove(uncheckedAbove))
       if (!large) return fn()
       lastUnchecked = unchecked = true
       db.exec('PRAGMA foreign_keys = OFF')
@@ -174,7 +211,7 @@ export function storeSnapshot(db: Db) {
     restore() {
       if (!taken) throw new Error('restore: no snapshot taken')
       const { log, sequences, copies } = taken
-      const touched = log.overflowed() ? undefined : log.touched()
+      const touched = !log || log.overflowed() ? undefined : log.touched()
       lastRestore = touched?.length === 0 ? 'none' : 'undo'
       lastCopied = []
       if (touched?.length === 0) return
@@ -182,7 +219,7 @@ export function storeSnapshot(db: Db) {
       // COPIED_ABOVE) is emptied whole (a truncation) and copied back instead: the rows made since
       // need not be deleted one by one.
       const copied =
-        unchecked && touched
+        unchecked && log && touched
           ? touched.filter((t) => {
               const rows = log.rows(t)
               return rows > COPIED_ABOVE && rows > copies.get(t.name)!.rows
@@ -191,14 +228,14 @@ export function storeSnapshot(db: Db) {
       lastCopied = copied.map((t) => t.name)
       const cleared = copied.map((table) => ({ table, refill: copies.get(table.name)!.copy }))
       const rest = touched?.filter((t) => !copied.includes(t))
-      if (!rest || !undone(db, log, rest, cleared)) {
+      if (!log || !rest || !undone(db, log, rest, cleared)) {
         lastRestore = 'full'
-        log.logging(false)
+        log?.logging(false)
         // Children emptied first and parents filled first: no foreign key is broken on the way, and
         // no flag pragma (`defer_foreign_keys`) expires every prepared statement of the connection.
         for (const { remove } of [...copies.values()].reverse()) remove()
         for (const { copy } of copies.values()) copy()
-        log.empty()
+        log?.empty()
       }
       if (sequences) restoreSequences(sequences)
     },
@@ -208,16 +245,19 @@ export function storeSnapshot(db: Db) {
      * before its writes (a rollback puts the log's state back too).
      */
     replacedAll() {
-      if (taken && schemaVersion.get() === taken.schemaVersion) taken.log.abandon()
+      if (taken && schemaVersion.get() === taken.schemaVersion) taken.log?.abandon()
     },
     /** Sets the foreign key actions past which a reset runs with them off (tests: 0 always, Infinity never). */
     setUncheckedAbove(actions: number) {
       uncheckedAbove = actions
     },
-    /** Sets how many rows the undo log keeps (tests and benchmarks: 0 makes every reset a full restore). */
+    /**
+     * Sets how many rows the undo log keeps (tests and benchmarks: 0 makes every reset a full
+     * restore, also of a store that holds a transaction instead of a log).
+     */
     setLogBound(rows: number) {
       bound = rows
-      taken?.log.setBound(rows)
+      taken?.log?.setBound(rows)
     },
   }
 }

@@ -9,6 +9,8 @@ export interface RunResult {
 
 /** SQLite's primary result code of a constraint violation (`SQLITE_CONSTRAINT`). */
 const SQLITE_CONSTRAINT = 19
+/** Its extended code for a foreign key (`SQLITE_CONSTRAINT_FOREIGNKEY`). */
+const SQLITE_CONSTRAINT_FOREIGNKEY = 787
 
 /** True for a UNIQUE, FOREIGN KEY, NOT NULL or CHECK violation (node:sqlite's `errcode` is the extended code). */
 export function isConstraintError(err: unknown): boolean {
@@ -47,6 +49,14 @@ function withNulls(named: Record<string, unknown>): Record<string, SQLInputValue
 /** A statement that can only read: a plain SELECT (a `WITH` may hide a write, so it counts as one). */
 const READ_ONLY = /^\s*SELECT\b/i
 
+/** What the connection hears of each run of a statement that may change rows (all but a SELECT). */
+interface WriteHooks {
+  /** Before the run. */
+  before(): void
+  /** After a run that threw: SQLite may have rolled the whole transaction back. */
+  failed(): void
+}
+
 /**
  * A prepared statement. Rows come as objects, or as arrays after `raw()`, or as their first column
  * after `pluck()` (both switch the statement for good, as they did with better-sqlite3).
@@ -58,10 +68,10 @@ export class Statement {
   #plucked = false
   #arrays = false
   #stmt: StatementSync | undefined
-  /** `onWrite` is called before each run of a statement that may change rows (all but a SELECT). */
+  /** `writes` hears each run of a statement that may change rows (all but a SELECT). */
   constructor(
     private readonly compile: () => StatementSync,
-    private readonly onWrite?: () => void,
+    private readonly writes?: WriteHooks,
   ) {}
 
   get #prepared(): StatementSync {
@@ -88,15 +98,25 @@ export class Statement {
   }
 
   get(...params: unknown[]): unknown {
-    this.onWrite?.()
-    const row = this.#prepared.get(...bindable(params))
-    return this.#plucked ? (row as unknown as unknown[] | undefined)?.[0] : row
+    this.writes?.before()
+    try {
+      const row = this.#prepared.get(...bindable(params))
+      return this.#plucked ? (row as unknown as unknown[] | undefined)?.[0] : row
+    } catch (err) {
+      this.writes?.failed()
+      throw err
+    }
   }
 
   all(...params: unknown[]): unknown[] {
-    this.onWrite?.()
-    const rows = this.#prepared.all(...bindable(params))
-    return this.#plucked ? rows.map((row) => (row as unknown as unknown[])[0]) : rows
+    this.writes?.before()
+    try {
+      const rows = this.#prepared.all(...bindable(params))
+      return this.#plucked ? rows.map((row) => (row as unknown as unknown[])[0]) : rows
+    } catch (err) {
+      this.writes?.failed()
+      throw err
+    }
   }
 
   /**
@@ -104,21 +124,32 @@ export class Statement {
    * Finish with it before anything else runs on the connection: no `await` inside the loop.
    */
   *iterate(...params: unknown[]): Generator<unknown> {
-    this.onWrite?.()
-    for (const row of this.#prepared.iterate(...bindable(params)))
-      yield this.#plucked ? (row as unknown as unknown[])[0] : row
+    this.writes?.before()
+    try {
+      for (const row of this.#prepared.iterate(...bindable(params)))
+        yield this.#plucked ? (row as unknown as unknown[])[0] : row
+    } catch (err) {
+      this.writes?.failed()
+      throw err
+    }
   }
 
   run(...params: unknown[]): RunResult {
-    this.onWrite?.()
-    return this.#prepared.run(...bindable(params))
+    this.writes?.before()
+    try {
+      return this.#prepared.run(...bindable(params))
+    } catch (err) {
+      this.writes?.failed()
+      throw err
+    }
   }
 }
 
 /**
  * The store's one connection, over Node's built-in `node:sqlite`: prepared statements, plain SQL,
  * and transactions that nest as savepoints (an import saves each line in its own savepoint, so a
- * bad line is rolled back alone inside its batch's transaction).
+ * bad line is rolled back alone inside its batch's transaction). An in-memory store's reset holds
+ * one transaction open under all the others (`hold`, store/snapshot.ts): a reset rolls it back.
  */
 export class Connection {
   readonly #db: DatabaseSync
@@ -130,7 +161,19 @@ export class Connection {
   readonly #rollbackTo: StatementSync
   readonly #rolledBack: (() => void)[] = []
   #writes = 0
-  readonly #wrote = () => void this.#writes++
+  /** Transactions and savepoints `transaction` has open. */
+  #depth = 0
+  /** True while a transaction is held open under every other (`hold`). */
+  #held = false
+  /** True when the open transaction deferred its foreign keys inside a held one (`deferForeignKeys`). */
+  #deferred = false
+  readonly #writeHooks: WriteHooks = {
+    before: () => {
+      this.#writes++
+      this.#keepHeld()
+    },
+    failed: () => this.#keepHeld(),
+  }
 
   /** `image`: an in-memory database's content to start from, from `serialize()`. */
   constructor(file: string, image?: Uint8Array) {
@@ -148,7 +191,7 @@ export class Connection {
   prepare(sql: string): Statement {
     return new Statement(
       () => this.#db.prepare(opaqueParameters(sql)),
-      READ_ONLY.test(sql) ? undefined : this.#wrote,
+      READ_ONLY.test(sql) ? undefined : this.#writeHooks,
     )
   }
 
@@ -159,8 +202,13 @@ export class Connection {
 
   /** Runs SQL without results (DDL, PRAGMA settings); several statements may be given at once. */
   exec(sql: string): void {
-    this.#wrote()
-    this.#db.exec(sql)
+    this.#writeHooks.before()
+    try {
+      this.#db.exec(sql)
+    } catch (err) {
+      this.#writeHooks.failed()
+      throw err
+    }
   }
 
   /**
@@ -178,11 +226,14 @@ export class Connection {
    * it does, and the error is rethrown. A COMMIT that fails (a deferred foreign key) rolls back too.
    */
   transaction<T>(fn: () => T): T {
+    this.#keepHeld()
     const nested = this.#db.isTransaction
     if (nested) this.#savepoint.run()
     else this.#begin.run()
+    this.#depth++
     try {
       const result = fn()
+      if (this.#deferred && this.#depth === 1) this.#checkDeferred()
       if (nested) this.#release.run()
       else this.#commit.run()
       return result
@@ -194,22 +245,104 @@ export class Connection {
           this.#release.run()
         } else this.#rollback.run()
       }
-      for (const hook of this.#rolledBack) hook()
+      this.#told()
       throw err
+    } finally {
+      if (--this.#depth === 0) {
+        if (this.#deferred) {
+          this.#deferred = false
+          this.#db.exec('PRAGMA defer_foreign_keys = OFF')
+        }
+        this.#keepHeld()
+      }
     }
   }
 
   /**
-   * Calls `hook` after each rollback, of a transaction or a savepoint: rows written and then
-   * undone leave `total_changes()` where they took it, so a cache cannot see the undo by itself.
+   * Foreign keys of the open transaction are checked when it ends, not at each statement; inside a
+   * transaction. SQLite checks them at COMMIT, which a transaction inside a held one never reaches:
+   * there the outermost `transaction` checks them itself (`PRAGMA foreign_key_check`) and turns the
+   * deferral off again, or every later write would go unchecked until the reset.
+   */
+  deferForeignKeys(): void {
+    this.exec('PRAGMA defer_foreign_keys = ON')
+    if (this.#held) this.#deferred = true
+  }
+
+  /** Throws SQLite's own error when a deferred foreign key is broken (what its COMMIT would throw). */
+  #checkDeferred(): void {
+    if (this.#db.prepare('PRAGMA main.foreign_key_check').get() === undefined) return
+    throw Object.assign(new Error('FOREIGN KEY constraint failed'), {
+      code: 'ERR_SQLITE_ERROR',
+      errcode: SQLITE_CONSTRAINT_FOREIGNKEY,
+      errstr: 'constraint failed',
+    })
+  }
+
+  /**
+   * Opens a transaction held under every other until `rollBackHeld` takes the database back to
+   * this moment or `commitHeld` keeps what changed since; outside any transaction. Every
+   * `transaction` inside it is a savepoint, and `inTransaction` leaves it out. SQLite's journal
+   * keeps the first image of each page changed since, so a rollback puts back in time proportional
+   * to the pages written, whatever the database holds, and writes run no trigger to log rows.
+   */
+  hold(): void {
+    if (this.#held) return
+    if (this.#db.isTransaction) throw new Error('hold: a transaction is open')
+    this.#begin.run()
+    this.#held = true
+  }
+
+  /** True while `hold`'s transaction is open (or, lost to an error, is opened again at the next write). */
+  get held(): boolean {
+    return this.#held
+  }
+
+  /** Back to where `hold` began, which holds again; outside any other transaction. */
+  rollBackHeld(): void {
+    if (!this.#held || this.#depth > 0)
+      throw new Error('rollBackHeld: nothing held, or a transaction is open')
+    if (this.#db.isTransaction) this.#rollback.run()
+    this.#begin.run()
+    this.#told()
+  }
+
+  /** Commits `hold`'s transaction: what changed since stays; outside any other transaction. */
+  commitHeld(): void {
+    if (!this.#held) return
+    if (this.#depth > 0) throw new Error('commitHeld: a transaction is open')
+    this.#held = false
+    if (this.#db.isTransaction) this.#commit.run()
+  }
+
+  /**
+   * SQLite may roll a whole transaction back itself (SQLITE_FULL, SQLITE_NOMEM, a conflict resolved
+   * by ROLLBACK): when it was the held one, the database is where `hold` began, as after a reset.
+   * Held again, and the caches told, before anything else is written; after the failed statement
+   * outside any other transaction, or where the outermost one ends.
+   */
+  #keepHeld(): void {
+    if (!this.#held || this.#depth > 0 || this.#db.isTransaction) return
+    this.#begin.run()
+    this.#told()
+  }
+
+  #told(): void {
+    for (const hook of this.#rolledBack) hook()
+  }
+
+  /**
+   * Calls `hook` after each rollback, of a transaction, a savepoint or a held transaction: rows
+   * written and then undone leave `total_changes()` where they took it, so a cache cannot see the
+   * undo by itself.
    */
   onRollback(hook: () => void): void {
     this.#rolledBack.push(hook)
   }
 
-  /** True while a transaction (or savepoint) is open on the connection. */
+  /** True while a transaction (or savepoint) is open on the connection, a held one left out. */
   get inTransaction(): boolean {
-    return this.#db.isTransaction
+    return this.#held ? this.#depth > 0 : this.#db.isTransaction
   }
 
   close(): void {

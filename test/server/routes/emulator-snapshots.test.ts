@@ -99,7 +99,7 @@ describe('named snapshots', () => {
 
   it('a reset after a restore returns to the seed exactly; a restore after a reset works', async () => {
     await start()
-    await reset() // takes the seed snapshot and its undo log
+    await reset() // takes the seed snapshot, and holds a transaction from it
     const seed = storeDump(t.server.store)
     await writeSome('one')
     const one = storeDump(t.server.store)
@@ -116,11 +116,51 @@ describe('named snapshots', () => {
     expect(t.server.store.snapshot.lastRestore).toBe('full')
     expect(storeDump(t.server.store)).toEqual(seed)
 
-    // The log works again after that full copy-back: the next reset undoes.
+    // After that full copy-back the in-memory store holds its transaction again: the next reset rolls it back.
     await writeSome('three')
     await reset()
-    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
     expect(storeDump(t.server.store)).toEqual(seed)
+  })
+
+  it('after a reset (an in-memory store holds its transaction): saves and removals outlive the next reset; reads and refusals keep it a rollback', async () => {
+    await start()
+    await reset()
+    const seed = storeDump(t.server.store)
+    const snapshots = async () => (await t.http('GET', '/-/emulator/snapshots', { token: ROOT })).body
+    const lastRestore = () => t.server.store.snapshot.lastRestore
+    expect(await snapshots()).toEqual([])
+    expect((await restore('nope')).status).toBe(404)
+    expect((await t.http('DELETE', '/-/emulator/snapshots/nope', { token: ROOT })).status).toBe(404)
+    await writeSome('one')
+    await reset()
+    expect(lastRestore()).toBe('rollback')
+    expect(storeDump(t.server.store)).toEqual(seed)
+
+    // A save commits what the transaction held: the snapshot stays, the seed is copied back whole.
+    await writeSome('two')
+    const two = storeDump(t.server.store)
+    const saved = (await save('two')).body
+    await reset()
+    expect(lastRestore()).toBe('full')
+    expect(storeDump(t.server.store)).toEqual(seed)
+    expect(await snapshots()).toEqual([saved])
+    // Held again: a list and a refused restore leave it so.
+    expect((await restore('nope')).status).toBe(404)
+    await writeSome('three')
+    await reset()
+    expect(lastRestore()).toBe('rollback')
+    expect(await snapshots()).toEqual([saved])
+
+    expect((await restore('two')).status).toBe(200)
+    expect(storeDump(t.server.store)).toEqual(two)
+    await reset()
+    expect(storeDump(t.server.store)).toEqual(seed)
+    // A removal outlives the next reset too.
+    expect((await t.http('DELETE', '/-/emulator/snapshots/two', { token: ROOT })).status).toBe(204)
+    await reset()
+    expect(await snapshots()).toEqual([])
+    expect((await restore('two')).status).toBe(404)
   })
 
   it('a restore before the seed snapshot is taken, then a reset: the seed', async () => {

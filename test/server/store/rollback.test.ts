@@ -10,6 +10,7 @@ import { applySeed } from '../../../src/server/services/seed.js'
 import type { IssueQuery } from '../../../src/server/store/issue-query.js'
 import { where } from '../../../src/server/store/issue-query.js'
 import { openStore, type Store } from '../../../src/server/store/index.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') }
 let store: Store
@@ -184,5 +185,34 @@ describe('row caches', () => {
     ).toThrow(later)
     expect(store.users.tokenOwner('glpat-undone')).toBeUndefined()
     expect(store.users.tokenOwner('glpat-root')?.user.id).toBe(root.id)
+  })
+})
+
+describe('a held transaction rolled back (an in-memory store reset, store/sqlite.ts `hold`)', () => {
+  it('leaves nothing in the kept counts, the watched pages or the row caches', () => {
+    const db = inspectDb(store)
+    db.hold()
+    const counts = keptIssueCounts(store)
+    const lists = watchedIssueLists(store)
+    const { id: projectId } = project()
+    const issue = store.issues.byIid(projectId, 1)!
+    const root = store.users.byUsername('root')!
+    // Each write committed inside the held transaction, and read back into the caches.
+    store.changes.issueWrite({ projectId, issues: [issue.id] }, () =>
+      store.transaction(() => store.issues.update(issue.id, { state: 'closed' })),
+    )
+    store.transaction(() =>
+      store.users.addToken(root.id, 'glpat-undone', 'undone', clock.now().toISOString()),
+    )
+    expect(counts.count(openedIn(projectId), 10_000)).toBe(1)
+    expect(store.users.tokenOwner('glpat-undone')?.user.id).toBe(root.id)
+    const page = lists.watch(openedIn(projectId), [store.issues.byIid(projectId, 2)!.id])
+
+    db.rollBackHeld()
+    expect(store.issues.get(issue.id)?.state).toBe('opened')
+    expect(counts.count(openedIn(projectId), 10_000)).toBe(2)
+    expect(store.users.tokenOwner('glpat-undone')).toBeUndefined()
+    store.changes.version()
+    expect(page.stale).toBe(true)
   })
 })
