@@ -32,6 +32,17 @@ const issue = (id: number, extra: Record<string, unknown> = {}) => ({
 const page = (items: unknown[]) => Buffer.from(JSON.stringify(items))
 const sizes = [1, 7, 1000, 16_384, 65_536, 1 << 20]
 
+/** `items` as a page, fed in chunks of every size: cut, and parsed and read back as they were. */
+function expectCutAndSame(items: unknown[]) {
+  const bytes = page(items)
+  for (const size of sizes) {
+    const body = collected(bytes, size)
+    expect(body.partCount).toBeGreaterThan(1)
+    expect(body.parse()).toEqual(items)
+    expect(body.text()).toBe(bytes.toString())
+  }
+}
+
 describe('BodyParts: a body read whole, decoded and parsed in parts', () => {
   it('cuts a large page of objects between elements, and gives back the same text and value', () => {
     const bytes = page(Array.from({ length: 100 }, (_, i) => issue(i + 1)))
@@ -59,25 +70,13 @@ describe('BodyParts: a body read whole, decoded and parsed in parts', () => {
     // cuts are made inside it, its parts do not parse, and the whole text is parsed instead.
     const nested = Array.from({ length: 400 }, (_, i) => ({ id: i, iid: i, note: 'x'.repeat(200) }))
     const items = Array.from({ length: 40 }, (_, i) => issue(i + 1, i === 4 ? { children: nested } : {}))
-    const bytes = page(items)
-    for (const size of sizes) {
-      const body = collected(bytes, size)
-      expect(body.partCount).toBeGreaterThan(1)
-      expect(body.parse()).toEqual(items)
-      expect(body.text()).toBe(bytes.toString())
-    }
+    expectCutAndSame(items)
   })
 
   it('never cuts inside a string, and keeps what strings hold', () => {
     const tricky = '},{"id":1,"iid":2,"x":"]"} , [{"id":3,"iid":4}] \\ " \n é 🎉 漢字'
     const items = Array.from({ length: 120 }, (_, i) => issue(i + 1, { description: tricky.repeat(30) }))
-    const bytes = page(items)
-    for (const size of sizes) {
-      const body = collected(bytes, size)
-      expect(body.partCount).toBeGreaterThan(1)
-      expect(body.parse()).toEqual(items)
-      expect(body.text()).toBe(bytes.toString())
-    }
+    expectCutAndSame(items)
   })
 
   it('throws JSON.parse errors for a body that is not JSON, wherever it breaks', () => {
