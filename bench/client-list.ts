@@ -5,16 +5,23 @@
  * the ratios (targets: ours at least 2.5x faster than gitbeaker in every round, issue 44's, and 3x
  * faster than python-gitlab; memory flat in the number of issues).
  * Our client runs as users import it: the package's main entry (build/client/, `npm run build`).
+ * Besides the wall time, each list prints its process's CPU time and its main thread's, and the
+ * row the server's CPU time during each list (all its threads, /proc/<pid>/task/<tid>/schedstat):
+ * on a machine shared with other work the wall time also counts waits for a core.
+ * With BENCH_BEFORE_DIR (see measure.ts), that build's client (its build/client/index.js, run by
+ * BENCH_BEFORE_NODE) lists in the same rounds, and a row gives its time over ours.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startChild } from './support/measure.js'
+import { beforeBuild, startChild } from './support/measure.js'
 
 const ISSUES = Number(process.env.BENCH_ISSUES ?? 10_000)
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
 const PYTHON = '/usr/bin/python3'
-const ROUNDS = 5
+/** Rounds of each client (BENCH_CLIENT_ROUNDS), after one warm-up list each. */
+const ROUNDS = Number(process.env.BENCH_CLIENT_ROUNDS ?? 5)
 
 function ensurePythonGitlab(): boolean {
   const probe = spawnSync(PYTHON, ['-c', 'import gitlab'], { stdio: 'ignore' })
@@ -30,60 +37,115 @@ function ensurePythonGitlab(): boolean {
   return spawnSync(PYTHON, ['-c', 'import gitlab'], { stdio: 'ignore' }).status === 0
 }
 
-function run(cmd: string, args: string[]): { ms: number; count: number; rssMb: number } {
+/** One list: wall and CPU milliseconds of the client, its peak RSS, and the server's CPU meanwhile. */
+interface List {
+  ms: number
+  count: number
+  rssMb: number
+  cpuMs: number
+  mainMs: number
+  serverMs: number
+}
+
+/** CPU milliseconds `pid` has used, all its threads (NaN where /proc has no schedstat). */
+function processCpuMs(pid: number): number {
+  try {
+    let ns = 0
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+    return ns / 1e6
+  } catch {
+    return NaN
+  }
+}
+
+function run(cmd: string, args: string[], serverPid: number): List {
+  const serverBefore = processCpuMs(serverPid)
   const out = execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 20 })
     .trim()
     .split('\n')
     .pop() as string
-  const [ms, count, rss] = out.split(' ').map(Number) as [number, number, number]
-  return { ms, count, rssMb: rss / 1024 }
+  const serverMs = processCpuMs(serverPid) - serverBefore
+  const [ms, count, rss, cpuMs, mainMs] = out.split(' ').map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  return { ms, count, rssMb: rss / 1024, cpuMs, mainMs, serverMs }
 }
 
-const median = <T extends { ms: number }>(runs: T[]) =>
-  [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)] as T
+/** The middle value (the upper one of an even count). */
+const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+const median = (runs: List[], of: (r: List) => number) => mid(runs.map(of))
+
+/** `163 ms (CPU 230 ms, main thread 140 ms), peak RSS 92 MB`: medians of a client's rounds. */
+const figures = (runs: List[]) =>
+  `${median(runs, (r) => r.ms).toFixed(0)} ms (CPU ${median(runs, (r) => r.cpuMs).toFixed(0)} ms, ` +
+  `main thread ${median(runs, (r) => r.mainMs).toFixed(0)} ms), peak RSS ${median(runs, (r) => r.rssMb).toFixed(0)} MB`
 
 export async function run_(): Promise<{ name: string; ratio: number; detail: string }[]> {
+  const before = beforeBuild()
+  const beforeClient = before && join(before.dir, 'build/client/index.js')
+  if (beforeClient && !existsSync(beforeClient))
+    throw new Error(`BENCH_BEFORE_DIR ${before.dir} is not built: run \`npm run build\` there`)
   const server = await startChild(['reference', String(ISSUES)])
+  const pid = server.proc.pid as number
   try {
-    const node = (script: string) => () => run(process.execPath, [here(script), server.url])
-    const measures: Record<string, () => { ms: number; count: number; rssMb: number }> = {
+    const node = (script: string) => () => run(process.execPath, [here(script), server.url], pid)
+    const measures: Record<string, () => List> = {
       ours: node('./support/list-ours.mjs'),
       gitbeaker: node('./support/list-gitbeaker.mjs'),
     }
     if (existsSync(PYTHON) && ensurePythonGitlab())
-      measures['python-gitlab'] = () => run(PYTHON, [here('./support/list_python_gitlab.py'), server.url])
+      measures['python-gitlab'] = () =>
+        run(PYTHON, [here('./support/list_python_gitlab.py'), server.url], pid)
+    if (before && beforeClient)
+      measures.before = () =>
+        run(before.node, [here('./support/list-ours.mjs'), server.url, beforeClient], pid)
     // Rounds alternate between the clients, so the server warming up (JIT, caches) favours none.
     for (const measure of Object.values(measures)) measure()
-    const runs: Record<string, { ms: number; count: number; rssMb: number }[]> = {}
+    const runs: Record<string, List[]> = {}
     for (let round = 0; round < ROUNDS; round++)
       for (const [name, measure] of Object.entries(measures)) (runs[name] ??= []).push(measure())
     for (const [name, list] of Object.entries(runs))
       for (const r of list)
         if (r.count !== ISSUES) throw new Error(`${name} listed ${r.count} of ${ISSUES} issues`)
-    const ours = runs.ours as { ms: number; rssMb: number }[]
-    const mine = median(ours)
-    // The gitbeaker target (issue 44's 2.5x; issue 21's was 2x) holds in every round: each round's
-    // pair was measured back to back, so the row's ratio is the lowest of the rounds' ratios, and
-    // the detail lists them all.
-    return Object.entries(runs)
-      .filter(([name]) => name !== 'ours')
+    const ours = runs.ours as List[]
+    const pages = Math.ceil(ISSUES / 100)
+    const serverMs = median(ours, (r) => r.serverMs)
+    const floor =
+      `the server's CPU during our list ${serverMs.toFixed(0)} ms (${((serverMs * 1000) / pages).toFixed(0)} µs ` +
+      `a page, all its threads)`
+    const rows = Object.entries(runs)
+      .filter(([name]) => name !== 'ours' && name !== 'before')
       .map(([name, list]) => {
-        const ratios = list.map((r, i) => r.ms / (ours[i] as { ms: number }).ms)
-        const theirs = median(list)
+        const ratios = list.map((r, i) => r.ms / (ours[i] as List).ms)
         const target = name === 'python-gitlab' ? 3 : 2.5
         // Each round's two times, so that a ratio printed as 2.00 can be told from one just below 2.
-        const rounds = list.map(
-          (r, i) => `${ratios[i]!.toFixed(2)} (${r.ms}/${(ours[i] as { ms: number }).ms} ms)`,
-        )
+        const rounds = list.map((r, i) => `${ratios[i]!.toFixed(2)} (${r.ms}/${(ours[i] as List).ms} ms)`)
         return {
           name: `client-list: ${name} time / ours, lowest of ${ROUNDS} rounds (target >= ${target})`,
           ratio: Math.min(...ratios),
           detail:
-            `rounds ${rounds.join(', ')}; medians: ours ${mine.ms.toFixed(0)} ms, peak RSS ${mine.rssMb.toFixed(0)} MB; ` +
-            `${name} ${theirs.ms.toFixed(0)} ms, peak RSS ${theirs.rssMb.toFixed(0)} MB; ${ISSUES} issues, 100 per page` +
+            `rounds ${rounds.join(', ')}; medians: ours ${figures(ours)}; ${name} ${figures(list)}; ` +
+            `${floor}; ${ISSUES} issues, 100 per page` +
             (Math.min(...ratios) < target ? `; MISSES the ${target}x target` : ''),
         }
       })
+    if (before && runs.before) {
+      const then = runs.before
+      const cpu = median(then, (r) => r.mainMs) / median(ours, (r) => r.mainMs)
+      rows.push({
+        name: `client-list: before / this build, time (medians of ${ROUNDS} alternating rounds)`,
+        ratio: median(then, (r) => r.ms) / median(ours, (r) => r.ms),
+        detail:
+          `this build ${figures(ours)}; before (${before.label}) ${figures(then)}; main-thread CPU ` +
+          `before / this build ${cpu.toFixed(2)}; ${ISSUES} issues, 100 per page`,
+      })
+    }
+    return rows
   } finally {
     await server.stop()
   }

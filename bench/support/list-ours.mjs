@@ -1,11 +1,20 @@
-// Lists every issue of bench/issues with our typed client (the package's entry, built by `npm run build`); prints `<ms> <count> <maxRSS KiB>`.
+// Lists every issue of bench/issues with our typed client (the package's entry, built by `npm run build`,
+// or the client module named by the second argument: another build's `build/client/index.js`);
+// prints `<ms> <count> <maxRSS KiB> <process CPU ms> <main-thread CPU ms>`.
 import { performance } from 'node:perf_hooks'
-import { createClient } from 'gitlab-actions'
 
+const { createClient } = await import(process.argv[3] ?? 'gitlab-actions')
 const client = createClient({ baseUrl: process.argv[2], token: 'glpat-root-token' })
 const started = performance.now()
+const cpu = process.cpuUsage()
+const thread = process.threadCpuUsage()
 let count = 0
 for await (const issue of client.issues.list('bench/issues')) if (issue.iid > 0) count++
 const ms = performance.now() - started
-process.stdout.write(`${ms.toFixed(0)} ${count} ${process.resourceUsage().maxRSS}\n`)
+const { user, system } = process.cpuUsage(cpu)
+const main = process.threadCpuUsage(thread)
+process.stdout.write(
+  `${ms.toFixed(0)} ${count} ${process.resourceUsage().maxRSS} ${((user + system) / 1000).toFixed(0)} ` +
+    `${((main.user + main.system) / 1000).toFixed(0)}\n`,
+)
 process.exit(0)

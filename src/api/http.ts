@@ -107,9 +107,7 @@ export class Http {
       await res.body.dump()
       return res.status === 304 ? NOT_MODIFIED : undefined
     }
-    const text = await res.body.text()
-    const type = first(res.headers['content-type']) ?? ''
-    const parsed = text && /[/+]json\b/i.test(type) ? safeJson(text) : text || undefined
+    const parsed = await parseBody(res)
     if (res.status >= 400) {
       const retryAfter = first(res.headers['retry-after'])
       const timing: Record<string, string> = {}
@@ -153,6 +151,19 @@ export class Http {
   paginate<T>(path: string, options: PageOptions = {}): AsyncGenerator<T> {
     return paginate<T>(this, path, options)
   }
+}
+
+/** A body's JSON when its type says JSON and it parses, else its text (undefined when empty). */
+async function parseBody(res: ApiResponse): Promise<unknown> {
+  const isJson = /[/+]json\b/i.test(first(res.headers['content-type']) ?? '')
+  if (isJson && res.body.json)
+    try {
+      return await res.body.json()
+    } catch (err) {
+      if (!(err instanceof SyntaxError)) throw err // the transport's error, not the body's
+    }
+  const text = await res.body.text()
+  return text && isJson ? safeJson(text) : text || undefined
 }
 
 function safeJson(text: string): unknown {

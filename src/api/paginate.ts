@@ -5,6 +5,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { GitLabResponseError } from './errors.js'
 import type { CallOptions } from './call-options.js'
+import { PageItems } from './page-items.js'
 import type { ApiResponse, HttpMethod } from './transport.js'
 import { withQuery } from './query.js'
 
@@ -184,16 +185,12 @@ export async function* pages<T>(
 }
 
 /**
- * Every item of a GitLab list, one at a time, reading ahead as `pages` does. Stop early with
- * `break` or `collect(..., { limit })`: what is in flight is drained and nothing more is requested.
+ * Every item of a GitLab list, one at a time, reading ahead as `pages` does (an AsyncGenerator,
+ * page-items.ts). Stop early with `break` or `collect(..., { limit })`: what is in flight is
+ * aborted and nothing more is requested.
  */
-export async function* paginate<T>(
-  http: PageSource,
-  path: string,
-  options: PageOptions = {},
-): AsyncGenerator<T> {
-  // Not `yield* page.items`: delegating to an array steps each item through an async-from-sync iterator.
-  for await (const page of pages<T>(http, path, options)) for (const item of page.items) yield item
+export function paginate<T>(http: PageSource, path: string, options: PageOptions = {}): AsyncGenerator<T> {
+  return new PageItems<T>(pages<T>(http, path, options))
 }
 
 /**

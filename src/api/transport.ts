@@ -28,6 +28,12 @@ export interface ApiRequest {
 /** What a layer needs of a body: read it as text, stream it, or throw it away to free the socket. */
 export interface ResponseBody extends AsyncIterable<Uint8Array | string> {
   text(): Promise<string>
+  /**
+   * `JSON.parse(await text())`, for a transport that can do it with less work (whole.ts parses a
+   * large array in parts); rejects with SyntaxError as `JSON.parse` throws. Optional: `Http.read`
+   * parses `text()` itself without it.
+   */
+  json?(): Promise<unknown>
   dump(): Promise<void>
 }
 
