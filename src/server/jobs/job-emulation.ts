@@ -1,4 +1,6 @@
-import { zipArchive } from '../archive/zip-writer.js'
+// fflate's build without workers: its Node build loads worker_threads at import, for the
+// asynchronous functions we never call, and the server's start loads only what it uses.
+import { zipSync, type Zippable } from 'fflate/browser'
 import { runJob, traceHeader } from '../ci/job-run.js'
 import { ANSI } from '../ci/job-script.js'
 import { predefinedVariables } from '../ci/predefined-variables.js'
@@ -111,9 +113,11 @@ export function jobEmulation(store: Store) {
     store.jobOutputs.putTrace(job.id, run.trace)
     if (run.allowedFailure) store.jobOutputs.setState(job.id, { allow_failure: 1 })
     if (run.artifacts) {
+      const files: Zippable = {}
       const mtime = new Date(finishedAt)
       const entries = run.artifacts.map((path) => ({ path, content: run.workspace.get(path) as Buffer }))
-      const zip = zipArchive(entries.map((e) => ({ ...e, mtime })))
+      for (const e of entries) files[e.path] = [e.content, { mtime }]
+      const zip = zipSync(files, { level: 6 })
       const expire = expireInSeconds(definition?.artifacts?.expire_in)
       store.jobOutputs.putArtifact(
         {
