@@ -1,10 +1,10 @@
 import { buildServer, DEFAULT_GITLAB_VERSION, type GitLabServer } from './app.js'
 import type { TransferOptions } from './compose.js'
-import { builtInSeed, freshInstanceSeed } from './seed/default.js'
+import { builtInSeed, defaultSeed, freshInstanceSeed } from './seed/default.js'
 import { loadSeedFile, parseSeed } from './seed/parse.js'
 import type { ExistingRecords } from './seed/rules.js'
 import { existingRecords, rememberedSeedTokens, seedTokens } from './services/seed.js'
-import { readStartSeed, type SeedFile } from './services/seed-image.js'
+import { fixedStartSeed, readStartSeed, type SeedFile } from './services/seed-image.js'
 import type { Seed } from '../schema/seed.js'
 import type { Clock } from './domain/clock.js'
 import type { RequestFilter } from './domain/request-ring.js'
@@ -87,8 +87,9 @@ export interface StartOptions {
   /** @internal Export and import settings (an S3 endpoint, size and rate limits), for tests. */
   transfers?: TransferOptions
   /**
-   * @internal Keep the store seeded from a seed file as an image for the next start of this build
-   * (`build`: its checksum), in Node's compile cache directory (services/seed-image.ts); `serve` sets it.
+   * @internal Keep the store seeded from a seed file (or the built-in seed on loopback) as an image
+   * for the next start of this build (`build`: its checksum), in Node's compile cache directory
+   * (services/seed-image.ts); `serve` sets it.
    */
   seedImages?: { build: string }
 }
@@ -263,15 +264,17 @@ function allRequests(server: GitLabServer, filter: RequestFilter = {}): Emulator
   }
 }
 
-/** The start's seed; of a seed file whose store is kept as an image, that file too (and no seed where the image was found). */
+/**
+ * The start's seed; of a seed whose store is kept as an image (a file, or the built-in seed on
+ * loopback, whose tokens are the well-known ones), its text too, and no seed where the image was found.
+ */
 async function startSeed(options: StartOptions, host: string): Promise<{ seed?: Seed; file?: SeedFile }> {
   const source = options.seed ?? builtInSeed(host)
   if (source === 'none') return { seed: freshInstanceSeed(host) }
-  if (options.seedImages && (options.data ?? ':memory:') === ':memory:' && isSeedFile(source))
-    return readStartSeed(source, options.seedImages.build, [
-      options.edition ?? 'ee',
-      options.gitlabVersion ?? DEFAULT_GITLAB_VERSION,
-    ])
+  const images = (options.data ?? ':memory:') === ':memory:' ? options.seedImages : undefined
+  const key = [options.edition ?? 'ee', options.gitlabVersion ?? DEFAULT_GITLAB_VERSION]
+  if (images && isSeedFile(source)) return readStartSeed(source, images.build, key)
+  if (images && source === defaultSeed) return fixedStartSeed(defaultSeed, images.build, key)
   return { seed: await resolveSeed(source) }
 }
 

@@ -95,6 +95,20 @@ async function serve(
   }
 }
 
+/** `serve` with the built-in seed and compile cache `cache`, the clock frozen at `at`; `then` gets the API's base URL. */
+async function serveBuiltIn(cache: string, at: string, then: (api: string) => Promise<void>): Promise<void> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--clock', `frozen:${at}`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_COMPILE_CACHE: join(dir, cache) },
+  })
+  try {
+    await then(`${apiBaseIn(await lineFrom(child, /listening on/))}/api/v4`)
+  } finally {
+    child.kill('SIGTERM')
+    await once(child, 'exit')
+  }
+}
+
 /** The seeded images in compile cache `cache`, with their inode and mtime (a rewrite changes both). */
 function images(cache = 'cache'): { file: string; id: string }[] {
   return readdirSync(join(dir, cache), { recursive: true, encoding: 'utf8' })
@@ -239,6 +253,38 @@ describe('serve --seed FILE, a second time', () => {
       created_at: string
     }[]
     expect(issues.find((i) => i.iid === 1)?.created_at).toBe(at)
+  })
+
+  it('keeps the built-in seed on loopback, and not off it, where its tokens are random', async () => {
+    const builtIn = async (cache: string, at: string) => {
+      let out = ''
+      const issues = async (api: string) => {
+        const res = await request(`${api}/projects/demo%2Fapp/issues`, {
+          headers: { 'private-token': 'glpat-emulator-alice-token' },
+        })
+        out = `${res.statusCode} ${(await res.body.text()).replaceAll(api.replace('/api/v4', ''), 'BASE')}`
+      }
+      await serveBuiltIn(cache, at, issues)
+      return out
+    }
+    const first = await builtIn('cache', MADE_AT)
+    const [kept] = images()
+    expect(kept).toBeDefined()
+    const second = await builtIn('cache', LOADED_AT)
+    expect(images()).toEqual([kept])
+    expect(second).toBe(await builtIn('fresh', LOADED_AT))
+    expect(second).toMatch(/^200 \[/)
+    expect(second).toContain(`"created_at":"${LOADED_AT}"`) // the issues the seed stamps
+    expect(first).toContain(`"created_at":"${MADE_AT}"`)
+
+    const offLoopback = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '0.0.0.0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'off') },
+    })
+    await lineFrom(offLoopback, /listening on/)
+    offLoopback.kill('SIGTERM')
+    await once(offLoopback, 'exit')
+    expect(images('off')).toEqual([])
   })
 
   it('keeps none without the compile cache', async () => {

@@ -6,13 +6,15 @@ import { keepSeededImage, seededImageSlot, type SeededImageSlot } from '../store
 import { applySeed, rememberSeed } from './seed.js'
 
 /*
- * A start with a seed file whose store is kept as an image (store/seeded-image.ts): `serve --seed
- * FILE` through the bin, which names its build. The first start with a file reads it and writes
- * the image as it seeds; the next loads the image, and reads the file's text only if SQLite cannot.
+ * A start whose seeded store is kept as an image (store/seeded-image.ts): `serve` through the bin,
+ * which names its build, with `--seed FILE` or the built-in seed on loopback (whose tokens are the
+ * well-known ones, so the same every time). The first start with a seed reads it and writes the
+ * image as it seeds; the next loads the image, and reads the seed only if SQLite cannot.
  */
 
-/** A seed file read for a start, with the slot of its image. */
+/** A seed's text read for a start (a file's, or the built-in seed's as JSON), with the slot of its image. */
 export interface SeedFile {
+  /** What a seed error names: the file, or `seed`. */
   path: string
   bytes: Buffer
   slot: SeededImageSlot
@@ -28,7 +30,22 @@ export async function readStartSeed(
   build: string,
   options: string[],
 ): Promise<{ seed?: Seed; file?: SeedFile }> {
-  const bytes = await readSeedFile(path)
+  return startSeedOf(path, await readSeedFile(path), build, options)
+}
+
+/**
+ * As `readStartSeed`, for a seed given as an object that is the same at every start of a build (the
+ * built-in seed on loopback): checked as any seed object is, as JSON, where no image is found.
+ */
+export function fixedStartSeed(
+  seed: Seed,
+  build: string,
+  options: string[],
+): { seed?: Seed; file?: SeedFile } {
+  return startSeedOf('seed', Buffer.from(JSON.stringify(seed)), build, options)
+}
+
+function startSeedOf(path: string, bytes: Buffer, build: string, options: string[]) {
   const slot = seededImageSlot({ build, seed: bytes, options })
   const seed = slot?.found ? undefined : parseSeed(bytes.toString('utf8'), path)
   return { seed, file: slot && { path, bytes, slot } }
