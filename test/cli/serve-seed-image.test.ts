@@ -287,6 +287,21 @@ describe('serve --seed FILE, a second time', () => {
     expect(images('off')).toEqual([])
   })
 
+  it('keeps the newest four images, each as large as its store, and removes older ones', async () => {
+    const seeds = [0, 1, 2, 3, 4].map((n) =>
+      seedFile(example.replace('name: Widgets', `name: Widgets ${n}`), `seed-${n}.yaml`),
+    )
+    const made: string[][] = []
+    for (const seed of seeds) {
+      await serve(seed, { at: MADE_AT })
+      made.push(images().map((i) => i.file))
+    }
+    expect(made.map((files) => files.length)).toEqual([1, 2, 3, 4, 4])
+    const first = made[0]![0]!
+    expect(made[4]).not.toContain(first)
+    expect(made[4]).toEqual(expect.arrayContaining(made[3]!.filter((f) => f !== first)))
+  })
+
   it('keeps none without the compile cache', async () => {
     const seed = seedFile(example)
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--seed', seed], {

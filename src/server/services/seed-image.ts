@@ -85,5 +85,7 @@ export function seedStartStore(store: Store, seed: Seed, clock: Clock, file: See
     applySeed(store, seed, { now: () => at })
     rememberSeed(store, seed)
   })
-  if (file) keepSeededImage(file.slot, store.seededImage(at.toISOString()), file.bytes.toString('utf8'))
+  if (!file) return
+  const seededAt = at.toISOString()
+  keepSeededImage(file.slot, file.bytes.toString('utf8'), seededAt, () => store.seededImage(seededAt))
 }

@@ -4,10 +4,19 @@ import { ident } from './undo-log.js'
 
 // Built-ins taken, not imported (start-up time: see src/cli/serve-script.ts on module facades).
 const { createHash } = process.getBuiltinModule('node:crypto')
-const { closeSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync } =
-  process.getBuiltinModule('node:fs')
+const {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} = process.getBuiltinModule('node:fs')
 const { getCompileCacheDir } = process.getBuiltinModule('node:module')
-const { join } = process.getBuiltinModule('node:path')
+const { dirname, join } = process.getBuiltinModule('node:path')
 const { crc32 } = process.getBuiltinModule('node:zlib')
 
 /*
@@ -47,6 +56,8 @@ export interface SeededImageSlot {
 }
 
 const MAGIC = Buffer.from('GLASEED1')
+const IMAGE_PREFIX = 'gitlab-actions-seeded-'
+const IMAGE_NAME = /^gitlab-actions-seeded-[0-9a-f]{32}\.sqlite3$/
 
 /**
  * The slot of the seed file `seed` (its bytes) for the build `build` and the options that change
@@ -70,7 +81,7 @@ export function seededImageSlot(parts: {
   ])
     hash.update(part).update('\0')
   const digest = hash.update(parts.seed).digest('hex')
-  const file = join(dir, `gitlab-actions-seeded-${digest.slice(0, 32)}.sqlite3`)
+  const file = join(dir, `${IMAGE_PREFIX}${digest.slice(0, 32)}.sqlite3`)
   return { file, digest, found: readImage(file, digest) }
 }
 
@@ -116,31 +127,57 @@ interface Header {
   stamped: [string, string][]
 }
 
+/** The images kept at most (by time of writing): one is as large as the store its seed makes. */
+export const SEEDED_IMAGES_KEPT = 4
+
 /**
- * Keeps `seeded` in the slot's file, unless `seedText` names a date within a day of its time (see
- * above). Written whole or not at all; a cache that cannot be written is none.
+ * Keeps the image `seeded()` makes of a store just seeded at `seededAt` in the slot's file, unless
+ * `seedText` names a date within a day of that time (see above); then removes the oldest images
+ * past SEEDED_IMAGES_KEPT. Written whole or not at all; a cache that cannot be written is none.
  */
-export function keepSeededImage(slot: SeededImageSlot, seeded: SeededImage, seedText: string): void {
-  const at = Date.parse(seeded.seededAt)
+export function keepSeededImage(
+  slot: SeededImageSlot,
+  seedText: string,
+  seededAt: string,
+  seeded: () => SeededImage,
+): void {
+  const at = Date.parse(seededAt)
   const DAY = 86_400_000
   if ([at - DAY, at, at + DAY].some((t) => seedText.includes(new Date(t).toISOString().slice(0, 10)))) return
+  const { image, dbKeyBase, stamped } = seeded()
   const header: Header = {
     digest: slot.digest,
-    crc: crc32(seeded.image),
-    key: seeded.dbKeyBase.toString('hex'),
-    seededAt: seeded.seededAt,
-    stamped: seeded.stamped,
+    crc: crc32(image),
+    key: dbKeyBase.toString('hex'),
+    seededAt,
+    stamped,
   }
   const json = Buffer.from(JSON.stringify(header))
   const length = Buffer.alloc(4)
   length.writeUInt32LE(json.length)
   const part = `${slot.file}.${process.pid}.part`
   try {
-    writeFileSync(part, Buffer.concat([MAGIC, length, json, seeded.image]), { mode: 0o600 })
+    writeFileSync(part, Buffer.concat([MAGIC, length, json, image]), { mode: 0o600 })
     renameSync(part, slot.file)
+    pruneImages(dirname(slot.file))
   } catch {
     // a read-only directory: the next start reads the seed as this one did
   }
+}
+
+/** Removes all but the SEEDED_IMAGES_KEPT newest images in `dir` (another process may prune too). */
+function pruneImages(dir: string): void {
+  const images = readdirSync(dir)
+    .filter((name) => IMAGE_NAME.test(name))
+    .flatMap((name) => {
+      try {
+        return [{ file: join(dir, name), at: statSync(join(dir, name)).mtimeMs }]
+      } catch {
+        return []
+      }
+    })
+    .sort((a, b) => b.at - a.at)
+  for (const { file } of images.slice(SEEDED_IMAGES_KEPT)) rmSync(file, { force: true })
 }
 
 /** The `[table, column]`s of `db` that hold `value` in some row (the image's `stamped`). */
