@@ -33,12 +33,12 @@ const SEEDED = 1
  * `serve` from build/cli-bundle/serve.cjs, compiled with the code cache of an earlier run if any.
  * `argv`: serve's arguments, read only to know whether this run reads a seed file.
  */
-export function loadServe(argv: string[]): typeof serve {
+export function loadServe(argv: string[]): (args: string[]) => Promise<number> {
   const file = fileURLToPath(new URL('./serve.cjs', import.meta.url))
   const source = readFileSync(file)
+  const build = `${crc32(source).toString(16)}-${source.length}`
   const dir = getCompileCacheDir()
-  const cacheFile =
-    dir && join(dir, `gitlab-actions-serve-${crc32(source).toString(16)}-${source.length}.bin`)
+  const cacheFile = dir && join(dir, `gitlab-actions-serve-${build}.bin`)
   const kept = cacheFile ? readCache(cacheFile) : undefined
   // The file holds the CommonJS wrapper already (scripts/bundle-cli.mjs): no copy of it is made here.
   const script = new Script(source.toString(), {
@@ -55,7 +55,9 @@ export function loadServe(argv: string[]): typeof serve {
   const module = { exports: {} as { serve: typeof serve } }
   const run = script.runInThisContext() as (...args: unknown[]) => void
   run(module.exports, createRequire(file), module, file, dirname(file))
-  return module.exports.serve
+  const started = module.exports.serve
+  // The script's checksum names the build, whose stores seeded from a file are kept for the next start.
+  return (args) => started(args, { build })
 }
 
 /** Whether serve's `argv` reads a seed file: `--seed FILE` (or `--seed=FILE`) other than `none`. */

@@ -43,8 +43,10 @@ Options:
 /**
  * `gitlab-actions serve`, a thin wrapper over `startServer`: prints one line with the address it
  * listens on once it accepts connections (and, with the default seed, one with root's token).
+ * `build`: the checksum of the running build, under which a store seeded from a file is kept for
+ * the next start (src/cli/serve-script.ts gives it; services/seed-image.ts).
  */
-export async function serve(argv: string[]): Promise<number> {
+export async function serve(argv: string[], { build }: { build?: string } = {}): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -119,6 +121,7 @@ export async function serve(argv: string[]): Promise<number> {
     requestLog: { size: logSize, bodies: values['log-bodies'] },
     faults,
     frozenAt,
+    ...(build ? { seedImages: { build } } : {}),
     transfers: {
       ...(s3 ? { s3Endpoint: s3 } : {}),
       transferLimits: {

@@ -45,7 +45,7 @@ import { projectWriteService } from './services/project-writes.js'
 import type { RemovedFiles } from './services/removals.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { runnerService } from './services/runners.js'
-import { applySeed, rememberSeed } from './services/seed.js'
+import { openStartStore, seedStartStore, type SeedFile } from './services/seed-image.js'
 import { timeTrackingService } from './services/time-tracking.js'
 import { todoService } from './services/todos.js'
 import { triggerService } from './services/triggers.js'
@@ -57,7 +57,7 @@ import { resourceAccessTokenService } from './services/resource-access-tokens.js
 import { namespaceService } from './services/namespaces.js'
 import { pageReadService } from './services/page-reads.js'
 import { pageSessions } from './services/page-sessions.js'
-import { openStore, type Store } from './store/index.js'
+import type { Store } from './store/index.js'
 import { sweepAbandoned, workDir, type WorkDir } from './store/work-dirs.js'
 import type { Seed } from '../schema/seed.js'
 import { groupLabelService } from './services/group-labels.js'
@@ -91,6 +91,11 @@ export interface StateOptions {
    * reset returns to it, also after a restart of a `data` directory (see `GitLabServer.seeded`).
    */
   seed?: Seed
+  /**
+   * The seed file `seed` was read from, for a start that keeps its seeded store as an image
+   * (services/seed-image.ts); `seed` is left out where its image was found.
+   */
+  seedFile?: SeedFile
   /** External URL used in every URL the API hands out; defaults to the listening address. */
   baseUrl?: string
   edition?: 'ce' | 'ee'
@@ -139,15 +144,11 @@ export function openState(options: StateOptions): State {
     options.frozenAt && { frozenAt: options.frozenAt },
   )
   const data = options.data ?? ':memory:'
-  const store = openStore(data)
+  const { store, seed, fromImage } = openStartStore(data, options.seed, options.seedFile, clock)
   // Memberships whose `expires_at` has come give no access: the day is the server's clock's.
   store.members.useToday(() => today(clock))
-  const empty = store.isEmpty()
-  if (options.seed && empty)
-    store.transaction(() => {
-      applySeed(store, options.seed!, clock)
-      rememberSeed(store, options.seed!)
-    })
+  const empty = !fromImage && store.isEmpty()
+  if (seed && empty) seedStartStore(store, seed, clock, options.seedFile)
   const instance: Instance = {
     baseUrl: (options.baseUrl ?? 'http://localhost').replace(/\/+$/, ''),
     edition: options.edition ?? 'ee',
@@ -173,7 +174,7 @@ export function openState(options: StateOptions): State {
     workers,
     clockFrozen: () => clock.state().frozen,
   }
-  const services = composeServices(assembly, options, emulatorService(ctx, options.seed, resetters, files))
+  const services = composeServices(assembly, options, emulatorService(ctx, seed, resetters, files))
   return {
     store,
     instance,
@@ -188,7 +189,7 @@ export function openState(options: StateOptions): State {
       deliveries: workers.deliveries!,
     }),
     cache: responseCache(store.changes),
-    seeded: options.seed === undefined || empty,
+    seeded: fromImage || seed === undefined || empty,
     async close() {
       for (const close of closers.reverse()) await close()
       store.close()

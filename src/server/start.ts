@@ -1,9 +1,10 @@
-import { buildServer, type GitLabServer } from './app.js'
+import { buildServer, DEFAULT_GITLAB_VERSION, type GitLabServer } from './app.js'
 import type { TransferOptions } from './compose.js'
-import { builtInSeed, freshInstanceSeed } from './seed/default.js'
+import { builtInSeed, defaultSeed, freshInstanceSeed } from './seed/default.js'
 import { loadSeedFile, parseSeed } from './seed/parse.js'
 import type { ExistingRecords } from './seed/rules.js'
 import { existingRecords, rememberedSeedTokens, seedTokens } from './services/seed.js'
+import { fixedStartSeed, readStartSeed, type SeedFile } from './services/seed-image.js'
 import type { Seed } from '../schema/seed.js'
 import type { Clock } from './domain/clock.js'
 import type { RequestFilter } from './domain/request-ring.js'
@@ -85,6 +86,12 @@ export interface StartOptions {
   logger?: boolean
   /** @internal Export and import settings (an S3 endpoint, size and rate limits), for tests. */
   transfers?: TransferOptions
+  /**
+   * @internal Keep the store seeded from a seed file (or the built-in seed on loopback) as an image
+   * for the next start of this build (`build`: its checksum), in Node's compile cache directory
+   * (services/seed-image.ts); `serve` sets it.
+   */
+  seedImages?: { build: string }
 }
 
 /** The controls of a running emulator's clock (`RunningServer.clock`). */
@@ -175,11 +182,11 @@ export interface RunningServer {
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
-  const seed =
-    options.seed === 'none' ? freshInstanceSeed(host) : await resolveSeed(options.seed ?? builtInSeed(host))
+  const { seed, file } = await startSeed(options, host)
   const server = await buildServer({
     data: options.data,
     seed,
+    seedFile: file,
     baseUrl: options.baseUrl,
     edition: options.edition,
     gitlabVersion: options.gitlabVersion,
@@ -200,8 +207,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await server.close()
     throw err
   }
-  // A data directory that already held data keeps the seed it was first given (and its tokens).
-  const tokens = server.seeded ? seedTokens(seed) : rememberedSeedTokens(server.store)
+  // A data directory that already held data keeps the seed it was first given (and its tokens), as
+  // does a seed file's image.
+  const tokens = server.seeded && seed ? seedTokens(seed) : rememberedSeedTokens(server.store)
   return {
     url,
     apiUrl: `${url}/api/v4`,
@@ -256,10 +264,28 @@ function allRequests(server: GitLabServer, filter: RequestFilter = {}): Emulator
   }
 }
 
+/**
+ * The start's seed; of a seed whose store is kept as an image (a file, or the built-in seed on
+ * loopback, whose tokens are the well-known ones), its text too, and no seed where the image was found.
+ */
+async function startSeed(options: StartOptions, host: string): Promise<{ seed?: Seed; file?: SeedFile }> {
+  const source = options.seed ?? builtInSeed(host)
+  if (source === 'none') return { seed: freshInstanceSeed(host) }
+  const images = (options.data ?? ':memory:') === ':memory:' ? options.seedImages : undefined
+  const key = [options.edition ?? 'ee', options.gitlabVersion ?? DEFAULT_GITLAB_VERSION]
+  if (images && isSeedFile(source)) return readStartSeed(source, images.build, key)
+  if (images && source === defaultSeed) return fixedStartSeed(defaultSeed, images.build, key)
+  return { seed: await resolveSeed(source) }
+}
+
+/** A string of one line is a path unless it starts with `{`. */
+const isSeedFile = (source: SeedSource): source is string =>
+  typeof source === 'string' && source !== 'none' && !/\n|^\s*\{/.test(source)
+
 /** A checked seed from any `SeedSource`; `'none'` is the empty seed (`startServer` starts it with `root`). */
 export async function resolveSeed(source: SeedSource, existing?: ExistingRecords): Promise<Seed> {
   if (typeof source !== 'string') return parseSeed(JSON.stringify(source), 'seed', existing)
   if (source === 'none') return {}
-  if (/\n|^\s*\{/.test(source)) return parseSeed(source, 'seed', existing)
+  if (!isSeedFile(source)) return parseSeed(source, 'seed', existing)
   return loadSeedFile(source, existing)
 }

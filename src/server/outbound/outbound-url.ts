@@ -13,26 +13,32 @@ import { embeddedIpv4, isLocalNat64 } from './embedded-ipv4.js'
 /** Why a URL may not be fetched; `message` is UrlBlocker's sentence (`Requests to localhost are not allowed`). */
 export class BlockedUrlError extends Error {}
 
-const loopback = new BlockList()
-loopback.addSubnet('127.0.0.0', 8, 'ipv4')
-loopback.addAddress('::1', 'ipv6')
-loopback.addSubnet('0.0.0.0', 8, 'ipv4')
-loopback.addAddress('::', 'ipv6')
-const linkLocal = new BlockList()
-linkLocal.addSubnet('169.254.0.0', 16, 'ipv4')
-linkLocal.addSubnet('fe80::', 10, 'ipv6')
-const local = new BlockList()
-for (const [net, bits] of [
-  ['10.0.0.0', 8],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['100.64.0.0', 10],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  local.addSubnet(net, bits, 'ipv4')
-local.addSubnet('fc00::', 7, 'ipv6')
-local.addSubnet('ff00::', 8, 'ipv6')
+/** The refused ranges, made on the first check (start-up time: a BlockList loads two of Node's modules). */
+let ranges: { loopback: BlockList; linkLocal: BlockList; local: BlockList } | undefined
+function refusedRanges() {
+  if (ranges) return ranges
+  const loopback = new BlockList()
+  loopback.addSubnet('127.0.0.0', 8, 'ipv4')
+  loopback.addAddress('::1', 'ipv6')
+  loopback.addSubnet('0.0.0.0', 8, 'ipv4')
+  loopback.addAddress('::', 'ipv6')
+  const linkLocal = new BlockList()
+  linkLocal.addSubnet('169.254.0.0', 16, 'ipv4')
+  linkLocal.addSubnet('fe80::', 10, 'ipv6')
+  const local = new BlockList()
+  for (const [net, bits] of [
+    ['10.0.0.0', 8],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['100.64.0.0', 10],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ] as const)
+    local.addSubnet(net, bits, 'ipv4')
+  local.addSubnet('fc00::', 7, 'ipv6')
+  local.addSubnet('ff00::', 8, 'ipv6')
+  return (ranges = { loopback, linkLocal, local })
+}
 
 /** Throws BlockedUrlError when `address` (an IP literal) is one GitLab refuses without allow-local. */
 export function checkAddress(address: string): void {
@@ -45,6 +51,7 @@ export function checkAddress(address: string): void {
 }
 
 function checkOne(ip: string, family: 'ipv4' | 'ipv6'): void {
+  const { loopback, linkLocal, local } = refusedRanges()
   if (loopback.check(ip, family)) throw new BlockedUrlError('Requests to localhost are not allowed')
   if (linkLocal.check(ip, family))
     throw new BlockedUrlError('Requests to the link local network are not allowed')

@@ -11,6 +11,7 @@ import { METRIC_IMAGE_MAX_BYTES } from '../services/metric-images.js'
 import { aliasRoutes } from './aliases.js'
 import type { ApiContext } from './context.js'
 import { routeTable } from './define.js'
+import { inOneAfter } from './one-after.js'
 import { emulatorRoutes, emulatorSeedRoutes } from './emulator.js'
 import { emulatorSnapshotRoutes } from './emulator-snapshots.js'
 import { groupListRoutes } from './group-list.js'
@@ -75,10 +76,12 @@ export function mountRoutes(
   const { instance, access, services } = state
   const route = routeTable(app, instance, state.clock, state.cache)
   const api: ApiContext = { app, route, instance, access, services }
-  registerRoutes(api)
-  emulatorInstrumentRoutes(api, state.instruments)
-  emulatorClockRoutes(api, state.background)
-  emulatorSnapshotRoutes(api, services.emulator)
+  inOneAfter(app, () => {
+    registerRoutes(api)
+    emulatorInstrumentRoutes(api, state.instruments)
+    emulatorClockRoutes(api, state.background)
+    emulatorSnapshotRoutes(api, services.emulator)
+  })
   scopedBodyParsers(app, services.transfers, {
     ...(services.metricImages
       ? {

@@ -100,14 +100,17 @@ function parseWithPositions(source: string, fileName: string, existing?: Existin
  * the file as `path` gives it. Throws `SeedError`, also when the file cannot be read.
  */
 export async function loadSeedFile(path: string, existing?: ExistingRecords): Promise<Seed> {
-  let text: string
+  return parseSeed((await readSeedFile(path)).toString('utf8'), path, existing)
+}
+
+/** A seed file's bytes; a `SeedError` naming `path` when it cannot be read. */
+export async function readSeedFile(path: string): Promise<Buffer> {
   try {
-    text = await readFile(path, 'utf8')
+    return await readFile(path)
   } catch (err) {
     const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : String(err)
     throw new SeedError(path, '', `cannot read the file (${code})`)
   }
-  return parseSeed(text, path, existing)
 }
 
 function syntaxError(fileName: string, error: YAMLError): SeedError {

@@ -26,19 +26,24 @@ export function openDb(data: string): Db {
 /** A new in-memory store, a copy of a migrated image where there is one (migrated-image.ts). */
 function openMemory(): Db {
   const image = migratedImage(migrations)
-  if (image) {
-    let copy: Db | undefined
-    try {
-      copy = new Connection(':memory:', image)
-      return migrated(copy)
-    } catch {
-      // not an image SQLite can read: this store is migrated, and its image replaces that one
-      copy?.close()
-    }
-  }
+  const copy = image && openMemoryImage(image)
+  if (copy) return copy
+  // No image, or not one SQLite can read: this store is migrated, and its image replaces that one.
   const db = migrated(new Connection(':memory:'))
   keepMigratedImage(migrations, db.serialize())
   return db
+}
+
+/** A new in-memory store holding `image` (a migrated or seeded store's); undefined when SQLite cannot read it. */
+export function openMemoryImage(image: Uint8Array): Db | undefined {
+  let copy: Db | undefined
+  try {
+    copy = new Connection(':memory:', image)
+    return migrated(copy)
+  } catch {
+    copy?.close()
+    return undefined
+  }
 }
 
 function migrated(db: Db): Db {

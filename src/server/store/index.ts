@@ -1,5 +1,5 @@
 import { repositoryTables } from './repository.js'
-import { openDb, isEmpty, type Db } from './db.js'
+import { openDb, openMemoryImage, isEmpty, type Db } from './db.js'
 import { epicTable } from './epics.js'
 import { groupWriteTable } from './group-writes.js'
 import { issueTable } from './issues.js'
@@ -28,6 +28,7 @@ import { metaTable } from './meta.js'
 import { emptyDataTables, storeSnapshot } from './snapshot.js'
 import { namedSnapshots } from './named-snapshots.js'
 import { loadDbKeyBase } from './secrets-file.js'
+import { columnsHolding, restamp, type SeededImage } from './seeded-image.js'
 import { keepConnection } from './inspect.js'
 import { secretBox } from './secret-box.js'
 import { sessionSeal } from './session-seal.js'
@@ -53,6 +54,19 @@ export function openStore(data: string): Store {
     throw err
   }
   const store = createStore(db, dbKeyBase, data)
+  keepConnection(store, db)
+  return store
+}
+
+/**
+ * An in-memory store from the image of one just seeded (seeded-image.ts), with that store's key and
+ * its time of seeding moved to `now`; undefined when SQLite cannot read the image.
+ */
+export function openSeededImage(seeded: SeededImage, now: string): Store | undefined {
+  const db = openMemoryImage(seeded.image)
+  if (!db) return undefined
+  restamp(db, seeded, now)
+  const store = createStore(db, seeded.dbKeyBase, ':memory:')
   keepConnection(store, db)
   return store
 }
@@ -116,6 +130,13 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     snapshot,
     /** Named snapshots of the whole store (`/-/emulator/snapshots`, named-snapshots.ts). */
     namedSnapshots: namedSnapshots(db, data, snapshot),
+    /** The store as an image to start the next from (seeded-image.ts): its key with it, seeded at `seededAt`. */
+    seededImage: (seededAt: string): SeededImage => ({
+      image: db.serialize(),
+      dbKeyBase,
+      seededAt,
+      stamped: columnsHolding(db, seededAt),
+    }),
     /** True when the store holds no users yet (so a seed may be applied). */
     isEmpty: () => isEmpty(db),
     /** Empties every table but `emulator_meta`; inside a transaction. */
