@@ -93,7 +93,7 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     projects: projectTable(db, changes.structureVersion),
     members: memberTable(db, changes.structureVersion),
     accessTokens: accessTokenTable(db),
-    labels: labelTable(db),
+    labels: labelTable(db, changes.structureVersion),
     milestones: milestoneTable(db),
     issues: issueTable(db),
     issueQueries: issueQueries(db),
@@ -109,7 +109,7 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     ciProcessables: ciProcessableTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
-    ...issueDetailTables(db),
+    ...issueDetailTables(db, changes.structureVersion),
     exports: exportTable(db),
     /** A reader for one export (it sees the tables that exist when it is made). */
     exportReader: () => exportReader(db),
@@ -125,7 +125,7 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     projectSettings: projectSettingsTable(db, changes.structureVersion),
     meta: metaTable(db),
     /** Project and group webhooks and their deliveries (web-hooks.ts). */
-    webHooks: webHookTable(db),
+    webHooks: webHookTable(db, changes.structureVersion),
     /** The seeded state kept for fast resets (snapshot.ts). */
     snapshot,
     /** Named snapshots of the whole store (`/-/emulator/snapshots`, named-snapshots.ts). */

@@ -11,9 +11,9 @@ import { todoTable } from './todos.js'
 
 /**
  * The tables of issue details (notes, to-dos, award emoji, timelogs, metric images, merge requests, moves, links, resource events), for
- * `createStore`.
+ * `createStore`; `version` is changes.ts `structureVersion`.
  */
-export function issueDetailTables(db: Db) {
+export function issueDetailTables(db: Db, version: () => number) {
   return {
     notes: noteTable(db),
     todos: todoTable(db),
@@ -22,7 +22,7 @@ export function issueDetailTables(db: Db) {
     metricImages: metricImageTable(db),
     mergeRequests: mergeRequestTable(db),
     issueMoves: issueMoveTable(db),
-    issueLinks: issueLinkTable(db),
+    issueLinks: issueLinkTable(db, version),
     resourceEvents: resourceEventTable(db),
   }
 }

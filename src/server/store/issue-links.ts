@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { rowCache } from './row-cache.js'
 
 export interface IssueLinkRow {
   id: number
@@ -9,8 +10,11 @@ export interface IssueLinkRow {
   updated_at: string
 }
 
-/** Links between issues (`issue_links`); both directions are read as one relation. */
-export function issueLinkTable(db: Db) {
+/**
+ * Links between issues (`issue_links`); both directions are read as one relation. `version`:
+ * changes.ts `structureVersion`, which every link write moves (no issue write makes or drops one).
+ */
+export function issueLinkTable(db: Db, version: () => number) {
   const insert = db.prepare(
     `INSERT INTO issue_links (source_id, target_id, link_type, created_at, updated_at)
      VALUES (@source_id, @target_id, @link_type, @created_at, @updated_at)`,
@@ -36,6 +40,10 @@ export function issueLinkTable(db: Db) {
      WHERE l.link_type = 'blocks' AND t.state = 'opened' AND l.source_id IN (SELECT value FROM json_each(?))
      GROUP BY l.source_id`,
   )
+  const anyBlock = db.prepare("SELECT 1 FROM issue_links WHERE link_type = 'blocks' LIMIT 1")
+  // Every issue presented asks whether it blocks another; most stores have no such link at all.
+  const blockLinks = rowCache(version, (_: 0) => ({ any: anyBlock.get() !== undefined }), 1)
+  const noBlocks = () => blockLinks(0)?.any !== true
   return {
     insert: (link: Omit<IssueLinkRow, 'id'>) => Number(insert.run(link).lastInsertRowid),
     get: (id: number) => byId.get(id) as IssueLinkRow | undefined,
@@ -53,7 +61,7 @@ export function issueLinkTable(db: Db) {
     },
     /** Which of `issueIds` block another issue (their `blocking_issues_count` moves with that issue's state). */
     blockers(issueIds: number[]): Set<number> {
-      if (issueIds.length === 0) return new Set()
+      if (issueIds.length === 0 || noBlocks()) return new Set()
       return new Set(
         (blockers.all(JSON.stringify(issueIds)) as { source_id: number }[]).map((r) => r.source_id),
       )
@@ -63,7 +71,7 @@ export function issueLinkTable(db: Db) {
      * is blocking", `IssueLink.blocking_issuables_for_collection`); issues that block none are absent.
      */
     blockingCounts(issueIds: number[]): Map<number, number> {
-      if (issueIds.length === 0) return new Map()
+      if (issueIds.length === 0 || noBlocks()) return new Map()
       const rows = blocking.all(JSON.stringify(issueIds)) as { issue_id: number; n: number }[]
       return new Map(rows.map((r) => [r.issue_id, r.n]))
     },

@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { rowCache } from './row-cache.js'
 
 export interface LabelRow {
   id: number
@@ -22,9 +23,11 @@ export const ANCESTOR_GROUPS = `WITH RECURSIVE chain(id) AS (SELECT ? UNION ALL
 /**
  * Project and group labels; titles are unique per owner and matched exactly. "Available" labels
  * are a project's own and those of its groups (`Project#available_labels`, `LabelsFinder` with
- * `include_ancestor_groups`).
+ * `include_ancestor_groups`). `version`: changes.ts `structureVersion`; a label found by title is
+ * remembered while it stays (label writes move it; the only one inside issue writes, a label made
+ * for a title no label had, is a miss, which is never remembered).
  */
-export function labelTable(db: Db) {
+export function labelTable(db: Db, version: () => number) {
   const byId = db.prepare('SELECT * FROM labels WHERE id = ?')
   const update = db.prepare(
     'UPDATE labels SET title = @title, color = @color, description = @description WHERE id = @id',
@@ -56,6 +59,11 @@ export function labelTable(db: Db) {
     `${ANCESTOR_GROUPS} SELECT * FROM labels WHERE title = ? AND (project_id = ? OR group_id IN (SELECT id FROM chain))
      ORDER BY project_id IS NULL, id LIMIT 1`,
   )
+  // Each create and label edit looks its titles up: the group chain's walk cost more than the write.
+  const availableLabel = rowCache(version, (key: string) => {
+    const [projectId, namespaceId, title] = JSON.parse(key) as [number, number, string]
+    return availableByTitle.get(namespaceId, title, projectId) as LabelRow | undefined
+  })
   const moveIssues = db.prepare(
     `INSERT OR IGNORE INTO issue_labels (issue_id, label_id) SELECT issue_id, ? FROM issue_labels WHERE label_id = ?`,
   )
@@ -106,7 +114,7 @@ export function labelTable(db: Db) {
       available.all(project.namespace_id, project.id) as LabelRow[],
     /** The label of this title a project may use: its own, else its nearest group's. */
     availableByTitle: (project: { id: number; namespace_id: number }, title: string) =>
-      availableByTitle.get(project.namespace_id, title, project.id) as LabelRow | undefined,
+      availableLabel(JSON.stringify([project.id, project.namespace_id, title])),
     /**
      * Hands one label's issues, subscribers and events to another (`Labels::PromoteService`), before
      * the first is deleted.

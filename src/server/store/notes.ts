@@ -32,9 +32,11 @@ export interface NoteFilter {
 
 /** Comments and system notes on issues; a user note also counts in `issues.user_notes_count`. */
 export function noteTable(db: Db) {
+  // Bound by position: node:sqlite matches named parameters by name on every run (a system note
+  // goes with most issue writes).
   const insert = db.prepare(
     `INSERT INTO notes (issue_id, author_id, body, system, internal, created_at, updated_at)
-     VALUES (@issue_id, @author_id, @body, @system, @internal, @created_at, @updated_at)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   )
   const bump = db.prepare('UPDATE issues SET user_notes_count = user_notes_count + 1 WHERE id = ?')
   const drop = db.prepare('UPDATE issues SET user_notes_count = user_notes_count - 1 WHERE id = ?')
@@ -74,7 +76,10 @@ export function noteTable(db: Db) {
   return {
     /** Inserts a note; a user (non-system) note bumps the issue's `user_notes_count`. */
     insert: ({ discussion_id, ...note }: NewNote) => {
-      const id = Number(insert.run(note).lastInsertRowid)
+      const { issue_id, author_id, body, system, internal, created_at, updated_at } = note
+      const id = Number(
+        insert.run(issue_id, author_id, body, system, internal, created_at, updated_at).lastInsertRowid,
+      )
       if (note.system === 0) bump.run(note.issue_id)
       if (discussion_id !== undefined) thread.run(id, discussion_id)
       return id

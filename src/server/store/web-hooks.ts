@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { rowCache } from './row-cache.js'
 
 /** The event switches a hook has (`app/models/hooks/project_hook.rb`'s triggers that the server makes). */
 export const HOOK_EVENTS = [
@@ -70,8 +71,11 @@ const PARAMS = COLUMNS.split(', ')
   .map((c) => `@${c}`)
   .join(', ')
 
-/** Project and group webhooks and their delivery log (migration 020); rows in and out, no rules. */
-export function webHookTable(db: Db) {
+/**
+ * Project and group webhooks and their delivery log (migration 020); rows in and out, no rules.
+ * `version`: changes.ts `structureVersion`, which no issue write moves and every hook write does.
+ */
+export function webHookTable(db: Db, version: () => number) {
   const insert = db.prepare(
     `INSERT INTO web_hooks (project_id, group_id, ${COLUMNS}) VALUES (@project_id, @group_id, ${PARAMS})`,
   )
@@ -94,7 +98,9 @@ export function webHookTable(db: Db) {
        SELECT id FROM up)
      ORDER BY id`,
   )
-  const any = db.prepare('SELECT EXISTS (SELECT 1 FROM web_hooks)').pluck()
+  const anyHook = db.prepare('SELECT EXISTS (SELECT 1 FROM web_hooks)').pluck()
+  // Asked after every issue write; most stores have no hook, and only a hook write changes that.
+  const any = rowCache(version, (_: 0) => ({ yes: anyHook.get() === 1 }), 1)
   const remove = db.prepare('DELETE FROM web_hooks WHERE id = ?')
   const setFailures = db.prepare('UPDATE web_hooks SET recent_failures = ?, disabled_until = ? WHERE id = ?')
   const insertLog = db.prepare(
@@ -156,7 +162,7 @@ export function webHookTable(db: Db) {
     /** Hooks an event of the project reaches: its own, then its groups' (ancestors included). */
     forProject: (projectId: number) => forProject.all(projectId, projectId) as WebHookRow[],
     /** True when the instance has a hook at all (most have none: events then cost one lookup). */
-    any: () => any.get() === 1,
+    any: () => any(0)?.yes === true,
     remove: (id: number) => remove.run(id),
     setFailures: (id: number, recentFailures: number, disabledUntil: string | null) =>
       setFailures.run(recentFailures, disabledUntil, id),

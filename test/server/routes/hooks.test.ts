@@ -294,6 +294,37 @@ describe('deliveries', () => {
     })
   })
 
+  it('sends the events of writes after a hook is added to a store that had none, and none once it is gone', async () => {
+    const write = async (title: string) => {
+      const made = await t.http('POST', `${P}/issues`, { token: MARK, json: { title } })
+      expect(made.status).toBe(201)
+      const iid = (made.body as Json).iid
+      const edited = await t.http('PUT', `${P}/issues/${iid}`, { token: MARK, json: { title: `${title}!` } })
+      expect(edited.status).toBe(200)
+    }
+    await write('Unheard')
+    const hook = await addHook({ issues_events: true })
+    await write('Heard')
+    await receiver.next(2)
+    expect(
+      receiver.got.map((r) => [(r.body.object_attributes as Json).action, (r.body.changes as Json).title]),
+    ).toEqual([
+      ['open', undefined],
+      ['update', { previous: 'Heard', current: 'Heard!' }],
+    ])
+    expect((await t.http('DELETE', `${P}/hooks/${hook.id}`, { token: MARK })).status).toBe(204)
+    await write('Unheard again')
+    await addHook({ issues_events: true })
+    await write('Heard again')
+    await receiver.next(4)
+    expect(receiver.got.map((r) => (r.body.object_attributes as Json).title)).toEqual([
+      'Heard',
+      'Heard!',
+      'Heard again',
+      'Heard again!',
+    ])
+  })
+
   it('sends confidential issues only to hooks that take confidential issue events', async () => {
     await addHook({ issues_events: true })
     const confidential = await hookReceiver()

@@ -116,6 +116,27 @@ describe('issue links (EE)', () => {
     expect(list[0]?.blocking_issues_count).toBe(1)
   })
 
+  it('counts a blocking link made or removed after the issue was read, in reads and lists', async () => {
+    const read = async () =>
+      ((await t.http('GET', `${P}/issues/1`, { token: T.reporter })).body as Json).blocking_issues_count
+    const listed = async () =>
+      ((await t.http('GET', `${P}/issues`, { token: T.reporter, query: 'iids[]=1' })).body as Json[])[0]
+        ?.blocking_issues_count
+    // Read (and kept) while no issue blocks another.
+    expect([await read(), await listed()]).toEqual([0, 0])
+    const made = await link(P, 1, T.reporter, {
+      target_project_id: 'acme/widgets',
+      target_issue_iid: 2,
+      link_type: 'blocks',
+    })
+    expect(made.status).toBe(201)
+    expect([await read(), await listed()]).toEqual([1, 1])
+    const [{ issue_link_id: id }] = (await t.http('GET', `${P}/issues/1/links`, { token: T.reporter }))
+      .body as [Json]
+    expect((await t.http('DELETE', `${P}/issues/1/links/${id}`, { token: T.reporter })).status).toBe(200)
+    expect([await read(), await listed()]).toEqual([0, 0])
+  })
+
   it('refuses what GitLab refuses, and stores nothing', async () => {
     const target = { target_project_id: 'acme/widgets', target_issue_iid: 2 }
     expect((await t.http('POST', `${P}/issues/1/links`, { json: target })).status).toBe(401)

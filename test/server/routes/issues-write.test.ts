@@ -235,6 +235,47 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
   })
 })
 
+describe('labels named by issue writes, between label writes', () => {
+  const labelsOf = async (iid: number) =>
+    ((await t.http('GET', `${P}/issues/${iid}`, { token: ALICE })).body as Json).labels
+  const projectLabels = async () =>
+    ((await t.http('GET', `${P}/labels`, { token: ALICE, query: 'per_page=100' })).body as Json[]).map(
+      (l) => [l.name, l.color],
+    )
+
+  it('finds a label by its title as it is now: renamed, deleted, a group label gone', async () => {
+    // Each edit below looks its title up once before a label write, which must not leave it stale.
+    const edit = async (iid: number, json: Json) =>
+      expect((await t.http('PUT', `${P}/issues/${iid}`, { token: ALICE, json })).status).toBe(200)
+    await edit(1, { add_labels: 'feature' })
+    const renamed = await t.http('PUT', `${P}/labels/feature`, { token: ALICE, json: { new_name: 'feat' } })
+    expect(renamed.status).toBe(200)
+    // The old title names no label now: the edit makes a new one, as GitLab's FindOrCreateService does.
+    await edit(2, { add_labels: 'feature' })
+    expect(await labelsOf(1)).toEqual(['bug', 'feat'])
+    expect(await labelsOf(2)).toEqual(['feat', 'feature'])
+    expect(await projectLabels()).toContainEqual(['feature', '#6699cc'])
+
+    const group = '/api/v4/groups/acme/labels'
+    const made = await t.http('POST', group, { token: ALICE, json: { name: 'shared', color: '#123456' } })
+    expect(made.status).toBe(201)
+    await edit(1, { add_labels: 'shared' })
+    expect((await t.http('DELETE', `${group}/shared`, { token: ALICE })).status).toBe(204)
+    await edit(2, { add_labels: 'shared' })
+    expect(await labelsOf(1)).toEqual(['bug', 'feat'])
+    expect(await labelsOf(2)).toEqual(['feat', 'feature', 'shared'])
+    expect(await projectLabels()).toContainEqual(['shared', '#6699cc'])
+
+    expect((await t.http('DELETE', `${P}/labels/shared`, { token: ALICE })).status).toBe(204)
+    const created = await t.http('POST', `${P}/issues`, {
+      token: ALICE,
+      json: { title: 'x', labels: 'shared' },
+    })
+    expect([created.status, (created.body as Json).labels]).toEqual([201, ['shared']])
+    expect(await labelsOf(2)).toEqual(['feat', 'feature'])
+  })
+})
+
 describe('DELETE /projects/:id/issues/:issue_iid', () => {
   it('is for owners and administrators: 403 for a maintainer, 204 for root, then 404 Issue Not Found', async () => {
     const maint = await t.http('DELETE', `${P}/issues/2`, { token: ALICE })

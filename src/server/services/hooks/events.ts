@@ -137,11 +137,11 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
       const row = store.issues.byIid(projectId, iid)
       return row ? loadIssue(row) : undefined
     },
-    /** `execute_hooks(issue, 'open')`. */
-    issueCreated(actor: Actor, issueId: number): void {
+    /** `execute_hooks(issue, 'open')` of an issue made in the project (its row read only when it has hooks). */
+    issueCreated(actor: Actor, projectId: number, issueId: number): void {
+      if (!actor.user || !hasHooks(projectId)) return
       const row = store.issues.get(issueId)
-      if (!actor.user || !row || !hasHooks(row.project_id)) return
-      issueEvent(actor.user, loadIssue(row), 'open', {})
+      if (row) issueEvent(actor.user, loadIssue(row), 'open', {})
     },
     /** `update`, `close` or `reopen`, with what changed; nothing when nothing did. */
     issueUpdated(actor: Actor, before: IssueBefore | undefined): void {

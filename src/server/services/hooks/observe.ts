@@ -14,7 +14,7 @@ export function withIssueHooks(issues: IssueService, events: HookEvents): IssueS
     ...issues,
     create(actor, project, input, client) {
       const issue = issues.create(actor, project, input, client)
-      events.issueCreated(actor, issue.id)
+      events.issueCreated(actor, project.id, issue.id)
       return issue
     },
     update(actor, project, iid, input) {

@@ -243,8 +243,11 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const owner = access.atLeast(actor, project, Level.owner)
       const written: IssueWrite = { projectId: project.id, issues: [] }
       return issueWrite(commands, written, () => {
-        const iid = owner && input.iid !== undefined ? input.iid : store.issues.nextIid(project.id)
-        if (store.issues.iidTaken(project.id, iid)) throw messageError(409, 'Duplicated issue')
+        const given = owner ? input.iid : undefined
+        const iid = given ?? store.issues.nextIid(project.id)
+        // The next iid is free by definition: only a given one is looked up.
+        if (given !== undefined && store.issues.iidTaken(project.id, iid))
+          throw messageError(409, 'Duplicated issue')
         const createdAt = owner && input.created_at ? input.created_at : now
         const tasks = countTasks(input.description ?? null)
         const milestone =
@@ -418,10 +421,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         ]
         for (const body of notes) if (body) addSystemNote(store, row.id, actor.id as number, body, now)
         store.projects.touch(project.id, now)
-        const saved = store.issues.get(row.id) as IssueRow
-        commands.after(saved)
+        // The row as stored: nothing after the update writes it (system notes count in no column).
+        commands.after(edited)
         // Only the commands' `after` may have changed the row since.
-        return answerWrite(actor, commands.executed ? (store.issues.get(row.id) as IssueRow) : saved)
+        return answerWrite(actor, commands.executed ? (store.issues.get(row.id) as IssueRow) : edited)
       })
     },
 
