@@ -13,7 +13,6 @@ import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins } from './lazy-builtins.mjs'
 import { lazyRouterCode } from './lazy-router-code.mjs'
 import { assertAscii } from './one-byte-source.mjs'
-import { routeSetupNow } from './route-setup-now.mjs'
 import { seedCheck } from './seed-check.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -27,7 +26,7 @@ const shared = {
   // Start-up time: V8 scans every byte of a chunk it loads; without the indentation and comments
   // there is a third less to scan. Names stay (stack traces, and Fastify names plugins by them).
   minifyWhitespace: true,
-  plugins: [dedupePackages(root), lazyBuiltins(), lazyRouterCode(), routeSetupNow(), seedCheck(root)],
+  plugins: [dedupePackages(root), lazyBuiltins(), lazyRouterCode(), seedCheck(root)],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',

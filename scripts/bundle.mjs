@@ -15,7 +15,6 @@ import { build } from 'esbuild'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins, lazyBuiltinsInNcc } from './lazy-builtins.mjs'
 import { lazyRouterCode } from './lazy-router-code.mjs'
-import { routeSetupNow } from './route-setup-now.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
@@ -79,7 +78,7 @@ if (only.length === 0 || only.includes('serve')) {
     platform: 'node',
     target: 'node24',
     minify: true,
-    plugins: [dedupePackages(root), lazyBuiltins(), lazyRouterCode(), routeSetupNow()],
+    plugins: [dedupePackages(root), lazyBuiltins(), lazyRouterCode()],
     keepNames: true,
     legalComments: 'eof',
     // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.
