@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { parseParams, parsePath } from '../grape/params.js'
 import { multipartParams } from '../http/form-params.js'
 import { GitLabError, badRequest, paramError, unauthorized } from '../grape/gitlab-errors.js'
-import { setPageLinks, type PageOut } from '../grape/pagination.js'
+import { setPageLinks, type LinkContext, type PageOut } from '../grape/pagination.js'
 import { grapeParams } from '../grape/grape-params.js'
 import type { Instance } from '../present/context.js'
 import type { Actor } from '../services/access.js'
@@ -164,6 +164,26 @@ function register<P extends TObject, Path extends TObject>(
   // `keyset/header_builder.rb`): the path's parameters, the declared ones as Grape coerced them,
   // with the defaults it filled in, never whatever undeclared a caller adds.
   const pathKeys = Object.keys(pathSchema.properties)
+  // A list's link context is all its URL's (path, query) and the base URL's: one per URL, so that
+  // its links are made once (grape/pagination.ts keeps them by context). Bounded: past it, anew.
+  const linkContexts = new Map<string, LinkContext>()
+  const linkContext = (req: FastifyRequest, path: Record<string, unknown>): LinkContext => {
+    const key = `${instance.baseUrl} ${req.url}`
+    let link = linkContexts.get(key)
+    if (!link) {
+      if (linkContexts.size >= 1000) linkContexts.clear()
+      link = {
+        baseUrl: instance.baseUrl,
+        path: req.url.split('?')[0] as string,
+        params: {
+          ...grapeParams(input, req.query),
+          ...Object.fromEntries(pathKeys.map((key) => [key, path[key]])),
+        },
+      }
+      linkContexts.set(key, link)
+    }
+    return link
+  }
   scope.route({
     method: spec.method,
     url: spec.url,
@@ -227,18 +247,7 @@ function register<P extends TObject, Path extends TObject>(
         scopes = s
         watch = w
       },
-      sendPage: (page) => {
-        const pathParams = path.path as Record<string, unknown>
-        const link = {
-          baseUrl: instance.baseUrl,
-          path: req.url.split('?')[0] as string,
-          params: {
-            ...grapeParams(input, req.query),
-            ...Object.fromEntries(pathKeys.map((key) => [key, pathParams[key]])),
-          },
-        }
-        return setPageLinks(reply, link, page)
-      },
+      sendPage: (page) => setPageLinks(reply, linkContext(req, path.path as Record<string, unknown>), page),
     }
     if (spec.readsParts)
       Object.defineProperty(handled, 'path', {
