@@ -171,6 +171,22 @@ describe('single issue reads, whose JSON is kept for the next read (services/iss
     expect(await subscribed(ALICE)).toBe(true) // the author
   })
 
+  it('show their milestone as it is now: renamed, and gone', async () => {
+    const milestone = async (token = ROOT) =>
+      ((await t.http('GET', `${W}/issues/1`, { token })).body as Json).milestone as Json | null
+    const before = (await milestone()) as Json
+    expect(before.title).toBe('v1.0')
+    const renamed = await t.http('PUT', `${W}/milestones/${before.id}`, {
+      token: ROOT,
+      json: { title: 'v1.1' },
+    })
+    expect(renamed.status).toBe(200)
+    expect((await milestone())?.title).toBe('v1.1')
+    expect((await milestone(ALICE))?.title).toBe('v1.1')
+    expect((await t.http('DELETE', `${W}/milestones/${before.id}`, { token: ROOT })).status).toBe(204)
+    expect(await milestone()).toBeNull()
+  })
+
   it('show a subscription, which no issue write describes', async () => {
     expect(await subscribed(ROOT)).toBe(false)
     const res = await t.http('POST', `${W}/issues/1/subscribe`, { token: ROOT })
