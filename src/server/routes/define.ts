@@ -164,26 +164,6 @@ function register<P extends TObject, Path extends TObject>(
   // `keyset/header_builder.rb`): the path's parameters, the declared ones as Grape coerced them,
   // with the defaults it filled in, never whatever undeclared a caller adds.
   const pathKeys = Object.keys(pathSchema.properties)
-  // A list's link context is all its URL's (path, query) and the base URL's: one per URL, so that
-  // its links are made once (grape/pagination.ts keeps them by context). Bounded: past it, anew.
-  const linkContexts = new Map<string, LinkContext>()
-  const linkContext = (req: FastifyRequest, path: Record<string, unknown>): LinkContext => {
-    const key = `${instance.baseUrl} ${req.url}`
-    let link = linkContexts.get(key)
-    if (!link) {
-      if (linkContexts.size >= 1000) linkContexts.clear()
-      link = {
-        baseUrl: instance.baseUrl,
-        path: req.url.split('?')[0] as string,
-        params: {
-          ...grapeParams(input, req.query),
-          ...Object.fromEntries(pathKeys.map((key) => [key, path[key]])),
-        },
-      }
-      linkContexts.set(key, link)
-    }
-    return link
-  }
   scope.route({
     method: spec.method,
     url: spec.url,
@@ -217,6 +197,27 @@ function register<P extends TObject, Path extends TObject>(
       return answer(req, reply, cache, key)
     },
   })
+
+  // A list's link context is all its URL's (path, query) and the base URL's: one per URL, so that
+  // its links are made once (grape/pagination.ts keeps them by context). Bounded: past it, anew.
+  const linkContexts = new Map<string, LinkContext>()
+  const linkContext = (req: FastifyRequest, path: Record<string, unknown>): LinkContext => {
+    const key = `${instance.baseUrl} ${req.url}`
+    let link = linkContexts.get(key)
+    if (!link) {
+      if (linkContexts.size >= 1000) linkContexts.clear()
+      link = {
+        baseUrl: instance.baseUrl,
+        path: req.url.split('?')[0] as string,
+        params: {
+          ...grapeParams(input, req.query),
+          ...Object.fromEntries(pathKeys.map((key) => [key, path[key]])),
+        },
+      }
+      linkContexts.set(key, link)
+    }
+    return link
+  }
 
   async function answer(
     req: FastifyRequest,
