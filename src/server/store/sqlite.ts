@@ -1,6 +1,6 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite'
 import { opaqueParameters } from './opaque-parameters.js'
-import { rowShape, type RowShape } from './row-shape.js'
+import { shapedRows, type RowSource } from './row-shape.js'
 
 /** `run()`'s result: rows changed and the last inserted rowid. */
 export interface RunResult {
@@ -49,9 +49,8 @@ function withNulls(named: Record<string, unknown>): Record<string, SQLInputValue
 const READ_ONLY = /^\s*SELECT\b/i
 
 /**
- * A prepared statement. Rows come as objects (plain ones, row-shape.ts), or as arrays after `raw()`,
- * or as their first column after `pluck()` (both switch the statement for good, as they did with
- * better-sqlite3).
+ * A prepared statement. Rows come as objects, or as arrays after `raw()`, or as their first column
+ * after `pluck()` (both switch the statement for good, as they did with better-sqlite3).
  * Start-up time: SQLite compiles the SQL on the statement's first run, not when the store's table
  * modules make it: a new store made some 350 statements, most of which a server never runs, and
  * compiling them was a fifth of a warm `startServer()`. (An error in the SQL shows on that first run.)
@@ -60,39 +59,30 @@ export class Statement {
   #plucked = false
   #arrays = false
   #stmt: StatementSync | undefined
-  /** The object maker for the statement's columns (`#width` of them), made on its first row. */
-  #shape: RowShape | undefined
-  #width = -1
   /** `onWrite` is called before each run of a statement that may change rows (all but a SELECT). */
   constructor(
     private readonly compile: () => StatementSync,
     private readonly onWrite?: () => void,
   ) {}
 
-  get #prepared(): StatementSync {
-    if (this.#stmt) return this.#stmt
+  /** What the statement's runs go through: `#stmt` itself for arrays, else its rows as plain objects (row-shape.ts). */
+  #rows: RowSource | undefined
+
+  get #prepared(): RowSource {
+    if (this.#rows) return this.#rows
     const stmt = this.compile()
     // Named parameters are written `@name` and bound from `{ name }` (bare names are node:sqlite's
     // default); the row may carry fields the statement does not use.
     stmt.setAllowUnknownNamedParameters(true)
     stmt.setReturnArrays(true)
-    return (this.#stmt = stmt)
-  }
-
-  /** What a caller gets of one row: the array, its first value, or its object. */
-  #row(values: unknown[]): unknown {
-    if (this.#arrays) return this.#plucked ? values[0] : values
-    // A schema change makes SQLite prepare the statement again, `SELECT *` with other columns.
-    if (values.length !== this.#width) {
-      this.#shape = rowShape((this.#stmt as StatementSync).columns().map((c) => c.name))
-      this.#width = values.length
-    }
-    return (this.#shape as RowShape)(values)
+    this.#stmt = stmt
+    return (this.#rows = this.#arrays ? stmt : shapedRows(stmt))
   }
 
   /** Each row as an array of column values, in SELECT order. */
   raw(): this {
     this.#arrays = true
+    this.#rows = this.#stmt
     return this
   }
 
@@ -104,14 +94,14 @@ export class Statement {
 
   get(...params: unknown[]): unknown {
     this.onWrite?.()
-    const values = this.#prepared.get(...bindable(params)) as unknown as unknown[] | undefined
-    return values === undefined ? undefined : this.#row(values)
+    const row = this.#prepared.get(...bindable(params))
+    return this.#plucked ? (row as unknown as unknown[] | undefined)?.[0] : row
   }
 
   all(...params: unknown[]): unknown[] {
     this.onWrite?.()
-    const rows = this.#prepared.all(...bindable(params)) as unknown as unknown[][]
-    return this.#arrays && !this.#plucked ? rows : rows.map((values) => this.#row(values))
+    const rows = this.#prepared.all(...bindable(params))
+    return this.#plucked ? rows.map((row) => (row as unknown as unknown[])[0]) : rows
   }
 
   /**
@@ -120,8 +110,8 @@ export class Statement {
    */
   *iterate(...params: unknown[]): Generator<unknown> {
     this.onWrite?.()
-    for (const values of this.#prepared.iterate(...bindable(params)))
-      yield this.#row(values as unknown as unknown[])
+    for (const row of this.#prepared.iterate(...bindable(params)))
+      yield this.#plucked ? (row as unknown as unknown[])[0] : row
   }
 
   run(...params: unknown[]): RunResult {
