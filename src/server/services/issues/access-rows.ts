@@ -4,10 +4,11 @@ import { oldestKeys } from '../../domain/oldest-keys.js'
 
 /**
  * The rows an issue read checks access with and time stats answer from (`IssueAccessRow`), kept
- * by project and iid, so that a read answered from kept JSON (fragments.ts) reads nothing else:
- * that lookup was a third of such a read's store time. Its columns change only through writes that
- * name the issue (src/server/store/changes.ts: it is dropped after each) or through changes no
- * write describes (everything is dropped). At most `max` rows, the first kept out first.
+ * by project and iid, so that a read answered from kept JSON (fragments.ts) reads no row at all
+ * (this lookup was the only one it made, and time_stats' only one). Its columns change only
+ * through writes that name the issue (src/server/store/changes.ts: it is dropped after each) or
+ * through changes no write describes (everything is dropped). At most `max` rows, the first kept
+ * out first.
  */
 export function keptAccessRows(store: Store, max = 16_384) {
   const rows = new Map<string, IssueAccessRow>()
