@@ -198,11 +198,16 @@ function register<P extends TObject, Path extends TObject>(
     },
   })
 
-  // A list's link context is all its URL's (path, query) and the base URL's: one per URL, so that
-  // its links are made once (grape/pagination.ts keeps them by context). Bounded: past it, anew.
+  // A list's link context is all its path's, its declared parameters' as given and the base URL's:
+  // one per such key, so that its links are made once (grape/pagination.ts keeps them by context);
+  // parameters the route does not declare never reach a link. Bounded: past it, anew.
+  const declared = new Set(Object.keys(input.properties))
   const linkContexts = new Map<string, LinkContext>()
   const linkContext = (req: FastifyRequest, path: Record<string, unknown>): LinkContext => {
-    const key = `${instance.baseUrl} ${req.url}`
+    const query = (req.query ?? {}) as Record<string, unknown>
+    const given: unknown[] = [instance.baseUrl, req.url.split('?')[0]]
+    for (const name in query) if (declared.has(name)) given.push(name, query[name])
+    const key = JSON.stringify(given)
     let link = linkContexts.get(key)
     if (!link) {
       if (linkContexts.size >= 1000) linkContexts.clear()
