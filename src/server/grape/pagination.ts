@@ -264,17 +264,48 @@ export const mapPage = <T, U>(page: PageOut<T>, fn: (item: T) => U): PageOut<U> 
   items: page.items.map(fn),
 })
 
+/** `page=0` as a key of its own in a link query (not `per_page=`, not `x[page]=`). */
+const PAGE_ZERO = /(^|&)page=0(?=&|$)/
+
+/** The link's params without those the route dropped. */
+const linkedParams = (link: LinkContext, unlinked: string[] | undefined) => {
+  if (!unlinked?.length) return link.params
+  const dropped = new Set(unlinked)
+  return Object.fromEntries(Object.entries(link.params).filter(([key]) => !dropped.has(key)))
+}
+
+/**
+ * Each link context's offset-page query around its `page=` (see `setPageHeaders`), by `per_page` and
+ * the parameters the route dropped: a route keeps one context per URL (routes/define.ts), so a list
+ * read again writes its links from these instead of coercing and sorting its parameters again.
+ */
+const pageQueries = new WeakMap<LinkContext, Map<string, [string, string]>>()
+
+function pageQuery(link: LinkContext, unlinked: string[] | undefined, perPage: number): [string, string] {
+  let byKey = pageQueries.get(link)
+  if (!byKey) pageQueries.set(link, (byKey = new Map()))
+  const key = `${perPage} ${unlinked?.join(',') ?? ''}`
+  let parts = byKey.get(key)
+  if (!parts) {
+    // One query for every link: its `page=` (a key of its own, escaped keys and values hold no `=`)
+    // is the only part that differs.
+    const query = linkQuery({ ...linkedParams(link, unlinked), page: 0, per_page: perPage })
+    const at = PAGE_ZERO.exec(query) as RegExpExecArray
+    const start = at.index + at[1]!.length
+    byKey.set(key, (parts = [query.slice(0, start), query.slice(start + 'page=0'.length)]))
+  }
+  return parts
+}
+
 /** Sets the headers of a page, offset or keyset, with links of Grape's params; returns its items. */
 export function setPageLinks<T>(reply: HeaderSink, link: LinkContext, out: PageOut<T>): T[] {
-  const unlinked = new Set(out.unlinked)
-  const params = Object.fromEntries(Object.entries(link.params).filter(([key]) => !unlinked.has(key)))
   if ('next' in out) {
     if (out.next)
       reply.header(
         'link',
-        `<${link.baseUrl}${link.path}?${linkQuery({ ...params, ...out.next })}>; rel="next"`,
+        `<${link.baseUrl}${link.path}?${linkQuery({ ...linkedParams(link, out.unlinked), ...out.next })}>; rel="next"`,
       )
-  } else setPageHeaders(reply, { ...link, params }, out.page, out.total, out.hasMore)
+  } else setPageHeaders(reply, link, pageQuery(link, out.unlinked, out.page.perPage), out)
   return out.items
 }
 
@@ -284,15 +315,11 @@ export function setPageLinks<T>(reply: HeaderSink, link: LinkContext, out: PageO
  * 10,000. Past that GitLab counts nothing but still names the next page while one exists: `hasMore` says so
  * where `total` is capped (or undefined, not counted); otherwise an exact `total` does.
  */
-/** `page=0` as a key of its own in a link query (not `per_page=`, not `x[page]=`). */
-const PAGE_ZERO = /(^|&)page=0(?=&|$)/
-
 function setPageHeaders(
   reply: HeaderSink,
   link: LinkContext,
-  page: Page,
-  total: number | undefined,
-  hasMore?: boolean,
+  [beforePage, afterPage]: [string, string],
+  { page, total, hasMore }: { page: Page; total: number | undefined; hasMore?: boolean },
 ): void {
   const counted = total !== undefined && total <= MAX_COUNT
   const totalPages = counted ? Math.max(1, Math.ceil(total / page.perPage)) : undefined
@@ -305,10 +332,7 @@ function setPageHeaders(
         ? page.page + 1
         : null
   const prev = page.page > 1 ? page.page - 1 : null
-  // One query for every link: its `page=` (a key of its own, escaped keys and values hold no `=`)
-  // is the only part that differs.
-  const query = linkQuery({ ...link.params, page: 0, per_page: page.perPage })
-  const href = (p: number) => `<${link.baseUrl}${link.path}?${query.replace(PAGE_ZERO, `$1page=${p}`)}>`
+  const href = (p: number) => `<${link.baseUrl}${link.path}?${beforePage}page=${p}${afterPage}>`
   const links: string[] = []
   if (prev !== null) links.push(`${href(prev)}; rel="prev"`)
   if (next !== null) links.push(`${href(next)}; rel="next"`)

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { parseParams, parsePath } from '../grape/params.js'
 import { multipartParams } from '../http/form-params.js'
 import { GitLabError, badRequest, paramError, unauthorized } from '../grape/gitlab-errors.js'
-import { setPageLinks, type PageOut } from '../grape/pagination.js'
+import { setPageLinks, type LinkContext, type PageOut } from '../grape/pagination.js'
 import { grapeParams } from '../grape/grape-params.js'
 import type { Instance } from '../present/context.js'
 import type { Actor } from '../services/access.js'
@@ -203,6 +203,32 @@ function register<P extends TObject, Path extends TObject>(
     },
   })
 
+  // A list's link context is all its path's, its declared parameters' as given and the base URL's:
+  // one per such key, so that its links are made once (grape/pagination.ts keeps them by context);
+  // parameters the route does not declare never reach a link. Bounded: past it, anew.
+  const declared = new Set(Object.keys(input.properties))
+  const linkContexts = new Map<string, LinkContext>()
+  const linkContext = (req: FastifyRequest, path: Record<string, unknown>): LinkContext => {
+    const query = (req.query ?? {}) as Record<string, unknown>
+    const given: unknown[] = [instance.baseUrl, req.url.split('?')[0]]
+    for (const name in query) if (declared.has(name)) given.push(name, query[name])
+    const key = JSON.stringify(given)
+    let link = linkContexts.get(key)
+    if (!link) {
+      if (linkContexts.size >= 1000) linkContexts.clear()
+      link = {
+        baseUrl: instance.baseUrl,
+        path: req.url.split('?')[0] as string,
+        params: {
+          ...grapeParams(input, req.query),
+          ...Object.fromEntries(pathKeys.map((key) => [key, path[key]])),
+        },
+      }
+      linkContexts.set(key, link)
+    }
+    return link
+  }
+
   async function answer(
     req: FastifyRequest,
     reply: FastifyReply,
@@ -232,18 +258,7 @@ function register<P extends TObject, Path extends TObject>(
         scopes = s
         watch = w
       },
-      sendPage: (page) => {
-        const pathParams = path.path as Record<string, unknown>
-        const link = {
-          baseUrl: instance.baseUrl,
-          path: req.url.split('?')[0] as string,
-          params: {
-            ...grapeParams(input, req.query),
-            ...Object.fromEntries(pathKeys.map((key) => [key, pathParams[key]])),
-          },
-        }
-        return setPageLinks(reply, link, page)
-      },
+      sendPage: (page) => setPageLinks(reply, linkContext(req, path.path as Record<string, unknown>), page),
     }
     if (spec.readsParts)
       Object.defineProperty(handled, 'path', {

@@ -38,6 +38,16 @@ export function storeChanges(db: Db, changeCount: () => number) {
   let everythingAt = 0
   const scopeAt = new Map<string, number>()
   const listeners: ChangeListener[] = []
+  /** Each written project's scopes, until a change to everything (a move or rename is one). */
+  const scopesOf = new Map<number, string[]>()
+  const projectScopes = (projectId: number) => {
+    let scopes = scopesOf.get(projectId)
+    if (scopes === undefined) {
+      const path = pathOf.get(projectId) as string | undefined
+      if (path !== undefined) scopesOf.set(projectId, (scopes = issueScopes(projectId, path)))
+    }
+    return scopes
+  }
   // A rollback may undo what a finished issue write told the listeners (a write inside an outer
   // transaction that fails later), or what a cache read inside the transaction: everything is stale.
   db.onRollback(() => {
@@ -54,6 +64,7 @@ export function storeChanges(db: Db, changeCount: () => number) {
     seen = n
     everythingAt = ++version
     scopeAt.clear()
+    scopesOf.clear()
     for (const l of listeners) l.reset()
   }
   return {
@@ -104,15 +115,15 @@ export function storeChanges(db: Db, changeCount: () => number) {
         return fn()
       } finally {
         depth--
-        const path = pathOf.get(write.projectId) as string | undefined
-        if (nested || path === undefined) {
+        const scopes = projectScopes(write.projectId)
+        if (nested || scopes === undefined) {
           nested = false
           seen = -1
           catchUp()
         } else {
           seen = changeCount()
           const at = ++version
-          for (const scope of issueScopes(write.projectId, path)) scopeAt.set(scope, at)
+          for (const scope of scopes) scopeAt.set(scope, at)
           for (const l of listeners) l.after(write)
         }
       }

@@ -202,10 +202,13 @@ export function issueQueries(db: Db) {
    * Per query object, its filter and the SQL texts made from it, built once: kept lists and counts
    * run theirs for every write, and the statement cache finds a text it has hashed before at once.
    */
-  const compiled = new WeakMap<IssueQuery, Condition & { texts: Map<string, string> }>()
+  const compiled = new WeakMap<
+    IssueQuery,
+    Condition & { texts: Map<string, string>; reads: Map<readonly string[], boolean> }
+  >()
   const filter = (q: IssueQuery) => {
     let f = compiled.get(q)
-    if (!f) compiled.set(q, (f = { ...buildFilter(q), texts: new Map() }))
+    if (!f) compiled.set(q, (f = { ...buildFilter(q), texts: new Map(), reads: new Map() }))
     return f
   }
   const text = (q: IssueQuery, name: string, make: (f: Condition) => string) => {
@@ -267,13 +270,20 @@ export function issueQueries(db: Db) {
     }
     return { sql: parts.map((p) => `(${p.sql})`).join(' AND ') || '1', args: parts.flatMap((p) => p.args) }
   }
-  /** The query's filter or order reads one of these columns of `issues i`. */
+  /**
+   * The query's filter or order reads one of these columns of `issues i`; answered once per list
+   * of columns (writes name theirs with the same array every time, time-tracking.ts).
+   */
   const readsColumn = (q: IssueQuery, columns: readonly string[]) => {
-    const sql = text(q, 'position', positionSql(q))
-    const reads = text(q, `reads ${columns.join(' ')}`, () =>
-      columns.some((c) => new RegExp(`\\bi\\.${c}\\b`).test(sql)) ? 'yes' : 'no',
-    )
-    return reads === 'yes'
+    const { reads } = filter(q)
+    let answer = reads.get(columns)
+    if (answer === undefined) {
+      const sql = text(q, 'position', positionSql(q))
+      answer = columns.some((c) => new RegExp(`\\bi\\.${c}\\b`).test(sql))
+      if (reads.size >= 16) reads.clear()
+      reads.set(columns, answer)
+    }
+    return answer
   }
   return {
     /**

@@ -1,4 +1,5 @@
 import type { Db, Statement } from './db.js'
+import { rowCache } from './row-cache.js'
 
 export interface IssueRow {
   id: number
@@ -107,8 +108,11 @@ const editable = new Set<string>([
 
 const placeholders = (n: number) => Array(n).fill('?').join(',')
 
-/** The issues table with its assignee, label and subscription links. */
-export function issueTable(db: Db) {
+/**
+ * The issues table with its assignee, label and subscription links. `version`: changes.ts
+ * `structureVersion`, which every merge request link moves (no issue write makes one).
+ */
+export function issueTable(db: Db, version: () => number) {
   // Bound by position: node:sqlite matches named parameters by name on every run, which cost a
   // seed of 1,000 issues (and an import's issue lines) more than the insert itself.
   const insert = db.prepare(
@@ -136,6 +140,9 @@ export function issueTable(db: Db) {
     `INSERT INTO subscriptions (issue_id, user_id, subscribed) VALUES (?, ?, ?)
      ON CONFLICT (issue_id, user_id) DO UPDATE SET subscribed = excluded.subscribed`,
   )
+  const anyClosing = db.prepare('SELECT 1 FROM merge_request_issues WHERE closes = 1 LIMIT 1')
+  // Every issue presented counts the merge requests that close it; most stores have none at all.
+  const closing = rowCache(version, (_: 0) => ({ any: anyClosing.get() !== undefined }), 1)
   const addAssignees = (issueId: number, userIds: number[]) =>
     userIds.forEach((userId, position) => addAssignee.run(issueId, userId, position))
   const addLabels = (issueId: number, labelIds: number[]) => {
@@ -219,7 +226,7 @@ export function issueTable(db: Db) {
      * (`MergeRequestsClosingIssues.count_for_collection`, lib/gitlab/issuable_metadata.rb).
      */
     mergeRequestCounts: (issueIds: number[]) =>
-      issueIds.length === 0
+      issueIds.length === 0 || !closing(0)?.any
         ? []
         : (manyStmt(
             'mrs',

@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { rowCache } from './row-cache.js'
 import { ANCESTOR_GROUPS } from './labels.js'
 
 export interface MilestoneRow {
@@ -30,8 +31,10 @@ export type MilestoneInsert = Omit<MilestoneRow, 'id' | 'iid' | 'group_id' | 'ow
 /**
  * Project and group milestones; iids count per owner. A project's "available" milestones are its
  * own and its groups' (`Project#ancestors_milestones`, `MilestonesFinder` with `include_ancestors`).
+ * `version`: changes.ts `structureVersion`; a milestone by id (every issue record with one shows
+ * it) is remembered while it stays: no issue write changes a milestone or its owner's path.
  */
-export function milestoneTable(db: Db) {
+export function milestoneTable(db: Db, version: () => number) {
   const insert = db.prepare(
     `INSERT INTO milestones (iid, project_id, group_id, title, description, state, start_date, due_date, created_at, updated_at)
      VALUES (@iid, @project_id, @group_id, @title, @description, @state, @start_date, @due_date, @created_at, @updated_at)`,
@@ -94,7 +97,7 @@ export function milestoneTable(db: Db) {
       const next = group === null ? nextIid.get(m.project_id) : nextGroupIid.get(group)
       return Number(insert.run({ ...m, group_id: group, iid: (next as { iid: number }).iid }).lastInsertRowid)
     },
-    get: (id: number) => byId.get(id) as MilestoneRow | undefined,
+    get: rowCache(version, (id: number) => byId.get(id) as MilestoneRow | undefined),
     /** The project's own milestone of this title. */
     byTitle: (projectId: number, title: string) => byTitle.get(projectId, title) as MilestoneRow | undefined,
     /** The group's own milestone of this title. */

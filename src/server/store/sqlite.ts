@@ -1,5 +1,6 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite'
 import { opaqueParameters } from './opaque-parameters.js'
+import { shapedRows, type RowSource } from './row-shape.js'
 
 /** `run()`'s result: rows changed and the last inserted rowid. */
 export interface RunResult {
@@ -74,20 +75,24 @@ export class Statement {
     private readonly writes?: WriteHooks,
   ) {}
 
-  get #prepared(): StatementSync {
-    if (this.#stmt) return this.#stmt
+  /** What the statement's runs go through: `#stmt` itself for arrays, else its rows as plain objects (row-shape.ts). */
+  #rows: RowSource | undefined
+
+  get #prepared(): RowSource {
+    if (this.#rows) return this.#rows
     const stmt = this.compile()
     // Named parameters are written `@name` and bound from `{ name }` (bare names are node:sqlite's
     // default); the row may carry fields the statement does not use.
     stmt.setAllowUnknownNamedParameters(true)
-    if (this.#arrays) stmt.setReturnArrays(true)
-    return (this.#stmt = stmt)
+    stmt.setReturnArrays(true)
+    this.#stmt = stmt
+    return (this.#rows = this.#arrays ? stmt : shapedRows(stmt))
   }
 
   /** Each row as an array of column values, in SELECT order. */
   raw(): this {
     this.#arrays = true
-    this.#stmt?.setReturnArrays(true)
+    this.#rows = this.#stmt
     return this
   }
 

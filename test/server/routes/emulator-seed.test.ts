@@ -61,6 +61,20 @@ describe('POST /-/emulator/seed adds to what exists', () => {
     ])
   })
 
+  it('counts a seeded merge request on the issue it closes, in issues read before it came', async () => {
+    const count = async (project: string) =>
+      (
+        (await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/issues/1`, { token: ROOT }))
+          .body as Json
+      ).merge_requests_count
+    expect(await count('acme/widgets')).toBe(0)
+    const res = await post(
+      'projects:\n  - path: acme/fixes\n    issues: [ { title: Broken, author: alice } ]\n    merge_requests:\n      - { title: Fix, author: alice, source_branch: fix, closes_issues: [1] }\n',
+    )
+    expect(res.status).toBe(201)
+    expect([await count('acme/fixes'), await count('acme/widgets')]).toEqual([1, 0])
+  })
+
   it('adds members to an existing group', async () => {
     expect((await t.http('GET', '/api/v4/groups/acme', { token: 'glpat-dave-token' })).status).toBe(404)
     expect((await post('groups:\n  - { path: acme, members: { dave: reporter } }\n')).status).toBe(201)

@@ -166,6 +166,52 @@ describe('what a guest may set on an issue', () => {
   })
 })
 
+describe('reads after the writes that change who may read an issue, or its time stats', () => {
+  const PP = '/api/v4/projects/acme%2Fpublic-proj'
+  let m: TestServer
+  beforeEach(async () => {
+    m = await startServer(matrixSeed)
+  })
+  afterEach(() => m.close())
+  const read = async (token: string, path = '') =>
+    (await m.http('GET', `${PP}/issues/1${path}`, { token })).status
+
+  it('answers as the issue is now: made confidential, visible again, deleted', async () => {
+    // Read first, so that what the read checked is kept.
+    expect([await read(tokens.guest), await read(tokens.outsider)]).toEqual([200, 200])
+    const secret = await m.http('PUT', `${PP}/issues/1`, {
+      token: tokens.maintainer,
+      json: { confidential: true },
+    })
+    expect(secret.status).toBe(200)
+    expect([await read(tokens.guest), await read(tokens.outsider), await read(tokens.reporter)]).toEqual([
+      404, 404, 200,
+    ])
+    expect(await read(tokens.outsider, '/time_stats')).toBe(404)
+    await m.http('PUT', `${PP}/issues/1`, { token: tokens.maintainer, json: { confidential: false } })
+    expect([await read(tokens.guest), await read(tokens.outsider, '/time_stats')]).toEqual([200, 200])
+    expect((await m.http('DELETE', `${PP}/issues/1`, { token: tokens.owner })).status).toBe(204)
+    expect([await read(tokens.guest), await read(tokens.reporter, '/time_stats')]).toEqual([404, 404])
+  })
+
+  it('shows the time spent and estimated since the last read', async () => {
+    const stats = async () => (await m.http('GET', `${PP}/issues/1/time_stats`, { token: tokens.guest })).body
+    expect(await stats()).toMatchObject({ time_estimate: 0, total_time_spent: 0 })
+    const spent = await m.http('POST', `${PP}/issues/1/add_spent_time`, {
+      token: tokens.reporter,
+      json: { duration: '1h' },
+    })
+    expect(spent.status).toBe(201)
+    await m.http('POST', `${PP}/issues/1/time_estimate`, { token: tokens.reporter, json: { duration: '2h' } })
+    expect(await stats()).toEqual({
+      time_estimate: 7200,
+      total_time_spent: 3600,
+      human_time_estimate: '2h',
+      human_total_time_spent: '1h',
+    })
+  })
+})
+
 describe('PUT /projects/:id/issues/:issue_iid', () => {
   it('needs at least one parameter, in GitLab EE words', async () => {
     const res = await t.http('PUT', `${P}/issues/1`, {

@@ -410,6 +410,24 @@ describe.each(coerced)('links carry coerced values: $name', ({ path, query, perP
   })
 })
 
+it('links each answer with its own parameters, whatever was asked before: other values, another order, undeclared ones', async () => {
+  // The route keeps each URL's link context (routes/define.ts): a context must never answer for another.
+  const first = (query: string) =>
+    t.http('GET', `${W}/issues`, { token: ROOT, query }).then((res) => {
+      expect(res.status).toBe(200)
+      return (res.headers.link as string).split(', ').find((l) => l.endsWith('rel="first"'))
+    })
+  const bug = await first('labels=bug&per_page=1')
+  const feature = await first('labels=feature&per_page=1')
+  expect(bug).toContain('labels%5B%5D=bug&')
+  expect(feature).toContain('labels%5B%5D=feature&')
+  expect(feature?.replace('feature', 'bug')).toBe(bug)
+  expect(await first('per_page=1&labels=bug')).toBe(bug)
+  expect(await first('labels=bug&per_page=1&junk=1')).toBe(bug)
+  expect(await first('labels=bug&per_page=2')).toBe(bug?.replace('per_page=1', 'per_page=2'))
+  expect(await first('labels=bug&per_page=1&state=closed')).toContain('&state=closed')
+})
+
 it('a page asked for as page=+2 is page 2, its links written with the digits', async () => {
   const { path, query, q } = coerced[1]!
   const res = await t.http('GET', path, { token: ROOT, query: `${query}&per_page=01&page=%2B2` })

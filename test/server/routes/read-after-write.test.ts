@@ -122,6 +122,21 @@ describe('lists of other projects', () => {
     expect(after.items[0]).toMatchObject({ id: mine.id })
   })
 
+  it("a group's list shows the writes of a project moved into it since the project's last write", async () => {
+    const q = 'labels=bug&per_page=5'
+    const platform = '/api/v4/groups/acme%2Fplatform/issues'
+    await created(W, { title: 'Before the move', labels: 'bug' })
+    const before = await read(platform, q)
+    const moved = await t.http('PUT', `${W}/transfer`, { token: ROOT, json: { namespace: 'acme/platform' } })
+    expect(moved.status).toBe(200)
+    const W2 = '/api/v4/projects/acme%2Fplatform%2Fwidgets'
+    expect((await read(platform, q)).total).toBe(before.total + 3)
+    const mine = await created(W2, { title: 'After the move', labels: 'bug' })
+    const after = await read(platform, q)
+    expect(after.total).toBe(before.total + 4)
+    expect(after.items[0]).toMatchObject({ id: mine.id })
+  })
+
   it('a description with quick actions on create is counted', async () => {
     const q = 'labels=bug'
     const before = await read(`${W}/issues`, q, ALICE)
@@ -154,6 +169,22 @@ describe('single issue reads, whose JSON is kept for the next read (services/iss
   it('answer each caller for itself', async () => {
     expect(await subscribed(ROOT)).toBe(false)
     expect(await subscribed(ALICE)).toBe(true) // the author
+  })
+
+  it('show their milestone as it is now: renamed, and gone', async () => {
+    const milestone = async (token = ROOT) =>
+      ((await t.http('GET', `${W}/issues/1`, { token })).body as Json).milestone as Json | null
+    const before = (await milestone()) as Json
+    expect(before.title).toBe('v1.0')
+    const renamed = await t.http('PUT', `${W}/milestones/${before.id}`, {
+      token: ROOT,
+      json: { title: 'v1.1' },
+    })
+    expect(renamed.status).toBe(200)
+    expect((await milestone())?.title).toBe('v1.1')
+    expect((await milestone(ALICE))?.title).toBe('v1.1')
+    expect((await t.http('DELETE', `${W}/milestones/${before.id}`, { token: ROOT })).status).toBe(204)
+    expect(await milestone()).toBeNull()
   })
 
   it('show a subscription, which no issue write describes', async () => {

@@ -1,5 +1,6 @@
 import type { IssueRow } from '../../store/issues.js'
 import type { Store } from '../../store/index.js'
+import { oldestKeys } from '../../domain/oldest-keys.js'
 
 /**
  * The JSON of issue records, kept per issue and view (a list's, or a single read's), so that a list
@@ -25,6 +26,7 @@ export function issueFragments(store: Store, max = 16_384) {
    * per issue, so that a kept record costs the collector one object.
    */
   const kept = new Map<string, Map<number, string>>()
+  const oldestOf = oldestKeys<number>()
   let size = 0
   const forget = (id: number) => {
     for (const byId of kept.values()) if (byId.delete(id)) size--
@@ -37,10 +39,10 @@ export function issueFragments(store: Store, max = 16_384) {
     // The first kept out first, the views kept first (an earlier day's) before the others.
     while (size > max) {
       const [firstView, first] = kept.entries().next().value as [string, Map<number, string>]
-      const oldest = first.keys().next()
-      if (oldest.done) kept.delete(firstView)
+      const oldest = oldestOf(first)
+      if (oldest === undefined) kept.delete(firstView)
       else {
-        first.delete(oldest.value)
+        first.delete(oldest)
         size--
       }
     }

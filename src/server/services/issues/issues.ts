@@ -23,6 +23,7 @@ import { buildIssueQuery, type IssueListScope } from './list.js'
 import { presentIssueBatch } from './records.js'
 import { keptIssueCounts } from './counts.js'
 import { issueFragments } from './fragments.js'
+import { keptAccessRows } from './access-rows.js'
 import { issueEventChanges } from '../../domain/issue-events.js'
 import { keptIssueOrders } from './orders.js'
 import { watchedIssueLists, type ListWatch } from '../watched-issue-lists.js'
@@ -62,6 +63,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   const counts = keptIssueCounts(store)
   const lists = watchedIssueLists(store)
   const fragments = issueFragments(store)
+  const accessRows = keptAccessRows(store)
   const orders = keptIssueOrders(store)
   const epics = epicLinks(ctx)
   const { mayGiveType, labelIds, assigneeIds } = issueInputs(ctx)
@@ -78,7 +80,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
   }
   /** As `findIssue`, with only the columns its access rule and the time stats need. */
   const findReadable = (actor: Actor, project: ProjectRow, iid: number): IssueAccessRow => {
-    const row = store.issues.accessByIid(project.id, iid)
+    const row = accessRows.byIid(project.id, iid)
     if (!row || !canReadIssue(actor, project, row)) throw recordNotFound()
     return row
   }
