@@ -23,6 +23,8 @@ export function jobs(http: Http) {
       query: Omit<JobScopeQuery, 'page' | 'per_page'> = {},
       options: CallOptions = {},
     ) => http.paginate<Job>(path`/projects/${project}/jobs`, { ...options, query: query as Query }),
+    /** `GET /job`: the running job of the client's CI/CD job token (`tokenType: 'job'`); 404 for any other token. */
+    current: (options: CallOptions = {}) => http.request('GET', '/job', { ...options, response: Job }),
     /** `GET /projects/:id/jobs/:job_id`. */
     get: (project: ResourceRef, jobId: number, options: CallOptions = {}) =>
       http.request('GET', path`/projects/${project}/jobs/${jobId}`, { ...options, response: Job }),

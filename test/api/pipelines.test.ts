@@ -114,6 +114,28 @@ describe('pipelines client', () => {
   })
 })
 
+describe('jobs client with a CI/CD job token', () => {
+  it('jobs.current() reads the running job the token belongs to; a personal token gets 404 Job Not Found', async () => {
+    const p = await client().pipelines.trigger('acme/app', { ref: 'main', token: MARK_TRIGGER })
+    clock.advance(1000)
+    const view = await t.http('GET', `/-/emulator/projects/acme%2Fapp/pipelines/${p.id}`, {
+      token: 'glpat-root-token',
+    })
+    const running = (view.body as { jobs: { status: string; token: string; id: number }[] }).jobs.find(
+      (j) => j.status === 'running',
+    )!
+    const asJob = createClient({ baseUrl: t.baseUrl, token: running.token, tokenType: 'job' })
+    const job = await asJob.jobs.current()
+    expect(job).toMatchObject({ id: running.id, status: 'running', pipeline: { id: p.id } })
+    expect(await asJob.jobs.get('acme/app', running.id)).toEqual(job)
+    const err = await client('glpat-mark-token')
+      .jobs.current()
+      .catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(GitLabApiError)
+    expect(err).toMatchObject({ status: 404, gitlabMessage: '404 Job Not Found' })
+  })
+})
+
 describe('pipelines client with validate', () => {
   /** The real server's answers, with `status` rewritten as a proxy or a newer GitLab might send it. */
   const tampered: Send = async (req) => {

@@ -443,6 +443,8 @@ const RULES: Record<string, Rule> = {
   'POST /projects/{id}/pipelines/{pipeline_id}/cancel': { min: 'developer', auth: true },
   'POST /projects/{id}/pipelines/{pipeline_id}/retry': { min: 'developer', auth: true },
   // lib/api/ci/jobs.rb: `authenticate!`, then `authorize_read_builds!` (public pipelines: whoever reads the project).
+  // lib/api/ci/jobs.rb `GET /job`: a CI/CD job token's own job; a personal access token is no job (404).
+  'GET /job': { min: 'user', auth: true, scope: 'none', roles: [], denied: 404 },
   'GET /projects/{id}/jobs': { min: 'reader', auth: true },
   'GET /projects/{id}/jobs/{job_id}': { min: 'reader', auth: true },
   'GET /projects/{id}/jobs/{job_id}/trace': { min: 'reader', auth: true },

@@ -56,6 +56,18 @@ export function jobRoutes(api: ApiContext, jobs: JobService): void {
   route(
     {
       method: 'GET',
+      url: '/api/v4/job',
+      jobToken: true,
+      summary: 'The running job whose CI/CD job token calls (404 Job Not Found for any other token)',
+      auth: 'required',
+      response: { 200: Job },
+    },
+    (h) => jobs.current(h.actor),
+  )
+
+  route(
+    {
+      method: 'GET',
       url: '/api/v4/projects/:id/jobs/:job_id',
       jobToken: true,
       summary: 'Read one job',

@@ -20,6 +20,7 @@ import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import type { PipelineService } from './pipelines.js'
+import { JobTokenActor } from './job-tokens.js'
 import { jobOutputsOf } from './job-outputs.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
@@ -152,6 +153,17 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       const p = readable(actor, ref)
       const { job, pipeline } = find(p, jobId)
       return show(p, pipeline, job)
+    },
+
+    /**
+     * `GET /job`: the running job whose CI/CD token authenticated the call (`validate_current_authenticated_job`);
+     * any other credential, a personal access token included, is `404 Job Not Found`.
+     */
+    current(actor: Actor): Job {
+      if (!(actor instanceof JobTokenActor)) throw notFound('Job')
+      const job = store.pipelines.job(actor.job.id) as JobRow
+      const pipeline = store.pipelines.byId(job.pipeline_id) as PipelineRow
+      return show(store.projects.get(actor.job.projectId) as ProjectRow, pipeline, job)
     },
 
     /** `GET .../trace`: the log so far (empty before the job starts and after it is erased). */

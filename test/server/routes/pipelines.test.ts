@@ -217,6 +217,26 @@ describe('CI/CD job tokens', () => {
     expect(bogus.status).toBe(401)
   })
 
+  it('GET /job answers the running job its token belongs to, as GET .../jobs/:job_id does', async () => {
+    const id = await triggerIn('acme/app')
+    const token = await running(id)
+    const mine = await t.http('GET', '/api/v4/job', { headers: { 'job-token': token } })
+    expect(mine.status).toBe(200)
+    const body = mine.body as Json
+    expect(body).toMatchObject({ status: 'running', pipeline: { id }, user: { username: 'mark' } })
+    const same = await t.http('GET', `${P}/jobs/${body.id as number}`, { token: ROOT })
+    expect(mine.body).toEqual(same.body)
+    expect((await t.http('GET', '/api/v4/job', { query: `job_token=${token}` })).body).toEqual(same.body)
+    // Any other credential is no job: GitLab's `not_found!('Job')`; no credential at all, a 401.
+    const pat = await t.http('GET', '/api/v4/job', { token: ROOT })
+    expect([pat.status, pat.body]).toEqual([404, { message: '404 Job Not Found' }])
+    const anonymous = await t.http('GET', '/api/v4/job')
+    expect([anonymous.status, anonymous.body]).toEqual([401, { message: '401 Unauthorized' }])
+    clock.advance(60_000)
+    const late = await t.http('GET', '/api/v4/job', { headers: { 'job-token': token } })
+    expect([late.status, late.body]).toEqual([401, { message: '401 Unauthorized' }])
+  })
+
   it('triggers a downstream pipeline as the job user with source pipeline', async () => {
     const id = await triggerIn('acme/app')
     const token = await running(id)
