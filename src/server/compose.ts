@@ -42,7 +42,7 @@ import { projectLabelService } from './services/project-labels.js'
 import { projectMilestoneService } from './services/project-milestones.js'
 import { projectService } from './services/projects.js'
 import { projectWriteService } from './services/project-writes.js'
-import type { RemovedFiles } from './services/removals.js'
+import { removals, type Removals, type RemovedFiles } from './services/removals.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from './services/rate-limits.js'
 import { runnerService } from './services/runners.js'
 import { openStartStore, seedStartStore, type SeedFile } from './services/seed-image.js'
@@ -265,7 +265,7 @@ function composeServices(
     health: healthService(api.ctx.store),
     members: memberService(api.ctx),
     ...ciServices(api, events),
-    transfers: transferServices(api, options.transfers),
+    transfers: transferServices(api, removals(api.ctx, removedFiles), options.transfers),
     groupLabels: groupLabelService(api.ctx),
     groupMilestones: groupMilestoneService(api.ctx),
     promotions: promotionService(api.ctx),
@@ -352,7 +352,7 @@ export interface TransferOptions {
  * jobs still running at close are told to stop and awaited. A restart marks exports and imports
  * that were under way as failed.
  */
-function transferServices(api: Assembly, options: TransferOptions = {}): Transfers {
+function transferServices(api: Assembly, removed: Removals, options: TransferOptions = {}): Transfers {
   const { store } = api.ctx
   const work = workDir(api.settings.data, ['transfers'], 'transfers')
   const now = api.ctx.clock.now().toISOString()
@@ -398,6 +398,7 @@ function transferServices(api: Assembly, options: TransferOptions = {}): Transfe
   const slots = jobSlots(CONCURRENT_IMPORTS)
   const imports = importService(api.ctx, {
     ...env,
+    removals: removed,
     limits: extractLimits,
     s3Endpoint: options.s3Endpoint,
     slots,

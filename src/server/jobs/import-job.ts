@@ -14,6 +14,7 @@ import { TreeError } from '../archive/ndjson-reader.js'
 import { followingRedirects, outboundAgent } from '../outbound/outbound-agent.js'
 import { accessLevels } from '../../schema/common.js'
 import type { ServiceContext } from '../services/context.js'
+import type { RemovedFiles, Removals } from '../services/removals.js'
 import { restoreRepository } from './import-repository.js'
 import { guardedTransfer, type TransferLimits } from '../outbound/transfer-guard.js'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files.js'
@@ -47,6 +48,8 @@ export interface ImportJobEnv {
   aborted: () => boolean
   /** Aborts when the server shuts down: a download under way stops. */
   stop: AbortSignal
+  /** How an overwrite removes the project it replaces: rows, bots, then files. */
+  removals: Removals
 }
 
 /** `Projects::ImportErrorFilter`: every whitespace-delimited token holding a `/` becomes `[FILTERED]`. */
@@ -208,10 +211,12 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
 }
 
 /**
- * `overwrite=true` (`lib/api/project_import.rb`): the import ran in a project at a temporary path; the
- * project at the wanted path is removed and the new one takes its path. The importer must be able to admin
- * the old project (Maintainer+), else GitLab's `cannot overwrite` error. Returns the id the import record now
- * belongs to.
+ * `overwrite=true` (`lib/api/project_import.rb`, `Projects::OverwriteProjectService`): the import ran in a
+ * project at a temporary path; the old project's members and group shares move to it, the old project is
+ * removed as `Projects::DestroyService` removes one (rows, bots, then its files) and the new one takes its
+ * path. Our choice: the old project's access-token bots go with it (GitLab moves their membership with the
+ * others). The importer must be able to admin the old project (Maintainer+), else GitLab's `cannot overwrite`
+ * error. Returns the id the import record now belongs to.
  */
 function overwrite(
   env: ImportJobEnv,
@@ -224,14 +229,18 @@ function overwrite(
   const old = store.projects.byPath(fullPath)
   const user = store.users.get(importer.id)!
   const ns = fullPath.slice(0, fullPath.lastIndexOf('/'))
-  store.transaction(() => {
+  const files = store.transaction(() => {
+    let removed: RemovedFiles | undefined
     if (old) {
       store.deferForeignKeys()
       if (!access.userAtLeast(user, old, accessLevels.maintainer))
         throw new TreeError(`User ${importer.username} (${importer.id}) cannot overwrite a project in ${ns}`)
-      writer.removeProject(old.id)
+      writer.moveAccess(old.id, projectId)
+      removed = env.removals.projectRows(old)
     }
     writer.renameProject(projectId, fullPath.slice(fullPath.lastIndexOf('/') + 1), fullPath)
+    return removed
   })
+  if (files) env.removals.discard(files)
   return projectId
 }

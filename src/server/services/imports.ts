@@ -9,6 +9,7 @@ import { importRoleFor } from '../domain/releases.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
+import type { Removals } from './removals.js'
 import { projectIdentity, type TransferEnv } from './exports.js'
 
 /** GitLab's project path rule (`Gitlab::PathRegex.project_path_format_message`). */
@@ -32,6 +33,8 @@ export interface ImportEnv extends TransferEnv {
   /** CONCURRENT_IMPORTS slots that imports wait for, keyed by the importing user. */
   slots: JobSlots
   s3Endpoint?: string
+  /** How an overwrite removes the project it replaces. */
+  removals: Removals
 }
 
 /** What `create` needs besides the parameters: where the archive comes from, checked beforehand. */
@@ -148,6 +151,7 @@ export function importService(ctx: ServiceContext, env: ImportEnv) {
               transfer: env.transfer,
               aborted: env.queue.aborted,
               stop: env.queue.signal,
+              removals: env.removals,
             },
             projectId,
             source,

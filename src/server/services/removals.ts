@@ -34,19 +34,25 @@ export function removals(ctx: ServiceContext, hooks: RemovalHooks = {}) {
     }
   }
   const projectBots = (projectId: number) => store.accessTokens.botsOf('project', projectId)
+  /** The project's rows and bots, inside the caller's transaction; returns its files for `discard` after it commits. */
+  const projectRows = (project: ProjectRow): RemovedFiles => {
+    const files = store.projectSettings.filesOf(project.id)
+    dropBots(projectBots(project.id))
+    store.projectSettings.remove(project.id)
+    return files
+  }
+  /** Deletes what removed projects left on disk, once their rows are gone for good. */
+  const discard = (files: RemovedFiles) => hooks.onRemoved?.(files)
 
   return {
     /** Removes these bot users (one token's, when it is revoked); inside the caller's transaction. */
     bots: dropBots,
     /** Removes the project with every row under it and its bots, then its files. */
     project(project: ProjectRow): void {
-      const files = store.projectSettings.filesOf(project.id)
-      store.transaction(() => {
-        dropBots(projectBots(project.id))
-        store.projectSettings.remove(project.id)
-      })
-      hooks.onRemoved?.(files)
+      discard(store.transaction(() => projectRows(project)))
     },
+    projectRows,
+    discard,
     /** Removes the group, the groups and projects below it and all their bots, then the projects' files. */
     group(group: NamespaceRow): void {
       const files: RemovedFiles = { exports: [], metricImages: [] }

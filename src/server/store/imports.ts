@@ -101,7 +101,13 @@ export function importWriter(db: Db) {
        default_branch = @default_branch, name = @name WHERE id = @id`,
   )
   const rename = db.prepare('UPDATE projects SET path = ?, full_path = ? WHERE id = ?')
-  const remove = db.prepare('DELETE FROM projects WHERE id = ?')
+  // `UPDATE OR IGNORE`: a user or group the new project already has keeps the new project's row.
+  const moveMembers = db.prepare(
+    "UPDATE OR IGNORE members SET source_id = @to WHERE source_type = 'project' AND source_id = @from",
+  )
+  const moveShares = db.prepare(
+    'UPDATE OR IGNORE project_group_links SET project_id = @to WHERE project_id = @from',
+  )
   return {
     /** A user by email (case-insensitive), else by username: how an administrator's import maps members. */
     findUser: (email: string | null, username: string | null) =>
@@ -139,7 +145,14 @@ export function importWriter(db: Db) {
       name: string
     }) => setProject.run(p),
     renameProject: (id: number, path: string, fullPath: string) => rename.run(path, fullPath, id),
-    removeProject: (id: number) => remove.run(id),
+    /**
+     * An overwrite's `Projects::MoveAccessService` (`remove_remaining_elements: false`): the old project's
+     * members and group shares that the new project lacks move to it.
+     */
+    moveAccess: (from: number, to: number) => {
+      moveMembers.run({ from, to })
+      moveShares.run({ from, to })
+    },
   }
 }
 export type ImportWriter = ReturnType<typeof importWriter>

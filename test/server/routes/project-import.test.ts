@@ -14,6 +14,7 @@ import {
 } from '../../support/imports.js'
 import { widgetsSeed } from '../../support/seeds.js'
 import type { ServerOptions } from '../../../src/server/app.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const ROOT = 'glpat-root-token'
 const ALICE = 'glpat-alice-token' // maintainer of group acme
@@ -443,5 +444,39 @@ describe('GET /projects/:id/import', () => {
     expect((await list('/api/v4/projects/acme%2Fwidgets/issues')).map((i) => i.title)).toEqual([
       'replacement',
     ])
+  })
+
+  it("overwrite=true moves the old project's members to the new one and removes its bots and files", async () => {
+    const P = '/api/v4/projects/acme%2Fwidgets'
+    const oldId = t.server.store.projects.byPath('acme/widgets')!.id
+    await t.http('POST', `${P}/export`, { token: ROOT })
+    await exportSettled(t, P, ROOT)
+    const [archive] = t.server.store.exports.files()
+    expect(existsSync(archive!)).toBe(true)
+    const bot = await t.http('POST', `${P}/access_tokens`, {
+      token: ROOT,
+      json: { name: 'ci', scopes: ['api'], access_level: 30, expires_at: '2026-06-01' },
+    })
+    expect(bot.status).toBe(201)
+    const botId = (bot.body as Json).user_id as number
+
+    const dir = tree({
+      'tree/project/issues.ndjson': `${JSON.stringify({ iid: 1, title: 'replacement' })}\n`,
+    })
+    const res = await importFile(tgz(dir), { path: 'widgets', namespace: 'acme', overwrite: 'true' })
+    expect(await settled(res.body!.id)).toMatchObject({ import_status: 'finished' })
+    const now = t.server.store.projects.byPath('acme/widgets')!.id
+    expect(now).not.toBe(oldId)
+    // Projects::MoveAccessService: bob (a developer of the old project only) keeps his access.
+    const members = await list(`${P}/members`)
+    expect(members.map((m) => [m.username, m.access_level])).toContainEqual(['bob', 30])
+    expect((await t.http('GET', `${P}/issues`, { token: BOB })).status).toBe(200)
+    // Projects::DestroyService: the old project's bot and its export archive are gone, nothing left under its id.
+    expect((await t.http('GET', `/api/v4/users/${botId}`, { token: ROOT })).status).toBe(404)
+    expect(existsSync(archive!)).toBe(false)
+    const left = inspectDb(t.server.store)
+      .prepare("SELECT COUNT(*) AS n FROM members WHERE source_type = 'project' AND source_id = ?")
+      .get(oldId)
+    expect(left).toEqual({ n: 0 })
   })
 })
