@@ -5,7 +5,8 @@
 // evaluates those it loaded only to keep: undici (a start makes no outbound request), the seed's YAML
 // parsers (a start from a seeded image, or with no seed, parses none; they were evaluated at every
 // start), qs (a flat query needs none; also evaluated at start), tar-stream and aws4 (exports and
-// imports), pino (Fastify's logger, off unless asked for) and light-my-request (Fastify's `inject`).
+// imports), pino (Fastify's logger, off unless asked for), light-my-request (Fastify's `inject`) and
+// busboy (a multipart body's parser, which @fastify/multipart loaded with itself).
 // (fast-json-stringify, and ajv with it, stays: the first answer compiles a serializer with it.)
 // Each file's hash is in serve.cjs, so that serve.cjs's checksum (the seeded images' key, and its
 // code cache's name) changes with any of them. The one-file server (scripts/bundle.mjs) stays one file.
@@ -17,7 +18,17 @@ import { build } from 'esbuild'
 import { assertAscii } from './one-byte-source.mjs'
 
 /** The packages made lazy: each exports an object, whose properties the stand-in forwards, or a function. */
-const PACKAGES = ['undici', 'yaml', 'js-yaml', 'qs', 'tar-stream', 'aws4', 'pino', 'light-my-request']
+const PACKAGES = [
+  'undici',
+  'yaml',
+  'js-yaml',
+  'qs',
+  'tar-stream',
+  'aws4',
+  'pino',
+  'light-my-request',
+  '@fastify/busboy',
+]
 
 const SKIP = Symbol('lazy-packages: resolving')
 const chunkName = (name) => name.replace(/^@/, '').replaceAll('/', '-')
@@ -51,7 +62,7 @@ export const isServeChunk = (path) => /^\.\/serve-.+\.cjs$/.test(path)
  * of the bundle).
  */
 export function lazyPackages({ root, outdir, options, metafiles }) {
-  const filter = new RegExp(`^(${PACKAGES.join('|')})$`)
+  const filter = new RegExp(`^(${PACKAGES.map((p) => p.replace(/[./]/g, '\\$&')).join('|')})$`)
   return {
     name: 'lazy-packages',
     setup(b) {

@@ -49,9 +49,17 @@ describe("serve's chunks", () => {
   it('are files beside serve.cjs, which holds none of their packages', () => {
     const chunks = readdirSync(bundle).filter((f) => /^serve-[a-z0-9-]+-[0-9a-f]{8}\.cjs$/.test(f))
     expect(chunks.map((f) => f.replace(/-[0-9a-f]{8}\.cjs$/, '')).sort()).toEqual(
-      ['aws4', 'js-yaml', 'light-my-request', 'pino', 'qs', 'tar-stream', 'undici', 'yaml'].map(
-        (p) => `serve-${p}`,
-      ),
+      [
+        'aws4',
+        'fastify-busboy',
+        'js-yaml',
+        'light-my-request',
+        'pino',
+        'qs',
+        'tar-stream',
+        'undici',
+        'yaml',
+      ].map((p) => `serve-${p}`),
     )
     const { outputs } = JSON.parse(readFileSync(`${bundle}.meta.json`, 'utf8')) as {
       outputs: Record<string, { inputs: Record<string, unknown> }>
