@@ -47,7 +47,7 @@ const cli = await build({
 // `serve` is one CommonJS script beside the chunks: src/cli/serve-script.ts runs it as a vm.Script,
 // whose V8 code cache can be kept after a run (lazily compiled functions included).
 // The file is the CommonJS wrapper with the module inside, as the script runs it: a wrapper added
-// when it is read would make V8 copy the 3.4 MB source into a second string, held until a full GC.
+// when it is read would make V8 copy the 2.1 MB source into a second string, held until a full GC.
 // Packages a start never runs are files of their own beside it, read on first use (lazy-packages.mjs).
 const chunks = []
 const serve = await build({
