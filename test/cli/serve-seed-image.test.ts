@@ -178,6 +178,36 @@ describe('serve --seed FILE, a second time', () => {
     expect(fromImage).not.toContain('9 Made through the API')
   })
 
+  it("signs each start's page sessions with a key of its own: one start refuses another's cookie", async () => {
+    const seed = seedFile(example)
+    await serve(seed, { at: MADE_AT })
+    const [kept] = images()
+    /** The private project's page with `cookie`: its status, and whether it names the project. */
+    const page = async (api: string, cookie: string) => {
+      const res = await request(`${api.replace('/api/v4', '')}/acme/widgets`, { headers: { cookie } })
+      return { status: res.statusCode, named: (await res.body.text()).includes('Widgets') }
+    }
+    let cookie = ''
+    await serve(seed, {
+      then: async (api) => {
+        const signIn = await request(`${api.replace('/api/v4', '')}/users/sign_in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `token=${TOKEN}&redirect_to=%2F`,
+        })
+        expect(signIn.statusCode).toBe(303)
+        await signIn.body.dump()
+        cookie = /_gitlab_session=[^;]+/.exec(String(signIn.headers['set-cookie']))?.[0] ?? ''
+        expect(cookie).not.toBe('')
+        expect(await page(api, cookie)).toEqual({ status: 200, named: true }) // its own start takes it
+      },
+    })
+    let elsewhere: { status: number; named: boolean } | undefined
+    await serve(seed, { then: async (api) => void (elsewhere = await page(api, cookie)) })
+    expect(images()).toEqual([kept]) // both later starts loaded the one image
+    expect(elsewhere).toEqual({ status: 404, named: false })
+  })
+
   it('reads a changed file again, even of the same size and mtime', async () => {
     const seed = seedFile(example)
     await serve(seed, { at: MADE_AT })

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { repositoryTables } from './repository.js'
 import { openDb, openMemoryImage, isEmpty, type Db } from './db.js'
 import { epicTable } from './epics.js'
@@ -60,13 +61,17 @@ export function openStore(data: string): Store {
 
 /**
  * An in-memory store from the image of one just seeded (seeded-image.ts), with that store's key and
- * its time of seeding moved to `now`; undefined when SQLite cannot read the image.
+ * its time of seeding moved to `now`; undefined when SQLite cannot read the image. The image's token
+ * digests and sealed secrets stay keyed with the image's key (they cannot be keyed again without the
+ * tokens), but the pages' sessions are signed with a key of this start's own: every server started
+ * from one image would otherwise accept the others' session cookies and CSRF tokens, which two
+ * starts that read the seed file never do (each has a fresh `:memory:` key).
  */
 export function openSeededImage(seeded: SeededImage, now: string): Store | undefined {
   const db = openMemoryImage(seeded.image)
   if (!db) return undefined
   restamp(db, seeded, now)
-  const store = createStore(db, seeded.dbKeyBase, ':memory:')
+  const store = createStore(db, seeded.dbKeyBase, ':memory:', randomBytes(32))
   keepConnection(store, db)
   return store
 }
@@ -74,9 +79,10 @@ export function openSeededImage(seeded: SeededImage, now: string): Store | undef
 /**
  * The store facade: one module per table group, all over one connection; `secrets` seals and
  * opens stored secrets with `dbKeyBase`, the key kept outside the database (secrets-file.ts), and
- * token digests are keyed with it (token-digests.ts).
+ * token digests are keyed with it (token-digests.ts); the pages' sessions are signed with
+ * `sessionKey` (the same key unless a start from an image gives one of its own).
  */
-function createStore(db: Db, dbKeyBase: Buffer, data: string) {
+function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKeyBase) {
   const changeCount = changeCounter(db)
   const changes = storeChanges(db, changeCount)
   let writer: ImportWriter | undefined
@@ -148,8 +154,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string) {
     /** Runs `fn` in one transaction: it all lands or none of it does. */
     transaction: <T>(fn: () => T): T => db.transaction(fn),
     close: () => db.close(),
-    /** Signs and opens the pages' session cookies (session-seal.ts). */
-    sessions: sessionSeal(dbKeyBase),
+    /** Signs and opens the pages' session cookies (session-seal.ts), with `sessionKey`. */
+    sessions: sessionSeal(sessionKey),
     /** Users, groups, projects, issues and pipelines held (the emulator page). */
     counts: instanceCounts(db),
   }

@@ -29,6 +29,7 @@ const { crc32 } = process.getBuiltinModule('node:zlib')
  * - the time of seeding: every cell that held it (`created_at` of users, projects, labels...) is
  *   given this start's, the columns that held it being listed with the image. A seed whose text
  *   names a date near that time (an issue's `created_at`, which could equal it) is not kept.
+ * - the pages' session key: each start signs sessions with its own (store/index.ts).
  * - nothing else: the image carries the store's key (its token digests and sealed secrets are keyed
  *   with it), so the file is as secret as the seed's tokens: 0600, and one another user owns or may
  *   write is not read.
