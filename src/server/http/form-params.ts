@@ -29,6 +29,8 @@ const FLAT_PAIR = /^(\w+)=([\w.,~*-]*)$/
  */
 function flatQuery(text: string): Record<string, string> | undefined {
   const out: Record<string, string> = {}
+  // A URL without a query: qs would answer the same `{}`, after loading (qs is read on first use).
+  if (text === '') return out
   for (const pair of text.split('&')) {
     const match = FLAT_PAIR.exec(pair)
     if (!match) return undefined
