@@ -229,13 +229,12 @@ function register<P extends TObject, Path extends TObject>(
     return link
   }
 
-  /**
-   * Runs the handler and sends its answer. Synchronous for a synchronous handler (most are): the
-   * answer is written in the handler's turn, without an async function's promise, Fastify's wait
-   * on it and a microtask per request. Sent here, never returned to Fastify to send (a Reply
-   * returned is a thenable it would wait on); only a handler's promise goes back to Fastify.
-   */
-  function answer(req: FastifyRequest, reply: FastifyReply, cache: ResponseCache | undefined, key: string) {
+  async function answer(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    cache: ResponseCache | undefined,
+    key: string,
+  ) {
     // Taken on a miss only, before the handler reads the store: a hit checks its own entry.
     const generation = cache?.generation() ?? 0
     const merged = {
@@ -269,48 +268,26 @@ function register<P extends TObject, Path extends TObject>(
         },
       })
     // A watch the cache does not take (`set` releases one it declines) is released here.
-    const refused = (err: unknown) => {
-      watch?.release()
-      throw err
-    }
-    const send = (result: unknown): Promise<undefined> | undefined => {
-      let taken = false
-      try {
-        if (reply.sent) return undefined
-        const json = result instanceof JsonAnswer ? result.body : undefined
-        if (!cache) {
-          if (json !== undefined) reply.type('application/json').send(json)
-          // Nothing to send, as Fastify's wait on an async handler found it: it sends the empty answer.
-          else if (result === undefined) return Promise.resolve(undefined)
-          else reply.send(result)
-          return undefined
-        }
-        // Kept in the cache: bytes of their own, never a slice of the shared pool (src/server/http/own-bytes.ts).
-        const body = typeof json === 'object' ? json : ownBytes(json ?? (reply.serialize(result) as string))
-        const headers: Record<string, string> = {}
-        for (const [name, value] of Object.entries(reply.getHeaders()))
-          if (value !== undefined && name !== 'content-type') headers[name] = String(value)
-        taken = true
-        cache.set(key, generation, { body, headers }, scopes, watch)
-        cache.routed(req.url, cachedRoute)
-        reply.type('application/json').send(body)
-        return undefined
-      } finally {
-        if (!taken) watch?.release()
-      }
-    }
-    let result: unknown
+    let taken = false
     try {
-      result = handler(handled)
-    } catch (err) {
-      return refused(err)
+      const result = await handler(handled)
+      if (reply.sent) return result
+      const json = result instanceof JsonAnswer ? result.body : undefined
+      if (!cache) return json === undefined ? result : reply.type('application/json').send(json)
+      // Kept in the cache: bytes of their own, never a slice of the shared pool (src/server/http/own-bytes.ts).
+      const body = typeof json === 'object' ? json : ownBytes(json ?? (reply.serialize(result) as string))
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined && name !== 'content-type') headers[name] = String(value)
+      taken = true
+      cache.set(key, generation, { body, headers }, scopes, watch)
+      cache.routed(req.url, cachedRoute)
+      return reply.type('application/json').send(body)
+    } finally {
+      if (!taken) watch?.release()
     }
-    return isThenable(result) ? Promise.resolve(result).then(send, refused) : send(result)
   }
 }
-
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 
 /** A multipart body's fields (files drained); a body over the limits is 413, a broken one 400. */
 async function formFields(req: FastifyRequest): Promise<Record<string, unknown>> {
