@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { invalidJsonBody, jsonLimitError } from '../grape/gitlab-errors.js'
 import { parseQuery } from './form-params.js'
 import { BODY_LIMITS, jsonLimitExceeded } from '../domain/json-depth.js'
-import { RAW_MULTIPART_FIELDS } from './malformed-strings.js'
+import { keepJsonBytes, RAW_MULTIPART_FIELDS } from './malformed-strings.js'
 
 /** The parsers every route shares: forms, JSON as Grape reads it, YAML and plain text as text. */
 export async function bodyParsers(app: FastifyInstance): Promise<void> {
@@ -13,7 +13,8 @@ export async function bodyParsers(app: FastifyInstance): Promise<void> {
   // GitLab's JSON validation middleware refuses a body over its limits before that (and before any
   // authentication): what an anonymous body can make JSON.parse build is bounded.
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    keepJsonBytes(req, body as Buffer)
     const exceeded = jsonLimitExceeded(body as Buffer, BODY_LIMITS)
     if (exceeded) return done(jsonLimitError(exceeded), undefined)
     const text = (body as Buffer).toString('utf8').trim()

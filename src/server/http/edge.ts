@@ -70,8 +70,9 @@ export async function installEdge(
   app.decorateRequest('actor', null as never)
   app.setErrorHandler(handleError)
   const log = installRequestLog(app, instruments.requests, { clock, bodies: instruments.bodies })
-  // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400.
-  malformedStringGuard(app)
+  // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400. The
+  // JSON parser of `bodyParsers` keeps each JSON body's bytes for it.
+  malformedStringGuard(app, { jsonBytesKept: true })
   // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
   const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
   app.addHook(

@@ -146,7 +146,16 @@ export async function checkUnroutedParts(req: FastifyRequest) {
   }
 }
 
-/** A JSON or urlencoded body, from the raw bytes `preParsing` kept: throws GitLab's 400. */
+/**
+ * Keeps a JSON body's bytes for the check once it is parsed: the JSON parser reads the body whole
+ * (http/body-parsers.ts), so its Buffer is kept as it is, without a second stream copying it.
+ */
+export function keepJsonBytes(req: FastifyRequest, raw: Buffer): void {
+  const kept: WithRawBody = req
+  kept[RAW_BODY] = [raw]
+}
+
+/** A JSON or urlencoded body, from the raw bytes kept: throws GitLab's 400. */
 function checkBody(req: FastifyRequest): void {
   const chunks = (req as WithRawBody)[RAW_BODY]
   if (!chunks) return
@@ -158,9 +167,10 @@ function checkBody(req: FastifyRequest): void {
 /**
  * Installs the guard: path, query and credentials on arrival (before routing, as the middleware
  * runs before Grape); JSON and urlencoded bodies from their raw bytes once parsed. Multipart
- * fields are checked as they are read (`multipartField`).
+ * fields are checked as they are read (`multipartField`). `jsonBytesKept`: the app's JSON parser
+ * hands its bytes to `keepJsonBytes` (http/body-parsers.ts), so a JSON body needs no copy here.
  */
-export function malformedStringGuard(app: FastifyInstance): void {
+export function malformedStringGuard(app: FastifyInstance, { jsonBytesKept = false } = {}): void {
   app.addHook(
     'onRequest',
     syncHook((req) => {
@@ -184,7 +194,8 @@ export function malformedStringGuard(app: FastifyInstance): void {
     const type = req.headers['content-type'] ?? ''
     // A request without a body has no bytes to keep: its stream goes on as it came (clients send
     // a JSON Content-Type with every GET too; the copy cost each of those a stream and a pipe).
-    if (hasNoBody(req.headers) || (!isJson(type) && !isForm(type))) return done(null, payload)
+    if (hasNoBody(req.headers) || !(isForm(type) || (isJson(type) && !jsonBytesKept)))
+      return done(null, payload)
     const chunks: Buffer[] = ((req as WithRawBody)[RAW_BODY] = [])
     const copy = new PassThrough()
     payload.on('data', (chunk: Buffer) => chunks.push(chunk))

@@ -1,6 +1,7 @@
 import { connect } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { request } from 'undici'
+import { bodyParsers } from '../../../src/server/http/body-parsers.js'
 import { malformedStringGuard } from '../../../src/server/http/malformed-strings.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { snapshotStore } from '../../support/fuzz-store.js'
@@ -227,5 +228,57 @@ describe("the guard's copy of a body", () => {
     // The guard's refusal (the bare app has no GitLab error handler to write its plain text).
     expect(bad.statusCode).toBe(400)
     await bad.body.dump()
+  })
+})
+
+describe("the guard beside the server's JSON parser", () => {
+  /** The guard told that the app's JSON parser keeps the bytes, with that parser (http/body-parsers.ts). */
+  let app: FastifyInstance
+  let base: string
+  const handedOn: boolean[] = []
+  beforeAll(async () => {
+    app = Fastify()
+    await bodyParsers(app)
+    malformedStringGuard(app, { jsonBytesKept: true })
+    app.addHook('preParsing', (req, _reply, payload, done) => {
+      handedOn.push(payload === req.raw)
+      done(null, payload)
+    })
+    app.post('/echo', async (req) => req.body)
+    base = await app.listen({ host: '127.0.0.1', port: 0 })
+  })
+  afterAll(() => app.close())
+  beforeEach(() => void (handedOn.length = 0))
+
+  it('makes no copy of a JSON body, and checks the bytes the parser read', async () => {
+    const res = await request(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":"fine"}',
+    })
+    expect(await res.body.json()).toEqual({ title: 'fine' })
+    expect(handedOn).toEqual([true])
+    for (const body of [
+      '{"title":"a\\u0000b"}',
+      Buffer.from([0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xc0, 0x80, 0x22, 0x7d]),
+    ]) {
+      const bad = await request(`${base}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+      expect(bad.statusCode).toBe(400)
+      await bad.body.dump()
+    }
+  })
+
+  it('still copies a urlencoded body, which its parser decodes as text', async () => {
+    const res = await request(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'title=fine',
+    })
+    expect(await res.body.json()).toEqual({ title: 'fine' })
+    expect(handedOn).toEqual([false])
   })
 })
