@@ -921,13 +921,15 @@ describe('fuzzing every route of the OpenAPI document', () => {
         }),
         { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
       )
-      // The fuzzer must get past validation as well as be refused, or it tests nothing.
+      // The fuzzer must get past validation as well as be refused, or it tests nothing. Successes are
+      // 4.7-7.7% of a run's requests over the runs seen (a random seed each run), so the floor is 3%:
+      // at 5% one run in ten or so failed by chance.
       console.log(
         `fuzz: ${RUNS} requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
       )
       const ok = [...statuses].filter(([s]) => s < 300).reduce((n, [, c]) => n + c, 0)
       const refused = [...statuses].filter(([s]) => s >= 400).reduce((n, [, c]) => n + c, 0)
-      expect(ok).toBeGreaterThan(RUNS * 0.05)
+      expect(ok).toBeGreaterThan(RUNS * 0.03)
       expect(refused).toBeGreaterThan(RUNS * 0.2)
     },
     RUNS * 60 + 60_000,
