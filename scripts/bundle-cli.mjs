@@ -14,6 +14,7 @@ import { lazyBuiltins } from './lazy-builtins.mjs'
 import { isServeChunk, lazyPackages } from './lazy-packages.mjs'
 import { lazyRouterCode } from './lazy-router-code.mjs'
 import { assertAscii } from './one-byte-source.mjs'
+import { prebuiltSerializers } from './prebuilt-serializers.mjs'
 import { seedCheck } from './seed-check.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -49,10 +50,15 @@ const cli = await build({
 // The file is the CommonJS wrapper with the module inside, as the script runs it: a wrapper added
 // when it is read would make V8 copy the 2.1 MB source into a second string, held until a full GC.
 // Packages a start never runs are files of their own beside it, read on first use (lazy-packages.mjs).
+// The Issue entity's serializer is written at build time (prebuilt-serializers.mjs).
 const chunks = []
 const serve = await build({
   ...shared,
-  plugins: [lazyPackages({ root, outdir, options: shared, metafiles: chunks }), ...shared.plugins],
+  plugins: [
+    prebuiltSerializers(root),
+    lazyPackages({ root, outdir, options: shared, metafiles: chunks }),
+    ...shared.plugins,
+  ],
   entryPoints: [resolve(root, 'build/cli/serve.js')],
   outfile: resolve(outdir, 'serve.cjs'),
   format: 'cjs',

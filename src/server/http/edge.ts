@@ -17,6 +17,7 @@ import { routeHeadAsGet } from './head-requests.js'
 import { checkUnroutedParts, frameworkErrors, malformedStringGuard } from './malformed-strings.js'
 import { requestIds } from './request-ids.js'
 import { installRequestLog } from './request-log.js'
+import { prebuiltSerializer } from './prebuilt-serializers.js'
 import { requestTurns } from './request-turns.js'
 import type { ResponseCache } from './response-cache.js'
 import { serializerSchema } from './serializer-schema.js'
@@ -132,13 +133,18 @@ export async function installEdge(
 /**
  * Start-up time: many routes answer with the same record schema, so each schema object compiles
  * once, and only when a route first answers with it (most routes of a short run never do), in
- * the form fast-json-stringify writes without validating (src/server/http/serializer-schema.ts).
+ * the form fast-json-stringify writes without validating (src/server/http/serializer-schema.ts);
+ * in the CLI's bundle, the Issue entity's was written at build time (http/prebuilt-serializers.ts).
  */
 function compileSerializersLazily(app: FastifyInstance): void {
   const serializers = new WeakMap<object, (data: unknown) => string>()
   const compiled = (schema: object) => {
     let serialize = serializers.get(schema)
-    if (!serialize) serializers.set(schema, (serialize = fastJson(serializerSchema(schema) as object)))
+    if (!serialize)
+      serializers.set(
+        schema,
+        (serialize = prebuiltSerializer(schema) ?? fastJson(serializerSchema(schema) as object)),
+      )
     return serialize
   }
   app.setSerializerCompiler(({ schema }) => {
