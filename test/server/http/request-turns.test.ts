@@ -11,6 +11,8 @@ const spend = (ms: number) => {
   const until = performance.now() + ms
   while (performance.now() < until);
 }
+/** A budget no pause of a loaded machine spends by itself, between two calls that expect it unspent. */
+const BUDGET = 50
 /** One turn of the event loop: the check phase's immediates scheduled before this one have run. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
@@ -27,11 +29,11 @@ describe('request turns', () => {
   })
 
   it('makes the requests after a spent budget wait for a later turn, in arrival order', async () => {
-    const turns = requestTurns(5)
+    const turns = requestTurns(BUDGET)
     const ran: string[] = []
     turns.run(() => {
       ran.push('a')
-      spend(6)
+      spend(BUDGET + 10)
     })
     turns.run(() => ran.push('b'))
     turns.run(() => ran.push('c'))
@@ -44,12 +46,12 @@ describe('request turns', () => {
   })
 
   it('leaves the rest of the waiting requests to the next turn when one spends the new budget', async () => {
-    const turns = requestTurns(5)
+    const turns = requestTurns(BUDGET)
     const ran: string[] = []
-    turns.run(() => spend(6))
+    turns.run(() => spend(BUDGET + 10))
     turns.run(() => {
       ran.push('b')
-      spend(6)
+      spend(BUDGET + 10)
     })
     turns.run(() => ran.push('c'))
     await turn()
@@ -62,11 +64,11 @@ describe('request turns', () => {
   })
 
   it('makes a request wait once a budget opened long ago is spent, with no immediate left behind', async () => {
-    const turns = requestTurns(5)
+    const turns = requestTurns(BUDGET)
     const ran: string[] = []
     turns.run(() => ran.push('a'))
     await turn()
-    spend(6)
+    spend(BUDGET + 10)
     turns.run(() => ran.push('b'))
     expect(ran).toEqual(['a'])
     await turn()
