@@ -22,42 +22,26 @@ export interface RequestTurns {
  * turn run until `budgetMs` of it has passed; the requests after that wait, in arrival order,
  * for the next turns (`setImmediate`), while the loop accepts and reads in between. A request
  * that arrives while none wait, within the budget, goes on at once, without a queue.
- *
- * A turn's budget is counted from its first handler, and it is not closed at the end of every
- * turn of the loop: an immediate scheduled for each turn that ran a handler cost about 2 µs a
- * request, 8% of a cached list's hit (BENCHMARKS.md, stop 41). So the budget may span several
- * short turns, and it is only closed when a request finds it spent: that request waits, and
- * `nextTurn` opens a new budget in this turn's check phase (setImmediate), so a handler never
- * runs more than `budgetMs` after the budget opened without the loop getting a turn in between.
  */
 export function requestTurns(budgetMs = 2): RequestTurns {
   const waiting: (() => void)[] = []
   const letIn = new WeakSet<IncomingMessage>()
-  /** When the current budget's first handler began; undefined once it is closed. */
+  /** When the current turn's first handler began; undefined between busy turns. */
   let turnStarted: number | undefined
-  /** `nextTurn` is scheduled. */
-  let scheduled = false
   const nextTurn = () => {
-    scheduled = false
     turnStarted = undefined
     if (waiting.length === 0) return
     turnStarted = performance.now()
-    scheduled = true
     setImmediate(nextTurn)
     while (waiting.length > 0 && performance.now() - turnStarted < budgetMs) waiting.shift()!()
   }
   const run = (go: () => void): void => {
     if (waiting.length > 0) return void waiting.push(go)
     const now = performance.now()
-    if (turnStarted === undefined) turnStarted = now
-    else if (now - turnStarted >= budgetMs) {
-      waiting.push(go)
-      if (!scheduled) {
-        scheduled = true
-        setImmediate(nextTurn)
-      }
-      return
-    }
+    if (turnStarted === undefined) {
+      turnStarted = now
+      setImmediate(nextTurn)
+    } else if (now - turnStarted >= budgetMs) return void waiting.push(go)
     go()
   }
   return {
