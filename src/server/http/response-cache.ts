@@ -1,3 +1,4 @@
+import { oldestKeys } from '../domain/oldest-keys.js'
 import type { ListWatch } from '../services/watched-issue-lists.js'
 
 /** What the cache reads of the store's change log (store/changes.ts `StoreChanges`). */
@@ -49,6 +50,7 @@ export function responseCache(
 ) {
   type Entry = { generation: number; scopes: string[]; watch?: ListWatch; response: CachedResponse }
   const entries = new Map<string, Entry>()
+  const oldestOf = oldestKeys<string>()
   const routes = new Map<string, CachedRoute>()
   /** The entry last set or hit, the last in the Map's order while it stays. */
   let newest: Entry | undefined
@@ -111,8 +113,7 @@ export function responseCache(
       }
       if (response.body.length > maxEntryBytes) return watch?.release()
       drop(key)
-      while (bytes + response.body.length > maxBytes && entries.size > 0)
-        drop(entries.keys().next().value as string)
+      while (bytes + response.body.length > maxBytes && entries.size > 0) drop(oldestOf(entries) as string)
       newest = { generation: current, scopes, ...(watch ? { watch } : {}), response }
       entries.set(key, newest)
       bytes += response.body.length
