@@ -7,7 +7,7 @@ import { noCycle } from './scripts/eslint-no-cycle.mjs'
 const SERVER_FORBIDDEN = ['**/api/**', '**/actions/**', '**/sync/**']
 const SERVER_MESSAGE = 'the server never imports the client (src/api), src/sync or src/actions'
 /** The server's entrance and composition root: nothing below imports them. */
-const TOP = ['**/compose.js', '**/app.js', '**/start.js']
+const TOP = ['**/start/**']
 /** The floors above the store (services/, jobs/, present/, the edge and the routes). */
 const ABOVE_STORE = [
   '**/services/**',
@@ -60,8 +60,8 @@ export default tseslint.config(
     ignores: ['src/server/store/**'],
   },
   layer('src/server/store', SERVER_FORBIDDEN, SERVER_MESSAGE),
-  // The server's own floors (docs/architecture.md), top down: app.ts and start.ts; compose.ts, the
-  // composition root; routes/; http/, the edge; services/ and jobs/; present/; store/, archive/,
+  // The server's own floors (docs/architecture.md), top down: start/ (start-server.ts and
+  // build-server.ts; open-state.ts, the composition root); routes/; http/, the edge; services/ and jobs/; present/; store/, archive/,
   // git/, outbound/ and seed/; grape/ and domain/, rules with no I/O. No import runs up a floor.
   // Type-only imports of the interfaces a layer receives (row types, a job's handle) are allowed.
   serverLayer('src/server/routes', [
@@ -73,7 +73,10 @@ export default tseslint.config(
   serverLayer('src/server/pages', [
     forbid(['**/store/**'], 'pages read through services, never the store', true),
     forbid(['**/jobs/**'], 'pages never import jobs: services start them'),
-    forbid([...TOP, '**/routes/**'], 'pages are mounted by app.ts beside the routes, never import them'),
+    forbid(
+      [...TOP, '**/routes/**'],
+      'pages are mounted by start/build-server.ts beside the routes, never import them',
+    ),
   ]),
   serverLayer('src/server/http', [
     forbid(
@@ -104,7 +107,11 @@ export default tseslint.config(
       ['**/routes/**', '**/pages/**', '**/http/**', ...TOP],
       'services know nothing of routes, the edge or the composition',
     ),
-    forbid(['**/jobs/**'], 'services use jobs only through the interfaces compose.ts hands them', true),
+    forbid(
+      ['**/jobs/**'],
+      'services use jobs only through the interfaces start/open-state.ts hands them',
+      true,
+    ),
   ]),
   serverLayer('src/server/present', [
     forbid(['**/store/index.js'], 'presenters do no I/O: the service loads the records and passes them in'),

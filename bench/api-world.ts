@@ -5,7 +5,7 @@
  * also gives the reset after it, which returns to the empty instance (target < 20 ms).
  */
 import { createClient } from '../src/api/index.js'
-import { startServer } from '../src/server/start.js'
+import { startServer } from '../src/server/start/start-server.js'
 import { median, timed } from './support/measure.js'
 
 const PROJECTS = 100

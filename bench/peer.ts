@@ -31,7 +31,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { request } from 'undici'
 import { stringify } from 'yaml'
-import { buildServer } from '../src/server/app.js'
+import { buildServer } from '../src/server/start/build-server.js'
 import { rssMb, SETTLE_MS } from './support/first-answer.js'
 import { alternate, figures, generatorCheck, median, ROUNDS, startChild, timed } from './support/measure.js'
 import {

@@ -97,7 +97,7 @@ console.log(JSON.stringify(times))
 async function inProcessRow(): Promise<Row> {
   const child = spawn(
     process.execPath,
-    ['--input-type=module', '-e', IN_PROCESS, join(root, 'build/server/start.js')],
+    ['--input-type=module', '-e', IN_PROCESS, join(root, 'build/server/start/start-server.js')],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   )
   let out = ''

@@ -7,7 +7,7 @@
  * needs (the list pages of both sides, 100 per page).
  */
 import { createClient } from '../src/api/client.js'
-import { buildServer } from '../src/server/app.js'
+import { buildServer } from '../src/server/start/build-server.js'
 import type { Seed } from '../src/schema/seed.js'
 import { githubSide } from '../src/sync/github.js'
 import { gitlabSide } from '../src/sync/gitlab.js'

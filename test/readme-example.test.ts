@@ -20,7 +20,7 @@ function readmeBlock(firstLine: string): string {
 
 /** Runs `code` as a Jest test file in a child Jest, with the package import pointing at the source. */
 function runAsJest(name: string, code: string) {
-  const local = code.replace("'gitlab-actions/server'", `'${join(root, 'src/server/start')}'`)
+  const local = code.replace("'gitlab-actions/server'", `'${join(root, 'src/server/start/start-server')}'`)
   expect(local).not.toBe(code)
   const dir = join(root, 'build', `readme-${name}`)
   mkdirSync(dir, { recursive: true })

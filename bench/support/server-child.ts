@@ -13,7 +13,7 @@
 import { createServer } from 'node:http'
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
-import { buildServer } from '../../src/server/app.js'
+import { buildServer } from '../../src/server/start/build-server.js'
 import { issuesSeed } from './seeds.js'
 
 /** One recorded answer of `baseline-multi`. */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { createClient } from '../api/client.js'
-import { buildServer } from '../server/app.js'
+import { buildServer } from '../server/start/build-server.js'
 import { loadSeedFile } from '../server/seed/parse.js'
 import { demoActions } from './demo-actions.js'
 

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml'
 import { parseInstant } from '../server/domain/emulator-clock.js'
 import { supportedVersion } from '../server/domain/releases.js'
 import { DEFAULT_ROOT_TOKEN, isLoopbackHost } from '../server/seed/default.js'
-import { FaultRuleError, startServer, type EmulatorFaultInput } from '../server/start.js'
+import { FaultRuleError, startServer, type EmulatorFaultInput } from '../server/start/start-server.js'
 
 export const serveHelp = `Usage: gitlab-actions serve [options]
 

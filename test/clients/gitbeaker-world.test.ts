@@ -6,7 +6,7 @@
  * project, imports it back and triggers a pipeline. Run twice around `reset()`: the same answers.
  */
 import { Gitlab } from '@gitbeaker/rest'
-import { startServer, type RunningServer } from '../../src/server/start.js'
+import { startServer, type RunningServer } from '../../src/server/start/start-server.js'
 import { refusal } from '../support/gitbeaker.js'
 import { wholeWorldAnswers } from '../support/whole-world.js'
 

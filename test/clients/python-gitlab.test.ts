@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { startServer, type TestServer } from '../support/server.js'
-import { startServer as startEmulator } from '../../src/server/start.js'
+import { startServer as startEmulator } from '../../src/server/start/start-server.js'
 import { wholeWorldAnswers } from '../support/whole-world.js'
 
 const run = promisify(execFile)

@@ -1,9 +1,13 @@
 import { request } from 'undici'
-import { buildServer, type GitLabServer } from '../../src/server/app.js'
+import { buildServer, type GitLabServer } from '../../src/server/start/build-server.js'
 import { parseSeed } from '../../src/server/seed/parse.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
-import { DEFAULT_ROOT_TOKEN, startServer as startPublic, type RunningServer } from '../../src/server/start.js'
+import {
+  DEFAULT_ROOT_TOKEN,
+  startServer as startPublic,
+  type RunningServer,
+} from '../../src/server/start/start-server.js'
 
 /*
  * A web page the developer visits must not write to the local emulator (CSRF: forms and

@@ -8,7 +8,7 @@ import { filesDump, storeDump } from '../support/store-dump.js'
 import { hookReceiver } from '../support/hook-receiver.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
 import { createClient } from '../../src/api/client.js'
-import type { ServerOptions } from '../../src/server/app.js'
+import type { ServerOptions } from '../../src/server/start/build-server.js'
 import { exportSettled, importFile, settled as importSettled } from '../support/imports.js'
 
 /*

@@ -6,7 +6,7 @@
  * hold is printed, in KiB.
  */
 import { getGlobalDispatcher, request } from 'undici'
-import { buildServer } from '../../src/server/app.js'
+import { buildServer } from '../../src/server/start/build-server.js'
 import type { Seed } from '../../src/schema/seed.js'
 
 const count = Number(process.argv[2])

@@ -1,5 +1,5 @@
 import { request } from 'undici'
-import { buildServer, type GitLabServer, type ServerOptions } from '../../src/server/app.js'
+import { buildServer, type GitLabServer, type ServerOptions } from '../../src/server/start/build-server.js'
 import { parseSeed } from '../../src/server/seed/parse.js'
 
 export interface Reply {

@@ -6,7 +6,7 @@ import type { RouteTable } from './define.js'
 
 /**
  * What route modules get: `route(spec, handler)` to declare their routes with, the app for routes
- * served by hand, the access rules and the services (built in compose.ts). No store: routes reach
+ * served by hand, the access rules and the services (built in start/open-state.ts). No store: routes reach
  * data only through the services.
  */
 export interface ApiContext {

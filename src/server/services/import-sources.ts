@@ -3,7 +3,7 @@ import { messageError } from '../grape/gitlab-errors.js'
 import type { ImportPlan } from './imports.js'
 import { BlockedUrlError, checkUrl } from '../outbound/outbound-url.js'
 
-/** The HTTP helpers of the import jobs that the source checks use (compose.ts hands them in). */
+/** The HTTP helpers of the import jobs that the source checks use (start/open-state.ts hands them in). */
 export interface RemoteFiles {
   /** The status and headers of a HEAD of `url`; `allowLocal` lets it reach local addresses. */
   head(

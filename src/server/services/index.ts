@@ -42,7 +42,7 @@ import type { PageSessions } from './page-sessions.js'
 import type { HookService } from './hooks/hooks.js'
 import type { RepositoryService } from './repository/repository.js'
 
-/** Every service of the server (built by compose.ts); route modules reach the store only through these. */
+/** Every service of the server (built by start/open-state.ts); route modules reach the store only through these. */
 export interface Services {
   /** Who a request's credentials name, for the edge's authentication hook. */
   authentication: Authentication

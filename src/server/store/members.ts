@@ -153,7 +153,7 @@ export function memberTable(db: Db, version: () => number) {
   return {
     set: (source: MemberSource, sourceId: number, userId: number, level: number, now: string) =>
       upsert.run(source, sourceId, userId, level, now),
-    /** Where `levelsOf` reads today's date (the server's clock; compose.ts hands it over). */
+    /** Where `levelsOf` reads today's date (the server's clock; start/open-state.ts hands it over). */
     useToday(fn: () => string) {
       today = fn
     },

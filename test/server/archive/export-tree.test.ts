@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildServer, type GitLabServer } from '../../../src/server/app.js'
+import { buildServer, type GitLabServer } from '../../../src/server/start/build-server.js'
 import { writeExportTree } from '../../../src/server/archive/export-tree.js'
 import { TarGzWriter } from '../../../src/server/archive/tar-gz-writer.js'
 import { parseSeed } from '../../../src/server/seed/parse.js'

@@ -9,7 +9,7 @@ import {
   taskStatusNoun,
 } from '../../../src/server/domain/releases.js'
 import { serve } from '../../../src/cli/serve.js'
-import { buildServer } from '../../../src/server/app.js'
+import { buildServer } from '../../../src/server/start/build-server.js'
 import { startServer } from '../../support/server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 

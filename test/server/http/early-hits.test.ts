@@ -1,4 +1,4 @@
-import { buildServer, type GitLabServer, type ServerOptions } from '../../../src/server/app.js'
+import { buildServer, type GitLabServer, type ServerOptions } from '../../../src/server/start/build-server.js'
 import { parseSeed } from '../../../src/server/seed/parse.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { rawExchange } from '../../support/raw-exchange.js'

@@ -1,4 +1,8 @@
-import { startServer as startPublic, FaultRuleError, type RunningServer } from '../../../src/server/start.js'
+import {
+  startServer as startPublic,
+  FaultRuleError,
+  type RunningServer,
+} from '../../../src/server/start/start-server.js'
 import { serverEach } from '../../support/server.js'
 import { aliceWidgets } from '../../support/seeds.js'
 

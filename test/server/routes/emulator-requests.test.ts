@@ -1,4 +1,4 @@
-import { startServer as startPublic, type RunningServer } from '../../../src/server/start.js'
+import { startServer as startPublic, type RunningServer } from '../../../src/server/start/start-server.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { aliceWidgets } from '../../support/seeds.js'
 

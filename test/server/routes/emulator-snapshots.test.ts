@@ -5,7 +5,7 @@ import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
 import { filesDump, storeDump } from '../../support/store-dump.js'
 import { FormData, request } from 'undici'
-import { startServer as startSuiteServer } from '../../../src/server/start.js'
+import { startServer as startSuiteServer } from '../../../src/server/start/start-server.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
 /*

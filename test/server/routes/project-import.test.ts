@@ -13,7 +13,7 @@ import {
   tgz as tgzIn,
 } from '../../support/imports.js'
 import { widgetsSeed } from '../../support/seeds.js'
-import type { ServerOptions } from '../../../src/server/app.js'
+import type { ServerOptions } from '../../../src/server/start/build-server.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const ROOT = 'glpat-root-token'

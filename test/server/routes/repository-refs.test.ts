@@ -6,7 +6,7 @@ import { manualClock } from '../../support/pipeline-seed.js'
 import { DANA, GUS, MARK, OTTO, RITA, repositorySeed } from '../../support/repository-seed.js'
 import type { PushEvent } from '../../../src/server/services/repository/repository.js'
 import { readFileAt } from '../../../src/server/git/read-file.js'
-import { openState } from '../../../src/server/compose.js'
+import { openState } from '../../../src/server/start/open-state.js'
 import { parseSeed } from '../../../src/server/seed/parse.js'
 import { Actor } from '../../../src/server/services/access.js'
 

@@ -7,7 +7,7 @@
 import { connect } from 'node:net'
 import { once } from 'node:events'
 import { PassThrough } from 'node:stream'
-import { buildServer } from '../../src/server/app.js'
+import { buildServer } from '../../../src/server/start/build-server.js'
 
 it('close waits for a streamed answer in flight, then closes its keep-alive connection', async () => {
   const server = await buildServer({})

@@ -1,7 +1,12 @@
 import { request } from 'undici'
-import { ClockMoveError, startServer, UnsettledError, type RunningServer } from '../../src/server/start.js'
-import { dripServer } from '../support/drip-server.js'
-import { MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
+import {
+  ClockMoveError,
+  startServer,
+  UnsettledError,
+  type RunningServer,
+} from '../../../src/server/start/start-server.js'
+import { dripServer } from '../../support/drip-server.js'
+import { MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
 
 /* `startServer`'s clock controls and `settle()`, as a jest suite uses them. */
 

@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify'
-import { openState, type StateOptions } from './compose.js'
-import { createInstruments, type InstrumentOptions, type Instruments } from './domain/instruments.js'
-import { installEdge } from './http/edge.js'
-import type { Instance } from './present/context.js'
-import { mountRoutes } from './routes/index.js'
-import { mountPages } from './pages/index.js'
-import type { Store } from './store/index.js'
-import type { Seed } from '../schema/seed.js'
-import type { BackgroundWork } from './services/background-work.js'
-import type { EmulatorService } from './services/emulator.js'
+import { openState, type StateOptions } from './open-state.js'
+import { createInstruments, type InstrumentOptions, type Instruments } from '../domain/instruments.js'
+import { installEdge } from '../http/edge.js'
+import type { Instance } from '../present/context.js'
+import { mountRoutes } from '../routes/index.js'
+import { mountPages } from '../pages/index.js'
+import type { Store } from '../store/index.js'
+import type { Seed } from '../../schema/seed.js'
+import type { BackgroundWork } from '../services/background-work.js'
+import type { EmulatorService } from '../services/emulator.js'
 
-export { DEFAULT_GITLAB_VERSION } from './compose.js'
+export { DEFAULT_GITLAB_VERSION } from './open-state.js'
 
-/** `openState`'s options (compose.ts `StateOptions`) and the edge's. */
+/** `openState`'s options (open-state.ts `StateOptions`) and the edge's. */
 export interface ServerOptions extends StateOptions, InstrumentOptions {
   logger?: boolean
   /**

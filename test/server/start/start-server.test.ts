@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { request } from 'undici'
-import { DEFAULT_ROOT_TOKEN, startServer, type RunningServer } from '../../src/server/start.js'
-import { widgetsSeed } from '../support/seeds.js'
-import { inspectDb } from '../../src/server/store/inspect.js'
+import { DEFAULT_ROOT_TOKEN, startServer, type RunningServer } from '../../../src/server/start/start-server.js'
+import { widgetsSeed } from '../../support/seeds.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 /* `startServer`, the programmatic emulator of `gitlab-actions/server`, as a test suite uses it. */
 
-const examples = resolve(__dirname, '../../examples/seed.yaml')
+const examples = resolve(__dirname, '../../../examples/seed.yaml')
 
 async function get(server: RunningServer, path: string, token: string | undefined = server.token) {
   const res = await request(`${server.apiUrl}${path}`, { headers: token ? { 'private-token': token } : {} })
