@@ -2,7 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { request } from 'undici'
-import { DEFAULT_ROOT_TOKEN, startServer, type RunningServer } from '../../../src/server/start/start-server.js'
+import {
+  DEFAULT_ROOT_TOKEN,
+  startServer,
+  type RunningServer,
+} from '../../../src/server/start/start-server.js'
 import { widgetsSeed } from '../../support/seeds.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
