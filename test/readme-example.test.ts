@@ -3,18 +3,18 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 /*
- * The README's test-suite examples, run as a user's Jest would run them: each code block is taken
- * from README.md as it is, only `'gitlab-actions/server'` points at the source, and Jest runs it in a
+ * The test-suite examples of README.md and docs/server.md, run as a user's Jest would run them: each
+ * code block is taken from its file as it is, only `'gitlab-actions/server'` points at the source, and Jest runs it in a
  * child process. The README's examples breaking fails these tests.
  */
 const root = resolve(__dirname, '..')
-const readme = () => readFileSync(join(root, 'README.md'), 'utf8')
 
-/** The ```ts block whose first line is `firstLine`. */
-function readmeBlock(firstLine: string): string {
-  const start = readme().indexOf('```ts\n' + firstLine)
-  if (start < 0) throw new Error(`README.md has no \`\`\`ts block starting ${firstLine}`)
-  const code = readme().slice(start + 6)
+/** The ```ts block of `file` whose first line is `firstLine`. */
+function docBlock(file: string, firstLine: string): string {
+  const text = readFileSync(join(root, file), 'utf8')
+  const start = text.indexOf('```ts\n' + firstLine)
+  if (start < 0) throw new Error(`${file} has no \`\`\`ts block starting ${firstLine}`)
+  const code = text.slice(start + 6)
   return code.slice(0, code.indexOf('```'))
 }
 
@@ -43,11 +43,14 @@ function runAsJest(name: string, code: string) {
 }
 
 it("README's startServer example passes as a Jest test", () => {
-  runAsJest('seed', readmeBlock("import { startServer, type RunningServer } from 'gitlab-actions/server'"))
+  runAsJest(
+    'seed',
+    docBlock('README.md', "import { startServer, type RunningServer } from 'gitlab-actions/server'"),
+  )
 })
 
-it("README's world-through-the-API example runs with gitbeaker, and its reset leaves root alone", () => {
-  const block = readmeBlock("import { Gitlab } from '@gitbeaker/rest'")
+it("docs/server.md's world-through-the-API example runs with gitbeaker, and its reset leaves root alone", () => {
+  const block = docBlock('docs/server.md', "import { Gitlab } from '@gitbeaker/rest'")
   const lines = block.split('\n')
   const imports = lines.filter((l) => l.startsWith('import '))
   // The block is a script: it runs as one test, with checks around its reset.
