@@ -212,10 +212,10 @@ export async function runImport(env: ImportJobEnv, projectId: number, source: Im
 
 /**
  * `overwrite=true` (`lib/api/project_import.rb`, `Projects::OverwriteProjectService`): the import ran in a
- * project at a temporary path; the old project's members and group shares move to it, the old project is
- * removed as `Projects::DestroyService` removes one (rows, bots, then its files) and the new one takes its
- * path. Our choice: the old project's access-token bots go with it (GitLab moves their membership with the
- * others). The importer must be able to admin the old project (Maintainer+), else GitLab's `cannot overwrite`
+ * project at a temporary path; the old project's members and group shares move to it (its access-token bots
+ * among the members, so their tokens work on the new project), the old project is removed as
+ * `Projects::DestroyService` removes one (rows, bots left, then its files) and the new one takes its
+ * path. The importer must be able to admin the old project (Maintainer+), else GitLab's `cannot overwrite`
  * error. Returns the id the import record now belongs to.
  */
 function overwrite(

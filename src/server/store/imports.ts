@@ -105,6 +105,11 @@ export function importWriter(db: Db) {
   const moveMembers = db.prepare(
     "UPDATE OR IGNORE members SET source_id = @to WHERE source_type = 'project' AND source_id = @from",
   )
+  // A bot whose membership moved is the new project's bot now, so its token goes on working there.
+  const moveBots = db.prepare(
+    `UPDATE bot_users SET source_id = @to WHERE source_type = 'project' AND source_id = @from
+       AND user_id IN (SELECT user_id FROM members WHERE source_type = 'project' AND source_id = @to)`,
+  )
   const moveShares = db.prepare(
     'UPDATE OR IGNORE project_group_links SET project_id = @to WHERE project_id = @from',
   )
@@ -147,10 +152,11 @@ export function importWriter(db: Db) {
     renameProject: (id: number, path: string, fullPath: string) => rename.run(path, fullPath, id),
     /**
      * An overwrite's `Projects::MoveAccessService` (`remove_remaining_elements: false`): the old project's
-     * members and group shares that the new project lacks move to it.
+     * members (its access-token bots among them) and group shares that the new project lacks move to it.
      */
     moveAccess: (from: number, to: number) => {
       moveMembers.run({ from, to })
+      moveBots.run({ from, to })
       moveShares.run({ from, to })
     },
   }

@@ -446,7 +446,7 @@ describe('GET /projects/:id/import', () => {
     ])
   })
 
-  it("overwrite=true moves the old project's members to the new one and removes its bots and files", async () => {
+  it("overwrite=true moves the old project's members and bots to the new one and removes its files", async () => {
     const P = '/api/v4/projects/acme%2Fwidgets'
     const oldId = t.server.store.projects.byPath('acme/widgets')!.id
     await t.http('POST', `${P}/export`, { token: ROOT })
@@ -459,6 +459,7 @@ describe('GET /projects/:id/import', () => {
     })
     expect(bot.status).toBe(201)
     const botId = (bot.body as Json).user_id as number
+    const botToken = (bot.body as Json).token as string
 
     const dir = tree({
       'tree/project/issues.ndjson': `${JSON.stringify({ iid: 1, title: 'replacement' })}\n`,
@@ -471,8 +472,11 @@ describe('GET /projects/:id/import', () => {
     const members = await list(`${P}/members`)
     expect(members.map((m) => [m.username, m.access_level])).toContainEqual(['bob', 30])
     expect((await t.http('GET', `${P}/issues`, { token: BOB })).status).toBe(200)
-    // Projects::DestroyService: the old project's bot and its export archive are gone, nothing left under its id.
-    expect((await t.http('GET', `/api/v4/users/${botId}`, { token: ROOT })).status).toBe(404)
+    // The bot is a member too: it moves, and its token goes on working on the new project.
+    expect(members.map((m) => [m.id, m.access_level])).toContainEqual([botId, 30])
+    expect((await t.http('GET', `${P}/issues`, { token: botToken })).status).toBe(200)
+    expect((await list(`${P}/access_tokens`)).map((tk) => tk.user_id)).toEqual([botId])
+    // Projects::DestroyService: the old project's export archive is gone, nothing left under its id.
     expect(existsSync(archive!)).toBe(false)
     const left = inspectDb(t.server.store)
       .prepare("SELECT COUNT(*) AS n FROM members WHERE source_type = 'project' AND source_id = ?")
