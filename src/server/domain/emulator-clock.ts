@@ -52,8 +52,10 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
     state: (): ClockState => ({ now: new Date(nowMs()).toISOString(), frozen: frozenAt !== undefined }),
     /** Stops the clock, at `at` (not before its time) or where it stands. */
     freeze(at?: Date): void {
-      if (at) moveTo(at.getTime())
-      frozenAt = nowMs()
+      // At `at` itself: reading a running clock again after the move would freeze it later by the time between.
+      const ms = at ? at.getTime() : nowMs()
+      if (at) moveTo(ms)
+      frozenAt = ms
     },
     /** Runs on from where it stands (the start-up clock's pace, shifted). */
     unfreeze(): void {
