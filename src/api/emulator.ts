@@ -21,6 +21,9 @@ const SETTLE_DEFAULT_S = 10
 /** What a settle's answer may take beyond its `timeout`: the pipeline moves and deliveries it runs. */
 const SETTLE_SLACK_MS = 30_000
 
+/** A client's per-attempt timeout, made long enough for `ms` (0 or none: no timeout, as it was). */
+const stretched = (timeoutMs: number | undefined, ms: number) =>
+  timeoutMs ? Math.max(timeoutMs, ms) : timeoutMs
 const instant = (at: Date | string) => (typeof at === 'string' ? at : at.toISOString())
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)
 
@@ -133,7 +136,10 @@ export function emulator(http: Http) {
      */
     settle: ({ timeoutSeconds, ...options }: CallOptions & { timeoutSeconds?: number } = {}) =>
       http.request('POST', '/-/emulator/settle', {
-        timeoutMs: (timeoutSeconds ?? SETTLE_DEFAULT_S) * 1000 + SETTLE_SLACK_MS,
+        timeoutMs: stretched(
+          http.options.timeoutMs,
+          (timeoutSeconds ?? SETTLE_DEFAULT_S) * 1000 + SETTLE_SLACK_MS,
+        ),
         ...options,
         json: timeoutSeconds === undefined ? {} : { timeout: timeoutSeconds },
         response: EmulatorSettled,

@@ -193,4 +193,18 @@ describe('client.emulator', () => {
       'DELETE /-/emulator/faults glpat-x',
     ])
   })
+
+  it("settle stretches the client's per-attempt timeout past the server's wait, and keeps none as none", async () => {
+    const answer = { status: 200, body: '{}', headers: { 'content-type': 'application/json' } }
+    const { send, calls } = scripted([answer, answer, answer])
+    const baseUrl = 'https://gitlab.example.com'
+    await createClient({ baseUrl, send, timeoutMs: 5000 }).emulator.settle({ timeoutSeconds: 60 })
+    await createClient({ baseUrl, send, timeoutMs: 120_000 }).emulator.settle()
+    await createClient({ baseUrl, send, timeoutMs: 0 }).emulator.settle({ timeoutSeconds: 60 })
+    expect(calls.map((c) => [c.timeoutMs, String(c.body)])).toEqual([
+      [90_000, '{"timeout":60}'],
+      [120_000, '{}'],
+      [0, '{"timeout":60}'],
+    ])
+  })
 })
