@@ -22,7 +22,7 @@ import { projectImports } from './project-imports.js'
 import { projects } from './projects.js'
 import { retry, type RetryPolicy } from './retry.js'
 import { timeTracking } from './time-tracking.js'
-import { apiRoot, auth, compose, userAgent, type Send, type TokenType } from './transport.js'
+import { apiRoot, auth, compose, serverRoot, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
 import { hooks } from './hooks.js'
 import { repository } from './repository.js'
@@ -37,6 +37,7 @@ import { awardEmoji } from './award-emoji.js'
 import { discussions } from './discussions.js'
 import { resourceEvents } from './resource-events.js'
 import { members } from './members.js'
+import { emulator } from './emulator.js'
 
 export interface ClientOptions {
   /**
@@ -58,7 +59,10 @@ export interface ClientOptions {
   validate?: boolean
   /** undici dispatcher to send through (default: one keep-alive Agent per client, closed by `close`). */
   dispatcher?: Dispatcher
-  /** Replaces the network layer (the layers above still run): a fake for transport unit tests. */
+  /**
+   * Replaces the network layer (the layers above still run): a fake for transport unit tests. The
+   * `emulator` calls reach it too, with paths below the server root (`/-/emulator/...`).
+   */
   send?: Send
   /**
    * Called once per feature when the caller uses something the server's release has removed
@@ -72,6 +76,7 @@ export interface ClientOptions {
  * retry re-runs auth, and the timeout applies to each attempt. Throws TypeError for a bad `baseUrl`.
  *
  * - `issues`, `projects`, `groups`, `users`, `version()`: the typed resource groups.
+ * - `emulator`: the reference server's controls (`/-/emulator/...`, below the server root).
  * - `request(method, path, options)`: any other call below `/api/v4` (use the `path` template).
  * - `paginate(path, options)` / `pages(path, options)`: any other list, lazily, by item or by page.
  * - `raw(method, path, options)`: the unread response, for streams and unusual statuses.
@@ -80,18 +85,23 @@ export interface ClientOptions {
 export function createClient(options: ClientOptions) {
   const root = apiRoot(options.baseUrl) // validates early, also when `send` is given
   const owned = options.send || options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 30_000 })
-  const base = options.send ?? undiciSend(root, options.dispatcher ?? owned)
-  const send = compose(
-    base,
-    userAgent(options.userAgent ?? 'gitlab-actions'),
-    retry(options.retry),
-    auth(options.token, options.tokenType),
-  )
-  const http = new Http(send, {
-    timeoutMs: options.timeoutMs ?? 60_000,
-    validate: options.validate ?? false,
-    secrets: options.token ? [options.token] : [],
-  })
+  const core = (base: Send) =>
+    new Http(
+      compose(
+        base,
+        userAgent(options.userAgent ?? 'gitlab-actions'),
+        retry(options.retry),
+        auth(options.token, options.tokenType),
+      ),
+      {
+        timeoutMs: options.timeoutMs ?? 60_000,
+        validate: options.validate ?? false,
+        secrets: options.token ? [options.token] : [],
+      },
+    )
+  const http = core(options.send ?? undiciSend(root, options.dispatcher ?? owned))
+  // The emulator's controls live beside the API, not below it: the same layers over the server root.
+  const controls = core(options.send ?? undiciSend(serverRoot(root), options.dispatcher ?? owned))
   return {
     /** The API root calls go to, e.g. `https://gitlab.example.com/gitlab/api/v4`. */
     apiRoot: root,
@@ -134,6 +144,8 @@ export function createClient(options: ClientOptions) {
     groupHooks: hooks(http, 'groups'),
     /** Files, commits, tree, branches, protected branches and tags. */
     repository: repository(http),
+    /** The reference server's controls (`gitlab-actions serve`; GitLab has none): reset, seed, clock... */
+    emulator: emulator(controls),
     close: async (): Promise<void> => {
       await owned?.close()
     },

@@ -19,7 +19,7 @@ export const WAIT_HEADERS = ['retry-after', 'ratelimit-reset', 'ratelimit-resett
  */
 export class GitLabApiError extends Error {
   override readonly name = 'GitLabApiError'
-  /** The path below `/api/v4`, without its query string. */
+  /** The path below `/api/v4` (below the server root for `client.emulator`), without its query string. */
   readonly path: string
   constructor(
     readonly status: number,

@@ -64,6 +64,14 @@ export function compose(base: Send, ...layers: Layer[]): Send {
  * without credentials, query or fragment; the message never repeats the URL (it may hold secrets).
  */
 export function apiRoot(baseUrl: string): string {
+  return `${serverRoot(baseUrl)}/api/v4`
+}
+
+/**
+ * The server root of a GitLab URL, where its pages and the reference server's `/-/emulator/`
+ * controls are: `https://host/gitlab/api/v4` -> `https://host/gitlab`. Throws as `apiRoot` does.
+ */
+export function serverRoot(baseUrl: string): string {
   let url: URL
   try {
     url = new URL(baseUrl)
@@ -75,7 +83,7 @@ export function apiRoot(baseUrl: string): string {
   if (url.username || url.password) throw new TypeError('baseUrl must not carry credentials; use token')
   if (url.search || url.hash) throw new TypeError('baseUrl must not have a query string or fragment')
   const prefix = url.pathname.replace(/\/+$/, '').replace(/\/api\/v4$/, '')
-  return `${url.origin}${prefix}/api/v4`
+  return `${url.origin}${prefix}`
 }
 
 /** How the token is sent: `private` -> `PRIVATE-TOKEN`, `job` -> `JOB-TOKEN`, `oauth` -> `Bearer`. */

@@ -4,22 +4,22 @@
  */
 import type { Dispatcher } from 'undici'
 import { GitLabConnectionError, GitLabTimeoutError } from './errors.js'
-import { apiRoot, type Send } from './transport.js'
+import type { Send } from './transport.js'
 import { Agent, originAndPath, request } from './undici.js'
 import { dispatchWhole } from './whole.js'
 
 /**
- * The bottom of the stack: undici over one keep-alive Agent, against `apiRoot(baseUrl)`: `request`,
- * or for a body read whole (`req.whole`) the `dispatch` API (whole.ts).
+ * The bottom of the stack: undici over one keep-alive Agent, against `root` (`apiRoot(baseUrl)`, or
+ * `serverRoot(baseUrl)` for the emulator's controls; taken as given): `request`, or for a body read
+ * whole (`req.whole`) the `dispatch` API (whole.ts).
  * `req.timeoutMs` covers the whole exchange, body included, and rejects with GitLabTimeoutError;
  * the caller's `req.signal` rejects with its own reason. Network errors become GitLabConnectionError,
  * keeping their `code` (`UND_ERR_SOCKET`, `ECONNRESET`, ...) for retry.ts to classify.
  */
 export function undiciSend(
-  baseUrl: string,
+  root: string,
   dispatcher: Dispatcher = new Agent({ keepAliveTimeout: 30_000 }),
 ): Send {
-  const root = apiRoot(baseUrl)
   return async (req) => {
     const mapError = (err: unknown, timedOut: boolean) => {
       if (timedOut && !req.signal?.aborted)

@@ -6,6 +6,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { startServer, type TestServer } from '../support/server.js'
 import { manualClock } from '../support/pipeline-seed.js'
 import { runBundle, whileRunning } from '../support/action-run.js'
+import { commitFiles } from '../support/ci-files.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
 
 const tok = (n: string) => `glptt-${n.repeat(40 / n.length)}`
@@ -446,5 +447,47 @@ describe('trigger-pipeline bundle', () => {
     expect(run.code).toBe(1)
     expect(run.log).toContain("keeps running on GitLab ('cancel-on-abort: false')")
     expect((await pipelineOf('acme/app', run.outputs['pipeline-id'] as string)).status).toBe('created')
+  })
+})
+
+describe('trigger-pipeline bundle: the values of its variables', () => {
+  /** A deploy key's shape: GitLab could mask it (no whitespace, 8 characters or more). */
+  const KEY = 'c2VjcmV0LWRlcGxveS1rZXk+/=@:.~-'
+  /** A job that echoes the variables it was given, then fails: its log tail comes home. */
+  const echoing = () =>
+    commitFiles(t, 'acme/app', 'main', {
+      '.gitlab-ci.yml':
+        'deploy:\n  script:\n    - echo "key=$DEPLOY_KEY env=$DEPLOY_ENV note=$NOTE"\n    - exit 1\n',
+    })
+  // `staging` is too short to mask, `two words` has a space: GitLab could mask neither.
+  const variables = `DEPLOY_KEY=${KEY}\nDEPLOY_ENV=staging\nNOTE=two words`
+
+  it('registers each value GitLab could mask before logging, and masks it in the log tail and the summary', async () => {
+    await echoing()
+    const run = await runBundle('trigger-pipeline', base('acme/app', T.app, { variables }), { during: pump })
+    expect(run.code).toBe(1)
+    const masks = run.log.split('\n').filter((l) => l.startsWith('::add-mask::'))
+    expect(masks).toContain(`::add-mask::${KEY}`)
+    expect(masks.filter((l) => /staging|two words/.test(l))).toEqual([])
+    expect(run.log.indexOf(`::add-mask::${KEY}`)).toBeLessThan(run.log.indexOf('Triggering a pipeline'))
+    // The job did echo it: the tail shows it masked, in the log and in the summary alike.
+    expect(shown(run.log)).toContain('key=*** env=staging note=two words')
+    expect(run.summary).toContain('key=*** env=staging note=two words')
+    expect(shown(run.log)).not.toContain(KEY)
+    expect(run.summary).not.toContain(KEY)
+    // The summary names the variables, never their values.
+    expect(run.summary).toContain('DEPLOY_KEY, DEPLOY_ENV, NOTE')
+  })
+
+  it("'mask-variables: false' leaves the values as the job printed them", async () => {
+    await echoing()
+    const run = await runBundle(
+      'trigger-pipeline',
+      base('acme/app', T.app, { variables, 'mask-variables': 'false' }),
+      { during: pump },
+    )
+    expect(run.code).toBe(1)
+    expect(run.log).not.toContain(`::add-mask::${KEY}`)
+    expect(run.summary).toContain(`key=${KEY} env=staging`)
   })
 })

@@ -6,7 +6,7 @@ import {
   NOT_MODIFIED,
   type ClientOptions,
 } from '../../src/api/client.js'
-import { apiRoot, compose, type Layer } from '../../src/api/transport.js'
+import { apiRoot, compose, serverRoot, type Layer } from '../../src/api/transport.js'
 import { cannedServer, json, type Canned } from './canned-server.js'
 import { scripted } from './fake-send.js'
 
@@ -17,6 +17,11 @@ describe('apiRoot', () => {
     ['https://gitlab.example.com/gitlab//', 'https://gitlab.example.com/gitlab/api/v4'],
     ['https://gitlab.example.com/api/v4/', 'https://gitlab.example.com/api/v4'],
   ])('%s -> %s', (base, root) => expect(apiRoot(base)).toBe(root))
+
+  it.each([
+    ['https://gitlab.example.com/gitlab/', 'https://gitlab.example.com/gitlab'],
+    ['https://gitlab.example.com/gitlab/api/v4', 'https://gitlab.example.com/gitlab'],
+  ])('serverRoot: %s -> %s (the emulator controls)', (base, root) => expect(serverRoot(base)).toBe(root))
 
   it('refuses what is not a plain http(s) URL, without repeating it', () => {
     expect(() => apiRoot('gitlab.example.com')).toThrow('baseUrl must be an absolute http(s) URL')

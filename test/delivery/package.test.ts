@@ -49,9 +49,10 @@ try {
 await client.issues.create('demo/app', { title: 'made by the consumer' })
 await gitlab.reset()
 const afterReset = (await collect(client.issues.list('demo/app'))).length
+const controls = await client.emulator.clock.state() // the controls beside /api/v4
 await client.close()
 await gitlab.close()
-console.log(JSON.stringify({ titles, missing, afterReset, schema: SCHEMA_ID }))
+console.log(JSON.stringify({ titles, missing, afterReset, frozen: controls.frozen, schema: SCHEMA_ID }))
 `
 
 // npm settings given as environment, so that the documented commands run as written.
@@ -132,7 +133,7 @@ ${consumerBody}`,
     )
     sh(join(project, 'node_modules/.bin/tsc'), ['-p', '.'], project)
     const out = JSON.parse(sh(process.execPath, ['out/consumer.js'], project)) as Record<string, unknown>
-    expect(out).toMatchObject({ missing: 404, afterReset: 3, schema: 'Seed' })
+    expect(out).toMatchObject({ missing: 404, afterReset: 3, frozen: false, schema: 'Seed' })
     expect(out.titles).toHaveLength(3)
   }, 180_000)
 

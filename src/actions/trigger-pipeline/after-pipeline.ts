@@ -16,7 +16,7 @@ import {
   type DownstreamSource,
   type FailedJobLike,
 } from './downstream.js'
-import type { Settings } from './inputs.js'
+import { variableSecrets, type Settings } from './inputs.js'
 import { TailCollector } from './log-tail.js'
 import type { JobTail, Log, TriggerResult } from './result.js'
 
@@ -63,7 +63,10 @@ async function readTail(
   s: Settings,
   signal?: AbortSignal,
 ): Promise<JobTail> {
-  const secrets = [s.token, s.accessToken].filter((t): t is string => !!t)
+  // The variables' values too: the summary, where these lines also go, is no log the runner masks.
+  const secrets = [s.token, s.accessToken, ...variableSecrets(s.variables, s.maskVariables)].filter(
+    (t): t is string => !!t,
+  )
   try {
     const { body } = await reader.jobs.traceStream(projectId, job.id, { signal })
     const tail = new TailCollector({ lines: s.logLines, secrets })
