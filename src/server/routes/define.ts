@@ -10,7 +10,7 @@ import type { Actor } from '../services/access.js'
 import { today, type Clock } from '../domain/clock.js'
 import { cacheKey, type ResponseCache } from '../http/response-cache.js'
 import type { ListWatch } from '../services/watched-issue-lists.js'
-import { ownBytes } from '../http/own-bytes.js'
+import { ownBytes, ownJsonArray } from '../http/own-bytes.js'
 
 /** One route of the API, as the OpenAPI document describes it. */
 export interface RouteDoc {
@@ -43,7 +43,7 @@ export class JsonAnswer {
   constructor(readonly body: string | Buffer) {}
   /** A JSON array of these JSON values, as bytes of their own (a list's answer is cached). */
   static array(items: string[]): JsonAnswer {
-    return new JsonAnswer(ownBytes('[', ...items.flatMap((item, i) => (i === 0 ? [item] : [',', item])), ']'))
+    return new JsonAnswer(ownJsonArray(items))
   }
 }
 
