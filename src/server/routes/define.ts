@@ -277,8 +277,9 @@ function register<P extends TObject, Path extends TObject>(
       // Kept in the cache: bytes of their own, never a slice of the shared pool (src/server/http/own-bytes.ts).
       const body = typeof json === 'object' ? json : ownBytes(json ?? (reply.serialize(result) as string))
       const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(reply.getHeaders()))
-        if (value !== undefined && name !== 'content-type') headers[name] = String(value)
+      const set = reply.getHeaders()
+      for (const name in set)
+        if (set[name] !== undefined && name !== 'content-type') headers[name] = String(set[name])
       taken = true
       cache.set(key, generation, { body, headers }, scopes, watch)
       cache.routed(req.url, cachedRoute)
