@@ -199,18 +199,14 @@ export function formatDuration(seconds: number, options: FormatDurationOptions =
       }
     }
   }
-  const restText = Number.isInteger(rest) ? String(rest) : rest.toFixed(places)
-  const parts: [number, string][] = [
-    [years, `${years}y`],
-    [months, `${months}mo`],
-    [weeks, `${weeks}w`],
-    [days, `${days}d`],
-    [hours, `${hours}h`],
-    [minutes, `${minutes}m`],
-    [rest, `${restText}s`],
-  ]
-  return parts
-    .filter(([n]) => n !== 0)
-    .map(([, text]) => text)
-    .join(' ')
+  // Only the parts shown are written (time tracking formats on every read and write of its stats).
+  const parts: string[] = []
+  if (years !== 0) parts.push(`${years}y`)
+  if (months !== 0) parts.push(`${months}mo`)
+  if (weeks !== 0) parts.push(`${weeks}w`)
+  if (days !== 0) parts.push(`${days}d`)
+  if (hours !== 0) parts.push(`${hours}h`)
+  if (minutes !== 0) parts.push(`${minutes}m`)
+  if (rest !== 0) parts.push(`${Number.isInteger(rest) ? String(rest) : rest.toFixed(places)}s`)
+  return parts.join(' ')
 }

@@ -10,7 +10,7 @@ import type { Actor } from '../services/access.js'
 import { today, type Clock } from '../domain/clock.js'
 import { cacheKey, type ResponseCache } from '../http/response-cache.js'
 import type { ListWatch } from '../services/watched-issue-lists.js'
-import { ownBytes } from '../http/own-bytes.js'
+import { ownBytes, ownJsonArray } from '../http/own-bytes.js'
 
 /** One route of the API, as the OpenAPI document describes it. */
 export interface RouteDoc {
@@ -43,7 +43,7 @@ export class JsonAnswer {
   constructor(readonly body: string | Buffer) {}
   /** A JSON array of these JSON values, as bytes of their own (a list's answer is cached). */
   static array(items: string[]): JsonAnswer {
-    return new JsonAnswer(ownBytes('[', ...items.flatMap((item, i) => (i === 0 ? [item] : [',', item])), ']'))
+    return new JsonAnswer(ownJsonArray(items))
   }
 }
 
@@ -277,8 +277,9 @@ function register<P extends TObject, Path extends TObject>(
       // Kept in the cache: bytes of their own, never a slice of the shared pool (src/server/http/own-bytes.ts).
       const body = typeof json === 'object' ? json : ownBytes(json ?? (reply.serialize(result) as string))
       const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(reply.getHeaders()))
-        if (value !== undefined && name !== 'content-type') headers[name] = String(value)
+      const set = reply.getHeaders()
+      for (const name in set)
+        if (set[name] !== undefined && name !== 'content-type') headers[name] = String(set[name])
       taken = true
       cache.set(key, generation, { body, headers }, scopes, watch)
       cache.routed(req.url, cachedRoute)

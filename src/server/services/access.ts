@@ -36,22 +36,15 @@ export class Actor {
  * owns its projects.
  */
 export function createAccess(store: Store, clock: Clock = systemClock) {
-  const ancestors = (namespaceId: number | null): NamespaceRow[] => {
-    const chain: NamespaceRow[] = []
-    for (let id = namespaceId; id !== null;) {
-      const ns = store.namespaces.get(id)
-      if (!ns) break
-      chain.push(ns)
-      id = ns.parent_id
-    }
-    return chain
-  }
+  /** The next namespace up the chain (walked in place: every request checks access, no array each time). */
+  const parentOf = (ns: NamespaceRow): NamespaceRow | undefined =>
+    ns.parent_id === null ? undefined : store.namespaces.get(ns.parent_id)
 
   /** The level from memberships of the group and its ancestors, without shares. */
   const memberLevel = (actor: Actor, group: NamespaceRow): number => {
     if (!actor.user) return 0
     let level = 0
-    for (const ns of ancestors(group.id)) {
+    for (let ns = store.namespaces.get(group.id); ns; ns = parentOf(ns)) {
       if (ns.kind === 'user' && ns.owner_id === actor.user.id) level = Math.max(level, Level.owner)
       level = Math.max(level, actor.direct(store, `namespace:${ns.id}`))
     }
@@ -75,12 +68,13 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
   const groupLevel = (actor: Actor, group: NamespaceRow): number => {
     let level = memberLevel(actor, group)
     if (!actor.user) return level
-    for (const ns of ancestors(group.id))
-      for (const link of sharesInto(ns.id))
-        level = Math.max(
-          level,
-          Math.min(link.group_access, actor.direct(store, `namespace:${link.group_id}`)),
-        )
+    for (let ns = store.namespaces.get(group.id); ns; ns = parentOf(ns))
+      for (const link of store.groupWrites.invitedGroups(ns.id))
+        if (live(link))
+          level = Math.max(
+            level,
+            Math.min(link.group_access, actor.direct(store, `namespace:${link.group_id}`)),
+          )
     return level
   }
 
@@ -113,7 +107,8 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
    */
   const sharedLevel = (actor: Actor, project: ProjectRow): number => {
     let level = 0
-    for (const link of projectShares(project)) {
+    for (const link of store.projectSettings.sharesOf(project.id)) {
+      if (!live(link)) continue
       const group = store.namespaces.get(link.group_id)
       if (group) level = Math.max(level, Math.min(link.group_access, memberLevel(actor, group)))
     }

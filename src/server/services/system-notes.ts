@@ -29,6 +29,8 @@ const MONTHS = [
   'December',
 ]
 
+const SURROGATE = /[\uD800-\uDFFF]/
+
 /** Rails' `Date#to_fs(:long)` of `YYYY-MM-DD`: `September 20, 2018`. */
 function longDate(day: string): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number]
@@ -43,8 +45,11 @@ function longDate(day: string): string {
  * changed in several places.
  */
 function markedTitles(before: string, after: string): [string, string] {
-  const a = Array.from(before)
-  const b = Array.from(after)
+  // By UTF-16 unit where that is by character (no surrogate pair in either): no arrays of
+  // one-character strings on every title edit.
+  const units = !SURROGATE.test(before) && !SURROGATE.test(after)
+  const a = units ? before : Array.from(before)
+  const b = units ? after : Array.from(after)
   let prefix = 0
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++
   let suffix = 0
@@ -54,10 +59,11 @@ function markedTitles(before: string, after: string): [string, string] {
     a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
   )
     suffix++
-  const mark = (chars: string[], sign: string) => {
+  const text = (part: string | string[]) => (typeof part === 'string' ? part : part.join(''))
+  const mark = (chars: string | string[], sign: string) => {
     const end = chars.length - suffix
-    if (end <= prefix) return chars.join('')
-    return `${chars.slice(0, prefix).join('')}{${sign}${chars.slice(prefix, end).join('')}${sign}}${chars.slice(end).join('')}`
+    if (end <= prefix) return text(chars)
+    return `${text(chars.slice(0, prefix))}{${sign}${text(chars.slice(prefix, end))}${sign}}${text(chars.slice(end))}`
   }
   // GitLab skips the marks when the old text is empty (`InlineDiff#inline_diffs`).
   return a.length === 0 ? [before, after] : [mark(a, '-'), mark(b, '+')]

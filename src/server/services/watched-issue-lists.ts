@@ -30,41 +30,57 @@ type Group = { query: IssueQuery; watchers: Set<Watcher> }
 export function watchedIssueLists(store: Store, maxLists = 32) {
   const queries = store.issueQueries
   const lists = new Map<string, Group>()
-  /** For the write under way: each written issue's place in each watched list before it. */
-  let placesBefore = new Map<Group, Map<number, string | undefined>>()
+  /**
+   * For the write under way: each written issue's place in each watched list before it, in the
+   * order of `write.issues` (an array, not a Map by id: this runs for every watched list on every write).
+   */
+  const placesBefore = new Map<Group, (string | undefined)[]>()
   const covers = (q: IssueQuery, write: IssueWrite) =>
     q.projectIds === null || q.projectIds.includes(write.projectId)
+  // Loops, not closures: these run for every watched list and page on every write.
+  const moved = (g: Group, ids: number[], before: (string | undefined)[]) => {
+    for (let i = 0; i < ids.length; i++)
+      if (queries.position(g.query, ids[i] as number) !== before[i]) return true
+    return false
+  }
+  const showsAny = (w: Watcher, ids: number[]) => {
+    for (const id of ids) if (w.ids.has(id)) return true
+    return false
+  }
   const drop = (key: string, group: Group) => {
     for (const w of group.watchers) w.stale = true
     lists.delete(key)
   }
   store.changes.listen({
     before(write) {
-      placesBefore = new Map()
+      placesBefore.clear()
       for (const g of lists.values())
         if (queries.affects(g.query, write))
-          placesBefore.set(g, new Map(write.issues.map((id) => [id, queries.position(g.query, id)])))
+          placesBefore.set(
+            g,
+            write.issues.map((id) => queries.position(g.query, id)),
+          )
     },
     after(write) {
-      const written = new Set(write.issues)
+      const ids = write.issues
       for (const [key, g] of lists) {
         if (!covers(g.query, write)) continue
-        // Unaffected lists keep their places; a created issue was in no list before the write.
+        // Unaffected lists keep their places; a created issue was in no list before the write
+        // (its id is not among those `before` saw: a create names it only once it is made).
         const before = placesBefore.get(g)
-        if (before && [...written].some((id) => queries.position(g.query, id) !== before.get(id)))
-          drop(key, g)
+        if (before && moved(g, ids, before)) drop(key, g)
         else
           for (const w of g.watchers)
-            if ([...written].some((id) => w.ids.has(id))) {
+            if (showsAny(w, ids)) {
               w.stale = true
               g.watchers.delete(w)
             }
       }
-      placesBefore = new Map()
+      placesBefore.clear()
     },
     reset() {
       for (const [key, g] of lists) drop(key, g)
-      placesBefore = new Map()
+      placesBefore.clear()
     },
   })
   return {

@@ -211,10 +211,11 @@ export function issueQueries(db: Db) {
     if (!f) compiled.set(q, (f = { ...buildFilter(q), texts: new Map(), reads: new Map() }))
     return f
   }
-  const text = (q: IssueQuery, name: string, make: (f: Condition) => string) => {
+  /** `make`: one function per text, not a closure per call (positions are read on every write). */
+  const text = (q: IssueQuery, name: string, make: (f: Condition, q: IssueQuery) => string) => {
     const f = filter(q)
     let sql = f.texts.get(name)
-    if (sql === undefined) f.texts.set(name, (sql = make(f)))
+    if (sql === undefined) f.texts.set(name, (sql = make(f, q)))
     return sql
   }
   /**
@@ -235,8 +236,8 @@ export function issueQueries(db: Db) {
       places.clear()
       placesAt = db.writes
     }
-    const sql = text(q, 'position', positionSql(q))
-    const placeText = text(q, 'place', (f) => `${sql}\n${JSON.stringify(f.args)}`)
+    const sql = text(q, 'position', positionSql)
+    const placeText = text(q, 'place', placeSql)
     let byId = places.get(placeText)
     if (!byId) places.set(placeText, (byId = new Map()))
     if (byId.has(id)) return byId.get(id)
@@ -245,8 +246,12 @@ export function issueQueries(db: Db) {
     return place
   }
   /** The SQL of an issue's place in the list: its order key, when it passes the filter. */
-  const positionSql = (q: IssueQuery) => (f: Condition) =>
+  const positionSql = (f: Condition, q: IssueQuery) =>
     `SELECT ${orderKeySql(q.order.by, q.order.dir)} AS k FROM issues i WHERE i.id = ? AND ${f.sql}`
+  /** `places`' key: the position's SQL and its arguments. */
+  const placeSql = (f: Condition, q: IssueQuery) =>
+    `${text(q, 'position', positionSql)}\n${JSON.stringify(f.args)}`
+  const filterKeyText = (f: Condition) => `${f.sql}\n${JSON.stringify(f.args)}`
   const buildFilter = (q: IssueQuery): Condition => {
     const parts: Condition[] = [...q.where]
     if (q.projectIds !== null) parts.unshift(where.inList('project_id', q.projectIds))
@@ -278,7 +283,7 @@ export function issueQueries(db: Db) {
     const { reads } = filter(q)
     let answer = reads.get(columns)
     if (answer === undefined) {
-      const sql = text(q, 'position', positionSql(q))
+      const sql = text(q, 'position', positionSql)
       answer = columns.some((c) => new RegExp(`\\bi\\.${c}\\b`).test(sql))
       if (reads.size >= 16) reads.clear()
       reads.set(columns, answer)
@@ -296,7 +301,7 @@ export function issueQueries(db: Db) {
     },
     /** The query's filter as text: equal for two queries that match the same rows. */
     filterKey(q: IssueQuery): string {
-      return text(q, 'key', (f) => `${f.sql}\n${JSON.stringify(f.args)}`)
+      return text(q, 'key', filterKeyText)
     },
     /** Whether the issue `id` passes the query's filter (one row, looked up by id). */
     matches: (q: IssueQuery, id: number): boolean => position(q, id) !== undefined,

@@ -1,4 +1,4 @@
-import { ownBytes } from '../../../src/server/http/own-bytes.js'
+import { ownBytes, ownJsonArray } from '../../../src/server/http/own-bytes.js'
 
 /*
  * `ownBytes` (src/server/http/own-bytes.ts): the UTF-8 bytes of texts, in memory of their own (no
@@ -25,5 +25,20 @@ describe('ownBytes', () => {
     const second = ownBytes('{"n":2}', 'more')
     expect([first.toString(), second.toString()]).toEqual(['{"n":1}', '{"n":2}more'])
     expect(first.buffer).not.toBe(second.buffer)
+  })
+})
+
+describe('ownJsonArray', () => {
+  const lists = [
+    [],
+    ['{"n":1}'],
+    ['{"title":"é ñ ü"}', '{"title":"🚀 and 👍🏽"}', '{"title":"a lone surrogate \ud800"}'],
+    ['"' + 'y'.repeat(200_000) + '"', '"' + '€'.repeat(200_000) + '"'], // past the room kept for encoding
+  ]
+
+  it.each(lists.map((l, i) => [i, l] as const))('writes list %i as Buffer.from of `[a,b]`', (_i, items) => {
+    const bytes = ownJsonArray(items)
+    expect(bytes.equals(Buffer.from(`[${items.join(',')}]`))).toBe(true)
+    expect([bytes.byteOffset, bytes.buffer.byteLength]).toEqual([0, bytes.length])
   })
 })

@@ -490,6 +490,15 @@ describe('title and due date system notes', () => {
     expect(await notes(1)).toEqual([['changed title from **Fi{-r-}st** to **Fist**', true]])
   })
 
+  it('/title marks by character, as Ruby indexes: an emoji is one, never half of one', async () => {
+    expect((await note(2, '/title Second \u{1F600}')).status).toBe(202)
+    expect((await note(2, '/title Second \u{1F603}')).status).toBe(202)
+    expect(await notes(2)).toEqual([
+      ['changed title from **Second** to **Second{+ \u{1F600}+}**', true],
+      ['changed title from **Second {-\u{1F600}-}** to **Second {+\u{1F603}+}**', true],
+    ])
+  })
+
   it('/due and /remove_due_date note the date set, then the date removed', async () => {
     await note(2, '/due 2030-01-31')
     await note(2, '/due 2030-01-31') // the same date again: no change, no note

@@ -13,32 +13,42 @@ type Kept = { query: IssueQuery; n: number; cap: number }
 export function keptIssueCounts(store: Store, max = 64) {
   const queries = store.issueQueries
   const kept = new Map<string, Kept>()
-  /** For the write under way: which of its issues each kept filter matched before it. */
-  let matchedBefore = new Map<Kept, Set<number>>()
+  /**
+   * For the write under way: which of its issues each kept filter matched before it (ids, few:
+   * a write names one issue or a handful, and this runs for every kept filter on every write).
+   */
+  const matchedBefore = new Map<Kept, number[]>()
   store.changes.listen({
     before(write) {
-      matchedBefore = new Map()
+      matchedBefore.clear()
       for (const k of kept.values())
         if (queries.affects(k.query, write))
-          matchedBefore.set(k, new Set(write.issues.filter((id) => queries.matches(k.query, id))))
+          matchedBefore.set(
+            k,
+            write.issues.filter((id) => queries.matches(k.query, id)),
+          )
     },
     after(write) {
+      const ids = write.issues
       for (const [key, k] of kept) {
         const before = matchedBefore.get(k)
         if (!before) continue
         let delta = 0
-        for (const id of new Set(write.issues))
-          delta += (queries.matches(k.query, id) ? 1 : 0) - (before.has(id) ? 1 : 0)
+        for (let i = 0; i < ids.length; i++) {
+          const id = ids[i] as number
+          if (ids.indexOf(id) === i)
+            delta += (queries.matches(k.query, id) ? 1 : 0) - (before.includes(id) ? 1 : 0)
+        }
         // Past the cap the true count is unknown: more issues leave it past the cap, fewer may
         // bring it back under, which only a fresh count can tell.
         if (delta < 0 && k.n > k.cap) kept.delete(key)
         else k.n = Math.min(k.n + delta, k.cap + 1)
       }
-      matchedBefore = new Map()
+      matchedBefore.clear()
     },
     reset() {
       kept.clear()
-      matchedBefore = new Map()
+      matchedBefore.clear()
     },
   })
   return {

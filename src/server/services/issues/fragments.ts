@@ -71,6 +71,8 @@ export function issueFragments(store: Store, max = 16_384) {
     ): string[] {
       store.changes.version() // notes changes made outside any write first
       const byId = kept.get(view)
+      // All kept (a read again, a page again): their JSON at once, with no map of what was found.
+      if (byId && ids.every((id) => byId.has(id))) return ids.map((id) => byId.get(id) as string)
       const found = new Map<number, string>()
       const missing: number[] = []
       for (const id of ids) {

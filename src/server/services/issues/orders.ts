@@ -71,8 +71,12 @@ export function keptIssueOrders(store: Store, maxLists = 32, depth = 500) {
   store.changes.listen({
     before() {},
     after(write) {
+      const ids = write.issues
       for (const k of kept.values())
-        if (queries.affects(k.query, write)) for (const id of new Set(write.issues)) move(k, id)
+        if (queries.affects(k.query, write))
+          // Each issue once (no Set: this runs for every kept list on every write).
+          for (let i = 0; i < ids.length; i++)
+            if (ids.indexOf(ids[i] as number) === i) move(k, ids[i] as number)
     },
     reset() {
       kept.clear()

@@ -26,11 +26,19 @@ function byId<T>(ids: Iterable<number | null>, get: (id: number) => T): Map<numb
 export function loadIssueRecords(ctx: ServiceContext, rows: IssueRow[], view: IssueView): IssueRecords {
   const { store } = ctx
   const ids = rows.map((r) => r.id)
+  // Each issue's list grown in place (a copy per label or assignee made garbage of every list).
   const labels = new Map<number, LabelRow[]>()
-  for (const l of store.labels.ofIssues(ids)) labels.set(l.issue_id, [...(labels.get(l.issue_id) ?? []), l])
+  for (const l of store.labels.ofIssues(ids)) {
+    const list = labels.get(l.issue_id)
+    if (list) list.push(l)
+    else labels.set(l.issue_id, [l])
+  }
   const assignees = new Map<number, number[]>()
-  for (const a of store.issues.assigneesOf(ids))
-    assignees.set(a.issue_id, [...(assignees.get(a.issue_id) ?? []), a.user_id])
+  for (const a of store.issues.assigneesOf(ids)) {
+    const list = assignees.get(a.issue_id)
+    if (list) list.push(a.user_id)
+    else assignees.set(a.issue_id, [a.user_id])
+  }
   const userIds = rows.flatMap((r) => [r.author_id, r.closed_by_id])
   for (const list of assignees.values()) userIds.push(...list)
   const ee = ctx.instance.edition === 'ee'
