@@ -19,7 +19,7 @@ import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Actor, Level } from './access.js'
 import type { ServiceContext } from './context.js'
-import { featuresAfter, settingsOf, topicsOf, type Features } from './project-settings.js'
+import { featuresAfter, publicBuildsOf, settingsOf, topicsOf, type Features } from './project-settings.js'
 import { projectMoves } from './project-moves.js'
 import { removals, type RemovalHooks } from './removals.js'
 import type { ProjectService } from './projects.js'
@@ -166,6 +166,7 @@ export function projectWriteService(
           ...settingsOf(store, projectId),
           topics: JSON.stringify(topicsOf(input) ?? []),
           features: JSON.stringify(featuresAfter({}, input)),
+          public_builds: publicBuildsOf(input) ?? 1,
         })
         if (ns.kind === 'user' && ns.owner_id !== null)
           store.members.set('project', projectId, ns.owner_id, Level.owner, now)
@@ -216,6 +217,7 @@ export function projectWriteService(
           ...settings,
           topics: topics ? JSON.stringify(topics) : settings.topics,
           features: JSON.stringify(featuresAfter(JSON.parse(settings.features) as Features, input)),
+          public_builds: publicBuildsOf(input) ?? settings.public_builds,
         })
       })
       return reads.record(store.projects.get(project.id)!)
