@@ -50,7 +50,8 @@ export function projectWriteService(
    * The model's validation errors for a project named `name` at `path` in `ns` with `visibility`,
    * in GitLab's order: a taken name also on the project namespace (`project_namespace.name`), as
    * GitLab answers it; a path taken by a project or a group at the same full path. On an edit
-   * (`was`), the formats of a name or path left as they were are not checked again (`if: :name_changed?`).
+   * (`was`), the formats of a name or path left as they were are not checked again (`if: :name_changed?`),
+   * nor a visibility left as it was against the group's.
    */
   const validate = (ns: NamespaceRow, name: string, path: string, visibility: string, was?: ProjectRow) => {
     const except = was?.id
@@ -65,7 +66,8 @@ export function projectWriteService(
     if (nameTaken) add('name', 'has already been taken')
     for (const m of format.path ?? []) add('path', m)
     if (pathTaken) add('path', 'has already been taken')
-    if (ns.kind === 'group') {
+    // `should_validate_visibility_level?` (app/models/project.rb): on create, or when the visibility changes.
+    if (ns.kind === 'group' && was?.visibility !== visibility) {
       const above = visibilityAboveGroup(visibility, ns.visibility)
       if (above) add('visibility_level', above)
     }
