@@ -104,8 +104,8 @@ export const Project = Type.Object(
     creator_id: Type.Integer(),
     import_status: Type.String(),
     /**
-     * "Project-based pipeline visibility" (`expose :public_builds, as: :public_jobs`): false leaves jobs,
-     * traces and artifacts to Reporters and up (and a private project's pipelines too).
+     * "Project-based pipeline visibility" (`expose :public_builds, as: :public_jobs`): false leaves the
+     * project's pipelines, jobs, traces and artifacts to Reporters and up.
      */
     public_jobs: Type.Boolean(),
     /** The groups the project is shared with (`POST /projects/:id/share`). */

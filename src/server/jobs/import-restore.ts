@@ -208,5 +208,6 @@ function applyProjectAttributes(job: RestoreJob, writer: ImportWriter, attrs: Re
     name: typeof given.name === 'string' ? given.name : project.name,
   })
   // `public_builds`, a permitted project attribute (import_export.yml); a boolean as GitLab writes it.
-  if (typeof merged.public_builds === 'boolean') writer.setPublicBuilds(project.id, merged.public_builds)
+  if (typeof merged.public_builds === 'boolean')
+    job.store.projectSettings.setPublicBuilds(project.id, merged.public_builds)
 }

@@ -101,10 +101,6 @@ export function importWriter(db: Db) {
        default_branch = @default_branch, name = @name WHERE id = @id`,
   )
   const rename = db.prepare('UPDATE projects SET path = ?, full_path = ? WHERE id = ?')
-  const setPublicBuilds = db.prepare(
-    `INSERT INTO project_settings (project_id, public_builds) VALUES (?, ?)
-     ON CONFLICT (project_id) DO UPDATE SET public_builds = excluded.public_builds`,
-  )
   // `UPDATE OR IGNORE`: a user or group the new project already has keeps the new project's row.
   const moveMembers = db.prepare(
     "UPDATE OR IGNORE members SET source_id = @to WHERE source_type = 'project' AND source_id = @from",
@@ -153,8 +149,6 @@ export function importWriter(db: Db) {
       default_branch: string | null
       name: string
     }) => setProject.run(p),
-    /** The project's `public_builds` (migration 31), its other settings kept. */
-    setPublicBuilds: (id: number, on: boolean) => setPublicBuilds.run(id, on ? 1 : 0),
     renameProject: (id: number, path: string, fullPath: string) => rename.run(path, fullPath, id),
     /**
      * An overwrite's `Projects::MoveAccessService` (`remove_remaining_elements: false`): the old project's

@@ -51,6 +51,10 @@ export function projectSettingsTable(db: Db, version: () => number) {
        (project_id, topics, features, marked_for_deletion_at, deleting_user_id, public_builds)
      VALUES (@project_id, @topics, @features, @marked_for_deletion_at, @deleting_user_id, @public_builds)`,
   )
+  const setPublicBuilds = db.prepare(
+    `INSERT INTO project_settings (project_id, public_builds) VALUES (?, ?)
+     ON CONFLICT (project_id) DO UPDATE SET public_builds = excluded.public_builds`,
+  )
   const linksOf = db.prepare('SELECT * FROM project_group_links WHERE project_id = ? ORDER BY id')
   const link = db.prepare(
     `INSERT INTO project_group_links (project_id, group_id, group_access, expires_at, created_at)
@@ -80,6 +84,8 @@ export function projectSettingsTable(db: Db, version: () => number) {
     sharesOf: (projectId: number): readonly ProjectGroupLinkRow[] =>
       sharing(0)?.any ? (shares(projectId)?.links ?? []) : [],
     put: (row: ProjectSettingsRow) => put.run(row),
+    /** Sets `public_builds` alone (an import, a seed), the other settings kept or defaulted. */
+    setPublicBuilds: (projectId: number, on: boolean) => setPublicBuilds.run(projectId, on ? 1 : 0),
     /** True when another project of the namespace has this name (`validates :name, uniqueness`). */
     nameTaken: (namespaceId: number, name: string, exceptId: number) =>
       named.get(namespaceId, name, exceptId) !== undefined,

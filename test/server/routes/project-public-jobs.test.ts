@@ -27,6 +27,7 @@ groups:
 projects:
   - { path: acme/widgets, visibility: public }
   - { path: vault/open, visibility: public }
+  - { path: acme/closed, visibility: public, public_jobs: false }
 `
 const W = '/api/v4/projects/acme%2Fwidgets'
 type Json = Record<string, unknown>
@@ -109,6 +110,16 @@ describe('public_jobs on the projects API', () => {
       400,
       { message: { visibility_level: ['internal is not allowed in a private group.'] } },
     ])
+  })
+
+  it('a seed sets it with public_jobs: false, and a reset keeps the seed', async () => {
+    const C = '/api/v4/projects/acme%2Fclosed'
+    expect(await publicJobs(C)).toBe(false)
+    const refused = await t.http('GET', `${C}/pipelines`)
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect((await t.http('GET', `${C}/pipelines`, { token: ROOT })).status).toBe(200)
+    expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
+    expect(await publicJobs(C)).toBe(false)
   })
 
   it('a reset returns to the seed; a snapshot keeps the value it saw', async () => {
