@@ -92,9 +92,13 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     if (!ciAbilities(store, access, actor, p).readBuild) throw forbidden()
     return p
   }
+  /**
+   * `level` in the project, with the CI/CD feature open to the caller: `builds_disabled` prevents every
+   * build ability (`create_read_update_admin_destroy(:build)`, `cancel_build`), administrators' too.
+   */
   function require(actor: Actor, p: ProjectRow, level: number): void {
     if (!actor.user) throw unauthorized()
-    if (!access.atLeast(actor, p, level)) throw forbidden()
+    if (!access.atLeast(actor, p, level) || !ciAbilities(store, access, actor, p).readBuild) throw forbidden()
   }
   /** A job of the project (a build or a bridge) and its pipeline; 404 `Not found` otherwise. */
   function find(p: ProjectRow, jobId: number): { job: JobRow; pipeline: PipelineRow } {
@@ -270,6 +274,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       if (!actor.user) throw unauthorized()
       const own = pipeline.user_id === actor.user.id && access.atLeast(actor, p, Level.developer)
       if (!own && !access.atLeast(actor, p, Level.maintainer)) throw forbidden()
+      if (!ciAbilities(store, access, actor, p).readBuild) throw forbidden()
       const erasable =
         COMPLETED.has(job.status) &&
         (outputs.artifact(job.id) !== undefined || outputs.trace(job.id) !== undefined)

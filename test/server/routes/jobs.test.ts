@@ -461,6 +461,11 @@ describe('bridges, job tokens and reset', () => {
     expect(await reads(ROOT)).toEqual([403, 403, 403])
     expect(await jobsOfPipeline(ROOT)).toEqual([200, 0])
     expect(await jobsOfPipeline(OTTO)).toEqual([200, 0])
+    // Every build ability goes with it: an administrator may not cancel or erase the job.
+    for (const action of ['cancel', 'erase'])
+      expect(
+        (await t.http('POST', `${PUB}/jobs/${job.id as number}/${action}`, { token: ROOT })).body,
+      ).toEqual({ message: '403 Forbidden' })
   })
 
   it('reset returns to the seed: traces and artifacts made since go', async () => {
