@@ -404,11 +404,16 @@ describe('bridges, job tokens and reset', () => {
     })
     await runOut()
     const build = (await byName(pid, 'build')).id as number
-    const reads = [`${P}/jobs/${build}`, `${P}/jobs/${build}/trace`, `${P}/jobs/${build}/artifacts/a.txt`]
+    const reads = [
+      `${P}/jobs/${build}`,
+      `${P}/jobs/${build}/trace`,
+      `${P}/jobs/${build}/artifacts/a.txt`,
+      `${P}/jobs/artifacts/main/raw/a.txt?job=build`,
+    ]
     const statuses = async (headers: Record<string, string>) =>
       Promise.all(reads.map(async (path) => (await t.http('GET', path, { headers })).status))
     // GitLab's default (`public_builds`): a Guest of the private project reads them.
-    expect(await statuses({ 'private-token': GUS })).toEqual([200, 200, 200])
+    expect(await statuses({ 'private-token': GUS })).toEqual([200, 200, 200, 200])
     const off = await t.http('PUT', P, { token: ROOT, json: { public_jobs: false } })
     expect([off.status, (off.body as Json).public_jobs]).toEqual([200, false])
     for (const path of [...reads, `${P}/jobs`, `${P}/pipelines`, `${P}/pipelines/${pid}`])
@@ -418,13 +423,13 @@ describe('bridges, job tokens and reset', () => {
       })
     // `read_pipeline` goes with it in a private project: a Guest's pipeline jobs are refused too.
     expect((await t.http('GET', `${P}/pipelines/${pid}/jobs`, { token: GUS })).status).toBe(403)
-    expect(await statuses({ 'private-token': DANA })).toEqual([200, 200, 200])
+    expect(await statuses({ 'private-token': DANA })).toEqual([200, 200, 200, 200])
     const next = await triggerPipeline(t, 'acme/app')
     clock.advance(1000)
     const view = (await t.http('GET', `/-/emulator/projects/acme%2Fapp/pipelines/${next}`, { token: ROOT }))
       .body as { jobs: { status: string; token: string | null }[] }
     const token = view.jobs.find((j) => j.status === 'running')?.token as string
-    expect(await statuses({ 'job-token': token })).toEqual([200, 200, 200])
+    expect(await statuses({ 'job-token': token })).toEqual([200, 200, 200, 200])
   })
 
   it('builds_access_level: private leaves jobs and pipelines to members, disabled leaves jobs to no one', async () => {
