@@ -103,6 +103,11 @@ export const Project = Type.Object(
     open_issues_count: Type.Integer(),
     creator_id: Type.Integer(),
     import_status: Type.String(),
+    /**
+     * "Project-based pipeline visibility" (`expose :public_builds, as: :public_jobs`): false leaves the
+     * project's pipelines, jobs, traces and artifacts to Reporters and up.
+     */
+    public_jobs: Type.Boolean(),
     /** The groups the project is shared with (`POST /projects/:id/share`). */
     shared_with_groups: Type.Array(
       Type.Object({

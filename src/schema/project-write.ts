@@ -13,7 +13,8 @@ const FeatureLevel = Type.Union([
 /**
  * The project attributes `POST` and `PUT /projects` share (lib/api/helpers/projects_helpers.rb
  * `optional_project_params_ce`, the part our surface reads): description, visibility, topics
- * (`tag_list` is their deprecated name), the feature access levels and their legacy booleans.
+ * (`tag_list` is their deprecated name), the feature access levels and their legacy booleans, and
+ * `public_jobs` (`public_builds` its deprecated name).
  */
 const projectAttributes = {
   description: Type.Optional(Type.String()),
@@ -31,6 +32,8 @@ const projectAttributes = {
   jobs_enabled: Type.Optional(boolParam()),
   wiki_enabled: Type.Optional(boolParam()),
   snippets_enabled: Type.Optional(boolParam()),
+  public_builds: Type.Optional(boolParam({ deprecated: true })),
+  public_jobs: Type.Optional(boolParam()),
 }
 
 const createFields = {

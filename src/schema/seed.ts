@@ -185,6 +185,14 @@ export const SeedProject = Type.Object(
     description: Type.Optional(Type.String()),
     visibility: Type.Optional(withDefault(Visibility, 'private')),
     archived: Type.Optional(Type.Boolean({ default: false })),
+    public_jobs: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description:
+          "Project-based pipeline visibility (GitLab's public_jobs): false leaves the project's pipelines, " +
+          'jobs, traces and artifacts to Reporters and up',
+      }),
+    ),
     members: Type.Optional(SeedMembers),
     default_branch: Type.Optional(Type.String({ minLength: 1, default: 'main' })),
     branches: Type.Optional(

@@ -4,8 +4,9 @@
  * from a fresh instance (`seed: 'none'`), a user with a personal access token, and a whole world
  * (python_gitlab_whole_world.py: users, groups, members, a project and its issue sub-resources, a
  * reporter's reads and refusals, export, import and trigger), and a repository worked as a suite
- * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, protection). A
- * contributor's machine needs the package (CONTRIBUTING.md): without it the test fails and says so.
+ * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, protection), and
+ * `public_jobs` turned off (python_gitlab_public_jobs.py). A contributor's machine needs the package
+ * (CONTRIBUTING.md): without it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
@@ -21,8 +22,9 @@ const seed = `
 users:
   - { username: root, admin: true, token: glpat-root-token }
   - { username: rita, token: glpat-rita-token }
+  - { username: gus, token: glpat-gus-token }
 groups:
-  - { path: acme, visibility: private, members: { rita: reporter } }
+  - { path: acme, visibility: private, members: { rita: reporter, gus: guest } }
 projects:
   - path: acme/widgets
     visibility: private
@@ -76,7 +78,13 @@ async function inWidgetsAroundReset(script: string, token: string): Promise<unkn
   const python = await pythonWithGitlab()
   const world = async () => {
     const { stdout } = await run(python, [script], {
-      env: { ...process.env, GITLAB_URL: t.baseUrl, GITLAB_TOKEN: token, GITLAB_PROJECT: 'acme/widgets' },
+      env: {
+        ...process.env,
+        GITLAB_URL: t.baseUrl,
+        GITLAB_TOKEN: token,
+        GITLAB_GUEST_TOKEN: 'glpat-gus-token',
+        GITLAB_PROJECT: 'acme/widgets',
+      },
       timeout: 60_000,
     })
     return JSON.parse(stdout) as unknown
@@ -134,5 +142,18 @@ it('python-gitlab works a repository: branches, files, commits with actions, the
     protected: ['feature', 30],
     branches: ['feature', 'main'],
     left: ['main'],
+  })
+}, 90_000)
+
+it("python-gitlab turns public_jobs off with project.save(): a Guest's pipeline list is refused, again after a reset", async () => {
+  const first = await inWidgetsAroundReset(
+    join(__dirname, 'python_gitlab_public_jobs.py'),
+    'glpat-root-token',
+  )
+  expect(first).toEqual({
+    default: true,
+    guest_before: [],
+    saved: false,
+    guest_after: [403, '403 Forbidden'],
   })
 }, 90_000)

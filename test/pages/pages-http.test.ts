@@ -105,6 +105,15 @@ describe('pages', () => {
     const job = await get(new URL(jobs[0]!.web_url).pathname)
     expect(job.status).toBe(200)
     expect(job.text).toContain(`href="/acme/widgets/-/pipelines/${id}"`)
+
+    // With public_jobs off the pages follow the API: hidden (404 pages) from visitors below Reporter.
+    const publicJobs = (on: boolean) => t.http('PUT', P, { token: tokens.root, json: { public_jobs: on } })
+    expect((await publicJobs(false)).status).toBe(200)
+    const pages = [new URL(web_url).pathname, new URL(jobs[0]!.web_url).pathname, '/acme/widgets/-/pipelines']
+    for (const path of pages) expect((await get(path)).status).toBe(404)
+    const root = await signIn(tokens.root)
+    for (const path of pages) expect((await get(path, root)).status).toBe(200)
+    expect((await publicJobs(true)).status).toBe(200)
   })
 
   it("serve a milestone's web_url with its issues", async () => {

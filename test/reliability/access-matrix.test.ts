@@ -109,6 +109,12 @@ interface Rule {
   token?: string
   /** Send the body as a multipart upload with a small PNG as `file`. */
   multipart?: boolean
+  /**
+   * A CI read under "Project-based pipeline visibility" (`public_jobs`): `pipeline` needs `read_pipeline`
+   * and `read_build`, `build` `read_build`, `jobs` (a pipeline's jobs) `read_pipeline`, and lists nothing
+   * without `read_build`. `min` is the rule with `public_jobs` on (the seed's); see `ciAllowed`.
+   */
+  ci?: 'pipeline' | 'build' | 'jobs'
   body?: (v: Visibility) => Record<string, unknown>
 }
 /** A call on mark's (the maintainer's) seeded token: his own and administrators' only. */
@@ -435,9 +441,9 @@ const RULES: Record<string, Rule> = {
   'DELETE /groups/{id}/hooks/{hook_id}': { min: 'owner', auth: true },
   'GET /groups/{id}/hooks/{hook_id}/events': { min: 'owner', auth: true },
   'POST /groups/{id}/hooks/{hook_id}/test/{trigger}': { min: 'owner', auth: true, ok: [422] },
-  'GET /projects/{id}/pipelines': { min: 'reader' },
-  'GET /projects/{id}/pipelines/{pipeline_id}': { min: 'reader' },
-  'GET /projects/{id}/pipelines/{pipeline_id}/jobs': { min: 'reader' },
+  'GET /projects/{id}/pipelines': { min: 'reader', ci: 'pipeline' },
+  'GET /projects/{id}/pipelines/{pipeline_id}': { min: 'reader', ci: 'pipeline' },
+  'GET /projects/{id}/pipelines/{pipeline_id}/jobs': { min: 'reader', ci: 'jobs' },
   // `authorize! :read_pipeline_variable`, no `authenticate!`: anonymous callers get 403 on a public project.
   'GET /projects/{id}/pipelines/{pipeline_id}/variables': { min: 'developer' },
   'POST /projects/{id}/pipelines/{pipeline_id}/cancel': { min: 'developer', auth: true },
@@ -445,11 +451,11 @@ const RULES: Record<string, Rule> = {
   // lib/api/ci/jobs.rb: `authenticate!`, then `authorize_read_builds!` (public pipelines: whoever reads the project).
   // lib/api/ci/jobs.rb `GET /job`: a CI/CD job token's own job; a personal access token is no job (404).
   'GET /job': { min: 'user', auth: true, scope: 'none', roles: [], denied: 404 },
-  'GET /projects/{id}/jobs': { min: 'reader', auth: true },
-  'GET /projects/{id}/jobs/{job_id}': { min: 'reader', auth: true },
-  'GET /projects/{id}/jobs/{job_id}/trace': { min: 'reader', auth: true },
+  'GET /projects/{id}/jobs': { min: 'reader', auth: true, ci: 'build' },
+  'GET /projects/{id}/jobs/{job_id}': { min: 'reader', auth: true, ci: 'build' },
+  'GET /projects/{id}/jobs/{job_id}/trace': { min: 'reader', auth: true, ci: 'build' },
   // lib/api/ci/pipelines.rb: `authenticate_non_get!`, as the pipeline's jobs.
-  'GET /projects/{id}/pipelines/{pipeline_id}/bridges': { min: 'reader' },
+  'GET /projects/{id}/pipelines/{pipeline_id}/bridges': { min: 'reader', ci: 'build' },
   // The matrix's jobs wait to run: 400 `Unplayable Job`, 403 `Job is not retryable`, 403 `Job is not erasable!`.
   'POST /projects/{id}/jobs/{job_id}/play': { min: 'developer', auth: true, ok: [400] },
   'POST /projects/{id}/jobs/{job_id}/retry': { min: 'developer', auth: true, ok: [403] },
@@ -457,8 +463,8 @@ const RULES: Record<string, Rule> = {
   'POST /projects/{id}/jobs/{job_id}/erase': { min: 'maintainer', auth: true, ok: [403] },
   // lib/api/ci/job_artifacts.rb: no `authenticate!` for reads; the matrix's jobs have no artifacts (404),
   // and the by-ref download names no `job` (400 `job is missing`).
-  'GET /projects/{id}/jobs/{job_id}/artifacts': { min: 'reader', ok: [404] },
-  'GET /projects/{id}/jobs/{job_id}/artifacts/{artifact_path}': { min: 'reader', ok: [404] },
+  'GET /projects/{id}/jobs/{job_id}/artifacts': { min: 'reader', ok: [404], ci: 'build' },
+  'GET /projects/{id}/jobs/{job_id}/artifacts/{artifact_path}': { min: 'reader', ok: [404], ci: 'build' },
   'GET /projects/{id}/jobs/artifacts/{ref_name}/download': { min: 'any', ok: [400] },
   // `create_pipeline`: Developer; the seed's `ci_jobs` shortcut gives main its jobs.
   'POST /projects/{id}/pipeline': { min: 'developer', auth: true, body: () => ({ ref: 'main' }) },
@@ -676,6 +682,31 @@ const RULES: Record<string, Rule> = {
 /** True when `role` may see a project or group of visibility `v` (`app/policies/project_policy.rb`). */
 const canSee = (role: Role, v: Visibility) =>
   role === 'admin' || v === 'public' || (v === 'internal' && role !== 'anonymous') || RANK[role] >= 10
+
+/**
+ * `read_build` and `read_pipeline` of a role that sees the project (`app/policies/project_policy.rb`):
+ * `read_build` is Reporter+ or `public_builds`; `read_pipeline` is Reporter+, `public_access` (a public
+ * project, or an internal one signed in) or `public_builds & guest_access`; a pipeline itself also asks
+ * `read_build` (`app/policies/ci/pipeline_policy.rb`).
+ */
+function ciAbilities(role: Role, v: Visibility, publicJobs: boolean) {
+  const reporter = role === 'admin' || RANK[role] >= RANK.reporter
+  const signedIn = role !== 'anonymous'
+  const publicAccess = v === 'public' || (v === 'internal' && signedIn)
+  const guestAccess = RANK[role] >= RANK.guest || (signedIn && v !== 'private')
+  return {
+    readBuild: reporter || publicJobs,
+    readPipeline: reporter || publicAccess || (publicJobs && guestAccess),
+  }
+}
+
+/** Whether `role` may make the CI read `kind` (an empty list for `jobs` without `read_build`). */
+function ciAllowed(kind: NonNullable<Rule['ci']>, role: Role, v: Visibility, publicJobs: boolean) {
+  const can = ciAbilities(role, v, publicJobs)
+  if (kind === 'build') return can.readBuild
+  if (kind === 'jobs') return can.readPipeline
+  return can.readPipeline && can.readBuild
+}
 
 function allowed(rule: Rule, role: Role, v: Visibility): boolean {
   if (rule.roles) return rule.roles.includes(role)
@@ -1034,6 +1065,49 @@ describe('access matrix: every endpoint by every role by every visibility', () =
     // before the access token routes; 180 s was exceeded with six other suites' work on the machine;
     // the repository routes added about 90 s of cells, and 420 s was exceeded with eight helpers at work).
   }, 600_000)
+
+  it('CI reads follow public_jobs ("Project-based pipeline visibility") by role and visibility', async () => {
+    await reset()
+    dirty = true
+    const problems: string[] = []
+    const ciOps = ops.filter((op) => RULES[key(op)]?.ci)
+    expect(ciOps).toHaveLength(9)
+    for (const publicJobs of [false, true]) {
+      for (const v of VISIBILITIES) {
+        const set = await send('PUT', `/projects/${projectId(v)}`, 'admin', { public_jobs: publicJobs })
+        expect([set.status, (set.body as { public_jobs?: boolean }).public_jobs]).toEqual([200, publicJobs])
+      }
+      for (const op of ciOps) {
+        const rule = RULES[key(op)]!
+        for (const v of VISIBILITIES)
+          for (const role of ROLES) {
+            const res = await send('GET', fillPath(op, v, String(projectId(v))), role)
+            const cell = `${key(op)} [${v}, ${role}, public_jobs ${publicJobs}] -> ${res.status} ${res.text.slice(0, 120)}`
+            if (!canSee(role, v)) {
+              if (res.status !== (rule.auth && role === 'anonymous' ? 401 : 404))
+                problems.push(`hidden: ${cell}`)
+              continue
+            }
+            if (rule.auth && role === 'anonymous') {
+              if (res.status !== 401) problems.push(`expected 401: ${cell}`)
+              continue
+            }
+            const ok = (res.status >= 200 && res.status < 300) || (rule.ok ?? []).includes(res.status)
+            if (!ciAllowed(rule.ci!, role, v, publicJobs)) {
+              if (res.status !== 403 || res.text !== '{"message":"403 Forbidden"}')
+                problems.push(`expected 403: ${cell}`)
+            } else if (!ok) problems.push(`expected success: ${cell}`)
+            else if (rule.ci === 'jobs') {
+              // Ci::JobsFinder: `read_pipeline` without `read_build` lists no job.
+              const listed = (res.body as unknown[]).length
+              const readBuild = ciAbilities(role, v, publicJobs).readBuild
+              if (readBuild !== listed > 0) problems.push(`${listed} jobs listed: ${cell}`)
+            }
+          }
+      }
+    }
+    expect(problems).toEqual([])
+  }, 300_000)
 
   it('lists show only what the caller may read, and X-Total counts only that', async () => {
     await reset()

@@ -62,6 +62,8 @@ export interface TreeSource {
   project: ProjectRow
   /** The project's namespace and its ancestors (their members are exported as project members). */
   namespaceIds: number[]
+  /** `Project#public_builds` (`public_jobs`), a `project.json` attribute. */
+  publicBuilds: boolean
   /** `description` of the export request, overriding the project's. */
   description?: string | null
   /** `Gitlab::VERSION`: `18.6.0`, or `18.6.0-ee` on Enterprise Edition. */
@@ -210,6 +212,7 @@ export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Pr
       description: src.description ?? project.description,
       visibility_level: VISIBILITY_LEVEL[project.visibility] ?? 0,
       archived: bool(project.archived),
+      public_builds: src.publicBuilds,
       issues_enabled: true,
       merge_requests_enabled: true,
       wiki_enabled: true,

@@ -82,6 +82,7 @@ export async function runExport(env: ExportJobEnv, exportId: number): Promise<vo
         reader: store.exportReader(),
         project,
         namespaceIds,
+        publicBuilds: (store.projectSettings.get(project.id)?.public_builds ?? 1) === 1,
         description: row.description,
         personalOwner: personalOwnerOf(store.namespaces.get(project.namespace_id), project, instance.version),
         // `Gitlab::VERSION` reads `18.6.0-ee` on Enterprise Edition, as `GET /version` does.

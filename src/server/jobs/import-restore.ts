@@ -207,4 +207,7 @@ function applyProjectAttributes(job: RestoreJob, writer: ImportWriter, attrs: Re
       typeof merged.default_branch === 'string' ? merged.default_branch : project.default_branch,
     name: typeof given.name === 'string' ? given.name : project.name,
   })
+  // `public_builds`, a permitted project attribute (import_export.yml); a boolean as GitLab writes it.
+  if (typeof merged.public_builds === 'boolean')
+    job.store.projectSettings.setPublicBuilds(project.id, merged.public_builds)
 }

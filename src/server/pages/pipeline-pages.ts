@@ -65,8 +65,13 @@ export function pipelinePage(ctx: PageContext, services: Services, fullPath: str
   const { actor } = ctx.visitor
   const p = services.projects.get(actor, fullPath)
   const project = services.pipelines.project(actor, fullPath)
-  const pipeline = services.pipelines.get(project, id)
-  const jobs = services.pipelines.jobs(project, id, parseParams(JobListQuery, { per_page: String(MAX_JOBS) }))
+  const pipeline = services.pipelines.get(actor, project, id)
+  const jobs = services.pipelines.jobs(
+    actor,
+    project,
+    id,
+    parseParams(JobListQuery, { per_page: String(MAX_JOBS) }),
+  )
   const base = pathOf(p.path_with_namespace, 'pipelines')
   return layout(ctx, {
     title: `Pipeline #${pipeline.id}`,

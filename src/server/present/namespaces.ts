@@ -67,6 +67,8 @@ export interface ProjectExtras {
   marked_for_deletion_at: string | null
   /** Access level by feature (`issues`, `repository`, `merge_requests`, `wiki`, `builds`, `snippets`). */
   features: Record<string, string>
+  /** `Project#public_builds`: whoever reads the project reads its jobs. */
+  public_jobs: boolean
 }
 
 /**
@@ -140,6 +142,7 @@ export function presentProject(
     open_issues_count: openIssues,
     creator_id: p.creator_id ?? 0,
     import_status: 'none',
+    public_jobs: extras.public_jobs,
     shared_with_groups: extras.shared_with_groups,
     marked_for_deletion_at: extras.marked_for_deletion_at,
     marked_for_deletion_on: extras.marked_for_deletion_at,

@@ -44,7 +44,7 @@ export function jobRoutes(api: ApiContext, jobs: JobService): void {
       method: 'GET',
       url: '/api/v4/projects/:id/jobs',
       jobToken: true,
-      summary: "List a project's jobs, newest first (Reporter in a private project)",
+      summary: "List a project's jobs, newest first (Reporter and up when the project's public_jobs is off)",
       auth: 'required',
       pathParams: IdPath,
       input: JobScopeQuery,

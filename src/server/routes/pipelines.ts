@@ -61,7 +61,7 @@ export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): voi
     },
     (h) => {
       const { project, id } = target(h)
-      return pipelines.get(project, id)
+      return pipelines.get(h.actor, project, id)
     },
   )
 
@@ -77,7 +77,7 @@ export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): voi
     },
     (h) => {
       const { project, id } = target(h)
-      return h.sendPage(pipelines.jobs(project, id, h.params))
+      return h.sendPage(pipelines.jobs(h.actor, project, id, h.params))
     },
   )
 

@@ -22,6 +22,7 @@ import type { ServiceContext } from './context.js'
 import type { PipelineService } from './pipelines.js'
 import { JobTokenActor } from './job-tokens.js'
 import { jobOutputsOf } from './job-outputs.js'
+import { ciAbilities } from './ci-access.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 /** `Ci::Build#playable?` for the emulator's jobs: waiting for a person, or for its delay. */
@@ -68,7 +69,7 @@ export interface ArtifactDownload {
 
 /**
  * The jobs API (`lib/api/ci/jobs.rb`, `lib/api/ci/job_artifacts.rb`, bridges of `lib/api/ci/pipelines.rb`).
- * Reading jobs, traces and artifacts: whoever reads the project; play, retry and cancel: Developer;
+ * Reading jobs, traces and artifacts: `read_build` (403 without it); play, retry and cancel: Developer;
  * erase: Maintainer, or the Developer whose pipeline it is.
  */
 export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipelines: PipelineService) {
@@ -80,14 +81,24 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
   const show = (p: ProjectRow, pipeline: PipelineRow, job: JobRow): Job =>
     present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job))
 
-  /**
-   * The project, once the caller may read its jobs (`authorize_read_builds!`): whoever reads the project,
-   * as GitLab's default `public_builds` ("public pipelines") lets them, as pipelines do.
-   */
+  /** The project as the caller may see it (404 `Project Not Found` otherwise). */
   const readable = (actor: Actor, ref: string): ProjectRow => pipelines.project(actor, ref)
+  /**
+   * The project, once the caller may read its jobs (`authorize_read_builds!`, 403): `read_build`
+   * (services/ci-access.ts: whoever reads the project while `public_jobs` is on, Reporter+ otherwise).
+   */
+  const readableBuilds = (actor: Actor, ref: string): ProjectRow => {
+    const p = readable(actor, ref)
+    if (!ciAbilities(store, access, actor, p).readBuild) throw forbidden()
+    return p
+  }
+  /**
+   * `level` in the project, with the CI/CD feature open to the caller: `builds_disabled` prevents every
+   * build ability (`create_read_update_admin_destroy(:build)`, `cancel_build`), administrators' too.
+   */
   function require(actor: Actor, p: ProjectRow, level: number): void {
     if (!actor.user) throw unauthorized()
-    if (!access.atLeast(actor, p, level)) throw forbidden()
+    if (!access.atLeast(actor, p, level) || !ciAbilities(store, access, actor, p).readBuild) throw forbidden()
   }
   /** A job of the project (a build or a bridge) and its pipeline; 404 `Not found` otherwise. */
   function find(p: ProjectRow, jobId: number): { job: JobRow; pipeline: PipelineRow } {
@@ -133,7 +144,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
   return {
     /** `GET /projects/:id/jobs`: builds newest first, retried ones too; pages without a total (`without_count`). */
     list(actor: Actor, ref: string, q: JobScopeQuery): PageOut<Job> {
-      const p = readable(actor, ref)
+      const p = readableBuilds(actor, ref)
       const statuses = scopeList(q.scope)
       const page = pageOf(q)
       const rows = outputs.projectBuilds(p.id, statuses, page.perPage + 1, page.offset)
@@ -150,7 +161,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     },
 
     get(actor: Actor, ref: string, jobId: number): Job {
-      const p = readable(actor, ref)
+      const p = readableBuilds(actor, ref)
       const { job, pipeline } = find(p, jobId)
       return show(p, pipeline, job)
     },
@@ -168,14 +179,14 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
 
     /** `GET .../trace`: the log so far (empty before the job starts and after it is erased). */
     trace(actor: Actor, ref: string, jobId: number): { id: number; text: string } {
-      const p = readable(actor, ref)
+      const p = readableBuilds(actor, ref)
       const { job } = find(p, jobId)
       return { id: job.id, text: outputs.trace(job.id) ?? '' }
     },
 
     /** `POST .../play`: a manual or delayed job starts now, with the caller as its user. */
     play(actor: Actor, ref: string, jobId: number, body: JobPlayBody): Job {
-      const p = readable(actor, ref)
+      const p = readableBuilds(actor, ref)
       const { job, pipeline } = find(p, jobId)
       require(actor, p, Level.developer)
       if (!PLAYABLE.has(job.status)) throw badRequest('Unplayable Job')
@@ -263,6 +274,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       if (!actor.user) throw unauthorized()
       const own = pipeline.user_id === actor.user.id && access.atLeast(actor, p, Level.developer)
       if (!own && !access.atLeast(actor, p, Level.maintainer)) throw forbidden()
+      if (!ciAbilities(store, access, actor, p).readBuild) throw forbidden()
       const erasable =
         COMPLETED.has(job.status) &&
         (outputs.artifact(job.id) !== undefined || outputs.trace(job.id) !== undefined)
@@ -279,19 +291,19 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
 
     /** `GET .../jobs/:job_id/artifacts`: the archive, streamed from the store. */
     artifacts(actor: Actor, ref: string, jobId: number): ArtifactDownload {
-      const p = readable(actor, ref)
+      const p = readableBuilds(actor, ref)
       return archive(find(p, jobId).job)
     },
 
     /** `GET .../jobs/:job_id/artifacts/*artifact_path`: one file of the archive. */
     artifactFile(actor: Actor, ref: string, jobId: number, artifactPath: string): ArtifactDownload {
-      const p = readable(actor, ref)
+      const p = readableBuilds(actor, ref)
       return entry(find(p, jobId).job, artifactPath)
     },
 
     /** The successful job named `name` of the ref's latest successful pipeline; 404 `Not found` otherwise. */
     latestByRef(actor: Actor, ref: string, refName: string, name: string) {
-      const p = readable(actor, ref)
+      const p = readableBuilds(actor, ref)
       const job = outputs.latestSuccessful(p.id, refName, name)
       if (!job) throw recordNotFound()
       return {
@@ -302,7 +314,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
 
     /** `GET .../pipelines/:pipeline_id/bridges`: its trigger jobs and the pipelines they started. */
     bridges(actor: Actor, ref: string, pipelineId: number, q: JobScopeQuery): PageOut<Bridge> {
-      const p = readable(actor, ref)
+      const p = readableBuilds(actor, ref)
       const pipeline = store.pipelines.get(p.id, pipelineId)
       if (!pipeline) throw recordNotFound()
       const rows = outputs.bridges(pipeline.id, scopeList(q.scope))

@@ -32,6 +32,7 @@ import { jobOutputsOf } from './job-outputs.js'
 import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
 import { apiPipelineInput } from './pipeline-api.js'
+import { ciAbilities } from './ci-access.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
@@ -41,8 +42,9 @@ const SCOPES: Record<string, string[]> = {
 }
 
 /**
- * Pipelines (`lib/api/ci/pipelines.rb`): whoever may read the project reads its pipelines
- * and jobs (GitLab's "public pipelines" default); variables, cancel and retry need Developer.
+ * Pipelines (`lib/api/ci/pipelines.rb`): reading them and their jobs takes `read_pipeline` and
+ * `read_build` (services/ci-access.ts: whoever reads the project, unless `public_jobs` is off or the
+ * CI/CD feature is restricted); variables, cancel and retry need Developer.
  * Every call first lets the runner catch up with the clock.
  */
 export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
@@ -63,6 +65,14 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     const row = store.pipelines.get(p.id, id)
     if (!row) throw recordNotFound()
     return row
+  }
+  /**
+   * `authorize! :read_pipeline` and `:read_build` (403): the list asks both of the project, and
+   * `Ci::PipelinePolicy` refuses `read_pipeline` on a pipeline to whoever lacks `read_build`.
+   */
+  const requireRead = (actor: Actor, p: ProjectRow) => {
+    const can = ciAbilities(store, access, actor, p)
+    if (!can.readPipeline || !can.readBuild) throw forbidden()
   }
   const requireDeveloper = (actor: Actor, p: ProjectRow) => {
     if (!access.atLeast(actor, p, Level.developer)) throw forbidden()
@@ -96,12 +106,13 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       return create(apiPipelineInput(ctx, actor, p, params), 400, false)
     },
 
-    /** `GET /projects/:id/pipelines`: one page and the (capped) total. */
+    /** `GET /projects/:id/pipelines`: one page and the (capped) total; 403 without `read_pipeline` and `read_build`. */
     list(
       actor: Actor,
       p: ProjectRow,
       q: PipelineListQuery,
     ): { items: PipelineListItem[]; page: Page; total: number } {
+      requireRead(actor, p)
       const user = q.username !== undefined ? store.users.byUsername(q.username) : undefined
       const filter: PipelineFilter = {
         projectId: p.id,
@@ -132,8 +143,10 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       return { items: rows.map((r) => present.listItem(p, r)), page, total }
     },
 
-    get: (p: ProjectRow, id: number): PipelineWithMetadata => {
+    /** `GET .../pipelines/:pipeline_id`: 404 `Not found` for no such pipeline, then 403 as `list`. */
+    get: (actor: Actor, p: ProjectRow, id: number): PipelineWithMetadata => {
       const pipeline = find(p, id)
+      requireRead(actor, p)
       return present.withMetadata(
         p,
         pipeline,
@@ -142,8 +155,18 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
       )
     },
 
-    /** `GET .../jobs`: current jobs (and retried ones on request), filtered by `scope`. */
-    jobs(p: ProjectRow, id: number, q: JobListQuery): { items: Job[]; page: Page; total: number } {
+    /**
+     * `GET .../jobs`: current jobs (and retried ones on request), filtered by `scope`. 403 without
+     * `read_pipeline`; with it but without `read_build` an empty list (`Ci::JobsFinder` answers `none`).
+     */
+    jobs(
+      actor: Actor,
+      p: ProjectRow,
+      id: number,
+      q: JobListQuery,
+    ): { items: Job[]; page: Page; total: number } {
+      const can = ciAbilities(store, access, actor, p)
+      if (!can.readPipeline) throw forbidden()
       const pipeline = find(p, id)
       const scope = q.scope === undefined ? undefined : Array.isArray(q.scope) ? q.scope : [q.scope]
       if (scope?.some((s) => typeof s !== 'string' || !STATUSES.has(s)))
@@ -161,6 +184,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
         )
         .sort((a, b) => b.id - a.id)
       const page = pageOf(q)
+      if (!can.readBuild) return { items: [], page, total: 0 }
       const user = userOf(pipeline)
       const items = all
         .slice(page.offset, page.offset + page.perPage)

@@ -15,6 +15,7 @@ export function settingsOf(store: Store, projectId: number): ProjectSettingsRow 
       features: '{}',
       marked_for_deletion_at: null,
       deleting_user_id: null,
+      public_builds: 1,
     }
   )
 }
@@ -43,6 +44,7 @@ export function projectExtras(store: Store, projectId: number): ProjectExtras {
     }),
     marked_for_deletion_at: settings.marked_for_deletion_at,
     features: JSON.parse(settings.features) as Features,
+    public_jobs: settings.public_builds === 1,
   }
 }
 
@@ -73,6 +75,15 @@ export function featuresAfter(was: Features, attrs: Attributes): Features {
     if (typeof level === 'string') out[feature] = level
   }
   return out
+}
+
+/**
+ * `public_jobs` after `attrs`: `public_jobs` wins over its deprecated name `public_builds`
+ * (`translate_params_for_compatibility`, lib/api/projects.rb); undefined when neither is given.
+ */
+export function publicBuildsOf(attrs: Attributes): number | undefined {
+  const value = attrs.public_jobs ?? attrs.public_builds
+  return value === undefined ? undefined : value ? 1 : 0
 }
 
 /** `topics` (or their old name `tag_list`): stripped, blanks and repeats dropped (`Project#topic_list=`). */

@@ -19,7 +19,7 @@ import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Actor, Level } from './access.js'
 import type { ServiceContext } from './context.js'
-import { featuresAfter, settingsOf, topicsOf, type Features } from './project-settings.js'
+import { featuresAfter, publicBuildsOf, settingsOf, topicsOf, type Features } from './project-settings.js'
 import { projectMoves } from './project-moves.js'
 import { removals, type RemovalHooks } from './removals.js'
 import type { ProjectService } from './projects.js'
@@ -50,7 +50,8 @@ export function projectWriteService(
    * The model's validation errors for a project named `name` at `path` in `ns` with `visibility`,
    * in GitLab's order: a taken name also on the project namespace (`project_namespace.name`), as
    * GitLab answers it; a path taken by a project or a group at the same full path. On an edit
-   * (`was`), the formats of a name or path left as they were are not checked again (`if: :name_changed?`).
+   * (`was`), the formats of a name or path left as they were are not checked again (`if: :name_changed?`),
+   * nor a visibility left as it was against the group's.
    */
   const validate = (ns: NamespaceRow, name: string, path: string, visibility: string, was?: ProjectRow) => {
     const except = was?.id
@@ -65,7 +66,8 @@ export function projectWriteService(
     if (nameTaken) add('name', 'has already been taken')
     for (const m of format.path ?? []) add('path', m)
     if (pathTaken) add('path', 'has already been taken')
-    if (ns.kind === 'group') {
+    // `should_validate_visibility_level?` (app/models/project.rb): on create, or when the visibility changes.
+    if (ns.kind === 'group' && was?.visibility !== visibility) {
       const above = visibilityAboveGroup(visibility, ns.visibility)
       if (above) add('visibility_level', above)
     }
@@ -166,6 +168,7 @@ export function projectWriteService(
           ...settingsOf(store, projectId),
           topics: JSON.stringify(topicsOf(input) ?? []),
           features: JSON.stringify(featuresAfter({}, input)),
+          public_builds: publicBuildsOf(input) ?? 1,
         })
         if (ns.kind === 'user' && ns.owner_id !== null)
           store.members.set('project', projectId, ns.owner_id, Level.owner, now)
@@ -216,6 +219,7 @@ export function projectWriteService(
           ...settings,
           topics: topics ? JSON.stringify(topics) : settings.topics,
           features: JSON.stringify(featuresAfter(JSON.parse(settings.features) as Features, input)),
+          public_builds: publicBuildsOf(input) ?? settings.public_builds,
         })
       })
       return reads.record(store.projects.get(project.id)!)

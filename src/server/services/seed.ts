@@ -272,6 +272,7 @@ function newProject({ store, now }: SeedWriter, p: SeedProject, ns: NamespaceRow
     created_at: now,
     last_activity_at: now,
   })
+  if (p.public_jobs === false) store.projectSettings.setPublicBuilds(projectId, false)
   // `refs:` is the older name of `branches:`; a name may be both a branch and a tag. Each ref
   // points at a real (empty) git commit, which the export's project.bundle carries.
   const refs = [

@@ -9,6 +9,8 @@ export interface ProjectSettingsRow {
   features: string
   marked_for_deletion_at: string | null
   deleting_user_id: number | null
+  /** 1 when whoever reads the project reads its jobs (`public_jobs`, migration 31). */
+  public_builds: number
 }
 
 /** A share of a project with a group (`ProjectGroupLink`). */
@@ -45,8 +47,13 @@ const changeable = new Set<string>(CHANGEABLE)
 export function projectSettingsTable(db: Db, version: () => number) {
   const get = db.prepare('SELECT * FROM project_settings WHERE project_id = ?')
   const put = db.prepare(
-    `INSERT OR REPLACE INTO project_settings (project_id, topics, features, marked_for_deletion_at, deleting_user_id)
-     VALUES (@project_id, @topics, @features, @marked_for_deletion_at, @deleting_user_id)`,
+    `INSERT OR REPLACE INTO project_settings
+       (project_id, topics, features, marked_for_deletion_at, deleting_user_id, public_builds)
+     VALUES (@project_id, @topics, @features, @marked_for_deletion_at, @deleting_user_id, @public_builds)`,
+  )
+  const setPublicBuilds = db.prepare(
+    `INSERT INTO project_settings (project_id, public_builds) VALUES (?, ?)
+     ON CONFLICT (project_id) DO UPDATE SET public_builds = excluded.public_builds`,
   )
   const linksOf = db.prepare('SELECT * FROM project_group_links WHERE project_id = ? ORDER BY id')
   const link = db.prepare(
@@ -77,6 +84,8 @@ export function projectSettingsTable(db: Db, version: () => number) {
     sharesOf: (projectId: number): readonly ProjectGroupLinkRow[] =>
       sharing(0)?.any ? (shares(projectId)?.links ?? []) : [],
     put: (row: ProjectSettingsRow) => put.run(row),
+    /** Sets `public_builds` alone (an import, a seed), the other settings kept or defaulted. */
+    setPublicBuilds: (projectId: number, on: boolean) => setPublicBuilds.run(projectId, on ? 1 : 0),
     /** True when another project of the namespace has this name (`validates :name, uniqueness`). */
     nameTaken: (namespaceId: number, name: string, exceptId: number) =>
       named.get(namespaceId, name, exceptId) !== undefined,

@@ -37,6 +37,7 @@ async function exported(server: GitLabServer, dir: string): Promise<string> {
     reader: server.store.exportReader(),
     project,
     namespaceIds: [project.namespace_id],
+    publicBuilds: true,
     gitlabVersion: '18.6.0',
     aborted: () => false,
   })

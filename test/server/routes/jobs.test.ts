@@ -397,6 +397,82 @@ describe('bridges, job tokens and reset', () => {
     expect(late.status).toBe(401)
   })
 
+  it('with public_jobs off a Guest is refused jobs, traces and artifacts; a Developer and a running job token still read them', async () => {
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: { script: ['echo art > a.txt'], artifacts: { paths: ['a.txt'], when: 'on_success' } },
+    })
+    await runOut()
+    const build = (await byName(pid, 'build')).id as number
+    const reads = [
+      `${P}/jobs/${build}`,
+      `${P}/jobs/${build}/trace`,
+      `${P}/jobs/${build}/artifacts/a.txt`,
+      `${P}/jobs/artifacts/main/raw/a.txt?job=build`,
+    ]
+    const statuses = async (headers: Record<string, string>) =>
+      Promise.all(reads.map(async (path) => (await t.http('GET', path, { headers })).status))
+    // GitLab's default (`public_builds`): a Guest of the private project reads them.
+    expect(await statuses({ 'private-token': GUS })).toEqual([200, 200, 200, 200])
+    const off = await t.http('PUT', P, { token: ROOT, json: { public_jobs: false } })
+    expect([off.status, (off.body as Json).public_jobs]).toEqual([200, false])
+    for (const path of [...reads, `${P}/jobs`, `${P}/pipelines`, `${P}/pipelines/${pid}`])
+      expect(await t.http('GET', path, { token: GUS })).toMatchObject({
+        status: 403,
+        body: { message: '403 Forbidden' },
+      })
+    // `read_pipeline` goes with it in a private project: a Guest's pipeline jobs are refused too.
+    expect((await t.http('GET', `${P}/pipelines/${pid}/jobs`, { token: GUS })).status).toBe(403)
+    expect(await statuses({ 'private-token': DANA })).toEqual([200, 200, 200, 200])
+    const next = await triggerPipeline(t, 'acme/app')
+    clock.advance(1000)
+    const view = (await t.http('GET', `/-/emulator/projects/acme%2Fapp/pipelines/${next}`, { token: ROOT }))
+      .body as { jobs: { status: string; token: string | null }[] }
+    const token = view.jobs.find((j) => j.status === 'running')?.token as string
+    expect(await statuses({ 'job-token': token })).toEqual([200, 200, 200, 200])
+  })
+
+  it('builds_access_level: private leaves jobs and pipelines to members, disabled leaves jobs to no one', async () => {
+    const PUB = '/api/v4/projects/acme%2Fpublic'
+    const made = await t.http('POST', `${PUB}/pipeline`, { token: ROOT, json: { ref: 'main' } })
+    expect(made.status).toBe(201)
+    const pid = (made.body as Json).id as number
+    const job = ((await t.http('GET', `${PUB}/pipelines/${pid}/jobs`, { token: ROOT })).body as Json[])[0]!
+    const reads = (token?: string) =>
+      Promise.all(
+        [`${PUB}/pipelines`, `${PUB}/pipelines/${pid}`, `${PUB}/jobs/${job.id as number}`].map(
+          async (path) => (await t.http('GET', path, token ? { token } : {})).status,
+        ),
+      )
+    const jobsOfPipeline = async (token: string) => {
+      const res = await t.http('GET', `${PUB}/pipelines/${pid}/jobs`, { token })
+      return [res.status, (res.body as Json[]).length]
+    }
+    expect(await reads(OTTO)).toEqual([200, 200, 200])
+    const set = async (level: string) =>
+      expect((await t.http('PUT', PUB, { token: ROOT, json: { builds_access_level: level } })).status).toBe(
+        200,
+      )
+    // ProjectFeature#feature_available?: `private` is for members (Guest and up) and administrators.
+    await set('private')
+    expect(await reads(OTTO)).toEqual([403, 403, 403])
+    expect(await reads()).toEqual([403, 403, 401])
+    expect((await t.http('GET', `${PUB}/pipelines/${pid}/jobs`, { token: OTTO })).status).toBe(403)
+    expect(await reads(GUS)).toEqual([200, 200, 200])
+    expect(await reads(ROOT)).toEqual([200, 200, 200])
+    // `disabled` prevents `read_build` for everyone; `read_pipeline` stays (internal_builds_disabled), so a
+    // pipeline's jobs list answers, empty.
+    await set('disabled')
+    expect(await reads(ROOT)).toEqual([403, 403, 403])
+    expect(await jobsOfPipeline(ROOT)).toEqual([200, 0])
+    expect(await jobsOfPipeline(OTTO)).toEqual([200, 0])
+    // Every build ability goes with it: an administrator may not cancel or erase the job.
+    for (const action of ['cancel', 'erase'])
+      expect(
+        (await t.http('POST', `${PUB}/jobs/${job.id as number}/${action}`, { token: ROOT })).body,
+      ).toEqual({ message: '403 Forbidden' })
+  })
+
   it('reset returns to the seed: traces and artifacts made since go', async () => {
     const pid = await triggerPipeline(t, 'acme/app')
     defineJobs(t, pid, {

@@ -1,0 +1,57 @@
+import type { Store } from '../store/index.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Level, type Access, type Actor } from './access.js'
+import { JobTokenActor } from './job-tokens.js'
+import { settingsOf, type Features } from './project-settings.js'
+
+/** What a caller who may read the project may read of its CI: pipelines, and jobs (their traces and artifacts). */
+export interface CiAbilities {
+  readPipeline: boolean
+  readBuild: boolean
+}
+
+/**
+ * `ProjectPolicy`'s `read_pipeline` and `read_build` (`app/policies/project_policy.rb`) for a caller who
+ * already reads the project (`access.project`):
+ * - `read_build`: Reporter+ (admins as owners), or anyone when the project has `public_builds`
+ *   (`public_jobs`, "Project-based pipeline visibility");
+ * - `read_pipeline`: Reporter+, `public_access` (everyone in a public project, signed-in users in an
+ *   internal one), or `public_builds & guest_access` (any member of a private project);
+ * - the builds feature (`builds_disabled`): `disabled` prevents `read_build` only (GitLab keeps pipelines
+ *   readable for external CI, `internal_builds_disabled`), `private` prevents both for those below Guest
+ *   (`ProjectFeature#team_access?`; admins pass); the repository feature likewise prevents both
+ *   (`repository_disabled`; `private` asks Reporter in a private project,
+ *   `PRIVATE_FEATURES_MIN_ACCESS_LEVEL_FOR_PRIVATE_PROJECT`).
+ * A CI/CD job token reads its own project's CI (the job's own pipeline; our choice, as its user needs
+ * Developer to have run it).
+ */
+export function ciAbilities(store: Store, access: Access, actor: Actor, project: ProjectRow): CiAbilities {
+  if (actor instanceof JobTokenActor && actor.job.projectId === project.id)
+    return { readPipeline: true, readBuild: true }
+  const level = access.projectLevel(actor, project)
+  const settings = settingsOf(store, project.id)
+  const features = JSON.parse(settings.features) as Features
+  const featureOpen = (feature: string, privateLevel: number) => {
+    const set = features[feature] ?? 'enabled'
+    if (set === 'disabled') return false
+    return set !== 'private' || actor.admin || level >= privateLevel
+  }
+  const repository = featureOpen(
+    'repository',
+    project.visibility === 'private' ? Level.reporter : Level.guest,
+  )
+  const builds = features.builds ?? 'enabled'
+  const buildsOpen = featureOpen('builds', Level.guest)
+  const reporter = actor.admin || level >= Level.reporter
+  const publicBuilds = settings.public_builds === 1
+  const publicAccess =
+    project.visibility === 'public' || (project.visibility === 'internal' && actor.user !== null)
+  const guestAccess = level >= Level.guest || (actor.user !== null && project.visibility !== 'private')
+  return {
+    readBuild: repository && buildsOpen && (reporter || publicBuilds),
+    readPipeline:
+      repository &&
+      (buildsOpen || builds === 'disabled') &&
+      (reporter || publicAccess || (publicBuilds && guestAccess)),
+  }
+}
