@@ -65,9 +65,14 @@ export async function installEdge(
     rewriteUrl: routeHeadAsGet,
     // GitLab's X-Request-Id (http/request-ids.ts), which the request log names too.
     genReqId: () => requestId(),
+    // Start-up time and memory: Fastify's default compilers load ajv (with its formats) and
+    // fast-json-stringify's as Fastify is made. No route has a schema to validate (parameters are
+    // parsed Grape-style, grape/params.ts), and answers go through the serializers below.
+    schemaController: {
+      compilersFactory: { buildValidator: noValidation, buildSerializer: lazySerializers },
+    },
   })
   await bodyParsers(app)
-  compileSerializersLazily(app)
   app.decorateRequest('actor', null as never)
   app.setErrorHandler(handleError)
   const log = installRequestLog(app, instruments.requests, { clock, bodies: instruments.bodies })
@@ -130,13 +135,19 @@ export async function installEdge(
   return { app, guard }
 }
 
+/** Fastify's validator compiler: the routes validate nothing through Fastify (see `installEdge`). */
+function noValidation(): never {
+  throw new Error('a route declared a schema for Fastify to validate: parse it with grape/params.ts')
+}
+
 /**
  * Start-up time: many routes answer with the same record schema, so each schema object compiles
  * once, and only when a route first answers with it (most routes of a short run never do), in
  * the form fast-json-stringify writes without validating (src/server/http/serializer-schema.ts);
- * in the CLI's bundle, the Issue entity's was written at build time (http/prebuilt-serializers.ts).
+ * in the CLI's bundle, the serializers of the first answers were written at build time
+ * (http/prebuilt-serializers.ts), and fast-json-stringify loads only for another.
  */
-function compileSerializersLazily(app: FastifyInstance): void {
+function lazySerializers(): (route: { schema?: unknown }) => (data: unknown) => string {
   const serializers = new WeakMap<object, (data: unknown) => string>()
   const compiled = (schema: object) => {
     let serialize = serializers.get(schema)
@@ -147,8 +158,8 @@ function compileSerializersLazily(app: FastifyInstance): void {
       )
     return serialize
   }
-  app.setSerializerCompiler(({ schema }) => {
+  return ({ schema }) => {
     let serialize: ((data: unknown) => string) | undefined
     return (data) => (serialize ??= compiled(schema as object))(data)
-  })
+  }
 }
