@@ -77,19 +77,22 @@ describe("serve's chunks", () => {
     for (const chunk of chunks) expect(serve).toContain(`"./${chunk}"`)
   })
 
-  it('a start with no seed and its first answer without a query read none of them', async () => {
+  it('a start with no seed, its first answer without a query and its first flat project list, read none of them', async () => {
     let user: { status: number; body: unknown } | undefined
+    let list: { status: number; body: unknown } | undefined
     const loaded = await serveLoading(['--seed', 'none'], async (api) => {
       user = await getJson(`${api}/user`)
+      list = await getJson(`${api}/projects?per_page=20`)
     })
     expect(user).toMatchObject({ status: 200, body: { username: 'root' } })
+    expect(list).toEqual({ status: 200, body: [] })
     expect(loaded).toEqual([])
   })
 
   it('a first flat list whose serializer was not written at build time reads fast-json-stringify alone', async () => {
     let list: { status: number; body: unknown } | undefined
     const loaded = await serveLoading(['--seed', 'none'], async (api) => {
-      list = await getJson(`${api}/projects?per_page=20`)
+      list = await getJson(`${api}/groups?per_page=20`)
     })
     expect(list).toEqual({ status: 200, body: [] })
     expect(loaded).toEqual(['serve-fast-json-stringify'])
