@@ -48,6 +48,7 @@ export async function installEdge(
   const instruments = options.instruments ?? createInstruments()
   const { instance, clock } = state
   const requestId = requestIds()
+  const serializers = lazySerializers()
   const app = Fastify({
     logger: options.logger ?? false,
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2000 },
@@ -68,8 +69,9 @@ export async function installEdge(
     // Start-up time and memory: Fastify's default compilers load ajv (with its formats) and
     // fast-json-stringify's as Fastify is made. No route has a schema to validate (parameters are
     // parsed Grape-style, grape/params.ts), and answers go through the serializers below.
+    // One serializer compiler for every scope: a scope set up on its own calls the factory again.
     schemaController: {
-      compilersFactory: { buildValidator: noValidation, buildSerializer: lazySerializers },
+      compilersFactory: { buildValidator: noValidation, buildSerializer: () => serializers },
     },
   })
   await bodyParsers(app)
