@@ -50,7 +50,7 @@ const cli = await build({
 // The file is the CommonJS wrapper with the module inside, as the script runs it: a wrapper added
 // when it is read would make V8 copy the 2.1 MB source into a second string, held until a full GC.
 // Packages a start never runs are files of their own beside it, read on first use (lazy-packages.mjs).
-// The Issue entity's serializer is written at build time (prebuilt-serializers.mjs).
+// The serializers of the first answers (Issue, CurrentUser) are written at build time (prebuilt-serializers.mjs).
 const chunks = []
 const serve = await build({
   ...shared,

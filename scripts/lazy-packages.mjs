@@ -6,8 +6,10 @@
 // parsers (a start from a seeded image, or with no seed, parses none; they were evaluated at every
 // start), qs (a flat query needs none; also evaluated at start), tar-stream and aws4 (exports and
 // imports), pino (Fastify's logger, off unless asked for), light-my-request (Fastify's `inject`) and
-// busboy (a multipart body's parser, which @fastify/multipart loaded with itself).
-// (fast-json-stringify, and ajv with it, stays: the first answer compiles a serializer with it.)
+// busboy (a multipart body's parser, which @fastify/multipart loaded with itself), fast-json-stringify
+// (with ajv, its formats and its schema tools: the serializers of the first answers are written at build
+// time, scripts/prebuilt-serializers.mjs, and the others compile on their route's first answer) and
+// Fastify's default validator compiler (another ajv; the server sets its own, src/server/http/edge.ts).
 // Each file's hash is in serve.cjs, so that serve.cjs's checksum (the seeded images' key, and its
 // code cache's name) changes with any of them. The one-file server (scripts/bundle.mjs) stays one file.
 import { createHash } from 'node:crypto'
@@ -28,6 +30,8 @@ const PACKAGES = [
   'pino',
   'light-my-request',
   '@fastify/busboy',
+  'fast-json-stringify',
+  '@fastify/ajv-compiler',
 ]
 
 const SKIP = Symbol('lazy-packages: resolving')

@@ -6,13 +6,16 @@
 // compiling and first running, on top of making it (ajv checking the schema). The code is the one
 // the server compiles at run time (src/server/http/edge.ts): the same schema, through the same
 // serializerSchema, by the same fast-json-stringify; without this plugin (tests, startServer())
-// the server compiles it then, as before.
+// the server compiles it then, as before. CurrentUser is `GET /user`'s, an empty start's usual first
+// answer, and ProjectList `GET /projects`', the usual first list of a start with the built-in seed:
+// with them written too, those starts and a 1,000-issue one's first list load neither
+// fast-json-stringify (a chunk of its own, scripts/lazy-packages.mjs) nor ajv.
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 /** The response schemas (exports of src/schema) whose serializers are written at build time. */
-export const PREBUILT = ['Issue']
+export const PREBUILT = ['Issue', 'CurrentUser', 'ProjectList']
 
 const NAMESPACE = 'prebuilt-serializer'
 

@@ -136,6 +136,9 @@ export const Project = Type.Object(
 )
 export type Project = Static<typeof Project>
 
+/** A page of `GET /projects` or `GET /users/:user_id/projects`: full projects, or basic ones with `simple=true`. */
+export const ProjectList = Type.Array(Type.Union([Project, BasicProjectDetails]))
+
 /** `GET /namespaces/:namespace/exists` (`Entities::NamespaceExistence`). */
 export const NamespaceExistence = Type.Object(
   { exists: Type.Boolean(), suggests: Type.Array(Type.String()) },

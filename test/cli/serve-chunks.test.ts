@@ -51,6 +51,8 @@ describe("serve's chunks", () => {
     expect(chunks.map((f) => f.replace(/-[0-9a-f]{8}\.cjs$/, '')).sort()).toEqual(
       [
         'aws4',
+        'fast-json-stringify',
+        'fastify-ajv-compiler',
         'fastify-busboy',
         'js-yaml',
         'light-my-request',
@@ -66,13 +68,16 @@ describe("serve's chunks", () => {
     }
     const inServe = Object.keys(outputs['build/cli-bundle/serve.cjs']!.inputs)
     expect(inServe.filter((i) => /node_modules\/(undici|yaml|js-yaml|qs|pino)\//.test(i))).toEqual([])
+    // ajv is in no copy, and fast-json-stringify only its runtime part, which the prebuilt serializers need.
+    expect(inServe.filter((i) => /\/ajv\/|fast-json-stringify\/index\.js/.test(i))).toEqual([])
+    expect(inServe).toContain('node_modules/fast-json-stringify/lib/serializer.js')
     expect(inServe.some((i) => i.includes('node_modules/fastify/'))).toBe(true) // the account is read
     // serve.cjs names each by its content: a changed chunk changes serve.cjs's checksum.
     const serve = readFileSync(join(bundle, 'serve.cjs'), 'utf8')
     for (const chunk of chunks) expect(serve).toContain(`"./${chunk}"`)
   })
 
-  it('a start with no seed, its first answer without a query and its first flat list, read none of them', async () => {
+  it('a start with no seed, its first answer without a query and its first flat project list, read none of them', async () => {
     let user: { status: number; body: unknown } | undefined
     let list: { status: number; body: unknown } | undefined
     const loaded = await serveLoading(['--seed', 'none'], async (api) => {
@@ -82,6 +87,15 @@ describe("serve's chunks", () => {
     expect(user).toMatchObject({ status: 200, body: { username: 'root' } })
     expect(list).toEqual({ status: 200, body: [] })
     expect(loaded).toEqual([])
+  })
+
+  it('a first flat list whose serializer was not written at build time reads fast-json-stringify alone', async () => {
+    let list: { status: number; body: unknown } | undefined
+    const loaded = await serveLoading(['--seed', 'none'], async (api) => {
+      list = await getJson(`${api}/groups?per_page=20`)
+    })
+    expect(list).toEqual({ status: 200, body: [] })
+    expect(loaded).toEqual(['serve-fast-json-stringify'])
   })
 
   it('a seed file reads the YAML parser, a nested query qs, and both answer as they did', async () => {

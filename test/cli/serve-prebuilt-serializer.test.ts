@@ -8,9 +8,10 @@ import { startServer, type TestServer } from '../support/server.js'
 import { apiBaseIn, lineFrom } from '../support/spawned.js'
 
 /*
- * `serve` through the real bin writes issue records with the Issue serializer written at build time
- * (scripts/prebuilt-serializers.mjs); the in-process server compiles the same one at run time
- * (src/server/http/edge.ts). Both must answer byte for byte alike.
+ * `serve` through the real bin writes issue records, the signed-in user (`GET /user`, an empty
+ * start's first answer) and project lists with the serializers written at build time (scripts/prebuilt-serializers.mjs);
+ * the in-process server compiles the same ones at run time (src/server/http/edge.ts). Both must
+ * answer byte for byte alike.
  */
 const root = resolve(__dirname, '../..')
 const bin = resolve(root, 'bin/gitlab-actions.js')
@@ -22,6 +23,9 @@ const PATHS = [
   '/projects/acme%2Fwidgets/issues/1',
   '/issues?scope=all&per_page=100',
   '/groups/acme/issues?state=all',
+  '/user',
+  '/projects?per_page=100',
+  '/projects?simple=true',
 ]
 
 /** The body of each of PATHS under `api`, with the base URL and the times of seeding taken out. */
@@ -46,15 +50,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-describe("serve's prebuilt Issue serializer", () => {
-  it('is in serve.cjs, looked up by the Issue schema', () => {
+describe("serve's prebuilt serializers", () => {
+  it('are in serve.cjs, looked up by the Issue, CurrentUser and ProjectList schemas', () => {
     const bundle = readFileSync(resolve(root, 'build/cli-bundle/serve.cjs'), 'utf8')
     expect(bundle).toMatch(
-      /function prebuiltSerializer\(schema\)\{if\(schema===Issue\)return require_Issue\(\)/,
+      /function prebuiltSerializer\(schema\)\{if\(schema===Issue\)return require_Issue\(\);if\(schema===CurrentUser\)return require_CurrentUser\(\);if\(schema===ProjectList\)return require_ProjectList\(\)/,
     )
   })
 
-  it('answers issue lists and reads as the serializer compiled at run time does', async () => {
+  it('answer issue lists, reads, the signed-in user and project lists as the serializers compiled at run time do', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--seed', seedFile], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
@@ -63,8 +67,11 @@ describe("serve's prebuilt Issue serializer", () => {
       const api = apiBaseIn(await lineFrom(child, /listening on/))
       const fromBin = await bodies(api)
       const inProcess = await bodies(server.baseUrl.replace(/\/$/, ''))
-      expect(fromBin.map((b) => b.slice(0, 3))).toEqual(['200', '200', '200', '200', '200'])
-      expect(fromBin.every((b) => b.includes('"iid":1'))).toBe(true)
+      expect(fromBin.map((b) => b.slice(0, 3))).toEqual(Array(PATHS.length).fill('200'))
+      expect(fromBin.slice(0, 5).every((b) => b.includes('"iid":1'))).toBe(true)
+      expect(fromBin[5]).toContain('"username":"root"')
+      expect(fromBin[6]).toContain('"path_with_namespace":"acme/widgets"')
+      expect(fromBin[7]).toContain('"path_with_namespace":"acme/widgets"')
       expect(fromBin).toEqual(inProcess)
     } finally {
       child.kill('SIGTERM')

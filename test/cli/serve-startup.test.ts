@@ -101,6 +101,11 @@ describe('gitlab-actions serve start-up', () => {
       expect([unused, modules.includes(`NativeModule ${unused}`)]).toEqual([unused, false])
   })
 
+  it('answers without node:assert (its requirers in the bundle call a stand-in that loads it only to throw)', async () => {
+    const modules = await firstAnswer()
+    expect(modules.filter((m) => /^NativeModule (assert|internal\/assert\/)/.test(m))).toEqual([])
+  })
+
   it('answers without the modules that ES imports of node:fs and node:util would load', async () => {
     // An ES import of a built-in makes a module facade that reads every export, lazy ones too.
     const modules = await firstAnswer()

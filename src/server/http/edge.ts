@@ -48,6 +48,7 @@ export async function installEdge(
   const instruments = options.instruments ?? createInstruments()
   const { instance, clock } = state
   const requestId = requestIds()
+  const serializers = lazySerializers()
   const app = Fastify({
     logger: options.logger ?? false,
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2000 },
@@ -65,9 +66,15 @@ export async function installEdge(
     rewriteUrl: routeHeadAsGet,
     // GitLab's X-Request-Id (http/request-ids.ts), which the request log names too.
     genReqId: () => requestId(),
+    // Start-up time and memory: Fastify's default compilers load ajv (with its formats) and
+    // fast-json-stringify's as Fastify is made. No route has a schema to validate (parameters are
+    // parsed Grape-style, grape/params.ts), and answers go through the serializers below.
+    // One serializer compiler for every scope: a scope set up on its own calls the factory again.
+    schemaController: {
+      compilersFactory: { buildValidator: noValidation, buildSerializer: () => serializers },
+    },
   })
   await bodyParsers(app)
-  compileSerializersLazily(app)
   app.decorateRequest('actor', null as never)
   app.setErrorHandler(handleError)
   const log = installRequestLog(app, instruments.requests, { clock, bodies: instruments.bodies })
@@ -130,13 +137,19 @@ export async function installEdge(
   return { app, guard }
 }
 
+/** Fastify's validator compiler: the routes validate nothing through Fastify (see `installEdge`). */
+function noValidation(): never {
+  throw new Error('a route declared a schema for Fastify to validate: parse it with grape/params.ts')
+}
+
 /**
  * Start-up time: many routes answer with the same record schema, so each schema object compiles
  * once, and only when a route first answers with it (most routes of a short run never do), in
  * the form fast-json-stringify writes without validating (src/server/http/serializer-schema.ts);
- * in the CLI's bundle, the Issue entity's was written at build time (http/prebuilt-serializers.ts).
+ * in the CLI's bundle, the serializers of the first answers were written at build time
+ * (http/prebuilt-serializers.ts), and fast-json-stringify loads only for another.
  */
-function compileSerializersLazily(app: FastifyInstance): void {
+function lazySerializers(): (route: { schema?: unknown }) => (data: unknown) => string {
   const serializers = new WeakMap<object, (data: unknown) => string>()
   const compiled = (schema: object) => {
     let serialize = serializers.get(schema)
@@ -147,8 +160,8 @@ function compileSerializersLazily(app: FastifyInstance): void {
       )
     return serialize
   }
-  app.setSerializerCompiler(({ schema }) => {
+  return ({ schema }) => {
     let serialize: ((data: unknown) => string) | undefined
     return (data) => (serialize ??= compiled(schema as object))(data)
-  })
+  }
 }

@@ -1,5 +1,4 @@
-import { Type } from '@sinclair/typebox'
-import { BasicProjectDetails, Project, ProjectListQuery } from '../../schema/index.js'
+import { ProjectList, ProjectListQuery } from '../../schema/index.js'
 import type { ApiContext } from './context.js'
 
 /** `GET /projects` (services/projects.ts `list`: filters, order, offset and keyset pages). */
@@ -14,7 +13,7 @@ export function projectListRoutes(api: ApiContext): void {
       summary: 'List the projects the caller can see',
       input: ProjectListQuery,
       errors: [405],
-      response: { 200: Type.Array(Type.Union([Project, BasicProjectDetails])) },
+      response: { 200: ProjectList },
     },
     (h) => h.sendPage(projects.list(h.actor, h.params)),
   )

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox'
 import {
   AcceptedMessage,
-  BasicProjectDetails,
   Project,
   ProjectCreate,
   ProjectCreateForUser,
   ProjectDeleteQuery,
   ProjectGroupLink,
+  ProjectList,
   ProjectShare,
   ProjectTransfer,
   ProjectUpdate,
@@ -102,7 +102,7 @@ export function projectWriteRoutes(api: ApiContext): void {
       summary: "List a user's personal projects the caller can see",
       pathParams: UserIdPath,
       input: UserProjectsQuery,
-      response: { 200: Type.Array(Type.Union([Project, BasicProjectDetails])) },
+      response: { 200: ProjectList },
     },
     (h) => h.sendPage(projectWrites.listForUser(h.actor, h.path.user_id, h.params)),
   )
