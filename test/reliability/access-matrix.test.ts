@@ -45,6 +45,8 @@ const RANK: Record<Role, number> = {
 const VISIBILITIES = ['private', 'internal', 'public'] as const
 type Visibility = (typeof VISIBILITIES)[number]
 const TRIGGER = { private: 'a1', internal: 'b2', public: 'c3' } as const
+/** The blob of the seeded `README.md` (`hello`): `git hash-object`'s SHA. */
+const README_BLOB = 'b6fc4c620b67d95f953a5c1c1230aaab5db5a1b0'
 const triggerToken = (v: Visibility) => `glptt-${TRIGGER[v].repeat(20)}`
 
 const groupBlock = (v: Visibility) => `
@@ -374,6 +376,12 @@ const RULES: Record<string, Rule> = {
     }),
   },
   'GET /projects/{id}/repository/commits/{sha}': { min: 'code' },
+  'GET /projects/{id}/repository/commits/{sha}/diff': { min: 'code' },
+  'GET /projects/{id}/repository/compare': { min: 'code', body: () => ({ from: 'main', to: 'feature' }) },
+  'GET /projects/{id}/repository/merge_base': { min: 'code', body: () => ({ refs: ['main', 'feature'] }) },
+  // `{sha}` of a blob route names the seeded README.md's blob (`hello`).
+  'GET /projects/{id}/repository/blobs/{sha}': { min: 'code' },
+  'GET /projects/{id}/repository/blobs/{sha}/raw': { min: 'code' },
   'GET /projects/{id}/repository/tree': { min: 'code' },
   'GET /projects/{id}/repository/branches': { min: 'code' },
   'GET /projects/{id}/repository/branches/{branch}': { min: 'code' },
@@ -912,7 +920,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
           : 'pub',
       file_path: 'README.md',
       branch: 'feature',
-      sha: 'main',
+      sha: op.path.includes('/blobs/') ? README_BLOB : 'main',
       tag_name: 'v1',
       ref: 'main',
       label_id: op.path.startsWith('/groups/') ? 'pub' : 'bug',

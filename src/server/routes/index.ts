@@ -55,6 +55,7 @@ import { emulatorClockRoutes } from './emulator-clock.js'
 import { hookRoutes } from './hooks.js'
 import { repositoryFileRoutes } from './repository-files.js'
 import { repositoryCommitRoutes } from './repository-commits.js'
+import { repositoryCompareRoutes } from './repository-compare.js'
 import { repositoryRefRoutes } from './repository-refs.js'
 
 /**
@@ -139,5 +140,6 @@ function registerRoutes(api: ApiContext): void {
   hookRoutes(api)
   repositoryFileRoutes(api)
   repositoryCommitRoutes(api)
+  repositoryCompareRoutes(api)
   repositoryRefRoutes(api)
 }

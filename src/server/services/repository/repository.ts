@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context.js'
 import { branchService } from './branches.js'
 import { browseService } from './browse.js'
 import { commitService } from './commits.js'
+import { compareService } from './compare.js'
 import { repositoryCore } from './core.js'
 import { fileService } from './files.js'
 import { repositoryReads } from './reads.js'
@@ -27,6 +28,8 @@ export function repositoryService(ctx: ServiceContext) {
     tree: treeService(ctx, core, reads),
     branches: branchService(ctx, core, reads),
     tags: tagService(ctx, core, reads),
+    /** Comparisons, a commit's diff, merge bases and blobs. */
+    compare: compareService(ctx, core, reads),
     /** What the repository's HTML pages read beyond the API (refs and paths of an address, a commit's changes). */
     browse: browseService(ctx, core, reads),
     onPush: core.onPush,
