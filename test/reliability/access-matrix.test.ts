@@ -382,6 +382,8 @@ const RULES: Record<string, Rule> = {
   // `{sha}` of a blob route names the seeded README.md's blob (`hello`).
   'GET /projects/{id}/repository/blobs/{sha}': { min: 'code' },
   'GET /projects/{id}/repository/blobs/{sha}/raw': { min: 'code' },
+  'GET /projects/{id}/repository/archive': { min: 'code' },
+  'GET /projects/{id}/repository/archive.{format}': { min: 'code' },
   'GET /projects/{id}/repository/tree': { min: 'code' },
   'GET /projects/{id}/repository/branches': { min: 'code' },
   'GET /projects/{id}/repository/branches/{branch}': { min: 'code' },
@@ -922,6 +924,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       branch: 'feature',
       sha: op.path.includes('/blobs/') ? README_BLOB : 'main',
       tag_name: 'v1',
+      format: 'zip',
       ref: 'main',
       label_id: op.path.startsWith('/groups/') ? 'pub' : 'bug',
       milestone_id: String(

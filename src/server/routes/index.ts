@@ -54,6 +54,7 @@ import { emulatorInstrumentRoutes } from './emulator-instruments.js'
 import { emulatorClockRoutes } from './emulator-clock.js'
 import { hookRoutes } from './hooks.js'
 import { repositoryFileRoutes } from './repository-files.js'
+import { repositoryArchiveRoutes } from './repository-archive.js'
 import { repositoryCommitRoutes } from './repository-commits.js'
 import { repositoryCompareRoutes } from './repository-compare.js'
 import { repositoryRefRoutes } from './repository-refs.js'
@@ -141,5 +142,6 @@ function registerRoutes(api: ApiContext): void {
   repositoryFileRoutes(api)
   repositoryCommitRoutes(api)
   repositoryCompareRoutes(api)
+  repositoryArchiveRoutes(api)
   repositoryRefRoutes(api)
 }

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.js'
+import { archiveService } from './archive.js'
 import { branchService } from './branches.js'
 import { browseService } from './browse.js'
 import { commitService } from './commits.js'
@@ -30,6 +31,8 @@ export function repositoryService(ctx: ServiceContext) {
     tags: tagService(ctx, core, reads),
     /** Comparisons, a commit's diff, merge bases and blobs. */
     compare: compareService(ctx, core, reads),
+    /** `git archive` of a ref, streamed. */
+    archive: archiveService(ctx, core, reads),
     /** What the repository's HTML pages read beyond the API (refs and paths of an address, a commit's changes). */
     browse: browseService(ctx, core, reads),
     onPush: core.onPush,
