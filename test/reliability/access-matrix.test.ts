@@ -402,6 +402,12 @@ const RULES: Record<string, Rule> = {
     body: () => ({ name: 'matrix-*' }),
   },
   'DELETE /projects/{id}/protected_branches/{name}': { min: 'maintainer', auth: true },
+  // lib/api/protected_tags.rb: `authorize_admin_project` (Maintainer). The seed protects no tag, so a
+  // Maintainer's read or delete of `{name}` finds none: 404 `Not found` counts as allowed.
+  'GET /projects/{id}/protected_tags': { min: 'maintainer', auth: true },
+  'GET /projects/{id}/protected_tags/{name}': { min: 'maintainer', auth: true, ok: [404] },
+  'POST /projects/{id}/protected_tags': { min: 'maintainer', auth: true, body: () => ({ name: 'matrix-*' }) },
+  'DELETE /projects/{id}/protected_tags/{name}': { min: 'maintainer', auth: true, ok: [404] },
   'GET /projects/{id}/repository/tags': { min: 'code' },
   'GET /projects/{id}/repository/tags/{tag_name}': { min: 'code' },
   'POST /projects/{id}/repository/tags': {

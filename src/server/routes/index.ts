@@ -57,6 +57,7 @@ import { repositoryFileRoutes } from './repository-files.js'
 import { repositoryArchiveRoutes } from './repository-archive.js'
 import { repositoryCommitRoutes } from './repository-commits.js'
 import { repositoryCompareRoutes } from './repository-compare.js'
+import { repositoryProtectedTagRoutes } from './repository-protected-tags.js'
 import { repositoryRefRoutes } from './repository-refs.js'
 
 /**
@@ -144,4 +145,5 @@ function registerRoutes(api: ApiContext): void {
   repositoryCompareRoutes(api)
   repositoryArchiveRoutes(api)
   repositoryRefRoutes(api)
+  repositoryProtectedTagRoutes(api)
 }

@@ -25,6 +25,7 @@ import ciProcessables from './migrations/024-ci-processables.js'
 import relationImports from './migrations/025-relation-imports.js'
 import pushHooks from './migrations/026-push-hooks.js'
 import deleteIndexes from './migrations/027-delete-indexes.js'
+import protectedTags from './migrations/030-protected-tags.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -59,4 +60,5 @@ export const migrations: Migration[] = [
   relationImports,
   pushHooks,
   deleteIndexes,
+  protectedTags,
 ]

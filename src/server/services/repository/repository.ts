@@ -6,6 +6,7 @@ import { commitService } from './commits.js'
 import { compareService } from './compare.js'
 import { repositoryCore } from './core.js'
 import { fileService } from './files.js'
+import { protectedTagService } from './protected-tags.js'
 import { repositoryReads } from './reads.js'
 import { tagService } from './tags.js'
 import { treeService } from './tree.js'
@@ -29,6 +30,7 @@ export function repositoryService(ctx: ServiceContext) {
     tree: treeService(ctx, core, reads),
     branches: branchService(ctx, core, reads),
     tags: tagService(ctx, core, reads),
+    protectedTags: protectedTagService(ctx, reads),
     /** Comparisons, a commit's diff, merge bases and blobs. */
     compare: compareService(ctx, core, reads),
     /** `git archive` of a ref, streamed. */
