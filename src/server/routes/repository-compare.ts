@@ -9,6 +9,7 @@ import {
   MergeBaseQuery,
 } from '../../schema/index.js'
 import { pageOf } from '../grape/pagination.js'
+import type { Actor } from '../services/access.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
@@ -21,6 +22,9 @@ const ShaPath = Type.Object({ id: Type.String(), sha: Type.String() })
 export function repositoryCompareRoutes(api: ApiContext): void {
   const { route } = api
   const compare = api.services.repository.compare
+  // `before { authorize_read_code! }` (lib/api/repositories.rb): access before the parameters.
+  const before = (b: { actor: Actor; path: { id: string } }) =>
+    api.services.repository.authorizeReadCode(b.actor, b.path.id)
 
   route(
     {
@@ -29,6 +33,7 @@ export function repositoryCompareRoutes(api: ApiContext): void {
       summary: 'Compare two refs: the commits of `to` not in `from`, and the diff from their merge base',
       pathParams: IdPath,
       input: CompareQuery,
+      before,
       response: { 200: Compare },
     },
     (h) => compare.compare(h.actor, h.path.id, h.params),
@@ -56,6 +61,7 @@ export function repositoryCompareRoutes(api: ApiContext): void {
       summary: 'The common ancestor of two or more refs',
       pathParams: IdPath,
       input: MergeBaseQuery,
+      before,
       response: { 200: Commit },
     },
     (h) => compare.mergeBase(h.actor, h.path.id, h.params.refs),

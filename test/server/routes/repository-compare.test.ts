@@ -140,6 +140,9 @@ describe('GET /repository/compare', () => {
     expect(other.status).toBe(400)
     expect(other.body).toEqual({ message: 'Target project id:999 is not a fork of project id:acme/app' })
     expect((await get('/repository/compare?from=main')).body).toEqual({ error: 'to is missing' })
+    // `before { authorize_read_code! }` runs before Grape checks the parameters.
+    expect((await get('/repository/compare', GUS)).status).toBe(403)
+    expect((await get('/repository/merge_base', OTTO)).body).toEqual({ message: '404 Project Not Found' })
     expect((await get('/repository/compare?from=main&to=feature', OTTO)).body).toEqual({
       message: '404 Project Not Found',
     })

@@ -1,3 +1,4 @@
+import type { Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
 import { archiveService } from './archive.js'
 import { branchService } from './branches.js'
@@ -38,6 +39,8 @@ export function repositoryService(ctx: ServiceContext) {
     /** What the repository's HTML pages read beyond the API (refs and paths of an address, a commit's changes). */
     browse: browseService(ctx, core, reads),
     onPush: core.onPush,
+    /** `authorize_read_code!`: throws 404 for a hidden project, 403 below Reporter in a private one. */
+    authorizeReadCode: (actor: Actor, projectRef: string) => void reads.readable(actor, projectRef),
     /** The commit a branch, tag or SHA names in the project (undefined: none). */
     resolveCommit: core.resolveCommit,
   }
