@@ -25,6 +25,8 @@ export interface RepositoryArchive {
  * made here (node:zlib has no bzip2): those answer 404 `File Not Found`, our choice.
  */
 export const ARCHIVE_FORMATS = ['zip', 'tar', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2']
+/** One part made ahead of the socket (a part is a whole member: Readable.from's 16 would be 16 files). */
+const ONE_AHEAD = { highWaterMark: 1 }
 const BZIP2 = new Set(['tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'])
 const extension = (format: string) => (format === 'zip' || format === 'tar' ? format : 'tar.gz')
 
@@ -104,9 +106,9 @@ export function archiveService(ctx: ServiceContext, core: RepositoryCore, reads:
           for (const m of all())
             if (m.type !== 'directory') yield { path: m.path, content: m.content, mtime, unixMode: m.mode }
         }
-        return { fileName, contentType: 'application/zip', body: Readable.from(zipParts(files())) }
+        return { fileName, contentType: 'application/zip', body: Readable.from(zipParts(files()), ONE_AHEAD) }
       }
-      const tar = Readable.from(tarParts(commit.sha, all(), mtime))
+      const tar = Readable.from(tarParts(commit.sha, all(), mtime), ONE_AHEAD)
       return {
         fileName,
         contentType: 'application/octet-stream',
