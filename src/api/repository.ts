@@ -1,13 +1,22 @@
 import type { ResourceRef } from '../schema/common.js'
+import { ProtectedTag, type ProtectedTagQuery, type ProtectTag } from '../schema/protected-tag.js'
+import {
+  Blob,
+  Compare,
+  Diff,
+  type ArchiveQuery,
+  type CommitDiffQuery,
+  type CompareQuery,
+} from '../schema/repository-compare.js'
 import {
   Branch,
+  Commit,
   CommitDetailAnswer,
   ProtectedBranch,
   RepositoryFile,
   Tag,
   type BranchCreate,
   type BranchListQuery,
-  type Commit,
   type CommitCreate,
   type CommitListQuery,
   type FileCommitted,
@@ -25,6 +34,7 @@ import type { CallOptions, Http } from './http.js'
 import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
 import type { Query } from './call-options.js'
+import { streamDownload } from './project-exports.js'
 
 type ListQuery<Q> = Omit<Q, 'page' | 'per_page'>
 
@@ -48,9 +58,19 @@ function fileMeta(headers: Record<string, string | string[] | undefined>): Repos
   }
 }
 
+/** The bytes of a raw read (a file, a blob), GitLab's error thrown for a 4xx/5xx. */
+async function bytesOf(http: Http, p: string, options: CallOptions): Promise<Buffer> {
+  const res = await http.rawWhole('GET', p, options)
+  if (res.status >= 400) await http.read('GET', p, res)
+  const chunks: Buffer[] = []
+  for await (const chunk of res.body) chunks.push(Buffer.from(chunk))
+  return Buffer.concat(chunks)
+}
+
 /**
  * A project's repository (`lib/api/files.rb`, `commits.rb`, `repositories.rb`, `branches.rb`,
- * `protected_branches.rb`, `tags.rb`): files, commits, the tree, branches and their protection, tags.
+ * `protected_branches.rb`, `tags.rb`, `protected_tags.rb`): files, commits and their diffs,
+ * comparisons, merge bases, blobs, archives, the tree, branches and tags and their protection.
  * A file path is one URL-encoded segment (`docs/a.md` -> `docs%2Fa.md`), as are branch names.
  */
 export const repository = (http: Http) => ({
@@ -70,17 +90,11 @@ export const repository = (http: Http) => ({
       return fileMeta(res.headers)
     },
     /** `GET .../files/:file_path/raw`: the bytes (`ref` defaults to the default branch). */
-    raw: async (project: ResourceRef, filePath: string, ref?: string, options: CallOptions = {}) => {
-      const p = path`/projects/${project}/repository/files/${filePath}/raw`
-      const res = await http.rawWhole('GET', p, {
+    raw: (project: ResourceRef, filePath: string, ref?: string, options: CallOptions = {}) =>
+      bytesOf(http, path`/projects/${project}/repository/files/${filePath}/raw`, {
         ...options,
         ...(ref === undefined ? {} : { query: { ref } }),
-      })
-      if (res.status >= 400) await http.read('GET', p, res)
-      const chunks: Buffer[] = []
-      for await (const chunk of res.body) chunks.push(Buffer.from(chunk))
-      return Buffer.concat(chunks)
-    },
+      }),
     /** `POST .../files/:file_path`: a commit creating it on `branch`. */
     create: (project: ResourceRef, filePath: string, params: FileWrite, options: CallOptions = {}) =>
       http.request<FileCommitted>('POST', path`/projects/${project}/repository/files/${filePath}`, {
@@ -114,6 +128,18 @@ export const repository = (http: Http) => ({
         query: query as Query,
         response: CommitDetailAnswer,
       }),
+    /** `GET /projects/:id/repository/commits/:sha/diff`, lazily: its diffs against its first parent. */
+    diff: (
+      project: ResourceRef,
+      sha: string,
+      query: ListQuery<CommitDiffQuery> = {},
+      options: PageOptions = {},
+    ) =>
+      http.paginate<Diff>(path`/projects/${project}/repository/commits/${sha}/diff`, {
+        ...options,
+        query: query as Query,
+        item: Diff,
+      }),
     /** `POST /projects/:id/repository/commits`: `actions[]` as one commit on `branch`. */
     create: (project: ResourceRef, params: CommitCreate, options: CallOptions = {}) =>
       http.request('POST', path`/projects/${project}/repository/commits`, {
@@ -125,6 +151,37 @@ export const repository = (http: Http) => ({
   /** `GET /projects/:id/repository/tree`, lazily (offset pages, or keyset with `pagination: 'keyset'`). */
   tree: (project: ResourceRef, query: ListQuery<TreeQuery> = {}, options: PageOptions = {}) =>
     http.paginate<TreeObject>(path`/projects/${project}/repository/tree`, {
+      ...options,
+      query: query as Query,
+    }),
+  /** `GET /projects/:id/repository/compare`: the commits of `to` not in `from`, the diff from their merge base (`straight`: from `from`). */
+  compare: (project: ResourceRef, query: CompareQuery, options: CallOptions = {}) =>
+    http.request('GET', path`/projects/${project}/repository/compare`, {
+      ...options,
+      query: query as Query,
+      response: Compare,
+    }),
+  /** `GET /projects/:id/repository/merge_base?refs[]=`: the common ancestor of two or more refs. */
+  mergeBase: (project: ResourceRef, refs: string[], options: CallOptions = {}) =>
+    http.request('GET', path`/projects/${project}/repository/merge_base`, {
+      ...options,
+      query: { refs },
+      response: Commit,
+    }),
+  blobs: {
+    /** `GET /projects/:id/repository/blobs/:sha`: size and Base64 `content`. */
+    get: (project: ResourceRef, sha: string, options: CallOptions = {}) =>
+      http.request('GET', path`/projects/${project}/repository/blobs/${sha}`, { ...options, response: Blob }),
+    /** `GET /projects/:id/repository/blobs/:sha/raw`: the bytes. */
+    raw: (project: ResourceRef, sha: string, options: CallOptions = {}) =>
+      bytesOf(http, path`/projects/${project}/repository/blobs/${sha}/raw`, options),
+  },
+  /**
+   * `GET /projects/:id/repository/archive`: `git archive` of `sha` (default branch), streamed, with
+   * the file name GitLab gives it (`format`: tar.gz by default, tar, zip).
+   */
+  archive: (project: ResourceRef, query: ArchiveQuery = {}, options: CallOptions = {}) =>
+    streamDownload(http, path`/projects/${project}/repository/archive`, {
       ...options,
       query: query as Query,
     }),
@@ -174,6 +231,29 @@ export const repository = (http: Http) => ({
     /** `DELETE /projects/:id/protected_branches/:name`; 204. */
     unprotect: (project: ResourceRef, name: string, options: CallOptions = {}) =>
       http.request<void>('DELETE', path`/projects/${project}/protected_branches/${name}`, options),
+  },
+  protectedTags: {
+    list: (project: ResourceRef, query: ListQuery<ProtectedTagQuery> = {}, options: PageOptions = {}) =>
+      http.paginate<ProtectedTag>(path`/projects/${project}/protected_tags`, {
+        ...options,
+        query: query as Query,
+        item: ProtectedTag,
+      }),
+    get: (project: ResourceRef, name: string, options: CallOptions = {}) =>
+      http.request('GET', path`/projects/${project}/protected_tags/${name}`, {
+        ...options,
+        response: ProtectedTag,
+      }),
+    /** `POST /projects/:id/protected_tags` (Maintainer; `create_access_level` defaults to 40, Maintainers). */
+    protect: (project: ResourceRef, params: ProtectTag, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/protected_tags`, {
+        ...options,
+        json: params,
+        response: ProtectedTag,
+      }),
+    /** `DELETE /projects/:id/protected_tags/:name`; 204. */
+    unprotect: (project: ResourceRef, name: string, options: CallOptions = {}) =>
+      http.request<void>('DELETE', path`/projects/${project}/protected_tags/${name}`, options),
   },
   tags: {
     /** `GET /projects/:id/repository/tags`, lazily (newest commit first unless `order_by`/`sort` say otherwise). */

@@ -94,3 +94,52 @@ it('creates, lists, protects and deletes branches, and tags', async () => {
   await mark.repository.tags.remove('acme/app', 'v1.0')
   expect(await collect(mark.repository.tags.list('acme/app'))).toEqual([])
 })
+
+it('compares, reads diffs, merge bases, blobs and archives, and protects tags', async () => {
+  const mark = as(MARK)
+  const rita = as(RITA)
+  await mark.repository.branches.create('acme/app', { branch: 'feature', ref: 'main' })
+  await mark.repository.commits.create('acme/app', {
+    branch: 'feature',
+    commit_message: 'Add a',
+    actions: [{ action: 'create', file_path: 'a.md', content: 'a\n' }],
+  })
+  const compare = await rita.repository.compare('acme/app', { from: 'main', to: 'feature', unidiff: true })
+  expect(compare.commits.map((c) => c.title)).toEqual(['Add a'])
+  expect(compare.diffs).toMatchObject([
+    { new_path: 'a.md', diff: '--- /dev/null\n+++ b/a.md\n@@ -0,0 +1 @@\n+a\n' },
+  ])
+  const diffs = await collect(rita.repository.commits.diff('acme/app', 'feature'))
+  expect(diffs.map((d) => [d.new_path, d.new_file])).toEqual([['a.md', true]])
+  expect((await rita.repository.mergeBase('acme/app', ['main', 'feature'])).title).toBe('main')
+  const tree = await collect(rita.repository.tree('acme/app', { ref: 'feature' }))
+  const blob = tree.find((e) => e.name === 'a.md')!.id
+  expect(await rita.repository.blobs.get('acme/app', blob)).toEqual({
+    size: 2,
+    encoding: 'base64',
+    content: 'YQo=',
+    sha: blob,
+  })
+  expect((await rita.repository.blobs.raw('acme/app', blob)).toString()).toBe('a\n')
+  expect(await apiFailure(rita.repository.blobs.raw('acme/app', '0'.repeat(40)))).toMatchObject({
+    status: 404,
+    body: { message: '404 Blob Not Found' },
+  })
+  const archive = await rita.repository.archive('acme/app', { sha: 'feature', format: 'tar' })
+  expect(archive.filename).toMatch(/^app-feature-[0-9a-f]{40}\.tar$/)
+  const chunks: Buffer[] = []
+  for await (const chunk of archive.body) chunks.push(chunk as Buffer)
+  expect(Buffer.concat(chunks).includes('a\n')).toBe(true)
+  expect(await mark.repository.protectedTags.protect('acme/app', { name: 'v*' })).toMatchObject({
+    name: 'v*',
+    create_access_levels: [{ access_level: 40 }],
+  })
+  expect(await collect(mark.repository.protectedTags.list('acme/app'))).toHaveLength(1)
+  expect(
+    await apiFailure(as(DANA).repository.tags.create('acme/app', { tag_name: 'v1', ref: 'main' })),
+  ).toMatchObject({
+    status: 400,
+  })
+  await mark.repository.protectedTags.unprotect('acme/app', 'v*')
+  expect(await apiFailure(mark.repository.protectedTags.get('acme/app', 'v*'))).toMatchObject({ status: 404 })
+})

@@ -4,9 +4,10 @@
  * from a fresh instance (`seed: 'none'`), a user with a personal access token, and a whole world
  * (python_gitlab_whole_world.py: users, groups, members, a project and its issue sub-resources, a
  * reporter's reads and refusals, export, import and trigger), and a repository worked as a suite
- * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, protection), and
- * `public_jobs` turned off (python_gitlab_public_jobs.py). A contributor's machine needs the package
- * (CONTRIBUTING.md): without it the test fails and says so.
+ * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, compare, diffs,
+ * merge base, blobs, archives, branch and tag protection), and `public_jobs` turned off
+ * (python_gitlab_public_jobs.py). A contributor's machine needs the package (CONTRIBUTING.md): without
+ * it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
@@ -127,7 +128,7 @@ it('python-gitlab builds a whole world from a fresh instance, reads and is refus
   expect(await twiceAroundReset(WHOLE_WORLD)).toEqual(wholeWorldAnswers)
 }, 120_000)
 
-it('python-gitlab works a repository: branches, files, commits with actions, the tree, tags and protection, again after a reset', async () => {
+it('python-gitlab works a repository: branches, files, commits with actions, the tree, tags, compare, diffs, blobs, archives and protection, again after a reset', async () => {
   const first = await inWidgetsAroundReset(join(__dirname, 'python_gitlab_repository.py'), 'glpat-root-token')
   expect(first).toEqual({
     branch: { name: 'feature', protected: false, merged: true },
@@ -139,6 +140,19 @@ it('python-gitlab works a repository: branches, files, commits with actions, the
     tree: ['docs', '.gitlab-ci.yml', 'docs/a.md', 'docs/b.md'],
     after_delete: ['docs/a.md'],
     tag: { name: 'v1.0', message: 'First', commit: 'Remove b' },
+    compare: {
+      commits: ['Add CI', 'Update CI', 'Two files', 'Remove b'],
+      diffs: [
+        ['.gitlab-ci.yml', true, '@@ -0,0 +1,2 @@\n+build:\n+  script: [make test]\n'],
+        ['docs/a.md', true, '@@ -0,0 +1 @@\n+a\n'],
+      ],
+    },
+    diff: ['@@ -0,0 +1 @@\n+a\n', '@@ -0,0 +1 @@\n+b\n'],
+    merge_base: 'main',
+    blob: [2, 'a\n'],
+    archive: ['.gitlab-ci.yml', 'docs/a.md'],
+    protected_tags: [['v*', 0]],
+    refused_tag: [400, 'You are not allowed to create this tag as it is protected.'],
     protected: ['feature', 30],
     branches: ['feature', 'main'],
     left: ['main'],

@@ -45,6 +45,8 @@ const RANK: Record<Role, number> = {
 const VISIBILITIES = ['private', 'internal', 'public'] as const
 type Visibility = (typeof VISIBILITIES)[number]
 const TRIGGER = { private: 'a1', internal: 'b2', public: 'c3' } as const
+/** The blob of the seeded `README.md` (`hello`): `git hash-object`'s SHA. */
+const README_BLOB = 'b6fc4c620b67d95f953a5c1c1230aaab5db5a1b0'
 const triggerToken = (v: Visibility) => `glptt-${TRIGGER[v].repeat(20)}`
 
 const groupBlock = (v: Visibility) => `
@@ -380,6 +382,14 @@ const RULES: Record<string, Rule> = {
     }),
   },
   'GET /projects/{id}/repository/commits/{sha}': { min: 'code' },
+  'GET /projects/{id}/repository/commits/{sha}/diff': { min: 'code' },
+  'GET /projects/{id}/repository/compare': { min: 'code', body: () => ({ from: 'main', to: 'feature' }) },
+  'GET /projects/{id}/repository/merge_base': { min: 'code', body: () => ({ refs: ['main', 'feature'] }) },
+  // `{sha}` of a blob route names the seeded README.md's blob (`hello`).
+  'GET /projects/{id}/repository/blobs/{sha}': { min: 'code' },
+  'GET /projects/{id}/repository/blobs/{sha}/raw': { min: 'code' },
+  'GET /projects/{id}/repository/archive': { min: 'code' },
+  'GET /projects/{id}/repository/archive.{format}': { min: 'code' },
   'GET /projects/{id}/repository/tree': { min: 'code' },
   'GET /projects/{id}/repository/branches': { min: 'code' },
   'GET /projects/{id}/repository/branches/{branch}': { min: 'code' },
@@ -398,6 +408,12 @@ const RULES: Record<string, Rule> = {
     body: () => ({ name: 'matrix-*' }),
   },
   'DELETE /projects/{id}/protected_branches/{name}': { min: 'maintainer', auth: true },
+  // lib/api/protected_tags.rb: `authorize_admin_project` (Maintainer). The seed protects no tag, so a
+  // Maintainer's read or delete of `{name}` finds none: 404 `Not found` counts as allowed.
+  'GET /projects/{id}/protected_tags': { min: 'maintainer', auth: true },
+  'GET /projects/{id}/protected_tags/{name}': { min: 'maintainer', auth: true, ok: [404] },
+  'POST /projects/{id}/protected_tags': { min: 'maintainer', auth: true, body: () => ({ name: 'matrix-*' }) },
+  'DELETE /projects/{id}/protected_tags/{name}': { min: 'maintainer', auth: true, ok: [404] },
   'GET /projects/{id}/repository/tags': { min: 'code' },
   'GET /projects/{id}/repository/tags/{tag_name}': { min: 'code' },
   'POST /projects/{id}/repository/tags': {
@@ -943,8 +959,9 @@ describe('access matrix: every endpoint by every role by every visibility', () =
           : 'pub',
       file_path: 'README.md',
       branch: 'feature',
-      sha: 'main',
+      sha: op.path.includes('/blobs/') ? README_BLOB : 'main',
       tag_name: 'v1',
+      format: 'zip',
       ref: 'main',
       label_id: op.path.startsWith('/groups/') ? 'pub' : 'bug',
       milestone_id: String(

@@ -1,4 +1,5 @@
 import type { ProjectRow } from '../store/projects.js'
+import type { ProtectedTagRow } from '../store/repository.js'
 
 /** `ProjectFeature::ENABLED`: the feature is on for everyone who can see the project. */
 const ENABLED = 20
@@ -50,3 +51,28 @@ export function protectedBranches(project: ProjectRow, branches: string[]): unkn
     },
   ]
 }
+
+/**
+ * `protected_tags` with their `create_access_levels` (`import_export.yml`), one line each as
+ * GitLab's exporter writes them: the table's one create level as its only access level row.
+ */
+export const protectedTags = (rows: ProtectedTagRow[]): unknown[] =>
+  rows.map((t) => ({
+    id: t.id,
+    name: t.name,
+    project_id: t.project_id,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+    create_access_levels: [
+      {
+        id: t.id,
+        protected_tag_id: t.id,
+        access_level: t.create_access_level,
+        created_at: t.created_at,
+        updated_at: t.updated_at,
+        user_id: null,
+        group_id: null,
+        deploy_key_id: null,
+      },
+    ],
+  }))

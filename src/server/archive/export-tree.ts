@@ -17,7 +17,7 @@ import type { ProjectRow } from '../store/projects.js'
 import { mergeRequestLine } from './export-merge-requests.js'
 import { personalOwnerOf, withPersonalOwner } from './export-members.js'
 import { writeRepositoryBundle } from './export-repository.js'
-import { ciCdSettings, projectFeature, protectedBranches } from './export-settings.js'
+import { ciCdSettings, projectFeature, protectedBranches, protectedTags } from './export-settings.js'
 import { EMULATOR_REVISION, EXPORT_VERSION } from './layout.js'
 import { NdjsonWriter } from './ndjson-writer.js'
 import type { TarGzWriter } from './tar-gz-writer.js'
@@ -203,6 +203,12 @@ export async function writeExportTree(archive: TarGzWriter, src: TreeSource): Pr
   if (protections.length > 0) {
     const out = await relation('protected_branches')
     for (const line of protections) await out.write(line)
+    await out.close()
+  }
+  const tagProtections = protectedTags(reader.protectedTags(project.id))
+  if (tagProtections.length > 0) {
+    const out = await relation('protected_tags')
+    for (const line of tagProtections) await out.write(line)
     await out.close()
   }
 

@@ -39,8 +39,21 @@ const STORED_HEADER_BLOCK = Buffer.from([0, BLOCK & 0xff, BLOCK >> 8, ~BLOCK & 0
 export interface TarEntry {
   /** Member name, ASCII, at most 100 bytes: `./tree/project/issues.ndjson`, `./tree/` for a directory. */
   name: string
-  type: 'file' | 'directory'
+  /** A symbolic link, or a pax header (`x`: the next member's, `g`: the whole archive's). */
+  type: 'file' | 'directory' | 'symlink' | 'pax' | 'pax-global'
   size: number
+  /** Permission bits (default 644 for files, 755 for directories). */
+  mode?: number
+  /** A symbolic link's target, ASCII, at most 100 bytes. */
+  linkname?: string
+}
+
+const TYPE_FLAG: Record<TarEntry['type'], string> = {
+  file: '0',
+  directory: '5',
+  symlink: '2',
+  pax: 'x',
+  'pax-global': 'g',
 }
 
 /** `n` in octal, zero-padded to `digits`, then a space: the field format tar-stream writes. */
@@ -56,7 +69,7 @@ export function ustarHeader(entry: TarEntry, mtime: Date): Buffer {
     throw new Error(`tar member name not supported: ${entry.name}`)
   const header = Buffer.alloc(BLOCK)
   header.write(entry.name, 0, 'ascii')
-  header.write(octal(entry.type === 'directory' ? 0o755 : 0o644, 6), 100, 'ascii')
+  header.write(octal(entry.mode ?? (entry.type === 'directory' ? 0o755 : 0o644), 6), 100, 'ascii')
   header.write(octal(0, 6), 108, 'ascii') // uid
   header.write(octal(0, 6), 116, 'ascii') // gid
   if (entry.size.toString(8).length <= 11) header.write(octal(entry.size, 11), 124, 'ascii')
@@ -65,7 +78,8 @@ export function ustarHeader(entry: TarEntry, mtime: Date): Buffer {
     for (let i = 11, n = entry.size; i > 0; i--, n = Math.floor(n / 256)) header[124 + i] = n % 256
   }
   header.write(octal(Math.floor(mtime.getTime() / 1000), 11), 136, 'ascii')
-  header.write(entry.type === 'directory' ? '5' : '0', 156, 'ascii')
+  header.write(TYPE_FLAG[entry.type], 156, 'ascii')
+  if (entry.linkname !== undefined) header.write(entry.linkname, 157, 100, 'ascii')
   header.write('ustar\x0000', 257, 'ascii')
   header.write(octal(0, 6), 329, 'ascii') // devmajor
   header.write(octal(0, 6), 337, 'ascii') // devminor

@@ -1,5 +1,5 @@
 /*
- * A ZIP archive of files held in memory (a job's `artifacts.zip`), each DEFLATE-compressed by
+ * A ZIP archive (a job's `artifacts.zip`, a repository's `archive.zip`), each file DEFLATE-compressed by
  * node:zlib (level 6, as gitlab-runner's archiver uses the default level), in the layout of PKWARE's
  * APPNOTE: a local header and the data of each file, then the central directory and its end record.
  * No ZIP64: a job's artifacts here stay far below 4 GB and 65,535 files.
@@ -15,6 +15,8 @@ export interface ZipEntry {
   path: string
   content: Uint8Array
   mtime: Date
+  /** Unix permission bits (`0o755` for an executable), kept as git archive keeps them; none by default. */
+  unixMode?: number
 }
 
 const LOCAL_HEADER = 0x04034b50
@@ -22,9 +24,13 @@ const CENTRAL_HEADER = 0x02014b50
 const END_OF_CENTRAL_DIRECTORY = 0x06054b50
 /** Version 2.0: DEFLATE. */
 const VERSION = 20
+/** "Version made by" of an entry with Unix attributes: host 3 (Unix), then the version. */
+const MADE_ON_UNIX = (3 << 8) | VERSION
 const DEFLATE = 8
 /** General purpose flag bit 11: the name is UTF-8. */
 const UTF8_NAME = 0x0800
+/** A regular file's type bits in Unix attributes (`S_IFREG`). */
+const REGULAR_FILE = 0o100000
 
 /** MS-DOS date and time (local time, two-second steps), as ZIP headers hold them; 1980 at the earliest. */
 function dosTime(at: Date): { time: number; date: number } {
@@ -35,11 +41,15 @@ function dosTime(at: Date): { time: number; date: number } {
   }
 }
 
-/** The archive of `entries`, in their order. */
-export function zipFiles(entries: readonly ZipEntry[]): Buffer {
-  const parts: Buffer[] = []
+/**
+ * The archive of `entries`, in their order, in parts: each entry's header and data as soon as it
+ * is read, then the central directory (a few dozen bytes per entry) and its end record, so that
+ * an archive is sent while it is made and only one entry's bytes are held at a time.
+ */
+export function* zipParts(entries: Iterable<ZipEntry>): Generator<Buffer> {
   const central: Buffer[] = []
   let offset = 0
+  let count = 0
   for (const entry of entries) {
     const name = Buffer.from(entry.path, 'utf8')
     const data = deflateRawSync(entry.content, { level: 6 })
@@ -59,22 +69,27 @@ export function zipFiles(entries: readonly ZipEntry[]): Buffer {
     shared.writeUInt16LE(name.length, 22)
     const local = Buffer.alloc(4)
     local.writeUInt32LE(LOCAL_HEADER, 0)
-    parts.push(local, shared, name, data)
+    yield Buffer.concat([local, shared, name, data])
     const head = Buffer.alloc(6)
     head.writeUInt32LE(CENTRAL_HEADER, 0)
-    head.writeUInt16LE(VERSION, 4)
-    // Comment length, disk number, internal and external attributes (zero), the local header's offset.
+    head.writeUInt16LE(entry.unixMode === undefined ? VERSION : MADE_ON_UNIX, 4)
+    // Comment length, disk number, internal and external attributes, the local header's offset.
     const tail = Buffer.alloc(14)
+    if (entry.unixMode !== undefined) tail.writeUInt32LE(((REGULAR_FILE | entry.unixMode) << 16) >>> 0, 6)
     tail.writeUInt32LE(offset, 10)
     central.push(head, shared, tail, name)
     offset += local.length + shared.length + name.length + data.length
+    count++
   }
   const directory = Buffer.concat(central)
   const end = Buffer.alloc(22)
   end.writeUInt32LE(END_OF_CENTRAL_DIRECTORY, 0)
-  end.writeUInt16LE(entries.length, 8)
-  end.writeUInt16LE(entries.length, 10)
+  end.writeUInt16LE(count, 8)
+  end.writeUInt16LE(count, 10)
   end.writeUInt32LE(directory.length, 12)
   end.writeUInt32LE(offset, 16)
-  return Buffer.concat([...parts, directory, end])
+  yield Buffer.concat([directory, end])
 }
+
+/** The archive of `entries`, in their order, whole. */
+export const zipFiles = (entries: readonly ZipEntry[]): Buffer => Buffer.concat([...zipParts(entries)])

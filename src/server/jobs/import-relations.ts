@@ -237,3 +237,32 @@ export function restoreMergeRequest(c: RestoreContext, raw: unknown): void {
     throw err
   }
 }
+
+/** The create levels a protected tag takes (`ProtectedRefAccess.allowed_access_levels`). */
+const TAG_LEVELS = new Set([0, 30, 40, 60])
+
+/**
+ * One `protected_tags` line: the name and its first create level (a user's or group's level, EE,
+ * is not kept; Maintainers when none is usable). A name the project protects already fails as
+ * GitLab's uniqueness validation does.
+ */
+export function restoreProtectedTag(c: RestoreContext, raw: unknown): void {
+  const t = obj(raw)
+  const name = text(t.name)
+  if (!name?.trim()) throw invalid("Validation failed: Name can't be blank")
+  const levels = list(t.create_access_levels).map((l) => int(l.access_level))
+  const level = levels.find((l): l is number => l !== null && TAG_LEVELS.has(l)) ?? 40
+  const created = time(t.created_at, c.now)
+  try {
+    c.store.repository.protectTag({
+      project_id: c.projectId,
+      name,
+      create_access_level: level,
+      created_at: created,
+      updated_at: time(t.updated_at, created),
+    })
+  } catch (err) {
+    if (isConstraintError(err)) throw invalid('Validation failed: Name has already been taken')
+    throw err
+  }
+}

@@ -11,6 +11,7 @@ import {
   restoreLabel,
   restoreMergeRequest,
   restoreMilestone,
+  restoreProtectedTag,
   type RestoreContext,
 } from './import-relations.js'
 import { importLookups } from './import-lookups.js'
@@ -25,6 +26,7 @@ const RELATIONS: [string, (c: RestoreContext, line: unknown) => unknown][] = [
   ['milestones', restoreMilestone],
   ['issues', restoreIssue],
   ['merge_requests', restoreMergeRequest],
+  ['protected_tags', restoreProtectedTag],
 ]
 
 export interface RestoreJob {

@@ -1,5 +1,6 @@
+import type { ProtectedTag } from '../../schema/protected-tag.js'
 import type { Commit, ProtectedBranch } from '../../schema/repository.js'
-import type { ProtectedBranchRow } from '../store/repository.js'
+import type { ProtectedBranchRow, ProtectedTagRow } from '../store/repository.js'
 import type { Signature } from '../git/trees.js'
 import type { HistoryCommit } from '../git/history.js'
 import type { Instance } from './context.js'
@@ -89,3 +90,21 @@ export function presentProtectedBranch(row: ProtectedBranchRow, instance: Instan
       : {}),
   }
 }
+
+/**
+ * `Entities::ProtectedTag`: the name and its create level (`Entities::ProtectedRefAccess`, with
+ * `deploy_key_id` as a tag's create levels have that column; `user_id` and `group_id` as for branches).
+ */
+export const presentProtectedTag = (row: ProtectedTagRow): ProtectedTag => ({
+  name: row.name,
+  create_access_levels: [
+    {
+      id: row.id,
+      access_level: row.create_access_level,
+      access_level_description: LEVEL_NAMES[row.create_access_level] ?? String(row.create_access_level),
+      deploy_key_id: null,
+      user_id: null,
+      group_id: null,
+    },
+  ],
+})

@@ -62,6 +62,11 @@ export interface RouteSpec<P extends TObject, Path extends TObject> extends Omit
   cached?: boolean
   /** The handler reads a multipart body's parts itself (file uploads); others get its fields as params. */
   readsParts?: boolean
+  /**
+   * Grape's `before` block (`before { authorize_read_code! }`): runs with the checked path before the
+   * declared parameters are, so a caller who may not read answers 403 or 404 rather than a 400.
+   */
+  before?: (b: { actor: Actor; path: Static<Path> }) => void
 }
 
 export interface Handled<P, Path> {
@@ -129,7 +134,7 @@ export function routeTable(
   })
 }
 
-function docOf(spec: RouteSpec<TObject, TObject>): RouteDoc {
+function docOf<P extends TObject, Path extends TObject>(spec: RouteSpec<P, Path>): RouteDoc {
   const where = spec.in ?? (spec.method === 'GET' || spec.method === 'DELETE' ? 'query' : 'body')
   return {
     method: spec.method,
@@ -245,6 +250,7 @@ function register<P extends TObject, Path extends TObject>(
     // handler that reads its parts itself checks its path after them: the malformed-string guard
     // reads every field before Grape validates anything.
     const path = parsePath(pathSchema, req.params as Record<string, string>)
+    if (spec.before && path.errors.length === 0) spec.before({ actor: req.actor, path: path.path })
     const params = parseParams(input, merged, spec.readsParts ? [] : path.errors)
     let scopes: string[] | undefined
     let watch: ListWatch | undefined

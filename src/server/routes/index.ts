@@ -54,7 +54,10 @@ import { emulatorInstrumentRoutes } from './emulator-instruments.js'
 import { emulatorClockRoutes } from './emulator-clock.js'
 import { hookRoutes } from './hooks.js'
 import { repositoryFileRoutes } from './repository-files.js'
+import { repositoryArchiveRoutes } from './repository-archive.js'
 import { repositoryCommitRoutes } from './repository-commits.js'
+import { repositoryCompareRoutes } from './repository-compare.js'
+import { repositoryProtectedTagRoutes } from './repository-protected-tags.js'
 import { repositoryRefRoutes } from './repository-refs.js'
 
 /**
@@ -139,5 +142,8 @@ function registerRoutes(api: ApiContext): void {
   hookRoutes(api)
   repositoryFileRoutes(api)
   repositoryCommitRoutes(api)
+  repositoryCompareRoutes(api)
+  repositoryArchiveRoutes(api)
   repositoryRefRoutes(api)
+  repositoryProtectedTagRoutes(api)
 }

@@ -3,6 +3,7 @@ import type { Db, Statement } from './db.js'
 import type { LabelRow } from './labels.js'
 import type { MergeRequestRow } from './merge-requests.js'
 import type { MilestoneRow } from './milestones.js'
+import type { ProtectedTagRow } from './repository.js'
 
 export interface ExportRow {
   id: number
@@ -341,6 +342,13 @@ export function exportReader(db: Db) {
             name: string
             tag_sha: string
           }[])
+        : [],
+    /** The project's protected tags (migration 29), oldest first. */
+    protectedTags: (projectId: number) =>
+      has('protected_tags')
+        ? (stmt('SELECT * FROM protected_tags WHERE project_id = ? ORDER BY id').all(
+            projectId,
+          ) as unknown as ProtectedTagRow[])
         : [],
     /** A git object behind a ref (migration 7), if the store has it. */
     gitObject: (sha: string) =>

@@ -25,7 +25,8 @@ import ciProcessables from './migrations/024-ci-processables.js'
 import relationImports from './migrations/025-relation-imports.js'
 import pushHooks from './migrations/026-push-hooks.js'
 import deleteIndexes from './migrations/027-delete-indexes.js'
-import publicBuilds from './migrations/031-public-builds.js'
+import publicBuilds from './migrations/028-public-builds.js'
+import protectedTags from './migrations/029-protected-tags.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -61,4 +62,5 @@ export const migrations: Migration[] = [
   pushHooks,
   deleteIndexes,
   publicBuilds,
+  protectedTags,
 ]

@@ -9,7 +9,7 @@ export interface ProjectSettingsRow {
   features: string
   marked_for_deletion_at: string | null
   deleting_user_id: number | null
-  /** 1 when whoever reads the project reads its jobs (`public_jobs`, migration 31). */
+  /** 1 when whoever reads the project reads its jobs (`public_jobs`, migration 28). */
   public_builds: number
 }
 

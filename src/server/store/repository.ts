@@ -19,12 +19,22 @@ export interface ProtectedBranchRow {
 }
 export type NewProtectedBranch = Omit<ProtectedBranchRow, 'id'>
 
+/** A protected tag (migration 29): who may create (and so delete) tags its name matches. */
+export interface ProtectedTagRow {
+  id: number
+  project_id: number
+  name: string
+  create_access_level: number
+  created_at: string
+  updated_at: string
+}
+
 /** `LIKE` with `%` and `_` taken literally (GitLab's branch `search` is a substring match). */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 /**
  * A project's repository beyond its objects (migration 22): its refs by kind, the commits it has,
- * its protected branches and annotated tags. Rows in and out, no rules.
+ * its protected branches and tags, and annotated tags. Rows in and out, no rules.
  */
 export function repositoryTables(db: Db) {
   const ref = db.prepare(
@@ -64,6 +74,17 @@ export function repositoryTables(db: Db) {
        @allow_force_push, @code_owner_approval_required)`,
   )
   const unprotect = db.prepare('DELETE FROM protected_branches WHERE project_id = ? AND name = ?')
+  const protectedTags = db.prepare('SELECT * FROM protected_tags WHERE project_id = ? ORDER BY id')
+  const protectedTagPage = db.prepare(
+    'SELECT * FROM protected_tags WHERE project_id = ? ORDER BY id LIMIT ? OFFSET ?',
+  )
+  const protectedTagCount = db.prepare('SELECT COUNT(*) AS n FROM protected_tags WHERE project_id = ?')
+  const protectedTag = db.prepare('SELECT * FROM protected_tags WHERE project_id = ? AND name = ?')
+  const protectTag = db.prepare(
+    `INSERT INTO protected_tags (project_id, name, create_access_level, created_at, updated_at)
+     VALUES (@project_id, @name, @create_access_level, @created_at, @updated_at)`,
+  )
+  const unprotectTag = db.prepare('DELETE FROM protected_tags WHERE project_id = ? AND name = ?')
   const tagObject = db.prepare('SELECT tag_sha FROM annotated_tags WHERE project_id = ? AND name = ?')
   const setTagObject = db.prepare(
     `INSERT INTO annotated_tags (project_id, name, tag_sha) VALUES (?, ?, ?)
@@ -99,6 +120,15 @@ export function repositoryTables(db: Db) {
       protectedByName.get(projectId, name) as ProtectedBranchRow | undefined,
     protect: (row: NewProtectedBranch) => Number(protect.run(row).lastInsertRowid),
     unprotect: (projectId: number, name: string) => unprotect.run(projectId, name).changes > 0,
+    /** Every protected tag of the project, oldest first. */
+    protectedTags: (projectId: number) => protectedTags.all(projectId) as unknown as ProtectedTagRow[],
+    protectedTagPage: (projectId: number, limit: number, offset: number) =>
+      protectedTagPage.all(projectId, limit, offset) as unknown as ProtectedTagRow[],
+    protectedTagCount: (projectId: number) => (protectedTagCount.get(projectId) as { n: number }).n,
+    protectedTag: (projectId: number, name: string) =>
+      protectedTag.get(projectId, name) as ProtectedTagRow | undefined,
+    protectTag: (row: Omit<ProtectedTagRow, 'id'>) => Number(protectTag.run(row).lastInsertRowid),
+    unprotectTag: (projectId: number, name: string) => unprotectTag.run(projectId, name).changes > 0,
     tagObject: (projectId: number, name: string) =>
       (tagObject.get(projectId, name) as { tag_sha: string } | undefined)?.tag_sha,
     setTagObject: (projectId: number, name: string, sha: string) => setTagObject.run(projectId, name, sha),

@@ -55,13 +55,20 @@ describe('export and import of committed files', () => {
       actions: [{ action: 'create', file_path: 'docs/a.md', content: 'a\n' }],
     })
     await ok('POST', `${APP}/repository/tags`, { tag_name: 'v1.0', ref: 'main', message: 'Release 1.0' })
+    await ok('POST', `${APP}/protected_tags`, { name: 'v*', create_access_level: 30 })
 
     await ok('POST', `${APP}/export`)
     await exportSettled(t, APP, ROOT)
     const dl = await request(`${t.baseUrl}${APP}/export/download`, { headers: { 'private-token': ROOT } })
     const archive = Buffer.from(await dl.body.arrayBuffer())
+    const members = await tarGzMembers(archive)
     const bundle = join(tmp, 'project.bundle')
-    writeFileSync(bundle, (await tarGzMembers(archive)).get('./project.bundle')!.bytes)
+    writeFileSync(bundle, members.get('./project.bundle')!.bytes)
+    // GitLab's `protected_tags` relation, its create levels nested (import_export.yml).
+    expect(JSON.parse(members.get('./tree/project/protected_tags.ndjson')!.body)).toMatchObject({
+      name: 'v*',
+      create_access_levels: [{ access_level: 30, user_id: null, group_id: null, deploy_key_id: null }],
+    })
     git(tmp, 'clone', '-q', bundle, 'clone')
     const clone = join(tmp, 'clone')
     git(clone, 'fsck', '--strict', '--no-dangling')
@@ -80,6 +87,9 @@ describe('export and import of committed files', () => {
     expect([raw.status, raw.text]).toEqual([200, CI])
     expect(((await ok('GET', `${COPY}/repository/commits/main`)) as Json).id).toBe(second.id)
     const tag = await ok('GET', `${COPY}/repository/tags/v1.0`)
-    expect(tag).toMatchObject({ message: 'Release 1.0', commit: { id: second.id } })
+    expect(tag).toMatchObject({ message: 'Release 1.0', commit: { id: second.id }, protected: true })
+    expect(await t.http('GET', `${COPY}/protected_tags`, { token: ROOT })).toMatchObject({
+      body: [{ name: 'v*', create_access_levels: [{ access_level: 30 }] }],
+    })
   })
 })

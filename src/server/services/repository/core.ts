@@ -127,6 +127,21 @@ export function repositoryCore(ctx: ServiceContext) {
   const allows = (actor: Actor, project: ProjectRow, level: number) =>
     level !== 0 && (actor.admin || (level !== 60 && access.atLeast(actor, project, level)))
 
+  /** The protected tags whose name (exact or wildcard) matches `tag` (`ProtectedTag.matching`). */
+  const tagProtections = (project: ProjectRow, tag: string) =>
+    repo
+      .protectedTags(project.id)
+      .filter((p) => p.name === tag || (p.name.includes('*') && refMatcher(p.name).test(tag)))
+
+  /**
+   * `Gitlab::UserAccess#can_create_tag?`: a protected tag's create level (any matching protection
+   * that lets the caller in), else `admin_tag` (Developer, as `pushCode` checks).
+   */
+  function canCreateTag(actor: Actor, project: ProjectRow, tag: string): boolean {
+    const matching = tagProtections(project, tag)
+    return matching.length === 0 || matching.some((p) => allows(actor, project, p.create_access_level))
+  }
+
   /** `push_code` (Developer, a project not archived) and, on a protected branch, its push level. */
   function canPush(actor: Actor, project: ProjectRow, branch: string): boolean {
     if (!actor.user || project.archived || !access.atLeast(actor, project, Level.developer)) return false
@@ -259,6 +274,8 @@ export function repositoryCore(ctx: ServiceContext) {
     branchSha,
     protection,
     canPush,
+    tagProtections,
+    canCreateTag,
     lastCommitFor,
     protectDefault,
     commit,

@@ -1,9 +1,13 @@
+import type { Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
+import { archiveService } from './archive.js'
 import { branchService } from './branches.js'
 import { browseService } from './browse.js'
 import { commitService } from './commits.js'
+import { compareService } from './compare.js'
 import { repositoryCore } from './core.js'
 import { fileService } from './files.js'
+import { protectedTagService } from './protected-tags.js'
 import { repositoryReads } from './reads.js'
 import { tagService } from './tags.js'
 import { treeService } from './tree.js'
@@ -27,9 +31,16 @@ export function repositoryService(ctx: ServiceContext) {
     tree: treeService(ctx, core, reads),
     branches: branchService(ctx, core, reads),
     tags: tagService(ctx, core, reads),
+    protectedTags: protectedTagService(ctx, reads),
+    /** Comparisons, a commit's diff, merge bases and blobs. */
+    compare: compareService(ctx, core, reads),
+    /** `git archive` of a ref, streamed. */
+    archive: archiveService(ctx, core, reads),
     /** What the repository's HTML pages read beyond the API (refs and paths of an address, a commit's changes). */
     browse: browseService(ctx, core, reads),
     onPush: core.onPush,
+    /** `authorize_read_code!`: throws 404 for a hidden project, 403 below Reporter in a private one. */
+    authorizeReadCode: (actor: Actor, projectRef: string) => void reads.readable(actor, projectRef),
     /** The commit a branch, tag or SHA names in the project (undefined: none). */
     resolveCommit: core.resolveCommit,
   }

@@ -8,10 +8,15 @@ import type { Page, PageOut } from '../../grape/pagination.js'
 import { gitDate, presentCommit } from '../../present/repository.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { RefRow } from '../../store/repository.js'
-import type { Actor } from '../access.js'
+import { Level, type Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
 import { BLANK_SHA, type RepositoryCore } from './core.js'
 import type { RepositoryReads } from './reads.js'
+
+/** `Gitlab::Checks::TagCheck::ERROR_MESSAGES`, which `Tags::CreateService`/`DestroyService` answer 400. */
+const CREATE_PROTECTED = 'You are not allowed to create this tag as it is protected.'
+const DELETE_PROTECTED =
+  'You are not allowed to delete protected tags from this project. Only a project maintainer or owner can delete a protected tag.'
 
 /** The most tags one list sorts (GitLab sorts them all; a project here has few). */
 const MAX_TAGS = 10_000
@@ -19,10 +24,11 @@ const MAX_TAGS = 10_000
 /**
  * Tags (`lib/api/tags.rb`, `app/services/tags/create_service.rb`): list (`search`, `order_by`
  * updated (the default), name or version, `sort`), get, create (lightweight, or annotated with a
- * `message`), delete. Writes need `push_code` (`admin_tag`: Developer).
+ * `message`), delete. Writes need `push_code` (`admin_tag`: Developer); a protected tag's name
+ * only its create level (`protected-tags.ts`), and its deletion a Maintainer too.
  */
 export function tagService(ctx: ServiceContext, core: RepositoryCore, reads: RepositoryReads) {
-  const { store, instance, clock } = ctx
+  const { store, instance, clock, access } = ctx
   const repo = store.repository
   const objects = store.gitObjects
 
@@ -50,7 +56,7 @@ export function tagService(ctx: ServiceContext, core: RepositoryCore, reads: Rep
             instance,
           ),
       release: null,
-      protected: false,
+      protected: core.tagProtections(project, r.name).length > 0,
       created_at: fields?.tagger ? gitDate(fields.tagger) : null,
     }
   }
@@ -113,6 +119,8 @@ export function tagService(ctx: ServiceContext, core: RepositoryCore, reads: Rep
         throw messageError(409, `Tag ${input.tag_name} already exists`)
       const sha = core.resolveCommit(project, input.ref)
       if (!sha) throw messageError(400, `Target ${input.ref} is invalid`)
+      // The pre-receive check (`Gitlab::Checks::TagCheck#protected_tag_checks`), its message as a 400.
+      if (!core.canCreateTag(actor, project, input.tag_name)) throw messageError(400, CREATE_PROTECTED)
       const user = actor.user!
       const message = input.message?.trim()
       store.transaction(() => {
@@ -133,6 +141,10 @@ export function tagService(ctx: ServiceContext, core: RepositoryCore, reads: Rep
       if (!reads.pushCode(actor, project)) throw forbidden()
       const row = repo.ref(project.id, 'tag', name)
       if (!row) throw notFound('Tag')
+      if (core.tagProtections(project, name).length > 0) {
+        if (!access.atLeast(actor, project, Level.maintainer)) throw messageError(400, DELETE_PROTECTED)
+        if (!core.canCreateTag(actor, project, name)) throw messageError(400, CREATE_PROTECTED)
+      }
       store.transaction(() => {
         repo.deleteRef(project.id, 'tag', name)
         repo.deleteTagObject(project.id, name)

@@ -1,0 +1,121 @@
+import { pipeline, Readable } from 'node:stream'
+import { createGzip } from 'node:zlib'
+import type { ArchiveQuery } from '../../../schema/repository-compare.js'
+import { tarParts, type TarMember } from '../../archive/tar-parts.js'
+import { zipParts, type ZipEntry } from '../../archive/zip-writer.js'
+import { entryAt, treeEntries, type ObjectSource } from '../../git/commit-files.js'
+import { readCommit } from '../../git/history.js'
+import { isTreeMode } from '../../git/trees.js'
+import { notFound } from '../../grape/gitlab-errors.js'
+import type { Actor } from '../access.js'
+import type { ServiceContext } from '../context.js'
+import type { RepositoryCore } from './core.js'
+import type { RepositoryReads } from './reads.js'
+
+/** An archive on its way out: the file name Workhorse gives it, its type, and its bytes as they are made. */
+export interface RepositoryArchive {
+  fileName: string
+  contentType: 'application/zip' | 'application/octet-stream'
+  body: Readable
+}
+
+/**
+ * The formats of `archive.<format>` (`Gitlab::PathRegex.archive_formats_regex`) by the extension
+ * `Repository#archive_file_path` gives them. bzip2 (`tar.bz2`, `tbz`, `tbz2`, `tb2`, `bz2`) is not
+ * made here (node:zlib has no bzip2): those answer 404 `File Not Found`, our choice.
+ */
+export const ARCHIVE_FORMATS = ['zip', 'tar', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2']
+/** One part made ahead of the socket (a part is a whole member: Readable.from's 16 would be 16 files). */
+const ONE_AHEAD = { highWaterMark: 1 }
+const BZIP2 = new Set(['tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'])
+const extension = (format: string) => (format === 'zip' || format === 'tar' ? format : 'tar.gz')
+
+/** A path's segments as git compares them: no leading, trailing or doubled slashes. */
+const clean = (path: string) =>
+  path
+    .split('/')
+    .filter((s) => s !== '')
+    .join('/')
+
+/**
+ * The members under `tree` (at `path/`), depth first in tree order as `git archive` lists them, a
+ * folder before its contents; permissions as git writes them (`tar.umask` 002): 775 for folders
+ * and executables, 664 for other files; submodules left out, as git does. Blobs are read one at a
+ * time as the archive is written.
+ */
+function* members(
+  objects: ObjectSource,
+  tree: string,
+  path: string,
+  excluded: (path: string) => boolean,
+): Generator<TarMember> {
+  for (const e of treeEntries(objects, tree)) {
+    const at = path === '' ? e.name : `${path}/${e.name}`
+    if (excluded(at) || e.mode === '160000') continue
+    if (isTreeMode(e.mode)) {
+      yield { path: `${at}/`, type: 'directory', mode: 0o775, content: Buffer.alloc(0) }
+      yield* members(objects, e.sha, at, excluded)
+    } else {
+      const content = objects.get(e.sha)?.body ?? Buffer.alloc(0)
+      const type = e.mode === '120000' ? 'symlink' : 'file'
+      yield { path: at, type, mode: e.mode === '100755' || type === 'symlink' ? 0o775 : 0o664, content }
+    }
+  }
+}
+
+/**
+ * `GET /repository/archive[.format]` (`lib/api/repositories.rb`, `Repository#archive_metadata`,
+ * Workhorse's `git-archive`): `git archive` of `sha` (default: the default branch), or of its
+ * folder `path`, under the prefix `<project>-<ref>-<sha>[-<path>]/`, streamed: tar.gz (the
+ * default, also `tgz`, `gz` and any unknown `format` parameter), tar or zip. A ref or path that
+ * names nothing answers 404 `File Not Found` (GitLab's rescue of a failed archive).
+ */
+export function archiveService(ctx: ServiceContext, core: RepositoryCore, reads: RepositoryReads) {
+  const objects = ctx.store.gitObjects
+  return {
+    archive(
+      actor: Actor,
+      projectRef: string,
+      q: ArchiveQuery,
+      pathFormat: string | undefined,
+    ): RepositoryArchive {
+      const project = reads.readable(actor, projectRef)
+      const format = (pathFormat ?? q.format ?? 'tar.gz').toLowerCase()
+      const ref = q.sha ?? project.default_branch ?? 'HEAD'
+      const sha = core.resolveCommit(project, ref)
+      const commit = sha === undefined ? undefined : readCommit(objects, sha)
+      if (!commit || BZIP2.has(format)) throw notFound('File')
+      const path = q.path === undefined ? '' : clean(q.path)
+      const root = path === '' ? { type: 'tree', sha: commit.tree } : entryAt(objects, commit.sha, path)
+      if (root?.type !== 'tree') throw notFound('File')
+      const segments = [project.path, ref.replace(/\//g, '-'), commit.sha]
+      if (q.path !== undefined) segments.push(q.path.replace(/\//g, '-'))
+      const prefix = segments.join('-')
+      const excludes = (q.exclude_paths ?? []).map(clean).filter((p) => p !== '')
+      const excluded = (p: string) => excludes.some((x) => p === x || p.startsWith(`${x}/`))
+      const mtime = new Date(commit.committer.seconds * 1000)
+      const all = function* (): Generator<TarMember> {
+        yield { path: `${prefix}/`, type: 'directory', mode: 0o775, content: Buffer.alloc(0) }
+        for (const m of members(objects, root.sha, path, excluded))
+          yield { ...m, path: `${prefix}/${m.path}` }
+      }
+      const ext = extension(format)
+      const fileName = `${prefix}.${ext}`
+      if (ext === 'zip') {
+        const files = function* (): Generator<ZipEntry> {
+          for (const m of all())
+            if (m.type !== 'directory') yield { path: m.path, content: m.content, mtime, unixMode: m.mode }
+        }
+        return { fileName, contentType: 'application/zip', body: Readable.from(zipParts(files()), ONE_AHEAD) }
+      }
+      const tar = Readable.from(tarParts(commit.sha, all(), mtime), ONE_AHEAD)
+      return {
+        fileName,
+        contentType: 'application/octet-stream',
+        // pipeline: a client gone destroys both streams, and the walk stops.
+        body: ext === 'tar' ? tar : pipeline(tar, createGzip(), () => undefined),
+      }
+    },
+  }
+}
+export type ArchiveService = ReturnType<typeof archiveService>

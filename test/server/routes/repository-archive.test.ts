@@ -1,0 +1,144 @@
+import { spawnSync } from 'node:child_process'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { tarGzMembers } from '../../support/archive-members.js'
+import { startServer, type TestServer } from '../../support/server.js'
+import { manualClock } from '../../support/pipeline-seed.js'
+import { GUS, MARK, OTTO, RITA, repositorySeed } from '../../support/repository-seed.js'
+
+const P = '/api/v4/projects/acme%2Fapp'
+type Json = Record<string, unknown>
+const LONG = `deep/${'n'.repeat(120)}.txt`
+
+let t: TestServer
+let head: string
+beforeAll(async () => {
+  const clock = manualClock('2026-03-01T10:00:00.000Z')
+  t = await startServer(repositorySeed, { clock })
+  clock.advance(1000)
+  const res = await t.http('POST', `${P}/repository/commits`, {
+    token: MARK,
+    json: {
+      branch: 'develop',
+      commit_message: 'files',
+      actions: [
+        { action: 'create', file_path: 'README.md', content: '# App\n' },
+        { action: 'create', file_path: 'bin/run', content: '#!/bin/sh\n', execute_filemode: true },
+        { action: 'create', file_path: 'docs/guide/intro.md', content: 'Intro\n' },
+        { action: 'create', file_path: 'docs/café.md', content: 'olé\n' },
+        { action: 'create', file_path: LONG, content: 'long\n' },
+      ],
+    },
+  })
+  expect(res.status).toBe(201)
+  head = (res.body as Json).id as string
+})
+afterAll(() => t.close())
+
+/** The raw bytes and headers of a GET. */
+const download = async (path: string, token = RITA) => {
+  const res = await fetch(`${t.baseUrl}${P}${path}`, { headers: { 'private-token': token } })
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) }
+}
+
+/** The names and bytes of a zip's files, as Python's zipfile reads them, with their Unix modes. */
+const zipMembers = (zip: Buffer) => {
+  const py = spawnSync(
+    '/usr/bin/python3',
+    [
+      '-c',
+      `import io, json, sys, zipfile
+z = zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read()))
+print(json.dumps([[i.filename, z.read(i).decode(), i.external_attr >> 16] for i in z.infolist()]))`,
+    ],
+    { input: zip },
+  )
+  expect(py.stderr.toString()).toBe('')
+  return JSON.parse(py.stdout.toString()) as [string, string, number][]
+}
+
+describe('GET /repository/archive', () => {
+  it('streams a tar.gz of the default branch by default, named and typed as Workhorse names it', async () => {
+    const res = await download('/repository/archive?sha=develop')
+    expect(res.status).toBe(200)
+    const prefix = `app-develop-${head}`
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${prefix}.tar.gz"`)
+    expect(res.headers.get('content-type')).toBe('application/octet-stream')
+    expect(res.headers.get('content-transfer-encoding')).toBe('binary')
+    const members = await tarGzMembers(res.bytes)
+    expect([...members.keys()]).toEqual([
+      `${prefix}/`,
+      `${prefix}/README.md`,
+      `${prefix}/bin/`,
+      `${prefix}/bin/run`,
+      `${prefix}/deep/`,
+      `${prefix}/${LONG}`,
+      `${prefix}/docs/`,
+      `${prefix}/docs/café.md`,
+      `${prefix}/docs/guide/`,
+      `${prefix}/docs/guide/intro.md`,
+    ])
+    expect(members.get(`${prefix}/bin/run`)!.body).toBe('#!/bin/sh\n')
+    expect(members.get(`${prefix}/${LONG}`)!.body).toBe('long\n')
+    expect(members.get(`${prefix}/docs/café.md`)!.body).toBe('olé\n')
+    // GNU tar reads it too: the pax headers, the modes git gives (775 for an executable).
+    const tar = spawnSync('tar', ['-tvzf', '-'], { input: res.bytes })
+    expect(tar.status).toBe(0)
+    expect(tar.stdout.toString()).toMatch(new RegExp(`-rwxrwxr-x .* ${prefix}/bin/run\\n`))
+    expect(tar.stdout.toString()).toMatch(new RegExp(`-rw-rw-r-- .* ${prefix}/README.md\\n`))
+    // The global header carries the commit, as git archive's does.
+    const id = spawnSync('git', ['get-tar-commit-id'], { input: gunzipSync(res.bytes) })
+    expect(id.stdout.toString()).toBe(`${head}\n`)
+  })
+
+  it('the default branch when no sha; tar, tgz, gz and zip by the path or the format parameter', async () => {
+    const main = (await t.http('GET', `${P}/repository/commits/main`, { token: RITA })).body as Json
+    const plain = await download('/repository/archive')
+    expect(plain.headers.get('content-disposition')).toBe(
+      `attachment; filename="app-main-${String(main.id)}.tar.gz"`,
+    )
+    const tar = await download('/repository/archive.tar?sha=develop')
+    expect(tar.headers.get('content-disposition')).toBe(`attachment; filename="app-develop-${head}.tar"`)
+    expect((await tarGzMembers(gzipSync(tar.bytes))).has(`app-develop-${head}/README.md`)).toBe(true)
+    for (const alias of ['tgz', 'gz', 'tar.gz'])
+      expect(
+        (await download(`/repository/archive.${alias}?sha=develop`)).headers.get('content-disposition'),
+      ).toBe(`attachment; filename="app-develop-${head}.tar.gz"`)
+    const zip = await download(`/repository/archive?sha=${head}&format=zip`)
+    expect(zip.headers.get('content-type')).toBe('application/zip')
+    expect(zip.headers.get('content-disposition')).toBe(`attachment; filename="app-${head}-${head}.zip"`)
+    const files = zipMembers(zip.bytes)
+    expect(files.map(([name]) => name)).toEqual([
+      `app-${head}-${head}/README.md`,
+      `app-${head}-${head}/bin/run`,
+      `app-${head}-${head}/${LONG}`,
+      `app-${head}-${head}/docs/café.md`,
+      `app-${head}-${head}/docs/guide/intro.md`,
+    ])
+    expect(files[1]).toEqual([`app-${head}-${head}/bin/run`, '#!/bin/sh\n', 0o100775])
+    expect(files[3]![1]).toBe('olé\n')
+  })
+
+  it('a folder (path) and exclude_paths', async () => {
+    const res = await download('/repository/archive.zip?sha=develop&path=docs&exclude_paths=docs/guide')
+    const prefix = `app-develop-${head}-docs`
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${prefix}.zip"`)
+    expect(zipMembers(res.bytes).map(([name]) => name)).toEqual([`${prefix}/docs/café.md`])
+  })
+
+  it('refuses as GitLab: an unknown ref or path, an unknown extension, hidden projects', async () => {
+    expect((await t.http('GET', `${P}/repository/archive?sha=nope`, { token: RITA })).body).toEqual({
+      message: '404 File Not Found',
+    })
+    expect(
+      (await t.http('GET', `${P}/repository/archive?sha=develop&path=nope`, { token: RITA })).status,
+    ).toBe(404)
+    expect((await t.http('GET', `${P}/repository/archive.rar`, { token: RITA })).body).toEqual({
+      error: '404 Not Found',
+    })
+    expect((await t.http('GET', `${P}/repository/archive.tar.bz2`, { token: RITA })).status).toBe(404)
+    expect((await t.http('GET', `${P}/repository/archive`, { token: OTTO })).body).toEqual({
+      message: '404 Project Not Found',
+    })
+    expect((await t.http('GET', `${P}/repository/archive`, { token: GUS })).status).toBe(403)
+  })
+})
