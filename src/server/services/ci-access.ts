@@ -55,3 +55,17 @@ export function ciAbilities(store: Store, access: Access, actor: Actor, project:
       (reporter || publicAccess || (publicBuilds && guestAccess)),
   }
 }
+
+/**
+ * `read_pipeline` on a pipeline itself (`app/policies/ci/pipeline_policy.rb`): the project's
+ * `read_pipeline`, and `read_build` too, which `Ci::PipelinePolicy` asks of whoever reads one.
+ */
+export function readsPipelineRecords(
+  store: Store,
+  access: Access,
+  actor: Actor,
+  project: ProjectRow,
+): boolean {
+  const can = ciAbilities(store, access, actor, project)
+  return can.readPipeline && can.readBuild
+}

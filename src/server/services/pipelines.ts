@@ -32,7 +32,7 @@ import { jobOutputsOf } from './job-outputs.js'
 import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
 import { apiPipelineInput } from './pipeline-api.js'
-import { ciAbilities } from './ci-access.js'
+import { ciAbilities, readsPipelineRecords } from './ci-access.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
@@ -71,8 +71,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
    * `Ci::PipelinePolicy` refuses `read_pipeline` on a pipeline to whoever lacks `read_build`.
    */
   const requireRead = (actor: Actor, p: ProjectRow) => {
-    const can = ciAbilities(store, access, actor, p)
-    if (!can.readPipeline || !can.readBuild) throw forbidden()
+    if (!readsPipelineRecords(store, access, actor, p)) throw forbidden()
   }
   const requireDeveloper = (actor: Actor, p: ProjectRow) => {
     if (!access.atLeast(actor, p, Level.developer)) throw forbidden()

@@ -168,3 +168,33 @@ it("export writes it as project.json's public_builds, and import restores it (tr
   )
   expect(await publicJobs('/api/v4/projects/acme%2Fcopy2')).toBe(true)
 })
+
+describe("a commit's last_pipeline", () => {
+  it('is shown only to those who may read the pipeline (Entities::CommitDetail#can_read_pipeline?)', async () => {
+    t = await startServer(`
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+  - { username: dev, token: ${DEV} }
+  - { username: eve, token: glpat-eve-token }
+groups:
+  - { path: acme, visibility: public, members: { dev: developer } }
+projects:
+  - path: acme/built
+    visibility: public
+    public_jobs: false
+    files: { .gitlab-ci.yml: "build:\\n  script: [make]\\n" }
+`)
+    const B = '/api/v4/projects/acme%2Fbuilt'
+    const made = await t.http('POST', `${B}/pipeline`, { token: DEV, json: { ref: 'main' } })
+    expect(made.status).toBe(201)
+    const pipeline = made.body as Json
+    const commit = async (token: string) =>
+      (await t.http('GET', `${B}/repository/commits/${String(pipeline.sha)}`, { token })).body as Json
+    // A developer reads the pipeline; a signed-in non-member of the public project sees the commit
+    // and its status, but no pipeline while public_jobs is off (Ci::PipelinePolicy asks read_build).
+    expect(await commit(DEV)).toMatchObject({ status: pipeline.status, last_pipeline: { id: pipeline.id } })
+    expect(await commit('glpat-eve-token')).toMatchObject({ status: pipeline.status, last_pipeline: null })
+    expect((await t.http('PUT', B, { token: ROOT, json: { public_jobs: true } })).status).toBe(200)
+    expect(await commit('glpat-eve-token')).toMatchObject({ last_pipeline: { id: pipeline.id } })
+  })
+})

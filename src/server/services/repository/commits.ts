@@ -6,6 +6,7 @@ import { pipelinePresenter } from '../../present/pipelines.js'
 import { presentCommit } from '../../present/repository.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
+import { readsPipelineRecords } from '../ci-access.js'
 import type { ServiceContext } from '../context.js'
 import { checkActions } from './commit-actions.js'
 import type { RepositoryCore } from './core.js'
@@ -27,16 +28,18 @@ export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: 
   const pipelines = pipelinePresenter(instance)
   /**
    * `Entities::CommitDetail`: `status` and `last_pipeline` from the project's newest pipeline for
-   * the commit (`lazy_latest_pipeline`), null when it has none.
+   * the commit (`lazy_latest_pipeline`), null when it has none; `last_pipeline` is null too for a
+   * caller who may not read that pipeline (`can_read_pipeline?`: public_jobs off, a guest...).
    */
-  const detail = (p: ProjectRow, c: HistoryCommit, withStats: boolean): CommitDetailAnswer => {
+  const detail = (actor: Actor, p: ProjectRow, c: HistoryCommit, withStats: boolean): CommitDetailAnswer => {
     const [latest] = store.pipelines.page({ projectId: p.id, sha: c.sha, order: 'id', sort: 'desc' }, 1, 0)
+    const shown = latest && readsPipelineRecords(store, ctx.access, actor, p) ? latest : undefined
     return {
       ...present(p, c),
       ...(withStats ? { stats: core.stats(c) } : {}),
       status: latest?.status ?? null,
       project_id: p.id,
-      last_pipeline: latest ? pipelines.basic(p, latest) : null,
+      last_pipeline: shown ? pipelines.basic(p, shown) : null,
     }
   }
 
@@ -75,7 +78,7 @@ export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: 
       const resolved = core.resolveCommit(project, sha)
       const c = resolved === undefined ? undefined : readCommit(objects, resolved)
       if (!c) throw notFound('Commit')
-      return detail(project, c, withStats)
+      return detail(actor, project, c, withStats)
     },
 
     create(actor: Actor, projectRef: string, input: CommitCreate): CommitDetailAnswer {
@@ -94,7 +97,7 @@ export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: 
       // GitLab makes a push's pipelines afterwards, in Sidekiq (`PostReceive`), so the commit's own
       // answer shows none; ours exist already (push-pipelines.ts) and show from the next read on.
       return {
-        ...detail(project, readCommit(objects, sha)!, input.stats !== false),
+        ...detail(actor, project, readCommit(objects, sha)!, input.stats !== false),
         status: null,
         last_pipeline: null,
       }
