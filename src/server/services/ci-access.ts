@@ -4,10 +4,37 @@ import { Level, type Access, type Actor } from './access.js'
 import { JobTokenActor } from './job-tokens.js'
 import { settingsOf, type Features } from './project-settings.js'
 
-/** What a caller who may read the project may read of its CI: pipelines, and jobs (their traces and artifacts). */
+/**
+ * What a caller who may read the project may do with its CI: read pipelines, and jobs (their traces and
+ * artifacts); `builds` and `pipelines` say whether the features leave the build and the pipeline abilities
+ * to the caller at all (the writes' roles come on top).
+ */
 export interface CiAbilities {
   readPipeline: boolean
   readBuild: boolean
+  /** No `builds_disabled | repository_disabled`: the build abilities, `cancel_build` among them, may be had. */
+  builds: boolean
+  /** No `(builds_disabled & ~internal_builds_disabled) | repository_disabled`: likewise the pipeline abilities. */
+  pipelines: boolean
+}
+
+/** Whether the caller is an external user (`User#external?`, set by an administrator). */
+function isExternal(store: Store, actor: Actor): boolean {
+  return actor.user !== null && store.users.profile(actor.user.id)?.external === 1
+}
+
+/**
+ * Whether an internal project is hidden from the caller: `internal_access` leaves out external users
+ * (`app/policies/project_policy.rb`), so one who is no member and no administrator may not read the
+ * project at all (404 `Project Not Found`).
+ */
+export function hiddenFromExternal(store: Store, access: Access, actor: Actor, project: ProjectRow): boolean {
+  return (
+    project.visibility === 'internal' &&
+    !actor.admin &&
+    isExternal(store, actor) &&
+    access.projectLevel(actor, project) === 0
+  )
 }
 
 /**
@@ -15,10 +42,10 @@ export interface CiAbilities {
  * already reads the project (`access.project`):
  * - `read_build`: Reporter+ (admins as owners), or anyone when the project has `public_builds`
  *   (`public_jobs`, "Project-based pipeline visibility");
- * - `read_pipeline`: Reporter+, `public_access` (everyone in a public project, signed-in users in an
- *   internal one), or `public_builds & guest_access` (any member of a private project);
- * - the builds feature (`builds_disabled`): `disabled` prevents `read_build` only (GitLab keeps pipelines
- *   readable for external CI, `internal_builds_disabled`), `private` prevents both for those below Guest
+ * - `read_pipeline`: Reporter+, `public_access` (everyone in a public project, signed-in users but external
+ *   ones in an internal one), or `public_builds & guest_access` (any member of a private project);
+ * - the builds feature (`builds_disabled`): `disabled` prevents the build abilities only (GitLab keeps the
+ *   pipeline ones for external CI, `internal_builds_disabled`), `private` prevents both for those below Guest
  *   (`ProjectFeature#team_access?`; admins pass); the repository feature likewise prevents both
  *   (`repository_disabled`; `private` asks Reporter in a private project,
  *   `PRIVATE_FEATURES_MIN_ACCESS_LEVEL_FOR_PRIVATE_PROJECT`).
@@ -27,7 +54,7 @@ export interface CiAbilities {
  */
 export function ciAbilities(store: Store, access: Access, actor: Actor, project: ProjectRow): CiAbilities {
   if (actor instanceof JobTokenActor && actor.job.projectId === project.id)
-    return { readPipeline: true, readBuild: true }
+    return { readPipeline: true, readBuild: true, builds: true, pipelines: true }
   const level = access.projectLevel(actor, project)
   const settings = settingsOf(store, project.id)
   const features = JSON.parse(settings.features) as Features
@@ -44,15 +71,17 @@ export function ciAbilities(store: Store, access: Access, actor: Actor, project:
   const buildsOpen = featureOpen('builds', Level.guest)
   const reporter = actor.admin || level >= Level.reporter
   const publicBuilds = settings.public_builds === 1
-  const publicAccess =
-    project.visibility === 'public' || (project.visibility === 'internal' && actor.user !== null)
-  const guestAccess = level >= Level.guest || (actor.user !== null && project.visibility !== 'private')
+  const internalAccess = project.visibility === 'internal' && actor.user !== null && !isExternal(store, actor)
+  const publicAccess = project.visibility === 'public' || internalAccess
+  const guestAccess =
+    level >= Level.guest || (actor.user !== null && project.visibility === 'public') || internalAccess
+  const buildAbilities = repository && buildsOpen
+  const pipelineAbilities = repository && (buildsOpen || builds === 'disabled')
   return {
-    readBuild: repository && buildsOpen && (reporter || publicBuilds),
-    readPipeline:
-      repository &&
-      (buildsOpen || builds === 'disabled') &&
-      (reporter || publicAccess || (publicBuilds && guestAccess)),
+    readBuild: buildAbilities && (reporter || publicBuilds),
+    readPipeline: pipelineAbilities && (reporter || publicAccess || (publicBuilds && guestAccess)),
+    builds: buildAbilities,
+    pipelines: pipelineAbilities,
   }
 }
 

@@ -243,11 +243,14 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       return show(p, store.pipelines.byId(pipeline.id) as PipelineRow, fresh)
     },
 
-    /** `POST .../cancel`: an unfinished job is canceled and the ones waiting after it skipped; a finished one is left. */
+    /**
+     * `POST .../cancel`: an unfinished job is canceled and the ones waiting after it skipped; a finished one
+     * is left. `authorize_cancel_builds!` comes before the job is looked up: 403 before 404.
+     */
     cancel(actor: Actor, ref: string, jobId: number, force: boolean | undefined): Job {
       const p = readable(actor, ref)
-      const { job, pipeline } = find(p, jobId)
       require(actor, p, Level.developer)
+      const { job, pipeline } = find(p, jobId)
       if (force) require(actor, p, Level.maintainer)
       if (CANCELABLE.has(job.status)) {
         const now = isoNow(ctx.clock)

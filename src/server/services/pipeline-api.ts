@@ -6,6 +6,7 @@ import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import type { NewPipelineInput } from './pipeline-writes.js'
 import { resolveRef } from './refs.js'
+import { ciAbilities } from './ci-access.js'
 
 const base = (message: string) => messageError(400, { base: [message] })
 
@@ -15,7 +16,8 @@ export const acceptedInputs = (version: string, inputs: Record<string, unknown> 
 
 /**
  * `POST /projects/:id/pipeline` (`lib/api/ci/pipelines.rb`) up to the pipeline's creation: `create_pipeline`
- * (Developer, an active user, a project not archived: 403 otherwise), then the ref as
+ * (Developer, an active user, a project not archived, the pipeline abilities left by the repository and CI/CD
+ * features, services/ci-access.ts: 403 otherwise), then the ref as
  * `Chain::Validate::Repository` checks it (`Reference not found`, `Ref is ambiguous`). Source `api`.
  */
 export function apiPipelineInput(
@@ -25,7 +27,12 @@ export function apiPipelineInput(
   params: PipelineCreate,
 ): NewPipelineInput {
   if (!actor.user) throw unauthorized()
-  if (actor.user.state !== 'active' || p.archived === 1 || !ctx.access.atLeast(actor, p, Level.developer))
+  if (
+    actor.user.state !== 'active' ||
+    p.archived === 1 ||
+    !ctx.access.atLeast(actor, p, Level.developer) ||
+    !ciAbilities(ctx.store, ctx.access, actor, p).pipelines
+  )
     throw forbidden()
   const ref = resolveRef(ctx.store, p.id, params.ref)
   if (ref === 'ambiguous') throw base('Ref is ambiguous')

@@ -79,12 +79,17 @@ export function insertPipeline(
   return store.pipelines.byId(id) as PipelineRow
 }
 
-/** Failed and canceled jobs replaced by new ones (the old ones `retried`), skipped ones run again. */
+/**
+ * Failed and canceled jobs replaced by new ones (the old ones `retried`), skipped ones run again.
+ * `replaceFailed: false` for a caller without `retry_job` (the builds feature closed to them):
+ * `Ci::RetryPipelineService` passes over those jobs, and still runs the skipped ones again.
+ */
 export function retryJobs(
   store: Store,
   runner: PipelineRunner,
   pipeline: PipelineRow,
   now: string,
+  replaceFailed = true,
 ): PipelineRow {
   const again: number[] = []
   for (const job of store.pipelines.jobs(pipeline.id)) {
@@ -100,7 +105,7 @@ export function retryJobs(
       const manual = store.jobDefinitions.get(job.id)?.when === 'manual'
       store.pipelines.setJob({ ...job, ...fresh, status: 'created', outcome: manual ? 'manual' : 'success' })
       again.push(job.position)
-    } else if (job.status === 'failed' || job.status === 'canceled') {
+    } else if (replaceFailed && (job.status === 'failed' || job.status === 'canceled')) {
       store.pipelines.setJob({ ...job, retried: 1, due_at: null })
       const id = store.pipelines.insertJob({
         ...job,

@@ -32,7 +32,7 @@ import { jobOutputsOf } from './job-outputs.js'
 import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
 import { apiPipelineInput } from './pipeline-api.js'
-import { ciAbilities, readsPipelineRecords } from './ci-access.js'
+import { ciAbilities, hiddenFromExternal, readsPipelineRecords } from './ci-access.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
@@ -54,10 +54,14 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
   runner.onBridge(downstreamStarter(store, runner, access))
 
-  /** The project as the caller may see it; a job token sees only its own project. */
+  /**
+   * The project as the caller may see it; a job token sees only its own project, an external user no
+   * internal project they are no member of (services/ci-access.ts).
+   */
   function project(actor: Actor, ref: string): ProjectRow {
     const found = access.project(actor, ref)
     if (actor instanceof JobTokenActor && actor.job.projectId !== found.id) throw notFound('Project')
+    if (hiddenFromExternal(store, access, actor, found)) throw notFound('Project')
     runner.catchUp()
     return found
   }
@@ -73,8 +77,13 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   const requireRead = (actor: Actor, p: ProjectRow) => {
     if (!readsPipelineRecords(store, access, actor, p)) throw forbidden()
   }
+  /**
+   * `update_pipeline`, `cancel_pipeline`, `read_pipeline_variable` (403): Developer, while the repository
+   * and CI/CD features leave the pipeline abilities to the caller (services/ci-access.ts `pipelines`).
+   */
   const requireDeveloper = (actor: Actor, p: ProjectRow) => {
-    if (!access.atLeast(actor, p, Level.developer)) throw forbidden()
+    if (!access.atLeast(actor, p, Level.developer) || !ciAbilities(store, access, actor, p).pipelines)
+      throw forbidden()
   }
 
   /**
@@ -225,14 +234,16 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
 
     /**
      * `POST .../retry`: failed and canceled jobs are replaced by new ones (the old ones become
-     * `retried`), skipped ones run again. Our choice: a retried job succeeds.
+     * `retried`), skipped ones run again; with the CI/CD feature disabled only the skipped ones
+     * (`Ci::RetryPipelineService` passes over jobs the caller may not `retry_job`). Our choice: a retried job succeeds.
      */
     retry(actor: Actor, p: ProjectRow, id: number): Pipeline {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
       requireDeveloper(actor, p)
       const now = isoNow(ctx.clock)
-      const row = store.transaction(() => retryJobs(store, runner, pipeline, now))
+      const retryJob = ciAbilities(store, access, actor, p).builds
+      const row = store.transaction(() => retryJobs(store, runner, pipeline, now, retryJob))
       runner.catchUp()
       runner.poke()
       const current = store.pipelines.byId(row.id) ?? row
