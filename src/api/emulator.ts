@@ -8,7 +8,7 @@ import {
   type EmulatorRequestFilter,
 } from '../schema/emulator-instruments.js'
 import { EmulatorSnapshot, EmulatorSnapshots } from '../schema/emulator-snapshots.js'
-import { Pipeline, type PipelineStatus } from '../schema/pipeline.js'
+import { EmulatorPipelineView, Pipeline, type PipelineStatus } from '../schema/pipeline.js'
 import type { Seed } from '../schema/seed.js'
 import type { CallOptions, Http } from './http.js'
 import { path } from './path.js'
@@ -26,6 +26,17 @@ const stretched = (timeoutMs: number | undefined, ms: number) =>
   timeoutMs ? Math.max(timeoutMs, ms) : timeoutMs
 const instant = (at: Date | string) => (typeof at === 'string' ? at : at.toISOString())
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)
+
+/** `fault(rule)` and `fault([rules])`, one `POST /-/emulator/faults` each. */
+function faultControl(http: Http) {
+  function fault(rule: EmulatorFaultInput, options?: CallOptions): Promise<EmulatorFault>
+  function fault(rules: EmulatorFaultInput[], options?: CallOptions): Promise<EmulatorFault[]>
+  function fault(rules: EmulatorFaultInput | EmulatorFaultInput[], options: CallOptions = {}) {
+    const response = Array.isArray(rules) ? Type.Array(EmulatorFault) : EmulatorFault
+    return http.request('POST', FAULTS, { ...options, json: rules, response })
+  }
+  return fault
+}
 
 /**
  * The reference server's controls under `/-/emulator/` (docs/server.md): ours, not GitLab's, for
@@ -73,6 +84,16 @@ export function emulator(http: Http) {
         response: Pipeline,
       }),
     /**
+     * `GET /-/emulator/projects/:id/pipelines/:pipeline_id`: the pipeline and every job of it, retried
+     * ones too, each with the CI/CD job token it runs with (null unless `running` or `canceling`): what a
+     * suite needs to call the job-token routes as a job would. 404 for a pipeline the server has not.
+     */
+    pipeline: (project: ResourceRef, pipelineId: number, options: CallOptions = {}) =>
+      http.request('GET', path`/-/emulator/projects/${project}/pipelines/${pipelineId}`, {
+        ...options,
+        response: EmulatorPipelineView,
+      }),
+    /**
      * `GET /-/emulator/requests`: the logged requests that match `filter`, oldest first; every page
      * (after `X-Next-Since-Id`) unless `filter.limit` asks for one page of at most that many.
      */
@@ -96,9 +117,11 @@ export function emulator(http: Http) {
     },
     /** `DELETE /-/emulator/requests`: empties the request log (ids go on). */
     clearRequests: (options: CallOptions = {}) => http.request<void>('DELETE', REQUESTS, options),
-    /** `POST /-/emulator/faults` with one rule: resolves to it as kept (its `id`, counts at 0); 400 for a bad rule. */
-    fault: (rule: EmulatorFaultInput, options: CallOptions = {}) =>
-      http.request('POST', FAULTS, { ...options, json: rule, response: EmulatorFault }),
+    /**
+     * `POST /-/emulator/faults`: one rule resolves to it as kept (its `id`, counts at 0), a list to the
+     * rules as kept, in order; 400 for a bad rule, and then none of the list is added.
+     */
+    fault: faultControl(http),
     /** `GET /-/emulator/faults`: the rules in force, with their counts. */
     faults: (options: CallOptions = {}) =>
       http.request('GET', FAULTS, { ...options, response: Type.Array(EmulatorFault) }),

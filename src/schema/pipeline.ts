@@ -265,6 +265,26 @@ export type JobListQuery = Static<typeof JobListQuery>
 export const EmulatorPipelineUpdate = Type.Object({ status: PipelineStatus })
 export type EmulatorPipelineUpdate = Static<typeof EmulatorPipelineUpdate>
 
+/**
+ * The emulator's view `GET /-/emulator/projects/:id/pipelines/:pipeline_id` (ours): the pipeline as
+ * `Pipeline`, and each of its jobs, retried ones too, with the CI/CD job token of a running one.
+ */
+export const EmulatorPipelineView = Type.Object({
+  pipeline: Pipeline,
+  jobs: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      status: PipelineStatus,
+      retried: Type.Boolean(),
+      token: Nullable(
+        Type.String({ description: 'The job token while the job is `running` or `canceling`, else null' }),
+      ),
+    }),
+  ),
+})
+export type EmulatorPipelineView = Static<typeof EmulatorPipelineView>
+
 /** `POST /projects/:id/pipeline` (`lib/api/ci/pipelines.rb`): `inputs` from GitLab 17.10. */
 export const PipelineCreate = Type.Object({
   ref: Type.String({ description: 'branch or tag' }),

@@ -2,6 +2,7 @@ import { collect, createClient, GitLabApiError, type GitLabClient } from '../../
 import { startServer, type RunningServer } from '../../src/server/start/start-server.js'
 import { MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
 import { scripted } from './fake-send.js'
+import { request as undiciRequest } from 'undici'
 
 /*
  * client.emulator against the real server on port 0, as a suite that runs `serve` in another
@@ -14,8 +15,14 @@ let gitlab: RunningServer
 let client: GitLabClient
 beforeAll(async () => {
   gitlab = await startServer({ seed: pipelineSeed, frozenAt: START })
-  // `/api/v4` in the base URL is accepted: the controls still go to the server root.
-  client = createClient({ baseUrl: `${gitlab.url}/api/v4/`, token: ROOT, retry: { maxRetries: 0 } })
+  // `/api/v4` in the base URL is accepted: the controls still go to the server root. Every answer is
+  // checked against the schema its method declares.
+  client = createClient({
+    baseUrl: `${gitlab.url}/api/v4/`,
+    token: ROOT,
+    retry: { maxRetries: 0 },
+    validate: true,
+  })
 })
 beforeEach(async () => {
   await gitlab.reset()
@@ -85,6 +92,31 @@ describe('client.emulator', () => {
     expect((await refusal(client.emulator.setPipelineStatus('acme/app', 99_999, 'success')))[0]).toBe(404)
   })
 
+  it('pipeline shows the pipeline and its jobs, a running one with the job token it runs with; 404 for none', async () => {
+    const { id } = await trigger('acme/app')
+    const first = await client.emulator.pipeline('acme/app', id)
+    expect(first.pipeline).toMatchObject({ id, status: 'created' })
+    expect(first.jobs.map((j) => [j.name, j.retried, j.token])).toEqual([
+      ['build', false, null],
+      ['test', false, null],
+    ])
+    let running: { id: number; token: string | null } | undefined
+    for (let step = 0; step < 20 && !running; step++) {
+      await client.emulator.clock.advance(0.5)
+      running = (await client.emulator.pipeline('acme/app', id)).jobs.find((j) => j.status === 'running')
+    }
+    expect(running?.token).toEqual(expect.any(String))
+    // The token is the job's own: `GET /job` answers it.
+    const job = await undiciRequest(`${gitlab.url}/api/v4/job`, {
+      headers: { 'job-token': running?.token as string },
+    })
+    expect([job.statusCode, ((await job.body.json()) as { id: number }).id]).toEqual([200, running?.id])
+    expect(await refusal(client.emulator.pipeline('acme/app', 99_999))).toEqual([
+      404,
+      { message: '404 Not found' },
+    ])
+  })
+
   it('requests reads the log filtered, every page unless limit, and clearRequests empties it', async () => {
     for (let i = 0; i < 105; i++) await client.version()
     await client.projects.get('acme/app').catch(() => undefined)
@@ -119,6 +151,26 @@ describe('client.emulator', () => {
     ])
     await client.emulator.fault({ action: 'delay', ms: 1, path: '/nothing' })
     await client.emulator.clearFaults()
+    expect(await client.emulator.faults()).toEqual([])
+  })
+
+  it('fault takes a list in one call: the rules as kept, in order; one bad rule adds none of them', async () => {
+    const rules = await client.emulator.fault([
+      { route: '/api/v4/version', action: 'status', status: 503, times: 1 },
+      { route: '/api/v4/user', action: 'status', status: 429, times: 1 },
+    ])
+    expect(rules.map((r) => [r.route, r.status, r.fired])).toEqual([
+      ['/api/v4/version', 503, 0],
+      ['/api/v4/user', 429, 0],
+    ])
+    expect((await refusal(client.version()))[0]).toBe(503)
+    expect((await refusal(client.users.current()))[0]).toBe(429)
+    await client.emulator.clearFaults()
+    expect(
+      await refusal(
+        client.emulator.fault([{ action: 'status', status: 500, path: '/x' }, { action: 'delay' }]),
+      ),
+    ).toEqual([400, { message: 'faults[1].ms is missing (action delay)' }])
     expect(await client.emulator.faults()).toEqual([])
   })
 

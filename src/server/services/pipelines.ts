@@ -1,4 +1,5 @@
 import type {
+  EmulatorPipelineView,
   Job,
   JobListQuery,
   Pipeline,
@@ -267,12 +268,12 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     },
 
     /** Emulator view: the pipeline and its jobs, with the token of each job that is running. */
-    inspect(p: ProjectRow, id: number) {
+    inspect(p: ProjectRow, id: number): EmulatorPipelineView {
       const pipeline = find(p, id)
       const jobs = store.pipelines.jobs(pipeline.id).map((j) => ({
         id: j.id,
         name: j.name,
-        status: j.status,
+        status: j.status as PipelineStatus,
         retried: j.retried === 1,
         token: ['running', 'canceling'].includes(j.status) ? runner.openJobToken(j) : null,
       }))
