@@ -479,6 +479,19 @@ describe('trigger-pipeline bundle: the values of its variables', () => {
     expect(run.summary).toContain('DEPLOY_KEY, DEPLOY_ENV, NOTE')
   })
 
+  it("masks them in GitLab's error message too, in the log and the summary", async () => {
+    // A configuration GitLab refuses with an error naming a stage spelled as the key.
+    await commitFiles(t, 'acme/app', 'main', {
+      '.gitlab-ci.yml': `deploy:\n  stage: "${KEY}"\n  script: [exit 0]\n`,
+    })
+    const run = await runBundle('trigger-pipeline', base('acme/app', T.app, { variables }), { during: pump })
+    expect(run.code).toBe(1)
+    expect(shown(run.log)).toContain('deploy job: chosen stage *** does not exist')
+    expect(run.summary).toContain('deploy job: chosen stage *** does not exist')
+    expect(shown(run.log)).not.toContain(KEY)
+    expect(run.summary).not.toContain(KEY)
+  })
+
   it("'mask-variables: false' leaves the values as the job printed them", async () => {
     await echoing()
     const run = await runBundle(

@@ -16,7 +16,7 @@ import {
   type DownstreamSource,
   type FailedJobLike,
 } from './downstream.js'
-import { variableSecrets, type Settings } from './inputs.js'
+import { secretsOf, type Settings } from './inputs.js'
 import { TailCollector } from './log-tail.js'
 import type { JobTail, Log, TriggerResult } from './result.js'
 
@@ -64,9 +64,7 @@ async function readTail(
   signal?: AbortSignal,
 ): Promise<JobTail> {
   // The variables' values too: the summary, where these lines also go, is no log the runner masks.
-  const secrets = [s.token, s.accessToken, ...variableSecrets(s.variables, s.maskVariables)].filter(
-    (t): t is string => !!t,
-  )
+  const secrets = secretsOf(s)
   try {
     const { body } = await reader.jobs.traceStream(projectId, job.id, { signal })
     const tail = new TailCollector({ lines: s.logLines, secrets })

@@ -137,6 +137,19 @@ export const variableSecrets = (variables: Record<string, string> | undefined, m
   mask ? Object.values(variables ?? {}).filter((v) => MASKABLE.test(v)) : []
 
 /**
+ * Everything the action masks in what it shows of GitLab's (job log tails, GitLab's error messages):
+ * its two tokens and the values of `variables` GitLab could mask. The job summary is no log the
+ * runner masks, and the runner knows nothing of a test's or a local run's output.
+ */
+export const secretsOf = (s: {
+  token: string
+  accessToken?: string | undefined
+  variables?: Record<string, string> | undefined
+  maskVariables: boolean
+}): string[] =>
+  [s.token, s.accessToken, ...variableSecrets(s.variables, s.maskVariables)].filter((t): t is string => !!t)
+
+/**
  * Parses and checks every input (tokens masked first, then the variables' values, before anything
  * is logged). Throws InputError naming the input.
  */

@@ -4,7 +4,8 @@ import { actionClient, formatDuration, projectRef } from '../connection.js'
 import type { ActionIO } from '../io.js'
 import { setShapedOutput, urlOnHost } from '../server-text.js'
 import { roleTooLowToCancel } from './cancel-role.js'
-import { Outputs, readInputs, type Settings } from './inputs.js'
+import { Outputs, readInputs, secretsOf, type Settings } from './inputs.js'
+import { maskSecrets } from './log-tail.js'
 import { checkInputsAccepted } from './pipeline-inputs.js'
 import type { Log, TriggerResult } from './result.js'
 
@@ -261,10 +262,28 @@ export async function triggerPipeline(s: Settings, log: Log, signal?: AbortSigna
   }
 }
 
-/** The whole action: inputs -> trigger (and wait) -> outputs -> summary -> verdict. */
+/** `log` with each line masked (GitLab's error messages may carry what it was sent). */
+const maskedLog = (log: Log, secrets: readonly string[]): Log => ({
+  info: (m) => log.info(maskSecrets(m, secrets)),
+  warning: (m) => log.warning(maskSecrets(m, secrets)),
+  debug: (m) => log.debug(maskSecrets(m, secrets)),
+  ...(log.setSecret ? { setSecret: log.setSecret.bind(log) } : {}),
+})
+
+/**
+ * The whole action: inputs -> trigger (and wait) -> outputs -> summary -> verdict. What it says of
+ * GitLab's answers (log lines, the failure, an error thrown) is masked as the log tails are
+ * (`secretsOf`): the job summary is no log the runner masks.
+ */
 export async function run(io: ActionIO, signal?: AbortSignal, clock: Clock = {}): Promise<void> {
   const settings = await readInputs(io)
-  const result = await triggerPipeline(settings, io, signal, clock)
+  const secrets = secretsOf(settings)
+  const result = await triggerPipeline(settings, maskedLog(io, secrets), signal, clock).catch(
+    (err: unknown) => {
+      throw err instanceof Error ? Object.assign(err, { message: maskSecrets(err.message, secrets) }) : err
+    },
+  )
+  if (result.failure !== undefined) result.failure = maskSecrets(result.failure, secrets)
   const p = result.pipeline
   io.setOutput(Outputs.PipelineId, String(p.id))
   io.setOutput(Outputs.PipelineIid, String(p.iid))
