@@ -7,6 +7,7 @@ import { parseCommit } from '../git/trees.js'
 import type { Store } from '../store/index.js'
 import type { VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
+import { oldestKeys } from '../domain/oldest-keys.js'
 
 /** Where a pipeline's jobs come from: its `.gitlab-ci.yml`, the seed's `ci_jobs` shortcut, or nowhere. */
 export type CiPlanOutcome =
@@ -38,9 +39,9 @@ export const CI_CONFIG_PATH = '.gitlab-ci.yml'
  */
 const compiledConfigs = new Map<string, CompileResult>()
 const CACHED_CONFIGS = 32
+const oldestOf = oldestKeys<string>()
 function remember(key: string, compiled: CompileResult): void {
-  if (compiledConfigs.size >= CACHED_CONFIGS)
-    compiledConfigs.delete(compiledConfigs.keys().next().value as string)
+  if (compiledConfigs.size >= CACHED_CONFIGS) compiledConfigs.delete(oldestOf(compiledConfigs) as string)
   compiledConfigs.set(key, compiled)
 }
 export const MISSING_CONFIG = 'Missing CI config file'
