@@ -49,6 +49,9 @@ describe('pages', () => {
     expect(flat(res)).toContain('<dt>Time estimate</dt><dd>3h</dd>')
     expect(flat(res)).toContain('<dt>Time spent</dt><dd>1h 30m</dd>')
     expect(res.text).toMatch(/<html lang="en">/)
+    // GitLab's titles join their parts with the character itself, as its HTML writes it.
+    expect(res.text).toMatch(/<title>[^<]+ · GitLab<\/title>/)
+    expect(res.text).not.toContain('&middot;')
   })
 
   it('show notes in order, system notes apart, to anonymous visitors of a public issue', async () => {
@@ -64,6 +67,8 @@ describe('pages', () => {
     expect(comment).toBeGreaterThan(0)
     expect(system).toBeGreaterThan(comment)
     expect(h1(res)).toEqual(['Renamed &lt;b&gt;'])
+    expect(flat(res)).toMatch(/commented · <time datetime="[^"]+">/)
+    expect(res.text).not.toContain('&middot;')
   })
 
   it('list issues by state, with labels and a link to each', async () => {

@@ -178,8 +178,9 @@ describe('repository pages', () => {
     expect(page).not.toContain('id="L3"')
     expect(res.text).not.toMatch(/<script|<img/)
     expect(page).toContain(
-      `<a href="/acme/widgets/-/raw/main/docs/%3Cimg%20src%3Dx%20onerror%3Dalert(3)%3E.txt">Open raw</a>`,
+      `<a href="/acme/widgets/-/raw/main/docs/%3Cimg%20src%3Dx%20onerror%3Dalert(3)%3E.txt">Open raw</a> ·`,
     )
+    expect(res.text).not.toContain('&middot;')
     // A binary file is not shown.
     const bin = flat(await get('/acme/widgets/-/blob/main/bin/data.bin'))
     expect(bin).toContain('This is a binary file of 8 bytes: it is not shown.')

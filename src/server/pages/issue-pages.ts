@@ -113,12 +113,10 @@ function noteItem(n: Note): Html {
   const when = html`<time datetime="${n.created_at}">${n.created_at}</time>`
   if (n.system)
     return html`<li class="system" id="note_${n.id}">
-      <span class="muted">System note:</span> ${author} ${n.body} &middot; ${when}
+      <span class="muted">System note:</span> ${author} ${n.body} · ${when}
     </li>`
   return html`<li id="note_${n.id}">
-    <p>
-      ${author} commented ${n.internal ? html`<span class="badge">internal</span>` : null} &middot; ${when}
-    </p>
+    <p>${author} commented ${n.internal ? html`<span class="badge">internal</span>` : null} · ${when}</p>
     ${paragraphs(n.body)}
   </li>`
 }

@@ -111,7 +111,7 @@ export function layout(ctx: PageContext, page: { title: string; crumbs?: Html; b
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="data:," />
-        <title>${page.title} &middot; GitLab</title>
+        <title>${page.title} · GitLab</title>
         <style>
           ${new Html(STYLE)}
         </style>

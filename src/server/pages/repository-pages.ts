@@ -145,8 +145,8 @@ export function blobPage(ctx: PageContext, services: Services, fullPath: string,
     crumbs: pathCrumbs(ctx, services, at),
     body: html`${projectNav(p)} ${lastCommitLine(full, browse.lastCommit(at))}
       <p>
-        ${meta.size} bytes${meta.execute_filemode ? ', executable' : ''} &middot;
-        <a href="${raw}">Open raw</a> &middot;
+        ${meta.size} bytes${meta.execute_filemode ? ', executable' : ''} ·
+        <a href="${raw}">Open raw</a> ·
         <a href="${repoPath(full, 'tree', at.ref, at.path.split('/').slice(0, -1).join('/'))}">Folder</a>
       </p>
       <section aria-labelledby="file-content">
