@@ -325,3 +325,57 @@ describe('POST /-/emulator/reset', () => {
     }
   })
 })
+
+describe('--data DIR keeps the emulator clock', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gla-clock-'))
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  const DAY_MS = 86_400_000
+  type ClockState = { now: string; frozen: boolean }
+  /** Starts on `dir`, runs `act` with the server, closes it. */
+  const withServer = async (act: (t: Awaited<ReturnType<typeof startServer>>) => Promise<void>) => {
+    const t = await startServer(widgetsSeed, { data: dir })
+    try {
+      await act(t)
+    } finally {
+      await t.close()
+    }
+  }
+  const move = async (t: Awaited<ReturnType<typeof startServer>>, json: Record<string, unknown>) =>
+    expect((await t.http('POST', '/-/emulator/clock', { token: ROOT, json })).status).toBe(200)
+  const clockOf = async (t: Awaited<ReturnType<typeof startServer>>) =>
+    (await t.http('GET', '/-/emulator/clock', { token: ROOT })).body as ClockState
+
+  it('a frozen clock stays frozen at its instant across a restart', async () => {
+    await withServer((t) => move(t, { action: 'freeze', time: '2031-05-01T12:00:00Z' }))
+    await withServer(async (t) => {
+      expect(await clockOf(t)).toEqual({ now: '2031-05-01T12:00:00.000Z', frozen: true })
+      // Still no going back: the kept instant is the server's time.
+      const back = await t.http('POST', '/-/emulator/clock', {
+        token: ROOT,
+        json: { action: 'set', time: '2031-05-01T11:00:00Z' },
+      })
+      expect(back.status).toBe(409)
+    })
+  })
+
+  it('a shifted clock runs on shifted after a restart, and a reset forgets the shift', async () => {
+    await withServer((t) => move(t, { action: 'advance', seconds: 2 * 86_400 }))
+    await withServer(async (t) => {
+      const state = await clockOf(t)
+      expect(state.frozen).toBe(false)
+      const shift = Date.parse(state.now) - Date.now()
+      expect(shift).toBeGreaterThan(2 * DAY_MS - 60_000)
+      expect(shift).toBeLessThan(2 * DAY_MS + 60_000)
+      expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
+    })
+    await withServer(async (t) => {
+      const state = await clockOf(t)
+      expect(state.frozen).toBe(false)
+      expect(Math.abs(Date.parse(state.now) - Date.now())).toBeLessThan(60_000)
+    })
+  })
+})

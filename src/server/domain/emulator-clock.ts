@@ -15,6 +15,12 @@ export function parseInstant(text: unknown): Date | undefined {
   return Number.isFinite(ms) ? new Date(ms) : undefined
 }
 
+/** Where the clock keeps its moves (a store's `emulator_meta` row): text, or undefined for none. */
+export interface ClockKeep {
+  get(): string | undefined
+  set(text: string | undefined): void
+}
+
 /** A move the clock refuses: to an instant before its time (409 at `POST /-/emulator/clock`). */
 export class ClockMoveError extends Error {}
 
@@ -24,14 +30,27 @@ export class ClockMoveError extends Error {}
  * It never goes back: everything written so far (timestamps, the pipelines' due moves, the rate
  * limits' windows) stays in its past, so `set` and `freeze` refuse an earlier instant; `reset()`
  * (run by `POST /-/emulator/reset`, which also removes that data) returns to the start-up clock.
- * Kept in memory: a restart of a `--data` directory starts on the start-up clock again.
+ * With `keepIn`, each move is kept (`{"frozen_at": ISO}` or `{"offset_ms": n}` from the start-up
+ * clock), so that a restart of a `--data` directory goes on from it; a reset forgets it.
  */
 export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
   let offset = 0
   let frozenAt: number | undefined
+  let keep: ClockKeep | undefined
+  const save = () => {
+    const moved = frozenAt !== (start?.frozenAt.getTime() ?? undefined) || offset !== 0
+    keep?.set(
+      !moved
+        ? undefined
+        : JSON.stringify(
+            frozenAt !== undefined ? { frozen_at: new Date(frozenAt).toISOString() } : { offset_ms: offset },
+          ),
+    )
+  }
   const initial = () => {
     offset = 0
     frozenAt = start?.frozenAt.getTime()
+    save()
   }
   initial()
   // Without a Date where the start-up clock can: the clock is read several times on every request.
@@ -45,6 +64,7 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
       )
     if (frozenAt !== undefined) frozenAt = ms
     else offset = ms - baseMs()
+    save()
   }
   return {
     now: () => new Date(nowMs()),
@@ -56,12 +76,14 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
       const ms = at ? at.getTime() : nowMs()
       if (at) moveTo(ms)
       frozenAt = ms
+      save()
     },
     /** Runs on from where it stands (the start-up clock's pace, shifted). */
     unfreeze(): void {
       if (frozenAt === undefined) return
       offset = frozenAt - baseMs()
       frozenAt = undefined
+      save()
     },
     /** Jumps to `at`, which must not be before the clock's time. */
     set: (at: Date) => moveTo(at.getTime()),
@@ -69,6 +91,31 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
     advance: (ms: number) => moveTo(nowMs() + ms),
     /** Back to the start-up clock. */
     reset: initial,
+    /**
+     * Keeps the moves in `where` from now on, after going on from what it holds (a restart of a
+     * `--data` directory); something it cannot read is left for the start-up clock.
+     */
+    keepIn(where: ClockKeep): void {
+      const kept = readKept(where.get())
+      if (kept?.frozen_at !== undefined) frozenAt = kept.frozen_at
+      else if (kept?.offset_ms !== undefined) [offset, frozenAt] = [kept.offset_ms, undefined]
+      keep = where
+    },
   }
 }
 export type EmulatorClock = ReturnType<typeof emulatorClock>
+
+/** A kept move: a frozen instant or an offset in milliseconds; undefined for none or anything else. */
+function readKept(text: string | undefined): { frozen_at?: number; offset_ms?: number } | undefined {
+  if (text === undefined) return undefined
+  try {
+    const kept = JSON.parse(text) as { frozen_at?: unknown; offset_ms?: unknown }
+    const frozen = parseInstant(kept.frozen_at)
+    if (frozen) return { frozen_at: frozen.getTime() }
+    if (typeof kept.offset_ms === 'number' && Number.isFinite(kept.offset_ms))
+      return { offset_ms: kept.offset_ms }
+  } catch {
+    // Not ours: the start-up clock.
+  }
+  return undefined
+}

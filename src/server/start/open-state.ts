@@ -145,6 +145,8 @@ export function openState(options: StateOptions): State {
   )
   const data = options.data ?? ':memory:'
   const { store, seed, fromImage } = openStartStore(data, options.seed, options.seedFile, clock)
+  // A `--data` directory keeps the clock's moves across a restart (a reset forgets them).
+  clock.keepIn(store.meta.entry('clock'))
   // Memberships whose `expires_at` has come give no access: the day is the server's clock's.
   store.members.useToday(() => today(clock))
   const empty = !fromImage && store.isEmpty()
