@@ -150,7 +150,7 @@ it('python-gitlab works a repository: branches, files, commits with actions, the
     diff: ['@@ -0,0 +1 @@\n+a\n', '@@ -0,0 +1 @@\n+b\n'],
     merge_base: 'main',
     blob: [2, 'a\n'],
-    archive: ['.gitlab-ci.yml', 'docs/a.md'],
+    archive: ['', '.gitlab-ci.yml', 'docs/', 'docs/a.md'],
     protected_tags: [['v*', 0]],
     refused_tag: [400, 'You are not allowed to create this tag as it is protected.'],
     protected: ['feature', 30],
