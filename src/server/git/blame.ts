@@ -6,9 +6,10 @@ import { treeChanges } from './tree-diff.js'
 /**
  * `git blame` over the stored history (`builtin/blame.c`, `blame.c`): each line of a file is
  * blamed on the commit that wrote it. A commit's lines are passed to a parent whose file (the
- * same path, or the path it was renamed from) has the same blob, else line by line to each parent
- * in turn through their diff (jsdiff's Myers, as `unified-diff.ts`: git's indent heuristic may
- * place an ambiguous hunk elsewhere); what no parent holds stays with the commit. Suspects are
+ * same path, or the path it was renamed from, as `treeChanges` pairs renames) has the same blob,
+ * else line by line to each parent in turn through their diff (jsdiff's Myers, as
+ * `unified-diff.ts`: git's indent heuristic may place an ambiguous hunk elsewhere); what no
+ * parent holds stays with the commit. Suspects are
  * taken newest committer date first, as git's queue takes them, so a commit reached by two paths
  * is blamed once with the lines of both.
  */
@@ -99,8 +100,12 @@ export function blame(
       const origin = parent && originIn(objects, s, parent)
       return origin ? [origin] : []
     })
+    // A parent with the very same file takes every line (`pass_whole_blame`).
     const same = origins.find((o) => o.blob === s.blob)
-    if (same) left = (suspect(same.commit, same.path, same.blob, left), [])
+    if (same) {
+      suspect(same.commit, same.path, same.blob, left)
+      left = []
+    }
     for (const o of same ? [] : origins) {
       if (left.length === 0) break
       const map = unchangedLines(linesOf(o.blob), linesOf(s.blob))
@@ -115,6 +120,8 @@ export function blame(
       left = kept
     }
     for (const e of left) owners[e.final - first + 1] = s.commit
+    // Only the versions of suspects still waiting stay read: a long history holds two or so at a time.
+    if (![...pending.values()].some((p) => p.blob === s.blob)) cache.delete(s.blob)
   }
   const text = (l: string) => (l.endsWith('\n') ? l.slice(0, -1) : l)
   return { lines: all.slice(first - 1, last).map(text), commits: owners, first }
