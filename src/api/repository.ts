@@ -1,5 +1,7 @@
+import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
 import { ProtectedTag, type ProtectedTagQuery, type ProtectTag } from '../schema/protected-tag.js'
+import { BlameRange } from '../schema/repository-blame.js'
 import {
   Blob,
   Compare,
@@ -94,6 +96,22 @@ export const repository = (http: Http) => ({
       bytesOf(http, path`/projects/${project}/repository/files/${filePath}/raw`, {
         ...options,
         ...(ref === undefined ? {} : { query: { ref } }),
+      }),
+    /**
+     * `GET .../files/:file_path/blame?ref=`: the commit that wrote each line, consecutive lines of
+     * one commit in one range; `range` (1-based, inclusive) blames only those lines.
+     */
+    blame: (
+      project: ResourceRef,
+      filePath: string,
+      ref: string,
+      range?: { start: number; end: number },
+      options: CallOptions = {},
+    ) =>
+      http.request('GET', path`/projects/${project}/repository/files/${filePath}/blame`, {
+        ...options,
+        query: range ? { ref, range } : { ref },
+        response: Type.Array(BlameRange),
       }),
     /** `POST .../files/:file_path`: a commit creating it on `branch`. */
     create: (project: ResourceRef, filePath: string, params: FileWrite, options: CallOptions = {}) =>

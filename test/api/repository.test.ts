@@ -60,6 +60,30 @@ it('commits, reads files (get, head, raw), lists commits and the tree, and delet
   })
 })
 
+it('blames a file: whole, and a range of its lines', async () => {
+  const dana = as(DANA)
+  const write = (action: 'create' | 'update', content: string, commit_message: string) =>
+    dana.repository.commits.create('acme/app', {
+      branch: 'develop',
+      commit_message,
+      actions: [{ action, file_path: 'notes.txt', content }],
+    })
+  const first = await write('create', 'a\nb\n', 'first')
+  const second = await write('update', 'a\nB\nc\n', 'second')
+  const rita = as(RITA)
+  const whole = await rita.repository.files.blame('acme/app', 'notes.txt', 'develop')
+  expect(whole.map((r) => [r.commit.id, r.lines])).toEqual([
+    [first.id, ['a']],
+    [second.id, ['B', 'c']],
+  ])
+  expect(await rita.repository.files.blame('acme/app', 'notes.txt', 'develop', { start: 1, end: 2 })).toEqual(
+    [whole[0], { ...whole[1], lines: ['B'] }],
+  )
+  expect(
+    await apiFailure(rita.repository.files.blame('acme/app', 'notes.txt', 'develop', { start: 2, end: 1 })),
+  ).toMatchObject({ status: 400, body: { message: 'range[start] must be less than or equal to range[end]' } })
+})
+
 it('creates, lists, protects and deletes branches, and tags', async () => {
   const mark = as(MARK)
   const made = await mark.repository.branches.create('acme/app', { branch: 'feature/a', ref: 'main' })

@@ -6,7 +6,7 @@
  * reporter's reads and refusals, export, import and trigger), and a repository worked as a suite
  * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, compare, diffs,
  * merge base, blobs, archives, branch and tag protection), and `public_jobs` turned off
- * (python_gitlab_public_jobs.py). A contributor's machine needs the package (CONTRIBUTING.md): without
+ * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py). A contributor's machine needs the package (CONTRIBUTING.md): without
  * it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
@@ -150,7 +150,7 @@ it('python-gitlab works a repository: branches, files, commits with actions, the
     diff: ['@@ -0,0 +1 @@\n+a\n', '@@ -0,0 +1 @@\n+b\n'],
     merge_base: 'main',
     blob: [2, 'a\n'],
-    archive: ['.gitlab-ci.yml', 'docs/a.md'],
+    archive: ['', '.gitlab-ci.yml', 'docs/', 'docs/a.md'],
     protected_tags: [['v*', 0]],
     refused_tag: [400, 'You are not allowed to create this tag as it is protected.'],
     protected: ['feature', 30],
@@ -171,3 +171,22 @@ it("python-gitlab turns public_jobs off with project.save(): a Guest's pipeline 
     guest_after: [403, '403 Forbidden'],
   })
 }, 90_000)
+
+describe('python-gitlab blames a file', () => {
+  it('project.files.blame: ranges of lines with their commits, range[start]..range[end], 404 for a missing file, again after a reset', async () => {
+    const first = await inWidgetsAroundReset(join(__dirname, 'python_gitlab_blame.py'), 'glpat-root-token')
+    expect(first).toEqual({
+      blame: [
+        ['Notes', ['a']],
+        ['Edit notes', ['B']],
+        ['Notes', ['c']],
+        ['Edit notes', ['d']],
+      ],
+      range: [
+        ['Edit notes', ['B']],
+        ['Notes', ['c']],
+      ],
+      missing: [404, '404 File Not Found'],
+    })
+  }, 90_000)
+})

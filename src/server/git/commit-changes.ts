@@ -11,7 +11,7 @@ export interface FileChange {
 
 /**
  * The files `sha` changed against its first parent (a root commit: every file added), in path
- * order, as `git diff-tree -r -M` lists them (see `treeChanges`: exact renames only, as the stats
+ * order, as `git diff-tree -r -M` lists them (see `treeChanges`: renames by similarity, as the stats
  * of `repositoryCore` count them). Undefined when the store lacks the commit.
  */
 export function commitChanges(

@@ -1,4 +1,5 @@
 import { filesOf, type FileEntry, type ObjectSource } from './commit-files.js'
+import { similarRenames } from './similarity.js'
 
 /**
  * A file that differs between two trees, as `git diff-tree -r -M` pairs them (`Gitlab::Git::Diff`'s
@@ -20,25 +21,42 @@ const pathOf = (c: TreeChange) => (c.status === 'deleted' ? c.old_path : c.new_p
 
 /**
  * The files that differ from tree `from` (undefined: no tree, every file added) to tree `to`, in path
- * order. A file deleted and one added with the same blob are one rename (exact renames only, where
- * git also pairs similar files); a file whose blob and mode are unchanged is left out.
+ * order. A file deleted and one added with the same blob are one rename, and of those left, files
+ * at least half alike as git measures it (`similarity.ts`, `-M`'s default) too; a file whose blob
+ * and mode are unchanged is left out.
  */
 export function treeChanges(objects: ObjectSource, from: string | undefined, to: string): TreeChange[] {
   const before: Map<string, FileEntry> = from === undefined ? new Map() : filesOf(objects, from)
   const after = filesOf(objects, to)
   const deleted = new Map<string, string>()
   for (const [path, e] of before) if (!after.has(path) && !deleted.has(e.sha)) deleted.set(e.sha, path)
-  const changes: TreeChange[] = []
+  const renames = new Map<string, string>()
   const renamed = new Set<string>()
+  for (const [path, e] of after) {
+    const old = before.has(path) ? undefined : deleted.get(e.sha)
+    if (old === undefined || renamed.has(old)) continue
+    renamed.add(old)
+    renames.set(path, old)
+  }
+  const left = (files: Map<string, FileEntry>, other: Map<string, FileEntry>, taken: Set<string>) =>
+    [...files].filter(([p]) => !other.has(p) && !taken.has(p)).map(([p, e]) => [p, e.sha, e.mode] as const)
+  const similar = similarRenames(
+    (sha) => objects.get(sha)?.body,
+    left(before, after, renamed),
+    left(after, before, new Set(renames.keys())),
+  )
+  for (const [path, old] of similar) {
+    renames.set(path, old)
+    renamed.add(old)
+  }
+  const changes: TreeChange[] = []
   for (const [path, e] of after) {
     const was = before.get(path)
     if (was?.sha === e.sha && was.mode === e.mode) continue
-    const old = was ? undefined : deleted.get(e.sha)
+    const old = renames.get(path)
     if (was) changes.push(change('modified', path, path, was, e))
-    else if (old !== undefined && !renamed.has(old)) {
-      renamed.add(old)
-      changes.push(change('renamed', old, path, before.get(old), e))
-    } else changes.push(change('added', path, path, undefined, e))
+    else if (old !== undefined) changes.push(change('renamed', old, path, before.get(old), e))
+    else changes.push(change('added', path, path, undefined, e))
   }
   for (const [path, e] of before)
     if (!after.has(path) && !renamed.has(path)) changes.push(change('deleted', path, path, e, undefined))

@@ -1,8 +1,10 @@
 import type { ProtectedTag } from '../../schema/protected-tag.js'
+import type { BlameRange } from '../../schema/repository-blame.js'
 import type { Commit, ProtectedBranch } from '../../schema/repository.js'
 import type { ProtectedBranchRow, ProtectedTagRow } from '../store/repository.js'
 import type { Signature } from '../git/trees.js'
 import type { HistoryCommit } from '../git/history.js'
+import type { BlameResult } from '../git/blame.js'
 import type { Instance } from './context.js'
 
 /**
@@ -52,6 +54,34 @@ export function presentCommit(c: HistoryCommit, projectFullPath: string, instanc
     extended_trailers: extended,
     web_url: `${instance.baseUrl}/${projectFullPath}/-/commit/${c.sha}`,
   }
+}
+
+/**
+ * A blame as `Gitlab::Blame#groups` hands it to `Entities::BlameRange`: consecutive lines of one
+ * commit make one range (two runs of a commit apart from each other make two).
+ */
+export function presentBlame(b: BlameResult): BlameRange[] {
+  const ranges: BlameRange[] = []
+  b.commits.forEach((c, i) => {
+    const last = ranges.at(-1)
+    if (last?.commit.id === c.sha) last.lines.push(b.lines[i]!)
+    else
+      ranges.push({
+        commit: {
+          id: c.sha,
+          parent_ids: c.parents,
+          message: c.message,
+          authored_date: gitDate(c.author),
+          author_name: c.author.name,
+          author_email: c.author.email,
+          committed_date: gitDate(c.committer),
+          committer_name: c.committer.name,
+          committer_email: c.committer.email,
+        },
+        lines: [b.lines[i]!],
+      })
+  })
+  return ranges
 }
 
 const LEVEL_NAMES: Record<number, string> = {

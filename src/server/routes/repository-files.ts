@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyReply } from 'fastify'
 import {
+  BlameQuery,
+  BlameRange,
   FileCommitted,
   FileDelete,
   FileRefQuery,
@@ -33,7 +35,7 @@ function fileHeaders(reply: FastifyReply, meta: RepositoryFileMeta): void {
 }
 
 /**
- * `lib/api/files.rb`: a file at a ref (`GET`, and `HEAD` with the headers only), its raw bytes,
+ * `lib/api/files.rb`: a file at a ref (`GET`, and `HEAD` with the headers only), its raw bytes, its blame,
  * and create, update, delete as one commit each. The path is URL-encoded (`lib%2Fa.rb`).
  */
 export function repositoryFileRoutes(api: ApiContext): void {
@@ -78,6 +80,23 @@ export function repositoryFileRoutes(api: ApiContext): void {
       const { meta, content } = files.read(h.actor, h.path.id, h.path.file_path, h.params.ref)
       fileHeaders(h.reply, meta)
       return { ...meta, content: content.toString('base64') }
+    },
+  )
+
+  route(
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/repository/files/:file_path/blame',
+      summary:
+        'Blame a file at a ref: ranges of lines with the commit that wrote them (range[start], range[end])',
+      pathParams: FilePath,
+      input: BlameQuery,
+      response: { 200: Type.Array(BlameRange) },
+    },
+    (h) => {
+      const { meta, ranges } = files.blame(h.actor, h.path.id, h.path.file_path, h.params)
+      fileHeaders(h.reply, meta)
+      return ranges
     },
   )
 

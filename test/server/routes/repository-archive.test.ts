@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { gunzipSync, gzipSync } from 'node:zlib'
+import { writeTree } from '../../../src/server/git/commit-files.js'
+import { gitObject } from '../../../src/server/git/objects.js'
+import { commitObject, signatureAt } from '../../../src/server/git/trees.js'
 import { tarGzMembers } from '../../support/archive-members.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { manualClock } from '../../support/pipeline-seed.js'
@@ -107,22 +110,82 @@ describe('GET /repository/archive', () => {
     expect(zip.headers.get('content-type')).toBe('application/zip')
     expect(zip.headers.get('content-disposition')).toBe(`attachment; filename="app-${head}-${head}.zip"`)
     const files = zipMembers(zip.bytes)
+    const root = `app-${head}-${head}`
+    // git archive's zip: folders as entries of their own, an executable's mode as the tree has it.
     expect(files.map(([name]) => name)).toEqual([
-      `app-${head}-${head}/README.md`,
-      `app-${head}-${head}/bin/run`,
-      `app-${head}-${head}/${LONG}`,
-      `app-${head}-${head}/docs/café.md`,
-      `app-${head}-${head}/docs/guide/intro.md`,
+      `${root}/`,
+      `${root}/README.md`,
+      `${root}/bin/`,
+      `${root}/bin/run`,
+      `${root}/deep/`,
+      `${root}/${LONG}`,
+      `${root}/docs/`,
+      `${root}/docs/café.md`,
+      `${root}/docs/guide/`,
+      `${root}/docs/guide/intro.md`,
     ])
-    expect(files[1]).toEqual([`app-${head}-${head}/bin/run`, '#!/bin/sh\n', 0o100775])
-    expect(files[3]![1]).toBe('olé\n')
+    expect(files[3]).toEqual([`${root}/bin/run`, '#!/bin/sh\n', 0o100755])
+    expect(files[1]![2]).toBe(0)
+    expect(files[7]![1]).toBe('olé\n')
   })
 
-  it('a folder (path) and exclude_paths', async () => {
+  it('a folder (path) and exclude_paths: folders only above what is written, as git archive writes them', async () => {
     const res = await download('/repository/archive.zip?sha=develop&path=docs&exclude_paths=docs/guide')
     const prefix = `app-develop-${head}-docs`
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${prefix}.zip"`)
-    expect(zipMembers(res.bytes).map(([name]) => name)).toEqual([`${prefix}/docs/café.md`])
+    expect(zipMembers(res.bytes).map(([name]) => name)).toEqual([
+      `${prefix}/`,
+      `${prefix}/docs/`,
+      `${prefix}/docs/café.md`,
+    ])
+    // A folder whose every file is excluded is left out, in a tar as in a zip.
+    const tar = await download(
+      '/repository/archive.tar?sha=develop&exclude_paths[]=docs/guide/intro.md&exclude_paths[]=bin/run',
+    )
+    const names = [...(await tarGzMembers(gzipSync(tar.bytes))).keys()]
+    expect(names).toEqual([
+      `app-develop-${head}/`,
+      `app-develop-${head}/README.md`,
+      `app-develop-${head}/deep/`,
+      `app-develop-${head}/${LONG}`,
+      `app-develop-${head}/docs/`,
+      `app-develop-${head}/docs/café.md`,
+    ])
+  })
+
+  it('writes a symlink as a symlink and a submodule as an empty folder, as git archive does', async () => {
+    // No API writes either: the commit goes into the store as an import would leave it.
+    const store = t.server.store
+    const blob = gitObject('blob', Buffer.from('README.md'))
+    store.gitObjects.put(blob)
+    const files = new Map([
+      ['link', { mode: '120000', sha: blob.sha }],
+      ['vendor/lib', { mode: '160000', sha: head }],
+    ])
+    const who = signatureAt('Alice', 'alice@example.com', '2026-03-02T00:00:00Z')
+    const c = commitObject({
+      tree: writeTree(store.gitObjects, files),
+      parents: [],
+      author: who,
+      committer: who,
+      message: 'odd',
+    })
+    store.gitObjects.put(c)
+    const project = store.projects.byPath('acme/app')!
+    store.repository.addCommit(project.id, c.sha)
+    store.repository.setRef(project.id, 'branch', 'odd', c.sha)
+    const root = `app-odd-${c.sha}`
+    expect(zipMembers((await download('/repository/archive.zip?sha=odd')).bytes)).toEqual([
+      [`${root}/`, '', 0],
+      [`${root}/link`, 'README.md', 0o120777],
+      [`${root}/vendor/`, '', 0],
+      [`${root}/vendor/lib/`, '', 0],
+    ])
+    const tar = spawnSync('tar', ['-tvf', '-'], {
+      input: (await download('/repository/archive.tar?sha=odd')).bytes,
+    })
+    expect(tar.stdout.toString()).toMatch(new RegExp(`^lrwxrwxrwx .* ${root}/link -> README.md$`, 'm'))
+    expect(tar.stdout.toString()).toMatch(new RegExp(`^drwxrwxr-x .* ${root}/vendor/lib/$`, 'm'))
   })
 
   it('refuses as GitLab: an unknown ref or path, an unknown extension, hidden projects', async () => {

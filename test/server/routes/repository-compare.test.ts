@@ -183,6 +183,30 @@ describe('GET /repository/commits/:sha/diff', () => {
   })
 })
 
+describe('renames by similarity', () => {
+  it('pairs a file moved with a small edit as git -M does: one renamed diff of the edit, stats of the edit alone', async () => {
+    const body = Array.from({ length: 10 }, (_, i) => `line ${i}\n`).join('')
+    await commit('main', 'add notes', [{ action: 'create', file_path: 'notes.txt', content: body }])
+    const moved = await commit('main', 'move and edit notes', [
+      { action: 'delete', file_path: 'notes.txt' },
+      { action: 'create', file_path: 'docs/notes.md', content: body.replace('line 4\n', 'line four\n') },
+    ])
+    const diffs = (await get(`/repository/commits/${moved}/diff`)).body as Json[]
+    expect(diffs).toEqual([
+      diff({
+        diff: '@@ -2,7 +2,7 @@ line 0\n line 1\n line 2\n line 3\n-line 4\n+line four\n line 5\n line 6\n line 7\n',
+        new_path: 'docs/notes.md',
+        old_path: 'notes.txt',
+        a_mode: '100644',
+        b_mode: '100644',
+        renamed_file: true,
+      }),
+    ])
+    const detail = (await get(`/repository/commits/${moved}`)).body as Json
+    expect(detail.stats).toEqual({ additions: 1, deletions: 1, total: 2 })
+  })
+})
+
 describe('GET /repository/merge_base', () => {
   it('finds the common ancestor of two or more refs', async () => {
     const res = await get('/repository/merge_base?refs[]=main&refs[]=feature')

@@ -37,30 +37,58 @@ const clean = (path: string) =>
     .filter((s) => s !== '')
     .join('/')
 
+const folder = (path: string): TarMember => ({
+  path: `${path}/`,
+  type: 'directory',
+  mode: 0o775,
+  content: Buffer.alloc(0),
+})
+
 /**
- * The members under `tree` (at `path/`), depth first in tree order as `git archive` lists them, a
- * folder before its contents; permissions as git writes them (`tar.umask` 002): 775 for folders
- * and executables, 664 for other files; submodules left out, as git does. Blobs are read one at a
- * time as the archive is written.
+ * The members under `tree` (at `path/`), depth first in tree order as `git archive` lists them
+ * (`archive.c`, `queue_or_write_archive_entry`): a folder is written before its contents, and only
+ * once something under it is (`queued`: the folders waiting for that), so a folder whose contents
+ * are all excluded is left out; a submodule is an empty folder. Permissions as git writes them in a
+ * tar (`tar.umask` 002, which symlinks escape): 775 for folders and executables, 777 for symlinks,
+ * 664 for other files. Blobs are read one at a time as the archive is written.
  */
 function* members(
   objects: ObjectSource,
   tree: string,
   path: string,
   excluded: (path: string) => boolean,
+  queued: TarMember[],
 ): Generator<TarMember> {
   for (const e of treeEntries(objects, tree)) {
     const at = path === '' ? e.name : `${path}/${e.name}`
-    if (excluded(at) || e.mode === '160000') continue
+    if (excluded(at)) continue
     if (isTreeMode(e.mode)) {
-      yield { path: `${at}/`, type: 'directory', mode: 0o775, content: Buffer.alloc(0) }
-      yield* members(objects, e.sha, at, excluded)
-    } else {
-      const content = objects.get(e.sha)?.body ?? Buffer.alloc(0)
-      const type = e.mode === '120000' ? 'symlink' : 'file'
-      yield { path: at, type, mode: e.mode === '100755' || type === 'symlink' ? 0o775 : 0o664, content }
+      queued.push(folder(at))
+      yield* members(objects, e.sha, at, excluded, queued)
+      // Still queued: nothing under it was written.
+      if (queued.at(-1)?.path === `${at}/`) queued.pop()
+      continue
     }
+    yield* queued.splice(0)
+    if (e.mode === '160000') {
+      yield folder(at)
+      continue
+    }
+    const content = objects.get(e.sha)?.body ?? Buffer.alloc(0)
+    const type = e.mode === '120000' ? 'symlink' : 'file'
+    const mode = type === 'symlink' ? 0o777 : e.mode === '100755' ? 0o775 : 0o664
+    yield { path: at, type, mode, content }
   }
+}
+
+/**
+ * A member as `git archive --format=zip` writes it (`archive-zip.c`): the tree's own modes, not the
+ * tar's umask: an executable `0755`, a symlink `0777`, other files and folders none.
+ */
+function zipEntry(m: TarMember, mtime: Date): ZipEntry {
+  const entry = { path: m.path, content: m.content, mtime, type: m.type }
+  if (m.type === 'symlink') return { ...entry, unixMode: 0o777 }
+  return m.type === 'file' && m.mode === 0o775 ? { ...entry, unixMode: 0o755 } : entry
 }
 
 /**
@@ -95,18 +123,23 @@ export function archiveService(ctx: ServiceContext, core: RepositoryCore, reads:
       const excluded = (p: string) => excludes.some((x) => p === x || p.startsWith(`${x}/`))
       const mtime = new Date(commit.committer.seconds * 1000)
       const all = function* (): Generator<TarMember> {
-        yield { path: `${prefix}/`, type: 'directory', mode: 0o775, content: Buffer.alloc(0) }
-        for (const m of members(objects, root.sha, path, excluded))
+        yield folder(prefix)
+        // `path`'s own folders come before its contents, as any folder.
+        const above = path === '' ? [] : path.split('/').map((_, i, s) => folder(s.slice(0, i + 1).join('/')))
+        for (const m of members(objects, root.sha, path, excluded, above))
           yield { ...m, path: `${prefix}/${m.path}` }
       }
       const ext = extension(format)
       const fileName = `${prefix}.${ext}`
       if (ext === 'zip') {
-        const files = function* (): Generator<ZipEntry> {
-          for (const m of all())
-            if (m.type !== 'directory') yield { path: m.path, content: m.content, mtime, unixMode: m.mode }
+        const entries = function* (): Generator<ZipEntry> {
+          for (const m of all()) yield zipEntry(m, mtime)
         }
-        return { fileName, contentType: 'application/zip', body: Readable.from(zipParts(files()), ONE_AHEAD) }
+        return {
+          fileName,
+          contentType: 'application/zip',
+          body: Readable.from(zipParts(entries()), ONE_AHEAD),
+        }
       }
       const tar = Readable.from(tarParts(commit.sha, all(), mtime), ONE_AHEAD)
       return {

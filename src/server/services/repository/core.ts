@@ -1,6 +1,7 @@
-import { filesOf, treeOfCommit, writeTree, type FileEntry } from '../../git/commit-files.js'
+import { filesOf, treeOfCommit, writeTree } from '../../git/commit-files.js'
 import { history, readCommit, type HistoryCommit } from '../../git/history.js'
 import { commitObject, signatureAt } from '../../git/trees.js'
+import { treeChanges } from '../../git/tree-diff.js'
 import { isoNow } from '../../domain/clock.js'
 import { refMatcher } from '../../domain/branch-filter.js'
 import { validRefName } from '../../domain/git-ref-names.js'
@@ -247,22 +248,18 @@ export function repositoryCore(ctx: ServiceContext) {
     return event.after
   }
 
-  /** Lines added and removed by a commit against its first parent (`Entities::CommitStats`). */
+  /**
+   * Lines added and removed by a commit against its first parent (`Entities::CommitStats`), file
+   * by file as `git diff --numstat` pairs them: a renamed file counts only the lines it changed.
+   */
   function stats(c: HistoryCommit) {
     const parent = c.parents[0] === undefined ? undefined : readCommit(objects, c.parents[0])
-    const before: Map<string, FileEntry> = parent ? filesOf(objects, parent.tree) : new Map()
-    const after = filesOf(objects, c.tree)
     let additions = 0
     let deletions = 0
-    const blob = (e: FileEntry | undefined) => (e ? objects.get(e.sha)?.body : undefined)
-    // A file moved unchanged counts no lines (git's rename detection, exact renames only).
-    const removed = new Set([...before].filter(([p]) => !after.has(p)).map(([, e]) => e.sha))
-    const added = new Set([...after].filter(([p]) => !before.has(p)).map(([, e]) => e.sha))
-    for (const path of new Set([...before.keys(), ...after.keys()])) {
-      const [b, a] = [before.get(path), after.get(path)]
-      if (b?.sha === a?.sha) continue
-      if ((!a && added.has(b!.sha)) || (!b && removed.has(a!.sha))) continue
-      const s = lineStats(blob(b), blob(a))
+    const blob = (sha: string | undefined) => (sha === undefined ? undefined : objects.get(sha)?.body)
+    for (const change of treeChanges(objects, parent?.tree, c.tree)) {
+      if (change.old_sha === change.new_sha) continue
+      const s = lineStats(blob(change.old_sha), blob(change.new_sha))
       additions += s.additions
       deletions += s.deletions
     }

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto'
+import type { BlameQuery, BlameRange } from '../../../schema/repository-blame.js'
 import type { FileCommitted, FileDelete, FileWrite, RepositoryFileMeta } from '../../../schema/repository.js'
+import { blame } from '../../git/blame.js'
 import { entryAt } from '../../git/commit-files.js'
-import { forbidden, notFound, paramError } from '../../grape/gitlab-errors.js'
+import { forbidden, messageError, notFound, paramError } from '../../grape/gitlab-errors.js'
+import { presentBlame } from '../../present/repository.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
@@ -67,6 +70,21 @@ export function fileService(ctx: ServiceContext, core: RepositoryCore, reads: Re
     }
   }
 
+  /**
+   * `GET .../files/:file_path/blame` (`Gitlab::Blame`): the file's metadata for the headers and its
+   * blame ranges. A range ending before it starts is a 400 after the file is found (the endpoint's
+   * `fetch_blame_range`); one starting past the last line answers no ranges, as Gitaly's
+   * `out_of_range` error does (`Gitlab::Git::Blame#fetch_raw_blame`).
+   */
+  function blameFile(actor: Actor, projectRef: string, path: string, q: BlameQuery) {
+    const { meta } = read(actor, projectRef, path, q.ref)
+    if (q.range && q.range.start > q.range.end)
+      throw messageError(400, 'range[start] must be less than or equal to range[end]')
+    const result = blame(objects, meta.commit_id, meta.file_path, q.range)
+    const ranges: BlameRange[] = result ? presentBlame(result) : []
+    return { meta, ranges }
+  }
+
   /** `authorize! :push_code`: 403 for those below Developer and in an archived project. */
   const pusher = (actor: Actor, projectRef: string): ProjectRow => {
     const project = reads.readable(actor, projectRef)
@@ -114,6 +132,7 @@ export function fileService(ctx: ServiceContext, core: RepositoryCore, reads: Re
      * default branch, a leading `/` is allowed).
      */
     read,
+    blame: blameFile,
     create: (actor: Actor, projectRef: string, path: string, input: FileWrite) =>
       write(actor, projectRef, path, 'create', input),
     update: (actor: Actor, projectRef: string, path: string, input: FileWrite) =>
