@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody'
-import multipart from '@fastify/multipart'
-import type { FastifyInstance } from 'fastify'
+import multipart, { type FastifyMultipartOptions } from '@fastify/multipart'
+import type { FastifyInstance, FastifyPluginCallback } from 'fastify'
 import { invalidJsonBody, jsonLimitError } from '../grape/gitlab-errors.js'
 import { parseQuery } from './form-params.js'
 import { BODY_LIMITS, jsonLimitExceeded } from '../domain/json-depth.js'
@@ -52,14 +52,14 @@ export function scopedBodyParsers(
   const { metricImageUploads } = scopes
   if (metricImageUploads)
     void app.register(async (scope: FastifyInstance) => {
-      await scope.register(multipart, {
+      await scope.register(multipartParts, {
         ...RAW_MULTIPART_FIELDS,
         throwFileSizeLimit: false,
         limits: { fileSize: metricImageUploads.fileSize },
       })
       metricImageUploads.mount(scope)
     })
-  void app.register(multipart, {
+  void app.register(multipartParts, {
     ...RAW_MULTIPART_FIELDS,
     limits: {
       files: 10,
@@ -78,3 +78,23 @@ export function scopedBodyParsers(
     scopes.textForms(scope)
   })
 }
+
+/**
+ * @fastify/multipart (unencapsulated, as it registers itself) without its `onResponse` hook, which
+ * deletes the temporary files of `req.saveRequestFiles()`: no route saves files that way (parts are
+ * read as streams), and the hook, an async function, cost a promise and a microtask turn on every
+ * request of every route.
+ */
+const multipartParts: FastifyPluginCallback<FastifyMultipartOptions> = Object.assign(
+  (app: FastifyInstance, options: FastifyMultipartOptions, done: (err?: Error) => void) => {
+    const addHook = app.addHook
+    app.addHook = ((name: string, hook: never) =>
+      name === 'onResponse' ? app : addHook.call(app, name as never, hook)) as typeof addHook
+    try {
+      ;(multipart as unknown as FastifyPluginCallback<FastifyMultipartOptions>)(app, options, done)
+    } finally {
+      app.addHook = addHook
+    }
+  },
+  { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: '@fastify/multipart' },
+)

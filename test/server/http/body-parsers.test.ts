@@ -1,0 +1,23 @@
+import { buildServer, type GitLabServer } from '../../../src/server/start/build-server.js'
+
+/*
+ * The body parsers' hooks (src/server/http/body-parsers.ts): the multipart parser reads parts as
+ * streams and never saves request files, so the hook that would delete them is not installed; a
+ * request's answer is followed by the request log's hook alone (an async hook costs every request
+ * a promise and a microtask turn).
+ */
+let server: GitLabServer
+beforeAll(async () => {
+  server = await buildServer({
+    seed: { users: [{ username: 'root', token: 'glpat-root-token', admin: true }] },
+  })
+  await server.app.ready()
+})
+afterAll(() => server.close())
+
+it('runs one onResponse hook after every route, the request log', () => {
+  const routes = server.app.printRoutes({ includeHooks: true, commonPrefix: false })
+  const hooks = routes.match(/\(onResponse\) \[[^\]]*\]/g) ?? []
+  expect(hooks.length).toBeGreaterThan(100)
+  expect(new Set(hooks)).toEqual(new Set(['(onResponse) ["anonymous()"]']))
+})
