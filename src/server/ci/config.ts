@@ -11,6 +11,7 @@ import {
   commands,
   compileJob,
   type CompiledJob,
+  DEFAULT_KEYS,
   type JobDefaults,
   variableValues,
   workflowRules,
@@ -48,21 +49,6 @@ const ROOT_KEYS = new Set([
   'cache',
   'workflow',
 ])
-const DEFAULT_KEYS = new Set([
-  'before_script',
-  'after_script',
-  'image',
-  'services',
-  'cache',
-  'interruptible',
-  'retry',
-  'tags',
-  'timeout',
-  'artifacts',
-  'hooks',
-  'id_tokens',
-  'identity',
-])
 const DEFAULT_STAGES = ['build', 'test', 'deploy']
 
 function stagesOf(value: unknown): string[] {
@@ -76,7 +62,7 @@ function defaultsOf(root: Record<string, unknown>): JobDefaults {
   const d = root.default
   if (d !== undefined && d !== null && !isHash(d)) throw new CiConfigError('default config should be a hash')
   const given = isHash(d) ? d : {}
-  const bad = Object.keys(given).filter((k) => !DEFAULT_KEYS.has(k))
+  const bad = Object.keys(given).filter((k) => !DEFAULT_KEYS.includes(k))
   if (bad.length) throw new CiConfigError(`default config contains unknown keys: ${bad.join(', ')}`)
   const script = (key: 'before_script' | 'after_script') => {
     const value = given[key] ?? root[key]

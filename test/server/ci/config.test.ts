@@ -292,6 +292,54 @@ deploy:
     })
   })
 
+  it('gives each job the defaults and top-level variables its inherit: keeps', () => {
+    const c = compile(`
+variables: { A: a, B: b }
+workflow: { rules: [{ variables: { W: w } }] }
+default:
+  before_script: echo setup
+  after_script: echo bye
+all: { script: x }
+none: { script: x, inherit: { default: false, variables: false }, variables: { OWN: o } }
+some:
+  script: x
+  inherit: { default: [after_script], variables: [B, W] }
+`)
+    const byName = Object.fromEntries(plan(c).jobs.map((j) => [j.name, j.definition]))
+    expect(byName.all).toMatchObject({
+      script: ['echo setup', 'x'],
+      after_script: ['echo bye'],
+      variables: { A: 'a', B: 'b', W: 'w' },
+    })
+    expect(byName.none).toMatchObject({ script: ['x'], after_script: [], variables: { OWN: 'o' } })
+    expect(byName.some).toMatchObject({
+      script: ['x'],
+      after_script: ['echo bye'],
+      variables: { B: 'b', W: 'w' },
+    })
+    // Its rules see only what the job inherits: `$A` is not set for `j`.
+    const hidden = compile(
+      'variables: { A: a }\nj: { script: x, inherit: { variables: [B] }, rules: [{ if: $A }] }\nk: { script: x }',
+    )
+    expect(plan(hidden).jobs.map((j) => j.name)).toEqual(['k'])
+  })
+
+  it("words GitLab's inherit: errors", () => {
+    expect(errorOf('j: { script: x, inherit: { foo: true } }')).toBe(
+      'jobs:j:inherit config contains unknown keys: foo',
+    )
+    expect(errorOf('j: { script: x, inherit: false }')).toBe('jobs:j:inherit config should be a hash')
+    expect(errorOf('j: { script: x, inherit: { default: [image, unknown] } }')).toBe(
+      'jobs:j:inherit:default config contains unknown values: unknown',
+    )
+    expect(errorOf('j: { script: x, inherit: { variables: "A" } }')).toBe(
+      'jobs:j:inherit:variables should be a bool or array of strings',
+    )
+    expect(errorOf('j: { script: x, inherit: { variables: [true] } }')).toBe(
+      'jobs:j:inherit:variables config should be an array of strings',
+    )
+  })
+
   it('refuses a pipeline whose rules leave no job, or a need the rules removed', () => {
     const c = compile(
       'a: { script: x, rules: [{ if: $NOPE }] }\nb: { script: x, needs: [a], rules: [{ if: $B }] }',
