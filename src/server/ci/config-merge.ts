@@ -2,16 +2,31 @@ import { interpolate, resolveInputs } from './inputs.js'
 import { isHash, loadCiYaml, YamlReference, YamlSyntaxError } from './yaml-documents.js'
 
 /*
- * `include: local` and `extends` (`lib/gitlab/ci/config/external/`, `lib/gitlab/ci/config/extendable/`):
- * the files a configuration includes are merged under it (a hash merges key by key, anything else is
- * replaced; the including file wins), then each job's `extends` chain is merged under the job.
+ * `include` and `extends` (`lib/gitlab/ci/config/external/`, `lib/gitlab/ci/config/extendable/`):
+ * the files a configuration includes (`local`, or `project` from another project of the server) are
+ * merged under it (a hash merges key by key, anything else is replaced; the including file wins), then
+ * each job's `extends` chain is merged under the job.
  */
 
 /** Reads a file of the pipeline's commit; `undefined` when there is none. */
 export type CiFileReader = (path: string) => string | undefined
 
+/**
+ * `include: project`: the files of the project at `path` at `ref` (`HEAD`: its default branch), as the
+ * pipeline's user may read them; throws `CiConfigError` with GitLab's refusal. `key` names the project
+ * and commit, for the checks of files included twice.
+ */
+export type ProjectFiles = (path: string, ref: string) => { key: string; read: CiFileReader }
+
 /** A configuration GitLab refuses, with its message. */
 export class CiConfigError extends Error {}
+
+/** Where no other project may be read (a configuration compiled without a server). */
+export const NO_PROJECTS: ProjectFiles = (path) => {
+  throw new CiConfigError(
+    `Project \`${path}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`,
+  )
+}
 
 /** GitLab's limits (`Gitlab::Ci::Config::External::Context::MAX_INCLUDES`, `Extendable::Entry::MAX_NESTING_LEVELS`). */
 const MAX_INCLUDES = 150
@@ -30,25 +45,34 @@ export function deepMerge(
   return out
 }
 
-interface IncludeEntry {
-  local: string
-  inputs: Record<string, unknown>
-}
+type IncludeEntry =
+  | { local: string; inputs: Record<string, unknown> }
+  | { project: string; ref: string; file: string; inputs: Record<string, unknown> }
 
+/** The entries of `include:` (`External::Mapper::Normalizer`): a project's `file` list is one entry per file. */
 function includeEntries(value: unknown): IncludeEntry[] {
   const list = Array.isArray(value) ? value : [value]
-  return list.map((item) => {
+  return list.flatMap((item): IncludeEntry[] => {
     if (typeof item === 'string') {
       if (/^https?:\/\//.test(item))
         throw new CiConfigError(
           `Remote file \`${item}\` could not be fetched: the emulator includes local files only`,
         )
-      return { local: item, inputs: {} }
+      return [{ local: item, inputs: {} }]
     }
-    if (isHash(item) && typeof item.local === 'string')
-      return { local: item.local, inputs: isHash(item.inputs) ? item.inputs : {} }
+    const inputs = isHash(item) && isHash(item.inputs) ? item.inputs : {}
+    if (isHash(item) && typeof item.local === 'string') return [{ local: item.local, inputs }]
+    if (isHash(item) && 'project' in item && item.file !== undefined && item.file !== null) {
+      // GitLab takes the first of a list of projects (a deprecated form) and matches paths in lower case.
+      const project = String(
+        (Array.isArray(item.project) ? item.project[0] : item.project) ?? '',
+      ).toLowerCase()
+      const ref = item.ref === undefined || item.ref === null ? 'HEAD' : String(item.ref)
+      const files = Array.isArray(item.file) ? item.file : [item.file]
+      if (project !== '') return files.map((file) => ({ project, ref, file: String(file), inputs }))
+    }
     if (isHash(item)) {
-      const kind = ['remote', 'template', 'project', 'component', 'artifact'].find((k) => k in item)
+      const kind = ['remote', 'template', 'component', 'artifact'].find((k) => k in item)
       if (kind) throw new CiConfigError(`Include \`${kind}\` is not supported by the emulator: use \`local\``)
     }
     throw new CiConfigError('Included file `' + JSON.stringify(item) + '` does not have a valid location!')
@@ -78,28 +102,59 @@ export function loadWithInputs(text: string, inputs: Record<string, unknown>, la
   return content
 }
 
-/** The configuration with every `include: local` merged in, depth first; throws `CiConfigError`. */
-export function mergeIncludes(root: Record<string, unknown>, read: CiFileReader): Record<string, unknown> {
+/** `File::Base::YAML_WHITELIST_EXTENSION`: included files must be YAML by name. */
+const YAML_NAME = /.+\.(yml|yaml)$/i
+
+/**
+ * The configuration with its includes merged in, depth first; throws `CiConfigError`. A file included
+ * from another project reads its own `local` includes from that project's commit (GitLab's context).
+ */
+export function mergeIncludes(
+  root: Record<string, unknown>,
+  read: CiFileReader,
+  projects: ProjectFiles = NO_PROJECTS,
+): Record<string, unknown> {
   let count = 0
-  const expand = (config: Record<string, unknown>, seen: string[]): Record<string, unknown> => {
+  /** One included file's text, where it is read from, and its name in errors. */
+  const open = (entry: IncludeEntry, here: { key: string; read: CiFileReader }) => {
+    const path = ('local' in entry ? entry.local : entry.file).replace(/^\/+/, '')
+    if (!YAML_NAME.test(path.split('/').pop() ?? ''))
+      throw new CiConfigError(`Included file \`${path}\` does not have YAML extension!`)
+    if ('local' in entry) {
+      const text = here.read(path)
+      if (text === undefined) throw new CiConfigError(`Local file \`${path}\` does not exist!`)
+      if (text.trim() === '') throw new CiConfigError(`Local file \`${path}\` is empty!`)
+      return { path, text, from: here }
+    }
+    const from = projects(entry.project, entry.ref)
+    const text = from.read(path)
+    if (text === undefined)
+      throw new CiConfigError(`Project \`${entry.project}\` file \`${path}\` does not exist!`)
+    if (text.trim() === '') throw new CiConfigError(`Project \`${entry.project}\` file \`${path}\` is empty!`)
+    return { path, text, from }
+  }
+  const expand = (
+    config: Record<string, unknown>,
+    here: { key: string; read: CiFileReader },
+    seen: string[],
+  ): Record<string, unknown> => {
     if (!('include' in config)) return config
     const { include, ...rest } = config
     let merged: Record<string, unknown> = {}
     for (const entry of includeEntries(include)) {
-      const path = entry.local.replace(/^\/+/, '')
       if (++count > MAX_INCLUDES)
         throw new CiConfigError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`)
-      if (seen.includes(path)) throw new CiConfigError(`Include \`${path}\` was already included!`)
-      const text = read(path)
-      if (text === undefined) throw new CiConfigError(`Local file \`${path}\` does not exist!`)
+      const { path, text, from } = open(entry, here)
+      const scoped = `${from.key}:${path}`
+      if (seen.includes(scoped)) throw new CiConfigError(`Include \`${path}\` was already included!`)
       const content = loadWithInputs(text, entry.inputs, path)
       if (!isHash(content))
         throw new CiConfigError(`Included file \`${path}\` does not have valid YAML syntax!`)
-      merged = deepMerge(merged, expand(content, [...seen, path]))
+      merged = deepMerge(merged, expand(content, from, [...seen, scoped]))
     }
     return deepMerge(merged, rest)
   }
-  return expand(root, [])
+  return expand(root, { key: '', read }, [])
 }
 
 /** Every job with its `extends` chain merged under it (`Gitlab::Ci::Config::Extendable`). */

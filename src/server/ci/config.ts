@@ -4,6 +4,8 @@ import {
   type CiFileReader,
   loadWithInputs,
   mergeIncludes,
+  NO_PROJECTS,
+  type ProjectFiles,
   resolveReferences,
 } from './config-merge.js'
 import {
@@ -119,18 +121,20 @@ function logicalChecks(stages: string[], jobs: CompiledJob[]): void {
 
 /**
  * Compiles `text` (the project's `.gitlab-ci.yml`, or a child pipeline's merged includes) with the
- * pipeline's `inputs`; `read` serves `include: local`. Answers the configuration or GitLab's errors.
+ * pipeline's `inputs`; `read` serves `include: local`, `projects` `include: project`. Answers the
+ * configuration or GitLab's errors.
  */
 export function compileCiConfig(
   text: string,
   read: CiFileReader,
   inputs: Record<string, unknown> = {},
+  projects: ProjectFiles = NO_PROJECTS,
 ): CompileResult {
   try {
     if (text.trim() === '') return { errors: ['Please provide content of .gitlab-ci.yml'] }
     const loaded = loadWithInputs(text, inputs)
     if (!isHash(loaded)) return { errors: ['Invalid configuration format'] }
-    return { config: compileRoot(loaded, read) }
+    return { config: compileRoot(loaded, read, projects) }
   } catch (e) {
     if (e instanceof CiConfigError) return { errors: [e.message] }
     throw e
@@ -138,17 +142,25 @@ export function compileCiConfig(
 }
 
 /** A child pipeline's configuration: its `trigger:include` files merged as one (`include: [...]`). */
-export function compileChildConfig(files: string[], read: CiFileReader): CompileResult {
+export function compileChildConfig(
+  files: string[],
+  read: CiFileReader,
+  projects: ProjectFiles = NO_PROJECTS,
+): CompileResult {
   try {
-    return { config: compileRoot({ include: files.map((local) => ({ local })) }, read) }
+    return { config: compileRoot({ include: files.map((local) => ({ local })) }, read, projects) }
   } catch (e) {
     if (e instanceof CiConfigError) return { errors: [e.message] }
     throw e
   }
 }
 
-function compileRoot(loaded: Record<string, unknown>, read: CiFileReader): CompiledConfig {
-  const root = resolveReferences(applyExtends(mergeIncludes(loaded, read)))
+function compileRoot(
+  loaded: Record<string, unknown>,
+  read: CiFileReader,
+  projects: ProjectFiles,
+): CompiledConfig {
+  const root = resolveReferences(applyExtends(mergeIncludes(loaded, read, projects)))
   const stages = stagesOf(root.stages)
   let variables: Record<string, string>
   let workflow: CiRule[] | undefined

@@ -1,10 +1,14 @@
 import { compileChildConfig, compileCiConfig, type CompileResult } from '../ci/config.js'
+import { CiConfigError, type ProjectFiles } from '../ci/config-merge.js'
 import { planPipeline, type PipelinePlan, type RuleFacts } from '../ci/pipeline-plan.js'
 import { predefinedVariables } from '../ci/predefined-variables.js'
 import { filesOf, treeOfCommit, type FileEntry } from '../git/commit-files.js'
 import { readFileAt } from '../git/read-file.js'
 import { parseCommit } from '../git/trees.js'
 import type { Store } from '../store/index.js'
+import { Actor, type Access } from './access.js'
+import { downloadsCode } from './ci-access.js'
+import { resolveRef } from './refs.js'
 import type { VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
 
@@ -17,6 +21,8 @@ export type CiPlanOutcome =
 
 export interface CiPlanInput {
   project: ProjectRow
+  /** Who runs the pipeline: `include: project` reads only what they may read. */
+  userId: number | null
   ref: string
   sha: string
   tag: boolean
@@ -34,7 +40,9 @@ export const CI_CONFIG_PATH = '.gitlab-ci.yml'
 /*
  * Compiled configurations by commit, child files and inputs: a commit's files never change (git objects
  * are content-addressed), and planning leaves a compiled configuration as it is, so pipelines of the same
- * commit (a poller triggering again, a child pipeline per parent) skip the YAML. The oldest goes first.
+ * commit (a poller triggering again, a child pipeline per parent) skip the YAML. A configuration that
+ * read another project is not kept: its branch moves, and what it may read depends on the user.
+ * The oldest goes first.
  */
 const compiledConfigs = new Map<string, CompileResult>()
 const CACHED_CONFIGS = 32
@@ -51,21 +59,28 @@ export const MISSING_CONFIG = 'Missing CI config file'
  * local includes from the same commit. A commit without one falls back to the seed's `ci_jobs` shortcut
  * when the project has `ci_config`, and is GitLab's `Missing CI config file` otherwise.
  */
-export function planFor(store: Store, input: CiPlanInput): CiPlanOutcome {
+export function planFor(store: Store, access: Access, input: CiPlanInput): CiPlanOutcome {
   const read = (path: string) => readFileAt(store, input.sha, path)?.toString('utf8')
   const key = `${input.sha}\0${JSON.stringify(input.childInclude ?? null)}\0${JSON.stringify(input.inputs ?? {})}`
   let compiled = compiledConfigs.get(key)
   if (!compiled) {
-    if (input.childInclude) compiled = compileChildConfig(input.childInclude, read)
+    let external = false
+    const user = input.userId === null ? null : (store.users.get(input.userId) ?? null)
+    const others = projectFiles(store, access, new Actor(user))
+    const projects: ProjectFiles = (path, ref) => {
+      external = true
+      return others(path, ref)
+    }
+    if (input.childInclude) compiled = compileChildConfig(input.childInclude, read, projects)
     else {
       const text = read(CI_CONFIG_PATH)
       if (text === undefined)
         return input.project.ci_config === 1
           ? { kind: 'shortcut' }
           : { kind: 'error', message: MISSING_CONFIG, yaml: false }
-      compiled = compileCiConfig(text, read, input.inputs ?? {})
+      compiled = compileCiConfig(text, read, input.inputs ?? {}, projects)
     }
-    remember(key, compiled)
+    if (!external) remember(key, compiled)
   }
   if ('errors' in compiled)
     return { kind: 'error', message: compiled.errors[0] ?? 'Invalid configuration format', yaml: true }
@@ -83,6 +98,33 @@ export function planFor(store: Store, input: CiPlanInput): CiPlanOutcome {
   return 'error' in planned
     ? { kind: 'error', message: planned.error, yaml: false }
     : { kind: 'plan', plan: planned.plan }
+}
+
+/**
+ * `include: project` (`External::File::Project`): the project's files at `ref` (a branch, a tag or a
+ * commit; `HEAD` its default branch) for `actor`, who must be allowed `download_code` there.
+ */
+function projectFiles(store: Store, access: Access, actor: Actor): ProjectFiles {
+  return (path, ref) => {
+    const project = store.projects.byPath(path)
+    if (!project || !downloadsCode(store, access, actor, project))
+      throw new CiConfigError(
+        `Project \`${path}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`,
+      )
+    const sha = commitOf(store, project, ref)
+    if (!sha) throw new CiConfigError(`Project \`${path}\` reference \`${ref}\` does not exist!`)
+    return { key: `${project.id}@${sha}`, read: (file) => readFileAt(store, sha, file)?.toString('utf8') }
+  }
+}
+
+/** `Project#commit(ref)`: a commit's id, or a branch or tag name (git prefers the tag of a name both have). */
+function commitOf(store: Store, project: ProjectRow, ref: string): string | undefined {
+  const name = ref === 'HEAD' ? project.default_branch : ref
+  if (!name) return undefined
+  if (/^[0-9a-f]{40}$/.test(name) && store.gitObjects.get(name)?.type === 'commit') return name
+  const found = resolveRef(store, project.id, name)
+  if (found !== 'ambiguous') return found?.sha
+  return store.pipelines.refsNamed(project.id, name).find((r) => r.kind === 'tag')?.sha
 }
 
 /** The files of a commit by path (none when the store lacks it). */

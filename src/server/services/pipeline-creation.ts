@@ -18,13 +18,14 @@ export type Creation = { row: PipelineRow } | { error: string; row?: PipelineRow
  */
 export function createPipelineRows(
   store: Store,
+  access: Access,
   runner: PipelineRunner,
   input: NewPipelineInput,
   now: string,
   saveOnErrors = true,
 ): Creation {
   if (input.plan) return { row: insertPipeline(store, runner, input, now) }
-  const outcome = planFor(store, input)
+  const outcome = planFor(store, access, input)
   if (outcome.kind === 'shortcut') return { row: insertPipeline(store, runner, input, now) }
   if (outcome.kind === 'plan')
     return { row: insertPipeline(store, runner, { ...input, plan: outcome.plan }, now) }
@@ -85,7 +86,7 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
         tag: upstream.tag === 1,
         source: 'parent_pipeline',
       }
-      const outcome = planFor(store, { ...input, childInclude: trigger.include })
+      const outcome = planFor(store, access, { ...input, childInclude: trigger.include })
       if (outcome.kind === 'error' && outcome.yaml) {
         const child = input
         const failed = store.transaction(() => failedPipeline(store, runner, child, outcome.message, at))
@@ -109,7 +110,7 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
       if (ref === undefined || ref === 'ambiguous') return { error: 'downstream_pipeline_creation_failed' }
       input = { ...common, project, ref: ref.name, sha: ref.sha, tag: ref.kind === 'tag', source: 'pipeline' }
     }
-    const made = store.transaction(() => createPipelineRows(store, runner, input, at))
+    const made = store.transaction(() => createPipelineRows(store, access, runner, input, at))
     if ('error' in made) return { error: 'downstream_pipeline_creation_failed', pipelineId: made.row?.id }
     return { pipelineId: made.row.id }
   }

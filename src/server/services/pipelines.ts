@@ -85,7 +85,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   function create(input: NewPipelineInput, persistedStatus = 422, saveOnErrors = true): Pipeline {
     const now = isoNow(ctx.clock)
     const { project: p } = input
-    const made = store.transaction(() => createPipelineRows(store, runner, input, now, saveOnErrors))
+    const made = store.transaction(() => createPipelineRows(store, access, runner, input, now, saveOnErrors))
     runner.poke()
     if ('error' in made) throw messageError(made.row ? persistedStatus : 400, { base: [made.error] })
     return present.full(p, made.row, userOf(made.row))

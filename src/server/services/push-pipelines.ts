@@ -39,12 +39,13 @@ export function withPushPipelines(
       variables: [],
       before: event.before,
     }
-    const outcome = planFor(store, input)
+    const outcome = planFor(store, ctx.access, input)
     if (outcome.kind === 'shortcut') return
     const now = isoNow(ctx.clock)
     store.transaction(() =>
       createPipelineRows(
         store,
+        ctx.access,
         runner,
         outcome.kind === 'plan' ? { ...input, plan: outcome.plan } : input,
         now,

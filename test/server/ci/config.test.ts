@@ -131,6 +131,54 @@ report: { stage: deploy, script: x, needs: [build, test] }
     )
   })
 
+  it('merges include: project files, whose own local includes are read from that project', () => {
+    const other: Record<string, string> = {
+      'ci/a.yml': 'include: [{ local: /ci/nested.yml }]\na: { script: echo a }\n',
+      'ci/b.yaml': 'b: { script: echo b }\n',
+      'ci/nested.yml': 'nested: { script: echo from other }\n',
+      'ci/empty.yml': '\n',
+    }
+    const opened: string[] = []
+    const projects = (path: string, ref: string) => {
+      opened.push(`${path}@${ref}`)
+      if (path !== 'group/templates') throw new Error('unexpected project')
+      return { key: `${path}@${ref}`, read: (file: string) => other[file] }
+    }
+    const own = files({ 'ci/nested.yml': 'nested: { script: echo from own }\n' })
+    const compileWith = (text: string) => compileCiConfig(text, own, {}, projects)
+    const result = compileWith(
+      'include:\n  - project: Group/Templates\n    ref: v1\n    file: [/ci/a.yml, ci/b.yaml]\nmain: { script: x }\n',
+    )
+    if ('errors' in result) throw new Error(result.errors.join())
+    expect(result.config.jobs.map((j) => [j.name, j.definition.script])).toEqual([
+      ['nested', ['echo from other']],
+      ['a', ['echo a']],
+      ['b', ['echo b']],
+      ['main', ['x']],
+    ])
+    expect(opened).toEqual(['group/templates@v1', 'group/templates@v1'])
+    const error = (text: string) => {
+      const r = compileWith(text)
+      return 'errors' in r ? r.errors[0] : undefined
+    }
+    expect(error('include: { project: group/templates, file: ci/missing.yml }\nj: { script: x }')).toBe(
+      'Project `group/templates` file `ci/missing.yml` does not exist!',
+    )
+    expect(error('include: { project: group/templates, file: ci/empty.yml }\nj: { script: x }')).toBe(
+      'Project `group/templates` file `ci/empty.yml` is empty!',
+    )
+    expect(error('include: { project: group/templates, file: ci/a.txt }\nj: { script: x }')).toBe(
+      'Included file `ci/a.txt` does not have YAML extension!',
+    )
+    expect(error('include: { project: group/templates }\nj: { script: x }')).toBe(
+      'Included file `{"project":"group/templates"}` does not have a valid location!',
+    )
+    // Without a server to read projects from, every project is GitLab's not found.
+    expect(errorOf('include: { project: a/b, file: x.yml }\nj: { script: x }')).toBe(
+      'Project `a/b` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.',
+    )
+  })
+
   it('reads manual, delayed and allow_failure as GitLab defaults them', () => {
     const config = compile(`
 manual: { script: x, when: manual }
