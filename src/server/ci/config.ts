@@ -4,8 +4,8 @@ import {
   type CiFileReader,
   loadWithInputs,
   mergeIncludes,
-  NO_PROJECTS,
-  type ProjectFiles,
+  type IncludeSources,
+  NO_SOURCES,
   resolveReferences,
 } from './config-merge.js'
 import {
@@ -121,20 +121,20 @@ function logicalChecks(stages: string[], jobs: CompiledJob[]): void {
 
 /**
  * Compiles `text` (the project's `.gitlab-ci.yml`, or a child pipeline's merged includes) with the
- * pipeline's `inputs`; `read` serves `include: local`, `projects` `include: project`. Answers the
+ * pipeline's `inputs`; `read` serves `include: local`, `sources` `project` and `remote`. Answers the
  * configuration or GitLab's errors.
  */
 export function compileCiConfig(
   text: string,
   read: CiFileReader,
   inputs: Record<string, unknown> = {},
-  projects: ProjectFiles = NO_PROJECTS,
+  sources: IncludeSources = NO_SOURCES,
 ): CompileResult {
   try {
     if (text.trim() === '') return { errors: ['Please provide content of .gitlab-ci.yml'] }
     const loaded = loadWithInputs(text, inputs)
     if (!isHash(loaded)) return { errors: ['Invalid configuration format'] }
-    return { config: compileRoot(loaded, read, projects) }
+    return { config: compileRoot(loaded, read, sources) }
   } catch (e) {
     if (e instanceof CiConfigError) return { errors: [e.message] }
     throw e
@@ -145,10 +145,10 @@ export function compileCiConfig(
 export function compileChildConfig(
   files: string[],
   read: CiFileReader,
-  projects: ProjectFiles = NO_PROJECTS,
+  sources: IncludeSources = NO_SOURCES,
 ): CompileResult {
   try {
-    return { config: compileRoot({ include: files.map((local) => ({ local })) }, read, projects) }
+    return { config: compileRoot({ include: files.map((local) => ({ local })) }, read, sources) }
   } catch (e) {
     if (e instanceof CiConfigError) return { errors: [e.message] }
     throw e
@@ -158,9 +158,9 @@ export function compileChildConfig(
 function compileRoot(
   loaded: Record<string, unknown>,
   read: CiFileReader,
-  projects: ProjectFiles,
+  sources: IncludeSources,
 ): CompiledConfig {
-  const root = resolveReferences(applyExtends(mergeIncludes(loaded, read, projects)))
+  const root = resolveReferences(applyExtends(mergeIncludes(loaded, read, sources)))
   const stages = stagesOf(root.stages)
   let variables: Record<string, string>
   let workflow: CiRule[] | undefined

@@ -1,5 +1,6 @@
 import { compileChildConfig, compileCiConfig, type CompileResult } from '../ci/config.js'
-import { CiConfigError, type ProjectFiles } from '../ci/config-merge.js'
+import { CiConfigError, type IncludeSources, type ProjectFiles } from '../ci/config-merge.js'
+import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { planPipeline, type PipelinePlan, type RuleFacts } from '../ci/pipeline-plan.js'
 import { predefinedVariables } from '../ci/predefined-variables.js'
 import { filesOf, treeOfCommit, type FileEntry } from '../git/commit-files.js'
@@ -33,6 +34,15 @@ export interface CiPlanInput {
   childInclude?: string[]
   /** A push's previous commit of the branch (`BLANK_SHA` for a new branch): what `changes:` compares with. */
   before?: string
+  /** The `include: remote` files fetched for this pipeline (`fetchRemoteIncludes`), by URL. */
+  remotes?: ReadonlyMap<string, RemoteInclude>
+}
+
+/** Planning met an `include: remote` not fetched yet: the caller fetches it and plans again. */
+export class RemoteIncludeNeeded extends Error {
+  constructor(readonly url: string) {
+    super(`Remote file \`${url}\` was not fetched`)
+  }
 }
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml'
@@ -67,18 +77,27 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
     let external = false
     const user = input.userId === null ? null : (store.users.get(input.userId) ?? null)
     const others = projectFiles(store, access, new Actor(user))
-    const projects: ProjectFiles = (path, ref) => {
-      external = true
-      return others(path, ref)
+    const sources: IncludeSources = {
+      projects: (path, ref) => {
+        external = true
+        return others(path, ref)
+      },
+      remote: (url) => {
+        external = true
+        const fetched = input.remotes?.get(url)
+        if (!fetched) throw new RemoteIncludeNeeded(url)
+        if ('error' in fetched) throw new CiConfigError(fetched.error)
+        return fetched.text
+      },
     }
-    if (input.childInclude) compiled = compileChildConfig(input.childInclude, read, projects)
+    if (input.childInclude) compiled = compileChildConfig(input.childInclude, read, sources)
     else {
       const text = read(CI_CONFIG_PATH)
       if (text === undefined)
         return input.project.ci_config === 1
           ? { kind: 'shortcut' }
           : { kind: 'error', message: MISSING_CONFIG, yaml: false }
-      compiled = compileCiConfig(text, read, input.inputs ?? {}, projects)
+      compiled = compileCiConfig(text, read, input.inputs ?? {}, sources)
     }
     if (!external) remember(key, compiled)
   }
@@ -125,6 +144,29 @@ function commitOf(store: Store, project: ProjectRow, ref: string): string | unde
   const found = resolveRef(store, project.id, name)
   if (found !== 'ambiguous') return found?.sha
   return store.pipelines.refsNamed(project.id, name).find((r) => r.kind === 'tag')?.sha
+}
+
+/**
+ * `input` with the `include: remote` files its configuration asks for fetched (none: `input` as it
+ * is): planning stops at the first one missing, which is fetched, and starts again, each URL fetched once.
+ */
+export async function fetchRemoteIncludes<T extends CiPlanInput>(
+  store: Store,
+  access: Access,
+  input: T,
+  fetch: RemoteIncludeFetcher,
+): Promise<T> {
+  let remotes: Map<string, RemoteInclude> | undefined
+  for (;;) {
+    try {
+      planFor(store, access, remotes ? { ...input, remotes } : input)
+      return remotes ? { ...input, remotes } : input
+    } catch (err) {
+      if (!(err instanceof RemoteIncludeNeeded)) throw err
+      remotes ??= new Map(input.remotes)
+      remotes.set(err.url, await fetch(err.url))
+    }
+  }
 }
 
 /** The files of a commit by path (none when the store lacks it). */

@@ -2,7 +2,7 @@ import type { DownstreamStarter, PipelineRunner } from '../jobs/pipeline-runner.
 import type { Store } from '../store/index.js'
 import type { PipelineRow, VariableRow } from '../store/pipelines.js'
 import { Actor, Level, type Access } from './access.js'
-import { planFor } from './ci-plans.js'
+import { planFor, RemoteIncludeNeeded, type CiPlanInput, type CiPlanOutcome } from './ci-plans.js'
 import { insertPipeline, type NewPipelineInput } from './pipeline-writes.js'
 import { resolveRef } from './refs.js'
 
@@ -49,6 +49,20 @@ function failedPipeline(
 }
 
 /**
+ * A child pipeline's plan. The runner starts children synchronously, so a child configuration that
+ * includes a remote file is a configuration error here (the emulator's limit, not GitLab's).
+ */
+function childPlan(store: Store, access: Access, input: CiPlanInput): CiPlanOutcome {
+  try {
+    return planFor(store, access, input)
+  } catch (err) {
+    if (!(err instanceof RemoteIncludeNeeded)) throw err
+    const message = `Remote file \`${err.url}\` could not be fetched: the emulator fetches no remote includes for child pipelines`
+    return { kind: 'error', message, yaml: true }
+  }
+}
+
+/**
  * What starts a bridge's downstream pipeline (`Ci::CreateDownstreamPipelineService`): a child pipeline
  * of the same commit from `trigger:include` (`source: parent_pipeline`), or a pipeline of another
  * project's branch (`trigger:project`, `source: pipeline`) for the upstream pipeline's user, who must be
@@ -86,7 +100,7 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
         tag: upstream.tag === 1,
         source: 'parent_pipeline',
       }
-      const outcome = planFor(store, access, { ...input, childInclude: trigger.include })
+      const outcome = childPlan(store, access, { ...input, childInclude: trigger.include })
       if (outcome.kind === 'error' && outcome.yaml) {
         const child = input
         const failed = store.transaction(() => failedPipeline(store, runner, child, outcome.message, at))

@@ -1,4 +1,5 @@
 import { compileChildConfig, compileCiConfig, type CompiledConfig } from '../../../src/server/ci/config.js'
+import { NO_SOURCES } from '../../../src/server/ci/config-merge.js'
 import { evaluate } from '../../../src/server/ci/expressions.js'
 import { planPipeline, type PipelinePlan } from '../../../src/server/ci/pipeline-plan.js'
 
@@ -145,7 +146,7 @@ report: { stage: deploy, script: x, needs: [build, test] }
       return { key: `${path}@${ref}`, read: (file: string) => other[file] }
     }
     const own = files({ 'ci/nested.yml': 'nested: { script: echo from own }\n' })
-    const compileWith = (text: string) => compileCiConfig(text, own, {}, projects)
+    const compileWith = (text: string) => compileCiConfig(text, own, {}, { ...NO_SOURCES, projects })
     const result = compileWith(
       'include:\n  - project: Group/Templates\n    ref: v1\n    file: [/ci/a.yml, ci/b.yaml]\nmain: { script: x }\n',
     )

@@ -1,6 +1,9 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, pipelineSeed } from '../../support/pipeline-seed.js'
-import { serverEach } from '../../support/server.js'
+import { eventually } from '../../support/hook-receiver.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { serverEach, type TestServer } from '../../support/server.js'
 
 const MARK = 'glpat-mark-token' // maintainer of acme
 const ROOT = 'glpat-root-token'
@@ -9,9 +12,10 @@ type Json = Record<string, unknown>
 
 const t = serverEach(pipelineSeed, () => ({ clock: manualClock() }))
 
-const create = (token = MARK, ref = 'ci') => t.http('POST', `${APP}/pipeline`, { token, json: { ref } })
-const jobNames = (pipelineId: number) =>
-  t.server.store.pipelines
+const create = (token = MARK, ref = 'ci', server: TestServer = t) =>
+  server.http('POST', `${APP}/pipeline`, { token, json: { ref } })
+const jobNames = (pipelineId: number, server: TestServer = t) =>
+  server.server.store.pipelines
     .jobs(pipelineId)
     .map((j) => j.name)
     .sort()
@@ -91,5 +95,115 @@ describe('include: project', () => {
       '.gitlab-ci.yml': 'include: { project: acme/other, file: missing.yml }\nown: { script: x }\n',
     })
     expect((await create()).body).toEqual(refused('Project `acme/other` file `missing.yml` does not exist!'))
+  })
+})
+
+/** A third party's web server on port 0: `files` by path, anything else 404. */
+async function fileServer(files: Record<string, string>) {
+  const requests: string[] = []
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '')
+    const text = files[req.url ?? '']
+    res.writeHead(text === undefined ? 404 : 200, { 'content-type': 'text/plain' })
+    res.end(text ?? 'not found')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return { base, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}
+
+describe('include: remote', () => {
+  const local = serverEach(pipelineSeed, () => ({ clock: manualClock(), allowLocalRequests: true }))
+  let web: Awaited<ReturnType<typeof fileServer>>
+  beforeEach(async () => {
+    web = await fileServer({
+      '/ci/remote.yml': 'include: [{ local: ci/own.yml }]\nremote: { script: echo remote }\n',
+      '/ci/empty.yml': '',
+    })
+  })
+  afterEach(() => web.close())
+  const config = (include: string) => ({ '.gitlab-ci.yml': `include: ${include}\nmain: { script: x }\n` })
+
+  it("fetches the URL, its local includes read from the pipeline's commit, for the API and triggers", async () => {
+    await commitFiles(local, 'acme/app', 'ci', {
+      ...config(`${web.base}/ci/remote.yml`),
+      'ci/own.yml': 'own: { script: echo own }\n',
+    })
+    const res = await create(MARK, 'ci', local)
+    expect(res.status).toBe(201)
+    expect(jobNames((res.body as Json).id as number, local)).toEqual(['main', 'own', 'remote'])
+    const triggered = await local.http('POST', `${APP}/trigger/pipeline`, {
+      form: `ref=ci&token=${MARK_TRIGGER}`,
+    })
+    expect(triggered.status).toBe(201)
+    expect(jobNames((triggered.body as Json).id as number, local)).toEqual(['main', 'own', 'remote'])
+    // Each pipeline fetches it again (the file may change), once.
+    expect(web.requests).toEqual(['/ci/remote.yml', '/ci/remote.yml'])
+  })
+
+  it("answers GitLab's errors for a missing, empty, unreachable or badly named file", async () => {
+    const refusal = async (include: string) => {
+      await commitFiles(local, 'acme/app', 'ci', config(include))
+      const res = await create(MARK, 'ci', local)
+      expect(res.status).toBe(400)
+      return (res.body as { message: { base: string[] } }).message.base[0]
+    }
+    expect(await refusal(`{ remote: "${web.base}/ci/missing.yml" }`)).toBe(
+      `Remote file \`${web.base}/ci/missing.yml\` could not be fetched because of HTTP code \`404\` error!`,
+    )
+    expect(await refusal(`${web.base}/ci/empty.yml`)).toBe(
+      `Included file \`${web.base}/ci/empty.yml\` is empty or does not exist!`,
+    )
+    expect(await refusal(`{ remote: "${web.base}/ci/remote.txt" }`)).toBe(
+      `Included file \`${web.base}/ci/remote.txt\` does not have YAML extension!`,
+    )
+    expect(await refusal('{ remote: "ftp://example.com/ci.yml" }')).toBe(
+      'Remote file `ftp://example.com/ci.yml` does not have a valid address!',
+    )
+    const closed = web.base
+    await web.close()
+    web = await fileServer({})
+    const port = new URL(closed).port
+    expect(await refusal(`${closed}/ci/remote.yml`)).toBe(
+      `Remote file could not be fetched because Failed to open TCP connection to 127.0.0.1:${port} (Connection refused - connect(2) for "127.0.0.1" port ${port})!`,
+    )
+  })
+
+  it('follows a push: the pipeline comes once the file is fetched', async () => {
+    const pushed = await local.http('POST', `${APP}/repository/commits`, {
+      token: MARK,
+      json: {
+        branch: 'main',
+        commit_message: 'remote CI',
+        actions: [
+          {
+            action: 'create',
+            file_path: '.gitlab-ci.yml',
+            content: config(`${web.base}/ci/remote.yml`)['.gitlab-ci.yml'],
+          },
+          { action: 'create', file_path: 'ci/own.yml', content: 'own: { script: x }\n' },
+        ],
+      },
+    })
+    expect(pushed.status).toBe(201)
+    const sha = (pushed.body as Json).id
+    const latest = await eventually(
+      async () => ((await local.http('GET', `${APP}/pipelines`, { token: MARK })).body as Json[])[0],
+      (p) => p?.sha === sha,
+    )
+    expect(latest).toMatchObject({ source: 'push', ref: 'main' })
+    expect(jobNames(latest?.id as number, local)).toEqual(['main', 'own', 'remote'])
+  })
+
+  it('refuses local addresses without --allow-local-requests', async () => {
+    await commitFiles(t, 'acme/app', 'ci', config(`${web.base}/ci/remote.yml`))
+    const res = await create()
+    expect([res.status, res.body]).toEqual([
+      400,
+      refused(
+        'Remote file could not be fetched because URL is blocked: Requests to localhost are not allowed!',
+      ),
+    ])
+    expect(web.requests).toEqual([])
   })
 })
