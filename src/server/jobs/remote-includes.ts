@@ -15,6 +15,13 @@ export type RemoteIncludeFetcher = (url: string) => Promise<RemoteInclude>
 /** `Gitlab::HTTP`'s default `open_timeout` and `read_timeout`. */
 const OPEN_TIMEOUT_MS = 10_000
 const READ_TIMEOUT_MS = 20_000
+/**
+ * The read timeout restarts with every byte: a server sending one now and then is cut after GitLab's
+ * deadline for resolving a configuration (`External::Processor`, 30 s), a timeout error.
+ */
+const DEADLINE_MS = 30_000
+/** `max_yaml_size_bytes` (1 MiB): a bigger file is refused as YAML GitLab will not load. */
+const MAX_FILE_BYTES = 1024 * 1024
 
 const errorCode = (err: unknown): string | undefined => {
   for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e)
@@ -48,13 +55,24 @@ export function remoteIncludes(allowLocal: boolean): RemoteIncludeFetcher {
         dispatcher: followingRedirects(agent),
         headersTimeout: READ_TIMEOUT_MS,
         bodyTimeout: READ_TIMEOUT_MS,
+        signal: AbortSignal.timeout(DEADLINE_MS),
       })
-      const text = await res.body.text()
-      if (res.statusCode >= 400)
+      if (res.statusCode >= 400) {
+        await res.body.dump()
         return {
           error: `Remote file \`${url}\` could not be fetched because of HTTP code \`${res.statusCode}\` error!`,
         }
-      return { text }
+      }
+      const chunks: Buffer[] = []
+      let size = 0
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length
+        // Leaving the loop closes the body: the rest is not read.
+        if (size > MAX_FILE_BYTES)
+          return { error: `Included file \`${url}\` does not have valid YAML syntax!` }
+        chunks.push(chunk)
+      }
+      return { text: Buffer.concat(chunks).toString('utf8') }
     } catch (err) {
       return { error: fetchError(url, target, err) }
     } finally {
@@ -68,7 +86,7 @@ function fetchError(url: string, target: URL, err: unknown): string {
   const refused = blocked(err)
   if (refused) return `Remote file could not be fetched because URL is blocked: ${refused.message}!`
   const code = errorCode(err)
-  if (code && /TIMEOUT/.test(code))
+  if ((err as Error).name === 'TimeoutError' || (code && /TIMEOUT/.test(code)))
     return `Remote file \`${url}\` could not be fetched because of a timeout error!`
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return `Remote file \`${url}\` could not be fetched because of a socket error!`

@@ -119,6 +119,7 @@ describe('include: remote', () => {
     web = await fileServer({
       '/ci/remote.yml': 'include: [{ local: ci/own.yml }]\nremote: { script: echo remote }\n',
       '/ci/empty.yml': '',
+      '/ci/big.yml': `${'#'.repeat(1024 * 1024)}\n`,
     })
   })
   afterEach(() => web.close())
@@ -153,6 +154,10 @@ describe('include: remote', () => {
     )
     expect(await refusal(`${web.base}/ci/empty.yml`)).toBe(
       `Included file \`${web.base}/ci/empty.yml\` is empty or does not exist!`,
+    )
+    // Past GitLab's 1 MiB YAML limit the rest is not read.
+    expect(await refusal(`${web.base}/ci/big.yml`)).toBe(
+      `Included file \`${web.base}/ci/big.yml\` does not have valid YAML syntax!`,
     )
     expect(await refusal(`{ remote: "${web.base}/ci/remote.txt" }`)).toBe(
       `Included file \`${web.base}/ci/remote.txt\` does not have YAML extension!`,
