@@ -198,11 +198,13 @@ function needNames(needs: unknown[]): { names: string[]; optional: string[] } {
   const optional: string[] = []
   for (const n of needs) {
     if (typeof n === 'string') names.push(n)
+    // A job of another pipeline (`needs:pipeline:job`, a parent's artifacts; `needs:project`) is no job
+    // of this one: GitLab does not wait for it, and the emulator passes no artifacts between jobs.
+    else if (isHash(n) && ('pipeline' in n || 'project' in n)) continue
     else if (isHash(n) && typeof n.job === 'string') {
       names.push(n.job)
       if (n.optional === true) optional.push(n.job)
     }
-    // `needs: pipeline` and cross-project needs are not jobs of this pipeline: left out.
   }
   return { names, optional }
 }

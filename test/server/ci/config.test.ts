@@ -180,6 +180,13 @@ report: { stage: deploy, script: x, needs: [build, test] }
     )
   })
 
+  it('leaves out needs on jobs of other pipelines (needs:pipeline:job, needs:project)', () => {
+    const child = compile(
+      'test:\n  script: x\n  needs:\n    - { pipeline: $PARENT_PIPELINE_ID, job: build }\n    - { project: a/b, job: c, ref: main, artifacts: true }\n',
+    )
+    expect(child.jobs[0]?.definition.needs).toEqual([])
+  })
+
   it('reads manual, delayed and allow_failure as GitLab defaults them', () => {
     const config = compile(`
 manual: { script: x, when: manual }
