@@ -30,12 +30,16 @@ export interface IncludeSources {
 /** A configuration GitLab refuses, with its message. */
 export class CiConfigError extends Error {}
 
+/** `include: project` of a project that is missing or that the pipeline's user may not read. */
+export const projectNotFound = (path: string) =>
+  new CiConfigError(
+    `Project \`${path}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`,
+  )
+
 /** A configuration compiled without a server: no other project may be read, no URL fetched. */
 export const NO_SOURCES: IncludeSources = {
   projects: (path) => {
-    throw new CiConfigError(
-      `Project \`${path}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`,
-    )
+    throw projectNotFound(path)
   },
   remote: (url) => {
     throw new CiConfigError(`Remote file \`${url}\` could not be fetched because of a socket error!`)

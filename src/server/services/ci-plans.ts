@@ -1,5 +1,5 @@
 import { compileChildConfig, compileCiConfig, type CompileResult } from '../ci/config.js'
-import { CiConfigError, type IncludeSources, type ProjectFiles } from '../ci/config-merge.js'
+import { CiConfigError, type IncludeSources, projectNotFound, type ProjectFiles } from '../ci/config-merge.js'
 import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { planPipeline, type PipelinePlan, type RuleFacts } from '../ci/pipeline-plan.js'
 import { predefinedVariables } from '../ci/predefined-variables.js'
@@ -51,7 +51,7 @@ export const CI_CONFIG_PATH = '.gitlab-ci.yml'
  * Compiled configurations by commit, child files and inputs: a commit's files never change (git objects
  * are content-addressed), and planning leaves a compiled configuration as it is, so pipelines of the same
  * commit (a poller triggering again, a child pipeline per parent) skip the YAML. A configuration that
- * read another project is not kept: its branch moves, and what it may read depends on the user.
+ * read another project or a URL is not kept: what they hold moves, and what a user may read differs.
  * The oldest goes first.
  */
 const compiledConfigs = new Map<string, CompileResult>()
@@ -66,8 +66,10 @@ export const MISSING_CONFIG = 'Missing CI config file'
 /**
  * The plan of a new pipeline (`Ci::CreatePipelineService`'s chain: `Config::Content`, `Config::Process`,
  * `EvaluateWorkflowRules`, `Populate`): the `.gitlab-ci.yml` at the pipeline's commit, read with its
- * local includes from the same commit. A commit without one falls back to the seed's `ci_jobs` shortcut
- * when the project has `ci_config`, and is GitLab's `Missing CI config file` otherwise.
+ * local includes from the same commit, its project includes as the pipeline's user may read them, and
+ * its remote includes from `input.remotes` (one missing throws `RemoteIncludeNeeded`). A commit without
+ * one falls back to the seed's `ci_jobs` shortcut when the project has `ci_config`, and is GitLab's
+ * `Missing CI config file` otherwise.
  */
 export function planFor(store: Store, access: Access, input: CiPlanInput): CiPlanOutcome {
   const read = (path: string) => readFileAt(store, input.sha, path)?.toString('utf8')
@@ -126,10 +128,7 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
 function projectFiles(store: Store, access: Access, actor: Actor): ProjectFiles {
   return (path, ref) => {
     const project = store.projects.byPath(path)
-    if (!project || !downloadsCode(store, access, actor, project))
-      throw new CiConfigError(
-        `Project \`${path}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`,
-      )
+    if (!project || !downloadsCode(store, access, actor, project)) throw projectNotFound(path)
     const sha = commitOf(store, project, ref)
     if (!sha) throw new CiConfigError(`Project \`${path}\` reference \`${ref}\` does not exist!`)
     return { key: `${project.id}@${sha}`, read: (file) => readFileAt(store, sha, file)?.toString('utf8') }

@@ -93,7 +93,8 @@ export function pipelineService(
     persistedStatus = 422,
     saveOnErrors = true,
   ): Promise<Pipeline> {
-    const fetched = await fetchRemoteIncludes(store, access, input, remoteIncludes)
+    // A configuration's remote includes are fetched first: creating the rows then reads no network.
+    const fetched = input.plan ? input : await fetchRemoteIncludes(store, access, input, remoteIncludes)
     const now = isoNow(ctx.clock)
     const { project: p } = input
     const made = store.transaction(() =>

@@ -18,7 +18,8 @@ const SKIP_CI = /\[(ci[ _-]skip|skip[ _-]ci)\]/i
  * `.gitlab-ci.yml` asks for one (its `workflow:rules` and `rules` see `CI_PIPELINE_SOURCE=push`), for the
  * pusher; not for a deleted ref, nor a commit message with `[skip ci]`. A commit without the file makes no
  * pipeline (the seed's `ci_jobs` shortcut is for triggers and the API only, our choice); an invalid one a
- * failed pipeline, as GitLab keeps one.
+ * failed pipeline, as GitLab keeps one. A configuration with `include: remote` makes its pipeline once
+ * the files are fetched, after the push has answered.
  */
 export function withPushPipelines(
   repository: RepositoryService,
