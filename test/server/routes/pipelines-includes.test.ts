@@ -83,6 +83,23 @@ describe('include: project', () => {
     // ...and refuses mark again (what the admin could read was not kept for others either).
     expect((await create()).body).toEqual(refused(denied('root/secret')))
 
+    // A repository feature turned off hides the files even from a maintainer (`download_code`).
+    await commitFiles(t, 'acme/other', 'main', { 'ci.yml': 'other: { script: x }\n' })
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': 'include: { project: acme/other, file: ci.yml }\nown: { script: x }\n',
+    })
+    expect((await create()).status).toBe(201)
+    const off = await t.http('PUT', '/api/v4/projects/acme%2Fother', {
+      token: MARK,
+      json: { repository_access_level: 'disabled' },
+    })
+    expect(off.status).toBe(200)
+    expect((await create()).body).toEqual(refused(denied('acme/other')))
+    await t.http('PUT', '/api/v4/projects/acme%2Fother', {
+      token: MARK,
+      json: { repository_access_level: 'enabled' },
+    })
+
     await commitFiles(t, 'acme/app', 'ci', {
       '.gitlab-ci.yml': 'include: { project: acme/nope, file: ci.yml }\nown: { script: x }\n',
     })
