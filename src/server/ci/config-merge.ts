@@ -2,16 +2,49 @@ import { interpolate, resolveInputs } from './inputs.js'
 import { isHash, loadCiYaml, YamlReference, YamlSyntaxError } from './yaml-documents.js'
 
 /*
- * `include: local` and `extends` (`lib/gitlab/ci/config/external/`, `lib/gitlab/ci/config/extendable/`):
- * the files a configuration includes are merged under it (a hash merges key by key, anything else is
- * replaced; the including file wins), then each job's `extends` chain is merged under the job.
+ * `include` and `extends` (`lib/gitlab/ci/config/external/`, `lib/gitlab/ci/config/extendable/`):
+ * the files a configuration includes (`local`, `project` from another project of the server, `remote`) are
+ * merged under it (a hash merges key by key, anything else is replaced; the including file wins), then
+ * each job's `extends` chain is merged under the job.
  */
 
 /** Reads a file of the pipeline's commit; `undefined` when there is none. */
 export type CiFileReader = (path: string) => string | undefined
 
+/**
+ * `include: project`: the files of the project at `path` at `ref` (`HEAD`: its default branch), as the
+ * pipeline's user may read them; throws `CiConfigError` with GitLab's refusal. `key` names the project
+ * and commit, for the checks of files included twice.
+ */
+export type ProjectFiles = (path: string, ref: string) => { key: string; read: CiFileReader }
+
+/** `include: remote`: the text at the URL, fetched before; throws `CiConfigError` with GitLab's refusal. */
+export type RemoteFiles = (url: string) => string
+
+/** What an included file is read with, besides the pipeline's own commit. */
+export interface IncludeSources {
+  projects: ProjectFiles
+  remote: RemoteFiles
+}
+
 /** A configuration GitLab refuses, with its message. */
 export class CiConfigError extends Error {}
+
+/** `include: project` of a project that is missing or that the pipeline's user may not read. */
+export const projectNotFound = (path: string) =>
+  new CiConfigError(
+    `Project \`${path}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`,
+  )
+
+/** A configuration compiled without a server: no other project may be read, no URL fetched. */
+export const NO_SOURCES: IncludeSources = {
+  projects: (path) => {
+    throw projectNotFound(path)
+  },
+  remote: (url) => {
+    throw new CiConfigError(`Remote file \`${url}\` could not be fetched because of a socket error!`)
+  },
+}
 
 /** GitLab's limits (`Gitlab::Ci::Config::External::Context::MAX_INCLUDES`, `Extendable::Entry::MAX_NESTING_LEVELS`). */
 const MAX_INCLUDES = 150
@@ -30,26 +63,38 @@ export function deepMerge(
   return out
 }
 
-interface IncludeEntry {
-  local: string
-  inputs: Record<string, unknown>
-}
+/** `Gitlab::UrlSanitizer.valid?`: what makes a string include a URL rather than a local path. */
+const URL_SCHEME = /^(https?|ssh|git):/i
 
+type IncludeEntry =
+  | { local: string; inputs: Record<string, unknown> }
+  | { remote: string; inputs: Record<string, unknown> }
+  | { project: string; ref: string; file: string; inputs: Record<string, unknown> }
+
+/** The entries of `include:` (`External::Mapper::Normalizer`): a project's `file` list is one entry per file. */
 function includeEntries(value: unknown): IncludeEntry[] {
   const list = Array.isArray(value) ? value : [value]
-  return list.map((item) => {
-    if (typeof item === 'string') {
-      if (/^https?:\/\//.test(item))
-        throw new CiConfigError(
-          `Remote file \`${item}\` could not be fetched: the emulator includes local files only`,
-        )
-      return { local: item, inputs: {} }
+  return list.flatMap((item): IncludeEntry[] => {
+    if (typeof item === 'string')
+      return [URL_SCHEME.test(item) ? { remote: item, inputs: {} } : { local: item, inputs: {} }]
+    const inputs = isHash(item) && isHash(item.inputs) ? item.inputs : {}
+    if (isHash(item) && typeof item.local === 'string') return [{ local: item.local, inputs }]
+    if (isHash(item) && typeof item.remote === 'string') return [{ remote: item.remote, inputs }]
+    if (isHash(item) && 'project' in item && item.file !== undefined && item.file !== null) {
+      // GitLab takes the first of a list of projects (a deprecated form) and matches paths in lower case.
+      const project = String(
+        (Array.isArray(item.project) ? item.project[0] : item.project) ?? '',
+      ).toLowerCase()
+      const ref = item.ref === undefined || item.ref === null ? 'HEAD' : String(item.ref)
+      const files = Array.isArray(item.file) ? item.file : [item.file]
+      if (project !== '') return files.map((file) => ({ project, ref, file: String(file), inputs }))
     }
-    if (isHash(item) && typeof item.local === 'string')
-      return { local: item.local, inputs: isHash(item.inputs) ? item.inputs : {} }
     if (isHash(item)) {
-      const kind = ['remote', 'template', 'project', 'component', 'artifact'].find((k) => k in item)
-      if (kind) throw new CiConfigError(`Include \`${kind}\` is not supported by the emulator: use \`local\``)
+      const kind = ['template', 'component', 'artifact'].find((k) => k in item)
+      if (kind)
+        throw new CiConfigError(
+          `Include \`${kind}\` is not supported by the emulator: use \`local\`, \`project\` or \`remote\``,
+        )
     }
     throw new CiConfigError('Included file `' + JSON.stringify(item) + '` does not have a valid location!')
   })
@@ -78,28 +123,69 @@ export function loadWithInputs(text: string, inputs: Record<string, unknown>, la
   return content
 }
 
-/** The configuration with every `include: local` merged in, depth first; throws `CiConfigError`. */
-export function mergeIncludes(root: Record<string, unknown>, read: CiFileReader): Record<string, unknown> {
+/** `File::Base::YAML_WHITELIST_EXTENSION`: included files must be YAML by name. */
+const YAML_NAME = /.+\.(yml|yaml)$/i
+
+/**
+ * The configuration with its includes merged in, depth first; throws `CiConfigError`. A file included
+ * from another project reads its own `local` includes from that project's commit, a remote file from
+ * where it was included (GitLab's context).
+ */
+export function mergeIncludes(
+  root: Record<string, unknown>,
+  read: CiFileReader,
+  sources: IncludeSources = NO_SOURCES,
+): Record<string, unknown> {
   let count = 0
-  const expand = (config: Record<string, unknown>, seen: string[]): Record<string, unknown> => {
+  /** One included file's text, where its own `local` includes are read from, and its name in errors. */
+  const open = (entry: IncludeEntry, here: { key: string; read: CiFileReader }) => {
+    if ('remote' in entry) {
+      const url = entry.remote
+      if (!URL_SCHEME.test(url) || !URL.canParse(url))
+        throw new CiConfigError(`Remote file \`${url}\` does not have a valid address!`)
+      if (!YAML_NAME.test(new URL(url).pathname.split('/').pop() ?? ''))
+        throw new CiConfigError(`Included file \`${url}\` does not have YAML extension!`)
+      const text = sources.remote(url)
+      if (text.trim() === '') throw new CiConfigError(`Included file \`${url}\` is empty or does not exist!`)
+      return { path: url, text, from: here, key: `remote:${url}` }
+    }
+    const path = ('local' in entry ? entry.local : entry.file).replace(/^\/+/, '')
+    if (!YAML_NAME.test(path.split('/').pop() ?? ''))
+      throw new CiConfigError(`Included file \`${path}\` does not have YAML extension!`)
+    if ('local' in entry) {
+      const text = here.read(path)
+      if (text === undefined) throw new CiConfigError(`Local file \`${path}\` does not exist!`)
+      if (text.trim() === '') throw new CiConfigError(`Local file \`${path}\` is empty!`)
+      return { path, text, from: here, key: `${here.key}:${path}` }
+    }
+    const from = sources.projects(entry.project, entry.ref)
+    const text = from.read(path)
+    if (text === undefined)
+      throw new CiConfigError(`Project \`${entry.project}\` file \`${path}\` does not exist!`)
+    if (text.trim() === '') throw new CiConfigError(`Project \`${entry.project}\` file \`${path}\` is empty!`)
+    return { path, text, from, key: `${from.key}:${path}` }
+  }
+  const expand = (
+    config: Record<string, unknown>,
+    here: { key: string; read: CiFileReader },
+    seen: string[],
+  ): Record<string, unknown> => {
     if (!('include' in config)) return config
     const { include, ...rest } = config
     let merged: Record<string, unknown> = {}
     for (const entry of includeEntries(include)) {
-      const path = entry.local.replace(/^\/+/, '')
       if (++count > MAX_INCLUDES)
         throw new CiConfigError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`)
-      if (seen.includes(path)) throw new CiConfigError(`Include \`${path}\` was already included!`)
-      const text = read(path)
-      if (text === undefined) throw new CiConfigError(`Local file \`${path}\` does not exist!`)
+      const { path, text, from, key: scoped } = open(entry, here)
+      if (seen.includes(scoped)) throw new CiConfigError(`Include \`${path}\` was already included!`)
       const content = loadWithInputs(text, entry.inputs, path)
       if (!isHash(content))
         throw new CiConfigError(`Included file \`${path}\` does not have valid YAML syntax!`)
-      merged = deepMerge(merged, expand(content, [...seen, path]))
+      merged = deepMerge(merged, expand(content, from, [...seen, scoped]))
     }
     return deepMerge(merged, rest)
   }
-  return expand(root, [])
+  return expand(root, { key: '', read }, [])
 }
 
 /** Every job with its `extends` chain merged under it (`Gitlab::Ci::Config::Extendable`). */

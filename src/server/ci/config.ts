@@ -4,6 +4,8 @@ import {
   type CiFileReader,
   loadWithInputs,
   mergeIncludes,
+  type IncludeSources,
+  NO_SOURCES,
   resolveReferences,
 } from './config-merge.js'
 import {
@@ -11,6 +13,7 @@ import {
   commands,
   compileJob,
   type CompiledJob,
+  DEFAULT_KEYS,
   type JobDefaults,
   variableValues,
   workflowRules,
@@ -48,21 +51,6 @@ const ROOT_KEYS = new Set([
   'cache',
   'workflow',
 ])
-const DEFAULT_KEYS = new Set([
-  'before_script',
-  'after_script',
-  'image',
-  'services',
-  'cache',
-  'interruptible',
-  'retry',
-  'tags',
-  'timeout',
-  'artifacts',
-  'hooks',
-  'id_tokens',
-  'identity',
-])
 const DEFAULT_STAGES = ['build', 'test', 'deploy']
 
 function stagesOf(value: unknown): string[] {
@@ -76,7 +64,7 @@ function defaultsOf(root: Record<string, unknown>): JobDefaults {
   const d = root.default
   if (d !== undefined && d !== null && !isHash(d)) throw new CiConfigError('default config should be a hash')
   const given = isHash(d) ? d : {}
-  const bad = Object.keys(given).filter((k) => !DEFAULT_KEYS.has(k))
+  const bad = Object.keys(given).filter((k) => !DEFAULT_KEYS.includes(k))
   if (bad.length) throw new CiConfigError(`default config contains unknown keys: ${bad.join(', ')}`)
   const script = (key: 'before_script' | 'after_script') => {
     const value = given[key] ?? root[key]
@@ -133,18 +121,20 @@ function logicalChecks(stages: string[], jobs: CompiledJob[]): void {
 
 /**
  * Compiles `text` (the project's `.gitlab-ci.yml`, or a child pipeline's merged includes) with the
- * pipeline's `inputs`; `read` serves `include: local`. Answers the configuration or GitLab's errors.
+ * pipeline's `inputs`; `read` serves `include: local`, `sources` `project` and `remote`. Answers the
+ * configuration or GitLab's errors.
  */
 export function compileCiConfig(
   text: string,
   read: CiFileReader,
   inputs: Record<string, unknown> = {},
+  sources: IncludeSources = NO_SOURCES,
 ): CompileResult {
   try {
     if (text.trim() === '') return { errors: ['Please provide content of .gitlab-ci.yml'] }
     const loaded = loadWithInputs(text, inputs)
     if (!isHash(loaded)) return { errors: ['Invalid configuration format'] }
-    return { config: compileRoot(loaded, read) }
+    return { config: compileRoot(loaded, read, sources) }
   } catch (e) {
     if (e instanceof CiConfigError) return { errors: [e.message] }
     throw e
@@ -152,17 +142,25 @@ export function compileCiConfig(
 }
 
 /** A child pipeline's configuration: its `trigger:include` files merged as one (`include: [...]`). */
-export function compileChildConfig(files: string[], read: CiFileReader): CompileResult {
+export function compileChildConfig(
+  files: string[],
+  read: CiFileReader,
+  sources: IncludeSources = NO_SOURCES,
+): CompileResult {
   try {
-    return { config: compileRoot({ include: files.map((local) => ({ local })) }, read) }
+    return { config: compileRoot({ include: files.map((local) => ({ local })) }, read, sources) }
   } catch (e) {
     if (e instanceof CiConfigError) return { errors: [e.message] }
     throw e
   }
 }
 
-function compileRoot(loaded: Record<string, unknown>, read: CiFileReader): CompiledConfig {
-  const root = resolveReferences(applyExtends(mergeIncludes(loaded, read)))
+function compileRoot(
+  loaded: Record<string, unknown>,
+  read: CiFileReader,
+  sources: IncludeSources,
+): CompiledConfig {
+  const root = resolveReferences(applyExtends(mergeIncludes(loaded, read, sources)))
   const stages = stagesOf(root.stages)
   let variables: Record<string, string>
   let workflow: CiRule[] | undefined

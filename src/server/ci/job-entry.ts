@@ -47,6 +47,8 @@ export interface CompiledJob {
   allowFailureSet: boolean
   /** `needs:` entries marked `optional: true`. */
   optionalNeeds: string[]
+  /** `inherit:variables`: which top-level (and `workflow:rules`) variables the job sees; all when absent. */
+  inheritVariables?: false | string[]
   definition: JobDefinition
 }
 
@@ -196,11 +198,13 @@ function needNames(needs: unknown[]): { names: string[]; optional: string[] } {
   const optional: string[] = []
   for (const n of needs) {
     if (typeof n === 'string') names.push(n)
+    // A job of another pipeline (`needs:pipeline:job`, a parent's artifacts; `needs:project`) is no job
+    // of this one: GitLab does not wait for it, and the emulator passes no artifacts between jobs.
+    else if (isHash(n) && ('pipeline' in n || 'project' in n)) continue
     else if (isHash(n) && typeof n.job === 'string') {
       names.push(n.job)
       if (n.optional === true) optional.push(n.job)
     }
-    // `needs: pipeline` and cross-project needs are not jobs of this pipeline: left out.
   }
   return { names, optional }
 }
@@ -273,11 +277,58 @@ export interface JobDefaults {
   artifacts?: unknown
 }
 
+/** The keys `default:` may hold (`Entry::Default::ALLOWED_KEYS`), which `inherit:default` may list. */
+export const DEFAULT_KEYS = [
+  'before_script',
+  'after_script',
+  'image',
+  'services',
+  'cache',
+  'interruptible',
+  'retry',
+  'tags',
+  'timeout',
+  'artifacts',
+  'hooks',
+  'id_tokens',
+  'identity',
+]
+
+/** One `inherit:` entry (`Entry::Inherit::Default`, `::Variables`): `true`, `false` or a list of names. */
+function inheritance(value: unknown, at: string, allowed?: string[]): boolean | string[] {
+  if (value === undefined || value === null) return true
+  if (typeof value === 'boolean') return value
+  if (!Array.isArray(value)) throw new Error(`${at} should be a bool or array of strings`)
+  if (value.some((v) => typeof v !== 'string')) throw new Error(`${at} config should be an array of strings`)
+  const unknown = allowed ? (value as string[]).filter((v) => !allowed.includes(v)) : []
+  if (unknown.length) throw new Error(`${at} config contains unknown values: ${unknown.join(', ')}`)
+  return value as string[]
+}
+
+/** `inherit:` (`Entry::Inherit`): the defaults the job keeps, and which top-level variables it sees. */
+function inherit(
+  value: unknown,
+  where: string,
+  defaults: JobDefaults,
+): { defaults: JobDefaults; variables: boolean | string[] } {
+  if (value === undefined || value === null) return { defaults, variables: true }
+  const at = `${where}:inherit`
+  if (!isHash(value)) throw new Error(`${at} config should be a hash`)
+  const bad = Object.keys(value).filter((k) => k !== 'default' && k !== 'variables')
+  if (bad.length) throw new Error(`${at} config contains unknown keys: ${bad.join(', ')}`)
+  const keep = inheritance(value.default, `${at}:default`, DEFAULT_KEYS)
+  const variables = inheritance(value.variables, `${at}:variables`)
+  if (keep === true) return { defaults, variables }
+  const kept = Object.entries(defaults).filter(([k]) => keep !== false && keep.includes(k))
+  return { defaults: Object.fromEntries(kept) as JobDefaults, variables }
+}
+
 /**
  * Checks one visible job and resolves it; throws an `Error` whose message is GitLab's.
- * `stage` defaults to `test`; `before_script` and `after_script` come from `defaults` when the job has none.
+ * `stage` defaults to `test`; `before_script`, `after_script` and `artifacts` come from `defaults` when the
+ * job has none and its `inherit:default` keeps them.
  */
-export function compileJob(name: string, raw: unknown, defaults: JobDefaults): CompiledJob {
+export function compileJob(name: string, raw: unknown, allDefaults: JobDefaults): CompiledJob {
   const isBridge = isHash(raw) && 'trigger' in raw && !('script' in raw)
   if (!isHash(raw) || !('script' in raw || 'run' in raw || 'trigger' in raw))
     throw new Error(`jobs ${name} config should implement the script:, run:, or trigger: keyword`)
@@ -285,6 +336,7 @@ export function compileJob(name: string, raw: unknown, defaults: JobDefaults): C
   const allowed = isBridge ? BRIDGE_KEYS : JOB_KEYS
   const bad = Object.keys(raw).filter((k) => !allowed.has(k))
   if (bad.length) throw new Error(`${where} config contains unknown keys: ${bad.join(', ')}`)
+  const { defaults, variables: inheritVariables } = inherit(raw.inherit, where, allDefaults)
   if ('rules' in raw) {
     const clash = ['only', 'except'].filter((k) => k in raw)
     if (clash.length)
@@ -339,6 +391,7 @@ export function compileJob(name: string, raw: unknown, defaults: JobDefaults): C
     whenSet: raw.when !== undefined,
     allowFailureSet: raw.allow_failure !== undefined,
     optionalNeeds: needs?.optional ?? [],
+    ...(inheritVariables === true ? {} : { inheritVariables }),
     definition,
   }
   if (raw.rules !== undefined) job.rules = checkRules(raw.rules, `${where}:rules`, RULE_WHEN)

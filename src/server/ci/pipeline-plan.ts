@@ -97,19 +97,20 @@ export function planPipeline(
     globals = { ...predefined, ...config.variables, ...added, ...pipelineVariables }
   }
   const jobs: PlannedJob[] = []
+  const roots = { ...config.variables, ...added }
   for (const job of config.jobs) {
-    // The job sees the YAML's variables: the top-level ones, those of `workflow:rules`, then its own.
+    // The job sees the YAML's variables: the top-level ones and those of `workflow:rules` its
+    // `inherit:variables` keeps (`Variables::Helpers.inherit_yaml_variables`), then its own.
+    const kept = job.inheritVariables
+    const inherited =
+      kept === undefined
+        ? roots
+        : Object.fromEntries(Object.entries(roots).filter(([k]) => kept && kept.includes(k)))
     const definition: JobDefinition = {
       ...job.definition,
-      variables: { ...config.variables, ...added, ...job.definition.variables },
+      variables: { ...inherited, ...job.definition.variables },
     }
-    const seen = {
-      ...predefined,
-      ...config.variables,
-      ...added,
-      ...job.definition.variables,
-      ...pipelineVariables,
-    }
+    const seen = { ...predefined, ...inherited, ...job.definition.variables, ...pipelineVariables }
     if (!job.rules) {
       const only = job.only ?? (config.workflow ? undefined : DEFAULT_ONLY)
       const context = {

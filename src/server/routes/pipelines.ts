@@ -48,7 +48,7 @@ export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): voi
       input: PipelineCreate,
       response: { 201: Pipeline },
     },
-    (h) => h.reply.code(201).send(pipelines.createFromApi(h.actor, h.path.id, h.params)),
+    async (h) => h.reply.code(201).send(await pipelines.createFromApi(h.actor, h.path.id, h.params)),
   )
 
   route(

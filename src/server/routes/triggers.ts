@@ -59,7 +59,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       input: TriggerPipeline,
       response: { 201: Pipeline },
     },
-    (h) => h.reply.code(201).send(trigger(h.req, h.path.id, h.params)),
+    async (h) => h.reply.code(201).send(await trigger(h.req, h.path.id, h.params)),
   )
 
   route(
@@ -72,12 +72,12 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
       input: TriggerPipelineAtRef,
       response: { 201: Pipeline },
     },
-    (h) => {
+    async (h) => {
       // The router's wildcard: the ref and `/trigger/pipeline` after it.
       const rest = (h.req.params as { '*'?: string })['*'] ?? ''
       const ref = rest.endsWith(TRIGGER_SUFFIX) ? rest.slice(0, -TRIGGER_SUFFIX.length) : ''
       if (ref === '') throw new GitLabError(404, { error: '404 Not Found' })
-      return h.reply.code(201).send(trigger(h.req, h.path.id, { ...h.params, ref }, ref))
+      return h.reply.code(201).send(await trigger(h.req, h.path.id, { ...h.params, ref }, ref))
     },
   )
 

@@ -63,10 +63,7 @@ export function ciAbilities(store: Store, access: Access, actor: Actor, project:
     if (set === 'disabled') return false
     return set !== 'private' || actor.admin || level >= privateLevel
   }
-  const repository = featureOpen(
-    'repository',
-    project.visibility === 'private' ? Level.reporter : Level.guest,
-  )
+  const repository = featureOpen('repository', repositoryLevel(project))
   const builds = features.builds ?? 'enabled'
   const buildsOpen = featureOpen('builds', Level.guest)
   const reporter = actor.admin || level >= Level.reporter
@@ -83,6 +80,23 @@ export function ciAbilities(store: Store, access: Access, actor: Actor, project:
     builds: buildAbilities,
     pipelines: pipelineAbilities,
   }
+}
+
+/** The level the repository feature asks when `private` (`PRIVATE_FEATURES_MIN_ACCESS_LEVEL_FOR_PRIVATE_PROJECT`). */
+const repositoryLevel = (project: ProjectRow) =>
+  project.visibility === 'private' ? Level.reporter : Level.guest
+
+/**
+ * `download_code` (`ProjectPolicy`): whoever reads the project, Reporter and up in a private one, unless
+ * the repository feature is disabled, or `private` and the caller below its level (admins pass).
+ */
+export function downloadsCode(store: Store, access: Access, actor: Actor, project: ProjectRow): boolean {
+  if (!access.canReadProject(actor, project)) return false
+  const level = access.projectLevel(actor, project)
+  if (project.visibility === 'private' && !actor.admin && level < Level.reporter) return false
+  const set = (JSON.parse(settingsOf(store, project.id).features) as Features).repository ?? 'enabled'
+  if (set === 'disabled') return false
+  return set !== 'private' || actor.admin || level >= repositoryLevel(project)
 }
 
 /**

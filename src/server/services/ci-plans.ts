@@ -1,10 +1,15 @@
 import { compileChildConfig, compileCiConfig, type CompileResult } from '../ci/config.js'
+import { CiConfigError, type IncludeSources, projectNotFound, type ProjectFiles } from '../ci/config-merge.js'
+import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { planPipeline, type PipelinePlan, type RuleFacts } from '../ci/pipeline-plan.js'
 import { predefinedVariables } from '../ci/predefined-variables.js'
 import { filesOf, treeOfCommit, type FileEntry } from '../git/commit-files.js'
 import { readFileAt } from '../git/read-file.js'
 import { parseCommit } from '../git/trees.js'
 import type { Store } from '../store/index.js'
+import { Actor, type Access } from './access.js'
+import { downloadsCode } from './ci-access.js'
+import { resolveRef } from './refs.js'
 import type { VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
 import { oldestKeys } from '../domain/oldest-keys.js'
@@ -18,6 +23,8 @@ export type CiPlanOutcome =
 
 export interface CiPlanInput {
   project: ProjectRow
+  /** Who runs the pipeline: `include: project` reads only what they may read. */
+  userId: number | null
   ref: string
   sha: string
   tag: boolean
@@ -28,6 +35,15 @@ export interface CiPlanInput {
   childInclude?: string[]
   /** A push's previous commit of the branch (`BLANK_SHA` for a new branch): what `changes:` compares with. */
   before?: string
+  /** The `include: remote` files fetched for this pipeline (`fetchRemoteIncludes`), by URL. */
+  remotes?: ReadonlyMap<string, RemoteInclude>
+}
+
+/** Planning met an `include: remote` not fetched yet: the caller fetches it and plans again. */
+export class RemoteIncludeNeeded extends Error {
+  constructor(readonly url: string) {
+    super(`Remote file \`${url}\` was not fetched`)
+  }
 }
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml'
@@ -35,7 +51,9 @@ export const CI_CONFIG_PATH = '.gitlab-ci.yml'
 /*
  * Compiled configurations by commit, child files and inputs: a commit's files never change (git objects
  * are content-addressed), and planning leaves a compiled configuration as it is, so pipelines of the same
- * commit (a poller triggering again, a child pipeline per parent) skip the YAML. The oldest goes first.
+ * commit (a poller triggering again, a child pipeline per parent) skip the YAML. A configuration that
+ * read another project or a URL is not kept: what they hold moves, and what a user may read differs.
+ * The oldest goes first.
  */
 const compiledConfigs = new Map<string, CompileResult>()
 const CACHED_CONFIGS = 32
@@ -49,24 +67,42 @@ export const MISSING_CONFIG = 'Missing CI config file'
 /**
  * The plan of a new pipeline (`Ci::CreatePipelineService`'s chain: `Config::Content`, `Config::Process`,
  * `EvaluateWorkflowRules`, `Populate`): the `.gitlab-ci.yml` at the pipeline's commit, read with its
- * local includes from the same commit. A commit without one falls back to the seed's `ci_jobs` shortcut
- * when the project has `ci_config`, and is GitLab's `Missing CI config file` otherwise.
+ * local includes from the same commit, its project includes as the pipeline's user may read them, and
+ * its remote includes from `input.remotes` (one missing throws `RemoteIncludeNeeded`). A commit without
+ * one falls back to the seed's `ci_jobs` shortcut when the project has `ci_config`, and is GitLab's
+ * `Missing CI config file` otherwise.
  */
-export function planFor(store: Store, input: CiPlanInput): CiPlanOutcome {
+export function planFor(store: Store, access: Access, input: CiPlanInput): CiPlanOutcome {
   const read = (path: string) => readFileAt(store, input.sha, path)?.toString('utf8')
   const key = `${input.sha}\0${JSON.stringify(input.childInclude ?? null)}\0${JSON.stringify(input.inputs ?? {})}`
   let compiled = compiledConfigs.get(key)
   if (!compiled) {
-    if (input.childInclude) compiled = compileChildConfig(input.childInclude, read)
+    let external = false
+    const user = input.userId === null ? null : (store.users.get(input.userId) ?? null)
+    const others = projectFiles(store, access, new Actor(user))
+    const sources: IncludeSources = {
+      projects: (path, ref) => {
+        external = true
+        return others(path, ref)
+      },
+      remote: (url) => {
+        external = true
+        const fetched = input.remotes?.get(url)
+        if (!fetched) throw new RemoteIncludeNeeded(url)
+        if ('error' in fetched) throw new CiConfigError(fetched.error)
+        return fetched.text
+      },
+    }
+    if (input.childInclude) compiled = compileChildConfig(input.childInclude, read, sources)
     else {
       const text = read(CI_CONFIG_PATH)
       if (text === undefined)
         return input.project.ci_config === 1
           ? { kind: 'shortcut' }
           : { kind: 'error', message: MISSING_CONFIG, yaml: false }
-      compiled = compileCiConfig(text, read, input.inputs ?? {})
+      compiled = compileCiConfig(text, read, input.inputs ?? {}, sources)
     }
-    remember(key, compiled)
+    if (!external) remember(key, compiled)
   }
   if ('errors' in compiled)
     return { kind: 'error', message: compiled.errors[0] ?? 'Invalid configuration format', yaml: true }
@@ -84,6 +120,53 @@ export function planFor(store: Store, input: CiPlanInput): CiPlanOutcome {
   return 'error' in planned
     ? { kind: 'error', message: planned.error, yaml: false }
     : { kind: 'plan', plan: planned.plan }
+}
+
+/**
+ * `include: project` (`External::File::Project`): the project's files at `ref` (a branch, a tag or a
+ * commit; `HEAD` its default branch) for `actor`, who must be allowed `download_code` there.
+ */
+function projectFiles(store: Store, access: Access, actor: Actor): ProjectFiles {
+  return (path, ref) => {
+    const project = store.projects.byPath(path)
+    if (!project || !downloadsCode(store, access, actor, project)) throw projectNotFound(path)
+    const sha = commitOf(store, project, ref)
+    if (!sha) throw new CiConfigError(`Project \`${path}\` reference \`${ref}\` does not exist!`)
+    return { key: `${project.id}@${sha}`, read: (file) => readFileAt(store, sha, file)?.toString('utf8') }
+  }
+}
+
+/** `Project#commit(ref)`: a commit's id, or a branch or tag name (git prefers the tag of a name both have). */
+function commitOf(store: Store, project: ProjectRow, ref: string): string | undefined {
+  const name = ref === 'HEAD' ? project.default_branch : ref
+  if (!name) return undefined
+  if (/^[0-9a-f]{40}$/.test(name) && store.gitObjects.get(name)?.type === 'commit') return name
+  const found = resolveRef(store, project.id, name)
+  if (found !== 'ambiguous') return found?.sha
+  return store.pipelines.refsNamed(project.id, name).find((r) => r.kind === 'tag')?.sha
+}
+
+/**
+ * `input` with the `include: remote` files its configuration asks for fetched (none: `input` as it
+ * is): planning stops at the first one missing, which is fetched, and starts again, each URL fetched once.
+ */
+export async function fetchRemoteIncludes<T extends CiPlanInput>(
+  store: Store,
+  access: Access,
+  input: T,
+  fetch: RemoteIncludeFetcher,
+): Promise<T> {
+  let remotes: Map<string, RemoteInclude> | undefined
+  for (;;) {
+    try {
+      planFor(store, access, remotes ? { ...input, remotes } : input)
+      return remotes ? { ...input, remotes } : input
+    } catch (err) {
+      if (!(err instanceof RemoteIncludeNeeded)) throw err
+      remotes ??= new Map(input.remotes)
+      remotes.set(err.url, await fetch(err.url))
+    }
+  }
 }
 
 /** The files of a commit by path (none when the store lacks it). */

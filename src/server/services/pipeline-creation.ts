@@ -2,7 +2,7 @@ import type { DownstreamStarter, PipelineRunner } from '../jobs/pipeline-runner.
 import type { Store } from '../store/index.js'
 import type { PipelineRow, VariableRow } from '../store/pipelines.js'
 import { Actor, Level, type Access } from './access.js'
-import { planFor } from './ci-plans.js'
+import { planFor, RemoteIncludeNeeded, type CiPlanInput, type CiPlanOutcome } from './ci-plans.js'
 import { insertPipeline, type NewPipelineInput } from './pipeline-writes.js'
 import { resolveRef } from './refs.js'
 
@@ -18,13 +18,14 @@ export type Creation = { row: PipelineRow } | { error: string; row?: PipelineRow
  */
 export function createPipelineRows(
   store: Store,
+  access: Access,
   runner: PipelineRunner,
   input: NewPipelineInput,
   now: string,
   saveOnErrors = true,
 ): Creation {
   if (input.plan) return { row: insertPipeline(store, runner, input, now) }
-  const outcome = planFor(store, input)
+  const outcome = planFor(store, access, input)
   if (outcome.kind === 'shortcut') return { row: insertPipeline(store, runner, input, now) }
   if (outcome.kind === 'plan')
     return { row: insertPipeline(store, runner, { ...input, plan: outcome.plan }, now) }
@@ -45,6 +46,20 @@ function failedPipeline(
   const failed = { ...row, status: 'failed', finished_at: now, updated_at: now }
   store.pipelines.setState(failed)
   return failed
+}
+
+/**
+ * A child pipeline's plan. The runner starts children synchronously, so a child configuration that
+ * includes a remote file is a configuration error here (the emulator's limit, not GitLab's).
+ */
+function childPlan(store: Store, access: Access, input: CiPlanInput): CiPlanOutcome {
+  try {
+    return planFor(store, access, input)
+  } catch (err) {
+    if (!(err instanceof RemoteIncludeNeeded)) throw err
+    const message = `Remote file \`${err.url}\` could not be fetched: the emulator fetches no remote includes for child pipelines`
+    return { kind: 'error', message, yaml: true }
+  }
 }
 
 /**
@@ -85,7 +100,7 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
         tag: upstream.tag === 1,
         source: 'parent_pipeline',
       }
-      const outcome = planFor(store, { ...input, childInclude: trigger.include })
+      const outcome = childPlan(store, access, { ...input, childInclude: trigger.include })
       if (outcome.kind === 'error' && outcome.yaml) {
         const child = input
         const failed = store.transaction(() => failedPipeline(store, runner, child, outcome.message, at))
@@ -109,7 +124,7 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
       if (ref === undefined || ref === 'ambiguous') return { error: 'downstream_pipeline_creation_failed' }
       input = { ...common, project, ref: ref.name, sha: ref.sha, tag: ref.kind === 'tag', source: 'pipeline' }
     }
-    const made = store.transaction(() => createPipelineRows(store, runner, input, at))
+    const made = store.transaction(() => createPipelineRows(store, access, runner, input, at))
     if ('error' in made) return { error: 'downstream_pipeline_creation_failed', pipelineId: made.row?.id }
     return { pipelineId: made.row.id }
   }

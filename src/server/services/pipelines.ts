@@ -32,6 +32,8 @@ import { JobTokenActor } from './job-tokens.js'
 import { jobOutputsOf } from './job-outputs.js'
 import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
+import { fetchRemoteIncludes } from './ci-plans.js'
+import type { RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { apiPipelineInput } from './pipeline-api.js'
 import { ciAbilities, hiddenFromExternal, readsPipelineRecords } from './ci-access.js'
 
@@ -48,7 +50,11 @@ const SCOPES: Record<string, string[]> = {
  * CI/CD feature is restricted); variables, cancel and retry need Developer.
  * Every call first lets the runner catch up with the clock.
  */
-export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
+export function pipelineService(
+  ctx: ServiceContext,
+  runner: PipelineRunner,
+  remoteIncludes: RemoteIncludeFetcher,
+) {
   const { store, access } = ctx
   const present = pipelinePresenter(ctx.instance)
   /** The pipeline's user, whom its records show. */
@@ -92,10 +98,18 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
    * CREATED_MS. GitLab's refusals are `{"message":{"base":[...]}}`: 400, or `persistedStatus` when GitLab
    * kept the pipeline as failed (a configuration error: 422 for a trigger, 400 for `POST /pipeline`).
    */
-  function create(input: NewPipelineInput, persistedStatus = 422, saveOnErrors = true): Pipeline {
+  async function create(
+    input: NewPipelineInput,
+    persistedStatus = 422,
+    saveOnErrors = true,
+  ): Promise<Pipeline> {
+    // A configuration's remote includes are fetched first: creating the rows then reads no network.
+    const fetched = input.plan ? input : await fetchRemoteIncludes(store, access, input, remoteIncludes)
     const now = isoNow(ctx.clock)
     const { project: p } = input
-    const made = store.transaction(() => createPipelineRows(store, runner, input, now, saveOnErrors))
+    const made = store.transaction(() =>
+      createPipelineRows(store, access, runner, fetched, now, saveOnErrors),
+    )
     runner.poke()
     if ('error' in made) throw messageError(made.row ? persistedStatus : 400, { base: [made.error] })
     return present.full(p, made.row, userOf(made.row))
@@ -109,7 +123,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
      * `POST /projects/:id/pipeline`: anonymous callers 401 before the project is looked up
      * (`authenticate_non_get!`); `save_on_errors: false`, so a configuration error leaves nothing (400).
      */
-    createFromApi(actor: Actor, projectRef: string, params: PipelineCreate): Pipeline {
+    createFromApi(actor: Actor, projectRef: string, params: PipelineCreate): Promise<Pipeline> {
       if (!actor.user) throw unauthorized()
       const p = project(actor, projectRef)
       return create(apiPipelineInput(ctx, actor, p, params), 400, false)

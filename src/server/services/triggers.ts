@@ -122,7 +122,7 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
      * CI configuration, in GitLab's order.
      * `payload` is the request's parameters without the token (`TRIGGER_PAYLOAD`).
      */
-    trigger(projectRef: string, input: TriggerPipeline, payload: Record<string, unknown>): Pipeline {
+    trigger(projectRef: string, input: TriggerPipeline, payload: Record<string, unknown>): Promise<Pipeline> {
       const p = /^\d+$/.test(projectRef)
         ? store.projects.get(Number(projectRef))
         : store.projects.byPath(projectRef)

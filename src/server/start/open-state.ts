@@ -8,6 +8,7 @@ import { jobQueue } from '../jobs/export-queue.js'
 import { jobSlots } from '../jobs/job-slots.js'
 import { pipelineRunner } from '../jobs/pipeline-runner.js'
 import { remoteFiles } from '../jobs/remote-files.js'
+import { remoteIncludes } from '../jobs/remote-includes.js'
 import { DEFAULT_TRANSFER_LIMITS, type TransferLimits } from '../outbound/transfer-guard.js'
 import type { Instance } from '../present/context.js'
 import { createAccess, type Access } from '../services/access.js'
@@ -274,7 +275,12 @@ function composeServices(
     pageReads: pageReadService(api.ctx),
     hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
     repository: withPushHooks(
-      withPushPipelines(repositoryService(api.ctx), api.ctx, api.workers.runner),
+      withPushPipelines(
+        repositoryService(api.ctx),
+        api.ctx,
+        api.workers.runner,
+        remoteIncludes(api.settings.allowLocalRequests),
+      ),
       api.ctx,
       delivery,
     ),
@@ -320,7 +326,7 @@ function ciServices(api: Assembly, events: HookEvents) {
   const runner = pipelineRunner(ctx.store, ctx.clock, api.clockFrozen, events)
   api.workers.runner = runner
   api.onClose(runner.start())
-  const pipelines = pipelineService(ctx, runner)
+  const pipelines = pipelineService(ctx, runner, remoteIncludes(api.settings.allowLocalRequests))
   const auth = authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner))
   return {
     authentication: auth,

@@ -1,4 +1,5 @@
 import { compileChildConfig, compileCiConfig, type CompiledConfig } from '../../../src/server/ci/config.js'
+import { NO_SOURCES } from '../../../src/server/ci/config-merge.js'
 import { evaluate } from '../../../src/server/ci/expressions.js'
 import { planPipeline, type PipelinePlan } from '../../../src/server/ci/pipeline-plan.js'
 
@@ -129,6 +130,61 @@ report: { stage: deploy, script: x, needs: [build, test] }
     expect(errorOf('include: [{ local: missing.yml }]\njob: { script: x }')).toBe(
       'Local file `missing.yml` does not exist!',
     )
+  })
+
+  it('merges include: project files, whose own local includes are read from that project', () => {
+    const other: Record<string, string> = {
+      'ci/a.yml': 'include: [{ local: /ci/nested.yml }]\na: { script: echo a }\n',
+      'ci/b.yaml': 'b: { script: echo b }\n',
+      'ci/nested.yml': 'nested: { script: echo from other }\n',
+      'ci/empty.yml': '\n',
+    }
+    const opened: string[] = []
+    const projects = (path: string, ref: string) => {
+      opened.push(`${path}@${ref}`)
+      if (path !== 'group/templates') throw new Error('unexpected project')
+      return { key: `${path}@${ref}`, read: (file: string) => other[file] }
+    }
+    const own = files({ 'ci/nested.yml': 'nested: { script: echo from own }\n' })
+    const compileWith = (text: string) => compileCiConfig(text, own, {}, { ...NO_SOURCES, projects })
+    const result = compileWith(
+      'include:\n  - project: Group/Templates\n    ref: v1\n    file: [/ci/a.yml, ci/b.yaml]\nmain: { script: x }\n',
+    )
+    if ('errors' in result) throw new Error(result.errors.join())
+    expect(result.config.jobs.map((j) => [j.name, j.definition.script])).toEqual([
+      ['nested', ['echo from other']],
+      ['a', ['echo a']],
+      ['b', ['echo b']],
+      ['main', ['x']],
+    ])
+    expect(opened).toEqual(['group/templates@v1', 'group/templates@v1'])
+    const error = (text: string) => {
+      const r = compileWith(text)
+      return 'errors' in r ? r.errors[0] : undefined
+    }
+    expect(error('include: { project: group/templates, file: ci/missing.yml }\nj: { script: x }')).toBe(
+      'Project `group/templates` file `ci/missing.yml` does not exist!',
+    )
+    expect(error('include: { project: group/templates, file: ci/empty.yml }\nj: { script: x }')).toBe(
+      'Project `group/templates` file `ci/empty.yml` is empty!',
+    )
+    expect(error('include: { project: group/templates, file: ci/a.txt }\nj: { script: x }')).toBe(
+      'Included file `ci/a.txt` does not have YAML extension!',
+    )
+    expect(error('include: { project: group/templates }\nj: { script: x }')).toBe(
+      'Included file `{"project":"group/templates"}` does not have a valid location!',
+    )
+    // Without a server to read projects from, every project is GitLab's not found.
+    expect(errorOf('include: { project: a/b, file: x.yml }\nj: { script: x }')).toBe(
+      'Project `a/b` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.',
+    )
+  })
+
+  it('leaves out needs on jobs of other pipelines (needs:pipeline:job, needs:project)', () => {
+    const child = compile(
+      'test:\n  script: x\n  needs:\n    - { pipeline: $PARENT_PIPELINE_ID, job: build }\n    - { project: a/b, job: c, ref: main, artifacts: true }\n',
+    )
+    expect(child.jobs[0]?.definition.needs).toEqual([])
   })
 
   it('reads manual, delayed and allow_failure as GitLab defaults them', () => {
@@ -290,6 +346,54 @@ deploy:
     expect(planPipeline(config, { CI_PIPELINE_SOURCE: 'push', CI_COMMIT_BRANCH: 'feature' }, {})).toEqual({
       error: 'Pipeline filtered out by workflow rules.',
     })
+  })
+
+  it('gives each job the defaults and top-level variables its inherit: keeps', () => {
+    const c = compile(`
+variables: { A: a, B: b }
+workflow: { rules: [{ variables: { W: w } }] }
+default:
+  before_script: echo setup
+  after_script: echo bye
+all: { script: x }
+none: { script: x, inherit: { default: false, variables: false }, variables: { OWN: o } }
+some:
+  script: x
+  inherit: { default: [after_script], variables: [B, W] }
+`)
+    const byName = Object.fromEntries(plan(c).jobs.map((j) => [j.name, j.definition]))
+    expect(byName.all).toMatchObject({
+      script: ['echo setup', 'x'],
+      after_script: ['echo bye'],
+      variables: { A: 'a', B: 'b', W: 'w' },
+    })
+    expect(byName.none).toMatchObject({ script: ['x'], after_script: [], variables: { OWN: 'o' } })
+    expect(byName.some).toMatchObject({
+      script: ['x'],
+      after_script: ['echo bye'],
+      variables: { B: 'b', W: 'w' },
+    })
+    // Its rules see only what the job inherits: `$A` is not set for `j`.
+    const hidden = compile(
+      'variables: { A: a }\nj: { script: x, inherit: { variables: [B] }, rules: [{ if: $A }] }\nk: { script: x }',
+    )
+    expect(plan(hidden).jobs.map((j) => j.name)).toEqual(['k'])
+  })
+
+  it("words GitLab's inherit: errors", () => {
+    expect(errorOf('j: { script: x, inherit: { foo: true } }')).toBe(
+      'jobs:j:inherit config contains unknown keys: foo',
+    )
+    expect(errorOf('j: { script: x, inherit: false }')).toBe('jobs:j:inherit config should be a hash')
+    expect(errorOf('j: { script: x, inherit: { default: [image, unknown] } }')).toBe(
+      'jobs:j:inherit:default config contains unknown values: unknown',
+    )
+    expect(errorOf('j: { script: x, inherit: { variables: "A" } }')).toBe(
+      'jobs:j:inherit:variables should be a bool or array of strings',
+    )
+    expect(errorOf('j: { script: x, inherit: { variables: [true] } }')).toBe(
+      'jobs:j:inherit:variables config should be an array of strings',
+    )
   })
 
   it('refuses a pipeline whose rules leave no job, or a need the rules removed', () => {

@@ -119,6 +119,11 @@ describe('child pipelines (trigger: include)', () => {
       'child-job: { script: x, bogus: 1 }\n',
       'jobs:child-job config contains unknown keys: bogus',
     ],
+    [
+      'includes a remote file (the emulator fetches none for children)',
+      'include: https://example.com/ci.yml\nchild-job: { script: x }\n',
+      'Remote file `https://example.com/ci.yml` could not be fetched: the emulator fetches no remote includes for child pipelines',
+    ],
   ])(
     'a child config that %s fails the bridge (downstream_pipeline_creation_failed) and leaves a failed child with yaml_errors',
     async (_, child, message) => {
