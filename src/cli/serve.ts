@@ -44,9 +44,13 @@ Options:
  * `gitlab-actions serve`, a thin wrapper over `startServer`: prints one line with the address it
  * listens on once it accepts connections (and, with the default seed, one with root's token).
  * `build`: the checksum of the running build, under which a store seeded from a file is kept for
- * the next start (src/cli/serve-script.ts gives it; services/seed-image.ts).
+ * the next start (src/cli/serve-script.ts gives it; services/seed-image.ts). `listening`: called
+ * once those lines are out (serve-script.ts lets go of what only the start needed).
  */
-export async function serve(argv: string[], { build }: { build?: string } = {}): Promise<number> {
+export async function serve(
+  argv: string[],
+  { build, listening }: { build?: string; listening?: () => void } = {},
+): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -170,6 +174,7 @@ export async function serve(argv: string[], { build }: { build?: string } = {}):
     process.stderr.write(
       `gitlab-actions serve: warning: ${values.data} holds the well-known token ${DEFAULT_ROOT_TOKEN} and the server listens on ${values.host}, off loopback: anyone who reaches it is an administrator\n`,
     )
+  listening?.()
   await new Promise<void>((resolve) => {
     let stopping = false
     const stop = () => {
