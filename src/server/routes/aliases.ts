@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { PageQuery, ProjectAlias, ProjectAliasCreate } from '../../schema/index.js'
 import { pageOf } from '../grape/pagination.js'
+import type { Actor } from '../services/access.js'
 import type { ApiContext } from './context.js'
-import { syncHook } from '../http/sync-hook.js'
 
 const NamePath = Type.Object({ name: Type.String() })
-const PREFIX = '/api/v4/project_aliases'
 
 /**
  * Project aliases (`ee/lib/api/project_aliases.rb`). EE only: GitLab CE has no such routes, so on `ce`
@@ -14,20 +13,16 @@ const PREFIX = '/api/v4/project_aliases'
  */
 export function aliasRoutes(api: ApiContext): void {
   if (api.instance.edition !== 'ee') return
-  const { app, route } = api
+  const { route } = api
   const { aliases } = api.services
-  app.addHook(
-    'preHandler',
-    syncHook((req) => {
-      const url = req.routeOptions.url ?? ''
-      if (url === PREFIX || url.startsWith(`${PREFIX}/`)) aliases.requireAdmin(req.actor)
-    }),
-  )
+  // On each route rather than as an app-wide hook, which every other request would run too.
+  const before = ({ actor }: { actor: Actor }) => aliases.requireAdmin(actor)
 
   route(
     {
       method: 'GET',
       url: '/api/v4/project_aliases',
+      before,
       summary: 'List project aliases (administrators)',
       input: PageQuery,
       response: { 200: Type.Array(ProjectAlias) },
@@ -43,6 +38,7 @@ export function aliasRoutes(api: ApiContext): void {
     {
       method: 'GET',
       url: '/api/v4/project_aliases/:name',
+      before,
       summary: 'Read a project alias (administrators)',
       pathParams: NamePath,
       response: { 200: ProjectAlias },
@@ -54,6 +50,7 @@ export function aliasRoutes(api: ApiContext): void {
     {
       method: 'POST',
       url: '/api/v4/project_aliases',
+      before,
       summary: 'Create a project alias (administrators)',
       input: ProjectAliasCreate,
       response: { 201: ProjectAlias },
@@ -65,6 +62,7 @@ export function aliasRoutes(api: ApiContext): void {
     {
       method: 'DELETE',
       url: '/api/v4/project_aliases/:name',
+      before,
       summary: 'Delete a project alias (administrators)',
       pathParams: NamePath,
       response: { 204: Type.Null() },

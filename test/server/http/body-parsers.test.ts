@@ -21,3 +21,13 @@ it('runs one onResponse hook after every route, the request log', () => {
   expect(hooks.length).toBeGreaterThan(100)
   expect(new Set(hooks)).toEqual(new Set(['(onResponse) ["anonymous()"]']))
 })
+
+it('runs the same three preHandler hooks on every route: a check of a few routes is on those routes', () => {
+  // The edge's, the request turns' and the faults'. The project aliases' administrator check (EE, the
+  // default edition) was a fourth, app-wide, that every request ran.
+  const routes = server.app.printRoutes({ includeHooks: true, commonPrefix: false })
+  expect(routes).toContain('/api/v4/project_aliases')
+  const hooks = routes.match(/\(preHandler\) \[[^\]]*\]/g) ?? []
+  expect(hooks.length).toBeGreaterThan(100)
+  expect(new Set(hooks)).toEqual(new Set(['(preHandler) ["hook()","anonymous()","anonymous()"]']))
+})
