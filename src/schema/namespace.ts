@@ -102,6 +102,8 @@ export const Project = Type.Object(
     snippets_access_level: Type.String(),
     open_issues_count: Type.Integer(),
     creator_id: Type.Integer(),
+    /** The project this one was forked from, when the caller can read it. */
+    forked_from_project: Type.Optional(BasicProjectDetails),
     import_status: Type.String(),
     /**
      * "Project-based pipeline visibility" (`expose :public_builds, as: :public_jobs`): false leaves the
