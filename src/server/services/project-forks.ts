@@ -105,7 +105,7 @@ export function projectForkService(ctx: ServiceContext, reads: ProjectService, w
           created = writes.create(actor, {
             name: input.name || source.name,
             path: input.path || source.path,
-            description: input.description ?? source.description ?? undefined,
+            description: input.description || source.description || undefined,
             visibility: targetVisibility(source, ns, input.visibility),
             namespace_id: ns.id,
             default_branch: defaultBranch,
