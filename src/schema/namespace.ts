@@ -72,6 +72,16 @@ const basicProjectDetailsFields = {
 export const BasicProjectDetails = Type.Object(basicProjectDetailsFields, { title: 'BasicProjectDetails' })
 export type BasicProjectDetails = Static<typeof BasicProjectDetails>
 
+/**
+ * `ProjectDetails` (lib/api/entities/project_details.rb): what `GET /projects/:id` shows anonymous
+ * callers, `BasicProjectDetails` and the project it was forked from when that one is public.
+ */
+export const ProjectDetails = Type.Object(
+  { ...basicProjectDetailsFields, forked_from_project: Type.Optional(BasicProjectDetails) },
+  { title: 'ProjectDetails' },
+)
+export type ProjectDetails = Static<typeof ProjectDetails>
+
 /** `GET /projects/:id` (the fields of GitLab's `Project` entity that clients read first). */
 export const Project = Type.Object(
   {

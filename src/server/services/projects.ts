@@ -1,8 +1,14 @@
-import type { BasicProjectDetails, Project, ProjectListQuery, UserProjectsQuery } from '../../schema/index.js'
+import type {
+  BasicProjectDetails,
+  Project,
+  ProjectDetails,
+  ProjectListQuery,
+  UserProjectsQuery,
+} from '../../schema/index.js'
 import type { GroupProjectsQuery } from '../../schema/group-projects.js'
 import { keysetUnavailable, mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentProject } from '../present/namespaces.js'
-import { basicProjectDetails } from '../present/projects.js'
+import { basicProjectDetails, projectDetails } from '../present/projects.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
@@ -121,12 +127,11 @@ export function projectService(ctx: ServiceContext) {
 
     /**
      * One project the caller can read. Anonymous callers get `ProjectDetails`: BasicProjectDetails'
-     * fields, plus the fork source that is not modelled here (lib/api/projects.rb `get ":id"`,
-     * lib/api/entities/project_details.rb).
+     * fields and a public fork source (lib/api/projects.rb `get ":id"`, lib/api/entities/project_details.rb).
      */
-    get(actor: Actor, id: string): Project | BasicProjectDetails {
+    get(actor: Actor, id: string): Project | ProjectDetails {
       const full = projectFor(actor, access.project(actor, id))
-      return actor.user ? full : basicProjectDetails(full)
+      return actor.user ? full : projectDetails(full)
     },
 
     /**

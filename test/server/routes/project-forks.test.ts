@@ -69,6 +69,13 @@ describe('POST /projects/:id/fork', () => {
     expect(source).not.toHaveProperty('forked_from_project')
     const read = (await get(`/api/v4/projects/${String(body.id)}`)).body as Json
     expect(read).toMatchObject({ import_status: 'finished', forked_from_project: { id: source.id } })
+    // Anonymous callers get `ProjectDetails`: the basic fields and the public source.
+    const anonymous = (await t.http('GET', `/api/v4/projects/${String(body.id)}`)).body as Json
+    expect(anonymous.forked_from_project).toMatchObject({
+      id: source.id,
+      path_with_namespace: 'acme/widgets',
+    })
+    expect(anonymous).not.toHaveProperty('import_status')
     // The fork's repository reads as the source's, and its default branch is protected.
     const file = await get(`/api/v4/projects/${String(body.id)}/repository/files/README.md/raw?ref=main`)
     expect(file.text).toBe('hello')
