@@ -5,7 +5,7 @@ import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import { settingsOf } from './project-settings.js'
+import { featureLevel, settingsOf } from './project-settings.js'
 import { mayCreateProjectIn, type ProjectWriteService } from './project-writes.js'
 import type { ProjectService } from './projects.js'
 import { defaultBranchProtection } from './repository/core.js'
@@ -32,10 +32,18 @@ function fullMessages(fields: Record<string, string[]>): string[] {
 export function projectForkService(ctx: ServiceContext, reads: ProjectService, writes: ProjectWriteService) {
   const { store, access } = ctx
 
-  /** `fork_project` (app/policies/project_policy.rb): Reporter+, or a public or internal project one can read. */
-  const mayFork = (actor: Actor, project: ProjectRow) =>
-    actor.user !== null &&
-    (project.visibility !== 'private' || access.atLeast(actor, project, Level.reporter))
+  /**
+   * `fork_project` (app/policies/project_policy.rb): Reporter+, or a public or internal project one can
+   * read; never with the repository disabled (`repository_disabled` prevents it, administrators too),
+   * and members only when the repository is for members (`private`).
+   */
+  const mayFork = (actor: Actor, project: ProjectRow) => {
+    if (actor.user === null) return false
+    const repository = featureLevel(store, project.id, 'repository')
+    if (repository === 'disabled') return false
+    if (repository === 'private' && !access.atLeast(actor, project, Level.guest)) return false
+    return project.visibility !== 'private' || access.atLeast(actor, project, Level.reporter)
+  }
 
   /** `Project#forked?`: in a fork network it is not the root of. */
   const isFork = (projectId: number) => {

@@ -121,6 +121,13 @@ describe('POST /projects/:id/fork', () => {
     // A guest sees the private project but may not fork it (`fork_project`).
     const guest = await fork({}, GUS, '/api/v4/projects/acme%2Fsecret')
     expect([guest.status, guest.body]).toEqual([404, { message: '404 Not Found' }])
+    // `repository_disabled` prevents `fork_project`, for administrators too; `private` leaves it to members.
+    const off = await t.http('PUT', W, { token: ALICE, json: { repository_access_level: 'disabled' } })
+    expect(off.status).toBe(200)
+    expect((await fork({}, ROOT)).body).toEqual({ message: '404 Not Found' })
+    await t.http('PUT', W, { token: ALICE, json: { repository_access_level: 'private' } })
+    expect((await fork()).body).toEqual({ message: '404 Not Found' })
+    await t.http('PUT', W, { token: ALICE, json: { repository_access_level: 'enabled' } })
     expect((await fork({ namespace_path: 'nope' })).body).toEqual({ message: '404 Namespace Not Found' })
     expect((await fork({ namespace_id: 99999 })).body).toEqual({ message: '404 Namespace Not Found' })
     expect((await fork({ branches: 'nope' })).body).toEqual({ message: '404 Source Branch Not Found' })
