@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
+import type { ProjectListQuery } from '../schema/list-queries.js'
+import type { ProjectFork } from '../schema/project-fork.js'
 import { BasicProjectDetails, Project } from '../schema/namespace.js'
 import {
   ProjectGroupLink,
@@ -10,13 +12,22 @@ import {
   type ProjectUpdate,
   type UserProjectsQuery,
 } from '../schema/project-write.js'
-import type { CallOptions, Http } from './http.js'
+import type { CallOptions, Http, NotModified } from './http.js'
 import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
 
 /** Options of `listForUser`: a paginated read and GitLab's filters and order. */
 export interface UserProjectListOptions
   extends Omit<PageOptions, 'item'>, Omit<UserProjectsQuery, 'page' | 'per_page'> {}
+
+/** Options of `forks`: a paginated read and `GET /projects`' filters and order. */
+export interface ForkListOptions
+  extends
+    Omit<PageOptions, 'item'>,
+    Pick<
+      ProjectListQuery,
+      'order_by' | 'sort' | 'archived' | 'visibility' | 'search' | 'owned' | 'membership' | 'simple'
+    > {}
 
 const AcceptedMessage = Type.Object({ message: Type.String() })
 
@@ -72,6 +83,41 @@ export const projects = (http: Http) => ({
   /** `DELETE /projects/:id/share/:group_id` -> 204; 404 `404 Group Link Not Found`. */
   unshare: (project: ResourceRef, groupId: number, options: CallOptions = {}) =>
     http.request<void>('DELETE', path`/projects/${project}/share/${groupId}`, options),
+  /**
+   * `POST /projects/:id/fork` -> 201: into the caller's namespace or `namespace_id`/`namespace_path`,
+   * `branches` one branch only. 404 `404 Target Namespace Not Found` where the caller may not create
+   * projects; 409 with the model's full messages (`Path has already been taken`). The answer's
+   * `import_status` is `scheduled`; GitLab copies the repository in the background (the reference
+   * server at once), so wait for `finished` before reading it.
+   */
+  fork: (project: ResourceRef, body: ProjectFork = {}, options: CallOptions = {}) =>
+    http.request('POST', path`/projects/${project}/fork`, { ...options, json: body, response: Project }),
+  /** `GET /projects/:id/forks`, lazily: the project's forks the caller can see. */
+  forks: (
+    project: ResourceRef,
+    {
+      order_by,
+      sort,
+      archived,
+      visibility,
+      search,
+      owned,
+      membership,
+      simple,
+      ...options
+    }: ForkListOptions = {},
+  ) =>
+    http.paginate<Project | BasicProjectDetails>(path`/projects/${project}/forks`, {
+      ...options,
+      query: { ...options.query, order_by, sort, archived, visibility, search, owned, membership, simple },
+      item: Type.Union([Project, BasicProjectDetails]),
+    }),
+  /** `DELETE /projects/:id/fork` -> 204 (Owner): the fork relation removed; NOT_MODIFIED when not a fork (304). */
+  unlinkFork: (project: ResourceRef, options: CallOptions = {}) =>
+    http.request<undefined | NotModified>('DELETE', path`/projects/${project}/fork`, options),
+  /** `POST /projects/:id/fork/:forked_from_id` -> 201 (Owner): marks the project a fork; 409 when it is one. */
+  linkFork: (project: ResourceRef, forkedFromId: number, options: CallOptions = {}) =>
+    http.request('POST', path`/projects/${project}/fork/${forkedFromId}`, { ...options, response: Project }),
   /** `GET /users/:user_id/projects`, lazily: the user's personal projects the caller can see. */
   listForUser: (
     user: number | string,

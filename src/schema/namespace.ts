@@ -72,6 +72,16 @@ const basicProjectDetailsFields = {
 export const BasicProjectDetails = Type.Object(basicProjectDetailsFields, { title: 'BasicProjectDetails' })
 export type BasicProjectDetails = Static<typeof BasicProjectDetails>
 
+/**
+ * `ProjectDetails` (lib/api/entities/project_details.rb): what `GET /projects/:id` shows anonymous
+ * callers, `BasicProjectDetails` and the project it was forked from when that one is public.
+ */
+export const ProjectDetails = Type.Object(
+  { ...basicProjectDetailsFields, forked_from_project: Type.Optional(BasicProjectDetails) },
+  { title: 'ProjectDetails' },
+)
+export type ProjectDetails = Static<typeof ProjectDetails>
+
 /** `GET /projects/:id` (the fields of GitLab's `Project` entity that clients read first). */
 export const Project = Type.Object(
   {
@@ -102,6 +112,8 @@ export const Project = Type.Object(
     snippets_access_level: Type.String(),
     open_issues_count: Type.Integer(),
     creator_id: Type.Integer(),
+    /** The project this one was forked from, when the caller can read it. */
+    forked_from_project: Type.Optional(BasicProjectDetails),
     import_status: Type.String(),
     /**
      * "Project-based pipeline visibility" (`expose :public_builds, as: :public_jobs`): false leaves the

@@ -1,4 +1,4 @@
-import { collect } from '../../src/api/client.js'
+import { collect, NOT_MODIFIED } from '../../src/api/client.js'
 import { apiFailure, clientsOnSeed } from '../support/client-pool.js'
 import { widgetsSeed } from '../support/seeds.js'
 
@@ -52,5 +52,35 @@ it("refuses a taken path with GitLab's body", async () => {
   expect(await apiFailure(alice.projects.create({ path: 'widgets', namespace_id: acme }))).toMatchObject({
     status: 400,
     body: { message: { path: ['has already been taken'] } },
+  })
+})
+
+it('forks a project, lists its forks, unlinks and links the fork again', async () => {
+  const alice = as('glpat-alice-token')
+  const source = await alice.projects.get('acme/widgets')
+  const fork = await alice.projects.fork('acme/widgets', { path: 'widgets-fork', name: 'Widgets fork' })
+  expect(fork).toMatchObject({
+    path_with_namespace: 'alice/widgets-fork',
+    import_status: 'scheduled',
+    forked_from_project: { id: source.id, path_with_namespace: 'acme/widgets' },
+  })
+  expect((await collect(alice.projects.forks('acme/widgets', { search: 'fork' }))).map((p) => p.id)).toEqual([
+    fork.id,
+  ])
+  expect(await alice.projects.unlinkFork(fork.id)).toBeUndefined()
+  expect(await alice.projects.unlinkFork(fork.id)).toBe(NOT_MODIFIED)
+  expect((await alice.projects.get(fork.id)).forked_from_project).toBeUndefined()
+  expect(await alice.projects.linkFork(fork.id, source.id)).toMatchObject({
+    forked_from_project: { id: source.id },
+  })
+  expect(await apiFailure(alice.projects.fork('acme/widgets', { namespace_path: 'acme' }))).toMatchObject({
+    status: 409,
+    body: {
+      message: [
+        'Project namespace name has already been taken',
+        'Name has already been taken',
+        'Path has already been taken',
+      ],
+    },
   })
 })

@@ -1,7 +1,7 @@
 /*
  * Projects built through the API as gitbeaker's users build them (`Projects.create`, `edit`,
- * `remove`, `archive`, `transfer`, `share`, `Users.allProjects`): the client must not notice it is
- * not GitLab, and an issue, a trigger and an export work in the project it made.
+ * `remove`, `archive`, `transfer`, `share`, `Users.allProjects`, `fork` and its relation): the
+ * client must not notice it is not GitLab, and an issue, a trigger and an export work in the project it made.
  */
 import { Gitlab } from '@gitbeaker/rest'
 import { serverEach } from '../support/server.js'
@@ -104,4 +104,29 @@ it('exports a project made through the API with its first commit, and imports it
   expect(to).toEqual({ ...from, full_path: 'acme/copy' })
   const copy = await t.http('GET', '/api/v4/projects/acme%2Fcopy', { token: 'glpat-alice-token' })
   expect(copy.body).toMatchObject({ default_branch: 'main' })
+})
+
+it('forks a project through gitbeaker: fork, allForks, removeForkRelationship, createForkRelationship', async () => {
+  const source = await alice.Projects.create({
+    name: 'Upstream',
+    namespaceId: (await alice.Groups.show('acme')).id,
+    initializeWithReadme: true,
+  })
+  const fork = await alice.Projects.fork(source.id, { path: 'my-upstream', name: 'My upstream' })
+  expect(fork).toMatchObject({
+    path_with_namespace: 'alice/my-upstream',
+    import_status: 'scheduled',
+    forked_from_project: { id: source.id },
+  })
+  expect((await alice.Projects.allForks(source.id)).map((p) => p.id)).toEqual([fork.id])
+  expect(await alice.Branches.all(fork.id)).toMatchObject([{ name: 'main', protected: true }])
+  await alice.Projects.removeForkRelationship(fork.id)
+  expect(await alice.Projects.show(fork.id)).not.toHaveProperty('forked_from_project')
+  expect(await alice.Projects.createForkRelationship(fork.id, source.id)).toMatchObject({
+    forked_from_project: { id: source.id },
+  })
+  expect(await refusal(alice.Projects.fork(source.id, { namespacePath: 'acme' }))).toEqual([
+    409,
+    expect.stringContaining('Path has already been taken'),
+  ])
 })

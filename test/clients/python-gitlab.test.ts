@@ -6,7 +6,8 @@
  * reporter's reads and refusals, export, import and trigger), and a repository worked as a suite
  * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, compare, diffs,
  * merge base, blobs, archives, branch and tag protection), and `public_jobs` turned off
- * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py). A contributor's machine needs the package (CONTRIBUTING.md): without
+ * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py), and a project forked
+ * (python_gitlab_forks.py). A contributor's machine needs the package (CONTRIBUTING.md): without
  * it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
@@ -187,6 +188,29 @@ describe('python-gitlab blames a file', () => {
         ['Notes', ['c']],
       ],
       missing: [404, '404 File Not Found'],
+    })
+  }, 90_000)
+})
+
+describe('python-gitlab forks a project', () => {
+  it('project.forks.create and list, import_status finished, forked_from_project, 409, delete and create the relation, compare across', async () => {
+    const first = await inWidgetsAroundReset(join(__dirname, 'python_gitlab_forks.py'), 'glpat-root-token')
+    expect(first).toEqual({
+      created: ['root/widgets-fork', 'scheduled'],
+      fork: { import_status: 'finished', forked_from: 'acme/widgets', branches: ['main'] },
+      forks: ['root/widgets-fork'],
+      forks_count: 1,
+      taken: [
+        409,
+        [
+          'Project namespace name has already been taken',
+          'Name has already been taken',
+          'Path has already been taken',
+        ],
+      ],
+      compare: ['In the fork'],
+      unlinked: false,
+      linked: true,
     })
   }, 90_000)
 })

@@ -651,6 +651,13 @@ const RULES: Record<string, Rule> = {
   // No share exists after reset(): who may unshare gets 404 `Group Link Not Found`.
   'DELETE /projects/{id}/share/{group_id}': { min: 'maintainer', auth: true, ok: [404] },
   'GET /users/{user_id}/projects': { min: 'reader', scope: 'none', user: 'olivia' },
+  // Forks (lib/api/projects.rb): forking needs `fork_project` (`download_code`'s readers; below it GitLab's
+  // `not_found!`), into the caller's own namespace; unlinking `remove_fork_project` and linking
+  // `link_forked_project` are the Owner's (the seed has no fork: unlinking answers 304).
+  'POST /projects/{id}/fork': { min: 'code', auth: true, denied: 404, body: () => ({ path: 'matrix-fork' }) },
+  'GET /projects/{id}/forks': { min: 'reader' },
+  'DELETE /projects/{id}/fork': { min: 'owner', auth: true, ok: [304] },
+  'POST /projects/{id}/fork/{forked_from_id}': { min: 'owner', auth: true, ok: [409] },
   // lib/api/users.rb: the caller's own token (k8s_proxy only); impersonation tokens are administrators'.
   'POST /user/personal_access_tokens': {
     min: 'user',
@@ -958,6 +965,8 @@ describe('access matrix: every endpoint by every role by every visibility', () =
           ? 'bug'
           : 'pub',
       file_path: 'README.md',
+      // A project link names the public project as the source (the public cell: itself, 409).
+      forked_from_id: String(projectId('public')),
       branch: 'feature',
       sha: op.path.includes('/blobs/') ? README_BLOB : 'main',
       tag_name: 'v1',

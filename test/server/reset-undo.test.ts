@@ -155,13 +155,28 @@ async function writeEverything() {
   await ok('POST', '/-/emulator/seed', { json: { users: [{ username: 'erin', token: 'glpat-erin-token' }] } })
 }
 
-/** The route families `writeEverything` leaves out: projects, groups, members, discussions, webhooks, imports. */
+/** The route families `writeEverything` leaves out: projects, forks, groups, members, discussions, webhooks, imports. */
 async function writeTheRest() {
   // Projects and groups, their members, labels, milestones and access tokens.
   const project = await ok('POST', '/api/v4/projects', {
     json: { name: 'Walk', description: 'Made by a test' },
   })
   await ok('PUT', `/api/v4/projects/${project.id}`, { json: { description: 'Edited' } })
+  // Forks: the seeded project forked (refs, commits and a protected default branch copied), the
+  // relation removed and linked again; a fork of a fork joins the same network, and its source goes.
+  const fork = await ok('POST', `${P}/fork`, {
+    json: { path: 'widgets-fork', name: 'Widgets fork', namespace_path: 'acme' },
+  })
+  await ok('DELETE', `/api/v4/projects/${fork.id}/fork`)
+  await ok('POST', `/api/v4/projects/${fork.id}/fork/${project.id}`)
+  await ok('POST', `/api/v4/projects/${fork.id}/fork`, { json: { path: 'walk-fork', name: 'Walk fork' } })
+  // The middle fork deleted for good: its row cascades, its own fork stays with no source.
+  await ok('DELETE', `/api/v4/projects/${fork.id}`)
+  const marked = `acme/widgets-fork-deletion_scheduled-${String(fork.id)}`
+  await ok(
+    'DELETE',
+    `/api/v4/projects/${fork.id}?permanently_remove=true&full_path=${encodeURIComponent(marked)}`,
+  )
   await ok('POST', `/api/v4/projects/${project.id}/members`, { json: { user_id: 2, access_level: 30 } })
   await ok('POST', `/api/v4/projects/${project.id}/access_tokens`, {
     json: { name: 'bot', scopes: ['api'], access_level: 30 },

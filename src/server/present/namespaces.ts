@@ -1,4 +1,4 @@
-import type { Group, GroupDetail, NamespaceBasic, Project } from '../../schema/index.js'
+import type { BasicProjectDetails, Group, GroupDetail, NamespaceBasic, Project } from '../../schema/index.js'
 import type { GroupLinkRow } from '../store/group-writes.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -69,6 +69,10 @@ export interface ProjectExtras {
   features: Record<string, string>
   /** `Project#public_builds`: whoever reads the project reads its jobs. */
   public_jobs: boolean
+  /** The projects forked from this one (`Projects::ForksCountService`). */
+  forks_count: number
+  /** `finished` for a fork (its repository copied from the source), `none` otherwise. */
+  import_status: string
 }
 
 /**
@@ -102,6 +106,7 @@ export function presentProject(
   instance: Instance,
   extras: ProjectExtras,
   permissions?: Project['permissions'],
+  forkedFrom?: BasicProjectDetails,
 ): Project {
   const web = `${instance.baseUrl}/${p.full_path}`
   const self = `${apiUrl(instance)}/projects/${p.id}`
@@ -122,7 +127,7 @@ export function presentProject(
     web_url: web,
     readme_url: null,
     avatar_url: null,
-    forks_count: 0,
+    forks_count: extras.forks_count,
     star_count: 0,
     last_activity_at: p.last_activity_at,
     namespace: presentNamespace(ns, instance),
@@ -141,7 +146,9 @@ export function presentProject(
     ...featureFields(extras.features),
     open_issues_count: openIssues,
     creator_id: p.creator_id ?? 0,
-    import_status: 'none',
+    // Exposed only when the caller can read the source (`Entities::Project`, `forked_from_project`).
+    ...(forkedFrom ? { forked_from_project: forkedFrom } : {}),
+    import_status: extras.import_status,
     public_jobs: extras.public_jobs,
     shared_with_groups: extras.shared_with_groups,
     marked_for_deletion_at: extras.marked_for_deletion_at,

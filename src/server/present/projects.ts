@@ -1,4 +1,4 @@
-import type { BasicProjectDetails, Project } from '../../schema/index.js'
+import type { BasicProjectDetails, Project, ProjectDetails } from '../../schema/index.js'
 
 /** `BasicProjectDetails` (lib/api/entities/basic_project_details.rb): what `simple=true` lists. */
 export function basicProjectDetails(full: Project): BasicProjectDetails {
@@ -26,4 +26,10 @@ export function basicProjectDetails(full: Project): BasicProjectDetails {
     last_activity_at,
     namespace,
   }
+}
+
+/** `ProjectDetails` (lib/api/entities/project_details.rb): `BasicProjectDetails` and the fork source, if shown. */
+export function projectDetails(full: Project): ProjectDetails {
+  const { forked_from_project } = full
+  return { ...basicProjectDetails(full), ...(forked_from_project ? { forked_from_project } : {}) }
 }

@@ -47,6 +47,7 @@ import { issueDiscussionRoutes } from './issue-discussions.js'
 import { resourceEventRoutes } from './resource-events.js'
 import { groupWriteRoutes } from './group-writes.js'
 import { projectWriteRoutes } from './project-writes.js'
+import { projectForkRoutes } from './project-forks.js'
 import { groupLabelRoutes } from './group-labels.js'
 import { groupMilestoneRoutes } from './group-milestones.js'
 import { promotionRoutes } from './promotions.js'
@@ -136,6 +137,7 @@ function registerRoutes(api: ApiContext): void {
   resourceEventRoutes(api)
   groupWriteRoutes(api)
   projectWriteRoutes(api)
+  projectForkRoutes(api)
   groupLabelRoutes(api)
   groupMilestoneRoutes(api)
   promotionRoutes(api)

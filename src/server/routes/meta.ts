@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { BasicProjectDetails, CurrentUser, GroupDetail, Project, Version } from '../../schema/index.js'
+import { CurrentUser, GroupDetail, Project, ProjectDetails, Version } from '../../schema/index.js'
 import { unauthorized } from '../grape/gitlab-errors.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
@@ -46,7 +46,7 @@ export function metaRoutes(api: ApiContext) {
       url: '/api/v4/projects/:id',
       summary: 'Read a project',
       pathParams: IdPath,
-      response: { 200: Type.Union([Project, BasicProjectDetails]) },
+      response: { 200: Type.Union([Project, ProjectDetails]) },
     },
     (h) => projects.get(h.actor, h.path.id),
   )

@@ -34,6 +34,7 @@ import type { DiscussionService } from './discussions.js'
 import type { ResourceEventService } from './resource-events.js'
 import type { GroupWriteService } from './group-writes.js'
 import type { ProjectWriteService } from './project-writes.js'
+import type { ProjectForkService } from './project-forks.js'
 import type { GroupLabelService } from './group-labels.js'
 import type { GroupMilestoneService } from './group-milestones.js'
 import type { PromotionService } from './promotions.js'
@@ -83,6 +84,8 @@ export interface Services {
   groupWrites: GroupWriteService
   /** Projects made, edited, archived, deleted, transferred and shared through the API. */
   projectWrites: ProjectWriteService
+  /** Forks: make, list, unlink and link them. */
+  projectForks: ProjectForkService
   groupLabels: GroupLabelService
   groupMilestones: GroupMilestoneService
   promotions: PromotionService

@@ -27,6 +27,7 @@ export const featureLevel = (store: Store, projectId: number, feature: string): 
 /** What the project record shows besides its row (present/namespaces.ts `ProjectExtras`). */
 export function projectExtras(store: Store, projectId: number): ProjectExtras {
   const settings = settingsOf(store, projectId)
+  const fork = store.forks.member(projectId)
   return {
     topics: JSON.parse(settings.topics) as string[],
     shared_with_groups: store.projectSettings.sharesOf(projectId).flatMap((link) => {
@@ -45,6 +46,8 @@ export function projectExtras(store: Store, projectId: number): ProjectExtras {
     marked_for_deletion_at: settings.marked_for_deletion_at,
     features: JSON.parse(settings.features) as Features,
     public_jobs: settings.public_builds === 1,
+    forks_count: store.forks.countForks(projectId),
+    import_status: fork && fork.root_project_id !== projectId ? 'finished' : 'none',
   }
 }
 

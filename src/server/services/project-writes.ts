@@ -17,7 +17,7 @@ import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectChanges } from '../store/project-settings.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
-import { Actor, Level } from './access.js'
+import { Actor, Level, type Access } from './access.js'
 import type { ServiceContext } from './context.js'
 import { featuresAfter, publicBuildsOf, settingsOf, topicsOf, type Features } from './project-settings.js'
 import { projectMoves } from './project-moves.js'
@@ -74,12 +74,7 @@ export function projectWriteService(
     if (Object.keys(errors).length > 0) throw validationError(errors)
   }
 
-  /** `can?(user, :create_projects, namespace)`: the owner of a personal namespace, Maintainer+ of a group, admins. */
-  const mayCreateIn = (user: UserRow, ns: NamespaceRow) => {
-    if (user.admin === 1) return true
-    if (ns.kind === 'user') return ns.owner_id === user.id
-    return access.groupLevel(new Actor(user), ns) >= Level.maintainer
-  }
+  const mayCreateIn = (user: UserRow, ns: NamespaceRow) => mayCreateProjectIn(access, user, ns)
 
   /** `Project#check_personal_projects_limit`'s message, or null when the user may add one more. */
   const limitReached = (user: UserRow, ns: NamespaceRow): string | null => {
@@ -222,7 +217,7 @@ export function projectWriteService(
           public_builds: publicBuildsOf(input) ?? settings.public_builds,
         })
       })
-      return reads.record(store.projects.get(project.id)!)
+      return reads.record(store.projects.get(project.id)!, actor)
     },
 
     /** `POST /projects/:id/archive` and `/unarchive`: Owner (`archive_project`); 201 with the project either way. */
@@ -230,7 +225,7 @@ export function projectWriteService(
       const project = access.project(actor, ref)
       ownerOnly(actor, project)
       store.projectSettings.update(project.id, { archived: archived ? 1 : 0 })
-      return reads.record(store.projects.get(project.id)!)
+      return reads.record(store.projects.get(project.id)!, actor)
     },
 
     /**
@@ -279,3 +274,10 @@ export type ProjectWriteService = ReturnType<typeof projectWriteService>
 
 /** What the composition root hears of: the files a removed project left outside the database. */
 export type ProjectWriteHooks = RemovalHooks
+
+/** `can?(user, :create_projects, namespace)`: the owner of a personal namespace, Maintainer+ of a group, admins. */
+export function mayCreateProjectIn(access: Access, user: UserRow, ns: NamespaceRow): boolean {
+  if (user.admin === 1) return true
+  if (ns.kind === 'user') return ns.owner_id === user.id
+  return access.groupLevel(new Actor(user), ns) >= Level.maintainer
+}

@@ -1,8 +1,14 @@
-import type { BasicProjectDetails, Project, ProjectListQuery, UserProjectsQuery } from '../../schema/index.js'
+import type {
+  BasicProjectDetails,
+  Project,
+  ProjectDetails,
+  ProjectListQuery,
+  UserProjectsQuery,
+} from '../../schema/index.js'
 import type { GroupProjectsQuery } from '../../schema/group-projects.js'
 import { keysetUnavailable, mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
 import { presentProject } from '../present/namespaces.js'
-import { basicProjectDetails } from '../present/projects.js'
+import { basicProjectDetails, projectDetails } from '../present/projects.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
@@ -61,8 +67,17 @@ export function projectService(ctx: ServiceContext) {
     return ns
   }
 
-  /** The project record with its full name and open issues (`permissions` when given). */
-  const present = (project: ProjectRow, ns: NamespaceRow, permissions?: Project['permissions']): Project => {
+  /**
+   * The project record with its full name and open issues (`permissions` when given), and the
+   * project it was forked from when `viewer` can read that one (`Entities::Project`'s
+   * `forked_from_project`, `BasicProjectDetails`).
+   */
+  const present = (
+    project: ProjectRow,
+    ns: NamespaceRow,
+    viewer?: Actor,
+    permissions?: Project['permissions'],
+  ): Project => {
     const fullName = [...namespaceNames(store, ns.id), project.name].join(' / ')
     const openIssues = store.projects.openIssuesCount(project.id)
     return presentProject(
@@ -73,7 +88,15 @@ export function projectService(ctx: ServiceContext) {
       instance,
       projectExtras(store, project.id),
       permissions,
+      viewer && forkSource(project, viewer),
     )
+  }
+
+  const forkSource = (project: ProjectRow, viewer: Actor): BasicProjectDetails | undefined => {
+    const sourceId = store.forks.member(project.id)?.forked_from_project_id
+    const source = sourceId == null ? undefined : store.projects.get(sourceId)
+    if (!source || !access.canReadProject(viewer, source)) return undefined
+    return basicProjectDetails(present(source, namespaceOf(source)))
   }
 
   /**
@@ -83,30 +106,32 @@ export function projectService(ctx: ServiceContext) {
    */
   const projectFor = (actor: Actor, project: ProjectRow): Project => {
     const ns = namespaceOf(project)
-    if (!actor.user) return present(project, ns)
+    if (!actor.user) return present(project, ns, actor)
     const direct = actor.direct(store, `project:${project.id}`)
     const group =
       ns.kind === 'group' ? access.groupLevel(actor, ns) : ns.owner_id === actor.id ? Level.owner : 0
-    return present(project, ns, {
+    return present(project, ns, actor, {
       project_access: direct ? { access_level: direct, notification_level: 3 } : null,
       group_access: group ? { access_level: group, notification_level: 3 } : null,
     })
   }
 
   return {
-    /** The project as `Entities::Project` presents it (no `permissions`): what the writes answer. */
-    record(project: ProjectRow): Project {
-      return present(project, namespaceOf(project))
+    /**
+     * The project as `Entities::Project` presents it (no `permissions`): what the writes answer, with
+     * its fork source when `viewer` can read it.
+     */
+    record(project: ProjectRow, viewer?: Actor): Project {
+      return present(project, namespaceOf(project), viewer)
     },
 
     /**
      * One project the caller can read. Anonymous callers get `ProjectDetails`: BasicProjectDetails'
-     * fields, plus the fork source that is not modelled here (lib/api/projects.rb `get ":id"`,
-     * lib/api/entities/project_details.rb).
+     * fields and a public fork source (lib/api/projects.rb `get ":id"`, lib/api/entities/project_details.rb).
      */
-    get(actor: Actor, id: string): Project | BasicProjectDetails {
+    get(actor: Actor, id: string): Project | ProjectDetails {
       const full = projectFor(actor, access.project(actor, id))
-      return actor.user ? full : basicProjectDetails(full)
+      return actor.user ? full : projectDetails(full)
     },
 
     /**
@@ -120,14 +145,20 @@ export function projectService(ctx: ServiceContext) {
      * (`pagination=keyset`) exist for `order_by=id` only (lib/gitlab/pagination/keyset.rb); others are
      * 405 (lib/api/helpers/pagination_strategies.rb). Their next link carries `id_after` (asc) or
      * `id_before` (desc), the bounds lib/gitlab/pagination/keyset/request_context.rb reads, and no totals.
+     * `among` keeps only those projects (`GET /projects/:id/forks`, `ForkProjectsFinder`).
      */
-    list(actor: Actor, q: ProjectListQuery): PageOut<Project | BasicProjectDetails> {
+    list(
+      actor: Actor,
+      q: ProjectListQuery,
+      among?: ReadonlySet<number>,
+    ): PageOut<Project | BasicProjectDetails> {
       const keyset = q.pagination === 'keyset'
       if (keyset && q.order_by !== 'id') throw keysetUnavailable()
       const signedIn = actor.user !== null
       const search = q.search?.toLowerCase()
       const rows = access
         .readableProjects(actor)
+        .filter(({ project }) => !among || among.has(project.id))
         .filter(({ level }) => !signedIn || !q.membership || level > 0)
         .filter(({ project }) => {
           if (!signedIn || !q.owned) return true
@@ -186,7 +217,7 @@ export function projectService(ctx: ServiceContext) {
         .filter((p) => !q.visibility || p.visibility === q.visibility)
         .filter((p) => matches(p, search))
       sortProjects(rows, q.order_by, q.sort)
-      return mapPage(slicePage(rows, pageOf(q)), (p) => present(p, namespaceOf(p)))
+      return mapPage(slicePage(rows, pageOf(q)), (p) => present(p, namespaceOf(p), actor))
     },
   }
 }

@@ -43,6 +43,7 @@ import { projectLabelService } from '../services/project-labels.js'
 import { projectMilestoneService } from '../services/project-milestones.js'
 import { projectService } from '../services/projects.js'
 import { projectWriteService } from '../services/project-writes.js'
+import { projectForkService } from '../services/project-forks.js'
 import { removals, type Removals, type RemovedFiles } from '../services/removals.js'
 import { DEFAULT_ISSUES_CREATE_LIMIT, fixedWindowLimiter } from '../services/rate-limits.js'
 import { runnerService } from '../services/runners.js'
@@ -247,12 +248,14 @@ function composeServices(
       metricImages?.discardFiles(files.metricImages)
     },
   }
+  const projectWrites = projectWriteService(api.ctx, projects, removedFiles)
   return {
     emulator,
     ...issueServices(api.ctx, issues, events),
     metricImages,
     projects,
-    projectWrites: projectWriteService(api.ctx, projects, removedFiles),
+    projectWrites,
+    projectForks: projectForkService(api.ctx, projects, projectWrites),
     projectLabels: projectLabelService(api.ctx),
     projectMilestones: projectMilestoneService(api.ctx),
     groups: groupService(api.ctx),

@@ -36,6 +36,7 @@ import { sessionSeal } from './session-seal.js'
 import { instanceCounts } from './instance-counts.js'
 import { keyLegacyDigests, tokenDigest } from './token-digests.js'
 import { projectSettingsTable } from './project-settings.js'
+import { forkTables } from './forks.js'
 import { webHookTable } from './web-hooks.js'
 
 export { isConstraintError } from './sqlite.js'
@@ -129,6 +130,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     repository: repositoryTables(db),
     /** What the projects API writes besides the `projects` row: settings, shares, removal. */
     projectSettings: projectSettingsTable(db, changes.structureVersion),
+    /** Fork networks, their members, and the copy of a repository into a fork (forks.ts). */
+    forks: forkTables(db),
     meta: metaTable(db),
     /** Project and group webhooks and their deliveries (web-hooks.ts). */
     webHooks: webHookTable(db, changes.structureVersion),

@@ -12,6 +12,7 @@ import { presentCommit } from '../../present/repository.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
+import { networkProject } from '../project-forks.js'
 import type { RepositoryCore } from './core.js'
 import type { RepositoryReads } from './reads.js'
 
@@ -92,16 +93,19 @@ export function compareService(ctx: ServiceContext, core: RepositoryCore, reads:
      * `GET /repository/compare` (`CompareService`, `Gitlab::Git::Compare`, `Entities::Compare`):
      * the commits `to` has and `from` lacks, oldest first; the diff from the merge base of both
      * (`straight`: from `from` itself) to `to`. 404 `Ref Not Found` when either names no commit;
-     * `from_project_id` must name this project (no forks are modelled: another id is GitLab's 400).
+     * `from_project_id` names the project `from` is read in: this one or one of its fork network the
+     * caller can read (`fetch_target_project`; any other is GitLab's 400).
      */
     compare(actor: Actor, projectRef: string, q: CompareQuery): Compare {
       const project = reads.readable(actor, projectRef)
-      if (q.from_project_id !== undefined && q.from_project_id !== project.id)
+      const target =
+        q.from_project_id === undefined ? project : networkProject(ctx, actor, project, q.from_project_id)
+      if (!target)
         throw messageError(
           400,
           `Target project id:${q.from_project_id} is not a fork of project id:${projectRef}`,
         )
-      const base = resolve(project, q.from)
+      const base = resolve(target, q.from)
       const head = resolve(project, q.to)
       if (!base || !head) throw notFound('Ref')
       const same = base.sha === head.sha
