@@ -356,6 +356,7 @@ const RULES: Record<string, Rule> = {
   // who sees the project gets the same 400.
   'GET /projects/{id}/repository/files/{file_path}': { min: 'reader' },
   'GET /projects/{id}/repository/files/{file_path}/raw': { min: 'code' },
+  'GET /projects/{id}/repository/files/{file_path}/blame': { min: 'code', body: () => ({ ref: 'main' }) },
   'POST /projects/{id}/repository/files/{file_path}': {
     min: 'developer',
     auth: true,

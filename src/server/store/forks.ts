@@ -1,6 +1,6 @@
 import type { Db } from './db.js'
 
-/** A project's place in its fork network (migration 35): the root's row has no source. */
+/** A project's place in its fork network (migration 30): the root's row has no source. */
 export interface ForkMemberRow {
   project_id: number
   fork_network_id: number

@@ -27,7 +27,7 @@ import pushHooks from './migrations/026-push-hooks.js'
 import deleteIndexes from './migrations/027-delete-indexes.js'
 import publicBuilds from './migrations/028-public-builds.js'
 import protectedTags from './migrations/029-protected-tags.js'
-import forks from './migrations/035-forks.js'
+import forks from './migrations/030-forks.js'
 import type { Migration } from './migration.js'
 
 /**

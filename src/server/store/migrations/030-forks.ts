@@ -1,5 +1,5 @@
 /**
- * Migration 35: forks (`lib/api/projects.rb` fork endpoints), GitLab's `fork_networks` and
+ * Migration 30: forks (`lib/api/projects.rb` fork endpoints), GitLab's `fork_networks` and
  * `fork_network_members`. Every project of a network is a member, its root too (with no source); a
  * fork names the project it was forked from. A deleted project leaves: its own row goes, its forks
  * stay in the network with no source (`ON DELETE SET NULL`), and a deleted root leaves the network
