@@ -126,7 +126,7 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
  * `include: project` (`External::File::Project`): the project's files at `ref` (a branch, a tag or a
  * commit; `HEAD` its default branch) for `actor`, who must be allowed `download_code` there.
  */
-function projectFiles(store: Store, access: Access, actor: Actor): ProjectFiles {
+export function projectFiles(store: Store, access: Access, actor: Actor): ProjectFiles {
   return (path, ref) => {
     const project = store.projects.byPath(path)
     if (!project || !downloadsCode(store, access, actor, project)) throw projectNotFound(path)
@@ -137,7 +137,7 @@ function projectFiles(store: Store, access: Access, actor: Actor): ProjectFiles 
 }
 
 /** `Project#commit(ref)`: a commit's id, or a branch or tag name (git prefers the tag of a name both have). */
-function commitOf(store: Store, project: ProjectRow, ref: string): string | undefined {
+export function commitOf(store: Store, project: ProjectRow, ref: string): string | undefined {
   const name = ref === 'HEAD' ? project.default_branch : ref
   if (!name) return undefined
   if (/^[0-9a-f]{40}$/.test(name) && store.gitObjects.get(name)?.type === 'commit') return name

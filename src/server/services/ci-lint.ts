@@ -1,0 +1,208 @@
+import { Document } from 'yaml'
+import type { CiLintCreate, CiLintInclude, CiLintJob, CiLintQuery, CiLintResult } from '../../schema/index.js'
+import { lintCiConfig, type CompiledConfig } from '../ci/config.js'
+import { CiConfigError, type CiFileReader, type IncludeSources } from '../ci/config-merge.js'
+import { commands, type CompiledJob } from '../ci/job-entry.js'
+import { DEFAULT_ONLY } from '../ci/only-except.js'
+import { isHash } from '../ci/yaml-documents.js'
+import { readFileAt } from '../git/read-file.js'
+import { forbidden, notFound } from '../grape/gitlab-errors.js'
+import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Level, type Actor } from './access.js'
+import { ciAbilities, downloadsCode } from './ci-access.js'
+import { CI_CONFIG_PATH, commitOf, projectFiles, RemoteIncludeNeeded } from './ci-plans.js'
+import type { ServiceContext } from './context.js'
+
+/*
+ * The CI Lint API (`lib/api/lint.rb`, `Gitlab::Ci::Lint#legacy_validate`'s static check): a configuration
+ * compiled in a project's context (its `include: local` files from a commit, `include: project` as the
+ * caller may read, `include: remote` fetched), answered as `Entities::Ci::Lint::Result`.
+ */
+
+export interface CiLintService {
+  /** `POST /projects/:id/ci/lint`: `create_pipeline` (403), the content checked against the default branch's head. */
+  lintContent(actor: Actor, p: ProjectRow, params: CiLintCreate): Promise<CiLintResult>
+  /** `GET /projects/:id/ci/lint`: `read_code` (403), the project's `.gitlab-ci.yml` at `content_ref`. */
+  lintProject(actor: Actor, p: ProjectRow, params: CiLintQuery): Promise<CiLintResult>
+}
+
+export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFetcher): CiLintService {
+  const { store, access, instance } = ctx
+
+  /** The compiled result and what it read, with each remote include fetched once (compiled again after). */
+  async function lint(actor: Actor, p: ProjectRow, text: string, sha: string | undefined) {
+    const remotes = new Map<string, RemoteInclude>()
+    for (;;) {
+      const includes: CiLintInclude[] = []
+      const fileUrl = (project: string, at: string, kind: 'blob' | 'raw', path: string) =>
+        `${instance.baseUrl}/${project}/-/${kind}/${at}/${path}`
+      const local = (path: string): CiLintInclude => ({
+        type: 'local',
+        location: path,
+        blob: sha ? fileUrl(p.full_path, sha, 'blob', path) : null,
+        raw: sha ? fileUrl(p.full_path, sha, 'raw', path) : null,
+        extra: {},
+        context_project: p.full_path,
+        context_sha: sha ?? null,
+      })
+      const read: CiFileReader = (path) => {
+        const found = sha === undefined ? undefined : readFileAt(store, sha, path)?.toString('utf8')
+        if (found !== undefined) includes.push(local(path))
+        return found
+      }
+      const others = projectFiles(store, access, actor)
+      const sources: IncludeSources = {
+        projects: (path, ref) => {
+          const files = others(path, ref)
+          const at = files.key.slice(files.key.indexOf('@') + 1)
+          return {
+            key: files.key,
+            read: (file) => {
+              const found = files.read(file)
+              if (found !== undefined)
+                includes.push({
+                  type: 'file',
+                  location: file,
+                  blob: fileUrl(path, at, 'blob', file),
+                  raw: fileUrl(path, at, 'raw', file),
+                  extra: { project: path, ref },
+                  context_project: p.full_path,
+                  context_sha: sha ?? null,
+                })
+              return found
+            },
+          }
+        },
+        remote: (url) => {
+          const fetched = remotes.get(url)
+          if (!fetched) throw new RemoteIncludeNeeded(url)
+          if ('error' in fetched) throw new CiConfigError(fetched.error)
+          includes.push({
+            type: 'remote',
+            location: url,
+            blob: null,
+            raw: url,
+            extra: {},
+            context_project: p.full_path,
+            context_sha: sha ?? null,
+          })
+          return fetched.text
+        },
+      }
+      try {
+        return { ...lintCiConfig(text, read, sources), includes }
+      } catch (err) {
+        if (!(err instanceof RemoteIncludeNeeded)) throw err
+        remotes.set(err.url, await fetchRemote(err.url))
+      }
+    }
+  }
+
+  async function answer(
+    actor: Actor,
+    p: ProjectRow,
+    text: string,
+    sha: string | undefined,
+    includeJobs: boolean | undefined,
+  ): Promise<CiLintResult> {
+    const { result, expanded, includes } = await lint(actor, p, text, sha)
+    const errors = 'errors' in result ? result.errors : []
+    return {
+      valid: errors.length === 0,
+      errors,
+      warnings: [],
+      merged_yaml: expanded ? toYaml(expanded) : null,
+      includes: expanded ? includes : null,
+      ...(includeJobs
+        ? { jobs: 'config' in result && expanded ? lintJobs(result.config, expanded) : [] }
+        : {}),
+    }
+  }
+
+  /** The default branch's head (`repository.root_ref_sha`); undefined for an empty repository. */
+  const headOf = (p: ProjectRow) => (p.default_branch ? commitOf(store, p, p.default_branch) : undefined)
+
+  return {
+    lintContent(actor, p, params) {
+      if (
+        !actor.user ||
+        actor.user.state !== 'active' ||
+        p.archived === 1 ||
+        !access.atLeast(actor, p, Level.developer) ||
+        !ciAbilities(store, access, actor, p).pipelines
+      )
+        throw forbidden()
+      return answer(actor, p, params.content, headOf(p), params.include_jobs)
+    },
+
+    lintProject(actor, p, params) {
+      if (!downloadsCode(store, access, actor, p)) throw forbidden()
+      const head = headOf(p)
+      if (head === undefined) throw notFound('Repository')
+      const wanted = params.content_ref ?? params.sha
+      const sha = wanted === undefined ? head : commitOf(store, p, wanted)
+      if (sha === undefined) throw notFound('Commit')
+      const text = readFileAt(store, sha, CI_CONFIG_PATH)?.toString('utf8') ?? ''
+      return answer(actor, p, text, sha, params.include_jobs)
+    },
+  }
+}
+
+/**
+ * `Hash#to_yaml` as Psych writes it: a `---` document, sequences not indented under their key. The
+ * `yaml` package quotes some strings differently (Psych quotes `'yes'`, `'on'` and the like; both load back
+ * the same).
+ */
+function toYaml(config: Record<string, unknown>): string {
+  return `---\n${new Document(config).toString({ indentSeq: false })}`
+}
+
+/** Finds a job's hash in the expanded configuration; `parallel` jobs by the name they were expanded from. */
+function rawJob(expanded: Record<string, unknown>, name: string): Record<string, unknown> {
+  const candidates = [name, name.replace(/ \d+\/\d+$/, ''), name.replace(/: \[.*\]$/, '')]
+  for (const c of candidates) {
+    const value = expanded[c]
+    if (isHash(value)) return value
+  }
+  return {}
+}
+
+/** `Gitlab::Ci::Lint#yaml_processor_result_to_jobs`: by stage, then in the file's order. */
+function lintJobs(config: CompiledConfig, expanded: Record<string, unknown>): CiLintJob[] {
+  const defaults = isHash(expanded.default) ? expanded.default : {}
+  const script = (raw: Record<string, unknown>, key: 'before_script' | 'after_script') =>
+    commands(raw[key] ?? defaults[key] ?? expanded[key]) ?? []
+  const job = (compiled: CompiledJob): CiLintJob => {
+    const raw = rawJob(expanded, compiled.name)
+    const env = raw.environment
+    const ruled = compiled.rules !== undefined || config.workflow !== undefined
+    const needs = compiled.definition.needs
+    const written = Array.isArray(raw.needs) ? raw.needs : []
+    const artifacts = (name: string) =>
+      !written.some((n) => isHash(n) && n.job === name && n.artifacts === false)
+    return {
+      name: compiled.name,
+      stage: compiled.stage,
+      before_script: script(raw, 'before_script'),
+      script: commands(raw.script) ?? [],
+      after_script: script(raw, 'after_script'),
+      tag_list: Array.isArray(raw.tags) ? raw.tags.map(String) : [],
+      only: (compiled.only ?? (ruled ? null : DEFAULT_ONLY)) as CiLintJob['only'],
+      except: (compiled.except ?? null) as CiLintJob['except'],
+      environment:
+        typeof env === 'string' ? env : isHash(env) && typeof env.name === 'string' ? env.name : null,
+      when: compiled.definition.when,
+      allow_failure: compiled.definition.allow_failure === true,
+      needs:
+        needs === null
+          ? null
+          : needs.map((name) => ({
+              name,
+              artifacts: artifacts(name),
+              optional: compiled.optionalNeeds.includes(name),
+            })),
+    }
+  }
+  return config.stages.flatMap((stage) => config.jobs.filter((j) => j.stage === stage).map(job))
+}

@@ -1,0 +1,187 @@
+import { commitFiles } from '../../support/ci-files.js'
+import { manualClock, pipelineSeed } from '../../support/pipeline-seed.js'
+import { serverEach } from '../../support/server.js'
+
+const MARK = 'glpat-mark-token' // maintainer of acme
+const DANA = 'glpat-dana-token' // developer
+const GUS = 'glpat-gus-token' // guest
+const OTTO = 'glpat-otto-token' // no member
+const LINT = '/api/v4/projects/acme%2Fapp/ci/lint'
+type Json = Record<string, unknown>
+
+const t = serverEach(pipelineSeed, () => ({ clock: manualClock() }))
+
+const post = (json: Json, token = MARK) => t.http('POST', LINT, { token, json })
+const pipelineCount = () =>
+  t.server.store.pipelines.count({
+    projectId: t.server.store.projects.byPath('acme/app')!.id,
+    order: 'id',
+    sort: 'asc',
+  })
+
+const CONFIG = `include: { local: /templates/build.yml }
+stages: [build, test]
+test:
+  stage: test
+  script: [rspec]
+  needs: [{ job: build, artifacts: false }]
+  environment: { name: review }
+  tags: [ruby]
+`
+
+describe('POST /projects/:id/ci/lint', () => {
+  it('answers the merged configuration, its includes and (asked) its jobs, creating nothing', async () => {
+    const sha = await commitFiles(t, 'acme/app', 'main', {
+      'templates/build.yml': 'default: { before_script: [setup] }\nbuild: { stage: build, script: make }\n',
+    })
+    const before = pipelineCount()
+    const res = await post({ content: CONFIG, include_jobs: true })
+    expect(res.status).toBe(200)
+    const body = res.body as Json
+    expect(body).toMatchObject({ valid: true, errors: [], warnings: [] })
+    expect(body.merged_yaml).toBe(
+      [
+        '---',
+        'default:',
+        '  before_script:',
+        '  - setup',
+        'build:',
+        '  stage: build',
+        '  script: make',
+        'stages:',
+        '- .pre',
+        '- build',
+        '- test',
+        '- .post',
+        'test:',
+        '  stage: test',
+        '  script:',
+        '  - rspec',
+        '  needs:',
+        '  - job: build',
+        '    artifacts: false',
+        '  environment:',
+        '    name: review',
+        '  tags:',
+        '  - ruby',
+        '',
+      ].join('\n'),
+    )
+    expect(body.includes).toEqual([
+      {
+        type: 'local',
+        location: 'templates/build.yml',
+        blob: `${t.baseUrl}/acme/app/-/blob/${sha}/templates/build.yml`,
+        raw: `${t.baseUrl}/acme/app/-/raw/${sha}/templates/build.yml`,
+        extra: {},
+        context_project: 'acme/app',
+        context_sha: sha,
+      },
+    ])
+    expect(body.jobs).toEqual([
+      {
+        name: 'build',
+        stage: 'build',
+        before_script: ['setup'],
+        script: ['make'],
+        after_script: [],
+        tag_list: [],
+        only: { refs: ['branches', 'tags'] },
+        except: null,
+        environment: null,
+        when: 'on_success',
+        allow_failure: false,
+        needs: null,
+      },
+      {
+        name: 'test',
+        stage: 'test',
+        before_script: ['setup'],
+        script: ['rspec'],
+        after_script: [],
+        tag_list: ['ruby'],
+        only: { refs: ['branches', 'tags'] },
+        except: null,
+        environment: 'review',
+        when: 'on_success',
+        allow_failure: false,
+        needs: [{ name: 'build', artifacts: false, optional: false }],
+      },
+    ])
+    expect(pipelineCount()).toBe(before)
+
+    const plain = await post({ content: 'build: { script: make }' })
+    expect(plain.status).toBe(200)
+    expect(plain.body).not.toHaveProperty('jobs')
+    expect(plain.body).toMatchObject({ valid: true, includes: [] })
+  })
+
+  it("answers an invalid configuration with valid: false and the pipeline's own error strings", async () => {
+    const stage = await post({ content: 'build: { stage: nope, script: make }' })
+    expect(stage.status).toBe(200)
+    expect(stage.body).toEqual({
+      valid: false,
+      errors: [
+        'build job: chosen stage nope does not exist; available stages are .pre, build, test, deploy, .post',
+      ],
+      warnings: [],
+      merged_yaml: '---\nbuild:\n  stage: nope\n  script: make\n',
+      includes: [],
+    })
+    // Loading failed: nothing merged to show.
+    const missing = await post({
+      content: 'include: { local: nope.yml }\nbuild: { script: make }',
+      include_jobs: true,
+    })
+    expect(missing.body).toEqual({
+      valid: false,
+      errors: ['Local file `nope.yml` does not exist!'],
+      warnings: [],
+      merged_yaml: null,
+      includes: null,
+      jobs: [],
+    })
+    const empty = await post({ content: '' })
+    expect((empty.body as Json).errors).toEqual(['Please provide content of .gitlab-ci.yml'])
+  })
+
+  it("refuses what GitLab refuses: content missing (400), below Developer (403), a project one can't see (404)", async () => {
+    const none = await post({ include_jobs: true })
+    expect([none.status, none.body]).toEqual([400, { error: 'content is missing' }])
+    const guest = await post({ content: 'build: { script: make }' }, GUS)
+    expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
+    const outsider = await post({ content: 'build: { script: make }' }, OTTO)
+    expect([outsider.status, outsider.body]).toEqual([404, { message: '404 Project Not Found' }])
+    const developer = await post({ content: 'build: { script: make }' }, DANA)
+    expect([developer.status, (developer.body as Json).valid]).toEqual([200, true])
+  })
+})
+
+describe('GET /projects/:id/ci/lint', () => {
+  it(".gitlab-ci.yml of the default branch's head, or of content_ref", async () => {
+    const head = await t.http('GET', LINT, { token: MARK })
+    expect([head.status, (head.body as Json).errors]).toEqual([
+      200,
+      ['Please provide content of .gitlab-ci.yml'],
+    ])
+
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'build: { stage: nope, script: make }\n' })
+    const bad = await t.http('GET', LINT, { token: MARK, query: 'content_ref=ci' })
+    expect(bad.body).toMatchObject({
+      valid: false,
+      merged_yaml: '---\nbuild:\n  stage: nope\n  script: make\n',
+    })
+    const sha = await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'build: { script: make }\n' })
+    const good = await t.http('GET', LINT, { token: MARK, query: `sha=${sha}&include_jobs=true` })
+    expect(good.body).toMatchObject({ valid: true, errors: [], jobs: [{ name: 'build', stage: 'test' }] })
+  })
+
+  it('refuses both refs together (400), an unknown ref (404), a caller without read_code (403)', async () => {
+    const both = await t.http('GET', LINT, { token: MARK, query: 'sha=main&content_ref=main' })
+    expect([both.status, both.body]).toEqual([400, { error: 'sha, content_ref are mutually exclusive' }])
+    const unknown = await t.http('GET', LINT, { token: MARK, query: 'content_ref=nope' })
+    expect([unknown.status, unknown.body]).toEqual([404, { message: '404 Commit Not Found' }])
+    const guest = await t.http('GET', LINT, { token: GUS })
+    expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
+  })
+})
