@@ -69,13 +69,16 @@ export const CiLintJob = Type.Object(
     script: Type.Array(Type.String()),
     after_script: Type.Array(Type.String()),
     tag_list: Type.Array(Type.String()),
-    only: nullable(Policy),
-    except: nullable(Policy),
+    /** The static check's only (`dry_run` leaves out `only`, `except` and `needs`). */
+    only: Type.Optional(nullable(Policy)),
+    except: Type.Optional(nullable(Policy)),
     environment: nullable(Type.String()),
     when: Type.String(),
     allow_failure: Type.Boolean(),
-    needs: nullable(
-      Type.Array(Type.Object({ name: Type.String(), artifacts: Type.Boolean(), optional: Type.Boolean() })),
+    needs: Type.Optional(
+      nullable(
+        Type.Array(Type.Object({ name: Type.String(), artifacts: Type.Boolean(), optional: Type.Boolean() })),
+      ),
     ),
   },
   { title: 'CiLintJob' },

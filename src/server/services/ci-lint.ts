@@ -2,8 +2,10 @@ import { Document } from 'yaml'
 import type { CiLintCreate, CiLintInclude, CiLintJob, CiLintQuery, CiLintResult } from '../../schema/index.js'
 import { lintCiConfig, type CompiledConfig } from '../ci/config.js'
 import { CiConfigError, type CiFileReader, type IncludeSources } from '../ci/config-merge.js'
+import type { JobDefinition } from '../ci/job-definition.js'
 import { commands, type CompiledJob } from '../ci/job-entry.js'
 import { DEFAULT_ONLY } from '../ci/only-except.js'
+import type { PipelinePlan } from '../ci/pipeline-plan.js'
 import { isHash } from '../ci/yaml-documents.js'
 import { readFileAt } from '../git/read-file.js'
 import { forbidden, notFound } from '../grape/gitlab-errors.js'
@@ -11,8 +13,9 @@ import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-include
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { ciAbilities, downloadsCode } from './ci-access.js'
-import { CI_CONFIG_PATH, commitOf, projectFiles, RemoteIncludeNeeded } from './ci-plans.js'
+import { CI_CONFIG_PATH, commitOf, planCompiled, projectFiles, RemoteIncludeNeeded } from './ci-plans.js'
 import type { ServiceContext } from './context.js'
+import { resolveRef, type ResolvedRef } from './refs.js'
 
 /*
  * The CI Lint API (`lib/api/lint.rb`, `Gitlab::Ci::Lint#legacy_validate`'s static check): a configuration
@@ -99,24 +102,72 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
     }
   }
 
+  /** `create_pipeline`: an active Developer, the project not archived, the pipeline abilities left to them. */
+  const createsPipeline = (actor: Actor, p: ProjectRow) =>
+    actor.user !== null &&
+    actor.user.state === 'active' &&
+    p.archived === 0 &&
+    access.atLeast(actor, p, Level.developer) &&
+    ciAbilities(store, access, actor, p).pipelines
+
+  /** A result with nothing merged (the pipeline simulation stopped before the configuration). */
+  const refused = (message: string, includeJobs: boolean | undefined): CiLintResult => ({
+    valid: false,
+    errors: [message],
+    warnings: [],
+    merged_yaml: null,
+    includes: null,
+    ...(includeJobs ? { jobs: [] } : {}),
+  })
+
+  /**
+   * `legacy_validate`: the static check with `sha`'s files, or with `dryRunRef` a push pipeline of that
+   * ref simulated (`Ci::CreatePipelineService` with `dry_run`), its local includes read at the ref.
+   */
   async function answer(
     actor: Actor,
     p: ProjectRow,
     text: string,
     sha: string | undefined,
     includeJobs: boolean | undefined,
+    dryRunRef?: string,
   ): Promise<CiLintResult> {
-    const { result, expanded, includes } = await lint(actor, p, text, sha)
-    const errors = 'errors' in result ? result.errors : []
+    let ref: ResolvedRef | undefined
+    if (dryRunRef !== undefined) {
+      // `Chain::Validate::Abilities` and `Chain::Validate::Repository`, before the configuration is read.
+      if (!createsPipeline(actor, p))
+        return refused('Insufficient permissions to create a new pipeline', includeJobs)
+      const found = resolveRef(store, p.id, dryRunRef)
+      if (found === 'ambiguous') return refused('Ref is ambiguous', includeJobs)
+      if (found === undefined) return refused('Reference not found', includeJobs)
+      ref = found
+    }
+    const { result, expanded, includes } = await lint(actor, p, text, ref ? ref.sha : sha)
+    let errors = 'errors' in result ? result.errors : []
+    let jobs: CiLintJob[] = []
+    if ('config' in result && expanded) {
+      if (ref) {
+        const input = {
+          project: p,
+          userId: actor.user?.id ?? null,
+          ref: ref.name,
+          sha: ref.sha,
+          tag: ref.kind === 'tag',
+          source: 'push',
+          variables: [],
+        }
+        const planned = planCompiled(store, input, result.config)
+        if (planned.kind === 'plan') jobs = plannedJobs(planned.plan, expanded)
+        else if (planned.kind === 'error') errors = [planned.message]
+      } else jobs = staticJobs(result.config, expanded)
+    }
     return {
       valid: errors.length === 0,
       errors,
       warnings: [],
       merged_yaml: expanded ? toYaml(expanded) : null,
       includes: expanded ? includes : null,
-      ...(includeJobs
-        ? { jobs: 'config' in result && expanded ? lintJobs(result.config, expanded) : [] }
-        : {}),
+      ...(includeJobs ? { jobs } : {}),
     }
   }
 
@@ -125,15 +176,9 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
 
   return {
     lintContent(actor, p, params) {
-      if (
-        !actor.user ||
-        actor.user.state !== 'active' ||
-        p.archived === 1 ||
-        !access.atLeast(actor, p, Level.developer) ||
-        !ciAbilities(store, access, actor, p).pipelines
-      )
-        throw forbidden()
-      return answer(actor, p, params.content, headOf(p), params.include_jobs)
+      if (!createsPipeline(actor, p)) throw forbidden()
+      const dryRunRef = params.dry_run ? (params.ref ?? p.default_branch ?? '') : undefined
+      return answer(actor, p, params.content, headOf(p), params.include_jobs, dryRunRef)
     },
 
     lintProject(actor, p, params) {
@@ -144,7 +189,10 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
       const sha = wanted === undefined ? head : commitOf(store, p, wanted)
       if (sha === undefined) throw notFound('Commit')
       const text = readFileAt(store, sha, CI_CONFIG_PATH)?.toString('utf8') ?? ''
-      return answer(actor, p, text, sha, params.include_jobs)
+      const dryRunRef = params.dry_run
+        ? (params.dry_run_ref ?? params.ref ?? p.default_branch ?? '')
+        : undefined
+      return answer(actor, p, text, sha, params.include_jobs, dryRunRef)
     },
   }
 }
@@ -168,32 +216,43 @@ function rawJob(expanded: Record<string, unknown>, name: string): Record<string,
   return {}
 }
 
-/** `Gitlab::Ci::Lint#yaml_processor_result_to_jobs`: by stage, then in the file's order. */
-function lintJobs(config: CompiledConfig, expanded: Record<string, unknown>): CiLintJob[] {
+/** The fields both job lists share: scripts and tags as written, `when` and `allow_failure` as compiled. */
+function jobCore(expanded: Record<string, unknown>, name: string, stage: string, definition: JobDefinition) {
   const defaults = isHash(expanded.default) ? expanded.default : {}
-  const script = (raw: Record<string, unknown>, key: 'before_script' | 'after_script') =>
+  const raw = rawJob(expanded, name)
+  const script = (key: 'before_script' | 'after_script') =>
     commands(raw[key] ?? defaults[key] ?? expanded[key]) ?? []
-  const job = (compiled: CompiledJob): CiLintJob => {
-    const raw = rawJob(expanded, compiled.name)
-    const env = raw.environment
-    const ruled = compiled.rules !== undefined || config.workflow !== undefined
+  const env = raw.environment
+  return {
+    raw,
+    job: {
+      name,
+      stage,
+      before_script: script('before_script'),
+      script: commands(raw.script) ?? [],
+      after_script: script('after_script'),
+      tag_list: Array.isArray(raw.tags) ? raw.tags.map(String) : [],
+      environment:
+        typeof env === 'string' ? env : isHash(env) && typeof env.name === 'string' ? env.name : null,
+      when: definition.when,
+      allow_failure: definition.allow_failure === true,
+    },
+  }
+}
+
+/** `Gitlab::Ci::Lint#yaml_processor_result_to_jobs`: by stage, then in the file's order. */
+function staticJobs(config: CompiledConfig, expanded: Record<string, unknown>): CiLintJob[] {
+  const ruled = config.workflow !== undefined
+  const one = (compiled: CompiledJob): CiLintJob => {
+    const { raw, job } = jobCore(expanded, compiled.name, compiled.stage, compiled.definition)
     const needs = compiled.definition.needs
     const written = Array.isArray(raw.needs) ? raw.needs : []
     const artifacts = (name: string) =>
       !written.some((n) => isHash(n) && n.job === name && n.artifacts === false)
     return {
-      name: compiled.name,
-      stage: compiled.stage,
-      before_script: script(raw, 'before_script'),
-      script: commands(raw.script) ?? [],
-      after_script: script(raw, 'after_script'),
-      tag_list: Array.isArray(raw.tags) ? raw.tags.map(String) : [],
-      only: (compiled.only ?? (ruled ? null : DEFAULT_ONLY)) as CiLintJob['only'],
+      ...job,
+      only: (compiled.only ?? (ruled || compiled.rules ? null : DEFAULT_ONLY)) as CiLintJob['only'],
       except: (compiled.except ?? null) as CiLintJob['except'],
-      environment:
-        typeof env === 'string' ? env : isHash(env) && typeof env.name === 'string' ? env.name : null,
-      when: compiled.definition.when,
-      allow_failure: compiled.definition.allow_failure === true,
       needs:
         needs === null
           ? null
@@ -204,5 +263,9 @@ function lintJobs(config: CompiledConfig, expanded: Record<string, unknown>): Ci
             })),
     }
   }
-  return config.stages.flatMap((stage) => config.jobs.filter((j) => j.stage === stage).map(job))
+  return config.stages.flatMap((stage) => config.jobs.filter((j) => j.stage === stage).map(one))
 }
+
+/** `Gitlab::Ci::Lint#dry_run_convert_to_jobs`: the simulated pipeline's jobs, without only, except, needs. */
+const plannedJobs = (plan: PipelinePlan, expanded: Record<string, unknown>): CiLintJob[] =>
+  plan.jobs.map((j) => jobCore(expanded, j.name, j.stage, j.definition).job)

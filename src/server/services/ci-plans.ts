@@ -1,4 +1,4 @@
-import { compileChildConfig, compileCiConfig, type CompileResult } from '../ci/config.js'
+import { compileChildConfig, compileCiConfig, type CompiledConfig, type CompileResult } from '../ci/config.js'
 import { CiConfigError, type IncludeSources, projectNotFound, type ProjectFiles } from '../ci/config-merge.js'
 import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { planPipeline, type PipelinePlan, type RuleFacts } from '../ci/pipeline-plan.js'
@@ -106,6 +106,14 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
   }
   if ('errors' in compiled)
     return { kind: 'error', message: compiled.errors[0] ?? 'Invalid configuration format', yaml: true }
+  return planCompiled(store, input, compiled.config)
+}
+
+/**
+ * The plan of a compiled configuration for `input`'s pipeline (`EvaluateWorkflowRules`, `Populate`): its
+ * predefined variables, then `workflow:rules` and each job's `rules` or `only`/`except`.
+ */
+export function planCompiled(store: Store, input: CiPlanInput, config: CompiledConfig): CiPlanOutcome {
   const own = Object.fromEntries(
     input.variables.filter((v) => v.variable_type !== 'file').map((v) => [v.key, v.value]),
   )
@@ -116,7 +124,7 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
     predefined.CI_COMMIT_MESSAGE = message
     predefined.CI_COMMIT_TITLE = message.split('\n')[0] ?? ''
   }
-  const planned = planPipeline(compiled.config, predefined, own, ruleFacts(store, input))
+  const planned = planPipeline(config, predefined, own, ruleFacts(store, input))
   return 'error' in planned
     ? { kind: 'error', message: planned.error, yaml: false }
     : { kind: 'plan', plan: planned.plan }

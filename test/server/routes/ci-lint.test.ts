@@ -157,6 +157,61 @@ describe('POST /projects/:id/ci/lint', () => {
   })
 })
 
+describe('dry_run', () => {
+  const RULED = `build: { script: make }
+deploy:
+  script: ship
+  environment: production
+  rules: [{ if: '$CI_COMMIT_BRANCH == "develop"', when: manual }]
+`
+  it("simulates a push pipeline of the ref: its rules applied, GitLab's job fields and refusals", async () => {
+    const main = await post({ content: RULED, dry_run: true, include_jobs: true })
+    expect(main.status).toBe(200)
+    expect((main.body as Json).jobs).toEqual([
+      {
+        name: 'build',
+        stage: 'test',
+        before_script: [],
+        script: ['make'],
+        after_script: [],
+        tag_list: [],
+        environment: null,
+        when: 'on_success',
+        allow_failure: false,
+      },
+    ])
+    const develop = await post({ content: RULED, dry_run: true, include_jobs: true, ref: 'develop' })
+    expect(
+      ((develop.body as Json).jobs as Json[]).map((j) => [j.name, j.when, j.allow_failure, j.environment]),
+    ).toEqual([
+      ['build', 'on_success', false, null],
+      ['deploy', 'manual', false, 'production'],
+    ])
+    // The static check lists every job, whatever the ref.
+    const all = await post({ content: RULED, include_jobs: true })
+    expect(((all.body as Json).jobs as Json[]).map((j) => j.name)).toEqual(['build', 'deploy'])
+
+    const filtered = await post({
+      content: `workflow: { rules: [{ when: never }] }\n${RULED}`,
+      dry_run: true,
+    })
+    expect(filtered.body).toMatchObject({
+      valid: false,
+      errors: ['Pipeline filtered out by workflow rules.'],
+    })
+    expect((filtered.body as Json).merged_yaml).toEqual(expect.stringContaining('workflow:'))
+    const nowhere = await post({ content: RULED, dry_run: true, ref: 'nope', include_jobs: true })
+    expect(nowhere.body).toEqual({
+      valid: false,
+      errors: ['Reference not found'],
+      warnings: [],
+      merged_yaml: null,
+      includes: null,
+      jobs: [],
+    })
+  })
+})
+
 describe('GET /projects/:id/ci/lint', () => {
   it(".gitlab-ci.yml of the default branch's head, or of content_ref", async () => {
     const head = await t.http('GET', LINT, { token: MARK })
