@@ -116,6 +116,32 @@ describe('POST /projects/:id/ci/lint', () => {
     expect(plain.body).toMatchObject({ valid: true, includes: [] })
   })
 
+  it('lists a file of another project as GitLab does (`file`, its project and ref in `extra`), refusing one the caller may not read', async () => {
+    const other = await commitFiles(t, 'acme/other', 'main', { 'ci/shared.yml': 'shared: { script: s }\n' })
+    const head = await commitFiles(t, 'acme/app', 'main', { 'x.txt': 'x' })
+    const res = await post({
+      content: 'include: { project: acme/other, file: /ci/shared.yml }\nown: { script: x }',
+    })
+    expect(res.body).toMatchObject({ valid: true })
+    expect((res.body as Json).includes).toEqual([
+      {
+        type: 'file',
+        location: 'ci/shared.yml',
+        blob: `${t.baseUrl}/acme/other/-/blob/${other}/ci/shared.yml`,
+        raw: `${t.baseUrl}/acme/other/-/raw/${other}/ci/shared.yml`,
+        extra: { project: 'acme/other', ref: 'HEAD' },
+        context_project: 'acme/app',
+        context_sha: head,
+      },
+    ])
+    const hidden = await post({
+      content: 'include: { project: root/hidden, file: ci.yml }\nown: { script: x }',
+    })
+    expect((hidden.body as Json).errors).toEqual([
+      'Project `root/hidden` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.',
+    ])
+  })
+
   it("answers an invalid configuration with valid: false and the pipeline's own error strings", async () => {
     const stage = await post({ content: 'build: { stage: nope, script: make }' })
     expect(stage.status).toBe(200)
