@@ -265,4 +265,24 @@ describe('GET /projects/:id/ci/lint', () => {
     const guest = await t.http('GET', LINT, { token: GUS })
     expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
   })
+
+  it("an empty repository is 404, a dry run by a reader who may not create pipelines GitLab's refusal", async () => {
+    const made = await t.http('POST', '/api/v4/projects', { token: MARK, json: { name: 'blank' } })
+    expect(made.status).toBe(201)
+    const empty = await t.http('GET', '/api/v4/projects/mark%2Fblank/ci/lint', { token: MARK })
+    expect([empty.status, empty.body]).toEqual([404, { message: '404 Repository Not Found' }])
+
+    await commitFiles(t, 'acme/public', 'main', { '.gitlab-ci.yml': 'build: { script: make }\n' })
+    const reader = await t.http('GET', '/api/v4/projects/acme%2Fpublic/ci/lint', {
+      token: OTTO,
+      query: 'dry_run=true',
+    })
+    expect(reader.body).toMatchObject({
+      valid: false,
+      errors: ['Insufficient permissions to create a new pipeline'],
+      merged_yaml: null,
+    })
+    const statics = await t.http('GET', '/api/v4/projects/acme%2Fpublic/ci/lint', { token: OTTO })
+    expect(statics.body).toMatchObject({ valid: true, errors: [] })
+  })
 })
