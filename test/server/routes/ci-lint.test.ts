@@ -285,4 +285,13 @@ describe('GET /projects/:id/ci/lint', () => {
     const statics = await t.http('GET', '/api/v4/projects/acme%2Fpublic/ci/lint', { token: OTTO })
     expect(statics.body).toMatchObject({ valid: true, errors: [] })
   })
+
+  it('is described in the served OpenAPI document, with its result schema', async () => {
+    const doc = (await t.http('GET', '/api/v4/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
+    }
+    const lint = doc.paths['/projects/{id}/ci/lint']
+    expect(Object.keys(lint ?? {}).sort()).toEqual(['get', 'post'])
+    expect(JSON.stringify(lint?.post?.responses['200'])).toContain('CiLintResult')
+  })
 })
