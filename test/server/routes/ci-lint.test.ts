@@ -1,4 +1,5 @@
 import { commitFiles } from '../../support/ci-files.js'
+import { fileServer } from '../../support/file-server.js'
 import { manualClock, pipelineSeed } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 
@@ -293,5 +294,40 @@ describe('GET /projects/:id/ci/lint', () => {
     const lint = doc.paths['/projects/{id}/ci/lint']
     expect(Object.keys(lint ?? {}).sort()).toEqual(['get', 'post'])
     expect(JSON.stringify(lint?.post?.responses['200'])).toContain('CiLintResult')
+  })
+})
+
+describe('include: remote in the lint', () => {
+  const local = serverEach(pipelineSeed, () => ({ clock: manualClock(), allowLocalRequests: true }))
+
+  it('fetches the file, lists it as GitLab does and answers its fetch errors', async () => {
+    const web = await fileServer({ '/ci/remote.yml': 'remote: { script: r }\n' })
+    try {
+      const url = `${web.base}/ci/remote.yml`
+      const lint = (content: string) => local.http('POST', LINT, { token: MARK, json: { content } })
+      const res = await lint(`include: ${url}\nown: { script: x }`)
+      expect(res.body).toMatchObject({
+        valid: true,
+        merged_yaml: '---\nremote:\n  script: r\nown:\n  script: x\n',
+      })
+      expect((res.body as Json).includes).toEqual([
+        {
+          type: 'remote',
+          location: url,
+          blob: null,
+          raw: url,
+          extra: {},
+          context_project: 'acme/app',
+          context_sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+        },
+      ])
+      const missing = await lint(`include: ${web.base}/ci/missing.yml\nown: { script: x }`)
+      expect((missing.body as Json).errors).toEqual([
+        `Remote file \`${web.base}/ci/missing.yml\` could not be fetched because of HTTP code \`404\` error!`,
+      ])
+      expect(web.requests).toEqual(['/ci/remote.yml', '/ci/missing.yml'])
+    } finally {
+      await web.close()
+    }
   })
 })
