@@ -18,9 +18,10 @@ import type { ServiceContext } from './context.js'
 import { resolveRef, type ResolvedRef } from './refs.js'
 
 /*
- * The CI Lint API (`lib/api/lint.rb`, `Gitlab::Ci::Lint#legacy_validate`'s static check): a configuration
- * compiled in a project's context (its `include: local` files from a commit, `include: project` as the
- * caller may read, `include: remote` fetched), answered as `Entities::Ci::Lint::Result`.
+ * The CI Lint API (`lib/api/lint.rb`, `Gitlab::Ci::Lint#legacy_validate`: the static check, or with
+ * `dry_run` a simulated push pipeline): a configuration compiled in a project's context (its
+ * `include: local` files from a commit, `include: project` as the caller may read, `include: remote`
+ * fetched), answered as `Entities::Ci::Lint::Result`. Nothing is stored.
  */
 
 export interface CiLintService {
@@ -198,12 +199,13 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
 }
 
 /**
- * `Hash#to_yaml` as Psych writes it: a `---` document, sequences not indented under their key. The
- * `yaml` package quotes some strings differently (Psych quotes `'yes'`, `'on'` and the like; both load back
- * the same).
+ * `Hash#to_yaml` as Psych writes it: a `---` document, YAML 1.1 (strings such as `yes`, `on`, `1` in single
+ * quotes, so that GitLab reads the text back as the same strings), sequences not indented under their key,
+ * `nil` as nothing. Long strings are folded where the `yaml` package folds them, not where Psych does.
  */
 function toYaml(config: Record<string, unknown>): string {
-  return `---\n${new Document(config).toString({ indentSeq: false })}`
+  const doc = new Document(config, { version: '1.1' })
+  return `---\n${doc.toString({ indentSeq: false, singleQuote: true, nullStr: '' })}`
 }
 
 /** Finds a job's hash in the expanded configuration; `parallel` jobs by the name they were expanded from. */

@@ -111,10 +111,16 @@ describe('POST /projects/:id/ci/lint', () => {
     ])
     expect(pipelineCount()).toBe(before)
 
-    const plain = await post({ content: 'build: { script: make }' })
+    // Psych's YAML 1.1: strings it would read as booleans or numbers quoted, nil as nothing.
+    const plain = await post({
+      content: "build: { script: make, variables: { A: 'yes', B: '1' }, cache: ~ }",
+    })
     expect(plain.status).toBe(200)
     expect(plain.body).not.toHaveProperty('jobs')
     expect(plain.body).toMatchObject({ valid: true, includes: [] })
+    expect((plain.body as Json).merged_yaml).toBe(
+      "---\nbuild:\n  script: make\n  variables:\n    A: 'yes'\n    B: '1'\n  cache:\n",
+    )
   })
 
   it('lists a file of another project as GitLab does (`file`, its project and ref in `extra`), refusing one the caller may not read', async () => {
