@@ -144,11 +144,17 @@ export function projectFiles(store: Store, access: Access, actor: Actor): Projec
   }
 }
 
-/** `Project#commit(ref)`: a commit's id, or a branch or tag name (git prefers the tag of a name both have). */
+/**
+ * `Project#commit(ref)`: a commit's id, or a branch or tag name (git prefers the tag of a name both have).
+ * An id must be the project's own: git objects are stored once for every project, and another project's
+ * commit would show its files.
+ */
 export function commitOf(store: Store, project: ProjectRow, ref: string): string | undefined {
   const name = ref === 'HEAD' ? project.default_branch : ref
   if (!name) return undefined
-  if (/^[0-9a-f]{40}$/.test(name) && store.gitObjects.get(name)?.type === 'commit') return name
+  const own = (sha: string) =>
+    store.repository.hasCommit(project.id, sha) || store.repository.refsAt(project.id, sha).length > 0
+  if (/^[0-9a-f]{40}$/.test(name) && store.gitObjects.get(name)?.type === 'commit' && own(name)) return name
   const found = resolveRef(store, project.id, name)
   if (found !== 'ambiguous') return found?.sha
   return store.pipelines.refsNamed(project.id, name).find((r) => r.kind === 'tag')?.sha

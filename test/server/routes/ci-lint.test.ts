@@ -269,6 +269,28 @@ describe('GET /projects/:id/ci/lint', () => {
     expect([both.status, both.body]).toEqual([400, { error: 'sha, content_ref are mutually exclusive' }])
     const unknown = await t.http('GET', LINT, { token: MARK, query: 'content_ref=nope' })
     expect([unknown.status, unknown.body]).toEqual([404, { message: '404 Commit Not Found' }])
+    // Another project's commit is no commit of this one, even though git objects are stored once.
+    const made = await t.http('POST', '/api/v4/projects', {
+      token: 'glpat-root-token',
+      json: { name: 'secret', visibility: 'private', initialize_with_readme: true },
+    })
+    expect(made.status).toBe(201)
+    const secret = await commitFiles(
+      t,
+      'root/secret',
+      'main',
+      { '.gitlab-ci.yml': 'secret: { script: s }\n' },
+      'glpat-root-token',
+    )
+    const foreign = await t.http('GET', LINT, { token: MARK, query: `content_ref=${secret}` })
+    expect([foreign.status, foreign.body]).toEqual([404, { message: '404 Commit Not Found' }])
+    // Nor through `include: project` of a project one may read.
+    const included = await post({
+      content: `include: { project: acme/other, ref: ${secret}, file: .gitlab-ci.yml }\nown: { script: x }`,
+    })
+    expect((included.body as Json).errors).toEqual([
+      `Project \`acme/other\` reference \`${secret}\` does not exist!`,
+    ])
     const guest = await t.http('GET', LINT, { token: GUS })
     expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
   })
