@@ -24,6 +24,7 @@ import { retry, type RetryPolicy } from './retry.js'
 import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, serverRoot, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
+import { ciLint } from './ci-lint.js'
 import { hooks } from './hooks.js'
 import { repository } from './repository.js'
 import { undiciSend } from './undici-send.js'
@@ -129,6 +130,8 @@ export function createClient(options: ClientOptions) {
     /** Jobs, their traces and artifacts, and bridges. */
     jobs: jobs(http),
     triggers: triggers(http),
+    /** The CI Lint API: a configuration checked in a project's context. */
+    ciLint: ciLint(http),
     runners: runners(http, releaseGuard(http, options.onDeprecation ?? processWarning)),
     projectExports: projectExports(http),
     projectImports: projectImports(http),

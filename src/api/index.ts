@@ -21,6 +21,7 @@ export type { OnManual, TriggerParams, WaitOptions, WaitResult } from './pipelin
 export type { JobDownload, JobsApi } from './jobs.js'
 export type { GroupHooksApi, HookTestTrigger, ProjectHooksApi } from './hooks.js'
 export type { RepositoryApi } from './repository.js'
+export type { CiLintApi } from './ci-lint.js'
 export type { EmulatorApi } from './emulator.js'
 export type { Seed } from '../schema/seed.js'
 export type * from '../schema/index.js'

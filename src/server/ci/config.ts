@@ -155,12 +155,56 @@ export function compileChildConfig(
   }
 }
 
+/**
+ * The CI Lint API's view of `text` (`Gitlab::Ci::Lint`): the compiled result, and the configuration as
+ * `Config#to_hash` holds it (includes merged, `extends` and `!reference` resolved, `.pre`/`.post` added to
+ * `stages`) whenever loading and merging got that far, for `merged_yaml`.
+ */
+export function lintCiConfig(
+  text: string,
+  read: CiFileReader,
+  sources: IncludeSources = NO_SOURCES,
+): { result: CompileResult; expanded?: Record<string, unknown> } {
+  let expanded: Record<string, unknown> | undefined
+  try {
+    if (text.trim() === '') return { result: { errors: ['Please provide content of .gitlab-ci.yml'] } }
+    const loaded = loadWithInputs(text, {})
+    if (!isHash(loaded)) return { result: { errors: ['Invalid configuration format'] } }
+    expanded = expandRoot(loaded, read, sources)
+    return { result: { config: compileExpanded(expanded) }, expanded: withEdgeStages(expanded) }
+  } catch (e) {
+    if (e instanceof CiConfigError)
+      return { result: { errors: [e.message] }, ...(expanded ? { expanded: withEdgeStages(expanded) } : {}) }
+    throw e
+  }
+}
+
+/** `Config::EdgeStagesInjector`: a `stages:` list gains `.pre` first and `.post` last. */
+function withEdgeStages(root: Record<string, unknown>): Record<string, unknown> {
+  const stages = root.stages
+  if (!Array.isArray(stages)) return root
+  const inner = stages.filter((s) => s !== '.pre' && s !== '.post')
+  return { ...root, stages: ['.pre', ...inner, '.post'] }
+}
+
+/** Includes merged, then `extends`, then `!reference` (`Gitlab::Ci::Config#build_config`). */
+function expandRoot(
+  loaded: Record<string, unknown>,
+  read: CiFileReader,
+  sources: IncludeSources,
+): Record<string, unknown> {
+  return resolveReferences(applyExtends(mergeIncludes(loaded, read, sources)))
+}
+
 function compileRoot(
   loaded: Record<string, unknown>,
   read: CiFileReader,
   sources: IncludeSources,
 ): CompiledConfig {
-  const root = resolveReferences(applyExtends(mergeIncludes(loaded, read, sources)))
+  return compileExpanded(expandRoot(loaded, read, sources))
+}
+
+function compileExpanded(root: Record<string, unknown>): CompiledConfig {
   const stages = stagesOf(root.stages)
   let variables: Record<string, string>
   let workflow: CiRule[] | undefined

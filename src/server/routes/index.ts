@@ -35,6 +35,7 @@ import { projectMilestoneRoutes } from './project-milestones.js'
 import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
+import { ciLintRoutes } from './ci-lint.js'
 import { userLookupRoutes } from './user-lookup.js'
 import { userRoutes } from './users.js'
 import { memberRoutes } from './members.js'
@@ -114,6 +115,7 @@ function registerRoutes(api: ApiContext): void {
   triggerRoutes(api, triggers)
   pipelineEmulatorRoutes(api, pipelines)
   pipelineRoutes(api, pipelines)
+  ciLintRoutes(api, pipelines)
   jobRoutes(api, api.services.jobs)
   aliasRoutes(api)
   runnerRoutes(api)

@@ -1,4 +1,4 @@
-import { compileChildConfig, compileCiConfig, type CompileResult } from '../ci/config.js'
+import { compileChildConfig, compileCiConfig, type CompiledConfig, type CompileResult } from '../ci/config.js'
 import { CiConfigError, type IncludeSources, projectNotFound, type ProjectFiles } from '../ci/config-merge.js'
 import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { planPipeline, type PipelinePlan, type RuleFacts } from '../ci/pipeline-plan.js'
@@ -106,6 +106,14 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
   }
   if ('errors' in compiled)
     return { kind: 'error', message: compiled.errors[0] ?? 'Invalid configuration format', yaml: true }
+  return planCompiled(store, input, compiled.config)
+}
+
+/**
+ * The plan of a compiled configuration for `input`'s pipeline (`EvaluateWorkflowRules`, `Populate`): its
+ * predefined variables, then `workflow:rules` and each job's `rules` or `only`/`except`.
+ */
+export function planCompiled(store: Store, input: CiPlanInput, config: CompiledConfig): CiPlanOutcome {
   const own = Object.fromEntries(
     input.variables.filter((v) => v.variable_type !== 'file').map((v) => [v.key, v.value]),
   )
@@ -116,7 +124,7 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
     predefined.CI_COMMIT_MESSAGE = message
     predefined.CI_COMMIT_TITLE = message.split('\n')[0] ?? ''
   }
-  const planned = planPipeline(compiled.config, predefined, own, ruleFacts(store, input))
+  const planned = planPipeline(config, predefined, own, ruleFacts(store, input))
   return 'error' in planned
     ? { kind: 'error', message: planned.error, yaml: false }
     : { kind: 'plan', plan: planned.plan }
@@ -126,7 +134,7 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
  * `include: project` (`External::File::Project`): the project's files at `ref` (a branch, a tag or a
  * commit; `HEAD` its default branch) for `actor`, who must be allowed `download_code` there.
  */
-function projectFiles(store: Store, access: Access, actor: Actor): ProjectFiles {
+export function projectFiles(store: Store, access: Access, actor: Actor): ProjectFiles {
   return (path, ref) => {
     const project = store.projects.byPath(path)
     if (!project || !downloadsCode(store, access, actor, project)) throw projectNotFound(path)
@@ -136,11 +144,17 @@ function projectFiles(store: Store, access: Access, actor: Actor): ProjectFiles 
   }
 }
 
-/** `Project#commit(ref)`: a commit's id, or a branch or tag name (git prefers the tag of a name both have). */
-function commitOf(store: Store, project: ProjectRow, ref: string): string | undefined {
+/**
+ * `Project#commit(ref)`: a commit's id, or a branch or tag name (git prefers the tag of a name both have).
+ * An id must be the project's own: git objects are stored once for every project, and another project's
+ * commit would show its files.
+ */
+export function commitOf(store: Store, project: ProjectRow, ref: string): string | undefined {
   const name = ref === 'HEAD' ? project.default_branch : ref
   if (!name) return undefined
-  if (/^[0-9a-f]{40}$/.test(name) && store.gitObjects.get(name)?.type === 'commit') return name
+  const own = (sha: string) =>
+    store.repository.hasCommit(project.id, sha) || store.repository.refsAt(project.id, sha).length > 0
+  if (/^[0-9a-f]{40}$/.test(name) && store.gitObjects.get(name)?.type === 'commit' && own(name)) return name
   const found = resolveRef(store, project.id, name)
   if (found !== 'ambiguous') return found?.sha
   return store.pipelines.refsNamed(project.id, name).find((r) => r.kind === 'tag')?.sha

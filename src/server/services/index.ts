@@ -21,6 +21,7 @@ import type { RunnerService } from './runners.js'
 import type { TimeTrackingService } from './time-tracking.js'
 import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
+import type { CiLintService } from './ci-lint.js'
 import type { UserService } from './users.js'
 import type { UserAdminService } from './user-admin.js'
 import type { MemberService } from './members/members.js'
@@ -76,6 +77,8 @@ export interface Services {
   /** Jobs, their traces and artifacts, and bridges. */
   jobs: JobService
   triggers: TriggerService
+  /** The CI Lint API: a configuration checked in a project's context. */
+  ciLint: CiLintService
   transfers: Transfers
   issueLinks: IssueLinkService
   awardEmoji: AwardEmojiService

@@ -38,6 +38,7 @@ import { jobTokens } from '../services/job-tokens.js'
 import { metricImageService, type MetricImageService } from '../services/metric-images.js'
 import { noteService } from '../services/notes.js'
 import { pipelineService } from '../services/pipelines.js'
+import { ciLintService } from '../services/ci-lint.js'
 import { jobService } from '../services/jobs.js'
 import { projectLabelService } from '../services/project-labels.js'
 import { projectMilestoneService } from '../services/project-milestones.js'
@@ -329,7 +330,8 @@ function ciServices(api: Assembly, events: HookEvents) {
   const runner = pipelineRunner(ctx.store, ctx.clock, api.clockFrozen, events)
   api.workers.runner = runner
   api.onClose(runner.start())
-  const pipelines = pipelineService(ctx, runner, remoteIncludes(api.settings.allowLocalRequests))
+  const fetchRemote = remoteIncludes(api.settings.allowLocalRequests)
+  const pipelines = pipelineService(ctx, runner, fetchRemote)
   const auth = authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner))
   return {
     authentication: auth,
@@ -337,6 +339,7 @@ function ciServices(api: Assembly, events: HookEvents) {
     pipelines,
     triggers: triggerService(ctx, runner, pipelines),
     jobs: jobService(ctx, runner, pipelines),
+    ciLint: ciLintService(ctx, fetchRemote),
   }
 }
 

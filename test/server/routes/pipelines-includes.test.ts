@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { commitFiles } from '../../support/ci-files.js'
+import { fileServer } from '../../support/file-server.js'
 import { eventually } from '../../support/hook-receiver.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
 import { serverEach, type TestServer } from '../../support/server.js'
@@ -114,20 +113,6 @@ describe('include: project', () => {
     expect((await create()).body).toEqual(refused('Project `acme/other` file `missing.yml` does not exist!'))
   })
 })
-
-/** A third party's web server on port 0: `files` by path, anything else 404. */
-async function fileServer(files: Record<string, string>) {
-  const requests: string[] = []
-  const server: Server = createServer((req, res) => {
-    requests.push(req.url ?? '')
-    const text = files[req.url ?? '']
-    res.writeHead(text === undefined ? 404 : 200, { 'content-type': 'text/plain' })
-    res.end(text ?? 'not found')
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { base, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
 
 describe('include: remote', () => {
   const local = serverEach(pipelineSeed, () => ({ clock: manualClock(), allowLocalRequests: true }))

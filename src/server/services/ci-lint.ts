@@ -1,0 +1,273 @@
+import { Document } from 'yaml'
+import type { CiLintCreate, CiLintInclude, CiLintJob, CiLintQuery, CiLintResult } from '../../schema/index.js'
+import { lintCiConfig, type CompiledConfig } from '../ci/config.js'
+import { CiConfigError, type CiFileReader, type IncludeSources } from '../ci/config-merge.js'
+import type { JobDefinition } from '../ci/job-definition.js'
+import { commands, type CompiledJob } from '../ci/job-entry.js'
+import { DEFAULT_ONLY } from '../ci/only-except.js'
+import type { PipelinePlan } from '../ci/pipeline-plan.js'
+import { isHash } from '../ci/yaml-documents.js'
+import { readFileAt } from '../git/read-file.js'
+import { forbidden, notFound } from '../grape/gitlab-errors.js'
+import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Level, type Actor } from './access.js'
+import { ciAbilities, downloadsCode } from './ci-access.js'
+import { CI_CONFIG_PATH, commitOf, planCompiled, projectFiles, RemoteIncludeNeeded } from './ci-plans.js'
+import type { ServiceContext } from './context.js'
+import { resolveRef, type ResolvedRef } from './refs.js'
+
+/*
+ * The CI Lint API (`lib/api/lint.rb`, `Gitlab::Ci::Lint#legacy_validate`: the static check, or with
+ * `dry_run` a simulated push pipeline): a configuration compiled in a project's context (its
+ * `include: local` files from a commit, `include: project` as the caller may read, `include: remote`
+ * fetched), answered as `Entities::Ci::Lint::Result`. Nothing is stored.
+ */
+
+export interface CiLintService {
+  /** `POST /projects/:id/ci/lint`: `create_pipeline` (403), the content checked against the default branch's head. */
+  lintContent(actor: Actor, p: ProjectRow, params: CiLintCreate): Promise<CiLintResult>
+  /** `GET /projects/:id/ci/lint`: `read_code` (403), the project's `.gitlab-ci.yml` at `content_ref`. */
+  lintProject(actor: Actor, p: ProjectRow, params: CiLintQuery): Promise<CiLintResult>
+}
+
+export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFetcher): CiLintService {
+  const { store, access, instance } = ctx
+
+  /** The compiled result and what it read, with each remote include fetched once (compiled again after). */
+  async function lint(actor: Actor, p: ProjectRow, text: string, sha: string | undefined) {
+    const remotes = new Map<string, RemoteInclude>()
+    for (;;) {
+      const includes: CiLintInclude[] = []
+      const fileUrl = (project: string, at: string, kind: 'blob' | 'raw', path: string) =>
+        `${instance.baseUrl}/${project}/-/${kind}/${at}/${path}`
+      const local = (path: string): CiLintInclude => ({
+        type: 'local',
+        location: path,
+        blob: sha ? fileUrl(p.full_path, sha, 'blob', path) : null,
+        raw: sha ? fileUrl(p.full_path, sha, 'raw', path) : null,
+        extra: {},
+        context_project: p.full_path,
+        context_sha: sha ?? null,
+      })
+      const read: CiFileReader = (path) => {
+        const found = sha === undefined ? undefined : readFileAt(store, sha, path)?.toString('utf8')
+        if (found !== undefined) includes.push(local(path))
+        return found
+      }
+      const others = projectFiles(store, access, actor)
+      const sources: IncludeSources = {
+        projects: (path, ref) => {
+          const files = others(path, ref)
+          const at = files.key.slice(files.key.indexOf('@') + 1)
+          return {
+            key: files.key,
+            read: (file) => {
+              const found = files.read(file)
+              if (found !== undefined)
+                includes.push({
+                  type: 'file',
+                  location: file,
+                  blob: fileUrl(path, at, 'blob', file),
+                  raw: fileUrl(path, at, 'raw', file),
+                  extra: { project: path, ref },
+                  context_project: p.full_path,
+                  context_sha: sha ?? null,
+                })
+              return found
+            },
+          }
+        },
+        remote: (url) => {
+          const fetched = remotes.get(url)
+          if (!fetched) throw new RemoteIncludeNeeded(url)
+          if ('error' in fetched) throw new CiConfigError(fetched.error)
+          includes.push({
+            type: 'remote',
+            location: url,
+            blob: null,
+            raw: url,
+            extra: {},
+            context_project: p.full_path,
+            context_sha: sha ?? null,
+          })
+          return fetched.text
+        },
+      }
+      try {
+        return { ...lintCiConfig(text, read, sources), includes }
+      } catch (err) {
+        if (!(err instanceof RemoteIncludeNeeded)) throw err
+        remotes.set(err.url, await fetchRemote(err.url))
+      }
+    }
+  }
+
+  /** `create_pipeline`: an active Developer, the project not archived, the pipeline abilities left to them. */
+  const createsPipeline = (actor: Actor, p: ProjectRow) =>
+    actor.user !== null &&
+    actor.user.state === 'active' &&
+    p.archived === 0 &&
+    access.atLeast(actor, p, Level.developer) &&
+    ciAbilities(store, access, actor, p).pipelines
+
+  /** A result with nothing merged (the pipeline simulation stopped before the configuration). */
+  const refused = (message: string, includeJobs: boolean | undefined): CiLintResult => ({
+    valid: false,
+    errors: [message],
+    warnings: [],
+    merged_yaml: null,
+    includes: null,
+    ...(includeJobs ? { jobs: [] } : {}),
+  })
+
+  /**
+   * `legacy_validate`: the static check with `sha`'s files, or with `dryRunRef` a push pipeline of that
+   * ref simulated (`Ci::CreatePipelineService` with `dry_run`), its local includes read at the ref.
+   */
+  async function answer(
+    actor: Actor,
+    p: ProjectRow,
+    text: string,
+    sha: string | undefined,
+    includeJobs: boolean | undefined,
+    dryRunRef?: string,
+  ): Promise<CiLintResult> {
+    let ref: ResolvedRef | undefined
+    if (dryRunRef !== undefined) {
+      // `Chain::Validate::Abilities` and `Chain::Validate::Repository`, before the configuration is read.
+      if (!createsPipeline(actor, p))
+        return refused('Insufficient permissions to create a new pipeline', includeJobs)
+      const found = resolveRef(store, p.id, dryRunRef)
+      if (found === 'ambiguous') return refused('Ref is ambiguous', includeJobs)
+      if (found === undefined) return refused('Reference not found', includeJobs)
+      ref = found
+    }
+    const { result, expanded, includes } = await lint(actor, p, text, ref ? ref.sha : sha)
+    let errors = 'errors' in result ? result.errors : []
+    let jobs: CiLintJob[] = []
+    if ('config' in result && expanded) {
+      if (ref) {
+        const input = {
+          project: p,
+          userId: actor.user?.id ?? null,
+          ref: ref.name,
+          sha: ref.sha,
+          tag: ref.kind === 'tag',
+          source: 'push',
+          variables: [],
+        }
+        const planned = planCompiled(store, input, result.config)
+        if (planned.kind === 'plan') jobs = plannedJobs(planned.plan, expanded)
+        else if (planned.kind === 'error') errors = [planned.message]
+      } else jobs = staticJobs(result.config, expanded)
+    }
+    return {
+      valid: errors.length === 0,
+      errors,
+      warnings: [],
+      merged_yaml: expanded ? toYaml(expanded) : null,
+      includes: expanded ? includes : null,
+      ...(includeJobs ? { jobs } : {}),
+    }
+  }
+
+  /** The default branch's head (`repository.root_ref_sha`); undefined for an empty repository. */
+  const headOf = (p: ProjectRow) => (p.default_branch ? commitOf(store, p, p.default_branch) : undefined)
+
+  return {
+    lintContent(actor, p, params) {
+      if (!createsPipeline(actor, p)) throw forbidden()
+      const dryRunRef = params.dry_run ? (params.ref ?? p.default_branch ?? '') : undefined
+      return answer(actor, p, params.content, headOf(p), params.include_jobs, dryRunRef)
+    },
+
+    lintProject(actor, p, params) {
+      if (!downloadsCode(store, access, actor, p)) throw forbidden()
+      const head = headOf(p)
+      if (head === undefined) throw notFound('Repository')
+      const wanted = params.content_ref ?? params.sha
+      const sha = wanted === undefined ? head : commitOf(store, p, wanted)
+      if (sha === undefined) throw notFound('Commit')
+      const text = readFileAt(store, sha, CI_CONFIG_PATH)?.toString('utf8') ?? ''
+      const dryRunRef = params.dry_run
+        ? (params.dry_run_ref ?? params.ref ?? p.default_branch ?? '')
+        : undefined
+      return answer(actor, p, text, sha, params.include_jobs, dryRunRef)
+    },
+  }
+}
+
+/**
+ * `Hash#to_yaml` as Psych writes it: a `---` document, YAML 1.1 (strings such as `yes`, `on`, `1` in single
+ * quotes, so that GitLab reads the text back as the same strings), sequences not indented under their key,
+ * `nil` as nothing. Long strings are folded where the `yaml` package folds them, not where Psych does.
+ */
+function toYaml(config: Record<string, unknown>): string {
+  const doc = new Document(config, { version: '1.1' })
+  return `---\n${doc.toString({ indentSeq: false, singleQuote: true, nullStr: '' })}`
+}
+
+/** Finds a job's hash in the expanded configuration; `parallel` jobs by the name they were expanded from. */
+function rawJob(expanded: Record<string, unknown>, name: string): Record<string, unknown> {
+  const candidates = [name, name.replace(/ \d+\/\d+$/, ''), name.replace(/: \[.*\]$/, '')]
+  for (const c of candidates) {
+    const value = expanded[c]
+    if (isHash(value)) return value
+  }
+  return {}
+}
+
+/** The fields both job lists share: scripts and tags as written, `when` and `allow_failure` as compiled. */
+function jobCore(expanded: Record<string, unknown>, name: string, stage: string, definition: JobDefinition) {
+  const defaults = isHash(expanded.default) ? expanded.default : {}
+  const raw = rawJob(expanded, name)
+  const script = (key: 'before_script' | 'after_script') =>
+    commands(raw[key] ?? defaults[key] ?? expanded[key]) ?? []
+  const env = raw.environment
+  return {
+    raw,
+    job: {
+      name,
+      stage,
+      before_script: script('before_script'),
+      script: commands(raw.script) ?? [],
+      after_script: script('after_script'),
+      tag_list: Array.isArray(raw.tags) ? raw.tags.map(String) : [],
+      environment:
+        typeof env === 'string' ? env : isHash(env) && typeof env.name === 'string' ? env.name : null,
+      when: definition.when,
+      allow_failure: definition.allow_failure === true,
+    },
+  }
+}
+
+/** `Gitlab::Ci::Lint#yaml_processor_result_to_jobs`: by stage, then in the file's order. */
+function staticJobs(config: CompiledConfig, expanded: Record<string, unknown>): CiLintJob[] {
+  const ruled = config.workflow !== undefined
+  const one = (compiled: CompiledJob): CiLintJob => {
+    const { raw, job } = jobCore(expanded, compiled.name, compiled.stage, compiled.definition)
+    const needs = compiled.definition.needs
+    const written = Array.isArray(raw.needs) ? raw.needs : []
+    const artifacts = (name: string) =>
+      !written.some((n) => isHash(n) && n.job === name && n.artifacts === false)
+    return {
+      ...job,
+      only: (compiled.only ?? (ruled || compiled.rules ? null : DEFAULT_ONLY)) as CiLintJob['only'],
+      except: (compiled.except ?? null) as CiLintJob['except'],
+      needs:
+        needs === null
+          ? null
+          : needs.map((name) => ({
+              name,
+              artifacts: artifacts(name),
+              optional: compiled.optionalNeeds.includes(name),
+            })),
+    }
+  }
+  return config.stages.flatMap((stage) => config.jobs.filter((j) => j.stage === stage).map(one))
+}
+
+/** `Gitlab::Ci::Lint#dry_run_convert_to_jobs`: the simulated pipeline's jobs, without only, except, needs. */
+const plannedJobs = (plan: PipelinePlan, expanded: Record<string, unknown>): CiLintJob[] =>
+  plan.jobs.map((j) => jobCore(expanded, j.name, j.stage, j.definition).job)
