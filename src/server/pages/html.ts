@@ -42,3 +42,10 @@ export function html(strings: TemplateStringsArray, ...values: readonly Part[]):
   for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!
   return new Html(out)
 }
+
+/**
+ * The middle dot (U+00B7) GitLab's pages part titles and lines with. Interpolated rather than written in
+ * a template: the bundle writes a string literal's non-ASCII as an escape but keeps a tagged
+ * template's raw text, and serve.cjs must stay ASCII (scripts/one-byte-source.mjs).
+ */
+export const DOT = '\u00b7'

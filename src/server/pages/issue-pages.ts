@@ -3,7 +3,7 @@ import { recordNotFound } from '../grape/gitlab-errors.js'
 import { parseParams } from '../grape/params.js'
 import type { Access, Actor } from '../services/access.js'
 import type { Services } from '../services/index.js'
-import { html, type Html } from './html.js'
+import { DOT, html, type Html } from './html.js'
 import { layout, pager, statusBadge, table, type PageContext } from './layout.js'
 import { pathOf, pageNumber, userPath } from './links.js'
 import { projectCrumbs, projectNav } from './project-pages.js'
@@ -113,10 +113,10 @@ function noteItem(n: Note): Html {
   const when = html`<time datetime="${n.created_at}">${n.created_at}</time>`
   if (n.system)
     return html`<li class="system" id="note_${n.id}">
-      <span class="muted">System note:</span> ${author} ${n.body} · ${when}
+      <span class="muted">System note:</span> ${author} ${n.body} ${DOT} ${when}
     </li>`
   return html`<li id="note_${n.id}">
-    <p>${author} commented ${n.internal ? html`<span class="badge">internal</span>` : null} · ${when}</p>
+    <p>${author} commented ${n.internal ? html`<span class="badge">internal</span>` : null} ${DOT} ${when}</p>
     ${paragraphs(n.body)}
   </li>`
 }

@@ -1,6 +1,6 @@
 import type { Instance } from '../present/context.js'
 import type { PageVisitor } from '../services/page-sessions.js'
-import { Html, html } from './html.js'
+import { DOT, Html, html } from './html.js'
 
 /** What every page knows about its request. */
 export interface PageContext {
@@ -111,7 +111,7 @@ export function layout(ctx: PageContext, page: { title: string; crumbs?: Html; b
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="data:," />
-        <title>${page.title} · GitLab</title>
+        <title>${page.title} ${DOT} GitLab</title>
         <style>
           ${new Html(STYLE)}
         </style>

@@ -3,7 +3,7 @@ import { isBinary } from '../domain/blob-content.js'
 import { parseParams } from '../grape/params.js'
 import type { RefPath } from '../services/repository/browse.js'
 import type { Services } from '../services/index.js'
-import { html, type Html } from './html.js'
+import { DOT, html, type Html } from './html.js'
 import { layout, pager, table, type PageContext } from './layout.js'
 import { pageNumber, pathOf, repoPath } from './links.js'
 import { projectCrumbs, projectNav } from './project-pages.js'
@@ -145,8 +145,8 @@ export function blobPage(ctx: PageContext, services: Services, fullPath: string,
     crumbs: pathCrumbs(ctx, services, at),
     body: html`${projectNav(p)} ${lastCommitLine(full, browse.lastCommit(at))}
       <p>
-        ${meta.size} bytes${meta.execute_filemode ? ', executable' : ''} ·
-        <a href="${raw}">Open raw</a> ·
+        ${meta.size} bytes${meta.execute_filemode ? ', executable' : ''} ${DOT}
+        <a href="${raw}">Open raw</a> ${DOT}
         <a href="${repoPath(full, 'tree', at.ref, at.path.split('/').slice(0, -1).join('/'))}">Folder</a>
       </p>
       <section aria-labelledby="file-content">
