@@ -33,7 +33,7 @@ import { jobOutputsOf } from './job-outputs.js'
 import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
 import { apiPipelineInput } from './pipeline-api.js'
-import { ciAbilities, hiddenFromExternal, readsPipelineRecords } from './ci-access.js'
+import { ciAbilities, readsPipelineRecords } from './ci-access.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
@@ -55,14 +55,10 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
   runner.onBridge(downstreamStarter(store, runner, access))
 
-  /**
-   * The project as the caller may see it; a job token sees only its own project, an external user no
-   * internal project they are no member of (services/ci-access.ts).
-   */
+  /** The project as the caller may see it; a job token sees only its own project. */
   function project(actor: Actor, ref: string): ProjectRow {
     const found = access.project(actor, ref)
     if (actor instanceof JobTokenActor && actor.job.projectId !== found.id) throw notFound('Project')
-    if (hiddenFromExternal(store, access, actor, found)) throw notFound('Project')
     runner.catchUp()
     return found
   }
