@@ -461,7 +461,8 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/pipelines/{pipeline_id}': { min: 'reader', ci: 'pipeline' },
   'GET /projects/{id}/pipelines/{pipeline_id}/jobs': { min: 'reader', ci: 'jobs' },
   // `authorize! :read_pipeline_variable`, no `authenticate!`: anonymous callers get 403 on a public project.
-  'GET /projects/{id}/pipelines/{pipeline_id}/variables': { min: 'developer' },
+  // Maintainers (`admin_pipeline`) read them; a Developer only of a pipeline of theirs (mark's trigger made it).
+  'GET /projects/{id}/pipelines/{pipeline_id}/variables': { min: 'maintainer' },
   'POST /projects/{id}/pipelines/{pipeline_id}/cancel': { min: 'developer', auth: true },
   'POST /projects/{id}/pipelines/{pipeline_id}/retry': { min: 'developer', auth: true },
   // lib/api/ci/jobs.rb: `authenticate!`, then `authorize_read_builds!` (public pipelines: whoever reads the project).

@@ -45,7 +45,8 @@ const SCOPES: Record<string, string[]> = {
 /**
  * Pipelines (`lib/api/ci/pipelines.rb`): reading them and their jobs takes `read_pipeline` and
  * `read_build` (services/ci-access.ts: whoever reads the project, unless `public_jobs` is off or the
- * CI/CD feature is restricted); variables, cancel and retry need Developer.
+ * CI/CD feature is restricted); cancel and retry need Developer, variables Maintainer or the pipeline's
+ * own Developer.
  * Every call first lets the runner catch up with the clock.
  */
 export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
@@ -75,12 +76,22 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     if (!readsPipelineRecords(store, access, actor, p)) throw forbidden()
   }
   /**
-   * `update_pipeline`, `cancel_pipeline`, `read_pipeline_variable` (403): Developer, while the repository
-   * and CI/CD features leave the pipeline abilities to the caller (services/ci-access.ts `pipelines`).
+   * `update_pipeline` and `cancel_pipeline`: Developer, while the repository and CI/CD features leave the
+   * pipeline abilities to the caller (services/ci-access.ts `pipelines`).
    */
-  const requireDeveloper = (actor: Actor, p: ProjectRow) => {
-    if (!access.atLeast(actor, p, Level.developer) || !ciAbilities(store, access, actor, p).pipelines)
-      throw forbidden()
+  const mayUpdate = (actor: Actor, p: ProjectRow) =>
+    access.atLeast(actor, p, Level.developer) && ciAbilities(store, access, actor, p).pipelines
+  const requireUpdate = (actor: Actor, p: ProjectRow) => {
+    if (!mayUpdate(actor, p)) throw forbidden()
+  }
+  /**
+   * `read_pipeline_variable` (`Ci::PipelinePolicy`, 403): `admin_pipeline` (Maintainer, with the pipeline
+   * abilities), or `update_pipeline` for the pipeline's own user (`triggerer_of_pipeline`).
+   */
+  const requireReadVariables = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) => {
+    const admin = access.atLeast(actor, p, Level.maintainer) && ciAbilities(store, access, actor, p).pipelines
+    const triggerer = actor.id !== null && pipeline.user_id === actor.id
+    if (!admin && !(triggerer && mayUpdate(actor, p))) throw forbidden()
   }
 
   /**
@@ -210,7 +221,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
 
     variables(actor: Actor, p: ProjectRow, id: number): PipelineVariable[] {
       const pipeline = find(p, id)
-      requireDeveloper(actor, p)
+      requireReadVariables(actor, p, pipeline)
       return store.pipelines.variables(pipeline.id)
     },
 
@@ -218,7 +229,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     cancel(actor: Actor, p: ProjectRow, id: number): Pipeline {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
-      requireDeveloper(actor, p)
+      requireUpdate(actor, p)
       const now = isoNow(ctx.clock)
       const row = store.transaction(() => {
         for (const job of store.pipelines.jobs(pipeline.id))
@@ -237,7 +248,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     retry(actor: Actor, p: ProjectRow, id: number): Pipeline {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
-      requireDeveloper(actor, p)
+      requireUpdate(actor, p)
       const now = isoNow(ctx.clock)
       const retryJob = ciAbilities(store, access, actor, p).builds
       const row = store.transaction(() => retryJobs(store, runner, pipeline, now, retryJob))

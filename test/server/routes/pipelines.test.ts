@@ -4,6 +4,7 @@ import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const ROOT = 'glpat-root-token'
 const MARK = 'glpat-mark-token'
+const MAYA = 'glpat-maya-token' // another maintainer
 const DANA = 'glpat-dana-token' // developer
 const GUS = 'glpat-gus-token' // guest
 const OTTO = 'glpat-otto-token' // outsider
@@ -117,10 +118,21 @@ describe('reading pipelines', () => {
     expect((await t.http('GET', `${P}/pipelines/${id}`, { token: GUS })).status).toBe(200)
   })
 
-  it('shows variables to developers only', async () => {
-    const id = await triggerIn('acme/app')
-    expect((await t.http('GET', `${P}/pipelines/${id}/variables`, { token: GUS })).status).toBe(403)
-    expect((await t.http('GET', `${P}/pipelines/${id}/variables`, { token: DANA })).status).toBe(200)
+  it("shows variables to maintainers and to the pipeline's own developer (read_pipeline_variable)", async () => {
+    const variables = async (id: number, token: string) =>
+      (await t.http('GET', `${P}/pipelines/${id}/variables`, { token })).status
+    const marks = await triggerIn('acme/app')
+    expect(await variables(marks, GUS)).toBe(403)
+    const refused = await t.http('GET', `${P}/pipelines/${marks}/variables`, { token: DANA })
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(await variables(marks, MAYA)).toBe(200)
+    expect(await variables(marks, MARK)).toBe(200)
+    const made = await t.http('POST', `${P}/pipeline`, { token: DANA, json: { ref: 'feature/x' } })
+    expect(made.status).toBe(201)
+    const danas = (made.body as Json).id as number
+    expect(await variables(danas, DANA)).toBe(200)
+    expect(await variables(danas, MAYA)).toBe(200)
+    expect(await variables(danas, GUS)).toBe(403)
   })
 
   it('filters jobs by scope and hides retried ones unless asked', async () => {

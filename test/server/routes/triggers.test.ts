@@ -143,7 +143,7 @@ describe('POST /projects/:id/trigger/pipeline', () => {
       json: { ref: 'feature/x', token: MARK_TRIGGER, variables: { A: '1' } },
     })
     expect(json.body).toMatchObject({ ref: 'feature/x', iid: 3 })
-    const vars = await t.http('GET', `${P}/pipelines/${(form.body as Json).id}/variables`, { token: DANA })
+    const vars = await t.http('GET', `${P}/pipelines/${(form.body as Json).id}/variables`, { token: MARK })
     expect(vars.body).toEqual([
       { variable_type: 'env_var', key: 'DEPLOY', value: 'yes' },
       {
@@ -164,7 +164,7 @@ describe('POST /projects/:id/trigger/pipeline', () => {
     const res = await request(`${t.baseUrl}${P}/trigger/pipeline`, { method: 'POST', body: form })
     expect(res.statusCode).toBe(201)
     const { id } = (await res.body.json()) as Json
-    const vars = await t.http('GET', `${P}/pipelines/${id}/variables`, { token: DANA })
+    const vars = await t.http('GET', `${P}/pipelines/${id}/variables`, { token: MARK })
     expect((vars.body as Json[])[0]).toEqual({ variable_type: 'env_var', key: 'DEPLOY', value: 'yes' })
     // A file where a string is declared is Rack's upload hash, which Grape refuses.
     const before = await pipelineCount()
@@ -181,7 +181,7 @@ describe('POST /projects/:id/trigger/pipeline', () => {
       json: { ref: 'main', token: MARK_TRIGGER, variables: null },
     })
     expect(res.status).toBe(201)
-    const vars = await t.http('GET', `${P}/pipelines/${(res.body as Json).id}/variables`, { token: DANA })
+    const vars = await t.http('GET', `${P}/pipelines/${(res.body as Json).id}/variables`, { token: MARK })
     expect(vars.body).toEqual([
       {
         variable_type: 'file',
