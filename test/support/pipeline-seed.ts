@@ -51,3 +51,16 @@ export async function triggerPipeline(t: TestServer, project: string, token = MA
   expect(res.status).toBe(201)
   return (res.body as { id: number }).id
 }
+
+/**
+ * Protects `main` of `project` again with `merge_access_level` Developer (push stays Maintainers'): a
+ * Developer may then update the branch (`can_update_branch?`) and so cancel, retry and play its pipelines'
+ * jobs, which the seed's fully protected default branch refuses them.
+ */
+export async function developersMergeMain(t: TestServer, project: string): Promise<void> {
+  const path = `/api/v4/projects/${encodeURIComponent(project)}/protected_branches`
+  const token = 'glpat-root-token'
+  expect((await t.http('DELETE', `${path}/main`, { token })).status).toBe(204)
+  const res = await t.http('POST', path, { token, json: { name: 'main', merge_access_level: 30 } })
+  expect(res.status).toBe(201)
+}

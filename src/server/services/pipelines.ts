@@ -34,6 +34,7 @@ import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
 import { apiPipelineInput } from './pipeline-api.js'
 import { ciAbilities, readsPipelineRecords } from './ci-access.js'
+import { repositoryCore } from './repository/core.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
@@ -45,13 +46,14 @@ const SCOPES: Record<string, string[]> = {
 /**
  * Pipelines (`lib/api/ci/pipelines.rb`): reading them and their jobs takes `read_pipeline` and
  * `read_build` (services/ci-access.ts: whoever reads the project, unless `public_jobs` is off or the
- * CI/CD feature is restricted); cancel and retry need Developer, variables Maintainer or the pipeline's
- * own Developer.
+ * CI/CD feature is restricted); cancel and retry need Developer and a ref the caller may write (protected
+ * branches and tags), variables Maintainer or the pipeline's own Developer.
  * Every call first lets the runner catch up with the clock.
  */
 export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   const { store, access } = ctx
   const present = pipelinePresenter(ctx.instance)
+  const refs = repositoryCore(ctx)
   /** The pipeline's user, whom its records show. */
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
   runner.onBridge(downstreamStarter(store, runner, access))
@@ -76,13 +78,24 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     if (!readsPipelineRecords(store, access, actor, p)) throw forbidden()
   }
   /**
-   * `update_pipeline` and `cancel_pipeline`: Developer, while the repository and CI/CD features leave the
-   * pipeline abilities to the caller (services/ci-access.ts `pipelines`).
+   * Whether the caller may write the pipeline's (or job's) ref: `protected_ref` in `Ci::PipelinePolicy` and
+   * `Ci::BuildPolicy`, negated: update its branch (push or merge there, `can_update_branch?`) or create its
+   * tag (`can_create_tag?`), under the branch and tag protections.
    */
-  const mayUpdate = (actor: Actor, p: ProjectRow) =>
-    access.atLeast(actor, p, Level.developer) && ciAbilities(store, access, actor, p).pipelines
-  const requireUpdate = (actor: Actor, p: ProjectRow) => {
-    if (!mayUpdate(actor, p)) throw forbidden()
+  const mayWriteRef = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) =>
+    pipeline.tag === 1
+      ? refs.canCreateTag(actor, p, pipeline.ref)
+      : refs.canUpdateBranch(actor, p, pipeline.ref)
+  /**
+   * `update_pipeline` and `cancel_pipeline`: Developer, while the repository and CI/CD features leave the
+   * pipeline abilities to the caller (services/ci-access.ts `pipelines`), on a ref the caller may write.
+   */
+  const mayUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) =>
+    access.atLeast(actor, p, Level.developer) &&
+    ciAbilities(store, access, actor, p).pipelines &&
+    mayWriteRef(actor, p, pipeline)
+  const requireUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) => {
+    if (!mayUpdate(actor, p, pipeline)) throw forbidden()
   }
   /**
    * `read_pipeline_variable` (`Ci::PipelinePolicy`, 403): `admin_pipeline` (Maintainer, with the pipeline
@@ -91,7 +104,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   const requireReadVariables = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) => {
     const admin = access.atLeast(actor, p, Level.maintainer) && ciAbilities(store, access, actor, p).pipelines
     const triggerer = actor.id !== null && pipeline.user_id === actor.id
-    if (!admin && !(triggerer && mayUpdate(actor, p))) throw forbidden()
+    if (!admin && !(triggerer && mayUpdate(actor, p, pipeline))) throw forbidden()
   }
 
   /**
@@ -111,6 +124,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   return {
     project,
     create,
+    mayWriteRef,
 
     /**
      * `POST /projects/:id/pipeline`: anonymous callers 401 before the project is looked up
@@ -229,7 +243,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     cancel(actor: Actor, p: ProjectRow, id: number): Pipeline {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
-      requireUpdate(actor, p)
+      requireUpdate(actor, p, pipeline)
       const now = isoNow(ctx.clock)
       const row = store.transaction(() => {
         for (const job of store.pipelines.jobs(pipeline.id))
@@ -248,7 +262,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     retry(actor: Actor, p: ProjectRow, id: number): Pipeline {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
-      requireUpdate(actor, p)
+      requireUpdate(actor, p, pipeline)
       const now = isoNow(ctx.clock)
       const retryJob = ciAbilities(store, access, actor, p).builds
       const row = store.transaction(() => retryJobs(store, runner, pipeline, now, retryJob))

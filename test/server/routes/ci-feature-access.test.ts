@@ -1,5 +1,5 @@
 import { serverEach } from '../../support/server.js'
-import { manualClock } from '../../support/pipeline-seed.js'
+import { developersMergeMain, manualClock } from '../../support/pipeline-seed.js'
 
 /*
  * The CI writes under the repository and CI/CD features (`app/policies/project_policy.rb`: the build
@@ -81,6 +81,7 @@ describe('CI writes and the repository and CI/CD features', () => {
   })
 
   it('CI/CD disabled: a pipeline retry answers 201 and replaces no failed job (Ci::RetryPipelineService)', async () => {
+    await developersMergeMain(t, 'open/inner')
     const id = await failedPipeline()
     const before = await jobStates(id)
     await setFeature({ builds_access_level: 'disabled' })
