@@ -103,7 +103,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
   }
   /** `protected_ref` (`Ci::BuildPolicy`) prevents the job's writes on a ref the caller may not write: 403. */
   function requireRef(actor: Actor, p: ProjectRow, pipeline: PipelineRow): void {
-    if (!pipelines.mayWriteRef(actor, p, pipeline)) throw forbidden()
+    if (!pipelines.mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)) throw forbidden()
   }
   /** A job of the project (a build or a bridge) and its pipeline; 404 `Not found` otherwise. */
   function find(p: ProjectRow, jobId: number): { job: JobRow; pipeline: PipelineRow } {

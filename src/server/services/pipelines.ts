@@ -78,14 +78,13 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
     if (!readsPipelineRecords(store, access, actor, p)) throw forbidden()
   }
   /**
-   * Whether the caller may write the pipeline's (or job's) ref: `protected_ref` in `Ci::PipelinePolicy` and
-   * `Ci::BuildPolicy`, negated: update its branch (push or merge there, `can_update_branch?`) or create its
-   * tag (`can_create_tag?`), under the branch and tag protections.
+   * Whether the caller may write a branch or tag: update the branch (push or merge there,
+   * `can_update_branch?`) or create the tag (`can_create_tag?`), under the branch and tag protections; a
+   * pipeline's (or job's) ref so is not `protected_ref` (`Ci::PipelinePolicy`, `Ci::BuildPolicy`), and
+   * `Chain::Validate::Abilities` asks it of whoever creates a pipeline.
    */
-  const mayWriteRef = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) =>
-    pipeline.tag === 1
-      ? refs.canCreateTag(actor, p, pipeline.ref)
-      : refs.canUpdateBranch(actor, p, pipeline.ref)
+  const mayWriteRef = (actor: Actor, p: ProjectRow, ref: string, tag: boolean) =>
+    tag ? refs.canCreateTag(actor, p, ref) : refs.canUpdateBranch(actor, p, ref)
   /**
    * `update_pipeline` and `cancel_pipeline`: Developer, while the repository and CI/CD features leave the
    * pipeline abilities to the caller (services/ci-access.ts `pipelines`), on a ref the caller may write.
@@ -93,7 +92,7 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
   const mayUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) =>
     access.atLeast(actor, p, Level.developer) &&
     ciAbilities(store, access, actor, p).pipelines &&
-    mayWriteRef(actor, p, pipeline)
+    mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)
   const requireUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) => {
     if (!mayUpdate(actor, p, pipeline)) throw forbidden()
   }

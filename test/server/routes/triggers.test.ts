@@ -258,4 +258,38 @@ describe('POST /projects/:id/trigger/pipeline', () => {
     ])
     expect(await pipelineCount()).toBe(0)
   })
+
+  /** Sets a project feature as an administrator (`PUT /projects/:id`). */
+  const feature = async (json: Json) =>
+    expect((await t.http('PUT', P, { token: 'glpat-root-token', json })).status).toBe(200)
+  const fire = async (ref = 'main') => {
+    const res = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=${ref}&token=${MARK_TRIGGER}` })
+    return [res.status, res.status === 201 ? undefined : res.body]
+  }
+  const refusal = (message: string) => [400, { message: { base: [message] } }]
+
+  it('refuses while the CI/CD feature is disabled, or the repository is to the owner (Chain::Validate::Abilities)', async () => {
+    await feature({ builds_access_level: 'disabled' })
+    expect(await fire()).toEqual(refusal('Pipelines are disabled!'))
+    await feature({ builds_access_level: 'enabled', repository_access_level: 'disabled' })
+    expect(await fire()).toEqual(refusal('Insufficient permissions to create a new pipeline'))
+    expect(await pipelineCount()).toBe(0)
+    await feature({ repository_access_level: 'enabled' })
+    expect(await fire()).toEqual([201, undefined])
+  })
+
+  it("refuses a ref its owner may not write: a Developer's trigger on the fully protected main", async () => {
+    inspectDb(t.server.store)
+      .prepare(
+        "UPDATE members SET access_level = 30 WHERE user_id = (SELECT id FROM users WHERE username = 'mark')",
+      )
+      .run()
+    expect(await fire('main')).toEqual(
+      refusal(
+        "You do not have sufficient permission to run a pipeline on 'main'. Please select a different branch or contact your administrator for assistance.",
+      ),
+    )
+    expect(await pipelineCount()).toBe(0)
+    expect(await fire('feature/x')).toEqual([201, undefined])
+  })
 })
