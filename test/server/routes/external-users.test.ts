@@ -1,4 +1,5 @@
 import { startServer, type TestServer } from '../../support/server.js'
+import { externalUsersSeed } from '../../support/seeds.js'
 
 /*
  * External users (`User#external?`): internal projects and groups are hidden from them unless they are
@@ -7,36 +8,14 @@ import { startServer, type TestServer } from '../../support/server.js'
  */
 
 const ROOT = 'glpat-root-token'
-const OUT = 'glpat-ext-out-token' // external, no member
-const IN = 'glpat-ext-in-token' // external, Reporter of corp/member
+const OUT = 'glpat-ext-out-token' // extout: made external, no member
+const IN = 'glpat-ext-in-token' // extin: made external, Reporter of corp/member
 const BOB = 'glpat-bob-token' // normal user, no member
 type Json = Record<string, unknown>
 
-const seed = `
-users:
-  - { username: root, admin: true, token: ${ROOT} }
-  - { username: extout, token: ${OUT} }
-  - { username: extin, token: ${IN} }
-  - { username: bob, token: ${BOB} }
-groups:
-  - { path: corp, visibility: internal }
-  - { path: pub, visibility: public }
-projects:
-  - path: corp/shared
-    visibility: internal
-    issues: [{ title: Shared issue, author: root }]
-  - path: corp/member
-    visibility: internal
-    members: { extin: reporter }
-    issues: [{ title: Member issue, author: root }]
-  - path: pub/open
-    visibility: public
-    issues: [{ title: Open issue, author: root }]
-`
-
 let t: TestServer
 beforeAll(async () => {
-  t = await startServer(seed)
+  t = await startServer(externalUsersSeed)
   for (const username of ['extout', 'extin']) {
     const [user] = (await t.http('GET', '/api/v4/users', { token: ROOT, query: `username=${username}` }))
       .body as Json[]
