@@ -13,9 +13,8 @@ import { runningJob } from './job-tokens.js'
 import type { PipelineService } from './pipelines.js'
 import type { SecretBox } from '../store/secret-box.js'
 import { resolveRef } from './refs.js'
-import { acceptedInputs } from './pipeline-api.js'
+import { acceptedInputs, requireBuildsEnabled } from './pipeline-api.js'
 import { ciAbilities } from './ci-access.js'
-import { featureLevel } from './project-settings.js'
 
 /** `glptt-` + 40 lower-case hex characters (`app/models/ci/trigger.rb`). */
 export const newTriggerToken = () => `glptt-${randomBytes(20).toString('hex')}`
@@ -148,7 +147,7 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
         upstream = { pipelineId: found.pipeline.id, jobId: found.job.id }
       }
       // `Chain::Validate::Abilities`, as the trigger's owner (or the job's user), before the ref is checked.
-      if (featureLevel(store, p.id, 'builds') === 'disabled') throw base('Pipelines are disabled!')
+      requireBuildsEnabled(ctx, p)
       if (!mayCreatePipeline(user, p)) throw base('Insufficient permissions to create a new pipeline')
       const ref = resolveRef(store, p.id, input.ref)
       if (

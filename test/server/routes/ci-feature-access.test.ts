@@ -80,6 +80,16 @@ describe('CI writes and the repository and CI/CD features', () => {
     expect((await t.http('GET', `${P}/pipelines`, { token: ROOT })).body).toHaveLength(1)
   })
 
+  it('CI/CD disabled: POST /pipeline passes create_pipeline but the chain refuses it (400 Pipelines are disabled!), nothing made', async () => {
+    await setFeature({ builds_access_level: 'disabled' })
+    for (const token of [DEV, ROOT]) {
+      const res = await t.http('POST', `${P}/pipeline`, { token, json: { ref: 'nowhere' } })
+      expect([res.status, res.body]).toEqual([400, { message: { base: ['Pipelines are disabled!'] } }])
+    }
+    await setFeature({ builds_access_level: 'enabled' })
+    expect((await t.http('GET', `${P}/pipelines`, { token: ROOT })).body).toEqual([])
+  })
+
   it('CI/CD disabled: a pipeline retry answers 201 and replaces no failed job (Ci::RetryPipelineService)', async () => {
     await developersMergeMain(t, 'open/inner')
     const id = await failedPipeline()
