@@ -53,14 +53,14 @@ export async function triggerPipeline(t: TestServer, project: string, token = MA
 }
 
 /**
- * Protects `main` of `project` again with `merge_access_level` Developer (push stays Maintainers'): a
- * Developer may then update the branch (`can_update_branch?`) and so cancel, retry and play its pipelines'
- * jobs, which the seed's fully protected default branch refuses them.
+ * Protects `branch` (default `main`, which the seed protects fully) of `project` again with
+ * `merge_access_level` Developer (push stays Maintainers'): a Developer may then update the branch
+ * (`can_update_branch?`) and so create, cancel and retry its pipelines and play, retry and cancel their jobs.
  */
-export async function developersMergeMain(t: TestServer, project: string): Promise<void> {
+export async function developersMerge(t: TestServer, project: string, branch = 'main'): Promise<void> {
   const path = `/api/v4/projects/${encodeURIComponent(project)}/protected_branches`
   const token = 'glpat-root-token'
-  expect((await t.http('DELETE', `${path}/main`, { token })).status).toBe(204)
-  const res = await t.http('POST', path, { token, json: { name: 'main', merge_access_level: 30 } })
+  expect((await t.http('DELETE', `${path}/${encodeURIComponent(branch)}`, { token })).status).toBe(204)
+  const res = await t.http('POST', path, { token, json: { name: branch, merge_access_level: 30 } })
   expect(res.status).toBe(201)
 }

@@ -19,6 +19,12 @@ export function requireBuildsEnabled(ctx: ServiceContext, p: ProjectRow): void {
   if (featureLevel(ctx.store, p.id, 'builds') === 'disabled') throw base('Pipelines are disabled!')
 }
 
+/** `Chain::Validate::Abilities`' refusal of a branch or tag the user may not write (`ref` as asked). */
+export const refRefusal = (ref: string) =>
+  base(
+    `You do not have sufficient permission to run a pipeline on '${ref}'. Please select a different branch or contact your administrator for assistance.`,
+  )
+
 /** The `inputs` a request may pass: from GitLab 17.11 (RELEASE_RULES.pipelineInputs); dropped before. */
 export const acceptedInputs = (version: string, inputs: Record<string, unknown> | undefined) =>
   inputs !== undefined && applies(version, 'pipelineInputs') ? inputs : undefined

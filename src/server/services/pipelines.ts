@@ -32,7 +32,7 @@ import { JobTokenActor } from './job-tokens.js'
 import { jobOutputsOf } from './job-outputs.js'
 import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
-import { apiPipelineInput } from './pipeline-api.js'
+import { apiPipelineInput, refRefusal } from './pipeline-api.js'
 import { ciAbilities, readsPipelineRecords } from './ci-access.js'
 import { repositoryCore } from './repository/core.js'
 
@@ -127,12 +127,15 @@ export function pipelineService(ctx: ServiceContext, runner: PipelineRunner) {
 
     /**
      * `POST /projects/:id/pipeline`: anonymous callers 401 before the project is looked up
-     * (`authenticate_non_get!`); `save_on_errors: false`, so a configuration error leaves nothing (400).
+     * (`authenticate_non_get!`); a branch or tag the caller may not write is refused (400, as the chain's
+     * `allowed_to_write_ref?`); `save_on_errors: false`, so a configuration error leaves nothing (400).
      */
     createFromApi(actor: Actor, projectRef: string, params: PipelineCreate): Pipeline {
       if (!actor.user) throw unauthorized()
       const p = project(actor, projectRef)
-      return create(apiPipelineInput(ctx, actor, p, params), 400, false)
+      const input = apiPipelineInput(ctx, actor, p, params)
+      if (!mayWriteRef(actor, p, input.ref, input.tag)) throw refRefusal(params.ref)
+      return create(input, 400, false)
     },
 
     /** `GET /projects/:id/pipelines`: one page and the (capped) total; 403 without `read_pipeline` and `read_build`. */

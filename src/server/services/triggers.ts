@@ -13,7 +13,7 @@ import { runningJob } from './job-tokens.js'
 import type { PipelineService } from './pipelines.js'
 import type { SecretBox } from '../store/secret-box.js'
 import { resolveRef } from './refs.js'
-import { acceptedInputs, requireBuildsEnabled } from './pipeline-api.js'
+import { acceptedInputs, refRefusal, requireBuildsEnabled } from './pipeline-api.js'
 import { ciAbilities } from './ci-access.js'
 
 /** `glptt-` + 40 lower-case hex characters (`app/models/ci/trigger.rb`). */
@@ -155,9 +155,7 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
         ref !== 'ambiguous' &&
         !pipelines.mayWriteRef(new Actor(user), p, ref.name, ref.kind === 'tag')
       )
-        throw base(
-          `You do not have sufficient permission to run a pipeline on '${input.ref}'. Please select a different branch or contact your administrator for assistance.`,
-        )
+        throw refRefusal(input.ref)
       if (ref === 'ambiguous') throw base('Ref is ambiguous')
       if (ref === undefined) throw base('Reference not found')
       const variables = Object.entries(input.variables ?? {}).map(([key, value]) => ({

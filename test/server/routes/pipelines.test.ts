@@ -1,6 +1,6 @@
 import { serverEach, startServer } from '../../support/server.js'
 import {
-  developersMergeMain,
+  developersMerge,
   manualClock,
   MARK_TRIGGER,
   pipelineSeed,
@@ -174,7 +174,7 @@ describe('cancel and retry', () => {
     const protectedRef = await t.http('POST', `${P}/pipelines/${id}/cancel`, { token: DANA })
     expect([protectedRef.status, protectedRef.body]).toEqual([403, { message: '403 Forbidden' }])
     expect(await jobs(id)).toEqual(['test:created', 'build:running'])
-    await developersMergeMain(t, 'acme/app')
+    await developersMerge(t, 'acme/app')
     const res = await t.http('POST', `${P}/pipelines/${id}/cancel`, { token: DANA })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ status: 'canceled', finished_at: expect.any(String) })
@@ -194,7 +194,7 @@ describe('cancel and retry', () => {
       t.http('POST', `/api/v4/projects/acme%2Ffailing/pipelines/${id}/retry`, { token })
     expect((await retry(DANA)).status).toBe(403) // main fully protected
     expect((await pipeline(id, 'acme/failing')).status).toBe('failed')
-    await developersMergeMain(t, 'acme/failing')
+    await developersMerge(t, 'acme/failing')
     const res = await retry(DANA)
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({ status: 'running', finished_at: null })
@@ -220,9 +220,15 @@ describe('protected refs (Ci::PipelinePolicy and Ci::BuildPolicy protected_ref)'
     ) as Json
 
   it("refuses a Developer a fully protected branch's pipeline and job writes and own variables; merge access opens them", async () => {
-    const made = await t.http('POST', `${P}/pipeline`, { token: DANA, json: { ref: 'main' } })
+    const made = await t.http('POST', `${P}/pipeline`, { token: DANA, json: { ref: 'develop' } })
     expect(made.status).toBe(201)
     const id = (made.body as Json).id as number
+    // develop protected after the fact, fully (Maintainers push and merge, the default levels).
+    const protect = await t.http('POST', `${P}/protected_branches`, {
+      token: MARK,
+      json: { name: 'develop' },
+    })
+    expect(protect.status).toBe(201)
     clock.advance(1000)
     const job = (await running(id)).id as number
     expect(await answer('POST', `/pipelines/${id}/cancel`, DANA)).toEqual(FORBIDDEN)
@@ -230,10 +236,28 @@ describe('protected refs (Ci::PipelinePolicy and Ci::BuildPolicy protected_ref)'
     expect(await answer('POST', `/jobs/${job}/cancel`, DANA)).toEqual(FORBIDDEN)
     expect(await answer('GET', `/pipelines/${id}/variables`, DANA)).toEqual(FORBIDDEN)
     expect(await jobs(id)).toEqual(['test:created', 'build:running'])
-    await developersMergeMain(t, 'acme/app')
+    await developersMerge(t, 'acme/app', 'develop')
     expect(await answer('GET', `/pipelines/${id}/variables`, DANA)).toEqual([200, undefined])
     expect(await answer('POST', `/jobs/${job}/cancel`, DANA)).toEqual([201, undefined])
     expect(await answer('POST', `/pipelines/${id}/retry`, DANA)).toEqual([201, undefined])
+  })
+
+  it('POST /pipeline on a branch the caller may not write is 400 (Chain::Validate::Abilities), nothing made', async () => {
+    const refused = await t.http('POST', `${P}/pipeline`, { token: DANA, json: { ref: 'main' } })
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      {
+        message: {
+          base: [
+            "You do not have sufficient permission to run a pipeline on 'main'. Please select a different branch or contact your administrator for assistance.",
+          ],
+        },
+      },
+    ])
+    expect((await t.http('GET', `${P}/pipelines`, { token: ROOT })).body).toEqual([])
+    expect((await t.http('POST', `${P}/pipeline`, { token: MARK, json: { ref: 'main' } })).status).toBe(201)
+    await developersMerge(t, 'acme/app')
+    expect((await t.http('POST', `${P}/pipeline`, { token: DANA, json: { ref: 'main' } })).status).toBe(201)
   })
 
   it("refuses a Developer a protected tag's pipeline writes; Maintainers and unprotected tags pass", async () => {
