@@ -8,6 +8,7 @@
  * merge base, blobs, archives, branch and tag protection), and `public_jobs` turned off
  * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py), and a project forked
  * (python_gitlab_forks.py). A contributor's machine needs the package (CONTRIBUTING.md): without
+ * (python_gitlab_public_jobs.py), and a user made external (python_gitlab_external.py). A contributor's machine needs the package (CONTRIBUTING.md): without
  * it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
@@ -16,6 +17,7 @@ import { promisify } from 'node:util'
 import { startServer, type TestServer } from '../support/server.js'
 import { startServer as startEmulator } from '../../src/server/start/start-server.js'
 import { wholeWorldAnswers } from '../support/whole-world.js'
+import { externalUsersSeed } from '../support/seeds.js'
 
 const run = promisify(execFile)
 const SCRIPT = join(__dirname, 'python_gitlab_world.py')
@@ -214,3 +216,27 @@ describe('python-gitlab forks a project', () => {
     })
   }, 90_000)
 })
+it('python-gitlab marks a user external; their project, group and issue lists leave out internal ones', async () => {
+  const t = await startServer(externalUsersSeed)
+  try {
+    const python = await pythonWithGitlab()
+    const script = join(__dirname, 'python_gitlab_external.py')
+    const { stdout } = await run(python, [
+      script,
+      t.baseUrl,
+      'glpat-root-token',
+      'extout',
+      'glpat-ext-out-token',
+    ])
+    expect(JSON.parse(stdout)).toEqual({
+      external: true,
+      before: ['corp/member', 'corp/shared', 'pub/open'],
+      projects: ['pub/open'],
+      groups: ['pub'],
+      issues: ['Open issue'],
+      hidden: [404, '404 Project Not Found'],
+    })
+  } finally {
+    await t.close()
+  }
+}, 90_000)

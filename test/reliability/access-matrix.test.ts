@@ -462,9 +462,11 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/pipelines/{pipeline_id}': { min: 'reader', ci: 'pipeline' },
   'GET /projects/{id}/pipelines/{pipeline_id}/jobs': { min: 'reader', ci: 'jobs' },
   // `authorize! :read_pipeline_variable`, no `authenticate!`: anonymous callers get 403 on a public project.
-  'GET /projects/{id}/pipelines/{pipeline_id}/variables': { min: 'developer' },
-  'POST /projects/{id}/pipelines/{pipeline_id}/cancel': { min: 'developer', auth: true },
-  'POST /projects/{id}/pipelines/{pipeline_id}/retry': { min: 'developer', auth: true },
+  // Maintainers (`admin_pipeline`) read them; a Developer only of a pipeline of theirs (mark's trigger made it).
+  'GET /projects/{id}/pipelines/{pipeline_id}/variables': { min: 'maintainer' },
+  // `protected_ref`: the matrix's pipelines run on main, which the seed protects fully (Maintainers push and merge).
+  'POST /projects/{id}/pipelines/{pipeline_id}/cancel': { min: 'maintainer', auth: true },
+  'POST /projects/{id}/pipelines/{pipeline_id}/retry': { min: 'maintainer', auth: true },
   // lib/api/ci/jobs.rb: `authenticate!`, then `authorize_read_builds!` (public pipelines: whoever reads the project).
   // lib/api/ci/jobs.rb `GET /job`: a CI/CD job token's own job; a personal access token is no job (404).
   'GET /job': { min: 'user', auth: true, scope: 'none', roles: [], denied: 404 },
@@ -474,9 +476,10 @@ const RULES: Record<string, Rule> = {
   // lib/api/ci/pipelines.rb: `authenticate_non_get!`, as the pipeline's jobs.
   'GET /projects/{id}/pipelines/{pipeline_id}/bridges': { min: 'reader', ci: 'build' },
   // The matrix's jobs wait to run: 400 `Unplayable Job`, 403 `Job is not retryable`, 403 `Job is not erasable!`.
-  'POST /projects/{id}/jobs/{job_id}/play': { min: 'developer', auth: true, ok: [400] },
-  'POST /projects/{id}/jobs/{job_id}/retry': { min: 'developer', auth: true, ok: [403] },
-  'POST /projects/{id}/jobs/{job_id}/cancel': { min: 'developer', auth: true },
+  // On main, fully protected: Maintainers' (`protected_ref` in `Ci::BuildPolicy`).
+  'POST /projects/{id}/jobs/{job_id}/play': { min: 'maintainer', auth: true, ok: [400] },
+  'POST /projects/{id}/jobs/{job_id}/retry': { min: 'maintainer', auth: true, ok: [403] },
+  'POST /projects/{id}/jobs/{job_id}/cancel': { min: 'maintainer', auth: true },
   'POST /projects/{id}/jobs/{job_id}/erase': { min: 'maintainer', auth: true, ok: [403] },
   // lib/api/ci/job_artifacts.rb: no `authenticate!` for reads; the matrix's jobs have no artifacts (404),
   // and the by-ref download names no `job` (400 `job is missing`).
@@ -488,6 +491,9 @@ const RULES: Record<string, Rule> = {
   // lib/api/lint.rb: `authorize! :create_pipeline` for POST, `authorize_read_code!` for GET; no authentication.
   'POST /projects/{id}/ci/lint': { min: 'developer', body: () => ({ content: 'build: { script: make }' }) },
   'GET /projects/{id}/ci/lint': { min: 'code' },
+  // `create_pipeline`: Developer; on `feature`, as main is fully protected (`allowed_to_write_ref?`, 400 below
+  // Maintainer); the seed's `ci_jobs` shortcut gives it its jobs.
+  'POST /projects/{id}/pipeline': { min: 'developer', auth: true, body: () => ({ ref: 'feature' }) },
   'GET /project_aliases': { min: 'admin', auth: true, scope: 'none', denied: 403 },
   'POST /project_aliases': {
     min: 'admin',

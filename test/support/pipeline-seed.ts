@@ -51,3 +51,16 @@ export async function triggerPipeline(t: TestServer, project: string, token = MA
   expect(res.status).toBe(201)
   return (res.body as { id: number }).id
 }
+
+/**
+ * Protects `branch` (default `main`, which the seed protects fully) of `project` again with
+ * `merge_access_level` Developer (push stays Maintainers'): a Developer may then update the branch
+ * (`can_update_branch?`) and so create, cancel and retry its pipelines and play, retry and cancel their jobs.
+ */
+export async function developersMerge(t: TestServer, project: string, branch = 'main'): Promise<void> {
+  const path = `/api/v4/projects/${encodeURIComponent(project)}/protected_branches`
+  const token = 'glpat-root-token'
+  expect((await t.http('DELETE', `${path}/${encodeURIComponent(branch)}`, { token })).status).toBe(204)
+  const res = await t.http('POST', path, { token, json: { name: branch, merge_access_level: 30 } })
+  expect(res.status).toBe(201)
+}

@@ -172,3 +172,31 @@ users:
 groups:
   - { path: acme, visibility: private, members: { pia: planner, gus: guest } }
 ${moreGroups}`
+
+/**
+ * An internal group `corp` with two internal projects (`corp/member` has extin as Reporter) and a public
+ * group `pub` with a public project, each with one issue; users extout and extin (whom the external-user
+ * tests make external) and bob, a normal user: tokens `glpat-ext-out-token`, `glpat-ext-in-token`,
+ * `glpat-bob-token`, root's `glpat-root-token`.
+ */
+export const externalUsersSeed = `
+users:
+  - { username: root, admin: true, token: glpat-root-token }
+  - { username: extout, token: glpat-ext-out-token }
+  - { username: extin, token: glpat-ext-in-token }
+  - { username: bob, token: glpat-bob-token }
+groups:
+  - { path: corp, visibility: internal }
+  - { path: pub, visibility: public }
+projects:
+  - path: corp/shared
+    visibility: internal
+    issues: [{ title: Shared issue, author: root }]
+  - path: corp/member
+    visibility: internal
+    members: { extin: reporter }
+    issues: [{ title: Member issue, author: root }]
+  - path: pub/open
+    visibility: public
+    issues: [{ title: Open issue, author: root }]
+`

@@ -6,6 +6,7 @@ import type { RouteDoc } from './define.js'
 import { instrumentPaths } from './emulator-instrument-docs.js'
 import { clockPaths } from './emulator-clock-docs.js'
 import { snapshotPaths } from './emulator-snapshot-docs.js'
+import { pipelineControlPaths } from './emulator-pipeline-docs.js'
 
 /** Strips TypeBox's symbol keys and our `x-` hints that are not JSON Schema (they stay as extensions). */
 const plain = (schema: TSchema): unknown => JSON.parse(JSON.stringify(schema))
@@ -123,6 +124,7 @@ function emulatorPaths(baseUrl: string): Record<string, unknown> {
     ...instrumentPaths(servers, refusals),
     ...clockPaths(servers, refusals),
     ...snapshotPaths(servers, refusals),
+    ...pipelineControlPaths(servers, refusals),
   }
 }
 

@@ -85,7 +85,7 @@ export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): voi
     {
       method: 'GET',
       url: '/api/v4/projects/:id/pipelines/:pipeline_id/variables',
-      summary: "A pipeline's variables (Developer)",
+      summary: "A pipeline's variables (Maintainer, or the pipeline's own Developer)",
       pathParams: PipelinePath,
       response: { 200: Type.Array(PipelineVariable) },
     },

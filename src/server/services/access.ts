@@ -11,6 +11,7 @@ export const Level = accessLevels
 /** Who is calling: a user, or nobody (anonymous). Memberships are read once per request. */
 export class Actor {
   private memberships?: ReadonlyMap<string, number>
+  private externalUser?: boolean
   constructor(
     readonly user: UserRow | null,
     /** The personal access token the caller signed in with (`self`, rotate, revoke). */
@@ -27,6 +28,12 @@ export class Actor {
     if (!this.user) return 0
     this.memberships ??= store.members.levelsOf(this.user.id)
     return this.memberships.get(key) ?? 0
+  }
+  /** An external user (`User#external?`, set by an administrator): no internal project or group unless a member. */
+  external(store: Store): boolean {
+    if (!this.user) return false
+    this.externalUser ??= store.users.profile(this.user.id)?.external === 1
+    return this.externalUser
   }
 }
 
@@ -85,8 +92,12 @@ export function createAccess(store: Store, clock: Clock = systemClock) {
     return Math.max(inherited, actor.direct(store, `project:${project.id}`), sharedLevel(actor, project))
   }
 
+  /** `internal` is for signed-in users but external ones (`internal_access`, `Project.public_or_visible_to_user`). */
   const visible = (actor: Actor, visibility: string, level: number) =>
-    actor.admin || visibility === 'public' || (visibility === 'internal' && actor.user !== null) || level > 0
+    actor.admin ||
+    visibility === 'public' ||
+    (visibility === 'internal' && actor.user !== null && !actor.external(store)) ||
+    level > 0
 
   const canReadProject = (actor: Actor, project: ProjectRow) =>
     visible(actor, project.visibility, projectLevel(actor, project))

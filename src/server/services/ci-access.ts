@@ -18,25 +18,6 @@ export interface CiAbilities {
   pipelines: boolean
 }
 
-/** Whether the caller is an external user (`User#external?`, set by an administrator). */
-function isExternal(store: Store, actor: Actor): boolean {
-  return actor.user !== null && store.users.profile(actor.user.id)?.external === 1
-}
-
-/**
- * Whether an internal project is hidden from the caller: `internal_access` leaves out external users
- * (`app/policies/project_policy.rb`), so one who is no member and no administrator may not read the
- * project at all (404 `Project Not Found`).
- */
-export function hiddenFromExternal(store: Store, access: Access, actor: Actor, project: ProjectRow): boolean {
-  return (
-    project.visibility === 'internal' &&
-    !actor.admin &&
-    isExternal(store, actor) &&
-    access.projectLevel(actor, project) === 0
-  )
-}
-
 /**
  * `ProjectPolicy`'s `read_pipeline` and `read_build` (`app/policies/project_policy.rb`) for a caller who
  * already reads the project (`access.project`):
@@ -68,7 +49,7 @@ export function ciAbilities(store: Store, access: Access, actor: Actor, project:
   const buildsOpen = featureOpen('builds', Level.guest)
   const reporter = actor.admin || level >= Level.reporter
   const publicBuilds = settings.public_builds === 1
-  const internalAccess = project.visibility === 'internal' && actor.user !== null && !isExternal(store, actor)
+  const internalAccess = project.visibility === 'internal' && actor.user !== null && !actor.external(store)
   const publicAccess = project.visibility === 'public' || internalAccess
   const guestAccess =
     level >= Level.guest || (actor.user !== null && project.visibility === 'public') || internalAccess

@@ -69,7 +69,8 @@ export interface ArtifactDownload {
 
 /**
  * The jobs API (`lib/api/ci/jobs.rb`, `lib/api/ci/job_artifacts.rb`, bridges of `lib/api/ci/pipelines.rb`).
- * Reading jobs, traces and artifacts: `read_build` (403 without it); play, retry and cancel: Developer;
+ * Reading jobs, traces and artifacts: `read_build` (403 without it); play, retry and cancel: Developer, on
+ * a ref the caller may write (protected branches and tags);
  * erase: Maintainer, or the Developer whose pipeline it is.
  */
 export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipelines: PipelineService) {
@@ -99,6 +100,10 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
   function require(actor: Actor, p: ProjectRow, level: number): void {
     if (!actor.user) throw unauthorized()
     if (!access.atLeast(actor, p, level) || !ciAbilities(store, access, actor, p).readBuild) throw forbidden()
+  }
+  /** `protected_ref` (`Ci::BuildPolicy`) prevents the job's writes on a ref the caller may not write: 403. */
+  function requireRef(actor: Actor, p: ProjectRow, pipeline: PipelineRow): void {
+    if (!pipelines.mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)) throw forbidden()
   }
   /** A job of the project (a build or a bridge) and its pipeline; 404 `Not found` otherwise. */
   function find(p: ProjectRow, jobId: number): { job: JobRow; pipeline: PipelineRow } {
@@ -189,6 +194,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       const p = readableBuilds(actor, ref)
       const { job, pipeline } = find(p, jobId)
       require(actor, p, Level.developer)
+      requireRef(actor, p, pipeline)
       if (!PLAYABLE.has(job.status)) throw badRequest('Unplayable Job')
       const now = isoNow(ctx.clock)
       store.transaction(() => {
@@ -213,6 +219,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       const p = readable(actor, ref)
       const { job, pipeline } = find(p, jobId)
       require(actor, p, Level.developer)
+      requireRef(actor, p, pipeline)
       if (!COMPLETED.has(job.status) || job.retried !== 0) throw forbidden('Job is not retryable')
       const now = isoNow(ctx.clock)
       const id = store.transaction(() => {
@@ -251,6 +258,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       const p = readable(actor, ref)
       require(actor, p, Level.developer)
       const { job, pipeline } = find(p, jobId)
+      requireRef(actor, p, pipeline)
       if (force) require(actor, p, Level.maintainer)
       if (CANCELABLE.has(job.status)) {
         const now = isoNow(ctx.clock)

@@ -7,8 +7,23 @@ import type { ServiceContext } from './context.js'
 import type { NewPipelineInput } from './pipeline-writes.js'
 import { resolveRef } from './refs.js'
 import { ciAbilities } from './ci-access.js'
+import { featureLevel } from './project-settings.js'
 
 const base = (message: string) => messageError(400, { base: [message] })
+
+/**
+ * `Chain::Validate::Abilities`' first refusal, before the user's rights: `project.builds_enabled?` (the
+ * CI/CD feature not disabled), 400 `Pipelines are disabled!`.
+ */
+export function requireBuildsEnabled(ctx: ServiceContext, p: ProjectRow): void {
+  if (featureLevel(ctx.store, p.id, 'builds') === 'disabled') throw base('Pipelines are disabled!')
+}
+
+/** `Chain::Validate::Abilities`' refusal of a branch or tag the user may not write (`ref` as asked). */
+export const refRefusal = (ref: string) =>
+  base(
+    `You do not have sufficient permission to run a pipeline on '${ref}'. Please select a different branch or contact your administrator for assistance.`,
+  )
 
 /** The `inputs` a request may pass: from GitLab 17.11 (RELEASE_RULES.pipelineInputs); dropped before. */
 export const acceptedInputs = (version: string, inputs: Record<string, unknown> | undefined) =>
@@ -17,7 +32,8 @@ export const acceptedInputs = (version: string, inputs: Record<string, unknown> 
 /**
  * `POST /projects/:id/pipeline` (`lib/api/ci/pipelines.rb`) up to the pipeline's creation: `create_pipeline`
  * (Developer, an active user, a project not archived, the pipeline abilities left by the repository and CI/CD
- * features, services/ci-access.ts: 403 otherwise), then the ref as
+ * features, services/ci-access.ts: 403 otherwise), `Pipelines are disabled!` (400) with the CI/CD feature
+ * disabled, then the ref as
  * `Chain::Validate::Repository` checks it (`Reference not found`, `Ref is ambiguous`). Source `api`.
  */
 export function apiPipelineInput(
@@ -34,6 +50,7 @@ export function apiPipelineInput(
     !ciAbilities(ctx.store, ctx.access, actor, p).pipelines
   )
     throw forbidden()
+  requireBuildsEnabled(ctx, p)
   const ref = resolveRef(ctx.store, p.id, params.ref)
   if (ref === 'ambiguous') throw base('Ref is ambiguous')
   if (ref === undefined) throw base('Reference not found')

@@ -36,6 +36,9 @@ import { fetchRemoteIncludes } from './ci-plans.js'
 import type { RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { apiPipelineInput } from './pipeline-api.js'
 import { ciAbilities, hiddenFromExternal, readsPipelineRecords } from './ci-access.js'
+import { apiPipelineInput, refRefusal } from './pipeline-api.js'
+import { ciAbilities, readsPipelineRecords } from './ci-access.js'
+import { repositoryCore } from './repository/core.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 const SCOPES: Record<string, string[]> = {
@@ -47,7 +50,8 @@ const SCOPES: Record<string, string[]> = {
 /**
  * Pipelines (`lib/api/ci/pipelines.rb`): reading them and their jobs takes `read_pipeline` and
  * `read_build` (services/ci-access.ts: whoever reads the project, unless `public_jobs` is off or the
- * CI/CD feature is restricted); variables, cancel and retry need Developer.
+ * CI/CD feature is restricted); cancel and retry need Developer and a ref the caller may write (protected
+ * branches and tags), variables Maintainer or the pipeline's own Developer.
  * Every call first lets the runner catch up with the clock.
  */
 export function pipelineService(
@@ -57,18 +61,15 @@ export function pipelineService(
 ) {
   const { store, access } = ctx
   const present = pipelinePresenter(ctx.instance)
+  const refs = repositoryCore(ctx)
   /** The pipeline's user, whom its records show. */
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
   runner.onBridge(downstreamStarter(store, runner, access))
 
-  /**
-   * The project as the caller may see it; a job token sees only its own project, an external user no
-   * internal project they are no member of (services/ci-access.ts).
-   */
+  /** The project as the caller may see it; a job token sees only its own project. */
   function project(actor: Actor, ref: string): ProjectRow {
     const found = access.project(actor, ref)
     if (actor instanceof JobTokenActor && actor.job.projectId !== found.id) throw notFound('Project')
-    if (hiddenFromExternal(store, access, actor, found)) throw notFound('Project')
     runner.catchUp()
     return found
   }
@@ -85,12 +86,32 @@ export function pipelineService(
     if (!readsPipelineRecords(store, access, actor, p)) throw forbidden()
   }
   /**
-   * `update_pipeline`, `cancel_pipeline`, `read_pipeline_variable` (403): Developer, while the repository
-   * and CI/CD features leave the pipeline abilities to the caller (services/ci-access.ts `pipelines`).
+   * Whether the caller may write a branch or tag: update the branch (push or merge there,
+   * `can_update_branch?`) or create the tag (`can_create_tag?`), under the branch and tag protections; a
+   * pipeline's (or job's) ref so is not `protected_ref` (`Ci::PipelinePolicy`, `Ci::BuildPolicy`), and
+   * `Chain::Validate::Abilities` asks it of whoever creates a pipeline.
    */
-  const requireDeveloper = (actor: Actor, p: ProjectRow) => {
-    if (!access.atLeast(actor, p, Level.developer) || !ciAbilities(store, access, actor, p).pipelines)
-      throw forbidden()
+  const mayWriteRef = (actor: Actor, p: ProjectRow, ref: string, tag: boolean) =>
+    tag ? refs.canCreateTag(actor, p, ref) : refs.canUpdateBranch(actor, p, ref)
+  /**
+   * `update_pipeline` and `cancel_pipeline`: Developer, while the repository and CI/CD features leave the
+   * pipeline abilities to the caller (services/ci-access.ts `pipelines`), on a ref the caller may write.
+   */
+  const mayUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) =>
+    access.atLeast(actor, p, Level.developer) &&
+    ciAbilities(store, access, actor, p).pipelines &&
+    mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)
+  const requireUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) => {
+    if (!mayUpdate(actor, p, pipeline)) throw forbidden()
+  }
+  /**
+   * `read_pipeline_variable` (`Ci::PipelinePolicy`, 403): `admin_pipeline` (Maintainer, with the pipeline
+   * abilities), or `update_pipeline` for the pipeline's own user (`triggerer_of_pipeline`).
+   */
+  const requireReadVariables = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) => {
+    const admin = access.atLeast(actor, p, Level.maintainer) && ciAbilities(store, access, actor, p).pipelines
+    const triggerer = actor.id !== null && pipeline.user_id === actor.id
+    if (!admin && !(triggerer && mayUpdate(actor, p, pipeline))) throw forbidden()
   }
 
   /**
@@ -118,15 +139,19 @@ export function pipelineService(
   return {
     project,
     create,
+    mayWriteRef,
 
     /**
      * `POST /projects/:id/pipeline`: anonymous callers 401 before the project is looked up
-     * (`authenticate_non_get!`); `save_on_errors: false`, so a configuration error leaves nothing (400).
+     * (`authenticate_non_get!`); a branch or tag the caller may not write is refused (400, as the chain's
+     * `allowed_to_write_ref?`); `save_on_errors: false`, so a configuration error leaves nothing (400).
      */
     createFromApi(actor: Actor, projectRef: string, params: PipelineCreate): Promise<Pipeline> {
       if (!actor.user) throw unauthorized()
       const p = project(actor, projectRef)
-      return create(apiPipelineInput(ctx, actor, p, params), 400, false)
+      const input = apiPipelineInput(ctx, actor, p, params)
+      if (!mayWriteRef(actor, p, input.ref, input.tag)) throw refRefusal(params.ref)
+      return create(input, 400, false)
     },
 
     /** `GET /projects/:id/pipelines`: one page and the (capped) total; 403 without `read_pipeline` and `read_build`. */
@@ -228,7 +253,7 @@ export function pipelineService(
 
     variables(actor: Actor, p: ProjectRow, id: number): PipelineVariable[] {
       const pipeline = find(p, id)
-      requireDeveloper(actor, p)
+      requireReadVariables(actor, p, pipeline)
       return store.pipelines.variables(pipeline.id)
     },
 
@@ -236,7 +261,7 @@ export function pipelineService(
     cancel(actor: Actor, p: ProjectRow, id: number): Pipeline {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
-      requireDeveloper(actor, p)
+      requireUpdate(actor, p, pipeline)
       const now = isoNow(ctx.clock)
       const row = store.transaction(() => {
         for (const job of store.pipelines.jobs(pipeline.id))
@@ -255,7 +280,7 @@ export function pipelineService(
     retry(actor: Actor, p: ProjectRow, id: number): Pipeline {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
-      requireDeveloper(actor, p)
+      requireUpdate(actor, p, pipeline)
       const now = isoNow(ctx.clock)
       const retryJob = ciAbilities(store, access, actor, p).builds
       const row = store.transaction(() => retryJobs(store, runner, pipeline, now, retryJob))

@@ -13,7 +13,8 @@ import { runningJob } from './job-tokens.js'
 import type { PipelineService } from './pipelines.js'
 import type { SecretBox } from '../store/secret-box.js'
 import { resolveRef } from './refs.js'
-import { acceptedInputs } from './pipeline-api.js'
+import { acceptedInputs, refRefusal, requireBuildsEnabled } from './pipeline-api.js'
+import { ciAbilities } from './ci-access.js'
 
 /** `glptt-` + 40 lower-case hex characters (`app/models/ci/trigger.rb`). */
 export const newTriggerToken = () => `glptt-${randomBytes(20).toString('hex')}`
@@ -58,12 +59,15 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
       owner: owner ? presentUser(owner, ctx.instance) : null,
     }
   }
-  /** `create_pipeline`: Developer or more in a project that is not archived. */
-  const mayCreatePipeline = (user: UserRow | undefined, p: ProjectRow) =>
-    user !== undefined &&
-    user.state === 'active' &&
-    p.archived === 0 &&
-    access.atLeast(new Actor(user), p, Level.developer)
+  /**
+   * `create_pipeline`: an active Developer or more in a project that is not archived, while the repository
+   * and CI/CD features leave the pipeline abilities to them (services/ci-access.ts `pipelines`).
+   */
+  const mayCreatePipeline = (user: UserRow | undefined, p: ProjectRow): user is UserRow => {
+    if (user === undefined || user.state !== 'active' || p.archived !== 0) return false
+    const actor = new Actor(user)
+    return access.atLeast(actor, p, Level.developer) && ciAbilities(store, access, actor, p).pipelines
+  }
 
   return {
     list(actor: Actor, p: ProjectRow, limit: number, offset: number) {
@@ -142,8 +146,16 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
         if (!user || !access.canReadProject(new Actor(user), p)) throw notFound()
         upstream = { pipelineId: found.pipeline.id, jobId: found.job.id }
       }
+      // `Chain::Validate::Abilities`, as the trigger's owner (or the job's user), before the ref is checked.
+      requireBuildsEnabled(ctx, p)
       if (!mayCreatePipeline(user, p)) throw base('Insufficient permissions to create a new pipeline')
       const ref = resolveRef(store, p.id, input.ref)
+      if (
+        ref &&
+        ref !== 'ambiguous' &&
+        !pipelines.mayWriteRef(new Actor(user), p, ref.name, ref.kind === 'tag')
+      )
+        throw refRefusal(input.ref)
       if (ref === 'ambiguous') throw base('Ref is ambiguous')
       if (ref === undefined) throw base('Reference not found')
       const variables = Object.entries(input.variables ?? {}).map(([key, value]) => ({

@@ -1,5 +1,5 @@
 import { serverEach } from '../../support/server.js'
-import { manualClock } from '../../support/pipeline-seed.js'
+import { developersMerge, manualClock } from '../../support/pipeline-seed.js'
 
 /*
  * The CI writes under the repository and CI/CD features (`app/policies/project_policy.rb`: the build
@@ -31,9 +31,9 @@ const t = serverEach(seed, () => ({ clock: manualClock() }))
 
 const setFeature = async (json: Json) =>
   expect((await t.http('PUT', P, { token: ROOT, json })).status).toBe(200)
-/** A pipeline of `main` made by dev, forced to `failed` (its jobs with it) through the emulator's control. */
+/** A pipeline of `main` (fully protected: root makes it), forced to `failed` with its jobs through the emulator's control. */
 const failedPipeline = async (): Promise<number> => {
-  const made = await t.http('POST', `${P}/pipeline`, { token: DEV, json: { ref: 'main' } })
+  const made = await t.http('POST', `${P}/pipeline`, { token: ROOT, json: { ref: 'main' } })
   expect(made.status).toBe(201)
   const id = (made.body as Json).id as number
   const forced = await t.http('PUT', `/-/emulator/projects/open%2Finner/pipelines/${id}`, {
@@ -80,7 +80,18 @@ describe('CI writes and the repository and CI/CD features', () => {
     expect((await t.http('GET', `${P}/pipelines`, { token: ROOT })).body).toHaveLength(1)
   })
 
+  it('CI/CD disabled: POST /pipeline passes create_pipeline but the chain refuses it (400 Pipelines are disabled!), nothing made', async () => {
+    await setFeature({ builds_access_level: 'disabled' })
+    for (const token of [DEV, ROOT]) {
+      const res = await t.http('POST', `${P}/pipeline`, { token, json: { ref: 'nowhere' } })
+      expect([res.status, res.body]).toEqual([400, { message: { base: ['Pipelines are disabled!'] } }])
+    }
+    await setFeature({ builds_access_level: 'enabled' })
+    expect((await t.http('GET', `${P}/pipelines`, { token: ROOT })).body).toEqual([])
+  })
+
   it('CI/CD disabled: a pipeline retry answers 201 and replaces no failed job (Ci::RetryPipelineService)', async () => {
+    await developersMerge(t, 'open/inner')
     const id = await failedPipeline()
     const before = await jobStates(id)
     await setFeature({ builds_access_level: 'disabled' })

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { unzipSync } from 'fflate'
 import { ARTIFACT_CHUNK_BYTES } from '../../../src/server/jobs/job-emulation.js'
 import { serverEach, startServer } from '../../support/server.js'
-import { manualClock, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
+import { developersMerge, manualClock, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
 import { defineJobs } from '../../support/job-definitions.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -241,6 +241,10 @@ describe('acting on jobs', () => {
     expect(release.status).toBe('manual')
     const guest = await t.http('POST', `${M}/jobs/${release.id as number}/play`, { token: GUS })
     expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
+    // A Developer may not write the fully protected main (`protected_ref`) until merging there is theirs.
+    const onProtected = await t.http('POST', `${M}/jobs/${release.id as number}/play`, { token: DANA })
+    expect([onProtected.status, onProtected.body]).toEqual([403, { message: '403 Forbidden' }])
+    await developersMerge(t, 'acme/manual')
     const unplayable = await t.http('POST', `${M}/jobs/${build.id as number}/play`, { token: DANA })
     expect([unplayable.status, unplayable.body]).toEqual([
       400,
@@ -263,6 +267,7 @@ describe('acting on jobs', () => {
   })
 
   it('retries a failed job into a new one that runs its script again', async () => {
+    await developersMerge(t, 'acme/app')
     const pid = await triggerPipeline(t, 'acme/app')
     defineJobs(t, pid, { build: { script: ['echo "attempt $CI_JOB_ID"', 'exit 3'] } })
     await runOut()
@@ -287,6 +292,7 @@ describe('acting on jobs', () => {
   })
 
   it('cancels a running job (its trace says so) and skips the jobs after it; a finished one stays', async () => {
+    await developersMerge(t, 'acme/app')
     const pid = await triggerPipeline(t, 'acme/app')
     clock.advance(1000)
     const running = (await jobsOf(pid)).find((j) => j.status === 'running') as Json

@@ -160,4 +160,16 @@ describe('GET /api/v4/openapi.json', () => {
       'deleteEmulatorFaultsFaultId',
     )
   })
+
+  it('documents the pipeline controls: the view and the status move, with their bodies and refusals', () => {
+    const item = doc.paths['/-/emulator/projects/{id}/pipelines/{pipeline_id}']
+    expect(item?.servers).toEqual([{ url: t.baseUrl }])
+    expect(item?.get?.parameters?.map((p) => p.name)).toEqual(['id', 'pipeline_id'])
+    expect(Object.keys(item?.get?.responses ?? {})).toEqual(['200', '400', '401', '403', '404'])
+    expect(Object.keys(item?.put?.responses ?? {})).toEqual(['200', '400', '401', '403', '404'])
+    expect(item?.put?.requestBody?.content['application/json']?.schema).toMatchObject({
+      required: ['status'],
+    })
+    expect(JSON.stringify(item?.get?.responses['200'])).toContain('"token"')
+  })
 })

@@ -1,9 +1,16 @@
 import { serverEach, startServer } from '../../support/server.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
+import {
+  developersMerge,
+  manualClock,
+  MARK_TRIGGER,
+  pipelineSeed,
+  triggerPipeline,
+} from '../../support/pipeline-seed.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const ROOT = 'glpat-root-token'
 const MARK = 'glpat-mark-token'
+const MAYA = 'glpat-maya-token' // another maintainer
 const DANA = 'glpat-dana-token' // developer
 const GUS = 'glpat-gus-token' // guest
 const OTTO = 'glpat-otto-token' // outsider
@@ -117,10 +124,21 @@ describe('reading pipelines', () => {
     expect((await t.http('GET', `${P}/pipelines/${id}`, { token: GUS })).status).toBe(200)
   })
 
-  it('shows variables to developers only', async () => {
-    const id = await triggerIn('acme/app')
-    expect((await t.http('GET', `${P}/pipelines/${id}/variables`, { token: GUS })).status).toBe(403)
-    expect((await t.http('GET', `${P}/pipelines/${id}/variables`, { token: DANA })).status).toBe(200)
+  it("shows variables to maintainers and to the pipeline's own developer (read_pipeline_variable)", async () => {
+    const variables = async (id: number, token: string) =>
+      (await t.http('GET', `${P}/pipelines/${id}/variables`, { token })).status
+    const marks = await triggerIn('acme/app')
+    expect(await variables(marks, GUS)).toBe(403)
+    const refused = await t.http('GET', `${P}/pipelines/${marks}/variables`, { token: DANA })
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(await variables(marks, MAYA)).toBe(200)
+    expect(await variables(marks, MARK)).toBe(200)
+    const made = await t.http('POST', `${P}/pipeline`, { token: DANA, json: { ref: 'feature/x' } })
+    expect(made.status).toBe(201)
+    const danas = (made.body as Json).id as number
+    expect(await variables(danas, DANA)).toBe(200)
+    expect(await variables(danas, MAYA)).toBe(200)
+    expect(await variables(danas, GUS)).toBe(403)
   })
 
   it('filters jobs by scope and hides retried ones unless asked', async () => {
@@ -145,14 +163,18 @@ async function tokenFor(project: string) {
 }
 
 describe('cancel and retry', () => {
-  it('cancel: developers cancel unfinished jobs (200); guests 403, anonymous 401, and nothing changes', async () => {
+  it('cancel: developers who may update the ref cancel unfinished jobs (200); guests 403, anonymous 401, and nothing changes', async () => {
     const id = await triggerIn('acme/app')
     clock.advance(1000)
     const anon = await t.http('POST', `${P}/pipelines/${id}/cancel`)
     expect([anon.status, anon.body]).toEqual([401, { message: '401 Unauthorized' }])
     const guest = await t.http('POST', `${P}/pipelines/${id}/cancel`, { token: GUS })
     expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
+    // The seed's main is fully protected (Maintainers push and merge): `protected_ref` refuses a Developer.
+    const protectedRef = await t.http('POST', `${P}/pipelines/${id}/cancel`, { token: DANA })
+    expect([protectedRef.status, protectedRef.body]).toEqual([403, { message: '403 Forbidden' }])
     expect(await jobs(id)).toEqual(['test:created', 'build:running'])
+    await developersMerge(t, 'acme/app')
     const res = await t.http('POST', `${P}/pipelines/${id}/cancel`, { token: DANA })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ status: 'canceled', finished_at: expect.any(String) })
@@ -168,8 +190,12 @@ describe('cancel and retry', () => {
       token: GUS,
     })
     expect(guest.status).toBe(403)
+    const retry = (token: string) =>
+      t.http('POST', `/api/v4/projects/acme%2Ffailing/pipelines/${id}/retry`, { token })
+    expect((await retry(DANA)).status).toBe(403) // main fully protected
     expect((await pipeline(id, 'acme/failing')).status).toBe('failed')
-    const res = await t.http('POST', `/api/v4/projects/acme%2Ffailing/pipelines/${id}/retry`, { token: DANA })
+    await developersMerge(t, 'acme/failing')
+    const res = await retry(DANA)
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({ status: 'running', finished_at: null })
     expect(await follow(id, 'acme/failing')).toEqual(['running', 'success'])
@@ -179,6 +205,83 @@ describe('cancel and retry', () => {
       'test:success',
       'build:success',
     ])
+  })
+})
+
+describe('protected refs (Ci::PipelinePolicy and Ci::BuildPolicy protected_ref)', () => {
+  const FORBIDDEN = [403, { message: '403 Forbidden' }]
+  const answer = async (method: 'GET' | 'POST', path: string, token: string) => {
+    const res = await t.http(method, `${P}${path}`, { token })
+    return [res.status, res.status >= 400 ? res.body : undefined]
+  }
+  const running = async (id: number) =>
+    ((await t.http('GET', `${P}/pipelines/${id}/jobs`, { token: ROOT })).body as Json[]).find(
+      (j) => j.status === 'running',
+    ) as Json
+
+  it("refuses a Developer a fully protected branch's pipeline and job writes and own variables; merge access opens them", async () => {
+    const made = await t.http('POST', `${P}/pipeline`, { token: DANA, json: { ref: 'develop' } })
+    expect(made.status).toBe(201)
+    const id = (made.body as Json).id as number
+    // develop protected after the fact, fully (Maintainers push and merge, the default levels).
+    const protect = await t.http('POST', `${P}/protected_branches`, {
+      token: MARK,
+      json: { name: 'develop' },
+    })
+    expect(protect.status).toBe(201)
+    clock.advance(1000)
+    const job = (await running(id)).id as number
+    expect(await answer('POST', `/pipelines/${id}/cancel`, DANA)).toEqual(FORBIDDEN)
+    expect(await answer('POST', `/pipelines/${id}/retry`, DANA)).toEqual(FORBIDDEN)
+    expect(await answer('POST', `/jobs/${job}/cancel`, DANA)).toEqual(FORBIDDEN)
+    expect(await answer('GET', `/pipelines/${id}/variables`, DANA)).toEqual(FORBIDDEN)
+    expect(await jobs(id)).toEqual(['test:created', 'build:running'])
+    await developersMerge(t, 'acme/app', 'develop')
+    expect(await answer('GET', `/pipelines/${id}/variables`, DANA)).toEqual([200, undefined])
+    expect(await answer('POST', `/jobs/${job}/cancel`, DANA)).toEqual([201, undefined])
+    expect(await answer('POST', `/pipelines/${id}/retry`, DANA)).toEqual([201, undefined])
+  })
+
+  it('POST /pipeline on a branch the caller may not write is 400 (Chain::Validate::Abilities), nothing made', async () => {
+    const refused = await t.http('POST', `${P}/pipeline`, { token: DANA, json: { ref: 'main' } })
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      {
+        message: {
+          base: [
+            "You do not have sufficient permission to run a pipeline on 'main'. Please select a different branch or contact your administrator for assistance.",
+          ],
+        },
+      },
+    ])
+    expect((await t.http('GET', `${P}/pipelines`, { token: ROOT })).body).toEqual([])
+    expect((await t.http('POST', `${P}/pipeline`, { token: MARK, json: { ref: 'main' } })).status).toBe(201)
+    await developersMerge(t, 'acme/app')
+    expect((await t.http('POST', `${P}/pipeline`, { token: DANA, json: { ref: 'main' } })).status).toBe(201)
+  })
+
+  it("refuses a Developer a protected tag's pipeline writes; Maintainers and unprotected tags pass", async () => {
+    for (const tag of ['v1', 'x1'])
+      expect(
+        (await t.http('POST', `${P}/repository/tags`, { token: MARK, json: { tag_name: tag, ref: 'main' } }))
+          .status,
+      ).toBe(201)
+    const protect = await t.http('POST', `${P}/protected_tags`, {
+      token: MARK,
+      json: { name: 'v*', create_access_level: 40 },
+    })
+    expect(protect.status).toBe(201)
+    const tagPipeline = async (ref: string) => {
+      const res = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=${ref}&token=${MARK_TRIGGER}` })
+      expect([res.status, (res.body as Json).tag]).toEqual([201, true])
+      return (res.body as Json).id as number
+    }
+    const onProtected = await tagPipeline('v1')
+    const onOpen = await tagPipeline('x1')
+    expect(await answer('POST', `/pipelines/${onProtected}/cancel`, DANA)).toEqual(FORBIDDEN)
+    expect(await answer('POST', `/pipelines/${onOpen}/cancel`, DANA)).toEqual([200, undefined])
+    expect(await answer('POST', `/pipelines/${onProtected}/cancel`, MARK)).toEqual([200, undefined])
+    expect((await pipeline(onProtected)).status).toBe('canceled')
   })
 })
 

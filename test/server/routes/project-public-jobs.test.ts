@@ -185,7 +185,7 @@ projects:
     files: { .gitlab-ci.yml: "build:\\n  script: [make]\\n" }
 `)
     const B = '/api/v4/projects/acme%2Fbuilt'
-    const made = await t.http('POST', `${B}/pipeline`, { token: DEV, json: { ref: 'main' } })
+    const made = await t.http('POST', `${B}/pipeline`, { token: ROOT, json: { ref: 'main' } })
     expect(made.status).toBe(201)
     const pipeline = made.body as Json
     const commit = async (token: string) =>

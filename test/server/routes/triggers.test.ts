@@ -143,7 +143,7 @@ describe('POST /projects/:id/trigger/pipeline', () => {
       json: { ref: 'feature/x', token: MARK_TRIGGER, variables: { A: '1' } },
     })
     expect(json.body).toMatchObject({ ref: 'feature/x', iid: 3 })
-    const vars = await t.http('GET', `${P}/pipelines/${(form.body as Json).id}/variables`, { token: DANA })
+    const vars = await t.http('GET', `${P}/pipelines/${(form.body as Json).id}/variables`, { token: MARK })
     expect(vars.body).toEqual([
       { variable_type: 'env_var', key: 'DEPLOY', value: 'yes' },
       {
@@ -164,7 +164,7 @@ describe('POST /projects/:id/trigger/pipeline', () => {
     const res = await request(`${t.baseUrl}${P}/trigger/pipeline`, { method: 'POST', body: form })
     expect(res.statusCode).toBe(201)
     const { id } = (await res.body.json()) as Json
-    const vars = await t.http('GET', `${P}/pipelines/${id}/variables`, { token: DANA })
+    const vars = await t.http('GET', `${P}/pipelines/${id}/variables`, { token: MARK })
     expect((vars.body as Json[])[0]).toEqual({ variable_type: 'env_var', key: 'DEPLOY', value: 'yes' })
     // A file where a string is declared is Rack's upload hash, which Grape refuses.
     const before = await pipelineCount()
@@ -181,7 +181,7 @@ describe('POST /projects/:id/trigger/pipeline', () => {
       json: { ref: 'main', token: MARK_TRIGGER, variables: null },
     })
     expect(res.status).toBe(201)
-    const vars = await t.http('GET', `${P}/pipelines/${(res.body as Json).id}/variables`, { token: DANA })
+    const vars = await t.http('GET', `${P}/pipelines/${(res.body as Json).id}/variables`, { token: MARK })
     expect(vars.body).toEqual([
       {
         variable_type: 'file',
@@ -257,5 +257,39 @@ describe('POST /projects/:id/trigger/pipeline', () => {
       { message: { base: ['Insufficient permissions to create a new pipeline'] } },
     ])
     expect(await pipelineCount()).toBe(0)
+  })
+
+  /** Sets a project feature as an administrator (`PUT /projects/:id`). */
+  const feature = async (json: Json) =>
+    expect((await t.http('PUT', P, { token: 'glpat-root-token', json })).status).toBe(200)
+  const fire = async (ref = 'main') => {
+    const res = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=${ref}&token=${MARK_TRIGGER}` })
+    return [res.status, res.status === 201 ? undefined : res.body]
+  }
+  const refusal = (message: string) => [400, { message: { base: [message] } }]
+
+  it('refuses while the CI/CD feature is disabled, or the repository is to the owner (Chain::Validate::Abilities)', async () => {
+    await feature({ builds_access_level: 'disabled' })
+    expect(await fire()).toEqual(refusal('Pipelines are disabled!'))
+    await feature({ builds_access_level: 'enabled', repository_access_level: 'disabled' })
+    expect(await fire()).toEqual(refusal('Insufficient permissions to create a new pipeline'))
+    expect(await pipelineCount()).toBe(0)
+    await feature({ repository_access_level: 'enabled' })
+    expect(await fire()).toEqual([201, undefined])
+  })
+
+  it("refuses a ref its owner may not write: a Developer's trigger on the fully protected main", async () => {
+    inspectDb(t.server.store)
+      .prepare(
+        "UPDATE members SET access_level = 30 WHERE user_id = (SELECT id FROM users WHERE username = 'mark')",
+      )
+      .run()
+    expect(await fire('main')).toEqual(
+      refusal(
+        "You do not have sufficient permission to run a pipeline on 'main'. Please select a different branch or contact your administrator for assistance.",
+      ),
+    )
+    expect(await pipelineCount()).toBe(0)
+    expect(await fire('feature/x')).toEqual([201, undefined])
   })
 })

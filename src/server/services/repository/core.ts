@@ -150,6 +150,16 @@ export function repositoryCore(ctx: ServiceContext) {
     return !p || allows(actor, project, p.push_access_level)
   }
 
+  /**
+   * `Gitlab::UserAccess#can_update_branch?`: push (`canPush`) or merge there, a protected branch's merge
+   * level standing in for `push_code` as its push level does.
+   */
+  function canUpdateBranch(actor: Actor, project: ProjectRow, branch: string): boolean {
+    if (canPush(actor, project, branch)) return true
+    const p = protection(project, branch)
+    return p !== undefined && !project.archived && allows(actor, project, p.merge_access_level)
+  }
+
   /** The last commit from `sha` back that changed `path` (`last_commit_id_for_path`). */
   const lastCommitFor = (sha: string, path: string): string | undefined =>
     history(objects, sha, { path }).next().value?.sha
@@ -271,6 +281,7 @@ export function repositoryCore(ctx: ServiceContext) {
     branchSha,
     protection,
     canPush,
+    canUpdateBranch,
     tagProtections,
     canCreateTag,
     lastCommitFor,
