@@ -7,8 +7,8 @@
  * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, compare, diffs,
  * merge base, blobs, archives, branch and tag protection), and `public_jobs` turned off
  * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py), and a project forked
- * (python_gitlab_forks.py). A contributor's machine needs the package (CONTRIBUTING.md): without
- * (python_gitlab_public_jobs.py), and a user made external (python_gitlab_external.py). A contributor's machine needs the package (CONTRIBUTING.md): without
+ * (python_gitlab_forks.py), and a user made external (python_gitlab_external.py). A contributor's
+ * machine needs the package (CONTRIBUTING.md): without
  * it the test fails and says so.
  */
 import { execFile } from 'node:child_process'
@@ -216,6 +216,7 @@ describe('python-gitlab forks a project', () => {
     })
   }, 90_000)
 })
+
 it('python-gitlab marks a user external; their project, group and issue lists leave out internal ones', async () => {
   const t = await startServer(externalUsersSeed)
   try {

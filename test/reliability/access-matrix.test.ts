@@ -486,8 +486,6 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/jobs/{job_id}/artifacts': { min: 'reader', ok: [404], ci: 'build' },
   'GET /projects/{id}/jobs/{job_id}/artifacts/{artifact_path}': { min: 'reader', ok: [404], ci: 'build' },
   'GET /projects/{id}/jobs/artifacts/{ref_name}/download': { min: 'any', ok: [400] },
-  // `create_pipeline`: Developer; the seed's `ci_jobs` shortcut gives main its jobs.
-  'POST /projects/{id}/pipeline': { min: 'developer', auth: true, body: () => ({ ref: 'main' }) },
   // lib/api/lint.rb: `authorize! :create_pipeline` for POST, `authorize_read_code!` for GET; no authentication.
   'POST /projects/{id}/ci/lint': { min: 'developer', body: () => ({ content: 'build: { script: make }' }) },
   'GET /projects/{id}/ci/lint': { min: 'code' },

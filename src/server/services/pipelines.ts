@@ -34,8 +34,6 @@ import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
 import { fetchRemoteIncludes } from './ci-plans.js'
 import type { RemoteIncludeFetcher } from '../jobs/remote-includes.js'
-import { apiPipelineInput } from './pipeline-api.js'
-import { ciAbilities, hiddenFromExternal, readsPipelineRecords } from './ci-access.js'
 import { apiPipelineInput, refRefusal } from './pipeline-api.js'
 import { ciAbilities, readsPipelineRecords } from './ci-access.js'
 import { repositoryCore } from './repository/core.js'
