@@ -356,7 +356,8 @@ const RULES: Record<string, Rule> = {
   // who sees the project gets the same 400.
   'GET /projects/{id}/repository/files/{file_path}': { min: 'reader' },
   'GET /projects/{id}/repository/files/{file_path}/raw': { min: 'code' },
-  'GET /projects/{id}/repository/files/{file_path}/blame': { min: 'code', body: () => ({ ref: 'main' }) },
+  // Blame requires `ref` too (a GET's JSON body is not read, as Grape reads none): the same 400 to all who see it.
+  'GET /projects/{id}/repository/files/{file_path}/blame': { min: 'reader' },
   'POST /projects/{id}/repository/files/{file_path}': {
     min: 'developer',
     auth: true,
