@@ -234,12 +234,12 @@ function register<P extends TObject, Path extends TObject>(
     return link
   }
 
-  /**
-   * Runs the handler and sends its answer. Synchronous when the handler is (most are): awaiting a
-   * value that is no promise cost every answer a promise, a microtask turn and Fastify's promise
-   * wrapper before it was sent.
-   */
-  function answer(req: FastifyRequest, reply: FastifyReply, cache: ResponseCache | undefined, key: string) {
+  async function answer(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    cache: ResponseCache | undefined,
+    key: string,
+  ) {
     // Taken on a miss only, before the handler reads the store: a hit checks its own entry.
     const generation = cache?.generation() ?? 0
     const merged = {
@@ -275,23 +275,11 @@ function register<P extends TObject, Path extends TObject>(
       })
     // A watch the cache does not take (`set` releases one it declines) is released here.
     let taken = false
-    /** Sends the handler's result; what it returns is left for Fastify to send (a plain record). */
-    const send = (result: unknown): unknown => {
+    try {
+      const result = await handler(handled)
       if (reply.sent) return result
       const json = result instanceof JsonAnswer ? result.body : undefined
-      if (!cache) {
-        if (json !== undefined) return void reply.type('application/json').send(json)
-        // As Fastify answers an async handler's `undefined`: with an empty body, unless it was answered.
-        if (
-          result === undefined &&
-          !reply.raw.headersSent &&
-          !req.raw.aborted &&
-          req.socket &&
-          !req.socket.destroyed
-        )
-          return void reply.send()
-        return result
-      }
+      if (!cache) return json === undefined ? result : reply.type('application/json').send(json)
       // Kept in the cache: bytes of their own, never a slice of the shared pool (src/server/http/own-bytes.ts).
       const body = typeof json === 'object' ? json : ownBytes(json ?? (reply.serialize(result) as string))
       const headers: Record<string, string> = {}
@@ -301,26 +289,12 @@ function register<P extends TObject, Path extends TObject>(
       taken = true
       cache.set(key, generation, { body, headers }, scopes, watch)
       cache.routed(req.url, cachedRoute)
-      // Answered: Fastify is handed nothing more to send.
-      reply.type('application/json').send(body)
-      return undefined
-    }
-    const release = () => {
+      return reply.type('application/json').send(body)
+    } finally {
       if (!taken) watch?.release()
     }
-    let result: unknown
-    try {
-      result = handler(handled)
-      if (!isPromise(result)) return send(result)
-    } finally {
-      if (!isPromise(result)) release()
-    }
-    return Promise.resolve(result).then(send).finally(release)
   }
 }
-
-const isPromise = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | undefined)?.then === 'function'
 
 /** A multipart body's fields (files drained); a body over the limits is 413, a broken one 400. */
 async function formFields(req: FastifyRequest): Promise<Record<string, unknown>> {
