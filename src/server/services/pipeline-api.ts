@@ -19,6 +19,19 @@ export function requireBuildsEnabled(ctx: ServiceContext, p: ProjectRow): void {
   if (featureLevel(ctx.store, p.id, 'builds') === 'disabled') throw base('Pipelines are disabled!')
 }
 
+/**
+ * `create_pipeline`: an active Developer of a project not archived, with the pipeline abilities the
+ * repository and CI/CD features leave (services/ci-access.ts).
+ */
+export function mayCreatePipeline(ctx: ServiceContext, actor: Actor, p: ProjectRow): boolean {
+  return (
+    actor.user?.state === 'active' &&
+    p.archived === 0 &&
+    ctx.access.atLeast(actor, p, Level.developer) &&
+    ciAbilities(ctx.store, ctx.access, actor, p).pipelines
+  )
+}
+
 /** `Chain::Validate::Abilities`' refusal of a branch or tag the user may not write (`ref` as asked). */
 export const refRefusal = (ref: string) =>
   base(
@@ -43,13 +56,7 @@ export function apiPipelineInput(
   params: PipelineCreate,
 ): NewPipelineInput {
   if (!actor.user) throw unauthorized()
-  if (
-    actor.user.state !== 'active' ||
-    p.archived === 1 ||
-    !ctx.access.atLeast(actor, p, Level.developer) ||
-    !ciAbilities(ctx.store, ctx.access, actor, p).pipelines
-  )
-    throw forbidden()
+  if (!mayCreatePipeline(ctx, actor, p)) throw forbidden()
   requireBuildsEnabled(ctx, p)
   const ref = resolveRef(ctx.store, p.id, params.ref)
   if (ref === 'ambiguous') throw base('Ref is ambiguous')

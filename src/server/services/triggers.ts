@@ -13,8 +13,7 @@ import { runningJob } from './job-tokens.js'
 import type { PipelineService } from './pipelines.js'
 import type { SecretBox } from '../store/secret-box.js'
 import { resolveRef } from './refs.js'
-import { acceptedInputs, refRefusal, requireBuildsEnabled } from './pipeline-api.js'
-import { ciAbilities } from './ci-access.js'
+import { acceptedInputs, mayCreatePipeline, refRefusal, requireBuildsEnabled } from './pipeline-api.js'
 
 /** `glptt-` + 40 lower-case hex characters (`app/models/ci/trigger.rb`). */
 export const newTriggerToken = () => `glptt-${randomBytes(20).toString('hex')}`
@@ -63,12 +62,6 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
    * `create_pipeline`: an active Developer or more in a project that is not archived, while the repository
    * and CI/CD features leave the pipeline abilities to them (services/ci-access.ts `pipelines`).
    */
-  const mayCreatePipeline = (user: UserRow | undefined, p: ProjectRow): user is UserRow => {
-    if (user === undefined || user.state !== 'active' || p.archived !== 0) return false
-    const actor = new Actor(user)
-    return access.atLeast(actor, p, Level.developer) && ciAbilities(store, access, actor, p).pipelines
-  }
-
   return {
     list(actor: Actor, p: ProjectRow, limit: number, offset: number) {
       requireUser(actor)
@@ -148,7 +141,8 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
       }
       // `Chain::Validate::Abilities`, as the trigger's owner (or the job's user), before the ref is checked.
       requireBuildsEnabled(ctx, p)
-      if (!mayCreatePipeline(user, p)) throw base('Insufficient permissions to create a new pipeline')
+      if (!user || !mayCreatePipeline(ctx, new Actor(user), p))
+        throw base('Insufficient permissions to create a new pipeline')
       const ref = resolveRef(store, p.id, input.ref)
       if (
         ref &&
