@@ -1,3 +1,4 @@
+import { expandVariables } from './expand-variables.js'
 import { interpolate, resolveInputs } from './inputs.js'
 import { isHash, loadCiYaml, YamlReference, YamlSyntaxError } from './yaml-documents.js'
 
@@ -25,6 +26,11 @@ export type RemoteFiles = (url: string) => string
 export interface IncludeSources {
   projects: ProjectFiles
   remote: RemoteFiles
+  /**
+   * What `$VARIABLES` in include locations expand to (`External::Context#variables`: the predefined
+   * variables and the pipeline's own), asked for only when a location names one; none by default.
+   */
+  variables?: () => Readonly<Record<string, string>>
 }
 
 /** A configuration GitLab refuses, with its message. */
@@ -71,8 +77,23 @@ type IncludeEntry =
   | { remote: string; inputs: Record<string, unknown> }
   | { project: string; ref: string; file: string; inputs: Record<string, unknown> }
 
-/** The entries of `include:` (`External::Mapper::Normalizer`): a project's `file` list is one entry per file. */
-function includeEntries(value: unknown): IncludeEntry[] {
+/**
+ * The entries of `include:` (`External::Mapper::Normalizer`): a project's `file` list is one entry per
+ * file. A string is a URL or a local path as written; then every location, project, ref and file has its
+ * variables expanded (`Mapper::VariablesExpander`).
+ */
+function includeEntries(value: unknown, variables: () => Readonly<Record<string, string>>): IncludeEntry[] {
+  const expand = (text: string) => (/[$%]/.test(text) ? expandVariables(text, variables()) : text)
+  return normalizedEntries(value).map((entry) => {
+    if ('local' in entry) return { ...entry, local: expand(entry.local) }
+    if ('remote' in entry) return { ...entry, remote: expand(entry.remote) }
+    // Project paths match in lower case.
+    const project = expand(entry.project).toLowerCase()
+    return { ...entry, project, ref: expand(entry.ref), file: expand(entry.file) }
+  })
+}
+
+function normalizedEntries(value: unknown): IncludeEntry[] {
   const list = Array.isArray(value) ? value : [value]
   return list.flatMap((item): IncludeEntry[] => {
     if (typeof item === 'string')
@@ -81,10 +102,8 @@ function includeEntries(value: unknown): IncludeEntry[] {
     if (isHash(item) && typeof item.local === 'string') return [{ local: item.local, inputs }]
     if (isHash(item) && typeof item.remote === 'string') return [{ remote: item.remote, inputs }]
     if (isHash(item) && 'project' in item && item.file !== undefined && item.file !== null) {
-      // GitLab takes the first of a list of projects (a deprecated form) and matches paths in lower case.
-      const project = String(
-        (Array.isArray(item.project) ? item.project[0] : item.project) ?? '',
-      ).toLowerCase()
+      // GitLab takes the first of a list of projects (a deprecated form).
+      const project = String((Array.isArray(item.project) ? item.project[0] : item.project) ?? '')
       const ref = item.ref === undefined || item.ref === null ? 'HEAD' : String(item.ref)
       const files = Array.isArray(item.file) ? item.file : [item.file]
       if (project !== '') return files.map((file) => ({ project, ref, file: String(file), inputs }))
@@ -173,7 +192,7 @@ export function mergeIncludes(
     if (!('include' in config)) return config
     const { include, ...rest } = config
     let merged: Record<string, unknown> = {}
-    for (const entry of includeEntries(include)) {
+    for (const entry of includeEntries(include, sources.variables ?? (() => ({})))) {
       if (++count > MAX_INCLUDES)
         throw new CiConfigError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`)
       const { path, text, from, key: scoped } = open(entry, here)

@@ -13,7 +13,14 @@ import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-include
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import { ciAbilities, downloadsCode } from './ci-access.js'
-import { CI_CONFIG_PATH, commitOf, planCompiled, projectFiles, RemoteIncludeNeeded } from './ci-plans.js'
+import {
+  CI_CONFIG_PATH,
+  commitOf,
+  includeVariables,
+  planCompiled,
+  projectFiles,
+  RemoteIncludeNeeded,
+} from './ci-plans.js'
 import type { ServiceContext } from './context.js'
 import { resolveRef, type ResolvedRef } from './refs.js'
 
@@ -35,7 +42,13 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
   const { store, access, instance } = ctx
 
   /** The compiled result and what it read, with each remote include fetched once (compiled again after). */
-  async function lint(actor: Actor, p: ProjectRow, text: string, sha: string | undefined) {
+  async function lint(
+    actor: Actor,
+    p: ProjectRow,
+    text: string,
+    sha: string | undefined,
+    variables: () => Readonly<Record<string, string>>,
+  ) {
     const remotes = new Map<string, RemoteInclude>()
     for (;;) {
       const includes: CiLintInclude[] = []
@@ -93,6 +106,7 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
           })
           return fetched.text
         },
+        variables,
       }
       try {
         return { ...lintCiConfig(text, read, sources), includes }
@@ -122,14 +136,15 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
   })
 
   /**
-   * `legacy_validate`: the static check with `sha`'s files, or with `dryRunRef` a push pipeline of that
-   * ref simulated (`Ci::CreatePipelineService` with `dry_run`), its local includes read at the ref.
+   * `legacy_validate`: the static check with the files of `at.sha` (a commit of `at.ref`, what include
+   * locations see as `CI_COMMIT_REF_NAME`; never a tag pipeline), or with `dryRunRef` a push pipeline of
+   * that ref simulated (`Ci::CreatePipelineService` with `dry_run`), its local includes read at the ref.
    */
   async function answer(
     actor: Actor,
     p: ProjectRow,
     text: string,
-    sha: string | undefined,
+    at: { sha: string | undefined; ref: string },
     includeJobs: boolean | undefined,
     dryRunRef?: string,
   ): Promise<CiLintResult> {
@@ -143,12 +158,8 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
       if (found === undefined) return refused('Reference not found', includeJobs)
       ref = found
     }
-    const { result, expanded, includes } = await lint(actor, p, text, ref ? ref.sha : sha)
-    let errors = 'errors' in result ? result.errors : []
-    let jobs: CiLintJob[] = []
-    if ('config' in result && expanded) {
-      if (ref) {
-        const input = {
+    const input = ref
+      ? {
           project: p,
           userId: actor.user?.id ?? null,
           ref: ref.name,
@@ -157,6 +168,25 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
           source: 'push',
           variables: [],
         }
+      : undefined
+    const variables = () => {
+      if (input) return includeVariables(store, input)
+      // The static check's pipeline has no source.
+      const { CI_PIPELINE_SOURCE: _none, ...known } = includeVariables(store, {
+        project: p,
+        ref: at.ref,
+        sha: at.sha ?? '',
+        tag: false,
+        source: '',
+        variables: [],
+      })
+      return known
+    }
+    const { result, expanded, includes } = await lint(actor, p, text, ref ? ref.sha : at.sha, variables)
+    let errors = 'errors' in result ? result.errors : []
+    let jobs: CiLintJob[] = []
+    if ('config' in result && expanded) {
+      if (input) {
         const planned = planCompiled(store, input, result.config)
         if (planned.kind === 'plan') jobs = plannedJobs(planned.plan, expanded)
         else if (planned.kind === 'error') errors = [planned.message]
@@ -179,7 +209,8 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
     lintContent(actor, p, params) {
       if (!createsPipeline(actor, p)) throw forbidden()
       const dryRunRef = params.dry_run ? (params.ref ?? p.default_branch ?? '') : undefined
-      return answer(actor, p, params.content, headOf(p), params.include_jobs, dryRunRef)
+      const at = { sha: headOf(p), ref: p.default_branch ?? '' }
+      return answer(actor, p, params.content, at, params.include_jobs, dryRunRef)
     },
 
     lintProject(actor, p, params) {
@@ -193,7 +224,10 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
       const dryRunRef = params.dry_run
         ? (params.dry_run_ref ?? params.ref ?? p.default_branch ?? '')
         : undefined
-      return answer(actor, p, text, sha, params.include_jobs, dryRunRef)
+      // `Gitlab::Ci::Lint`'s ref: the branch or tag asked for, else the default branch.
+      const named = wanted === undefined ? undefined : resolveRef(store, p.id, wanted)
+      const at = { sha, ref: typeof named === 'object' ? named.name : (p.default_branch ?? '') }
+      return answer(actor, p, text, at, params.include_jobs, dryRunRef)
     },
   }
 }

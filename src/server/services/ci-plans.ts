@@ -2,7 +2,7 @@ import { compileChildConfig, compileCiConfig, type CompiledConfig, type CompileR
 import { CiConfigError, type IncludeSources, projectNotFound, type ProjectFiles } from '../ci/config-merge.js'
 import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { planPipeline, type PipelinePlan, type RuleFacts } from '../ci/pipeline-plan.js'
-import { predefinedVariables } from '../ci/predefined-variables.js'
+import { predefinedVariables, type PipelineFacts } from '../ci/predefined-variables.js'
 import { filesOf, treeOfCommit, type FileEntry } from '../git/commit-files.js'
 import { readFileAt } from '../git/read-file.js'
 import { parseCommit } from '../git/trees.js'
@@ -78,6 +78,7 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
   let compiled = compiledConfigs.get(key)
   if (!compiled) {
     let external = false
+    let variables: Record<string, string> | undefined
     const user = input.userId === null ? null : (store.users.get(input.userId) ?? null)
     const others = projectFiles(store, access, new Actor(user))
     const sources: IncludeSources = {
@@ -91,6 +92,10 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
         if (!fetched) throw new RemoteIncludeNeeded(url)
         if ('error' in fetched) throw new CiConfigError(fetched.error)
         return fetched.text
+      },
+      variables: () => {
+        external = true
+        return (variables ??= includeVariables(store, input))
       },
     }
     if (input.childInclude) compiled = compileChildConfig(input.childInclude, read, sources)
@@ -117,6 +122,14 @@ export function planCompiled(store: Store, input: CiPlanInput, config: CompiledC
   const own = Object.fromEntries(
     input.variables.filter((v) => v.variable_type !== 'file').map((v) => [v.key, v.value]),
   )
+  const planned = planPipeline(config, commitVariables(store, input), own, ruleFacts(store, input))
+  return 'error' in planned
+    ? { kind: 'error', message: planned.error, yaml: false }
+    : { kind: 'plan', plan: planned.plan }
+}
+
+/** The predefined variables of `input`'s pipeline, with its commit's message and title. */
+function commitVariables(store: Store, input: PipelineFacts): Record<string, string> {
   const predefined = predefinedVariables(input)
   const commit = store.gitObjects.get(input.sha)
   if (commit?.type === 'commit') {
@@ -124,10 +137,21 @@ export function planCompiled(store: Store, input: CiPlanInput, config: CompiledC
     predefined.CI_COMMIT_MESSAGE = message
     predefined.CI_COMMIT_TITLE = message.split('\n')[0] ?? ''
   }
-  const planned = planPipeline(config, predefined, own, ruleFacts(store, input))
-  return 'error' in planned
-    ? { kind: 'error', message: planned.error, yaml: false }
-    : { kind: 'plan', plan: planned.plan }
+  return predefined
+}
+
+/**
+ * What `$VARIABLES` in `include` locations expand to (`Variables::Builder#config_variables`): the
+ * predefined variables, then the pipeline's own, file variables with their content. The emulator has no
+ * project, group or instance variables, so none is protected or masked.
+ */
+export function includeVariables(
+  store: Store,
+  input: PipelineFacts & { variables: readonly VariableRow[] },
+): Record<string, string> {
+  const vars = commitVariables(store, input)
+  for (const v of input.variables) vars[v.key] = v.value
+  return vars
 }
 
 /**

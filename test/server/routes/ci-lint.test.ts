@@ -359,3 +359,30 @@ describe('include: remote in the lint', () => {
     }
   })
 })
+
+describe('$VARIABLES in include locations, in the lint', () => {
+  it("expand with the ref linted (the default branch, content_ref, or the dry run's push pipeline)", async () => {
+    await commitFiles(t, 'acme/app', 'main', { 'ci/main.yml': 'on_main: { script: x }\n' })
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': 'include: "ci/${CI_COMMIT_REF_NAME}$CI_PIPELINE_SOURCE.yml"\nown: { script: x }\n',
+      'ci/ci.yml': 'on_ci: { script: x }\n',
+      'ci/cipush.yml': 'on_ci_push: { script: x }\n',
+    })
+    const content =
+      'include: { project: acme/app, ref: "${CI_COMMIT_REF_NAME}", file: "ci/$CI_COMMIT_REF_NAME.yml" }\nown: { script: x }\n'
+    const byPost = await post({ content })
+    expect(byPost.body).toMatchObject({
+      valid: true,
+      includes: [{ location: 'ci/main.yml', extra: { ref: 'main' } }],
+    })
+    // The static check has no pipeline source; the dry run is a push pipeline of its ref.
+    const byGet = await t.http('GET', LINT, { token: MARK, query: 'content_ref=ci&include_jobs=true' })
+    expect(byGet.body).toMatchObject({ valid: true, includes: [{ location: 'ci/ci.yml' }] })
+    const dry = await t.http('GET', LINT, {
+      token: MARK,
+      query: 'content_ref=ci&dry_run=true&dry_run_ref=ci',
+    })
+    expect(dry.body).toMatchObject({ valid: true, includes: [{ location: 'ci/cipush.yml' }] })
+  })
+})
+

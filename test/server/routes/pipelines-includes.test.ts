@@ -202,6 +202,21 @@ describe('include: remote', () => {
     expect(jobNames(latest?.id as number, local)).toEqual(['main', 'own', 'remote'])
   })
 
+  it('expands $VARIABLES in the URL before it is fetched', async () => {
+    await commitFiles(local, 'acme/app', 'ci', {
+      // A string is a URL or a path before expansion (GitLab's order): a variable URL needs `remote:`.
+      ...config('{ remote: "${SERVER}/${CI_COMMIT_REF_NAME}/remote.yml" }'),
+      'ci/own.yml': 'own: { script: x }\n',
+    })
+    const res = await local.http('POST', `${APP}/pipeline`, {
+      token: MARK,
+      json: { ref: 'ci', variables: [{ key: 'SERVER', value: web.base }] },
+    })
+    expect(res.status).toBe(201)
+    expect(jobNames((res.body as Json).id as number, local)).toEqual(['main', 'own', 'remote'])
+    expect(web.requests).toEqual(['/ci/remote.yml'])
+  })
+
   it('refuses local addresses without --allow-local-requests', async () => {
     await commitFiles(t, 'acme/app', 'ci', config(`${web.base}/ci/remote.yml`))
     const res = await create()
@@ -212,5 +227,51 @@ describe('include: remote', () => {
       ),
     ])
     expect(web.requests).toEqual([])
+  })
+})
+
+describe('$VARIABLES in include locations', () => {
+  const withVariables = (variables: Json[], ref = 'ci') =>
+    t.http('POST', `${APP}/pipeline`, { token: MARK, json: { ref, variables } })
+
+  it("expands the pipeline's variables and the predefined ones in local, project, ref and file", async () => {
+    await commitFiles(t, 'acme/other', 'v2', { 'templates/build.yml': 'build2: { script: echo v2 }\n' })
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': [
+        'include:',
+        '  - local: ci/$FLAVOUR.yml',
+        '  - { project: "${CI_PROJECT_NAMESPACE}/other", ref: "%OTHER_REF%", file: "templates/$KIND.yml" }',
+        '  - ci/${CI_COMMIT_REF_NAME}-only.yml',
+        'own: { script: x }',
+        '',
+      ].join('\n'),
+      'ci/fast.yml': 'fast: { script: x }\n',
+      'ci/slow.yml': 'slow: { script: x }\n',
+      'ci/ci-only.yml': 'branch: { script: x }\n',
+    })
+    const vars = (flavour: string, type = 'env_var') => [
+      { key: 'FLAVOUR', value: flavour, variable_type: type },
+      { key: 'OTHER_REF', value: 'v2' },
+      { key: 'KIND', value: 'build' },
+    ]
+    const fast = await withVariables(vars('fast'))
+    expect(fast.status).toBe(201)
+    expect(jobNames((fast.body as Json).id as number)).toEqual(['branch', 'build2', 'fast', 'own'])
+    // The same commit with other variables reads other files (no compiled configuration reused), a
+    // file variable by its content.
+    const slow = await withVariables(vars('slow', 'file'))
+    expect(slow.status).toBe(201)
+    expect(jobNames((slow.body as Json).id as number)).toEqual(['branch', 'build2', 'own', 'slow'])
+  })
+
+  it('expands an unknown variable to nothing, as GitLab does, and refuses what that leaves', async () => {
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': 'include: { local: "ci/$NOPE.yml" }\nown: { script: x }\n',
+    })
+    const res = await withVariables([])
+    expect([res.status, res.body]).toEqual([
+      400,
+      refused('Included file `ci/.yml` does not have YAML extension!'),
+    ])
   })
 })
