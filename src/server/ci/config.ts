@@ -233,3 +233,27 @@ function compileExpanded(root: Record<string, unknown>): CompiledConfig {
   logicalChecks(stages, jobs)
   return { stages, variables, ...(workflow ? { workflow } : {}), jobs }
 }
+
+/** `Gitlab::Ci::Warnings::MAX_LIMIT`: the warnings a configuration reports, at most. */
+const MAX_WARNINGS = 25
+const RULES_WHEN_DOCS =
+  'read more: https://docs.gitlab.com/ee/ci/jobs/job_troubleshooting.html#job-may-allow-multiple-pipelines-to-run-for-a-single-action-warning'
+
+/**
+ * The warnings of an expanded configuration (`Entry::Processable#validate_against_warnings`): without
+ * `workflow:rules`, a job whose last rule is a bare `when` other than `never` may run in a branch and a
+ * merge request pipeline for one push. Jobs in the file's order, hidden ones skipped.
+ */
+export function configWarnings(root: Record<string, unknown>): string[] {
+  if (isHash(root.workflow) && 'rules' in root.workflow) return []
+  const warnings: string[] = []
+  for (const [name, job] of Object.entries(root)) {
+    if (ROOT_KEYS.has(name) || name.startsWith('.') || !isHash(job) || !Array.isArray(job.rules)) continue
+    const last: unknown = job.rules[job.rules.length - 1]
+    if (isHash(last) && Object.keys(last).length === 1 && 'when' in last && last.when !== 'never')
+      warnings.push(
+        `jobs:${name} may allow multiple pipelines to run for a single action due to \`rules:when\` clause with no \`workflow:rules\` - ${RULES_WHEN_DOCS}`,
+      )
+  }
+  return warnings.slice(0, MAX_WARNINGS)
+}

@@ -1,6 +1,6 @@
 import { Document } from 'yaml'
 import type { CiLintCreate, CiLintInclude, CiLintJob, CiLintQuery, CiLintResult } from '../../schema/index.js'
-import { lintCiConfig, type CompiledConfig } from '../ci/config.js'
+import { configWarnings, lintCiConfig, type CompiledConfig } from '../ci/config.js'
 import { CiConfigError, type CiFileReader, type IncludeSources } from '../ci/config-merge.js'
 import type { JobDefinition } from '../ci/job-definition.js'
 import { commands, type CompiledJob } from '../ci/job-entry.js'
@@ -195,7 +195,7 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
     return {
       valid: errors.length === 0,
       errors,
-      warnings: [],
+      warnings: expanded ? configWarnings(expanded) : [],
       merged_yaml: expanded ? toYaml(expanded) : null,
       includes: expanded ? includes : null,
       ...(includeJobs ? { jobs } : {}),

@@ -386,3 +386,29 @@ describe('$VARIABLES in include locations, in the lint', () => {
   })
 })
 
+describe('warnings', () => {
+  const RULES_WHEN = (job: string) =>
+    `jobs:${job} may allow multiple pipelines to run for a single action due to \`rules:when\` clause with no \`workflow:rules\` - read more: https://docs.gitlab.com/ee/ci/jobs/job_troubleshooting.html#job-may-allow-multiple-pipelines-to-run-for-a-single-action-warning`
+  const CONTENT = `always: { script: x, rules: [{ when: always }] }
+guarded: { script: x, rules: [{ if: '$CI_COMMIT_BRANCH', when: manual }] }
+never: { script: x, rules: [{ if: '$A' }, { when: never }] }
+.hidden: { script: x, rules: [{ when: on_success }] }
+manual: { script: x, rules: [{ if: '$A', when: never }, { when: manual }] }
+plain: { script: x }
+`
+  it("answers GitLab's `rules:when` warning for each job that may run twice, none with workflow:rules", async () => {
+    const res = await post({ content: CONTENT })
+    expect(res.body).toMatchObject({
+      valid: true,
+      errors: [],
+      warnings: [RULES_WHEN('always'), RULES_WHEN('manual')],
+    })
+    const dry = await post({ content: CONTENT, dry_run: true })
+    expect(dry.body).toMatchObject({ valid: true, warnings: [RULES_WHEN('always'), RULES_WHEN('manual')] })
+    const ruled = await post({ content: `workflow: { rules: [{ when: always }] }\n${CONTENT}` })
+    expect(ruled.body).toMatchObject({ valid: true, warnings: [] })
+    // Warnings stand beside errors.
+    const both = await post({ content: `${CONTENT}bad: { stage: nope, script: x }\n` })
+    expect(both.body).toMatchObject({ valid: false, warnings: [RULES_WHEN('always'), RULES_WHEN('manual')] })
+  })
+})
