@@ -67,6 +67,8 @@ export function pipelineRunner(
   let timer: NodeJS.Timeout | undefined
   let stopped = false
   let startDownstream: DownstreamStarter | undefined
+  /** Pipelines being made after their request answered (a push's, fetching its remote includes). */
+  const creating = new Set<Promise<unknown>>()
 
   /** Recomputes a pipeline's status and times from its current (not retried) jobs. */
   function refresh(pipeline: PipelineRow, now: string): PipelineRow {
@@ -216,6 +218,18 @@ export function pipelineRunner(
     /** Hands in what starts a bridge's downstream pipeline (the services, once built). */
     onBridge(starter: DownstreamStarter): void {
       startDownstream = starter
+    },
+    /** Counts `work` (making a pipeline in the background) until it ends, for the emulator's settle. */
+    creating(work: Promise<unknown>): void {
+      const tracked = work.finally(() => creating.delete(tracked))
+      creating.add(tracked)
+      tracked.catch(() => undefined)
+    },
+    /** Pipelines still being made in the background. */
+    pendingCreations: (): number => creating.size,
+    /** Resolves once no pipeline is being made in the background. */
+    async created(): Promise<void> {
+      while (creating.size > 0) await Promise.allSettled([...creating])
     },
     /** Re-arms the background timer after a change to the schedule (new, retried pipelines). */
     poke: arm,

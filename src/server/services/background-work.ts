@@ -24,7 +24,8 @@ export class UnsettledError extends Error {
  * The emulator's clock controls and settle over the server's background work: the pipeline
  * runner (moves due by the clock, src/server/jobs/pipeline-runner.ts), the export and import
  * job queue (src/server/jobs/export-queue.ts), which runs on the event loop, not on the clock, and
- * (settle only) the webhook deliveries queued or under way (src/server/jobs/hook-delivery.ts).
+ * (settle only) the pipelines being made in the background (a push's, fetching its remote includes)
+ * and the webhook deliveries queued or under way (src/server/jobs/hook-delivery.ts).
  */
 export function backgroundWork(deps: {
   store: Store
@@ -97,9 +98,10 @@ export function backgroundWork(deps: {
 
     /**
      * Runs all background work to its end: export and import jobs until the queue is idle,
-     * pipelines move by move, the clock jumping forward to each next due move (never back), then
-     * the webhook deliveries queued or under way. Throws an `UnsettledError`: 504 when jobs or
-     * deliveries are still under way after `timeoutMs`, 409 when a pipeline
+     * pipelines move by move (those still being made awaited), the clock jumping forward to each next
+     * due move (never back), then the webhook deliveries queued or under way. Throws an
+     * `UnsettledError`: 504 when jobs, pipelines being made or deliveries are still under way after
+     * `timeoutMs`, 409 when a pipeline
      * cannot finish on its own (waiting for a manual job); what did run stays done.
      */
     async settle(timeoutMs: number): Promise<EmulatorSettled> {
@@ -110,6 +112,12 @@ export function backgroundWork(deps: {
           ran.pipeline_moves += runner.catchUp()
           idle = (await drain(deadline)) && Date.now() <= deadline
           if (!idle) return
+          if (runner.pendingCreations() > 0) {
+            // A push's pipeline fetching its remote includes: once made, it has moves of its own.
+            idle = await until(() => runner.created(), deadline)
+            if (!idle) return
+            continue
+          }
           const next = store.pipelines.nextDue()
           if (!next?.due_at) {
             // A job that ended may have queued another (an import's follow-up): go round again.
@@ -127,7 +135,9 @@ export function backgroundWork(deps: {
           504,
           queue.pending() > 0
             ? `settle timed out after ${timeoutMs / 1000} s: export or import jobs are still running`
-            : `settle timed out after ${timeoutMs / 1000} s: webhook deliveries are still under way`,
+            : runner.pendingCreations() > 0
+              ? `settle timed out after ${timeoutMs / 1000} s: pipelines are still fetching their remote includes`
+              : `settle timed out after ${timeoutMs / 1000} s: webhook deliveries are still under way`,
           report,
         )
       if (store.pipelines.stalled(1).length > 0)

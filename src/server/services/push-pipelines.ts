@@ -63,10 +63,12 @@ export function withPushPipelines(
     } catch (err) {
       if (!(err instanceof RemoteIncludeNeeded)) throw err
       // Remote includes are fetched first: the pipeline follows the push once they are in, as
-      // GitLab's own push pipelines follow it (a background job).
-      void fetchRemoteIncludes(store, access, input, remoteIncludes)
-        .then(create)
-        .catch((e: unknown) => process.emitWarning(`push pipeline failed: ${(e as Error).message}`))
+      // GitLab's own push pipelines follow it (a background job); the emulator's settle waits for it.
+      runner.creating(
+        fetchRemoteIncludes(store, access, input, remoteIncludes)
+          .then(create)
+          .catch((e: unknown) => process.emitWarning(`push pipeline failed: ${(e as Error).message}`)),
+      )
     }
   })
   return repository

@@ -202,6 +202,33 @@ describe('include: remote', () => {
     expect(jobNames(latest?.id as number, local)).toEqual(['main', 'own', 'remote'])
   })
 
+  it("is awaited by the emulator's settle: the push's pipeline made and run to its end", async () => {
+    const slow = await fileServer({ '/ci/remote.yml': 'remote: { script: echo remote }\n' }, 300)
+    try {
+      const pushed = await local.http('POST', `${APP}/repository/commits`, {
+        token: MARK,
+        json: {
+          branch: 'main',
+          commit_message: 'slow remote CI',
+          actions: [
+            {
+              action: 'create',
+              file_path: '.gitlab-ci.yml',
+              content: config(`${slow.base}/ci/remote.yml`)['.gitlab-ci.yml'],
+            },
+          ],
+        },
+      })
+      expect(pushed.status).toBe(201)
+      const settled = await local.http('POST', '/-/emulator/settle', { token: ROOT })
+      expect(settled.status).toBe(200)
+      const latest = ((await local.http('GET', `${APP}/pipelines`, { token: MARK })).body as Json[])[0]
+      expect(latest).toMatchObject({ sha: (pushed.body as Json).id, source: 'push', status: 'success' })
+    } finally {
+      await slow.close()
+    }
+  })
+
   it('expands $VARIABLES in the URL before it is fetched', async () => {
     await commitFiles(local, 'acme/app', 'ci', {
       // A string is a URL or a path before expansion (GitLab's order): a variable URL needs `remote:`.
