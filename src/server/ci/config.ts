@@ -141,14 +141,14 @@ export function compileCiConfig(
   }
 }
 
-/** A child pipeline's configuration: its `trigger:include` files merged as one (`include: [...]`). */
+/** A child pipeline's configuration: its `trigger:include` entries merged as one (`include: [...]`). */
 export function compileChildConfig(
-  files: string[],
+  include: unknown[],
   read: CiFileReader,
   sources: IncludeSources = NO_SOURCES,
 ): CompileResult {
   try {
-    return { config: compileRoot({ include: files.map((local) => ({ local })) }, read, sources) }
+    return { config: compileRoot({ include }, read, sources) }
   } catch (e) {
     if (e instanceof CiConfigError) return { errors: [e.message] }
     throw e

@@ -28,8 +28,11 @@ export interface JobDefinition {
   }
   /** A trigger job (a bridge, `Ci::Bridge`): a child pipeline or another project's pipeline. */
   trigger?: {
-    /** Child pipeline: the `include:` local files of the child's configuration. */
-    include?: string[]
+    /**
+     * Child pipeline: the `include:` entries of the child's configuration as written (a path or URL,
+     * or a `local`, `project` or `remote` hash).
+     */
+    include?: (string | Record<string, unknown>)[]
     /** Multi-project pipeline: the downstream project's full path and branch. */
     project?: string
     branch?: string

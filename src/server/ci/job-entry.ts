@@ -253,10 +253,13 @@ function trigger(value: unknown, where: string): NonNullable<JobDefinition['trig
   const out: NonNullable<JobDefinition['trigger']> = {}
   if (value.include !== undefined) {
     const list = Array.isArray(value.include) ? value.include : [value.include]
+    // Kept as written: the child's configuration includes them (`Ci::Bridge#yaml_for_downstream`).
     out.include = list.map((i) => {
       if (typeof i === 'string') return i
-      if (isHash(i) && typeof i.local === 'string') return i.local
-      throw new Error(`${at}:include the emulator starts child pipelines from local files only`)
+      if (isHash(i) && ['local', 'project', 'remote'].some((k) => k in i)) return i
+      throw new Error(
+        `${at}:include the emulator starts child pipelines from local, project and remote files only`,
+      )
     })
   }
   if (typeof value.project === 'string') out.project = value.project

@@ -16,13 +16,14 @@ export interface PipelineObserver {
 
 /**
  * Starts the downstream pipeline of a trigger job (a bridge) at `at`; handed in by the services
- * (`onBridge`), as the runner creates no pipeline itself. Answers the new pipeline's id or why none.
+ * (`onBridge`), as the runner creates no pipeline itself. Answers the new pipeline's id or why none, or
+ * `waitFor`: what it needs first (a child's remote includes, fetched), after which it is asked again.
  */
 export type DownstreamStarter = (
   bridge: JobRow,
   definition: JobDefinition,
   at: string,
-) => { pipelineId: number } | { error: string; pipelineId?: number }
+) => { pipelineId: number } | { error: string; pipelineId?: number } | { waitFor: Promise<unknown> }
 // `error` is the bridge's `failure_reason` (`downstream_bridge_project_not_found`, `insufficient_bridge_permissions`, ...);
 // with `pipelineId`, the failed downstream pipeline GitLab kept (a configuration error).
 
@@ -113,10 +114,18 @@ export function pipelineRunner(
     if (pipeline) refresh(pipeline, at)
   }
 
-  /** A bridge's turn: its downstream pipeline starts; the bridge succeeds, or runs along with `depend`. */
+  /**
+   * A bridge's turn: its downstream pipeline starts; the bridge succeeds, or runs along with `depend`. A
+   * downstream pipeline that must wait (fetching) leaves the bridge `pending` until it is made.
+   */
   function startBridge(next: JobRow, definition: JobDefinition, due: string): void {
     const started = startDownstream?.(next, definition, due) ?? {
       error: 'downstream_pipeline_creation_failed',
+    }
+    if ('waitFor' in started) {
+      Object.assign(next, { status: 'pending', queued_at: due })
+      track(started.waitFor.then(() => startWaitingBridge(next.id, definition)))
+      return
     }
     Object.assign(next, { queued_at: due, started_at: due })
     if ('error' in started) {
@@ -131,6 +140,33 @@ export function pipelineRunner(
     else if (downstream && MIRRORED[downstream.status])
       Object.assign(next, { status: MIRRORED[downstream.status], finished_at: due })
     else next.status = 'running'
+  }
+
+  /** A bridge that waited for its downstream pipeline: started now, unless it was canceled meanwhile. */
+  function startWaitingBridge(bridgeId: number, definition: JobDefinition): void {
+    store.transaction(() => {
+      const bridge = store.pipelines.job(bridgeId)
+      if (bridge?.status !== 'pending') return
+      const now = clock.now().toISOString()
+      const next: JobRow = { ...bridge }
+      startBridge(next, definition, now)
+      store.pipelines.setJob(next)
+      if (next.status !== bridge.status) observer?.jobChanged(next)
+      if (COMPLETED.has(next.status)) moveOn(next, now)
+      else {
+        const pipeline = store.pipelines.byId(next.pipeline_id)
+        if (pipeline) refresh(pipeline, now)
+      }
+    })
+    arm()
+  }
+
+  /** Counts `work` (making a pipeline in the background) until it ends, for the emulator's settle. */
+  function track(work: Promise<unknown>): void {
+    const tracked: Promise<unknown> = work
+      .catch((e: unknown) => process.emitWarning(`pipeline creation failed: ${(e as Error).message}`))
+      .finally(() => creating.delete(tracked))
+    creating.add(tracked)
   }
 
   /** One due move of one job, at its due time. */
@@ -219,12 +255,7 @@ export function pipelineRunner(
     onBridge(starter: DownstreamStarter): void {
       startDownstream = starter
     },
-    /** Counts `work` (making a pipeline in the background) until it ends, for the emulator's settle. */
-    creating(work: Promise<unknown>): void {
-      const tracked = work.finally(() => creating.delete(tracked))
-      creating.add(tracked)
-      tracked.catch(() => undefined)
-    },
+    creating: track,
     /** Pipelines still being made in the background. */
     pendingCreations: (): number => creating.size,
     /** Resolves once no pipeline is being made in the background. */

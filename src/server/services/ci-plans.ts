@@ -31,8 +31,8 @@ export interface CiPlanInput {
   source: string
   variables: VariableRow[]
   inputs?: Record<string, unknown>
-  /** A child pipeline: these `trigger:include` files instead of `.gitlab-ci.yml`. */
-  childInclude?: string[]
+  /** A child pipeline: these `trigger:include` entries instead of `.gitlab-ci.yml`. */
+  childInclude?: unknown[]
   /** A push's previous commit of the branch (`BLANK_SHA` for a new branch): what `changes:` compares with. */
   before?: string
   /** The `include: remote` files fetched for this pipeline (`fetchRemoteIncludes`), by URL. */

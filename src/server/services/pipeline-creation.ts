@@ -2,7 +2,8 @@ import type { DownstreamStarter, PipelineRunner } from '../jobs/pipeline-runner.
 import type { Store } from '../store/index.js'
 import type { PipelineRow, VariableRow } from '../store/pipelines.js'
 import { Actor, Level, type Access } from './access.js'
-import { planFor, RemoteIncludeNeeded, type CiPlanInput, type CiPlanOutcome } from './ci-plans.js'
+import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
+import { fetchRemoteIncludes, planFor, RemoteIncludeNeeded, type CiPlanOutcome } from './ci-plans.js'
 import { insertPipeline, type NewPipelineInput } from './pipeline-writes.js'
 import { resolveRef } from './refs.js'
 
@@ -49,20 +50,6 @@ function failedPipeline(
 }
 
 /**
- * A child pipeline's plan. The runner starts children synchronously, so a child configuration that
- * includes a remote file is a configuration error here (the emulator's limit, not GitLab's).
- */
-function childPlan(store: Store, access: Access, input: CiPlanInput): CiPlanOutcome {
-  try {
-    return planFor(store, access, input)
-  } catch (err) {
-    if (!(err instanceof RemoteIncludeNeeded)) throw err
-    const message = `Remote file \`${err.url}\` could not be fetched: the emulator fetches no remote includes for child pipelines`
-    return { kind: 'error', message, yaml: true }
-  }
-}
-
-/**
  * What starts a bridge's downstream pipeline (`Ci::CreateDownstreamPipelineService`): a child pipeline
  * of the same commit from `trigger:include` (`source: parent_pipeline`), or a pipeline of another
  * project's branch (`trigger:project`, `source: pipeline`) for the upstream pipeline's user, who must be
@@ -71,8 +58,16 @@ function childPlan(store: Store, access: Access, input: CiPlanInput): CiPlanOutc
  * GitLab's failure reason; a configuration error also keeps the failed downstream pipeline, linked to the
  * bridge (`Ci::CreateDownstreamPipelineService#update_bridge_status!` drops the bridge with
  * `downstream_pipeline_creation_failed` after `Ci::CreatePipelineService` persisted it with `yaml_errors`).
+ * A child whose configuration includes remote files waits for them (`waitFor`), fetched once per bridge.
  */
-export function downstreamStarter(store: Store, runner: PipelineRunner, access: Access): DownstreamStarter {
+export function downstreamStarter(
+  store: Store,
+  runner: PipelineRunner,
+  access: Access,
+  fetchRemote: RemoteIncludeFetcher,
+): DownstreamStarter {
+  /** The remote includes fetched for a waiting bridge's child, by the bridge's id. */
+  const fetched = new Map<number, ReadonlyMap<string, RemoteInclude>>()
   return (bridge, definition, at) => {
     const upstream = store.pipelines.byId(bridge.pipeline_id)
     const trigger = definition.trigger
@@ -100,10 +95,22 @@ export function downstreamStarter(store: Store, runner: PipelineRunner, access: 
         tag: upstream.tag === 1,
         source: 'parent_pipeline',
       }
-      const outcome = childPlan(store, access, { ...input, childInclude: trigger.include })
+      const child = { ...input, childInclude: trigger.include, remotes: fetched.get(bridge.id) }
+      fetched.delete(bridge.id)
+      let outcome: CiPlanOutcome
+      try {
+        outcome = planFor(store, access, child)
+      } catch (err) {
+        if (!(err instanceof RemoteIncludeNeeded)) throw err
+        const waitFor = fetchRemoteIncludes(store, access, child, fetchRemote).then((done) => {
+          if (done.remotes) fetched.set(bridge.id, done.remotes)
+        })
+        return { waitFor }
+      }
       if (outcome.kind === 'error' && outcome.yaml) {
-        const child = input
-        const failed = store.transaction(() => failedPipeline(store, runner, child, outcome.message, at))
+        const message = outcome.message
+        const made = input
+        const failed = store.transaction(() => failedPipeline(store, runner, made, message, at))
         return { error: 'downstream_pipeline_creation_failed', pipelineId: failed.id }
       }
       if (outcome.kind !== 'plan') return { error: 'downstream_pipeline_creation_failed' }

@@ -62,7 +62,7 @@ export function pipelineService(
   const refs = repositoryCore(ctx)
   /** The pipeline's user, whom its records show. */
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
-  runner.onBridge(downstreamStarter(store, runner, access))
+  runner.onBridge(downstreamStarter(store, runner, access, remoteIncludes))
 
   /** The project as the caller may see it; a job token sees only its own project. */
   function project(actor: Actor, ref: string): ProjectRow {

@@ -64,11 +64,7 @@ export function withPushPipelines(
       if (!(err instanceof RemoteIncludeNeeded)) throw err
       // Remote includes are fetched first: the pipeline follows the push once they are in, as
       // GitLab's own push pipelines follow it (a background job); the emulator's settle waits for it.
-      runner.creating(
-        fetchRemoteIncludes(store, access, input, remoteIncludes)
-          .then(create)
-          .catch((e: unknown) => process.emitWarning(`push pipeline failed: ${(e as Error).message}`)),
-      )
+      runner.creating(fetchRemoteIncludes(store, access, input, remoteIncludes).then(create))
     }
   })
   return repository

@@ -205,7 +205,7 @@ codes: { script: x, allow_failure: { exit_codes: [3, 4] } }
     const config = compile(`
 child:
   trigger:
-    include: [ci/child.yml, { local: ci/other.yml }]
+    include: [ci/child.yml, { local: ci/other.yml }, { project: g/p, file: ci.yml }]
     strategy: depend
 other:
   trigger: group/downstream
@@ -215,7 +215,8 @@ other:
       definition: {
         script: [],
         trigger: {
-          include: ['ci/child.yml', 'ci/other.yml'],
+          // As written: the child's configuration includes them.
+          include: ['ci/child.yml', { local: 'ci/other.yml' }, { project: 'g/p', file: 'ci.yml' }],
           strategy: 'depend',
           forward: { yaml_variables: true, pipeline_variables: false },
         },

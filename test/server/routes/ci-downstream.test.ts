@@ -1,8 +1,10 @@
 import { commitFiles } from '../../support/ci-files.js'
+import { fileServer } from '../../support/file-server.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../../support/server.js'
 
 const MARK = 'glpat-mark-token'
+const ROOT = 'glpat-root-token'
 const APP = '/api/v4/projects/acme%2Fapp'
 type Json = Record<string, unknown>
 
@@ -120,9 +122,9 @@ describe('child pipelines (trigger: include)', () => {
       'jobs:child-job config contains unknown keys: bogus',
     ],
     [
-      'includes a remote file (the emulator fetches none for children)',
-      'include: https://example.com/ci.yml\nchild-job: { script: x }\n',
-      'Remote file `https://example.com/ci.yml` could not be fetched: the emulator fetches no remote includes for child pipelines',
+      'includes a remote file it may not fetch',
+      'include: http://127.0.0.1/ci.yml\nchild-job: { script: x }\n',
+      'Remote file could not be fetched because URL is blocked: Requests to localhost are not allowed!',
     ],
   ])(
     'a child config that %s fails the bridge (downstream_pipeline_creation_failed) and leaves a failed child with yaml_errors',
@@ -133,6 +135,8 @@ describe('child pipelines (trigger: include)', () => {
       })
       const parent = await trigger()
       await run(30_000)
+      // A remote include is fetched after the bridge's turn: settle waits for the child.
+      expect((await t.http('POST', '/-/emulator/settle', { token: ROOT })).status).toBe(200)
       const bridge = t.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
       expect(bridge).toMatchObject({
         status: 'failed',
@@ -163,6 +167,55 @@ describe('child pipelines (trigger: include)', () => {
       ])
     },
   )
+})
+
+describe('a child pipeline including project and remote files', () => {
+  it('reads the project files as the upstream user, fetches the remote ones, then starts the child', async () => {
+    const web = await fileServer(
+      {
+        '/ci/parent_pipeline.yml': 'include: { local: ci/local.yml }\nremote-job: { script: echo remote }\n',
+      },
+      100,
+    )
+    const local = await startServer(seed, { clock: manualClock(), allowLocalRequests: true })
+    try {
+      await commitFiles(local, 'acme/other', 'main', { 'ci/shared.yml': 'shared-job: { script: x }\n' })
+      await commitFiles(local, 'acme/app', 'ci', {
+        '.gitlab-ci.yml': `build: { stage: build, script: x }
+child:
+  stage: test
+  trigger:
+    include:
+      - { project: acme/other, file: ci/shared.yml }
+      - { remote: "${web.base}/ci/$CI_PIPELINE_SOURCE.yml" }
+    strategy: depend
+`,
+        'ci/local.yml': 'local-job: { script: x }\n',
+      })
+      const res = await local.http('POST', `${APP}/trigger/pipeline`, {
+        form: `ref=ci&token=${MARK_TRIGGER}`,
+      })
+      expect(res.status).toBe(201)
+      const parent = (res.body as Json).id as number
+      const settled = await local.http('POST', '/-/emulator/settle', { token: ROOT })
+      expect(settled.status).toBe(200)
+      // Its variables expanded in the location: the child's source.
+      expect(web.requests).toEqual(['/ci/parent_pipeline.yml'])
+      const bridge = local.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
+      expect(bridge?.status).toBe('success')
+      const childId = local.server.store.ciProcessables.get(bridge?.id as number)?.downstream_pipeline_id
+      const jobs = local.server.store.pipelines.jobs(childId as number).map((j) => [j.name, j.status])
+      expect(jobs.sort()).toEqual([
+        ['local-job', 'success'],
+        ['remote-job', 'success'],
+        ['shared-job', 'success'],
+      ])
+      expect(local.server.store.pipelines.byId(parent)?.status).toBe('success')
+    } finally {
+      await local.close()
+      await web.close()
+    }
+  })
 })
 
 describe('multi-project pipelines (trigger: project)', () => {
