@@ -12,12 +12,38 @@ import { isHash, loadCiYaml, YamlReference, YamlSyntaxError } from './yaml-docum
 /** Reads a file of the pipeline's commit; `undefined` when there is none. */
 export type CiFileReader = (path: string) => string | undefined
 
+/** A project and commit files are read from (`External::Context#project`, `#sha`). */
+export interface FileContext {
+  project: string
+  sha: string
+}
+
+/** Where included files are read from: the pipeline's commit (no `at`), or a project's (`include: project`). */
+export interface IncludeContext {
+  /** Names the project and commit, for the checks of files included twice. */
+  key: string
+  read: CiFileReader
+  at?: FileContext
+}
+
 /**
  * `include: project`: the files of the project at `path` at `ref` (`HEAD`: its default branch), as the
- * pipeline's user may read them; throws `CiConfigError` with GitLab's refusal. `key` names the project
- * and commit, for the checks of files included twice.
+ * pipeline's user may read them; throws `CiConfigError` with GitLab's refusal.
  */
-export type ProjectFiles = (path: string, ref: string) => { key: string; read: CiFileReader }
+export type ProjectFiles = (path: string, ref: string) => Required<IncludeContext>
+
+/**
+ * A file included, as the lint lists it (`File::Base#metadata`): where it was read from (`from`; none:
+ * the pipeline's commit, or a URL) and the context of the file that included it (none: the pipeline's).
+ */
+export interface IncludedFile {
+  type: 'local' | 'file' | 'remote'
+  location: string
+  from?: FileContext
+  context?: FileContext
+  /** `include: project`: the project and ref as written. */
+  extra?: { project: string; ref: string }
+}
 
 /** `include: remote`: the text at the URL, fetched before; throws `CiConfigError` with GitLab's refusal. */
 export type RemoteFiles = (url: string) => string
@@ -31,6 +57,8 @@ export interface IncludeSources {
    * variables and the pipeline's own), asked for only when a location names one; none by default.
    */
   variables?: () => Readonly<Record<string, string>>
+  /** Told of each file read, in the order of the merge. */
+  included?: (file: IncludedFile) => void
 }
 
 /** A configuration GitLab refuses, with its message. */
@@ -157,7 +185,8 @@ export function mergeIncludes(
 ): Record<string, unknown> {
   let count = 0
   /** One included file's text, where its own `local` includes are read from, and its name in errors. */
-  const open = (entry: IncludeEntry, here: { key: string; read: CiFileReader }) => {
+  const told = sources.included ?? (() => undefined)
+  const open = (entry: IncludeEntry, here: IncludeContext) => {
     if ('remote' in entry) {
       const url = entry.remote
       if (!URL_SCHEME.test(url) || !URL.canParse(url))
@@ -165,6 +194,7 @@ export function mergeIncludes(
       if (!YAML_NAME.test(new URL(url).pathname.split('/').pop() ?? ''))
         throw new CiConfigError(`Included file \`${url}\` does not have YAML extension!`)
       const text = sources.remote(url)
+      told({ type: 'remote', location: url, ...(here.at ? { context: here.at } : {}) })
       if (text.trim() === '') throw new CiConfigError(`Included file \`${url}\` is empty or does not exist!`)
       return { path: url, text, from: here, key: `remote:${url}` }
     }
@@ -174,6 +204,7 @@ export function mergeIncludes(
     if ('local' in entry) {
       const text = here.read(path)
       if (text === undefined) throw new CiConfigError(`Local file \`${path}\` does not exist!`)
+      told({ type: 'local', location: path, ...(here.at ? { from: here.at, context: here.at } : {}) })
       if (text.trim() === '') throw new CiConfigError(`Local file \`${path}\` is empty!`)
       return { path, text, from: here, key: `${here.key}:${path}` }
     }
@@ -181,12 +212,14 @@ export function mergeIncludes(
     const text = from.read(path)
     if (text === undefined)
       throw new CiConfigError(`Project \`${entry.project}\` file \`${path}\` does not exist!`)
+    const extra = { project: entry.project, ref: entry.ref }
+    told({ type: 'file', location: path, from: from.at, ...(here.at ? { context: here.at } : {}), extra })
     if (text.trim() === '') throw new CiConfigError(`Project \`${entry.project}\` file \`${path}\` is empty!`)
     return { path, text, from, key: `${from.key}:${path}` }
   }
   const expand = (
     config: Record<string, unknown>,
-    here: { key: string; read: CiFileReader },
+    here: IncludeContext,
     seen: string[],
   ): Record<string, unknown> => {
     if (!('include' in config)) return config

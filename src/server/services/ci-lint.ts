@@ -1,7 +1,13 @@
 import { Document } from 'yaml'
 import type { CiLintCreate, CiLintInclude, CiLintJob, CiLintQuery, CiLintResult } from '../../schema/index.js'
 import { configWarnings, lintCiConfig, type CompiledConfig } from '../ci/config.js'
-import { CiConfigError, type CiFileReader, type IncludeSources } from '../ci/config-merge.js'
+import {
+  CiConfigError,
+  type CiFileReader,
+  type FileContext,
+  type IncludedFile,
+  type IncludeSources,
+} from '../ci/config-merge.js'
 import type { JobDefinition } from '../ci/job-definition.js'
 import { commands, type CompiledJob } from '../ci/job-entry.js'
 import { DEFAULT_ONLY } from '../ci/only-except.js'
@@ -50,63 +56,37 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
     variables: () => Readonly<Record<string, string>>,
   ) {
     const remotes = new Map<string, RemoteInclude>()
+    const fileUrl = (at: FileContext, kind: 'blob' | 'raw', path: string) =>
+      `${instance.baseUrl}/${at.project}/-/${kind}/${at.sha}/${path}`
+    const own = sha === undefined ? undefined : { project: p.full_path, sha }
+    /** `File::Base#metadata`: a file is listed by its own project and commit, in its includer's context. */
+    const listed = (file: IncludedFile): CiLintInclude => {
+      const from = file.type === 'remote' ? undefined : (file.from ?? own)
+      const context = file.context ?? own
+      return {
+        type: file.type,
+        location: file.location,
+        blob: from ? fileUrl(from, 'blob', file.location) : null,
+        raw: file.type === 'remote' ? file.location : from ? fileUrl(from, 'raw', file.location) : null,
+        extra: file.extra ?? {},
+        context_project: context?.project ?? p.full_path,
+        context_sha: context?.sha ?? null,
+      }
+    }
+    const read: CiFileReader = (path) =>
+      sha === undefined ? undefined : readFileAt(store, sha, path)?.toString('utf8')
     for (;;) {
       const includes: CiLintInclude[] = []
-      const fileUrl = (project: string, at: string, kind: 'blob' | 'raw', path: string) =>
-        `${instance.baseUrl}/${project}/-/${kind}/${at}/${path}`
-      const local = (path: string): CiLintInclude => ({
-        type: 'local',
-        location: path,
-        blob: sha ? fileUrl(p.full_path, sha, 'blob', path) : null,
-        raw: sha ? fileUrl(p.full_path, sha, 'raw', path) : null,
-        extra: {},
-        context_project: p.full_path,
-        context_sha: sha ?? null,
-      })
-      const read: CiFileReader = (path) => {
-        const found = sha === undefined ? undefined : readFileAt(store, sha, path)?.toString('utf8')
-        if (found !== undefined) includes.push(local(path))
-        return found
-      }
-      const others = projectFiles(store, access, actor)
       const sources: IncludeSources = {
-        projects: (path, ref) => {
-          const files = others(path, ref)
-          const at = files.key.slice(files.key.indexOf('@') + 1)
-          return {
-            key: files.key,
-            read: (file) => {
-              const found = files.read(file)
-              if (found !== undefined)
-                includes.push({
-                  type: 'file',
-                  location: file,
-                  blob: fileUrl(path, at, 'blob', file),
-                  raw: fileUrl(path, at, 'raw', file),
-                  extra: { project: path, ref },
-                  context_project: p.full_path,
-                  context_sha: sha ?? null,
-                })
-              return found
-            },
-          }
-        },
+        projects: projectFiles(store, access, actor),
         remote: (url) => {
           const fetched = remotes.get(url)
           if (!fetched) throw new RemoteIncludeNeeded(url)
           if ('error' in fetched) throw new CiConfigError(fetched.error)
-          includes.push({
-            type: 'remote',
-            location: url,
-            blob: null,
-            raw: url,
-            extra: {},
-            context_project: p.full_path,
-            context_sha: sha ?? null,
-          })
           return fetched.text
         },
         variables,
+        included: (file) => void includes.push(listed(file)),
       }
       try {
         return { ...lintCiConfig(text, read, sources), includes }

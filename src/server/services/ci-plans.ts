@@ -164,7 +164,11 @@ export function projectFiles(store: Store, access: Access, actor: Actor): Projec
     if (!project || !downloadsCode(store, access, actor, project)) throw projectNotFound(path)
     const sha = commitOf(store, project, ref)
     if (!sha) throw new CiConfigError(`Project \`${path}\` reference \`${ref}\` does not exist!`)
-    return { key: `${project.id}@${sha}`, read: (file) => readFileAt(store, sha, file)?.toString('utf8') }
+    return {
+      key: `${project.id}@${sha}`,
+      read: (file) => readFileAt(store, sha, file)?.toString('utf8'),
+      at: { project: project.full_path, sha },
+    }
   }
 }
 

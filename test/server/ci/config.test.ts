@@ -143,7 +143,7 @@ report: { stage: deploy, script: x, needs: [build, test] }
     const projects = (path: string, ref: string) => {
       opened.push(`${path}@${ref}`)
       if (path !== 'group/templates') throw new Error('unexpected project')
-      return { key: `${path}@${ref}`, read: (file: string) => other[file] }
+      return { key: `${path}@${ref}`, read: (file: string) => other[file], at: { project: path, sha: ref } }
     }
     const own = files({ 'ci/nested.yml': 'nested: { script: echo from own }\n' })
     const compileWith = (text: string) => compileCiConfig(text, own, {}, { ...NO_SOURCES, projects })

@@ -412,3 +412,48 @@ plain: { script: x }
     expect(both.body).toMatchObject({ valid: false, warnings: [RULES_WHEN('always'), RULES_WHEN('manual')] })
   })
 })
+
+describe('includes of included files', () => {
+  it('names the project and commit each was read in, and its includer as the context', async () => {
+    const app = await commitFiles(t, 'acme/app', 'main', { 'ci/back.yml': 'back: { script: x }\n' })
+    const other = await commitFiles(t, 'acme/other', 'main', {
+      'ci/shared.yml':
+        'include: [ci/nested.yml, { project: acme/app, ref: main, file: ci/back.yml }]\nshared: { script: x }\n',
+      'ci/nested.yml': 'nested: { script: x }\n',
+    })
+    const res = await post({
+      content: 'include: { project: acme/other, file: ci/shared.yml }\nown: { script: x }',
+    })
+    expect(res.body).toMatchObject({ valid: true })
+    const at = (project: string, sha: string, path: string) => ({
+      blob: `${t.baseUrl}/${project}/-/blob/${sha}/${path}`,
+      raw: `${t.baseUrl}/${project}/-/raw/${sha}/${path}`,
+    })
+    expect((res.body as Json).includes).toEqual([
+      {
+        type: 'file',
+        location: 'ci/shared.yml',
+        ...at('acme/other', other, 'ci/shared.yml'),
+        extra: { project: 'acme/other', ref: 'HEAD' },
+        context_project: 'acme/app',
+        context_sha: app,
+      },
+      {
+        type: 'local',
+        location: 'ci/nested.yml',
+        ...at('acme/other', other, 'ci/nested.yml'),
+        extra: {},
+        context_project: 'acme/other',
+        context_sha: other,
+      },
+      {
+        type: 'file',
+        location: 'ci/back.yml',
+        ...at('acme/app', app, 'ci/back.yml'),
+        extra: { project: 'acme/app', ref: 'main' },
+        context_project: 'acme/other',
+        context_sha: other,
+      },
+    ])
+  })
+})
