@@ -15,7 +15,7 @@ const run = promisify(execFile)
 const t = serverEach(pipelineSeed, () => ({ clock: manualClock() }))
 
 describe('python-gitlab project.ci_lint', () => {
-  it('creates, gets the project file at a ref, and validate raises with the errors', async () => {
+  it('creates, gets the project file at a ref, and validate raises with the errors; warnings do not', async () => {
     await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': 'variables: [1]\nbuild: { script: make }\n' })
     const { stdout } = await run('/usr/bin/python3', [join(__dirname, 'python_gitlab_ci_lint.py')], {
       env: { ...process.env, GITLAB_URL: t.baseUrl, GITLAB_TOKEN: 'glpat-mark-token' },
@@ -29,6 +29,12 @@ describe('python-gitlab project.ci_lint', () => {
       },
       refusal:
         'build job: chosen stage nope does not exist; available stages are .pre, build, test, deploy, .post',
+      warned: {
+        valid: true,
+        warnings: [
+          'jobs:build may allow multiple pipelines to run for a single action due to `rules:when` clause with no `workflow:rules` - read more: https://docs.gitlab.com/ee/ci/jobs/job_troubleshooting.html#job-may-allow-multiple-pipelines-to-run-for-a-single-action-warning',
+        ],
+      },
     })
   })
 })
