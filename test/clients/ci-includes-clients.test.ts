@@ -1,6 +1,6 @@
 /*
  * `include: project` through python-gitlab (Debian's python3-gitlab; CONTRIBUTING.md): a pipeline made
- * with another project's file, and GitLab's refusal of a project the user may not read as the
+ * with another project's file (named with the pipeline's variables), and GitLab's refusal of a project the user may not read as the
  * client raises it.
  */
 import { execFile } from 'node:child_process'
@@ -13,10 +13,14 @@ import { serverEach } from '../support/server.js'
 const run = promisify(execFile)
 const t = serverEach(pipelineSeed, () => ({ clock: manualClock() }))
 
-it('python-gitlab creates a pipeline with include: project, and gets the access refusal', async () => {
+it('python-gitlab creates a pipeline with include: project (its location with variables), and gets the access refusal', async () => {
   await commitFiles(t, 'acme/other', 'main', { 'ci/shared.yml': 'shared: { script: echo shared }\n' })
   await commitFiles(t, 'acme/app', 'ci', {
     '.gitlab-ci.yml': 'include: { project: acme/other, file: ci/shared.yml }\nown: { script: x }\n',
+  })
+  await commitFiles(t, 'acme/app', 'vars', {
+    '.gitlab-ci.yml':
+      'include: { project: "$CI_PROJECT_NAMESPACE/other", file: "ci/${SHARED}.yml" }\nown: { script: x }\n',
   })
   await commitFiles(t, 'acme/app', 'denied', {
     '.gitlab-ci.yml': 'include: { project: root/hidden, file: ci.yml }\nown: { script: x }\n',
@@ -28,6 +32,7 @@ it('python-gitlab creates a pipeline with include: project, and gets the access 
   expect(JSON.parse(stdout)).toEqual({
     status: 'created',
     jobs: ['own', 'shared'],
+    expanded: ['own', 'shared'],
     refusal: {
       status: 400,
       message: {
