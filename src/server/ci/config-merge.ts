@@ -184,8 +184,8 @@ export function mergeIncludes(
   sources: IncludeSources = NO_SOURCES,
 ): Record<string, unknown> {
   let count = 0
-  /** One included file's text, where its own `local` includes are read from, and its name in errors. */
   const told = sources.included ?? (() => undefined)
+  /** One included file's text, where its own `local` includes are read from, and its name in errors. */
   const open = (entry: IncludeEntry, here: IncludeContext) => {
     if ('remote' in entry) {
       const url = entry.remote

@@ -68,7 +68,7 @@ export function pipelineRunner(
   let timer: NodeJS.Timeout | undefined
   let stopped = false
   let startDownstream: DownstreamStarter | undefined
-  /** Pipelines being made after their request answered (a push's, fetching its remote includes). */
+  /** Pipelines being made in the background (a push's or a child's, fetching its remote includes). */
   const creating = new Set<Promise<unknown>>()
 
   /** Recomputes a pipeline's status and times from its current (not retried) jobs. */
@@ -144,6 +144,7 @@ export function pipelineRunner(
 
   /** A bridge that waited for its downstream pipeline: started now, unless it was canceled meanwhile. */
   function startWaitingBridge(bridgeId: number, definition: JobDefinition): void {
+    if (stopped) return
     store.transaction(() => {
       const bridge = store.pipelines.job(bridgeId)
       if (bridge?.status !== 'pending') return

@@ -24,7 +24,7 @@ export class UnsettledError extends Error {
  * The emulator's clock controls and settle over the server's background work: the pipeline
  * runner (moves due by the clock, src/server/jobs/pipeline-runner.ts), the export and import
  * job queue (src/server/jobs/export-queue.ts), which runs on the event loop, not on the clock, and
- * (settle only) the pipelines being made in the background (a push's, fetching its remote includes)
+ * (settle only) the pipelines being made in the background (a push's or a child's, fetching remote includes)
  * and the webhook deliveries queued or under way (src/server/jobs/hook-delivery.ts).
  */
 export function backgroundWork(deps: {
@@ -113,7 +113,7 @@ export function backgroundWork(deps: {
           idle = (await drain(deadline)) && Date.now() <= deadline
           if (!idle) return
           if (runner.pendingCreations() > 0) {
-            // A push's pipeline fetching its remote includes: once made, it has moves of its own.
+            // A pipeline fetching its remote includes (a push's, a child's): once made, it has moves of its own.
             idle = await until(() => runner.created(), deadline)
             if (!idle) return
             continue
