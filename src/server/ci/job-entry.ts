@@ -252,6 +252,9 @@ function trigger(value: unknown, where: string): NonNullable<JobDefinition['trig
     throw new Error(`${at} config must specify either project or include`)
   const out: NonNullable<JobDefinition['trigger']> = {}
   if (value.include !== undefined) {
+    // `SameProjectTrigger::INCLUDE_MAX_SIZE`: a child pipeline is made of three files at most.
+    if (Array.isArray(value.include) && value.include.length > 3)
+      throw new Error(`${at}:include config is too long (maximum is 3)`)
     const list = Array.isArray(value.include) ? value.include : [value.include]
     // Kept as written: the child's configuration includes them (`Ci::Bridge#yaml_for_downstream`).
     out.include = list.map((i) => {

@@ -223,6 +223,9 @@ other:
       },
     })
     expect(config.jobs[1]?.definition.trigger?.project).toBe('group/downstream')
+    expect(errorOf('child:\n  trigger:\n    include: [a.yml, b.yml, c.yml, d.yml]\n')).toBe(
+      'jobs:child:trigger:include config is too long (maximum is 3)',
+    )
   })
 
   it("answers GitLab's errors for invalid configurations", () => {
