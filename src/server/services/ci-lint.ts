@@ -149,10 +149,10 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
           variables: [],
         }
       : undefined
-    const variables = () => {
-      if (input) return includeVariables(store, input)
+    let known: Record<string, string> | undefined
+    const staticVariables = () => {
       // The static check's pipeline has no source.
-      const { CI_PIPELINE_SOURCE: _none, ...known } = includeVariables(store, {
+      const { CI_PIPELINE_SOURCE: _none, ...rest } = includeVariables(store, {
         project: p,
         ref: at.ref,
         sha: at.sha ?? '',
@@ -160,8 +160,9 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
         source: '',
         variables: [],
       })
-      return known
+      return rest
     }
+    const variables = () => (known ??= input ? includeVariables(store, input) : staticVariables())
     const { result, expanded, includes } = await lint(actor, p, text, ref ? ref.sha : at.sha, variables)
     let errors = 'errors' in result ? result.errors : []
     let jobs: CiLintJob[] = []
