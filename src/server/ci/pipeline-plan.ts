@@ -1,4 +1,5 @@
 import type { CompiledConfig } from './config.js'
+import { expandExistingVariables } from './expand-variables.js'
 import { evaluate } from './expressions.js'
 import { fnmatch } from './fnmatch.js'
 import type { JobDefinition } from './job-definition.js'
@@ -73,9 +74,8 @@ function matches(rule: CiRule, vars: Record<string, string>, facts?: RuleFacts):
   return !rule.exists || existsMatch(rule.exists.map(expanding(vars)), facts)
 }
 
-/** `ExpandVariables.expand_existing`: `$VAR` and `${VAR}` in a glob, those not defined left as written. */
-const expanding = (vars: Record<string, string>) => (glob: string) =>
-  glob.replace(/\$\{(\w+)\}|\$(\w+)/g, (m, a?: string, b?: string) => vars[(a ?? b) as string] ?? m)
+/** Globs in `rules:changes` / `rules:exists` with the variables that are defined expanded. */
+const expanding = (vars: Record<string, string>) => (glob: string) => expandExistingVariables(glob, vars)
 
 /**
  * Plans a pipeline; `variables` are what its expressions see: the predefined ones (`CI_PIPELINE_SOURCE`,
