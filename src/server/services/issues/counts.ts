@@ -1,5 +1,6 @@
 import type { IssueQuery } from '../../store/issue-query.js'
 import type { Store } from '../../store/index.js'
+import { oldestKeys } from '../../domain/oldest-keys.js'
 
 type Kept = { query: IssueQuery; n: number; cap: number }
 
@@ -13,6 +14,7 @@ type Kept = { query: IssueQuery; n: number; cap: number }
 export function keptIssueCounts(store: Store, max = 64) {
   const queries = store.issueQueries
   const kept = new Map<string, Kept>()
+  const oldestOf = oldestKeys<string>()
   /**
    * For the write under way: which of its issues each kept filter matched before it (ids, few:
    * a write names one issue or a handful, and this runs for every kept filter on every write).
@@ -63,7 +65,7 @@ export function keptIssueCounts(store: Store, max = 64) {
         return hit.n
       }
       const n = queries.count(q, cap)
-      if (kept.size >= max) kept.delete(kept.keys().next().value as string)
+      if (kept.size >= max) kept.delete(oldestOf(kept) as string)
       kept.set(key, { query: q, n, cap })
       return n
     },

@@ -1,5 +1,6 @@
 import { KEYSET_ORDERS, type IssueQuery } from '../../store/issue-query.js'
 import type { Store } from '../../store/index.js'
+import { oldestKeys } from '../../domain/oldest-keys.js'
 
 type Row = { id: number; key: string }
 /** `ids`: those of `rows`, to tell at once that a written issue is not among them. */
@@ -36,6 +37,7 @@ function compareText(a: string, b: string): number {
 export function keptIssueOrders(store: Store, maxLists = 32, depth = 500) {
   const queries = store.issueQueries
   const kept = new Map<string, Kept>()
+  const oldestOf = oldestKeys<string>()
   /** Whether row `a` comes before `b` in the list. */
   const before = (q: IssueQuery, a: Row, b: Row) => {
     const c = compareText(a.key, b.key)
@@ -99,7 +101,7 @@ export function keptIssueOrders(store: Store, maxLists = 32, depth = 500) {
       const n = Math.min(depth, Math.ceil(end / 100) * 100)
       const rows = queries.keysetPage(q, n, null)
       kept.delete(key)
-      if (kept.size >= maxLists) kept.delete(kept.keys().next().value as string)
+      if (kept.size >= maxLists) kept.delete(oldestOf(kept) as string)
       kept.set(key, { query: q, rows, ids: new Set(rows.map((r) => r.id)), complete: rows.length < n })
       return rows.slice(offset, end).map((r) => r.id)
     },

@@ -76,4 +76,22 @@ describe('kept issue list orders', () => {
     expect(orders.pageIds(opened, 1, 2)).toEqual([one])
     expect(orders.pageIds(opened, 3, 0)).toEqual(store.issueQueries.pageIds(opened, 3, 0))
   })
+
+  it('keep at most `maxLists` lists, the least recently used out first', () => {
+    const projectId = store.projects.byPath('root/app')!.id
+    const list = (by: 'created_at' | 'updated_at', dir: 'asc' | 'desc'): IssueQuery => ({
+      projectIds: [projectId],
+      confidential: { all: true },
+      where: [where.state('opened')],
+      order: { by, dir },
+    })
+    const [a, b, c] = [list('created_at', 'desc'), list('created_at', 'asc'), list('updated_at', 'desc')]
+    const read: IssueQuery[] = []
+    const keysetPage = store.issueQueries.keysetPage.bind(store.issueQueries)
+    store.issueQueries.keysetPage = (q, ...rest) => (read.push(q), keysetPage(q, ...rest))
+    const orders = keptIssueOrders(store, 2, 500)
+    for (const q of [a, b, a, c, a, b]) orders.pageIds(q, 20, 0)
+    // a and b read; a kept; c read and b out (a was used after it); a kept; b read again.
+    expect(read).toEqual([a, b, c, b])
+  })
 })
