@@ -77,11 +77,13 @@ export function loadServe(argv: string[]): (args: string[]) => Promise<number> {
  *   cost a fifth more: scavenges, and a full collection the promotions brought on). V8 reads the
  *   factor when it grows the space; once listening it is V8's default again, so a load grows it as
  *   before. Set after the script compiled: V8 checks its code cache against the flags' hash.
- * - V8's optimizing compilers (Maglev, Turbofan), off from the script's first run to listening: the
- *   start runs most of its code once, and what they compiled of it cost 3.5-4 MB resident, mostly
- *   in the malloc arenas of V8's worker threads, for no gain in the main thread's CPU time to the
- *   first answer (139 against 144 ms, 21 alternating starts). Back on once listening (the flags'
- *   hash as before, so the code cache is kept): a load optimizes as before.
+ * - V8's optimizing compilers (Maglev, Turbofan), off from the script's first run to listening: what
+ *   Maglev compiled of the start's code (some 16 functions, the router's route registration the
+ *   largest) cost 3.5-4 MB resident, in the malloc arenas of the worker threads that compiled it.
+ *   The main thread runs that code unoptimized instead: its CPU time to the first answer is the
+ *   same within a loaded machine's noise, callgrind counts some 5% more instructions on it
+ *   (BENCHMARKS.md, stop 44). Back on once listening (the flags' hash as before, so the code cache
+ *   is kept): a load optimizes as before.
  * - The script's source and its code cache, two Buffers of 1.8 MB, are garbage once compiled but
  *   held until a full collection. Detached (freed) once listening, not before: glibc raises its
  *   mmap threshold to the size of a block it unmaps, and the start's later blocks up to that size
