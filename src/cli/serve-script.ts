@@ -57,9 +57,9 @@ export function loadServe(argv: string[]): (args: string[]) => Promise<number> {
   const run = script.runInThisContext() as (...args: unknown[]) => void
   run(module.exports, createRequire(file), module, file, dirname(file))
   const started = module.exports.serve
-  const youngGrows = youngGenerationHeld()
+  const startOver = startFlags()
   const listening = () => {
-    youngGrows()
+    startOver()
     release(source)
     if (kept) release(kept)
   }
@@ -77,6 +77,13 @@ export function loadServe(argv: string[]): (args: string[]) => Promise<number> {
  *   cost a fifth more: scavenges, and a full collection the promotions brought on). V8 reads the
  *   factor when it grows the space; once listening it is V8's default again, so a load grows it as
  *   before. Set after the script compiled: V8 checks its code cache against the flags' hash.
+ * - V8's optimizing compilers (Maglev, Turbofan), off from the script's first run to listening: what
+ *   Maglev compiled of the start's code (some 16 functions, the router's route registration the
+ *   largest) cost 3.5-4 MB resident, in the malloc arenas of the worker threads that compiled it.
+ *   The main thread runs that code unoptimized instead: its CPU time to the first answer is the
+ *   same within a loaded machine's noise, callgrind counts some 5% more instructions on it
+ *   (BENCHMARKS.md, stop 44). Back on once listening (the flags' hash as before, so the code cache
+ *   is kept): a load optimizes as before.
  * - The script's source and its code cache, two Buffers of 1.8 MB, are garbage once compiled but
  *   held until a full collection. Detached (freed) once listening, not before: glibc raises its
  *   mmap threshold to the size of a block it unmaps, and the start's later blocks up to that size
@@ -84,16 +91,22 @@ export function loadServe(argv: string[]): (args: string[]) => Promise<number> {
  *   once listening).
  */
 
-/** V8's own factor, which `youngGenerationHeld` puts back. */
-const SEMI_SPACE_GROWTH = 2
+/** V8's flags for the start (the flag's name, its start value, V8's own value put back when listening). */
+const START_FLAGS = [
+  ['semi-space-growth-factor', '--semi-space-growth-factor=1', '--semi-space-growth-factor=2'],
+  ['maglev', '--no-maglev', '--maglev'],
+  ['turbofan', '--no-turbofan', '--turbofan'],
+] as const
 
-/** Keeps V8's young generation at its size until the function it returns is called. */
-function youngGenerationHeld(): () => void {
-  // Whoever gave V8 a factor of their own (node --semi-space-growth-factor) keeps it.
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('semi-space'))
-  if (given) return () => undefined
-  setFlagsFromString('--semi-space-growth-factor=1')
-  return () => setFlagsFromString(`--semi-space-growth-factor=${SEMI_SPACE_GROWTH}`)
+/** Sets START_FLAGS until the function it returns is called. */
+function startFlags(): () => void {
+  // Whoever gave V8 one of these (node --no-maglev...) keeps theirs: it is left alone.
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? '']
+  const ours = START_FLAGS.filter(([name]) => !given.some((a) => a.includes(name)))
+  for (const [, start] of ours) setFlagsFromString(start)
+  return () => {
+    for (const [, , own] of ours) setFlagsFromString(own)
+  }
 }
 
 /** Frees a Buffer's memory now rather than at the next full collection; only one that owns its ArrayBuffer. */

@@ -211,6 +211,55 @@ describe('gitlab-actions serve start-up', () => {
     expect(young).toBeLessThan(8 * 1024 * 1024)
   })
 
+  it("compiles nothing with V8's optimizing compilers while starting, and does once listening", async () => {
+    // A fresh function run hot for up to 300 ms as the server starts listening, and at the first
+    // request: whether V8 optimized it (Maglev or Turbofan) by then.
+    const preload = join(dir, 'tiers.mjs')
+    const out = join(dir, 'tiers.json')
+    writeFileSync(
+      preload,
+      [
+        `const { subscribe, unsubscribe } = process.getBuiltinModule('node:diagnostics_channel')`,
+        `const { writeFileSync } = process.getBuiltinModule('node:fs')`,
+        `const seen = {}`,
+        `const optimized = () => {`,
+        `  const f = new Function('a', 'return (a * 31 + 7) % 1000003')`,
+        `  const end = Date.now() + 300`,
+        `  let x = 0`,
+        `  while (Date.now() < end) {`,
+        `    for (let i = 0; i < 10000; i++) x = f(x + i)`,
+        `    if (%ActiveTierIsMaglev(f) || %ActiveTierIsTurbofan(f)) return true`,
+        `  }`,
+        `  return false`,
+        `}`,
+        `const starting = () => {`,
+        `  unsubscribe('tracing:net.server.listen:asyncStart', starting)`,
+        `  seen.starting = optimized()`,
+        `}`,
+        `const first = () => {`,
+        `  unsubscribe('http.server.request.start', first)`,
+        `  seen.listening = optimized()`,
+        `  writeFileSync(${JSON.stringify(out)}, JSON.stringify(seen))`,
+        `}`,
+        `subscribe('tracing:net.server.listen:asyncStart', starting)`,
+        `subscribe('http.server.request.start', first)`,
+      ].join('\n'),
+    )
+    const child = spawn(
+      process.execPath,
+      ['--allow-natives-syntax', '--import', preload, bin, 'serve', '--port', '0', '--seed', 'none'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
+      },
+    )
+    const api = apiBaseIn(await lineFrom(child, /listening on/))
+    await (await request(`${api}/api/v4/version`)).body.dump()
+    child.kill('SIGTERM')
+    expect((await once(child, 'exit'))[0]).toBe(0)
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ starting: false, listening: true })
+  })
+
   it('keeps no cache of a run that answered nothing (--help), which would stand for every later start', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--help'], {
       stdio: 'ignore',

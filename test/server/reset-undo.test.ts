@@ -628,7 +628,7 @@ describe('a reset in memory: the held transaction', () => {
     expect(state()).toEqual(snapshot)
   })
 
-  it('a transaction failing inside it rolls back alone; SQLite ending it takes the store and the caches back to the snapshot', async () => {
+  it('a transaction failing inside it rolls back alone; SQLite rolling it back takes the store and the caches back to the snapshot', async () => {
     const db = inspectDb(t.server.store)
     await reset()
     const snapshot = state()
@@ -650,10 +650,33 @@ describe('a reset in memory: the held transaction', () => {
     expect(() => db.prepare('INSERT OR ROLLBACK INTO users SELECT * FROM users LIMIT 1').run()).toThrow(
       /UNIQUE constraint failed/,
     )
-    expect([db.held, db.inTransaction]).toEqual([true, false])
+    expect([db.held, db.inTransaction]).toEqual([false, false])
     expect(state()).toEqual(snapshot)
     expect(await ok('GET', `${P}/issues`)).toEqual(list)
-    // Held again: what is written next goes at the next reset.
+    // What is written next goes at the next reset, a full copy-back (SQLite might have committed
+    // instead), which holds again.
+    await ok('POST', `${P}/issues`, { json: { title: 'After it' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('full')
+    expect(state()).toEqual(snapshot)
+    await ok('POST', `${P}/issues`, { json: { title: 'After the reset' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('rollback')
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('a statement that commits it: the next reset copies the seed back whole', async () => {
+    const db = inspectDb(t.server.store)
+    await reset()
+    const snapshot = state()
+    const list = await ok('GET', `${P}/issues`)
+    await ok('POST', `${P}/issues`, { json: { title: 'Committed by a statement' } })
+    db.exec('COMMIT')
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('full')
+    expect(state()).toEqual(snapshot)
+    expect(await ok('GET', `${P}/issues`)).toEqual(list)
+    // Held again from the reset.
     await ok('POST', `${P}/issues`, { json: { title: 'After it' } })
     await reset()
     expect(t.server.store.snapshot.lastRestore).toBe('rollback')

@@ -74,7 +74,8 @@ interface Taken {
  *   way (bench/reset.ts: after 100 API writes on the 1,000-issue seed 0.13-0.3 ms, against 0.8-1.3 ms
  *   for the undo log). The journal keeps a page's first image only, so it never outgrows the seed.
  *   What must run outside a transaction (`ATTACH`, `PRAGMA foreign_keys`: named snapshots) commits
- *   it first (`release`): the next reset copies the seed back whole, and holds again;
+ *   it first (`release`): the next reset copies the seed back whole, and holds again; so it does
+ *   after SQLite ended the held transaction itself (sqlite.ts `#noticeEnded`);
  * - a store with a data directory, whose writes must reach the file, keeps an undo log of the rows
  *   changed since (undo-log.ts), which a reset applies (0.1 ms for examples/seed.yaml, from
  *   1.4-1.8 ms; 1.5-1.95 ms of CPU after the 100 writes above, its TEMP tables in memory: db.ts).
@@ -194,8 +195,8 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
       lastUnchecked = false
       if (!taken || db.inTransaction) return fn()
       const { log } = taken
-      // No log (an in-memory store that let its held transaction go) is a full restore. A log
-      // bound of 0 (every reset a full restore, in tests and benchmarks) overflows empty.
+      // No log (an in-memory store that let its held transaction go, or that SQLite ended) is a full
+      // restore. A log bound of 0 (every reset a full restore, in tests and benchmarks) overflows empty.
       const large = !log || (log.overflowed() ? log.size() > 0 : log.foreignKeyWorkAbove(uncheckedAbove))
       if (!large) return fn()
       lastUnchecked = unchecked = true

@@ -175,9 +175,9 @@ export class Connection {
   readonly #writeHooks: WriteHooks = {
     before: () => {
       this.#writes++
-      this.#keepHeld()
+      this.#noticeEnded()
     },
-    failed: () => this.#keepHeld(),
+    failed: () => this.#noticeEnded(),
   }
 
   /** `image`: an in-memory database's content to start from, from `serialize()`. */
@@ -231,7 +231,7 @@ export class Connection {
    * it does, and the error is rethrown. A COMMIT that fails (a deferred foreign key) rolls back too.
    */
   transaction<T>(fn: () => T): T {
-    this.#keepHeld()
+    this.#noticeEnded()
     const nested = this.#db.isTransaction
     if (nested) this.#savepoint.run()
     else this.#begin.run()
@@ -258,7 +258,7 @@ export class Connection {
           this.#deferred = false
           this.#db.exec('PRAGMA defer_foreign_keys = OFF')
         }
-        this.#keepHeld()
+        this.#noticeEnded()
       }
     }
   }
@@ -292,43 +292,49 @@ export class Connection {
    * to the pages written, whatever the database holds, and writes run no trigger to log rows.
    */
   hold(): void {
+    this.#noticeEnded()
     if (this.#held) return
     if (this.#db.isTransaction) throw new Error('hold: a transaction is open')
     this.#begin.run()
     this.#held = true
   }
 
-  /** True while `hold`'s transaction is open (or, lost to an error, is opened again at the next write). */
+  /** True while `hold`'s transaction is open: false once SQLite ended it (`#noticeEnded`). */
   get held(): boolean {
+    this.#noticeEnded()
     return this.#held
   }
 
   /** Back to where `hold` began, which holds again; outside any other transaction. */
   rollBackHeld(): void {
+    this.#noticeEnded()
     if (!this.#held || this.#depth > 0)
       throw new Error('rollBackHeld: nothing held, or a transaction is open')
-    if (this.#db.isTransaction) this.#rollback.run()
+    this.#rollback.run()
     this.#begin.run()
     this.#told()
   }
 
   /** Commits `hold`'s transaction: what changed since stays; outside any other transaction. */
   commitHeld(): void {
+    this.#noticeEnded()
     if (!this.#held) return
     if (this.#depth > 0) throw new Error('commitHeld: a transaction is open')
     this.#held = false
-    if (this.#db.isTransaction) this.#commit.run()
+    this.#commit.run()
   }
 
   /**
-   * SQLite may roll a whole transaction back itself (SQLITE_FULL, SQLITE_NOMEM, a conflict resolved
-   * by ROLLBACK): when it was the held one, the database is where `hold` began, as after a reset.
-   * Held again, and the caches told, before anything else is written; after the failed statement
-   * outside any other transaction, or where the outermost one ends.
+   * SQLite may end the held transaction itself: roll it back (SQLITE_FULL, SQLITE_NOMEM, a conflict
+   * resolved by ROLLBACK) or commit it (a COMMIT or END run as a statement). Which of the two is not
+   * known here, and after a commit the database keeps what was written since `hold`: so it is held
+   * no more, the next reset copies the snapshot back whole (store/snapshot.ts `rollsBack`), and the
+   * caches are told (a rollback moves rows but not `total_changes()`). Noticed before anything else
+   * is written, where the outermost transaction ends, and whenever the hold is asked about.
    */
-  #keepHeld(): void {
+  #noticeEnded(): void {
     if (!this.#held || this.#depth > 0 || this.#db.isTransaction) return
-    this.#begin.run()
+    this.#held = false
     this.#told()
   }
 

@@ -1,8 +1,9 @@
 /*
  * The transaction an in-memory store holds open from its seed snapshot (src/server/store/sqlite.ts
  * `hold`), which a reset rolls back: transactions nest inside it as savepoints, a failure inside
- * one rolls back that one alone, SQLite ending the held one by itself holds it again (and tells the
- * caches), and foreign keys a transaction deferred are still checked where it ends.
+ * one rolls back that one alone, SQLite ending the held one by itself (rolled back or committed)
+ * ends the hold (and tells the caches), and foreign keys a transaction deferred are still checked
+ * where it ends.
  */
 import { changeCounter } from '../../../src/server/store/changes.js'
 import { isConstraintError } from '../../../src/server/store/index.js'
@@ -77,21 +78,26 @@ test('commitHeld keeps what changed; hold refuses inside a transaction; rollBack
   expect(names()).toEqual(['seeded', 'kept'])
 })
 
-test('SQLite ending the held transaction itself (a conflict resolved by ROLLBACK) holds it again and tells the caches', () => {
+test('SQLite ending the held transaction itself (a conflict resolved by ROLLBACK) ends the hold and tells the caches', () => {
   const count = changeCounter(db)
   insert('gone with it')
   const before = count()
   const conflict = "INSERT OR ROLLBACK INTO child (name, parent_id) VALUES ('seeded', 1)"
   expect(() => db.prepare(conflict).run()).toThrow(/UNIQUE constraint failed/)
-  // Back where it was held, held again, and the change counter moved though no row did.
-  expect([db.held, db.inTransaction, rollbacks]).toEqual([true, false, 1])
+  // Held no more (whether SQLite rolled back or committed is not known), and the change counter
+  // moved though no row did.
+  expect([db.held, db.inTransaction, rollbacks]).toEqual([false, false, 1])
   expect(names()).toEqual(['seeded'])
   expect(count()).toBeGreaterThan(before)
+  expect(() => db.rollBackHeld()).toThrow(/nothing held/)
+  // What is written next is written (no transaction left open), until a new hold.
   insert('after')
+  db.hold()
+  insert('undone')
   db.rollBackHeld()
-  expect(names()).toEqual(['seeded'])
+  expect(names()).toEqual(['seeded', 'after'])
 
-  // Inside a transaction: held again where it ends.
+  // Inside a transaction: noticed where it ends.
   insert('gone too')
   expect(() =>
     db.transaction(() => {
@@ -99,16 +105,31 @@ test('SQLite ending the held transaction itself (a conflict resolved by ROLLBACK
       db.prepare(conflict).run()
     }),
   ).toThrow(/UNIQUE constraint failed/)
-  expect([db.held, db.inTransaction]).toEqual([true, false])
-  expect(names()).toEqual(['seeded'])
-  insert('after')
-  db.rollBackHeld()
-  expect(names()).toEqual(['seeded'])
+  expect([db.held, db.inTransaction]).toEqual([false, false])
+  expect(names()).toEqual(['seeded', 'after'])
 
   // Through exec as well.
+  db.hold()
   insert('gone by exec')
   expect(() => db.exec(conflict)).toThrow(/UNIQUE constraint failed/)
-  expect([db.held, db.inTransaction, names()]).toEqual([true, false, ['seeded']])
+  expect([db.held, db.inTransaction, names()]).toEqual([false, false, ['seeded', 'after']])
+})
+
+test('a statement that commits the held transaction ends the hold: what it kept is not taken for the start', () => {
+  insert('committed by a statement')
+  db.prepare('COMMIT').run()
+  // A rollback now would undo nothing and hold from here.
+  expect(() => db.rollBackHeld()).toThrow(/nothing held/)
+  expect([db.held, db.inTransaction, rollbacks]).toEqual([false, false, 1])
+  expect(names()).toEqual(['seeded', 'committed by a statement'])
+
+  db.hold()
+  insert('then by exec')
+  db.exec('END')
+  insert('written after it')
+  expect([db.held, db.inTransaction]).toEqual([false, false])
+  expect(() => db.commitHeld()).not.toThrow()
+  expect(names()).toEqual(['seeded', 'committed by a statement', 'then by exec', 'written after it'])
 })
 
 test('foreign keys a transaction deferred are checked where it ends, and checked at once again after', () => {
