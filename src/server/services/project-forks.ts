@@ -91,7 +91,8 @@ export function projectForkService(ctx: ServiceContext, reads: ProjectService, w
      * Namespace Not Found` where the caller may not create projects, 409 with the model's full
      * messages (`Project namespace name has already been taken`, ...). The fork is made at once;
      * the answer shows `import_status` `scheduled`, as GitLab's does while its worker copies the
-     * repository, and later reads `finished`. `mr_default_target_self` is accepted and not modelled.
+     * repository, and later reads `finished`, kept after the fork is unlinked. `mr_default_target_self`
+     * is kept in the fork's settings.
      */
     fork(actor: Actor, ref: string, input: ProjectFork): Project {
       const source = access.project(actor, ref)
@@ -127,6 +128,8 @@ export function projectForkService(ctx: ServiceContext, reads: ProjectService, w
         store.projectSettings.put({
           ...settingsOf(store, created.id),
           features: settingsOf(store, source.id).features,
+          import_status: 'finished',
+          mr_default_target_self: input.mr_default_target_self ? 1 : 0,
         })
         // `Projects::ProtectDefaultBranchService`, run once the repository is in.
         if (defaultBranch && store.repository.ref(created.id, 'branch', defaultBranch))

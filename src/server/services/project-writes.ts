@@ -19,7 +19,14 @@ import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Actor, Level, type Access } from './access.js'
 import type { ServiceContext } from './context.js'
-import { featuresAfter, publicBuildsOf, settingsOf, topicsOf, type Features } from './project-settings.js'
+import {
+  featuresAfter,
+  publicBuildsOf,
+  settingsOf,
+  targetSelfOf,
+  topicsOf,
+  type Features,
+} from './project-settings.js'
 import { projectMoves } from './project-moves.js'
 import { removals, type RemovalHooks } from './removals.js'
 import type { ProjectService } from './projects.js'
@@ -164,6 +171,7 @@ export function projectWriteService(
           topics: JSON.stringify(topicsOf(input) ?? []),
           features: JSON.stringify(featuresAfter({}, input)),
           public_builds: publicBuildsOf(input) ?? 1,
+          mr_default_target_self: targetSelfOf(input) ?? 0,
         })
         if (ns.kind === 'user' && ns.owner_id !== null)
           store.members.set('project', projectId, ns.owner_id, Level.owner, now)
@@ -215,6 +223,7 @@ export function projectWriteService(
           topics: topics ? JSON.stringify(topics) : settings.topics,
           features: JSON.stringify(featuresAfter(JSON.parse(settings.features) as Features, input)),
           public_builds: publicBuildsOf(input) ?? settings.public_builds,
+          mr_default_target_self: targetSelfOf(input) ?? settings.mr_default_target_self,
         })
       })
       return reads.record(store.projects.get(project.id)!, actor)

@@ -183,6 +183,9 @@ describe('DELETE /projects/:id/fork and POST /projects/:id/fork/:forked_from_id'
     expect((await t.http('DELETE', `${path}/fork`, { token: BOB })).status).toBe(304)
     const unlinked = (await get(path)).body as Json
     expect(unlinked).not.toHaveProperty('forked_from_project')
+    // `import_state` is the project's own: unlinking leaves it `finished` (`Projects::UnlinkForkService`).
+    expect(unlinked.import_status).toBe('finished')
+    expect(unlinked).not.toHaveProperty('mr_default_target_self')
     expect(((await get(W)).body as Json).forks_count).toBe(0)
 
     expect((await t.http('POST', `${path}/fork/99999`, { token: BOB })).body).toEqual({
@@ -198,6 +201,27 @@ describe('DELETE /projects/:id/fork and POST /projects/:id/fork/:forked_from_id'
     expect([again.status, again.body]).toEqual([409, { message: 'Project already forked' }])
     // Alice owns the source, not the fork.
     expect((await t.http('POST', `${W}/fork/${String(made.id)}`, { token: GUS })).status).toBe(403)
+  })
+
+  it('keeps mr_default_target_self (fork, create, edit) and shows it on forks only', async () => {
+    const made = await fork({ mr_default_target_self: true })
+    expect((made.body as Json).mr_default_target_self).toBe(true)
+    const path = `/api/v4/projects/${String((made.body as Json).id)}`
+    expect(((await get(path)).body as Json).mr_default_target_self).toBe(true)
+    const edited = await t.http('PUT', path, { token: BOB, json: { mr_default_target_self: false } })
+    expect([edited.status, (edited.body as Json).mr_default_target_self]).toEqual([200, false])
+    expect((await get(W)).body).not.toHaveProperty('mr_default_target_self')
+    // A project made on its own keeps the setting; linking it makes it a fork, which shows it, and
+    // its import state, never set by a fork's copy, stays `none` (`ForkService#link_existing_project`).
+    const own = await t.http('POST', '/api/v4/projects', {
+      token: BOB,
+      json: { name: 'own', mr_default_target_self: true },
+    })
+    expect(own.body).not.toHaveProperty('mr_default_target_self')
+    const ownPath = `/api/v4/projects/${String((own.body as Json).id)}`
+    const source = (await get(W)).body as Json
+    const linked = await t.http('POST', `${ownPath}/fork/${String(source.id)}`, { token: BOB })
+    expect(linked.body).toMatchObject({ mr_default_target_self: true, import_status: 'none' })
   })
 
   it('a deleted source leaves its forks, without the relation; a deleted fork leaves the count', async () => {
