@@ -7,6 +7,7 @@ import type {
   SeedProject,
 } from '../../schema/seed.js'
 import { parseDuration } from '../domain/chronic-duration.js'
+import { checkForkedFrom } from './fork-rules.js'
 import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
 
 /** GitLab's cap on an issue's total time spent (`Timelog::MAX_TOTAL_TIME_SPENT`, app/models/timelog.rb): 4 years of 365.25 days. */
@@ -157,6 +158,8 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
       report([...at, 'path'], `duplicate path ${project.path} (a group)`)
     else if (!groups.has(fold(namespace)) && !users.has(fold(namespace)) && !existing.namespace(namespace))
       report([...at, 'path'], `unknown namespace ${namespace} (not a listed group or user)`)
+    if (project.forked_from !== undefined)
+      checkForkedFrom(report, at, project, (path) => projects.has(fold(path)) || !!existing.project(path))
     projects.add(key)
     if (there)
       for (const name of Object.keys(project))

@@ -261,6 +261,26 @@ describe('DELETE /projects/:id/fork and POST /projects/:id/fork/:forked_from_id'
   })
 })
 
+describe('a fork declared in the seed (forked_from)', () => {
+  it('is the fork POST /projects/:id/fork makes: network, repository, protected default branch, import_status', async () => {
+    const seeded = await t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      form: 'projects:\n  - { path: bob/seeded, visibility: public, forked_from: acme/widgets }\n',
+      headers: { 'content-type': 'application/yaml' },
+    })
+    expect(seeded.status).toBeLessThan(300)
+    const made = (await fork({ path: 'made', name: 'Made' })).body as Json
+    const fromSeed = (await get('/api/v4/projects/bob%2Fseeded')).body as Json
+    const fromApi = (await get(`/api/v4/projects/${String(made.id)}`)).body as Json
+    for (const key of ['forked_from_project', 'import_status', 'default_branch', 'mr_default_target_self'])
+      expect([key, fromSeed[key]]).toEqual([key, fromApi[key]])
+    expect(refs(fromSeed.id)).toEqual(refs(fromApi.id))
+    expect(names((await get(`${W}/forks`)).body)).toEqual(['bob/made', 'bob/seeded'])
+    const branch = (await get(`/api/v4/projects/${String(fromSeed.id)}/repository/branches/main`)).body
+    expect(branch).toMatchObject({ protected: true })
+  })
+})
+
 describe('GET /projects/:id/repository/compare with from_project_id', () => {
   it('reads `from` in a project of the same fork network the caller can read; 400 otherwise', async () => {
     const made = (await fork()).body as Json
