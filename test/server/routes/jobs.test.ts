@@ -349,7 +349,9 @@ describe('acting on jobs', () => {
     expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
     expect((await post('/jobs/999999/erase', DANA)).status).toBe(404)
     const pid = await triggerPipeline(t, 'acme/app')
-    defineJobs(t, pid, { build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'always' } } })
+    defineJobs(t, pid, {
+      build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'always' } },
+    })
     await runOut()
     const build = await byName(pid, 'build')
     // main protected so that no one may push or merge: `protected_ref` prevents `erase_build`, the
