@@ -6,7 +6,12 @@ import type {
   UserProjectsQuery,
 } from '../../schema/index.js'
 import { isoNow, today } from '../domain/clock.js'
-import { nameAndPath, nameAndPathErrors, visibilityAboveGroup } from '../domain/project-paths.js'
+import {
+  nameAndPath,
+  nameAndPathErrors,
+  visibilityAboveForkSource,
+  visibilityAboveGroup,
+} from '../domain/project-paths.js'
 import { delaysDeletion } from '../domain/delayed-deletion.js'
 import { filesCommit } from '../git/commit-files.js'
 import { signatureAt } from '../git/trees.js'
@@ -76,6 +81,14 @@ export function projectWriteService(
     // `should_validate_visibility_level?` (app/models/project.rb): on create, or when the visibility changes.
     if (ns.kind === 'group' && was?.visibility !== visibility) {
       const above = visibilityAboveGroup(visibility, ns.visibility)
+      if (above) add('visibility_level', above)
+    }
+    // A fork's `fork_source`: the project it was forked from, else its network's root.
+    const fork = was && was.visibility !== visibility ? store.forks.member(was.id) : undefined
+    const sourceId = fork && (fork.forked_from_project_id ?? fork.root_project_id)
+    const source = sourceId && sourceId !== was?.id ? store.projects.get(sourceId) : undefined
+    if (source) {
+      const above = visibilityAboveForkSource(visibility, source.visibility)
       if (above) add('visibility_level', above)
     }
     if (Object.keys(errors).length > 0) throw validationError(errors)

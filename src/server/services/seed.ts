@@ -375,6 +375,7 @@ export function existingRecords(store: Store): ExistingRecords {
       if (!project) return undefined
       let titles: Map<string, number> | undefined
       return {
+        visibility: project.visibility,
         labels: new Set(store.labels.ofProject(project.id).map((l) => l.title)),
         milestones: new Set(store.milestones.ofProject(project.id).map((m) => m.title)),
         issueIid: (title) => (titles ??= store.issues.iidsByTitle(project.id)).get(title),

@@ -224,6 +224,25 @@ describe('DELETE /projects/:id/fork and POST /projects/:id/fork/:forked_from_id'
     expect(linked.body).toMatchObject({ mr_default_target_self: true, import_status: 'none' })
   })
 
+  it("refuses to make a fork more visible than its source (the model's visibility_level_allowed_as_fork)", async () => {
+    const made = (await fork({ visibility: 'internal' })).body as Json
+    const path = `/api/v4/projects/${String(made.id)}`
+    expect((await t.http('PUT', W, { token: ALICE, json: { visibility: 'internal' } })).status).toBe(200)
+    const refused = await t.http('PUT', path, { token: BOB, json: { visibility: 'public' } })
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      {
+        message: {
+          visibility_level: ['public is not allowed since the fork source project has lower visibility.'],
+        },
+      },
+    ])
+    expect(((await get(path)).body as Json).visibility).toBe('internal')
+    // Unlinked, it is no fork: nothing holds it back.
+    expect((await t.http('DELETE', `${path}/fork`, { token: BOB })).status).toBe(204)
+    expect((await t.http('PUT', path, { token: BOB, json: { visibility: 'public' } })).status).toBe(200)
+  })
+
   it('a deleted source leaves its forks, without the relation; a deleted fork leaves the count', async () => {
     const first = (await fork()).body as Json
     const second = (

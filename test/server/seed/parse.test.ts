@@ -245,6 +245,11 @@ describe('parseSeed', () => {
         'projects[0].forked_from: a project cannot be a fork of itself',
       ],
       [
+        'a fork more visible than its source',
+        `${users}projects: [ { path: acme/w }, { path: acme/fork, visibility: internal, forked_from: acme/w } ]`,
+        'projects[1].visibility: internal is not allowed since the fork source project (acme/w) has lower visibility',
+      ],
+      [
         'a fork with a repository of its own',
         `${users}projects: [ { path: acme/w }, { path: acme/fork, forked_from: acme/w, branches: [x] } ]`,
         "projects[1].branches: a fork's repository is its source's (acme/w): it takes no branches",
