@@ -112,6 +112,8 @@ export const Project = Type.Object(
     snippets_access_level: Type.String(),
     open_issues_count: Type.Integer(),
     creator_id: Type.Integer(),
+    /** Forks only: merge requests created in the fork target the fork itself rather than its source. */
+    mr_default_target_self: Type.Optional(Type.Boolean()),
     /** The project this one was forked from, when the caller can read it. */
     forked_from_project: Type.Optional(BasicProjectDetails),
     import_status: Type.String(),

@@ -14,7 +14,7 @@ const FeatureLevel = Type.Union([
  * The project attributes `POST` and `PUT /projects` share (lib/api/helpers/projects_helpers.rb
  * `optional_project_params_ce`, the part our surface reads): description, visibility, topics
  * (`tag_list` is their deprecated name), the feature access levels and their legacy booleans, and
- * `public_jobs` (`public_builds` its deprecated name).
+ * `public_jobs` (`public_builds` its deprecated name), and `mr_default_target_self`.
  */
 const projectAttributes = {
   description: Type.Optional(Type.String()),
@@ -34,6 +34,8 @@ const projectAttributes = {
   snippets_enabled: Type.Optional(boolParam()),
   public_builds: Type.Optional(boolParam({ deprecated: true })),
   public_jobs: Type.Optional(boolParam()),
+  /** Forks: merge requests created in the fork target the fork itself by default. */
+  mr_default_target_self: Type.Optional(boolParam()),
 }
 
 const createFields = {

@@ -193,6 +193,16 @@ export const SeedProject = Type.Object(
           'jobs, traces and artifacts to Reporters and up',
       }),
     ),
+    forked_from: Type.Optional(
+      Type.String({
+        pattern: `^${SEGMENT}(/${SEGMENT})+$`,
+        'x-expected': 'the path of a project listed before this one, or one the server holds',
+        description:
+          'makes this project a fork of that one, as POST /projects/:id/fork does: in its fork network, ' +
+          'with its branches, tags, commits, default branch and feature levels (so no files, branches, tags, refs or ' +
+          'default_branch of its own), import_status finished',
+      }),
+    ),
     members: Type.Optional(SeedMembers),
     default_branch: Type.Optional(Type.String({ minLength: 1, default: 'main' })),
     branches: Type.Optional(

@@ -195,7 +195,7 @@ describe('python-gitlab blames a file', () => {
 })
 
 describe('python-gitlab forks a project', () => {
-  it('project.forks.create and list, import_status finished, forked_from_project, 409, delete and create the relation, compare across', async () => {
+  it('project.forks.create and list, import_status finished (kept when unlinked), forked_from_project, 409, delete and create the relation, mr_default_target_self, compare across', async () => {
     const first = await inWidgetsAroundReset(join(__dirname, 'python_gitlab_forks.py'), 'glpat-root-token')
     expect(first).toEqual({
       created: ['root/widgets-fork', 'scheduled'],
@@ -211,8 +211,8 @@ describe('python-gitlab forks a project', () => {
         ],
       ],
       compare: ['In the fork'],
-      unlinked: false,
-      linked: true,
+      unlinked: [false, 'finished'],
+      linked: [true, true],
     })
   }, 90_000)
 })

@@ -1,7 +1,8 @@
 """Forks a project through python-gitlab (Debian's python3-gitlab) as a test suite written for a real
 GitLab would: `project.forks.create`, waiting for `import_status` to be `finished`, the fork's
 branches and `forked_from_project`, `project.forks.list`, `forks_count`, the 409 of a taken path,
-`delete_fork_relation`, `create_fork_relation`, and a compare across the two, in GITLAB_PROJECT as
+`delete_fork_relation` (the import status kept), `create_fork_relation`, `mr_default_target_self` saved,
+and a compare across the two, in GITLAB_PROJECT as
 GITLAB_TOKEN's user; prints what it saw as JSON. Run by test/clients/python-gitlab.test.ts."""
 import json
 import os
@@ -39,7 +40,11 @@ compare = fork.repository_compare("main", "main", from_project_id=project.id)
 seen["compare"] = [c["title"] for c in compare["commits"]]
 
 fork.delete_fork_relation()
-seen["unlinked"] = "forked_from_project" in gl.projects.get(fork.id).attributes
+unlinked = gl.projects.get(fork.id)
+seen["unlinked"] = ["forked_from_project" in unlinked.attributes, unlinked.import_status]
 fork.create_fork_relation(project.id)
-seen["linked"] = gl.projects.get(fork.id).forked_from_project["id"] == project.id
+linked = gl.projects.get(fork.id)
+linked.mr_default_target_self = True
+linked.save()
+seen["linked"] = [linked.forked_from_project["id"] == project.id, gl.projects.get(fork.id).mr_default_target_self]
 print(json.dumps(seen))

@@ -94,3 +94,12 @@ export function visibilityAboveGroup(project: string, group: string): string | n
   if ((VISIBILITY_RANK[project] ?? 0) <= (VISIBILITY_RANK[group] ?? 0)) return null
   return `${project} is not allowed in a ${group} group.`
 }
+
+/**
+ * `Project#visibility_level_allowed_as_fork`: a fork may not be more visible than the project it was
+ * forked from (`fork_source`); `null` when allowed, else the model's message.
+ */
+export function visibilityAboveForkSource(project: string, source: string): string | null {
+  if ((VISIBILITY_RANK[project] ?? 0) <= (VISIBILITY_RANK[source] ?? 0)) return null
+  return `${project} is not allowed since the fork source project has lower visibility.`
+}

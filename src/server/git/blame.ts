@@ -17,11 +17,17 @@ import { treeChanges } from './tree-diff.js'
 /** The lines of a blob as git counts them: each ends at `\n`; a last line without one counts too. */
 export function blobLines(body: Buffer): string[] {
   const text = body.toString('utf8')
-  if (text === '') return []
-  const lines = text.split('\n')
-  if (lines.at(-1) === '') lines.pop()
-  // The newline stays part of the line, as xdiff compares them: a last line losing it changed.
-  return lines.map((l, i) => (i < lines.length - 1 || text.endsWith('\n') ? `${l}\n` : l))
+  // The newline stays part of the line, as xdiff compares them: a last line losing it changed. Each
+  // line is a slice of the text, never a line joined to its newline (a rope the diff's every
+  // comparison would have to flatten first).
+  const lines: string[] = []
+  for (let start = 0; start < text.length;) {
+    const end = text.indexOf('\n', start)
+    const next = end < 0 ? text.length : end + 1
+    lines.push(text.slice(start, next))
+    start = next
+  }
+  return lines
 }
 
 /** A line still looking for its author: its index in the blamed file and in the suspect's version. */
@@ -112,9 +118,13 @@ export function blame(
       const passed: Entry[] = []
       const kept: Entry[] = []
       for (const e of left) {
-        const at = map.get(e.at)
-        if (at === undefined) kept.push(e)
-        else passed.push({ final: e.final, at })
+        const at = map[e.at]!
+        if (at < 0) kept.push(e)
+        else {
+          // An entry is in one suspect's list at a time: it moves on with its new index.
+          e.at = at
+          passed.push(e)
+        }
       }
       if (passed.length > 0) suspect(o.commit, o.path, o.blob, passed)
       left = kept
@@ -142,16 +152,22 @@ function originIn(objects: ObjectSource, s: Suspect, parent: HistoryCommit) {
     : { commit: parent, path: renamed.old_path, blob: renamed.old_sha }
 }
 
-/** Each line of `after` that the diff from `before` keeps, mapped to its index in `before`. */
-function unchangedLines(before: string[], after: string[]): Map<number, number> {
-  const map = new Map<number, number>()
-  let b = 0
-  let a = 0
-  for (const part of diffArrays(before, after)) {
+/**
+ * For each line of `after`, its index in `before` where the diff from `before` keeps it, else -1.
+ * The lines both open with are kept as they are and only the rest is diffed: jsdiff's Myers walks
+ * that common start first whatever follows (its first snake), so the answer is the same, for less.
+ */
+function unchangedLines(before: string[], after: string[]): Int32Array {
+  const map = new Int32Array(after.length).fill(-1)
+  let same = 0
+  while (same < before.length && same < after.length && before[same] === after[same]) map[same] = same++
+  let b = same
+  let a = same
+  for (const part of diffArrays(before.slice(same), after.slice(same))) {
     const n = part.count ?? part.value.length
     if (part.added) a += n
     else if (part.removed) b += n
-    else for (let i = 0; i < n; i++) map.set(a++, b++)
+    else for (let i = 0; i < n; i++) map[a++] = b++
   }
   return map
 }

@@ -71,8 +71,10 @@ export interface ProjectExtras {
   public_jobs: boolean
   /** The projects forked from this one (`Projects::ForksCountService`). */
   forks_count: number
-  /** `finished` for a fork (its repository copied from the source), `none` otherwise. */
+  /** `finished` for a project made as a fork (its repository copied from the source), `none` otherwise. */
   import_status: string
+  /** Whether a fork's merge requests target the fork itself; undefined for a project that is no fork. */
+  mr_default_target_self: boolean | undefined
 }
 
 /**
@@ -146,6 +148,10 @@ export function presentProject(
     ...featureFields(extras.features),
     open_issues_count: openIssues,
     creator_id: p.creator_id ?? 0,
+    // Exposed for forks only (`expose :mr_default_target_self, if: ->(project) { project.forked? }`).
+    ...(extras.mr_default_target_self === undefined
+      ? {}
+      : { mr_default_target_self: extras.mr_default_target_self }),
     // Exposed only when the caller can read the source (`Entities::Project`, `forked_from_project`).
     ...(forkedFrom ? { forked_from_project: forkedFrom } : {}),
     import_status: extras.import_status,

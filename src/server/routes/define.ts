@@ -11,6 +11,7 @@ import { today, type Clock } from '../domain/clock.js'
 import { cacheKey, type ResponseCache } from '../http/response-cache.js'
 import type { ListWatch } from '../services/watched-issue-lists.js'
 import { ownBytes, ownJsonArray } from '../http/own-bytes.js'
+import { requestMethod } from '../http/head-requests.js'
 
 /** One route of the API, as the OpenAPI document describes it. */
 export interface RouteDoc {
@@ -67,6 +68,12 @@ export interface RouteSpec<P extends TObject, Path extends TObject> extends Omit
    * declared parameters are, so a caller who may not read answers 403 or 404 rather than a 400.
    */
   before?: (b: { actor: Actor; path: Static<Path> }) => void
+  /**
+   * The parameters of GitLab's own `head` route for the URL, where it declares fewer than the GET
+   * (lib/api/files.rb's blame): a HEAD request is parsed against these, a subset of `input`, and the
+   * handler, told by `h.head`, reads only them. Without it, HEAD is parsed and answered as its GET.
+   */
+  headInput?: TObject
 }
 
 export interface Handled<P, Path> {
@@ -81,6 +88,8 @@ export interface Handled<P, Path> {
   path: Path
   /** Query and body merged, parsed against the route's schema as Grape does (src/server/grape/params.ts). */
   params: P
+  /** A HEAD request on a route with a `headInput` (its `params` are those only). */
+  head: boolean
   /**
    * A cached route's answer reads only these scopes (`project:<id>`, `group:<path>`;
    * src/server/store/changes.ts), so writes elsewhere keep it; unsaid, any write drops it. With
@@ -251,7 +260,8 @@ function register<P extends TObject, Path extends TObject>(
     // reads every field before Grape validates anything.
     const path = parsePath(pathSchema, req.params as Record<string, string>)
     if (spec.before && path.errors.length === 0) spec.before({ actor: req.actor, path: path.path })
-    const params = parseParams(input, merged, spec.readsParts ? [] : path.errors)
+    const head = spec.headInput !== undefined && requestMethod(req) === 'HEAD'
+    const params = parseParams(head ? spec.headInput! : input, merged, spec.readsParts ? [] : path.errors)
     let scopes: string[] | undefined
     let watch: ListWatch | undefined
     const handled: Handled<Static<P>, Static<Path>> = {
@@ -259,7 +269,8 @@ function register<P extends TObject, Path extends TObject>(
       reply,
       actor: req.actor,
       path: path.path,
-      params,
+      params: params as Static<P>,
+      head,
       cachedUnder: (s, w) => {
         scopes = s
         watch = w

@@ -91,9 +91,15 @@ export function repositoryFileRoutes(api: ApiContext): void {
         'Blame a file at a ref: ranges of lines with the commit that wrote them (range[start], range[end])',
       pathParams: FilePath,
       input: BlameQuery,
+      // GitLab's `head` blame route declares `ref` alone and answers the file's headers, blaming nothing.
+      headInput: FileRefQuery,
       response: { 200: Type.Array(BlameRange) },
     },
     (h) => {
+      if (h.head) {
+        fileHeaders(h.reply, files.read(h.actor, h.path.id, h.path.file_path, h.params.ref).meta)
+        return []
+      }
       const { meta, ranges } = files.blame(h.actor, h.path.id, h.path.file_path, h.params)
       fileHeaders(h.reply, meta)
       return ranges

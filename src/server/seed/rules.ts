@@ -7,6 +7,7 @@ import type {
   SeedProject,
 } from '../../schema/seed.js'
 import { parseDuration } from '../domain/chronic-duration.js'
+import { checkForkedFrom } from './fork-rules.js'
 import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
 
 /** GitLab's cap on an issue's total time spent (`Timelog::MAX_TOTAL_TIME_SPENT`, app/models/timelog.rb): 4 years of 365.25 days. */
@@ -62,6 +63,7 @@ export interface Titles {
 /** A project that exists: its label names, milestone titles, and the iid of an issue by title. */
 export interface ExistingProject extends Titles {
   issueIid(title: string): number | undefined
+  visibility: string
 }
 
 const NOTHING: ExistingRecords = {
@@ -146,6 +148,8 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
   }
 
   const projects = new Set<string>()
+  /** The visibility of each project listed so far, by folded path. */
+  const visibilities = new Map<string, string>()
   const triggerTokens = new Map<string, SeedPath>()
   seed.projects?.forEach((project, i) => {
     const at: SeedPath = ['projects', i]
@@ -157,7 +161,15 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
       report([...at, 'path'], `duplicate path ${project.path} (a group)`)
     else if (!groups.has(fold(namespace)) && !users.has(fold(namespace)) && !existing.namespace(namespace))
       report([...at, 'path'], `unknown namespace ${namespace} (not a listed group or user)`)
+    if (project.forked_from !== undefined)
+      checkForkedFrom(
+        report,
+        at,
+        project,
+        (path) => visibilities.get(fold(path)) ?? existing.project(path)?.visibility,
+      )
     projects.add(key)
+    visibilities.set(key, project.visibility ?? 'private')
     if (there)
       for (const name of Object.keys(project))
         if (!ADDABLE_TO_EXISTING.has(name))

@@ -71,7 +71,7 @@ export interface ArtifactDownload {
  * The jobs API (`lib/api/ci/jobs.rb`, `lib/api/ci/job_artifacts.rb`, bridges of `lib/api/ci/pipelines.rb`).
  * Reading jobs, traces and artifacts: `read_build` (403 without it); play, retry and cancel: Developer, on
  * a ref the caller may write (protected branches and tags);
- * erase: Maintainer, or the Developer whose pipeline it is.
+ * erase: Maintainer, or the Developer whose pipeline it is, on a ref the caller may write.
  */
 export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipelines: PipelineService) {
   const { store, access } = ctx
@@ -278,14 +278,20 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       return show(p, store.pipelines.byId(pipeline.id) as PipelineRow, current(job))
     },
 
-    /** `POST .../erase`: a finished job's trace and artifacts go (`Ci::BuildEraseService`). */
+    /**
+     * `POST .../erase`: a finished job's trace and artifacts go (`Ci::BuildEraseService`).
+     * `authorize_update_builds!` (Developer) comes before the job is looked up (403 before 404), then
+     * `erase_build`: Maintainer, or the Developer whose pipeline it is, and never on a ref the caller
+     * may not write (`protected_ref` prevents it, Maintainers included).
+     */
     erase(actor: Actor, ref: string, jobId: number): Job {
       const p = readable(actor, ref)
-      const { job, pipeline } = find(p, jobId)
       if (!actor.user) throw unauthorized()
-      const own = pipeline.user_id === actor.user.id && access.atLeast(actor, p, Level.developer)
+      require(actor, p, Level.developer)
+      const { job, pipeline } = find(p, jobId)
+      const own = pipeline.user_id === actor.user.id
       if (!own && !access.atLeast(actor, p, Level.maintainer)) throw forbidden()
-      if (!ciAbilities(store, access, actor, p).readBuild) throw forbidden()
+      requireRef(actor, p, pipeline)
       const erasable =
         COMPLETED.has(job.status) &&
         (outputs.artifact(job.id) !== undefined || outputs.trace(job.id) !== undefined)

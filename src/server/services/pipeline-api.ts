@@ -47,6 +47,7 @@ export const acceptedInputs = (version: string, inputs: Record<string, unknown> 
  * (Developer, an active user, a project not archived, the pipeline abilities left by the repository and CI/CD
  * features, services/ci-access.ts: 403 otherwise), `Pipelines are disabled!` (400) with the CI/CD feature
  * disabled, then the ref as
+ * the caller's right to write the ref (`allowed_to_write_ref?`, 400, an ambiguous ref's branch too), then
  * `Chain::Validate::Repository` checks it (`Reference not found`, `Ref is ambiguous`). Source `api`.
  */
 export function apiPipelineInput(
@@ -54,10 +55,12 @@ export function apiPipelineInput(
   actor: Actor,
   p: ProjectRow,
   params: PipelineCreate,
+  mayWriteRef: (originRef: string) => boolean,
 ): NewPipelineInput {
   if (!actor.user) throw unauthorized()
   if (!mayCreatePipeline(ctx, actor, p)) throw forbidden()
   requireBuildsEnabled(ctx, p)
+  if (!mayWriteRef(params.ref)) throw refRefusal(params.ref)
   const ref = resolveRef(ctx.store, p.id, params.ref)
   if (ref === 'ambiguous') throw base('Ref is ambiguous')
   if (ref === undefined) throw base('Reference not found')

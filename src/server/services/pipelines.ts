@@ -34,7 +34,8 @@ import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
 import { fetchRemoteIncludes } from './ci-plans.js'
 import type { RemoteIncludeFetcher } from '../jobs/remote-includes.js'
-import { apiPipelineInput, refRefusal } from './pipeline-api.js'
+import { apiPipelineInput } from './pipeline-api.js'
+import { refToWrite } from './refs.js'
 import { ciAbilities, readsPipelineRecords } from './ci-access.js'
 import { repositoryCore } from './repository/core.js'
 
@@ -91,6 +92,11 @@ export function pipelineService(
    */
   const mayWriteRef = (actor: Actor, p: ProjectRow, ref: string, tag: boolean) =>
     tag ? refs.canCreateTag(actor, p, ref) : refs.canUpdateBranch(actor, p, ref)
+  /** `allowed_to_write_ref?` of a pipeline's ref as asked (services/refs.ts `refToWrite`), ambiguous ones too. */
+  const mayWriteOriginRef = (actor: Actor, p: ProjectRow, originRef: string) => {
+    const ref = refToWrite(store, p.id, originRef)
+    return ref === undefined || mayWriteRef(actor, p, ref.name, ref.kind === 'tag')
+  }
   /**
    * `update_pipeline` and `cancel_pipeline`: Developer, while the repository and CI/CD features leave the
    * pipeline abilities to the caller (services/ci-access.ts `pipelines`), on a ref the caller may write.
@@ -138,6 +144,7 @@ export function pipelineService(
     project,
     create,
     mayWriteRef,
+    mayWriteOriginRef,
 
     /**
      * `POST /projects/:id/pipeline`: anonymous callers 401 before the project is looked up
@@ -147,8 +154,7 @@ export function pipelineService(
     createFromApi(actor: Actor, projectRef: string, params: PipelineCreate): Promise<Pipeline> {
       if (!actor.user) throw unauthorized()
       const p = project(actor, projectRef)
-      const input = apiPipelineInput(ctx, actor, p, params)
-      if (!mayWriteRef(actor, p, input.ref, input.tag)) throw refRefusal(params.ref)
+      const input = apiPipelineInput(ctx, actor, p, params, (ref) => mayWriteOriginRef(actor, p, ref))
       return create(input, 400, false)
     },
 

@@ -2,6 +2,7 @@ import type { BasicProjectDetails, Project, ProjectFork, ProjectListQuery } from
 import type { PageOut } from '../grape/pagination.js'
 import { forbidden, GitLabError, messageError, notFound, notModified } from '../grape/gitlab-errors.js'
 import type { NamespaceRow } from '../store/namespaces.js'
+import type { Store } from '../store/index.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
@@ -91,7 +92,8 @@ export function projectForkService(ctx: ServiceContext, reads: ProjectService, w
      * Namespace Not Found` where the caller may not create projects, 409 with the model's full
      * messages (`Project namespace name has already been taken`, ...). The fork is made at once;
      * the answer shows `import_status` `scheduled`, as GitLab's does while its worker copies the
-     * repository, and later reads `finished`. `mr_default_target_self` is accepted and not modelled.
+     * repository, and later reads `finished`, kept after the fork is unlinked. `mr_default_target_self`
+     * is kept in the fork's settings.
      */
     fork(actor: Actor, ref: string, input: ProjectFork): Project {
       const source = access.project(actor, ref)
@@ -121,16 +123,11 @@ export function projectForkService(ctx: ServiceContext, reads: ProjectService, w
         } catch (e) {
           throw asConflict(e)
         }
-        const network = store.forks.member(source.id)?.fork_network_id ?? store.forks.createNetwork(source.id)
-        store.forks.join(created.id, network, source.id)
-        store.forks.copyRepository(source.id, created.id, branch)
-        store.projectSettings.put({
-          ...settingsOf(store, created.id),
-          features: settingsOf(store, source.id).features,
+        makeFork(store, source.id, created.id, {
+          branch,
+          defaultBranch,
+          targetSelf: input.mr_default_target_self === true,
         })
-        // `Projects::ProtectDefaultBranchService`, run once the repository is in.
-        if (defaultBranch && store.repository.ref(created.id, 'branch', defaultBranch))
-          store.repository.protect(defaultBranchProtection(created.id, defaultBranch))
         return created.id
       })
       return { ...reads.record(store.projects.get(forkId)!, actor), import_status: 'scheduled' }
@@ -179,6 +176,33 @@ export function projectForkService(ctx: ServiceContext, reads: ProjectService, w
   }
 }
 export type ProjectForkService = ReturnType<typeof projectForkService>
+
+/**
+ * Makes the new project `forkId` a fork of `sourceId`, for the API and the seed alike
+ * (`Projects::ForkService`): it joins the source's fork network (made if the source has none), gets
+ * the source's refs (or its one `branch`), commits and annotated tags, its feature levels and
+ * `import_status` `finished` (the copy is done), and its default branch, once in, is protected
+ * (`Projects::ProtectDefaultBranchService`).
+ */
+export function makeFork(
+  store: Store,
+  sourceId: number,
+  forkId: number,
+  opts: { branch?: string; defaultBranch?: string; targetSelf?: boolean } = {},
+): void {
+  const network = store.forks.member(sourceId)?.fork_network_id ?? store.forks.createNetwork(sourceId)
+  store.forks.join(forkId, network, sourceId)
+  store.forks.copyRepository(sourceId, forkId, opts.branch)
+  store.projectSettings.put({
+    ...settingsOf(store, forkId),
+    features: settingsOf(store, sourceId).features,
+    import_status: 'finished',
+    mr_default_target_self: opts.targetSelf ? 1 : 0,
+  })
+  const { defaultBranch } = opts
+  if (defaultBranch && store.repository.ref(forkId, 'branch', defaultBranch))
+    store.repository.protect(defaultBranchProtection(forkId, defaultBranch))
+}
 
 /**
  * `MergeRequestTargetProjectFinder` as `GET /repository/compare` reads `from_project_id`: the

@@ -16,6 +16,8 @@ export function settingsOf(store: Store, projectId: number): ProjectSettingsRow 
       marked_for_deletion_at: null,
       deleting_user_id: null,
       public_builds: 1,
+      import_status: 'none',
+      mr_default_target_self: 0,
     }
   )
 }
@@ -47,7 +49,10 @@ export function projectExtras(store: Store, projectId: number): ProjectExtras {
     features: JSON.parse(settings.features) as Features,
     public_jobs: settings.public_builds === 1,
     forks_count: store.forks.countForks(projectId),
-    import_status: fork && fork.root_project_id !== projectId ? 'finished' : 'none',
+    import_status: settings.import_status,
+    // `Project#forked?`: a member of a network it is not the root of.
+    mr_default_target_self:
+      fork && fork.root_project_id !== projectId ? settings.mr_default_target_self === 1 : undefined,
   }
 }
 
@@ -94,4 +99,9 @@ export function topicsOf(attrs: Attributes): string[] | undefined {
   const list = attrs.topics ?? attrs.tag_list
   if (!list) return undefined
   return [...new Set(list.map((t) => t.trim()).filter(Boolean))]
+}
+
+/** `mr_default_target_self` after `attrs` as its settings column (1 or 0); undefined when not given. */
+export function targetSelfOf(attrs: Attributes): number | undefined {
+  return attrs.mr_default_target_self === undefined ? undefined : attrs.mr_default_target_self ? 1 : 0
 }

@@ -6,7 +6,12 @@ import type {
   UserProjectsQuery,
 } from '../../schema/index.js'
 import { isoNow, today } from '../domain/clock.js'
-import { nameAndPath, nameAndPathErrors, visibilityAboveGroup } from '../domain/project-paths.js'
+import {
+  nameAndPath,
+  nameAndPathErrors,
+  visibilityAboveForkSource,
+  visibilityAboveGroup,
+} from '../domain/project-paths.js'
 import { delaysDeletion } from '../domain/delayed-deletion.js'
 import { filesCommit } from '../git/commit-files.js'
 import { signatureAt } from '../git/trees.js'
@@ -19,7 +24,14 @@ import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Actor, Level, type Access } from './access.js'
 import type { ServiceContext } from './context.js'
-import { featuresAfter, publicBuildsOf, settingsOf, topicsOf, type Features } from './project-settings.js'
+import {
+  featuresAfter,
+  publicBuildsOf,
+  settingsOf,
+  targetSelfOf,
+  topicsOf,
+  type Features,
+} from './project-settings.js'
 import { projectMoves } from './project-moves.js'
 import { removals, type RemovalHooks } from './removals.js'
 import type { ProjectService } from './projects.js'
@@ -69,6 +81,14 @@ export function projectWriteService(
     // `should_validate_visibility_level?` (app/models/project.rb): on create, or when the visibility changes.
     if (ns.kind === 'group' && was?.visibility !== visibility) {
       const above = visibilityAboveGroup(visibility, ns.visibility)
+      if (above) add('visibility_level', above)
+    }
+    // A fork's `fork_source`: the project it was forked from, else its network's root.
+    const fork = was && was.visibility !== visibility ? store.forks.member(was.id) : undefined
+    const sourceId = fork && (fork.forked_from_project_id ?? fork.root_project_id)
+    const source = sourceId && sourceId !== was?.id ? store.projects.get(sourceId) : undefined
+    if (source) {
+      const above = visibilityAboveForkSource(visibility, source.visibility)
       if (above) add('visibility_level', above)
     }
     if (Object.keys(errors).length > 0) throw validationError(errors)
@@ -164,6 +184,7 @@ export function projectWriteService(
           topics: JSON.stringify(topicsOf(input) ?? []),
           features: JSON.stringify(featuresAfter({}, input)),
           public_builds: publicBuildsOf(input) ?? 1,
+          mr_default_target_self: targetSelfOf(input) ?? 0,
         })
         if (ns.kind === 'user' && ns.owner_id !== null)
           store.members.set('project', projectId, ns.owner_id, Level.owner, now)
@@ -215,6 +236,7 @@ export function projectWriteService(
           topics: topics ? JSON.stringify(topics) : settings.topics,
           features: JSON.stringify(featuresAfter(JSON.parse(settings.features) as Features, input)),
           public_builds: publicBuildsOf(input) ?? settings.public_builds,
+          mr_default_target_self: targetSelfOf(input) ?? settings.mr_default_target_self,
         })
       })
       return reads.record(store.projects.get(project.id)!, actor)

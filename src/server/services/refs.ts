@@ -32,3 +32,20 @@ export function resolveRef(
   const [ref] = wanted
   return ref && { name, kind: ref.kind, sha: ref.sha }
 }
+
+/**
+ * The ref `Chain::Validate::Abilities#allowed_to_write_ref?` checks before the ref is validated
+ * (lib/gitlab/ci/pipeline/chain/command.rb `branch_exists?`, then `tag_exists?`): a branch of the
+ * name (a short name, or `refs/heads/`), else a tag (a short name, or `refs/tags/`). A short name that is
+ * both is checked as the branch, so an ambiguous ref is refused for the caller's rights before `Ref is
+ * ambiguous`. Undefined: no such ref (allowed there, refused later as `Reference not found`).
+ */
+export function refToWrite(store: Store, projectId: number, originRef: string): ResolvedRef | undefined {
+  const full = FULL.exec(originRef)
+  const name = full ? originRef.slice(full[0].length) : originRef
+  const found = store.pipelines.refsNamed(projectId, name)
+  const of = (kind: RefKind) =>
+    full && KIND_OF_PREFIX[full[1]!] !== kind ? undefined : found.find((r) => r.kind === kind)
+  const ref = of('branch') ?? of('tag')
+  return ref && { name, kind: ref.kind, sha: ref.sha }
+}

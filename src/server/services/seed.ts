@@ -6,6 +6,7 @@ import { EMULATOR_SIGNATURE, refCommit } from '../git/objects.js'
 import { filesCommit } from '../git/commit-files.js'
 import { signatureAt } from '../git/trees.js'
 import { defaultBranchProtection } from './repository/core.js'
+import { makeFork } from './project-forks.js'
 import { countTasks } from '../domain/tasks.js'
 import type { Store } from '../store/index.js'
 import type { MilestoneInsert } from '../store/milestones.js'
@@ -253,6 +254,10 @@ function seedIssues(w: SeedWriter, p: SeedProject, projectId: number, ns: Namesp
 function newProject({ store, now }: SeedWriter, p: SeedProject, ns: NamespaceRow): number {
   const slash = p.path.lastIndexOf('/')
   const path = p.path.slice(slash + 1)
+  // A fork's repository and default branch are its source's (the seed's rules refuse its own).
+  const source = p.forked_from === undefined ? undefined : store.projects.byPath(p.forked_from)
+  if (p.forked_from !== undefined && !source)
+    throw messageError(400, `seed: unknown project ${p.forked_from} (forked_from of ${p.path})`)
   const projectId = store.projects.insert({
     namespace_id: ns.id,
     path,
@@ -261,7 +266,7 @@ function newProject({ store, now }: SeedWriter, p: SeedProject, ns: NamespaceRow
     description: p.description ?? null,
     visibility: p.visibility ?? 'private',
     archived: p.archived ? 1 : 0,
-    default_branch: p.default_branch ?? 'main',
+    default_branch: source ? source.default_branch : (p.default_branch ?? 'main'),
     creator_id: ns.owner_id,
     ci_config: p.ci_config === false ? 0 : 1,
     ci_jobs: JSON.stringify(p.ci_jobs ?? ['build']),
@@ -273,6 +278,10 @@ function newProject({ store, now }: SeedWriter, p: SeedProject, ns: NamespaceRow
     last_activity_at: now,
   })
   if (p.public_jobs === false) store.projectSettings.setPublicBuilds(projectId, false)
+  if (source) {
+    makeFork(store, source.id, projectId, { defaultBranch: source.default_branch ?? undefined })
+    return projectId
+  }
   // `refs:` is the older name of `branches:`; a name may be both a branch and a tag. Each ref
   // points at a real (empty) git commit, which the export's project.bundle carries.
   const refs = [
@@ -366,6 +375,7 @@ export function existingRecords(store: Store): ExistingRecords {
       if (!project) return undefined
       let titles: Map<string, number> | undefined
       return {
+        visibility: project.visibility,
         labels: new Set(store.labels.ofProject(project.id).map((l) => l.title)),
         milestones: new Set(store.milestones.ofProject(project.id).map((m) => m.title)),
         issueIid: (title) => (titles ??= store.issues.iidsByTitle(project.id)).get(title),

@@ -143,13 +143,8 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
       requireBuildsEnabled(ctx, p)
       if (!user || !mayCreatePipeline(ctx, new Actor(user), p))
         throw base('Insufficient permissions to create a new pipeline')
+      if (!pipelines.mayWriteOriginRef(new Actor(user), p, input.ref)) throw refRefusal(input.ref)
       const ref = resolveRef(store, p.id, input.ref)
-      if (
-        ref &&
-        ref !== 'ambiguous' &&
-        !pipelines.mayWriteRef(new Actor(user), p, ref.name, ref.kind === 'tag')
-      )
-        throw refRefusal(input.ref)
       if (ref === 'ambiguous') throw base('Ref is ambiguous')
       if (ref === undefined) throw base('Reference not found')
       const variables = Object.entries(input.variables ?? {}).map(([key, value]) => ({

@@ -28,6 +28,7 @@ import deleteIndexes from './migrations/027-delete-indexes.js'
 import publicBuilds from './migrations/028-public-builds.js'
 import protectedTags from './migrations/029-protected-tags.js'
 import forks from './migrations/030-forks.js'
+import forkSettings from './migrations/031-fork-settings.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -65,4 +66,5 @@ export const migrations: Migration[] = [
   publicBuilds,
   protectedTags,
   forks,
+  forkSettings,
 ]

@@ -11,6 +11,10 @@ export interface ProjectSettingsRow {
   deleting_user_id: number | null
   /** 1 when whoever reads the project reads its jobs (`public_jobs`, migration 28). */
   public_builds: number
+  /** `none`, or `finished` for a fork whose repository was copied, kept after unlinking (migration 31). */
+  import_status: string
+  /** 1 when the fork's merge requests target the fork itself (`mr_default_target_self`, migration 31). */
+  mr_default_target_self: number
 }
 
 /** A share of a project with a group (`ProjectGroupLink`). */
@@ -48,8 +52,10 @@ export function projectSettingsTable(db: Db, version: () => number) {
   const get = db.prepare('SELECT * FROM project_settings WHERE project_id = ?')
   const put = db.prepare(
     `INSERT OR REPLACE INTO project_settings
-       (project_id, topics, features, marked_for_deletion_at, deleting_user_id, public_builds)
-     VALUES (@project_id, @topics, @features, @marked_for_deletion_at, @deleting_user_id, @public_builds)`,
+       (project_id, topics, features, marked_for_deletion_at, deleting_user_id, public_builds,
+        import_status, mr_default_target_self)
+     VALUES (@project_id, @topics, @features, @marked_for_deletion_at, @deleting_user_id, @public_builds,
+        @import_status, @mr_default_target_self)`,
   )
   const setPublicBuilds = db.prepare(
     `INSERT INTO project_settings (project_id, public_builds) VALUES (?, ?)

@@ -342,6 +342,33 @@ describe('acting on jobs', () => {
     const again = await post(`/jobs/${build.id as number}/erase`, MARK)
     expect(again.status).toBe(403)
   })
+
+  it('erase needs update_build first (403 before 404) and never runs on a ref the caller may not write', async () => {
+    // `authorize_update_builds!` comes before `find_build!`: a Guest is refused whatever the job.
+    const guest = await post('/jobs/999999/erase', GUS)
+    expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect((await post('/jobs/999999/erase', DANA)).status).toBe(404)
+    const pid = await triggerPipeline(t, 'acme/app')
+    defineJobs(t, pid, {
+      build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'always' } },
+    })
+    await runOut()
+    const build = await byName(pid, 'build')
+    // main protected so that no one may push or merge: `protected_ref` prevents `erase_build`, the
+    // Maintainer whose pipeline it is included (app/policies/ci/build_policy.rb).
+    const branches = `${P}/protected_branches`
+    expect((await t.http('DELETE', `${branches}/main`, { token: ROOT })).status).toBe(204)
+    const locked = await t.http('POST', branches, {
+      token: ROOT,
+      json: { name: 'main', push_access_level: 0, merge_access_level: 0 },
+    })
+    expect(locked.status).toBe(201)
+    const refused = await post(`/jobs/${build.id as number}/erase`, MARK)
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect(stored('SELECT build_id FROM ci_job_artifacts')).toEqual([{ build_id: build.id }])
+    await developersMerge(t, 'acme/app')
+    expect((await post(`/jobs/${build.id as number}/erase`, MARK)).status).toBe(201)
+  })
 })
 
 describe('bridges, job tokens and reset', () => {

@@ -60,6 +60,30 @@ describe('pipelines on branches and tags', () => {
     expect(pipelineCount()).toBe(0)
   })
 
+  it("checks an ambiguous name's branch protection before answering that it is ambiguous", async () => {
+    // `Chain::Validate::Abilities` runs before `Validate::Repository`: `branch_exists?` holds for the
+    // short name, so `can_update_branch?` is asked first (lib/gitlab/ci/pipeline/chain/command.rb).
+    const guarded = await t.http('POST', `${P}/protected_branches`, {
+      token: MARK,
+      json: { name: 'release', push_access_level: 0, merge_access_level: 0 },
+    })
+    expect(guarded.status).toBe(201)
+    const refusal = {
+      message: {
+        base: [
+          "You do not have sufficient permission to run a pipeline on 'release'. Please select a different branch or contact your administrator for assistance.",
+        ],
+      },
+    }
+    const viaTrigger = await trigger('release')
+    expect([viaTrigger.status, viaTrigger.body]).toEqual([400, refusal])
+    const viaApi = await t.http('POST', `${P}/pipeline`, { token: MARK, query: 'ref=release' })
+    expect([viaApi.status, viaApi.body]).toEqual([400, refusal])
+    // The tag of the name is not the branch: its full name creates the pipeline.
+    expect((await trigger('refs/tags/release')).status).toBe(201)
+    expect(pipelineCount()).toBe(1)
+  })
+
   it('takes the full name of either, recording the short name', async () => {
     const tag = await trigger('refs/tags/release')
     expect([tag.status, tag.body]).toMatchObject([201, { ref: 'release', tag: true }])

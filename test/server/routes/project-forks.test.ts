@@ -183,6 +183,9 @@ describe('DELETE /projects/:id/fork and POST /projects/:id/fork/:forked_from_id'
     expect((await t.http('DELETE', `${path}/fork`, { token: BOB })).status).toBe(304)
     const unlinked = (await get(path)).body as Json
     expect(unlinked).not.toHaveProperty('forked_from_project')
+    // `import_state` is the project's own: unlinking leaves it `finished` (`Projects::UnlinkForkService`).
+    expect(unlinked.import_status).toBe('finished')
+    expect(unlinked).not.toHaveProperty('mr_default_target_self')
     expect(((await get(W)).body as Json).forks_count).toBe(0)
 
     expect((await t.http('POST', `${path}/fork/99999`, { token: BOB })).body).toEqual({
@@ -198,6 +201,46 @@ describe('DELETE /projects/:id/fork and POST /projects/:id/fork/:forked_from_id'
     expect([again.status, again.body]).toEqual([409, { message: 'Project already forked' }])
     // Alice owns the source, not the fork.
     expect((await t.http('POST', `${W}/fork/${String(made.id)}`, { token: GUS })).status).toBe(403)
+  })
+
+  it('keeps mr_default_target_self (fork, create, edit) and shows it on forks only', async () => {
+    const made = await fork({ mr_default_target_self: true })
+    expect((made.body as Json).mr_default_target_self).toBe(true)
+    const path = `/api/v4/projects/${String((made.body as Json).id)}`
+    expect(((await get(path)).body as Json).mr_default_target_self).toBe(true)
+    const edited = await t.http('PUT', path, { token: BOB, json: { mr_default_target_self: false } })
+    expect([edited.status, (edited.body as Json).mr_default_target_self]).toEqual([200, false])
+    expect((await get(W)).body).not.toHaveProperty('mr_default_target_self')
+    // A project made on its own keeps the setting; linking it makes it a fork, which shows it, and
+    // its import state, never set by a fork's copy, stays `none` (`ForkService#link_existing_project`).
+    const own = await t.http('POST', '/api/v4/projects', {
+      token: BOB,
+      json: { name: 'own', mr_default_target_self: true },
+    })
+    expect(own.body).not.toHaveProperty('mr_default_target_self')
+    const ownPath = `/api/v4/projects/${String((own.body as Json).id)}`
+    const source = (await get(W)).body as Json
+    const linked = await t.http('POST', `${ownPath}/fork/${String(source.id)}`, { token: BOB })
+    expect(linked.body).toMatchObject({ mr_default_target_self: true, import_status: 'none' })
+  })
+
+  it("refuses to make a fork more visible than its source (the model's visibility_level_allowed_as_fork)", async () => {
+    const made = (await fork({ visibility: 'internal' })).body as Json
+    const path = `/api/v4/projects/${String(made.id)}`
+    expect((await t.http('PUT', W, { token: ALICE, json: { visibility: 'internal' } })).status).toBe(200)
+    const refused = await t.http('PUT', path, { token: BOB, json: { visibility: 'public' } })
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      {
+        message: {
+          visibility_level: ['public is not allowed since the fork source project has lower visibility.'],
+        },
+      },
+    ])
+    expect(((await get(path)).body as Json).visibility).toBe('internal')
+    // Unlinked, it is no fork: nothing holds it back.
+    expect((await t.http('DELETE', `${path}/fork`, { token: BOB })).status).toBe(204)
+    expect((await t.http('PUT', path, { token: BOB, json: { visibility: 'public' } })).status).toBe(200)
   })
 
   it('a deleted source leaves its forks, without the relation; a deleted fork leaves the count', async () => {
@@ -234,6 +277,26 @@ describe('DELETE /projects/:id/fork and POST /projects/:id/fork/:forked_from_id'
     expect(orphan.status).toBe(200)
     expect(orphan.body).not.toHaveProperty('forked_from_project')
     expect((orphan.body as Json).import_status).toBe('finished')
+  })
+})
+
+describe('a fork declared in the seed (forked_from)', () => {
+  it('is the fork POST /projects/:id/fork makes: network, repository, protected default branch, import_status', async () => {
+    const seeded = await t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      form: 'projects:\n  - { path: bob/seeded, visibility: public, forked_from: acme/widgets }\n',
+      headers: { 'content-type': 'application/yaml' },
+    })
+    expect(seeded.status).toBeLessThan(300)
+    const made = (await fork({ path: 'made', name: 'Made' })).body as Json
+    const fromSeed = (await get('/api/v4/projects/bob%2Fseeded')).body as Json
+    const fromApi = (await get(`/api/v4/projects/${String(made.id)}`)).body as Json
+    for (const key of ['forked_from_project', 'import_status', 'default_branch', 'mr_default_target_self'])
+      expect([key, fromSeed[key]]).toEqual([key, fromApi[key]])
+    expect(refs(fromSeed.id)).toEqual(refs(fromApi.id))
+    expect(names((await get(`${W}/forks`)).body)).toEqual(['bob/made', 'bob/seeded'])
+    const branch = (await get(`/api/v4/projects/${String(fromSeed.id)}/repository/branches/main`)).body
+    expect(branch).toMatchObject({ protected: true })
   })
 })
 

@@ -153,6 +153,22 @@ describe('GET /repository/archive', () => {
     ])
   })
 
+  it('a file (path): the file alone under its folders, as `git archive <sha> -- <file>` writes it', async () => {
+    const res = await download('/repository/archive.zip?sha=develop&path=docs/guide/intro.md')
+    expect(res.status).toBe(200)
+    const prefix = `app-develop-${head}-docs-guide-intro.md`
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${prefix}.zip"`)
+    expect(zipMembers(res.bytes)).toEqual([
+      [`${prefix}/`, '', 0],
+      [`${prefix}/docs/`, '', 0],
+      [`${prefix}/docs/guide/`, '', 0],
+      [`${prefix}/docs/guide/intro.md`, 'Intro\n', 0],
+    ])
+    const top = await download('/repository/archive.tar?sha=develop&path=README.md')
+    const names = [...(await tarGzMembers(gzipSync(top.bytes))).keys()]
+    expect(names).toEqual([`app-develop-${head}-README.md/`, `app-develop-${head}-README.md/README.md`])
+  })
+
   it('writes a symlink as a symlink and a submodule as an empty folder, as git archive does', async () => {
     // No API writes either: the commit goes into the store as an import would leave it.
     const store = t.server.store

@@ -127,3 +127,25 @@ describe('GET /repository/files/:file_path/blame', () => {
     ])
   })
 })
+
+describe('HEAD /repository/files/:file_path/blame', () => {
+  const head = (query: string, token = RITA, file = 'lib%2Fb.txt') =>
+    t.http('HEAD', `${P}/repository/files/${file}/blame?${query}`, { token })
+
+  it("is GitLab's own HEAD route: ref alone, range never read, the file's headers", async () => {
+    const got = await blame('ref=main')
+    for (const query of [
+      'ref=main',
+      'ref=main&range[start]=3&range[end]=2',
+      'ref=main&range[start]=0&range=x',
+    ]) {
+      const res = await head(query)
+      expect([query, res.status, res.text]).toEqual([query, 200, ''])
+      for (const name of ['x-gitlab-blob-id', 'x-gitlab-commit-id', 'x-gitlab-file-path', 'x-gitlab-size'])
+        expect([name, res.headers[name]]).toEqual([name, got.headers[name]])
+    }
+    expect((await head('')).status).toBe(400)
+    expect((await head('ref=main', RITA, 'nope.txt')).status).toBe(404)
+    expect((await head('ref=main', GUS)).status).toBe(403)
+  })
+})

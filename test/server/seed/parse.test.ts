@@ -235,6 +235,26 @@ describe('parseSeed', () => {
         'projects[0].path: unknown namespace nobody (not a listed group or user)',
       ],
       [
+        'a fork of a project not listed before it',
+        `${users}projects: [ { path: acme/fork, forked_from: acme/w }, { path: acme/w } ]`,
+        'projects[0].forked_from: unknown project acme/w (not a project listed before this one)',
+      ],
+      [
+        'a fork of itself',
+        `${users}projects: [ { path: acme/w, forked_from: acme/W } ]`,
+        'projects[0].forked_from: a project cannot be a fork of itself',
+      ],
+      [
+        'a fork more visible than its source',
+        `${users}projects: [ { path: acme/w }, { path: acme/fork, visibility: internal, forked_from: acme/w } ]`,
+        'projects[1].visibility: internal is not allowed since the fork source project (acme/w) has lower visibility',
+      ],
+      [
+        'a fork with a repository of its own',
+        `${users}projects: [ { path: acme/w }, { path: acme/fork, forked_from: acme/w, branches: [x] } ]`,
+        "projects[1].branches: a fork's repository is its source's (acme/w): it takes no branches",
+      ],
+      [
         'a duplicate label',
         `${users}projects: [ { path: acme/w, labels: [ { name: bug }, { name: bug } ] } ]`,
         'projects[0].labels[1].name: duplicate label bug',

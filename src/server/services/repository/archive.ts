@@ -3,7 +3,7 @@ import { createGzip } from 'node:zlib'
 import type { ArchiveQuery } from '../../../schema/repository-compare.js'
 import { tarParts, type TarMember } from '../../archive/tar-parts.js'
 import { zipParts, type ZipEntry } from '../../archive/zip-writer.js'
-import { entryAt, treeEntries, type ObjectSource } from '../../git/commit-files.js'
+import { entryInTree, treeEntries, type ObjectSource } from '../../git/commit-files.js'
 import { readCommit } from '../../git/history.js'
 import { isTreeMode } from '../../git/trees.js'
 import { notFound } from '../../grape/gitlab-errors.js'
@@ -94,7 +94,7 @@ function zipEntry(m: TarMember, mtime: Date): ZipEntry {
 /**
  * `GET /repository/archive[.format]` (`lib/api/repositories.rb`, `Repository#archive_metadata`,
  * Workhorse's `git-archive`): `git archive` of `sha` (default: the default branch), or of its
- * folder `path`, under the prefix `<project>-<ref>-<sha>[-<path>]/`, streamed: tar.gz (the
+ * folder or file `path` (Gitaly's `GetArchive` takes any path the commit has), under the prefix `<project>-<ref>-<sha>[-<path>]/`, streamed: tar.gz (the
  * default, also `tgz`, `gz` and any unknown `format` parameter), tar or zip. A ref or path that
  * names nothing answers 404 `File Not Found` (GitLab's rescue of a failed archive).
  */
@@ -114,19 +114,25 @@ export function archiveService(ctx: ServiceContext, core: RepositoryCore, reads:
       const commit = sha === undefined ? undefined : readCommit(objects, sha)
       if (!commit || BZIP2.has(format)) throw notFound('File')
       const path = q.path === undefined ? '' : clean(q.path)
-      const root = path === '' ? { type: 'tree', sha: commit.tree } : entryAt(objects, commit.sha, path)
-      if (root?.type !== 'tree') throw notFound('File')
+      const named = entryInTree(objects, commit.tree, path)
+      if (!named) throw notFound('File')
+      // A file (or submodule) is `git archive <sha> -- <file>`: its folders, then it alone, so the walk
+      // is of the folder holding it, keeping only it.
+      const parent = named.type === 'tree' ? path : path.slice(0, Math.max(path.lastIndexOf('/'), 0))
+      const root = named.type === 'tree' ? named : entryInTree(objects, commit.tree, parent)!
       const segments = [project.path, ref.replace(/\//g, '-'), commit.sha]
       if (q.path !== undefined) segments.push(q.path.replace(/\//g, '-'))
       const prefix = segments.join('-')
       const excludes = (q.exclude_paths ?? []).map(clean).filter((p) => p !== '')
-      const excluded = (p: string) => excludes.some((x) => p === x || p.startsWith(`${x}/`))
+      const excluded = (p: string) =>
+        (named.type !== 'tree' && p !== path) || excludes.some((x) => p === x || p.startsWith(`${x}/`))
       const mtime = new Date(commit.committer.seconds * 1000)
       const all = function* (): Generator<TarMember> {
         yield folder(prefix)
         // `path`'s own folders come before its contents, as any folder.
-        const above = path === '' ? [] : path.split('/').map((_, i, s) => folder(s.slice(0, i + 1).join('/')))
-        for (const m of members(objects, root.sha, path, excluded, above))
+        const above =
+          parent === '' ? [] : parent.split('/').map((_, i, s) => folder(s.slice(0, i + 1).join('/')))
+        for (const m of members(objects, root.sha, parent, excluded, above))
           yield { ...m, path: `${prefix}/${m.path}` }
       }
       const ext = extension(format)
