@@ -59,13 +59,13 @@ const fileVariablePath = (projectPath: string, key: string) => `/builds/${projec
  * The variables a job sees, weakest first (`Ci::Variables::Builder`): predefined, the definition's, the
  * project's, the pipeline's, the play's; and the values to mask in its trace. A project variable's value
  * is expanded against the others unless it is raw (gitlab-runner's `JobVariables.Expand`); a file
- * variable is the path of its file, which the emulated script cannot read.
+ * variable is the path of its file, which `cat` reads.
  */
 function jobVariables(
   store: Store,
   job: JobRow,
   pipeline: PipelineRow,
-): { vars: Map<string, string>; masked: string[] } {
+): { vars: Map<string, string>; files: Map<string, string>; masked: string[] } {
   const project = store.projects.get(pipeline.project_id)
   const vars = new Map<string, string>(
     project
@@ -89,8 +89,15 @@ function jobVariables(
   const definition = store.jobDefinitions.get(job.id)
   for (const [k, v] of Object.entries(definition?.variables ?? {})) vars.set(k, v)
   const own = refVariables(store, pipeline.project_id, pipeline.ref, pipeline.tag === 1)
-  for (const v of own)
-    vars.set(v.key, v.variable_type === 'file' ? fileVariablePath(project?.full_path ?? '', v.key) : v.value)
+  const files = new Map<string, string>()
+  for (const v of own) {
+    if (v.variable_type !== 'file') vars.set(v.key, v.value)
+    else {
+      const path = fileVariablePath(project?.full_path ?? '', v.key)
+      files.set(path, v.value)
+      vars.set(v.key, path)
+    }
+  }
   for (const v of store.pipelines.variables(pipeline.id)) vars.set(v.key, v.value)
   const played = store.jobOutputs.state(job.id).variables
   for (const v of played ? (JSON.parse(played) as { key: string; value: string }[]) : [])
@@ -99,7 +106,7 @@ function jobVariables(
   for (const v of own)
     if (!v.raw && v.variable_type === 'env_var' && vars.get(v.key) === v.value)
       vars.set(v.key, expand(v.value, before))
-  return { vars, masked: own.filter((v) => v.masked).map((v) => v.value) }
+  return { vars, files, masked: own.filter((v) => v.masked).map((v) => v.value) }
 }
 
 /** gitlab-runner's trace masking: each masked value, wherever it appears, becomes `[MASKED]`. */
@@ -123,11 +130,12 @@ export function jobEmulation(store: Store) {
       return
     }
     const definition = store.jobDefinitions.get(job.id)
-    const { vars, masked } = jobVariables(store, job, pipeline)
+    const { vars, files, masked } = jobVariables(store, job, pipeline)
     const run = runJob({
       name: job.name,
       ...(definition ? { definition } : {}),
       variables: vars,
+      files,
       startedAt,
       finishedAt,
       ...(job.outcome === 'failed' ? { forced: 'failed' as const } : {}),

@@ -185,6 +185,7 @@ show:
     - if: $GATE == "open"
   script:
     - echo "yaml=$FROM_YAML over=$OVERRIDDEN secret=$SECRET prot=$PROT ref=$REF_TO raw=$RAW_ONE file=$A_FILE"
+    - cat "$A_FILE"
 `
   const runOut = async () => {
     for (let i = 0; i < 20; i++) {
@@ -208,12 +209,12 @@ show:
       { key: 'PROT', value: 'protected-one', protected: true },
       { key: 'REF_TO', value: 'see-$GATE' },
       { key: 'RAW_ONE', value: 'keep-$GATE', raw: true },
-      { key: 'A_FILE', value: 'content', variable_type: 'file' },
+      { key: 'A_FILE', value: 'content of the file', variable_type: 'file' },
     ])
       expect((await create(v)).status).toBe(201)
   })
 
-  it('joins the job with GitLab precedence, masks, expands all but raw, and keeps protected ones off unprotected refs', async () => {
+  it("joins the job with GitLab precedence, masks, expands all but raw, gives a file variable's path, and keeps protected ones off unprotected refs", async () => {
     const res = await trigger()
     expect(res.status).toBe(201)
     await runOut()
@@ -221,6 +222,7 @@ show:
     expect(trace).toContain(
       'yaml=yaml over=project secret=[MASKED] prot= ref=see-open raw=keep-$GATE file=/builds/acme/app.tmp/A_FILE',
     )
+    expect(trace).toContain('\ncontent of the file\n')
     expect(trace).not.toContain('very-secret-1')
   })
 
