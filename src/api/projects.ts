@@ -12,6 +12,7 @@ import {
   type ProjectUpdate,
   type UserProjectsQuery,
 } from '../schema/project-write.js'
+import { ciVariables } from './ci-variables.js'
 import type { CallOptions, Http, NotModified } from './http.js'
 import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
@@ -128,6 +129,8 @@ export const projects = (http: Http) => ({
       query: { ...options.query, order_by, sort, archived, visibility, search, simple },
       item: Type.Union([Project, BasicProjectDetails]),
     }),
+  /** A project's CI/CD variables (`lib/api/ci/variables.rb`, Maintainer). */
+  variables: ciVariables(http),
 })
 /** The type of `client.projects`. */
 export type ProjectsApi = ReturnType<typeof projects>

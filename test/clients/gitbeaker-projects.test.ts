@@ -1,7 +1,8 @@
 /*
  * Projects built through the API as gitbeaker's users build them (`Projects.create`, `edit`,
  * `remove`, `archive`, `transfer`, `share`, `Users.allProjects`, `fork` and its relation): the
- * client must not notice it is not GitLab, and an issue, a trigger and an export work in the project it made.
+ * client must not notice it is not GitLab, and an issue, a trigger, an export and CI/CD variables
+ * (`ProjectVariables`) work in the project it made.
  */
 import { Gitlab } from '@gitbeaker/rest'
 import { serverEach } from '../support/server.js'
@@ -129,4 +130,31 @@ it('forks a project through gitbeaker: fork, allForks, removeForkRelationship, c
     409,
     expect.stringContaining('Path has already been taken'),
   ])
+})
+
+it("works a project's CI/CD variables through gitbeaker's ProjectVariables, environment scopes filtered", async () => {
+  const made = await alice.Projects.create({ name: 'Vars' })
+  await alice.ProjectVariables.create(made.id, 'URL', 'https://prod', { environmentScope: 'production' })
+  await alice.ProjectVariables.create(made.id, 'URL', 'https://stage', { environmentScope: 'staging' })
+  const masked = await alice.ProjectVariables.create(made.id, 'TOKEN', 'abcdefgh12', {
+    masked: true,
+    raw: true,
+  })
+  expect(masked).toMatchObject({ key: 'TOKEN', masked: true, raw: true, variable_type: 'env_var' })
+  expect((await alice.ProjectVariables.all(made.id)).map((v) => v.key)).toEqual(['URL', 'URL', 'TOKEN'])
+  expect(await refusal(alice.ProjectVariables.show(made.id, 'URL'))).toEqual([
+    409,
+    "There are multiple variables with provided parameters. Please use 'filter[environment_scope]'",
+  ])
+  const stage = await alice.ProjectVariables.show(made.id, 'URL', {
+    filter: { environment_scope: 'staging' },
+  })
+  expect(stage.value).toBe('https://stage')
+  const edited = await alice.ProjectVariables.edit(made.id, 'URL', 'https://prod2', {
+    filter: { environment_scope: 'production' },
+  })
+  expect(edited).toMatchObject({ value: 'https://prod2', environment_scope: 'production' })
+  await alice.ProjectVariables.remove(made.id, 'URL', { filter: { environment_scope: 'staging' } })
+  await alice.ProjectVariables.remove(made.id, 'TOKEN')
+  expect((await alice.ProjectVariables.all(made.id)).map((v) => v.value)).toEqual(['https://prod2'])
 })

@@ -7,7 +7,8 @@
  * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, compare, diffs,
  * merge base, blobs, archives, branch and tag protection), and `public_jobs` turned off
  * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py), and a project forked
- * (python_gitlab_forks.py), and a user made external (python_gitlab_external.py). A contributor's
+ * (python_gitlab_forks.py), and a user made external (python_gitlab_external.py), and CI/CD variables
+ * worked and read by a pipeline's rules (python_gitlab_variables.py). A contributor's
  * machine needs the package (CONTRIBUTING.md): without
  * it the test fails and says so.
  */
@@ -216,6 +217,19 @@ describe('python-gitlab forks a project', () => {
     })
   }, 90_000)
 })
+
+it('python-gitlab creates, lists, saves and deletes project variables; a rules:if reads one', async () => {
+  const first = await inWidgetsAroundReset(join(__dirname, 'python_gitlab_variables.py'), 'glpat-root-token')
+  expect(first).toEqual({
+    created: ['DEPLOY_TARGET', 'staging', 'env_var', false, false, '*'],
+    listed: ['API_TOKEN', 'DEPLOY_TARGET'],
+    saved: 'production',
+    short: [400, { value: ['is invalid'] }],
+    guest: 403,
+    jobs: ['deploy'],
+    left: [],
+  })
+}, 90_000)
 
 it('python-gitlab marks a user external; their project, group and issue lists leave out internal ones', async () => {
   const t = await startServer(externalUsersSeed)

@@ -435,6 +435,16 @@ const RULES: Record<string, Rule> = {
     body: () => ({ description: 'y' }),
   },
   'DELETE /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
+  // lib/api/ci/variables.rb: `authenticate!`, then `admin_cicd_variables` (Maintainer).
+  'GET /projects/{id}/variables': { min: 'maintainer', auth: true },
+  'POST /projects/{id}/variables': {
+    min: 'maintainer',
+    auth: true,
+    body: () => ({ key: 'MATRIX_NEW', value: 'x' }),
+  },
+  'GET /projects/{id}/variables/{key}': { min: 'maintainer', auth: true },
+  'PUT /projects/{id}/variables/{key}': { min: 'maintainer', auth: true, body: () => ({ value: 'y' }) },
+  'DELETE /projects/{id}/variables/{key}': { min: 'maintainer', auth: true },
   // Webhooks: `admin_web_hook` on the project (Maintainer), `admin_group` on the group (Owner, EE).
   'GET /projects/{id}/hooks': { min: 'maintainer', auth: true },
   'POST /projects/{id}/hooks': {
@@ -828,6 +838,11 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         body: 'From the matrix',
       })
       expect(comment.status).toBe(201)
+      const variable = await send('POST', `/projects/${projectId(v)}/variables`, 'admin', {
+        key: 'MATRIX',
+        value: 'from the matrix',
+      })
+      expect(variable.status).toBe(201)
       const edit = await send('PUT', `/projects/${projectId(v)}/issues/3`, 'admin', {
         state_event: 'close',
         add_labels: 'bug',
@@ -914,6 +929,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         ),
       ),
       ref_name: 'main',
+      key: 'MATRIX',
       artifact_path: 'out.txt',
       metric_image_id: String(
         one(

@@ -136,6 +136,11 @@ async function writeEverything() {
     form: `token=${trigger.token}&ref=main`,
   })
   await ok('POST', `${P}/pipelines/${pipeline.id}/cancel`)
+  // CI/CD variables: made, edited, one deleted.
+  await ok('POST', `${P}/variables`, { json: { key: 'KEEP', value: 'kept-value', masked: true } })
+  await ok('POST', `${P}/variables`, { json: { key: 'GONE', value: 'x', environment_scope: 'review/*' } })
+  await ok('PUT', `${P}/variables/KEEP`, { json: { value: 'changed-value', protected: true } })
+  await ok('DELETE', `${P}/variables/GONE`)
   // Aliases (EE, administrators).
   await ok('POST', '/api/v4/project_aliases', { json: { project_id: 'acme/widgets', name: 'widgets-alias' } })
   // Users and tokens.

@@ -1,6 +1,6 @@
 import { pathPattern } from '../domain/path-pattern.js'
 import type { JobDefinition } from './job-definition.js'
-import { ANSI, runScript, workspacePath, type Workspace } from './job-script.js'
+import { ANSI, runScript, workspacePath, type OutsideFiles, type Workspace } from './job-script.js'
 
 /** What the emulator knows of a job when it runs it. */
 export interface JobRunInput {
@@ -9,6 +9,8 @@ export interface JobRunInput {
   definition?: JobDefinition
   /** Every variable the job sees, predefined ones included, the stronger ones last. */
   variables: ReadonlyMap<string, string>
+  /** File variables' files, by the absolute path their variable holds. */
+  files?: OutsideFiles
   startedAt: string
   finishedAt: string
   /** The status an emulator control or the seed's `ci_outcome` imposes, over the script's own. */
@@ -97,7 +99,7 @@ export function runJob(input: JobRunInput): JobRunResult {
   const { definition, startedAt: start, finishedAt: end } = input
   const workspace: Workspace = new Map()
   const script = definition?.script ?? [`echo "${input.name.replace(/["\\$`]/g, '\\$&')}"`]
-  const ran = runScript(script, input.variables, workspace)
+  const ran = runScript(script, input.variables, workspace, input.files)
   let trace = traceHeader(start) + ran.output + sectionEnd(end, 'step_script')
   const exitCode = input.forced === 'failed' && ran.exitCode === 0 ? 1 : ran.exitCode
   const status = exitCode === 0 ? 'success' : 'failed'
@@ -105,7 +107,7 @@ export function runJob(input: JobRunInput): JobRunResult {
   const after = definition?.after_script ?? []
   if (after.length > 0) {
     const vars = new Map(input.variables).set('CI_JOB_STATUS', status)
-    const afterRun = runScript(after, vars, workspace)
+    const afterRun = runScript(after, vars, workspace, input.files)
     const warning =
       afterRun.exitCode === 0
         ? ''

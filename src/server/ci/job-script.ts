@@ -6,7 +6,8 @@
  *   line of a multi-line command, followed by ` # collapsed multi-line command`);
  * - `echo [-n] words` prints the words, `$VAR`/`${VAR}` expanded (not inside single quotes);
  *   `echo ... > file` and `>> file` write or append to the file in the job's workspace instead;
- * - `cat file` prints a workspace file (a missing one fails the line with exit code 1, as `cat` does);
+ * - `cat file` prints a workspace file, or a file variable's file by its absolute path (a missing one
+ *   fails the line with exit code 1, as `cat` does);
  * - `export NAME=value` and `NAME=value` set a variable for the lines after;
  * - `exit N` ends the script with code N (`exit` alone with 0), `false` ends it with 1 (`set -e`);
  * - every other command succeeds silently.
@@ -45,6 +46,9 @@ export interface ScriptResult {
 
 /** The job's workspace: relative path to content. */
 export type Workspace = Map<string, Buffer>
+
+/** Files outside the workspace the script may read (file variables' files): absolute path to content. */
+export type OutsideFiles = ReadonlyMap<string, string>
 
 /** Normalises a workspace path (`./a//b` to `a/b`); undefined when it leaves the workspace. */
 export function workspacePath(path: string): string | undefined {
@@ -140,12 +144,13 @@ export function runScript(
   lines: readonly string[],
   vars: ReadonlyMap<string, string>,
   workspace: Workspace,
+  outside: OutsideFiles = new Map(),
 ): ScriptResult {
   const env = new Map(vars)
   let output = ''
   for (const line of lines) {
     output += commandLine(line)
-    const code = runLine(line.trim(), env, workspace, (text) => (output += text))
+    const code = runLine(line.trim(), env, workspace, outside, (text) => (output += text))
     if (code !== 0) return { output, exitCode: code }
   }
   return { output, exitCode: 0 }
@@ -156,6 +161,7 @@ function runLine(
   line: string,
   env: Map<string, string>,
   workspace: Workspace,
+  outside: OutsideFiles,
   print: (text: string) => void,
 ): number {
   const all = words(line, env)
@@ -187,12 +193,12 @@ function runLine(
     text = ''
     for (const name of args) {
       const path = workspacePath(name)
-      const content = path === undefined ? undefined : workspace.get(path)
+      const content = path === undefined ? outside.get(name) : workspace.get(path)?.toString('utf8')
       if (content === undefined) {
         print(`cat: ${name}: No such file or directory\n`)
         return 1
       }
-      text += content.toString('utf8')
+      text += content
     }
   }
   if (text === undefined) return 0

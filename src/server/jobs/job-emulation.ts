@@ -1,7 +1,8 @@
 import { runJob, traceHeader } from '../ci/job-run.js'
-import { ANSI } from '../ci/job-script.js'
+import { ANSI, expand } from '../ci/job-script.js'
 import { predefinedVariables } from '../ci/predefined-variables.js'
 import { zipFiles } from '../archive/zip-writer.js'
+import { refVariables } from '../store/ci-variables.js'
 import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 
@@ -51,8 +52,20 @@ export function expireInSeconds(text: string | undefined): number | null {
   return read && total > 0 ? Math.round(total) : DEFAULT_EXPIRE_S
 }
 
-/** The variables a job sees, weakest first: predefined, the definition's, the pipeline's, the play's. */
-function jobVariables(store: Store, job: JobRow, pipeline: PipelineRow): Map<string, string> {
+/** Where gitlab-runner writes a file variable's content: beside the project's directory. */
+const fileVariablePath = (projectPath: string, key: string) => `/builds/${projectPath}.tmp/${key}`
+
+/**
+ * The variables a job sees, weakest first (`Ci::Variables::Builder`): predefined, the definition's, the
+ * project's, the pipeline's, the play's; and the values to mask in its trace. A project variable's value
+ * is expanded against the others unless it is raw (gitlab-runner's `JobVariables.Expand`); a file
+ * variable is the path of its file, which `cat` reads.
+ */
+function jobVariables(
+  store: Store,
+  job: JobRow,
+  pipeline: PipelineRow,
+): { vars: Map<string, string>; files: Map<string, string>; masked: string[] } {
   const project = store.projects.get(pipeline.project_id)
   const vars = new Map<string, string>(
     project
@@ -75,11 +88,30 @@ function jobVariables(store: Store, job: JobRow, pipeline: PipelineRow): Map<str
   vars.set('CI_PIPELINE_IID', String(pipeline.iid))
   const definition = store.jobDefinitions.get(job.id)
   for (const [k, v] of Object.entries(definition?.variables ?? {})) vars.set(k, v)
+  const own = refVariables(store, pipeline.project_id, pipeline.ref, pipeline.tag === 1)
+  const files = new Map<string, string>()
+  for (const v of own) {
+    if (v.variable_type !== 'file') vars.set(v.key, v.value)
+    else {
+      const path = fileVariablePath(project?.full_path ?? '', v.key)
+      files.set(path, v.value)
+      vars.set(v.key, path)
+    }
+  }
   for (const v of store.pipelines.variables(pipeline.id)) vars.set(v.key, v.value)
   const played = store.jobOutputs.state(job.id).variables
   for (const v of played ? (JSON.parse(played) as { key: string; value: string }[]) : [])
     vars.set(v.key, v.value)
-  return vars
+  const before = new Map(vars)
+  for (const v of own)
+    if (!v.raw && v.variable_type === 'env_var' && vars.get(v.key) === v.value)
+      vars.set(v.key, expand(v.value, before))
+  return { vars, files, masked: own.filter((v) => v.masked).map((v) => v.value) }
+}
+
+/** gitlab-runner's trace masking: each masked value, wherever it appears, becomes `[MASKED]`. */
+function maskTrace(trace: string, masked: string[]): string {
+  return masked.reduce((text, value) => text.split(value).join('[MASKED]'), trace)
 }
 
 /**
@@ -98,17 +130,19 @@ export function jobEmulation(store: Store) {
       return
     }
     const definition = store.jobDefinitions.get(job.id)
+    const { vars, files, masked } = jobVariables(store, job, pipeline)
     const run = runJob({
       name: job.name,
       ...(definition ? { definition } : {}),
-      variables: jobVariables(store, job, pipeline),
+      variables: vars,
+      files,
       startedAt,
       finishedAt,
       ...(job.outcome === 'failed' ? { forced: 'failed' as const } : {}),
     })
     next.status = run.status
     next.failure_reason = run.status === 'failed' ? 'script_failure' : null
-    store.jobOutputs.putTrace(job.id, run.trace)
+    store.jobOutputs.putTrace(job.id, maskTrace(run.trace, masked))
     if (run.allowedFailure) store.jobOutputs.setState(job.id, { allow_failure: 1 })
     if (run.artifacts) {
       const mtime = new Date(finishedAt)

@@ -35,6 +35,7 @@ import { projectMilestoneRoutes } from './project-milestones.js'
 import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
+import { ciVariableRoutes } from './ci-variables.js'
 import { ciLintRoutes } from './ci-lint.js'
 import { userLookupRoutes } from './user-lookup.js'
 import { userRoutes } from './users.js'
@@ -113,6 +114,7 @@ function registerRoutes(api: ApiContext): void {
   projectImportRoutes(api, transfers.imports, transfers)
   relationImportRoutes(api, transfers)
   triggerRoutes(api, triggers)
+  ciVariableRoutes(api)
   pipelineEmulatorRoutes(api, pipelines)
   pipelineRoutes(api, pipelines)
   ciLintRoutes(api, pipelines)

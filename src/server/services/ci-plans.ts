@@ -10,6 +10,7 @@ import type { Store } from '../store/index.js'
 import { Actor, type Access } from './access.js'
 import { downloadsCode } from './ci-access.js'
 import { resolveRef } from './refs.js'
+import { refVariables } from '../store/ci-variables.js'
 import type { VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
 import { oldestKeys } from '../domain/oldest-keys.js'
@@ -119,8 +120,11 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
  * predefined variables, then `workflow:rules` and each job's `rules` or `only`/`except`.
  */
 export function planCompiled(store: Store, input: CiPlanInput, config: CompiledConfig): CiPlanOutcome {
+  // The project's variables under the pipeline's own, both over the YAML's.
   const own = Object.fromEntries(
-    input.variables.filter((v) => v.variable_type !== 'file').map((v) => [v.key, v.value]),
+    [...refVariables(store, input.project.id, input.ref, input.tag), ...input.variables]
+      .filter((v) => v.variable_type !== 'file')
+      .map((v) => [v.key, v.value]),
   )
   const planned = planPipeline(config, commitVariables(store, input), own, ruleFacts(store, input))
   return 'error' in planned
@@ -142,14 +146,15 @@ function commitVariables(store: Store, input: PipelineFacts): Record<string, str
 
 /**
  * What `$VARIABLES` in `include` locations expand to (`Variables::Builder#config_variables`): the
- * predefined variables, then the pipeline's own, file variables with their content. The emulator has no
- * project, group or instance variables, so none is protected or masked.
+ * predefined variables, the project's (protected ones on a protected ref only), then the pipeline's own,
+ * file variables with their content.
  */
 export function includeVariables(
   store: Store,
   input: PipelineFacts & { variables: readonly VariableRow[] },
 ): Record<string, string> {
   const vars = commitVariables(store, input)
+  for (const v of refVariables(store, input.project.id, input.ref, input.tag)) vars[v.key] = v.value
   for (const v of input.variables) vars[v.key] = v.value
   return vars
 }

@@ -12,6 +12,7 @@ import { namespaceTable } from './namespaces.js'
 import { projectTable } from './projects.js'
 import { userTable } from './users.js'
 import { triggerTable } from './triggers.js'
+import { ciVariableTable } from './ci-variables.js'
 import { jobDefinitionTable } from './job-definitions.js'
 import { ciProcessableTable } from './ci-processables.js'
 import { pipelineTable } from './pipelines.js'
@@ -107,6 +108,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     epics: epicTable(db),
     groupWrites: groupWriteTable(db, changes.structureVersion),
     triggers: triggerTable(db, digest),
+    /** Project CI/CD variables, values sealed (ci-variables.ts). */
+    ciVariables: ciVariableTable(db),
     pipelines: pipelineTable(db, digest),
     /** What each job's `.gitlab-ci.yml` told it to do (src/server/ci/job-definition.ts). */
     jobDefinitions: jobDefinitionTable(db),

@@ -29,6 +29,7 @@ import publicBuilds from './migrations/028-public-builds.js'
 import protectedTags from './migrations/029-protected-tags.js'
 import forks from './migrations/030-forks.js'
 import forkSettings from './migrations/031-fork-settings.js'
+import ciVariables from './migrations/032-ci-variables.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -67,4 +68,5 @@ export const migrations: Migration[] = [
   protectedTags,
   forks,
   forkSettings,
+  ciVariables,
 ]

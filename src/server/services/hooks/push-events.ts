@@ -14,7 +14,8 @@ import {
 import type { ProjectRow } from '../../store/projects.js'
 import type { UserRow } from '../../store/users.js'
 import type { ServiceContext } from '../context.js'
-import { BLANK_SHA, branchProtection, type PushEvent } from '../repository/core.js'
+import { branchProtection } from '../../store/ref-protection.js'
+import { BLANK_SHA, type PushEvent } from '../repository/core.js'
 import type { RepositoryService } from '../repository/repository.js'
 
 /** `Gitlab::DataBuilder::Push`: the newest commits a payload lists. */

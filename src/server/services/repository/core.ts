@@ -3,12 +3,11 @@ import { history, readCommit, type HistoryCommit } from '../../git/history.js'
 import { commitObject, signatureAt } from '../../git/trees.js'
 import { treeChanges } from '../../git/tree-diff.js'
 import { isoNow } from '../../domain/clock.js'
-import { refMatcher } from '../../domain/branch-filter.js'
 import { validRefName } from '../../domain/git-ref-names.js'
 import { lineStats } from '../../domain/line-stats.js'
 import { messageError } from '../../grape/gitlab-errors.js'
 import type { ProjectRow, RefKind } from '../../store/projects.js'
-import type { ProtectedBranchRow, RepositoryTables } from '../../store/repository.js'
+import { branchProtection, tagProtections } from '../../store/ref-protection.js'
 import type { UserRow } from '../../store/users.js'
 import { Level, type Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
@@ -69,18 +68,6 @@ export const defaultBranchProtection = (projectId: number, name: string) => ({
   code_owner_approval_required: 0,
 })
 
-/** The protection of a branch: its own, or the first wildcard one that matches. */
-export function branchProtection(
-  repo: RepositoryTables,
-  projectId: number,
-  branch: string,
-): ProtectedBranchRow | undefined {
-  return (
-    repo.protectedBranch(projectId, branch) ??
-    repo.protectedBranches(projectId).find((p) => p.name.includes('*') && refMatcher(p.name).test(branch))
-  )
-}
-
 /**
  * What every part of the repository API shares: resolving refs and SHAs in a project, the
  * protection of branches, who may push, writing a commit of `actions[]`, and the push listeners.
@@ -128,18 +115,12 @@ export function repositoryCore(ctx: ServiceContext) {
   const allows = (actor: Actor, project: ProjectRow, level: number) =>
     level !== 0 && (actor.admin || (level !== 60 && access.atLeast(actor, project, level)))
 
-  /** The protected tags whose name (exact or wildcard) matches `tag` (`ProtectedTag.matching`). */
-  const tagProtections = (project: ProjectRow, tag: string) =>
-    repo
-      .protectedTags(project.id)
-      .filter((p) => p.name === tag || (p.name.includes('*') && refMatcher(p.name).test(tag)))
-
   /**
    * `Gitlab::UserAccess#can_create_tag?`: a protected tag's create level (any matching protection
    * that lets the caller in), else `admin_tag` (Developer, as `pushCode` checks).
    */
   function canCreateTag(actor: Actor, project: ProjectRow, tag: string): boolean {
-    const matching = tagProtections(project, tag)
+    const matching = tagProtections(repo, project.id, tag)
     return matching.length === 0 || matching.some((p) => allows(actor, project, p.create_access_level))
   }
 
@@ -282,7 +263,7 @@ export function repositoryCore(ctx: ServiceContext) {
     protection,
     canPush,
     canUpdateBranch,
-    tagProtections,
+    tagProtections: (project: ProjectRow, tag: string) => tagProtections(repo, project.id, tag),
     canCreateTag,
     lastCommitFor,
     protectDefault,

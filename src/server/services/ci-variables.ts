@@ -1,0 +1,151 @@
+import type { CiVariable, CiVariableCreate, CiVariableUpdate } from '../../schema/index.js'
+import { forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
+import type { CiVariableRow } from '../store/ci-variables.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Level, type Actor } from './access.js'
+import type { ServiceContext } from './context.js'
+
+/** `Ci::Maskable::REGEX`: what a masked, expanded value may hold. */
+const MASKABLE = /^[a-zA-Z0-9_+=/@:.~-]{8,}$/
+/** `Ci::Maskable::MASK_AND_RAW_REGEX`: a masked raw value needs only no whitespace. */
+const MASKABLE_RAW = /^\S{8,}$/
+const KEY = /^[a-zA-Z0-9_]+$/
+/** `Gitlab::Regex.environment_scope_regex`. */
+const ENVIRONMENT_SCOPE = /^[a-zA-Z0-9_\\/${}. *-]+$/
+
+/**
+ * Rails' validation errors of a variable as `render_validation_error!` sends them, attribute by
+ * attribute in the order `Ci::Variable` declares them (`Ci::HasVariable`, `Ci::Maskable`,
+ * `HasEnvironmentScope`, its own). `taken` is the uniqueness check, asked only when the rest holds keys.
+ */
+function validate(row: CiVariableRow, value: string, taken: () => boolean): Record<string, string[]> {
+  const errors: Record<string, string[]> = {}
+  const add = (field: string, text: string) => (errors[field] ??= []).push(text)
+  if (row.key === '') add('key', "can't be blank")
+  if (row.key.length > 255) add('key', 'is too long (maximum is 255 characters)')
+  if (!KEY.test(row.key)) add('key', "can contain only letters, digits and '_'.")
+  if (row.masked && !(row.raw ? MASKABLE_RAW : MASKABLE).test(value)) add('value', 'is invalid')
+  if (row.environment_scope === '') add('environment_scope', "can't be blank")
+  else if (!ENVIRONMENT_SCOPE.test(row.environment_scope))
+    add(
+      'environment_scope',
+      "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces",
+    )
+  if ((row.description ?? '').length > 255) add('description', 'is too long (maximum is 255 characters)')
+  if (taken()) add('key', `(${row.key}) has already been taken`)
+  return errors
+}
+
+const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0)
+
+/**
+ * Project CI/CD variables (`lib/api/ci/variables.rb`): signed-in Maintainers (`admin_cicd_variables`)
+ * list, read, create, edit and delete them. A key may have one variable per environment scope;
+ * reading, editing or deleting a key that several scopes share needs `filter[environment_scope]`.
+ */
+export function ciVariableService(ctx: ServiceContext) {
+  const { store, access } = ctx
+  const box = store.secrets
+
+  const admin = (actor: Actor, p: ProjectRow) => {
+    if (!access.atLeast(actor, p, Level.maintainer)) throw forbidden()
+  }
+  const present = (row: CiVariableRow): CiVariable => ({
+    variable_type: row.variable_type,
+    key: row.key,
+    value: row.hidden ? null : box.open(row.value_encrypted),
+    hidden: row.hidden === 1,
+    protected: row.protected === 1,
+    masked: row.masked === 1,
+    raw: row.raw === 1,
+    environment_scope: row.environment_scope,
+    description: row.description,
+  })
+  /** `find_variable`: the key's variable in the filtered scope, 409 when several scopes are left. */
+  const find = (p: ProjectRow, key: string, scope: string | undefined): CiVariableRow => {
+    const rows = store.ciVariables
+      .byKey(p.id, key)
+      .filter((r) => scope === undefined || r.environment_scope === scope)
+    if (rows.length > 1)
+      throw messageError(
+        409,
+        "There are multiple variables with provided parameters. Please use 'filter[environment_scope]'",
+      )
+    if (!rows[0]) throw notFound('Variable')
+    return rows[0]
+  }
+  const check = (row: CiVariableRow, value: string, id?: number) => {
+    const errors = validate(row, value, () => {
+      const same = store.ciVariables.byScope(row.project_id, row.key, row.environment_scope)
+      return same !== undefined && same.id !== id
+    })
+    if (Object.keys(errors).length > 0) throw validationError(errors)
+  }
+
+  return {
+    list(actor: Actor, p: ProjectRow, limit: number, offset: number) {
+      admin(actor, p)
+      const rows = store.ciVariables.ofProject(p.id, limit, offset)
+      return { items: rows.map(present), total: store.ciVariables.count(p.id) }
+    },
+
+    get(actor: Actor, p: ProjectRow, key: string, scope?: string): CiVariable {
+      admin(actor, p)
+      return present(find(p, key, scope))
+    },
+
+    /** Keys and scopes are stripped (`key=`, `environment_scope=`); `masked_and_hidden` sets both. */
+    create(actor: Actor, p: ProjectRow, input: CiVariableCreate): CiVariable {
+      admin(actor, p)
+      const hidden = input.masked_and_hidden === true
+      const row: CiVariableRow = {
+        id: 0,
+        project_id: p.id,
+        key: input.key.trim(),
+        value_encrypted: box.seal(input.value),
+        variable_type: input.variable_type ?? 'env_var',
+        protected: flag(input.protected, 0),
+        masked: hidden ? 1 : flag(input.masked, 0),
+        hidden: hidden ? 1 : 0,
+        raw: flag(input.raw, 0),
+        environment_scope: (input.environment_scope ?? '*').trim(),
+        description: input.description ?? null,
+      }
+      check(row, input.value)
+      const { id: _id, ...fresh } = row
+      const id = store.ciVariables.insert(fresh)
+      return present({ ...row, id })
+    },
+
+    /** A hidden variable keeps `masked` (`Ci::HidableVariable#validate_masked_and_hidden_on_update`). */
+    update(actor: Actor, p: ProjectRow, key: string, input: CiVariableUpdate): CiVariable {
+      admin(actor, p)
+      const found = find(p, key, input.filter?.environment_scope)
+      const value = input.value ?? box.open(found.value_encrypted)
+      const row: CiVariableRow = {
+        ...found,
+        value_encrypted: input.value === undefined ? found.value_encrypted : box.seal(input.value),
+        variable_type: input.variable_type ?? found.variable_type,
+        protected: flag(input.protected, found.protected),
+        masked: flag(input.masked, found.masked),
+        raw: flag(input.raw, found.raw),
+        environment_scope:
+          input.environment_scope === undefined ? found.environment_scope : input.environment_scope.trim(),
+        description: input.description === undefined ? found.description : input.description,
+      }
+      if (found.hidden && row.masked !== found.masked)
+        throw validationError({
+          base: ['Updating masked attribute is not allowed on updates for hidden variables.'],
+        })
+      check(row, value, found.id)
+      store.ciVariables.update(row)
+      return present(row)
+    },
+
+    remove(actor: Actor, p: ProjectRow, key: string, scope?: string): void {
+      admin(actor, p)
+      store.ciVariables.remove(find(p, key, scope).id)
+    },
+  }
+}
+export type CiVariableService = ReturnType<typeof ciVariableService>
