@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { importsOutside } from './bundle-imports.mjs'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins } from './lazy-builtins.mjs'
+import { loadTimeChecks } from './load-time-checks.mjs'
 import { isServeChunk, lazyPackages } from './lazy-packages.mjs'
 import { lazyRouterCode } from './lazy-router-code.mjs'
 import { assertAscii } from './one-byte-source.mjs'
@@ -28,7 +29,7 @@ const shared = {
   // Start-up time: V8 scans every byte of a chunk it loads; without the indentation and comments
   // there is a third less to scan. Names stay (stack traces, and Fastify names plugins by them).
   minifyWhitespace: true,
-  plugins: [dedupePackages(root), lazyBuiltins(), lazyRouterCode(), seedCheck(root)],
+  plugins: [loadTimeChecks(), dedupePackages(root), lazyBuiltins(), lazyRouterCode(), seedCheck(root)],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',

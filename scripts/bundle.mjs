@@ -15,6 +15,7 @@ import { build } from 'esbuild'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins, lazyBuiltinsInNcc } from './lazy-builtins.mjs'
 import { lazyRouterCode } from './lazy-router-code.mjs'
+import { loadTimeChecks } from './load-time-checks.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
@@ -78,7 +79,7 @@ if (only.length === 0 || only.includes('serve')) {
     platform: 'node',
     target: 'node24',
     minify: true,
-    plugins: [dedupePackages(root), lazyBuiltins(), lazyRouterCode()],
+    plugins: [loadTimeChecks(), dedupePackages(root), lazyBuiltins(), lazyRouterCode()],
     keepNames: true,
     legalComments: 'eof',
     // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.
