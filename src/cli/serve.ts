@@ -149,6 +149,22 @@ export async function serve(
         `--ready-file: cannot write ${readyFile} (${(err as NodeJS.ErrnoException).code ?? err})`,
       )
     }
+  // The signals are ours before the line: whoever reads it may stop us at once, and then finds the
+  // notices below written and the server closed, not a process the default action ended.
+  const stopped = new Promise<void>((resolve) => {
+    let stopping = false
+    const stop = () => {
+      if (stopping) return
+      stopping = true
+      running.close().then(resolve, (err) => {
+        process.stderr.write(`error while stopping: ${String(err)}\n`)
+        resolve()
+      })
+    }
+    process.once('SIGTERM', stop)
+    process.once('SIGINT', stop)
+    stopWithNpx(stop)
+  })
   const { instance } = running.server
   process.stdout.write(
     `gitlab-actions serve: listening on ${running.address} (API at ${instance.baseUrl}/api/v4)\n`,
@@ -175,20 +191,7 @@ export async function serve(
       `gitlab-actions serve: warning: ${values.data} holds the well-known token ${DEFAULT_ROOT_TOKEN} and the server listens on ${values.host}, off loopback: anyone who reaches it is an administrator\n`,
     )
   listening?.()
-  await new Promise<void>((resolve) => {
-    let stopping = false
-    const stop = () => {
-      if (stopping) return
-      stopping = true
-      running.close().then(resolve, (err) => {
-        process.stderr.write(`error while stopping: ${String(err)}\n`)
-        resolve()
-      })
-    }
-    process.once('SIGTERM', stop)
-    process.once('SIGINT', stop)
-    stopWithNpx(stop)
-  })
+  await stopped
   return 0
 }
 
