@@ -178,7 +178,8 @@ export function importService(ctx: ServiceContext, env: ImportEnv) {
       return {
         ...projectIdentity(ctx, project),
         // A fork has no import of ours but an `import_state` all the same: `finished` once copied.
-        import_status: row?.status ?? settingsOf(store, projectId).import_status,
+        import_status:
+          row?.status ?? (settingsOf(store, projectId).import_status as ProjectImportStatus['import_status']),
         import_type: row?.import_type ?? null,
         correlation_id: row?.correlation_id ?? null,
         failed_relations: failures.map((f) => ({
