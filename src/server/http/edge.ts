@@ -79,8 +79,8 @@ export async function installEdge(
   app.setErrorHandler(handleError)
   const log = installRequestLog(app, instruments.requests, { clock, bodies: instruments.bodies })
   // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400. The
-  // JSON parser of `bodyParsers` keeps each JSON body's bytes for it.
-  malformedStringGuard(app, { jsonBytesKept: true })
+  // JSON and form parsers of `bodyParsers` keep each body's bytes for it.
+  malformedStringGuard(app)
   // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
   const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
   app.addHook(
