@@ -161,7 +161,7 @@ export function pipelineRunner(
       if (bridge?.status !== 'pending') return
       const now = clock.now().toISOString()
       const next: JobRow = { ...bridge }
-      startBridge(next, definition, now, starter ?? startDownstream)
+      startBridge(next, definition, now, starter)
       store.pipelines.setJob(next)
       if (next.status !== bridge.status) observer?.jobChanged(next)
       if (COMPLETED.has(next.status)) moveOn(next, now)
