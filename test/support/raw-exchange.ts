@@ -2,7 +2,7 @@ import { connect } from 'node:net'
 
 /**
  * One HTTP/1.1 request on a connection of its own (`Connection: close`, a `Host` naming the port),
- * `extra` written after its headers (a body, a chunked one's framing), read from the socket: the
+ * `extra` written after its headers (a body, a chunked one's framing), to `address`, read from the socket: the
  * head as sent (status line and headers, in order, latin1) and the bytes after it. For tests where
  * header order and framing count.
  */
@@ -12,9 +12,10 @@ export function rawExchange(
   path: string,
   headers: Record<string, string> = {},
   extra = '',
+  address = '127.0.0.1',
 ): Promise<{ head: string; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
+    const socket = connect(port, address)
     const chunks: Buffer[] = []
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', reject)

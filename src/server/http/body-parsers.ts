@@ -1,20 +1,24 @@
-import formbody from '@fastify/formbody'
 import multipart, { type FastifyMultipartOptions } from '@fastify/multipart'
 import type { FastifyInstance, FastifyPluginCallback } from 'fastify'
 import { invalidJsonBody, jsonLimitError } from '../grape/gitlab-errors.js'
 import { parseQuery } from './form-params.js'
 import { BODY_LIMITS, jsonLimitExceeded } from '../domain/json-depth.js'
-import { keepJsonBytes, RAW_MULTIPART_FIELDS } from './malformed-strings.js'
+import { keepBodyBytes, RAW_MULTIPART_FIELDS } from './malformed-strings.js'
 
 /** The parsers every route shares: forms, JSON as Grape reads it, YAML and plain text as text. */
 export async function bodyParsers(app: FastifyInstance): Promise<void> {
-  await app.register(formbody, { parser: parseQuery })
+  // Forms and JSON are read whole as bytes, which the malformed-string guard checks once parsed.
+  app.removeContentTypeParser('application/x-www-form-urlencoded')
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
+    keepBodyBytes(req, body as Buffer)
+    done(null, parseQuery((body as Buffer).toString()))
+  })
   // Grape reads an empty JSON body as no parameters, and answers bad JSON with its own words;
   // GitLab's JSON validation middleware refuses a body over its limits before that (and before any
   // authentication): what an anonymous body can make JSON.parse build is bounded.
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    keepJsonBytes(req, body as Buffer)
+    keepBodyBytes(req, body as Buffer)
     const exceeded = jsonLimitExceeded(body as Buffer, BODY_LIMITS)
     if (exceeded) return done(jsonLimitError(exceeded), undefined)
     const text = (body as Buffer).toString('utf8').trim()
@@ -72,8 +76,11 @@ export function scopedBodyParsers(
     scope.removeContentTypeParser('application/x-www-form-urlencoded')
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_req, body, done) => done(null, body),
+      { parseAs: 'buffer' },
+      (req, body, done) => {
+        keepBodyBytes(req, body as Buffer)
+        done(null, (body as Buffer).toString())
+      },
     )
     scopes.textForms(scope)
   })

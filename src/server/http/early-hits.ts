@@ -63,15 +63,13 @@ class HeaderList implements HeaderSink {
  * `sudo` in the query, a malformed string, any fault rule in force, a miss, and every request
  * once `close` is called (Fastify's close answers them 503).
  *
- * Fastify's request listener on `server` is taken off and called for those. Hooks added outside
- * `installEdge` would not run for an early hit: none is added for a cached route.
+ * `install` takes Fastify's request listener off a server and calls it for those: every server of
+ * the app, the one Fastify makes at once and those `listen` adds for a name's other addresses
+ * (`localhost`: 127.0.0.1 and ::1). Hooks added outside `installEdge` would not run for an early
+ * hit: none is added for a cached route.
  */
-export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close(): void } {
+export function answerHitsEarly(parts: EarlyHitParts): { install(server: Server): void; close(): void } {
   const { cache, authentication, clock, guard, turns, faults, log, requestId } = parts
-  const [routed, ...others] = server.listeners('request') as Listener[]
-  if (!routed || others.length > 0)
-    throw new Error('answerHitsEarly: expected Fastify as the one request listener')
-  server.removeListener('request', routed)
   let open = true
   const urls = new Map<string, UrlFacts>()
   const factsOf = (url: string): UrlFacts => {
@@ -88,10 +86,10 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
     return facts
   }
 
-  /** Fastify answers: with its turn already taken when it was taken here. */
-  const toFastify = (req: IncomingMessage, res: ServerResponse, letIn: boolean) => {
+  /** Fastify answers (`routed`, its listener): with its turn already taken when it was taken here. */
+  const toFastify = (req: IncomingMessage, res: ServerResponse, letIn: boolean, routed: Listener) => {
     if (letIn) turns.letIn(req)
-    routed.call(server, req, res)
+    routed(req, res)
   }
 
   /** `cacheKey`, the same string while the URL's caller and day stay. */
@@ -108,12 +106,13 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
     route: CachedRoute,
     facts: UrlFacts,
     started: number,
+    routed: Listener,
   ) => {
     const url = req.url as string
     let actor: Actor
     let hit: CachedResponse | undefined
     try {
-      if (!faults.empty) return toFastify(req, res, true)
+      if (!faults.empty) return toFastify(req, res, true, routed)
       actor = authenticate(authentication, {
         headers: req.headers,
         query: undefined,
@@ -125,9 +124,9 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
       hit = cache.get(keyOf(facts, actor.id, url))
     } catch {
       // A refused caller: Fastify's authentication hook refuses it again, with GitLab's answer.
-      return toFastify(req, res, true)
+      return toFastify(req, res, true, routed)
     }
-    if (!hit) return toFastify(req, res, true)
+    if (!hit) return toFastify(req, res, true, routed)
     const id = requestId()
     const head = new HeaderList()
     for (const name in hit.headers) head.header(name, hit.headers[name] as string)
@@ -152,22 +151,31 @@ export function answerHitsEarly(server: Server, parts: EarlyHitParts): { close()
     })
   }
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  /** A request: answered here when it is a hit, else handed to Fastify's listener `routed`. */
+  const early = (routed: Listener) => (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now()
     const url = req.url as string
     const route = open && req.method === 'GET' ? cache.routeOf(url) : undefined
     const facts = route && factsOf(url)
     const { headers } = req
     if (!route || !facts?.plain || !hasNoBody(headers) || malformedCredentials(headers.authorization))
-      return toFastify(req, res, false)
+      return toFastify(req, res, false, routed)
     try {
       guard.check(req)
     } catch {
-      return toFastify(req, res, false)
+      return toFastify(req, res, false, routed)
     }
-    turns.run(() => answer(req, res, route, facts, started))
-  })
+    turns.run(() => answer(req, res, route, facts, started, routed))
+  }
+
   return {
+    install(server) {
+      const [fastify, ...others] = server.listeners('request') as Listener[]
+      if (!fastify || others.length > 0)
+        throw new Error('answerHitsEarly: expected Fastify as the one request listener')
+      server.removeListener('request', fastify)
+      server.on('request', early(fastify.bind(server)))
+    },
     close() {
       open = false
     },

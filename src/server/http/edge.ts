@@ -6,6 +6,7 @@ import type { Instance } from '../present/context.js'
 import type { Authentication } from '../services/authentication.js'
 import { authenticate, credentialsOf } from './auth.js'
 import { bodyParsers } from './body-parsers.js'
+import { otherBindings } from './app-servers.js'
 import { browserGuard, type BrowserGuard } from './browser-guard.js'
 import { clientErrors } from './client-errors.js'
 import { answerHitsEarly } from './early-hits.js'
@@ -79,8 +80,8 @@ export async function installEdge(
   app.setErrorHandler(handleError)
   const log = installRequestLog(app, instruments.requests, { clock, bodies: instruments.bodies })
   // Before anything else reads the request: NUL bytes and invalid UTF-8 are a plain 400. The
-  // JSON parser of `bodyParsers` keeps each JSON body's bytes for it.
-  malformedStringGuard(app, { jsonBytesKept: true })
+  // JSON and form parsers of `bodyParsers` keep each body's bytes for it.
+  malformedStringGuard(app)
   // Before any route: a foreign Host (DNS rebinding) or a cross-site change (CSRF) is refused.
   const guard = browserGuard(() => instance.baseUrl, options.allowedHosts)
   app.addHook(
@@ -118,20 +119,31 @@ export async function installEdge(
     return reply.code(404).type('application/json').send({ error: '404 Not Found' })
   })
   // With Fastify's own log on stdout (`logger`), every request goes through Fastify to be in it.
-  if (options.logger) return { app, guard }
-  const early = answerHitsEarly(app.server, {
-    cache: state.cache,
-    authentication: state.services.authentication,
-    clock,
-    guard,
-    turns,
-    faults: instruments.faults,
-    log,
-    requestId,
+  const early = options.logger
+    ? undefined
+    : answerHitsEarly({
+        cache: state.cache,
+        authentication: state.services.authentication,
+        clock,
+        guard,
+        turns,
+        faults: instruments.faults,
+        log,
+        requestId,
+      })
+  early?.install(app.server)
+  // The servers of a name's other addresses (`localhost`) answer as `app.server` does: Fastify gives
+  // only that one the parser's refusals' handler, and the early hits go on each.
+  app.addHook('onListen', (done) => {
+    for (const server of otherBindings(app)) {
+      server.on('clientError', clientErrors)
+      early?.install(server)
+    }
+    done()
   })
   // Fastify answers 503 once it closes: the early hits leave every request to it from then on.
   app.addHook('preClose', (done) => {
-    early.close()
+    early?.close()
     done()
   })
   return { app, guard }

@@ -1,6 +1,5 @@
 import { isUtf8 } from 'node:buffer'
 import type { IncomingHttpHeaders } from 'node:http'
-import { PassThrough } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { GitLabError, malformedRequest } from '../grape/gitlab-errors.js'
 import { syncHook } from './sync-hook.js'
@@ -123,13 +122,12 @@ export const RAW_MULTIPART_FIELDS = { defCharset: 'latin1' } as const
 
 const RAW_BODY = Symbol('raw body')
 const MALFORMED = Symbol('malformed, refused once the body is read')
-type WithRawBody = FastifyRequest & { [RAW_BODY]?: Buffer[]; [MALFORMED]?: boolean }
+type WithRawBody = FastifyRequest & { [RAW_BODY]?: Buffer; [MALFORMED]?: boolean }
 
 /** No Content-Length above 0 and no Transfer-Encoding: HTTP/1.1 says the request has no body. */
 export const hasNoBody = (headers: IncomingHttpHeaders) =>
   headers['transfer-encoding'] === undefined && !(Number(headers['content-length']) > 0)
 const isJson = (type: string) => /^application\/json\b/i.test(type)
-const isForm = (type: string) => /^application\/x-www-form-urlencoded\b/i.test(type)
 
 /**
  * Reads the rest of a multipart body and throws GitLab's 400 if a field is malformed: for a body
@@ -147,30 +145,29 @@ export async function checkUnroutedParts(req: FastifyRequest) {
 }
 
 /**
- * Keeps a JSON body's bytes for the check once it is parsed: the JSON parser reads the body whole
- * (http/body-parsers.ts), so its Buffer is kept as it is, without a second stream copying it.
+ * Keeps a JSON or urlencoded body's bytes for the check once it is parsed: their parsers read the
+ * body whole (http/body-parsers.ts), so its Buffer is kept as it is, with no copy of the stream.
  */
-export function keepJsonBytes(req: FastifyRequest, raw: Buffer): void {
+export function keepBodyBytes(req: FastifyRequest, raw: Buffer): void {
   const kept: WithRawBody = req
-  kept[RAW_BODY] = [raw]
+  kept[RAW_BODY] = raw
 }
 
 /** A JSON or urlencoded body, from the raw bytes kept: throws GitLab's 400. */
 function checkBody(req: FastifyRequest): void {
-  const chunks = (req as WithRawBody)[RAW_BODY]
-  if (!chunks) return
-  const raw = Buffer.concat(chunks)
+  const raw = (req as WithRawBody)[RAW_BODY]
+  if (!raw) return
   const type = req.headers['content-type'] ?? ''
   if (isJson(type) ? malformedJson(raw, req.body) : malformedForm(raw)) throw malformedRequest()
 }
 
 /**
  * Installs the guard: path, query and credentials on arrival (before routing, as the middleware
- * runs before Grape); JSON and urlencoded bodies from their raw bytes once parsed. Multipart
- * fields are checked as they are read (`multipartField`). `jsonBytesKept`: the app's JSON parser
- * hands its bytes to `keepJsonBytes` (http/body-parsers.ts), so a JSON body needs no copy here.
+ * runs before Grape); JSON and urlencoded bodies once parsed, from the bytes their parsers keep
+ * (`keepBodyBytes`, http/body-parsers.ts). Multipart fields are checked as they are read
+ * (`multipartField`).
  */
-export function malformedStringGuard(app: FastifyInstance, { jsonBytesKept = false } = {}): void {
+export function malformedStringGuard(app: FastifyInstance): void {
   app.addHook(
     'onRequest',
     syncHook((req) => {
@@ -190,18 +187,6 @@ export function malformedStringGuard(app: FastifyInstance, { jsonBytesKept = fal
       else throw malformedRequest()
     }),
   )
-  app.addHook('preParsing', (req, _reply, payload, done) => {
-    const type = req.headers['content-type'] ?? ''
-    // A request without a body has no bytes to keep: its stream goes on as it came (clients send
-    // a JSON Content-Type with every GET too; the copy cost each of those a stream and a pipe).
-    if (hasNoBody(req.headers) || !(isForm(type) || (isJson(type) && !jsonBytesKept)))
-      return done(null, payload)
-    const chunks: Buffer[] = ((req as WithRawBody)[RAW_BODY] = [])
-    const copy = new PassThrough()
-    payload.on('data', (chunk: Buffer) => chunks.push(chunk))
-    payload.on('error', (err) => copy.destroy(err))
-    done(null, payload.pipe(copy))
-  })
   app.addHook('preValidation', (req, _reply, done) => {
     if ((req as WithRawBody)[MALFORMED]) throw malformedRequest()
     // Routes read multipart fields through `multipartField`; a body no route reads is read here

@@ -17,13 +17,14 @@ export interface PipelineObserver {
 /**
  * Starts the downstream pipeline of a trigger job (a bridge) at `at`; handed in by the services
  * (`onBridge`), as the runner creates no pipeline itself. Answers the new pipeline's id or why none, or
- * `waitFor`: what it needs first (a child's remote includes, fetched), after which it is asked again.
+ * `waitFor`: what it needs first (a child's remote includes, fetched), resolving to the starter to ask
+ * again, which holds what was fetched: nothing is kept for a bridge canceled meanwhile.
  */
 export type DownstreamStarter = (
   bridge: JobRow,
   definition: JobDefinition,
   at: string,
-) => { pipelineId: number } | { error: string; pipelineId?: number } | { waitFor: Promise<unknown> }
+) => { pipelineId: number } | { error: string; pipelineId?: number } | { waitFor: Promise<DownstreamStarter> }
 // `error` is the bridge's `failure_reason` (`downstream_bridge_project_not_found`, `insufficient_bridge_permissions`, ...);
 // with `pipelineId`, the failed downstream pipeline GitLab kept (a configuration error).
 
@@ -118,13 +119,16 @@ export function pipelineRunner(
    * A bridge's turn: its downstream pipeline starts; the bridge succeeds, or runs along with `depend`. A
    * downstream pipeline that must wait (fetching) leaves the bridge `pending` until it is made.
    */
-  function startBridge(next: JobRow, definition: JobDefinition, due: string): void {
-    const started = startDownstream?.(next, definition, due) ?? {
-      error: 'downstream_pipeline_creation_failed',
-    }
+  function startBridge(
+    next: JobRow,
+    definition: JobDefinition,
+    due: string,
+    starter: DownstreamStarter | undefined = startDownstream,
+  ): void {
+    const started = starter?.(next, definition, due) ?? { error: 'downstream_pipeline_creation_failed' }
     if ('waitFor' in started) {
-      Object.assign(next, { status: 'pending', queued_at: due })
-      track(started.waitFor.then(() => startWaitingBridge(next.id, definition)))
+      Object.assign(next, { status: 'pending', queued_at: next.queued_at ?? due })
+      track(started.waitFor.then((again) => startWaitingBridge(next.id, definition, again)))
       return
     }
     Object.assign(next, { queued_at: due, started_at: due })
@@ -142,15 +146,22 @@ export function pipelineRunner(
     else next.status = 'running'
   }
 
-  /** A bridge that waited for its downstream pipeline: started now, unless it was canceled meanwhile. */
-  function startWaitingBridge(bridgeId: number, definition: JobDefinition): void {
+  /**
+   * A bridge that waited for its downstream pipeline: started now by `starter` (or asked again from the
+   * start), unless it was canceled meanwhile.
+   */
+  function startWaitingBridge(
+    bridgeId: number,
+    definition: JobDefinition,
+    starter?: DownstreamStarter,
+  ): void {
     if (stopped) return
     store.transaction(() => {
       const bridge = store.pipelines.job(bridgeId)
       if (bridge?.status !== 'pending') return
       const now = clock.now().toISOString()
       const next: JobRow = { ...bridge }
-      startBridge(next, definition, now)
+      startBridge(next, definition, now, starter)
       store.pipelines.setJob(next)
       if (next.status !== bridge.status) observer?.jobChanged(next)
       if (COMPLETED.has(next.status)) moveOn(next, now)
@@ -165,7 +176,10 @@ export function pipelineRunner(
   /** Counts `work` (making a pipeline in the background) until it ends, for the emulator's settle. */
   function track(work: Promise<unknown>): void {
     const tracked: Promise<unknown> = work
-      .catch((e: unknown) => process.emitWarning(`pipeline creation failed: ${(e as Error).message}`))
+      // Once stopped, work that outlived the store (a fetch answered after close) fails unheard.
+      .catch((e: unknown) => {
+        if (!stopped) process.emitWarning(`pipeline creation failed: ${(e as Error).message}`)
+      })
       .finally(() => creating.delete(tracked))
     creating.add(tracked)
   }
@@ -252,9 +266,17 @@ export function pipelineRunner(
       for (const skipped of advancePlanned(store, pipelineId, at)) observer?.jobChanged(skipped)
     },
     followDownstream,
-    /** Hands in what starts a bridge's downstream pipeline (the services, once built). */
+    /**
+     * Hands in what starts a bridge's downstream pipeline (the services, once built). Bridges a previous
+     * run left waiting (`--data`: its fetches died with it) are asked again, as Sidekiq runs a lost
+     * `CreateDownstreamPipelineWorker` again: their remote includes are fetched anew.
+     */
     onBridge(starter: DownstreamStarter): void {
       startDownstream = starter
+      for (const id of store.ciProcessables.waitingBridges()) {
+        const definition = store.jobDefinitions.get(id)
+        if (definition) startWaitingBridge(id, definition)
+      }
     },
     creating: track,
     /** Pipelines still being made in the background. */

@@ -11,6 +11,7 @@ import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import type { Removals } from './removals.js'
 import { projectIdentity, type TransferEnv } from './exports.js'
+import { settingsOf } from './project-settings.js'
 
 /** GitLab's project path rule (`Gitlab::PathRegex.project_path_format_message`). */
 const PATH = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/
@@ -176,7 +177,9 @@ export function importService(ctx: ServiceContext, env: ImportEnv) {
       const canReadError = access.atLeast(actor, project, Level.maintainer)
       return {
         ...projectIdentity(ctx, project),
-        import_status: row?.status ?? 'none',
+        // A fork has no import of ours but an `import_state` all the same: `finished` once copied.
+        import_status:
+          row?.status ?? (settingsOf(store, projectId).import_status as ProjectImportStatus['import_status']),
         import_type: row?.import_type ?? null,
         correlation_id: row?.correlation_id ?? null,
         failed_relations: failures.map((f) => ({

@@ -101,6 +101,14 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     if (!actor.user) throw unauthorized()
     if (!access.atLeast(actor, p, level) || !ciAbilities(store, access, actor, p).readBuild) throw forbidden()
   }
+  /**
+   * `update_build` (play, retry, erase): `require`d `level`, in a project not archived (`ArchivedAbilities`
+   * prevents creating, updating and administering builds; `cancel_build` stays).
+   */
+  function requireUpdate(actor: Actor, p: ProjectRow, level: number): void {
+    require(actor, p, level)
+    if (p.archived === 1) throw forbidden()
+  }
   /** `protected_ref` (`Ci::BuildPolicy`) prevents the job's writes on a ref the caller may not write: 403. */
   function requireRef(actor: Actor, p: ProjectRow, pipeline: PipelineRow): void {
     if (!pipelines.mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)) throw forbidden()
@@ -193,7 +201,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     play(actor: Actor, ref: string, jobId: number, body: JobPlayBody): Job {
       const p = readableBuilds(actor, ref)
       const { job, pipeline } = find(p, jobId)
-      require(actor, p, Level.developer)
+      requireUpdate(actor, p, Level.developer)
       requireRef(actor, p, pipeline)
       if (!PLAYABLE.has(job.status)) throw badRequest('Unplayable Job')
       const now = isoNow(ctx.clock)
@@ -218,7 +226,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     retry(actor: Actor, ref: string, jobId: number): Job {
       const p = readable(actor, ref)
       const { job, pipeline } = find(p, jobId)
-      require(actor, p, Level.developer)
+      requireUpdate(actor, p, Level.developer)
       requireRef(actor, p, pipeline)
       if (!COMPLETED.has(job.status) || job.retried !== 0) throw forbidden('Job is not retryable')
       const now = isoNow(ctx.clock)
@@ -287,7 +295,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     erase(actor: Actor, ref: string, jobId: number): Job {
       const p = readable(actor, ref)
       if (!actor.user) throw unauthorized()
-      require(actor, p, Level.developer)
+      requireUpdate(actor, p, Level.developer)
       const { job, pipeline } = find(p, jobId)
       const own = pipeline.user_id === actor.user.id
       if (!own && !access.atLeast(actor, p, Level.maintainer)) throw forbidden()

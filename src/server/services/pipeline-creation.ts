@@ -1,6 +1,7 @@
 import type { DownstreamStarter, PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { Store } from '../store/index.js'
-import type { PipelineRow, VariableRow } from '../store/pipelines.js'
+import type { JobRow, PipelineRow, VariableRow } from '../store/pipelines.js'
+import type { JobDefinition } from '../ci/job-definition.js'
 import { Actor, Level, type Access } from './access.js'
 import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { fetchRemoteIncludes, planFor, RemoteIncludeNeeded, type CiPlanOutcome } from './ci-plans.js'
@@ -58,7 +59,8 @@ function failedPipeline(
  * GitLab's failure reason; a configuration error also keeps the failed downstream pipeline, linked to the
  * bridge (`Ci::CreateDownstreamPipelineService#update_bridge_status!` drops the bridge with
  * `downstream_pipeline_creation_failed` after `Ci::CreatePipelineService` persisted it with `yaml_errors`).
- * A child whose configuration includes remote files waits for them (`waitFor`), fetched once per bridge.
+ * A child whose configuration includes remote files waits for them (`waitFor`), fetched once per bridge
+ * and handed to the starter it resolves to.
  */
 export function downstreamStarter(
   store: Store,
@@ -66,9 +68,13 @@ export function downstreamStarter(
   access: Access,
   fetchRemote: RemoteIncludeFetcher,
 ): DownstreamStarter {
-  /** The remote includes fetched for a waiting bridge's child, by the bridge's id. */
-  const fetched = new Map<number, ReadonlyMap<string, RemoteInclude>>()
-  return (bridge, definition, at) => {
+  /** Starts `bridge`'s downstream pipeline, with the remote includes fetched for its child while it waited. */
+  function start(
+    bridge: JobRow,
+    definition: JobDefinition,
+    at: string,
+    remotes?: ReadonlyMap<string, RemoteInclude>,
+  ): ReturnType<DownstreamStarter> {
     const upstream = store.pipelines.byId(bridge.pipeline_id)
     const trigger = definition.trigger
     if (!upstream || !trigger) return { error: 'invalid_bridge_trigger' }
@@ -95,16 +101,18 @@ export function downstreamStarter(
         tag: upstream.tag === 1,
         source: 'parent_pipeline',
       }
-      const child = { ...input, childInclude: trigger.include, remotes: fetched.get(bridge.id) }
-      fetched.delete(bridge.id)
+      const child = { ...input, childInclude: trigger.include, remotes }
       let outcome: CiPlanOutcome
       try {
         outcome = planFor(store, access, child)
       } catch (err) {
         if (!(err instanceof RemoteIncludeNeeded)) throw err
-        const waitFor = fetchRemoteIncludes(store, access, child, fetchRemote).then((done) => {
-          if (done.remotes) fetched.set(bridge.id, done.remotes)
-        })
+        // Asked again with the files: nothing is kept here for a bridge canceled meanwhile.
+        const waitFor = fetchRemoteIncludes(store, access, child, fetchRemote).then(
+          (done): DownstreamStarter =>
+            (again, againDefinition, againAt) =>
+              start(again, againDefinition, againAt, done.remotes),
+        )
         return { waitFor }
       }
       if (outcome.kind === 'error' && outcome.yaml) {
@@ -135,4 +143,5 @@ export function downstreamStarter(
     if ('error' in made) return { error: 'downstream_pipeline_creation_failed', pipelineId: made.row?.id }
     return { pipelineId: made.row.id }
   }
+  return (bridge, definition, at) => start(bridge, definition, at)
 }

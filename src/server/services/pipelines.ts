@@ -98,22 +98,26 @@ export function pipelineService(
     return ref === undefined || mayWriteRef(actor, p, ref.name, ref.kind === 'tag')
   }
   /**
-   * `update_pipeline` and `cancel_pipeline`: Developer, while the repository and CI/CD features leave the
-   * pipeline abilities to the caller (services/ci-access.ts `pipelines`), on a ref the caller may write.
+   * `cancel_pipeline`: Developer, while the repository and CI/CD features leave the pipeline abilities to
+   * the caller (services/ci-access.ts `pipelines`), on a ref the caller may write.
    */
-  const mayUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) =>
+  const mayCancel = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) =>
     access.atLeast(actor, p, Level.developer) &&
     ciAbilities(store, access, actor, p).pipelines &&
     mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)
-  const requireUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) => {
-    if (!mayUpdate(actor, p, pipeline)) throw forbidden()
-  }
+  /** `update_pipeline`: as `cancel_pipeline`, in a project not archived (`ArchivedAbilities`). */
+  const mayUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) =>
+    p.archived === 0 && mayCancel(actor, p, pipeline)
   /**
    * `read_pipeline_variable` (`Ci::PipelinePolicy`, 403): `admin_pipeline` (Maintainer, with the pipeline
-   * abilities), or `update_pipeline` for the pipeline's own user (`triggerer_of_pipeline`).
+   * abilities, in a project not archived), or `update_pipeline` for the pipeline's own user
+   * (`triggerer_of_pipeline`).
    */
   const requireReadVariables = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) => {
-    const admin = access.atLeast(actor, p, Level.maintainer) && ciAbilities(store, access, actor, p).pipelines
+    const admin =
+      p.archived === 0 &&
+      access.atLeast(actor, p, Level.maintainer) &&
+      ciAbilities(store, access, actor, p).pipelines
     const triggerer = actor.id !== null && pipeline.user_id === actor.id
     if (!admin && !(triggerer && mayUpdate(actor, p, pipeline))) throw forbidden()
   }
@@ -265,7 +269,7 @@ export function pipelineService(
     cancel(actor: Actor, p: ProjectRow, id: number): Pipeline {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
-      requireUpdate(actor, p, pipeline)
+      if (!mayCancel(actor, p, pipeline)) throw forbidden()
       const now = isoNow(ctx.clock)
       const row = store.transaction(() => {
         for (const job of store.pipelines.jobs(pipeline.id))
@@ -284,7 +288,7 @@ export function pipelineService(
     retry(actor: Actor, p: ProjectRow, id: number): Pipeline {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
-      requireUpdate(actor, p, pipeline)
+      if (!mayUpdate(actor, p, pipeline)) throw forbidden()
       const now = isoNow(ctx.clock)
       const retryJob = ciAbilities(store, access, actor, p).builds
       const row = store.transaction(() => retryJobs(store, runner, pipeline, now, retryJob))

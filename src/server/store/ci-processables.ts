@@ -25,6 +25,14 @@ export function ciProcessableTable(db: Db) {
   const bridgesOf = db.prepare(
     'SELECT * FROM ci_processables WHERE pipeline_id = ? AND bridge = 1 ORDER BY build_id',
   )
+  // A bridge waits, `pending` with no move due, only while its child's remote includes are fetched.
+  const waiting = db
+    .prepare(
+      `SELECT p.build_id FROM ci_processables p JOIN ci_builds b ON b.id = p.build_id
+       WHERE p.bridge = 1 AND p.downstream_pipeline_id IS NULL AND b.status = 'pending' AND b.due_at IS NULL
+       ORDER BY p.build_id`,
+    )
+    .pluck()
   const planned = db.prepare('SELECT 1 FROM ci_processables WHERE pipeline_id = ? LIMIT 1').pluck()
   const setDownstream = db.prepare('UPDATE ci_processables SET downstream_pipeline_id = ? WHERE build_id = ?')
   const putError = db.prepare(
@@ -40,6 +48,8 @@ export function ciProcessableTable(db: Db) {
     isPlanned: (pipelineId: number) => planned.get(pipelineId) !== undefined,
     isBridge: (buildId: number) => (get.get(buildId) as ProcessableRow | undefined)?.bridge === 1,
     bridges: (pipelineId: number) => bridgesOf.all(pipelineId) as ProcessableRow[],
+    /** The bridges waiting for their downstream pipeline's remote includes. */
+    waitingBridges: () => waiting.all() as number[],
     setDownstream: (buildId: number, pipelineId: number) => setDownstream.run(pipelineId, buildId),
     /** The configuration error of a pipeline persisted as failed (GitLab's `yaml_errors`). */
     putError: (pipelineId: number, message: string) => putError.run(pipelineId, message),

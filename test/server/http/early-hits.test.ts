@@ -1,3 +1,5 @@
+import dns from 'node:dns'
+import type { AddressInfo } from 'node:net'
 import { buildServer, type GitLabServer, type ServerOptions } from '../../../src/server/start/build-server.js'
 import { parseSeed } from '../../../src/server/seed/parse.js'
 import { manualClock } from '../../support/pipeline-seed.js'
@@ -265,4 +267,64 @@ it('keeps the bodies a hit answered with, with --log-bodies, as the miss kept th
   expect(second?.responseBody).toBe(first?.responseBody)
   expect(JSON.parse(second!.responseBody!)).toEqual(json(miss))
   expect(second?.requestBody).toBeNull()
+})
+
+describe('a server listening on a name with two addresses (localhost: 127.0.0.1 and ::1)', () => {
+  /** `localhost` as a host with both loopback addresses resolves it (this machine's gives one). */
+  const lookup = dns.lookup.bind(dns)
+  beforeEach(async () => {
+    jest.spyOn(dns, 'lookup').mockImplementation(((host: string, options: unknown, callback: unknown) => {
+      const all = typeof options === 'object' && (options as { all?: boolean }).all === true
+      if (host !== 'localhost' || !all) return (lookup as (...a: unknown[]) => void)(host, options, callback)
+      ;(callback as (e: null, a: dns.LookupAddress[]) => void)(null, [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ])
+    }) as typeof dns.lookup)
+    clock = manualClock()
+    server = await buildServer({ clock, seed: parseSeed(seed, 'early-hits.yaml') })
+    routed = 0
+    server.app.addHook('onRequest', (_req, _reply, done) => {
+      routed++
+      done()
+    })
+    port = Number(new URL(await server.listen({ host: 'localhost', port: 0 })).port)
+    await useTokens()
+  })
+  afterEach(() => jest.restoreAllMocks())
+
+  const at = async (address: string, headers: Record<string, string> = { 'private-token': ALICE }) => {
+    const before = routed
+    const { head, body } = await rawExchange(
+      port,
+      'GET',
+      LIST,
+      { host: `localhost:${port}`, ...headers },
+      '',
+      address,
+    )
+    return { head: head.replace(/^(x-request-id: )(.*)$/im, '$1<id>'), body, routed: routed > before }
+  }
+
+  it('answers hits early on both addresses, with the same bytes', async () => {
+    const bound = server.app.addresses() as AddressInfo[]
+    expect(bound.map((a) => a.address).sort()).toEqual(['127.0.0.1', '::1'])
+    const miss = await at('127.0.0.1')
+    const v4 = await at('127.0.0.1')
+    const v6 = await at('::1')
+    expect([miss.routed, v4.routed, v6.routed]).toEqual([true, false, false])
+    expect(v6.head).toBe(miss.head)
+    expect(v6.body.equals(miss.body)).toBe(true)
+  })
+
+  it("answers the parser's refusals with GitLab's plain 400 on both addresses", async () => {
+    for (const address of ['127.0.0.1', '::1']) {
+      const refused = await at(address, { 'private-token': 'glpat-\u0000' })
+      expect([address, refused.head.split('\r\n')[0], refused.body.toString()]).toEqual([
+        address,
+        'HTTP/1.1 400 Bad Request',
+        'Bad Request',
+      ])
+    }
+  })
 })

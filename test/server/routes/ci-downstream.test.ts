@@ -1,3 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { commitFiles } from '../../support/ci-files.js'
 import { fileServer } from '../../support/file-server.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
@@ -34,8 +39,8 @@ const run = async (ms: number) => {
   for (let left = ms; left > 0; left -= 500) clock.advance(Math.min(500, left))
   await t.http('GET', `${APP}/pipelines`, { token: MARK })
 }
-const statuses = (pipelineId: number) =>
-  Object.fromEntries(t.server.store.pipelines.jobs(pipelineId).map((j) => [j.name, j.status]))
+const statuses = (pipelineId: number, on = t) =>
+  Object.fromEntries(on.server.store.pipelines.jobs(pipelineId).map((j) => [j.name, j.status]))
 const listed = async (project: string, query = '') =>
   (await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines`, { token: MARK, query }))
     .body as Json[]
@@ -214,6 +219,109 @@ child:
     } finally {
       await local.close()
       await web.close()
+    }
+  })
+})
+
+describe('a child canceled while its remote includes are fetched', () => {
+  it('keeps nothing of them: after a reset, a bridge with the same id fetches the file anew', async () => {
+    const files = { '/child.yml': 'old-job: { script: x }\n' }
+    const web = await fileServer(files, 100)
+    const own = manualClock()
+    const local = await startServer(seed, { clock: own, allowLocalRequests: true })
+    const parentConfig = `build: { stage: build, script: x }
+child:
+  stage: test
+  trigger: { include: [ { remote: "${web.base}/child.yml" } ], strategy: depend }
+`
+    /** A parent pipeline whose bridge is waiting for the child's remote file. */
+    const waitingBridge = async () => {
+      await commitFiles(local, 'acme/app', 'ci', { '.gitlab-ci.yml': parentConfig })
+      const res = await local.http('POST', `${APP}/trigger/pipeline`, {
+        form: `ref=ci&token=${MARK_TRIGGER}`,
+      })
+      const parent = (res.body as Json).id as number
+      const bridge = () => local.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
+      for (let i = 0; i < 60 && bridge()?.status !== 'pending'; i++) {
+        own.advance(500)
+        await local.http('GET', `${APP}/pipelines`, { token: MARK })
+      }
+      expect(bridge()?.status).toBe('pending')
+      return { parent, bridgeId: bridge()?.id as number }
+    }
+    try {
+      const first = await waitingBridge()
+      const canceled = await local.http('POST', `${APP}/jobs/${first.bridgeId}/cancel`, { token: ROOT })
+      expect([canceled.status, (canceled.body as Json).status]).toEqual([201, 'canceled'])
+      // The fetch ends after the cancel; the bridge does not start.
+      expect((await local.http('POST', '/-/emulator/settle', { token: ROOT })).status).toBe(200)
+      expect(web.requests).toEqual(['/child.yml'])
+      expect(local.server.store.ciProcessables.get(first.bridgeId)?.downstream_pipeline_id).toBeNull()
+      expect((await local.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
+      files['/child.yml'] = 'new-job: { script: x }\n'
+      const second = await waitingBridge()
+      expect(second.bridgeId).toBe(first.bridgeId)
+      expect((await local.http('POST', '/-/emulator/settle', { token: ROOT })).status).toBe(200)
+      expect(web.requests).toEqual(['/child.yml', '/child.yml'])
+      const childId = local.server.store.ciProcessables.get(second.bridgeId)?.downstream_pipeline_id
+      expect(local.server.store.pipelines.jobs(childId as number).map((j) => j.name)).toEqual(['new-job'])
+    } finally {
+      await local.close()
+      await web.close()
+    }
+  })
+})
+
+describe('a child waiting for its remote includes across a restart (--data)', () => {
+  it('is asked again: its remote files are fetched anew and the child starts', async () => {
+    // The first run's fetch never gets an answer; the next run's does.
+    let answering = false
+    const requests: string[] = []
+    const web = createServer((req, res) => {
+      requests.push(req.url ?? '')
+      if (answering) res.writeHead(200, { 'content-type': 'text/plain' }).end('remote-job: { script: x }\n')
+    })
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}`
+    const dir = mkdtempSync(join(tmpdir(), 'gla-child-'))
+    const own = manualClock()
+    const options = { data: dir, clock: own, allowLocalRequests: true }
+    try {
+      const first = await startServer(seed, options)
+      await commitFiles(first, 'acme/app', 'ci', {
+        '.gitlab-ci.yml': `build: { stage: build, script: x }
+child:
+  stage: test
+  trigger: { include: [ { remote: "${base}/child.yml" } ], strategy: depend }
+`,
+      })
+      const res = await first.http('POST', `${APP}/trigger/pipeline`, {
+        form: `ref=ci&token=${MARK_TRIGGER}`,
+      })
+      const parent = (res.body as Json).id as number
+      for (let i = 0; i < 60 && requests.length === 0; i++) {
+        own.advance(500)
+        await first.http('GET', `${APP}/pipelines`, { token: MARK })
+      }
+      expect(requests).toEqual(['/child.yml'])
+      expect(statuses(parent, first)).toEqual({ build: 'success', child: 'pending' })
+      await first.close()
+      answering = true
+      const second = await startServer(seed, options)
+      try {
+        expect((await second.http('POST', '/-/emulator/settle', { token: ROOT })).status).toBe(200)
+        expect(requests).toEqual(['/child.yml', '/child.yml'])
+        expect(statuses(parent, second)).toEqual({ build: 'success', child: 'success' })
+        const bridge = second.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
+        const childId = second.server.store.ciProcessables.get(bridge?.id as number)?.downstream_pipeline_id
+        expect(statuses(childId as number, second)).toEqual({ 'remote-job': 'success' })
+      } finally {
+        await second.close()
+      }
+    } finally {
+      web.closeAllConnections()
+      await new Promise<void>((resolve) => web.close(() => resolve()))
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

@@ -5,7 +5,13 @@ import { join } from 'node:path'
 import { unzipSync } from 'fflate'
 import { ARTIFACT_CHUNK_BYTES } from '../../../src/server/jobs/job-emulation.js'
 import { serverEach, startServer } from '../../support/server.js'
-import { developersMerge, manualClock, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
+import {
+  MARK_TRIGGER,
+  developersMerge,
+  manualClock,
+  pipelineSeed,
+  triggerPipeline,
+} from '../../support/pipeline-seed.js'
 import { defineJobs } from '../../support/job-definitions.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -368,6 +374,43 @@ describe('acting on jobs', () => {
     expect(stored('SELECT build_id FROM ci_job_artifacts')).toEqual([{ build_id: build.id }])
     await developersMerge(t, 'acme/app')
     expect((await post(`/jobs/${build.id as number}/erase`, MARK)).status).toBe(201)
+  })
+})
+
+describe('an archived project', () => {
+  it('refuses play, retry and erase, retrying a pipeline and reading its variables (403), whatever the ref', async () => {
+    // A tag pipeline: an archived project's branches are written by no one, so `protected_ref` alone
+    // refuses their jobs' writes; a tag's pipeline shows the archived check of its own.
+    const tag = await t.http('POST', `${P}/repository/tags`, {
+      token: ROOT,
+      json: { tag_name: 'v1', ref: 'main' },
+    })
+    expect(tag.status).toBe(201)
+    const made = await t.http('POST', `${P}/trigger/pipeline`, { form: `ref=v1&token=${MARK_TRIGGER}` })
+    expect(made.status).toBe(201)
+    const pid = (made.body as Json).id as number
+    defineJobs(t, pid, { build: { script: ['exit 3'] } })
+    await runOut()
+    const failed = await byName(pid, 'build')
+    expect(failed.status).toBe('failed')
+    expect((await post('/archive', ROOT)).status).toBe(201)
+    // `ArchivedAbilities` prevents `update_build`, `admin_build`, `update_pipeline` and `admin_pipeline`.
+    const refused = [
+      await post(`/jobs/${failed.id as number}/erase`, ROOT),
+      await post(`/jobs/${failed.id as number}/retry`, DANA),
+      // 403 before the job's own 400 `Unplayable Job`.
+      await post(`/jobs/${failed.id as number}/play`, DANA),
+      await post(`/pipelines/${pid}/retry`, DANA),
+      await t.http('GET', `${P}/pipelines/${pid}/variables`, { token: MARK }),
+    ]
+    expect(refused.map((r) => [r.status, r.body])).toEqual(
+      Array.from({ length: 5 }, () => [403, { message: '403 Forbidden' }]),
+    )
+    expect(stored('SELECT COUNT(*) AS n FROM ci_builds WHERE pipeline_id = ?', pid)).toEqual([{ n: 2 }])
+    expect((await t.http('GET', `${P}/jobs/${failed.id as number}/trace`, { token: ROOT })).text).not.toBe('')
+    // Unarchived, the same calls go through.
+    expect((await post('/unarchive', ROOT)).status).toBe(201)
+    expect((await post(`/jobs/${failed.id as number}/retry`, DANA)).status).toBe(201)
   })
 })
 

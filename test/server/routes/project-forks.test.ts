@@ -69,6 +69,10 @@ describe('POST /projects/:id/fork', () => {
     expect(source).not.toHaveProperty('forked_from_project')
     const read = (await get(`/api/v4/projects/${String(body.id)}`)).body as Json
     expect(read).toMatchObject({ import_status: 'finished', forked_from_project: { id: source.id } })
+    // `GET /projects/:id/import` reads the fork's `import_state` too; a fork has no `import_type`.
+    const imported = (await get(`/api/v4/projects/${String(body.id)}/import`)).body as Json
+    expect(imported).toMatchObject({ id: body.id, import_status: 'finished', import_type: null })
+    expect((await get(`${W}/import`)).body).toMatchObject({ import_status: 'none' })
     // Anonymous callers get `ProjectDetails`: the basic fields and the public source.
     const anonymous = (await t.http('GET', `/api/v4/projects/${String(body.id)}`)).body as Json
     expect(anonymous.forked_from_project).toMatchObject({
