@@ -445,6 +445,16 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/variables/{key}': { min: 'maintainer', auth: true },
   'PUT /projects/{id}/variables/{key}': { min: 'maintainer', auth: true, body: () => ({ value: 'y' }) },
   'DELETE /projects/{id}/variables/{key}': { min: 'maintainer', auth: true },
+  // lib/api/ci/group_variables.rb: `authenticate!`, then the group's `admin_cicd_variables` (Owner).
+  'GET /groups/{id}/variables': { min: 'owner', auth: true },
+  'POST /groups/{id}/variables': {
+    min: 'owner',
+    auth: true,
+    body: () => ({ key: 'MATRIX_NEW', value: 'x' }),
+  },
+  'GET /groups/{id}/variables/{key}': { min: 'owner', auth: true },
+  'PUT /groups/{id}/variables/{key}': { min: 'owner', auth: true, body: () => ({ value: 'y' }) },
+  'DELETE /groups/{id}/variables/{key}': { min: 'owner', auth: true },
   // Webhooks: `admin_web_hook` on the project (Maintainer), `admin_group` on the group (Owner, EE).
   'GET /projects/{id}/hooks': { min: 'maintainer', auth: true },
   'POST /projects/{id}/hooks': {
@@ -843,6 +853,11 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         value: 'from the matrix',
       })
       expect(variable.status).toBe(201)
+      const groupVariable = await send('POST', `/groups/${v}-group/variables`, 'admin', {
+        key: 'MATRIX',
+        value: 'from the matrix',
+      })
+      expect(groupVariable.status).toBe(201)
       const edit = await send('PUT', `/projects/${projectId(v)}/issues/3`, 'admin', {
         state_event: 'close',
         add_labels: 'bug',

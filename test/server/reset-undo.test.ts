@@ -191,6 +191,12 @@ async function writeTheRest() {
   await ok('POST', `/api/v4/groups/${group.id}/members`, { json: { user_id: 3, access_level: 20 } })
   await ok('POST', `/api/v4/groups/${group.id}/labels`, { json: { name: 'group-label', color: '#abcdef' } })
   await ok('POST', `/api/v4/groups/${group.id}/milestones`, { json: { title: 'Group milestone' } })
+  await ok('POST', `/api/v4/groups/${group.id}/variables`, { json: { key: 'G_KEEP', value: 'group-value' } })
+  await ok('POST', `/api/v4/groups/${group.id}/variables`, { json: { key: 'G_GONE', value: 'x' } })
+  await ok('PUT', `/api/v4/groups/${group.id}/variables/G_KEEP`, {
+    json: { masked: true, value: 'masked-value' },
+  })
+  await ok('DELETE', `/api/v4/groups/${group.id}/variables/G_GONE`)
   await ok('PUT', `/api/v4/projects/${project.id}/members/2`, { json: { access_level: 40 } })
   // Discussions: a thread and a reply.
   const thread = await ok('POST', `${P}/issues/1/discussions`, { json: { body: 'A thread' } })

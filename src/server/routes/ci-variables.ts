@@ -14,29 +14,49 @@ import { IdPath } from './paths.js'
 
 const VariablePath = Type.Object({ id: Type.String(), key: Type.String() })
 
-/** `lib/api/ci/variables.rb`: a project's CI/CD variables (Maintainer). */
+/**
+ * `lib/api/ci/variables.rb` and `lib/api/ci/group_variables.rb`: a project's CI/CD variables
+ * (Maintainer) and a group's (Owner), the same routes under `/projects` and `/groups`.
+ */
 export function ciVariableRoutes(api: ApiContext) {
-  const { route, access } = api
-  const variables = api.services.ciVariables
-  /** `authenticate!` comes first: 401 to an anonymous caller, whatever the project. */
-  const projectOf = (actor: Actor, id: string) => {
+  const { access, services } = api
+  variableRoutes(api, 'projects', 'project', services.ciVariables, access.project)
+  variableRoutes(api, 'groups', 'group', services.ciGroupVariables, access.group)
+}
+
+function variableRoutes<O extends { id: number }>(
+  api: ApiContext,
+  base: 'projects' | 'groups',
+  noun: string,
+  variables: {
+    list(actor: Actor, owner: O, limit: number, offset: number): { items: CiVariable[]; total: number }
+    get(actor: Actor, owner: O, key: string, scope?: string): CiVariable
+    create(actor: Actor, owner: O, input: CiVariableCreate): CiVariable
+    update(actor: Actor, owner: O, key: string, input: CiVariableUpdate): CiVariable
+    remove(actor: Actor, owner: O, key: string, scope?: string): void
+  },
+  find: (actor: Actor, id: string) => O,
+) {
+  const { route } = api
+  /** `authenticate!` comes first: 401 to an anonymous caller, whatever the owner. */
+  const ownerOf = (actor: Actor, id: string) => {
     if (!actor.user) throw unauthorized()
-    return access.project(actor, id)
+    return find(actor, id)
   }
 
   route(
     {
       method: 'GET',
-      url: '/api/v4/projects/:id/variables',
-      summary: "List a project's CI/CD variables (Maintainer)",
+      url: `/api/v4/${base}/:id/variables`,
+      summary: `List a ${noun}'s CI/CD variables`,
       pathParams: IdPath,
       input: PageQuery,
       response: { 200: Type.Array(CiVariable) },
     },
     (h) => {
-      const project = projectOf(h.actor, h.path.id)
+      const owner = ownerOf(h.actor, h.path.id)
       const page = pageOf(h.params)
-      const { items, total } = variables.list(h.actor, project, page.perPage, page.offset)
+      const { items, total } = variables.list(h.actor, owner, page.perPage, page.offset)
       return h.sendPage({ items, page, total })
     },
   )
@@ -44,55 +64,55 @@ export function ciVariableRoutes(api: ApiContext) {
   route(
     {
       method: 'GET',
-      url: '/api/v4/projects/:id/variables/:key',
-      summary: 'Read a CI/CD variable; `filter[environment_scope]` picks one of a shared key',
+      url: `/api/v4/${base}/:id/variables/:key`,
+      summary: `Read a ${noun}'s CI/CD variable; \`filter[environment_scope]\` picks one of a shared key`,
       errors: [409],
       pathParams: VariablePath,
       input: CiVariableQuery,
       response: { 200: CiVariable },
     },
     (h) =>
-      variables.get(h.actor, projectOf(h.actor, h.path.id), h.path.key, h.params.filter?.environment_scope),
+      variables.get(h.actor, ownerOf(h.actor, h.path.id), h.path.key, h.params.filter?.environment_scope),
   )
 
   route(
     {
       method: 'POST',
-      url: '/api/v4/projects/:id/variables',
-      summary: 'Create a CI/CD variable (Maintainer)',
+      url: `/api/v4/${base}/:id/variables`,
+      summary: `Create a ${noun}'s CI/CD variable`,
       pathParams: IdPath,
       input: CiVariableCreate,
       response: { 201: CiVariable },
     },
-    (h) => h.reply.code(201).send(variables.create(h.actor, projectOf(h.actor, h.path.id), h.params)),
+    (h) => h.reply.code(201).send(variables.create(h.actor, ownerOf(h.actor, h.path.id), h.params)),
   )
 
   route(
     {
       method: 'PUT',
-      url: '/api/v4/projects/:id/variables/:key',
-      summary: 'Edit a CI/CD variable (Maintainer)',
+      url: `/api/v4/${base}/:id/variables/:key`,
+      summary: `Edit a ${noun}'s CI/CD variable`,
       errors: [409],
       pathParams: VariablePath,
       input: CiVariableUpdate,
       response: { 200: CiVariable },
     },
-    (h) => variables.update(h.actor, projectOf(h.actor, h.path.id), h.path.key, h.params),
+    (h) => variables.update(h.actor, ownerOf(h.actor, h.path.id), h.path.key, h.params),
   )
 
   route(
     {
       method: 'DELETE',
-      url: '/api/v4/projects/:id/variables/:key',
-      summary: 'Delete a CI/CD variable (Maintainer)',
+      url: `/api/v4/${base}/:id/variables/:key`,
+      summary: `Delete a ${noun}'s CI/CD variable`,
       errors: [409],
       pathParams: VariablePath,
       input: CiVariableQuery,
       response: { 204: Type.Null() },
     },
     (h) => {
-      const project = projectOf(h.actor, h.path.id)
-      variables.remove(h.actor, project, h.path.key, h.params.filter?.environment_scope)
+      const owner = ownerOf(h.actor, h.path.id)
+      variables.remove(h.actor, owner, h.path.key, h.params.filter?.environment_scope)
       return h.reply.code(204).send()
     },
   )

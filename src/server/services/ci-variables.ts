@@ -1,6 +1,7 @@
 import type { CiVariable, CiVariableCreate, CiVariableUpdate } from '../../schema/index.js'
 import { forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
-import type { CiVariableRow } from '../store/ci-variables.js'
+import type { CiVariableRow, CiVariableTable } from '../store/ci-variables.js'
+import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
@@ -39,17 +40,17 @@ function validate(row: CiVariableRow, value: string, taken: () => boolean): Reco
 const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0)
 
 /**
- * Project CI/CD variables (`lib/api/ci/variables.rb`): signed-in Maintainers (`admin_cicd_variables`)
- * list, read, create, edit and delete them. A key may have one variable per environment scope;
- * reading, editing or deleting a key that several scopes share needs `filter[environment_scope]`.
+ * CI/CD variables of one kind of owner, kept in `table`; `admin` throws unless the actor may manage
+ * the owner's (`admin_cicd_variables`). A key may have one variable per environment scope; reading,
+ * editing or deleting a key that several scopes share needs `filter[environment_scope]`.
  */
-export function ciVariableService(ctx: ServiceContext) {
-  const { store, access } = ctx
-  const box = store.secrets
+function variableService<O extends { id: number }>(
+  ctx: ServiceContext,
+  table: CiVariableTable,
+  admin: (actor: Actor, owner: O) => void,
+) {
+  const box = ctx.store.secrets
 
-  const admin = (actor: Actor, p: ProjectRow) => {
-    if (!access.atLeast(actor, p, Level.maintainer)) throw forbidden()
-  }
   const present = (row: CiVariableRow): CiVariable => ({
     variable_type: row.variable_type,
     key: row.key,
@@ -62,10 +63,8 @@ export function ciVariableService(ctx: ServiceContext) {
     description: row.description,
   })
   /** `find_variable`: the key's variable in the filtered scope, 409 when several scopes are left. */
-  const find = (p: ProjectRow, key: string, scope: string | undefined): CiVariableRow => {
-    const rows = store.ciVariables
-      .byKey(p.id, key)
-      .filter((r) => scope === undefined || r.environment_scope === scope)
+  const find = (p: O, key: string, scope: string | undefined): CiVariableRow => {
+    const rows = table.byKey(p.id, key).filter((r) => scope === undefined || r.environment_scope === scope)
     if (rows.length > 1)
       throw messageError(
         409,
@@ -76,31 +75,31 @@ export function ciVariableService(ctx: ServiceContext) {
   }
   const check = (row: CiVariableRow, value: string, id?: number) => {
     const errors = validate(row, value, () => {
-      const same = store.ciVariables.byScope(row.project_id, row.key, row.environment_scope)
+      const same = table.byScope(row.owner_id, row.key, row.environment_scope)
       return same !== undefined && same.id !== id
     })
     if (Object.keys(errors).length > 0) throw validationError(errors)
   }
 
   return {
-    list(actor: Actor, p: ProjectRow, limit: number, offset: number) {
+    list(actor: Actor, p: O, limit: number, offset: number) {
       admin(actor, p)
-      const rows = store.ciVariables.ofProject(p.id, limit, offset)
-      return { items: rows.map(present), total: store.ciVariables.count(p.id) }
+      const rows = table.ofOwner(p.id, limit, offset)
+      return { items: rows.map(present), total: table.count(p.id) }
     },
 
-    get(actor: Actor, p: ProjectRow, key: string, scope?: string): CiVariable {
+    get(actor: Actor, p: O, key: string, scope?: string): CiVariable {
       admin(actor, p)
       return present(find(p, key, scope))
     },
 
     /** Keys and scopes are stripped (`key=`, `environment_scope=`); `masked_and_hidden` sets both. */
-    create(actor: Actor, p: ProjectRow, input: CiVariableCreate): CiVariable {
+    create(actor: Actor, p: O, input: CiVariableCreate): CiVariable {
       admin(actor, p)
       const hidden = input.masked_and_hidden === true
       const row: CiVariableRow = {
         id: 0,
-        project_id: p.id,
+        owner_id: p.id,
         key: input.key.trim(),
         value_encrypted: box.seal(input.value),
         variable_type: input.variable_type ?? 'env_var',
@@ -113,12 +112,12 @@ export function ciVariableService(ctx: ServiceContext) {
       }
       check(row, input.value)
       const { id: _id, ...fresh } = row
-      const id = store.ciVariables.insert(fresh)
+      const id = table.insert(fresh)
       return present({ ...row, id })
     },
 
     /** A hidden variable keeps `masked` (`Ci::HidableVariable#validate_masked_and_hidden_on_update`). */
-    update(actor: Actor, p: ProjectRow, key: string, input: CiVariableUpdate): CiVariable {
+    update(actor: Actor, p: O, key: string, input: CiVariableUpdate): CiVariable {
       admin(actor, p)
       const found = find(p, key, input.filter?.environment_scope)
       const value = input.value ?? box.open(found.value_encrypted)
@@ -138,14 +137,29 @@ export function ciVariableService(ctx: ServiceContext) {
           base: ['Updating masked attribute is not allowed on updates for hidden variables.'],
         })
       check(row, value, found.id)
-      store.ciVariables.update(row)
+      table.update(row)
       return present(row)
     },
 
-    remove(actor: Actor, p: ProjectRow, key: string, scope?: string): void {
+    remove(actor: Actor, p: O, key: string, scope?: string): void {
       admin(actor, p)
-      store.ciVariables.remove(find(p, key, scope).id)
+      table.remove(find(p, key, scope).id)
     },
   }
 }
+
+/** `lib/api/ci/variables.rb`: a project's variables, for its Maintainers (`admin_cicd_variables`). */
+export function ciVariableService(ctx: ServiceContext) {
+  return variableService<ProjectRow>(ctx, ctx.store.ciVariables, (actor, p) => {
+    if (!ctx.access.atLeast(actor, p, Level.maintainer)) throw forbidden()
+  })
+}
 export type CiVariableService = ReturnType<typeof ciVariableService>
+
+/** `lib/api/ci/group_variables.rb`: a group's variables, for its Owners (`GroupPolicy`'s `admin_cicd_variables`). */
+export function ciGroupVariableService(ctx: ServiceContext) {
+  return variableService<NamespaceRow>(ctx, ctx.store.ciGroupVariables, (actor, g) => {
+    if (!actor.admin && ctx.access.groupLevel(actor, g) < Level.owner) throw forbidden()
+  })
+}
+export type CiGroupVariableService = ReturnType<typeof ciGroupVariableService>

@@ -21,7 +21,7 @@ import type { RunnerService } from './runners.js'
 import type { TimeTrackingService } from './time-tracking.js'
 import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
-import type { CiVariableService } from './ci-variables.js'
+import type { CiGroupVariableService, CiVariableService } from './ci-variables.js'
 import type { CiLintService } from './ci-lint.js'
 import type { UserService } from './users.js'
 import type { UserAdminService } from './user-admin.js'
@@ -80,6 +80,7 @@ export interface Services {
   triggers: TriggerService
   /** Project CI/CD variables. */
   ciVariables: CiVariableService
+  ciGroupVariables: CiGroupVariableService
   /** The CI Lint API: a configuration checked in a project's context. */
   ciLint: CiLintService
   transfers: Transfers

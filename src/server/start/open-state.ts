@@ -52,7 +52,7 @@ import { openStartStore, seedStartStore, type SeedFile } from '../services/seed-
 import { timeTrackingService } from '../services/time-tracking.js'
 import { todoService } from '../services/todos.js'
 import { triggerService } from '../services/triggers.js'
-import { ciVariableService } from '../services/ci-variables.js'
+import { ciGroupVariableService, ciVariableService } from '../services/ci-variables.js'
 import { userService } from '../services/users.js'
 import { userAdminService } from '../services/user-admin.js'
 import { personalAccessTokenService } from '../services/personal-access-tokens.js'
@@ -340,6 +340,7 @@ function ciServices(api: Assembly, events: HookEvents) {
     pipelines,
     triggers: triggerService(ctx, runner, pipelines),
     ciVariables: ciVariableService(ctx),
+    ciGroupVariables: ciGroupVariableService(ctx),
     jobs: jobService(ctx, runner, pipelines),
     ciLint: ciLintService(ctx, fetchRemote),
   }

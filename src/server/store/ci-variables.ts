@@ -1,12 +1,15 @@
 import type { Db } from './db.js'
+import type { NamespaceRow } from './namespaces.js'
+import type { ProjectRow } from './projects.js'
 import type { RepositoryTables } from './repository.js'
 import type { SecretBox } from './secret-box.js'
 import { refProtected } from './ref-protection.js'
 
-/** A row of `ci_variables`: a project's CI/CD variable, its value sealed. */
+/** A row of `ci_variables` or `ci_group_variables`: a CI/CD variable of its owner, its value sealed. */
 export interface CiVariableRow {
   id: number
-  project_id: number
+  /** The project's or group's id (`project_id`, `group_id`). */
+  owner_id: number
   key: string
   value_encrypted: string
   variable_type: 'env_var' | 'file'
@@ -20,46 +23,53 @@ export interface CiVariableRow {
 
 export type NewCiVariable = Omit<CiVariableRow, 'id'>
 
-/** Project CI/CD variables (`ci_variables`), in GitLab's order: by id. */
-export function ciVariableTable(db: Db) {
+const COLUMNS = `key, value_encrypted, variable_type, protected, masked, hidden, raw, environment_scope, description`
+
+/**
+ * CI/CD variables of one kind of owner, in GitLab's order: by id. Projects' live in `ci_variables`
+ * (`project_id`), groups' in `ci_group_variables` (`group_id`); both read back with `owner_id`.
+ */
+export function ciVariableTable(
+  db: Db,
+  table: 'ci_variables' | 'ci_group_variables' = 'ci_variables',
+  owner: 'project_id' | 'group_id' = 'project_id',
+) {
+  const select = `SELECT id, ${owner} AS owner_id, ${COLUMNS} FROM ${table}`
   const insert = db.prepare(
-    `INSERT INTO ci_variables (project_id, key, value_encrypted, variable_type, protected, masked, hidden, raw,
-       environment_scope, description)
-     VALUES (@project_id, @key, @value_encrypted, @variable_type, @protected, @masked, @hidden, @raw,
+    `INSERT INTO ${table} (${owner}, ${COLUMNS})
+     VALUES (@owner_id, @key, @value_encrypted, @variable_type, @protected, @masked, @hidden, @raw,
        @environment_scope, @description)`,
   )
-  const ofProject = db.prepare('SELECT * FROM ci_variables WHERE project_id = ? ORDER BY id LIMIT ? OFFSET ?')
-  const all = db.prepare('SELECT * FROM ci_variables WHERE project_id = ? ORDER BY id')
-  const count = db.prepare('SELECT COUNT(*) FROM ci_variables WHERE project_id = ?').pluck()
-  const byKey = db.prepare('SELECT * FROM ci_variables WHERE project_id = ? AND key = ? ORDER BY id')
-  const byScope = db.prepare(
-    'SELECT * FROM ci_variables WHERE project_id = ? AND key = ? AND environment_scope = ?',
-  )
+  const ofOwner = db.prepare(`${select} WHERE ${owner} = ? ORDER BY id LIMIT ? OFFSET ?`)
+  const all = db.prepare(`${select} WHERE ${owner} = ? ORDER BY id`)
+  const count = db.prepare(`SELECT COUNT(*) FROM ${table} WHERE ${owner} = ?`).pluck()
+  const byKey = db.prepare(`${select} WHERE ${owner} = ? AND key = ? ORDER BY id`)
+  const byScope = db.prepare(`${select} WHERE ${owner} = ? AND key = ? AND environment_scope = ?`)
   const update = db.prepare(
-    `UPDATE ci_variables SET key = @key, value_encrypted = @value_encrypted, variable_type = @variable_type,
+    `UPDATE ${table} SET key = @key, value_encrypted = @value_encrypted, variable_type = @variable_type,
        protected = @protected, masked = @masked, hidden = @hidden, raw = @raw,
        environment_scope = @environment_scope, description = @description
      WHERE id = @id`,
   )
-  const remove = db.prepare('DELETE FROM ci_variables WHERE id = ?')
+  const remove = db.prepare(`DELETE FROM ${table} WHERE id = ?`)
   return {
     insert: (row: NewCiVariable) => Number(insert.run(row).lastInsertRowid),
-    ofProject: (projectId: number, limit: number, offset: number) =>
-      ofProject.all(projectId, limit, offset) as CiVariableRow[],
-    /** Every variable of a project: what its jobs see. */
-    all: (projectId: number) => all.all(projectId) as CiVariableRow[],
-    count: (projectId: number) => count.get(projectId) as number,
+    ofOwner: (ownerId: number, limit: number, offset: number) =>
+      ofOwner.all(ownerId, limit, offset) as CiVariableRow[],
+    /** Every variable of an owner: what its jobs see. */
+    all: (ownerId: number) => all.all(ownerId) as CiVariableRow[],
+    count: (ownerId: number) => count.get(ownerId) as number,
     /** The variables of a key, in every environment scope. */
-    byKey: (projectId: number, key: string) => byKey.all(projectId, key) as CiVariableRow[],
-    byScope: (projectId: number, key: string, scope: string) =>
-      byScope.get(projectId, key, scope) as CiVariableRow | undefined,
+    byKey: (ownerId: number, key: string) => byKey.all(ownerId, key) as CiVariableRow[],
+    byScope: (ownerId: number, key: string, scope: string) =>
+      byScope.get(ownerId, key, scope) as CiVariableRow | undefined,
     update: (row: CiVariableRow) => update.run(row),
     remove: (id: number) => remove.run(id),
   }
 }
 export type CiVariableTable = ReturnType<typeof ciVariableTable>
 
-/** A project variable as a pipeline of one ref sees it: its value open. */
+/** A project or group variable as a pipeline of one ref sees it: its value open. */
 export interface RefVariable {
   key: string
   value: string
@@ -69,17 +79,34 @@ export interface RefVariable {
 }
 
 /**
- * `Project#ci_variables_for(ref:, environment: nil)`: the project's variables a pipeline of `ref` gets,
- * the protected ones only on a protected branch or tag. The emulator's jobs have no environment, so
- * only the `*` scope applies.
+ * `Ci::Variables::Builder`'s `secret_group_variables` then `secret_project_variables`: the variables of
+ * the project's groups, the farthest ancestor first so that the closer group wins, then the project's
+ * own (`Project#ci_variables_for(ref:)`); protected ones only on a protected branch or tag. The
+ * emulator's jobs have no environment, so only the `*` scope applies.
  */
 export function refVariables(
-  store: { ciVariables: CiVariableTable; repository: RepositoryTables; secrets: SecretBox },
+  store: {
+    ciVariables: CiVariableTable
+    ciGroupVariables: CiVariableTable
+    projects: { get(id: number): ProjectRow | undefined }
+    namespaces: { get(id: number): NamespaceRow | undefined }
+    repository: RepositoryTables
+    secrets: SecretBox
+  },
   projectId: number,
   ref: string,
   tag: boolean,
 ): RefVariable[] {
-  const rows = store.ciVariables.all(projectId).filter((r) => r.environment_scope === '*')
+  const groups: number[] = []
+  const project = store.projects.get(projectId)
+  for (let ns = project && store.namespaces.get(project.namespace_id); ns?.kind === 'group';) {
+    groups.unshift(ns.id)
+    ns = ns.parent_id === null ? undefined : store.namespaces.get(ns.parent_id)
+  }
+  const rows = [
+    ...groups.flatMap((id) => store.ciGroupVariables.all(id)),
+    ...store.ciVariables.all(projectId),
+  ].filter((r) => r.environment_scope === '*')
   if (rows.length === 0) return []
   const onProtected = refProtected(store.repository, projectId, ref, tag)
   return rows

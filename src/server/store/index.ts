@@ -110,6 +110,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     triggers: triggerTable(db, digest),
     /** Project CI/CD variables, values sealed (ci-variables.ts). */
     ciVariables: ciVariableTable(db),
+    /** Group CI/CD variables, the same shape in their own table. */
+    ciGroupVariables: ciVariableTable(db, 'ci_group_variables', 'group_id'),
     pipelines: pipelineTable(db, digest),
     /** What each job's `.gitlab-ci.yml` told it to do (src/server/ci/job-definition.ts). */
     jobDefinitions: jobDefinitionTable(db),

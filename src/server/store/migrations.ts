@@ -30,6 +30,7 @@ import protectedTags from './migrations/029-protected-tags.js'
 import forks from './migrations/030-forks.js'
 import forkSettings from './migrations/031-fork-settings.js'
 import ciVariables from './migrations/032-ci-variables.js'
+import ciGroupVariables from './migrations/033-ci-group-variables.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -69,4 +70,5 @@ export const migrations: Migration[] = [
   forks,
   forkSettings,
   ciVariables,
+  ciGroupVariables,
 ]
