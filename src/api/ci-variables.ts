@@ -15,57 +15,58 @@ const scoped = (options: CallOptions, scope: string | undefined) =>
     : { ...options, query: { ...options.query, 'filter[environment_scope]': scope } }
 
 /**
- * `lib/api/ci/variables.rb`: a project's CI/CD variables (Maintainer). A key shared by several
- * environment scopes needs `environmentScope` (409 without it); a hidden variable's `value` is null.
+ * `lib/api/ci/variables.rb` and `lib/api/ci/group_variables.rb`: the CI/CD variables of a project
+ * (Maintainer) or, with `kind` `groups`, of a group (Owner). A key shared by several environment
+ * scopes needs `environmentScope` (409 without it); a hidden variable's `value` is null.
  */
-export const ciVariables = (http: Http) => ({
-  /** `GET /projects/:id/variables`, lazily. */
-  list: (project: ResourceRef, options: PageOptions = {}) =>
-    http.paginate<CiVariable>(path`/projects/${project}/variables`, { ...options, item: CiVariable }),
-  /** `GET /projects/:id/variables/:key`; 404 `404 Variable Not Found`. */
-  get: (
-    project: ResourceRef,
-    key: string,
-    { environmentScope }: CiVariableScope = {},
-    options: CallOptions = {},
-  ) =>
-    http.request('GET', path`/projects/${project}/variables/${key}`, {
-      ...scoped(options, environmentScope),
-      response: CiVariable,
-    }),
-  /** `POST /projects/:id/variables` -> 201; 400 with the model's errors (retried only on 429). */
-  create: (project: ResourceRef, body: CiVariableCreate, options: CallOptions = {}) =>
-    http.request('POST', path`/projects/${project}/variables`, {
-      ...options,
-      json: body,
-      response: CiVariable,
-    }),
-  /** `PUT /projects/:id/variables/:key`: the fields given change, the others stay. */
-  update: (
-    project: ResourceRef,
-    key: string,
-    body: Omit<CiVariableUpdate, 'filter'>,
-    { environmentScope }: CiVariableScope = {},
-    options: CallOptions = {},
-  ) =>
-    http.request('PUT', path`/projects/${project}/variables/${key}`, {
-      ...options,
-      json:
-        environmentScope === undefined ? body : { ...body, filter: { environment_scope: environmentScope } },
-      response: CiVariable,
-    }),
-  /** `DELETE /projects/:id/variables/:key` -> 204. */
-  remove: (
-    project: ResourceRef,
-    key: string,
-    { environmentScope }: CiVariableScope = {},
-    options: CallOptions = {},
-  ) =>
-    http.request<void>(
-      'DELETE',
-      path`/projects/${project}/variables/${key}`,
-      scoped(options, environmentScope),
-    ),
-})
-/** The type of `client.projects.variables`. */
+export const ciVariables = (http: Http, kind: 'projects' | 'groups' = 'projects') => {
+  const base = (owner: ResourceRef) => `/${kind}${path`/${owner}`}/variables`
+  return {
+    /** `GET /:kind/:id/variables`, lazily. */
+    list: (owner: ResourceRef, options: PageOptions = {}) =>
+      http.paginate<CiVariable>(base(owner), { ...options, item: CiVariable }),
+    /** `GET /:kind/:id/variables/:key`; 404 `404 Variable Not Found`. */
+    get: (
+      owner: ResourceRef,
+      key: string,
+      { environmentScope }: CiVariableScope = {},
+      options: CallOptions = {},
+    ) =>
+      http.request('GET', `${base(owner)}${path`/${key}`}`, {
+        ...scoped(options, environmentScope),
+        response: CiVariable,
+      }),
+    /** `POST /:kind/:id/variables` -> 201; 400 with the model's errors (retried only on 429). */
+    create: (owner: ResourceRef, body: CiVariableCreate, options: CallOptions = {}) =>
+      http.request('POST', base(owner), {
+        ...options,
+        json: body,
+        response: CiVariable,
+      }),
+    /** `PUT /:kind/:id/variables/:key`: the fields given change, the others stay. */
+    update: (
+      owner: ResourceRef,
+      key: string,
+      body: Omit<CiVariableUpdate, 'filter'>,
+      { environmentScope }: CiVariableScope = {},
+      options: CallOptions = {},
+    ) =>
+      http.request('PUT', `${base(owner)}${path`/${key}`}`, {
+        ...options,
+        json:
+          environmentScope === undefined
+            ? body
+            : { ...body, filter: { environment_scope: environmentScope } },
+        response: CiVariable,
+      }),
+    /** `DELETE /:kind/:id/variables/:key` -> 204. */
+    remove: (
+      owner: ResourceRef,
+      key: string,
+      { environmentScope }: CiVariableScope = {},
+      options: CallOptions = {},
+    ) => http.request<void>('DELETE', `${base(owner)}${path`/${key}`}`, scoped(options, environmentScope)),
+  }
+}
+/** The type of `client.projects.variables` and `client.groups.variables`. */
 export type CiVariablesApi = ReturnType<typeof ciVariables>

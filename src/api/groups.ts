@@ -12,6 +12,7 @@ import {
   type TransferLocationsQuery,
 } from '../schema/group-write.js'
 import { Group, Project } from '../schema/namespace.js'
+import { ciVariables } from './ci-variables.js'
 import type { CallOptions, Http, Query } from './http.js'
 import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
@@ -33,6 +34,8 @@ export const groups = (http: Http) => {
         item: Group,
       })
   return {
+    /** A group's CI/CD variables (`lib/api/ci/group_variables.rb`, Owner): as `projects.variables`. */
+    variables: ciVariables(http, 'groups'),
     /** `GET /groups/:id`, by numeric id or full path (`acme/platform`). 404 when not visible. */
     get: (group: ResourceRef, options: CallOptions = {}) =>
       http.request('GET', path`/groups/${group}`, { ...options, response: GroupDetail }),

@@ -33,3 +33,20 @@ it('creates, lists, reads, edits and deletes variables, environment scopes named
     body: { message: '404 Variable Not Found' },
   })
 })
+
+it("works a group's variables through client.groups.variables: the same calls, Owners' only", async () => {
+  const vars = as('glpat-root-token').groups.variables
+  await vars.create('acme', { key: 'REGION', value: 'eu', environment_scope: 'production' })
+  await vars.create('acme', { key: 'REGION', value: 'us', environment_scope: 'staging' })
+  expect((await collect(vars.list('acme'))).map((v) => v.value)).toEqual(['eu', 'us'])
+  expect(await apiFailure(vars.get('acme', 'REGION'))).toMatchObject({ status: 409 })
+  expect(
+    await vars.update('acme', 'REGION', { protected: true }, { environmentScope: 'staging' }),
+  ).toMatchObject({ value: 'us', protected: true })
+  await vars.remove('acme', 'REGION', { environmentScope: 'production' })
+  expect(await vars.get('acme', 'REGION')).toMatchObject({ value: 'us', environment_scope: 'staging' })
+  // A Maintainer of the group is no Owner.
+  expect(await apiFailure(as('glpat-mark-token').groups.variables.list('acme').next())).toMatchObject({
+    status: 403,
+  })
+})

@@ -8,7 +8,8 @@
  * merge base, blobs, archives, branch and tag protection), and `public_jobs` turned off
  * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py), and a project forked
  * (python_gitlab_forks.py), and a user made external (python_gitlab_external.py), and CI/CD variables
- * worked and read by a pipeline's rules (python_gitlab_variables.py). A contributor's
+ * worked and read by a pipeline's rules (python_gitlab_variables.py), and a group's too
+ * (python_gitlab_group_variables.py). A contributor's
  * machine needs the package (CONTRIBUTING.md): without
  * it the test fails and says so.
  */
@@ -227,6 +228,18 @@ it('python-gitlab creates, lists, saves and deletes project variables; a rules:i
     short: [400, { value: ['is invalid'] }],
     guest: 403,
     jobs: ['deploy'],
+    left: [],
+  })
+}, 90_000)
+
+it("python-gitlab creates, lists, saves and deletes group variables; a project's rules:if reads one", async () => {
+  const script = join(__dirname, 'python_gitlab_group_variables.py')
+  expect(await inWidgetsAroundReset(script, 'glpat-root-token')).toEqual({
+    created: ['RELEASE_CHANNEL', 'beta', 'env_var', false, '*'],
+    listed: ['GROUP_TOKEN', 'RELEASE_CHANNEL'],
+    saved: 'stable',
+    guest: 403,
+    jobs: ['release'],
     left: [],
   })
 }, 90_000)
