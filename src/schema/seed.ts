@@ -2,6 +2,7 @@ import { CloneType, Type, type Static, type TSchema } from '@sinclair/typebox'
 import { DateString, Role, Timestamp, Visibility } from './common.js'
 import { IssueState, IssueType } from './issue.js'
 import { MilestoneState } from './milestone.js'
+import { CiVariableType } from './ci-variable.js'
 
 /*
  * The seed file (docs/seed.md; schema/seed.schema.json is made from this), a contract that outside tests rely on: every
@@ -81,6 +82,27 @@ export const SeedMilestone = Type.Object(
 )
 export type SeedMilestone = Static<typeof SeedMilestone>
 
+/**
+ * A project's or group's CI/CD variable, as `POST /projects/:id/variables` or
+ * `POST /groups/:id/variables` would make it (the same checks; the value kept sealed).
+ */
+export const SeedVariable = Type.Object(
+  {
+    key: Type.String({ description: "letters, digits and '_'" }),
+    value: Type.String(),
+    protected: Type.Optional(Type.Boolean({ default: false, description: 'only on protected refs' })),
+    masked: Type.Optional(
+      Type.Boolean({ default: false, description: '[MASKED] in job logs; needs 8 characters or more' }),
+    ),
+    raw: Type.Optional(Type.Boolean({ default: false, description: 'never expands $OTHER variables' })),
+    variable_type: Type.Optional(withDefault(CiVariableType, 'env_var')),
+    environment_scope: Type.Optional(Type.String({ default: '*' })),
+    description: Type.Optional(Type.String()),
+  },
+  { ...closed, title: 'SeedVariable' },
+)
+export type SeedVariable = Static<typeof SeedVariable>
+
 export const SeedGroup = Type.Object(
   {
     path: Type.String({
@@ -96,6 +118,9 @@ export const SeedGroup = Type.Object(
     ),
     milestones: Type.Optional(
       Type.Array(SeedMilestone, { description: 'group milestones, offered to every project below' }),
+    ),
+    variables: Type.Optional(
+      Type.Array(SeedVariable, { description: 'CI/CD variables, seen by the jobs of every project below' }),
     ),
   },
   { ...closed, title: 'SeedGroup' },
@@ -246,6 +271,7 @@ export const SeedProject = Type.Object(
     issues: Type.Optional(Type.Array(SeedIssue)),
     merge_requests: Type.Optional(Type.Array(SeedMergeRequest)),
     triggers: Type.Optional(Type.Array(SeedTrigger)),
+    variables: Type.Optional(Type.Array(SeedVariable, { description: "the project's CI/CD variables" })),
   },
   { ...closed, title: 'SeedProject' },
 )

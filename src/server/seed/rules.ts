@@ -5,7 +5,9 @@ import type {
   SeedMergeRequest,
   SeedMilestone,
   SeedProject,
+  SeedVariable,
 } from '../../schema/seed.js'
+import { variableErrors } from '../domain/ci-variable-rules.js'
 import { parseDuration } from '../domain/chronic-duration.js'
 import { checkForkedFrom } from './fork-rules.js'
 import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
@@ -133,6 +135,9 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
       )
     groups.add(key)
     checkMembers(['groups', i], group.members)
+    if (there && group.variables)
+      report(['groups', i, 'variables'], `group ${group.path} exists: variables come only with a new group`)
+    checkVariables(report, ['groups', i], group.variables)
     const titles = ownTitles(report, ['groups', i], group, existing.groupItems(group.path))
     const known = groupTitles.get(key)
     groupTitles.set(key, known ? merged(known, titles) : titles)
@@ -181,6 +186,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     checkDuration(report, () => [...at, 'ci_job_duration'], project.ci_job_duration)
     duplicates(report, project.ci_jobs, () => [...at, 'ci_jobs'], 'job')
     checkProject(report, at, project, checkUser, inherited(namespace), there)
+    checkVariables(report, at, project.variables)
     project.triggers?.forEach((trigger, t) => {
       const path: SeedPath = [...at, 'triggers', t]
       checkUser(() => [...path, 'owner'], trigger.owner)
@@ -209,6 +215,26 @@ type Report = (path: SeedPath, message: string, conflict?: true) => void
  */
 type LazyPath = () => SeedPath
 type CheckUser = (path: LazyPath, username: string | undefined) => void
+
+/** A seed's `variables:` with the API's checks (src/server/domain/ci-variable-rules.ts), key by key. */
+function checkVariables(report: Report, at: SeedPath, variables: SeedVariable[] | undefined) {
+  const seen = new Set<string>()
+  variables?.forEach((v, i) => {
+    const fields = {
+      key: v.key.trim(),
+      value: v.value,
+      masked: v.masked === true,
+      raw: v.raw === true,
+      environment_scope: (v.environment_scope ?? '*').trim(),
+      description: v.description ?? null,
+    }
+    const scoped = `${fields.key}\0${fields.environment_scope}`
+    const errors = variableErrors(fields, () => seen.has(scoped))
+    seen.add(scoped)
+    for (const [field, messages] of Object.entries(errors))
+      for (const message of messages) report([...at, 'variables', i, field], message)
+  })
+}
 
 /** Reports every repeat in a list of names: `labels[2]: duplicate label bug`. */
 function duplicates(report: Report, names: string[] | undefined, path: LazyPath, what: string) {

@@ -1,41 +1,11 @@
 import type { CiVariable, CiVariableCreate, CiVariableUpdate } from '../../schema/index.js'
+import { variableErrors } from '../domain/ci-variable-rules.js'
 import { forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
 import type { CiVariableRow, CiVariableTable } from '../store/ci-variables.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-
-/** `Ci::Maskable::REGEX`: what a masked, expanded value may hold. */
-const MASKABLE = /^[a-zA-Z0-9_+=/@:.~-]{8,}$/
-/** `Ci::Maskable::MASK_AND_RAW_REGEX`: a masked raw value needs only no whitespace. */
-const MASKABLE_RAW = /^\S{8,}$/
-const KEY = /^[a-zA-Z0-9_]+$/
-/** `Gitlab::Regex.environment_scope_regex`. */
-const ENVIRONMENT_SCOPE = /^[a-zA-Z0-9_\\/${}. *-]+$/
-
-/**
- * Rails' validation errors of a variable as `render_validation_error!` sends them, attribute by
- * attribute in the order `Ci::Variable` declares them (`Ci::HasVariable`, `Ci::Maskable`,
- * `HasEnvironmentScope`, its own). `taken` is the uniqueness check, asked only when the rest holds keys.
- */
-function validate(row: CiVariableRow, value: string, taken: () => boolean): Record<string, string[]> {
-  const errors: Record<string, string[]> = {}
-  const add = (field: string, text: string) => (errors[field] ??= []).push(text)
-  if (row.key === '') add('key', "can't be blank")
-  if (row.key.length > 255) add('key', 'is too long (maximum is 255 characters)')
-  if (!KEY.test(row.key)) add('key', "can contain only letters, digits and '_'.")
-  if (row.masked && !(row.raw ? MASKABLE_RAW : MASKABLE).test(value)) add('value', 'is invalid')
-  if (row.environment_scope === '') add('environment_scope', "can't be blank")
-  else if (!ENVIRONMENT_SCOPE.test(row.environment_scope))
-    add(
-      'environment_scope',
-      "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces",
-    )
-  if ((row.description ?? '').length > 255) add('description', 'is too long (maximum is 255 characters)')
-  if (taken()) add('key', `(${row.key}) has already been taken`)
-  return errors
-}
 
 const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0)
 
@@ -74,7 +44,8 @@ function variableService<O extends { id: number }>(
     return rows[0]
   }
   const check = (row: CiVariableRow, value: string, id?: number) => {
-    const errors = validate(row, value, () => {
+    const fields = { ...row, value, masked: row.masked === 1, raw: row.raw === 1 }
+    const errors = variableErrors(fields, () => {
       const same = table.byScope(row.owner_id, row.key, row.environment_scope)
       return same !== undefined && same.id !== id
     })

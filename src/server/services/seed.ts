@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Seed, SeedMilestone, SeedProject } from '../../schema/seed.js'
+import type { Seed, SeedMilestone, SeedProject, SeedVariable } from '../../schema/seed.js'
 import { accessLevels } from '../../schema/common.js'
 import { messageError } from '../grape/gitlab-errors.js'
 import { EMULATOR_SIGNATURE, refCommit } from '../git/objects.js'
@@ -9,6 +9,7 @@ import { defaultBranchProtection } from './repository/core.js'
 import { makeFork } from './project-forks.js'
 import { countTasks } from '../domain/tasks.js'
 import type { Store } from '../store/index.js'
+import type { CiVariableTable } from '../store/ci-variables.js'
 import type { MilestoneInsert } from '../store/milestones.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ExistingRecords } from '../seed/rules.js'
@@ -158,7 +159,25 @@ function seedGroups({ store, now, userId }: SeedWriter, groups: NonNullable<Seed
     for (const l of g.labels ?? [])
       store.labels.insertInGroup(group!.id, l.name, l.color ?? '#6699cc', l.description ?? null, now)
     for (const m of g.milestones ?? []) store.milestones.insert(milestoneRow(m, now, { group_id: group!.id }))
+    seedVariables(store, store.ciGroupVariables, group!.id, g.variables)
   }
+}
+
+/** A seed's CI/CD variables (seed/rules.ts checked them), stored as the API stores them: sealed. */
+function seedVariables(store: Store, table: CiVariableTable, ownerId: number, variables?: SeedVariable[]) {
+  for (const v of variables ?? [])
+    table.insert({
+      owner_id: ownerId,
+      key: v.key.trim(),
+      value_encrypted: store.secrets.seal(v.value),
+      variable_type: v.variable_type ?? 'env_var',
+      protected: v.protected ? 1 : 0,
+      masked: v.masked ? 1 : 0,
+      hidden: 0,
+      raw: v.raw ? 1 : 0,
+      environment_scope: (v.environment_scope ?? '*').trim(),
+      description: v.description ?? null,
+    })
 }
 
 /** The row of a seed's milestone, for a project (`project_id`) or a group (`group_id`). */
@@ -341,6 +360,7 @@ function projectExtras(
       created_at: now,
       ...sealTrigger(store.secrets, t.token ?? `glptt-${fakeSha(`${p.path}:${t.description}:${now}`)}`),
     })
+  seedVariables(store, store.ciVariables, projectId, p.variables)
 }
 
 /** Aliases of projects that exist. */

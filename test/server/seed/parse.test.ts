@@ -378,6 +378,26 @@ describe('parseSeed', () => {
         'projects[1].triggers[0].token: duplicate trigger token (same as projects[0].triggers[0].token)',
       ],
       [
+        'a variable key the API refuses',
+        project('    variables: [ { key: OK, value: x }, { key: bad-key, value: x } ]'),
+        "projects[0].variables[1].key: can contain only letters, digits and '_'.",
+      ],
+      [
+        'a masked variable value too short',
+        project('    variables: [ { key: TOKEN, value: short, masked: true } ]'),
+        'projects[0].variables[0].value: is invalid',
+      ],
+      [
+        'a variable key repeated in one environment scope',
+        project('    variables: [ { key: URL, value: a }, { key: URL, value: b, environment_scope: "*" } ]'),
+        'projects[0].variables[1].key: (URL) has already been taken',
+      ],
+      [
+        'a group variable with a bad environment scope',
+        `${users}  - { path: acme/ops, variables: [ { key: K, value: v, environment_scope: "a!b" } ] }`,
+        "groups[1].variables[0].environment_scope: can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces",
+      ],
+      [
         'an alias of an unknown project',
         project('aliases: [ { name: w, project: acme/nope } ]'),
         'aliases[0].project: unknown project acme/nope',
