@@ -9,6 +9,7 @@ import {
 import { unauthorized } from '../grape/gitlab-errors.js'
 import { pageOf } from '../grape/pagination.js'
 import type { Actor } from '../services/access.js'
+import type { VariableService } from '../services/ci-variables.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
@@ -28,13 +29,7 @@ function variableRoutes<O extends { id: number }>(
   api: ApiContext,
   base: 'projects' | 'groups',
   noun: string,
-  variables: {
-    list(actor: Actor, owner: O, limit: number, offset: number): { items: CiVariable[]; total: number }
-    get(actor: Actor, owner: O, key: string, scope?: string): CiVariable
-    create(actor: Actor, owner: O, input: CiVariableCreate): CiVariable
-    update(actor: Actor, owner: O, key: string, input: CiVariableUpdate): CiVariable
-    remove(actor: Actor, owner: O, key: string, scope?: string): void
-  },
+  variables: VariableService<O>,
   find: (actor: Actor, id: string) => O,
 ) {
   const { route } = api

@@ -118,6 +118,8 @@ function variableService<O extends { id: number }>(
     },
   }
 }
+/** The calls on one kind of owner's variables; the routes take either. */
+export type VariableService<O extends { id: number }> = ReturnType<typeof variableService<O>>
 
 /** `lib/api/ci/variables.rb`: a project's variables, for its Maintainers (`admin_cicd_variables`). */
 export function ciVariableService(ctx: ServiceContext) {
