@@ -213,7 +213,7 @@ export function mergeIncludes(
       return { path: url, text, from: here, key: `remote:${url}` }
     }
     if ('artifact' in entry) {
-      // Read as written (no leading slash dropped); its own includes read the pipeline's commit as before.
+      // The path as written (archive paths keep no leading slash); its own includes keep this context.
       const path = entry.artifact
       if (!YAML_NAME.test(path.split('/').pop() ?? ''))
         throw new CiConfigError(`Included file \`${path}\` does not have YAML extension!`)
