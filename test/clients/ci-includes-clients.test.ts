@@ -1,7 +1,7 @@
 /*
- * `include: project` through python-gitlab (Debian's python3-gitlab; CONTRIBUTING.md): a pipeline made
- * with another project's file (named with the pipeline's variables), and GitLab's refusal of a project the user may not read as the
- * client raises it.
+ * Includes through python-gitlab (Debian's python3-gitlab; CONTRIBUTING.md): a pipeline made with another
+ * project's file (named with the pipeline's variables), GitLab's refusal of a project the user may not read
+ * as the client raises it, and a dynamic child pipeline made from a job's artifact.
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
@@ -41,5 +41,36 @@ it('python-gitlab creates a pipeline with include: project (its location with va
         ],
       },
     },
+  })
+})
+
+it('python-gitlab lists a dynamic child pipeline (trigger: include: artifact) and its jobs', async () => {
+  await commitFiles(t, 'acme/app', 'ci', {
+    '.gitlab-ci.yml': `generate:
+  stage: build
+  script:
+    - 'echo "from-artifact: { script: x }" > child.yml'
+  artifacts: { paths: [child.yml] }
+child:
+  stage: test
+  needs: [generate]
+  trigger: { include: [ { artifact: child.yml, job: generate } ], strategy: depend }
+`,
+  })
+  const script = join(__dirname, 'python_gitlab_ci_artifact_includes.py')
+  const { stdout } = await run('/usr/bin/python3', [script], {
+    env: {
+      ...process.env,
+      GITLAB_URL: t.baseUrl,
+      GITLAB_TOKEN: 'glpat-mark-token',
+      ROOT_TOKEN: 'glpat-root-token',
+    },
+    timeout: 60_000,
+  })
+  expect(JSON.parse(stdout)).toEqual({
+    jobs: ['generate'],
+    bridge: ['child', 'success'],
+    child: ['parent_pipeline', 'success'],
+    child_jobs: [['from-artifact', 'success']],
   })
 })

@@ -48,10 +48,18 @@ export interface IncludedFile {
 /** `include: remote`: the text at the URL, fetched before; throws `CiConfigError` with GitLab's refusal. */
 export type RemoteFiles = (url: string) => string
 
+/**
+ * `include: artifact` (`External::File::Artifact`): the file at `path` in the archive of the parent
+ * pipeline's job `job`; throws `CiConfigError` with GitLab's refusal.
+ */
+export type ArtifactFiles = (job: string, path: string) => string
+
 /** What an included file is read with, besides the pipeline's own commit. */
 export interface IncludeSources {
   projects: ProjectFiles
   remote: RemoteFiles
+  /** Only while a bridge creates a child pipeline: GitLab refuses `include: artifact` anywhere else. */
+  artifacts?: ArtifactFiles
   /**
    * What `$VARIABLES` in include locations expand to (`External::Context#variables`: the predefined
    * variables and the pipeline's own), asked for only when a location names one; none by default.
@@ -104,6 +112,7 @@ type IncludeEntry =
   | { local: string; inputs: Record<string, unknown> }
   | { remote: string; inputs: Record<string, unknown> }
   | { project: string; ref: string; file: string; inputs: Record<string, unknown> }
+  | { artifact: string; job: string; inputs: Record<string, unknown> }
 
 /**
  * The entries of `include:` (`External::Mapper::Normalizer`): a project's `file` list is one entry per
@@ -115,6 +124,7 @@ function includeEntries(value: unknown, variables: () => Readonly<Record<string,
   return normalizedEntries(value).map((entry) => {
     if ('local' in entry) return { ...entry, local: expand(entry.local) }
     if ('remote' in entry) return { ...entry, remote: expand(entry.remote) }
+    if ('artifact' in entry) return { ...entry, artifact: expand(entry.artifact), job: expand(entry.job) }
     // Project paths match in lower case.
     const project = expand(entry.project).toLowerCase()
     return { ...entry, project, ref: expand(entry.ref), file: expand(entry.file) }
@@ -129,6 +139,10 @@ function normalizedEntries(value: unknown): IncludeEntry[] {
     const inputs = isHash(item) && isHash(item.inputs) ? item.inputs : {}
     if (isHash(item) && typeof item.local === 'string') return [{ local: item.local, inputs }]
     if (isHash(item) && typeof item.remote === 'string') return [{ remote: item.remote, inputs }]
+    if (isHash(item) && typeof item.artifact === 'string') {
+      const job = item.job === undefined || item.job === null ? '' : String(item.job)
+      return [{ artifact: item.artifact, job, inputs }]
+    }
     if (isHash(item) && 'project' in item && item.file !== undefined && item.file !== null) {
       // GitLab takes the first of a list of projects (a deprecated form).
       const project = String((Array.isArray(item.project) ? item.project[0] : item.project) ?? '')
@@ -137,10 +151,10 @@ function normalizedEntries(value: unknown): IncludeEntry[] {
       if (project !== '') return files.map((file) => ({ project, ref, file: String(file), inputs }))
     }
     if (isHash(item)) {
-      const kind = ['template', 'component', 'artifact'].find((k) => k in item)
+      const kind = ['template', 'component'].find((k) => k in item)
       if (kind)
         throw new CiConfigError(
-          `Include \`${kind}\` is not supported by the emulator: use \`local\`, \`project\` or \`remote\``,
+          `Include \`${kind}\` is not supported by the emulator: use \`local\`, \`project\`, \`remote\` or \`artifact\``,
         )
     }
     throw new CiConfigError('Included file `' + JSON.stringify(item) + '` does not have a valid location!')
@@ -197,6 +211,21 @@ export function mergeIncludes(
       told({ type: 'remote', location: url, ...(here.at ? { context: here.at } : {}) })
       if (text.trim() === '') throw new CiConfigError(`Included file \`${url}\` is empty or does not exist!`)
       return { path: url, text, from: here, key: `remote:${url}` }
+    }
+    if ('artifact' in entry) {
+      // The path as written (archive paths keep no leading slash); its own includes keep this context.
+      const path = entry.artifact
+      if (!YAML_NAME.test(path.split('/').pop() ?? ''))
+        throw new CiConfigError(`Included file \`${path}\` does not have YAML extension!`)
+      if (!sources.artifacts)
+        throw new CiConfigError(
+          'Including configs from artifacts is only allowed when triggering child pipelines',
+        )
+      if (entry.job === '')
+        throw new CiConfigError('Job must be provided when including configs from artifacts')
+      const text = sources.artifacts(entry.job, path)
+      if (text.trim() === '') throw new CiConfigError(`File \`${path}\` is empty!`)
+      return { path, text, from: here, key: `artifact:${entry.job}:${path}` }
     }
     const path = ('local' in entry ? entry.local : entry.file).replace(/^\/+/, '')
     if (!YAML_NAME.test(path.split('/').pop() ?? ''))

@@ -259,9 +259,12 @@ function trigger(value: unknown, where: string): NonNullable<JobDefinition['trig
     // Kept as written: the child's configuration includes them (`Ci::Bridge#yaml_for_downstream`).
     out.include = list.map((i) => {
       if (typeof i === 'string') return i
-      if (isHash(i) && ['local', 'project', 'remote'].some((k) => k in i)) return i
+      // `Entry::Include`'s own check, worded from where it sits (`...:include:include`).
+      if (isHash(i) && i.artifact !== undefined && (i.job === undefined || i.job === null || i.job === ''))
+        throw new Error(`${at}:include:include config must specify the job where to fetch the artifact from`)
+      if (isHash(i) && ['local', 'project', 'remote', 'artifact'].some((k) => k in i)) return i
       throw new Error(
-        `${at}:include the emulator starts child pipelines from local, project and remote files only`,
+        `${at}:include the emulator starts child pipelines from local, project, remote and artifact files only`,
       )
     })
   }

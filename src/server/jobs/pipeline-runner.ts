@@ -71,6 +71,8 @@ export function pipelineRunner(
   let startDownstream: DownstreamStarter | undefined
   /** Pipelines being made in the background (a push's or a child's, fetching its remote includes). */
   const creating = new Set<Promise<unknown>>()
+  /** Counts the times waiting bridges were asked again: a fetch begun before is not used after. */
+  let asked = 0
 
   /** Recomputes a pipeline's status and times from its current (not retried) jobs. */
   function refresh(pipeline: PipelineRow, now: string): PipelineRow {
@@ -128,7 +130,13 @@ export function pipelineRunner(
     const started = starter?.(next, definition, due) ?? { error: 'downstream_pipeline_creation_failed' }
     if ('waitFor' in started) {
       Object.assign(next, { status: 'pending', queued_at: next.queued_at ?? due })
-      track(started.waitFor.then((again) => startWaitingBridge(next.id, definition, again)))
+      const round = asked
+      track(
+        started.waitFor.then((again) => {
+          // After a reset or a restore the bridge of that id was asked again (or is another one).
+          if (round === asked) startWaitingBridge(next.id, definition, again)
+        }),
+      )
       return
     }
     Object.assign(next, { queued_at: due, started_at: due })
@@ -171,6 +179,19 @@ export function pipelineRunner(
       }
     })
     arm()
+  }
+
+  /**
+   * Every bridge left waiting for its downstream pipeline is asked again from the start, as Sidekiq runs
+   * a lost `CreateDownstreamPipelineWorker` again: their remote includes are fetched anew, and what
+   * fetches were under way is dropped (the store they began in is gone).
+   */
+  function askWaitingBridges(): void {
+    asked++
+    for (const id of store.ciProcessables.waitingBridges()) {
+      const definition = store.jobDefinitions.get(id)
+      if (definition) startWaitingBridge(id, definition)
+    }
   }
 
   /** Counts `work` (making a pipeline in the background) until it ends, for the emulator's settle. */
@@ -267,17 +288,15 @@ export function pipelineRunner(
     },
     followDownstream,
     /**
-     * Hands in what starts a bridge's downstream pipeline (the services, once built). Bridges a previous
-     * run left waiting (`--data`: its fetches died with it) are asked again, as Sidekiq runs a lost
-     * `CreateDownstreamPipelineWorker` again: their remote includes are fetched anew.
+     * Hands in what starts a bridge's downstream pipeline (the services, once built); bridges a previous
+     * run left waiting (`--data`: its fetches died with it) are asked again.
      */
     onBridge(starter: DownstreamStarter): void {
       startDownstream = starter
-      for (const id of store.ciProcessables.waitingBridges()) {
-        const definition = store.jobDefinitions.get(id)
-        if (definition) startWaitingBridge(id, definition)
-      }
+      askWaitingBridges()
     },
+    /** After a reset or a snapshot restore: the bridges it left waiting are asked again. */
+    askWaitingBridges,
     creating: track,
     /** Pipelines still being made in the background. */
     pendingCreations: (): number => creating.size,

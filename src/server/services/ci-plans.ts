@@ -1,5 +1,12 @@
 import { compileChildConfig, compileCiConfig, type CompiledConfig, type CompileResult } from '../ci/config.js'
-import { CiConfigError, type IncludeSources, projectNotFound, type ProjectFiles } from '../ci/config-merge.js'
+import {
+  type ArtifactFiles,
+  CiConfigError,
+  type IncludeSources,
+  projectNotFound,
+  type ProjectFiles,
+} from '../ci/config-merge.js'
+import { humanSize } from '../domain/human-size.js'
 import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { planPipeline, type PipelinePlan, type RuleFacts } from '../ci/pipeline-plan.js'
 import { predefinedVariables, type PipelineFacts } from '../ci/predefined-variables.js'
@@ -34,6 +41,8 @@ export interface CiPlanInput {
   inputs?: Record<string, unknown>
   /** A child pipeline: these `trigger:include` entries instead of `.gitlab-ci.yml`. */
   childInclude?: unknown[]
+  /** A child pipeline: its parent, whose jobs' artifacts `include: artifact` reads. */
+  parent?: number
   /** A push's previous commit of the branch (`BLANK_SHA` for a new branch): what `changes:` compares with. */
   before?: string
   /** The `include: remote` files fetched for this pipeline (`fetchRemoteIncludes`), by URL. */
@@ -98,6 +107,14 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
         external = true
         return (variables ??= includeVariables(store, input))
       },
+    }
+    const parent = input.parent
+    if (parent !== undefined) {
+      const read = artifactFiles(store, parent)
+      sources.artifacts = (job, path) => {
+        external = true
+        return read(job, path)
+      }
     }
     if (input.childInclude) compiled = compileChildConfig(input.childInclude, read, sources)
     else {
@@ -174,6 +191,37 @@ export function projectFiles(store: Store, access: Access, actor: Actor): Projec
       read: (file) => readFileAt(store, sha, file)?.toString('utf8'),
       at: { project: project.full_path, sha },
     }
+  }
+}
+
+/** `max_artifacts_content_include_size`'s default (5 MiB): the largest archive, and file, a child includes. */
+const MAX_ARTIFACT_INCLUDE_BYTES = 5 * 1024 * 1024
+
+/**
+ * `include: artifact` of a child pipeline (`File::Artifact`, `Gitlab::Ci::ArtifactFileReader`): the file
+ * from the archive of the parent pipeline's job of that name (`find_job_with_archive_artifacts`: a build,
+ * not retried, with an archive), both within GitLab's size limit; GitLab's errors otherwise.
+ */
+export function artifactFiles(store: Store, pipelineId: number): ArtifactFiles {
+  const tooLarge = (what: string, size: number) =>
+    new CiConfigError(
+      `${what} is too large: ${humanSize(size)} exceeds maximum of ${humanSize(MAX_ARTIFACT_INCLUDE_BYTES)}`,
+    )
+  return (name, path) => {
+    const job = store.pipelines
+      .jobs(pipelineId)
+      .find((j) => j.name === name && j.retried === 0 && !store.ciProcessables.isBridge(j.id))
+    const archive = job && store.jobOutputs.artifact(job.id)
+    if (!job || !archive)
+      throw new CiConfigError(`Job \`${name}\` not found in parent pipeline or does not have artifacts!`)
+    if (archive.size > MAX_ARTIFACT_INCLUDE_BYTES)
+      throw tooLarge(`Artifacts archive for job \`${name}\``, archive.size)
+    const file = store.jobOutputs.entry(job.id, path)
+    if (!file)
+      throw new CiConfigError(`Path \`${path}\` does not exist inside the \`${name}\` artifacts archive!`)
+    if (file.length > MAX_ARTIFACT_INCLUDE_BYTES)
+      throw tooLarge(`The file \`${path}\` in job \`${name}\``, file.length)
+    return Buffer.from(file).toString('utf8')
   }
 }
 

@@ -33,14 +33,19 @@ export interface EmulatorService {
 /**
  * `startSeed` is the seed the server was started with: a directory seeded before seeds were
  * remembered resets to it. `resetters` run inside the reset's transaction; what they return runs
- * after it commits (files of the records the reset removed).
+ * after it commits (files of the records the reset removed). `rewound` run last, after a reset or a
+ * snapshot restore put the store back: work that state left waiting starts again (bridges).
  */
 export function emulatorService(
   { store, clock }: ServiceContext,
   startSeed: Seed | undefined,
   resetters: readonly (() => (() => void) | void)[],
   files?: SnapshotFiles,
+  rewound: readonly (() => void)[] = [],
 ): EmulatorService {
+  const rewind = () => {
+    for (const fn of rewound) fn()
+  }
   // Read only when a reset needs it (a large seed kept in memory for nothing costs the server its footprint).
   const resetSeed = () => rememberedSeed(store) ?? startSeed
   // The first reset seeds again and keeps the result; later ones undo what changed since: an
@@ -53,6 +58,7 @@ export function emulatorService(
         const after = resetters.map((fn) => fn())
         snapshot.rollBack()
         for (const fn of after) fn?.()
+        rewind()
         return
       }
       // A held transaction the log bound of 0 asks to copy back: committed, then copied over.
@@ -74,6 +80,7 @@ export function emulatorService(
       )
       for (const after of afterCommit) after?.()
       snapshot.hold()
+      rewind()
     },
     seed: (more) => store.transaction(() => applySeed(store, more, clock)),
     existing: () => existingRecords(store),
@@ -88,6 +95,7 @@ export function emulatorService(
       restore(name) {
         const restored = store.namedSnapshots.restore(name)
         files?.restore(name)
+        rewind()
         return restored
       },
       remove(name) {

@@ -101,7 +101,7 @@ export function downstreamStarter(
         tag: upstream.tag === 1,
         source: 'parent_pipeline',
       }
-      const child = { ...input, childInclude: trigger.include, remotes }
+      const child = { ...input, childInclude: trigger.include, parent: upstream.id, remotes }
       let outcome: CiPlanOutcome
       try {
         outcome = planFor(store, access, child)

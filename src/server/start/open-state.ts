@@ -164,6 +164,7 @@ export function openState(options: StateOptions): State {
   const ctx: ServiceContext = { store, access, instance, clock }
   const closers: (() => Promise<void> | void)[] = []
   const resetters: (() => (() => void) | void)[] = []
+  const rewound: (() => void)[] = []
   // A reset removes what the moved clock stamped, so the clock returns to the start-up one too.
   resetters.push(() => clock.reset)
   const workers: Assembly['workers'] = {}
@@ -176,11 +177,12 @@ export function openState(options: StateOptions): State {
     settings: { data, allowLocalRequests: options.allowLocalRequests ?? false },
     onClose: (fn) => void closers.push(fn),
     onReset: (fn) => void resetters.push(fn),
+    onRewind: (fn) => void rewound.push(fn),
     onSnapshot: files.add,
     workers,
     clockFrozen: () => clock.state().frozen,
   }
-  const services = composeServices(assembly, options, emulatorService(ctx, seed, resetters, files))
+  const services = composeServices(assembly, options, emulatorService(ctx, seed, resetters, files, rewound))
   return {
     store,
     instance,
@@ -210,6 +212,8 @@ interface Assembly {
   settings: { data: string; allowLocalRequests: boolean }
   onClose(fn: () => Promise<void> | void): void
   onReset(fn: () => (() => void) | void): void
+  /** Runs after a reset or a snapshot restore has put the store back to an earlier state. */
+  onRewind(fn: () => void): void
   /** A work dir whose files named snapshots keep, under `key`. */
   onSnapshot(key: string, dir: WorkDir): void
   /** True while the emulator's clock stands still. */
@@ -331,6 +335,8 @@ function ciServices(api: Assembly, events: HookEvents) {
   const runner = pipelineRunner(ctx.store, ctx.clock, api.clockFrozen, events)
   api.workers.runner = runner
   api.onClose(runner.start())
+  // A state brought back may hold bridges that waited for their child's remote includes.
+  api.onRewind(runner.askWaitingBridges)
   const fetchRemote = remoteIncludes(api.settings.allowLocalRequests)
   const pipelines = pipelineService(ctx, runner, fetchRemote)
   const auth = authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner))

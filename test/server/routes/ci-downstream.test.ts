@@ -272,6 +272,50 @@ child:
   })
 })
 
+describe('a snapshot saved while a bridge waited for its remote includes', () => {
+  it('asks the bridge again once restored: its files are fetched anew and settle waits for the child', async () => {
+    const files = { '/child.yml': 'first-job: { script: x }\n' }
+    const web = await fileServer(files, 100)
+    const own = manualClock()
+    const local = await startServer(seed, { clock: own, allowLocalRequests: true })
+    try {
+      await commitFiles(local, 'acme/app', 'ci', {
+        '.gitlab-ci.yml': `build: { stage: build, script: x }
+child:
+  stage: test
+  trigger: { include: [ { remote: "${web.base}/child.yml" } ], strategy: depend }
+`,
+      })
+      const res = await local.http('POST', `${APP}/trigger/pipeline`, {
+        form: `ref=ci&token=${MARK_TRIGGER}`,
+      })
+      const parent = (res.body as Json).id as number
+      const bridge = () => local.server.store.pipelines.jobs(parent).find((j) => j.name === 'child')
+      for (let i = 0; i < 60 && bridge()?.status !== 'pending'; i++) {
+        own.advance(500)
+        await local.http('GET', `${APP}/pipelines`, { token: MARK })
+      }
+      expect(bridge()?.status).toBe('pending')
+      const saved = await local.http('POST', '/-/emulator/snapshots/waiting', { token: ROOT })
+      expect(saved.status).toBe(201)
+      expect((await local.http('POST', '/-/emulator/settle', { token: ROOT })).status).toBe(200)
+      expect(bridge()?.status).toBe('success')
+      files['/child.yml'] = 'second-job: { script: x }\n'
+      const restored = await local.http('POST', '/-/emulator/snapshots/waiting/restore', { token: ROOT })
+      expect(restored.status).toBe(200)
+      expect(bridge()?.status).toBe('pending')
+      expect((await local.http('POST', '/-/emulator/settle', { token: ROOT })).status).toBe(200)
+      expect(web.requests).toEqual(['/child.yml', '/child.yml'])
+      expect(statuses(parent, local)).toEqual({ build: 'success', child: 'success' })
+      const childId = local.server.store.ciProcessables.get(bridge()?.id as number)?.downstream_pipeline_id
+      expect(statuses(childId as number, local)).toEqual({ 'second-job': 'success' })
+    } finally {
+      await local.close()
+      await web.close()
+    }
+  })
+})
+
 describe('a child waiting for its remote includes across a restart (--data)', () => {
   it('is asked again: its remote files are fetched anew and the child starts', async () => {
     // The first run's fetch never gets an answer; the next run's does.
