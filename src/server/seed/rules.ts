@@ -7,7 +7,12 @@ import type {
   SeedProject,
   SeedVariable,
 } from '../../schema/seed.js'
-import { variableErrors } from '../domain/ci-variable-rules.js'
+import {
+  GROUP_VARIABLE_LIMITS,
+  PROJECT_VARIABLE_LIMITS,
+  variableErrors,
+  type VariableLimits,
+} from '../domain/ci-variable-rules.js'
 import { parseDuration } from '../domain/chronic-duration.js'
 import { checkForkedFrom } from './fork-rules.js'
 import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
@@ -137,7 +142,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     checkMembers(['groups', i], group.members)
     if (there && group.variables)
       report(['groups', i, 'variables'], `group ${group.path} exists: variables come only with a new group`)
-    checkVariables(report, ['groups', i], group.variables)
+    checkVariables(report, ['groups', i], group.variables, GROUP_VARIABLE_LIMITS)
     const titles = ownTitles(report, ['groups', i], group, existing.groupItems(group.path))
     const known = groupTitles.get(key)
     groupTitles.set(key, known ? merged(known, titles) : titles)
@@ -186,7 +191,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     checkDuration(report, () => [...at, 'ci_job_duration'], project.ci_job_duration)
     duplicates(report, project.ci_jobs, () => [...at, 'ci_jobs'], 'job')
     checkProject(report, at, project, checkUser, inherited(namespace), there)
-    checkVariables(report, at, project.variables)
+    checkVariables(report, at, project.variables, PROJECT_VARIABLE_LIMITS)
     project.triggers?.forEach((trigger, t) => {
       const path: SeedPath = [...at, 'triggers', t]
       checkUser(() => [...path, 'owner'], trigger.owner)
@@ -217,7 +222,12 @@ type LazyPath = () => SeedPath
 type CheckUser = (path: LazyPath, username: string | undefined) => void
 
 /** A seed's `variables:` with the API's checks (src/server/domain/ci-variable-rules.ts), key by key. */
-function checkVariables(report: Report, at: SeedPath, variables: SeedVariable[] | undefined) {
+function checkVariables(
+  report: Report,
+  at: SeedPath,
+  variables: SeedVariable[] | undefined,
+  limits: VariableLimits,
+) {
   const seen = new Set<string>()
   variables?.forEach((v, i) => {
     const fields = {
@@ -229,7 +239,13 @@ function checkVariables(report: Report, at: SeedPath, variables: SeedVariable[] 
       description: v.description ?? null,
     }
     const scoped = `${fields.key}\0${fields.environment_scope}`
-    const errors = variableErrors(fields, () => seen.has(scoped))
+    // The owner is new (a seed never adds variables to one that exists): it holds those before.
+    const errors = variableErrors(
+      fields,
+      () => seen.has(scoped),
+      limits,
+      () => i,
+    )
     seen.add(scoped)
     for (const [field, messages] of Object.entries(errors))
       for (const message of messages) report([...at, 'variables', i, field], message)
