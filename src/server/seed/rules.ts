@@ -9,6 +9,7 @@ import type {
 } from '../../schema/seed.js'
 import {
   GROUP_VARIABLE_LIMITS,
+  INSTANCE_VARIABLE_LIMITS,
   PROJECT_VARIABLE_LIMITS,
   variableErrors,
   type VariableLimits,
@@ -59,6 +60,8 @@ export interface ExistingRecords {
   project(path: string): ExistingProject | undefined
   /** A group's label names and milestone titles; undefined when it does not exist. */
   groupItems(path: string): Titles | undefined
+  /** The keys of the instance's CI/CD variables. */
+  instanceVariableKeys(): Set<string>
 }
 
 /** Label names and milestone titles of a project or group. */
@@ -78,6 +81,7 @@ const NOTHING: ExistingRecords = {
   namespace: () => undefined,
   project: () => undefined,
   groupItems: () => undefined,
+  instanceVariableKeys: () => new Set(),
 }
 
 /** What a seed entry may add to a project that exists; its other keys describe a new project. */
@@ -92,7 +96,8 @@ const ADDABLE_TO_EXISTING = new Set(['path', 'members', 'labels', 'milestones', 
  * merge request issue iids exist; dates are real; durations parse (lib/gitlab/time_tracking_formatter.rb) and are not negative.
  * With `existing`, users, groups, users' namespaces and projects that exist count as listed: a
  * project may go in an existing namespace, an existing project may get members, labels,
- * milestones and issues (and nothing else), and a group that exists gets the members listed.
+ * milestones and issues (and nothing else), a group that exists gets the members listed, and the
+ * instance's variables already there count against `variables:` (their keys, the plan limit).
  */
 export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): SeedProblem[] {
   const problems: SeedProblem[] = []
@@ -202,6 +207,11 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     })
   })
 
+  if (seed.variables) {
+    const keys = existing.instanceVariableKeys()
+    checkVariables(report, [], seed.variables, INSTANCE_VARIABLE_LIMITS, keys)
+  }
+
   const aliases = new Set<string>()
   seed.aliases?.forEach((alias, i) => {
     if (aliases.has(alias.name)) report(['aliases', i, 'name'], `duplicate alias ${alias.name}`)
@@ -221,12 +231,16 @@ type Report = (path: SeedPath, message: string, conflict?: true) => void
 type LazyPath = () => SeedPath
 type CheckUser = (path: LazyPath, username: string | undefined) => void
 
-/** A seed's `variables:` with the API's checks (src/server/domain/ci-variable-rules.ts), key by key. */
+/**
+ * A seed's `variables:` with the API's checks (src/server/domain/ci-variable-rules.ts), key by key;
+ * `held`, the keys the owner has already (only the instance has any: other owners are new).
+ */
 function checkVariables(
   report: Report,
   at: SeedPath,
   variables: SeedVariable[] | undefined,
   limits: VariableLimits,
+  held: Set<string> = new Set(),
 ) {
   const seen = new Set<string>()
   variables?.forEach((v, i) => {
@@ -239,13 +253,8 @@ function checkVariables(
       description: v.description ?? null,
     }
     const scoped = `${fields.key}\0${fields.environment_scope}`
-    // The owner is new (a seed never adds variables to one that exists): it holds those before.
-    const errors = variableErrors(
-      fields,
-      () => seen.has(scoped),
-      limits,
-      () => i,
-    )
+    const taken = () => seen.has(scoped) || held.has(fields.key)
+    const errors = variableErrors(fields, taken, limits, () => held.size + i)
     seen.add(scoped)
     for (const [field, messages] of Object.entries(errors))
       for (const message of messages) report([...at, 'variables', i, field], message)
