@@ -163,7 +163,7 @@ export function ciGroupVariableService(ctx: ServiceContext) {
 export type CiGroupVariableService = ReturnType<typeof ciGroupVariableService>
 
 /** The instance as the owner of its variables. */
-export const INSTANCE_OWNER = { id: INSTANCE }
+const INSTANCE_OWNER = { id: INSTANCE }
 
 /**
  * `lib/api/admin/ci/variables.rb`: the instance's variables, for administrators (`authenticated_as_admin!`).
