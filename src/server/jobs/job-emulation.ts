@@ -135,9 +135,8 @@ function maskTrace(trace: string, masked: string[]): string {
 /**
  * What a job leaves as the runner moves it (src/server/jobs/pipeline-runner.ts calls `moved` inside
  * the write that moves it): when it starts running, its trace's header and its CI/CD variables; when it
- * finishes running, the
- * script's run (src/server/ci/job-run.ts) decides its status unless the seed's `ci_outcome` or an
- * emulator control says otherwise, and leaves the whole trace and the artifacts archive.
+ * finishes running, the script's run (src/server/ci/job-run.ts) decides its status unless the seed's
+ * `ci_outcome` or an emulator control says otherwise, and leaves the whole trace and the artifacts archive.
  */
 export function jobEmulation(store: Store) {
   function finish(job: JobRow, next: JobRow, pipeline: PipelineRow): void {
