@@ -1,5 +1,12 @@
 import type { ResourceRef } from '../schema/common.js'
-import { CiVariable, type CiVariableCreate, type CiVariableUpdate } from '../schema/ci-variable.js'
+import {
+  CiInstanceVariable,
+  CiVariable,
+  type CiInstanceVariableCreate,
+  type CiInstanceVariableUpdate,
+  type CiVariableCreate,
+  type CiVariableUpdate,
+} from '../schema/ci-variable.js'
 import type { CallOptions, Http } from './http.js'
 import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
@@ -70,3 +77,30 @@ export const ciVariables = (http: Http, kind: 'projects' | 'groups' = 'projects'
 }
 /** The type of `client.projects.variables` and `client.groups.variables`. */
 export type CiVariablesApi = ReturnType<typeof ciVariables>
+
+/**
+ * `lib/api/admin/ci/variables.rb`: the instance's CI/CD variables, administrators only (401 without a
+ * token, 403 for others). One variable per key; GitLab's record has no `hidden` nor `environment_scope`.
+ */
+export const instanceVariables = (http: Http) => {
+  const base = '/admin/ci/variables'
+  const one = (key: string) => `${base}${path`/${key}`}`
+  return {
+    /** `GET /admin/ci/variables`, lazily. */
+    list: (options: PageOptions = {}) =>
+      http.paginate<CiInstanceVariable>(base, { ...options, item: CiInstanceVariable }),
+    /** `GET /admin/ci/variables/:key`; 404 `404 InstanceVariable Not Found`. */
+    get: (key: string, options: CallOptions = {}) =>
+      http.request('GET', one(key), { ...options, response: CiInstanceVariable }),
+    /** `POST /admin/ci/variables` -> 201; 400 with the model's errors (25 variables at most by default). */
+    create: (body: CiInstanceVariableCreate, options: CallOptions = {}) =>
+      http.request('POST', base, { ...options, json: body, response: CiInstanceVariable }),
+    /** `PUT /admin/ci/variables/:key`: the fields given change, the others stay. */
+    update: (key: string, body: CiInstanceVariableUpdate, options: CallOptions = {}) =>
+      http.request('PUT', one(key), { ...options, json: body, response: CiInstanceVariable }),
+    /** `DELETE /admin/ci/variables/:key` -> 204. */
+    remove: (key: string, options: CallOptions = {}) => http.request<void>('DELETE', one(key), options),
+  }
+}
+/** The type of `client.instanceVariables`. */
+export type InstanceVariablesApi = ReturnType<typeof instanceVariables>

@@ -25,6 +25,7 @@ import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, serverRoot, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
 import { ciLint } from './ci-lint.js'
+import { instanceVariables } from './ci-variables.js'
 import { hooks } from './hooks.js'
 import { repository } from './repository.js'
 import { undiciSend } from './undici-send.js'
@@ -76,7 +77,7 @@ export interface ClientOptions {
  * Creates a client. Layers, outermost first: user agent -> retry -> auth -> network, so every
  * retry re-runs auth, and the timeout applies to each attempt. Throws TypeError for a bad `baseUrl`.
  *
- * - `issues`, `projects`, `groups`, `users`, `version()`: the typed resource groups.
+ * - `issues`, `projects`, `groups`, `users`, `instanceVariables`, `version()`: the typed resource groups.
  * - `emulator`: the reference server's controls (`/-/emulator/...`, below the server root).
  * - `request(method, path, options)`: any other call below `/api/v4` (use the `path` template).
  * - `paginate(path, options)` / `pages(path, options)`: any other list, lazily, by item or by page.
@@ -132,6 +133,8 @@ export function createClient(options: ClientOptions) {
     triggers: triggers(http),
     /** The CI Lint API: a configuration checked in a project's context. */
     ciLint: ciLint(http),
+    /** The instance's CI/CD variables (administrators; python-gitlab's `gl.variables`). */
+    instanceVariables: instanceVariables(http),
     runners: runners(http, releaseGuard(http, options.onDeprecation ?? processWarning)),
     projectExports: projectExports(http),
     projectImports: projectImports(http),

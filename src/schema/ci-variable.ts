@@ -55,3 +55,32 @@ export type CiVariableUpdate = Static<typeof CiVariableUpdate>
 /** `GET` and `DELETE /projects/:id/variables/:key`. */
 export const CiVariableQuery = Type.Object({ filter })
 export type CiVariableQuery = Static<typeof CiVariableQuery>
+
+/**
+ * `Entities::Ci::Variable` of an instance variable (`lib/api/admin/ci/variables.rb`): `Ci::InstanceVariable`
+ * has no `hidden` and no `environment_scope`, so the entity leaves them out.
+ */
+export const CiInstanceVariable = Type.Object(
+  {
+    variable_type: CiVariableType,
+    key: Type.String(),
+    value: Type.String(),
+    protected: Type.Boolean(),
+    masked: Type.Boolean(),
+    raw: Type.Boolean(),
+    description: Nullable(Type.String()),
+  },
+  { title: 'CiInstanceVariable' },
+)
+export type CiInstanceVariable = Static<typeof CiInstanceVariable>
+
+/** `POST /admin/ci/variables`: no environment scope, no hiding. */
+export const CiInstanceVariableCreate = Type.Omit(CiVariableCreate, [
+  'environment_scope',
+  'masked_and_hidden',
+])
+export type CiInstanceVariableCreate = Static<typeof CiInstanceVariableCreate>
+
+/** `PUT /admin/ci/variables/:key`. */
+export const CiInstanceVariableUpdate = Type.Omit(CiVariableUpdate, ['environment_scope', 'filter'])
+export type CiInstanceVariableUpdate = Static<typeof CiInstanceVariableUpdate>

@@ -277,6 +277,13 @@ export const SeedProject = Type.Object(
 )
 export type SeedProject = Static<typeof SeedProject>
 
+/** An instance CI/CD variable, as `POST /admin/ci/variables` would make it: no environment scope. */
+export const SeedInstanceVariable = Type.Omit(SeedVariable, ['environment_scope'], {
+  ...closed,
+  title: 'SeedInstanceVariable',
+})
+export type SeedInstanceVariable = Static<typeof SeedInstanceVariable>
+
 export const SeedAlias = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
@@ -293,6 +300,9 @@ export const Seed = Type.Object(
     groups: Type.Optional(Type.Array(SeedGroup)),
     projects: Type.Optional(Type.Array(SeedProject)),
     aliases: Type.Optional(Type.Array(SeedAlias)),
+    variables: Type.Optional(
+      Type.Array(SeedInstanceVariable, { description: "the instance's CI/CD variables, seen by every job" }),
+    ),
   },
   { ...closed, title: 'Seed' },
 )

@@ -50,3 +50,36 @@ it("works a group's variables through client.groups.variables: the same calls, O
     status: 403,
   })
 })
+
+it("works the instance's variables through client.instanceVariables: administrators only", async () => {
+  const vars = as('glpat-root-token').instanceVariables
+  const made = await vars.create({ key: 'SITE', value: 'https://example.com', protected: true })
+  expect(made).toEqual({
+    variable_type: 'env_var',
+    key: 'SITE',
+    value: 'https://example.com',
+    protected: true,
+    masked: false,
+    raw: false,
+    description: null,
+  })
+  await vars.create({ key: 'TOKEN', value: 'abcdefgh12', masked: true })
+  expect((await collect(vars.list())).map((v) => v.key)).toEqual(['SITE', 'TOKEN'])
+  expect(await vars.update('SITE', { value: 'https://example.org', protected: false })).toMatchObject({
+    value: 'https://example.org',
+    protected: false,
+  })
+  expect(await vars.get('SITE')).toMatchObject({ value: 'https://example.org' })
+  await vars.remove('TOKEN')
+  expect(await apiFailure(vars.get('TOKEN'))).toMatchObject({
+    status: 404,
+    body: { message: '404 InstanceVariable Not Found' },
+  })
+  expect(await apiFailure(vars.create({ key: 'SITE', value: 'again' }))).toMatchObject({
+    status: 400,
+    body: { message: { key: ['(SITE) has already been taken'] } },
+  })
+  expect(await apiFailure(as('glpat-mark-token').instanceVariables.list().next())).toMatchObject({
+    status: 403,
+  })
+})

@@ -9,7 +9,7 @@
  * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py), and a project forked
  * (python_gitlab_forks.py), and a user made external (python_gitlab_external.py), and CI/CD variables
  * worked and read by a pipeline's rules (python_gitlab_variables.py), and a group's too
- * (python_gitlab_group_variables.py). A contributor's
+ * (python_gitlab_group_variables.py), and the instance's (python_gitlab_instance_variables.py). A contributor's
  * machine needs the package (CONTRIBUTING.md): without
  * it the test fails and says so.
  */
@@ -240,6 +240,20 @@ it("python-gitlab creates, lists, saves and deletes group variables; a project's
     saved: 'stable',
     guest: 403,
     jobs: ['release'],
+    left: [],
+  })
+}, 90_000)
+
+it("python-gitlab works the instance's variables (gl.variables); a project's rules:if reads them under its own", async () => {
+  const script = join(__dirname, 'python_gitlab_instance_variables.py')
+  expect(await inWidgetsAroundReset(script, 'glpat-root-token')).toEqual({
+    created: ['ONLY_INSTANCE', 'yes', 'env_var', false, 'everywhere'],
+    fields: ['description', 'key', 'masked', 'protected', 'raw', 'value', 'variable_type'],
+    listed: ['CHANNEL', 'ONLY_INSTANCE'],
+    saved: 'instance-wide',
+    huge: [400, { value: ['The value of the provided variable exceeds the 10000 character limit'] }],
+    guest: 403,
+    jobs: ['everywhere', 'overridden'],
     left: [],
   })
 }, 90_000)

@@ -455,6 +455,17 @@ const RULES: Record<string, Rule> = {
   'GET /groups/{id}/variables/{key}': { min: 'owner', auth: true },
   'PUT /groups/{id}/variables/{key}': { min: 'owner', auth: true, body: () => ({ value: 'y' }) },
   'DELETE /groups/{id}/variables/{key}': { min: 'owner', auth: true },
+  // lib/api/admin/ci/variables.rb: `authenticated_as_admin!`.
+  'GET /admin/ci/variables': { min: 'admin', auth: true, scope: 'none' },
+  'POST /admin/ci/variables': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    body: () => ({ key: 'MATRIX_NEW', value: 'x' }),
+  },
+  'GET /admin/ci/variables/{key}': { min: 'admin', auth: true, scope: 'none' },
+  'PUT /admin/ci/variables/{key}': { min: 'admin', auth: true, scope: 'none', body: () => ({ value: 'y' }) },
+  'DELETE /admin/ci/variables/{key}': { min: 'admin', auth: true, scope: 'none' },
   // Webhooks: `admin_web_hook` on the project (Maintainer), `admin_group` on the group (Owner, EE).
   'GET /projects/{id}/hooks': { min: 'maintainer', auth: true },
   'POST /projects/{id}/hooks': {
@@ -889,6 +900,8 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       expires_at: '2026-12-01',
     })
     expect(impersonation.status).toBe(201)
+    const instanceVariable = await send('POST', '/admin/ci/variables', 'admin', { key: 'MATRIX', value: 'x' })
+    expect(instanceVariable.status).toBe(201)
     dirty = false
   }
   /** A label `pub` and a milestone of the group, made when missing for the routes that name them. */

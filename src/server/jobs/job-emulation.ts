@@ -2,7 +2,7 @@ import { runJob, traceHeader } from '../ci/job-run.js'
 import { ANSI, expand } from '../ci/job-script.js'
 import { predefinedVariables } from '../ci/predefined-variables.js'
 import { zipFiles } from '../archive/zip-writer.js'
-import { refVariables } from '../store/ci-variables.js'
+import { refVariables, type RefVariable } from '../store/ci-variables.js'
 import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 
@@ -56,15 +56,34 @@ export function expireInSeconds(text: string | undefined): number | null {
 const fileVariablePath = (projectPath: string, key: string) => `/builds/${projectPath}.tmp/${key}`
 
 /**
+ * The instance's, groups' and project's CI/CD variables of `job`'s ref as they are now, sealed into the
+ * job's state: GitLab hands a job its variables when a runner picks it (`Ci::RegisterJobService`), so a
+ * change while it runs does not reach it.
+ */
+function pickVariables(store: Store, job: JobRow, pipeline: PipelineRow): void {
+  const own = refVariables(store, pipeline.project_id, pipeline.ref, pipeline.tag === 1)
+  store.jobOutputs.setState(job.id, { runner_variables: store.secrets.seal(JSON.stringify(own)) })
+}
+
+/** What `pickVariables` kept for `job`; read now for a job that started running before it kept any. */
+function pickedVariables(store: Store, job: JobRow, pipeline: PipelineRow): RefVariable[] {
+  const sealed = store.jobOutputs.state(job.id).runner_variables
+  return sealed === null
+    ? refVariables(store, pipeline.project_id, pipeline.ref, pipeline.tag === 1)
+    : (JSON.parse(store.secrets.open(sealed)) as RefVariable[])
+}
+
+/**
  * The variables a job sees, weakest first (`Ci::Variables::Builder`): predefined, the definition's, the
- * project's, the pipeline's, the play's; and the values to mask in its trace. A project variable's value
- * is expanded against the others unless it is raw (gitlab-runner's `JobVariables.Expand`); a file
- * variable is the path of its file, which `cat` reads.
+ * instance's, groups' and project's as the job was picked with them (`own`), the pipeline's, the play's;
+ * and the values to mask in its trace. A CI/CD variable's value is expanded against the others unless it
+ * is raw (gitlab-runner's `JobVariables.Expand`); a file variable is the path of its file, which `cat` reads.
  */
 function jobVariables(
   store: Store,
   job: JobRow,
   pipeline: PipelineRow,
+  own: RefVariable[],
 ): { vars: Map<string, string>; files: Map<string, string>; masked: string[] } {
   const project = store.projects.get(pipeline.project_id)
   const vars = new Map<string, string>(
@@ -88,7 +107,6 @@ function jobVariables(
   vars.set('CI_PIPELINE_IID', String(pipeline.iid))
   const definition = store.jobDefinitions.get(job.id)
   for (const [k, v] of Object.entries(definition?.variables ?? {})) vars.set(k, v)
-  const own = refVariables(store, pipeline.project_id, pipeline.ref, pipeline.tag === 1)
   const files = new Map<string, string>()
   for (const v of own) {
     if (v.variable_type !== 'file') vars.set(v.key, v.value)
@@ -116,9 +134,9 @@ function maskTrace(trace: string, masked: string[]): string {
 
 /**
  * What a job leaves as the runner moves it (src/server/jobs/pipeline-runner.ts calls `moved` inside
- * the write that moves it): when it starts running, its trace's header; when it finishes running, the
- * script's run (src/server/ci/job-run.ts) decides its status unless the seed's `ci_outcome` or an
- * emulator control says otherwise, and leaves the whole trace and the artifacts archive.
+ * the write that moves it): when it starts running, its trace's header and its CI/CD variables; when it
+ * finishes running, the script's run (src/server/ci/job-run.ts) decides its status unless the seed's
+ * `ci_outcome` or an emulator control says otherwise, and leaves the whole trace and the artifacts archive.
  */
 export function jobEmulation(store: Store) {
   function finish(job: JobRow, next: JobRow, pipeline: PipelineRow): void {
@@ -130,7 +148,7 @@ export function jobEmulation(store: Store) {
       return
     }
     const definition = store.jobDefinitions.get(job.id)
-    const { vars, files, masked } = jobVariables(store, job, pipeline)
+    const { vars, files, masked } = jobVariables(store, job, pipeline, pickedVariables(store, job, pipeline))
     const run = runJob({
       name: job.name,
       ...(definition ? { definition } : {}),
@@ -168,6 +186,8 @@ export function jobEmulation(store: Store) {
     moved(job: JobRow, next: JobRow): void {
       if (next.status === 'running' && job.status !== 'running' && next.started_at) {
         store.jobOutputs.putTrace(job.id, traceHeader(next.started_at))
+        const pipeline = store.pipelines.byId(job.pipeline_id)
+        if (pipeline) pickVariables(store, job, pipeline)
         return
       }
       if (job.status !== 'running' || next.status === 'running' || !next.finished_at) return

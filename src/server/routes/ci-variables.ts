@@ -1,5 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import {
+  CiInstanceVariable,
+  CiInstanceVariableCreate,
+  CiInstanceVariableUpdate,
   CiVariable,
   CiVariableCreate,
   CiVariableQuery,
@@ -14,15 +17,86 @@ import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
 const VariablePath = Type.Object({ id: Type.String(), key: Type.String() })
+const KeyPath = Type.Object({ key: Type.String() })
 
 /**
- * `lib/api/ci/variables.rb` and `lib/api/ci/group_variables.rb`: a project's CI/CD variables
- * (Maintainer) and a group's (Owner), the same routes under `/projects` and `/groups`.
+ * `lib/api/ci/variables.rb`, `lib/api/ci/group_variables.rb` and `lib/api/admin/ci/variables.rb`: a
+ * project's CI/CD variables (Maintainer) and a group's (Owner), the same routes under `/projects` and
+ * `/groups`, and the instance's (administrators) under `/admin/ci/variables`.
  */
 export function ciVariableRoutes(api: ApiContext) {
   const { access, services } = api
   variableRoutes(api, 'projects', 'project', services.ciVariables, access.project)
   variableRoutes(api, 'groups', 'group', services.ciGroupVariables, access.group)
+  instanceVariableRoutes(api)
+}
+
+/** `lib/api/admin/ci/variables.rb`: one variable per key, `authenticated_as_admin!` before anything. */
+function instanceVariableRoutes({ route, services }: ApiContext) {
+  const variables = services.ciInstanceVariables
+  const url = '/api/v4/admin/ci/variables'
+  route(
+    {
+      method: 'GET',
+      url,
+      summary: "List the instance's CI/CD variables",
+      auth: 'admin',
+      input: PageQuery,
+      response: { 200: Type.Array(CiInstanceVariable) },
+    },
+    (h) => {
+      const page = pageOf(h.params)
+      return h.sendPage({ ...variables.list(h.actor, page.perPage, page.offset), page })
+    },
+  )
+  route(
+    {
+      method: 'GET',
+      url: `${url}/:key`,
+      summary: "Read an instance's CI/CD variable",
+      auth: 'admin',
+      pathParams: KeyPath,
+      response: { 200: CiInstanceVariable },
+    },
+    (h) => variables.get(h.actor, h.path.key),
+  )
+  route(
+    {
+      method: 'POST',
+      url,
+      summary: "Create an instance's CI/CD variable",
+      auth: 'admin',
+      input: CiInstanceVariableCreate,
+      response: { 201: CiInstanceVariable },
+    },
+    (h) => h.reply.code(201).send(variables.create(h.actor, h.params)),
+  )
+  route(
+    {
+      method: 'PUT',
+      url: `${url}/:key`,
+      summary: "Edit an instance's CI/CD variable",
+      auth: 'admin',
+      pathParams: KeyPath,
+      input: CiInstanceVariableUpdate,
+      response: { 200: CiInstanceVariable },
+    },
+    (h) => variables.update(h.actor, h.path.key, h.params),
+  )
+  route(
+    {
+      method: 'DELETE',
+      url: `${url}/:key`,
+      summary: "Delete an instance's CI/CD variable",
+      auth: 'admin',
+      pathParams: KeyPath,
+      response: { 204: Type.Null() },
+    },
+    (h) => {
+      variables.remove(h.actor, h.path.key)
+      return h.reply.code(204).send()
+    },
+  )
 }
 
 function variableRoutes<O extends { id: number }>(

@@ -2,7 +2,7 @@ import { Type, type TObject, type TSchema, type Static } from '@sinclair/typebox
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 import { parseParams, parsePath } from '../grape/params.js'
 import { multipartParams } from '../http/form-params.js'
-import { GitLabError, badRequest, paramError, unauthorized } from '../grape/gitlab-errors.js'
+import { GitLabError, badRequest, forbidden, paramError, unauthorized } from '../grape/gitlab-errors.js'
 import { setPageLinks, type LinkContext, type PageOut } from '../grape/pagination.js'
 import { grapeParams } from '../grape/grape-params.js'
 import type { Instance } from '../present/context.js'
@@ -48,8 +48,11 @@ export class JsonAnswer {
   }
 }
 
-/** `required`: GitLab's `authenticate!`; `non_get`: `authenticate_non_get!`; `optional`: anonymous welcome. */
-export type AuthRule = 'required' | 'non_get' | 'optional'
+/**
+ * `required`: GitLab's `authenticate!`; `non_get`: `authenticate_non_get!`; `optional`: anonymous welcome;
+ * `admin`: `authenticated_as_admin!` (401 anonymous, 403 to others), before the parameters are read.
+ */
+export type AuthRule = 'required' | 'non_get' | 'optional' | 'admin'
 
 /** A route as its module declares it: the documented parts, the parameters' schemas and how it is served. */
 export interface RouteSpec<P extends TObject, Path extends TObject> extends Omit<
@@ -199,8 +202,12 @@ function register<P extends TObject, Path extends TObject>(
     // everything else goes on in `answer`.
     handler: (req, reply) => {
       const auth = spec.auth ?? 'optional'
-      if (!req.actor.user && (auth === 'required' || (auth === 'non_get' && spec.method !== 'GET')))
+      if (
+        !req.actor.user &&
+        (auth === 'required' || auth === 'admin' || (auth === 'non_get' && spec.method !== 'GET'))
+      )
         throw unauthorized()
+      if (auth === 'admin' && !req.actor.admin) throw forbidden()
       // A cached answer was made for this caller, URL and day from the same store generation,
       // so its parameter and access checks have passed already (errors are never cached). The
       // early hits (http/early-hits.ts) answer with it before routing, by the same key.

@@ -153,7 +153,7 @@ function operation(route: RouteDoc, path: string, jobToken: boolean): Record<str
   return {
     operationId: operationId(route.method.toString(), path),
     summary: route.summary,
-    security: route.auth === 'required' ? schemes : [...schemes, {}],
+    security: route.auth === 'required' || route.auth === 'admin' ? schemes : [...schemes, {}],
     parameters,
     ...(route.body ? { requestBody: { content: json(plain(route.body)) } } : {}),
     responses,

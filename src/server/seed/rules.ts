@@ -7,7 +7,13 @@ import type {
   SeedProject,
   SeedVariable,
 } from '../../schema/seed.js'
-import { variableErrors } from '../domain/ci-variable-rules.js'
+import {
+  GROUP_VARIABLE_LIMITS,
+  INSTANCE_VARIABLE_LIMITS,
+  PROJECT_VARIABLE_LIMITS,
+  variableErrors,
+  type VariableLimits,
+} from '../domain/ci-variable-rules.js'
 import { parseDuration } from '../domain/chronic-duration.js'
 import { checkForkedFrom } from './fork-rules.js'
 import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
@@ -54,6 +60,8 @@ export interface ExistingRecords {
   project(path: string): ExistingProject | undefined
   /** A group's label names and milestone titles; undefined when it does not exist. */
   groupItems(path: string): Titles | undefined
+  /** The keys of the instance's CI/CD variables. */
+  instanceVariableKeys(): Set<string>
 }
 
 /** Label names and milestone titles of a project or group. */
@@ -73,6 +81,7 @@ const NOTHING: ExistingRecords = {
   namespace: () => undefined,
   project: () => undefined,
   groupItems: () => undefined,
+  instanceVariableKeys: () => new Set(),
 }
 
 /** What a seed entry may add to a project that exists; its other keys describe a new project. */
@@ -87,7 +96,8 @@ const ADDABLE_TO_EXISTING = new Set(['path', 'members', 'labels', 'milestones', 
  * merge request issue iids exist; dates are real; durations parse (lib/gitlab/time_tracking_formatter.rb) and are not negative.
  * With `existing`, users, groups, users' namespaces and projects that exist count as listed: a
  * project may go in an existing namespace, an existing project may get members, labels,
- * milestones and issues (and nothing else), and a group that exists gets the members listed.
+ * milestones and issues (and nothing else), a group that exists gets the members listed, and the
+ * instance's variables already there count against `variables:` (their keys, the plan limit).
  */
 export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): SeedProblem[] {
   const problems: SeedProblem[] = []
@@ -137,7 +147,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     checkMembers(['groups', i], group.members)
     if (there && group.variables)
       report(['groups', i, 'variables'], `group ${group.path} exists: variables come only with a new group`)
-    checkVariables(report, ['groups', i], group.variables)
+    checkVariables(report, ['groups', i], group.variables, GROUP_VARIABLE_LIMITS)
     const titles = ownTitles(report, ['groups', i], group, existing.groupItems(group.path))
     const known = groupTitles.get(key)
     groupTitles.set(key, known ? merged(known, titles) : titles)
@@ -186,7 +196,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     checkDuration(report, () => [...at, 'ci_job_duration'], project.ci_job_duration)
     duplicates(report, project.ci_jobs, () => [...at, 'ci_jobs'], 'job')
     checkProject(report, at, project, checkUser, inherited(namespace), there)
-    checkVariables(report, at, project.variables)
+    checkVariables(report, at, project.variables, PROJECT_VARIABLE_LIMITS)
     project.triggers?.forEach((trigger, t) => {
       const path: SeedPath = [...at, 'triggers', t]
       checkUser(() => [...path, 'owner'], trigger.owner)
@@ -196,6 +206,11 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
       else triggerTokens.set(trigger.token, [...path, 'token'])
     })
   })
+
+  if (seed.variables) {
+    const keys = existing.instanceVariableKeys()
+    checkVariables(report, [], seed.variables, INSTANCE_VARIABLE_LIMITS, keys)
+  }
 
   const aliases = new Set<string>()
   seed.aliases?.forEach((alias, i) => {
@@ -216,8 +231,17 @@ type Report = (path: SeedPath, message: string, conflict?: true) => void
 type LazyPath = () => SeedPath
 type CheckUser = (path: LazyPath, username: string | undefined) => void
 
-/** A seed's `variables:` with the API's checks (src/server/domain/ci-variable-rules.ts), key by key. */
-function checkVariables(report: Report, at: SeedPath, variables: SeedVariable[] | undefined) {
+/**
+ * A seed's `variables:` with the API's checks (src/server/domain/ci-variable-rules.ts), key by key;
+ * `held`, the keys the owner has already (only the instance has any: other owners are new).
+ */
+function checkVariables(
+  report: Report,
+  at: SeedPath,
+  variables: SeedVariable[] | undefined,
+  limits: VariableLimits,
+  held: Set<string> = new Set(),
+) {
   const seen = new Set<string>()
   variables?.forEach((v, i) => {
     const fields = {
@@ -229,7 +253,8 @@ function checkVariables(report: Report, at: SeedPath, variables: SeedVariable[] 
       description: v.description ?? null,
     }
     const scoped = `${fields.key}\0${fields.environment_scope}`
-    const errors = variableErrors(fields, () => seen.has(scoped))
+    const taken = () => seen.has(scoped) || held.has(fields.key)
+    const errors = variableErrors(fields, taken, limits, () => held.size + i)
     seen.add(scoped)
     for (const [field, messages] of Object.entries(errors))
       for (const message of messages) report([...at, 'variables', i, field], message)

@@ -137,7 +137,7 @@ export function planFor(store: Store, access: Access, input: CiPlanInput): CiPla
  * predefined variables, then `workflow:rules` and each job's `rules` or `only`/`except`.
  */
 export function planCompiled(store: Store, input: CiPlanInput, config: CompiledConfig): CiPlanOutcome {
-  // The project's variables under the pipeline's own, both over the YAML's.
+  // The instance's, groups' and project's variables under the pipeline's own, all over the YAML's.
   const own = Object.fromEntries(
     [...refVariables(store, input.project.id, input.ref, input.tag), ...input.variables]
       .filter((v) => v.variable_type !== 'file')
@@ -163,8 +163,8 @@ function commitVariables(store: Store, input: PipelineFacts): Record<string, str
 
 /**
  * What `$VARIABLES` in `include` locations expand to (`Variables::Builder#config_variables`): the
- * predefined variables, the project's (protected ones on a protected ref only), then the pipeline's own,
- * file variables with their content.
+ * predefined variables, the instance's, groups' and project's (protected ones on a protected ref only),
+ * then the pipeline's own, file variables with their content.
  */
 export function includeVariables(
   store: Store,

@@ -1,7 +1,20 @@
-import type { CiVariable, CiVariableCreate, CiVariableUpdate } from '../../schema/index.js'
-import { variableErrors } from '../domain/ci-variable-rules.js'
+import type {
+  CiInstanceVariable,
+  CiInstanceVariableCreate,
+  CiInstanceVariableUpdate,
+  CiVariable,
+  CiVariableCreate,
+  CiVariableUpdate,
+} from '../../schema/index.js'
+import {
+  GROUP_VARIABLE_LIMITS,
+  INSTANCE_VARIABLE_LIMITS,
+  PROJECT_VARIABLE_LIMITS,
+  variableErrors,
+  type VariableLimits,
+} from '../domain/ci-variable-rules.js'
 import { forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
-import type { CiVariableRow, CiVariableTable } from '../store/ci-variables.js'
+import { INSTANCE, type CiVariableRow, type CiVariableTable } from '../store/ci-variables.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
@@ -9,14 +22,22 @@ import type { ServiceContext } from './context.js'
 
 const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0)
 
+/** What differs between the kinds of owner besides who may manage them. */
+interface VariableKind {
+  table: CiVariableTable
+  limits: VariableLimits
+  /** The model's name in a 404 (`Variable`, `InstanceVariable`). */
+  noun: string
+}
+
 /**
- * CI/CD variables of one kind of owner, kept in `table`; `admin` throws unless the actor may manage
+ * CI/CD variables of one kind of owner, kept in `kind.table`; `admin` throws unless the actor may manage
  * the owner's (`admin_cicd_variables`). A key may have one variable per environment scope; reading,
  * editing or deleting a key that several scopes share needs `filter[environment_scope]`.
  */
 function variableService<O extends { id: number }>(
   ctx: ServiceContext,
-  table: CiVariableTable,
+  { table, limits, noun }: VariableKind,
   admin: (actor: Actor, owner: O) => void,
 ) {
   const box = ctx.store.secrets
@@ -40,15 +61,17 @@ function variableService<O extends { id: number }>(
         409,
         "There are multiple variables with provided parameters. Please use 'filter[environment_scope]'",
       )
-    if (!rows[0]) throw notFound('Variable')
+    if (!rows[0]) throw notFound(noun)
     return rows[0]
   }
   const check = (row: CiVariableRow, value: string, id?: number) => {
     const fields = { ...row, value, masked: row.masked === 1, raw: row.raw === 1 }
-    const errors = variableErrors(fields, () => {
+    const taken = () => {
       const same = table.byScope(row.owner_id, row.key, row.environment_scope)
       return same !== undefined && same.id !== id
-    })
+    }
+    const count = id === undefined ? () => table.count(row.owner_id) : undefined
+    const errors = variableErrors(fields, taken, limits, count)
     if (Object.keys(errors).length > 0) throw validationError(errors)
   }
 
@@ -123,7 +146,8 @@ export type VariableService<O extends { id: number }> = ReturnType<typeof variab
 
 /** `lib/api/ci/variables.rb`: a project's variables, for its Maintainers (`admin_cicd_variables`). */
 export function ciVariableService(ctx: ServiceContext) {
-  return variableService<ProjectRow>(ctx, ctx.store.ciVariables, (actor, p) => {
+  const kind = { table: ctx.store.ciVariables, limits: PROJECT_VARIABLE_LIMITS, noun: 'Variable' }
+  return variableService<ProjectRow>(ctx, kind, (actor, p) => {
     if (!ctx.access.atLeast(actor, p, Level.maintainer)) throw forbidden()
   })
 }
@@ -131,8 +155,45 @@ export type CiVariableService = ReturnType<typeof ciVariableService>
 
 /** `lib/api/ci/group_variables.rb`: a group's variables, for its Owners (`GroupPolicy`'s `admin_cicd_variables`). */
 export function ciGroupVariableService(ctx: ServiceContext) {
-  return variableService<NamespaceRow>(ctx, ctx.store.ciGroupVariables, (actor, g) => {
+  const kind = { table: ctx.store.ciGroupVariables, limits: GROUP_VARIABLE_LIMITS, noun: 'Variable' }
+  return variableService<NamespaceRow>(ctx, kind, (actor, g) => {
     if (!actor.admin && ctx.access.groupLevel(actor, g) < Level.owner) throw forbidden()
   })
 }
 export type CiGroupVariableService = ReturnType<typeof ciGroupVariableService>
+
+/** The instance as the owner of its variables. */
+const INSTANCE_OWNER = { id: INSTANCE }
+
+/**
+ * `lib/api/admin/ci/variables.rb`: the instance's variables, for administrators (`authenticated_as_admin!`).
+ * One variable per key (no environment scope); GitLab's record has no `hidden` nor `environment_scope`.
+ */
+export function ciInstanceVariableService(ctx: ServiceContext) {
+  const kind = {
+    table: ctx.store.ciInstanceVariables,
+    limits: INSTANCE_VARIABLE_LIMITS,
+    noun: 'InstanceVariable',
+  }
+  const variables = variableService<typeof INSTANCE_OWNER>(ctx, kind, (actor) => {
+    if (!actor.admin) throw forbidden()
+  })
+  // An instance variable is never hidden: its value is always there.
+  const shape = ({ hidden: _h, environment_scope: _e, value, ...v }: CiVariable): CiInstanceVariable => ({
+    ...v,
+    value: value ?? '',
+  })
+  return {
+    list(actor: Actor, limit: number, offset: number) {
+      const { items, total } = variables.list(actor, INSTANCE_OWNER, limit, offset)
+      return { items: items.map(shape), total }
+    },
+    get: (actor: Actor, key: string) => shape(variables.get(actor, INSTANCE_OWNER, key)),
+    create: (actor: Actor, input: CiInstanceVariableCreate) =>
+      shape(variables.create(actor, INSTANCE_OWNER, input)),
+    update: (actor: Actor, key: string, input: CiInstanceVariableUpdate) =>
+      shape(variables.update(actor, INSTANCE_OWNER, key, input)),
+    remove: (actor: Actor, key: string) => variables.remove(actor, INSTANCE_OWNER, key),
+  }
+}
+export type CiInstanceVariableService = ReturnType<typeof ciInstanceVariableService>

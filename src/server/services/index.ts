@@ -21,7 +21,7 @@ import type { RunnerService } from './runners.js'
 import type { TimeTrackingService } from './time-tracking.js'
 import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
-import type { CiGroupVariableService, CiVariableService } from './ci-variables.js'
+import type { CiGroupVariableService, CiInstanceVariableService, CiVariableService } from './ci-variables.js'
 import type { CiLintService } from './ci-lint.js'
 import type { UserService } from './users.js'
 import type { UserAdminService } from './user-admin.js'
@@ -81,6 +81,7 @@ export interface Services {
   /** Project CI/CD variables. */
   ciVariables: CiVariableService
   ciGroupVariables: CiGroupVariableService
+  ciInstanceVariables: CiInstanceVariableService
   /** The CI Lint API: a configuration checked in a project's context. */
   ciLint: CiLintService
   transfers: Transfers

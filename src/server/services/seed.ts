@@ -9,7 +9,7 @@ import { defaultBranchProtection } from './repository/core.js'
 import { makeFork } from './project-forks.js'
 import { countTasks } from '../domain/tasks.js'
 import type { Store } from '../store/index.js'
-import type { CiVariableTable } from '../store/ci-variables.js'
+import { INSTANCE, type CiVariableTable } from '../store/ci-variables.js'
 import type { MilestoneInsert } from '../store/milestones.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ExistingRecords } from '../seed/rules.js'
@@ -95,6 +95,7 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
   seedGroups(w, seed.groups ?? [])
   seed.projects?.forEach((p, index) => seedProject(w, p, index))
   seedAliases(w, seed.aliases ?? [])
+  seedVariables(store, store.ciInstanceVariables, INSTANCE, seed.variables)
 }
 
 /** What each part of `applySeed` writes with: the store, the seed's time, users by name. */
@@ -376,6 +377,7 @@ function seedAliases({ store }: SeedWriter, aliases: NonNullable<Seed['aliases']
 export function existingRecords(store: Store): ExistingRecords {
   return {
     user: (username) => store.users.byUsername(username) !== undefined,
+    instanceVariableKeys: () => new Set(store.ciInstanceVariables.all(INSTANCE).map((v) => v.key)),
     namespace: (path) => store.namespaces.byPath(path)?.kind,
     groupItems: (path) => {
       const group = store.namespaces.byPath(path)

@@ -52,7 +52,11 @@ import { openStartStore, seedStartStore, type SeedFile } from '../services/seed-
 import { timeTrackingService } from '../services/time-tracking.js'
 import { todoService } from '../services/todos.js'
 import { triggerService } from '../services/triggers.js'
-import { ciGroupVariableService, ciVariableService } from '../services/ci-variables.js'
+import {
+  ciGroupVariableService,
+  ciInstanceVariableService,
+  ciVariableService,
+} from '../services/ci-variables.js'
 import { userService } from '../services/users.js'
 import { userAdminService } from '../services/user-admin.js'
 import { personalAccessTokenService } from '../services/personal-access-tokens.js'
@@ -347,6 +351,7 @@ function ciServices(api: Assembly, events: HookEvents) {
     triggers: triggerService(ctx, runner, pipelines),
     ciVariables: ciVariableService(ctx),
     ciGroupVariables: ciGroupVariableService(ctx),
+    ciInstanceVariables: ciInstanceVariableService(ctx),
     jobs: jobService(ctx, runner, pipelines),
     ciLint: ciLintService(ctx, fetchRemote),
   }

@@ -23,28 +23,35 @@ export interface CiVariableRow {
 
 export type NewCiVariable = Omit<CiVariableRow, 'id'>
 
+/** The owner id of the instance's variables (`ci_instance_variables` has no owner). */
+export const INSTANCE = 0
+
 const COLUMNS = `key, value_encrypted, variable_type, protected, masked, hidden, raw, environment_scope, description`
 
 /**
  * CI/CD variables of one kind of owner, in GitLab's order: by id. Projects' live in `ci_variables`
- * (`project_id`), groups' in `ci_group_variables` (`group_id`); both read back with `owner_id`.
+ * (`project_id`), groups' in `ci_group_variables` (`group_id`), the instance's in
+ * `ci_instance_variables` (no owner column: every call's owner id is `INSTANCE`, read back as 0).
  */
 export function ciVariableTable(
   db: Db,
-  table: 'ci_variables' | 'ci_group_variables' = 'ci_variables',
-  owner: 'project_id' | 'group_id' = 'project_id',
+  table: 'ci_variables' | 'ci_group_variables' | 'ci_instance_variables' = 'ci_variables',
+  owner: 'project_id' | 'group_id' | null = 'project_id',
 ) {
-  const select = `SELECT id, ${owner} AS owner_id, ${COLUMNS} FROM ${table}`
+  // `? = 0` keeps one parameter list for every table: the instance's rows have no owner to match.
+  const ownerColumn = owner ?? '0'
+  const mine = owner ? `${owner} = ?` : '? = 0'
+  const select = `SELECT id, ${ownerColumn} AS owner_id, ${COLUMNS} FROM ${table}`
   const insert = db.prepare(
-    `INSERT INTO ${table} (${owner}, ${COLUMNS})
-     VALUES (@owner_id, @key, @value_encrypted, @variable_type, @protected, @masked, @hidden, @raw,
-       @environment_scope, @description)`,
+    `INSERT INTO ${table} (${owner ? `${owner}, ` : ''}${COLUMNS})
+     VALUES (${owner ? '@owner_id, ' : ''}@key, @value_encrypted, @variable_type, @protected, @masked, @hidden,
+       @raw, @environment_scope, @description)`,
   )
-  const ofOwner = db.prepare(`${select} WHERE ${owner} = ? ORDER BY id LIMIT ? OFFSET ?`)
-  const all = db.prepare(`${select} WHERE ${owner} = ? ORDER BY id`)
-  const count = db.prepare(`SELECT COUNT(*) FROM ${table} WHERE ${owner} = ?`).pluck()
-  const byKey = db.prepare(`${select} WHERE ${owner} = ? AND key = ? ORDER BY id`)
-  const byScope = db.prepare(`${select} WHERE ${owner} = ? AND key = ? AND environment_scope = ?`)
+  const ofOwner = db.prepare(`${select} WHERE ${mine} ORDER BY id LIMIT ? OFFSET ?`)
+  const all = db.prepare(`${select} WHERE ${mine} ORDER BY id`)
+  const count = db.prepare(`SELECT COUNT(*) FROM ${table} WHERE ${mine}`).pluck()
+  const byKey = db.prepare(`${select} WHERE ${mine} AND key = ? ORDER BY id`)
+  const byScope = db.prepare(`${select} WHERE ${mine} AND key = ? AND environment_scope = ?`)
   const update = db.prepare(
     `UPDATE ${table} SET key = @key, value_encrypted = @value_encrypted, variable_type = @variable_type,
        protected = @protected, masked = @masked, hidden = @hidden, raw = @raw,
@@ -53,7 +60,8 @@ export function ciVariableTable(
   )
   const remove = db.prepare(`DELETE FROM ${table} WHERE id = ?`)
   return {
-    insert: (row: NewCiVariable) => Number(insert.run(row).lastInsertRowid),
+    insert: ({ owner_id, ...row }: NewCiVariable) =>
+      Number(insert.run(owner ? { owner_id, ...row } : row).lastInsertRowid),
     ofOwner: (ownerId: number, limit: number, offset: number) =>
       ofOwner.all(ownerId, limit, offset) as CiVariableRow[],
     /** Every variable of an owner: what its jobs see. */
@@ -69,7 +77,7 @@ export function ciVariableTable(
 }
 export type CiVariableTable = ReturnType<typeof ciVariableTable>
 
-/** A project or group variable as a pipeline of one ref sees it: its value open. */
+/** An instance, group or project variable as a pipeline of one ref sees it: its value open. */
 export interface RefVariable {
   key: string
   value: string
@@ -79,15 +87,17 @@ export interface RefVariable {
 }
 
 /**
- * `Ci::Variables::Builder`'s `secret_group_variables` then `secret_project_variables`: the variables of
- * the project's groups, the farthest ancestor first so that the closer group wins, then the project's
- * own (`Project#ci_variables_for(ref:)`); protected ones only on a protected branch or tag. The
- * emulator's jobs have no environment, so only the `*` scope applies.
+ * `Ci::Variables::Builder`'s `secret_instance_variables`, `secret_group_variables` then
+ * `secret_project_variables`, weakest first: the instance's, those of the project's groups, the farthest
+ * ancestor first so that the closer group wins, then the project's own (`Project#ci_variables_for(ref:)`);
+ * protected ones only on a protected branch or tag. The emulator's jobs have no environment, so only the
+ * `*` scope applies.
  */
 export function refVariables(
   store: {
     ciVariables: CiVariableTable
     ciGroupVariables: CiVariableTable
+    ciInstanceVariables: CiVariableTable
     projects: { get(id: number): ProjectRow | undefined }
     namespaces: { get(id: number): NamespaceRow | undefined }
     repository: RepositoryTables
@@ -104,6 +114,7 @@ export function refVariables(
     ns = ns.parent_id === null ? undefined : store.namespaces.get(ns.parent_id)
   }
   const rows = [
+    ...store.ciInstanceVariables.all(INSTANCE),
     ...groups.flatMap((id) => store.ciGroupVariables.all(id)),
     ...store.ciVariables.all(projectId),
   ].filter((r) => r.environment_scope === '*')

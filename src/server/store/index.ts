@@ -112,6 +112,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     ciVariables: ciVariableTable(db),
     /** Group CI/CD variables, the same shape in their own table. */
     ciGroupVariables: ciVariableTable(db, 'ci_group_variables', 'group_id'),
+    /** Instance CI/CD variables: the same shape with no owner (`INSTANCE`). */
+    ciInstanceVariables: ciVariableTable(db, 'ci_instance_variables', null),
     pipelines: pipelineTable(db, digest),
     /** What each job's `.gitlab-ci.yml` told it to do (src/server/ci/job-definition.ts). */
     jobDefinitions: jobDefinitionTable(db),

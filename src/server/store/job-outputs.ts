@@ -16,6 +16,8 @@ export interface JobStateRow {
   variables: string | null
   erased_at: string | null
   erased_by_id: number | null
+  /** The CI/CD variables it was given when it started running, sealed JSON (migration 35). */
+  runner_variables: string | null
 }
 
 /** A job whose definition has `trigger:` is a bridge (`Ci::Bridge`), not a build. */
@@ -24,7 +26,14 @@ const IS_BRIDGE = `EXISTS (SELECT 1 FROM ci_job_definitions d WHERE d.build_id =
 const statusIn = (statuses: readonly string[] | undefined) =>
   statuses ? `AND b.status IN (${statuses.map(() => '?').join(',')})` : ''
 
-const NO_STATE = { allow_failure: 0, user_id: null, variables: null, erased_at: null, erased_by_id: null }
+const NO_STATE = {
+  allow_failure: 0,
+  user_id: null,
+  variables: null,
+  erased_at: null,
+  erased_by_id: null,
+  runner_variables: null,
+}
 
 /** Traces, artifacts and job states (migration 23); rows in and out, no rules. */
 export function jobOutputTable(db: Db) {
@@ -51,8 +60,9 @@ export function jobOutputTable(db: Db) {
     .pluck()
   const getState = db.prepare('SELECT * FROM ci_job_states WHERE build_id = ?')
   const putState = db.prepare(
-    `INSERT OR REPLACE INTO ci_job_states (build_id, allow_failure, user_id, variables, erased_at, erased_by_id)
-     VALUES (@build_id, @allow_failure, @user_id, @variables, @erased_at, @erased_by_id)`,
+    `INSERT OR REPLACE INTO ci_job_states
+       (build_id, allow_failure, user_id, variables, erased_at, erased_by_id, runner_variables)
+     VALUES (@build_id, @allow_failure, @user_id, @variables, @erased_at, @erased_by_id, @runner_variables)`,
   )
   const state = (buildId: number): JobStateRow =>
     (getState.get(buildId) as JobStateRow | undefined) ?? { build_id: buildId, ...NO_STATE }

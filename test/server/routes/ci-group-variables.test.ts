@@ -101,6 +101,21 @@ describe('group variables API', () => {
     expect((await t.http('GET', `${ACME}/variables`, { token: OLGA })).headers['x-total']).toBe('2')
   })
 
+  it("refuses a variable past a self-managed GitLab's default plan limit, 30000 per group, and only in that group", async () => {
+    const acme = (await t.http('GET', ACME, { token: OLGA })).body as Json
+    inspectDb(t.server.store)
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+         INSERT INTO ci_group_variables (group_id, key, value_encrypted) SELECT ?, 'K' || i, 'x' FROM n`,
+      )
+      .run(acme.id as number)
+    expect(await create(ACME, { key: 'ONE_MORE', value: 'v' })).toMatchObject({
+      status: 400,
+      body: { message: { base: ['Maximum number of group ci variables (30000) exceeded'] } },
+    })
+    expect((await create(TEAM, { key: 'ONE_MORE', value: 'v' })).status).toBe(201)
+  })
+
   it('401 to anonymous callers, 404 to outsiders of a private group, 403 to Maintainers; Owners and admins pass', async () => {
     await create(ACME, { key: 'K', value: 'v' })
     expect((await t.http('GET', `${ACME}/variables`)).status).toBe(401)

@@ -164,6 +164,30 @@ describe('project variables API', () => {
     })
   })
 
+  it("refuses a variable past a self-managed GitLab's default plan limit, 8000 per project; an edit still passes", async () => {
+    expect((await create({ key: 'FIRST', value: 'v' })).status).toBe(201)
+    const project = (await t.http('GET', APP, { token: MARK })).body as Json
+    inspectDb(t.server.store)
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 8000)
+         INSERT INTO ci_variables (project_id, key, value_encrypted)
+         SELECT ?, 'K' || i, (SELECT value_encrypted FROM ci_variables WHERE key = 'FIRST') FROM n`,
+      )
+      .run(project.id as number)
+    expect(await create({ key: 'bad-key', value: 'v' })).toMatchObject({
+      status: 400,
+      body: {
+        message: {
+          key: ["can contain only letters, digits and '_'."],
+          base: ['Maximum number of project ci variables (8000) exceeded'],
+        },
+      },
+    })
+    const edit = await t.http('PUT', `${APP}/variables/FIRST`, { token: MARK, json: { value: 'w' } })
+    expect(edit.status).toBe(200)
+    expect((await t.http('GET', `${APP}/variables`, { token: MARK })).headers['x-total']).toBe('8000')
+  })
+
   it('401 to anonymous callers, 404 to outsiders of a private project, 403 to developers', async () => {
     await create({ key: 'K', value: 'v' })
     expect((await t.http('GET', `${APP}/variables`)).status).toBe(401)

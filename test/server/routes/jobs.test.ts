@@ -256,7 +256,10 @@ describe('acting on jobs', () => {
       400,
       { message: '400 Bad request - Unplayable Job' },
     ])
-    expect(stored('SELECT * FROM ci_job_states')).toEqual([])
+    // Nobody played anything (the jobs that ran keep only the variables they started with).
+    expect(stored('SELECT * FROM ci_job_states WHERE user_id IS NOT NULL OR variables IS NOT NULL')).toEqual(
+      [],
+    )
     const played = await t.http('POST', `${M}/jobs/${release.id as number}/play`, {
       token: DANA,
       json: { job_variables_attributes: [{ key: 'VERSION', value: '1.2.3' }] },

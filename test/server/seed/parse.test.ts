@@ -398,6 +398,21 @@ describe('parseSeed', () => {
         "groups[1].variables[0].environment_scope: can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces",
       ],
       [
+        'an instance variable key repeated',
+        `${users}variables: [ { key: SITE, value: a }, { key: SITE, value: b } ]`,
+        'variables[1].key: (SITE) has already been taken',
+      ],
+      [
+        'an instance variable value past 10,000 characters',
+        `${users}variables: [ { key: SITE, value: ${'x'.repeat(10_001)} } ]`,
+        'variables[0].value: The value of the provided variable exceeds the 10000 character limit',
+      ],
+      [
+        'a 26th instance variable',
+        `${users}variables: [ ${Array.from({ length: 26 }, (_, i) => `{ key: V${i}, value: v }`).join(', ')} ]`,
+        'variables[25].base: Maximum number of ci instance level variables (25) exceeded',
+      ],
+      [
         'an alias of an unknown project',
         project('aliases: [ { name: w, project: acme/nope } ]'),
         'aliases[0].project: unknown project acme/nope',

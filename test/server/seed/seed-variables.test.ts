@@ -1,6 +1,6 @@
 /*
- * A seed's `variables:` on groups and projects: stored as the API stores them (sealed), read back
- * through the variables API with their fields, and reset back to.
+ * A seed's `variables:` on groups, projects and the instance (top level): stored as the API stores them
+ * (sealed), read back through the variables API with their fields, and reset back to.
  */
 import { inspectDb } from '../../../src/server/store/inspect.js'
 import { serverEach } from '../../support/server.js'
@@ -19,6 +19,8 @@ projects:
       - { key: URL, value: https://prod, environment_scope: production }
       - { key: URL, value: https://stage, environment_scope: staging }
       - { key: KUBECONFIG, value: "apiVersion: v1", variable_type: file, raw: true }
+variables:
+  - { key: SITE, value: site-secret-1, masked: true, description: everywhere }
 `
 const t = serverEach(seed)
 type Json = Record<string, unknown>
@@ -47,14 +49,46 @@ it("seeds group and project variables sealed, read back with the API's fields, a
       ['URL', 'https://stage', 'staging', 'env_var', false],
       ['KUBECONFIG', 'apiVersion: v1', '*', 'file', true],
     ])
+    const instance = await t.http('GET', '/api/v4/admin/ci/variables', { token: ROOT })
+    expect(instance.body).toEqual([
+      {
+        variable_type: 'env_var',
+        key: 'SITE',
+        value: 'site-secret-1',
+        protected: false,
+        masked: true,
+        raw: false,
+        description: 'everywhere',
+      },
+    ])
     const db = inspectDb(t.server.store)
     const rows = [
       ...db.prepare('SELECT * FROM ci_variables').all(),
       ...db.prepare('SELECT * FROM ci_group_variables').all(),
+      ...db.prepare('SELECT * FROM ci_instance_variables').all(),
     ]
-    expect(rows).toHaveLength(4)
-    expect(JSON.stringify(rows)).not.toMatch(/registry-secret-1|https:\/\/prod|apiVersion/)
+    expect(rows).toHaveLength(5)
+    expect(JSON.stringify(rows)).not.toMatch(/registry-secret-1|https:\/\/prod|apiVersion|site-secret-1/)
     await t.http('DELETE', '/api/v4/groups/acme/variables/REGISTRY', { token: ROOT })
+    await t.http('DELETE', '/api/v4/admin/ci/variables/SITE', { token: ROOT })
     await t.server.reset()
   }
+})
+
+it("refuses a seed added to the running server whose instance variable's key is taken, and adds nothing", async () => {
+  const post = (body: string) =>
+    t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      headers: { 'content-type': 'application/yaml' },
+      form: body,
+    })
+  const taken = await post('variables: [ { key: SITE, value: again } ]')
+  expect(taken.status).toBe(400)
+  expect(JSON.stringify(taken.body)).toContain('variables[0].key: (SITE) has already been taken')
+  expect((await post('variables: [ { key: OTHER, value: v } ]')).status).toBe(201)
+  const keys = (await t.http('GET', '/api/v4/admin/ci/variables', { token: ROOT })).body as Json[]
+  expect(keys.map((v) => [v.key, v.value])).toEqual([
+    ['SITE', 'site-secret-1'],
+    ['OTHER', 'v'],
+  ])
 })
