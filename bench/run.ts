@@ -17,6 +17,7 @@ import { run as peer } from './peer.js'
 import { run as start } from './start.js'
 import { run as syncComments } from './sync-comments.js'
 import { run as triggerFollow } from './trigger-follow.js'
+import { run as blame } from './blame.js'
 
 type Row = { name: string; ratio: number; detail: string }
 const benches: [string, () => Promise<Row | Row[]>][] = [
@@ -33,6 +34,7 @@ const benches: [string, () => Promise<Row | Row[]>][] = [
   ['start', start],
   ['sync-comments', syncComments],
   ['trigger-follow', triggerFollow],
+  ['blame', blame],
 ]
 const only = process.argv.slice(2)
 const rows: Row[] = []

@@ -35,7 +35,8 @@ export async function importFile(
     body: form,
   })
   const text = await res.body.text()
-  return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : undefined }
+  const requestId = res.headers['x-request-id'] as string | undefined
+  return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : undefined, requestId }
 }
 
 /**

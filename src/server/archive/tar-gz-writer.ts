@@ -116,7 +116,12 @@ export class TarGzWriter {
   /** Creates (or truncates) `path` and writes the gzip header. Throws what the file system throws. */
   static async create(path: string, mtime: Date): Promise<TarGzWriter> {
     const out = await open(path, 'w', PRIVATE_FILE_MODE)
-    await out.write(GZIP_HEADER, 0, GZIP_HEADER.length, 0)
+    try {
+      await out.write(GZIP_HEADER, 0, GZIP_HEADER.length, 0)
+    } catch (err) {
+      await out.close()
+      throw err
+    }
     return new TarGzWriter(out, mtime)
   }
 

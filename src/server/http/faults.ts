@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http'
-import { Readable, Transform } from 'node:stream'
+import { pipeline, Readable, Transform } from 'node:stream'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Clock } from '../domain/clock.js'
 import type { FaultRule, FaultRules } from '../domain/fault-rules.js'
@@ -55,8 +55,13 @@ export function installFaults(
   app.addHook('onSend', (req, reply, payload, done) => {
     const rate = slow.get(req)
     if (rate === undefined || payload === null || payload === undefined) return done(null, payload)
+    // pipeline, not pipe: a client leaving mid-answer destroys the throttle, and with it the route's
+    // stream (a download's file handle, closed then rather than on garbage collection).
     if (typeof (payload as Readable).pipe === 'function')
-      return done(null, (payload as Readable).pipe(throttle(rate)))
+      return done(
+        null,
+        pipeline(payload as Readable, throttle(rate), () => undefined),
+      )
     const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(String(payload))
     reply.header('content-length', bytes.length)
     done(null, Readable.from([bytes]).pipe(throttle(rate)))

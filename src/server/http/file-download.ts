@@ -5,7 +5,8 @@ import { streamedBody } from './head-requests.js'
 /**
  * Answers with the file as an attachment named `name` (`application/octet-stream`, its length),
  * streamed; `missing` is thrown when the file is gone. The file is opened before answering, so
- * that a new export removing it cannot break a download under way.
+ * that a new export removing it cannot break a download under way; the read stream closes the handle
+ * when it ends or is destroyed (a client leaving midway).
  */
 export async function sendDownload(
   reply: FastifyReply,
@@ -16,7 +17,10 @@ export async function sendDownload(
   const handle = await open(file).catch(() => {
     throw missing()
   })
-  const { size } = await handle.stat()
+  const { size } = await handle.stat().catch(async (err: unknown) => {
+    await handle.close()
+    throw err
+  })
   return reply
     .header('content-type', 'application/octet-stream')
     .header(

@@ -110,6 +110,7 @@ export function projectImportRoutes(
         params,
         'gitlab_project',
         { kind: 'file', file: file.path },
+        req.id,
         async () => {
           if (!file.filename.toLowerCase().endsWith('.gz')) throw messageError(422, NOT_GZ)
         },
@@ -133,7 +134,7 @@ export function projectImportRoutes(
     },
     async (h) => {
       const { source, check } = opts.sources.url(h.params)
-      const record = await imports.create(h.actor, h.params, 'gitlab_project', source, check)
+      const record = await imports.create(h.actor, h.params, 'gitlab_project', source, h.req.id, check)
       return h.reply.code(201).send({ ...record, import_error: null })
     },
   )
@@ -150,7 +151,7 @@ export function projectImportRoutes(
     },
     async (h) => {
       const { source, check } = opts.sources.s3(h.params)
-      const record = await imports.create(h.actor, h.params, 'gitlab_project', source, check)
+      const record = await imports.create(h.actor, h.params, 'gitlab_project', source, h.req.id, check)
       return h.reply.code(201).send(record)
     },
   )

@@ -82,13 +82,16 @@ export function importService(ctx: ServiceContext, env: ImportEnv) {
     /**
      * Checks the target (`check` runs after the namespace and rights, before anything is
      * written, e.g. the remote file's HEAD), creates the project and queues the import. A refused
-     * request writes nothing; the caller removes an uploaded file it refused.
+     * request writes nothing; the caller removes an uploaded file it refused. The import's
+     * `correlation_id` is `requestId`, the request's `X-Request-Id` (`ProjectImportState` records
+     * `Labkit::Correlation::CorrelationId.current_or_new_id`, app/models/project_import_state.rb).
      */
     async create(
       actor: Actor,
       params: ProjectImportParams,
       importType: string,
       source: ImportPlan,
+      requestId: string,
       check?: () => Promise<void>,
     ): Promise<ProjectImportStatus> {
       const ns = namespaceFor(actor, params.namespace)
@@ -124,7 +127,7 @@ export function importService(ctx: ServiceContext, env: ImportEnv) {
           project_id: id,
           user_id: actor.id!,
           import_type: importType,
-          correlation_id: correlationId(),
+          correlation_id: requestId,
           source: source.kind,
           override_params: JSON.stringify({
             ...(params.override_params ?? {}),

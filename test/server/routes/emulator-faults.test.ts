@@ -3,6 +3,12 @@ import {
   FaultRuleError,
   type RunningServer,
 } from '../../../src/server/start/start-server.js'
+import { randomBytes } from 'node:crypto'
+import { readdirSync, readlinkSync } from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { once } from 'node:events'
+import { connect } from 'node:net'
+import { exportSettled } from '../../support/imports.js'
 import { serverEach } from '../../support/server.js'
 import { aliceWidgets } from '../../support/seeds.js'
 
@@ -146,6 +152,40 @@ describe('delay, reset and slow_body', () => {
     const expected = (Buffer.byteLength(whole.text) / 4000) * 1000
     expect(took).toBeGreaterThanOrEqual(expected * 0.8)
     expect(took).toBeLessThan(expected * 3 + 500)
+  })
+
+  it('slow_body: a client leaving a download midway closes the file the server was reading', async () => {
+    const P = '/api/v4/projects/acme%2Fwidgets'
+    // An archive larger than a read stream's buffer (an incompressible description): the file is still
+    // being read when the client leaves.
+    const description = randomBytes(300_000).toString('base64')
+    expect(
+      (await t.http('POST', `${P}/issues`, { token: ALICE, json: { title: 'Big', description } })).status,
+    ).toBe(201)
+    expect((await t.http('POST', `${P}/export`, { token: ALICE })).status).toBe(202)
+    await exportSettled(t, P, ALICE)
+    // This process's descriptors open on an export archive (the server runs in it).
+    const archives = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return /\/export-\d+-\w+\.tar\.gz$/.test(readlinkSync(`/proc/self/fd/${fd}`))
+        } catch {
+          return false // closed while listed
+        }
+      })
+    await addFault({ path: `${P}/export/download`, action: 'slow_body', bytes_per_second: 200, times: 1 })
+    // A client that reads the answer's first bytes, then closes its connection.
+    const { hostname, port, host } = new URL(t.baseUrl)
+    const client = connect(Number(port), hostname)
+    client.write(
+      `GET ${P}/export/download HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: test\r\nPrivate-Token: ${ALICE}\r\n\r\n`,
+    )
+    const [first] = (await once(client, 'data')) as [Buffer]
+    expect(first.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(archives()).toHaveLength(1)
+    client.destroy()
+    for (let i = 0; i < 50 && archives().length > 0; i++) await sleep(20)
+    expect(archives()).toEqual([])
   })
 })
 

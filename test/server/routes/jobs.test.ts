@@ -381,7 +381,7 @@ describe('acting on jobs', () => {
 })
 
 describe('an archived project', () => {
-  it('refuses play, retry and erase, retrying a pipeline and reading its variables (403), whatever the ref', async () => {
+  it('refuses play, retry, erase and cancel, retrying a pipeline and reading its variables (403), whatever the ref', async () => {
     // A tag pipeline: an archived project's branches are written by no one, so `protected_ref` alone
     // refuses their jobs' writes; a tag's pipeline shows the archived check of its own.
     const tag = await t.http('POST', `${P}/repository/tags`, {
@@ -405,9 +405,11 @@ describe('an archived project', () => {
       await post(`/jobs/${failed.id as number}/play`, DANA),
       await post(`/pipelines/${pid}/retry`, DANA),
       await t.http('GET', `${P}/pipelines/${pid}/variables`, { token: MARK }),
+      // `cancel_build` stays, but no one writes the tag (`can_create_tag?` asks `push_code`): `protected_ref`.
+      await post(`/jobs/${failed.id as number}/cancel`, DANA),
     ]
     expect(refused.map((r) => [r.status, r.body])).toEqual(
-      Array.from({ length: 5 }, () => [403, { message: '403 Forbidden' }]),
+      Array.from({ length: 6 }, () => [403, { message: '403 Forbidden' }]),
     )
     expect(stored('SELECT COUNT(*) AS n FROM ci_builds WHERE pipeline_id = ?', pid)).toEqual([{ n: 2 }])
     expect((await t.http('GET', `${P}/jobs/${failed.id as number}/trace`, { token: ROOT })).text).not.toBe('')

@@ -13,12 +13,14 @@ import { inspectDb } from '../../../src/server/store/inspect.js'
  */
 const TOKEN = `glptt-${'ef56'.repeat(10)}`
 const MARK = 'glpat-mark-token'
+const OWEN = 'glpat-owen-token'
 const P = '/api/v4/projects/acme%2Fapp'
 const seed = `
 users:
   - { username: mark, token: ${MARK} }
+  - { username: owen, token: ${OWEN} }
 groups:
-  - { path: acme, visibility: private, members: { mark: maintainer } }
+  - { path: acme, visibility: private, members: { mark: maintainer, owen: owner } }
 projects:
   - path: acme/app
     branches: [develop, release]
@@ -109,6 +111,30 @@ describe('pipelines on branches and tags', () => {
       ['main', ids.main],
       ['develop', ids.develop],
     ])
+  })
+
+  it('an archived project refuses to cancel or retry a tag pipeline and to create a tag (403)', async () => {
+    // ProjectPolicy: archived prevents `push_code`, so `admin_tag` and a protected tag's role level
+    // (`role_access_allowed?`) fail: `can_create_tag?` is false, the pipeline's ref `protected_ref`.
+    const guarded = await t.http('POST', `${P}/protected_tags`, { token: MARK, json: { name: 'v2.*' } })
+    expect(guarded.status).toBe(201)
+    const ids = [] as number[]
+    for (const ref of ['v1.0', 'v2.0']) ids.push(((await trigger(ref)).body as Json).id as number)
+    const post = (path: string, json?: Json) => t.http('POST', `${P}${path}`, { token: MARK, json })
+    const owner = (path: string) => t.http('POST', `${P}${path}`, { token: OWEN })
+    expect((await owner('/archive')).status).toBe(201)
+    const refused = [
+      ...ids.flatMap((id) => [post(`/pipelines/${id}/cancel`), post(`/pipelines/${id}/retry`)]),
+      post('/repository/tags', { tag_name: 'v3.0', ref: 'main' }),
+    ]
+    expect((await Promise.all(refused)).map((r) => [r.status, r.body])).toEqual(
+      Array.from({ length: 5 }, () => [403, { message: '403 Forbidden' }]),
+    )
+    const statuses = inspectDb(t.server.store).prepare('SELECT DISTINCT status FROM pipelines').pluck().all()
+    expect(statuses).not.toContain('canceled')
+    // Unarchived, the maintainer cancels both.
+    expect((await owner('/unarchive')).status).toBe(201)
+    for (const id of ids) expect((await post(`/pipelines/${id}/cancel`)).body).toMatchObject({ id })
   })
 })
 

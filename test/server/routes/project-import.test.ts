@@ -77,12 +77,19 @@ describe('POST /projects/import: round trip', () => {
       path_with_namespace: 'acme/widgets-copy',
       import_status: 'scheduled',
       import_type: 'gitlab_project',
-      correlation_id: expect.any(String),
+      // The request's correlation id, which the answer's X-Request-Id carries (`ProjectImportState`).
+      correlation_id: res.requestId,
       failed_relations: [],
       import_error: null,
     })
+    expect(res.requestId).toMatch(/^[0-9A-Z]{26}$/)
     const done = await settled(res.body!.id)
-    expect(done).toMatchObject({ import_status: 'finished', failed_relations: [], import_error: null })
+    expect(done).toMatchObject({
+      import_status: 'finished',
+      correlation_id: res.requestId,
+      failed_relations: [],
+      import_error: null,
+    })
 
     const keep = (i: Json) => ({
       iid: i.iid,

@@ -11,6 +11,7 @@ import { branchProtection, tagProtections } from '../../store/ref-protection.js'
 import type { UserRow } from '../../store/users.js'
 import { Level, type Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
+import { repositoryReads } from './reads.js'
 import { applyActions, type CheckedAction } from './commit-actions.js'
 
 /** `Gitlab::Git::SHA1_BLANK_SHA`: the `before` of a ref created, the `after` of one deleted. */
@@ -77,6 +78,7 @@ export function repositoryCore(ctx: ServiceContext) {
   const repo = store.repository
   const objects = store.gitObjects
   const listeners = new Set<PushListener>()
+  const { pushCode } = repositoryReads(ctx)
 
   const branchSha = (project: ProjectRow, name: string) => repo.ref(project.id, 'branch', name)?.sha
 
@@ -111,22 +113,27 @@ export function repositoryCore(ctx: ServiceContext) {
 
   const protection = (project: ProjectRow, branch: string) => branchProtection(repo, project.id, branch)
 
-  /** `ProtectedRefAccess#check_access`: 0 lets no one, 60 administrators only. */
+  /**
+   * `ProtectedRefAccess#check_access`: 0 lets no one, 60 administrators only; a role level also asks
+   * `push_code` (`role_access_allowed?`), which an archived project refuses to everyone.
+   */
   const allows = (actor: Actor, project: ProjectRow, level: number) =>
-    level !== 0 && (actor.admin || (level !== 60 && access.atLeast(actor, project, level)))
+    level !== 0 &&
+    (level === 60 ? actor.admin : !project.archived && (actor.admin || access.atLeast(actor, project, level)))
 
   /**
    * `Gitlab::UserAccess#can_create_tag?`: a protected tag's create level (any matching protection
-   * that lets the caller in), else `admin_tag` (Developer, as `pushCode` checks).
+   * that lets the caller in), else `admin_tag` (`push_code`: Developer, a project not archived).
    */
   function canCreateTag(actor: Actor, project: ProjectRow, tag: string): boolean {
     const matching = tagProtections(repo, project.id, tag)
-    return matching.length === 0 || matching.some((p) => allows(actor, project, p.create_access_level))
+    if (matching.length === 0) return pushCode(actor, project)
+    return matching.some((p) => allows(actor, project, p.create_access_level))
   }
 
   /** `push_code` (Developer, a project not archived) and, on a protected branch, its push level. */
   function canPush(actor: Actor, project: ProjectRow, branch: string): boolean {
-    if (!actor.user || project.archived || !access.atLeast(actor, project, Level.developer)) return false
+    if (!pushCode(actor, project)) return false
     const p = protection(project, branch)
     return !p || allows(actor, project, p.push_access_level)
   }
@@ -138,7 +145,7 @@ export function repositoryCore(ctx: ServiceContext) {
   function canUpdateBranch(actor: Actor, project: ProjectRow, branch: string): boolean {
     if (canPush(actor, project, branch)) return true
     const p = protection(project, branch)
-    return p !== undefined && !project.archived && allows(actor, project, p.merge_access_level)
+    return p !== undefined && allows(actor, project, p.merge_access_level)
   }
 
   /** The last commit from `sha` back that changed `path` (`last_commit_id_for_path`). */
