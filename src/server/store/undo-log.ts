@@ -153,7 +153,7 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
     /**
      * Puts the touched tables (parents first, as `touched` gives them) back as the snapshot has
      * them, and empties their logs. False when the undo reached rows the log had not seen (a
-     * delete cascading into another row): the caller rolls back and restores everything instead.
+     * delete cascading into another row): the caller restores everything over what it did.
      * The `cleared` tables (touched too, but not in `touched`) are emptied whole instead, and
      * `refill` copies the snapshot's rows back (not logged): only with foreign keys off (see `clear`).
      */
