@@ -78,7 +78,8 @@ interface Taken {
  *   after SQLite ended the held transaction itself (sqlite.ts `#noticeEnded`);
  * - a store with a data directory, whose writes must reach the file, keeps an undo log of the rows
  *   changed since (undo-log.ts), which a reset applies (0.1 ms for examples/seed.yaml, from
- *   1.4-1.8 ms; 1.5-1.95 ms of CPU after the 100 writes above, its TEMP tables in memory: db.ts).
+ *   1.4-1.8 ms; 1.5-1.6 ms of CPU after the 100 writes above, foreign keys 0.24 ms and the COMMIT
+ *   0.3 ms of it: BENCHMARKS.md, stop 45).
  * The full restore runs when the log overflowed (UNDO_LOG_BOUND) or the undo met a constraint.
  * Tables come from the schema when the snapshot is taken; when the schema changed since, the
  * snapshot is taken again. Lives as long as the connection.
