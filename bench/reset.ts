@@ -15,17 +15,21 @@
  *   wall time of a 1 ms call also holds the time it waited for a core.
  * - Writes after the first reset (in memory inside the held transaction; with a data directory
  *   with the undo log's triggers) against the same writes before it: what resets cost a write.
+ * - With BENCH_BEFORE_DIR (bench/support/measure.ts): the data directory's reset after 100 writes
+ *   of this build against that build's, both servers in this process (the other one loaded from
+ *   its checkout's sources through tsx), alternating round by round.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { buildServer, type GitLabServer } from '../src/server/start/build-server.js'
 import { loadSeedFile, parseSeed } from '../src/server/seed/parse.js'
 import { inspectDb } from '../src/server/store/inspect.js'
 import { UNDO_LOG_BOUND } from '../src/server/store/snapshot.js'
 import { issuesSeed } from './support/seeds.js'
+import { beforeBuild, type OtherBuild } from './support/measure.js'
 
 const seedFile = fileURLToPath(new URL('../examples/seed.yaml', import.meta.url))
 const ROUNDS = 50
@@ -223,6 +227,50 @@ async function withDataRow(): Promise<Row> {
   }
 }
 
+/**
+ * The 100-write reset with a data directory, this build's against `other`'s: a server of each on
+ * the 1,000-issue seed in this process, reset after the same writes, in turn (first side
+ * swapped each round): wall and CPU time per reset.
+ */
+async function withDataBeforeRow(other: OtherBuild, rounds: number): Promise<Row> {
+  const load = async (dir: string | undefined) => {
+    const from = (path: string) => import(pathToFileURL(join(dir!, path)).href)
+    const build = dir
+      ? ((await from('src/server/start/build-server.ts')) as { buildServer: typeof buildServer }).buildServer
+      : buildServer
+    const seed = dir
+      ? ((await from('bench/support/seeds.ts')) as { issuesSeed: typeof issuesSeed }).issuesSeed
+      : issuesSeed
+    const data = mkdtempSync(join(tmpdir(), 'bench-reset-'))
+    const server = await build({ seed: seed(1000), issuesCreateLimit: 0, data })
+    server.reset()
+    return { server, data, wall: [] as number[], cpu: [] as number[] }
+  }
+  const sides = [await load(undefined), await load(other.dir)]
+  try {
+    for (let i = 0; i < rounds; i++)
+      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
+        await write(side.server, 100)
+        const started = performance.now()
+        side.cpu.push(cpuTimed(() => side.server.reset()))
+        side.wall.push(performance.now() - started)
+      }
+  } finally {
+    for (const { server, data } of sides) {
+      await server.close()
+      rmSync(data, { recursive: true, force: true })
+    }
+  }
+  const [ours, before] = sides as [(typeof sides)[0], (typeof sides)[0]]
+  const figures = (side: typeof ours) =>
+    `${median(side.wall).toFixed(2)} ms (${Math.min(...side.wall).toFixed(2)}-${Math.max(...side.wall).toFixed(2)}; CPU ${median(side.cpu).toFixed(2)} ms)`
+  return {
+    name: 'reset: after 100 API writes on the 1,000-issue seed with a data directory, this build / BENCH_BEFORE_DIR, CPU',
+    ratio: median(ours.cpu) / median(before.cpu),
+    detail: `this build ${figures(ours)}, before (${other.label}) ${figures(before)} (medians of ${rounds}, alternating in one process)`,
+  }
+}
+
 export async function run(): Promise<Row[]> {
   const rows = [await examplesRow()]
   const server = await buildServer({ seed: issuesSeed(1000), issuesCreateLimit: 0 })
@@ -234,6 +282,8 @@ export async function run(): Promise<Row[]> {
     await server.close()
   }
   rows.push(await withDataRow())
+  const other = beforeBuild()
+  if (other) rows.push(await withDataBeforeRow(other, 60))
   rows.push(await apiWorldRow(3))
   rows.push(await writeCost(false))
   rows.push(await writeCost(true))

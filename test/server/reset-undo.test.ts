@@ -525,6 +525,27 @@ describe('a reset with a data directory: the undo log', () => {
     expect(state()).toEqual(snapshot)
   })
 
+  it('copies everything back over a partial undo when a delete cascades into a row the log never saw', async () => {
+    await reset()
+    const snapshot = state()
+    const db = inspectDb(t.server.store)
+    const { id } = await ok('POST', `${P}/issues`, { json: { title: 'Made since' } })
+    await ok('PUT', `${P}/issues/1`, { json: { title: 'Edited since' } })
+    // A note written past the log: deleting the new issue cascades into it.
+    db.exec('UPDATE temp."undo state" SET logging = 0')
+    db.prepare(
+      "INSERT INTO notes (issue_id, author_id, body, created_at, updated_at) SELECT ?, 1, 'unlogged', '2026-12-01', '2026-12-01'",
+    ).run(id)
+    db.exec('UPDATE temp."undo state" SET logging = 1')
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('full')
+    expect(state()).toEqual(snapshot)
+    await ok('POST', `${P}/issues`, { json: { title: 'Logged again' } })
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(state()).toEqual(snapshot)
+  })
+
   it('takes the snapshot again when a table was made after it', async () => {
     await reset()
     const issues = (await ok('GET', `${P}/issues`)) as unknown as Json[]

@@ -78,7 +78,8 @@ interface Taken {
  *   after SQLite ended the held transaction itself (sqlite.ts `#noticeEnded`);
  * - a store with a data directory, whose writes must reach the file, keeps an undo log of the rows
  *   changed since (undo-log.ts), which a reset applies (0.1 ms for examples/seed.yaml, from
- *   1.4-1.8 ms; 1.5-1.95 ms of CPU after the 100 writes above, its TEMP tables in memory: db.ts).
+ *   1.4-1.8 ms; 1.5-1.6 ms of CPU after the 100 writes above, foreign keys 0.24 ms and the COMMIT
+ *   0.3 ms of it: BENCHMARKS.md, stop 45).
  * The full restore runs when the log overflowed (UNDO_LOG_BOUND) or the undo met a constraint.
  * Tables come from the schema when the snapshot is taken; when the schema changed since, the
  * snapshot is taken again. Lives as long as the connection.
@@ -229,7 +230,7 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
       lastCopied = copied.map((t) => t.name)
       const cleared = copied.map((table) => ({ table, refill: copies.get(table.name)!.copy }))
       const rest = touched?.filter((t) => !copied.includes(t))
-      if (!log || !rest || !undone(db, log, rest, cleared)) {
+      if (!log || !rest || !undone(log, rest, cleared)) {
         lastRestore = 'full'
         log?.logging(false)
         // Children emptied first and parents filled first: no foreign key is broken on the way, and
@@ -264,26 +265,24 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
 }
 
 /**
- * Undoes the log in a savepoint: true when done, false (and nothing changed) when a constraint or a
- * cascade outside the log stopped it, for the full restore to take over.
+ * Undoes the log: true when done, false when a constraint or a cascade outside the log stopped it.
+ * No savepoint around it (each row it first wrote was copied into the savepoint's journal: 2-5% of
+ * the reset after 100 API writes): what it changed before stopping is left for the full restore,
+ * which empties every table and copies the snapshot back whatever they hold. A constraint error
+ * rolls back its own statement only; an error that ends the transaction is thrown.
  */
 function undone(
-  db: Db,
   log: UndoLog,
   touched: readonly TableShape[],
   cleared: Parameters<UndoLog['undo']>[1],
 ): boolean {
   try {
-    return db.transaction(() => {
-      if (log.undo(touched, cleared)) return true
-      throw new Refused()
-    })
+    return log.undo(touched, cleared)
   } catch (err) {
-    if (err instanceof Refused || isConstraintError(err)) return false
+    if (isConstraintError(err)) return false
     throw err
   }
 }
-class Refused extends Error {}
 
 /** A table's stored columns, after its rowid (as `rowid`) when it has one. */
 function stored({ columns, withoutRowid }: TableShape, rowid: string): string {
