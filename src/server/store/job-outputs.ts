@@ -16,7 +16,7 @@ export interface JobStateRow {
   variables: string | null
   erased_at: string | null
   erased_by_id: number | null
-  /** The CI/CD variables it was given when it started running, sealed JSON (migration 35). */
+  /** The CI/CD variables it was given when it started running, sealed JSON (migration 34). */
   runner_variables: string | null
 }
 

@@ -31,7 +31,7 @@ import forks from './migrations/030-forks.js'
 import forkSettings from './migrations/031-fork-settings.js'
 import ciVariables from './migrations/032-ci-variables.js'
 import ciGroupVariables from './migrations/033-ci-group-variables.js'
-import ciInstanceVariables from './migrations/035-ci-instance-variables.js'
+import ciInstanceVariables from './migrations/034-ci-instance-variables.js'
 import type { Migration } from './migration.js'
 
 /**

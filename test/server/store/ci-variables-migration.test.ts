@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { migrations } from '../../../src/server/store/migrations.js'
 import ciVariables from '../../../src/server/store/migrations/032-ci-variables.js'
-import ciInstanceVariables from '../../../src/server/store/migrations/035-ci-instance-variables.js'
+import ciInstanceVariables from '../../../src/server/store/migrations/034-ci-instance-variables.js'
 import { startServer } from '../../support/server.js'
 
 /*
- * Migration 32 adds `ci_variables`, migration 35 `ci_instance_variables` and the jobs' sealed
+ * Migration 32 adds `ci_variables`, migration 34 `ci_instance_variables` and the jobs' sealed
  * `runner_variables`: a store made before them opens, gains them, and keeps the variables written
  * through the API across a restart.
  */
@@ -52,7 +52,7 @@ it('migration 32 gives a store made before it the variables table, kept across a
   }
 })
 
-it("migration 35 gives a store made before it the instance variables and the jobs' picked variables", async () => {
+it("migration 34 gives a store made before it the instance variables and the jobs' picked variables", async () => {
   await (await startServer(seed, { data: dir })).close()
   const db = new DatabaseSync(join(dir, 'gitlab.sqlite3'))
   db.exec(`DROP TABLE ci_instance_variables; ALTER TABLE ci_job_states DROP COLUMN runner_variables;

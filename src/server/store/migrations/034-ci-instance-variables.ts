@@ -1,5 +1,5 @@
 /**
- * Migration 35: instance CI/CD variables (`lib/api/admin/ci/variables.rb`), GitLab's
+ * Migration 34: instance CI/CD variables (`lib/api/admin/ci/variables.rb`), GitLab's
  * `ci_instance_variables`, with the columns of `ci_variables` (migration 32) and no owner: a key is
  * unique in the instance, `environment_scope` stays `*` and `hidden` 0 (GitLab's instance variables
  * have neither). And `ci_job_states.runner_variables`: the CI/CD variables a job was given when it
