@@ -138,7 +138,8 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
     return n
   }
   if (grape === 'datetime') {
-    if (value === '') return INVALID // Grape turns a blank into nil: treated as not given
+    // Grape turns a blank into nil, and a JSON null is nil already (go-gitlab sends `"expires_at": null`): not given
+    if (value === '' || value === null) return INVALID
     const d = coerceDateTime(value)
     if (d === INVALID) errors.push(`${name} is invalid`)
     return d
