@@ -119,6 +119,27 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
         ['root', 2, 0, 2],
       ],
     },
+    reads: {
+      milestone: ['2027-01-01', '2027-01-31'],
+      assigned: [['rae'], '2027-01-31', true, 'Go 2'],
+      iids: ['Issue 1', 'Issue 3'],
+      labels: ['Issue 1', 'Issue 3', 'Issue 4', 'Issue 5'],
+      not_labels: ['Issue 2, edited', 'Assigned'],
+      search: ['Issue 2, edited'],
+      assignee: ['Assigned'],
+      not_milestone: ['Assigned'],
+      created_after: 6,
+      // GetFileMetaData is a HEAD read of the X-Gitlab-* headers alone.
+      meta: ['Makefile', 'Makefile', 5, 'base64', 'main', false, true, true, 40, 64],
+      raw: 'all:\n',
+      tree: [
+        ['docs', 'tree', 1],
+        ['.gitlab-ci.yml', 'blob', 1],
+        ['README.md', 'blob', 2],
+        ['docs/go.md', 'blob', 2],
+      ],
+      me: ['rae', false],
+    },
     // ErrorResponse.Message is go-gitlab's flattening of GitLab's body (parseError): `{key: value}`, sorted.
     errors: {
       missing_project: [404, '{message: 404 Project Not Found}'],
@@ -129,7 +150,8 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
       bad_color: [400, '{message: {color: [must be a valid color code]}}'],
       taken_label: [409, '{message: Label already exists}'],
       bad_variable: [400, "{message: {key: [can contain only letters, digits and '_'.]}}"],
-      reporter_read: 5,
+      // A Reporter sees confidential issues too.
+      reporter_read: 6,
     },
   })
 }, 90_000)

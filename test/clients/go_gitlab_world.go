@@ -3,7 +3,8 @@
 // milestone, issues, notes, time tracking), pages through issues by resp.NextPage, edits and closes
 // one, works the repository (a file, a branch, a tag, commits, compare) and CI (a trigger, its
 // pipeline and jobs, variables), uses go-gitlab's own habits (null expires_at, a share, commit
-// actions, pipeline variables, users by page), and is refused (404, 403, 400, 409). It prints JSON;
+// actions, pipeline variables, users by page), reads as go-gitlab encodes queries (iids[], not[...],
+// dates, a HEAD's X-Gitlab-* headers, tree pages), and is refused (404, 403, 400, 409). It prints JSON;
 // go-gitlab.test.ts checks it. Usage: go_gitlab_world <url> <admin token>
 package main
 
@@ -12,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/xanzy/go-gitlab"
 )
@@ -251,8 +253,61 @@ func main() {
 		"users":     users,
 	}
 
-	// Refusals as go-gitlab reports them.
 	reporter := client(url, pat.Token)
+
+	// Reads as go-gitlab encodes them: iids[] and comma labels, not[...] filters, dates, HEAD headers.
+	start, due := gitlab.ISOTime(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)), gitlab.ISOTime(time.Date(2027, 1, 31, 0, 0, 0, 0, time.UTC))
+	dated := must(admin.Milestones.CreateMilestone(pid, &gitlab.CreateMilestoneOptions{
+		Title: gitlab.String("Go 2"), StartDate: &start, DueDate: &due,
+	}))
+	assigned := must(admin.Issues.CreateIssue(pid, &gitlab.CreateIssueOptions{
+		Title: gitlab.String("Assigned"), AssigneeIDs: &[]int{user.ID}, DueDate: &due, Confidential: gitlab.Bool(true),
+		MilestoneID: gitlab.Int(dated.ID),
+	}))
+	assignees := []string{}
+	for _, a := range assigned.Assignees {
+		assignees = append(assignees, a.Username)
+	}
+	filtered := func(o *gitlab.ListProjectIssuesOptions) []string {
+		o.Sort = gitlab.String("asc")
+		return titles(must(admin.Issues.ListProjectIssues(pid, o)))
+	}
+	meta := must(admin.RepositoryFiles.GetFileMetaData(pid, "Makefile", &gitlab.GetFileMetaDataOptions{Ref: gitlab.String("main")}))
+	raw := must(admin.RepositoryFiles.GetRawFile(pid, "Makefile", &gitlab.GetRawFileOptions{Ref: gitlab.String("main")}))
+	tree := []any{}
+	treeOpt := &gitlab.ListTreeOptions{ListOptions: gitlab.ListOptions{PerPage: 2}, Ref: gitlab.String("feature"), Recursive: gitlab.Bool(true)}
+	for {
+		nodes, resp, err := admin.Repositories.ListTree(pid, treeOpt)
+		must(nodes, resp, err)
+		for _, n := range nodes {
+			tree = append(tree, []any{n.Path, n.Type, resp.CurrentPage})
+		}
+		if resp.NextPage == 0 {
+			break
+		}
+		treeOpt.Page = resp.NextPage
+	}
+	me := must(reporter.Users.CurrentUser())
+	out["reads"] = map[string]any{
+		"milestone":     []any{dated.StartDate.String(), dated.DueDate.String()},
+		"assigned":      []any{assignees, assigned.DueDate.String(), assigned.Confidential, assigned.Milestone.Title},
+		"iids":          filtered(&gitlab.ListProjectIssuesOptions{IIDs: &[]int{1, 3}}),
+		"labels":        filtered(&gitlab.ListProjectIssuesOptions{Labels: &gitlab.Labels{"bug", "ux"}}),
+		"not_labels":    filtered(&gitlab.ListProjectIssuesOptions{NotLabels: &gitlab.Labels{"ux"}, State: gitlab.String("all")}),
+		"search":        filtered(&gitlab.ListProjectIssuesOptions{Search: gitlab.String("edited"), State: gitlab.String("all")}),
+		"assignee":      filtered(&gitlab.ListProjectIssuesOptions{AssigneeUsername: gitlab.String("rae")}),
+		"not_milestone": filtered(&gitlab.ListProjectIssuesOptions{NotMilestone: gitlab.String("Go 1")}),
+		"created_after": len(must(admin.Issues.ListProjectIssues(pid, &gitlab.ListProjectIssuesOptions{
+			CreatedAfter: gitlab.Time(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)), State: gitlab.String("all"),
+		}))),
+		"meta": []any{meta.FileName, meta.FilePath, meta.Size, meta.Encoding, meta.Ref, meta.ExecuteFilemode,
+			meta.CommitID == commit.ID, meta.LastCommitID == commit.ID, len(meta.BlobID), len(meta.SHA256)},
+		"raw":  string(raw),
+		"tree": tree,
+		"me":   []any{me.Username, me.IsAdmin},
+	}
+
+	// Refusals as go-gitlab reports them.
 	out["errors"] = map[string]any{
 		"missing_project": refusal(admin.Projects.GetProject("go-team/missing", nil)),
 		"missing_issue":   refusal(admin.Issues.GetIssue(pid, 99)),
