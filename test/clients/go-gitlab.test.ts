@@ -139,6 +139,17 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
         ['docs/go.md', 'blob', 2],
       ],
       me: ['rae', false],
+      sudo: [
+        'rae',
+        [403, '{message: 403 Forbidden - Must be admin to use sudo}'],
+        [404, "{message: 404 User with ID or username 'nobody' Not Found}"],
+      ],
+      // Keyset pages by the Link header's rel="next", without x-total or x-next-page, as GitLab answers them.
+      keyset: [
+        ['go-team/gopher', true, true],
+        ['partners/alpha', true, true],
+        ['partners/beta', true, true],
+      ],
     },
     // ErrorResponse.Message is go-gitlab's flattening of GitLab's body (parseError): `{key: value}`, sorted.
     errors: {

@@ -4,8 +4,9 @@
 // one, works the repository (a file, a branch, a tag, commits, compare) and CI (a trigger, its
 // pipeline and jobs, variables), uses go-gitlab's own habits (null expires_at, a share, commit
 // actions, pipeline variables, users by page), reads as go-gitlab encodes queries (iids[], not[...],
-// dates, a HEAD's X-Gitlab-* headers, tree pages), and is refused (404, 403, 400, 409). It prints JSON;
-// go-gitlab.test.ts checks it. Usage: go_gitlab_world <url> <admin token>
+// dates, a HEAD's X-Gitlab-* headers, tree pages, Sudo, keyset pages by the Link header), and is
+// refused (404, 403, 400, 409). It prints JSON; go-gitlab.test.ts checks it.
+// Usage: go_gitlab_world <url> <admin token>
 package main
 
 import (
@@ -13,8 +14,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/hashicorp/go-retryablehttp"
 	"github.com/xanzy/go-gitlab"
 )
 
@@ -34,6 +37,14 @@ func refusal(_ any, _ *gitlab.Response, err error) []any {
 		os.Exit(1)
 	}
 	return []any{e.Response.StatusCode, e.Message}
+}
+
+// refusalOrUser is the user's name, or what go-gitlab makes of the refusal.
+func refusalOrUser(u *gitlab.User, resp *gitlab.Response, err error) any {
+	if err != nil {
+		return refusal(u, resp, err)
+	}
+	return u.Username
 }
 
 func client(url, token string) *gitlab.Client {
@@ -288,6 +299,47 @@ func main() {
 		treeOpt.Page = resp.NextPage
 	}
 	me := must(reporter.Users.CurrentUser())
+	sudo := []any{
+		refusalOrUser(admin.Users.CurrentUser(gitlab.WithSudo("rae"))),
+		refusalOrUser(reporter.Users.CurrentUser(gitlab.WithSudo("root"))),
+		refusalOrUser(admin.Users.CurrentUser(gitlab.WithSudo("nobody"))),
+	}
+
+	// go-gitlab 0.73 has no keyset options: its users add the query themselves and follow the Link header.
+	for _, path := range []string{"alpha", "beta"} {
+		must(admin.Projects.CreateProject(&gitlab.CreateProjectOptions{Path: gitlab.String(path), NamespaceID: gitlab.Int(partners.ID)}))
+	}
+	keyset := []any{}
+	next := ""
+	for {
+		projects, resp, err := admin.Projects.ListProjects(&gitlab.ListProjectsOptions{}, func(r *retryablehttp.Request) error {
+			if next != "" {
+				u, err := r.URL.Parse(next)
+				r.URL = u
+				return err
+			}
+			q := r.URL.Query()
+			q.Set("pagination", "keyset")
+			q.Set("order_by", "id")
+			q.Set("sort", "asc")
+			q.Set("per_page", "1")
+			r.URL.RawQuery = q.Encode()
+			return nil
+		})
+		must(projects, resp, err)
+		for _, p := range projects {
+			keyset = append(keyset, []any{p.PathWithNamespace, resp.Header.Get("X-Total") == "", resp.Header.Get("X-Next-Page") == ""})
+		}
+		next = ""
+		for _, link := range strings.Split(resp.Header.Get("Link"), ",") {
+			if parts := strings.Split(link, ";"); len(parts) == 2 && strings.TrimSpace(parts[1]) == `rel="next"` {
+				next = strings.Trim(strings.TrimSpace(parts[0]), "<>")
+			}
+		}
+		if next == "" {
+			break
+		}
+	}
 	out["reads"] = map[string]any{
 		"milestone":     []any{dated.StartDate.String(), dated.DueDate.String()},
 		"assigned":      []any{assignees, assigned.DueDate.String(), assigned.Confidential, assigned.Milestone.Title},
@@ -302,9 +354,11 @@ func main() {
 		}))),
 		"meta": []any{meta.FileName, meta.FilePath, meta.Size, meta.Encoding, meta.Ref, meta.ExecuteFilemode,
 			meta.CommitID == commit.ID, meta.LastCommitID == commit.ID, len(meta.BlobID), len(meta.SHA256)},
-		"raw":  string(raw),
-		"tree": tree,
-		"me":   []any{me.Username, me.IsAdmin},
+		"raw":    string(raw),
+		"tree":   tree,
+		"me":     []any{me.Username, me.IsAdmin},
+		"sudo":   sudo,
+		"keyset": keyset,
 	}
 
 	// Refusals as go-gitlab reports them.
