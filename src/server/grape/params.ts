@@ -239,6 +239,10 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
       if (required.has(key)) errors.push(`${prefix ? `${prefix}[${key}]` : key} is missing`)
       continue
     }
+    // Grape's `values` validator lets an optional parameter's nil pass (go-gitlab sends `"link_type": null`).
+    if (raw === null && !required.has(key) && literalValues(prop)) {
+      continue
+    }
     const v = coerce(prefix ? `${prefix}[${key}]` : key, prop, raw, errors)
     if (v !== INVALID) out[key] = v
   }
