@@ -2,10 +2,10 @@
 // suite would: as an admin it builds a world (a user with a token, a group, a project, labels, a
 // milestone, issues, notes, time tracking), pages through issues by resp.NextPage, edits and closes
 // one, works the repository (a file, a branch, a tag, commits, compare) and CI (a trigger, its
-// pipeline and jobs, variables), uses go-gitlab's own habits (null expires_at, a share, commit
-// actions, pipeline variables, users by page), reads as go-gitlab encodes queries (iids[], not[...],
-// dates, a HEAD's X-Gitlab-* headers, tree pages, Sudo, keyset pages by the Link header), and is
-// refused (404, 403, 400, 409). It prints JSON; go-gitlab.test.ts checks it.
+// pipeline and jobs, variables), uses go-gitlab's own habits (null expires_at and link_type, a
+// share, commit actions, pipeline variables, users by page), reads as go-gitlab encodes queries
+// (iids[], not[...], dates, a HEAD's X-Gitlab-* headers, tree pages, Sudo, keyset pages by the Link
+// header), and is refused (404, 403, 400, 409). It prints JSON; go-gitlab.test.ts checks it.
 // Usage: go_gitlab_world <url> <admin token>
 package main
 
@@ -246,6 +246,9 @@ func main() {
 	for _, v := range must(admin.Pipelines.GetPipelineVariables(pid, created.ID)) {
 		pipelineVariables = append(pipelineVariables, []any{v.Key, v.Value, string(v.VariableType)})
 	}
+	link := must(admin.IssueLinks.CreateIssueLink(pid, 1, &gitlab.CreateIssueLinkOptions{
+		TargetProjectID: gitlab.String(pid), TargetIssueIID: gitlab.String("3"),
+	}))
 	users := []any{}
 	for page := 1; page != 0; {
 		list, resp, err := admin.Users.ListUsers(&gitlab.ListUsersOptions{ListOptions: gitlab.ListOptions{PerPage: 1, Page: page}})
@@ -257,6 +260,7 @@ func main() {
 	}
 	out["habits"] = map[string]any{
 		"shared":    shared,
+		"link":      []any{link.SourceIssue.IID, link.TargetIssue.IID, link.LinkType},
 		"expiring":  []any{expiring.ExpiresAt.String(), kept.ExpiresAt == nil, int(kept.AccessLevel)},
 		"commit":    []any{commit.Title, commit.Stats.Additions, commit.Stats.Deletions},
 		"protected": []any{protected.Name, int(protected.PushAccessLevels[0].AccessLevel), int(protected.MergeAccessLevels[0].AccessLevel)},
