@@ -110,6 +110,8 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
       shared: [['Partners', 30]],
       // CreateIssueLinkOptions sends `"link_type": null` when unset: Grape lets it pass, relates_to.
       link: [1, 3, 'relates_to'],
+      // CreateImpersonationTokenOptions.ExpiresAt is a time.Time, sent with its time: the date is kept.
+      impersonation: ['go-imp', true, true],
       // An edit without ExpiresAt sends `"expires_at": null`, which GitLab reads as nil: the expiry goes.
       expiring: ['2099-01-01', true, 20],
       commit: ['Two actions', 1, 2],

@@ -3,10 +3,10 @@
 // milestone, issues, notes, time tracking), pages through issues by resp.NextPage, edits and closes
 // one, works the repository (a file, a branch, a tag, commits, compare) and CI (a trigger, its
 // pipeline and jobs, variables), uses go-gitlab's own habits (null expires_at and link_type, a
-// share, commit actions, pipeline variables, users by page), reads as go-gitlab encodes queries
-// (iids[], not[...], dates, a HEAD's X-Gitlab-* headers, tree pages, Sudo, keyset pages by the Link
-// header), and is refused (404, 403, 400, 409). It prints JSON; go-gitlab.test.ts checks it.
-// Usage: go_gitlab_world <url> <admin token>
+// token's expiry as a time, a share, commit actions, pipeline variables, users by page), reads as
+// go-gitlab encodes queries (iids[], not[...], dates, a HEAD's X-Gitlab-* headers, tree pages, Sudo,
+// keyset pages by the Link header), and is refused (404, 403, 400, 409). It prints JSON;
+// go-gitlab.test.ts checks it. Usage: go_gitlab_world <url> <admin token>
 package main
 
 import (
@@ -249,6 +249,11 @@ func main() {
 	link := must(admin.IssueLinks.CreateIssueLink(pid, 1, &gitlab.CreateIssueLinkOptions{
 		TargetProjectID: gitlab.String(pid), TargetIssueIID: gitlab.String("3"),
 	}))
+	// CreateImpersonationTokenOptions.ExpiresAt is a time.Time, sent as a date-time: its date is kept.
+	expiry := time.Now().UTC().AddDate(0, 0, 30)
+	impersonation := must(admin.Users.CreateImpersonationToken(user.ID, &gitlab.CreateImpersonationTokenOptions{
+		Name: gitlab.String("go-imp"), Scopes: &[]string{"read_api"}, ExpiresAt: &expiry,
+	}))
 	users := []any{}
 	for page := 1; page != 0; {
 		list, resp, err := admin.Users.ListUsers(&gitlab.ListUsersOptions{ListOptions: gitlab.ListOptions{PerPage: 1, Page: page}})
@@ -259,13 +264,14 @@ func main() {
 		page = resp.NextPage
 	}
 	out["habits"] = map[string]any{
-		"shared":    shared,
-		"link":      []any{link.SourceIssue.IID, link.TargetIssue.IID, link.LinkType},
-		"expiring":  []any{expiring.ExpiresAt.String(), kept.ExpiresAt == nil, int(kept.AccessLevel)},
-		"commit":    []any{commit.Title, commit.Stats.Additions, commit.Stats.Deletions},
-		"protected": []any{protected.Name, int(protected.PushAccessLevels[0].AccessLevel), int(protected.MergeAccessLevels[0].AccessLevel)},
-		"pipeline":  []any{created.Ref, created.Source, pipelineVariables},
-		"users":     users,
+		"shared":        shared,
+		"link":          []any{link.SourceIssue.IID, link.TargetIssue.IID, link.LinkType},
+		"impersonation": []any{impersonation.Name, impersonation.Active, impersonation.ExpiresAt.String() == expiry.Format("2006-01-02")},
+		"expiring":      []any{expiring.ExpiresAt.String(), kept.ExpiresAt == nil, int(kept.AccessLevel)},
+		"commit":        []any{commit.Title, commit.Stats.Additions, commit.Stats.Deletions},
+		"protected":     []any{protected.Name, int(protected.PushAccessLevels[0].AccessLevel), int(protected.MergeAccessLevels[0].AccessLevel)},
+		"pipeline":      []any{created.Ref, created.Source, pipelineVariables},
+		"users":         users,
 	}
 
 	reporter := client(url, pat.Token)
