@@ -141,6 +141,22 @@ describe('commits list', () => {
 })
 
 describe('branches', () => {
+  it("searches as GitLab's GitRefsFinder: ^prefix, suffix$, else a substring with the exact match first; any case", async () => {
+    for (const branch of ['feature/main', 'Main-old'])
+      await t.http('POST', `${P}/repository/branches`, { token: DANA, json: { branch, ref: 'main' } })
+    const names = async (search: string) => {
+      const res = await t.http('GET', `${P}/repository/branches`, {
+        token: DANA,
+        query: `search=${encodeURIComponent(search)}`,
+      })
+      return [(res.body as Json[]).map((b) => b.name), res.headers['x-total']]
+    }
+    expect(await names('main')).toEqual([['main', 'Main-old', 'feature/main'], '3'])
+    expect(await names('^MAI')).toEqual([['Main-old', 'main'], '2'])
+    expect(await names('main$')).toEqual([['feature/main', 'main'], '2'])
+    expect(await names('^dev')).toEqual([['develop'], '1'])
+  })
+
   it('lists with search and GitLab keys; merged, protected, can_push and default per branch', async () => {
     await t.http('POST', `${P}/repository/branches`, {
       token: DANA,
