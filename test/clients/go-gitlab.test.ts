@@ -142,6 +142,8 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
         ['README.md', 'blob', 2],
         ['docs/go.md', 'blob', 2],
       ],
+      // GitLab's ref search: `^fea` is a prefix.
+      branches: ['feature'],
       me: ['rae', false],
       sudo: [
         'rae',

@@ -308,6 +308,10 @@ func main() {
 		}
 		treeOpt.Page = resp.NextPage
 	}
+	searched := []string{}
+	for _, b := range must(admin.Branches.ListBranches(pid, &gitlab.ListBranchesOptions{Search: gitlab.String("^fea")})) {
+		searched = append(searched, b.Name)
+	}
 	me := must(reporter.Users.CurrentUser())
 	sudo := []any{
 		refusalOrUser(admin.Users.CurrentUser(gitlab.WithSudo("rae"))),
@@ -364,11 +368,12 @@ func main() {
 		}))),
 		"meta": []any{meta.FileName, meta.FilePath, meta.Size, meta.Encoding, meta.Ref, meta.ExecuteFilemode,
 			meta.CommitID == commit.ID, meta.LastCommitID == commit.ID, len(meta.BlobID), len(meta.SHA256)},
-		"raw":    string(raw),
-		"tree":   tree,
-		"me":     []any{me.Username, me.IsAdmin},
-		"sudo":   sudo,
-		"keyset": keyset,
+		"raw":      string(raw),
+		"tree":     tree,
+		"branches": searched,
+		"me":       []any{me.Username, me.IsAdmin},
+		"sudo":     sudo,
+		"keyset":   keyset,
 	}
 
 	// Refusals as go-gitlab reports them.
