@@ -93,6 +93,19 @@ describe('seeded files', () => {
 })
 
 describe('commits list', () => {
+  it('all=true walks every branch and tag, newest first, each commit once, ref_name ignored', async () => {
+    const a = await commit('develop', 'a.txt')
+    const list = async (q: string) =>
+      ((await t.http('GET', `${P}/repository/commits?${q}`, { token: RITA })).body as Json[]).map((x) => x.id)
+    const main = await list('ref_name=main')
+    expect(main).not.toContain(a)
+    const all = await list('all=true&ref_name=main')
+    expect(all[0]).toBe(a)
+    expect(new Set(all).size).toBe(all.length)
+    expect(all).toEqual(expect.arrayContaining(main))
+    expect(await list('all=true&path=a.txt')).toEqual([a])
+  })
+
   it('lists newest first, by ref_name, path, since and until, with pages', async () => {
     const a = await commit('develop', 'a.txt')
     const b = await commit('develop', 'b.txt')
