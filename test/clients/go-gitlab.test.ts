@@ -144,6 +144,8 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
       ],
       // GitLab's ref search: `^fea` is a prefix.
       branches: ['feature'],
+      // ListCommitsOptions.All: every branch, here the feature branch's commit under docs/.
+      all_commits: ['Add docs'],
       me: ['rae', false],
       sudo: [
         'rae',

@@ -308,6 +308,10 @@ func main() {
 		}
 		treeOpt.Page = resp.NextPage
 	}
+	everywhere := []string{}
+	for _, c := range must(admin.Commits.ListCommits(pid, &gitlab.ListCommitsOptions{All: gitlab.Bool(true), Path: gitlab.String("docs")})) {
+		everywhere = append(everywhere, c.Title)
+	}
 	searched := []string{}
 	for _, b := range must(admin.Branches.ListBranches(pid, &gitlab.ListBranchesOptions{Search: gitlab.String("^fea")})) {
 		searched = append(searched, b.Name)
@@ -368,12 +372,13 @@ func main() {
 		}))),
 		"meta": []any{meta.FileName, meta.FilePath, meta.Size, meta.Encoding, meta.Ref, meta.ExecuteFilemode,
 			meta.CommitID == commit.ID, meta.LastCommitID == commit.ID, len(meta.BlobID), len(meta.SHA256)},
-		"raw":      string(raw),
-		"tree":     tree,
-		"branches": searched,
-		"me":       []any{me.Username, me.IsAdmin},
-		"sudo":     sudo,
-		"keyset":   keyset,
+		"raw":         string(raw),
+		"tree":        tree,
+		"branches":    searched,
+		"all_commits": everywhere,
+		"me":          []any{me.Username, me.IsAdmin},
+		"sudo":        sudo,
+		"keyset":      keyset,
 	}
 
 	// Refusals as go-gitlab reports them.
