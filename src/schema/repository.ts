@@ -110,6 +110,7 @@ export const CommitListQuery = Type.Object({
   until: Type.Optional(dateTimeParam()),
   path: Type.Optional(Type.String()),
   with_stats: Type.Optional(boolParam()),
+  all: Type.Optional(boolParam()),
   ...PageQuery.properties,
 })
 export type CommitListQuery = Static<typeof CommitListQuery>

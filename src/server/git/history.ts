@@ -20,19 +20,20 @@ export function readCommit(objects: ObjectSource, sha: string): HistoryCommit | 
 }
 
 /**
- * The commits reachable from `head`, newest committer date first, as `git log` lists them (a
+ * The commits reachable from `head` (or any of several), newest committer date first, as `git log` lists them (a
  * commit is listed once; among equal dates the one reached first). Lazy: a page of `GET
  * /repository/commits` reads only as far as it needs. Parents missing from the store end the walk
  * there (a repository imported with only some of its objects).
  */
 export function* history(
   objects: ObjectSource,
-  head: string,
+  head: string | readonly string[],
   filter: HistoryFilter = {},
 ): Generator<HistoryCommit> {
-  const seen = new Set<string>([head])
-  const first = readCommit(objects, head)
-  const queue: HistoryCommit[] = first ? [first] : []
+  // Several heads walk as `git log --all` does: each commit once, newest first across all of them.
+  const heads = typeof head === 'string' ? [head] : head
+  const seen = new Set<string>(heads)
+  const queue = [...seen].flatMap((sha) => readCommit(objects, sha) ?? [])
   while (queue.length > 0) {
     let best = 0
     for (let i = 1; i < queue.length; i++)

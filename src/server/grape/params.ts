@@ -138,7 +138,8 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
     return n
   }
   if (grape === 'datetime') {
-    if (value === '') return INVALID // Grape turns a blank into nil: treated as not given
+    // Grape turns a blank into nil, and a JSON null is nil already (go-gitlab sends `"expires_at": null`): not given
+    if (value === '' || value === null) return INVALID
     const d = coerceDateTime(value)
     if (d === INVALID) errors.push(`${name} is invalid`)
     return d
@@ -236,6 +237,10 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
     const raw = input[key]
     if (raw === undefined) {
       if (required.has(key)) errors.push(`${prefix ? `${prefix}[${key}]` : key} is missing`)
+      continue
+    }
+    // Grape's `values` validator lets an optional parameter's nil pass (go-gitlab sends `"link_type": null`).
+    if (raw === null && !required.has(key) && literalValues(prop)) {
       continue
     }
     const v = coerce(prefix ? `${prefix}[${key}]` : key, prop, raw, errors)

@@ -99,9 +99,11 @@ export function memberRoutes(api: ApiContext): void {
         response: { 200: Member },
       },
       (h) => {
-        // Grape reads a blank `expires_at` as nil, which UpdateService then sets: the expiry goes.
+        // Grape reads a blank or JSON null `expires_at` as nil, which UpdateService then sets: the expiry goes.
         const given = { ...(h.req.query as object), ...(h.req.body as object) } as { expires_at?: unknown }
-        const clear = typeof given.expires_at === 'string' && given.expires_at.trim() === ''
+        const clear =
+          given.expires_at === null ||
+          (typeof given.expires_at === 'string' && given.expires_at.trim() === '')
         return members.edit(h.actor, kind, h.path.id, h.path.user_id, h.params, clear)
       },
     )

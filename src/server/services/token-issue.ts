@@ -3,6 +3,7 @@ import { calendarDate } from '../domain/calendar-date.js'
 import { isoNow, today } from '../domain/clock.js'
 import { applies } from '../domain/releases.js'
 import { paramError } from '../grape/gitlab-errors.js'
+import { parseRubyDateTime } from '../grape/ruby-date-time.js'
 import type { ServiceContext } from './context.js'
 
 /** `glpat-` and 20 characters, as GitLab's `PersonalAccessToken` makes them. */
@@ -15,10 +16,13 @@ export const addDays = (date: string, days: number) =>
 /** `PersonalAccessToken::MAX_PERSONAL_ACCESS_TOKEN_LIFETIME_IN_DAYS`. */
 export const MAX_LIFETIME_DAYS = 365
 
-/** Grape's `type: Date`: a given `expires_at` as `YYYY-MM-DD`, 400 `expires_at is invalid` when it is none. */
+/**
+ * Grape's `type: Date` (Ruby's `Date.parse`): a given `expires_at` as `YYYY-MM-DD`, the date as written
+ * of a date-time too (go-gitlab sends `2026-04-01T10:00:00.123Z`), 400 `expires_at is invalid` for none.
+ */
 export function expiresAtParam(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
-  const date = calendarDate(value)
+  const date = calendarDate(value) ?? parseRubyDateTime(value)?.text.slice(0, 10)
   if (!date) throw paramError('expires_at is invalid')
   return date
 }

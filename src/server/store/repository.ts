@@ -47,7 +47,7 @@ export function repositoryTables(db: Db) {
   const deleteRef = db.prepare('DELETE FROM project_refs WHERE project_id = ? AND kind = ? AND name = ?')
   const refs = db.prepare(
     `SELECT kind, name, sha FROM project_refs WHERE project_id = ? AND kind = ? AND name LIKE ? ESCAPE '\\'
-     ORDER BY name LIMIT ? OFFSET ?`,
+     ORDER BY name = ? COLLATE NOCASE DESC, name LIMIT ? OFFSET ?`,
   )
   const countRefs = db.prepare(
     "SELECT COUNT(*) AS n FROM project_refs WHERE project_id = ? AND kind = ? AND name LIKE ? ESCAPE '\\'",
@@ -92,17 +92,26 @@ export function repositoryTables(db: Db) {
   )
   const deleteTagObject = db.prepare('DELETE FROM annotated_tags WHERE project_id = ? AND name = ?')
   const like = (search: string | undefined) => `%${likeEscape(search ?? '')}%`
+  // GitLab's `GitRefsFinder#by_search`: `^term` a prefix, `term$` a suffix, else a substring with an
+  // exact match first; all case-insensitive (as SQLite's LIKE is for ASCII).
+  const refLike = (search = '') =>
+    search.startsWith('^')
+      ? `${likeEscape(search.slice(1))}%`
+      : search.endsWith('$')
+        ? `%${likeEscape(search.slice(0, -1))}`
+        : like(search)
+  const exactFirst = (search = '') => (search.startsWith('^') || search.endsWith('$') ? null : search)
   return {
     ref: (projectId: number, kind: RefKind, name: string) =>
       ref.get(projectId, kind, name) as RefRow | undefined,
     setRef: (projectId: number, kind: RefKind, name: string, sha: string) =>
       setRef.run(projectId, kind, name, sha),
     deleteRef: (projectId: number, kind: RefKind, name: string) => deleteRef.run(projectId, kind, name),
-    /** One page of branches or tags by name, `search` a substring. */
+    /** One page of branches or tags by name, `search` as GitLab reads it (`refLike`). */
     refs: (projectId: number, kind: RefKind, search: string | undefined, limit: number, offset: number) =>
-      refs.all(projectId, kind, like(search), limit, offset) as RefRow[],
+      refs.all(projectId, kind, refLike(search), exactFirst(search), limit, offset) as RefRow[],
     countRefs: (projectId: number, kind: RefKind, search?: string) =>
-      (countRefs.get(projectId, kind, like(search)) as { n: number }).n,
+      (countRefs.get(projectId, kind, refLike(search)) as { n: number }).n,
     /** True when the project has no branch or tag (`empty_repo?`). */
     isEmpty: (projectId: number) => anyRef.get(projectId) === undefined,
     refsAt: (projectId: number, sha: string) => refsAt.all(projectId, sha) as RefRow[],

@@ -23,6 +23,17 @@ describe('issue links (EE)', () => {
     t = await startServer(detailSeed)
   })
 
+  it("reads a JSON null link_type as Grape's values validator does (nil passes): relates_to", async () => {
+    // go-gitlab's CreateIssueLinkOptions sends `"link_type": null` when unset.
+    const res = await link(P, 1, T.guest, {
+      target_project_id: 'acme/widgets',
+      target_issue_iid: 2,
+      link_type: null,
+    })
+    expect([res.status, (res.body as Json).link_type]).toEqual([201, 'relates_to'])
+    expect(await linkCount(P, 1)).toBe(1)
+  })
+
   it('links two issues: 201 with both issues, both noted, listed from either side', async () => {
     const res = await link(P, 1, T.guest, { target_project_id: 'acme/widgets', target_issue_iid: 2 })
     expect(res.status).toBe(201)

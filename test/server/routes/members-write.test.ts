@@ -253,6 +253,28 @@ describe('PUT .../members/:user_id', () => {
     expect(cleared.body).toMatchObject({ access_level: 40, expires_at: null })
   })
 
+  it('reads a JSON null expires_at as Grape does (nil): added without an expiry, and an edit clears it', async () => {
+    // go-gitlab's AddGroupMemberOptions and EditGroupMemberOptions send `"expires_at": null` when unset.
+    const otto = userId(t, 'otto')
+    const added = await t.http('POST', APP, {
+      token: TOKENS.pat,
+      json: { user_id: otto, access_level: 30, expires_at: null },
+    })
+    expect(added.status).toBe(201)
+    expect(added.body).toMatchObject({ username: 'otto', access_level: 30, expires_at: null })
+    await t.http('PUT', `${APP}/${otto}`, {
+      token: TOKENS.pat,
+      json: { access_level: 30, expires_at: '2026-06-30' },
+    })
+    const edited = await t.http('PUT', `${APP}/${otto}`, {
+      token: TOKENS.pat,
+      json: { access_level: 40, expires_at: null },
+    })
+    expect(edited.status).toBe(200)
+    expect(edited.body).toMatchObject({ access_level: 40, expires_at: null })
+    expect(memberRows(t).at(-1)).toMatchObject({ username: 'otto', access_level: 40, expires_at: null })
+  })
+
   it('refuses a missing member, a bad level, a past expiry, the last owner and owners without manage_owners', async () => {
     const olivia = userId(t, 'olivia')
     await refused('PUT', `${APP}/${userId(t, 'otto')}`, TOKENS.pat, { access_level: 20 }, 404, {

@@ -43,6 +43,20 @@ const make = async (username: string, json: Json) => {
 }
 
 describe('POST /users/:user_id/personal_access_tokens', () => {
+  it("reads expires_at as Ruby's Date.parse: a date-time's date as written (go-gitlab sends a time)", async () => {
+    const made = await make('bob', {
+      name: 'go',
+      scopes: ['api'],
+      expires_at: '2026-04-01T23:30:00.123456789-05:00',
+    })
+    expect(made.expires_at).toBe('2026-04-01')
+    const imp = await t.http('POST', `/api/v4/users/${idOf('bob')}/impersonation_tokens`, {
+      token: ROOT,
+      json: { name: 'go', scopes: ['api'], expires_at: '2026-04-02T07:25:37.5Z' },
+    })
+    expect([imp.status, (imp.body as Json).expires_at]).toEqual([201, '2026-04-02'])
+  })
+
   it('answers the token once, stores only its digest, and the token authenticates at once', async () => {
     const made = await make('bob', { name: 'ci', scopes: ['api'], expires_at: '2026-04-01' })
     expect(made).toEqual({

@@ -93,6 +93,19 @@ describe('seeded files', () => {
 })
 
 describe('commits list', () => {
+  it('all=true walks every branch and tag, newest first, each commit once, ref_name ignored', async () => {
+    const a = await commit('develop', 'a.txt')
+    const list = async (q: string) =>
+      ((await t.http('GET', `${P}/repository/commits?${q}`, { token: RITA })).body as Json[]).map((x) => x.id)
+    const main = await list('ref_name=main')
+    expect(main).not.toContain(a)
+    const all = await list('all=true&ref_name=main')
+    expect(all[0]).toBe(a)
+    expect(new Set(all).size).toBe(all.length)
+    expect(all).toEqual(expect.arrayContaining(main))
+    expect(await list('all=true&path=a.txt')).toEqual([a])
+  })
+
   it('lists newest first, by ref_name, path, since and until, with pages', async () => {
     const a = await commit('develop', 'a.txt')
     const b = await commit('develop', 'b.txt')
@@ -141,6 +154,22 @@ describe('commits list', () => {
 })
 
 describe('branches', () => {
+  it("searches as GitLab's GitRefsFinder: ^prefix, suffix$, else a substring with the exact match first; any case", async () => {
+    for (const branch of ['feature/main', 'Main-old'])
+      await t.http('POST', `${P}/repository/branches`, { token: DANA, json: { branch, ref: 'main' } })
+    const names = async (search: string) => {
+      const res = await t.http('GET', `${P}/repository/branches`, {
+        token: DANA,
+        query: `search=${encodeURIComponent(search)}`,
+      })
+      return [(res.body as Json[]).map((b) => b.name), res.headers['x-total']]
+    }
+    expect(await names('main')).toEqual([['main', 'Main-old', 'feature/main'], '3'])
+    expect(await names('^MAI')).toEqual([['Main-old', 'main'], '2'])
+    expect(await names('main$')).toEqual([['feature/main', 'main'], '2'])
+    expect(await names('^dev')).toEqual([['develop'], '1'])
+  })
+
   it('lists with search and GitLab keys; merged, protected, can_push and default per branch', async () => {
     await t.http('POST', `${P}/repository/branches`, {
       token: DANA,

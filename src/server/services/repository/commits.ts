@@ -16,7 +16,7 @@ import type { RepositoryReads } from './reads.js'
 const seconds = (t: string | undefined) => (t === undefined ? undefined : Math.floor(Date.parse(t) / 1000))
 
 /**
- * Commits (`lib/api/commits.rb`): list (`ref_name`, `path`, `since`, `until`, offset pages, counted
+ * Commits (`lib/api/commits.rb`): list (`ref_name` or `all`, `path`, `since`, `until`, offset pages, counted
  * as GitLab counts them), get one (`stats` by default), and `POST` with `actions[]`.
  */
 export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: RepositoryReads) {
@@ -53,12 +53,17 @@ export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: 
       page: Page,
     ): PageOut<Commit & { stats?: object }> {
       const project = reads.readable(actor, projectRef)
-      const ref = q.ref_name ?? project.default_branch ?? 'master'
-      const head = core.resolveCommit(project, ref)
-      if (!head) return { items: [], page, total: 0 } // `repository.commits` of no ref: none
+      // `all` walks every branch and tag (`git log --all`), `ref_name` ignored.
+      const heads = q.all
+        ? [
+            ...store.repository.refs(project.id, 'branch', undefined, -1, 0),
+            ...store.repository.refs(project.id, 'tag', undefined, -1, 0),
+          ].map((r) => r.sha)
+        : [core.resolveCommit(project, q.ref_name ?? project.default_branch ?? 'master') ?? []].flat()
+      if (heads.length === 0) return { items: [], page, total: 0 } // `repository.commits` of no ref: none
       const since = seconds(q.since)
       const until = seconds(q.until)
-      const walk = history(objects, head, {
+      const walk = history(objects, heads, {
         ...(q.path ? { path: q.path } : {}),
         ...(since === undefined ? {} : { since }),
         ...(until === undefined ? {} : { until }),
