@@ -206,6 +206,30 @@ describe('delay, reset and slow_body', () => {
     await expect(ended).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' })
     expect(first.length).toBeLessThan(length)
   }, 4000)
+
+  it('slow_body: an answer made while close waits for its request goes out whole, at once', async () => {
+    await addFault({ route: ISSUES_ROUTE, action: 'slow_body', bytes_per_second: 10, times: 1 })
+    // A request in flight as close begins: its body is still on its way.
+    const { hostname, port, host } = new URL(t.baseUrl)
+    const arrived = once(t.server.app.server, 'request')
+    const client = connect(Number(port), hostname)
+    const body = JSON.stringify({ title: 'Late' })
+    client.write(
+      `POST ${ISSUES} HTTP/1.1\r\nHost: ${host}\r\nPrivate-Token: ${ALICE}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    )
+    await arrived
+    const started = performance.now()
+    const closed = t.close()
+    client.end(body.slice(5))
+    const chunks: Buffer[] = []
+    for await (const chunk of client) chunks.push(chunk as Buffer)
+    await closed
+    expect(performance.now() - started).toBeLessThan(1000)
+    const [head = '', answer = ''] = Buffer.concat(chunks).toString().split('\r\n\r\n')
+    expect(head).toMatch(/^HTTP\/1\.1 201 Created\r\n/)
+    expect(JSON.parse(answer)).toMatchObject({ title: 'Late' })
+  }, 4000)
 })
 
 describe('matching and counting', () => {
