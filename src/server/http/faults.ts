@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type ServerResponse } from 'node:http'
 import { pipeline, Readable, Transform } from 'node:stream'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Clock } from '../domain/clock.js'
@@ -18,6 +18,11 @@ const isControl = (url: string) => url.startsWith('/-/emulator/') || pathOf(url)
  * rules whether one fires, and with no rules costs one check. `status` answers in its stead,
  * `delay` waits and goes on, `reset` destroys the socket (the log keeps the request with no
  * status), `slow_body` lets the route answer and an `onSend` hook dribbles its bytes out.
+ *
+ * The server's close waits for the requests in flight, so a slow answer would hold it until its last
+ * byte, for as long as the client keeps its connection without reading (a body left unread). Close
+ * cuts the slow answers still streaming (their connections closed, the client reads a short body),
+ * and an answer made while close waits for its request goes out at full speed.
  */
 export function installFaults(
   app: FastifyInstance,
@@ -25,6 +30,13 @@ export function installFaults(
   options: { clock: Clock; record: RecordRequest },
 ): void {
   const slow = new WeakMap<object, number>()
+  const streaming = new Set<ServerResponse>()
+  let closing = false
+  app.addHook('preClose', (done) => {
+    closing = true
+    for (const res of streaming) res.destroy()
+    done()
+  })
   app.addHook('preHandler', (req, reply, done) => {
     if (rules.empty || isControl(req.url)) return done()
     const hit = rules.fire({
@@ -54,7 +66,10 @@ export function installFaults(
   })
   app.addHook('onSend', (req, reply, payload, done) => {
     const rate = slow.get(req)
-    if (rate === undefined || payload === null || payload === undefined) return done(null, payload)
+    if (rate === undefined || closing || payload === null || payload === undefined) return done(null, payload)
+    const res = reply.raw
+    streaming.add(res)
+    res.once('close', () => streaming.delete(res))
     // pipeline, not pipe: a client leaving mid-answer destroys the throttle, and with it the route's
     // stream (a download's file handle, closed then rather than on garbage collection).
     if (typeof (payload as Readable).pipe === 'function')

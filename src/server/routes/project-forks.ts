@@ -22,7 +22,7 @@ export function projectForkRoutes(api: ApiContext): void {
       errors: [409],
       response: { 201: Project },
     },
-    (h) => h.reply.code(201).send(projectForks.fork(h.actor, h.path.id, h.params)),
+    (h) => h.reply.code(201).send(projectForks.fork(h.actor, h.path.id, h.params, h.req.id)),
   )
 
   route(

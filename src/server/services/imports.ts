@@ -178,13 +178,14 @@ export function importService(ctx: ServiceContext, env: ImportEnv) {
         ? store.imports.failures(projectId, row.correlation_id, FAILED_RELATIONS_LIMIT)
         : []
       const canReadError = access.atLeast(actor, project, Level.maintainer)
+      const settings = settingsOf(store, projectId)
       return {
         ...projectIdentity(ctx, project),
-        // A fork has no import of ours but an `import_state` all the same: `finished` once copied.
-        import_status:
-          row?.status ?? (settingsOf(store, projectId).import_status as ProjectImportStatus['import_status']),
+        // A fork has no import of ours but an `import_state` all the same: `finished` once copied,
+        // with its fork request's correlation id.
+        import_status: row?.status ?? (settings.import_status as ProjectImportStatus['import_status']),
         import_type: row?.import_type ?? null,
-        correlation_id: row?.correlation_id ?? null,
+        correlation_id: row?.correlation_id ?? settings.import_correlation_id,
         failed_relations: failures.map((f) => ({
           id: f.id,
           created_at: f.created_at,

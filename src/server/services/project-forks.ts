@@ -93,9 +93,10 @@ export function projectForkService(ctx: ServiceContext, reads: ProjectService, w
      * messages (`Project namespace name has already been taken`, ...). The fork is made at once;
      * the answer shows `import_status` `scheduled`, as GitLab's does while its worker copies the
      * repository, and later reads `finished`, kept after the fork is unlinked. `mr_default_target_self`
-     * is kept in the fork's settings.
+     * is kept in the fork's settings, and `requestId` (the request's `X-Request-Id`) as its import's
+     * `correlation_id`, as GitLab's import state records the request's correlation id.
      */
-    fork(actor: Actor, ref: string, input: ProjectFork): Project {
+    fork(actor: Actor, ref: string, input: ProjectFork, requestId: string): Project {
       const source = access.project(actor, ref)
       const user = actor.user
       if (!user || !mayFork(actor, source)) throw notFound()
@@ -127,6 +128,7 @@ export function projectForkService(ctx: ServiceContext, reads: ProjectService, w
           branch,
           defaultBranch,
           targetSelf: input.mr_default_target_self === true,
+          correlationId: requestId,
         })
         return created.id
       })
@@ -181,14 +183,15 @@ export type ProjectForkService = ReturnType<typeof projectForkService>
  * Makes the new project `forkId` a fork of `sourceId`, for the API and the seed alike
  * (`Projects::ForkService`): it joins the source's fork network (made if the source has none), gets
  * the source's refs (or its one `branch`), commits and annotated tags, its feature levels and
- * `import_status` `finished` (the copy is done), and its default branch, once in, is protected
+ * `import_status` `finished` (the copy is done) with the fork request's `correlationId` (none for
+ * the seed's forks: no request made them), and its default branch, once in, is protected
  * (`Projects::ProtectDefaultBranchService`).
  */
 export function makeFork(
   store: Store,
   sourceId: number,
   forkId: number,
-  opts: { branch?: string; defaultBranch?: string; targetSelf?: boolean } = {},
+  opts: { branch?: string; defaultBranch?: string; targetSelf?: boolean; correlationId?: string } = {},
 ): void {
   const network = store.forks.member(sourceId)?.fork_network_id ?? store.forks.createNetwork(sourceId)
   store.forks.join(forkId, network, sourceId)
@@ -198,6 +201,7 @@ export function makeFork(
     features: settingsOf(store, sourceId).features,
     import_status: 'finished',
     mr_default_target_self: opts.targetSelf ? 1 : 0,
+    import_correlation_id: opts.correlationId ?? null,
   })
   const { defaultBranch } = opts
   if (defaultBranch && store.repository.ref(forkId, 'branch', defaultBranch))

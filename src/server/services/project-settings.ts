@@ -18,6 +18,7 @@ export function settingsOf(store: Store, projectId: number): ProjectSettingsRow 
       public_builds: 1,
       import_status: 'none',
       mr_default_target_self: 0,
+      import_correlation_id: null,
     }
   )
 }

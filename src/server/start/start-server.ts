@@ -163,7 +163,7 @@ export interface RunningServer {
    * still run after `timeoutSeconds`, default 10).
    */
   settle(options?: { timeoutSeconds?: number }): Promise<EmulatorSettled>
-  /** Stops accepting, finishes requests in flight, closes the store. */
+  /** Stops accepting, finishes requests in flight (cutting a `slow_body` fault's answer still being sent), closes the store. */
   close(): Promise<void>
   /** The underlying server (store, Fastify app), for tests of the project itself. */
   server: GitLabServer

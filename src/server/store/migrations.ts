@@ -32,6 +32,7 @@ import forkSettings from './migrations/031-fork-settings.js'
 import ciVariables from './migrations/032-ci-variables.js'
 import ciGroupVariables from './migrations/033-ci-group-variables.js'
 import ciInstanceVariables from './migrations/034-ci-instance-variables.js'
+import forkCorrelationIds from './migrations/035-fork-correlation-ids.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -73,4 +74,5 @@ export const migrations: Migration[] = [
   ciVariables,
   ciGroupVariables,
   ciInstanceVariables,
+  forkCorrelationIds,
 ]

@@ -15,6 +15,8 @@ export interface ProjectSettingsRow {
   import_status: string
   /** 1 when the fork's merge requests target the fork itself (`mr_default_target_self`, migration 31). */
   mr_default_target_self: number
+  /** A fork's `import_state.correlation_id`: its fork request's `X-Request-Id` (migration 35). */
+  import_correlation_id: string | null
 }
 
 /** A share of a project with a group (`ProjectGroupLink`). */
@@ -53,9 +55,9 @@ export function projectSettingsTable(db: Db, version: () => number) {
   const put = db.prepare(
     `INSERT OR REPLACE INTO project_settings
        (project_id, topics, features, marked_for_deletion_at, deleting_user_id, public_builds,
-        import_status, mr_default_target_self)
+        import_status, mr_default_target_self, import_correlation_id)
      VALUES (@project_id, @topics, @features, @marked_for_deletion_at, @deleting_user_id, @public_builds,
-        @import_status, @mr_default_target_self)`,
+        @import_status, @mr_default_target_self, @import_correlation_id)`,
   )
   const setPublicBuilds = db.prepare(
     `INSERT INTO project_settings (project_id, public_builds) VALUES (?, ?)

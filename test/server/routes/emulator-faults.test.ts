@@ -8,6 +8,7 @@ import { readdirSync, readlinkSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { once } from 'node:events'
 import { connect } from 'node:net'
+import { request } from 'undici'
 import { exportSettled } from '../../support/imports.js'
 import { serverEach } from '../../support/server.js'
 import { aliceWidgets } from '../../support/seeds.js'
@@ -187,6 +188,48 @@ describe('delay, reset and slow_body', () => {
     for (let i = 0; i < 50 && archives().length > 0; i++) await sleep(20)
     expect(archives()).toEqual([])
   })
+
+  // A short timeout: on a server whose close waits for the slow answer's last byte, this fails fast.
+  it('slow_body: close cuts an answer its client stopped reading, and returns at once', async () => {
+    await addFault({ route: ISSUES_ROUTE, action: 'slow_body', bytes_per_second: 100, times: 1 })
+    const res = await request(`${t.baseUrl}${ISSUES}`, { headers: { 'private-token': ALICE } })
+    expect(res.statusCode).toBe(200)
+    const length = Number(res.headers['content-length'])
+    // The client reads the first bytes, then stops reading and keeps its connection.
+    const [first] = (await once(res.body, 'data')) as [Buffer]
+    res.body.pause()
+    const ended = once(res.body, 'end') // rejects with the body's error
+    const started = performance.now()
+    await t.close()
+    expect(performance.now() - started).toBeLessThan(1000)
+    // The client sees its connection close before the answer's end.
+    await expect(ended).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' })
+    expect(first.length).toBeLessThan(length)
+  }, 4000)
+
+  it('slow_body: an answer made while close waits for its request goes out whole, at once', async () => {
+    await addFault({ route: ISSUES_ROUTE, action: 'slow_body', bytes_per_second: 10, times: 1 })
+    // A request in flight as close begins: its body is still on its way.
+    const { hostname, port, host } = new URL(t.baseUrl)
+    const arrived = once(t.server.app.server, 'request')
+    const client = connect(Number(port), hostname)
+    const body = JSON.stringify({ title: 'Late' })
+    client.write(
+      `POST ${ISSUES} HTTP/1.1\r\nHost: ${host}\r\nPrivate-Token: ${ALICE}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    )
+    await arrived
+    const started = performance.now()
+    const closed = t.close()
+    client.end(body.slice(5))
+    const chunks: Buffer[] = []
+    for await (const chunk of client) chunks.push(chunk as Buffer)
+    await closed
+    expect(performance.now() - started).toBeLessThan(1000)
+    const [head = '', answer = ''] = Buffer.concat(chunks).toString().split('\r\n\r\n')
+    expect(head).toMatch(/^HTTP\/1\.1 201 Created\r\n/)
+    expect(JSON.parse(answer)).toMatchObject({ title: 'Late' })
+  }, 4000)
 })
 
 describe('matching and counting', () => {

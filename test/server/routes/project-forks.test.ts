@@ -69,9 +69,12 @@ describe('POST /projects/:id/fork', () => {
     expect(source).not.toHaveProperty('forked_from_project')
     const read = (await get(`/api/v4/projects/${String(body.id)}`)).body as Json
     expect(read).toMatchObject({ import_status: 'finished', forked_from_project: { id: source.id } })
-    // `GET /projects/:id/import` reads the fork's `import_state` too; a fork has no `import_type`.
+    // `GET /projects/:id/import` reads the fork's `import_state` too; a fork has no `import_type`, and
+    // its correlation id is the fork request's.
     const imported = (await get(`/api/v4/projects/${String(body.id)}/import`)).body as Json
     expect(imported).toMatchObject({ id: body.id, import_status: 'finished', import_type: null })
+    expect(imported.correlation_id).toBe(res.headers['x-request-id'])
+    expect(imported.correlation_id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/)
     expect((await get(`${W}/import`)).body).toMatchObject({ import_status: 'none' })
     // Anonymous callers get `ProjectDetails`: the basic fields and the public source.
     const anonymous = (await t.http('GET', `/api/v4/projects/${String(body.id)}`)).body as Json
@@ -297,6 +300,9 @@ describe('a fork declared in the seed (forked_from)', () => {
     const fromApi = (await get(`/api/v4/projects/${String(made.id)}`)).body as Json
     for (const key of ['forked_from_project', 'import_status', 'default_branch', 'mr_default_target_self'])
       expect([key, fromSeed[key]]).toEqual([key, fromApi[key]])
+    // No request made it: its import state records no correlation id.
+    const seededImport = (await get(`/api/v4/projects/${String(fromSeed.id)}/import`)).body as Json
+    expect(seededImport).toMatchObject({ import_status: 'finished', correlation_id: null })
     expect(refs(fromSeed.id)).toEqual(refs(fromApi.id))
     expect(names((await get(`${W}/forks`)).body)).toEqual(['bob/made', 'bob/seeded'])
     const branch = (await get(`/api/v4/projects/${String(fromSeed.id)}/repository/branches/main`)).body
