@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { openState, type StateOptions } from './open-state.js'
 import { createInstruments, type InstrumentOptions, type Instruments } from '../domain/instruments.js'
+import { otherBindings } from '../http/app-servers.js'
 import { installEdge } from '../http/edge.js'
 import type { Instance } from '../present/context.js'
 import { mountRoutes } from '../routes/index.js'
@@ -20,6 +21,11 @@ export interface ServerOptions extends StateOptions, InstrumentOptions {
    * loopback names and the base URL's host; listening on 0.0.0.0 or ::, IP addresses pass too.
    */
   allowedHosts?: string[]
+  /**
+   * How long `close` lets answers still being sent finish, in ms (default 5,000): past it their
+   * connections are cut. A client that stopped reading a download would otherwise hold close for ever.
+   */
+  closeGraceMs?: number
 }
 
 export interface GitLabServer {
@@ -45,7 +51,10 @@ export interface GitLabServer {
   seed(more: Seed): void
   /** `/-/emulator/snapshots`: named snapshots of the whole store (store/named-snapshots.ts). */
   snapshots: EmulatorService['snapshots']
-  /** Stops accepting, waits for in-flight requests, closes the store. */
+  /**
+   * Stops accepting, waits for in-flight requests (answers still being sent: `closeGraceMs` at most,
+   * then their connections are cut), closes the store.
+   */
   close(): Promise<void>
 }
 
@@ -101,14 +110,22 @@ export async function buildServer(options: ServerOptions = {}): Promise<GitLabSe
       // still being written (a streamed download); swept again until close ends, it goes once that
       // answer has ended instead of at Node's header timeout check, 60-90 s later.
       const sweep = setInterval(() => app.server.closeIdleConnections(), 50)
+      // An answer whose client stopped reading never ends: its connection is cut once the grace is over.
+      const cut = setTimeout(() => {
+        for (const server of [app.server, ...otherBindings(app)]) server.closeAllConnections()
+      }, options.closeGraceMs ?? CLOSE_GRACE_MS)
       try {
         await app.close()
       } finally {
         clearInterval(sweep)
+        clearTimeout(cut)
       }
     },
   }
 }
+
+/** `close`'s default wait for answers still being sent. */
+const CLOSE_GRACE_MS = 5_000
 
 /** An IPv6 address goes in brackets in a URL. */
 const bracketed = (host: string) => (host.includes(':') ? `[${host}]` : host)

@@ -29,3 +29,25 @@ it('close waits for a streamed answer in flight, then closes its keep-alive conn
   expect(received).toMatch(/^HTTP\/1\.1 200 /)
   expect(received).toContain('last part')
 }, 10_000)
+
+it('close cuts an answer still being sent once its grace is over (a client that stopped reading)', async () => {
+  const server = await buildServer({ closeGraceMs: 300 })
+  const body = new PassThrough()
+  server.app.get('/-/test/streamed', (_req, reply) => reply.type('text/plain').send(body))
+  const url = new URL(await server.listen({ host: '127.0.0.1', port: 0 }))
+  const socket = connect(Number(url.port), url.hostname)
+  await once(socket, 'connect')
+  let received = ''
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString()))
+  socket.write('GET /-/test/streamed HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n')
+  body.write('first part ')
+  while (!received.includes('first part')) await once(socket, 'data')
+
+  // The answer never ends: without the grace, close waited for it for ever.
+  const began = Date.now()
+  const [ended] = await Promise.all([once(socket, 'close').then(() => true), server.close()])
+  expect(ended).toBe(true)
+  expect(Date.now() - began).toBeGreaterThanOrEqual(250)
+  expect(received).toMatch(/^HTTP\/1\.1 200 /)
+  expect(received).not.toContain('last part')
+}, 10_000)
