@@ -61,7 +61,7 @@ describe('DELETE /projects/:id/pipelines/:pipeline_id', () => {
     expect((await remove(other, ROOT)).status).toBe(404)
   })
 
-  it('refuses a Maintainer (403), anonymous callers (401); 404 for hidden projects and unknown pipelines; nothing changes', async () => {
+  it('refuses a Maintainer and an archived project (403), anonymous callers (401); 404 for hidden projects and unknown pipelines; nothing changes', async () => {
     const id = await trigger()
     const before = rowsOf(id)
     const cases: [string | undefined, number, Json][] = [
@@ -79,6 +79,10 @@ describe('DELETE /projects/:id/pipelines/:pipeline_id', () => {
     // A pipeline of another project is unknown here.
     const elsewhere = await remove(id, OLGA, '/api/v4/projects/acme%2Fother')
     expect([elsewhere.status, elsewhere.body]).toEqual([404, { message: '404 Not found' }])
+    // In an archived project the pipelines are read-only, for the Owner too (`ArchivedAbilities`).
+    expect((await t.http('POST', `${APP}/archive`, { token: ROOT })).status).toBe(201)
+    const archived = await remove(id, OLGA)
+    expect([archived.status, archived.body]).toEqual([403, { message: '403 Forbidden' }])
     expect(rowsOf(id)).toEqual(before)
   })
 
