@@ -157,6 +157,12 @@ export function pipelines(http: Http) {
         response: Pipeline,
       }),
     /**
+     * `DELETE /projects/:id/pipelines/:pipeline_id` (the project's Owners, administrators); 204. The
+     * pipeline goes with its jobs, their logs and artifacts; its running child pipelines are canceled.
+     */
+    remove: (project: ResourceRef, id: number, options: CallOptions = {}) =>
+      http.request<void>('DELETE', path`/projects/${project}/pipelines/${id}`, options),
+    /**
      * `POST /projects/:id/pipeline` (Developer): a pipeline of `ref` from its `.gitlab-ci.yml`, source `api`;
      * `inputs` (GitLab 17.10 and later) are checked against the configuration's `spec:inputs`. Retried only on 429.
      */

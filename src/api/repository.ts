@@ -14,6 +14,7 @@ import {
   Branch,
   Commit,
   CommitDetailAnswer,
+  CommitRef,
   ProtectedBranch,
   RepositoryFile,
   Tag,
@@ -21,6 +22,7 @@ import {
   type BranchListQuery,
   type CommitCreate,
   type CommitListQuery,
+  type CommitRefsQuery,
   type FileCommitted,
   type FileDelete,
   type FileWrite,
@@ -157,6 +159,18 @@ export const repository = (http: Http) => ({
         ...options,
         query: query as Query,
         item: Diff,
+      }),
+    /** `GET /projects/:id/repository/commits/:sha/refs`, lazily: the branches, then the tags, that hold it (`type`). */
+    refs: (
+      project: ResourceRef,
+      sha: string,
+      query: ListQuery<CommitRefsQuery> = {},
+      options: PageOptions = {},
+    ) =>
+      http.paginate<CommitRef>(path`/projects/${project}/repository/commits/${sha}/refs`, {
+        ...options,
+        query: query as Query,
+        item: CommitRef,
       }),
     /** `POST /projects/:id/repository/commits`: `actions[]` as one commit on `branch`. */
     create: (project: ResourceRef, params: CommitCreate, options: CallOptions = {}) =>

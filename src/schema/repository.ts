@@ -115,6 +115,20 @@ export const CommitListQuery = Type.Object({
 })
 export type CommitListQuery = Static<typeof CommitListQuery>
 
+/** `GET /projects/:id/repository/commits/:sha/refs`: which branches and tags hold the commit. */
+export const CommitRefsQuery = Type.Object({
+  type: Type.Optional(Type.Union([Type.Literal('branch'), Type.Literal('tag'), Type.Literal('all')])),
+  ...PageQuery.properties,
+})
+export type CommitRefsQuery = Static<typeof CommitRefsQuery>
+
+/** `Entities::BasicRef`: a branch or tag that holds a commit. */
+export const CommitRef = Type.Object({
+  type: Type.Union([Type.Literal('branch'), Type.Literal('tag')]),
+  name: Type.String(),
+})
+export type CommitRef = Static<typeof CommitRef>
+
 /** `GET /projects/:id/repository/commits/:sha`. */
 export const CommitGetQuery = Type.Object({ stats: Type.Optional(boolParam({ default: true })) })
 

@@ -112,6 +112,17 @@ describe('pipelines client', () => {
     expect((await mark.pipelines.cancel('acme/app', p.id)).status).toBe('canceled')
     expect((await mark.pipelines.retry('acme/app', p.id)).status).not.toBe('canceled')
   })
+
+  it('remove deletes a pipeline as an administrator; a Maintainer is refused (403)', async () => {
+    const p = await client().pipelines.trigger('acme/app', { ref: 'main', token: MARK_TRIGGER })
+    await expect(client('glpat-mark-token').pipelines.remove('acme/app', p.id)).rejects.toMatchObject({
+      status: 403,
+    })
+    await expect(client('glpat-root-token').pipelines.remove('acme/app', p.id)).resolves.toBeUndefined()
+    await expect(client('glpat-root-token').pipelines.get('acme/app', p.id)).rejects.toMatchObject({
+      status: 404,
+    })
+  })
 })
 
 describe('jobs client with a CI/CD job token', () => {

@@ -51,6 +51,10 @@ it('commits, reads files (get, head, raw), lists commits and the tree, and delet
   expect(await rita.repository.commits.get('acme/app', commits[1]!.id, { stats: false })).not.toHaveProperty(
     'stats',
   )
+  expect(await collect(rita.repository.commits.refs('acme/app', commits[1]!.id))).toEqual([
+    { type: 'branch', name: 'develop' },
+  ])
+  expect(await collect(rita.repository.commits.refs('acme/app', commits[1]!.id, { type: 'tag' }))).toEqual([])
   const tree = await collect(rita.repository.tree('acme/app', { ref: 'develop', recursive: true }))
   expect(tree.map((e) => e.path)).toEqual(['docs', '.gitlab-ci.yml', 'docs/new.md'])
   await dana.repository.files.remove('acme/app', 'docs/new.md', { branch: 'develop', commit_message: 'rm' })

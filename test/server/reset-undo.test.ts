@@ -129,13 +129,18 @@ async function writeEverything() {
   // Metric images (EE; the file lands in the data directory).
   const incident = await ok('POST', `${P}/issues`, { json: { title: 'Outage', issue_type: 'incident' } })
   await uploadMetricImage(incident.iid as number)
-  // Triggers and the pipelines they start, cancelled.
+  // Triggers and the pipelines they start, one cancelled, one deleted.
   const trigger = await ok('POST', `${P}/triggers`, { json: { description: 'nightly' } })
   const pipeline = await ok('POST', `${P}/trigger/pipeline`, {
     token: undefined,
     form: `token=${trigger.token}&ref=main`,
   })
   await ok('POST', `${P}/pipelines/${pipeline.id}/cancel`)
+  const deleted = await ok('POST', `${P}/trigger/pipeline`, {
+    token: undefined,
+    form: `token=${trigger.token}&ref=main`,
+  })
+  await ok('DELETE', `${P}/pipelines/${deleted.id}`)
   // CI/CD variables: made, edited, one deleted.
   await ok('POST', `${P}/variables`, { json: { key: 'KEEP', value: 'kept-value', masked: true } })
   await ok('POST', `${P}/variables`, { json: { key: 'GONE', value: 'x', environment_scope: 'review/*' } })
@@ -249,8 +254,8 @@ release:
 /**
  * On pipelineSeed's acme/app: a webhook for pushes, jobs and pipelines (to `hookUrl`), commits and
  * files (one with a `.gitlab-ci.yml`, which makes a push pipeline), branches and an annotated tag,
- * jobs played, retried, cancelled and erased (a build's artifacts with it), a triggered pipeline,
- * and a relation import of an export of the project into itself.
+ * jobs played, retried, cancelled and erased (a build's artifacts with it), a triggered pipeline
+ * then deleted, and a relation import of an export of the project into itself.
  */
 async function writeRepositoryAndCi(hookUrl: string) {
   const settle = async () => {
@@ -304,6 +309,8 @@ async function writeRepositoryAndCi(hookUrl: string) {
   })) as unknown as Json[]
   await ok('POST', `${APP}/jobs/${first!.id as number}/cancel`, { token: MARK })
   await settle()
+  // A pipeline deleted (an administrator's right), its jobs and their traces with it.
+  await ok('DELETE', `${APP}/pipelines/${triggered.id}`, { token: ROOT })
   // The project exported, and its issues imported into it again as a relation import.
   await ok('POST', `${APP}/export`, { token: MARK })
   await exportSettled(t, APP, MARK)

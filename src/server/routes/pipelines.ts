@@ -67,6 +67,22 @@ export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): voi
 
   route(
     {
+      method: 'DELETE',
+      url: '/api/v4/projects/:id/pipelines/:pipeline_id',
+      summary: 'Delete a pipeline with its jobs and what they left (project Owner)',
+      auth: 'non_get',
+      pathParams: PipelinePath,
+      response: { 204: Type.Null() },
+    },
+    (h) => {
+      const { project, id } = target(h)
+      pipelines.remove(h.actor, project, id)
+      return h.reply.code(204).send()
+    },
+  )
+
+  route(
+    {
       method: 'GET',
       url: '/api/v4/projects/:id/pipelines/:pipeline_id/jobs',
       jobToken: true,

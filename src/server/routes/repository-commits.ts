@@ -5,6 +5,8 @@ import {
   CommitDetailAnswer,
   CommitGetQuery,
   CommitListQuery,
+  CommitRef,
+  CommitRefsQuery,
   CommitStats,
 } from '../../schema/index.js'
 import { pageOf } from '../grape/pagination.js'
@@ -13,7 +15,7 @@ import { IdPath } from './paths.js'
 
 const ShaPath = Type.Object({ id: Type.String(), sha: Type.String() })
 
-/** `lib/api/commits.rb`: list, get, and `POST` with `actions[]`. */
+/** `lib/api/commits.rb`: list, get, `POST` with `actions[]`, and the refs that hold a commit. */
 export function repositoryCommitRoutes(api: ApiContext): void {
   const { route } = api
   const commits = api.services.repository.commits
@@ -53,5 +55,17 @@ export function repositoryCommitRoutes(api: ApiContext): void {
       response: { 200: CommitDetailAnswer },
     },
     (h) => commits.get(h.actor, h.path.id, h.path.sha, h.params.stats !== false),
+  )
+
+  route(
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/repository/commits/:sha/refs',
+      summary: 'The branches and tags that hold a commit (type branch, tag or all)',
+      pathParams: ShaPath,
+      input: CommitRefsQuery,
+      response: { 200: Type.Array(CommitRef) },
+    },
+    (h) => h.sendPage(commits.refs(h.actor, h.path.id, h.path.sha, h.params, pageOf(h.params))),
   )
 }

@@ -122,6 +122,13 @@ export function pipelineService(
     if (!admin && !(triggerer && mayUpdate(actor, p, pipeline))) throw forbidden()
   }
 
+  /** Every cancelable job of the pipeline canceled (`POST .../cancel`, and before a delete). */
+  const cancelJobs = (pipeline: PipelineRow, now: string) => {
+    for (const job of store.pipelines.jobs(pipeline.id))
+      if (job.retried === 0 && CANCELABLE.has(job.status))
+        store.pipelines.setJob({ ...job, status: 'canceled', finished_at: now, due_at: null })
+  }
+
   /**
    * Creates a pipeline in `created` with its jobs (services/pipeline-creation.ts); the first move after
    * CREATED_MS. GitLab's refusals are `{"message":{"base":[...]}}`: 400, or `persistedStatus` when GitLab
@@ -272,12 +279,38 @@ export function pipelineService(
       if (!mayCancel(actor, p, pipeline)) throw forbidden()
       const now = isoNow(ctx.clock)
       const row = store.transaction(() => {
-        for (const job of store.pipelines.jobs(pipeline.id))
-          if (job.retried === 0 && CANCELABLE.has(job.status))
-            store.pipelines.setJob({ ...job, status: 'canceled', finished_at: now, due_at: null })
+        cancelJobs(pipeline, now)
         return runner.refresh(pipeline, now)
       })
       return present.full(p, row, userOf(row))
+    },
+
+    /**
+     * `DELETE .../pipelines/:pipeline_id` (`Ci::DestroyPipelineService`): 404 for no such pipeline, then
+     * `destroy_pipeline`, the project Owner's or an administrator's, with the pipeline abilities, in a
+     * project not archived (403). Like GitLab, first cancels what still runs, in its child pipelines too
+     * (`cascade_to_children`), which stay; then the pipeline goes with its jobs and what they left.
+     */
+    remove(actor: Actor, p: ProjectRow, id: number): void {
+      if (!actor.user) throw unauthorized()
+      const pipeline = find(p, id)
+      const owner =
+        p.archived === 0 &&
+        access.atLeast(actor, p, Level.owner) &&
+        ciAbilities(store, access, actor, p).pipelines
+      if (!owner) throw forbidden()
+      const now = isoNow(ctx.clock)
+      store.transaction(() => {
+        const cancelChildren = (parent: PipelineRow) => {
+          for (const child of store.pipelines.children(parent.id)) {
+            cancelJobs(child, now)
+            runner.refresh(child, now)
+            cancelChildren(child)
+          }
+        }
+        cancelChildren(pipeline)
+        store.pipelines.remove(pipeline.id)
+      })
     },
 
     /**

@@ -137,6 +137,10 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
     `UPDATE ci_builds SET status = @status, outcome = @outcome, retried = @retried, failure_reason = @failure_reason,
        queued_at = @queued_at, started_at = @started_at, finished_at = @finished_at, due_at = @due_at WHERE id = @id`,
   )
+  const childrenOf = db.prepare(
+    "SELECT * FROM pipelines WHERE upstream_pipeline_id = ? AND source = 'parent_pipeline' ORDER BY id",
+  )
+  const remove = db.prepare('DELETE FROM pipelines WHERE id = ?')
   const refsNamed = db.prepare('SELECT kind, name, sha FROM project_refs WHERE project_id = ? AND name = ?')
   const completed = COMPLETED_STATUSES.map((s) => `'${s}'`).join(', ')
   const stalled = db.prepare(
@@ -169,6 +173,13 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
         )
         .all(...w.args, limit, offset) as PipelineRow[]
     },
+    /** The child pipelines a pipeline's trigger jobs started in its own project (`source = parent_pipeline`). */
+    children: (pipelineId: number) => childrenOf.all(pipelineId) as PipelineRow[],
+    /**
+     * Deletes a pipeline; its variables, jobs and what they left (traces, artifacts, definitions, states)
+     * go with it by `ON DELETE CASCADE`, and downstream pipelines lose their upstream link (`SET NULL`).
+     */
+    remove: (id: number) => void remove.run(id),
     addVariables: (pipelineId: number, vars: VariableRow[]) =>
       vars.forEach((v, n) => insertVar.run(pipelineId, n, v.key, v.value, v.variable_type)),
     variables: (pipelineId: number) => varsOf.all(pipelineId) as VariableRow[],

@@ -1,4 +1,12 @@
-import type { Commit, CommitCreate, CommitDetailAnswer, CommitListQuery } from '../../../schema/repository.js'
+import type {
+  Commit,
+  CommitCreate,
+  CommitDetailAnswer,
+  CommitListQuery,
+  CommitRef,
+  CommitRefsQuery,
+} from '../../../schema/repository.js'
+import { ancestors } from '../../git/merge-base.js'
 import { history, readCommit, type HistoryCommit } from '../../git/history.js'
 import { forbidden, notFound } from '../../grape/gitlab-errors.js'
 import { MAX_COUNT, type Page, type PageOut } from '../../grape/pagination.js'
@@ -84,6 +92,31 @@ export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: 
       const c = resolved === undefined ? undefined : readCommit(objects, resolved)
       if (!c) throw notFound('Commit')
       return detail(actor, project, c, withStats)
+    },
+
+    /**
+     * `GET .../commits/:sha/refs`: the branches, then the tags, whose history holds the commit (`git
+     * branch --contains`, `git tag --contains`), each by name; `type` keeps one kind. 404 `Commit Not Found`.
+     */
+    refs(actor: Actor, projectRef: string, sha: string, q: CommitRefsQuery, page: Page): PageOut<CommitRef> {
+      const project = reads.readable(actor, projectRef)
+      const commit = core.resolveCommit(project, sha)
+      if (commit === undefined || !readCommit(objects, commit)) throw notFound('Commit')
+      const reach = new Map<string, boolean>()
+      const holds = (head: string) => {
+        if (!reach.has(head)) reach.set(head, ancestors(objects, [head]).has(commit))
+        return reach.get(head) as boolean
+      }
+      const kinds = q.type === 'branch' || q.type === 'tag' ? [q.type] : (['branch', 'tag'] as const)
+      const all = kinds.flatMap((type) =>
+        store.repository
+          .refs(project.id, type, undefined, -1, 0)
+          .filter((r) => holds(r.sha))
+          .map((r) => r.name)
+          .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+          .map((name) => ({ type, name })),
+      )
+      return { items: all.slice(page.offset, page.offset + page.perPage), page, total: all.length }
     },
 
     create(actor: Actor, projectRef: string, input: CommitCreate): CommitDetailAnswer {
