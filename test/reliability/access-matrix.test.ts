@@ -385,6 +385,7 @@ const RULES: Record<string, Rule> = {
   },
   'GET /projects/{id}/repository/commits/{sha}': { min: 'code' },
   'GET /projects/{id}/repository/commits/{sha}/diff': { min: 'code' },
+  'GET /projects/{id}/repository/commits/{sha}/refs': { min: 'code' },
   'GET /projects/{id}/repository/compare': { min: 'code', body: () => ({ from: 'main', to: 'feature' }) },
   'GET /projects/{id}/repository/merge_base': { min: 'code', body: () => ({ refs: ['main', 'feature'] }) },
   // `{sha}` of a blob route names the seeded README.md's blob (`hello`).
@@ -499,6 +500,8 @@ const RULES: Record<string, Rule> = {
   // `protected_ref`: the matrix's pipelines run on main, which the seed protects fully (Maintainers push and merge).
   'POST /projects/{id}/pipelines/{pipeline_id}/cancel': { min: 'maintainer', auth: true },
   'POST /projects/{id}/pipelines/{pipeline_id}/retry': { min: 'maintainer', auth: true },
+  // `destroy_pipeline`: the project's Owners (and administrators).
+  'DELETE /projects/{id}/pipelines/{pipeline_id}': { min: 'owner', auth: true },
   // lib/api/ci/jobs.rb: `authenticate!`, then `authorize_read_builds!` (public pipelines: whoever reads the project).
   // lib/api/ci/jobs.rb `GET /job`: a CI/CD job token's own job; a personal access token is no job (404).
   'GET /job': { min: 'user', auth: true, scope: 'none', roles: [], denied: 404 },
