@@ -3,10 +3,11 @@
  * (`GenericCommitStatus`, `POST /projects/:id/statuses/:sha`). GitLab keeps them in `ci_builds` beside
  * the jobs; here they have a table of their own, as they carry no token, script, outcome or schedule,
  * so the job listings and the pipeline runner never see them. Each belongs to a pipeline (an
- * `external` one when the commit had none) and sits in its stage `external`.
+ * `external` one when the commit had none) and sits in its stage `external`. `IF NOT EXISTS`: a store whose
+ * `user_version` was set back applies this again.
  */
 export default `
-  CREATE TABLE commit_statuses (
+  CREATE TABLE IF NOT EXISTS commit_statuses (
     id INTEGER PRIMARY KEY,
     pipeline_id INTEGER NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
     name TEXT NOT NULL,
@@ -21,5 +22,5 @@ export default `
     started_at TEXT,
     finished_at TEXT
   );
-  CREATE INDEX commit_statuses_by_pipeline ON commit_statuses(pipeline_id, name, id);
+  CREATE INDEX IF NOT EXISTS commit_statuses_by_pipeline ON commit_statuses(pipeline_id, name, id);
   `
