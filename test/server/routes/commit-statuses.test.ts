@@ -82,8 +82,20 @@ describe('POST /projects/:id/statuses/:sha', () => {
       (await t.http('GET', `${APP}/pipelines/${pipeline.id as number}/jobs`, { token: MARK })).body,
     ).toEqual([])
     expect((await t.http('GET', `${APP}/jobs`, { token: MARK })).body).toEqual([])
-    const job = await t.http('GET', `${APP}/jobs/${status.id as number}`, { token: MARK })
-    expect([job.status, job.body]).toEqual([404, { message: '404 Not found' }])
+    for (const [method, path] of [
+      ['GET', `jobs/${status.id as number}`],
+      ['POST', `jobs/${status.id as number}/retry`],
+      ['POST', `jobs/${status.id as number}/cancel`],
+    ] as const) {
+      const job = await t.http(method, `${APP}/${path}`, { token: MARK })
+      expect([path, job.status, job.body]).toEqual([path, 404, { message: '404 Not found' }])
+    }
+    // The emulator runs no posted status: a pipeline waiting on one cannot settle.
+    const settle = await t.http('POST', '/-/emulator/settle', { token: ROOT })
+    expect(settle.status).toBe(409)
+    expect((settle.body as Json).pending).toMatchObject({
+      pipelines: [{ id: pipeline.id, status: 'pending' }],
+    })
   })
 
   it('moves the open status of the name: running, then success; the pipeline follows', async () => {
@@ -123,6 +135,16 @@ describe('POST /projects/:id/statuses/:sha', () => {
     expect(listed.map((s) => s.pipeline_id)).toEqual([id, id, id])
     expect((await list(sha, '?stage=external')).body).toEqual([expect.objectContaining({ name: 'external' })])
     expect((await list(sha, '?name=test')).body).toEqual([expect.objectContaining({ name: 'test' })])
+  })
+
+  it('shares one id sequence with jobs: a commit’s list never shows an id twice', async () => {
+    const sha = await headSha()
+    const posted = (await post(sha, { state: 'success', ref: 'develop' })).body as Json
+    const id = await triggerPipeline(t, 'acme/app')
+    const jobs = (await t.http('GET', `${APP}/pipelines/${id}/jobs`, { token: MARK })).body as Json[]
+    expect(jobs.every((j) => (j.id as number) > (posted.id as number))).toBe(true)
+    const ids = ((await list(sha)).body as Json[]).map((s) => s.id)
+    expect(ids).toEqual([posted.id, ...jobs.map((j) => j.id).reverse()])
   })
 
   it('without `ref` or a pipeline takes the first branch that holds the commit', async () => {
