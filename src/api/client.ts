@@ -17,6 +17,7 @@ import { milestones } from './milestones.js'
 import { notes } from './notes.js'
 import { pipelines } from './pipelines.js'
 import { jobs } from './jobs.js'
+import { commitStatuses } from './commit-statuses.js'
 import { projectExports } from './project-exports.js'
 import { projectImports } from './project-imports.js'
 import { projects } from './projects.js'
@@ -130,6 +131,8 @@ export function createClient(options: ClientOptions) {
     pipelines: pipelines(http),
     /** Jobs, their traces and artifacts, and bridges. */
     jobs: jobs(http),
+    /** Statuses external CI systems post on commits, and a commit's list of statuses. */
+    commitStatuses: commitStatuses(http),
     triggers: triggers(http),
     /** The CI Lint API: a configuration checked in a project's context. */
     ciLint: ciLint(http),

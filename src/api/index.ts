@@ -19,6 +19,7 @@ export type { ImportTarget, ImportWaitOptions, ImportWaitResult, S3Source } from
 export type { PollTiming } from './poll.js'
 export type { OnManual, TriggerParams, WaitOptions, WaitResult } from './pipelines.js'
 export type { JobDownload, JobsApi } from './jobs.js'
+export type { CommitStatusesApi } from './commit-statuses.js'
 export type { GroupHooksApi, HookTestTrigger, ProjectHooksApi } from './hooks.js'
 export type { RepositoryApi } from './repository.js'
 export type { CiLintApi } from './ci-lint.js'

@@ -2,7 +2,8 @@ import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox
 import { Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
 import { dateTimeParam, boolParam } from './params.js'
 
-const oneOf = <T extends string>(values: readonly T[], options: object = {}): TUnion<TLiteral<T>[]> =>
+/** A string parameter or field that takes one of `values` (Grape's `values:`). */
+export const oneOf = <T extends string>(values: readonly T[], options: object = {}): TUnion<TLiteral<T>[]> =>
   Type.Union(
     values.map((v) => Type.Literal(v)),
     options,

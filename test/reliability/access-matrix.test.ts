@@ -386,6 +386,14 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/repository/commits/{sha}': { min: 'code' },
   'GET /projects/{id}/repository/commits/{sha}/diff': { min: 'code' },
   'GET /projects/{id}/repository/commits/{sha}/refs': { min: 'code' },
+  // lib/api/commit_statuses.rb: `authenticate!`; `read_commit_status` is Reporter's, `create_commit_status`
+  // Developer's, then `update_pipeline` on main, which the seed protects fully (Maintainers push).
+  'GET /projects/{id}/repository/commits/{sha}/statuses': { min: 'reporter', auth: true },
+  'POST /projects/{id}/statuses/{sha}': {
+    min: 'maintainer',
+    auth: true,
+    body: () => ({ state: 'success', ref: 'main' }),
+  },
   'GET /projects/{id}/repository/compare': { min: 'code', body: () => ({ from: 'main', to: 'feature' }) },
   'GET /projects/{id}/repository/merge_base': { min: 'code', body: () => ({ refs: ['main', 'feature'] }) },
   // `{sha}` of a blob route names the seeded README.md's blob (`hello`).

@@ -141,6 +141,9 @@ async function writeEverything() {
     form: `token=${trigger.token}&ref=main`,
   })
   await ok('DELETE', `${P}/pipelines/${deleted.id}`)
+  // Commit statuses: one on the triggered pipeline's commit (which moves it), one moved on.
+  await ok('POST', `${P}/statuses/${pipeline.sha}`, { json: { state: 'running', ref: 'main', name: 'ext' } })
+  await ok('POST', `${P}/statuses/${pipeline.sha}`, { json: { state: 'success', ref: 'main', name: 'ext' } })
   // CI/CD variables: made, edited, one deleted.
   await ok('POST', `${P}/variables`, { json: { key: 'KEEP', value: 'kept-value', masked: true } })
   await ok('POST', `${P}/variables`, { json: { key: 'GONE', value: 'x', environment_scope: 'review/*' } })

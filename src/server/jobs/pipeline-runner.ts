@@ -78,8 +78,13 @@ export function pipelineRunner(
   function refresh(pipeline: PipelineRow, now: string): PipelineRow {
     const jobs = store.pipelines.jobs(pipeline.id).filter((j) => j.retried === 0)
     const planned = plannedJobs(store, pipeline.id)
-    const status = compositeStatus(planned.length ? planned.map(compositeInput) : jobs.map((j) => j.status))
-    const starts = jobs.map((j) => j.started_at).filter((s): s is string => s !== null)
+    // Statuses external CI systems posted count as jobs do (`Ci::Pipeline#update_legacy_status`).
+    const posted = store.commitStatuses.current(pipeline.id)
+    const status = compositeStatus([
+      ...(planned.length ? planned.map(compositeInput) : jobs.map((j) => j.status)),
+      ...posted.map((s) => s.status),
+    ])
+    const starts = [...jobs, ...posted].map((j) => j.started_at).filter((s): s is string => s !== null)
     const next: PipelineRow = {
       ...pipeline,
       status,

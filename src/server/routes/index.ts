@@ -26,6 +26,7 @@ import { metricImageRoutes, metricImageUploadRoutes } from './metric-images.js'
 import { openapiRoutes } from './openapi.js'
 import { pipelineEmulatorRoutes } from './pipeline-emulator.js'
 import { pipelineRoutes } from './pipelines.js'
+import { commitStatusRoutes } from './commit-statuses.js'
 import { jobRoutes } from './jobs.js'
 import { projectExportRoutes } from './project-export.js'
 import { projectImportRoutes } from './project-import.js'
@@ -119,6 +120,7 @@ function registerRoutes(api: ApiContext): void {
   pipelineRoutes(api, pipelines)
   ciLintRoutes(api, pipelines)
   jobRoutes(api, api.services.jobs)
+  commitStatusRoutes(api, api.services.commitStatuses)
   aliasRoutes(api)
   runnerRoutes(api)
   groupProjectRoutes(api)

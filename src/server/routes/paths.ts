@@ -7,6 +7,8 @@ import type { Handled, NoParams, Route, RouteSpec } from './define.js'
  * (a number or a URL-encoded full path), integers as numbers; `issueTarget` reads an issue's.
  */
 export const IdPath = Type.Object({ id: Type.String() })
+/** A commit of a project: its sha, or a ref naming it. */
+export const ShaPath = Type.Object({ id: Type.String(), sha: Type.String() })
 export const IssuePath = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
 /**
  * An issue's notes: lib/api/notes.rb serves every noteable's notes under `:noteable_id`, the name

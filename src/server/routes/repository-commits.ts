@@ -11,9 +11,7 @@ import {
 } from '../../schema/index.js'
 import { pageOf } from '../grape/pagination.js'
 import type { ApiContext } from './context.js'
-import { IdPath } from './paths.js'
-
-const ShaPath = Type.Object({ id: Type.String(), sha: Type.String() })
+import { IdPath, ShaPath } from './paths.js'
 
 /** `lib/api/commits.rb`: list, get, `POST` with `actions[]`, and the refs that hold a commit. */
 export function repositoryCommitRoutes(api: ApiContext): void {

@@ -13,6 +13,7 @@ import type { IssueService } from './issues/issues.js'
 import type { MetricImageService } from './metric-images.js'
 import type { NoteService } from './notes.js'
 import type { PipelineService } from './pipelines.js'
+import type { CommitStatusService } from './commit-statuses.js'
 import type { JobService } from './jobs.js'
 import type { ProjectLabelService } from './project-labels.js'
 import type { ProjectMilestoneService } from './project-milestones.js'
@@ -75,6 +76,8 @@ export interface Services {
   runners: RunnerService
   health: HealthService
   pipelines: PipelineService
+  /** Statuses external CI systems post on commits, and a commit's list of statuses. */
+  commitStatuses: CommitStatusService
   /** Jobs, their traces and artifacts, and bridges. */
   jobs: JobService
   triggers: TriggerService

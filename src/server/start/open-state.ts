@@ -38,6 +38,7 @@ import { jobTokens } from '../services/job-tokens.js'
 import { metricImageService, type MetricImageService } from '../services/metric-images.js'
 import { noteService } from '../services/notes.js'
 import { pipelineService } from '../services/pipelines.js'
+import { commitStatusService } from '../services/commit-statuses.js'
 import { ciLintService } from '../services/ci-lint.js'
 import { jobService } from '../services/jobs.js'
 import { projectLabelService } from '../services/project-labels.js'
@@ -353,6 +354,7 @@ function ciServices(api: Assembly, events: HookEvents) {
     ciGroupVariables: ciGroupVariableService(ctx),
     ciInstanceVariables: ciInstanceVariableService(ctx),
     jobs: jobService(ctx, runner, pipelines),
+    commitStatuses: commitStatusService(ctx, runner, pipelines),
     ciLint: ciLintService(ctx, fetchRemote),
   }
 }

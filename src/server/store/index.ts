@@ -15,6 +15,7 @@ import { triggerTable } from './triggers.js'
 import { ciVariableTable } from './ci-variables.js'
 import { jobDefinitionTable } from './job-definitions.js'
 import { ciProcessableTable } from './ci-processables.js'
+import { commitStatusTable } from './commit-statuses.js'
 import { pipelineTable } from './pipelines.js'
 import { jobOutputTable } from './job-outputs.js'
 import { aliasTable } from './aliases.js'
@@ -121,6 +122,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     jobOutputs: jobOutputTable(db),
     /** Each planned job's stage and bridge marker (ci-processables.ts). */
     ciProcessables: ciProcessableTable(db),
+    /** Statuses external CI systems posted on commits, and a commit's list of every status (commit-statuses.ts). */
+    commitStatuses: commitStatusTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db, changes.structureVersion),

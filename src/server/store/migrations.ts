@@ -33,6 +33,7 @@ import ciVariables from './migrations/032-ci-variables.js'
 import ciGroupVariables from './migrations/033-ci-group-variables.js'
 import ciInstanceVariables from './migrations/034-ci-instance-variables.js'
 import forkCorrelationIds from './migrations/035-fork-correlation-ids.js'
+import commitStatuses from './migrations/036-commit-statuses.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -75,4 +76,5 @@ export const migrations: Migration[] = [
   ciGroupVariables,
   ciInstanceVariables,
   forkCorrelationIds,
+  commitStatuses,
 ]

@@ -1,4 +1,5 @@
 import { COMPLETED_STATUSES } from '../../schema/pipeline.js'
+import { NEXT_CI_ID } from './commit-statuses.js'
 import type { Db } from './db.js'
 import type { TokenDigest } from './token-digests.js'
 import type { RefKind } from './projects.js'
@@ -123,9 +124,9 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
     'SELECT key, value, variable_type FROM pipeline_variables WHERE pipeline_id = ? ORDER BY position',
   )
   const insertJob = db.prepare(
-    `INSERT INTO ci_builds (pipeline_id, name, stage, position, status, outcome, duration_ms, token_digest,
+    `INSERT INTO ci_builds (id, pipeline_id, name, stage, position, status, outcome, duration_ms, token_digest,
        token_encrypted, created_at, queued_at, started_at, finished_at, due_at)
-     VALUES (@pipeline_id, @name, @stage, @position, @status, @outcome, @duration_ms, @token_digest,
+     VALUES (${NEXT_CI_ID}, @pipeline_id, @name, @stage, @position, @status, @outcome, @duration_ms, @token_digest,
        @token_encrypted, @created_at, @queued_at, @started_at, @finished_at, @due_at)`,
   )
   const jobsOf = db.prepare('SELECT * FROM ci_builds WHERE pipeline_id = ? ORDER BY position, id')
@@ -141,6 +142,10 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
     "SELECT * FROM pipelines WHERE upstream_pipeline_id = ? AND source = 'parent_pipeline' ORDER BY id",
   )
   const remove = db.prepare('DELETE FROM pipelines WHERE id = ?')
+  const newestFor = db.prepare(
+    `SELECT * FROM pipelines WHERE project_id = ?1 AND sha = ?2 AND (?3 IS NULL OR ref = ?3) AND (?4 IS NULL OR id = ?4)
+     ORDER BY id DESC LIMIT 1`,
+  )
   const refsNamed = db.prepare('SELECT kind, name, sha FROM project_refs WHERE project_id = ? AND name = ?')
   const completed = COMPLETED_STATUSES.map((s) => `'${s}'`).join(', ')
   const stalled = db.prepare(
@@ -173,6 +178,9 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
         )
         .all(...w.args, limit, offset) as PipelineRow[]
     },
+    /** The project's newest pipeline for a commit, of that ref and id when given (`newest_first(sha:)`). */
+    newestFor: (projectId: number, sha: string, ref: string | null, id: number | null) =>
+      newestFor.get(projectId, sha, ref, id) as PipelineRow | undefined,
     /** The child pipelines a pipeline's trigger jobs started in its own project (`source = parent_pipeline`). */
     children: (pipelineId: number) => childrenOf.all(pipelineId) as PipelineRow[],
     /**

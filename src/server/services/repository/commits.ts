@@ -12,13 +12,31 @@ import { forbidden, notFound } from '../../grape/gitlab-errors.js'
 import { MAX_COUNT, type Page, type PageOut } from '../../grape/pagination.js'
 import { pipelinePresenter } from '../../present/pipelines.js'
 import { presentCommit } from '../../present/repository.js'
-import type { ProjectRow } from '../../store/projects.js'
+import type { Store } from '../../store/index.js'
+import type { ProjectRow, RefKind } from '../../store/projects.js'
 import type { Actor } from '../access.js'
 import { readsPipelineRecords } from '../ci-access.js'
 import type { ServiceContext } from '../context.js'
 import { checkActions } from './commit-actions.js'
 import type { RepositoryCore } from './core.js'
 import type { RepositoryReads } from './reads.js'
+
+/**
+ * The names of the project's branches (or tags) whose history holds `commit`, sorted as `git branch
+ * --contains` lists them (`Repository#branch_names_contains`).
+ */
+export function refNamesContaining(store: Store, projectId: number, kind: RefKind, commit: string): string[] {
+  const reach = new Map<string, boolean>()
+  const holds = (head: string) => {
+    if (!reach.has(head)) reach.set(head, ancestors(store.gitObjects, [head]).has(commit))
+    return reach.get(head) as boolean
+  }
+  return store.repository
+    .refs(projectId, kind, undefined, -1, 0)
+    .filter((r) => holds(r.sha))
+    .map((r) => r.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+}
 
 /** Seconds since the epoch of a Grape DateTime parameter. */
 const seconds = (t: string | undefined) => (t === undefined ? undefined : Math.floor(Date.parse(t) / 1000))
@@ -102,19 +120,9 @@ export function commitService(ctx: ServiceContext, core: RepositoryCore, reads: 
       const project = reads.readable(actor, projectRef)
       const commit = core.resolveCommit(project, sha)
       if (commit === undefined || !readCommit(objects, commit)) throw notFound('Commit')
-      const reach = new Map<string, boolean>()
-      const holds = (head: string) => {
-        if (!reach.has(head)) reach.set(head, ancestors(objects, [head]).has(commit))
-        return reach.get(head) as boolean
-      }
       const kinds = q.type === 'branch' || q.type === 'tag' ? [q.type] : (['branch', 'tag'] as const)
       const all = kinds.flatMap((type) =>
-        store.repository
-          .refs(project.id, type, undefined, -1, 0)
-          .filter((r) => holds(r.sha))
-          .map((r) => r.name)
-          .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-          .map((name) => ({ type, name })),
+        refNamesContaining(store, project.id, type, commit).map((name) => ({ type, name })),
       )
       return { items: all.slice(page.offset, page.offset + page.perPage), page, total: all.length }
     },

@@ -1,0 +1,62 @@
+/*
+ * Commit statuses through our client (src/api/commit-statuses.ts) and python-gitlab (Debian's
+ * python3-gitlab; CONTRIBUTING.md): statuses posted on a commit, one moved, and the commit's list.
+ */
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { collect, createClient } from '../../src/api/client.js'
+import { manualClock, pipelineSeed } from '../support/pipeline-seed.js'
+import { serverEach } from '../support/server.js'
+
+const run = promisify(execFile)
+const t = serverEach(pipelineSeed, () => ({ clock: manualClock() }))
+
+it('our client posts, moves and lists commit statuses, with GitLab’s errors thrown', async () => {
+  const api = createClient({ baseUrl: t.baseUrl, token: 'glpat-mark-token' })
+  const sha = 'main'
+  const pending = await api.commitStatuses.create('acme/app', sha, {
+    state: 'pending',
+    ref: 'main',
+    name: 'e2e',
+  })
+  const done = await api.commitStatuses.create('acme/app', sha, { state: 'failed', ref: 'main', name: 'e2e' })
+  expect([done.id, done.status, done.author?.username]).toEqual([pending.id, 'failed', 'mark'])
+  await api.commitStatuses.create('acme/app', sha, { state: 'success', ref: 'main', name: 'e2e' })
+  const latest = await collect(api.commitStatuses.list('acme/app', sha))
+  expect(latest.map((s) => [s.name, s.status])).toEqual([['e2e', 'success']])
+  const all = await collect(api.commitStatuses.list('acme/app', sha, { all: true }))
+  expect(all.map((s) => s.status)).toEqual(['failed', 'success'])
+  await expect(
+    api.commitStatuses.create('acme/app', 'f'.repeat(40), { state: 'success', ref: 'main' }),
+  ).rejects.toMatchObject({ status: 404 })
+})
+
+it('python-gitlab: commit.statuses.create and .list()', async () => {
+  let python: string | undefined
+  for (const candidate of ['python3', '/usr/bin/python3'])
+    if (
+      !python &&
+      (await run(candidate, ['-c', 'import gitlab']).then(
+        () => true,
+        () => false,
+      ))
+    )
+      python = candidate
+  if (!python)
+    throw new Error('python-gitlab is missing: install python3-gitlab (apt-get install -y python3-gitlab)')
+  const { stdout } = await run(python, [join(__dirname, 'python_gitlab_commit_statuses.py')], {
+    env: { ...process.env, GITLAB_URL: t.baseUrl, GITLAB_TOKEN: 'glpat-mark-token' },
+    timeout: 60_000,
+  })
+  expect(JSON.parse(stdout)).toEqual({
+    same: true,
+    moved: ['success', 90.5, 'https://ci.example.com/1', 'mark'],
+    listed: [
+      ['ci/lint', 'success'],
+      ['ci/docs', 'pending'],
+    ],
+    refused: [400, 'state does not have a valid value'],
+    pipeline: ['external', 'running'],
+  })
+})
