@@ -75,8 +75,10 @@ export function loadServe(argv: string[]): (args: string[]) => Promise<number> {
  *   committed, 7 MB resident). From the script's first run to listening it may not grow past what
  *   it reached (2 MB): 3 MB less resident, in the same CPU time (a 1 MB cap from the process start
  *   cost a fifth more: scavenges, and a full collection the promotions brought on). V8 reads the
- *   factor when it grows the space; once listening it is V8's default again, so a load grows it as
- *   before. Set after the script compiled: V8 checks its code cache against the flags' hash.
+ *   factor when it grows the space; from the first request on it is V8's default again, so a load
+ *   grows it as before. Not from listening: the start leaves the space nearly full, and V8's
+ *   scavenge task that runs soon after listening grew it at once. Set after the script compiled:
+ *   V8 checks its code cache against the flags' hash.
  * - V8's optimizing compilers (Maglev, Turbofan), off from the script's first run to listening: what
  *   Maglev compiled of the start's code (some 16 functions, the router's route registration the
  *   largest) cost 3.5-4 MB resident, in the malloc arenas of the worker threads that compiled it.
@@ -91,21 +93,33 @@ export function loadServe(argv: string[]): (args: string[]) => Promise<number> {
  *   once listening).
  */
 
-/** V8's flags for the start (the flag's name, its start value, V8's own value put back when listening). */
+/**
+ * V8's flags for the start: the flag's name, its start value, and V8's own value, put back when
+ * listening or at the first request.
+ */
 const START_FLAGS = [
-  ['semi-space-growth-factor', '--semi-space-growth-factor=1', '--semi-space-growth-factor=2'],
-  ['maglev', '--no-maglev', '--maglev'],
-  ['turbofan', '--no-turbofan', '--turbofan'],
+  ['semi-space-growth-factor', '--semi-space-growth-factor=1', '--semi-space-growth-factor=2', 'request'],
+  ['maglev', '--no-maglev', '--maglev', 'listening'],
+  ['turbofan', '--no-turbofan', '--turbofan', 'listening'],
 ] as const
 
-/** Sets START_FLAGS until the function it returns is called. */
+/** Sets START_FLAGS; the function it returns (called when listening) puts them back, each when it says. */
 function startFlags(): () => void {
   // Whoever gave V8 one of these (node --no-maglev...) keeps theirs: it is left alone.
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? '']
   const ours = START_FLAGS.filter(([name]) => !given.some((a) => a.includes(name)))
   for (const [, start] of ours) setFlagsFromString(start)
   return () => {
-    for (const [, , own] of ours) setFlagsFromString(own)
+    for (const [, , own, when] of ours) {
+      if (when === 'listening') setFlagsFromString(own)
+      else {
+        const first = () => {
+          unsubscribe('http.server.request.start', first)
+          setFlagsFromString(own)
+        }
+        subscribe('http.server.request.start', first)
+      }
+    }
   }
 }
 
