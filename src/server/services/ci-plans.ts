@@ -200,7 +200,8 @@ const MAX_ARTIFACT_INCLUDE_BYTES = 5 * 1024 * 1024
 /**
  * `include: artifact` of a child pipeline (`File::Artifact`, `Gitlab::Ci::ArtifactFileReader`): the file
  * from the archive of the parent pipeline's job of that name (`find_job_with_archive_artifacts`: a build,
- * not retried, with an archive), both within GitLab's size limit; GitLab's errors otherwise.
+ * not retried, with an archive), both within GitLab's size limit; GitLab's errors otherwise. An expired
+ * archive is read as GitLab reads it until its worker deletes it (`downloadable` is a file type, not a date).
  */
 export function artifactFiles(store: Store, pipelineId: number): ArtifactFiles {
   const tooLarge = (what: string, size: number) =>
@@ -217,6 +218,9 @@ export function artifactFiles(store: Store, pipelineId: number): ArtifactFiles {
     if (archive.size > MAX_ARTIFACT_INCLUDE_BYTES)
       throw tooLarge(`Artifacts archive for job \`${name}\``, archive.size)
     const file = store.jobOutputs.entry(job.id, path)
+    // rubyzip finds `dir` as the archive's `dir/`: a folder is named as one, not as missing.
+    if (!file && store.jobOutputs.hasEntriesUnder(job.id, path.replace(/\/+$/, '')))
+      throw new CiConfigError(`Path \`${path}\` was expected to be a file but it was a directory!`)
     if (!file)
       throw new CiConfigError(`Path \`${path}\` does not exist inside the \`${name}\` artifacts archive!`)
     if (file.length > MAX_ARTIFACT_INCLUDE_BYTES)

@@ -58,6 +58,9 @@ export function jobOutputTable(db: Db) {
   const getEntry = db
     .prepare('SELECT content FROM ci_job_artifact_entries WHERE build_id = ? AND path = ?')
     .pluck()
+  const entryUnder = db
+    .prepare('SELECT 1 FROM ci_job_artifact_entries WHERE build_id = ? AND substr(path, 1, ?) = ? LIMIT 1')
+    .pluck()
   const getState = db.prepare('SELECT * FROM ci_job_states WHERE build_id = ?')
   const putState = db.prepare(
     `INSERT OR REPLACE INTO ci_job_states
@@ -130,6 +133,9 @@ export function jobOutputTable(db: Db) {
     chunk: (buildId: number, seq: number) => getChunk.get(buildId, seq) as Uint8Array | undefined,
     /** One file of an archive. */
     entry: (buildId: number, path: string) => getEntry.get(buildId, path) as Uint8Array | undefined,
+    /** Whether an archive holds files under the folder `dir`. */
+    hasEntriesUnder: (buildId: number, dir: string) =>
+      entryUnder.get(buildId, dir.length + 1, `${dir}/`) !== undefined,
     dropArtifact: (buildId: number) => dropArtifact.run(buildId),
     state,
     setState: (buildId: number, change: Partial<Omit<JobStateRow, 'build_id'>>) =>

@@ -116,6 +116,15 @@ describe('trigger: include: artifact', () => {
       'Path `other.yml` does not exist inside the `generate` artifacts archive!',
     ],
     [
+      'names a folder of the archive',
+      parentConfig(
+        'echo "child-job: { script: x }" > gen.yml/child.yml',
+        '{ artifact: gen.yml, job: generate }',
+        'artifacts: { paths: [gen.yml/] }',
+      ),
+      'Path `gen.yml` was expected to be a file but it was a directory!',
+    ],
+    [
       'names an empty file',
       parentConfig('echo "" > generated.yml', '{ artifact: generated.yml, job: generate }'),
       'File `generated.yml` is empty!',
