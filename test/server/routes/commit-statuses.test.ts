@@ -222,11 +222,27 @@ describe('POST /projects/:id/statuses/:sha', () => {
     expect([rows(), pipelineCount()]).toEqual(before)
   })
 
+  it('keeps the external pipeline it made when the status is then refused (GitLab saves it first)', async () => {
+    const sha = await headSha()
+    const before = pipelineCount() as number
+    const bad = await post(sha, { state: 'success', ref: 'develop', target_url: 'ftp://ci.example.com/1' })
+    expect([bad.status, bad.body]).toEqual([
+      400,
+      { message: { target_url: ['is blocked: Only allowed schemes are http, https'] } },
+    ])
+    expect([rows(), pipelineCount()]).toEqual([0, before + 1])
+    const left = (await t.http('GET', `${APP}/pipelines?ref=develop`, { token: MARK })).body as Json[]
+    expect(left).toEqual([expect.objectContaining({ source: 'external', sha, status: 'created' })])
+    // The next post of the sha and ref goes to that pipeline.
+    const ok = (await post(sha, { state: 'success', ref: 'develop' })).body as Json
+    expect(ok.pipeline_id).toBe(left[0]!.id)
+    expect(pipelineCount()).toBe(before + 1)
+  })
+
   it('is a Developer’s on a ref they may write: 403 on a protected branch, a guest or an archived project; 401 anonymous; 404 hidden', async () => {
     const sha = await headSha()
     const before = [rows(), pipelineCount()]
     const cases: [string, string, number, Json][] = [
-      [DANA, 'main', 403, { message: '403 Forbidden' }],
       [RITA, 'develop', 403, { message: '403 Forbidden' }],
       [GUS, 'develop', 403, { message: '403 Forbidden' }],
       ['', 'develop', 401, { message: '401 Unauthorized' }],
@@ -237,6 +253,12 @@ describe('POST /projects/:id/statuses/:sha', () => {
       expect([token, res.status, res.body]).toEqual([token, status, body])
     }
     expect([rows(), pipelineCount()]).toEqual(before)
+    // `update_pipeline` is asked of the pipeline, which GitLab saved first: refused, it stays (no status).
+    const refused = await post(sha, { state: 'success', ref: 'main' }, DANA)
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect([rows(), pipelineCount()]).toEqual([before[0], (before[1] as number) + 1])
+    const left = (await t.http('GET', `${APP}/pipelines?ref=main`, { token: MARK })).body as Json[]
+    expect(left).toEqual([expect.objectContaining({ source: 'external', status: 'created' })])
     expect((await post(sha, { state: 'success', ref: 'develop' }, DANA)).status).toBe(201)
     expect((await t.http('POST', `${APP}/archive`, { token: ROOT })).status).toBe(201)
     const archived = await post(sha, { state: 'success', ref: 'develop' }, MARK)
