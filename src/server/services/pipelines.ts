@@ -59,7 +59,7 @@ export function pipelineService(
   remoteIncludes: RemoteIncludeFetcher,
 ) {
   const { store, access } = ctx
-  const present = pipelinePresenter(ctx.instance)
+  const present = pipelinePresenter(ctx.instance, store.commitStatuses.coverage)
   const refs = repositoryCore(ctx)
   /** The pipeline's user, whom its records show. */
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))

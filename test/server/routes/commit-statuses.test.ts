@@ -41,6 +41,8 @@ describe('POST /projects/:id/statuses/:sha', () => {
       target_url: 'https://ci.example.com/1',
       description: 'Queued',
       coverage: 81.5,
+      // No parameter of GitLab's: a posted status never may fail.
+      allow_failure: true,
     })
     expect(res.status).toBe(201)
     const status = res.body as Json
@@ -121,6 +123,20 @@ describe('POST /projects/:id/statuses/:sha', () => {
     expect(all.map((s) => s.id)).toEqual([first.id, again.id])
     const failed = await t.http('GET', `${APP}/pipelines/${first.pipeline_id as number}`, { token: MARK })
     expect((failed.body as Json).status).toBe('failed')
+  })
+
+  it('gives the pipeline the mean coverage of its current statuses, two decimals (`Ci::Pipeline#coverage`)', async () => {
+    const sha = await headSha()
+    const a = (await post(sha, { state: 'success', ref: 'main', name: 'a', coverage: 50 })).body as Json
+    const pipelineOf = async () =>
+      (await t.http('GET', `${APP}/pipelines/${a.pipeline_id as number}`, { token: MARK })).body as Json
+    expect((await pipelineOf()).coverage).toBe('50.00')
+    await post(sha, { state: 'success', ref: 'main', name: 'b', coverage: 91.5 })
+    await post(sha, { state: 'success', ref: 'main', name: 'c' })
+    expect((await pipelineOf()).coverage).toBe('70.75')
+    // A retried status counts no more: `a` again, now without coverage.
+    await post(sha, { state: 'failed', ref: 'main', name: 'a' })
+    expect((await pipelineOf()).coverage).toBe('91.50')
   })
 
   it('goes to the newest pipeline of the sha: its ref without `ref`, and counts with its jobs', async () => {
