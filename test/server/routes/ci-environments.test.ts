@@ -6,6 +6,7 @@
 import { commitFiles } from '../../support/ci-files.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
+import { eventually, hookReceiver } from '../../support/hook-receiver.js'
 
 const MARK = 'glpat-mark-token' // maintainer
 const ROOT = 'glpat-root-token'
@@ -13,7 +14,7 @@ const APP = '/api/v4/projects/acme%2Fapp'
 type Json = Record<string, unknown>
 
 let clock: ReturnType<typeof manualClock>
-const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
+const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()), allowLocalRequests: true }))
 
 const SHOW =
   'echo "env=$CI_ENVIRONMENT_NAME slug=$CI_ENVIRONMENT_SLUG action=$CI_ENVIRONMENT_ACTION tier=$CI_ENVIRONMENT_TIER url=$CI_ENVIRONMENT_URL v=$SCOPED g=$G_SCOPED"'
@@ -85,6 +86,39 @@ describe('jobs with an environment', () => {
       staging: 'env=Staging Area slug=staging-area-2uzqt7 action=prepare tier=other url= v=staging-exact g=',
       plain: 'env= slug= action= tier= url= v=all g=',
     })
+  })
+
+  it('shows the environment in job and pipeline hooks (GitLab’s `build_environment`, `environment_hook_attrs`)', async () => {
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': CONFIG })
+    const receiver = await hookReceiver()
+    try {
+      const hook = await t.http('POST', `${APP}/hooks`, {
+        token: MARK,
+        json: { url: receiver.url, pipeline_events: true, job_events: true },
+      })
+      expect(hook.status).toBe(201)
+      expect((await trigger()).status).toBe(201)
+      await runOut()
+      const bodies = await eventually(
+        async () => receiver.got.map((r) => r.body),
+        (got) =>
+          got.some((b) => b.object_kind === 'pipeline' && (b.object_attributes as Json).status === 'success'),
+      )
+      const jobHook = (name: string) =>
+        bodies.find((b) => b.object_kind === 'build' && b.build_name === name)!.environment
+      expect(jobHook('review')).toEqual({ name: 'review/ci', action: 'start' })
+      expect(jobHook('staging')).toEqual({ name: 'Staging Area', action: 'prepare' })
+      expect(jobHook('plain')).toBeNull()
+      const builds = bodies.findLast((b) => b.object_kind === 'pipeline')!.builds as Json[]
+      expect(Object.fromEntries(builds.map((b) => [b.name, b.environment]))).toEqual({
+        review: { name: 'review/ci', action: 'start', deployment_tier: 'development' },
+        production: { name: 'production', action: 'start', deployment_tier: 'production' },
+        staging: { name: 'Staging Area', action: 'prepare', deployment_tier: 'other' },
+        plain: null,
+      })
+    } finally {
+      await receiver.close()
+    }
   })
 
   it('refuses a bad environment entry with GitLab’s error', async () => {
