@@ -249,6 +249,14 @@ describe('POST /projects/:id/statuses/:sha', () => {
     expect([rows(), pipelineCount()]).toEqual([0, before + 1])
     const left = (await t.http('GET', `${APP}/pipelines?ref=develop`, { token: MARK })).body as Json[]
     expect(left).toEqual([expect.objectContaining({ source: 'external', sha, status: 'created' })])
+    // Nothing will move it: settling reports it.
+    const settle = await t.http('POST', '/-/emulator/settle', { token: ROOT })
+    expect([settle.status, (settle.body as Json).pending]).toEqual([
+      409,
+      expect.objectContaining({
+        pipelines: [expect.objectContaining({ id: left[0]!.id, status: 'created' })],
+      }),
+    ])
     // The next post of the sha and ref goes to that pipeline.
     const ok = (await post(sha, { state: 'success', ref: 'develop' })).body as Json
     expect(ok.pipeline_id).toBe(left[0]!.id)
