@@ -56,6 +56,9 @@ export function jobEnvironment(value: unknown, where: string): JobEnvironment {
   }
 }
 
+/** `Environment`'s validations of a name (its variables expanded): at most 255, in `environment_name_regex`. */
+export const isEnvironmentName = (name: string) => name.length <= 255 && NAME.test(name)
+
 /** `Gitlab::Slug::Environment#generate`: `CI_ENVIRONMENT_SLUG`. */
 export function environmentSlug(name: string): string {
   let slug = name.toLowerCase().replace(/[^a-z0-9]/g, '-')

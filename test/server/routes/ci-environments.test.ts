@@ -121,6 +121,43 @@ describe('jobs with an environment', () => {
     }
   })
 
+  it('fails at once a job whose expanded name is no environment name (environment_creation_failure)', async () => {
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': `
+stages: [build, deploy, cleanup]
+build: { stage: build, script: [echo] }
+deploy: { stage: deploy, environment: review/$NOPE, script: [echo] }
+cleanup: { stage: cleanup, script: [echo] }
+`,
+    })
+    const res = await trigger()
+    expect(res.status).toBe(201)
+    const pid = (res.body as Json).id as number
+    const jobs = async () =>
+      ((await t.http('GET', `${APP}/pipelines/${pid}/jobs`, { token: MARK })).body as Json[])
+        .map((j) => [j.name, j.status, j.failure_reason ?? null])
+        .sort()
+    expect(await jobs()).toEqual([
+      ['build', 'created', null],
+      ['cleanup', 'created', null],
+      ['deploy', 'failed', 'environment_creation_failure'],
+    ])
+    await runOut()
+    expect(await jobs()).toEqual([
+      ['build', 'success', null],
+      ['cleanup', 'skipped', null],
+      ['deploy', 'failed', 'environment_creation_failure'],
+    ])
+    const pipeline = await t.http('GET', `${APP}/pipelines/${pid}`, { token: MARK })
+    expect((pipeline.body as Json).status).toBe('failed')
+    // Alone in its pipeline, the pipeline fails with it.
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': 'deploy: { environment: $NOPE, script: [echo] }\n',
+    })
+    const alone = await trigger()
+    expect((alone.body as Json).status).toBe('failed')
+  })
+
   it('refuses a bad environment entry with GitLab’s error', async () => {
     const cases: [string, string][] = [
       ['[a, b]', 'jobs:job:environment config should be a hash or a string'],
