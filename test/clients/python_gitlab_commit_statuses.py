@@ -24,7 +24,7 @@ print(
             "moved": [moved.status, moved.coverage, moved.target_url, moved.author["username"]],
             "listed": [[s.name, s.status] for s in statuses],
             "refused": refused,
-            "pipeline": [pipeline.source, pipeline.status],
+            "pipeline": [pipeline.source, pipeline.status, pipeline.coverage],
         }
     )
 )

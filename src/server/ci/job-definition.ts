@@ -1,3 +1,5 @@
+import type { JobEnvironment } from './environment.js'
+
 /**
  * What a job of a pipeline was told to do by the `.gitlab-ci.yml` it came from, once its config is
  * resolved (`include`, `extends`, `default`, `inputs` and variables applied): GitLab keeps the same in
@@ -19,6 +21,8 @@ export interface JobDefinition {
   needs: string[] | null
   /** Variables the job sees beyond the pipeline's (its own `variables:`, resolved). */
   variables: Record<string, string>
+  /** `environment:`: the environment the job deploys to, whose scoped CI/CD variables it sees. */
+  environment?: JobEnvironment
   /** Declared artifacts, when the job has any. */
   artifacts?: {
     paths: string[]

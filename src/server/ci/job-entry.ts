@@ -1,3 +1,4 @@
+import { jobEnvironment } from './environment.js'
 import type { JobDefinition } from './job-definition.js'
 import { isValidExpression } from './expressions.js'
 import { checkPolicy, type Policy } from './only-except.js'
@@ -390,6 +391,8 @@ export function compileJob(name: string, raw: unknown, allDefaults: JobDefaults)
     variables: variableValues(raw.variables, `${where}:variables`),
   }
   if (raw.start_in !== undefined) definition.start_in = String(raw.start_in)
+  if (raw.environment !== undefined && raw.environment !== null)
+    definition.environment = jobEnvironment(raw.environment, where)
   const declared = isBridge ? undefined : artifacts(raw.artifacts ?? defaults.artifacts, where)
   if (declared) definition.artifacts = declared
   if (isBridge) definition.trigger = trigger(raw.trigger, where)

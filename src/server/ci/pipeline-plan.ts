@@ -1,5 +1,5 @@
 import type { CompiledConfig } from './config.js'
-import { expandExistingVariables } from './expand-variables.js'
+import { expandExistingVariables, expandVariables } from './expand-variables.js'
 import { evaluate } from './expressions.js'
 import { fnmatch } from './fnmatch.js'
 import type { JobDefinition } from './job-definition.js'
@@ -134,6 +134,21 @@ export function planPipeline(
       if (when !== 'delayed') delete definition.start_in
       Object.assign(definition.variables, rule.variables)
       if (rule.needs) definition.needs = rule.needs
+    }
+    if (definition.environment) {
+      // `expanded_environment_name`: the job's variables (each expanded in turn), unknown ones to nothing.
+      const known: Record<string, string> = {
+        CI_JOB_NAME: job.name,
+        CI_JOB_STAGE: job.stage,
+        ...predefined,
+        ...definition.variables,
+        ...pipelineVariables,
+      }
+      for (const [k, v] of Object.entries(known)) known[k] = expandExistingVariables(v, known)
+      definition.environment = {
+        ...definition.environment,
+        name: expandVariables(definition.environment.name, known),
+      }
     }
     jobs.push({
       name: job.name,

@@ -77,3 +77,21 @@ export function variableErrors(
     add('value', `The value of the provided variable exceeds the ${limits.valueMax} character limit`)
   return errors
 }
+
+/**
+ * `HasEnvironmentScope.on_environment`: how a CI/CD variable's `environment_scope` ranks for a job of
+ * `environment` (none: only `*`): `*` 0, a matching wildcard scope (`*` any text, `Gitlab::SQL::Glob`) 1,
+ * the very name 2; undefined when it does not apply. Variables of a key are applied in rank order, so
+ * the most specific wins.
+ */
+export function scopeRank(scope: string, environment: string | undefined): number | undefined {
+  if (scope === '*') return 0
+  if (environment === undefined) return undefined
+  if (scope === environment) return 2
+  if (!scope.includes('*')) return undefined
+  const pattern = scope
+    .split('*')
+    .map((part) => part.replace(/[\\^$.|?+()[\]{}]/g, '\\$&'))
+    .join('.*')
+  return new RegExp(`^${pattern}$`, 's').test(environment) ? 1 : undefined
+}

@@ -1,5 +1,6 @@
 import { runJob, traceHeader } from '../ci/job-run.js'
 import { ANSI, expand } from '../ci/job-script.js'
+import { environmentSlug, guessTier } from '../ci/environment.js'
 import { predefinedVariables } from '../ci/predefined-variables.js'
 import { zipFiles } from '../archive/zip-writer.js'
 import { refVariables, type RefVariable } from '../store/ci-variables.js'
@@ -61,15 +62,25 @@ const fileVariablePath = (projectPath: string, key: string) => `/builds/${projec
  * change while it runs does not reach it.
  */
 function pickVariables(store: Store, job: JobRow, pipeline: PipelineRow): void {
-  const own = refVariables(store, pipeline.project_id, pipeline.ref, pipeline.tag === 1)
+  const own = currentVariables(store, job, pipeline)
   store.jobOutputs.setState(job.id, { runner_variables: store.secrets.seal(JSON.stringify(own)) })
 }
+
+/** The CI/CD variables of the job's ref, and of its environment's scopes when it has one. */
+const currentVariables = (store: Store, job: JobRow, pipeline: PipelineRow) =>
+  refVariables(
+    store,
+    pipeline.project_id,
+    pipeline.ref,
+    pipeline.tag === 1,
+    store.jobDefinitions.get(job.id)?.environment?.name || undefined,
+  )
 
 /** What `pickVariables` kept for `job`; read now for a job that started running before it kept any. */
 function pickedVariables(store: Store, job: JobRow, pipeline: PipelineRow): RefVariable[] {
   const sealed = store.jobOutputs.state(job.id).runner_variables
   return sealed === null
-    ? refVariables(store, pipeline.project_id, pipeline.ref, pipeline.tag === 1)
+    ? currentVariables(store, job, pipeline)
     : (JSON.parse(store.secrets.open(sealed)) as RefVariable[])
 }
 
@@ -106,6 +117,15 @@ function jobVariables(
   vars.set('CI_PIPELINE_ID', String(pipeline.id))
   vars.set('CI_PIPELINE_IID', String(pipeline.iid))
   const definition = store.jobDefinitions.get(job.id)
+  const environment = definition?.environment
+  if (environment?.name) {
+    // `Variables::Builder#predefined_variables` and `Ci::Build#persisted_environment_variables`.
+    vars.set('CI_ENVIRONMENT_NAME', environment.name)
+    vars.set('CI_ENVIRONMENT_SLUG', environmentSlug(environment.name))
+    vars.set('CI_ENVIRONMENT_ACTION', environment.action)
+    vars.set('CI_ENVIRONMENT_TIER', environment.deployment_tier ?? guessTier(environment.name))
+    if (environment.url !== undefined) vars.set('CI_ENVIRONMENT_URL', environment.url)
+  }
   for (const [k, v] of Object.entries(definition?.variables ?? {})) vars.set(k, v)
   const files = new Map<string, string>()
   for (const v of own) {
@@ -124,6 +144,9 @@ function jobVariables(
   for (const v of own)
     if (!v.raw && v.variable_type === 'env_var' && vars.get(v.key) === v.value)
       vars.set(v.key, expand(v.value, before))
+  // GitLab hands the URL over as written, for the runner to expand.
+  const url = vars.get('CI_ENVIRONMENT_URL')
+  if (url !== undefined && url === environment?.url) vars.set('CI_ENVIRONMENT_URL', expand(url, before))
   return { vars, files, masked: own.filter((v) => v.masked).map((v) => v.value) }
 }
 

@@ -218,13 +218,31 @@ export function notePayload(
 const seconds = (from: string | null, to: string | null) =>
   from === null || to === null ? null : (Date.parse(to) - Date.parse(from)) / 1000
 
-/** `Gitlab::DataBuilder::Pipeline#build`; the emulator's pipelines have no commits beyond their sha. */
+/** A job's `environment:` as its hooks show it (`environment_hook_attrs`), its tier resolved. */
+export interface HookEnvironment {
+  name: string
+  action: string
+  deployment_tier: string
+}
+
+/** `build_environment` (a job's hook: no tier) and `environment_hook_attrs` (a pipeline's jobs). */
+function environmentAttrs(environment: HookEnvironment | undefined, withTier: boolean): Json | null {
+  if (!environment) return null
+  const { name, action } = environment
+  return withTier ? { name, action, deployment_tier: environment.deployment_tier } : { name, action }
+}
+
+/**
+ * `Gitlab::DataBuilder::Pipeline#build`; the emulator's pipelines have no commits beyond their sha.
+ * `environmentOf` answers a job's `environment:`.
+ */
 export function pipelinePayload(
   instance: Instance,
   project: HookProject,
   user: UserRow | undefined,
   pipeline: PipelineRow,
   jobs: JobRow[],
+  environmentOf: (jobId: number) => HookEnvironment | undefined = () => undefined,
 ): Json {
   const projectAttrs = projectHookAttrs(instance, project, false)
   const stages = [...new Set(jobs.map((j) => j.stage))]
@@ -277,7 +295,7 @@ export function pipelinePayload(
       user: user ? userHookAttrs(user) : null,
       runner: null,
       artifacts_file: { filename: null, size: null },
-      environment: null,
+      environment: environmentAttrs(environmentOf(j.id), true),
     })),
   }
 }
@@ -289,6 +307,7 @@ export function jobPayload(
   user: UserRow | undefined,
   pipeline: PipelineRow,
   job: JobRow,
+  environment?: HookEnvironment,
 ): Json {
   const projectAttrs = projectHookAttrs(instance, project)
   return {
@@ -334,6 +353,6 @@ export function jobPayload(
       visibility_level: projectAttrs.visibility_level,
     },
     project: projectAttrs,
-    environment: null,
+    environment: environmentAttrs(environment, false),
   }
 }

@@ -47,10 +47,14 @@ const ms = (a: string | null, b: string | null) => (a && b ? Date.parse(b) - Dat
 
 /**
  * Shapes pipelines and jobs (`lib/api/entities/ci/pipeline.rb`, `lib/api/entities/ci/job.rb`). Favicons are
- * our short asset paths (GitLab's carry a content digest); pipelines have no coverage, name or YAML errors.
- * `user` is the pipeline's user, which the service loads.
+ * our short asset paths (GitLab's carry a content digest); pipelines have no name. `user` is the pipeline's
+ * user, which the service loads; `coverageOf` the mean coverage of its current statuses (`Ci::Pipeline#coverage`:
+ * jobs have none here, so the posted statuses').
  */
-export function pipelinePresenter(instance: Instance) {
+export function pipelinePresenter(
+  instance: Instance,
+  coverageOf: (pipelineId: number) => number | null = () => null,
+) {
   const webBase = (project: ProjectRow) => `${instance.baseUrl}/${project.full_path}`
   const present = (row: UserRow | undefined) => (row ? presentUser(row, instance) : null)
 
@@ -94,6 +98,7 @@ export function pipelinePresenter(instance: Instance) {
   ): Pipeline {
     const duration = row.finished_at ? ms(row.started_at, row.finished_at) : null
     const queued = ms(row.created_at, row.started_at)
+    const coverage = coverageOf(row.id)
     return {
       ...basic(project, row),
       before_sha: '0000000000000000000000000000000000000000',
@@ -105,7 +110,8 @@ export function pipelinePresenter(instance: Instance) {
       committed_at: null,
       duration: duration === null ? null : Math.round(duration / 1000),
       queued_duration: queued === null ? null : queued / 1000,
-      coverage: null,
+      // `PipelinePresenter#coverage`: two decimals, as a string.
+      coverage: coverage === null ? null : coverage.toFixed(2),
       detailed_status: detailedStatus(project, row),
     }
   }

@@ -71,12 +71,13 @@ export function pipelineRoutes(api: ApiContext, pipelines: PipelineService): voi
       url: '/api/v4/projects/:id/pipelines/:pipeline_id',
       summary: 'Delete a pipeline with its jobs and what they left (project Owner)',
       auth: 'non_get',
+      errors: [412],
       pathParams: PipelinePath,
       response: { 204: Type.Null() },
     },
     (h) => {
       const { project, id } = target(h)
-      pipelines.remove(h.actor, project, id)
+      pipelines.remove(h.actor, project, id, h.req.headers['if-unmodified-since'])
       return h.reply.code(204).send()
     },
   )

@@ -157,8 +157,7 @@ export function triggerRoutes(api: ApiContext, triggers: TriggerService) {
     (h) => {
       requireUser(h.actor)
       const project = access.project(h.actor, h.path.id)
-      const since = h.req.headers['if-unmodified-since']
-      triggers.remove(h.actor, project, h.path.trigger_id, typeof since === 'string' ? since : undefined)
+      triggers.remove(h.actor, project, h.path.trigger_id, h.req.headers['if-unmodified-since'])
       return h.reply.code(204).send()
     },
   )

@@ -122,8 +122,8 @@ export function commitStatusService(ctx: ServiceContext, runner: PipelineRunner,
      * newest pipeline of the sha and ref (or `pipeline_id`: 404 `Pipeline for pipeline_id, sha and ref`
      * when it matches none), else to a new `external` pipeline. The pending or running status of that
      * name, ref and user moves; otherwise a new one is made, and the pipeline's other statuses of the
-     * name become retried. Unlike GitLab, which saves the new pipeline before it asks `update_pipeline`,
-     * a refusal here leaves nothing behind.
+     * name become retried. As in GitLab, the new pipeline is saved before `update_pipeline` is asked and
+     * the status validated: a 403 or a 400 from then on leaves it (`created`, without jobs) behind.
      */
     create(actor: Actor, projectRef: string, sha: string, params: CommitStatusCreate): CommitStatus {
       const p = project(actor, projectRef)
@@ -135,35 +135,35 @@ export function commitStatusService(ctx: ServiceContext, runner: PipelineRunner,
       if (params.pipeline_id !== undefined && !matching)
         throw notFound('Pipeline for pipeline_id, sha and ref')
       const now = isoNow(ctx.clock)
+      const userId = actor.user?.id ?? null
+      // Saved before `update_pipeline` is asked and the status validated: a refused post leaves it behind.
+      const pipeline =
+        matching ??
+        store.pipelines.byId(
+          store.pipelines.insert({
+            project_id: p.id,
+            ref,
+            sha: commit,
+            tag: 0,
+            status: 'created',
+            source: 'external',
+            user_id: userId,
+            trigger_id: null,
+            upstream_pipeline_id: null,
+            upstream_job_id: null,
+            created_at: now,
+            updated_at: now,
+          }),
+        )!
       // `update_pipeline` (`Ci::PipelinePolicy`): the pipeline abilities, on a ref the caller may write.
-      const target = matching ?? { ref, tag: 0 }
       if (
         !ciAbilities(store, access, actor, p).pipelines ||
-        !pipelines.mayWriteRef(actor, p, target.ref, target.tag === 1)
+        !pipelines.mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)
       )
         throw forbidden()
       validate(params)
       const name = params.name ?? params.context ?? 'default'
-      const userId = actor.user?.id ?? null
       const row = store.transaction(() => {
-        const pipeline =
-          matching ??
-          store.pipelines.byId(
-            store.pipelines.insert({
-              project_id: p.id,
-              ref,
-              sha: commit,
-              tag: 0,
-              status: 'created',
-              source: 'external',
-              user_id: userId,
-              trigger_id: null,
-              upstream_pipeline_id: null,
-              upstream_job_id: null,
-              created_at: now,
-              updated_at: now,
-            }),
-          )!
         const open = store.commitStatuses.open(pipeline.id, name, ref, userId)
         const base: CommitStatusRow = open ?? {
           id: 0,
@@ -201,7 +201,6 @@ export function commitStatusService(ctx: ServiceContext, runner: PipelineRunner,
         runner.refresh(pipeline, now)
         return { ...next, id }
       })
-      const pipeline = store.pipelines.byId(row.pipeline_id)!
       return presentCommitStatuses(
         [{ ...row, sha: pipeline.sha, stage: 'external', allow_failure: 0 }],
         userRecords([row.user_id]),

@@ -22,6 +22,7 @@ import {
 import { CANCELABLE, COMPLETED } from '../domain/composite-status.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { pageOf, type Page } from '../grape/pagination.js'
+import { checkUnmodifiedSince } from '../grape/unmodified-since.js'
 import { pipelinePresenter } from '../present/pipelines.js'
 import type { PipelineFilter, PipelineRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -59,7 +60,7 @@ export function pipelineService(
   remoteIncludes: RemoteIncludeFetcher,
 ) {
   const { store, access } = ctx
-  const present = pipelinePresenter(ctx.instance)
+  const present = pipelinePresenter(ctx.instance, store.commitStatuses.coverage)
   const refs = repositoryCore(ctx)
   /** The pipeline's user, whom its records show. */
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
@@ -289,9 +290,10 @@ export function pipelineService(
      * `DELETE .../pipelines/:pipeline_id` (`Ci::DestroyPipelineService`): 404 for no such pipeline, then
      * `destroy_pipeline`, the project Owner's or an administrator's, with the pipeline abilities, in a
      * project not archived (403). Like GitLab, first cancels what still runs, in its child pipelines too
-     * (`cascade_to_children`), which stay; then the pipeline goes with its jobs and what they left.
+     * (`cascade_to_children`), which stay; then the pipeline goes with its jobs and what they left. 412
+     * when it changed after `unmodifiedSince` (`destroy_conditionally!`), checked after the 403.
      */
-    remove(actor: Actor, p: ProjectRow, id: number): void {
+    remove(actor: Actor, p: ProjectRow, id: number, unmodifiedSince?: string | string[]): void {
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
       const owner =
@@ -299,6 +301,7 @@ export function pipelineService(
         access.atLeast(actor, p, Level.owner) &&
         ciAbilities(store, access, actor, p).pipelines
       if (!owner) throw forbidden()
+      checkUnmodifiedSince(unmodifiedSince, pipeline.updated_at)
       const now = isoNow(ctx.clock)
       store.transaction(() => {
         const cancelChildren = (parent: PipelineRow) => {

@@ -1,3 +1,4 @@
+import { isEnvironmentName } from '../ci/environment.js'
 import type { PipelinePlan } from '../ci/pipeline-plan.js'
 import { CREATED_MS } from '../domain/pipeline-schedule.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
@@ -16,13 +17,18 @@ export function insertPlannedJobs(
   input: { pipelineId: number; plan: PipelinePlan; project: ProjectRow; now: string },
 ): void {
   const { pipelineId, plan, project, now } = input
+  let failed = false
   plan.jobs.forEach((job, position) => {
+    // `Chain::EnsureEnvironments`: a job whose environment name its variables made invalid fails at once.
+    const environment = job.bridge ? undefined : job.definition.environment
+    const unusable = environment !== undefined && !isEnvironmentName(environment.name)
+    failed ||= unusable
     const id = store.pipelines.insertJob({
       pipeline_id: pipelineId,
       name: job.name,
       stage: job.stage,
       position,
-      status: 'created',
+      status: unusable ? 'failed' : 'created',
       outcome: job.definition.when === 'manual' ? 'manual' : 'success',
       duration_ms: project.ci_job_duration_ms,
       ...runner.newJobToken(),
@@ -32,6 +38,8 @@ export function insertPlannedJobs(
       finished_at: null,
       due_at: null,
     })
+    if (unusable)
+      store.pipelines.setJob({ ...store.pipelines.job(id)!, failure_reason: 'environment_creation_failure' })
     store.jobDefinitions.put(id, job.definition)
     store.ciProcessables.put({
       build_id: id,
@@ -42,4 +50,6 @@ export function insertPlannedJobs(
     })
   })
   runner.advance(pipelineId, new Date(Date.parse(now) + CREATED_MS).toISOString())
+  // The failed job counts at once, as GitLab processes the new pipeline (it may have nothing else to run).
+  if (failed) runner.refresh(store.pipelines.byId(pipelineId)!, now)
 }

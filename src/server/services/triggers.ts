@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Pipeline, Trigger, TriggerPipeline } from '../../schema/index.js'
 import { forbidden, messageError, notFound, recordNotFound, unauthorized } from '../grape/gitlab-errors.js'
+import { checkUnmodifiedSince } from '../grape/unmodified-since.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { presentUser } from '../present/users.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -102,13 +103,11 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
     },
 
     /** Any Maintainer deletes; `If-Unmodified-Since` older than the last change is a 412. */
-    remove(actor: Actor, p: ProjectRow, id: number, unmodifiedSince?: string): void {
+    remove(actor: Actor, p: ProjectRow, id: number, unmodifiedSince?: string | string[]): void {
       requireUser(actor)
       if (!maintainer(actor, p)) throw forbidden()
       const row = find(p, id)
-      const since = unmodifiedSince ? Date.parse(unmodifiedSince) : NaN
-      if (!Number.isNaN(since) && Math.floor(Date.parse(row.updated_at) / 1000) * 1000 > since)
-        throw messageError(412, '412 Precondition Failed')
+      checkUnmodifiedSince(unmodifiedSince, row.updated_at)
       store.triggers.remove(row.id)
     },
 

@@ -4,6 +4,7 @@ import type { ProjectRow } from './projects.js'
 import type { RepositoryTables } from './repository.js'
 import type { SecretBox } from './secret-box.js'
 import { refProtected } from './ref-protection.js'
+import { scopeRank } from '../domain/ci-variable-rules.js'
 
 /** A row of `ci_variables` or `ci_group_variables`: a CI/CD variable of its owner, its value sealed. */
 export interface CiVariableRow {
@@ -90,8 +91,9 @@ export interface RefVariable {
  * `Ci::Variables::Builder`'s `secret_instance_variables`, `secret_group_variables` then
  * `secret_project_variables`, weakest first: the instance's, those of the project's groups, the farthest
  * ancestor first so that the closer group wins, then the project's own (`Project#ci_variables_for(ref:)`);
- * protected ones only on a protected branch or tag. The emulator's jobs have no environment, so only the
- * `*` scope applies.
+ * protected ones only on a protected branch or tag. Without an `environment` only the `*` scope applies;
+ * for a job's environment the scopes that match it too, each source's in `scopeRank` order (`*`, then
+ * wildcards, then the very name), so that the most specific of a key wins.
  */
 export function refVariables(
   store: {
@@ -106,6 +108,7 @@ export function refVariables(
   projectId: number,
   ref: string,
   tag: boolean,
+  environment?: string,
 ): RefVariable[] {
   const groups: number[] = []
   const project = store.projects.get(projectId)
@@ -113,11 +116,17 @@ export function refVariables(
     groups.unshift(ns.id)
     ns = ns.parent_id === null ? undefined : store.namespaces.get(ns.parent_id)
   }
+  const scoped = (all: CiVariableRow[]) =>
+    all
+      .map((row) => ({ row, rank: scopeRank(row.environment_scope, environment) }))
+      .filter((r): r is { row: CiVariableRow; rank: number } => r.rank !== undefined)
+      .sort((a, b) => a.rank - b.rank)
+      .map((r) => r.row)
   const rows = [
-    ...store.ciInstanceVariables.all(INSTANCE),
-    ...groups.flatMap((id) => store.ciGroupVariables.all(id)),
-    ...store.ciVariables.all(projectId),
-  ].filter((r) => r.environment_scope === '*')
+    ...scoped(store.ciInstanceVariables.all(INSTANCE)),
+    ...groups.flatMap((id) => scoped(store.ciGroupVariables.all(id))),
+    ...scoped(store.ciVariables.all(projectId)),
+  ]
   if (rows.length === 0) return []
   const onProtected = refProtected(store.repository, projectId, ref, tag)
   return rows

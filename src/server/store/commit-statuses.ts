@@ -113,6 +113,9 @@ export function commitStatusTable(db: Db) {
     'SELECT status, started_at FROM commit_statuses WHERE pipeline_id = ? AND retried = 0',
   )
   const byId = db.prepare('SELECT * FROM commit_statuses WHERE id = ?')
+  const coverage = db
+    .prepare('SELECT AVG(coverage) FROM commit_statuses WHERE pipeline_id = ? AND retried = 0')
+    .pluck()
   return {
     insert: (s: NewCommitStatus) => Number(insert.run(s).lastInsertRowid),
     update: (s: CommitStatusRow) => void update.run(s),
@@ -125,6 +128,8 @@ export function commitStatusTable(db: Db) {
     /** The pipeline's current (not retried) posted statuses, for its composite status and times. */
     current: (pipelineId: number) =>
       current.all(pipelineId) as Pick<CommitStatusRow, 'status' | 'started_at'>[],
+    /** The mean coverage of the pipeline's current posted statuses that have one (null: none has). */
+    coverage: (pipelineId: number) => coverage.get(pipelineId) as number | null,
     count: (f: StatusListFilter) => {
       const w = where(f)
       return db

@@ -41,6 +41,8 @@ describe('POST /projects/:id/statuses/:sha', () => {
       target_url: 'https://ci.example.com/1',
       description: 'Queued',
       coverage: 81.5,
+      // No parameter of GitLab's: a posted status never may fail.
+      allow_failure: true,
     })
     expect(res.status).toBe(201)
     const status = res.body as Json
@@ -121,6 +123,20 @@ describe('POST /projects/:id/statuses/:sha', () => {
     expect(all.map((s) => s.id)).toEqual([first.id, again.id])
     const failed = await t.http('GET', `${APP}/pipelines/${first.pipeline_id as number}`, { token: MARK })
     expect((failed.body as Json).status).toBe('failed')
+  })
+
+  it('gives the pipeline the mean coverage of its current statuses, two decimals (`Ci::Pipeline#coverage`)', async () => {
+    const sha = await headSha()
+    const a = (await post(sha, { state: 'success', ref: 'main', name: 'a', coverage: 50 })).body as Json
+    const pipelineOf = async () =>
+      (await t.http('GET', `${APP}/pipelines/${a.pipeline_id as number}`, { token: MARK })).body as Json
+    expect((await pipelineOf()).coverage).toBe('50.00')
+    await post(sha, { state: 'success', ref: 'main', name: 'b', coverage: 91.5 })
+    await post(sha, { state: 'success', ref: 'main', name: 'c' })
+    expect((await pipelineOf()).coverage).toBe('70.75')
+    // A retried status counts no more: `a` again, now without coverage.
+    await post(sha, { state: 'failed', ref: 'main', name: 'a' })
+    expect((await pipelineOf()).coverage).toBe('91.50')
   })
 
   it('goes to the newest pipeline of the sha: its ref without `ref`, and counts with its jobs', async () => {
@@ -222,11 +238,35 @@ describe('POST /projects/:id/statuses/:sha', () => {
     expect([rows(), pipelineCount()]).toEqual(before)
   })
 
+  it('keeps the external pipeline it made when the status is then refused (GitLab saves it first)', async () => {
+    const sha = await headSha()
+    const before = pipelineCount() as number
+    const bad = await post(sha, { state: 'success', ref: 'develop', target_url: 'ftp://ci.example.com/1' })
+    expect([bad.status, bad.body]).toEqual([
+      400,
+      { message: { target_url: ['is blocked: Only allowed schemes are http, https'] } },
+    ])
+    expect([rows(), pipelineCount()]).toEqual([0, before + 1])
+    const left = (await t.http('GET', `${APP}/pipelines?ref=develop`, { token: MARK })).body as Json[]
+    expect(left).toEqual([expect.objectContaining({ source: 'external', sha, status: 'created' })])
+    // Nothing will move it: settling reports it.
+    const settle = await t.http('POST', '/-/emulator/settle', { token: ROOT })
+    expect([settle.status, (settle.body as Json).pending]).toEqual([
+      409,
+      expect.objectContaining({
+        pipelines: [expect.objectContaining({ id: left[0]!.id, status: 'created' })],
+      }),
+    ])
+    // The next post of the sha and ref goes to that pipeline.
+    const ok = (await post(sha, { state: 'success', ref: 'develop' })).body as Json
+    expect(ok.pipeline_id).toBe(left[0]!.id)
+    expect(pipelineCount()).toBe(before + 1)
+  })
+
   it('is a Developer’s on a ref they may write: 403 on a protected branch, a guest or an archived project; 401 anonymous; 404 hidden', async () => {
     const sha = await headSha()
     const before = [rows(), pipelineCount()]
     const cases: [string, string, number, Json][] = [
-      [DANA, 'main', 403, { message: '403 Forbidden' }],
       [RITA, 'develop', 403, { message: '403 Forbidden' }],
       [GUS, 'develop', 403, { message: '403 Forbidden' }],
       ['', 'develop', 401, { message: '401 Unauthorized' }],
@@ -237,6 +277,12 @@ describe('POST /projects/:id/statuses/:sha', () => {
       expect([token, res.status, res.body]).toEqual([token, status, body])
     }
     expect([rows(), pipelineCount()]).toEqual(before)
+    // `update_pipeline` is asked of the pipeline, which GitLab saved first: refused, it stays (no status).
+    const refused = await post(sha, { state: 'success', ref: 'main' }, DANA)
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect([rows(), pipelineCount()]).toEqual([before[0], (before[1] as number) + 1])
+    const left = (await t.http('GET', `${APP}/pipelines?ref=main`, { token: MARK })).body as Json[]
+    expect(left).toEqual([expect.objectContaining({ source: 'external', status: 'created' })])
     expect((await post(sha, { state: 'success', ref: 'develop' }, DANA)).status).toBe(201)
     expect((await t.http('POST', `${APP}/archive`, { token: ROOT })).status).toBe(201)
     const archived = await post(sha, { state: 'success', ref: 'develop' }, MARK)

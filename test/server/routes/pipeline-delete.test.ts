@@ -43,6 +43,33 @@ const rowsOf = (pipelineId: number) => {
 }
 
 describe('DELETE /projects/:id/pipelines/:pipeline_id', () => {
+  it('answers 412 when the pipeline changed after If-Unmodified-Since (after the 403), and deletes nothing', async () => {
+    const id = await trigger()
+    clock.advance(60_000)
+    const pipeline = (await t.http('GET', `${APP}/pipelines/${id}`, { token: ROOT })).body as Json
+    const updated = Date.parse(pipeline.updated_at as string)
+    expect(updated).toBeGreaterThan(Date.parse(pipeline.created_at as string))
+    const since = (ms: number) => ({ 'if-unmodified-since': new Date(ms).toUTCString() })
+    const early = since(updated - 1000)
+    const denied = await t.http('DELETE', `${APP}/pipelines/${id}`, { token: MARK, headers: early })
+    expect([denied.status, denied.body]).toEqual([403, { message: '403 Forbidden' }])
+    const stale = await t.http('DELETE', `${APP}/pipelines/${id}`, { token: OLGA, headers: early })
+    expect([stale.status, stale.body]).toEqual([412, { message: '412 Precondition Failed' }])
+    expect(rowsOf(id).pipelines).toBe(1)
+    // A header that is no time checks nothing; a time not before the last change lets it go.
+    const fresh = await t.http('DELETE', `${APP}/pipelines/${id}`, {
+      token: OLGA,
+      headers: since(updated + 1000),
+    })
+    expect([fresh.status, fresh.text]).toEqual([204, ''])
+    const other = await trigger()
+    const junk = await t.http('DELETE', `${APP}/pipelines/${other}`, {
+      token: OLGA,
+      headers: { 'if-unmodified-since': 'not a date' },
+    })
+    expect(junk.status).toBe(204)
+  })
+
   it('is the Owner’s and administrators’ (204): the pipeline and its jobs then 404 and leave the lists', async () => {
     const id = await trigger()
     const other = await trigger()

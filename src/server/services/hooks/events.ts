@@ -1,3 +1,4 @@
+import { guessTier } from '../../ci/environment.js'
 import { messageError } from '../../grape/gitlab-errors.js'
 import type { HookDelivery, HookName } from '../../jobs/hook-delivery.js'
 import {
@@ -8,6 +9,7 @@ import {
   pipelinePayload,
   userHookAttrs,
   type HookChanges,
+  type HookEnvironment,
   type HookIssue,
   type HookProject,
 } from '../../present/hook-payloads.js'
@@ -124,6 +126,13 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
     }
   }
 
+  /** A job's `environment:`, from its definition (jobs of a seed's shortcut have none). */
+  const environmentOf = (jobId: number): HookEnvironment | undefined => {
+    const environment = store.jobDefinitions.get(jobId)?.environment
+    if (!environment) return undefined
+    const { name, action } = environment
+    return { name, action, deployment_tier: environment.deployment_tier ?? guessTier(name) }
+  }
   function pipelineOf(pipeline: PipelineRow) {
     const p = store.projects.get(pipeline.project_id)!
     const user = pipeline.user_id === null ? undefined : store.users.get(pipeline.user_id)
@@ -174,7 +183,7 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
         p.id,
         'pipeline_events',
         'pipeline_hooks',
-        pipelinePayload(instance, hookProject(p), user, pipeline, jobs),
+        pipelinePayload(instance, hookProject(p), user, pipeline, jobs, environmentOf),
       )
     },
     /** A job's status moved (`Ci::Build`'s `after_transition`: `BuildHooksWorker`). */
@@ -182,7 +191,8 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
       const pipeline = store.pipelines.byId(job.pipeline_id)
       if (!pipeline || !hasHooks(pipeline.project_id)) return
       const { p, user } = pipelineOf(pipeline)
-      send(p.id, 'job_events', 'job_hooks', jobPayload(instance, hookProject(p), user, pipeline, job))
+      const payload = jobPayload(instance, hookProject(p), user, pipeline, job, environmentOf(job.id))
+      send(p.id, 'job_events', 'job_hooks', payload)
     },
 
     /**
@@ -222,7 +232,7 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
         const jobs = store.pipelines.jobs(id).filter((j) => j.retried === 0)
         return {
           hookName: 'pipeline_hooks',
-          payload: pipelinePayload(instance, hookProject(p), starter, pipeline, jobs),
+          payload: pipelinePayload(instance, hookProject(p), starter, pipeline, jobs, environmentOf),
         }
       }
       if (trigger === 'job_events') {
@@ -232,7 +242,14 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
         const pipeline = store.pipelines.byId(job.pipeline_id)!
         return {
           hookName: 'job_hooks',
-          payload: jobPayload(instance, hookProject(p), pipelineOf(pipeline).user, pipeline, job),
+          payload: jobPayload(
+            instance,
+            hookProject(p),
+            pipelineOf(pipeline).user,
+            pipeline,
+            job,
+            environmentOf(job.id),
+          ),
         }
       }
       throw messageError(422, 'Testing not available for this hook')
