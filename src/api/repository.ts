@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
 import { ProtectedTag, type ProtectedTagQuery, type ProtectTag } from '../schema/protected-tag.js'
 import { BlameRange } from '../schema/repository-blame.js'
+import { Contributor, type ContributorQuery } from '../schema/repository-contributors.js'
 import {
   Blob,
   Compare,
@@ -199,6 +200,16 @@ export const repository = (http: Http) => ({
       ...options,
       query: { refs },
       response: Commit,
+    }),
+  /**
+   * `GET /projects/:id/repository/contributors`, lazily: commit counts by author email on `ref` (the
+   * default branch), `order_by` commits (default), name or email, `sort` asc (default) or desc.
+   */
+  contributors: (project: ResourceRef, query: ListQuery<ContributorQuery> = {}, options: PageOptions = {}) =>
+    http.paginate<Contributor>(path`/projects/${project}/repository/contributors`, {
+      ...options,
+      query: query as Query,
+      item: Contributor,
     }),
   blobs: {
     /** `GET /projects/:id/repository/blobs/:sha`: size and Base64 `content`. */

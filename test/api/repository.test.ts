@@ -88,6 +88,23 @@ it('blames a file: whole, and a range of its lines', async () => {
   ).toMatchObject({ status: 400, body: { message: 'range[start] must be less than or equal to range[end]' } })
 })
 
+it('lists contributors by author email', async () => {
+  await as(MARK).repository.commits.create('acme/app', {
+    branch: 'main',
+    commit_message: 'by Ann',
+    author_name: 'Ann',
+    author_email: 'ann@example.com',
+    actions: [{ action: 'create', file_path: 'ann.txt', content: 'x' }],
+  })
+  const rows = await collect(
+    as(RITA).repository.contributors('acme/app', { order_by: 'email', sort: 'desc' }),
+  )
+  expect(rows).toEqual([
+    { name: 'GitLab Emulator', email: 'emulator@example.com', commits: 1, additions: 0, deletions: 0 },
+    { name: 'Ann', email: 'ann@example.com', commits: 1, additions: 0, deletions: 0 },
+  ])
+})
+
 it('creates, lists, protects and deletes branches, and tags', async () => {
   const mark = as(MARK)
   const made = await mark.repository.branches.create('acme/app', { branch: 'feature/a', ref: 'main' })

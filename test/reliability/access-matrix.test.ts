@@ -396,6 +396,7 @@ const RULES: Record<string, Rule> = {
   },
   'GET /projects/{id}/repository/compare': { min: 'code', body: () => ({ from: 'main', to: 'feature' }) },
   'GET /projects/{id}/repository/merge_base': { min: 'code', body: () => ({ refs: ['main', 'feature'] }) },
+  'GET /projects/{id}/repository/contributors': { min: 'code' },
   // `{sha}` of a blob route names the seeded README.md's blob (`hello`).
   'GET /projects/{id}/repository/blobs/{sha}': { min: 'code' },
   'GET /projects/{id}/repository/blobs/{sha}/raw': { min: 'code' },

@@ -5,6 +5,7 @@ import { branchService } from './branches.js'
 import { browseService } from './browse.js'
 import { commitService } from './commits.js'
 import { compareService } from './compare.js'
+import { contributorService } from './contributors.js'
 import { repositoryCore } from './core.js'
 import { fileService } from './files.js'
 import { protectedTagService } from './protected-tags.js'
@@ -32,6 +33,8 @@ export function repositoryService(ctx: ServiceContext) {
     branches: branchService(ctx, core, reads),
     tags: tagService(ctx, core, reads),
     protectedTags: protectedTagService(ctx, reads),
+    /** Commit counts by author email (`GET /repository/contributors`). */
+    contributors: contributorService(ctx, core, reads),
     /** Comparisons, a commit's diff, merge bases and blobs. */
     compare: compareService(ctx, core, reads),
     /** `git archive` of a ref, streamed. */
