@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
+import { AcceptedMessage } from '../schema/project-export.js'
 import { ProtectedTag, type ProtectedTagQuery, type ProtectTag } from '../schema/protected-tag.js'
 import { BlameRange } from '../schema/repository-blame.js'
 import { Contributor, type ContributorQuery } from '../schema/repository-contributors.js'
@@ -252,6 +253,16 @@ export const repository = (http: Http) => ({
     remove: (project: ResourceRef, branch: string, options: CallOptions = {}) =>
       http.request<void>('DELETE', path`/projects/${project}/repository/branches/${branch}`, options),
   },
+  /**
+   * `DELETE /projects/:id/repository/merged_branches`: `{ message: '202 Accepted' }`. GitLab deletes the
+   * branches merged into the default branch (not protected ones, nor those of open merge requests) in
+   * the background; the reference server has deleted them when it answers.
+   */
+  deleteMergedBranches: (project: ResourceRef, options: CallOptions = {}) =>
+    http.request('DELETE', path`/projects/${project}/repository/merged_branches`, {
+      ...options,
+      response: AcceptedMessage,
+    }),
   protectedBranches: {
     list: (project: ResourceRef, query: ListQuery<ProtectedBranchQuery> = {}, options: PageOptions = {}) =>
       http.paginate<ProtectedBranch>(path`/projects/${project}/protected_branches`, {

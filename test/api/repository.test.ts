@@ -105,6 +105,16 @@ it('lists contributors by author email', async () => {
   ])
 })
 
+it('deletes merged branches', async () => {
+  const mark = as(MARK)
+  await mark.repository.branches.create('acme/app', { branch: 'done', ref: 'main' })
+  expect(await mark.repository.deleteMergedBranches('acme/app')).toEqual({ message: '202 Accepted' })
+  expect((await collect(mark.repository.branches.list('acme/app'))).map((b) => b.name)).toEqual([
+    'develop',
+    'main',
+  ])
+})
+
 it('creates, lists, protects and deletes branches, and tags', async () => {
   const mark = as(MARK)
   const made = await mark.repository.branches.create('acme/app', { branch: 'feature/a', ref: 'main' })
