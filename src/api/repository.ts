@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
+import { CommitNote, type CommitNoteCreate } from '../schema/commit-note.js'
 import { AcceptedMessage } from '../schema/project-export.js'
 import { ProtectedTag, type ProtectedTagQuery, type ProtectTag } from '../schema/protected-tag.js'
 import { BlameRange } from '../schema/repository-blame.js'
@@ -173,6 +174,19 @@ export const repository = (http: Http) => ({
         ...options,
         query: query as Query,
         item: CommitRef,
+      }),
+    /** `GET /projects/:id/repository/commits/:sha/comments`, lazily, oldest first. */
+    comments: (project: ResourceRef, sha: string, options: PageOptions = {}) =>
+      http.paginate<CommitNote>(path`/projects/${project}/repository/commits/${sha}/comments`, {
+        ...options,
+        item: CommitNote,
+      }),
+    /** `POST /projects/:id/repository/commits/:sha/comments`: on the commit, or on a line of its diff (`path`, `line`, `line_type`). */
+    comment: (project: ResourceRef, sha: string, params: CommitNoteCreate, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/repository/commits/${sha}/comments`, {
+        ...options,
+        json: params,
+        response: CommitNote,
       }),
     /** `POST /projects/:id/repository/commits`: `actions[]` as one commit on `branch`. */
     create: (project: ResourceRef, params: CommitCreate, options: CallOptions = {}) =>

@@ -105,6 +105,23 @@ it('lists contributors by author email', async () => {
   ])
 })
 
+it('comments on a commit and lists its comments', async () => {
+  const rita = as(RITA)
+  const made = await rita.repository.commits.comment('acme/app', 'main', { note: 'Nice' })
+  expect(made).toMatchObject({
+    note: 'Nice',
+    path: null,
+    line: null,
+    line_type: null,
+    author: { username: 'rita' },
+  })
+  expect(await collect(rita.repository.commits.comments('acme/app', 'main'))).toEqual([made])
+  expect(await apiFailure(collect(rita.repository.commits.comments('acme/app', 'nope')))).toMatchObject({
+    status: 404,
+    body: { message: '404 Commit Not Found' },
+  })
+})
+
 it('deletes merged branches', async () => {
   const mark = as(MARK)
   await mark.repository.branches.create('acme/app', { branch: 'done', ref: 'main' })

@@ -386,6 +386,13 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/repository/commits/{sha}': { min: 'code' },
   'GET /projects/{id}/repository/commits/{sha}/diff': { min: 'code' },
   'GET /projects/{id}/repository/commits/{sha}/refs': { min: 'code' },
+  // lib/api/commits.rb: `read_code`, and a signed-in author to comment.
+  'GET /projects/{id}/repository/commits/{sha}/comments': { min: 'code' },
+  'POST /projects/{id}/repository/commits/{sha}/comments': {
+    min: 'code',
+    auth: true,
+    body: () => ({ note: 'matrix' }),
+  },
   // lib/api/commit_statuses.rb: `authenticate!`; `read_commit_status` is Reporter's, `create_commit_status`
   // Developer's, then `update_pipeline` on main, which the seed protects fully (Maintainers push).
   'GET /projects/{id}/repository/commits/{sha}/statuses': { min: 'reporter', auth: true },

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context.js'
 import { archiveService } from './archive.js'
 import { branchService } from './branches.js'
 import { browseService } from './browse.js'
+import { commitNoteService } from './commit-notes.js'
 import { commitService } from './commits.js'
 import { compareService } from './compare.js'
 import { contributorService } from './contributors.js'
@@ -29,6 +30,8 @@ export function repositoryService(ctx: ServiceContext) {
   return {
     files: fileService(ctx, core, reads),
     commits: commitService(ctx, core, reads),
+    /** Comments on commits (`GET`/`POST .../commits/:sha/comments`). */
+    commitNotes: commitNoteService(ctx, core, reads),
     tree: treeService(ctx, core, reads),
     branches: branchService(ctx, core, reads),
     tags: tagService(ctx, core, reads),
