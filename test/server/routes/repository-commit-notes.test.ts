@@ -52,8 +52,10 @@ describe('commit comments', () => {
     const removed = await comment({ note: 'old b', path: 'f.txt', line: 2, line_type: 'old' })
     expect(removed.body).toMatchObject({ path: 'f.txt', line: 2, line_type: 'old' })
     expect((await comment({ note: 'd', path: 'f.txt', line: 4 })).body).toMatchObject({ line: 4 })
-    // A context line, a line the diff does not have, or a file the commit did not change: a plain comment.
+    // A context line, a line the diff does not have, a file the commit did not change, or nulls (as
+    // go-gitlab sends a comment without a line): a plain comment.
     for (const json of [
+      { path: null, line: null, line_type: null },
       { path: 'f.txt', line: 1 },
       { path: 'f.txt', line: 4, line_type: 'old' },
       { path: 'g.txt', line: 2 },
