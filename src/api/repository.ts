@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
+import { CommitNote, type CommitNoteCreate } from '../schema/commit-note.js'
+import { AcceptedMessage } from '../schema/project-export.js'
 import { ProtectedTag, type ProtectedTagQuery, type ProtectTag } from '../schema/protected-tag.js'
 import { BlameRange } from '../schema/repository-blame.js'
+import { Contributor, type ContributorQuery } from '../schema/repository-contributors.js'
 import {
   Blob,
   Compare,
@@ -172,6 +175,19 @@ export const repository = (http: Http) => ({
         query: query as Query,
         item: CommitRef,
       }),
+    /** `GET /projects/:id/repository/commits/:sha/comments`, lazily, oldest first. */
+    comments: (project: ResourceRef, sha: string, options: PageOptions = {}) =>
+      http.paginate<CommitNote>(path`/projects/${project}/repository/commits/${sha}/comments`, {
+        ...options,
+        item: CommitNote,
+      }),
+    /** `POST /projects/:id/repository/commits/:sha/comments`: on the commit, or on a line of its diff (`path`, `line`, `line_type`). */
+    comment: (project: ResourceRef, sha: string, params: CommitNoteCreate, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/repository/commits/${sha}/comments`, {
+        ...options,
+        json: params,
+        response: CommitNote,
+      }),
     /** `POST /projects/:id/repository/commits`: `actions[]` as one commit on `branch`. */
     create: (project: ResourceRef, params: CommitCreate, options: CallOptions = {}) =>
       http.request('POST', path`/projects/${project}/repository/commits`, {
@@ -199,6 +215,16 @@ export const repository = (http: Http) => ({
       ...options,
       query: { refs },
       response: Commit,
+    }),
+  /**
+   * `GET /projects/:id/repository/contributors`, lazily: commit counts by author email on `ref` (the
+   * default branch), `order_by` commits (default), name or email, `sort` asc (default) or desc.
+   */
+  contributors: (project: ResourceRef, query: ListQuery<ContributorQuery> = {}, options: PageOptions = {}) =>
+    http.paginate<Contributor>(path`/projects/${project}/repository/contributors`, {
+      ...options,
+      query: query as Query,
+      item: Contributor,
     }),
   blobs: {
     /** `GET /projects/:id/repository/blobs/:sha`: size and Base64 `content`. */
@@ -241,6 +267,16 @@ export const repository = (http: Http) => ({
     remove: (project: ResourceRef, branch: string, options: CallOptions = {}) =>
       http.request<void>('DELETE', path`/projects/${project}/repository/branches/${branch}`, options),
   },
+  /**
+   * `DELETE /projects/:id/repository/merged_branches`: `{ message: '202 Accepted' }`. GitLab deletes the
+   * branches merged into the default branch (not protected ones, nor those of open merge requests) in
+   * the background; the reference server has deleted them when it answers.
+   */
+  deleteMergedBranches: (project: ResourceRef, options: CallOptions = {}) =>
+    http.request('DELETE', path`/projects/${project}/repository/merged_branches`, {
+      ...options,
+      response: AcceptedMessage,
+    }),
   protectedBranches: {
     list: (project: ResourceRef, query: ListQuery<ProtectedBranchQuery> = {}, options: PageOptions = {}) =>
       http.paginate<ProtectedBranch>(path`/projects/${project}/protected_branches`, {

@@ -88,6 +88,50 @@ it('blames a file: whole, and a range of its lines', async () => {
   ).toMatchObject({ status: 400, body: { message: 'range[start] must be less than or equal to range[end]' } })
 })
 
+it('lists contributors by author email', async () => {
+  await as(MARK).repository.commits.create('acme/app', {
+    branch: 'main',
+    commit_message: 'by Ann',
+    author_name: 'Ann',
+    author_email: 'ann@example.com',
+    actions: [{ action: 'create', file_path: 'ann.txt', content: 'x' }],
+  })
+  const rows = await collect(
+    as(RITA).repository.contributors('acme/app', { order_by: 'email', sort: 'desc' }),
+  )
+  expect(rows).toEqual([
+    { name: 'GitLab Emulator', email: 'emulator@example.com', commits: 1, additions: 0, deletions: 0 },
+    { name: 'Ann', email: 'ann@example.com', commits: 1, additions: 0, deletions: 0 },
+  ])
+})
+
+it('comments on a commit and lists its comments', async () => {
+  const rita = as(RITA)
+  const made = await rita.repository.commits.comment('acme/app', 'main', { note: 'Nice' })
+  expect(made).toMatchObject({
+    note: 'Nice',
+    path: null,
+    line: null,
+    line_type: null,
+    author: { username: 'rita' },
+  })
+  expect(await collect(rita.repository.commits.comments('acme/app', 'main'))).toEqual([made])
+  expect(await apiFailure(collect(rita.repository.commits.comments('acme/app', 'nope')))).toMatchObject({
+    status: 404,
+    body: { message: '404 Commit Not Found' },
+  })
+})
+
+it('deletes merged branches', async () => {
+  const mark = as(MARK)
+  await mark.repository.branches.create('acme/app', { branch: 'done', ref: 'main' })
+  expect(await mark.repository.deleteMergedBranches('acme/app')).toEqual({ message: '202 Accepted' })
+  expect((await collect(mark.repository.branches.list('acme/app'))).map((b) => b.name)).toEqual([
+    'develop',
+    'main',
+  ])
+})
+
 it('creates, lists, protects and deletes branches, and tags', async () => {
   const mark = as(MARK)
   const made = await mark.repository.branches.create('acme/app', { branch: 'feature/a', ref: 'main' })

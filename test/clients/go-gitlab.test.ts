@@ -2,9 +2,10 @@
  * go-gitlab (Debian's golang-github-xanzy-go-gitlab-dev, built with Debian's golang-go in GOPATH
  * mode: no module proxy needed) works the reference server as a Go user's suite would
  * (go_gitlab_world.go): as an admin it builds a world, pages through issues by resp.NextPage, works
- * the repository and CI, and is refused. The program is compiled once per run into a temp dir (Go's
- * build cache makes the second run quick). A contributor's machine needs both packages
- * (CONTRIBUTING.md): without them the test fails and says so.
+ * the repository and CI (contributors, commit comments and merged branches too), and is refused.
+ * The program is compiled once per run into a temp dir (Go's build cache makes the second run
+ * quick). A contributor's machine needs both packages (CONTRIBUTING.md): without them the test
+ * fails and says so.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -158,6 +159,15 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
         ['partners/alpha', true, true],
         ['partners/beta', true, true],
       ],
+    },
+    // A comment without a line arrives with null path, line and line_type (go-gitlab sends them so).
+    repository_extras: {
+      contributors: [['root', 3, 0]],
+      comments: [
+        ['Looks good', '', 0, '', 'rae'],
+        ['On all:', 'Makefile', 1, 'new', 'root'],
+      ],
+      merged: [202, ['feature', 'main']],
     },
     // ErrorResponse.Message is go-gitlab's flattening of GitLab's body (parseError): `{key: value}`, sorted.
     errors: {

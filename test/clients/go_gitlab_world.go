@@ -358,6 +358,35 @@ func main() {
 			break
 		}
 	}
+	// What go-gitlab reads and writes beside: contributors, commit comments, merged branches.
+	contributors := []any{}
+	for _, c := range must(admin.Repositories.Contributors(pid, &gitlab.ListContributorsOptions{OrderBy: gitlab.String("name")})) {
+		contributors = append(contributors, []any{c.Name, c.Commits, c.Additions})
+	}
+	must(reporter.Commits.PostCommitComment(pid, "main", &gitlab.PostCommitCommentOptions{Note: gitlab.String("Looks good")}))
+	must(admin.Commits.PostCommitComment(pid, "main", &gitlab.PostCommitCommentOptions{
+		Note: gitlab.String("On all:"), Path: gitlab.String("Makefile"), Line: gitlab.Int(1), LineType: gitlab.String("new"),
+	}))
+	comments := []any{}
+	for _, c := range must(admin.Commits.GetCommitComments(pid, "main", nil)) {
+		comments = append(comments, []any{c.Note, c.Path, c.Line, c.LineType, c.Author.Username})
+	}
+	must(admin.Branches.CreateBranch(pid, &gitlab.CreateBranchOptions{Branch: gitlab.String("done"), Ref: gitlab.String("main")}))
+	cleaned, err := admin.Branches.DeleteMergedBranches(pid)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	left := []string{}
+	for _, b := range must(admin.Branches.ListBranches(pid, nil)) {
+		left = append(left, b.Name)
+	}
+	out["repository_extras"] = map[string]any{
+		"contributors": contributors,
+		"comments":     comments,
+		"merged":       []any{cleaned.StatusCode, left},
+	}
+
 	out["reads"] = map[string]any{
 		"milestone":     []any{dated.StartDate.String(), dated.DueDate.String()},
 		"assigned":      []any{assignees, assigned.DueDate.String(), assigned.Confidential, assigned.Milestone.Title},

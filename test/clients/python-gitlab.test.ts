@@ -6,7 +6,8 @@
  * reporter's reads and refusals, export, import and trigger), and a repository worked as a suite
  * works one (python_gitlab_repository.py: branches, files, commits, tree, tags, compare, diffs,
  * merge base, blobs, archives, branch and tag protection), and `public_jobs` turned off
- * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py), and a project forked
+ * (python_gitlab_public_jobs.py), and a file blamed (python_gitlab_blame.py), and a commit commented
+ * on (python_gitlab_commit_comments.py), and a project forked
  * (python_gitlab_forks.py), and a user made external (python_gitlab_external.py), and CI/CD variables
  * worked and read by a pipeline's rules (python_gitlab_variables.py), and a group's too
  * (python_gitlab_group_variables.py), and the instance's (python_gitlab_instance_variables.py). A contributor's
@@ -192,6 +193,24 @@ describe('python-gitlab blames a file', () => {
         ['Notes', ['c']],
       ],
       missing: [404, '404 File Not Found'],
+    })
+  }, 90_000)
+})
+
+describe('python-gitlab comments on a commit', () => {
+  it('commit.comments.create on the commit and on new and old lines of its diff, comments.list, 404 for an unknown commit, again after a reset', async () => {
+    const first = await inWidgetsAroundReset(
+      join(__dirname, 'python_gitlab_commit_comments.py'),
+      'glpat-root-token',
+    )
+    expect(first).toEqual({
+      made: [
+        ['Looks good', null, null, null, 'root'],
+        ['Capital', 'notes.md', 2, 'new', 'root'],
+        ['Was small', 'notes.md', 2, 'old', 'root'],
+      ],
+      listed: ['Looks good', 'Capital', 'Was small'],
+      missing: [404, '404 Commit Not Found'],
     })
   }, 90_000)
 })

@@ -386,6 +386,13 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/repository/commits/{sha}': { min: 'code' },
   'GET /projects/{id}/repository/commits/{sha}/diff': { min: 'code' },
   'GET /projects/{id}/repository/commits/{sha}/refs': { min: 'code' },
+  // lib/api/commits.rb: `read_code`, and a signed-in author to comment.
+  'GET /projects/{id}/repository/commits/{sha}/comments': { min: 'code' },
+  'POST /projects/{id}/repository/commits/{sha}/comments': {
+    min: 'code',
+    auth: true,
+    body: () => ({ note: 'matrix' }),
+  },
   // lib/api/commit_statuses.rb: `authenticate!`; `read_commit_status` is Reporter's, `create_commit_status`
   // Developer's, then `update_pipeline` on main, which the seed protects fully (Maintainers push).
   'GET /projects/{id}/repository/commits/{sha}/statuses': { min: 'reporter', auth: true },
@@ -396,6 +403,7 @@ const RULES: Record<string, Rule> = {
   },
   'GET /projects/{id}/repository/compare': { min: 'code', body: () => ({ from: 'main', to: 'feature' }) },
   'GET /projects/{id}/repository/merge_base': { min: 'code', body: () => ({ refs: ['main', 'feature'] }) },
+  'GET /projects/{id}/repository/contributors': { min: 'code' },
   // `{sha}` of a blob route names the seeded README.md's blob (`hello`).
   'GET /projects/{id}/repository/blobs/{sha}': { min: 'code' },
   'GET /projects/{id}/repository/blobs/{sha}/raw': { min: 'code' },
@@ -410,6 +418,8 @@ const RULES: Record<string, Rule> = {
     body: () => ({ branch: 'matrix', ref: 'main' }),
   },
   'DELETE /projects/{id}/repository/branches/{branch}': { min: 'developer', auth: true },
+  // Branches::DeleteMergedService's `push_code`, refused at the request here (GitLab's job refuses quietly).
+  'DELETE /projects/{id}/repository/merged_branches': { min: 'developer', auth: true },
   // lib/api/protected_branches.rb: `authorize_admin_project` (Maintainer).
   'GET /projects/{id}/protected_branches': { min: 'maintainer', auth: true },
   'GET /projects/{id}/protected_branches/{name}': { min: 'maintainer', auth: true },

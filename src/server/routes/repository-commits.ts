@@ -4,6 +4,9 @@ import {
   CommitCreate,
   CommitDetailAnswer,
   CommitGetQuery,
+  CommitNote,
+  CommitNoteCreate,
+  CommitNoteListQuery,
   CommitListQuery,
   CommitRef,
   CommitRefsQuery,
@@ -13,7 +16,7 @@ import { pageOf } from '../grape/pagination.js'
 import type { ApiContext } from './context.js'
 import { IdPath, ShaPath } from './paths.js'
 
-/** `lib/api/commits.rb`: list, get, `POST` with `actions[]`, and the refs that hold a commit. */
+/** `lib/api/commits.rb`: list, get, `POST` with `actions[]`, the refs that hold a commit, and its comments. */
 export function repositoryCommitRoutes(api: ApiContext): void {
   const { route } = api
   const commits = api.services.repository.commits
@@ -65,5 +68,34 @@ export function repositoryCommitRoutes(api: ApiContext): void {
       response: { 200: Type.Array(CommitRef) },
     },
     (h) => h.sendPage(commits.refs(h.actor, h.path.id, h.path.sha, h.params, pageOf(h.params))),
+  )
+
+  route(
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/repository/commits/:sha/comments',
+      summary: "List a commit's comments, oldest first",
+      pathParams: ShaPath,
+      input: CommitNoteListQuery,
+      response: { 200: Type.Array(CommitNote) },
+    },
+    (h) =>
+      h.sendPage(api.services.repository.commitNotes.list(h.actor, h.path.id, h.path.sha, pageOf(h.params))),
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/repository/commits/:sha/comments',
+      summary: 'Comment on a commit, or on a line of its diff (path, line, line_type new or old)',
+      auth: 'required',
+      pathParams: ShaPath,
+      input: CommitNoteCreate,
+      response: { 201: CommitNote },
+    },
+    (h) =>
+      h.reply
+        .code(201)
+        .send(api.services.repository.commitNotes.create(h.actor, h.path.id, h.path.sha, h.params)),
   )
 }

@@ -5,6 +5,8 @@ import {
   CommitDiffQuery,
   Compare,
   CompareQuery,
+  Contributor,
+  ContributorQuery,
   Diff,
   MergeBaseQuery,
 } from '../../schema/index.js'
@@ -16,7 +18,7 @@ import { IdPath } from './paths.js'
 const ShaPath = Type.Object({ id: Type.String(), sha: Type.String() })
 
 /**
- * `lib/api/repositories.rb`'s `compare`, `merge_base` and `blobs`, and `lib/api/commits.rb`'s
+ * `lib/api/repositories.rb`'s `compare`, `merge_base`, `contributors` and `blobs`, and `lib/api/commits.rb`'s
  * `commits/:sha/diff`.
  */
 export function repositoryCompareRoutes(api: ApiContext): void {
@@ -65,6 +67,20 @@ export function repositoryCompareRoutes(api: ApiContext): void {
       response: { 200: Commit },
     },
     (h) => compare.mergeBase(h.actor, h.path.id, h.params.refs),
+  )
+
+  route(
+    {
+      method: 'GET',
+      url: '/api/v4/projects/:id/repository/contributors',
+      summary: 'Commit counts by author email on a ref (order_by commits, name or email)',
+      pathParams: IdPath,
+      input: ContributorQuery,
+      before,
+      response: { 200: Type.Array(Contributor) },
+    },
+    (h) =>
+      h.sendPage(api.services.repository.contributors.list(h.actor, h.path.id, h.params, pageOf(h.params))),
   )
 
   route(

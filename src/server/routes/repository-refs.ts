@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import {
+  AcceptedMessage,
   Branch,
   BranchCreate,
   BranchListQuery,
@@ -86,6 +87,22 @@ export function repositoryRefRoutes(api: ApiContext): void {
     (h) => {
       branches.remove(h.actor, h.path.id, h.path.branch)
       return h.reply.code(204).send()
+    },
+  )
+
+  route(
+    {
+      method: 'DELETE',
+      url: '/api/v4/projects/:id/repository/merged_branches',
+      summary:
+        'Delete the branches merged into the default branch, but not protected ones or those of open merge requests (Developer)',
+      auth: 'required',
+      pathParams: IdPath,
+      response: { 202: AcceptedMessage },
+    },
+    (h) => {
+      branches.removeMerged(h.actor, h.path.id)
+      return h.reply.code(202).send({ message: '202 Accepted' })
     },
   )
 

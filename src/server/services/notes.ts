@@ -10,10 +10,10 @@ import { isoNow } from '../domain/clock.js'
 import { canReadInternalNotes, requireUser, type IssueDeps } from './issues/lookup.js'
 import { applyUpdates, commandsChanges, interpret } from './quick-actions/index.js'
 
-const MAX_NOTE = 1_000_000
+export const MAX_NOTE = 1_000_000
 
 /** Rails' `errors.messages` inspected by Ruby 3.x, as `bad_request!("Note #{...}")` prints it. */
-const noteError = (text: string) => badRequest(`Note {:note=>[${JSON.stringify(text)}]}`)
+export const noteError = (text: string) => badRequest(`Note {:note=>[${JSON.stringify(text)}]}`)
 
 export interface NotePage {
   notes: Note[]

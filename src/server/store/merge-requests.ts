@@ -35,6 +35,10 @@ export function mergeRequestTable(db: Db) {
      VALUES (@iid, @project_id, @title, @description, @state, @author_id, @source_branch, @target_branch,
        @created_at, @updated_at, @merged_at, @closed_at)`,
   )
+  const openBranches = db.prepare(
+    `SELECT source_branch AS name FROM merge_requests WHERE project_id = ? AND state = 'opened'
+     UNION SELECT target_branch FROM merge_requests WHERE project_id = ? AND state = 'opened'`,
+  )
   const link = db.prepare(
     'INSERT OR REPLACE INTO merge_request_issues (merge_request_id, issue_id, closes) VALUES (?, ?, ?)',
   )
@@ -46,6 +50,9 @@ export function mergeRequestTable(db: Db) {
     /** The commit a branch of the project points at, if the project has that branch. */
     refSha: (projectId: number, ref: string) =>
       (refSha.get(projectId, ref) as { sha: string } | undefined)?.sha,
+    /** The source and target branches of the project's open merge requests. */
+    openBranchNames: (projectId: number) =>
+      (openBranches.all(projectId, projectId) as { name: string }[]).map((r) => r.name),
     /** Merge requests that mention or close the issue, by project and iid. */
     relatedTo: (issueId: number) => related.all(issueId) as MergeRequestRow[],
     /** Merge requests that close the issue when merged, newest first. */

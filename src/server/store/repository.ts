@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { likeEscape, refSearch } from '../domain/ref-search.js'
 import type { RefKind } from './projects.js'
 
 export interface RefRow {
@@ -28,9 +29,6 @@ export interface ProtectedTagRow {
   created_at: string
   updated_at: string
 }
-
-/** `LIKE` with `%` and `_` taken literally (GitLab's branch `search` is a substring match). */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 /**
  * A project's repository beyond its objects (migration 22): its refs by kind, the commits it has,
@@ -92,26 +90,19 @@ export function repositoryTables(db: Db) {
   )
   const deleteTagObject = db.prepare('DELETE FROM annotated_tags WHERE project_id = ? AND name = ?')
   const like = (search: string | undefined) => `%${likeEscape(search ?? '')}%`
-  // GitLab's `GitRefsFinder#by_search`: `^term` a prefix, `term$` a suffix, else a substring with an
-  // exact match first; all case-insensitive (as SQLite's LIKE is for ASCII).
-  const refLike = (search = '') =>
-    search.startsWith('^')
-      ? `${likeEscape(search.slice(1))}%`
-      : search.endsWith('$')
-        ? `%${likeEscape(search.slice(0, -1))}`
-        : like(search)
-  const exactFirst = (search = '') => (search.startsWith('^') || search.endsWith('$') ? null : search)
   return {
     ref: (projectId: number, kind: RefKind, name: string) =>
       ref.get(projectId, kind, name) as RefRow | undefined,
     setRef: (projectId: number, kind: RefKind, name: string, sha: string) =>
       setRef.run(projectId, kind, name, sha),
     deleteRef: (projectId: number, kind: RefKind, name: string) => deleteRef.run(projectId, kind, name),
-    /** One page of branches or tags by name, `search` as GitLab reads it (`refLike`). */
-    refs: (projectId: number, kind: RefKind, search: string | undefined, limit: number, offset: number) =>
-      refs.all(projectId, kind, refLike(search), exactFirst(search), limit, offset) as RefRow[],
+    /** One page of branches or tags by name, the exact match first, `search` as GitLab reads it (`refSearch`). */
+    refs: (projectId: number, kind: RefKind, search: string | undefined, limit: number, offset: number) => {
+      const { like, exact } = refSearch(search)
+      return refs.all(projectId, kind, like, exact, limit, offset) as RefRow[]
+    },
     countRefs: (projectId: number, kind: RefKind, search?: string) =>
-      (countRefs.get(projectId, kind, refLike(search)) as { n: number }).n,
+      (countRefs.get(projectId, kind, refSearch(search).like) as { n: number }).n,
     /** True when the project has no branch or tag (`empty_repo?`). */
     isEmpty: (projectId: number) => anyRef.get(projectId) === undefined,
     refsAt: (projectId: number, sha: string) => refsAt.all(projectId, sha) as RefRow[],

@@ -168,6 +168,8 @@ describe('branches', () => {
     expect(await names('^MAI')).toEqual([['Main-old', 'main'], '2'])
     expect(await names('main$')).toEqual([['feature/main', 'main'], '2'])
     expect(await names('^dev')).toEqual([['develop'], '1'])
+    expect(await names('^main$')).toEqual([['main'], '1'])
+    expect(await names('f*/m')).toEqual([['feature/main'], '1'])
   })
 
   it('lists with search and GitLab keys; merged, protected, can_push and default per branch', async () => {
@@ -354,6 +356,15 @@ describe('tags', () => {
     expect(await names()).toEqual(['v2', 'v1'])
     expect(await names('?order_by=name&sort=asc')).toEqual(['v1', 'v2'])
     expect(await names('?search=2')).toEqual(['v2'])
+    for (const tag_name of ['V1-rc', 'v1.1'])
+      await t.http('POST', `${P}/repository/tags`, { token: DANA, json: { tag_name, ref: 'main' } })
+    // `TagsFinder`: sorted first, then the exact match (any case) moved to the front; none for a pattern.
+    expect(await names('?search=v1&order_by=name&sort=asc')).toEqual(['v1', 'V1-rc', 'v1.1'])
+    expect(await names('?search=V1&order_by=name&sort=desc')).toEqual(['v1', 'v1.1', 'V1-rc'])
+    expect(await names('?search=v1*&order_by=name&sort=desc')).toEqual(['v1.1', 'v1', 'V1-rc'])
+    expect(await names('?search=^v1$')).toEqual(['v1'])
+    for (const tag of ['V1-rc', 'v1.1'])
+      await t.http('DELETE', `${P}/repository/tags/${tag}`, { token: DANA })
     const taken = await t.http('POST', `${P}/repository/tags`, {
       token: DANA,
       json: { tag_name: 'v1', ref: 'main' },

@@ -88,6 +88,12 @@ export function branchService(ctx: ServiceContext, core: RepositoryCore, reads: 
     }
   }
 
+  /** Deletes a branch and tells the push listeners, as `Branches::DeleteService` does once allowed. */
+  const drop = (actor: Actor, project: ProjectRow, name: string, sha: string) => {
+    store.transaction(() => repo.deleteRef(project.id, 'branch', name))
+    core.pushed({ project, kind: 'branch', ref: name, before: sha, after: BLANK_SHA, user: actor.user! })
+  }
+
   const maintainer = (actor: Actor, projectRef: string) => {
     const project = reads.readable(actor, projectRef)
     if (!access.atLeast(actor, project, Level.maintainer)) throw forbidden()
@@ -158,8 +164,27 @@ export function branchService(ctx: ServiceContext, core: RepositoryCore, reads: 
       if (name === project.default_branch) throw messageError(405, 'Cannot remove HEAD branch')
       if (core.protection(project, name) && !access.atLeast(actor, project, Level.maintainer))
         throw messageError(405, 'You dont have permission to delete the branch')
-      store.transaction(() => repo.deleteRef(project.id, 'branch', name))
-      core.pushed({ project, kind: 'branch', ref: name, before: sha, after: BLANK_SHA, user: actor.user! })
+      drop(actor, project, name, sha)
+    },
+
+    /**
+     * `DELETE /repository/merged_branches` (`Branches::DeleteMergedService`): deletes the branches
+     * whose tip the default branch's history holds, but not the default branch, a protected one
+     * (wildcards too) or a source or target branch of an open merge request; each as the branch
+     * deletion API deletes it (its push event). GitLab answers 202 and deletes in a Sidekiq job,
+     * whose `push_code` check refuses quietly; here the branches are gone before the answer and a
+     * caller below Developer is refused 403 up front (our choice: nothing would be deleted for them).
+     */
+    removeMerged(actor: Actor, projectRef: string): void {
+      const project = reads.readable(actor, projectRef)
+      if (!reads.pushCode(actor, project)) throw forbidden()
+      const merged = mergedInto(project)
+      const open = new Set(store.mergeRequests.openBranchNames(project.id))
+      for (const r of repo.refs(project.id, 'branch', undefined, -1, 0)) {
+        if (r.name === project.default_branch || !merged.has(r.sha) || open.has(r.name)) continue
+        if (core.protection(project, r.name)) continue
+        drop(actor, project, r.name, r.sha)
+      }
     },
 
     listProtected(

@@ -3,8 +3,10 @@ import type { ServiceContext } from '../context.js'
 import { archiveService } from './archive.js'
 import { branchService } from './branches.js'
 import { browseService } from './browse.js'
+import { commitNoteService } from './commit-notes.js'
 import { commitService } from './commits.js'
 import { compareService } from './compare.js'
+import { contributorService } from './contributors.js'
 import { repositoryCore } from './core.js'
 import { fileService } from './files.js'
 import { protectedTagService } from './protected-tags.js'
@@ -28,10 +30,14 @@ export function repositoryService(ctx: ServiceContext) {
   return {
     files: fileService(ctx, core, reads),
     commits: commitService(ctx, core, reads),
+    /** Comments on commits (`GET`/`POST .../commits/:sha/comments`). */
+    commitNotes: commitNoteService(ctx, core, reads),
     tree: treeService(ctx, core, reads),
     branches: branchService(ctx, core, reads),
     tags: tagService(ctx, core, reads),
     protectedTags: protectedTagService(ctx, reads),
+    /** Commit counts by author email (`GET /repository/contributors`). */
+    contributors: contributorService(ctx, core, reads),
     /** Comparisons, a commit's diff, merge bases and blobs. */
     compare: compareService(ctx, core, reads),
     /** `git archive` of a ref, streamed. */

@@ -3,6 +3,7 @@ import { readCommit } from '../../git/history.js'
 import { parseTag, signatureAt, tagObject } from '../../git/trees.js'
 import { isoNow } from '../../domain/clock.js'
 import { validRefName } from '../../domain/git-ref-names.js'
+import { exactMatchFirst, refSearch } from '../../domain/ref-search.js'
 import { forbidden, messageError, notFound } from '../../grape/gitlab-errors.js'
 import type { Page, PageOut } from '../../grape/pagination.js'
 import { gitDate, presentCommit } from '../../present/repository.js'
@@ -22,7 +23,7 @@ const DELETE_PROTECTED =
 const MAX_TAGS = 10_000
 
 /**
- * Tags (`lib/api/tags.rb`, `app/services/tags/create_service.rb`): list (`search`, `order_by`
+ * Tags (`lib/api/tags.rb`, `app/finders/tags_finder.rb`, `app/services/tags/create_service.rb`): list (`search`, `order_by`
  * updated (the default), name or version, `sort`), get, create (lightweight, or annotated with a
  * `message`), delete. Writes need `push_code` (`admin_tag`: Developer); a protected tag's name
  * only its create level (`protected-tags.ts`), and its deletion a Maintainer too.
@@ -93,6 +94,8 @@ export function tagService(ctx: ServiceContext, core: RepositoryCore, reads: Rep
             : (a: RefRow, b: RefRow) => dates.get(a.name)! - dates.get(b.name)! || (a.name < b.name ? -1 : 1)
       rows.sort(compare)
       if ((q.sort ?? 'desc') === 'desc') rows.reverse()
+      // `TagsFinder` sorts, then searches: the exact match leads whatever the order.
+      exactMatchFirst(rows, refSearch(q.search).exact)
       return {
         items: rows.slice(page.offset, page.offset + page.perPage).map((r) => present(project, r)),
         page,
