@@ -1,6 +1,6 @@
 import type { Db } from './db.js'
 
-/** A comment on a commit (migration 39); `path`, `line` and `line_type` only on a line of its diff. */
+/** A comment on a commit (migration 37); `path`, `line` and `line_type` only on a line of its diff. */
 export interface CommitNoteRow {
   id: number
   project_id: number

@@ -34,7 +34,7 @@ import ciGroupVariables from './migrations/033-ci-group-variables.js'
 import ciInstanceVariables from './migrations/034-ci-instance-variables.js'
 import forkCorrelationIds from './migrations/035-fork-correlation-ids.js'
 import commitStatuses from './migrations/036-commit-statuses.js'
-import commitNotes from './migrations/039-commit-notes.js'
+import commitNotes from './migrations/037-commit-notes.js'
 import type { Migration } from './migration.js'
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { migrations } from '../../../src/server/store/migrations.js'
-import commitNotes from '../../../src/server/store/migrations/039-commit-notes.js'
+import commitNotes from '../../../src/server/store/migrations/037-commit-notes.js'
 import { startServer } from '../../support/server.js'
 
 /*
