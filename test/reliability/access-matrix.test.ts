@@ -418,8 +418,9 @@ const RULES: Record<string, Rule> = {
     body: () => ({ branch: 'matrix', ref: 'main' }),
   },
   'DELETE /projects/{id}/repository/branches/{branch}': { min: 'developer', auth: true },
-  // Branches::DeleteMergedService's `push_code`, refused at the request here (GitLab's job refuses quietly).
-  'DELETE /projects/{id}/repository/merged_branches': { min: 'developer', auth: true },
+  // lib/api/branches.rb: `download_code` and 202; Branches::DeleteMergedService's `push_code` check
+  // happens in its job, which refuses quietly (a Reporter's 202 deletes nothing).
+  'DELETE /projects/{id}/repository/merged_branches': { min: 'code', auth: true },
   // lib/api/protected_branches.rb: `authorize_admin_project` (Maintainer).
   'GET /projects/{id}/protected_branches': { min: 'maintainer', auth: true },
   'GET /projects/{id}/protected_branches/{name}': { min: 'maintainer', auth: true },

@@ -95,7 +95,7 @@ export function repositoryRefRoutes(api: ApiContext): void {
       method: 'DELETE',
       url: '/api/v4/projects/:id/repository/merged_branches',
       summary:
-        'Delete the branches merged into the default branch, but not protected ones or those of open merge requests (Developer)',
+        'Delete the branches merged into the default branch, but not protected ones or those of open merge requests (202 to code readers; Developers delete)',
       auth: 'required',
       pathParams: IdPath,
       response: { 202: AcceptedMessage },

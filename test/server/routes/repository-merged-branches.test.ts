@@ -79,10 +79,11 @@ describe('DELETE /projects/:id/repository/merged_branches', () => {
     expect(receiver.got.every((r) => r.headers['x-gitlab-event'] === 'Push Hook')).toBe(true)
   })
 
-  it('refuses below Developer (403) and hides a private project (404), deleting nothing', async () => {
+  it('accepts a Reporter as GitLab does (202) but deletes nothing, and hides a private project (404)', async () => {
     await post('/repository/branches', { branch: 'merged', ref: 'main' })
-    expect((await t.http('DELETE', `${P}/repository/merged_branches`, { token: RITA })).body).toEqual({
-      message: '403 Forbidden',
+    expect(await t.http('DELETE', `${P}/repository/merged_branches`, { token: RITA })).toMatchObject({
+      status: 202,
+      body: { message: '202 Accepted' },
     })
     expect((await t.http('DELETE', `${P}/repository/merged_branches`, { token: OTTO })).body).toEqual({
       message: '404 Project Not Found',

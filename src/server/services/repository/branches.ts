@@ -171,13 +171,13 @@ export function branchService(ctx: ServiceContext, core: RepositoryCore, reads: 
      * `DELETE /repository/merged_branches` (`Branches::DeleteMergedService`): deletes the branches
      * whose tip the default branch's history holds, but not the default branch, a protected one
      * (wildcards too) or a source or target branch of an open merge request; each as the branch
-     * deletion API deletes it (its push event). GitLab answers 202 and deletes in a Sidekiq job,
-     * whose `push_code` check refuses quietly; here the branches are gone before the answer and a
-     * caller below Developer is refused 403 up front (our choice: nothing would be deleted for them).
+     * deletion API deletes it (its push event). GitLab's route asks only `download_code` and answers
+     * 202, deleting in a Sidekiq job whose `push_code` check refuses quietly: a reader below Developer
+     * gets the same 202 and nothing is deleted. Here the branches are gone before the answer.
      */
     removeMerged(actor: Actor, projectRef: string): void {
       const project = reads.readable(actor, projectRef)
-      if (!reads.pushCode(actor, project)) throw forbidden()
+      if (!reads.pushCode(actor, project)) return
       const merged = mergedInto(project)
       const open = new Set(store.mergeRequests.openBranchNames(project.id))
       for (const r of repo.refs(project.id, 'branch', undefined, -1, 0)) {
