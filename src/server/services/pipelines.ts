@@ -174,6 +174,8 @@ export function pipelineService(
       actor: Actor,
       p: ProjectRow,
       q: PipelineListQuery,
+      /** Only the pipelines this pipeline schedule made (`GET .../pipeline_schedules/:id/pipelines`). */
+      scheduleId?: number,
     ): { items: PipelineListItem[]; page: Page; total: number } {
       requireRead(actor, p)
       const user = q.username !== undefined ? store.users.byUsername(q.username) : undefined
@@ -194,6 +196,7 @@ export function pipelineService(
         ...(q.scope === 'branches' || q.scope === 'tags'
           ? { latestPerRef: q.scope === 'branches' ? ('branch' as const) : ('tag' as const) }
           : {}),
+        ...(scheduleId !== undefined ? { scheduleId } : {}),
         order: q.order_by ?? 'id',
         sort: q.sort ?? 'desc',
       }
