@@ -160,6 +160,31 @@ describe('pipeline schedule CRUD', () => {
     expect([gone.status, gone.text]).toEqual([204, ''])
     expect((await t.http('GET', `${S}/${made.id}`, { token: MARK })).status).toBe(404)
   })
+  it('goes with its project, variables and pipeline links too', async () => {
+    const made = await create(nightly, MARK)
+    await t.http('POST', `${S}/${made.id}/variables`, { token: MARK, json: { key: 'A', value: 'x' } })
+    await t.http('POST', `${S}/${made.id}/play`, { token: MARK })
+    // Marked for deletion first (this release delays it), then removed for good.
+    const id = ((await t.http('GET', P, { token: ROOT })).body as Json).id
+    expect((await t.http('DELETE', P, { token: ROOT })).status).toBe(202)
+    const marked = (await t.http('GET', `/api/v4/projects/${id}`, { token: ROOT })).body as Json
+    const fullPath = encodeURIComponent(marked.path_with_namespace as string)
+    const gone = await t.http(
+      'DELETE',
+      `/api/v4/projects/${id}?permanently_remove=true&full_path=${fullPath}`,
+      {
+        token: ROOT,
+      },
+    )
+    expect(gone.status).toBe(202)
+    const db = inspectDb(t.server.store)
+    const count = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get()
+    expect(
+      ['ci_pipeline_schedules', 'ci_pipeline_schedule_variables', 'ci_pipeline_schedule_pipelines'].map(
+        count,
+      ),
+    ).toEqual([0, 0, 0])
+  })
 })
 
 describe('variables of a schedule', () => {
