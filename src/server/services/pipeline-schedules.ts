@@ -10,19 +10,18 @@ import type {
 } from '../../schema/index.js'
 import { isoNow } from '../domain/clock.js'
 import { cronTimezoneValid, cronValid, nextRunAt } from '../domain/cron-schedule.js'
-import { forbidden, GitLabError, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
+import { forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
 import { pageOf } from '../grape/pagination.js'
 import { pipelinePresenter } from '../present/pipelines.js'
 import { presentUser } from '../present/users.js'
 import type { PipelineScheduleRow, ScheduleVariableRow } from '../store/pipeline-schedules.js'
 import type { ProjectRow } from '../store/projects.js'
-import type { UserRow } from '../store/users.js'
-import { Actor, Level } from './access.js'
+import { Level, type Actor } from './access.js'
 import { ciAbilities } from './ci-access.js'
 import type { ServiceContext } from './context.js'
-import { mayCreatePipeline, requireBuildsEnabled } from './pipeline-api.js'
+import { mayCreatePipeline } from './pipeline-api.js'
 import type { PipelineService } from './pipelines.js'
-import { resolveRef } from './refs.js'
+import { runDueSchedules, runSchedule } from './scheduled-pipelines.js'
 
 /** `Ci::PipelineSchedule::VALID_REF_FORMAT_REGEX`: a full branch or tag ref. */
 const FULL_REF = /^(refs\/tags\/|refs\/heads\/)\S+/
@@ -142,45 +141,6 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     return errors
   }
 
-  /**
-   * `RunPipelineScheduleWorker#run_pipeline_schedule`: a pipeline of the schedule's ref for `user`, source
-   * `schedule`, with the schedule's variables, through `Ci::CreatePipelineService` with
-   * `save_on_errors: false`: whatever refuses it (the user's rights, the ref, the configuration) leaves
-   * nothing, and the refusal is only logged by GitLab. True when a pipeline was made.
-   */
-  async function run(p: ProjectRow, row: PipelineScheduleRow, user: UserRow): Promise<boolean> {
-    const actor = new Actor(user)
-    try {
-      requireBuildsEnabled(ctx, p)
-      if (!mayCreatePipeline(ctx, actor, p) || !pipelines.mayWriteOriginRef(actor, p, row.ref)) return false
-      const ref = resolveRef(store, p.id, row.ref)
-      if (ref === undefined || ref === 'ambiguous') return false
-      const variables = table.variables(row.id).map((v) => ({
-        key: v.key,
-        value: box.open(v.value_encrypted),
-        variable_type: v.variable_type,
-      }))
-      await pipelines.create(
-        {
-          project: p,
-          ref: ref.name,
-          sha: ref.sha,
-          tag: ref.kind === 'tag',
-          userId: user.id,
-          source: 'schedule',
-          scheduleId: row.id,
-          variables,
-        },
-        400,
-        false,
-      )
-      return true
-    } catch (err) {
-      if (err instanceof GitLabError) return false
-      throw err
-    }
-  }
-
   return {
     /** `GET .../pipeline_schedules`: 403 without `read_pipeline_schedule`. */
     list(
@@ -266,7 +226,7 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       const row = find(actor, p, id)
       if (!actor.user || !mayCreatePipeline(ctx, actor, p) || !pipelines.mayWriteOriginRef(actor, p, row.ref))
         throw forbidden()
-      await run(p, row, actor.user)
+      await runSchedule(ctx, pipelines, p, row, actor.user)
     },
 
     /** `POST .../variables`: `set_pipeline_variables`, then `update_pipeline_schedule`; 400 as the model. */
@@ -323,29 +283,8 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       return presentVariable(variable)
     },
 
-    /**
-     * `PipelineScheduleWorker` at the clock's time: each active schedule whose `next_run_at` has passed runs
-     * once, oldest first. A schedule whose owner was removed is left as it is (`RunPipelineScheduleWorker`
-     * returns without a user); otherwise `next_run_at` moves to its next time after now, then the pipeline
-     * is made for the owner, or refused silently (a blocked owner, one no longer a Developer, a ref gone).
-     * The number of pipelines made.
-     */
-    async fireDue(): Promise<number> {
-      let made = 0
-      for (const row of table.due(isoNow(ctx.clock))) {
-        const p = store.projects.get(row.project_id)
-        const owner = row.owner_id === null ? undefined : store.users.get(row.owner_id)
-        if (!p || !owner) continue
-        const now = ctx.clock.now()
-        table.update(row.id, {
-          ...row,
-          next_run_at: nextRunAt(row.cron, row.cron_timezone, now).toISOString(),
-          updated_at: now.toISOString(),
-        })
-        if (await run(p, row, owner)) made++
-      }
-      return made
-    },
+    /** Runs the due schedules once (services/scheduled-pipelines.ts); the number of pipelines made. */
+    fireDue: () => runDueSchedules(ctx, pipelines),
   }
 }
 export type PipelineScheduleService = ReturnType<typeof pipelineScheduleService>
