@@ -269,10 +269,14 @@ export function pipelineService(
       }
     },
 
+    /**
+     * `GET .../variables`: the pipeline's own variables. A schedule's pipeline has none: its jobs see the
+     * schedule's variables (kept with the pipeline here), which GitLab keeps with the schedule.
+     */
     variables(actor: Actor, p: ProjectRow, id: number): PipelineVariable[] {
       const pipeline = find(p, id)
       requireReadVariables(actor, p, pipeline)
-      return store.pipelines.variables(pipeline.id)
+      return pipeline.source === 'schedule' ? [] : store.pipelines.variables(pipeline.id)
     },
 
     /** `POST .../cancel`: cancels every cancelable job; 200 with the pipeline even when nothing was. */
