@@ -25,6 +25,7 @@ import { retry, type RetryPolicy } from './retry.js'
 import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, serverRoot, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
+import { pipelineSchedules } from './pipeline-schedules.js'
 import { ciLint } from './ci-lint.js'
 import { instanceVariables } from './ci-variables.js'
 import { hooks } from './hooks.js'
@@ -134,6 +135,8 @@ export function createClient(options: ClientOptions) {
     /** Statuses external CI systems post on commits, and a commit's list of statuses. */
     commitStatuses: commitStatuses(http),
     triggers: triggers(http),
+    /** Pipeline schedules, their pipelines, play and variables. */
+    pipelineSchedules: pipelineSchedules(http),
     /** The CI Lint API: a configuration checked in a project's context. */
     ciLint: ciLint(http),
     /** The instance's CI/CD variables (administrators; python-gitlab's `gl.variables`). */

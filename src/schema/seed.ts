@@ -191,6 +191,31 @@ export const SeedTrigger = Type.Object(
 )
 export type SeedTrigger = Static<typeof SeedTrigger>
 
+/**
+ * A pipeline schedule of a project, as `POST /projects/:id/pipeline_schedules` would make it for its
+ * owner (the same cron and zone checks; `next_run_at` from the server's clock at seeding).
+ */
+export const SeedPipelineSchedule = Type.Object(
+  {
+    description: Type.String({ minLength: 1 }),
+    ref: Type.String({
+      minLength: 1,
+      description: 'a branch or tag of the project, short (main) or full (refs/heads/main); kept full',
+    }),
+    cron: Type.String({
+      description: "a cron line, e.g. '0 1 * * *' (docs/server.md: the syntax supported)",
+    }),
+    cron_timezone: Type.Optional(Type.String({ default: 'UTC', description: 'an IANA (TZInfo) zone name' })),
+    active: Type.Optional(Type.Boolean({ default: true })),
+    owner: Type.String({ description: 'a listed username: the pipelines it runs are theirs' }),
+    variables: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: "KEY: value (letters, digits and '_')" }),
+    ),
+  },
+  { ...closed, title: 'SeedPipelineSchedule' },
+)
+export type SeedPipelineSchedule = Static<typeof SeedPipelineSchedule>
+
 /** How every simulated pipeline of a project ends (a subset of GitLab's pipeline statuses). */
 export const CiOutcome = Type.Union([
   Type.Literal('success'),
@@ -272,6 +297,7 @@ export const SeedProject = Type.Object(
     merge_requests: Type.Optional(Type.Array(SeedMergeRequest)),
     triggers: Type.Optional(Type.Array(SeedTrigger)),
     variables: Type.Optional(Type.Array(SeedVariable, { description: "the project's CI/CD variables" })),
+    pipeline_schedules: Type.Optional(Type.Array(SeedPipelineSchedule)),
   },
   { ...closed, title: 'SeedProject' },
 )

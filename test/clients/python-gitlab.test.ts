@@ -10,7 +10,8 @@
  * on (python_gitlab_commit_comments.py), and a project forked
  * (python_gitlab_forks.py), and a user made external (python_gitlab_external.py), and CI/CD variables
  * worked and read by a pipeline's rules (python_gitlab_variables.py), and a group's too
- * (python_gitlab_group_variables.py), and the instance's (python_gitlab_instance_variables.py). A contributor's
+ * (python_gitlab_group_variables.py), and the instance's (python_gitlab_instance_variables.py), and pipeline
+ * schedules (python_gitlab_pipeline_schedules.py). A contributor's
  * machine needs the package (CONTRIBUTING.md): without
  * it the test fails and says so.
  */
@@ -247,6 +248,22 @@ it('python-gitlab creates, lists, saves and deletes project variables; a rules:i
     short: [400, { value: ['is invalid'] }],
     guest: 403,
     jobs: ['deploy'],
+    left: [],
+  })
+}, 90_000)
+
+it('python-gitlab works pipeline schedules: create, save, variables, play, take ownership, delete', async () => {
+  const script = join(__dirname, 'python_gitlab_pipeline_schedules.py')
+  expect(await inWidgetsAroundReset(script, 'glpat-root-token')).toEqual({
+    created: ['refs/heads/main', '0 1 * * *', 'UTC', true, 'root'],
+    saved: ['Europe/Paris', [['NIGHTLY', 'yes']]],
+    listed: ['nightly'],
+    bad_cron: [400, { cron: ['syntax is invalid'] }],
+    guest: 403,
+    play: { message: '201 Created' },
+    played: [['schedule', 'main']],
+    jobs: ['nightly'],
+    owner: 'root',
     left: [],
   })
 }, 90_000)

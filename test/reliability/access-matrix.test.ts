@@ -97,7 +97,7 @@ interface Rule {
     'reader' | 'user' | 'guest' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'admin' | 'any' | 'code'
   auth?: boolean
   scope?: 'project' | 'group' | 'none'
-  denied?: number
+  denied?: number | ((role: Role) => number)
   ok?: number[]
   /** Exactly these roles may use it (a rule finer than a least role). */
   roles?: Role[]
@@ -128,6 +128,11 @@ const marksToken = (denied: number): Rule => ({
   token: 'mark',
   denied,
 })
+/** The status `rule` answers `role` below it. */
+const deniedStatus = (rule: Rule, role: Role) =>
+  typeof rule.denied === 'function' ? rule.denied(role) : (rule.denied ?? 403)
+/** A pipeline schedule's rule: those who cannot read it (below Reporter) get 404, the others 403. */
+const scheduleDenied = (role: Role) => (RANK[role] < RANK.reporter ? 404 : 403)
 const RULES: Record<string, Rule> = {
   'GET /version': { min: 'user', auth: true, scope: 'none' },
   'GET /user': { min: 'user', auth: true, scope: 'none' },
@@ -455,6 +460,64 @@ const RULES: Record<string, Rule> = {
     body: () => ({ description: 'y' }),
   },
   'DELETE /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
+  // lib/api/ci/pipeline_schedules.rb (`authenticate!`, Ci::PipelineSchedulePolicy): the seeded schedule is
+  // mark's (a Maintainer), on main, which only Maintainers may push (play needs it). A schedule below
+  // `read_pipeline_schedule` (Reporter) is `404 Pipeline Schedule Not Found`; edits are its owner's only.
+  'GET /projects/{id}/pipeline_schedules': { min: 'reporter', auth: true },
+  'POST /projects/{id}/pipeline_schedules': {
+    min: 'developer',
+    auth: true,
+    body: () => ({ description: 'matrix', ref: 'main', cron: '0 1 * * *' }),
+  },
+  'GET /projects/{id}/pipeline_schedules/{pipeline_schedule_id}': {
+    min: 'reporter',
+    auth: true,
+    denied: 404,
+  },
+  'GET /projects/{id}/pipeline_schedules/{pipeline_schedule_id}/pipelines': {
+    min: 'reporter',
+    auth: true,
+    denied: 404,
+  },
+  'PUT /projects/{id}/pipeline_schedules/{pipeline_schedule_id}': {
+    min: 'maintainer',
+    roles: ['maintainer', 'admin'],
+    auth: true,
+    denied: scheduleDenied,
+    body: () => ({ description: 'edited' }),
+  },
+  'DELETE /projects/{id}/pipeline_schedules/{pipeline_schedule_id}': {
+    min: 'maintainer',
+    auth: true,
+    denied: scheduleDenied,
+  },
+  'POST /projects/{id}/pipeline_schedules/{pipeline_schedule_id}/take_ownership': {
+    min: 'maintainer',
+    auth: true,
+    denied: scheduleDenied,
+  },
+  'POST /projects/{id}/pipeline_schedules/{pipeline_schedule_id}/play': {
+    min: 'maintainer',
+    auth: true,
+    denied: scheduleDenied,
+  },
+  // `set_pipeline_variables` (Developer) on the project comes first: 403 before the schedule is looked up.
+  'POST /projects/{id}/pipeline_schedules/{pipeline_schedule_id}/variables': {
+    min: 'maintainer',
+    roles: ['maintainer', 'admin'],
+    auth: true,
+    body: () => ({ key: 'MATRIX_NEW', value: 'x' }),
+  },
+  'PUT /projects/{id}/pipeline_schedules/{pipeline_schedule_id}/variables/{key}': {
+    min: 'maintainer',
+    roles: ['maintainer', 'admin'],
+    auth: true,
+    body: () => ({ value: 'y' }),
+  },
+  'DELETE /projects/{id}/pipeline_schedules/{pipeline_schedule_id}/variables/{key}': {
+    min: 'maintainer',
+    auth: true,
+  },
   // lib/api/ci/variables.rb: `authenticate!`, then `admin_cicd_variables` (Maintainer).
   'GET /projects/{id}/variables': { min: 'maintainer', auth: true },
   'POST /projects/{id}/variables': {
@@ -886,6 +949,20 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         value: 'from the matrix',
       })
       expect(variable.status).toBe(201)
+      const schedule = await send('POST', `/projects/${projectId(v)}/pipeline_schedules`, 'maintainer', {
+        description: 'nightly',
+        ref: 'main',
+        cron: '0 1 * * *',
+      })
+      expect(schedule.status).toBe(201)
+      const scheduleId = (schedule.body as { id: number }).id
+      const scheduleVariable = await send(
+        'POST',
+        `/projects/${projectId(v)}/pipeline_schedules/${scheduleId}/variables`,
+        'maintainer',
+        { key: 'MATRIX', value: 'from the matrix' },
+      )
+      expect(scheduleVariable.status).toBe(201)
       const groupVariable = await send('POST', `/groups/${v}-group/variables`, 'admin', {
         key: 'MATRIX',
         value: 'from the matrix',
@@ -971,6 +1048,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       noteable_id: issue,
       eventable_id: issue,
       trigger_id: String(one('SELECT id FROM triggers WHERE project_id = ?', pid)),
+      pipeline_schedule_id: String(one('SELECT id FROM ci_pipeline_schedules WHERE project_id = ?', pid)),
       pipeline_id: String(one('SELECT id FROM pipelines WHERE project_id = ?', pid)),
       job_id: String(
         one(
@@ -1156,8 +1234,8 @@ describe('access matrix: every endpoint by every role by every visibility', () =
           const ok = (res.status >= 200 && res.status < 300) || (rule.ok ?? []).includes(res.status)
           if (allowed(rule, role, visibility)) {
             if (!ok && [401, 403, 404].includes(res.status)) problems.push(`expected success: ${cell}`)
-          } else if (res.status !== (rule.denied ?? 403))
-            problems.push(`expected ${rule.denied ?? 403}: ${cell}`)
+          } else if (res.status !== deniedStatus(rule, role))
+            problems.push(`expected ${deniedStatus(rule, role)}: ${cell}`)
         }
     }
     expect(problems).toEqual([])

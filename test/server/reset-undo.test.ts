@@ -149,6 +149,20 @@ async function writeEverything() {
   await ok('POST', `${P}/variables`, { json: { key: 'GONE', value: 'x', environment_scope: 'review/*' } })
   await ok('PUT', `${P}/variables/KEEP`, { json: { value: 'changed-value', protected: true } })
   await ok('DELETE', `${P}/variables/GONE`)
+  // Pipeline schedules: made, edited, played (a pipeline linked to it), a variable kept, one deleted.
+  const schedule = await ok('POST', `${P}/pipeline_schedules`, {
+    json: { description: 'nightly', ref: 'main', cron: '0 1 * * *' },
+  })
+  const S = `${P}/pipeline_schedules/${schedule.id}`
+  await ok('PUT', S, { json: { cron: '30 2 * * *', cron_timezone: 'Europe/Paris' } })
+  await ok('POST', `${S}/variables`, { json: { key: 'NIGHTLY', value: 'sealed-value' } })
+  await ok('POST', `${S}/variables`, { json: { key: 'GONE', value: 'x' } })
+  await ok('DELETE', `${S}/variables/GONE`)
+  await ok('POST', `${S}/play`)
+  const dropped = await ok('POST', `${P}/pipeline_schedules`, {
+    json: { description: 'dropped', ref: 'main', cron: '* * * * *' },
+  })
+  await ok('DELETE', `${P}/pipeline_schedules/${dropped.id}`)
   // Aliases (EE, administrators).
   await ok('POST', '/api/v4/project_aliases', { json: { project_id: 'acme/widgets', name: 'widgets-alias' } })
   // Users and tokens.

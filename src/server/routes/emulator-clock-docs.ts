@@ -34,8 +34,9 @@ export function clockPaths(servers: unknown[], refusals: Record<string, unknown>
         operationId: 'postEmulatorClock',
         summary: 'Freezes, unfreezes, sets or advances the clock (administrators)',
         description:
-          'The clock never goes back. Pipeline moves due by its new time are applied in time order, ' +
-          'each stamped with its own due time; export and import jobs under way are waited for (10 s).',
+          'The clock never goes back. Active pipeline schedules due by its new time make one pipeline each; ' +
+          'pipeline moves due by then are applied in time order, each stamped with its own due time; ' +
+          'export and import jobs under way are waited for (10 s).',
         tags,
         requestBody: { required: true, content: json(plain(EmulatorClockMove)) },
         responses: {
@@ -59,7 +60,8 @@ export function clockPaths(servers: unknown[], refusals: Record<string, unknown>
         summary: 'Runs all pending background work to its end before answering (administrators)',
         description:
           'Export and import jobs until none is left; pipelines move by move, the clock jumping ' +
-          'forward to each next due move. Work that ran stays done when the answer is 409 or 504.',
+          'forward to each next due move (pipeline schedules never run here: that would not end). ' +
+          'Work that ran stays done when the answer is 409 or 504.',
         tags,
         requestBody: { required: false, content: json(plain(EmulatorSettleParams)) },
         responses: {

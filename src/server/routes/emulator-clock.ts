@@ -65,7 +65,8 @@ function timeoutMs(body: unknown): number {
  * docs/server.md's "Clock and settle"):
  * - `GET /-/emulator/clock`: `{now, frozen}`.
  * - `POST /-/emulator/clock` `{action: freeze|unfreeze|set|advance, time, seconds}`: moves it (never
- *   back: 409), applies the pipeline moves due by then and waits for export and import jobs;
+ *   back: 409), runs the pipeline schedules due (one pipeline each), applies the pipeline moves due by
+ *   then and waits for export and import jobs;
  *   200 `{clock, ran}`.
  * - `POST /-/emulator/settle` `{timeout}`: all background work to its end, webhook deliveries
  *   included; 200 `{clock, ran}`, 409 (a pipeline waits for a manual job) or 504 (jobs or deliveries

@@ -36,6 +36,7 @@ import { projectMilestoneRoutes } from './project-milestones.js'
 import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
 import { triggerRoutes } from './triggers.js'
+import { pipelineScheduleRoutes } from './pipeline-schedules.js'
 import { ciVariableRoutes } from './ci-variables.js'
 import { ciLintRoutes } from './ci-lint.js'
 import { userLookupRoutes } from './user-lookup.js'
@@ -115,6 +116,7 @@ function registerRoutes(api: ApiContext): void {
   projectImportRoutes(api, transfers.imports, transfers)
   relationImportRoutes(api, transfers)
   triggerRoutes(api, triggers)
+  pipelineScheduleRoutes(api, api.services.pipelineSchedules)
   ciVariableRoutes(api)
   pipelineEmulatorRoutes(api, pipelines)
   pipelineRoutes(api, pipelines)

@@ -16,6 +16,7 @@ import {
 } from '../domain/ci-variable-rules.js'
 import { parseDuration } from '../domain/chronic-duration.js'
 import { checkForkedFrom } from './fork-rules.js'
+import { checkPipelineSchedules } from './schedule-rules.js'
 import { formatPath, type SeedPath, type SeedProblem } from './problem.js'
 
 /** GitLab's cap on an issue's total time spent (`Timelog::MAX_TOTAL_TIME_SPENT`, app/models/timelog.rb): 4 years of 365.25 days. */
@@ -197,6 +198,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     duplicates(report, project.ci_jobs, () => [...at, 'ci_jobs'], 'job')
     checkProject(report, at, project, checkUser, inherited(namespace), there)
     checkVariables(report, at, project.variables, PROJECT_VARIABLE_LIMITS)
+    checkPipelineSchedules(report, at, project, checkUser)
     project.triggers?.forEach((trigger, t) => {
       const path: SeedPath = [...at, 'triggers', t]
       checkUser(() => [...path, 'owner'], trigger.owner)

@@ -33,8 +33,10 @@ export function backgroundWork(deps: {
   runner: PipelineRunner
   queue: JobQueue
   deliveries: HookDelivery
+  /** The pipeline schedules: those due run once per clock move (never in a settle, which would not end). */
+  schedules: { fireDue(): Promise<number> }
 }) {
-  const { store, clock, runner, queue, deliveries } = deps
+  const { store, clock, runner, queue, deliveries, schedules } = deps
 
   /** Waits until `idle` resolves or `deadline` (ms since epoch, wall time) passes; true when idle. */
   async function until(idle: () => Promise<void>, deadline: number): Promise<boolean> {
@@ -85,13 +87,15 @@ export function backgroundWork(deps: {
     /** The clock's time and whether it stands still. */
     clock: () => clock.state(),
     /**
-     * Moves the clock (`move` calls one of its methods, which may throw a `ClockMoveError`) and
-     * applies every pipeline move due by its new time, oldest first (each stamped with its own due
+     * Moves the clock (`move` calls one of its methods, which may throw a `ClockMoveError`), runs the
+     * pipeline schedules due by its new time (one pipeline each) and applies every pipeline move due by then, oldest first (each stamped with its own due
      * time), then waits (up to `timeoutMs`) for export and import jobs under way.
      */
     moveClock: (move: (c: EmulatorClock) => void, timeoutMs: number) =>
       running(async (ran) => {
         move(clock)
+        // `PipelineScheduleWorker` at the new time: each due schedule's pipeline, then every move due.
+        await schedules.fireDue()
         ran.pipeline_moves += runner.catchUp()
         await drain(Date.now() + timeoutMs)
       }),

@@ -22,6 +22,7 @@ import type { RunnerService } from './runners.js'
 import type { TimeTrackingService } from './time-tracking.js'
 import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
+import type { PipelineScheduleService } from './pipeline-schedules.js'
 import type { CiGroupVariableService, CiInstanceVariableService, CiVariableService } from './ci-variables.js'
 import type { CiLintService } from './ci-lint.js'
 import type { UserService } from './users.js'
@@ -81,6 +82,7 @@ export interface Services {
   /** Jobs, their traces and artifacts, and bridges. */
   jobs: JobService
   triggers: TriggerService
+  pipelineSchedules: PipelineScheduleService
   /** Project CI/CD variables. */
   ciVariables: CiVariableService
   ciGroupVariables: CiGroupVariableService

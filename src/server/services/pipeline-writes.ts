@@ -16,8 +16,10 @@ export interface NewPipelineInput {
   tag: boolean
   userId: number | null
   /** `CI_PIPELINE_SOURCE`: `trigger`, `pipeline` (a job token or a multi-project bridge), `api`, `web`, `push`, `parent_pipeline`. */
-  source: 'trigger' | 'pipeline' | 'api' | 'web' | 'push' | 'parent_pipeline'
+  source: 'trigger' | 'pipeline' | 'api' | 'web' | 'push' | 'parent_pipeline' | 'schedule'
   triggerId?: number
+  /** The pipeline schedule that made it (`source: schedule`). */
+  scheduleId?: number
   upstream?: { pipelineId: number; jobId: number }
   variables: VariableRow[]
   /** The jobs of the `.gitlab-ci.yml` at `sha` (services/ci-plans.ts); none: the seed's `ci_jobs` shortcut. */
@@ -54,6 +56,7 @@ export function insertPipeline(
     updated_at: now,
   })
   store.pipelines.addVariables(id, input.variables)
+  if (input.scheduleId !== undefined) store.pipelineSchedules.linkPipeline(id, input.scheduleId)
   if (input.plan) {
     insertPlannedJobs(store, runner, { pipelineId: id, plan: input.plan, project: p, now })
     return store.pipelines.byId(id) as PipelineRow

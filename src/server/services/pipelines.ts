@@ -175,6 +175,8 @@ export function pipelineService(
       actor: Actor,
       p: ProjectRow,
       q: PipelineListQuery,
+      /** Only the pipelines this pipeline schedule made (`GET .../pipeline_schedules/:id/pipelines`). */
+      scheduleId?: number,
     ): { items: PipelineListItem[]; page: Page; total: number } {
       requireRead(actor, p)
       const user = q.username !== undefined ? store.users.byUsername(q.username) : undefined
@@ -195,6 +197,7 @@ export function pipelineService(
         ...(q.scope === 'branches' || q.scope === 'tags'
           ? { latestPerRef: q.scope === 'branches' ? ('branch' as const) : ('tag' as const) }
           : {}),
+        ...(scheduleId !== undefined ? { scheduleId } : {}),
         order: q.order_by ?? 'id',
         sort: q.sort ?? 'desc',
       }
@@ -267,10 +270,14 @@ export function pipelineService(
       }
     },
 
+    /**
+     * `GET .../variables`: the pipeline's own variables. A schedule's pipeline has none: its jobs see the
+     * schedule's variables (kept with the pipeline here), which GitLab keeps with the schedule.
+     */
     variables(actor: Actor, p: ProjectRow, id: number): PipelineVariable[] {
       const pipeline = find(p, id)
       requireReadVariables(actor, p, pipeline)
-      return store.pipelines.variables(pipeline.id)
+      return pipeline.source === 'schedule' ? [] : store.pipelines.variables(pipeline.id)
     },
 
     /** `POST .../cancel`: cancels every cancelable job; 200 with the pipeline even when nothing was. */

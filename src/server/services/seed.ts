@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto'
-import type { Seed, SeedMilestone, SeedProject, SeedVariable } from '../../schema/seed.js'
+import type {
+  Seed,
+  SeedMilestone,
+  SeedPipelineSchedule,
+  SeedProject,
+  SeedVariable,
+} from '../../schema/seed.js'
 import { accessLevels } from '../../schema/common.js'
 import { messageError } from '../grape/gitlab-errors.js'
 import { EMULATOR_SIGNATURE, refCommit } from '../git/objects.js'
@@ -16,6 +22,8 @@ import type { ExistingRecords } from '../seed/rules.js'
 import { parseDuration } from '../domain/chronic-duration.js'
 import { isoNow, type Clock } from '../domain/clock.js'
 import { sealTrigger } from './triggers.js'
+import { nextRunAt } from '../domain/cron-schedule.js'
+import { seedRefKind } from '../seed/schedule-rules.js'
 
 const fakeSha = (text: string) => createHash('sha1').update(text).digest('hex')
 const duration = (text: string | undefined) =>
@@ -362,6 +370,41 @@ function projectExtras(
       ...sealTrigger(store.secrets, t.token ?? `glptt-${fakeSha(`${p.path}:${t.description}:${now}`)}`),
     })
   seedVariables(store, store.ciVariables, projectId, p.variables)
+  for (const schedule of p.pipeline_schedules ?? []) seedSchedule(store, projectId, p, schedule, userId, now)
+}
+
+/** A seeded pipeline schedule, as the API saves it: the full ref, `next_run_at` from the seeding time. */
+function seedSchedule(
+  store: Store,
+  projectId: number,
+  p: SeedProject,
+  s: SeedPipelineSchedule,
+  userId: (username: string) => number,
+  now: string,
+): void {
+  const full = /^refs\/(heads|tags)\//.test(s.ref)
+  const ref = full ? s.ref : `${seedRefKind(p, s.ref) === 'tag' ? 'refs/tags/' : 'refs/heads/'}${s.ref}`
+  const zone = s.cron_timezone ?? 'UTC'
+  const id = store.pipelineSchedules.insert({
+    project_id: projectId,
+    owner_id: userId(s.owner),
+    description: s.description,
+    ref,
+    cron: s.cron.trim(),
+    cron_timezone: zone,
+    next_run_at: nextRunAt(s.cron, zone, new Date(now)).toISOString(),
+    active: s.active === false ? 0 : 1,
+    created_at: now,
+    updated_at: now,
+  })
+  for (const [key, value] of Object.entries(s.variables ?? {}))
+    store.pipelineSchedules.insertVariable({
+      schedule_id: id,
+      key,
+      value_encrypted: store.secrets.seal(value),
+      variable_type: 'env_var',
+      raw: 0,
+    })
 }
 
 /** Aliases of projects that exist. */

@@ -53,6 +53,7 @@ import { openStartStore, seedStartStore, type SeedFile } from '../services/seed-
 import { timeTrackingService } from '../services/time-tracking.js'
 import { todoService } from '../services/todos.js'
 import { triggerService } from '../services/triggers.js'
+import { pipelineScheduleService } from '../services/pipeline-schedules.js'
 import {
   ciGroupVariableService,
   ciInstanceVariableService,
@@ -200,6 +201,7 @@ export function openState(options: StateOptions): State {
       runner: workers.runner!,
       queue: workers.queue!,
       deliveries: workers.deliveries!,
+      schedules: services.pipelineSchedules,
     }),
     cache: responseCache(store.changes),
     seeded: fromImage || seed === undefined || empty,
@@ -350,6 +352,7 @@ function ciServices(api: Assembly, events: HookEvents) {
     pageSessions: pageSessions(ctx.store, ctx.clock, auth),
     pipelines,
     triggers: triggerService(ctx, runner, pipelines),
+    pipelineSchedules: pipelineScheduleService(ctx, pipelines),
     ciVariables: ciVariableService(ctx),
     ciGroupVariables: ciGroupVariableService(ctx),
     ciInstanceVariables: ciInstanceVariableService(ctx),

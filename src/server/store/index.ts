@@ -12,6 +12,7 @@ import { namespaceTable } from './namespaces.js'
 import { projectTable } from './projects.js'
 import { userTable } from './users.js'
 import { triggerTable } from './triggers.js'
+import { pipelineScheduleTable } from './pipeline-schedules.js'
 import { ciVariableTable } from './ci-variables.js'
 import { jobDefinitionTable } from './job-definitions.js'
 import { ciProcessableTable } from './ci-processables.js'
@@ -110,6 +111,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     epics: epicTable(db),
     groupWrites: groupWriteTable(db, changes.structureVersion),
     triggers: triggerTable(db, digest),
+    /** Pipeline schedules, their sealed variables and the pipelines they made (pipeline-schedules.ts). */
+    pipelineSchedules: pipelineScheduleTable(db),
     /** Project CI/CD variables, values sealed (ci-variables.ts). */
     ciVariables: ciVariableTable(db),
     /** Group CI/CD variables, the same shape in their own table. */

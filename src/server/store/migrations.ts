@@ -35,6 +35,7 @@ import ciInstanceVariables from './migrations/034-ci-instance-variables.js'
 import forkCorrelationIds from './migrations/035-fork-correlation-ids.js'
 import commitStatuses from './migrations/036-commit-statuses.js'
 import commitNotes from './migrations/037-commit-notes.js'
+import pipelineSchedules from './migrations/038-pipeline-schedules.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -79,4 +80,5 @@ export const migrations: Migration[] = [
   forkCorrelationIds,
   commitStatuses,
   commitNotes,
+  pipelineSchedules,
 ]

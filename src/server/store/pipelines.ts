@@ -67,6 +67,8 @@ export interface PipelineFilter {
   createdAfter?: string
   /** The latest pipeline of each branch or each tag of the project (`scope=branches|tags`). */
   latestPerRef?: RefKind
+  /** `PipelinesFinder#by_pipeline_schedules`: the pipelines one schedule made (migration 38). */
+  scheduleId?: number
   /** `PipelinesFinder#by_yaml_errors`: with (true) or without (false) a kept configuration error. */
   yamlErrors?: boolean
   none?: boolean
@@ -88,6 +90,8 @@ function where(f: PipelineFilter): { sql: string; args: unknown[] } {
   if (f.source !== undefined) add('source = ?', f.source)
   if (f.userId !== undefined) add('user_id = ?', f.userId)
   if (f.tag !== undefined) add('tag = ?', f.tag ? 1 : 0)
+  if (f.scheduleId !== undefined)
+    add('id IN (SELECT pipeline_id FROM ci_pipeline_schedule_pipelines WHERE schedule_id = ?)', f.scheduleId)
   if (f.yamlErrors !== undefined)
     add(`id ${f.yamlErrors ? '' : 'NOT '}IN (SELECT pipeline_id FROM ci_pipeline_errors)`)
   if (f.updatedBefore) add('updated_at < ?', f.updatedBefore)

@@ -1,0 +1,290 @@
+import type {
+  PipelineSchedule,
+  PipelineScheduleCreate,
+  PipelineScheduleDetails,
+  PipelineSchedulePipelinesQuery,
+  PipelineScheduleUpdate,
+  PipelineScheduleVariable,
+  PipelineScheduleVariableCreate,
+  PipelineScheduleVariableUpdate,
+} from '../../schema/index.js'
+import { isoNow } from '../domain/clock.js'
+import { cronTimezoneValid, cronValid, nextRunAt } from '../domain/cron-schedule.js'
+import { forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
+import { pageOf } from '../grape/pagination.js'
+import { pipelinePresenter } from '../present/pipelines.js'
+import { presentUser } from '../present/users.js'
+import type { PipelineScheduleRow, ScheduleVariableRow } from '../store/pipeline-schedules.js'
+import type { ProjectRow } from '../store/projects.js'
+import { Level, type Actor } from './access.js'
+import { ciAbilities } from './ci-access.js'
+import type { ServiceContext } from './context.js'
+import { mayCreatePipeline } from './pipeline-api.js'
+import type { PipelineService } from './pipelines.js'
+import { runDueSchedules, runSchedule } from './scheduled-pipelines.js'
+
+/** `Ci::PipelineSchedule::VALID_REF_FORMAT_REGEX`: a full branch or tag ref. */
+const FULL_REF = /^(refs\/tags\/|refs\/heads\/)\S+/
+const KEY_FORMAT = /^[a-zA-Z0-9_]+$/
+const BLANK = "can't be blank"
+const INVALID = 'syntax is invalid'
+
+/**
+ * Pipeline schedules (`lib/api/ci/pipeline_schedules.rb`, `Ci::PipelineSchedulePolicy`): Reporters read
+ * them, Developers create them (owning them), their owner (while a Developer) or a Maintainer administers
+ * them (delete, take ownership, delete variables), only their owner (or an administrator) edits them and
+ * their variables. Every save sets `next_run_at` again from the clock (`CronSchedulable`). Due active
+ * schedules run when the emulator's clock moves (`fireDue`), as `PipelineScheduleWorker` runs them.
+ */
+export function pipelineScheduleService(ctx: ServiceContext, pipelines: PipelineService) {
+  const { store, access } = ctx
+  const table = store.pipelineSchedules
+  const box = store.secrets
+  const presentPipeline = pipelinePresenter(ctx.instance)
+
+  const level = (actor: Actor, p: ProjectRow, min: number) => actor.admin || access.atLeast(actor, p, min)
+  /** `read_pipeline_schedule`: Reporter, with the pipeline abilities the features leave. */
+  const mayRead = (actor: Actor, p: ProjectRow) =>
+    actor.admin ||
+    (access.atLeast(actor, p, Level.reporter) && ciAbilities(store, access, actor, p).pipelines)
+  const owns = (actor: Actor, row: PipelineScheduleRow) => row.owner_id !== null && row.owner_id === actor.id
+  /** `admin_pipeline_schedule`: `admin_pipeline` (Maintainer), or the owner with `update_build` (Developer). */
+  const mayAdminister = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow) =>
+    level(actor, p, Level.maintainer) || (owns(actor, row) && level(actor, p, Level.developer))
+  /** `update_pipeline_schedule`: an administrator, or the owner with `update_build`. */
+  const mayUpdate = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow) =>
+    actor.admin || (owns(actor, row) && access.atLeast(actor, p, Level.developer))
+  /** `set_pipeline_variables`: Developer (GitLab's default minimum role to override variables). */
+  const requireSetVariables = (actor: Actor, p: ProjectRow) => {
+    if (!level(actor, p, Level.developer)) throw forbidden()
+  }
+
+  /** The `pipeline_schedule` helper: 404 `Pipeline Schedule Not Found` when missing or unreadable. */
+  const find = (actor: Actor, p: ProjectRow, id: number) => {
+    const row = table.get(p.id, id)
+    if (!row || !mayRead(actor, p)) throw notFound('Pipeline Schedule')
+    return row
+  }
+  const findVariable = (row: PipelineScheduleRow, key: string) => {
+    const variable = table.variable(row.id, key)
+    if (!variable) throw notFound('Pipeline Schedule Variable')
+    return variable
+  }
+
+  const presentVariable = (v: ScheduleVariableRow): PipelineScheduleVariable => ({
+    variable_type: v.variable_type,
+    key: v.key,
+    value: box.open(v.value_encrypted),
+    raw: v.raw === 1,
+  })
+  const present = (row: PipelineScheduleRow): PipelineSchedule => {
+    const owner = row.owner_id === null ? undefined : store.users.get(row.owner_id)
+    return {
+      id: row.id,
+      description: row.description,
+      ref: row.ref,
+      cron: row.cron,
+      cron_timezone: row.cron_timezone,
+      next_run_at: row.next_run_at,
+      active: row.active === 1,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      owner: owner ? presentUser(owner, ctx.instance) : null,
+    }
+  }
+  const details = (p: ProjectRow, row: PipelineScheduleRow): PipelineScheduleDetails => {
+    const lastId = table.lastPipelineId(row.id)
+    const last = lastId === undefined ? undefined : store.pipelines.byId(lastId)
+    return {
+      ...present(row),
+      last_pipeline: last ? presentPipeline.listItem(p, last) : null,
+      variables: table.variables(row.id).map(presentVariable),
+    }
+  }
+
+  /**
+   * `Ci::PipelineSchedules::BaseSaveService#execute` after the access checks: a short ref is expanded to
+   * the branch or tag it names (`refs/heads/...`); one that names both or neither is `is ambiguous` and
+   * stops there; then the model's validations, all of them together. Every save sets `next_run_at` again.
+   */
+  const validated = (p: ProjectRow, row: Omit<PipelineScheduleRow, 'id' | 'next_run_at'>) => {
+    let ref = row.ref
+    if (!FULL_REF.test(ref)) {
+      const named = ref === '' ? [] : store.pipelines.refsNamed(p.id, ref)
+      const [only] = named
+      if (named.length !== 1 || !only) throw validationError({ ref: ['is ambiguous'] })
+      ref = `${only.kind === 'tag' ? 'refs/tags/' : 'refs/heads/'}${ref}`
+    }
+    const cron = row.cron.trim()
+    const errors: Record<string, string[]> = {}
+    const add = (field: string, message: string) => (errors[field] ??= []).push(message)
+    if (!cronValid(cron)) add('cron', INVALID)
+    if (cron === '') add('cron', BLANK)
+    if (!cronTimezoneValid(row.cron_timezone)) add('cron_timezone', INVALID)
+    if (row.cron_timezone.trim() === '') add('cron_timezone', BLANK)
+    if (row.description.trim() === '') add('description', BLANK)
+    if (Object.keys(errors).length > 0) throw validationError(errors)
+    const now = ctx.clock.now()
+    return { ...row, ref, cron, next_run_at: nextRunAt(cron, row.cron_timezone, now).toISOString() }
+  }
+  const save = (p: ProjectRow, row: PipelineScheduleRow, change: Partial<PipelineScheduleRow>) => {
+    const next = validated(p, { ...row, ...change, updated_at: isoNow(ctx.clock) })
+    table.update(row.id, next)
+    return table.get(p.id, row.id) as PipelineScheduleRow
+  }
+
+  const variableErrors = (key: string) => {
+    const errors: string[] = []
+    if (key === '') errors.push(BLANK)
+    if (key.length > 255) errors.push('is too long (maximum is 255 characters)')
+    if (!KEY_FORMAT.test(key)) errors.push("can contain only letters, digits and '_'.")
+    return errors
+  }
+
+  return {
+    /** `GET .../pipeline_schedules`: 403 without `read_pipeline_schedule`. */
+    list(
+      actor: Actor,
+      p: ProjectRow,
+      q: { page?: number; per_page?: number; scope?: 'active' | 'inactive' },
+    ) {
+      if (!mayRead(actor, p)) throw forbidden()
+      const page = pageOf(q)
+      const active = q.scope === undefined ? undefined : q.scope === 'active'
+      const rows = table.ofProject(p.id, active, page.perPage, page.offset)
+      return { items: rows.map(present), page, total: table.count(p.id, active) }
+    },
+
+    get: (actor: Actor, p: ProjectRow, id: number) => details(p, find(actor, p, id)),
+
+    /** `GET .../pipelines`: the schedule's pipelines as `GET /pipelines` lists them, oldest first by default. */
+    pipelines(actor: Actor, p: ProjectRow, id: number, q: PipelineSchedulePipelinesQuery) {
+      const row = find(actor, p, id)
+      return pipelines.list(actor, p, { ...q, sort: q.sort ?? 'asc' }, row.id)
+    },
+
+    /** `POST`: `create_pipeline_schedule` (Developer) or 403; the caller owns it. */
+    create(actor: Actor, p: ProjectRow, params: PipelineScheduleCreate): PipelineScheduleDetails {
+      if (!mayCreatePipeline(ctx, actor, p)) throw forbidden()
+      const now = isoNow(ctx.clock)
+      const row = validated(p, {
+        project_id: p.id,
+        owner_id: actor.id,
+        description: params.description,
+        ref: params.ref,
+        cron: params.cron,
+        cron_timezone: params.cron_timezone ?? 'UTC',
+        active: params.active === false ? 0 : 1,
+        created_at: now,
+        updated_at: now,
+      })
+      return details(p, table.get(p.id, table.insert(row)) as PipelineScheduleRow)
+    },
+
+    /** `PUT`: the owner only (or an administrator), 403 for everyone else who reads it. */
+    update(actor: Actor, p: ProjectRow, id: number, params: PipelineScheduleUpdate): PipelineScheduleDetails {
+      const row = find(actor, p, id)
+      if (!mayUpdate(actor, p, row)) throw forbidden()
+      const change: Partial<PipelineScheduleRow> = {}
+      if (params.description !== undefined) change.description = params.description
+      if (params.ref !== undefined) change.ref = params.ref
+      if (params.cron !== undefined) change.cron = params.cron
+      if (params.cron_timezone !== undefined) change.cron_timezone = params.cron_timezone
+      if (params.active !== undefined) change.active = params.active ? 1 : 0
+      return details(p, save(p, row, change))
+    },
+
+    /** `POST .../take_ownership`: 200 when the caller owns it already, else 201 and the caller owns it. */
+    takeOwnership(
+      actor: Actor,
+      p: ProjectRow,
+      id: number,
+    ): { status: 200 | 201; body: PipelineScheduleDetails } {
+      const row = find(actor, p, id)
+      if (!mayAdminister(actor, p, row)) throw forbidden()
+      if (owns(actor, row)) return { status: 200, body: details(p, row) }
+      return { status: 201, body: details(p, save(p, row, { owner_id: actor.id })) }
+    },
+
+    /** `DELETE`: `admin_pipeline_schedule`; `If-Unmodified-Since` older than the last change is a 412. */
+    remove(actor: Actor, p: ProjectRow, id: number, unmodifiedSince?: string): void {
+      const row = find(actor, p, id)
+      if (!mayAdminister(actor, p, row)) throw forbidden()
+      const since = unmodifiedSince ? Date.parse(unmodifiedSince) : NaN
+      if (!Number.isNaN(since) && Math.floor(Date.parse(row.updated_at) / 1000) * 1000 > since)
+        throw messageError(412, '412 Precondition Failed')
+      table.remove(row.id)
+    },
+
+    /**
+     * `POST .../play` (`Ci::PipelineSchedules::PlayService`): `play_pipeline_schedule` (`create_pipeline`, on
+     * a ref the caller may write) or 403; the pipeline is the caller's, not the owner's
+     * (`RunPipelineScheduleWorker.perform_async(schedule.id, current_user.id)`), and `next_run_at` stays.
+     * GitLab queues it and answers 201 whatever comes of it: a refused pipeline leaves nothing.
+     */
+    async play(actor: Actor, p: ProjectRow, id: number): Promise<void> {
+      const row = find(actor, p, id)
+      if (!actor.user || !mayCreatePipeline(ctx, actor, p) || !pipelines.mayWriteOriginRef(actor, p, row.ref))
+        throw forbidden()
+      await runSchedule(ctx, pipelines, p, row, actor.user)
+    },
+
+    /** `POST .../variables`: `set_pipeline_variables`, then `update_pipeline_schedule`; 400 as the model. */
+    createVariable(
+      actor: Actor,
+      p: ProjectRow,
+      id: number,
+      params: PipelineScheduleVariableCreate,
+    ): PipelineScheduleVariable {
+      requireSetVariables(actor, p)
+      const row = find(actor, p, id)
+      if (!mayUpdate(actor, p, row)) throw forbidden()
+      const key = params.key.trim()
+      const errors = variableErrors(key)
+      if (errors.length === 0 && table.variable(row.id, key)) errors.push('has already been taken')
+      if (errors.length > 0) throw validationError({ key: errors })
+      table.insertVariable({
+        schedule_id: row.id,
+        key,
+        value_encrypted: box.seal(params.value),
+        variable_type: params.variable_type ?? 'env_var',
+        raw: 0,
+      })
+      return presentVariable(findVariable(row, key))
+    },
+
+    /** `PUT .../variables/:key`: as `createVariable`; 404 `Pipeline Schedule Variable Not Found`. */
+    updateVariable(
+      actor: Actor,
+      p: ProjectRow,
+      id: number,
+      key: string,
+      params: PipelineScheduleVariableUpdate,
+    ): PipelineScheduleVariable {
+      requireSetVariables(actor, p)
+      const row = find(actor, p, id)
+      if (!mayUpdate(actor, p, row)) throw forbidden()
+      const variable = findVariable(row, key)
+      table.updateVariable({
+        id: variable.id,
+        value_encrypted: params.value === undefined ? variable.value_encrypted : box.seal(params.value),
+        variable_type: params.variable_type ?? variable.variable_type,
+      })
+      return presentVariable(findVariable(row, key))
+    },
+
+    /** `DELETE .../variables/:key`: `admin_pipeline_schedule` (a Maintainer too); 202 with the variable. */
+    removeVariable(actor: Actor, p: ProjectRow, id: number, key: string): PipelineScheduleVariable {
+      requireSetVariables(actor, p)
+      const row = find(actor, p, id)
+      if (!mayAdminister(actor, p, row)) throw forbidden()
+      const variable = findVariable(row, key)
+      table.removeVariable(variable.id)
+      return presentVariable(variable)
+    },
+
+    /** Runs the due schedules once (services/scheduled-pipelines.ts); the number of pipelines made. */
+    fireDue: () => runDueSchedules(ctx, pipelines),
+  }
+}
+export type PipelineScheduleService = ReturnType<typeof pipelineScheduleService>

@@ -1,0 +1,45 @@
+import { collect } from '../../src/api/client.js'
+import { apiFailure, clientsOnSeed } from '../support/client-pool.js'
+import { pipelineSeed } from '../support/pipeline-seed.js'
+
+/* `client.pipelineSchedules` against the reference server, every body checked against src/schema. */
+
+const { as } = clientsOnSeed(pipelineSeed)
+
+it('creates, lists, edits, plays and deletes a schedule with its variables', async () => {
+  const mark = as('glpat-mark-token')
+  const api = mark.pipelineSchedules
+  const made = await api.create('acme/app', { description: 'nightly', ref: 'main', cron: '0 1 * * *' })
+  expect(made).toMatchObject({ ref: 'refs/heads/main', cron_timezone: 'UTC', active: true, variables: [] })
+  await api.create('acme/app', { description: 'paused', ref: 'develop', cron: '0 2 * * *', active: false })
+  expect((await collect(api.list('acme/app', { scope: 'active' }))).map((s) => s.description)).toEqual([
+    'nightly',
+  ])
+  expect(await api.createVariable('acme/app', made.id, { key: 'NIGHTLY', value: 'yes' })).toEqual({
+    variable_type: 'env_var',
+    key: 'NIGHTLY',
+    value: 'yes',
+    raw: false,
+  })
+  await api.updateVariable('acme/app', made.id, 'NIGHTLY', { value: 'no' })
+  const edited = await api.update('acme/app', made.id, { cron: '30 3 * * *', cron_timezone: 'Europe/Paris' })
+  expect(edited).toMatchObject({ cron: '30 3 * * *', variables: [{ key: 'NIGHTLY', value: 'no' }] })
+  expect(await api.play('acme/app', made.id)).toEqual({ message: '201 Created' })
+  const [pipeline] = await collect(api.pipelines('acme/app', made.id))
+  expect(pipeline).toMatchObject({ source: 'schedule', ref: 'main' })
+  expect((await api.get('acme/app', made.id)).last_pipeline?.id).toBe(pipeline?.id)
+  expect(await api.removeVariable('acme/app', made.id, 'NIGHTLY')).toMatchObject({ key: 'NIGHTLY' })
+  expect(
+    (await as('glpat-maya-token').pipelineSchedules.takeOwnership('acme/app', made.id)).owner,
+  ).toMatchObject({
+    username: 'maya',
+  })
+  expect(await apiFailure(api.update('acme/app', made.id, { description: 'x' }))).toMatchObject({
+    status: 403,
+  })
+  await api.remove('acme/app', made.id)
+  expect(await apiFailure(api.get('acme/app', made.id))).toMatchObject({
+    status: 404,
+    body: { message: '404 Pipeline Schedule Not Found' },
+  })
+})

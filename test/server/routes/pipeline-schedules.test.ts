@@ -1,0 +1,300 @@
+import { commitFiles } from '../../support/ci-files.js'
+import { pipelineSeed } from '../../support/pipeline-seed.js'
+import { startServer, type TestServer } from '../../support/server.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
+
+/*
+ * Pipeline schedules (lib/api/ci/pipeline_schedules.rb) against the real server: GitLab's entities,
+ * validations and policies, play, the variables sub-resource, and the due schedules the emulator's
+ * clock runs (PipelineScheduleWorker, aligned to its `3-59/10 * * * *` cron).
+ */
+
+const ROOT = 'glpat-root-token'
+const MARK = 'glpat-mark-token' // maintainer
+const MAYA = 'glpat-maya-token' // maintainer
+const DANA = 'glpat-dana-token' // developer
+const GUS = 'glpat-gus-token' // guest
+const OTTO = 'glpat-otto-token' // not a member
+const P = '/api/v4/projects/acme%2Fapp'
+const S = `${P}/pipeline_schedules`
+const T0 = '2030-01-01T00:00:00.000Z'
+type Json = Record<string, unknown>
+
+let t: TestServer
+beforeEach(async () => {
+  t = await startServer(pipelineSeed, { frozenAt: new Date(T0) })
+})
+afterEach(() => t.close())
+
+const create = async (json: Json, token = DANA) => {
+  const res = await t.http('POST', S, { token, json })
+  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`)
+  return res.body as Json
+}
+const nightly = { description: 'nightly', ref: 'main', cron: '0 1 * * *' }
+const schedule = async (id: unknown, token = MARK) =>
+  (await t.http('GET', `${S}/${id}`, { token })).body as Json
+const clock = (json: Json) => t.http('POST', '/-/emulator/clock', { token: ROOT, json })
+const scheduleCount = () =>
+  inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM ci_pipeline_schedules').pluck().get() as number
+const scheduled = async (id: unknown) =>
+  (await t.http('GET', `${S}/${id}/pipelines`, { token: MARK })).body as Json[]
+
+describe('pipeline schedule CRUD', () => {
+  it("creates one for the caller: the full ref, UTC, active, next_run_at on the worker's next run after the cron", async () => {
+    const res = await t.http('POST', S, {
+      token: DANA,
+      form: 'description=nightly&ref=main&cron=0%201%20*%20*%20*',
+    })
+    expect(res.status).toBe(201)
+    expect(Object.keys(res.body as Json)).toEqual([
+      'id',
+      'description',
+      'ref',
+      'cron',
+      'cron_timezone',
+      'next_run_at',
+      'active',
+      'created_at',
+      'updated_at',
+      'owner',
+      'last_pipeline',
+      'variables',
+    ])
+    expect(res.body).toMatchObject({
+      description: 'nightly',
+      ref: 'refs/heads/main',
+      cron: '0 1 * * *',
+      cron_timezone: 'UTC',
+      // 01:00 is not a run of the worker (minutes 3, 13, 23...): its first run after it.
+      next_run_at: '2030-01-01T01:03:00.000Z',
+      active: true,
+      created_at: T0,
+      owner: { username: 'dana' },
+      last_pipeline: null,
+      variables: [],
+    })
+    // GitLab keeps the cron's time only when it is the worker's very next run; any other is put off to the
+    // worker's first run strictly after it, even one the worker runs at (02:13 gives 02:23).
+    expect((await create({ ...nightly, cron: '3 0 * * *' })).next_run_at).toBe('2030-01-01T00:03:00.000Z')
+    expect((await create({ ...nightly, cron: '13 2 * * *' })).next_run_at).toBe('2030-01-01T02:23:00.000Z')
+    // A zone moves it: 09:00 in Tokyo is 00:00 UTC.
+    const tokyo = await create({ ...nightly, cron: '0 9 * * *', cron_timezone: 'Asia/Tokyo', active: false })
+    expect(tokyo).toMatchObject({ next_run_at: '2030-01-02T00:03:00.000Z', active: false })
+    const list = await t.http('GET', `${S}?scope=inactive`, { token: MARK })
+    expect([list.status, list.headers['x-total'], (list.body as Json[]).map((s) => s.id)]).toEqual([
+      200,
+      '1',
+      [tokyo.id],
+    ])
+    expect(Object.keys((list.body as Json[])[0]!)).not.toContain('variables')
+  })
+
+  it("refuses bad input with GitLab's 400 bodies and stores nothing", async () => {
+    const cases: [Json, number, unknown][] = [
+      [{ ...nightly, cron: 'every day' }, 400, { message: { cron: ['syntax is invalid'] } }],
+      [{ ...nightly, cron: '* * * *' }, 400, { message: { cron: ['syntax is invalid'] } }],
+      [{ ...nightly, cron: '61 * * * *' }, 400, { message: { cron: ['syntax is invalid'] } }],
+      [
+        { ...nightly, cron_timezone: 'Mars/Olympus' },
+        400,
+        { message: { cron_timezone: ['syntax is invalid'] } },
+      ],
+      [
+        { ...nightly, cron: 'x', cron_timezone: '+01:00', description: ' ' },
+        400,
+        {
+          message: {
+            cron: ['syntax is invalid'],
+            cron_timezone: ['syntax is invalid'],
+            description: ["can't be blank"],
+          },
+        },
+      ],
+      // A ref that names no branch or tag cannot be expanded: `Ref is ambiguous` is all GitLab says, first.
+      [{ ...nightly, ref: 'nope', cron: 'x' }, 400, { message: { ref: ['is ambiguous'] } }],
+      [{ description: 'x', cron: '* * * * *' }, 400, { error: 'ref is missing' }],
+      [{ ...nightly, ref: '' }, 400, { error: 'ref is empty' }],
+      [{ ref: 'main', cron: '* * * * *' }, 400, { error: 'description is missing' }],
+    ]
+    for (const [json, status, body] of cases) {
+      const res = await t.http('POST', S, { token: DANA, json })
+      expect([json, res.status, res.body]).toEqual([json, status, body])
+    }
+    expect(scheduleCount()).toBe(0)
+    const made = await create(nightly)
+    const bad = await t.http('PUT', `${S}/${made.id}`, { token: DANA, json: { cron: 'nope' } })
+    expect([bad.status, bad.body]).toEqual([400, { message: { cron: ['syntax is invalid'] } }])
+    expect((await schedule(made.id)).cron).toBe('0 1 * * *')
+  })
+
+  it('follows the policies: read Reporter, create Developer, edit the owner, take over and delete a Maintainer', async () => {
+    const made = await create(nightly)
+    expect((await t.http('GET', S)).status).toBe(401)
+    expect((await t.http('GET', S, { token: OTTO })).body).toEqual({ message: '404 Project Not Found' })
+    expect((await t.http('GET', S, { token: GUS })).status).toBe(403)
+    const hidden = await t.http('GET', `${S}/${made.id}`, { token: GUS })
+    expect([hidden.status, hidden.body]).toEqual([404, { message: '404 Pipeline Schedule Not Found' }])
+    expect((await t.http('POST', S, { token: GUS, json: nightly })).status).toBe(403)
+    const missing = await t.http('GET', `${S}/999`, { token: MARK })
+    expect([missing.status, missing.body]).toEqual([404, { message: '404 Pipeline Schedule Not Found' }])
+
+    // Only the owner edits, even against a Maintainer; a Maintainer takes it over (201), then owns it (200).
+    expect((await t.http('PUT', `${S}/${made.id}`, { token: MAYA, json: { description: 'x' } })).status).toBe(
+      403,
+    )
+    const edited = await t.http('PUT', `${S}/${made.id}`, {
+      token: DANA,
+      json: { ref: 'develop', active: false },
+    })
+    expect(edited.body).toMatchObject({ ref: 'refs/heads/develop', active: false, description: 'nightly' })
+    const taken = await t.http('POST', `${S}/${made.id}/take_ownership`, { token: MAYA })
+    expect([taken.status, (taken.body as Json).owner]).toEqual([
+      201,
+      expect.objectContaining({ username: 'maya' }),
+    ])
+    expect((await t.http('POST', `${S}/${made.id}/take_ownership`, { token: MAYA })).status).toBe(200)
+    expect((await t.http('POST', `${S}/${made.id}/take_ownership`, { token: DANA })).status).toBe(403)
+    expect((await t.http('DELETE', `${S}/${made.id}`, { token: DANA })).status).toBe(403)
+    const gone = await t.http('DELETE', `${S}/${made.id}`, { token: MARK })
+    expect([gone.status, gone.text]).toEqual([204, ''])
+    expect((await t.http('GET', `${S}/${made.id}`, { token: MARK })).status).toBe(404)
+  })
+  it('goes with its project, variables and pipeline links too', async () => {
+    const made = await create(nightly, MARK)
+    await t.http('POST', `${S}/${made.id}/variables`, { token: MARK, json: { key: 'A', value: 'x' } })
+    await t.http('POST', `${S}/${made.id}/play`, { token: MARK })
+    // Marked for deletion first (this release delays it), then removed for good.
+    const id = ((await t.http('GET', P, { token: ROOT })).body as Json).id
+    expect((await t.http('DELETE', P, { token: ROOT })).status).toBe(202)
+    const marked = (await t.http('GET', `/api/v4/projects/${id}`, { token: ROOT })).body as Json
+    const fullPath = encodeURIComponent(marked.path_with_namespace as string)
+    const gone = await t.http(
+      'DELETE',
+      `/api/v4/projects/${id}?permanently_remove=true&full_path=${fullPath}`,
+      {
+        token: ROOT,
+      },
+    )
+    expect(gone.status).toBe(202)
+    const db = inspectDb(t.server.store)
+    const count = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get()
+    expect(
+      ['ci_pipeline_schedules', 'ci_pipeline_schedule_variables', 'ci_pipeline_schedule_pipelines'].map(
+        count,
+      ),
+    ).toEqual([0, 0, 0])
+  })
+})
+
+describe('variables of a schedule', () => {
+  it('adds, edits and deletes them (202 with the variable), sealed, with GitLab key checks', async () => {
+    const made = await create(nightly)
+    const V = `${S}/${made.id}/variables`
+    const added = await t.http('POST', V, { token: DANA, json: { key: 'NIGHTLY', value: 'secret-value' } })
+    expect([added.status, added.body]).toEqual([
+      201,
+      { variable_type: 'env_var', key: 'NIGHTLY', value: 'secret-value', raw: false },
+    ])
+    const stored = inspectDb(t.server.store)
+      .prepare('SELECT value_encrypted FROM ci_pipeline_schedule_variables')
+      .pluck()
+      .get() as string
+    expect(stored).not.toContain('secret-value')
+    const again = await t.http('POST', V, { token: DANA, json: { key: 'NIGHTLY', value: 'x' } })
+    expect([again.status, again.body]).toEqual([400, { message: { key: ['has already been taken'] } }])
+    const badKey = await t.http('POST', V, { token: DANA, json: { key: 'NO-DASH', value: 'x' } })
+    expect(badKey.body).toEqual({ message: { key: ["can contain only letters, digits and '_'."] } })
+    expect((await t.http('POST', V, { token: MARK, json: { key: 'B', value: 'x' } })).status).toBe(403)
+
+    const edited = await t.http('PUT', `${V}/NIGHTLY`, { token: DANA, json: { variable_type: 'file' } })
+    expect(edited.body).toEqual({ variable_type: 'file', key: 'NIGHTLY', value: 'secret-value', raw: false })
+    expect((await schedule(made.id)).variables).toEqual([edited.body])
+    const none = await t.http('PUT', `${V}/NOPE`, { token: DANA, json: { value: 'x' } })
+    expect([none.status, none.body]).toEqual([404, { message: '404 Pipeline Schedule Variable Not Found' }])
+    // A Maintainer may delete (admin_pipeline_schedule) what only the owner may edit.
+    const removed = await t.http('DELETE', `${V}/NIGHTLY`, { token: MARK })
+    expect([removed.status, removed.body]).toEqual([202, edited.body])
+    expect((await schedule(made.id)).variables).toEqual([])
+  })
+})
+
+describe('running schedules', () => {
+  it('play makes a schedule pipeline for the caller now; next_run_at stays', async () => {
+    const made = await create(nightly, MARK)
+    await t.http('POST', `${S}/${made.id}/variables`, { token: MARK, json: { key: 'NIGHTLY', value: 'yes' } })
+    expect((await t.http('POST', `${S}/${made.id}/play`, { token: DANA })).status).toBe(403) // main: Maintainers push
+    const played = await t.http('POST', `${S}/${made.id}/play`, { token: MAYA })
+    expect([played.status, played.body]).toEqual([201, { message: '201 Created' }])
+    const [pipeline] = await scheduled(made.id)
+    expect(pipeline).toMatchObject({ source: 'schedule', ref: 'main' })
+    const full = (await t.http('GET', `${P}/pipelines/${pipeline!.id}`, { token: MARK })).body as Json
+    expect(full.user).toMatchObject({ username: 'maya' })
+    const after = await schedule(made.id)
+    expect(after).toMatchObject({ next_run_at: made.next_run_at, last_pipeline: { id: pipeline!.id } })
+    const vars = await t.http('GET', `${P}/pipelines/${pipeline!.id}/variables`, { token: MARK })
+    // GitLab keeps them with the schedule, not as the pipeline's variables (its jobs see them all the same).
+    expect([vars.status, vars.body]).toEqual([200, []])
+  })
+
+  it('the clock runs each due active schedule once per move, as its owner, and moves next_run_at past now', async () => {
+    const made = await create(nightly, MARK)
+    const idle = await create({ ...nightly, active: false }, MARK)
+    expect((await clock({ action: 'set', time: '2030-01-01T01:02:00Z' })).status).toBe(200)
+    expect(await scheduled(made.id)).toEqual([])
+    await clock({ action: 'set', time: '2030-01-01T01:04:00Z' })
+    const first = await scheduled(made.id)
+    expect(first.map((p) => p.source)).toEqual(['schedule'])
+    expect((await schedule(made.id)).next_run_at).toBe('2030-01-02T01:03:00.000Z')
+    // Three days in one move: one pipeline, and the next run after the new time.
+    await clock({ action: 'advance', seconds: 3 * 86_400 })
+    expect(await scheduled(made.id)).toHaveLength(2)
+    expect((await schedule(made.id)).next_run_at).toBe('2030-01-05T01:03:00.000Z')
+    expect(await scheduled(idle.id)).toEqual([])
+    // Settle runs pipelines to their end but never a schedule, which would never end.
+    expect((await t.http('POST', '/-/emulator/settle', { token: ROOT })).status).toBe(200)
+    expect(await scheduled(made.id)).toHaveLength(2)
+    const sorted = await t.http('GET', `${S}/${made.id}/pipelines?sort=desc`, { token: MARK })
+    expect((sorted.body as Json[]).map((p) => p.id)).toEqual(
+      (await scheduled(made.id)).map((p) => p.id).reverse(),
+    )
+  })
+
+  it("a blocked owner's schedule makes no pipeline and still moves on; a removed owner's stays due", async () => {
+    const made = await create(nightly, DANA)
+    await create({ ...nightly, description: 'maya' }, MAYA)
+    const dana = inspectDb(t.server.store)
+      .prepare("SELECT id FROM users WHERE username = 'dana'")
+      .pluck()
+      .get()
+    expect((await t.http('POST', `/api/v4/users/${dana}/block`, { token: ROOT })).status).toBe(201)
+    await clock({ action: 'set', time: '2030-01-01T01:04:00Z' })
+    expect(await scheduled(made.id)).toEqual([])
+    expect((await schedule(made.id)).next_run_at).toBe('2030-01-02T01:03:00.000Z')
+    inspectDb(t.server.store)
+      .prepare('UPDATE ci_pipeline_schedules SET owner_id = NULL WHERE id = ?')
+      .run(made.id)
+    await clock({ action: 'set', time: '2030-01-02T02:00:00Z' })
+    expect(await schedule(made.id)).toMatchObject({ next_run_at: '2030-01-02T01:03:00.000Z', owner: null })
+    expect(await scheduled(made.id)).toEqual([])
+  })
+
+  it('jobs see the source and the variables: rules:if on $CI_PIPELINE_SOURCE and a schedule variable', async () => {
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': `
+nightly:
+  script: [echo "$NIGHTLY"]
+  rules:
+    - if: '$CI_PIPELINE_SOURCE == "schedule" && $NIGHTLY == "yes"'
+always:
+  script: [echo hi]
+`,
+    })
+    const made = await create({ ...nightly, ref: 'ci' }, MARK)
+    await t.http('POST', `${S}/${made.id}/variables`, { token: MARK, json: { key: 'NIGHTLY', value: 'yes' } })
+    await clock({ action: 'set', time: '2030-01-01T01:04:00Z' })
+    const [pipeline] = await scheduled(made.id)
+    const jobs = (await t.http('GET', `${P}/pipelines/${pipeline!.id}/jobs`, { token: MARK })).body as Json[]
+    expect(jobs.map((j) => j.name).sort()).toEqual(['always', 'nightly'])
+  })
+})
