@@ -9,7 +9,8 @@
 // busboy (a multipart body's parser, which @fastify/multipart loaded with itself), fast-json-stringify
 // (with ajv, its formats and its schema tools: the serializers of the first answers are written at build
 // time, scripts/prebuilt-serializers.mjs, and the others compile on their route's first answer) and
-// Fastify's default validator compiler (another ajv; the server sets its own, src/server/http/edge.ts).
+// Fastify's default validator compiler (another ajv; the server sets its own, src/server/http/edge.ts),
+// and cron-parser with luxon (pipeline schedules' cron lines: read when a schedule is saved or runs).
 // Each file's hash is in serve.cjs, so that serve.cjs's checksum (the seeded images' key, and its
 // code cache's name) changes with any of them. The one-file server (scripts/bundle.mjs) stays one file.
 import { createHash } from 'node:crypto'
@@ -32,6 +33,7 @@ const PACKAGES = [
   '@fastify/busboy',
   'fast-json-stringify',
   '@fastify/ajv-compiler',
+  'cron-parser',
 ]
 
 const SKIP = Symbol('lazy-packages: resolving')
