@@ -13,7 +13,7 @@ export const modules = {
 /* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7075);
 /* harmony import */ var node_stream_promises__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6466);
 /* harmony import */ var age_encryption__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(1539);
-/* harmony import */ var _api_project_exports_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(4744);
+/* harmony import */ var _api_project_exports_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9114);
 /* harmony import */ var _verify_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2656);
 /*
  * `encrypt-to`: the archive is encrypted to age recipients as it downloads, so the plaintext never
