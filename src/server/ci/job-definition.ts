@@ -23,6 +23,8 @@ export interface JobDefinition {
   variables: Record<string, string>
   /** `environment:`: the environment the job deploys to, whose scoped CI/CD variables it sees. */
   environment?: JobEnvironment
+  /** `coverage:`: the expression (without its slashes) whose match in the trace is the job's coverage. */
+  coverage?: string
   /** Declared artifacts, when the job has any. */
   artifacts?: {
     paths: string[]

@@ -1,3 +1,4 @@
+import { coverageRegex } from './coverage.js'
 import { jobEnvironment } from './environment.js'
 import type { JobDefinition } from './job-definition.js'
 import { isValidExpression } from './expressions.js'
@@ -393,6 +394,8 @@ export function compileJob(name: string, raw: unknown, allDefaults: JobDefaults)
   if (raw.start_in !== undefined) definition.start_in = String(raw.start_in)
   if (raw.environment !== undefined && raw.environment !== null)
     definition.environment = jobEnvironment(raw.environment, where)
+  if (!isBridge && raw.coverage !== undefined && raw.coverage !== null)
+    definition.coverage = coverageRegex(raw.coverage, where)
   const declared = isBridge ? undefined : artifacts(raw.artifacts ?? defaults.artifacts, where)
   if (declared) definition.artifacts = declared
   if (isBridge) definition.trigger = trigger(raw.trigger, where)

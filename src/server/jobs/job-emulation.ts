@@ -1,3 +1,4 @@
+import { extractCoverage } from '../ci/coverage.js'
 import { runJob, traceHeader } from '../ci/job-run.js'
 import { ANSI, expand } from '../ci/job-script.js'
 import { environmentSlug, guessTier } from '../ci/environment.js'
@@ -183,7 +184,10 @@ export function jobEmulation(store: Store) {
     })
     next.status = run.status
     next.failure_reason = run.status === 'failed' ? 'script_failure' : null
-    store.jobOutputs.putTrace(job.id, maskTrace(run.trace, masked))
+    const trace = maskTrace(run.trace, masked)
+    store.jobOutputs.putTrace(job.id, trace)
+    // `Ci::Build#update_coverage`, as the build finishes.
+    if (definition?.coverage !== undefined) next.coverage = extractCoverage(trace, definition.coverage)
     if (run.allowedFailure) store.jobOutputs.setState(job.id, { allow_failure: 1 })
     if (run.artifacts) {
       const mtime = new Date(finishedAt)

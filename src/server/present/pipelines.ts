@@ -49,7 +49,7 @@ const ms = (a: string | null, b: string | null) => (a && b ? Date.parse(b) - Dat
  * Shapes pipelines and jobs (`lib/api/entities/ci/pipeline.rb`, `lib/api/entities/ci/job.rb`). Favicons are
  * our short asset paths (GitLab's carry a content digest); pipelines have no name. `user` is the pipeline's
  * user, which the service loads; `coverageOf` the mean coverage of its current statuses (`Ci::Pipeline#coverage`:
- * jobs have none here, so the posted statuses').
+ * its jobs' and its posted statuses').
  */
 export function pipelinePresenter(
   instance: Instance,
@@ -154,7 +154,7 @@ export function pipelinePresenter(
         name: job.name,
         ref: pipeline.ref,
         tag: pipeline.tag === 1,
-        coverage: null,
+        coverage: job.coverage,
         allow_failure: outputs.allowFailure,
         created_at: job.created_at,
         started_at: job.started_at,

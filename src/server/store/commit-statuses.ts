@@ -66,7 +66,7 @@ const EVERY_STATUS = `
   SELECT b.id, p.sha, p.ref, b.status, b.name, b.stage, NULL AS target_url, NULL AS description, b.created_at,
     b.started_at, b.finished_at,
     (COALESCE(s.allow_failure, 0) = 1 OR json_extract(d.definition, '$.allow_failure') = 1) AS allow_failure,
-    NULL AS coverage, b.pipeline_id, p.user_id, b.retried, p.project_id
+    b.coverage, b.pipeline_id, p.user_id, b.retried, p.project_id
   FROM ci_builds b JOIN pipelines p ON p.id = b.pipeline_id
     LEFT JOIN ci_job_states s ON s.build_id = b.id LEFT JOIN ci_job_definitions d ON d.build_id = b.id
   UNION ALL
@@ -114,7 +114,11 @@ export function commitStatusTable(db: Db) {
   )
   const byId = db.prepare('SELECT * FROM commit_statuses WHERE id = ?')
   const coverage = db
-    .prepare('SELECT AVG(coverage) FROM commit_statuses WHERE pipeline_id = ? AND retried = 0')
+    .prepare(
+      `SELECT AVG(coverage) FROM (
+         SELECT coverage FROM commit_statuses WHERE pipeline_id = ? AND retried = 0
+         UNION ALL SELECT coverage FROM ci_builds WHERE pipeline_id = ? AND retried = 0)`,
+    )
     .pluck()
   return {
     insert: (s: NewCommitStatus) => Number(insert.run(s).lastInsertRowid),
@@ -128,8 +132,8 @@ export function commitStatusTable(db: Db) {
     /** The pipeline's current (not retried) posted statuses, for its composite status and times. */
     current: (pipelineId: number) =>
       current.all(pipelineId) as Pick<CommitStatusRow, 'status' | 'started_at'>[],
-    /** The mean coverage of the pipeline's current posted statuses that have one (null: none has). */
-    coverage: (pipelineId: number) => coverage.get(pipelineId) as number | null,
+    /** The mean coverage of the pipeline's current jobs and posted statuses that have one (null: none has). */
+    coverage: (pipelineId: number) => coverage.get(pipelineId, pipelineId) as number | null,
     count: (f: StatusListFilter) => {
       const w = where(f)
       return db

@@ -36,6 +36,7 @@ import forkCorrelationIds from './migrations/035-fork-correlation-ids.js'
 import commitStatuses from './migrations/036-commit-statuses.js'
 import commitNotes from './migrations/037-commit-notes.js'
 import pipelineSchedules from './migrations/038-pipeline-schedules.js'
+import jobCoverage from './migrations/039-job-coverage.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -81,4 +82,5 @@ export const migrations: Migration[] = [
   commitStatuses,
   commitNotes,
   pipelineSchedules,
+  jobCoverage,
 ]

@@ -43,8 +43,12 @@ export interface JobRow {
   started_at: string | null
   finished_at: string | null
   due_at: string | null
+  /** What its trace reported through its `coverage:` expression (migration 39), once finished. */
+  coverage: number | null
 }
-export type NewJob = Omit<JobRow, 'id' | 'token_digest' | 'retried' | 'failure_reason'> & { token: string }
+export type NewJob = Omit<JobRow, 'id' | 'token_digest' | 'retried' | 'failure_reason' | 'coverage'> & {
+  token: string
+}
 
 export interface VariableRow {
   key: string
@@ -140,7 +144,8 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
   const pipelineOf = db.prepare('SELECT * FROM pipelines WHERE id = ?')
   const setJob = db.prepare(
     `UPDATE ci_builds SET status = @status, outcome = @outcome, retried = @retried, failure_reason = @failure_reason,
-       queued_at = @queued_at, started_at = @started_at, finished_at = @finished_at, due_at = @due_at WHERE id = @id`,
+       queued_at = @queued_at, started_at = @started_at, finished_at = @finished_at, due_at = @due_at,
+       coverage = @coverage WHERE id = @id`,
   )
   const childrenOf = db.prepare(
     "SELECT * FROM pipelines WHERE upstream_pipeline_id = ? AND source = 'parent_pipeline' ORDER BY id",
