@@ -3,6 +3,9 @@ import type { RunnerRegister, RunnerRegistration } from '../../schema/runner.js'
 import { forbidden, messageError, unauthorized, validationError } from '../grape/gitlab-errors.js'
 import { applies } from '../domain/releases.js'
 import type { RunnerScope } from '../store/runners.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { Project } from '../../schema/index.js'
+import { runnerManagement } from './runner-management.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
@@ -26,9 +29,11 @@ export const goneReset = () => messageError(410, '410 Gone')
 
 /**
  * Runner registration tokens and the deprecated registration-token flow of `POST /runners`
- * (GitLab's doc/api/runners.md; GitLab's `lib/api/ci/runners.rb` and `lib/api/ci/runner.rb`).
+ * (GitLab's doc/api/runners.md; GitLab's `lib/api/ci/runners.rb` and `lib/api/ci/runner.rb`), and the
+ * runner management API (`runner-management.ts`) over the same runners. `projectRecord` presents a
+ * runner's projects.
  */
-export function runnerService(ctx: ServiceContext) {
+export function runnerService(ctx: ServiceContext, projectRecord: (project: ProjectRow) => Project) {
   const { access, store } = ctx
   const runners = store.runners
   const version = () => ctx.instance.version
@@ -45,6 +50,7 @@ export function runnerService(ctx: ServiceContext) {
 
   return {
     runners,
+    ...runnerManagement(ctx, projectRecord),
 
     /** `POST /runners/reset_registration_token`: administrators only (403 `403 Forbidden` otherwise). */
     resetInstance: (actor: Actor) =>
