@@ -480,3 +480,26 @@ describe('runners registered with a registration token (GitLab 16.11)', () => {
     expect(idsOf((await call('root', 'GET', '/runners/all?status=online')).body)).toEqual([id])
   })
 })
+
+describe('deletion', () => {
+  it("removing a project removes its runner and the other projects' runners' links to it", async () => {
+    const f = await fleet()
+    expect(
+      (await call('mark', 'POST', `/projects/${ids.widgets}/runners`, { runner_id: f.tools.id })).status,
+    ).toBe(201)
+    const path = `/projects/${ids.widgets}`
+    expect((await call('root', 'DELETE', path)).status).toBe(202)
+    const gone = await t.http('DELETE', `/api/v4${path}`, {
+      token: tok.root,
+      query: `permanently_remove=true&full_path=${encodeURIComponent(`acme/widgets-deletion_scheduled-${ids.widgets}`)}`,
+    })
+    expect(gone.status).toBe(202)
+    expect(t.server.store.runners.runner(f.widgets.id)).toBeUndefined()
+    expect(t.server.store.runners.projectsOf(f.tools.id)).toEqual([ids.tools])
+    expect(idsOf((await call('root', 'GET', '/runners/all')).body)).toEqual([
+      f.instance.id,
+      f.group.id,
+      f.tools.id,
+    ])
+  })
+})
