@@ -3,12 +3,10 @@
  * `gl.runners` (list, all, get, save, verify, delete), `project.runners` (enable, list, disable) and a
  * runner's jobs (python_gitlab_runners.py).
  */
-import { execFile } from 'node:child_process'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { serverEach } from '../support/server.js'
+import { runPythonGitlab } from '../support/python-gitlab.js'
 
-const run = promisify(execFile)
 const seed = `
 users:
   - { username: root, admin: true, token: glpat-root-token }
@@ -22,28 +20,12 @@ projects:
 const t = serverEach(seed)
 
 it('python-gitlab creates, lists, edits, enables, verifies and deletes runners', async () => {
-  let python: string | undefined
-  for (const candidate of ['python3', '/usr/bin/python3'])
-    if (
-      !python &&
-      (await run(candidate, ['-c', 'import gitlab']).then(
-        () => true,
-        () => false,
-      ))
-    )
-      python = candidate
-  if (!python)
-    throw new Error('python-gitlab is missing: install python3-gitlab (apt-get install -y python3-gitlab)')
-  const { stdout } = await run(python, [join(__dirname, 'python_gitlab_runners.py')], {
-    env: {
-      ...process.env,
-      GITLAB_URL: t.baseUrl,
-      GITLAB_TOKEN: 'glpat-mark-token',
-      ADMIN_TOKEN: 'glpat-root-token',
-    },
-    timeout: 60_000,
+  const printed = await runPythonGitlab(join(__dirname, 'python_gitlab_runners.py'), {
+    GITLAB_URL: t.baseUrl,
+    GITLAB_TOKEN: 'glpat-mark-token',
+    ADMIN_TOKEN: 'glpat-root-token',
   })
-  expect(JSON.parse(stdout)).toEqual({
+  expect(printed).toEqual({
     token: true,
     refused: [403, '403 Forbidden - Insufficient permissions'],
     mine: [true],
