@@ -594,6 +594,11 @@ const RULES: Record<string, Rule> = {
   // lib/api/ci/runner.rb: the runner's own token, whoever calls (403 for an unknown one).
   'POST /runners/verify': { min: 'any', scope: 'none', body: () => ({ token: 'glrt-unknown' }) },
   'DELETE /runners': { min: 'any', scope: 'none', body: () => ({ token: 'glrt-unknown' }) },
+  'POST /runners/reset_authentication_token': {
+    min: 'any',
+    scope: 'none',
+    body: () => ({ token: 'glrt-unknown' }),
+  },
   'POST /projects/{id}/export': { min: 'maintainer', auth: true },
   'GET /projects/{id}/export': { min: 'maintainer', auth: true },
   'GET /projects/{id}/export/download': { min: 'maintainer', auth: true, ok: [404] },

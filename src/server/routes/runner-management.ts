@@ -22,8 +22,8 @@ const Runners = Type.Array(Runner)
 
 /**
  * The runner management API: `POST /user/runners` (lib/api/user_runners.rb), the runner lists, reads and
- * writes of lib/api/ci/runners.rb, and `POST /runners/verify` and `DELETE /runners`, which a runner
- * calls with its own token (lib/api/ci/runner.rb).
+ * writes of lib/api/ci/runners.rb, and `POST /runners/verify`, `POST /runners/reset_authentication_token`
+ * and `DELETE /runners`, which a runner calls with its own token (lib/api/ci/runner.rb).
  */
 export function runnerManagementRoutes(api: ApiContext) {
   const { route } = api
@@ -194,6 +194,17 @@ export function runnerManagementRoutes(api: ApiContext) {
       response: { 200: RunnerRegistration },
     },
     (h) => runners.verify(h.params.token),
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/runners/reset_authentication_token',
+      summary: "Reset a runner's authentication token with the current one (the runner's own call)",
+      input: RunnerTokenParams,
+      response: { 201: RunnerTokenReset },
+    },
+    (h) => h.reply.code(201).send(runners.resetOwnToken(h.params.token)),
   )
 
   route(

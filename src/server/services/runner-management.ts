@@ -159,6 +159,16 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
     if (!canUpdate(actor, r)) throw forbidden('No access granted')
   }
 
+  /** A new authentication token of the runner's kind (`glrt-` for created runners); the old one stops working. */
+  const replaceToken = (r: RunnerRow): RunnerTokenReset => {
+    const token =
+      r.registration_type === 'authenticated_user'
+        ? newCreatedRunnerToken()
+        : randomBytes(15).toString('base64url')
+    runners.setToken(r.id, token)
+    return { token, token_expires_at: null }
+  }
+
   /** `apply_filter` and the deprecated `scope` (`filter_runners`), then a page in id order. */
   const listed = (
     rows: RunnerRow[],
@@ -376,12 +386,7 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
     resetToken(actor: Actor, id: number): RunnerTokenReset {
       const r = find(actor, id)
       requireUpdate(actor, r)
-      const token =
-        r.registration_type === 'authenticated_user'
-          ? newCreatedRunnerToken()
-          : randomBytes(15).toString('base64url')
-      runners.setToken(r.id, token)
-      return { token, token_expires_at: null }
+      return replaceToken(r)
     },
 
     /** `GET /runners/:id/jobs` (`read_builds`): the emulated jobs never run on a runner, so none. */
@@ -441,6 +446,17 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
       if (!r) throw forbidden()
       if (!token.startsWith(CREATED_RUNNER_TOKEN_PREFIX)) runners.setContactedAt(r.id, isoNow(ctx.clock))
       return { id: r.id, token, token_expires_at: null }
+    },
+
+    /**
+     * `POST /runners/reset_authentication_token` with a runner's token (403 for an unknown one): the call
+     * is its contact (`authenticate_runner!`'s heartbeat), then the token is replaced.
+     */
+    resetOwnToken(token: string): RunnerTokenReset {
+      const r = runners.byToken(token)
+      if (!r) throw forbidden()
+      runners.setContactedAt(r.id, isoNow(ctx.clock))
+      return replaceToken(r)
     },
 
     /** `DELETE /runners` with a runner's token (`UnregisterRunnerService`): 403 for an unknown one. */

@@ -371,10 +371,26 @@ describe('one runner', () => {
     const fresh = (reset.body as { token: string }).token
     expect(await verify(f.widgets.token)).toMatchObject({ status: 403, body: FORBIDDEN })
     expect((await verify(fresh)).status).toBe(200)
+    // The runner's own reset: its contact, then a new token.
+    const own = await t.http('POST', '/api/v4/runners/reset_authentication_token', { json: { token: fresh } })
+    expect(own).toMatchObject({
+      status: 201,
+      body: { token: expect.stringMatching(/^glrt-/), token_expires_at: null },
+    })
+    expect((await verify(fresh)).status).toBe(403)
+    expect((await call('mark', 'GET', `/runners/${f.widgets.id}`)).body).toMatchObject({
+      contacted_at: '2026-12-01T10:00:00.000Z',
+      online: true,
+      status: 'online',
+    })
+    expect(
+      await t.http('POST', '/api/v4/runners/reset_authentication_token', { json: { token: fresh } }),
+    ).toMatchObject({ status: 403, body: FORBIDDEN })
     const unregister = (token: string) => t.http('DELETE', '/api/v4/runners', { json: { token } })
     expect(await unregister('glrt-nothing')).toMatchObject({ status: 403, body: FORBIDDEN })
-    expect((await unregister(fresh)).status).toBe(204)
-    expect((await verify(fresh)).status).toBe(403)
+    const newest = (own.body as { token: string }).token
+    expect((await unregister(newest)).status).toBe(204)
+    expect((await verify(newest)).status).toBe(403)
     expect((await call('mark', 'GET', `/runners/${f.widgets.id}`)).status).toBe(404)
     expect((await t.http('POST', '/api/v4/runners/verify', { json: {} })).body).toEqual({
       error: 'token is missing',
@@ -459,7 +475,8 @@ describe('project runners in several projects', () => {
 describe('runners registered with a registration token (GitLab 16.11)', () => {
   it('are listed and verified like the others; verify counts as their contact', async () => {
     await t.close()
-    t = await startServer(seed, { clock: manualClock('2026-12-01T10:00:00.000Z'), gitlabVersion: '16.11.0' })
+    const clock = manualClock('2026-12-01T10:00:00.000Z')
+    t = await startServer(seed, { clock, gitlabVersion: '16.11.0' })
     const reset = await t.http('POST', `/api/v4/projects/${ids.widgets}/runners/reset_registration_token`, {
       token: tok.mark,
     })
@@ -478,6 +495,20 @@ describe('runners registered with a registration token (GitLab 16.11)', () => {
       projects: [{ id: ids.widgets }],
     })
     expect(idsOf((await call('root', 'GET', '/runners/all?status=online')).body)).toEqual([id])
+    // Ci::Runner's clock: offline 2 hours after its contact, paused when paused, stale after 7 days.
+    const state = async () => {
+      const body = (await call('mark', 'GET', `/runners/${id}`)).body as Json
+      return [body.online, body.status]
+    }
+    clock.advance(2 * 3_600_000 + 1)
+    expect(await state()).toEqual([false, 'offline'])
+    expect(idsOf((await call('root', 'GET', '/runners/all?status=offline')).body)).toEqual([id])
+    expect((await call('mark', 'PUT', `/runners/${id}`, { active: false })).status).toBe(200)
+    expect(await state()).toEqual([false, 'paused'])
+    clock.advance(7 * 86_400_000)
+    expect(await state()).toEqual([false, 'stale'])
+    expect(idsOf((await call('root', 'GET', '/runners/all?status=stale')).body)).toEqual([id])
+    expect(idsOf((await call('root', 'GET', '/runners/all?status=never_contacted')).body)).toEqual([])
   })
 })
 
