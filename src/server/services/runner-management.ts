@@ -159,6 +159,16 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
     if (!canUpdate(actor, r)) throw forbidden('No access granted')
   }
 
+  /**
+   * `authenticate_runner!`: the runner a token is, 403 for none. Grape keeps a JSON `null` as nil
+   * (GitLab's verify then answers 500; no runner has it, so 403 here).
+   */
+  const runnerOf = (token: string | null): RunnerRow => {
+    const r = typeof token === 'string' ? runners.byToken(token) : undefined
+    if (!r) throw forbidden()
+    return r
+  }
+
   /** A new authentication token of the runner's kind (`glrt-` for created runners); the old one stops working. */
   const replaceToken = (r: RunnerRow): RunnerTokenReset => {
     const token =
@@ -442,8 +452,7 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
      * counts as contact (`heartbeat`); a `glrt-` one does not, until the runner polls for jobs.
      */
     verify(token: string): RunnerRegistration {
-      const r = runners.byToken(token)
-      if (!r) throw forbidden()
+      const r = runnerOf(token)
       if (!token.startsWith(CREATED_RUNNER_TOKEN_PREFIX)) runners.setContactedAt(r.id, isoNow(ctx.clock))
       return { id: r.id, token, token_expires_at: null }
     },
@@ -453,16 +462,14 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
      * is its contact (`authenticate_runner!`'s heartbeat), then the token is replaced.
      */
     resetOwnToken(token: string): RunnerTokenReset {
-      const r = runners.byToken(token)
-      if (!r) throw forbidden()
+      const r = runnerOf(token)
       runners.setContactedAt(r.id, isoNow(ctx.clock))
       return replaceToken(r)
     },
 
     /** `DELETE /runners` with a runner's token (`UnregisterRunnerService`): 403 for an unknown one. */
     unregister(token: string): void {
-      const r = runners.byToken(token)
-      if (!r) throw forbidden()
+      const r = runnerOf(token)
       runners.deleteRunner(r.id)
     },
   }

@@ -534,3 +534,41 @@ describe('deletion', () => {
     ])
   })
 })
+
+describe('odd input', () => {
+  it('never answers 500', async () => {
+    const f = await fleet()
+    const odd: unknown[] = [123, ['a'], { a: 1 }, null, true, 'x'.repeat(10_000), '\u0000', 1e30, -1, 2 ** 63]
+    const problems: string[] = []
+    for (const value of odd) {
+      const bodies: [string, string, Json][] = [
+        ['POST', '/user/runners', { runner_type: value }],
+        ['POST', '/user/runners', { runner_type: 'group_type', group_id: value }],
+        ['POST', '/user/runners', { runner_type: 'project_type', project_id: value, tag_list: value }],
+        ['POST', '/user/runners', { runner_type: 'instance_type', maximum_timeout: value, paused: value }],
+        ['PUT', `/runners/${f.widgets.id}`, { maximum_timeout: value, description: value }],
+        ['PUT', `/runners/${f.widgets.id}`, { tag_list: value, access_level: value }],
+        ['POST', `/projects/${ids.widgets}/runners`, { runner_id: value }],
+        ['POST', '/runners/verify', { token: value }],
+        ['DELETE', '/runners', { token: value }],
+        ['POST', '/runners/reset_authentication_token', { token: value }],
+      ]
+      for (const [method, path, json] of bodies) {
+        const res = await call('root', method, path, json)
+        if (res.status >= 500)
+          problems.push(`${method} ${path} ${JSON.stringify(json).slice(0, 80)}: ${res.status}`)
+      }
+      const q = encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value))
+      for (const path of [
+        `/runners/all?status=${q}&tag_list=${q}&version_prefix=${q}&page=${q}`,
+        `/runners/${q}`,
+        `/runners?scope=${q}&paused=${q}&type=${q}`,
+        `/projects/${ids.widgets}/runners/${q}`,
+      ]) {
+        const res = await call('root', 'GET', path)
+        if (res.status >= 500) problems.push(`GET ${path.slice(0, 80)}: ${res.status}`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+})
