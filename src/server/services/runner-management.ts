@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import type {
   BasicProjectDetails,
   Project,
@@ -10,9 +9,9 @@ import type {
   RunnerTokenReset,
   RunnerUpdate,
 } from '../../schema/index.js'
-import { RUNNER_STATUSES, RUNNER_TYPES } from '../../schema/runner.js'
 import { epochMs, isoNow } from '../domain/clock.js'
 import { runnerState } from '../domain/runner-status.js'
+import { errorFields, errorSentence, runnerErrors } from '../domain/runner-validation.js'
 import {
   badRequest,
   forbidden,
@@ -31,49 +30,10 @@ import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { RunnerChanges, RunnerRow } from '../store/runners.js'
 import { Level, type Actor } from './access.js'
+import { ALL_SCOPES, cleanTags, filterRunners, STATUS_SCOPES } from './runner-lists.js'
+import { runnerPolicy } from './runner-policy.js'
+import { newCreatedRunnerToken, runnerTokens } from './runner-tokens.js'
 import type { ServiceContext } from './context.js'
-
-/** `Ci::Runner::CREATED_RUNNER_TOKEN_PREFIX`: the tokens of runners made with `POST /user/runners`. */
-export const CREATED_RUNNER_TOKEN_PREFIX = 'glrt-'
-const newCreatedRunnerToken = () => `${CREATED_RUNNER_TOKEN_PREFIX}${randomBytes(15).toString('base64url')}`
-/** The deprecated `scope` of `GET /runners/all` and the project list (`Ci::Runner::AVAILABLE_SCOPES`). */
-const ALL_SCOPES: readonly string[] = ['specific', 'shared', ...RUNNER_TYPES, ...RUNNER_STATUSES]
-/** `GET /runners` takes statuses only as its `scope`. */
-const STATUS_SCOPES: readonly string[] = RUNNER_STATUSES
-/** `version_prefix`'s Grape `regexp`. */
-const VERSION_PREFIX = /^[\d+.]+/
-const NOTE_MAX = 1024
-/** `Ci::Runner` validates `maximum_timeout` at 10 minutes or more. */
-const MIN_TIMEOUT = 600
-
-/** ActiveSupport's `Array#to_sentence`. */
-const toSentence = (items: string[]) =>
-  items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')}, and ${items.at(-1)}`
-
-/** The runner's model validations as `errors.full_messages` pairs (attribute, message). */
-function runnerErrors(row: {
-  run_untagged: boolean
-  tags: string[]
-  note?: string | null
-  timeout?: number | null
-}) {
-  const errors: [string, string][] = []
-  if (!row.run_untagged && row.tags.length === 0)
-    errors.push(['tags_list', 'can not be empty when runner is not allowed to pick untagged jobs'])
-  if (row.note && row.note.length > NOTE_MAX)
-    errors.push(['maintenance_note', `is too long (maximum is ${NOTE_MAX} characters)`])
-  if (row.timeout != null && row.timeout < MIN_TIMEOUT)
-    errors.push(['maximum_timeout', 'needs to be at least 10 minutes'])
-  return errors
-}
-const HUMAN: Record<string, string> = {
-  tags_list: 'Tags list',
-  maintenance_note: 'Maintenance note',
-  maximum_timeout: 'Maximum timeout',
-}
-/** acts-as-taggable-on's TagList drops blank tags (`tag_list=,docker`). */
-const cleanTags = (tags: string[] | undefined) =>
-  tags?.filter((tag) => tag.trim() !== '').map((t) => t.trim())
 
 /**
  * The runner management API (GitLab's `lib/api/ci/runners.rb`, `lib/api/user_runners.rb` and the
@@ -84,48 +44,18 @@ const cleanTags = (tags: string[] | undefined) =>
 export function runnerManagement(ctx: ServiceContext, projectRecord: (project: ProjectRow) => Project) {
   const { access, store } = ctx
   const runners = store.runners
+  const tokens = runnerTokens(ctx)
 
-  const ownerProject = (r: RunnerRow) => {
-    const id = r.project_id ?? runners.projectsOf(r.id)[0]
-    return id === undefined ? undefined : store.projects.get(id)
-  }
-  const ownerGroup = (r: RunnerRow) =>
-    r.namespace_id === null ? undefined : store.namespaces.get(r.namespace_id)
-  const multipleProjects = (r: RunnerRow) =>
-    r.runner_type === 'project_type' && runners.projectsOf(r.id).length > 1
-  const maintainerOf = (actor: Actor, p: ProjectRow | undefined) =>
-    p !== undefined && access.projectLevel(actor, p) >= Level.maintainer
-  const maintainerInAnyProject = (actor: Actor, r: RunnerRow) =>
-    runners.projectsOf(r.id).some((id) => maintainerOf(actor, store.projects.get(id)))
-
-  /** `admin_runners` on the runner's owner: the instance (administrators), its group's Owners, its project's Maintainers. */
-  const canAdmin = (actor: Actor, r: RunnerRow): boolean => {
-    if (actor.admin) return true
-    if (r.runner_type === 'group_type') {
-      const group = ownerGroup(r)
-      return group !== undefined && access.groupLevel(actor, group) >= Level.owner
-    }
-    return r.runner_type === 'project_type' && maintainerOf(actor, ownerProject(r))
-  }
-  /** `read_runner`: any signed-in user for instance runners; group and project Maintainers for theirs. */
-  const canRead = (actor: Actor, r: RunnerRow): boolean => {
-    if (!actor.user) return false
-    if (r.runner_type === 'instance_type' || canAdmin(actor, r)) return true
-    if (r.runner_type === 'project_type') return maintainerInAnyProject(actor, r)
-    const group = ownerGroup(r)
-    if (!group) return false
-    return (
-      access.groupLevel(actor, group) >= Level.maintainer ||
-      access.readableProjects(actor, group).some(({ level }) => level >= Level.maintainer)
-    )
-  }
-  /** A project runner enabled in several projects is the Maintainers' of each (`runner_available`). */
-  const canUpdate = (actor: Actor, r: RunnerRow) =>
-    canAdmin(actor, r) || (multipleProjects(r) && maintainerInAnyProject(actor, r))
-  const canReadBuilds = (actor: Actor, r: RunnerRow) =>
-    canAdmin(actor, r) ||
-    (r.runner_type === 'group_type' && access.groupLevel(actor, ownerGroup(r)!) >= Level.maintainer) ||
-    (multipleProjects(r) && maintainerInAnyProject(actor, r))
+  const {
+    ownerGroup,
+    ownerProject,
+    multipleProjects,
+    maintainerInAnyProject,
+    canAdmin,
+    canRead,
+    canUpdate,
+    canReadBuilds,
+  } = runnerPolicy(ctx)
 
   const facts = (r: RunnerRow): RunnerFacts => {
     const { online, status } = runnerState({ ...r, active: r.active === 1 }, epochMs(ctx.clock))
@@ -159,26 +89,6 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
     if (!canUpdate(actor, r)) throw forbidden('No access granted')
   }
 
-  /**
-   * `authenticate_runner!`: the runner a token is, 403 for none. Grape keeps a JSON `null` as nil
-   * (GitLab's verify then answers 500; no runner has it, so 403 here).
-   */
-  const runnerOf = (token: string | null): RunnerRow => {
-    const r = typeof token === 'string' ? runners.byToken(token) : undefined
-    if (!r) throw forbidden()
-    return r
-  }
-
-  /** A new authentication token of the runner's kind (`glrt-` for created runners); the old one stops working. */
-  const replaceToken = (r: RunnerRow): RunnerTokenReset => {
-    const token =
-      r.registration_type === 'authenticated_user'
-        ? newCreatedRunnerToken()
-        : randomBytes(15).toString('base64url')
-    runners.setToken(r.id, token)
-    return { token, token_expires_at: null }
-  }
-
   /** `apply_filter` and the deprecated `scope` (`filter_runners`), then a page in id order. */
   const listed = (
     rows: RunnerRow[],
@@ -186,37 +96,7 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
     scopes: readonly string[] | null,
   ): PageOut<Runner> => {
     const page = pageOf(q)
-    return mapPage(slicePage(filtered(rows, q, scopes), page), present)
-  }
-  const filtered = (rows: RunnerRow[], q: RunnerListQuery, scopes: readonly string[] | null) => {
-    if (q.scope !== undefined && scopes && !scopes.includes(q.scope))
-      throw messageError(400, 'Scope contains invalid value')
-    if (q.version_prefix !== undefined && !VERSION_PREFIX.test(q.version_prefix))
-      throw paramError('version_prefix is invalid')
-    const tags = cleanTags(q.tag_list)
-    const now = epochMs(ctx.clock)
-    return rows.filter((r) => {
-      const state = runnerState({ ...r, active: r.active === 1 }, now).scopes
-      const inScope = (scope: string) =>
-        scope === 'shared'
-          ? r.runner_type === 'instance_type'
-          : scope === 'specific'
-            ? r.runner_type !== 'instance_type'
-            : (RUNNER_TYPES as readonly string[]).includes(scope)
-              ? r.runner_type === scope
-              : state.has(scope)
-      if (q.scope !== undefined && scopes && !inScope(q.scope)) return false
-      if (q.type !== undefined && r.runner_type !== q.type) return false
-      if (q.status !== undefined && !state.has(q.status)) return false
-      if (q.paused !== undefined && (r.active === 1) === q.paused) return false
-      // Versions come from runner managers, which never report here: a version filter matches none.
-      if (q.version_prefix !== undefined) return false
-      if (tags?.length) {
-        const own = JSON.parse(r.tag_list) as string[]
-        if (!tags.every((t) => own.includes(t))) return false
-      }
-      return true
-    })
+    return mapPage(slicePage(filterRunners(rows, q, scopes, epochMs(ctx.clock)), page), present)
   }
   const links = () => {
     const byProject = new Map<number, Set<number>>()
@@ -237,6 +117,10 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
   }
 
   return {
+    verify: tokens.verify,
+    resetOwnToken: tokens.resetOwnToken,
+    unregister: tokens.unregister,
+
     /**
      * `POST /user/runners` (`Ci::Runners::CreateRunnerService`): a missing group or project is 400
      * `Missing/invalid group` (found by id, seen or not, as GitLab does), a caller without `create_runner`
@@ -267,7 +151,7 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
         note: params.maintenance_note,
         timeout: params.maximum_timeout,
       })
-      if (errors.length > 0) throw badRequest(toSentence(errors.map(([k, m]) => `${HUMAN[k]} ${m}`)))
+      if (errors.length > 0) throw badRequest(errorSentence(errors))
       const token = newCreatedRunnerToken()
       const id = runners.insertRunner({
         runner_type: params.runner_type,
@@ -370,11 +254,7 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
         note: changes.maintenance_note,
         timeout: changes.maximum_timeout,
       })
-      if (errors.length > 0) {
-        const fields: Record<string, string[]> = {}
-        for (const [k, m] of errors) (fields[k] ??= []).push(m)
-        throw validationError(fields)
-      }
+      if (errors.length > 0) throw validationError(errorFields(errors))
       runners.updateRunner(r, changes)
       return details(actor, runners.runner(id)!)
     },
@@ -396,7 +276,7 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
     resetToken(actor: Actor, id: number): RunnerTokenReset {
       const r = find(actor, id)
       requireUpdate(actor, r)
-      return replaceToken(r)
+      return tokens.replace(r)
     },
 
     /** `GET /runners/:id/jobs` (`read_builds`): the emulated jobs never run on a runner, so none. */
@@ -445,32 +325,6 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
       if (ownerProject(r)?.id === project.id)
         throw forbidden('You cannot unassign a runner from the owner project. Delete the runner instead')
       runners.disableIn(r.id, project.id)
-    },
-
-    /**
-     * `POST /runners/verify` with a runner's token: 403 for an unknown one. A registration-flow token
-     * counts as contact (`heartbeat`); a `glrt-` one does not, until the runner polls for jobs.
-     */
-    verify(token: string): RunnerRegistration {
-      const r = runnerOf(token)
-      if (!token.startsWith(CREATED_RUNNER_TOKEN_PREFIX)) runners.setContactedAt(r.id, isoNow(ctx.clock))
-      return { id: r.id, token, token_expires_at: null }
-    },
-
-    /**
-     * `POST /runners/reset_authentication_token` with a runner's token (403 for an unknown one): the call
-     * is its contact (`authenticate_runner!`'s heartbeat), then the token is replaced.
-     */
-    resetOwnToken(token: string): RunnerTokenReset {
-      const r = runnerOf(token)
-      runners.setContactedAt(r.id, isoNow(ctx.clock))
-      return replaceToken(r)
-    },
-
-    /** `DELETE /runners` with a runner's token (`UnregisterRunnerService`): 403 for an unknown one. */
-    unregister(token: string): void {
-      const r = runnerOf(token)
-      runners.deleteRunner(r.id)
     },
   }
 }
