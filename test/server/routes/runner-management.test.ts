@@ -534,6 +534,40 @@ describe('deletion', () => {
   })
 })
 
+describe('token scopes', () => {
+  it("create_runner opens POST /user/runners, manage_runner a runner's own routes, read_api neither", async () => {
+    const f = await fleet()
+    const markId = t.server.store.users.byUsername('mark')!.id
+    const pat = async (scopes: string[]) => {
+      const res = await call('root', 'POST', `/users/${markId}/personal_access_tokens`, {
+        name: 'runners',
+        scopes,
+      })
+      expect(res.status).toBe(201)
+      return (res.body as { token: string }).token
+    }
+    const as = (token: string, method: string, path: string, json?: Json) =>
+      t.http(method, `/api/v4${path}`, { token, ...(json ? { json } : {}) })
+    const insufficient = { status: 403, body: { error: 'insufficient_scope' } }
+    const create = await pat(['create_runner'])
+    const body = { runner_type: 'project_type', project_id: ids.widgets }
+    expect((await as(create, 'POST', '/user/runners', body)).status).toBe(201)
+    expect(await as(create, 'GET', `/runners/${f.widgets.id}`)).toMatchObject(insufficient)
+    const manage = await pat(['manage_runner'])
+    expect((await as(manage, 'GET', `/runners/${f.widgets.id}`)).status).toBe(200)
+    expect((await as(manage, 'PUT', `/runners/${f.widgets.id}`, { description: 'scoped' })).status).toBe(200)
+    expect((await as(manage, 'GET', `/runners/${f.widgets.id}/jobs`)).status).toBe(200)
+    expect(await as(manage, 'GET', '/runners')).toMatchObject(insufficient)
+    expect(await as(manage, 'POST', '/user/runners', body)).toMatchObject(insufficient)
+    const read = await pat(['read_api'])
+    expect((await as(read, 'GET', `/runners/${f.widgets.id}`)).status).toBe(200)
+    expect(await as(read, 'POST', '/user/runners', body)).toMatchObject(insufficient)
+    expect(await as(read, 'PUT', `/runners/${f.widgets.id}`, { description: 'x' })).toMatchObject(
+      insufficient,
+    )
+  })
+})
+
 describe('odd input', () => {
   it('never answers 500', async () => {
     const f = await fleet()
