@@ -109,6 +109,8 @@ interface Rule {
   member?: string
   /** The user whose seeded personal access token `{id}` names. */
   token?: string
+  /** `{id}` names the instance runner reset() makes. */
+  runner?: boolean
   /** Send the body as a multipart upload with a small PNG as `file`. */
   multipart?: boolean
   /**
@@ -629,6 +631,48 @@ const RULES: Record<string, Rule> = {
     ok: [410],
   },
   'POST /runners': { min: 'any', scope: 'none', ok: [410] },
+  // lib/api/user_runners.rb: an instance runner is the administrators' (403 `Insufficient permissions`).
+  'POST /user/runners': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    body: () => ({ runner_type: 'instance_type' }),
+  },
+  // lib/api/ci/runners.rb with Ci::RunnerPolicy, on reset()'s instance runner: any signed-in user reads it,
+  // administrators alone change it or read its jobs (403 `No access granted`).
+  'GET /runners': { min: 'user', auth: true, scope: 'none' },
+  'GET /runners/all': { min: 'admin', auth: true, scope: 'none' },
+  'GET /runners/{id}': { min: 'user', auth: true, scope: 'none', runner: true },
+  'PUT /runners/{id}': {
+    min: 'admin',
+    auth: true,
+    scope: 'none',
+    runner: true,
+    body: () => ({ description: 'matrix' }),
+  },
+  'DELETE /runners/{id}': { min: 'admin', auth: true, scope: 'none', runner: true },
+  'POST /runners/{id}/reset_authentication_token': { min: 'admin', auth: true, scope: 'none', runner: true },
+  'GET /runners/{id}/jobs': { min: 'admin', auth: true, scope: 'none', runner: true },
+  // `read_project_runners` / `admin_project_runners`: Maintainer. Enabling names the public project's runner
+  // (already enabled in the public project: 400); the instance runner is enabled in no project (404).
+  'GET /projects/{id}/runners': { min: 'maintainer', auth: true },
+  'POST /projects/{id}/runners': {
+    min: 'maintainer',
+    auth: true,
+    ok: [400],
+    body: () => ({ runner_id: 'PROJECT_RUNNER' }),
+  },
+  'DELETE /projects/{id}/runners/{runner_id}': { min: 'maintainer', auth: true, ok: [404] },
+  // `read_group_runners`: Owner.
+  'GET /groups/{id}/runners': { min: 'owner', auth: true },
+  // lib/api/ci/runner.rb: the runner's own token, whoever calls (403 for an unknown one).
+  'POST /runners/verify': { min: 'any', scope: 'none', body: () => ({ token: 'glrt-unknown' }) },
+  'DELETE /runners': { min: 'any', scope: 'none', body: () => ({ token: 'glrt-unknown' }) },
+  'POST /runners/reset_authentication_token': {
+    min: 'any',
+    scope: 'none',
+    body: () => ({ token: 'glrt-unknown' }),
+  },
   'POST /projects/{id}/export': { min: 'maintainer', auth: true },
   'GET /projects/{id}/export': { min: 'maintainer', auth: true },
   'GET /projects/{id}/export/download': { min: 'maintainer', auth: true, ok: [404] },
@@ -1001,6 +1045,12 @@ describe('access matrix: every endpoint by every role by every visibility', () =
     expect(impersonation.status).toBe(201)
     const instanceVariable = await send('POST', '/admin/ci/variables', 'admin', { key: 'MATRIX', value: 'x' })
     expect(instanceVariable.status).toBe(201)
+    // An instance runner, and a project runner of the public project.
+    for (const body of [
+      { runner_type: 'instance_type' },
+      { runner_type: 'project_type', project_id: projectId('public') },
+    ])
+      expect((await send('POST', '/user/runners', 'admin', body)).status).toBe(201)
     dirty = false
   }
   /** A label `pub` and a milestone of the group, made when missing for the routes that name them. */
@@ -1144,9 +1194,12 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         ) ?? 0,
       ),
       trigger: 'issues_events',
+      runner_id: String(instanceRunner()),
     }
     return op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? 'x')
   }
+  const instanceRunner = () =>
+    one("SELECT id FROM ci_runners WHERE runner_type = 'instance_type' ORDER BY id LIMIT 1")
   /** A group other than the project's: the public one, or the internal one from the public. */
   const otherGroup = (v: Visibility) =>
     one('SELECT id FROM namespaces WHERE full_path = ?', v === 'public' ? 'internal-group' : 'public-group')
@@ -1159,9 +1212,11 @@ describe('access matrix: every endpoint by every role by every visibility', () =
           ? projectId(v === 'public' ? 'internal' : 'public')
           : val === 'OTHER_GROUP'
             ? otherGroup(v)
-            : val === 'ISSUE2'
-              ? one('SELECT id FROM issues WHERE project_id = ? AND iid = 2', projectId(v))
-              : val,
+            : val === 'PROJECT_RUNNER'
+              ? one("SELECT id FROM ci_runners WHERE runner_type = 'project_type' ORDER BY id LIMIT 1")
+              : val === 'ISSUE2'
+                ? one('SELECT id FROM issues WHERE project_id = ? AND iid = 2', projectId(v))
+                : val,
       ]),
     )
 
@@ -1193,8 +1248,9 @@ describe('access matrix: every endpoint by every role by every visibility', () =
               ),
             )
           const member = rule.member && String(one('SELECT id FROM users WHERE username = ?', rule.member))
+          const runner = rule.runner && String(instanceRunner())
           const fill = (target: string) =>
-            fillPath(op, visibility, target || user || token || '', rule.issue, member || undefined)
+            fillPath(op, visibility, target || user || token || runner || '', rule.issue, member || undefined)
           const body = rule.body?.(visibility)
           const res = await send(
             op.method,

@@ -182,7 +182,7 @@ async function writeEverything() {
   await ok('POST', '/-/emulator/seed', { json: { users: [{ username: 'erin', token: 'glpat-erin-token' }] } })
 }
 
-/** The route families `writeEverything` leaves out: projects, forks, groups, members, discussions, webhooks, imports. */
+/** The route families `writeEverything` leaves out: projects, forks, groups, members, runners, discussions, webhooks, imports. */
 async function writeTheRest() {
   // Projects and groups, their members, labels, milestones and access tokens.
   const project = await ok('POST', '/api/v4/projects', {
@@ -220,6 +220,16 @@ async function writeTheRest() {
   })
   await ok('DELETE', `/api/v4/groups/${group.id}/variables/G_GONE`)
   await ok('PUT', `/api/v4/projects/${project.id}/members/2`, { json: { access_level: 40 } })
+  // Runners: created, edited, enabled in the imported-from project, one reset and verified, one deleted.
+  const runner = await ok('POST', '/api/v4/user/runners', {
+    json: { runner_type: 'project_type', project_id: project.id, tag_list: 'docker' },
+  })
+  await ok('PUT', `/api/v4/runners/${runner.id}`, { json: { paused: true, description: 'walked' } })
+  await ok('POST', `${P}/runners`, { json: { runner_id: runner.id } })
+  const reset = await ok('POST', `/api/v4/runners/${runner.id}/reset_authentication_token`)
+  await ok('POST', '/api/v4/runners/verify', { json: { token: reset.token } })
+  const gone = await ok('POST', '/api/v4/user/runners', { json: { runner_type: 'instance_type' } })
+  await ok('DELETE', `/api/v4/runners/${gone.id}`)
   // Discussions: a thread and a reply.
   const thread = await ok('POST', `${P}/issues/1/discussions`, { json: { body: 'A thread' } })
   await ok('POST', `${P}/issues/1/discussions/${thread.id}/notes`, { json: { body: 'A reply' } })

@@ -21,15 +21,23 @@ export const TOKEN_SCOPES = [
   'sudo',
 ] as const
 
+/** A runner's own routes, which `manage_runner` opens (lib/api/ci/runners.rb: an `:id` under `/runners/`). */
+const RUNNER_BY_ID = /^\/api\/v4\/runners\/:id(\/|$)/
+
 /**
  * The scopes that open a route (lib/api/api.rb's `allow_access_with_scope`, in the order GitLab
- * names them): `api` everywhere, `read_api` on reads, and `read_user` on reads of `/user` and
- * `/users` (lib/api/users.rb).
+ * names them): `api` everywhere, `read_api` on reads, `read_user` on reads of `/user` and
+ * `/users` (lib/api/users.rb), `create_runner` on `POST /user/runners` (lib/api/user_runners.rb) and
+ * `manage_runner` on a runner's routes. `url` is the route's pattern.
  */
 export function routeScopes(method: string, url: string): string[] {
   const read = method === 'GET' || method === 'HEAD'
-  if (!read) return ['api']
-  return /^\/api\/v4\/users?(\/|$)/.test(url) ? ['read_user', 'api', 'read_api'] : ['api', 'read_api']
+  const runner = RUNNER_BY_ID.test(url) ? ['manage_runner'] : []
+  if (!read)
+    return method === 'POST' && url === '/api/v4/user/runners' ? ['api', 'create_runner'] : ['api', ...runner]
+  return /^\/api\/v4\/users?(\/|$)/.test(url)
+    ? ['read_user', 'api', 'read_api']
+    : ['api', 'read_api', ...runner]
 }
 
 /**

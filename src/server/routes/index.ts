@@ -35,6 +35,7 @@ import { projectLabelRoutes } from './project-labels.js'
 import { projectMilestoneRoutes } from './project-milestones.js'
 import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
+import { runnerManagementRoutes } from './runner-management.js'
 import { triggerRoutes } from './triggers.js'
 import { pipelineScheduleRoutes } from './pipeline-schedules.js'
 import { ciVariableRoutes } from './ci-variables.js'
@@ -125,6 +126,7 @@ function registerRoutes(api: ApiContext): void {
   commitStatusRoutes(api, api.services.commitStatuses)
   aliasRoutes(api)
   runnerRoutes(api)
+  runnerManagementRoutes(api)
   groupProjectRoutes(api)
   projectLabelRoutes(api)
   projectMilestoneRoutes(api)

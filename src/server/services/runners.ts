@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto'
 import type { RunnerRegister, RunnerRegistration } from '../../schema/runner.js'
 import { forbidden, messageError, unauthorized, validationError } from '../grape/gitlab-errors.js'
 import { applies } from '../domain/releases.js'
+import { errorFields, runnerErrors } from '../domain/runner-validation.js'
 import type { RunnerScope } from '../store/runners.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { Project } from '../../schema/index.js'
+import { runnerManagement } from './runner-management.js'
+import { newRunnerToken } from './runner-tokens.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
@@ -12,8 +17,6 @@ import { isoNow } from '../domain/clock.js'
  * (GitLab added the prefix during 14.x; older releases handed out the 20 characters alone. Not modelled.)
  */
 export const newRegistrationToken = () => `GR1348941${randomBytes(15).toString('base64url')}`
-/** A runner authentication token of the registration-token flow: 20 characters, no `glrt-` prefix. */
-const newRunnerToken = () => randomBytes(15).toString('base64url')
 
 /**
  * The bodies of the removed endpoints. `POST /runners` is GitLab's own answer to a disallowed
@@ -26,9 +29,11 @@ export const goneReset = () => messageError(410, '410 Gone')
 
 /**
  * Runner registration tokens and the deprecated registration-token flow of `POST /runners`
- * (GitLab's doc/api/runners.md; GitLab's `lib/api/ci/runners.rb` and `lib/api/ci/runner.rb`).
+ * (GitLab's doc/api/runners.md; GitLab's `lib/api/ci/runners.rb` and `lib/api/ci/runner.rb`), and the
+ * runner management API (`runner-management.ts`) over the same runners. `projectRecord` presents a
+ * runner's projects.
  */
-export function runnerService(ctx: ServiceContext) {
+export function runnerService(ctx: ServiceContext, projectRecord: (project: ProjectRow) => Project) {
   const { access, store } = ctx
   const runners = store.runners
   const version = () => ctx.instance.version
@@ -45,6 +50,7 @@ export function runnerService(ctx: ServiceContext) {
 
   return {
     runners,
+    ...runnerManagement(ctx, projectRecord),
 
     /** `POST /runners/reset_registration_token`: administrators only (403 `403 Forbidden` otherwise). */
     resetInstance: (actor: Actor) =>
@@ -83,10 +89,14 @@ export function runnerService(ctx: ServiceContext) {
       // acts-as-taggable-on's TagList drops blank tags (`tag_list=,docker`).
       const tags = (params.tag_list ?? []).filter((tag) => tag !== '')
       const runUntagged = params.run_untagged ?? true
-      if (!runUntagged && tags.length === 0)
-        throw validationError({
-          tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'],
-        })
+      const maintenanceNote = params.maintenance_note ?? params.maintainer_note ?? null
+      const errors = runnerErrors({
+        run_untagged: runUntagged,
+        tags,
+        note: maintenanceNote,
+        timeout: params.maximum_timeout,
+      })
+      if (errors.length > 0) throw validationError(errorFields(errors))
       const plain = newRunnerToken()
       const id = runners.insertRunner({
         runner_type: owner.project_id ? 'project_type' : owner.namespace_id ? 'group_type' : 'instance_type',
@@ -95,7 +105,7 @@ export function runnerService(ctx: ServiceContext) {
         token: plain,
         description: params.description ?? null,
         name: params.info?.name ?? null,
-        maintenance_note: params.maintenance_note ?? params.maintainer_note ?? null,
+        maintenance_note: maintenanceNote,
         active: params.paused !== undefined ? !params.paused : (params.active ?? true),
         locked: params.locked ?? false,
         run_untagged: runUntagged,

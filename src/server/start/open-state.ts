@@ -280,7 +280,7 @@ function composeServices(
     resourceAccessTokens: resourceAccessTokenService(api.ctx),
     namespaces: namespaceService(api.ctx),
     aliases: aliasService(api.ctx.store),
-    runners: runnerService(api.ctx),
+    runners: runnerService(api.ctx, (p) => projects.record(p)),
     health: healthService(api.ctx.store),
     members: memberService(api.ctx),
     ...ciServices(api, events),

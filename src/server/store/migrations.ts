@@ -37,6 +37,7 @@ import commitStatuses from './migrations/036-commit-statuses.js'
 import commitNotes from './migrations/037-commit-notes.js'
 import pipelineSchedules from './migrations/038-pipeline-schedules.js'
 import jobCoverage from './migrations/039-job-coverage.js'
+import runnerManagement from './migrations/040-runner-management.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -83,4 +84,5 @@ export const migrations: Migration[] = [
   commitNotes,
   pipelineSchedules,
   jobCoverage,
+  runnerManagement,
 ]

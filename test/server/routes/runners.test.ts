@@ -115,6 +115,12 @@ describe('POST /runners with a registration token before 17.0', () => {
       ],
       [{ token, access_level: 'everything' }, 400, { error: 'access_level does not have a valid value' }],
       [{ token, maximum_timeout: 'soon' }, 400, { error: 'maximum_timeout is invalid' }],
+      // Ci::Runner's other validations apply to registration too.
+      [
+        { token, maximum_timeout: 60 },
+        400,
+        { message: { maximum_timeout: ['needs to be at least 10 minutes'] } },
+      ],
       [
         { token, run_untagged: false },
         400,
