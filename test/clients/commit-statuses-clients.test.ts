@@ -2,14 +2,12 @@
  * Commit statuses through our client (src/api/commit-statuses.ts) and python-gitlab (Debian's
  * python3-gitlab; CONTRIBUTING.md): statuses posted on a commit, one moved, and the commit's list.
  */
-import { execFile } from 'node:child_process'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { collect, createClient } from '../../src/api/client.js'
 import { manualClock, pipelineSeed } from '../support/pipeline-seed.js'
+import { runPythonGitlab } from '../support/python-gitlab.js'
 import { serverEach } from '../support/server.js'
 
-const run = promisify(execFile)
 const t = serverEach(pipelineSeed, () => ({ clock: manualClock() }))
 
 it('our client posts, moves and lists commit statuses, with GitLab’s errors thrown', async () => {
@@ -33,23 +31,12 @@ it('our client posts, moves and lists commit statuses, with GitLab’s errors th
 })
 
 it('python-gitlab: commit.statuses.create and .list()', async () => {
-  let python: string | undefined
-  for (const candidate of ['python3', '/usr/bin/python3'])
-    if (
-      !python &&
-      (await run(candidate, ['-c', 'import gitlab']).then(
-        () => true,
-        () => false,
-      ))
-    )
-      python = candidate
-  if (!python)
-    throw new Error('python-gitlab is missing: install python3-gitlab (apt-get install -y python3-gitlab)')
-  const { stdout } = await run(python, [join(__dirname, 'python_gitlab_commit_statuses.py')], {
-    env: { ...process.env, GITLAB_URL: t.baseUrl, GITLAB_TOKEN: 'glpat-mark-token' },
-    timeout: 60_000,
-  })
-  expect(JSON.parse(stdout)).toEqual({
+  expect(
+    await runPythonGitlab(join(__dirname, 'python_gitlab_commit_statuses.py'), {
+      GITLAB_URL: t.baseUrl,
+      GITLAB_TOKEN: 'glpat-mark-token',
+    }),
+  ).toEqual({
     same: true,
     moved: ['success', 90.5, 'https://ci.example.com/1', 'mark'],
     listed: [

@@ -3,17 +3,15 @@
  * python3-gitlab; CONTRIBUTING.md): the jobs list, a trace and the artifacts of a job whose definition
  * wrote a file, as the CI engine gives one.
  */
-import { execFile } from 'node:child_process'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { Gitlab } from '@gitbeaker/rest'
 import { unzipSync } from 'fflate'
 import { collect, createClient } from '../../src/api/client.js'
 import { defineJobs } from '../support/job-definitions.js'
 import { manualClock, pipelineSeed, triggerPipeline } from '../support/pipeline-seed.js'
+import { runPythonGitlab } from '../support/python-gitlab.js'
 import { serverEach } from '../support/server.js'
 
-const run = promisify(execFile)
 const ROOT = 'glpat-root-token'
 let clock: ReturnType<typeof manualClock>
 const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
@@ -96,23 +94,12 @@ it('gitbeaker lists jobs, reads a trace and downloads the artifacts', async () =
 
 it('python-gitlab lists jobs, reads a trace and the artifacts', async () => {
   await ranPipeline()
-  let python: string | undefined
-  for (const candidate of ['python3', '/usr/bin/python3'])
-    if (
-      !python &&
-      (await run(candidate, ['-c', 'import gitlab']).then(
-        () => true,
-        () => false,
-      ))
-    )
-      python = candidate
-  if (!python)
-    throw new Error('python-gitlab is missing: install python3-gitlab (apt-get install -y python3-gitlab)')
-  const { stdout } = await run(python, [join(__dirname, 'python_gitlab_jobs.py')], {
-    env: { ...process.env, GITLAB_URL: t.baseUrl, GITLAB_TOKEN: 'glpat-dana-token' },
-    timeout: 60_000,
-  })
-  expect(JSON.parse(stdout)).toEqual({
+  expect(
+    await runPythonGitlab(join(__dirname, 'python_gitlab_jobs.py'), {
+      GITLAB_URL: t.baseUrl,
+      GITLAB_TOKEN: 'glpat-dana-token',
+    }),
+  ).toEqual({
     jobs: ['build:success', 'test:success'],
     artifacts_file: { filename: 'artifacts.zip', size: expect.any(Number) },
     trace_tail: '\x1b[32;1mJob succeeded\x1b[0;m',

@@ -18,6 +18,7 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { pythonWithGitlab } from '../support/python-gitlab.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { startServer as startEmulator } from '../../src/server/start/start-server.js'
 import { wholeWorldAnswers } from '../support/whole-world.js'
@@ -38,21 +39,6 @@ projects:
     visibility: private
     labels: [ { name: bug, color: "#d9534f" } ]
 `
-
-/**
- * The first Python that imports `gitlab`: `python3` on PATH, else the system's (a pyenv or venv
- * `python3` does not see Debian's packages).
- */
-async function pythonWithGitlab(): Promise<string> {
-  for (const python of ['python3', '/usr/bin/python3']) {
-    const found = await run(python, ['-c', 'import gitlab']).then(
-      () => true,
-      () => false,
-    )
-    if (found) return python
-  }
-  throw new Error('python-gitlab is missing: install python3-gitlab (apt-get install -y python3-gitlab)')
-}
 
 /** What `script` prints run against a fresh instance (`seed: 'none'`, as root), the same again after a reset. */
 async function twiceAroundReset(script: string): Promise<unknown> {
