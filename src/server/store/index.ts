@@ -16,6 +16,7 @@ import { ciVariableTable } from './ci-variables.js'
 import { jobDefinitionTable } from './job-definitions.js'
 import { ciProcessableTable } from './ci-processables.js'
 import { commitStatusTable } from './commit-statuses.js'
+import { eventTable } from './events.js'
 import { pipelineTable } from './pipelines.js'
 import { jobOutputTable } from './job-outputs.js'
 import { aliasTable } from './aliases.js'
@@ -124,6 +125,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     ciProcessables: ciProcessableTable(db),
     /** Statuses external CI systems posted on commits, and a commit's list of every status (commit-statuses.ts). */
     commitStatuses: commitStatusTable(db),
+    /** What people did in projects, as the Events API lists it (events.ts). */
+    events: eventTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db, changes.structureVersion),

@@ -34,6 +34,7 @@ import ciGroupVariables from './migrations/033-ci-group-variables.js'
 import ciInstanceVariables from './migrations/034-ci-instance-variables.js'
 import forkCorrelationIds from './migrations/035-fork-correlation-ids.js'
 import commitStatuses from './migrations/036-commit-statuses.js'
+import events from './migrations/038-events.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -77,4 +78,5 @@ export const migrations: Migration[] = [
   ciInstanceVariables,
   forkCorrelationIds,
   commitStatuses,
+  events,
 ]
