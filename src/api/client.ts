@@ -18,6 +18,7 @@ import { notes } from './notes.js'
 import { pipelines } from './pipelines.js'
 import { jobs } from './jobs.js'
 import { commitStatuses } from './commit-statuses.js'
+import { events } from './events.js'
 import { projectExports } from './project-exports.js'
 import { projectImports } from './project-imports.js'
 import { projects } from './projects.js'
@@ -133,6 +134,8 @@ export function createClient(options: ClientOptions) {
     jobs: jobs(http),
     /** Statuses external CI systems post on commits, and a commit's list of statuses. */
     commitStatuses: commitStatuses(http),
+    /** The Events API: what people did in projects (`GET /events`, a user's, a project's). */
+    events: events(http),
     triggers: triggers(http),
     /** The CI Lint API: a configuration checked in a project's context. */
     ciLint: ciLint(http),
