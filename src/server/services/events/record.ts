@@ -43,11 +43,11 @@ export function eventRecorder(ctx: ServiceContext) {
       store.events.insert(add(projectId, authorId, 'created'))
     },
     /**
-     * `open_issue`, `close_issue`, `reopen_issue`: a write no issue list reads (`onlyColumns: []`), so
-     * that the caches of other projects' and of this project's lists keep their entries.
+     * `open_issue`, `close_issue`, `reopen_issue`: told to the caches as a write to the project that
+     * changes none of its issues, so that no kept list, count or issue record is dropped for it.
      */
     issue(authorId: number, issue: IssueRow, action: 'created' | 'closed' | 'reopened'): void {
-      store.changes.issueWrite({ projectId: issue.project_id, issues: [issue.id], onlyColumns: [] }, () =>
+      store.changes.issueWrite({ projectId: issue.project_id, issues: [], onlyColumns: [] }, () =>
         store.events.insert(add(issue.project_id, authorId, action, { type: 'Issue', id: issue.id })),
       )
     },
