@@ -276,7 +276,11 @@ function composeServices(
       metricImages?.discardFiles(files.metricImages)
     },
   }
-  const projectWrites = withProjectEvents(projectWriteService(api.ctx, projects, removedFiles), recorder)
+  const projectWrites = withProjectEvents(
+    api.ctx,
+    projectWriteService(api.ctx, projects, removedFiles),
+    recorder,
+  )
   return {
     emulator,
     ...issueServices(api.ctx, issues, events, recorder),

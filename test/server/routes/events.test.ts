@@ -108,6 +108,28 @@ describe('recorded events', () => {
     expect(summary(await events(`${APP}/events?action=created`))).toEqual(['opened Issue'])
   })
 
+  it('a move opens the new issue and closes the original', async () => {
+    const issue = await ok('POST', `${APP}/issues`, { title: 'Wanders' })
+    const secret = await ok('GET', SECRET)
+    const moved = await ok('POST', `${APP}/issues/${issue.iid as number}/move`, { to_project_id: secret.id })
+    expect(summary(await events(`${APP}/events`))).toEqual(['closed Issue', 'opened Issue'])
+    const [opened] = await events(`${SECRET}/events`)
+    expect(opened).toMatchObject({ action_name: 'opened', target_id: moved.id, target_iid: moved.iid })
+  })
+
+  it('a project initialized with a README: `created`, then `pushed new` of its default branch', async () => {
+    const project = await ok('POST', '/api/v4/projects', { name: 'Readme', initialize_with_readme: true })
+    const list = await events(`/api/v4/projects/${project.id as number}/events?sort=asc`)
+    expect(list.map((e) => e.action_name)).toEqual(['created', 'pushed new'])
+    expect(list[1]!.push_data).toMatchObject({
+      commit_count: 1,
+      action: 'created',
+      ref: 'main',
+      commit_from: null,
+      commit_title: 'Initial commit',
+    })
+  })
+
   it('a comment: `commented on` the note, with the note; a thread`s is a DiscussionNote; system notes make none', async () => {
     const issue = await ok('POST', `${APP}/issues`, { title: 'Talk' })
     const iid = issue.iid as number

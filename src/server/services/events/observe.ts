@@ -6,6 +6,7 @@ import type { MemberService } from '../members/members.js'
 import type { NoteService } from '../notes.js'
 import type { ProjectMilestoneService } from '../project-milestones.js'
 import type { ProjectWriteService } from '../project-writes.js'
+import { BLANK_SHA } from '../repository/core.js'
 import type { RepositoryService } from '../repository/repository.js'
 import type { EventRecorder } from './record.js'
 
@@ -66,7 +67,10 @@ export function withNoteEvents(ctx: ServiceContext, notes: NoteService, events: 
   }
 }
 
-/** A move closes the original issue (`Issues::MoveService` through `Issues::CloseService`). */
+/**
+ * A move opens the new issue and closes the original (`Issues::MoveService`, through
+ * `Issues::CreateService` and `Issues::CloseService`).
+ */
 export function withMoveEvents(
   ctx: ServiceContext,
   moves: IssueMoveService,
@@ -77,21 +81,37 @@ export function withMoveEvents(
     move(actor, project, iid, input) {
       const before = stateOf(ctx, project.id, iid)
       const moved = moves.move(actor, project, iid, input)
+      const made = ctx.store.issues.get(moved.id)
+      if (actor.id !== null && made) events.issue(actor.id, made, 'created')
       stateMoved(ctx, events, actor.id, before)
       return moved
     },
   }
 }
 
-/** `projectWrites.create` records `created` by the creator. */
-export function withProjectEvents(projects: ProjectWriteService, events: EventRecorder): ProjectWriteService {
+/**
+ * `projectWrites.create` records `created` by the creator (a fork too), and the first commit of
+ * `initialize_with_readme` a push of the default branch (GitLab commits it through the files API).
+ */
+export function withProjectEvents(
+  ctx: ServiceContext,
+  projects: ProjectWriteService,
+  events: EventRecorder,
+): ProjectWriteService {
+  const { store } = ctx
   return {
     ...projects,
     create(actor, input, owner) {
-      const project = projects.create(actor, input, owner)
+      const made = projects.create(actor, input, owner)
       const author = owner ?? actor.user
-      if (author) events.project(author.id, project.id)
-      return project
+      const project = store.projects.get(made.id)
+      if (!author || !project) return made
+      events.project(author.id, project.id)
+      const branch = project.default_branch
+      const head = branch === null ? undefined : store.repository.ref(project.id, 'branch', branch)?.sha
+      if (input.initialize_with_readme && branch !== null && head !== undefined)
+        events.push({ project, kind: 'branch', ref: branch, before: BLANK_SHA, after: head, user: author })
+      return made
     },
   }
 }
