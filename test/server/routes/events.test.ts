@@ -280,6 +280,16 @@ describe('who sees what', () => {
     expect(guest.headers['x-total']).toBe('1')
   })
 
+  it('an internal note`s comment only to Reporters and up', async () => {
+    const issue = await ok('POST', `${APP}/issues`, { title: 'Notes' })
+    await ok('POST', `${APP}/issues/${issue.iid as number}/notes`, { body: 'Inside', internal: true })
+    const commented = async (token: string) =>
+      (await events(`${APP}/events?action=commented`, token)).map((e) => (e.note as Json).body)
+    expect(await commented(RITA)).toEqual(['Inside'])
+    expect(await commented(GUS)).toEqual([])
+    expect(await commented('')).toEqual([])
+  })
+
   it('GET /users/:id/events: the user`s events in projects the caller may see, by id or username', async () => {
     await ok('POST', `${APP}/issues`, { title: 'Public' })
     await ok('POST', `${SECRET}/issues`, { title: 'Private' })
