@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
 import { Note } from './note.js'
-import { dateTimeParam } from './params.js'
+import { dateParam } from './params.js'
 
 /** `Entities::PushEventPayload`: what one push did to one ref. */
 export const PushEventPayload = Type.Object(
@@ -81,8 +81,8 @@ export const EventListQuery = Type.Object({
   ...PageQuery.properties,
   action: Type.Optional(EventActionName),
   target_type: Type.Optional(EventTargetType),
-  before: Type.Optional(dateTimeParam()),
-  after: Type.Optional(dateTimeParam()),
+  before: Type.Optional(dateParam()),
+  after: Type.Optional(dateParam()),
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
 })
 export type EventListQuery = Static<typeof EventListQuery>

@@ -354,6 +354,12 @@ describe('filters and pages', () => {
     expect(await titles('before=2026-03-02')).toEqual(['Day 1'])
     expect(await titles('after=2026-03-01&before=2026-03-03')).toEqual(['Day 2'])
     expect(await titles('before=2026-03-01')).toEqual([])
+    // Grape's Date keeps the day as written: a time and zone with it are dropped, not converted.
+    expect(await titles('before=2026-03-02T23:00:00-05:00')).toEqual(['Day 1'])
+    const dated = await t.http('GET', `${APP}/events?after=Mar 1, 2026&per_page=1`, { token: ALICE })
+    expect(dated.headers.link).toContain(
+      'after=2026-03-01&id=acme%2Fapp&page=2&per_page=1&sort=desc>; rel="next"',
+    )
     expect(await titles('sort=asc')).toEqual(['Day 1', 'Day 2', 'Day 3'])
     const page = await t.http('GET', `${APP}/events?per_page=1&page=2`, { token: ALICE })
     expect((page.body as Json[]).map((e) => e.target_title)).toEqual(['Day 2'])

@@ -58,8 +58,8 @@ export function eventService(deps: IssueDeps) {
       ...(q.action !== undefined ? { action: EVENT_ACTIONS[q.action as EventAction] } : {}),
       ...(q.target_type !== undefined ? { targetType: EVENT_TARGET_CLASSES[q.target_type] } : {}),
       // `before.beginning_of_day` and `after.end_of_day`, both exclusive.
-      ...(q.before !== undefined ? { before: `${q.before.slice(0, 10)}T00:00:00.000Z` } : {}),
-      ...(q.after !== undefined ? { after: `${q.after.slice(0, 10)}T23:59:59.999Z` } : {}),
+      ...(q.before !== undefined ? { before: `${q.before}T00:00:00.000Z` } : {}),
+      ...(q.after !== undefined ? { after: `${q.after}T23:59:59.999Z` } : {}),
       sort: q.sort === 'asc' ? 'asc' : 'desc',
     }
     const total = store.events.count(filter, MAX_COUNT + 1)

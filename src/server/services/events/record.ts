@@ -12,8 +12,9 @@ function commitTitle(message: string | undefined): string | null {
   if (message === undefined) return null
   const end = message.indexOf('\n')
   const line = (end === -1 ? message : message.slice(0, end + 1)).trim()
-  // ActiveSupport's `truncate(70)`: 67 characters and `...`.
-  return line.length > 70 ? `${line.slice(0, 67)}...` : line
+  // ActiveSupport's `truncate(70)`: 67 characters (not UTF-16 units) and `...`.
+  const chars = [...line]
+  return chars.length > 70 ? `${chars.slice(0, 67).join('')}...` : line
 }
 
 /**
