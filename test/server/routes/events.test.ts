@@ -257,6 +257,14 @@ describe('recorded events', () => {
     await ok('DELETE', `${path}?permanently_remove=true&full_path=${fullPath}`)
     expect(eventRows()).toBe(0)
   })
+  it('a user deleted takes their events along (GitLab moves none to the ghost user)', async () => {
+    const otto = (await ok('GET', '/api/v4/users?username=otto'))[0 as never] as Json
+    await ok('POST', `${APP}/members`, { user_id: otto.id, access_level: 30 })
+    await ok('POST', `${APP}/issues`, { title: 'By otto' }, OTTO)
+    expect(eventRows()).toBe(2)
+    await ok('DELETE', `/api/v4/users/${otto.id as number}`, undefined, ROOT)
+    expect(eventRows()).toBe(0)
+  })
 })
 
 describe('who sees what', () => {
