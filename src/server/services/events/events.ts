@@ -1,4 +1,4 @@
-import type { CurrentUserEventQuery, Event, EventListQuery } from '../../../schema/index.js'
+import type { CurrentUserEventQuery, Event, EventListQuery, Note } from '../../../schema/index.js'
 import { EVENT_ACTIONS, EVENT_TARGET_CLASSES, type EventAction } from '../../domain/event-actions.js'
 import { notFound } from '../../grape/gitlab-errors.js'
 import { MAX_COUNT, pageOf, type PageOut } from '../../grape/pagination.js'
@@ -28,7 +28,7 @@ export function eventService(deps: IssueDeps) {
   /** The event as the caller may see it; undefined when not. */
   function shown(actor: Actor, row: EventRow, project: ProjectRow, code: () => boolean): Event | undefined {
     let target: EventTarget | undefined
-    let note
+    let note: Note | undefined
     if (row.action === EVENT_ACTIONS.pushed) {
       if (!code()) return undefined
     } else if (row.target_type === 'Issue') {
