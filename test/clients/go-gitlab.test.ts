@@ -160,9 +160,10 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
       ],
     },
     // ErrorResponse.Message is go-gitlab's flattening of GitLab's body (parseError): `{key: value}`, sorted.
-    // The Events API: each ref the world moved, and the admin's issues opened and closed.
+    // The Events API: each ref the world moved (the README's first), and the admin's issues opened and closed.
     events: {
       pushes: [
+        ['pushed new', 'branch', 'main', 1, 'Initial commit'],
         ['pushed to', 'branch', 'main', 1, 'Add CI'],
         ['pushed new', 'branch', 'feature', 0, ''],
         ['pushed to', 'branch', 'feature', 1, 'Add docs'],
