@@ -187,6 +187,17 @@ describe('recorded events', () => {
     ])
   })
 
+  it('a group member removed leaves the projects below too: `left` there, unless skip_subresources', async () => {
+    const otto = (await ok('GET', '/api/v4/users?username=otto'))[0 as never] as Json
+    await ok('POST', `${APP}/members`, { user_id: otto.id, access_level: 30 })
+    await ok('POST', '/api/v4/groups/acme/members', { user_id: otto.id, access_level: 10 })
+    await ok('DELETE', `/api/v4/groups/acme/members/${otto.id as number}?skip_subresources=true`)
+    expect(summary(await events(`${APP}/events`))).toEqual(['joined -'])
+    await ok('POST', '/api/v4/groups/acme/members', { user_id: otto.id, access_level: 10 })
+    await ok('DELETE', `/api/v4/groups/acme/members/${otto.id as number}`)
+    expect(summary(await events(`${APP}/events`))).toEqual(['left -', 'joined -'])
+  })
+
   it('pushes through the API: `pushed to`, `pushed new` and `deleted`, with their push_data', async () => {
     const before = ((await ok('GET', `${APP}/repository/commits/main`)) as Json).id
     const commit = await ok('POST', `${APP}/repository/files/docs%2Fa.md`, {

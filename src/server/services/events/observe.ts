@@ -148,8 +148,8 @@ export function withMilestoneEvents(
 }
 
 /**
- * A user made a member of a project records `joined`, one removed `left`, each by that user
- * (`ProjectMember#post_create_hook`, `#post_destroy_hook`); groups' memberships record none.
+ * A user made a member of a project records `joined`, a project membership removed `left`, each by
+ * that user (`ProjectMember#post_create_hook`, `#post_destroy_hook`); groups' memberships record none.
  */
 export function withMemberEvents(
   ctx: ServiceContext,
@@ -190,10 +190,20 @@ export function withMemberEvents(
             events.membership(u.id, project.id, 'joined')
       return result
     },
+    // A group's member leaves the projects below with it unless `skip_subresources`: each project
+    // membership that went records `left`.
     remove(actor, kind, ref, userId, q) {
-      const project = kind === 'project' ? projectOf(actor, ref) : undefined
+      const projectsOf = () =>
+        new Set(
+          store.members
+            .rowsOf(userId)
+            .filter((m) => m.source_type === 'project')
+            .map((m) => m.source_id),
+        )
+      const before = projectsOf()
       members.remove(actor, kind, ref, userId, q)
-      if (project) events.membership(userId, project.id, 'left')
+      const after = projectsOf()
+      for (const projectId of before) if (!after.has(projectId)) events.membership(userId, projectId, 'left')
     },
   }
 }
