@@ -18,6 +18,7 @@ import { notes } from './notes.js'
 import { pipelines } from './pipelines.js'
 import { jobs } from './jobs.js'
 import { commitStatuses } from './commit-statuses.js'
+import { events } from './events.js'
 import { projectExports } from './project-exports.js'
 import { projectImports } from './project-imports.js'
 import { projects } from './projects.js'
@@ -134,6 +135,8 @@ export function createClient(options: ClientOptions) {
     jobs: jobs(http),
     /** Statuses external CI systems post on commits, and a commit's list of statuses. */
     commitStatuses: commitStatuses(http),
+    /** The Events API: what people did in projects (`GET /events`, a user's, a project's). */
+    events: events(http),
     triggers: triggers(http),
     /** Pipeline schedules, their pipelines, play and variables. */
     pipelineSchedules: pipelineSchedules(http),

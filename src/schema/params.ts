@@ -41,6 +41,12 @@ export const dateTimeParam = (options: { allowBlank?: boolean } = {}) =>
     ...(options.allowBlank === false ? { 'x-allow-blank': false } : {}),
   })
 
+/**
+ * A Grape `Date`: what `Date.parse` reads (the forms of `dateTimeParam`), as `YYYY-MM-DD`; a time and
+ * zone given with it are dropped, the day kept as written.
+ */
+export const dateParam = () => Type.String({ format: 'date', 'x-grape': 'date' })
+
 /** A required string that must not be blank (Grape `allow_blank: false`). */
 export const nonBlankString = (options: object = {}) => Type.String({ ...options, 'x-allow-blank': false })
 

@@ -170,6 +170,18 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
       merged: [202, ['feature', 'main']],
     },
     // ErrorResponse.Message is go-gitlab's flattening of GitLab's body (parseError): `{key: value}`, sorted.
+    // The Events API: each ref the world moved (the README's first), and the admin's issues opened and closed.
+    events: {
+      pushes: [
+        ['pushed new', 'branch', 'main', 1, 'Initial commit'],
+        ['pushed to', 'branch', 'main', 1, 'Add CI'],
+        ['pushed new', 'branch', 'feature', 0, ''],
+        ['pushed to', 'branch', 'feature', 1, 'Add docs'],
+        ['pushed new', 'tag', 'v1.0', 1, 'Add CI'],
+        ['pushed to', 'branch', 'main', 1, 'Two actions'],
+      ],
+      issues: { opened: 6, closed: 1 },
+    },
     errors: {
       missing_project: [404, '{message: 404 Project Not Found}'],
       missing_issue: [404, '{message: 404 Not found}'],

@@ -410,6 +410,22 @@ func main() {
 		"keyset":      keyset,
 	}
 
+	// The Events API: the pushes the world made, oldest first, and the admin's own issue events.
+	pushedType, issueType := gitlab.PushedEventType, gitlab.IssueEventTargetType
+	pushes := []any{}
+	for _, e := range must(admin.Events.ListProjectVisibleEvents(pid, &gitlab.ListContributionEventsOptions{
+		Action: &pushedType, Sort: gitlab.String("asc"), ListOptions: gitlab.ListOptions{PerPage: 100},
+	})) {
+		pushes = append(pushes, []any{e.ActionName, e.PushData.RefType, e.PushData.Ref, e.PushData.CommitCount, e.PushData.CommitTitle})
+	}
+	issueEvents := map[string]int{}
+	for _, e := range must(admin.Events.ListCurrentUserContributionEvents(&gitlab.ListContributionEventsOptions{
+		TargetType: &issueType, ListOptions: gitlab.ListOptions{PerPage: 100},
+	})) {
+		issueEvents[e.ActionName]++
+	}
+	out["events"] = map[string]any{"pushes": pushes, "issues": issueEvents}
+
 	// Refusals as go-gitlab reports them.
 	out["errors"] = map[string]any{
 		"missing_project": refusal(admin.Projects.GetProject("go-team/missing", nil)),

@@ -159,6 +159,10 @@ const RULES: Record<string, Rule> = {
     }),
   },
   'GET /users/{id}': { min: 'user', scope: 'none', user: 'otto' },
+  // lib/api/events.rb: the caller's own events need a signed-in caller; a user's contribution events
+  // (those in projects the caller may see) do not.
+  'GET /events': { min: 'user', auth: true, scope: 'none' },
+  'GET /users/{id}/events': { min: 'reader', scope: 'none', user: 'otto' },
   'PUT /users/{id}': {
     min: 'admin',
     auth: true,
@@ -292,6 +296,8 @@ const RULES: Record<string, Rule> = {
   'PUT /projects/{id}/labels/{name}/promote': { min: 'reporter', auth: true },
   'POST /projects/{id}/milestones/{milestone_id}/promote': { min: 'reporter', auth: true },
   'GET /projects/{id}/issues': { min: 'reader' },
+  // lib/api/project_events.rb: whoever sees the project (its pushes only to those who read its code).
+  'GET /projects/{id}/events': { min: 'reader' },
   'POST /projects/{id}/issues': { min: 'user', auth: true, body: () => ({ title: 'From the matrix' }) },
   'GET /projects/{id}/issues/{issue_iid}': { min: 'reader' },
   'PUT /projects/{id}/issues/{issue_iid}': { min: 'reporter', auth: true, body: () => ({ title: 'Edited' }) },

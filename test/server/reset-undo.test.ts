@@ -389,6 +389,8 @@ describe.each([
     const written = state()
     expect(written.store).not.toEqual(snapshot.store)
     expect(Object.keys(written.files).length).toBeGreaterThan(Object.keys(snapshot.files).length)
+    // The writes recorded events (issues opened and closed, comments) for the reset to take back.
+    expect(written.store.events!.length).toBeGreaterThan(snapshot.store.events!.length)
     await reset()
     expect(t.server.store.snapshot.lastRestore).toBe(restored)
     expect(state()).toEqual(snapshot)
@@ -425,10 +427,12 @@ describe.each([
           'ci_job_artifacts',
           'ci_job_states',
           'ci_job_traces',
+          'events',
           'git_objects',
           'pipelines',
           'project_commits',
           'project_refs',
+          'push_event_payloads',
           'relation_import_trackers',
           'web_hook_logs',
           'web_hooks',

@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
-import { INVALID, coerceBoolean, coerceInteger, rubyToI } from './params.js'
+import { INVALID, coerceBoolean, coerceDate, coerceInteger, rubyToI } from './params.js'
 import { commaItems } from './comma-separated.js'
 import { parseRubyDateTime } from './ruby-date-time.js'
 
@@ -53,6 +53,12 @@ function grapeValue(schema: Schema, raw: unknown): unknown {
       if (raw === '') return null
       const n = coerceInteger(raw)
       return n === INVALID ? raw : n
+    }
+    case 'date': {
+      // `Date#to_s` of what `Date.parse` reads; as given otherwise.
+      if (raw === '') return null
+      const d = coerceDate(raw)
+      return d === INVALID ? raw : d
     }
     case 'datetime':
       // `DateTime#to_s` of what `DateTime.parse` reads (dry-types `to_date_time`); as given otherwise.

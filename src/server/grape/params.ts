@@ -104,6 +104,11 @@ function coerceDateTime(v: unknown): Coerced {
   return (typeof v === 'string' && parseRubyDateTime(v)?.instant) || INVALID
 }
 
+/** Grape's Date: the day `Date.parse` reads, as written (`Date#to_s`). */
+export function coerceDate(v: unknown): Coerced {
+  return (typeof v === 'string' && parseRubyDateTime(v)?.text.slice(0, 10)) || INVALID
+}
+
 /** Ruby's `String#to_i`: the leading integer (blanks, a sign, digits and `_` between them), else 0. */
 export function rubyToI(text: string): number {
   const m = /^\s*([+-]?\d+(?:_\d+)*)/.exec(text)
@@ -141,6 +146,12 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
     // Grape turns a blank into nil, and a JSON null is nil already (go-gitlab sends `"expires_at": null`): not given
     if (value === '' || value === null) return INVALID
     const d = coerceDateTime(value)
+    if (d === INVALID) errors.push(`${name} is invalid`)
+    return d
+  }
+  if (grape === 'date') {
+    if (value === '' || value === null) return INVALID
+    const d = coerceDate(value)
     if (d === INVALID) errors.push(`${name} is invalid`)
     return d
   }

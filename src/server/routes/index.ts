@@ -27,6 +27,7 @@ import { openapiRoutes } from './openapi.js'
 import { pipelineEmulatorRoutes } from './pipeline-emulator.js'
 import { pipelineRoutes } from './pipelines.js'
 import { commitStatusRoutes } from './commit-statuses.js'
+import { eventRoutes } from './events.js'
 import { jobRoutes } from './jobs.js'
 import { projectExportRoutes } from './project-export.js'
 import { projectImportRoutes } from './project-import.js'
@@ -124,6 +125,7 @@ function registerRoutes(api: ApiContext): void {
   ciLintRoutes(api, pipelines)
   jobRoutes(api, api.services.jobs)
   commitStatusRoutes(api, api.services.commitStatuses)
+  eventRoutes(api, api.services.events)
   aliasRoutes(api)
   runnerRoutes(api)
   runnerManagementRoutes(api)

@@ -14,6 +14,7 @@ import type { MetricImageService } from './metric-images.js'
 import type { NoteService } from './notes.js'
 import type { PipelineService } from './pipelines.js'
 import type { CommitStatusService } from './commit-statuses.js'
+import type { EventService } from './events/events.js'
 import type { JobService } from './jobs.js'
 import type { ProjectLabelService } from './project-labels.js'
 import type { ProjectMilestoneService } from './project-milestones.js'
@@ -79,6 +80,8 @@ export interface Services {
   pipelines: PipelineService
   /** Statuses external CI systems post on commits, and a commit's list of statuses. */
   commitStatuses: CommitStatusService
+  /** The Events API: what people did in projects. */
+  events: EventService
   /** Jobs, their traces and artifacts, and bridges. */
   jobs: JobService
   triggers: TriggerService

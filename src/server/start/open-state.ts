@@ -83,6 +83,17 @@ import { withIssueHooks, withNoteHooks } from '../services/hooks/observe.js'
 import { repositoryService } from '../services/repository/repository.js'
 import { withPushPipelines } from '../services/push-pipelines.js'
 import { withPushHooks } from '../services/hooks/push-events.js'
+import { eventService } from '../services/events/events.js'
+import {
+  withIssueEvents,
+  withMemberEvents,
+  withMilestoneEvents,
+  withMoveEvents,
+  withNoteEvents,
+  withProjectEvents,
+  withPushEvents,
+} from '../services/events/observe.js'
+import { eventRecorder, type EventRecorder } from '../services/events/record.js'
 
 /*
  * The composition root of the server's long-lived parts, built once, in order, before any route:
@@ -244,11 +255,17 @@ function composeServices(
   api.onReset(() => delivery.reset())
   api.workers.deliveries = delivery
   const events = hookEvents(api.ctx, delivery)
-  const issues = withIssueHooks(
-    issueService(api.ctx, {
-      beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
-    }),
-    events,
+  // What the Events API lists, recorded as each write returns (services/events/observe.ts).
+  const recorder = eventRecorder(api.ctx)
+  const issues = withIssueEvents(
+    api.ctx,
+    withIssueHooks(
+      issueService(api.ctx, {
+        beforeCreate: (actor, project) => createLimit(`${project.id}:${actor.id}`),
+      }),
+      events,
+    ),
+    recorder,
   )
   // A malformed or unsupported `gitlabVersion` fails here, not as a 500 of the first runner call.
   supportedVersion(api.instance.version)
@@ -261,16 +278,20 @@ function composeServices(
       metricImages?.discardFiles(files.metricImages)
     },
   }
-  const projectWrites = projectWriteService(api.ctx, projects, removedFiles)
+  const projectWrites = withProjectEvents(
+    api.ctx,
+    projectWriteService(api.ctx, projects, removedFiles),
+    recorder,
+  )
   return {
     emulator,
-    ...issueServices(api.ctx, issues, events),
+    ...issueServices(api.ctx, issues, events, recorder),
     metricImages,
     projects,
     projectWrites,
     projectForks: projectForkService(api.ctx, projects, projectWrites),
     projectLabels: projectLabelService(api.ctx),
-    projectMilestones: projectMilestoneService(api.ctx),
+    projectMilestones: withMilestoneEvents(api.ctx, projectMilestoneService(api.ctx), recorder),
     groups: groupService(api.ctx),
     groupWrites: groupWriteService(api.ctx, removedFiles),
     users: userService(api.ctx),
@@ -282,7 +303,7 @@ function composeServices(
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx, (p) => projects.record(p)),
     health: healthService(api.ctx.store),
-    members: memberService(api.ctx),
+    members: withMemberEvents(api.ctx, memberService(api.ctx), recorder),
     ...ciServices(api, events),
     transfers: transferServices(api, removals(api.ctx, removedFiles), options.transfers),
     groupLabels: groupLabelService(api.ctx),
@@ -290,26 +311,34 @@ function composeServices(
     promotions: promotionService(api.ctx),
     pageReads: pageReadService(api.ctx),
     hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
-    repository: withPushHooks(
-      withPushPipelines(
-        repositoryService(api.ctx),
+    repository: withPushEvents(
+      withPushHooks(
+        withPushPipelines(
+          repositoryService(api.ctx),
+          api.ctx,
+          api.workers.runner,
+          remoteIncludes(api.settings.allowLocalRequests),
+        ),
         api.ctx,
-        api.workers.runner,
-        remoteIncludes(api.settings.allowLocalRequests),
+        delivery,
       ),
-      api.ctx,
-      delivery,
+      recorder,
     ),
   }
 }
 
 /** The issue service and those of an issue's sub-resources, which work through it. */
-function issueServices(ctx: ServiceContext, issues: IssueService, events: HookEvents) {
+function issueServices(
+  ctx: ServiceContext,
+  issues: IssueService,
+  events: HookEvents,
+  recorder: EventRecorder,
+) {
   const deps: IssueDeps = { ctx, issues }
-  const notes = withNoteHooks(noteService(deps), events)
+  const notes = withNoteEvents(ctx, withNoteHooks(noteService(deps), events), recorder)
   return {
     issues,
-    issueMoves: issueMoveService(deps),
+    issueMoves: withMoveEvents(ctx, issueMoveService(deps), recorder),
     issueRelations: issueRelationService(deps),
     todos: todoService(deps),
     notes,
@@ -318,6 +347,7 @@ function issueServices(ctx: ServiceContext, issues: IssueService, events: HookEv
     awardEmoji: awardEmojiService(deps),
     discussions: discussionService(deps, notes),
     resourceEvents: resourceEventService(deps),
+    events: eventService(deps),
   }
 }
 

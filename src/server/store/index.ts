@@ -18,6 +18,7 @@ import { jobDefinitionTable } from './job-definitions.js'
 import { ciProcessableTable } from './ci-processables.js'
 import { commitStatusTable } from './commit-statuses.js'
 import { commitNoteTable } from './commit-notes.js'
+import { eventTable } from './events.js'
 import { pipelineTable } from './pipelines.js'
 import { jobOutputTable } from './job-outputs.js'
 import { aliasTable } from './aliases.js'
@@ -130,6 +131,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     commitStatuses: commitStatusTable(db),
     /** Comments on commits (commit-notes.ts). */
     commitNotes: commitNoteTable(db),
+    /** What people did in projects, as the Events API lists it (events.ts). */
+    events: eventTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db, changes.structureVersion),

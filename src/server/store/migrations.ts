@@ -38,6 +38,7 @@ import commitNotes from './migrations/037-commit-notes.js'
 import pipelineSchedules from './migrations/038-pipeline-schedules.js'
 import jobCoverage from './migrations/039-job-coverage.js'
 import runnerManagement from './migrations/040-runner-management.js'
+import events from './migrations/041-events.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -85,4 +86,5 @@ export const migrations: Migration[] = [
   pipelineSchedules,
   jobCoverage,
   runnerManagement,
+  events,
 ]

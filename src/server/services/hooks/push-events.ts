@@ -104,10 +104,38 @@ function listed(ctx: ServiceContext, project: ProjectRow, newest: HistoryCommit[
 }
 
 /**
- * `push_data` of one ref moved. A branch created lists the commits the default branch does not have
- * (all of its history when it is the default branch), a branch moved those since `before`, a ref
- * deleted none; a tag lists its commit, and names its annotated tag object as `after`.
+ * The commits a push of one ref brings, newest first: the newest 20 and how many. A branch created
+ * brings the commits the default branch does not have (all of its history when it is the default
+ * branch), a branch moved those since `before`, a ref deleted none; a tag its commit.
  */
+export function pushedCommits(
+  ctx: ServiceContext,
+  event: PushEvent,
+): { newest: HistoryCommit[]; total: number } {
+  const { store } = ctx
+  const { project, ref, before, after } = event
+  if (after === BLANK_SHA) return { newest: [], total: 0 }
+  if (event.kind === 'tag') {
+    const commit = readCommit(store.gitObjects, after)
+    return commit ? { newest: [commit], total: 1 } : { newest: [], total: 0 }
+  }
+  // A commit made on the branch (the commits and files APIs): itself, without walking the history.
+  if (before !== BLANK_SHA) {
+    const commit = readCommit(store.gitObjects, after)
+    if (commit && commit.parents.length === 1 && commit.parents[0] === before)
+      return { newest: [commit], total: 1 }
+  }
+  const def = project.default_branch
+  const base =
+    before !== BLANK_SHA
+      ? before
+      : def === null || def === ref
+        ? undefined
+        : store.repository.ref(project.id, 'branch', def)?.sha
+  return commitsBetween(ctx, base, after)
+}
+
+/** `push_data` of one ref moved: the commits `pushedCommits` finds; a tag names its annotated tag object as `after`. */
 function pushData(ctx: ServiceContext, event: PushEvent): PushData {
   const { store } = ctx
   const { project, ref, before, after, user } = event
@@ -115,7 +143,7 @@ function pushData(ctx: ServiceContext, event: PushEvent): PushData {
   if (event.kind === 'tag') {
     const tagObject = removing ? undefined : store.repository.tagObject(project.id, ref)
     const body = tagObject === undefined ? undefined : store.gitObjects.get(tagObject)?.body
-    const commit = removing ? undefined : readCommit(store.gitObjects, after)
+    const { newest, total } = pushedCommits(ctx, event)
     return {
       ref: `refs/tags/${ref}`,
       before,
@@ -126,21 +154,11 @@ function pushData(ctx: ServiceContext, event: PushEvent): PushData {
       // `Gitlab::Git::Tag#message`, as the tags API shows it: no final newline, empty for a lightweight tag.
       message: removing ? null : body ? parseTag(body).message.replace(/\n$/, '') : '',
       user,
-      commits: commit ? listed(ctx, project, [commit]) : [],
-      totalCommitsCount: commit ? 1 : 0,
+      commits: listed(ctx, project, newest),
+      totalCommitsCount: total,
     }
   }
-  let commits = { newest: [] as HistoryCommit[], total: 0 }
-  if (!removing) {
-    const def = project.default_branch
-    const base =
-      before !== BLANK_SHA
-        ? before
-        : def === null || def === ref
-          ? undefined
-          : store.repository.ref(project.id, 'branch', def)?.sha
-    commits = commitsBetween(ctx, base, after)
-  }
+  const commits = pushedCommits(ctx, event)
   return {
     ref: `refs/heads/${ref}`,
     before,

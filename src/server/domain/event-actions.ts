@@ -1,0 +1,63 @@
+/** `Event.actions` (app/models/event.rb): the numbers GitLab stores, by the names the `action` filter takes. */
+export const EVENT_ACTIONS = {
+  created: 1,
+  updated: 2,
+  closed: 3,
+  reopened: 4,
+  pushed: 5,
+  commented: 6,
+  merged: 7,
+  joined: 8,
+  left: 9,
+  destroyed: 10,
+  expired: 11,
+  approved: 12,
+} as const
+export type EventAction = keyof typeof EVENT_ACTIONS
+
+/** `Event::TARGET_TYPES`: the class each `target_type` filter value names. */
+export const EVENT_TARGET_CLASSES: Record<string, string> = {
+  issue: 'Issue',
+  milestone: 'Milestone',
+  merge_request: 'MergeRequest',
+  note: 'Note',
+  project: 'Project',
+  snippet: 'Snippet',
+  user: 'User',
+  wiki: 'WikiPage::Meta',
+  design: 'DesignManagement::Design',
+}
+
+/**
+ * `Event#action_name`: a push by what it did to its ref; otherwise by action, `created` for a project
+ * (no target) and `opened` for anything else created or reopened.
+ */
+export function eventActionName(
+  action: number,
+  targetType: string | null,
+  pushAction: string | null,
+): string {
+  const A = EVENT_ACTIONS
+  switch (action) {
+    case A.pushed:
+      return pushAction === 'created' ? 'pushed new' : pushAction === 'removed' ? 'deleted' : 'pushed to'
+    case A.closed:
+      return 'closed'
+    case A.merged:
+      return 'accepted'
+    case A.joined:
+      return 'joined'
+    case A.left:
+      return 'left'
+    case A.expired:
+      return 'removed due to membership expiration from'
+    case A.destroyed:
+      return 'destroyed'
+    case A.commented:
+      return 'commented on'
+    case A.approved:
+      return 'approved'
+    default:
+      return action === A.created && targetType === null ? 'created' : 'opened'
+  }
+}
