@@ -41,6 +41,8 @@ export interface EventFilter {
   projectIds?: number[]
   action?: number
   targetType?: string
+  /** With `targetType`, also the events of these actions that have no target (GitLab's `for_project` scope). */
+  untargetedActions?: readonly number[]
   /** `created_at` strictly before / after these timestamps. */
   before?: string
   after?: string
@@ -50,15 +52,21 @@ export interface EventFilter {
 function where(f: EventFilter): { sql: string; args: (string | number)[] } {
   const parts: string[] = []
   const args: (string | number)[] = []
-  const add = (sql: string, value: string | number | undefined) => {
+  const add = (sql: string, value: string | number | undefined, ...more: (string | number)[]) => {
     if (value === undefined) return
     parts.push(sql)
-    args.push(value)
+    args.push(value, ...more)
   }
   add('e.author_id = ?', f.authorId)
   if (f.projectIds) add('e.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds))
   add('e.action = ?', f.action)
-  add('e.target_type = ?', f.targetType)
+  if (f.untargetedActions)
+    add(
+      '(e.target_type = ? OR (e.target_type IS NULL AND e.action IN (SELECT value FROM json_each(?))))',
+      f.targetType,
+      JSON.stringify(f.untargetedActions),
+    )
+  else add('e.target_type = ?', f.targetType)
   add('e.created_at < ?', f.before)
   add('e.created_at > ?', f.after)
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args }

@@ -1,6 +1,6 @@
 import { inspectDb } from '../../../src/server/store/inspect.js'
 import { manualClock } from '../../support/pipeline-seed.js'
-import { serverEach } from '../../support/server.js'
+import { serverEach, startServer } from '../../support/server.js'
 
 /*
  * The Events API (`lib/api/events.rb`, `lib/api/project_events.rb`): what the server records where
@@ -56,7 +56,7 @@ const summary = (list: Json[]) => list.map((e) => `${e.action_name} ${e.target_t
 const eventRows = () => inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM events').pluck().get()
 
 describe('recorded events', () => {
-  it('a project created: `created`, no target, in GitLab key order', async () => {
+  it('a project created: `created`, the project its target (18.4 on), in GitLab key order', async () => {
     const project = await ok('POST', '/api/v4/projects', { name: 'Mine' })
     const [event, ...rest] = await events(`/api/v4/projects/${project.id as number}/events`)
     expect(rest).toEqual([])
@@ -78,10 +78,10 @@ describe('recorded events', () => {
     expect(event).toMatchObject({
       project_id: project.id,
       action_name: 'created',
-      target_id: null,
-      target_iid: null,
-      target_type: null,
-      target_title: null,
+      target_id: project.id,
+      target_iid: project.id,
+      target_type: 'Project',
+      target_title: 'Mine',
       created_at: '2026-03-01T10:00:00.000Z',
       author: { username: 'alice', name: 'Alice' },
       imported: false,
@@ -181,10 +181,36 @@ describe('recorded events', () => {
     await ok('DELETE', `${APP}/members/${otto.id as number}`)
     await ok('POST', '/api/v4/groups/acme/members', { user_id: otto.id, access_level: 10 })
     const list = await events(`${APP}/events`)
-    expect(list.map((e) => [e.action_name, e.author_username, e.target_type])).toEqual([
-      ['left', 'otto', null],
-      ['joined', 'otto', null],
+    const app = await ok('GET', APP)
+    expect(list.map((e) => [e.action_name, e.author_username, e.target_type, e.target_id])).toEqual([
+      ['left', 'otto', 'Project', app.id],
+      ['joined', 'otto', 'Project', app.id],
     ])
+    expect(list[0]).toMatchObject({ target_iid: app.id, target_title: 'app' })
+    // `target_type=project` lists the project's own events, no push among them (`Event.for_project`).
+    await ok('POST', `${APP}/repository/branches`, { branch: 'b', ref: 'main' })
+    expect(summary(await events(`${APP}/events?target_type=project`))).toEqual([
+      'left Project',
+      'joined Project',
+    ])
+  })
+
+  it('before 18.4 project events have no target, and `target_type=project` finds none', async () => {
+    const old = await startServer(seed, { gitlabVersion: '18.3.0', clock: manualClock() })
+    try {
+      const made = await old.http('POST', '/api/v4/projects', { token: ALICE, json: { name: 'Old' } })
+      const id = (made.body as Json).id as number
+      const res = await old.http('GET', `/api/v4/projects/${id}/events`, { token: ALICE })
+      expect(res.body).toMatchObject([
+        { action_name: 'created', target_id: null, target_iid: null, target_type: null, target_title: null },
+      ])
+      const filtered = await old.http('GET', `/api/v4/projects/${id}/events?target_type=project`, {
+        token: ALICE,
+      })
+      expect(filtered.body).toEqual([])
+    } finally {
+      await old.close()
+    }
   })
 
   it('a group member removed leaves the projects below too: `left` there, unless skip_subresources', async () => {
@@ -192,10 +218,10 @@ describe('recorded events', () => {
     await ok('POST', `${APP}/members`, { user_id: otto.id, access_level: 30 })
     await ok('POST', '/api/v4/groups/acme/members', { user_id: otto.id, access_level: 10 })
     await ok('DELETE', `/api/v4/groups/acme/members/${otto.id as number}?skip_subresources=true`)
-    expect(summary(await events(`${APP}/events`))).toEqual(['joined -'])
+    expect(summary(await events(`${APP}/events`))).toEqual(['joined Project'])
     await ok('POST', '/api/v4/groups/acme/members', { user_id: otto.id, access_level: 10 })
     await ok('DELETE', `/api/v4/groups/acme/members/${otto.id as number}`)
-    expect(summary(await events(`${APP}/events`))).toEqual(['left -', 'joined -'])
+    expect(summary(await events(`${APP}/events`))).toEqual(['left Project', 'joined Project'])
   })
 
   it('pushes through the API: `pushed to`, `pushed new` and `deleted`, with their push_data', async () => {

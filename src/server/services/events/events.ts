@@ -1,5 +1,11 @@
 import type { CurrentUserEventQuery, Event, EventListQuery, Note } from '../../../schema/index.js'
-import { EVENT_ACTIONS, EVENT_TARGET_CLASSES, type EventAction } from '../../domain/event-actions.js'
+import {
+  EVENT_ACTIONS,
+  EVENT_TARGET_CLASSES,
+  PROJECT_EVENT_ACTIONS,
+  type EventAction,
+} from '../../domain/event-actions.js'
+import { applies } from '../../domain/releases.js'
 import { notFound } from '../../grape/gitlab-errors.js'
 import { MAX_COUNT, pageOf, type PageOut } from '../../grape/pagination.js'
 import { presentEvent, type EventTarget } from '../../present/events.js'
@@ -25,11 +31,18 @@ export function eventService(deps: IssueDeps) {
   const visibleProjects = (actor: Actor): number[] | undefined =>
     actor.admin ? undefined : access.readableProjects(actor).map(({ project }) => project.id)
 
+  const projectTargets = () => applies(instance.version, 'projectEventTargets')
+
   /** The event as the caller may see it; undefined when not. */
   function shown(actor: Actor, row: EventRow, project: ProjectRow, code: () => boolean): Event | undefined {
     let target: EventTarget | undefined
     let note: Note | undefined
-    if (row.action === EVENT_ACTIONS.pushed) {
+    if (row.target_type === null && PROJECT_EVENT_ACTIONS.includes(row.action) && projectTargets()) {
+      // Stored without a target, shown with the project as one (RELEASE_RULES.projectEventTargets);
+      // a project has no iid and its title is its name (`alias_attribute :title, :name`).
+      row = { ...row, target_type: 'Project', target_id: project.id }
+      target = { iid: project.id, title: project.name }
+    } else if (row.action === EVENT_ACTIONS.pushed) {
       if (!code()) return undefined
     } else if (row.target_type === 'Issue') {
       const issue = store.issues.get(row.target_id ?? 0)
@@ -57,6 +70,9 @@ export function eventService(deps: IssueDeps) {
       ...base,
       ...(q.action !== undefined ? { action: EVENT_ACTIONS[q.action as EventAction] } : {}),
       ...(q.target_type !== undefined ? { targetType: EVENT_TARGET_CLASSES[q.target_type] } : {}),
+      ...(q.target_type === 'project' && projectTargets()
+        ? { untargetedActions: PROJECT_EVENT_ACTIONS }
+        : {}),
       // `before.beginning_of_day` and `after.end_of_day`, both exclusive.
       ...(q.before !== undefined ? { before: `${q.before}T00:00:00.000Z` } : {}),
       ...(q.after !== undefined ? { after: `${q.after}T23:59:59.999Z` } : {}),
