@@ -15,6 +15,21 @@ export const EVENT_ACTIONS = {
 } as const
 export type EventAction = keyof typeof EVENT_ACTIONS
 
+/**
+ * The stored `target_type` of a comment on a commit, and the class GitLab names (`Note`, or
+ * `LegacyDiffNote` on a line of its diff): our comments on commits have a table, and ids, of their own.
+ */
+export const COMMIT_NOTE_TARGETS: Readonly<Record<string, string>> = {
+  CommitNote: 'Note',
+  CommitLegacyDiffNote: 'LegacyDiffNote',
+}
+
+/** The stored `target_type`s of the events GitLab lists for `target_type` class `cls`. */
+export const storedTargetTypes = (cls: string): string[] => [
+  cls,
+  ...Object.keys(COMMIT_NOTE_TARGETS).filter((stored) => COMMIT_NOTE_TARGETS[stored] === cls),
+]
+
 /** The actions of a project's own events (`Event::PROJECT_ACTIONS`): their target is the project, or none before 18.4. */
 export const PROJECT_EVENT_ACTIONS: readonly number[] = [
   EVENT_ACTIONS.created,

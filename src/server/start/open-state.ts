@@ -79,12 +79,13 @@ import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { hookDelivery, type HookDelivery } from '../jobs/hook-delivery.js'
 import { hookEvents, type HookEvents } from '../services/hooks/events.js'
 import { hookService } from '../services/hooks/hooks.js'
-import { withIssueHooks, withNoteHooks } from '../services/hooks/observe.js'
+import { withCommitNoteHooks, withIssueHooks, withNoteHooks } from '../services/hooks/observe.js'
 import { repositoryService } from '../services/repository/repository.js'
 import { withPushPipelines } from '../services/push-pipelines.js'
 import { withPushHooks } from '../services/hooks/push-events.js'
 import { eventService } from '../services/events/events.js'
 import {
+  withCommitNoteEvents,
   withIssueEvents,
   withMemberEvents,
   withMilestoneEvents,
@@ -311,16 +312,22 @@ function composeServices(
     promotions: promotionService(api.ctx),
     pageReads: pageReadService(api.ctx),
     hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
-    repository: withPushEvents(
-      withPushHooks(
-        withPushPipelines(
-          repositoryService(api.ctx),
-          api.ctx,
-          api.workers.runner,
-          remoteIncludes(api.settings.allowLocalRequests),
+    repository: withCommitNoteEvents(
+      withCommitNoteHooks(
+        withPushEvents(
+          withPushHooks(
+            withPushPipelines(
+              repositoryService(api.ctx),
+              api.ctx,
+              api.workers.runner,
+              remoteIncludes(api.settings.allowLocalRequests),
+            ),
+            api.ctx,
+            delivery,
+          ),
+          recorder,
         ),
-        api.ctx,
-        delivery,
+        events,
       ),
       recorder,
     ),

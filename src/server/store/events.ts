@@ -40,8 +40,9 @@ export interface EventFilter {
   /** Only these projects' events (a project's list, or the projects the caller may see). */
   projectIds?: number[]
   action?: number
-  targetType?: string
-  /** With `targetType`, also the events of these actions that have no target (GitLab's `for_project` scope). */
+  /** The stored target types to match (`Note` matches comments on issues and on commits). */
+  targetTypes?: string[]
+  /** With `targetTypes`, also the events of these actions that have no target (GitLab's `for_project` scope). */
   untargetedActions?: readonly number[]
   /** `created_at` strictly before / after these timestamps. */
   before?: string
@@ -60,13 +61,15 @@ function where(f: EventFilter): { sql: string; args: (string | number)[] } {
   add('e.author_id = ?', f.authorId)
   if (f.projectIds) add('e.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds))
   add('e.action = ?', f.action)
+  const types = f.targetTypes && JSON.stringify(f.targetTypes)
   if (f.untargetedActions)
     add(
-      '(e.target_type = ? OR (e.target_type IS NULL AND e.action IN (SELECT value FROM json_each(?))))',
-      f.targetType,
+      `(e.target_type IN (SELECT value FROM json_each(?))
+        OR (e.target_type IS NULL AND e.action IN (SELECT value FROM json_each(?))))`,
+      types,
       JSON.stringify(f.untargetedActions),
     )
-  else add('e.target_type = ?', f.targetType)
+  else add('e.target_type IN (SELECT value FROM json_each(?))', types)
   add('e.created_at < ?', f.before)
   add('e.created_at > ?', f.after)
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args }

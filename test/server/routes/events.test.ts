@@ -160,6 +160,43 @@ describe('recorded events', () => {
     expect(summary(await events(`${APP}/events?target_type=note`))).toEqual(['commented on Note'])
   })
 
+  it('a comment on a commit: `commented on` a Note (a line`s a LegacyDiffNote), titled as its commit, shown to those who read code', async () => {
+    const made = await ok('POST', `${SECRET}/repository/commits`, {
+      branch: 'main',
+      commit_message: 'Change the readme\n\nWhy',
+      actions: [{ action: 'update', file_path: 'README.md', content: 'hello\n' }],
+    })
+    const sha = made.id as string
+    const plain = `${SECRET}/repository/commits/${sha}/comments`
+    await ok('POST', plain, { note: 'Nice' })
+    await ok('POST', plain, { note: 'This line', path: 'README.md', line: 1 })
+    const list = await events(`${SECRET}/events?action=commented&sort=asc`)
+    expect(summary(list)).toEqual(['commented on Note', 'commented on LegacyDiffNote'])
+    expect(list[0]).toMatchObject({
+      target_iid: list[0]!.target_id,
+      target_title: 'Change the readme',
+      author_username: 'alice',
+      note: {
+        type: null,
+        body: 'Nice',
+        noteable_id: null,
+        noteable_type: 'Commit',
+        noteable_iid: null,
+        system: false,
+      },
+    })
+    expect(list[1]!.note).toMatchObject({ type: 'LegacyDiffNote', body: 'This line' })
+    // `target_type=note` is `Note` alone, on a commit as on an issue.
+    expect(summary(await events(`${SECRET}/events?target_type=note`))).toEqual(['commented on Note'])
+    // A guest of the private project may not read its code (`commit_note?`: `download_code`).
+    expect(await events(`${SECRET}/events?action=commented`, GUS)).toEqual([])
+    // Our comments on commits and on issues are numbered apart: an issue note with the same id is not it.
+    const issue = await ok('POST', `${APP}/issues`, { title: 'Talk' })
+    await ok('POST', `${APP}/issues/${issue.iid as number}/notes`, { body: 'On the issue' })
+    expect(summary(await events(`${APP}/events?action=commented`))).toEqual(['commented on Note'])
+    expect((await events(`${SECRET}/events?action=commented`))[1]!.note).toMatchObject({ body: 'Nice' })
+  })
+
   it('a project milestone opened, closed, reopened and destroyed; once gone its events are shown to nobody', async () => {
     const m = await ok('POST', `${APP}/milestones`, { title: 'v1' })
     await ok('PUT', `${APP}/milestones/${m.id as number}`, { state_event: 'close' })

@@ -208,6 +208,15 @@ export function withMemberEvents(
   }
 }
 
+/** A comment on a commit records `commented` (`Notes::PostProcessService`, as an issue's). */
+export function withCommitNoteEvents(
+  repository: RepositoryService,
+  events: EventRecorder,
+): RepositoryService {
+  repository.commitNotes.onCreated(({ row }) => events.commitNote(row))
+  return repository
+}
+
 /** Every ref the repository API moves records a push (`Git::BaseHooksService#create_events`). */
 export function withPushEvents(repository: RepositoryService, events: EventRecorder): RepositoryService {
   repository.onPush((event) => events.push(event))
