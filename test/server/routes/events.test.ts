@@ -232,6 +232,25 @@ describe('recorded events', () => {
     ])
   })
 
+  it('a membership removed once expired: `removed due to membership expiration from` (`expired`)', async () => {
+    const otto = (await ok('GET', '/api/v4/users?username=otto'))[0 as never] as Json
+    await ok('POST', `${APP}/members`, { user_id: otto.id, access_level: 30, expires_at: '2026-03-02' })
+    const rita = (await ok('GET', '/api/v4/users?username=rita'))[0 as never] as Json
+    // The day it expires it counts as expired from its start (`Expirable#expired?`).
+    clock.advance(24 * 3600 * 1000)
+    await ok('DELETE', `${APP}/members/${otto.id as number}`)
+    await ok('DELETE', `${APP}/members/${rita.id as number}`)
+    const list = await events(`${APP}/events`)
+    expect(list.map((e) => [e.action_name, e.author_username, e.target_type])).toEqual([
+      ['left', 'rita', 'Project'],
+      ['removed due to membership expiration from', 'otto', 'Project'],
+      ['joined', 'otto', 'Project'],
+    ])
+    expect(summary(await events(`${APP}/events?action=expired`))).toEqual([
+      'removed due to membership expiration from Project',
+    ])
+  })
+
   it('before 18.4 project events have no target, and `target_type=project` finds none', async () => {
     const old = await startServer(seed, { gitlabVersion: '18.3.0', clock: manualClock() })
     try {

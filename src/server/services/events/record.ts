@@ -74,8 +74,8 @@ export function eventRecorder(ctx: ServiceContext) {
       if (m.project_id === null) return
       store.events.insert(add(m.project_id, authorId, action, { type: 'Milestone', id: m.id }))
     },
-    /** `join_project`, `leave_project`: the member is the author. */
-    membership(userId: number, projectId: number, action: 'joined' | 'left'): void {
+    /** `join_source`, `leave_project`, `expired_leave_project`: the member is the author. */
+    membership(userId: number, projectId: number, action: 'joined' | 'left' | 'expired'): void {
       store.events.insert(add(projectId, userId, action))
     },
     /** `PushEventPayloadService`: one event per ref moved, with what the push did. */
