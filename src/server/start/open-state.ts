@@ -86,6 +86,7 @@ import { withPushHooks } from '../services/hooks/push-events.js'
 import { eventService } from '../services/events/events.js'
 import {
   withCommitNoteEvents,
+  withImportEvents,
   withIssueEvents,
   withMemberEvents,
   withMilestoneEvents,
@@ -306,7 +307,7 @@ function composeServices(
     health: healthService(api.ctx.store),
     members: withMemberEvents(api.ctx, memberService(api.ctx), recorder),
     ...ciServices(api, events),
-    transfers: transferServices(api, removals(api.ctx, removedFiles), options.transfers),
+    transfers: transferServices(api, removals(api.ctx, removedFiles), recorder, options.transfers),
     groupLabels: groupLabelService(api.ctx),
     groupMilestones: groupMilestoneService(api.ctx),
     promotions: promotionService(api.ctx),
@@ -422,7 +423,12 @@ export interface TransferOptions {
  * jobs still running at close are told to stop and awaited. A restart marks exports and imports
  * that were under way as failed.
  */
-function transferServices(api: Assembly, removed: Removals, options: TransferOptions = {}): Transfers {
+function transferServices(
+  api: Assembly,
+  removed: Removals,
+  recorder: EventRecorder,
+  options: TransferOptions = {},
+): Transfers {
   const { store } = api.ctx
   const work = workDir(api.settings.data, ['transfers'], 'transfers')
   const now = api.ctx.clock.now().toISOString()
@@ -466,13 +472,16 @@ function transferServices(api: Assembly, removed: Removals, options: TransferOpt
       : {}),
   }
   const slots = jobSlots(CONCURRENT_IMPORTS)
-  const imports = importService(api.ctx, {
-    ...env,
-    removals: removed,
-    limits: extractLimits,
-    s3Endpoint: options.s3Endpoint,
-    slots,
-  })
+  const imports = withImportEvents(
+    importService(api.ctx, {
+      ...env,
+      removals: removed,
+      limits: extractLimits,
+      s3Endpoint: options.s3Endpoint,
+      slots,
+    }),
+    recorder,
+  )
   const relationImports = relationImportService(api.ctx, { ...env, limits: extractLimits, slots })
   api.onClose(async () => {
     await queue.close()

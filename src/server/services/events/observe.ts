@@ -2,6 +2,7 @@ import { today } from '../../domain/clock.js'
 import type { IssueRow } from '../../store/issues.js'
 import type { ServiceContext } from '../context.js'
 import type { IssueMoveService } from '../issues/moves.js'
+import type { ImportService } from '../imports.js'
 import type { IssueService } from '../issues/issues.js'
 import type { MemberService } from '../members/members.js'
 import type { NoteService } from '../notes.js'
@@ -113,6 +114,21 @@ export function withProjectEvents(
       if (input.initialize_with_readme && branch !== null && head !== undefined)
         events.push({ project, kind: 'branch', ref: branch, before: BLANK_SHA, after: head, user: author })
       return made
+    },
+  }
+}
+
+/**
+ * A project import makes its project through `Projects::CreateService`, whose `after_create_actions`
+ * record `created` by the importer when the request is taken, before the import runs.
+ */
+export function withImportEvents(imports: ImportService, events: EventRecorder): ImportService {
+  return {
+    ...imports,
+    async create(actor, params, importType, source, requestId, check) {
+      const status = await imports.create(actor, params, importType, source, requestId, check)
+      if (actor.id !== null) events.project(actor.id, status.id)
+      return status
     },
   }
 }
