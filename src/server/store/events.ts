@@ -6,6 +6,7 @@ export interface EventRow {
   project_id: number
   author_id: number
   action: number
+  /** The target's class; a comment on a commit's is ours (`CommitNote`, domain/event-actions.ts). */
   target_type: string | null
   target_id: number | null
   created_at: string
