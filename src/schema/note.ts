@@ -41,7 +41,8 @@ export const NoteCommandsChanges = Type.Object(
 )
 
 /**
- * `Entities::Note` (`lib/api/entities/note.rb`): a comment or system note on an issue, in GitLab's key order.
+ * `Entities::Note` (`lib/api/entities/note.rb`): a comment or system note on an issue, in GitLab's key order;
+ * a comment on a commit (in an event) has no `noteable_id` nor `noteable_iid`.
  */
 export const Note = Type.Object(
   {
@@ -53,15 +54,15 @@ export const Note = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     system: Type.Boolean(),
-    noteable_id: Type.Integer(),
-    noteable_type: Type.String({ description: 'Issue' }),
+    noteable_id: Nullable(Type.Integer()),
+    noteable_type: Type.String({ description: 'Issue or Commit' }),
     project_id: Type.Integer(),
     resolvable: Type.Boolean(),
     confidential: Type.Boolean(),
     internal: Type.Boolean(),
     imported: Type.Boolean(),
     imported_from: Type.String(),
-    noteable_iid: Type.Integer(),
+    noteable_iid: Nullable(Type.Integer()),
     commands_changes: NoteCommandsChanges,
   },
   { title: 'Note' },

@@ -1,6 +1,6 @@
 /*
  * The Events API through python-gitlab (Debian's python3-gitlab; CONTRIBUTING.md): what a project's
- * issues, comments and pushes recorded, as `project.events`, `gl.events` and `user.events` list it.
+ * issues, comments (on an issue and on a commit) and pushes recorded, as `project.events`, `gl.events` and `user.events` list it.
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
@@ -29,11 +29,14 @@ it('python-gitlab: project.events, gl.events and user.events', async () => {
     timeout: 60_000,
   })
   expect(JSON.parse(stdout)).toEqual({
-    project: ['pushed to', 'closed', 'commented on', 'opened'],
+    project: ['commented on', 'pushed to', 'closed', 'commented on', 'opened'],
     push: ['main', 'Add notes'],
-    note: ['Seen again'],
+    note: [
+      ['Looks good', 'Commit', 'Add notes'],
+      ['Seen again', 'Issue', 'Flaky'],
+    ],
     mine: ['Flaky', 'Flaky'],
-    user: 4,
+    user: 5,
     refused: [400, 'target_type does not have a valid value'],
   })
 })

@@ -15,6 +15,29 @@ export const EVENT_ACTIONS = {
 } as const
 export type EventAction = keyof typeof EVENT_ACTIONS
 
+/**
+ * The stored `target_type` of a comment on a commit, and the class GitLab names (`Note`, or
+ * `LegacyDiffNote` on a line of its diff): our comments on commits have a table, and ids, of their own.
+ */
+export const COMMIT_NOTE_TARGETS: Readonly<Record<string, string>> = {
+  CommitNote: 'Note',
+  CommitLegacyDiffNote: 'LegacyDiffNote',
+}
+
+/** The stored `target_type`s of the events GitLab lists for `target_type` class `cls`. */
+export const storedTargetTypes = (cls: string): string[] => [
+  cls,
+  ...Object.keys(COMMIT_NOTE_TARGETS).filter((stored) => COMMIT_NOTE_TARGETS[stored] === cls),
+]
+
+/** The actions of a project's own events (`Event::PROJECT_ACTIONS`): their target is the project, or none before 18.4. */
+export const PROJECT_EVENT_ACTIONS: readonly number[] = [
+  EVENT_ACTIONS.created,
+  EVENT_ACTIONS.joined,
+  EVENT_ACTIONS.left,
+  EVENT_ACTIONS.expired,
+]
+
 /** `Event::TARGET_TYPES`: the class each `target_type` filter value names. */
 export const EVENT_TARGET_CLASSES: Record<string, string> = {
   issue: 'Issue',
@@ -30,7 +53,7 @@ export const EVENT_TARGET_CLASSES: Record<string, string> = {
 
 /**
  * `Event#action_name`: a push by what it did to its ref; otherwise by action, `created` for a project
- * (no target) and `opened` for anything else created or reopened.
+ * (no target, or the project itself) and `opened` for anything else created or reopened.
  */
 export function eventActionName(
   action: number,
@@ -58,6 +81,6 @@ export function eventActionName(
     case A.approved:
       return 'approved'
     default:
-      return action === A.created && targetType === null ? 'created' : 'opened'
+      return action === A.created && (targetType === null || targetType === 'Project') ? 'created' : 'opened'
   }
 }

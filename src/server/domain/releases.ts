@@ -345,6 +345,18 @@ export const RELEASE_RULES = {
     change: 'pipeline creation and triggers accept inputs for spec:inputs',
     where: 'src/server/services/pipeline-api.ts',
   },
+  /**
+   * GitLab 18.4: `EventCreateService#create_project`, `join_source`, `leave_project` and
+   * `expired_leave_project` record the project as the event's target (gitlab-org/gitlab#565786), and the
+   * Event model reads an older project event without one as if it had it (gitlab-org/gitlab!206175):
+   * `target_type` `Project`, `target_id` the project's, and `target_type=project` lists them. Before,
+   * no target. The release is our reading of those threads' dates (August and September 2025).
+   */
+  projectEventTargets: {
+    since: '18.4',
+    change: 'project events (created, joined, left, expired) name the project as their target',
+    where: 'src/server/services/events/events.ts',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

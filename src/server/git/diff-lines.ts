@@ -1,9 +1,17 @@
+/** A changed line's numbers in the old and the new file (`Gitlab::Diff::Line#old_pos`, `#new_pos`). */
+export interface LinePositions {
+  old: number
+  new: number
+}
+
 /**
- * Whether a file's diff (`unifiedDiff`'s hunks) holds a changed line: `type` `new` an added line whose
- * number in the new file is `line`, `old` a removed line whose number in the old file is `line`. Context
- * lines are neither (`Gitlab::Diff::Parser` gives them no type), as the commit comments API matches them.
+ * Where a file's diff (`unifiedDiff`'s hunks) holds a changed line: `type` `new` an added line whose
+ * number in the new file is `line`, `old` a removed line whose number in the old file is `line`; undefined
+ * when it holds none. Context lines are neither (`Gitlab::Diff::Parser` gives them no type), as the commit
+ * comments API matches them. An added line's old position is the old file's line it comes before, and a
+ * removed line's new position likewise, as the parser counts them.
  */
-export function diffHasLine(diff: string, line: number, type: 'new' | 'old'): boolean {
+export function diffLine(diff: string, line: number, type: 'new' | 'old'): LinePositions | undefined {
   let oldPos = 0
   let newPos = 0
   for (const text of diff.split('\n')) {
@@ -14,15 +22,15 @@ export function diffHasLine(diff: string, line: number, type: 'new' | 'old'): bo
       continue
     }
     if (text.startsWith('+')) {
-      if (type === 'new' && newPos === line) return true
+      if (type === 'new' && newPos === line) return { old: oldPos, new: newPos }
       newPos++
     } else if (text.startsWith('-')) {
-      if (type === 'old' && oldPos === line) return true
+      if (type === 'old' && oldPos === line) return { old: oldPos, new: newPos }
       oldPos++
     } else if (text.startsWith(' ')) {
       oldPos++
       newPos++
     }
   }
-  return false
+  return undefined
 }

@@ -165,17 +165,37 @@ export function issuePayload(
   return payload
 }
 
-/** `Gitlab::DataBuilder::Note#build` for a note on an issue. */
-export function notePayload(
+/** What a note's hook attributes differ in, whatever it is on (`Gitlab::HookData::NoteBuilder`). */
+export interface HookNote {
+  id: number
+  author_id: number
+  body: string
+  created_at: string
+  updated_at: string
+  discussion_id: string | null
+  /** The commit's SHA for a comment on a commit. */
+  commit_id: string | null
+  /** `Gitlab::Git.diff_line_code` of a comment on a line. */
+  line_code: string | null
+  noteable_id: number | null
+  noteable_type: 'Issue' | 'Commit'
+  system: boolean
+  type: string | null
+  internal: boolean
+  /** Where the note is shown (`Gitlab::UrlBuilder`), with its `#note_id` anchor. */
+  url: string
+}
+
+/** `Gitlab::DataBuilder::Note#build_base_data`: all but the noteable's own key (`issue`, `commit`). */
+export function noteBase(
   instance: Instance,
   project: HookProject,
   user: UserRow,
-  note: NoteRow,
-  issue: HookIssue,
+  note: HookNote,
+  confidential: boolean,
   action: string,
 ): Json {
   const projectAttrs = projectHookAttrs(instance, project)
-  const confidential = note.internal === 1 || issue.row.confidential === 1
   return {
     object_kind: 'note',
     event_type: confidential ? 'confidential_note' : 'note',
@@ -186,14 +206,14 @@ export function notePayload(
       attachment: null,
       author_id: note.author_id,
       change_position: null,
-      commit_id: null,
+      commit_id: note.commit_id,
       created_at: rubyTime(note.created_at),
-      discussion_id: note.discussion_id ?? null,
+      discussion_id: note.discussion_id,
       id: note.id,
-      line_code: null,
+      line_code: note.line_code,
       note: note.body,
-      noteable_id: issue.row.id,
-      noteable_type: 'Issue',
+      noteable_id: note.noteable_id,
+      noteable_type: note.noteable_type,
       original_position: null,
       position: null,
       project_id: project.row.id,
@@ -201,16 +221,47 @@ export function notePayload(
       resolved_by_id: null,
       resolved_by_push: null,
       st_diff: null,
-      system: note.system === 1,
-      type: note.type ?? null,
+      system: note.system,
+      type: note.type,
       updated_at: rubyTime(note.updated_at),
       updated_by_id: null,
-      internal: note.internal === 1,
+      internal: note.internal,
       description: note.body,
-      url: `${instance.baseUrl}/${project.row.full_path}/-/issues/${issue.row.iid}#note_${note.id}`,
+      url: note.url,
       action,
     },
     repository: repository(projectAttrs),
+  }
+}
+
+/** `Gitlab::DataBuilder::Note#build` for a note on an issue. */
+export function notePayload(
+  instance: Instance,
+  project: HookProject,
+  user: UserRow,
+  note: NoteRow,
+  issue: HookIssue,
+  action: string,
+): Json {
+  const hookNote: HookNote = {
+    id: note.id,
+    author_id: note.author_id,
+    body: note.body,
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    discussion_id: note.discussion_id ?? null,
+    commit_id: null,
+    line_code: null,
+    noteable_id: issue.row.id,
+    noteable_type: 'Issue',
+    system: note.system === 1,
+    type: note.type ?? null,
+    internal: note.internal === 1,
+    url: `${instance.baseUrl}/${project.row.full_path}/-/issues/${issue.row.iid}#note_${note.id}`,
+  }
+  const confidential = note.internal === 1 || issue.row.confidential === 1
+  return {
+    ...noteBase(instance, project, user, hookNote, confidential, action),
     issue: issueHookAttrs(instance, project.row, issue),
   }
 }

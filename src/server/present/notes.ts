@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Note } from '../../schema/index.js'
+import type { CommitNoteRow } from '../store/commit-notes.js'
 import type { NoteRow } from '../store/notes.js'
 import type { UserRow } from '../store/users.js'
 import type { Instance } from './context.js'
@@ -35,6 +36,37 @@ export function presentNote(
     commands_changes: commands,
   }
 }
+
+/** `Entities::Note` of a comment on a commit (an event's `note`): no noteable id nor iid, never internal. */
+export function presentNoteOfCommit(instance: Instance, row: CommitNoteRow, author: UserRow): Note {
+  return {
+    id: row.id,
+    type: row.line === null ? null : 'LegacyDiffNote',
+    body: row.note,
+    attachment: null,
+    author: presentUser(author, instance),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    system: false,
+    noteable_id: null,
+    noteable_type: 'Commit',
+    project_id: row.project_id,
+    resolvable: false,
+    confidential: false,
+    internal: false,
+    imported: false,
+    imported_from: 'none',
+    noteable_iid: null,
+    commands_changes: {},
+  }
+}
+
+/**
+ * A comment on a commit's discussion id: 40 hex digits as GitLab's, derived from its id (our comments on
+ * commits keep none), apart from the issue notes' with the same id.
+ */
+export const commitNoteDiscussionId = (row: Pick<CommitNoteRow, 'id'>): string =>
+  createHash('sha1').update(`commit_note:${row.id}`).digest('hex')
 
 /**
  * A note's discussion id: its thread's, or for an individual note one of its own, 40 hex digits as

@@ -26,12 +26,15 @@ export function commitTitle(message: string): string {
   return `${full.slice(0, space > 0 ? space : 80)}…`
 }
 
-/** `Commit#hook_attrs(with_changed_files: true)`: `timestamp` is the committer's date (`xmlschema`). */
+/**
+ * `Commit#hook_attrs`: `timestamp` is the committer's date (`xmlschema`); with `changes` what
+ * `with_changed_files: true` adds (a push's commits; a note's commit has none).
+ */
 export function commitHookAttrs(
   instance: Instance,
   projectPath: string,
   c: HistoryCommit,
-  changes: CommitChanges,
+  changes?: CommitChanges,
 ): Json {
   return {
     id: c.sha,

@@ -79,12 +79,14 @@ import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { hookDelivery, type HookDelivery } from '../jobs/hook-delivery.js'
 import { hookEvents, type HookEvents } from '../services/hooks/events.js'
 import { hookService } from '../services/hooks/hooks.js'
-import { withIssueHooks, withNoteHooks } from '../services/hooks/observe.js'
+import { withCommitNoteHooks, withIssueHooks, withNoteHooks } from '../services/hooks/observe.js'
 import { repositoryService } from '../services/repository/repository.js'
 import { withPushPipelines } from '../services/push-pipelines.js'
 import { withPushHooks } from '../services/hooks/push-events.js'
 import { eventService } from '../services/events/events.js'
 import {
+  withCommitNoteEvents,
+  withImportEvents,
   withIssueEvents,
   withMemberEvents,
   withMilestoneEvents,
@@ -305,22 +307,28 @@ function composeServices(
     health: healthService(api.ctx.store),
     members: withMemberEvents(api.ctx, memberService(api.ctx), recorder),
     ...ciServices(api, events),
-    transfers: transferServices(api, removals(api.ctx, removedFiles), options.transfers),
+    transfers: transferServices(api, removals(api.ctx, removedFiles), recorder, options.transfers),
     groupLabels: groupLabelService(api.ctx),
     groupMilestones: groupMilestoneService(api.ctx),
     promotions: promotionService(api.ctx),
     pageReads: pageReadService(api.ctx),
     hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
-    repository: withPushEvents(
-      withPushHooks(
-        withPushPipelines(
-          repositoryService(api.ctx),
-          api.ctx,
-          api.workers.runner,
-          remoteIncludes(api.settings.allowLocalRequests),
+    repository: withCommitNoteEvents(
+      withCommitNoteHooks(
+        withPushEvents(
+          withPushHooks(
+            withPushPipelines(
+              repositoryService(api.ctx),
+              api.ctx,
+              api.workers.runner,
+              remoteIncludes(api.settings.allowLocalRequests),
+            ),
+            api.ctx,
+            delivery,
+          ),
+          recorder,
         ),
-        api.ctx,
-        delivery,
+        events,
       ),
       recorder,
     ),
@@ -415,7 +423,12 @@ export interface TransferOptions {
  * jobs still running at close are told to stop and awaited. A restart marks exports and imports
  * that were under way as failed.
  */
-function transferServices(api: Assembly, removed: Removals, options: TransferOptions = {}): Transfers {
+function transferServices(
+  api: Assembly,
+  removed: Removals,
+  recorder: EventRecorder,
+  options: TransferOptions = {},
+): Transfers {
   const { store } = api.ctx
   const work = workDir(api.settings.data, ['transfers'], 'transfers')
   const now = api.ctx.clock.now().toISOString()
@@ -459,13 +472,16 @@ function transferServices(api: Assembly, removed: Removals, options: TransferOpt
       : {}),
   }
   const slots = jobSlots(CONCURRENT_IMPORTS)
-  const imports = importService(api.ctx, {
-    ...env,
-    removals: removed,
-    limits: extractLimits,
-    s3Endpoint: options.s3Endpoint,
-    slots,
-  })
+  const imports = withImportEvents(
+    importService(api.ctx, {
+      ...env,
+      removals: removed,
+      limits: extractLimits,
+      s3Endpoint: options.s3Endpoint,
+      slots,
+    }),
+    recorder,
+  )
   const relationImports = relationImportService(api.ctx, { ...env, limits: extractLimits, slots })
   api.onClose(async () => {
     await queue.close()

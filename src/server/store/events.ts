@@ -6,6 +6,7 @@ export interface EventRow {
   project_id: number
   author_id: number
   action: number
+  /** The target's class; a comment on a commit's is ours (`CommitNote`, domain/event-actions.ts). */
   target_type: string | null
   target_id: number | null
   created_at: string
@@ -40,7 +41,10 @@ export interface EventFilter {
   /** Only these projects' events (a project's list, or the projects the caller may see). */
   projectIds?: number[]
   action?: number
-  targetType?: string
+  /** The stored target types to match (`Note` matches comments on issues and on commits). */
+  targetTypes?: string[]
+  /** With `targetTypes`, also the events of these actions that have no target (GitLab's `for_project` scope). */
+  untargetedActions?: readonly number[]
   /** `created_at` strictly before / after these timestamps. */
   before?: string
   after?: string
@@ -50,15 +54,23 @@ export interface EventFilter {
 function where(f: EventFilter): { sql: string; args: (string | number)[] } {
   const parts: string[] = []
   const args: (string | number)[] = []
-  const add = (sql: string, value: string | number | undefined) => {
+  const add = (sql: string, value: string | number | undefined, ...more: (string | number)[]) => {
     if (value === undefined) return
     parts.push(sql)
-    args.push(value)
+    args.push(value, ...more)
   }
   add('e.author_id = ?', f.authorId)
   if (f.projectIds) add('e.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds))
   add('e.action = ?', f.action)
-  add('e.target_type = ?', f.targetType)
+  const types = f.targetTypes && JSON.stringify(f.targetTypes)
+  if (f.untargetedActions)
+    add(
+      `(e.target_type IN (SELECT value FROM json_each(?))
+        OR (e.target_type IS NULL AND e.action IN (SELECT value FROM json_each(?))))`,
+      types,
+      JSON.stringify(f.untargetedActions),
+    )
+  else add('e.target_type IN (SELECT value FROM json_each(?))', types)
   add('e.created_at < ?', f.before)
   add('e.created_at > ?', f.after)
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args }

@@ -1,6 +1,6 @@
 import { inspectDb } from '../../../src/server/store/inspect.js'
 import { manualClock } from '../../support/pipeline-seed.js'
-import { serverEach } from '../../support/server.js'
+import { serverEach, startServer } from '../../support/server.js'
 
 /*
  * The Events API (`lib/api/events.rb`, `lib/api/project_events.rb`): what the server records where
@@ -56,7 +56,7 @@ const summary = (list: Json[]) => list.map((e) => `${e.action_name} ${e.target_t
 const eventRows = () => inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM events').pluck().get()
 
 describe('recorded events', () => {
-  it('a project created: `created`, no target, in GitLab key order', async () => {
+  it('a project created: `created`, the project its target (18.4 on), in GitLab key order', async () => {
     const project = await ok('POST', '/api/v4/projects', { name: 'Mine' })
     const [event, ...rest] = await events(`/api/v4/projects/${project.id as number}/events`)
     expect(rest).toEqual([])
@@ -78,10 +78,10 @@ describe('recorded events', () => {
     expect(event).toMatchObject({
       project_id: project.id,
       action_name: 'created',
-      target_id: null,
-      target_iid: null,
-      target_type: null,
-      target_title: null,
+      target_id: project.id,
+      target_iid: project.id,
+      target_type: 'Project',
+      target_title: 'Mine',
       created_at: '2026-03-01T10:00:00.000Z',
       author: { username: 'alice', name: 'Alice' },
       imported: false,
@@ -160,6 +160,43 @@ describe('recorded events', () => {
     expect(summary(await events(`${APP}/events?target_type=note`))).toEqual(['commented on Note'])
   })
 
+  it('a comment on a commit: `commented on` a Note (a line`s a LegacyDiffNote), titled as its commit, shown to those who read code', async () => {
+    const made = await ok('POST', `${SECRET}/repository/commits`, {
+      branch: 'main',
+      commit_message: 'Change the readme\n\nWhy',
+      actions: [{ action: 'update', file_path: 'README.md', content: 'hello\n' }],
+    })
+    const sha = made.id as string
+    const plain = `${SECRET}/repository/commits/${sha}/comments`
+    await ok('POST', plain, { note: 'Nice' })
+    await ok('POST', plain, { note: 'This line', path: 'README.md', line: 1 })
+    const list = await events(`${SECRET}/events?action=commented&sort=asc`)
+    expect(summary(list)).toEqual(['commented on Note', 'commented on LegacyDiffNote'])
+    expect(list[0]).toMatchObject({
+      target_iid: list[0]!.target_id,
+      target_title: 'Change the readme',
+      author_username: 'alice',
+      note: {
+        type: null,
+        body: 'Nice',
+        noteable_id: null,
+        noteable_type: 'Commit',
+        noteable_iid: null,
+        system: false,
+      },
+    })
+    expect(list[1]!.note).toMatchObject({ type: 'LegacyDiffNote', body: 'This line' })
+    // `target_type=note` is `Note` alone, on a commit as on an issue.
+    expect(summary(await events(`${SECRET}/events?target_type=note`))).toEqual(['commented on Note'])
+    // A guest of the private project may not read its code (`commit_note?`: `download_code`).
+    expect(await events(`${SECRET}/events?action=commented`, GUS)).toEqual([])
+    // Our comments on commits and on issues are numbered apart: an issue note with the same id is not it.
+    const issue = await ok('POST', `${APP}/issues`, { title: 'Talk' })
+    await ok('POST', `${APP}/issues/${issue.iid as number}/notes`, { body: 'On the issue' })
+    expect(summary(await events(`${APP}/events?action=commented`))).toEqual(['commented on Note'])
+    expect((await events(`${SECRET}/events?action=commented`))[1]!.note).toMatchObject({ body: 'Nice' })
+  })
+
   it('a project milestone opened, closed, reopened and destroyed; once gone its events are shown to nobody', async () => {
     const m = await ok('POST', `${APP}/milestones`, { title: 'v1' })
     await ok('PUT', `${APP}/milestones/${m.id as number}`, { state_event: 'close' })
@@ -181,10 +218,55 @@ describe('recorded events', () => {
     await ok('DELETE', `${APP}/members/${otto.id as number}`)
     await ok('POST', '/api/v4/groups/acme/members', { user_id: otto.id, access_level: 10 })
     const list = await events(`${APP}/events`)
-    expect(list.map((e) => [e.action_name, e.author_username, e.target_type])).toEqual([
-      ['left', 'otto', null],
-      ['joined', 'otto', null],
+    const app = await ok('GET', APP)
+    expect(list.map((e) => [e.action_name, e.author_username, e.target_type, e.target_id])).toEqual([
+      ['left', 'otto', 'Project', app.id],
+      ['joined', 'otto', 'Project', app.id],
     ])
+    expect(list[0]).toMatchObject({ target_iid: app.id, target_title: 'app' })
+    // `target_type=project` lists the project's own events, no push among them (`Event.for_project`).
+    await ok('POST', `${APP}/repository/branches`, { branch: 'b', ref: 'main' })
+    expect(summary(await events(`${APP}/events?target_type=project`))).toEqual([
+      'left Project',
+      'joined Project',
+    ])
+  })
+
+  it('a membership removed once expired: `removed due to membership expiration from` (`expired`)', async () => {
+    const otto = (await ok('GET', '/api/v4/users?username=otto'))[0 as never] as Json
+    await ok('POST', `${APP}/members`, { user_id: otto.id, access_level: 30, expires_at: '2026-03-02' })
+    const rita = (await ok('GET', '/api/v4/users?username=rita'))[0 as never] as Json
+    // The day it expires it counts as expired from its start (`Expirable#expired?`).
+    clock.advance(24 * 3600 * 1000)
+    await ok('DELETE', `${APP}/members/${otto.id as number}`)
+    await ok('DELETE', `${APP}/members/${rita.id as number}`)
+    const list = await events(`${APP}/events`)
+    expect(list.map((e) => [e.action_name, e.author_username, e.target_type])).toEqual([
+      ['left', 'rita', 'Project'],
+      ['removed due to membership expiration from', 'otto', 'Project'],
+      ['joined', 'otto', 'Project'],
+    ])
+    expect(summary(await events(`${APP}/events?action=expired`))).toEqual([
+      'removed due to membership expiration from Project',
+    ])
+  })
+
+  it('before 18.4 project events have no target, and `target_type=project` finds none', async () => {
+    const old = await startServer(seed, { gitlabVersion: '18.3.0', clock: manualClock() })
+    try {
+      const made = await old.http('POST', '/api/v4/projects', { token: ALICE, json: { name: 'Old' } })
+      const id = (made.body as Json).id as number
+      const res = await old.http('GET', `/api/v4/projects/${id}/events`, { token: ALICE })
+      expect(res.body).toMatchObject([
+        { action_name: 'created', target_id: null, target_iid: null, target_type: null, target_title: null },
+      ])
+      const filtered = await old.http('GET', `/api/v4/projects/${id}/events?target_type=project`, {
+        token: ALICE,
+      })
+      expect(filtered.body).toEqual([])
+    } finally {
+      await old.close()
+    }
   })
 
   it('a group member removed leaves the projects below too: `left` there, unless skip_subresources', async () => {
@@ -192,10 +274,10 @@ describe('recorded events', () => {
     await ok('POST', `${APP}/members`, { user_id: otto.id, access_level: 30 })
     await ok('POST', '/api/v4/groups/acme/members', { user_id: otto.id, access_level: 10 })
     await ok('DELETE', `/api/v4/groups/acme/members/${otto.id as number}?skip_subresources=true`)
-    expect(summary(await events(`${APP}/events`))).toEqual(['joined -'])
+    expect(summary(await events(`${APP}/events`))).toEqual(['joined Project'])
     await ok('POST', '/api/v4/groups/acme/members', { user_id: otto.id, access_level: 10 })
     await ok('DELETE', `/api/v4/groups/acme/members/${otto.id as number}`)
-    expect(summary(await events(`${APP}/events`))).toEqual(['left -', 'joined -'])
+    expect(summary(await events(`${APP}/events`))).toEqual(['left Project', 'joined Project'])
   })
 
   it('pushes through the API: `pushed to`, `pushed new` and `deleted`, with their push_data', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,6 +26,7 @@ afterEach(async () => {
   await receiver.close()
 })
 
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex')
 const hookCount = () =>
   inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM web_hooks').pluck().get() as number
 const addHook = async (json: Json) => {
@@ -385,6 +387,74 @@ describe('deliveries', () => {
     await t.http('POST', `${P}/issues/${issue.iid}/notes`, { token: MARK, json: { body: 'Bye' } })
     await receiver.next(2)
     expect(receiver.got.map((r) => (r.body.object_attributes as Json).note)).toEqual(['Hello', 'Bye'])
+  })
+
+  it('sends a note event for a comment on a commit, with the commit, a line`s as a LegacyDiffNote', async () => {
+    const made = await t.http('POST', `${P}/repository/commits`, {
+      token: MARK,
+      json: {
+        branch: 'main',
+        commit_message: 'Add f\n\nwith a body',
+        actions: [{ action: 'create', file_path: 'f.txt', content: 'a\nb\n' }],
+      },
+    })
+    expect(made.status).toBe(201)
+    const sha = (made.body as Json).id as string
+    await addHook({ note_events: true })
+    const comment = (json: Json) =>
+      t.http('POST', `${P}/repository/commits/${sha}/comments`, { token: MARK, json })
+    expect((await comment({ note: 'Nice' })).status).toBe(201)
+    expect((await comment({ note: 'On b', path: 'f.txt', line: 2 })).status).toBe(201)
+    await receiver.next(2)
+    const [plain, onLine] = receiver.got
+    expect(plain!.headers['x-gitlab-event']).toBe('Note Hook')
+    expect(Object.keys(plain!.body)).toEqual([
+      'object_kind',
+      'event_type',
+      'user',
+      'project_id',
+      'project',
+      'object_attributes',
+      'repository',
+      'commit',
+    ])
+    expect(plain!.body).toMatchObject({
+      object_kind: 'note',
+      event_type: 'note',
+      user: { username: 'mark' },
+      object_attributes: {
+        note: 'Nice',
+        noteable_type: 'Commit',
+        noteable_id: null,
+        commit_id: sha,
+        line_code: null,
+        type: null,
+        system: false,
+        action: 'create',
+        url: expect.stringMatching(new RegExp(`/acme/app/-/commit/${sha}#note_\\d+$`)),
+      },
+      commit: {
+        id: sha,
+        message: 'Add f\n\nwith a body',
+        title: 'Add f',
+        url: expect.stringMatching(new RegExp(`/acme/app/-/commit/${sha}$`)),
+        author: { name: expect.any(String), email: expect.any(String) },
+      },
+    })
+    expect(Object.keys(plain!.body.commit as Json)).toEqual([
+      'id',
+      'message',
+      'title',
+      'timestamp',
+      'url',
+      'author',
+    ])
+    expect((plain!.body.object_attributes as Json).discussion_id).toMatch(/^[0-9a-f]{40}$/)
+    // `Gitlab::Git.diff_line_code`: the path's SHA1, the old line (0: a new file) and the new one.
+    expect(onLine!.body.object_attributes).toMatchObject({
+      type: 'LegacyDiffNote',
+      line_code: `${sha1('f.txt')}_0_2`,
+    })
   })
 
   it('sends pipeline and job events as the pipeline runs', async () => {

@@ -283,6 +283,17 @@ describe('POST /projects/import: refusals', () => {
     expect(res.status).toBe(429)
     expect(t.server.store.projects.byPath('alice/p0')).toBeDefined()
   })
+
+  it('records `created` by the importer as the import is taken (`Projects::CreateService`)', async () => {
+    const res = await importFile(good(), { path: 'fresh' }, ALICE)
+    expect(res.status).toBe(201)
+    const id = (res.body as Json).id as number
+    await settled(id, ALICE)
+    const events = await list(`/api/v4/projects/${id}/events`, ALICE)
+    expect(events.map((e) => [e.action_name, e.author_username, e.target_type, e.target_id])).toEqual([
+      ['created', 'alice', 'Project', id],
+    ])
+  })
 })
 
 /** Crafted archives: tar-stream entries, gzipped. */

@@ -1,6 +1,8 @@
+import { today } from '../../domain/clock.js'
 import type { IssueRow } from '../../store/issues.js'
 import type { ServiceContext } from '../context.js'
 import type { IssueMoveService } from '../issues/moves.js'
+import type { ImportService } from '../imports.js'
 import type { IssueService } from '../issues/issues.js'
 import type { MemberService } from '../members/members.js'
 import type { NoteService } from '../notes.js'
@@ -116,6 +118,21 @@ export function withProjectEvents(
   }
 }
 
+/**
+ * A project import makes its project through `Projects::CreateService`, whose `after_create_actions`
+ * record `created` by the importer when the request is taken, before the import runs.
+ */
+export function withImportEvents(imports: ImportService, events: EventRecorder): ImportService {
+  return {
+    ...imports,
+    async create(actor, params, importType, source, requestId, check) {
+      const status = await imports.create(actor, params, importType, source, requestId, check)
+      if (actor.id !== null) events.project(actor.id, status.id)
+      return status
+    },
+  }
+}
+
 /** A project milestone opened, closed, reopened (`state_event`) or destroyed. */
 export function withMilestoneEvents(
   ctx: ServiceContext,
@@ -148,15 +165,17 @@ export function withMilestoneEvents(
 }
 
 /**
- * A user made a member of a project records `joined`, a project membership removed `left`, each by
- * that user (`ProjectMember#post_create_hook`, `#post_destroy_hook`); groups' memberships record none.
+ * A user made a member of a project records `joined`, a project membership removed `left` (`expired`
+ * when it had expired), each by that user (`ProjectMember#post_create_hook`, `#post_destroy_hook`);
+ * groups' memberships record none. The server removes no membership when it expires (it only stops
+ * counting it, as GitLab does until its daily `RemoveExpiredMembersWorker`).
  */
 export function withMemberEvents(
   ctx: ServiceContext,
   members: MemberService,
   events: EventRecorder,
 ): MemberService {
-  const { store, access } = ctx
+  const { store, access, clock } = ctx
   const projectOf = (actor: Parameters<MemberService['add']>[0], ref: string) => {
     try {
       return access.project(actor, ref)
@@ -191,7 +210,8 @@ export function withMemberEvents(
       return result
     },
     // A group's member leaves the projects below with it unless `skip_subresources`: each project
-    // membership that went records `left`.
+    // membership that went records `left`, or `expired` when its `expires_at` had come
+    // (`ProjectMember#post_destroy_hook`: `expired?`, from the start of that day).
     remove(actor, kind, ref, userId, q) {
       const projectsOf = () =>
         new Set(
@@ -201,11 +221,29 @@ export function withMemberEvents(
             .map((m) => m.source_id),
         )
       const before = projectsOf()
+      const day = today(clock)
+      const expired = new Set(
+        [...before].filter((id) => {
+          const expiresAt = store.members.get('project', id, userId)?.expires_at
+          return expiresAt != null && expiresAt <= day
+        }),
+      )
       members.remove(actor, kind, ref, userId, q)
       const after = projectsOf()
-      for (const projectId of before) if (!after.has(projectId)) events.membership(userId, projectId, 'left')
+      for (const projectId of before)
+        if (!after.has(projectId))
+          events.membership(userId, projectId, expired.has(projectId) ? 'expired' : 'left')
     },
   }
+}
+
+/** A comment on a commit records `commented` (`Notes::PostProcessService`, as an issue's). */
+export function withCommitNoteEvents(
+  repository: RepositoryService,
+  events: EventRecorder,
+): RepositoryService {
+  repository.commitNotes.onCreated(({ row }) => events.commitNote(row))
+  return repository
 }
 
 /** Every ref the repository API moves records a push (`Git::BaseHooksService#create_events`). */

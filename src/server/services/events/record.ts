@@ -1,5 +1,6 @@
 import { isoNow } from '../../domain/clock.js'
 import { EVENT_ACTIONS, type EventAction } from '../../domain/event-actions.js'
+import type { CommitNoteRow } from '../../store/commit-notes.js'
 import type { IssueRow } from '../../store/issues.js'
 import type { MilestoneRow } from '../../store/milestones.js'
 import type { NoteRow } from '../../store/notes.js'
@@ -19,7 +20,7 @@ function commitTitle(message: string | undefined): string | null {
 
 /**
  * Records events where GitLab's `EventCreateService` does: a project created, an issue opened, closed
- * or reopened, a comment (`Notes::PostProcessService`, never for system notes), a project milestone
+ * or reopened, a comment on an issue or a commit (`Notes::PostProcessService`, never for system notes), a project milestone
  * opened, closed, reopened or destroyed, a member joining or leaving a project (`ProjectMember`'s
  * hooks: the member is the author) and each ref a push moves (`Git::BaseHooksService#create_events`).
  */
@@ -59,6 +60,11 @@ export function eventRecorder(ctx: ServiceContext) {
         add(projectId, note.author_id, 'commented', { type: note.type ?? 'Note', id: note.id }),
       )
     },
+    /** `leave_note` of a comment on a commit: `Note`, or `LegacyDiffNote` on a line (stored as ours, events.ts). */
+    commitNote(note: CommitNoteRow): void {
+      const type = note.line === null ? 'CommitNote' : 'CommitLegacyDiffNote'
+      store.events.insert(add(note.project_id, note.author_id, 'commented', { type, id: note.id }))
+    },
     /** `open_milestone`, `close_milestone`, `reopen_milestone`, `destroy_milestone`: project milestones only. */
     milestone(
       authorId: number,
@@ -68,8 +74,8 @@ export function eventRecorder(ctx: ServiceContext) {
       if (m.project_id === null) return
       store.events.insert(add(m.project_id, authorId, action, { type: 'Milestone', id: m.id }))
     },
-    /** `join_project`, `leave_project`: the member is the author. */
-    membership(userId: number, projectId: number, action: 'joined' | 'left'): void {
+    /** `join_source`, `leave_project`, `expired_leave_project`: the member is the author. */
+    membership(userId: number, projectId: number, action: 'joined' | 'left' | 'expired'): void {
       store.events.insert(add(projectId, userId, action))
     },
     /** `PushEventPayloadService`: one event per ref moved, with what the push did. */

@@ -1,6 +1,8 @@
 import { guessTier } from '../../ci/environment.js'
 import { messageError } from '../../grape/gitlab-errors.js'
 import type { HookDelivery, HookName } from '../../jobs/hook-delivery.js'
+import { readCommit } from '../../git/history.js'
+import { commitNotePayload } from '../../present/commit-note-hook.js'
 import {
   issuePayload,
   jobPayload,
@@ -20,6 +22,7 @@ import type { ProjectRow } from '../../store/projects.js'
 import type { UserRow } from '../../store/users.js'
 import type { HookEvent } from '../../store/web-hooks.js'
 import type { Actor } from '../access.js'
+import type { CommitNoteMade } from '../repository/commit-notes.js'
 import { pushSample } from './push-events.js'
 import type { ServiceContext } from '../context.js'
 
@@ -173,6 +176,15 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
       const { project: p, confidential, payload } = notePayloadOf(actor.user, note, 'create')
       if (confidential) send(p.id, 'confidential_note_events', 'confidential_note_hooks', payload)
       else send(p.id, 'note_events', 'note_hooks', payload)
+    },
+    /** A comment on a commit (`note_events`; never confidential): its author is the hook's user. */
+    commitNoteCreated({ row, project: p, lineCode }: CommitNoteMade): void {
+      if (!hasHooks(p.id)) return
+      const user = store.users.get(row.author_id)
+      const commit = readCommit(store.gitObjects, row.commit_sha)
+      if (!user || !commit) return
+      const payload = commitNotePayload(instance, hookProject(p), user, row, lineCode, commit, 'create')
+      send(p.id, 'note_events', 'note_hooks', payload)
     },
     /** A pipeline's status moved (`Ci::Pipeline`'s `after_transition`: `PipelineHooksWorker`). */
     pipelineChanged(pipeline: PipelineRow): void {

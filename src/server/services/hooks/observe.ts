@@ -1,5 +1,6 @@
 import type { IssueService } from '../issues/issues.js'
 import type { NoteService } from '../notes.js'
+import type { RepositoryService } from '../repository/repository.js'
 import type { HookEvents } from './events.js'
 
 /*
@@ -39,4 +40,10 @@ export function withNoteHooks(notes: NoteService, events: HookEvents): NoteServi
       return made
     },
   }
+}
+
+/** A comment on a commit tells the hooks (`Notes::PostProcessService#execute_note_hooks`). */
+export function withCommitNoteHooks(repository: RepositoryService, events: HookEvents): RepositoryService {
+  repository.commitNotes.onCreated((made) => events.commitNoteCreated(made))
+  return repository
 }

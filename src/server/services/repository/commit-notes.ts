@@ -1,12 +1,14 @@
 import type { CommitNote, CommitNoteCreate } from '../../../schema/commit-note.js'
 import { isoNow } from '../../domain/clock.js'
-import { diffHasLine } from '../../git/diff-lines.js'
+import { createHash } from 'node:crypto'
+import { diffLine, type LinePositions } from '../../git/diff-lines.js'
 import { readCommit } from '../../git/history.js'
 import { treeChanges } from '../../git/tree-diff.js'
 import { unifiedDiff } from '../../git/unified-diff.js'
 import { notFound, paramError } from '../../grape/gitlab-errors.js'
 import type { Page, PageOut } from '../../grape/pagination.js'
 import { presentCommitNote } from '../../present/commit-notes.js'
+import type { CommitNoteRow } from '../../store/commit-notes.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
@@ -14,13 +16,21 @@ import { MAX_NOTE, noteError } from '../notes.js'
 import type { RepositoryCore } from './core.js'
 import type { RepositoryReads } from './reads.js'
 
+/** A comment on a commit just stored; `lineCode` (`Gitlab::Git.diff_line_code`) when it is on a line. */
+export interface CommitNoteMade {
+  row: CommitNoteRow
+  project: ProjectRow
+  lineCode: string | null
+}
+
 /**
  * Comments on a commit (`lib/api/commits.rb`): list (oldest first, offset pages) and create, for
  * whoever may read the code (`read_code`). The commit is a SHA, a short SHA, a branch or a tag
  * (`user_project.commit`): 404 `Commit Not Found` for none. A note with `path` lands on a line of the
  * commit's diff (against its first parent) when that file changed there and `line` is a line the diff
  * added (`line_type` `new`) or removed (`old`); otherwise it is a plain comment, `path`, `line` and
- * `line_type` null, as GitLab's is.
+ * `line_type` null, as GitLab's is. `onCreated(listener)` hears of each comment once it is stored (its
+ * event and Note Hook, as `Notes::PostProcessService` makes them).
  */
 export function commitNoteService(ctx: ServiceContext, core: RepositoryCore, reads: RepositoryReads) {
   const { store, instance, clock } = ctx
@@ -34,21 +44,25 @@ export function commitNoteService(ctx: ServiceContext, core: RepositoryCore, rea
   }
 
   const author = (id: number) => store.users.get(id)!
+  const listeners = new Set<(made: CommitNoteMade) => void>()
 
-  /** Whether the commit changed `path` with a `type` line numbered `line` (`commit.raw_diffs`). */
-  function onDiffLine(sha: string, path: string, line: number, type: 'new' | 'old'): boolean {
+  /** Where the commit changed `path` with a `type` line numbered `line` (`commit.raw_diffs`); undefined: nowhere. */
+  function onDiffLine(
+    sha: string,
+    path: string,
+    line: number,
+    type: 'new' | 'old',
+  ): LinePositions | undefined {
     const c = readCommit(objects, sha)!
     const parent = c.parents[0] === undefined ? undefined : readCommit(objects, c.parents[0])
     const blob = (s: string | undefined) => (s === undefined ? undefined : objects.get(s)?.body)
-    return treeChanges(objects, parent?.tree, c.tree).some(
-      (change) =>
-        change.new_path === path &&
-        diffHasLine(
-          unifiedDiff(blob(change.old_sha), blob(change.new_sha), change.old_path, change.new_path),
-          line,
-          type,
-        ),
-    )
+    for (const change of treeChanges(objects, parent?.tree, c.tree)) {
+      if (change.new_path !== path) continue
+      const diff = unifiedDiff(blob(change.old_sha), blob(change.new_sha), change.old_path, change.new_path)
+      const found = diffLine(diff, line, type)
+      if (found) return found
+    }
+    return undefined
   }
 
   return {
@@ -75,10 +89,11 @@ export function commitNoteService(ctx: ServiceContext, core: RepositoryCore, rea
       if ([...input.note].length > MAX_NOTE)
         throw noteError(`is too long (maximum is ${MAX_NOTE} characters)`)
       const lineType = input.line_type ?? 'new'
-      const onLine =
-        input.path !== undefined &&
-        input.line !== undefined &&
-        onDiffLine(c.sha, input.path, input.line, lineType)
+      const at =
+        input.path === undefined || input.line === undefined
+          ? undefined
+          : onDiffLine(c.sha, input.path, input.line, lineType)
+      const onLine = at !== undefined
       const now = isoNow(clock)
       const id = store.transaction(() =>
         store.commitNotes.insert({
@@ -93,7 +108,17 @@ export function commitNoteService(ctx: ServiceContext, core: RepositoryCore, rea
           updated_at: now,
         }),
       )
-      return presentCommitNote(instance, store.commitNotes.get(id)!, actor.user!)
+      const row = store.commitNotes.get(id)!
+      // `Gitlab::Git.diff_line_code`: the path's SHA1, then the line's old and new numbers.
+      const lineCode = at && `${createHash('sha1').update(input.path!).digest('hex')}_${at.old}_${at.new}`
+      for (const listener of listeners) listener({ row, project, lineCode: lineCode ?? null })
+      return presentCommitNote(instance, row, actor.user!)
+    },
+
+    /** Subscribes to comments made; returns the unsubscribe. */
+    onCreated(listener: (made: CommitNoteMade) => void): () => void {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
     },
   }
 }
