@@ -80,7 +80,7 @@ import { hookDelivery, type HookDelivery } from '../jobs/hook-delivery.js'
 import { hookEvents, type HookEvents } from '../services/hooks/events.js'
 import { hookService } from '../services/hooks/hooks.js'
 import { withCommitNoteHooks, withIssueHooks, withNoteHooks } from '../services/hooks/observe.js'
-import { repositoryService } from '../services/repository/repository.js'
+import { repositoryService, type RepositoryService } from '../services/repository/repository.js'
 import { withPushPipelines } from '../services/push-pipelines.js'
 import { withPushHooks } from '../services/hooks/push-events.js'
 import { eventService } from '../services/events/events.js'
@@ -313,26 +313,27 @@ function composeServices(
     promotions: promotionService(api.ctx),
     pageReads: pageReadService(api.ctx),
     hooks: hookService(api.ctx, delivery, events, api.settings.allowLocalRequests),
-    repository: withCommitNoteEvents(
-      withCommitNoteHooks(
-        withPushEvents(
-          withPushHooks(
-            withPushPipelines(
-              repositoryService(api.ctx),
-              api.ctx,
-              api.workers.runner,
-              remoteIncludes(api.settings.allowLocalRequests),
-            ),
-            api.ctx,
-            delivery,
-          ),
-          recorder,
-        ),
-        events,
-      ),
-      recorder,
-    ),
+    repository: observedRepository(api, delivery, events, recorder),
   }
+}
+
+/**
+ * The repository service with what its writes set off, innermost first: a push's pipelines, its
+ * webhooks and event; a commit comment's webhook and event.
+ */
+function observedRepository(
+  api: Assembly,
+  delivery: HookDelivery,
+  events: HookEvents,
+  recorder: EventRecorder,
+): RepositoryService {
+  let repository = repositoryService(api.ctx)
+  const remote = remoteIncludes(api.settings.allowLocalRequests)
+  repository = withPushPipelines(repository, api.ctx, api.workers.runner, remote)
+  repository = withPushHooks(repository, api.ctx, delivery)
+  repository = withPushEvents(repository, recorder)
+  repository = withCommitNoteHooks(repository, events)
+  return withCommitNoteEvents(repository, recorder)
 }
 
 /** The issue service and those of an issue's sub-resources, which work through it. */
