@@ -129,6 +129,11 @@ function literalValues(schema: Schema): unknown[] | undefined {
   return undefined
 }
 
+/** A parameter declared with Grape's `values` (of its items, for an Array). */
+const hasValues = (schema: Schema) =>
+  literalValues(schema) !== undefined ||
+  (schema.items !== undefined && literalValues(schema.items) !== undefined)
+
 /** Coerces one value against its schema; pushes Grape messages for `name` into `errors`. */
 function coerce(name: string, schema: Schema, value: unknown, errors: string[]): unknown {
   const grape = schema['x-grape']
@@ -247,7 +252,11 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
   for (const [key, prop] of props) {
     const raw = input[key]
     if (raw === undefined) {
-      if (required.has(key)) errors.push(`${prefix ? `${prefix}[${key}]` : key} is missing`)
+      if (!required.has(key)) continue
+      errors.push(`${prefix ? `${prefix}[${key}]` : key} is missing`)
+      // Grape's ValuesValidator checks a required parameter's nil too, but only in the root scope
+      // (`required_for_root_scope?`): `runner_type is missing, runner_type does not have a valid value`.
+      if (!prefix && hasValues(prop)) errors.push(`${key} does not have a valid value`)
       continue
     }
     // Grape's `values` validator lets an optional parameter's nil pass (go-gitlab sends `"link_type": null`).
