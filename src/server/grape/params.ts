@@ -253,10 +253,13 @@ function coerceObject(schema: Schema, input: Record<string, unknown>, errors: st
     const raw = input[key]
     if (raw === undefined) {
       if (!required.has(key)) continue
-      errors.push(`${prefix ? `${prefix}[${key}]` : key} is missing`)
-      // Grape's ValuesValidator checks a required parameter's nil too, but only in the root scope
-      // (`required_for_root_scope?`): `runner_type is missing, runner_type does not have a valid value`.
-      if (!prefix && hasValues(prop)) errors.push(`${key} does not have a valid value`)
+      const name = prefix ? `${prefix}[${key}]` : key
+      errors.push(`${name} is missing`)
+      // Grape runs a required parameter's other validators on its nil too: `allow_blank: false` in
+      // every scope (`range[end] is missing, range[end] is empty`), `values` in the root scope only
+      // (`required_for_root_scope?`: `runner_type is missing, runner_type does not have a valid value`).
+      if (prop['x-allow-blank'] === false) errors.push(`${name} is empty`)
+      if (!prefix && hasValues(prop)) errors.push(`${name} does not have a valid value`)
       continue
     }
     // Grape's `values` validator lets an optional parameter's nil pass (go-gitlab sends `"link_type": null`).

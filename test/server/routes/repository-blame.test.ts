@@ -96,10 +96,10 @@ describe('GET /repository/files/:file_path/blame', () => {
 
   it("refuses bad parameters with Grape's messages, before looking at the project", async () => {
     const cases: [string, string][] = [
-      ['', 'ref is missing'],
+      ['', 'ref is missing, ref is empty'],
       ['ref=', 'ref is empty'],
       ['ref=main&range[start]=0&range[end]=2', 'range[start] does not have a valid value'],
-      ['ref=main&range[start]=1', 'range[end] is missing'],
+      ['ref=main&range[start]=1', 'range[end] is missing, range[end] is empty'],
       ['ref=main&range[start]=x&range[end]=2', 'range[start] is invalid'],
       ['ref=main&range=1', 'range is invalid'],
     ]
