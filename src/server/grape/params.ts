@@ -23,7 +23,10 @@ type Schema = TSchema & {
   'x-mutually-exclusive'?: string[][]
   'x-at-least-one-of'?: string[]
   'x-exactly-one-of'?: string[]
+  /** Grape's `given :parent do ... end`: parent -> the parameters its block declares. */
+  'x-given'?: Record<string, string[]>
   minimum?: number
+  default?: unknown
 }
 
 /** dry-types' `Params::Bool` (Grape's Boolean): these spellings exactly, no other case, no blanks around. */
@@ -234,25 +237,42 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
   }
 }
 
-/** Per object schema (the routes' own, made once), its properties and required keys as walked here. */
-const shapes = new WeakMap<Schema, { props: [string, Schema][]; required: Set<string> }>()
-function shapeOf(schema: Schema) {
+/**
+ * Per object schema (the routes' own, made once), its properties and required keys as walked here,
+ * and the parent each `given` parameter depends on.
+ */
+type Shape = { props: [string, Schema][]; required: Set<string>; parentOf: Map<string, string> }
+const shapes = new WeakMap<Schema, Shape>()
+function shapeOf(schema: Schema): Shape {
   let shape = shapes.get(schema)
-  if (!shape)
-    shapes.set(
-      schema,
-      (shape = { props: Object.entries(schema.properties ?? {}), required: new Set(schema.required ?? []) }),
-    )
+  if (!shape) {
+    const parentOf = new Map<string, string>()
+    for (const [parent, keys] of Object.entries(schema['x-given'] ?? {}))
+      for (const key of keys) parentOf.set(key, parent)
+    shape = {
+      props: Object.entries(schema.properties ?? {}),
+      required: new Set(schema.required ?? []),
+      parentOf,
+    }
+    shapes.set(schema, shape)
+  }
   return shape
 }
 
+/** Ruby's `blank?`, which Grape's `given` asks of the parent: nil, false, blank text, an empty list. */
+const rubyBlank = (v: unknown) => v === false || isBlank(v)
+
 function coerceObject(schema: Schema, input: Record<string, unknown>, errors: string[], prefix?: string) {
   const out: Record<string, unknown> = {}
-  const { props, required } = shapeOf(schema)
+  const { props, required, parentOf } = shapeOf(schema)
   for (const [key, prop] of props) {
+    const parent = parentOf.get(key)
+    // Grape's `given`: a block's parameters are neither checked nor kept while their parent is blank,
+    // and are required (but for those with a default) once it is not.
+    if (parent !== undefined && rubyBlank(input[parent])) continue
     const raw = input[key]
     if (raw === undefined) {
-      if (!required.has(key)) continue
+      if (!required.has(key) && (parent === undefined || prop.default !== undefined)) continue
       const name = prefix ? `${prefix}[${key}]` : key
       errors.push(`${name} is missing`)
       // Grape runs a required parameter's other validators on its nil too: `allow_blank: false` in
