@@ -177,7 +177,9 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
       if (value === '' || value === null) return null // Grape: blank -> nil
       const n = coerceInteger(value)
       if (n === INVALID) errors.push(`${name} is invalid`)
-      else if (schema.minimum !== undefined && (n as number) < schema.minimum)
+      // `minimum` is Grape's `values: min..`, whose validator runs after a failed coercion too, on
+      // the text as given, which no range holds (`x is invalid, x does not have a valid value`).
+      if (schema.minimum !== undefined && (n === INVALID || (n as number) < schema.minimum))
         errors.push(`${name} does not have a valid value`)
       return n
     }

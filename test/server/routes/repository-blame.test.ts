@@ -100,7 +100,17 @@ describe('GET /repository/files/:file_path/blame', () => {
       ['ref=', 'ref is empty'],
       ['ref=main&range[start]=0&range[end]=2', 'range[start] does not have a valid value'],
       ['ref=main&range[start]=1', 'range[end] is missing, range[end] is empty'],
-      ['ref=main&range[start]=x&range[end]=2', 'range[start] is invalid'],
+      // Grape's values (1..) run after the failed coercion too, on the text as given
+      [
+        'ref=main&range[start]=x&range[end]=2',
+        'range[start] is invalid, range[start] does not have a valid value',
+      ],
+      // GitLab's spec: blank is nil, which the nested scope's values let pass
+      ['ref=main&range[start]=&range[end]=', 'range[start] is empty, range[end] is empty'],
+      [
+        'ref=main&range[start]=-2&range[end]=-5',
+        'range[start] does not have a valid value, range[end] does not have a valid value',
+      ],
       ['ref=main&range=1', 'range is invalid'],
     ]
     for (const [query, error] of cases) {
