@@ -184,7 +184,8 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
       return n
     }
     case 'boolean': {
-      if (value === '') return INVALID
+      // Grape reads a blank as nil, and lets nil (a JSON null) pass uncoerced: not given
+      if (value === '' || value === null) return INVALID
       const b = coerceBoolean(value)
       if (b === INVALID) errors.push(`${name} is invalid`)
       return b
