@@ -23,7 +23,7 @@ type Schema = TSchema & {
   'x-mutually-exclusive'?: string[][]
   'x-at-least-one-of'?: string[]
   'x-exactly-one-of'?: string[]
-  /** Grape's `given :parent do ... end`: parent -> the parameters its block declares. */
+  /** Grape's `given :parent do requires ... end`: parent -> the parameters its block requires. */
   'x-given'?: Record<string, string[]>
   minimum?: number
   default?: unknown
