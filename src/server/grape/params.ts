@@ -228,6 +228,7 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
     }
     case 'object': {
       if (value === null) return null // Grape's Hash coercion: nil stays nil (a parameter not given)
+      if (value === '') return INVALID // and a blank is nil too (`range=`): not given
       if (typeof value !== 'object' || Array.isArray(value)) {
         errors.push(`${name} is invalid`)
         return INVALID

@@ -92,6 +92,8 @@ describe('GET /repository/files/:file_path/blame', () => {
     expect(ranges((await blame('ref=main&range[start]=7&range[end]=700')).body)).toEqual(['wrap b: six'])
     const past = await blame('ref=main&range[start]=8&range[end]=9')
     expect([past.status, past.body]).toEqual([200, []])
+    // Grape reads a blank Hash as nil: no range, the whole file
+    expect((await blame('ref=main&range=')).body).toEqual((await blame('ref=main')).body)
   })
 
   it("refuses bad parameters with Grape's messages, before looking at the project", async () => {
