@@ -23,14 +23,18 @@ export type CommitNote = Static<typeof CommitNote>
 
 /**
  * `POST .../comments`: `note`; with `path`, `line` too (Grape's `given :path`: 400 `line is missing`),
- * and `line_type` `new` (the default, a line of the new file) or `old`.
+ * and `line_type` `new` (the default, a line of the new file) or `old`. Without a `path`, GitLab
+ * neither checks nor uses `line` and `line_type`.
  */
-export const CommitNoteCreate = Type.Object({
-  note: Type.String(),
-  path: Type.Optional(Type.String()),
-  line: Type.Optional(Type.Integer()),
-  line_type: Type.Optional(oneOf(['new', 'old'], { default: 'new' })),
-})
+export const CommitNoteCreate = Type.Object(
+  {
+    note: Type.String(),
+    path: Type.Optional(Type.String()),
+    line: Type.Optional(Type.Integer()),
+    line_type: Type.Optional(oneOf(['new', 'old'], { default: 'new' })),
+  },
+  { 'x-given': { path: ['line', 'line_type'] } },
+)
 export type CommitNoteCreate = Static<typeof CommitNoteCreate>
 
 /** `GET .../comments`: offset pages. */

@@ -23,7 +23,10 @@ type Schema = TSchema & {
   'x-mutually-exclusive'?: string[][]
   'x-at-least-one-of'?: string[]
   'x-exactly-one-of'?: string[]
+  /** Grape's `given :parent do requires ... end`: parent -> the parameters its block requires. */
+  'x-given'?: Record<string, string[]>
   minimum?: number
+  default?: unknown
 }
 
 /** dry-types' `Params::Bool` (Grape's Boolean): these spellings exactly, no other case, no blanks around. */
@@ -129,6 +132,11 @@ function literalValues(schema: Schema): unknown[] | undefined {
   return undefined
 }
 
+/** A parameter declared with Grape's `values` (of its items, for an Array). */
+const hasValues = (schema: Schema) =>
+  literalValues(schema) !== undefined ||
+  (schema.items !== undefined && literalValues(schema.items) !== undefined)
+
 /** Coerces one value against its schema; pushes Grape messages for `name` into `errors`. */
 function coerce(name: string, schema: Schema, value: unknown, errors: string[]): unknown {
   const grape = schema['x-grape']
@@ -169,12 +177,15 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
       if (value === '' || value === null) return null // Grape: blank -> nil
       const n = coerceInteger(value)
       if (n === INVALID) errors.push(`${name} is invalid`)
-      else if (schema.minimum !== undefined && (n as number) < schema.minimum)
+      // `minimum` is Grape's `values: min..`, whose validator runs after a failed coercion too, on
+      // the text as given, which no range holds (`x is invalid, x does not have a valid value`).
+      if (schema.minimum !== undefined && (n === INVALID || (n as number) < schema.minimum))
         errors.push(`${name} does not have a valid value`)
       return n
     }
     case 'boolean': {
-      if (value === '') return INVALID
+      // Grape reads a blank as nil, and lets nil (a JSON null) pass uncoerced: not given
+      if (value === '' || value === null) return INVALID
       const b = coerceBoolean(value)
       if (b === INVALID) errors.push(`${name} is invalid`)
       return b
@@ -217,6 +228,7 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
     }
     case 'object': {
       if (value === null) return null // Grape's Hash coercion: nil stays nil (a parameter not given)
+      if (value === '') return INVALID // and a blank is nil too (`range=`): not given
       if (typeof value !== 'object' || Array.isArray(value)) {
         errors.push(`${name} is invalid`)
         return INVALID
@@ -229,25 +241,49 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
   }
 }
 
-/** Per object schema (the routes' own, made once), its properties and required keys as walked here. */
-const shapes = new WeakMap<Schema, { props: [string, Schema][]; required: Set<string> }>()
-function shapeOf(schema: Schema) {
+/**
+ * Per object schema (the routes' own, made once), its properties and required keys as walked here,
+ * and the parent each `given` parameter depends on.
+ */
+type Shape = { props: [string, Schema][]; required: Set<string>; parentOf: Map<string, string> }
+const shapes = new WeakMap<Schema, Shape>()
+function shapeOf(schema: Schema): Shape {
   let shape = shapes.get(schema)
-  if (!shape)
-    shapes.set(
-      schema,
-      (shape = { props: Object.entries(schema.properties ?? {}), required: new Set(schema.required ?? []) }),
-    )
+  if (!shape) {
+    const parentOf = new Map<string, string>()
+    for (const [parent, keys] of Object.entries(schema['x-given'] ?? {}))
+      for (const key of keys) parentOf.set(key, parent)
+    shape = {
+      props: Object.entries(schema.properties ?? {}),
+      required: new Set(schema.required ?? []),
+      parentOf,
+    }
+    shapes.set(schema, shape)
+  }
   return shape
 }
 
+/** Ruby's `blank?`, which Grape's `given` asks of the parent: nil, false, blank text, an empty list. */
+const rubyBlank = (v: unknown) => v === false || isBlank(v)
+
 function coerceObject(schema: Schema, input: Record<string, unknown>, errors: string[], prefix?: string) {
   const out: Record<string, unknown> = {}
-  const { props, required } = shapeOf(schema)
+  const { props, required, parentOf } = shapeOf(schema)
   for (const [key, prop] of props) {
+    const parent = parentOf.get(key)
+    // Grape's `given`: a block's parameters are neither checked nor kept while their parent is blank,
+    // and are required (but for those with a default) once it is not.
+    if (parent !== undefined && rubyBlank(input[parent])) continue
     const raw = input[key]
     if (raw === undefined) {
-      if (required.has(key)) errors.push(`${prefix ? `${prefix}[${key}]` : key} is missing`)
+      if (!required.has(key) && (parent === undefined || prop.default !== undefined)) continue
+      const name = prefix ? `${prefix}[${key}]` : key
+      errors.push(`${name} is missing`)
+      // Grape runs a required parameter's other validators on its nil too: `allow_blank: false` in
+      // every scope (`range[end] is missing, range[end] is empty`), `values` in the root scope only
+      // (`required_for_root_scope?`: `runner_type is missing, runner_type does not have a valid value`).
+      if (prop['x-allow-blank'] === false) errors.push(`${name} is empty`)
+      if (!prefix && hasValues(prop)) errors.push(`${name} does not have a valid value`)
       continue
     }
     // Grape's `values` validator lets an optional parameter's nil pass (go-gitlab sends `"link_type": null`).

@@ -197,7 +197,7 @@ describe('POST /projects/:id/statuses/:sha', () => {
     await post(sha, { state: 'running', ref: 'main', name: 'busy' })
     const before = [rows(), pipelineCount()]
     const cases: [string, Json, number, unknown][] = [
-      ['no state', { ref: 'main' }, 400, { error: 'state is missing' }],
+      ['no state', { ref: 'main' }, 400, { error: 'state is missing, state does not have a valid value' }],
       ['bad state', { state: 'done', ref: 'main' }, 400, { error: 'state does not have a valid value' }],
       ['unknown sha', { state: 'success', ref: 'main' }, 404, { message: '404 Commit Not Found' }],
       [

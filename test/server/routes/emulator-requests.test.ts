@@ -127,7 +127,7 @@ describe('GET /-/emulator/requests', () => {
     for (const [query, error] of [
       ['status=abc', 'status does not have a valid value'],
       ['status=6xx', 'status does not have a valid value'],
-      ['since_id=x', 'since_id is invalid'],
+      ['since_id=x', 'since_id is invalid, since_id does not have a valid value'],
       ['limit=0', 'limit does not have a valid value'],
     ] as const) {
       const res = await t.http('GET', '/-/emulator/requests', { token: ROOT, query })

@@ -56,6 +56,14 @@ describe('POST /projects/:id/issues', () => {
     expect(res.body).toMatchObject({ title: 'From a form', confidential: true, labels: ['docs'] })
   })
 
+  it("takes a JSON null for a Boolean as Grape does, as nil: no 'is invalid'", async () => {
+    const res = await t.http('POST', `${P}/issues`, {
+      token: BOB,
+      json: { title: 'nulls', discussion_locked: null },
+    })
+    expect([res.status, (res.body as Json).discussion_locked]).toEqual([201, null])
+  })
+
   it.each([
     [{ description: 'x' }, 400, { error: 'title is missing' }],
     [{ title: '   ' }, 400, { message: { title: ["can't be blank"] } }],

@@ -113,7 +113,7 @@ describe('pipeline schedule CRUD', () => {
       ],
       // A ref that names no branch or tag cannot be expanded: `Ref is ambiguous` is all GitLab says, first.
       [{ ...nightly, ref: 'nope', cron: 'x' }, 400, { message: { ref: ['is ambiguous'] } }],
-      [{ description: 'x', cron: '* * * * *' }, 400, { error: 'ref is missing' }],
+      [{ description: 'x', cron: '* * * * *' }, 400, { error: 'ref is missing, ref is empty' }],
       [{ ...nightly, ref: '' }, 400, { error: 'ref is empty' }],
       [{ ref: 'main', cron: '* * * * *' }, 400, { error: 'description is missing' }],
     ]

@@ -377,7 +377,9 @@ describe('PUT /-/emulator/projects/:id/pipelines/:pipeline_id', () => {
     ).toBe(401)
     const bad = await emulate('acme/app', id, { status: 'exploded' })
     expect([bad.status, bad.body]).toEqual([400, { error: 'status does not have a valid value' }])
-    expect((await emulate('acme/app', id, {})).body).toEqual({ error: 'status is missing' })
+    expect((await emulate('acme/app', id, {})).body).toEqual({
+      error: 'status is missing, status does not have a valid value',
+    })
     expect((await emulate('acme/app', 999, { status: 'failed' })).status).toBe(404)
     expect((await emulate('acme/nope', id, { status: 'failed' })).body).toEqual({
       message: '404 Project Not Found',

@@ -92,15 +92,27 @@ describe('GET /repository/files/:file_path/blame', () => {
     expect(ranges((await blame('ref=main&range[start]=7&range[end]=700')).body)).toEqual(['wrap b: six'])
     const past = await blame('ref=main&range[start]=8&range[end]=9')
     expect([past.status, past.body]).toEqual([200, []])
+    // Grape reads a blank Hash as nil: no range, the whole file
+    expect((await blame('ref=main&range=')).body).toEqual((await blame('ref=main')).body)
   })
 
   it("refuses bad parameters with Grape's messages, before looking at the project", async () => {
     const cases: [string, string][] = [
-      ['', 'ref is missing'],
+      ['', 'ref is missing, ref is empty'],
       ['ref=', 'ref is empty'],
       ['ref=main&range[start]=0&range[end]=2', 'range[start] does not have a valid value'],
-      ['ref=main&range[start]=1', 'range[end] is missing'],
-      ['ref=main&range[start]=x&range[end]=2', 'range[start] is invalid'],
+      ['ref=main&range[start]=1', 'range[end] is missing, range[end] is empty'],
+      // Grape's values (1..) run after the failed coercion too, on the text as given
+      [
+        'ref=main&range[start]=x&range[end]=2',
+        'range[start] is invalid, range[start] does not have a valid value',
+      ],
+      // GitLab's spec: blank is nil, which the nested scope's values let pass
+      ['ref=main&range[start]=&range[end]=', 'range[start] is empty, range[end] is empty'],
+      [
+        'ref=main&range[start]=-2&range[end]=-5',
+        'range[start] does not have a valid value, range[end] does not have a valid value',
+      ],
       ['ref=main&range=1', 'range is invalid'],
     ]
     for (const [query, error] of cases) {

@@ -96,6 +96,13 @@ describe('commit comments', () => {
     expect((await comment({ note: 'x', path: 'f.txt', line: 'one' })).body).toEqual({
       error: 'line is invalid',
     })
+    // Grape's `given :path`: a blank `path` is none, and its missing `line` is then no error
+    expect((await comment({ note: 'x', path: '', line_type: 'mid' }, unknown)).body).toEqual({
+      message: '404 Commit Not Found',
+    })
+    expect((await comment({ note: 'x', line: 'one', line_type: 'mid' }, unknown)).body).toEqual({
+      message: '404 Commit Not Found',
+    })
     expect((await comment({ note: '  ' })).body).toEqual({
       message: '400 Bad request - Note {:note=>["can\'t be blank"]}',
     })

@@ -151,7 +151,7 @@ describe('POST /repository/commits', () => {
     const before = commitCount()
     const post = (json: Json, token = DANA) => t.http('POST', `${P}/repository/commits`, { token, json })
     const cases: [Json, number, unknown, string?][] = [
-      [{ commit_message: 'm', actions: [] }, 400, { error: 'branch is missing' }],
+      [{ commit_message: 'm', actions: [] }, 400, { error: 'branch is missing, branch is empty' }],
       [
         { branch: 'develop', commit_message: 'm', actions: [{ file_path: 'x' }] },
         400,
@@ -260,6 +260,14 @@ describe('POST /repository/commits', () => {
 describe('files API', () => {
   it('creates, reads (GET, HEAD, raw), updates with last_commit_id and deletes a file', async () => {
     const path = `${P}/repository/files/${enc('docs/guide.md')}`
+    // GitLab's body for none of the required parameters: each one's messages together, in declaration order
+    expect(await t.http('POST', path, { token: DANA, json: {} })).toMatchObject({
+      status: 400,
+      body: {
+        error:
+          'branch is missing, branch is empty, commit_message is missing, commit_message is empty, content is missing',
+      },
+    })
     const created = await t.http('POST', path, {
       token: DANA,
       json: { branch: 'develop', content: 'hello\n', commit_message: 'add guide' },
@@ -372,7 +380,7 @@ describe('files API', () => {
       message: '404 Project Not Found',
     })
     expect((await t.http('GET', `${P}/repository/files/VERSION`, { token: RITA })).body).toEqual({
-      error: 'ref is missing',
+      error: 'ref is missing, ref is empty',
     })
   })
 })

@@ -227,7 +227,7 @@ describe('branches', () => {
       [{ branch: 'topic', ref: 'main' }, 400, { message: 'Branch already exists' }],
       [{ branch: 'bad..name', ref: 'main' }, 400, { message: 'Branch name is invalid' }],
       [{ branch: 'other', ref: 'nope' }, 400, { message: 'Invalid reference name: nope' }],
-      [{ ref: 'main' }, 400, { error: 'branch is missing' }],
+      [{ ref: 'main' }, 400, { error: 'branch is missing, branch is empty' }],
       [{ branch: 'other', ref: 'main' }, 403, { message: '403 Forbidden' }, RITA],
       [{ branch: 'other', ref: 'main' }, 404, { message: '404 Project Not Found' }, OTTO],
     ]

@@ -121,6 +121,8 @@ describe('POST /user/runners', () => {
   it('refuses bad input with GitLab bodies and creates nothing', async () => {
     const cases: [Json, number, Json][] = [
       [{ runner_type: 'unknown' }, 400, { error: 'runner_type does not have a valid value' }],
+      // Grape's values validator checks a required parameter's nil as well
+      [{}, 400, { error: 'runner_type is missing, runner_type does not have a valid value' }],
       [{ runner_type: 'group_type' }, 400, { error: 'group_id is missing' }],
       [{ runner_type: 'project_type' }, 400, { error: 'project_id is missing' }],
       [

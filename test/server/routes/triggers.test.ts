@@ -200,7 +200,7 @@ describe('POST /projects/:id/trigger/pipeline', () => {
 
   it.each([
     ['no token', 'ref=main', 400, { error: 'token is missing' }],
-    ['no ref', `token=${MARK_TRIGGER}`, 400, { error: 'ref is missing' }],
+    ['no ref', `token=${MARK_TRIGGER}`, 400, { error: 'ref is missing, ref is empty' }],
     ['a blank ref', `ref=&token=${MARK_TRIGGER}`, 400, { error: 'ref is empty' }],
     [
       'variables that are no hash',

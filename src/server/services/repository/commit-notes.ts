@@ -5,7 +5,7 @@ import { diffLine, type LinePositions } from '../../git/diff-lines.js'
 import { readCommit } from '../../git/history.js'
 import { treeChanges } from '../../git/tree-diff.js'
 import { unifiedDiff } from '../../git/unified-diff.js'
-import { notFound, paramError } from '../../grape/gitlab-errors.js'
+import { notFound } from '../../grape/gitlab-errors.js'
 import type { Page, PageOut } from '../../grape/pagination.js'
 import { presentCommitNote } from '../../present/commit-notes.js'
 import type { CommitNoteRow } from '../../store/commit-notes.js'
@@ -78,12 +78,11 @@ export function commitNoteService(ctx: ServiceContext, core: RepositoryCore, rea
     },
 
     /**
-     * `POST .../comments`: 400 `line is missing` for a `path` without `line` (Grape's `given`), then
-     * the note's own checks (`400 Bad request - Note {...}`: blank, too long).
+     * `POST .../comments` (its parameters checked as Grape's `given :path`, params.ts), then the
+     * note's own checks (`400 Bad request - Note {...}`: blank, too long).
      */
     create(actor: Actor, projectRef: string, sha: string, input: CommitNoteCreate): CommitNote {
       const project = reads.readable(actor, projectRef)
-      if (input.path !== undefined && input.line === undefined) throw paramError('line is missing')
       const c = commitOf(project, sha)
       if (input.note.trim() === '') throw noteError("can't be blank")
       if ([...input.note].length > MAX_NOTE)
