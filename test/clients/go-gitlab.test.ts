@@ -170,7 +170,7 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
       merged: [202, ['feature', 'main']],
     },
     // ErrorResponse.Message is go-gitlab's flattening of GitLab's body (parseError): `{key: value}`, sorted.
-    // The Events API: each ref the world moved (the README's first), and the admin's issues opened and closed.
+    // The Events API: each ref the world moved (the README's first, `done` last), and the admin's issues opened and closed.
     events: {
       pushes: [
         ['pushed new', 'branch', 'main', 1, 'Initial commit'],
@@ -179,6 +179,9 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
         ['pushed to', 'branch', 'feature', 1, 'Add docs'],
         ['pushed new', 'tag', 'v1.0', 1, 'Add CI'],
         ['pushed to', 'branch', 'main', 1, 'Two actions'],
+        // The merged branch `done`, made and then cleaned away by DeleteMergedBranches.
+        ['pushed new', 'branch', 'done', 0, ''],
+        ['deleted', 'branch', 'done', 0, ''],
       ],
       issues: { opened: 6, closed: 1 },
     },
