@@ -13,6 +13,7 @@ import {
   CommitStats,
 } from '../../schema/index.js'
 import { pageOf } from '../grape/pagination.js'
+import type { Actor } from '../services/access.js'
 import type { ApiContext } from './context.js'
 import { IdPath, ShaPath } from './paths.js'
 
@@ -20,6 +21,9 @@ import { IdPath, ShaPath } from './paths.js'
 export function repositoryCommitRoutes(api: ApiContext): void {
   const { route } = api
   const commits = api.services.repository.commits
+  // `before { authorize_read_code! }` (lib/api/commits.rb): access before the parameters.
+  const before = (b: { actor: Actor; path: { id: string } }) =>
+    api.services.repository.authorizeReadCode(b.actor, b.path.id)
 
   route(
     {
@@ -27,6 +31,7 @@ export function repositoryCommitRoutes(api: ApiContext): void {
       url: '/api/v4/projects/:id/repository/commits',
       summary: 'List the commits of a ref (default branch), newest first; path, since, until',
       pathParams: IdPath,
+      before,
       input: CommitListQuery,
       response: { 200: Type.Array(Type.Object({ ...Commit.properties, stats: Type.Optional(CommitStats) })) },
     },
@@ -40,6 +45,7 @@ export function repositoryCommitRoutes(api: ApiContext): void {
       summary: 'Commit actions[] (create, delete, move, update, chmod) on a branch',
       auth: 'required',
       pathParams: IdPath,
+      before,
       input: CommitCreate,
       response: { 201: CommitDetailAnswer },
     },
@@ -52,6 +58,7 @@ export function repositoryCommitRoutes(api: ApiContext): void {
       url: '/api/v4/projects/:id/repository/commits/:sha',
       summary: 'Read a commit by SHA, branch or tag, with its stats',
       pathParams: ShaPath,
+      before,
       input: CommitGetQuery,
       response: { 200: CommitDetailAnswer },
     },
@@ -64,6 +71,7 @@ export function repositoryCommitRoutes(api: ApiContext): void {
       url: '/api/v4/projects/:id/repository/commits/:sha/refs',
       summary: 'The branches and tags that hold a commit (type branch, tag or all)',
       pathParams: ShaPath,
+      before,
       input: CommitRefsQuery,
       response: { 200: Type.Array(CommitRef) },
     },
@@ -76,6 +84,7 @@ export function repositoryCommitRoutes(api: ApiContext): void {
       url: '/api/v4/projects/:id/repository/commits/:sha/comments',
       summary: "List a commit's comments, oldest first",
       pathParams: ShaPath,
+      before,
       input: CommitNoteListQuery,
       response: { 200: Type.Array(CommitNote) },
     },
@@ -90,6 +99,7 @@ export function repositoryCommitRoutes(api: ApiContext): void {
       summary: 'Comment on a commit, or on a line of its diff (path, line, line_type new or old)',
       auth: 'required',
       pathParams: ShaPath,
+      before,
       input: CommitNoteCreate,
       response: { 201: CommitNote },
     },

@@ -108,6 +108,11 @@ describe('commit comments', () => {
     })
     expect((await comment({ note: 'x' }, sha, GUS)).status).toBe(403)
     expect((await comment({ note: 'x' }, sha, OTTO)).body).toEqual({ message: '404 Project Not Found' })
+    // `before { authorize_read_code! }`: who may not read the code is told so before the parameters.
+    expect((await comment({}, sha, OTTO)).body).toEqual({ message: '404 Project Not Found' })
+    expect((await comment({}, sha, GUS)).body).toEqual({ message: '403 Forbidden' })
+    const list = await t.http('GET', `${P}/repository/commits?since=never`, { token: OTTO })
+    expect(list.body).toEqual({ message: '404 Project Not Found' })
     expect(
       (await t.http('POST', `${P}/repository/commits/${sha}/comments`, { json: { note: 'x' } })).status,
     ).toBe(401)
