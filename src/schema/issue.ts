@@ -263,14 +263,14 @@ const issueWritable = {
   description: Type.Optional(Type.String()),
   discussion_locked: Type.Optional(boolParam()),
   due_date: Type.Optional(Type.String({ description: 'YYYY-MM-DD; an invalid date is ignored' })),
-  epic_id: Type.Optional(Type.Integer({ minimum: 0 })),
-  epic_iid: Type.Optional(Type.Integer({ minimum: 0, deprecated: true })),
+  epic_id: Type.Optional(Type.Integer()),
+  epic_iid: Type.Optional(Type.Integer({ deprecated: true })),
   issue_type: Type.Optional(IssueType),
   labels: Type.Optional(csvParam()),
   add_labels: Type.Optional(csvParam()),
   remove_labels: Type.Optional(csvParam()),
   milestone_id: Type.Optional(Type.Integer({ description: '0 or empty removes the milestone' })),
-  weight: Type.Optional(Type.Integer({ minimum: 0 })),
+  weight: Type.Optional(Type.Integer()),
 }
 
 /** GitLab's doc/api/issues.md `POST /projects/:id/issues`. */

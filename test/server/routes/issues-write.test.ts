@@ -162,6 +162,39 @@ describe('what a guest may set on an issue', () => {
     expect(res.body).toMatchObject({ weight: 3, due_date: '2026-12-24', issue_type: 'incident' })
   })
 
+  it("refuses a negative weight with the model's error, beside the title's; a guest's is dropped unread", async () => {
+    const post = (token: string, json: Json) => m.http('POST', `${MP}/issues`, { token, json })
+    const count = async () =>
+      ((await m.http('GET', `${MP}/issues`, { token: tokens.root })).body as Json[]).length
+    const before = await count()
+    expect((await post(tokens.reporter, { title: ' ', weight: -1 })).body).toEqual({
+      message: { title: ["can't be blank"], weight: ['must be greater than or equal to 0'] },
+    })
+    expect(await post(tokens.reporter, { title: 'Negative', weight: -1 })).toMatchObject({
+      status: 400,
+      body: { message: { weight: ['must be greater than or equal to 0'] } },
+    })
+    // Grape's plain Integer: text is `is invalid`, and nothing more.
+    expect((await post(tokens.reporter, { title: 'Text', weight: 'abc' })).body).toEqual({
+      error: 'weight is invalid',
+    })
+    expect(await count()).toBe(before)
+    const made = await post(tokens.reporter, { title: 'Weighed', weight: 2 })
+    const iid = (made.body as Json).iid as number
+    const edit = await m.http('PUT', `${MP}/issues/${iid}`, { token: tokens.reporter, json: { weight: -2 } })
+    expect(edit).toMatchObject({
+      status: 400,
+      body: { message: { weight: ['must be greater than or equal to 0'] } },
+    })
+    expect((await m.http('GET', `${MP}/issues/${iid}`, { token: tokens.root })).body).toMatchObject({
+      weight: 2,
+    })
+    expect(await post(tokens.guest, { title: 'From a guest', weight: -1 })).toMatchObject({
+      status: 201,
+      body: { weight: null },
+    })
+  })
+
   it("leaves the type of a guest's own issue unchanged when the guest asks for an incident", async () => {
     const made = await m.http('POST', `${MP}/issues`, { token: tokens.guest, json: { title: 'Mine' } })
     const iid = (made.body as Json).iid

@@ -13,20 +13,29 @@ import type { ServiceContext } from '../context.js'
 const MAX_DESCRIPTION_BYTES = 1_048_576
 const MAX_TITLE = 255
 
-/** A title that is not blank nor too long, a description within its bytes (`app/models/concerns/issuable.rb`). */
-export function validateText(title: string | undefined, description: string | undefined | null) {
-  if (title !== undefined && title.trim() === '') throw validationError({ title: ["can't be blank"] })
-  if (title !== undefined && [...title].length > MAX_TITLE)
-    throw validationError({ title: [`is too long (maximum is ${MAX_TITLE} characters)`] })
-  if (description) {
-    const bytes = Buffer.byteLength(description)
-    if (bytes > MAX_DESCRIPTION_BYTES)
-      throw validationError({
-        description: [
-          `is too long (${humanSize(bytes)}). The maximum size is ${humanSize(MAX_DESCRIPTION_BYTES)}.`,
-        ],
-      })
-  }
+/**
+ * The model's validations of what an issue's write keeps (`app/models/concerns/issuable.rb`, EE's
+ * `Issue`): a title not blank nor too long, a description within its bytes, a weight not negative
+ * (the `weight` given only where the write keeps it: EE, and a caller who may set metadata). Every
+ * failing attribute is told, as `render_validation_error!` tells them.
+ */
+export function validateIssue(fields: {
+  title?: string | undefined
+  description?: string | undefined | null
+  weight?: number | null | undefined
+}) {
+  const { title, description, weight } = fields
+  const errors: Record<string, string[]> = {}
+  if (title !== undefined && title.trim() === '') errors.title = ["can't be blank"]
+  else if (title !== undefined && [...title].length > MAX_TITLE)
+    errors.title = [`is too long (maximum is ${MAX_TITLE} characters)`]
+  const bytes = description ? Buffer.byteLength(description) : 0
+  if (bytes > MAX_DESCRIPTION_BYTES)
+    errors.description = [
+      `is too long (${humanSize(bytes)}). The maximum size is ${humanSize(MAX_DESCRIPTION_BYTES)}.`,
+    ]
+  if (typeof weight === 'number' && weight < 0) errors.weight = ['must be greater than or equal to 0']
+  if (Object.keys(errors).length > 0) throw validationError(errors)
 }
 
 /** The input rules that read the store or the caller's rights. */

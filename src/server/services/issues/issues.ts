@@ -29,7 +29,7 @@ import { keptIssueOrders } from './orders.js'
 import { watchedIssueLists, type ListWatch } from '../watched-issue-lists.js'
 import { descriptionQuickActions } from '../quick-actions/index.js'
 import { addSystemNote, systemNoteBody } from '../system-notes.js'
-import { issueInputs, validateText } from './inputs.js'
+import { issueInputs, validateIssue } from './inputs.js'
 import { availableTo } from '../label-rules.js'
 import { calendarDate } from '../../domain/calendar-date.js'
 
@@ -239,9 +239,10 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const epicId = epics.forIssue(actor, project, input.epic_id, input.epic_iid)
       const commands = descriptionQuickActions({ ctx, issues: this }).onCreate(actor, project, input)
       input = commands.input
-      validateText(input.title, input.description)
-      const now = isoNow(ctx.clock)
       const metadata = access.atLeast(actor, project, Level.planner)
+      const ee = ctx.instance.edition === 'ee'
+      validateIssue({ ...input, weight: ee && metadata ? input.weight : undefined })
+      const now = isoNow(ctx.clock)
       const owner = access.atLeast(actor, project, Level.owner)
       const written: IssueWrite = { projectId: project.id, issues: [] }
       return issueWrite(commands, written, () => {
@@ -323,7 +324,8 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
       const epic = epics.forIssue(actor, project, input.epic_id, input.epic_iid)
       const commands = descriptionQuickActions({ ctx, issues: this }).onUpdate(actor, project, row, input)
       input = commands.input
-      validateText(input.title, input.description)
+      const ee = ctx.instance.edition === 'ee'
+      validateIssue({ ...input, weight: ee && metadata ? input.weight : undefined })
       const owner = access.atLeast(actor, project, Level.owner)
       const now = isoNow(ctx.clock)
       if (
