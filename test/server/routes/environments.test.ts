@@ -5,7 +5,8 @@
  */
 import { commitFiles } from '../../support/ci-files.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
-import { serverEach } from '../../support/server.js'
+import { serverEach, startServer } from '../../support/server.js'
+import { inspectDb } from '../../../src/server/store/inspect.js'
 
 const MARK = 'glpat-mark-token' // maintainer
 const DANA = 'glpat-dana-token' // developer
@@ -344,4 +345,23 @@ describe('deployments API', () => {
     expect(await ids('environment=none')).toEqual([])
     expect(await ids('status=success')).toEqual([a.id, c.id])
   })
+})
+
+it("deleting a project takes its environments, deployments and jobs' links along", async () => {
+  const s = await startServer(pipelineSeed, { gitlabVersion: '17.11.0', edition: 'ce', clock: manualClock() })
+  try {
+    await commitFiles(s, 'acme/app', 'ci', { '.gitlab-ci.yml': CONFIG })
+    const res = await s.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
+    expect(res.status).toBe(201)
+    const db = inspectDb(s.server.store)
+    const rows = () =>
+      ['environments', 'deployments', 'job_environments'].map(
+        (table) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number,
+      )
+    expect(rows()).toEqual([3, 2, 4])
+    expect((await s.http('DELETE', APP, { token: 'glpat-root-token' })).status).toBe(202)
+    expect(rows()).toEqual([0, 0, 0])
+  } finally {
+    await s.close()
+  }
 })
