@@ -84,6 +84,7 @@ export function environmentTable(db: Db) {
   const link = db.prepare(
     'INSERT OR REPLACE INTO job_environments (build_id, environment_id, action, url) VALUES (?, ?, ?, ?)',
   )
+  const setUrl = db.prepare('UPDATE job_environments SET url = ? WHERE build_id = ?')
   const deploymentWhere = (f: DeploymentFilter) => {
     const parts = ['project_id = ?']
     const args: (string | number)[] = [f.projectId]
@@ -143,6 +144,8 @@ export function environmentTable(db: Db) {
     /** Records the environment a job's `environment:` names (GitLab's `job_environments`). */
     linkJob: (buildId: number, environmentId: number, action: string, url: string | null) =>
       void link.run(buildId, environmentId, action, url),
+    /** The job's `url` with its variables expanded, as the job ran (before its success moves the environment). */
+    expandJobUrl: (buildId: number, url: string) => void setUrl.run(url, buildId),
   }
 }
 export type EnvironmentTable = ReturnType<typeof environmentTable>

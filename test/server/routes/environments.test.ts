@@ -25,7 +25,7 @@ const CONFIG = `
 stages: [deploy, cleanup]
 deploy:
   stage: deploy
-  environment: { name: review/$CI_COMMIT_REF_SLUG, url: https://review.example.com }
+  environment: { name: review/$CI_COMMIT_REF_SLUG, url: 'https://$CI_ENVIRONMENT_SLUG.example.com' }
   script: [echo deploy]
 ship:
   stage: deploy
@@ -129,8 +129,11 @@ describe('environments and deployments of a pipeline', () => {
       ['production', 'failed'],
     ])
     const review = await named('review/ci')
-    // The stop job ran after the deployment: stopped, with the url the deploy job gave.
-    expect([review.state, review.external_url]).toEqual(['stopped', 'https://review.example.com'])
+    // The stop job ran after the deployment: stopped, with the url the deploy job gave, expanded.
+    expect([review.state, review.external_url]).toEqual([
+      'stopped',
+      `https://${review.slug as string}.example.com`,
+    ])
     const production = await get(`${ENVS}/${(await named('production')).id as number}`)
     // A failed deployment is no environment's last one.
     expect(production.last_deployment).toBeNull()
