@@ -19,7 +19,7 @@ import { path } from './path.js'
 export const environments = (http: Http) => {
   const one = (project: ResourceRef, id: number) => path`/projects/${project}/environments/${id}`
   return {
-    /** `GET /projects/:id/environments`, lazily, by name; `name`, `search` (3 characters) or `states`. */
+    /** `GET /projects/:id/environments`, lazily, by id; `name`, `search` (3 characters) or `states`. */
     list: (
       project: ResourceRef,
       query: Omit<EnvironmentListQuery, 'page' | 'per_page'> = {},

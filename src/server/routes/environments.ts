@@ -36,7 +36,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
     {
       method: 'GET',
       url: ENVIRONMENTS,
-      summary: "List a project's environments by name (Reporter)",
+      summary: "List a project's environments (Reporter)",
       pathParams: IdPath,
       input: EnvironmentListQuery,
       response: { 200: Type.Array(Environment) },

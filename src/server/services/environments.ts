@@ -135,7 +135,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
   }
 
   return {
-    /** `GET .../environments`: by name, case-insensitively; `name` and `search` exclude each other. */
+    /** `GET .../environments`, by id; `search` matches the start of the name or of a folder's part of it. */
     list(actor: Actor, p: ProjectRow, q: EnvironmentListQuery) {
       require(actor, p, Level.reporter)
       if (q.search !== undefined && q.search !== '' && q.search.length < MIN_SEARCH)

@@ -58,12 +58,12 @@ export function environmentTable(db: Db) {
   const byId = db.prepare('SELECT * FROM environments WHERE project_id = ? AND id = ?')
   const byName = db.prepare('SELECT * FROM environments WHERE project_id = ? AND name = ?')
   const bySlug = db.prepare('SELECT * FROM environments WHERE project_id = ? AND slug = ?')
-  // `?2`: an exact name; `?3`: a name that contains it; `?4`: a state (`EnvironmentsFinder`), by name.
-  const filter = `project_id = ?1 AND (?2 IS NULL OR name = ?2) AND (?3 IS NULL OR instr(lower(name), lower(?3)) > 0)
+  // `EnvironmentsFinder`: `?2` an exact name; `?3` a search, the start of the name or of a folder's part
+  // of it (`for_name_like`, `for_name_like_within_folder`); `?4` a state. By id, as GitLab's pages order.
+  const filter = `project_id = ?1 AND (?2 IS NULL OR name = ?2) AND (?3 IS NULL
+    OR substr(lower(name), 1, length(?3)) = lower(?3) OR instr(lower(name), '/' || lower(?3)) > 0)
     AND (?4 IS NULL OR state = ?4)`
-  const list = db.prepare(
-    `SELECT * FROM environments WHERE ${filter} ORDER BY lower(name), id LIMIT ?5 OFFSET ?6`,
-  )
+  const list = db.prepare(`SELECT * FROM environments WHERE ${filter} ORDER BY id LIMIT ?5 OFFSET ?6`)
   const count = db.prepare(`SELECT COUNT(*) FROM environments WHERE ${filter}`).pluck()
   const remove = db.prepare('DELETE FROM environments WHERE id = ?')
   const insertDeployment = db.prepare(

@@ -81,9 +81,9 @@ describe('environments and deployments of a pipeline', () => {
     const pid = await trigger()
     const envs = (await get(ENVS)) as Json[]
     expect(envs.map((e) => [e.name, e.slug, e.tier, e.state, e.external_url])).toEqual([
-      ['production', 'production', 'production', 'available', null],
       // A name the slug changed gets 6 characters of its digest (`Gitlab::Slug::Environment`).
       ['review/ci', expect.stringMatching(/^review-ci-[a-z0-9]{6}$/), 'development', 'available', null],
+      ['production', 'production', 'production', 'available', null],
       ['staging', 'staging', 'staging', 'available', null],
     ])
     expect(Object.keys(envs[0]!)).toEqual([
@@ -227,17 +227,20 @@ describe('environments API', () => {
     expect(((await get(ENVS)) as Json[]).map((e) => e.name)).toEqual(['production'])
   })
 
-  it('lists by name, search and state, in pages', async () => {
-    for (const name of ['review/b', 'production', 'review/a']) await createEnv({ name })
+  it('lists by id, by name, search (the start of the name or of a folder part) and state, in pages', async () => {
+    for (const name of ['review/b', 'production', 'review/a', 'apps/webapp']) await createEnv({ name })
     const b = await named('review/b')
     await t.http('POST', `${ENVS}/${b.id as number}/stop`, { token: DANA })
     const names = async (q: string) => ((await get(`${ENVS}?${q}`)) as Json[]).map((e) => e.name)
-    expect(await names('')).toEqual(['production', 'review/a', 'review/b'])
-    expect(await names('search=REVIEW')).toEqual(['review/a', 'review/b'])
+    expect(await names('')).toEqual(['review/b', 'production', 'review/a', 'apps/webapp'])
+    expect(await names('name=production')).toEqual(['production'])
+    expect(await names('search=REVIEW')).toEqual(['review/b', 'review/a'])
+    expect(await names('search=web')).toEqual(['apps/webapp'])
+    expect(await names('search=duct')).toEqual([])
     expect(await names('states=stopped')).toEqual(['review/b'])
     const page = await t.http('GET', `${ENVS}?per_page=2&page=2`, { token: DANA })
-    expect(page.headers['x-total']).toBe('3')
-    expect((page.body as Json[]).map((e) => e.name)).toEqual(['review/b'])
+    expect(page.headers['x-total']).toBe('4')
+    expect((page.body as Json[]).map((e) => e.name)).toEqual(['review/a', 'apps/webapp'])
   })
 
   it('lets Reporters read and Developers write; others get 403, outsiders 404, anonymous 401', async () => {
