@@ -109,6 +109,8 @@ export const DeploymentListQuery = Type.Object({
   sort: Type.Optional(oneOf(['asc', 'desc'] as const)),
   updated_after: Type.Optional(dateTimeParam()),
   updated_before: Type.Optional(dateTimeParam()),
+  finished_after: Type.Optional(dateTimeParam()),
+  finished_before: Type.Optional(dateTimeParam()),
   environment: Type.Optional(Type.String()),
   status: Type.Optional(DeploymentStatus),
 })

@@ -47,6 +47,21 @@ export function checkEnvironmentParams(params: { slug?: string; name?: string; s
 }
 
 /**
+ * `DeploymentsFinder#validate!`'s refusals of queries it would run inefficiently (400, `bad_request!`);
+ * the `updated_at` pairing it only reports in development.
+ */
+function checkDeploymentQuery(q: DeploymentListQuery): void {
+  const byUpdated = q.updated_after !== undefined || q.updated_before !== undefined
+  const byFinished = q.finished_after !== undefined || q.finished_before !== undefined
+  if (byUpdated && byFinished)
+    throw badRequest('Both `updated_at` filter and `finished_at` filter can not be specified')
+  if (byFinished !== (q.order_by === 'finished_at'))
+    throw badRequest('`finished_at` filter and `finished_at` sorting must be paired')
+  if (byFinished && q.status !== 'success')
+    throw badRequest('`finished_at` filter must be combined with `success` status filter.')
+}
+
+/**
  * Environments and deployments (`lib/api/environments.rb`, `lib/api/deployments.rb`, `ProjectPolicy`):
  * Reporters read them (anyone who reads a public or internal project), Developers create, edit, stop and
  * delete environments (a stopped one only) and create and update deployments; Maintainers delete
@@ -205,6 +220,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
     /** `GET .../deployments` (`DeploymentsFinder`): `environment` by name; `id` ascending unless told. */
     deployments(actor: Actor, p: ProjectRow, q: DeploymentListQuery) {
       require(actor, p, Level.reporter)
+      checkDeploymentQuery(q)
       const page = pageOf(q)
       const env = q.environment === undefined ? undefined : table.named(p.id, q.environment)
       const f = {
@@ -213,6 +229,8 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
         status: q.status,
         updatedAfter: q.updated_after,
         updatedBefore: q.updated_before,
+        finishedAfter: q.finished_after,
+        finishedBefore: q.finished_before,
         order: q.order_by ?? 'id',
         sort: q.sort ?? 'asc',
       }

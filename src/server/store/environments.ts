@@ -38,6 +38,8 @@ export interface DeploymentFilter {
   status?: string
   updatedAfter?: string
   updatedBefore?: string
+  finishedAfter?: string
+  finishedBefore?: string
   order: 'id' | 'iid' | 'created_at' | 'updated_at' | 'finished_at' | 'ref'
   sort: 'asc' | 'desc'
 }
@@ -93,6 +95,8 @@ export function environmentTable(db: Db) {
     if (f.status !== undefined) add('status = ?', f.status)
     if (f.updatedAfter !== undefined) add('updated_at > ?', f.updatedAfter)
     if (f.updatedBefore !== undefined) add('updated_at < ?', f.updatedBefore)
+    if (f.finishedAfter !== undefined) add('finished_at > ?', f.finishedAfter)
+    if (f.finishedBefore !== undefined) add('finished_at < ?', f.finishedBefore)
     return { sql: parts.join(' AND '), args }
   }
   return {

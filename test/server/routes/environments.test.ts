@@ -350,6 +350,30 @@ describe('deployments API', () => {
     expect(await ids('environment=production')).toEqual([b.id, c.id])
     expect(await ids('environment=none')).toEqual([])
     expect(await ids('status=success')).toEqual([a.id, c.id])
+    expect(await ids('order_by=finished_at&finished_after=2000-01-01T00:00:00Z&status=success')).toEqual([
+      a.id,
+      c.id,
+    ])
+    expect(await ids('updated_after=2000-01-01T00:00:00Z&order_by=updated_at&sort=desc')).toEqual([
+      c.id,
+      b.id,
+      a.id,
+    ])
+    for (const [q, message] of [
+      ['order_by=finished_at', '`finished_at` filter and `finished_at` sorting must be paired'],
+      [
+        'order_by=finished_at&finished_after=2000-01-01',
+        '`finished_at` filter must be combined with `success` status filter.',
+      ],
+      [
+        'updated_after=2000-01-01&finished_after=2000-01-01',
+        'Both `updated_at` filter and `finished_at` filter can not be specified',
+      ],
+    ])
+      expect(await t.http('GET', `${DEPLOYS}?${q}`, { token: DANA })).toMatchObject({
+        status: 400,
+        body: { message: `400 Bad request - ${message}` },
+      })
   })
 })
 
