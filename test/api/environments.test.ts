@@ -15,7 +15,8 @@ describe('environments and deployments through the client (answers validated aga
     expect(review).toMatchObject({ name: 'review/app', tier: 'development', state: 'available' })
     const deployment = await dev.deployments.create(W, {
       environment: 'production',
-      sha: 'b'.repeat(40),
+      // A ref name is a commit to `project.commit` (`Deployment#valid_sha`), as GitLab stores what is given.
+      sha: 'main',
       ref: 'main',
       tag: false,
       status: 'running',

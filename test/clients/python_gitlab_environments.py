@@ -11,8 +11,9 @@ review.external_url = "https://py2.example.com"
 review.save()
 review.stop()
 stopped = project.environments.get(review.id)
+sha = project.branches.get("main").commit["id"]
 deployment = project.deployments.create(
-    {"environment": "production", "sha": "c" * 40, "ref": "main", "tag": False, "status": "running"}
+    {"environment": "production", "sha": sha, "ref": "main", "tag": False, "status": "running"}
 )
 deployment.status = "success"
 deployment.save()

@@ -486,9 +486,10 @@ const RULES: Record<string, Rule> = {
   'POST /projects/{id}/deployments': {
     min: 'developer',
     auth: true,
+    // `sha` names a commit as `project.commit` reads it: a ref name does.
     body: () => ({
       environment: 'production',
-      sha: 'a'.repeat(40),
+      sha: 'main',
       ref: 'main',
       tag: false,
       status: 'success',
@@ -1060,7 +1061,7 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       for (let n = 0; n < 2; n++) {
         const deployment = await send('POST', `/projects/${projectId(v)}/deployments`, 'admin', {
           environment: 'production',
-          sha: 'a'.repeat(40),
+          sha: one("SELECT sha FROM project_refs WHERE project_id = ? AND name = 'main'", projectId(v)),
           ref: 'main',
           tag: false,
           status: 'success',

@@ -343,9 +343,16 @@ async function writeRepositoryAndCi(hookUrl: string) {
   await ok('PUT', `${APP}/environments/${env.id}`, { token: MARK, json: { tier: 'testing' } })
   await ok('POST', `${APP}/environments/${env.id}/stop`, { token: MARK })
   await ok('DELETE', `${APP}/environments/${env.id}`, { token: MARK })
+  const develop = await ok('GET', `${APP}/repository/branches/develop`, { token: MARK })
   const deployment = await ok('POST', `${APP}/deployments`, {
     token: MARK,
-    json: { environment: 'canary', sha: 'a'.repeat(40), ref: 'develop', tag: false, status: 'running' },
+    json: {
+      environment: 'canary',
+      sha: (develop.commit as Json).id,
+      ref: 'develop',
+      tag: false,
+      status: 'running',
+    },
   })
   await ok('PUT', `${APP}/deployments/${deployment.id}`, { token: MARK, json: { status: 'success' } })
   // A pipeline deleted (an administrator's right), its jobs and their traces with it.

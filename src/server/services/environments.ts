@@ -11,6 +11,7 @@ import type {
 } from '../../schema/index.js'
 import { guessTier, isEnvironmentName } from '../ci/environment.js'
 import { isoNow } from '../domain/clock.js'
+import { commitOf } from './ci-plans.js'
 import {
   badRequest,
   forbidden,
@@ -246,6 +247,12 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
     /** `POST .../deployments`: an external deployment to an environment found or made by name. */
     createDeployment(actor: Actor, p: ProjectRow, params: DeploymentCreate): Deployment {
       require(actor, p, Level.developer)
+      // `Deployment#valid_sha`, `#valid_ref`: both name a commit of the project (checked first here, so
+      // that a refused deployment leaves no environment behind).
+      const errors: Record<string, string[]> = {}
+      if (!commitOf(store, p, params.sha)) errors.sha = ['The commit does not exist']
+      if (!commitOf(store, p, params.ref)) errors.ref = ['The branch or tag does not exist']
+      if (Object.keys(errors).length > 0) throw validationError(errors)
       const now = isoNow(ctx.clock)
       let env = table.named(p.id, params.environment)
       if (!env) {

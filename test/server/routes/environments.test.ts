@@ -66,10 +66,19 @@ const createEnv = async (json: Json, token = DANA) => {
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`)
   return res.body as Json
 }
+/** The commit `main` points at. */
+const mainSha = async () => ((await get(`${APP}/repository/branches/main`)).commit as Json).id as string
 const external = async (json: Json = {}, token = DANA) => {
   const res = await t.http('POST', DEPLOYS, {
     token,
-    json: { environment: 'production', sha: SHA, ref: 'main', tag: false, status: 'running', ...json },
+    json: {
+      environment: 'production',
+      sha: await mainSha(),
+      ref: 'main',
+      tag: false,
+      status: 'running',
+      ...json,
+    },
   })
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`)
   return res.body as Json
@@ -336,7 +345,18 @@ describe('deployments API', () => {
       status: 404,
       body: { message: '404 Not found' },
     })
+    // `Deployment#valid_sha`, `#valid_ref`; the environment it names is not made either.
+    expect(
+      await t.http('POST', DEPLOYS, {
+        token: DANA,
+        json: { environment: 'canary', sha: SHA, ref: 'nope', tag: false, status: 'running' },
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: { message: { sha: ['The commit does not exist'], ref: ['The branch or tag does not exist'] } },
+    })
     expect((await get(DEPLOYS)).length).toBe(2)
+    expect(((await get(ENVS)) as Json[]).map((e) => e.name)).not.toContain('canary')
   })
 
   it('lists by environment and status, ordered and sorted as asked', async () => {
