@@ -27,6 +27,7 @@ import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, serverRoot, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
 import { pipelineSchedules } from './pipeline-schedules.js'
+import { deployments, environments } from './environments.js'
 import { ciLint } from './ci-lint.js'
 import { instanceVariables } from './ci-variables.js'
 import { hooks } from './hooks.js'
@@ -140,6 +141,10 @@ export function createClient(options: ClientOptions) {
     triggers: triggers(http),
     /** Pipeline schedules, their pipelines, play and variables. */
     pipelineSchedules: pipelineSchedules(http),
+    /** Environments: those jobs made and those made through the API. */
+    environments: environments(http),
+    /** Deployments: those of jobs, which follow them, and external ones. */
+    deployments: deployments(http),
     /** The CI Lint API: a configuration checked in a project's context. */
     ciLint: ciLint(http),
     /** The instance's CI/CD variables (administrators; python-gitlab's `gl.variables`). */

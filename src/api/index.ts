@@ -21,6 +21,7 @@ export type { OnManual, TriggerParams, WaitOptions, WaitResult } from './pipelin
 export type { JobDownload, JobsApi } from './jobs.js'
 export type { CommitStatusesApi } from './commit-statuses.js'
 export type { EventsApi } from './events.js'
+export type { DeploymentsApi, EnvironmentsApi } from './environments.js'
 export type { GroupHooksApi, HookTestTrigger, ProjectHooksApi } from './hooks.js'
 export type { RepositoryApi } from './repository.js'
 export type { CiLintApi } from './ci-lint.js'

@@ -468,6 +468,40 @@ const RULES: Record<string, Rule> = {
     body: () => ({ description: 'y' }),
   },
   'DELETE /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
+  // lib/api/environments.rb, lib/api/deployments.rb (`authenticate!`, ProjectPolicy): Reporters read them
+  // (whoever sees a public or internal project), Developers write; reset() makes a stopped environment
+  // `matrix` (the first) and two successful external deployments, the first of which is not the last.
+  'GET /projects/{id}/environments': { min: 'code', auth: true },
+  'POST /projects/{id}/environments': { min: 'developer', auth: true, body: () => ({ name: 'made' }) },
+  'GET /projects/{id}/environments/{environment_id}': { min: 'code', auth: true },
+  'PUT /projects/{id}/environments/{environment_id}': {
+    min: 'developer',
+    auth: true,
+    body: () => ({ external_url: 'https://matrix.example.com' }),
+  },
+  'DELETE /projects/{id}/environments/{environment_id}': { min: 'developer', auth: true },
+  // `Environments::StopService` does nothing without `stop_environment`: 200 for whoever reads it.
+  'POST /projects/{id}/environments/{environment_id}/stop': { min: 'code', auth: true },
+  'GET /projects/{id}/deployments': { min: 'code', auth: true },
+  'POST /projects/{id}/deployments': {
+    min: 'developer',
+    auth: true,
+    // `sha` names a commit as `project.commit` reads it: a ref name does.
+    body: () => ({
+      environment: 'production',
+      sha: 'main',
+      ref: 'main',
+      tag: false,
+      status: 'success',
+    }),
+  },
+  'GET /projects/{id}/deployments/{deployment_id}': { min: 'code', auth: true },
+  'PUT /projects/{id}/deployments/{deployment_id}': {
+    min: 'developer',
+    auth: true,
+    body: () => ({ status: 'failed' }),
+  },
+  'DELETE /projects/{id}/deployments/{deployment_id}': { min: 'maintainer', auth: true },
   // lib/api/ci/pipeline_schedules.rb (`authenticate!`, Ci::PipelineSchedulePolicy): the seeded schedule is
   // mark's (a Maintainer), on main, which only Maintainers may push (play needs it). A schedule below
   // `read_pipeline_schedule` (Reporter) is `404 Pipeline Schedule Not Found`; edits are its owner's only.
@@ -1013,6 +1047,27 @@ describe('access matrix: every endpoint by every role by every visibility', () =
         { key: 'MATRIX', value: 'from the matrix' },
       )
       expect(scheduleVariable.status).toBe(201)
+      const environment = await send('POST', `/projects/${projectId(v)}/environments`, 'admin', {
+        name: 'matrix',
+      })
+      expect(environment.status).toBe(201)
+      const environmentId = (environment.body as { id: number }).id
+      const stopped = await send(
+        'POST',
+        `/projects/${projectId(v)}/environments/${environmentId}/stop`,
+        'admin',
+      )
+      expect(stopped.status).toBe(200)
+      for (let n = 0; n < 2; n++) {
+        const deployment = await send('POST', `/projects/${projectId(v)}/deployments`, 'admin', {
+          environment: 'production',
+          sha: one("SELECT sha FROM project_refs WHERE project_id = ? AND name = 'main'", projectId(v)),
+          ref: 'main',
+          tag: false,
+          status: 'success',
+        })
+        expect(deployment.status).toBe(201)
+      }
       const groupVariable = await send('POST', `/groups/${v}-group/variables`, 'admin', {
         key: 'MATRIX',
         value: 'from the matrix',
@@ -1105,6 +1160,8 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       eventable_id: issue,
       trigger_id: String(one('SELECT id FROM triggers WHERE project_id = ?', pid)),
       pipeline_schedule_id: String(one('SELECT id FROM ci_pipeline_schedules WHERE project_id = ?', pid)),
+      environment_id: String(one('SELECT MIN(id) FROM environments WHERE project_id = ?', pid)),
+      deployment_id: String(one('SELECT MIN(id) FROM deployments WHERE project_id = ?', pid)),
       pipeline_id: String(one('SELECT id FROM pipelines WHERE project_id = ?', pid)),
       job_id: String(
         one(

@@ -270,10 +270,12 @@ build:
   artifacts: { paths: [out.txt] }
 unit:
   stage: test
+  environment: review/$CI_COMMIT_REF_SLUG
   script: [exit 1]
   allow_failure: true
 release:
   stage: deploy
+  environment: { name: production, url: https://example.com }
   script: [echo released]
   when: manual
 `
@@ -281,8 +283,8 @@ release:
 /**
  * On pipelineSeed's acme/app: a webhook for pushes, jobs and pipelines (to `hookUrl`), commits and
  * files (one with a `.gitlab-ci.yml`, which makes a push pipeline), branches and an annotated tag,
- * jobs played, retried, cancelled and erased (a build's artifacts with it), a triggered pipeline
- * then deleted, and a relation import of an export of the project into itself.
+ * jobs played, retried, cancelled and erased (a build's artifacts with it), the environments and
+ * deployments they made and some made through the API, a triggered pipeline then deleted, and a relation import of an export of the project into itself.
  */
 async function writeRepositoryAndCi(hookUrl: string) {
   const settle = async () => {
@@ -336,6 +338,23 @@ async function writeRepositoryAndCi(hookUrl: string) {
   })) as unknown as Json[]
   await ok('POST', `${APP}/jobs/${first!.id as number}/cancel`, { token: MARK })
   await settle()
+  // Environments and deployments through the API (the jobs above made and moved theirs).
+  const env = await ok('POST', `${APP}/environments`, { token: MARK, json: { name: 'staging' } })
+  await ok('PUT', `${APP}/environments/${env.id}`, { token: MARK, json: { tier: 'testing' } })
+  await ok('POST', `${APP}/environments/${env.id}/stop`, { token: MARK })
+  await ok('DELETE', `${APP}/environments/${env.id}`, { token: MARK })
+  const develop = await ok('GET', `${APP}/repository/branches/develop`, { token: MARK })
+  const deployment = await ok('POST', `${APP}/deployments`, {
+    token: MARK,
+    json: {
+      environment: 'canary',
+      sha: (develop.commit as Json).id,
+      ref: 'develop',
+      tag: false,
+      status: 'running',
+    },
+  })
+  await ok('PUT', `${APP}/deployments/${deployment.id}`, { token: MARK, json: { status: 'success' } })
   // A pipeline deleted (an administrator's right), its jobs and their traces with it.
   await ok('DELETE', `${APP}/pipelines/${triggered.id}`, { token: ROOT })
   // The project exported, and its issues imported into it again as a relation import.
@@ -427,8 +446,11 @@ describe.each([
           'ci_job_artifacts',
           'ci_job_states',
           'ci_job_traces',
+          'deployments',
+          'environments',
           'events',
           'git_objects',
+          'job_environments',
           'pipelines',
           'project_commits',
           'project_refs',

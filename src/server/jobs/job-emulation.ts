@@ -182,6 +182,9 @@ export function jobEmulation(store: Store) {
       finishedAt,
       ...(job.outcome === 'failed' ? { forced: 'failed' as const } : {}),
     })
+    // `Ci::Build#expanded_environment_url`: what the environment's `external_url` becomes on success.
+    const url = vars.get('CI_ENVIRONMENT_URL')
+    if (url !== undefined) store.environments.expandJobUrl(job.id, url)
     next.status = run.status
     next.failure_reason = run.status === 'failed' ? 'script_failure' : null
     const trace = maskTrace(run.trace, masked)

@@ -39,6 +39,7 @@ import { runnerRoutes } from './runners.js'
 import { runnerManagementRoutes } from './runner-management.js'
 import { triggerRoutes } from './triggers.js'
 import { pipelineScheduleRoutes } from './pipeline-schedules.js'
+import { environmentRoutes } from './environments.js'
 import { ciVariableRoutes } from './ci-variables.js'
 import { ciLintRoutes } from './ci-lint.js'
 import { userLookupRoutes } from './user-lookup.js'
@@ -119,6 +120,7 @@ function registerRoutes(api: ApiContext): void {
   relationImportRoutes(api, transfers)
   triggerRoutes(api, triggers)
   pipelineScheduleRoutes(api, api.services.pipelineSchedules)
+  environmentRoutes(api, api.services.environments)
   ciVariableRoutes(api)
   pipelineEmulatorRoutes(api, pipelines)
   pipelineRoutes(api, pipelines)

@@ -24,6 +24,7 @@ import type { TimeTrackingService } from './time-tracking.js'
 import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
 import type { PipelineScheduleService } from './pipeline-schedules.js'
+import type { EnvironmentService } from './environments.js'
 import type { CiGroupVariableService, CiInstanceVariableService, CiVariableService } from './ci-variables.js'
 import type { CiLintService } from './ci-lint.js'
 import type { UserService } from './users.js'
@@ -86,6 +87,8 @@ export interface Services {
   jobs: JobService
   triggers: TriggerService
   pipelineSchedules: PipelineScheduleService
+  /** Environments and their deployments, those jobs make and those made through the API. */
+  environments: EnvironmentService
   /** Project CI/CD variables. */
   ciVariables: CiVariableService
   ciGroupVariables: CiGroupVariableService

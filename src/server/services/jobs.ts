@@ -22,6 +22,7 @@ import type { ServiceContext } from './context.js'
 import type { PipelineService } from './pipelines.js'
 import { JobTokenActor } from './job-tokens.js'
 import { jobOutputsOf } from './job-outputs.js'
+import { copyPlace } from './pipeline-writes.js'
 import { ciAbilities } from './ci-access.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
@@ -243,10 +244,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
           finished_at: null,
           due_at: now,
         })
-        const definition = store.jobDefinitions.get(job.id)
-        if (definition) store.jobDefinitions.put(fresh, definition)
-        const place = store.ciProcessables.get(job.id)
-        if (place) store.ciProcessables.put({ ...place, build_id: fresh, downstream_pipeline_id: null })
+        copyPlace(store, pipeline, job.id, fresh, now)
         for (const j of later(job))
           if (j.status === 'skipped') store.pipelines.setJob({ ...j, status: 'created', due_at: null })
         runner.catchUp()

@@ -6,6 +6,7 @@ import type { Store } from '../store/index.js'
 import type { PipelineRow, VariableRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { PipelinePlan } from '../ci/pipeline-plan.js'
+import { ensureJobEnvironment } from './job-environments.js'
 import { insertPlannedJobs } from './planned-jobs.js'
 
 export interface NewPipelineInput {
@@ -118,7 +119,7 @@ export function retryJobs(
         outcome: 'success',
         created_at: now,
       })
-      copyPlace(store, job.id, id)
+      copyPlace(store, pipeline, job.id, id, now)
       again.push(job.position)
     }
   }
@@ -135,10 +136,14 @@ export function retryJobs(
 }
 
 /** A retried job's new row keeps the old one's definition and place in the plan (none for shortcut jobs). */
-function copyPlace(store: Store, from: number, to: number): void {
+export function copyPlace(store: Store, pipeline: PipelineRow, from: number, to: number, now: string): void {
   const definition = store.jobDefinitions.get(from)
   const place = store.ciProcessables.get(from)
-  if (definition) store.jobDefinitions.put(to, definition)
+  if (definition) {
+    store.jobDefinitions.put(to, definition)
+    // The new job deploys again (`Ci::RetryJobService` clones the job, with a new deployment).
+    if (!place?.bridge) ensureJobEnvironment(store, pipeline, to, definition.environment, now)
+  }
   if (place) store.ciProcessables.put({ ...place, build_id: to, downstream_pipeline_id: null })
 }
 

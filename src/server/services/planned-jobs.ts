@@ -4,6 +4,7 @@ import { CREATED_MS } from '../domain/pipeline-schedule.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { Store } from '../store/index.js'
 import type { ProjectRow } from '../store/projects.js'
+import { ensureJobEnvironment } from './job-environments.js'
 
 /**
  * The jobs of a planned pipeline (`Chain::Populate`, `Chain::Create`), in GitLab's order (stage, then as
@@ -18,6 +19,7 @@ export function insertPlannedJobs(
 ): void {
   const { pipelineId, plan, project, now } = input
   let failed = false
+  const pipeline = store.pipelines.byId(pipelineId)!
   plan.jobs.forEach((job, position) => {
     // `Chain::EnsureEnvironments`: a job whose environment name its variables made invalid fails at once.
     const environment = job.bridge ? undefined : job.definition.environment
@@ -41,6 +43,7 @@ export function insertPlannedJobs(
     if (unusable)
       store.pipelines.setJob({ ...store.pipelines.job(id)!, failure_reason: 'environment_creation_failure' })
     store.jobDefinitions.put(id, job.definition)
+    ensureJobEnvironment(store, pipeline, id, environment, now)
     store.ciProcessables.put({
       build_id: id,
       pipeline_id: pipelineId,

@@ -54,6 +54,7 @@ import { timeTrackingService } from '../services/time-tracking.js'
 import { todoService } from '../services/todos.js'
 import { triggerService } from '../services/triggers.js'
 import { pipelineScheduleService } from '../services/pipeline-schedules.js'
+import { environmentService } from '../services/environments.js'
 import {
   ciGroupVariableService,
   ciInstanceVariableService,
@@ -304,6 +305,7 @@ function composeServices(
     namespaces: namespaceService(api.ctx),
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx, (p) => projects.record(p)),
+    environments: environmentService(api.ctx, (p) => projects.record(p)),
     health: healthService(api.ctx.store),
     members: withMemberEvents(api.ctx, memberService(api.ctx), recorder),
     ...ciServices(api, events),

@@ -19,6 +19,7 @@ import { ciProcessableTable } from './ci-processables.js'
 import { commitStatusTable } from './commit-statuses.js'
 import { commitNoteTable } from './commit-notes.js'
 import { eventTable } from './events.js'
+import { environmentTable } from './environments.js'
 import { pipelineTable } from './pipelines.js'
 import { jobOutputTable } from './job-outputs.js'
 import { aliasTable } from './aliases.js'
@@ -133,6 +134,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     commitNotes: commitNoteTable(db),
     /** What people did in projects, as the Events API lists it (events.ts). */
     events: eventTable(db),
+    /** Environments, their deployments and the jobs that name them (environments.ts). */
+    environments: environmentTable(db),
     runners: runnerTable(db, digest),
     aliases: aliasTable(db),
     ...issueDetailTables(db, changes.structureVersion),

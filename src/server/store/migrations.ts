@@ -39,6 +39,7 @@ import pipelineSchedules from './migrations/038-pipeline-schedules.js'
 import jobCoverage from './migrations/039-job-coverage.js'
 import runnerManagement from './migrations/040-runner-management.js'
 import events from './migrations/041-events.js'
+import environments from './migrations/042-environments.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -87,4 +88,5 @@ export const migrations: Migration[] = [
   jobCoverage,
   runnerManagement,
   events,
+  environments,
 ]

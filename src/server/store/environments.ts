@@ -1,0 +1,155 @@
+import type { Db } from './db.js'
+
+export interface EnvironmentRow {
+  id: number
+  project_id: number
+  name: string
+  slug: string
+  external_url: string | null
+  tier: string
+  /** `available` or `stopped`. */
+  state: string
+  created_at: string
+  updated_at: string
+}
+export type NewEnvironment = Omit<EnvironmentRow, 'id'>
+
+export interface DeploymentRow {
+  id: number
+  iid: number
+  project_id: number
+  environment_id: number
+  ref: string
+  tag: number
+  sha: string
+  user_id: number | null
+  /** The job that deploys; null for a deployment made through the API. */
+  deployable_id: number | null
+  status: string
+  created_at: string
+  updated_at: string
+  finished_at: string | null
+}
+export type NewDeployment = Omit<DeploymentRow, 'id' | 'iid'>
+
+export interface DeploymentFilter {
+  projectId: number
+  environmentId?: number
+  status?: string
+  updatedAfter?: string
+  updatedBefore?: string
+  finishedAfter?: string
+  finishedBefore?: string
+  order: 'id' | 'iid' | 'created_at' | 'updated_at' | 'finished_at' | 'ref'
+  sort: 'asc' | 'desc'
+}
+
+/**
+ * Environments, deployments and which job names which environment (migration 42); rows in and out,
+ * no rules. Deployments and environments follow their jobs by the migration's triggers.
+ */
+export function environmentTable(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO environments (project_id, name, slug, external_url, tier, state, created_at, updated_at)
+     VALUES (@project_id, @name, @slug, @external_url, @tier, @state, @created_at, @updated_at)`,
+  )
+  const update = db.prepare(
+    `UPDATE environments SET name = @name, slug = @slug, external_url = @external_url, tier = @tier,
+       state = @state, updated_at = @updated_at WHERE id = @id`,
+  )
+  const byId = db.prepare('SELECT * FROM environments WHERE project_id = ? AND id = ?')
+  const byName = db.prepare('SELECT * FROM environments WHERE project_id = ? AND name = ?')
+  const bySlug = db.prepare('SELECT * FROM environments WHERE project_id = ? AND slug = ?')
+  // `EnvironmentsFinder`: `?2` an exact name; `?3` a search, the start of the name or of a folder's part
+  // of it (`for_name_like`, `for_name_like_within_folder`); `?4` a state. By id, as GitLab's pages order.
+  const filter = `project_id = ?1 AND (?2 IS NULL OR name = ?2) AND (?3 IS NULL
+    OR substr(lower(name), 1, length(?3)) = lower(?3) OR instr(lower(name), '/' || lower(?3)) > 0)
+    AND (?4 IS NULL OR state = ?4)`
+  const list = db.prepare(`SELECT * FROM environments WHERE ${filter} ORDER BY id LIMIT ?5 OFFSET ?6`)
+  const count = db.prepare(`SELECT COUNT(*) FROM environments WHERE ${filter}`).pluck()
+  const remove = db.prepare('DELETE FROM environments WHERE id = ?')
+  const insertDeployment = db.prepare(
+    `INSERT INTO deployments (iid, project_id, environment_id, ref, tag, sha, user_id, deployable_id, status,
+       created_at, updated_at, finished_at)
+     VALUES ((SELECT COALESCE(MAX(iid), 0) + 1 FROM deployments WHERE project_id = @project_id), @project_id,
+       @environment_id, @ref, @tag, @sha, @user_id, @deployable_id, @status, @created_at, @updated_at, @finished_at)`,
+  )
+  const setDeployment = db.prepare(
+    'UPDATE deployments SET status = @status, updated_at = @updated_at, finished_at = @finished_at WHERE id = @id',
+  )
+  const deploymentById = db.prepare('SELECT * FROM deployments WHERE project_id = ? AND id = ?')
+  const removeDeployment = db.prepare('DELETE FROM deployments WHERE id = ?')
+  // `Environment#last_deployment`: the newest successful one.
+  const lastDeployment = db.prepare(
+    "SELECT * FROM deployments WHERE environment_id = ? AND status = 'success' ORDER BY id DESC LIMIT 1",
+  )
+  const link = db.prepare(
+    'INSERT OR REPLACE INTO job_environments (build_id, environment_id, action, url) VALUES (?, ?, ?, ?)',
+  )
+  const setUrl = db.prepare('UPDATE job_environments SET url = ? WHERE build_id = ?')
+  const deploymentWhere = (f: DeploymentFilter) => {
+    const parts = ['project_id = ?']
+    const args: (string | number)[] = [f.projectId]
+    const add = (sql: string, arg: string | number) => (parts.push(sql), args.push(arg))
+    if (f.environmentId !== undefined) add('environment_id = ?', f.environmentId)
+    if (f.status !== undefined) add('status = ?', f.status)
+    if (f.updatedAfter !== undefined) add('updated_at > ?', f.updatedAfter)
+    if (f.updatedBefore !== undefined) add('updated_at < ?', f.updatedBefore)
+    if (f.finishedAfter !== undefined) add('finished_at > ?', f.finishedAfter)
+    if (f.finishedBefore !== undefined) add('finished_at < ?', f.finishedBefore)
+    return { sql: parts.join(' AND '), args }
+  }
+  return {
+    insert: (row: NewEnvironment) => Number(insert.run(row).lastInsertRowid),
+    update: (row: EnvironmentRow) => void update.run(row),
+    get: (projectId: number, id: number) => byId.get(projectId, id) as EnvironmentRow | undefined,
+    named: (projectId: number, name: string) => byName.get(projectId, name) as EnvironmentRow | undefined,
+    withSlug: (projectId: number, slug: string) => bySlug.get(projectId, slug) as EnvironmentRow | undefined,
+    list: (
+      projectId: number,
+      f: { name?: string; search?: string; state?: string },
+      limit: number,
+      offset: number,
+    ) =>
+      list.all(
+        projectId,
+        f.name ?? null,
+        f.search ?? null,
+        f.state ?? null,
+        limit,
+        offset,
+      ) as EnvironmentRow[],
+    count: (projectId: number, f: { name?: string; search?: string; state?: string }) =>
+      count.get(projectId, f.name ?? null, f.search ?? null, f.state ?? null) as number,
+    remove: (id: number) => void remove.run(id),
+    insertDeployment: (row: NewDeployment) => Number(insertDeployment.run(row).lastInsertRowid),
+    setDeployment: (row: Pick<DeploymentRow, 'id' | 'status' | 'updated_at' | 'finished_at'>) =>
+      void setDeployment.run(row),
+    deployment: (projectId: number, id: number) =>
+      deploymentById.get(projectId, id) as DeploymentRow | undefined,
+    removeDeployment: (id: number) => void removeDeployment.run(id),
+    lastDeployment: (environmentId: number) => lastDeployment.get(environmentId) as DeploymentRow | undefined,
+    countDeployments: (f: DeploymentFilter) => {
+      const w = deploymentWhere(f)
+      return db
+        .prepare(`SELECT COUNT(*) FROM deployments WHERE ${w.sql}`)
+        .pluck()
+        .get(...w.args) as number
+    },
+    deployments: (f: DeploymentFilter, limit: number, offset: number) => {
+      const w = deploymentWhere(f)
+      const dir = f.sort === 'asc' ? 'ASC' : 'DESC'
+      return db
+        .prepare(
+          `SELECT * FROM deployments WHERE ${w.sql} ORDER BY ${f.order} ${dir}, id ${dir} LIMIT ? OFFSET ?`,
+        )
+        .all(...w.args, limit, offset) as DeploymentRow[]
+    },
+    /** Records the environment a job's `environment:` names (GitLab's `job_environments`). */
+    linkJob: (buildId: number, environmentId: number, action: string, url: string | null) =>
+      void link.run(buildId, environmentId, action, url),
+    /** The job's `url` with its variables expanded, as the job ran (before its success moves the environment). */
+    expandJobUrl: (buildId: number, url: string) => void setUrl.run(url, buildId),
+  }
+}
+export type EnvironmentTable = ReturnType<typeof environmentTable>

@@ -1,0 +1,39 @@
+import { collect } from '../../src/api/client.js'
+import { detailSeed, T } from '../server/routes/issue-details-seed.js'
+import { apiFailure, clientsOnSeed } from '../support/client-pool.js'
+
+const W = 'acme/widgets'
+const { as } = clientsOnSeed(detailSeed)
+
+describe('environments and deployments through the client (answers validated against the schemas)', () => {
+  it('creates, lists, stops and deletes environments, and records and moves an external deployment', async () => {
+    const dev = as(T.dev)
+    const review = await dev.environments.create(W, {
+      name: 'review/app',
+      external_url: 'https://r.example.com',
+    })
+    expect(review).toMatchObject({ name: 'review/app', tier: 'development', state: 'available' })
+    const deployment = await dev.deployments.create(W, {
+      environment: 'production',
+      // A ref name is a commit to `project.commit` (`Deployment#valid_sha`), as GitLab stores what is given.
+      sha: 'main',
+      ref: 'main',
+      tag: false,
+      status: 'running',
+    })
+    expect(deployment).toMatchObject({ iid: 1, status: 'running', deployable: null })
+    expect((await dev.deployments.update(W, deployment.id, 'success')).status).toBe('success')
+    const listed = await collect(as(T.reporter).environments.list(W, { search: 'prod' }))
+    expect(listed.map((e) => e.name)).toEqual(['production'])
+    expect((await dev.environments.get(W, listed[0]!.id)).last_deployment?.id).toBe(deployment.id)
+    expect((await collect(dev.deployments.list(W, { status: 'success' }))).map((d) => d.id)).toEqual([
+      deployment.id,
+    ])
+    const refused = await apiFailure(dev.environments.remove(W, review.id))
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect((await dev.environments.stop(W, review.id)).state).toBe('stopped')
+    await dev.environments.remove(W, review.id)
+    const hidden = await apiFailure(as(T.guest).environments.get(W, listed[0]!.id))
+    expect(hidden.status).toBe(403)
+  })
+})

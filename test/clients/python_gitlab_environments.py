@@ -1,0 +1,37 @@
+"""python-gitlab reads and writes environments and deployments: project.environments, project.deployments."""
+import json
+import os
+
+import gitlab
+
+gl = gitlab.Gitlab(os.environ["GITLAB_URL"], private_token=os.environ["GITLAB_TOKEN"])
+project = gl.projects.get("acme/app")
+review = project.environments.create({"name": "review/py", "external_url": "https://py.example.com"})
+review.external_url = "https://py2.example.com"
+review.save()
+review.stop()
+stopped = project.environments.get(review.id)
+sha = project.branches.get("main").commit["id"]
+deployment = project.deployments.create(
+    {"environment": "production", "sha": sha, "ref": "main", "tag": False, "status": "running"}
+)
+deployment.status = "success"
+deployment.save()
+try:
+    project.environments.create({"name": "review/py"})
+    refused = None
+except gitlab.exceptions.GitlabCreateError as err:
+    refused = [err.response_code, err.error_message]
+stopped.delete()
+print(
+    json.dumps(
+        {
+            "stopped": [stopped.name, stopped.state, stopped.external_url],
+            "deployment": [deployment.iid, project.deployments.get(deployment.id).status],
+            "environments": [e.name for e in project.environments.list(get_all=True)],
+            "last": project.environments.list(name="production")[0].id
+            == project.deployments.get(deployment.id).environment["id"],
+            "refused": refused,
+        }
+    )
+)
