@@ -11,7 +11,7 @@
  * (python_gitlab_forks.py), and a user made external (python_gitlab_external.py), and CI/CD variables
  * worked and read by a pipeline's rules (python_gitlab_variables.py), and a group's too
  * (python_gitlab_group_variables.py), and the instance's (python_gitlab_instance_variables.py), and pipeline
- * schedules (python_gitlab_pipeline_schedules.py). A contributor's
+ * schedules (python_gitlab_pipeline_schedules.py), and a project archived (python_gitlab_archived.py). A contributor's
  * machine needs the package (CONTRIBUTING.md): without
  * it the test fails and says so.
  */
@@ -299,6 +299,31 @@ it('python-gitlab marks a user external; their project, group and issue lists le
       groups: ['pub'],
       issues: ['Open issue'],
       hidden: [404, '404 Project Not Found'],
+    })
+  } finally {
+    await t.close()
+  }
+}, 90_000)
+
+it('python-gitlab archives a project: its writes are refused as GitLab refuses them, until unarchived', async () => {
+  const t = await startServer(seed)
+  try {
+    const python = await pythonWithGitlab()
+    const script = join(__dirname, 'python_gitlab_archived.py')
+    const { stdout } = await run(python, [script, t.baseUrl, 'glpat-root-token', 'acme/widgets'])
+    const forbidden = [403, '403 Forbidden']
+    expect(JSON.parse(stdout)).toEqual({
+      archived: true,
+      note: forbidden,
+      edit: forbidden,
+      award: [404, '404 Award Emoji Not Found'],
+      spend: forbidden,
+      label: forbidden,
+      milestone: forbidden,
+      trigger: forbidden,
+      notes: ['a note'],
+      after: null,
+      notes_after: ['a note', 'another'],
     })
   } finally {
     await t.close()

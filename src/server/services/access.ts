@@ -2,11 +2,22 @@ import type { Store } from '../store/index.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
-import { notFound } from '../grape/gitlab-errors.js'
+import { forbidden, notFound } from '../grape/gitlab-errors.js'
 import { systemClock, today, type Clock } from '../domain/clock.js'
 import { accessLevels } from '../../schema/common.js'
 
 export const Level = accessLevels
+
+/**
+ * GitLab's `ArchivedAbilities` (`ProjectPolicy`'s `rule { archived }`): an archived project is read-only for
+ * everyone, administrators included. Reads, members, settings and unarchiving stay open.
+ */
+export const writable = (project: ProjectRow): boolean => project.archived === 0
+
+/** `writable`, or 403 `403 Forbidden` (the status of an `authorize!` the archived rule refuses). */
+export function requireNotArchived(project: ProjectRow): void {
+  if (!writable(project)) throw forbidden()
+}
 
 /** Who is calling: a user, or nobody (anonymous). Memberships are read once per request. */
 export class Actor {

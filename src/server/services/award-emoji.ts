@@ -6,7 +6,7 @@ import type { AwardRow } from '../store/award-emoji.js'
 import type { IssueRow } from '../store/issues.js'
 import type { NoteRow } from '../store/notes.js'
 import type { ProjectRow } from '../store/projects.js'
-import type { Actor } from './access.js'
+import { writable, type Actor } from './access.js'
 import { canReadInternalNotes, type IssueDeps } from './issues/lookup.js'
 import { isEmojiName, normalizeEmojiName } from './quick-actions/emoji.js'
 
@@ -84,14 +84,14 @@ export function awardEmojiService(deps: IssueDeps) {
 
     /**
      * `POST .../award_emoji`: `404 Award Emoji Not Found` unless the caller is signed in and may read
-     * the issue (`user_can_award?`); a system note cannot be awarded; the name as `AwardEmoji`
+     * the issue and award it (`user_can_award?`: no `award_emoji` in an archived project); a system note cannot be awarded; the name as `AwardEmoji`
      * validates it (aliases `+1`/`-1` normalised): unknown or already given by the caller, 404 with
      * the model's messages. A new award marks the caller's pending to-dos on the issue done.
      */
     create(actor: Actor, target: Awardable, rawName: string): AwardEmoji {
       const found = resolve(actor, target)
       const user = actor.user
-      if (!user || !found.readable()) throw notFound('Award Emoji')
+      if (!user || !found.readable() || !writable(target.project)) throw notFound('Award Emoji')
       const { issue, note, table, ownerId } = found
       if (note?.system === 1) throw notFound('Award Emoji Awardable cannot be awarded emoji')
       const name = normalizeEmojiName(rawName)

@@ -17,7 +17,7 @@ import { readFileAt } from '../git/read-file.js'
 import { forbidden, notFound } from '../grape/gitlab-errors.js'
 import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, writable, type Actor } from './access.js'
 import { ciAbilities, downloadsCode } from './ci-access.js'
 import {
   CI_CONFIG_PATH,
@@ -101,7 +101,7 @@ export function ciLintService(ctx: ServiceContext, fetchRemote: RemoteIncludeFet
   const createsPipeline = (actor: Actor, p: ProjectRow) =>
     actor.user !== null &&
     actor.user.state === 'active' &&
-    p.archived === 0 &&
+    writable(p) &&
     access.atLeast(actor, p, Level.developer) &&
     ciAbilities(store, access, actor, p).pipelines
 

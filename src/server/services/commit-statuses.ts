@@ -7,7 +7,7 @@ import { BlockedUrlError, checkUrl } from '../outbound/outbound-url.js'
 import { presentCommitStatuses } from '../present/commit-statuses.js'
 import type { CommitStatusRow } from '../store/commit-statuses.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, writable, type Actor } from './access.js'
 import { ciAbilities } from './ci-access.js'
 import type { ServiceContext } from './context.js'
 import type { PipelineService } from './pipelines.js'
@@ -127,7 +127,7 @@ export function commitStatusService(ctx: ServiceContext, runner: PipelineRunner,
      */
     create(actor: Actor, projectRef: string, sha: string, params: CommitStatusCreate): CommitStatus {
       const p = project(actor, projectRef)
-      if (p.archived !== 0 || !access.atLeast(actor, p, Level.developer)) throw forbidden()
+      if (!writable(p) || !access.atLeast(actor, p, Level.developer)) throw forbidden()
       const commit = commitOf(p, sha)
       const matching = store.pipelines.newestFor(p.id, commit, params.ref ?? null, params.pipeline_id ?? null)
       const ref = params.ref ?? matching?.ref ?? refNamesContaining(store, p.id, 'branch', commit)[0]

@@ -13,7 +13,7 @@ import { discussionIdOf, presentNote } from '../present/notes.js'
 import type { IssueRow } from '../store/issues.js'
 import type { NoteRow } from '../store/notes.js'
 import type { ProjectRow } from '../store/projects.js'
-import type { Actor } from './access.js'
+import { requireNotArchived, type Actor } from './access.js'
 import { canReadInternalNotes, requireUser, type IssueDeps } from './issues/lookup.js'
 import type { NoteService } from './notes.js'
 
@@ -123,8 +123,9 @@ export function discussionService(deps: IssueDeps, notes: NoteService) {
 
     /**
      * `PUT .../discussions/:discussion_id/notes/:note_id`: the note as `PUT .../notes/:note_id` edits
-     * it (the discussion id is not checked, as GitLab's `update_note` does not); `resolved` is
-     * 400 `Note is not resolvable`: issue notes never are.
+     * it (the discussion id is not checked, as GitLab's `update_note` does not); `resolved` needs
+     * `resolve_note` (403 in an archived project), then is 400 `Note is not resolvable`: issue notes
+     * never are.
      */
     updateNote(
       actor: Actor,
@@ -135,6 +136,7 @@ export function discussionService(deps: IssueDeps, notes: NoteService) {
     ): Note {
       if (input.resolved === undefined) return notes.update(actor, project, iid, noteId, { body: input.body })
       notes.get(actor, project, iid, noteId)
+      requireNotArchived(project)
       throw badRequest('Note is not resolvable')
     },
   }

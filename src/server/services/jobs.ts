@@ -17,7 +17,7 @@ import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { pipelinePresenter } from '../present/pipelines.js'
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, requireNotArchived, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import type { PipelineService } from './pipelines.js'
 import { JobTokenActor } from './job-tokens.js'
@@ -108,7 +108,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
    */
   function requireUpdate(actor: Actor, p: ProjectRow, level: number): void {
     require(actor, p, level)
-    if (p.archived === 1) throw forbidden()
+    requireNotArchived(p)
   }
   /** `protected_ref` (`Ci::BuildPolicy`) prevents the job's writes on a ref the caller may not write: 403. */
   function requireRef(actor: Actor, p: ProjectRow, pipeline: PipelineRow): void {

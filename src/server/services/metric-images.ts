@@ -8,7 +8,7 @@ import type { MetricImageRow } from '../store/metric-images.js'
 import { privateDir } from '../store/private-files.js'
 import type { WorkDir } from '../store/work-dirs.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, writable, type Actor } from './access.js'
 import { isoNow } from '../domain/clock.js'
 import { requireUser, type IssueDeps } from './issues/lookup.js'
 
@@ -78,9 +78,13 @@ export function metricImageService(
     return errors
   }
 
-  /** Update and delete: Reporter and up, or the issue's author. */
+  /**
+   * Update and delete: Reporter and up (`create_issue & update_issue`, which an archived project takes
+   * away), or the issue's author, even in an archived project (`is_author`, GitLab's `IssuablePolicy`).
+   */
   const mayChange = (actor: Actor, project: ProjectRow, authorId: number) =>
-    access.atLeast(actor, project, Level.reporter) || (actor.id !== null && actor.id === authorId)
+    (writable(project) && access.atLeast(actor, project, Level.reporter)) ||
+    (actor.id !== null && actor.id === authorId)
 
   const imageOf = (actor: Actor, project: ProjectRow, iid: number, imageId: number) => {
     const issue = deps.issues.findIssue(actor, project, iid)
@@ -111,8 +115,8 @@ export function metricImageService(
     },
 
     /**
-     * `POST .../metric_images`: 201. 403 `Not allowed!` for an issue that is not an incident or a
-     * caller below Reporter; 403 `Validation failed: ...` for a file of another type or bad `url`.
+     * `POST .../metric_images`: 201. 403 `Not allowed!` for an issue that is not an incident, a
+     * caller below Reporter or an archived project (`create_issue & update_issue`); 403 `Validation failed: ...` for a file of another type or bad `url`.
      */
     upload(
       actor: Actor,
@@ -123,7 +127,11 @@ export function metricImageService(
     ): MetricImage {
       requireUser(actor)
       const issue = deps.issues.findIssue(actor, project, iid)
-      if (issue.issue_type !== 'incident' || !access.atLeast(actor, project, Level.reporter))
+      if (
+        issue.issue_type !== 'incident' ||
+        !writable(project) ||
+        !access.atLeast(actor, project, Level.reporter)
+      )
         throw notAllowed()
       const filename = sanitizeFilename(file.filename)
       const ext = filename.includes('.') ? (filename.split('.').pop() as string).toLowerCase() : ''

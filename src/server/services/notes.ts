@@ -5,7 +5,7 @@ import { presentNote } from '../present/notes.js'
 import type { NoteFilter, NoteRow } from '../store/notes.js'
 import type { IssueRow } from '../store/issues.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, requireNotArchived, writable, type Actor } from './access.js'
 import { isoNow } from '../domain/clock.js'
 import { canReadInternalNotes, requireUser, type IssueDeps } from './issues/lookup.js'
 import { applyUpdates, commandsChanges, interpret } from './quick-actions/index.js'
@@ -40,13 +40,14 @@ export function noteService(deps: IssueDeps) {
 
   /**
    * GitLab's `admin_note` (`app/policies/note_policy.rb`): never on a system note (`~editable`
-   * prevents it), else its author, or a Maintainer of the project (`ProjectPolicy`) or an
-   * administrator; an internal note only for those who may read it. 403 `403 Forbidden` otherwise.
+   * prevents it) nor in an archived project, else its author, or a Maintainer of the project
+   * (`ProjectPolicy`) or an administrator; an internal note only for those who may read it.
+   * 403 `403 Forbidden` otherwise.
    */
   const requireAdminNote = (actor: Actor, project: ProjectRow, note: NoteRow) => {
     const mayRead = note.internal === 0 || canReadInternal(actor, project)
     const mayAdmin = note.author_id === actor.id || access.atLeast(actor, project, Level.maintainer)
-    if (note.system === 1 || !mayRead || !mayAdmin) throw forbidden()
+    if (note.system === 1 || !writable(project) || !mayRead || !mayAdmin) throw forbidden()
   }
 
   const present = (note: NoteRow, issue: IssueRow) =>
@@ -132,7 +133,8 @@ export function noteService(deps: IssueDeps) {
       readable(actor, project, iid, q),
 
     /**
-     * `POST .../notes` (`lib/api/notes.rb`, `Notes::CreateService`): the body is checked as written
+     * `POST .../notes` (`lib/api/notes.rb`, `Notes::CreateService`): `create_note` (403 in an archived
+     * project), then the body is checked as written
      * (blank or over-long: 400 `400 Bad request - Note {...}`; a locked discussion is 403 for
      * non-members), then its quick actions are read: the note keeps the rest of the text, 201,
      * with the commands' `commands_changes`. A body made only of commands makes no note: 202 with
@@ -150,6 +152,7 @@ export function noteService(deps: IssueDeps) {
     ): Note | NoteCommands {
       const user = requireUser(actor)
       const row = deps.issues.findIssue(actor, project, iid)
+      requireNotArchived(project)
       if (row.discussion_locked === 1 && !actor.admin && access.projectLevel(actor, project) < Level.guest)
         throw forbidden()
       if (input.body.trim() === '') throw noteError("can't be blank")

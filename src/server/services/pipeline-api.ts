@@ -2,7 +2,7 @@ import type { PipelineCreate } from '../../schema/index.js'
 import { applies } from '../domain/releases.js'
 import { forbidden, messageError, unauthorized } from '../grape/gitlab-errors.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import type { NewPipelineInput } from './pipeline-writes.js'
 import { resolveRef } from './refs.js'
@@ -26,7 +26,7 @@ export function requireBuildsEnabled(ctx: ServiceContext, p: ProjectRow): void {
 export function mayCreatePipeline(ctx: ServiceContext, actor: Actor, p: ProjectRow): boolean {
   return (
     actor.user?.state === 'active' &&
-    p.archived === 0 &&
+    writable(p) &&
     ctx.access.atLeast(actor, p, Level.developer) &&
     ciAbilities(ctx.store, ctx.access, actor, p).pipelines
   )

@@ -16,7 +16,7 @@ import { pipelinePresenter } from '../present/pipelines.js'
 import { presentUser } from '../present/users.js'
 import type { PipelineScheduleRow, ScheduleVariableRow } from '../store/pipeline-schedules.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, writable, type Actor } from './access.js'
 import { ciAbilities } from './ci-access.js'
 import type { ServiceContext } from './context.js'
 import { mayCreatePipeline } from './pipeline-api.js'
@@ -48,12 +48,16 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     actor.admin ||
     (access.atLeast(actor, p, Level.reporter) && ciAbilities(store, access, actor, p).pipelines)
   const owns = (actor: Actor, row: PipelineScheduleRow) => row.owner_id !== null && row.owner_id === actor.id
-  /** `admin_pipeline_schedule`: `admin_pipeline` (Maintainer), or the owner with `update_build` (Developer). */
+  /**
+   * `admin_pipeline_schedule`: `admin_pipeline` (Maintainer), or the owner with `update_build` (Developer);
+   * neither in an archived project.
+   */
   const mayAdminister = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow) =>
-    level(actor, p, Level.maintainer) || (owns(actor, row) && level(actor, p, Level.developer))
-  /** `update_pipeline_schedule`: an administrator, or the owner with `update_build`. */
+    writable(p) &&
+    (level(actor, p, Level.maintainer) || (owns(actor, row) && level(actor, p, Level.developer)))
+  /** `update_pipeline_schedule`: an administrator, or the owner with `update_build`; not in an archived project. */
   const mayUpdate = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow) =>
-    actor.admin || (owns(actor, row) && access.atLeast(actor, p, Level.developer))
+    writable(p) && (actor.admin || (owns(actor, row) && access.atLeast(actor, p, Level.developer)))
   /** `set_pipeline_variables`: Developer (GitLab's default minimum role to override variables). */
   const requireSetVariables = (actor: Actor, p: ProjectRow) => {
     if (!level(actor, p, Level.developer)) throw forbidden()

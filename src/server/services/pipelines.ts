@@ -26,7 +26,7 @@ import { checkUnmodifiedSince } from '../grape/unmodified-since.js'
 import { pipelinePresenter } from '../present/pipelines.js'
 import type { PipelineFilter, PipelineRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
 import { JobTokenActor } from './job-tokens.js'
@@ -108,7 +108,7 @@ export function pipelineService(
     mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)
   /** `update_pipeline`: as `cancel_pipeline`, in a project not archived (`ArchivedAbilities`). */
   const mayUpdate = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) =>
-    p.archived === 0 && mayCancel(actor, p, pipeline)
+    writable(p) && mayCancel(actor, p, pipeline)
   /**
    * `read_pipeline_variable` (`Ci::PipelinePolicy`, 403): `admin_pipeline` (Maintainer, with the pipeline
    * abilities, in a project not archived), or `update_pipeline` for the pipeline's own user
@@ -116,7 +116,7 @@ export function pipelineService(
    */
   const requireReadVariables = (actor: Actor, p: ProjectRow, pipeline: PipelineRow) => {
     const admin =
-      p.archived === 0 &&
+      writable(p) &&
       access.atLeast(actor, p, Level.maintainer) &&
       ciAbilities(store, access, actor, p).pipelines
     const triggerer = actor.id !== null && pipeline.user_id === actor.id
@@ -304,9 +304,7 @@ export function pipelineService(
       if (!actor.user) throw unauthorized()
       const pipeline = find(p, id)
       const owner =
-        p.archived === 0 &&
-        access.atLeast(actor, p, Level.owner) &&
-        ciAbilities(store, access, actor, p).pipelines
+        writable(p) && access.atLeast(actor, p, Level.owner) && ciAbilities(store, access, actor, p).pipelines
       if (!owner) throw forbidden()
       checkUnmodifiedSince(unmodifiedSince, pipeline.updated_at)
       const now = isoNow(ctx.clock)

@@ -15,7 +15,7 @@ import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js
 import { presentProjectLabel, type LabelCounts } from '../present/issues.js'
 import type { LabelRow } from '../store/labels.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, requireNotArchived, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
 
@@ -29,12 +29,13 @@ interface Paging {
  * list, read, create, edit, delete, subscribe. Labels are ordered by title; `search` matches inside
  * titles and descriptions case-insensitively (`Label.search`). Lists and reads include the project's groups'
  * labels (`include_ancestor_groups`, default true; `is_project_label: false`); edits and deletes only its own.
- * Writes need `admin_label` (Planner and up), reads whoever may read the project.
+ * Writes need `admin_label` (Planner and up, the project not archived), reads whoever may read the project.
  */
 export function projectLabelService(ctx: ServiceContext) {
   const { store, access } = ctx
 
   const requireAdmin = (actor: Actor, project: ProjectRow) => {
+    requireNotArchived(project)
     if (!access.atLeast(actor, project, Level.planner)) throw forbidden()
   }
   const present = (actor: Actor, row: LabelRow) =>

@@ -13,7 +13,7 @@ import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js
 import { presentMilestone } from '../present/issues.js'
 import type { MilestoneRow } from '../store/milestones.js'
 import type { ProjectRow } from '../store/projects.js'
-import type { Actor } from './access.js'
+import { requireNotArchived, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow, today } from '../domain/clock.js'
 
@@ -21,12 +21,13 @@ import { isoNow, today } from '../domain/clock.js'
  * A project's milestones (`lib/api/project_milestones.rb`, `lib/api/milestone_responses.rb`): list (by due
  * date), read,
  * create, edit, delete. Writes need `admin_milestone`: Developer before GitLab 15.0, Planner and up
- * from it. A refused model answers `Failed to create milestone` and the errors as Ruby prints a hash.
+ * from it, the project not archived. A refused model answers `Failed to create milestone` and the errors as Ruby prints a hash.
  */
 export function projectMilestoneService(ctx: ServiceContext) {
   const { store, access, instance } = ctx
 
   const requireAdmin = (actor: Actor, project: ProjectRow) => {
+    requireNotArchived(project)
     if (!access.atLeast(actor, project, milestoneWriters(instance.version))) throw forbidden()
   }
   const present = (row: MilestoneRow) => presentMilestone(row, instance, today(ctx.clock))

@@ -6,7 +6,7 @@ import { presentGroupLabel } from '../present/issues.js'
 import type { LabelRow } from '../store/labels.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, requireNotArchived, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { findLabel } from './label-rules.js'
 
@@ -36,6 +36,7 @@ export function promotionService(ctx: ServiceContext) {
      */
     label(actor: Actor, projectId: string, ref: string): GroupLabel {
       const project = access.project(actor, projectId)
+      requireNotArchived(project)
       const group = groupOf(project)
       if (!group) throw messageError(400, 'Failed to promote project label to group label')
       if (!actor.admin && access.groupLevel(actor, group) < Level.planner) throw forbidden()
@@ -69,6 +70,7 @@ export function promotionService(ctx: ServiceContext) {
      */
     milestone(actor: Actor, projectId: string, id: number): number {
       const project = access.project(actor, projectId)
+      requireNotArchived(project)
       const least = applies(instance.version, 'milestonesByReporter') ? Level.planner : Level.developer
       if (!access.atLeast(actor, project, least)) throw forbidden()
       const group = groupOf(project)

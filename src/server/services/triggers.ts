@@ -7,7 +7,7 @@ import { presentUser } from '../present/users.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { TriggerRow } from '../store/triggers.js'
 import type { UserRow } from '../store/users.js'
-import { Actor, Level } from './access.js'
+import { Actor, Level, writable } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
 import { runningJob } from './job-tokens.js'
@@ -37,10 +37,12 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
   const requireUser = (actor: Actor) => {
     if (!actor.user) throw unauthorized()
   }
-  const maintainer = (actor: Actor, p: ProjectRow) => access.atLeast(actor, p, Level.maintainer)
+  /** `admin_build`, which every trigger call asks first: Maintainer, in a project not archived (reads too). */
+  const adminBuild = (actor: Actor, p: ProjectRow) =>
+    writable(p) && access.atLeast(actor, p, Level.maintainer)
   /** `admin_trigger`: the owner while still a Maintainer, or an administrator. */
   const owns = (actor: Actor, p: ProjectRow, t: TriggerRow) =>
-    actor.admin || (t.owner_id !== null && t.owner_id === actor.id && maintainer(actor, p))
+    actor.admin || (t.owner_id !== null && t.owner_id === actor.id && adminBuild(actor, p))
   const find = (p: ProjectRow, id: number) => {
     const row = store.triggers.get(p.id, id)
     if (!row) throw recordNotFound()
@@ -66,21 +68,21 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
   return {
     list(actor: Actor, p: ProjectRow, limit: number, offset: number) {
       requireUser(actor)
-      if (!maintainer(actor, p)) throw forbidden()
+      if (!adminBuild(actor, p)) throw forbidden()
       const rows = store.triggers.ofProject(p.id, limit, offset)
       return { items: rows.map((t) => present(actor, p, t)), total: store.triggers.count(p.id) }
     },
 
     get(actor: Actor, p: ProjectRow, id: number): Trigger {
       requireUser(actor)
-      if (!maintainer(actor, p)) throw forbidden()
+      if (!adminBuild(actor, p)) throw forbidden()
       return present(actor, p, find(p, id))
     },
 
     /** A JSON `null` description is stored as an empty one (our choice). */
     create(actor: Actor, p: ProjectRow, description: string | null): Trigger {
       requireUser(actor)
-      if (!maintainer(actor, p)) throw forbidden()
+      if (!adminBuild(actor, p)) throw forbidden()
       const now = isoNow(ctx.clock)
       const id = store.triggers.insert({
         project_id: p.id,
@@ -95,6 +97,7 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
     /** Only the owner edits: 403 with GitLab's sentence for everyone else who can see the project. */
     update(actor: Actor, p: ProjectRow, id: number, description: string | null | undefined): Trigger {
       requireUser(actor)
+      if (!writable(p)) throw forbidden()
       const row = find(p, id)
       if (!owns(actor, p, row))
         throw forbidden('The current user is not authorized to update the pipeline trigger token')
@@ -105,7 +108,7 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
     /** Any Maintainer deletes; `If-Unmodified-Since` older than the last change is a 412. */
     remove(actor: Actor, p: ProjectRow, id: number, unmodifiedSince?: string | string[]): void {
       requireUser(actor)
-      if (!maintainer(actor, p)) throw forbidden()
+      if (!adminBuild(actor, p)) throw forbidden()
       const row = find(p, id)
       checkUnmodifiedSince(unmodifiedSince, row.updated_at)
       store.triggers.remove(row.id)

@@ -186,6 +186,26 @@ describe('metric images', () => {
     rmSync(data, { recursive: true, force: true })
   })
 
+  it("an archived project refuses new images and others' edits; the incident's author still edits", async () => {
+    // EE `IssuablePolicy`: upload needs `create_issue & update_issue` (taken away by the archived rule),
+    // update and delete that or `is_author`. Mark wrote incident 3; Rita is a Reporter.
+    const id = (await upload(3, T.reporter, { file: [PNG, 'a.png'] })).body?.id as number
+    const url = `${P}/issues/3/metric_images/${id}`
+    const archive = (action: string) => t.http('POST', `${P}/${action}`, { token: T.owner })
+    expect((await archive('archive')).status).toBe(201)
+    expect(await upload(3, T.reporter, { file: [PNG, 'b.png'] })).toEqual({
+      status: 403,
+      body: { message: 'Not allowed!' },
+    })
+    const edit = await t.http('PUT', url, { token: T.reporter, json: { url_text: 'R' } })
+    expect([edit.status, edit.body]).toEqual([403, { message: '403 Forbidden' }])
+    expect((await t.http('DELETE', url, { token: T.reporter })).status).toBe(403)
+    expect((await list()).map((i) => [i.id, i.url_text])).toEqual([[id, null]])
+    expect((await t.http('PUT', url, { token: T.maintainer, json: { url_text: 'M' } })).status).toBe(200)
+    expect((await archive('unarchive')).status).toBe(201)
+    expect((await t.http('PUT', url, { token: T.reporter, json: { url_text: 'R' } })).status).toBe(200)
+  })
+
   it('reads are open to anyone who sees the issue; CE has no such routes', async () => {
     expect((await t.http('GET', `${PUBLIC}/issues/1/metric_images`)).body).toEqual([])
     expect((await t.http('GET', `${P}/issues/3/metric_images`, { token: T.outsider })).status).toBe(404)

@@ -15,7 +15,7 @@ import type { IssueWrite } from '../../store/changes.js'
 import type { IssueAccessRow, IssueChanges, IssueRow } from '../../store/issues.js'
 import { featureLevel } from '../project-settings.js'
 import type { ProjectRow } from '../../store/projects.js'
-import { Actor, Level } from '../access.js'
+import { Actor, Level, requireNotArchived, writable } from '../access.js'
 import type { ServiceContext } from '../context.js'
 import { isoNow, today } from '../../domain/clock.js'
 import { epicLinks } from '../epic-links.js'
@@ -232,7 +232,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     ): Issue {
       const user = requireUser(actor)
       // `ProjectPolicy`: an archived project, or one whose issues are disabled, has no `create_issue`.
-      if (project.archived === 1 || featureLevel(ctx.store, project.id, 'issues') === 'disabled')
+      if (!writable(project) || featureLevel(ctx.store, project.id, 'issues') === 'disabled')
         throw forbidden()
       options.beforeCreate?.(actor, project)
       // GitLab looks the epic up before the model validates, and refuses the whole request.
@@ -319,6 +319,7 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
     update(actor: Actor, project: ProjectRow, iid: number, input: IssueUpdate): Issue {
       requireUser(actor)
       const row = findIssue(actor, project, iid)
+      requireNotArchived(project)
       const metadata = access.atLeast(actor, project, Level.planner)
       if (!metadata && row.author_id !== actor.id) throw forbidden()
       const epic = epics.forIssue(actor, project, input.epic_id, input.epic_iid)

@@ -4,7 +4,7 @@ import type { EpicRow } from '../../store/epics.js'
 import type { IssueAccessRow, IssueRow } from '../../store/issues.js'
 import type { ProjectRow } from '../../store/projects.js'
 import type { UserRow } from '../../store/users.js'
-import { Level, type Actor } from '../access.js'
+import { Level, writable, type Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
 import { presentIssueBatch } from './records.js'
 
@@ -33,18 +33,23 @@ export function requireUser(actor: Actor): UserRow {
   return actor.user
 }
 
-/** GitLab's `admin_issue`: Planner, Reporter and up, and administrators (`app/policies/issue_policy.rb`). */
+/**
+ * GitLab's `admin_issue`: Planner, Reporter and up, and administrators (`app/policies/issue_policy.rb`), in a
+ * project not archived.
+ */
 export const canAdminIssues = (deps: IssueDeps, actor: Actor, project: ProjectRow) =>
-  deps.ctx.access.atLeast(actor, project, Level.planner)
+  writable(project) && deps.ctx.access.atLeast(actor, project, Level.planner)
 
 /** GitLab's `read_internal_note`: Planner, Reporter and up, and administrators (`app/policies/project_policy.rb`). */
 export const canReadInternalNotes = (deps: IssueDeps, actor: Actor, project: ProjectRow) =>
   deps.ctx.access.atLeast(actor, project, Level.planner)
 
 /**
- * GitLab's `update_issue`: `admin_issue`, or the author of a readable issue (`app/policies/issue_policy.rb`).
+ * GitLab's `update_issue`: `admin_issue`, or the author of a readable issue (`app/policies/issue_policy.rb`), in a
+ * project not archived.
  */
 export const canUpdateIssue = (deps: IssueDeps, actor: Actor, project: ProjectRow, row: IssueRow) =>
+  writable(project) &&
   deps.issues.canReadIssue(actor, project, row) &&
   (canAdminIssues(deps, actor, project) || (actor.id !== null && row.author_id === actor.id))
 

@@ -9,7 +9,7 @@ import { messageError } from '../../grape/gitlab-errors.js'
 import type { ProjectRow, RefKind } from '../../store/projects.js'
 import { branchProtection, tagProtections } from '../../store/ref-protection.js'
 import type { UserRow } from '../../store/users.js'
-import { Level, type Actor } from '../access.js'
+import { Level, writable, type Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
 import { repositoryReads } from './reads.js'
 import { applyActions, type CheckedAction } from './commit-actions.js'
@@ -119,7 +119,7 @@ export function repositoryCore(ctx: ServiceContext) {
    */
   const allows = (actor: Actor, project: ProjectRow, level: number) =>
     level !== 0 &&
-    (level === 60 ? actor.admin : !project.archived && (actor.admin || access.atLeast(actor, project, level)))
+    (level === 60 ? actor.admin : writable(project) && (actor.admin || access.atLeast(actor, project, level)))
 
   /**
    * `Gitlab::UserAccess#can_create_tag?`: a protected tag's create level (any matching protection

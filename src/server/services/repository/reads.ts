@@ -1,6 +1,6 @@
 import { forbidden } from '../../grape/gitlab-errors.js'
 import type { ProjectRow } from '../../store/projects.js'
-import { Level, type Actor } from '../access.js'
+import { Level, writable, type Actor } from '../access.js'
 import type { ServiceContext } from '../context.js'
 
 /**
@@ -18,7 +18,7 @@ export function repositoryReads(ctx: ServiceContext) {
       return project
     },
     pushCode: (actor: Actor, project: ProjectRow) =>
-      actor.user !== null && project.archived === 0 && access.atLeast(actor, project, Level.developer),
+      actor.user !== null && writable(project) && access.atLeast(actor, project, Level.developer),
   }
 }
 export type RepositoryReads = ReturnType<typeof repositoryReads>
