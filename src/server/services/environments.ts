@@ -27,7 +27,7 @@ import { basicProjectDetails } from '../present/projects.js'
 import { presentUser } from '../present/users.js'
 import type { DeploymentRow, EnvironmentRow } from '../store/environments.js'
 import type { ProjectRow } from '../store/projects.js'
-import { Level, type Actor } from './access.js'
+import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { uniqueSlug } from './job-environments.js'
 import { jobOutputsOf } from './job-outputs.js'
@@ -74,12 +74,14 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
   const presentJob = pipelinePresenter(ctx.instance)
 
   const level = (actor: Actor, p: ProjectRow, min: number) => actor.admin || access.atLeast(actor, p, min)
+  /** A write at `min`: never in an archived project (`ArchivedAbilities`: environment, deployment). */
+  const mayWrite = (actor: Actor, p: ProjectRow, min: number) => writable(p) && level(actor, p, min)
   /** `read_environment`, `read_deployment`. */
   const mayRead = (actor: Actor, p: ProjectRow) =>
     level(actor, p, Level.reporter) || p.visibility !== 'private'
   const require = (actor: Actor, p: ProjectRow, min: number) => {
     if (!actor.user) throw unauthorized()
-    if (min === Level.reporter ? !mayRead(actor, p) : !level(actor, p, min)) throw forbidden()
+    if (min === Level.reporter ? !mayRead(actor, p) : !mayWrite(actor, p, min)) throw forbidden()
   }
   const find = (p: ProjectRow, id: number) => {
     const row = table.get(p.id, id)
@@ -205,7 +207,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
     remove(actor: Actor, p: ProjectRow, id: number): void {
       require(actor, p, Level.reporter)
       const row = find(p, id)
-      if (!level(actor, p, Level.developer) || row.state !== 'stopped') throw forbidden()
+      if (!mayWrite(actor, p, Level.developer) || row.state !== 'stopped') throw forbidden()
       table.remove(row.id)
     },
 
@@ -213,7 +215,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
     stop(actor: Actor, p: ProjectRow, id: number): Environment {
       require(actor, p, Level.reporter)
       const row = find(p, id)
-      if (level(actor, p, Level.developer) && row.state !== 'stopped')
+      if (mayWrite(actor, p, Level.developer) && row.state !== 'stopped')
         table.update({ ...row, state: 'stopped', updated_at: isoNow(ctx.clock) })
       return present(p, find(p, id))
     },
@@ -290,7 +292,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
     updateDeployment(actor: Actor, p: ProjectRow, id: number, status: string): Deployment {
       require(actor, p, Level.reporter)
       const row = findDeployment(p, id)
-      if (!level(actor, p, Level.developer)) throw forbidden()
+      if (!mayWrite(actor, p, Level.developer)) throw forbidden()
       if (row.deployable_id !== null)
         throw forbidden('Deployments created using GitLab CI can not be updated using the API')
       const now = isoNow(ctx.clock)
@@ -308,7 +310,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
     removeDeployment(actor: Actor, p: ProjectRow, id: number): void {
       if (!actor.user) throw unauthorized()
       const row = findDeployment(p, id)
-      if (!level(actor, p, Level.maintainer)) throw forbidden()
+      if (!mayWrite(actor, p, Level.maintainer)) throw forbidden()
       if (row.status === 'running') throw messageError(400, 'Cannot destroy running deployment')
       if (table.lastDeployment(row.environment_id)?.id === row.id)
         throw messageError(400, 'Deployment currently deployed to environment')

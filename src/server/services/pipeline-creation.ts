@@ -2,7 +2,7 @@ import type { DownstreamStarter, PipelineRunner } from '../jobs/pipeline-runner.
 import type { Store } from '../store/index.js'
 import type { JobRow, PipelineRow, VariableRow } from '../store/pipelines.js'
 import type { JobDefinition } from '../ci/job-definition.js'
-import { Actor, Level, type Access } from './access.js'
+import { Actor, Level, writable, type Access } from './access.js'
 import type { RemoteInclude, RemoteIncludeFetcher } from '../jobs/remote-includes.js'
 import { fetchRemoteIncludes, planFor, RemoteIncludeNeeded, type CiPlanOutcome } from './ci-plans.js'
 import { insertPipeline, type NewPipelineInput } from './pipeline-writes.js'
@@ -131,7 +131,7 @@ export function downstreamStarter(
       if (project.id === upstream.project_id && !trigger.branch) return { error: 'invalid_bridge_trigger' }
       if (
         user.state !== 'active' ||
-        project.archived === 1 ||
+        !writable(project) ||
         !access.atLeast(new Actor(user), project, Level.developer)
       )
         return { error: 'insufficient_bridge_permissions' }

@@ -24,6 +24,7 @@ let ids: {
   milestone: number
   schedule: number
   trigger: number
+  environment: number
 }
 let other: number
 let second: number
@@ -45,6 +46,7 @@ beforeEach(async () => {
     cron: '0 1 * * *',
   })
   const trigger = await ok('POST', `${P}/triggers`, { description: 'deploy' })
+  const environment = await ok('POST', `${P}/environments`, { name: 'staging' })
   ids = {
     note: note.id as number,
     discussion: thread.id as string,
@@ -52,6 +54,7 @@ beforeEach(async () => {
     milestone: (milestone[0] as Json).id as number,
     schedule: schedule.id as number,
     trigger: trigger.id as number,
+    environment: environment.id as number,
   }
   other = ((await t.http('GET', OTHER, { token: T.root })).body as Json).id as number
   second = ((await t.http('GET', `${P}/issues/2`, { token: T.root })).body as Json).id as number
@@ -117,6 +120,14 @@ const refusedWrites = (): [string, string, Json, typeof FORBIDDEN][] => {
     ['POST', `${P}/triggers`, { description: 'another' }, FORBIDDEN],
     ['PUT', trigger, { description: 'edited' }, FORBIDDEN],
     ['DELETE', trigger, {}, FORBIDDEN],
+    ['POST', `${P}/environments`, { name: 'production' }, FORBIDDEN],
+    [
+      'PUT',
+      `${P}/environments/${ids.environment}`,
+      { external_url: 'https://staging.example.com' },
+      FORBIDDEN,
+    ],
+    ['DELETE', `${P}/environments/${ids.environment}`, {}, FORBIDDEN],
   ]
 }
 
@@ -129,6 +140,7 @@ const reads = () => [
   `${P}/labels`,
   `${P}/milestones`,
   `${P}/pipeline_schedules/${ids.schedule}`,
+  `${P}/environments/${ids.environment}`,
 ]
 
 /** Some of the refused writes, and what they answer once the project is unarchived. */
@@ -146,6 +158,7 @@ const writesAgain = (): [string, string, Json, number][] => {
     ['PUT', `${P}/pipeline_schedules/${ids.schedule}`, { description: 'weekly' }, 200],
     ['GET', `${P}/triggers`, {}, 200],
     ['POST', `${P}/triggers`, { description: 'another' }, 201],
+    ['POST', `${P}/environments`, { name: 'production' }, 201],
   ]
 }
 
