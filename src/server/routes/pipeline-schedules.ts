@@ -123,12 +123,7 @@ export function pipelineScheduleRoutes(api: ApiContext, schedules: PipelineSched
     },
     (h) => {
       const since = h.req.headers['if-unmodified-since']
-      schedules.remove(
-        h.actor,
-        project(h.actor, h.path.id),
-        h.path.pipeline_schedule_id,
-        typeof since === 'string' ? since : undefined,
-      )
+      schedules.remove(h.actor, project(h.actor, h.path.id), h.path.pipeline_schedule_id, since)
       return h.reply.code(204).send()
     },
   )

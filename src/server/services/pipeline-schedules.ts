@@ -1,3 +1,4 @@
+import { checkUnmodifiedSince } from '../grape/unmodified-since.js'
 import type {
   PipelineSchedule,
   PipelineScheduleCreate,
@@ -10,7 +11,7 @@ import type {
 } from '../../schema/index.js'
 import { isoNow } from '../domain/clock.js'
 import { cronTimezoneValid, cronValid, nextRunAt } from '../domain/cron-schedule.js'
-import { forbidden, messageError, notFound, validationError } from '../grape/gitlab-errors.js'
+import { forbidden, notFound, validationError } from '../grape/gitlab-errors.js'
 import { pageOf } from '../grape/pagination.js'
 import { pipelinePresenter } from '../present/pipelines.js'
 import { presentUser } from '../present/users.js'
@@ -211,12 +212,10 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     },
 
     /** `DELETE`: `admin_pipeline_schedule`; `If-Unmodified-Since` older than the last change is a 412. */
-    remove(actor: Actor, p: ProjectRow, id: number, unmodifiedSince?: string): void {
+    remove(actor: Actor, p: ProjectRow, id: number, unmodifiedSince?: string | string[]): void {
       const row = find(actor, p, id)
       if (!mayAdminister(actor, p, row)) throw forbidden()
-      const since = unmodifiedSince ? Date.parse(unmodifiedSince) : NaN
-      if (!Number.isNaN(since) && Math.floor(Date.parse(row.updated_at) / 1000) * 1000 > since)
-        throw messageError(412, '412 Precondition Failed')
+      checkUnmodifiedSince(unmodifiedSince, row.updated_at)
       table.remove(row.id)
     },
 

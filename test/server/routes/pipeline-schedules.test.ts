@@ -156,7 +156,19 @@ describe('pipeline schedule CRUD', () => {
     expect((await t.http('POST', `${S}/${made.id}/take_ownership`, { token: MAYA })).status).toBe(200)
     expect((await t.http('POST', `${S}/${made.id}/take_ownership`, { token: DANA })).status).toBe(403)
     expect((await t.http('DELETE', `${S}/${made.id}`, { token: DANA })).status).toBe(403)
-    const gone = await t.http('DELETE', `${S}/${made.id}`, { token: MARK })
+    // `destroy_conditionally!`: changed after If-Unmodified-Since is a 412, and nothing is deleted.
+    const updatedAt = Date.parse((taken.body as Json).updated_at as string)
+    const before = new Date(updatedAt - 60_000).toUTCString()
+    const early = await t.http('DELETE', `${S}/${made.id}`, {
+      token: MARK,
+      headers: { 'if-unmodified-since': before },
+    })
+    expect([early.status, early.body]).toEqual([412, { message: '412 Precondition Failed' }])
+    expect((await t.http('GET', `${S}/${made.id}`, { token: MARK })).status).toBe(200)
+    const gone = await t.http('DELETE', `${S}/${made.id}`, {
+      token: MARK,
+      headers: { 'if-unmodified-since': new Date(updatedAt + 60_000).toUTCString() },
+    })
     expect([gone.status, gone.text]).toEqual([204, ''])
     expect((await t.http('GET', `${S}/${made.id}`, { token: MARK })).status).toBe(404)
   })
