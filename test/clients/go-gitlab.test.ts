@@ -129,7 +129,7 @@ it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works t
       assigned: [['rae'], '2027-01-31', true, 'Go 2'],
       iids: ['Issue 1', 'Issue 3'],
       labels: ['Issue 1', 'Issue 3', 'Issue 4', 'Issue 5'],
-      not_labels: ['Issue 2, edited', 'Assigned'],
+      not_labels: ['Assigned', 'Issue 2, edited'],
       search: ['Issue 2, edited'],
       assignee: ['Assigned'],
       not_milestone: ['Assigned'],

@@ -123,9 +123,12 @@ func main() {
 		"time":      []any{spent.HumanTimeEstimate, spent.HumanTotalTimeSpent, spent.TimeEstimate, spent.TotalTimeSpent},
 	}
 
-	// Offset pages of two, followed by resp.NextPage as go-gitlab's users do.
+	// Offset pages of two, followed by resp.NextPage as go-gitlab's users do. By title: issues made in the
+	// same millisecond tie on created_at, and GitLab breaks ties by id descending.
 	pages := []any{}
-	opt := &gitlab.ListProjectIssuesOptions{ListOptions: gitlab.ListOptions{PerPage: 2}, Sort: gitlab.String("asc")}
+	opt := &gitlab.ListProjectIssuesOptions{
+		ListOptions: gitlab.ListOptions{PerPage: 2}, OrderBy: gitlab.String("title"), Sort: gitlab.String("asc"),
+	}
 	for {
 		issues, resp, err := admin.Issues.ListProjectIssues(pid, opt)
 		must(issues, resp, err)
@@ -290,7 +293,7 @@ func main() {
 		assignees = append(assignees, a.Username)
 	}
 	filtered := func(o *gitlab.ListProjectIssuesOptions) []string {
-		o.Sort = gitlab.String("asc")
+		o.OrderBy, o.Sort = gitlab.String("title"), gitlab.String("asc")
 		return titles(must(admin.Issues.ListProjectIssues(pid, o)))
 	}
 	meta := must(admin.RepositoryFiles.GetFileMetaData(pid, "Makefile", &gitlab.GetFileMetaDataOptions{Ref: gitlab.String("main")}))
