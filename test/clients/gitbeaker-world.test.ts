@@ -68,7 +68,7 @@ async function suite(server: RunningServer) {
   await mia.api.IssueNoteAwardEmojis.award(P, first.iid, reply.id, 'heart')
 
   // The reporter reads, and is refused what a reporter may not do.
-  const seen = await rex.api.Issues.all({ projectId: P, orderBy: 'created_at', sort: 'asc' })
+  const seen = await rex.api.Issues.all({ projectId: P, orderBy: 'title', sort: 'asc' })
   const reporter = {
     issues: seen.map((i) => [i.iid, i.title, i.labels, i.upvotes]),
     links: (await rex.api.IssueLinks.all(P, first.iid)).map((i) => [i.iid, i.link_type]),
@@ -121,7 +121,7 @@ async function suite(server: RunningServer) {
     reporter,
     restored: [
       restored.import_status,
-      (await mia.api.Issues.all({ projectId: imported.id, orderBy: 'created_at', sort: 'asc' })).map((i) => [
+      (await mia.api.Issues.all({ projectId: imported.id, orderBy: 'title', sort: 'asc' })).map((i) => [
         i.iid,
         i.title,
         i.labels,
