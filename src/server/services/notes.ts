@@ -11,6 +11,9 @@ import { canReadInternalNotes, requireUser, type IssueDeps } from './issues/look
 import { applyUpdates, commandsChanges, interpret } from './quick-actions/index.js'
 
 export const MAX_NOTE = 1_000_000
+/** The issue columns a comment's creation or deletion changes, and its edit. */
+const COUNT_COLUMNS = ['user_notes_count', 'updated_at'] as const
+const EDIT_COLUMNS = ['updated_at'] as const
 
 /** Rails' `errors.messages` inspected by Ruby 3.x, as `bad_request!("Note #{...}")` prints it. */
 export const noteError = (text: string) => badRequest(`Note {:note=>[${JSON.stringify(text)}]}`)
@@ -52,6 +55,16 @@ export function noteService(deps: IssueDeps) {
 
   const present = (note: NoteRow, issue: IssueRow) =>
     presentNote(instance, note, issue, store.users.get(note.author_id))
+
+  /**
+   * A comment's write in one transaction, told to the caches as a write to its issue alone (its
+   * notes, its subscriptions, the project's `touch` and these columns): the kept lists and counts of
+   * other issues and projects stay. Unsaid, any write counts as a change to everything.
+   */
+  const noteWrite = <T>(issue: IssueRow, columns: readonly string[], fn: () => T): T =>
+    store.changes.issueWrite({ projectId: issue.project_id, issues: [issue.id], onlyColumns: columns }, () =>
+      store.transaction(fn),
+    )
 
   /** A page of an issue's notes as `actor` may read them (see `list`). */
   const readable = (actor: Actor, project: ProjectRow, iid: number, q: NoteListQuery): NotePage => {
@@ -101,7 +114,7 @@ export function noteService(deps: IssueDeps) {
       if ([...input.body].length > MAX_NOTE)
         throw noteError(`is too long (maximum is ${MAX_NOTE} characters)`)
       const now = isoNow(deps.ctx.clock)
-      store.transaction(() => {
+      noteWrite(issue, EDIT_COLUMNS, () => {
         store.notes.setBody(note.id, input.body as string, now)
         store.issues.update(issue.id, { updated_at: now })
       })
@@ -110,9 +123,9 @@ export function noteService(deps: IssueDeps) {
 
     /** `DELETE .../notes/:note_id` (`delete_note`): `admin_note`, then 204; the issue's `user_notes_count` drops. */
     remove(actor: Actor, project: ProjectRow, iid: number, noteId: number): void {
-      const { note } = findNote(actor, project, iid, noteId)
+      const { issue, note } = findNote(actor, project, iid, noteId)
       requireAdminNote(actor, project, note)
-      store.transaction(() => store.notes.remove(note))
+      noteWrite(issue, COUNT_COLUMNS, () => store.notes.remove(note))
     },
 
     /**
@@ -164,7 +177,10 @@ export function noteService(deps: IssueDeps) {
       const now = isoNow(deps.ctx.clock)
       const createdAt =
         input.created_at && access.atLeast(actor, project, Level.owner) ? input.created_at : now
-      return store.transaction(() => {
+      // Quick actions may reach any issue (a move, a duplicate's close): then a change to everything.
+      const write = <T>(fn: () => T) =>
+        commands.executed > 0 ? store.transaction(fn) : noteWrite(row, COUNT_COLUMNS, fn)
+      return write(() => {
         const id = onlyCommands
           ? undefined
           : store.notes.insert({

@@ -93,6 +93,18 @@ describe.each([
     expect((await read(list, q)).items[0]).toMatchObject({ time_stats: { total_time_spent: 3600 } })
   })
 
+  it("shows a comment made and deleted in the issue's note count", async () => {
+    const issue = await created(project, { title: 'Commented', labels: 'bug' })
+    expect((await read(list, q)).items[0]).toMatchObject({ id: issue.id, user_notes_count: 0 })
+    const notes = `${project}/issues/${issue.iid}/notes`
+    const note = await t.http('POST', notes, { token: ROOT, json: { body: 'Seen it' } })
+    expect(note.status).toBe(201)
+    expect((await read(list, q)).items[0]).toMatchObject({ id: issue.id, user_notes_count: 1 })
+    const id = (note.body as Json).id as number
+    expect((await t.http('DELETE', `${notes}/${id}`, { token: ROOT })).status).toBe(204)
+    expect((await read(list, q)).items[0]).toMatchObject({ id: issue.id, user_notes_count: 0 })
+  })
+
   it('follows a quick action in a note and a deleted issue', async () => {
     await created(project, { title: 'Makes sure the label exists', labels: 'bug' })
     const issue = await created(project, { title: 'Labelled by a note' })
@@ -114,7 +126,12 @@ describe('lists of other projects', () => {
   it('keep their answers across a write elsewhere, and still show their own writes', async () => {
     const q = 'labels=bug&per_page=5'
     const widgets = await read(`${W}/issues`, q)
-    await created(API, { title: 'Elsewhere', labels: 'bug' })
+    const elsewhere = await created(API, { title: 'Elsewhere', labels: 'bug' })
+    const comment = await t.http('POST', `${API}/issues/${elsewhere.iid}/notes`, {
+      token: ROOT,
+      json: { body: 'Seen it' },
+    })
+    expect(comment.status).toBe(201)
     expect((await read(`${W}/issues`, q)).res.text).toBe(widgets.res.text)
     const mine = await created(W, { title: 'Here', labels: 'bug' })
     const after = await read(`${W}/issues`, q)

@@ -53,11 +53,16 @@ export function eventRecorder(ctx: ServiceContext) {
         store.events.insert(add(issue.project_id, authorId, action, { type: 'Issue', id: issue.id })),
       )
     },
-    /** `leave_note`: by the note's author, its target the note (a thread's: `DiscussionNote`). */
+    /**
+     * `leave_note`: by the note's author, its target the note (a thread's: `DiscussionNote`); told to
+     * the caches as `issue` events are.
+     */
     note(note: NoteRow, projectId: number): void {
       if (note.system === 1) return
-      store.events.insert(
-        add(projectId, note.author_id, 'commented', { type: note.type ?? 'Note', id: note.id }),
+      store.changes.issueWrite({ projectId, issues: [], onlyColumns: [] }, () =>
+        store.events.insert(
+          add(projectId, note.author_id, 'commented', { type: note.type ?? 'Note', id: note.id }),
+        ),
       )
     },
     /** `leave_note` of a comment on a commit: `Note`, or `LegacyDiffNote` on a line (stored as ours, events.ts). */
