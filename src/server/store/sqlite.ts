@@ -368,7 +368,7 @@ export class Connection {
    * Runs `fn` (a reset) with SQLite's automatic checkpoint off, and runs the checkpoint its commit
    * would have run once the event loop is idle (after the reset's answer went out). The automatic
    * one copies the WAL into the database in the commit that takes the WAL past `wal_autocheckpoint`
-   * frames, with two fsyncs: 2-15 ms in a reset of 1.5 ms (BENCHMARKS.md, stop 47). Durability is
+   * frames, with two fsyncs: 4-12 ms in a reset of 1.5 ms (BENCHMARKS.md, stop 47). Durability is
    * unchanged: what a commit wrote is in the WAL, which SQLite replays after a kill.
    */
   checkpointLater<T>(fn: () => T): T {
