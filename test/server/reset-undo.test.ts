@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os, { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { FormData, request } from 'undici'
 import { startServer, type TestServer } from '../support/server.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
@@ -670,6 +671,44 @@ describe('a reset with a data directory: the undo log', () => {
     await reset()
     expect([control.lastRestore, control.lastUnchecked]).toEqual(['undo', false])
     expect(state()).toEqual(snapshot)
+  })
+
+  it("leaves the WAL's checkpoint its commit would run for idle time; a kill before it loses nothing", async () => {
+    await reset()
+    const db = inspectDb(t.server.store)
+    // Every commit that leaves a frame in the WAL is due a checkpoint: so is the reset's.
+    db.exec('PRAGMA wal_autocheckpoint = 1')
+    await ok('POST', `${P}/issues`, { json: { title: 'Made since' } })
+    await ok('PUT', `${P}/issues/1`, { json: { title: 'Edited since' } })
+    const file = join(data, 'gitlab.sqlite3')
+    const checkpointed = readFileSync(file)
+    t.server.reset()
+    // The reset's commit wrote the WAL only: the database file is as the last checkpoint left it.
+    expect(readFileSync(file).equals(checkpointed)).toBe(true)
+    // The files a kill would leave now (no -shm: SQLite rebuilds it from the WAL) hold the reset.
+    const killed = mkdtempSync(join(tmpdir(), 'reset-undo-killed-'))
+    try {
+      for (const name of ['gitlab.sqlite3', 'gitlab.sqlite3-wal'])
+        writeFileSync(join(killed, name), readFileSync(join(data, name)))
+      const copy = new DatabaseSync(join(killed, 'gitlab.sqlite3'))
+      const issues = 'SELECT rowid, * FROM issues ORDER BY rowid'
+      try {
+        expect(copy.prepare(issues).all()).toEqual(
+          db
+            .prepare(issues)
+            .all()
+            .map((row) => ({ ...(row as Json) })),
+        )
+      } finally {
+        copy.close()
+      }
+    } finally {
+      rmSync(killed, { recursive: true, force: true })
+    }
+    // At idle time the checkpoint copies the reset into the database file.
+    await new Promise((done) => setImmediate(done))
+    expect(readFileSync(file).equals(checkpointed)).toBe(false)
+    expect(db.prepare('PRAGMA wal_autocheckpoint').pluck().get()).toBe(1)
   })
 
   it('undoes a large log with foreign keys off, and turns them on again', async () => {

@@ -65,18 +65,21 @@ export function emulatorService(
       snapshot.release()
       const taken = snapshot.taken
       if (!taken) snapshot.attach()
-      const afterCommit = snapshot.uncheckedWhenLarge(() =>
-        store.transaction(() => {
-          const after = resetters.map((fn) => fn())
-          if (taken) snapshot.restore()
-          else {
-            store.emptyDataTables()
-            const seed = resetSeed()
-            if (seed) applySeed(store, seed, clock)
-            after.push(snapshot.take())
-          }
-          return after
-        }),
+      // The WAL's checkpoint, when this commit would run it, waits for idle time (sqlite.ts).
+      const afterCommit = store.checkpointLater(() =>
+        snapshot.uncheckedWhenLarge(() =>
+          store.transaction(() => {
+            const after = resetters.map((fn) => fn())
+            if (taken) snapshot.restore()
+            else {
+              store.emptyDataTables()
+              const seed = resetSeed()
+              if (seed) applySeed(store, seed, clock)
+              after.push(snapshot.take())
+            }
+            return after
+          }),
+        ),
       )
       for (const after of afterCommit) after?.()
       snapshot.hold()

@@ -178,6 +178,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     ping: () => void db.prepare('SELECT 1').get(),
     /** Runs `fn` in one transaction: it all lands or none of it does. */
     transaction: <T>(fn: () => T): T => db.transaction(fn),
+    /** Runs `fn` (a reset) without SQLite's WAL checkpoint, which runs at idle time instead. */
+    checkpointLater: <T>(fn: () => T): T => db.checkpointLater(fn),
     close: () => db.close(),
     /** Signs and opens the pages' session cookies (session-seal.ts), with `sessionKey`. */
     sessions: sessionSeal(sessionKey),
