@@ -41,8 +41,8 @@ const addHook = async (json: Json, url = `${APP}/hooks`, token = MARK, to = rece
 /** Every pipeline move and webhook delivery run to its end (`POST /-/emulator/settle`). */
 const settle = async () =>
   expect((await t.http('POST', '/-/emulator/settle', { token: ROOT })).status).toBe(200)
-const runPipeline = async () => {
-  await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': CONFIG })
+const runPipeline = async (config = CONFIG) => {
+  await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': config })
   const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
   expect(res.status).toBe(201)
   for (let i = 0; i < 40; i++) {
@@ -173,6 +173,44 @@ describe('Deployment Hook', () => {
     } finally {
       await other.close()
     }
+  })
+
+  it('sends the moves of the new deployment a retried job makes', async () => {
+    await addHook({ deployment_events: true, push_events: false })
+    const pid = await runPipeline()
+    const jobs = (await t.http('GET', `${APP}/pipelines/${pid}/jobs`, { token: MARK })).body as Json[]
+    const ship = jobs.find((j) => j.name === 'ship')!
+    const retried = await t.http('POST', `${APP}/jobs/${ship.id as number}/retry`, { token: MARK })
+    expect(retried.status).toBe(201)
+    await settle()
+    const staging = deliveries().filter((r) => r.body.environment === 'staging')
+    expect(staging.map((r) => [r.body.deployable_id, r.body.status])).toEqual([
+      [ship.id, 'running'],
+      [ship.id, 'failed'],
+      [(retried.body as Json).id, 'running'],
+      [(retried.body as Json).id, 'failed'],
+    ])
+    expect(new Set(staging.map((r) => r.body.deployment_id)).size).toBe(2)
+  })
+
+  it('sends nothing for a deployment skipped with its job', async () => {
+    await addHook({ deployment_events: true, push_events: false })
+    await runPipeline(`
+stages: [build, deploy]
+build: { stage: build, script: [exit 1] }
+canary: { stage: build, environment: canary, script: [echo] }
+deploy: { stage: deploy, environment: production, script: [echo] }
+`)
+    await settle()
+    const deployments = (await t.http('GET', `${APP}/deployments`, { token: MARK })).body as Json[]
+    expect(deployments.map((d) => [(d.environment as Json).name, d.status])).toEqual([
+      ['canary', 'success'],
+      ['production', 'skipped'],
+    ])
+    expect(deliveries().map((r) => [r.body.environment, r.body.status])).toEqual([
+      ['canary', 'running'],
+      ['canary', 'success'],
+    ])
   })
 
   it('sends canceled when the deploying job is canceled while it runs', async () => {
