@@ -144,7 +144,7 @@ export function environmentTable(db: Db) {
     deployment: (projectId: number, id: number) =>
       deploymentById.get(projectId, id) as DeploymentRow | undefined,
     removeDeployment: (id: number) => void removeDeployment.run(id),
-    /** The moves recorded since the last call, oldest first; they are taken out (a deployment gone: dropped). */
+    /** The moves recorded since the last call, oldest first; they are taken out. */
     takeTransitions: (): DeploymentTransition[] => {
       const rows = transitions.all() as (DeploymentRow & { moved_to: string; moved_at: string })[]
       if (rows.length === 0) return []

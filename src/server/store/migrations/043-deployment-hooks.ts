@@ -12,7 +12,7 @@ export default {
     ALTER TABLE web_hooks ADD COLUMN deployment_events INTEGER NOT NULL DEFAULT 0;
     CREATE TABLE IF NOT EXISTS deployment_transitions (
       id INTEGER PRIMARY KEY,
-      deployment_id INTEGER NOT NULL,
+      deployment_id INTEGER NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
       status TEXT NOT NULL,
       changed_at TEXT NOT NULL
     );
