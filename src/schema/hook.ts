@@ -120,6 +120,7 @@ const hookParams = {
   confidential_note_events: optionalFlag('Trigger hook on confidential note (comment) events'),
   job_events: optionalFlag('Trigger hook on job events'),
   pipeline_events: optionalFlag('Trigger hook on pipeline events'),
+  deployment_events: optionalFlag('Trigger hook on deployment events'),
   enable_ssl_verification: optionalFlag('Do SSL verification when triggering the hook'),
   token: Type.Optional(
     Type.String({ description: 'Secret token to validate received payloads; never returned' }),

@@ -26,6 +26,7 @@ export const HOOK_EVENT_HEADERS = {
   confidential_note_hooks: 'Confidential Note Hook',
   pipeline_hooks: 'Pipeline Hook',
   job_hooks: 'Job Hook',
+  deployment_hooks: 'Deployment Hook',
 } as const
 export type HookName = keyof typeof HOOK_EVENT_HEADERS
 

@@ -12,6 +12,8 @@ import { jobEmulation } from './job-emulation.js'
 export interface PipelineObserver {
   pipelineChanged(pipeline: PipelineRow): void
   jobChanged(job: JobRow): void
+  /** After a pipeline's jobs moved: their deployments may have moved with them (migration 43's rows). */
+  deploymentsMoved(): void
 }
 
 /**
@@ -93,6 +95,8 @@ export function pipelineRunner(
       updated_at: status === pipeline.status ? pipeline.updated_at : now,
     }
     store.pipelines.setState(next)
+    // Every write that moves a job refreshes its pipeline: the deployments that followed are told here.
+    observer?.deploymentsMoved()
     if (next.status !== pipeline.status) {
       observer?.pipelineChanged(next)
       followDownstream(next, now)

@@ -80,7 +80,12 @@ import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { hookDelivery, type HookDelivery } from '../jobs/hook-delivery.js'
 import { hookEvents, type HookEvents } from '../services/hooks/events.js'
 import { hookService } from '../services/hooks/hooks.js'
-import { withCommitNoteHooks, withIssueHooks, withNoteHooks } from '../services/hooks/observe.js'
+import {
+  withCommitNoteHooks,
+  withDeploymentHooks,
+  withIssueHooks,
+  withNoteHooks,
+} from '../services/hooks/observe.js'
 import { repositoryService, type RepositoryService } from '../services/repository/repository.js'
 import { withPushPipelines } from '../services/push-pipelines.js'
 import { withPushHooks } from '../services/hooks/push-events.js'
@@ -305,7 +310,10 @@ function composeServices(
     namespaces: namespaceService(api.ctx),
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx, (p) => projects.record(p)),
-    environments: environmentService(api.ctx, (p) => projects.record(p)),
+    environments: withDeploymentHooks(
+      environmentService(api.ctx, (p) => projects.record(p)),
+      events,
+    ),
     health: healthService(api.ctx.store),
     members: withMemberEvents(api.ctx, memberService(api.ctx), recorder),
     ...ciServices(api, events),

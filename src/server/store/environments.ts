@@ -32,6 +32,13 @@ export interface DeploymentRow {
 }
 export type NewDeployment = Omit<DeploymentRow, 'id' | 'iid'>
 
+/** A deployment's move that a Deployment Hook reports (migration 43): the status it moved to, and when. */
+export interface DeploymentTransition {
+  deployment: DeploymentRow
+  status: string
+  changed_at: string
+}
+
 export interface DeploymentFilter {
   projectId: number
   environmentId?: number
@@ -79,6 +86,15 @@ export function environmentTable(db: Db) {
   )
   const deploymentById = db.prepare('SELECT * FROM deployments WHERE project_id = ? AND id = ?')
   const removeDeployment = db.prepare('DELETE FROM deployments WHERE id = ?')
+  const transitions = db.prepare(
+    `SELECT t.status AS moved_to, t.changed_at AS moved_at, d.* FROM deployment_transitions t
+     JOIN deployments d ON d.id = t.deployment_id ORDER BY t.id`,
+  )
+  const clearTransitions = db.prepare('DELETE FROM deployment_transitions')
+  // What a hook's test sends (`DeploymentsFinder`, newest `created_at` first).
+  const newestDeployment = db.prepare(
+    'SELECT * FROM deployments WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+  )
   // `Environment#last_deployment`: the newest successful one.
   const lastDeployment = db.prepare(
     "SELECT * FROM deployments WHERE environment_id = ? AND status = 'success' ORDER BY id DESC LIMIT 1",
@@ -128,6 +144,18 @@ export function environmentTable(db: Db) {
     deployment: (projectId: number, id: number) =>
       deploymentById.get(projectId, id) as DeploymentRow | undefined,
     removeDeployment: (id: number) => void removeDeployment.run(id),
+    /** The moves recorded since the last call, oldest first; they are taken out. */
+    takeTransitions: (): DeploymentTransition[] => {
+      const rows = transitions.all() as (DeploymentRow & { moved_to: string; moved_at: string })[]
+      if (rows.length === 0) return []
+      clearTransitions.run()
+      return rows.map(({ moved_to, moved_at, ...deployment }) => ({
+        deployment,
+        status: moved_to,
+        changed_at: moved_at,
+      }))
+    },
+    newestDeployment: (projectId: number) => newestDeployment.get(projectId) as DeploymentRow | undefined,
     lastDeployment: (environmentId: number) => lastDeployment.get(environmentId) as DeploymentRow | undefined,
     countDeployments: (f: DeploymentFilter) => {
       const w = deploymentWhere(f)

@@ -40,6 +40,7 @@ import jobCoverage from './migrations/039-job-coverage.js'
 import runnerManagement from './migrations/040-runner-management.js'
 import events from './migrations/041-events.js'
 import environments from './migrations/042-environments.js'
+import deploymentHooks from './migrations/043-deployment-hooks.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -89,4 +90,5 @@ export const migrations: Migration[] = [
   runnerManagement,
   events,
   environments,
+  deploymentHooks,
 ]

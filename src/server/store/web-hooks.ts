@@ -11,6 +11,7 @@ export const HOOK_EVENTS = [
   'pipeline_events',
   'job_events',
   'tag_push_events',
+  'deployment_events',
 ] as const
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 

@@ -3,6 +3,7 @@ import { messageError } from '../../grape/gitlab-errors.js'
 import type { HookDelivery, HookName } from '../../jobs/hook-delivery.js'
 import { readCommit } from '../../git/history.js'
 import { commitNotePayload } from '../../present/commit-note-hook.js'
+import { deploymentPayload, type HookDeployment } from '../../present/deployment-hook.js'
 import {
   issuePayload,
   jobPayload,
@@ -15,6 +16,7 @@ import {
   type HookIssue,
   type HookProject,
 } from '../../present/hook-payloads.js'
+import type { DeploymentRow } from '../../store/environments.js'
 import type { IssueRow } from '../../store/issues.js'
 import type { NoteRow } from '../../store/notes.js'
 import type { JobRow, PipelineRow } from '../../store/pipelines.js'
@@ -141,6 +143,21 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
     const user = pipeline.user_id === null ? undefined : store.users.get(pipeline.user_id)
     return { p, user }
   }
+  /** What a Deployment Hook shows of `row`; `deployed_by` is the deploying job's user (its pipeline's). */
+  function loadDeployment(row: DeploymentRow): HookDeployment | undefined {
+    const environment = store.environments.get(row.project_id, row.environment_id)
+    if (!environment) return undefined
+    const job = row.deployable_id === null ? undefined : store.pipelines.job(row.deployable_id)
+    const pipeline = job && store.pipelines.byId(job.pipeline_id)
+    const userId = pipeline?.user_id ?? row.user_id
+    return {
+      row,
+      environment,
+      jobUrl: job !== undefined && store.ciProcessables.get(job.id)?.bridge !== 1,
+      user: userId === null ? undefined : store.users.get(userId),
+      commit: readCommit(store.gitObjects, row.sha),
+    }
+  }
 
   return {
     /** The issue as it is now, before a write that may change it; undefined when the project has no hooks. */
@@ -197,6 +214,22 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
         'pipeline_hooks',
         pipelinePayload(instance, hookProject(p), user, pipeline, jobs, environmentOf),
       )
+    },
+    /**
+     * Deployments moved to `running`, `success`, `failed` or `canceled` (`Deployment`'s `after_transition`s:
+     * `Deployments::HooksWorker`), as migration 43 recorded them: each move sent once, with the status it
+     * moved to, even when the deployment moved on in the same write.
+     */
+    deploymentsMoved(): void {
+      if (!store.webHooks.any()) return
+      for (const { deployment, status, changed_at } of store.environments.takeTransitions()) {
+        if (!hasHooks(deployment.project_id)) continue
+        const d = loadDeployment(deployment)
+        const p = store.projects.get(deployment.project_id)
+        if (!d || !p) continue
+        const payload = deploymentPayload(instance, hookProject(p), d, status, changed_at)
+        send(p.id, 'deployment_events', 'deployment_hooks', payload)
+      }
     },
     /** A job's status moved (`Ci::Build`'s `after_transition`: `BuildHooksWorker`). */
     jobChanged(job: JobRow): void {
@@ -263,6 +296,19 @@ export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
             environmentOf(job.id),
           ),
         }
+      }
+      if (trigger === 'deployment_events') {
+        const row = store.environments.newestDeployment(p.id)
+        const d = row && loadDeployment(row)
+        if (!row || !d) throw none('deployments')
+        const payload = deploymentPayload(
+          instance,
+          hookProject(p),
+          d,
+          row.status,
+          ctx.clock.now().toISOString(),
+        )
+        return { hookName: 'deployment_hooks', payload }
       }
       throw messageError(422, 'Testing not available for this hook')
     },

@@ -1,3 +1,4 @@
+import type { EnvironmentService } from '../environments.js'
 import type { IssueService } from '../issues/issues.js'
 import type { NoteService } from '../notes.js'
 import type { RepositoryService } from '../repository/repository.js'
@@ -46,4 +47,24 @@ export function withNoteHooks(notes: NoteService, events: HookEvents): NoteServi
 export function withCommitNoteHooks(repository: RepositoryService, events: HookEvents): RepositoryService {
   repository.commitNotes.onCreated((made) => events.commitNoteCreated(made))
   return repository
+}
+
+/** A deployment made or moved through the API tells the hooks (`Deployment`'s transitions). */
+export function withDeploymentHooks(
+  environments: EnvironmentService,
+  events: HookEvents,
+): EnvironmentService {
+  return {
+    ...environments,
+    createDeployment(actor, project, params) {
+      const made = environments.createDeployment(actor, project, params)
+      events.deploymentsMoved()
+      return made
+    },
+    updateDeployment(actor, project, id, status) {
+      const moved = environments.updateDeployment(actor, project, id, status)
+      events.deploymentsMoved()
+      return moved
+    },
+  }
 }
