@@ -1,4 +1,5 @@
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox'
+import { Commit } from './commit.js'
 import { Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
 import { dateTimeParam, boolParam } from './params.js'
 
@@ -149,26 +150,6 @@ export const PipelineVariable = Type.Object(
 )
 export type PipelineVariable = Static<typeof PipelineVariable>
 
-/** `Entities::Commit`, as jobs embed it. */
-export const JobCommit = Type.Object(
-  {
-    id: Type.String(),
-    short_id: Type.String(),
-    created_at: Timestamp,
-    parent_ids: Type.Array(Type.String()),
-    title: Type.String(),
-    message: Type.String(),
-    author_name: Type.String(),
-    author_email: Type.String(),
-    authored_date: Timestamp,
-    committer_name: Type.String(),
-    committer_email: Type.String(),
-    committed_date: Timestamp,
-    web_url: Type.String(),
-  },
-  { title: 'JobCommit' },
-)
-
 /** `Entities::Ci::JobBasic`'s fields; `failure_reason` only on failed jobs. */
 const jobBasic = {
   id: Type.Integer(),
@@ -186,7 +167,8 @@ const jobBasic = {
   duration: Nullable(Type.Number()),
   queued_duration: Nullable(Type.Number()),
   user: Nullable(UserBasic),
-  commit: JobCommit,
+  /** The pipeline's commit (`Ci::Build#commit`); null when the repository does not hold it. */
+  commit: Nullable(Commit),
   pipeline: PipelineBasic,
   failure_reason: Type.Optional(Type.String()),
   web_url: Type.String(),

@@ -155,8 +155,8 @@ export function jobPage(ctx: PageContext, services: Services, fullPath: string, 
         <dd><code>${job.ref}</code></dd>
         <dt>Commit</dt>
         <dd>
-          <a href="${pathOf(p.path_with_namespace, 'commit', job.commit.id)}"
-            ><code>${job.commit.id.slice(0, 8)}</code></a
+          <a href="${pathOf(p.path_with_namespace, 'commit', job.pipeline.sha)}"
+            ><code>${job.pipeline.sha.slice(0, 8)}</code></a
           >
         </dd>
         ${

@@ -11,7 +11,9 @@ import type {
 import type { JobRow, PipelineRow } from '../store/pipelines.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
+import type { HistoryCommit } from '../git/history.js'
 import type { Instance } from './context.js'
+import { presentCommit } from './repository.js'
 import { presentUser } from './users.js'
 
 /** icon suffix, text, label and group of each status (`Gitlab::Ci::Status::*`; pipelines say Blocked/Delayed). */
@@ -40,6 +42,8 @@ export interface JobOutputs {
   artifact?: { size: number; expire_at: string | null }
   /** The finished job's trace, in bytes (GitLab lists it as an artifact once archived). */
   traceSize?: number
+  /** The pipeline's commit, when the repository holds it. */
+  commit?: HistoryCommit
 }
 const NO_OUTPUTS: JobOutputs = { allowFailure: false, erasedAt: null }
 
@@ -146,7 +150,6 @@ export function pipelinePresenter(
       const queued = job.queued_at ? ms(job.queued_at, job.started_at ?? now) : null
       const { artifact } = outputs
       const author = present(outputs.player ?? user)
-      const commitUser = author ?? { name: 'Administrator', username: 'root' }
       return {
         id: job.id,
         status: job.status as PipelineStatus,
@@ -163,21 +166,7 @@ export function pipelinePresenter(
         duration: running === null ? null : running / 1000,
         queued_duration: queued === null ? null : queued / 1000,
         user: author,
-        commit: {
-          id: pipeline.sha,
-          short_id: pipeline.sha.slice(0, 8),
-          created_at: project.created_at,
-          parent_ids: [],
-          title: `Commit at ${pipeline.ref}`,
-          message: `Commit at ${pipeline.ref}`,
-          author_name: commitUser.name,
-          author_email: `${commitUser.username}@example.com`,
-          authored_date: project.created_at,
-          committer_name: commitUser.name,
-          committer_email: `${commitUser.username}@example.com`,
-          committed_date: project.created_at,
-          web_url: `${webBase(project)}/-/commit/${pipeline.sha}`,
-        },
+        commit: outputs.commit ? presentCommit(outputs.commit, project.full_path, instance) : null,
         pipeline: basic(project, pipeline),
         ...(job.status === 'failed' ? { failure_reason: job.failure_reason ?? 'unknown_failure' } : {}),
         web_url: `${webBase(project)}/-/jobs/${job.id}`,

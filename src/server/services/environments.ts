@@ -118,7 +118,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
       environment: basic(table.get(p.id, row.environment_id)!),
       deployable:
         job && pipeline
-          ? presentJob.job(p, pipeline, starter, job, isoNow(ctx.clock), jobOutputsOf(store, job))
+          ? presentJob.job(p, pipeline, starter, job, isoNow(ctx.clock), jobOutputsOf(store, job, pipeline))
           : null,
       status: row.status as Deployment['status'],
     }

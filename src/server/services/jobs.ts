@@ -81,7 +81,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
 
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
   const show = (p: ProjectRow, pipeline: PipelineRow, job: JobRow): Job =>
-    present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job))
+    present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job, pipeline))
 
   /** The project as the caller may see it (404 `Project Not Found` otherwise). */
   const readable = (actor: Actor, ref: string): ProjectRow => pipelines.project(actor, ref)

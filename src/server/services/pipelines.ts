@@ -255,7 +255,7 @@ export function pipelineService(
       const user = userOf(pipeline)
       const items = all
         .slice(page.offset, page.offset + page.perPage)
-        .map((j) => present.job(p, pipeline, user, j, now, jobOutputsOf(store, j)))
+        .map((j) => present.job(p, pipeline, user, j, now, jobOutputsOf(store, j, pipeline)))
       return { items, page, total: all.length }
     },
 
@@ -265,7 +265,7 @@ export function pipelineService(
       const pipeline = job ? store.pipelines.get(p.id, job.pipeline_id) : undefined
       if (!job || !pipeline) throw recordNotFound()
       return {
-        ...present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job)),
+        ...present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job, pipeline)),
         pipeline_id: pipeline.id,
       }
     },

@@ -198,6 +198,20 @@ describe('the jobs API', () => {
     expect([bad.status, bad.body]).toEqual([400, { error: 'scope does not have a valid value' }])
   })
 
+  it("shows the pipeline's commit as the repository holds it (Entities::Commit, as the commits API)", async () => {
+    const id = await triggerPipeline(t, 'acme/app')
+    const job = (await jobsOf(id))[0] as Json
+    const sha = ((await t.http('GET', `${P}/pipelines/${id}`, { token: ROOT })).body as Json).sha as string
+    const commit = await t.http('GET', `${P}/repository/commits/${sha}`, { token: ROOT })
+    expect(commit.status).toBe(200)
+    const { stats: _stats, status: _status, last_pipeline: _last, project_id: _project, ...entity } =
+      commit.body as Json
+    expect(job.commit).toEqual(entity)
+    expect(job.commit).toMatchObject({ id: sha, short_id: sha.slice(0, 11), trailers: {} })
+    const one = await t.http('GET', `${P}/jobs/${job.id as number}`, { token: ROOT })
+    expect((one.body as Json).commit).toEqual(entity)
+  })
+
   it('refuses as GitLab does: anonymous 401, outsiders 404, missing jobs 404, bad ids 400', async () => {
     const pid = await triggerPipeline(t, 'acme/app')
     const [job] = await jobsOf(pid)
