@@ -56,9 +56,37 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
   const mayAdminister = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow) =>
     writable(p) &&
     (level(actor, p, Level.maintainer) || (owns(actor, row) && level(actor, p, Level.developer)))
-  /** `update_pipeline_schedule`: an administrator, or the owner with `update_build`; not in an archived project. */
+  /**
+   * `protected_ref` of `Ci::PipelineSchedulePolicy`, which prevents `create_pipeline_schedule`,
+   * `update_pipeline_schedule` and `play_pipeline_schedule`: the caller may not update the branch (or
+   * create the tag) the ref names, by its name, whether or not it exists. A full ref's kind is its prefix's;
+   * a short one is a tag when the repository has a tag of that name.
+   */
+  const refProtected = (actor: Actor, p: ProjectRow, ref: string) => {
+    const full = FULL_REF.exec(ref)
+    const name = full ? ref.slice(full[1]!.length) : ref
+    const tag = full
+      ? full[1] === 'refs/tags/'
+      : store.pipelines.refsNamed(p.id, ref).some((r) => r.kind === 'tag')
+    return !pipelines.mayWriteRef(actor, p, name, tag)
+  }
+  /**
+   * `update_pipeline_schedule`: an administrator, or the owner with `update_build`; not in an archived
+   * project, nor on a ref the caller may not write.
+   */
   const mayUpdate = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow) =>
-    writable(p) && (actor.admin || (owns(actor, row) && access.atLeast(actor, p, Level.developer)))
+    writable(p) &&
+    (actor.admin || (owns(actor, row) && access.atLeast(actor, p, Level.developer))) &&
+    !refProtected(actor, p, row.ref)
+  /**
+   * `BaseSaveService#allowed_to_save?`, asked again of the schedule with its new attributes: a ref the
+   * caller may not write is 400 `{"base":["The current user is not authorized to ..."]}`
+   * (`render_validation_error!`), before the ref is expanded or checked.
+   */
+  const requireRefWritable = (actor: Actor, p: ProjectRow, ref: string, verb: 'create' | 'update') => {
+    if (refProtected(actor, p, ref))
+      throw validationError({ base: [`The current user is not authorized to ${verb} the pipeline schedule`] })
+  }
   /** `set_pipeline_variables`: Developer (GitLab's default minimum role to override variables). */
   const requireSetVariables = (actor: Actor, p: ProjectRow) => {
     if (!level(actor, p, Level.developer)) throw forbidden()
@@ -171,6 +199,7 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     /** `POST`: `create_pipeline_schedule` (Developer) or 403; the caller owns it. */
     create(actor: Actor, p: ProjectRow, params: PipelineScheduleCreate): PipelineScheduleDetails {
       if (!mayCreatePipeline(ctx, actor, p)) throw forbidden()
+      requireRefWritable(actor, p, params.ref, 'create')
       const now = isoNow(ctx.clock)
       const row = validated(p, {
         project_id: p.id,
@@ -196,6 +225,7 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       if (params.cron !== undefined) change.cron = params.cron
       if (params.cron_timezone !== undefined) change.cron_timezone = params.cron_timezone
       if (params.active !== undefined) change.active = params.active ? 1 : 0
+      if (change.ref !== undefined) requireRefWritable(actor, p, change.ref, 'update')
       return details(p, save(p, row, change))
     },
 
@@ -227,7 +257,7 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
      */
     async play(actor: Actor, p: ProjectRow, id: number): Promise<void> {
       const row = find(actor, p, id)
-      if (!actor.user || !mayCreatePipeline(ctx, actor, p) || !pipelines.mayWriteOriginRef(actor, p, row.ref))
+      if (!actor.user || !mayCreatePipeline(ctx, actor, p) || refProtected(actor, p, row.ref))
         throw forbidden()
       await runSchedule(ctx, pipelines, p, row, actor.user)
     },

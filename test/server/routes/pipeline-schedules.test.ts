@@ -1,5 +1,5 @@
 import { commitFiles } from '../../support/ci-files.js'
-import { pipelineSeed } from '../../support/pipeline-seed.js'
+import { developersMerge, pipelineSeed } from '../../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../../support/server.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -23,6 +23,9 @@ type Json = Record<string, unknown>
 let t: TestServer
 beforeEach(async () => {
   t = await startServer(pipelineSeed, { frozenAt: new Date(T0) })
+  // Developers may merge into main, so Dana may update it and keep schedules there (a ref the caller may
+  // not write is refused: 'protected refs' below).
+  await developersMerge(t, 'acme/app')
 })
 afterEach(() => t.close())
 
@@ -37,6 +40,12 @@ const schedule = async (id: unknown, token = MARK) =>
 const clock = (json: Json) => t.http('POST', '/-/emulator/clock', { token: ROOT, json })
 const scheduleCount = () =>
   inspectDb(t.server.store).prepare('SELECT COUNT(*) FROM ci_pipeline_schedules').pluck().get() as number
+/** Protects main again as GitLab's default does: only Maintainers push and merge. */
+const protectMainFully = async () => {
+  const path = `${P}/protected_branches`
+  expect((await t.http('DELETE', `${path}/main`, { token: ROOT })).status).toBe(204)
+  expect((await t.http('POST', path, { token: ROOT, json: { name: 'main' } })).status).toBe(201)
+}
 const scheduled = async (id: unknown) =>
   (await t.http('GET', `${S}/${id}/pipelines`, { token: MARK })).body as Json[]
 
@@ -235,6 +244,7 @@ describe('running schedules', () => {
   it('play makes a schedule pipeline for the caller now; next_run_at stays', async () => {
     const made = await create(nightly, MARK)
     await t.http('POST', `${S}/${made.id}/variables`, { token: MARK, json: { key: 'NIGHTLY', value: 'yes' } })
+    await protectMainFully()
     expect((await t.http('POST', `${S}/${made.id}/play`, { token: DANA })).status).toBe(403) // main: Maintainers push
     const played = await t.http('POST', `${S}/${made.id}/play`, { token: MAYA })
     expect([played.status, played.body]).toEqual([201, { message: '201 Created' }])
@@ -308,5 +318,44 @@ always:
     const [pipeline] = await scheduled(made.id)
     const jobs = (await t.http('GET', `${P}/pipelines/${pipeline!.id}/jobs`, { token: MARK })).body as Json[]
     expect(jobs.map((j) => j.name).sort()).toEqual(['always', 'nightly'])
+  })
+})
+
+describe('protected refs (`protected_ref` of Ci::PipelineSchedulePolicy)', () => {
+  it('refuses a Developer a schedule on a branch only Maintainers update: create and a move there 400, edit, play and variables 403', async () => {
+    const onMain = await create(nightly)
+    const onDevelop = await create({ ...nightly, ref: 'develop' })
+    await protectMainFully()
+
+    const made = await t.http('POST', S, { token: DANA, json: nightly })
+    expect([made.status, made.body]).toEqual([
+      400,
+      { message: { base: ['The current user is not authorized to create the pipeline schedule'] } },
+    ])
+    expect(scheduleCount()).toBe(2)
+    const moved = await t.http('PUT', `${S}/${onDevelop.id}`, { token: DANA, json: { ref: 'main' } })
+    expect([moved.status, moved.body]).toEqual([
+      400,
+      { message: { base: ['The current user is not authorized to update the pipeline schedule'] } },
+    ])
+    expect((await schedule(onDevelop.id)).ref).toBe('refs/heads/develop')
+
+    const id = onMain.id as number
+    const refused = [
+      await t.http('PUT', `${S}/${id}`, { token: DANA, json: { description: 'still mine?' } }),
+      await t.http('POST', `${S}/${id}/play`, { token: DANA }),
+      await t.http('POST', `${S}/${id}/variables`, { token: DANA, json: { key: 'K', value: 'v' } }),
+    ]
+    expect(refused.map((r) => [r.status, r.body])).toEqual(
+      Array(3).fill([403, { message: '403 Forbidden' }]) as unknown[],
+    )
+    expect((await schedule(id)).description).toBe('nightly')
+    // A Maintainer may update main: theirs is made there, and edited.
+    const marks = await create(nightly, MARK)
+    const edited = await t.http('PUT', `${S}/${marks.id}`, {
+      token: MARK,
+      json: { description: 'nightly, mine' },
+    })
+    expect(edited.status).toBe(200)
   })
 })
