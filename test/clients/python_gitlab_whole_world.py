@@ -81,7 +81,9 @@ first.notes.get(reply.id, lazy=True).awardemojis.create({"name": "heart"})
 reporter = {
     "issues": [
         [i.iid, i.title, i.labels, i.upvotes]
-        for i in rex_project.issues.list(order_by="created_at", sort="asc", get_all=True)
+        # By title: the two issues were made back to back and may tie on created_at, which GitLab
+        # breaks by id descending.
+        for i in rex_project.issues.list(order_by="title", sort="asc", get_all=True)
     ],
     "links": [[i.iid, i.link_type] for i in rex_first.links.list(get_all=True)],
     "thread": [[n["author"]["username"], n["body"]] for n in rex_first.discussions.get(thread.id).attributes["notes"]],
@@ -131,7 +133,7 @@ print(
                 [
                     [i.iid, i.title, i.labels]
                     for i in as_mia.projects.get(imported["id"], lazy=True).issues.list(
-                        order_by="created_at", sort="asc", get_all=True
+                        order_by="title", sort="asc", get_all=True
                     )
                 ],
             ],

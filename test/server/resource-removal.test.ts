@@ -57,7 +57,12 @@ const expectOneBotMore = (t: TestServer, before: Json) => {
 }
 
 it("deleting a project at once removes its access tokens' bot users and their tokens", async () => {
-  const t = await startServer(seed, { gitlabVersion: '17.11.0', edition: 'ce' })
+  // A clock of its own: on the wall clock, the tokens' fixed expires_at would pass one day.
+  const t = await startServer(seed, {
+    gitlabVersion: '17.11.0',
+    edition: 'ce',
+    clock: manualClock('2026-03-01T10:00:00.000Z'),
+  })
   try {
     const before = counts(t)
     const kept = await botToken(t, 'projects/acme%2Fsite')

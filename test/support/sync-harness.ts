@@ -14,6 +14,18 @@ import { startServer, type TestServer } from './server.js'
 export const GL_TOKEN = 'glpat-syncbot-token'
 const GH_TOKEN = 'ghp_fake-github-token'
 
+/**
+ * acme/widgets' issues as the server stores them, oldest first: by iid, which counts up as they are
+ * made. Not `sort=asc`: issues the sync makes back to back tie on `created_at` (one millisecond), and
+ * GitLab breaks ties by id descending, so that order flips from run to run.
+ */
+export async function gitlabIssuesByIid(t: TestServer): Promise<Record<string, unknown>[]> {
+  const issues = (
+    await t.http('GET', '/api/v4/projects/acme%2Fwidgets/issues?per_page=100', { token: GL_TOKEN })
+  ).body as Record<string, unknown>[]
+  return issues.sort((a, b) => (a.iid as number) - (b.iid as number))
+}
+
 /** acme/widgets on both sides; syncbot is the GitLab token's user, alice and bob are people. */
 export const syncSeed = `
 users:
@@ -75,11 +87,7 @@ export async function startSyncHarness(defaults: Partial<SyncSettings> = {}): Pr
           ...more,
         },
       ),
-    glIssues: async () =>
-      (await t.http('GET', `${project}/issues?sort=asc&per_page=100`, { token: GL_TOKEN })).body as Record<
-        string,
-        unknown
-      >[],
+    glIssues: () => gitlabIssuesByIid(t),
     glNotes: async (iid) =>
       (
         (await t.http('GET', `${project}/issues/${iid}/notes?sort=asc&per_page=100`, { token: GL_TOKEN }))

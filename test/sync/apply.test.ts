@@ -4,6 +4,7 @@ import { gitlabSide } from '../../src/sync/gitlab.js'
 import { syncIssues, type SyncSettings } from '../../src/sync/sync.js'
 import { octokitFor, startFakeGitHub, type FakeGitHub } from '../support/fake-github.js'
 import { startServer, type TestServer } from '../support/server.js'
+import { gitlabIssuesByIid } from '../support/sync-harness.js'
 
 const GL_TOKEN = 'glpat-syncbot-token'
 const GH_TOKEN = 'ghp_fake-github-token'
@@ -67,9 +68,7 @@ const run = async (more: Partial<SyncSettings> = {}) =>
     gitlabSide(gitlab, 'acme/widgets'),
     settings(more),
   )
-const glIssues = async () =>
-  (await t.http('GET', '/api/v4/projects/acme%2Fwidgets/issues?sort=asc&per_page=100', { token: GL_TOKEN }))
-    .body as Record<string, unknown>[]
+const glIssues = () => gitlabIssuesByIid(t)
 const glNotes = async (iid: number) =>
   (
     (await t.http('GET', `/api/v4/projects/acme%2Fwidgets/issues/${iid}/notes?sort=asc`, { token: GL_TOKEN }))
