@@ -265,7 +265,14 @@ export function pipelineService(
       const pipeline = job ? store.pipelines.get(p.id, job.pipeline_id) : undefined
       if (!job || !pipeline) throw recordNotFound()
       return {
-        ...present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job, pipeline)),
+        ...present.job(
+          p,
+          pipeline,
+          userOf(pipeline),
+          job,
+          isoNow(ctx.clock),
+          jobOutputsOf(store, job, pipeline),
+        ),
         pipeline_id: pipeline.id,
       }
     },

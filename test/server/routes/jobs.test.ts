@@ -204,8 +204,13 @@ describe('the jobs API', () => {
     const sha = ((await t.http('GET', `${P}/pipelines/${id}`, { token: ROOT })).body as Json).sha as string
     const commit = await t.http('GET', `${P}/repository/commits/${sha}`, { token: ROOT })
     expect(commit.status).toBe(200)
-    const { stats: _stats, status: _status, last_pipeline: _last, project_id: _project, ...entity } =
-      commit.body as Json
+    const {
+      stats: _stats,
+      status: _status,
+      last_pipeline: _last,
+      project_id: _project,
+      ...entity
+    } = commit.body as Json
     expect(job.commit).toEqual(entity)
     expect(job.commit).toMatchObject({ id: sha, short_id: sha.slice(0, 11), trailers: {} })
     const one = await t.http('GET', `${P}/jobs/${job.id as number}`, { token: ROOT })
