@@ -7,7 +7,7 @@ import commitNotes from '../../../src/server/store/migrations/037-commit-notes.j
 import { startServer } from '../../support/server.js'
 
 /*
- * Migration 39 adds `commit_notes`: a store made before it (no table, the version before it) opens,
+ * Migration 37 adds `commit_notes`: a store made before it (no table, the version before it) opens,
  * its commits take comments, and they are there after the next start.
  */
 
@@ -27,7 +27,7 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-it('migration 39: a store made before it takes commit comments and keeps them', async () => {
+it('migration 37: a store made before it takes commit comments and keeps them', async () => {
   const first = await startServer(seed, { data: dir })
   await first.close()
   const db = new DatabaseSync(join(dir, 'gitlab.sqlite3'))

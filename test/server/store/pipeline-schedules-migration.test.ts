@@ -28,7 +28,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 it('migration 38 gives a store made before it the schedule tables, kept across a restart', async () => {
   await (await startServer(seed, { data: dir })).close()
-  // The store as migration 36 left it: no schedule tables, the version before 37.
+  // The store as the migration before 38 left it: no schedule tables, the version before it.
   const db = new DatabaseSync(join(dir, 'gitlab.sqlite3'))
   db.exec(`DROP TABLE ci_pipeline_schedule_pipelines; DROP TABLE ci_pipeline_schedule_variables;
     DROP TABLE ci_pipeline_schedules; PRAGMA user_version = ${migrations.indexOf(pipelineSchedules)};`)

@@ -28,7 +28,7 @@ it('migration 40 enables the runners of a store made before it in their projects
   expect(registered.status).toBe(201)
   const { id, token: runnerToken } = registered.body as { id: number; token: string }
   await first.close()
-  // The store as migration 36 left it: ci_runners as migration 5 made it, no ci_runner_projects.
+  // The store as the migration before 40 left it: ci_runners as migration 5 made it, no ci_runner_projects.
   const db = new DatabaseSync(join(dir, 'gitlab.sqlite3'))
   db.exec(`
     PRAGMA foreign_keys = OFF;

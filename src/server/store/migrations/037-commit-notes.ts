@@ -1,5 +1,5 @@
 /**
- * Migration 39: `commit_notes`, the comments on a commit (`POST /projects/:id/repository/commits/:sha/comments`).
+ * Migration 37: `commit_notes`, the comments on a commit (`POST /projects/:id/repository/commits/:sha/comments`).
  * GitLab keeps them in `notes` with `noteable_type` `Commit` and a `commit_id`; ours hangs every note
  * off an issue (`notes.issue_id` NOT NULL, with the issue's counters and threads), so a commit's notes
  * have a table of their own. `path`, `line` and `line_type` are set only for a note on a line of the
