@@ -30,7 +30,7 @@ import type { ProjectRow } from '../store/projects.js'
 import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { uniqueSlug } from './job-environments.js'
-import { jobOutputsOf } from './job-outputs.js'
+import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 
 /** `Environments::EnvironmentsFinder`'s shortest `search` (`MIN_SEARCH_LENGTH`). */
 const MIN_SEARCH = 3
@@ -118,7 +118,14 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
       environment: basic(table.get(p.id, row.environment_id)!),
       deployable:
         job && pipeline
-          ? presentJob.job(p, pipeline, starter, job, isoNow(ctx.clock), jobOutputsOf(store, job, pipeline))
+          ? presentJob.job(
+              p,
+              pipeline,
+              starter,
+              job,
+              isoNow(ctx.clock),
+              jobOutputsOf(store, job, pipelineCommit(store, pipeline)),
+            )
           : null,
       status: row.status as Deployment['status'],
     }

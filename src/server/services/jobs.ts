@@ -21,7 +21,8 @@ import { Level, requireNotArchived, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import type { PipelineService } from './pipelines.js'
 import { JobTokenActor } from './job-tokens.js'
-import { jobOutputsOf } from './job-outputs.js'
+import type { HistoryCommit } from '../git/history.js'
+import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 import { copyPlace } from './pipeline-writes.js'
 import { ciAbilities } from './ci-access.js'
 
@@ -80,8 +81,16 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
   const outputs = store.jobOutputs
 
   const userOf = (row: PipelineRow) => (row.user_id === null ? undefined : store.users.get(row.user_id))
+  /** A job as its entity shows it, with its pipeline's commit as the caller read it. */
+  const showWith = (
+    p: ProjectRow,
+    pipeline: PipelineRow,
+    job: JobRow,
+    commit: HistoryCommit | undefined,
+  ): Job =>
+    present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job, commit))
   const show = (p: ProjectRow, pipeline: PipelineRow, job: JobRow): Job =>
-    present.job(p, pipeline, userOf(pipeline), job, isoNow(ctx.clock), jobOutputsOf(store, job, pipeline))
+    showWith(p, pipeline, job, pipelineCommit(store, pipeline))
 
   /** The project as the caller may see it (404 `Project Not Found` otherwise). */
   const readable = (actor: Actor, ref: string): ProjectRow => pipelines.project(actor, ref)
@@ -162,14 +171,16 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       const statuses = scopeList(q.scope)
       const page = pageOf(q)
       const rows = outputs.projectBuilds(p.id, statuses, page.perPage + 1, page.offset)
-      const pipelinesById = new Map<number, PipelineRow>()
+      // Each pipeline of the page, and its commit, read once.
+      const pipelinesById = new Map<number, { pipeline: PipelineRow; commit?: HistoryCommit }>()
       const items = rows.slice(0, page.perPage).map((job) => {
-        let pipeline = pipelinesById.get(job.pipeline_id)
-        if (!pipeline) {
-          pipeline = store.pipelines.byId(job.pipeline_id) as PipelineRow
-          pipelinesById.set(pipeline.id, pipeline)
+        let read = pipelinesById.get(job.pipeline_id)
+        if (!read) {
+          const pipeline = store.pipelines.byId(job.pipeline_id) as PipelineRow
+          read = { pipeline, commit: pipelineCommit(store, pipeline) }
+          pipelinesById.set(pipeline.id, read)
         }
-        return show(p, pipeline, job)
+        return showWith(p, read.pipeline, job, read.commit)
       })
       return { items, page, total: undefined, hasMore: rows.length > page.perPage }
     },

@@ -30,7 +30,7 @@ import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
 import { JobTokenActor } from './job-tokens.js'
-import { jobOutputsOf } from './job-outputs.js'
+import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
 import { fetchRemoteIncludes } from './ci-plans.js'
@@ -253,9 +253,10 @@ export function pipelineService(
       const page = pageOf(q)
       if (!can.readBuild) return { items: [], page, total: 0 }
       const user = userOf(pipeline)
+      const commit = pipelineCommit(store, pipeline)
       const items = all
         .slice(page.offset, page.offset + page.perPage)
-        .map((j) => present.job(p, pipeline, user, j, now, jobOutputsOf(store, j, pipeline)))
+        .map((j) => present.job(p, pipeline, user, j, now, jobOutputsOf(store, j, commit)))
       return { items, page, total: all.length }
     },
 
@@ -271,7 +272,7 @@ export function pipelineService(
           userOf(pipeline),
           job,
           isoNow(ctx.clock),
-          jobOutputsOf(store, job, pipeline),
+          jobOutputsOf(store, job, pipelineCommit(store, pipeline)),
         ),
         pipeline_id: pipeline.id,
       }
