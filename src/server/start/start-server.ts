@@ -84,6 +84,11 @@ export interface StartOptions {
   faults?: EmulatorFaultInput[]
   /** Fastify's request log on stdout (default false). */
   logger?: boolean
+  /**
+   * How long `close()` lets answers still being sent finish, in ms (default 5,000): past it their
+   * connections are cut. A client that stopped reading a download would otherwise hold `close()`.
+   */
+  closeGraceMs?: number
   /** @internal Export and import settings (an S3 endpoint, size and rate limits), for tests. */
   transfers?: TransferOptions
   /**
@@ -196,6 +201,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     clock: options.clock,
     frozenAt: options.frozenAt === undefined ? undefined : instant(options.frozenAt),
     logger: options.logger,
+    closeGraceMs: options.closeGraceMs,
     transfers: options.transfers,
     requestLog: options.requestLog,
     faults: options.faults,

@@ -8,6 +8,7 @@ import { connect } from 'node:net'
 import { once } from 'node:events'
 import { PassThrough } from 'node:stream'
 import { buildServer } from '../../../src/server/start/build-server.js'
+import { startServer } from '../../../src/server/start/start-server.js'
 
 it('close waits for a streamed answer in flight, then closes its keep-alive connection', async () => {
   const server = await buildServer({})
@@ -51,3 +52,34 @@ it('close cuts an answer still being sent once its grace is over (a client that 
   expect(received).toMatch(/^HTTP\/1\.1 200 /)
   expect(received).not.toContain('last part')
 }, 10_000)
+
+it('startServer takes closeGraceMs: close() cuts a streamed download whose client stopped reading', async () => {
+  // An uncompressed archive larger than the loopback's socket buffers: it cannot end unread.
+  const gitlab = await startServer({
+    seed: {
+      users: [{ username: 'root', admin: true, token: 'glpat-root-token' }],
+      groups: [{ path: 'acme', visibility: 'public' }],
+      projects: [{ path: 'acme/widgets', visibility: 'public', files: { 'big.txt': 'x'.repeat(24 << 20) } }],
+    },
+    closeGraceMs: 300,
+  })
+  const url = new URL(gitlab.url)
+  const socket = connect(Number(url.port), url.hostname)
+  await once(socket, 'connect')
+  const answered = once(socket, 'data')
+  socket.write(
+    'GET /api/v4/projects/acme%2Fwidgets/repository/archive.tar?sha=main HTTP/1.1\r\n' +
+      'Host: localhost\r\nConnection: keep-alive\r\n\r\n',
+  )
+  const [head] = (await answered) as [Buffer]
+  socket.pause()
+  expect(head.toString()).toMatch(/^HTTP\/1\.1 200 /)
+
+  // Without the option close() waits the default 5 s for the answer.
+  const began = Date.now()
+  await gitlab.close()
+  const took = Date.now() - began
+  socket.destroy()
+  expect(took).toBeGreaterThanOrEqual(250)
+  expect(took).toBeLessThan(3_000)
+}, 30_000)
