@@ -9,7 +9,7 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { importsOutside } from './bundle-imports.mjs'
-import { compactResponseSchemas } from './compact-response-schemas.mjs'
+import { compactFastifyRoutes } from './compact-fastify-routes.mjs'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins } from './lazy-builtins.mjs'
 import { loadTimeChecks } from './load-time-checks.mjs'
@@ -35,7 +35,7 @@ const shared = {
     dedupePackages(root),
     lazyBuiltins(),
     lazyRouterCode(),
-    compactResponseSchemas(),
+    compactFastifyRoutes(),
     seedCheck(root),
   ],
   sourcemap: 'linked',

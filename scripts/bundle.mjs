@@ -12,7 +12,7 @@ import { builtinModules } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { compactResponseSchemas } from './compact-response-schemas.mjs'
+import { compactFastifyRoutes } from './compact-fastify-routes.mjs'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins, lazyBuiltinsInNcc } from './lazy-builtins.mjs'
 import { lazyRouterCode } from './lazy-router-code.mjs'
@@ -85,7 +85,7 @@ if (only.length === 0 || only.includes('serve')) {
       dedupePackages(root),
       lazyBuiltins(),
       lazyRouterCode(),
-      compactResponseSchemas(),
+      compactFastifyRoutes(),
     ],
     keepNames: true,
     legalComments: 'eof',

@@ -1,6 +1,7 @@
 /*
- * scripts/compact-response-schemas.mjs: Fastify's map of a route's response serializers, bundled with
- * the plugin, holds the same keys and values as Fastify's own, in about a tenth of the memory.
+ * scripts/compact-fastify-routes.mjs: Fastify bundled with the plugin keeps less for each route.
+ * A route's map of response serializers holds the same keys and values as Fastify's own, in about a
+ * tenth of the memory; the routes of an instance share its hooks' bound copies, which run as before.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -9,11 +10,11 @@ import { join, resolve } from 'node:path'
 
 const root = resolve(__dirname, '../..')
 const validation = join(root, 'node_modules/fastify/lib/validation.js')
-const plugin = join(root, 'scripts/compact-response-schemas.mjs')
+const plugin = join(root, 'scripts/compact-fastify-routes.mjs')
 
 let dir: string
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gla-compact-response-schemas-'))
+  dir = mkdtempSync(join(tmpdir(), 'gla-compact-fastify-routes-'))
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -36,12 +37,12 @@ function maps(response: Record<string, unknown>, routes = 2000) {
   const printed = run(`
     import { build } from 'esbuild'
     import { createRequire } from 'node:module'
-    import { compactResponseSchemas } from ${JSON.stringify(plugin)}
+    import { compactFastifyRoutes } from ${JSON.stringify(plugin)}
     await build({
       absWorkingDir: ${JSON.stringify(root)},
       entryPoints: [${JSON.stringify(validation)}],
       bundle: true, platform: 'node', format: 'cjs', outfile: ${JSON.stringify(out)},
-      plugins: [compactResponseSchemas()], logLevel: 'error',
+      plugins: [compactFastifyRoutes()], logLevel: 'error',
     })
     const require = createRequire(import.meta.url)
     const measure = (file) => {
@@ -72,7 +73,7 @@ function maps(response: Record<string, unknown>, routes = 2000) {
   >
 }
 
-describe('compact-response-schemas', () => {
+describe('compact-fastify-routes', () => {
   it("holds the same serializers as Fastify's own map, in a tenth of the memory", () => {
     const response = {
       404: { type: 'object' },
@@ -101,14 +102,74 @@ describe('compact-response-schemas', () => {
 
   it("fails the build when Fastify's source no longer has the expected shape", () => {
     const printed = run(`
-      import { compactResponseSchemasIn } from ${JSON.stringify(plugin)}
+      import { compactFastifyRoutesIn } from ${JSON.stringify(plugin)}
       try {
-        compactResponseSchemasIn('function compileSchemasForSerialization (context, compile) {}', ${JSON.stringify(validation)})
+        compactFastifyRoutesIn('function compileSchemasForSerialization (context, compile) {}', ${JSON.stringify(validation)})
         process.stdout.write('built')
       } catch (err) {
         process.stdout.write(err.message)
       }
     `)
     expect(printed).toMatch(/did Fastify change\?/)
+  })
+
+  it("gives an instance's routes one bound copy of each of its hooks, run with the same `this`", () => {
+    const out = join(dir, 'fastify.cjs')
+    const printed = run(`
+      import { build } from 'esbuild'
+      import { createRequire } from 'node:module'
+      import { compactFastifyRoutes } from ${JSON.stringify(plugin)}
+      await build({
+        absWorkingDir: ${JSON.stringify(root)},
+        entryPoints: [${JSON.stringify(join(root, 'node_modules/fastify/fastify.js'))}],
+        bundle: true, platform: 'node', format: 'cjs', outfile: ${JSON.stringify(out)},
+        plugins: [compactFastifyRoutes()], logLevel: 'error',
+      })
+      const require = createRequire(import.meta.url)
+      const seen = []
+      const context = (request) =>
+        request[Object.getOwnPropertySymbols(request).find((s) => s.description === 'fastify.context')]
+      const serve = async (fastify) => {
+        const app = fastify()
+        app.addHook('onRequest', function (request, reply, done) {
+          seen.push({ instance: this === app ? 'app' : 'child', hook: context(request).onRequest[0] })
+          done()
+        })
+        app.get('/a', async () => 'a')
+        app.get('/b', async () => 'b')
+        app.register(async (child) => {
+          child.addHook('onRequest', function (request, reply, done) {
+            seen.push({ instance: this === child ? 'child' : 'app', hook: context(request).onRequest[1] })
+            done()
+          })
+          child.get('/c', async () => 'c')
+          child.get('/d', async () => 'd')
+        })
+        const bodies = []
+        for (const url of ['/a', '/b', '/c', '/d']) bodies.push((await app.inject({ url })).body)
+        await app.close()
+        const hooks = seen.splice(0).map((s) => s)
+        return {
+          bodies,
+          instances: hooks.map((h) => h.instance),
+          // Route /a's and /b's hook, and /c's and /d's own: one copy each, or two.
+          shared: [hooks[0].hook === hooks[1].hook, hooks[3].hook === hooks[5].hook],
+        }
+      }
+      process.stdout.write(JSON.stringify({
+        compact: await serve(require(${JSON.stringify(out)})),
+        fastify: await serve(require('fastify')),
+      }))
+    `)
+    const { compact, fastify } = JSON.parse(printed) as Record<
+      'compact' | 'fastify',
+      { bodies: string[]; instances: string[]; shared: boolean[] }
+    >
+    expect(compact.bodies).toEqual(['a', 'b', 'c', 'd'])
+    // Fastify binds a hook to the route's instance: the app's hook runs as the child for the child's routes.
+    expect(compact.instances).toEqual(['app', 'app', 'child', 'child', 'child', 'child'])
+    expect(compact.instances).toEqual(fastify.instances)
+    expect(compact.shared).toEqual([true, true])
+    expect(fastify.shared).toEqual([false, false])
   })
 })
