@@ -9,6 +9,7 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { importsOutside } from './bundle-imports.mjs'
+import { compactFastifyRoutes } from './compact-fastify-routes.mjs'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins } from './lazy-builtins.mjs'
 import { loadTimeChecks } from './load-time-checks.mjs'
@@ -29,7 +30,14 @@ const shared = {
   // Start-up time: V8 scans every byte of a chunk it loads; without the indentation and comments
   // there is a third less to scan. Names stay (stack traces, and Fastify names plugins by them).
   minifyWhitespace: true,
-  plugins: [loadTimeChecks(), dedupePackages(root), lazyBuiltins(), lazyRouterCode(), seedCheck(root)],
+  plugins: [
+    loadTimeChecks(),
+    dedupePackages(root),
+    lazyBuiltins(),
+    lazyRouterCode(),
+    compactFastifyRoutes(),
+    seedCheck(root),
+  ],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',

@@ -12,6 +12,7 @@ import { builtinModules } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { compactFastifyRoutes } from './compact-fastify-routes.mjs'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins, lazyBuiltinsInNcc } from './lazy-builtins.mjs'
 import { lazyRouterCode } from './lazy-router-code.mjs'
@@ -79,7 +80,13 @@ if (only.length === 0 || only.includes('serve')) {
     platform: 'node',
     target: 'node24',
     minify: true,
-    plugins: [loadTimeChecks(), dedupePackages(root), lazyBuiltins(), lazyRouterCode()],
+    plugins: [
+      loadTimeChecks(),
+      dedupePackages(root),
+      lazyBuiltins(),
+      lazyRouterCode(),
+      compactFastifyRoutes(),
+    ],
     keepNames: true,
     legalComments: 'eof',
     // Bundled CommonJS code calls `require` for Node's built-ins; an ES module has none of its own.

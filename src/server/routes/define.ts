@@ -226,10 +226,13 @@ function register<P extends TObject, Path extends TObject>(
 
   // A list's link context is all its path's, its declared parameters' as given and the base URL's:
   // one per such key, so that its links are made once (grape/pagination.ts keeps them by context);
-  // parameters the route does not declare never reach a link. Bounded: past it, anew.
-  const declared = new Set(Object.keys(input.properties))
-  const linkContexts = new Map<string, LinkContext>()
+  // parameters the route does not declare never reach a link. Bounded: past it, anew. Made at the
+  // first list (memory after start: a Set and a Map for each of 300-odd routes, most never listing).
+  let declared: Set<string> | undefined
+  let linkContexts: Map<string, LinkContext> | undefined
   const linkContext = (req: FastifyRequest, path: Record<string, unknown>): LinkContext => {
+    declared ??= new Set(Object.keys(input.properties))
+    linkContexts ??= new Map()
     const query = (req.query ?? {}) as Record<string, unknown>
     const given: unknown[] = [instance.baseUrl, req.url.split('?')[0]]
     for (const name in query) if (declared.has(name)) given.push(name, query[name])
