@@ -104,13 +104,16 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
     {
       method: 'POST',
       url: `${ENVIRONMENT}/stop`,
-      summary: 'Stop an environment (Developer; unchanged for others who read it)',
+      summary:
+        'Stop an environment, playing its stop actions unless `force` (Developer; unchanged for others who read it)',
       pathParams: EnvironmentPath,
       input: EnvironmentStop,
       response: { 200: Environment },
     },
-    (h) =>
-      h.reply.code(200).send(environments.stop(h.actor, project(h.actor, h.path.id), h.path.environment_id)),
+    (h) => {
+      const p = project(h.actor, h.path.id)
+      return h.reply.code(200).send(environments.stop(h.actor, p, h.path.environment_id, h.params.force))
+    },
   )
 
   route(

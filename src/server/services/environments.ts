@@ -30,6 +30,8 @@ import type { ProjectRow } from '../store/projects.js'
 import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { uniqueSlug } from './job-environments.js'
+import { environmentStops } from './environment-stops.js'
+import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 
 /** `Environments::EnvironmentsFinder`'s shortest `search` (`MIN_SEARCH_LENGTH`). */
@@ -68,9 +70,14 @@ function checkDeploymentQuery(q: DeploymentListQuery): void {
  * delete environments (a stopped one only) and create and update deployments; Maintainers delete
  * deployments. Protected environments (EE) are left out. A missing one is ActiveRecord's `404 Not found`.
  */
-export function environmentService(ctx: ServiceContext, projectRecord: (p: ProjectRow) => Project) {
+export function environmentService(
+  ctx: ServiceContext,
+  projectRecord: (p: ProjectRow) => Project,
+  runner: () => PipelineRunner,
+) {
   const { store, access } = ctx
   const table = store.environments
+  const stops = environmentStops(ctx, runner)
   const presentJob = pipelinePresenter(ctx.instance)
 
   const level = (actor: Actor, p: ProjectRow, min: number) => actor.admin || access.atLeast(actor, p, min)
@@ -138,7 +145,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
       ...(withLast ? {} : { project: basicProjectDetails(projectRecord(p)) }),
       ...(withLast ? { last_deployment: last ? presentDeployment(p, last) : null } : {}),
       state: row.state as Environment['state'],
-      auto_stop_at: null,
+      auto_stop_at: row.auto_stop_at,
     }
   }
 
@@ -189,6 +196,8 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
         state: 'available',
         created_at: now,
         updated_at: now,
+        auto_stop_at: null,
+        auto_stop_setting: 'always',
       }
       validate(p, row)
       const id = table.insert({ ...row, slug: uniqueSlug(store, p.id, row.name) })
@@ -218,14 +227,20 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
       table.remove(row.id)
     },
 
-    /** `POST .../stop` (`Environments::StopService`): without `stop_environment` (Developer) nothing happens. */
-    stop(actor: Actor, p: ProjectRow, id: number): Environment {
+    /**
+     * `POST .../stop` (`Environments::StopService`): plays the environment's stop actions (it is `stopping`
+     * until one succeeds) or stops it at once; `force` stops it at once. Without `stop_environment`
+     * (Developer) nothing happens.
+     */
+    stop(actor: Actor, p: ProjectRow, id: number, force = false): Environment {
       require(actor, p, Level.reporter)
       const row = find(p, id)
-      if (mayWrite(actor, p, Level.developer) && row.state !== 'stopped')
-        table.update({ ...row, state: 'stopped', updated_at: isoNow(ctx.clock) })
+      if (mayWrite(actor, p, Level.developer)) stops.stop(row, force)
       return present(p, find(p, id))
     },
+
+    /** The auto-stop at the clock's time (`Environments::AutoStopCronWorker`); the number stopped. */
+    stopDue: (): number => stops.stopDue(),
 
     /** `GET .../deployments` (`DeploymentsFinder`): `environment` by name; `id` ascending unless told. */
     deployments(actor: Actor, p: ProjectRow, q: DeploymentListQuery) {
@@ -274,6 +289,8 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
           state: 'available',
           created_at: now,
           updated_at: now,
+          auto_stop_at: null,
+          auto_stop_setting: 'always',
         }
         validate(p, row)
         env = find(p, table.insert({ ...row, slug: uniqueSlug(store, p.id, row.name) }))
@@ -291,6 +308,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
         created_at: now,
         updated_at: now,
         finished_at: finished,
+        on_stop: null,
       })
       return presentDeployment(p, findDeployment(p, id))
     },

@@ -24,6 +24,7 @@ import { JobTokenActor } from './job-tokens.js'
 import type { HistoryCommit } from '../git/history.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 import { copyPlace } from './pipeline-writes.js'
+import { playJob } from './job-play.js'
 import { ciAbilities } from './ci-access.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
@@ -216,21 +217,12 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       requireUpdate(actor, p, Level.developer)
       requireRef(actor, p, pipeline)
       if (!PLAYABLE.has(job.status)) throw badRequest('Unplayable Job')
-      const now = isoNow(ctx.clock)
-      store.transaction(() => {
-        outputs.setState(job.id, {
-          user_id: actor.user?.id ?? null,
-          variables: body.job_variables_attributes?.length
-            ? JSON.stringify(body.job_variables_attributes)
-            : null,
-        })
-        // A delayed job leaves `scheduled` now; a manual one starts as a created job would.
-        const status = job.status === 'scheduled' ? 'scheduled' : 'created'
-        store.pipelines.setJob({ ...job, status, outcome: 'success', due_at: now })
-        runner.catchUp()
-        runner.refresh(store.pipelines.byId(pipeline.id) as PipelineRow, now)
+      playJob(store, runner, job, pipeline.id, isoNow(ctx.clock), {
+        user_id: actor.user?.id ?? null,
+        variables: body.job_variables_attributes?.length
+          ? JSON.stringify(body.job_variables_attributes)
+          : null,
       })
-      runner.poke()
       return show(p, store.pipelines.byId(pipeline.id) as PipelineRow, current(job))
     },
 

@@ -1,0 +1,58 @@
+import { isoNow } from '../domain/clock.js'
+import type { PipelineRunner } from '../jobs/pipeline-runner.js'
+import type { EnvironmentRow } from '../store/environments.js'
+import type { ServiceContext } from './context.js'
+import { playJob } from './job-play.js'
+
+/**
+ * How environments stop (`Environments::StopService#unsafe_execute!`, `Environment#stop_with_actions!`,
+ * `app/models/environment.rb`'s state machine), whoever asked: the API's stop, the auto-stop.
+ * `runner` is read when a stop plays its actions (the runner is built after this service).
+ */
+export function environmentStops(ctx: ServiceContext, runner: () => PipelineRunner) {
+  const { store } = ctx
+  const table = store.environments
+
+  /**
+   * Stops `row`. `force` (`stop_complete`): an available or stopping environment is stopped at once,
+   * its stop actions left. Otherwise only an available one moves: with stop actions (the manual jobs its
+   * last finished deployments name in `on_stop`) it is `stopping` until one of them succeeds, and they
+   * are played as their own users (`job.play(job.user)`); without, it is stopped at once, unless its
+   * `auto_stop_setting` is `with_action`. A stop clears `auto_stop_at`. True when the state changed.
+   */
+  function stop(row: EnvironmentRow, force: boolean): boolean {
+    const now = isoNow(ctx.clock)
+    const stopped = { ...row, state: 'stopped', auto_stop_at: null, updated_at: now }
+    if (force) {
+      if (row.state === 'stopped') return false
+      table.update(stopped)
+      return true
+    }
+    if (row.state !== 'available') return false
+    // The stop actions are read once the jobs have moved as far as the clock says.
+    runner().catchUp()
+    const actions = table.stopActions(row.id)
+    if (actions.length === 0) {
+      if (row.auto_stop_setting !== 'always') return false
+      table.update(stopped)
+      return true
+    }
+    table.update({ ...row, state: 'stopping', updated_at: now })
+    for (const job of actions) playJob(store, runner(), job, job.pipeline_id, now)
+    return true
+  }
+
+  return {
+    stop,
+    /**
+     * `Environments::AutoStopService` and `AutoStopWorker` at the clock's time: every available environment
+     * whose `auto_stop_at` has passed stops as a stop without `force` stops it, earliest first. The number
+     * of environments whose state changed.
+     */
+    stopDue(): number {
+      let changed = 0
+      for (const row of table.autoStoppable(isoNow(ctx.clock))) if (stop(row, false)) changed++
+      return changed
+    },
+  }
+}
