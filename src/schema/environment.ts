@@ -98,7 +98,7 @@ export const EnvironmentUpdate = Type.Object({
 })
 export type EnvironmentUpdate = Static<typeof EnvironmentUpdate>
 
-/** `POST .../environments/:environment_id/stop`; `force` changes nothing here (no `on_stop` jobs run). */
+/** `POST .../environments/:environment_id/stop`; `force` stops at once, without playing the `on_stop` job. */
 export const EnvironmentStop = Type.Object({ force: Type.Optional(boolParam({ default: false })) })
 export type EnvironmentStop = Static<typeof EnvironmentStop>
 

@@ -2,8 +2,8 @@
  * GitLab's time-tracking durations (`lib/gitlab/time_tracking_formatter.rb`,
  * `lib/gitlab/chronic_duration.rb`): `Gitlab::TimeTrackingFormatter` over GitLab's vendored `ChronicDuration`
  * (gitlab-chronic-duration 0.12), with GitLab's settings: 8-hour days, 20-day months, so a week (a quarter
- * month) is 5 days, and a year is 31,557,600 s (365.25 days). Written from the documented behaviour, not
- * translated.
+ * month) is 5 days, and a year is 31,557,600 s (365.25 days); and, for CI keywords (`parseCiDuration`),
+ * the gem's own defaults. Written from the documented behaviour, not translated.
  */
 
 const MINUTE = 60
