@@ -197,7 +197,6 @@ export function environmentService(
         created_at: now,
         updated_at: now,
         auto_stop_at: null,
-        auto_stop_setting: 'always',
       }
       validate(p, row)
       const id = table.insert({ ...row, slug: uniqueSlug(store, p.id, row.name) })
@@ -290,7 +289,6 @@ export function environmentService(
           created_at: now,
           updated_at: now,
           auto_stop_at: null,
-          auto_stop_setting: 'always',
         }
         validate(p, row)
         env = find(p, table.insert({ ...row, slug: uniqueSlug(store, p.id, row.name) }))

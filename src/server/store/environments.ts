@@ -14,8 +14,6 @@ export interface EnvironmentRow {
   updated_at: string
   /** When the auto-stop stops it (migration 44); null for never. */
   auto_stop_at: string | null
-  /** `always` or `with_action`: whether a stop without stop actions stops it (migration 44). */
-  auto_stop_setting: string
 }
 export type NewEnvironment = Omit<EnvironmentRow, 'id'>
 
@@ -65,14 +63,12 @@ export interface DeploymentFilter {
 export function environmentTable(db: Db) {
   const insert = db.prepare(
     `INSERT INTO environments (project_id, name, slug, external_url, tier, state, created_at, updated_at,
-       auto_stop_at, auto_stop_setting)
-     VALUES (@project_id, @name, @slug, @external_url, @tier, @state, @created_at, @updated_at, @auto_stop_at,
-       @auto_stop_setting)`,
+       auto_stop_at)
+     VALUES (@project_id, @name, @slug, @external_url, @tier, @state, @created_at, @updated_at, @auto_stop_at)`,
   )
   const update = db.prepare(
     `UPDATE environments SET name = @name, slug = @slug, external_url = @external_url, tier = @tier,
-       state = @state, updated_at = @updated_at, auto_stop_at = @auto_stop_at,
-       auto_stop_setting = @auto_stop_setting WHERE id = @id`,
+       state = @state, updated_at = @updated_at, auto_stop_at = @auto_stop_at WHERE id = @id`,
   )
   const byId = db.prepare('SELECT * FROM environments WHERE project_id = ? AND id = ?')
   const byName = db.prepare('SELECT * FROM environments WHERE project_id = ? AND name = ?')

@@ -10,7 +10,7 @@ import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-
 import { startServer, type TestServer } from '../../support/server.js'
 
 /*
- * Migration 44 adds `auto_stop_at` and `auto_stop_setting` to environments, `on_stop` to deployments,
+ * Migration 44 adds `auto_stop_at` to environments, `on_stop` to deployments,
  * `auto_stop_in` to job_environments, and makes the job trigger again: a store made before it opens with
  * its environments without an auto-stop time, stopped at once (its deployments name no stop action), and
  * a pipeline made after it sets the time and stops through its `on_stop` job; applied again over itself,
@@ -62,7 +62,6 @@ it('migration 44: environments made before it have no auto-stop; a pipeline afte
     DROP INDEX environments_auto_stop;
     DROP TRIGGER environments_follow_job;
     ALTER TABLE environments DROP COLUMN auto_stop_at;
-    ALTER TABLE environments DROP COLUMN auto_stop_setting;
     ALTER TABLE deployments DROP COLUMN on_stop;
     ALTER TABLE job_environments DROP COLUMN auto_stop_in;
     ${environments}`)

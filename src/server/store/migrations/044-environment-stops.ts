@@ -1,8 +1,8 @@
 /**
  * Migration 44: environments' stop actions and auto-stop (`environments.auto_stop_at`,
- * `auto_stop_setting`; `deployments.on_stop`). `job_environments.auto_stop_in` is the seconds of the
- * job's `auto_stop_in` (its variables expanded) when it has one: 0 when that is `never`, zero or no
- * duration (`Environment#auto_stop_in=` then sets no time). The job trigger of migration 42 is made
+ * `deployments.on_stop`). `job_environments.auto_stop_in` is the seconds of the job's `auto_stop_in`
+ * (its variables expanded) when it has one: 0 when that is `never`, zero or no duration
+ * (`Environment#auto_stop_in=` then sets no time). The job trigger of migration 42 is made
  * again: a start job's success also sets `auto_stop_at` from its end plus those seconds
  * (`Deployments::UpdateEnvironmentService#renew_auto_stop_in`), and a stop clears it (`Environment`'s
  * `before_transition any => :stopped`). `ADD COLUMN` has no `IF NOT EXISTS`: `done` finds the column
@@ -11,7 +11,6 @@
 export default {
   sql: `
     ALTER TABLE environments ADD COLUMN auto_stop_at TEXT;
-    ALTER TABLE environments ADD COLUMN auto_stop_setting TEXT NOT NULL DEFAULT 'always';
     ALTER TABLE deployments ADD COLUMN on_stop TEXT;
     ALTER TABLE job_environments ADD COLUMN auto_stop_in REAL;
     CREATE INDEX IF NOT EXISTS environments_auto_stop ON environments(auto_stop_at)
