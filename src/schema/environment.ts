@@ -102,6 +102,10 @@ export type EnvironmentUpdate = Static<typeof EnvironmentUpdate>
 export const EnvironmentStop = Type.Object({ force: Type.Optional(boolParam({ default: false })) })
 export type EnvironmentStop = Static<typeof EnvironmentStop>
 
+/** `POST /projects/:id/environments/stop_stale`: environments neither changed nor deployed to since `before`. */
+export const EnvironmentStopStale = Type.Object({ before: dateTimeParam() })
+export type EnvironmentStopStale = Static<typeof EnvironmentStopStale>
+
 /** `GET /projects/:id/deployments` (`DeploymentsFinder`): `id` ascending unless told. */
 export const DeploymentListQuery = Type.Object({
   ...PageQuery.properties,

@@ -8,6 +8,8 @@ import {
   EnvironmentCreate,
   EnvironmentListQuery,
   EnvironmentStop,
+  EnvironmentStopStale,
+  AcceptedMessage,
   EnvironmentUpdate,
 } from '../../schema/index.js'
 import { unauthorized } from '../grape/gitlab-errors.js'
@@ -113,6 +115,21 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
     (h) => {
       const p = project(h.actor, h.path.id)
       return h.reply.code(200).send(environments.stop(h.actor, p, h.path.environment_id, h.params.force))
+    },
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: `${ENVIRONMENTS}/stop_stale`,
+      summary: 'Stop the environments neither changed nor deployed to since `before` (Developer)',
+      pathParams: IdPath,
+      input: EnvironmentStopStale,
+      response: { 200: AcceptedMessage },
+    },
+    (h) => {
+      const p = project(h.actor, h.path.id)
+      return h.reply.code(200).send(environments.stopStale(h.actor, p, h.params.before))
     },
   )
 

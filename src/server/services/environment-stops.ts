@@ -45,6 +45,14 @@ export function environmentStops(ctx: ServiceContext, runner: () => PipelineRunn
   return {
     stop,
     /**
+     * `Environments::StopStaleService`: the project's available environments neither updated nor deployed
+     * to since `before` stop as a stop without `force` stops them (GitLab queues each to the auto-stop
+     * worker; here they stop before the answer).
+     */
+    stopStale(projectId: number, before: string): void {
+      for (const row of table.stale(projectId, before)) stop(row, false)
+    },
+    /**
      * `Environments::AutoStopService` and `AutoStopWorker` at the clock's time: every available environment
      * whose `auto_stop_at` has passed stops as a stop without `force` stops it, earliest first. The number
      * of environments whose state changed.

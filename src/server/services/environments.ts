@@ -34,6 +34,8 @@ import { environmentStops } from './environment-stops.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 
+/** `1.week` of `stop_stale`'s latest `before`. */
+const WEEK_MS = 7 * 86_400_000
 /** `Environments::EnvironmentsFinder`'s shortest `search` (`MIN_SEARCH_LENGTH`). */
 const MIN_SEARCH = 3
 const NAME_FORMAT =
@@ -236,6 +238,21 @@ export function environmentService(
       const row = find(p, id)
       if (mayWrite(actor, p, Level.developer)) stops.stop(row, force)
       return present(p, find(p, id))
+    },
+
+    /**
+     * `POST .../environments/stop_stale`: `stop_environment` on the project (Developer, 403); `before` from
+     * ten years to a week ago, else 400 `Invalid Date`; the stale environments stop.
+     */
+    stopStale(actor: Actor, p: ProjectRow, before: string): { message: string } {
+      if (!mayWrite(actor, p, Level.developer)) throw forbidden()
+      const at = Date.parse(before)
+      const now = ctx.clock.now()
+      const tenYearsAgo = new Date(now)
+      tenYearsAgo.setUTCFullYear(tenYearsAgo.getUTCFullYear() - 10)
+      if (at < tenYearsAgo.getTime() || at > now.getTime() - WEEK_MS) throw badRequest('Invalid Date')
+      stops.stopStale(p.id, new Date(at).toISOString())
+      return { message: 'Successfully scheduled stale environments to stop' }
     },
 
     /** The auto-stop at the clock's time (`Environments::AutoStopCronWorker`); the number stopped. */

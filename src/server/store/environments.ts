@@ -124,6 +124,12 @@ export function environmentTable(db: Db) {
          ORDER BY d2.finished_at DESC, d2.id DESC LIMIT 1)
      ORDER BY s.id`,
   )
+  // `Environment.deployed_and_updated_before`: available ones neither updated nor deployed to since `?2`.
+  const stale = db.prepare(
+    `SELECT * FROM environments e WHERE e.project_id = ?1 AND e.state = 'available' AND e.updated_at < ?2
+       AND NOT EXISTS (SELECT 1 FROM deployments d WHERE d.environment_id = e.id AND d.updated_at >= ?2)
+     ORDER BY e.id`,
+  )
   // `Environment.auto_stoppable`: available, its `auto_stop_at` passed.
   const autoStoppable = db.prepare(
     `SELECT * FROM environments WHERE auto_stop_at IS NOT NULL AND auto_stop_at < ? AND state = 'available'
@@ -213,6 +219,8 @@ export function environmentTable(db: Db) {
     ) => void link.run(buildId, environmentId, action, url, autoStopIn),
     /** The jobs that stop the environment when played (`Environment#stop_actions`), oldest first. */
     stopActions: (environmentId: number) => stopActions.all(environmentId) as JobRow[],
+    /** The project's available environments neither updated nor deployed to since `before`, by id. */
+    stale: (projectId: number, before: string) => stale.all(projectId, before) as EnvironmentRow[],
     /** The available environments whose `auto_stop_at` is before `now`, the earliest first. */
     autoStoppable: (now: string) => autoStoppable.all(now) as EnvironmentRow[],
     /** The job's `url` with its variables expanded, as the job ran (before its success moves the environment). */

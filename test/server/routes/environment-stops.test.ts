@@ -169,3 +169,56 @@ describe('auto_stop_in', () => {
     ).toEqual(['deploy job: on_stop job close needs to have action stop defined'])
   })
 })
+
+describe('POST .../environments/stop_stale', () => {
+  const GUS = 'glpat-gus-token' // guest
+  const stale = (token: string, json: Json) => t.http('POST', `${ENVS}/stop_stale`, { token, json })
+  const create = async (name: string) => {
+    const res = await t.http('POST', ENVS, { token: DANA, json: { name } })
+    expect(res.status).toBe(201)
+    return res.body as Json
+  }
+
+  it('stops the environments neither changed nor deployed to since `before`', async () => {
+    const old = await create('old')
+    const deployed = await create('deployed')
+    await advance(8 * 86_400)
+    const sha = ((await get(`${APP}/repository/branches/main`)).commit as Json).id as string
+    const made = await t.http('POST', `${APP}/deployments`, {
+      token: DANA,
+      json: { environment: 'deployed', sha, ref: 'main', tag: false, status: 'success' },
+    })
+    expect(made.status).toBe(201)
+    const fresh = await create('fresh')
+    const now = Date.parse((await get('/-/emulator/clock', ROOT)).now as string)
+    const before = new Date(now - 7 * 86_400_000 - 60_000).toISOString()
+
+    const res = await stale(DANA, { before })
+    expect(res).toMatchObject({
+      status: 200,
+      body: { message: 'Successfully scheduled stale environments to stop' },
+    })
+    const state = async (env: Json) => (await get(`${ENVS}/${env.id as number}`)).state
+    expect([await state(old), await state(deployed), await state(fresh)]).toEqual([
+      'stopped',
+      'available',
+      'available',
+    ])
+  })
+
+  it("answers GitLab's refusals: 400 for a missing, invalid or out-of-range date, 403 below Developer", async () => {
+    expect(await stale(DANA, {})).toMatchObject({ status: 400, body: { error: 'before is missing' } })
+    expect(await stale(DANA, { before: 'soon' })).toMatchObject({
+      status: 400,
+      body: { error: 'before is invalid' },
+    })
+    const now = Date.parse((await get('/-/emulator/clock', ROOT)).now as string)
+    for (const at of [now - 86_400_000, now - 11 * 366 * 86_400_000])
+      expect(await stale(DANA, { before: new Date(at).toISOString() })).toMatchObject({
+        status: 400,
+        body: { message: '400 Bad request - Invalid Date' },
+      })
+    const res = await stale(GUS, { before: new Date(now - 30 * 86_400_000).toISOString() })
+    expect(res.status).toBe(403)
+  })
+})
