@@ -1,8 +1,9 @@
 import { isoNow } from '../domain/clock.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { EnvironmentRow } from '../store/environments.js'
+import type { PipelineRow } from '../store/pipelines.js'
 import type { ServiceContext } from './context.js'
-import { playJob } from './job-play.js'
+import { playJob, retryJob } from './job-play.js'
 
 /**
  * How environments stop (`Environments::StopService#unsafe_execute!`, `Environment#stop_with_actions!`,
@@ -17,7 +18,7 @@ export function environmentStops(ctx: ServiceContext, runner: () => PipelineRunn
    * Stops `row`. `force` (`stop_complete`): an available or stopping environment is stopped at once,
    * its stop actions left. Otherwise only an available one moves: with stop actions (the manual jobs its
    * last finished deployments name in `on_stop`) it is `stopping` until one of them succeeds, and they
-   * are played as their own users (`job.play(job.user)`); without, it is stopped at once (GitLab's
+   * are played as their own users (`job.play(job.user)`), or retried when they already ran; without, it is stopped at once (GitLab's
    * `auto_stop_setting` `always`, the only one here). A stop clears `auto_stop_at`. True when the state
    * changed.
    */
@@ -38,7 +39,11 @@ export function environmentStops(ctx: ServiceContext, runner: () => PipelineRunn
       return true
     }
     table.update({ ...row, state: 'stopping', updated_at: now })
-    for (const job of actions) playJob(store, runner(), job, job.pipeline_id, now)
+    // `job.play`: a waiting job starts, one that already ran runs again (`Ci::PlayBuildService`).
+    for (const job of actions) {
+      if (job.status === 'manual') playJob(store, runner(), job, job.pipeline_id, now)
+      else retryJob(store, runner(), job, store.pipelines.byId(job.pipeline_id) as PipelineRow, now)
+    }
     return true
   }
 

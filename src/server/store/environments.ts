@@ -111,13 +111,15 @@ export function environmentTable(db: Db) {
      VALUES (?, ?, ?, ?, ?)`,
   )
   // `Environment#stop_actions`: of the pipeline of the environment's last finished deployment, the jobs
-  // named by the `on_stop` of its deployments to this environment whose jobs finished, each still
-  // waiting to be played (`Deployment#stop_action` among the pipeline's manual actions).
+  // named by the `on_stop` of its deployments to this environment whose jobs finished, among the
+  // pipeline's manual actions (`Deployment#stop_action`, `Ci::Processable.manual_actions`: `when: manual`,
+  // waiting or completed).
   const stopActions = db.prepare(
     `SELECT DISTINCT s.* FROM deployments d
      JOIN ci_builds b ON b.id = d.deployable_id AND b.retried = 0
      JOIN ci_builds s ON s.pipeline_id = b.pipeline_id AND s.name = d.on_stop AND s.retried = 0
-       AND s.id <> b.id AND s.status = 'manual'
+       AND s.id <> b.id AND s.status IN ('manual', 'success', 'failed', 'canceled', 'skipped')
+     JOIN ci_job_definitions def ON def.build_id = s.id AND json_extract(def.definition, '$.when') = 'manual'
      WHERE d.environment_id = ?1 AND d.status IN ('success', 'failed', 'canceled')
        AND b.pipeline_id = (SELECT b2.pipeline_id FROM deployments d2 JOIN ci_builds b2 ON b2.id = d2.deployable_id
          WHERE d2.environment_id = ?1 AND d2.status IN ('success', 'failed', 'canceled')

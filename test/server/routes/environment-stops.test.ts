@@ -87,6 +87,27 @@ describe('stopping an environment', () => {
     expect(((await t.http('POST', `${url}/stop`, { token: DANA })).body as Json).state).toBe('stopped')
   })
 
+  it('runs a stop job that already ran again when the environment was deployed to since', async () => {
+    const { url, deploy, stop } = await deployed()
+    await t.http('POST', `${url}/stop`, { token: DANA })
+    await runOut()
+    expect((await get(url)).state).toBe('stopped')
+    // The deploy job retried in the same pipeline makes the environment available again.
+    expect((await t.http('POST', `${APP}/jobs/${deploy.id as number}/retry`, { token: MARK })).status).toBe(
+      201,
+    )
+    await runOut()
+    expect((await get(url)).state).toBe('available')
+
+    // Its stop action is the finished `stop_review`: played again, it is retried (`Ci::PlayBuildService`).
+    expect(((await t.http('POST', `${url}/stop`, { token: DANA })).body as Json).state).toBe('stopping')
+    await runOut()
+    const pipeline = (stop.pipeline as Json).id as number
+    const jobs = (await get(`${APP}/pipelines/${pipeline}/jobs?include_retried=true`)) as Json[]
+    expect(jobs.filter((j) => j.name === 'stop_review').map((j) => j.status)).toEqual(['success', 'success'])
+    expect((await get(url)).state).toBe('stopped')
+  })
+
   it('with force: true stops at once and leaves the on_stop job waiting', async () => {
     const { env, url, stop } = await deployed()
     expect(env.auto_stop_at).not.toBeNull()
