@@ -162,6 +162,35 @@ describe('auto_stop_in', () => {
     expect(env.auto_stop_at).toBe(plusSeconds(deploy.finished_at as string, 9000))
   })
 
+  it("is renewed when a verify job with its own, or an access job with the deployment's, succeeds", async () => {
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': `
+stages: [deploy, verify, access]
+deploy: { stage: deploy, environment: { name: live, auto_stop_in: 1 day }, script: [echo] }
+verify: { stage: verify, environment: { name: live, action: verify, auto_stop_in: 2 hours }, script: [echo] }
+access: { stage: access, environment: { name: live, action: access }, script: [echo] }
+`,
+    })
+    const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
+    const jobsUrl = `${APP}/pipelines/${(res.body as Json).id as number}/jobs`
+    const job = async (name: string) => ((await get(jobsUrl)) as Json[]).find((j) => j.name === name)!
+    const live = async () => ((await get(`${ENVS}?name=live`)) as Json[])[0]!.auto_stop_at
+    // Step by step: once `verify` succeeds, before `access` ends, its own 2 hours count.
+    let verified = false
+    for (let i = 0; i < 60 && !verified; i++) {
+      clock.advance(250)
+      const verify = await job('verify')
+      if (verify.status === 'success' && (await job('access')).status !== 'success') {
+        expect(await live()).toBe(plusSeconds(verify.finished_at as string, 7200))
+        verified = true
+      }
+    }
+    expect(verified).toBe(true)
+    await runOut()
+    // `access` has none: the last successful deployment's job's day counts from its end.
+    expect(await live()).toBe(plusSeconds((await job('access')).finished_at as string, 86_400))
+  })
+
   it('is a string in the configuration; on_stop names a stop job of the same environment', async () => {
     const lint = async (yaml: string) => {
       const res = await t.http('POST', `${APP}/ci/lint`, { token: MARK, json: { content: yaml } })

@@ -61,6 +61,7 @@ it('migration 44: environments made before it have no auto-stop; a pipeline afte
   setBack(`
     DROP INDEX environments_auto_stop;
     DROP TRIGGER environments_follow_job;
+    DROP TRIGGER environments_auto_stop_renewed;
     ALTER TABLE environments DROP COLUMN auto_stop_at;
     ALTER TABLE deployments DROP COLUMN on_stop;
     ALTER TABLE job_environments DROP COLUMN auto_stop_in;

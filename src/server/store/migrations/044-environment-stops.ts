@@ -5,7 +5,9 @@
  * (`Environment#auto_stop_in=` then sets no time). The job trigger of migration 42 is made
  * again: a start job's success also sets `auto_stop_at` from its end plus those seconds
  * (`Deployments::UpdateEnvironmentService#renew_auto_stop_in`), and a stop clears it (`Environment`'s
- * `before_transition any => :stopped`). `ADD COLUMN` has no `IF NOT EXISTS`: `done` finds the column
+ * `before_transition any => :stopped`). A second trigger renews it when a `prepare`, `verify` or `access`
+ * job succeeds (`Environments::RecalculateAutoStopService`): from the job's own `auto_stop_in`, or, for
+ * `prepare` and `access`, that of the job of the environment's last successful deployment. `ADD COLUMN` has no `IF NOT EXISTS`: `done` finds the column
  * when a store whose `user_version` was set back applies this again.
  */
 export default {
@@ -32,6 +34,22 @@ export default {
           FROM job_environments j WHERE j.build_id = NEW.id),
         updated_at = COALESCE(NEW.finished_at, updated_at)
       WHERE id = (SELECT environment_id FROM job_environments WHERE build_id = NEW.id AND action IN ('start', 'stop'));
+    END;
+    CREATE TRIGGER IF NOT EXISTS environments_auto_stop_renewed AFTER UPDATE OF status ON ci_builds
+    WHEN NEW.status = 'success' AND OLD.status <> 'success'
+    BEGIN
+      UPDATE environments SET auto_stop_at = (SELECT CASE
+          WHEN r.seconds IS NULL THEN environments.auto_stop_at
+          WHEN r.seconds = 0 THEN NULL
+          ELSE strftime('%Y-%m-%dT%H:%M:%fZ', COALESCE(NEW.finished_at, environments.updated_at),
+            printf('%+.3f seconds', r.seconds)) END
+        FROM (SELECT COALESCE(j.auto_stop_in, CASE WHEN j.action IN ('prepare', 'access') THEN
+            (SELECT l.auto_stop_in FROM deployments d JOIN job_environments l ON l.build_id = d.deployable_id
+             WHERE d.environment_id = j.environment_id AND d.status = 'success' ORDER BY d.id DESC LIMIT 1)
+            END) AS seconds
+          FROM job_environments j WHERE j.build_id = NEW.id) r)
+      WHERE id = (SELECT environment_id FROM job_environments
+        WHERE build_id = NEW.id AND action IN ('prepare', 'verify', 'access'));
     END;
   `,
   foreignKeysOff: true as const,
