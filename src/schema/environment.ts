@@ -102,7 +102,7 @@ export type EnvironmentUpdate = Static<typeof EnvironmentUpdate>
 export const EnvironmentStop = Type.Object({ force: Type.Optional(boolParam({ default: false })) })
 export type EnvironmentStop = Static<typeof EnvironmentStop>
 
-/** `POST /projects/:id/environments/stop_stale`: environments neither changed nor deployed to since `before`. */
+/** `POST /projects/:id/environments/stop_stale`: those neither changed nor deployed to since `before`. */
 export const EnvironmentStopStale = Type.Object({ before: dateTimeParam() })
 export type EnvironmentStopStale = Static<typeof EnvironmentStopStale>
 

@@ -18,9 +18,9 @@ export function environmentStops(ctx: ServiceContext, runner: () => PipelineRunn
    * Stops `row`. `force` (`stop_complete`): an available or stopping environment is stopped at once,
    * its stop actions left. Otherwise only an available one moves: with stop actions (the manual jobs its
    * last finished deployments name in `on_stop`) it is `stopping` until one of them succeeds, and they
-   * are played as their own users (`job.play(job.user)`), or retried when they already ran; without, it is stopped at once (GitLab's
-   * `auto_stop_setting` `always`, the only one here). A stop clears `auto_stop_at`. True when the state
-   * changed.
+   * are played as their own users (`job.play(job.user)`), or retried when they already ran; without, it
+   * is stopped at once (GitLab's `auto_stop_setting` `always`, the only one here). A stop clears
+   * `auto_stop_at`. True when the state changed.
    */
   function stop(row: EnvironmentRow, force: boolean): boolean {
     const now = isoNow(ctx.clock)

@@ -57,7 +57,7 @@ export function ensureJobEnvironment(
  * The seconds of an expanded `auto_stop_in` (`Environment#auto_stop_in=`): 0 for `never` and for text
  * that is no duration, which leave the environment without an auto-stop time.
  */
-export function autoStopSeconds(value: string): number {
+function autoStopSeconds(value: string): number {
   if (value.toLowerCase() === 'never') return 0
   return parseCiDuration(value) ?? 0
 }

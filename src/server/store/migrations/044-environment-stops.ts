@@ -7,8 +7,9 @@
  * (`Deployments::UpdateEnvironmentService#renew_auto_stop_in`), and a stop clears it (`Environment`'s
  * `before_transition any => :stopped`). A second trigger renews it when a `prepare`, `verify` or `access`
  * job succeeds (`Environments::RecalculateAutoStopService`): from the job's own `auto_stop_in`, or, for
- * `prepare` and `access`, that of the job of the environment's last successful deployment. `ADD COLUMN` has no `IF NOT EXISTS`: `done` finds the column
- * when a store whose `user_version` was set back applies this again.
+ * `prepare` and `access`, that of the job of the environment's last successful deployment. `ADD COLUMN`
+ * has no `IF NOT EXISTS`: `done` finds the column when a store whose `user_version` was set back applies
+ * this again.
  */
 export default {
   sql: `
