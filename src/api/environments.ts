@@ -1,4 +1,5 @@
 import type { ResourceRef } from '../schema/common.js'
+import { AcceptedMessage } from '../schema/project-export.js'
 import {
   Deployment,
   Environment,
@@ -47,9 +48,28 @@ export const environments = (http: Http) => {
       params: Omit<EnvironmentUpdate, 'slug'>,
       options: CallOptions = {},
     ) => http.request('PUT', one(project, id), { ...options, json: params, response: Environment }),
-    /** `POST .../:environment_id/stop`: the environment after. */
-    stop: (project: ResourceRef, id: number, options: CallOptions = {}) =>
-      http.request('POST', `${one(project, id)}/stop`, { ...options, response: Environment }),
+    /**
+     * `POST .../:environment_id/stop`: the environment after, `stopping` while the stop job its last
+     * deployment's `on_stop` names runs; `force: true` stops it at once without that job.
+     */
+    stop: (project: ResourceRef, id: number, options: CallOptions & { force?: boolean } = {}) => {
+      const { force, ...rest } = options
+      return http.request('POST', `${one(project, id)}/stop`, {
+        ...rest,
+        ...(force === undefined ? {} : { json: { force } }),
+        response: Environment,
+      })
+    },
+    /**
+     * `POST /projects/:id/environments/stop_stale` (Developer): stops the available environments neither
+     * changed nor deployed to since `before` (from ten years to a week ago); GitLab's message.
+     */
+    stopStale: (project: ResourceRef, before: string, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/environments/stop_stale`, {
+        ...options,
+        json: { before },
+        response: AcceptedMessage,
+      }),
     /** `DELETE .../:environment_id`: a stopped one only (403 otherwise); 204. */
     remove: (project: ResourceRef, id: number, options: CallOptions = {}) =>
       http.request<void>('DELETE', one(project, id), options),

@@ -98,9 +98,13 @@ export const EnvironmentUpdate = Type.Object({
 })
 export type EnvironmentUpdate = Static<typeof EnvironmentUpdate>
 
-/** `POST .../environments/:environment_id/stop`; `force` changes nothing here (no `on_stop` jobs run). */
+/** `POST .../environments/:environment_id/stop`; `force` stops at once, without playing the `on_stop` job. */
 export const EnvironmentStop = Type.Object({ force: Type.Optional(boolParam({ default: false })) })
 export type EnvironmentStop = Static<typeof EnvironmentStop>
+
+/** `POST /projects/:id/environments/stop_stale`: those neither changed nor deployed to since `before`. */
+export const EnvironmentStopStale = Type.Object({ before: dateTimeParam() })
+export type EnvironmentStopStale = Static<typeof EnvironmentStopStale>
 
 /** `GET /projects/:id/deployments` (`DeploymentsFinder`): `id` ascending unless told. */
 export const DeploymentListQuery = Type.Object({

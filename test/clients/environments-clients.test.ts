@@ -1,15 +1,17 @@
 /*
  * Environments and deployments through python-gitlab (Debian's python3-gitlab; CONTRIBUTING.md):
- * `project.environments` made, edited, stopped and deleted, `project.deployments` recorded and moved,
- * and `project.hooks` with `deployment_events`.
+ * `project.environments` made, edited, stopped (its `on_stop` job played) and deleted,
+ * `project.deployments` recorded and moved, and `project.hooks` with `deployment_events`.
  */
 import { join } from 'node:path'
+import { commitFiles } from '../support/ci-files.js'
 import { eventually, hookReceiver } from '../support/hook-receiver.js'
-import { manualClock, pipelineSeed } from '../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
 import { runPythonGitlab } from '../support/python-gitlab.js'
 import { serverEach } from '../support/server.js'
 
-const t = serverEach(pipelineSeed, () => ({ clock: manualClock(), allowLocalRequests: true }))
+let clock: ReturnType<typeof manualClock>
+const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()), allowLocalRequests: true }))
 
 it('python-gitlab: project.environments and project.deployments', async () => {
   const out = await runPythonGitlab(join(__dirname, 'python_gitlab_environments.py'), {
@@ -45,4 +47,36 @@ it('python-gitlab: project.hooks with deployment_events hear project.deployments
   } finally {
     await receiver.close()
   }
+})
+
+it('python-gitlab: environment.stop() plays the on_stop job of the last deployment', async () => {
+  const APP = '/api/v4/projects/acme%2Fapp'
+  await commitFiles(t, 'acme/app', 'ci', {
+    '.gitlab-ci.yml': `
+deploy:
+  environment: { name: review/$CI_COMMIT_REF_SLUG, on_stop: close, auto_stop_in: 2 days }
+  script: [echo]
+close:
+  environment: { name: review/$CI_COMMIT_REF_SLUG, action: stop }
+  when: manual
+  script: [echo]
+`,
+  })
+  const runOut = async () => {
+    for (let i = 0; i < 20; i++) {
+      clock.advance(1000)
+      await t.http('GET', `${APP}/pipelines`, { token: 'glpat-mark-token' })
+    }
+  }
+  const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
+  expect(res.status).toBe(201)
+  await runOut()
+  const out = await runPythonGitlab(join(__dirname, 'python_gitlab_environment_stops.py'), {
+    GITLAB_URL: t.baseUrl,
+    GITLAB_TOKEN: 'glpat-dana-token',
+  })
+  expect(out).toEqual({ before: ['available', true], after: 'stopping', stopping: ['review/ci'] })
+  await runOut()
+  const env = await t.http('GET', `${APP}/environments?name=review/ci`, { token: 'glpat-mark-token' })
+  expect((env.body as Record<string, unknown>[]).map((e) => e.state)).toEqual(['stopped'])
 })

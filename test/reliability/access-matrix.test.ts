@@ -482,6 +482,12 @@ const RULES: Record<string, Rule> = {
   'DELETE /projects/{id}/environments/{environment_id}': { min: 'developer', auth: true },
   // `Environments::StopService` does nothing without `stop_environment`: 200 for whoever reads it.
   'POST /projects/{id}/environments/{environment_id}/stop': { min: 'code', auth: true },
+  // `authorize! :stop_environment, user_project`; `before` at least a week before the matrix's clock.
+  'POST /projects/{id}/environments/stop_stale': {
+    min: 'developer',
+    auth: true,
+    body: () => ({ before: '2026-05-01T00:00:00Z' }),
+  },
   'GET /projects/{id}/deployments': { min: 'code', auth: true },
   'POST /projects/{id}/deployments': {
     min: 'developer',

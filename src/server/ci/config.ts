@@ -83,7 +83,20 @@ function defaultsOf(root: Record<string, unknown>): JobDefaults {
   }
 }
 
-/** `YamlProcessor#validate_job_needs!` and the stage check, in GitLab's order. */
+/** `YamlProcessor#validate_on_stop_job!`: the job `on_stop` names stops the same environment. */
+function checkOnStop(job: CompiledJob, byName: Map<string, CompiledJob>): void {
+  const env = job.definition.environment
+  const onStop = env?.on_stop
+  if (!env || onStop === undefined) return
+  const at = `${job.name} job: on_stop job ${onStop}`
+  const stop = byName.get(onStop)?.definition
+  if (!stop) throw new CiConfigError(`${at} is not defined`)
+  if (!stop.environment) throw new CiConfigError(`${at} does not have environment defined`)
+  if (stop.environment.name !== env.name) throw new CiConfigError(`${at} have different environment name`)
+  if (stop.environment.action !== 'stop') throw new CiConfigError(`${at} needs to have action stop defined`)
+}
+
+/** `YamlProcessor#validate_job_needs!`, `#validate_on_stop_job!` and the stage check, in GitLab's order. */
 function logicalChecks(stages: string[], jobs: CompiledJob[]): void {
   const byName = new Map(jobs.map((j) => [j.name, j]))
   for (const job of jobs) {
@@ -106,6 +119,7 @@ function logicalChecks(stages: string[], jobs: CompiledJob[]): void {
     const twice = [...new Set(needs.filter((n, i) => needs.indexOf(n) !== i))]
     if (twice.length)
       throw new CiConfigError(`${job.name} has the following needs duplicated: ${twice.join(', ')}.`)
+    checkOnStop(job, byName)
   }
   // `Dag.check_circular_dependencies!`
   const state = new Map<string, 'visiting' | 'done'>()

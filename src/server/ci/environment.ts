@@ -10,6 +10,10 @@ export interface JobEnvironment {
   /** As written: the runner expands it. */
   url?: string
   deployment_tier?: string
+  /** The job the environment's stop plays (`Deployment#stop_action`). */
+  on_stop?: string
+  /** As written until the pipeline is planned, then with its variables expanded (`expanded_auto_stop_in`). */
+  auto_stop_in?: string
 }
 
 const KEYS = ['name', 'url', 'action', 'on_stop', 'auto_stop_in', 'kubernetes', 'deployment_tier']
@@ -32,7 +36,7 @@ export function jobEnvironment(value: unknown, where: string): JobEnvironment {
   if (!isHash(value)) throw new Error(`${at} config should be a hash or a string`)
   const unknown = Object.keys(value).filter((k) => !KEYS.includes(k))
   if (unknown.length) throw new Error(`${at} config contains unknown keys: ${unknown.join(', ')}`)
-  const { name, url, action, deployment_tier: tier, on_stop: onStop } = value
+  const { name, url, action, deployment_tier: tier, on_stop: onStop, auto_stop_in: autoStopIn } = value
   if (name === undefined || name === null || name === '') throw new Error(`${at} name can't be blank`)
   if (typeof name !== 'string' || !NAME.test(name)) throw new Error(`${at} name ${NAME_MESSAGE}`)
   if (url !== undefined && url !== null) {
@@ -46,6 +50,10 @@ export function jobEnvironment(value: unknown, where: string): JobEnvironment {
   }
   if (onStop !== undefined && onStop !== null && typeof onStop !== 'string')
     throw new Error(`${at} on stop should be a string`)
+  // A string, checked as a duration only once its variables are expanded (GitLab 15.4, `validates
+  // :auto_stop_in, type: String`): one that is none sets no auto-stop time.
+  if (autoStopIn !== undefined && autoStopIn !== null && typeof autoStopIn !== 'string')
+    throw new Error(`${at} auto stop in should be a string`)
   if (tier !== undefined && tier !== null && (typeof tier !== 'string' || !TIERS.includes(tier)))
     throw new Error(`${at} deployment tier must be one of ${TIERS.join(', ')}`)
   return {
@@ -53,6 +61,8 @@ export function jobEnvironment(value: unknown, where: string): JobEnvironment {
     action: typeof action === 'string' ? action : 'start',
     ...(typeof url === 'string' ? { url } : {}),
     ...(typeof tier === 'string' ? { deployment_tier: tier } : {}),
+    ...(typeof onStop === 'string' ? { on_stop: onStop } : {}),
+    ...(typeof autoStopIn === 'string' ? { auto_stop_in: autoStopIn } : {}),
   }
 }
 

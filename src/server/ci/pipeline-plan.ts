@@ -136,7 +136,8 @@ export function planPipeline(
       if (rule.needs) definition.needs = rule.needs
     }
     if (definition.environment) {
-      // `expanded_environment_name`: the job's variables (each expanded in turn), unknown ones to nothing.
+      // `expanded_environment_name` and `expanded_auto_stop_in`: the job's variables (each expanded in
+      // turn), unknown ones to nothing.
       const known: Record<string, string> = {
         CI_JOB_NAME: job.name,
         CI_JOB_STAGE: job.stage,
@@ -145,9 +146,11 @@ export function planPipeline(
         ...pipelineVariables,
       }
       for (const [k, v] of Object.entries(known)) known[k] = expandExistingVariables(v, known)
+      const { name, auto_stop_in: autoStopIn } = definition.environment
       definition.environment = {
         ...definition.environment,
-        name: expandVariables(definition.environment.name, known),
+        name: expandVariables(name, known),
+        ...(autoStopIn === undefined ? {} : { auto_stop_in: expandVariables(autoStopIn, known) }),
       }
     }
     jobs.push({

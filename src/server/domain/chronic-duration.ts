@@ -2,8 +2,8 @@
  * GitLab's time-tracking durations (`lib/gitlab/time_tracking_formatter.rb`,
  * `lib/gitlab/chronic_duration.rb`): `Gitlab::TimeTrackingFormatter` over GitLab's vendored `ChronicDuration`
  * (gitlab-chronic-duration 0.12), with GitLab's settings: 8-hour days, 20-day months, so a week (a quarter
- * month) is 5 days, and a year is 31,557,600 s (365.25 days). Written from the documented behaviour, not
- * translated.
+ * month) is 5 days, and a year is 31,557,600 s (365.25 days); and, for CI keywords (`parseCiDuration`),
+ * the gem's own defaults. Written from the documented behaviour, not translated.
  */
 
 const MINUTE = 60
@@ -29,6 +29,15 @@ const SECONDS_PER: Record<Unit, number> = {
   weeks: WEEK,
   months: MONTH,
   years: YEAR,
+}
+
+/** The gem's defaults (CI durations): 24-hour days, 30-day months, weeks of `30 / 4` whole days. */
+const CI_DAY = 24 * HOUR
+const CI_SECONDS_PER: Record<Unit, number> = {
+  ...SECONDS_PER,
+  days: CI_DAY,
+  weeks: Math.floor(30 / FULL_WEEKS_PER_MONTH) * CI_DAY,
+  months: 30 * CI_DAY,
 }
 
 /** The words ChronicDuration knows; every other word is dropped. GitLab's list has no `mon`/`mons`. */
@@ -106,7 +115,7 @@ function tokenize(text: string): string[] {
   return words
 }
 
-function sumWords(words: string[]): number {
+function sumWords(words: string[], per: Record<Unit, number>, bare: Unit): number {
   let total = 0
   let lastUnit: Unit | undefined
   words.forEach((word, i) => {
@@ -120,9 +129,9 @@ function sumWords(words: string[]): number {
       unit = UNITS[Math.max(0, UNITS.indexOf(lastUnit) - 1)] ?? 'seconds'
       lastUnit = unit
     } else {
-      unit = 'hours'
+      unit = bare
     }
-    total += Number.parseFloat(word) * SECONDS_PER[unit]
+    total += Number.parseFloat(word) * per[unit]
   })
   return total
 }
@@ -143,12 +152,26 @@ export interface ParseDurationOptions {
  * then truncate, so callers that store seconds should `Math.trunc` the result.
  */
 export function parseDuration(text: string, options: ParseDurationOptions = {}): number | null {
+  return parseWith(text, SECONDS_PER, 'hours', options.keepZero === true)
+}
+
+/**
+ * `ChronicDuration.parse` with the gem's own settings, as CI keywords read durations
+ * (`Gitlab::Ci::Build::DurationParser`, `environment:auto_stop_in`): 24-hour days, 7-day weeks, 30-day
+ * months, bare numbers in seconds. `1 day` -> 86400, `2 hours 30 minutes` -> 9000, `90` -> 90; null for
+ * text with no duration in it (`never`, `soon`) and for zero.
+ */
+export function parseCiDuration(text: string): number | null {
+  return parseWith(text, CI_SECONDS_PER, 'seconds', false)
+}
+
+function parseWith(text: string, per: Record<Unit, number>, bare: Unit, keepZero: boolean): number | null {
   const negative = text.startsWith('-')
   const words = tokenize(negative ? text.slice(1) : text)
   if (words.length === 0) return null // nothing to read: null even with keepZero (GitLab: `foo`)
-  const total = sumWords(words)
+  const total = sumWords(words, per, bare)
   if (!Number.isFinite(total)) return null
-  if (total === 0 && !options.keepZero) return null
+  if (total === 0 && !keepZero) return null
   return negative && total !== 0 ? -total : total
 }
 

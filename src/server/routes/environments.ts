@@ -8,6 +8,8 @@ import {
   EnvironmentCreate,
   EnvironmentListQuery,
   EnvironmentStop,
+  EnvironmentStopStale,
+  AcceptedMessage,
   EnvironmentUpdate,
 } from '../../schema/index.js'
 import { unauthorized } from '../grape/gitlab-errors.js'
@@ -104,13 +106,31 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
     {
       method: 'POST',
       url: `${ENVIRONMENT}/stop`,
-      summary: 'Stop an environment (Developer; unchanged for others who read it)',
+      summary:
+        'Stop an environment, playing its stop actions unless `force` (Developer; unchanged for others who read it)',
       pathParams: EnvironmentPath,
       input: EnvironmentStop,
       response: { 200: Environment },
     },
-    (h) =>
-      h.reply.code(200).send(environments.stop(h.actor, project(h.actor, h.path.id), h.path.environment_id)),
+    (h) => {
+      const p = project(h.actor, h.path.id)
+      return h.reply.code(200).send(environments.stop(h.actor, p, h.path.environment_id, h.params.force))
+    },
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: `${ENVIRONMENTS}/stop_stale`,
+      summary: 'Stop the environments neither changed nor deployed to since `before` (Developer)',
+      pathParams: IdPath,
+      input: EnvironmentStopStale,
+      response: { 200: AcceptedMessage },
+    },
+    (h) => {
+      const p = project(h.actor, h.path.id)
+      return h.reply.code(200).send(environments.stopStale(h.actor, p, h.params.before))
+    },
   )
 
   route(

@@ -35,8 +35,10 @@ export function backgroundWork(deps: {
   deliveries: HookDelivery
   /** The pipeline schedules: those due run once per clock move (never in a settle, which would not end). */
   schedules: { fireDue(): Promise<number> }
+  /** The environments whose `auto_stop_at` has passed: stopped on each clock move, as the schedules run. */
+  autoStops: { stopDue(): number }
 }) {
-  const { store, clock, runner, queue, deliveries, schedules } = deps
+  const { store, clock, runner, queue, deliveries, schedules, autoStops } = deps
 
   /** Waits until `idle` resolves or `deadline` (ms since epoch, wall time) passes; true when idle. */
   async function until(idle: () => Promise<void>, deadline: number): Promise<boolean> {
@@ -89,7 +91,8 @@ export function backgroundWork(deps: {
     /**
      * Moves the clock (`move` calls one of its methods, which may throw a `ClockMoveError`), runs the
      * pipeline schedules due by its new time (one pipeline each) and applies every pipeline move due by then, oldest first (each stamped with its own due
-     * time), then waits (up to `timeoutMs`) for export and import jobs under way.
+     * time), stops the environments whose auto-stop time has passed (playing their stop actions), then
+     * waits (up to `timeoutMs`) for export and import jobs under way.
      */
     moveClock: (move: (c: EmulatorClock) => void, timeoutMs: number) =>
       running(async (ran) => {
@@ -97,6 +100,9 @@ export function backgroundWork(deps: {
         // `PipelineScheduleWorker` at the new time: each due schedule's pipeline, then every move due.
         await schedules.fireDue()
         ran.pipeline_moves += runner.catchUp()
+        // `Environments::AutoStopCronWorker` after those moves (a deployment may have set a time already
+        // passed): the environments due stop, their stop actions played now.
+        if (autoStops.stopDue() > 0) ran.pipeline_moves += runner.catchUp()
         await drain(Date.now() + timeoutMs)
       }),
 

@@ -25,13 +25,17 @@ import { pageOf } from '../grape/pagination.js'
 import { pipelinePresenter } from '../present/pipelines.js'
 import { basicProjectDetails } from '../present/projects.js'
 import { presentUser } from '../present/users.js'
+import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { DeploymentRow, EnvironmentRow } from '../store/environments.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { uniqueSlug } from './job-environments.js'
+import { environmentStops } from './environment-stops.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 
+/** `1.week` of `stop_stale`'s latest `before`. */
+const WEEK_MS = 7 * 86_400_000
 /** `Environments::EnvironmentsFinder`'s shortest `search` (`MIN_SEARCH_LENGTH`). */
 const MIN_SEARCH = 3
 const NAME_FORMAT =
@@ -68,9 +72,14 @@ function checkDeploymentQuery(q: DeploymentListQuery): void {
  * delete environments (a stopped one only) and create and update deployments; Maintainers delete
  * deployments. Protected environments (EE) are left out. A missing one is ActiveRecord's `404 Not found`.
  */
-export function environmentService(ctx: ServiceContext, projectRecord: (p: ProjectRow) => Project) {
+export function environmentService(
+  ctx: ServiceContext,
+  projectRecord: (p: ProjectRow) => Project,
+  runner: () => PipelineRunner,
+) {
   const { store, access } = ctx
   const table = store.environments
+  const stops = environmentStops(ctx, runner)
   const presentJob = pipelinePresenter(ctx.instance)
 
   const level = (actor: Actor, p: ProjectRow, min: number) => actor.admin || access.atLeast(actor, p, min)
@@ -138,7 +147,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
       ...(withLast ? {} : { project: basicProjectDetails(projectRecord(p)) }),
       ...(withLast ? { last_deployment: last ? presentDeployment(p, last) : null } : {}),
       state: row.state as Environment['state'],
-      auto_stop_at: null,
+      auto_stop_at: row.auto_stop_at,
     }
   }
 
@@ -189,6 +198,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
         state: 'available',
         created_at: now,
         updated_at: now,
+        auto_stop_at: null,
       }
       validate(p, row)
       const id = table.insert({ ...row, slug: uniqueSlug(store, p.id, row.name) })
@@ -218,14 +228,35 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
       table.remove(row.id)
     },
 
-    /** `POST .../stop` (`Environments::StopService`): without `stop_environment` (Developer) nothing happens. */
-    stop(actor: Actor, p: ProjectRow, id: number): Environment {
+    /**
+     * `POST .../stop` (`Environments::StopService`): plays the environment's stop actions (it is `stopping`
+     * until one succeeds) or stops it at once; `force` stops it at once. Without `stop_environment`
+     * (Developer) nothing happens.
+     */
+    stop(actor: Actor, p: ProjectRow, id: number, force = false): Environment {
       require(actor, p, Level.reporter)
       const row = find(p, id)
-      if (mayWrite(actor, p, Level.developer) && row.state !== 'stopped')
-        table.update({ ...row, state: 'stopped', updated_at: isoNow(ctx.clock) })
+      if (mayWrite(actor, p, Level.developer)) stops.stop(row, force)
       return present(p, find(p, id))
     },
+
+    /**
+     * `POST .../environments/stop_stale`: `stop_environment` on the project (Developer, 403); `before` from
+     * ten years to a week ago, else 400 `Invalid Date`; the stale environments stop.
+     */
+    stopStale(actor: Actor, p: ProjectRow, before: string): { message: string } {
+      if (!mayWrite(actor, p, Level.developer)) throw forbidden()
+      const at = Date.parse(before)
+      const now = ctx.clock.now()
+      const tenYearsAgo = new Date(now)
+      tenYearsAgo.setUTCFullYear(tenYearsAgo.getUTCFullYear() - 10)
+      if (at < tenYearsAgo.getTime() || at > now.getTime() - WEEK_MS) throw badRequest('Invalid Date')
+      stops.stopStale(p.id, new Date(at).toISOString())
+      return { message: 'Successfully scheduled stale environments to stop' }
+    },
+
+    /** The auto-stop at the clock's time (`Environments::AutoStopCronWorker`); the number stopped. */
+    stopDue: (): number => stops.stopDue(),
 
     /** `GET .../deployments` (`DeploymentsFinder`): `environment` by name; `id` ascending unless told. */
     deployments(actor: Actor, p: ProjectRow, q: DeploymentListQuery) {
@@ -274,6 +305,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
           state: 'available',
           created_at: now,
           updated_at: now,
+          auto_stop_at: null,
         }
         validate(p, row)
         env = find(p, table.insert({ ...row, slug: uniqueSlug(store, p.id, row.name) }))
@@ -291,6 +323,7 @@ export function environmentService(ctx: ServiceContext, projectRecord: (p: Proje
         created_at: now,
         updated_at: now,
         finished_at: finished,
+        on_stop: null,
       })
       return presentDeployment(p, findDeployment(p, id))
     },

@@ -1,4 +1,5 @@
 import { environmentSlug, guessTier, isEnvironmentName, type JobEnvironment } from '../ci/environment.js'
+import { parseCiDuration } from '../domain/chronic-duration.js'
 import type { Store } from '../store/index.js'
 import type { PipelineRow } from '../store/pipelines.js'
 
@@ -17,6 +18,7 @@ export function ensureJobEnvironment(
   if (!environment || !isEnvironmentName(environment.name)) return
   const table = store.environments
   const { name, action } = environment
+  const autoStop = environment.auto_stop_in === undefined ? null : autoStopSeconds(environment.auto_stop_in)
   let env = table.named(pipeline.project_id, name)
   if (!env) {
     const id = table.insert({
@@ -28,10 +30,12 @@ export function ensureJobEnvironment(
       state: 'available',
       created_at: now,
       updated_at: now,
+      // Made by the job: its `auto_stop_in` counts from now (`CreateForJobService`), renewed when it deploys.
+      auto_stop_at: autoStop ? new Date(Date.parse(now) + autoStop * 1000).toISOString() : null,
     })
     env = table.get(pipeline.project_id, id)!
   }
-  table.linkJob(jobId, env.id, action, environment.url ?? null)
+  table.linkJob(jobId, env.id, action, environment.url ?? null, autoStop)
   if (action !== 'start') return
   table.insertDeployment({
     project_id: pipeline.project_id,
@@ -45,7 +49,17 @@ export function ensureJobEnvironment(
     created_at: now,
     updated_at: now,
     finished_at: null,
+    on_stop: environment.on_stop ?? null,
   })
+}
+
+/**
+ * The seconds of an expanded `auto_stop_in` (`Environment#auto_stop_in=`): 0 for `never` and for text
+ * that is no duration, which leave the environment without an auto-stop time.
+ */
+function autoStopSeconds(value: string): number {
+  if (value.toLowerCase() === 'never') return 0
+  return parseCiDuration(value) ?? 0
 }
 
 /** `Environment#generate_slug`: the name's slug, made unique in the project with a random suffix. */

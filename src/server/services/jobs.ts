@@ -23,7 +23,7 @@ import type { PipelineService } from './pipelines.js'
 import { JobTokenActor } from './job-tokens.js'
 import type { HistoryCommit } from '../git/history.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
-import { copyPlace } from './pipeline-writes.js'
+import { playJob, retryJob } from './job-play.js'
 import { ciAbilities } from './ci-access.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
@@ -216,21 +216,12 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       requireUpdate(actor, p, Level.developer)
       requireRef(actor, p, pipeline)
       if (!PLAYABLE.has(job.status)) throw badRequest('Unplayable Job')
-      const now = isoNow(ctx.clock)
-      store.transaction(() => {
-        outputs.setState(job.id, {
-          user_id: actor.user?.id ?? null,
-          variables: body.job_variables_attributes?.length
-            ? JSON.stringify(body.job_variables_attributes)
-            : null,
-        })
-        // A delayed job leaves `scheduled` now; a manual one starts as a created job would.
-        const status = job.status === 'scheduled' ? 'scheduled' : 'created'
-        store.pipelines.setJob({ ...job, status, outcome: 'success', due_at: now })
-        runner.catchUp()
-        runner.refresh(store.pipelines.byId(pipeline.id) as PipelineRow, now)
+      playJob(store, runner, job, pipeline.id, isoNow(ctx.clock), {
+        user_id: actor.user?.id ?? null,
+        variables: body.job_variables_attributes?.length
+          ? JSON.stringify(body.job_variables_attributes)
+          : null,
       })
-      runner.poke()
       return show(p, store.pipelines.byId(pipeline.id) as PipelineRow, current(job))
     },
 
@@ -241,28 +232,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       requireUpdate(actor, p, Level.developer)
       requireRef(actor, p, pipeline)
       if (!COMPLETED.has(job.status) || job.retried !== 0) throw forbidden('Job is not retryable')
-      const now = isoNow(ctx.clock)
-      const id = store.transaction(() => {
-        store.pipelines.setJob({ ...job, retried: 1, due_at: null })
-        const fresh = store.pipelines.insertJob({
-          ...job,
-          ...runner.newJobToken(),
-          status: 'created',
-          outcome: 'success',
-          created_at: now,
-          queued_at: null,
-          started_at: null,
-          finished_at: null,
-          due_at: now,
-        })
-        copyPlace(store, pipeline, job.id, fresh, now)
-        for (const j of later(job))
-          if (j.status === 'skipped') store.pipelines.setJob({ ...j, status: 'created', due_at: null })
-        runner.catchUp()
-        runner.refresh({ ...(store.pipelines.byId(pipeline.id) as PipelineRow), finished_at: null }, now)
-        return fresh
-      })
-      runner.poke()
+      const id = retryJob(store, runner, job, pipeline, isoNow(ctx.clock))
       const fresh = store.pipelines.job(id) as JobRow
       return show(p, store.pipelines.byId(pipeline.id) as PipelineRow, fresh)
     },

@@ -221,6 +221,7 @@ export function openState(options: StateOptions): State {
       queue: workers.queue!,
       deliveries: workers.deliveries!,
       schedules: services.pipelineSchedules,
+      autoStops: services.environments,
     }),
     cache: responseCache(store.changes),
     seeded: fromImage || seed === undefined || empty,
@@ -311,7 +312,12 @@ function composeServices(
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx, (p) => projects.record(p)),
     environments: withDeploymentHooks(
-      environmentService(api.ctx, (p) => projects.record(p)),
+      // The runner is built with the CI services below; stop actions are played after start-up.
+      environmentService(
+        api.ctx,
+        (p) => projects.record(p),
+        () => api.workers.runner!,
+      ),
       events,
     ),
     health: healthService(api.ctx.store),

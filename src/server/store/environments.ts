@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import type { JobRow } from './pipelines.js'
 
 export interface EnvironmentRow {
   id: number
@@ -7,10 +8,12 @@ export interface EnvironmentRow {
   slug: string
   external_url: string | null
   tier: string
-  /** `available` or `stopped`. */
+  /** `available`, `stopping` (its stop actions run) or `stopped`. */
   state: string
   created_at: string
   updated_at: string
+  /** When the auto-stop stops it (migration 44); null for never. */
+  auto_stop_at: string | null
 }
 export type NewEnvironment = Omit<EnvironmentRow, 'id'>
 
@@ -29,6 +32,8 @@ export interface DeploymentRow {
   created_at: string
   updated_at: string
   finished_at: string | null
+  /** The job's `environment: on_stop`, the name of its stop action (migration 44). */
+  on_stop: string | null
 }
 export type NewDeployment = Omit<DeploymentRow, 'id' | 'iid'>
 
@@ -57,12 +62,13 @@ export interface DeploymentFilter {
  */
 export function environmentTable(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO environments (project_id, name, slug, external_url, tier, state, created_at, updated_at)
-     VALUES (@project_id, @name, @slug, @external_url, @tier, @state, @created_at, @updated_at)`,
+    `INSERT INTO environments (project_id, name, slug, external_url, tier, state, created_at, updated_at,
+       auto_stop_at)
+     VALUES (@project_id, @name, @slug, @external_url, @tier, @state, @created_at, @updated_at, @auto_stop_at)`,
   )
   const update = db.prepare(
     `UPDATE environments SET name = @name, slug = @slug, external_url = @external_url, tier = @tier,
-       state = @state, updated_at = @updated_at WHERE id = @id`,
+       state = @state, updated_at = @updated_at, auto_stop_at = @auto_stop_at WHERE id = @id`,
   )
   const byId = db.prepare('SELECT * FROM environments WHERE project_id = ? AND id = ?')
   const byName = db.prepare('SELECT * FROM environments WHERE project_id = ? AND name = ?')
@@ -77,9 +83,10 @@ export function environmentTable(db: Db) {
   const remove = db.prepare('DELETE FROM environments WHERE id = ?')
   const insertDeployment = db.prepare(
     `INSERT INTO deployments (iid, project_id, environment_id, ref, tag, sha, user_id, deployable_id, status,
-       created_at, updated_at, finished_at)
+       created_at, updated_at, finished_at, on_stop)
      VALUES ((SELECT COALESCE(MAX(iid), 0) + 1 FROM deployments WHERE project_id = @project_id), @project_id,
-       @environment_id, @ref, @tag, @sha, @user_id, @deployable_id, @status, @created_at, @updated_at, @finished_at)`,
+       @environment_id, @ref, @tag, @sha, @user_id, @deployable_id, @status, @created_at, @updated_at, @finished_at,
+       @on_stop)`,
   )
   const setDeployment = db.prepare(
     'UPDATE deployments SET status = @status, updated_at = @updated_at, finished_at = @finished_at WHERE id = @id',
@@ -100,7 +107,35 @@ export function environmentTable(db: Db) {
     "SELECT * FROM deployments WHERE environment_id = ? AND status = 'success' ORDER BY id DESC LIMIT 1",
   )
   const link = db.prepare(
-    'INSERT OR REPLACE INTO job_environments (build_id, environment_id, action, url) VALUES (?, ?, ?, ?)',
+    `INSERT OR REPLACE INTO job_environments (build_id, environment_id, action, url, auto_stop_in)
+     VALUES (?, ?, ?, ?, ?)`,
+  )
+  // `Environment#stop_actions`: of the pipeline of the environment's last finished deployment, the jobs
+  // named by the `on_stop` of its deployments to this environment whose jobs finished, among the
+  // pipeline's manual actions (`Deployment#stop_action`, `Ci::Processable.manual_actions`: `when: manual`,
+  // waiting or completed).
+  const stopActions = db.prepare(
+    `SELECT DISTINCT s.* FROM deployments d
+     JOIN ci_builds b ON b.id = d.deployable_id AND b.retried = 0
+     JOIN ci_builds s ON s.pipeline_id = b.pipeline_id AND s.name = d.on_stop AND s.retried = 0
+       AND s.id <> b.id AND s.status IN ('manual', 'success', 'failed', 'canceled', 'skipped')
+     JOIN ci_job_definitions def ON def.build_id = s.id AND json_extract(def.definition, '$.when') = 'manual'
+     WHERE d.environment_id = ?1 AND d.status IN ('success', 'failed', 'canceled')
+       AND b.pipeline_id = (SELECT b2.pipeline_id FROM deployments d2 JOIN ci_builds b2 ON b2.id = d2.deployable_id
+         WHERE d2.environment_id = ?1 AND d2.status IN ('success', 'failed', 'canceled')
+         ORDER BY d2.finished_at DESC, d2.id DESC LIMIT 1)
+     ORDER BY s.id`,
+  )
+  // `Environment.deployed_and_updated_before`: available ones neither updated nor deployed to since `?2`.
+  const stale = db.prepare(
+    `SELECT * FROM environments e WHERE e.project_id = ?1 AND e.state = 'available' AND e.updated_at < ?2
+       AND NOT EXISTS (SELECT 1 FROM deployments d WHERE d.environment_id = e.id AND d.updated_at >= ?2)
+     ORDER BY e.id`,
+  )
+  // `Environment.auto_stoppable`: available, its `auto_stop_at` passed.
+  const autoStoppable = db.prepare(
+    `SELECT * FROM environments WHERE auto_stop_at IS NOT NULL AND auto_stop_at < ? AND state = 'available'
+     ORDER BY auto_stop_at, id`,
   )
   const setUrl = db.prepare('UPDATE job_environments SET url = ? WHERE build_id = ?')
   const deploymentWhere = (f: DeploymentFilter) => {
@@ -173,9 +208,23 @@ export function environmentTable(db: Db) {
         )
         .all(...w.args, limit, offset) as DeploymentRow[]
     },
-    /** Records the environment a job's `environment:` names (GitLab's `job_environments`). */
-    linkJob: (buildId: number, environmentId: number, action: string, url: string | null) =>
-      void link.run(buildId, environmentId, action, url),
+    /**
+     * Records the environment a job's `environment:` names (GitLab's `job_environments`), with the seconds
+     * of its `auto_stop_in` (0: it sets no time; null: it has none).
+     */
+    linkJob: (
+      buildId: number,
+      environmentId: number,
+      action: string,
+      url: string | null,
+      autoStopIn: number | null,
+    ) => void link.run(buildId, environmentId, action, url, autoStopIn),
+    /** The jobs that stop the environment when played (`Environment#stop_actions`), oldest first. */
+    stopActions: (environmentId: number) => stopActions.all(environmentId) as JobRow[],
+    /** The project's available environments neither updated nor deployed to since `before`, by id. */
+    stale: (projectId: number, before: string) => stale.all(projectId, before) as EnvironmentRow[],
+    /** The available environments whose `auto_stop_at` is before `now`, the earliest first. */
+    autoStoppable: (now: string) => autoStoppable.all(now) as EnvironmentRow[],
     /** The job's `url` with its variables expanded, as the job ran (before its success moves the environment). */
     expandJobUrl: (buildId: number, url: string) => void setUrl.run(url, buildId),
   }

@@ -41,6 +41,7 @@ import runnerManagement from './migrations/040-runner-management.js'
 import events from './migrations/041-events.js'
 import environments from './migrations/042-environments.js'
 import deploymentHooks from './migrations/043-deployment-hooks.js'
+import environmentStops from './migrations/044-environment-stops.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -91,4 +92,5 @@ export const migrations: Migration[] = [
   events,
   environments,
   deploymentHooks,
+  environmentStops,
 ]

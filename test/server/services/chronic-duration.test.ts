@@ -1,4 +1,8 @@
-import { formatDuration, parseDuration } from '../../../src/server/domain/chronic-duration.js'
+import {
+  formatDuration,
+  parseCiDuration,
+  parseDuration,
+} from '../../../src/server/domain/chronic-duration.js'
 
 const HOUR = 3600
 const DAY = 8 * HOUR
@@ -73,6 +77,25 @@ describe('parseDuration (GitLab settings: 8h days, 5d weeks, 20d months)', () =>
 
   it('returns null for numbers too large to represent', () => {
     expect(parseDuration('9'.repeat(400))).toBeNull()
+  })
+})
+
+describe('parseCiDuration (ChronicDuration defaults: 24h days, 7d weeks, 30d months, bare seconds)', () => {
+  it.each<[string, number]>([
+    ['1 day', 86_400],
+    ['2 hours 30 minutes', 9000],
+    ['1 week', 7 * 86_400],
+    ['1 month', 30 * 86_400],
+    ['1 year', 31_557_600],
+    ['90', 90],
+    ['1h 30', 5400],
+    ['1d 12h', 129_600],
+  ])('%j -> %d', (text, seconds) => {
+    expect(parseCiDuration(text)).toBe(seconds)
+  })
+
+  it.each(['never', 'soon', '', '0 days'])('%j -> null', (text) => {
+    expect(parseCiDuration(text)).toBeNull()
   })
 })
 
