@@ -607,6 +607,47 @@ describe('a reset with a data directory: the undo log', () => {
     expect(state()).toEqual(snapshot)
   })
 
+  it('surveys a table only after a delete, a moved key or a changed indexed column, and then puts it back', async () => {
+    await reset()
+    const snapshot = state()
+    const db = inspectDb(t.server.store)
+    const label = 'SELECT rowid FROM issue_labels ORDER BY rowid LIMIT 1'
+    // Each write alone since the snapshot, after an edit of a column no index reads (which alone
+    // needs no survey): a table the undo did not survey would keep it.
+    const writes: [string, () => unknown][] = [
+      ['an indexed column (state)', () => ok('PUT', `${P}/issues/1`, { json: { state_event: 'close' } })],
+      [
+        'an indexed column (SQL)',
+        () => db.prepare('UPDATE issues SET relative_position = 999 WHERE iid = 1').run(),
+      ],
+      [
+        'a moved key',
+        () => db.prepare(`UPDATE issue_labels SET rowid = rowid + 1000 WHERE rowid = (${label})`).run(),
+      ],
+      ['a deleted row', () => db.prepare(`DELETE FROM issue_labels WHERE rowid = (${label})`).run()],
+      [
+        'a replaced row',
+        () =>
+          db
+            .prepare(
+              `INSERT OR REPLACE INTO issue_labels (issue_id, label_id) SELECT issue_id, label_id FROM issue_labels WHERE rowid = (${label})`,
+            )
+            .run(),
+      ],
+    ]
+    for (const [kind, write] of writes) {
+      await ok('PUT', `${P}/issues/1`, { json: { title: `Before ${kind}` } })
+      db.prepare(
+        'UPDATE issue_labels SET rowid = rowid WHERE rowid = (SELECT max(rowid) FROM issue_labels)',
+      ).run()
+      await write()
+      expect([kind, state().store]).not.toEqual([kind, snapshot.store])
+      await reset()
+      expect([kind, t.server.store.snapshot.lastRestore]).toEqual([kind, 'undo'])
+      expect([kind, state()]).toEqual([kind, snapshot])
+    }
+  })
+
   it('takes the snapshot again when a table was made after it', async () => {
     await reset()
     const issues = (await ok('GET', `${P}/issues`)) as unknown as Json[]
