@@ -1,5 +1,5 @@
 import { today } from '../../domain/clock.js'
-import type { IssueRow } from '../../store/issues.js'
+import type { IssueStateRow } from '../../store/issues.js'
 import type { ServiceContext } from '../context.js'
 import type { IssueMoveService } from '../issues/moves.js'
 import type { ImportService } from '../imports.js'
@@ -20,16 +20,26 @@ import type { EventRecorder } from './record.js'
 
 /** An issue's state now, before a write that may close or reopen it. */
 const stateOf = (ctx: ServiceContext, projectId: number, iid: number) =>
-  ctx.store.issues.byIid(projectId, iid)
+  ctx.store.issues.stateByIid(projectId, iid)
 
 /** `closed` or `reopened` when the issue moved from `before`'s state to `state`. */
-function recordStateMove(events: EventRecorder, authorId: number | null, state: string, before?: IssueRow) {
+function recordStateMove(
+  events: EventRecorder,
+  authorId: number | null,
+  state: string,
+  before?: IssueStateRow,
+) {
   if (authorId === null || !before || state === before.state) return
   events.issue(authorId, before, state === 'closed' ? 'closed' : 'reopened')
 }
 
 /** `closed` or `reopened` when the issue's state, read again, moved since `before`. */
-function stateMoved(ctx: ServiceContext, events: EventRecorder, authorId: number | null, before?: IssueRow) {
+function stateMoved(
+  ctx: ServiceContext,
+  events: EventRecorder,
+  authorId: number | null,
+  before?: IssueStateRow,
+) {
   const after = before && ctx.store.issues.get(before.id)
   if (after) recordStateMove(events, authorId, after.state, before)
 }
