@@ -78,20 +78,27 @@ function where(f: EventFilter): { sql: string; args: (string | number)[] } {
 
 /** Events and their push payloads: rows in and out, no rules. */
 export function eventTable(db: Db) {
-  const insert = db.prepare(
+  // Bound by position: an issue created or closed, or a comment, records one, and node:sqlite
+  // matches named parameters by name on every run.
+  const insertRow = db.prepare(
     `INSERT INTO events (project_id, author_id, action, target_type, target_id, created_at)
-     VALUES (@project_id, @author_id, @action, @target_type, @target_id, @created_at)`,
+     VALUES (?, ?, ?, ?, ?, ?)`,
   )
+  const insert = (e: NewEvent) =>
+    Number(
+      insertRow.run(e.project_id, e.author_id, e.action, e.target_type, e.target_id, e.created_at)
+        .lastInsertRowid,
+    )
   const insertPayload = db.prepare(
     `INSERT INTO push_event_payloads (event_id, commit_count, action, ref_type, commit_from, commit_to, ref,
        commit_title) VALUES (@event_id, @commit_count, @action, @ref_type, @commit_from, @commit_to, @ref,
        @commit_title)`,
   )
   return {
-    insert: (e: NewEvent) => Number(insert.run(e).lastInsertRowid),
+    insert,
     insertPush: (e: NewEvent, p: NewPushPayload) =>
       db.transaction(() => {
-        const id = Number(insert.run(e).lastInsertRowid)
+        const id = insert(e)
         insertPayload.run({ event_id: id, ...p })
         return id
       }),

@@ -47,6 +47,8 @@ export type IssueAccessRow = Pick<
   'id' | 'project_id' | 'confidential' | 'author_id' | 'time_estimate' | 'total_time_spent'
 >
 
+export type IssueStateRow = Pick<IssueRow, 'id' | 'project_id' | 'state'>
+
 /** Columns a create may set, in the order the insert binds them; the rest take their defaults. */
 const newIssueColumns = [
   'iid',
@@ -123,6 +125,7 @@ export function issueTable(db: Db, version: () => number) {
   const accessByIid = db.prepare(
     'SELECT id, project_id, confidential, author_id, time_estimate, total_time_spent FROM issues WHERE project_id = ? AND iid = ?',
   )
+  const stateByIid = db.prepare('SELECT id, project_id, state FROM issues WHERE project_id = ? AND iid = ?')
   const iidTaken = db.prepare('SELECT 1 FROM issues WHERE project_id = ? AND iid = ?').pluck()
   const titles = db.prepare('SELECT title, iid FROM issues WHERE project_id = ? ORDER BY iid DESC')
   const byId = db.prepare('SELECT * FROM issues WHERE id = ?')
@@ -162,6 +165,9 @@ export function issueTable(db: Db, version: () => number) {
     byIid: (projectId: number, iid: number) => byIid.get(projectId, iid) as IssueRow | undefined,
     accessByIid: (projectId: number, iid: number) =>
       accessByIid.get(projectId, iid) as IssueAccessRow | undefined,
+    /** The issue's state alone (a whole row's columns cost more to read than the lookup). */
+    stateByIid: (projectId: number, iid: number) =>
+      stateByIid.get(projectId, iid) as IssueStateRow | undefined,
     /** Whether the project has an issue numbered `iid`. */
     iidTaken: (projectId: number, iid: number) => iidTaken.get(projectId, iid) !== undefined,
     /** Each title of the project's issues with the first iid that has it (a seed added later must not repeat one). */

@@ -108,6 +108,22 @@ describe('recorded events', () => {
     expect(summary(await events(`${APP}/events?action=created`))).toEqual(['opened Issue'])
   })
 
+  // The state the edit's answer shows is what decides the event (the row is not read again).
+  it("an edit's description commands close and reopen (`/close`, `/reopen`); other commands record no move", async () => {
+    const issue = await ok('POST', `${APP}/issues`, { title: 'Commands' })
+    const iid = issue.iid as number
+    expect(await ok('PUT', `${APP}/issues/${iid}`, { description: 'Done\n/close' })).toMatchObject({
+      state: 'closed',
+    })
+    await ok('PUT', `${APP}/issues/${iid}`, { description: 'Again\n/reopen' })
+    await ok('PUT', `${APP}/issues/${iid}`, { description: 'Labelled\n/label ~bug' })
+    expect(summary(await events(`${APP}/events?sort=asc`))).toEqual([
+      'opened Issue',
+      'closed Issue',
+      'opened Issue',
+    ])
+  })
+
   it('a move opens the new issue and closes the original', async () => {
     const issue = await ok('POST', `${APP}/issues`, { title: 'Wanders' })
     const secret = await ok('GET', SECRET)

@@ -1,5 +1,5 @@
 import { today } from '../../domain/clock.js'
-import type { IssueRow } from '../../store/issues.js'
+import type { IssueStateRow } from '../../store/issues.js'
 import type { ServiceContext } from '../context.js'
 import type { IssueMoveService } from '../issues/moves.js'
 import type { ImportService } from '../imports.js'
@@ -20,14 +20,28 @@ import type { EventRecorder } from './record.js'
 
 /** An issue's state now, before a write that may close or reopen it. */
 const stateOf = (ctx: ServiceContext, projectId: number, iid: number) =>
-  ctx.store.issues.byIid(projectId, iid)
+  ctx.store.issues.stateByIid(projectId, iid)
 
-/** `closed` or `reopened` when the issue's state moved since `before`. */
-function stateMoved(ctx: ServiceContext, events: EventRecorder, authorId: number | null, before?: IssueRow) {
-  if (authorId === null || !before) return
-  const after = ctx.store.issues.get(before.id)
-  if (!after || after.state === before.state) return
-  events.issue(authorId, after, after.state === 'closed' ? 'closed' : 'reopened')
+/** `closed` or `reopened` when the issue moved from `before`'s state to `state`. */
+function recordStateMove(
+  events: EventRecorder,
+  authorId: number | null,
+  state: string,
+  before?: IssueStateRow,
+) {
+  if (authorId === null || !before || state === before.state) return
+  events.issue(authorId, before, state === 'closed' ? 'closed' : 'reopened')
+}
+
+/** `closed` or `reopened` when the issue's state, read again, moved since `before`. */
+function stateMoved(
+  ctx: ServiceContext,
+  events: EventRecorder,
+  authorId: number | null,
+  before?: IssueStateRow,
+) {
+  const after = before && ctx.store.issues.get(before.id)
+  if (after) recordStateMove(events, authorId, after.state, before)
 }
 
 /** `issues.create` records `created`; `issues.update` a close or reopen. */
@@ -38,16 +52,17 @@ export function withIssueEvents(
 ): IssueService {
   return {
     ...issues,
+    // The answer is the issue as the write left it (its commands' moves and closes included): its
+    // row is not read again (one statement less on every create and edit).
     create(actor, project, input, client) {
       const issue = issues.create(actor, project, input, client)
-      const row = ctx.store.issues.get(issue.id)
-      if (actor.id !== null && row) events.issue(actor.id, row, 'created')
+      if (actor.id !== null) events.issue(actor.id, issue, 'created')
       return issue
     },
     update(actor, project, iid, input) {
       const before = stateOf(ctx, project.id, iid)
       const issue = issues.update(actor, project, iid, input)
-      stateMoved(ctx, events, actor.id, before)
+      recordStateMove(events, actor.id, issue.state, before)
       return issue
     },
   }

@@ -48,7 +48,11 @@ export function eventRecorder(ctx: ServiceContext) {
      * `open_issue`, `close_issue`, `reopen_issue`: told to the caches as a write to the project that
      * changes none of its issues, so that no kept list, count or issue record is dropped for it.
      */
-    issue(authorId: number, issue: IssueRow, action: 'created' | 'closed' | 'reopened'): void {
+    issue(
+      authorId: number,
+      issue: Pick<IssueRow, 'id' | 'project_id'>,
+      action: 'created' | 'closed' | 'reopened',
+    ): void {
       store.changes.issueWrite({ projectId: issue.project_id, issues: [], onlyColumns: [] }, () =>
         store.events.insert(add(issue.project_id, authorId, action, { type: 'Issue', id: issue.id })),
       )
