@@ -6,6 +6,7 @@
 // (and each compiled function's source and script stay in memory). In the bundle,
 // each is compiled the first time the router uses it (the same function, so later calls run as
 // before). The build fails if find-my-way's source no longer has the shape expected here.
+import { replaceEachOnce } from './source-edits.mjs'
 
 /**
  * Per file of find-my-way: the text replaced (each found exactly once), the functions appended, and
@@ -66,12 +67,7 @@ function getHandlerMatchingConstraintsOnFirstUse (derivedConstraints) {
 export function lazyRouterCodeIn(code, path) {
   const spec = FILES.find(({ file }) => file.test(path))
   if (!spec) return code
-  let out = code
-  for (const [from, to] of spec.edits) {
-    if (out.split(from).length !== 2)
-      throw new Error(`${path}: expected one \`${from}\` (did find-my-way change?)`)
-    out = out.replace(from, to)
-  }
+  const out = replaceEachOnce(code, path, spec.edits, 'find-my-way')
   for (const [pattern, known] of spec.calls) {
     const found = out.match(pattern)?.length ?? 0
     if (found !== known.length || !known.every((call) => out.includes(call)))
