@@ -61,9 +61,15 @@ export interface ExistingRecords {
   project(path: string): ExistingProject | undefined
   /** A group's label names and milestone titles; undefined when it does not exist. */
   groupItems(path: string): Titles | undefined
-  /** The keys of the instance's CI/CD variables. */
-  instanceVariableKeys(): Set<string>
+  /**
+   * The CI/CD variables an owner already has, each as `variableSlot(key, environment_scope)`
+   * (the instance's are all in scope `*`); empty for a group or project that does not exist.
+   */
+  variables(owner: 'instance' | 'group' | 'project', path?: string): Set<string>
 }
+
+/** A variable's place: its key is unique per environment scope of its owner. */
+export const variableSlot = (key: string, scope: string) => `${key}\0${scope}`
 
 /** Label names and milestone titles of a project or group. */
 export interface Titles {
@@ -82,11 +88,11 @@ const NOTHING: ExistingRecords = {
   namespace: () => undefined,
   project: () => undefined,
   groupItems: () => undefined,
-  instanceVariableKeys: () => new Set(),
+  variables: () => new Set(),
 }
 
 /** What a seed entry may add to a project that exists; its other keys describe a new project. */
-const ADDABLE_TO_EXISTING = new Set(['path', 'members', 'labels', 'milestones', 'issues'])
+const ADDABLE_TO_EXISTING = new Set(['path', 'members', 'labels', 'milestones', 'issues', 'variables'])
 
 /**
  * Every rule the schema cannot express, in no particular order (the caller sorts by position):
@@ -97,8 +103,9 @@ const ADDABLE_TO_EXISTING = new Set(['path', 'members', 'labels', 'milestones', 
  * merge request issue iids exist; dates are real; durations parse (lib/gitlab/time_tracking_formatter.rb) and are not negative.
  * With `existing`, users, groups, users' namespaces and projects that exist count as listed: a
  * project may go in an existing namespace, an existing project may get members, labels,
- * milestones and issues (and nothing else), a group that exists gets the members listed, and the
- * instance's variables already there count against `variables:` (their keys, the plan limit).
+ * milestones, issues and variables (and nothing else), a group that exists gets the members,
+ * labels, milestones and variables listed, and the variables an owner has already count against
+ * its `variables:` (their keys in each scope, the plan limit).
  */
 export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): SeedProblem[] {
   const problems: SeedProblem[] = []
@@ -146,9 +153,10 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
       )
     groups.add(key)
     checkMembers(['groups', i], group.members)
-    if (there && group.variables)
-      report(['groups', i, 'variables'], `group ${group.path} exists: variables come only with a new group`)
-    checkVariables(report, ['groups', i], group.variables, GROUP_VARIABLE_LIMITS)
+    if (group.variables) {
+      const held = there === 'group' ? existing.variables('group', group.path) : undefined
+      checkVariables(report, ['groups', i], group.variables, GROUP_VARIABLE_LIMITS, held)
+    }
     const titles = ownTitles(report, ['groups', i], group, existing.groupItems(group.path))
     const known = groupTitles.get(key)
     groupTitles.set(key, known ? merged(known, titles) : titles)
@@ -191,13 +199,16 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
         if (!ADDABLE_TO_EXISTING.has(name))
           report(
             [...at, name],
-            `project ${project.path} exists: only members, labels, milestones and issues can be added`,
+            `project ${project.path} exists: only members, labels, milestones, issues and variables can be added`,
           )
     checkMembers(at, project.members)
     checkDuration(report, () => [...at, 'ci_job_duration'], project.ci_job_duration)
     duplicates(report, project.ci_jobs, () => [...at, 'ci_jobs'], 'job')
     checkProject(report, at, project, checkUser, inherited(namespace), there)
-    checkVariables(report, at, project.variables, PROJECT_VARIABLE_LIMITS)
+    if (project.variables) {
+      const held = there ? existing.variables('project', project.path) : undefined
+      checkVariables(report, at, project.variables, PROJECT_VARIABLE_LIMITS, held)
+    }
     checkPipelineSchedules(report, at, project, checkUser)
     project.triggers?.forEach((trigger, t) => {
       const path: SeedPath = [...at, 'triggers', t]
@@ -209,10 +220,8 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     })
   })
 
-  if (seed.variables) {
-    const keys = existing.instanceVariableKeys()
-    checkVariables(report, [], seed.variables, INSTANCE_VARIABLE_LIMITS, keys)
-  }
+  if (seed.variables)
+    checkVariables(report, [], seed.variables, INSTANCE_VARIABLE_LIMITS, existing.variables('instance'))
 
   const aliases = new Set<string>()
   seed.aliases?.forEach((alias, i) => {
@@ -235,7 +244,7 @@ type CheckUser = (path: LazyPath, username: string | undefined) => void
 
 /**
  * A seed's `variables:` with the API's checks (src/server/domain/ci-variable-rules.ts), key by key;
- * `held`, the keys the owner has already (only the instance has any: other owners are new).
+ * `held`, the slots (`variableSlot`) of the variables the owner has already.
  */
 function checkVariables(
   report: Report,
@@ -254,8 +263,8 @@ function checkVariables(
       environment_scope: (v.environment_scope ?? '*').trim(),
       description: v.description ?? null,
     }
-    const scoped = `${fields.key}\0${fields.environment_scope}`
-    const taken = () => seen.has(scoped) || held.has(fields.key)
+    const scoped = variableSlot(fields.key, fields.environment_scope)
+    const taken = () => seen.has(scoped) || held.has(scoped)
     const errors = variableErrors(fields, taken, limits, () => held.size + i)
     seen.add(scoped)
     for (const [field, messages] of Object.entries(errors))

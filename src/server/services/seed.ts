@@ -18,7 +18,7 @@ import type { Store } from '../store/index.js'
 import { INSTANCE, type CiVariableTable } from '../store/ci-variables.js'
 import type { MilestoneInsert } from '../store/milestones.js'
 import type { NamespaceRow } from '../store/namespaces.js'
-import type { ExistingRecords } from '../seed/rules.js'
+import { variableSlot, type ExistingRecords } from '../seed/rules.js'
 import { parseDuration } from '../domain/chronic-duration.js'
 import { isoNow, type Clock } from '../domain/clock.js'
 import { sealTrigger } from './triggers.js'
@@ -223,6 +223,7 @@ function seedProject(w: SeedWriter, p: SeedProject, index: number): void {
     store.labels.insert(projectId, l.name, l.color ?? '#6699cc', l.description ?? null, now)
   for (const m of p.milestones ?? []) store.milestones.insert(milestoneRow(m, now, { project_id: projectId }))
   const issueIds = seedIssues(w, p, projectId, ns)
+  seedVariables(store, store.ciVariables, projectId, p.variables)
   if (!existing) projectExtras(w, p, ns, projectId, issueIds)
 }
 
@@ -333,7 +334,7 @@ function newProject({ store, now }: SeedWriter, p: SeedProject, ns: NamespaceRow
   return projectId
 }
 
-/** What only a new project's seed entry holds: merge requests (naming its issues) and trigger tokens. */
+/** What only a new project's seed entry holds: merge requests (naming its issues), trigger tokens and schedules. */
 function projectExtras(
   { store, now, userId }: SeedWriter,
   p: SeedProject,
@@ -369,7 +370,6 @@ function projectExtras(
       created_at: now,
       ...sealTrigger(store.secrets, t.token ?? `glptt-${fakeSha(`${p.path}:${t.description}:${now}`)}`),
     })
-  seedVariables(store, store.ciVariables, projectId, p.variables)
   for (const schedule of p.pipeline_schedules ?? []) seedSchedule(store, projectId, p, schedule, userId, now)
 }
 
@@ -420,7 +420,16 @@ function seedAliases({ store }: SeedWriter, aliases: NonNullable<Seed['aliases']
 export function existingRecords(store: Store): ExistingRecords {
   return {
     user: (username) => store.users.byUsername(username) !== undefined,
-    instanceVariableKeys: () => new Set(store.ciInstanceVariables.all(INSTANCE).map((v) => v.key)),
+    variables: (owner, path = '') => {
+      const [table, id] =
+        owner === 'instance'
+          ? [store.ciInstanceVariables, INSTANCE]
+          : owner === 'group'
+            ? [store.ciGroupVariables, store.namespaces.byPath(path)?.id]
+            : [store.ciVariables, store.projects.byPath(path)?.id]
+      if (id === undefined) return new Set()
+      return new Set(table.all(id).map((v) => variableSlot(v.key, v.environment_scope)))
+    },
     namespace: (path) => store.namespaces.byPath(path)?.kind,
     groupItems: (path) => {
       const group = store.namespaces.byPath(path)

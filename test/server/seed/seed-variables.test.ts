@@ -92,3 +92,50 @@ it("refuses a seed added to the running server whose instance variable's key is 
     ['OTHER', 'v'],
   ])
 })
+
+it('adds variables to a project and a group that exist, a key taken only in its own environment scope', async () => {
+  const post = (body: string) =>
+    t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      headers: { 'content-type': 'application/yaml' },
+      form: body,
+    })
+  const keys = async (owner: string) =>
+    ((await t.http('GET', `/api/v4/${owner}/variables`, { token: ROOT })).body as Json[]).map((v) => [
+      v.key,
+      v.value,
+      v.environment_scope,
+    ])
+  const before = [await keys('projects/acme%2Fapp'), await keys('groups/acme')]
+
+  // The first problem is the one named (problems are sorted by position).
+  for (const [body, problem] of [
+    [
+      'groups:\n  - { path: acme, variables: [ { key: REGISTRY, value: again } ] }',
+      'groups[0].variables[0].key: (REGISTRY) has already been taken',
+    ],
+    [
+      'projects:\n  - { path: acme/app, variables: [ { key: DEPLOY, value: d }, { key: URL, value: x, environment_scope: production } ] }',
+      'projects[0].variables[1].key: (URL) has already been taken',
+    ],
+  ]) {
+    const taken = await post(body!)
+    expect([taken.status, (taken.body as { message: string }).message]).toEqual([
+      400,
+      `request body: ${problem}`,
+    ])
+  }
+  expect([await keys('projects/acme%2Fapp'), await keys('groups/acme')]).toEqual(before)
+
+  const added = await post(
+    [
+      'groups:',
+      '  - { path: acme, variables: [ { key: REGISTRY, value: review, environment_scope: "review/*" } ] }',
+      'projects:',
+      '  - { path: acme/app, variables: [ { key: URL, value: https://review, environment_scope: "review/*" } ] }',
+    ].join('\n'),
+  )
+  expect(added.status).toBe(201)
+  expect(await keys('projects/acme%2Fapp')).toEqual([...before[0]!, ['URL', 'https://review', 'review/*']])
+  expect(await keys('groups/acme')).toEqual([...before[1]!, ['REGISTRY', 'review', 'review/*']])
+})
