@@ -3,43 +3,14 @@
  * mode: no module proxy needed) works the reference server as a Go user's suite would
  * (go_gitlab_world.go): as an admin it builds a world, pages through issues by resp.NextPage, works
  * the repository and CI (contributors, commit comments and merged branches too), and is refused.
- * The program is compiled once per run into a temp dir (Go's build cache makes the second run
- * quick). A contributor's machine needs both packages (CONTRIBUTING.md): without them the test
- * fails and says so.
+ * The program is compiled once per run into a temp dir (test/support/go-gitlab.ts). A contributor's
+ * machine needs both packages (CONTRIBUTING.md): without them the test fails and says so.
  */
-import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
+import { buildGo, run } from '../support/go-gitlab.js'
 import { startServer, type TestServer } from '../support/server.js'
-
-const run = promisify(execFile)
-const INSTALL = 'apt-get install -y golang-go golang-github-xanzy-go-gitlab-dev'
-/** Debian's go-gitlab and its dependencies live under this GOPATH; Go 1.19 builds from it without modules. */
-const GOPATH = '/usr/share/gocode'
-
-/** Builds `source` (a `package main` file beside this test) into `dir`, or fails saying what to install. */
-async function buildGo(source: string, dir: string): Promise<string> {
-  const out = join(dir, source.replace(/\.go$/, ''))
-  const env = { ...process.env, GO111MODULE: 'off', GOPATH, GOFLAGS: '' }
-  try {
-    await run('go', ['version'], { env })
-  } catch {
-    throw new Error(`Go is missing: install golang-go and go-gitlab (${INSTALL})`)
-  }
-  try {
-    await run('go', ['build', '-o', out, join(__dirname, source)], { env, timeout: 120_000 })
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? ''
-    if (stderr.includes('xanzy/go-gitlab'))
-      throw new Error(
-        `go-gitlab is missing: install golang-github-xanzy-go-gitlab-dev (${INSTALL})\n${stderr}`,
-      )
-    throw error
-  }
-  return out
-}
 
 let dir: string
 let world: string

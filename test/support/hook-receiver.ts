@@ -7,6 +7,8 @@ export interface Received {
   url: string
   headers: IncomingHttpHeaders
   body: Record<string, unknown>
+  /** The body as it came, for a third party's own parser. */
+  raw: string
 }
 
 /**
@@ -29,6 +31,7 @@ export async function hookReceiver(status = 200) {
         url: req.url ?? '',
         headers: req.headers,
         body: JSON.parse(text || '{}'),
+        raw: text,
       })
       const answer = () => {
         res.writeHead(state.status, { 'content-type': 'text/plain', 'x-receiver': 'yes' })

@@ -27,6 +27,8 @@ export interface HookProject {
   row: ProjectRow
   /** `namespace.name`. */
   namespaceName: string
+  /** `full_name`: the names of its namespaces and its own, joined by ` / `. */
+  fullName: string
 }
 
 /** `Project#hook_attrs`; `backward` adds the deprecated `homepage`, `url`, `ssh_url`, `http_url`. */
@@ -382,7 +384,7 @@ export function jobPayload(
     pipeline_id: pipeline.id,
     runner: null,
     project_id: project.row.id,
-    project_name: project.row.name,
+    project_name: project.fullName,
     user: user ? userHookAttrs(user) : null,
     commit: {
       id: pipeline.id,

@@ -6,6 +6,7 @@ import type { ExportRow } from '../store/exports.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
+import { namespaceNames } from './groups.js'
 import { BlockedUrlError, checkUrl } from '../outbound/outbound-url.js'
 import type { TransferLimits } from '../outbound/transfer-guard.js'
 
@@ -37,11 +38,7 @@ export function exportStatus(row: ExportRow | undefined): ExportStatusValue {
  * names with ` / `.
  */
 export function projectIdentity(ctx: ServiceContext, p: ProjectRow) {
-  const names: string[] = []
-  for (let ns = ctx.store.namespaces.get(p.namespace_id); ns;) {
-    names.unshift(ns.name)
-    ns = ns.parent_id ? ctx.store.namespaces.get(ns.parent_id) : undefined
-  }
+  const names = namespaceNames(ctx.store, p.namespace_id)
   return {
     id: p.id,
     description: p.description,

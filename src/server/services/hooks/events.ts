@@ -14,7 +14,6 @@ import {
   type HookChanges,
   type HookEnvironment,
   type HookIssue,
-  type HookProject,
 } from '../../present/hook-payloads.js'
 import type { DeploymentRow } from '../../store/environments.js'
 import type { IssueRow } from '../../store/issues.js'
@@ -25,6 +24,7 @@ import type { UserRow } from '../../store/users.js'
 import type { HookEvent } from '../../store/web-hooks.js'
 import type { Actor } from '../access.js'
 import type { CommitNoteMade } from '../repository/commit-notes.js'
+import { hookProject as hookProjectOf } from './hook-project.js'
 import { pushSample } from './push-events.js'
 import type { ServiceContext } from '../context.js'
 
@@ -58,10 +58,7 @@ const toBool = (v: number | null) => (v === null ? null : v === 1)
 export function hookEvents(ctx: ServiceContext, delivery: HookDelivery) {
   const { store, instance } = ctx
 
-  const hookProject = (row: ProjectRow): HookProject => ({
-    row,
-    namespaceName: store.namespaces.get(row.namespace_id)?.name ?? '',
-  })
+  const hookProject = (row: ProjectRow) => hookProjectOf(store, row)
   const loadIssue = (row: IssueRow): HookIssue => {
     const assignees = store.issues
       .assigneesOf([row.id])

@@ -14,6 +14,7 @@ import {
 import type { ProjectRow } from '../../store/projects.js'
 import type { UserRow } from '../../store/users.js'
 import type { ServiceContext } from '../context.js'
+import { hookProject } from './hook-project.js'
 import { branchProtection } from '../../store/ref-protection.js'
 import { BLANK_SHA, type PushEvent } from '../repository/core.js'
 import type { RepositoryService } from '../repository/repository.js'
@@ -49,16 +50,11 @@ export function withPushHooks(
             branchFilterMatches(h.push_events_branch_filter, h.branch_filter_strategy, event.ref),
       )
     if (hooks.length === 0) return
-    const payload = pushPayload(ctx.instance, hookProjectOf(ctx, event.project), pushData(ctx, event))
+    const payload = pushPayload(ctx.instance, hookProject(ctx.store, event.project), pushData(ctx, event))
     delivery.enqueue(hooks, tag ? 'tag_push_hooks' : 'push_hooks', payload)
   })
   return repository
 }
-
-const hookProjectOf = (ctx: ServiceContext, row: ProjectRow) => ({
-  row,
-  namespaceName: ctx.store.namespaces.get(row.namespace_id)?.name ?? '',
-})
 
 /** `Commit#repo_changes`: the paths a commit added, changed and removed against its first parent. */
 function changesOf(ctx: ServiceContext, c: HistoryCommit): CommitChanges {
@@ -191,7 +187,7 @@ export function pushSample(
   const newest = [...takeN(history(ctx.store.gitObjects, head), SAMPLE_COMMITS)]
   const tagName = tag ? (lastTag(ctx, project)?.name ?? DEFAULT_TAG_NAME) : undefined
   const tagSha = tagName === undefined ? undefined : ctx.store.repository.ref(project.id, 'tag', tagName)?.sha
-  return pushPayload(ctx.instance, hookProjectOf(ctx, project), {
+  return pushPayload(ctx.instance, hookProject(ctx.store, project), {
     ref: tagName === undefined ? `refs/heads/${def}` : `refs/tags/${tagName}`,
     before: newest.at(-1)!.sha,
     after: newest[0]!.sha,
