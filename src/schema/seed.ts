@@ -205,7 +205,9 @@ export const SeedPipelineSchedule = Type.Object(
     cron: Type.String({
       description: "a cron line, e.g. '0 1 * * *' (docs/server.md: the syntax supported)",
     }),
-    cron_timezone: Type.Optional(Type.String({ default: 'UTC', description: 'an IANA (TZInfo) zone name' })),
+    cron_timezone: Type.Optional(
+      Type.String({ default: 'UTC', description: "an IANA (TZInfo) zone name, or one of ActiveSupport's" }),
+    ),
     active: Type.Optional(Type.Boolean({ default: true })),
     owner: Type.String({ description: 'a listed username: the pipelines it runs are theirs' }),
     variables: Type.Optional(

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser'
+import { tzinfoIdentifier } from './rails-time-zones.js'
 
 /**
  * The cron of `PipelineScheduleWorker`, GitLab's default (`config/initializers/1_settings.rb`): it runs
@@ -16,8 +17,8 @@ export const SCHEDULE_WORKER_CRON = '3-59/10 * * * *'
 const FIELD = /^[0-9A-Za-z*/,#-]+$/
 const KEYWORDS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'])
 
-function parse(cron: string, tz: string, from: Date) {
-  return CronExpressionParser.parse(cron, { currentDate: from, tz, strict: false })
+function parse(cron: string, zone: string, from: Date) {
+  return CronExpressionParser.parse(cron, { currentDate: from, tz: tzinfoIdentifier(zone), strict: false })
 }
 
 /** True when GitLab's `CronValidator` accepts `cron` (stripped, as `strip_attributes! :cron`). */
@@ -37,12 +38,13 @@ export function cronValid(cron: string): boolean {
 }
 
 /**
- * True when `CronTimezoneValidator` accepts the zone: a TZInfo (IANA) identifier as the platform's
- * time zone data knows it, spelt with its case (`Europe/Paris`, `UTC`, `Etc/UTC`). Offsets (`+01:00`)
- * and ActiveSupport's names (`Pacific Time (US & Canada)`) are refused (GitLab maps the latter to
- * TZInfo; we do not carry that table).
+ * True when `CronTimezoneValidator` accepts the zone: one of ActiveSupport's names (`Pacific Time (US &
+ * Canada)`, looked up as `Gitlab::Ci::CronParser#timezone_name` does), or a TZInfo (IANA) identifier as
+ * the platform's time zone data knows it, spelt with its case (`Europe/Paris`, `UTC`, `Etc/UTC`).
+ * Offsets (`+01:00`) are refused.
  */
-export function cronTimezoneValid(zone: string): boolean {
+export function cronTimezoneValid(name: string): boolean {
+  const zone = tzinfoIdentifier(name)
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) return false
   try {
     const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone

@@ -1,4 +1,9 @@
-import { cronTimezoneValid, cronValid, nextRunAt } from '../../../src/server/domain/cron-schedule.js'
+import {
+  cronTimezoneValid,
+  cronValid,
+  nextRunAt,
+  nextTimeFrom,
+} from '../../../src/server/domain/cron-schedule.js'
 
 /* The cron lines and zones a pipeline schedule accepts, and `next_run_at` as GitLab aligns it. */
 
@@ -27,11 +32,37 @@ it('accepts the cron syntax GitLab reads with Fugit and refuses the rest', () =>
     expect([cron, cronValid(cron)]).toEqual([cron, false])
 })
 
-it('accepts TZInfo names as spelt, and refuses offsets, ActiveSupport names and unknown zones', () => {
-  for (const zone of ['UTC', 'Etc/UTC', 'Europe/Paris', 'America/Argentina/Buenos_Aires', 'US/Pacific'])
+it("accepts TZInfo names as spelt and ActiveSupport's names, and refuses offsets and unknown zones", () => {
+  for (const zone of [
+    'UTC',
+    'Etc/UTC',
+    'Europe/Paris',
+    'America/Argentina/Buenos_Aires',
+    'US/Pacific',
+    'Pacific Time (US & Canada)',
+    'Kyiv',
+    "Nuku'alofa",
+  ])
     expect([zone, cronTimezoneValid(zone)]).toEqual([zone, true])
-  for (const zone of ['', 'utc', 'europe/paris', '+01:00', 'Pacific Time (US & Canada)', 'Mars/Olympus'])
+  for (const zone of [
+    '',
+    'utc',
+    'europe/paris',
+    '+01:00',
+    'pacific time (us & canada)',
+    'Mars/Olympus',
+    'constructor',
+  ])
     expect([zone, cronTimezoneValid(zone)]).toEqual([zone, false])
+})
+
+it('runs an ActiveSupport zone as its TZInfo zone (Pacific Time (US & Canada) is America/Los_Angeles)', () => {
+  const from = new Date('2030-06-30T12:00:00Z')
+  // Summer time in Los Angeles (UTC-7); Tokyo has none (UTC+9).
+  expect(nextTimeFrom('0 9 * * *', 'Pacific Time (US & Canada)', from).toISOString()).toBe(
+    '2030-06-30T16:00:00.000Z',
+  )
+  expect(nextTimeFrom('0 9 * * *', 'Tokyo', from).toISOString()).toBe('2030-07-01T00:00:00.000Z')
 })
 
 it("puts next_run_at on the schedule worker's runs (3-59/10 * * * *) as CronSchedulable does", () => {

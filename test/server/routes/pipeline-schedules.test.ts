@@ -99,6 +99,28 @@ describe('pipeline schedule CRUD', () => {
     expect(Object.keys((list.body as Json[])[0]!)).not.toContain('variables')
   })
 
+  it("takes ActiveSupport's zone names, as GitLab's CronParser looks them up, and keeps the name given", async () => {
+    // 09:00 Pacific Standard Time (UTC-8) is 17:00 UTC: the worker runs at 17:03.
+    const pacific = await create({
+      ...nightly,
+      cron: '0 9 * * *',
+      cron_timezone: 'Pacific Time (US & Canada)',
+    })
+    expect(pacific).toMatchObject({
+      cron_timezone: 'Pacific Time (US & Canada)',
+      next_run_at: '2030-01-01T17:03:00.000Z',
+    })
+    const edited = await t.http('PUT', `${S}/${pacific.id}`, {
+      token: DANA,
+      json: { cron_timezone: 'Tokyo' },
+    })
+    expect([edited.status, (edited.body as Json).cron_timezone, (edited.body as Json).next_run_at]).toEqual([
+      200,
+      'Tokyo',
+      '2030-01-02T00:03:00.000Z',
+    ])
+  })
+
   it("refuses bad input with GitLab's 400 bodies and stores nothing", async () => {
     const cases: [Json, number, unknown][] = [
       [{ ...nightly, cron: 'every day' }, 400, { message: { cron: ['syntax is invalid'] } }],
