@@ -4,22 +4,15 @@
  * typed event (issue, comments on an issue and a commit, push, tag push, pipeline, job, deployment),
  * with no decoding error (a number sent as text or an object where go-gitlab expects a string fails).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { commitFiles } from '../support/ci-files.js'
-import { buildGo, run } from '../support/go-gitlab.js'
+import { goProgram, run } from '../support/go-gitlab.js'
 import { eventually, hookReceiver } from '../support/hook-receiver.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
 import { serverEach } from '../support/server.js'
 
-let dir: string
-let parse: string
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'go-gitlab-webhooks-'))
-  parse = await buildGo('go_gitlab_webhooks.go', dir)
-}, 180_000)
-afterAll(() => rm(dir, { recursive: true, force: true }))
+const parse = goProgram('go_gitlab_webhooks.go')
 
 let clock: ReturnType<typeof manualClock>
 const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()), allowLocalRequests: true }))
@@ -72,9 +65,9 @@ it('go-gitlab parses every kind of delivery into its typed event', async () => {
       async () => receiver.got.map(kinds),
       (got) => got.filter((kind) => kind === 'Deployment Hook').length >= 2 && got.includes('Pipeline Hook'),
     )
-    const file = join(dir, 'deliveries.json')
+    const file = join(parse.dir, 'deliveries.json')
     await writeFile(file, JSON.stringify(receiver.got.map((r) => ({ event: kinds(r), body: r.raw }))))
-    const { stdout } = await run(parse, [file], { timeout: 60_000 })
+    const { stdout } = await run(parse.path, [file], { timeout: 60_000 })
     const parsed = JSON.parse(stdout) as [string, ...unknown[]][]
     const first = (type: string) => parsed.find(([name]) => name === type)
     expect(first('IssueEvent')).toEqual(['IssueEvent', 'acme/app', 1, 'Parsed', 'opened', 'open', 'mark', 1])

@@ -6,19 +6,10 @@
  * The program is compiled once per run into a temp dir (test/support/go-gitlab.ts). A contributor's
  * machine needs both packages (CONTRIBUTING.md): without them the test fails and says so.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { buildGo, run } from '../support/go-gitlab.js'
+import { goProgram, run } from '../support/go-gitlab.js'
 import { startServer, type TestServer } from '../support/server.js'
 
-let dir: string
-let world: string
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'go-gitlab-'))
-  world = await buildGo('go_gitlab_world.go', dir)
-}, 180_000)
-afterAll(() => rm(dir, { recursive: true, force: true }))
+const world = goProgram('go_gitlab_world.go')
 
 let t: TestServer
 beforeEach(async () => {
@@ -28,7 +19,7 @@ afterEach(() => t.close())
 
 it('go-gitlab builds a world as an admin, pages issues by resp.NextPage, works the repository and CI, and reads refusals as *gitlab.ErrorResponse, the same after a reset', async () => {
   const once = async () => {
-    const { stdout } = await run(world, [t.baseUrl, 'glpat-root-token'], { timeout: 60_000 })
+    const { stdout } = await run(world.path, [t.baseUrl, 'glpat-root-token'], { timeout: 60_000 })
     return JSON.parse(stdout) as unknown
   }
   const first = await once()

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 
@@ -30,4 +32,18 @@ export async function buildGo(source: string, dir: string): Promise<string> {
     throw error
   }
   return out
+}
+
+/**
+ * A Go program of test/clients/ for the tests of this file: built into a temp dir before them (Go
+ * takes a while the first time), removed after. Returns where the built program and its dir are.
+ */
+export function goProgram(source: string): { path: string; dir: string } {
+  const built = { path: '', dir: '' }
+  beforeAll(async () => {
+    built.dir = await mkdtemp(join(tmpdir(), 'go-gitlab-'))
+    built.path = await buildGo(source, built.dir)
+  }, 180_000)
+  afterAll(() => rm(built.dir, { recursive: true, force: true }))
+  return built
 }

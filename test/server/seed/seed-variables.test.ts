@@ -24,6 +24,13 @@ variables:
 `
 const t = serverEach(seed)
 type Json = Record<string, unknown>
+/** Adds a seed to the running server (`POST /-/emulator/seed`). */
+const post = (body: string) =>
+  t.http('POST', '/-/emulator/seed', {
+    token: ROOT,
+    headers: { 'content-type': 'application/yaml' },
+    form: body,
+  })
 
 it("seeds group and project variables sealed, read back with the API's fields, again after a reset", async () => {
   for (let round = 0; round < 2; round++) {
@@ -76,12 +83,6 @@ it("seeds group and project variables sealed, read back with the API's fields, a
 })
 
 it("refuses a seed added to the running server whose instance variable's key is taken, and adds nothing", async () => {
-  const post = (body: string) =>
-    t.http('POST', '/-/emulator/seed', {
-      token: ROOT,
-      headers: { 'content-type': 'application/yaml' },
-      form: body,
-    })
   const taken = await post('variables: [ { key: SITE, value: again } ]')
   expect(taken.status).toBe(400)
   expect(JSON.stringify(taken.body)).toContain('variables[0].key: (SITE) has already been taken')
@@ -94,12 +95,6 @@ it("refuses a seed added to the running server whose instance variable's key is 
 })
 
 it('adds variables to a project and a group that exist, a key taken only in its own environment scope', async () => {
-  const post = (body: string) =>
-    t.http('POST', '/-/emulator/seed', {
-      token: ROOT,
-      headers: { 'content-type': 'application/yaml' },
-      form: body,
-    })
   const keys = async (owner: string) =>
     ((await t.http('GET', `/api/v4/${owner}/variables`, { token: ROOT })).body as Json[]).map((v) => [
       v.key,
