@@ -6,7 +6,10 @@
  */
 import { commitFiles } from '../../support/ci-files.js'
 import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
-import { serverEach } from '../../support/server.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { serverEach, startServer, type TestServer } from '../../support/server.js'
 
 const ROOT = 'glpat-root-token'
 const MARK = 'glpat-mark-token' // maintainer
@@ -17,7 +20,10 @@ const HOUR = 3600
 type Json = Record<string, unknown>
 
 let clock: ReturnType<typeof manualClock>
-const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
+const each = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
+/** The server under test: the file's, or one a test starts with a data directory. */
+let t: TestServer = each
+beforeEach(() => (t = each))
 
 const config = (expireIn: string) => `
 build:
@@ -173,22 +179,39 @@ describe('keep_latest_artifact', () => {
     expect([bad.status, bad.body]).toEqual([400, { error: 'keep_latest_artifact is invalid' }])
     expect((await t.http('PUT', APP, { token: DANA, json: { keep_latest_artifact: true } })).status).toBe(403)
     expect(((await t.http('GET', APP, { token: MARK })).body as Json).keep_latest_artifact).toBe(false)
+    // A reset puts the seed's setting back.
+    expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
+    expect(((await t.http('GET', APP, { token: MARK })).body as Json).keep_latest_artifact).toBe(true)
   })
 })
 
 describe('snapshots', () => {
-  it('a restore brings back the artifacts an expiry destroyed', async () => {
-    await keepLatest(false)
-    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': config('1 hour') })
-    const build = await run()
-    const zip = (await t.http('GET', `${APP}/jobs/${build.id as number}/artifacts`, { token: MARK })).text
-    expect((await t.http('POST', '/-/emulator/snapshots/built', { token: ROOT })).status).toBe(201)
-    await advance(2 * HOUR)
-    expect(await archive(build.id)).toBe(404)
-    expect((await t.http('POST', '/-/emulator/snapshots/built/restore', { token: ROOT })).status).toBe(200)
-    const back = await t.http('GET', `${APP}/jobs/${build.id as number}/artifacts`, { token: MARK })
-    expect([back.status, back.text]).toEqual([200, zip])
-    // Past its expire_at still (the clock is not restored): listed, but shown expired until the next move.
-    expect(fileTypes(await job(build.id))).toEqual(['archive', 'trace'])
+  // In memory (a savepoint) and with a data directory (the undo log and the snapshot's copy).
+  let dir: string | undefined
+  afterEach(async () => {
+    if (t !== each) await t.close()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+    dir = undefined
   })
+  it.each([false, true])(
+    'a restore brings back the artifacts an expiry destroyed (data directory: %s)',
+    async (onDisk) => {
+      if (onDisk) {
+        dir = mkdtempSync(join(tmpdir(), 'gla-artifacts-'))
+        t = await startServer(pipelineSeed, { data: dir, clock: (clock = manualClock()) })
+      }
+      await keepLatest(false)
+      await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': config('1 hour') })
+      const build = await run()
+      const zip = (await t.http('GET', `${APP}/jobs/${build.id as number}/artifacts`, { token: MARK })).text
+      expect((await t.http('POST', '/-/emulator/snapshots/built', { token: ROOT })).status).toBe(201)
+      await advance(2 * HOUR)
+      expect(await archive(build.id)).toBe(404)
+      expect((await t.http('POST', '/-/emulator/snapshots/built/restore', { token: ROOT })).status).toBe(200)
+      const back = await t.http('GET', `${APP}/jobs/${build.id as number}/artifacts`, { token: MARK })
+      expect([back.status, back.text]).toEqual([200, zip])
+      // Past its expire_at still (the clock is not restored): listed, but shown expired until the next move.
+      expect(fileTypes(await job(build.id))).toEqual(['archive', 'trace'])
+    },
+  )
 })
