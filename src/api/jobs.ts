@@ -1,6 +1,7 @@
 import type { ResourceRef } from '../schema/common.js'
 import type { Bridge, JobPlayBody, JobScopeQuery } from '../schema/job.js'
 import { Job } from '../schema/pipeline.js'
+import { AcceptedMessage } from '../schema/project-export.js'
 import type { CallOptions, Http, Query } from './http.js'
 import { path } from './path.js'
 import { streamDownload, type ExportDownload } from './project-exports.js'
@@ -69,6 +70,21 @@ export function jobs(http: Http) {
     /** `GET .../jobs/:job_id/artifacts/*artifact_path`: one file of the archive, streamed. */
     artifactFile: (project: ResourceRef, jobId: number, artifactPath: string, options: CallOptions = {}) =>
       download(`${path`/projects/${project}/jobs/${jobId}/artifacts`}/${encodePath(artifactPath)}`, options),
+    /** `POST .../jobs/:job_id/artifacts/keep` (Developer): the artifacts no longer expire; 404 once they did. */
+    keepArtifacts: (project: ResourceRef, jobId: number, options: CallOptions = {}) =>
+      http.request('POST', path`/projects/${project}/jobs/${jobId}/artifacts/keep`, {
+        ...options,
+        response: Job,
+      }),
+    /** `DELETE .../jobs/:job_id/artifacts` (Maintainer): the artifacts go, the log stays; 204, with or without any. */
+    deleteArtifacts: (project: ResourceRef, jobId: number, options: CallOptions = {}) =>
+      http.request<void>('DELETE', path`/projects/${project}/jobs/${jobId}/artifacts`, options),
+    /**
+     * `DELETE /projects/:id/artifacts` (Maintainer): every job's artifacts but those of the pipelines that
+     * keep theirs (each ref's latest successful one, while `keep_latest_artifact` is on); GitLab's 202 message.
+     */
+    deleteProjectArtifacts: (project: ResourceRef, options: CallOptions = {}) =>
+      http.request('DELETE', path`/projects/${project}/artifacts`, { ...options, response: AcceptedMessage }),
     /** `GET /projects/:id/jobs/artifacts/:ref_name/download?job=`: the latest successful job's archive. */
     artifactsByRef: (project: ResourceRef, ref: string, job: string, options: CallOptions = {}) =>
       download(path`/projects/${project}/jobs/artifacts/${ref}/download`, { ...options, query: { job } }),

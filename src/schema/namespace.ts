@@ -122,6 +122,11 @@ export const Project = Type.Object(
      * project's pipelines, jobs, traces and artifacts to Reporters and up.
      */
     public_jobs: Type.Boolean(),
+    /**
+     * Whether each ref's latest successful pipeline keeps its artifacts past their `expire_in`
+     * (`keep_latest_artifacts_available?`); shown to those who may administer the project.
+     */
+    keep_latest_artifact: Type.Optional(Type.Boolean()),
     /** The groups the project is shared with (`POST /projects/:id/share`). */
     shared_with_groups: Type.Array(
       Type.Object({

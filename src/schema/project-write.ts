@@ -14,7 +14,8 @@ const FeatureLevel = Type.Union([
  * The project attributes `POST` and `PUT /projects` share (lib/api/helpers/projects_helpers.rb
  * `optional_project_params_ce`, the part our surface reads): description, visibility, topics
  * (`tag_list` is their deprecated name), the feature access levels and their legacy booleans, and
- * `public_jobs` (`public_builds` its deprecated name), and `mr_default_target_self`.
+ * `public_jobs` (`public_builds` its deprecated name), `mr_default_target_self` and
+ * `keep_latest_artifact`.
  */
 const projectAttributes = {
   description: Type.Optional(Type.String()),
@@ -36,6 +37,8 @@ const projectAttributes = {
   public_jobs: Type.Optional(boolParam()),
   /** Forks: merge requests created in the fork target the fork itself by default. */
   mr_default_target_self: Type.Optional(boolParam()),
+  /** Keep the artifacts of each ref's latest successful pipeline past their `expire_in` (default true). */
+  keep_latest_artifact: Type.Optional(boolParam()),
 }
 
 const createFields = {

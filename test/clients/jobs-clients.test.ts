@@ -108,3 +108,30 @@ it('python-gitlab lists jobs, reads a trace and the artifacts', async () => {
     by_ref: 'hi from build\n',
   })
 })
+
+it('keeps and deletes artifacts through our client and python-gitlab; a locked pipeline keeps its own', async () => {
+  await ranPipeline()
+  await ranPipeline()
+  const api = createClient({ baseUrl: t.baseUrl, token: 'glpat-mark-token' })
+  const builds = (await collect(api.jobs.list('acme/app'))).filter((j) => j.name === 'build')
+  const [latest, older] = builds as [(typeof builds)[0], (typeof builds)[0]]
+  expect((await api.jobs.keepArtifacts('acme/app', older.id)).artifacts_expire_at).toBeNull()
+  await api.jobs.deleteArtifacts('acme/app', older.id)
+  await expect(api.jobs.artifacts('acme/app', older.id)).rejects.toMatchObject({ status: 404 })
+  expect(await api.jobs.deleteProjectArtifacts('acme/app')).toEqual({ message: '202 Accepted' })
+  expect((await api.jobs.artifacts('acme/app', latest.id)).filename).toBe('artifacts.zip')
+
+  await t.http('POST', '/-/emulator/reset', { token: ROOT })
+  await ranPipeline()
+  await ranPipeline()
+  expect(
+    await runPythonGitlab(join(__dirname, 'python_gitlab_artifacts.py'), {
+      GITLAB_URL: t.baseUrl,
+      GITLAB_TOKEN: 'glpat-mark-token',
+    }),
+  ).toEqual({
+    kept_expire_at: null,
+    after_project_delete: { older: ['trace'], latest: ['archive', 'trace'] },
+    after_job_delete: ['trace'],
+  })
+})

@@ -651,6 +651,11 @@ const RULES: Record<string, Rule> = {
   'GET /projects/{id}/jobs/{job_id}/artifacts': { min: 'reader', ok: [404], ci: 'build' },
   'GET /projects/{id}/jobs/{job_id}/artifacts/{artifact_path}': { min: 'reader', ok: [404], ci: 'build' },
   'GET /projects/{id}/jobs/artifacts/{ref_name}/download': { min: 'any', ok: [400] },
+  // Keep: `update_build`, on main (fully protected) Maintainers'; the matrix's jobs have no artifacts (404).
+  'POST /projects/{id}/jobs/{job_id}/artifacts/keep': { min: 'maintainer', auth: true, ok: [404] },
+  // `destroy_artifacts`: the project's Maintainers (204 for a job without artifacts; 202 for the project).
+  'DELETE /projects/{id}/jobs/{job_id}/artifacts': { min: 'maintainer', auth: true },
+  'DELETE /projects/{id}/artifacts': { min: 'maintainer', auth: true },
   // lib/api/lint.rb: `authorize! :create_pipeline` for POST, `authorize_read_code!` for GET; no authentication.
   'POST /projects/{id}/ci/lint': { min: 'developer', body: () => ({ content: 'build: { script: make }' }) },
   'GET /projects/{id}/ci/lint': { min: 'code' },

@@ -69,6 +69,8 @@ export interface ProjectExtras {
   features: Record<string, string>
   /** `Project#public_builds`: whoever reads the project reads its jobs. */
   public_jobs: boolean
+  /** `keep_latest_artifact`, for a caller who may administer the project (`admin_project`); else undefined. */
+  keep_latest_artifact?: boolean
   /** The projects forked from this one (`Projects::ForksCountService`). */
   forks_count: number
   /** `finished` for a project made as a fork (its repository copied from the source), `none` otherwise. */
@@ -156,6 +158,9 @@ export function presentProject(
     ...(forkedFrom ? { forked_from_project: forkedFrom } : {}),
     import_status: extras.import_status,
     public_jobs: extras.public_jobs,
+    ...(extras.keep_latest_artifact === undefined
+      ? {}
+      : { keep_latest_artifact: extras.keep_latest_artifact }),
     shared_with_groups: extras.shared_with_groups,
     marked_for_deletion_at: extras.marked_for_deletion_at,
     marked_for_deletion_on: extras.marked_for_deletion_at,

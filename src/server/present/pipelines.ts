@@ -13,6 +13,7 @@ import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import type { HistoryCommit } from '../git/history.js'
 import type { Instance } from './context.js'
+import { artifactExpired } from '../domain/artifact-expiry.js'
 import { presentCommit } from './repository.js'
 import { presentUser } from './users.js'
 
@@ -40,6 +41,8 @@ export interface JobOutputs {
   /** Who played it (a manual job shows its player). */
   player?: UserRow
   artifact?: { size: number; expire_at: string | null }
+  /** The build's `artifacts_expire_at` once its archive is gone (expired or deleted). */
+  goneArtifactsExpireAt?: string | null
   /** The finished job's trace, in bytes (GitLab lists it as an artifact once archived). */
   traceSize?: number
   /** The pipeline's commit, when the repository holds it. */
@@ -171,7 +174,10 @@ export function pipelinePresenter(
         ...(job.status === 'failed' ? { failure_reason: job.failure_reason ?? 'unknown_failure' } : {}),
         web_url: `${webBase(project)}/-/jobs/${job.id}`,
         project: { ci_job_token_scope_enabled: false },
-        ...(artifact ? { artifacts_file: { filename: 'artifacts.zip', size: artifact.size } } : {}),
+        // `if: job.artifacts?`: not past its `expire_at`, even while a locked pipeline keeps the file.
+        ...(artifact && !artifactExpired(artifact.expire_at, now)
+          ? { artifacts_file: { filename: 'artifacts.zip', size: artifact.size } }
+          : {}),
         artifacts: [
           ...(artifact
             ? [{ file_type: 'archive', size: artifact.size, filename: 'artifacts.zip', file_format: 'zip' }]
@@ -182,7 +188,7 @@ export function pipelinePresenter(
         ],
         runner: null,
         runner_manager: null,
-        artifacts_expire_at: artifact?.expire_at ?? null,
+        artifacts_expire_at: artifact ? artifact.expire_at : (outputs.goneArtifactsExpireAt ?? null),
         archived: false,
         tag_list: [],
       }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyReply } from 'fastify'
 import {
+  AcceptedMessage,
   ArtifactsByRefQuery,
   Bridge,
   Job,
@@ -173,6 +174,49 @@ export function jobRoutes(api: ApiContext, jobs: JobService): void {
     },
     (h) =>
       sendArtifact(h.reply, jobs.artifactFile(h.actor, h.path.id, h.path.job_id, wildcard(h.req.params))),
+  )
+
+  route(
+    {
+      method: 'POST',
+      url: '/api/v4/projects/:id/jobs/:job_id/artifacts/keep',
+      summary: "Keep a job's artifacts: they no longer expire (Developer; 404 once they expired)",
+      auth: 'required',
+      pathParams: JobPath,
+      response: { 200: Job },
+    },
+    (h) => jobs.keepArtifacts(h.actor, h.path.id, h.path.job_id),
+  )
+
+  route(
+    {
+      method: 'DELETE',
+      url: '/api/v4/projects/:id/jobs/:job_id/artifacts',
+      summary: "Delete a job's artifacts, its log kept (Maintainer; 204 also when it has none)",
+      auth: 'required',
+      pathParams: JobPath,
+      response: { 204: Type.Null() },
+    },
+    (h) => {
+      jobs.deleteArtifacts(h.actor, h.path.id, h.path.job_id)
+      return h.reply.code(204).send()
+    },
+  )
+
+  route(
+    {
+      method: 'DELETE',
+      url: '/api/v4/projects/:id/artifacts',
+      summary:
+        'Delete the artifacts of every job of the project, except those of pipelines that keep theirs (Maintainer)',
+      auth: 'required',
+      pathParams: IdPath,
+      response: { 202: AcceptedMessage },
+    },
+    (h) => {
+      jobs.deleteProjectArtifacts(h.actor, h.path.id)
+      return h.reply.code(202).send({ message: '202 Accepted' })
+    },
   )
 
   route(

@@ -37,8 +37,10 @@ export function backgroundWork(deps: {
   schedules: { fireDue(): Promise<number> }
   /** The environments whose `auto_stop_at` has passed: stopped on each clock move, as the schedules run. */
   autoStops: { stopDue(): number }
+  /** The job artifacts past their `expire_at`, unless locked: destroyed on each clock move. */
+  artifacts: { expireDue(): number }
 }) {
-  const { store, clock, runner, queue, deliveries, schedules, autoStops } = deps
+  const { store, clock, runner, queue, deliveries, schedules, autoStops, artifacts } = deps
 
   /** Waits until `idle` resolves or `deadline` (ms since epoch, wall time) passes; true when idle. */
   async function until(idle: () => Promise<void>, deadline: number): Promise<boolean> {
@@ -91,7 +93,8 @@ export function backgroundWork(deps: {
     /**
      * Moves the clock (`move` calls one of its methods, which may throw a `ClockMoveError`), runs the
      * pipeline schedules due by its new time (one pipeline each) and applies every pipeline move due by then, oldest first (each stamped with its own due
-     * time), stops the environments whose auto-stop time has passed (playing their stop actions), then
+     * time), stops the environments whose auto-stop time has passed (playing their stop actions), destroys
+     * the job artifacts past their `expire_at` that no locked pipeline keeps, then
      * waits (up to `timeoutMs`) for export and import jobs under way.
      */
     moveClock: (move: (c: EmulatorClock) => void, timeoutMs: number) =>
@@ -103,6 +106,8 @@ export function backgroundWork(deps: {
         // `Environments::AutoStopCronWorker` after those moves (a deployment may have set a time already
         // passed): the environments due stop, their stop actions played now.
         if (autoStops.stopDue() > 0) ran.pipeline_moves += runner.catchUp()
+        // `ExpireBuildArtifactsWorker` once the moves have unlocked what newer successful pipelines unlock.
+        artifacts.expireDue()
         await drain(Date.now() + timeoutMs)
       }),
 

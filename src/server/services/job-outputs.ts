@@ -21,6 +21,7 @@ export function jobOutputsOf(store: Store, job: JobRow, commit: HistoryCommit | 
   return {
     allowFailure: definition?.allow_failure === true || state.allow_failure === 1,
     erasedAt: state.erased_at,
+    goneArtifactsExpireAt: state.artifacts_expire_at,
     ...(player ? { player } : {}),
     ...(artifact ? { artifact } : {}),
     ...(traceSize !== undefined ? { traceSize } : {}),

@@ -25,6 +25,8 @@ import type { HistoryCommit } from '../git/history.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 import { playJob, retryJob } from './job-play.js'
 import { ciAbilities } from './ci-access.js'
+import { artifactExpired } from '../domain/artifact-expiry.js'
+import { destroyArtifacts, expireArtifacts } from './job-artifacts.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
 /** `Ci::Build#playable?` for the emulator's jobs: waiting for a person, or for its delay. */
@@ -119,6 +121,11 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     require(actor, p, level)
     requireNotArchived(p)
   }
+  /** `destroy_artifacts`: Maintainer (`ProjectPolicy`), 401 without a user. */
+  function requireMaintainer(actor: Actor, p: ProjectRow): void {
+    if (!actor.user) throw unauthorized()
+    if (!access.atLeast(actor, p, Level.maintainer)) throw forbidden()
+  }
   /** `protected_ref` (`Ci::BuildPolicy`) prevents the job's writes on a ref the caller may not write: 403. */
   function requireRef(actor: Actor, p: ProjectRow, pipeline: PipelineRow): void {
     if (!pipelines.mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)) throw forbidden()
@@ -147,7 +154,17 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       size: artifact.size,
     }
   }
-  function entry(job: JobRow, artifactPath: string): ArtifactDownload {
+  /**
+   * `available_artifacts?`: the archive is there, and not past its `expire_at` unless its pipeline's
+   * artifacts are locked (a job's own file route asks it; the ref's routes and the whole archive do not).
+   */
+  const available = (job: JobRow): boolean => {
+    const artifact = outputs.artifact(job.id)
+    if (!artifact) return false
+    return !artifactExpired(artifact.expire_at, isoNow(ctx.clock)) || outputs.pipelineLocked(job.pipeline_id)
+  }
+  function entry(job: JobRow, artifactPath: string, availableOnly = false): ArtifactDownload {
+    if (availableOnly && !available(job)) throw notFound()
     if (artifactPath.includes('\u0000')) throw badRequest()
     const path = workspacePath(artifactPath)
     if (path === undefined || path !== artifactPath.replace(/^\.\//, '')) throw badRequest()
@@ -288,7 +305,8 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       store.transaction(() => {
         outputs.dropArtifact(job.id)
         outputs.dropTrace(job.id)
-        outputs.setState(job.id, { erased_at: now, erased_by_id: by })
+        // `Ci::BuildEraseService`: the build's `artifacts_expire_at` is cleared too.
+        outputs.setState(job.id, { erased_at: now, erased_by_id: by, artifacts_expire_at: null })
       })
       return show(p, pipeline, current(job))
     },
@@ -302,8 +320,51 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     /** `GET .../jobs/:job_id/artifacts/*artifact_path`: one file of the archive. */
     artifactFile(actor: Actor, ref: string, jobId: number, artifactPath: string): ArtifactDownload {
       const p = readableBuilds(actor, ref)
-      return entry(find(p, jobId).job, artifactPath)
+      return entry(find(p, jobId).job, artifactPath, true)
     },
+
+    /**
+     * `POST .../jobs/:job_id/artifacts/keep` (`keep_artifacts!`): the archive no longer expires.
+     * `authorize_update_builds!` (Developer, 403) before the job is looked up, then `update_build` on the
+     * job (a ref the caller may not write: 403); a job whose archive is gone or past its `expire_at`
+     * (`artifacts?`) is 404 (`not_found!(build)`: GitLab names the record there, we answer `404 Not Found`).
+     */
+    keepArtifacts(actor: Actor, ref: string, jobId: number): Job {
+      const p = readable(actor, ref)
+      requireUpdate(actor, p, Level.developer)
+      const { job, pipeline } = find(p, jobId)
+      requireRef(actor, p, pipeline)
+      const artifact = outputs.artifact(job.id)
+      if (!artifact || artifactExpired(artifact.expire_at, isoNow(ctx.clock))) throw notFound()
+      outputs.keepArtifact(job.id)
+      return show(p, pipeline, job)
+    },
+
+    /**
+     * `DELETE .../jobs/:job_id/artifacts` (`Ci::JobArtifacts::DeleteService`): the archive goes, locked
+     * or not, the trace stays. `destroy_artifacts` is the project's Maintainers' (403 before the job is
+     * looked up); a job without an archive answers 204 all the same.
+     */
+    deleteArtifacts(actor: Actor, ref: string, jobId: number): void {
+      const p = readable(actor, ref)
+      requireMaintainer(actor, p)
+      const artifact = outputs.artifact(find(p, jobId).job.id)
+      if (artifact) destroyArtifacts(store, [artifact])
+    },
+
+    /**
+     * `DELETE /projects/:id/artifacts` (`ExpireProjectBuildArtifactsService`): every archive of a pipeline
+     * whose artifacts are not locked expires now, and is destroyed (GitLab's worker and cron do it after
+     * the 202; here before it). The locked pipelines' archives stay. Maintainers (`destroy_artifacts`).
+     */
+    deleteProjectArtifacts(actor: Actor, ref: string): void {
+      const p = readable(actor, ref)
+      requireMaintainer(actor, p)
+      destroyArtifacts(store, outputs.unlockedOfProject(p.id))
+    },
+
+    /** The archives past their `expire_at` and not locked are destroyed (a clock move's cron run); how many. */
+    expireDue: (): number => expireArtifacts(ctx),
 
     /** The successful job named `name` of the ref's latest successful pipeline; 404 `Not found` otherwise. */
     latestByRef(actor: Actor, ref: string, refName: string, name: string) {

@@ -27,8 +27,11 @@ export function settingsOf(store: Store, projectId: number): ProjectSettingsRow 
 export const featureLevel = (store: Store, projectId: number, feature: string): string =>
   (JSON.parse(settingsOf(store, projectId).features) as Features)[feature] ?? 'enabled'
 
-/** What the project record shows besides its row (present/namespaces.ts `ProjectExtras`). */
-export function projectExtras(store: Store, projectId: number): ProjectExtras {
+/**
+ * What the project record shows besides its row (present/namespaces.ts `ProjectExtras`);
+ * `keep_latest_artifact` only when `admin` (the caller may administer the project).
+ */
+export function projectExtras(store: Store, projectId: number, admin = false): ProjectExtras {
   const settings = settingsOf(store, projectId)
   const fork = store.forks.member(projectId)
   return {
@@ -49,6 +52,7 @@ export function projectExtras(store: Store, projectId: number): ProjectExtras {
     marked_for_deletion_at: settings.marked_for_deletion_at,
     features: JSON.parse(settings.features) as Features,
     public_jobs: settings.public_builds === 1,
+    ...(admin ? { keep_latest_artifact: store.projectSettings.keepLatestArtifact(projectId) } : {}),
     forks_count: store.forks.countForks(projectId),
     import_status: settings.import_status,
     // `Project#forked?`: a member of a network it is not the root of.

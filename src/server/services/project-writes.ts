@@ -186,6 +186,8 @@ export function projectWriteService(
           public_builds: publicBuildsOf(input) ?? 1,
           mr_default_target_self: targetSelfOf(input) ?? 0,
         })
+        if (input.keep_latest_artifact !== undefined)
+          store.projectSettings.setKeepLatestArtifact(projectId, input.keep_latest_artifact)
         if (ns.kind === 'user' && ns.owner_id !== null)
           store.members.set('project', projectId, ns.owner_id, Level.owner, now)
         if (input.initialize_with_readme) {
@@ -200,7 +202,7 @@ export function projectWriteService(
         }
         return projectId
       })
-      return reads.record(store.projects.get(id)!)
+      return reads.record(store.projects.get(id)!, actor)
     },
 
     /**
@@ -238,6 +240,10 @@ export function projectWriteService(
           public_builds: publicBuildsOf(input) ?? settings.public_builds,
           mr_default_target_self: targetSelfOf(input) ?? settings.mr_default_target_self,
         })
+        // A project that stops keeping them leaves its locked pipelines locked: a newer successful
+        // pipeline of their ref unlocks them (GitLab: "a new pipeline must run").
+        if (input.keep_latest_artifact !== undefined)
+          store.projectSettings.setKeepLatestArtifact(project.id, input.keep_latest_artifact)
       })
       return reads.record(store.projects.get(project.id)!, actor)
     },

@@ -86,7 +86,12 @@ export function projectService(ctx: ServiceContext) {
       fullName,
       openIssues,
       instance,
-      projectExtras(store, project.id),
+      // `with_options if: user_can_admin_project?` (`Entities::Project`): Maintainers and administrators.
+      projectExtras(
+        store,
+        project.id,
+        viewer !== undefined && access.atLeast(viewer, project, Level.maintainer),
+      ),
       permissions,
       viewer && forkSource(project, viewer),
     )

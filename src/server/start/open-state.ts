@@ -222,6 +222,7 @@ export function openState(options: StateOptions): State {
       deliveries: workers.deliveries!,
       schedules: services.pipelineSchedules,
       autoStops: services.environments,
+      artifacts: services.jobs,
     }),
     cache: responseCache(store.changes),
     seeded: fromImage || seed === undefined || empty,

@@ -18,6 +18,8 @@ export interface JobStateRow {
   erased_by_id: number | null
   /** The CI/CD variables it was given when it started running, sealed JSON (migration 34). */
   runner_variables: string | null
+  /** The archive's `expire_at` once the archive is gone (expired or deleted, migration 46). */
+  artifacts_expire_at: string | null
 }
 
 /** A job whose definition has `trigger:` is a bridge (`Ci::Bridge`), not a build. */
@@ -33,6 +35,7 @@ const NO_STATE = {
   erased_at: null,
   erased_by_id: null,
   runner_variables: null,
+  artifacts_expire_at: null,
 }
 
 /** Traces, artifacts and job states (migration 23); rows in and out, no rules. */
@@ -64,8 +67,9 @@ export function jobOutputTable(db: Db) {
   const getState = db.prepare('SELECT * FROM ci_job_states WHERE build_id = ?')
   const putState = db.prepare(
     `INSERT OR REPLACE INTO ci_job_states
-       (build_id, allow_failure, user_id, variables, erased_at, erased_by_id, runner_variables)
-     VALUES (@build_id, @allow_failure, @user_id, @variables, @erased_at, @erased_by_id, @runner_variables)`,
+       (build_id, allow_failure, user_id, variables, erased_at, erased_by_id, runner_variables, artifacts_expire_at)
+     VALUES (@build_id, @allow_failure, @user_id, @variables, @erased_at, @erased_by_id, @runner_variables,
+       @artifacts_expire_at)`,
   )
   const state = (buildId: number): JobStateRow =>
     (getState.get(buildId) as JobStateRow | undefined) ?? { build_id: buildId, ...NO_STATE }
@@ -73,6 +77,17 @@ export function jobOutputTable(db: Db) {
     `SELECT b.* FROM ci_builds b WHERE b.name = ? AND b.status = 'success' AND b.retried = 0 AND NOT ${IS_BRIDGE}
        AND b.pipeline_id = (SELECT MAX(id) FROM pipelines WHERE project_id = ? AND ref = ? AND status = 'success')
      ORDER BY b.id DESC LIMIT 1`,
+  )
+  const keepArtifact = db.prepare('UPDATE ci_job_artifacts SET expire_at = NULL WHERE build_id = ?')
+  const locked = db.prepare('SELECT 1 FROM ci_pipeline_artifact_locks WHERE pipeline_id = ?').pluck()
+  const UNLOCKED = `NOT EXISTS (SELECT 1 FROM ci_pipeline_artifact_locks l WHERE l.pipeline_id = b.pipeline_id)`
+  const expiredUnlocked = db.prepare(
+    `SELECT a.* FROM ci_job_artifacts a JOIN ci_builds b ON b.id = a.build_id
+     WHERE a.expire_at IS NOT NULL AND a.expire_at < ? AND ${UNLOCKED} ORDER BY a.expire_at, a.build_id`,
+  )
+  const unlockedOfProject = db.prepare(
+    `SELECT a.* FROM ci_job_artifacts a JOIN ci_builds b ON b.id = a.build_id JOIN pipelines p ON p.id = b.pipeline_id
+     WHERE p.project_id = ? AND ${UNLOCKED} ORDER BY a.build_id`,
   )
   const downstream = db.prepare(
     `SELECT * FROM pipelines WHERE upstream_job_id = ?
@@ -137,6 +152,14 @@ export function jobOutputTable(db: Db) {
     hasEntriesUnder: (buildId: number, dir: string) =>
       entryUnder.get(buildId, dir.length + 1, `${dir}/`) !== undefined,
     dropArtifact: (buildId: number) => dropArtifact.run(buildId),
+    /** The archive never expires (`keep_artifacts!`). */
+    keepArtifact: (buildId: number) => keepArtifact.run(buildId),
+    /** Whether the pipeline's artifacts are locked (`artifacts_locked`, migration 46). */
+    pipelineLocked: (pipelineId: number) => locked.get(pipelineId) !== undefined,
+    /** Archives whose `expire_at` is before `now`, of unlocked pipelines, earliest first. */
+    expiredUnlocked: (now: string) => expiredUnlocked.all(now) as JobArtifactRow[],
+    /** The project's archives of unlocked pipelines. */
+    unlockedOfProject: (projectId: number) => unlockedOfProject.all(projectId) as JobArtifactRow[],
     state,
     setState: (buildId: number, change: Partial<Omit<JobStateRow, 'build_id'>>) =>
       putState.run({ ...state(buildId), ...change, build_id: buildId }),

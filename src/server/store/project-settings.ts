@@ -63,6 +63,13 @@ export function projectSettingsTable(db: Db, version: () => number) {
     `INSERT INTO project_settings (project_id, public_builds) VALUES (?, ?)
      ON CONFLICT (project_id) DO UPDATE SET public_builds = excluded.public_builds`,
   )
+  const keepLatest = db
+    .prepare('SELECT keep_latest_artifact FROM project_ci_cd_settings WHERE project_id = ?')
+    .pluck()
+  const setKeepLatest = db.prepare(
+    `INSERT INTO project_ci_cd_settings (project_id, keep_latest_artifact) VALUES (?, ?)
+     ON CONFLICT (project_id) DO UPDATE SET keep_latest_artifact = excluded.keep_latest_artifact`,
+  )
   const linksOf = db.prepare('SELECT * FROM project_group_links WHERE project_id = ? ORDER BY id')
   const link = db.prepare(
     `INSERT INTO project_group_links (project_id, group_id, group_access, expires_at, created_at)
@@ -94,6 +101,9 @@ export function projectSettingsTable(db: Db, version: () => number) {
     put: (row: ProjectSettingsRow) => put.run(row),
     /** Sets `public_builds` alone (an import, a seed), the other settings kept or defaulted. */
     setPublicBuilds: (projectId: number, on: boolean) => setPublicBuilds.run(projectId, on ? 1 : 0),
+    /** `keep_latest_artifact` (migration 46): true unless turned off. */
+    keepLatestArtifact: (projectId: number) => (keepLatest.get(projectId) ?? 1) === 1,
+    setKeepLatestArtifact: (projectId: number, on: boolean) => setKeepLatest.run(projectId, on ? 1 : 0),
     /** True when another project of the namespace has this name (`validates :name, uniqueness`). */
     nameTaken: (namespaceId: number, name: string, exceptId: number) =>
       named.get(namespaceId, name, exceptId) !== undefined,
