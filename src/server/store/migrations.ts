@@ -42,6 +42,7 @@ import events from './migrations/041-events.js'
 import environments from './migrations/042-environments.js'
 import deploymentHooks from './migrations/043-deployment-hooks.js'
 import environmentStops from './migrations/044-environment-stops.js'
+import environmentSettings from './migrations/045-environment-settings.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -93,4 +94,5 @@ export const migrations: Migration[] = [
   environments,
   deploymentHooks,
   environmentStops,
+  environmentSettings,
 ]
