@@ -31,7 +31,7 @@ export const environments = (http: Http) => {
         query: { ...options.query, ...(query as Query) },
         item: Environment,
       }),
-    /** `GET .../:environment_id`: with `last_deployment`, the newest successful one. */
+    /** `GET .../:environment_id`: with `last_deployment`, the successful one that finished last. */
     get: (project: ResourceRef, id: number, options: CallOptions = {}) =>
       http.request('GET', one(project, id), { ...options, response: Environment }),
     /** `POST /projects/:id/environments` (retried only on 429); `auto_stop_setting` `always` unless given. */
@@ -41,7 +41,7 @@ export const environments = (http: Http) => {
         json: params,
         response: Environment,
       }),
-    /** `PUT .../:environment_id`: name, external URL, tier, description or `auto_stop_setting`. */
+    /** `PUT .../:environment_id`: external URL, tier, description or `auto_stop_setting` (no renaming). */
     update: (
       project: ResourceRef,
       id: number,

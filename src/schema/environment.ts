@@ -54,7 +54,7 @@ export type Deployment = Static<typeof Deployment>
 
 /**
  * `Entities::Environment`: with its project in lists, writes and stops; with its `last_deployment` (the
- * newest successful one) and without the project when read alone.
+ * successful one that finished last) and without the project when read alone.
  */
 export const Environment = Type.Object(
   {
@@ -96,9 +96,11 @@ export const EnvironmentCreate = Type.Object({
 })
 export type EnvironmentCreate = Static<typeof EnvironmentCreate>
 
-/** `PUT /projects/:id/environments/:environment_id`: what is given changes. */
+/**
+ * `PUT /projects/:id/environments/:environment_id`: what is given changes. No `name`: GitLab 16.0 stopped
+ * renaming through the API (a `name` given is ignored, as any undeclared parameter).
+ */
 export const EnvironmentUpdate = Type.Object({
-  name: Type.Optional(Type.String()),
   external_url: Type.Optional(Type.String()),
   tier: Type.Optional(EnvironmentTier),
   description: Type.Optional(Type.String()),

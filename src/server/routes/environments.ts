@@ -86,7 +86,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
     {
       method: 'PUT',
       url: ENVIRONMENT,
-      summary: "Edit an environment's name, external URL, tier, description or auto-stop setting (Developer)",
+      summary: "Edit an environment's external URL, tier, description or auto-stop setting (Developer)",
       jobToken: true,
       pathParams: EnvironmentPath,
       input: EnvironmentUpdate,

@@ -254,7 +254,6 @@ export function environmentService(
       const row = find(p, id)
       const next = {
         ...row,
-        ...(params.name !== undefined ? { name: params.name } : {}),
         ...(params.external_url !== undefined ? { external_url: params.external_url } : {}),
         ...(params.tier !== undefined ? { tier: params.tier } : {}),
         ...(params.description !== undefined ? { description: orNull(params.description) } : {}),

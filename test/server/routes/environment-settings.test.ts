@@ -117,6 +117,13 @@ describe('updated_at', () => {
       json: { external_url: 'https://s.example.com', tier: 'staging' },
     })
     expect((same.body as Json).updated_at).toBe(created)
+    // GitLab 16.0 stopped renaming through the API: `name` is no parameter of the edit any more.
+    const renamed = await t.http('PUT', url, { token: DANA, json: { name: 'production' } })
+    expect([renamed.status, (renamed.body as Json).name, (renamed.body as Json).updated_at]).toEqual([
+      200,
+      'staging',
+      created,
+    ])
     clock.advance(60_000)
     const changed = await t.http('PUT', url, { token: DANA, json: { description: 'now' } })
     expect((changed.body as Json).updated_at).toBe(new Date(clock.now()).toISOString())
