@@ -73,9 +73,10 @@ function checkDeploymentQuery(q: DeploymentListQuery): void {
 
 /**
  * Environments and deployments (`lib/api/environments.rb`, `lib/api/deployments.rb`, `ProjectPolicy`):
- * Reporters read them (anyone who reads a public or internal project), Developers create, edit, stop and
- * delete environments (a stopped one only) and create and update deployments; Maintainers delete
- * deployments. Protected environments (EE) are left out. A missing one is ActiveRecord's `404 Not found`.
+ * Reporters read them (anyone who reads a public or internal project), Developers create, edit, stop (see
+ * `mayStop`) and delete environments (a stopped one only) and create and update deployments; Maintainers
+ * stop stale environments and delete deployments. Protected environments (EE) are left out. A missing one
+ * is ActiveRecord's `404 Not found`.
  */
 export function environmentService(
   ctx: ServiceContext,
