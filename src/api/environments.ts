@@ -31,17 +31,17 @@ export const environments = (http: Http) => {
         query: { ...options.query, ...(query as Query) },
         item: Environment,
       }),
-    /** `GET .../:environment_id`: with `last_deployment`, the newest successful one. */
+    /** `GET .../:environment_id`: with `last_deployment`, the successful one that finished last. */
     get: (project: ResourceRef, id: number, options: CallOptions = {}) =>
       http.request('GET', one(project, id), { ...options, response: Environment }),
-    /** `POST /projects/:id/environments` (retried only on 429). */
+    /** `POST /projects/:id/environments` (retried only on 429); `auto_stop_setting` `always` unless given. */
     create: (project: ResourceRef, params: Omit<EnvironmentCreate, 'slug'>, options: CallOptions = {}) =>
       http.request('POST', path`/projects/${project}/environments`, {
         ...options,
         json: params,
         response: Environment,
       }),
-    /** `PUT .../:environment_id`: name, external URL or tier. */
+    /** `PUT .../:environment_id`: external URL, tier, description or `auto_stop_setting` (no renaming). */
     update: (
       project: ResourceRef,
       id: number,
@@ -61,7 +61,7 @@ export const environments = (http: Http) => {
       })
     },
     /**
-     * `POST /projects/:id/environments/stop_stale` (Developer): stops the available environments neither
+     * `POST /projects/:id/environments/stop_stale` (Maintainer): stops the available environments neither
      * changed nor deployed to since `before` (from ten years to a week ago); GitLab's message.
      */
     stopStale: (project: ResourceRef, before: string, options: CallOptions = {}) =>

@@ -16,6 +16,8 @@ export const DeploymentStatus = oneOf([
   'skipped',
   'blocked',
 ] as const)
+/** `Environment.auto_stop_settings`: `with_action` stops it only through stop actions. */
+export const EnvironmentAutoStopSetting = oneOf(['always', 'with_action'] as const)
 /** What the API may set a deployment to. */
 const DeploymentApiStatus = oneOf(['running', 'success', 'failed', 'canceled'] as const)
 
@@ -52,7 +54,7 @@ export type Deployment = Static<typeof Deployment>
 
 /**
  * `Entities::Environment`: with its project in lists, writes and stops; with its `last_deployment` (the
- * newest successful one) and without the project when read alone.
+ * successful one that finished last) and without the project when read alone.
  */
 export const Environment = Type.Object(
   {
@@ -62,6 +64,8 @@ export const Environment = Type.Object(
     last_deployment: Type.Optional(Nullable(Deployment)),
     state: oneOf(['available', 'stopping', 'stopped'] as const),
     auto_stop_at: Nullable(Timestamp),
+    description: Nullable(Type.String()),
+    auto_stop_setting: EnvironmentAutoStopSetting,
   },
   { title: 'Environment', 'x-optional-in-place': true },
 )
@@ -76,22 +80,31 @@ export const EnvironmentListQuery = Type.Object({
 })
 export type EnvironmentListQuery = Static<typeof EnvironmentListQuery>
 
-/** `POST /projects/:id/environments`; `slug` is refused (it is made from the name). */
+/**
+ * `POST /projects/:id/environments`; `slug` is refused (it is made from the name); `description` at most
+ * 10,000 characters, a blank one none.
+ */
 export const EnvironmentCreate = Type.Object({
   name: Type.String(),
   external_url: Type.Optional(Type.String()),
   tier: Type.Optional(EnvironmentTier),
+  description: Type.Optional(Type.String()),
+  auto_stop_setting: Type.Optional(EnvironmentAutoStopSetting),
   slug: Type.Optional(
     Type.String({ description: 'refused: is automatically generated and cannot be changed' }),
   ),
 })
 export type EnvironmentCreate = Static<typeof EnvironmentCreate>
 
-/** `PUT /projects/:id/environments/:environment_id`: what is given changes. */
+/**
+ * `PUT /projects/:id/environments/:environment_id`: what is given changes. No `name`: GitLab 16.0 stopped
+ * renaming through the API (a `name` given is ignored, as any undeclared parameter).
+ */
 export const EnvironmentUpdate = Type.Object({
-  name: Type.Optional(Type.String()),
   external_url: Type.Optional(Type.String()),
   tier: Type.Optional(EnvironmentTier),
+  description: Type.Optional(Type.String()),
+  auto_stop_setting: Type.Optional(EnvironmentAutoStopSetting),
   slug: Type.Optional(
     Type.String({ description: 'refused: is automatically generated and cannot be changed' }),
   ),

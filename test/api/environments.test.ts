@@ -11,8 +11,17 @@ describe('environments and deployments through the client (answers validated aga
     const review = await dev.environments.create(W, {
       name: 'review/app',
       external_url: 'https://r.example.com',
+      description: 'The review app',
     })
-    expect(review).toMatchObject({ name: 'review/app', tier: 'development', state: 'available' })
+    expect(review).toMatchObject({
+      name: 'review/app',
+      tier: 'development',
+      state: 'available',
+      description: 'The review app',
+      auto_stop_setting: 'always',
+    })
+    const edited = await dev.environments.update(W, review.id, { auto_stop_setting: 'with_action' })
+    expect(edited).toMatchObject({ description: 'The review app', auto_stop_setting: 'with_action' })
     const deployment = await dev.deployments.create(W, {
       environment: 'production',
       // A ref name is a commit to `project.commit` (`Deployment#valid_sha`), as GitLab stores what is given.
@@ -33,10 +42,14 @@ describe('environments and deployments through the client (answers validated aga
     expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
     expect((await dev.environments.stop(W, review.id, { force: true })).state).toBe('stopped')
     await dev.environments.remove(W, review.id)
-    // `before` must be at least a week old: GitLab's 400, then its message.
-    const early = await apiFailure(dev.environments.stopStale(W, new Date().toISOString()))
+    // A Maintainer's; `before` must be at least a week old: GitLab's 400, then its message.
+    const maintainer = as(T.maintainer)
+    const early = await apiFailure(maintainer.environments.stopStale(W, new Date().toISOString()))
     expect([early.status, early.body]).toEqual([400, { message: '400 Bad request - Invalid Date' }])
-    const stale = await dev.environments.stopStale(W, new Date(Date.now() - 30 * 86_400_000).toISOString())
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString()
+    const developer = await apiFailure(dev.environments.stopStale(W, monthAgo))
+    expect([developer.status, developer.body]).toEqual([403, { message: '403 Forbidden' }])
+    const stale = await maintainer.environments.stopStale(W, monthAgo)
     expect(stale.message).toBe('Successfully scheduled stale environments to stop')
     const hidden = await apiFailure(as(T.guest).environments.get(W, listed[0]!.id))
     expect(hidden.status).toBe(403)

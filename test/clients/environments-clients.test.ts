@@ -1,6 +1,7 @@
 /*
  * Environments and deployments through python-gitlab (Debian's python3-gitlab; CONTRIBUTING.md):
- * `project.environments` made, edited, stopped (its `on_stop` job played) and deleted,
+ * `project.environments` made (with a description and `auto_stop_setting`), edited, stopped (its `on_stop`
+ * job played) and deleted,
  * `project.deployments` recorded and moved, and `project.hooks` with `deployment_events`.
  */
 import { join } from 'node:path'
@@ -21,9 +22,10 @@ it('python-gitlab: project.environments and project.deployments', async () => {
   expect(out).toEqual({
     stopped: ['review/py', 'stopped', 'https://py2.example.com'],
     deployment: [1, 'success'],
-    environments: ['production'],
+    environments: ['py-kept', 'production'],
     last: true,
     refused: [400, { name: ['has already been taken'] }],
+    kept: ['available', 'Edited by python', 'with_action'],
   })
 })
 

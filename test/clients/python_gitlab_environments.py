@@ -11,6 +11,14 @@ review.external_url = "https://py2.example.com"
 review.save()
 review.stop()
 stopped = project.environments.get(review.id)
+# `with_action` and no stop action: stop() leaves it available.
+kept = project.environments.create(
+    {"name": "py-kept", "description": "Made by python", "auto_stop_setting": "with_action"}
+)
+kept.description = "Edited by python"
+kept.save()
+kept.stop()
+kept = project.environments.get(kept.id)
 sha = project.branches.get("main").commit["id"]
 deployment = project.deployments.create(
     {"environment": "production", "sha": sha, "ref": "main", "tag": False, "status": "running"}
@@ -32,6 +40,7 @@ print(
             "last": project.environments.list(name="production")[0].id
             == project.deployments.get(deployment.id).environment["id"],
             "refused": refused,
+            "kept": [kept.state, kept.description, kept.auto_stop_setting],
         }
     )
 )

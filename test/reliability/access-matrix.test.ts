@@ -480,11 +480,12 @@ const RULES: Record<string, Rule> = {
     body: () => ({ external_url: 'https://matrix.example.com' }),
   },
   'DELETE /projects/{id}/environments/{environment_id}': { min: 'developer', auth: true },
-  // `Environments::StopService` does nothing without `stop_environment`: 200 for whoever reads it.
-  'POST /projects/{id}/environments/{environment_id}/stop': { min: 'code', auth: true },
-  // `authorize! :stop_environment, user_project`; `before` at least a week before the matrix's clock.
+  // `authorize! :stop_environment, environment`: `matrix` is stopped, with no stop action to play, so
+  // `update_environment` (Developer) is enough (EnvironmentPolicy).
+  'POST /projects/{id}/environments/{environment_id}/stop': { min: 'developer', auth: true },
+  // `authorize! :stop_environment, user_project` (Maintainer); `before` at least a week before the matrix's clock.
   'POST /projects/{id}/environments/stop_stale': {
-    min: 'developer',
+    min: 'maintainer',
     auth: true,
     body: () => ({ before: '2026-05-01T00:00:00Z' }),
   },

@@ -15,6 +15,7 @@ import {
 import { unauthorized } from '../grape/gitlab-errors.js'
 import type { Actor } from '../services/access.js'
 import { checkEnvironmentParams, type EnvironmentService } from '../services/environments.js'
+import { inJobTokenScope } from '../services/job-tokens.js'
 import type { ApiContext } from './context.js'
 import { IdPath } from './paths.js'
 
@@ -25,13 +26,16 @@ const ENVIRONMENT = `${ENVIRONMENTS}/:environment_id`
 const DEPLOYMENTS = '/api/v4/projects/:id/deployments'
 const DEPLOYMENT = `${DEPLOYMENTS}/:deployment_id`
 
-/** `lib/api/environments.rb` and `lib/api/deployments.rb` (`before { authenticate! }`: 401 first). */
+/**
+ * `lib/api/environments.rb` and `lib/api/deployments.rb` (`before { authenticate! }`: 401 first). Every route
+ * takes a CI/CD job token (`job_token_allowed: true`), its job's user acting in its own project.
+ */
 export function environmentRoutes(api: ApiContext, environments: EnvironmentService) {
   const { route, access } = api
   const project = (actor: Actor, ref: string, params: object = {}) => {
     if (!actor.user) throw unauthorized()
     checkEnvironmentParams(params)
-    return access.project(actor, ref)
+    return inJobTokenScope(actor, access.project(actor, ref))
   }
 
   route(
@@ -39,6 +43,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'GET',
       url: ENVIRONMENTS,
       summary: "List a project's environments (Reporter)",
+      jobToken: true,
       pathParams: IdPath,
       input: EnvironmentListQuery,
       response: { 200: Type.Array(Environment) },
@@ -54,6 +59,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'GET',
       url: ENVIRONMENT,
       summary: 'Read an environment with its last successful deployment',
+      jobToken: true,
       pathParams: EnvironmentPath,
       response: { 200: Environment },
     },
@@ -65,6 +71,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'POST',
       url: ENVIRONMENTS,
       summary: 'Create an environment (Developer)',
+      jobToken: true,
       pathParams: IdPath,
       input: EnvironmentCreate,
       response: { 201: Environment },
@@ -79,7 +86,8 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
     {
       method: 'PUT',
       url: ENVIRONMENT,
-      summary: "Edit an environment's name, external URL or tier (Developer)",
+      summary: "Edit an environment's external URL, tier, description or auto-stop setting (Developer)",
+      jobToken: true,
       pathParams: EnvironmentPath,
       input: EnvironmentUpdate,
       response: { 200: Environment },
@@ -93,6 +101,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'DELETE',
       url: ENVIRONMENT,
       summary: 'Delete a stopped environment (Developer; 403 while it is available)',
+      jobToken: true,
       pathParams: EnvironmentPath,
       response: { 204: Type.Null() },
     },
@@ -107,7 +116,8 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'POST',
       url: `${ENVIRONMENT}/stop`,
       summary:
-        'Stop an environment, playing its stop actions unless `force` (Developer; unchanged for others who read it)',
+        'Stop an environment, playing its stop actions unless `force` (Developer who may play them, Maintainer)',
+      jobToken: true,
       pathParams: EnvironmentPath,
       input: EnvironmentStop,
       response: { 200: Environment },
@@ -122,7 +132,8 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
     {
       method: 'POST',
       url: `${ENVIRONMENTS}/stop_stale`,
-      summary: 'Stop the environments neither changed nor deployed to since `before` (Developer)',
+      summary: 'Stop the environments neither changed nor deployed to since `before` (Maintainer)',
+      jobToken: true,
       pathParams: IdPath,
       input: EnvironmentStopStale,
       response: { 200: AcceptedMessage },
@@ -138,6 +149,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'GET',
       url: DEPLOYMENTS,
       summary: "List a project's deployments (Reporter)",
+      jobToken: true,
       pathParams: IdPath,
       input: DeploymentListQuery,
       response: { 200: Type.Array(Deployment) },
@@ -150,6 +162,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'GET',
       url: DEPLOYMENT,
       summary: 'Read a deployment',
+      jobToken: true,
       pathParams: DeploymentPath,
       response: { 200: Deployment },
     },
@@ -161,6 +174,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'POST',
       url: DEPLOYMENTS,
       summary: 'Record a deployment made outside GitLab CI (Developer); its environment is made when missing',
+      jobToken: true,
       pathParams: IdPath,
       input: DeploymentCreate,
       response: { 201: Deployment },
@@ -174,6 +188,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'PUT',
       url: DEPLOYMENT,
       summary: "Set the status of a deployment made through the API (Developer; 403 for a job's)",
+      jobToken: true,
       pathParams: DeploymentPath,
       input: DeploymentUpdate,
       response: { 200: Deployment },
@@ -192,6 +207,7 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       method: 'DELETE',
       url: DEPLOYMENT,
       summary: 'Delete a deployment that is neither running nor the last (Maintainer)',
+      jobToken: true,
       pathParams: DeploymentPath,
       response: { 204: Type.Null() },
     },

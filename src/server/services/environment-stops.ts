@@ -19,9 +19,15 @@ export function environmentStops(ctx: ServiceContext, runner: () => PipelineRunn
    * its stop actions left. Otherwise only an available one moves: with stop actions (the manual jobs its
    * last finished deployments name in `on_stop`) it is `stopping` until one of them succeeds, and they
    * are played as their own users (`job.play(job.user)`), or retried when they already ran; without, it
-   * is stopped at once (GitLab's `auto_stop_setting` `always`, the only one here). A stop clears
-   * `auto_stop_at`. True when the state changed.
+   * is stopped at once when its `auto_stop_setting` is `always`, and left available when it is
+   * `with_action`. A stop clears `auto_stop_at`. True when the state changed.
    */
+  /** `Environment#stop_actions`, read once the jobs have moved as far as the clock says. */
+  function stopActions(row: EnvironmentRow) {
+    runner().catchUp()
+    return table.stopActions(row.id)
+  }
+
   function stop(row: EnvironmentRow, force: boolean): boolean {
     const now = isoNow(ctx.clock)
     const stopped = { ...row, state: 'stopped', auto_stop_at: null, updated_at: now }
@@ -31,10 +37,9 @@ export function environmentStops(ctx: ServiceContext, runner: () => PipelineRunn
       return true
     }
     if (row.state !== 'available') return false
-    // The stop actions are read once the jobs have moved as far as the clock says.
-    runner().catchUp()
-    const actions = table.stopActions(row.id)
+    const actions = stopActions(row)
     if (actions.length === 0) {
+      if (row.auto_stop_setting === 'with_action') return false
       table.update(stopped)
       return true
     }
@@ -49,6 +54,8 @@ export function environmentStops(ctx: ServiceContext, runner: () => PipelineRunn
 
   return {
     stop,
+    /** The jobs that stop `row` when played, oldest first. */
+    actions: stopActions,
     /**
      * `Environments::StopStaleService`: the project's available environments neither updated nor deployed
      * to since `before` stop as a stop without `force` stops them (GitLab queues each to the auto-stop

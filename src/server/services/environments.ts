@@ -33,6 +33,8 @@ import type { ServiceContext } from './context.js'
 import { uniqueSlug } from './job-environments.js'
 import { environmentStops } from './environment-stops.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
+import { ciAbilities } from './ci-access.js'
+import { repositoryCore } from './repository/core.js'
 
 /** `1.week` of `stop_stale`'s latest `before`. */
 const WEEK_MS = 7 * 86_400_000
@@ -40,6 +42,9 @@ const WEEK_MS = 7 * 86_400_000
 const MIN_SEARCH = 3
 const NAME_FORMAT =
   "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"
+
+/** `nullify_if_blank :description`. */
+const orNull = (text: string | undefined) => (text === undefined || text.trim() === '' ? null : text)
 
 /**
  * The parameter rules Grape checks before the endpoint runs (after `authenticate!`, before the project
@@ -68,9 +73,10 @@ function checkDeploymentQuery(q: DeploymentListQuery): void {
 
 /**
  * Environments and deployments (`lib/api/environments.rb`, `lib/api/deployments.rb`, `ProjectPolicy`):
- * Reporters read them (anyone who reads a public or internal project), Developers create, edit, stop and
- * delete environments (a stopped one only) and create and update deployments; Maintainers delete
- * deployments. Protected environments (EE) are left out. A missing one is ActiveRecord's `404 Not found`.
+ * Reporters read them (anyone who reads a public or internal project), Developers create, edit, stop (see
+ * `mayStop`) and delete environments (a stopped one only) and create and update deployments; Maintainers
+ * stop stale environments and delete deployments. Protected environments (EE) are left out. A missing one
+ * is ActiveRecord's `404 Not found`.
  */
 export function environmentService(
   ctx: ServiceContext,
@@ -81,6 +87,7 @@ export function environmentService(
   const table = store.environments
   const stops = environmentStops(ctx, runner)
   const presentJob = pipelinePresenter(ctx.instance)
+  const refs = repositoryCore(ctx)
 
   const level = (actor: Actor, p: ProjectRow, min: number) => actor.admin || access.atLeast(actor, p, min)
   /** A write at `min`: never in an archived project (`ArchivedAbilities`: environment, deployment). */
@@ -148,11 +155,35 @@ export function environmentService(
       ...(withLast ? { last_deployment: last ? presentDeployment(p, last) : null } : {}),
       state: row.state as Environment['state'],
       auto_stop_at: row.auto_stop_at,
+      description: row.description,
+      auto_stop_setting: row.auto_stop_setting as Environment['auto_stop_setting'],
     }
   }
 
+  /**
+   * `stop_environment` on an environment (`EnvironmentPolicy`, delegating to `ProjectPolicy`): Maintainers
+   * (the project's, which `ArchivedAbilities` leaves); Developers who may play its last stop action
+   * (`create_deployment` and `play_job`: the job's ref theirs to write) when it is available with stop
+   * actions, else who may `update_environment`.
+   */
+  const mayStop = (actor: Actor, p: ProjectRow, row: EnvironmentRow) => {
+    if (level(actor, p, Level.maintainer)) return true
+    if (!mayWrite(actor, p, Level.developer)) return false
+    const last = row.state === 'available' ? stops.actions(row).at(-1) : undefined
+    if (!last) return true
+    const pipeline = store.pipelines.byId(last.pipeline_id)
+    return (
+      pipeline !== undefined &&
+      ciAbilities(store, access, actor, p).builds &&
+      (pipeline.tag === 1
+        ? refs.canCreateTag(actor, p, pipeline.ref)
+        : refs.canUpdateBranch(actor, p, pipeline.ref))
+    )
+  }
+
   /** `Environment`'s validations of what the API sets, all of them together; 400 `{message: {...}}`. */
-  const validate = (p: ProjectRow, row: Omit<EnvironmentRow, 'id'>, id?: number) => {
+  const validate = (p: ProjectRow, row: Omit<EnvironmentRow, 'id'>, before?: EnvironmentRow) => {
+    const id = before?.id
     const errors: Record<string, string[]> = {}
     const add = (field: string, message: string) => (errors[field] ??= []).push(message)
     if (row.name.trim() === '') add('name', "can't be blank")
@@ -165,6 +196,13 @@ export function environmentService(
       if (!/^https?:\/\/[^\s/]+/i.test(row.external_url))
         add('external_url', 'is blocked: Only allowed schemes are http, https')
     }
+    // Checked only when it changes (`if: :description_changed?`).
+    if (
+      row.description !== null &&
+      row.description !== before?.description &&
+      [...row.description].length > 10_000
+    )
+      add('description', 'is too long (maximum is 10000 characters)')
     if (Object.keys(errors).length > 0) throw validationError(errors)
   }
 
@@ -186,6 +224,7 @@ export function environmentService(
       return present(p, find(p, id), true)
     },
 
+    /** `POST .../environments`: `auto_stop_setting` `always` unless told. */
     create(actor: Actor, p: ProjectRow, params: EnvironmentCreate): Environment {
       require(actor, p, Level.developer)
       const now = isoNow(ctx.clock)
@@ -199,24 +238,31 @@ export function environmentService(
         created_at: now,
         updated_at: now,
         auto_stop_at: null,
+        description: orNull(params.description),
+        auto_stop_setting: params.auto_stop_setting ?? 'always',
       }
       validate(p, row)
       const id = table.insert({ ...row, slug: uniqueSlug(store, p.id, row.name) })
       return present(p, find(p, id))
     },
 
+    /**
+     * `PUT .../environments/:environment_id` (`assign_attributes`, `save`): what is given changes;
+     * `updated_at` only moves when something did.
+     */
     update(actor: Actor, p: ProjectRow, id: number, params: EnvironmentUpdate): Environment {
       require(actor, p, Level.developer)
       const row = find(p, id)
       const next = {
         ...row,
-        ...(params.name !== undefined ? { name: params.name } : {}),
         ...(params.external_url !== undefined ? { external_url: params.external_url } : {}),
         ...(params.tier !== undefined ? { tier: params.tier } : {}),
-        updated_at: isoNow(ctx.clock),
+        ...(params.description !== undefined ? { description: orNull(params.description) } : {}),
+        ...(params.auto_stop_setting !== undefined ? { auto_stop_setting: params.auto_stop_setting } : {}),
       }
-      validate(p, next, row.id)
-      table.update(next)
+      validate(p, next, row)
+      const changed = (Object.keys(next) as (keyof EnvironmentRow)[]).some((k) => next[k] !== row[k])
+      if (changed) table.update({ ...next, updated_at: isoNow(ctx.clock) })
       return present(p, find(p, id))
     },
 
@@ -230,22 +276,23 @@ export function environmentService(
 
     /**
      * `POST .../stop` (`Environments::StopService`): plays the environment's stop actions (it is `stopping`
-     * until one succeeds) or stops it at once; `force` stops it at once. Without `stop_environment`
-     * (Developer) nothing happens.
+     * until one succeeds) or stops it at once; `force` stops it at once. `stop_environment` on the
+     * environment, else 403 (after the 404 of a missing one).
      */
     stop(actor: Actor, p: ProjectRow, id: number, force = false): Environment {
       require(actor, p, Level.reporter)
       const row = find(p, id)
-      if (mayWrite(actor, p, Level.developer)) stops.stop(row, force)
+      if (!mayStop(actor, p, row)) throw forbidden()
+      stops.stop(row, force)
       return present(p, find(p, id))
     },
 
     /**
-     * `POST .../environments/stop_stale`: `stop_environment` on the project (Developer, 403); `before` from
+     * `POST .../environments/stop_stale`: `stop_environment` on the project (Maintainer, 403); `before` from
      * ten years to a week ago, else 400 `Invalid Date`; the stale environments stop.
      */
     stopStale(actor: Actor, p: ProjectRow, before: string): { message: string } {
-      if (!mayWrite(actor, p, Level.developer)) throw forbidden()
+      if (!level(actor, p, Level.maintainer)) throw forbidden()
       const at = Date.parse(before)
       const now = ctx.clock.now()
       const tenYearsAgo = new Date(now)
@@ -306,6 +353,8 @@ export function environmentService(
           created_at: now,
           updated_at: now,
           auto_stop_at: null,
+          description: null,
+          auto_stop_setting: 'always',
         }
         validate(p, row)
         env = find(p, table.insert({ ...row, slug: uniqueSlug(store, p.id, row.name) }))

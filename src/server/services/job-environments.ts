@@ -32,6 +32,8 @@ export function ensureJobEnvironment(
       updated_at: now,
       // Made by the job: its `auto_stop_in` counts from now (`CreateForJobService`), renewed when it deploys.
       auto_stop_at: autoStop ? new Date(Date.parse(now) + autoStop * 1000).toISOString() : null,
+      description: null,
+      auto_stop_setting: 'always',
     })
     env = table.get(pipeline.project_id, id)!
   }

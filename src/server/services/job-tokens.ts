@@ -1,6 +1,7 @@
-import { unauthorized } from '../grape/gitlab-errors.js'
+import { notFound, unauthorized } from '../grape/gitlab-errors.js'
 import { EXECUTING } from '../domain/composite-status.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
+import type { ProjectRow } from '../store/projects.js'
 import type { Store } from '../store/index.js'
 import type { UserRow } from '../store/users.js'
 import { Actor } from './access.js'
@@ -16,6 +17,15 @@ export class JobTokenActor extends Actor {
   ) {
     super(user)
   }
+}
+
+/**
+ * `project`, unless the caller is a job token of another project's job: 404 `Project Not Found` (the job
+ * token scope, `project_allowed_for_job_token`, with no allowlists kept here).
+ */
+export function inJobTokenScope(actor: Actor, project: ProjectRow): ProjectRow {
+  if (actor instanceof JobTokenActor && actor.job.projectId !== project.id) throw notFound('Project')
+  return project
 }
 
 /** The running job a token belongs to, with its pipeline's project and user; undefined otherwise. */

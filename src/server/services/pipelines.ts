@@ -11,14 +11,7 @@ import type {
   PipelineCreate,
 } from '../../schema/index.js'
 import { PipelineStatus as StatusSchema, literals } from '../../schema/index.js'
-import {
-  forbidden,
-  messageError,
-  notFound,
-  paramError,
-  recordNotFound,
-  unauthorized,
-} from '../grape/gitlab-errors.js'
+import { forbidden, messageError, paramError, recordNotFound, unauthorized } from '../grape/gitlab-errors.js'
 import { CANCELABLE, COMPLETED } from '../domain/composite-status.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import { pageOf, type Page } from '../grape/pagination.js'
@@ -29,7 +22,7 @@ import type { ProjectRow } from '../store/projects.js'
 import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
-import { JobTokenActor } from './job-tokens.js'
+import { inJobTokenScope } from './job-tokens.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 import { forceStatus, retryJobs, type NewPipelineInput } from './pipeline-writes.js'
 import { createPipelineRows, downstreamStarter } from './pipeline-creation.js'
@@ -68,8 +61,7 @@ export function pipelineService(
 
   /** The project as the caller may see it; a job token sees only its own project. */
   function project(actor: Actor, ref: string): ProjectRow {
-    const found = access.project(actor, ref)
-    if (actor instanceof JobTokenActor && actor.job.projectId !== found.id) throw notFound('Project')
+    const found = inJobTokenScope(actor, access.project(actor, ref))
     runner.catchUp()
     return found
   }

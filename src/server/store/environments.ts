@@ -14,6 +14,10 @@ export interface EnvironmentRow {
   updated_at: string
   /** When the auto-stop stops it (migration 44); null for never. */
   auto_stop_at: string | null
+  /** Null when none (migration 45). */
+  description: string | null
+  /** `always` or `with_action` (migration 45). */
+  auto_stop_setting: string
 }
 export type NewEnvironment = Omit<EnvironmentRow, 'id'>
 
@@ -63,12 +67,14 @@ export interface DeploymentFilter {
 export function environmentTable(db: Db) {
   const insert = db.prepare(
     `INSERT INTO environments (project_id, name, slug, external_url, tier, state, created_at, updated_at,
-       auto_stop_at)
-     VALUES (@project_id, @name, @slug, @external_url, @tier, @state, @created_at, @updated_at, @auto_stop_at)`,
+       auto_stop_at, description, auto_stop_setting)
+     VALUES (@project_id, @name, @slug, @external_url, @tier, @state, @created_at, @updated_at, @auto_stop_at,
+       @description, @auto_stop_setting)`,
   )
   const update = db.prepare(
     `UPDATE environments SET name = @name, slug = @slug, external_url = @external_url, tier = @tier,
-       state = @state, updated_at = @updated_at, auto_stop_at = @auto_stop_at WHERE id = @id`,
+       state = @state, updated_at = @updated_at, auto_stop_at = @auto_stop_at, description = @description,
+       auto_stop_setting = @auto_stop_setting WHERE id = @id`,
   )
   const byId = db.prepare('SELECT * FROM environments WHERE project_id = ? AND id = ?')
   const byName = db.prepare('SELECT * FROM environments WHERE project_id = ? AND name = ?')
@@ -102,9 +108,11 @@ export function environmentTable(db: Db) {
   const newestDeployment = db.prepare(
     'SELECT * FROM deployments WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
   )
-  // `Environment#last_deployment`: the newest successful one.
+  // `Environment#last_deployment` (`success.ordered`): the successful one that finished last, not the one
+  // made last; the newer of two that finished together.
   const lastDeployment = db.prepare(
-    "SELECT * FROM deployments WHERE environment_id = ? AND status = 'success' ORDER BY id DESC LIMIT 1",
+    `SELECT * FROM deployments WHERE environment_id = ? AND status = 'success'
+     ORDER BY finished_at DESC, id DESC LIMIT 1`,
   )
   const link = db.prepare(
     `INSERT OR REPLACE INTO job_environments (build_id, environment_id, action, url, auto_stop_in)

@@ -42,6 +42,7 @@ import events from './migrations/041-events.js'
 import environments from './migrations/042-environments.js'
 import deploymentHooks from './migrations/043-deployment-hooks.js'
 import environmentStops from './migrations/044-environment-stops.js'
+import environmentSettings from './migrations/045-environment-settings.js'
 import artifactLocks from './migrations/046-artifact-locks.js'
 import type { Migration } from './migration.js'
 
@@ -94,5 +95,6 @@ export const migrations: Migration[] = [
   environments,
   deploymentHooks,
   environmentStops,
+  environmentSettings,
   artifactLocks,
 ]

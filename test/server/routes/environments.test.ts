@@ -106,6 +106,8 @@ describe('environments and deployments of a pipeline', () => {
       'project',
       'state',
       'auto_stop_at',
+      'description',
+      'auto_stop_setting',
     ])
     // Start jobs deploy; `prepare` and `stop` do not.
     let deployments = (await get(DEPLOYS)) as Json[]
