@@ -12,6 +12,7 @@ import {
   pipelineSeed,
   triggerPipeline,
 } from '../../support/pipeline-seed.js'
+import { commitFiles } from '../../support/ci-files.js'
 import { defineJobs } from '../../support/job-definitions.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -495,6 +496,30 @@ describe('bridges, job tokens and reset', () => {
       headers: { 'job-token': token },
     })
     expect(late.status).toBe(401)
+  })
+
+  it("a running job's token reads its own project's raw files, and no other project's (the job token scope)", async () => {
+    for (const project of ['acme/app', 'acme/other'])
+      await commitFiles(t, project, 'main', { 'notes.txt': `${project}\n` }, 'glpat-root-token')
+    await triggerPipeline(t, 'acme/app')
+    clock.advance(1000)
+    const pipelines = (await t.http('GET', `${P}/pipelines`, { token: ROOT })).body as Json[]
+    const view = (
+      await t.http('GET', `/-/emulator/projects/acme%2Fapp/pipelines/${pipelines[0]!.id as number}`, {
+        token: ROOT,
+      })
+    ).body as { jobs: { status: string; token: string | null }[] }
+    const token = view.jobs.find((j) => j.status === 'running')?.token as string
+    const raw = (project: string) =>
+      t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/repository/files/notes.txt/raw`, {
+        headers: { 'job-token': token },
+        query: 'ref=main',
+      })
+    const own = await raw('acme/app')
+    expect([own.status, own.text]).toEqual([200, 'acme/app\n'])
+    // The job's user (mark) may read acme/other, but the token reaches only its own project.
+    const other = await raw('acme/other')
+    expect([other.status, other.body]).toEqual([404, { message: '404 Project Not Found' }])
   })
 
   it('with public_jobs off a Guest is refused jobs, traces and artifacts; a Developer and a running job token still read them', async () => {
