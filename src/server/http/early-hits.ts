@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import { today, type Clock } from '../domain/clock.js'
+import { httpDate, today, type Clock } from '../domain/clock.js'
 import type { FaultRules } from '../domain/fault-rules.js'
 import type { Actor } from '../services/access.js'
 import type { Authentication } from '../services/authentication.js'
@@ -10,7 +10,13 @@ import { hasNoBody, malformedCredentials, plainAscii } from './malformed-strings
 import { redactUrl } from './redact.js'
 import { requestBody, responseBody, type RequestLog } from './request-log.js'
 import type { RequestTurns } from './request-turns.js'
-import { cacheKey, type CachedResponse, type CachedRoute, type ResponseCache } from './response-cache.js'
+import {
+  cacheKey,
+  type CachedResponse,
+  type CachedRoute,
+  type EarlyHead,
+  type ResponseCache,
+} from './response-cache.js'
 
 /** The edge's parts an early hit runs through: the very ones Fastify's hooks call (http/edge.ts). */
 export interface EarlyHitParts {
@@ -47,6 +53,21 @@ class HeaderList implements HeaderSink {
   header(name: string, value: string): void {
     this.pairs.push(name, value)
   }
+}
+
+/**
+ * A kept answer's headers as an early hit sends them (the route's, `Content-Type`, GitLab's,
+ * `Content-Length`, in that order), made once per kept answer: a hit copies them and writes only
+ * what changes per request, the `Date` and the request id, at the places `gitlabHeaders` put them.
+ */
+function earlyHead(hit: CachedResponse, clock: Clock): EarlyHead {
+  const head = new HeaderList()
+  for (const name in hit.headers) head.header(name, hit.headers[name] as string)
+  head.header('content-type', JSON_TYPE)
+  gitlabHeaders(head, clock, '')
+  head.header('content-length', String(hit.body.length))
+  const { pairs } = head
+  return { pairs, dateAt: pairs.lastIndexOf('date') + 1, idAt: pairs.lastIndexOf('x-request-id') + 1 }
 }
 
 /**
@@ -128,12 +149,10 @@ export function answerHitsEarly(parts: EarlyHitParts): { install(server: Server)
     }
     if (!hit) return toFastify(req, res, true, routed)
     const id = requestId()
-    const head = new HeaderList()
-    for (const name in hit.headers) head.header(name, hit.headers[name] as string)
-    head.header('content-type', JSON_TYPE)
-    gitlabHeaders(head, clock, id)
-    head.header('content-length', String(hit.body.length))
-    res.writeHead(200, head.pairs)
+    const head = (hit.early ??= earlyHead(hit, clock)).pairs.slice()
+    head[hit.early.dateAt] = httpDate(clock)
+    head[hit.early.idAt] = id
+    res.writeHead(200, head)
     res.end(hit.body)
     log.keep({
       id: 0,

@@ -13,6 +13,16 @@ export interface CachedResponse {
   /** UTF-8 bytes: a socket takes a Buffer as it is, while a string is encoded again on every write. */
   body: Buffer
   headers: Record<string, string>
+  /** Its headers as an early hit sends them, made at its first early hit (http/early-hits.ts). */
+  early?: EarlyHead
+}
+
+/** A kept answer's header names and values in order, and where the per-request values go. */
+export interface EarlyHead {
+  pairs: string[]
+  /** The indexes of the `Date` header's value and of the request id's. */
+  dateAt: number
+  idAt: number
 }
 
 /** A cached route as the router found it for a URL: what the early hits need to answer it again. */

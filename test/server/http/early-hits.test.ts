@@ -120,6 +120,19 @@ describe('a cached list answered before routing', () => {
     expect(new Set(ids).size).toBe(3)
   })
 
+  it("sends each hit of one kept answer with the clock's Date and an id of its own", async () => {
+    const miss = await get(ALICE)
+    const first = await get(ALICE)
+    clock.advance(61_000)
+    const second = await get(ALICE)
+    expect([first.routed, second.routed]).toEqual([false, false])
+    expect(first.head).toBe(miss.head)
+    expect(second.head).toContain('\r\ndate: Sun, 01 Mar 2026 10:01:01 GMT\r\n')
+    expect(second.head).toBe(first.head.replace(/^date: .*$/m, 'date: Sun, 01 Mar 2026 10:01:01 GMT'))
+    expect(second.requestId).not.toBe(first.requestId)
+    expect(second.body.equals(miss.body)).toBe(true)
+  })
+
   it('keeps the same request-log entry as a hit through Fastify, with its own id', async () => {
     await get(ALICE)
     const throughFastify = await get(ALICE, LIST, { 'transfer-encoding': 'chunked' }, '0\r\n\r\n')
