@@ -43,6 +43,7 @@ import environments from './migrations/042-environments.js'
 import deploymentHooks from './migrations/043-deployment-hooks.js'
 import environmentStops from './migrations/044-environment-stops.js'
 import artifactLocks from './migrations/046-artifact-locks.js'
+import pipelineScheduleInputs from './migrations/047-pipeline-schedule-inputs.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -95,4 +96,5 @@ export const migrations: Migration[] = [
   deploymentHooks,
   environmentStops,
   artifactLocks,
+  pipelineScheduleInputs,
 ]
