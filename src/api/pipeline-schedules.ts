@@ -33,7 +33,10 @@ export const pipelineSchedules = (http: Http) => {
         item: PipelineSchedule,
       })
     },
-    /** `GET .../:pipeline_schedule_id`: with `last_pipeline` and `variables`. */
+    /**
+     * `GET .../:pipeline_schedule_id`: with `last_pipeline` and `variables`, and its CI `inputs` for a
+     * Maintainer or its owner (GitLab 17.11 and later).
+     */
     get: (project: ResourceRef, id: number, options: CallOptions = {}) =>
       http.request('GET', one(project, id), { ...options, response: PipelineScheduleDetails }),
     /** `GET .../:pipeline_schedule_id/pipelines`, lazily, oldest first unless `sort: 'desc'`. */
@@ -51,7 +54,10 @@ export const pipelineSchedules = (http: Http) => {
         json: params,
         response: PipelineScheduleDetails,
       }),
-    /** `PUT .../:pipeline_schedule_id` (its owner only); `next_run_at` is set again. */
+    /**
+     * `PUT .../:pipeline_schedule_id` (its owner only); `next_run_at` is set again. `inputs` adds or
+     * changes inputs by name, `{ name, destroy: true }` removes one; those not named stay.
+     */
     update: (project: ResourceRef, id: number, params: PipelineScheduleUpdate, options: CallOptions = {}) =>
       http.request('PUT', one(project, id), { ...options, json: params, response: PipelineScheduleDetails }),
     /** `POST .../take_ownership` (a Maintainer): the caller owns it after. */

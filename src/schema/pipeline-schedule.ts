@@ -4,6 +4,25 @@ import { CiVariableType } from './ci-variable.js'
 import { boolParam, nonBlankString } from './params.js'
 import { PipelineListItem, PipelineListQuery } from './pipeline.js'
 
+/** A CI input's value as a schedule keeps it: Grape's `[String, Array, Numeric, TrueClass, FalseClass]` (or nil). */
+const CiInputValue = Type.Union([
+  Type.String(),
+  Type.Number(),
+  Type.Boolean(),
+  Type.Array(Type.Unknown()),
+  Type.Null(),
+])
+
+/**
+ * `Entities::Ci::Input`: one of a schedule's CI inputs, its value as given, checked against the
+ * configuration's `spec:inputs` only when a pipeline runs.
+ */
+export const PipelineScheduleInput = Type.Object(
+  { name: Type.String(), value: CiInputValue },
+  { title: 'PipelineScheduleInput' },
+)
+export type PipelineScheduleInput = Static<typeof PipelineScheduleInput>
+
 const fields = {
   id: Type.Integer(),
   description: Type.String(),
@@ -16,6 +35,11 @@ const fields = {
   created_at: Timestamp,
   updated_at: Timestamp,
   owner: Nullable(UserBasic),
+  /**
+   * From GitLab 17.11, for those who may read them (`read_pipeline_schedule_inputs`: a Maintainer, or
+   * the schedule's owner while a Developer); absent for everyone else.
+   */
+  inputs: Type.Optional(Type.Array(PipelineScheduleInput)),
 }
 
 /** `Entities::Ci::PipelineSchedule` (`lib/api/entities/ci/pipeline_schedule.rb`): a schedule in a list. */
@@ -69,6 +93,8 @@ export const PipelineScheduleCreate = Type.Object({
   cron: Type.String(),
   cron_timezone: Type.Optional(Type.String({ default: 'UTC' })),
   active: Type.Optional(boolParam({ default: true })),
+  /** The CI inputs its pipelines get (GitLab 17.11 and later; ignored before). */
+  inputs: Type.Optional(Type.Array(Type.Object({ name: Type.String(), value: CiInputValue }))),
 })
 export type PipelineScheduleCreate = Static<typeof PipelineScheduleCreate>
 
@@ -79,6 +105,17 @@ export const PipelineScheduleUpdate = Type.Object({
   cron: Type.Optional(Type.String()),
   cron_timezone: Type.Optional(Type.String()),
   active: Type.Optional(boolParam()),
+  /** Inputs to set (by name: a new one is added) or, with `destroy: true`, to remove. */
+  inputs: Type.Optional(
+    Type.Array(
+      // `value` is required unless `destroy` is true (Grape's `given destroy: ->(v) { v != true }`)
+      Type.Object({
+        name: Type.String(),
+        destroy: Type.Optional(boolParam()),
+        value: Type.Optional(CiInputValue),
+      }),
+    ),
+  ),
 })
 export type PipelineScheduleUpdate = Static<typeof PipelineScheduleUpdate>
 

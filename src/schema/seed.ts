@@ -213,6 +213,13 @@ export const SeedPipelineSchedule = Type.Object(
     variables: Type.Optional(
       Type.Record(Type.String(), Type.String(), { description: "KEY: value (letters, digits and '_')" }),
     ),
+    inputs: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.Unknown())]),
+        { description: 'name: value (text, number, boolean or list): the CI inputs its pipelines get' },
+      ),
+    ),
   },
   { ...closed, title: 'SeedPipelineSchedule' },
 )

@@ -43,3 +43,38 @@ it('creates, lists, edits, plays and deletes a schedule with its variables', asy
     body: { message: '404 Pipeline Schedule Not Found' },
   })
 })
+
+it("takes and shows a schedule's CI inputs, typed, and throws GitLab's refusal of bad ones", async () => {
+  const api = as('glpat-mark-token').pipelineSchedules
+  const made = await api.create('acme/app', {
+    description: 'with inputs',
+    ref: 'main',
+    cron: '0 1 * * *',
+    inputs: [
+      { name: 'target', value: 'staging' },
+      { name: 'zones', value: ['a', 'b'] },
+    ],
+  })
+  expect(made.inputs).toEqual([
+    { name: 'target', value: 'staging' },
+    { name: 'zones', value: ['a', 'b'] },
+  ])
+  const edited = await api.update('acme/app', made.id, {
+    inputs: [
+      { name: 'zones', destroy: true },
+      { name: 'dry_run', value: false },
+    ],
+  })
+  expect(edited.inputs).toEqual([
+    { name: 'target', value: 'staging' },
+    { name: 'dry_run', value: false },
+  ])
+  expect((await collect(api.list('acme/app'))).find((s) => s.id === made.id)?.inputs).toEqual(edited.inputs)
+  expect(
+    await apiFailure(api.update('acme/app', made.id, { inputs: [{ name: 'x', value: 'y'.repeat(1100) }] })),
+  ).toMatchObject({
+    status: 400,
+    body: { message: { 'inputs.value': ['exceeds max serialized size: 1024 characters'] } },
+  })
+  await api.remove('acme/app', made.id)
+})

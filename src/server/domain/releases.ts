@@ -346,6 +346,17 @@ export const RELEASE_RULES = {
     where: 'src/server/services/pipeline-api.ts',
   },
   /**
+   * GitLab 17.11: pipeline schedules take CI `inputs` (`POST`/`PUT .../pipeline_schedules`), show them
+   * and pass them to the pipelines they run. GitLab's table came in 17.10 (its migration's milestone);
+   * we date the API with pipeline inputs, which 17.11 turned on (RELEASE_RULES.pipelineInputs). Before,
+   * Grape drops the unknown parameter and the entity has no `inputs`.
+   */
+  pipelineScheduleInputs: {
+    since: '17.11',
+    change: 'pipeline schedules take, show and run with CI inputs',
+    where: 'src/server/services/pipeline-schedules.ts',
+  },
+  /**
    * GitLab 18.4: `EventCreateService#create_project`, `join_source`, `leave_project` and
    * `expired_leave_project` record the project as the event's target (gitlab-org/gitlab#565786), and the
    * Event model reads an older project event without one as if it had it (gitlab-org/gitlab!206175):

@@ -218,8 +218,16 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
       // CommaSeparatedToIntegerArray reads each item with `to_i`: `a` is 0, `02x` is 2, none is refused.
       if (grape === 'csv' && schema.items?.type === 'integer')
         list = list.map((s) => (typeof s === 'string' || typeof s === 'number' ? rubyToI(String(s)) : s))
+      const items = schema.items as Schema
       const itemErrors: string[] = []
-      const out = list.map((item) => coerce(name, schema.items as Schema, item, itemErrors))
+      // An Array with a block of parameters: Grape names each hash's problems by its index
+      // (`inputs[0][value] is missing`); anything but a hash there is the Array's `is invalid`.
+      const isHash = (item: unknown) => item !== null && typeof item === 'object' && !Array.isArray(item)
+      const out = list.map((item, i) =>
+        items.properties && isHash(item)
+          ? coerceObject(items, item as Record<string, unknown>, errors, `${name}[${i}]`)
+          : coerce(name, items, item, itemErrors),
+      )
       if (itemErrors.length > 0) {
         errors.push(`${name} is invalid`)
         return INVALID

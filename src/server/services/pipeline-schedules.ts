@@ -3,6 +3,7 @@ import type {
   PipelineSchedule,
   PipelineScheduleCreate,
   PipelineScheduleDetails,
+  PipelineScheduleInput,
   PipelineSchedulePipelinesQuery,
   PipelineScheduleUpdate,
   PipelineScheduleVariable,
@@ -11,7 +12,8 @@ import type {
 } from '../../schema/index.js'
 import { isoNow } from '../domain/clock.js'
 import { cronTimezoneValid, cronValid, nextRunAt } from '../domain/cron-schedule.js'
-import { forbidden, notFound, validationError } from '../grape/gitlab-errors.js'
+import { applies } from '../domain/releases.js'
+import { forbidden, notFound, paramError, validationError } from '../grape/gitlab-errors.js'
 import { pageOf } from '../grape/pagination.js'
 import { pipelinePresenter } from '../present/pipelines.js'
 import { presentUser } from '../present/users.js'
@@ -29,6 +31,68 @@ const FULL_REF = /^(refs\/tags\/|refs\/heads\/)\S+/
 const KEY_FORMAT = /^[a-zA-Z0-9_]+$/
 const BLANK = "can't be blank"
 const INVALID = 'syntax is invalid'
+const TOO_LONG = 'is too long (maximum is 255 characters)'
+/**
+ * `Ci::PipelineScheduleInput::MAX_VALUE_SIZE`, GitLab's `Interpolation::Access::MAX_ACCESS_BYTESIZE`:
+ * the characters of a value's JSON.
+ */
+const MAX_INPUT_VALUE_SIZE = 1024
+/** `Ci::Pipeline::INPUTS_LIMIT`: the inputs a schedule may have. */
+const INPUTS_LIMIT = 20
+
+/** One `inputs` item of a create (`name`, `value`) or an update (`destroy` too). */
+type InputChange = { name: string; value?: unknown; destroy?: boolean }
+/** What a save does to the inputs: the values to write by name, the names to remove, the model's errors. */
+type InputPlan = { put: Map<string, unknown>; remove: string[]; nested: Errors; collection: Errors }
+type Errors = Record<string, string[]>
+const addError = (errors: Errors, field: string, message: string) => (errors[field] ??= []).push(message)
+
+/**
+ * Grape's `types: [String, Array, Numeric, TrueClass, FalseClass]` for each `value` (a hash is
+ * `is invalid`; a JSON null passes, as nil does), and, on an update, `value` required unless `destroy`
+ * is true: 400 `{"error":"inputs[0][value] is missing"}`, before anything else.
+ */
+function checkInputParams(inputs: InputChange[] | undefined, update: boolean) {
+  const errors: string[] = []
+  inputs?.forEach((input, i) => {
+    const { value } = input
+    if (update && input.destroy !== true && value === undefined) errors.push(`inputs[${i}][value] is missing`)
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      errors.push(`inputs[${i}][value] is invalid`)
+  })
+  if (errors.length > 0) throw paramError(errors.join(', '))
+}
+
+/**
+ * `inputs_attributes` against the schedule's `current` inputs (`UpdateService#prepare_inputs_for_update`
+ * finds each given name's input: a known name is updated, or removed with `destroy`; an unknown one is
+ * added, or ignored with `destroy`), then `Ci::PipelineScheduleInput`'s validations of each input saved
+ * (`inputs.name`, `inputs.value`) and `Ci::PipelineSchedule`'s of the list: no name twice among the new
+ * ones (`nested_attributes_duplicates`, skipped after a name error) and at most INPUTS_LIMIT.
+ */
+function planInputs(current: string[], changes: InputChange[]): InputPlan {
+  const plan: InputPlan = { put: new Map(), remove: [], nested: {}, collection: {} }
+  const kept = new Set(current)
+  const added: string[] = []
+  for (const { name, value, destroy } of changes) {
+    if (destroy === true) {
+      if (kept.delete(name)) plan.remove.push(name)
+      continue
+    }
+    if (name.trim() === '') addError(plan.nested, 'inputs.name', BLANK)
+    if ([...name].length > 255) addError(plan.nested, 'inputs.name', TOO_LONG)
+    if ([...JSON.stringify(value ?? null)].length > MAX_INPUT_VALUE_SIZE)
+      addError(plan.nested, 'inputs.value', `exceeds max serialized size: ${MAX_INPUT_VALUE_SIZE} characters`)
+    if (!kept.has(name)) added.push(name)
+    plan.put.set(name, value ?? null)
+  }
+  const duplicates = [...new Set(added.filter((name, i) => added.indexOf(name) !== i))]
+  if (duplicates.length > 0 && !plan.nested['inputs.name'])
+    addError(plan.collection, 'inputs', `have duplicate values (${duplicates.join(', ')})`)
+  if (kept.size + added.length > INPUTS_LIMIT)
+    addError(plan.collection, 'inputs', `exceeds the limit of ${INPUTS_LIMIT}.`)
+  return plan
+}
 
 /**
  * Pipeline schedules (`lib/api/ci/pipeline_schedules.rb`, `Ci::PipelineSchedulePolicy`): Reporters read
@@ -56,6 +120,14 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
   const mayAdminister = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow) =>
     writable(p) &&
     (level(actor, p, Level.maintainer) || (owns(actor, row) && level(actor, p, Level.developer)))
+  /** From GitLab 17.11 (RELEASE_RULES.pipelineScheduleInputs): a schedule's `inputs`, taken and shown. */
+  const inputsOn = () => applies(ctx.instance.version, 'pipelineScheduleInputs')
+  /**
+   * `read_pipeline_schedule_inputs`, which the entity asks before it shows `inputs`: given with
+   * `admin_pipeline_schedule` (and `read_pipeline_schedule_variables`) by `Ci::PipelineSchedulePolicy`.
+   */
+  const mayReadInputs = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow) =>
+    inputsOn() && mayAdminister(actor, p, row)
   /**
    * `protected_ref` of `Ci::PipelineSchedulePolicy`, which prevents `create_pipeline_schedule`,
    * `update_pipeline_schedule` and `play_pipeline_schedule`: the caller may not update the branch (or
@@ -110,7 +182,9 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     value: box.open(v.value_encrypted),
     raw: v.raw === 1,
   })
-  const present = (row: PipelineScheduleRow): PipelineSchedule => {
+  const presentInputs = (row: PipelineScheduleRow): PipelineScheduleInput[] =>
+    table.inputs(row.id).map((i) => ({ name: i.name, value: JSON.parse(box.open(i.value_encrypted)) }))
+  const present = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow): PipelineSchedule => {
     const owner = row.owner_id === null ? undefined : store.users.get(row.owner_id)
     return {
       id: row.id,
@@ -123,13 +197,14 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       created_at: row.created_at,
       updated_at: row.updated_at,
       owner: owner ? presentUser(owner, ctx.instance) : null,
+      ...(mayReadInputs(actor, p, row) ? { inputs: presentInputs(row) } : {}),
     }
   }
-  const details = (p: ProjectRow, row: PipelineScheduleRow): PipelineScheduleDetails => {
+  const details = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow): PipelineScheduleDetails => {
     const lastId = table.lastPipelineId(row.id)
     const last = lastId === undefined ? undefined : store.pipelines.byId(lastId)
     return {
-      ...present(row),
+      ...present(actor, p, row),
       last_pipeline: last ? presentPipeline.listItem(p, last) : null,
       variables: table.variables(row.id).map(presentVariable),
     }
@@ -140,7 +215,11 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
    * the branch or tag it names (`refs/heads/...`); one that names both or neither is `is ambiguous` and
    * stops there; then the model's validations, all of them together. Every save sets `next_run_at` again.
    */
-  const validated = (p: ProjectRow, row: Omit<PipelineScheduleRow, 'id' | 'next_run_at'>) => {
+  const validated = (
+    p: ProjectRow,
+    row: Omit<PipelineScheduleRow, 'id' | 'next_run_at'>,
+    inputs?: InputPlan,
+  ) => {
     let ref = row.ref
     if (!FULL_REF.test(ref)) {
       const named = ref === '' ? [] : store.pipelines.refsNamed(p.id, ref)
@@ -149,20 +228,35 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       ref = `${only.kind === 'tag' ? 'refs/tags/' : 'refs/heads/'}${ref}`
     }
     const cron = row.cron.trim()
-    const errors: Record<string, string[]> = {}
-    const add = (field: string, message: string) => (errors[field] ??= []).push(message)
+    // The inputs' own errors come first: `has_many :inputs` validates them before the model's validations.
+    const errors: Errors = { ...inputs?.nested }
+    const add = (field: string, message: string) => addError(errors, field, message)
     if (!cronValid(cron)) add('cron', INVALID)
     if (cron === '') add('cron', BLANK)
     if (!cronTimezoneValid(row.cron_timezone)) add('cron_timezone', INVALID)
     if (row.cron_timezone.trim() === '') add('cron_timezone', BLANK)
     if (row.description.trim() === '') add('description', BLANK)
+    for (const [field, messages] of Object.entries(inputs?.collection ?? {}))
+      for (const message of messages) add(field, message)
     if (Object.keys(errors).length > 0) throw validationError(errors)
     const now = ctx.clock.now()
     return { ...row, ref, cron, next_run_at: nextRunAt(cron, row.cron_timezone, now).toISOString() }
   }
-  const save = (p: ProjectRow, row: PipelineScheduleRow, change: Partial<PipelineScheduleRow>) => {
-    const next = validated(p, { ...row, ...change, updated_at: isoNow(ctx.clock) })
+  /** Writes a validated plan's inputs, each value's JSON sealed. */
+  const writeInputs = (scheduleId: number, plan: InputPlan | undefined) => {
+    for (const name of plan?.remove ?? []) table.removeInput(scheduleId, name)
+    for (const [name, value] of plan?.put ?? [])
+      table.putInput(scheduleId, name, box.seal(JSON.stringify(value)))
+  }
+  const save = (
+    p: ProjectRow,
+    row: PipelineScheduleRow,
+    change: Partial<PipelineScheduleRow>,
+    inputs?: InputPlan,
+  ) => {
+    const next = validated(p, { ...row, ...change, updated_at: isoNow(ctx.clock) }, inputs)
     table.update(row.id, next)
+    writeInputs(row.id, inputs)
     return table.get(p.id, row.id) as PipelineScheduleRow
   }
 
@@ -185,10 +279,10 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       const page = pageOf(q)
       const active = q.scope === undefined ? undefined : q.scope === 'active'
       const rows = table.ofProject(p.id, active, page.perPage, page.offset)
-      return { items: rows.map(present), page, total: table.count(p.id, active) }
+      return { items: rows.map((row) => present(actor, p, row)), page, total: table.count(p.id, active) }
     },
 
-    get: (actor: Actor, p: ProjectRow, id: number) => details(p, find(actor, p, id)),
+    get: (actor: Actor, p: ProjectRow, id: number) => details(actor, p, find(actor, p, id)),
 
     /** `GET .../pipelines`: the schedule's pipelines as `GET /pipelines` lists them, oldest first by default. */
     pipelines(actor: Actor, p: ProjectRow, id: number, q: PipelineSchedulePipelinesQuery) {
@@ -198,25 +292,36 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
 
     /** `POST`: `create_pipeline_schedule` (Developer) or 403; the caller owns it. */
     create(actor: Actor, p: ProjectRow, params: PipelineScheduleCreate): PipelineScheduleDetails {
+      const given = inputsOn() ? params.inputs : undefined
+      checkInputParams(given, false)
       if (!mayCreatePipeline(ctx, actor, p)) throw forbidden()
       requireRefWritable(actor, p, params.ref, 'create')
       const now = isoNow(ctx.clock)
-      const row = validated(p, {
-        project_id: p.id,
-        owner_id: actor.id,
-        description: params.description,
-        ref: params.ref,
-        cron: params.cron,
-        cron_timezone: params.cron_timezone ?? 'UTC',
-        active: params.active === false ? 0 : 1,
-        created_at: now,
-        updated_at: now,
-      })
-      return details(p, table.get(p.id, table.insert(row)) as PipelineScheduleRow)
+      const inputs = given && planInputs([], given)
+      const row = validated(
+        p,
+        {
+          project_id: p.id,
+          owner_id: actor.id,
+          description: params.description,
+          ref: params.ref,
+          cron: params.cron,
+          cron_timezone: params.cron_timezone ?? 'UTC',
+          active: params.active === false ? 0 : 1,
+          created_at: now,
+          updated_at: now,
+        },
+        inputs,
+      )
+      const id = table.insert(row)
+      writeInputs(id, inputs)
+      return details(actor, p, table.get(p.id, id) as PipelineScheduleRow)
     },
 
     /** `PUT`: the owner only (or an administrator), 403 for everyone else who reads it. */
     update(actor: Actor, p: ProjectRow, id: number, params: PipelineScheduleUpdate): PipelineScheduleDetails {
+      const given = inputsOn() ? params.inputs : undefined
+      checkInputParams(given, true)
       const row = find(actor, p, id)
       if (!mayUpdate(actor, p, row)) throw forbidden()
       const change: Partial<PipelineScheduleRow> = {}
@@ -226,7 +331,8 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       if (params.cron_timezone !== undefined) change.cron_timezone = params.cron_timezone
       if (params.active !== undefined) change.active = params.active ? 1 : 0
       if (change.ref !== undefined) requireRefWritable(actor, p, change.ref, 'update')
-      return details(p, save(p, row, change))
+      const current = table.inputs(row.id).map((i) => i.name)
+      return details(actor, p, save(p, row, change, given && planInputs(current, given)))
     },
 
     /** `POST .../take_ownership`: 200 when the caller owns it already, else 201 and the caller owns it. */
@@ -237,8 +343,8 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     ): { status: 200 | 201; body: PipelineScheduleDetails } {
       const row = find(actor, p, id)
       if (!mayAdminister(actor, p, row)) throw forbidden()
-      if (owns(actor, row)) return { status: 200, body: details(p, row) }
-      return { status: 201, body: details(p, save(p, row, { owner_id: actor.id })) }
+      if (owns(actor, row)) return { status: 200, body: details(actor, p, row) }
+      return { status: 201, body: details(actor, p, save(p, row, { owner_id: actor.id })) }
     },
 
     /** `DELETE`: `admin_pipeline_schedule`; `If-Unmodified-Since` older than the last change is a 412. */

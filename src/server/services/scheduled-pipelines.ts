@@ -6,13 +6,13 @@ import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
 import { Actor } from './access.js'
 import type { ServiceContext } from './context.js'
-import { mayCreatePipeline, requireBuildsEnabled } from './pipeline-api.js'
+import { acceptedInputs, mayCreatePipeline, requireBuildsEnabled } from './pipeline-api.js'
 import type { PipelineService } from './pipelines.js'
 import { resolveRef } from './refs.js'
 
 /**
  * `RunPipelineScheduleWorker#run_pipeline_schedule`: a pipeline of the schedule's ref for `user`, source
- * `schedule`, with the schedule's variables, through `Ci::CreatePipelineService` with
+ * `schedule`, with the schedule's variables and inputs, through `Ci::CreatePipelineService` with
  * `save_on_errors: false`: whatever refuses it (the user's rights, the ref, the configuration) leaves
  * nothing, and GitLab only logs the refusal. True when a pipeline was made.
  */
@@ -35,8 +35,18 @@ export async function runSchedule(
       value: store.secrets.open(v.value_encrypted),
       variable_type: v.variable_type,
     }))
+    // `inputs: schedule.inputs_hash`, checked against `spec:inputs` as any pipeline's inputs are
+    const inputs = acceptedInputs(
+      ctx.instance.version,
+      Object.fromEntries(
+        store.pipelineSchedules
+          .inputs(row.id)
+          .map((i) => [i.name, JSON.parse(store.secrets.open(i.value_encrypted)) as unknown]),
+      ),
+    )
     const input = { project: p, ref: ref.name, sha: ref.sha, tag: ref.kind === 'tag', userId: user.id }
-    await pipelines.create({ ...input, source: 'schedule', scheduleId: row.id, variables }, 400, false)
+    const scheduled = { ...input, source: 'schedule' as const, scheduleId: row.id, variables }
+    await pipelines.create(inputs ? { ...scheduled, inputs } : scheduled, 400, false)
     return true
   } catch (err) {
     if (err instanceof GitLabError) return false

@@ -405,6 +405,8 @@ function seedSchedule(
       variable_type: 'env_var',
       raw: 0,
     })
+  for (const [name, value] of Object.entries(s.inputs ?? {}))
+    store.pipelineSchedules.putInput(id, name, store.secrets.seal(JSON.stringify(value)))
 }
 
 /** Aliases of projects that exist. */

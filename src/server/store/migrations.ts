@@ -44,6 +44,7 @@ import deploymentHooks from './migrations/043-deployment-hooks.js'
 import environmentStops from './migrations/044-environment-stops.js'
 import environmentSettings from './migrations/045-environment-settings.js'
 import artifactLocks from './migrations/046-artifact-locks.js'
+import pipelineScheduleInputs from './migrations/047-pipeline-schedule-inputs.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -97,4 +98,5 @@ export const migrations: Migration[] = [
   environmentStops,
   environmentSettings,
   artifactLocks,
+  pipelineScheduleInputs,
 ]

@@ -27,9 +27,17 @@ export interface ScheduleVariableRow {
 }
 export type NewScheduleVariable = Omit<ScheduleVariableRow, 'id'>
 
+/** A schedule's CI input (migration 47): `value_encrypted` seals the value's JSON. */
+export interface ScheduleInputRow {
+  id: number
+  schedule_id: number
+  name: string
+  value_encrypted: string
+}
+
 /**
- * Pipeline schedules, their variables (values sealed) and the pipelines they made (migration 38);
- * rows in and out, in GitLab's order (by id), no rules.
+ * Pipeline schedules, their variables (values sealed) and the pipelines they made (migration 38), their
+ * inputs (values sealed, migration 47); rows in and out, in GitLab's order (by id), no rules.
  */
 export function pipelineScheduleTable(db: Db) {
   const insert = db.prepare(
@@ -69,6 +77,13 @@ export function pipelineScheduleTable(db: Db) {
     'UPDATE ci_pipeline_schedule_variables SET value_encrypted = @value_encrypted, variable_type = @variable_type WHERE id = @id',
   )
   const removeVar = db.prepare('DELETE FROM ci_pipeline_schedule_variables WHERE id = ?')
+  const inputsOf = db.prepare('SELECT * FROM ci_pipeline_schedule_inputs WHERE schedule_id = ? ORDER BY id')
+  // An input given again keeps its row (and its place), as GitLab updates the input of that name.
+  const putInput = db.prepare(
+    `INSERT INTO ci_pipeline_schedule_inputs (schedule_id, name, value_encrypted) VALUES (?, ?, ?)
+     ON CONFLICT (schedule_id, name) DO UPDATE SET value_encrypted = excluded.value_encrypted`,
+  )
+  const removeInput = db.prepare('DELETE FROM ci_pipeline_schedule_inputs WHERE schedule_id = ? AND name = ?')
   const link = db.prepare(
     'INSERT INTO ci_pipeline_schedule_pipelines (pipeline_id, schedule_id) VALUES (?, ?)',
   )
@@ -101,6 +116,10 @@ export function pipelineScheduleTable(db: Db) {
     updateVariable: (row: Pick<ScheduleVariableRow, 'id' | 'value_encrypted' | 'variable_type'>) =>
       void updateVar.run(row),
     removeVariable: (id: number) => void removeVar.run(id),
+    inputs: (scheduleId: number) => inputsOf.all(scheduleId) as ScheduleInputRow[],
+    putInput: (scheduleId: number, name: string, valueEncrypted: string) =>
+      void putInput.run(scheduleId, name, valueEncrypted),
+    removeInput: (scheduleId: number, name: string) => void removeInput.run(scheduleId, name),
     /** Records that the schedule made the pipeline (GitLab's `ci_pipelines.pipeline_schedule_id`). */
     linkPipeline: (pipelineId: number, scheduleId: number) => void link.run(pipelineId, scheduleId),
     /** The newest pipeline the schedule made (`last_pipeline`), if any. */

@@ -69,6 +69,7 @@ describe('pipeline schedule CRUD', () => {
       'owner',
       'last_pipeline',
       'variables',
+      'inputs',
     ])
     expect(res.body).toMatchObject({
       description: 'nightly',
@@ -379,5 +380,199 @@ describe('protected refs (`protected_ref` of Ci::PipelineSchedulePolicy)', () =>
       json: { description: 'nightly, mine' },
     })
     expect(edited.status).toBe(200)
+  })
+})
+
+describe('inputs of a schedule (GitLab 17.11+)', () => {
+  const SPEC = `spec:
+  inputs:
+    target: { options: [staging, production] }
+    replicas: { type: number, default: 1 }
+    canary: { type: boolean, default: false }
+---
+deploy:
+  script: echo deploy to $[[ inputs.target ]] x$[[ inputs.replicas ]] canary=$[[ inputs.canary ]]
+`
+  const scripts = async (pipelineId: unknown) =>
+    t.server.store.pipelines
+      .jobs(pipelineId as number)
+      .map((j) => t.server.store.jobDefinitions.get(j.id)?.script)
+
+  it('creates, changes, adds and destroys inputs by name; values keep their JSON type and are sealed', async () => {
+    const made = await create({
+      ...nightly,
+      inputs: [
+        { name: 'target', value: 'staging' },
+        { name: 'replicas', value: 2 },
+        { name: 'list', value: ['a', 1] },
+      ],
+    })
+    expect(made.inputs).toEqual([
+      { name: 'target', value: 'staging' },
+      { name: 'replicas', value: 2 },
+      { name: 'list', value: ['a', 1] },
+    ])
+    const sealed = inspectDb(t.server.store)
+      .prepare('SELECT value_encrypted FROM ci_pipeline_schedule_inputs')
+      .pluck()
+      .all() as string[]
+    expect(sealed).toHaveLength(3)
+    expect(sealed.join()).not.toContain('staging')
+
+    const res = await t.http('PUT', `${S}/${made.id}`, {
+      token: DANA,
+      json: {
+        inputs: [
+          { name: 'target', value: 'production' },
+          { name: 'list', destroy: true },
+          { name: 'unknown', destroy: true },
+          { name: 'canary', value: true },
+        ],
+      },
+    })
+    expect(res.status).toBe(200)
+    const changed = [
+      { name: 'target', value: 'production' },
+      { name: 'replicas', value: 2 },
+      { name: 'canary', value: true },
+    ]
+    expect((res.body as Json).inputs).toEqual(changed)
+    expect((await schedule(made.id, DANA)).inputs).toEqual(changed)
+    // A PUT without inputs leaves them.
+    await t.http('PUT', `${S}/${made.id}`, { token: DANA, json: { description: 'renamed' } })
+    expect((await schedule(made.id, DANA)).inputs).toEqual(changed)
+  })
+
+  it('shows inputs to its owner and Maintainers only (read_pipeline_schedule_inputs), in lists too', async () => {
+    const made = await create({ ...nightly, inputs: [{ name: 'target', value: 'staging' }] })
+    const shown = [{ name: 'target', value: 'staging' }]
+    expect((await schedule(made.id, DANA)).inputs).toEqual(shown)
+    expect((await schedule(made.id, MARK)).inputs).toEqual(shown)
+    const other = await create({ ...nightly, description: 'maya' }, MAYA)
+    // Dana, a Developer, reads Maya's schedule but not its inputs (an empty list would tell her none).
+    const read = await schedule(other.id, DANA)
+    expect(read.description).toBe('maya')
+    expect(read).not.toHaveProperty('inputs')
+    const list = (await t.http('GET', S, { token: DANA })).body as Json[]
+    expect(list.map((s) => s.inputs)).toEqual([shown, undefined])
+    const byMaintainer = (await t.http('GET', S, { token: MARK })).body as Json[]
+    expect(byMaintainer.map((s) => s.inputs)).toEqual([shown, []])
+  })
+
+  it("refuses bad inputs with GitLab's 400 bodies and changes nothing", async () => {
+    const long = 'x'.repeat(1100)
+    const many = Array.from({ length: 21 }, (_, i) => ({ name: `in${i}`, value: i }))
+    const cases: [Json, unknown][] = [
+      [{ inputs: [{ name: 'a' }] }, { error: 'inputs[0][value] is missing' }],
+      [
+        { inputs: [{ value: 'a' }, { name: 'b' }] },
+        { error: 'inputs[0][name] is missing, inputs[1][value] is missing' },
+      ],
+      [{ inputs: [{ name: 'b', value: { x: 1 } }] }, { error: 'inputs[0][value] is invalid' }],
+      [{ inputs: ['b'] }, { error: 'inputs is invalid' }],
+      [{ inputs: [{ name: ' ', value: 'a' }] }, { message: { 'inputs.name': ["can't be blank"] } }],
+      [
+        { inputs: [{ name: 'n'.repeat(256), value: long }], description: ' ' },
+        {
+          message: {
+            'inputs.name': ['is too long (maximum is 255 characters)'],
+            'inputs.value': ['exceeds max serialized size: 1024 characters'],
+            description: ["can't be blank"],
+          },
+        },
+      ],
+      [
+        {
+          inputs: [
+            { name: 'a', value: 1 },
+            { name: 'a', value: 2 },
+          ],
+        },
+        { message: { inputs: ['have duplicate values (a)'] } },
+      ],
+      [{ inputs: many }, { message: { inputs: ['exceeds the limit of 20.'] } }],
+    ]
+    for (const [json, body] of cases) {
+      const res = await t.http('POST', S, { token: DANA, json: { ...nightly, ...json } })
+      expect([json, res.status, res.body]).toEqual([json, 400, body])
+    }
+    expect(scheduleCount()).toBe(0)
+
+    const made = await create({ ...nightly, inputs: [{ name: 'a', value: 1 }] })
+    const put = (json: Json) => t.http('PUT', `${S}/${made.id}`, { token: DANA, json })
+    const missing = await put({ inputs: [{ name: 'a', destroy: false }] })
+    expect([missing.status, missing.body]).toEqual([400, { error: 'inputs[0][value] is missing' }])
+    const tooBig = await put({ cron: 'nope', inputs: [{ name: 'a', value: long }] })
+    expect([tooBig.status, tooBig.body]).toEqual([
+      400,
+      {
+        message: {
+          'inputs.value': ['exceeds max serialized size: 1024 characters'],
+          cron: ['syntax is invalid'],
+        },
+      },
+    ])
+    // 20 more new ones than the one kept is one too many; naming the kept one again is no duplicate.
+    const over = await put({ inputs: [{ name: 'a', value: 2 }, ...many.slice(1)] })
+    expect([over.status, over.body]).toEqual([400, { message: { inputs: ['exceeds the limit of 20.'] } }])
+    expect((await schedule(made.id, DANA)).inputs).toEqual([{ name: 'a', value: 1 }])
+    expect((await put({ inputs: [{ name: 'a', value: 2 }, ...many.slice(2)] })).status).toBe(200)
+  })
+
+  it('the scheduled and the played pipeline get the inputs; inputs the config refuses make no pipeline', async () => {
+    await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': SPEC })
+    const made = await create(
+      {
+        ...nightly,
+        ref: 'ci',
+        inputs: [
+          { name: 'target', value: 'production' },
+          { name: 'replicas', value: 3 },
+          { name: 'canary', value: true },
+        ],
+      },
+      MARK,
+    )
+    await clock({ action: 'set', time: '2030-01-01T01:04:00Z' })
+    const [run] = await scheduled(made.id)
+    expect(await scripts(run!.id)).toEqual([['echo deploy to production x3 canary=true']])
+
+    await t.http('PUT', `${S}/${made.id}`, {
+      token: MARK,
+      json: {
+        inputs: [
+          { name: 'replicas', destroy: true },
+          { name: 'target', value: 'staging' },
+        ],
+      },
+    })
+    expect((await t.http('POST', `${S}/${made.id}/play`, { token: MARK })).status).toBe(201)
+    const [, played] = await scheduled(made.id)
+    expect(await scripts(played!.id)).toEqual([['echo deploy to staging x1 canary=true']])
+
+    // Not in the options: GitLab queues the run (201) and the refused pipeline leaves nothing.
+    await t.http('PUT', `${S}/${made.id}`, {
+      token: MARK,
+      json: { inputs: [{ name: 'target', value: 'qa' }] },
+    })
+    expect((await t.http('POST', `${S}/${made.id}/play`, { token: MARK })).status).toBe(201)
+    expect(await scheduled(made.id)).toHaveLength(2)
+  })
+
+  it('GitLab 17.10 drops the parameter and shows no inputs', async () => {
+    const old = await startServer(pipelineSeed, { frozenAt: new Date(T0), gitlabVersion: '17.10.0' })
+    try {
+      await developersMerge(old, 'acme/app')
+      const res = await old.http('POST', S, {
+        token: DANA,
+        json: { ...nightly, inputs: [{ name: 'target', value: 'staging' }] },
+      })
+      expect(res.status).toBe(201)
+      expect(res.body).not.toHaveProperty('inputs')
+      const rows = inspectDb(old.server.store).prepare('SELECT COUNT(*) FROM ci_pipeline_schedule_inputs')
+      expect(rows.pluck().get()).toBe(0)
+    } finally {
+      await old.close()
+    }
   })
 })

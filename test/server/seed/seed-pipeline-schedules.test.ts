@@ -17,7 +17,7 @@ projects:
     branches: [develop]
     tags: [v1]
     pipeline_schedules:
-      - { description: nightly, ref: main, cron: "0 1 * * *", owner: mark, variables: { NIGHTLY: "yes" } }
+      - { description: nightly, ref: main, cron: "0 1 * * *", owner: mark, variables: { NIGHTLY: "yes" }, inputs: { target: prod, replicas: 2, zones: [a, b] } }
       - { description: release, ref: v1, cron: "0 9 * * 1", cron_timezone: Europe/Paris, active: false, owner: mark }
 `
 type Json = Record<string, unknown>
@@ -43,6 +43,11 @@ it('seeds schedules as the API makes them, and the clock runs the due active one
     ])
     const one = (await t.http('GET', `${S}/${list[0]!.id}`, { token: ROOT })).body as Json
     expect(one.variables).toEqual([{ variable_type: 'env_var', key: 'NIGHTLY', value: 'yes', raw: false }])
+    expect(one.inputs).toEqual([
+      { name: 'target', value: 'prod' },
+      { name: 'replicas', value: 2 },
+      { name: 'zones', value: ['a', 'b'] },
+    ])
     await t.http('POST', '/-/emulator/clock', {
       token: ROOT,
       json: { action: 'set', time: '2030-01-01T02:00:00Z' },
@@ -61,6 +66,16 @@ it("refuses a seed's bad schedule with the API's words", () => {
     ['Europe/Paris', 'Mars/Olympus', '[1].cron_timezone: syntax is invalid'],
     ['NIGHTLY: "yes"', '"NO-DASH": x', "[0].variables.NO-DASH: can contain only letters, digits and '_'."],
     ['active: false, owner: mark', 'owner: nobody', '[1].owner: unknown user nobody'],
+    [
+      'target: prod',
+      `target: ${'x'.repeat(1100)}`,
+      '[0].inputs.target: exceeds max serialized size: 1024 characters',
+    ],
+    [
+      'owner: mark }',
+      `owner: mark, inputs: { ${Array.from({ length: 21 }, (_, i) => `i${i}: ${i}`).join(', ')} } }`,
+      '[1].inputs: exceeds the limit of 20.',
+    ],
   ]
   expect(problem(seed)).toBe('ok')
   for (const [from, to, message] of cases)
