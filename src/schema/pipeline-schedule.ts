@@ -56,9 +56,16 @@ export const PipelineScheduleVariable = Type.Object(
 )
 export type PipelineScheduleVariable = Static<typeof PipelineScheduleVariable>
 
-/** `Entities::Ci::PipelineScheduleDetails`: the schedule with its newest pipeline and its variables. */
+/**
+ * `Entities::Ci::PipelineScheduleDetails`: the schedule with its newest pipeline and, for a Maintainer or
+ * the schedule's owner (`read_pipeline_schedule_variables`), its variables.
+ */
 export const PipelineScheduleDetails = Type.Object(
-  { ...fields, last_pipeline: Nullable(PipelineListItem), variables: Type.Array(PipelineScheduleVariable) },
+  {
+    ...fields,
+    last_pipeline: Nullable(PipelineListItem),
+    variables: Type.Optional(Type.Array(PipelineScheduleVariable)),
+  },
   { title: 'PipelineScheduleDetails' },
 )
 export type PipelineScheduleDetails = Static<typeof PipelineScheduleDetails>

@@ -206,7 +206,9 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     return {
       ...present(actor, p, row),
       last_pipeline: last ? presentPipeline.listItem(p, last) : null,
-      variables: table.variables(row.id).map(presentVariable),
+      // `read_pipeline_schedule_variables` (given with `admin_pipeline_schedule`): a Maintainer or the
+      // schedule's owner; anyone else who reads the schedule gets no `variables` key at all.
+      ...(mayAdminister(actor, p, row) ? { variables: table.variables(row.id).map(presentVariable) } : {}),
     }
   }
 

@@ -68,8 +68,9 @@ describe('pipeline schedule CRUD', () => {
       'updated_at',
       'owner',
       'last_pipeline',
-      'variables',
+      // Keys shown only to some callers come last here; GitLab puts `inputs` after `owner`.
       'inputs',
+      'variables',
     ])
     expect(res.body).toMatchObject({
       description: 'nightly',
@@ -260,6 +261,29 @@ describe('variables of a schedule', () => {
     const removed = await t.http('DELETE', `${V}/NIGHTLY`, { token: MARK })
     expect([removed.status, removed.body]).toEqual([202, edited.body])
     expect((await schedule(made.id)).variables).toEqual([])
+  })
+
+  it("shows them to a Maintainer and the schedule's owner only: a Reporter reads the schedule without them", async () => {
+    const made = await create(nightly)
+    await t.http('POST', `${S}/${made.id}/variables`, {
+      token: DANA,
+      json: { key: 'TOKEN', value: 'secret-value' },
+    })
+    const otto = await t.http('GET', '/api/v4/users?username=otto', { token: ROOT })
+    const member = await t.http('POST', `${P}/members`, {
+      token: ROOT,
+      json: { user_id: (otto.body as Json[])[0]!.id, access_level: 20 },
+    })
+    expect(member.status).toBe(201)
+    const read = async (token: string) => {
+      const res = await t.http('GET', `${S}/${made.id}`, { token })
+      return [res.status, (res.body as Json).variables]
+    }
+    const variables = [{ variable_type: 'env_var', key: 'TOKEN', value: 'secret-value', raw: false }]
+    expect(await read(DANA)).toEqual([200, variables])
+    expect(await read(MAYA)).toEqual([200, variables])
+    expect(await read(OTTO)).toEqual([200, undefined])
+    expect((await t.http('GET', `${S}/${made.id}`, { token: OTTO })).text).not.toContain('secret-value')
   })
 })
 
