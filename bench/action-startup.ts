@@ -24,7 +24,7 @@ const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7)
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
 
 /** Inputs that make each action's first step an HTTP request to `url`. */
-function inputsFor(name: string, url: string, dir: string): Record<string, string> {
+export function inputsFor(name: string, url: string, dir: string): Record<string, string> {
   const common = { 'gitlab-url': url, token: 'glpat-bench-token' }
   switch (name) {
     case 'trigger-pipeline':
