@@ -3,7 +3,10 @@
  * runs it (INPUT_*, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), from process start to its first HTTP
  * request, which a tiny node:http server on port 0 in this process records on arrival (and answers
  * 404, so the action stops). Baseline, in the same run: `node -e ''` from start to exit. Also
- * prints each bundle's size. Target (issue 21): under 100 ms to the first request.
+ * prints each bundle's size. Target (issue 21): under 100 ms to the first request. With
+ * BENCH_BEFORE_DIR (a checkout with its bundles built, run by BENCH_BEFORE_NODE), that checkout's
+ * dist/<name>/index.js joins the alternating runs, and a second row per action gives this build's
+ * time over that one's, with each side's main-thread CPU at the first request.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -14,13 +17,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { median } from './support/measure.js'
+import { mainThreadCpuMs } from './support/first-answer.js'
+import { beforeBuild, median } from './support/measure.js'
 
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7)
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
 
 /** Inputs that make each action's first step an HTTP request to `url`. */
-function inputsFor(name: string, url: string, dir: string): Record<string, string> {
+export function inputsFor(name: string, url: string, dir: string): Record<string, string> {
   const common = { 'gitlab-url': url, token: 'glpat-bench-token' }
   switch (name) {
     case 'trigger-pipeline':
@@ -43,6 +47,7 @@ function inputsFor(name: string, url: string, dir: string): Record<string, strin
 }
 
 export async function run(): Promise<{ name: string; ratio: number; detail: string }[]> {
+  const other = beforeBuild()
   const dir = mkdtempSync(join(tmpdir(), 'gla-startup-'))
   let arrived: (() => void) | undefined
   const server = createServer((req, res) => {
@@ -58,10 +63,18 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
     writeFileSync(join(dir, 'output'), '')
     writeFileSync(join(dir, 'summary'), '')
 
-    /** Milliseconds from spawn to the first request (or to exit when `toExit`). */
-    const once_ = async (args: string[], env: Record<string, string>, toExit: boolean) => {
+    /**
+     * Milliseconds from spawn to the first request (or to exit when `toExit`), and the main
+     * thread's CPU milliseconds at the first request.
+     */
+    const once_ = async (
+      args: string[],
+      env: Record<string, string>,
+      toExit: boolean,
+      node = process.execPath,
+    ) => {
       const started = performance.now()
-      const child = spawn(process.execPath, args, { env, stdio: 'ignore' })
+      const child = spawn(node, args, { env, stdio: 'ignore' })
       const exited = once(child, 'exit')
       try {
         if (toExit) await exited
@@ -72,7 +85,7 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
               throw new Error(`${args.join(' ')} exited before making a request`)
             }),
           ])
-        return performance.now() - started
+        return { ms: performance.now() - started, cpuMs: toExit ? NaN : mainThreadCpuMs(child.pid!) }
       } finally {
         arrived = undefined
         if (child.exitCode === null) {
@@ -83,7 +96,8 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
     }
 
     const bare: number[] = []
-    for (let i = 0; i < RUNS; i++) bare.push(await once_(['-e', ''], { PATH: process.env.PATH ?? '' }, true))
+    for (let i = 0; i < RUNS; i++)
+      bare.push((await once_(['-e', ''], { PATH: process.env.PATH ?? '' }, true)).ms)
     const nodeMs = median(bare)
 
     // dist/serve is the one-file server, not an action: its start is what cold-start measures.
@@ -101,10 +115,19 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
         GITHUB_API_URL: url, // sync-issues: GitHub's side goes to the same recorder
       }
       for (const [k, v] of Object.entries(inputsFor(name, url, dir))) env[`INPUT_${k.toUpperCase()}`] = v
+      const beforeBundle = other && join(other.dir, 'dist', name, 'index.js')
+      if (beforeBundle && !existsSync(beforeBundle))
+        throw new Error(`BENCH_BEFORE_DIR ${other.dir} has no ${name} bundle: run \`npm run bundle\` there`)
       await once_([bundle], env, false) // warm-up (page cache)
-      const times: number[] = []
-      for (let i = 0; i < RUNS; i++) times.push(await once_([bundle], env, false))
-      const ms = median(times)
+      if (beforeBundle) await once_([beforeBundle], env, false, other.node)
+      const runs: { ms: number; cpuMs: number }[] = []
+      const before: { ms: number; cpuMs: number }[] = []
+      for (let i = 0; i < RUNS; i++) {
+        if (beforeBundle) before.push(await once_([beforeBundle], env, false, other.node))
+        runs.push(await once_([bundle], env, false))
+      }
+      const ms = median(runs.map((r) => r.ms))
+      const cpu = (side: { cpuMs: number }[]) => `${median(side.map((r) => r.cpuMs)).toFixed(0)} ms of CPU`
       rows.push({
         name: `action-startup: ${name} to first request / node -e '' (target < 100 ms)`,
         ratio: ms / nodeMs,
@@ -113,6 +136,16 @@ export async function run(): Promise<{ name: string; ratio: number; detail: stri
           `node -e '' ${nodeMs.toFixed(0)} ms; bundle ${(statSync(bundle).size / 2 ** 20).toFixed(2)} MB; medians of ${RUNS}` +
           (ms >= 100 ? '; MISSES the 100 ms target' : ''),
       })
+      if (other && beforeBundle) {
+        const beforeMs = median(before.map((r) => r.ms))
+        rows.push({
+          name: `action-startup: ${name} this build / the build in BENCH_BEFORE_DIR, to first request`,
+          ratio: ms / beforeMs,
+          detail:
+            `this build ${ms.toFixed(0)} ms (${cpu(runs)}), before (${other.label}) ${beforeMs.toFixed(0)} ms ` +
+            `(${cpu(before)}); bundle ${(statSync(beforeBundle).size / 2 ** 20).toFixed(2)} MB; medians of ${RUNS}, alternating`,
+        })
+      }
     }
     return rows
   } finally {

@@ -15,6 +15,7 @@ import { build } from 'esbuild'
 import { compactFastifyRoutes } from './compact-fastify-routes.mjs'
 import { dedupePackages } from './dedupe-packages.mjs'
 import { lazyBuiltins, lazyBuiltinsInNcc } from './lazy-builtins.mjs'
+import { LAZY_FILE, lazyModulesInNcc } from './lazy-modules.mjs'
 import { lazyRouterCode } from './lazy-router-code.mjs'
 import { loadTimeChecks } from './load-time-checks.mjs'
 
@@ -38,6 +39,7 @@ if (names.length > 0) {
 
 for (const name of names) {
   const out = join(root, 'dist', name)
+  const stats = join(root, 'build/bundle-src', `${name}.ncc-stats.json`)
   rmSync(out, { recursive: true, force: true })
   run(bin('ncc'), [
     'build',
@@ -46,16 +48,39 @@ for (const name of names) {
     `dist/${name}`,
     '--license',
     'licenses.txt',
+    '--stats-out',
+    stats,
     '--quiet',
   ])
-  // node:http2 loads on first use (scripts/lazy-builtins.mjs).
-  writeFileSync(join(out, 'index.js'), lazyBuiltinsInNcc(readFileSync(join(out, 'index.js'), 'utf8'), name))
+  // node:http2 (scripts/lazy-builtins.mjs) and undici's rarely taken paths (scripts/lazy-modules.mjs)
+  // load on first use.
+  const split = lazyModulesInNcc(
+    lazyBuiltinsInNcc(readFileSync(join(out, 'index.js'), 'utf8'), name),
+    stats,
+    name,
+  )
+  writeFileSync(join(out, 'index.js'), split.main)
+  if (split.lazy) {
+    writeFileSync(join(out, LAZY_FILE), split.lazy)
+    run(bin('esbuild'), [
+      join(out, LAZY_FILE),
+      '--minify',
+      '--format=cjs',
+      '--platform=node',
+      '--target=node24',
+      `--outfile=${join(out, LAZY_FILE)}`,
+      '--allow-overwrite',
+      '--log-level=warning',
+    ])
+  }
   // Minified after ncc: an action loads its whole bundle at every start, and V8 reads a third of
   // the bytes faster (ncc's own -m fails on this output). Chunks loaded later stay as ncc wrote them.
+  // Without --keep-names: its defineProperty call for every function and class made at load cost 6%
+  // of the instructions to the first request, and no code here reads a minified name (the project's
+  // errors, undici's and Octokit's name themselves).
   run(bin('esbuild'), [
     join(out, 'index.js'),
     '--minify',
-    '--keep-names',
     '--format=esm',
     '--platform=node',
     '--target=node24',

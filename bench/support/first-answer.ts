@@ -28,7 +28,8 @@ export interface FirstAnswer {
  */
 export const SETTLE_MS = 20_000
 
-const mainThreadCpuMs = (pid: number) => {
+/** CPU milliseconds `pid`'s main thread has used (NaN where /proc has no schedstat). */
+export const mainThreadCpuMs = (pid: number) => {
   try {
     return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
   } catch {

@@ -199,7 +199,7 @@ describe('trigger-pipeline bundle', () => {
     }
   })
 
-  it("loads the YAML parser only for variables written as YAML, never TypeBox's value checker or the toolkit's summary module", async () => {
+  it("loads the YAML parser only for variables written as YAML, never TypeBox's value checker, the toolkit's summary module or undici's fetch body", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gla-modules-'))
     try {
       // Every file the bundle loads (its entry and the chunks it imports), written out at exit.
@@ -212,12 +212,12 @@ describe('trigger-pipeline bundle', () => {
           `process.on('exit', () => writeFileSync(${JSON.stringify(list)}, files.join('\\n')))\n`,
       )
       /** Whether some file the bundle loaded holds each of `marks`. */
-      const loaded = async (variables: string, marks: string[]) => {
+      const loaded = async (variables: string, marks: string[], env: Record<string, string> = {}) => {
         const run = await runBundle(
           'trigger-pipeline',
           base('acme/app', T.app, { wait: 'false', variables }),
           {
-            env: { NODE_OPTIONS: `--import=${preload}` },
+            env: { NODE_OPTIONS: `--import=${preload}`, ...env },
           },
         )
         expect(run.code).toBe(0)
@@ -237,6 +237,12 @@ describe('trigger-pipeline bundle', () => {
         ['markdownSummary', false],
       ])
       expect(await loaded('A: 1\nB: two', ['YAMLMap'])).toEqual([['YAMLMap', true]])
+      // undici's fetch body (and WebIDL, llhttp without SIMD) wait in lazy-modules.cjs
+      // (scripts/lazy-modules.mjs), loaded by a path that needs one: JEST_WORKER_ID makes undici
+      // take its llhttp without SIMD.
+      const body = 'Response body object should not be disturbed or locked'
+      expect(await loaded('A=1', [body])).toEqual([[body, false]])
+      expect(await loaded('A=1', [body], { JEST_WORKER_ID: '1' })).toEqual([[body, true]])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
