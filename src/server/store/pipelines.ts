@@ -1,6 +1,6 @@
 import { COMPLETED_STATUSES } from '../../schema/pipeline.js'
 import { NEXT_CI_ID } from './commit-statuses.js'
-import type { Db } from './db.js'
+import type { Db, Statement } from './db.js'
 import type { TokenDigest } from './token-digests.js'
 import type { RefKind } from './projects.js'
 
@@ -122,6 +122,7 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
        @tag, @status, @source, @user_id, @trigger_id, @upstream_pipeline_id, @upstream_job_id, @created_at, @updated_at)`,
   )
   const byId = db.prepare('SELECT * FROM pipelines WHERE project_id = ? AND id = ?')
+  let lockNew: Statement | undefined
   const setState = db.prepare(
     'UPDATE pipelines SET status = ?, started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?',
   )
@@ -166,7 +167,19 @@ export function pipelineTable(db: Db, tokenDigest: TokenDigest) {
     /** The branch and the tag of a project with this name (none, one or both). */
     refsNamed: (projectId: number, name: string) =>
       refsNamed.all(projectId, name) as { kind: RefKind; name: string; sha: string }[],
-    insert: (p: NewPipeline) => Number(insert.run(p).lastInsertRowid),
+    /**
+     * A new pipeline, locked (`artifacts_locked`) while its project keeps the latest artifacts
+     * (`Project#default_pipeline_lock`). Here and not in a trigger: a trigger would also lock the rows
+     * a snapshot's restore or an undo copies back, whatever their lock was.
+     */
+    insert: (p: NewPipeline) => {
+      const id = Number(insert.run(p).lastInsertRowid)
+      ;(lockNew ??= db.prepare(
+        `INSERT OR IGNORE INTO ci_pipeline_artifact_locks (pipeline_id) SELECT ? WHERE COALESCE(
+           (SELECT keep_latest_artifact FROM project_ci_cd_settings WHERE project_id = ?), 1) = 1`,
+      )).run(id, p.project_id)
+      return id
+    },
     get: (projectId: number, id: number) => byId.get(projectId, id) as PipelineRow | undefined,
     byId: (id: number) => pipelineOf.get(id) as PipelineRow | undefined,
     setState: (p: Pick<PipelineRow, 'id' | 'status' | 'started_at' | 'finished_at' | 'updated_at'>) =>

@@ -53,7 +53,6 @@ it('migration 46: the latest successful pipeline of a ref comes out locked; appl
   await first.close()
   // The store as the migration before it left it.
   setVersionBack(`
-    DROP TRIGGER pipelines_lock_artifacts;
     DROP TRIGGER pipelines_unlock_older;
     DROP TABLE ci_pipeline_artifact_locks;
     DROP TABLE project_ci_cd_settings;

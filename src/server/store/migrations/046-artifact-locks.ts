@@ -4,7 +4,8 @@
  *   true); a project without a row keeps the default.
  * - `ci_pipeline_artifact_locks`: a pipeline listed here is `artifacts_locked` (`ci_pipelines.locked`):
  *   its jobs' artifacts outlive their `expire_at`. A pipeline starts locked while its project keeps the
- *   latest artifacts (`Project#default_pipeline_lock`); once a pipeline succeeds with no newer one of its
+ *   latest artifacts (`Project#default_pipeline_lock`; the store's insert locks it, not a trigger, which
+ *   would also fire for the rows a snapshot's restore copies back); once a pipeline succeeds with no newer one of its
  *   ref finished, the older pipelines of that ref are unlocked (`Ci::Ref`'s transition to `success` or
  *   `fixed`, `Ci::UnlockArtifactsService` with `before_pipeline`). A child pipeline moves no ref
  *   (it has no `ci_ref`); the children of older pipelines are unlocked with their parents (our choice:
@@ -26,11 +27,6 @@ export default {
     ALTER TABLE ci_job_states ADD COLUMN artifacts_expire_at TEXT;
     CREATE INDEX IF NOT EXISTS ci_job_artifacts_expire_at ON ci_job_artifacts(expire_at)
       WHERE expire_at IS NOT NULL;
-    CREATE TRIGGER IF NOT EXISTS pipelines_lock_artifacts AFTER INSERT ON pipelines
-    WHEN COALESCE((SELECT keep_latest_artifact FROM project_ci_cd_settings WHERE project_id = NEW.project_id), 1) = 1
-    BEGIN
-      INSERT OR IGNORE INTO ci_pipeline_artifact_locks (pipeline_id) VALUES (NEW.id);
-    END;
     CREATE TRIGGER IF NOT EXISTS pipelines_unlock_older AFTER UPDATE OF status ON pipelines
     WHEN NEW.status = 'success' AND OLD.status <> 'success' AND NEW.source <> 'parent_pipeline'
       AND NOT EXISTS (SELECT 1 FROM pipelines n WHERE n.project_id = NEW.project_id AND n.ref = NEW.ref
