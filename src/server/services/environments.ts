@@ -175,9 +175,7 @@ export function environmentService(
     return (
       pipeline !== undefined &&
       ciAbilities(store, access, actor, p).builds &&
-      (pipeline.tag === 1
-        ? refs.canCreateTag(actor, p, pipeline.ref)
-        : refs.canUpdateBranch(actor, p, pipeline.ref))
+      refs.canWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)
     )
   }
 

@@ -3,7 +3,6 @@ import type {
   PipelineSchedule,
   PipelineScheduleCreate,
   PipelineScheduleDetails,
-  PipelineScheduleInput,
   PipelineSchedulePipelinesQuery,
   PipelineScheduleUpdate,
   PipelineScheduleVariable,
@@ -24,7 +23,7 @@ import { ciAbilities } from './ci-access.js'
 import type { ServiceContext } from './context.js'
 import { mayCreatePipeline } from './pipeline-api.js'
 import type { PipelineService } from './pipelines.js'
-import { runDueSchedules, runSchedule } from './scheduled-pipelines.js'
+import { runDueSchedules, runSchedule, scheduleInputs } from './scheduled-pipelines.js'
 
 /** `Ci::PipelineSchedule::VALID_REF_FORMAT_REGEX`: a full branch or tag ref. */
 const FULL_REF = /^(refs\/tags\/|refs\/heads\/)\S+/
@@ -182,8 +181,6 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     value: box.open(v.value_encrypted),
     raw: v.raw === 1,
   })
-  const presentInputs = (row: PipelineScheduleRow): PipelineScheduleInput[] =>
-    table.inputs(row.id).map((i) => ({ name: i.name, value: JSON.parse(box.open(i.value_encrypted)) }))
   const present = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow): PipelineSchedule => {
     const owner = row.owner_id === null ? undefined : store.users.get(row.owner_id)
     return {
@@ -197,7 +194,7 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       created_at: row.created_at,
       updated_at: row.updated_at,
       owner: owner ? presentUser(owner, ctx.instance) : null,
-      ...(mayReadInputs(actor, p, row) ? { inputs: presentInputs(row) } : {}),
+      ...(mayReadInputs(actor, p, row) ? { inputs: scheduleInputs(store, row.id) } : {}),
     }
   }
   const details = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow): PipelineScheduleDetails => {

@@ -83,8 +83,7 @@ export function pipelineService(
    * pipeline's (or job's) ref so is not `protected_ref` (`Ci::PipelinePolicy`, `Ci::BuildPolicy`), and
    * `Chain::Validate::Abilities` asks it of whoever creates a pipeline.
    */
-  const mayWriteRef = (actor: Actor, p: ProjectRow, ref: string, tag: boolean) =>
-    tag ? refs.canCreateTag(actor, p, ref) : refs.canUpdateBranch(actor, p, ref)
+  const mayWriteRef = refs.canWriteRef
   /** `allowed_to_write_ref?` of a pipeline's ref as asked (services/refs.ts `refToWrite`), ambiguous ones too. */
   const mayWriteOriginRef = (actor: Actor, p: ProjectRow, originRef: string) => {
     const ref = refToWrite(store, p.id, originRef)

@@ -1,6 +1,8 @@
 import { isoNow } from '../domain/clock.js'
 import { nextRunAt } from '../domain/cron-schedule.js'
 import { GitLabError } from '../grape/gitlab-errors.js'
+import type { PipelineScheduleInput } from '../../schema/index.js'
+import type { Store } from '../store/index.js'
 import type { PipelineScheduleRow } from '../store/pipeline-schedules.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { UserRow } from '../store/users.js'
@@ -9,6 +11,15 @@ import type { ServiceContext } from './context.js'
 import { acceptedInputs, mayCreatePipeline, requireBuildsEnabled } from './pipeline-api.js'
 import type { PipelineService } from './pipelines.js'
 import { resolveRef } from './refs.js'
+
+/** A schedule's CI inputs, their values unsealed, in the order they were made. */
+export const scheduleInputs = (store: Store, scheduleId: number): PipelineScheduleInput[] =>
+  store.pipelineSchedules
+    .inputs(scheduleId)
+    .map((i) => ({
+      name: i.name,
+      value: JSON.parse(store.secrets.open(i.value_encrypted)) as PipelineScheduleInput['value'],
+    }))
 
 /**
  * `RunPipelineScheduleWorker#run_pipeline_schedule`: a pipeline of the schedule's ref for `user`, source
@@ -38,11 +49,7 @@ export async function runSchedule(
     // `inputs: schedule.inputs_hash`, checked against `spec:inputs` as any pipeline's inputs are
     const inputs = acceptedInputs(
       ctx.instance.version,
-      Object.fromEntries(
-        store.pipelineSchedules
-          .inputs(row.id)
-          .map((i) => [i.name, JSON.parse(store.secrets.open(i.value_encrypted)) as unknown]),
-      ),
+      Object.fromEntries(scheduleInputs(store, row.id).map((i) => [i.name, i.value])),
     )
     const input = { project: p, ref: ref.name, sha: ref.sha, tag: ref.kind === 'tag', userId: user.id }
     const scheduled = { ...input, source: 'schedule' as const, scheduleId: row.id, variables }

@@ -138,6 +138,10 @@ export function repositoryCore(ctx: ServiceContext) {
     return !p || allows(actor, project, p.push_access_level)
   }
 
+  /** `allowed_to_write_ref?`: a tag the caller may create, or a branch the caller may update. */
+  const canWriteRef = (actor: Actor, project: ProjectRow, ref: string, tag: boolean): boolean =>
+    tag ? canCreateTag(actor, project, ref) : canUpdateBranch(actor, project, ref)
+
   /**
    * `Gitlab::UserAccess#can_update_branch?`: push (`canPush`) or merge there, a protected branch's merge
    * level standing in for `push_code` as its push level does.
@@ -270,6 +274,7 @@ export function repositoryCore(ctx: ServiceContext) {
     protection,
     canPush,
     canUpdateBranch,
+    canWriteRef,
     tagProtections: (project: ProjectRow, tag: string) => tagProtections(repo, project.id, tag),
     canCreateTag,
     lastCommitFor,
