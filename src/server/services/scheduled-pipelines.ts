@@ -14,12 +14,10 @@ import { resolveRef } from './refs.js'
 
 /** A schedule's CI inputs, their values unsealed, in the order they were made. */
 export const scheduleInputs = (store: Store, scheduleId: number): PipelineScheduleInput[] =>
-  store.pipelineSchedules
-    .inputs(scheduleId)
-    .map((i) => ({
-      name: i.name,
-      value: JSON.parse(store.secrets.open(i.value_encrypted)) as PipelineScheduleInput['value'],
-    }))
+  store.pipelineSchedules.inputs(scheduleId).map((i) => ({
+    name: i.name,
+    value: JSON.parse(store.secrets.open(i.value_encrypted)) as PipelineScheduleInput['value'],
+  }))
 
 /**
  * `RunPipelineScheduleWorker#run_pipeline_schedule`: a pipeline of the schedule's ref for `user`, source
