@@ -45,6 +45,7 @@ import environmentStops from './migrations/044-environment-stops.js'
 import environmentSettings from './migrations/045-environment-settings.js'
 import artifactLocks from './migrations/046-artifact-locks.js'
 import pipelineScheduleInputs from './migrations/047-pipeline-schedule-inputs.js'
+import restoreGuards from './migrations/048-restore-guards.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -99,4 +100,5 @@ export const migrations: Migration[] = [
   environmentSettings,
   artifactLocks,
   pipelineScheduleInputs,
+  restoreGuards,
 ]

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Db } from './db.js'
 import { privateDir, privateFile } from './private-files.js'
+import { restoreFlag } from './restoring.js'
 import { copyBack, copyOut, dataTables } from './snapshot.js'
 import { ident, parentsFirst, tableShape } from './undo-log.js'
 
@@ -46,6 +47,8 @@ export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll
     return name
   }
   const userVersion = db.prepare('PRAGMA main.user_version').pluck()
+  // The rows copied back are the snapshot's: no trigger runs on them (restoring.ts).
+  const restoring = restoreFlag(db)
 
   const attached = () => !!db.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').get(SCHEMA)
   /**
@@ -159,8 +162,10 @@ export function namedSnapshots(db: Db, data: string, seedSnapshot: { replacedAll
         db.transaction(() => {
           seedSnapshot.replacedAll()
           const copies = restorer(name, saved)
-          for (const { remove } of [...copies].reverse()) remove()
-          for (const { copy } of copies) copy()
+          restoring(() => {
+            for (const { remove } of [...copies].reverse()) remove()
+            for (const { copy } of copies) copy()
+          })
           if (hasSequences()) {
             db.exec('DELETE FROM main.sqlite_sequence')
             db.prepare(

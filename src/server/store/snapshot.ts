@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { restoreFlag } from './restoring.js'
 import { isConstraintError } from './sqlite.js'
 import { ident, parentsFirst, tableShape, undoLog, type TableShape, type UndoLog } from './undo-log.js'
 
@@ -94,6 +95,8 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
   // True while foreign keys are off for a reset.
   let unchecked = false
   const schemaVersion = db.prepare('PRAGMA main.schema_version').pluck()
+  // The undo's updates and the copy's inserts are no writes: no trigger runs on them (restoring.ts).
+  const restoring = restoreFlag(db)
 
   const restoreSequences = (sequences: [string, number][]) => {
     db.prepare('DELETE FROM main.sqlite_sequence').run()
@@ -230,15 +233,17 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
       lastCopied = copied.map((t) => t.name)
       const cleared = copied.map((table) => ({ table, refill: copies.get(table.name)!.copy }))
       const rest = touched?.filter((t) => !copied.includes(t))
-      if (!log || !rest || !undone(log, rest, cleared)) {
-        lastRestore = 'full'
-        log?.logging(false)
-        // Children emptied first and parents filled first: no foreign key is broken on the way, and
-        // no flag pragma (`defer_foreign_keys`) expires every prepared statement of the connection.
-        for (const { remove } of [...copies.values()].reverse()) remove()
-        for (const { copy } of copies.values()) copy()
-        log?.empty()
-      }
+      restoring(() => {
+        if (!log || !rest || !undone(log, rest, cleared)) {
+          lastRestore = 'full'
+          log?.logging(false)
+          // Children emptied first and parents filled first: no foreign key is broken on the way, and
+          // no flag pragma (`defer_foreign_keys`) expires every prepared statement of the connection.
+          for (const { remove } of [...copies.values()].reverse()) remove()
+          for (const { copy } of copies.values()) copy()
+          log?.empty()
+        }
+      })
       if (sequences) restoreSequences(sequences)
     },
     /**
