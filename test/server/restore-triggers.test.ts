@@ -7,6 +7,7 @@ import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-see
 import { startServer, type TestServer } from '../support/server.js'
 import { storeDump } from '../support/store-dump.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
+import { NOT_RESTORING } from '../../src/server/store/restoring.js'
 
 /*
  * The store's SQL triggers (a job's deployment and environment follow it, deployments' moves are
@@ -14,7 +15,9 @@ import { inspectDb } from '../../src/server/store/inspect.js'
  * side effects of a write. Putting state back is no write: a named snapshot's restore, a reset's
  * undo log (a data directory) and its full copy-back copy rows back with plain INSERT, UPDATE and
  * DELETE, and must leave every table as the snapshot had it, and send no webhook for what they
- * copied back (src/server/store/restoring.ts).
+ * copied back (src/server/store/restoring.ts). Each trigger, those a later migration adds too, is
+ * watched by a twin that notes in a table when it fires: a restore that fired one leaves a row the
+ * snapshot never held.
  */
 const ROOT = 'glpat-root-token'
 const MARK = 'glpat-mark-token'
@@ -28,6 +31,7 @@ deploy:
 ship:
   environment: staging
   script: [exit 1]
+  allow_failure: true
 `
 
 let t: TestServer
@@ -56,6 +60,28 @@ const ok = async (method: string, path: string, options: Parameters<TestServer['
 const settle = () => ok('POST', '/-/emulator/settle', { token: ROOT, json: {} })
 const deliveries = () => receiver.got.filter((r) => r.headers['x-gitlab-event'] === 'Deployment Hook')
 
+const TRIGGERS = "SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' ORDER BY name"
+
+/**
+ * Beside each trigger of the main schema a twin, the same event, table and `WHEN`, that notes its
+ * name in `fired`; the names watched.
+ */
+function watchTriggers(): string[] {
+  const db = inspectDb(t.server.store)
+  const triggers = db.prepare(TRIGGERS).all() as { name: string; sql: string }[]
+  db.exec('CREATE TABLE fired (name TEXT NOT NULL)')
+  for (const { name, sql } of triggers) {
+    const head = sql
+      .slice(0, sql.search(/\bBEGIN\b/))
+      .replace(/^CREATE TRIGGER \S+/, `CREATE TRIGGER "watch ${name}"`)
+    db.exec(`${head} BEGIN INSERT INTO fired VALUES ('${name}'); END`)
+  }
+  return triggers.map((t) => t.name)
+}
+/** The watched triggers that fired so far. */
+const fired = () =>
+  inspectDb(t.server.store).prepare('SELECT DISTINCT name FROM fired ORDER BY name').pluck().all() as string[]
+
 /** A pipeline of `CONFIG` on `ci`, run to its end: a successful and a failed deployment. */
 async function runPipeline() {
   await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': CONFIG })
@@ -82,7 +108,9 @@ async function apiDeployment(environment: string, status: string) {
  * (their artifacts locked): rows each trigger's `WHEN` matches once copied back or set back.
  */
 async function deployedWorld() {
-  await ok('POST', `${APP}/hooks`, { json: { url: receiver.url, deployment_events: true, push_events: false } })
+  await ok('POST', `${APP}/hooks`, {
+    json: { url: receiver.url, deployment_events: true, push_events: false },
+  })
   await runPipeline()
   await apiDeployment('canary', 'running')
   const canceled = await apiDeployment('review', 'running')
@@ -95,7 +123,9 @@ async function deployedWorld() {
 
 /** Writes after the snapshot that move what the triggers follow. */
 async function moveOn() {
-  const [canary] = (await ok('GET', `${APP}/deployments`, { query: 'environment=canary' })) as unknown as Json[]
+  const [canary] = (await ok('GET', `${APP}/deployments`, {
+    query: 'environment=canary',
+  })) as unknown as Json[]
   await ok('PUT', `${APP}/deployments/${canary!.id as number}`, { json: { status: 'success' } })
   await runPipeline()
   const [production] = (await ok('GET', `${APP}/environments`, {
@@ -114,7 +144,11 @@ async function expectRestored(snapshot: Record<string, unknown[]>) {
   const sent = deliveries().length
   await apiDeployment('later', 'running')
   await settle()
-  expect(deliveries().slice(sent).map((r) => [r.body.environment, r.body.status])).toEqual([['later', 'running']])
+  expect(
+    deliveries()
+      .slice(sent)
+      .map((r) => [r.body.environment, r.body.status]),
+  ).toEqual([['later', 'running']])
 }
 
 /** Takes the reset's snapshot here, as the first reset does of the seed (tests only). */
@@ -134,6 +168,7 @@ describe.each([
   beforeEach(() => start(withData))
 
   it('a named snapshot restore: no deployment move recorded or sent for the deployments it copies back', async () => {
+    watchTriggers()
     await deployedWorld()
     expect((await t.http('POST', '/-/emulator/snapshots/deployed', { token: ROOT })).status).toBe(201)
     const snapshot = storeDump(t.server.store)
@@ -145,6 +180,7 @@ describe.each([
   })
 
   it("a reset's full copy-back", async () => {
+    watchTriggers()
     await deployedWorld()
     resetSnapshotHere()
     const snapshot = storeDump(t.server.store)
@@ -160,6 +196,7 @@ describe('putting state back with a data directory runs no trigger', () => {
   beforeEach(() => start(true))
 
   it("a reset's undo log: deployments, jobs, environments and pipelines set back to their images", async () => {
+    const watched = watchTriggers()
     await deployedWorld()
     resetSnapshotHere()
     const snapshot = storeDump(t.server.store)
@@ -169,8 +206,24 @@ describe('putting state back with a data directory runs no trigger', () => {
     db.exec(`UPDATE deployments SET status = 'created'`)
     db.exec(`UPDATE ci_builds SET status = 'running' WHERE status <> 'running'`)
     db.exec(`UPDATE pipelines SET status = 'running' WHERE status <> 'running'`)
+    // Every trigger fired on the writes: the rows the undo puts back match each one's WHEN.
+    expect(fired()).toEqual(watched)
     await reset()
     expect(t.server.store.snapshot.lastRestore).toBe('undo')
     await expectRestored(snapshot)
   })
+})
+
+it('every trigger of the main schema ends its WHEN with the guard a restore sets', async () => {
+  await start(false)
+  const triggers = inspectDb(t.server.store).prepare(TRIGGERS).all() as { name: string; sql: string }[]
+  expect(triggers.length).toBeGreaterThan(0)
+  for (const { name, sql } of triggers)
+    expect([
+      name,
+      sql
+        .slice(0, sql.search(/\bBEGIN\b/))
+        .trimEnd()
+        .endsWith(NOT_RESTORING),
+    ]).toEqual([name, true])
 })
