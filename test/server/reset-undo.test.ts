@@ -276,13 +276,13 @@ unit:
   allow_failure: true
 release:
   stage: deploy
-  environment: { name: production, url: https://example.com }
+  environment: { name: production, url: https://example.com, auto_stop_in: 1 day }
   script: [echo released]
   when: manual
 `
 
 /**
- * On pipelineSeed's acme/app: a webhook for pushes, jobs and pipelines (to `hookUrl`), commits and
+ * On pipelineSeed's acme/app: a webhook for pushes, jobs, pipelines and deployments (to `hookUrl`), commits and
  * files (one with a `.gitlab-ci.yml`, which makes a push pipeline), branches and an annotated tag,
  * jobs played, retried, cancelled and erased (a build's artifacts with it), the environments and
  * deployments they made and some made through the API, a triggered pipeline then deleted, and a relation import of an export of the project into itself.
@@ -294,7 +294,13 @@ async function writeRepositoryAndCi(hookUrl: string) {
   }
   await ok('POST', `${APP}/hooks`, {
     token: MARK,
-    json: { url: hookUrl, push_events: true, job_events: true, pipeline_events: true },
+    json: {
+      url: hookUrl,
+      push_events: true,
+      job_events: true,
+      pipeline_events: true,
+      deployment_events: true,
+    },
   })
   await ok('POST', `${APP}/repository/commits`, {
     token: MARK,
@@ -435,7 +441,9 @@ describe.each([
       await reset()
       const snapshot = state()
       await writeRepositoryAndCi(receiver.url)
-      expect(receiver.got.map((r) => r.headers['x-gitlab-event'])).toContain('Push Hook')
+      expect(receiver.got.map((r) => r.headers['x-gitlab-event'])).toEqual(
+        expect.arrayContaining(['Push Hook', 'Deployment Hook']),
+      )
       const written = state().store
       const changed = Object.keys(written).filter(
         (table) => JSON.stringify(written[table]) !== JSON.stringify(snapshot.store[table]),
