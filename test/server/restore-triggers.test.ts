@@ -206,7 +206,7 @@ describe('putting state back with a data directory runs no trigger', () => {
     db.exec(`UPDATE deployments SET status = 'created'`)
     db.exec(`UPDATE ci_builds SET status = 'running' WHERE status <> 'running'`)
     db.exec(`UPDATE pipelines SET status = 'running' WHERE status <> 'running'`)
-    // Every trigger fired on the writes: the rows the undo puts back match each one's WHEN.
+    // Every trigger fired on this world's writes: the undo puts back rows of the kinds each WHEN matches.
     expect(fired()).toEqual(watched)
     await reset()
     expect(t.server.store.snapshot.lastRestore).toBe('undo')
