@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { commitFiles } from '../support/ci-files.js'
 import { hookReceiver } from '../support/hook-receiver.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../support/server.js'
 import { storeDump } from '../support/store-dump.js'
 import { inspectDb } from '../../src/server/store/inspect.js'
@@ -87,10 +87,7 @@ async function runPipeline() {
   await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': CONFIG })
   const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
   expect(res.status).toBe(201)
-  for (let i = 0; i < 40; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
+  await runOut(t, clock)
   await settle()
 }
 

@@ -64,3 +64,19 @@ export async function developersMerge(t: TestServer, project: string, branch = '
   const res = await t.http('POST', path, { token, json: { name: branch, merge_access_level: 30 } })
   expect(res.status).toBe(201)
 }
+
+/**
+ * Moves `clock` 40 seconds, a second at a time, reading `project`'s pipelines after each step: the
+ * runner moves every job a step, so pipelines of a few short jobs run to their end.
+ */
+export async function runOut(
+  t: TestServer,
+  clock: ReturnType<typeof manualClock>,
+  project = 'acme/app',
+  token = 'glpat-mark-token',
+): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    clock.advance(1000)
+    await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines`, { token })
+  }
+}

@@ -5,7 +5,7 @@
  */
 import { commitFiles } from '../../support/ci-files.js'
 import { eventually, hookReceiver } from '../../support/hook-receiver.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 
 const MARK = 'glpat-mark-token' // maintainer
@@ -45,10 +45,7 @@ const runPipeline = async (config = CONFIG) => {
   await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': config })
   const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
   expect(res.status).toBe(201)
-  for (let i = 0; i < 40; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
+  await runOut(t, clock)
   await settle()
   return (res.body as Json).id as number
 }
