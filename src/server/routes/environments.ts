@@ -11,6 +11,8 @@ import {
   EnvironmentStopStale,
   AcceptedMessage,
   EnvironmentUpdate,
+  ReviewAppsDeleteQuery,
+  ReviewAppsDeletion,
 } from '../../schema/index.js'
 import { unauthorized } from '../grape/gitlab-errors.js'
 import type { Actor } from '../services/access.js'
@@ -142,6 +144,20 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       const p = project(h.actor, h.path.id)
       return h.reply.code(200).send(environments.stopStale(h.actor, p, h.params.before))
     },
+  )
+
+  route(
+    {
+      method: 'DELETE',
+      url: `${ENVIRONMENTS}/review_apps`,
+      summary:
+        'Delete the stopped review apps made before `before` (30 days ago), at most `limit`; a dry run unless `dry_run=false` (Developer)',
+      jobToken: true,
+      pathParams: IdPath,
+      input: ReviewAppsDeleteQuery,
+      response: { 200: ReviewAppsDeletion },
+    },
+    (h) => environments.deleteReviewApps(h.actor, project(h.actor, h.path.id), h.params),
   )
 
   route(

@@ -3,11 +3,12 @@ import type {
   DeploymentCreate,
   DeploymentListQuery,
   Environment,
-  EnvironmentBasic,
   EnvironmentCreate,
   EnvironmentListQuery,
   EnvironmentUpdate,
   Project,
+  ReviewAppsDeleteQuery,
+  ReviewAppsDeletion,
 } from '../../schema/index.js'
 import { guessTier, isEnvironmentName } from '../ci/environment.js'
 import { isoNow } from '../domain/clock.js'
@@ -23,6 +24,7 @@ import {
 } from '../grape/gitlab-errors.js'
 import { pageOf } from '../grape/pagination.js'
 import { pipelinePresenter } from '../present/pipelines.js'
+import { presentEnvironmentBasic } from '../present/environments.js'
 import { basicProjectDetails } from '../present/projects.js'
 import { presentUser } from '../present/users.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
@@ -32,6 +34,7 @@ import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { uniqueSlug } from './job-environments.js'
 import { environmentStops } from './environment-stops.js'
+import { deleteReviewApps } from './environment-review-apps.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 import { ciAbilities } from './ci-access.js'
 import { repositoryCore } from './repository/core.js'
@@ -110,14 +113,7 @@ export function environmentService(
     return row
   }
 
-  const basic = (row: EnvironmentRow): EnvironmentBasic => ({
-    id: row.id,
-    name: row.name,
-    slug: row.slug,
-    external_url: row.external_url,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  })
+  const basic = presentEnvironmentBasic
   const presentDeployment = (p: ProjectRow, row: DeploymentRow): Deployment => {
     const user = row.user_id === null ? undefined : store.users.get(row.user_id)
     const job = row.deployable_id === null ? undefined : store.pipelines.job(row.deployable_id)
@@ -298,6 +294,12 @@ export function environmentService(
       if (at < tenYearsAgo.getTime() || at > now.getTime() - WEEK_MS) throw badRequest('Invalid Date')
       stops.stopStale(p.id, new Date(at).toISOString())
       return { message: 'Successfully scheduled stale environments to stop' }
+    },
+
+    /** `DELETE .../environments/review_apps`: `read_environment` (403), then `deleteReviewApps`. */
+    deleteReviewApps(actor: Actor, p: ProjectRow, q: ReviewAppsDeleteQuery): ReviewAppsDeletion {
+      require(actor, p, Level.reporter)
+      return deleteReviewApps(ctx, p, mayWrite(actor, p, Level.developer), q)
     },
 
     /** The auto-stop at the clock's time (`Environments::AutoStopCronWorker`); the number stopped. */

@@ -29,7 +29,10 @@ child:
 `
 /** Runs a pipeline of CONFIG on `ci` out; its build, lint and child (the bridge) as the API shows them. */
 const run = async () => {
-  await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': CONFIG, 'ci/child.yml': 'c: { script: [echo c] }\n' })
+  await commitFiles(t, 'acme/app', 'ci', {
+    '.gitlab-ci.yml': CONFIG,
+    'ci/child.yml': 'c: { script: [echo c] }\n',
+  })
   const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
   expect(res.status).toBe(201)
   const pid = (res.body as Json).id as number
@@ -82,7 +85,9 @@ describe('POST .../artifacts/keep', () => {
     const hex = (lint.id as number).toString(16).padStart(16, '0')
     expect([bare.status, bare.body]).toEqual([404, { message: `404 #<Ci::Build:0x${hex}> Not Found` }])
     // Once its archive is deleted, a build that had one answers the same.
-    expect((await t.http('DELETE', `${APP}/jobs/${build.id as number}/artifacts`, { token: MARK })).status).toBe(204)
+    expect(
+      (await t.http('DELETE', `${APP}/jobs/${build.id as number}/artifacts`, { token: MARK })).status,
+    ).toBe(204)
     const gone = await t.http('POST', `${APP}/jobs/${build.id as number}/artifacts/keep`, { token: DANA })
     expect(gone.status).toBe(404)
     expect((gone.body as Json).message).toMatch(/^404 #<Ci::Build:0x[0-9a-f]{16}> Not Found$/)
@@ -90,7 +95,7 @@ describe('POST .../artifacts/keep', () => {
 })
 
 describe('an archived project', () => {
-  it("still deletes artifacts: `destroy_artifacts` is no ability ArchivedAbilities prevents", async () => {
+  it('still deletes artifacts: `destroy_artifacts` is no ability ArchivedAbilities prevents', async () => {
     const { build } = await run()
     expect((await t.http('POST', `${APP}/archive`, { token: ROOT })).status).toBe(201)
     const url = `${APP}/jobs/${build.id as number}/artifacts`
