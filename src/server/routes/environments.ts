@@ -29,6 +29,17 @@ const DEPLOYMENTS = '/api/v4/projects/:id/deployments'
 const DEPLOYMENT = `${DEPLOYMENTS}/:deployment_id`
 
 /**
+ * Which of `keys` a JSON body gives as `null`: the parser drops an optional `values` parameter's nil (Grape's
+ * validator lets it pass), which the model then receives.
+ */
+const nullsIn = (body: unknown, keys: readonly string[]): ReadonlySet<string> =>
+  new Set(
+    body !== null && typeof body === 'object'
+      ? keys.filter((k) => (body as Record<string, unknown>)[k] === null)
+      : [],
+  )
+
+/**
  * `lib/api/environments.rb` and `lib/api/deployments.rb` (`before { authenticate! }`: 401 first). Every route
  * takes a CI/CD job token (`job_token_allowed: true`), its job's user acting in its own project.
  */
@@ -95,7 +106,13 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       response: { 200: Environment },
     },
     (h) =>
-      environments.update(h.actor, project(h.actor, h.path.id, h.params), h.path.environment_id, h.params),
+      environments.update(
+        h.actor,
+        project(h.actor, h.path.id, h.params),
+        h.path.environment_id,
+        h.params,
+        nullsIn(h.req.body, ['tier', 'auto_stop_setting']),
+      ),
   )
 
   route(

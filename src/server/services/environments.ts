@@ -46,8 +46,8 @@ const MIN_SEARCH = 3
 const NAME_FORMAT =
   "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"
 
-/** `nullify_if_blank :description`. */
-const orNull = (text: string | undefined) => (text === undefined || text.trim() === '' ? null : text)
+/** `nullify_if_blank :external_url, :description`: a blank (or JSON null) is none. */
+const orNull = (text: string | null | undefined) => (text == null || text.trim() === '' ? null : text)
 
 /**
  * The parameter rules Grape checks before the endpoint runs (after `authenticate!`, before the project
@@ -226,7 +226,7 @@ export function environmentService(
         project_id: p.id,
         name: params.name,
         slug: '',
-        external_url: params.external_url ?? null,
+        external_url: orNull(params.external_url),
         tier: params.tier ?? guessTier(params.name),
         state: 'available',
         created_at: now,
@@ -242,15 +242,26 @@ export function environmentService(
 
     /**
      * `PUT .../environments/:environment_id` (`assign_attributes`, `save`): what is given changes;
-     * `updated_at` only moves when something did.
+     * `updated_at` only moves when something did. `nulls` are the parameters the body gives as `null`,
+     * which Grape's `values` lets through: a null `tier` is guessed again from the name
+     * (`ensure_environment_tier`); a null `auto_stop_setting` reaches a `NOT NULL` column, GitLab's 500,
+     * which we answer as the value outside `values` it is (400, nothing changed; our choice).
      */
-    update(actor: Actor, p: ProjectRow, id: number, params: EnvironmentUpdate): Environment {
+    update(
+      actor: Actor,
+      p: ProjectRow,
+      id: number,
+      params: EnvironmentUpdate,
+      nulls: ReadonlySet<string> = new Set(),
+    ): Environment {
       require(actor, p, Level.developer)
       const row = find(p, id)
+      if (nulls.has('auto_stop_setting')) throw paramError('auto_stop_setting does not have a valid value')
       const next = {
         ...row,
-        ...(params.external_url !== undefined ? { external_url: params.external_url } : {}),
+        ...(params.external_url !== undefined ? { external_url: orNull(params.external_url) } : {}),
         ...(params.tier !== undefined ? { tier: params.tier } : {}),
+        ...(nulls.has('tier') ? { tier: guessTier(row.name) } : {}),
         ...(params.description !== undefined ? { description: orNull(params.description) } : {}),
         ...(params.auto_stop_setting !== undefined ? { auto_stop_setting: params.auto_stop_setting } : {}),
       }
