@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
 import { BasicProjectDetails } from './namespace.js'
-import { boolParam, dateTimeParam } from './params.js'
+import { boolParam, dateTimeParam, rangeParam } from './params.js'
 import { Job, oneOf } from './pipeline.js'
 
 /** `Environment.tiers`. */
@@ -126,7 +126,7 @@ export type EnvironmentStopStale = Static<typeof EnvironmentStopStale>
  */
 export const ReviewAppsDeleteQuery = Type.Object({
   before: Type.Optional(dateTimeParam()),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  limit: Type.Optional(rangeParam(1, 1000, { default: 100 })),
   dry_run: Type.Optional(boolParam({ default: true })),
 })
 export type ReviewAppsDeleteQuery = Static<typeof ReviewAppsDeleteQuery>
