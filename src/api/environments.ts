@@ -8,6 +8,8 @@ import {
   type EnvironmentCreate,
   type EnvironmentListQuery,
   type EnvironmentUpdate,
+  ReviewAppsDeletion,
+  type ReviewAppsDeleteQuery,
 } from '../schema/environment.js'
 import type { CallOptions, Http, Query } from './http.js'
 import type { PageOptions } from './paginate.js'
@@ -69,6 +71,21 @@ export const environments = (http: Http) => {
         ...options,
         json: { before },
         response: AcceptedMessage,
+      }),
+    /**
+     * `DELETE /projects/:id/environments/review_apps` (Developer): the stopped environments of the
+     * `review` folder made before `before` (30 days ago unless given), at most `limit` (100); a dry run
+     * (nothing deleted) unless `dry_run: false`. GitLab answers 400 when there are none.
+     */
+    deleteStoppedReviewApps: (
+      project: ResourceRef,
+      query: ReviewAppsDeleteQuery = {},
+      options: CallOptions = {},
+    ) =>
+      http.request('DELETE', path`/projects/${project}/environments/review_apps`, {
+        ...options,
+        query: { ...options.query, ...(query as Query) },
+        response: ReviewAppsDeletion,
       }),
     /** `DELETE .../:environment_id`: a stopped one only (403 otherwise); 204. */
     remove: (project: ResourceRef, id: number, options: CallOptions = {}) =>

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, PageQuery, Timestamp, UserBasic } from './common.js'
 import { BasicProjectDetails } from './namespace.js'
-import { boolParam, dateTimeParam } from './params.js'
+import { boolParam, dateTimeParam, rangeParam } from './params.js'
 import { Job, oneOf } from './pipeline.js'
 
 /** `Environment.tiers`. */
@@ -118,6 +118,28 @@ export type EnvironmentStop = Static<typeof EnvironmentStop>
 /** `POST /projects/:id/environments/stop_stale`: those neither changed nor deployed to since `before`. */
 export const EnvironmentStopStale = Type.Object({ before: dateTimeParam() })
 export type EnvironmentStopStale = Static<typeof EnvironmentStopStale>
+
+/**
+ * `DELETE /projects/:id/environments/review_apps`: the stopped environments of the `review` folder made
+ * before `before` (30 days before now unless given), the oldest first, at most `limit` (1 to 1000, 100);
+ * a dry run (`dry_run`, true unless told) deletes nothing.
+ */
+export const ReviewAppsDeleteQuery = Type.Object({
+  before: Type.Optional(dateTimeParam()),
+  limit: Type.Optional(rangeParam(1, 1000, { default: 100 })),
+  dry_run: Type.Optional(boolParam({ default: true })),
+})
+export type ReviewAppsDeleteQuery = Static<typeof ReviewAppsDeleteQuery>
+
+/** What `DELETE .../environments/review_apps` answers: those it deletes, and those it may not. */
+export const ReviewAppsDeletion = Type.Object(
+  {
+    scheduled_entries: Type.Array(EnvironmentBasic),
+    unprocessable_entries: Type.Array(EnvironmentBasic),
+  },
+  { title: 'ReviewAppsDeletion' },
+)
+export type ReviewAppsDeletion = Static<typeof ReviewAppsDeletion>
 
 /** `GET /projects/:id/deployments` (`DeploymentsFinder`): `id` ascending unless told. */
 export const DeploymentListQuery = Type.Object({

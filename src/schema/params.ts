@@ -47,6 +47,10 @@ export const dateTimeParam = (options: { allowBlank?: boolean } = {}) =>
  */
 export const dateParam = () => Type.String({ format: 'date', 'x-grape': 'date' })
 
+/** An integer Grape checks against `values: min..max` (`does not have a valid value` outside it). */
+export const rangeParam = (minimum: number, maximum: number, options: object = {}) =>
+  Type.Integer({ ...options, minimum, maximum, 'x-grape': 'range' })
+
 /** A required string that must not be blank (Grape `allow_blank: false`). */
 export const nonBlankString = (options: object = {}) => Type.String({ ...options, 'x-allow-blank': false })
 

@@ -26,6 +26,8 @@ it('python-gitlab: project.environments and project.deployments', async () => {
     last: true,
     refused: [400, { name: ['has already been taken'] }],
     kept: ['available', 'Edited by python', 'with_action'],
+    cleared: null,
+    null_setting: [400, 'auto_stop_setting does not have a valid value'],
   })
 })
 

@@ -14,6 +14,13 @@ def file_types(job_id):
     return [a["file_type"] for a in project.jobs.get(job_id).attributes["artifacts"]]
 
 
+# A job without artifacts: GitLab's `not_found!(build)`, raised as python-gitlab's create error.
+lint = max(j.id for j in project.jobs.list(get_all=True) if j.name == "test")
+try:
+    project.jobs.get(lint, lazy=True).keep_artifacts()
+    no_archive = None
+except gitlab.exceptions.GitlabCreateError as err:
+    no_archive = [err.response_code, err.error_message]
 project.jobs.get(latest).keep_artifacts()
 kept = project.jobs.get(latest).artifacts_expire_at
 project.artifacts.delete()
@@ -25,6 +32,7 @@ print(
             "kept_expire_at": kept,
             "after_project_delete": after_project,
             "after_job_delete": file_types(latest),
+            "keep_without_archive": no_archive,
         }
     )
 )

@@ -19,6 +19,17 @@ kept.description = "Edited by python"
 kept.save()
 kept.stop()
 kept = project.environments.get(kept.id)
+# None is sent as a JSON null: the description goes (`nullify_if_blank`); a null setting is refused.
+edited = project.environments.get(kept.id)
+edited.description = None
+edited.save()
+cleared = project.environments.get(kept.id).description
+edited.auto_stop_setting = None
+try:
+    edited.save()
+    null_setting = None
+except gitlab.exceptions.GitlabUpdateError as err:
+    null_setting = [err.response_code, err.error_message]
 sha = project.branches.get("main").commit["id"]
 deployment = project.deployments.create(
     {"environment": "production", "sha": sha, "ref": "main", "tag": False, "status": "running"}
@@ -41,6 +52,8 @@ print(
             == project.deployments.get(deployment.id).environment["id"],
             "refused": refused,
             "kept": [kept.state, kept.description, kept.auto_stop_setting],
+            "cleared": cleared,
+            "null_setting": null_setting,
         }
     )
 )

@@ -26,6 +26,7 @@ type Schema = TSchema & {
   /** Grape's `given :parent do requires ... end`: parent -> the parameters its block requires. */
   'x-given'?: Record<string, string[]>
   minimum?: number
+  maximum?: number
   default?: unknown
 }
 
@@ -177,9 +178,15 @@ function coerce(name: string, schema: Schema, value: unknown, errors: string[]):
       if (value === '' || value === null) return null // Grape: blank -> nil
       const n = coerceInteger(value)
       if (n === INVALID) errors.push(`${name} is invalid`)
-      // `minimum` is Grape's `values: min..`, whose validator runs after a failed coercion too, on
-      // the text as given, which no range holds (`x is invalid, x does not have a valid value`).
-      if (schema.minimum !== undefined && (n === INVALID || (n as number) < schema.minimum))
+      // `minimum` is Grape's `values: min..`, and with `x-grape: 'range'` `maximum` its `min..max`
+      // (`rangeParam`; elsewhere a maximum is a cap the route applies itself). The validator runs after a
+      // failed coercion too, on the text as given, which no range holds (`x is invalid, x does not have a
+      // valid value`).
+      const max = grape === 'range' ? schema.maximum : undefined
+      const ranged = schema.minimum !== undefined || max !== undefined
+      const outside = (v: number) =>
+        (schema.minimum !== undefined && v < schema.minimum) || (max !== undefined && v > max)
+      if (ranged && (n === INVALID || outside(n as number)))
         errors.push(`${name} does not have a valid value`)
       return n
     }

@@ -11,6 +11,8 @@ import {
   EnvironmentStopStale,
   AcceptedMessage,
   EnvironmentUpdate,
+  ReviewAppsDeleteQuery,
+  ReviewAppsDeletion,
 } from '../../schema/index.js'
 import { unauthorized } from '../grape/gitlab-errors.js'
 import type { Actor } from '../services/access.js'
@@ -25,6 +27,17 @@ const ENVIRONMENTS = '/api/v4/projects/:id/environments'
 const ENVIRONMENT = `${ENVIRONMENTS}/:environment_id`
 const DEPLOYMENTS = '/api/v4/projects/:id/deployments'
 const DEPLOYMENT = `${DEPLOYMENTS}/:deployment_id`
+
+/**
+ * Which of `keys` a JSON body gives as `null`: the parser drops an optional `values` parameter's nil (Grape's
+ * validator lets it pass), which the model then receives.
+ */
+const nullsIn = (body: unknown, keys: readonly string[]): ReadonlySet<string> =>
+  new Set(
+    body !== null && typeof body === 'object'
+      ? keys.filter((k) => (body as Record<string, unknown>)[k] === null)
+      : [],
+  )
 
 /**
  * `lib/api/environments.rb` and `lib/api/deployments.rb` (`before { authenticate! }`: 401 first). Every route
@@ -93,7 +106,13 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       response: { 200: Environment },
     },
     (h) =>
-      environments.update(h.actor, project(h.actor, h.path.id, h.params), h.path.environment_id, h.params),
+      environments.update(
+        h.actor,
+        project(h.actor, h.path.id, h.params),
+        h.path.environment_id,
+        h.params,
+        nullsIn(h.req.body, ['tier', 'auto_stop_setting']),
+      ),
   )
 
   route(
@@ -142,6 +161,20 @@ export function environmentRoutes(api: ApiContext, environments: EnvironmentServ
       const p = project(h.actor, h.path.id)
       return h.reply.code(200).send(environments.stopStale(h.actor, p, h.params.before))
     },
+  )
+
+  route(
+    {
+      method: 'DELETE',
+      url: `${ENVIRONMENTS}/review_apps`,
+      summary:
+        'Delete the stopped review apps made before `before` (30 days ago), at most `limit`; a dry run unless `dry_run=false` (Developer)',
+      jobToken: true,
+      pathParams: IdPath,
+      input: ReviewAppsDeleteQuery,
+      response: { 200: ReviewAppsDeletion },
+    },
+    (h) => environments.deleteReviewApps(h.actor, project(h.actor, h.path.id), h.params),
   )
 
   route(

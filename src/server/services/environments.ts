@@ -3,11 +3,12 @@ import type {
   DeploymentCreate,
   DeploymentListQuery,
   Environment,
-  EnvironmentBasic,
   EnvironmentCreate,
   EnvironmentListQuery,
   EnvironmentUpdate,
   Project,
+  ReviewAppsDeleteQuery,
+  ReviewAppsDeletion,
 } from '../../schema/index.js'
 import { guessTier, isEnvironmentName } from '../ci/environment.js'
 import { isoNow } from '../domain/clock.js'
@@ -23,6 +24,7 @@ import {
 } from '../grape/gitlab-errors.js'
 import { pageOf } from '../grape/pagination.js'
 import { pipelinePresenter } from '../present/pipelines.js'
+import { presentEnvironmentBasic } from '../present/environments.js'
 import { basicProjectDetails } from '../present/projects.js'
 import { presentUser } from '../present/users.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
@@ -32,6 +34,7 @@ import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { uniqueSlug } from './job-environments.js'
 import { environmentStops } from './environment-stops.js'
+import { deleteReviewApps } from './environment-review-apps.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 import { ciAbilities } from './ci-access.js'
 import { repositoryCore } from './repository/core.js'
@@ -43,8 +46,8 @@ const MIN_SEARCH = 3
 const NAME_FORMAT =
   "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"
 
-/** `nullify_if_blank :description`. */
-const orNull = (text: string | undefined) => (text === undefined || text.trim() === '' ? null : text)
+/** `nullify_if_blank :external_url, :description`: a blank (or JSON null) is none. */
+const orNull = (text: string | null | undefined) => (text == null || text.trim() === '' ? null : text)
 
 /**
  * The parameter rules Grape checks before the endpoint runs (after `authenticate!`, before the project
@@ -110,14 +113,7 @@ export function environmentService(
     return row
   }
 
-  const basic = (row: EnvironmentRow): EnvironmentBasic => ({
-    id: row.id,
-    name: row.name,
-    slug: row.slug,
-    external_url: row.external_url,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  })
+  const basic = presentEnvironmentBasic
   const presentDeployment = (p: ProjectRow, row: DeploymentRow): Deployment => {
     const user = row.user_id === null ? undefined : store.users.get(row.user_id)
     const job = row.deployable_id === null ? undefined : store.pipelines.job(row.deployable_id)
@@ -230,7 +226,7 @@ export function environmentService(
         project_id: p.id,
         name: params.name,
         slug: '',
-        external_url: params.external_url ?? null,
+        external_url: orNull(params.external_url),
         tier: params.tier ?? guessTier(params.name),
         state: 'available',
         created_at: now,
@@ -246,15 +242,26 @@ export function environmentService(
 
     /**
      * `PUT .../environments/:environment_id` (`assign_attributes`, `save`): what is given changes;
-     * `updated_at` only moves when something did.
+     * `updated_at` only moves when something did. `nulls` are the parameters the body gives as `null`,
+     * which Grape's `values` lets through: a null `tier` is guessed again from the name
+     * (`ensure_environment_tier`); a null `auto_stop_setting` reaches a `NOT NULL` column, GitLab's 500,
+     * which we answer as the value outside `values` it is (400, nothing changed; our choice).
      */
-    update(actor: Actor, p: ProjectRow, id: number, params: EnvironmentUpdate): Environment {
+    update(
+      actor: Actor,
+      p: ProjectRow,
+      id: number,
+      params: EnvironmentUpdate,
+      nulls: ReadonlySet<string> = new Set(),
+    ): Environment {
       require(actor, p, Level.developer)
       const row = find(p, id)
+      if (nulls.has('auto_stop_setting')) throw paramError('auto_stop_setting does not have a valid value')
       const next = {
         ...row,
-        ...(params.external_url !== undefined ? { external_url: params.external_url } : {}),
+        ...(params.external_url !== undefined ? { external_url: orNull(params.external_url) } : {}),
         ...(params.tier !== undefined ? { tier: params.tier } : {}),
+        ...(nulls.has('tier') ? { tier: guessTier(row.name) } : {}),
         ...(params.description !== undefined ? { description: orNull(params.description) } : {}),
         ...(params.auto_stop_setting !== undefined ? { auto_stop_setting: params.auto_stop_setting } : {}),
       }
@@ -298,6 +305,12 @@ export function environmentService(
       if (at < tenYearsAgo.getTime() || at > now.getTime() - WEEK_MS) throw badRequest('Invalid Date')
       stops.stopStale(p.id, new Date(at).toISOString())
       return { message: 'Successfully scheduled stale environments to stop' }
+    },
+
+    /** `DELETE .../environments/review_apps`: `read_environment` (403), then `deleteReviewApps`. */
+    deleteReviewApps(actor: Actor, p: ProjectRow, q: ReviewAppsDeleteQuery): ReviewAppsDeletion {
+      require(actor, p, Level.reporter)
+      return deleteReviewApps(ctx, p, mayWrite(actor, p, Level.developer), q)
     },
 
     /** The auto-stop at the clock's time (`Environments::AutoStopCronWorker`); the number stopped. */

@@ -29,6 +29,12 @@ import { artifactExpired } from '../domain/artifact-expiry.js'
 import { destroyArtifacts, expireArtifacts } from './job-artifacts.js'
 
 const STATUSES = new Set<string>(literals(StatusSchema))
+/**
+ * A record as Ruby's `Object#to_s` prints it inside a message (`#<Ci::Build:0x000055d5c4a0e8b8>`):
+ * GitLab's shows the object's address, 16 hex digits; ours the record's id in their place.
+ */
+const rubyObject = (className: string, id: number) => `#<${className}:0x${id.toString(16).padStart(16, '0')}>`
+
 /** `Ci::Build#playable?` for the emulator's jobs: waiting for a person, or for its delay. */
 const PLAYABLE = new Set(['manual', 'scheduled'])
 
@@ -130,12 +136,22 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
   function requireRef(actor: Actor, p: ProjectRow, pipeline: PipelineRow): void {
     if (!pipelines.mayWriteRef(actor, p, pipeline.ref, pipeline.tag === 1)) throw forbidden()
   }
-  /** A job of the project (a build or a bridge) and its pipeline; 404 `Not found` otherwise. */
+  /** `find_job!`: a job of the project (a build or a bridge) and its pipeline; 404 `Not found` otherwise. */
   function find(p: ProjectRow, jobId: number): { job: JobRow; pipeline: PipelineRow } {
     const job = store.pipelines.job(jobId)
     const pipeline = job ? store.pipelines.get(p.id, job.pipeline_id) : undefined
     if (!job || !pipeline) throw recordNotFound()
     return { job, pipeline }
+  }
+  /**
+   * `find_build!` (`user_project.builds.find`): a build of the project; a bridge is ActiveRecord's 404
+   * `Not found`, as a missing job. Every `/jobs/:job_id/...` route finds builds only, but retry and play
+   * (`find_job!`).
+   */
+  function findBuild(p: ProjectRow, jobId: number): { job: JobRow; pipeline: PipelineRow } {
+    const found = find(p, jobId)
+    if (outputs.isBridge(found.job.id)) throw recordNotFound()
+    return found
   }
   const current = (job: JobRow) => store.pipelines.job(job.id) as JobRow
 
@@ -204,7 +220,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
 
     get(actor: Actor, ref: string, jobId: number): Job {
       const p = readableBuilds(actor, ref)
-      const { job, pipeline } = find(p, jobId)
+      const { job, pipeline } = findBuild(p, jobId)
       return show(p, pipeline, job)
     },
 
@@ -222,7 +238,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     /** `GET .../trace`: the log so far (empty before the job starts and after it is erased). */
     trace(actor: Actor, ref: string, jobId: number): { id: number; text: string } {
       const p = readableBuilds(actor, ref)
-      const { job } = find(p, jobId)
+      const { job } = findBuild(p, jobId)
       return { id: job.id, text: outputs.trace(job.id) ?? '' }
     },
 
@@ -261,7 +277,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     cancel(actor: Actor, ref: string, jobId: number, force: boolean | undefined): Job {
       const p = readable(actor, ref)
       require(actor, p, Level.developer)
-      const { job, pipeline } = find(p, jobId)
+      const { job, pipeline } = findBuild(p, jobId)
       requireRef(actor, p, pipeline)
       if (force) require(actor, p, Level.maintainer)
       if (CANCELABLE.has(job.status)) {
@@ -292,7 +308,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       const p = readable(actor, ref)
       if (!actor.user) throw unauthorized()
       requireUpdate(actor, p, Level.developer)
-      const { job, pipeline } = find(p, jobId)
+      const { job, pipeline } = findBuild(p, jobId)
       const own = pipeline.user_id === actor.user.id
       if (!own && !access.atLeast(actor, p, Level.maintainer)) throw forbidden()
       requireRef(actor, p, pipeline)
@@ -314,28 +330,30 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     /** `GET .../jobs/:job_id/artifacts`: the archive, streamed from the store. */
     artifacts(actor: Actor, ref: string, jobId: number): ArtifactDownload {
       const p = readableBuilds(actor, ref)
-      return archive(find(p, jobId).job)
+      return archive(findBuild(p, jobId).job)
     },
 
     /** `GET .../jobs/:job_id/artifacts/*artifact_path`: one file of the archive. */
     artifactFile(actor: Actor, ref: string, jobId: number, artifactPath: string): ArtifactDownload {
       const p = readableBuilds(actor, ref)
-      return entry(find(p, jobId).job, artifactPath, true)
+      return entry(findBuild(p, jobId).job, artifactPath, true)
     },
 
     /**
      * `POST .../jobs/:job_id/artifacts/keep` (`keep_artifacts!`): the archive no longer expires.
      * `authorize_update_builds!` (Developer, 403) before the job is looked up, then `update_build` on the
      * job (a ref the caller may not write: 403); a job whose archive is gone or past its `expire_at`
-     * (`artifacts?`) is 404 (`not_found!(build)`: GitLab names the record there, we answer `404 Not Found`).
+     * (`artifacts?`, locked or not) is 404 `not_found!(build)`, whose message holds the build as Ruby
+     * prints it (`404 #<Ci::Build:0x...> Not Found`): the object's address there, the job's id here.
      */
     keepArtifacts(actor: Actor, ref: string, jobId: number): Job {
       const p = readable(actor, ref)
       requireUpdate(actor, p, Level.developer)
-      const { job, pipeline } = find(p, jobId)
+      const { job, pipeline } = findBuild(p, jobId)
       requireRef(actor, p, pipeline)
       const artifact = outputs.artifact(job.id)
-      if (!artifact || artifactExpired(artifact.expire_at, isoNow(ctx.clock))) throw notFound()
+      if (!artifact || artifactExpired(artifact.expire_at, isoNow(ctx.clock)))
+        throw notFound(rubyObject('Ci::Build', job.id))
       outputs.keepArtifact(job.id)
       return show(p, pipeline, job)
     },
@@ -348,7 +366,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
     deleteArtifacts(actor: Actor, ref: string, jobId: number): void {
       const p = readable(actor, ref)
       requireMaintainer(actor, p)
-      const artifact = outputs.artifact(find(p, jobId).job.id)
+      const artifact = outputs.artifact(findBuild(p, jobId).job.id)
       if (artifact) destroyArtifacts(store, [artifact])
     },
 

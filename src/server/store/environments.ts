@@ -145,6 +145,12 @@ export function environmentTable(db: Db) {
     `SELECT * FROM environments WHERE auto_stop_at IS NOT NULL AND auto_stop_at < ? AND state = 'available'
      ORDER BY auto_stop_at, id`,
   )
+  // `Environment.stopped_review_apps`: stopped, of the `review` folder (`environment_type`, the name's
+  // first part), made before `?2`; the oldest first, at most `?3`.
+  const stoppedReviewApps = db.prepare(
+    `SELECT * FROM environments WHERE project_id = ?1 AND state = 'stopped' AND substr(name, 1, 7) = 'review/'
+       AND created_at < ?2 ORDER BY created_at, id LIMIT ?3`,
+  )
   const setUrl = db.prepare('UPDATE job_environments SET url = ? WHERE build_id = ?')
   const deploymentWhere = (f: DeploymentFilter) => {
     const parts = ['project_id = ?']
@@ -231,6 +237,9 @@ export function environmentTable(db: Db) {
     stopActions: (environmentId: number) => stopActions.all(environmentId) as JobRow[],
     /** The project's available environments neither updated nor deployed to since `before`, by id. */
     stale: (projectId: number, before: string) => stale.all(projectId, before) as EnvironmentRow[],
+    /** The project's stopped review apps made before `before`, the oldest first, at most `limit`. */
+    stoppedReviewApps: (projectId: number, before: string, limit: number) =>
+      stoppedReviewApps.all(projectId, before, limit) as EnvironmentRow[],
     /** The available environments whose `auto_stop_at` is before `now`, the earliest first. */
     autoStoppable: (now: string) => autoStoppable.all(now) as EnvironmentRow[],
     /** The job's `url` with its variables expanded, as the job ran (before its success moves the environment). */

@@ -78,6 +78,7 @@ export function jobOutputTable(db: Db) {
        AND b.pipeline_id = (SELECT MAX(id) FROM pipelines WHERE project_id = ? AND ref = ? AND status = 'success')
      ORDER BY b.id DESC LIMIT 1`,
   )
+  const bridge = db.prepare(`SELECT 1 FROM ci_builds b WHERE b.id = ? AND ${IS_BRIDGE}`).pluck()
   const keepArtifact = db.prepare('UPDATE ci_job_artifacts SET expire_at = NULL WHERE build_id = ?')
   const locked = db.prepare('SELECT 1 FROM ci_pipeline_artifact_locks WHERE pipeline_id = ?').pluck()
   const UNLOCKED = `NOT EXISTS (SELECT 1 FROM ci_pipeline_artifact_locks l WHERE l.pipeline_id = b.pipeline_id)`
@@ -97,6 +98,8 @@ export function jobOutputTable(db: Db) {
   return {
     /** The pipeline a bridge started (its `ci_processables` record, or `pipelines.upstream_job_id`). */
     downstreamOf: (jobId: number) => downstream.get(jobId, jobId) as PipelineRow | undefined,
+    /** Whether the job is a bridge (`Ci::Bridge`), which the routes scoped to `builds` do not find. */
+    isBridge: (jobId: number) => bridge.get(jobId) !== undefined,
     /**
      * A page of a project's builds (bridges left out), newest first, in `statuses` when given;
      * `limit + 1` rows tell the caller whether more follow.

@@ -73,6 +73,43 @@ describe('description and auto_stop_setting', () => {
     expect(((await get(ENVS)) as Json[]).map((e) => e.name)).toEqual(['y'])
   })
 
+  it('takes a JSON null as Grape hands it to the model: none, a tier guessed again, a refused setting', async () => {
+    const made = await post({
+      name: 'review/nulls',
+      tier: 'production',
+      external_url: 'https://r.example.com',
+      description: 'words',
+      auto_stop_setting: 'with_action',
+    })
+    expect(made.status).toBe(201)
+    const url = `${ENVS}/${(made.body as Json).id as number}`
+    // `nullify_if_blank`: null or blank is none; `ensure_environment_tier` guesses a null tier from the name.
+    const cleared = await t.http('PUT', url, {
+      token: DANA,
+      json: { external_url: '', description: null, tier: null },
+    })
+    expect(cleared.status).toBe(200)
+    expect(cleared.body).toMatchObject({
+      external_url: null,
+      description: null,
+      tier: 'development',
+      auto_stop_setting: 'with_action',
+    })
+    // The column holds no null (GitLab's save fails): refused, nothing changed.
+    const refused = await t.http('PUT', url, {
+      token: DANA,
+      json: { auto_stop_setting: null, tier: 'staging' },
+    })
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { error: 'auto_stop_setting does not have a valid value' },
+    ])
+    expect(await get(url)).toMatchObject({ tier: 'development', auto_stop_setting: 'with_action' })
+    // A blank URL on create is none too.
+    const bare = await post({ name: 'bare', external_url: ' ' })
+    expect([bare.status, (bare.body as Json).external_url]).toEqual([201, null])
+  })
+
   it('with_action: an environment without stop actions stays available, by the API or the auto-stop', async () => {
     const made = await post({ name: 'manual', auto_stop_setting: 'with_action' })
     const url = `${ENVS}/${(made.body as Json).id as number}`

@@ -118,6 +118,23 @@ describe('stopping an environment', () => {
     expect((await get(`${APP}/jobs/${stop.id as number}`)).status).toBe('manual')
   })
 
+  it("in an archived project: a Developer's stop is 403 (no update_environment, no create_deployment), a Maintainer's goes", async () => {
+    const { url } = await deployed()
+    const plain = await t.http('POST', ENVS, { token: MARK, json: { name: 'plain' } })
+    const plainUrl = `${ENVS}/${(plain.body as Json).id as number}`
+    expect((await t.http('POST', `${APP}/archive`, { token: ROOT })).status).toBe(201)
+    for (const target of [url, plainUrl]) {
+      const refused = await t.http('POST', `${target}/stop`, { token: DANA })
+      expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
+      expect((await get(target)).state).toBe('available')
+    }
+    // `stop_environment` is a Maintainer's project ability, which ArchivedAbilities leaves.
+    const forced = await t.http('POST', `${url}/stop`, { token: MARK, json: { force: true } })
+    expect([forced.status, (forced.body as Json).state]).toEqual([200, 'stopped'])
+    const stopped = await t.http('POST', `${plainUrl}/stop`, { token: MARK })
+    expect([stopped.status, (stopped.body as Json).state]).toEqual([200, 'stopped'])
+  })
+
   it('force: true also ends a stop under way', async () => {
     const { url } = await deployed()
     expect(((await t.http('POST', `${url}/stop`, { token: DANA })).body as Json).state).toBe('stopping')

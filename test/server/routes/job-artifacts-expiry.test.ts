@@ -72,7 +72,9 @@ describe('artifacts that expire', () => {
     expect(expired.artifacts_expire_at).toBe(first.artifacts_expire_at)
     expect([await archive(first.id), await file(first.id)]).toEqual([200, 200])
     const keep = await t.http('POST', `${APP}/jobs/${first.id as number}/artifacts/keep`, { token: MARK })
-    expect([keep.status, keep.body]).toEqual([404, { message: '404 Not Found' }])
+    // `artifacts?` asks the expiry alone, lock or not: `not_found!(build)`.
+    const hex = (first.id as number).toString(16).padStart(16, '0')
+    expect([keep.status, keep.body]).toEqual([404, { message: `404 #<Ci::Build:0x${hex}> Not Found` }])
 
     // A newer successful pipeline of the ref unlocks the older one: the next clock move destroys its archive.
     const second = await run()
@@ -128,6 +130,37 @@ describe('artifacts that expire', () => {
     })
     await advance(400 * 24 * HOUR)
     expect([await archive(never.id), await archive(kept.id)]).toEqual([200, 200])
+  })
+})
+
+describe('child pipelines', () => {
+  it('are locked as any pipeline, kept with the latest, and unlocked with the older ones of their ref', async () => {
+    // `Chain::Seed` gives a child the parent's `ci_ref`; `before_pipeline` leaves the new pipeline's family
+    // locked and unlocks every older pipeline of the ref, children too. A child's own success moves no
+    // ref (`last_finished_for_ref_id` counts `ci_sources` only).
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': `${config('1 hour')}child:\n  stage: test\n  trigger: { include: ci/child.yml, strategy: depend }\n`,
+      'ci/child.yml': `made:\n  script: [echo c > c.txt]\n  artifacts: { paths: [c.txt], expire_in: 1 hour }\n`,
+    })
+    /** The `made` job of the newest child pipeline. */
+    const childJob = async () => {
+      const [child] = (
+        await t.http('GET', `${APP}/pipelines`, { token: MARK, query: 'source=parent_pipeline' })
+      ).body as Json[]
+      const jobs = (await t.http('GET', `${APP}/pipelines/${child!.id as number}/jobs`, { token: MARK }))
+        .body as Json[]
+      return jobs.find((j) => j.name === 'made') as Json
+    }
+    await run()
+    const first = await childJob()
+    expect(first).toMatchObject({ status: 'success', artifacts_file: { filename: 'artifacts.zip' } })
+    await advance(2 * HOUR)
+    expect(await archive(first.id)).toBe(200)
+    await run()
+    const second = await childJob()
+    expect(second.id).not.toBe(first.id)
+    await advance(2 * HOUR)
+    expect([await archive(first.id), await archive(second.id)]).toEqual([404, 200])
   })
 })
 

@@ -1,0 +1,40 @@
+import type { ReviewAppsDeleteQuery, ReviewAppsDeletion } from '../../schema/index.js'
+import { messageError } from '../grape/gitlab-errors.js'
+import { presentEnvironmentBasic } from '../present/environments.js'
+import type { ProjectRow } from '../store/projects.js'
+import type { ServiceContext } from './context.js'
+
+/** `30.days.ago`, `before`'s default. */
+const THIRTY_DAYS_MS = 30 * 86_400_000
+const NOT_ALLOWED = 'You do not have permission to destroy environments in this project'
+const NONE_DELETABLE =
+  'Failed to authorize deletions for some or all of the environments. Ask someone with more permissions to delete the environments.'
+
+/** The service's refusal as the API renders it: `render_api_error!` of both lists and the message. */
+const refusal = (status: number, message: string) =>
+  messageError(status, { scheduled_entries: [], unprocessable_entries: [], message })
+
+/**
+ * `DELETE /projects/:id/environments/review_apps` (`Environments::ScheduleToDeleteReviewAppsService`,
+ * `lib/api/environments.rb`), once the caller may read the project's environments. Without
+ * `destroy_environment` on the project (`mayDestroy`: Developer, never in an archived project) 401 with
+ * GitLab's message. The stopped review apps made before `before` (the clock's 30 days ago unless given),
+ * the oldest first, at most `limit`, are `scheduled_entries`; none is a 400 (GitLab asks that some be
+ * deletable, and every stopped one is). A dry run (the default) changes nothing. Otherwise GitLab sets
+ * their `auto_delete_at` a week ahead and a cron deletes them then; the store keeps no such time, so they
+ * are deleted at once here (our choice; their deployments go with them).
+ */
+export function deleteReviewApps(
+  ctx: ServiceContext,
+  p: ProjectRow,
+  mayDestroy: boolean,
+  q: ReviewAppsDeleteQuery,
+): ReviewAppsDeletion {
+  if (!mayDestroy) throw refusal(401, NOT_ALLOWED)
+  const before = q.before === undefined ? ctx.clock.now().getTime() - THIRTY_DAYS_MS : Date.parse(q.before)
+  const table = ctx.store.environments
+  const rows = table.stoppedReviewApps(p.id, new Date(before).toISOString(), q.limit ?? 100)
+  if (rows.length === 0) throw refusal(400, NONE_DELETABLE)
+  if (q.dry_run === false) ctx.store.transaction(() => rows.forEach((row) => table.remove(row.id)))
+  return { scheduled_entries: rows.map(presentEnvironmentBasic), unprocessable_entries: [] }
+}
