@@ -1,5 +1,6 @@
+import { Type } from '@sinclair/typebox'
 import type { ResourceRef } from '../schema/common.js'
-import type { Bridge, JobPlayBody, JobScopeQuery } from '../schema/job.js'
+import { Bridge, type JobPlayBody, type JobScopeQuery } from '../schema/job.js'
 import { Job } from '../schema/pipeline.js'
 import { AcceptedMessage } from '../schema/project-export.js'
 import type { CallOptions, Http, Query } from './http.js'
@@ -48,12 +49,15 @@ export function jobs(http: Http) {
         ...options,
         headers: { accept: 'text/plain', ...options.headers },
       }),
-    /** `POST .../play` (Developer): starts a manual job, with variables for its run. */
+    /**
+     * `POST .../play` (Developer): starts a manual job, with variables for its run. A trigger job
+     * answers as a bridge (`downstream_pipeline`, no runner or artifacts).
+     */
     play: (project: ResourceRef, jobId: number, body: JobPlayBody = {}, options: CallOptions = {}) =>
       http.request('POST', path`/projects/${project}/jobs/${jobId}/play`, {
         ...options,
         json: body,
-        response: Job,
+        response: Type.Union([Job, Bridge]),
       }),
     /** `POST .../retry` (Developer): a new job in the old one's place; answers with the new job. */
     retry: (project: ResourceRef, jobId: number, options: CallOptions = {}) =>

@@ -66,16 +66,15 @@ export async function developersMerge(t: TestServer, project: string, branch = '
 }
 
 /**
- * Moves `clock` 40 seconds, a second at a time, reading `project`'s pipelines after each step: the
- * runner moves every job a step, so pipelines of a few short jobs run to their end.
+ * Moves `clock` `steps` seconds (40 unless told), a second at a time, reading `project`'s pipelines after
+ * each step: the runner moves every job a step, so pipelines of a few short jobs run to their end.
  */
 export async function runOut(
   t: TestServer,
   clock: ReturnType<typeof manualClock>,
-  project = 'acme/app',
-  token = 'glpat-mark-token',
+  { project = 'acme/app', token = 'glpat-mark-token', steps = 40 } = {},
 ): Promise<void> {
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < steps; i++) {
     clock.advance(1000)
     await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines`, { token })
   }

@@ -102,11 +102,12 @@ export function jobRoutes(api: ApiContext, jobs: JobService): void {
     {
       method: 'POST',
       url: '/api/v4/projects/:id/jobs/:job_id/play',
-      summary: 'Start a manual or delayed job, with variables for its run (Developer)',
+      summary:
+        'Start a manual or delayed job, with variables for its run (Developer); a trigger job answers as a bridge',
       auth: 'required',
       pathParams: JobPath,
       input: JobPlayBody,
-      response: { 200: Job },
+      response: { 200: Type.Union([Job, Bridge]) },
     },
     (h) => jobs.play(h.actor, h.path.id, h.path.job_id, h.params),
   )

@@ -100,6 +100,27 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
   const show = (p: ProjectRow, pipeline: PipelineRow, job: JobRow): Job =>
     showWith(p, pipeline, job, pipelineCommit(store, pipeline))
 
+  /** A trigger job as `Entities::Ci::Bridge` shows it: the basic job and the pipeline it started (or null). */
+  function showBridge(p: ProjectRow, pipeline: PipelineRow, job: JobRow): Bridge {
+    const {
+      artifacts_file: _file,
+      artifacts: _artifacts,
+      runner: _runner,
+      runner_manager: _manager,
+      artifacts_expire_at: _expire,
+      archived: _archived,
+      tag_list: _tags,
+      ...basic
+    } = show(p, pipeline, job)
+    const downstream = outputs.downstreamOf(job.id)
+    const downstreamProject = downstream ? store.projects.get(downstream.project_id) : undefined
+    return {
+      ...basic,
+      downstream_pipeline:
+        downstream && downstreamProject ? present.basic(downstreamProject, downstream) : null,
+    }
+  }
+
   /** The project as the caller may see it (404 `Project Not Found` otherwise). */
   const readable = (actor: Actor, ref: string): ProjectRow => pipelines.project(actor, ref)
   /**
@@ -242,8 +263,11 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       return { id: job.id, text: outputs.trace(job.id) ?? '' }
     },
 
-    /** `POST .../play`: a manual or delayed job starts now, with the caller as its user. */
-    play(actor: Actor, ref: string, jobId: number, body: JobPlayBody): Job {
+    /**
+     * `POST .../play`: a manual or delayed job starts now, with the caller as its user. A build answers
+     * as `Entities::Ci::Job`, a trigger job as `Entities::Ci::Bridge` (`lib/api/ci/jobs.rb`).
+     */
+    play(actor: Actor, ref: string, jobId: number, body: JobPlayBody): Job | Bridge {
       const p = readableBuilds(actor, ref)
       const { job, pipeline } = find(p, jobId)
       requireUpdate(actor, p, Level.developer)
@@ -255,7 +279,9 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
           ? JSON.stringify(body.job_variables_attributes)
           : null,
       })
-      return show(p, store.pipelines.byId(pipeline.id) as PipelineRow, current(job))
+      const played = store.pipelines.byId(pipeline.id) as PipelineRow
+      if (outputs.isBridge(job.id)) return showBridge(p, played, current(job))
+      return show(p, played, current(job))
     },
 
     /** `POST .../retry`: a new job in the old one's place (the old one `retried`), the skipped ones after it reset. */
@@ -300,15 +326,16 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
 
     /**
      * `POST .../erase`: a finished job's trace and artifacts go (`Ci::BuildEraseService`).
-     * `authorize_update_builds!` (Developer) comes before the job is looked up (403 before 404), then
-     * `erase_build`: Maintainer, or the Developer whose pipeline it is, and never on a ref the caller
-     * may not write (`protected_ref` prevents it, Maintainers included).
+     * The job is looked up first (404 for a missing one, whatever the caller's role), then `erase_build`
+     * (403): `update_build` (Developer), and Maintainer or the Developer whose pipeline it is, and never
+     * on a ref the caller may not write (`protected_ref` prevents it, Maintainers included).
+     * (`lib/api/ci/jobs.rb`: `find_build!`, then `authorize!(:erase_build, build)`.)
      */
     erase(actor: Actor, ref: string, jobId: number): Job {
       const p = readable(actor, ref)
       if (!actor.user) throw unauthorized()
-      requireUpdate(actor, p, Level.developer)
       const { job, pipeline } = findBuild(p, jobId)
+      requireUpdate(actor, p, Level.developer)
       const own = pipeline.user_id === actor.user.id
       if (!own && !access.atLeast(actor, p, Level.maintainer)) throw forbidden()
       requireRef(actor, p, pipeline)
@@ -402,25 +429,7 @@ export function jobService(ctx: ServiceContext, runner: PipelineRunner, pipeline
       if (!pipeline) throw recordNotFound()
       const rows = outputs.bridges(pipeline.id, scopeList(q.scope))
       const page = slicePage(rows, pageOf(q))
-      const items = page.items.map((job): Bridge => {
-        const {
-          artifacts_file: _file,
-          artifacts: _artifacts,
-          runner: _runner,
-          runner_manager: _manager,
-          artifacts_expire_at: _expire,
-          archived: _archived,
-          tag_list: _tags,
-          ...basic
-        } = show(p, pipeline, job)
-        const downstream = outputs.downstreamOf(job.id)
-        const downstreamProject = downstream ? store.projects.get(downstream.project_id) : undefined
-        return {
-          ...basic,
-          downstream_pipeline:
-            downstream && downstreamProject ? present.basic(downstreamProject, downstream) : null,
-        }
-      })
+      const items = page.items.map((job) => showBridge(p, pipeline, job))
       return { ...page, items }
     },
   }

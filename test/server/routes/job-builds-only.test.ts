@@ -4,7 +4,7 @@
  * order with its bodies (lib/api/ci/job_artifacts.rb, lib/api/ci/jobs.rb). Against the real server.
  */
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 
 const MARK = 'glpat-mark-token' // maintainer
@@ -27,19 +27,16 @@ child:
   stage: test
   trigger: { include: ci/child.yml }
 `
-/** Runs a pipeline of CONFIG on `ci` out; its build, lint and child (the bridge) as the API shows them. */
-const run = async () => {
+/** Runs a pipeline of `config` on `ci` out; its build, lint and child (the bridge) as the API shows them. */
+const run = async (config = CONFIG) => {
   await commitFiles(t, 'acme/app', 'ci', {
-    '.gitlab-ci.yml': CONFIG,
+    '.gitlab-ci.yml': config,
     'ci/child.yml': 'c: { script: [echo c] }\n',
   })
   const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
   expect(res.status).toBe(201)
   const pid = (res.body as Json).id as number
-  for (let i = 0; i < 20; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
+  await runOut(t, clock, { steps: 20 })
   const jobs = (await t.http('GET', `${APP}/pipelines/${pid}/jobs`, { token: MARK })).body as Json[]
   const bridges = (await t.http('GET', `${APP}/pipelines/${pid}/bridges`, { token: MARK })).body as Json[]
   const named = (name: string) => jobs.find((j) => j.name === name) as Json
@@ -69,6 +66,23 @@ describe('a bridge on the routes scoped to builds', () => {
     // Nothing changed: the bridge is neither canceled nor erased.
     const after = (await t.http('GET', `${APP}/pipelines/${pid}/bridges`, { token: MARK })).body as Json[]
     expect(after.map((b) => [b.id, b.status, b.erased_at])).toEqual([[bridge.id, 'success', null]])
+  })
+})
+
+describe('POST .../play on a manual trigger job', () => {
+  it('answers the bridge as Entities::Ci::Bridge: downstream_pipeline, no runner or artifacts', async () => {
+    const manual = CONFIG.replace('child:\n  stage: test\n', 'child:\n  stage: test\n  when: manual\n')
+    const { pid, bridge } = await run(manual)
+    expect(bridge).toMatchObject({ name: 'child', status: 'manual', downstream_pipeline: null })
+    const play = await t.http('POST', `${APP}/jobs/${bridge.id as number}/play`, { token: MARK })
+    expect(play.status).toBe(200)
+    const body = play.body as Json
+    expect(Object.keys(body).sort()).toEqual(Object.keys(bridge).sort())
+    expect(body).toMatchObject({ id: bridge.id, name: 'child', user: { username: 'mark' } })
+    expect(body.status).not.toBe('manual')
+    // The same record the pipeline's bridges list shows at that moment.
+    const listed = (await t.http('GET', `${APP}/pipelines/${pid}/bridges`, { token: MARK })).body as Json[]
+    expect(listed).toEqual([body])
   })
 })
 

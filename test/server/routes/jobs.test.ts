@@ -372,17 +372,32 @@ describe('acting on jobs', () => {
     expect(again.status).toBe(403)
   })
 
-  it('erase needs update_build first (403 before 404) and never runs on a ref the caller may not write', async () => {
-    // `authorize_update_builds!` comes before `find_build!`: a Guest is refused whatever the job.
-    const guest = await post('/jobs/999999/erase', GUS)
-    expect([guest.status, guest.body]).toEqual([403, { message: '403 Forbidden' }])
-    expect((await post('/jobs/999999/erase', DANA)).status).toBe(404)
+  it('erase looks the job up first (404 before 403) and never runs on a ref the caller may not write', async () => {
+    // `find_build!` comes before `erase_build`: a missing job is 404 for a Reporter or a Guest too.
+    const users = await t.http('GET', '/api/v4/users', { token: ROOT, query: 'username=otto' })
+    const ottoId = (users.body as Json[])[0]!.id
+    const reporter = await t.http('POST', `${P}/members`, {
+      token: ROOT,
+      json: { user_id: ottoId, access_level: 20 },
+    })
+    expect(reporter.status).toBe(201)
+    const NOT_FOUND = [404, { message: '404 Not found' }]
+    for (const token of [OTTO, GUS, DANA]) {
+      const missing = await post('/jobs/999999/erase', token)
+      expect([missing.status, missing.body]).toEqual(NOT_FOUND)
+    }
     const pid = await triggerPipeline(t, 'acme/app')
     defineJobs(t, pid, {
       build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'always' } },
     })
     await runOut()
     const build = await byName(pid, 'build')
+    // An existing job: `erase_build` needs `update_build`, which a Reporter or a Guest lacks.
+    for (const token of [OTTO, GUS]) {
+      const refused = await post(`/jobs/${build.id as number}/erase`, token)
+      expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }])
+    }
+    expect(stored('SELECT build_id FROM ci_job_artifacts')).toEqual([{ build_id: build.id }])
     // main protected so that no one may push or merge: `protected_ref` prevents `erase_build`, the
     // Maintainer whose pipeline it is included (app/policies/ci/build_policy.rb).
     const branches = `${P}/protected_branches`

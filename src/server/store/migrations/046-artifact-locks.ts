@@ -7,9 +7,10 @@
  *   latest artifacts (`Project#default_pipeline_lock`; the store's insert locks it, not a trigger, which
  *   would also fire for the rows a snapshot's restore copies back); once a pipeline succeeds with no newer one of its
  *   ref finished, the older pipelines of that ref are unlocked (`Ci::Ref`'s transition to `success` or
- *   `fixed`, `Ci::UnlockArtifactsService` with `before_pipeline`). A child pipeline moves no ref
- *   (it has no `ci_ref`); the children of older pipelines are unlocked with their parents (our choice:
- *   GitLab's `ci_ref.pipelines` leaves them to the cleanup of their parents).
+ *   `fixed`, `Ci::UnlockArtifactsService` with `before_pipeline`). A child pipeline has its parent's
+ *   `ci_ref` (`Ci::Ref.ensure_for`: the same project and ref) but moves it not: `parent_pipeline` is a
+ *   dangling source, outside the `ci_sources` of `Ci::Pipeline.last_finished_for_ref_id`. Being of the
+ *   ref, the children of older pipelines are among `ci_ref.pipelines` and are unlocked with them.
  * - `ci_job_states.artifacts_expire_at`: a build's `artifacts_expire_at` once its archive is gone
  *   (destroyed on expiry or deleted): `ci_builds` keeps it where `ci_job_artifacts` lost its row.
  * `ADD COLUMN` has no `IF NOT EXISTS`: `done` finds the column when a store whose `user_version` was set
