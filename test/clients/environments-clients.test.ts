@@ -7,7 +7,7 @@
 import { join } from 'node:path'
 import { commitFiles } from '../support/ci-files.js'
 import { eventually, hookReceiver } from '../support/hook-receiver.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../support/pipeline-seed.js'
 import { runPythonGitlab } from '../support/python-gitlab.js'
 import { serverEach } from '../support/server.js'
 
@@ -66,21 +66,15 @@ close:
   script: [echo]
 `,
   })
-  const runOut = async () => {
-    for (let i = 0; i < 20; i++) {
-      clock.advance(1000)
-      await t.http('GET', `${APP}/pipelines`, { token: 'glpat-mark-token' })
-    }
-  }
   const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
   expect(res.status).toBe(201)
-  await runOut()
+  await runOut(t, clock, { steps: 20 })
   const out = await runPythonGitlab(join(__dirname, 'python_gitlab_environment_stops.py'), {
     GITLAB_URL: t.baseUrl,
     GITLAB_TOKEN: 'glpat-dana-token',
   })
   expect(out).toEqual({ before: ['available', true], after: 'stopping', stopping: ['review/ci'] })
-  await runOut()
+  await runOut(t, clock, { steps: 20 })
   const env = await t.http('GET', `${APP}/environments?name=review/ci`, { token: 'glpat-mark-token' })
   expect((env.body as Record<string, unknown>[]).map((e) => e.state)).toEqual(['stopped'])
 })

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { commitFiles } from '../support/ci-files.js'
 import { goProgram, run } from '../support/go-gitlab.js'
 import { eventually, hookReceiver } from '../support/hook-receiver.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../support/pipeline-seed.js'
 import { serverEach } from '../support/server.js'
 
 const parse = goProgram('go_gitlab_webhooks.go')
@@ -56,10 +56,7 @@ it('go-gitlab parses every kind of delivery into its typed event', async () => {
     expect(comment.status).toBe(201)
     const pipeline = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
     expect(pipeline.status).toBe(201)
-    for (let i = 0; i < 10; i++) {
-      clock.advance(1000)
-      await t.http('GET', `${APP}/pipelines`, { token })
-    }
+    await runOut(t, clock, { steps: 10 })
     const kinds = (r: { headers: Record<string, unknown> }) => String(r.headers['x-gitlab-event'])
     await eventually(
       async () => receiver.got.map(kinds),

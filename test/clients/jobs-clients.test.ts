@@ -8,7 +8,7 @@ import { Gitlab } from '@gitbeaker/rest'
 import { unzipSync } from 'fflate'
 import { collect, createClient } from '../../src/api/client.js'
 import { defineJobs } from '../support/job-definitions.js'
-import { manualClock, pipelineSeed, triggerPipeline } from '../support/pipeline-seed.js'
+import { manualClock, pipelineSeed, runOut, triggerPipeline } from '../support/pipeline-seed.js'
 import { runPythonGitlab } from '../support/python-gitlab.js'
 import { serverEach } from '../support/server.js'
 
@@ -29,10 +29,7 @@ async function ranPipeline(failing = false): Promise<number> {
     },
     test: { script: failing ? ['echo failing', 'exit 1'] : ['echo testing'] },
   })
-  for (let i = 0; i < 20; i++) {
-    clock.advance(1000)
-    await t.http('GET', `/api/v4/projects/acme%2Fapp/pipelines/${pid}`, { token: ROOT })
-  }
+  await runOut(t, clock, { token: ROOT, steps: 20 })
   return pid
 }
 const text = async (body: AsyncIterable<Uint8Array> | NodeJS.ReadableStream) => {

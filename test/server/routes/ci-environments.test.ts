@@ -4,7 +4,7 @@
  * `CI_ENVIRONMENT_*` variables, and GitLab's errors for a bad `environment:` entry.
  */
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 import { eventually, hookReceiver } from '../../support/hook-receiver.js'
 
@@ -36,12 +36,6 @@ plain:
   script: ['${SHOW}']
 `
 
-const runOut = async () => {
-  for (let i = 0; i < 40; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
-}
 const trigger = () => t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
 /** The line the job's script printed, by job name. */
 const shown = async (pid: number) => {
@@ -78,7 +72,7 @@ describe('jobs with an environment', () => {
     expect(group.status).toBe(201)
     const res = await trigger()
     expect(res.status).toBe(201)
-    await runOut()
+    await runOut(t, clock)
     expect(await shown((res.body as Json).id as number)).toEqual({
       review:
         'env=review/ci slug=review-ci-oxcorx action=start tier=development url=https://review-ci-oxcorx.example.com v=review-glob g=group-review',
@@ -98,7 +92,7 @@ describe('jobs with an environment', () => {
       })
       expect(hook.status).toBe(201)
       expect((await trigger()).status).toBe(201)
-      await runOut()
+      await runOut(t, clock)
       const bodies = await eventually(
         async () => receiver.got.map((r) => r.body),
         (got) =>
@@ -142,7 +136,7 @@ cleanup: { stage: cleanup, script: [echo] }
       ['cleanup', 'created', null],
       ['deploy', 'failed', 'environment_creation_failure'],
     ])
-    await runOut()
+    await runOut(t, clock)
     expect(await jobs()).toEqual([
       ['build', 'success', null],
       ['cleanup', 'skipped', null],

@@ -4,7 +4,7 @@
  * variables of its group and the group's ancestors.
  */
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock } from '../../support/pipeline-seed.js'
+import { manualClock, runOut } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -139,12 +139,6 @@ show:
   script:
     - echo "top=$TOP near=$NEAR own=$OWN secret=$SECRET prot=$PROT"
 `
-  const runOut = async () => {
-    for (let i = 0; i < 20; i++) {
-      clock.advance(1000)
-      await t.http('GET', `${APP}/pipelines`, { token: MARK })
-    }
-  }
   const traceOf = async (pid: number) => {
     const jobs = (await t.http('GET', `${APP}/pipelines/${pid}/jobs`, { token: MARK })).body as Json[]
     return (await t.http('GET', `${APP}/jobs/${jobs[0]!.id as number}/trace`, { token: MARK })).text
@@ -152,7 +146,7 @@ show:
   const run = async () => {
     const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${TRIGGER}` })
     expect(res.status).toBe(201)
-    await runOut()
+    await runOut(t, clock, { project: 'acme/team/app', steps: 20 })
     return traceOf((res.body as Json).id as number)
   }
 

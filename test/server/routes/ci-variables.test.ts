@@ -3,7 +3,7 @@
  * validation bodies, environment scopes and their 409, the access matrix, and what jobs see of them.
  */
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 import { inspectDb } from '../../../src/server/store/inspect.js'
 
@@ -211,12 +211,6 @@ show:
     - echo "yaml=$FROM_YAML over=$OVERRIDDEN secret=$SECRET prot=$PROT ref=$REF_TO raw=$RAW_ONE file=$A_FILE"
     - cat "$A_FILE"
 `
-  const runOut = async () => {
-    for (let i = 0; i < 20; i++) {
-      clock.advance(1000)
-      await t.http('GET', `${APP}/pipelines`, { token: MARK })
-    }
-  }
   const trigger = (variables = '') =>
     t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}${variables}` })
   const traceOf = async (pid: number) => {
@@ -241,7 +235,7 @@ show:
   it("joins the job with GitLab precedence, masks, expands all but raw, gives a file variable's path, and keeps protected ones off unprotected refs", async () => {
     const res = await trigger()
     expect(res.status).toBe(201)
-    await runOut()
+    await runOut(t, clock, { steps: 20 })
     const trace = await traceOf((res.body as Json).id as number)
     expect(trace).toContain(
       'yaml=yaml over=project secret=[MASKED] prot= ref=see-open raw=keep-$GATE file=/builds/acme/app.tmp/A_FILE',
@@ -254,7 +248,7 @@ show:
     const protect = await t.http('POST', `${APP}/protected_branches`, { token: ROOT, json: { name: 'ci' } })
     expect(protect.status).toBe(201)
     const res = await trigger('&variables[OVERRIDDEN]=trigger')
-    await runOut()
+    await runOut(t, clock, { steps: 20 })
     expect(await traceOf((res.body as Json).id as number)).toContain(
       'over=trigger secret=[MASKED] prot=protected-one',
     )

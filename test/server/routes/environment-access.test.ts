@@ -4,7 +4,7 @@
  * lib/api/deployments.rb: `job_token_allowed: true`), against the real server.
  */
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 
 const ROOT = 'glpat-root-token'
@@ -40,12 +40,6 @@ const trigger = async () => {
   expect(res.status).toBe(201)
   return (res.body as Json).id as number
 }
-const runOut = async () => {
-  for (let i = 0; i < 30; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
-}
 const create = async (name: string) => {
   const res = await t.http('POST', ENVS, { token: DANA, json: { name } })
   expect(res.status).toBe(201)
@@ -80,7 +74,7 @@ describe('POST .../environments/:id/stop', () => {
   it("asks a Developer to be able to play the stop action (its ref's protection); a Maintainer may stop", async () => {
     await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': CONFIG })
     await trigger()
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     const env = ((await get(`${ENVS}?name=review`)) as Json[])[0]!
     const url = `${ENVS}/${env.id as number}`
     // `ci` protected for Maintainers only: the Developer may not play `close` there (`play_job`).
@@ -134,7 +128,7 @@ describe('CI/CD job tokens', () => {
     const other = await t.http('GET', '/api/v4/projects/acme%2Fother/environments', { headers })
     expect([other.status, other.body]).toEqual([404, { message: '404 Project Not Found' }])
     // Once the job has finished its token is worthless.
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     const late = await t.http('GET', ENVS, { headers })
     expect([late.status, late.body]).toEqual([401, { message: '401 Unauthorized' }])
   })

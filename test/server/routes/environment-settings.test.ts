@@ -4,7 +4,7 @@
  * moves, and which deployment is its `last_deployment` (Environment#last_deployment).
  */
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 
 const ROOT = 'glpat-root-token'
@@ -23,12 +23,6 @@ const get = async (url: string, token = MARK) => {
   return res.body as Json & Json[]
 }
 const post = (json: Json) => t.http('POST', ENVS, { token: DANA, json })
-const runOut = async () => {
-  for (let i = 0; i < 30; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
-}
 
 describe('description and auto_stop_setting', () => {
   it('are set on create (`always` unless told) and edit, and shown by every environment record', async () => {
@@ -125,7 +119,7 @@ describe('description and auto_stop_setting', () => {
     })
     const run = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
     expect(run.status).toBe(201)
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     const live = ((await get(`${ENVS}?name=live`)) as Json[])[0]!
     expect(live.auto_stop_at).not.toBeNull()
     const liveUrl = `${ENVS}/${live.id as number}`
@@ -175,7 +169,7 @@ verify: { stage: verify, environment: { name: live, action: verify, auto_stop_in
 `,
     })
     const run = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     const jobs = (await get(`${APP}/pipelines/${(run.body as Json).id as number}/jobs`)) as Json[]
     const verify = jobs.find((j) => j.name === 'verify')!
     expect(verify.status).toBe('success')

@@ -6,7 +6,7 @@
  * environment through the same stop; the configuration checks of both keywords.
  */
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 
 const ROOT = 'glpat-root-token'
@@ -36,12 +36,6 @@ stop_review:
   script: [echo stop]
 `
 
-const runOut = async () => {
-  for (let i = 0; i < 30; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
-}
 const get = async (url: string, token = MARK) => {
   const res = await t.http('GET', url, { token })
   expect(res.status).toBe(200)
@@ -52,7 +46,7 @@ const deployed = async (config = reviewConfig()) => {
   await commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': config })
   const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
   expect(res.status).toBe(201)
-  await runOut()
+  await runOut(t, clock, { steps: 30 })
   const jobs = (await get(`${APP}/pipelines/${(res.body as Json).id as number}/jobs`)) as Json[]
   const job = (name: string) => jobs.find((j) => j.name === name)!
   expect([job('deploy').status, job('stop_review').status]).toEqual(['success', 'manual'])
@@ -79,7 +73,7 @@ describe('stopping an environment', () => {
     expect((played.user as Json).username).toBe('mark')
     expect((await get(`${ENVS}?states=stopping`)).map((e) => e.name)).toEqual(['review/ci'])
 
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     expect((await get(`${APP}/jobs/${stop.id as number}`)).status).toBe('success')
     const env = await get(url)
     expect([env.state, env.auto_stop_at]).toEqual(['stopped', null])
@@ -90,18 +84,18 @@ describe('stopping an environment', () => {
   it('runs a stop job that already ran again when the environment was deployed to since', async () => {
     const { url, deploy, stop } = await deployed()
     await t.http('POST', `${url}/stop`, { token: DANA })
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     expect((await get(url)).state).toBe('stopped')
     // The deploy job retried in the same pipeline makes the environment available again.
     expect((await t.http('POST', `${APP}/jobs/${deploy.id as number}/retry`, { token: MARK })).status).toBe(
       201,
     )
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     expect((await get(url)).state).toBe('available')
 
     // Its stop action is the finished `stop_review`: played again, it is retried (`Ci::PlayBuildService`).
     expect(((await t.http('POST', `${url}/stop`, { token: DANA })).body as Json).state).toBe('stopping')
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     const pipeline = (stop.pipeline as Json).id as number
     const jobs = (await get(`${APP}/pipelines/${pipeline}/jobs?include_retried=true`)) as Json[]
     expect(jobs.filter((j) => j.name === 'stop_review').map((j) => j.status)).toEqual(['success', 'success'])
@@ -114,7 +108,7 @@ describe('stopping an environment', () => {
     const res = await t.http('POST', `${url}/stop`, { token: DANA, json: { force: true } })
     expect(res.status).toBe(200)
     expect([(res.body as Json).state, (res.body as Json).auto_stop_at]).toEqual(['stopped', null])
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     expect((await get(`${APP}/jobs/${stop.id as number}`)).status).toBe('manual')
   })
 
@@ -155,7 +149,7 @@ describe('auto_stop_in', () => {
     expect((await get(url)).state).toBe('available')
     await advance(3600)
     expect((await get(url)).state).toBe('stopping')
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     expect((await get(`${APP}/jobs/${stop.id as number}`)).status).toBe('success')
     expect([(await get(url)).state, (await get(url)).auto_stop_at]).toEqual(['stopped', null])
   })
@@ -168,7 +162,7 @@ describe('auto_stop_in', () => {
       form: `ref=ci&token=${MARK_TRIGGER}&variables[TTL]=never`,
     })
     expect(res.status).toBe(201)
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     expect((await get(url)).auto_stop_at).toBeNull()
     await advance(400 * 86_400)
     expect((await get(url)).state).toBe('available')
@@ -203,7 +197,7 @@ access: { stage: access, environment: { name: live, action: access }, script: [e
       }
     }
     expect(verified).toBe(true)
-    await runOut()
+    await runOut(t, clock, { steps: 30 })
     // `access` has none: the last successful deployment's job's day counts from its end.
     expect(await live()).toBe(plusSeconds((await job('access')).finished_at as string, 86_400))
   })

@@ -5,7 +5,7 @@
  * job's, delete a project's; against the real server and its clock.
  */
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -37,10 +37,7 @@ const run = async () => {
   const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
   expect(res.status).toBe(201)
   const pid = (res.body as Json).id as number
-  for (let i = 0; i < 20; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
+  await runOut(t, clock, { steps: 20 })
   const jobs = (await t.http('GET', `${APP}/pipelines/${pid}/jobs`, { token: MARK })).body as Json[]
   const build = jobs.find((j) => j.name === 'build') as Json
   expect(build).toMatchObject({ status: 'success', artifacts_file: { filename: 'artifacts.zip' } })

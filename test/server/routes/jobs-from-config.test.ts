@@ -5,7 +5,7 @@
  */
 import { unzipSync } from 'fflate'
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 
 const MARK = 'glpat-mark-token'
@@ -22,12 +22,6 @@ const trigger = async (variables = '') => {
   })
   expect(res.status).toBe(201)
   return (res.body as Json).id as number
-}
-const runOut = async () => {
-  for (let i = 0; i < 40; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
 }
 const jobsOf = async (pid: number) =>
   (await t.http('GET', `${APP}/pipelines/${pid}/jobs`, { token: MARK, query: 'per_page=100' })).body as Json[]
@@ -77,7 +71,7 @@ describe('jobs from the committed .gitlab-ci.yml', () => {
   it('echo hi > out.txt gives a zip holding it; a last line exit 1 fails with the runner failure line', async () => {
     commitFiles(t, 'acme/app', 'ci', { '.gitlab-ci.yml': CONFIG })
     const pid = await trigger('&variables[EXTRA]=from the trigger')
-    await runOut()
+    await runOut(t, clock)
     const build = await named(pid, 'build')
     expect(build).toMatchObject({ status: 'success', artifacts_file: { filename: 'artifacts.zip' } })
     const buildTrace = await trace(build.id)
@@ -111,7 +105,7 @@ describe('jobs from the committed .gitlab-ci.yml', () => {
     // A retried job keeps its definition and its place in the plan: it runs its script again.
     const retried = await t.http('POST', `${APP}/jobs/${unit.id as number}/retry`, { token: DANA })
     expect(retried.status).toBe(201)
-    await runOut()
+    await runOut(t, clock)
     const again = (await jobsOf(pid)).find((j) => j.id === (retried.body as Json).id) as Json
     expect(again).toMatchObject({ name: 'unit', status: 'failed', stage: 'test' })
     expect((await trace(again.id)).endsWith('ERROR: Job failed: exit code 1\n\x1b[0;m\n')).toBe(true)
@@ -125,7 +119,7 @@ describe('jobs from the committed .gitlab-ci.yml', () => {
       ),
     })
     const pid = await trigger()
-    await runOut()
+    await runOut(t, clock)
     const release = await named(pid, 'release')
     expect(release.status).toBe('manual')
     const played = await t.http('POST', `${APP}/jobs/${release.id as number}/play`, {
@@ -133,7 +127,7 @@ describe('jobs from the committed .gitlab-ci.yml', () => {
       json: { job_variables_attributes: [{ key: 'VERSION', value: '2.0' }] },
     })
     expect([played.status, (played.body as Json).status]).toEqual([200, 'pending'])
-    await runOut()
+    await runOut(t, clock)
     const done = await named(pid, 'release')
     expect(done).toMatchObject({ status: 'success', user: { username: 'dana' } })
     const notes = await t.http('GET', `${APP}/jobs/${release.id as number}/artifacts/notes.txt`, {
@@ -167,7 +161,7 @@ deploy:
 `,
     })
     const pid = await trigger()
-    await runOut()
+    await runOut(t, clock)
     expect(await named(pid, 'flaky')).toMatchObject({ status: 'failed', allow_failure: true })
     expect(await named(pid, 'strict')).toMatchObject({ status: 'success', allow_failure: false })
     expect(await named(pid, 'deploy')).toMatchObject({ status: 'success' })
@@ -188,7 +182,7 @@ child:
       'child.yml': 'inner:\n  script:\n    - echo "in the child"\n',
     })
     const pid = await trigger()
-    await runOut()
+    await runOut(t, clock)
     const res = await t.http('GET', `${APP}/pipelines/${pid}/bridges`, { token: MARK })
     expect(res.status).toBe(200)
     const [bridge] = res.body as Json[]

@@ -10,6 +10,7 @@ import {
   developersMerge,
   manualClock,
   pipelineSeed,
+  runOut,
   triggerPipeline,
 } from '../../support/pipeline-seed.js'
 import { commitFiles } from '../../support/ci-files.js'
@@ -26,12 +27,7 @@ let clock: ReturnType<typeof manualClock>
 const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
 
 /** Moves the clock until the pipeline stops moving (its jobs take 2 s each in acme/app). */
-const runOut = async (project = 'acme/app') => {
-  for (let i = 0; i < 20; i++) {
-    clock.advance(1000)
-    await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/jobs`, { token: ROOT })
-  }
-}
+const settle = (project = 'acme/app') => runOut(t, clock, { project, token: ROOT, steps: 20 })
 const jobsOf = async (pipelineId: number, token = ROOT) =>
   (await t.http('GET', `${P}/pipelines/${pipelineId}/jobs`, { token, query: 'include_retried=true' }))
     .body as Json[]
@@ -51,7 +47,7 @@ describe('job outcomes from their definitions', () => {
         artifacts: { paths: ['out.txt'], when: 'on_success', expire_in: '1 week' },
       },
     })
-    await runOut()
+    await settle()
     const build = await byName(pid, 'build')
     expect(build).toMatchObject({ status: 'success', allow_failure: false })
     expect(build.artifacts_file).toEqual({ filename: 'artifacts.zip', size: expect.any(Number) })
@@ -143,7 +139,7 @@ describe('job outcomes from their definitions', () => {
         after_script: ['echo "after: $CI_JOB_STATUS"'],
       },
     })
-    await runOut()
+    await settle()
     expect((await jobsOf(pid)).map((j) => `${j.name}:${j.status}`)).toEqual(['test:skipped', 'build:failed'])
     const build = await byName(pid, 'build')
     expect(build).toMatchObject({
@@ -171,7 +167,7 @@ describe('job outcomes from their definitions', () => {
     expect(header).toContain('Running with gitlab-runner')
     expect(header).toMatch(/section_start:\d+:step_script/)
     expect(header).not.toContain('Job succeeded')
-    await runOut()
+    await settle()
     const trace = (await t.http('GET', `${P}/jobs/${running.id as number}/trace`, { token: ROOT })).text
     expect(trace).toContain('\x1b[32;1m$ echo "build"\x1b[0;m\nbuild\n')
   })
@@ -180,7 +176,7 @@ describe('job outcomes from their definitions', () => {
 describe('the jobs API', () => {
   it('lists a project jobs newest first with scope and pages without totals', async () => {
     const a = await triggerPipeline(t, 'acme/app')
-    await runOut()
+    await settle()
     const b = await triggerPipeline(t, 'acme/app')
     const list = await t.http('GET', `${P}/jobs`, { token: ROOT, query: 'per_page=3' })
     expect(list.status).toBe(200)
@@ -259,7 +255,7 @@ describe('acting on jobs', () => {
         artifacts: { paths: ['notes.txt'], when: 'on_success' },
       },
     })
-    await runOut('acme/manual')
+    await settle('acme/manual')
     const M = '/api/v4/projects/acme%2Fmanual'
     const list = (await t.http('GET', `${M}/pipelines/${pid}/jobs`, { token: ROOT })).body as Json[]
     const release = list.find((j) => j.name === 'release') as Json
@@ -286,7 +282,7 @@ describe('acting on jobs', () => {
     })
     expect(played.status).toBe(200)
     expect(played.body).toMatchObject({ id: release.id, status: 'pending', user: { username: 'dana' } })
-    await runOut('acme/manual')
+    await settle('acme/manual')
     const after = await t.http('GET', `${M}/jobs/${release.id as number}/artifacts/notes.txt`, {
       token: DANA,
     })
@@ -299,7 +295,7 @@ describe('acting on jobs', () => {
     await developersMerge(t, 'acme/app')
     const pid = await triggerPipeline(t, 'acme/app')
     defineJobs(t, pid, { build: { script: ['echo "attempt $CI_JOB_ID"', 'exit 3'] } })
-    await runOut()
+    await settle()
     const failed = await byName(pid, 'build')
     expect(failed.status).toBe('failed')
     const early = await post(`/jobs/${failed.id as number}/retry`, GUS)
@@ -312,7 +308,7 @@ describe('acting on jobs', () => {
     expect(fresh.status).toBe('pending')
     const again = await post(`/jobs/${failed.id as number}/retry`, DANA)
     expect([again.status, again.body]).toEqual([403, { message: '403 Forbidden - Job is not retryable' }])
-    await runOut()
+    await settle()
     const trace = (await t.http('GET', `${P}/jobs/${fresh.id as number}/trace`, { token: ROOT })).text
     expect(trace).toContain(`attempt ${fresh.id as number}\n`)
     expect(trace).toContain('ERROR: Job failed: exit code 3')
@@ -354,7 +350,7 @@ describe('acting on jobs', () => {
     const waiting = (await jobsOf(pid)).find((j) => j.name === 'test') as Json
     const early = await post(`/jobs/${waiting.id as number}/erase`, MARK)
     expect([early.status, early.body]).toEqual([403, { message: '403 Forbidden - Job is not erasable!' }])
-    await runOut()
+    await settle()
     const build = await byName(pid, 'build')
     const dev = await post(`/jobs/${build.id as number}/erase`, DANA)
     expect([dev.status, dev.body]).toEqual([403, { message: '403 Forbidden' }])
@@ -390,7 +386,7 @@ describe('acting on jobs', () => {
     defineJobs(t, pid, {
       build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'always' } },
     })
-    await runOut()
+    await settle()
     const build = await byName(pid, 'build')
     // An existing job: `erase_build` needs `update_build`, which a Reporter or a Guest lacks.
     for (const token of [OTTO, GUS]) {
@@ -428,7 +424,7 @@ describe('an archived project', () => {
     expect(made.status).toBe(201)
     const pid = (made.body as Json).id as number
     defineJobs(t, pid, { build: { script: ['exit 3'] } })
-    await runOut()
+    await settle()
     const failed = await byName(pid, 'build')
     expect(failed.status).toBe('failed')
     expect((await post('/archive', ROOT)).status).toBe(201)
@@ -489,7 +485,7 @@ describe('bridges, job tokens and reset', () => {
     defineJobs(t, pid, {
       build: { script: ['echo art > a.txt'], artifacts: { paths: ['a.txt'], when: 'on_success' } },
     })
-    await runOut()
+    await settle()
     const build = await byName(pid, 'build')
     const next = await triggerPipeline(t, 'acme/app')
     clock.advance(1000)
@@ -506,7 +502,7 @@ describe('bridges, job tokens and reset', () => {
       headers: { 'job-token': token },
     })
     expect([other.status, other.body]).toEqual([404, { message: '404 Project Not Found' }])
-    await runOut()
+    await settle()
     const late = await t.http('GET', `${P}/jobs/${build.id as number}/artifacts`, {
       headers: { 'job-token': token },
     })
@@ -542,7 +538,7 @@ describe('bridges, job tokens and reset', () => {
     defineJobs(t, pid, {
       build: { script: ['echo art > a.txt'], artifacts: { paths: ['a.txt'], when: 'on_success' } },
     })
-    await runOut()
+    await settle()
     const build = (await byName(pid, 'build')).id as number
     const reads = [
       `${P}/jobs/${build}`,
@@ -618,7 +614,7 @@ describe('bridges, job tokens and reset', () => {
     defineJobs(t, pid, {
       build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'on_success' } },
     })
-    await runOut()
+    await settle()
     expect(stored('SELECT COUNT(*) AS n FROM ci_job_traces')).toEqual([{ n: 2 }])
     expect((await t.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
     for (const table of [
@@ -635,7 +631,7 @@ describe('bridges, job tokens and reset', () => {
     defineJobs(t, pid, {
       build: { script: ['echo x > a.txt'], artifacts: { paths: ['a.txt'], when: 'on_success' } },
     })
-    await runOut()
+    await settle()
     const build = await byName(pid, 'build')
     const base = `${P}/jobs/${build.id as number}/artifacts`
     const missing = await t.http('GET', `${base}/b.txt`, { token: ROOT })
@@ -659,7 +655,7 @@ describe('large artifacts', () => {
     defineJobs(t, pid, {
       build: { script: [`echo ${noise} > big.txt`], artifacts: { paths: ['big.txt'], when: 'on_success' } },
     })
-    await runOut()
+    await settle()
     const build = await byName(pid, 'build')
     const size = (build.artifacts_file as Json).size as number
     expect(size).toBeGreaterThan(ARTIFACT_CHUNK_BYTES)
@@ -718,7 +714,7 @@ describe('the job page', () => {
   it('shows the log as a reader sees it, escaped, without colours or section markers', async () => {
     const pid = await triggerPipeline(t, 'acme/app')
     defineJobs(t, pid, { build: { script: ['echo "<b>bold</b> & done"'] } })
-    await runOut()
+    await settle()
     const build = await byName(pid, 'build')
     const signIn = await t.http('POST', '/users/sign_in', { form: `token=${MARK}&redirect_to=%2F` })
     const cookie = /_gitlab_session=[^;]+/.exec(signIn.headers['set-cookie'] ?? '')?.[0] as string

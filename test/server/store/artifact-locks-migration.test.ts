@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { migrations } from '../../../src/server/store/migrations.js'
 import artifactLocks from '../../../src/server/store/migrations/046-artifact-locks.js'
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../../support/server.js'
 
 /*
@@ -38,10 +38,7 @@ it('migration 46: the latest successful pipeline of a ref comes out locked; appl
   const run = async (t: TestServer) => {
     const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
     const pipeline = (res.body as Json).id as number
-    for (let i = 0; i < 20; i++) {
-      clock.advance(1000)
-      await t.http('GET', `${APP}/pipelines`, { token: MARK })
-    }
+    await runOut(t, clock, { steps: 20 })
     const jobs = (await t.http('GET', `${APP}/pipelines/${pipeline}/jobs`, { token: MARK })).body as Json[]
     expect(jobs[0]).toMatchObject({ status: 'success', artifacts_file: { filename: 'artifacts.zip' } })
     return jobs[0]!.id as number

@@ -6,7 +6,7 @@ import { migrations } from '../../../src/server/store/migrations.js'
 import deploymentHooks from '../../../src/server/store/migrations/043-deployment-hooks.js'
 import { commitFiles } from '../../support/ci-files.js'
 import { eventually, hookReceiver } from '../../support/hook-receiver.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { startServer } from '../../support/server.js'
 
 /*
@@ -58,10 +58,7 @@ it('migration 43: hooks made before it take no deployment events until edited to
     expect((edited.body as Json).deployment_events).toBe(true)
     const res = await again.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
     expect(res.status).toBe(201)
-    for (let i = 0; i < 30; i++) {
-      clock.advance(1000)
-      await again.http('GET', `${APP}/pipelines`, { token: MARK })
-    }
+    await runOut(again, clock, { steps: 30 })
     const statuses = await eventually(
       async () =>
         receiver.got

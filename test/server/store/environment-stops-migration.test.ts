@@ -6,7 +6,7 @@ import { migrations } from '../../../src/server/store/migrations.js'
 import environments from '../../../src/server/store/migrations/042-environments.js'
 import environmentStops from '../../../src/server/store/migrations/044-environment-stops.js'
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { startServer, type TestServer } from '../../support/server.js'
 
 /*
@@ -44,10 +44,7 @@ const clock = manualClock()
 const runPipeline = async (t: TestServer) => {
   const res = await t.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
   expect(res.status).toBe(201)
-  for (let i = 0; i < 20; i++) {
-    clock.advance(1000)
-    await t.http('GET', `${APP}/pipelines`, { token: MARK })
-  }
+  await runOut(t, clock, { steps: 20 })
 }
 const review = async (t: TestServer) =>
   ((await t.http('GET', `${APP}/environments?name=review`, { token: MARK })).body as Json[])[0]!

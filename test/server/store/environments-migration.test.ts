@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { migrations } from '../../../src/server/store/migrations.js'
 import environments from '../../../src/server/store/migrations/042-environments.js'
 import { commitFiles } from '../../support/ci-files.js'
-import { manualClock, MARK_TRIGGER, pipelineSeed } from '../../support/pipeline-seed.js'
+import { manualClock, MARK_TRIGGER, pipelineSeed, runOut } from '../../support/pipeline-seed.js'
 import { startServer } from '../../support/server.js'
 
 /*
@@ -49,10 +49,7 @@ it('migration 42: a store made before it gets the tables; a pipeline after it de
     expect((await again.http('GET', `${APP}/pipelines`, { token: MARK })).body).toHaveLength(1)
     const res = await again.http('POST', `${APP}/trigger/pipeline`, { form: `ref=ci&token=${MARK_TRIGGER}` })
     expect(res.status).toBe(201)
-    for (let i = 0; i < 30; i++) {
-      clock.advance(1000)
-      await again.http('GET', `${APP}/pipelines`, { token: MARK })
-    }
+    await runOut(again, clock, { steps: 30 })
     const deployments = (await again.http('GET', `${APP}/deployments`, { token: MARK })).body as {
       status: string
       environment: { name: string }
