@@ -63,6 +63,20 @@ export function awardEmojiService(deps: IssueDeps) {
     return found
   }
 
+  /**
+   * An award's write in one transaction, told to the caches as a write to its issue alone: an issue's
+   * awards move its `upvotes`/`downvotes` columns and its place in `order_by=popularity` and
+   * `my_reaction_emoji` lists (which read the awards table, no column: every list of the project is
+   * checked); a note's awards show in no issue record and no issue list. Other projects' kept lists stay.
+   */
+  const awardWrite = <T>(issue: IssueRow, note: NoteRow | undefined, fn: () => T): T =>
+    store.changes.issueWrite(
+      note
+        ? { projectId: issue.project_id, issues: [], onlyColumns: [] }
+        : { projectId: issue.project_id, issues: [issue.id] },
+      () => store.transaction(fn),
+    )
+
   /** `404 Award Emoji <messages> Not Found`: the model's messages as Ruby's `Array#to_s` prints them. */
   const refused = (messages: string[]) =>
     notFound(`Award Emoji [${messages.map((m) => JSON.stringify(m)).join(', ')}]`)
@@ -101,9 +115,9 @@ export function awardEmojiService(deps: IssueDeps) {
       else if (table.taken(ownerId, user.id, name)) errors.push('Name has already been taken')
       if (errors.length > 0) throw refused(errors)
       const now = isoNow(deps.ctx.clock)
-      const id = store.transaction(() => {
+      const id = awardWrite(issue, note, () => {
         const added = table.add(ownerId, user.id, name, now)
-        store.todos.resolveAll(user.id, (issue as IssueRow).id, now)
+        store.todos.resolveAll(user.id, issue.id, now)
         return added
       })
       return present(table.get(ownerId, id) as AwardRow, ownerId, note)
@@ -114,11 +128,11 @@ export function awardEmojiService(deps: IssueDeps) {
      * giver or an administrator may take it back (`401 Unauthorized` for anyone else).
      */
     remove(actor: Actor, target: Awardable, awardId: number): void {
-      const { table, ownerId } = resolve(actor, target)
+      const { issue, note, table, ownerId } = resolve(actor, target)
       const row = table.get(ownerId, awardId)
       if (!row) throw recordNotFound()
       if (actor.id !== row.user_id && !actor.admin) throw unauthorized()
-      store.transaction(() => table.remove(ownerId, row.id))
+      awardWrite(issue, note, () => table.remove(ownerId, row.id))
     },
   }
 }

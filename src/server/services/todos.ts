@@ -24,7 +24,11 @@ export function todoService(deps: IssueDeps) {
       const user = requireUser(actor)
       const row = deps.issues.findIssue(actor, project, iid)
       if (subscribed(row.id, user.id) === subscribe) throw notModified()
-      store.transaction(() => store.issues.setSubscription(row.id, user.id, subscribe))
+      // Its record's `subscribed` (the caller's own, kept per caller) changes; no list filters or
+      // orders by subscriptions.
+      store.changes.issueWrite({ projectId: project.id, issues: [row.id], onlyColumns: [] }, () =>
+        store.transaction(() => store.issues.setSubscription(row.id, user.id, subscribe)),
+      )
       return presentIssue(deps, actor, row)
     },
 
@@ -37,18 +41,22 @@ export function todoService(deps: IssueDeps) {
       const row = deps.issues.findIssue(actor, project, iid)
       if (store.todos.pending(user.id, row.id)) throw notModified()
       const now = isoNow(deps.ctx.clock)
-      const id = store.transaction(() =>
-        store.todos.insert({
-          user_id: user.id,
-          author_id: user.id,
-          project_id: project.id,
-          issue_id: row.id,
-          action: 'marked',
-          state: 'pending',
-          body: row.title,
-          created_at: now,
-          updated_at: now,
-        }),
+      // A to-do shows in no issue record and no issue list: told to the caches as a write to no issue.
+      const mine = { projectId: project.id, issues: [], onlyColumns: [] }
+      const id = store.changes.issueWrite(mine, () =>
+        store.transaction(() =>
+          store.todos.insert({
+            user_id: user.id,
+            author_id: user.id,
+            project_id: project.id,
+            issue_id: row.id,
+            action: 'marked',
+            state: 'pending',
+            body: row.title,
+            created_at: now,
+            updated_at: now,
+          }),
+        ),
       )
       const todo = store.todos.get(id)
       if (!todo) throw new Error('to-do vanished')

@@ -12,7 +12,8 @@ export interface IssueLinkRow {
 
 /**
  * Links between issues (`issue_links`); both directions are read as one relation. `version`:
- * changes.ts `structureVersion`, which every link write moves (no issue write makes or drops one).
+ * changes.ts `structureVersion`, which a link write between two projects moves; one inside a project
+ * is an issue write (services/issues/links.ts), which leaves it: each write forgets what was remembered.
  */
 export function issueLinkTable(db: Db, version: () => number) {
   const insert = db.prepare(
@@ -44,8 +45,13 @@ export function issueLinkTable(db: Db, version: () => number) {
   // Every issue presented asks whether it blocks another; most stores have no such link at all.
   const blockLinks = rowCache(version, (_: 0) => ({ any: anyBlock.get() !== undefined }), 1)
   const noBlocks = () => blockLinks(0)?.any !== true
+  const forgetBlocks = () => blockLinks.forget(() => true)
   return {
-    insert: (link: Omit<IssueLinkRow, 'id'>) => Number(insert.run(link).lastInsertRowid),
+    insert(link: Omit<IssueLinkRow, 'id'>): number {
+      const id = Number(insert.run(link).lastInsertRowid)
+      forgetBlocks()
+      return id
+    },
     get: (id: number) => byId.get(id) as IssueLinkRow | undefined,
     /** Every link of an issue, from either side, oldest first. */
     ofIssue: (issueId: number) => ofIssue.all(issueId, issueId) as IssueLinkRow[],
@@ -53,7 +59,10 @@ export function issueLinkTable(db: Db, version: () => number) {
     between: (a: number, b: number) => between.get({ a, b }) as IssueLinkRow | undefined,
     /** How many links an issue has (GitLab's `linked_items_count`). */
     count: (issueId: number) => (count.get(issueId, issueId) as { n: number }).n,
-    remove: (id: number) => void remove.run(id),
+    remove(id: number): void {
+      remove.run(id)
+      forgetBlocks()
+    },
     /** Hands an issue's links to the issue it moved to (`Issues::MoveService#rewrite_related_issues`). */
     moveTo(fromId: number, toId: number): void {
       moveSource.run(toId, fromId)

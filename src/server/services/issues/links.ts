@@ -73,6 +73,19 @@ export function issueLinkService(deps: IssueDeps) {
     return row && project ? { row, project } : undefined
   }
 
+  /**
+   * A link's write in one transaction. Between two issues of one project it is told to the caches as
+   * a write to both (their `blocking_issues_count`; the system notes count in no `user_notes_count`
+   * and no list filters or orders by links); across projects it counts as a change to everything.
+   */
+  const linkWrite = <T>(a: Side, b: Side, fn: () => T): T =>
+    a.project.id === b.project.id
+      ? store.changes.issueWrite(
+          { projectId: a.project.id, issues: [a.row.id, b.row.id], onlyColumns: [] },
+          () => store.transaction(fn),
+        )
+      : store.transaction(fn)
+
   const readable = (actor: Actor, side: Side) =>
     access.canReadProject(actor, side.project) && deps.issues.canReadIssue(actor, side.project, side.row)
 
@@ -189,7 +202,7 @@ export function issueLinkService(deps: IssueDeps) {
       }
       const [from, to] = type === 'is_blocked_by' ? [target, source] : [source, target]
       const now = isoNow(deps.ctx.clock)
-      const id = store.transaction(() =>
+      const id = linkWrite(from, to, () =>
         writeIssueLink(store, user.id, from, to, type === 'relates_to' ? 'relates_to' : 'blocks', now),
       )
       return presentLink(actor, project, store.issueLinks.get(id) as IssueLinkRow)
@@ -213,7 +226,7 @@ export function issueLinkService(deps: IssueDeps) {
         throw messageError(404, 'No Issue Link found')
       const answer = presentLink(actor, project, link)
       const now = isoNow(deps.ctx.clock)
-      store.transaction(() => {
+      linkWrite(source, target, () => {
         store.issueLinks.remove(link.id)
         const note = (on: Side, other: Side) =>
           addSystemNote(
