@@ -41,6 +41,10 @@ export function issueLinkTable(db: Db, version: () => number) {
      WHERE l.link_type = 'blocks' AND t.state = 'opened' AND l.source_id IN (SELECT value FROM json_each(?))
      GROUP BY l.source_id`,
   )
+  const blockersOf = db.prepare(
+    `SELECT l.source_id AS id, s.project_id FROM issue_links l JOIN issues s ON s.id = l.source_id
+     WHERE l.link_type = 'blocks' AND l.target_id = ?`,
+  )
   const anyBlock = db.prepare("SELECT 1 FROM issue_links WHERE link_type = 'blocks' LIMIT 1")
   // Every issue presented asks whether it blocks another; most stores have no such link at all.
   const blockLinks = rowCache(version, (_: 0) => ({ any: anyBlock.get() !== undefined }), 1)
@@ -74,6 +78,11 @@ export function issueLinkTable(db: Db, version: () => number) {
       return new Set(
         (blockers.all(JSON.stringify(issueIds)) as { source_id: number }[]).map((r) => r.source_id),
       )
+    },
+    /** The issues that block `issueId`, with their projects: their `blocking_issues_count` moves with its state. */
+    blockersOf(issueId: number): { id: number; project_id: number }[] {
+      if (noBlocks()) return []
+      return blockersOf.all(issueId) as { id: number; project_id: number }[]
     },
     /**
      * Per issue, the open issues it blocks (EE's `blocking_issues_count`, "count of issues this issue

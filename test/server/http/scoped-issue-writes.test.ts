@@ -212,6 +212,28 @@ describe('a link between two issues of a project', () => {
   })
 })
 
+describe('closing an issue that another one blocks', () => {
+  it("moves the blocker's blocking_issues_count in a cached list that shows the blocker alone", async () => {
+    const link = await call('POST', `${APP}/issues/1/links`, ALICE, {
+      target_project_id: 'acme/app',
+      target_issue_iid: '2',
+      link_type: 'blocks',
+    })
+    expect(link.status).toBe(201)
+    const blocker = `${APP}/issues?iids[]=1`
+    await warm(BOB, OTHER_LIST)
+    await warm(ALICE, blocker)
+    expect(shown((await get(ALICE, blocker)).body, 'blocking_issues_count')).toEqual([['First', 1]])
+
+    const close = await call('PUT', `${APP}/issues/2`, BOB, { state_event: 'close' })
+    expect([close.status, (close.body as Json).state]).toEqual([200, 'closed'])
+    const after = await get(ALICE, blocker)
+    expect([after.cached, shown(after.body, 'blocking_issues_count')]).toEqual([false, [['First', 0]]])
+    expect(await read(BOB, 1)).toMatchObject({ blocking_issues_count: 0 })
+    await otherStillCached()
+  })
+})
+
 /** The id of the issue's one link (`issue_link_id` of `GET .../links`). */
 async function linkIdOf(token: string, iid: number): Promise<number> {
   const links = (await get(token, `${APP}/issues/${iid}/links`)).body as Json[]

@@ -337,7 +337,12 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
         throw validationError({
           work_item_type_id: [`can not be changed to ${input.issue_type === 'task' ? 'Task' : 'Issue'}`],
         })
-      return issueWrite(commands, { projectId: project.id, issues: [row.id] }, () => {
+      // A state change moves the `blocking_issues_count` of the issues blocking this one: they are
+      // written too, and one in another project makes the edit a change to everything.
+      const blockers = input.state_event ? store.issueLinks.blockersOf(row.id) : []
+      const written = { projectId: project.id, issues: [row.id, ...blockers.map((b) => b.id)] }
+      const further = blockers.some((b) => b.project_id !== project.id)
+      return issueWrite({ executed: commands.executed || further }, written, () => {
         const changes: IssueChanges = {}
         if (epic !== undefined) changes.epic_id = epic
         let assigneeNote: string | undefined
