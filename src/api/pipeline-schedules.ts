@@ -47,7 +47,10 @@ export const pipelineSchedules = (http: Http) => {
       options: CallOptions = {},
     ) =>
       http.paginate<PipelineListItem>(`${one(project, id)}/pipelines`, { ...options, query: query as Query }),
-    /** `POST /projects/:id/pipeline_schedules`: owned by the caller (retried only on 429). */
+    /**
+     * `POST /projects/:id/pipeline_schedules`: owned by the caller (retried only on 429). GitLab answers
+     * without `variables` and `inputs`; `get` shows them.
+     */
     create: (project: ResourceRef, params: PipelineScheduleCreate, options: CallOptions = {}) =>
       http.request('POST', path`/projects/${project}/pipeline_schedules`, {
         ...options,
@@ -56,7 +59,8 @@ export const pipelineSchedules = (http: Http) => {
       }),
     /**
      * `PUT .../:pipeline_schedule_id` (its owner only); `next_run_at` is set again. `inputs` adds or
-     * changes inputs by name, `{ name, destroy: true }` removes one; those not named stay.
+     * changes inputs by name, `{ name, destroy: true }` removes one; those not named stay. As `create`,
+     * the answer has no `variables` nor `inputs`.
      */
     update: (project: ResourceRef, id: number, params: PipelineScheduleUpdate, options: CallOptions = {}) =>
       http.request('PUT', one(project, id), { ...options, json: params, response: PipelineScheduleDetails }),

@@ -37,13 +37,20 @@ const fields = {
   owner: Nullable(UserBasic),
   /**
    * From GitLab 17.11, for those who may read them (`read_pipeline_schedule_inputs`: a Maintainer, or
-   * the schedule's owner while a Developer); absent for everyone else.
+   * the schedule's owner while a Developer), in the list and GET; absent for everyone else, and from the
+   * answers of create, update and take_ownership.
    */
   inputs: Type.Optional(Type.Array(PipelineScheduleInput)),
 }
 
-/** `Entities::Ci::PipelineSchedule` (`lib/api/entities/ci/pipeline_schedule.rb`): a schedule in a list. */
-export const PipelineSchedule = Type.Object(fields, { title: 'PipelineSchedule' })
+/**
+ * `Entities::Ci::PipelineSchedule` (`lib/api/entities/ci/pipeline_schedule.rb`): a schedule in a list, in the
+ * entity's key order (`inputs`, exposed `if:`, stays after `owner`).
+ */
+export const PipelineSchedule = Type.Object(fields, {
+  title: 'PipelineSchedule',
+  'x-optional-in-place': true,
+})
 export type PipelineSchedule = Static<typeof PipelineSchedule>
 
 /**
@@ -58,7 +65,9 @@ export type PipelineScheduleVariable = Static<typeof PipelineScheduleVariable>
 
 /**
  * `Entities::Ci::PipelineScheduleDetails`: the schedule with its newest pipeline and, for a Maintainer or
- * the schedule's owner (`read_pipeline_schedule_variables`), its variables.
+ * the schedule's owner (`read_pipeline_schedule_variables`), its variables, when the route presents it
+ * with the caller (the list and GET do; create, update and take_ownership do not, and show neither
+ * `inputs` nor `variables`). Keys in the entities' order: `inputs` before `last_pipeline`.
  */
 export const PipelineScheduleDetails = Type.Object(
   {
@@ -66,7 +75,7 @@ export const PipelineScheduleDetails = Type.Object(
     last_pipeline: Nullable(PipelineListItem),
     variables: Type.Optional(Type.Array(PipelineScheduleVariable)),
   },
-  { title: 'PipelineScheduleDetails' },
+  { title: 'PipelineScheduleDetails', 'x-optional-in-place': true },
 )
 export type PipelineScheduleDetails = Static<typeof PipelineScheduleDetails>
 

@@ -241,7 +241,8 @@ it('python-gitlab creates, lists, saves and deletes project variables; a rules:i
 it('python-gitlab works pipeline schedules: create, save, variables, play, take ownership, delete', async () => {
   const script = join(__dirname, 'python_gitlab_pipeline_schedules.py')
   expect(await inWidgetsAroundReset(script, 'glpat-root-token')).toEqual({
-    created: ['refs/heads/main', '0 1 * * *', 'UTC', true, 'root'],
+    created: ['refs/heads/main', '0 1 * * *', 'UTC', true, 'root', []],
+    inputs: true,
     saved: ['Europe/Paris', [['NIGHTLY', 'yes']]],
     listed: ['nightly'],
     bad_cron: [400, { cron: ['syntax is invalid'] }],

@@ -1,8 +1,8 @@
 """Works a project's pipeline schedules through python-gitlab (Debian's python3-gitlab) as a test suite
 written for a real GitLab would: `project.pipelineschedules.create/list/get/save/delete`, the schedule's
-`variables`, `play()`, `take_ownership()` and its pipelines, GitLab's 400 for a bad cron and the 403 of a
-guest, in GITLAB_PROJECT as GITLAB_TOKEN's user; prints what it saw as JSON. Run by
-test/clients/python-gitlab.test.ts."""
+`variables` and `inputs` (an array of hashes as a value), `play()`, `take_ownership()` and its pipelines,
+GitLab's 400 for a bad cron and the 403 of a guest, in GITLAB_PROJECT as GITLAB_TOKEN's user; prints what
+it saw as JSON. Run by test/clients/python-gitlab.test.ts."""
 import json
 import os
 
@@ -13,10 +13,17 @@ project = gl.projects.get(os.environ["GITLAB_PROJECT"])
 seen = {}
 
 project.files.create({"file_path": ".gitlab-ci.yml", "branch": "main", "commit_message": "CI",
-                      "content": 'nightly:\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "schedule"\n'
+                      "content": "spec:\n  inputs:\n    services: { type: array, default: [] }\n---\n"
+                                 'nightly:\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "schedule"\n'
                                  '  script: [echo "$NIGHTLY"]\n'})
-made = project.pipelineschedules.create({"description": "nightly", "ref": "main", "cron": "0 1 * * *"})
-seen["created"] = [made.ref, made.cron, made.cron_timezone, made.active, made.owner["username"]]
+services = [{"name": "web", "ports": [80, 443]}, {"name": "db"}]
+made = project.pipelineschedules.create({"description": "nightly", "ref": "main", "cron": "0 1 * * *",
+                                         "inputs": [{"name": "services", "value": services}]})
+# GitLab presents a created schedule without its caller: neither `inputs` nor `variables`.
+seen["created"] = [made.ref, made.cron, made.cron_timezone, made.active, made.owner["username"],
+                   sorted(k for k in ("inputs", "variables") if k in made.attributes)]
+seen["inputs"] = project.pipelineschedules.get(made.id).attributes["inputs"] == [
+    {"name": "services", "value": services}]
 made.variables.create({"key": "NIGHTLY", "value": "yes"})
 made.cron_timezone = "Europe/Paris"
 made.save()

@@ -56,6 +56,8 @@ export function repositoryCommitRoutes(api: ApiContext): void {
     {
       method: 'GET',
       url: '/api/v4/projects/:id/repository/commits/:sha',
+      // A CI/CD job token reads it (doc/ci/jobs/ci_job_token.md), in its own project only.
+      jobToken: true,
       summary: 'Read a commit by SHA, branch or tag, with its stats',
       pathParams: ShaPath,
       before,

@@ -45,6 +45,8 @@ export function repositoryRefRoutes(api: ApiContext): void {
     {
       method: 'GET',
       url: '/api/v4/projects/:id/repository/branches',
+      // A CI/CD job token reads it (doc/ci/jobs/ci_job_token.md), in its own project only.
+      jobToken: true,
       summary: 'List branches by name (search)',
       pathParams: IdPath,
       input: BranchListQuery,
@@ -161,6 +163,8 @@ export function repositoryRefRoutes(api: ApiContext): void {
     {
       method: 'GET',
       url: '/api/v4/projects/:id/repository/tags',
+      // A CI/CD job token reads it (doc/ci/jobs/ci_job_token.md), in its own project only.
+      jobToken: true,
       summary: 'List tags (order_by updated, name or version; search)',
       pathParams: IdPath,
       input: TagListQuery,

@@ -38,6 +38,11 @@ const TOO_LONG = 'is too long (maximum is 255 characters)'
 const MAX_INPUT_VALUE_SIZE = 1024
 /** `Ci::Pipeline::INPUTS_LIMIT`: the inputs a schedule may have. */
 const INPUTS_LIMIT = 20
+/**
+ * `plan_limits.ci_pipeline_schedules` of a self-managed GitLab's `default` plan (the column's default in
+ * `db/structure.sql`): the schedules a project may have, checked on create (`Limitable`).
+ */
+const SCHEDULES_LIMIT = 10
 
 /** One `inputs` item of a create (`name`, `value`) or an update (`destroy` too). */
 type InputChange = { name: string; value?: unknown; destroy?: boolean }
@@ -181,7 +186,13 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     value: box.open(v.value_encrypted),
     raw: v.raw === 1,
   })
-  const present = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow): PipelineSchedule => {
+  /**
+   * `Entities::Ci::PipelineSchedule`. `viewer` is the entity's `user:` option: the list and GET pass
+   * `current_user`, and `inputs` shows only to a viewer with `read_pipeline_schedule_inputs`; create,
+   * update and take_ownership present without it (`lib/api/ci/pipeline_schedules.rb`), so their answers
+   * carry no `inputs` (`options[:user] &&` is false).
+   */
+  const present = (p: ProjectRow, row: PipelineScheduleRow, viewer?: Actor): PipelineSchedule => {
     const owner = row.owner_id === null ? undefined : store.users.get(row.owner_id)
     return {
       id: row.id,
@@ -194,18 +205,24 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       created_at: row.created_at,
       updated_at: row.updated_at,
       owner: owner ? presentUser(owner, ctx.instance) : null,
-      ...(mayReadInputs(actor, p, row) ? { inputs: scheduleInputs(store, row.id) } : {}),
+      ...(viewer && mayReadInputs(viewer, p, row) ? { inputs: scheduleInputs(store, row.id) } : {}),
     }
   }
-  const details = (actor: Actor, p: ProjectRow, row: PipelineScheduleRow): PipelineScheduleDetails => {
+  /**
+   * `Entities::Ci::PipelineScheduleDetails`: `variables` goes to a viewer with
+   * `read_pipeline_schedule_variables` (given with `admin_pipeline_schedule`: a Maintainer or the
+   * schedule's owner). Without a viewer (create, update, take_ownership) `Ability.allowed?(nil, ...)` is
+   * false: no `variables` key, whoever called.
+   */
+  const details = (p: ProjectRow, row: PipelineScheduleRow, viewer?: Actor): PipelineScheduleDetails => {
     const lastId = table.lastPipelineId(row.id)
     const last = lastId === undefined ? undefined : store.pipelines.byId(lastId)
     return {
-      ...present(actor, p, row),
+      ...present(p, row, viewer),
       last_pipeline: last ? presentPipeline.listItem(p, last) : null,
-      // `read_pipeline_schedule_variables` (given with `admin_pipeline_schedule`): a Maintainer or the
-      // schedule's owner; anyone else who reads the schedule gets no `variables` key at all.
-      ...(mayAdminister(actor, p, row) ? { variables: table.variables(row.id).map(presentVariable) } : {}),
+      ...(viewer && mayAdminister(viewer, p, row)
+        ? { variables: table.variables(row.id).map(presentVariable) }
+        : {}),
     }
   }
 
@@ -218,6 +235,7 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     p: ProjectRow,
     row: Omit<PipelineScheduleRow, 'id' | 'next_run_at'>,
     inputs?: InputPlan,
+    creating = false,
   ) => {
     let ref = row.ref
     if (!FULL_REF.test(ref)) {
@@ -227,9 +245,13 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       ref = `${only.kind === 'tag' ? 'refs/tags/' : 'refs/heads/'}${ref}`
     }
     const cron = row.cron.trim()
-    // The inputs' own errors come first: `has_many :inputs` validates them before the model's validations.
-    const errors: Errors = { ...inputs?.nested }
+    // `Limitable`'s check (on create) is declared first, then `has_many :inputs` validates the inputs before
+    // the model's own validations.
+    const errors: Errors = {}
     const add = (field: string, message: string) => addError(errors, field, message)
+    if (creating && table.count(p.id, undefined) >= SCHEDULES_LIMIT)
+      add('base', `Maximum number of ci pipeline schedules (${SCHEDULES_LIMIT}) exceeded`)
+    Object.assign(errors, inputs?.nested)
     if (!cronValid(cron)) add('cron', INVALID)
     if (cron === '') add('cron', BLANK)
     if (!cronTimezoneValid(row.cron_timezone)) add('cron_timezone', INVALID)
@@ -278,10 +300,10 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       const page = pageOf(q)
       const active = q.scope === undefined ? undefined : q.scope === 'active'
       const rows = table.ofProject(p.id, active, page.perPage, page.offset)
-      return { items: rows.map((row) => present(actor, p, row)), page, total: table.count(p.id, active) }
+      return { items: rows.map((row) => present(p, row, actor)), page, total: table.count(p.id, active) }
     },
 
-    get: (actor: Actor, p: ProjectRow, id: number) => details(actor, p, find(actor, p, id)),
+    get: (actor: Actor, p: ProjectRow, id: number) => details(p, find(actor, p, id), actor),
 
     /** `GET .../pipelines`: the schedule's pipelines as `GET /pipelines` lists them, oldest first by default. */
     pipelines(actor: Actor, p: ProjectRow, id: number, q: PipelineSchedulePipelinesQuery) {
@@ -311,10 +333,11 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
           updated_at: now,
         },
         inputs,
+        true,
       )
       const id = table.insert(row)
       writeInputs(id, inputs)
-      return details(actor, p, table.get(p.id, id) as PipelineScheduleRow)
+      return details(p, table.get(p.id, id) as PipelineScheduleRow)
     },
 
     /** `PUT`: the owner only (or an administrator), 403 for everyone else who reads it. */
@@ -331,7 +354,7 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
       if (params.active !== undefined) change.active = params.active ? 1 : 0
       if (change.ref !== undefined) requireRefWritable(actor, p, change.ref, 'update')
       const current = table.inputs(row.id).map((i) => i.name)
-      return details(actor, p, save(p, row, change, given && planInputs(current, given)))
+      return details(p, save(p, row, change, given && planInputs(current, given)))
     },
 
     /** `POST .../take_ownership`: 200 when the caller owns it already, else 201 and the caller owns it. */
@@ -342,8 +365,8 @@ export function pipelineScheduleService(ctx: ServiceContext, pipelines: Pipeline
     ): { status: 200 | 201; body: PipelineScheduleDetails } {
       const row = find(actor, p, id)
       if (!mayAdminister(actor, p, row)) throw forbidden()
-      if (owns(actor, row)) return { status: 200, body: details(actor, p, row) }
-      return { status: 201, body: details(actor, p, save(p, row, { owner_id: actor.id })) }
+      if (owns(actor, row)) return { status: 200, body: details(p, row) }
+      return { status: 201, body: details(p, save(p, row, { owner_id: actor.id })) }
     },
 
     /** `DELETE`: `admin_pipeline_schedule`; `If-Unmodified-Since` older than the last change is a 412. */

@@ -19,6 +19,19 @@ const P = '/api/v4/projects/acme%2Fapp'
 const S = `${P}/pipeline_schedules`
 const T0 = '2030-01-01T00:00:00.000Z'
 type Json = Record<string, unknown>
+/** `Entities::Ci::PipelineSchedule`'s keys up to `owner`, in its order. */
+const SCHEDULE_KEYS = [
+  'id',
+  'description',
+  'ref',
+  'cron',
+  'cron_timezone',
+  'next_run_at',
+  'active',
+  'created_at',
+  'updated_at',
+  'owner',
+]
 
 let t: TestServer
 beforeEach(async () => {
@@ -56,22 +69,7 @@ describe('pipeline schedule CRUD', () => {
       form: 'description=nightly&ref=main&cron=0%201%20*%20*%20*',
     })
     expect(res.status).toBe(201)
-    expect(Object.keys(res.body as Json)).toEqual([
-      'id',
-      'description',
-      'ref',
-      'cron',
-      'cron_timezone',
-      'next_run_at',
-      'active',
-      'created_at',
-      'updated_at',
-      'owner',
-      'last_pipeline',
-      // Keys shown only to some callers come last here; GitLab puts `inputs` after `owner`.
-      'inputs',
-      'variables',
-    ])
+    expect(Object.keys(res.body as Json)).toEqual([...SCHEDULE_KEYS, 'last_pipeline'])
     expect(res.body).toMatchObject({
       description: 'nightly',
       ref: 'refs/heads/main',
@@ -83,7 +81,6 @@ describe('pipeline schedule CRUD', () => {
       created_at: T0,
       owner: { username: 'dana' },
       last_pipeline: null,
-      variables: [],
     })
     // GitLab keeps the cron's time only when it is the worker's very next run; any other is put off to the
     // worker's first run strictly after it, even one the worker runs at (02:13 gives 02:23).
@@ -99,6 +96,42 @@ describe('pipeline schedule CRUD', () => {
       [tokyo.id],
     ])
     expect(Object.keys((list.body as Json[])[0]!)).not.toContain('variables')
+  })
+
+  it('answers create, update and take_ownership without inputs or variables, as GitLab presents them without the caller', async () => {
+    const made = await create({ ...nightly, inputs: [{ name: 'target', value: 'staging' }] })
+    expect(made).not.toHaveProperty('inputs')
+    expect(made).not.toHaveProperty('variables')
+    const added = await t.http('POST', `${S}/${made.id}/variables`, {
+      token: DANA,
+      json: { key: 'NIGHTLY', value: 'yes' },
+    })
+    expect(added.status).toBe(201)
+    const edited = await t.http('PUT', `${S}/${made.id}`, {
+      token: DANA,
+      json: { description: 'renamed', inputs: [{ name: 'target', value: 'production' }] },
+    })
+    expect(edited.status).toBe(200)
+    expect(Object.keys(edited.body as Json)).toEqual([...SCHEDULE_KEYS, 'last_pipeline'])
+    expect(edited.body).toMatchObject({ description: 'renamed', owner: { username: 'dana' } })
+    const taken = await t.http('POST', `${S}/${made.id}/take_ownership`, { token: MAYA })
+    const again = await t.http('POST', `${S}/${made.id}/take_ownership`, { token: MAYA })
+    for (const [res, status] of [
+      [taken, 201],
+      [again, 200],
+    ] as const) {
+      expect(res.status).toBe(status)
+      expect(Object.keys(res.body as Json)).toEqual([...SCHEDULE_KEYS, 'last_pipeline'])
+    }
+    // The list and GET present with the caller: a Maintainer sees both, `inputs` right after `owner`.
+    const read = await schedule(made.id, MAYA)
+    expect(Object.keys(read)).toEqual([...SCHEDULE_KEYS, 'inputs', 'last_pipeline', 'variables'])
+    expect(read).toMatchObject({
+      inputs: [{ name: 'target', value: 'production' }],
+      variables: [{ key: 'NIGHTLY', value: 'yes' }],
+    })
+    const [listed] = (await t.http('GET', S, { token: MAYA })).body as Json[]
+    expect(Object.keys(listed!)).toEqual([...SCHEDULE_KEYS, 'inputs'])
   })
 
   it("takes ActiveSupport's zone names, as GitLab's CronParser looks them up, and keeps the name given", async () => {
@@ -205,6 +238,36 @@ describe('pipeline schedule CRUD', () => {
     expect([gone.status, gone.text]).toEqual([204, ''])
     expect((await t.http('GET', `${S}/${made.id}`, { token: MARK })).status).toBe(404)
   })
+  it("refuses an 11th schedule in a project (the default plan's ci_pipeline_schedules limit), on create only", async () => {
+    const made = []
+    for (let i = 0; i < 10; i++) made.push(await create({ ...nightly, description: `n${i}` }))
+    const res = await t.http('POST', S, { token: DANA, json: { ...nightly, cron: 'nope' } })
+    expect([res.status, res.body]).toEqual([
+      400,
+      {
+        message: {
+          base: ['Maximum number of ci pipeline schedules (10) exceeded'],
+          cron: ['syntax is invalid'],
+        },
+      },
+    ])
+    expect(scheduleCount()).toBe(10)
+    // Edits are not creations: the full project's schedules still change.
+    const edited = await t.http('PUT', `${S}/${made[0]!.id}`, { token: DANA, json: { description: 'x' } })
+    expect(edited.status).toBe(200)
+    // Another project has its own count; one deleted makes room again.
+    expect(
+      (
+        await t.http('POST', '/api/v4/projects/acme%2Fother/pipeline_schedules', {
+          token: MARK,
+          json: nightly,
+        })
+      ).status,
+    ).toBe(201)
+    expect((await t.http('DELETE', `${S}/${made[9]!.id}`, { token: MARK })).status).toBe(204)
+    expect((await t.http('POST', S, { token: DANA, json: nightly })).status).toBe(201)
+  })
+
   it('goes with its project, variables and pipeline links too', async () => {
     const made = await create(nightly, MARK)
     await t.http('POST', `${S}/${made.id}/variables`, { token: MARK, json: { key: 'A', value: 'x' } })
@@ -431,7 +494,7 @@ deploy:
         { name: 'list', value: ['a', 1] },
       ],
     })
-    expect(made.inputs).toEqual([
+    expect((await schedule(made.id, DANA)).inputs).toEqual([
       { name: 'target', value: 'staging' },
       { name: 'replicas', value: 2 },
       { name: 'list', value: ['a', 1] },
@@ -460,7 +523,6 @@ deploy:
       { name: 'replicas', value: 2 },
       { name: 'canary', value: true },
     ]
-    expect((res.body as Json).inputs).toEqual(changed)
     expect((await schedule(made.id, DANA)).inputs).toEqual(changed)
     // A PUT without inputs leaves them.
     await t.http('PUT', `${S}/${made.id}`, { token: DANA, json: { description: 'renamed' } })
@@ -581,6 +643,41 @@ deploy:
     })
     expect((await t.http('POST', `${S}/${made.id}/play`, { token: MARK })).status).toBe(201)
     expect(await scheduled(made.id)).toHaveLength(2)
+  })
+
+  it("keeps an array of hashes as a value (GitLab's COMPLEX_ARRAY): created, changed and given to the pipeline", async () => {
+    await commitFiles(t, 'acme/app', 'ci', {
+      '.gitlab-ci.yml': `spec:
+  inputs:
+    services: { type: array }
+---
+deploy:
+  script: echo $[[ inputs.services ]]
+`,
+    })
+    const services = [
+      { name: 'web', ports: [80, 443] },
+      { name: 'db', primary: true, replicas: null },
+    ]
+    const made = await create(
+      { ...nightly, ref: 'ci', inputs: [{ name: 'services', value: services }] },
+      MARK,
+    )
+    expect((await schedule(made.id)).inputs).toEqual([{ name: 'services', value: services }])
+    await clock({ action: 'set', time: '2030-01-01T01:04:00Z' })
+    const [run] = await scheduled(made.id)
+    expect(await scripts(run!.id)).toEqual([[`echo ${JSON.stringify(services)}`]])
+
+    const changed = [{ name: 'cache', size: '1G' }]
+    const res = await t.http('PUT', `${S}/${made.id}`, {
+      token: MARK,
+      json: { inputs: [{ name: 'services', value: changed }] },
+    })
+    expect(res.status).toBe(200)
+    expect((await schedule(made.id)).inputs).toEqual([{ name: 'services', value: changed }])
+    expect((await t.http('POST', `${S}/${made.id}/play`, { token: MARK })).status).toBe(201)
+    const [, played] = await scheduled(made.id)
+    expect(await scripts(played!.id)).toEqual([[`echo ${JSON.stringify(changed)}`]])
   })
 
   it('GitLab 17.10 drops the parameter and shows no inputs', async () => {
