@@ -9,9 +9,7 @@
 //   dictionary of elements (about 200 bytes); the same keys, values, order and prototype.
 // - lib/route.js: each route gets its own bound copy (`hook.bind(instance)`) of every hook of its
 //   instance: nine of ours a route, 0.16 MB. Here a route takes the copy its instance already made
-//   for an earlier route (the same function bound to the same instance, so it runs as before); and a
-//   route with no hook of a kind of its own takes its instance's list of that kind, made once (Fastify
-//   only reads a route's lists: ten new arrays a route before).
+//   for an earlier route (the same function bound to the same instance, so it runs as before).
 // - lib/route.js: each route adds a `preReady` listener of its own (`avvio.once`), and Node's
 //   EventEmitter removes a fired `once` listener by scanning its list from the end: quadratic in the
 //   routes (600 listeners, 16-19 ms of emit with V8's optimizers off, as they are in serve's start;
@@ -36,10 +34,7 @@ function responseSerializersOf (response) {
   {
     file: /[\\/]fastify[\\/]lib[\\/]route\.js$/,
     edits: [
-      [
-        'this[kHooks][hook]\n              .concat(opts[hook] || [])\n              .map(h => h.bind(this))',
-        'routeHooks(this, hook, opts[hook])',
-      ],
+      ['.map(h => h.bind(this))', '.map(h => boundHook(this, h))'],
       ["avvio.once('preReady', () => {", 'preReadyInTurn(avvio, () => {'],
     ],
     appended: `
@@ -51,19 +46,6 @@ function boundHook (instance, hook) {
   let fn = bound.get(hook)
   if (fn === undefined) bound.set(hook, (fn = hook.bind(instance)))
   return fn
-}
-
-// A route's hooks of one kind: its instance's (bound), then its own; one list per instance and kind
-// for the routes that add none of their own (scripts/compact-fastify-routes.mjs).
-const instanceHooks = new WeakMap()
-function routeHooks (instance, hook, own) {
-  const bound = () => instance[kHooks][hook].concat(own || []).map(h => boundHook(instance, h))
-  if (own) return bound()
-  let lists = instanceHooks.get(instance)
-  if (lists === undefined) instanceHooks.set(instance, (lists = new Map()))
-  let list = lists.get(hook)
-  if (list === undefined) lists.set(hook, (list = bound()))
-  return list
 }
 
 // One 'preReady' listener for a run of routes, each route's work called in turn (scripts/compact-fastify-routes.mjs).
