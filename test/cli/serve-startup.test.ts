@@ -241,10 +241,14 @@ describe('gitlab-actions serve start-up', () => {
       ].join('\n'),
     )
     await firstAnswer() // the code cache the next start reads
-    const child = spawn(process.execPath, ['--import', preload, bin, 'serve', '--port', '0', '--seed', seedFile], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
-    })
+    const child = spawn(
+      process.execPath,
+      ['--import', preload, bin, 'serve', '--port', '0', '--seed', seedFile],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
+      },
+    )
     const api = apiBaseIn(await lineFrom(child, /listening on/))
     await (await request(`${api}/api/v4/version`)).body.dump()
     child.kill('SIGTERM')
