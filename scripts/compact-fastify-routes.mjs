@@ -1,6 +1,7 @@
 // An esbuild plugin for scripts/bundle-cli.mjs and the one-file server. Memory after start: what
 // Fastify keeps for each of serve's 360-odd routes (VmRSS after an empty start, BENCHMARKS.md, stop
-// 48). The build fails if Fastify's source no longer has the shape expected here.
+// 48); and start-up time: the work it queues for each of them. The build fails if Fastify's source no
+// longer has the shape expected here.
 // - lib/validation.js: a route's response serializers are kept in an object keyed by status code,
 //   built by assigning the codes ('200', '404') to `{}` one by one. V8 stores an integer key as an
 //   array element, and element 200 of an empty object gets a fast backing store of 317 slots: 2.5 KB
@@ -9,6 +10,11 @@
 // - lib/route.js: each route gets its own bound copy (`hook.bind(instance)`) of every hook of its
 //   instance: nine of ours a route, 0.16 MB. Here a route takes the copy its instance already made
 //   for an earlier route (the same function bound to the same instance, so it runs as before).
+// - lib/route.js: each route adds a `preReady` listener of its own (`avvio.once`), and Node's
+//   EventEmitter removes a fired `once` listener by scanning its list from the end: quadratic in the
+//   routes (600 listeners, 16-19 ms of emit with V8's optimizers off, as they are in serve's start;
+//   BENCHMARKS.md, stop 50). Here a run of routes shares one listener that calls theirs in order;
+//   a listener another part adds in between starts a new run, so every one runs in the same order.
 
 import { replaceEachOnce } from './source-edits.mjs'
 
@@ -27,7 +33,10 @@ function responseSerializersOf (response) {
   },
   {
     file: /[\\/]fastify[\\/]lib[\\/]route\.js$/,
-    edits: [['.map(h => h.bind(this))', '.map(h => boundHook(this, h))']],
+    edits: [
+      ['.map(h => h.bind(this))', '.map(h => boundHook(this, h))'],
+      ["avvio.once('preReady', () => {", 'preReadyInTurn(avvio, () => {'],
+    ],
     appended: `
 // One bound copy of a hook per instance, shared by its routes (scripts/compact-fastify-routes.mjs).
 const boundHooks = new WeakMap()
@@ -37,6 +46,20 @@ function boundHook (instance, hook) {
   let fn = bound.get(hook)
   if (fn === undefined) bound.set(hook, (fn = hook.bind(instance)))
   return fn
+}
+
+// One 'preReady' listener for a run of routes, each route's work called in turn (scripts/compact-fastify-routes.mjs).
+const preReadyRuns = new WeakMap()
+function preReadyInTurn (avvio, fn) {
+  const run = preReadyRuns.get(avvio)
+  if (run !== undefined && avvio.listeners('preReady').at(-1) === run.listener) return void run.calls.push(fn)
+  const calls = [fn]
+  const listener = () => {
+    preReadyRuns.delete(avvio)
+    for (const call of calls) call()
+  }
+  preReadyRuns.set(avvio, { listener, calls })
+  avvio.once('preReady', listener)
 }
 `,
   },

@@ -108,6 +108,11 @@ function startFlags(): () => void {
   // Whoever gave V8 one of these (node --no-maglev...) keeps theirs: it is left alone.
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? '']
   const ours = START_FLAGS.filter(([name]) => !given.some((a) => a.includes(name)))
+  // V8 checks a code cache against its flags' hash, the one Node's built-ins come with too: a built-in
+  // first loaded while ours are set is compiled from its source (twice the instructions of a cluster
+  // loaded with its cache). `listen` loads cluster, and with it child_process and dgram (13 modules):
+  // loaded here, under V8's own flags (BENCHMARKS.md, stop 50).
+  if (ours.length > 0) process.getBuiltinModule('node:cluster')
   for (const [, start] of ours) setFlagsFromString(start)
   return () => {
     for (const [, , own, when] of ours) {

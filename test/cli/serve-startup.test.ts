@@ -211,6 +211,51 @@ describe('gitlab-actions serve start-up', () => {
     expect(young).toBeLessThan(8 * 1024 * 1024)
   })
 
+  it("loads no built-in while its start flags change V8's code cache hash (listen's cluster is loaded before)", async () => {
+    // From `listen`'s start (the start's V8 flags set) to the first request (V8's own again): the flags'
+    // hash, which V8 checks every code cache against, Node's built-ins' own too, and the built-ins
+    // loaded meanwhile, each of which would then be compiled from its source.
+    const preload = join(dir, 'window.mjs')
+    const out = join(dir, 'window.json')
+    writeFileSync(
+      preload,
+      [
+        `const { subscribe, unsubscribe } = process.getBuiltinModule('node:diagnostics_channel')`,
+        `const { writeFileSync } = process.getBuiltinModule('node:fs')`,
+        `const { cachedDataVersionTag } = process.getBuiltinModule('node:v8')`,
+        `const own = cachedDataVersionTag()`,
+        `let from = 0`,
+        `let flagged = false`,
+        `const starting = () => {`,
+        `  unsubscribe('tracing:net.server.listen:asyncStart', starting)`,
+        `  from = process.moduleLoadList.length`,
+        `  flagged = cachedDataVersionTag() !== own`,
+        `}`,
+        `const first = () => {`,
+        `  unsubscribe('http.server.request.start', first)`,
+        `  const loaded = process.moduleLoadList.slice(from).filter((m) => m.startsWith('NativeModule '))`,
+        `  writeFileSync(${JSON.stringify(out)}, JSON.stringify({ flagged, loaded }))`,
+        `}`,
+        `subscribe('tracing:net.server.listen:asyncStart', starting)`,
+        `subscribe('http.server.request.start', first)`,
+      ].join('\n'),
+    )
+    await firstAnswer() // the code cache the next start reads
+    const child = spawn(
+      process.execPath,
+      ['--import', preload, bin, 'serve', '--port', '0', '--seed', seedFile],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
+      },
+    )
+    const api = apiBaseIn(await lineFrom(child, /listening on/))
+    await (await request(`${api}/api/v4/version`)).body.dump()
+    child.kill('SIGTERM')
+    expect((await once(child, 'exit'))[0]).toBe(0)
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ flagged: true, loaded: [] })
+  })
+
   it("compiles nothing with V8's optimizing compilers while starting, and does once listening", async () => {
     // A fresh function run hot for up to 300 ms as the server starts listening, and at the first
     // request: whether V8 optimized it (Maglev or Turbofan) by then.

@@ -173,3 +173,71 @@ describe('compact-fastify-routes', () => {
     expect(fastify.shared).toEqual([false, false])
   })
 })
+
+describe('compact-fastify-routes, the routes at ready', () => {
+  it("runs every route's preReady work through one listener, in order, where Fastify adds one per route", () => {
+    const out = join(dir, 'fastify-ready.cjs')
+    const printed = run(`
+      import { build } from 'esbuild'
+      import { createRequire } from 'node:module'
+      import { EventEmitter } from 'node:events'
+      import { compactFastifyRoutes } from ${JSON.stringify(plugin)}
+      await build({
+        absWorkingDir: ${JSON.stringify(root)},
+        entryPoints: [${JSON.stringify(join(root, 'node_modules/fastify/fastify.js'))}],
+        bundle: true, platform: 'node', format: 'cjs', outfile: ${JSON.stringify(out)},
+        plugins: [compactFastifyRoutes()], logLevel: 'error',
+      })
+      const require = createRequire(import.meta.url)
+      // Every 'preReady' listener avvio is given, counted.
+      let listeners = 0
+      const once = EventEmitter.prototype.once
+      EventEmitter.prototype.once = function (event, fn) {
+        if (event === 'preReady') listeners++
+        return once.call(this, event, fn)
+      }
+      const serve = async (fastify) => {
+        listeners = 0
+        const app = fastify()
+        const order = []
+        app.addHook('onRequest', async (request) => { order.push('app ' + request.url) })
+        for (let i = 0; i < 50; i++)
+          app.get('/r' + i, { schema: { response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } } }, async () => ({ n: i, dropped: true }))
+        app.get('/own', { onRequest: async () => { order.push('own') } }, async () => 'own')
+        app.register(async (child) => {
+          child.addHook('onSend', async (request, reply, payload) => payload + ' (child)')
+          child.get('/c', async () => 'c')
+        })
+        app.setNotFoundHandler(async (request, reply) => reply.code(404).send('none'))
+        await app.ready()
+        const bodies = []
+        for (const url of ['/r0', '/r49', '/own', '/c', '/missing']) {
+          const res = await app.inject({ url })
+          bodies.push(res.statusCode + ' ' + res.body)
+        }
+        await app.close()
+        return { bodies, order, listeners }
+      }
+      const compact = await serve(require(${JSON.stringify(out)}))
+      EventEmitter.prototype.once = once
+      process.stdout.write(JSON.stringify({ compact, fastify: await (async () => {
+        EventEmitter.prototype.once = function (event, fn) {
+          if (event === 'preReady') listeners++
+          return once.call(this, event, fn)
+        }
+        return serve(require('fastify'))
+      })() }))
+    `)
+    const { compact, fastify } = JSON.parse(printed) as Record<
+      'compact' | 'fastify',
+      { bodies: string[]; order: string[]; listeners: number }
+    >
+    expect(compact.bodies).toEqual(['200 {"n":0}', '200 {"n":49}', '200 own', '200 c (child)', '404 none'])
+    expect(compact.bodies).toEqual(fastify.bodies)
+    expect(compact.order).toEqual(['app /r0', 'app /r49', 'app /own', 'own', 'app /c', 'app /missing'])
+    expect(compact.order).toEqual(fastify.order)
+    // Fastify's own: one for each of the 52 routes, besides its instance's and its 404 handlers'.
+    expect(fastify.listeners).toBeGreaterThan(52)
+    expect(compact.listeners).toBeLessThan(8)
+  })
+})
