@@ -97,7 +97,7 @@ interface Rule {
     'reader' | 'user' | 'guest' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'admin' | 'any' | 'code'
   auth?: boolean
   scope?: 'project' | 'group' | 'none'
-  denied?: number | ((role: Role) => number)
+  denied?: number | ((role: Role, v: Visibility) => number)
   ok?: number[]
   /** Exactly these roles may use it (a rule finer than a least role). */
   roles?: Role[]
@@ -131,8 +131,8 @@ const marksToken = (denied: number): Rule => ({
   denied,
 })
 /** The status `rule` answers `role` below it. */
-const deniedStatus = (rule: Rule, role: Role) =>
-  typeof rule.denied === 'function' ? rule.denied(role) : (rule.denied ?? 403)
+const deniedStatus = (rule: Rule, role: Role, v: Visibility) =>
+  typeof rule.denied === 'function' ? rule.denied(role, v) : (rule.denied ?? 403)
 /** A pipeline schedule's rule: those who cannot read it (below Reporter) get 404, the others 403. */
 const scheduleDenied = (role: Role) => (RANK[role] < RANK.reporter ? 404 : 403)
 const RULES: Record<string, Rule> = {
@@ -488,6 +488,15 @@ const RULES: Record<string, Rule> = {
     min: 'maintainer',
     auth: true,
     body: () => ({ before: '2026-05-01T00:00:00Z' }),
+  },
+  // `authorize! :read_environment` (403 for those who may not read them), then the service's
+  // `destroy_environment` (Developer): 401 with its message. reset() makes no review app, so a Developer's
+  // dry run finds none to delete: 400.
+  'DELETE /projects/{id}/environments/review_apps': {
+    min: 'developer',
+    auth: true,
+    ok: [400],
+    denied: (role, v) => (allowed({ min: 'code' }, role, v) ? 401 : 403),
   },
   'GET /projects/{id}/deployments': { min: 'code', auth: true },
   'POST /projects/{id}/deployments': {
@@ -1377,8 +1386,8 @@ describe('access matrix: every endpoint by every role by every visibility', () =
             const ok = (res.status >= 200 && res.status < 300) || (rule.ok ?? []).includes(res.status)
             if (allowed(rule, role, visibility)) {
               if (!ok && [401, 403, 404].includes(res.status)) problems.push(`expected success: ${cell}`)
-            } else if (res.status !== deniedStatus(rule, role))
-              problems.push(`expected ${deniedStatus(rule, role)}: ${cell}`)
+            } else if (res.status !== deniedStatus(rule, role, visibility))
+              problems.push(`expected ${deniedStatus(rule, role, visibility)}: ${cell}`)
           }
       }
       expect(problems).toEqual([])
