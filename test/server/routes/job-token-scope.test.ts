@@ -222,3 +222,50 @@ describe('/projects/:id/job_token_scope/groups_allowlist', () => {
     }
   })
 })
+
+describe('the seed key job_token_allowlist', () => {
+  const seed = `
+users:
+  - { username: root, admin: true, token: ${ROOT} }
+groups:
+  - { path: acme }
+  - { path: tools }
+projects:
+  - { path: acme/site, job_token_allowlist: [acme/deployer, tools] }
+  - { path: acme/deployer }
+  - { path: tools/lint }
+`
+  it('fills the allowlists of a project: projects listed after it, and groups', async () => {
+    const s = await startServer(seed)
+    try {
+      const S = '/api/v4/projects/acme%2Fsite/job_token_scope'
+      const projects = (await s.http('GET', `${S}/allowlist`, { token: ROOT })).body as Json[]
+      expect(projects.map((p) => p.path_with_namespace)).toEqual(['acme/site', 'acme/deployer'])
+      const groups = (await s.http('GET', `${S}/groups_allowlist`, { token: ROOT })).body as Json[]
+      expect(groups.map((g) => g.name)).toEqual(['tools'])
+      expect((await s.http('GET', S, { token: ROOT })).body).toEqual({
+        inbound_enabled: true,
+        outbound_enabled: false,
+      })
+    } finally {
+      await s.close()
+    }
+  })
+
+  it('refuses a path that is neither a project nor a group, and the project itself, adding nothing', async () => {
+    const post = (allowlist: string[]) =>
+      t.http('POST', '/-/emulator/seed', {
+        token: ROOT,
+        json: { projects: [{ path: 'acme/new', job_token_allowlist: allowlist }] },
+      })
+    expect([(await post(['acme/app', 'acme/nope'])).status, (await post(['acme/nope'])).body]).toEqual([
+      400,
+      { message: 'request body: projects[0].job_token_allowlist[0]: unknown project or group acme/nope' },
+    ])
+    expect((await post(['acme/new'])).body).toEqual({
+      message:
+        'request body: projects[0].job_token_allowlist[0]: a project is always in its own job token scope',
+    })
+    expect((await t.http('GET', '/api/v4/projects/acme%2Fnew', { token: ROOT })).status).toBe(404)
+  })
+})
