@@ -37,7 +37,11 @@ export const jobTokenScope = (http: Http) => ({
     }),
   /** `DELETE /projects/:id/job_token_scope/allowlist/:target_project_id`; 204. */
   removeProject: (project: number, targetProjectId: number, options: CallOptions = {}) =>
-    http.request<void>('DELETE', path`/projects/${project}/job_token_scope/allowlist/${targetProjectId}`, options),
+    http.request<void>(
+      'DELETE',
+      path`/projects/${project}/job_token_scope/allowlist/${targetProjectId}`,
+      options,
+    ),
   /** `GET /projects/:id/job_token_scope/groups_allowlist`, lazily. */
   groups: (project: ResourceRef, options: PageOptions = {}) =>
     http.paginate<BasicGroupDetails>(path`/projects/${project}/job_token_scope/groups_allowlist`, {

@@ -13,19 +13,28 @@ export type JobTokenScope = Static<typeof JobTokenScope>
 
 /** `PATCH /projects/:id/job_token_scope`: `enabled` sets `inbound_enabled`. */
 export const JobTokenScopeUpdate = Type.Object({
-  enabled: boolParam({ 'x-allow-blank': false, description: 'limit access to this project to the allowlists' }),
+  enabled: boolParam({
+    'x-allow-blank': false,
+    description: 'limit access to this project to the allowlists',
+  }),
 })
 export type JobTokenScopeUpdate = Static<typeof JobTokenScopeUpdate>
 
 /** `POST /projects/:id/job_token_scope/allowlist`. */
 export const JobTokenAllowlistAdd = Type.Object({
-  target_project_id: Type.Integer({ 'x-allow-blank': false, description: 'the project whose job tokens may come in' }),
+  target_project_id: Type.Integer({
+    'x-allow-blank': false,
+    description: 'the project whose job tokens may come in',
+  }),
 })
 export type JobTokenAllowlistAdd = Static<typeof JobTokenAllowlistAdd>
 
 /** `POST /projects/:id/job_token_scope/groups_allowlist`. */
 export const JobTokenGroupsAllowlistAdd = Type.Object({
-  target_group_id: Type.Integer({ 'x-allow-blank': false, description: 'the group whose projects may send job tokens in' }),
+  target_group_id: Type.Integer({
+    'x-allow-blank': false,
+    description: 'the group whose projects may send job tokens in',
+  }),
 })
 export type JobTokenGroupsAllowlistAdd = Static<typeof JobTokenGroupsAllowlistAdd>
 

@@ -1,4 +1,11 @@
-import type { BasicGroupDetails, BasicProjectDetails, Group, GroupDetail, NamespaceBasic, Project } from '../../schema/index.js'
+import type {
+  BasicGroupDetails,
+  BasicProjectDetails,
+  Group,
+  GroupDetail,
+  NamespaceBasic,
+  Project,
+} from '../../schema/index.js'
 import type { GroupLinkRow } from '../store/group-writes.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'

@@ -106,7 +106,8 @@ export function jobTokenScopeService(ctx: ServiceContext, projectRecord: (p: Pro
       const group = store.namespaces.get(targetId)
       if (!group || group.kind !== 'group') throw notFound('target_group_id not found')
       if (!access.atLeast(actor, p, Level.maintainer)) throw forbidden(ADMIN_ONLY)
-      if (!scopes.groups.remove(p.id, group.id)) throw badRequest('Target group is not in the job token scope')
+      if (!scopes.groups.remove(p.id, group.id))
+        throw badRequest('Target group is not in the job token scope')
     },
   }
 }

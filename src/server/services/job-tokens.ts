@@ -38,7 +38,7 @@ export function jobTokenReaches(store: Store, sourceId: number, target: ProjectR
 /** The group `namespaceId` and the groups above it (none for a user's namespace). */
 function groupsAbove(store: Store, namespaceId: number | null): number[] {
   const ids: number[] = []
-  for (let id = namespaceId; id !== null; ) {
+  for (let id = namespaceId; id !== null;) {
     const ns = store.namespaces.get(id)
     if (!ns || ns.kind !== 'group') break
     ids.push(ns.id)
