@@ -26,6 +26,7 @@ import { retry, type RetryPolicy } from './retry.js'
 import { timeTracking } from './time-tracking.js'
 import { apiRoot, auth, compose, serverRoot, userAgent, type Send, type TokenType } from './transport.js'
 import { triggers } from './triggers.js'
+import { jobTokenScope } from './job-token-scope.js'
 import { pipelineSchedules } from './pipeline-schedules.js'
 import { deployments, environments } from './environments.js'
 import { ciLint } from './ci-lint.js'
@@ -139,6 +140,8 @@ export function createClient(options: ClientOptions) {
     /** The Events API: what people did in projects (`GET /events`, a user's, a project's). */
     events: events(http),
     triggers: triggers(http),
+    /** Which other projects' CI/CD job tokens reach a project: the limit and its allowlists. */
+    jobTokenScope: jobTokenScope(http),
     /** Pipeline schedules, their pipelines, play and variables. */
     pipelineSchedules: pipelineSchedules(http),
     /** Environments: those jobs made and those made through the API. */

@@ -252,6 +252,14 @@ export const SeedProject = Type.Object(
           'jobs, traces and artifacts to Reporters and up',
       }),
     ),
+    job_token_allowlist: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description:
+          'projects and groups (paths, listed anywhere in the seed or held by the server) whose CI/CD job tokens ' +
+          'reach this project, as POST /projects/:id/job_token_scope/allowlist and groups_allowlist add them ' +
+          "(a group lets in the projects below it); the project's inbound limit stays on",
+      }),
+    ),
     forked_from: Type.Optional(
       Type.String({
         pattern: `^${SEGMENT}(/${SEGMENT})+$`,

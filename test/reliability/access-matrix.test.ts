@@ -120,6 +120,8 @@ interface Rule {
    */
   ci?: 'pipeline' | 'build' | 'jobs'
   body?: (v: Visibility) => Record<string, unknown>
+  /** `{id}` is declared an Integer: the project that does not exist is named by a number, not a path. */
+  numericId?: boolean
 }
 /** A call on mark's (the maintainer's) seeded token: his own and administrators' only. */
 const marksToken = (denied: number): Rule => ({
@@ -468,6 +470,39 @@ const RULES: Record<string, Rule> = {
     body: () => ({ description: 'y' }),
   },
   'DELETE /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
+  // lib/api/ci/job_token_scope.rb: `authenticate!`, `authorize_admin_project` (Maintainer). The writes
+  // declare `id` an Integer (`numericId`). Adding a target that does not exist is a Maintainer's 404
+  // `target_..._id not found`; taking the project itself, or a group not listed, off is a 400.
+  'GET /projects/{id}/job_token_scope': { min: 'maintainer', auth: true },
+  'PATCH /projects/{id}/job_token_scope': { min: 'maintainer', auth: true, body: () => ({ enabled: true }) },
+  'GET /projects/{id}/job_token_scope/allowlist': { min: 'maintainer', auth: true },
+  'POST /projects/{id}/job_token_scope/allowlist': {
+    min: 'maintainer',
+    auth: true,
+    numericId: true,
+    ok: [404],
+    body: () => ({ target_project_id: 2147483647 }),
+  },
+  'DELETE /projects/{id}/job_token_scope/allowlist/{target_project_id}': {
+    min: 'maintainer',
+    auth: true,
+    numericId: true,
+    ok: [400],
+  },
+  'GET /projects/{id}/job_token_scope/groups_allowlist': { min: 'maintainer', auth: true },
+  'POST /projects/{id}/job_token_scope/groups_allowlist': {
+    min: 'maintainer',
+    auth: true,
+    numericId: true,
+    ok: [404],
+    body: () => ({ target_group_id: 2147483647 }),
+  },
+  'DELETE /projects/{id}/job_token_scope/groups_allowlist/{target_group_id}': {
+    min: 'maintainer',
+    auth: true,
+    numericId: true,
+    ok: [400],
+  },
   // lib/api/environments.rb, lib/api/deployments.rb (`authenticate!`, ProjectPolicy): Reporters read them
   // (whoever sees a public or internal project), Developers write; reset() makes a stopped environment
   // `matrix` (the first) and two successful external deployments, the first of which is not the last.
@@ -1180,6 +1215,10 @@ describe('access matrix: every endpoint by every role by every visibility', () =
       noteable_id: issue,
       eventable_id: issue,
       trigger_id: String(one('SELECT id FROM triggers WHERE project_id = ?', pid)),
+      target_project_id: String(pid),
+      target_group_id: String(
+        one("SELECT id FROM namespaces WHERE path = ? AND kind = 'group'", `${v}-group`),
+      ),
       pipeline_schedule_id: String(one('SELECT id FROM ci_pipeline_schedules WHERE project_id = ?', pid)),
       environment_id: String(one('SELECT MIN(id) FROM environments WHERE project_id = ?', pid)),
       deployment_id: String(one('SELECT MIN(id) FROM deployments WHERE project_id = ?', pid)),
@@ -1371,7 +1410,9 @@ describe('access matrix: every endpoint by every role by every visibility', () =
               // Indistinguishable from a project or group that does not exist.
               const missing = await send(
                 op.method,
-                fill(scope === 'group' ? 'no-such-group' : 'no-such%2Fproject'),
+                fill(
+                  scope === 'group' ? 'no-such-group' : rule.numericId ? '2147483647' : 'no-such%2Fproject',
+                ),
                 role,
                 body && resolveBody(body, visibility),
                 rule.multipart,

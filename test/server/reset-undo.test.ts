@@ -164,6 +164,22 @@ async function writeEverything() {
     json: { description: 'dropped', ref: 'main', cron: '* * * * *' },
   })
   await ok('DELETE', `${P}/pipeline_schedules/${dropped.id}`)
+  // The job token scope: the limit turned off and on, a project and a group allowlisted, one taken off.
+  const widgets = (await ok('GET', P)).id as number
+  const api = (await ok('GET', '/api/v4/projects/acme%2Fplatform%2Fapi')).id as number
+  await ok('PATCH', `${P}/job_token_scope`, { json: { enabled: false } })
+  await ok('PATCH', `${P}/job_token_scope`, { json: { enabled: true } })
+  await ok('POST', `/api/v4/projects/${widgets}/job_token_scope/allowlist`, {
+    json: { target_project_id: api },
+  })
+  const acme = (await ok('GET', '/api/v4/groups/acme')).id as number
+  await ok('POST', `/api/v4/projects/${widgets}/job_token_scope/groups_allowlist`, {
+    json: { target_group_id: acme },
+  })
+  await ok('DELETE', `/api/v4/projects/${widgets}/job_token_scope/groups_allowlist/${acme}`)
+  await ok('POST', `/api/v4/projects/${widgets}/job_token_scope/groups_allowlist`, {
+    json: { target_group_id: acme },
+  })
   // Aliases (EE, administrators).
   await ok('POST', '/api/v4/project_aliases', { json: { project_id: 'acme/widgets', name: 'widgets-alias' } })
   // Users and tokens.

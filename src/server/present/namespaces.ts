@@ -1,4 +1,11 @@
-import type { BasicProjectDetails, Group, GroupDetail, NamespaceBasic, Project } from '../../schema/index.js'
+import type {
+  BasicGroupDetails,
+  BasicProjectDetails,
+  Group,
+  GroupDetail,
+  NamespaceBasic,
+  Project,
+} from '../../schema/index.js'
 import type { GroupLinkRow } from '../store/group-writes.js'
 import type { NamespaceRow } from '../store/namespaces.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -18,6 +25,11 @@ export function presentNamespace(ns: NamespaceRow, instance: Instance): Namespac
         ? `${instance.baseUrl}/groups/${ns.full_path}`
         : `${instance.baseUrl}/${ns.full_path}`,
   }
+}
+
+/** `Entities::BasicGroupDetails`: a group's id, name and page. */
+export function basicGroupDetails(group: NamespaceRow, instance: Instance): BasicGroupDetails {
+  return { id: group.id, web_url: `${instance.baseUrl}/groups/${group.full_path}`, name: group.name }
 }
 
 /**

@@ -38,6 +38,7 @@ import { projectListRoutes } from './project-list.js'
 import { runnerRoutes } from './runners.js'
 import { runnerManagementRoutes } from './runner-management.js'
 import { triggerRoutes } from './triggers.js'
+import { jobTokenScopeRoutes } from './job-token-scope.js'
 import { pipelineScheduleRoutes } from './pipeline-schedules.js'
 import { environmentRoutes } from './environments.js'
 import { ciVariableRoutes } from './ci-variables.js'
@@ -119,6 +120,7 @@ function registerRoutes(api: ApiContext): void {
   projectImportRoutes(api, transfers.imports, transfers)
   relationImportRoutes(api, transfers)
   triggerRoutes(api, triggers)
+  jobTokenScopeRoutes(api, api.services.jobTokenScopes)
   pipelineScheduleRoutes(api, api.services.pipelineSchedules)
   environmentRoutes(api, api.services.environments)
   ciVariableRoutes(api)

@@ -220,6 +220,21 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
     })
   })
 
+  // Allowlists name projects and groups listed anywhere in the seed: checked once all are known.
+  seed.projects?.forEach((project, i) =>
+    project.job_token_allowlist?.forEach((entry, e) => {
+      const key = fold(entry)
+      const known =
+        projects.has(key) ||
+        groups.has(key) ||
+        existing.project(entry) !== undefined ||
+        existing.namespace(entry) === 'group'
+      if (key === fold(project.path))
+        report(['projects', i, 'job_token_allowlist', e], 'a project is always in its own job token scope')
+      else if (!known) report(['projects', i, 'job_token_allowlist', e], `unknown project or group ${entry}`)
+    }),
+  )
+
   if (seed.variables)
     checkVariables(report, [], seed.variables, INSTANCE_VARIABLE_LIMITS, existing.variables('instance'))
 

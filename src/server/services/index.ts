@@ -23,6 +23,7 @@ import type { RunnerService } from './runners.js'
 import type { TimeTrackingService } from './time-tracking.js'
 import type { TodoService } from './todos.js'
 import type { TriggerService } from './triggers.js'
+import type { JobTokenScopeService } from './job-token-scopes.js'
 import type { PipelineScheduleService } from './pipeline-schedules.js'
 import type { EnvironmentService } from './environments.js'
 import type { CiGroupVariableService, CiInstanceVariableService, CiVariableService } from './ci-variables.js'
@@ -86,6 +87,8 @@ export interface Services {
   /** Jobs, their traces and artifacts, and bridges. */
   jobs: JobService
   triggers: TriggerService
+  /** The CI/CD job token scope of projects: the inbound limit and its allowlists. */
+  jobTokenScopes: JobTokenScopeService
   pipelineSchedules: PipelineScheduleService
   /** Environments and their deployments, those jobs make and those made through the API. */
   environments: EnvironmentService

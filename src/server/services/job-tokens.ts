@@ -7,24 +7,52 @@ import type { UserRow } from '../store/users.js'
 import { Actor } from './access.js'
 
 /**
- * A caller authenticated by a CI/CD job token: the job's user, limited to the job's own project.
- * Our choice: the emulator keeps no job token allowlists, so other projects stay hidden (404).
+ * A caller authenticated by a CI/CD job token: the job's user, within the job token scope of the job's
+ * project (`reaches`, built by `jobTokens`).
  */
 export class JobTokenActor extends Actor {
   constructor(
     user: UserRow,
     readonly job: { id: number; projectId: number },
+    readonly reaches: (project: ProjectRow) => boolean,
   ) {
     super(user)
   }
 }
 
 /**
- * `project`, unless the caller is a job token of another project's job: 404 `Project Not Found` (the job
- * token scope, `project_allowed_for_job_token`, with no allowlists kept here).
+ * Whether a job token of project `sourceId` may reach `target` (`Ci::JobToken::Scope#accessible?`,
+ * app/models/ci/job_token/scope.rb): its own project; a project whose inbound scope is disabled; one whose
+ * allowlist holds the source project, or a group holding it (`Allowlist#includes_group?`: the source's
+ * group or any group above it). The outbound scope, deprecated and off by default, is not kept.
+ */
+export function jobTokenReaches(store: Store, sourceId: number, target: ProjectRow): boolean {
+  if (target.id === sourceId) return true
+  const scopes = store.jobTokenScopes
+  if (!scopes.inboundEnabled(target.id)) return true
+  if (scopes.projects.get(target.id, sourceId)) return true
+  const source = store.projects.get(sourceId)
+  return source !== undefined && scopes.groups.holdsAny(target.id, groupsAbove(store, source.namespace_id))
+}
+
+/** The group `namespaceId` and the groups above it (none for a user's namespace). */
+function groupsAbove(store: Store, namespaceId: number | null): number[] {
+  const ids: number[] = []
+  for (let id = namespaceId; id !== null;) {
+    const ns = store.namespaces.get(id)
+    if (!ns || ns.kind !== 'group') break
+    ids.push(ns.id)
+    id = ns.parent_id
+  }
+  return ids
+}
+
+/**
+ * `project`, unless the caller is a job token whose scope leaves it out: 404 `Project Not Found`
+ * (`project_allowed_for_job_token`, lib/api/helpers.rb), as for a project the caller cannot see.
  */
 export function inJobTokenScope(actor: Actor, project: ProjectRow): ProjectRow {
-  if (actor instanceof JobTokenActor && actor.job.projectId !== project.id) throw notFound('Project')
+  if (actor instanceof JobTokenActor && !actor.reaches(project)) throw notFound('Project')
   return project
 }
 
@@ -53,7 +81,10 @@ export function jobTokens(store: Store, runner: PipelineRunner): JobTokens {
     resolve(token: string) {
       const found = runningJob(store, runner, token)
       if (!found?.running || !found.user || found.user.state !== 'active') throw unauthorized()
-      return new JobTokenActor(found.user, { id: found.job.id, projectId: found.pipeline.project_id })
+      const projectId = found.pipeline.project_id
+      return new JobTokenActor(found.user, { id: found.job.id, projectId }, (target) =>
+        jobTokenReaches(store, projectId, target),
+      )
     },
   }
 }

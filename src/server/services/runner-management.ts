@@ -23,6 +23,7 @@ import {
   validationError,
 } from '../grape/gitlab-errors.js'
 import { mapPage, pageOf, slicePage, type PageOut } from '../grape/pagination.js'
+import { basicGroupDetails } from '../present/namespaces.js'
 import { basicProjectDetails } from '../present/projects.js'
 import { presentRunner, presentRunnerDetails, type RunnerFacts } from '../present/runners.js'
 import { presentUser } from '../present/users.js'
@@ -73,7 +74,7 @@ export function runnerManagement(ctx: ServiceContext, projectRecord: (project: P
     const group = ownerGroup(r)
     const groups =
       group && (actor.admin || access.groupLevel(actor, group) > 0)
-        ? [{ id: group.id, web_url: `${ctx.instance.baseUrl}/groups/${group.full_path}`, name: group.name }]
+        ? [basicGroupDetails(group, ctx.instance)]
         : []
     return presentRunnerDetails(r, facts(r), { maintenanceNote: canUpdate(actor, r), projects, groups })
   }

@@ -102,6 +102,7 @@ export function applySeed(store: Store, seed: Seed, clock: Clock): void {
   seedUsers(w, seed.users ?? [])
   seedGroups(w, seed.groups ?? [])
   seed.projects?.forEach((p, index) => seedProject(w, p, index))
+  seed.projects?.forEach((p) => seedJobTokenAllowlist(w, p))
   seedAliases(w, seed.aliases ?? [])
   seedVariables(store, store.ciInstanceVariables, INSTANCE, seed.variables)
 }
@@ -410,6 +411,20 @@ function seedSchedule(
 }
 
 /** Aliases of projects that exist. */
+/** A project's `job_token_allowlist`: each path a project (the allowlist) or else a group (the groups allowlist). */
+function seedJobTokenAllowlist({ store, now }: SeedWriter, p: SeedProject): void {
+  if (!p.job_token_allowlist) return
+  const source = store.projects.byPath(p.path)!
+  for (const entry of p.job_token_allowlist) {
+    const project = store.projects.byPath(entry)
+    const group = project ? undefined : store.namespaces.byPath(entry)
+    const link = { source_project_id: source.id, added_by_id: null, created_at: now }
+    if (project) store.jobTokenScopes.projects.insert({ ...link, target_id: project.id })
+    else if (group?.kind === 'group') store.jobTokenScopes.groups.insert({ ...link, target_id: group.id })
+    else throw messageError(400, `seed: unknown project or group ${entry} (job_token_allowlist of ${p.path})`)
+  }
+}
+
 function seedAliases({ store }: SeedWriter, aliases: NonNullable<Seed['aliases']>): void {
   for (const a of aliases) {
     const project = store.projects.byPath(a.project)

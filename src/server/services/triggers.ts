@@ -10,7 +10,7 @@ import type { UserRow } from '../store/users.js'
 import { Actor, Level, writable } from './access.js'
 import type { ServiceContext } from './context.js'
 import { isoNow } from '../domain/clock.js'
-import { runningJob } from './job-tokens.js'
+import { jobTokenReaches, runningJob } from './job-tokens.js'
 import type { PipelineService } from './pipelines.js'
 import type { SecretBox } from '../store/secret-box.js'
 import { resolveRef } from './refs.js'
@@ -117,7 +117,7 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
     /**
      * `POST /projects/:id/trigger/pipeline` after parameter checks
      * (`app/services/ci/pipeline_trigger_service.rb`): a trigger token of this project, or the job token of a
-     * running job whose user can see the project; then the owner's right to create pipelines, the ref and the
+     * running job whose user can see the project, within the job token scope; then the owner's right to create pipelines, the ref and the
      * CI configuration, in GitLab's order.
      * `payload` is the request's parameters without the token (`TRIGGER_PAYLOAD`).
      */
@@ -138,7 +138,9 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
         if (!found) throw notFound()
         if (!found.running) throw messageError(401, 'Job is not running')
         user = found.user
-        if (!user || !access.canReadProject(new Actor(user), p)) throw notFound()
+        // The job's user reads the project only within the job token scope (`Ci::JobToken::Scope`).
+        const inScope = jobTokenReaches(store, found.pipeline.project_id, p)
+        if (!user || !inScope || !access.canReadProject(new Actor(user), p)) throw notFound()
         upstream = { pipelineId: found.pipeline.id, jobId: found.job.id }
       }
       // `Chain::Validate::Abilities`, as the trigger's owner (or the job's user), before the ref is checked.

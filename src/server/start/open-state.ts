@@ -53,6 +53,7 @@ import { openStartStore, seedStartStore, type SeedFile } from '../services/seed-
 import { timeTrackingService } from '../services/time-tracking.js'
 import { todoService } from '../services/todos.js'
 import { triggerService } from '../services/triggers.js'
+import { jobTokenScopeService } from '../services/job-token-scopes.js'
 import { pipelineScheduleService } from '../services/pipeline-schedules.js'
 import { environmentService } from '../services/environments.js'
 import {
@@ -312,6 +313,7 @@ function composeServices(
     namespaces: namespaceService(api.ctx),
     aliases: aliasService(api.ctx.store),
     runners: runnerService(api.ctx, (p) => projects.record(p)),
+    jobTokenScopes: jobTokenScopeService(api.ctx, (p) => projects.record(p)),
     environments: withDeploymentHooks(
       // The runner is built with the CI services below; stop actions are played after start-up.
       environmentService(

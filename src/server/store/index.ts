@@ -12,6 +12,7 @@ import { namespaceTable } from './namespaces.js'
 import { projectTable } from './projects.js'
 import { userTable } from './users.js'
 import { triggerTable } from './triggers.js'
+import { jobTokenScopeTable } from './job-token-scopes.js'
 import { pipelineScheduleTable } from './pipeline-schedules.js'
 import { ciVariableTable } from './ci-variables.js'
 import { jobDefinitionTable } from './job-definitions.js'
@@ -113,6 +114,8 @@ function createStore(db: Db, dbKeyBase: Buffer, data: string, sessionKey = dbKey
     epics: epicTable(db),
     groupWrites: groupWriteTable(db, changes.structureVersion),
     triggers: triggerTable(db, digest),
+    /** Which other projects' CI/CD job tokens a project lets in (job-token-scopes.ts). */
+    jobTokenScopes: jobTokenScopeTable(db),
     /** Pipeline schedules, their sealed variables and the pipelines they made (pipeline-schedules.ts). */
     pipelineSchedules: pipelineScheduleTable(db),
     /** Project CI/CD variables, values sealed (ci-variables.ts). */

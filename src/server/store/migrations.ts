@@ -46,6 +46,7 @@ import environmentSettings from './migrations/045-environment-settings.js'
 import artifactLocks from './migrations/046-artifact-locks.js'
 import pipelineScheduleInputs from './migrations/047-pipeline-schedule-inputs.js'
 import restoreGuards from './migrations/048-restore-guards.js'
+import jobTokenScope from './migrations/049-job-token-scope.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -101,4 +102,5 @@ export const migrations: Migration[] = [
   artifactLocks,
   pipelineScheduleInputs,
   restoreGuards,
+  jobTokenScope,
 ]

@@ -7,8 +7,9 @@ import { serverEach } from '../../support/server.js'
  * CI/CD job tokens route by route: every operation `/api/v4/openapi.json` says takes a `JOB-TOKEN`
  * (a route whose spec has `jobToken: true`, GitLab's `route_setting :authentication, job_token_allowed:
  * true`) is called with a job's token, so that a route added later is covered without editing this
- * list. A running job's token acts as the job's user (mark, a Maintainer) in the job's own project only
- * (the job token scope: no allowlists are kept here), a finished job's token is `401 Unauthorized`
+ * list. A running job's token acts as the job's user (mark, a Maintainer) in the job's own project, and in
+ * another only where that one's job token scope lets the job's project in (app/models/ci/job_token/scope.rb:
+ * its allowlist holds the project or a group above it, or its limit is off); a finished job's token is `401 Unauthorized`
  * (`Ci::AuthJobFinder`), and routes without the setting ignore the token (`lib/gitlab/auth/auth_finders.rb`
  * reads it only where the route allows it), so those that need a user answer 401.
  */
@@ -211,7 +212,102 @@ describe('routes that take a CI/CD job token (jobToken: true)', () => {
     expect(answers).toContain('GET /job 200 ')
   })
 
-  it("hide every other project from it, one the job's user reads too: 404 Project Not Found", async () => {
+  /** Each project route in acme/other with the job token, next to the answer of the job's user's own token. */
+  async function inOther(w: Awaited<ReturnType<typeof world>>) {
+    const answers: { route: string; job: [number, string]; user: [number, string] }[] = []
+    for (const call of readsFirst(await operations(true)).filter((c) =>
+      c.path.startsWith('/projects/{id}'),
+    )) {
+      const values = await w.values(OTHER)
+      const job = await send(call, values, w.running)
+      // The same call as mark's own: a GET reads the same; a write, compared by status alone, gets
+      // values of its own (a second environment of one name would be refused).
+      const { url, query, json } = request(call, call.method === 'GET' ? values : await w.values(OTHER))
+      const user = await t.http(call.method, url, {
+        token: 'glpat-mark-token',
+        ...(query ? { query } : {}),
+        ...(json ? { json } : {}),
+      })
+      const text = (r: { text: string }) => (call.method === 'GET' ? r.text : '')
+      answers.push({
+        route: `${call.method} ${call.path}`,
+        job: [job.status, text(job)],
+        user: [user.status, text(user)],
+      })
+    }
+    return answers
+  }
+
+  /** What the job token gets in acme/other: its user's own answers, never a 401, a hidden project or a 5xx. */
+  async function expectUsersAnswers(w: Awaited<ReturnType<typeof world>>) {
+    const answers = await inOther(w)
+    expect(answers.length).toBeGreaterThan(5)
+    for (const a of answers) {
+      expect([a.route, a.job]).toEqual([a.route, a.user])
+      expect([a.route, a.job[0] === 401 || a.job[0] >= 500, a.job[1]]).toEqual([
+        a.route,
+        false,
+        expect.not.stringContaining('404 Project Not Found'),
+      ])
+    }
+  }
+
+  const scope = (method: string, path: string, json?: Json) =>
+    t.http(method, `/api/v4/projects/${OTHER}/job_token_scope${path}`, {
+      token: ROOT,
+      ...(json ? { json } : {}),
+    })
+  const idOf = async (path: string) =>
+    ((await t.http('GET', `/api/v4/${path}`, { token: ROOT })).body as Json).id as number
+
+  it("reach a project whose allowlist holds the job's project: its user's own answers", async () => {
+    const w = await world()
+    const other = await idOf(`projects/${OTHER}`)
+    const res = await t.http('POST', `/api/v4/projects/${other}/job_token_scope/allowlist`, {
+      token: ROOT,
+      json: { target_project_id: await idOf(`projects/${OWN}`) },
+    })
+    expect(res.status).toBe(201)
+    await expectUsersAnswers(w)
+  })
+
+  it("reach a project whose groups allowlist holds a group above the job's project", async () => {
+    const w = await world()
+    const other = await idOf(`projects/${OTHER}`)
+    const res = await t.http('POST', `/api/v4/projects/${other}/job_token_scope/groups_allowlist`, {
+      token: ROOT,
+      json: { target_group_id: await idOf('groups/acme') },
+    })
+    expect(res.status).toBe(201)
+    await expectUsersAnswers(w)
+  })
+
+  it('reach a project whose inbound limit is off', async () => {
+    const w = await world()
+    expect((await scope('PATCH', '', { enabled: false })).status).toBe(204)
+    await expectUsersAnswers(w)
+  })
+
+  it('trigger a multi-project pipeline only where the scope lets the job in (token=<job token>)', async () => {
+    const w = await world()
+    const trigger = () =>
+      t.http('POST', `/api/v4/projects/${OTHER}/trigger/pipeline`, { form: `ref=main&token=${w.running}` })
+    const hidden = await trigger()
+    expect([hidden.status, hidden.body]).toEqual([404, { message: '404 Not Found' }])
+    const other = await idOf(`projects/${OTHER}`)
+    const added = await t.http('POST', `/api/v4/projects/${other}/job_token_scope/allowlist`, {
+      token: ROOT,
+      json: { target_project_id: await idOf(`projects/${OWN}`) },
+    })
+    expect(added.status).toBe(201)
+    const made = await trigger()
+    expect([made.status, made.body]).toEqual([
+      201,
+      expect.objectContaining({ source: 'pipeline', user: expect.objectContaining({ username: 'mark' }) }),
+    ])
+  })
+
+  it("hide every other project whose scope leaves it out, one the job's user reads too: 404 Project Not Found", async () => {
     const w = await world()
     const projectRoutes = (await operations(true)).filter((c) => c.path.startsWith('/projects/{id}'))
     for (const call of projectRoutes) {

@@ -343,6 +343,12 @@ describe('CI/CD job tokens', () => {
   it('triggers a downstream pipeline as the job user with source pipeline', async () => {
     const id = await triggerIn('acme/app')
     const token = await running(id)
+    // acme/public's job token scope is on by default: with it off, any project's job token gets in.
+    const scope = await t.http('PATCH', '/api/v4/projects/acme%2Fpublic/job_token_scope', {
+      token: ROOT,
+      json: { enabled: false },
+    })
+    expect(scope.status).toBe(204)
     const res = await t.http('POST', '/api/v4/projects/acme%2Fpublic/trigger/pipeline', {
       form: `ref=main&token=${token}`,
     })
