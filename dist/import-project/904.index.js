@@ -12,7 +12,7 @@ export const modules = {
 /* harmony import */ var _api_poll_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4200);
 /* harmony import */ var _api_releases_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5727);
 /* harmony import */ var _schema_relation_import_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3622);
-/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3678);
+/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(2388);
 
 
 
