@@ -4,21 +4,14 @@
  * then reads acme/other's branches, which it could not before.
  */
 import { Gitlab } from '@gitbeaker/rest'
-import { manualClock, pipelineSeed, triggerPipeline } from '../support/pipeline-seed.js'
+import { manualClock, pipelineSeed, runningJobToken } from '../support/pipeline-seed.js'
 import { serverEach } from '../support/server.js'
 
-const ROOT = 'glpat-root-token'
 let clock: ReturnType<typeof manualClock>
 const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
 
 /** The token of the job a new acme/app pipeline runs a second after it starts. */
-async function runningToken(): Promise<string> {
-  const pid = await triggerPipeline(t, 'acme/app')
-  clock.advance(1000)
-  const view = await t.http('GET', `/-/emulator/projects/acme%2Fapp/pipelines/${pid}`, { token: ROOT })
-  const jobs = (view.body as { jobs: { status: string; token: string | null }[] }).jobs
-  return jobs.find((j) => j.status === 'running')?.token as string
-}
+const runningToken = async () => (await runningJobToken(t, clock)).token
 
 it('gitbeaker edits the scope and its allowlists; the job token follows them', async () => {
   const mark = new Gitlab({ host: t.baseUrl, token: 'glpat-mark-token' })

@@ -4,7 +4,7 @@
  * (doc/ci/jobs/ci_job_token.md: branches, tags, a commit) in the job's own project only.
  */
 import { join } from 'node:path'
-import { manualClock, pipelineSeed, triggerPipeline } from '../support/pipeline-seed.js'
+import { manualClock, pipelineSeed, runningJobToken } from '../support/pipeline-seed.js'
 import { runPythonGitlab } from '../support/python-gitlab.js'
 import { serverEach } from '../support/server.js'
 
@@ -13,13 +13,7 @@ let clock: ReturnType<typeof manualClock>
 const t = serverEach(pipelineSeed, () => ({ clock: (clock = manualClock()) }))
 
 /** The token of the job a new acme/app pipeline runs a second after it starts. */
-async function runningToken(): Promise<string> {
-  const pid = await triggerPipeline(t, 'acme/app')
-  clock.advance(1000)
-  const view = await t.http('GET', `/-/emulator/projects/acme%2Fapp/pipelines/${pid}`, { token: ROOT })
-  const jobs = (view.body as { jobs: { status: string; token: string | null }[] }).jobs
-  return jobs.find((j) => j.status === 'running')?.token as string
-}
+const runningToken = async () => (await runningJobToken(t, clock)).token
 
 it("python-gitlab with a running job's token reads its project's branches, tags and a commit", async () => {
   const tag = await t.http('POST', '/api/v4/projects/acme%2Fapp/repository/tags', {

@@ -79,3 +79,28 @@ export async function runOut(
     await t.http('GET', `/api/v4/projects/${encodeURIComponent(project)}/pipelines`, { token })
   }
 }
+
+/**
+ * Starts a pipeline of `project` with the seed's trigger and moves `clock` a second: its first job runs.
+ * That job's CI/CD job token, and the pipeline's id; throws when no job is running.
+ */
+export async function runningJobToken(
+  t: TestServer,
+  clock: ReturnType<typeof manualClock>,
+  project = 'acme/app',
+): Promise<{ token: string; pipelineId: number }> {
+  const pipelineId = await triggerPipeline(t, project)
+  clock.advance(1000)
+  const view = await t.http(
+    'GET',
+    `/-/emulator/projects/${encodeURIComponent(project)}/pipelines/${pipelineId}`,
+    {
+      token: 'glpat-root-token',
+    },
+  )
+  const token = (view.body as { jobs: { status: string; token: string | null }[] }).jobs.find(
+    (j) => j.status === 'running',
+  )?.token
+  if (!token) throw new Error('no running job')
+  return { token, pipelineId }
+}

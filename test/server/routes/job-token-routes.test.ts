@@ -1,6 +1,6 @@
 import { commitFiles } from '../../support/ci-files.js'
 import { defineJobs } from '../../support/job-definitions.js'
-import { manualClock, pipelineSeed, triggerPipeline } from '../../support/pipeline-seed.js'
+import { manualClock, pipelineSeed, runningJobToken } from '../../support/pipeline-seed.js'
 import { serverEach } from '../../support/server.js'
 
 /*
@@ -52,15 +52,7 @@ async function operations(jobToken: boolean): Promise<Call[]> {
 }
 
 /** The running job's token of a new pipeline of acme/app (its first job, after a second). */
-async function runningToken(): Promise<{ token: string; pipelineId: number }> {
-  const pipelineId = await triggerPipeline(t, 'acme/app')
-  clock.advance(1000)
-  const view = (await t.http('GET', `/-/emulator/projects/${OWN}/pipelines/${pipelineId}`, { token: ROOT }))
-    .body as { jobs: { name: string; status: string; token: string | null }[] }
-  const token = view.jobs.find((j) => j.status === 'running')?.token
-  if (!token) throw new Error('no running job')
-  return { token, pipelineId }
-}
+const runningToken = () => runningJobToken(t, clock)
 
 /**
  * A finished pipeline with an artifact (its `build` job's token, kept from while it ran, is the finished
