@@ -69,6 +69,21 @@ async function firstAnswer(env: Record<string, string> = {}, seed = seedFile): P
   return readFileSync(list, 'utf8').split('\n')
 }
 
+/**
+ * `serve --seed <seed>` started by node with `nodeArgs` (a preload that records something), and the
+ * compile cache of the runs before it: one `GET /version` once listening, then SIGTERM (exit 0).
+ */
+async function versionOnce(nodeArgs: string[], seed: string): Promise<void> {
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--port', '0', '--seed', seed], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
+  })
+  const api = apiBaseIn(await lineFrom(child, /listening on/))
+  await (await request(`${api}/api/v4/version`)).body.dump()
+  child.kill('SIGTERM')
+  expect((await once(child, 'exit'))[0]).toBe(0)
+}
+
 /** The function bodies the last `firstAnswer` run compiled with `new Function`: before its first request or after. */
 const generatedCode = () =>
   JSON.parse(readFileSync(generated, 'utf8')) as { body: string; requested: boolean }[]
@@ -194,18 +209,7 @@ describe('gitlab-actions serve start-up', () => {
       ].join('\n'),
     )
     await firstAnswer({}, 'none') // the code cache the next start reads
-    const child = spawn(
-      process.execPath,
-      ['--import', preload, bin, 'serve', '--port', '0', '--seed', 'none'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
-      },
-    )
-    const api = apiBaseIn(await lineFrom(child, /listening on/))
-    await (await request(`${api}/api/v4/version`)).body.dump()
-    child.kill('SIGTERM')
-    expect((await once(child, 'exit'))[0]).toBe(0)
+    await versionOnce(['--import', preload], 'none')
     const { arrayBuffers, young } = JSON.parse(readFileSync(out, 'utf8')) as Record<string, number>
     expect(arrayBuffers).toBeLessThan(1024 * 1024)
     expect(young).toBeLessThan(8 * 1024 * 1024)
@@ -241,18 +245,7 @@ describe('gitlab-actions serve start-up', () => {
       ].join('\n'),
     )
     await firstAnswer() // the code cache the next start reads
-    const child = spawn(
-      process.execPath,
-      ['--import', preload, bin, 'serve', '--port', '0', '--seed', seedFile],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
-      },
-    )
-    const api = apiBaseIn(await lineFrom(child, /listening on/))
-    await (await request(`${api}/api/v4/version`)).body.dump()
-    child.kill('SIGTERM')
-    expect((await once(child, 'exit'))[0]).toBe(0)
+    await versionOnce(['--import', preload], seedFile)
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ flagged: true, loaded: [] })
   })
 
@@ -290,18 +283,7 @@ describe('gitlab-actions serve start-up', () => {
         `subscribe('http.server.request.start', first)`,
       ].join('\n'),
     )
-    const child = spawn(
-      process.execPath,
-      ['--allow-natives-syntax', '--import', preload, bin, 'serve', '--port', '0', '--seed', 'none'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache') },
-      },
-    )
-    const api = apiBaseIn(await lineFrom(child, /listening on/))
-    await (await request(`${api}/api/v4/version`)).body.dump()
-    child.kill('SIGTERM')
-    expect((await once(child, 'exit'))[0]).toBe(0)
+    await versionOnce(['--allow-natives-syntax', '--import', preload], 'none')
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ starting: false, listening: true })
   })
 

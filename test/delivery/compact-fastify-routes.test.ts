@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path'
 const root = resolve(__dirname, '../..')
 const validation = join(root, 'node_modules/fastify/lib/validation.js')
 const plugin = join(root, 'scripts/compact-fastify-routes.mjs')
+const FASTIFY = join(root, 'node_modules/fastify/fastify.js')
 
 let dir: string
 beforeAll(() => {
@@ -28,23 +29,30 @@ function run(script: string): string {
 }
 
 /**
+ * The opening of a `run` script: `entry` bundled with the plugin into `out` (CommonJS), and a
+ * `require` to load it with.
+ */
+const bundledWithPlugin = (entry: string, out: string) => `
+  import { build } from 'esbuild'
+  import { createRequire } from 'node:module'
+  import { compactFastifyRoutes } from ${JSON.stringify(plugin)}
+  await build({
+    absWorkingDir: ${JSON.stringify(root)},
+    entryPoints: [${JSON.stringify(entry)}],
+    bundle: true, platform: 'node', format: 'cjs', outfile: ${JSON.stringify(out)},
+    plugins: [compactFastifyRoutes()], logLevel: 'error',
+  })
+  const require = createRequire(import.meta.url)
+`
+
+/**
  * Fastify's lib/validation.js bundled with the plugin, then both it and Fastify's own build the
  * serializers of `routes` routes with `response` (status code to schema): per module, the keys and
  * values of the first route's map and the heap bytes a route's map takes.
  */
 function maps(response: Record<string, unknown>, routes = 2000) {
   const out = join(dir, 'validation.cjs')
-  const printed = run(`
-    import { build } from 'esbuild'
-    import { createRequire } from 'node:module'
-    import { compactFastifyRoutes } from ${JSON.stringify(plugin)}
-    await build({
-      absWorkingDir: ${JSON.stringify(root)},
-      entryPoints: [${JSON.stringify(validation)}],
-      bundle: true, platform: 'node', format: 'cjs', outfile: ${JSON.stringify(out)},
-      plugins: [compactFastifyRoutes()], logLevel: 'error',
-    })
-    const require = createRequire(import.meta.url)
+  const printed = run(`${bundledWithPlugin(validation, out)}
     const measure = (file) => {
       const { compileSchemasForSerialization } = require(file)
       const compile = ({ schema, httpStatus, contentType }) => ({ schema, httpStatus, contentType })
@@ -115,17 +123,7 @@ describe('compact-fastify-routes', () => {
 
   it("gives an instance's routes one bound copy of each of its hooks, run with the same `this`", () => {
     const out = join(dir, 'fastify.cjs')
-    const printed = run(`
-      import { build } from 'esbuild'
-      import { createRequire } from 'node:module'
-      import { compactFastifyRoutes } from ${JSON.stringify(plugin)}
-      await build({
-        absWorkingDir: ${JSON.stringify(root)},
-        entryPoints: [${JSON.stringify(join(root, 'node_modules/fastify/fastify.js'))}],
-        bundle: true, platform: 'node', format: 'cjs', outfile: ${JSON.stringify(out)},
-        plugins: [compactFastifyRoutes()], logLevel: 'error',
-      })
-      const require = createRequire(import.meta.url)
+    const printed = run(`${bundledWithPlugin(FASTIFY, out)}
       const seen = []
       const context = (request) =>
         request[Object.getOwnPropertySymbols(request).find((s) => s.description === 'fastify.context')]
@@ -177,18 +175,8 @@ describe('compact-fastify-routes', () => {
 describe('compact-fastify-routes, the routes at ready', () => {
   it("runs every route's preReady work through one listener, in order, where Fastify adds one per route", () => {
     const out = join(dir, 'fastify-ready.cjs')
-    const printed = run(`
-      import { build } from 'esbuild'
-      import { createRequire } from 'node:module'
+    const printed = run(`${bundledWithPlugin(FASTIFY, out)}
       import { EventEmitter } from 'node:events'
-      import { compactFastifyRoutes } from ${JSON.stringify(plugin)}
-      await build({
-        absWorkingDir: ${JSON.stringify(root)},
-        entryPoints: [${JSON.stringify(join(root, 'node_modules/fastify/fastify.js'))}],
-        bundle: true, platform: 'node', format: 'cjs', outfile: ${JSON.stringify(out)},
-        plugins: [compactFastifyRoutes()], logLevel: 'error',
-      })
-      const require = createRequire(import.meta.url)
       // Every 'preReady' listener avvio is given, counted.
       let listeners = 0
       const once = EventEmitter.prototype.once
