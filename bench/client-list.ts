@@ -7,7 +7,8 @@
  * Our client runs as users import it: the package's main entry (build/client/, `npm run build`).
  * Besides the wall time, each list prints its process's CPU time and its main thread's, and the
  * row the server's CPU time during each list (all its threads, /proc/<pid>/task/<tid>/schedstat):
- * on a machine shared with other work the wall time also counts waits for a core.
+ * on a machine shared with other work the wall time also counts waits for a core, which our list
+ * counts too (its involuntary context switches).
  * With BENCH_BEFORE_DIR (see measure.ts), that build's client (its build/client/index.js, run by
  * BENCH_BEFORE_NODE) lists in the same rounds, and a row gives its time over ours.
  */
@@ -46,6 +47,8 @@ interface List {
   mainMs: number
   /** Milliseconds to the first item (our client's script only; NaN for the others). */
   firstMs: number
+  /** Times the client's threads were taken off a core during the list (ours only; NaN for the others). */
+  preempted: number
   serverMs: number
 }
 
@@ -68,15 +71,16 @@ function run(cmd: string, args: string[], serverPid: number): List {
     .split('\n')
     .pop() as string
   const serverMs = processCpuMs(serverPid) - serverBefore
-  const [ms, count, rss, cpuMs, mainMs, firstMs = NaN] = out.split(' ').map(Number) as [
+  const [ms, count, rss, cpuMs, mainMs, firstMs = NaN, preempted = NaN] = out.split(' ').map(Number) as [
     number,
     number,
     number,
     number,
     number,
     number?,
+    number?,
   ]
-  return { ms, count, rssMb: rss / 1024, cpuMs, mainMs, firstMs, serverMs }
+  return { ms, count, rssMb: rss / 1024, cpuMs, mainMs, firstMs, preempted, serverMs }
 }
 
 /** The middle value (the upper one of an even count). */
@@ -140,11 +144,14 @@ export async function run_(): Promise<{ name: string; ratio: number; detail: str
         // The CPU behind each of our rounds: a round slow by its wall time alone waited (for a core),
         // one slow in CPU too did more work (ours, or the server's).
         const ourWork = ours.map((r) => `${r.mainMs}/${r.cpuMs}/${r.serverMs.toFixed(0)}`).join(', ')
+        // Involuntary context switches: how often a round waited for a core another process held.
+        const ourWaits = ours.map((r) => r.preempted).join(', ')
         return {
           name: `client-list: ${name} time / ours, lowest of ${ROUNDS} rounds (target >= ${target})`,
           ratio: Math.min(...ratios),
           detail:
             `rounds ${rounds.join(', ')}; CPU in our rounds (main thread/process/server) ${ourWork} ms; ` +
+            `our rounds taken off a core (involuntary context switches) ${ourWaits}; ` +
             `medians: ours ${figures(ours)}; ${name} ${figures(list)}; ` +
             `${floor}; ${ISSUES} issues, 100 per page` +
             (Math.min(...ratios) < target ? `; MISSES the ${target}x target` : ''),
