@@ -368,6 +368,46 @@ export const RELEASE_RULES = {
     change: 'project events (created, joined, left, expired) name the project as their target',
     where: 'src/server/services/events/events.ts',
   },
+  /**
+   * GitLab 15.9: the inbound job token scope (doc/ci/jobs/ci_job_token.md, gitlab-org/gitlab#346298, behind
+   * `inbound_ci_scoped_job_token`, on by default; the flag removed in 15.10). Before, another project's job
+   * token reaches any project the job's user can read.
+   */
+  jobTokenInboundScope: {
+    since: '15.9',
+    change: "other projects' CI/CD job tokens reach a project only through its allowlist (or with its limit off)",
+    where: 'jobTokenReaches',
+  },
+  /**
+   * `GET`/`PATCH /projects/:id/job_token_scope` (lib/api/project_job_token_scope.rb, gitlab-org/gitlab#351740,
+   * MRs 117842 and 118357). The release is unverified: the MRs are of April 2023, so 16.0 (or 16.1); before,
+   * no routes (404).
+   */
+  jobTokenScopeSettingsApi: {
+    since: '16.0',
+    change: 'GET and PATCH /projects/:id/job_token_scope',
+    where: 'src/server/routes/job-token-scope.ts',
+  },
+  /**
+   * `GET`/`POST .../job_token_scope/allowlist` and `DELETE .../allowlist/:target_project_id` (gitlab-org/gitlab#351740,
+   * MRs 118495 and 119675). The release is unverified: the MRs are of April and May 2023, and client libraries
+   * called the routes by July 2023, so 16.1 or 16.2; we keep 16.1. Before, no routes (404).
+   */
+  jobTokenAllowlistApi: {
+    since: '16.1',
+    change: 'list, add and remove the projects of the job token allowlist',
+    where: 'src/server/routes/job-token-scope.ts',
+  },
+  /**
+   * GitLab 17.0: groups join the job token allowlist (doc/ci/jobs/ci_job_token.md, gitlab-org/gitlab#415519),
+   * with `.../job_token_scope/groups_allowlist` (MR 145069). Before, no routes (404), and a group lets no
+   * project in.
+   */
+  jobTokenGroupsAllowlist: {
+    since: '17.0',
+    change: 'the groups allowlist of the job token scope (routes, and the projects below a group reach)',
+    where: 'src/server/routes/job-token-scope.ts, jobTokenReaches',
+  },
 } as const satisfies Record<string, ReleaseRule>
 export type ReleaseRuleName = keyof typeof RELEASE_RULES
 

@@ -10,6 +10,7 @@ import {
   JobTokenScopeUpdate,
   PageQuery,
 } from '../../schema/index.js'
+import { applies } from '../domain/releases.js'
 import { pageOf } from '../grape/pagination.js'
 import type { JobTokenScopeService } from '../services/job-token-scopes.js'
 import type { ApiContext } from './context.js'
@@ -21,10 +22,21 @@ const ProjectLinkPath = Type.Object({ id: Type.Integer(), target_project_id: Typ
 const GroupLinkPath = Type.Object({ id: Type.Integer(), target_group_id: Type.Integer() })
 const BASE = '/api/v4/projects/:id/job_token_scope'
 
-/** `lib/api/ci/job_token_scope.rb`: the CI/CD job token scope of a project and its allowlists (Maintainer). */
+/**
+ * `lib/api/project_job_token_scope.rb`: the CI/CD job token scope of a project and its allowlists (Maintainer),
+ * each part from the release that brought it (RELEASE_RULES.jobTokenScopeSettingsApi, jobTokenAllowlistApi,
+ * jobTokenGroupsAllowlist); before, its paths are no route (404).
+ */
 export function jobTokenScopeRoutes(api: ApiContext, scopes: JobTokenScopeService) {
-  const { route, access } = api
+  const since = (rule: Parameters<typeof applies>[1]) => applies(api.instance.version, rule)
+  if (since('jobTokenScopeSettingsApi')) settingsRoutes(api, scopes)
+  if (since('jobTokenAllowlistApi')) projectAllowlistRoutes(api, scopes)
+  if (since('jobTokenGroupsAllowlist')) groupsAllowlistRoutes(api, scopes)
+}
 
+/** Whether other projects' job tokens are limited to the allowlists: read and set. */
+function settingsRoutes(api: ApiContext, scopes: JobTokenScopeService) {
+  const { route, access } = api
   route(
     {
       method: 'GET',
@@ -52,7 +64,11 @@ export function jobTokenScopeRoutes(api: ApiContext, scopes: JobTokenScopeServic
       return h.reply.code(204).send()
     },
   )
+}
 
+/** The projects whose job tokens may reach the project. */
+function projectAllowlistRoutes(api: ApiContext, scopes: JobTokenScopeService) {
+  const { route, access } = api
   route(
     {
       method: 'GET',
@@ -97,7 +113,11 @@ export function jobTokenScopeRoutes(api: ApiContext, scopes: JobTokenScopeServic
       return h.reply.code(204).send()
     },
   )
+}
 
+/** The groups whose projects' job tokens may reach the project. */
+function groupsAllowlistRoutes(api: ApiContext, scopes: JobTokenScopeService) {
+  const { route, access } = api
   route(
     {
       method: 'GET',

@@ -92,7 +92,15 @@ const NOTHING: ExistingRecords = {
 }
 
 /** What a seed entry may add to a project that exists; its other keys describe a new project. */
-const ADDABLE_TO_EXISTING = new Set(['path', 'members', 'labels', 'milestones', 'issues', 'variables'])
+const ADDABLE_TO_EXISTING = new Set([
+  'path',
+  'members',
+  'labels',
+  'milestones',
+  'issues',
+  'variables',
+  'job_token_allowlist',
+])
 
 /**
  * Every rule the schema cannot express, in no particular order (the caller sorts by position):
@@ -199,7 +207,7 @@ export function ruleProblems(seed: Seed, existing: ExistingRecords = NOTHING): S
         if (!ADDABLE_TO_EXISTING.has(name))
           report(
             [...at, name],
-            `project ${project.path} exists: only members, labels, milestones, issues and variables can be added`,
+            `project ${project.path} exists: only members, labels, milestones, issues, variables and job_token_allowlist can be added`,
           )
     checkMembers(at, project.members)
     checkDuration(report, () => [...at, 'ci_job_duration'], project.ci_job_duration)

@@ -20,7 +20,7 @@ const unreadable = (what: 'project' | 'group') =>
   `The target_${what} that you are attempting to access does not exist or you don't have permission to perform this action`
 
 /**
- * The job token scope API (lib/api/ci/job_token_scope.rb, app/services/ci/job_token_scope/*): a
+ * The job token scope API (lib/api/project_job_token_scope.rb, app/services/ci/job_token_scope/*): a
  * Maintainer reads and sets whether other projects' CI/CD job tokens are limited to the allowlists, and
  * edits the allowlists of projects and groups. The rules a job token meets are in job-tokens.ts.
  */

@@ -1,5 +1,6 @@
 import { notFound, unauthorized } from '../grape/gitlab-errors.js'
 import { EXECUTING } from '../domain/composite-status.js'
+import { applies } from '../domain/releases.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
 import type { ProjectRow } from '../store/projects.js'
 import type { Store } from '../store/index.js'
@@ -21,16 +22,19 @@ export class JobTokenActor extends Actor {
 }
 
 /**
- * Whether a job token of project `sourceId` may reach `target` (`Ci::JobToken::Scope#accessible?`,
- * app/models/ci/job_token/scope.rb): its own project; a project whose inbound scope is disabled; one whose
- * allowlist holds the source project, or a group holding it (`Allowlist#includes_group?`: the source's
- * group or any group above it). The outbound scope, deprecated and off by default, is not kept.
+ * Whether a job token of project `sourceId` may reach `target` in GitLab `version` (`Ci::JobToken::Scope#accessible?`,
+ * app/models/ci/job_token/scope.rb): its own project; any project before the inbound scope came (15.9,
+ * RELEASE_RULES.jobTokenInboundScope), the job's user's access deciding alone; a project whose inbound scope
+ * is disabled; one whose allowlist holds the source project, or, from 17.0, a group holding it
+ * (`Allowlist#includes_group?`: the source's group or any group above it). The outbound scope, deprecated and
+ * off by default, is not kept.
  */
-export function jobTokenReaches(store: Store, sourceId: number, target: ProjectRow): boolean {
-  if (target.id === sourceId) return true
+export function jobTokenReaches(store: Store, version: string, sourceId: number, target: ProjectRow): boolean {
+  if (target.id === sourceId || !applies(version, 'jobTokenInboundScope')) return true
   const scopes = store.jobTokenScopes
   if (!scopes.inboundEnabled(target.id)) return true
   if (scopes.projects.get(target.id, sourceId)) return true
+  if (!applies(version, 'jobTokenGroupsAllowlist')) return false
   const source = store.projects.get(sourceId)
   return source !== undefined && scopes.groups.holdsAny(target.id, groupsAbove(store, source.namespace_id))
 }
@@ -74,16 +78,16 @@ export interface JobTokens {
 
 /**
  * `JOB-TOKEN` authentication (`lib/gitlab/auth/auth_finders.rb`): a token of no job, of a job that
- * is not running, or of a blocked user is a 401.
+ * is not running, or of a blocked user is a 401. `version` is the GitLab release the scope follows.
  */
-export function jobTokens(store: Store, runner: PipelineRunner): JobTokens {
+export function jobTokens(store: Store, runner: PipelineRunner, version: string): JobTokens {
   return {
     resolve(token: string) {
       const found = runningJob(store, runner, token)
       if (!found?.running || !found.user || found.user.state !== 'active') throw unauthorized()
       const projectId = found.pipeline.project_id
       return new JobTokenActor(found.user, { id: found.job.id, projectId }, (target) =>
-        jobTokenReaches(store, projectId, target),
+        jobTokenReaches(store, version, projectId, target),
       )
     },
   }

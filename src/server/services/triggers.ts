@@ -139,7 +139,7 @@ export function triggerService(ctx: ServiceContext, runner: PipelineRunner, pipe
         if (!found.running) throw messageError(401, 'Job is not running')
         user = found.user
         // The job's user reads the project only within the job token scope (`Ci::JobToken::Scope`).
-        const inScope = jobTokenReaches(store, found.pipeline.project_id, p)
+        const inScope = jobTokenReaches(store, ctx.instance.version, found.pipeline.project_id, p)
         if (!user || !inScope || !access.canReadProject(new Actor(user), p)) throw notFound()
         upstream = { pipelineId: found.pipeline.id, jobId: found.job.id }
       }

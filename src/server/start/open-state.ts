@@ -404,7 +404,7 @@ function ciServices(api: Assembly, events: HookEvents) {
   api.onRewind(runner.askWaitingBridges)
   const fetchRemote = remoteIncludes(api.settings.allowLocalRequests)
   const pipelines = pipelineService(ctx, runner, fetchRemote)
-  const auth = authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner))
+  const auth = authentication(ctx.store, ctx.clock, jobTokens(ctx.store, runner, ctx.instance.version))
   return {
     authentication: auth,
     pageSessions: pageSessions(ctx.store, ctx.clock, auth),

@@ -88,7 +88,7 @@ describe('POST /-/emulator/seed adds to what exists', () => {
     const cases: [string, string][] = [
       [
         'projects:\n  - { path: acme/widgets, visibility: public }\n',
-        'request body: projects[0].visibility: project acme/widgets exists: only members, labels, milestones, issues and variables can be added',
+        'request body: projects[0].visibility: project acme/widgets exists: only members, labels, milestones, issues, variables and job_token_allowlist can be added',
       ],
       [
         'projects:\n  - { path: nowhere/x }\n',

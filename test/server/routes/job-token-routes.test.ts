@@ -1,7 +1,7 @@
 import { commitFiles } from '../../support/ci-files.js'
 import { defineJobs } from '../../support/job-definitions.js'
 import { manualClock, pipelineSeed, runningJobToken } from '../../support/pipeline-seed.js'
-import { serverEach } from '../../support/server.js'
+import { serverEach, startServer } from '../../support/server.js'
 
 /*
  * CI/CD job tokens route by route: every operation `/api/v4/openapi.json` says takes a `JOB-TOKEN`
@@ -356,5 +356,42 @@ describe('routes without jobToken', () => {
         { message: '401 Unauthorized' },
       ])
     }
+  })
+})
+
+describe('the job token scope by release (--gitlab-version)', () => {
+  /**
+   * What a running job of acme/app gets from acme/other's branches at `version`, once `seed` is added to the
+   * pipeline seed, and the trigger's status for the same token (`token=<job token>`).
+   */
+  async function reach(version: string, seed?: Json) {
+    const clock = manualClock()
+    const s = await startServer(pipelineSeed, { gitlabVersion: version, clock })
+    try {
+      if (seed) expect((await s.http('POST', '/-/emulator/seed', { token: ROOT, json: seed })).status).toBe(201)
+      const { token } = await runningJobToken(s, clock)
+      const branches = await s.http('GET', `/api/v4/projects/${OTHER}/repository/branches`, {
+        headers: { 'job-token': token },
+      })
+      const trigger = await s.http('POST', `/api/v4/projects/${OTHER}/trigger/pipeline`, {
+        form: `ref=main&token=${token}`,
+      })
+      return [branches.status === 200 ? 200 : [branches.status, branches.body], trigger.status]
+    } finally {
+      await s.close()
+    }
+  }
+  const hidden = [[404, { message: '404 Project Not Found' }], 404]
+  const allowlist = (entry: string) => ({ projects: [{ path: 'acme/other', job_token_allowlist: [entry] }] })
+
+  it("reaches any project its user reads before 15.9, then only those whose scope lets the job's project in", async () => {
+    expect(await reach('15.8.0')).toEqual([200, 201])
+    expect(await reach('15.9.0')).toEqual(hidden)
+    expect(await reach('15.9.0', allowlist('acme/app'))).toEqual([200, 201])
+  })
+
+  it('is let in by a group of the allowlist from 17.0 only, when groups joined it', async () => {
+    expect(await reach('16.11.0', allowlist('acme'))).toEqual(hidden)
+    expect(await reach('17.0.0', allowlist('acme'))).toEqual([200, 201])
   })
 })

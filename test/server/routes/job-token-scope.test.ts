@@ -2,9 +2,9 @@ import { pipelineSeed } from '../../support/pipeline-seed.js'
 import { serverEach, startServer } from '../../support/server.js'
 
 /*
- * The job token scope API (GitLab's lib/api/ci/job_token_scope.rb): a Maintainer reads and sets the
+ * The job token scope API (GitLab's lib/api/project_job_token_scope.rb): a Maintainer reads and sets the
  * inbound limit and edits the allowlists of projects and groups; refusals carry GitLab's statuses and
- * bodies and change nothing.
+ * bodies and change nothing. Each part exists from the release that brought it.
  */
 
 const ROOT = 'glpat-root-token'
@@ -223,6 +223,47 @@ describe('/projects/:id/job_token_scope/groups_allowlist', () => {
   })
 })
 
+describe('the job token scope API by release (--gitlab-version)', () => {
+  /** The status of each route of the API at `version`, for a Maintainer of acme/other. */
+  async function statuses(version: string) {
+    const s = await startServer(pipelineSeed, { gitlabVersion: version })
+    try {
+      const id = async (path: string) =>
+        ((await s.http('GET', `/api/v4/${path}`, { token: ROOT })).body as Json).id as number
+      const [other, app, acme] = [
+        await id('projects/acme%2Fother'),
+        await id('projects/acme%2Fapp'),
+        await id('groups/acme'),
+      ]
+      const S = `/api/v4/projects/${other}/job_token_scope`
+      const ask = async (method: string, path: string, json?: Json) => {
+        const res = await s.http(method, `${S}${path}`, { token: MARK, ...(json ? { json } : {}) })
+        return res.status === 404 ? [404, res.body] : res.status
+      }
+      return [
+        await ask('GET', ''),
+        await ask('PATCH', '', { enabled: true }),
+        await ask('POST', '/allowlist', { target_project_id: app }),
+        await ask('GET', '/allowlist'),
+        await ask('DELETE', `/allowlist/${app}`),
+        await ask('POST', '/groups_allowlist', { target_group_id: acme }),
+        await ask('GET', '/groups_allowlist'),
+        await ask('DELETE', `/groups_allowlist/${acme}`),
+      ]
+    } finally {
+      await s.close()
+    }
+  }
+  const none = [404, { error: '404 Not Found' }]
+
+  it('has no routes before 16.0, the settings from 16.0, the projects allowlist from 16.1, groups from 17.0', async () => {
+    expect(await statuses('15.11.0')).toEqual([none, none, none, none, none, none, none, none])
+    expect(await statuses('16.0.0')).toEqual([200, 204, none, none, none, none, none, none])
+    expect(await statuses('16.11.0')).toEqual([200, 204, 201, 200, 204, none, none, none])
+    expect(await statuses('17.0.0')).toEqual([200, 204, 201, 200, 204, 201, 200, 204])
+  })
+})
+
 describe('the seed key job_token_allowlist', () => {
   const seed = `
 users:
@@ -250,6 +291,21 @@ projects:
     } finally {
       await s.close()
     }
+  })
+
+  it('extends the allowlists of a project the server holds (POST /-/emulator/seed), keeping what is there', async () => {
+    const other = await idOf('acme/other')
+    const S = `${other}/job_token_scope`
+    expect((await call('POST', `${S}/allowlist`, MARK, { target_project_id: await idOf('acme/app') }))[0]).toBe(201)
+    const seeded = await t.http('POST', '/-/emulator/seed', {
+      token: ROOT,
+      json: { projects: [{ path: 'acme/other', job_token_allowlist: ['acme/app', 'acme/nocfg', 'acme'] }] },
+    })
+    expect(seeded.status).toBe(201)
+    const projects = (await call('GET', `${S}/allowlist`, MARK))[1] as Json[]
+    expect(projects.map((p) => p.path_with_namespace)).toEqual(['acme/other', 'acme/app', 'acme/nocfg'])
+    const groups = (await call('GET', `${S}/groups_allowlist`, MARK))[1] as Json[]
+    expect(groups.map((g) => g.name)).toEqual(['acme'])
   })
 
   it('refuses a path that is neither a project nor a group, and the project itself, adding nothing', async () => {
