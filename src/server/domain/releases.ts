@@ -375,7 +375,8 @@ export const RELEASE_RULES = {
    */
   jobTokenInboundScope: {
     since: '15.9',
-    change: "other projects' CI/CD job tokens reach a project only through its allowlist (or with its limit off)",
+    change:
+      "other projects' CI/CD job tokens reach a project only through its allowlist (or with its limit off)",
     where: 'jobTokenReaches',
   },
   /**

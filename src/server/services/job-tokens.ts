@@ -29,7 +29,12 @@ export class JobTokenActor extends Actor {
  * (`Allowlist#includes_group?`: the source's group or any group above it). The outbound scope, deprecated and
  * off by default, is not kept.
  */
-export function jobTokenReaches(store: Store, version: string, sourceId: number, target: ProjectRow): boolean {
+export function jobTokenReaches(
+  store: Store,
+  version: string,
+  sourceId: number,
+  target: ProjectRow,
+): boolean {
   if (target.id === sourceId || !applies(version, 'jobTokenInboundScope')) return true
   const scopes = store.jobTokenScopes
   if (!scopes.inboundEnabled(target.id)) return true

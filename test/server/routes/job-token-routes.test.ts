@@ -368,7 +368,8 @@ describe('the job token scope by release (--gitlab-version)', () => {
     const clock = manualClock()
     const s = await startServer(pipelineSeed, { gitlabVersion: version, clock })
     try {
-      if (seed) expect((await s.http('POST', '/-/emulator/seed', { token: ROOT, json: seed })).status).toBe(201)
+      if (seed)
+        expect((await s.http('POST', '/-/emulator/seed', { token: ROOT, json: seed })).status).toBe(201)
       const { token } = await runningJobToken(s, clock)
       const branches = await s.http('GET', `/api/v4/projects/${OTHER}/repository/branches`, {
         headers: { 'job-token': token },

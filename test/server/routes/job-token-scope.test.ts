@@ -296,7 +296,9 @@ projects:
   it('extends the allowlists of a project the server holds (POST /-/emulator/seed), keeping what is there', async () => {
     const other = await idOf('acme/other')
     const S = `${other}/job_token_scope`
-    expect((await call('POST', `${S}/allowlist`, MARK, { target_project_id: await idOf('acme/app') }))[0]).toBe(201)
+    expect(
+      (await call('POST', `${S}/allowlist`, MARK, { target_project_id: await idOf('acme/app') }))[0],
+    ).toBe(201)
     const seeded = await t.http('POST', '/-/emulator/seed', {
       token: ROOT,
       json: { projects: [{ path: 'acme/other', job_token_allowlist: ['acme/app', 'acme/nocfg', 'acme'] }] },
