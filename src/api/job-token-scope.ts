@@ -12,7 +12,7 @@ import type { PageOptions } from './paginate.js'
 import { path } from './path.js'
 
 /**
- * `lib/api/ci/job_token_scope.rb`: which other projects' CI/CD job tokens reach a project (Maintainer).
+ * `lib/api/project_job_token_scope.rb`: which other projects' CI/CD job tokens reach a project (Maintainer).
  * The writes take the project's numeric id: GitLab declares `id` an Integer there (a path is a 400).
  */
 export const jobTokenScope = (http: Http) => ({

@@ -470,7 +470,7 @@ const RULES: Record<string, Rule> = {
     body: () => ({ description: 'y' }),
   },
   'DELETE /projects/{id}/triggers/{trigger_id}': { min: 'maintainer', auth: true },
-  // lib/api/ci/job_token_scope.rb: `authenticate!`, `authorize_admin_project` (Maintainer). The writes
+  // lib/api/project_job_token_scope.rb: `authenticate!`, `authorize_admin_project` (Maintainer). The writes
   // declare `id` an Integer (`numericId`). Adding a target that does not exist is a Maintainer's 404
   // `target_..._id not found`; taking the project itself, or a group not listed, off is a 400.
   'GET /projects/{id}/job_token_scope': { min: 'maintainer', auth: true },
