@@ -10,7 +10,8 @@
  * instructions per request, with and without V8's collections. The iids come from a fixed pseudo-random sequence, so two builds get the
  * same requests. Kinds: create, edit, spend, stats, read, list-hit (the 10 list URLs, all cached),
  * create+list (a create, then a list of `bug` the create made stale: the list's miss is this pair
- * less a create). With `serve` as first argument it is the server's side (run by valgrind).
+ * less a create), mix (bench/wrk/mixed.lua's cycle of 10 requests, counted per cycle: not run unless
+ * named). With `serve` as first argument it is the server's side (run by valgrind).
  */
 import { spawn, execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -66,6 +67,21 @@ if (process.argv[2] === 'serve') {
     read: () => [{ method: 'GET', path: `${P}/${iid()}` }],
     'list-hit': () => [{ method: 'GET', path: listUrl(random() < 0.5 ? 'bug' : 'feature') }],
     'create+list': () => [...(kinds.create as () => Req[])(), { method: 'GET', path: listUrl('bug') }],
+    // bench/wrk/mixed.lua's cycle of 10 in its order: with KIND_COST_CONNECTIONS above 1, the writes of
+    // some connections make the lists of others miss, as under wrk.
+    mix: () =>
+      [
+        'list-hit',
+        'read',
+        'edit',
+        'read',
+        'list-hit',
+        'spend',
+        'read',
+        'create',
+        'list-hit',
+        'stats',
+      ].flatMap((k) => (kinds[k] as () => Req[])()),
   }
   const out = mkdtempSync(join(tmpdir(), 'kind-cost-'))
   const server = spawn(
@@ -134,7 +150,7 @@ if (process.argv[2] === 'serve') {
   }
   try {
     control('-i', 'on')
-    for (const kind of only ?? Object.keys(kinds)) {
+    for (const kind of only ?? Object.keys(kinds).filter((k) => k !== 'mix')) {
       await send(kind, Math.max(200, count / 2)) // warm-up: the JIT's tiers and the caches
       control('-z')
       await send(kind, count)
