@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { request } from 'undici'
 import { stringify } from 'yaml'
-import { firstAnswer } from './first-answer.js'
+import { firstAnswer, ownCompileCache } from './first-answer.js'
 import { issuesSeed } from './seeds.js'
 
 /** A start to count: serve's arguments and the first request's path and token. */
@@ -39,10 +39,12 @@ export function startKind(name: string, dir: string): StartKind {
 }
 
 /**
- * Two plain starts of each checkout: its code cache and seeded image made, as a user's second start
- * finds them.
+ * Two plain starts of each checkout, in a compile cache directory of this run's under `dir`
+ * (first-answer.ts `ownCompileCache`, kept for the process): its code cache and seeded image made,
+ * as a user's second start finds them.
  */
-export async function prime(checkouts: string[], kind: StartKind): Promise<void> {
+export async function prime(checkouts: string[], kind: StartKind, dir: string): Promise<void> {
+  ownCompileCache(dir)
   for (const checkout of checkouts)
     for (let i = 0; i < 2; i++)
       await firstAnswer(

@@ -7,8 +7,9 @@
  * runs under `valgrind --tool=callgrind --separate-threads=yes`, the checkouts alternating round by
  * round; once the answer is read the counters are dumped (`callgrind_control --dump`) and the server
  * stopped. Two plain starts of each first prime its code cache and seeded image, as a user's second
- * start finds them. Prints each run's main-thread count, and the same without V8's collector (the
- * inclusive count of `Heap::CollectGarbage`, whose share moves with the collections' timing), in M.
+ * start finds them, in a compile cache directory of this run's (another run's cache of the same
+ * build counted 5% more). Prints each run's main-thread count, and the same without V8's collector
+ * (the inclusive count of `Heap::CollectGarbage`, whose share moves with the collections' timing), in M.
  * `CALLGRIND_KEEP=DIR` keeps the profiles there (for callgrind_annotate).
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
@@ -34,7 +35,7 @@ async function counted(checkout: string, out: string): Promise<[number, number]>
 }
 
 try {
-  await prime(checkouts, run)
+  await prime(checkouts, run, dir)
   const counts = new Map<string, string[]>(checkouts.map((c) => [c, []]))
   for (let i = 0; i < runs; i++)
     for (const checkout of checkouts) {

@@ -111,7 +111,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 try {
   const copies = checkouts.map((c, i) => marked(c, `${i}-${basename(c)}`))
-  await prime(copies, run)
+  await prime(copies, run, dir)
   const counts = copies.map(() => [] as { all: number; gc: number }[][])
   for (let i = 0; i < runs; i++)
     for (const [c, copy] of copies.entries()) {
