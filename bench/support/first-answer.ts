@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { request } from 'undici'
 
@@ -27,6 +28,24 @@ export interface FirstAnswer {
  * busy machine, where a start takes seconds, that second look is the one that runs, 16-17 s in.
  */
 export const SETTLE_MS = 20_000
+
+/**
+ * Points the servers this process starts at a compile cache directory of their own under `dir`
+ * (Node's NODE_COMPILE_CACHE, where serve keeps its code cache and seeded images): serve keeps
+ * the code cache the first seeded start of a build writes and never writes it again, so in the
+ * shared default directory a start ran with whatever another run of the same build compiled (a
+ * test's server, another benchmark's seed and first request), 5% more instructions than with its
+ * own (BENCHMARKS.md, stop 51). The caller primes it with starts of its own; the function returned
+ * puts the environment back.
+ */
+export function ownCompileCache(dir: string): () => void {
+  const given = process.env.NODE_COMPILE_CACHE
+  process.env.NODE_COMPILE_CACHE = join(dir, 'compile-cache')
+  return () => {
+    if (given === undefined) delete process.env.NODE_COMPILE_CACHE
+    else process.env.NODE_COMPILE_CACHE = given
+  }
+}
 
 /** CPU milliseconds `pid`'s main thread has used (NaN where /proc has no schedstat). */
 export const mainThreadCpuMs = (pid: number) => {
