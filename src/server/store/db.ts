@@ -20,7 +20,7 @@ export function openDb(data: string): Db {
   if (data === ':memory:') return openMemory()
   const file = join(privateDir(data), 'gitlab.sqlite3')
   privateFile(file, [`${file}-wal`, `${file}-shm`])
-  return migrated(new Connection(file))
+  return migrated(new Connection(file, undefined, { sharedCache: true }))
 }
 
 /** A new in-memory store, a copy of a migrated image where there is one (migrated-image.ts). */
