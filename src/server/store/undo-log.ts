@@ -230,16 +230,17 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
         return { steps, ...what.get(table.name)! }
       })
       // Not logged: a cascade shows in `total_changes()` (which counts foreign key actions) as
-      // rows beyond those the deletes themselves removed.
-      stopLogging.run()
+      // rows beyond those the deletes themselves removed. Another connection's writes never are
+      // (the log's triggers are TEMP ones of `db`).
+      const elsewhere = on !== db
+      if (!elsewhere) stopLogging.run()
       const before = totalChanges.get() as number
       let deleted = 0
       // With foreign keys off (`on`, the undo connection) no delete cascades, so `total_changes()`
       // shows nothing: a row that still refers to one about to be deleted is a row the log never saw.
-      const unchecked = on !== db
       for (const { steps: step, inserted } of [...steps].reverse()) {
         if (!inserted) continue
-        if (unchecked && step.referred()) return false
+        if (elsewhere && step.referred()) return false
         deleted += step.drop()
       }
       if ((totalChanges.get() as number) - before !== deleted) return false
