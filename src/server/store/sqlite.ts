@@ -461,7 +461,9 @@ export class Connection {
     if (!this.#sharedCache) return undefined
     if (!this.#undoConnection) {
       const other = new Connection(this.#file, undefined, { sharedCache: true, foreignKeys: false })
-      other.exec('PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = 0')
+      other.exec(
+        'PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = 0',
+      )
       this.#undoConnection = other
     }
     return this.#undoConnection

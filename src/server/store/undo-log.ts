@@ -456,7 +456,7 @@ function undoer(db: Db, shape: TableShape, runner: Db) {
     )
     .raw()
   // The query `referred` runs: false for none needed, null for a key it cannot check.
-  let orphans: Statement | false | null | undefined
+  let referring: Statement | false | null | undefined
   const putBack = statement(
     runner,
     `INSERT INTO ${table} (${written}) SELECT ${read} FROM ${log} AS l WHERE l.kept AND NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE ${match})`,
@@ -486,16 +486,16 @@ function undoer(db: Db, shape: TableShape, runner: Db) {
      * (where a foreign key action would run), or when that cannot be told (`referrers`).
      */
     referred(): boolean {
-      if (orphans === undefined) {
+      if (referring === undefined) {
         const tests = referrers(db, shape)
         // One statement for every key that refers here (a run of its own cost 5-10 us each).
-        orphans = tests.includes(undefined)
+        referring = tests.includes(undefined)
           ? null
           : tests.length > 0
             ? runner.prepare(`SELECT ${tests.join(' OR ')}`).pluck()
             : false
       }
-      return orphans === null || (orphans !== false && orphans.get() === 1)
+      return referring === null || (referring !== false && referring.get() === 1)
     },
   }
 }
@@ -513,9 +513,10 @@ function referrers(db: Db, { name, keys, withoutRowid }: TableShape): (string | 
     )
     .raw()
     .all(name) as [string, number, string, string | null][]
-  const primary = (
-    db.prepare('SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk').pluck().all(name) as string[]
-  )
+  const primary = db
+    .prepare('SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk')
+    .pluck()
+    .all(name) as string[]
   const byKey = new Map<string, { child: string; pairs: [string, string][] }>()
   for (const [child, id, from, to] of columns) {
     const key = `${child}\u0000${id}`
