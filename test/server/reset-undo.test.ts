@@ -826,6 +826,26 @@ describe('a reset with a data directory: the undo log', () => {
     }
   })
 
+  it("leaves the checkpoint for idle time when the reset writes on the store's own connection (a full copy-back)", async () => {
+    await reset()
+    const db = inspectDb(t.server.store)
+    db.exec('PRAGMA wal_autocheckpoint = 1')
+    t.server.store.snapshot.setLogBound(0)
+    await ok('POST', `${P}/issues`, { json: { title: 'Made since' } })
+    const file = join(data, 'gitlab.sqlite3')
+    const checkpointed = readFileSync(file)
+    t.server.reset()
+    expect([t.server.store.snapshot.lastRestore, t.server.store.snapshot.lastUndoConnection]).toEqual([
+      'full',
+      false,
+    ])
+    // Its commit, past the WAL's bound of one frame, left the database file alone.
+    expect(readFileSync(file).equals(checkpointed)).toBe(true)
+    await new Promise((done) => setImmediate(done))
+    expect(readFileSync(file).equals(checkpointed)).toBe(false)
+    expect(db.prepare('PRAGMA wal_autocheckpoint').pluck().get()).toBe(1)
+  })
+
   it('undoes a large log with foreign keys off, and turns them on again', async () => {
     await reset()
     const snapshot = state()

@@ -196,10 +196,13 @@ export class Connection {
     before: () => {
       this.#writes++
       this.#noticeEnded()
+      this.#checkpointOff?.()
     },
     failed: () => this.#noticeEnded(),
   }
 
+  /** Inside `checkpointLater`, until this connection's first write there: turns its checkpoint off. */
+  #checkpointOff: (() => void) | undefined
   /** The second connection `undoConnection` opened, closed with this one. */
   #undoConnection: Connection | undefined
   readonly #sharedCache: boolean
@@ -410,16 +413,25 @@ export class Connection {
    * one copies the WAL into the database in the commit that takes the WAL past `wal_autocheckpoint`
    * frames, with two fsyncs: 4-12 ms in a reset of 1.5 ms (BENCHMARKS.md, stop 47). Durability is
    * unchanged: what a commit wrote is in the WAL, which SQLite replays after a kill.
+   * Turned off at this connection's first write inside `fn` only (SQLite checkpoints in a commit
+   * that wrote): a reset undone on `undoConnection`, whose own is off, writes nothing here, and saves
+   * the two pragmas' compilations (0.1 ms). Its frames count all the same below.
    */
   checkpointLater<T>(fn: () => T): T {
     if (this.#file === ':memory:' || this.#db.isTransaction) return fn()
     this.#autocheckpoint ??= this.#db.prepare('PRAGMA wal_autocheckpoint')
     const { wal_autocheckpoint: due } = this.#autocheckpoint.get() as { wal_autocheckpoint: number }
-    this.#db.exec('PRAGMA wal_autocheckpoint = 0')
+    let off = false
+    this.#checkpointOff = () => {
+      this.#checkpointOff = undefined
+      this.#db.exec('PRAGMA wal_autocheckpoint = 0')
+      off = true
+    }
     try {
       return fn()
     } finally {
-      this.#db.exec(`PRAGMA wal_autocheckpoint = ${due}`)
+      this.#checkpointOff = undefined
+      if (off) this.#db.exec(`PRAGMA wal_autocheckpoint = ${due}`)
       if (due > 0 && this.#walFrames() >= due)
         this.#idleCheckpoint ??= setImmediate(() => {
           this.#idleCheckpoint = undefined
