@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os, { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
@@ -617,11 +617,11 @@ describe('a reset with a data directory: the undo log', () => {
     const { id } = await ok('POST', `${P}/issues`, { json: { title: 'Made since' } })
     await ok('PUT', `${P}/issues/1`, { json: { title: 'Edited since' } })
     // A note written past the log: deleting the new issue cascades into it.
-    db.exec('UPDATE temp."undo state" SET logging = 0')
+    db.exec('UPDATE undo."undo state" SET logging = 0')
     db.prepare(
       "INSERT INTO notes (issue_id, author_id, body, created_at, updated_at) SELECT ?, 1, 'unlogged', '2026-12-01', '2026-12-01'",
     ).run(id)
-    db.exec('UPDATE temp."undo state" SET logging = 1')
+    db.exec('UPDATE undo."undo state" SET logging = 1')
     await reset()
     expect(t.server.store.snapshot.lastRestore).toBe('full')
     expect(state()).toEqual(snapshot)
@@ -771,6 +771,76 @@ describe('a reset with a data directory: the undo log', () => {
       rmSync(killed, { recursive: true, force: true })
     }
     // At idle time the checkpoint copies the reset into the database file.
+    await new Promise((done) => setImmediate(done))
+    expect(readFileSync(file).equals(checkpointed)).toBe(false)
+    expect(db.prepare('PRAGMA wal_autocheckpoint').pluck().get()).toBe(1)
+  })
+
+  it('undoes on a second connection with foreign keys off; the caches read the rows it put back', async () => {
+    await reset()
+    const snapshot = state()
+    const db = inspectDb(t.server.store)
+    const project = await ok('POST', '/api/v4/projects', { json: { name: 'Made since' } })
+    await ok('PUT', '/api/v4/groups/acme', { json: { description: 'Edited since' } })
+    // Read once each: the project and the group are cached rows now.
+    await ok('GET', `/api/v4/projects/${String(project.id)}`)
+    expect((await ok('GET', '/api/v4/groups/acme')).description).toBe('Edited since')
+    await reset()
+    expect(t.server.store.snapshot.lastRestore).toBe('undo')
+    expect(t.server.store.snapshot.lastUndoConnection).toBe(true)
+    expect(state()).toEqual(snapshot)
+    // Written by the other connection, which the store connection's caches hear of.
+    expect((await t.http('GET', `/api/v4/projects/${String(project.id)}`, { token: ROOT })).status).toBe(404)
+    expect((await ok('GET', '/api/v4/groups/acme')).description).not.toBe('Edited since')
+    // The store's own connection keeps foreign keys on.
+    expect(db.prepare('PRAGMA foreign_keys').pluck().get()).toBe(1)
+    await ok('POST', `${P}/issues`, { json: { title: 'Logged again' } })
+    await reset()
+    expect([t.server.store.snapshot.lastRestore, t.server.store.snapshot.lastUndoConnection]).toEqual([
+      'undo',
+      true,
+    ])
+    expect(state()).toEqual(snapshot)
+  })
+
+  it('keeps the log out of the data directory: a kill between the writes and the reset leaves a store that opens', async () => {
+    await reset()
+    const issue = await ok('POST', `${P}/issues`, { json: { title: 'Made before the kill' } })
+    // The files a kill would leave now (no -shm: SQLite rebuilds it from the WAL).
+    const killed = mkdtempSync(join(tmpdir(), 'reset-undo-killed-'))
+    const files = readdirSync(data)
+    expect(files.filter((name) => /undo/i.test(name))).toEqual([])
+    try {
+      cpSync(data, killed, { recursive: true, filter: (from) => !from.endsWith('-shm') })
+      const restarted = await startServer(examples, { data: killed })
+      try {
+        const made = `${P}/issues/${String(issue.iid)}`
+        expect((await restarted.http('GET', made, { token: ROOT })).status).toBe(200)
+        expect((await restarted.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
+        expect((await restarted.http('GET', made, { token: ROOT })).status).toBe(404)
+      } finally {
+        await restarted.close()
+      }
+    } finally {
+      rmSync(killed, { recursive: true, force: true })
+    }
+  })
+
+  it("leaves the checkpoint for idle time when the reset writes on the store's own connection (a full copy-back)", async () => {
+    await reset()
+    const db = inspectDb(t.server.store)
+    db.exec('PRAGMA wal_autocheckpoint = 1')
+    t.server.store.snapshot.setLogBound(0)
+    await ok('POST', `${P}/issues`, { json: { title: 'Made since' } })
+    const file = join(data, 'gitlab.sqlite3')
+    const checkpointed = readFileSync(file)
+    t.server.reset()
+    expect([t.server.store.snapshot.lastRestore, t.server.store.snapshot.lastUndoConnection]).toEqual([
+      'full',
+      false,
+    ])
+    // Its commit, past the WAL's bound of one frame, left the database file alone.
+    expect(readFileSync(file).equals(checkpointed)).toBe(true)
     await new Promise((done) => setImmediate(done))
     expect(readFileSync(file).equals(checkpointed)).toBe(false)
     expect(db.prepare('PRAGMA wal_autocheckpoint').pluck().get()).toBe(1)

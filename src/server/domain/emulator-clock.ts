@@ -37,15 +37,24 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
   let offset = 0
   let frozenAt: number | undefined
   let keep: ClockKeep | undefined
+  /**
+   * What `keep` holds, as last read or written: a reset, which returns to the start-up clock after
+   * every test, writes only when a move is kept (the `DELETE` of no row was a write transaction of
+   * its own, 6 of the reset's 17 file locks). It follows the store: the writes are outside any
+   * transaction but an in-memory store's held one, where a move's row rolled back with the reset
+   * leaves `kept` saying it is there, and the next save deletes it again (nothing to delete).
+   */
+  let kept: string | undefined
   const save = () => {
     const moved = frozenAt !== (start?.frozenAt.getTime() ?? undefined) || offset !== 0
-    keep?.set(
-      !moved
-        ? undefined
-        : JSON.stringify(
-            frozenAt !== undefined ? { frozen_at: new Date(frozenAt).toISOString() } : { offset_ms: offset },
-          ),
-    )
+    const text = !moved
+      ? undefined
+      : JSON.stringify(
+          frozenAt !== undefined ? { frozen_at: new Date(frozenAt).toISOString() } : { offset_ms: offset },
+        )
+    if (!keep || (text === undefined && kept === undefined)) return
+    keep.set(text)
+    kept = text
   }
   const initial = () => {
     offset = 0
@@ -96,9 +105,10 @@ export function emulatorClock(base: Clock, start?: { frozenAt: Date }) {
      * `--data` directory); something it cannot read is left for the start-up clock.
      */
     keepIn(where: ClockKeep): void {
-      const kept = readKept(where.get())
-      if (kept?.frozen_at !== undefined) frozenAt = kept.frozen_at
-      else if (kept?.offset_ms !== undefined) [offset, frozenAt] = [kept.offset_ms, undefined]
+      kept = where.get()
+      const found = readKept(kept)
+      if (found?.frozen_at !== undefined) frozenAt = found.frozen_at
+      else if (found?.offset_ms !== undefined) [offset, frozenAt] = [found.offset_ms, undefined]
       keep = where
     },
   }

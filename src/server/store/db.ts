@@ -10,7 +10,8 @@ export type { Statement } from './sqlite.js'
 
 /**
  * Opens the store: `:memory:` keeps nothing, a directory keeps `gitlab.sqlite3` in it.
- * WAL journal, foreign keys on, TEMP tables in memory, and every pending migration applied. The page cache stays at
+ * WAL journal, foreign keys on, TEMP tables in memory, and every pending migration applied. A file is
+ * opened in SQLite's shared cache, which a reset's second connection shares (sqlite.ts `undoConnection`). The page cache stays at
  * SQLite's 2 MB: the file's pages are in the OS page cache already, so a larger private cache
  * holds them twice in the server's memory (an export and import of 100,000 issues peaked 20 MB
  * higher with 16 MB) and saved no measurable time. `:memory:` stores are not bounded by it.
@@ -20,7 +21,7 @@ export function openDb(data: string): Db {
   if (data === ':memory:') return openMemory()
   const file = join(privateDir(data), 'gitlab.sqlite3')
   privateFile(file, [`${file}-wal`, `${file}-shm`])
-  return migrated(new Connection(file))
+  return migrated(new Connection(file, undefined, { sharedCache: true }))
 }
 
 /** A new in-memory store, a copy of a migrated image where there is one (migrated-image.ts). */

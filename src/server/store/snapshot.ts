@@ -1,7 +1,15 @@
-import type { Db } from './db.js'
+import type { Db, Statement } from './db.js'
 import { restoreFlag } from './restoring.js'
-import { isConstraintError } from './sqlite.js'
-import { ident, parentsFirst, tableShape, undoLog, type TableShape, type UndoLog } from './undo-log.js'
+import { isConstraintError, isSharedCacheLockError } from './sqlite.js'
+import {
+  attachLogDatabase,
+  ident,
+  parentsFirst,
+  tableShape,
+  undoLog,
+  type TableShape,
+  type UndoLog,
+} from './undo-log.js'
 
 /** Every table of the main database but the store's own key material and the seed it remembers. */
 const TABLES =
@@ -91,17 +99,65 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
   let lastRestore: 'none' | 'undo' | 'full' | 'rollback' = 'none'
   let uncheckedAbove = UNCHECKED_ABOVE
   let lastUnchecked = false
+  let lastUndoConnection = false
   let lastCopied: string[] = []
   // True while foreign keys are off for a reset.
   let unchecked = false
   const schemaVersion = db.prepare('PRAGMA main.schema_version').pluck()
   // The undo's updates and the copy's inserts are no writes: no trigger runs on them (restoring.ts).
   const restoring = restoreFlag(db)
+  /**
+   * A store with a data directory undoes on a second connection (sqlite.ts `undoConnection`), with
+   * foreign keys off from its open and none of the log's TEMP triggers: after 100 API writes on the
+   * 1,000-issue seed, 29% of the undo's instructions were foreign key actions and 11% the triggers
+   * (BENCHMARKS.md, stops 50 and 51). Opened with the log's database (`attach`).
+   */
+  let undoDb: Db | undefined
+  let undoRestoring: ReturnType<typeof restoreFlag> | undefined
+  const sequenceWriters = new Map<Db, { clear: Statement; put: Statement }>()
 
-  const restoreSequences = (sequences: [string, number][]) => {
-    db.prepare('DELETE FROM main.sqlite_sequence').run()
-    const put = db.prepare('INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)')
-    for (const [name, seq] of sequences) put.run(name, seq)
+  const restoreSequences = (sequences: [string, number][], on: Db = db) => {
+    let writers = sequenceWriters.get(on)
+    if (!writers)
+      sequenceWriters.set(
+        on,
+        (writers = {
+          clear: on.prepare('DELETE FROM main.sqlite_sequence'),
+          put: on.prepare('INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)'),
+        }),
+      )
+    writers.clear.run()
+    for (const [name, seq] of sequences) writers.put.run(name, seq)
+  }
+
+  /**
+   * The undo on the undo connection, in a transaction of its own that holds the whole restore
+   * (inside the caller's, whose statements so far only read: they take no table lock in the shared
+   * cache, sqlite.ts). Without foreign keys no action cascades; the undo still ends in the
+   * snapshot's valid state, for the reason a reset with them off does (`uncheckedWhenLarge`).
+   * False, with nothing written, when the undo met a constraint, or when the caller's transaction
+   * wrote already (the shared cache's lock): the caller then restores on its own connection.
+   */
+  const undoneElsewhere = (
+    on: Db,
+    log: UndoLog,
+    touched: readonly TableShape[],
+    sequences: [string, number][] | undefined,
+  ): boolean => {
+    undoRestoring ??= restoreFlag(on)
+    const flagged = undoRestoring
+    const gaveUp = new Error('undo: restored on the store connection instead')
+    try {
+      on.transaction(() => {
+        if (!flagged(() => undone(log, touched, [], on))) throw gaveUp
+        if (sequences) restoreSequences(sequences, on)
+      })
+    } catch (err) {
+      if (err === gaveUp || isSharedCacheLockError(err)) return false
+      throw err
+    }
+    db.changedElsewhere()
+    return true
   }
 
   return {
@@ -124,6 +180,10 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
     get lastCopied(): readonly string[] {
       return lastCopied
     },
+    /** True when the last reset undid on the undo connection (tests). */
+    get lastUndoConnection() {
+      return lastUndoConnection
+    },
     /** True when the last reset ran with foreign keys off (tests). */
     get lastUnchecked() {
       return lastUnchecked
@@ -140,6 +200,7 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
       db.rollBackHeld()
       lastRestore = 'rollback'
       lastCopied = []
+      lastUndoConnection = false
       lastUnchecked = false
     },
     /** After the reset's transaction committed: an in-memory store holds a transaction from here. */
@@ -154,10 +215,16 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
     release() {
       if (db.held && !db.inTransaction) db.commitHeld()
     },
-    /** Attaches the snapshot database; outside a transaction (SQLite refuses `ATTACH` inside one). */
+    /**
+     * Attaches the snapshot database, and the log's (with the undo connection, for a store that
+     * keeps a log); outside a transaction (SQLite refuses `ATTACH` inside one).
+     */
     attach() {
       const attached = db.prepare("SELECT 1 FROM pragma_database_list WHERE name = 'seeded'").get()
       if (!attached) db.exec("ATTACH DATABASE ':memory:' AS seeded")
+      if (holds) return
+      undoDb ??= db.undoConnection()
+      attachLogDatabase(undoDb ? [db, undoDb] : [db])
     },
     /** Copies the main tables into the snapshot and starts the log; inside the transaction that seeded them. */
     take(): () => void {
@@ -219,6 +286,7 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
       const touched = !log || log.overflowed() ? undefined : log.touched()
       lastRestore = touched?.length === 0 ? 'none' : 'undo'
       lastCopied = []
+      lastUndoConnection = false
       if (touched?.length === 0) return
       // With foreign keys off, a table whose log holds more rows than its snapshot (and than
       // COPIED_ABOVE) is emptied whole (a truncation) and copied back instead: the rows made since
@@ -231,6 +299,13 @@ export function storeSnapshot(db: Db, { holds }: { holds: boolean }) {
             })
           : []
       lastCopied = copied.map((t) => t.name)
+      lastUndoConnection =
+        undoDb !== undefined &&
+        log !== undefined &&
+        touched !== undefined &&
+        !unchecked &&
+        undoneElsewhere(undoDb, log, touched, sequences)
+      if (lastUndoConnection) return
       const cleared = copied.map((table) => ({ table, refill: copies.get(table.name)!.copy }))
       const rest = touched?.filter((t) => !copied.includes(t))
       restoring(() => {
@@ -280,9 +355,10 @@ function undone(
   log: UndoLog,
   touched: readonly TableShape[],
   cleared: Parameters<UndoLog['undo']>[1],
+  on?: Db,
 ): boolean {
   try {
-    return log.undo(touched, cleared)
+    return log.undo(touched, cleared, on)
   } catch (err) {
     if (isConstraintError(err)) return false
     throw err

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { endianness } from 'node:os'
+import { pathToFileURL } from 'node:url'
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite'
 import { opaqueParameters } from './opaque-parameters.js'
 import { shapedRows, type RowSource } from './row-shape.js'
@@ -19,6 +20,15 @@ const SQLITE_CONSTRAINT_FOREIGNKEY = 787
 export function isConstraintError(err: unknown): boolean {
   const code = (err as { errcode?: unknown } | null)?.errcode
   return typeof code === 'number' && (code & 0xff) === SQLITE_CONSTRAINT
+}
+
+/** SQLite's primary result code of a lock held by another connection of the same shared cache (`SQLITE_LOCKED`). */
+const SQLITE_LOCKED = 6
+
+/** True when a table or database lock of another connection sharing the page cache stopped a statement. */
+export function isSharedCacheLockError(err: unknown): boolean {
+  const code = (err as { errcode?: unknown } | null)?.errcode
+  return typeof code === 'number' && (code & 0xff) === SQLITE_LOCKED
 }
 
 /**
@@ -186,14 +196,35 @@ export class Connection {
     before: () => {
       this.#writes++
       this.#noticeEnded()
+      this.#checkpointOff?.()
     },
     failed: () => this.#noticeEnded(),
   }
 
-  /** `image`: an in-memory database's content to start from, from `serialize()`. */
-  constructor(file: string, image?: Uint8Array) {
+  /** Inside `checkpointLater`, until this connection's first write there: turns its checkpoint off. */
+  #checkpointOff: (() => void) | undefined
+  /** The second connection `undoConnection` opened, closed with this one. */
+  #undoConnection: Connection | undefined
+  readonly #sharedCache: boolean
+
+  /**
+   * `image`: an in-memory database's content to start from, from `serialize()`. `sharedCache`: a
+   * file opened in SQLite's shared-cache mode, so that `undoConnection` shares its page cache.
+   * `foreignKeys: false`: foreign keys off from the open (a pragma later expires every statement).
+   */
+  constructor(
+    file: string,
+    image?: Uint8Array,
+    { sharedCache = false, foreignKeys = true }: { sharedCache?: boolean; foreignKeys?: boolean } = {},
+  ) {
     this.#file = file
-    this.#db = new DatabaseSync(file)
+    this.#sharedCache = sharedCache && file !== ':memory:'
+    this.#db = new DatabaseSync(this.#sharedCache ? `${pathToFileURL(file).href}?cache=shared` : file, {
+      enableForeignKeyConstraints: foreignKeys,
+    })
+    // Reads take no table locks in the shared cache: the undo connection may write a table this
+    // one read in a transaction still open (a reset's, whose writes are all the undo connection's).
+    if (this.#sharedCache) this.#db.exec('PRAGMA read_uncommitted = 1')
     // Before any statement: node:sqlite finalizes those prepared before a deserialize.
     if (image) this.#db.deserialize(image)
     this.#begin = this.#db.prepare('BEGIN')
@@ -362,6 +393,15 @@ export class Connection {
     this.#rolledBack.push(hook)
   }
 
+  /**
+   * Rows changed through another connection (`undoConnection`'s reset): `total_changes()` here did
+   * not move, so caches hear it as they hear a rollback, and start over.
+   */
+  changedElsewhere(): void {
+    this.#writes++
+    this.#told()
+  }
+
   /** True while a transaction (or savepoint) is open on the connection, a held one left out. */
   get inTransaction(): boolean {
     return this.#held ? this.#depth > 0 : this.#db.isTransaction
@@ -373,16 +413,25 @@ export class Connection {
    * one copies the WAL into the database in the commit that takes the WAL past `wal_autocheckpoint`
    * frames, with two fsyncs: 4-12 ms in a reset of 1.5 ms (BENCHMARKS.md, stop 47). Durability is
    * unchanged: what a commit wrote is in the WAL, which SQLite replays after a kill.
+   * Turned off at this connection's first write inside `fn` only (SQLite checkpoints in a commit
+   * that wrote): a reset undone on `undoConnection`, whose own is off, writes nothing here, and saves
+   * the two pragmas' compilations (0.1 ms). Its frames count all the same below.
    */
   checkpointLater<T>(fn: () => T): T {
     if (this.#file === ':memory:' || this.#db.isTransaction) return fn()
     this.#autocheckpoint ??= this.#db.prepare('PRAGMA wal_autocheckpoint')
     const { wal_autocheckpoint: due } = this.#autocheckpoint.get() as { wal_autocheckpoint: number }
-    this.#db.exec('PRAGMA wal_autocheckpoint = 0')
+    let off = false
+    this.#checkpointOff = () => {
+      this.#checkpointOff = undefined
+      this.#db.exec('PRAGMA wal_autocheckpoint = 0')
+      off = true
+    }
     try {
       return fn()
     } finally {
-      this.#db.exec(`PRAGMA wal_autocheckpoint = ${due}`)
+      this.#checkpointOff = undefined
+      if (off) this.#db.exec(`PRAGMA wal_autocheckpoint = ${due}`)
       if (due > 0 && this.#walFrames() >= due)
         this.#idleCheckpoint ??= setImmediate(() => {
           this.#idleCheckpoint = undefined
@@ -413,7 +462,28 @@ export class Connection {
     this.#shm = undefined
   }
 
+  /**
+   * A second connection to a file opened with `sharedCache`, with foreign keys off from its open and
+   * no automatic checkpoint (this one's `checkpointLater` runs it): a data directory's reset undoes
+   * on it (store/snapshot.ts). Its statements compile without the foreign key actions and without
+   * this connection's TEMP triggers; sharing the page cache, neither connection reads the other's
+   * writes again from the file. Undefined for an in-memory database.
+   */
+  undoConnection(): Connection | undefined {
+    if (!this.#sharedCache) return undefined
+    if (!this.#undoConnection) {
+      const other = new Connection(this.#file, undefined, { sharedCache: true, foreignKeys: false })
+      other.exec(
+        'PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = 0',
+      )
+      this.#undoConnection = other
+    }
+    return this.#undoConnection
+  }
+
   close(): void {
+    this.#undoConnection?.close()
+    this.#undoConnection = undefined
     clearImmediate(this.#idleCheckpoint)
     this.#idleCheckpoint = undefined
     this.#closeShm()

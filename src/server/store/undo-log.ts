@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { Db, Statement } from './db.js'
 
 /** An SQL identifier, quoted. */
@@ -66,7 +67,24 @@ export function parentsFirst(db: Db, tables: readonly TableShape[]): TableShape[
   return ordered
 }
 
-const STATE = 'temp."undo state"'
+/**
+ * Where the log lives: an in-memory database in SQLite's shared cache, attached as `undo` to the
+ * store's connection (whose TEMP triggers write it) and to its undo connection (sqlite.ts
+ * `undoConnection`, which reads it and undoes), under a name of its own per store. It is never a
+ * file: a crash loses it with the process, and the store's file never held it.
+ */
+const LOG_SCHEMA = 'undo'
+
+/** Attaches the log's database to each connection that has it not (outside a transaction: SQLite refuses `ATTACH` inside one). */
+export function attachLogDatabase(connections: readonly Db[]): void {
+  const name = `file:gitlab-undo-log-${randomUUID()}?mode=memory&cache=shared`
+  for (const db of connections) {
+    const attached = db.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').get(LOG_SCHEMA)
+    if (!attached) db.prepare(`ATTACH DATABASE ? AS ${LOG_SCHEMA}`).run(name)
+  }
+}
+
+const STATE = `${LOG_SCHEMA}."undo state"`
 /**
  * Bits of a table mask word in the state row: the masks say which tables logged a row of the
  * snapshot (`kept`) or one inserted since, and which had a row deleted or a key or an indexed
@@ -95,13 +113,13 @@ function setBits(word: number): number[] {
   }
   return bits
 }
-const logOf = (table: string) => `temp.${ident(`undo ${table}`)}`
+const logOf = (table: string) => `${LOG_SCHEMA}.${ident(`undo ${table}`)}`
 const EVENTS = ['insert', 'update', 'delete'] as const
 const triggerOf = (table: string, event: string) => ident(`undo ${table} ${event}`)
 
 /**
- * The rows changed since the snapshot, kept by TEMP triggers on every main table (per connection,
- * so a `--data` store's file never holds them): for each row touched, only its first change counts,
+ * The rows changed since the snapshot, kept by TEMP triggers on every main table (per connection:
+ * the undo connection's writes are not logged) in the log's database (`attachLogDatabase`): for each row touched, only its first change counts,
  * with the row as it was then (its snapshot image) or, for a row inserted since, its key alone.
  * Undoing deletes the rows inserted since, puts back those deleted and sets those updated to their
  * images, whatever the writes in between were (updates of the key, `INSERT OR REPLACE` with
@@ -116,7 +134,7 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
   // `work`: the foreign key actions the undo's deletes would run (`foreignKeyWorkAbove`), summed by
   // the count trigger as rows are first logged: a query of the logs cost 0.03 ms a reset.
   db.exec(
-    `CREATE TEMP TABLE ${STATE} (logging INTEGER NOT NULL, logged INTEGER NOT NULL, bound INTEGER NOT NULL, work INTEGER NOT NULL, ${masks.map((c) => `${c} INTEGER NOT NULL`).join(', ')})`,
+    `CREATE TABLE ${STATE} (logging INTEGER NOT NULL, logged INTEGER NOT NULL, bound INTEGER NOT NULL, work INTEGER NOT NULL, ${masks.map((c) => `${c} INTEGER NOT NULL`).join(', ')})`,
   )
   db.exec(
     `INSERT INTO ${STATE} VALUES (${bound > 0 ? 1 : 0}, 0, ${Math.trunc(bound)}, 0, ${masks.map(() => '0').join(', ')})`,
@@ -125,12 +143,9 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
   const triggers = new Map(
     tables.map((table, i) => [table.name, install(db, table, i, weights.get(table.name) ?? 0)]),
   )
-  // The tables a reset must visit, from the state row's masks: one row read, where a query of
-  // every log (68 of them) cost 0.03-0.07 ms.
-  const maskRow = db.prepare(`SELECT ${masks.join(', ')} FROM ${STATE}`).raw()
   // Only the bits set are visited (a test of each of 68 tables, twice, cost 0.01-0.03 ms a reset).
-  const changes = () => {
-    const words = maskRow.get() as number[]
+  const changes = (on: Db) => {
+    const words = statementsOn(on).maskRow.get() as number[]
     const found = new Map<number, { table: TableShape } & Record<(typeof MASKS)[number], boolean>>()
     words.forEach((word, w) => {
       const of = MASKS[w % MASKS.length]!
@@ -146,14 +161,31 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
   }
   const state = db.prepare(`SELECT logged >= bound FROM ${STATE}`).pluck()
   const setLogging = db.prepare(`UPDATE ${STATE} SET logging = ?`)
-  const emptied = db.prepare(
-    `UPDATE ${STATE} SET logged = 0, logging = bound > 0, work = 0, ${masks.map((c) => `${c} = 0`).join(', ')}`,
-  )
+  /**
+   * The undo's statements on the connection it runs on (`db`, or the undo connection of a store
+   * with a data directory, sqlite.ts `undoConnection`): the log's state too, inside that
+   * connection's transaction, as the log's database takes one writer at a time.
+   */
+  const sets = new Map<Db, ReturnType<typeof undoStatements>>()
+  const undoStatements = (on: Db) => ({
+    // The tables a reset must visit, from the state row's masks: one row read, where a query of
+    // every log (68 of them) cost 0.03-0.07 ms.
+    maskRow: on.prepare(`SELECT ${masks.join(', ')} FROM ${STATE}`).raw(),
+    stopLogging: on.prepare(`UPDATE ${STATE} SET logging = 0`),
+    emptied: on.prepare(
+      `UPDATE ${STATE} SET logged = 0, logging = bound > 0, work = 0, ${masks.map((c) => `${c} = 0`).join(', ')}`,
+    ),
+    totalChanges: on.prepare('SELECT total_changes()').pluck(),
+    undoers: new Map<string, ReturnType<typeof undoer>>(),
+  })
+  const statementsOn = (on: Db) => {
+    let set = sets.get(on)
+    if (!set) sets.set(on, (set = undoStatements(on)))
+    return set
+  }
   let emptiers: Statement[] | undefined
-  const totalChanges = db.prepare('SELECT total_changes()').pluck()
   const logged = db.prepare(`SELECT logged FROM ${STATE}`).pluck()
   const work = db.prepare(`SELECT work FROM ${STATE}`).pluck()
-  const undoers = new Map<string, ReturnType<typeof undoer>>()
   const counts = new Map<string, Statement>()
   return {
     /** Rows logged since the log was last emptied. */
@@ -174,7 +206,7 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
     /** True when more rows changed than the log keeps: it cannot undo them. */
     overflowed: () => state.get() === 1,
     /** The tables with rows changed since the log was last emptied. */
-    touched: (): TableShape[] => changes().map(({ table }) => table),
+    touched: (): TableShape[] => changes(db).map(({ table }) => table),
     /** Stops (false) or resumes logging: a restore's own writes are not changes to undo. */
     logging: (on: boolean) => void setLogging.run(on ? 1 : 0),
     /**
@@ -183,23 +215,34 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
      * delete cascading into another row): the caller restores everything over what it did.
      * The `cleared` tables (touched too, but not in `touched`) are emptied whole instead, and
      * `refill` copies the snapshot's rows back (not logged): only with foreign keys off (see `clear`).
+     * `on`: the connection that undoes, inside its transaction (another than `db` only without `cleared`).
      */
     undo(
       touched: readonly TableShape[],
       cleared: readonly { table: TableShape; refill: () => void }[] = [],
+      on: Db = db,
     ): boolean {
-      const what = new Map(changes().map((c) => [c.table.name, c]))
+      const { undoers, stopLogging, totalChanges, emptied } = statementsOn(on)
+      const what = new Map(changes(on).map((c) => [c.table.name, c]))
       const steps = touched.map((table) => {
         let steps = undoers.get(table.name)
-        if (!steps) undoers.set(table.name, (steps = undoer(db, table)))
+        if (!steps) undoers.set(table.name, (steps = undoer(db, table, on)))
         return { steps, ...what.get(table.name)! }
       })
       // Not logged: a cascade shows in `total_changes()` (which counts foreign key actions) as
-      // rows beyond those the deletes themselves removed.
-      setLogging.run(0)
+      // rows beyond those the deletes themselves removed. Another connection's writes never are
+      // (the log's triggers are TEMP ones of `db`).
+      const elsewhere = on !== db
+      if (!elsewhere) stopLogging.run()
       const before = totalChanges.get() as number
       let deleted = 0
-      for (const { steps: step, inserted } of [...steps].reverse()) if (inserted) deleted += step.drop()
+      // With foreign keys off (`on`, the undo connection) no delete cascades, so `total_changes()`
+      // shows nothing: a row that still refers to one about to be deleted is a row the log never saw.
+      for (const { steps: step, inserted } of [...steps].reverse()) {
+        if (!inserted) continue
+        if (elsewhere && step.referred()) return false
+        deleted += step.drop()
+      }
       if ((totalChanges.get() as number) - before !== deleted) return false
       for (const { table, refill } of cleared) {
         clear(db, table, triggers.get(table.name)!.delete)
@@ -220,7 +263,7 @@ export function undoLog(db: Db, tables: readonly TableShape[], bound: number) {
     empty() {
       emptiers ??= tables.map((t) => db.prepare(`DELETE FROM ${logOf(t.name)}`))
       for (const emptier of emptiers) emptier.run()
-      emptied.run()
+      statementsOn(db).emptied.run()
     },
     /**
      * Gives the log up until it is next emptied: it counts as overflowed (so the next reset copies
@@ -312,7 +355,7 @@ function install(db: Db, table: TableShape, index: number, weight: number): Retu
   const keyList = primary ? '' : `, PRIMARY KEY (${keyCols.join(', ')})`
   const rest = keyCols.slice(primary ? 1 : 0)
   db.exec(`DROP TABLE IF EXISTS ${log}`)
-  db.exec(`CREATE TEMP TABLE ${log} (${primary}${[...rest, 'kept', ...cols].join(', ')}${keyList})`)
+  db.exec(`CREATE TABLE ${log} (${primary}${[...rest, 'kept', ...cols].join(', ')}${keyList})`)
   for (const event of EVENTS) db.exec(`DROP TRIGGER IF EXISTS temp.${triggerOf(name, event)}`)
   const triggers = triggerSql(
     table,
@@ -373,7 +416,7 @@ const UNMOVED: Survey = { kept: 1, present: 1, differs: false }
  * every prepared statement of the connection), and rows that exist now and at the snapshot are
  * updated in place, so no delete cascades into rows the log never touched.
  */
-function undoer(db: Db, shape: TableShape) {
+function undoer(db: Db, shape: TableShape, runner: Db) {
   const { name, columns, keys, withoutRowid } = shape
   const log = logOf(name)
   const table = `main.${ident(name)}`
@@ -392,14 +435,14 @@ function undoer(db: Db, shape: TableShape) {
   const setPlain =
     plain.length > 0
       ? statement(
-          db,
+          runner,
           // A row value from the image, not `UPDATE ... FROM` the log: 17% less for 66 issues.
           `UPDATE ${table} AS t SET (${plain.map(({ c }) => ident(c)).join(', ')}) = (SELECT ${plain.map(({ i }) => `l.c${i}`).join(', ')} FROM ${log} AS l WHERE ${match}) WHERE ${qualified} IN (SELECT ${keyCols} FROM ${log} WHERE kept)`,
         )
       : undefined
   const setChecked = checked.map(({ c, i }) =>
     statement(
-      db,
+      runner,
       `UPDATE ${table} AS t SET ${ident(c)} = l.c${i} FROM ${log} AS l WHERE ${rows} AND t.${ident(c)} IS NOT l.c${i}`,
     ),
   )
@@ -407,19 +450,21 @@ function undoer(db: Db, shape: TableShape) {
   // indexed column per row: a flag per column cost twice as much, and the columns rarely change).
   const there = `t.${ident(keys[0]!)}`
   const differs = checked.map(({ c, i }) => `t.${ident(c)} IS NOT l.c${i}`).join(' OR ') || '0'
-  const survey = db
+  const survey = runner
     .prepare(
       `SELECT count(*), count(${there}), coalesce(max(${there} IS NOT NULL AND (${differs})), 0) FROM ${log} AS l LEFT JOIN ${table} AS t ON ${match} WHERE l.kept`,
     )
     .raw()
+  // The query `referred` runs: false for none needed, null for a key it cannot check.
+  let referring: Statement | false | null | undefined
   const putBack = statement(
-    db,
+    runner,
     `INSERT INTO ${table} (${written}) SELECT ${read} FROM ${log} AS l WHERE l.kept AND NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE ${match})`,
   )
   return {
     /** Deletes the rows inserted since the snapshot. */
     drop: statement(
-      db,
+      runner,
       `DELETE FROM ${table} WHERE ${target} IN (SELECT ${keyCols} FROM ${log} WHERE NOT kept)`,
     ),
     survey(): Survey {
@@ -435,8 +480,62 @@ function undoer(db: Db, shape: TableShape) {
       if (differs) for (const set of setChecked) changed += set()
       return changed
     },
-    forget: statement(db, `DELETE FROM ${log}`),
+    forget: statement(runner, `DELETE FROM ${log}`),
+    /**
+     * Before `drop`, with foreign keys off: true when a row still refers to one `drop` will delete
+     * (where a foreign key action would run), or when that cannot be told (`referrers`).
+     */
+    referred(): boolean {
+      if (referring === undefined) {
+        const tests = referrers(db, shape)
+        // One statement for every key that refers here (a run of its own cost 5-10 us each).
+        referring = tests.includes(undefined)
+          ? null
+          : tests.length > 0
+            ? runner.prepare(`SELECT ${tests.join(' OR ')}`).pluck()
+            : false
+      }
+      return referring === null || (referring !== false && referring.get() === 1)
+    },
   }
+}
+
+/**
+ * Per foreign key that refers to `shape`, a test whether a row of the referring table refers to a
+ * row the log says was inserted since (run before `drop` deletes them: its children's inserted rows
+ * are gone by then); undefined where it cannot tell (a WITHOUT ROWID table that refers to itself).
+ */
+function referrers(db: Db, { name, keys, withoutRowid }: TableShape): (string | undefined)[] {
+  const columns = db
+    .prepare(
+      `SELECT m.name, f.id, f."from", f."to" FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f
+       WHERE m.type = 'table' AND f."table" = ? COLLATE NOCASE ORDER BY m.name, f.id, f.seq`,
+    )
+    .raw()
+    .all(name) as [string, number, string, string | null][]
+  const primary = db
+    .prepare('SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk')
+    .pluck()
+    .all(name) as string[]
+  const byKey = new Map<string, { child: string; pairs: [string, string][] }>()
+  for (const [child, id, from, to] of columns) {
+    const key = `${child}\u0000${id}`
+    if (!byKey.has(key)) byKey.set(key, { child, pairs: [] })
+    const pairs = byKey.get(key)!.pairs
+    // A key without its columns named refers to the primary key, in order.
+    pairs.push([from, to ?? primary[pairs.length] ?? 'rowid'])
+  }
+  const table = `main.${ident(name)}`
+  const found = keys.map((k, i) => `p.${ident(k)} = l.k${i}`).join(' AND ')
+  return [...byKey.values()].map(({ child, pairs }) => {
+    const self = child.toLowerCase() === name.toLowerCase()
+    if (self && withoutRowid) return undefined
+    const refers = pairs.map(([from, to]) => `c.${ident(from)} = p.${ident(to)}`).join(' AND ')
+    // A row that refers to its own table is left out when it was inserted since too (deleted with it).
+    const other = self ? ` AND c.rowid NOT IN (SELECT k0 FROM ${logOf(name)} WHERE NOT kept)` : ''
+    // The log's keys drive (CROSS JOIN keeps that order): one lookup of the row, one of its referrers.
+    return `EXISTS (SELECT 1 FROM ${logOf(name)} AS l CROSS JOIN ${table} AS p CROSS JOIN main.${ident(child)} AS c WHERE NOT l.kept AND ${found} AND ${refers}${other})`
+  })
 }
 
 /** A statement prepared on its first run, which returns the rows it changed. */

@@ -25,4 +25,28 @@ describe('emulatorClock', () => {
     expect(clock.nowMs()).toBeGreaterThan(frozen)
     expect(clock.state().frozen).toBe(false)
   })
+
+  it('writes where it keeps its moves only when what is kept changes: a reset with no move kept writes nothing', () => {
+    let stored: string | undefined
+    const writes: (string | undefined)[] = []
+    const keep = {
+      get: () => stored,
+      set: (text: string | undefined) => void writes.push((stored = text)),
+    }
+    const clock = emulatorClock(steppingClock(T0, 1))
+    clock.keepIn(keep)
+    clock.reset()
+    clock.reset()
+    expect(writes).toEqual([])
+    clock.advance(60_000)
+    clock.reset()
+    clock.reset()
+    expect(writes).toEqual([expect.stringContaining('offset_ms'), undefined])
+    // A move found where it is kept (a restart of a data directory) is removed by the next reset.
+    stored = JSON.stringify({ offset_ms: 5 })
+    const restarted = emulatorClock(steppingClock(T0, 1))
+    restarted.keepIn(keep)
+    restarted.reset()
+    expect([writes.length, stored]).toEqual([3, undefined])
+  })
 })
