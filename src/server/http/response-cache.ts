@@ -47,8 +47,8 @@ export const cacheKey = (actor: number | null, day: string, url: string) => `${a
 /**
  * Remembers serialised list responses until what they were made from changes. Each entry keeps
  * the store's version it was made at and the scopes it reads (`project:<id>`, `group:<path>`,
- * `*`; src/server/store/changes.ts): a write to one project drops that project's lists and the
- * group and global lists above it, nothing else; a change no write describes drops everything.
+ * `*`; src/server/store/changes.ts): a write to one project (or to the few it names) drops those
+ * lists and the group and global lists above them, nothing else; a change no write describes drops everything.
  * A page of an issue list may come with a watch instead (src/server/services/watched-issue-lists.ts),
  * which turns stale only when a write can have changed that page. Keys must hold everything else an
  * answer depends on (caller, URL, day). Bounded by total size, least recently used out first.

@@ -84,11 +84,17 @@ export function editedLabel(
   }
 }
 
-/** `POST .../subscribe` and `.../unsubscribe` (`lib/api/subscriptions.rb`): 304 when there is nothing to change. */
+/**
+ * `POST .../subscribe` and `.../unsubscribe` (`lib/api/subscriptions.rb`): 304 when there is nothing
+ * to change. Only label records show it (their `subscribed`, for the subscriber; an issue's
+ * `subscribed` is its own subscription or participation, `Issuable#subscribed_without_subscriptions?`),
+ * and none is cached: no cache is told of it (changes.ts `uncachedWrite`).
+ */
 export function setLabelSubscription(store: Store, label: LabelRow, user: number, on: boolean): void {
   if (store.labels.subscribed(label.id, user) === on) throw notModified()
-  if (on) store.labels.subscribe(label.id, user)
-  else store.labels.unsubscribe(label.id, user)
+  store.changes.uncachedWrite(() =>
+    on ? store.labels.subscribe(label.id, user) : store.labels.unsubscribe(label.id, user),
+  )
 }
 
 /** `Label.search`: the text inside the title or the description, case-insensitively; no text matches all. */

@@ -1,5 +1,5 @@
 import type { IssueQuery } from '../store/issue-query.js'
-import type { IssueWrite } from '../store/changes.js'
+import { writesToAny, type IssueWrite } from '../store/changes.js'
 import type { Store } from '../store/index.js'
 
 /** A cached answer's claim on one page of an issue list: `stale` once a write may have changed it. */
@@ -36,7 +36,7 @@ export function watchedIssueLists(store: Store, maxLists = 32) {
    */
   const placesBefore = new Map<Group, (string | undefined)[]>()
   const covers = (q: IssueQuery, write: IssueWrite) =>
-    q.projectIds === null || q.projectIds.includes(write.projectId)
+    q.projectIds === null || writesToAny(write, q.projectIds)
   // Loops, not closures: these run for every watched list and page on every write.
   const moved = (g: Group, ids: number[], before: (string | undefined)[]) => {
     for (let i = 0; i < ids.length; i++)

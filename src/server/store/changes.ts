@@ -3,6 +3,11 @@ import type { Db } from './db.js'
 /** A write to one project's issues: `issues` lists the ids it changed (a created issue's id once it exists). */
 export interface IssueWrite {
   projectId: number
+  /**
+   * Further projects whose issues `issues` names too (a link across projects changes both sides):
+   * their lists are dropped as `projectId`'s are.
+   */
+  otherProjectIds?: readonly number[]
   issues: number[]
   /**
    * The only columns of the issues' rows it changes, when it says (besides their notes and
@@ -11,6 +16,11 @@ export interface IssueWrite {
    */
   onlyColumns?: readonly string[]
 }
+
+/** Whether the write names an issue of one of these projects (`projectIds` of a list's query). */
+export const writesToAny = (write: IssueWrite, projectIds: readonly number[]): boolean =>
+  projectIds.includes(write.projectId) ||
+  (write.otherProjectIds !== undefined && write.otherProjectIds.some((id) => projectIds.includes(id)))
 
 /** What a cache that can follow single writes hears from the tracker. */
 export interface ChangeListener {
@@ -47,6 +57,18 @@ export function storeChanges(db: Db, changeCount: () => number) {
       if (path !== undefined) scopesOf.set(projectId, (scopes = issueScopes(projectId, path)))
     }
     return scopes
+  }
+  /** The scopes of every project the write names; undefined when one of them is gone. */
+  const writtenScopes = (write: IssueWrite) => {
+    const first = projectScopes(write.projectId)
+    if (write.otherProjectIds === undefined || first === undefined) return first
+    const all = [...first]
+    for (const id of write.otherProjectIds) {
+      const scopes = projectScopes(id)
+      if (scopes === undefined) return undefined
+      all.push(...scopes)
+    }
+    return all
   }
   // A rollback may undo what a finished issue write told the listeners (a write inside an outer
   // transaction that fails later), or what a cache read inside the transaction: everything is stale.
@@ -115,7 +137,7 @@ export function storeChanges(db: Db, changeCount: () => number) {
         return fn()
       } finally {
         depth--
-        const scopes = projectScopes(write.projectId)
+        const scopes = writtenScopes(write)
         if (nested || scopes === undefined) {
           nested = false
           seen = -1
@@ -126,6 +148,21 @@ export function storeChanges(db: Db, changeCount: () => number) {
           for (const scope of scopes) scopeAt.set(scope, at)
           for (const l of listeners) l.after(write)
         }
+      }
+    },
+    /**
+     * Runs `fn`, a write to rows that no cache keeps and no cached answer shows (label
+     * subscriptions: only label records, which are never cached, read them): the caches hear
+     * nothing of it. A rollback still counts as a change to everything.
+     */
+    uncachedWrite<T>(fn: () => T): T {
+      // Inside an issue write its own account takes these rows along.
+      if (depth > 0) return fn()
+      catchUp() // what came before is a change of its own
+      try {
+        return fn()
+      } finally {
+        if (seen !== -1) seen = changeCount()
       }
     },
   }

@@ -12,8 +12,8 @@ export interface IssueLinkRow {
 
 /**
  * Links between issues (`issue_links`); both directions are read as one relation. `version`:
- * changes.ts `structureVersion`, which a link write between two projects moves; one inside a project
- * is an issue write (services/issues/links.ts), which leaves it: each write forgets what was remembered.
+ * changes.ts `structureVersion`, which a link's write leaves (an issue write to both sides' projects,
+ * services/issues/links.ts): each write forgets what was remembered; a move's changes move it.
  */
 export function issueLinkTable(db: Db, version: () => number) {
   const insert = db.prepare(

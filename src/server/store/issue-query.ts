@@ -1,5 +1,5 @@
 import type { Cursor } from '../grape/pagination.js'
-import type { IssueWrite } from './changes.js'
+import { writesToAny, type IssueWrite } from './changes.js'
 import type { Db, Statement } from './db.js'
 
 /**
@@ -296,7 +296,7 @@ export function issueQueries(db: Db) {
      * covers the write's project, and the write does not say it leaves every column the list reads.
      */
     affects(q: IssueQuery, write: IssueWrite): boolean {
-      if (q.projectIds !== null && !q.projectIds.includes(write.projectId)) return false
+      if (q.projectIds !== null && !writesToAny(write, q.projectIds)) return false
       return write.onlyColumns === undefined || readsColumn(q, write.onlyColumns)
     },
     /** The query's filter as text: equal for two queries that match the same rows. */

@@ -338,11 +338,15 @@ export function issueService(ctx: ServiceContext, options: IssueServiceOptions =
           work_item_type_id: [`can not be changed to ${input.issue_type === 'task' ? 'Task' : 'Issue'}`],
         })
       // A state change moves the `blocking_issues_count` of the issues blocking this one: they are
-      // written too, and one in another project makes the edit a change to everything.
+      // written too, in their own projects.
       const blockers = input.state_event ? store.issueLinks.blockersOf(row.id) : []
-      const written = { projectId: project.id, issues: [row.id, ...blockers.map((b) => b.id)] }
-      const further = blockers.some((b) => b.project_id !== project.id)
-      return issueWrite({ executed: commands.executed || further }, written, () => {
+      const elsewhere = new Set(blockers.map((b) => b.project_id).filter((id) => id !== project.id))
+      const written: IssueWrite = {
+        projectId: project.id,
+        ...(elsewhere.size > 0 ? { otherProjectIds: [...elsewhere] } : {}),
+        issues: [row.id, ...blockers.map((b) => b.id)],
+      }
+      return issueWrite(commands, written, () => {
         const changes: IssueChanges = {}
         if (epic !== undefined) changes.epic_id = epic
         let assigneeNote: string | undefined

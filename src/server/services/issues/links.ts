@@ -74,17 +74,20 @@ export function issueLinkService(deps: IssueDeps) {
   }
 
   /**
-   * A link's write in one transaction. Between two issues of one project it is told to the caches as
-   * a write to both (their `blocking_issues_count`; the system notes count in no `user_notes_count`
-   * and no list filters or orders by links); across projects it counts as a change to everything.
+   * A link's write in one transaction, told to the caches as a write to both issues, in their one
+   * project or in both (the blocker's `blocking_issues_count`; the system notes count in no
+   * `user_notes_count` and no list filters or orders by links).
    */
   const linkWrite = <T>(a: Side, b: Side, fn: () => T): T =>
-    a.project.id === b.project.id
-      ? store.changes.issueWrite(
-          { projectId: a.project.id, issues: [a.row.id, b.row.id], onlyColumns: [] },
-          () => store.transaction(fn),
-        )
-      : store.transaction(fn)
+    store.changes.issueWrite(
+      {
+        projectId: a.project.id,
+        ...(a.project.id === b.project.id ? {} : { otherProjectIds: [b.project.id] }),
+        issues: [a.row.id, b.row.id],
+        onlyColumns: [],
+      },
+      () => store.transaction(fn),
+    )
 
   const readable = (actor: Actor, side: Side) =>
     access.canReadProject(actor, side.project) && deps.issues.canReadIssue(actor, side.project, side.row)
