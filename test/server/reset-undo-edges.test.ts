@@ -174,6 +174,13 @@ describe('two servers on one data directory', () => {
     await reset(b)
     expect([path(b), b.server.store.snapshot.lastRestore]).toEqual(['undo connection', 'undo'])
     expect(await answers(b)).toEqual(seeded)
+    // A stops: B's page cache, log and second connection go on without it.
+    await a.close()
+    servers.splice(servers.indexOf(a), 1)
+    await call(b, 'POST', `${P}/issues`, { title: 'By B alone' })
+    await reset(b)
+    expect([path(b), b.server.store.snapshot.lastRestore]).toEqual(['undo connection', 'undo'])
+    expect(await answers(b)).toEqual(seeded)
     expect(statuses.filter((status) => status >= 500)).toEqual([])
   })
 })
