@@ -810,6 +810,9 @@ describe('a reset with a data directory: the undo log', () => {
     const killed = mkdtempSync(join(tmpdir(), 'reset-undo-killed-'))
     const files = readdirSync(data)
     expect(files.filter((name) => /undo/i.test(name))).toEqual([])
+    // The log's database is in memory (SQLite names no file for it), on the store's connection.
+    const attached = inspectDb(t.server.store).prepare('PRAGMA database_list').all() as Json[]
+    expect(attached.filter(({ name }) => name === 'undo').map(({ file }) => file)).toEqual([''])
     try {
       cpSync(data, killed, { recursive: true, filter: (from) => !from.endsWith('-shm') })
       const restarted = await startServer(examples, { data: killed })
@@ -818,6 +821,18 @@ describe('a reset with a data directory: the undo log', () => {
         expect((await restarted.http('GET', made, { token: ROOT })).status).toBe(200)
         expect((await restarted.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
         expect((await restarted.http('GET', made, { token: ROOT })).status).toBe(404)
+        // The restarted store keeps a log of its own: its next reset undoes on the second connection.
+        const again = await restarted.http('POST', `${P}/issues`, { token: ROOT, json: { title: 'After' } })
+        expect(again.status).toBe(201)
+        expect((await restarted.http('POST', '/-/emulator/reset', { token: ROOT })).status).toBe(200)
+        expect([
+          restarted.server.store.snapshot.lastRestore,
+          restarted.server.store.snapshot.lastUndoConnection,
+        ]).toEqual(['undo', true])
+        expect(
+          (await restarted.http('GET', `${P}/issues/${String((again.body as Json).iid)}`, { token: ROOT }))
+            .status,
+        ).toBe(404)
       } finally {
         await restarted.close()
       }
