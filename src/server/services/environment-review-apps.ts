@@ -7,6 +7,11 @@ import type { ServiceContext } from './context.js'
 /** `30.days.ago`, `before`'s default. */
 const THIRTY_DAYS_MS = 30 * 86_400_000
 const NOT_ALLOWED = 'You do not have permission to destroy environments in this project'
+/**
+ * The 400's text as GitLab's releases we found send it. Newer ones say `No environments found for scheduled
+ * deletion. ...` (gitlab-org/gitlab#364639); the stored history does not show which release changed it, so
+ * it is not gated by release (no RELEASE_RULES entry) until it is known.
+ */
 const NONE_DELETABLE =
   'Failed to authorize deletions for some or all of the environments. Ask someone with more permissions to delete the environments.'
 
@@ -23,6 +28,11 @@ const refusal = (status: number, message: string) =>
  * deletable, and every stopped one is). A dry run (the default) changes nothing. Otherwise GitLab sets
  * their `auto_delete_at` a week ahead and a cron deletes them then; the store keeps no such time, so they
  * are deleted at once here (our choice; their deployments go with them).
+ *
+ * No 409: GitLab takes an exclusive lease per project around the marking (`in_lock`, two minutes, one
+ * retry) and answers 409 `Another process is already processing a delete request. Please retry later.`
+ * when another request holds it. Here the selection and the marking run in one synchronous call on the
+ * event loop, so no other request runs while they do and none can meet a lease held.
  */
 export function deleteReviewApps(
   ctx: ServiceContext,
