@@ -74,8 +74,9 @@ export const environments = (http: Http) => {
       }),
     /**
      * `DELETE /projects/:id/environments/review_apps` (Developer): the stopped environments of the
-     * `review` folder made before `before` (30 days ago unless given), at most `limit` (100); a dry run
-     * (nothing deleted) unless `dry_run: false`. GitLab answers 400 when there are none.
+     * `review` folder made before `before` (30 days ago unless given) and not yet scheduled, at most
+     * `limit` (100); a dry run (nothing scheduled) unless `dry_run: false`, which schedules their deletion
+     * a week later. GitLab answers 400 when there are none.
      */
     deleteStoppedReviewApps: (
       project: ResourceRef,

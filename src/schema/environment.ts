@@ -121,8 +121,8 @@ export type EnvironmentStopStale = Static<typeof EnvironmentStopStale>
 
 /**
  * `DELETE /projects/:id/environments/review_apps`: the stopped environments of the `review` folder made
- * before `before` (30 days before now unless given), the oldest first, at most `limit` (1 to 1000, 100);
- * a dry run (`dry_run`, true unless told) deletes nothing.
+ * before `before` (30 days before now unless given) and not yet scheduled, the oldest first, at most `limit`
+ * (1 to 1000, 100); a dry run (`dry_run`, true unless told) schedules nothing.
  */
 export const ReviewAppsDeleteQuery = Type.Object({
   before: Type.Optional(dateTimeParam()),
@@ -131,7 +131,7 @@ export const ReviewAppsDeleteQuery = Type.Object({
 })
 export type ReviewAppsDeleteQuery = Static<typeof ReviewAppsDeleteQuery>
 
-/** What `DELETE .../environments/review_apps` answers: those it deletes, and those it may not. */
+/** What `DELETE .../environments/review_apps` answers: those it schedules for deletion, and those it may not. */
 export const ReviewAppsDeletion = Type.Object(
   {
     scheduled_entries: Type.Array(EnvironmentBasic),

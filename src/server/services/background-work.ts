@@ -35,8 +35,11 @@ export function backgroundWork(deps: {
   deliveries: HookDelivery
   /** The pipeline schedules: those due run once per clock move (never in a settle, which would not end). */
   schedules: { fireDue(): Promise<number> }
-  /** The environments whose `auto_stop_at` has passed: stopped on each clock move, as the schedules run. */
-  autoStops: { stopDue(): number }
+  /**
+   * The environments whose `auto_stop_at` has passed: stopped on each clock move, as the schedules run;
+   * the stopped ones whose `auto_delete_at` has passed: deleted then.
+   */
+  autoStops: { stopDue(): number; deleteDue(): number }
   /** The job artifacts past their `expire_at`, unless locked: destroyed on each clock move. */
   artifacts: { expireDue(): number }
 }) {
@@ -93,7 +96,8 @@ export function backgroundWork(deps: {
     /**
      * Moves the clock (`move` calls one of its methods, which may throw a `ClockMoveError`), runs the
      * pipeline schedules due by its new time (one pipeline each) and applies every pipeline move due by then, oldest first (each stamped with its own due
-     * time), stops the environments whose auto-stop time has passed (playing their stop actions), destroys
+     * time), stops the environments whose auto-stop time has passed (playing their stop actions), deletes
+     * the stopped ones whose auto-delete time has passed, destroys
      * the job artifacts past their `expire_at` that no locked pipeline keeps, then
      * waits (up to `timeoutMs`) for export and import jobs under way.
      */
@@ -106,6 +110,8 @@ export function backgroundWork(deps: {
         // `Environments::AutoStopCronWorker` after those moves (a deployment may have set a time already
         // passed): the environments due stop, their stop actions played now.
         if (autoStops.stopDue() > 0) ran.pipeline_moves += runner.catchUp()
+        // `Environments::AutoDeleteCronWorker`: the stopped review apps whose scheduled deletion has come.
+        autoStops.deleteDue()
         // `ExpireBuildArtifactsWorker` once the moves have unlocked what newer successful pipelines unlock.
         artifacts.expireDue()
         await drain(Date.now() + timeoutMs)

@@ -1,4 +1,5 @@
 import type { ReviewAppsDeleteQuery, ReviewAppsDeletion } from '../../schema/index.js'
+import { isoNow } from '../domain/clock.js'
 import { messageError } from '../grape/gitlab-errors.js'
 import { presentEnvironmentBasic } from '../present/environments.js'
 import type { ProjectRow } from '../store/projects.js'
@@ -6,6 +7,8 @@ import type { ServiceContext } from './context.js'
 
 /** `30.days.ago`, `before`'s default. */
 const THIRTY_DAYS_MS = 30 * 86_400_000
+/** `Environment.schedule_to_delete`'s `1.week.from_now`. */
+const DELETE_AFTER_MS = 7 * 86_400_000
 const NOT_ALLOWED = 'You do not have permission to destroy environments in this project'
 /**
  * The 400's text as GitLab's releases we found send it. Newer ones say `No environments found for scheduled
@@ -23,11 +26,11 @@ const refusal = (status: number, message: string) =>
  * `DELETE /projects/:id/environments/review_apps` (`Environments::ScheduleToDeleteReviewAppsService`,
  * `lib/api/environments.rb`), once the caller may read the project's environments. Without
  * `destroy_environment` on the project (`mayDestroy`: Developer, never in an archived project) 401 with
- * GitLab's message. The stopped review apps made before `before` (the clock's 30 days ago unless given),
- * the oldest first, at most `limit`, are `scheduled_entries`; none is a 400 (GitLab asks that some be
- * deletable, and every stopped one is). A dry run (the default) changes nothing. Otherwise GitLab sets
- * their `auto_delete_at` a week ahead and a cron deletes them then; the store keeps no such time, so they
- * are deleted at once here (our choice; their deployments go with them).
+ * GitLab's message. The stopped review apps made before `before` (the clock's 30 days ago unless given)
+ * and not yet scheduled for deletion, the oldest first, at most `limit`, are `scheduled_entries`; none is
+ * a 400 (GitLab asks that some be deletable, and every stopped one is). A dry run (the default) changes
+ * nothing. Otherwise their `auto_delete_at` is set a week after the clock's time (`updated_at` stays, as
+ * `update_all` leaves it), and the clock move that passes it deletes those still stopped (`deleteDue`).
  *
  * No 409: GitLab takes an exclusive lease per project around the marking (`in_lock`, two minutes, one
  * retry) and answers 409 `Another process is already processing a delete request. Please retry later.`
@@ -41,10 +44,26 @@ export function deleteReviewApps(
   q: ReviewAppsDeleteQuery,
 ): ReviewAppsDeletion {
   if (!mayDestroy) throw refusal(401, NOT_ALLOWED)
-  const before = q.before === undefined ? ctx.clock.now().getTime() - THIRTY_DAYS_MS : Date.parse(q.before)
+  const now = ctx.clock.now().getTime()
+  const before = q.before === undefined ? now - THIRTY_DAYS_MS : Date.parse(q.before)
   const table = ctx.store.environments
   const rows = table.stoppedReviewApps(p.id, new Date(before).toISOString(), q.limit ?? 100)
   if (rows.length === 0) throw refusal(400, NONE_DELETABLE)
-  if (q.dry_run === false) ctx.store.transaction(() => rows.forEach((row) => table.remove(row.id)))
+  if (q.dry_run === false) {
+    const at = new Date(now + DELETE_AFTER_MS).toISOString()
+    ctx.store.transaction(() => rows.forEach((row) => table.scheduleDeletion(row.id, at)))
+  }
   return { scheduled_entries: rows.map(presentEnvironmentBasic), unprocessable_entries: [] }
+}
+
+/**
+ * `Environments::AutoDeleteCronWorker` at the clock's time: every stopped environment whose `auto_delete_at`
+ * has passed is deleted (`Environment.auto_deletable`), its deployments with it; one started again since
+ * it was scheduled stays while it is available. The number deleted.
+ */
+export function deleteDueEnvironments(ctx: ServiceContext): number {
+  const table = ctx.store.environments
+  const due = table.autoDeletable(isoNow(ctx.clock))
+  if (due.length > 0) ctx.store.transaction(() => due.forEach((row) => table.remove(row.id)))
+  return due.length
 }

@@ -28,13 +28,13 @@ import { presentEnvironmentBasic } from '../present/environments.js'
 import { basicProjectDetails } from '../present/projects.js'
 import { presentUser } from '../present/users.js'
 import type { PipelineRunner } from '../jobs/pipeline-runner.js'
-import type { DeploymentRow, EnvironmentRow } from '../store/environments.js'
+import type { DeploymentRow, EnvironmentRow, NewEnvironment } from '../store/environments.js'
 import type { ProjectRow } from '../store/projects.js'
 import { Level, writable, type Actor } from './access.js'
 import type { ServiceContext } from './context.js'
 import { uniqueSlug } from './job-environments.js'
 import { environmentStops } from './environment-stops.js'
-import { deleteReviewApps } from './environment-review-apps.js'
+import { deleteDueEnvironments, deleteReviewApps } from './environment-review-apps.js'
 import { jobOutputsOf, pipelineCommit } from './job-outputs.js'
 import { ciAbilities } from './ci-access.js'
 import { repositoryCore } from './repository/core.js'
@@ -176,7 +176,7 @@ export function environmentService(
   }
 
   /** `Environment`'s validations of what the API sets, all of them together; 400 `{message: {...}}`. */
-  const validate = (p: ProjectRow, row: Omit<EnvironmentRow, 'id'>, before?: EnvironmentRow) => {
+  const validate = (p: ProjectRow, row: NewEnvironment, before?: EnvironmentRow) => {
     const id = before?.id
     const errors: Record<string, string[]> = {}
     const add = (field: string, message: string) => (errors[field] ??= []).push(message)
@@ -315,6 +315,9 @@ export function environmentService(
 
     /** The auto-stop at the clock's time (`Environments::AutoStopCronWorker`); the number stopped. */
     stopDue: (): number => stops.stopDue(),
+
+    /** The auto-delete at the clock's time (`Environments::AutoDeleteCronWorker`); the number deleted. */
+    deleteDue: (): number => deleteDueEnvironments(ctx),
 
     /** `GET .../deployments` (`DeploymentsFinder`): `environment` by name; `id` ascending unless told. */
     deployments(actor: Actor, p: ProjectRow, q: DeploymentListQuery) {

@@ -18,8 +18,11 @@ export interface EnvironmentRow {
   description: string | null
   /** `always` or `with_action` (migration 45). */
   auto_stop_setting: string
+  /** When the auto-delete deletes it, if stopped then (migration 50); null for never. */
+  auto_delete_at: string | null
 }
-export type NewEnvironment = Omit<EnvironmentRow, 'id'>
+/** A new environment is scheduled for no deletion. */
+export type NewEnvironment = Omit<EnvironmentRow, 'id' | 'auto_delete_at'>
 
 export interface DeploymentRow {
   id: number
@@ -145,11 +148,19 @@ export function environmentTable(db: Db) {
     `SELECT * FROM environments WHERE auto_stop_at IS NOT NULL AND auto_stop_at < ? AND state = 'available'
      ORDER BY auto_stop_at, id`,
   )
-  // `Environment.stopped_review_apps`: stopped, of the `review` folder (`environment_type`, the name's
-  // first part), made before `?2`; the oldest first, at most `?3`.
+  // `Environment.not_scheduled_for_deletion.stopped_review_apps`: stopped, of the `review` folder
+  // (`environment_type`, the name's first part), made before `?2`, no deletion scheduled; the oldest
+  // first, at most `?3`.
   const stoppedReviewApps = db.prepare(
     `SELECT * FROM environments WHERE project_id = ?1 AND state = 'stopped' AND substr(name, 1, 7) = 'review/'
-       AND created_at < ?2 ORDER BY created_at, id LIMIT ?3`,
+       AND created_at < ?2 AND auto_delete_at IS NULL ORDER BY created_at, id LIMIT ?3`,
+  )
+  // `Environment.schedule_to_delete`: an `update_all`, which leaves `updated_at`.
+  const scheduleDeletion = db.prepare('UPDATE environments SET auto_delete_at = ? WHERE id = ?')
+  // `Environment.auto_deletable`: stopped, its `auto_delete_at` passed.
+  const autoDeletable = db.prepare(
+    `SELECT * FROM environments WHERE auto_delete_at IS NOT NULL AND auto_delete_at < ? AND state = 'stopped'
+     ORDER BY auto_delete_at, id`,
   )
   const setUrl = db.prepare('UPDATE job_environments SET url = ? WHERE build_id = ?')
   const deploymentWhere = (f: DeploymentFilter) => {
@@ -237,9 +248,13 @@ export function environmentTable(db: Db) {
     stopActions: (environmentId: number) => stopActions.all(environmentId) as JobRow[],
     /** The project's available environments neither updated nor deployed to since `before`, by id. */
     stale: (projectId: number, before: string) => stale.all(projectId, before) as EnvironmentRow[],
-    /** The project's stopped review apps made before `before`, the oldest first, at most `limit`. */
+    /** The project's stopped review apps made before `before` and not scheduled for deletion, the oldest first, at most `limit`. */
     stoppedReviewApps: (projectId: number, before: string, limit: number) =>
       stoppedReviewApps.all(projectId, before, limit) as EnvironmentRow[],
+    /** Sets the `auto_delete_at` of the environment `id`. */
+    scheduleDeletion: (id: number, at: string) => void scheduleDeletion.run(at, id),
+    /** The stopped environments whose `auto_delete_at` is before `now`, the earliest first. */
+    autoDeletable: (now: string) => autoDeletable.all(now) as EnvironmentRow[],
     /** The available environments whose `auto_stop_at` is before `now`, the earliest first. */
     autoStoppable: (now: string) => autoStoppable.all(now) as EnvironmentRow[],
     /** The job's `url` with its variables expanded, as the job ran (before its success moves the environment). */

@@ -47,6 +47,7 @@ import artifactLocks from './migrations/046-artifact-locks.js'
 import pipelineScheduleInputs from './migrations/047-pipeline-schedule-inputs.js'
 import restoreGuards from './migrations/048-restore-guards.js'
 import jobTokenScope from './migrations/049-job-token-scope.js'
+import environmentAutoDelete from './migrations/050-environment-auto-delete.js'
 import type { Migration } from './migration.js'
 
 /**
@@ -103,4 +104,5 @@ export const migrations: Migration[] = [
   pipelineScheduleInputs,
   restoreGuards,
   jobTokenScope,
+  environmentAutoDelete,
 ]

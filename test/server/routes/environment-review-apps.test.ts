@@ -38,6 +38,11 @@ const basic = (e: Json) => ({
 })
 const names = (body: unknown) => ((body as Json).scheduled_entries as Json[]).map((e) => e.name)
 const exists = async (e: Json) => (await t.http('GET', `${ENVS}/${e.id as number}`, { token: MARK })).status
+/** Moves the server's clock, running what each move runs (the auto-delete among it). */
+const advance = async (seconds: number) => {
+  const res = await t.http('POST', '/-/emulator/clock', { token: ROOT, json: { action: 'advance', seconds } })
+  expect(res.status).toBe(200)
+}
 
 /** Two old stopped review apps, one old available, an old stopped one outside the folder, a new stopped one. */
 const fixture = async () => {
@@ -67,21 +72,17 @@ describe('DELETE /projects/:id/environments/review_apps', () => {
     expect(names(all.body)).toEqual(['review/first', 'review/second', 'review/recent'])
   })
 
-  it('deletes them with dry_run=false, then finds none: a 400 with both lists', async () => {
+  it('schedules them with dry_run=false, then finds none: a 400 with both lists; a clock move past the week deletes them', async () => {
     const { first, second, running, staging, reviewLike, recent } = await fixture()
     const res = await t.http('DELETE', REVIEW_APPS, { token: DANA, json: { dry_run: false } })
     expect(res.status).toBe(200)
-    expect(names(res.body)).toEqual(['review/first', 'review/second'])
-    const gone = await t.http('GET', `${ENVS}/${first.id as number}`, { token: MARK })
-    expect([gone.status, gone.body]).toEqual([404, { message: '404 Not found' }])
-    expect(await exists(second)).toBe(404)
-    const kept = [
-      await exists(running),
-      await exists(staging),
-      await exists(reviewLike),
-      await exists(recent),
-    ]
-    expect(kept).toEqual([200, 200, 200, 200])
+    expect(res.body).toEqual({ scheduled_entries: [basic(first), basic(second)], unprocessable_entries: [] })
+    // Scheduled, not deleted: both still read as before (`update_all` leaves `updated_at`), with no
+    // `auto_delete_at` in the API's entity.
+    const scheduled = await t.http('GET', `${ENVS}/${first.id as number}`, { token: MARK })
+    expect([scheduled.status, scheduled.body]).toEqual([200, first])
+    expect(await exists(second)).toBe(200)
+    // Those scheduled are not taken again (`not_scheduled_for_deletion`): none left, a 400.
     const again = await t.http('DELETE', REVIEW_APPS, { token: DANA, query: 'dry_run=false' })
     expect([again.status, again.body]).toEqual([
       400,
@@ -94,6 +95,37 @@ describe('DELETE /projects/:id/environments/review_apps', () => {
         },
       },
     ])
+    // A week less a second later they are still there; the move past the week deletes them.
+    await advance(7 * 86_400 - 1)
+    expect([await exists(first), await exists(second)]).toEqual([200, 200])
+    await advance(2)
+    const gone = await t.http('GET', `${ENVS}/${first.id as number}`, { token: MARK })
+    expect([gone.status, gone.body]).toEqual([404, { message: '404 Not found' }])
+    expect(await exists(second)).toBe(404)
+    const kept = [
+      await exists(running),
+      await exists(staging),
+      await exists(reviewLike),
+      await exists(recent),
+    ]
+    expect(kept).toEqual([200, 200, 200, 200])
+  })
+
+  it('schedules a week from the clock of the request, and a dry run schedules nothing', async () => {
+    const { first, second } = await fixture()
+    expect((await t.http('DELETE', REVIEW_APPS, { token: DANA })).status).toBe(200)
+    await advance(8 * 86_400)
+    expect([await exists(first), await exists(second)]).toEqual([200, 200])
+    // `limit=1` schedules the oldest only; the next request takes the other, two days later.
+    const one = await t.http('DELETE', REVIEW_APPS, { token: DANA, query: 'dry_run=false&limit=1' })
+    expect(names(one.body)).toEqual(['review/first'])
+    await advance(2 * 86_400)
+    const other = await t.http('DELETE', REVIEW_APPS, { token: DANA, query: 'dry_run=false' })
+    expect(names(other.body)).toEqual(['review/second'])
+    await advance(5 * 86_400 + 1)
+    expect([await exists(first), await exists(second)]).toEqual([404, 200])
+    await advance(2 * 86_400)
+    expect(await exists(second)).toBe(404)
   })
 
   it("refuses bad parameters with Grape's bodies, deleting nothing", async () => {
