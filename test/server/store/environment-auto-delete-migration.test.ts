@@ -36,7 +36,8 @@ const advance = async (t: TestServer, seconds: number) =>
   ).toBe(200)
 const schedule = (t: TestServer) =>
   t.http('DELETE', `${ENVS}/review_apps`, { token: MARK, json: { dry_run: false } })
-const exists = async (t: TestServer, id: number) => (await t.http('GET', `${ENVS}/${id}`, { token: MARK })).status
+const exists = async (t: TestServer, id: number) =>
+  (await t.http('GET', `${ENVS}/${id}`, { token: MARK })).status
 
 it('migration 50: a review app made before it is scheduled and deleted after it; applied again it keeps the schedule', async () => {
   const first = await startServer(pipelineSeed, { data: dir, clock })
